@@ -1,0 +1,193 @@
+package dev.tributary.timely;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One worker's copy of one dataflow: its operators, channels, pending progress and tracker.
+ *
+ * <p>Every worker builds the same dataflows in the same order, so operator {@code i} of dataflow
+ * {@code d} names the same logical operator on every worker.
+ */
+final class Dataflow {
+    final Worker worker;
+    final int index;
+    final String name;
+    final List<OperatorNode> operators = new ArrayList<>();
+    final List<ProgressTracker.Location> locations = new ArrayList<>();
+    final List<int[]> edges = new ArrayList<>();
+    final List<Scope> operatorScopes = new ArrayList<>();
+    final List<InputHandle<?>> inputs = new ArrayList<>();
+    final List<Feedback<?>> feedbacks = new ArrayList<>();
+    final ChangeBatch changes = new ChangeBatch();
+    ProgressTracker tracker;
+    private boolean[] active = new boolean[8];
+    private int activeCount;
+    private boolean built;
+    private boolean complete;
+
+    Dataflow(Worker worker, int index, String name) {
+        this.worker = worker;
+        this.index = index;
+        this.name = name;
+    }
+
+    OperatorNode newOperator(Scope scope, String name, int arity) {
+        if (built) throw new IllegalStateException("dataflow '" + this.name + "' is already built; operators are added only inside worker.dataflow(...)");
+        OperatorNode op = new OperatorNode(this, operators.size(), name, arity);
+        operators.add(op);
+        operatorScopes.add(scope);
+        return op;
+    }
+
+    int newLocation(int operator, int port, boolean source, int arity) {
+        locations.add(new ProgressTracker.Location(operator, port, source, arity));
+        edges.add(new int[0]);
+        return locations.size() - 1;
+    }
+
+    void addEdge(int source, int target) {
+        int[] e = edges.get(source);
+        int[] n = java.util.Arrays.copyOf(e, e.length + 1);
+        n[e.length] = target;
+        edges.set(source, n);
+    }
+
+    Scope scopeOf(OperatorNode op) {
+        return operatorScopes.get(op.id);
+    }
+
+    /** Computes reachability, counts every worker's initial capabilities, and schedules each operator once. */
+    void build() {
+        for (Feedback<?> f : feedbacks) {
+            if (!f.connected()) {
+                throw new IllegalStateException("dataflow '" + name + "': feedback '" + f.name() + "' was never connected; call connect(stream) to close the loop");
+            }
+        }
+        int n = locations.size();
+        int[][] edgeArray = edges.toArray(new int[0][]);
+        int[][] internalSources = new int[n][];
+        PathSummary[][] internalSummaries = new PathSummary[n][];
+        List<String> names = new ArrayList<>();
+        for (OperatorNode op : operators) names.add(op.displayName());
+        for (int l = 0; l < n; l++) {
+            internalSources[l] = new int[0];
+            internalSummaries[l] = new PathSummary[0];
+        }
+        for (OperatorNode op : operators) {
+            for (int i = 0; i < op.inputs.size(); i++) {
+                List<Integer> srcs = new ArrayList<>();
+                List<PathSummary> sums = new ArrayList<>();
+                for (int o = 0; o < op.outputs.size(); o++) {
+                    PathSummary s = op.summaries.get(i).get(o);
+                    if (s != null) {
+                        srcs.add(op.outputs.get(o).location);
+                        sums.add(s);
+                    }
+                }
+                int loc = op.inputs.get(i).location;
+                internalSources[loc] = srcs.stream().mapToInt(Integer::intValue).toArray();
+                internalSummaries[loc] = sums.toArray(new PathSummary[0]);
+            }
+        }
+        tracker = new ProgressTracker(locations, edgeArray, internalSources, internalSummaries, names);
+        // Every worker starts with the same capabilities; count all of them here, so that no
+        // worker can see a frontier pass a peer's initial capability before hearing from it.
+        for (OperatorNode op : operators) {
+            if (op.initialCapability == null) continue;
+            for (OutputPort<?> o : op.outputs) tracker.update(o.location, op.initialCapability, worker.peers());
+        }
+        built = true;
+        tracker.drainChanged((target, frontier) -> {});
+        for (OperatorNode op : operators) {
+            for (InputPort<?> in : op.inputs) in.frontier = tracker.frontier(in.location);
+        }
+        active = new boolean[Math.max(1, operators.size())];
+        activeCount = 0;
+        for (int i = 0; i < operators.size(); i++) activate(i);
+    }
+
+    boolean isBuilt() {
+        return built;
+    }
+
+    boolean isComplete() {
+        return complete;
+    }
+
+    void activate(int operator) {
+        if (operator >= active.length) active = java.util.Arrays.copyOf(active, Math.max(operator + 1, active.length * 2));
+        if (!active[operator]) {
+            active[operator] = true;
+            activeCount++;
+        }
+    }
+
+    void receive(Message m) {
+        @SuppressWarnings("unchecked")
+        InputPort<Container> port = (InputPort<Container>) operators.get(m.operator).inputs.get(m.port);
+        port.deliver(m);
+    }
+
+    void receive(ProgressBatch batch) {
+        tracker.apply(batch);
+    }
+
+    /** Frontier changes reach their operators, which are scheduled. */
+    private boolean propagate() {
+        return tracker.drainChanged((target, frontier) -> {
+            ProgressTracker.Location l = tracker.location(target);
+            InputPort<?> port = operators.get(l.operator()).inputs.get(l.port());
+            if (!port.frontier.equals(frontier)) {
+                port.frontier = frontier;
+                activate(l.operator());
+                if (worker.events != null) worker.events.frontierChanged(worker.index(), index, l.operator(), l.port(), frontier);
+            }
+        });
+    }
+
+    /** One round: deliver known progress, run scheduled operators, share the progress they made. */
+    boolean step() {
+        boolean work = propagate();
+        if (activeCount > 0) {
+            work = true;
+            for (int i = 0; i < operators.size() && activeCount > 0; i++) {
+                if (!active[i]) continue;
+                active[i] = false;
+                activeCount--;
+                OperatorNode op = operators.get(i);
+                if (op.logic == null) continue;
+                if (worker.events != null) worker.events.operatorScheduled(worker.index(), index, i, op.name);
+                try {
+                    op.logic.schedule();
+                } catch (DataflowAbortedException | OperatorFailedException e) {
+                    throw e;
+                } catch (Throwable t) {
+                    OperatorFailedException f = new OperatorFailedException(op.displayName(), worker.index(), t);
+                    worker.fabric.fail(f);
+                    throw f;
+                }
+            }
+        }
+        work |= flushProgress();
+        work |= propagate();
+        if (tracker.isComplete() && activeCount == 0) complete = true;
+        return work;
+    }
+
+    /** Shares this step's net pointstamp changes with every worker, this one included. */
+    boolean flushProgress() {
+        if (changes.isEmpty()) return false;
+        changes.compact();
+        if (changes.isEmpty()) return false;
+        if (worker.peers() > 1) {
+            ProgressBatch b = changes.snapshot(index, worker.index());
+            for (int w = 0; w < worker.peers(); w++) {
+                if (w != worker.index()) worker.fabric.send(w, b);
+            }
+        }
+        tracker.apply(changes);
+        changes.clear();
+        return true;
+    }
+}

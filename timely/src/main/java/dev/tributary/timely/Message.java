@@ -1,0 +1,24 @@
+package dev.tributary.timely;
+
+/**
+ * A container of records at one time, addressed to one operator input. Its count at the target
+ * input is part of progress tracking from when it is sent until its consumer returns.
+ */
+final class Message {
+    final int dataflow;
+    final int operator;
+    final int port;
+    final long[] time;
+    final Container data;
+    /** Where the container goes once consumed; {@code null} for containers nobody pools. */
+    final ContainerPool<?> home;
+
+    Message(int dataflow, int operator, int port, long[] time, Container data, ContainerPool<?> home) {
+        this.dataflow = dataflow;
+        this.operator = operator;
+        this.port = port;
+        this.time = time;
+        this.data = data;
+        this.home = home;
+    }
+}

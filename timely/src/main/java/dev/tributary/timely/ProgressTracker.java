@@ -1,0 +1,178 @@
+package dev.tributary.timely;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One worker's view of a dataflow's progress: pointstamp counts at every location, and the
+ * frontier they imply at every operator input.
+ *
+ * <p>Locations are operator outputs (sources, where capabilities are held) and operator inputs
+ * (targets, where messages wait). A pointstamp {@code (location, t)} with a positive count means
+ * something at that location may still produce data at {@code t}; through a path with summary
+ * {@code s} it may reach a target at {@code s(t)}. The frontier of a target is the antichain of
+ * minimal {@code s(t)} over all pointstamps and all minimal path summaries to it.
+ *
+ * <p>Reachability is computed once, when the dataflow is built: for every location, the minimal
+ * summaries to every target it reaches (correct for cycles, since every cycle must strictly
+ * advance time through a feedback edge). At run time a count change at a location is pushed
+ * straight into the counted frontiers of the targets it reaches, so a change costs work
+ * proportional to its reach, and only targets whose frontier changed are reported.
+ */
+final class ProgressTracker {
+    /** A location: an operator's input (target) or output (source). */
+    record Location(int operator, int port, boolean source, int arity) {}
+
+    private final List<Location> locations;
+    private final int[][] reachTargets;
+    private final PathSummary[][] reachSummaries;
+    private final MutableAntichain[] pointstamps;
+    private final MutableAntichain[] implications;
+    private final boolean[] dirty;
+    private final int[] dirtyList;
+    private int dirtyCount;
+    private int nonEmpty;
+
+    /**
+     * @param edges {@code edges[source]} lists the targets each source location feeds (identity)
+     * @param internal {@code internal[target]} lists, per input location, the (source, summary) pairs
+     *     of its operator, as parallel arrays {@code internalSources} / {@code internalSummaries}
+     */
+    ProgressTracker(List<Location> locations, int[][] edges, int[][] internalSources, PathSummary[][] internalSummaries, List<String> names) {
+        this.locations = locations;
+        int n = locations.size();
+        reachTargets = new int[n][];
+        reachSummaries = new PathSummary[n][];
+        for (int l = 0; l < n; l++) computeReach(l, edges, internalSources, internalSummaries, names);
+        pointstamps = new MutableAntichain[n];
+        implications = new MutableAntichain[n];
+        for (int l = 0; l < n; l++) {
+            pointstamps[l] = new MutableAntichain(locations.get(l).arity());
+            if (!locations.get(l).source()) implications[l] = new MutableAntichain(locations.get(l).arity());
+        }
+        dirty = new boolean[n];
+        dirtyList = new int[n];
+    }
+
+    private void computeReach(int from, int[][] edges, int[][] internalSources, PathSummary[][] internalSummaries, List<String> names) {
+        int n = locations.size();
+        @SuppressWarnings("unchecked")
+        List<PathSummary>[] best = new List[n];
+        ArrayDeque<Object[]> work = new ArrayDeque<>();
+        work.add(new Object[] {from, PathSummary.identity(locations.get(from).arity())});
+        boolean first = true;
+        while (!work.isEmpty()) {
+            Object[] item = work.poll();
+            int loc = (Integer) item[0];
+            PathSummary s = (PathSummary) item[1];
+            if (!first && loc == from && s.isIdentity()) {
+                Location l = locations.get(from);
+                throw new IllegalStateException("dataflow has a cycle through operator '" + names.get(l.operator())
+                        + "' whose path summary does not advance time; every loop needs a feedback edge with a positive increment");
+            }
+            first = false;
+            if (best[loc] == null) best[loc] = new ArrayList<>();
+            if (!insertMinimal(best[loc], s)) continue;
+            if (locations.get(loc).source()) {
+                for (int t : edges[loc]) work.add(new Object[] {t, s});
+            } else {
+                int[] srcs = internalSources[loc];
+                for (int i = 0; i < srcs.length; i++) work.add(new Object[] {srcs[i], s.followedBy(internalSummaries[loc][i])});
+            }
+        }
+        int count = 0;
+        for (int l = 0; l < n; l++) {
+            if (best[l] != null && !locations.get(l).source()) count += best[l].size();
+        }
+        int[] targets = new int[count];
+        PathSummary[] summaries = new PathSummary[count];
+        int w = 0;
+        for (int l = 0; l < n; l++) {
+            if (best[l] == null || locations.get(l).source()) continue;
+            for (PathSummary s : best[l]) {
+                targets[w] = l;
+                summaries[w++] = s;
+            }
+        }
+        reachTargets[from] = targets;
+        reachSummaries[from] = summaries;
+    }
+
+    private static boolean insertMinimal(List<PathSummary> set, PathSummary s) {
+        for (PathSummary e : set) {
+            if (e.lessEqual(s)) return false;
+        }
+        set.removeIf(s::lessEqual);
+        set.add(s);
+        return true;
+    }
+
+    Location location(int l) {
+        return locations.get(l);
+    }
+
+    /** Applies a count change at a pointstamp and to everything it implies downstream. */
+    void update(int location, long[] time, long delta) {
+        MutableAntichain p = pointstamps[location];
+        boolean wasEmpty = p.isEmpty();
+        p.update(time, delta);
+        boolean isEmpty = p.isEmpty();
+        if (wasEmpty != isEmpty) nonEmpty += isEmpty ? -1 : 1;
+        int[] targets = reachTargets[location];
+        PathSummary[] summaries = reachSummaries[location];
+        for (int i = 0; i < targets.length; i++) {
+            long[] t = summaries[i].apply(time);
+            if (t == null) continue;
+            int target = targets[i];
+            implications[target].update(t, delta);
+            if (!dirty[target]) {
+                dirty[target] = true;
+                dirtyList[dirtyCount++] = target;
+            }
+        }
+    }
+
+    void apply(ChangeBatch batch) {
+        for (int i = 0; i < batch.size; i++) update(batch.locations[i], batch.times[i], batch.deltas[i]);
+    }
+
+    void apply(ProgressBatch batch) {
+        for (int i = 0; i < batch.locations().length; i++) update(batch.locations()[i], batch.times()[i], batch.deltas()[i]);
+    }
+
+    /** Receives each target whose frontier may have changed since the last call. */
+    interface FrontierSink {
+        void frontier(int target, Antichain frontier);
+    }
+
+    /** Reports the frontiers of targets touched since the last call, and forgets them. */
+    boolean drainChanged(FrontierSink sink) {
+        if (dirtyCount == 0) return false;
+        for (int i = 0; i < dirtyCount; i++) {
+            int t = dirtyList[i];
+            dirty[t] = false;
+            sink.frontier(t, implications[t].frontier());
+        }
+        dirtyCount = 0;
+        return true;
+    }
+
+    Antichain frontier(int target) {
+        return implications[target].frontier();
+    }
+
+    /** No pointstamp anywhere has a non-zero count: nothing can ever happen in this dataflow again. */
+    boolean isComplete() {
+        return nonEmpty == 0;
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        for (int l = 0; l < locations.size(); l++) {
+            if (!pointstamps[l].isEmpty()) sb.append(locations.get(l)).append(pointstamps[l]).append(' ');
+        }
+        return sb.toString();
+    }
+}

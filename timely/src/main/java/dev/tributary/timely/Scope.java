@@ -1,0 +1,79 @@
+package dev.tributary.timely;
+
+/**
+ * Where operators are built: a dataflow, or an iterative scope nested in one.
+ *
+ * <p>Times in a scope have {@link #arity()} coordinates: 1 at the top level, one more per level
+ * of nesting. Streams enter a nested scope with {@link Stream#enter} (time {@code t} becomes
+ * {@code (t, 0)}) and leave it with {@link Stream#leave} (the inner coordinate is dropped).
+ */
+public final class Scope {
+    final Dataflow dataflow;
+    final Scope parent;
+    final String name;
+    final int arity;
+
+    Scope(Dataflow dataflow, Scope parent, String name, int arity) {
+        this.dataflow = dataflow;
+        this.parent = parent;
+        this.name = name;
+        this.arity = arity;
+    }
+
+    /** The number of coordinates of this scope's times. */
+    public int arity() {
+        return arity;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The enclosing scope, or {@code null} at the top level. */
+    public Scope parent() {
+        return parent;
+    }
+
+    /** The index of the worker building this copy of the dataflow. */
+    public int worker() {
+        return dataflow.worker.index();
+    }
+
+    /** The number of workers. */
+    public int peers() {
+        return dataflow.worker.peers();
+    }
+
+    /** A new input whose records the worker's program sends; see {@link InputHandle}. */
+    public <C extends Container> InputHandle<C> input(String name, ContainerType<C> type) {
+        InputHandle<C> h = new InputHandle<>(this, name, type);
+        dataflow.inputs.add(h);
+        return h;
+    }
+
+    /** A scope nested in this one, whose times have one more coordinate, for loops. */
+    public Scope iterative(String name) {
+        return new Scope(dataflow, this, name, arity + 1);
+    }
+
+    /**
+     * A loop edge in this scope: what is {@link Feedback#connect connected} to it comes back out
+     * of {@link Feedback#stream()} with its innermost time coordinate increased by
+     * {@code increment} (which must be positive).
+     */
+    public <C extends Container> Feedback<C> feedback(String name, ContainerType<C> type, long increment) {
+        Feedback<C> f = new Feedback<>(this, name, type, increment);
+        dataflow.feedbacks.add(f);
+        return f;
+    }
+
+    /** A builder for an operator with any number of inputs and outputs. */
+    public OperatorBuilder operator(String name) {
+        return new OperatorBuilder(this, name);
+    }
+
+    @Override
+    public String toString() {
+        return "Scope[" + name + ", arity " + arity + "]";
+    }
+}

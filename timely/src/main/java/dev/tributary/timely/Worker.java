@@ -1,0 +1,143 @@
+package dev.tributary.timely;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+/**
+ * One worker thread: it builds every dataflow of the computation and runs its copy of each.
+ *
+ * <p>A step delivers what other workers sent (data and progress), runs the operators that were
+ * scheduled, and shares the progress they made. When a step finds nothing to do, the worker
+ * spins, then yields, then parks briefly; a worker that sends to a parked peer wakes it. All
+ * methods must be called from the worker's own thread.
+ */
+public final class Worker {
+    private static final int SPINS = 100;
+    private static final int YIELDS = 20;
+    private static final long MAX_PARK_NANOS = 1_000_000;
+
+    private final int index;
+    final Fabric fabric;
+    final TimelyEvents events;
+    private final Router router;
+    private final List<Dataflow> dataflows = new ArrayList<>();
+    private final Map<Integer, List<Object>> early = new HashMap<>();
+    private int idleRounds;
+
+    Worker(int index, Fabric fabric) {
+        this.index = index;
+        this.fabric = fabric;
+        this.events = fabric.events;
+        this.router = new Router(fabric.peers);
+    }
+
+    /** This worker's index, from 0. */
+    public int index() {
+        return index;
+    }
+
+    /** The number of workers. */
+    public int peers() {
+        return fabric.peers;
+    }
+
+    /** Maps key hashes to owning workers, the same way on every worker. */
+    public Router router() {
+        return router;
+    }
+
+    /**
+     * Builds a dataflow: {@code build} adds inputs and operators to the top-level scope, and what
+     * it returns (usually probes and input handles) is returned. Every worker must build the same
+     * dataflows in the same order.
+     */
+    public <R> R dataflow(String name, Function<Scope, R> build) {
+        Dataflow df = new Dataflow(this, dataflows.size(), name);
+        R result = build.apply(new Scope(df, null, name, 1));
+        df.build();
+        dataflows.add(df);
+        List<Object> pending = early.remove(df.index);
+        if (pending != null) {
+            for (Object o : pending) route(o);
+        }
+        return result;
+    }
+
+    /**
+     * One round of work.
+     *
+     * @return whether anything happened
+     * @throws DataflowAbortedException if another worker failed
+     */
+    public boolean step() {
+        Throwable failure = fabric.failure();
+        if (failure != null) throw new DataflowAbortedException(failure);
+        boolean work = false;
+        for (Dataflow df : dataflows) {
+            for (InputHandle<?> in : df.inputs) {
+                if (!in.isClosed()) in.flush();
+            }
+        }
+        if (fabric.peers > 1) {
+            Object o;
+            while ((o = fabric.poll(index)) != null) {
+                work = true;
+                route(o);
+            }
+        }
+        for (Dataflow df : dataflows) {
+            if (!df.isComplete()) work |= df.step();
+        }
+        return work;
+    }
+
+    private void route(Object o) {
+        int d = o instanceof Message m ? m.dataflow : ((ProgressBatch) o).dataflow();
+        if (d >= dataflows.size()) {
+            early.computeIfAbsent(d, k -> new ArrayList<>()).add(o);
+            return;
+        }
+        Dataflow df = dataflows.get(d);
+        if (o instanceof Message m) df.receive(m);
+        else df.receive((ProgressBatch) o);
+    }
+
+    /** Steps, idling when there is nothing to do, while {@code condition} holds. */
+    public void stepWhile(BooleanSupplier condition) {
+        while (condition.getAsBoolean()) {
+            if (step()) idleRounds = 0;
+            else idle();
+        }
+    }
+
+    /** Whether every dataflow built on this worker has completed. */
+    public boolean isIdle() {
+        for (Dataflow df : dataflows) {
+            if (!df.isComplete()) return false;
+        }
+        return true;
+    }
+
+    /** Closes this worker's inputs and steps until all its dataflows complete. */
+    public void drain() {
+        for (Dataflow df : dataflows) {
+            for (InputHandle<?> in : df.inputs) in.close();
+        }
+        stepWhile(() -> !isIdle());
+    }
+
+    private void idle() {
+        idleRounds++;
+        if (idleRounds <= SPINS) {
+            Thread.onSpinWait();
+        } else if (idleRounds <= SPINS + YIELDS) {
+            Thread.yield();
+        } else {
+            fabric.park(index, MAX_PARK_NANOS);
+        }
+    }
+}
