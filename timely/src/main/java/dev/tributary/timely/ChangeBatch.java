@@ -22,7 +22,18 @@ final class ChangeBatch {
         int stop = Math.max(0, size - RECENT);
         for (int i = size - 1; i >= stop; i--) {
             if (locations[i] == location && (times[i] == time || Arrays.equals(times[i], time))) {
-                deltas[i] += delta;
+                long d = deltas[i] + delta;
+                if (d == 0) {
+                    // The common case: a message consumed in the step that sent it. Removing the
+                    // entry keeps the batch as small as the net change.
+                    size--;
+                    locations[i] = locations[size];
+                    times[i] = times[size];
+                    deltas[i] = deltas[size];
+                    times[size] = null;
+                } else {
+                    deltas[i] = d;
+                }
                 return;
             }
         }
