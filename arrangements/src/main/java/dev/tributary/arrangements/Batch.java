@@ -1,0 +1,102 @@
+package dev.tributary.arrangements;
+
+import dev.tributary.timely.Antichain;
+
+/**
+ * An immutable, sorted, consolidated set of updates, stored as a trie of columns.
+ *
+ * <p>Layout: distinct keys in order; for key {@code k} its distinct values are
+ * {@code vals[keyOffsets[k] .. keyOffsets[k+1])} in order; for value {@code v} its updates are
+ * {@code (times, diffs)[valOffsets[v] .. valOffsets[v+1])} in time order. Invariants: no diff is
+ * zero, no {@code (key, val, time)} repeats, every key has a value and every value an update,
+ * and every time lies within the {@link Description}. A batch is never changed once built, so
+ * any number of readers and dataflows may hold it without copying.
+ */
+public final class Batch {
+    final Column keys;
+    final int[] keyOffsets;
+    final Column vals;
+    final int[] valOffsets;
+    final long[] times;
+    final long[] diffs;
+    final int arity;
+    private final Description description;
+
+    Batch(Column keys, int[] keyOffsets, Column vals, int[] valOffsets, long[] times, long[] diffs, int arity, Description description) {
+        this.keys = keys;
+        this.keyOffsets = keyOffsets;
+        this.vals = vals;
+        this.valOffsets = valOffsets;
+        this.times = times;
+        this.diffs = diffs;
+        this.arity = arity;
+        this.description = description;
+    }
+
+    /** An empty batch covering {@code [lower, upper)}. */
+    static Batch empty(Column keyProto, Column valProto, int arity, Antichain lower, Antichain upper, Antichain since) {
+        return new BatchBuilder(keyProto, valProto, arity, 0).build(new Description(lower, upper, since));
+    }
+
+    public Description description() {
+        return description;
+    }
+
+    public Antichain lower() {
+        return description.lower();
+    }
+
+    public Antichain upper() {
+        return description.upper();
+    }
+
+    public Antichain since() {
+        return description.since();
+    }
+
+    public int arity() {
+        return arity;
+    }
+
+    public int keyCount() {
+        return keys.size();
+    }
+
+    public int valCount() {
+        return vals.size();
+    }
+
+    public int updateCount() {
+        return diffs.length;
+    }
+
+    public boolean isEmpty() {
+        return diffs.length == 0;
+    }
+
+    /** The key column (distinct keys in order). */
+    public Column keys() {
+        return keys;
+    }
+
+    /** The value column (per key, distinct values in order). */
+    public Column vals() {
+        return vals;
+    }
+
+    /** Heap bytes of the batch's arrays and columns. */
+    public long heapBytes() {
+        return 64 + keys.heapBytes() + vals.heapBytes() + Column.arrayBytes(keyOffsets.length, 4) + Column.arrayBytes(valOffsets.length, 4)
+                + Column.arrayBytes(times.length, 8) + Column.arrayBytes(diffs.length, 8);
+    }
+
+    /** A cursor over this batch alone. */
+    public Cursor cursor() {
+        return new BatchCursor(this);
+    }
+
+    @Override
+    public String toString() {
+        return "Batch" + description + " of " + updateCount() + " updates";
+    }
+}

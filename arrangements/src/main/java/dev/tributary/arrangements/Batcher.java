@@ -1,0 +1,110 @@
+package dev.tributary.arrangements;
+
+import dev.tributary.timely.Antichain;
+import java.util.Arrays;
+
+/**
+ * Buffers unsorted updates until their times are complete, then seals them into a batch.
+ *
+ * <p>{@link #seal(Antichain)} takes every buffered update whose time is not {@code >=} the new
+ * frontier (its time can no longer receive updates), sorts it by {@code (key, val, time)},
+ * consolidates, and builds one batch described by {@code [previous upper, upper)}; updates at
+ * later times stay buffered. Sorting works on an index array and the columns, with no object per
+ * update; buffers are reused across seals.
+ */
+public final class Batcher {
+    private final Column keyProto;
+    private final Column valProto;
+    private final int arity;
+    private Updates buffer;
+    private Updates spare;
+    private final IndexSort sorter = new IndexSort();
+    private int[] index = new int[16];
+    private Antichain lower;
+    private final Antichain since;
+
+    public Batcher(Column keyProto, Column valProto, int arity) {
+        this.keyProto = keyProto;
+        this.valProto = valProto;
+        this.arity = arity;
+        this.buffer = new Updates(keyProto.emptyLike(16), valProto.emptyLike(16), arity);
+        this.spare = new Updates(keyProto.emptyLike(16), valProto.emptyLike(16), arity);
+        this.lower = Antichain.of(new long[arity]);
+        this.since = lower;
+    }
+
+    /** Copies {@code updates} into the buffer. */
+    public void push(Updates updates) {
+        if (updates.arity() != arity) throw new IllegalArgumentException("updates of arity " + updates.arity() + " pushed to a batcher of arity " + arity);
+        for (int i = 0; i < updates.size(); i++) buffer.appendFrom(updates, i);
+    }
+
+    /** The number of buffered updates. */
+    public int buffered() {
+        return buffer.size();
+    }
+
+    /** The lower bound of the next batch: the upper of the last one sealed. */
+    public Antichain lower() {
+        return lower;
+    }
+
+    /** The minimal times of buffered updates (what a holder of this batcher must keep capabilities for). */
+    public Antichain pendingFrontier() {
+        Antichain.Builder b = new Antichain.Builder(arity);
+        long[] times = buffer.times();
+        long[] last = null;
+        for (int i = 0; i < buffer.size(); i++) {
+            if (last != null && Times.equal(last, 0, times, i * arity, arity)) continue;
+            last = Arrays.copyOfRange(times, i * arity, (i + 1) * arity);
+            b.insert(last);
+        }
+        return b.build();
+    }
+
+    /** Seals every buffered update at a time not {@code >=} {@code upper} into a batch {@code [lower, upper)}. */
+    public Batch seal(Antichain upper) {
+        int n = buffer.size();
+        if (index.length < n) index = new int[Math.max(n, index.length * 2)];
+        long[] times = buffer.times();
+        int ready = 0;
+        spare.clear();
+        for (int i = 0; i < n; i++) {
+            if (Times.beyond(upper, times, i * arity)) spare.appendFrom(buffer, i);
+            else index[ready++] = i;
+        }
+        Column keys = buffer.keys();
+        Column vals = buffer.vals();
+        int a = arity;
+        sorter.sort(index, ready, (x, y) -> {
+            int c = keys.compare(x, keys, y);
+            if (c != 0) return c;
+            c = vals.compare(x, vals, y);
+            if (c != 0) return c;
+            return Times.compare(times, x * a, times, y * a, a);
+        });
+        long[] diffs = buffer.diffs();
+        BatchBuilder builder = new BatchBuilder(keyProto, valProto, arity, ready);
+        int i = 0;
+        while (i < ready) {
+            int first = index[i];
+            long sum = diffs[first];
+            int j = i + 1;
+            while (j < ready) {
+                int next = index[j];
+                if (!keys.equal(first, keys, next) || !vals.equal(first, vals, next) || !Times.equal(times, first * a, times, next * a, a)) break;
+                sum += diffs[next];
+                j++;
+            }
+            if (sum != 0) builder.push(keys, first, vals, first, times, first * a, sum);
+            i = j;
+        }
+        Batch batch = builder.build(new Description(lower, upper, since));
+        Updates t = buffer;
+        buffer = spare;
+        spare = t;
+        spare.clear();
+        lower = upper;
+        return batch;
+    }
+}

@@ -1,0 +1,100 @@
+package dev.tributary.arrangements;
+
+import java.util.Arrays;
+
+/**
+ * A column of byte strings in one slab with offsets, ordered bytewise (unsigned, then by length).
+ * Encoded rows whose bytes sort in the order of their SQL values are compared without decoding.
+ */
+public final class BytesColumn extends Column {
+    private byte[] slab;
+    private int used;
+    private int[] offsets;
+    private int size;
+
+    public BytesColumn() {
+        this(16, 256);
+    }
+
+    public BytesColumn(int capacity, int bytes) {
+        slab = new byte[Math.max(1, bytes)];
+        offsets = new int[Math.max(2, capacity + 1)];
+    }
+
+    public void add(byte[] value) {
+        add(value, 0, value.length);
+    }
+
+    public void add(byte[] src, int from, int length) {
+        if (used + length > slab.length) slab = Arrays.copyOf(slab, Math.max(used + length, slab.length * 2));
+        System.arraycopy(src, from, slab, used, length);
+        used += length;
+        if (size + 2 > offsets.length) offsets = Arrays.copyOf(offsets, offsets.length * 2);
+        offsets[++size] = used;
+    }
+
+    /** A copy of value {@code i}. */
+    public byte[] getBytes(int i) {
+        return Arrays.copyOfRange(slab, offsets[i], offsets[i + 1]);
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public int compare(int i, Column other, int j) {
+        BytesColumn o = (BytesColumn) other;
+        return Arrays.compareUnsigned(slab, offsets[i], offsets[i + 1], o.slab, o.offsets[j], o.offsets[j + 1]);
+    }
+
+    @Override
+    public boolean equal(int i, Column other, int j) {
+        BytesColumn o = (BytesColumn) other;
+        return Arrays.equals(slab, offsets[i], offsets[i + 1], o.slab, o.offsets[j], o.offsets[j + 1]);
+    }
+
+    @Override
+    public void append(Column source, int i) {
+        BytesColumn s = (BytesColumn) source;
+        add(s.slab, s.offsets[i], s.offsets[i + 1] - s.offsets[i]);
+    }
+
+    @Override
+    public long hash(int i) {
+        long h = 0xcbf29ce484222325L;
+        for (int k = offsets[i], e = offsets[i + 1]; k < e; k++) {
+            h ^= slab[k];
+            h *= 0x100000001b3L;
+        }
+        return h;
+    }
+
+    @Override
+    public Column emptyLike(int capacity) {
+        return new BytesColumn(capacity, Math.max(16, capacity * 8));
+    }
+
+    @Override
+    public void clear() {
+        size = 0;
+        used = 0;
+    }
+
+    @Override
+    public void trim() {
+        if (slab.length != used) slab = Arrays.copyOf(slab, Math.max(used, 1));
+        if (offsets.length != size + 1) offsets = Arrays.copyOf(offsets, size + 1);
+    }
+
+    @Override
+    public long heapBytes() {
+        return 32 + arrayBytes(slab.length, 1) + arrayBytes(offsets.length, 4);
+    }
+
+    @Override
+    public Object get(int i) {
+        return Arrays.toString(getBytes(i));
+    }
+}

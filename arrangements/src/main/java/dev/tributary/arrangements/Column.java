@@ -1,0 +1,49 @@
+package dev.tributary.arrangements;
+
+/**
+ * An append-only sequence of values of one type, addressed by index, stored without an object
+ * per value where the type allows.
+ *
+ * <p>Columns are the storage of keys and values in {@link Updates} and {@link Batch}. Values are
+ * compared by index, within a column or against another column of the same class, so sorting and
+ * merging never materialize a value. Implementations: {@link LongColumn} (primitive),
+ * {@link BytesColumn} (one slab plus offsets, compared bytewise: encoded rows sort in SQL order),
+ * {@link ObjectColumn} (any type with a comparator), {@link UnitColumn} (no value at all).
+ */
+public abstract class Column {
+    /** The number of values. */
+    public abstract int size();
+
+    /** Orders value {@code i} of this column against value {@code j} of {@code other} (same class). */
+    public abstract int compare(int i, Column other, int j);
+
+    /** Appends value {@code i} of {@code source} (same class). */
+    public abstract void append(Column source, int i);
+
+    /** A 64-bit hash of value {@code i}, equal for equal values in any column of this class. */
+    public abstract long hash(int i);
+
+    /** An empty column of the same class and configuration, able to hold {@code capacity} values. */
+    public abstract Column emptyLike(int capacity);
+
+    /** Removes all values, keeping capacity. */
+    public abstract void clear();
+
+    /** Shrinks storage to the values held (after a batch is built). */
+    public abstract void trim();
+
+    /** Approximate heap bytes of the storage (arrays included, headers approximated). */
+    public abstract long heapBytes();
+
+    /** Value {@code i} as an object, for debugging and tests. */
+    public abstract Object get(int i);
+
+    /** Whether value {@code i} of this column equals value {@code j} of {@code other}. */
+    public boolean equal(int i, Column other, int j) {
+        return compare(i, other, j) == 0;
+    }
+
+    static long arrayBytes(int length, int elementBytes) {
+        return 16 + (long) length * elementBytes;
+    }
+}

@@ -1,0 +1,151 @@
+package dev.tributary.arrangements;
+
+import java.util.List;
+
+/**
+ * Several cursors read as one: the current key is the least key of any cursor, the current
+ * value the least value under it, and the updates of a value are those of every cursor
+ * positioned there. A trace has a logarithmic number of batches, so minima are found by scanning.
+ */
+final class CursorList implements Cursor {
+    private final Cursor[] cursors;
+    private final boolean[] atKey;
+    private final boolean[] atVal;
+    private int minKey = -1;
+    private int minVal = -1;
+
+    CursorList(List<Cursor> cursors) {
+        this.cursors = cursors.toArray(new Cursor[0]);
+        this.atKey = new boolean[this.cursors.length];
+        this.atVal = new boolean[this.cursors.length];
+        findKey();
+    }
+
+    private void findKey() {
+        minKey = -1;
+        for (int c = 0; c < cursors.length; c++) {
+            atKey[c] = false;
+            if (!cursors[c].keyValid()) continue;
+            if (minKey < 0) {
+                minKey = c;
+                continue;
+            }
+            int cmp = cursors[c].keyColumn().compare(cursors[c].keyIndex(), cursors[minKey].keyColumn(), cursors[minKey].keyIndex());
+            if (cmp < 0) minKey = c;
+        }
+        if (minKey >= 0) {
+            for (int c = 0; c < cursors.length; c++) {
+                atKey[c] = cursors[c].keyValid()
+                        && cursors[c].keyColumn().equal(cursors[c].keyIndex(), cursors[minKey].keyColumn(), cursors[minKey].keyIndex());
+            }
+        }
+        findVal();
+    }
+
+    private void findVal() {
+        minVal = -1;
+        for (int c = 0; c < cursors.length; c++) {
+            atVal[c] = false;
+            if (!atKey[c] || !cursors[c].valValid()) continue;
+            if (minVal < 0 || cursors[c].valColumn().compare(cursors[c].valIndex(), cursors[minVal].valColumn(), cursors[minVal].valIndex()) < 0) {
+                minVal = c;
+            }
+        }
+        if (minVal >= 0) {
+            for (int c = 0; c < cursors.length; c++) {
+                atVal[c] = atKey[c] && cursors[c].valValid()
+                        && cursors[c].valColumn().equal(cursors[c].valIndex(), cursors[minVal].valColumn(), cursors[minVal].valIndex());
+            }
+        }
+    }
+
+    @Override
+    public boolean keyValid() {
+        return minKey >= 0;
+    }
+
+    @Override
+    public boolean valValid() {
+        return minVal >= 0;
+    }
+
+    @Override
+    public Column keyColumn() {
+        return cursors[minKey].keyColumn();
+    }
+
+    @Override
+    public int keyIndex() {
+        return cursors[minKey].keyIndex();
+    }
+
+    @Override
+    public Column valColumn() {
+        return cursors[minVal].valColumn();
+    }
+
+    @Override
+    public int valIndex() {
+        return cursors[minVal].valIndex();
+    }
+
+    @Override
+    public void stepKey() {
+        for (int c = 0; c < cursors.length; c++) {
+            if (atKey[c]) cursors[c].stepKey();
+        }
+        findKey();
+    }
+
+    @Override
+    public void seekKey(Column column, int i) {
+        for (Cursor c : cursors) c.seekKey(column, i);
+        findKey();
+    }
+
+    @Override
+    public void stepVal() {
+        for (int c = 0; c < cursors.length; c++) {
+            if (atVal[c]) cursors[c].stepVal();
+        }
+        findVal();
+    }
+
+    @Override
+    public void seekVal(Column column, int i) {
+        for (int c = 0; c < cursors.length; c++) {
+            if (atKey[c]) cursors[c].seekVal(column, i);
+        }
+        findVal();
+    }
+
+    @Override
+    public void rewindVals() {
+        for (int c = 0; c < cursors.length; c++) {
+            if (atKey[c]) cursors[c].rewindVals();
+        }
+        findVal();
+    }
+
+    @Override
+    public void rewindKeys() {
+        for (Cursor c : cursors) c.rewindKeys();
+        findKey();
+    }
+
+    @Override
+    public void forEachTime(TimeDiffConsumer consumer) {
+        for (int c = 0; c < cursors.length; c++) {
+            if (atVal[c]) cursors[c].forEachTime(consumer);
+        }
+    }
+
+    @Override
+    public long accumulate(long[] time) {
+        long sum = 0;
+        for (int c = 0; c < cursors.length; c++) {
+            if (atVal[c]) sum += cursors[c].accumulate(time);
+        }
+        return sum;
+    }
+}

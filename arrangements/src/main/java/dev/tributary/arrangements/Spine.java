@@ -1,0 +1,239 @@
+package dev.tributary.arrangements;
+
+import dev.tributary.timely.Antichain;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The batches of a trace, kept as an LSM tree whose merges are paid for a little at a time.
+ *
+ * <p>Level {@code i} holds batches of up to about {@code 2^i} updates: nothing, one batch, or a
+ * merge in progress of two adjacent batches. Higher levels hold older data, so every merge
+ * combines neighbours in time. Inserting a batch of size class {@code i} first gives every
+ * merge in progress {@code EFFORT << i} units of work (the fuel), then merges everything below
+ * level {@code i} into it, then places it at level {@code i}; a level that receives a second
+ * batch starts merging the two. With that much fuel a merge finishes before its level receives
+ * another batch, so no insertion waits on a large merge. {@link #exert} lets an idle trace keep
+ * merging until one batch holds everything, compacted to the current {@code since}.
+ */
+final class Spine {
+    static final long EFFORT = 4;
+
+    private final Column keyProto;
+    private final Column valProto;
+    private final int arity;
+    private final List<Batch> single = new ArrayList<>();
+    private final List<Merger> merging = new ArrayList<>();
+    private Antichain since;
+    private Antichain physical;
+    private Antichain upper;
+    private long forcedMergeWork;
+
+    Spine(Column keyProto, Column valProto, int arity) {
+        this.keyProto = keyProto;
+        this.valProto = valProto;
+        this.arity = arity;
+        this.since = Antichain.of(new long[arity]);
+        this.upper = since;
+        this.physical = since;
+    }
+
+    /** Idle merging may erase only batch boundaries this frontier has strictly passed. */
+    void setPhysical(Antichain physical) {
+        this.physical = physical;
+    }
+
+    private boolean mayErase(Antichain boundary) {
+        for (int i = 0; i < boundary.size(); i++) {
+            if (physical.lessEqual(boundary.get(i))) return false;
+        }
+        return true;
+    }
+
+    void setSince(Antichain since) {
+        this.since = since;
+    }
+
+    Antichain since() {
+        return since;
+    }
+
+    Antichain upper() {
+        return upper;
+    }
+
+    /** Work done by merges that had to finish at once rather than by fuel (for measurement). */
+    long forcedMergeWork() {
+        return forcedMergeWork;
+    }
+
+    static int sizeClass(int updates) {
+        return updates <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(updates - 1);
+    }
+
+    void insert(Batch batch) {
+        if (!batch.lower().equals(upper)) {
+            throw new IllegalArgumentException("batch " + batch.description() + " does not start where the trace ends (" + upper + ")");
+        }
+        upper = batch.upper();
+        int level = sizeClass(batch.updateCount());
+        applyFuel(EFFORT << Math.min(level, 40));
+        rollUp(level);
+        insertAt(batch, level);
+    }
+
+    /** Gives merges in progress {@code fuel} units of work; with none in progress, starts one toward full compaction. */
+    void exert(long fuel) {
+        if (hasMergeInProgress()) {
+            applyFuel(fuel);
+            return;
+        }
+        int lowest = -1;
+        int count = 0;
+        for (int i = 0; i < single.size(); i++) {
+            if (single.get(i) != null) {
+                count++;
+                if (lowest < 0) lowest = i;
+            }
+        }
+        if (count > 1) {
+            if (!mayErase(single.get(lowest).lower())) return;
+            Batch b = single.set(lowest, null);
+            int next = lowest + 1;
+            while (single.get(next) == null) next++;
+            insertAt(b, next);
+            applyFuel(fuel);
+        } else if (count == 1) {
+            Batch b = single.get(lowest);
+            if (!b.isEmpty() && !b.since().equals(since)) {
+                single.set(lowest, null);
+                setMerging(lowest, new Merger(b, Batch.empty(keyProto, valProto, arity, b.upper(), b.upper(), since), since));
+                applyFuel(fuel);
+            }
+        }
+    }
+
+    /** Whether more work could shrink the trace: a merge is running, several batches remain, or one is not yet compacted. */
+    boolean needsWork() {
+        if (hasMergeInProgress()) return true;
+        int count = 0;
+        for (Batch b : single) {
+            if (b != null) {
+                count++;
+                if (!b.isEmpty() && !b.since().equals(since)) return true;
+            }
+        }
+        return count > 1 && mayEraseLowest();
+    }
+
+    private boolean mayEraseLowest() {
+        for (Batch b : single) {
+            if (b != null) return mayErase(b.lower());
+        }
+        return false;
+    }
+
+    private boolean hasMergeInProgress() {
+        for (Merger m : merging) {
+            if (m != null) return true;
+        }
+        return false;
+    }
+
+    private void applyFuel(long fuel) {
+        for (int i = 0; i < merging.size(); i++) {
+            Merger m = merging.get(i);
+            if (m == null) continue;
+            m.work(fuel);
+            if (m.isDone()) {
+                merging.set(i, null);
+                insertAt(m.result(), i + 1);
+            }
+        }
+    }
+
+    /** Merges every batch below {@code level} (they are newer than those at and above it) into one at {@code level}. */
+    private void rollUp(int level) {
+        Batch acc = null;
+        for (int i = Math.min(level, single.size()) - 1; i >= 0; i--) {
+            Batch b = takeAt(i);
+            if (b == null) continue;
+            acc = acc == null ? b : mergeNow(acc, b);
+        }
+        if (acc != null) insertAt(acc, level);
+    }
+
+    /** Removes and returns level {@code i}'s contents as one batch, finishing its merge if one is running. */
+    private Batch takeAt(int i) {
+        Batch b = single.get(i);
+        if (b != null) {
+            single.set(i, null);
+            return b;
+        }
+        Merger m = merging.get(i);
+        if (m != null) {
+            merging.set(i, null);
+            return finish(m);
+        }
+        return null;
+    }
+
+    private Batch finish(Merger m) {
+        if (!m.isDone()) forcedMergeWork += m.older().updateCount() + m.newer().updateCount();
+        return m.finish();
+    }
+
+    private Batch mergeNow(Batch older, Batch newer) {
+        Merger m = new Merger(older, newer, since);
+        forcedMergeWork += older.updateCount() + newer.updateCount();
+        return m.finish();
+    }
+
+    private void insertAt(Batch batch, int level) {
+        while (single.size() <= level) {
+            single.add(null);
+            merging.add(null);
+        }
+        Merger m = merging.get(level);
+        if (m != null) {
+            merging.set(level, null);
+            insertAt(finish(m), level + 1);
+        }
+        Batch existing = single.get(level);
+        if (existing == null) {
+            single.set(level, batch);
+        } else {
+            single.set(level, null);
+            setMerging(level, new Merger(existing, batch, since));
+        }
+    }
+
+    private void setMerging(int level, Merger m) {
+        while (merging.size() <= level) {
+            single.add(null);
+            merging.add(null);
+        }
+        merging.set(level, m);
+    }
+
+    /** Every batch, oldest first (a merge in progress contributes its two inputs). */
+    List<Batch> batches() {
+        List<Batch> out = new ArrayList<>();
+        for (int i = single.size() - 1; i >= 0; i--) {
+            Merger m = merging.get(i);
+            if (m != null) {
+                out.add(m.older());
+                out.add(m.newer());
+            }
+            Batch b = single.get(i);
+            if (b != null) out.add(b);
+        }
+        return out;
+    }
+
+    /** Drops every batch: the trace's last reader is gone. */
+    void clear() {
+        single.clear();
+        merging.clear();
+    }
+}

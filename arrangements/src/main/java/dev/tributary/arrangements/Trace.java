@@ -1,0 +1,161 @@
+package dev.tributary.arrangements;
+
+import dev.tributary.timely.Antichain;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One worker's shard of an arrangement: its batches in a {@link Spine}, the readers that share
+ * it, and what it costs.
+ *
+ * <p>Readers hold {@link TraceHandle}s. Each handle names the oldest time it will read at (its
+ * logical compaction frontier); the trace compacts history to the meet of those frontiers, never
+ * past any of them. When the last handle is dropped the batches are released. A trace belongs to
+ * one worker and is used only from that worker's thread.
+ */
+public final class Trace {
+    private final String name;
+    private final Column keyProto;
+    private final Column valProto;
+    private final int arity;
+    private final Spine spine;
+    private final List<TraceHandle> handles = new ArrayList<>();
+    private final List<BatchListener> listeners = new ArrayList<>();
+    private boolean dropped;
+
+    /** Told about each batch added to the trace, and when the trace's upper becomes final. */
+    interface BatchListener {
+        void batch(Batch batch);
+    }
+
+    private Trace(String name, Column keyProto, Column valProto, int arity) {
+        this.name = name;
+        this.keyProto = keyProto.emptyLike(1);
+        this.valProto = valProto.emptyLike(1);
+        this.arity = arity;
+        this.spine = new Spine(this.keyProto, this.valProto, arity);
+    }
+
+    /** A new empty trace and the first handle to it (which reads from the least time on). */
+    public static TraceHandle create(String name, Column keyProto, Column valProto, int arity) {
+        Trace t = new Trace(name, keyProto, valProto, arity);
+        return t.newHandle(Antichain.of(new long[arity]));
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int arity() {
+        return arity;
+    }
+
+    TraceHandle newHandle(Antichain logical) {
+        if (dropped) throw new IllegalStateException("trace '" + name + "' was freed when its last handle was dropped");
+        TraceHandle h = new TraceHandle(this, logical);
+        handles.add(h);
+        return h;
+    }
+
+    void handleChanged() {
+        if (handles.isEmpty()) {
+            dropped = true;
+            spine.clear();
+            listeners.clear();
+            return;
+        }
+        Antichain.Builder meet = new Antichain.Builder(arity);
+        for (TraceHandle h : handles) {
+            for (int i = 0; i < h.logical.size(); i++) meet.insert(h.logical.get(i));
+        }
+        spine.setSince(meet.build());
+        Antichain.Builder physical = new Antichain.Builder(arity);
+        for (TraceHandle h : handles) {
+            Antichain p = h.physicalCompaction();
+            for (int i = 0; i < p.size(); i++) physical.insert(p.get(i));
+        }
+        spine.setPhysical(physical.build());
+    }
+
+    void remove(TraceHandle h) {
+        handles.remove(h);
+        handleChanged();
+    }
+
+    boolean isDropped() {
+        return dropped;
+    }
+
+    /** Appends a batch, which must start at the trace's upper; merges are fueled by it. */
+    public void insert(Batch batch) {
+        if (dropped) throw new IllegalStateException("trace '" + name + "' was freed; no batch can be added");
+        spine.insert(batch);
+        for (BatchListener l : new ArrayList<>(listeners)) l.batch(batch);
+    }
+
+    void addListener(BatchListener l) {
+        listeners.add(l);
+    }
+
+    void removeListener(BatchListener l) {
+        listeners.remove(l);
+    }
+
+    /** Does up to about {@code fuel} updates of merge work; returns whether more work remains. */
+    public boolean exert(long fuel) {
+        if (dropped) return false;
+        spine.exert(fuel);
+        return spine.needsWork();
+    }
+
+    /** Everything before this frontier is in the trace. */
+    public Antichain upper() {
+        return spine.upper();
+    }
+
+    /** Times before this frontier are no longer distinguished: the meet of the handles' logical frontiers. */
+    public Antichain since() {
+        return spine.since();
+    }
+
+    List<Batch> batches() {
+        return spine.batches();
+    }
+
+    Column keyProto() {
+        return keyProto;
+    }
+
+    Column valProto() {
+        return valProto;
+    }
+
+    /** The number of batches held (both inputs of a merge in progress count). */
+    public int batchCount() {
+        return batches().size();
+    }
+
+    /** The number of updates held. */
+    public long updateCount() {
+        long n = 0;
+        for (Batch b : batches()) n += b.updateCount();
+        return n;
+    }
+
+    /** Heap bytes of the batches held. */
+    public long heapBytes() {
+        long n = 0;
+        for (Batch b : batches()) n += b.heapBytes();
+        return n;
+    }
+
+    /** Updates' worth of merging that had to complete at once instead of by fuel. */
+    public long forcedMergeWork() {
+        return spine.forcedMergeWork();
+    }
+
+    @Override
+    public String toString() {
+        return "Trace[" + name + ", upper " + upper() + ", since " + since() + ", " + batchCount() + " batches, " + updateCount() + " updates]";
+    }
+}

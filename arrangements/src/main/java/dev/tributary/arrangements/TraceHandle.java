@@ -1,0 +1,135 @@
+package dev.tributary.arrangements;
+
+import dev.tributary.timely.Antichain;
+import dev.tributary.timely.Timestamps;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A reader's share of a {@link Trace}.
+ *
+ * <p>The handle's <em>logical</em> compaction frontier is the oldest time it will read at: reads at
+ * any {@code t} with {@code since <= t} are exact, and it only moves forward. Its
+ * <em>physical</em> compaction frontier is the frontier below which it no longer needs to tell
+ * batches apart; the trace's idle merging never erases a batch boundary that some handle's
+ * physical frontier has not yet passed. Handles are cheap: {@link #share()} makes another, and
+ * {@link #drop()} gives one up; the trace is freed when its last handle is dropped.
+ */
+public final class TraceHandle {
+    private final Trace trace;
+    Antichain logical;
+    private Antichain physical;
+    private boolean dropped;
+
+    TraceHandle(Trace trace, Antichain logical) {
+        this.trace = trace;
+        this.logical = logical;
+        this.physical = logical;
+    }
+
+    public Trace trace() {
+        return trace;
+    }
+
+    /** Another handle to the same trace, at this one's frontiers. */
+    public TraceHandle share() {
+        check();
+        TraceHandle h = trace.newHandle(logical);
+        h.physical = physical;
+        return h;
+    }
+
+    public Antichain logicalCompaction() {
+        return logical;
+    }
+
+    public Antichain physicalCompaction() {
+        return physical;
+    }
+
+    /** Promises to read only at times {@code >=} {@code frontier} from now on. It may not move backwards. */
+    public void setLogicalCompaction(Antichain frontier) {
+        check();
+        if (!logical.dominates(frontier)) {
+            throw new IllegalArgumentException("trace '" + trace.name() + "': logical compaction cannot move back from " + logical + " to " + frontier);
+        }
+        logical = frontier;
+        trace.handleChanged();
+    }
+
+    /** Lets batch boundaries before {@code frontier} be merged away. It may not move backwards. */
+    public void setPhysicalCompaction(Antichain frontier) {
+        check();
+        if (!physical.dominates(frontier)) {
+            throw new IllegalArgumentException("trace '" + trace.name() + "': physical compaction cannot move back from " + physical + " to " + frontier);
+        }
+        physical = frontier;
+        trace.handleChanged();
+    }
+
+    /** A cursor over everything in the trace now, all batches read as one. */
+    public Cursor cursor() {
+        check();
+        List<Cursor> cursors = new ArrayList<>();
+        for (Batch b : trace.batches()) {
+            if (!b.isEmpty()) cursors.add(b.cursor());
+        }
+        return new CursorList(cursors);
+    }
+
+    /** The batches now in the trace, oldest first. They are immutable and may be kept. */
+    public List<Batch> batches() {
+        check();
+        return trace.batches();
+    }
+
+    /** Everything before this frontier is in the trace. */
+    public Antichain upper() {
+        return trace.upper();
+    }
+
+    /**
+     * Calls {@code consumer} for every {@code (key, val)} whose accumulated count at {@code time}
+     * is non-zero.
+     *
+     * @throws IllegalArgumentException if {@code time} is before this handle's logical compaction
+     *     frontier, where the trace may no longer tell times apart
+     */
+    public void readAt(long[] time, AccumulationConsumer consumer) {
+        check();
+        if (!logical.lessEqual(time)) {
+            throw new IllegalArgumentException("trace '" + trace.name() + "' cannot be read at " + Timestamps.toString(time)
+                    + ": this handle's history starts at " + logical);
+        }
+        Cursor c = cursor();
+        while (c.keyValid()) {
+            while (c.valValid()) {
+                long n = c.accumulate(time);
+                if (n != 0) consumer.accept(c.keyColumn(), c.keyIndex(), c.valColumn(), c.valIndex(), n);
+                c.stepVal();
+            }
+            c.stepKey();
+        }
+    }
+
+    /** Receives one accumulated {@code (key, val, count)}, read in place from columns. */
+    @FunctionalInterface
+    public interface AccumulationConsumer {
+        void accept(Column keys, int key, Column vals, int val, long count);
+    }
+
+    /** Gives up this share; the trace is freed when no handle remains. Idempotent. */
+    public void drop() {
+        if (dropped) return;
+        dropped = true;
+        trace.remove(this);
+    }
+
+    public boolean isDropped() {
+        return dropped;
+    }
+
+    private void check() {
+        if (dropped) throw new IllegalStateException("this handle to trace '" + trace.name() + "' was dropped");
+    }
+}

@@ -1,0 +1,144 @@
+package dev.tributary.arrangements;
+
+import dev.tributary.timely.Container;
+import dev.tributary.timely.ContainerType;
+import dev.tributary.timely.Router;
+import java.util.Arrays;
+
+/**
+ * A container of unsorted updates {@code (key, val, time, diff)}, stored as columns: a key
+ * column, a value column, times flat in a {@code long[]} with a stride of {@code arity}, and
+ * diffs in a {@code long[]}. The unit in which updates travel to an arrangement.
+ *
+ * <p>Append a record by adding its key to {@link #keys()}, its value to {@link #vals()}, then
+ * calling {@link #push(long, long)} (or {@link #push(long[], long)}); the columns stay aligned.
+ */
+public final class Updates implements Container {
+    private final Column keys;
+    private final Column vals;
+    private final int arity;
+    private long[] times;
+    private long[] diffs;
+    private int size;
+
+    public Updates(Column keys, Column vals, int arity) {
+        this.keys = keys;
+        this.vals = vals;
+        this.arity = arity;
+        this.times = new long[16 * arity];
+        this.diffs = new long[16];
+    }
+
+    /** The container type making updates with columns like {@code keys} and {@code vals}, exchanged by key hash. */
+    public static ContainerType<Updates> type(Column keys, Column vals, int arity) {
+        return new ContainerType<>() {
+            @Override
+            public Updates create() {
+                return new Updates(keys.emptyLike(16), vals.emptyLike(16), arity);
+            }
+
+            @Override
+            public void appendAll(Updates from, Updates into) {
+                for (int i = 0; i < from.size; i++) into.appendFrom(from, i);
+            }
+
+            @Override
+            public void partition(Updates input, Container[] outputs, Router router) {
+                for (int i = 0; i < input.size; i++) {
+                    ((Updates) outputs[router.route(input.keys.hash(i))]).appendFrom(input, i);
+                }
+            }
+        };
+    }
+
+    public Column keys() {
+        return keys;
+    }
+
+    public Column vals() {
+        return vals;
+    }
+
+    public int arity() {
+        return arity;
+    }
+
+    /** Completes a record whose key and value were just appended, at an arity-1 time. */
+    public void push(long time, long diff) {
+        ensure();
+        times[size * arity] = time;
+        diffs[size++] = diff;
+        checkAligned();
+    }
+
+    /** Completes a record whose key and value were just appended. */
+    public void push(long[] time, long diff) {
+        ensure();
+        System.arraycopy(time, 0, times, size * arity, arity);
+        diffs[size++] = diff;
+        checkAligned();
+    }
+
+    /** Appends record {@code i} of {@code other} (same column classes and arity). */
+    public void appendFrom(Updates other, int i) {
+        keys.append(other.keys, i);
+        vals.append(other.vals, i);
+        ensure();
+        System.arraycopy(other.times, i * arity, times, size * arity, arity);
+        diffs[size++] = other.diffs[i];
+    }
+
+    private void ensure() {
+        if (size == diffs.length) {
+            diffs = Arrays.copyOf(diffs, size * 2);
+            times = Arrays.copyOf(times, size * 2 * arity);
+        }
+    }
+
+    private void checkAligned() {
+        if (keys.size() != size || vals.size() != size) {
+            throw new IllegalStateException("updates misaligned: " + keys.size() + " keys and " + vals.size() + " values for " + size
+                    + " times; append exactly one key and one value before each push");
+        }
+    }
+
+    /** The flat time column; record {@code i}'s time starts at {@code i * arity()}. */
+    long[] times() {
+        return times;
+    }
+
+    long[] diffs() {
+        return diffs;
+    }
+
+    public long time(int i) {
+        return times[i * arity];
+    }
+
+    public long diff(int i) {
+        return diffs[i];
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public void clear() {
+        keys.clear();
+        vals.clear();
+        size = 0;
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < size; i++) {
+            if (i > 0) sb.append(", ");
+            sb.append('(').append(keys.get(i)).append(", ").append(vals.get(i)).append(", ")
+                    .append(Arrays.toString(Arrays.copyOfRange(times, i * arity, (i + 1) * arity))).append(", ").append(diffs[i]).append(')');
+        }
+        return sb.append(']').toString();
+    }
+}
