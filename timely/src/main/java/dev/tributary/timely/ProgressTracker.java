@@ -16,9 +16,12 @@ import java.util.List;
  *
  * <p>Reachability is computed once, when the dataflow is built: for every location, the minimal
  * summaries to every target it reaches (correct for cycles, since every cycle must strictly
- * advance time through a feedback edge). At run time a count change at a location is pushed
- * straight into the counted frontiers of the targets it reaches, so a change costs work
- * proportional to its reach, and only targets whose frontier changed are reported.
+ * advance time through a feedback edge). At run time count changes are first summed per
+ * location; then each location whose frontier of positive counts changed pushes that change
+ * (not the raw counts) into the counted frontiers of the targets it reaches. Counts at one
+ * location can be negative for a moment (a worker may read a peer's message before the peer's
+ * progress announces it); propagating frontiers keeps such a count from cancelling a capability
+ * held elsewhere. Only targets whose frontier changed are reported.
  */
 final class ProgressTracker {
     /** A location: an operator's input (target) or output (source). */
@@ -31,6 +34,10 @@ final class ProgressTracker {
     private final MutableAntichain[] implications;
     private final boolean[] dirty;
     private final int[] dirtyList;
+    private final boolean[] touched;
+    private final int[] touchedList;
+    private final Antichain[] before;
+    private int touchedCount;
     private int dirtyCount;
     private int nonEmpty;
 
@@ -53,6 +60,9 @@ final class ProgressTracker {
         }
         dirty = new boolean[n];
         dirtyList = new int[n];
+        touched = new boolean[n];
+        touchedList = new int[n];
+        before = new Antichain[n];
     }
 
     private void computeReach(int from, int[][] edges, int[][] internalSources, PathSummary[][] internalSummaries, List<String> names) {
@@ -112,13 +122,52 @@ final class ProgressTracker {
         return locations.get(l);
     }
 
-    /** Applies a count change at a pointstamp and to everything it implies downstream. */
+    /**
+     * Applies a count change at a pointstamp. What it implies downstream is propagated by
+     * {@link #drainChanged}, from the change of the location's frontier: counts are summed per
+     * location first, so a transiently negative count at one location (a consumption seen before
+     * its production) never cancels a positive count at another.
+     */
     void update(int location, long[] time, long delta) {
         MutableAntichain p = pointstamps[location];
+        if (!touched[location]) {
+            touched[location] = true;
+            touchedList[touchedCount++] = location;
+            before[location] = p.frontier();
+        }
         boolean wasEmpty = p.isEmpty();
         p.update(time, delta);
         boolean isEmpty = p.isEmpty();
         if (wasEmpty != isEmpty) nonEmpty += isEmpty ? -1 : 1;
+    }
+
+    /** Pushes the frontier changes of touched locations to the targets they reach. */
+    private void propagateTouched() {
+        for (int i = 0; i < touchedCount; i++) {
+            int l = touchedList[i];
+            touched[l] = false;
+            Antichain old = before[l];
+            before[l] = null;
+            Antichain now = pointstamps[l].frontier();
+            if (old == now || old.equals(now)) continue;
+            for (int e = 0; e < old.size(); e++) {
+                if (!contains(now, old.get(e))) imply(l, old.get(e), -1);
+            }
+            for (int e = 0; e < now.size(); e++) {
+                if (!contains(old, now.get(e))) imply(l, now.get(e), 1);
+            }
+        }
+        touchedCount = 0;
+    }
+
+    private static boolean contains(Antichain a, long[] t) {
+        for (int i = 0; i < a.size(); i++) {
+            if (java.util.Arrays.equals(a.get(i), t)) return true;
+        }
+        return false;
+    }
+
+    private void imply(int location, long[] time, long delta) {
         int[] targets = reachTargets[location];
         PathSummary[] summaries = reachSummaries[location];
         for (int i = 0; i < targets.length; i++) {
@@ -148,6 +197,7 @@ final class ProgressTracker {
 
     /** Reports the frontiers of targets touched since the last call, and forgets them. */
     boolean drainChanged(FrontierSink sink) {
+        propagateTouched();
         if (dirtyCount == 0) return false;
         for (int i = 0; i < dirtyCount; i++) {
             int t = dirtyList[i];
@@ -159,6 +209,7 @@ final class ProgressTracker {
     }
 
     Antichain frontier(int target) {
+        propagateTouched();
         return implications[target].frontier();
     }
 
