@@ -17,11 +17,15 @@ import java.util.List;
  * merging until one batch holds everything, compacted to the current {@code since}.
  */
 final class Spine {
+    /** Default merge work per inserted update, per level. */
     static final long EFFORT = 4;
+    /** An effort that completes every merge as soon as it begins: the unfueled baseline. */
+    static final long UNFUELED = Long.MAX_VALUE;
 
     private final Column keyProto;
     private final Column valProto;
     private final int arity;
+    private final long effort;
     private final List<Batch> single = new ArrayList<>();
     private final List<Merger> merging = new ArrayList<>();
     private Antichain since;
@@ -29,7 +33,9 @@ final class Spine {
     private Antichain upper;
     private long forcedMergeWork;
 
-    Spine(Column keyProto, Column valProto, int arity) {
+    Spine(Column keyProto, Column valProto, int arity, long effort) {
+        if (effort <= 0) throw new IllegalArgumentException("merge effort must be positive, not " + effort);
+        this.effort = effort;
         this.keyProto = keyProto;
         this.valProto = valProto;
         this.arity = arity;
@@ -77,7 +83,7 @@ final class Spine {
         }
         upper = batch.upper();
         int level = sizeClass(batch.updateCount());
-        applyFuel(EFFORT << Math.min(level, 40));
+        applyFuel(effort == UNFUELED ? UNFUELED : effort << Math.min(level, 40));
         rollUp(level);
         insertAt(batch, level);
     }
@@ -212,6 +218,10 @@ final class Spine {
         while (merging.size() <= level) {
             single.add(null);
             merging.add(null);
+        }
+        if (effort == UNFUELED) {
+            insertAt(finish(m), level + 1);
+            return;
         }
         merging.set(level, m);
     }

@@ -28,19 +28,30 @@ public final class Trace {
         void batch(Batch batch);
     }
 
-    private Trace(String name, Column keyProto, Column valProto, int arity) {
+    private Trace(String name, Column keyProto, Column valProto, int arity, long effort) {
         this.name = name;
         this.keyProto = keyProto.emptyLike(1);
         this.valProto = valProto.emptyLike(1);
         this.arity = arity;
-        this.spine = new Spine(this.keyProto, this.valProto, arity);
+        this.spine = new Spine(this.keyProto, this.valProto, arity, effort);
     }
 
     /** A new empty trace and the first handle to it (which reads from the least time on). */
     public static TraceHandle create(String name, Column keyProto, Column valProto, int arity) {
-        Trace t = new Trace(name, keyProto, valProto, arity);
+        return create(name, keyProto, valProto, arity, Spine.EFFORT);
+    }
+
+    /**
+     * A new trace whose merges get {@code effort} units of work per inserted update at each level;
+     * {@link #UNFUELED} completes every merge the moment it begins (a baseline for measuring).
+     */
+    public static TraceHandle create(String name, Column keyProto, Column valProto, int arity, long effort) {
+        Trace t = new Trace(name, keyProto, valProto, arity, effort);
         return t.newHandle(Antichain.of(new long[arity]));
     }
+
+    /** The merge effort that completes merges at once instead of spreading them over insertions. */
+    public static final long UNFUELED = Spine.UNFUELED;
 
     public String name() {
         return name;
