@@ -50,6 +50,7 @@ public final class OutputPort<C extends Container> {
     }
 
     private void check(Capability cap, long[] time) {
+        if (time.length != operator.arity) Timestamps.checkValid(time, operator.arity, "operator '" + operator.displayName() + "'");
         if (cap.operator != operator || !cap.valid || !Timestamps.lessEqual(cap.time, time)) {
             String why = cap.operator != operator ? "with a capability of operator '" + cap.operator.displayName() + "'"
                     : !cap.valid ? "with a capability that is no longer valid"
@@ -57,7 +58,6 @@ public final class OutputPort<C extends Container> {
             throw new IllegalStateException("operator '" + operator.displayName() + "' sent at time " + Timestamps.toString(time) + " " + why
                     + "; it holds " + operator.held.frontier() + "; downgrade a capability at or before " + Timestamps.toString(time) + " first");
         }
-        if (time.length != operator.arity) Timestamps.checkValid(time, operator.arity, "operator '" + operator.displayName() + "'");
     }
 
     void dispatch(long[] time, C data) {

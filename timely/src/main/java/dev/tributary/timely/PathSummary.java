@@ -89,7 +89,10 @@ public final class PathSummary {
         return true;
     }
 
-    /** This path followed by {@code next}. */
+    /**
+     * This path followed by {@code next}, or {@code null} when the combined increment of some
+     * coordinate overflows: such a path yields no representable time, so it reaches nothing.
+     */
     public PathSummary followedBy(PathSummary next) {
         if (next.inputArity != outputArity()) {
             throw new IllegalArgumentException("cannot compose a summary to arity " + outputArity() + " with one from arity " + next.inputArity);
@@ -97,19 +100,24 @@ public final class PathSummary {
         int k = Math.min(kept, next.kept);
         long[] inc = new long[next.increments.length];
         for (int i = 0; i < inc.length; i++) {
-            inc[i] = i < next.kept ? saturatingAdd(increments[i], next.increments[i]) : next.increments[i];
+            if (i < next.kept) {
+                long sum = increments[i] + next.increments[i];
+                if (sum < increments[i]) return null;
+                inc[i] = sum;
+            } else {
+                inc[i] = next.increments[i];
+            }
         }
         return new PathSummary(inputArity, k, inc);
     }
 
-    private static long saturatingAdd(long a, long b) {
-        long r = a + b;
-        return r < a ? Long.MAX_VALUE : r;
-    }
-
-    /** Whether {@code this(t) <= other(t)} for every time {@code t}. */
+    /**
+     * Whether {@code this(t) <= other(t)} for every time {@code t}. A coordinate this summary keeps
+     * but {@code other} creates fresh is unbounded here and bounded there, so it never compares;
+     * one this summary creates fresh compares by increment, as times are non-negative.
+     */
     public boolean lessEqual(PathSummary other) {
-        if (inputArity != other.inputArity || increments.length != other.increments.length || kept != other.kept) return false;
+        if (inputArity != other.inputArity || increments.length != other.increments.length || kept > other.kept) return false;
         for (int i = 0; i < increments.length; i++) {
             if (increments[i] > other.increments[i]) return false;
         }

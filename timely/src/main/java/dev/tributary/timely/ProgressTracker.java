@@ -88,7 +88,10 @@ final class ProgressTracker {
                 for (int t : edges[loc]) work.add(new Object[] {t, s});
             } else {
                 int[] srcs = internalSources[loc];
-                for (int i = 0; i < srcs.length; i++) work.add(new Object[] {srcs[i], s.followedBy(internalSummaries[loc][i])});
+                for (int i = 0; i < srcs.length; i++) {
+                    PathSummary next = s.followedBy(internalSummaries[loc][i]);
+                    if (next != null) work.add(new Object[] {srcs[i], next});
+                }
             }
         }
         int count = 0;
