@@ -50,7 +50,10 @@ final class BatchCursor implements Cursor {
     @Override
     public void seekKey(Column column, int i) {
         int n = batch.keys.size();
-        if (key >= n || batch.keys.compare(key, column, i) >= 0) return;
+        if (key >= n || batch.keys.compare(key, column, i) >= 0) {
+            rewindVals();
+            return;
+        }
         // gallop, then binary search: seeks usually land near the current position
         int step = 1;
         int lo = key;

@@ -88,55 +88,60 @@ final class Spine {
         insertAt(batch, level);
     }
 
-    /** Gives merges in progress {@code fuel} units of work; with none in progress, starts one toward full compaction. */
+    /**
+     * Gives merges in progress {@code fuel} units of work. With none in progress, starts one toward
+     * full compaction: first a merge of two neighbouring batches whose boundary every physical
+     * frontier has passed, else an in-place compaction (a merge with an empty batch at its own
+     * upper, which erases no boundary) of a batch not yet compacted to the current since.
+     */
     void exert(long fuel) {
-        if (hasMergeInProgress()) {
-            applyFuel(fuel);
-            return;
+        if (!hasMergeInProgress()) {
+            if (!startErasingMerge() && !startCompaction()) return;
         }
-        int lowest = -1;
-        int count = 0;
-        for (int i = 0; i < single.size(); i++) {
-            if (single.get(i) != null) {
-                count++;
-                if (lowest < 0) lowest = i;
-            }
-        }
-        if (count > 1) {
-            if (!mayErase(single.get(lowest).lower())) return;
-            Batch b = single.set(lowest, null);
-            int next = lowest + 1;
-            while (single.get(next) == null) next++;
-            insertAt(b, next);
-            applyFuel(fuel);
-        } else if (count == 1) {
-            Batch b = single.get(lowest);
-            if (!b.isEmpty() && !b.since().equals(since)) {
-                single.set(lowest, null);
-                setMerging(lowest, new Merger(b, Batch.empty(keyProto, valProto, arity, b.upper(), b.upper(), since), since));
-                applyFuel(fuel);
-            }
-        }
+        applyFuel(fuel);
     }
 
-    /** Whether more work could shrink the trace: a merge is running, several batches remain, or one is not yet compacted. */
+    /** Whether {@link #exert} has anything left to do. */
     boolean needsWork() {
-        if (hasMergeInProgress()) return true;
-        int count = 0;
-        for (Batch b : single) {
-            if (b != null) {
-                count++;
-                if (!b.isEmpty() && !b.since().equals(since)) return true;
-            }
-        }
-        return count > 1 && mayEraseLowest();
+        return hasMergeInProgress() || erasableLevel() >= 0 || staleLevel() >= 0;
     }
 
-    private boolean mayEraseLowest() {
-        for (Batch b : single) {
-            if (b != null) return mayErase(b.lower());
+    /** The lowest level whose batch may merge with the next older one, or -1. */
+    private int erasableLevel() {
+        int prev = -1;
+        for (int i = 0; i < single.size(); i++) {
+            if (single.get(i) == null) continue;
+            if (prev >= 0 && mayErase(single.get(prev).lower())) return prev;
+            prev = i;
         }
-        return false;
+        return -1;
+    }
+
+    /** The lowest level holding a non-empty batch compacted to an older since, or -1. */
+    private int staleLevel() {
+        for (int i = 0; i < single.size(); i++) {
+            Batch b = single.get(i);
+            if (b != null && !b.isEmpty() && !b.since().equals(since)) return i;
+        }
+        return -1;
+    }
+
+    private boolean startErasingMerge() {
+        int level = erasableLevel();
+        if (level < 0) return false;
+        Batch b = single.set(level, null);
+        int next = level + 1;
+        while (single.get(next) == null) next++;
+        insertAt(b, next);
+        return true;
+    }
+
+    private boolean startCompaction() {
+        int level = staleLevel();
+        if (level < 0) return false;
+        Batch b = single.set(level, null);
+        setMerging(level, new Merger(b, Batch.empty(keyProto, valProto, arity, b.upper(), b.upper(), since), since));
+        return true;
     }
 
     private boolean hasMergeInProgress() {

@@ -65,6 +65,7 @@ public final class Updates implements Container {
 
     /** Completes a record whose key and value were just appended, at an arity-1 time. */
     public void push(long time, long diff) {
+        if (arity != 1) throw new IllegalStateException("push(long, long) is for times of arity 1; these updates have arity " + arity + ", use push(long[], long)");
         ensure();
         times[size * arity] = time;
         diffs[size++] = diff;
@@ -73,6 +74,7 @@ public final class Updates implements Container {
 
     /** Completes a record whose key and value were just appended. */
     public void push(long[] time, long diff) {
+        if (time.length != arity) throw new IllegalArgumentException("a time of arity " + time.length + " pushed to updates of arity " + arity);
         ensure();
         System.arraycopy(time, 0, times, size * arity, arity);
         diffs[size++] = diff;
