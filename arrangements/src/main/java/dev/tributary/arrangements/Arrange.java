@@ -5,6 +5,7 @@ import dev.tributary.timely.Capability;
 import dev.tributary.timely.InputPort;
 import dev.tributary.timely.ListContainer;
 import dev.tributary.timely.OperatorBuilder;
+import dev.tributary.timely.OperatorLogic;
 import dev.tributary.timely.OutputPort;
 import dev.tributary.timely.Pact;
 import dev.tributary.timely.Scope;
@@ -44,94 +45,8 @@ public final class Arrange {
         OutputPort<ListContainer<Batch>> out = b.output(ListContainer.type());
         TraceHandle handle = Trace.create(name, keyProto, valProto, arity);
         TraceHandle own = handle.share();
-        Trace trace = handle.trace();
         Batcher batcher = new Batcher(keyProto, valProto, arity);
-        Runnable activate = b.activator();
-        String opName = b.displayName();
-        List<Capability> caps = new ArrayList<>();
-        b.build(new dev.tributary.timely.OperatorLogic() {
-                Antichain sealed = Antichain.of(new long[arity]);
-
-                @Override
-                public void schedule() {
-                    in.forEach((cap, data) -> {
-                        batcher.push(data);
-                        for (Capability c : caps) {
-                            if (Timestamps.lessEqual(c.time(), cap.time())) return;
-                        }
-                        caps.removeIf(c -> {
-                            if (Timestamps.lessEqual(cap.time(), c.time())) {
-                                c.drop();
-                                return true;
-                            }
-                            return false;
-                        });
-                        caps.add(cap.retain());
-                    });
-                    Antichain frontier = in.frontier();
-                    if (!frontier.equals(sealed)) {
-                        seal(frontier);
-                        sealed = frontier;
-                        if (!own.isDropped()) {
-                            own.setLogicalCompaction(frontier);
-                            own.setPhysicalCompaction(frontier);
-                            if (frontier.isEmpty()) own.drop();
-                        }
-                    }
-                    if (!trace.isDropped() && trace.exert(IDLE_FUEL)) activate.run();
-                }
-
-                private void seal(Antichain frontier) {
-                    caps.sort((x, y) -> Timestamps.compare(x.time(), y.time()));
-                    boolean anyComplete = false;
-                    for (Capability c : caps) {
-                        if (!frontier.lessEqual(c.time())) anyComplete = true;
-                    }
-                    if (!anyComplete) {
-                        // Nothing buffered is complete, but the trace's upper still advances.
-                        insert(batcher.seal(frontier));
-                        return;
-                    }
-                    for (int i = 0; i < caps.size(); i++) {
-                        Capability c = caps.get(i);
-                        if (frontier.lessEqual(c.time())) continue;
-                        // Retire capabilities one at a time: this batch holds what the input
-                        // frontier and the later capabilities no longer cover.
-                        Antichain.Builder upper = new Antichain.Builder(arity);
-                        for (int e = 0; e < frontier.size(); e++) upper.insert(frontier.get(e));
-                        for (int j = i + 1; j < caps.size(); j++) upper.insert(caps.get(j).time());
-                        Batch batch = batcher.seal(upper.build());
-                        insert(batch);
-                        ListContainer<Batch> msg = out.newContainer();
-                        msg.add(batch);
-                        out.send(c, msg);
-                    }
-                    if (!batcher.lower().equals(frontier)) insert(batcher.seal(frontier));
-                    Antichain pending = batcher.pendingFrontier();
-                    List<Capability> next = new ArrayList<>();
-                    for (int e = 0; e < pending.size(); e++) {
-                        long[] t = pending.get(e);
-                        Capability holder = null;
-                        for (Capability c : caps) {
-                            if (Timestamps.lessEqual(c.time(), t)) {
-                                holder = c;
-                                break;
-                            }
-                        }
-                        if (holder == null) {
-                            throw new IllegalStateException("operator '" + opName + "' holds no capability for buffered updates at " + Timestamps.toString(t));
-                        }
-                        next.add(holder.delayed(t));
-                    }
-                    for (Capability c : caps) c.drop();
-                    caps.clear();
-                    caps.addAll(next);
-                }
-
-                private void insert(Batch batch) {
-                    if (!trace.isDropped()) trace.insert(batch);
-                }
-        });
+        b.build(new ArrangeLogic(in, out, batcher, handle.trace(), own, b.activator(), b.displayName(), arity));
         return new Arranged(out.stream(), handle);
     }
 
@@ -157,7 +72,7 @@ public final class Arrange {
         };
         trace.addListener(listener);
         List<Batch> existing = trace.batches();
-        b.build(initial -> new dev.tributary.timely.OperatorLogic() {
+        b.build(initial -> new OperatorLogic() {
             Capability cap = initial;
             boolean started;
 
@@ -198,5 +113,114 @@ public final class Arrange {
             }
         });
         return new Arranged(out.stream(), handle);
+    }
+
+    /** The arrange operator's logic: batch, seal on frontier changes, insert, send, keep merging. */
+    private static final class ArrangeLogic implements OperatorLogic {
+        private final InputPort<Updates> in;
+        private final OutputPort<ListContainer<Batch>> out;
+        private final Batcher batcher;
+        private final Trace trace;
+        private final TraceHandle own;
+        private final Runnable activate;
+        private final String opName;
+        private final int arity;
+        /** Capabilities for the times of buffered updates: an antichain. */
+        private final List<Capability> caps = new ArrayList<>();
+
+        ArrangeLogic(InputPort<Updates> in, OutputPort<ListContainer<Batch>> out, Batcher batcher, Trace trace, TraceHandle own,
+                Runnable activate, String opName, int arity) {
+            this.in = in;
+            this.out = out;
+            this.batcher = batcher;
+            this.trace = trace;
+            this.own = own;
+            this.activate = activate;
+            this.opName = opName;
+            this.arity = arity;
+            this.sealed = Antichain.of(new long[arity]);
+        }
+
+        private Antichain sealed;
+
+        @Override
+        public void schedule() {
+            in.forEach((cap, data) -> {
+                batcher.push(data);
+                for (Capability c : caps) {
+                    if (Timestamps.lessEqual(c.time(), cap.time())) return;
+                }
+                caps.removeIf(c -> {
+                    if (Timestamps.lessEqual(cap.time(), c.time())) {
+                        c.drop();
+                        return true;
+                    }
+                    return false;
+                });
+                caps.add(cap.retain());
+            });
+            Antichain frontier = in.frontier();
+            if (!frontier.equals(sealed)) {
+                seal(frontier);
+                sealed = frontier;
+                if (!own.isDropped()) {
+                    own.setLogicalCompaction(frontier);
+                    own.setPhysicalCompaction(frontier);
+                    if (frontier.isEmpty()) own.drop();
+                }
+            }
+            if (!trace.isDropped() && trace.exert(IDLE_FUEL)) activate.run();
+        }
+
+        private void seal(Antichain frontier) {
+            caps.sort((x, y) -> Timestamps.compare(x.time(), y.time()));
+            boolean anyComplete = false;
+            for (Capability c : caps) {
+                if (!frontier.lessEqual(c.time())) anyComplete = true;
+            }
+            if (!anyComplete) {
+                // Nothing buffered is complete, but the trace's upper still advances.
+                insert(batcher.seal(frontier));
+                return;
+            }
+            for (int i = 0; i < caps.size(); i++) {
+                Capability c = caps.get(i);
+                if (frontier.lessEqual(c.time())) continue;
+                // Retire capabilities one at a time: this batch holds what the input
+                // frontier and the later capabilities no longer cover.
+                Antichain.Builder upper = new Antichain.Builder(arity);
+                for (int e = 0; e < frontier.size(); e++) upper.insert(frontier.get(e));
+                for (int j = i + 1; j < caps.size(); j++) upper.insert(caps.get(j).time());
+                Batch batch = batcher.seal(upper.build());
+                insert(batch);
+                ListContainer<Batch> msg = out.newContainer();
+                msg.add(batch);
+                out.send(c, msg);
+            }
+            if (!batcher.lower().equals(frontier)) insert(batcher.seal(frontier));
+            Antichain pending = batcher.pendingFrontier();
+            List<Capability> next = new ArrayList<>();
+            for (int e = 0; e < pending.size(); e++) {
+                long[] t = pending.get(e);
+                Capability holder = null;
+                for (Capability c : caps) {
+                    if (Timestamps.lessEqual(c.time(), t)) {
+                        holder = c;
+                        break;
+                    }
+                }
+                if (holder == null) {
+                    throw new IllegalStateException("operator '" + opName + "' holds no capability for buffered updates at " + Timestamps.toString(t));
+                }
+                next.add(holder.delayed(t));
+            }
+            for (Capability c : caps) c.drop();
+            caps.clear();
+            caps.addAll(next);
+        }
+
+        private void insert(Batch batch) {
+            if (!trace.isDropped()) trace.insert(batch);
+        }
     }
 }
