@@ -135,15 +135,19 @@ final class Dataflow {
 
     /** Frontier changes reach their operators, which are scheduled. */
     private boolean propagate() {
-        return tracker.drainChanged((target, frontier) -> {
-            ProgressTracker.Location l = tracker.location(target);
-            InputPort<?> port = operators.get(l.operator()).inputs.get(l.port());
-            if (!port.frontier.equals(frontier)) {
-                port.frontier = frontier;
-                activate(l.operator());
-                if (worker.events != null) worker.events.frontierChanged(worker.index(), index, l.operator(), l.port(), frontier);
-            }
-        });
+        return tracker.drainChanged(frontierSink);
+    }
+
+    private final ProgressTracker.FrontierSink frontierSink = this::frontierChanged;
+
+    private void frontierChanged(int target, Antichain frontier) {
+        ProgressTracker.Location l = tracker.location(target);
+        InputPort<?> port = operators.get(l.operator()).inputs.get(l.port());
+        if (!port.frontier.equals(frontier)) {
+            port.frontier = frontier;
+            activate(l.operator());
+            if (worker.events != null) worker.events.frontierChanged(worker.index(), index, l.operator(), l.port(), frontier);
+        }
     }
 
     /** One round: deliver known progress, run scheduled operators, share the progress they made. */

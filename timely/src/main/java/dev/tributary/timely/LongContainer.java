@@ -10,7 +10,7 @@ public final class LongContainer implements Container {
     public static final ContainerType<LongContainer> TYPE = new ContainerType<>() {
         @Override
         public LongContainer create() {
-            return new LongContainer();
+            return new LongContainer(InputHandle.BATCH);
         }
 
         @Override

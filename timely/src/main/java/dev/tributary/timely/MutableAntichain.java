@@ -13,7 +13,8 @@ import java.util.Arrays;
  *
  * <p>Distinct times are kept in flat arrays searched linearly: a location rarely has more than a
  * handful of outstanding times, and a scan of a few entries beats hashing a {@code long[]}.
- * The frontier is rebuilt lazily, only when asked after a change.
+ * The frontier is rebuilt lazily, only when asked after a time entered or left the set of
+ * positive counts.
  */
 public final class MutableAntichain {
     private final int arity;
@@ -37,7 +38,10 @@ public final class MutableAntichain {
         if (delta == 0) return;
         for (int i = 0; i < size; i++) {
             if (Arrays.equals(times[i], time)) {
-                long c = counts[i] + delta;
+                long before = counts[i];
+                long c = before + delta;
+                // The frontier can change only when a time enters or leaves the positive set.
+                if ((before > 0) != (c > 0)) dirty = true;
                 if (c == 0) {
                     size--;
                     times[i] = times[size];
@@ -46,7 +50,6 @@ public final class MutableAntichain {
                 } else {
                     counts[i] = c;
                 }
-                dirty = true;
                 return;
             }
         }
@@ -57,7 +60,7 @@ public final class MutableAntichain {
         times[size] = time;
         counts[size] = delta;
         size++;
-        dirty = true;
+        if (delta > 0) dirty = true;
     }
 
     /** The count of exactly {@code time}. */

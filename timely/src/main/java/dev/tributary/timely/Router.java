@@ -21,7 +21,7 @@ public final class Router {
     /** The owner of a key whose hash is {@code hash}. */
     public int route(long hash) {
         long h = hash * 0x9E3779B97F4A7C15L;
-        h ^= h >>> 32;
-        return (int) Math.floorMod(h, (long) workers);
+        // the high 32 bits of the mixed hash, scaled to [0, workers) by a multiply, not a division
+        return (int) (((h >>> 32) * workers) >>> 32);
     }
 }

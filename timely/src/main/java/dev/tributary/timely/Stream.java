@@ -77,11 +77,16 @@ public final class Stream<C extends Container> {
 
     private Stream<C> forward(String name, Pact<C> pact) {
         ContainerType<C> type = source.type;
-        return unary(name, pact, type, (in, out) -> in.forEach((cap, data) -> {
+        OperatorBuilder b = scope.operator(name);
+        InputPort<C> in = b.input(this, pact);
+        OutputPort<C> out = b.output(type);
+        InputPort.MessageConsumer<C> pass = (cap, data) -> {
             C copy = out.newContainer();
             type.appendAll(data, copy);
             out.send(cap, copy);
-        }));
+        };
+        b.build(() -> in.forEach(pass));
+        return out.stream();
     }
 
     /** Calls {@code action} with each container (and its time) as it passes. */
