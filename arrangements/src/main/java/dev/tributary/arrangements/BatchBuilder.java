@@ -17,12 +17,17 @@ final class BatchBuilder {
     private int updates;
 
     BatchBuilder(Column keyProto, Column valProto, int arity, int capacity) {
-        this.keys = keyProto.emptyLike(Math.max(capacity, 1));
-        this.vals = valProto.emptyLike(Math.max(capacity, 1));
+        this(keyProto, valProto, arity, capacity, capacity, capacity);
+    }
+
+    /** A builder sized for at most the given numbers of updates, keys and values. */
+    BatchBuilder(Column keyProto, Column valProto, int arity, int updates, int keyCount, int valCount) {
+        this.keys = keyProto.emptyLike(Math.max(keyCount, 1));
+        this.vals = valProto.emptyLike(Math.max(valCount, 1));
         this.arity = arity;
-        int c = Math.max(capacity, 4);
-        keyOffsets = new int[c + 1];
-        valOffsets = new int[c + 1];
+        int c = Math.max(updates, 1);
+        keyOffsets = new int[Math.max(keyCount, 1) + 1];
+        valOffsets = new int[Math.max(valCount, 1) + 1];
         times = new long[c * arity];
         diffs = new long[c];
     }
@@ -60,12 +65,15 @@ final class BatchBuilder {
     Batch build(Description description) {
         int nk = keys.size();
         int nv = vals.size();
-        int[] ko = Arrays.copyOf(keyOffsets, nk + 1);
+        // Arrays are copied only where the guess at capacity was too large.
+        int[] ko = keyOffsets.length == nk + 1 ? keyOffsets : Arrays.copyOf(keyOffsets, nk + 1);
         ko[nk] = nv;
-        int[] vo = Arrays.copyOf(valOffsets, nv + 1);
+        int[] vo = valOffsets.length == nv + 1 ? valOffsets : Arrays.copyOf(valOffsets, nv + 1);
         vo[nv] = updates;
         keys.trim();
         vals.trim();
-        return new Batch(keys, ko, vals, vo, Arrays.copyOf(times, updates * arity), Arrays.copyOf(diffs, updates), arity, description);
+        long[] t = times.length == updates * arity ? times : Arrays.copyOf(times, updates * arity);
+        long[] d = diffs.length == updates ? diffs : Arrays.copyOf(diffs, updates);
+        return new Batch(keys, ko, vals, vo, t, d, arity, description);
     }
 }

@@ -76,7 +76,9 @@ public final class Batcher {
         Column keys = buffer.keys();
         Column vals = buffer.vals();
         int a = arity;
-        sorter.sort(index, ready, (x, y) -> {
+        if (a == 1 && keys instanceof LongColumn lk && vals instanceof LongColumn lv) {
+            LongTripleSort.sort(index, ready, lk.array(), lv.array(), times);
+        } else sorter.sort(index, ready, (x, y) -> {
             int c = keys.compare(x, keys, y);
             if (c != 0) return c;
             c = vals.compare(x, vals, y);
@@ -84,7 +86,20 @@ public final class Batcher {
             return Times.compare(times, x * a, times, y * a, a);
         });
         long[] diffs = buffer.diffs();
-        BatchBuilder builder = new BatchBuilder(keyProto, valProto, arity, ready);
+        // Count distinct keys, values and (key, val, time)s first, so the batch's arrays are
+        // allocated at their final size and never copied to trim them.
+        int distinctKeys = 0;
+        int distinctVals = 0;
+        for (int i = 0; i < ready; i++) {
+            int x = index[i];
+            if (i == 0 || !keys.equal(index[i - 1], keys, x)) {
+                distinctKeys++;
+                distinctVals++;
+            } else if (!vals.equal(index[i - 1], vals, x)) {
+                distinctVals++;
+            }
+        }
+        BatchBuilder builder = new BatchBuilder(keyProto, valProto, arity, ready, distinctKeys, distinctVals);
         int i = 0;
         while (i < ready) {
             int first = index[i];

@@ -20,6 +20,11 @@ public final class LongColumn extends Column {
         values[size++] = v;
     }
 
+    /** The backing array; only the first {@link #size()} entries are values. */
+    long[] array() {
+        return values;
+    }
+
     public long getLong(int i) {
         return values[i];
     }

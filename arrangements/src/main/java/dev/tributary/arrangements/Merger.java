@@ -95,6 +95,12 @@ final class Merger {
         long work = 0;
         while (va < ea || vb < eb) {
             int c = va >= ea ? 1 : vb >= eb ? -1 : a.vals.compare(va, b.vals, vb);
+            if (arity == 1) {
+                work += mergeTotal(c <= 0 ? a : null, va, c >= 0 ? b : null, vb, keyCol, keyIdx, c <= 0 ? a.vals : b.vals, c <= 0 ? va : vb);
+                if (c <= 0) va++;
+                if (c >= 0) vb++;
+                continue;
+            }
             int n = 0;
             Column valCol;
             int valIdx;
@@ -114,6 +120,55 @@ final class Merger {
         }
         return Math.max(work, 1);
     }
+
+    /**
+     * Merges one value's time runs from both sides for totally ordered times: advancing by a
+     * one-element since is monotone, so the runs stay sorted and equal times stay adjacent, and a
+     * single pass merges, advances and consolidates them.
+     */
+    private int mergeTotal(Batch a, int va, Batch b, int vb, Column keyCol, int keyIdx, Column valCol, int valIdx) {
+        long floor = since.isEmpty() ? Long.MIN_VALUE : since.get(0)[0];
+        int i = a == null ? 0 : a.valOffsets[va];
+        int ie = a == null ? 0 : a.valOffsets[va + 1];
+        int j = b == null ? 0 : b.valOffsets[vb];
+        int je = b == null ? 0 : b.valOffsets[vb + 1];
+        long[] at = a == null ? null : a.times;
+        long[] bt = b == null ? null : b.times;
+        int work = (ie - i) + (je - j);
+        boolean have = false;
+        long time = 0;
+        long diff = 0;
+        while (i < ie || j < je) {
+            long t;
+            long d;
+            if (j >= je || (i < ie && at[i] <= bt[j])) {
+                t = at[i];
+                d = a.diffs[i++];
+            } else {
+                t = bt[j];
+                d = b.diffs[j++];
+            }
+            if (t < floor) t = floor;
+            if (have && t == time) {
+                diff += d;
+            } else {
+                if (have && diff != 0) {
+                    one[0] = time;
+                    builder.push(keyCol, keyIdx, valCol, valIdx, one, 0, diff);
+                }
+                time = t;
+                diff = d;
+                have = true;
+            }
+        }
+        if (have && diff != 0) {
+            one[0] = time;
+            builder.push(keyCol, keyIdx, valCol, valIdx, one, 0, diff);
+        }
+        return work;
+    }
+
+    private final long[] one = new long[1];
 
     private int gather(Batch batch, int val, int n) {
         int from = batch.valOffsets[val];

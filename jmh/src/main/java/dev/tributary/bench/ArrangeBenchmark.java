@@ -30,7 +30,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>One invocation arranges {@link #BATCH} fresh updates at one new time: push them into the
  * batcher, seal at the next time, insert the batch into the trace (which pays merge fuel). The
- * trace's since follows the time, so merges also compact. Keys are drawn from {@code keys}
+ * trace's since follows the time, so merges also compact ({@code insert=false} measures batching
+ * alone: sort, consolidate, build). Keys are drawn from {@code keys}
  * distinct values. Score: updates per second; {@code -prof gc} gives bytes allocated per update
  * (the batches themselves included).
  */
@@ -45,6 +46,10 @@ public class ArrangeBenchmark {
 
     @Param({"1000000"})
     public int keys;
+
+    /** Whether sealed batches go into the trace (paying its merges), or only get built. */
+    @Param({"true", "false"})
+    public boolean insert;
 
     private Batcher batcher;
     private TraceHandle trace;
@@ -75,8 +80,10 @@ public class ArrangeBenchmark {
         batcher.push(updates);
         time++;
         Batch batch = batcher.seal(Antichain.of(time));
-        trace.trace().insert(batch);
-        trace.setLogicalCompaction(Antichain.of(time));
+        if (insert) {
+            trace.trace().insert(batch);
+            trace.setLogicalCompaction(Antichain.of(time));
+        }
         return batch.updateCount();
     }
 }
