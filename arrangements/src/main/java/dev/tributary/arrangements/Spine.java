@@ -32,6 +32,9 @@ final class Spine {
     private Antichain physical;
     private Antichain upper;
     private long forcedMergeWork;
+    /** Merge work (updates read) done so far; an insertion's share is the difference across it. */
+    private long mergeWork;
+    private long maxInsertWork;
 
     Spine(Column keyProto, Column valProto, int arity, long effort) {
         if (effort <= 0) throw new IllegalArgumentException("merge effort must be positive, not " + effort);
@@ -82,10 +85,17 @@ final class Spine {
             throw new IllegalArgumentException("batch " + batch.description() + " does not start where the trace ends (" + upper + ")");
         }
         upper = batch.upper();
+        long before = mergeWork;
         int level = sizeClass(batch.updateCount());
         applyFuel(effort == UNFUELED ? UNFUELED : effort << Math.min(level, 40));
         rollUp(level);
         insertAt(batch, level);
+        maxInsertWork = Math.max(maxInsertWork, mergeWork - before);
+    }
+
+    /** The most merge work (updates read) any single insertion did: the pause an insert can cause. */
+    long maxInsertWork() {
+        return maxInsertWork;
     }
 
     /**
@@ -155,7 +165,8 @@ final class Spine {
         for (int i = 0; i < merging.size(); i++) {
             Merger m = merging.get(i);
             if (m == null) continue;
-            m.work(fuel);
+            long left = m.work(fuel);
+            mergeWork += fuel - left;
             if (m.isDone()) {
                 merging.set(i, null);
                 insertAt(m.result(), i + 1);
@@ -190,13 +201,19 @@ final class Spine {
     }
 
     private Batch finish(Merger m) {
-        if (!m.isDone()) forcedMergeWork += m.older().updateCount() + m.newer().updateCount();
+        if (!m.isDone()) {
+            long n = m.older().updateCount() + m.newer().updateCount();
+            forcedMergeWork += n;
+            mergeWork += n;
+        }
         return m.finish();
     }
 
     private Batch mergeNow(Batch older, Batch newer) {
         Merger m = new Merger(older, newer, since);
-        forcedMergeWork += older.updateCount() + newer.updateCount();
+        long n = older.updateCount() + newer.updateCount();
+        forcedMergeWork += n;
+        mergeWork += n;
         return m.finish();
     }
 

@@ -160,6 +160,11 @@ public final class Trace {
         return n;
     }
 
+    /** The most merge work (updates read) a single {@link #insert} has done: the insertion pause, in work. */
+    public long maxInsertWork() {
+        return spine.maxInsertWork();
+    }
+
     /** Updates' worth of merging that had to complete at once instead of by fuel. */
     public long forcedMergeWork() {
         return spine.forcedMergeWork();

@@ -30,8 +30,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * inserted in batches of {@code batch} updates at successive times, timing every insertion. Then
  * exerts the trace until it is one compacted batch and reports its heap bytes per update.
  * {@code effort} is the merge fuel per inserted update ("unfueled" completes each merge as soon
- * as it begins, the baseline). Reported as auxiliary counters: {@code maxPauseMs} and
- * {@code p999PauseMs} of single insertions, and {@code bytesPerUpdate} after full merging.
+ * as it begins, the baseline). Reported as auxiliary counters (summed over the iterations by JMH:
+ * divide by the iteration count): {@code maxPauseMs} and {@code p999PauseMs} of single insertions
+ * in wall-clock time (garbage collection pauses included), {@code maxInsertWork}, the most merge
+ * work (updates read) any one insertion did, which is the pause the spine itself causes, and
+ * {@code bytesPerUpdate} after full merging.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -56,12 +59,14 @@ public class ArrangementFootprintBenchmark {
         public double maxPauseMs;
         public double p999PauseMs;
         public double bytesPerUpdate;
+        public double maxInsertWork;
 
         @Setup(Level.Iteration)
         public void reset() {
             maxPauseMs = 0;
             p999PauseMs = 0;
             bytesPerUpdate = 0;
+            maxInsertWork = 0;
         }
     }
 
@@ -92,6 +97,7 @@ public class ArrangementFootprintBenchmark {
         while (trace.trace().exert(1 << 20)) {
             // merge until one compacted batch remains
         }
+        result.maxInsertWork = trace.trace().maxInsertWork();
         result.maxPauseMs = pauses.getMaxValue() / 1e6;
         result.p999PauseMs = pauses.getValueAtPercentile(99.9) / 1e6;
         result.bytesPerUpdate = (double) trace.trace().heapBytes() / trace.trace().updateCount();
