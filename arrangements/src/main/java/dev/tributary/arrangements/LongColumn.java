@@ -11,6 +11,12 @@ public final class LongColumn extends Column {
         this(16);
     }
 
+    /** A column over {@code values[0 .. size)}, taking ownership of the array. */
+    LongColumn(long[] values, int size) {
+        this.values = values.length == 0 ? new long[1] : values;
+        this.size = size;
+    }
+
     public LongColumn(int capacity) {
         values = new long[Math.max(1, capacity)];
     }

@@ -17,7 +17,8 @@ final class Merger {
     private final Batch older;
     private final Batch newer;
     private final Antichain since;
-    private final BatchBuilder builder;
+    private BatchBuilder builder;
+    private final LongMerge fast;
     private final int arity;
     private int ka;
     private int kb;
@@ -34,8 +35,13 @@ final class Merger {
         this.newer = newer;
         this.since = since;
         this.arity = older.arity;
-        this.builder = new BatchBuilder(older.keys, older.vals, arity, older.updateCount() + newer.updateCount());
         this.advanceScratch = new long[arity];
+        if (LongMerge.applies(older, newer)) {
+            this.fast = new LongMerge(older, newer, since.isEmpty() ? Long.MIN_VALUE : since.get(0)[0]);
+        } else {
+            this.fast = null;
+            this.builder = new BatchBuilder(older.keys, older.vals, arity, older.updateCount() + newer.updateCount());
+        }
     }
 
     boolean isDone() {
@@ -57,6 +63,11 @@ final class Merger {
     /** Does about {@code fuel} updates of work; returns the fuel left over. */
     long work(long fuel) {
         if (result != null) return fuel;
+        if (fast != null) {
+            fuel = fast.work(fuel);
+            if (fast.isDone()) result = fast.build(new Description(older.lower(), newer.upper(), since));
+            return fuel;
+        }
         int na = older.keys.size();
         int nb = newer.keys.size();
         while (fuel > 0 && (ka < na || kb < nb)) {

@@ -1,0 +1,197 @@
+package dev.tributary.arrangements;
+
+import java.util.Arrays;
+
+/**
+ * {@link Merger}'s path for batches whose keys and values are both {@link LongColumn}s and whose
+ * times have arity 1, the common numeric case: it reads and writes the batches' arrays directly,
+ * with no call through a column per update, and copies a value's time run wholesale when
+ * advancing by the since cannot change it.
+ *
+ * <p>Advancing a totally ordered time by a one-element since ({@code max(t, s)}) is monotone, so
+ * each value's runs stay sorted and equal times stay adjacent: one pass merges, advances and
+ * consolidates them.
+ */
+final class LongMerge {
+    private final Batch a;
+    private final Batch b;
+    private final long floor;
+    private final long[] ak;
+    private final long[] bk;
+    private final long[] av;
+    private final long[] bv;
+    private int ka;
+    private int kb;
+    // output, sized for the worst case (no consolidation); trimmed once at the end if smaller
+    private final long[] keys;
+    private final int[] keyOffsets;
+    private final long[] vals;
+    private final int[] valOffsets;
+    private final long[] times;
+    private final long[] diffs;
+    private int nk;
+    private int nv;
+    private int nu;
+
+    LongMerge(Batch older, Batch newer, long floor) {
+        this.a = older;
+        this.b = newer;
+        this.floor = floor;
+        this.ak = ((LongColumn) older.keys).array();
+        this.bk = ((LongColumn) newer.keys).array();
+        this.av = ((LongColumn) older.vals).array();
+        this.bv = ((LongColumn) newer.vals).array();
+        int keyCap = older.keyCount() + newer.keyCount();
+        int valCap = older.valCount() + newer.valCount();
+        int upd = older.updateCount() + newer.updateCount();
+        keys = new long[keyCap];
+        keyOffsets = new int[keyCap + 1];
+        vals = new long[valCap];
+        valOffsets = new int[valCap + 1];
+        times = new long[upd];
+        diffs = new long[upd];
+    }
+
+    static boolean applies(Batch older, Batch newer) {
+        return older.arity == 1 && older.keys instanceof LongColumn && older.vals instanceof LongColumn
+                && newer.keys instanceof LongColumn && newer.vals instanceof LongColumn;
+    }
+
+    boolean isDone() {
+        return ka >= a.keyCount() && kb >= b.keyCount();
+    }
+
+    /** Merges keys until {@code fuel} updates have been read; returns the fuel left. */
+    long work(long fuel) {
+        int na = a.keyCount();
+        int nb = b.keyCount();
+        while (fuel > 0 && (ka < na || kb < nb)) {
+            if (kb >= nb || (ka < na && ak[ka] < bk[kb])) {
+                fuel -= copyKey(a, av, ka++);
+            } else if (ka >= na || bk[kb] < ak[ka]) {
+                fuel -= copyKey(b, bv, kb++);
+            } else {
+                fuel -= mergeKey(ka++, kb++);
+            }
+        }
+        return fuel;
+    }
+
+    private int copyKey(Batch batch, long[] bvals, int k) {
+        long key = ((LongColumn) batch.keys).array()[k];
+        int startVals = nv;
+        int read = 0;
+        for (int v = batch.keyOffsets[k], ve = batch.keyOffsets[k + 1]; v < ve; v++) {
+            int from = batch.valOffsets[v];
+            int to = batch.valOffsets[v + 1];
+            read += to - from;
+            openVal(bvals[v]);
+            if (batch.times[from] >= floor) {
+                // nothing to advance: the run is already sorted and consolidated
+                System.arraycopy(batch.times, from, times, nu, to - from);
+                System.arraycopy(batch.diffs, from, diffs, nu, to - from);
+                nu += to - from;
+            } else {
+                run(batch.times, batch.diffs, from, to, null, null, 0, 0);
+            }
+            closeVal();
+        }
+        closeKey(key, startVals);
+        return Math.max(read, 1);
+    }
+
+    private int mergeKey(int ia, int ib) {
+        long key = ak[ia];
+        int startVals = nv;
+        int va = a.keyOffsets[ia];
+        int ea = a.keyOffsets[ia + 1];
+        int vb = b.keyOffsets[ib];
+        int eb = b.keyOffsets[ib + 1];
+        int read = 0;
+        while (va < ea || vb < eb) {
+            if (vb >= eb || (va < ea && av[va] < bv[vb])) {
+                openVal(av[va]);
+                read += run(a.times, a.diffs, a.valOffsets[va], a.valOffsets[va + 1], null, null, 0, 0);
+                va++;
+            } else if (va >= ea || bv[vb] < av[va]) {
+                openVal(bv[vb]);
+                read += run(b.times, b.diffs, b.valOffsets[vb], b.valOffsets[vb + 1], null, null, 0, 0);
+                vb++;
+            } else {
+                openVal(av[va]);
+                read += run(a.times, a.diffs, a.valOffsets[va], a.valOffsets[va + 1], b.times, b.diffs, b.valOffsets[vb], b.valOffsets[vb + 1]);
+                va++;
+                vb++;
+            }
+            closeVal();
+        }
+        closeKey(key, startVals);
+        return Math.max(read, 1);
+    }
+
+    /** Appends the merge of two sorted time runs (the second may be absent), advanced and consolidated. */
+    private int run(long[] t1, long[] d1, int i, int ie, long[] t2, long[] d2, int j, int je) {
+        int read = (ie - i) + (je - j);
+        boolean have = false;
+        long time = 0;
+        long diff = 0;
+        while (i < ie || j < je) {
+            long t;
+            long d;
+            if (j >= je || (i < ie && t1[i] <= t2[j])) {
+                t = t1[i];
+                d = d1[i++];
+            } else {
+                t = t2[j];
+                d = d2[j++];
+            }
+            if (t < floor) t = floor;
+            if (have && t == time) {
+                diff += d;
+            } else {
+                if (have && diff != 0) {
+                    times[nu] = time;
+                    diffs[nu++] = diff;
+                }
+                time = t;
+                diff = d;
+                have = true;
+            }
+        }
+        if (have && diff != 0) {
+            times[nu] = time;
+            diffs[nu++] = diff;
+        }
+        return read;
+    }
+
+    private int valStart;
+
+    private void openVal(long val) {
+        vals[nv] = val;
+        valOffsets[nv] = nu;
+        valStart = nu;
+    }
+
+    private void closeVal() {
+        if (nu > valStart) nv++; // a value whose updates all cancelled is not kept
+    }
+
+    private void closeKey(long key, int startVals) {
+        if (nv > startVals) {
+            keys[nk] = key;
+            keyOffsets[nk] = startVals;
+            nk++;
+        }
+    }
+
+    Batch build(Description description) {
+        int[] ko = keyOffsets.length == nk + 1 ? keyOffsets : Arrays.copyOf(keyOffsets, nk + 1);
+        ko[nk] = nv;
+        int[] vo = valOffsets.length == nv + 1 ? valOffsets : Arrays.copyOf(valOffsets, nv + 1);
+        vo[nv] = nu;
+        return new Batch(new LongColumn(keys.length == nk ? keys : Arrays.copyOf(keys, nk), nk), ko,
+                new LongColumn(vals.length == nv ? vals : Arrays.copyOf(vals, nv), nv), vo,
+                times.length == nu ? times : Arrays.copyOf(times, nu), diffs.length == nu ? diffs : Arrays.copyOf(diffs, nu), 1, description);
+    }
+}
