@@ -51,7 +51,7 @@ public final class Capability {
     /** An owned capability at {@code later}, which must be {@code >= time()}. */
     public Capability delayed(long[] later) {
         checkValid("delay");
-        Timestamps.checkValid(later, operator.arity, "operator '" + operator.displayName() + "'");
+        if (!Timestamps.isValid(later, operator.arity)) Timestamps.checkValid(later, operator.arity, "operator '" + operator.displayName() + "'");
         if (!Timestamps.lessEqual(time, later)) {
             throw new IllegalArgumentException("operator '" + operator.displayName() + "' cannot delay a capability at "
                     + Timestamps.toString(time) + " to the earlier or incomparable time " + Timestamps.toString(later));
@@ -62,7 +62,7 @@ public final class Capability {
     /** Moves this capability to {@code later}, which must be {@code >= time()}. */
     public void downgrade(long[] later) {
         checkOwned("downgrade");
-        Timestamps.checkValid(later, operator.arity, "operator '" + operator.displayName() + "'");
+        if (!Timestamps.isValid(later, operator.arity)) Timestamps.checkValid(later, operator.arity, "operator '" + operator.displayName() + "'");
         if (!Timestamps.lessEqual(time, later)) {
             throw new IllegalArgumentException("operator '" + operator.displayName() + "' cannot downgrade a capability at "
                     + Timestamps.toString(time) + " to the earlier or incomparable time " + Timestamps.toString(later));

@@ -78,7 +78,7 @@ public final class InputHandle<C extends Container> {
     /** Moves to {@code time}: no record at an earlier time will come from this worker's handle. */
     public void advanceTo(long[] time) {
         checkOpen("advance");
-        Timestamps.checkValid(time, scope.arity, "input '" + name + "'");
+        if (!Timestamps.isValid(time, scope.arity)) Timestamps.checkValid(time, scope.arity, "input '" + name + "'");
         if (!Timestamps.lessEqual(capability.time(), time)) {
             throw new IllegalArgumentException("input '" + name + "' cannot advance from " + Timestamps.toString(capability.time())
                     + " back to " + Timestamps.toString(time) + "; input times only move forward");

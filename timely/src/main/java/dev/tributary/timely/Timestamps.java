@@ -73,6 +73,15 @@ public final class Timestamps {
         return sb.append(')').toString();
     }
 
+    /** Whether {@code t} has the given arity and no negative coordinate: the cheap check before {@link #checkValid}. */
+    static boolean isValid(long[] t, int arity) {
+        if (t.length != arity) return false;
+        for (long c : t) {
+            if (c < 0) return false;
+        }
+        return true;
+    }
+
     static void checkValid(long[] t, int arity, String what) {
         if (t.length != arity) {
             throw new IllegalArgumentException(what + ": time " + toString(t) + " has arity " + t.length
