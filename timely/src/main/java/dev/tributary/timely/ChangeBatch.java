@@ -17,6 +17,43 @@ final class ChangeBatch {
     long[][] times = new long[16][];
     long[] deltas = new long[16];
     int size;
+    // reused by compact(): a permutation, merge scratch, and the merged columns
+    private int[] order = new int[16];
+    private int[] scratch = new int[16];
+    private int[] sortedLocations = new int[16];
+    private long[][] sortedTimes = new long[16][];
+    private long[] sortedDeltas = new long[16];
+
+    private int compareEntries(int a, int b) {
+        int c = Integer.compare(locations[a], locations[b]);
+        return c != 0 ? c : Timestamps.compare(times[a], times[b]);
+    }
+
+    /** Merge sort of {@code order[from, to)} by (location, time), without boxing. */
+    private void sortOrder(int from, int to) {
+        if (to - from <= 8) {
+            for (int i = from + 1; i < to; i++) {
+                int v = order[i];
+                int j = i - 1;
+                while (j >= from && compareEntries(order[j], v) > 0) {
+                    order[j + 1] = order[j];
+                    j--;
+                }
+                order[j + 1] = v;
+            }
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        sortOrder(from, mid);
+        sortOrder(mid, to);
+        int i = from;
+        int j = mid;
+        int k = from;
+        while (i < mid && j < to) scratch[k++] = compareEntries(order[i], order[j]) <= 0 ? order[i++] : order[j++];
+        while (i < mid) scratch[k++] = order[i++];
+        while (j < to) scratch[k++] = order[j++];
+        System.arraycopy(scratch, from, order, from, to - from);
+    }
 
     void update(int location, long[] time, long delta) {
         int stop = Math.max(0, size - RECENT);
@@ -55,30 +92,33 @@ final class ChangeBatch {
     /** Merges entries with equal pointstamps and drops those that cancel. */
     void compact() {
         if (size > RECENT) {
-            Integer[] order = new Integer[size];
+            if (order.length < size) {
+                order = new int[Math.max(size, order.length * 2)];
+                scratch = new int[order.length];
+            }
             for (int i = 0; i < size; i++) order[i] = i;
-            Arrays.sort(order, (a, b) -> {
-                int c = Integer.compare(locations[a], locations[b]);
-                return c != 0 ? c : Timestamps.compare(times[a], times[b]);
-            });
-            int[] l = new int[size];
-            long[][] t = new long[size][];
-            long[] d = new long[size];
+            sortOrder(0, size);
+            if (sortedLocations.length < size) {
+                sortedLocations = new int[order.length];
+                sortedTimes = new long[order.length][];
+                sortedDeltas = new long[order.length];
+            }
             int w = -1;
             for (int k = 0; k < size; k++) {
                 int i = order[k];
-                if (w >= 0 && l[w] == locations[i] && Arrays.equals(t[w], times[i])) {
-                    d[w] += deltas[i];
+                if (w >= 0 && sortedLocations[w] == locations[i] && Arrays.equals(sortedTimes[w], times[i])) {
+                    sortedDeltas[w] += deltas[i];
                 } else {
                     w++;
-                    l[w] = locations[i];
-                    t[w] = times[i];
-                    d[w] = deltas[i];
+                    sortedLocations[w] = locations[i];
+                    sortedTimes[w] = times[i];
+                    sortedDeltas[w] = deltas[i];
                 }
             }
-            System.arraycopy(l, 0, locations, 0, w + 1);
-            System.arraycopy(t, 0, times, 0, w + 1);
-            System.arraycopy(d, 0, deltas, 0, w + 1);
+            System.arraycopy(sortedLocations, 0, locations, 0, w + 1);
+            System.arraycopy(sortedTimes, 0, times, 0, w + 1);
+            System.arraycopy(sortedDeltas, 0, deltas, 0, w + 1);
+            Arrays.fill(sortedTimes, 0, w + 1, null);
             Arrays.fill(times, w + 1, size, null);
             size = w + 1;
         }
