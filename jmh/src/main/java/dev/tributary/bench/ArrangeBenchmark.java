@@ -28,8 +28,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * consolidate), building batches, and the spine's fueled merges with compaction, as the arrange
  * operator does them, without the dataflow around it.
  *
- * <p>One invocation arranges {@link #BATCH} fresh updates at one new time: push them into the
- * batcher, seal at the next time, insert the batch into the trace (which pays merge fuel). The
+ * <p>Steady state: the collection is a sliding window. One invocation, at a new time, inserts
+ * {@link #BATCH} fresh random records and retracts the {@code BATCH} inserted {@code window}
+ * invocations earlier, so the trace holds about {@code window * BATCH} live records and every
+ * invocation does the same work; that is {@code 2 * BATCH} updates. They are pushed into the
+ * batcher, sealed at the next time, and the batch inserted into the trace (which pays merge fuel). The
  * trace's since follows the time, so merges also compact ({@code insert=false} measures batching
  * alone: sort, consolidate, build). Keys are drawn from {@code keys}
  * distinct values. Score: updates per second; {@code -prof gc} gives bytes allocated per update
@@ -51,6 +54,12 @@ public class ArrangeBenchmark {
     @Param({"true", "false"})
     public boolean insert;
 
+    /** Invocations a record lives before it is retracted. */
+    @Param({"10"})
+    public int window;
+
+    private long[][] windowKeys;
+    private long[][] windowVals;
     private Batcher batcher;
     private TraceHandle trace;
     private Updates updates;
@@ -61,20 +70,37 @@ public class ArrangeBenchmark {
     public void setup() {
         batcher = new Batcher(new LongColumn(), new LongColumn(), 1);
         trace = Trace.create("bench", new LongColumn(), new LongColumn(), 1);
-        updates = new Updates(new LongColumn(BATCH), new LongColumn(BATCH), 1);
+        updates = new Updates(new LongColumn(2 * BATCH), new LongColumn(2 * BATCH), 1);
         random = new SplittableRandom(42);
         time = 0;
+        windowKeys = new long[window][BATCH];
+        windowVals = new long[window][BATCH];
+        // fill the window before measuring, so every measured invocation retracts as much as it adds
+        for (int i = 0; i < window; i++) arrange();
     }
 
     @Benchmark
-    @OperationsPerInvocation(BATCH)
+    @OperationsPerInvocation(2 * BATCH)
     public long arrange() {
         updates.clear();
         LongColumn k = (LongColumn) updates.keys();
         LongColumn v = (LongColumn) updates.vals();
+        int slot = (int) (time % window);
+        long[] oldKeys = windowKeys[slot];
+        long[] oldVals = windowVals[slot];
+        boolean retract = time >= window;
         for (int i = 0; i < BATCH; i++) {
-            k.add(random.nextInt(keys));
-            v.add(random.nextInt(1000));
+            if (retract) {
+                k.add(oldKeys[i]);
+                v.add(oldVals[i]);
+                updates.push(time, -1);
+            }
+            long key = random.nextInt(keys);
+            long val = random.nextInt(1000);
+            oldKeys[i] = key;
+            oldVals[i] = val;
+            k.add(key);
+            v.add(val);
             updates.push(time, 1);
         }
         batcher.push(updates);
