@@ -19,6 +19,7 @@ public final class Batcher {
     private Updates buffer;
     private Updates spare;
     private final IndexSort sorter = new IndexSort();
+    private final LongTripleSort longSort = new LongTripleSort();
     private int[] index = new int[16];
     private Antichain lower;
     private final Antichain since;
@@ -77,7 +78,7 @@ public final class Batcher {
         Column vals = buffer.vals();
         int a = arity;
         if (a == 1 && keys instanceof LongColumn lk && vals instanceof LongColumn lv) {
-            LongTripleSort.sort(index, ready, lk.array(), lv.array(), times);
+            longSort.sort(index, ready, lk.array(), lv.array(), times);
         } else sorter.sort(index, ready, (x, y) -> {
             int c = keys.compare(x, keys, y);
             if (c != 0) return c;

@@ -4,13 +4,47 @@ package dev.tributary.arrangements;
  * Sorts record indexes by {@code (key, val, time)} when all three are primitive longs (arity-1
  * times): the common case of arranging numeric data, with comparisons read straight from the
  * arrays instead of through columns. Quicksort with median-of-three pivots and insertion sort
- * for short ranges.
+ * for short ranges. An instance keeps its scratch array; each batcher owns one (not thread-safe).
  */
 final class LongTripleSort {
-    private LongTripleSort() {}
+    private long[] packed = new long[0];
 
-    static void sort(int[] idx, int n, long[] k, long[] v, long[] t) {
+    void sort(int[] idx, int n, long[] k, long[] v, long[] t) {
+        if (n > 64 && sortPacked(idx, n, k, v, t)) return;
         sort(idx, 0, n - 1, k, v, t);
+    }
+
+    /**
+     * When the keys span a small enough range, sorts {@code (key - min) << bits | index} as plain
+     * longs (sequential, no indirection per comparison), then orders each run of equal keys by
+     * value and time. Returns false, having done nothing, when the keys do not fit.
+     */
+    private boolean sortPacked(int[] idx, int n, long[] k, long[] v, long[] t) {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        int maxIndex = 0;
+        for (int i = 0; i < n; i++) {
+            long key = k[idx[i]];
+            if (key < min) min = key;
+            if (key > max) max = key;
+            if (idx[i] > maxIndex) maxIndex = idx[i];
+        }
+        int bits = 32 - Integer.numberOfLeadingZeros(Math.max(maxIndex, 1));
+        long range = max - min;
+        if (range < 0 || (bits < 63 && (range >>> (63 - bits)) != 0)) return false;
+        long[] p = packed.length >= n ? packed : (packed = new long[Math.max(n, packed.length * 2)]);
+        for (int i = 0; i < n; i++) p[i] = ((k[idx[i]] - min) << bits) | idx[i];
+        java.util.Arrays.sort(p, 0, n);
+        long mask = (1L << bits) - 1;
+        for (int i = 0; i < n; i++) idx[i] = (int) (p[i] & mask);
+        int start = 0;
+        for (int i = 1; i <= n; i++) {
+            if (i == n || (p[i] >>> bits) != (p[start] >>> bits)) {
+                if (i - start > 1) sort(idx, start, i - 1, k, v, t);
+                start = i;
+            }
+        }
+        return true;
     }
 
     private static int cmp(int a, int b, long[] k, long[] v, long[] t) {

@@ -1,0 +1,49 @@
+package dev.tributary.arrangements;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The (long, long, long) index sort orders exactly as a plain comparator sort, packed or not. */
+class LongTripleSortTest {
+    @Test
+    void ordersLikeAComparatorSort() {
+        Random r = new Random(5);
+        LongTripleSort sorter = new LongTripleSort();
+        for (int round = 0; round < 400; round++) {
+            int n = r.nextInt(round < 200 ? 100 : 3000);
+            long[] k = new long[n];
+            long[] v = new long[n];
+            long[] t = new long[n];
+            int spread = r.nextInt(4);
+            for (int i = 0; i < n; i++) {
+                // small ranges take the packed path; huge or negative spans the fallback
+                k[i] = switch (spread) {
+                    case 0 -> r.nextInt(5);
+                    case 1 -> r.nextInt(1_000_000) - 500_000;
+                    case 2 -> r.nextLong();
+                    default -> r.nextBoolean() ? Long.MIN_VALUE + r.nextInt(3) : Long.MAX_VALUE - r.nextInt(3);
+                };
+                v[i] = r.nextInt(4);
+                t[i] = r.nextInt(3);
+            }
+            int[] idx = new int[n + 5];
+            // sort a shuffled subset of positions, as the batcher does with ready updates
+            Integer[] expected = new Integer[n];
+            for (int i = 0; i < n; i++) expected[i] = i;
+            java.util.Collections.shuffle(Arrays.asList(expected), r);
+            for (int i = 0; i < n; i++) idx[i] = expected[i];
+            sorter.sort(idx, n, k, v, t);
+            Arrays.sort(expected, Comparator.<Integer>comparingLong(i -> k[i]).thenComparingLong(i -> v[i]).thenComparingLong(i -> t[i]));
+            for (int i = 0; i < n; i++) {
+                int a = idx[i];
+                int e = expected[i];
+                assertThat(new long[] {k[a], v[a], t[a]}).as("round %d position %d", round, i).containsExactly(k[e], v[e], t[e]);
+            }
+            assertThat(Arrays.stream(idx, 0, n).sorted().toArray()).as("a permutation").isEqualTo(java.util.stream.IntStream.range(0, n).toArray());
+        }
+    }
+}
