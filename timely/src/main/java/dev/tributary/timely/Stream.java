@@ -144,10 +144,7 @@ public final class Stream<C extends Container> {
         if (inner.parent != scope) {
             throw new IllegalArgumentException("cannot enter scope '" + inner.name + "' from scope '" + scope.name + "': it is not nested directly in it");
         }
-        return retime("enter", inner, scope.arity, inner.arity, t -> {
-            long[] r = java.util.Arrays.copyOf(t, t.length + 1);
-            return r;
-        });
+        return retime("enter", inner, scope.arity, inner.arity, t -> java.util.Arrays.copyOf(t, t.length + 1));
     }
 
     /** This stream in the enclosing scope: {@code (t, i) -> t}. */
