@@ -20,6 +20,15 @@ final class LongMerge {
     private final long[] bk;
     private final long[] av;
     private final long[] bv;
+    // the inputs' arrays, held in fields so the loops do not reload them through the batches
+    private final int[] aKeyOff;
+    private final int[] bKeyOff;
+    private final int[] aValOff;
+    private final int[] bValOff;
+    private final long[] aTimes;
+    private final long[] bTimes;
+    private final long[] aDiffs;
+    private final long[] bDiffs;
     private int ka;
     private int kb;
     // output, sized for the worst case (no consolidation); trimmed once at the end if smaller
@@ -41,6 +50,14 @@ final class LongMerge {
         this.bk = ((LongColumn) newer.keys).array();
         this.av = ((LongColumn) older.vals).array();
         this.bv = ((LongColumn) newer.vals).array();
+        this.aKeyOff = older.keyOffsets;
+        this.bKeyOff = newer.keyOffsets;
+        this.aValOff = older.valOffsets;
+        this.bValOff = newer.valOffsets;
+        this.aTimes = older.times;
+        this.bTimes = newer.times;
+        this.aDiffs = older.diffs;
+        this.bDiffs = newer.diffs;
         int keyCap = older.keyCount() + newer.keyCount();
         int valCap = older.valCount() + newer.valCount();
         int upd = older.updateCount() + newer.updateCount();
@@ -67,9 +84,9 @@ final class LongMerge {
         int nb = b.keyCount();
         while (fuel > 0 && (ka < na || kb < nb)) {
             if (kb >= nb || (ka < na && ak[ka] < bk[kb])) {
-                fuel -= copyKey(a, av, ka++);
+                fuel -= copyKey(ak, aKeyOff, av, aValOff, aTimes, aDiffs, ka++);
             } else if (ka >= na || bk[kb] < ak[ka]) {
-                fuel -= copyKey(b, bv, kb++);
+                fuel -= copyKey(bk, bKeyOff, bv, bValOff, bTimes, bDiffs, kb++);
             } else {
                 fuel -= mergeKey(ka++, kb++);
             }
@@ -77,27 +94,40 @@ final class LongMerge {
         return fuel;
     }
 
-    private int copyKey(Batch batch, long[] bvals, int k) {
-        long key = ((LongColumn) batch.keys).array()[k];
+    private int copyKey(long[] ks, int[] keyOff, long[] vs, int[] valOff, long[] ts, long[] ds, int k) {
         int startVals = nv;
-        int read = 0;
-        for (int v = batch.keyOffsets[k], ve = batch.keyOffsets[k + 1]; v < ve; v++) {
-            int from = batch.valOffsets[v];
-            int to = batch.valOffsets[v + 1];
-            read += to - from;
-            openVal(bvals[v]);
-            if (batch.times[from] >= floor) {
-                // nothing to advance: the run is already sorted and consolidated
-                System.arraycopy(batch.times, from, times, nu, to - from);
-                System.arraycopy(batch.diffs, from, diffs, nu, to - from);
-                nu += to - from;
-            } else {
-                run(batch.times, batch.diffs, from, to, null, null, 0, 0);
+        int v = keyOff[k];
+        int ve = keyOff[k + 1];
+        int from = valOff[v];
+        int to = valOff[ve];
+        if (ts[from] >= floor && isSorted(ts, valOff, v, ve)) {
+            // nothing to advance: copy the key's values and updates wholesale
+            int count = to - from;
+            System.arraycopy(ts, from, times, nu, count);
+            System.arraycopy(ds, from, diffs, nu, count);
+            int shift = nu - from;
+            for (int x = v; x < ve; x++) {
+                vals[nv] = vs[x];
+                valOffsets[nv++] = valOff[x] + shift;
             }
-            closeVal();
+            nu += count;
+        } else {
+            for (; v < ve; v++) {
+                openVal(vs[v]);
+                run(ts, ds, valOff[v], valOff[v + 1], null, null, 0, 0);
+                closeVal();
+            }
         }
-        closeKey(key, startVals);
-        return Math.max(read, 1);
+        closeKey(ks[k], startVals);
+        return Math.max(to - from, 1);
+    }
+
+    /** Whether every value's first time is at or past the floor, so advancing changes nothing. */
+    private boolean isSorted(long[] ts, int[] valOff, int v, int ve) {
+        for (int x = v + 1; x < ve; x++) {
+            if (ts[valOff[x]] < floor) return false;
+        }
+        return true;
     }
 
     private int mergeKey(int ia, int ib) {
