@@ -21,6 +21,9 @@ public final class Batcher {
     private final IndexSort sorter = new IndexSort();
     private final LongTripleSort longSort = new LongTripleSort();
     private int[] index = new int[16];
+    // per consolidated (key, val, time): its first record and its summed diff; reused
+    private int[] groupFirst = new int[16];
+    private long[] groupSum = new long[16];
     private Antichain lower;
     private final Antichain since;
 
@@ -87,20 +90,13 @@ public final class Batcher {
             return Times.compare(times, x * a, times, y * a, a);
         });
         long[] diffs = buffer.diffs();
-        // Count distinct keys, values and (key, val, time)s first, so the batch's arrays are
-        // allocated at their final size and never copied to trim them.
-        int distinctKeys = 0;
-        int distinctVals = 0;
-        for (int i = 0; i < ready; i++) {
-            int x = index[i];
-            if (i == 0 || !keys.equal(index[i - 1], keys, x)) {
-                distinctKeys++;
-                distinctVals++;
-            } else if (!vals.equal(index[i - 1], vals, x)) {
-                distinctVals++;
-            }
+        // Consolidate first, then count the keys and values that survive, so the batch's arrays
+        // are allocated at their final size and never copied to trim them.
+        if (groupFirst.length < ready) {
+            groupFirst = new int[Math.max(ready, groupFirst.length * 2)];
+            groupSum = new long[groupFirst.length];
         }
-        BatchBuilder builder = new BatchBuilder(keyProto, valProto, arity, ready, distinctKeys, distinctVals);
+        int groups = 0;
         int i = 0;
         while (i < ready) {
             int first = index[i];
@@ -112,8 +108,27 @@ public final class Batcher {
                 sum += diffs[next];
                 j++;
             }
-            if (sum != 0) builder.push(keys, first, vals, first, times, first * a, sum);
+            if (sum != 0) {
+                groupFirst[groups] = first;
+                groupSum[groups++] = sum;
+            }
             i = j;
+        }
+        int distinctKeys = 0;
+        int distinctVals = 0;
+        for (int g = 0; g < groups; g++) {
+            int x = groupFirst[g];
+            if (g == 0 || !keys.equal(groupFirst[g - 1], keys, x)) {
+                distinctKeys++;
+                distinctVals++;
+            } else if (!vals.equal(groupFirst[g - 1], vals, x)) {
+                distinctVals++;
+            }
+        }
+        BatchBuilder builder = new BatchBuilder(keyProto, valProto, arity, groups, distinctKeys, distinctVals);
+        for (int g = 0; g < groups; g++) {
+            int x = groupFirst[g];
+            builder.push(keys, x, vals, x, times, x * a, groupSum[g]);
         }
         Batch batch = builder.build(new Description(lower, upper, since));
         Updates t = buffer;
