@@ -7,10 +7,7 @@ import java.util.Arrays;
  * times have arity 1, the common numeric case: it reads and writes the batches' arrays directly,
  * with no call through a column per update, and copies a value's time run wholesale when
  * advancing by the since cannot change it.
- *
- * <p>Advancing a totally ordered time by a one-element since ({@code max(t, s)}) is monotone, so
- * each value's runs stay sorted and equal times stay adjacent: one pass merges, advances and
- * consolidates them.
+ * Time runs are merged by {@link TotalRuns}.
  */
 final class LongMerge {
     private final Batch a;
@@ -161,38 +158,8 @@ final class LongMerge {
 
     /** Appends the merge of two sorted time runs (the second may be absent), advanced and consolidated. */
     private int run(long[] t1, long[] d1, int i, int ie, long[] t2, long[] d2, int j, int je) {
-        int read = (ie - i) + (je - j);
-        boolean have = false;
-        long time = 0;
-        long diff = 0;
-        while (i < ie || j < je) {
-            long t;
-            long d;
-            if (j >= je || (i < ie && t1[i] <= t2[j])) {
-                t = t1[i];
-                d = d1[i++];
-            } else {
-                t = t2[j];
-                d = d2[j++];
-            }
-            if (t < floor) t = floor;
-            if (have && t == time) {
-                diff += d;
-            } else {
-                if (have && diff != 0) {
-                    times[nu] = time;
-                    diffs[nu++] = diff;
-                }
-                time = t;
-                diff = d;
-                have = true;
-            }
-        }
-        if (have && diff != 0) {
-            times[nu] = time;
-            diffs[nu++] = diff;
-        }
-        return read;
+        nu = TotalRuns.merge(t1, d1, i, ie, t2, d2, j, je, floor, times, diffs, nu);
+        return (ie - i) + (je - j);
     }
 
     private int valStart;

@@ -143,43 +143,17 @@ final class Merger {
         int ie = a == null ? 0 : a.valOffsets[va + 1];
         int j = b == null ? 0 : b.valOffsets[vb];
         int je = b == null ? 0 : b.valOffsets[vb + 1];
-        long[] at = a == null ? null : a.times;
-        long[] bt = b == null ? null : b.times;
         int work = (ie - i) + (je - j);
-        boolean have = false;
-        long time = 0;
-        long diff = 0;
-        while (i < ie || j < je) {
-            long t;
-            long d;
-            if (j >= je || (i < ie && at[i] <= bt[j])) {
-                t = at[i];
-                d = a.diffs[i++];
-            } else {
-                t = bt[j];
-                d = b.diffs[j++];
-            }
-            if (t < floor) t = floor;
-            if (have && t == time) {
-                diff += d;
-            } else {
-                if (have && diff != 0) {
-                    one[0] = time;
-                    builder.push(keyCol, keyIdx, valCol, valIdx, one, 0, diff);
-                }
-                time = t;
-                diff = d;
-                have = true;
-            }
+        if (work > diffs.length) {
+            diffs = new long[Math.max(work, diffs.length * 2)];
+            times = new long[diffs.length];
+            order = new int[diffs.length];
         }
-        if (have && diff != 0) {
-            one[0] = time;
-            builder.push(keyCol, keyIdx, valCol, valIdx, one, 0, diff);
-        }
+        int n = TotalRuns.merge(a == null ? null : a.times, a == null ? null : a.diffs, i, ie,
+                b == null ? null : b.times, b == null ? null : b.diffs, j, je, floor, times, diffs, 0);
+        for (int k = 0; k < n; k++) builder.push(keyCol, keyIdx, valCol, valIdx, times, k, diffs[k]);
         return work;
     }
-
-    private final long[] one = new long[1];
 
     private int gather(Batch batch, int val, int n) {
         int from = batch.valOffsets[val];
