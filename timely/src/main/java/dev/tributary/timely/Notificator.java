@@ -35,14 +35,15 @@ public final class Notificator {
     /** Delivers the capabilities whose times none of {@code frontiers} can reach, earliest first, dropping each afterwards. */
     public void forEachReady(Consumer<Capability> action, Antichain... frontiers) {
         if (pending.isEmpty()) return;
-        List<Capability> ready = new ArrayList<>();
-        pending.removeIf(c -> {
-            for (Antichain f : frontiers) {
-                if (f.lessEqual(c.time)) return false;
-            }
+        List<Capability> ready = null;
+        for (int i = 0; i < pending.size(); i++) {
+            Capability c = pending.get(i);
+            if (reachable(c.time, frontiers)) continue;
+            if (ready == null) ready = new ArrayList<>();
             ready.add(c);
-            return true;
-        });
+        }
+        if (ready == null) return; // the common case: nothing is complete yet, and nothing is allocated
+        pending.removeAll(ready);
         ready.sort((a, b) -> Timestamps.compare(a.time, b.time));
         for (Capability c : ready) {
             try {
@@ -51,5 +52,12 @@ public final class Notificator {
                 if (c.isValid()) c.drop();
             }
         }
+    }
+
+    private static boolean reachable(long[] time, Antichain[] frontiers) {
+        for (Antichain f : frontiers) {
+            if (f.lessEqual(time)) return true;
+        }
+        return false;
     }
 }
