@@ -45,8 +45,8 @@ public final class Arrange {
         OutputPort<ListContainer<Batch>> out = b.output(ListContainer.type());
         TraceHandle handle = Trace.create(name, keyProto, valProto, arity);
         TraceHandle own = handle.share();
-        Batcher batcher = new Batcher(keyProto, valProto, arity);
-        b.build(new ArrangeLogic(in, out, batcher, handle.trace(), own, b.activator(), b.displayName(), arity));
+        TraceWriter writer = new TraceWriter(new Batcher(keyProto, valProto, arity), handle.trace(), out, b.displayName(), arity);
+        b.build(new ArrangeLogic(in, writer, handle.trace(), own, b.activator()));
         return new Arranged(out.stream(), handle);
     }
 
@@ -72,6 +72,7 @@ public final class Arrange {
         };
         trace.addListener(listener);
         List<Batch> existing = trace.batches();
+        Antichain existingUpper = trace.upper();
         b.build(initial -> new OperatorLogic() {
             Capability cap = initial;
             boolean started;
@@ -82,7 +83,7 @@ public final class Arrange {
                 if (!started) {
                     started = true;
                     send(existing);
-                    downgradeTo(trace.upper());
+                    downgradeTo(existingUpper);
                 }
                 List<Batch> fresh = new ArrayList<>(arrived);
                 arrived.clear();
@@ -115,54 +116,45 @@ public final class Arrange {
         return new Arranged(out.stream(), handle);
     }
 
+    /**
+     * Sorts and consolidates {@code updates} by frontier into batches, without keeping a trace:
+     * each batch holds the updates that became complete, exchanged by key hash.
+     */
+    public static Stream<ListContainer<Batch>> batch(Stream<Updates> updates, String name, Column keyProto, Column valProto) {
+        Scope scope = updates.scope();
+        OperatorBuilder b = scope.operator("batch:" + name);
+        InputPort<Updates> in = b.input(updates, Pact.exchange());
+        OutputPort<ListContainer<Batch>> out = b.output(ListContainer.type());
+        TraceWriter writer = new TraceWriter(new Batcher(keyProto, valProto, scope.arity()), null, out, b.displayName(), scope.arity());
+        b.build(() -> {
+            in.forEach(writer::push);
+            writer.advance(in.frontier());
+        });
+        return out.stream();
+    }
+
     /** The arrange operator's logic: batch, seal on frontier changes, insert, send, keep merging. */
     private static final class ArrangeLogic implements OperatorLogic {
         private final InputPort<Updates> in;
-        private final OutputPort<ListContainer<Batch>> out;
-        private final Batcher batcher;
+        private final TraceWriter writer;
         private final Trace trace;
         private final TraceHandle own;
         private final Runnable activate;
-        private final String opName;
-        private final int arity;
-        /** Capabilities for the times of buffered updates: an antichain. */
-        private final List<Capability> caps = new ArrayList<>();
 
-        ArrangeLogic(InputPort<Updates> in, OutputPort<ListContainer<Batch>> out, Batcher batcher, Trace trace, TraceHandle own,
-                Runnable activate, String opName, int arity) {
+        ArrangeLogic(InputPort<Updates> in, TraceWriter writer, Trace trace, TraceHandle own, Runnable activate) {
             this.in = in;
-            this.out = out;
-            this.batcher = batcher;
+            this.writer = writer;
             this.trace = trace;
             this.own = own;
             this.activate = activate;
-            this.opName = opName;
-            this.arity = arity;
-            this.sealed = Antichain.of(new long[arity]);
         }
-
-        private Antichain sealed;
 
         @Override
         public void schedule() {
-            in.forEach((cap, data) -> {
-                batcher.push(data);
-                for (Capability c : caps) {
-                    if (Timestamps.lessEqual(c.time(), cap.time())) return;
-                }
-                caps.removeIf(c -> {
-                    if (Timestamps.lessEqual(cap.time(), c.time())) {
-                        c.drop();
-                        return true;
-                    }
-                    return false;
-                });
-                caps.add(cap.retain());
-            });
+            in.forEach(writer::push);
             Antichain frontier = in.frontier();
-            if (!frontier.equals(sealed)) {
-                seal(frontier);
-                sealed = frontier;
+            if (!frontier.equals(writer.sealed())) {
+                writer.advance(frontier);
                 if (!own.isDropped()) {
                     own.setLogicalCompaction(frontier);
                     own.setPhysicalCompaction(frontier);
@@ -170,57 +162,6 @@ public final class Arrange {
                 }
             }
             if (!trace.isDropped() && trace.exert(IDLE_FUEL)) activate.run();
-        }
-
-        private void seal(Antichain frontier) {
-            caps.sort((x, y) -> Timestamps.compare(x.time(), y.time()));
-            boolean anyComplete = false;
-            for (Capability c : caps) {
-                if (!frontier.lessEqual(c.time())) anyComplete = true;
-            }
-            if (!anyComplete) {
-                // Nothing buffered is complete, but the trace's upper still advances.
-                insert(batcher.seal(frontier));
-                return;
-            }
-            for (int i = 0; i < caps.size(); i++) {
-                Capability c = caps.get(i);
-                if (frontier.lessEqual(c.time())) continue;
-                // Retire capabilities one at a time: this batch holds what the input
-                // frontier and the later capabilities no longer cover.
-                Antichain.Builder upper = new Antichain.Builder(arity);
-                for (int e = 0; e < frontier.size(); e++) upper.insert(frontier.get(e));
-                for (int j = i + 1; j < caps.size(); j++) upper.insert(caps.get(j).time());
-                Batch batch = batcher.seal(upper.build());
-                insert(batch);
-                ListContainer<Batch> msg = out.newContainer();
-                msg.add(batch);
-                out.send(c, msg);
-            }
-            if (!batcher.lower().equals(frontier)) insert(batcher.seal(frontier));
-            Antichain pending = batcher.pendingFrontier();
-            List<Capability> next = new ArrayList<>();
-            for (int e = 0; e < pending.size(); e++) {
-                long[] t = pending.get(e);
-                Capability holder = null;
-                for (Capability c : caps) {
-                    if (Timestamps.lessEqual(c.time(), t)) {
-                        holder = c;
-                        break;
-                    }
-                }
-                if (holder == null) {
-                    throw new IllegalStateException("operator '" + opName + "' holds no capability for buffered updates at " + Timestamps.toString(t));
-                }
-                next.add(holder.delayed(t));
-            }
-            for (Capability c : caps) c.drop();
-            caps.clear();
-            caps.addAll(next);
-        }
-
-        private void insert(Batch batch) {
-            if (!trace.isDropped()) trace.insert(batch);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.tributary.arrangements;
 
 import dev.tributary.timely.Antichain;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,6 +29,13 @@ final class Spine {
     private final long effort;
     private final List<Batch> single = new ArrayList<>();
     private final List<Merger> merging = new ArrayList<>();
+    /**
+     * Inserted batches not yet introduced to the levels, oldest first: those whose upper some
+     * handle's physical frontier has not reached. A reader that needs the boundary at its
+     * acknowledged frontier (a join reading "every batch it has seen") holds its physical
+     * frontier there, and no merge may join a batch before that boundary with one after it.
+     */
+    private final ArrayDeque<Batch> pending = new ArrayDeque<>();
     private Antichain since;
     private Antichain physical;
     private Antichain upper;
@@ -50,6 +58,7 @@ final class Spine {
     /** Idle merging may erase only batch boundaries this frontier has strictly passed. */
     void setPhysical(Antichain physical) {
         this.physical = physical;
+        introducePending();
     }
 
     private boolean mayErase(Antichain boundary) {
@@ -85,6 +94,19 @@ final class Spine {
             throw new IllegalArgumentException("batch " + batch.description() + " does not start where the trace ends (" + upper + ")");
         }
         upper = batch.upper();
+        pending.add(batch);
+        introducePending();
+    }
+
+    /** Moves pending batches whose upper every physical frontier has reached into the levels. */
+    private void introducePending() {
+        Batch next;
+        while ((next = pending.peek()) != null && next.upper().dominates(physical)) {
+            introduce(pending.poll());
+        }
+    }
+
+    private void introduce(Batch batch) {
         long before = mergeWork;
         int level = sizeClass(batch.updateCount());
         applyFuel(effort == UNFUELED ? UNFUELED : effort << Math.min(level, 40));
@@ -260,6 +282,7 @@ final class Spine {
             Batch b = single.get(i);
             if (b != null) out.add(b);
         }
+        out.addAll(pending);
         return out;
     }
 
@@ -267,5 +290,6 @@ final class Spine {
     void clear() {
         single.clear();
         merging.clear();
+        pending.clear();
     }
 }

@@ -77,6 +77,32 @@ public final class TraceHandle {
         return new CursorList(cursors);
     }
 
+    /**
+     * A cursor over exactly the updates of the batches that end at or before {@code through}:
+     * what a reader that has received the trace's batches up to {@code through} has seen. The
+     * trace keeps the boundary there as long as this handle's physical compaction frontier is
+     * not beyond it.
+     *
+     * @throws IllegalStateException if no batch boundary lies at {@code through}, because the
+     *     physical frontier passed it or the trace has not reached it
+     */
+    public Cursor cursorThrough(Antichain through) {
+        check();
+        List<Cursor> cursors = new ArrayList<>();
+        Antichain reached = null;
+        for (Batch b : trace.batches()) {
+            if (!b.upper().dominates(through)) break;
+            reached = b.upper();
+            if (!b.isEmpty()) cursors.add(b.cursor());
+        }
+        boolean atStart = reached == null && through.equals(Antichain.of(new long[trace.arity()]));
+        if (!atStart && (reached == null || !reached.equals(through))) {
+            throw new IllegalStateException("trace '" + trace.name() + "' has no batch boundary at " + through + " (batches reach " + reached
+                    + ", this handle's physical compaction is " + physical + "): keep the physical frontier at or before the boundaries you read through");
+        }
+        return new CursorList(cursors);
+    }
+
     /** The batches now in the trace, oldest first. They are immutable and may be kept. */
     public List<Batch> batches() {
         check();

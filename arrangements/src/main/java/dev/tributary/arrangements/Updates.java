@@ -104,12 +104,21 @@ public final class Updates implements Container {
         }
     }
 
-    /** The flat time column; record {@code i}'s time starts at {@code i * arity()}. */
-    long[] times() {
+    /** Completes a record whose key and value were just appended, at the time {@code flat[offset .. offset + arity)}. */
+    public void push(long[] flat, int offset, long diff) {
+        ensure();
+        System.arraycopy(flat, offset, times, size * arity, arity);
+        diffs[size++] = diff;
+        checkAligned();
+    }
+
+    /** The flat time column, read-only; record {@code i}'s time is {@code [i * arity(), (i + 1) * arity())}. */
+    public long[] times() {
         return times;
     }
 
-    long[] diffs() {
+    /** The diff column, read-only; record {@code i}'s diff is at {@code i}. */
+    public long[] diffs() {
         return diffs;
     }
 

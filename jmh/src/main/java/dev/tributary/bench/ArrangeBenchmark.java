@@ -70,6 +70,8 @@ public class ArrangeBenchmark {
     public void setup() {
         batcher = new Batcher(new LongColumn(), new LongColumn(), 1);
         trace = Trace.create("bench", new LongColumn(), new LongColumn(), 1);
+        // No reader here needs batch boundaries: let every batch into the merges at once.
+        trace.setPhysicalCompaction(Antichain.empty(1));
         updates = new Updates(new LongColumn(2 * BATCH), new LongColumn(2 * BATCH), 1);
         random = new SplittableRandom(42);
         time = 0;

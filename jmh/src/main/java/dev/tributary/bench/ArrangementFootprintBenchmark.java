@@ -74,6 +74,8 @@ public class ArrangementFootprintBenchmark {
     public long build(Result result) {
         TraceHandle trace = Trace.create("footprint", new LongColumn(), new LongColumn(), 1,
                 effort.equals("unfueled") ? Trace.UNFUELED : 4);
+        // No reader here needs batch boundaries: let every batch into the merges at once.
+        trace.setPhysicalCompaction(Antichain.empty(1));
         Batcher batcher = new Batcher(new LongColumn(), new LongColumn(), 1);
         Updates u = new Updates(new LongColumn(batch), new LongColumn(batch), 1);
         SplittableRandom random = new SplittableRandom(7);

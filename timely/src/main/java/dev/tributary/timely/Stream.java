@@ -141,29 +141,45 @@ public final class Stream<C extends Container> {
 
     /** This stream inside {@code inner}, a scope nested directly in this stream's: {@code t -> (t, 0)}. */
     public Stream<C> enter(Scope inner) {
+        ContainerType<C> type = source.type;
+        return enter(inner, type, type::appendAll);
+    }
+
+    /**
+     * This stream inside {@code inner} ({@code t -> (t, 0)}), each container rewritten by
+     * {@code convert} into one of {@code type}: for containers whose records carry their own
+     * times, which must gain the new coordinate too.
+     */
+    public <O extends Container> Stream<O> enter(Scope inner, ContainerType<O> type, BiConsumer<? super C, ? super O> convert) {
         if (inner.parent != scope) {
             throw new IllegalArgumentException("cannot enter scope '" + inner.name + "' from scope '" + scope.name + "': it is not nested directly in it");
         }
-        return retime("enter", inner, scope.arity, inner.arity, t -> java.util.Arrays.copyOf(t, t.length + 1));
+        return retime("enter", inner, scope.arity, inner.arity, t -> java.util.Arrays.copyOf(t, t.length + 1), type, convert);
     }
 
     /** This stream in the enclosing scope: {@code (t, i) -> t}. */
     public Stream<C> leave() {
-        if (scope.parent == null) throw new IllegalStateException("stream of the top-level scope '" + scope.name + "' has no scope to leave to");
-        return retime("leave", scope.parent, scope.arity, scope.parent.arity, t -> java.util.Arrays.copyOf(t, t.length - 1));
+        ContainerType<C> type = source.type;
+        return leave(type, type::appendAll);
     }
 
-    private Stream<C> retime(String name, Scope to, int inArity, int outArity, java.util.function.UnaryOperator<long[]> f) {
+    /** This stream in the enclosing scope ({@code (t, i) -> t}), each container rewritten by {@code convert}. */
+    public <O extends Container> Stream<O> leave(ContainerType<O> type, BiConsumer<? super C, ? super O> convert) {
+        if (scope.parent == null) throw new IllegalStateException("stream of the top-level scope '" + scope.name + "' has no scope to leave to");
+        return retime("leave", scope.parent, scope.arity, scope.parent.arity, t -> java.util.Arrays.copyOf(t, t.length - 1), type, convert);
+    }
+
+    private <O extends Container> Stream<O> retime(String name, Scope to, int inArity, int outArity, java.util.function.UnaryOperator<long[]> f,
+            ContainerType<O> type, BiConsumer<? super C, ? super O> convert) {
         OperatorBuilder b = new OperatorBuilder(to, name, outArity);
         InputPort<C> in = b.newInput(inArity);
         OperatorBuilder.connect(this, in, Pact.pipeline());
-        OutputPort<C> out = b.newOutput(source.type, outArity);
-        ContainerType<C> type = source.type;
+        OutputPort<O> out = b.newOutput(type, outArity);
         // The message being read holds the target's frontier at its time, which the summary maps to
         // the new time downstream, so forwarding needs no capability of its own.
         b.build(() -> in.forEach((cap, data) -> {
-            C copy = out.newContainer();
-            type.appendAll(data, copy);
+            O copy = out.newContainer();
+            convert.accept(data, copy);
             out.dispatch(f.apply(cap.time()), copy);
         }));
         return out.stream();

@@ -1,0 +1,118 @@
+package dev.tributary.arrangements;
+
+import dev.tributary.timely.Antichain;
+import dev.tributary.timely.Capability;
+import dev.tributary.timely.ListContainer;
+import dev.tributary.timely.OutputPort;
+import dev.tributary.timely.Timestamps;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The write side of an arrangement inside an operator: buffers updates with the capabilities
+ * they arrived under, and when told the frontier advanced, seals what became complete into
+ * batches, adds them to the trace and sends them downstream.
+ *
+ * <p>Invariant: it holds one owned capability per minimal time of the buffered updates, and no
+ * other. A sealed batch is sent under the capability it retires, so every update in a message
+ * is at or after the message's time: capabilities are retired in time order, and the batch
+ * retiring capability {@code c} holds what neither the frontier nor a later capability still
+ * covers. Used by the arrange operator and by operators that maintain their own output trace
+ * (reduce). The trace may be null, to only batch and consolidate.
+ */
+public final class TraceWriter {
+    private final Batcher batcher;
+    private final Trace trace;
+    private final OutputPort<ListContainer<Batch>> out;
+    private final String opName;
+    private final int arity;
+    /** Capabilities for the times of buffered updates: an antichain. */
+    private final List<Capability> caps = new ArrayList<>();
+    private Antichain sealed;
+
+    public TraceWriter(Batcher batcher, Trace trace, OutputPort<ListContainer<Batch>> out, String opName, int arity) {
+        this.batcher = batcher;
+        this.trace = trace;
+        this.out = out;
+        this.opName = opName;
+        this.arity = arity;
+        this.sealed = Antichain.of(new long[arity]);
+    }
+
+    /** Buffers {@code data}, whose updates are all at times {@code >= cap.time()}. */
+    public void push(Capability cap, Updates data) {
+        batcher.push(data);
+        for (Capability c : caps) {
+            if (Timestamps.lessEqual(c.time(), cap.time())) return;
+        }
+        caps.removeIf(c -> {
+            if (Timestamps.lessEqual(cap.time(), c.time())) {
+                c.drop();
+                return true;
+            }
+            return false;
+        });
+        caps.add(cap.retain());
+    }
+
+    /** The frontier last sealed at. */
+    public Antichain sealed() {
+        return sealed;
+    }
+
+    /** Seals, inserts and sends everything buffered at times not {@code >=} {@code frontier}, if it moved. */
+    public void advance(Antichain frontier) {
+        if (frontier.equals(sealed)) return;
+        seal(frontier);
+        sealed = frontier;
+    }
+
+    private void seal(Antichain frontier) {
+        caps.sort((x, y) -> Timestamps.compare(x.time(), y.time()));
+        boolean anyComplete = false;
+        for (Capability c : caps) {
+            if (!frontier.lessEqual(c.time())) anyComplete = true;
+        }
+        if (!anyComplete) {
+            // Nothing buffered is complete, but the trace's upper still advances.
+            insert(batcher.seal(frontier));
+            return;
+        }
+        for (int i = 0; i < caps.size(); i++) {
+            Capability c = caps.get(i);
+            if (frontier.lessEqual(c.time())) continue;
+            Antichain.Builder upper = new Antichain.Builder(arity);
+            for (int e = 0; e < frontier.size(); e++) upper.insert(frontier.get(e));
+            for (int j = i + 1; j < caps.size(); j++) upper.insert(caps.get(j).time());
+            Batch batch = batcher.seal(upper.build());
+            insert(batch);
+            ListContainer<Batch> msg = out.newContainer();
+            msg.add(batch);
+            out.send(c, msg);
+        }
+        if (!batcher.lower().equals(frontier)) insert(batcher.seal(frontier));
+        Antichain pending = batcher.pendingFrontier();
+        List<Capability> next = new ArrayList<>();
+        for (int e = 0; e < pending.size(); e++) {
+            long[] t = pending.get(e);
+            Capability holder = null;
+            for (Capability c : caps) {
+                if (Timestamps.lessEqual(c.time(), t)) {
+                    holder = c;
+                    break;
+                }
+            }
+            if (holder == null) {
+                throw new IllegalStateException("operator '" + opName + "' holds no capability for buffered updates at " + Timestamps.toString(t));
+            }
+            next.add(holder.delayed(t));
+        }
+        for (Capability c : caps) c.drop();
+        caps.clear();
+        caps.addAll(next);
+    }
+
+    private void insert(Batch batch) {
+        if (trace != null && !trace.isDropped()) trace.insert(batch);
+    }
+}

@@ -1,0 +1,169 @@
+package dev.tributary.differential;
+
+import dev.tributary.arrangements.Arrange;
+import dev.tributary.arrangements.Batch;
+import dev.tributary.arrangements.TraceHandle;
+import dev.tributary.arrangements.Updates;
+import dev.tributary.timely.Antichain;
+import dev.tributary.timely.InputPort;
+import dev.tributary.timely.ListContainer;
+import dev.tributary.timely.OperatorBuilder;
+import dev.tributary.timely.Pact;
+import dev.tributary.timely.Scope;
+import dev.tributary.timely.Stream;
+import java.util.function.BiFunction;
+import java.util.function.ToLongFunction;
+
+/**
+ * A collection of {@code (key, val)} pairs indexed by key: a stream of sealed batches plus a
+ * handle to this worker's trace of them. The state of joins and reductions, shared by every
+ * operator and dataflow that reads it, never copied.
+ *
+ * <p>The arrangement's own handle follows the batch stream's frontier once the dataflow runs, so
+ * it holds back neither compaction nor merging; every operator reading the trace takes its own
+ * share when it is built. To read history at a time, take a {@link TraceHandle#share()} of
+ * {@link #trace()} before the frontier passes it.
+ */
+public final class Arrangement<K, V> {
+    private final Stream<ListContainer<Batch>> batches;
+    private final TraceHandle trace;
+    private final DataType<K> keyType;
+    private final DataType<V> valType;
+
+    private Arrangement(Stream<ListContainer<Batch>> batches, TraceHandle trace, DataType<K> keyType, DataType<V> valType) {
+        this.batches = batches;
+        this.trace = trace;
+        this.keyType = keyType;
+        this.valType = valType;
+    }
+
+    /** Arranges {@code updates} (keys and values in columns of the two types), exchanging them by key. */
+    static <K, V> Arrangement<K, V> arrange(Stream<Updates> updates, String name, DataType<K> keyType, DataType<V> valType) {
+        Arrange.Arranged a = Arrange.arrange(updates, name, keyType.newColumn(1), valType.newColumn(1));
+        return wrap(a.batches(), a.trace(), keyType, valType);
+    }
+
+    /** An arrangement over {@code batches} and {@code trace}, whose handle then follows the batches' frontier. */
+    static <K, V> Arrangement<K, V> wrap(Stream<ListContainer<Batch>> batches, TraceHandle trace, DataType<K> keyType, DataType<V> valType) {
+        follow(batches, trace);
+        return new Arrangement<>(batches, trace, keyType, valType);
+    }
+
+    /** Advances {@code handle}'s frontiers with the stream's: the reader that only keeps the trace alive. */
+    private static void follow(Stream<ListContainer<Batch>> batches, TraceHandle handle) {
+        OperatorBuilder b = batches.scope().operator("follow:" + handle.trace().name());
+        InputPort<ListContainer<Batch>> in = b.input(batches, Pact.pipeline());
+        b.build(() -> {
+            in.forEach((cap, data) -> {});
+            Antichain f = in.frontier();
+            if (handle.isDropped()) return;
+            if (!f.isEmpty() && !f.equals(handle.logicalCompaction()) && handle.logicalCompaction().dominates(f)) handle.setLogicalCompaction(f);
+            if (!f.equals(handle.physicalCompaction()) && handle.physicalCompaction().dominates(f)) handle.setPhysicalCompaction(f);
+        });
+    }
+
+    /** The sealed batches, as they are added. */
+    public Stream<ListContainer<Batch>> batches() {
+        return batches;
+    }
+
+    /** This arrangement's handle to the worker's trace. */
+    public TraceHandle trace() {
+        return trace;
+    }
+
+    public DataType<K> keyType() {
+        return keyType;
+    }
+
+    public DataType<V> valType() {
+        return valType;
+    }
+
+    public Scope scope() {
+        return batches.scope();
+    }
+
+    /**
+     * This arrangement in another dataflow of the same worker: the existing batches, then every
+     * new one. Nothing is copied; the trace is shared.
+     */
+    public Arrangement<K, V> importInto(Scope scope) {
+        Arrange.Arranged a = Arrange.importTrace(trace, scope, trace.trace().name());
+        return wrap(a.batches(), a.trace(), keyType, valType);
+    }
+
+    /**
+     * Pairs every {@code (key, v1)} here with every {@code (key, v2)} of {@code other}: the output
+     * {@code f(key, v1, v2)} at the lattice join of the two times, with the product of the diffs.
+     */
+    public <V2, R> Collection<R> join(Arrangement<K, V2> other, Joiner<? super K, ? super V, ? super V2, ? extends R> f, DataType<R> outType) {
+        return JoinCore.join(this, other, f, outType);
+    }
+
+    /**
+     * For each key whose values changed, {@code logic} applied to the key's accumulated values
+     * (with their counts) at every time where the result can change; the output arrangement holds
+     * {@code logic}'s result for every key at every time.
+     */
+    public <R> Arrangement<K, R> reduce(String name, Reducer<K, V, R> logic, DataType<R> outType) {
+        return Reduce.reduce(this, name, logic, outType);
+    }
+
+    /** Per key, the sum of its values' counts (keys whose count is zero are absent). */
+    public Arrangement<K, Long> count() {
+        return reduce("count", (key, in, out) -> {
+            long n = 0;
+            for (int i = 0; i < in.size(); i++) n += in.count(i);
+            if (n != 0) out.add(n, 1);
+        }, DataType.longs());
+    }
+
+    /** Per key, the sum over its values of {@code amount(value) * count}. */
+    public Collection<KV<K, Long>> sum(ToLongFunction<? super V> amount) {
+        return reduce("sum", (key, in, out) -> {
+            long s = 0;
+            for (int i = 0; i < in.size(); i++) s = Math.addExact(s, Math.multiplyExact(amount.applyAsLong(in.value(i)), in.count(i)));
+            out.add(s, 1);
+        }, DataType.longs()).asCollection();
+    }
+
+    /** Per key, its least value with a positive count. */
+    public Collection<KV<K, V>> min() {
+        return reduce("min", (key, in, out) -> {
+            for (int i = 0; i < in.size(); i++) {
+                if (in.count(i) > 0) {
+                    out.add(in.value(i), 1);
+                    return;
+                }
+            }
+        }, valType).asCollection();
+    }
+
+    /** Per key, its greatest value with a positive count. */
+    public Collection<KV<K, V>> max() {
+        return reduce("max", (key, in, out) -> {
+            for (int i = in.size() - 1; i >= 0; i--) {
+                if (in.count(i) > 0) {
+                    out.add(in.value(i), 1);
+                    return;
+                }
+            }
+        }, valType).asCollection();
+    }
+
+    /** The arranged pairs as a collection. */
+    public Collection<KV<K, V>> asCollection() {
+        return flatten(KV::of, DataType.pairs(keyType, valType));
+    }
+
+    /** The arranged pairs as a collection of {@code f(key, val)}. */
+    public <R> Collection<R> flatten(BiFunction<? super K, ? super V, ? extends R> f, DataType<R> outType) {
+        return Collection.flattenBatches(batches, outType, (keys, k, vals, v) -> f.apply(keyType.get(keys, k), valType.get(vals, v)));
+    }
+
+    @Override
+    public String toString() {
+        return "Arrangement[" + trace.trace().name() + "]";
+    }
+}

@@ -1,0 +1,304 @@
+package dev.tributary.differential;
+
+import dev.tributary.arrangements.Arrange;
+import dev.tributary.arrangements.Batch;
+import dev.tributary.arrangements.Column;
+import dev.tributary.arrangements.UnitColumn;
+import dev.tributary.arrangements.Updates;
+import dev.tributary.timely.ContainerType;
+import dev.tributary.timely.ListContainer;
+import dev.tributary.timely.Pact;
+import dev.tributary.timely.Probe;
+import dev.tributary.timely.Scope;
+import dev.tributary.timely.Stream;
+import java.util.Arrays;
+import java.util.function.Function;
+import java.util.function.LongUnaryOperator;
+import java.util.function.Predicate;
+
+/**
+ * A multiset that changes over time, carried as a stream of updates {@code (data, time, diff)}.
+ *
+ * <p>The collection's contents at time {@code t} are the sum of the diffs of its updates at
+ * times {@code <= t}; every operator here promises that the accumulated output at each time is
+ * the operator applied to the accumulated input at that time, however updates were batched or
+ * distributed over workers. Updates travel in {@link Updates} containers: the data in the key
+ * column (as laid out by the collection's {@link DataType}), no value, the time and the diff.
+ * Stateless operators ({@code map}, {@code filter}, ...) keep records on their worker; keyed
+ * operators arrange their input first, which exchanges it by key.
+ */
+public final class Collection<D> {
+    private final Stream<Updates> stream;
+    private final DataType<D> type;
+
+    Collection(Stream<Updates> stream, DataType<D> type) {
+        this.stream = stream;
+        this.type = type;
+    }
+
+    /** The underlying stream of update containers. */
+    public Stream<Updates> stream() {
+        return stream;
+    }
+
+    public DataType<D> type() {
+        return type;
+    }
+
+    public Scope scope() {
+        return stream.scope();
+    }
+
+    static ContainerType<Updates> containerType(DataType<?> type, int arity) {
+        return Updates.type(type.newColumn(16), new UnitColumn(), arity);
+    }
+
+    /** Appends {@code (value, time, diff)} to {@code into}, a container of this collection's kind. */
+    static <R> void append(Updates into, DataType<R> type, R value, long[] times, int offset, long diff) {
+        type.append(into.keys(), value);
+        ((UnitColumn) into.vals()).add();
+        into.push(times, offset, diff);
+    }
+
+    /** Each record's data replaced by {@code f} of it. */
+    public <R> Collection<R> map(Function<? super D, ? extends R> f, DataType<R> outType) {
+        int arity = scope().arity();
+        return new Collection<>(stream.unary("map", Pact.pipeline(), containerType(outType, arity), (in, out) -> in.forEach((cap, data) -> {
+            Updates o = out.newContainer();
+            long[] times = data.times();
+            long[] diffs = data.diffs();
+            for (int i = 0; i < data.size(); i++) append(o, outType, f.apply(type.get(data.keys(), i)), times, i * arity, diffs[i]);
+            out.send(cap, o);
+        })), outType);
+    }
+
+    /** Each record replaced by the records {@code f} gives for it, each with the record's time and diff. */
+    public <R> Collection<R> flatMap(Function<? super D, ? extends Iterable<? extends R>> f, DataType<R> outType) {
+        int arity = scope().arity();
+        return new Collection<>(stream.unary("flatMap", Pact.pipeline(), containerType(outType, arity), (in, out) -> in.forEach((cap, data) -> {
+            Updates o = out.newContainer();
+            long[] times = data.times();
+            long[] diffs = data.diffs();
+            for (int i = 0; i < data.size(); i++) {
+                for (R r : f.apply(type.get(data.keys(), i))) append(o, outType, r, times, i * arity, diffs[i]);
+            }
+            out.send(cap, o);
+        })), outType);
+    }
+
+    /** The records whose data satisfies {@code p}. */
+    public Collection<D> filter(Predicate<? super D> p) {
+        int arity = scope().arity();
+        return new Collection<>(stream.unary("filter", Pact.pipeline(), stream.type(), (in, out) -> in.forEach((cap, data) -> {
+            Updates o = out.newContainer();
+            for (int i = 0; i < data.size(); i++) {
+                if (p.test(type.get(data.keys(), i))) o.appendFrom(data, i);
+            }
+            out.send(cap, o);
+        })), type);
+    }
+
+    /** Every diff negated: the collection subtracted rather than added. */
+    public Collection<D> negate() {
+        int arity = scope().arity();
+        return new Collection<>(stream.unary("negate", Pact.pipeline(), stream.type(), (in, out) -> in.forEach((cap, data) -> {
+            Updates o = out.newContainer();
+            long[] times = data.times();
+            long[] diffs = data.diffs();
+            for (int i = 0; i < data.size(); i++) {
+                o.keys().append(data.keys(), i);
+                ((UnitColumn) o.vals()).add();
+                o.push(times, i * arity, -diffs[i]);
+            }
+            out.send(cap, o);
+        })), type);
+    }
+
+    /** The multiset sum of this collection and {@code other}. */
+    public Collection<D> concat(Collection<D> other) {
+        return new Collection<>(stream.concat(other.stream), type);
+    }
+
+    /**
+     * The same collection with its updates consolidated: at most one update per {@code (data, time)},
+     * none with a zero diff, each released once its time is complete. Exchanges records by data.
+     */
+    public Collection<D> consolidate() {
+        return flattenBatches(Arrange.batch(stream, "consolidate", type.newColumn(1), new UnitColumn()), type,
+                (keys, k, vals, v) -> type.get(keys, k));
+    }
+
+    /** Receives one update as it passes. */
+    @FunctionalInterface
+    public interface UpdateConsumer<D> {
+        void accept(D data, long[] time, long diff);
+    }
+
+    /** Calls {@code action} for every update as it passes (on the worker that holds it), unchanged. */
+    public Collection<D> inspect(UpdateConsumer<? super D> action) {
+        int arity = scope().arity();
+        return new Collection<>(stream.inspect((t, data) -> {
+            long[] times = data.times();
+            for (int i = 0; i < data.size(); i++) {
+                action.accept(type.get(data.keys(), i), Arrays.copyOfRange(times, i * arity, (i + 1) * arity), data.diffs()[i]);
+            }
+        }), type);
+    }
+
+    /** A probe on this collection's frontier: every update at a time the probe has passed has been delivered. */
+    public Probe probe() {
+        return stream.probe();
+    }
+
+    /** This collection inside {@code inner}, nested directly in its scope: each time {@code t} becomes {@code (t, 0)}. */
+    public Collection<D> enter(Scope inner) {
+        int arity = scope().arity();
+        ContainerType<Updates> inType = containerType(type, arity + 1);
+        return new Collection<>(stream.enter(inner, inType, (data, o) -> {
+            long[] times = data.times();
+            long[] t = new long[arity + 1];
+            for (int i = 0; i < data.size(); i++) {
+                System.arraycopy(times, i * arity, t, 0, arity);
+                o.keys().append(data.keys(), i);
+                ((UnitColumn) o.vals()).add();
+                o.push(t, 0, data.diffs()[i]);
+            }
+        }), type);
+    }
+
+    /** This collection in the enclosing scope: each time {@code (t, i)} becomes {@code t}, so updates of all rounds add up. */
+    public Collection<D> leave() {
+        int arity = scope().arity();
+        ContainerType<Updates> outType = containerType(type, arity - 1);
+        return new Collection<>(stream.leave(outType, (data, o) -> {
+            long[] times = data.times();
+            for (int i = 0; i < data.size(); i++) {
+                o.keys().append(data.keys(), i);
+                ((UnitColumn) o.vals()).add();
+                o.push(times, i * arity, data.diffs()[i]);
+            }
+        }), type);
+    }
+
+    /** The same updates with the innermost time coordinate advanced by one: what a loop's next round sees. */
+    Collection<D> stepRound() {
+        int arity = scope().arity();
+        return new Collection<>(stream.unary("round+1", Pact.pipeline(), stream.type(), (in, out) -> in.forEach((cap, data) -> {
+            Updates o = out.newContainer();
+            long[] times = data.times();
+            long[] t = new long[arity];
+            for (int i = 0; i < data.size(); i++) {
+                System.arraycopy(times, i * arity, t, 0, arity);
+                if (t[arity - 1] == Long.MAX_VALUE) continue;
+                t[arity - 1]++;
+                o.keys().append(data.keys(), i);
+                ((UnitColumn) o.vals()).add();
+                o.push(t, 0, data.diffs()[i]);
+            }
+            out.send(cap, o);
+        })), type);
+    }
+
+    /**
+     * The fixed point of {@code body} starting from this collection: the limit of
+     * {@code x0 = this, x(i+1) = body(x(i))}, maintained at every outer time as this collection
+     * (and anything {@code body} brings in with {@link #enter}) changes. {@code body} receives
+     * the loop variable inside a new nested scope ({@code scope()} of its argument).
+     */
+    public Collection<D> iterate(Function<Collection<D>, Collection<D>> body) {
+        Scope inner = scope().iterative("iterate");
+        Variable<D> variable = Variable.from(enter(inner));
+        Collection<D> result = body.apply(variable.collection());
+        variable.set(result);
+        return result.leave();
+    }
+
+    /** This collection arranged by {@code key}, with {@code val} as the value of each record. */
+    public <K, V> Arrangement<K, V> arrangeByKey(Function<? super D, ? extends K> key, DataType<K> keyType, Function<? super D, ? extends V> val,
+            DataType<V> valType) {
+        int arity = scope().arity();
+        ContainerType<Updates> kvType = Updates.type(keyType.newColumn(16), valType.newColumn(16), arity);
+        Stream<Updates> kv = stream.unary("key", Pact.pipeline(), kvType, (in, out) -> in.forEach((cap, data) -> {
+            Updates o = out.newContainer();
+            long[] times = data.times();
+            long[] diffs = data.diffs();
+            for (int i = 0; i < data.size(); i++) {
+                D d = type.get(data.keys(), i);
+                keyType.append(o.keys(), key.apply(d));
+                valType.append(o.vals(), val.apply(d));
+                o.push(times, i * arity, diffs[i]);
+            }
+            out.send(cap, o);
+        }));
+        return Arrangement.arrange(kv, "byKey", keyType, valType);
+    }
+
+    /** This collection arranged by its data itself, with no value. */
+    public Arrangement<D, Unit> arrangeBySelf() {
+        return Arrangement.arrange(stream, "bySelf", type, DataType.unit());
+    }
+
+    /** Each distinct data with its (non-zero) count. */
+    public Collection<KV<D, Long>> count() {
+        return arrangeBySelf().count().asCollection();
+    }
+
+    /** Each data whose count is positive, once. */
+    public Collection<D> distinct() {
+        return threshold(n -> n > 0 ? 1 : 0);
+    }
+
+    /** Each data with its count replaced by {@code f} of it (dropped where that is zero). */
+    public Collection<D> threshold(LongUnaryOperator f) {
+        return arrangeBySelf().reduce("threshold", (key, in, out) -> {
+            long n = 0;
+            for (int i = 0; i < in.size(); i++) n += in.count(i);
+            long m = f.applyAsLong(n);
+            if (m != 0) out.add(Unit.UNIT, m);
+        }, DataType.unit()).flatten((k, u) -> k, type);
+    }
+
+    /**
+     * The records whose key is in {@code keys}, each with its count multiplied by the key's
+     * count there (so {@code keys} is usually distinct).
+     */
+    public <K> Collection<D> semijoin(Collection<K> keys, Function<? super D, ? extends K> keyOf) {
+        return arrangeByKey(keyOf, keys.type, d -> d, type).join(keys.arrangeBySelf(), (k, d, u) -> d, type);
+    }
+
+    /** The records whose key is not in {@code keys} ({@code keys} must be distinct: counts 0 or 1). */
+    public <K> Collection<D> antijoin(Collection<K> keys, Function<? super D, ? extends K> keyOf) {
+        return concat(semijoin(keys, keyOf).negate());
+    }
+
+    /** Reads one record of a batch, in place, into a collection element. */
+    @FunctionalInterface
+    interface BatchRecord<R> {
+        R read(Column keys, int key, Column vals, int val);
+    }
+
+    /** The updates of a stream of batches as a collection, each {@code (key, val)} read by {@code f}. */
+    static <R> Collection<R> flattenBatches(Stream<ListContainer<Batch>> batches, DataType<R> outType, BatchRecord<R> f) {
+        int arity = batches.scope().arity();
+        return new Collection<>(batches.unary("flatten", Pact.pipeline(), containerType(outType, arity), (in, out) -> in.forEach((cap, msg) -> {
+            Updates o = out.newContainer();
+            for (int b = 0; b < msg.size(); b++) {
+                var c = msg.get(b).cursor();
+                while (c.keyValid()) {
+                    while (c.valValid()) {
+                        R r = f.read(c.keyColumn(), c.keyIndex(), c.valColumn(), c.valIndex());
+                        c.forEachTime((times, off, diff) -> append(o, outType, r, times, off, diff));
+                        c.stepVal();
+                    }
+                    c.stepKey();
+                }
+            }
+            out.send(cap, o);
+        })), outType);
+    }
+
+    @Override
+    public String toString() {
+        return "Collection[" + scope().name() + ", " + type + "]";
+    }
+}

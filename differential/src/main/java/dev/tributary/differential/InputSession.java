@@ -1,0 +1,83 @@
+package dev.tributary.differential;
+
+import dev.tributary.arrangements.UnitColumn;
+import dev.tributary.arrangements.Updates;
+import dev.tributary.timely.InputHandle;
+import dev.tributary.timely.Scope;
+import dev.tributary.timely.Timestamps;
+
+/**
+ * Feeds changes into a dataflow as a {@link Collection}: inserts, removals and updates at the
+ * session's current time (or at any later time), then {@link #advanceTo} to promise no more
+ * changes before a time. Each worker has its own session; the collection is the sum of all.
+ */
+public final class InputSession<D> {
+    private final InputHandle<Updates> handle;
+    private final DataType<D> type;
+    private final Collection<D> collection;
+
+    private InputSession(Scope scope, String name, DataType<D> type) {
+        this.handle = scope.input(name, Collection.containerType(type, scope.arity()));
+        this.type = type;
+        this.collection = new Collection<>(handle.stream(), type);
+    }
+
+    public static <D> InputSession<D> create(Scope scope, String name, DataType<D> type) {
+        return new InputSession<>(scope, name, type);
+    }
+
+    public Collection<D> collection() {
+        return collection;
+    }
+
+    /** Adds one copy of {@code data} at the current time. */
+    public void insert(D data) {
+        update(data, 1);
+    }
+
+    /** Removes one copy of {@code data} at the current time. */
+    public void remove(D data) {
+        update(data, -1);
+    }
+
+    /** Changes the count of {@code data} by {@code diff} at the current time. */
+    public void update(D data, long diff) {
+        updateAt(data, handle.time(), diff);
+    }
+
+    /** Changes the count of {@code data} by {@code diff} at {@code time}, which must not be before the current time. */
+    public void updateAt(D data, long[] time, long diff) {
+        long[] now = handle.time();
+        if (!Timestamps.lessEqual(now, time)) {
+            throw new IllegalArgumentException("input '" + collection.scope().name() + "' cannot take an update at " + Timestamps.toString(time)
+                    + ": the session is at " + Timestamps.toString(now) + " and promised nothing earlier");
+        }
+        Updates staged = handle.staged();
+        type.append(staged.keys(), data);
+        ((UnitColumn) staged.vals()).add();
+        staged.push(time, diff);
+    }
+
+    /** The time changes are made at now. */
+    public long[] time() {
+        return handle.time();
+    }
+
+    /** Promises no more changes at times before {@code time}. */
+    public void advanceTo(long[] time) {
+        handle.advanceTo(time);
+    }
+
+    public void advanceTo(long time) {
+        handle.advanceTo(time);
+    }
+
+    public void flush() {
+        handle.flush();
+    }
+
+    /** Promises no more changes at all from this worker. */
+    public void close() {
+        handle.close();
+    }
+}

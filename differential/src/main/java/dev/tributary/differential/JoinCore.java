@@ -1,0 +1,200 @@
+package dev.tributary.differential;
+
+import dev.tributary.arrangements.Batch;
+import dev.tributary.arrangements.Column;
+import dev.tributary.arrangements.Cursor;
+import dev.tributary.arrangements.TraceHandle;
+import dev.tributary.arrangements.Updates;
+import dev.tributary.timely.Antichain;
+import dev.tributary.timely.Capability;
+import dev.tributary.timely.InputPort;
+import dev.tributary.timely.ListContainer;
+import dev.tributary.timely.OperatorBuilder;
+import dev.tributary.timely.OperatorLogic;
+import dev.tributary.timely.OutputPort;
+import dev.tributary.timely.Pact;
+import dev.tributary.timely.Scope;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The join of two arrangements with the same key.
+ *
+ * <p>Model: each pair of updates {@code (k, v1, t1, d1)} and {@code (k, v2, t2, d2)} contributes
+ * {@code (f(k, v1, v2), t1 join t2, d1 * d2)} exactly once. The operator remembers, per input, the
+ * frontier through which it has received batches (acknowledged). A new batch of one input meets
+ * the other input's trace through that input's acknowledged frontier; then its own acknowledged
+ * frontier moves past it. So a pair meets when the later of its two batches arrives, and never
+ * twice. The operator holds each trace's physical compaction at its acknowledged frontier, which
+ * keeps that batch boundary in the trace, and its logical compaction at the other input's
+ * frontier: the other side's future updates are at or after it, and joining with a time advanced
+ * to that frontier gives the same output at every time.
+ */
+final class JoinCore {
+    private JoinCore() {}
+
+    /** Output containers are sent when they reach this many updates. */
+    private static final int CHUNK = 4096;
+
+    static <K, V1, V2, R> Collection<R> join(Arrangement<K, V1> left, Arrangement<K, V2> right,
+            Joiner<? super K, ? super V1, ? super V2, ? extends R> f, DataType<R> outType) {
+        Scope scope = left.scope();
+        if (right.scope() != scope) {
+            throw new IllegalArgumentException("cannot join " + left + " of scope '" + scope.name() + "' with " + right + " of scope '"
+                    + right.scope().name() + "'; bring both into one scope (enter or importInto) first");
+        }
+        OperatorBuilder b = scope.operator("join");
+        InputPort<ListContainer<Batch>> in1 = b.input(left.batches(), Pact.pipeline());
+        InputPort<ListContainer<Batch>> in2 = b.input(right.batches(), Pact.pipeline());
+        OutputPort<Updates> out = b.output(Collection.containerType(outType, scope.arity()));
+        TraceHandle trace1 = left.trace().share();
+        TraceHandle trace2 = right.trace().share();
+        b.build(new Logic<>(in1, in2, out, trace1, trace2, left.keyType(), left.valType(), right.valType(), f, outType, scope.arity()));
+        return new Collection<>(out.stream(), outType);
+    }
+
+    private static final class Logic<K, V1, V2, R> implements OperatorLogic {
+        private final InputPort<ListContainer<Batch>> in1;
+        private final InputPort<ListContainer<Batch>> in2;
+        private final OutputPort<Updates> out;
+        private TraceHandle trace1;
+        private TraceHandle trace2;
+        private final DataType<K> keyType;
+        private final DataType<V1> valType1;
+        private final DataType<V2> valType2;
+        private final Joiner<? super K, ? super V1, ? super V2, ? extends R> f;
+        private final DataType<R> outType;
+        private final int arity;
+        private Antichain acknowledged1;
+        private Antichain acknowledged2;
+        private final Side side1;
+        private final Side side2;
+        private final long[] joined;
+
+        Logic(InputPort<ListContainer<Batch>> in1, InputPort<ListContainer<Batch>> in2, OutputPort<Updates> out, TraceHandle trace1,
+                TraceHandle trace2, DataType<K> keyType, DataType<V1> valType1, DataType<V2> valType2,
+                Joiner<? super K, ? super V1, ? super V2, ? extends R> f, DataType<R> outType, int arity) {
+            this.in1 = in1;
+            this.in2 = in2;
+            this.out = out;
+            this.trace1 = trace1;
+            this.trace2 = trace2;
+            this.keyType = keyType;
+            this.valType1 = valType1;
+            this.valType2 = valType2;
+            this.f = f;
+            this.outType = outType;
+            this.arity = arity;
+            this.acknowledged1 = Antichain.of(new long[arity]);
+            this.acknowledged2 = acknowledged1;
+            this.side1 = new Side(arity);
+            this.side2 = new Side(arity);
+            this.joined = new long[arity];
+        }
+
+        @Override
+        public void schedule() {
+            in1.forEach((cap, msg) -> {
+                for (Batch batch : msg) {
+                    if (trace2 != null) join(cap, batch.cursor(), trace2.cursorThrough(acknowledged2));
+                    acknowledged1 = batch.upper();
+                }
+            });
+            in2.forEach((cap, msg) -> {
+                for (Batch batch : msg) {
+                    if (trace1 != null) join(cap, trace1.cursorThrough(acknowledged1), batch.cursor());
+                    acknowledged2 = batch.upper();
+                }
+            });
+            trace1 = advance(trace1, acknowledged1, in2.frontier());
+            trace2 = advance(trace2, acknowledged2, in1.frontier());
+        }
+
+        /** Moves a trace handle on: boundaries kept at what was received, history kept from where the other input may still be. */
+        private static TraceHandle advance(TraceHandle handle, Antichain acknowledged, Antichain otherFrontier) {
+            if (handle == null) return null;
+            if (otherFrontier.isEmpty()) {
+                handle.drop();
+                return null;
+            }
+            if (!acknowledged.equals(handle.physicalCompaction()) && handle.physicalCompaction().dominates(acknowledged)) {
+                handle.setPhysicalCompaction(acknowledged);
+            }
+            if (!otherFrontier.equals(handle.logicalCompaction()) && handle.logicalCompaction().dominates(otherFrontier)) {
+                handle.setLogicalCompaction(otherFrontier);
+            }
+            return handle;
+        }
+
+        /** Joins the updates of two cursors key by key; {@code c1} reads input 1's side, {@code c2} input 2's. */
+        private void join(Capability cap, Cursor c1, Cursor c2) {
+            Updates o = out.newContainer();
+            while (c1.keyValid() && c2.keyValid()) {
+                int cmp = c1.keyColumn().compare(c1.keyIndex(), c2.keyColumn(), c2.keyIndex());
+                if (cmp < 0) {
+                    c1.seekKey(c2.keyColumn(), c2.keyIndex());
+                } else if (cmp > 0) {
+                    c2.seekKey(c1.keyColumn(), c1.keyIndex());
+                } else {
+                    K key = keyType.get(c1.keyColumn(), c1.keyIndex());
+                    side1.load(c1);
+                    side2.load(c2);
+                    for (int a = 0; a < side1.updates; a++) {
+                        @SuppressWarnings("unchecked")
+                        V1 v1 = (V1) valType1.get(side1.vals.get(side1.valOf[a]).column, side1.vals.get(side1.valOf[a]).index);
+                        for (int bi = 0; bi < side2.updates; bi++) {
+                            V2 v2 = valType2.get(side2.vals.get(side2.valOf[bi]).column, side2.vals.get(side2.valOf[bi]).index);
+                            for (int k = 0; k < arity; k++) joined[k] = Math.max(side1.times[a * arity + k], side2.times[bi * arity + k]);
+                            Collection.append(o, outType, f.join(key, v1, v2), joined, 0, Math.multiplyExact(side1.diffs[a], side2.diffs[bi]));
+                            if (o.size() >= CHUNK) {
+                                out.send(cap, o);
+                                o = out.newContainer();
+                            }
+                        }
+                    }
+                    c1.stepKey();
+                    c2.stepKey();
+                }
+            }
+            out.send(cap, o);
+        }
+    }
+
+    /** A position in a column: where a value of the current key lives. */
+    private record ValRef(Column column, int index) {}
+
+    /** One key's updates from one side, read out of a cursor: values and their (time, diff)s. */
+    private static final class Side {
+        final int arity;
+        final List<ValRef> vals = new ArrayList<>();
+        int[] valOf = new int[16];
+        long[] times;
+        long[] diffs = new long[16];
+        int updates;
+
+        Side(int arity) {
+            this.arity = arity;
+            this.times = new long[16 * arity];
+        }
+
+        void load(Cursor c) {
+            vals.clear();
+            updates = 0;
+            while (c.valValid()) {
+                int v = vals.size();
+                vals.add(new ValRef(c.valColumn(), c.valIndex()));
+                c.forEachTime((t, off, diff) -> {
+                    if (updates == diffs.length) {
+                        diffs = java.util.Arrays.copyOf(diffs, updates * 2);
+                        valOf = java.util.Arrays.copyOf(valOf, updates * 2);
+                        times = java.util.Arrays.copyOf(times, updates * 2 * arity);
+                    }
+                    System.arraycopy(t, off, times, updates * arity, arity);
+                    valOf[updates] = v;
+                    diffs[updates++] = diff;
+                });
+                c.stepVal();
+            }
+        }
+    }
+}

@@ -1,0 +1,361 @@
+package dev.tributary.differential;
+
+import dev.tributary.arrangements.Batch;
+import dev.tributary.arrangements.Batcher;
+import dev.tributary.arrangements.Column;
+import dev.tributary.arrangements.Cursor;
+import dev.tributary.arrangements.Trace;
+import dev.tributary.arrangements.TraceHandle;
+import dev.tributary.arrangements.TraceWriter;
+import dev.tributary.arrangements.Updates;
+import dev.tributary.timely.Antichain;
+import dev.tributary.timely.Capability;
+import dev.tributary.timely.ContainerType;
+import dev.tributary.timely.InputPort;
+import dev.tributary.timely.ListContainer;
+import dev.tributary.timely.OperatorBuilder;
+import dev.tributary.timely.OperatorLogic;
+import dev.tributary.timely.OutputPort;
+import dev.tributary.timely.Pact;
+import dev.tributary.timely.Scope;
+import dev.tributary.timely.Timestamps;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Reduction by key, maintained at interesting times.
+ *
+ * <p>Model: the output at time {@code t} holds, for every key, {@code logic(key, input@t)}. The
+ * operator works in rounds: when its input frontier moves from {@code F} to {@code F'}, the
+ * times in {@code up(F) \ up(F')} become complete, and only they are decided in the round. For a
+ * key whose input changed (or that has times waiting), the candidate times are the lattice-join
+ * closure of the times of its input updates, its output updates and its waiting times: between
+ * two such times neither the input nor the output can change. Each candidate in the round's
+ * region is evaluated, in an order that puts earlier times first, and the operator emits the
+ * difference between {@code logic(input@t)} and the output accumulated at {@code t}; candidates
+ * not yet complete wait with the key for a later round. With totally ordered times the closure
+ * is the set of times itself. The output is a new arrangement whose trace this operator writes
+ * and reads.
+ */
+final class Reduce {
+    private Reduce() {}
+
+    static <K, V, R> Arrangement<K, R> reduce(Arrangement<K, V> source, String name, Reducer<K, V, R> logic, DataType<R> outType) {
+        Scope scope = source.scope();
+        int arity = scope.arity();
+        OperatorBuilder b = scope.operator("reduce:" + name);
+        InputPort<ListContainer<Batch>> in = b.input(source.batches(), Pact.pipeline());
+        OutputPort<ListContainer<Batch>> out = b.output(ListContainer.type());
+        TraceHandle input = source.trace().share();
+        input.setPhysicalCompaction(Antichain.empty(arity));
+        Column keyProto = source.keyType().newColumn(1);
+        Column outProto = outType.newColumn(1);
+        TraceHandle output = Trace.create(name, keyProto, outProto, arity);
+        TraceHandle own = output.share();
+        own.setPhysicalCompaction(Antichain.empty(arity));
+        TraceWriter writer = new TraceWriter(new Batcher(keyProto, outProto, arity), output.trace(), out, b.displayName(), arity);
+        b.build(new Logic<>(in, input, own, writer, source.keyType(), source.valType(), logic, outType, arity));
+        return Arrangement.wrap(out.stream(), output, source.keyType(), outType);
+    }
+
+    private static final class Logic<K, V, R> implements OperatorLogic {
+        private final InputPort<ListContainer<Batch>> in;
+        private TraceHandle input;
+        private TraceHandle output;
+        private final TraceWriter writer;
+        private final DataType<K> keyType;
+        private final DataType<V> valType;
+        private final Reducer<K, V, R> logic;
+        private final DataType<R> outType;
+        private final int arity;
+        private final ContainerType<Updates> outContainers;
+        /** Capabilities for the received batches not yet decided and for the waiting times: an antichain. */
+        private final List<Capability> caps = new ArrayList<>();
+        /** The input frontier through which every time is decided. */
+        private Antichain done;
+        /** Batches received since the last round. */
+        private final List<Batch> fresh = new ArrayList<>();
+        /** Keys with candidate times not yet complete, and those times. */
+        private final TreeMap<K, List<long[]>> waiting;
+        private final Column probe;
+        private final KeyHistory<V> in1;
+        private final KeyHistory<R> out1;
+        private final Values<V> values = new Values<>();
+        private final Comparator<? super R> outOrder;
+
+        Logic(InputPort<ListContainer<Batch>> in, TraceHandle input, TraceHandle output, TraceWriter writer, DataType<K> keyType,
+                DataType<V> valType, Reducer<K, V, R> logic, DataType<R> outType, int arity) {
+            this.in = in;
+            this.input = input;
+            this.output = output;
+            this.writer = writer;
+            this.keyType = keyType;
+            this.valType = valType;
+            this.logic = logic;
+            this.outType = outType;
+            this.arity = arity;
+            this.outContainers = Updates.type(keyType.newColumn(1), outType.newColumn(1), arity);
+            this.done = Antichain.of(new long[arity]);
+            this.waiting = new TreeMap<>(keyType.order());
+            this.probe = keyType.newColumn(1);
+            this.in1 = new KeyHistory<>(valType, arity);
+            this.out1 = new KeyHistory<>(outType, arity);
+            this.outOrder = outType.order();
+        }
+
+        @Override
+        public void schedule() {
+            in.forEach((cap, msg) -> {
+                fresh.addAll(msg);
+                hold(cap);
+            });
+            Antichain frontier = in.frontier();
+            if (frontier.equals(done)) return;
+            round(frontier);
+            writer.advance(frontier);
+            done = frontier;
+            // Keep capabilities only for the waiting times: an idle reduce holds nothing, so a
+            // loop around it can finish a round of the outer scope.
+            Antichain.Builder minimal = new Antichain.Builder(arity);
+            for (List<long[]> times : waiting.values()) {
+                for (long[] t : times) minimal.insert(t);
+            }
+            Antichain keep = minimal.build();
+            List<Capability> next = new ArrayList<>();
+            for (int e = 0; e < keep.size(); e++) next.add(capabilityFor(keep.get(e)).delayed(keep.get(e)));
+            for (Capability c : caps) c.drop();
+            caps.clear();
+            caps.addAll(next);
+            if (frontier.isEmpty()) {
+                input.drop();
+                output.drop();
+                waiting.clear();
+                return;
+            }
+            input.setLogicalCompaction(frontier);
+            output.setLogicalCompaction(frontier);
+        }
+
+        /** Retains a message's capability unless one held already covers it. */
+        private void hold(Capability cap) {
+            for (Capability c : caps) {
+                if (Timestamps.lessEqual(c.time(), cap.time())) return;
+            }
+            caps.removeIf(c -> {
+                if (Timestamps.lessEqual(cap.time(), c.time())) {
+                    c.drop();
+                    return true;
+                }
+                return false;
+            });
+            caps.add(cap.retain());
+        }
+
+        private Capability capabilityFor(long[] t) {
+            for (Capability c : caps) {
+                if (Timestamps.lessEqual(c.time(), t)) return c;
+            }
+            throw new IllegalStateException("reduce holds no capability at or before " + Timestamps.toString(t) + " (holds " + caps + ")");
+        }
+
+        /** Decides every time in {@code up(done) \ up(frontier)}. */
+        private void round(Antichain frontier) {
+            TreeSet<K> keys = new TreeSet<>(keyType.order());
+            for (Batch batch : fresh) {
+                Cursor c = batch.cursor();
+                while (c.keyValid()) {
+                    keys.add(keyType.get(c.keyColumn(), c.keyIndex()));
+                    c.stepKey();
+                }
+            }
+            fresh.clear();
+            for (Map.Entry<K, List<long[]>> e : waiting.entrySet()) {
+                for (long[] t : e.getValue()) {
+                    if (!frontier.lessEqual(t)) {
+                        keys.add(e.getKey());
+                        break;
+                    }
+                }
+            }
+            if (keys.isEmpty()) return;
+            Cursor inputs = input.cursor();
+            Cursor outputs = output.cursor();
+            for (K key : keys) {
+                probe.clear();
+                keyType.append(probe, key);
+                in1.load(inputs, probe);
+                out1.load(outputs, probe);
+                List<long[]> before = waiting.remove(key);
+                List<long[]> later = new ArrayList<>();
+                for (long[] t : candidates(before)) {
+                    if (!done.lessEqual(t)) continue;
+                    if (frontier.lessEqual(t)) {
+                        later.add(t);
+                    } else {
+                        evaluate(key, t);
+                    }
+                }
+                if (!later.isEmpty()) waiting.put(key, later);
+            }
+        }
+
+        /** The join closure of the key's input, output and waiting times, sorted so that earlier times come first. */
+        private List<long[]> candidates(List<long[]> waitingTimes) {
+            TreeSet<long[]> set = new TreeSet<>(Timestamps::compare);
+            in1.addTimes(set);
+            out1.addTimes(set);
+            if (waitingTimes != null) set.addAll(waitingTimes);
+            if (arity > 1) {
+                List<long[]> all = new ArrayList<>(set);
+                for (int i = 0; i < all.size(); i++) {
+                    for (int j = 0; j < i; j++) {
+                        long[] joined = Timestamps.join(all.get(i), all.get(j));
+                        if (set.add(joined)) all.add(joined);
+                    }
+                }
+            }
+            return new ArrayList<>(set);
+        }
+
+        /** Emits, at {@code t}, the difference between the logic's output and the output so far. */
+        private void evaluate(K key, long[] t) {
+            values.clear();
+            in1.accumulate(t, values);
+            TreeMap<R, Long> diff = new TreeMap<>(outOrder);
+            if (values.size() > 0) {
+                logic.reduce(key, values, (value, count) -> diff.merge(value, count, Long::sum));
+            }
+            Values<R> current = new Values<>();
+            out1.accumulate(t, current);
+            for (int i = 0; i < current.size(); i++) diff.merge(current.value(i), -current.count(i), Long::sum);
+            Updates o = null;
+            for (Map.Entry<R, Long> e : diff.entrySet()) {
+                long d = e.getValue();
+                if (d == 0) continue;
+                if (o == null) o = outContainers.create();
+                keyType.append(o.keys(), key);
+                outType.append(o.vals(), e.getKey());
+                o.push(t, d);
+                out1.add(e.getKey(), t, d);
+            }
+            if (o != null) writer.push(capabilityFor(t), o);
+        }
+    }
+
+    /** A key's values with counts, handed to the reducer. */
+    static final class Values<V> implements Reducer.Input<V> {
+        private final List<V> vals = new ArrayList<>();
+        private long[] counts = new long[8];
+
+        void clear() {
+            vals.clear();
+        }
+
+        void add(V v, long count) {
+            if (vals.size() == counts.length) counts = Arrays.copyOf(counts, counts.length * 2);
+            counts[vals.size()] = count;
+            vals.add(v);
+        }
+
+        @Override
+        public int size() {
+            return vals.size();
+        }
+
+        @Override
+        public V value(int i) {
+            return vals.get(i);
+        }
+
+        @Override
+        public long count(int i) {
+            return counts[i];
+        }
+    }
+
+    /**
+     * One key's updates from a trace, read once per round: its distinct values in order, and
+     * each update's value, time and diff. Updates added during the round (this round's output)
+     * join them.
+     */
+    static final class KeyHistory<V> {
+        private final DataType<V> type;
+        private final int arity;
+        private final List<V> vals = new ArrayList<>();
+        private int[] valOf = new int[16];
+        private long[] times;
+        private long[] diffs = new long[16];
+        private int updates;
+        private long[] counts = new long[16];
+
+        KeyHistory(DataType<V> type, int arity) {
+            this.type = type;
+            this.arity = arity;
+            this.times = new long[16 * arity];
+        }
+
+        void load(Cursor c, Column key) {
+            vals.clear();
+            updates = 0;
+            c.seekKey(key, 0);
+            if (!c.keyValid() || !c.keyColumn().equal(c.keyIndex(), key, 0)) return;
+            while (c.valValid()) {
+                int v = vals.size();
+                vals.add(type.get(c.valColumn(), c.valIndex()));
+                c.forEachTime((t, off, diff) -> push(v, t, off, diff));
+                c.stepVal();
+            }
+        }
+
+        private void push(int v, long[] t, int off, long diff) {
+            if (updates == diffs.length) {
+                diffs = Arrays.copyOf(diffs, updates * 2);
+                valOf = Arrays.copyOf(valOf, updates * 2);
+                times = Arrays.copyOf(times, updates * 2 * arity);
+            }
+            System.arraycopy(t, off, times, updates * arity, arity);
+            valOf[updates] = v;
+            diffs[updates++] = diff;
+        }
+
+        /** Adds an update of value {@code value} (found or appended among the values). */
+        void add(V value, long[] t, long diff) {
+            int v = vals.indexOf(value);
+            if (v < 0) {
+                v = vals.size();
+                vals.add(value);
+            }
+            push(v, t, 0, diff);
+        }
+
+        void addTimes(TreeSet<long[]> set) {
+            for (int i = 0; i < updates; i++) set.add(Arrays.copyOfRange(times, i * arity, (i + 1) * arity));
+        }
+
+        /** Adds each value's count accumulated at {@code t}, where non-zero, to {@code into}, in value order. */
+        @SuppressWarnings("unchecked")
+        void accumulate(long[] t, Values<?> into) {
+            if (counts.length < vals.size()) counts = new long[vals.size() * 2];
+            Arrays.fill(counts, 0, vals.size(), 0);
+            for (int i = 0; i < updates; i++) {
+                boolean le = true;
+                for (int k = 0; k < arity; k++) {
+                    if (times[i * arity + k] > t[k]) {
+                        le = false;
+                        break;
+                    }
+                }
+                if (le) counts[valOf[i]] += diffs[i];
+            }
+            Values<V> out = (Values<V>) into;
+            for (int v = 0; v < vals.size(); v++) {
+                if (counts[v] != 0) out.add(vals.get(v), counts[v]);
+            }
+        }
+    }
+}
