@@ -141,6 +141,11 @@ public final class Trace {
         return valProto;
     }
 
+    /** The number of live handles: how many readers share this trace. */
+    public int handleCount() {
+        return handles.size();
+    }
+
     /** The number of batches held (both inputs of a merge in progress count). */
     public int batchCount() {
         return batches().size();

@@ -33,6 +33,11 @@ public interface DataType<D> {
         return Longs.INSTANCE;
     }
 
+    /** Strings in their natural (UTF-16 code unit) order. */
+    static DataType<String> strings() {
+        return natural();
+    }
+
     /** Values with a natural order, in an object column. */
     static <D extends Comparable<? super D>> DataType<D> natural() {
         return ordered(Comparator.naturalOrder());
