@@ -90,6 +90,15 @@ public final class Batch {
                 + Column.arrayBytes(times.length, 8) + Column.arrayBytes(diffs.length, 8);
     }
 
+    /** A cursor over {@code batches} read as one (they may overlap in keys). */
+    public static Cursor cursor(java.util.List<Batch> batches) {
+        java.util.List<Cursor> cursors = new java.util.ArrayList<>(batches.size());
+        for (Batch b : batches) {
+            if (!b.isEmpty()) cursors.add(b.cursor());
+        }
+        return new CursorList(cursors);
+    }
+
     /** A cursor over this batch alone. */
     public Cursor cursor() {
         return new BatchCursor(this);

@@ -27,6 +27,14 @@ public final class Batcher {
     private Antichain lower;
     private final Antichain since;
 
+    /** Never written: the values of a unit column, as longs, for the (long, long) sort. */
+    private long[] zeros = new long[0];
+
+    private long[] zeros(int n) {
+        if (zeros.length < n) zeros = new long[Math.max(n, zeros.length * 2)];
+        return zeros;
+    }
+
     public Batcher(Column keyProto, Column valProto, int arity) {
         this.keyProto = keyProto;
         this.valProto = valProto;
@@ -80,8 +88,10 @@ public final class Batcher {
         Column keys = buffer.keys();
         Column vals = buffer.vals();
         int a = arity;
-        if (a == 1 && keys instanceof LongColumn lk && vals instanceof LongColumn lv) {
-            longSort.sort(index, ready, lk.array(), lv.array(), times);
+        if (a == 1 && keys instanceof LongColumn lk && (vals instanceof LongColumn || vals instanceof UnitColumn)) {
+            // A unit value sorts as the value 0 of every record.
+            long[] v = vals instanceof LongColumn lv ? lv.array() : zeros(n);
+            longSort.sort(index, ready, lk.array(), v, times);
         } else sorter.sort(index, ready, (x, y) -> {
             int c = keys.compare(x, keys, y);
             if (c != 0) return c;

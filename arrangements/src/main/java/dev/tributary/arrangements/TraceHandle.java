@@ -70,11 +70,7 @@ public final class TraceHandle {
     /** A cursor over everything in the trace now, all batches read as one. */
     public Cursor cursor() {
         check();
-        List<Cursor> cursors = new ArrayList<>();
-        for (Batch b : trace.batches()) {
-            if (!b.isEmpty()) cursors.add(b.cursor());
-        }
-        return new CursorList(cursors);
+        return Batch.cursor(trace.batches());
     }
 
     /**

@@ -42,6 +42,19 @@ public final class TraceWriter {
     /** Buffers {@code data}, whose updates are all at times {@code >= cap.time()}. */
     public void push(Capability cap, Updates data) {
         batcher.push(data);
+        hold(cap);
+    }
+
+    /**
+     * Buffers {@code data} without a capability of its own: every update in it must be at or
+     * after a capability given to {@link #hold} (for operators that write many times at once).
+     */
+    public void pushBuffered(Updates data) {
+        batcher.push(data);
+    }
+
+    /** Retains {@code cap} (a copy) until the updates it covers are sealed, unless a held one covers it. */
+    public void hold(Capability cap) {
         for (Capability c : caps) {
             if (Timestamps.lessEqual(c.time(), cap.time())) return;
         }

@@ -86,7 +86,9 @@ final class Reduce {
         private final KeyHistory<V> in1;
         private final KeyHistory<R> out1;
         private final Values<V> values = new Values<>();
-        private final Comparator<? super R> outOrder;
+        /** This round's output, pushed to the writer in one piece at the end of the round. */
+        private final Updates roundOutput;
+        private final Reducer.Output<R> collect;
 
         Logic(InputPort<ListContainer<Batch>> in, TraceHandle input, TraceHandle output, TraceWriter writer, DataType<K> keyType,
                 DataType<V> valType, Reducer<K, V, R> logic, DataType<R> outType, int arity) {
@@ -105,7 +107,9 @@ final class Reduce {
             this.probe = keyType.newColumn(1);
             this.in1 = new KeyHistory<>(valType, arity);
             this.out1 = new KeyHistory<>(outType, arity);
-            this.outOrder = outType.order();
+            this.change = new TreeMap<>(outType.order());
+            this.collect = (value, count) -> change.merge(value, count, Long::sum);
+            this.roundOutput = outContainers.create();
         }
 
         @Override
@@ -163,87 +167,126 @@ final class Reduce {
             throw new IllegalStateException("reduce holds no capability at or before " + Timestamps.toString(t) + " (holds " + caps + ")");
         }
 
-        /** Decides every time in {@code up(done) \ up(frontier)}. */
+        /** Decides every time in {@code up(done) \\ up(frontier)}. */
         private void round(Antichain frontier) {
-            TreeSet<K> keys = new TreeSet<>(keyType.order());
-            for (Batch batch : fresh) {
-                Cursor c = batch.cursor();
-                while (c.keyValid()) {
-                    keys.add(keyType.get(c.keyColumn(), c.keyIndex()));
-                    c.stepKey();
-                }
-            }
-            fresh.clear();
+            // Keys to visit: those of the fresh batches (walked in order) and those waiting with a
+            // time in the region (collected first, since visiting a key rewrites its waiting entry).
+            List<K> due = new ArrayList<>();
             for (Map.Entry<K, List<long[]>> e : waiting.entrySet()) {
                 for (long[] t : e.getValue()) {
                     if (!frontier.lessEqual(t)) {
-                        keys.add(e.getKey());
+                        due.add(e.getKey());
                         break;
                     }
                 }
             }
-            if (keys.isEmpty()) return;
+            Cursor news = Batch.cursor(fresh);
+            if (!news.keyValid() && due.isEmpty()) {
+                fresh.clear();
+                return;
+            }
             Cursor inputs = input.cursor();
             Cursor outputs = output.cursor();
-            for (K key : keys) {
-                probe.clear();
-                keyType.append(probe, key);
-                in1.load(inputs, probe);
-                out1.load(outputs, probe);
-                List<long[]> before = waiting.remove(key);
-                List<long[]> later = new ArrayList<>();
-                for (long[] t : candidates(before)) {
-                    if (!done.lessEqual(t)) continue;
-                    if (frontier.lessEqual(t)) {
-                        later.add(t);
-                    } else {
-                        evaluate(key, t);
-                    }
+            Comparator<? super K> order = keyType.order();
+            int d = 0;
+            while (news.keyValid() || d < due.size()) {
+                K key;
+                if (!news.keyValid()) {
+                    key = due.get(d++);
+                } else {
+                    K next = keyType.get(news.keyColumn(), news.keyIndex());
+                    int c = d < due.size() ? order.compare(next, due.get(d)) : -1;
+                    key = c <= 0 ? next : due.get(d);
+                    if (c >= 0) d++;
+                    if (c <= 0) news.stepKey();
                 }
-                if (!later.isEmpty()) waiting.put(key, later);
+                visit(key, inputs, outputs, frontier);
             }
+            fresh.clear();
+            writer.pushBuffered(roundOutput);
+            roundOutput.clear();
+        }
+
+        private void visit(K key, Cursor inputs, Cursor outputs, Antichain frontier) {
+            probe.clear();
+            keyType.append(probe, key);
+            in1.load(inputs, probe);
+            out1.load(outputs, probe);
+            List<long[]> before = waiting.remove(key);
+            List<long[]> later = null;
+            for (long[] t : candidates(before)) {
+                if (!done.lessEqual(t)) continue;
+                if (frontier.lessEqual(t)) {
+                    if (later == null) later = new ArrayList<>(2);
+                    later.add(t);
+                } else {
+                    evaluate(key, t);
+                }
+            }
+            if (later != null) waiting.put(key, later);
         }
 
         /** The join closure of the key's input, output and waiting times, sorted so that earlier times come first. */
         private List<long[]> candidates(List<long[]> waitingTimes) {
+            if (arity == 1) return candidatesTotal(waitingTimes);
             TreeSet<long[]> set = new TreeSet<>(Timestamps::compare);
             in1.addTimes(set);
             out1.addTimes(set);
             if (waitingTimes != null) set.addAll(waitingTimes);
-            if (arity > 1) {
-                List<long[]> all = new ArrayList<>(set);
-                for (int i = 0; i < all.size(); i++) {
-                    for (int j = 0; j < i; j++) {
-                        long[] joined = Timestamps.join(all.get(i), all.get(j));
-                        if (set.add(joined)) all.add(joined);
-                    }
+            List<long[]> all = new ArrayList<>(set);
+            for (int i = 0; i < all.size(); i++) {
+                for (int j = 0; j < i; j++) {
+                    long[] joined = Timestamps.join(all.get(i), all.get(j));
+                    if (set.add(joined)) all.add(joined);
                 }
             }
             return new ArrayList<>(set);
         }
 
+        private long[] scratchTimes = new long[16];
+
+        /** With totally ordered times the closure is the distinct times themselves. */
+        private List<long[]> candidatesTotal(List<long[]> waitingTimes) {
+            int n = in1.updates + out1.updates + (waitingTimes == null ? 0 : waitingTimes.size());
+            if (scratchTimes.length < n) scratchTimes = new long[n * 2];
+            System.arraycopy(in1.times, 0, scratchTimes, 0, in1.updates);
+            System.arraycopy(out1.times, 0, scratchTimes, in1.updates, out1.updates);
+            int m = in1.updates + out1.updates;
+            if (waitingTimes != null) {
+                for (long[] t : waitingTimes) scratchTimes[m++] = t[0];
+            }
+            Arrays.sort(scratchTimes, 0, m);
+            List<long[]> out = new ArrayList<>(Math.min(m, 4));
+            for (int i = 0; i < m; i++) {
+                if (i > 0 && scratchTimes[i] == scratchTimes[i - 1]) continue;
+                out.add(new long[] {scratchTimes[i]});
+            }
+            return out;
+        }
+
+        private final Values<R> current = new Values<>();
+        private final TreeMap<R, Long> change;
+
         /** Emits, at {@code t}, the difference between the logic's output and the output so far. */
         private void evaluate(K key, long[] t) {
             values.clear();
             in1.accumulate(t, values);
-            TreeMap<R, Long> diff = new TreeMap<>(outOrder);
-            if (values.size() > 0) {
-                logic.reduce(key, values, (value, count) -> diff.merge(value, count, Long::sum));
-            }
-            Values<R> current = new Values<>();
+            change.clear();
+            if (values.size() > 0) logic.reduce(key, values, collect);
+            current.clear();
             out1.accumulate(t, current);
-            for (int i = 0; i < current.size(); i++) diff.merge(current.value(i), -current.count(i), Long::sum);
-            Updates o = null;
-            for (Map.Entry<R, Long> e : diff.entrySet()) {
+            for (int i = 0; i < current.size(); i++) change.merge(current.value(i), -current.count(i), Long::sum);
+            boolean any = false;
+            for (Map.Entry<R, Long> e : change.entrySet()) {
                 long d = e.getValue();
                 if (d == 0) continue;
-                if (o == null) o = outContainers.create();
-                keyType.append(o.keys(), key);
-                outType.append(o.vals(), e.getKey());
-                o.push(t, d);
+                any = true;
+                keyType.append(roundOutput.keys(), key);
+                outType.append(roundOutput.vals(), e.getKey());
+                roundOutput.push(t, d);
                 out1.add(e.getKey(), t, d);
             }
-            if (o != null) writer.push(capabilityFor(t), o);
+            if (any) writer.hold(capabilityFor(t));
         }
     }
 
@@ -288,10 +331,12 @@ final class Reduce {
         private final int arity;
         private final List<V> vals = new ArrayList<>();
         private int[] valOf = new int[16];
-        private long[] times;
+        long[] times;
         private long[] diffs = new long[16];
-        private int updates;
+        int updates;
         private long[] counts = new long[16];
+        private int loading;
+        private final Cursor.TimeDiffConsumer loader = (t, off, diff) -> push(loading, t, off, diff);
 
         KeyHistory(DataType<V> type, int arity) {
             this.type = type;
@@ -305,9 +350,9 @@ final class Reduce {
             c.seekKey(key, 0);
             if (!c.keyValid() || !c.keyColumn().equal(c.keyIndex(), key, 0)) return;
             while (c.valValid()) {
-                int v = vals.size();
+                loading = vals.size();
                 vals.add(type.get(c.valColumn(), c.valIndex()));
-                c.forEachTime((t, off, diff) -> push(v, t, off, diff));
+                c.forEachTime(loader);
                 c.stepVal();
             }
         }
