@@ -259,6 +259,17 @@ public final class Collection<D> {
     }
 
     /**
+     * Pairs every record of this collection with every record of {@code other} that has the same
+     * key: {@code f(d, e)} at the lattice join of their times, with the product of their diffs.
+     * Arranges both inputs by key; to share an arrangement among several joins, arrange once and
+     * use {@link Arrangement#join}.
+     */
+    public <E, K, R> Collection<R> join(Collection<E> other, Function<? super D, ? extends K> key, Function<? super E, ? extends K> otherKey,
+            DataType<K> keyType, java.util.function.BiFunction<? super D, ? super E, ? extends R> f, DataType<R> outType) {
+        return arrangeByKey(key, keyType, d -> d, type).join(other.arrangeByKey(otherKey, keyType, e -> e, other.type), (k, d, e) -> f.apply(d, e), outType);
+    }
+
+    /**
      * The records whose key is in {@code keys}, each with its count multiplied by the key's
      * count there (so {@code keys} is usually distinct).
      */

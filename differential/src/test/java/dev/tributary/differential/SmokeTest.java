@@ -82,4 +82,16 @@ class SmokeTest {
             assertThat(accumulate(out, 3).values()).containsOnly(1L);
         }
     }
+
+    @Test
+    void joinsCollectionsByKeyThroughRetractions() {
+        // records n; join n with m where n % 10 == m % 10, output n * 1000 + m
+        List<Upd<Long>> in = List.of(new Upd<>(1L, 0, 1), new Upd<>(11L, 0, 1), new Upd<>(2L, 1, 1), new Upd<>(12L, 1, 2), new Upd<>(11L, 2, -1));
+        for (int w = 1; w <= 3; w++) {
+            List<Upd<Long>> out = run(w, DataType.longs(), in, c -> c.join(c, n -> n % 10, m -> m % 10, DataType.longs(), (n, m) -> n * 1000 + m, DataType.longs()));
+            assertThat(accumulate(out, 0)).isEqualTo(Map.of(1001L, 1L, 1011L, 1L, 11001L, 1L, 11011L, 1L));
+            assertThat(accumulate(out, 1)).isEqualTo(Map.of(1001L, 1L, 1011L, 1L, 11001L, 1L, 11011L, 1L, 2002L, 1L, 2012L, 2L, 12002L, 2L, 12012L, 4L));
+            assertThat(accumulate(out, 2)).isEqualTo(Map.of(1001L, 1L, 2002L, 1L, 2012L, 2L, 12002L, 2L, 12012L, 4L));
+        }
+    }
 }
