@@ -48,7 +48,7 @@ public final class Batcher {
     /** Copies {@code updates} into the buffer. */
     public void push(Updates updates) {
         if (updates.arity() != arity) throw new IllegalArgumentException("updates of arity " + updates.arity() + " pushed to a batcher of arity " + arity);
-        for (int i = 0; i < updates.size(); i++) buffer.appendFrom(updates, i);
+        buffer.appendAll(updates);
     }
 
     /** The number of buffered updates. */

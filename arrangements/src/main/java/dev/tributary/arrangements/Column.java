@@ -20,6 +20,11 @@ public abstract class Column {
     /** Appends value {@code i} of {@code source} (same class). */
     public abstract void append(Column source, int i);
 
+    /** Appends values {@code [from, to)} of {@code source} (same class), in order. */
+    public void appendRange(Column source, int from, int to) {
+        for (int i = from; i < to; i++) append(source, i);
+    }
+
     /** A 64-bit hash of value {@code i}, equal for equal values in any column of this class. */
     public abstract long hash(int i);
 

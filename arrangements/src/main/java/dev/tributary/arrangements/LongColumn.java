@@ -51,6 +51,14 @@ public final class LongColumn extends Column {
     }
 
     @Override
+    public void appendRange(Column source, int from, int to) {
+        int n = to - from;
+        if (size + n > values.length) values = Arrays.copyOf(values, Math.max(size + n, values.length * 2));
+        System.arraycopy(((LongColumn) source).values, from, values, size, n);
+        size += n;
+    }
+
+    @Override
     public void append(Column source, int i) {
         add(((LongColumn) source).values[i]);
     }

@@ -12,6 +12,11 @@ public final class UnitColumn extends Column {
     }
 
     @Override
+    public void appendRange(Column source, int from, int to) {
+        size += to - from;
+    }
+
+    @Override
     public int size() {
         return size;
     }

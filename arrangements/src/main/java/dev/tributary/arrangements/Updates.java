@@ -39,7 +39,7 @@ public final class Updates implements Container {
 
             @Override
             public void appendAll(Updates from, Updates into) {
-                for (int i = 0; i < from.size; i++) into.appendFrom(from, i);
+                into.appendAll(from);
             }
 
             @Override
@@ -88,6 +88,22 @@ public final class Updates implements Container {
         ensure();
         System.arraycopy(other.times, i * arity, times, size * arity, arity);
         diffs[size++] = other.diffs[i];
+    }
+
+    /** Appends every record of {@code other} (same column classes and arity), column by column. */
+    public void appendAll(Updates other) {
+        if (other.arity != arity) throw new IllegalArgumentException("updates of arity " + other.arity + " appended to updates of arity " + arity);
+        int n = other.size;
+        keys.appendRange(other.keys, 0, n);
+        vals.appendRange(other.vals, 0, n);
+        if (size + n > diffs.length) {
+            int capacity = Math.max(size + n, diffs.length * 2);
+            diffs = Arrays.copyOf(diffs, capacity);
+            times = Arrays.copyOf(times, capacity * arity);
+        }
+        System.arraycopy(other.times, 0, times, size * arity, n * arity);
+        System.arraycopy(other.diffs, 0, diffs, size, n);
+        size += n;
     }
 
     private void ensure() {
