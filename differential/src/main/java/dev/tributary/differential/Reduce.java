@@ -107,8 +107,8 @@ final class Reduce {
             this.probe = keyType.newColumn(1);
             this.in1 = new KeyHistory<>(valType, arity);
             this.out1 = new KeyHistory<>(outType, arity);
-            this.change = new TreeMap<>(outType.order());
-            this.collect = (value, count) -> change.merge(value, count, Long::sum);
+            Comparator<? super R> order = outType.order();
+            this.collect = (value, count) -> change.merge(value, count, order);
             this.roundOutput = outContainers.create();
         }
 
@@ -214,21 +214,40 @@ final class Reduce {
             out1.load(outputs, probe);
             List<long[]> before = waiting.remove(key);
             List<long[]> later = null;
-            for (long[] t : candidates(before)) {
-                if (!done.lessEqual(t)) continue;
-                if (frontier.lessEqual(t)) {
-                    if (later == null) later = new ArrayList<>(2);
-                    later.add(t);
-                } else {
-                    evaluate(key, t);
+            if (arity == 1) {
+                // Totally ordered times: the closure is the distinct times themselves.
+                int m = distinctTimes(before);
+                long lo = done.isEmpty() ? Long.MAX_VALUE : done.get(0)[0];
+                long hi = frontier.isEmpty() ? Long.MAX_VALUE : frontier.get(0)[0];
+                for (int i = 0; i < m; i++) {
+                    long t = scratchTimes[i];
+                    if (t < lo) continue;
+                    if (t >= hi) {
+                        if (later == null) later = new ArrayList<>(2);
+                        later.add(new long[] {t});
+                    } else {
+                        time1[0] = t;
+                        evaluate(key, time1);
+                    }
+                }
+            } else {
+                for (long[] t : closure(before)) {
+                    if (!done.lessEqual(t)) continue;
+                    if (frontier.lessEqual(t)) {
+                        if (later == null) later = new ArrayList<>(2);
+                        later.add(t);
+                    } else {
+                        evaluate(key, t);
+                    }
                 }
             }
             if (later != null) waiting.put(key, later);
         }
 
+        private final long[] time1 = new long[1];
+
         /** The join closure of the key's input, output and waiting times, sorted so that earlier times come first. */
-        private List<long[]> candidates(List<long[]> waitingTimes) {
-            if (arity == 1) return candidatesTotal(waitingTimes);
+        private List<long[]> closure(List<long[]> waitingTimes) {
             TreeSet<long[]> set = new TreeSet<>(Timestamps::compare);
             in1.addTimes(set);
             out1.addTimes(set);
@@ -245,8 +264,8 @@ final class Reduce {
 
         private long[] scratchTimes = new long[16];
 
-        /** With totally ordered times the closure is the distinct times themselves. */
-        private List<long[]> candidatesTotal(List<long[]> waitingTimes) {
+        /** Arity 1: the distinct times of the key's input, output and waiting times, sorted into {@code scratchTimes}; returns their number. */
+        private int distinctTimes(List<long[]> waitingTimes) {
             int n = in1.updates + out1.updates + (waitingTimes == null ? 0 : waitingTimes.size());
             if (scratchTimes.length < n) scratchTimes = new long[n * 2];
             System.arraycopy(in1.times, 0, scratchTimes, 0, in1.updates);
@@ -255,17 +274,18 @@ final class Reduce {
             if (waitingTimes != null) {
                 for (long[] t : waitingTimes) scratchTimes[m++] = t[0];
             }
-            Arrays.sort(scratchTimes, 0, m);
-            List<long[]> out = new ArrayList<>(Math.min(m, 4));
+            if (m > 1) Arrays.sort(scratchTimes, 0, m);
+            int d = 0;
             for (int i = 0; i < m; i++) {
-                if (i > 0 && scratchTimes[i] == scratchTimes[i - 1]) continue;
-                out.add(new long[] {scratchTimes[i]});
+                if (d > 0 && scratchTimes[i] == scratchTimes[d - 1]) continue;
+                scratchTimes[d++] = scratchTimes[i];
             }
-            return out;
+            return d;
         }
 
         private final Values<R> current = new Values<>();
-        private final TreeMap<R, Long> change;
+        /** The output change at the time being evaluated: values and their diffs (few per key, so a list). */
+        private final Values<R> change = new Values<>();
 
         /** Emits, at {@code t}, the difference between the logic's output and the output so far. */
         private void evaluate(K key, long[] t) {
@@ -275,16 +295,16 @@ final class Reduce {
             if (values.size() > 0) logic.reduce(key, values, collect);
             current.clear();
             out1.accumulate(t, current);
-            for (int i = 0; i < current.size(); i++) change.merge(current.value(i), -current.count(i), Long::sum);
+            for (int i = 0; i < current.size(); i++) collect.add(current.value(i), -current.count(i));
             boolean any = false;
-            for (Map.Entry<R, Long> e : change.entrySet()) {
-                long d = e.getValue();
+            for (int i = 0; i < change.size(); i++) {
+                long d = change.count(i);
                 if (d == 0) continue;
                 any = true;
                 keyType.append(roundOutput.keys(), key);
-                outType.append(roundOutput.vals(), e.getKey());
+                outType.append(roundOutput.vals(), change.value(i));
                 roundOutput.push(t, d);
-                out1.add(e.getKey(), t, d);
+                out1.add(change.value(i), t, d);
             }
             if (any) writer.hold(capabilityFor(t));
         }
@@ -297,6 +317,17 @@ final class Reduce {
 
         void clear() {
             vals.clear();
+        }
+
+        /** Adds {@code count} to {@code v}'s entry (equal under {@code order}), or appends one. */
+        void merge(V v, long count, Comparator<? super V> order) {
+            for (int i = 0; i < vals.size(); i++) {
+                if (order.compare(vals.get(i), v) == 0) {
+                    counts[i] += count;
+                    return;
+                }
+            }
+            add(v, count);
         }
 
         void add(V v, long count) {
