@@ -159,7 +159,7 @@ final class Merger {
         int from = batch.valOffsets[val];
         int to = batch.valOffsets[val + 1];
         int count = to - from;
-        if (n + count > diffs.length) {
+        if (n + count > diffs.length || (n + count) * arity > times.length) {
             int cap = Math.max(n + count, diffs.length * 2);
             diffs = Arrays.copyOf(diffs, cap);
             times = Arrays.copyOf(times, cap * arity);
