@@ -198,9 +198,16 @@ final class Reduce {
                     int c = d < due.size() ? order.compare(next, due.get(d)) : -1;
                     key = c <= 0 ? next : due.get(d);
                     if (c >= 0) d++;
-                    if (c <= 0) news.stepKey();
+                    if (c <= 0) {
+                        while (news.valValid()) {
+                            news.forEachTime(collectNew);
+                            news.stepVal();
+                        }
+                        news.stepKey();
+                    }
                 }
                 visit(key, inputs, outputs, frontier);
+                newCount = 0;
             }
             fresh.clear();
             writer.pushBuffered(roundOutput);
@@ -216,8 +223,14 @@ final class Reduce {
             List<long[]> later = null;
             if (arity == 1) {
                 // Totally ordered times: the closure is the distinct times themselves.
+                long first = Long.MAX_VALUE;
+                for (int i = 0; i < newCount; i++) first = Math.min(first, newTimes[i]);
+                if (before != null) {
+                    for (long[] t : before) first = Math.min(first, t[0]);
+                }
                 int m = distinctTimes(before);
-                long lo = done.isEmpty() ? Long.MAX_VALUE : done.get(0)[0];
+                // Only times at or after a new time can have changed (see closure()).
+                long lo = Math.max(first, done.isEmpty() ? Long.MAX_VALUE : done.get(0)[0]);
                 long hi = frontier.isEmpty() ? Long.MAX_VALUE : frontier.get(0)[0];
                 for (int i = 0; i < m; i++) {
                     long t = scratchTimes[i];
@@ -232,7 +245,7 @@ final class Reduce {
                 }
             } else {
                 for (long[] t : closure(before)) {
-                    if (!done.lessEqual(t)) continue;
+                    if (!done.lessEqual(t) || !afterNew(t, before)) continue;
                     if (frontier.lessEqual(t)) {
                         if (later == null) later = new ArrayList<>(2);
                         later.add(t);
@@ -246,12 +259,46 @@ final class Reduce {
 
         private final long[] time1 = new long[1];
 
-        /** The join closure of the key's input, output and waiting times, sorted so that earlier times come first. */
+        /** The key's fresh updates' own times (before any compaction), flat with a stride of {@code arity}. */
+        private long[] newTimes = new long[16];
+        private int newCount;
+        private final Cursor.TimeDiffConsumer collectNew = (t, off, diff) -> addNew(t, off);
+
+        private void addNew(long[] t, int off) {
+            if ((newCount + 1) * arity > newTimes.length) newTimes = Arrays.copyOf(newTimes, newTimes.length * 2);
+            System.arraycopy(t, off, newTimes, newCount * arity, arity);
+            newCount++;
+        }
+
+        /** Whether {@code t} is at or after one of the key's fresh times or waiting times. */
+        private boolean afterNew(long[] t, List<long[]> waitingTimes) {
+            for (int i = 0; i < newCount; i++) {
+                boolean le = true;
+                for (int k = 0; k < arity && le; k++) le = newTimes[i * arity + k] <= t[k];
+                if (le) return true;
+            }
+            if (waitingTimes != null) {
+                for (long[] w : waitingTimes) {
+                    if (Timestamps.lessEqual(w, t)) return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * The join closure of the key's input, output, fresh and waiting times, sorted so that
+         * earlier times come first. Only those at or after a fresh or waiting time matter: a time
+         * made of history alone was decided when that history was new, and compaction (which
+         * advances history times) must not make it look undecided. And the fresh times are taken
+         * from the batches as they arrived, because in the compacted trace a fresh update may
+         * already have cancelled against history.
+         */
         private List<long[]> closure(List<long[]> waitingTimes) {
             TreeSet<long[]> set = new TreeSet<>(Timestamps::compare);
             in1.addTimes(set);
             out1.addTimes(set);
             if (waitingTimes != null) set.addAll(waitingTimes);
+            for (int i = 0; i < newCount; i++) set.add(Arrays.copyOfRange(newTimes, i * arity, (i + 1) * arity));
             List<long[]> all = new ArrayList<>(set);
             for (int i = 0; i < all.size(); i++) {
                 for (int j = 0; j < i; j++) {
@@ -264,13 +311,14 @@ final class Reduce {
 
         private long[] scratchTimes = new long[16];
 
-        /** Arity 1: the distinct times of the key's input, output and waiting times, sorted into {@code scratchTimes}; returns their number. */
+        /** Arity 1: the distinct times of the key's input, output, fresh and waiting times, sorted into {@code scratchTimes}; returns their number. */
         private int distinctTimes(List<long[]> waitingTimes) {
-            int n = in1.updates + out1.updates + (waitingTimes == null ? 0 : waitingTimes.size());
+            int n = in1.updates + out1.updates + newCount + (waitingTimes == null ? 0 : waitingTimes.size());
             if (scratchTimes.length < n) scratchTimes = new long[n * 2];
             System.arraycopy(in1.times, 0, scratchTimes, 0, in1.updates);
             System.arraycopy(out1.times, 0, scratchTimes, in1.updates, out1.updates);
-            int m = in1.updates + out1.updates;
+            System.arraycopy(newTimes, 0, scratchTimes, in1.updates + out1.updates, newCount);
+            int m = in1.updates + out1.updates + newCount;
             if (waitingTimes != null) {
                 for (long[] t : waitingTimes) scratchTimes[m++] = t[0];
             }

@@ -1,6 +1,7 @@
 package dev.tributary.propertytests.timely;
 
 import dev.tributary.propertytests.timely.Model.Bag;
+import dev.tributary.propertytests.Guard;
 import dev.tributary.timely.Antichain;
 import dev.tributary.timely.Captured;
 import dev.tributary.timely.Config;
@@ -14,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /** Running a computation under test, and reading what its captures saw. */
@@ -34,32 +34,7 @@ final class Harness {
      * {@code Execution.join()} fail the computation and so stops every worker.
      */
     static void run(int workers, FrontierLog events, Consumer<Worker> program) {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread runner = new Thread(() -> {
-            try {
-                Timely.run(Config.workers(workers).withEvents(events), program);
-            } catch (Throwable t) {
-                failure.set(t);
-            }
-        }, "timely-run");
-        runner.setDaemon(true);
-        runner.start();
-        try {
-            runner.join(GUARD.toMillis());
-            if (runner.isAlive()) {
-                runner.interrupt();
-                runner.join(GUARD.toMillis());
-                throw new AssertionError("Timely.run did not return within " + GUARD + " (the computation never completed)");
-            }
-        } catch (InterruptedException e) {
-            runner.interrupt();
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted while waiting for Timely.run", e);
-        }
-        Throwable t = failure.get();
-        if (t instanceof RuntimeException r) throw r;
-        if (t instanceof Error e) throw e;
-        if (t != null) throw new IllegalStateException(t);
+        Guard.run(Config.workers(workers).withEvents(events), program, GUARD);
     }
 
     /** One capture per stream id, shared by all workers. */
