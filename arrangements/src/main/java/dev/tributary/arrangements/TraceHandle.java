@@ -99,6 +99,23 @@ public final class TraceHandle {
         return new CursorList(cursors);
     }
 
+    /**
+     * The latest batch boundary at or before {@code frontier}: the upper of the last batch whose
+     * upper is {@code <=} it, or {@code null} if none is. A reader whose input frontier is
+     * {@code frontier} has received every non-empty batch up to that boundary (each was sent
+     * under a capability before it), so it may acknowledge it even when the batches in between
+     * were empty and never sent.
+     */
+    public Antichain boundaryAtOrBefore(Antichain frontier) {
+        check();
+        Antichain reached = null;
+        for (Batch b : trace.batches()) {
+            if (!b.upper().dominates(frontier)) break;
+            reached = b.upper();
+        }
+        return reached;
+    }
+
     /** The batches now in the trace, oldest first. They are immutable and may be kept. */
     public List<Batch> batches() {
         check();

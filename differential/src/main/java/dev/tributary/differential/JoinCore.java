@@ -106,8 +106,20 @@ final class JoinCore {
                     acknowledged2 = batch.upper();
                 }
             });
+            // Empty batches are never sent, so acknowledge through them from the input frontiers:
+            // otherwise a quiet input would hold every later batch of its trace pending.
+            acknowledged1 = catchUp(trace1, acknowledged1, in1.frontier());
+            acknowledged2 = catchUp(trace2, acknowledged2, in2.frontier());
             trace1 = advance(trace1, acknowledged1, in2.frontier());
             trace2 = advance(trace2, acknowledged2, in1.frontier());
+        }
+
+        /** The latest boundary of {@code handle}'s trace that {@code frontier} has passed, if beyond {@code acknowledged}. */
+        private static Antichain catchUp(TraceHandle handle, Antichain acknowledged, Antichain frontier) {
+            if (handle == null) return acknowledged;
+            Antichain boundary = handle.boundaryAtOrBefore(frontier);
+            if (boundary == null || boundary.equals(acknowledged) || !acknowledged.dominates(boundary)) return acknowledged;
+            return boundary;
         }
 
         /** Moves a trace handle on: boundaries kept at what was received, history kept from where the other input may still be. */
