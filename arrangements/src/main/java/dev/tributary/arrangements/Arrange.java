@@ -46,7 +46,7 @@ public final class Arrange {
         TraceHandle handle = Trace.create(name, keyProto, valProto, arity);
         TraceHandle own = handle.share();
         TraceWriter writer = new TraceWriter(new Batcher(keyProto, valProto, arity), handle.trace(), out, b.displayName(), arity);
-        b.build(new ArrangeLogic(in, writer, handle.trace(), own, b.activator()));
+        b.build(new ArrangeLogic(in, writer, handle.trace(), own, b.idleActivator()));
         return new Arranged(out.stream(), handle);
     }
 
@@ -139,6 +139,7 @@ public final class Arrange {
         private final TraceWriter writer;
         private final Trace trace;
         private final TraceHandle own;
+        /** Schedules the operator again at a step where the worker is otherwise idle: merging is background work. */
         private final Runnable activate;
 
         ArrangeLogic(InputPort<Updates> in, TraceWriter writer, Trace trace, TraceHandle own, Runnable activate) {

@@ -94,7 +94,6 @@ final class Spine {
             throw new IllegalArgumentException("batch " + batch.description() + " does not start where the trace ends (" + upper + ")");
         }
         upper = batch.upper();
-        quietExerts = 0;
         pending.add(batch);
         introducePending();
     }
@@ -129,22 +128,10 @@ final class Spine {
      */
     void exert(long fuel) {
         if (!hasMergeInProgress()) {
-            // Idle merging rewrites large batches (a small new batch erased into the largest one,
-            // a whole batch recompacted because the since moved), so it starts only once the trace
-            // has been quiet: otherwise a trace that takes a small batch every step would pay a
-            // whole-trace merge every step.
-            if (quietExerts < QUIET_EXERTS) {
-                quietExerts++;
-                return;
-            }
             if (!startErasingMerge() && !startCompaction()) return;
         }
         applyFuel(fuel);
     }
-
-    /** Consecutive {@link #exert} calls without an insertion before idle merging starts a merge. */
-    static final int QUIET_EXERTS = 32;
-    private int quietExerts;
 
     /** Whether {@link #exert} has anything left to do. */
     boolean needsWork() {

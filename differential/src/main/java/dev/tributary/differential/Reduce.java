@@ -229,6 +229,8 @@ final class Reduce {
                     for (long[] t : before) first = Math.min(first, t[0]);
                 }
                 int m = distinctTimes(before);
+                in1.startSweep();
+                out1.startSweep();
                 // Only times at or after a new time can have changed (see closure()).
                 long lo = Math.max(first, done.isEmpty() ? Long.MAX_VALUE : done.get(0)[0]);
                 long hi = frontier.isEmpty() ? Long.MAX_VALUE : frontier.get(0)[0];
@@ -338,11 +340,13 @@ final class Reduce {
         /** Emits, at {@code t}, the difference between the logic's output and the output so far. */
         private void evaluate(K key, long[] t) {
             values.clear();
-            in1.accumulate(t, values);
+            if (arity == 1) in1.sweepTo(t[0], values);
+            else in1.accumulate(t, values);
             change.clear();
             if (values.size() > 0) logic.reduce(key, values, collect);
             current.clear();
-            out1.accumulate(t, current);
+            if (arity == 1) out1.sweepTo(t[0], current);
+            else out1.accumulate(t, current);
             for (int i = 0; i < current.size(); i++) collect.add(current.value(i), -current.count(i));
             boolean any = false;
             for (int i = 0; i < change.size(); i++) {
@@ -423,9 +427,63 @@ final class Reduce {
             this.times = new long[16 * arity];
         }
 
+        /** Arity 1: the loaded updates' indexes in time order, and how many have been added into {@code counts}. */
+        private int[] order = new int[16];
+        private long[] packed = new long[16];
+        private int swept;
+        private int sweepEnd;
+        private boolean sweeping;
+
+        /**
+         * Arity 1: prepares to accumulate at increasing times without re-reading the history for
+         * each: sorts the loaded updates by time once; {@link #sweepTo} then adds those up to each
+         * time. Updates {@link #add}ed later are at or before every later time, so they count at once.
+         */
+        void startSweep() {
+            if (order.length < updates) {
+                order = new int[updates * 2];
+                packed = new long[updates * 2];
+            }
+            long min = Long.MAX_VALUE;
+            long max = Long.MIN_VALUE;
+            for (int i = 0; i < updates; i++) {
+                min = Math.min(min, times[i]);
+                max = Math.max(max, times[i]);
+            }
+            if (updates < (1 << 25) && max - min >= 0 && max - min < (1L << 38)) {
+                for (int i = 0; i < updates; i++) packed[i] = (times[i] - min) << 25 | i;
+                Arrays.sort(packed, 0, updates);
+                for (int i = 0; i < updates; i++) order[i] = (int) (packed[i] & ((1 << 25) - 1));
+            } else {
+                Integer[] boxed = new Integer[updates];
+                for (int i = 0; i < updates; i++) boxed[i] = i;
+                Arrays.sort(boxed, (x, y) -> Long.compare(times[x], times[y]));
+                for (int i = 0; i < updates; i++) order[i] = boxed[i];
+            }
+            if (counts.length < vals.size()) counts = new long[vals.size() * 2];
+            Arrays.fill(counts, 0, vals.size(), 0);
+            swept = 0;
+            sweepEnd = updates;
+            sweeping = true;
+        }
+
+        /** Arity 1, after {@link #startSweep}: adds each value's count accumulated at {@code t} (non-decreasing across calls) to {@code into}. */
+        @SuppressWarnings("unchecked")
+        void sweepTo(long t, Values<?> into) {
+            while (swept < sweepEnd && times[order[swept]] <= t) {
+                int u = order[swept++];
+                counts[valOf[u]] += diffs[u];
+            }
+            Values<V> out = (Values<V>) into;
+            for (int v = 0; v < vals.size(); v++) {
+                if (counts[v] != 0) out.add(vals.get(v), counts[v]);
+            }
+        }
+
         void load(Cursor c, Column key) {
             vals.clear();
             updates = 0;
+            sweeping = false;
             c.seekKey(key, 0);
             if (!c.keyValid() || !c.keyColumn().equal(c.keyIndex(), key, 0)) return;
             while (c.valValid()) {
@@ -453,8 +511,11 @@ final class Reduce {
             if (v < 0) {
                 v = vals.size();
                 vals.add(value);
+                if (counts.length < vals.size()) counts = Arrays.copyOf(counts, vals.size() * 2);
+                counts[v] = 0;
             }
             push(v, t, 0, diff);
+            if (sweeping) counts[v] += diff;
         }
 
         void addTimes(TreeSet<long[]> set) {

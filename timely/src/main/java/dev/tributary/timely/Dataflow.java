@@ -123,6 +123,21 @@ final class Dataflow {
         }
     }
 
+    /** Operators waiting for a step in which the worker has nothing else to do. */
+    private final java.util.BitSet whenIdle = new java.util.BitSet();
+
+    void activateWhenIdle(int operator) {
+        whenIdle.set(operator);
+    }
+
+    /** Schedules the operators waiting for an idle step; returns whether there were any. */
+    boolean activateIdle() {
+        if (whenIdle.isEmpty()) return false;
+        for (int i = whenIdle.nextSetBit(0); i >= 0; i = whenIdle.nextSetBit(i + 1)) activate(i);
+        whenIdle.clear();
+        return true;
+    }
+
     void receive(Message m) {
         @SuppressWarnings("unchecked")
         InputPort<Container> port = (InputPort<Container>) operators.get(m.operator).inputs.get(m.port);

@@ -98,6 +98,16 @@ public final class OperatorBuilder {
         return () -> df.activate(id);
     }
 
+    /**
+     * Schedules this operator at the next step in which the worker has nothing else to do: for
+     * background work (merging an idle trace) that must not delay data or progress.
+     */
+    public Runnable idleActivator() {
+        Dataflow df = scope.dataflow;
+        int id = op.id;
+        return () -> df.activateWhenIdle(id);
+    }
+
     /** The operator's name and id as shown in errors and events, {@code name#id}. */
     public String displayName() {
         return op.displayName();

@@ -92,6 +92,12 @@ public final class Worker {
         for (Dataflow df : dataflows) {
             if (!df.isComplete()) work |= df.step();
         }
+        if (!work) {
+            // Nothing else happened: now background work may run.
+            for (Dataflow df : dataflows) {
+                if (!df.isComplete() && df.activateIdle()) work |= df.step();
+            }
+        }
         return work;
     }
 
