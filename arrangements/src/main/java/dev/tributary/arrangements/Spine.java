@@ -94,6 +94,7 @@ final class Spine {
             throw new IllegalArgumentException("batch " + batch.description() + " does not start where the trace ends (" + upper + ")");
         }
         upper = batch.upper();
+        idleCredit = 0;
         pending.add(batch);
         introducePending();
     }
@@ -127,11 +128,20 @@ final class Spine {
      * upper, which erases no boundary) of a batch not yet compacted to the current since.
      */
     void exert(long fuel) {
+        idleCredit = fuel > Long.MAX_VALUE - idleCredit ? Long.MAX_VALUE : idleCredit + fuel;
         if (!hasMergeInProgress()) {
             if (!startErasingMerge() && !startCompaction()) return;
         }
         applyFuel(fuel);
     }
+
+    /**
+     * Fuel offered to {@link #exert} since the last insertion. An idle merge starts only once this
+     * covers its size: a trace that keeps receiving small batches between short idle spells would
+     * otherwise merge each one into its largest batch, a whole-trace merge per batch. A trace that
+     * stays idle merges after waiting at most as long as the merge takes.
+     */
+    private long idleCredit;
 
     /** Whether {@link #exert} has anything left to do. */
     boolean needsWork() {
@@ -161,9 +171,10 @@ final class Spine {
     private boolean startErasingMerge() {
         int level = erasableLevel();
         if (level < 0) return false;
-        Batch b = single.set(level, null);
         int next = level + 1;
         while (single.get(next) == null) next++;
+        if ((long) single.get(level).updateCount() + single.get(next).updateCount() > idleCredit) return false;
+        Batch b = single.set(level, null);
         insertAt(b, next);
         return true;
     }
@@ -171,6 +182,7 @@ final class Spine {
     private boolean startCompaction() {
         int level = staleLevel();
         if (level < 0) return false;
+        if (single.get(level).updateCount() > idleCredit) return false;
         Batch b = single.set(level, null);
         setMerging(level, new Merger(b, Batch.empty(keyProto, valProto, arity, b.upper(), b.upper(), since), since));
         return true;
