@@ -28,7 +28,7 @@ public final class Arrange {
     private Arrange() {}
 
     /** Merge work an arrange operator does per activation when it has nothing else to do. */
-    static final long IDLE_FUEL = 1 << 12;
+    static final long IDLE_FUEL = 1 << 9;
 
     /** An arrangement: the stream of its batches and a handle to this worker's trace. */
     public record Arranged(Stream<ListContainer<Batch>> batches, TraceHandle trace) {}
