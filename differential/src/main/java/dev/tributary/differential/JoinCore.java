@@ -1,7 +1,6 @@
 package dev.tributary.differential;
 
 import dev.tributary.arrangements.Batch;
-import dev.tributary.arrangements.Column;
 import dev.tributary.arrangements.Cursor;
 import dev.tributary.arrangements.TraceHandle;
 import dev.tributary.arrangements.Updates;
@@ -149,13 +148,14 @@ final class JoinCore {
                     c2.seekKey(c1.keyColumn(), c1.keyIndex());
                 } else {
                     K key = keyType.get(c1.keyColumn(), c1.keyIndex());
-                    side1.load(c1);
-                    side2.load(c2);
+                    side1.load(c1, valType1);
+                    side2.load(c2, valType2);
                     for (int a = 0; a < side1.updates; a++) {
                         @SuppressWarnings("unchecked")
-                        V1 v1 = (V1) valType1.get(side1.vals.get(side1.valOf[a]).column, side1.vals.get(side1.valOf[a]).index);
+                        V1 v1 = (V1) side1.vals.get(side1.valOf[a]);
                         for (int bi = 0; bi < side2.updates; bi++) {
-                            V2 v2 = valType2.get(side2.vals.get(side2.valOf[bi]).column, side2.vals.get(side2.valOf[bi]).index);
+                            @SuppressWarnings("unchecked")
+                            V2 v2 = (V2) side2.vals.get(side2.valOf[bi]);
                             for (int k = 0; k < arity; k++) joined[k] = Math.max(side1.times[a * arity + k], side2.times[bi * arity + k]);
                             Collection.append(o, outType, f.join(key, v1, v2), joined, 0, Math.multiplyExact(side1.diffs[a], side2.diffs[bi]));
                             if (o.size() >= CHUNK) {
@@ -172,13 +172,11 @@ final class JoinCore {
         }
     }
 
-    /** A position in a column: where a value of the current key lives. */
-    private record ValRef(Column column, int index) {}
-
     /** One key's updates from one side, read out of a cursor: values and their (time, diff)s. */
     private static final class Side {
         final int arity;
-        final List<ValRef> vals = new ArrayList<>();
+        /** The key's values, read once per key (not once per pair of updates). */
+        final List<Object> vals = new ArrayList<>();
         int[] valOf = new int[16];
         long[] times;
         long[] diffs = new long[16];
@@ -189,12 +187,12 @@ final class JoinCore {
             this.times = new long[16 * arity];
         }
 
-        void load(Cursor c) {
+        void load(Cursor c, DataType<?> type) {
             vals.clear();
             updates = 0;
             while (c.valValid()) {
                 int v = vals.size();
-                vals.add(new ValRef(c.valColumn(), c.valIndex()));
+                vals.add(type.get(c.valColumn(), c.valIndex()));
                 c.forEachTime((t, off, diff) -> {
                     if (updates == diffs.length) {
                         diffs = java.util.Arrays.copyOf(diffs, updates * 2);
