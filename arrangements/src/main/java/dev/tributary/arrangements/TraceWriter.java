@@ -2,10 +2,9 @@ package dev.tributary.arrangements;
 
 import dev.tributary.timely.Antichain;
 import dev.tributary.timely.Capability;
+import dev.tributary.timely.CapabilitySet;
 import dev.tributary.timely.ListContainer;
 import dev.tributary.timely.OutputPort;
-import dev.tributary.timely.Timestamps;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -27,7 +26,7 @@ public final class TraceWriter {
     private final String opName;
     private final int arity;
     /** Capabilities for the times of buffered updates: an antichain. */
-    private final List<Capability> caps = new ArrayList<>();
+    private final CapabilitySet caps = new CapabilitySet();
     private Antichain sealed;
 
     public TraceWriter(Batcher batcher, Trace trace, OutputPort<ListContainer<Batch>> out, String opName, int arity) {
@@ -55,17 +54,7 @@ public final class TraceWriter {
 
     /** Retains {@code cap} (a copy) until the updates it covers are sealed, unless a held one covers it. */
     public void hold(Capability cap) {
-        for (Capability c : caps) {
-            if (Timestamps.lessEqual(c.time(), cap.time())) return;
-        }
-        caps.removeIf(c -> {
-            if (Timestamps.lessEqual(cap.time(), c.time())) {
-                c.drop();
-                return true;
-            }
-            return false;
-        });
-        caps.add(cap.retain());
+        caps.insert(cap);
     }
 
     /** The frontier last sealed at. */
@@ -81,7 +70,7 @@ public final class TraceWriter {
     }
 
     private void seal(Antichain frontier) {
-        caps.sort((x, y) -> Timestamps.compare(x.time(), y.time()));
+        List<Capability> caps = this.caps.sorted();
         boolean anyComplete = false;
         for (Capability c : caps) {
             if (!frontier.lessEqual(c.time())) anyComplete = true;
@@ -104,25 +93,7 @@ public final class TraceWriter {
             out.send(c, msg);
         }
         if (!batcher.lower().equals(frontier)) insert(batcher.seal(frontier));
-        Antichain pending = batcher.pendingFrontier();
-        List<Capability> next = new ArrayList<>();
-        for (int e = 0; e < pending.size(); e++) {
-            long[] t = pending.get(e);
-            Capability holder = null;
-            for (Capability c : caps) {
-                if (Timestamps.lessEqual(c.time(), t)) {
-                    holder = c;
-                    break;
-                }
-            }
-            if (holder == null) {
-                throw new IllegalStateException("operator '" + opName + "' holds no capability for buffered updates at " + Timestamps.toString(t));
-            }
-            next.add(holder.delayed(t));
-        }
-        for (Capability c : caps) c.drop();
-        caps.clear();
-        caps.addAll(next);
+        this.caps.downgradeTo(batcher.pendingFrontier(), opName);
     }
 
     private void insert(Batch batch) {

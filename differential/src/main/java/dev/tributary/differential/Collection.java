@@ -88,7 +88,6 @@ public final class Collection<D> {
 
     /** The records whose data satisfies {@code p}. */
     public Collection<D> filter(Predicate<? super D> p) {
-        int arity = scope().arity();
         return new Collection<>(stream.unary("filter", Pact.pipeline(), stream.type(), (in, out) -> in.forEach((cap, data) -> {
             Updates o = out.newContainer();
             for (int i = 0; i < data.size(); i++) {

@@ -187,22 +187,27 @@ final class JoinCore {
             this.times = new long[16 * arity];
         }
 
+        private int loading;
+        private final Cursor.TimeDiffConsumer loader = (t, off, diff) -> push(t, off, diff);
+
+        private void push(long[] t, int off, long diff) {
+            if (updates == diffs.length) {
+                diffs = java.util.Arrays.copyOf(diffs, updates * 2);
+                valOf = java.util.Arrays.copyOf(valOf, updates * 2);
+                times = java.util.Arrays.copyOf(times, updates * 2 * arity);
+            }
+            System.arraycopy(t, off, times, updates * arity, arity);
+            valOf[updates] = loading;
+            diffs[updates++] = diff;
+        }
+
         void load(Cursor c, DataType<?> type) {
             vals.clear();
             updates = 0;
             while (c.valValid()) {
-                int v = vals.size();
+                loading = vals.size();
                 vals.add(type.get(c.valColumn(), c.valIndex()));
-                c.forEachTime((t, off, diff) -> {
-                    if (updates == diffs.length) {
-                        diffs = java.util.Arrays.copyOf(diffs, updates * 2);
-                        valOf = java.util.Arrays.copyOf(valOf, updates * 2);
-                        times = java.util.Arrays.copyOf(times, updates * 2 * arity);
-                    }
-                    System.arraycopy(t, off, times, updates * arity, arity);
-                    valOf[updates] = v;
-                    diffs[updates++] = diff;
-                });
+                c.forEachTime(loader);
                 c.stepVal();
             }
         }

@@ -10,6 +10,7 @@ import dev.tributary.arrangements.TraceWriter;
 import dev.tributary.arrangements.Updates;
 import dev.tributary.timely.Antichain;
 import dev.tributary.timely.Capability;
+import dev.tributary.timely.CapabilitySet;
 import dev.tributary.timely.ContainerType;
 import dev.tributary.timely.InputPort;
 import dev.tributary.timely.ListContainer;
@@ -59,7 +60,7 @@ final class Reduce {
         TraceHandle own = output.share();
         own.setPhysicalCompaction(Antichain.empty(arity));
         TraceWriter writer = new TraceWriter(new Batcher(keyProto, outProto, arity), output.trace(), out, b.displayName(), arity);
-        b.build(new Logic<>(in, input, own, writer, source.keyType(), source.valType(), logic, outType, arity));
+        b.build(new Logic<>(b.displayName(), in, input, own, writer, source.keyType(), source.valType(), logic, outType, arity));
         return Arrangement.wrap(out.stream(), output, source.keyType(), outType);
     }
 
@@ -75,7 +76,8 @@ final class Reduce {
         private final int arity;
         private final ContainerType<Updates> outContainers;
         /** Capabilities for the received batches not yet decided and for the waiting times: an antichain. */
-        private final List<Capability> caps = new ArrayList<>();
+        private final CapabilitySet caps = new CapabilitySet();
+        private final String opName;
         /** The input frontier through which every time is decided. */
         private Antichain done;
         /** Batches received since the last round. */
@@ -90,8 +92,9 @@ final class Reduce {
         private final Updates roundOutput;
         private final Reducer.Output<R> collect;
 
-        Logic(InputPort<ListContainer<Batch>> in, TraceHandle input, TraceHandle output, TraceWriter writer, DataType<K> keyType,
+        Logic(String opName, InputPort<ListContainer<Batch>> in, TraceHandle input, TraceHandle output, TraceWriter writer, DataType<K> keyType,
                 DataType<V> valType, Reducer<K, V, R> logic, DataType<R> outType, int arity) {
+            this.opName = opName;
             this.in = in;
             this.input = input;
             this.output = output;
@@ -116,7 +119,7 @@ final class Reduce {
         public void schedule() {
             in.forEach((cap, msg) -> {
                 fresh.addAll(msg);
-                hold(cap);
+                caps.insert(cap);
             });
             Antichain frontier = in.frontier();
             if (frontier.equals(done)) return;
@@ -129,12 +132,7 @@ final class Reduce {
             for (List<long[]> times : waiting.values()) {
                 for (long[] t : times) minimal.insert(t);
             }
-            Antichain keep = minimal.build();
-            List<Capability> next = new ArrayList<>();
-            for (int e = 0; e < keep.size(); e++) next.add(capabilityFor(keep.get(e)).delayed(keep.get(e)));
-            for (Capability c : caps) c.drop();
-            caps.clear();
-            caps.addAll(next);
+            caps.downgradeTo(minimal.build(), opName);
             if (frontier.isEmpty()) {
                 input.drop();
                 output.drop();
@@ -145,26 +143,10 @@ final class Reduce {
             output.setLogicalCompaction(frontier);
         }
 
-        /** Retains a message's capability unless one held already covers it. */
-        private void hold(Capability cap) {
-            for (Capability c : caps) {
-                if (Timestamps.lessEqual(c.time(), cap.time())) return;
-            }
-            caps.removeIf(c -> {
-                if (Timestamps.lessEqual(cap.time(), c.time())) {
-                    c.drop();
-                    return true;
-                }
-                return false;
-            });
-            caps.add(cap.retain());
-        }
-
         private Capability capabilityFor(long[] t) {
-            for (Capability c : caps) {
-                if (Timestamps.lessEqual(c.time(), t)) return c;
-            }
-            throw new IllegalStateException("reduce holds no capability at or before " + Timestamps.toString(t) + " (holds " + caps + ")");
+            Capability c = caps.holder(t);
+            if (c == null) throw new IllegalStateException("operator '" + opName + "' holds no capability at or before " + Timestamps.toString(t) + " (holds " + caps + ")");
+            return c;
         }
 
         /** Decides every time in {@code up(done) \\ up(frontier)}. */

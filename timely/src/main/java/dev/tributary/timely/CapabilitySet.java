@@ -1,0 +1,73 @@
+package dev.tributary.timely;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Owned capabilities of one operator whose times form an antichain: what an operator holds for
+ * work it has buffered. Invariant: no held time is {@code <=} another; inserting a capability
+ * covered by a held one keeps nothing, and one that covers held ones replaces them.
+ */
+public final class CapabilitySet {
+    private final List<Capability> caps = new ArrayList<>();
+
+    /** Holds a copy of {@code cap} (borrowed or owned) unless a held capability is at or before it. */
+    public void insert(Capability cap) {
+        for (Capability c : caps) {
+            if (Timestamps.lessEqual(c.time(), cap.time())) return;
+        }
+        caps.removeIf(c -> {
+            if (Timestamps.lessEqual(cap.time(), c.time())) {
+                c.drop();
+                return true;
+            }
+            return false;
+        });
+        caps.add(cap.retain());
+    }
+
+    /** A held capability at or before {@code t}, or {@code null}. */
+    public Capability holder(long[] t) {
+        for (Capability c : caps) {
+            if (Timestamps.lessEqual(c.time(), t)) return c;
+        }
+        return null;
+    }
+
+    /** The held capabilities in lexicographic time order (a time's predecessors come first); do not modify. */
+    public List<Capability> sorted() {
+        caps.sort((x, y) -> Timestamps.compare(x.time(), y.time()));
+        return caps;
+    }
+
+    /**
+     * Replaces the held capabilities by one at each time of {@code times}, each made from a held
+     * capability at or before it; an empty antichain drops them all.
+     *
+     * @throws IllegalStateException naming {@code operator} if some time has no held capability before it
+     */
+    public void downgradeTo(Antichain times, String operator) {
+        List<Capability> next = new ArrayList<>(times.size());
+        for (int e = 0; e < times.size(); e++) {
+            long[] t = times.get(e);
+            Capability holder = holder(t);
+            if (holder == null) {
+                for (Capability c : next) c.drop();
+                throw new IllegalStateException("operator '" + operator + "' holds no capability at or before " + Timestamps.toString(t) + " (holds " + caps + ")");
+            }
+            next.add(holder.delayed(t));
+        }
+        for (Capability c : caps) c.drop();
+        caps.clear();
+        caps.addAll(next);
+    }
+
+    public boolean isEmpty() {
+        return caps.isEmpty();
+    }
+
+    @Override
+    public String toString() {
+        return caps.toString();
+    }
+}
