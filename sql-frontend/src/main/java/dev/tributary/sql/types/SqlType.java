@@ -1,0 +1,119 @@
+package dev.tributary.sql.types;
+
+/**
+ * A SQL data type: a kind and, for the kinds that take them, a length, precision or scale.
+ *
+ * <p>The Java value of each kind, used everywhere a SQL value is held outside an encoded
+ * {@code Row} (rows as {@code Object[]}, literals, evaluation), with SQL NULL as Java
+ * {@code null}:
+ * <ul>
+ *   <li>BOOLEAN: {@link Boolean}</li>
+ *   <li>SMALLINT, INTEGER, BIGINT: {@link Long} (the kind bounds the range; overflow is 22003)</li>
+ *   <li>REAL, DOUBLE: {@link Double} (REAL values are rounded to float precision)</li>
+ *   <li>NUMERIC: {@link java.math.BigDecimal}, scale normalised as PostgreSQL prints it</li>
+ *   <li>TEXT, VARCHAR, CHAR: {@link String}</li>
+ *   <li>BYTEA: {@link Bytea}</li>
+ *   <li>DATE: {@link java.time.LocalDate}; TIME: {@link java.time.LocalTime};
+ *       TIMESTAMP: {@link java.time.LocalDateTime}; TIMESTAMPTZ: {@link java.time.Instant}
+ *       (microsecond precision)</li>
+ *   <li>INTERVAL: {@link Interval}</li>
+ *   <li>UNKNOWN: the type of an untyped string literal or bare NULL before resolution; its
+ *       value is a {@link String} or null</li>
+ * </ul>
+ *
+ * @param kind the type's kind
+ * @param length VARCHAR/CHAR length or NUMERIC precision; -1 when not given
+ * @param scale NUMERIC scale; -1 when not given
+ */
+public record SqlType(Kind kind, int length, int scale) {
+
+    /** The kinds of SQL types Tributary stores, with PostgreSQL's name for each. */
+    public enum Kind {
+        BOOLEAN("boolean"),
+        SMALLINT("smallint"),
+        INTEGER("integer"),
+        BIGINT("bigint"),
+        REAL("real"),
+        DOUBLE("double precision"),
+        NUMERIC("numeric"),
+        TEXT("text"),
+        VARCHAR("character varying"),
+        CHAR("character"),
+        BYTEA("bytea"),
+        DATE("date"),
+        TIME("time without time zone"),
+        TIMESTAMP("timestamp without time zone"),
+        TIMESTAMPTZ("timestamp with time zone"),
+        INTERVAL("interval"),
+        UNKNOWN("unknown");
+
+        private final String pgName;
+
+        Kind(String pgName) {
+            this.pgName = pgName;
+        }
+
+        /** The name PostgreSQL prints for the kind, e.g. {@code character varying}. */
+        public String pgName() {
+            return pgName;
+        }
+    }
+
+    public static final SqlType BOOLEAN = of(Kind.BOOLEAN);
+    public static final SqlType SMALLINT = of(Kind.SMALLINT);
+    public static final SqlType INTEGER = of(Kind.INTEGER);
+    public static final SqlType BIGINT = of(Kind.BIGINT);
+    public static final SqlType REAL = of(Kind.REAL);
+    public static final SqlType DOUBLE = of(Kind.DOUBLE);
+    public static final SqlType NUMERIC = of(Kind.NUMERIC);
+    public static final SqlType TEXT = of(Kind.TEXT);
+    public static final SqlType VARCHAR = of(Kind.VARCHAR);
+    public static final SqlType BYTEA = of(Kind.BYTEA);
+    public static final SqlType DATE = of(Kind.DATE);
+    public static final SqlType TIME = of(Kind.TIME);
+    public static final SqlType TIMESTAMP = of(Kind.TIMESTAMP);
+    public static final SqlType TIMESTAMPTZ = of(Kind.TIMESTAMPTZ);
+    public static final SqlType INTERVAL = of(Kind.INTERVAL);
+    public static final SqlType UNKNOWN = of(Kind.UNKNOWN);
+
+    public static SqlType of(Kind kind) {
+        return new SqlType(kind, -1, -1);
+    }
+
+    public static SqlType varchar(int length) {
+        return new SqlType(Kind.VARCHAR, length, -1);
+    }
+
+    public static SqlType character(int length) {
+        return new SqlType(Kind.CHAR, length, -1);
+    }
+
+    public static SqlType numeric(int precision, int scale) {
+        return new SqlType(Kind.NUMERIC, precision, scale);
+    }
+
+    /** Whether this is SMALLINT, INTEGER or BIGINT. */
+    public boolean isInteger() {
+        return kind == Kind.SMALLINT || kind == Kind.INTEGER || kind == Kind.BIGINT;
+    }
+
+    /** Whether this is an integer, NUMERIC, REAL or DOUBLE. */
+    public boolean isNumeric() {
+        return isInteger() || kind == Kind.NUMERIC || kind == Kind.REAL || kind == Kind.DOUBLE;
+    }
+
+    /** Whether this is TEXT, VARCHAR or CHAR (or an untyped literal). */
+    public boolean isString() {
+        return kind == Kind.TEXT || kind == Kind.VARCHAR || kind == Kind.CHAR || kind == Kind.UNKNOWN;
+    }
+
+    /** The type as PostgreSQL prints it, e.g. {@code character varying(10)}, {@code numeric(10,2)}. */
+    @Override
+    public String toString() {
+        return switch (kind) {
+            case VARCHAR, CHAR -> length >= 0 ? kind.pgName + "(" + length + ")" : kind.pgName;
+            case NUMERIC -> length >= 0 ? "numeric(" + length + "," + Math.max(scale, 0) + ")" : "numeric";
+            default -> kind.pgName;
+        };
+    }
+}
