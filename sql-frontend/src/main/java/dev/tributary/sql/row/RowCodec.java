@@ -1,0 +1,536 @@
+package dev.tributary.sql.row;
+
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.types.Bytea;
+import dev.tributary.sql.types.Interval;
+import dev.tributary.sql.types.SqlType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.StringJoiner;
+
+/**
+ * Encodes SQL values of fixed column types into {@link Row}s whose unsigned bytewise order is the
+ * SQL order, and decodes them back into the Java values {@link SqlType} fixes.
+ *
+ * <p>Each column is a tag byte, {@code 0x01} for a value or {@code 0x02} for NULL (so NULL sorts
+ * after every value, PostgreSQL's default {@code ASC NULLS LAST}), then for a value its payload.
+ * Every payload is self-delimiting and no payload is a proper prefix of another of the same type,
+ * so comparing two rows bytewise compares them column by column, and concatenating rows' bytes
+ * concatenates their columns. Payloads:
+ * <ul>
+ *   <li>BOOLEAN: one byte, 0 or 1.</li>
+ *   <li>SMALLINT, INTEGER, BIGINT: the {@code long}, big-endian, sign bit flipped (8 bytes).</li>
+ *   <li>REAL, DOUBLE: the IEEE bits, big-endian, with the sign bit flipped for positive values and
+ *       all bits flipped for negative ones (8 bytes). {@code -0.0} is stored as {@code 0.0} and
+ *       every NaN as the one canonical NaN, which sorts above infinity, as in PostgreSQL; so
+ *       {@code -0.0} decodes as {@code 0.0}.</li>
+ *   <li>NUMERIC: a sign byte ({@code 0x01} negative, {@code 0x02} zero, {@code 0x03} positive);
+ *       for non-zero values the value written as {@code 0.d1d2...dn × 10^e} with {@code d1 != 0}
+ *       and no trailing zero digits: {@code e} as a sign-flipped big-endian int, the digits two
+ *       to a byte ({@code 2 + 10*d + d'}, the last pair padded with 0), and a {@code 0x01}
+ *       terminator, every byte after the sign inverted for negative values. Numerically equal
+ *       values (1.0, 1.00) encode equally; the decoded value has the column's declared scale,
+ *       or for unconstrained NUMERIC the fewest digits that hold it (never a negative scale).</li>
+ *   <li>TEXT, VARCHAR, UNKNOWN: UTF-8, each {@code 0x00} byte written as {@code 0x00 0xFF}, then
+ *       {@code 0x00 0x01}, so a string sorts before its extensions. The order is Unicode code
+ *       point order, PostgreSQL's {@code C} collation, not a locale's. A string with an unpaired
+ *       surrogate cannot be stored (22021).</li>
+ *   <li>CHAR: as TEXT after trailing spaces are removed, since PostgreSQL compares
+ *       {@code character} values without them; decoded values are padded back to the declared
+ *       length.</li>
+ *   <li>BYTEA: the bytes escaped and terminated as TEXT's, so unsigned bytewise order with a
+ *       prefix first.</li>
+ *   <li>DATE: the epoch day as a sign-flipped big-endian int (4 bytes; outside int, 22008).</li>
+ *   <li>TIME: microseconds since midnight; TIMESTAMP: microseconds since 1970-01-01 00:00;
+ *       TIMESTAMPTZ: microseconds since the epoch; each a sign-flipped big-endian long (8 bytes),
+ *       sub-microsecond digits dropped. Outside the long range, 22008.</li>
+ *   <li>INTERVAL: the span in microseconds with 30-day months and 24-hour days, as PostgreSQL
+ *       compares intervals, as a signed 128-bit big-endian integer with the sign bit flipped
+ *       (16 bytes). {@code '1 month'} and {@code '30 days'} encode equally, so the fields an
+ *       interval was written with are not kept: a value decodes as {@code (0 months, days,
+ *       micros)} with micros carrying the span's sign and under a day in magnitude (months take
+ *       multiples of 30 days only when the days would not fit an int). The decoded value equals
+ *       the original by {@link Interval#equals}.</li>
+ * </ul>
+ *
+ * <p>Encoding checks each value's Java class; a value of the wrong class is a bug in the caller
+ * and raises {@link IllegalArgumentException} naming the column.
+ */
+public final class RowCodec {
+    static final byte VALUE = 0x01;
+    static final byte NULL = 0x02;
+
+    private static final byte NUM_NEGATIVE = 0x01;
+    private static final byte NUM_ZERO = 0x02;
+    private static final byte NUM_POSITIVE = 0x03;
+    private static final byte NUM_END = 0x01;
+    private static final int NUM_DIGIT_BASE = 2;
+
+    private final List<SqlType> types;
+    private final SqlType.Kind[] kinds;
+    /** Payload bytes of each column when fixed, else -1. */
+    private final int[] widths;
+
+    public RowCodec(List<SqlType> types) {
+        this.types = List.copyOf(types);
+        int n = this.types.size();
+        this.kinds = new SqlType.Kind[n];
+        this.widths = new int[n];
+        for (int i = 0; i < n; i++) {
+            kinds[i] = this.types.get(i).kind();
+            widths[i] = payloadWidth(kinds[i]);
+        }
+    }
+
+    public static RowCodec of(SqlType... types) {
+        return new RowCodec(List.of(types));
+    }
+
+    private static int payloadWidth(SqlType.Kind kind) {
+        return switch (kind) {
+            case BOOLEAN -> 1;
+            case SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, TIME, TIMESTAMP, TIMESTAMPTZ -> 8;
+            case DATE -> 4;
+            case INTERVAL -> 16;
+            case NUMERIC, TEXT, VARCHAR, CHAR, BYTEA, UNKNOWN -> -1;
+        };
+    }
+
+    /** The column types. */
+    public List<SqlType> types() {
+        return types;
+    }
+
+    public int arity() {
+        return kinds.length;
+    }
+
+    /** The codec of rows made by {@link #concat(Row, Row)} of a row of this codec and one of {@code other}. */
+    public RowCodec concat(RowCodec other) {
+        List<SqlType> all = new ArrayList<>(types);
+        all.addAll(other.types);
+        return new RowCodec(all);
+    }
+
+    /** The codec of rows made by {@link #project(Row, int[])} with {@code columns}. */
+    public RowCodec project(int[] columns) {
+        List<SqlType> out = new ArrayList<>(columns.length);
+        for (int c : columns) out.add(types.get(c));
+        return new RowCodec(out);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Encoding
+
+    /** The row of {@code values}, one per column, each of its type's Java class or null. */
+    public Row encode(Object... values) {
+        if (values.length != kinds.length) {
+            throw new IllegalArgumentException("a row of " + types + " needs " + kinds.length + " values; got " + values.length);
+        }
+        if (values.length == 0) return Row.EMPTY;
+        Writer w = new Writer(16 * values.length);
+        for (int c = 0; c < values.length; c++) {
+            Object v = values[c];
+            if (v == null) {
+                w.put(NULL);
+                continue;
+            }
+            w.put(VALUE);
+            try {
+                writeValue(w, c, v);
+            } catch (ClassCastException e) {
+                throw new IllegalArgumentException("column " + (c + 1) + " is " + types.get(c) + "; its value must be a "
+                        + javaClassOf(kinds[c]) + ", got " + v.getClass().getSimpleName() + " " + v, e);
+            }
+        }
+        return new Row(w.toArray());
+    }
+
+    private void writeValue(Writer w, int c, Object v) {
+        switch (kinds[c]) {
+            case BOOLEAN -> w.put((Boolean) v ? 1 : 0);
+            case SMALLINT, INTEGER, BIGINT -> w.putLong((Long) v ^ Long.MIN_VALUE);
+            case REAL, DOUBLE -> w.putLong(doubleKey((Double) v));
+            case NUMERIC -> writeNumeric(w, (BigDecimal) v);
+            case TEXT, VARCHAR, UNKNOWN -> writeString(w, (String) v);
+            case CHAR -> writeString(w, stripTrailingSpaces((String) v));
+            case BYTEA -> writeEscaped(w, ((Bytea) v).toByteArray());
+            case DATE -> w.putInt(epochDay((LocalDate) v) ^ Integer.MIN_VALUE);
+            case TIME -> w.putLong(((LocalTime) v).toNanoOfDay() / 1000 ^ Long.MIN_VALUE);
+            case TIMESTAMP -> {
+                LocalDateTime t = (LocalDateTime) v;
+                w.putLong(epochMicros(t.toEpochSecond(ZoneOffset.UTC), t.getNano(), "timestamp") ^ Long.MIN_VALUE);
+            }
+            case TIMESTAMPTZ -> {
+                Instant t = (Instant) v;
+                w.putLong(epochMicros(t.getEpochSecond(), t.getNano(), "timestamp with time zone") ^ Long.MIN_VALUE);
+            }
+            case INTERVAL -> writeInterval(w, (Interval) v);
+        }
+    }
+
+    private static String javaClassOf(SqlType.Kind kind) {
+        return switch (kind) {
+            case BOOLEAN -> "Boolean";
+            case SMALLINT, INTEGER, BIGINT -> "Long";
+            case REAL, DOUBLE -> "Double";
+            case NUMERIC -> "BigDecimal";
+            case TEXT, VARCHAR, CHAR, UNKNOWN -> "String";
+            case BYTEA -> "Bytea";
+            case DATE -> "LocalDate";
+            case TIME -> "LocalTime";
+            case TIMESTAMP -> "LocalDateTime";
+            case TIMESTAMPTZ -> "Instant";
+            case INTERVAL -> "Interval";
+        };
+    }
+
+    /** The order-preserving bits of {@code d}: -0.0 as 0.0, every NaN as the canonical NaN. */
+    static long doubleKey(double d) {
+        if (d == 0.0) d = 0.0;
+        long bits = Double.doubleToLongBits(d);
+        return bits ^ ((bits >> 63) | Long.MIN_VALUE);
+    }
+
+    static double doubleFromKey(long key) {
+        return Double.longBitsToDouble(key ^ ((~key >> 63) | Long.MIN_VALUE));
+    }
+
+    private static int epochDay(LocalDate d) {
+        long day = d.toEpochDay();
+        if (day != (int) day) throw new SqlException("22008", "date out of range: \"" + d + "\"");
+        return (int) day;
+    }
+
+    private static long epochMicros(long seconds, int nanos, String what) {
+        try {
+            return Math.addExact(Math.multiplyExact(seconds, 1_000_000L), nanos / 1000);
+        } catch (ArithmeticException e) {
+            throw new SqlException("22008", what + " out of range");
+        }
+    }
+
+    private static String stripTrailingSpaces(String s) {
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == ' ') end--;
+        return end == s.length() ? s : s.substring(0, end);
+    }
+
+    private static void writeNumeric(Writer w, BigDecimal v) {
+        int sign = v.signum();
+        if (sign == 0) {
+            w.put(NUM_ZERO);
+            return;
+        }
+        BigDecimal s = v.stripTrailingZeros();
+        String digits = s.unscaledValue().abs().toString();
+        long exponent = (long) digits.length() - s.scale();
+        if (exponent != (int) exponent) throw new SqlException("22003", "value overflows numeric format");
+        w.put(sign > 0 ? NUM_POSITIVE : NUM_NEGATIVE);
+        int start = w.length;
+        w.putInt((int) exponent ^ Integer.MIN_VALUE);
+        int n = digits.length();
+        for (int i = 0; i < n; i += 2) {
+            int hi = digits.charAt(i) - '0';
+            int lo = i + 1 < n ? digits.charAt(i + 1) - '0' : 0;
+            w.put(NUM_DIGIT_BASE + 10 * hi + lo);
+        }
+        w.put(NUM_END);
+        if (sign < 0) w.invert(start);
+    }
+
+    private static void writeString(Writer w, String s) {
+        int n = s.length();
+        w.ensure(n + 2);
+        for (int i = 0; i < n; i++) {
+            char ch = s.charAt(i);
+            if (ch == 0) {
+                w.put(0);
+                w.put(0xFF);
+            } else if (ch < 0x80) {
+                w.put(ch);
+            } else if (ch < 0x800) {
+                w.put(0xC0 | ch >> 6);
+                w.put(0x80 | ch & 0x3F);
+            } else if (Character.isSurrogate(ch)) {
+                if (!Character.isHighSurrogate(ch) || i + 1 == n || !Character.isLowSurrogate(s.charAt(i + 1))) {
+                    throw new SqlException("22021", "invalid Unicode string: unpaired surrogate at character " + (i + 1));
+                }
+                int cp = Character.toCodePoint(ch, s.charAt(++i));
+                w.put(0xF0 | cp >> 18);
+                w.put(0x80 | cp >> 12 & 0x3F);
+                w.put(0x80 | cp >> 6 & 0x3F);
+                w.put(0x80 | cp & 0x3F);
+            } else {
+                w.put(0xE0 | ch >> 12);
+                w.put(0x80 | ch >> 6 & 0x3F);
+                w.put(0x80 | ch & 0x3F);
+            }
+        }
+        w.put(0);
+        w.put(1);
+    }
+
+    private static void writeEscaped(Writer w, byte[] bytes) {
+        w.ensure(bytes.length + 2);
+        for (byte b : bytes) {
+            w.put(b);
+            if (b == 0) w.put(0xFF);
+        }
+        w.put(0);
+        w.put(1);
+    }
+
+    private static void writeInterval(Writer w, Interval v) {
+        long days = v.months() * 30L + v.days();
+        long hi = Math.multiplyHigh(days, Interval.MICROS_PER_DAY);
+        long lo = days * Interval.MICROS_PER_DAY;
+        long sum = lo + v.micros();
+        hi += (v.micros() >> 63) + (Long.compareUnsigned(sum, lo) < 0 ? 1 : 0);
+        w.putLong(hi ^ Long.MIN_VALUE);
+        w.putLong(sum);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Decoding
+
+    /** The values of {@code row}, one per column, null for NULL. */
+    public Object[] decode(Row row) {
+        byte[] b = row.bytes;
+        Object[] out = new Object[kinds.length];
+        int pos = 0;
+        for (int c = 0; c < kinds.length; c++) {
+            out[c] = read(b, pos, c);
+            pos = end(b, pos, c);
+        }
+        if (pos != b.length) throw malformed(row);
+        return out;
+    }
+
+    /** The value of column {@code column} of {@code row}, decoding only that column. */
+    public Object get(Row row, int column) {
+        return read(row.bytes, offset(row.bytes, column), column);
+    }
+
+    /** Whether column {@code column} of {@code row} is NULL. */
+    public boolean isNull(Row row, int column) {
+        return row.bytes[offset(row.bytes, column)] == NULL;
+    }
+
+    /** The row of {@code row}'s columns at {@code columns}, in that order (repeats allowed): byte copies. */
+    public Row project(Row row, int[] columns) {
+        if (columns.length == 0) return Row.EMPTY;
+        byte[] b = row.bytes;
+        int[] starts = new int[kinds.length + 1];
+        for (int c = 0; c < kinds.length; c++) starts[c + 1] = end(b, starts[c], c);
+        int length = 0;
+        for (int c : columns) length += starts[c + 1] - starts[c];
+        byte[] out = new byte[length];
+        int at = 0;
+        for (int c : columns) {
+            int len = starts[c + 1] - starts[c];
+            System.arraycopy(b, starts[c], out, at, len);
+            at += len;
+        }
+        return new Row(out);
+    }
+
+    /** The row of {@code a}'s columns then {@code b}'s (a byte copy); its codec is {@link #concat(RowCodec)}. */
+    public Row concat(Row a, Row b) {
+        return Row.concat(a, b);
+    }
+
+    /** The row's values as PostgreSQL's row literal roughly shows them, e.g. {@code (1,abc,NULL)}, for debugging. */
+    public String format(Row row) {
+        StringJoiner j = new StringJoiner(",", "(", ")");
+        for (Object v : decode(row)) j.add(v == null ? "NULL" : String.valueOf(v));
+        return j.toString();
+    }
+
+    private int offset(byte[] b, int column) {
+        if (column < 0 || column >= kinds.length) {
+            throw new IndexOutOfBoundsException("column " + column + " of a row of " + kinds.length + " columns");
+        }
+        int pos = 0;
+        for (int c = 0; c < column; c++) pos = end(b, pos, c);
+        return pos;
+    }
+
+    /** The end of column {@code c}, which starts (with its tag) at {@code pos}. */
+    private int end(byte[] b, int pos, int c) {
+        if (b[pos] == NULL) return pos + 1;
+        int w = widths[c];
+        if (w >= 0) return pos + 1 + w;
+        return kinds[c] == SqlType.Kind.NUMERIC ? numericEnd(b, pos + 1) : escapedEnd(b, pos + 1);
+    }
+
+    private static int numericEnd(byte[] b, int pos) {
+        byte sign = b[pos];
+        if (sign == NUM_ZERO) return pos + 1;
+        byte end = sign == NUM_POSITIVE ? NUM_END : (byte) ~NUM_END;
+        int i = pos + 5;
+        while (b[i] != end) i++;
+        return i + 1;
+    }
+
+    /** The end of an escaped, terminated payload starting at {@code pos}. */
+    private static int escapedEnd(byte[] b, int pos) {
+        int i = pos;
+        while (true) {
+            if (b[i] == 0) {
+                if (b[i + 1] == 1) return i + 2;
+                i += 2;
+            } else {
+                i++;
+            }
+        }
+    }
+
+    private Object read(byte[] b, int pos, int c) {
+        if (b[pos] == NULL) return null;
+        if (b[pos] != VALUE) throw new IllegalArgumentException("not a row of " + types + ": bad tag at byte " + pos);
+        int p = pos + 1;
+        return switch (kinds[c]) {
+            case BOOLEAN -> b[p] != 0;
+            case SMALLINT, INTEGER, BIGINT -> getLong(b, p) ^ Long.MIN_VALUE;
+            case REAL, DOUBLE -> doubleFromKey(getLong(b, p));
+            case NUMERIC -> readNumeric(b, p, types.get(c).scale());
+            case TEXT, VARCHAR, UNKNOWN -> new String(unescape(b, p), StandardCharsets.UTF_8);
+            case CHAR -> padTo(new String(unescape(b, p), StandardCharsets.UTF_8), types.get(c).length());
+            case BYTEA -> Bytea.copyOf(unescape(b, p));
+            case DATE -> LocalDate.ofEpochDay(getInt(b, p) ^ Integer.MIN_VALUE);
+            case TIME -> LocalTime.ofNanoOfDay((getLong(b, p) ^ Long.MIN_VALUE) * 1000);
+            case TIMESTAMP -> {
+                long m = getLong(b, p) ^ Long.MIN_VALUE;
+                yield LocalDateTime.ofEpochSecond(Math.floorDiv(m, 1_000_000L), (int) Math.floorMod(m, 1_000_000L) * 1000,
+                        ZoneOffset.UTC);
+            }
+            case TIMESTAMPTZ -> {
+                long m = getLong(b, p) ^ Long.MIN_VALUE;
+                yield Instant.ofEpochSecond(Math.floorDiv(m, 1_000_000L), Math.floorMod(m, 1_000_000L) * 1000);
+            }
+            case INTERVAL -> readInterval(b, p);
+        };
+    }
+
+    private static String padTo(String s, int length) {
+        int n = s.codePointCount(0, s.length());
+        return n >= length ? s : s + " ".repeat(length - n);
+    }
+
+    private static byte[] unescape(byte[] b, int pos) {
+        int end = escapedEnd(b, pos) - 2;
+        int zeros = 0;
+        for (int i = pos; i < end; i++) if (b[i] == 0) zeros++;
+        if (zeros == 0) return Arrays.copyOfRange(b, pos, end);
+        byte[] out = new byte[end - pos - zeros];
+        int o = 0;
+        for (int i = pos; i < end; i++) {
+            out[o++] = b[i];
+            if (b[i] == 0) i++;
+        }
+        return out;
+    }
+
+    private static BigDecimal readNumeric(byte[] b, int pos, int declaredScale) {
+        byte sign = b[pos];
+        BigDecimal v;
+        if (sign == NUM_ZERO) {
+            v = BigDecimal.ZERO;
+        } else {
+            int flip = sign == NUM_NEGATIVE ? 0xFF : 0;
+            int exponent = getInt(b, pos + 1) ^ (flip == 0 ? 0 : -1) ^ Integer.MIN_VALUE;
+            StringBuilder digits = new StringBuilder();
+            for (int i = pos + 5; ; i++) {
+                int x = (b[i] ^ flip) & 0xFF;
+                if (x == NUM_END) break;
+                x -= NUM_DIGIT_BASE;
+                digits.append((char) ('0' + x / 10)).append((char) ('0' + x % 10));
+            }
+            if (digits.charAt(digits.length() - 1) == '0') digits.setLength(digits.length() - 1);
+            BigInteger unscaled = new BigInteger(digits.toString());
+            v = new BigDecimal(flip == 0 ? unscaled : unscaled.negate(), digits.length() - exponent);
+        }
+        int scale = Math.max(declaredScale, 0);
+        return v.scale() < scale ? v.setScale(scale) : v;
+    }
+
+    private static Interval readInterval(byte[] b, int pos) {
+        long hi = getLong(b, pos) ^ Long.MIN_VALUE;
+        long lo = getLong(b, pos + 8);
+        BigInteger span = BigInteger.valueOf(hi).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(lo)));
+        BigInteger[] dm = span.divideAndRemainder(BigInteger.valueOf(Interval.MICROS_PER_DAY));
+        long days = dm[0].longValueExact();
+        long micros = dm[1].longValueExact();
+        if (days == (int) days) return new Interval(0, (int) days, micros);
+        return new Interval((int) (days / 30), (int) (days % 30), micros);
+    }
+
+    private static long getLong(byte[] b, int p) {
+        return (long) getInt(b, p) << 32 | getInt(b, p + 4) & 0xFFFFFFFFL;
+    }
+
+    private static int getInt(byte[] b, int p) {
+        return (b[p] & 0xFF) << 24 | (b[p + 1] & 0xFF) << 16 | (b[p + 2] & 0xFF) << 8 | b[p + 3] & 0xFF;
+    }
+
+    private IllegalArgumentException malformed(Row row) {
+        return new IllegalArgumentException(row + " is not a row of " + types);
+    }
+
+    @Override
+    public String toString() {
+        return "RowCodec" + types;
+    }
+
+    /** A growable byte buffer for one row's encoding. */
+    private static final class Writer {
+        byte[] buf;
+        int length;
+
+        Writer(int capacity) {
+            buf = new byte[capacity];
+        }
+
+        void ensure(int more) {
+            if (length + more > buf.length) buf = Arrays.copyOf(buf, Math.max(length + more, 2 * buf.length));
+        }
+
+        void put(int b) {
+            ensure(1);
+            buf[length++] = (byte) b;
+        }
+
+        void putInt(int v) {
+            ensure(4);
+            buf[length] = (byte) (v >>> 24);
+            buf[length + 1] = (byte) (v >>> 16);
+            buf[length + 2] = (byte) (v >>> 8);
+            buf[length + 3] = (byte) v;
+            length += 4;
+        }
+
+        void putLong(long v) {
+            putInt((int) (v >>> 32));
+            putInt((int) v);
+        }
+
+        /** Inverts every byte written since {@code from}. */
+        void invert(int from) {
+            for (int i = from; i < length; i++) buf[i] = (byte) ~buf[i];
+        }
+
+        byte[] toArray() {
+            return length == buf.length ? buf : Arrays.copyOf(buf, length);
+        }
+    }
+}
