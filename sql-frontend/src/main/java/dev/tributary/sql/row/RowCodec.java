@@ -58,7 +58,8 @@ import java.util.StringJoiner;
  *       (16 bytes). {@code '1 month'} and {@code '30 days'} encode equally, so the fields an
  *       interval was written with are not kept: a value decodes as {@code (0 months, days,
  *       micros)} with micros carrying the span's sign and under a day in magnitude (months take
- *       multiples of 30 days only when the days would not fit an int). The decoded value equals
+ *       multiples of 30 days only when the days would not fit an int, and micros whole days only
+ *       when neither would). The decoded value equals
  *       the original by {@link Interval#equals}.</li>
  * </ul>
  *
@@ -212,8 +213,13 @@ public final class RowCodec {
     }
 
     private static long epochMicros(long seconds, int nanos, String what) {
+        long micros = nanos / 1000;
+        if (seconds < 0 && micros > 0) {
+            seconds++;
+            micros -= 1_000_000L;
+        }
         try {
-            return Math.addExact(Math.multiplyExact(seconds, 1_000_000L), nanos / 1000);
+            return Math.addExact(Math.multiplyExact(seconds, 1_000_000L), micros);
         } catch (ArithmeticException e) {
             throw new SqlException("22008", what + " out of range");
         }
@@ -472,7 +478,17 @@ public final class RowCodec {
         long days = dm[0].longValueExact();
         long micros = dm[1].longValueExact();
         if (days == (int) days) return new Interval(0, (int) days, micros);
-        return new Interval((int) (days / 30), (int) (days % 30), micros);
+        // Too many days for an int: months take whole 30-day blocks, and only at the very ends of
+        // the range (where the original must have had large micros too) micros take whole days.
+        long months = clampToInt(days / 30);
+        long rest = days - 30 * months;
+        long restDays = clampToInt(rest);
+        micros = Math.addExact(micros, Math.multiplyExact(rest - restDays, Interval.MICROS_PER_DAY));
+        return new Interval((int) months, (int) restDays, micros);
+    }
+
+    private static long clampToInt(long v) {
+        return Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v));
     }
 
     private static long getLong(byte[] b, int p) {

@@ -1,0 +1,134 @@
+package dev.tributary.sql.row;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.arrangements.Column;
+import dev.tributary.sql.types.SqlType;
+import java.util.ArrayList;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * The row encoding against {@link SqlValues}' model of SQL comparison: every property
+ * recomputes its answer from the Java values, never from another encoding.
+ */
+class RowCodecPropertyTest {
+    record Sample(List<SqlType> types, Object[] values) {}
+
+    record Pair(List<SqlType> types, Object[] a, Object[] b) {}
+
+    record Many(List<SqlType> types, List<Object[]> rows) {}
+
+    @Provide
+    Arbitrary<Sample> samples() {
+        return SqlValues.schemas(5).flatMap(t -> SqlValues.rows(t).map(v -> new Sample(t, v)));
+    }
+
+    @Provide
+    Arbitrary<Pair> pairs() {
+        return SqlValues.schemas(3).flatMap(t -> Combinators.combine(SqlValues.rows(t), SqlValues.rows(t)).as((a, b) -> new Pair(t, a, b)));
+    }
+
+    /** Single-column pairs, where the encoding of one type decides the whole comparison. */
+    @Provide
+    Arbitrary<Pair> columnPairs() {
+        return Arbitraries.of(SqlValues.ALL_TYPES).flatMap(t -> {
+            List<SqlType> types = List.of(t);
+            return Combinators.combine(SqlValues.rows(types), SqlValues.rows(types)).as((a, b) -> new Pair(types, a, b));
+        });
+    }
+
+    @Provide
+    Arbitrary<Many> manies() {
+        return SqlValues.schemas(3).flatMap(t -> SqlValues.rows(t).list().ofMaxSize(12).map(r -> new Many(t, r)));
+    }
+
+    @Property(tries = 2000)
+    void decodeInvertsEncode(@ForAll("samples") Sample s) {
+        RowCodec codec = new RowCodec(s.types());
+        Row row = codec.encode(s.values());
+        Object[] back = codec.decode(row);
+        for (int c = 0; c < s.types().size(); c++) {
+            Object expected = SqlValues.decodedForm(s.types().get(c), s.values()[c]);
+            assertThat(back[c]).as("column %d of type %s", c, s.types().get(c)).isEqualTo(expected);
+            assertThat(codec.get(row, c)).isEqualTo(expected);
+            assertThat(codec.isNull(row, c)).isEqualTo(expected == null);
+        }
+        assertThat(codec.encode(back)).as("re-encoding the decoded values").isEqualTo(row);
+    }
+
+    @Property(tries = 3000)
+    void bytesOrderLikeSqlValues(@ForAll("pairs") Pair p) {
+        checkOrder(p);
+    }
+
+    @Property(tries = 3000)
+    void bytesOrderLikeSqlValuesOneColumn(@ForAll("columnPairs") Pair p) {
+        checkOrder(p);
+    }
+
+    private static void checkOrder(Pair p) {
+        RowCodec codec = new RowCodec(p.types());
+        Row a = codec.encode(p.a());
+        Row b = codec.encode(p.b());
+        int model = Integer.signum(SqlValues.compareRows(p.types(), p.a(), p.b()));
+        assertThat(Integer.signum(a.compareTo(b))).isEqualTo(model);
+        assertThat(Integer.signum(b.compareTo(a))).isEqualTo(-model);
+        assertThat(a.equals(b)).isEqualTo(model == 0);
+        if (model == 0) {
+            assertThat(a.hashCode()).isEqualTo(b.hashCode());
+            assertThat(a.hash()).isEqualTo(b.hash());
+        }
+    }
+
+    @Property(tries = 1000)
+    void concatIsTheRowOfBothRowsValues(@ForAll("samples") Sample x, @ForAll("samples") Sample y) {
+        RowCodec cx = new RowCodec(x.types());
+        RowCodec cy = new RowCodec(y.types());
+        Object[] both = new Object[x.values().length + y.values().length];
+        System.arraycopy(x.values(), 0, both, 0, x.values().length);
+        System.arraycopy(y.values(), 0, both, x.values().length, y.values().length);
+        Row joined = cx.concat(cx.encode(x.values()), cy.encode(y.values()));
+        assertThat(joined).isEqualTo(cx.concat(cy).encode(both));
+        assertThat(cx.concat(cy).decode(joined)).hasSize(both.length);
+    }
+
+    @Property(tries = 1000)
+    void projectIsTheRowOfTheChosenValues(@ForAll("samples") Sample s, @ForAll List<@net.jqwik.api.constraints.IntRange(max = 4) Integer> picks) {
+        int n = s.types().size();
+        int[] columns = picks.stream().filter(i -> i < n).mapToInt(Integer::intValue).toArray();
+        Object[] chosen = new Object[columns.length];
+        for (int i = 0; i < columns.length; i++) chosen[i] = s.values()[columns[i]];
+        RowCodec codec = new RowCodec(s.types());
+        Row projected = codec.project(codec.encode(s.values()), columns);
+        assertThat(projected).isEqualTo(codec.project(columns).encode(chosen));
+    }
+
+    @Property(tries = 500)
+    void dataTypeStoresOrdersAndHashesRowsLikeRows(@ForAll("manies") Many m) {
+        RowCodec codec = new RowCodec(m.types());
+        List<Row> rows = new ArrayList<>();
+        for (Object[] v : m.rows()) rows.add(codec.encode(v));
+        RowDataType type = RowDataType.INSTANCE;
+        Column column = type.newColumn(2);
+        for (Row r : rows) type.append(column, r);
+        Column copy = column.emptyLike(0);
+        copy.appendRange(column, 0, column.size());
+        assertThat(column.size()).isEqualTo(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            assertThat(type.get(column, i)).isEqualTo(rows.get(i));
+            assertThat(column.hash(i)).isEqualTo(rows.get(i).hash());
+            for (int j = 0; j < rows.size(); j++) {
+                int expected = Integer.signum(SqlValues.compareRows(m.types(), m.rows().get(i), m.rows().get(j)));
+                assertThat(Integer.signum(column.compare(i, copy, j))).isEqualTo(expected);
+                assertThat(Integer.signum(type.order().compare(rows.get(i), rows.get(j)))).isEqualTo(expected);
+                assertThat(column.equal(i, copy, j)).isEqualTo(expected == 0);
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package dev.tributary.sql.row;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.types.Bytea;
+import dev.tributary.sql.types.Interval;
+import dev.tributary.sql.types.SqlType;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import org.junit.jupiter.api.Test;
+
+/** The cases the encoding was designed around, named so a failure says which rule broke. */
+class RowCodecTest {
+    private static Row one(SqlType type, Object v) {
+        return RowCodec.of(type).encode(v);
+    }
+
+    @Test
+    void nullSortsAfterEveryValue() {
+        assertThat(one(SqlType.BIGINT, null)).isGreaterThan(one(SqlType.BIGINT, Long.MAX_VALUE));
+        assertThat(one(SqlType.TEXT, null)).isGreaterThan(one(SqlType.TEXT, "\uDBFF\uDFFF\uDBFF\uDFFF"));
+        assertThat(one(SqlType.DOUBLE, null)).isGreaterThan(one(SqlType.DOUBLE, Double.NaN));
+    }
+
+    @Test
+    void integersSortBySignedValue() {
+        assertThat(one(SqlType.INTEGER, -1L)).isLessThan(one(SqlType.INTEGER, 0L));
+        assertThat(one(SqlType.BIGINT, Long.MIN_VALUE)).isLessThan(one(SqlType.BIGINT, -1L));
+        assertThat(one(SqlType.BIGINT, 1L).byteLength()).isEqualTo(9);
+    }
+
+    @Test
+    void doublesFollowPostgres() {
+        assertThat(one(SqlType.DOUBLE, -0.0)).isEqualTo(one(SqlType.DOUBLE, 0.0));
+        assertThat(one(SqlType.DOUBLE, Double.longBitsToDouble(0xfff8000000000001L))).isEqualTo(one(SqlType.DOUBLE, Double.NaN));
+        assertThat(one(SqlType.DOUBLE, Double.NaN)).isGreaterThan(one(SqlType.DOUBLE, Double.POSITIVE_INFINITY));
+        assertThat(one(SqlType.DOUBLE, Double.NEGATIVE_INFINITY)).isLessThan(one(SqlType.DOUBLE, -Double.MAX_VALUE));
+        assertThat(RowCodec.of(SqlType.DOUBLE).decode(one(SqlType.DOUBLE, -0.0))[0]).isEqualTo(0.0);
+    }
+
+    @Test
+    void equalNumericsEncodeEquallyAndTakeTheColumnScale() {
+        assertThat(one(SqlType.NUMERIC, new BigDecimal("1.0"))).isEqualTo(one(SqlType.NUMERIC, new BigDecimal("1.00")));
+        assertThat(one(SqlType.NUMERIC, new BigDecimal("0.000"))).isEqualTo(one(SqlType.NUMERIC, BigDecimal.ZERO));
+        assertThat(one(SqlType.NUMERIC, new BigDecimal("0.5"))).isLessThan(one(SqlType.NUMERIC, new BigDecimal("0.505")));
+        assertThat(one(SqlType.NUMERIC, new BigDecimal("-0.5"))).isGreaterThan(one(SqlType.NUMERIC, new BigDecimal("-0.505")));
+        assertThat(one(SqlType.NUMERIC, new BigDecimal("9.99"))).isLessThan(one(SqlType.NUMERIC, new BigDecimal("10")));
+        RowCodec money = RowCodec.of(SqlType.numeric(10, 2));
+        assertThat(money.decode(money.encode(new BigDecimal("2.5")))[0]).isEqualTo(new BigDecimal("2.50"));
+        RowCodec free = RowCodec.of(SqlType.NUMERIC);
+        assertThat(free.decode(free.encode(new BigDecimal("100")))[0]).isEqualTo(new BigDecimal("100"));
+        assertThat(free.decode(free.encode(new BigDecimal("2.50")))[0]).isEqualTo(new BigDecimal("2.5"));
+    }
+
+    @Test
+    void stringsSortByCodePointWithPrefixFirst() {
+        assertThat(one(SqlType.TEXT, "a")).isLessThan(one(SqlType.TEXT, "a\0"));
+        assertThat(one(SqlType.TEXT, "a\0")).isLessThan(one(SqlType.TEXT, "a\u0001"));
+        assertThat(one(SqlType.TEXT, "a\0")).isLessThan(one(SqlType.TEXT, "ab"));
+        assertThat(one(SqlType.TEXT, "")).isLessThan(one(SqlType.TEXT, "\0"));
+        // UTF-16 order puts U+FFFF after U+10000; code point order (PostgreSQL's C collation) does not
+        assertThat(one(SqlType.TEXT, "\uffff")).isLessThan(one(SqlType.TEXT, "\uD800\uDC00"));
+        assertThat(RowCodec.of(SqlType.TEXT).decode(one(SqlType.TEXT, "x\0y\0"))[0]).isEqualTo("x\0y\0");
+    }
+
+    @Test
+    void charIgnoresTrailingSpacesAndIsPaddedBack() {
+        RowCodec codec = RowCodec.of(SqlType.character(3));
+        assertThat(codec.encode("a")).isEqualTo(codec.encode("a  "));
+        assertThat(codec.encode("a")).isLessThan(codec.encode("a\t"));
+        assertThat(codec.decode(codec.encode("a"))[0]).isEqualTo("a  ");
+    }
+
+    @Test
+    void unpairedSurrogateIsAnError() {
+        assertThatThrownBy(() -> one(SqlType.TEXT, "a\uD800b")).isInstanceOf(SqlException.class)
+                .extracting(e -> ((SqlException) e).sqlState()).isEqualTo("22021");
+    }
+
+    @Test
+    void byteaSortsBytewiseWithPrefixFirst() {
+        Row empty = one(SqlType.BYTEA, Bytea.copyOf(new byte[0]));
+        Row zero = one(SqlType.BYTEA, Bytea.copyOf(new byte[] {0}));
+        Row zeroOne = one(SqlType.BYTEA, Bytea.copyOf(new byte[] {0, 1}));
+        Row one = one(SqlType.BYTEA, Bytea.copyOf(new byte[] {1}));
+        Row high = one(SqlType.BYTEA, Bytea.copyOf(new byte[] {(byte) 0x80}));
+        assertThat(empty).isLessThan(zero);
+        assertThat(zero).isLessThan(zeroOne);
+        assertThat(zeroOne).isLessThan(one);
+        assertThat(one).isLessThan(high);
+    }
+
+    @Test
+    void intervalsCompareBySpanAndDecodeToDaysAndMicros() {
+        RowCodec codec = RowCodec.of(SqlType.INTERVAL);
+        assertThat(codec.encode(new Interval(1, 0, 0))).isEqualTo(codec.encode(new Interval(0, 30, 0)));
+        assertThat(codec.encode(new Interval(0, 1, 0))).isEqualTo(codec.encode(new Interval(0, 0, Interval.MICROS_PER_DAY)));
+        assertThat(codec.encode(new Interval(0, 0, -1))).isLessThan(codec.encode(new Interval(0, 0, 0)));
+        assertThat(codec.decode(codec.encode(new Interval(1, 2, 3)))[0]).isEqualTo(new Interval(0, 32, 3))
+                .extracting(v -> ((Interval) v).months()).isEqualTo(0);
+        Interval minusHour = (Interval) codec.decode(codec.encode(new Interval(0, 0, -3_600_000_000L)))[0];
+        assertThat(minusHour).isEqualTo(new Interval(0, 0, -3_600_000_000L));
+        assertThat(minusHour.days()).isZero();
+        Interval huge = new Interval(Integer.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE);
+        assertThat(codec.decode(codec.encode(huge))[0]).isEqualTo(huge);
+    }
+
+    @Test
+    void datesOutsidePostgresRangeAreErrors() {
+        assertThatThrownBy(() -> one(SqlType.DATE, LocalDate.MAX)).isInstanceOf(SqlException.class)
+                .extracting(e -> ((SqlException) e).sqlState()).isEqualTo("22008");
+    }
+
+    @Test
+    void wrongJavaClassNamesTheColumn() {
+        assertThatThrownBy(() -> RowCodec.of(SqlType.TEXT, SqlType.INTEGER).encode("a", 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("column 2 is integer; its value must be a Long, got Integer 1");
+    }
+
+    @Test
+    void concatAndProjectWorkOnBytes() {
+        RowCodec ab = RowCodec.of(SqlType.TEXT, SqlType.BIGINT);
+        RowCodec c = RowCodec.of(SqlType.NUMERIC);
+        Row joined = ab.concat(ab.encode("x", 7L), c.encode(new BigDecimal("-1.5")));
+        RowCodec abc = ab.concat(c);
+        assertThat(abc.decode(joined)).containsExactly("x", 7L, new BigDecimal("-1.5"));
+        assertThat(abc.get(joined, 2)).isEqualTo(new BigDecimal("-1.5"));
+        assertThat(abc.project(joined, new int[] {2, 0, 0})).isEqualTo(RowCodec.of(SqlType.NUMERIC, SqlType.TEXT, SqlType.TEXT)
+                .encode(new BigDecimal("-1.5"), "x", "x"));
+        assertThat(Row.concat(Row.EMPTY, joined)).isSameAs(joined);
+        assertThat(RowCodec.of().encode()).isSameAs(Row.EMPTY);
+        assertThat(abc.format(joined)).isEqualTo("(x,7,-1.5)");
+    }
+}

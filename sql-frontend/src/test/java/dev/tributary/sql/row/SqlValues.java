@@ -1,0 +1,176 @@
+package dev.tributary.sql.row;
+
+import dev.tributary.sql.types.Bytea;
+import dev.tributary.sql.types.Interval;
+import dev.tributary.sql.types.SqlType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+
+/**
+ * Generators of SQL values and a model of SQL comparison computed on the Java values directly,
+ * never through an encoding: the reference the row encoding is checked against.
+ *
+ * <p>Each type's generator mixes a small pool of tricky values (so that pairs are often equal,
+ * or equal in SQL while different in Java: 1.0 and 1.00, -0.0 and 0.0, two NaNs, '1 mon' and
+ * '30 days', 'a' and 'a ' in CHAR) with values from the whole range.
+ */
+final class SqlValues {
+    private SqlValues() {}
+
+    static final SqlType CHAR4 = SqlType.character(4);
+    static final SqlType NUMERIC_20_4 = SqlType.numeric(20, 4);
+
+    static final List<SqlType> ALL_TYPES = List.of(SqlType.BOOLEAN, SqlType.SMALLINT, SqlType.INTEGER, SqlType.BIGINT,
+            SqlType.REAL, SqlType.DOUBLE, SqlType.NUMERIC, NUMERIC_20_4, SqlType.TEXT, SqlType.varchar(10), CHAR4,
+            SqlType.BYTEA, SqlType.DATE, SqlType.TIME, SqlType.TIMESTAMP, SqlType.TIMESTAMPTZ, SqlType.INTERVAL,
+            SqlType.UNKNOWN);
+
+    static Arbitrary<List<SqlType>> schemas(int maxColumns) {
+        return Arbitraries.of(ALL_TYPES).list().ofMaxSize(maxColumns);
+    }
+
+    /** Rows of {@code types}, each value null with probability 0.15. */
+    static Arbitrary<Object[]> rows(List<SqlType> types) {
+        List<Arbitrary<Object>> columns = new ArrayList<>();
+        for (SqlType t : types) columns.add(values(t).injectNull(0.15));
+        return Combinators.combine(columns).as(List::toArray);
+    }
+
+    static Arbitrary<Object> values(SqlType type) {
+        Arbitrary<?> a = switch (type.kind()) {
+            case BOOLEAN -> Arbitraries.of(true, false);
+            case SMALLINT, INTEGER, BIGINT -> mix(Arbitraries.of(-1L, 0L, 1L, 2L, 255L, 256L, Long.MIN_VALUE, Long.MAX_VALUE),
+                    Arbitraries.longs());
+            case REAL, DOUBLE -> mix(Arbitraries.of(0.0, -0.0, 1.5, -1.5, Double.NaN, Double.longBitsToDouble(0xfff0000000000123L),
+                    Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MAX_VALUE),
+                    Arbitraries.doubles());
+            case NUMERIC -> type.scale() >= 0 ? numerics(type.scale()) : numerics(-1);
+            case TEXT, VARCHAR, UNKNOWN -> strings(6);
+            case CHAR -> strings(type.length());
+            case BYTEA -> Arbitraries.integers().between(0, 255)
+                    .injectDuplicates(0.3).map(Integer::byteValue)
+                    .list().ofMaxSize(5).map(l -> {
+                        byte[] b = new byte[l.size()];
+                        for (int i = 0; i < b.length; i++) b[i] = l.get(i);
+                        return Bytea.copyOf(b);
+                    }).edgeCases(c -> c.add(Bytea.copyOf(new byte[] {0}), Bytea.copyOf(new byte[] {0, 0}),
+                            Bytea.copyOf(new byte[] {0, 1}), Bytea.copyOf(new byte[] {(byte) 0xff})));
+            case DATE -> mix(Arbitraries.of(LocalDate.of(2000, 1, 1), LocalDate.of(1999, 12, 31), LocalDate.of(1970, 1, 1)),
+                    Arbitraries.longs().between(-2_500_000, 2_500_000).map(LocalDate::ofEpochDay));
+            case TIME -> mix(Arbitraries.of(LocalTime.MIDNIGHT, LocalTime.NOON, LocalTime.of(23, 59, 59, 999_999_000)),
+                    Arbitraries.longs().between(0, 86_399_999_999L).map(m -> LocalTime.ofNanoOfDay(m * 1000)));
+            case TIMESTAMP -> mix(Arbitraries.of(-1L, 0L, 1L, 1_000_000L), Arbitraries.longs().between(-(1L << 62), 1L << 62))
+                    .map(m -> LocalDateTime.ofEpochSecond(Math.floorDiv(m, 1_000_000L), (int) Math.floorMod(m, 1_000_000L) * 1000,
+                            ZoneOffset.UTC));
+            case TIMESTAMPTZ -> mix(Arbitraries.of(-1L, 0L, 1L, 1_000_000L), Arbitraries.longs())
+                    .map(m -> Instant.ofEpochSecond(Math.floorDiv(m, 1_000_000L), Math.floorMod(m, 1_000_000L) * 1000));
+            case INTERVAL -> mix(Arbitraries.of(new Interval(1, 0, 0), new Interval(0, 30, 0), new Interval(0, 29, Interval.MICROS_PER_DAY),
+                    new Interval(0, 0, -1), new Interval(0, -1, Interval.MICROS_PER_DAY - 1), new Interval(-1, 30, 0),
+                    new Interval(Integer.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE),
+                    new Interval(Integer.MIN_VALUE, Integer.MIN_VALUE, Long.MIN_VALUE)),
+                    Combinators.combine(Arbitraries.integers(), Arbitraries.integers(), Arbitraries.longs()).as(Interval::new));
+        };
+        return a.map(v -> (Object) v);
+    }
+
+    private static <T> Arbitrary<T> mix(Arbitrary<T> pool, Arbitrary<T> wide) {
+        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(3, pool), net.jqwik.api.Tuple.of(2, wide));
+    }
+
+    /** NUMERIC values; with {@code maxScale >= 0}, none has more fraction digits than that. */
+    private static Arbitrary<BigDecimal> numerics(int maxScale) {
+        int lo = maxScale >= 0 ? 0 : -6;
+        int hi = maxScale >= 0 ? maxScale : 30;
+        Arbitrary<BigDecimal> pool = Arbitraries.of("0", "0.000", "1", "1.0", "1.00", "-1", "-1.0", "10", "100", "0.5", "-0.5",
+                "0.05", "0.505", "2.5", "-2.50").map(BigDecimal::new).filter(d -> maxScale < 0 || d.scale() <= maxScale);
+        Arbitrary<BigDecimal> wide = Combinators.combine(
+                Arbitraries.bigIntegers().between(BigInteger.TEN.pow(25).negate(), BigInteger.TEN.pow(25)),
+                Arbitraries.integers().between(lo, hi)).as(BigDecimal::new);
+        return mix(pool, wide);
+    }
+
+    /** Strings of up to {@code maxCodePoints} code points, often NUL, space and the UTF-8 length boundaries. */
+    private static Arbitrary<String> strings(int maxCodePoints) {
+        Arbitrary<Integer> codePoints = Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(4, Arbitraries.of(0, 1, (int) ' ', (int) 'a', (int) 'b', 0x7f, 0x80, 0x7ff, 0x800, 0xe9, 0xffff, 0xe000,
+                        0x10000, 0x10ffff)),
+                net.jqwik.api.Tuple.of(1, Arbitraries.integers().between(0, 0x10ffff)
+                        .filter(c -> c < Character.MIN_SURROGATE || c > Character.MAX_SURROGATE)));
+        return codePoints.list().ofMaxSize(maxCodePoints).map(l -> {
+            StringBuilder b = new StringBuilder();
+            for (int c : l) b.appendCodePoint(c);
+            return b.toString();
+        });
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // The model: SQL comparison on Java values
+
+    /** SQL order of two rows of {@code types}, column by column, NULL after every value. */
+    static int compareRows(List<SqlType> types, Object[] a, Object[] b) {
+        for (int c = 0; c < types.size(); c++) {
+            int r = compareNullsLast(types.get(c), a[c], b[c]);
+            if (r != 0) return r;
+        }
+        return 0;
+    }
+
+    static int compareNullsLast(SqlType type, Object a, Object b) {
+        if (a == null || b == null) return a == null ? (b == null ? 0 : 1) : -1;
+        return compare(type, a, b);
+    }
+
+    /** SQL order of two non-null values of {@code type}. */
+    static int compare(SqlType type, Object a, Object b) {
+        return switch (type.kind()) {
+            case BOOLEAN -> Boolean.compare((Boolean) a, (Boolean) b);
+            case SMALLINT, INTEGER, BIGINT -> Long.compare((Long) a, (Long) b);
+            // Double.compare has NaN greatest and all NaNs equal, but -0.0 < 0.0; SQL has -0.0 = 0.0
+            case REAL, DOUBLE -> Double.compare((Double) a + 0.0, (Double) b + 0.0);
+            case NUMERIC -> ((BigDecimal) a).compareTo((BigDecimal) b);
+            case TEXT, VARCHAR, UNKNOWN -> Arrays.compare(((String) a).codePoints().toArray(), ((String) b).codePoints().toArray());
+            case CHAR -> Arrays.compare(stripTrailingSpaces((String) a).codePoints().toArray(),
+                    stripTrailingSpaces((String) b).codePoints().toArray());
+            case BYTEA -> ((Bytea) a).compareTo((Bytea) b);
+            case DATE -> ((LocalDate) a).compareTo((LocalDate) b);
+            case TIME -> ((LocalTime) a).compareTo((LocalTime) b);
+            case TIMESTAMP -> ((LocalDateTime) a).compareTo((LocalDateTime) b);
+            case TIMESTAMPTZ -> ((Instant) a).compareTo((Instant) b);
+            case INTERVAL -> ((Interval) a).compareTo((Interval) b);
+        };
+    }
+
+    static String stripTrailingSpaces(String s) {
+        return s.replaceFirst(" +$", "");
+    }
+
+    /** The value a row of {@code type} must decode {@code v} to, exactly (by {@code equals}). */
+    static Object decodedForm(SqlType type, Object v) {
+        if (v == null) return null;
+        return switch (type.kind()) {
+            case REAL, DOUBLE -> (Double) v + 0.0;
+            case NUMERIC -> {
+                BigDecimal d = ((BigDecimal) v).stripTrailingZeros();
+                int scale = Math.max(type.scale(), 0);
+                yield d.scale() < scale ? d.setScale(scale) : d;
+            }
+            case CHAR -> {
+                String s = stripTrailingSpaces((String) v);
+                int n = s.codePointCount(0, s.length());
+                yield n >= type.length() ? s : s + " ".repeat(type.length() - n);
+            }
+            default -> v;
+        };
+    }
+}
