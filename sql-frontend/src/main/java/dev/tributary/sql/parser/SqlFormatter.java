@@ -444,7 +444,12 @@ public final class SqlFormatter {
             case NullLiteral n -> b.append("NULL");
             case BooleanLiteral bl -> b.append(bl.value() ? "TRUE" : "FALSE");
             case IntegerLiteral i -> b.append(i.value());
-            case NumericLiteral n -> b.append(n.value().toString());
+            case NumericLiteral n -> {
+                // A numeric with no point or exponent would read back as an integer: keep it numeric.
+                String text = n.value().toString();
+                b.append(text);
+                if (text.indexOf('.') < 0 && text.indexOf('E') < 0) b.append('.');
+            }
             case StringLiteral s -> b.append(string(s.value()));
             case TypedLiteral t -> {
                 b.append(t.type()).append(' ').append(string(t.text()));
