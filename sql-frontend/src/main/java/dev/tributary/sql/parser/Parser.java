@@ -46,6 +46,8 @@ public final class Parser {
     private final List<Token> toks;
     private int p;
     private int depth;
+    /** A primary already parsed, to be returned by the next call of {@link #primary}. */
+    private Expr pending;
 
     private Parser(String sql) {
         this.sql = sql;
@@ -1116,7 +1118,7 @@ public final class Parser {
     }
 
     private Expr not() {
-        if (isKw("not")) {
+        if (pending == null && isKw("not")) {
             int pos = pos();
             p++;
             enter();
@@ -1300,6 +1302,7 @@ public final class Parser {
     }
 
     private Expr unary() {
+        if (pending != null) return postfix();
         if (isOp("-") || isOp("+")) {
             int pos = pos();
             boolean neg = next().value().equals("-");
@@ -1349,6 +1352,11 @@ public final class Parser {
     }
 
     private Expr primary() {
+        if (pending != null) {
+            Expr e = pending;
+            pending = null;
+            return e;
+        }
         Token t = peek();
         int pos = pos();
         switch (t.type()) {
@@ -1380,18 +1388,17 @@ public final class Parser {
             }
             case LPAREN -> {
                 if (queryStartsAt(p + 1)) {
-                    // A parenthesised query, unless it is only the first operand of a larger
-                    // expression in parentheses, as in ((SELECT 1) + 1): try the query first.
-                    int save = p;
-                    try {
-                        p++;
-                        Query q = query();
-                        expect(Type.RPAREN);
-                        return new ScalarSubquery(pos, q);
-                    } catch (SqlException e) {
-                        if (peek(0).type() == Type.EOF || toks.get(save + 1).type() != Type.LPAREN) throw e;
-                        p = save;
-                    }
+                    p++;
+                    Query q = query();
+                    if (accept(Type.RPAREN)) return new ScalarSubquery(pos, q);
+                    // ((SELECT 1) + 1): the query was only the parenthesised first operand of a
+                    // larger expression; carry on with it as that operand, without backtracking.
+                    if (!q.isBare() || toks.get(p - 1).type() != Type.RPAREN) throw syntaxError(peek());
+                    pending = new ScalarSubquery(q.pos(), q);
+                    Expr e = expr();
+                    if (pending != null) throw syntaxError(peek());
+                    expect(Type.RPAREN);
+                    return e;
                 }
                 p++;
                 Expr e = expr();

@@ -288,6 +288,14 @@ class ParserTest {
         assertThat(e("EXISTS (SELECT 1)")).isInstanceOf(Exists.class);
         assertThat(e("(SELECT max(a) FROM t)")).isInstanceOf(ScalarSubquery.class);
         assertThat(f("((SELECT 1) + 1)")).isEqualTo("(SELECT 1) + 1");
+        assertThat(f("((SELECT 1) - 1)")).isEqualTo("(SELECT 1) - 1");
+        assertThat(f("((SELECT 1) NOT IN (1, 2))")).isEqualTo("(SELECT 1) NOT IN (1, 2)");
+        assertThat(f("((SELECT 1) UNION (SELECT 2)) * 2")).isEqualTo("(SELECT 1 UNION SELECT 2) * 2");
+        assertThat(e("((SELECT 1) + 1)")).isEqualTo(new Binary(2, BinaryOp.ADD,
+                new ScalarSubquery(2, new Query(2, List.of(), new Select(3, false, List.of(),
+                        List.of(new dev.tributary.sql.ast.SelectItem(10, new IntegerLiteral(10, 1), null)),
+                        List.of(), null, List.of(), null), List.of(), null, null)),
+                new IntegerLiteral(15, 1), 13));
     }
 
     // ------------------------------------------------------------------ queries
@@ -601,6 +609,15 @@ class ParserTest {
         String subqueries = "SELECT * FROM " + "(SELECT * FROM ".repeat(10_000) + "t" + ") x".repeat(10_000);
         assertThatThrownBy(() -> Parser.parse(subqueries)).isInstanceOfSatisfying(SqlException.class,
                 ex -> assertThat(ex.sqlState()).isEqualTo("54001"));
+        // Subqueries as first operands of parenthesised expressions, nested: linear, not exponential.
+        String mixed = "1";
+        for (int k = 0; k < 60; k++) mixed = "((SELECT " + mixed + ") + 1)";
+        String finalMixed = "SELECT " + mixed;
+        try {
+            assertThat(Parser.parse(finalMixed)).hasSize(1);
+        } catch (SqlException ex) {
+            assertThat(ex.sqlState()).isEqualTo("54001");
+        }
         // Moderate nesting is fine.
         String ok = "SELECT " + "(".repeat(50) + "1" + ")".repeat(50) + " + " + "1 + ".repeat(300) + "1";
         assertThat(Parser.parse(ok)).hasSize(1);
