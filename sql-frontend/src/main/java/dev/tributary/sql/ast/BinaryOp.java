@@ -1,0 +1,23 @@
+package dev.tributary.sql.ast;
+
+/** Binary operators, with the text PostgreSQL writes for each. */
+public enum BinaryOp {
+    OR("OR"), AND("AND"),
+    EQ("="), NE("<>"), LT("<"), LE("<="), GT(">"), GE(">="),
+    CONCAT("||"), MATCH("~"), IMATCH("~*"), NOT_MATCH("!~"), NOT_IMATCH("!~*"),
+    ADD("+"), SUB("-"), MUL("*"), DIV("/"), MOD("%"), POW("^");
+
+    private final String symbol;
+
+    BinaryOp(String symbol) {
+        this.symbol = symbol;
+    }
+
+    public String symbol() {
+        return symbol;
+    }
+
+    public boolean isComparison() {
+        return this == EQ || this == NE || this == LT || this == LE || this == GT || this == GE;
+    }
+}

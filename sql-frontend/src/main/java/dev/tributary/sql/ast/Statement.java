@@ -1,0 +1,154 @@
+package dev.tributary.sql.ast;
+
+import dev.tributary.sql.types.SqlType;
+import java.util.List;
+
+/** A top-level SQL statement. Names are lists of parts, {@code [schema, name]} or {@code [name]}. */
+public sealed interface Statement extends Node {
+
+    /**
+     * A query run for its rows. {@code asOf} ({@code ... AS OF expr}) reads at a past time, null
+     * for now; {@code emitChanges} ({@code ... EMIT CHANGES}) streams changes instead of a snapshot.
+     */
+    record QueryStatement(int pos, Query query, Expr asOf, boolean emitChanges) implements Statement {}
+
+    /** One column of CREATE TABLE; {@code defaultExpr} is null without DEFAULT. */
+    record ColumnDef(int pos, String name, SqlType type, boolean notNull, Expr defaultExpr) implements Node {}
+
+    /**
+     * CREATE TABLE; {@code primaryKey} holds the key columns whether declared on a column or as a
+     * table constraint, empty without a key.
+     */
+    record CreateTable(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns,
+                       List<String> primaryKey) implements Statement {
+        public CreateTable {
+            name = List.copyOf(name);
+            columns = List.copyOf(columns);
+            primaryKey = List.copyOf(primaryKey);
+        }
+    }
+
+    /**
+     * CREATE [OR REPLACE] VIEW or CREATE MATERIALIZED VIEW [IF NOT EXISTS]; {@code columns} is
+     * empty when the view's column names come from the query.
+     */
+    record CreateView(int pos, List<String> name, boolean materialized, boolean orReplace, boolean ifNotExists,
+                      List<String> columns, Query query) implements Statement {
+        public CreateView {
+            name = List.copyOf(name);
+            columns = List.copyOf(columns);
+        }
+    }
+
+    /** CREATE INDEX [IF NOT EXISTS] name ON on (exprs). */
+    record CreateIndex(int pos, String name, boolean ifNotExists, List<String> on, List<Expr> exprs)
+            implements Statement {
+        public CreateIndex {
+            on = List.copyOf(on);
+            exprs = List.copyOf(exprs);
+        }
+    }
+
+    enum ObjectKind {
+        TABLE("TABLE"), VIEW("VIEW"), MATERIALIZED_VIEW("MATERIALIZED VIEW"), INDEX("INDEX");
+
+        private final String sql;
+
+        ObjectKind(String sql) {
+            this.sql = sql;
+        }
+
+        public String sql() {
+            return sql;
+        }
+    }
+
+    /** DROP kind [IF EXISTS] names [CASCADE|RESTRICT]; RESTRICT is the default. */
+    record Drop(int pos, ObjectKind kind, boolean ifExists, List<List<String>> names, boolean cascade)
+            implements Statement {
+        public Drop {
+            names = names.stream().map(List::copyOf).toList();
+        }
+    }
+
+    /** INSERT INTO table [(columns)] source; {@code columns} is empty when not given. */
+    record Insert(int pos, List<String> table, List<String> columns, Query source) implements Statement {
+        public Insert {
+            table = List.copyOf(table);
+            columns = List.copyOf(columns);
+        }
+    }
+
+    record Assignment(int pos, String column, Expr value) implements Node {}
+
+    /** UPDATE table [AS alias] SET assignments [WHERE where]. */
+    record Update(int pos, List<String> table, String alias, List<Assignment> assignments, Expr where)
+            implements Statement {
+        public Update {
+            table = List.copyOf(table);
+            assignments = List.copyOf(assignments);
+        }
+    }
+
+    /** DELETE FROM table [AS alias] [WHERE where]. */
+    record Delete(int pos, List<String> table, String alias, Expr where) implements Statement {
+        public Delete {
+            table = List.copyOf(table);
+        }
+    }
+
+    enum TransactionKind { BEGIN, COMMIT, ROLLBACK }
+
+    /** BEGIN / START TRANSACTION, COMMIT / END, ROLLBACK. */
+    record Transaction(int pos, TransactionKind kind) implements Statement {}
+
+    enum ShowKind {
+        TABLES, VIEWS, MATERIALIZED_VIEWS, INDEXES, COLUMNS, CREATE_TABLE, CREATE_VIEW, CREATE_MATERIALIZED_VIEW,
+        VARIABLE
+    }
+
+    /**
+     * SHOW ...; {@code target} is the object for COLUMNS, CREATE ... and INDEXES FROM x (empty for
+     * all indexes and the list forms), or the setting's name for SHOW name.
+     */
+    record Show(int pos, ShowKind kind, List<String> target) implements Statement {
+        public Show {
+            target = List.copyOf(target);
+        }
+    }
+
+    /** One EXPLAIN option: {@code name [value]}, name in lower case, value null when absent. */
+    record ExplainOption(int pos, String name, String value) implements Node {}
+
+    record Explain(int pos, List<ExplainOption> options, Statement statement) implements Statement {
+        public Explain {
+            options = List.copyOf(options);
+        }
+    }
+
+    /**
+     * SUBSCRIBE [TO] name | SUBSCRIBE (query): exactly one of {@code name} (empty when absent) and
+     * {@code query} (null when absent) is given. {@code asOf} may be null; {@code upsertKey} is
+     * null without {@code ENVELOPE UPSERT (KEY (cols))}.
+     */
+    record Subscribe(int pos, List<String> name, Query query, Expr asOf, boolean snapshot, boolean progress,
+                     List<String> upsertKey) implements Statement {
+        public Subscribe {
+            name = List.copyOf(name);
+            upsertKey = upsertKey == null ? null : List.copyOf(upsertKey);
+        }
+    }
+
+    /** ADVANCE CLOCK BY interval ({@code to} false) or ADVANCE CLOCK TO timestamp ({@code to} true). */
+    record AdvanceClock(int pos, boolean to, Expr value) implements Statement {}
+
+    /**
+     * SET name = value[, ...] / SET name TO value: a session setting, kept generic. A bare word
+     * value is a {@link Expr.StringLiteral}; {@code values} is empty for {@code SET name TO DEFAULT}.
+     */
+    record Set(int pos, String name, List<Expr> values) implements Statement {
+        public Set {
+            values = List.copyOf(values);
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package dev.tributary.sql.ast;
+
+import java.util.List;
+
+/** An item of a FROM clause. {@code alias} is null when none was written. */
+public sealed interface TableRef extends Node {
+
+    /** A table, view or CTE by (possibly qualified) name. */
+    record NamedTable(int pos, List<String> name, Alias alias) implements TableRef {
+        public NamedTable {
+            name = List.copyOf(name);
+        }
+    }
+
+    /** {@code [LATERAL] (query) [AS alias]}. */
+    record DerivedTable(int pos, boolean lateral, Query query, Alias alias) implements TableRef {}
+
+    /** {@code (VALUES ...) [AS alias]}. */
+    record ValuesTable(int pos, QueryBody.Values values, Alias alias) implements TableRef {}
+
+    /** A set-returning function call in FROM, e.g. {@code generate_series(1, 3) AS g(n)}. */
+    record FunctionTable(int pos, boolean lateral, Expr.FunctionCall call, Alias alias) implements TableRef {}
+
+    enum JoinKind { INNER, LEFT, RIGHT, FULL, CROSS }
+
+    /** How a join matches rows: ON, USING, NATURAL, or nothing (CROSS JOIN). */
+    sealed interface JoinCondition {}
+    record On(Expr condition) implements JoinCondition {}
+    record Using(List<String> columns) implements JoinCondition {
+        public Using {
+            columns = List.copyOf(columns);
+        }
+    }
+    record Natural() implements JoinCondition {}
+    record NoCondition() implements JoinCondition {}
+
+    /** {@code left [kind] JOIN right condition}; a CROSS JOIN has {@link NoCondition}. */
+    record Join(int pos, JoinKind kind, TableRef left, TableRef right, JoinCondition condition) implements TableRef {}
+
+    /** {@code name AS OF SYSTEM TIME asOf SINCE since [AS alias]}: the table as it was at a time. */
+    record AsOfSystemTime(int pos, List<String> name, Expr asOf, Expr since, Alias alias) implements TableRef {
+        public AsOfSystemTime {
+            name = List.copyOf(name);
+        }
+    }
+
+    /** {@code CHANGES(name AS OF asOf) [AS alias]}: the change log of a relation since a time. */
+    record Changes(int pos, List<String> name, Expr asOf, Alias alias) implements TableRef {
+        public Changes {
+            name = List.copyOf(name);
+        }
+    }
+}

@@ -1,0 +1,1826 @@
+package dev.tributary.sql.parser;
+
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.ast.Alias;
+import dev.tributary.sql.ast.BinaryOp;
+import dev.tributary.sql.ast.Cte;
+import dev.tributary.sql.ast.Expr;
+import dev.tributary.sql.ast.Expr.*;
+import dev.tributary.sql.ast.OrderItem;
+import dev.tributary.sql.ast.Query;
+import dev.tributary.sql.ast.QueryBody;
+import dev.tributary.sql.ast.QueryBody.Select;
+import dev.tributary.sql.ast.QueryBody.SetOp;
+import dev.tributary.sql.ast.QueryBody.SetOperation;
+import dev.tributary.sql.ast.QueryBody.Values;
+import dev.tributary.sql.ast.SelectItem;
+import dev.tributary.sql.ast.Statement;
+import dev.tributary.sql.ast.Statement.*;
+import dev.tributary.sql.ast.TableRef;
+import dev.tributary.sql.ast.TableRef.*;
+import dev.tributary.sql.parser.Token.Type;
+import dev.tributary.sql.types.SqlType;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A recursive-descent parser for Tributary's PostgreSQL dialect.
+ *
+ * <p>Every failure is a {@link SqlException}: 42601 {@code syntax error at or near "tok"} at the
+ * token's 1-based position (or {@code at end of input}), 42704 for an unknown type name, 0A000
+ * naming a PostgreSQL feature Tributary does not support, and 54001 when nesting is deeper than
+ * {@value #MAX_DEPTH}, so a hostile statement cannot overflow the stack of the thread parsing it.
+ *
+ * <p>Expression precedence is PostgreSQL's, loosest first: OR; AND; NOT; IS / ISNULL / NOTNULL;
+ * comparisons (non-associative); BETWEEN / IN / LIKE / ILIKE (non-associative); other operators
+ * ({@code ||}, {@code ~}); {@code + -}; {@code * / %}; {@code ^}; unary {@code + -}; {@code ::}.
+ */
+public final class Parser {
+    /** Deepest nesting of expressions, subqueries and operator chains accepted. */
+    static final int MAX_DEPTH = 1000;
+    private static final int FRAME_COST = 8;
+
+    private final String sql;
+    private final List<Token> toks;
+    private int p;
+    private int depth;
+    /** A primary already parsed, to be returned by the next call of {@link #primary}. */
+    private Expr pending;
+
+    private Parser(String sql) {
+        this.sql = sql;
+        this.toks = Lexer.lex(sql);
+    }
+
+    // ------------------------------------------------------------------ public API
+
+    /** The statements of {@code sql}, separated by semicolons; empty statements are skipped. */
+    public static List<Statement> parse(String sql) {
+        return parseScript(sql).stream().map(Parsed::statement).toList();
+    }
+
+    /** Like {@link #parse} but with each statement's place and text in {@code sql}. */
+    public static List<Parsed> parseScript(String sql) {
+        return guarded(() -> new Parser(sql).script());
+    }
+
+    /** Exactly one statement (a trailing semicolon is allowed). */
+    public static Statement parseStatement(String sql) {
+        List<Statement> all = parse(sql);
+        if (all.size() != 1) {
+            throw new SqlException("42601", all.isEmpty() ? "syntax error at end of input"
+                    : "expected one statement, got " + all.size(), all.isEmpty() ? sql.length() + 1 : all.get(1).pos());
+        }
+        return all.get(0);
+    }
+
+    /** A standalone expression, the whole of {@code sql}. */
+    public static Expr parseExpression(String sql) {
+        return guarded(() -> {
+            Parser ps = new Parser(sql);
+            Expr e = ps.expr();
+            ps.expect(Type.EOF);
+            return e;
+        });
+    }
+
+    /** A standalone query (SELECT, VALUES, WITH, set operations), the whole of {@code sql}. */
+    public static Query parseQuery(String sql) {
+        return guarded(() -> {
+            Parser ps = new Parser(sql);
+            Query q = ps.query();
+            if (ps.peek().type() == Type.SEMI) ps.p++;
+            ps.expect(Type.EOF);
+            return q;
+        });
+    }
+
+    private interface Body<T> {
+        T run();
+    }
+
+    private static <T> T guarded(Body<T> body) {
+        try {
+            return body.run();
+        } catch (StackOverflowError e) {
+            throw stackDepth(0);
+        }
+    }
+
+    private static SqlException stackDepth(int pos) {
+        return new SqlException("54001", "stack depth limit exceeded", pos,
+                "The statement nests expressions or subqueries too deeply; simplify it.");
+    }
+
+    // ------------------------------------------------------------------ token helpers
+
+    private Token peek() {
+        return toks.get(p);
+    }
+
+    private Token peek(int k) {
+        return toks.get(Math.min(p + k, toks.size() - 1));
+    }
+
+    private Token next() {
+        Token t = toks.get(p);
+        if (t.type() != Type.EOF) p++;
+        return t;
+    }
+
+    private int pos() {
+        return peek().start() + 1;
+    }
+
+    private boolean is(Type t) {
+        return peek().type() == t;
+    }
+
+    private boolean isKw(String kw) {
+        return peek().isKeyword(kw);
+    }
+
+    private boolean isKw(int k, String kw) {
+        return peek(k).isKeyword(kw);
+    }
+
+    private boolean acceptKw(String kw) {
+        if (isKw(kw)) {
+            p++;
+            return true;
+        }
+        return false;
+    }
+
+    private void expectKw(String kw) {
+        if (!acceptKw(kw)) throw syntaxError(peek());
+    }
+
+    private boolean isOp(String op) {
+        return peek().isOp(op);
+    }
+
+    private boolean accept(Type t) {
+        if (is(t)) {
+            p++;
+            return true;
+        }
+        return false;
+    }
+
+    private Token expect(Type t) {
+        if (!is(t)) throw syntaxError(peek());
+        return next();
+    }
+
+    private SqlException syntaxError(Token t) {
+        if (t.type() == Type.EOF) return new SqlException("42601", "syntax error at end of input", t.start() + 1);
+        return new SqlException("42601", "syntax error at or near \"" + sql.substring(t.start(), t.end()) + "\"",
+                t.start() + 1);
+    }
+
+    private static SqlException unsupported(String feature, int pos) {
+        return new SqlException("0A000", feature + " is not supported", pos);
+    }
+
+    private void enter() {
+        if (++depth > MAX_DEPTH / FRAME_COST) throw stackDepth(pos());
+    }
+
+    private void leave() {
+        depth--;
+    }
+
+    /** Guards a left-associative chain: its length counts toward the tree depth limit. */
+    private void chain(int length) {
+        if (depth * FRAME_COST + length > MAX_DEPTH) throw stackDepth(pos());
+    }
+
+    // ------------------------------------------------------------------ names
+
+    /** An unquoted non-reserved word or a quoted identifier, as a column/table/alias name. */
+    private String name() {
+        Token t = peek();
+        if (t.type() == Type.QUOTED_IDENT || (t.type() == Type.IDENT && Keywords.isName(t.value()))) {
+            p++;
+            return t.value();
+        }
+        throw syntaxError(t);
+    }
+
+    private boolean isName() {
+        Token t = peek();
+        return t.type() == Type.QUOTED_IDENT || (t.type() == Type.IDENT && Keywords.isName(t.value()));
+    }
+
+    /** Any word, reserved or not, or a quoted identifier: what may follow AS or a dot. */
+    private String label() {
+        Token t = peek();
+        if (t.type() == Type.QUOTED_IDENT || t.type() == Type.IDENT) {
+            p++;
+            return t.value();
+        }
+        throw syntaxError(t);
+    }
+
+    private List<String> qualifiedName() {
+        List<String> parts = new ArrayList<>();
+        parts.add(name());
+        while (is(Type.DOT)) {
+            p++;
+            parts.add(label());
+        }
+        return parts;
+    }
+
+    private List<String> nameList() {
+        expect(Type.LPAREN);
+        List<String> names = new ArrayList<>();
+        do {
+            names.add(name());
+        } while (accept(Type.COMMA));
+        expect(Type.RPAREN);
+        return names;
+    }
+
+    // ------------------------------------------------------------------ statements
+
+    private List<Parsed> script() {
+        List<Parsed> out = new ArrayList<>();
+        while (true) {
+            while (accept(Type.SEMI)) {}
+            if (is(Type.EOF)) return out;
+            int start = peek().start();
+            Statement s = statement();
+            if (!is(Type.SEMI) && !is(Type.EOF)) throw syntaxError(peek());
+            int end = toks.get(p - 1).end();
+            out.add(new Parsed(s, start, end, sql.substring(start, end)));
+        }
+    }
+
+    private Statement statement() {
+        Token t = peek();
+        int pos = pos();
+        if (t.type() == Type.LPAREN) return queryStatement();
+        if (t.type() != Type.IDENT) throw syntaxError(t);
+        return switch (t.value()) {
+            case "select", "values", "with", "table" -> queryStatement();
+            case "create" -> create();
+            case "insert" -> insert();
+            case "update" -> update();
+            case "delete" -> delete();
+            case "begin" -> {
+                p++;
+                if (!acceptKw("work")) acceptKw("transaction");
+                yield new Transaction(pos, TransactionKind.BEGIN);
+            }
+            case "start" -> {
+                p++;
+                expectKw("transaction");
+                yield new Transaction(pos, TransactionKind.BEGIN);
+            }
+            case "commit", "end" -> {
+                p++;
+                if (!acceptKw("work")) acceptKw("transaction");
+                yield new Transaction(pos, TransactionKind.COMMIT);
+            }
+            case "rollback", "abort" -> {
+                p++;
+                if (!acceptKw("work")) acceptKw("transaction");
+                yield new Transaction(pos, TransactionKind.ROLLBACK);
+            }
+            case "drop" -> drop();
+            case "show" -> show();
+            case "explain" -> explain();
+            case "subscribe" -> subscribe();
+            case "advance" -> advance();
+            case "set" -> set();
+            default -> throw syntaxError(t);
+        };
+    }
+
+    private Statement queryStatement() {
+        int pos = pos();
+        Query q = query();
+        Expr asOf = null;
+        boolean emit = false;
+        while (true) {
+            if (asOf == null && isKw("as") && isKw(1, "of")) {
+                p += 2;
+                asOf = expr();
+            } else if (!emit && isKw("emit")) {
+                p++;
+                expectKw("changes");
+                emit = true;
+            } else {
+                break;
+            }
+        }
+        return new QueryStatement(pos, q, asOf, emit);
+    }
+
+    private Statement create() {
+        int pos = pos();
+        expectKw("create");
+        boolean orReplace = false;
+        if (acceptKw("or")) {
+            expectKw("replace");
+            orReplace = true;
+        }
+        if (!orReplace && (isKw("temp") || isKw("temporary") || isKw("unlogged"))) {
+            throw unsupported(peek().value().toUpperCase(Locale.ROOT) + " tables", pos());
+        }
+        if (!orReplace && acceptKw("table")) return createTable(pos);
+        if (isKw("unique")) throw unsupported("CREATE UNIQUE INDEX", pos());
+        if (!orReplace && acceptKw("index")) return createIndex(pos);
+        boolean materialized = !orReplace && acceptKw("materialized");
+        if (isKw("recursive")) throw unsupported("CREATE RECURSIVE VIEW", pos());
+        expectKw("view");
+        boolean ifNotExists = materialized && ifNotExists();
+        List<String> name = qualifiedName();
+        List<String> cols = is(Type.LPAREN) ? nameList() : List.of();
+        expectKw("as");
+        Query q = query();
+        if (isKw("with")) throw unsupported("WITH options on views", pos());
+        return new CreateView(pos, name, materialized, orReplace, ifNotExists, cols, q);
+    }
+
+    private boolean ifNotExists() {
+        if (isKw("if") && isKw(1, "not")) {
+            p += 2;
+            expectKw("exists");
+            return true;
+        }
+        return false;
+    }
+
+    private boolean ifExists() {
+        if (isKw("if") && isKw(1, "exists")) {
+            p += 2;
+            return true;
+        }
+        return false;
+    }
+
+    private Statement createTable(int pos) {
+        boolean ifNotExists = ifNotExists();
+        List<String> name = qualifiedName();
+        expect(Type.LPAREN);
+        List<ColumnDef> cols = new ArrayList<>();
+        List<String> key = new ArrayList<>();
+        int keyPos = 0;
+        do {
+            int itemPos = pos();
+            if (isKw("primary")) {
+                p++;
+                expectKw("key");
+                if (keyPos != 0) throw multipleKeys(name, itemPos);
+                keyPos = itemPos;
+                key.addAll(nameList());
+                continue;
+            }
+            if (isKw("constraint") || isKw("unique") || isKw("check") || isKw("foreign")) {
+                throw unsupported("table constraint " + peek().value().toUpperCase(Locale.ROOT), itemPos);
+            }
+            if (isKw("like")) throw unsupported("CREATE TABLE ... LIKE", itemPos);
+            String col = name();
+            SqlType type = type();
+            Boolean notNull = null;
+            Expr dflt = null;
+            while (true) {
+                int cpos = pos();
+                if (isKw("not") && isKw(1, "null")) {
+                    p += 2;
+                    if (Boolean.FALSE.equals(notNull)) throw nullConflict(col, name, cpos);
+                    notNull = true;
+                } else if (acceptKw("null")) {
+                    if (Boolean.TRUE.equals(notNull)) throw nullConflict(col, name, cpos);
+                    notNull = false;
+                } else if (acceptKw("default")) {
+                    if (dflt != null) {
+                        throw new SqlException("42601", "multiple default values specified for column \""
+                                + col + "\" of table \"" + last(name) + "\"", cpos);
+                    }
+                    dflt = otherOperator();
+                } else if (isKw("primary")) {
+                    p++;
+                    expectKw("key");
+                    if (keyPos != 0) throw multipleKeys(name, cpos);
+                    keyPos = cpos;
+                    key.add(col);
+                } else if (isKw("unique") || isKw("check") || isKw("references") || isKw("constraint")
+                        || isKw("collate") || isKw("generated")) {
+                    throw unsupported("column constraint " + peek().value().toUpperCase(Locale.ROOT), cpos);
+                } else {
+                    break;
+                }
+            }
+            cols.add(new ColumnDef(itemPos, col, type, Boolean.TRUE.equals(notNull), dflt));
+        } while (accept(Type.COMMA));
+        expect(Type.RPAREN);
+        if (isKw("with") || isKw("partition") || isKw("inherits")) throw unsupported("table options", pos());
+        return new CreateTable(pos, name, ifNotExists, cols, key);
+    }
+
+    private static String last(List<String> name) {
+        return name.get(name.size() - 1);
+    }
+
+    private static SqlException multipleKeys(List<String> table, int pos) {
+        return new SqlException("42P16", "multiple primary keys for table \"" + last(table) + "\" are not allowed", pos);
+    }
+
+    private static SqlException nullConflict(String col, List<String> table, int pos) {
+        return new SqlException("42601", "conflicting NULL/NOT NULL declarations for column \"" + col
+                + "\" of table \"" + last(table) + "\"", pos);
+    }
+
+    private Statement createIndex(int pos) {
+        if (isKw("concurrently")) throw unsupported("CREATE INDEX CONCURRENTLY", pos());
+        boolean ifNotExists = ifNotExists();
+        if (isKw("on")) throw new SqlException("0A000", "an index must be named", pos());
+        String name = name();
+        expectKw("on");
+        List<String> on = qualifiedName();
+        if (isKw("using")) throw unsupported("CREATE INDEX ... USING", pos());
+        expect(Type.LPAREN);
+        List<Expr> exprs = new ArrayList<>();
+        do {
+            exprs.add(expr());
+            if (isKw("asc") || isKw("desc") || isKw("nulls") || isKw("collate")) {
+                throw unsupported("index column options", pos());
+            }
+        } while (accept(Type.COMMA));
+        expect(Type.RPAREN);
+        if (isKw("where") || isKw("include") || isKw("with")) throw unsupported("index options", pos());
+        return new CreateIndex(pos, name, ifNotExists, on, exprs);
+    }
+
+    private Statement drop() {
+        int pos = pos();
+        expectKw("drop");
+        ObjectKind kind;
+        if (acceptKw("table")) kind = ObjectKind.TABLE;
+        else if (acceptKw("view")) kind = ObjectKind.VIEW;
+        else if (acceptKw("index")) kind = ObjectKind.INDEX;
+        else if (acceptKw("materialized")) {
+            expectKw("view");
+            kind = ObjectKind.MATERIALIZED_VIEW;
+        } else throw syntaxError(peek());
+        boolean ifExists = ifExists();
+        List<List<String>> names = new ArrayList<>();
+        do {
+            names.add(qualifiedName());
+        } while (accept(Type.COMMA));
+        boolean cascade = acceptKw("cascade");
+        if (!cascade) acceptKw("restrict");
+        return new Drop(pos, kind, ifExists, names, cascade);
+    }
+
+    private Statement insert() {
+        int pos = pos();
+        expectKw("insert");
+        expectKw("into");
+        List<String> table = qualifiedName();
+        if (isKw("as")) throw unsupported("INSERT ... AS alias", pos());
+        List<String> cols = List.of();
+        // "(" starts a column list unless it starts a parenthesised query.
+        if (is(Type.LPAREN) && !queryStartsAt(p)) cols = nameList();
+        if (isKw("default") && isKw(1, "values")) throw unsupported("INSERT ... DEFAULT VALUES", pos());
+        Query source;
+        if (isKw("values")) {
+            source = Query.of(values(true));
+            source = queryTail(source.pos(), List.of(), source.body());
+        } else {
+            source = query();
+        }
+        if (isKw("on")) throw unsupported("INSERT ... ON CONFLICT", pos());
+        if (isKw("returning")) throw unsupported("RETURNING", pos());
+        return new Insert(pos, table, cols, source);
+    }
+
+    private String optionalAlias() {
+        if (acceptKw("as")) return name();
+        if (isName() && !isKw("set") && !isKw("where")) return name();
+        return null;
+    }
+
+    private Statement update() {
+        int pos = pos();
+        expectKw("update");
+        acceptKw("only");
+        List<String> table = qualifiedName();
+        String alias = isKw("set") ? null : optionalAlias();
+        expectKw("set");
+        List<Assignment> set = new ArrayList<>();
+        do {
+            int apos = pos();
+            if (is(Type.LPAREN)) throw unsupported("multiple-column assignment", apos);
+            String col = name();
+            if (is(Type.DOT) || is(Type.LBRACKET)) throw unsupported("assignment to a field or element", pos());
+            if (!isOp("=")) throw syntaxError(peek());
+            p++;
+            set.add(new Assignment(apos, col, isKw("default") ? new DefaultValue(next().start() + 1) : expr()));
+        } while (accept(Type.COMMA));
+        if (isKw("from")) throw unsupported("UPDATE ... FROM", pos());
+        Expr where = acceptKw("where") ? whereExpr() : null;
+        if (isKw("returning")) throw unsupported("RETURNING", pos());
+        return new Update(pos, table, alias, set, where);
+    }
+
+    private Expr whereExpr() {
+        if (isKw("current") && isKw(1, "of")) throw unsupported("WHERE CURRENT OF", pos());
+        return expr();
+    }
+
+    private Statement delete() {
+        int pos = pos();
+        expectKw("delete");
+        expectKw("from");
+        acceptKw("only");
+        List<String> table = qualifiedName();
+        String alias = isKw("where") ? null : optionalAlias();
+        if (isKw("using")) throw unsupported("DELETE ... USING", pos());
+        Expr where = acceptKw("where") ? whereExpr() : null;
+        if (isKw("returning")) throw unsupported("RETURNING", pos());
+        return new Delete(pos, table, alias, where);
+    }
+
+    private Statement show() {
+        int pos = pos();
+        expectKw("show");
+        if (acceptKw("tables")) return new Show(pos, ShowKind.TABLES, List.of());
+        if (acceptKw("views")) return new Show(pos, ShowKind.VIEWS, List.of());
+        if (isKw("materialized") && isKw(1, "views")) {
+            p += 2;
+            return new Show(pos, ShowKind.MATERIALIZED_VIEWS, List.of());
+        }
+        if (acceptKw("indexes") || acceptKw("indices")) {
+            List<String> from = (acceptKw("from") || acceptKw("in")) ? qualifiedName() : List.of();
+            return new Show(pos, ShowKind.INDEXES, from);
+        }
+        if (acceptKw("columns")) {
+            if (!acceptKw("from")) expectKw("in");
+            return new Show(pos, ShowKind.COLUMNS, qualifiedName());
+        }
+        if (isKw("create")) {
+            p++;
+            ShowKind kind;
+            if (acceptKw("table")) kind = ShowKind.CREATE_TABLE;
+            else if (acceptKw("view")) kind = ShowKind.CREATE_VIEW;
+            else if (acceptKw("materialized")) {
+                expectKw("view");
+                kind = ShowKind.CREATE_MATERIALIZED_VIEW;
+            } else throw syntaxError(peek());
+            return new Show(pos, kind, qualifiedName());
+        }
+        if (isKw("all")) {
+            p++;
+            return new Show(pos, ShowKind.VARIABLE, List.of("all"));
+        }
+        return new Show(pos, ShowKind.VARIABLE, qualifiedName());
+    }
+
+    private Statement explain() {
+        int pos = pos();
+        expectKw("explain");
+        List<ExplainOption> options = new ArrayList<>();
+        if (is(Type.LPAREN)) {
+            p++;
+            do {
+                int opos = pos();
+                String name = label();
+                String value = null;
+                Token v = peek();
+                if (v.type() == Type.IDENT || v.type() == Type.QUOTED_IDENT || v.type() == Type.STRING
+                        || v.type() == Type.INTEGER || v.type() == Type.NUMBER) {
+                    value = next().value();
+                }
+                options.add(new ExplainOption(opos, name, value));
+            } while (accept(Type.COMMA));
+            expect(Type.RPAREN);
+        } else {
+            while (isKw("analyze") || isKw("analyse") || isKw("verbose")) {
+                Token t = next();
+                options.add(new ExplainOption(t.start() + 1, t.value().equals("analyse") ? "analyze" : t.value(), null));
+            }
+        }
+        if (isKw("explain")) throw syntaxError(peek());
+        return new Explain(pos, options, statement());
+    }
+
+    private Statement subscribe() {
+        int pos = pos();
+        expectKw("subscribe");
+        acceptKw("to");
+        List<String> name = List.of();
+        Query query = null;
+        if (is(Type.LPAREN)) {
+            p++;
+            query = query();
+            expect(Type.RPAREN);
+        } else {
+            name = qualifiedName();
+        }
+        Expr asOf = null;
+        if (isKw("as") && isKw(1, "of")) {
+            p += 2;
+            asOf = expr();
+        }
+        boolean snapshot = true;
+        boolean progress = false;
+        if (acceptKw("with")) {
+            expect(Type.LPAREN);
+            do {
+                int opos = pos();
+                String opt = label();
+                if (isOp("=")) p++;
+                boolean value = true;
+                if (!is(Type.COMMA) && !is(Type.RPAREN)) value = booleanOption();
+                switch (opt) {
+                    case "snapshot" -> snapshot = value;
+                    case "progress" -> progress = value;
+                    default -> throw new SqlException("42601", "unrecognized SUBSCRIBE option \"" + opt + "\"", opos,
+                            "SUBSCRIBE accepts SNAPSHOT and PROGRESS.");
+                }
+            } while (accept(Type.COMMA));
+            expect(Type.RPAREN);
+        }
+        List<String> key = null;
+        if (acceptKw("envelope")) {
+            expectKw("upsert");
+            expect(Type.LPAREN);
+            expectKw("key");
+            key = nameList();
+            expect(Type.RPAREN);
+        }
+        return new Subscribe(pos, name, query, asOf, snapshot, progress, key);
+    }
+
+    private boolean booleanOption() {
+        Token t = next();
+        String v = switch (t.type()) {
+            case IDENT, STRING, INTEGER -> t.value().toLowerCase(Locale.ROOT);
+            default -> throw syntaxError(t);
+        };
+        return switch (v) {
+            case "true", "on", "1", "yes" -> true;
+            case "false", "off", "0", "no" -> false;
+            default -> throw new SqlException("22023", "invalid value for a boolean option: \"" + t.value() + "\"",
+                    t.start() + 1);
+        };
+    }
+
+    private Statement advance() {
+        int pos = pos();
+        expectKw("advance");
+        expectKw("clock");
+        boolean to;
+        if (acceptKw("by")) to = false;
+        else if (acceptKw("to")) to = true;
+        else throw syntaxError(peek());
+        return new AdvanceClock(pos, to, expr());
+    }
+
+    private Statement set() {
+        int pos = pos();
+        expectKw("set");
+        if (isKw("local")) throw unsupported("SET LOCAL", pos());
+        acceptKw("session");
+        String name;
+        if (isKw("time") && isKw(1, "zone")) {
+            p += 2;
+            name = "timezone";
+        } else {
+            StringBuilder b = new StringBuilder(label());
+            while (accept(Type.DOT)) b.append('.').append(label());
+            name = b.toString();
+            if (!acceptKw("to")) {
+                if (!isOp("=")) throw syntaxError(peek());
+                p++;
+            }
+        }
+        List<Expr> values = new ArrayList<>();
+        if (isKw("default")) {
+            p++;
+            return new Statement.Set(pos, name, values);
+        }
+        do {
+            Token t = peek();
+            int vpos = pos();
+            if (t.type() == Type.IDENT || t.type() == Type.QUOTED_IDENT) {
+                p++;
+                values.add(switch (t.type() == Type.IDENT ? t.value() : "") {
+                    case "true" -> new BooleanLiteral(vpos, true);
+                    case "false" -> new BooleanLiteral(vpos, false);
+                    default -> new StringLiteral(vpos, t.value());
+                });
+            } else {
+                values.add(unary());
+            }
+        } while (accept(Type.COMMA));
+        return new Statement.Set(pos, name, values);
+    }
+
+    // ------------------------------------------------------------------ queries
+
+    /** Whether the token at {@code k}, after any opening parentheses, starts a query. */
+    private boolean queryStartsAt(int k) {
+        while (toks.get(k).type() == Type.LPAREN) k++;
+        Token t = toks.get(k);
+        return t.isKeyword("select") || t.isKeyword("values") || t.isKeyword("with") || t.isKeyword("table");
+    }
+
+    private Query query() {
+        enter();
+        try {
+            int pos = pos();
+            List<Cte> with = new ArrayList<>();
+            if (acceptKw("with")) {
+                if (isKw("recursive")) throw unsupported("WITH RECURSIVE", pos());
+                do {
+                    int cpos = pos();
+                    String name = name();
+                    List<String> cols = is(Type.LPAREN) ? nameList() : List.of();
+                    expectKw("as");
+                    if (isKw("materialized") || (isKw("not") && isKw(1, "materialized"))) {
+                        throw unsupported("WITH ... AS [NOT] MATERIALIZED", pos());
+                    }
+                    expect(Type.LPAREN);
+                    Query q = query();
+                    expect(Type.RPAREN);
+                    with.add(new Cte(cpos, name, cols, q));
+                } while (accept(Type.COMMA));
+            }
+            QueryBody body = setExpr(0);
+            return queryTail(pos, with, body);
+        } finally {
+            leave();
+        }
+    }
+
+    /** ORDER BY, LIMIT, OFFSET and FETCH after a body. */
+    private Query queryTail(int pos, List<Cte> with, QueryBody body) {
+        List<OrderItem> order = List.of();
+        if (isKw("order") && isKw(1, "by")) {
+            p += 2;
+            order = orderList();
+        }
+        Expr limit = null;
+        Expr offset = null;
+        boolean sawLimit = false;
+        boolean sawOffset = false;
+        while (true) {
+            if (!sawLimit && isKw("limit")) {
+                p++;
+                sawLimit = true;
+                if (acceptKw("all")) limit = null;
+                else limit = expr();
+                if (is(Type.COMMA)) {
+                    throw new SqlException("0A000", "LIMIT #,# syntax is not supported", pos(),
+                            "Use separate LIMIT and OFFSET clauses.");
+                }
+            } else if (!sawOffset && isKw("offset")) {
+                p++;
+                sawOffset = true;
+                offset = otherOperator();
+                if (!acceptKw("rows")) acceptKw("row");
+            } else if (!sawLimit && isKw("fetch")) {
+                p++;
+                sawLimit = true;
+                if (!acceptKw("first")) expectKw("next");
+                if (isKw("row") || isKw("rows")) limit = new IntegerLiteral(pos(), 1);
+                else limit = otherOperator();
+                if (!acceptKw("rows")) expectKw("row");
+                if (isKw("with") && isKw(1, "ties")) throw unsupported("FETCH ... WITH TIES", pos());
+                expectKw("only");
+            } else {
+                break;
+            }
+        }
+        if (isKw("for")) throw unsupported("FOR UPDATE/SHARE", pos());
+        return new Query(pos, with, body, order, limit, offset);
+    }
+
+    private List<OrderItem> orderList() {
+        List<OrderItem> order = new ArrayList<>();
+        do {
+            int opos = pos();
+            Expr e = expr();
+            boolean desc = false;
+            if (acceptKw("desc")) desc = true;
+            else if (!acceptKw("asc") && isKw("using")) throw unsupported("ORDER BY ... USING", pos());
+            OrderItem.Nulls nulls = OrderItem.Nulls.DEFAULT;
+            if (acceptKw("nulls")) {
+                if (acceptKw("first")) nulls = OrderItem.Nulls.FIRST;
+                else {
+                    expectKw("last");
+                    nulls = OrderItem.Nulls.LAST;
+                }
+            }
+            order.add(new OrderItem(opos, e, desc, nulls));
+        } while (accept(Type.COMMA));
+        return order;
+    }
+
+    private static int setPrecedence(Token t) {
+        if (t.isKeyword("union") || t.isKeyword("except")) return 1;
+        if (t.isKeyword("intersect")) return 2;
+        return -1;
+    }
+
+    private QueryBody setExpr(int minPrec) {
+        QueryBody left = setPrimary();
+        int n = 0;
+        while (true) {
+            Token t = peek();
+            int prec = setPrecedence(t);
+            if (prec < 0 || prec < minPrec) return left;
+            chain(++n);
+            p++;
+            SetOp op = t.isKeyword("union") ? SetOp.UNION : t.isKeyword("except") ? SetOp.EXCEPT : SetOp.INTERSECT;
+            boolean all = acceptKw("all");
+            if (!all) acceptKw("distinct");
+            enter();
+            QueryBody right;
+            try {
+                right = setExpr(prec + 1);
+            } finally {
+                leave();
+            }
+            left = new SetOperation(left.pos(), op, all, left, right);
+        }
+    }
+
+    private QueryBody setPrimary() {
+        if (is(Type.LPAREN)) {
+            p++;
+            Query q = query();
+            expect(Type.RPAREN);
+            return q.isBare() ? q.body() : q;
+        }
+        if (isKw("select")) return select();
+        if (isKw("values")) return values(false);
+        if (isKw("table")) throw unsupported("TABLE name as a query", pos());
+        throw syntaxError(peek());
+    }
+
+    private Values values(boolean allowDefault) {
+        int pos = pos();
+        expectKw("values");
+        List<List<Expr>> rows = new ArrayList<>();
+        int width = -1;
+        do {
+            int rpos = pos();
+            expect(Type.LPAREN);
+            List<Expr> row = new ArrayList<>();
+            do {
+                if (allowDefault && isKw("default")) row.add(new DefaultValue(next().start() + 1));
+                else row.add(expr());
+            } while (accept(Type.COMMA));
+            expect(Type.RPAREN);
+            if (width >= 0 && row.size() != width) {
+                throw new SqlException("42601", "VALUES lists must all be the same length", rpos);
+            }
+            width = row.size();
+            rows.add(row);
+        } while (accept(Type.COMMA));
+        return new Values(pos, rows);
+    }
+
+    private Select select() {
+        int pos = pos();
+        expectKw("select");
+        boolean distinct = false;
+        List<Expr> distinctOn = List.of();
+        if (acceptKw("distinct")) {
+            distinct = true;
+            if (acceptKw("on")) {
+                expect(Type.LPAREN);
+                distinctOn = exprList();
+                expect(Type.RPAREN);
+            }
+        } else {
+            acceptKw("all");
+        }
+        List<SelectItem> items = new ArrayList<>();
+        if (!selectListEnds()) {
+            do {
+                items.add(selectItem());
+            } while (accept(Type.COMMA));
+        }
+        if (isKw("into")) throw unsupported("SELECT INTO", pos());
+        List<TableRef> from = new ArrayList<>();
+        if (acceptKw("from")) {
+            do {
+                from.add(tableRef());
+            } while (accept(Type.COMMA));
+        }
+        Expr where = acceptKw("where") ? expr() : null;
+        List<Expr> groupBy = List.of();
+        if (isKw("group") && isKw(1, "by")) {
+            p += 2;
+            if (isKw("rollup") || isKw("cube") || isKw("grouping")) throw unsupported("GROUPING SETS", pos());
+            acceptKw("all");
+            groupBy = exprList();
+        }
+        Expr having = acceptKw("having") ? expr() : null;
+        if (isKw("window")) throw unsupported("WINDOW", pos());
+        return new Select(pos, distinct, distinctOn, items, from, where, groupBy, having);
+    }
+
+    private boolean selectListEnds() {
+        Token t = peek();
+        return t.type() == Type.EOF || t.type() == Type.SEMI || t.type() == Type.RPAREN
+                || t.isKeyword("from") || t.isKeyword("where") || t.isKeyword("group") || t.isKeyword("having")
+                || t.isKeyword("union") || t.isKeyword("intersect") || t.isKeyword("except")
+                || t.isKeyword("order") || t.isKeyword("limit") || t.isKeyword("offset");
+    }
+
+    private SelectItem selectItem() {
+        int pos = pos();
+        if (isOp("*")) {
+            p++;
+            return new SelectItem(pos, new Star(pos), null);
+        }
+        Expr e = expr();
+        String alias = null;
+        if (isKw("as") && !isKw(1, "of")) {
+            p++;
+            alias = label();
+        } else if (isName() && !Keywords.NOT_BARE_ALIAS.contains(peek().value())) {
+            alias = name();
+        }
+        return new SelectItem(pos, e, alias);
+    }
+
+    private List<Expr> exprList() {
+        List<Expr> list = new ArrayList<>();
+        do {
+            list.add(expr());
+        } while (accept(Type.COMMA));
+        return list;
+    }
+
+    // ------------------------------------------------------------------ FROM
+
+    private TableRef tableRef() {
+        TableRef left = tablePrimary();
+        int n = 0;
+        while (true) {
+            JoinKind kind;
+            boolean natural = false;
+            if (isKw("cross") && isKw(1, "join")) {
+                p += 2;
+                chain(++n);
+                TableRef right = tablePrimary();
+                left = new Join(left.pos(), JoinKind.CROSS, left, right, new NoCondition());
+                continue;
+            }
+            if (acceptKw("natural")) natural = true;
+            if (acceptKw("join")) {
+                kind = JoinKind.INNER;
+            } else if (isKw("inner") && isKw(1, "join")) {
+                p += 2;
+                kind = JoinKind.INNER;
+            } else if (isKw("left") || isKw("right") || isKw("full")) {
+                String k = next().value();
+                kind = k.equals("left") ? JoinKind.LEFT : k.equals("right") ? JoinKind.RIGHT : JoinKind.FULL;
+                acceptKw("outer");
+                expectKw("join");
+            } else if (natural) {
+                throw syntaxError(peek());
+            } else {
+                return left;
+            }
+            chain(++n);
+            TableRef right = tablePrimary();
+            JoinCondition cond;
+            if (natural) {
+                cond = new Natural();
+            } else if (acceptKw("on")) {
+                cond = new On(expr());
+            } else if (acceptKw("using")) {
+                cond = new Using(nameList());
+                if (isKw("as")) throw unsupported("JOIN ... USING (...) AS alias", pos());
+            } else {
+                throw syntaxError(peek());
+            }
+            left = new Join(left.pos(), kind, left, right, cond);
+        }
+    }
+
+    private TableRef tablePrimary() {
+        enter();
+        try {
+            int pos = pos();
+            boolean lateral = acceptKw("lateral");
+            if (is(Type.LPAREN)) {
+                if (queryStartsAt(p + 1)) {
+                    p++;
+                    Query q = query();
+                    expect(Type.RPAREN);
+                    Alias alias = alias();
+                    if (!lateral && q.isBare() && q.body() instanceof Values v) return new ValuesTable(pos, v, alias);
+                    return new DerivedTable(pos, lateral, q, alias);
+                }
+                if (lateral) throw syntaxError(peek(1));
+                p++;
+                TableRef inner = tableRef();
+                expect(Type.RPAREN);
+                if (isKw("as") || isName()) throw unsupported("an alias on a parenthesised join", pos());
+                return inner;
+            }
+            if (isKw("changes") && peek(1).type() == Type.LPAREN && !lateral) {
+                p += 2;
+                List<String> name = qualifiedName();
+                expectKw("as");
+                expectKw("of");
+                Expr asOf = expr();
+                expect(Type.RPAREN);
+                return new Changes(pos, name, asOf, alias());
+            }
+            if (isKw("only")) throw unsupported("ONLY", pos);
+            List<String> name = qualifiedName();
+            if (is(Type.LPAREN)) {
+                Expr call = functionCall(pos, name);
+                if (!(call instanceof FunctionCall f)) throw syntaxError(peek());
+                if (isKw("with") && isKw(1, "ordinality")) throw unsupported("WITH ORDINALITY", pos());
+                return new FunctionTable(pos, lateral, f, alias());
+            }
+            if (lateral) throw syntaxError(toks.get(p - 1));
+            if (isKw("as") && isKw(1, "of") && isKw(2, "system")) {
+                p += 3;
+                expectKw("time");
+                Expr asOf = otherOperator();
+                expectKw("since");
+                Expr since = otherOperator();
+                return new AsOfSystemTime(pos, name, asOf, since, alias());
+            }
+            if (isKw("tablesample")) throw unsupported("TABLESAMPLE", pos());
+            return new NamedTable(pos, name, alias());
+        } finally {
+            leave();
+        }
+    }
+
+    private Alias alias() {
+        int pos = pos();
+        String name;
+        if (isKw("as") && !isKw(1, "of")) {
+            p++;
+            name = name();
+        } else if (isName() && !Keywords.NOT_BARE_ALIAS.contains(peek().value())) {
+            name = name();
+        } else {
+            return null;
+        }
+        List<String> cols = is(Type.LPAREN) ? nameList() : List.of();
+        return new Alias(pos, name, cols);
+    }
+
+    // ------------------------------------------------------------------ expressions
+
+    /** An expression at the loosest precedence. */
+    Expr expr() {
+        enter();
+        try {
+            return or();
+        } finally {
+            leave();
+        }
+    }
+
+    private Expr or() {
+        Expr left = and();
+        int n = 0;
+        while (isKw("or")) {
+            int opPos = pos();
+            p++;
+            chain(++n);
+            left = new Binary(left.pos(), BinaryOp.OR, left, and(), opPos);
+        }
+        return left;
+    }
+
+    private Expr and() {
+        Expr left = not();
+        int n = 0;
+        while (isKw("and")) {
+            int opPos = pos();
+            p++;
+            chain(++n);
+            left = new Binary(left.pos(), BinaryOp.AND, left, not(), opPos);
+        }
+        return left;
+    }
+
+    private Expr not() {
+        if (pending == null && isKw("not")) {
+            int pos = pos();
+            p++;
+            enter();
+            try {
+                return new Unary(pos, UnaryOp.NOT, not());
+            } finally {
+                leave();
+            }
+        }
+        return isTest();
+    }
+
+    private Expr isTest() {
+        Expr e = comparison();
+        int pos = e.pos();
+        if (acceptKw("isnull")) return new IsNull(pos, e, false);
+        if (acceptKw("notnull")) return new IsNull(pos, e, true);
+        if (!acceptKw("is")) return e;
+        boolean neg = acceptKw("not");
+        if (acceptKw("null")) return new IsNull(pos, e, neg);
+        if (acceptKw("true")) return new IsTruth(pos, e, Truth.TRUE, neg);
+        if (acceptKw("false")) return new IsTruth(pos, e, Truth.FALSE, neg);
+        if (acceptKw("unknown")) return new IsTruth(pos, e, Truth.UNKNOWN, neg);
+        if (acceptKw("distinct")) {
+            expectKw("from");
+            return new IsDistinctFrom(pos, e, comparison(), neg);
+        }
+        if (isKw("of") || isKw("document") || isKw("normalized") || isKw("json")) {
+            throw unsupported("IS " + peek().value().toUpperCase(Locale.ROOT), pos());
+        }
+        throw syntaxError(peek());
+    }
+
+    private BinaryOp comparisonOp() {
+        Token t = peek();
+        if (t.type() != Type.OP) return null;
+        return switch (t.value()) {
+            case "=" -> BinaryOp.EQ;
+            case "<>" -> BinaryOp.NE;
+            case "<" -> BinaryOp.LT;
+            case "<=" -> BinaryOp.LE;
+            case ">" -> BinaryOp.GT;
+            case ">=" -> BinaryOp.GE;
+            default -> null;
+        };
+    }
+
+    private Expr comparison() {
+        Expr left = likeLevel();
+        BinaryOp op = comparisonOp();
+        if (op == null) return left;
+        int opPos = pos();
+        p++;
+        Expr result;
+        if ((isKw("any") || isKw("some") || isKw("all")) && peek(1).type() == Type.LPAREN) {
+            Quantifier qn = isKw("all") ? Quantifier.ALL : Quantifier.ANY;
+            p++;
+            if (!queryStartsAt(p + 1)) throw unsupported("ANY/ALL over an array", pos());
+            p++;
+            Query q = query();
+            expect(Type.RPAREN);
+            result = new Quantified(left.pos(), op, left, qn, q);
+        } else {
+            result = new Binary(left.pos(), op, left, likeLevel(), opPos);
+        }
+        if (comparisonOp() != null) throw syntaxError(peek());
+        return result;
+    }
+
+    private Expr likeLevel() {
+        Expr e = otherOperator();
+        int pos = e.pos();
+        boolean neg = false;
+        if (isKw("not") && (isKw(1, "in") || isKw(1, "between") || isKw(1, "like") || isKw(1, "ilike")
+                || isKw(1, "similar"))) {
+            p++;
+            neg = true;
+        }
+        if (acceptKw("between")) {
+            boolean symmetric = acceptKw("symmetric");
+            if (!symmetric) acceptKw("asymmetric");
+            Expr low = otherOperator();
+            expectKw("and");
+            Expr high = otherOperator();
+            return new Between(pos, e, low, high, neg, symmetric);
+        }
+        if (acceptKw("in")) {
+            if (!is(Type.LPAREN)) throw syntaxError(peek());
+            if (queryStartsAt(p + 1)) {
+                p++;
+                Query q = query();
+                expect(Type.RPAREN);
+                return new InSubquery(pos, e, q, neg);
+            }
+            p++;
+            List<Expr> list = exprList();
+            expect(Type.RPAREN);
+            return new InList(pos, e, list, neg);
+        }
+        boolean ilike = isKw("ilike");
+        if (acceptKw("like") || acceptKw("ilike")) {
+            if (isKw("any") || isKw("all") || isKw("some")) throw unsupported("LIKE ANY/ALL", pos());
+            Expr pattern = otherOperator();
+            Expr escape = acceptKw("escape") ? otherOperator() : null;
+            return new Like(pos, e, pattern, escape, neg, ilike);
+        }
+        if (isKw("similar")) throw unsupported("SIMILAR TO", pos());
+        return e;
+    }
+
+    private Expr otherOperator() {
+        Expr left = additive();
+        int n = 0;
+        while (is(Type.OP)) {
+            String op = peek().value();
+            int opPos = pos();
+            BinaryOp bin = switch (op) {
+                case "||" -> BinaryOp.CONCAT;
+                case "~" -> BinaryOp.MATCH;
+                case "~*" -> BinaryOp.IMATCH;
+                case "!~" -> BinaryOp.NOT_MATCH;
+                case "!~*" -> BinaryOp.NOT_IMATCH;
+                default -> null;
+            };
+            boolean like = op.equals("~~") || op.equals("~~*") || op.equals("!~~") || op.equals("!~~*");
+            if (bin == null && !like) {
+                if (isKnownOperator(op)) return left;
+                throw new SqlException("0A000", "operator " + op + " is not supported", opPos);
+            }
+            p++;
+            chain(++n);
+            Expr right = additive();
+            left = like ? new Like(left.pos(), left, right, null, op.startsWith("!"), op.endsWith("*"))
+                    : new Binary(left.pos(), bin, left, right, opPos);
+        }
+        return left;
+    }
+
+    private static boolean isKnownOperator(String op) {
+        return switch (op) {
+            case "=", "<>", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "^" -> true;
+            default -> false;
+        };
+    }
+
+    private Expr additive() {
+        Expr left = multiplicative();
+        int n = 0;
+        while (isOp("+") || isOp("-")) {
+            int opPos = pos();
+            BinaryOp op = next().value().equals("+") ? BinaryOp.ADD : BinaryOp.SUB;
+            chain(++n);
+            left = new Binary(left.pos(), op, left, multiplicative(), opPos);
+        }
+        return left;
+    }
+
+    private Expr multiplicative() {
+        Expr left = power();
+        int n = 0;
+        while (isOp("*") || isOp("/") || isOp("%")) {
+            int opPos = pos();
+            String s = next().value();
+            BinaryOp op = s.equals("*") ? BinaryOp.MUL : s.equals("/") ? BinaryOp.DIV : BinaryOp.MOD;
+            chain(++n);
+            left = new Binary(left.pos(), op, left, power(), opPos);
+        }
+        return left;
+    }
+
+    private Expr power() {
+        Expr left = unary();
+        int n = 0;
+        while (isOp("^")) {
+            int opPos = pos();
+            p++;
+            chain(++n);
+            left = new Binary(left.pos(), BinaryOp.POW, left, unary(), opPos);
+        }
+        return left;
+    }
+
+    private Expr unary() {
+        if (pending != null) return postfix();
+        if (isOp("-") || isOp("+")) {
+            int pos = pos();
+            boolean neg = next().value().equals("-");
+            enter();
+            try {
+                Expr operand = unary();
+                if (!neg) return new Unary(pos, UnaryOp.PLUS, operand);
+                // PostgreSQL folds a minus into a numeric constant as it parses.
+                if (operand instanceof IntegerLiteral i) {
+                    return i.value() == Long.MIN_VALUE
+                            ? new NumericLiteral(pos, BigDecimal.valueOf(i.value()).negate())
+                            : new IntegerLiteral(pos, -i.value());
+                }
+                if (operand instanceof NumericLiteral nl) return numeric(pos, nl.value().negate());
+                return new Unary(pos, UnaryOp.NEG, operand);
+            } finally {
+                leave();
+            }
+        }
+        if (isKw("not")) return not(); // NOT is a prefix; it reaches as far as its precedence allows
+        return postfix();
+    }
+
+    private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
+
+    /** A negated numeric constant: -9223372036854775808 is a bigint, as in PostgreSQL. */
+    private static Expr numeric(int pos, BigDecimal v) {
+        return v.equals(LONG_MIN) ? new IntegerLiteral(pos, Long.MIN_VALUE) : new NumericLiteral(pos, v);
+    }
+
+    private Expr postfix() {
+        Expr e = primary();
+        while (true) {
+            if (is(Type.CAST)) {
+                p++;
+                e = new Cast(e.pos(), e, type());
+            } else if (is(Type.LBRACKET)) {
+                throw unsupported("array subscripts", pos());
+            } else if (isKw("at") && (isKw(1, "time") || isKw(1, "local"))) {
+                throw unsupported("AT TIME ZONE", pos());
+            } else if (isKw("collate")) {
+                throw unsupported("COLLATE", pos());
+            } else {
+                return e;
+            }
+        }
+    }
+
+    private Expr primary() {
+        if (pending != null) {
+            Expr e = pending;
+            pending = null;
+            return e;
+        }
+        Token t = peek();
+        int pos = pos();
+        switch (t.type()) {
+            case INTEGER -> {
+                p++;
+                try {
+                    return new IntegerLiteral(pos, Long.parseLong(t.value()));
+                } catch (NumberFormatException e) {
+                    return new NumericLiteral(pos, new BigDecimal(t.value()));
+                }
+            }
+            case NUMBER -> {
+                p++;
+                return new NumericLiteral(pos, new BigDecimal(t.value()));
+            }
+            case STRING -> {
+                p++;
+                return new StringLiteral(pos, t.value());
+            }
+            case PARAM -> {
+                p++;
+                try {
+                    int n = Integer.parseInt(t.value());
+                    if (n >= 1) return new Param(pos, n);
+                } catch (NumberFormatException e) {
+                    // falls through to the error below
+                }
+                throw new SqlException("42P02", "there is no parameter " + t.value(), pos);
+            }
+            case LPAREN -> {
+                if (queryStartsAt(p + 1)) {
+                    p++;
+                    Query q = query();
+                    if (accept(Type.RPAREN)) return new ScalarSubquery(pos, q);
+                    // ((SELECT 1) + 1): the query was only the parenthesised first operand of a
+                    // larger expression; carry on with it as that operand, without backtracking.
+                    if (!q.isBare() || toks.get(p - 1).type() != Type.RPAREN) throw syntaxError(peek());
+                    pending = new ScalarSubquery(q.pos(), q);
+                    Expr e = expr();
+                    if (pending != null) throw syntaxError(peek());
+                    expect(Type.RPAREN);
+                    return e;
+                }
+                p++;
+                Expr e = expr();
+                if (is(Type.COMMA)) throw unsupported("row constructors", pos);
+                expect(Type.RPAREN);
+                return e;
+            }
+            case QUOTED_IDENT -> {
+                return nameExpr(pos);
+            }
+            case IDENT -> {
+                return word(t, pos);
+            }
+            default -> throw syntaxError(t);
+        }
+    }
+
+    private Expr word(Token t, int pos) {
+        String w = t.value();
+        switch (w) {
+            case "true" -> {
+                p++;
+                return new BooleanLiteral(pos, true);
+            }
+            case "false" -> {
+                p++;
+                return new BooleanLiteral(pos, false);
+            }
+            case "null" -> {
+                p++;
+                return new NullLiteral(pos);
+            }
+            case "case" -> {
+                return caseExpr();
+            }
+            case "cast" -> {
+                p++;
+                expect(Type.LPAREN);
+                Expr e = expr();
+                expectKw("as");
+                SqlType type = type();
+                expect(Type.RPAREN);
+                return new Cast(pos, e, type);
+            }
+            case "exists" -> {
+                if (peek(1).type() == Type.LPAREN && queryStartsAt(p + 2)) {
+                    p += 2;
+                    Query q = query();
+                    expect(Type.RPAREN);
+                    return new Exists(pos, q);
+                }
+            }
+            case "current_date", "current_time", "current_timestamp", "localtime", "localtimestamp" -> {
+                p++;
+                if (is(Type.LPAREN)) throw unsupported(w.toUpperCase(Locale.ROOT) + " with a precision", pos());
+                return new CurrentValue(pos, CurrentKind.valueOf(w.toUpperCase(Locale.ROOT)));
+            }
+            case "interval" -> {
+                if (peek(1).type() == Type.STRING) {
+                    p++;
+                    String text = next().value();
+                    return new TypedLiteral(pos, SqlType.INTERVAL, text, intervalQualifier());
+                }
+            }
+            case "array", "row" -> {
+                if (w.equals("array") || peek(1).type() == Type.LPAREN) throw unsupported(w.toUpperCase(Locale.ROOT)
+                        + " constructors", pos);
+            }
+            case "default" -> throw new SqlException("42601", "DEFAULT is not allowed in this context", pos);
+            default -> {
+            }
+        }
+        if (peek(1).type() == Type.LPAREN && Keywords.isFunctionName(w)) {
+            Expr special = specialForm(w, pos);
+            if (special != null) return special;
+        }
+        // A typed literal: a type name directly followed by a string, e.g. DATE '2024-01-01'.
+        if (TYPE_WORDS.contains(w) || (Keywords.isName(w) && peek(1).type() == Type.STRING)) {
+            int save = p;
+            SqlType type = null;
+            try {
+                type = type();
+            } catch (SqlException e) {
+                if (peek(1).type() == Type.STRING || !TYPE_WORDS.contains(w)) throw e;
+            }
+            if (type != null && is(Type.STRING)) {
+                String text = next().value();
+                return new TypedLiteral(pos, type, text, null);
+            }
+            p = save;
+        }
+        if (Keywords.RESERVED.contains(w)) throw syntaxError(t);
+        if (Keywords.TYPE_FUNC.contains(w) && peek(1).type() != Type.LPAREN) throw syntaxError(t);
+        return nameExpr(pos);
+    }
+
+    /** Words that begin a type name, for typed literals. */
+    private static final java.util.Set<String> TYPE_WORDS = java.util.Set.of(
+            "bool", "boolean", "int2", "smallint", "int", "int4", "integer", "int8", "bigint", "float4", "real",
+            "float8", "float", "double", "numeric", "decimal", "dec", "text", "varchar", "character", "char",
+            "bytea", "date", "time", "timestamp", "timestamptz");
+
+    /** A column reference, qualified star or function call starting with a name. */
+    private Expr nameExpr(int pos) {
+        List<String> parts = new ArrayList<>();
+        Token first = next();
+        parts.add(first.value());
+        while (is(Type.DOT)) {
+            p++;
+            if (isOp("*")) {
+                p++;
+                return new QualifiedStar(pos, parts);
+            }
+            parts.add(label());
+        }
+        if (is(Type.LPAREN)) return functionCall(pos, parts);
+        if (parts.size() > 3) {
+            throw new SqlException("42601", "improper qualified name (too many dotted names): "
+                    + String.join(".", parts), pos);
+        }
+        return new ColumnRef(pos, parts);
+    }
+
+    private Expr functionCall(int pos, List<String> name) {
+        expect(Type.LPAREN);
+        boolean distinct = false;
+        boolean star = false;
+        List<Expr> args = new ArrayList<>();
+        List<OrderItem> order = List.of();
+        if (isOp("*") && peek(1).type() == Type.RPAREN) {
+            p++;
+            star = true;
+        } else if (!is(Type.RPAREN)) {
+            if (acceptKw("distinct")) distinct = true;
+            else acceptKw("all");
+            if (isKw("variadic")) throw unsupported("VARIADIC", pos());
+            do {
+                if (peek(1).isOp("=>") || (peek(1).type() == Type.COLON && peek(2).isOp("="))) {
+                    throw unsupported("named function arguments", pos());
+                }
+                args.add(expr());
+            } while (accept(Type.COMMA));
+            if (isKw("order") && isKw(1, "by")) {
+                p += 2;
+                order = orderList();
+            }
+        }
+        expect(Type.RPAREN);
+        if (isKw("within")) throw unsupported("WITHIN GROUP", pos());
+        Expr filter = null;
+        if (isKw("filter") && peek(1).type() == Type.LPAREN) {
+            p += 2;
+            expectKw("where");
+            filter = expr();
+            expect(Type.RPAREN);
+        }
+        if (isKw("over")) throw unsupported("window functions", pos());
+        return new FunctionCall(pos, name, args, distinct, star, order, filter);
+    }
+
+    /** EXTRACT, SUBSTRING, POSITION, TRIM and OVERLAY with their SQL-standard argument syntax. */
+    private Expr specialForm(String w, int pos) {
+        switch (w) {
+            case "extract" -> {
+                p += 2;
+                Token f = peek();
+                String field;
+                if (f.type() == Type.IDENT || f.type() == Type.QUOTED_IDENT || f.type() == Type.STRING) {
+                    field = next().value().toLowerCase(Locale.ROOT);
+                } else {
+                    throw syntaxError(f);
+                }
+                expectKw("from");
+                Expr source = expr();
+                expect(Type.RPAREN);
+                return new Extract(pos, field, source);
+            }
+            case "substring" -> {
+                p += 2;
+                Expr s = expr();
+                List<Expr> args = new ArrayList<>();
+                args.add(s);
+                if (acceptKw("from")) {
+                    args.add(expr());
+                    if (acceptKw("for")) args.add(expr());
+                } else if (acceptKw("for")) {
+                    args.add(new IntegerLiteral(pos, 1));
+                    args.add(expr());
+                } else if (isKw("similar")) {
+                    throw unsupported("SUBSTRING ... SIMILAR", pos());
+                } else {
+                    while (accept(Type.COMMA)) args.add(expr());
+                }
+                expect(Type.RPAREN);
+                return new FunctionCall(pos, List.of("substring"), args, false, false, List.of(), null);
+            }
+            case "position" -> {
+                p += 2;
+                Expr needle = otherOperator(); // b_expr: IN here is not the IN operator
+                expectKw("in");
+                Expr haystack = expr();
+                expect(Type.RPAREN);
+                return new FunctionCall(pos, List.of("strpos"), List.of(haystack, needle), false, false, List.of(),
+                        null);
+            }
+            case "trim" -> {
+                p += 2;
+                String fn = "btrim";
+                if (acceptKw("leading")) fn = "ltrim";
+                else if (acceptKw("trailing")) fn = "rtrim";
+                else acceptKw("both");
+                List<Expr> args = new ArrayList<>();
+                if (acceptKw("from")) {
+                    args.addAll(exprList());
+                } else {
+                    Expr first = expr();
+                    if (acceptKw("from")) {
+                        args.addAll(exprList());
+                        args.add(first);
+                    } else {
+                        args.add(first);
+                        while (accept(Type.COMMA)) args.add(expr());
+                    }
+                }
+                expect(Type.RPAREN);
+                return new FunctionCall(pos, List.of(fn), args, false, false, List.of(), null);
+            }
+            case "overlay" -> throw unsupported("OVERLAY", pos);
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    private Expr caseExpr() {
+        int pos = pos();
+        expectKw("case");
+        Expr operand = isKw("when") ? null : expr();
+        List<When> whens = new ArrayList<>();
+        while (isKw("when")) {
+            int wpos = pos();
+            p++;
+            Expr cond = expr();
+            expectKw("then");
+            whens.add(new When(wpos, cond, expr()));
+        }
+        if (whens.isEmpty()) throw syntaxError(peek());
+        Expr elseExpr = acceptKw("else") ? expr() : null;
+        expectKw("end");
+        return new Case(pos, operand, whens, elseExpr);
+    }
+
+    private static final java.util.Set<String> INTERVAL_FIELDS =
+            java.util.Set.of("year", "month", "day", "hour", "minute", "second");
+
+    /** {@code YEAR}, {@code DAY TO SECOND}, ... after an interval literal; null when absent. */
+    private String intervalQualifier() {
+        if (!(is(Type.IDENT) && INTERVAL_FIELDS.contains(peek().value()))) return null;
+        String from = next().value();
+        if (from.equals("second") && is(Type.LPAREN)) throw unsupported("interval second precision", pos());
+        if (isKw("to") && is(1, Type.IDENT) && INTERVAL_FIELDS.contains(peek(1).value())) {
+            p++;
+            String to = next().value();
+            if (is(Type.LPAREN)) throw unsupported("interval second precision", pos());
+            return from + " to " + to;
+        }
+        return from;
+    }
+
+    private boolean is(int k, Type t) {
+        return peek(k).type() == t;
+    }
+
+    // ------------------------------------------------------------------ types
+
+    /** PostgreSQL types that exist but Tributary does not store. */
+    private static final java.util.Set<String> UNSUPPORTED_TYPES = java.util.Set.of(
+            "json", "jsonb", "uuid", "bit", "varbit", "timetz", "money", "xml", "inet", "cidr", "macaddr", "oid",
+            "serial", "serial4", "bigserial", "serial8", "smallserial", "serial2", "point", "tsvector", "name",
+            "bpchar");
+
+    /** A type name, resolved to a {@link SqlType}. */
+    SqlType type() {
+        int pos = pos();
+        Token t = peek();
+        if (t.type() != Type.IDENT && t.type() != Type.QUOTED_IDENT) throw syntaxError(t);
+        p++;
+        String name = t.value();
+        if (is(Type.DOT) && name.equals("pg_catalog")) {
+            p++;
+            t = peek();
+            if (t.type() != Type.IDENT && t.type() != Type.QUOTED_IDENT) throw syntaxError(t);
+            pos = pos();
+            p++;
+            name = t.value();
+        } else if (is(Type.DOT)) {
+            p++;
+            label();
+            throw new SqlException("42704", "type \"" + sql.substring(t.start(), toks.get(p - 1).end())
+                    + "\" does not exist", pos);
+        }
+        if (t.type() == Type.QUOTED_IDENT && !name.equals(name.toLowerCase(Locale.ROOT))) {
+            throw new SqlException("42704", "type \"" + name + "\" does not exist", pos);
+        }
+        SqlType type = switch (name) {
+            case "bool", "boolean" -> SqlType.BOOLEAN;
+            case "int2", "smallint" -> SqlType.SMALLINT;
+            case "int", "int4", "integer" -> SqlType.INTEGER;
+            case "int8", "bigint" -> SqlType.BIGINT;
+            case "float4", "real" -> SqlType.REAL;
+            case "float8" -> SqlType.DOUBLE;
+            case "double" -> {
+                if (t.type() == Type.IDENT && acceptKw("precision")) yield SqlType.DOUBLE;
+                throw new SqlException("42704", "type \"double\" does not exist", pos);
+            }
+            case "float" -> {
+                if (!accept(Type.LPAREN)) yield SqlType.DOUBLE;
+                int bits = intModifier();
+                expect(Type.RPAREN);
+                if (bits < 1) throw new SqlException("22023", "precision for type float must be at least 1 bit", pos);
+                if (bits > 53) throw new SqlException("22023", "precision for type float must be less than 54 bits", pos);
+                yield bits <= 24 ? SqlType.REAL : SqlType.DOUBLE;
+            }
+            case "numeric", "decimal", "dec" -> {
+                if (!accept(Type.LPAREN)) yield SqlType.NUMERIC;
+                int precision = intModifier();
+                int scale = 0;
+                if (accept(Type.COMMA)) scale = intModifier();
+                expect(Type.RPAREN);
+                if (precision < 1 || precision > 1000) {
+                    throw new SqlException("22023", "NUMERIC precision " + precision + " must be between 1 and 1000", pos);
+                }
+                if (scale < 0 || scale > precision) {
+                    throw new SqlException("22023", "NUMERIC scale " + scale + " must be between 0 and precision "
+                            + precision, pos);
+                }
+                yield SqlType.numeric(precision, scale);
+            }
+            case "text" -> SqlType.TEXT;
+            case "varchar" -> varchar(pos);
+            case "character", "char" -> {
+                if (t.type() == Type.IDENT && acceptKw("varying")) yield varchar(pos);
+                if (!accept(Type.LPAREN)) yield SqlType.character(1);
+                int n = lengthModifier(name, pos);
+                yield SqlType.character(n);
+            }
+            case "bytea" -> SqlType.BYTEA;
+            case "date" -> SqlType.DATE;
+            case "time" -> {
+                skipTimePrecision();
+                if (isKw("with") && isKw(1, "time")) throw unsupported("type time with time zone", pos);
+                withoutTimeZone();
+                yield SqlType.TIME;
+            }
+            case "timestamp" -> {
+                skipTimePrecision();
+                if (isKw("with") && isKw(1, "time")) {
+                    p += 2;
+                    expectKw("zone");
+                    yield SqlType.TIMESTAMPTZ;
+                }
+                withoutTimeZone();
+                yield SqlType.TIMESTAMP;
+            }
+            case "timestamptz" -> {
+                skipTimePrecision();
+                yield SqlType.TIMESTAMPTZ;
+            }
+            case "interval" -> {
+                if (is(Type.IDENT) && INTERVAL_FIELDS.contains(peek().value())) intervalQualifier();
+                yield SqlType.INTERVAL;
+            }
+            default -> {
+                if (UNSUPPORTED_TYPES.contains(name)) throw unsupported("type " + name, pos);
+                throw new SqlException("42704", "type \"" + name + "\" does not exist", pos);
+            }
+        };
+        if (is(Type.LBRACKET) || isKw("array")) throw unsupported("array types", pos());
+        return type;
+    }
+
+    private SqlType varchar(int pos) {
+        if (!accept(Type.LPAREN)) return SqlType.VARCHAR;
+        return SqlType.varchar(lengthModifier("varchar", pos));
+    }
+
+    private int lengthModifier(String name, int pos) {
+        int n = intModifier();
+        expect(Type.RPAREN);
+        if (n < 1) throw new SqlException("22023", "length for type " + name + " must be at least 1", pos);
+        if (n > 10_485_760) {
+            throw new SqlException("22023", "length for type " + name + " cannot exceed 10485760", pos);
+        }
+        return n;
+    }
+
+    private int intModifier() {
+        Token t = peek();
+        if (t.type() != Type.INTEGER) throw syntaxError(t);
+        p++;
+        try {
+            return Integer.parseInt(t.value());
+        } catch (NumberFormatException e) {
+            throw new SqlException("22023", "type modifier " + t.value() + " is out of range", t.start() + 1);
+        }
+    }
+
+    private void skipTimePrecision() {
+        if (is(Type.LPAREN) && is(1, Type.INTEGER) && is(2, Type.RPAREN)) {
+            int pos = pos();
+            int precision = Integer.parseInt(peek(1).value().length() > 3 ? "999" : peek(1).value());
+            if (precision > 6) {
+                throw unsupported("time precision above 6", pos);
+            }
+            p += 3;
+        }
+    }
+
+    private void withoutTimeZone() {
+        if (isKw("without") && isKw(1, "time")) {
+            p += 2;
+            expectKw("zone");
+        }
+    }
+}

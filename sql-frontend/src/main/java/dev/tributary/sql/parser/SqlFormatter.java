@@ -1,0 +1,559 @@
+package dev.tributary.sql.parser;
+
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.ast.Alias;
+import dev.tributary.sql.ast.BinaryOp;
+import dev.tributary.sql.ast.Cte;
+import dev.tributary.sql.ast.Expr;
+import dev.tributary.sql.ast.Expr.*;
+import dev.tributary.sql.ast.Node;
+import dev.tributary.sql.ast.OrderItem;
+import dev.tributary.sql.ast.Query;
+import dev.tributary.sql.ast.QueryBody;
+import dev.tributary.sql.ast.QueryBody.Select;
+import dev.tributary.sql.ast.QueryBody.SetOp;
+import dev.tributary.sql.ast.QueryBody.SetOperation;
+import dev.tributary.sql.ast.QueryBody.Values;
+import dev.tributary.sql.ast.SelectItem;
+import dev.tributary.sql.ast.Statement;
+import dev.tributary.sql.ast.Statement.*;
+import dev.tributary.sql.ast.TableRef;
+import dev.tributary.sql.ast.TableRef.*;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Canonical SQL text for a syntax tree: keywords in upper case, one space between tokens,
+ * identifiers quoted only when they must be, parentheses only where precedence needs them.
+ *
+ * <p>The text parses back to the same tree (positions aside), so
+ * {@code format(parse(format(parse(s))))} equals {@code format(parse(s))}; SHOW CREATE VIEW
+ * prints a view's query this way.
+ */
+public final class SqlFormatter {
+    private SqlFormatter() {}
+
+    private static final Pattern PLAIN = Pattern.compile("[a-z_][a-z0-9_$]*");
+    /** Unreserved words that would be read as a clause keyword where a name is printed. */
+    private static final Set<String> QUOTE_ALSO = Set.of("of", "emit");
+    /** Function names the parser reads as SQL-standard special forms. */
+    private static final Set<String> SPECIAL_FUNCTIONS = Set.of("extract", "position", "trim", "overlay");
+
+    /** The SQL text of a statement, query, query body, table reference or expression. */
+    public static String format(Node node) {
+        StringBuilder b = new StringBuilder();
+        try {
+            switch (node) {
+                case Statement s -> statement(b, s);
+                case Query q -> query(b, q);
+                case QueryBody qb -> body(b, qb);
+                case TableRef t -> table(b, t);
+                case Expr e -> expr(b, e, 0);
+                default -> throw new SqlException("0A000", "cannot format " + node.getClass().getSimpleName());
+            }
+        } catch (StackOverflowError e) {
+            throw new SqlException("54001", "stack depth limit exceeded");
+        }
+        return b.toString();
+    }
+
+    /** {@code s} as an identifier, quoted when it would not read back as itself. */
+    public static String ident(String s) {
+        if (PLAIN.matcher(s).matches() && !Keywords.RESERVED.contains(s) && !Keywords.TYPE_FUNC.contains(s)
+                && !QUOTE_ALSO.contains(s)) {
+            return s;
+        }
+        return '"' + s.replace("\"", "\"\"") + '"';
+    }
+
+    private static String name(List<String> parts) {
+        StringBuilder b = new StringBuilder();
+        for (String part : parts) {
+            if (!b.isEmpty()) b.append('.');
+            b.append(ident(part));
+        }
+        return b.toString();
+    }
+
+    private static String functionName(List<String> parts) {
+        if (parts.size() == 1) {
+            String s = parts.get(0);
+            if (PLAIN.matcher(s).matches() && !Keywords.RESERVED.contains(s) && !SPECIAL_FUNCTIONS.contains(s)) return s;
+        }
+        return name(parts);
+    }
+
+    private static String names(List<String> names) {
+        StringBuilder b = new StringBuilder("(");
+        for (int i = 0; i < names.size(); i++) {
+            if (i > 0) b.append(", ");
+            b.append(ident(names.get(i)));
+        }
+        return b.append(')').toString();
+    }
+
+    /** {@code s} as a standard-conforming string literal. */
+    public static String string(String s) {
+        return '\'' + s.replace("'", "''") + '\'';
+    }
+
+    // ------------------------------------------------------------------ statements
+
+    private static void statement(StringBuilder b, Statement s) {
+        switch (s) {
+            case QueryStatement q -> {
+                query(b, q.query());
+                if (q.asOf() != null) expr(b.append(" AS OF "), q.asOf(), 0);
+                if (q.emitChanges()) b.append(" EMIT CHANGES");
+            }
+            case CreateTable c -> {
+                b.append("CREATE TABLE ");
+                if (c.ifNotExists()) b.append("IF NOT EXISTS ");
+                b.append(name(c.name())).append(" (");
+                for (int i = 0; i < c.columns().size(); i++) {
+                    ColumnDef col = c.columns().get(i);
+                    if (i > 0) b.append(", ");
+                    b.append(ident(col.name())).append(' ').append(col.type());
+                    if (col.notNull()) b.append(" NOT NULL");
+                    if (col.defaultExpr() != null) expr(b.append(" DEFAULT "), col.defaultExpr(), 7);
+                }
+                if (!c.primaryKey().isEmpty()) b.append(", PRIMARY KEY ").append(names(c.primaryKey()));
+                b.append(')');
+            }
+            case CreateView v -> {
+                b.append("CREATE ");
+                if (v.orReplace()) b.append("OR REPLACE ");
+                if (v.materialized()) b.append("MATERIALIZED ");
+                b.append("VIEW ");
+                if (v.ifNotExists()) b.append("IF NOT EXISTS ");
+                b.append(name(v.name()));
+                if (!v.columns().isEmpty()) b.append(' ').append(names(v.columns()));
+                query(b.append(" AS "), v.query());
+            }
+            case CreateIndex i -> {
+                b.append("CREATE INDEX ");
+                if (i.ifNotExists()) b.append("IF NOT EXISTS ");
+                b.append(ident(i.name())).append(" ON ").append(name(i.on())).append(" (");
+                list(b, i.exprs());
+                b.append(')');
+            }
+            case Drop d -> {
+                b.append("DROP ").append(d.kind().sql()).append(' ');
+                if (d.ifExists()) b.append("IF EXISTS ");
+                for (int i = 0; i < d.names().size(); i++) {
+                    if (i > 0) b.append(", ");
+                    b.append(name(d.names().get(i)));
+                }
+                if (d.cascade()) b.append(" CASCADE");
+            }
+            case Insert i -> {
+                b.append("INSERT INTO ").append(name(i.table()));
+                if (!i.columns().isEmpty()) b.append(' ').append(names(i.columns()));
+                query(b.append(' '), i.source());
+            }
+            case Update u -> {
+                b.append("UPDATE ").append(name(u.table()));
+                if (u.alias() != null) b.append(" AS ").append(ident(u.alias()));
+                b.append(" SET ");
+                for (int i = 0; i < u.assignments().size(); i++) {
+                    Assignment a = u.assignments().get(i);
+                    if (i > 0) b.append(", ");
+                    expr(b.append(ident(a.column())).append(" = "), a.value(), 0);
+                }
+                if (u.where() != null) expr(b.append(" WHERE "), u.where(), 0);
+            }
+            case Delete d -> {
+                b.append("DELETE FROM ").append(name(d.table()));
+                if (d.alias() != null) b.append(" AS ").append(ident(d.alias()));
+                if (d.where() != null) expr(b.append(" WHERE "), d.where(), 0);
+            }
+            case Transaction t -> b.append(t.kind().name());
+            case Show sh -> {
+                b.append("SHOW ");
+                switch (sh.kind()) {
+                    case TABLES -> b.append("TABLES");
+                    case VIEWS -> b.append("VIEWS");
+                    case MATERIALIZED_VIEWS -> b.append("MATERIALIZED VIEWS");
+                    case INDEXES -> {
+                        b.append("INDEXES");
+                        if (!sh.target().isEmpty()) b.append(" FROM ").append(name(sh.target()));
+                    }
+                    case COLUMNS -> b.append("COLUMNS FROM ").append(name(sh.target()));
+                    case CREATE_TABLE -> b.append("CREATE TABLE ").append(name(sh.target()));
+                    case CREATE_VIEW -> b.append("CREATE VIEW ").append(name(sh.target()));
+                    case CREATE_MATERIALIZED_VIEW -> b.append("CREATE MATERIALIZED VIEW ").append(name(sh.target()));
+                    case VARIABLE -> b.append(sh.target().equals(List.of("all")) ? "ALL" : name(sh.target()));
+                }
+            }
+            case Explain e -> {
+                b.append("EXPLAIN ");
+                if (!e.options().isEmpty()) {
+                    b.append('(');
+                    for (int i = 0; i < e.options().size(); i++) {
+                        ExplainOption o = e.options().get(i);
+                        if (i > 0) b.append(", ");
+                        b.append(ident(o.name()));
+                        if (o.value() != null) {
+                            b.append(' ').append(PLAIN.matcher(o.value()).matches() ? o.value() : string(o.value()));
+                        }
+                    }
+                    b.append(") ");
+                }
+                statement(b, e.statement());
+            }
+            case Subscribe sub -> {
+                b.append("SUBSCRIBE ");
+                if (sub.query() != null) query(b.append('('), sub.query()).append(')');
+                else b.append(name(sub.name()));
+                if (sub.asOf() != null) expr(b.append(" AS OF "), sub.asOf(), 0);
+                if (!sub.snapshot() || sub.progress()) {
+                    b.append(" WITH (");
+                    if (!sub.snapshot()) b.append("SNAPSHOT = false");
+                    if (!sub.snapshot() && sub.progress()) b.append(", ");
+                    if (sub.progress()) b.append("PROGRESS = true");
+                    b.append(')');
+                }
+                if (sub.upsertKey() != null) b.append(" ENVELOPE UPSERT (KEY ").append(names(sub.upsertKey())).append(')');
+            }
+            case AdvanceClock a -> expr(b.append("ADVANCE CLOCK ").append(a.to() ? "TO " : "BY "), a.value(), 0);
+            case Statement.Set set -> {
+                b.append("SET ");
+                String[] parts = set.name().split("\\.", -1);
+                for (int i = 0; i < parts.length; i++) b.append(i > 0 ? "." : "").append(ident(parts[i]));
+                if (set.values().isEmpty()) b.append(" TO DEFAULT");
+                else list(b.append(" = "), set.values());
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ queries
+
+    private static StringBuilder query(StringBuilder b, Query q) {
+        if (!q.with().isEmpty()) {
+            b.append("WITH ");
+            for (int i = 0; i < q.with().size(); i++) {
+                Cte c = q.with().get(i);
+                if (i > 0) b.append(", ");
+                b.append(ident(c.name()));
+                if (!c.columns().isEmpty()) b.append(' ').append(names(c.columns()));
+                query(b.append(" AS ("), c.query()).append(')');
+            }
+            b.append(' ');
+        }
+        body(b, q.body());
+        if (!q.orderBy().isEmpty()) orderBy(b.append(" ORDER BY "), q.orderBy());
+        if (q.limit() != null) expr(b.append(" LIMIT "), q.limit(), 0);
+        if (q.offset() != null) expr(b.append(" OFFSET "), q.offset(), 7);
+        return b;
+    }
+
+    private static void orderBy(StringBuilder b, List<OrderItem> items) {
+        for (int i = 0; i < items.size(); i++) {
+            OrderItem o = items.get(i);
+            if (i > 0) b.append(", ");
+            expr(b, o.expr(), 0);
+            if (o.descending()) b.append(" DESC");
+            if (o.nulls() != OrderItem.Nulls.DEFAULT) b.append(" NULLS ").append(o.nulls().name());
+        }
+    }
+
+    private static int setPrecedence(SetOp op) {
+        return op == SetOp.INTERSECT ? 2 : 1;
+    }
+
+    private static void body(StringBuilder b, QueryBody body) {
+        switch (body) {
+            case Select s -> select(b, s);
+            case Values v -> values(b, v);
+            case Query q -> query(b.append('('), q).append(')');
+            case SetOperation s -> {
+                int prec = setPrecedence(s.op());
+                setOperand(b, s.left(), prec);
+                b.append(' ').append(s.op().name()).append(s.all() ? " ALL " : " ");
+                setOperand(b, s.right(), prec + 1);
+            }
+        }
+    }
+
+    private static void setOperand(StringBuilder b, QueryBody operand, int minPrec) {
+        if (operand instanceof SetOperation s && setPrecedence(s.op()) < minPrec) {
+            body(b.append('('), s);
+            b.append(')');
+        } else {
+            body(b, operand);
+        }
+    }
+
+    private static void values(StringBuilder b, Values v) {
+        b.append("VALUES ");
+        for (int i = 0; i < v.rows().size(); i++) {
+            if (i > 0) b.append(", ");
+            list(b.append('('), v.rows().get(i)).append(')');
+        }
+    }
+
+    private static void select(StringBuilder b, Select s) {
+        b.append("SELECT");
+        if (s.distinct()) {
+            b.append(" DISTINCT");
+            if (!s.distinctOn().isEmpty()) list(b.append(" ON ("), s.distinctOn()).append(')');
+        }
+        for (int i = 0; i < s.items().size(); i++) {
+            SelectItem item = s.items().get(i);
+            b.append(i > 0 ? ", " : " ");
+            expr(b, item.expr(), 0);
+            if (item.alias() != null) b.append(" AS ").append(ident(item.alias()));
+        }
+        if (!s.from().isEmpty()) {
+            b.append(" FROM ");
+            for (int i = 0; i < s.from().size(); i++) {
+                if (i > 0) b.append(", ");
+                table(b, s.from().get(i));
+            }
+        }
+        if (s.where() != null) expr(b.append(" WHERE "), s.where(), 0);
+        if (!s.groupBy().isEmpty()) list(b.append(" GROUP BY "), s.groupBy());
+        if (s.having() != null) expr(b.append(" HAVING "), s.having(), 0);
+    }
+
+    private static void alias(StringBuilder b, Alias a) {
+        if (a == null) return;
+        b.append(" AS ").append(ident(a.name()));
+        if (!a.columns().isEmpty()) b.append(' ').append(names(a.columns()));
+    }
+
+    private static void table(StringBuilder b, TableRef t) {
+        switch (t) {
+            case NamedTable n -> {
+                b.append(name(n.name()));
+                alias(b, n.alias());
+            }
+            case DerivedTable d -> {
+                if (d.lateral()) b.append("LATERAL ");
+                query(b.append('('), d.query()).append(')');
+                alias(b, d.alias());
+            }
+            case ValuesTable v -> {
+                values(b.append('('), v.values());
+                b.append(')');
+                alias(b, v.alias());
+            }
+            case FunctionTable f -> {
+                if (f.lateral()) b.append("LATERAL ");
+                expr(b, f.call(), 0);
+                alias(b, f.alias());
+            }
+            case Join j -> {
+                table(b, j.left());
+                b.append(' ');
+                if (j.condition() instanceof Natural) b.append("NATURAL ");
+                b.append(switch (j.kind()) {
+                    case INNER -> "JOIN ";
+                    case LEFT -> "LEFT JOIN ";
+                    case RIGHT -> "RIGHT JOIN ";
+                    case FULL -> "FULL JOIN ";
+                    case CROSS -> "CROSS JOIN ";
+                });
+                if (j.right() instanceof Join) {
+                    table(b.append('('), j.right());
+                    b.append(')');
+                } else {
+                    table(b, j.right());
+                }
+                switch (j.condition()) {
+                    case On on -> expr(b.append(" ON "), on.condition(), 0);
+                    case Using u -> b.append(" USING ").append(names(u.columns()));
+                    case Natural n -> {
+                    }
+                    case NoCondition n -> {
+                    }
+                }
+            }
+            case AsOfSystemTime a -> {
+                b.append(name(a.name())).append(" AS OF SYSTEM TIME ");
+                expr(b, a.asOf(), 7);
+                expr(b.append(" SINCE "), a.since(), 7);
+                alias(b, a.alias());
+            }
+            case Changes c -> {
+                b.append("CHANGES(").append(name(c.name())).append(" AS OF ");
+                expr(b, c.asOf(), 0);
+                b.append(')');
+                alias(b, c.alias());
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ expressions
+
+    private static StringBuilder list(StringBuilder b, List<Expr> exprs) {
+        for (int i = 0; i < exprs.size(); i++) {
+            if (i > 0) b.append(", ");
+            expr(b, exprs.get(i), 0);
+        }
+        return b;
+    }
+
+    /** PostgreSQL's precedence levels, loosest 1 to atoms 13; see {@link Parser}. */
+    private static int precedence(Expr e) {
+        return switch (e) {
+            case Binary bin -> switch (bin.op()) {
+                case OR -> 1;
+                case AND -> 2;
+                case EQ, NE, LT, LE, GT, GE -> 5;
+                case CONCAT, MATCH, IMATCH, NOT_MATCH, NOT_IMATCH -> 7;
+                case ADD, SUB -> 8;
+                case MUL, DIV, MOD -> 9;
+                case POW -> 10;
+            };
+            case Unary u -> u.op() == UnaryOp.NOT ? 3 : 11;
+            case IsNull x -> 4;
+            case IsTruth x -> 4;
+            case IsDistinctFrom x -> 4;
+            case Quantified x -> 5;
+            case Between x -> 6;
+            case InList x -> 6;
+            case InSubquery x -> 6;
+            case Like x -> 6;
+            case IntegerLiteral i -> i.value() < 0 ? 11 : 13;
+            case NumericLiteral n -> n.value().signum() < 0 ? 11 : 13;
+            default -> 13;
+        };
+    }
+
+    private static boolean nonAssociative(int prec) {
+        return prec == 4 || prec == 5 || prec == 6;
+    }
+
+    /** Appends {@code e}, in parentheses if its precedence is below {@code min}. */
+    private static void expr(StringBuilder b, Expr e, int min) {
+        int prec = precedence(e);
+        if (prec < min) {
+            b.append('(');
+            bare(b, e, prec);
+            b.append(')');
+        } else {
+            bare(b, e, prec);
+        }
+    }
+
+    private static void bare(StringBuilder b, Expr e, int prec) {
+        int operand = nonAssociative(prec) ? prec + 1 : prec;
+        switch (e) {
+            case NullLiteral n -> b.append("NULL");
+            case BooleanLiteral bl -> b.append(bl.value() ? "TRUE" : "FALSE");
+            case IntegerLiteral i -> b.append(i.value());
+            case NumericLiteral n -> {
+                // A numeric with no point or exponent would read back as an integer: keep it numeric.
+                String text = n.value().toString();
+                b.append(text);
+                if (text.indexOf('.') < 0 && text.indexOf('E') < 0) b.append('.');
+            }
+            case StringLiteral s -> b.append(string(s.value()));
+            case TypedLiteral t -> {
+                b.append(t.type()).append(' ').append(string(t.text()));
+                if (t.qualifier() != null) b.append(' ').append(t.qualifier().toUpperCase(java.util.Locale.ROOT));
+            }
+            case Param p -> b.append('$').append(p.index());
+            case DefaultValue d -> b.append("DEFAULT");
+            case ColumnRef c -> b.append(name(c.parts()));
+            case Star s -> b.append('*');
+            case QualifiedStar q -> b.append(name(q.qualifier())).append(".*");
+            case Unary u -> {
+                switch (u.op()) {
+                    case NOT -> expr(b.append("NOT "), u.operand(), 3);
+                    case NEG, PLUS -> {
+                        b.append(u.op() == UnaryOp.NEG ? '-' : '+');
+                        int at = b.length();
+                        expr(b, u.operand(), 11);
+                        char c = b.charAt(at);
+                        if (c == '-' || c == '+') b.insert(at, ' ');
+                    }
+                }
+            }
+            case Binary bin -> {
+                boolean nonAssoc = bin.op().isComparison();
+                expr(b, bin.left(), nonAssoc ? prec + 1 : prec);
+                b.append(' ').append(bin.op().symbol()).append(' ');
+                expr(b, bin.right(), prec + 1);
+            }
+            case Cast c -> {
+                expr(b.append("CAST("), c.operand(), 0);
+                b.append(" AS ").append(c.type()).append(')');
+            }
+            case Between x -> {
+                expr(b, x.expr(), 7);
+                b.append(x.negated() ? " NOT BETWEEN " : " BETWEEN ");
+                if (x.symmetric()) b.append("SYMMETRIC ");
+                expr(b, x.low(), 7);
+                expr(b.append(" AND "), x.high(), 7);
+            }
+            case Like x -> {
+                expr(b, x.expr(), 7);
+                b.append(x.negated() ? " NOT" : "").append(x.caseInsensitive() ? " ILIKE " : " LIKE ");
+                expr(b, x.pattern(), 7);
+                if (x.escape() != null) expr(b.append(" ESCAPE "), x.escape(), 7);
+            }
+            case IsNull x -> {
+                expr(b, x.expr(), operand);
+                b.append(x.negated() ? " IS NOT NULL" : " IS NULL");
+            }
+            case IsTruth x -> {
+                expr(b, x.expr(), operand);
+                b.append(x.negated() ? " IS NOT " : " IS ").append(x.value().name());
+            }
+            case IsDistinctFrom x -> {
+                expr(b, x.left(), operand);
+                b.append(x.negated() ? " IS NOT DISTINCT FROM " : " IS DISTINCT FROM ");
+                expr(b, x.right(), operand);
+            }
+            case InList x -> {
+                expr(b, x.expr(), 7);
+                list(b.append(x.negated() ? " NOT IN (" : " IN ("), x.list()).append(')');
+            }
+            case InSubquery x -> {
+                expr(b, x.expr(), 7);
+                query(b.append(x.negated() ? " NOT IN (" : " IN ("), x.query()).append(')');
+            }
+            case Quantified x -> {
+                expr(b, x.left(), operand);
+                b.append(' ').append(x.op().symbol()).append(' ').append(x.quantifier().name()).append(" (");
+                query(b, x.query()).append(')');
+            }
+            case Exists x -> query(b.append("EXISTS ("), x.query()).append(')');
+            case ScalarSubquery x -> query(b.append('('), x.query()).append(')');
+            case FunctionCall f -> {
+                b.append(functionName(f.name())).append('(');
+                if (f.star()) {
+                    b.append('*');
+                } else {
+                    if (f.distinct()) b.append("DISTINCT ");
+                    list(b, f.args());
+                    if (!f.orderBy().isEmpty()) orderBy(b.append(" ORDER BY "), f.orderBy());
+                }
+                b.append(')');
+                if (f.filter() != null) {
+                    expr(b.append(" FILTER (WHERE "), f.filter(), 0);
+                    b.append(')');
+                }
+            }
+            case Extract x -> {
+                b.append("EXTRACT(").append(PLAIN.matcher(x.field()).matches() ? x.field() : string(x.field()));
+                expr(b.append(" FROM "), x.source(), 0);
+                b.append(')');
+            }
+            case CurrentValue c -> b.append(c.kind().name());
+            case Case c -> {
+                b.append("CASE");
+                if (c.operand() != null) expr(b.append(' '), c.operand(), 0);
+                for (When w : c.whens()) {
+                    expr(b.append(" WHEN "), w.condition(), 0);
+                    expr(b.append(" THEN "), w.result(), 0);
+                }
+                if (c.elseExpr() != null) expr(b.append(" ELSE "), c.elseExpr(), 0);
+                b.append(" END");
+            }
+        }
+    }
+}

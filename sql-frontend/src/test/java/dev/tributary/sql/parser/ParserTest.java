@@ -1,0 +1,625 @@
+package dev.tributary.sql.parser;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.ast.BinaryOp;
+import dev.tributary.sql.ast.Expr;
+import dev.tributary.sql.ast.Expr.*;
+import dev.tributary.sql.ast.OrderItem;
+import dev.tributary.sql.ast.Query;
+import dev.tributary.sql.ast.QueryBody.Select;
+import dev.tributary.sql.ast.QueryBody.SetOp;
+import dev.tributary.sql.ast.QueryBody.SetOperation;
+import dev.tributary.sql.ast.QueryBody.Values;
+import dev.tributary.sql.ast.Statement;
+import dev.tributary.sql.ast.Statement.*;
+import dev.tributary.sql.ast.TableRef.*;
+import dev.tributary.sql.types.SqlType;
+import java.math.BigDecimal;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ParserTest {
+
+    static Expr e(String sql) {
+        return Parser.parseExpression(sql);
+    }
+
+    static String f(String exprSql) {
+        return SqlFormatter.format(e(exprSql));
+    }
+
+    static Statement stmt(String sql) {
+        return Parser.parseStatement(sql);
+    }
+
+    static Select select(String sql) {
+        return (Select) ((QueryStatement) stmt(sql)).query().body();
+    }
+
+    static void assertError(String sql, String state, int position, String message) {
+        assertThatThrownBy(() -> Parser.parse(sql))
+                .isInstanceOfSatisfying(SqlException.class, ex -> {
+                    assertThat(ex.getMessage()).isEqualTo(message);
+                    assertThat(ex.sqlState()).isEqualTo(state);
+                    assertThat(ex.position()).isEqualTo(position);
+                });
+    }
+
+    // ------------------------------------------------------------------ precedence
+
+    /** Two spellings parse to the same tree when their canonical texts agree. */
+    static void sameTree(String a, String b) {
+        assertThat(f(a)).isEqualTo(f(b));
+    }
+
+    @Test
+    void booleanPrecedence() {
+        Expr x = e("a OR b AND NOT c = d");
+        Binary or = (Binary) x;
+        assertThat(or.op()).isEqualTo(BinaryOp.OR);
+        Binary and = (Binary) or.right();
+        assertThat(and.op()).isEqualTo(BinaryOp.AND);
+        Unary not = (Unary) and.right();
+        assertThat(not.op()).isEqualTo(UnaryOp.NOT);
+        assertThat(((Binary) not.operand()).op()).isEqualTo(BinaryOp.EQ);
+        assertThat(f("a OR b AND NOT c = d")).isEqualTo("a OR b AND NOT c = d");
+        sameTree("(a OR b) AND c", "(a OR b) AND c");
+        assertThat(f("(a OR b) AND c")).isEqualTo("(a OR b) AND c");
+    }
+
+    @Test
+    void unaryMinusBindsTighterThanPower() {
+        Binary pow = (Binary) e("-2 ^ 2");
+        assertThat(pow.op()).isEqualTo(BinaryOp.POW);
+        assertThat(pow.left()).isEqualTo(new IntegerLiteral(1, -2));
+        Binary pow2 = (Binary) e("-x ^ 2");
+        assertThat(pow2.left()).isInstanceOf(Unary.class);
+        assertThat(f("2 ^ 3 ^ 2")).isEqualTo("2 ^ 3 ^ 2");
+        assertThat(f("2 ^ (3 ^ 2)")).isEqualTo("2 ^ (3 ^ 2)");
+    }
+
+    @Test
+    void concatBindsTighterThanComparison() {
+        Binary eq = (Binary) e("a || b = c");
+        assertThat(eq.op()).isEqualTo(BinaryOp.EQ);
+        assertThat(((Binary) eq.left()).op()).isEqualTo(BinaryOp.CONCAT);
+        Binary concat = (Binary) e("a || b + c");
+        assertThat(((Binary) concat.right()).op()).isEqualTo(BinaryOp.ADD);
+    }
+
+    @Test
+    void arithmetic() {
+        assertThat(f("1 + 2 * 3")).isEqualTo("1 + 2 * 3");
+        assertThat(f("(1 + 2) * 3")).isEqualTo("(1 + 2) * 3");
+        assertThat(f("1 - (2 - 3)")).isEqualTo("1 - (2 - 3)");
+        assertThat(f("1 - 2 - 3")).isEqualTo("1 - 2 - 3");
+        assertThat(f("a % b / c")).isEqualTo("a % b / c");
+        assertThat(f("a=-1")).isEqualTo("a = -1");
+        assertThat(f("2*-3")).isEqualTo("2 * -3");
+        assertThat(f("- -a")).isEqualTo("- -a");
+        assertThat(f("-(-2)")).isEqualTo("2");
+    }
+
+    @Test
+    void isBindsLooserThanComparison() {
+        IsNull n = (IsNull) e("a = b IS NULL");
+        assertThat(n.expr()).isInstanceOf(Binary.class);
+        assertThat(e("a ISNULL")).isEqualTo(new IsNull(1, new ColumnRef(1, List.of("a")), false));
+        assertThat(e("a NOTNULL")).isEqualTo(new IsNull(1, new ColumnRef(1, List.of("a")), true));
+        assertThat(e("a IS NOT TRUE")).isEqualTo(new IsTruth(1, new ColumnRef(1, List.of("a")), Truth.TRUE, true));
+        assertThat(e("a IS UNKNOWN")).isInstanceOf(IsTruth.class);
+        assertThat(e("a IS NOT DISTINCT FROM b + 1")).isInstanceOfSatisfying(IsDistinctFrom.class,
+                d -> assertThat(d.negated()).isTrue());
+        Unary not = (Unary) e("NOT a IS NULL");
+        assertThat(not.operand()).isInstanceOf(IsNull.class);
+    }
+
+    @Test
+    void comparisonsDoNotAssociate() {
+        assertError("SELECT 1 = 1 = true", "42601", 14, "syntax error at or near \"=\"");
+        assertThat(f("(1 = 1) = true")).isEqualTo("(1 = 1) = TRUE");
+        assertThat(e("a <> b")).isInstanceOfSatisfying(Binary.class, b -> assertThat(b.op()).isEqualTo(BinaryOp.NE));
+        assertThat(e("a != b")).isInstanceOfSatisfying(Binary.class, b -> assertThat(b.op()).isEqualTo(BinaryOp.NE));
+        for (String op : List.of("<", "<=", ">", ">=")) {
+            assertThat(((Binary) e("a " + op + " b")).op().symbol()).isEqualTo(op);
+        }
+    }
+
+    @Test
+    void betweenInLike() {
+        Between b = (Between) e("x NOT BETWEEN SYMMETRIC 1 AND 2 + 3");
+        assertThat(b.negated()).isTrue();
+        assertThat(b.symmetric()).isTrue();
+        assertThat(b.high()).isInstanceOf(Binary.class);
+        Binary and = (Binary) e("x BETWEEN 1 AND 2 AND y");
+        assertThat(and.op()).isEqualTo(BinaryOp.AND);
+        assertThat(and.left()).isInstanceOf(Between.class);
+        InList in = (InList) e("a NOT IN (1, 2, 3)");
+        assertThat(in.negated()).isTrue();
+        assertThat(in.list()).hasSize(3);
+        assertThat(e("a IN (SELECT b FROM t)")).isInstanceOf(InSubquery.class);
+        Like like = (Like) e("name ILIKE 'a%' ESCAPE '!'");
+        assertThat(like.caseInsensitive()).isTrue();
+        assertThat(like.escape()).isEqualTo(new StringLiteral(24, "!"));
+        assertThat(e("a NOT LIKE b")).isInstanceOfSatisfying(Like.class, l -> assertThat(l.negated()).isTrue());
+        assertThat(f("a ~~ 'x'")).isEqualTo("a LIKE 'x'");
+        assertThat(f("a !~~* 'x'")).isEqualTo("a NOT ILIKE 'x'");
+        assertThat(f("(a ~~ b) || c")).isEqualTo("(a LIKE b) || c");
+        assertThat(f("a ~ 'x' AND b !~* 'y'")).isEqualTo("a ~ 'x' AND b !~* 'y'");
+    }
+
+    @Test
+    void castsBindTightest() {
+        Unary neg = (Unary) e("-x::int");
+        assertThat(neg.operand()).isEqualTo(new Cast(2, new ColumnRef(2, List.of("x")), SqlType.INTEGER));
+        assertThat(f("CAST(a + 1 AS bigint)")).isEqualTo("CAST(a + 1 AS bigint)");
+        assertThat(f("a::text::varchar(3)")).isEqualTo("CAST(CAST(a AS text) AS character varying(3))");
+    }
+
+    @Test
+    void notAsOperandOfComparison() {
+        assertThat(f("a = NOT b")).isEqualTo("a = (NOT b)");
+    }
+
+    @Test
+    void quantifiedSubquery() {
+        Quantified q = (Quantified) e("a > ALL (SELECT b FROM t)");
+        assertThat(q.quantifier()).isEqualTo(Quantifier.ALL);
+        assertThat(q.op()).isEqualTo(BinaryOp.GT);
+        assertThat(((Quantified) e("a = SOME (SELECT 1)")).quantifier()).isEqualTo(Quantifier.ANY);
+    }
+
+    // ------------------------------------------------------------------ literals
+
+    @Test
+    void numbers() {
+        assertThat(e("42")).isEqualTo(new IntegerLiteral(1, 42));
+        assertThat(e("9223372036854775807")).isEqualTo(new IntegerLiteral(1, Long.MAX_VALUE));
+        assertThat(e("9223372036854775808")).isEqualTo(new NumericLiteral(1, new BigDecimal("9223372036854775808")));
+        assertThat(e("-9223372036854775808")).isEqualTo(new IntegerLiteral(1, Long.MIN_VALUE));
+        assertThat(e("1.50")).isEqualTo(new NumericLiteral(1, new BigDecimal("1.50")));
+        assertThat(e(".5")).isEqualTo(new NumericLiteral(1, new BigDecimal("0.5")));
+        assertThat(e("5.")).isEqualTo(new NumericLiteral(1, new BigDecimal("5")));
+        assertThat(e("1e3")).isEqualTo(new NumericLiteral(1, new BigDecimal("1e3")));
+        assertThat(e("2.5E-2")).isEqualTo(new NumericLiteral(1, new BigDecimal("0.025")));
+        assertThat(e("-1.5")).isEqualTo(new NumericLiteral(1, new BigDecimal("-1.5")));
+        assertThat(f("1e3")).isEqualTo("1E+3");
+        assertError("SELECT 123abc", "42601", 8, "trailing junk after numeric literal at or near \"123a\"");
+    }
+
+    @Test
+    void strings() {
+        assertThat(e("'it''s'")).isEqualTo(new StringLiteral(1, "it's"));
+        assertThat(e("'a\\nb'")).isEqualTo(new StringLiteral(1, "a\\nb"));
+        assertThat(e("E'a\\nb\\t\\'c\\\\'")).isEqualTo(new StringLiteral(1, "a\nb\t'c\\"));
+        assertThat(e("e'\\x41\\101\\u00e9'")).isEqualTo(new StringLiteral(1, "AAé"));
+        assertThat(e("'foo'\n  'bar'")).isEqualTo(new StringLiteral(1, "foobar"));
+        assertThat(e("$$it's$$")).isEqualTo(new StringLiteral(1, "it's"));
+        assertThat(e("$tag$a$$b$tag$")).isEqualTo(new StringLiteral(1, "a$$b"));
+        assertError("SELECT 'foo' 'bar'", "42601", 14, "syntax error at or near \"'bar'\"");
+        assertThat(f("'a''b'")).isEqualTo("'a''b'");
+    }
+
+    @Test
+    void typedLiterals() {
+        assertThat(e("DATE '2024-01-02'")).isEqualTo(new TypedLiteral(1, SqlType.DATE, "2024-01-02", null));
+        assertThat(e("time '12:00'")).isEqualTo(new TypedLiteral(1, SqlType.TIME, "12:00", null));
+        assertThat(e("TIMESTAMP '2024-01-02 03:04:05'"))
+                .isEqualTo(new TypedLiteral(1, SqlType.TIMESTAMP, "2024-01-02 03:04:05", null));
+        assertThat(e("TIMESTAMPTZ 'x'")).isEqualTo(new TypedLiteral(1, SqlType.TIMESTAMPTZ, "x", null));
+        assertThat(e("timestamp with time zone 'x'")).isEqualTo(new TypedLiteral(1, SqlType.TIMESTAMPTZ, "x", null));
+        assertThat(e("INTERVAL '1' DAY")).isEqualTo(new TypedLiteral(1, SqlType.INTERVAL, "1", "day"));
+        assertThat(e("INTERVAL '1:30' HOUR TO MINUTE"))
+                .isEqualTo(new TypedLiteral(1, SqlType.INTERVAL, "1:30", "hour to minute"));
+        assertThat(e("interval '3 days'")).isEqualTo(new TypedLiteral(1, SqlType.INTERVAL, "3 days", null));
+        assertThat(e("int '5'")).isEqualTo(new TypedLiteral(1, SqlType.INTEGER, "5", null));
+        assertThat(e("double precision '1.5'")).isEqualTo(new TypedLiteral(1, SqlType.DOUBLE, "1.5", null));
+        assertThat(f("TIMESTAMPTZ '2024-01-01'")).isEqualTo("timestamp with time zone '2024-01-01'");
+        assertThat(e("TRUE")).isEqualTo(new BooleanLiteral(1, true));
+        assertThat(e("false")).isEqualTo(new BooleanLiteral(1, false));
+        assertThat(e("NULL")).isEqualTo(new NullLiteral(1));
+        assertThat(e("$2")).isEqualTo(new Param(1, 2));
+        assertError("SELECT foo 'x'", "42704", 8, "type \"foo\" does not exist");
+    }
+
+    // ------------------------------------------------------------------ names
+
+    @Test
+    void identifiers() {
+        assertThat(e("FooBar")).isEqualTo(new ColumnRef(1, List.of("foobar")));
+        assertThat(e("\"FooBar\"")).isEqualTo(new ColumnRef(1, List.of("FooBar")));
+        assertThat(e("\"a\"\"b\"")).isEqualTo(new ColumnRef(1, List.of("a\"b")));
+        assertThat(e("S.T.C")).isEqualTo(new ColumnRef(1, List.of("s", "t", "c")));
+        assertThat(e("t.\"select\"")).isEqualTo(new ColumnRef(1, List.of("t", "select")));
+        assertThat(e("t.select")).isEqualTo(new ColumnRef(1, List.of("t", "select")));
+        assertThat(e("ÄbC")).isEqualTo(new ColumnRef(1, List.of("Äbc")));
+        assertThat(f("\"Foo\" + \"select\" + \"a b\" + x")).isEqualTo("\"Foo\" + \"select\" + \"a b\" + x");
+        assertError("SELECT \"\" FROM t", "42601", 8, "zero-length delimited identifier at or near \"\"\"\"");
+    }
+
+    @Test
+    void keywordsAreCaseInsensitive() {
+        assertThat(SqlFormatter.format(stmt("sElEcT a FrOm t WhErE b")))
+                .isEqualTo("SELECT a FROM t WHERE b");
+    }
+
+    // ------------------------------------------------------------------ functions and special forms
+
+    @Test
+    void functionCalls() {
+        FunctionCall count = (FunctionCall) e("count(*)");
+        assertThat(count.star()).isTrue();
+        FunctionCall agg = (FunctionCall) e("string_agg(name, ',' ORDER BY name DESC) FILTER (WHERE x > 0)");
+        assertThat(agg.args()).hasSize(2);
+        assertThat(agg.orderBy()).singleElement().satisfies(o -> assertThat(o.descending()).isTrue());
+        assertThat(agg.filter()).isInstanceOf(Binary.class);
+        assertThat(((FunctionCall) e("count(DISTINCT x)")).distinct()).isTrue();
+        assertThat(((FunctionCall) e("pg_catalog.now()")).name()).containsExactly("pg_catalog", "now");
+        assertThat(f("left(s, 2) || right(s, 1)")).isEqualTo("left(s, 2) || right(s, 1)");
+        assertThat(f("coalesce(a, b, 0) + nullif(a, 1) + greatest(1, 2) + least(3, 4)"))
+                .isEqualTo("coalesce(a, b, 0) + nullif(a, 1) + greatest(1, 2) + least(3, 4)");
+        assertThat(f("now()")).isEqualTo("now()");
+    }
+
+    @Test
+    void specialForms() {
+        assertThat(e("EXTRACT(YEAR FROM d)")).isEqualTo(new Extract(1, "year", new ColumnRef(19, List.of("d"))));
+        assertThat(f("substring(s FROM 2 FOR 3)")).isEqualTo("substring(s, 2, 3)");
+        assertThat(f("substring(s, 2, 3)")).isEqualTo("substring(s, 2, 3)");
+        assertThat(f("substring(s FOR 3)")).isEqualTo("substring(s, 1, 3)");
+        assertThat(f("POSITION('b' IN s)")).isEqualTo("strpos(s, 'b')");
+        assertThat(f("TRIM(s)")).isEqualTo("btrim(s)");
+        assertThat(f("TRIM(LEADING 'x' FROM s)")).isEqualTo("ltrim(s, 'x')");
+        assertThat(f("TRIM(TRAILING FROM s)")).isEqualTo("rtrim(s)");
+        assertThat(f("TRIM(BOTH 'xy' FROM s)")).isEqualTo("btrim(s, 'xy')");
+        assertThat(e("CURRENT_TIMESTAMP")).isEqualTo(new CurrentValue(1, CurrentKind.CURRENT_TIMESTAMP));
+        assertThat(e("current_date")).isEqualTo(new CurrentValue(1, CurrentKind.CURRENT_DATE));
+        Case c = (Case) e("CASE WHEN a THEN 1 WHEN b THEN 2 ELSE 3 END");
+        assertThat(c.operand()).isNull();
+        assertThat(c.whens()).hasSize(2);
+        Case c2 = (Case) e("CASE x WHEN 1 THEN 'one' END");
+        assertThat(c2.operand()).isEqualTo(new ColumnRef(6, List.of("x")));
+        assertThat(c2.elseExpr()).isNull();
+        assertThat(e("EXISTS (SELECT 1)")).isInstanceOf(Exists.class);
+        assertThat(e("(SELECT max(a) FROM t)")).isInstanceOf(ScalarSubquery.class);
+        assertThat(f("((SELECT 1) + 1)")).isEqualTo("(SELECT 1) + 1");
+        assertThat(f("((SELECT 1) - 1)")).isEqualTo("(SELECT 1) - 1");
+        assertThat(f("((SELECT 1) NOT IN (1, 2))")).isEqualTo("(SELECT 1) NOT IN (1, 2)");
+        assertThat(f("((SELECT 1) UNION (SELECT 2)) * 2")).isEqualTo("(SELECT 1 UNION SELECT 2) * 2");
+        assertThat(e("((SELECT 1) + 1)")).isEqualTo(new Binary(2, BinaryOp.ADD,
+                new ScalarSubquery(2, new Query(2, List.of(), new Select(3, false, List.of(),
+                        List.of(new dev.tributary.sql.ast.SelectItem(10, new IntegerLiteral(10, 1), null)),
+                        List.of(), null, List.of(), null), List.of(), null, null)),
+                new IntegerLiteral(15, 1), 13));
+    }
+
+    // ------------------------------------------------------------------ queries
+
+    @Test
+    void selectClauses() {
+        Select s = select("SELECT DISTINCT ON (a) a, b AS x, c y, t.*, count(*) FROM t "
+                + "WHERE a > 1 GROUP BY 1, b HAVING count(*) > 2");
+        assertThat(s.distinct()).isTrue();
+        assertThat(s.distinctOn()).hasSize(1);
+        assertThat(s.items()).extracting(i -> i.alias()).containsExactly(null, "x", "y", null, null);
+        assertThat(s.items().get(3).expr()).isEqualTo(new QualifiedStar(40, List.of("t")));
+        assertThat(s.groupBy().get(0)).isEqualTo(new IntegerLiteral(82, 1));
+        assertThat(s.having()).isNotNull();
+        assertThat(select("SELECT ALL a FROM t").distinct()).isFalse();
+        assertThat(select("SELECT * FROM t").items().get(0).expr()).isEqualTo(new Star(8));
+    }
+
+    @Test
+    void orderLimitOffsetFetch() {
+        Query q = ((QueryStatement) stmt("SELECT a FROM t ORDER BY a DESC NULLS LAST, b ASC NULLS FIRST "
+                + "LIMIT 10 OFFSET 5")).query();
+        assertThat(q.orderBy()).extracting(OrderItem::nulls).containsExactly(OrderItem.Nulls.LAST, OrderItem.Nulls.FIRST);
+        assertThat(q.limit()).isInstanceOf(IntegerLiteral.class);
+        assertThat(q.offset()).isInstanceOf(IntegerLiteral.class);
+        Query all = Parser.parseQuery("SELECT a FROM t LIMIT ALL");
+        assertThat(all.limit()).isNull();
+        Query fetch = Parser.parseQuery("SELECT a FROM t OFFSET 2 ROWS FETCH FIRST 3 ROWS ONLY");
+        assertThat(fetch.limit()).isEqualTo(new IntegerLiteral(43, 3));
+        assertThat(SqlFormatter.format(fetch)).isEqualTo("SELECT a FROM t LIMIT 3 OFFSET 2");
+    }
+
+    @Test
+    void setOperationPrecedence() {
+        Query q = Parser.parseQuery("SELECT 1 UNION SELECT 2 INTERSECT SELECT 3");
+        SetOperation union = (SetOperation) q.body();
+        assertThat(union.op()).isEqualTo(SetOp.UNION);
+        assertThat(((SetOperation) union.right()).op()).isEqualTo(SetOp.INTERSECT);
+        SetOperation ex = (SetOperation) Parser.parseQuery("SELECT 1 EXCEPT ALL SELECT 2 UNION SELECT 3").body();
+        assertThat(ex.op()).isEqualTo(SetOp.UNION);
+        assertThat(((SetOperation) ex.left()).all()).isTrue();
+        assertThat(SqlFormatter.format(Parser.parseQuery("(SELECT 1 UNION SELECT 2) INTERSECT SELECT 3")))
+                .isEqualTo("(SELECT 1 UNION SELECT 2) INTERSECT SELECT 3");
+        assertThat(SqlFormatter.format(Parser.parseQuery("SELECT 1 UNION (SELECT 2 UNION SELECT 3)")))
+                .isEqualTo("SELECT 1 UNION (SELECT 2 UNION SELECT 3)");
+        assertThat(SqlFormatter.format(Parser.parseQuery("(SELECT 1 ORDER BY 1 LIMIT 1) UNION DISTINCT (SELECT 2)")))
+                .isEqualTo("(SELECT 1 ORDER BY 1 LIMIT 1) UNION SELECT 2");
+        assertError("SELECT 1 ORDER BY 1 UNION SELECT 2", "42601", 21, "syntax error at or near \"UNION\"");
+    }
+
+    @Test
+    void valuesAndWith() {
+        Values v = (Values) Parser.parseQuery("VALUES (1, 'a'), (2, 'b')").body();
+        assertThat(v.rows()).hasSize(2);
+        assertError("VALUES (1), (1, 2)", "42601", 13, "VALUES lists must all be the same length");
+        Query w = Parser.parseQuery("WITH x (a) AS (SELECT 1), y AS (SELECT * FROM x) SELECT * FROM y");
+        assertThat(w.with()).hasSize(2);
+        assertThat(w.with().get(0).columns()).containsExactly("a");
+        assertError("WITH RECURSIVE x AS (SELECT 1) SELECT 1", "0A000", 6, "WITH RECURSIVE is not supported");
+    }
+
+    @Test
+    void joins() {
+        Select s = select("SELECT * FROM a LEFT OUTER JOIN b ON a.x = b.x JOIN c USING (y) "
+                + "NATURAL FULL JOIN d CROSS JOIN e, f RIGHT JOIN g ON true");
+        assertThat(s.from()).hasSize(2);
+        Join top = (Join) s.from().get(0);
+        assertThat(top.kind()).isEqualTo(JoinKind.CROSS);
+        Join natural = (Join) top.left();
+        assertThat(natural.kind()).isEqualTo(JoinKind.FULL);
+        assertThat(natural.condition()).isInstanceOf(Natural.class);
+        Join using = (Join) natural.left();
+        assertThat(using.condition()).isEqualTo(new Using(List.of("y")));
+        Join left = (Join) using.left();
+        assertThat(left.kind()).isEqualTo(JoinKind.LEFT);
+        assertThat(left.condition()).isInstanceOf(On.class);
+        Join paren = (Join) select("SELECT * FROM a JOIN (b JOIN c ON p) ON q").from().get(0);
+        assertThat(paren.right()).isInstanceOf(Join.class);
+        assertError("SELECT * FROM a JOIN b", "42601", 23, "syntax error at end of input");
+    }
+
+    @Test
+    void fromItems() {
+        Select s = select("SELECT * FROM s.t AS x (a, b), (SELECT 1) AS sub (c), LATERAL (SELECT 2) l, "
+                + "(VALUES (1), (2)) v (n), generate_series(1, 3) g");
+        NamedTable t = (NamedTable) s.from().get(0);
+        assertThat(t.name()).containsExactly("s", "t");
+        assertThat(t.alias().columns()).containsExactly("a", "b");
+        assertThat(((DerivedTable) s.from().get(1)).alias().name()).isEqualTo("sub");
+        assertThat(((DerivedTable) s.from().get(2)).lateral()).isTrue();
+        assertThat(((ValuesTable) s.from().get(3)).alias().columns()).containsExactly("n");
+        assertThat(((FunctionTable) s.from().get(4)).alias().name()).isEqualTo("g");
+        AsOfSystemTime a = (AsOfSystemTime) select("SELECT * FROM t AS OF SYSTEM TIME 10 SINCE 5 AS x").from().get(0);
+        assertThat(a.asOf()).isEqualTo(new IntegerLiteral(35, 10));
+        assertThat(a.since()).isEqualTo(new IntegerLiteral(44, 5));
+        assertThat(a.alias().name()).isEqualTo("x");
+        Changes c = (Changes) select("SELECT * FROM CHANGES(orders AS OF 7) ch").from().get(0);
+        assertThat(c.name()).containsExactly("orders");
+        assertThat(c.alias().name()).isEqualTo("ch");
+    }
+
+    @Test
+    void emitChangesAndAsOf() {
+        QueryStatement q = (QueryStatement) stmt("SELECT a FROM t AS OF now() - INTERVAL '1 hour' EMIT CHANGES");
+        assertThat(q.emitChanges()).isTrue();
+        assertThat(q.asOf()).isInstanceOf(Binary.class);
+        assertThat(((Select) q.query().body()).from().get(0)).isInstanceOf(NamedTable.class);
+        QueryStatement e = (QueryStatement) stmt("SELECT a FROM t EMIT CHANGES");
+        assertThat(e.emitChanges()).isTrue();
+        assertThat(((NamedTable) ((Select) e.query().body()).from().get(0)).alias()).isNull();
+    }
+
+    // ------------------------------------------------------------------ statements
+
+    @Test
+    void createTable() {
+        CreateTable c = (CreateTable) stmt("CREATE TABLE IF NOT EXISTS s.Orders (id bigint PRIMARY KEY, "
+                + "name varchar(20) NOT NULL, price numeric(10,2) DEFAULT 0, qty int NULL, f float(10), "
+                + "g float(30), c char, d double precision, ts timestamp with time zone, t2 timestamp without time zone, "
+                + "t3 time, i interval, b bytea, ok boolean DEFAULT true, x text DEFAULT 'a' || 'b')");
+        assertThat(c.ifNotExists()).isTrue();
+        assertThat(c.name()).containsExactly("s", "orders");
+        assertThat(c.primaryKey()).containsExactly("id");
+        assertThat(c.columns()).extracting(ColumnDef::type).containsExactly(SqlType.BIGINT, SqlType.varchar(20),
+                SqlType.numeric(10, 2), SqlType.INTEGER, SqlType.REAL, SqlType.DOUBLE, SqlType.character(1),
+                SqlType.DOUBLE, SqlType.TIMESTAMPTZ, SqlType.TIMESTAMP, SqlType.TIME, SqlType.INTERVAL, SqlType.BYTEA,
+                SqlType.BOOLEAN, SqlType.TEXT);
+        assertThat(c.columns().get(1).notNull()).isTrue();
+        assertThat(c.columns().get(3).notNull()).isFalse();
+        assertThat(c.columns().get(2).defaultExpr()).isEqualTo(new IntegerLiteral(116, 0));
+        CreateTable k = (CreateTable) stmt("create table t (a int, b int, primary key (a, b))");
+        assertThat(k.primaryKey()).containsExactly("a", "b");
+        assertError("CREATE TABLE t (a int PRIMARY KEY, PRIMARY KEY (a))", "42P16", 36,
+                "multiple primary keys for table \"t\" are not allowed");
+        assertError("CREATE TABLE t (a int NOT NULL NULL)", "42601", 32,
+                "conflicting NULL/NOT NULL declarations for column \"a\" of table \"t\"");
+        assertError("CREATE TABLE t (a foo)", "42704", 19, "type \"foo\" does not exist");
+        assertError("CREATE TABLE t (a double)", "42704", 19, "type \"double\" does not exist");
+        assertError("CREATE TABLE t (a serial)", "0A000", 19, "type serial is not supported");
+        assertError("CREATE TABLE t (a int[])", "0A000", 22, "array types is not supported");
+    }
+
+    @Test
+    void dml() {
+        Insert i = (Insert) stmt("INSERT INTO t (a, b) VALUES (1, DEFAULT), (2, 3)");
+        assertThat(i.columns()).containsExactly("a", "b");
+        assertThat(((Values) i.source().body()).rows().get(0).get(1)).isEqualTo(new DefaultValue(33));
+        Insert sel = (Insert) stmt("INSERT INTO t SELECT * FROM u");
+        assertThat(sel.source().body()).isInstanceOf(Select.class);
+        Insert paren = (Insert) stmt("INSERT INTO t (SELECT 1)");
+        assertThat(paren.columns()).isEmpty();
+        Update u = (Update) stmt("UPDATE t AS x SET a = a + 1, b = DEFAULT WHERE id = 3");
+        assertThat(u.alias()).isEqualTo("x");
+        assertThat(u.assignments()).hasSize(2);
+        assertThat(u.where()).isNotNull();
+        Delete d = (Delete) stmt("DELETE FROM t x WHERE x.a > 1");
+        assertThat(d.alias()).isEqualTo("x");
+        assertThat(((Delete) stmt("DELETE FROM t")).where()).isNull();
+        assertError("SELECT DEFAULT", "42601", 8, "DEFAULT is not allowed in this context");
+    }
+
+    @Test
+    void transactions() {
+        assertThat(stmt("BEGIN")).isEqualTo(new Transaction(1, TransactionKind.BEGIN));
+        assertThat(stmt("start transaction")).isEqualTo(new Transaction(1, TransactionKind.BEGIN));
+        assertThat(stmt("COMMIT")).isEqualTo(new Transaction(1, TransactionKind.COMMIT));
+        assertThat(stmt("END")).isEqualTo(new Transaction(1, TransactionKind.COMMIT));
+        assertThat(stmt("ROLLBACK WORK")).isEqualTo(new Transaction(1, TransactionKind.ROLLBACK));
+    }
+
+    @Test
+    void viewsIndexesDrops() {
+        CreateView v = (CreateView) stmt("CREATE OR REPLACE VIEW v (a, b) AS SELECT 1, 2");
+        assertThat(v.orReplace()).isTrue();
+        assertThat(v.materialized()).isFalse();
+        assertThat(v.columns()).containsExactly("a", "b");
+        CreateView m = (CreateView) stmt("CREATE MATERIALIZED VIEW IF NOT EXISTS mv AS SELECT a FROM t");
+        assertThat(m.materialized()).isTrue();
+        assertThat(m.ifNotExists()).isTrue();
+        CreateIndex idx = (CreateIndex) stmt("CREATE INDEX IF NOT EXISTS i ON mv (a, lower(b))");
+        assertThat(idx.exprs()).hasSize(2);
+        assertThat(idx.on()).containsExactly("mv");
+        Drop d = (Drop) stmt("DROP MATERIALIZED VIEW IF EXISTS a, s.b CASCADE");
+        assertThat(d.kind()).isEqualTo(ObjectKind.MATERIALIZED_VIEW);
+        assertThat(d.names()).containsExactly(List.of("a"), List.of("s", "b"));
+        assertThat(d.cascade()).isTrue();
+        assertThat(((Drop) stmt("DROP TABLE t RESTRICT")).cascade()).isFalse();
+        assertThat(((Drop) stmt("DROP INDEX i")).kind()).isEqualTo(ObjectKind.INDEX);
+        assertThat(((Drop) stmt("DROP VIEW v")).kind()).isEqualTo(ObjectKind.VIEW);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "SHOW TABLES|TABLES|",
+        "SHOW VIEWS|VIEWS|",
+        "SHOW MATERIALIZED VIEWS|MATERIALIZED_VIEWS|",
+        "SHOW INDEXES|INDEXES|",
+        "SHOW INDEXES FROM mv|INDEXES|mv",
+        "SHOW COLUMNS FROM t|COLUMNS|t",
+        "SHOW CREATE VIEW v|CREATE_VIEW|v",
+        "SHOW CREATE MATERIALIZED VIEW mv|CREATE_MATERIALIZED_VIEW|mv",
+        "SHOW CREATE TABLE t|CREATE_TABLE|t",
+        "SHOW search_path|VARIABLE|search_path",
+    })
+    void show(String sql, String kind, String target) {
+        Show s = (Show) stmt(sql);
+        assertThat(s.kind()).isEqualTo(ShowKind.valueOf(kind));
+        assertThat(s.target()).isEqualTo(target == null ? List.of() : List.of(target));
+    }
+
+    @Test
+    void explain() {
+        Explain e = (Explain) stmt("EXPLAIN (FORMAT TEXT, VERBOSE) SELECT 1");
+        assertThat(e.options()).extracting(ExplainOption::name).containsExactly("format", "verbose");
+        assertThat(e.options().get(0).value()).isEqualTo("text");
+        assertThat(e.statement()).isInstanceOf(QueryStatement.class);
+        assertThat(((Explain) stmt("EXPLAIN CREATE MATERIALIZED VIEW v AS SELECT 1")).statement())
+                .isInstanceOf(CreateView.class);
+    }
+
+    @Test
+    void subscribe() {
+        Subscribe s = (Subscribe) stmt("SUBSCRIBE TO mv");
+        assertThat(s.name()).containsExactly("mv");
+        assertThat(s.snapshot()).isTrue();
+        assertThat(s.progress()).isFalse();
+        assertThat(s.upsertKey()).isNull();
+        Subscribe q = (Subscribe) stmt("SUBSCRIBE (SELECT a, count(*) FROM t GROUP BY a) AS OF 100 "
+                + "WITH (SNAPSHOT = false, PROGRESS true) ENVELOPE UPSERT (KEY (a))");
+        assertThat(q.query()).isNotNull();
+        assertThat(q.asOf()).isInstanceOf(IntegerLiteral.class);
+        assertThat(q.snapshot()).isFalse();
+        assertThat(q.progress()).isTrue();
+        assertThat(q.upsertKey()).containsExactly("a");
+        assertError("SUBSCRIBE t WITH (FOO)", "42601", 19, "unrecognized SUBSCRIBE option \"foo\"");
+    }
+
+    @Test
+    void clockAndSettings() {
+        AdvanceClock by = (AdvanceClock) stmt("ADVANCE CLOCK BY INTERVAL '5 minutes'");
+        assertThat(by.to()).isFalse();
+        assertThat(by.value()).isEqualTo(new TypedLiteral(18, SqlType.INTERVAL, "5 minutes", null));
+        AdvanceClock to = (AdvanceClock) stmt("ADVANCE CLOCK TO TIMESTAMP '2024-01-01 00:00:00'");
+        assertThat(to.to()).isTrue();
+        Statement.Set set = (Statement.Set) stmt("SET search_path = public, \"X\"");
+        assertThat(set.name()).isEqualTo("search_path");
+        assertThat(set.values()).containsExactly(new StringLiteral(19, "public"), new StringLiteral(27, "X"));
+        Statement.Set to2 = (Statement.Set) stmt("SET statement_timeout TO 1000");
+        assertThat(to2.values()).containsExactly(new IntegerLiteral(26, 1000));
+        assertThat(((Statement.Set) stmt("SET x TO DEFAULT")).values()).isEmpty();
+        assertThat(((Statement.Set) stmt("SET TIME ZONE 'UTC'")).name()).isEqualTo("timezone");
+    }
+
+    // ------------------------------------------------------------------ scripts, positions and errors
+
+    @Test
+    void scriptsSplitOnSemicolons() {
+        String sql = "SELECT 1;; -- nothing\n  SELECT 'a;b' ; BEGIN";
+        List<Parsed> all = Parser.parseScript(sql);
+        assertThat(all).extracting(Parsed::text).containsExactly("SELECT 1", "SELECT 'a;b'", "BEGIN");
+        assertThat(all.get(1).start()).isEqualTo(24);
+        assertThat(all.get(1).statement().pos()).isEqualTo(25);
+        assertThat(Parser.parse("  ;  ")).isEmpty();
+        assertThat(Parser.parse("/* a /* nested */ comment */ SELECT 1 -- tail")).hasSize(1);
+    }
+
+    @Test
+    void positionsOnNodes() {
+        Select s = select("SELECT a,\n  b + c AS x\nFROM t");
+        Binary sum = (Binary) s.items().get(1).expr();
+        assertThat(sum.pos()).isEqualTo(13);
+        assertThat(sum.opPos()).isEqualTo(15);
+        assertThat(sum.right().pos()).isEqualTo(17);
+        assertThat(s.from().get(0).pos()).isEqualTo(29);
+        assertThat(s.items().get(1).pos()).isEqualTo(13);
+    }
+
+    @Test
+    void syntaxErrorsArePostgresFaithful() {
+        // "*" cannot take an alias, so FRM is the unexpected token...
+        assertError("SELECT * FRM t", "42601", 10, "syntax error at or near \"FRM\"");
+        // ...but after a column FRM is read as its alias, and t is unexpected.
+        assertError("SELECT a FRM t", "42601", 14, "syntax error at or near \"t\"");
+        assertError("SELECT 1 +", "42601", 11, "syntax error at end of input");
+        assertError("SELECT 1 +;", "42601", 11, "syntax error at or near \";\"");
+        assertError("SELEC 1", "42601", 1, "syntax error at or near \"SELEC\"");
+        assertError("SELECT 'abc", "42601", 8, "unterminated quoted string at or near \"'abc\"");
+        assertError("SELECT \"abc", "42601", 8, "unterminated quoted identifier at or near \"\"abc\"");
+        assertError("SELECT 1 /* x", "42601", 10, "unterminated /* comment at or near \"/* x\"");
+        assertError("SELECT a FROM t WHERE", "42601", 22, "syntax error at end of input");
+        assertError("SELECT (1", "42601", 10, "syntax error at end of input");
+        assertError("SELECT select", "42601", 8, "syntax error at or near \"select\"");
+        assertError("SELECT 1 \\ 2", "42601", 10, "syntax error at or near \"\\\"");
+        assertError("SELECT a FROM t WINDOW w AS ()", "0A000", 17, "WINDOW is not supported");
+        assertError("SELECT rank() OVER () FROM t", "0A000", 15, "window functions is not supported");
+        assertError("SELECT (1, 2)", "0A000", 8, "row constructors is not supported");
+        assertError("SELECT a @@ b", "0A000", 10, "operator @@ is not supported");
+        assertError("SELECT $0", "42P02", 8, "there is no parameter 0");
+    }
+
+    @Test
+    void deepNestingIsAnErrorNotAStackOverflow() {
+        String deep = "SELECT " + "(".repeat(100_000) + "1" + ")".repeat(100_000);
+        assertThatThrownBy(() -> Parser.parse(deep)).isInstanceOfSatisfying(SqlException.class,
+                ex -> assertThat(ex.sqlState()).isEqualTo("54001"));
+        String negs = "SELECT " + "-".repeat(0) + "- ".repeat(50_000) + "1";
+        assertThatThrownBy(() -> Parser.parse(negs)).isInstanceOf(SqlException.class);
+        String chain = "SELECT " + "1 + ".repeat(50_000) + "1";
+        assertThatThrownBy(() -> Parser.parse(chain)).isInstanceOfSatisfying(SqlException.class,
+                ex -> assertThat(ex.sqlState()).isEqualTo("54001"));
+        String subqueries = "SELECT * FROM " + "(SELECT * FROM ".repeat(10_000) + "t" + ") x".repeat(10_000);
+        assertThatThrownBy(() -> Parser.parse(subqueries)).isInstanceOfSatisfying(SqlException.class,
+                ex -> assertThat(ex.sqlState()).isEqualTo("54001"));
+        // Subqueries as first operands of parenthesised expressions, nested: linear, not exponential.
+        String mixed = "1";
+        for (int k = 0; k < 60; k++) mixed = "((SELECT " + mixed + ") + 1)";
+        String finalMixed = "SELECT " + mixed;
+        try {
+            assertThat(Parser.parse(finalMixed)).hasSize(1);
+        } catch (SqlException ex) {
+            assertThat(ex.sqlState()).isEqualTo("54001");
+        }
+        // Moderate nesting is fine.
+        String ok = "SELECT " + "(".repeat(50) + "1" + ")".repeat(50) + " + " + "1 + ".repeat(300) + "1";
+        assertThat(Parser.parse(ok)).hasSize(1);
+    }
+}
