@@ -71,6 +71,10 @@ public final class Arrange {
             activate.run();
         };
         trace.addListener(listener);
+        scope.onDrop(() -> {
+            trace.removeListener(listener);
+            handle.drop();
+        });
         List<Batch> existing = trace.batches();
         Antichain existingUpper = trace.upper();
         b.build(initial -> new OperatorLogic() {

@@ -86,6 +86,52 @@ public final class Collection<D> {
         })), outType);
     }
 
+    /** Where {@link #flatMapOr} sends a record's results: to the main output or the other one. */
+    public interface Outputs<R, E> {
+        void ok(R value);
+
+        void other(E value);
+    }
+
+    /**
+     * Each record replaced by what {@code f} emits for it, to one of two collections, each with
+     * the record's time and diff. The SQL layer sends rows to the first and the errors met while
+     * computing them to the second, so a bad row is data, not a failed dataflow.
+     */
+    public <R, E> KV<Collection<R>, Collection<E>> flatMapOr(java.util.function.BiConsumer<? super D, Outputs<R, E>> f,
+            DataType<R> okType, DataType<E> otherType) {
+        int arity = scope().arity();
+        dev.tributary.timely.OperatorBuilder b = scope().operator("flatMapOr");
+        dev.tributary.timely.InputPort<Updates> in = b.input(stream, Pact.pipeline());
+        dev.tributary.timely.OutputPort<Updates> okPort = b.output(containerType(okType, arity));
+        dev.tributary.timely.OutputPort<Updates> otherPort = b.output(containerType(otherType, arity));
+        b.build(() -> in.forEach((cap, data) -> {
+            Updates oks = okPort.newContainer();
+            Updates others = otherPort.newContainer();
+            long[] times = data.times();
+            long[] diffs = data.diffs();
+            int[] at = new int[1];
+            Outputs<R, E> outputs = new Outputs<>() {
+                @Override
+                public void ok(R value) {
+                    append(oks, okType, value, times, at[0] * arity, diffs[at[0]]);
+                }
+
+                @Override
+                public void other(E value) {
+                    append(others, otherType, value, times, at[0] * arity, diffs[at[0]]);
+                }
+            };
+            for (int i = 0; i < data.size(); i++) {
+                at[0] = i;
+                f.accept(type.get(data.keys(), i), outputs);
+            }
+            if (oks.size() > 0) okPort.send(cap, oks);
+            if (others.size() > 0) otherPort.send(cap, others);
+        }));
+        return KV.of(new Collection<>(okPort.stream(), okType), new Collection<>(otherPort.stream(), otherType));
+    }
+
     /** The records whose data satisfies {@code p}. */
     public Collection<D> filter(Predicate<? super D> p) {
         return new Collection<>(stream.unary("filter", Pact.pipeline(), stream.type(), (in, out) -> in.forEach((cap, data) -> {

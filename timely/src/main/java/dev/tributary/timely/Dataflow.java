@@ -25,6 +25,7 @@ final class Dataflow {
     private int activeCount;
     private boolean built;
     private boolean complete;
+    final List<Runnable> dropActions = new ArrayList<>();
 
     Dataflow(Worker worker, int index, String name) {
         this.worker = worker;
@@ -113,6 +114,20 @@ final class Dataflow {
 
     boolean isComplete() {
         return complete;
+    }
+
+    /** Stops the dataflow for good: it is complete from now on, and its drop actions run once. */
+    void drop() {
+        if (complete && dropActions.isEmpty()) return;
+        complete = true;
+        activeCount = 0;
+        java.util.Arrays.fill(active, false);
+        whenIdle.clear();
+        List<Runnable> actions = new ArrayList<>(dropActions);
+        dropActions.clear();
+        for (Runnable r : actions) r.run();
+        operators.clear();
+        inputs.clear();
     }
 
     void activate(int operator) {

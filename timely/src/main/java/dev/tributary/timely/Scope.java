@@ -67,6 +67,20 @@ public final class Scope {
         return f;
     }
 
+    /**
+     * Runs {@code action} when the dataflow is dropped ({@link Worker#dropDataflow}): operators
+     * that hold something outside the dataflow (a shared trace's handle, a listener on another
+     * dataflow's trace) release it here.
+     */
+    public void onDrop(Runnable action) {
+        dataflow.dropActions.add(action);
+    }
+
+    /** The index of this scope's dataflow on its worker, the handle {@link Worker#dropDataflow} takes. */
+    public int dataflowIndex() {
+        return dataflow.index;
+    }
+
     /** A builder for an operator with any number of inputs and outputs. */
     public OperatorBuilder operator(String name) {
         return new OperatorBuilder(this, name);

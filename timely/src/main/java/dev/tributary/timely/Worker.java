@@ -68,6 +68,25 @@ public final class Worker {
     }
 
     /**
+     * Drops dataflow {@code index} (see {@link Scope#dataflowIndex()}): its operators never run
+     * again, its inputs are forgotten, its drop actions run, and what it held becomes garbage.
+     * Messages still addressed to it are discarded. With several workers, every worker must drop
+     * the same dataflow; dropping one that is still exchanging data is for single-worker use or
+     * for dataflows whose inputs are all closed.
+     */
+    public void dropDataflow(int index) {
+        if (index < 0 || index >= dataflows.size()) {
+            throw new IllegalArgumentException("no dataflow " + index + " on worker " + this.index + " (it has " + dataflows.size() + ")");
+        }
+        Dataflow df = dataflows.get(index);
+        df.drop();
+        dropped.set(index);
+        early.remove(index);
+    }
+
+    private final java.util.BitSet dropped = new java.util.BitSet();
+
+    /**
      * One round of work.
      *
      * @return whether anything happened
@@ -107,6 +126,7 @@ public final class Worker {
             early.computeIfAbsent(d, k -> new ArrayList<>()).add(o);
             return;
         }
+        if (dropped.get(d)) return;
         Dataflow df = dataflows.get(d);
         if (o instanceof Message m) df.receive(m);
         else df.receive((ProgressBatch) o);
