@@ -1,0 +1,291 @@
+package dev.tributary.sql.expr;
+
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.types.Bytea;
+import dev.tributary.sql.types.Interval;
+import dev.tributary.sql.types.SqlType;
+import dev.tributary.sql.types.SqlType.Kind;
+import dev.tributary.sql.types.Values;
+import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * PostgreSQL's built-in aggregates: count, sum, avg, min, max, bool_and, bool_or (every),
+ * string_agg, with PostgreSQL's result types: sum of smallint/integer is bigint, of bigint
+ * numeric (exact, never overflowing), of real real; avg of integers and numeric is numeric with
+ * NUMERIC division's scale ({@code avg(1, 2) = 1.5000000000000000}), of floats double precision.
+ */
+public final class Aggregates {
+    private Aggregates() {}
+
+    /** Computes a group's aggregate from its argument rows (args of the coerced types) and multiplicities. */
+    @FunctionalInterface
+    private interface Body {
+        Object evaluate(List<Object[]> rows, long[] mult);
+    }
+
+    private record Agg(String name, List<SqlType> argTypes, SqlType resultType, Body body) implements AggregateFunction {
+        public Object evaluate(List<Object[]> argRows, long[] multiplicities) {
+            return body.evaluate(argRows, multiplicities);
+        }
+    }
+
+    private static final Map<String, List<Resolver.Candidate>> CANDIDATES = new HashMap<>();
+    private static final Set<String> NAMES = Set.of("count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every", "string_agg");
+
+    private static void sig(String name, SqlType result, Kind... params) {
+        CANDIDATES.computeIfAbsent(name, k -> new ArrayList<>()).add(new Resolver.Candidate(name, List.of(params), result, null, true));
+    }
+
+    static {
+        sig("sum", SqlType.BIGINT, Kind.SMALLINT);
+        sig("sum", SqlType.BIGINT, Kind.INTEGER);
+        sig("sum", SqlType.NUMERIC, Kind.BIGINT);
+        sig("sum", SqlType.NUMERIC, Kind.NUMERIC);
+        sig("sum", SqlType.REAL, Kind.REAL);
+        sig("sum", SqlType.DOUBLE, Kind.DOUBLE);
+        sig("sum", SqlType.INTERVAL, Kind.INTERVAL);
+        for (Kind k : new Kind[] {Kind.SMALLINT, Kind.INTEGER, Kind.BIGINT, Kind.NUMERIC}) sig("avg", SqlType.NUMERIC, k);
+        sig("avg", SqlType.DOUBLE, Kind.REAL);
+        sig("avg", SqlType.DOUBLE, Kind.DOUBLE);
+        sig("avg", SqlType.INTERVAL, Kind.INTERVAL);
+        for (Kind k : new Kind[] {Kind.SMALLINT, Kind.INTEGER, Kind.BIGINT, Kind.REAL, Kind.DOUBLE, Kind.NUMERIC, Kind.TEXT,
+                Kind.CHAR, Kind.DATE, Kind.TIME, Kind.TIMESTAMP, Kind.TIMESTAMPTZ, Kind.INTERVAL}) {
+            sig("min", SqlType.of(k), k);
+            sig("max", SqlType.of(k), k);
+        }
+        sig("bool_and", SqlType.BOOLEAN, Kind.BOOLEAN);
+        sig("bool_or", SqlType.BOOLEAN, Kind.BOOLEAN);
+        sig("every", SqlType.BOOLEAN, Kind.BOOLEAN);
+        sig("string_agg", SqlType.TEXT, Kind.TEXT, Kind.TEXT);
+        sig("string_agg", SqlType.BYTEA, Kind.BYTEA, Kind.BYTEA);
+    }
+
+    /** Whether {@code name} is an aggregate this class resolves. */
+    public static boolean isAggregate(String name) {
+        return NAMES.contains(name.toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * The aggregate {@code name(argTypes)} ({@code star}: {@code count(*)}). {@code distinct}
+     * does not change the choice (the caller removes duplicates). 42883 when no signature matches.
+     */
+    public static AggregateFunction resolve(String name, List<SqlType> argTypes, boolean distinct, boolean star, int pos) {
+        String n = name.toLowerCase(Locale.ROOT);
+        if (n.equals("count")) {
+            if (star) return new Agg("count", List.of(), SqlType.BIGINT, (rows, m) -> total(m));
+            if (argTypes.size() == 1) {
+                SqlType t = argTypes.get(0).kind() == Kind.UNKNOWN ? SqlType.TEXT : argTypes.get(0);
+                return new Agg("count", List.of(t), SqlType.BIGINT, (rows, m) -> {
+                    long c = 0;
+                    for (int i = 0; i < rows.size(); i++) if (rows.get(i)[0] != null) c += m[i];
+                    return c;
+                });
+            }
+        }
+        List<Resolver.Candidate> cands = star ? null : CANDIDATES.get(n);
+        List<Resolver.Candidate> found = cands == null ? List.of() : Resolver.select(cands, argTypes, false);
+        if (found.size() != 1) {
+            StringBuilder sig = new StringBuilder(n).append('(');
+            for (int i = 0; i < argTypes.size(); i++) sig.append(i > 0 ? ", " : "").append(argTypes.get(i).kind().pgName());
+            sig.append(')');
+            if (found.isEmpty()) {
+                throw new SqlException("42883", "function " + sig + " does not exist", pos,
+                        "No function matches the given name and argument types. You might need to add explicit type casts.");
+            }
+            throw new SqlException("42725", "function " + sig + " is not unique", pos,
+                    "Could not choose a best candidate function. You might need to add explicit type casts.");
+        }
+        Resolver.Candidate c = found.get(0);
+        List<SqlType> params = new ArrayList<>();
+        for (Kind k : c.params()) params.add(SqlType.of(k));
+        Kind in = c.params().get(0);
+        SqlType result = c.result();
+        Body body = switch (n) {
+            case "sum" -> sum(in, result);
+            case "avg" -> avg(in);
+            case "min" -> extreme(params.get(0), false);
+            case "max" -> extreme(params.get(0), true);
+            case "bool_and", "every" -> bool(true);
+            case "bool_or" -> bool(false);
+            case "string_agg" -> in == Kind.BYTEA ? stringAggBytea() : stringAgg();
+            default -> throw new IllegalStateException(n);
+        };
+        return new Agg(n, params, result, body);
+    }
+
+    private static long total(long[] m) {
+        long t = 0;
+        for (long x : m) t += x;
+        return t;
+    }
+
+    private static Body sum(Kind in, SqlType result) {
+        return switch (in) {
+            case SMALLINT, INTEGER, BIGINT -> (rows, m) -> {
+                BigInteger s = BigInteger.ZERO;
+                boolean any = false;
+                for (int i = 0; i < rows.size(); i++) {
+                    Object v = rows.get(i)[0];
+                    if (v == null) continue;
+                    any = true;
+                    s = s.add(Numerics.times((Long) v, m[i]));
+                }
+                if (!any) return null;
+                if (result.kind() == Kind.NUMERIC) return new BigDecimal(s);
+                if (s.bitLength() > 63) throw Casts.integerOutOfRange(Kind.BIGINT);
+                return s.longValue();
+            };
+            case NUMERIC -> (rows, m) -> {
+                BigDecimal s = null;
+                for (int i = 0; i < rows.size(); i++) {
+                    Object v = rows.get(i)[0];
+                    if (v == null) continue;
+                    BigDecimal x = ((BigDecimal) v).multiply(BigDecimal.valueOf(m[i]));
+                    s = s == null ? x : s.add(x);
+                }
+                return s;
+            };
+            case REAL, DOUBLE -> (rows, m) -> {
+                Double s = null;
+                for (int i = 0; i < rows.size(); i++) {
+                    Object v = rows.get(i)[0];
+                    if (v == null) continue;
+                    double x = Numerics.mulFloat((Double) v, m[i]);
+                    s = s == null ? x : Numerics.addFloat(s, x);
+                    if (in == Kind.REAL) s = Casts.toReal(s);
+                }
+                return s;
+            };
+            case INTERVAL -> (rows, m) -> {
+                Interval s = null;
+                for (int i = 0; i < rows.size(); i++) {
+                    Object v = rows.get(i)[0];
+                    if (v == null) continue;
+                    Interval x = times((Interval) v, m[i]);
+                    s = s == null ? x : DateTimes.add(s, x);
+                }
+                return s;
+            };
+            default -> throw new IllegalStateException(in.toString());
+        };
+    }
+
+    private static Interval times(Interval iv, long m) {
+        try {
+            long months = Math.multiplyExact((long) iv.months(), m), days = Math.multiplyExact((long) iv.days(), m);
+            if (months != (int) months || days != (int) days) throw new ArithmeticException();
+            return new Interval((int) months, (int) days, Math.multiplyExact(iv.micros(), m));
+        } catch (ArithmeticException e) {
+            throw new SqlException("22008", "interval out of range");
+        }
+    }
+
+    private static Body avg(Kind in) {
+        return switch (in) {
+            case SMALLINT, INTEGER, BIGINT, NUMERIC -> (rows, m) -> {
+                BigDecimal s = BigDecimal.ZERO;
+                long n = 0;
+                for (int i = 0; i < rows.size(); i++) {
+                    Object v = rows.get(i)[0];
+                    if (v == null) continue;
+                    s = s.add(Numerics.toNumeric(v).multiply(BigDecimal.valueOf(m[i])));
+                    n += m[i];
+                }
+                return n == 0 ? null : Numerics.divide(s, BigDecimal.valueOf(n));
+            };
+            case REAL, DOUBLE -> (rows, m) -> {
+                double s = 0;
+                long n = 0;
+                for (int i = 0; i < rows.size(); i++) {
+                    Object v = rows.get(i)[0];
+                    if (v == null) continue;
+                    s = Numerics.addFloat(s, Numerics.mulFloat((Double) v, m[i]));
+                    n += m[i];
+                }
+                return n == 0 ? null : s / n;
+            };
+            case INTERVAL -> (rows, m) -> {
+                Interval s = new Interval(0, 0, 0);
+                long n = 0;
+                for (int i = 0; i < rows.size(); i++) {
+                    Object v = rows.get(i)[0];
+                    if (v == null) continue;
+                    s = DateTimes.add(s, times((Interval) v, m[i]));
+                    n += m[i];
+                }
+                return n == 0 ? null : DateTimes.divide(s, n);
+            };
+            default -> throw new IllegalStateException(in.toString());
+        };
+    }
+
+    private static Body extreme(SqlType t, boolean max) {
+        return (rows, m) -> {
+            Object best = null;
+            for (Object[] r : rows) {
+                Object v = r[0];
+                if (v == null) continue;
+                if (best == null) best = v;
+                else {
+                    int c = Values.compare(v, best, t);
+                    if (max ? c > 0 : c < 0) best = v;
+                }
+            }
+            return best;
+        };
+    }
+
+    private static Body bool(boolean and) {
+        return (rows, m) -> {
+            Boolean acc = null;
+            for (Object[] r : rows) {
+                Boolean v = (Boolean) r[0];
+                if (v == null) continue;
+                acc = acc == null ? v : (and ? acc && v : acc || v);
+            }
+            return acc;
+        };
+    }
+
+    private static Body stringAgg() {
+        return (rows, m) -> {
+            StringBuilder b = null;
+            for (int i = 0; i < rows.size(); i++) {
+                Object v = rows.get(i)[0];
+                if (v == null) continue;
+                String d = rows.get(i)[1] == null ? "" : (String) rows.get(i)[1];
+                for (long k = 0; k < m[i]; k++) {
+                    if (b == null) b = new StringBuilder();
+                    else b.append(d);
+                    b.append((String) v);
+                }
+            }
+            return b == null ? null : b.toString();
+        };
+    }
+
+    private static Body stringAggBytea() {
+        return (rows, m) -> {
+            ByteArrayOutputStream b = null;
+            for (int i = 0; i < rows.size(); i++) {
+                Object v = rows.get(i)[0];
+                if (v == null) continue;
+                byte[] d = rows.get(i)[1] == null ? new byte[0] : ((Bytea) rows.get(i)[1]).toByteArray();
+                for (long k = 0; k < m[i]; k++) {
+                    if (b == null) b = new ByteArrayOutputStream();
+                    else b.writeBytes(d);
+                    b.writeBytes(((Bytea) v).toByteArray());
+                }
+            }
+            return b == null ? null : Bytea.copyOf(b.toByteArray());
+        };
+    }
+}

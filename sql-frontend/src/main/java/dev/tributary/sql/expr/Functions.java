@@ -1,0 +1,371 @@
+package dev.tributary.sql.expr;
+
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.types.Bytea;
+import dev.tributary.sql.types.Interval;
+import dev.tributary.sql.types.SqlType;
+import dev.tributary.sql.types.SqlType.Kind;
+import dev.tributary.sql.types.Values;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Resolution of SQL function calls to typed {@link ScalarExpr}s: PostgreSQL's built-in string,
+ * math and date/time functions with their overloads, chosen as PostgreSQL chooses
+ * ({@link Resolver}; so {@code round(1)} is the float8 round, {@code length('x')} the text one,
+ * {@code date_trunc('month', date)} the timestamptz one).
+ *
+ * <p>Also routes the names of the special forms a parser may hand over as calls: {@code coalesce},
+ * {@code nullif}, {@code greatest}, {@code least}, and the clock: {@code now()},
+ * {@code current_timestamp}, {@code transaction_timestamp()}, {@code statement_timestamp()},
+ * {@code current_date}, {@code localtimestamp}, {@code localtime} become {@link ScalarExpr.Now}
+ * nodes, which {@link ScalarExprs#bindStatementTime} replaces with the statement's time.
+ *
+ * <p>{@code position(sub IN s)} is {@code position(sub, s)}; {@code EXTRACT(f FROM x)} is
+ * {@code extract('f', x)}; {@code TRIM(LEADING c FROM s)} is {@code ltrim(s, c)}.
+ */
+public final class Functions {
+    private Functions() {}
+
+    private static final String NO_FUNCTION_HINT =
+            "No function matches the given name and argument types. You might need to add explicit type casts.";
+    private static final String AMBIGUOUS_FUNCTION_HINT =
+            "Could not choose a best candidate function. You might need to add explicit type casts.";
+
+    private static final Map<String, List<Resolver.Candidate>> FUNCTIONS = new HashMap<>();
+
+    private static void fn(String name, SqlType result, ScalarExpr.Impl impl, Kind... params) {
+        FUNCTIONS.computeIfAbsent(name, k -> new ArrayList<>()).add(new Resolver.Candidate(name, List.of(params), result, impl, true));
+    }
+
+    private static void alias(String name, String of) {
+        FUNCTIONS.put(name, FUNCTIONS.get(of));
+    }
+
+    private static final Kind T = Kind.TEXT, I = Kind.INTEGER, N = Kind.NUMERIC, D = Kind.DOUBLE;
+
+    static {
+        // ------------------------------------------------------------------ strings
+        fn("length", SqlType.INTEGER, x -> (long) cpLen((String) x[0]), T);
+        fn("length", SqlType.INTEGER, x -> (long) cpLen(Values.rtrim((String) x[0])), Kind.CHAR);
+        fn("length", SqlType.INTEGER, x -> (long) ((Bytea) x[0]).length(), Kind.BYTEA);
+        fn("char_length", SqlType.INTEGER, x -> (long) cpLen((String) x[0]), T);
+        fn("char_length", SqlType.INTEGER, x -> (long) cpLen(Values.rtrim((String) x[0])), Kind.CHAR);
+        alias("character_length", "char_length");
+        fn("octet_length", SqlType.INTEGER, x -> (long) ((String) x[0]).getBytes(StandardCharsets.UTF_8).length, T);
+        fn("octet_length", SqlType.INTEGER, x -> (long) ((Bytea) x[0]).length(), Kind.BYTEA);
+        fn("lower", SqlType.TEXT, x -> ((String) x[0]).toLowerCase(Locale.ROOT), T);
+        fn("upper", SqlType.TEXT, x -> ((String) x[0]).toUpperCase(Locale.ROOT), T);
+        fn("initcap", SqlType.TEXT, x -> initcap((String) x[0]), T);
+        fn("substring", SqlType.TEXT, x -> substring((String) x[0], (Long) x[1], null), T, I);
+        fn("substring", SqlType.TEXT, x -> substring((String) x[0], (Long) x[1], (Long) x[2]), T, I, I);
+        fn("substring", SqlType.BYTEA, x -> substring((Bytea) x[0], (Long) x[1], null), Kind.BYTEA, I);
+        fn("substring", SqlType.BYTEA, x -> substring((Bytea) x[0], (Long) x[1], (Long) x[2]), Kind.BYTEA, I, I);
+        alias("substr", "substring");
+        fn("strpos", SqlType.INTEGER, x -> strpos((String) x[0], (String) x[1]), T, T);
+        fn("position", SqlType.INTEGER, x -> strpos((String) x[1], (String) x[0]), T, T);
+        fn("btrim", SqlType.TEXT, x -> trim((String) x[0], " ", true, true), T);
+        fn("btrim", SqlType.TEXT, x -> trim((String) x[0], (String) x[1], true, true), T, T);
+        alias("trim", "btrim");
+        fn("ltrim", SqlType.TEXT, x -> trim((String) x[0], " ", true, false), T);
+        fn("ltrim", SqlType.TEXT, x -> trim((String) x[0], (String) x[1], true, false), T, T);
+        fn("rtrim", SqlType.TEXT, x -> trim((String) x[0], " ", false, true), T);
+        fn("rtrim", SqlType.TEXT, x -> trim((String) x[0], (String) x[1], false, true), T, T);
+        fn("replace", SqlType.TEXT, x -> ((String) x[1]).isEmpty() ? x[0] : ((String) x[0]).replace((String) x[1], (String) x[2]), T, T, T);
+        fn("left", SqlType.TEXT, x -> left((String) x[0], (Long) x[1]), T, I);
+        fn("right", SqlType.TEXT, x -> right((String) x[0], (Long) x[1]), T, I);
+        fn("repeat", SqlType.TEXT, x -> repeat((String) x[0], (Long) x[1]), T, I);
+        fn("reverse", SqlType.TEXT, x -> new StringBuilder((String) x[0]).reverse().toString(), T);
+        fn("lpad", SqlType.TEXT, x -> pad((String) x[0], (Long) x[1], " ", true), T, I);
+        fn("lpad", SqlType.TEXT, x -> pad((String) x[0], (Long) x[1], (String) x[2], true), T, I, T);
+        fn("rpad", SqlType.TEXT, x -> pad((String) x[0], (Long) x[1], " ", false), T, I);
+        fn("rpad", SqlType.TEXT, x -> pad((String) x[0], (Long) x[1], (String) x[2], false), T, I, T);
+        fn("starts_with", SqlType.BOOLEAN, x -> ((String) x[0]).startsWith((String) x[1]), T, T);
+        fn("split_part", SqlType.TEXT, x -> splitPart((String) x[0], (String) x[1], (Long) x[2]), T, T, I);
+        fn("ascii", SqlType.INTEGER, x -> ((String) x[0]).isEmpty() ? 0L : (long) ((String) x[0]).codePointAt(0), T);
+        fn("chr", SqlType.TEXT, x -> chr((Long) x[0]), I);
+
+        // ------------------------------------------------------------------ math
+        for (Kind k : new Kind[] {Kind.SMALLINT, Kind.INTEGER, Kind.BIGINT}) {
+            fn("abs", SqlType.of(k), x -> (Long) x[0] < 0 ? Numerics.subInt(0, (Long) x[0], k) : x[0], k);
+            fn("mod", SqlType.of(k), x -> Numerics.modInt((Long) x[0], (Long) x[1]), k, k);
+        }
+        fn("abs", SqlType.REAL, x -> Math.abs((Double) x[0]), Kind.REAL);
+        fn("abs", SqlType.DOUBLE, x -> Math.abs((Double) x[0]), D);
+        fn("abs", SqlType.NUMERIC, x -> ((BigDecimal) x[0]).abs(), N);
+        fn("mod", SqlType.NUMERIC, x -> Numerics.mod((BigDecimal) x[0], (BigDecimal) x[1]), N, N);
+        fn("div", SqlType.NUMERIC, x -> Numerics.div((BigDecimal) x[0], (BigDecimal) x[1]), N, N);
+        fn("round", SqlType.DOUBLE, x -> Math.rint((Double) x[0]), D);
+        fn("round", SqlType.NUMERIC, x -> ((BigDecimal) x[0]).setScale(0, RoundingMode.HALF_UP), N);
+        fn("round", SqlType.NUMERIC, x -> roundTo((BigDecimal) x[0], (Long) x[1], RoundingMode.HALF_UP), N, I);
+        fn("trunc", SqlType.DOUBLE, x -> truncDouble((Double) x[0]), D);
+        fn("trunc", SqlType.NUMERIC, x -> ((BigDecimal) x[0]).setScale(0, RoundingMode.DOWN), N);
+        fn("trunc", SqlType.NUMERIC, x -> roundTo((BigDecimal) x[0], (Long) x[1], RoundingMode.DOWN), N, I);
+        fn("floor", SqlType.DOUBLE, x -> Math.floor((Double) x[0]), D);
+        fn("floor", SqlType.NUMERIC, x -> ((BigDecimal) x[0]).setScale(0, RoundingMode.FLOOR), N);
+        fn("ceil", SqlType.DOUBLE, x -> Math.ceil((Double) x[0]), D);
+        fn("ceil", SqlType.NUMERIC, x -> ((BigDecimal) x[0]).setScale(0, RoundingMode.CEILING), N);
+        alias("ceiling", "ceil");
+        fn("power", SqlType.DOUBLE, x -> Numerics.powFloat((Double) x[0], (Double) x[1]), D, D);
+        fn("power", SqlType.NUMERIC, x -> Numerics.power((BigDecimal) x[0], (BigDecimal) x[1]), N, N);
+        alias("pow", "power");
+        fn("sqrt", SqlType.DOUBLE, x -> Numerics.sqrtFloat((Double) x[0]), D);
+        fn("sqrt", SqlType.NUMERIC, x -> Numerics.sqrt((BigDecimal) x[0]), N);
+        fn("cbrt", SqlType.DOUBLE, x -> Math.cbrt((Double) x[0]), D);
+        fn("exp", SqlType.DOUBLE, x -> Numerics.expFloat((Double) x[0]), D);
+        fn("exp", SqlType.NUMERIC, x -> Numerics.exp((BigDecimal) x[0]), N);
+        fn("ln", SqlType.DOUBLE, x -> Numerics.lnFloat((Double) x[0]), D);
+        fn("ln", SqlType.NUMERIC, x -> Numerics.ln((BigDecimal) x[0]), N);
+        fn("log", SqlType.DOUBLE, x -> Numerics.log10Float((Double) x[0]), D);
+        fn("log", SqlType.NUMERIC, x -> Numerics.log10((BigDecimal) x[0]), N);
+        fn("log", SqlType.NUMERIC, x -> Numerics.log((BigDecimal) x[0], (BigDecimal) x[1]), N, N);
+        fn("log10", SqlType.DOUBLE, x -> Numerics.log10Float((Double) x[0]), D);
+        fn("log10", SqlType.NUMERIC, x -> Numerics.log10((BigDecimal) x[0]), N);
+        fn("sign", SqlType.DOUBLE, x -> Math.signum((Double) x[0]), D);
+        fn("sign", SqlType.NUMERIC, x -> BigDecimal.valueOf(((BigDecimal) x[0]).signum()), N);
+        fn("pi", SqlType.DOUBLE, x -> Math.PI);
+
+        // ------------------------------------------------------------------ dates and times
+        for (Kind k : new Kind[] {Kind.DATE, Kind.TIME, Kind.TIMESTAMP, Kind.TIMESTAMPTZ, Kind.INTERVAL}) {
+            SqlType t = SqlType.of(k);
+            fn("extract", SqlType.NUMERIC, x -> DateTimes.extract((String) x[0], x[1], t), T, k);
+        }
+        for (Kind k : new Kind[] {Kind.TIME, Kind.TIMESTAMP, Kind.TIMESTAMPTZ, Kind.INTERVAL}) {
+            SqlType t = SqlType.of(k);
+            fn("date_part", SqlType.DOUBLE, x -> DateTimes.datePart((String) x[0], x[1], t), T, k);
+        }
+        fn("date_part", SqlType.DOUBLE,
+                x -> DateTimes.datePart((String) x[0], ((LocalDate) x[1]).atStartOfDay(), SqlType.TIMESTAMP), T, Kind.DATE);
+        fn("date_trunc", SqlType.TIMESTAMP, x -> DateTimes.trunc((String) x[0], (LocalDateTime) x[1], SqlType.TIMESTAMP), T, Kind.TIMESTAMP);
+        fn("date_trunc", SqlType.TIMESTAMPTZ, x -> DateTimes.trunc((String) x[0],
+                LocalDateTime.ofInstant((Instant) x[1], ZoneOffset.UTC), SqlType.TIMESTAMPTZ).toInstant(ZoneOffset.UTC), T, Kind.TIMESTAMPTZ);
+        fn("date_trunc", SqlType.INTERVAL, x -> DateTimes.trunc((String) x[0], (Interval) x[1]), T, Kind.INTERVAL);
+        fn("make_date", SqlType.DATE, x -> makeDate((Long) x[0], (Long) x[1], (Long) x[2]), I, I, I);
+    }
+
+    /**
+     * {@code name(args)} resolved; {@code pos} is the call's place in the statement. 42883
+     * {@code function foo(integer) does not exist} (with PostgreSQL's hint) when no signature
+     * matches, 42725 when the choice is ambiguous.
+     */
+    public static ScalarExpr call(String name, List<ScalarExpr> args, int pos) {
+        String n = name.toLowerCase(Locale.ROOT);
+        switch (n) {
+            case "now", "current_timestamp", "transaction_timestamp", "statement_timestamp" -> {
+                if (args.isEmpty()) return new ScalarExpr.Now(SqlType.TIMESTAMPTZ);
+            }
+            case "current_date" -> {
+                if (args.isEmpty()) return new ScalarExpr.Now(SqlType.DATE);
+            }
+            case "localtimestamp" -> {
+                if (args.isEmpty()) return new ScalarExpr.Now(SqlType.TIMESTAMP);
+            }
+            case "localtime" -> {
+                if (args.isEmpty()) return new ScalarExpr.Now(SqlType.TIME);
+            }
+            case "coalesce" -> {
+                SqlType t = Types.common(Types.typesOf(args), "COALESCE", pos);
+                return new ScalarExpr.Coalesce(Types.coerceAll(args, t, pos), t);
+            }
+            case "greatest", "least" -> {
+                SqlType t = Types.common(Types.typesOf(args), n.toUpperCase(Locale.ROOT), pos);
+                return new ScalarExpr.Greatest(Types.coerceAll(args, t, pos), t, n.equals("greatest"));
+            }
+            case "nullif" -> {
+                if (args.size() == 2) return Operators.nullIf(args.get(0), args.get(1), pos);
+            }
+            case "concat" -> {
+                return concat(n, List.of(), args, pos);
+            }
+            case "concat_ws" -> {
+                if (!args.isEmpty()) {
+                    ScalarExpr sep = Casts.tryCoerce(args.get(0), SqlType.TEXT, CastContext.IMPLICIT, pos);
+                    if (sep != null) return concat(n, List.of(sep), args.subList(1, args.size()), pos);
+                }
+            }
+            default -> {
+            }
+        }
+        List<Resolver.Candidate> cands = FUNCTIONS.get(n);
+        List<Resolver.Candidate> found = cands == null ? List.of() : Resolver.select(cands, Types.typesOf(args), false);
+        if (found.size() != 1) {
+            StringBuilder sig = new StringBuilder(n).append('(');
+            for (int i = 0; i < args.size(); i++) sig.append(i > 0 ? ", " : "").append(Operators.typeName(args.get(i).type()));
+            sig.append(')');
+            if (found.isEmpty()) throw new SqlException("42883", "function " + sig + " does not exist", pos, NO_FUNCTION_HINT);
+            throw new SqlException("42725", "function " + sig + " is not unique", pos, AMBIGUOUS_FUNCTION_HINT);
+        }
+        Resolver.Candidate c = found.get(0);
+        List<ScalarExpr> coerced = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            coerced.add(Casts.coerce(args.get(i), SqlType.of(c.params().get(i)), CastContext.IMPLICIT, pos));
+        }
+        return new ScalarExpr.Call(n, coerced, c.result(), c.impl(), c.strict());
+    }
+
+    /** concat / concat_ws: variadic "any", each argument by its output function, NULLs skipped. */
+    private static ScalarExpr concat(String name, List<ScalarExpr> fixed, List<ScalarExpr> rest, int pos) {
+        List<ScalarExpr> all = new ArrayList<>(fixed);
+        for (ScalarExpr a : rest) {
+            all.add(a.type().kind() == Kind.UNKNOWN ? Casts.coerce(a, SqlType.TEXT, CastContext.IMPLICIT, pos) : a);
+        }
+        List<SqlType> types = Types.typesOf(all);
+        boolean ws = name.equals("concat_ws");
+        ScalarExpr.Impl impl = x -> {
+            if (ws && x[0] == null) return null;
+            StringBuilder b = new StringBuilder();
+            boolean first = true;
+            for (int i = ws ? 1 : 0; i < x.length; i++) {
+                if (x[i] == null) continue;
+                if (ws && !first) b.append((String) x[0]);
+                b.append(Values.toText(x[i], types.get(i)));
+                first = false;
+            }
+            return b.toString();
+        };
+        return new ScalarExpr.Call(name, all, SqlType.TEXT, impl, false);
+    }
+
+    // ------------------------------------------------------------------------ string helpers
+
+    private static int cpLen(String s) {
+        return s.codePointCount(0, s.length());
+    }
+
+    /** The code points {@code [from, to)} (0-based, clamped) of s. */
+    private static String cpSub(String s, long from, long to) {
+        int len = cpLen(s);
+        from = Math.max(0, Math.min(from, len));
+        to = Math.max(from, Math.min(to, len));
+        return s.substring(s.offsetByCodePoints(0, (int) from), s.offsetByCodePoints(0, (int) to));
+    }
+
+    /** PostgreSQL's substring: characters {@code start .. start+count-1} (1-based) that exist. */
+    static String substring(String s, long start, Long count) {
+        if (count != null && count < 0) throw new SqlException("22011", "negative substring length not allowed");
+        long end = count == null ? Long.MAX_VALUE : start + count;
+        if (count != null && end < start) end = Long.MAX_VALUE; // overflow: to the end
+        return cpSub(s, Math.max(start, 1) - 1, end - 1);
+    }
+
+    static Bytea substring(Bytea b, long start, Long count) {
+        if (count != null && count < 0) throw new SqlException("22011", "negative substring length not allowed");
+        long end = count == null ? Long.MAX_VALUE : start + count;
+        long from = Math.max(start, 1) - 1;
+        long to = Math.min(end - 1, b.length());
+        byte[] all = b.toByteArray();
+        if (from >= to) return Bytea.copyOf(new byte[0]);
+        return Bytea.copyOf(java.util.Arrays.copyOfRange(all, (int) from, (int) to));
+    }
+
+    static long strpos(String s, String sub) {
+        int i = s.indexOf(sub);
+        return i < 0 ? 0 : s.codePointCount(0, i) + 1;
+    }
+
+    static String trim(String s, String chars, boolean leading, boolean trailing) {
+        int[] cps = s.codePoints().toArray();
+        int b = 0, e = cps.length;
+        if (leading) while (b < e && chars.indexOf(Character.toString(cps[b])) >= 0) b++;
+        if (trailing) while (e > b && chars.indexOf(Character.toString(cps[e - 1])) >= 0) e--;
+        return new String(cps, b, e - b);
+    }
+
+    static String left(String s, long n) {
+        int len = cpLen(s);
+        return n >= 0 ? cpSub(s, 0, n) : cpSub(s, 0, len + n);
+    }
+
+    static String right(String s, long n) {
+        int len = cpLen(s);
+        return n >= 0 ? cpSub(s, len - n, len) : cpSub(s, -n, len);
+    }
+
+    static String repeat(String s, long n) {
+        if (n <= 0 || s.isEmpty()) return "";
+        if ((long) s.length() * n > (1 << 28)) throw new SqlException("54000", "requested length too large");
+        return s.repeat((int) n);
+    }
+
+    static String pad(String s, long len, String fill, boolean leftSide) {
+        if (len <= 0) return "";
+        int have = cpLen(s);
+        if (have >= len) return cpSub(s, 0, len);
+        if (fill.isEmpty()) return s;
+        if (len > (1 << 28)) throw new SqlException("54000", "requested length too large");
+        int[] f = fill.codePoints().toArray();
+        StringBuilder p = new StringBuilder();
+        for (int i = 0; i < len - have; i++) p.appendCodePoint(f[i % f.length]);
+        return leftSide ? p + s : s + p;
+    }
+
+    static String splitPart(String s, String delim, long n) {
+        if (n == 0) throw new SqlException("22023", "field position must not be zero");
+        List<String> parts = new ArrayList<>();
+        if (delim.isEmpty()) {
+            parts.add(s);
+        } else {
+            int from = 0, i;
+            while ((i = s.indexOf(delim, from)) >= 0) {
+                parts.add(s.substring(from, i));
+                from = i + delim.length();
+            }
+            parts.add(s.substring(from));
+        }
+        if (s.isEmpty()) return "";
+        long idx = n > 0 ? n - 1 : parts.size() + n;
+        return idx >= 0 && idx < parts.size() ? parts.get((int) idx) : "";
+    }
+
+    static String initcap(String s) {
+        StringBuilder b = new StringBuilder();
+        boolean inWord = false;
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            b.appendCodePoint(inWord ? Character.toLowerCase(c) : Character.toUpperCase(c));
+            inWord = Character.isLetterOrDigit(c);
+            i += Character.charCount(c);
+        }
+        return b.toString();
+    }
+
+    static String chr(long c) {
+        if (c == 0) throw new SqlException("54000", "null character not permitted");
+        if (c < 0 || c > Character.MAX_CODE_POINT || (c >= 0xD800 && c <= 0xDFFF)) {
+            throw new SqlException("54000", "requested character too large for encoding: " + c);
+        }
+        return Character.toString((int) c);
+    }
+
+    // -------------------------------------------------------------------------- math helpers
+
+    /** round/trunc(numeric, n): to n decimals (n < 0: to tens, hundreds, ...), scale max(n, 0). */
+    static BigDecimal roundTo(BigDecimal v, long n, RoundingMode mode) {
+        int places = (int) Math.max(-1000, Math.min(1000, n));
+        BigDecimal r = v.setScale(places, mode);
+        return places < 0 ? r.setScale(0) : r;
+    }
+
+    static double truncDouble(double d) {
+        return d >= 0 ? Math.floor(d) : Math.ceil(d);
+    }
+
+    static LocalDate makeDate(long y, long m, long d) {
+        try {
+            if (y == 0) throw new java.time.DateTimeException("year zero");
+            return LocalDate.of((int) (y < 0 ? y + 1 : y), (int) m, (int) d);
+        } catch (java.time.DateTimeException | ArithmeticException e) {
+            throw new SqlException("22008", "date field value out of range: " + y + "-" + (m < 10 ? "0" : "") + m + "-" + (d < 10 ? "0" : "") + d);
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package dev.tributary.sql.expr;
+
+import dev.tributary.sql.SqlException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Whole-tree operations on {@link ScalarExpr}s: constant folding and binding the statement time. */
+public final class ScalarExprs {
+    private ScalarExprs() {}
+
+    private static final Object[] NO_ROW = new Object[0];
+
+    /**
+     * The expression with every constant subtree replaced by its value. A constant subtree whose
+     * evaluation fails is left as it is, so the error happens only if a row evaluates it
+     * ({@code SELECT 1/0 FROM t} over an empty t is no error).
+     */
+    public static ScalarExpr fold(ScalarExpr e) {
+        if (e instanceof ScalarExpr.Literal) return e;
+        if (e.isConstant()) {
+            try {
+                return new ScalarExpr.Literal(e.eval(NO_ROW), e.type());
+            } catch (SqlException ex) {
+                // fall through: fold the parts that do evaluate
+            }
+        }
+        List<ScalarExpr> children = e.children();
+        if (children.isEmpty()) return e;
+        List<ScalarExpr> folded = new ArrayList<>(children.size());
+        boolean changed = false;
+        for (ScalarExpr c : children) {
+            ScalarExpr f = fold(c);
+            changed |= f != c;
+            folded.add(f);
+        }
+        return changed ? e.withChildren(folded) : e;
+    }
+
+    /**
+     * The expression with each {@link ScalarExpr.Now} replaced by {@code statementTime} as a
+     * literal of the node's type (in the session time zone, UTC). Call once per statement (or
+     * transaction) before evaluating, so every row sees one time as in PostgreSQL.
+     */
+    public static ScalarExpr bindStatementTime(ScalarExpr e, Instant statementTime) {
+        if (e instanceof ScalarExpr.Now now) {
+            Instant micros = statementTime.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+            LocalDateTime local = LocalDateTime.ofInstant(micros, ZoneOffset.UTC);
+            Object v = switch (now.type().kind()) {
+                case DATE -> local.toLocalDate();
+                case TIME -> local.toLocalTime();
+                case TIMESTAMP -> local;
+                default -> micros;
+            };
+            return new ScalarExpr.Literal(v, now.type());
+        }
+        List<ScalarExpr> children = e.children();
+        if (children.isEmpty()) return e;
+        List<ScalarExpr> bound = new ArrayList<>(children.size());
+        boolean changed = false;
+        for (ScalarExpr c : children) {
+            ScalarExpr b = bindStatementTime(c, statementTime);
+            changed |= b != c;
+            bound.add(b);
+        }
+        return changed ? e.withChildren(bound) : e;
+    }
+
+    /** Whether the expression contains a {@link ScalarExpr.Now} (its value depends on when it runs). */
+    public static boolean usesStatementTime(ScalarExpr e) {
+        if (e instanceof ScalarExpr.Now) return true;
+        for (ScalarExpr c : e.children()) if (usesStatementTime(c)) return true;
+        return false;
+    }
+}

@@ -1,0 +1,407 @@
+package dev.tributary.sql.types;
+
+import dev.tributary.sql.SqlException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.Locale;
+
+/**
+ * PostgreSQL's text form of each SQL value, both ways, and the SQL order of values.
+ *
+ * <p>{@link #toText} prints what psql shows (with the session time zone UTC and
+ * {@code IntervalStyle = postgres}, {@code DateStyle = ISO, MDY}); {@link #fromText} reads what a
+ * string literal means when cast to a type, raising PostgreSQL's data errors (22P02 for malformed
+ * numbers and booleans, 22003 when out of range, 22007/22008 for dates and times).
+ *
+ * <p>Values are the Java representations fixed by {@link SqlType}. Not supported (PostgreSQL has
+ * them): NaN and ±Infinity for NUMERIC, ±infinity dates and timestamps, {@code 24:00:00} as a time.
+ */
+public final class Values {
+    private Values() {}
+
+    // ------------------------------------------------------------------------------ output
+
+    /** The value as psql prints it, or null for SQL NULL. */
+    public static String toText(Object v, SqlType t) {
+        if (v == null) return null;
+        return switch (t.kind()) {
+            case BOOLEAN -> ((Boolean) v) ? "t" : "f";
+            case SMALLINT, INTEGER, BIGINT -> v.toString();
+            case DOUBLE -> doubleText((Double) v);
+            case REAL -> realText(((Double) v).floatValue());
+            case NUMERIC -> ((BigDecimal) v).toPlainString();
+            case TEXT, VARCHAR, CHAR, UNKNOWN -> (String) v;
+            case BYTEA -> v.toString();
+            case DATE -> dateText((LocalDate) v);
+            case TIME -> timeText((LocalTime) v);
+            case TIMESTAMP -> timestampText((LocalDateTime) v);
+            case TIMESTAMPTZ -> timestampText(LocalDateTime.ofInstant((Instant) v, ZoneOffset.UTC)) + "+00";
+            case INTERVAL -> intervalText((Interval) v);
+        };
+    }
+
+    /** Shortest round-trip digits, fixed notation for decimal exponents -4..14 as PostgreSQL 12+. */
+    public static String doubleText(double d) {
+        if (Double.isNaN(d)) return "NaN";
+        if (Double.isInfinite(d)) return d > 0 ? "Infinity" : "-Infinity";
+        if (d == 0) return (1 / d < 0) ? "-0" : "0";
+        return shortestText(new BigDecimal(Double.toString(d)), 15);
+    }
+
+    /** As {@link #doubleText} for a float: fixed notation for decimal exponents -4..5. */
+    public static String realText(float f) {
+        if (Float.isNaN(f)) return "NaN";
+        if (Float.isInfinite(f)) return f > 0 ? "Infinity" : "-Infinity";
+        if (f == 0) return (1 / f < 0) ? "-0" : "0";
+        return shortestText(new BigDecimal(Float.toString(f)), 6);
+    }
+
+    private static String shortestText(BigDecimal shortest, int fixedBelow) {
+        BigDecimal d = shortest.stripTrailingZeros();
+        int exp = d.precision() - d.scale() - 1;
+        if (exp >= -4 && exp < fixedBelow) {
+            return d.scale() < 0 ? d.setScale(0).toPlainString() : d.toPlainString();
+        }
+        String digits = d.unscaledValue().abs().toString();
+        StringBuilder b = new StringBuilder();
+        if (d.signum() < 0) b.append('-');
+        b.append(digits.charAt(0));
+        if (digits.length() > 1) b.append('.').append(digits, 1, digits.length());
+        b.append('e').append(exp < 0 ? '-' : '+');
+        int a = Math.abs(exp);
+        if (a < 10) b.append('0');
+        b.append(a);
+        return b.toString();
+    }
+
+    public static String dateText(LocalDate d) {
+        int y = d.getYear();
+        boolean bc = y <= 0;
+        if (bc) y = 1 - y;
+        String ys = y < 1000 ? String.format("%04d", y) : Integer.toString(y);
+        return ys + "-" + two(d.getMonthValue()) + "-" + two(d.getDayOfMonth()) + (bc ? " BC" : "");
+    }
+
+    public static String timeText(LocalTime t) {
+        StringBuilder b = new StringBuilder();
+        b.append(two(t.getHour())).append(':').append(two(t.getMinute())).append(':');
+        appendSeconds(b, t.getSecond(), t.getNano() / 1000);
+        return b.toString();
+    }
+
+    public static String timestampText(LocalDateTime ts) {
+        String date = dateText(ts.toLocalDate());
+        if (date.endsWith(" BC")) {
+            return date.substring(0, date.length() - 3) + " " + timeText(ts.toLocalTime()) + " BC";
+        }
+        return date + " " + timeText(ts.toLocalTime());
+    }
+
+    /** {@code IntervalStyle = postgres}: {@code 1 year 2 mons -3 days +04:05:06.5}. */
+    public static String intervalText(Interval iv) {
+        StringBuilder b = new StringBuilder();
+        boolean[] zeroBefore = {true, false}; // [isZero, isBefore]
+        addPart(b, iv.months() / 12, "year", zeroBefore);
+        addPart(b, iv.months() % 12, "mon", zeroBefore);
+        addPart(b, iv.days(), "day", zeroBefore);
+        long t = iv.micros();
+        if (zeroBefore[0] || t != 0) {
+            boolean minus = t < 0;
+            long a = Math.abs(t);
+            long hours = a / 3_600_000_000L;
+            long rest = a % 3_600_000_000L;
+            long minutes = rest / 60_000_000L;
+            rest %= 60_000_000L;
+            if (!zeroBefore[0]) b.append(' ');
+            b.append(minus ? "-" : (zeroBefore[1] ? "+" : ""));
+            b.append(hours < 10 ? "0" + hours : Long.toString(hours)).append(':').append(two((int) minutes)).append(':');
+            appendSeconds(b, (int) (rest / 1_000_000L), (int) (rest % 1_000_000L));
+        }
+        return b.toString();
+    }
+
+    private static void addPart(StringBuilder b, int value, String unit, boolean[] zeroBefore) {
+        if (value == 0) return;
+        if (!zeroBefore[0]) b.append(' ');
+        if (zeroBefore[1] && value > 0) b.append('+');
+        b.append(value).append(' ').append(unit);
+        if (value != 1) b.append('s');
+        zeroBefore[1] = value < 0;
+        zeroBefore[0] = false;
+    }
+
+    private static void appendSeconds(StringBuilder b, int sec, int micros) {
+        b.append(two(sec));
+        if (micros != 0) {
+            String f = String.format("%06d", micros);
+            int end = f.length();
+            while (f.charAt(end - 1) == '0') end--;
+            b.append('.').append(f, 0, end);
+        }
+    }
+
+    private static String two(int v) {
+        return v < 10 ? "0" + v : Integer.toString(v);
+    }
+
+    // ------------------------------------------------------------------------------- input
+
+    /**
+     * What the string {@code s} means as a value of type {@code t}, by PostgreSQL's input function
+     * for the type (with the type's length, precision and scale applied as an input function with
+     * a type modifier does: too-long VARCHAR/CHAR is 22001 unless the excess is blanks).
+     */
+    public static Object fromText(String s, SqlType t) {
+        if (s == null) return null;
+        return switch (t.kind()) {
+            case BOOLEAN -> parseBoolean(s);
+            case SMALLINT, INTEGER, BIGINT -> parseInteger(s, t);
+            case DOUBLE -> parseDouble(s, t);
+            case REAL -> parseDouble(s, t);
+            case NUMERIC -> applyNumericTypmod(parseNumeric(s), t);
+            case TEXT, UNKNOWN -> s;
+            case VARCHAR -> fitString(s, t, false);
+            case CHAR -> fitString(s, t, false);
+            case BYTEA -> parseBytea(s);
+            case DATE -> DateTimeText.parseDate(s);
+            case TIME -> DateTimeText.parseTime(s);
+            case TIMESTAMP -> DateTimeText.parseTimestamp(s);
+            case TIMESTAMPTZ -> DateTimeText.parseTimestamptz(s);
+            case INTERVAL -> DateTimeText.parseInterval(s);
+        };
+    }
+
+    static SqlException invalidSyntax(SqlType t, String s) {
+        String code = switch (t.kind()) {
+            case DATE, TIME, TIMESTAMP, TIMESTAMPTZ, INTERVAL -> "22007";
+            default -> "22P02";
+        };
+        return new SqlException(code, "invalid input syntax for type " + t.kind().pgName() + ": \"" + s + "\"");
+    }
+
+    public static Boolean parseBoolean(String s) {
+        String v = s.strip().toLowerCase(Locale.ROOT);
+        if (!v.isEmpty()) {
+            if ("true".startsWith(v) || "yes".startsWith(v) || v.equals("1") || v.equals("on")) return Boolean.TRUE;
+            if ("false".startsWith(v) || "no".startsWith(v) || v.equals("0") || (v.length() >= 2 && "off".startsWith(v))) {
+                return Boolean.FALSE;
+            }
+        }
+        throw invalidSyntax(SqlType.BOOLEAN, s);
+    }
+
+    public static Long parseInteger(String s, SqlType t) {
+        String v = s.strip();
+        int i = 0;
+        boolean neg = false;
+        if (i < v.length() && (v.charAt(i) == '+' || v.charAt(i) == '-')) {
+            neg = v.charAt(i) == '-';
+            i++;
+        }
+        if (i == v.length()) throw invalidSyntax(t, s);
+        long acc = 0;
+        boolean overflow = false;
+        for (; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c < '0' || c > '9') throw invalidSyntax(t, s);
+            if (!overflow) {
+                // accumulate negatively so Long.MIN_VALUE is reachable
+                long next = acc * 10 - (c - '0');
+                if (acc < Long.MIN_VALUE / 10 || next > acc) overflow = true;
+                else acc = next;
+            }
+        }
+        if (!neg) {
+            if (acc == Long.MIN_VALUE) overflow = true;
+            else acc = -acc;
+        }
+        if (overflow || !inRange(acc, t)) {
+            throw new SqlException("22003", "value \"" + s + "\" is out of range for type " + t.kind().pgName());
+        }
+        return acc;
+    }
+
+    /** Whether {@code v} fits the integer kind of {@code t}. */
+    public static boolean inRange(long v, SqlType t) {
+        return switch (t.kind()) {
+            case SMALLINT -> v >= Short.MIN_VALUE && v <= Short.MAX_VALUE;
+            case INTEGER -> v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE;
+            default -> true;
+        };
+    }
+
+    public static Double parseDouble(String s, SqlType t) {
+        String v = s.strip();
+        String l = v.toLowerCase(Locale.ROOT);
+        String body = l.startsWith("+") || l.startsWith("-") ? l.substring(1) : l;
+        boolean neg = l.startsWith("-");
+        if (body.equals("nan") && l.equals(body)) return Double.NaN;
+        if (body.equals("infinity") || body.equals("inf")) return neg ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+        if (!body.matches("([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(e[+-]?[0-9]+)?")) throw invalidSyntax(t, s);
+        double d = Double.parseDouble(l);
+        boolean nonZero = body.replaceAll("e.*", "").matches(".*[1-9].*");
+        if (t.kind() == SqlType.Kind.REAL) {
+            float f = (float) d;
+            if (Float.isInfinite(f) || (f == 0 && nonZero)) {
+                throw new SqlException("22003", "\"" + s + "\" is out of range for type real");
+            }
+            return (double) f;
+        }
+        if (Double.isInfinite(d) || (d == 0 && nonZero)) {
+            throw new SqlException("22003", "\"" + s + "\" is out of range for type double precision");
+        }
+        return d;
+    }
+
+    /** A NUMERIC literal with PostgreSQL's display scale: the digits after the point, at least 0. */
+    public static BigDecimal parseNumeric(String s) {
+        String v = s.strip();
+        if (!v.matches("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?")) {
+            if (v.equalsIgnoreCase("nan") || v.matches("(?i)[+-]?(inf|infinity)")) {
+                throw new SqlException("0A000", "numeric value \"" + s + "\" is not supported by Tributary");
+            }
+            throw invalidSyntax(SqlType.NUMERIC, s);
+        }
+        BigDecimal d;
+        try {
+            d = new BigDecimal(v.startsWith("+") ? v.substring(1) : v);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new SqlException("22003", "value overflows numeric format");
+        }
+        if (d.scale() < 0) d = d.setScale(0);
+        return d;
+    }
+
+    /** Rounds to the scale of {@code numeric(p,s)} and checks the precision: 22003 numeric field overflow. */
+    public static BigDecimal applyNumericTypmod(BigDecimal d, SqlType t) {
+        if (t.length() < 0) return d;
+        int p = t.length();
+        int sc = Math.max(t.scale(), 0);
+        BigDecimal r = d.setScale(sc, RoundingMode.HALF_UP);
+        int intDigits = r.signum() == 0 ? 0 : r.precision() - r.scale();
+        if (intDigits > p - sc) {
+            throw new SqlException("22003", "numeric field overflow");
+        }
+        return r;
+    }
+
+    /**
+     * A string fitted to VARCHAR(n) or CHAR(n): too long is an error (22001) unless only blanks
+     * are cut, or {@code truncate} (an explicit cast); CHAR is padded with blanks.
+     */
+    public static String fitString(String s, SqlType t, boolean truncate) {
+        int n = t.length();
+        if (n >= 0) {
+            int len = s.codePointCount(0, s.length());
+            if (len > n) {
+                int cut = s.offsetByCodePoints(0, n);
+                if (!truncate) {
+                    for (int i = cut; i < s.length(); i++) {
+                        if (s.charAt(i) != ' ') throw new SqlException("22001", "value too long for type " + t);
+                    }
+                }
+                s = s.substring(0, cut);
+                len = n;
+            }
+            if (t.kind() == SqlType.Kind.CHAR && len < n) s = s + " ".repeat(n - len);
+        }
+        return s;
+    }
+
+    public static Bytea parseBytea(String s) {
+        if (s.startsWith("\\x")) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            int i = 2;
+            while (i < s.length()) {
+                char c = s.charAt(i);
+                if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+                    i++;
+                    continue;
+                }
+                int hi = Character.digit(c, 16);
+                if (hi < 0) throw new SqlException("22P02", "invalid hexadecimal digit: \"" + c + "\"");
+                if (i + 1 >= s.length()) throw new SqlException("22P02", "invalid hexadecimal data: odd number of digits");
+                char c2 = s.charAt(i + 1);
+                int lo = Character.digit(c2, 16);
+                if (lo < 0) throw new SqlException("22P02", "invalid hexadecimal digit: \"" + c2 + "\"");
+                out.write(hi * 16 + lo);
+                i += 2;
+            }
+            return Bytea.copyOf(out.toByteArray());
+        }
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[] utf8 = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        for (int i = 0; i < utf8.length; i++) {
+            byte c = utf8[i];
+            if (c != '\\') {
+                out.write(c);
+            } else if (i + 1 < utf8.length && utf8[i + 1] == '\\') {
+                out.write('\\');
+                i++;
+            } else if (i + 3 < utf8.length && isOct(utf8[i + 1], '3') && isOct(utf8[i + 2], '7') && isOct(utf8[i + 3], '7')) {
+                out.write((utf8[i + 1] - '0') * 64 + (utf8[i + 2] - '0') * 8 + (utf8[i + 3] - '0'));
+                i += 3;
+            } else {
+                throw invalidSyntax(SqlType.BYTEA, s);
+            }
+        }
+        return Bytea.copyOf(out.toByteArray());
+    }
+
+    private static boolean isOct(byte b, char max) {
+        return b >= '0' && b <= max;
+    }
+
+    // ------------------------------------------------------------------------------- order
+
+    /** SQL order of two non-null values of type {@code t} (PostgreSQL's btree order, C collation). */
+    public static int compare(Object a, Object b, SqlType t) {
+        return switch (t.kind()) {
+            case BOOLEAN -> Boolean.compare((Boolean) a, (Boolean) b);
+            case SMALLINT, INTEGER, BIGINT -> Long.compare((Long) a, (Long) b);
+            case REAL, DOUBLE -> compareDouble((Double) a, (Double) b);
+            case NUMERIC -> ((BigDecimal) a).compareTo((BigDecimal) b);
+            case TEXT, VARCHAR, UNKNOWN -> compareText((String) a, (String) b);
+            case CHAR -> compareText(rtrim((String) a), rtrim((String) b));
+            case BYTEA -> ((Bytea) a).compareTo((Bytea) b);
+            case DATE -> ((LocalDate) a).compareTo((LocalDate) b);
+            case TIME -> ((LocalTime) a).compareTo((LocalTime) b);
+            case TIMESTAMP -> ((LocalDateTime) a).compareTo((LocalDateTime) b);
+            case TIMESTAMPTZ -> ((Instant) a).compareTo((Instant) b);
+            case INTERVAL -> ((Interval) a).compareTo((Interval) b);
+        };
+    }
+
+    /** PostgreSQL's float order: NaN equals NaN and sorts above every other value; -0 equals 0. */
+    public static int compareDouble(double a, double b) {
+        if (Double.isNaN(a)) return Double.isNaN(b) ? 0 : 1;
+        if (Double.isNaN(b)) return -1;
+        return a < b ? -1 : (a > b ? 1 : 0);
+    }
+
+    /** Code point order, which is the byte order of UTF-8 (the C collation). */
+    public static int compareText(String a, String b) {
+        int n = Math.min(a.length(), b.length());
+        for (int i = 0; i < n; i++) {
+            char x = a.charAt(i), y = b.charAt(i);
+            if (x != y) {
+                boolean sx = Character.isSurrogate(x), sy = Character.isSurrogate(y);
+                if (sx != sy) return sx ? 1 : -1;
+                return Character.compare(x, y);
+            }
+        }
+        return Integer.compare(a.length(), b.length());
+    }
+
+    /** The string without trailing blanks: how CHAR(n) compares and converts to text. */
+    public static String rtrim(String s) {
+        int e = s.length();
+        while (e > 0 && s.charAt(e - 1) == ' ') e--;
+        return s.substring(0, e);
+    }
+}
