@@ -13,6 +13,7 @@ public class SqlException extends RuntimeException {
     private final String sqlState;
     private final int position;
     private final String hint;
+    private String detail;
 
     public SqlException(String sqlState, String message) {
         this(sqlState, message, 0, null);
@@ -44,10 +45,22 @@ public class SqlException extends RuntimeException {
         return hint;
     }
 
+    /** A detail line for the user (PostgreSQL's {@code DETAIL}), or null. */
+    public String detail() {
+        return detail;
+    }
+
+    /** This error with a detail line; returns {@code this}. */
+    public SqlException withDetail(String detail) {
+        this.detail = detail;
+        return this;
+    }
+
     /** The same error placed at {@code position}, unless it already has a place. */
     public SqlException at(int position) {
         if (this.position != 0 || position == 0) return this;
         SqlException e = new SqlException(sqlState, getMessage(), position, hint);
+        e.detail = detail;
         e.setStackTrace(getStackTrace());
         return e;
     }
@@ -70,6 +83,7 @@ public class SqlException extends RuntimeException {
             b.append('\n').append(prefix).append(sql, lineStart, lineEnd);
             b.append('\n').append(" ".repeat(prefix.length() + p - lineStart)).append('^');
         }
+        if (detail != null) b.append("\nDETAIL:  ").append(detail);
         if (hint != null) b.append("\nHINT:  ").append(hint);
         return b.toString();
     }

@@ -1,0 +1,630 @@
+package dev.tributary.server;
+
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.ast.Expr;
+import dev.tributary.sql.ast.Statement;
+import dev.tributary.sql.bind.Binder;
+import dev.tributary.sql.bind.BoundQuery;
+import dev.tributary.sql.catalog.Catalog;
+import dev.tributary.sql.catalog.CatalogItem;
+import dev.tributary.sql.catalog.Column;
+import dev.tributary.sql.expr.ScalarExpr;
+import dev.tributary.sql.parser.Parser;
+import dev.tributary.sql.plan.Explain;
+import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.render.Renderer;
+import dev.tributary.sql.row.Row;
+import dev.tributary.sql.row.RowCodec;
+import dev.tributary.sql.types.Interval;
+import dev.tributary.sql.types.SqlType;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The coordinator of one database: it owns the catalog, the timestamp oracle and the engine,
+ * and runs statements for sessions one at a time.
+ *
+ * <p>Writes commit at the oracle's write times; a transaction block's writes all commit at one
+ * time. A query reads at the oracle's read time, after every table has been promised complete
+ * up to it, so its answer is exactly the data at that time. Tables are mirrored here (rows and
+ * primary keys) so that UPDATE, DELETE and constraint checks need no dataflow.
+ */
+final class Coordinator implements AutoCloseable, Catalog {
+    private final Engine engine = new Engine();
+    private final Dataflows dataflows = new Dataflows();
+    private final TimestampOracle oracle;
+    private final Map<String, CatalogItem> byName = new TreeMap<>();
+    private final Map<Long, CatalogItem> byId = new HashMap<>();
+    /** For each item, the items that depend on it (views over it, indexes on it). */
+    private final Map<Long, Set<Long>> dependents = new HashMap<>();
+    private final Map<Long, TableData> tables = new HashMap<>();
+    private long nextId = 1;
+
+    /** A table's current contents, mirrored: rows with counts, and rows by primary key. */
+    private static final class TableData {
+        final Map<Row, Long> rows = new LinkedHashMap<>();
+        final Map<Row, Row> byKey = new HashMap<>();
+    }
+
+    Coordinator(Clock clock) {
+        this.oracle = new TimestampOracle(clock);
+    }
+
+    Clock clock() {
+        return oracle.clock();
+    }
+
+    @Override
+    public synchronized Optional<CatalogItem> lookup(String name) {
+        return Optional.ofNullable(byName.get(name));
+    }
+
+    /** Runs every statement of {@code sql} for {@code session}; stops at the first error. */
+    synchronized List<Result> execute(Session session, String sql) {
+        List<Result> results = new ArrayList<>();
+        for (Statement st : Parser.parse(sql)) results.add(execute(session, st, sql));
+        return results;
+    }
+
+    synchronized Result execute(Session session, Statement st, String sql) {
+        if (session.aborted && !(st instanceof Statement.Transaction)) {
+            throw new SqlException("25P02", "current transaction is aborted, commands ignored until end of transaction block");
+        }
+        try {
+            return run(session, st, sql);
+        } catch (SqlException e) {
+            if (session.inTransaction) session.aborted = true;
+            throw e;
+        }
+    }
+
+    private Result run(Session session, Statement st, String sql) {
+        return switch (st) {
+            case Statement.QueryStatement q -> {
+                if (q.emitChanges()) throw new SqlException("0A000", "EMIT CHANGES is served by subscribe(), not by execute()", q.pos());
+                if (q.asOf() != null) throw new SqlException("0A000", "SELECT ... AS OF is not supported yet", q.asOf().pos());
+                yield query(new Binder(this).bindQuery(q.query()));
+            }
+            case Statement.CreateTable c -> createTable(c, sql);
+            case Statement.CreateView v -> createView(v, sql);
+            case Statement.CreateIndex i -> createIndex(i, sql);
+            case Statement.Drop d -> drop(d);
+            case Statement.Insert i -> insert(session, i);
+            case Statement.Update u -> update(session, u);
+            case Statement.Delete d -> delete(session, d);
+            case Statement.Transaction t -> transaction(session, t);
+            case Statement.Show s -> show(s);
+            case Statement.Explain e -> explain(e);
+            case Statement.Subscribe s -> throw new SqlException("0A000", "SUBSCRIBE is served by subscribe(), not by execute()", s.pos());
+            case Statement.AdvanceClock a -> advanceClock(a);
+            case Statement.Set s -> {
+                session.settings.put(s.name(), s.values().isEmpty() ? null : s.values().toString());
+                yield Result.command("SET");
+            }
+        };
+    }
+
+    // ------------------------------------------------------------------ queries
+
+    /** Runs a bound query at the current read time and presents it (ORDER BY applied). */
+    Result query(BoundQuery q) {
+        List<Object[]> rows = rowsOf(q.plan(), q.types().size() == q.plan().arity() ? q.plan().types() : q.plan().types());
+        if (!q.order().isEmpty()) rows.sort(Renderer.rowOrder(q.order(), q.plan().types()));
+        List<Object[]> visible = new ArrayList<>(rows.size());
+        for (Object[] r : rows) visible.add(r.length == q.visible() ? r : java.util.Arrays.copyOf(r, q.visible()));
+        return new Result("SELECT " + visible.size(), q.names(), q.types(), visible);
+    }
+
+    /** The rows of {@code plan} now, each repeated by its multiplicity. */
+    private List<Object[]> rowsOf(Plan plan, List<SqlType> types) {
+        long t = oracle.readTime();
+        Map<Row, Long> counts = engine.call(w -> {
+            dataflows.advance(t + 1);
+            Map<Row, Long> r = dataflows.read(w, plan, t);
+            dataflows.compactTo(t);
+            return r;
+        });
+        RowCodec codec = new RowCodec(types);
+        List<Object[]> rows = new ArrayList<>();
+        for (Map.Entry<Row, Long> e : counts.entrySet()) {
+            if (e.getValue() < 0) throw new SqlException("XX000", "a query result holds a row a negative number of times; this is a bug");
+            Object[] values = codec.decode(e.getKey());
+            for (long i = 0; i < e.getValue(); i++) rows.add(values);
+        }
+        return rows;
+    }
+
+    // ------------------------------------------------------------------ DDL
+
+    private String nameOf(List<String> parts, int pos) {
+        if (parts.size() > 2 || (parts.size() == 2 && !parts.get(0).equals("public"))) {
+            throw new SqlException("3F000", "schema \"" + parts.get(0) + "\" does not exist", pos);
+        }
+        return parts.get(parts.size() - 1);
+    }
+
+    private void checkNew(String name, boolean ifNotExists, int pos) {
+        if (byName.containsKey(name) && !ifNotExists) {
+            throw new SqlException("42P07", "relation \"" + name + "\" already exists", pos);
+        }
+    }
+
+    private void register(CatalogItem item, Set<Long> uses) {
+        byName.put(item.name(), item);
+        byId.put(item.id(), item);
+        for (long u : uses) dependents.computeIfAbsent(u, k -> new HashSet<>()).add(item.id());
+    }
+
+    private Result createTable(Statement.CreateTable c, String sql) {
+        String name = nameOf(c.name(), c.pos());
+        if (byName.containsKey(name) && c.ifNotExists()) return Result.command("CREATE TABLE");
+        checkNew(name, false, c.pos());
+        List<Column> columns = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Statement.ColumnDef d : c.columns()) {
+            if (!seen.add(d.name())) throw new SqlException("42701", "column \"" + d.name() + "\" specified more than once", d.pos());
+            columns.add(new Column(d.name(), d.type(), !d.notNull() && !c.primaryKey().contains(d.name())));
+        }
+        List<Integer> pk = new ArrayList<>();
+        for (String k : c.primaryKey()) {
+            int i = indexOfColumn(columns, k);
+            if (i < 0) throw new SqlException("42703", "column \"" + k + "\" named in key does not exist", c.pos());
+            if (pk.contains(i)) throw new SqlException("42701", "column \"" + k + "\" appears twice in primary key constraint", c.pos());
+            pk.add(i);
+        }
+        List<ScalarExpr> defaults = new Binder(this).bindDefaults(c.columns());
+        long id = nextId++;
+        CatalogItem.Table t = new CatalogItem.Table(id, name, columns, pk, defaults, text(sql, c));
+        engine.call(w -> {
+            dataflows.createTable(w, id, name);
+            return null;
+        });
+        tables.put(id, new TableData());
+        register(t, Set.of());
+        return Result.command("CREATE TABLE");
+    }
+
+    private static int indexOfColumn(List<Column> columns, String name) {
+        for (int i = 0; i < columns.size(); i++) if (columns.get(i).name().equals(name)) return i;
+        return -1;
+    }
+
+    private static String text(String sql, Statement st) {
+        return sql == null ? "" : sql.substring(Math.max(0, st.pos() - 1)).split(";", 2)[0].trim();
+    }
+
+    private Result createView(Statement.CreateView v, String sql) {
+        String name = nameOf(v.name(), v.pos());
+        String tag = v.materialized() ? "CREATE MATERIALIZED VIEW" : "CREATE VIEW";
+        if (byName.containsKey(name) && v.ifNotExists()) return Result.command(tag);
+        CatalogItem existing = byName.get(name);
+        if (existing != null && !(v.orReplace() && existing instanceof CatalogItem.View)) checkNew(name, false, v.pos());
+        Binder binder = new Binder(this);
+        BoundQuery q = binder.bindQuery(v.query());
+        Plan plan = q.plan();
+        if (plan.arity() > q.visible()) plan = new Plan.Project(plan, range(q.visible()));
+        if (v.columns().size() > q.visible()) throw new SqlException("42601", "CREATE VIEW specifies more column names than columns", v.pos());
+        List<Column> columns = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < q.visible(); i++) {
+            String cn = i < v.columns().size() ? v.columns().get(i) : q.names().get(i);
+            if (!seen.add(cn)) throw new SqlException("42701", "column \"" + cn + "\" specified more than once", v.pos());
+            columns.add(new Column(cn, q.types().get(i), true));
+        }
+        if (existing != null) {
+            // CREATE OR REPLACE VIEW: PostgreSQL keeps the old columns as a prefix
+            List<Column> old = existing.columns();
+            for (int i = 0; i < old.size(); i++) {
+                if (i >= columns.size() || !old.get(i).name().equals(columns.get(i).name()) || !old.get(i).type().equals(columns.get(i).type())) {
+                    throw new SqlException("42P16", "cannot change name or type of view column \"" + old.get(i).name() + "\"", v.pos());
+                }
+            }
+            byName.remove(name);
+            byId.remove(existing.id());
+        }
+        long id = existing != null ? existing.id() : nextId++;
+        Set<Long> uses = binder.dependencies();
+        if (v.materialized()) {
+            Plan p = plan;
+            engine.call(w -> {
+                dataflows.advance(oracle.upper());
+                dataflows.createMaterializedView(w, id, name, p);
+                return null;
+            });
+            register(new CatalogItem.MaterializedView(id, name, columns, plan, text(sql, v)), uses);
+        } else {
+            register(new CatalogItem.View(id, name, columns, plan, text(sql, v)), uses);
+        }
+        return Result.command(tag);
+    }
+
+    private Result createIndex(Statement.CreateIndex i, String sql) {
+        if (byName.containsKey(i.name())) {
+            if (i.ifNotExists()) return Result.command("CREATE INDEX");
+            throw new SqlException("42P07", "relation \"" + i.name() + "\" already exists", i.pos());
+        }
+        String on = nameOf(i.on(), i.pos());
+        CatalogItem target = byName.get(on);
+        if (target == null) throw new SqlException("42P01", "relation \"" + on + "\" does not exist", i.pos());
+        if (!(target instanceof CatalogItem.Table || target instanceof CatalogItem.MaterializedView)) {
+            throw new SqlException("42809", "cannot create index on " + target.kind() + " \"" + on + "\"", i.pos(),
+                    "Create a materialized view over it and index that.");
+        }
+        List<ScalarExpr> keys = new Binder(this).bindOver(on, target.columns(), i.exprs());
+        long id = nextId++;
+        List<SqlType> types = new ArrayList<>();
+        for (Column c : target.columns()) types.add(c.type());
+        engine.call(w -> {
+            dataflows.createIndex(w, id, i.name(), target.id(), types, keys);
+            return null;
+        });
+        register(new CatalogItem.Index(id, i.name(), target.id(), keys, text(sql, i)), Set.of(target.id()));
+        return Result.command("CREATE INDEX");
+    }
+
+    private Result drop(Statement.Drop d) {
+        List<CatalogItem> targets = new ArrayList<>();
+        for (List<String> parts : d.names()) {
+            String name = nameOf(parts, d.pos());
+            CatalogItem item = byName.get(name);
+            String kind = d.kind().sql().toLowerCase(java.util.Locale.ROOT);
+            if (item == null) {
+                if (d.ifExists()) continue;
+                String what = d.kind() == Statement.ObjectKind.TABLE ? "table" : d.kind() == Statement.ObjectKind.INDEX ? "index" : kind;
+                throw new SqlException("42P01", what + " \"" + name + "\" does not exist", d.pos());
+            }
+            if (!item.kind().equals(kind)) {
+                throw new SqlException("42809", "\"" + name + "\" is not a " + kind, d.pos(), "Use DROP " + item.kind().toUpperCase(java.util.Locale.ROOT) + " to remove a " + item.kind() + ".");
+            }
+            targets.add(item);
+        }
+        // everything that depends on the targets, transitively
+        List<Long> order = new ArrayList<>();
+        Set<Long> seen = new HashSet<>();
+        for (CatalogItem t : targets) collect(t.id(), seen, order);
+        Set<Long> targetIds = new HashSet<>();
+        for (CatalogItem t : targets) targetIds.add(t.id());
+        if (!d.cascade()) {
+            for (long id : order) {
+                if (targetIds.contains(id)) continue;
+                CatalogItem dep = byId.get(id);
+                CatalogItem on = null;
+                for (CatalogItem t : targets) if (dependents.getOrDefault(t.id(), Set.of()).contains(id)) on = t;
+                if (dep instanceof CatalogItem.Index && on != null && targetIds.contains(on.id())) continue; // indexes go with their relation
+                throw new SqlException("2BP01", "cannot drop " + (on == null ? "it" : on.kind() + " " + on.name()) + " because other objects depend on it", d.pos(),
+                        "Use DROP ... CASCADE to drop the dependent objects too.");
+            }
+        }
+        // dependents first
+        for (int k = order.size() - 1; k >= 0; k--) remove(order.get(k));
+        return Result.command("DROP " + d.kind().sql());
+    }
+
+    private void collect(long id, Set<Long> seen, List<Long> order) {
+        if (!seen.add(id)) return;
+        order.add(id);
+        for (long dep : dependents.getOrDefault(id, Set.of())) collect(dep, seen, order);
+    }
+
+    private void remove(long id) {
+        CatalogItem item = byId.remove(id);
+        if (item == null) return;
+        byName.remove(item.name());
+        dependents.remove(id);
+        for (Set<Long> s : dependents.values()) s.remove(id);
+        tables.remove(id);
+        if (!(item instanceof CatalogItem.View)) {
+            engine.call(w -> {
+                dataflows.drop(w, id);
+                return null;
+            });
+        }
+    }
+
+    // ------------------------------------------------------------------ DML
+
+    private CatalogItem.Table table(List<String> parts, int pos) {
+        String name = nameOf(parts, pos);
+        CatalogItem item = byName.get(name);
+        if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", pos);
+        if (item instanceof CatalogItem.Table t) return t;
+        throw new SqlException("42809", "cannot change " + item.kind() + " \"" + name + "\"", pos, "Only tables can be written to; views are maintained from them.");
+    }
+
+    private Result insert(Session session, Statement.Insert ins) {
+        CatalogItem.Table t = table(ins.table(), ins.pos());
+        BoundQuery q = new Binder(this).bindInsert(t, ins);
+        List<Object[]> rows = rowsOf(q.plan(), q.plan().types());
+        Map<Row, Long> changes = new LinkedHashMap<>();
+        RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
+        for (Object[] r : rows) {
+            Object[] row = r.length == t.columns().size() ? r : java.util.Arrays.copyOf(r, t.columns().size());
+            checkNotNull(t, row);
+            changes.merge(codec.encode(row), 1L, Long::sum);
+        }
+        write(session, t, changes);
+        return Result.command("INSERT 0 " + rows.size());
+    }
+
+    private void checkNotNull(CatalogItem.Table t, Object[] row) {
+        for (int i = 0; i < row.length; i++) {
+            if (row[i] == null && !t.columns().get(i).nullable()) {
+                throw new SqlException("23502", "null value in column \"" + t.columns().get(i).name() + "\" of relation \"" + t.name() + "\" violates not-null constraint");
+            }
+        }
+    }
+
+    private Result update(Session session, Statement.Update u) {
+        CatalogItem.Table t = table(u.table(), u.pos());
+        Binder binder = new Binder(this);
+        String alias = u.alias() != null ? u.alias() : t.name();
+        ScalarExpr where = u.where() == null ? null : binder.bindPredicate(alias, t.columns(), u.where());
+        List<ScalarExpr> assigned = binder.bindAssignments(alias, t, u.assignments());
+        RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
+        Map<Row, Long> changes = new LinkedHashMap<>();
+        long n = 0;
+        for (Map.Entry<Row, Long> e : contents(session, t).entrySet()) {
+            Object[] old = codec.decode(e.getKey());
+            if (where != null && !Boolean.TRUE.equals(where.eval(old))) continue;
+            Object[] row = new Object[old.length];
+            for (int i = 0; i < row.length; i++) row[i] = assigned.get(i).eval(old);
+            checkNotNull(t, row);
+            changes.merge(e.getKey(), -e.getValue(), Long::sum);
+            changes.merge(codec.encode(row), e.getValue(), Long::sum);
+            n += e.getValue();
+        }
+        write(session, t, changes);
+        return Result.command("UPDATE " + n);
+    }
+
+    private Result delete(Session session, Statement.Delete d) {
+        CatalogItem.Table t = table(d.table(), d.pos());
+        String alias = d.alias() != null ? d.alias() : t.name();
+        ScalarExpr where = d.where() == null ? null : new Binder(this).bindPredicate(alias, t.columns(), d.where());
+        RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
+        Map<Row, Long> changes = new LinkedHashMap<>();
+        long n = 0;
+        for (Map.Entry<Row, Long> e : contents(session, t).entrySet()) {
+            if (where != null && !Boolean.TRUE.equals(where.eval(codec.decode(e.getKey())))) continue;
+            changes.merge(e.getKey(), -e.getValue(), Long::sum);
+            n += e.getValue();
+        }
+        write(session, t, changes);
+        return Result.command("DELETE " + n);
+    }
+
+    /** The table's rows as this session sees them: committed, plus its open transaction's writes. */
+    private Map<Row, Long> contents(Session session, CatalogItem.Table t) {
+        Map<Row, Long> committed = tables.get(t.id()).rows;
+        Map<Row, Long> pending = session.pending.get(t.id());
+        if (pending == null || pending.isEmpty()) return new LinkedHashMap<>(committed);
+        Map<Row, Long> merged = new LinkedHashMap<>(committed);
+        for (Map.Entry<Row, Long> e : pending.entrySet()) merged.merge(e.getKey(), e.getValue(), Long::sum);
+        merged.values().removeIf(c -> c == 0);
+        return merged;
+    }
+
+    /** Checks constraints and commits {@code changes} now, or adds them to the open transaction. */
+    private void write(Session session, CatalogItem.Table t, Map<Row, Long> changes) {
+        changes.values().removeIf(c -> c == 0);
+        if (session.inTransaction) {
+            Map<Row, Long> pending = session.pending.computeIfAbsent(t.id(), k -> new LinkedHashMap<>());
+            Map<Row, Long> trial = new LinkedHashMap<>(pending);
+            for (Map.Entry<Row, Long> e : changes.entrySet()) trial.merge(e.getKey(), e.getValue(), Long::sum);
+            checkKeys(t, trial);
+            pending.clear();
+            pending.putAll(trial);
+            return;
+        }
+        checkKeys(t, changes);
+        commit(Map.of(t.id(), changes));
+    }
+
+    /** 23505 if applying {@code changes} would give two rows one primary key. */
+    private void checkKeys(CatalogItem.Table t, Map<Row, Long> changes) {
+        if (t.primaryKey().isEmpty()) return;
+        RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
+        int[] key = t.primaryKey().stream().mapToInt(Integer::intValue).toArray();
+        TableData data = tables.get(t.id());
+        Map<Row, Long> keyCounts = new HashMap<>();
+        for (Map.Entry<Row, Long> e : changes.entrySet()) {
+            Row k = codec.project(e.getKey(), key);
+            long base = keyCounts.containsKey(k) ? 0 : (data.byKey.containsKey(k) ? data.rows.getOrDefault(data.byKey.get(k), 0L) : 0);
+            keyCounts.merge(k, base + e.getValue(), Long::sum);
+        }
+        for (Map.Entry<Row, Long> e : keyCounts.entrySet()) {
+            if (e.getValue() > 1) {
+                Object[] kv = new RowCodec(keyTypes(t)).decode(e.getKey());
+                StringBuilder cols = new StringBuilder();
+                StringBuilder vals = new StringBuilder();
+                for (int i = 0; i < key.length; i++) {
+                    if (i > 0) {
+                        cols.append(", ");
+                        vals.append(", ");
+                    }
+                    cols.append(t.columns().get(key[i]).name());
+                    vals.append(kv[i] == null ? "null" : dev.tributary.sql.types.Values.toText(kv[i], t.columns().get(key[i]).type()));
+                }
+                throw new SqlException("23505", "duplicate key value violates unique constraint \"" + t.name() + "_pkey\"", 0,
+                        null).withDetail("Key (" + cols + ")=(" + vals + ") already exists.");
+            }
+        }
+    }
+
+    private static List<SqlType> keyTypes(CatalogItem.Table t) {
+        List<SqlType> k = new ArrayList<>();
+        for (int i : t.primaryKey()) k.add(t.columns().get(i).type());
+        return k;
+    }
+
+    /** Commits table changes at one new write time. */
+    private void commit(Map<Long, Map<Row, Long>> changes) {
+        boolean any = false;
+        for (Map<Row, Long> c : changes.values()) any |= !c.isEmpty();
+        if (!any) return;
+        long time = oracle.writeTime();
+        for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
+            TableData data = tables.get(e.getKey());
+            CatalogItem.Table t = (CatalogItem.Table) byId.get(e.getKey());
+            if (data == null || t == null) continue;
+            RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
+            int[] key = t.primaryKey().stream().mapToInt(Integer::intValue).toArray();
+            for (Map.Entry<Row, Long> c : e.getValue().entrySet()) {
+                long n = data.rows.merge(c.getKey(), c.getValue(), Long::sum);
+                if (n == 0) data.rows.remove(c.getKey());
+                if (key.length > 0) {
+                    Row k = codec.project(c.getKey(), key);
+                    if (n > 0) data.byKey.put(k, c.getKey());
+                    else if (c.getKey().equals(data.byKey.get(k))) data.byKey.remove(k);
+                }
+            }
+        }
+        engine.call(w -> {
+            for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) dataflows.write(e.getKey(), time, e.getValue());
+            dataflows.advance(time + 1);
+            return null;
+        });
+    }
+
+    private Result transaction(Session session, Statement.Transaction t) {
+        return switch (t.kind()) {
+            case BEGIN -> {
+                if (session.inTransaction) yield Result.command("BEGIN"); // PostgreSQL warns and carries on
+                session.inTransaction = true;
+                yield Result.command("BEGIN");
+            }
+            case COMMIT -> {
+                boolean failed = session.aborted;
+                Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
+                session.reset();
+                if (failed) yield Result.command("ROLLBACK");
+                commit(pending);
+                yield Result.command("COMMIT");
+            }
+            case ROLLBACK -> {
+                session.reset();
+                yield Result.command("ROLLBACK");
+            }
+        };
+    }
+
+    // ------------------------------------------------------------------ SHOW, EXPLAIN, clock
+
+    private Result show(Statement.Show s) {
+        List<Object[]> rows = new ArrayList<>();
+        return switch (s.kind()) {
+            case TABLES, VIEWS, MATERIALIZED_VIEWS -> {
+                String kind = s.kind() == Statement.ShowKind.TABLES ? "table" : s.kind() == Statement.ShowKind.VIEWS ? "view" : "materialized view";
+                for (CatalogItem item : byName.values()) if (item.kind().equals(kind)) rows.add(new Object[] {item.name()});
+                yield new Result("SHOW", List.of("name"), List.of(SqlType.TEXT), rows);
+            }
+            case INDEXES -> {
+                String on = s.target().isEmpty() ? null : nameOf(s.target(), s.pos());
+                if (on != null && !byName.containsKey(on)) throw new SqlException("42P01", "relation \"" + on + "\" does not exist", s.pos());
+                for (CatalogItem item : byName.values()) {
+                    if (item instanceof CatalogItem.Index ix && (on == null || byId.get(ix.on()).name().equals(on))) {
+                        List<String> keys = new ArrayList<>();
+                        List<String> cols = new ArrayList<>();
+                        for (Column c : byId.get(ix.on()).columns()) cols.add(c.name());
+                        for (ScalarExpr k : ix.keys()) keys.add(k.describe(cols));
+                        rows.add(new Object[] {ix.name(), byId.get(ix.on()).name(), String.join(", ", keys)});
+                    }
+                }
+                yield new Result("SHOW", List.of("name", "on", "key"), List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TEXT), rows);
+            }
+            case COLUMNS -> {
+                String name = nameOf(s.target(), s.pos());
+                CatalogItem item = byName.get(name);
+                if (item == null || item instanceof CatalogItem.Index) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", s.pos());
+                for (Column c : item.columns()) rows.add(new Object[] {c.name(), c.nullable(), c.type().toString()});
+                yield new Result("SHOW", List.of("name", "nullable", "type"), List.of(SqlType.TEXT, SqlType.BOOLEAN, SqlType.TEXT), rows);
+            }
+            case CREATE_TABLE, CREATE_VIEW, CREATE_MATERIALIZED_VIEW -> {
+                String name = nameOf(s.target(), s.pos());
+                CatalogItem item = byName.get(name);
+                String kind = s.kind() == Statement.ShowKind.CREATE_TABLE ? "table" : s.kind() == Statement.ShowKind.CREATE_VIEW ? "view" : "materialized view";
+                if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", s.pos());
+                if (!item.kind().equals(kind)) throw new SqlException("42809", "\"" + name + "\" is not a " + kind, s.pos());
+                String text = switch (item) {
+                    case CatalogItem.Table t -> t.sql();
+                    case CatalogItem.View v -> v.sql();
+                    case CatalogItem.MaterializedView m -> m.sql();
+                    case CatalogItem.Index i -> i.sql();
+                };
+                rows.add(new Object[] {name, text});
+                yield new Result("SHOW", List.of("name", "create_sql"), List.of(SqlType.TEXT, SqlType.TEXT), rows);
+            }
+            case VARIABLE -> throw new SqlException("42704", "unrecognized configuration parameter \"" + String.join(".", s.target()) + "\"", s.pos());
+        };
+    }
+
+    private Result explain(Statement.Explain e) {
+        Plan plan;
+        List<String> names;
+        if (e.statement() instanceof Statement.QueryStatement q) {
+            BoundQuery b = new Binder(this).bindQuery(q.query());
+            plan = b.plan();
+            names = b.names();
+        } else if (e.statement() instanceof Statement.CreateView v) {
+            BoundQuery b = new Binder(this).bindQuery(v.query());
+            plan = b.plan();
+            names = b.names();
+        } else {
+            throw new SqlException("0A000", "EXPLAIN of this statement is not supported; explain a query or CREATE [MATERIALIZED] VIEW", e.statement().pos());
+        }
+        List<Object[]> rows = new ArrayList<>();
+        for (String line : Explain.explain(plan, this::describeStored).split("\n")) rows.add(new Object[] {line});
+        return new Result("EXPLAIN", List.of("QUERY PLAN"), List.of(SqlType.TEXT), rows);
+    }
+
+    private String describeStored(long id) {
+        CatalogItem item = byId.get(id);
+        return item == null ? "#" + id : item.kind() + " " + item.name();
+    }
+
+    private Result advanceClock(Statement.AdvanceClock a) {
+        if (!(oracle.clock() instanceof Clock.Manual manual)) {
+            throw new SqlException("55000", "ADVANCE CLOCK needs the manual clock; this database runs on the wall clock", a.pos(),
+                    "Start it with --clock manual.");
+        }
+        Object v = new Binder(this).constant(a.value(), a.to() ? SqlType.TIMESTAMPTZ : SqlType.INTERVAL);
+        long to;
+        if (a.to()) {
+            to = ((Instant) v).toEpochMilli();
+        } else {
+            Interval i = (Interval) v;
+            if (i.months() != 0) throw new SqlException("22023", "ADVANCE CLOCK BY takes days, hours, minutes and seconds, not months", a.pos());
+            to = manual.now() + i.days() * 86_400_000L + Math.floorDiv(i.micros(), 1000);
+        }
+        manual.advanceTo(to);
+        return Result.command("ADVANCE CLOCK");
+    }
+
+    /** Advances every table with the clock, so maintained views and subscribers see time pass. */
+    void tick() {
+        long now = oracle.clock().now();
+        engine.call(w -> {
+            dataflows.advance(Math.max(now, 0));
+            return null;
+        });
+    }
+
+    private static List<Integer> range(int n) {
+        List<Integer> r = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) r.add(i);
+        return r;
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+    }
+}

@@ -1,0 +1,295 @@
+package dev.tributary.server;
+
+import dev.tributary.arrangements.TraceHandle;
+import dev.tributary.differential.Arrangement;
+import dev.tributary.differential.Collection;
+import dev.tributary.differential.InputSession;
+import dev.tributary.differential.KV;
+import dev.tributary.differential.Unit;
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.expr.ScalarExpr;
+import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.render.Errors;
+import dev.tributary.sql.render.Rendered;
+import dev.tributary.sql.render.Renderer;
+import dev.tributary.sql.row.Row;
+import dev.tributary.sql.row.RowCodec;
+import dev.tributary.sql.row.RowDataType;
+import dev.tributary.timely.Antichain;
+import dev.tributary.timely.Probe;
+import dev.tributary.timely.Scope;
+import dev.tributary.timely.Worker;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The dataflows of one database, on the engine's worker thread: one per table (its input,
+ * arranged), one per materialized view (its plan rendered over imported arrangements, the result
+ * and its errors arranged), one per index, and short-lived ones that answer a query and go.
+ *
+ * <p>Every stored arrangement has a read handle whose logical compaction is the last read time,
+ * so history at and after it stays exact while older history compacts away. Only the engine
+ * thread may call these methods.
+ */
+final class Dataflows {
+    private static final RowDataType ROW = RowDataType.INSTANCE;
+
+    /** A stored collection: its rows and errors arranged, readable at any time from {@code readFrom}. */
+    static final class Stored {
+        final long id;
+        final int dataflow;
+        final Arrangement<Row, Unit> oks;
+        final Arrangement<Row, Unit> errs;
+        final TraceHandle okRead;
+        final TraceHandle errRead;
+        final Probe probe;
+        final InputSession<Row> input;
+
+        Stored(long id, int dataflow, Arrangement<Row, Unit> oks, Arrangement<Row, Unit> errs, Probe probe, InputSession<Row> input) {
+            this.id = id;
+            this.dataflow = dataflow;
+            this.oks = oks;
+            this.errs = errs;
+            this.okRead = readHandle(oks.trace());
+            this.errRead = errs == null ? null : readHandle(errs.trace());
+            this.probe = probe;
+            this.input = input;
+        }
+    }
+
+    /** An index: rows of a stored collection arranged by key. */
+    static final class Index {
+        final long id;
+        final long on;
+        final int dataflow;
+        final Arrangement<Row, Row> byKey;
+        final TraceHandle read;
+        final Probe probe;
+
+        Index(long id, long on, int dataflow, Arrangement<Row, Row> byKey, Probe probe) {
+            this.id = id;
+            this.on = on;
+            this.dataflow = dataflow;
+            this.byKey = byKey;
+            this.read = readHandle(byKey.trace());
+            this.probe = probe;
+        }
+    }
+
+    private static TraceHandle readHandle(TraceHandle base) {
+        TraceHandle h = base.share();
+        h.setPhysicalCompaction(Antichain.empty(1));
+        return h;
+    }
+
+    private final Map<Long, Stored> stored = new HashMap<>();
+    private final Map<Long, Index> indexes = new HashMap<>();
+    private long upper;
+
+    /** Creates table {@code id}'s dataflow: an input whose contents are arranged. */
+    void createTable(Worker worker, long id, String name) {
+        Stored s = worker.dataflow("table:" + name, scope -> {
+            InputSession<Row> in = InputSession.create(scope, name, ROW);
+            Arrangement<Row, Unit> oks = in.collection().arrangeBySelf();
+            Probe probe = oks.asCollection().probe();
+            return new Stored(id, scope.dataflowIndex(), oks, null, probe, in);
+        });
+        s.input.advanceTo(upper);
+        stored.put(id, s);
+    }
+
+    /** Writes {@code changes} (row to signed count) to table {@code id} at {@code time}. */
+    void write(long id, long time, Map<Row, Long> changes) {
+        Stored s = stored.get(id);
+        s.input.advanceTo(Math.max(time, s.input.time()[0]));
+        for (Map.Entry<Row, Long> e : changes.entrySet()) {
+            if (e.getValue() != 0) s.input.update(e.getKey(), e.getValue());
+        }
+    }
+
+    /** Promises that no table gets writes before {@code time}. */
+    void advance(long time) {
+        if (time <= upper) return;
+        upper = time;
+        for (Stored s : stored.values()) {
+            if (s.input != null) s.input.advanceTo(Math.max(time, s.input.time()[0]));
+        }
+    }
+
+    /** Creates a materialized view's dataflow: {@code plan} maintained, its rows and errors arranged. */
+    void createMaterializedView(Worker worker, long id, String name, Plan plan) {
+        Renderer[] renderer = new Renderer[1];
+        Stored s = worker.dataflow("mv:" + name, scope -> {
+            renderer[0] = new Renderer(scope, this::importInto);
+            Rendered r = renderer[0].render(plan);
+            Arrangement<Row, Unit> oks = r.oks().arrangeBySelf();
+            Arrangement<Row, Unit> errs = r.errs().arrangeBySelf();
+            Probe probe = oks.asCollection().concat(errs.asCollection()).probe();
+            return new Stored(id, scope.dataflowIndex(), oks, errs, probe, null);
+        });
+        renderer[0].sealConstants();
+        stored.put(id, s);
+    }
+
+    /** Creates an index: the rows of {@code on} arranged by the values of {@code keys}. */
+    void createIndex(Worker worker, long id, String name, long on, List<dev.tributary.sql.types.SqlType> types, List<ScalarExpr> keys) {
+        RowCodec codec = new RowCodec(types);
+        List<dev.tributary.sql.types.SqlType> keyTypes = new ArrayList<>();
+        for (ScalarExpr k : keys) keyTypes.add(k.type());
+        RowCodec keyCodec = new RowCodec(keyTypes);
+        Index ix = worker.dataflow("index:" + name, scope -> {
+            Rendered source = importInto(on, scope);
+            Arrangement<Row, Row> byKey = source.oks().arrangeByKey(row -> {
+                Object[] values = codec.decode(row);
+                Object[] key = new Object[keys.size()];
+                for (int i = 0; i < key.length; i++) {
+                    try {
+                        key[i] = keys.get(i).eval(values);
+                    } catch (SqlException e) {
+                        key[i] = null; // a key that fails to compute is indexed as NULL; lookups by value never find it
+                    }
+                }
+                return keyCodec.encode(key);
+            }, ROW, row -> row, ROW);
+            Probe probe = byKey.asCollection().probe();
+            return new Index(id, on, scope.dataflowIndex(), byKey, probe);
+        });
+        indexes.put(id, ix);
+    }
+
+    /** Stored collection {@code id} imported into {@code scope}: shared, nothing copied. */
+    Rendered importInto(long id, Scope scope) {
+        Stored s = stored.get(id);
+        if (s == null) throw new IllegalStateException("no stored collection " + id);
+        Collection<Row> oks = s.oks.importInto(scope).flatten((k, v) -> k, ROW);
+        Collection<Row> errs;
+        if (s.errs != null) {
+            errs = s.errs.importInto(scope).flatten((k, v) -> k, ROW);
+        } else {
+            InputSession<Row> none = InputSession.create(scope, "no-errors", ROW);
+            none.close();
+            errs = none.collection();
+        }
+        return new Rendered(oks, errs);
+    }
+
+    /** Drops the dataflow of stored collection or index {@code id}. */
+    void drop(Worker worker, long id) {
+        Stored s = stored.remove(id);
+        if (s != null) {
+            if (s.input != null) s.input.close();
+            s.okRead.drop();
+            if (s.errRead != null) s.errRead.drop();
+            worker.dropDataflow(s.dataflow);
+        }
+        Index ix = indexes.remove(id);
+        if (ix != null) {
+            ix.read.drop();
+            worker.dropDataflow(ix.dataflow);
+        }
+    }
+
+    /**
+     * The rows of {@code plan} at time {@code t} with their multiplicities, in no order. A plan that
+     * only reads a stored collection is read from its arrangement; any other runs in a transient
+     * dataflow over the stored arrangements, which is dropped afterwards.
+     *
+     * @throws SqlException the first error (by row order) the query meets at {@code t}
+     */
+    Map<Row, Long> read(Worker worker, Plan plan, long t) {
+        if (plan instanceof Plan.Get g) {
+            Stored s = stored.get(g.id());
+            worker.stepWhile(() -> s.probe.lessEqual(t));
+            checkErrors(s.errRead, t);
+            return readTrace(s.okRead, t);
+        }
+        Map<Row, Long> oks = new LinkedHashMap<>();
+        Map<Row, Long> errs = new HashMap<>();
+        Renderer[] renderer = new Renderer[1];
+        int[] index = new int[1];
+        Probe probe = worker.dataflow("select", scope -> {
+            index[0] = scope.dataflowIndex();
+            renderer[0] = new Renderer(scope, this::importInto);
+            Rendered r = renderer[0].render(plan);
+            Collection<Row> o = r.oks().inspect((row, time, diff) -> {
+                if (time[0] <= t) oks.merge(row, diff, Long::sum);
+            });
+            Collection<Row> e = r.errs().inspect((row, time, diff) -> {
+                if (time[0] <= t) errs.merge(row, diff, Long::sum);
+            });
+            return o.concat(e).probe();
+        });
+        renderer[0].sealConstants();
+        try {
+            worker.stepWhile(() -> probe.lessEqual(t));
+        } finally {
+            worker.dropDataflow(index[0]);
+        }
+        errs.values().removeIf(n -> n == 0);
+        if (!errs.isEmpty()) throw firstError(errs.keySet());
+        oks.values().removeIf(n -> n == 0);
+        return oks;
+    }
+
+    /** Rows of index {@code id} whose key equals {@code key}, at {@code t}. */
+    Map<Row, Long> lookup(Worker worker, long id, Row key, long t) {
+        Index ix = indexes.get(id);
+        worker.stepWhile(() -> ix.probe.lessEqual(t));
+        Stored s = stored.get(ix.on);
+        if (s != null) checkErrors(s.errRead, t);
+        Map<Row, Long> out = new LinkedHashMap<>();
+        var c = ix.read.cursor();
+        dev.tributary.arrangements.BytesColumn probeKey = new dev.tributary.arrangements.BytesColumn();
+        probeKey.add(key.toBytes());
+        c.seekKey(probeKey, 0);
+        if (c.keyValid() && c.keyColumn().equal(c.keyIndex(), probeKey, 0)) {
+            while (c.valValid()) {
+                long n = c.accumulate(new long[] {t});
+                if (n != 0) out.merge(ROW.get(c.valColumn(), c.valIndex()), n, Long::sum);
+                c.stepVal();
+            }
+        }
+        return out;
+    }
+
+    private static void checkErrors(TraceHandle errRead, long t) {
+        if (errRead == null) return;
+        Map<Row, Long> errs = readTrace(errRead, t);
+        if (!errs.isEmpty()) throw firstError(errs.keySet());
+    }
+
+    private static SqlException firstError(java.util.Set<Row> errs) {
+        Row first = null;
+        for (Row r : errs) if (first == null || r.compareTo(first) < 0) first = r;
+        return Errors.decode(first);
+    }
+
+    private static Map<Row, Long> readTrace(TraceHandle h, long t) {
+        Map<Row, Long> out = new LinkedHashMap<>();
+        h.readAt(new long[] {t}, (keys, k, vals, v, count) -> out.merge(ROW.get(keys, k), count, Long::sum));
+        return out;
+    }
+
+    /** Lets the stored arrangements forget history before {@code t}: reads never go back past it. */
+    void compactTo(long t) {
+        Antichain f = Antichain.of(t);
+        for (Stored s : stored.values()) {
+            if (s.okRead.logicalCompaction().dominates(f) && !s.okRead.logicalCompaction().equals(f)) s.okRead.setLogicalCompaction(f);
+            if (s.errRead != null && s.errRead.logicalCompaction().dominates(f) && !s.errRead.logicalCompaction().equals(f)) s.errRead.setLogicalCompaction(f);
+        }
+        for (Index ix : indexes.values()) {
+            if (ix.read.logicalCompaction().dominates(f) && !ix.read.logicalCompaction().equals(f)) ix.read.setLogicalCompaction(f);
+        }
+    }
+
+    /** Batches, updates and heap bytes of every stored arrangement, for SHOW and benchmarks. */
+    long heapBytes() {
+        long b = 0;
+        for (Stored s : stored.values()) b += s.okRead.trace().heapBytes();
+        for (Index ix : indexes.values()) b += ix.read.trace().heapBytes();
+        return b;
+    }
+}

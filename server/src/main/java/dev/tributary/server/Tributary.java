@@ -1,0 +1,87 @@
+package dev.tributary.server;
+
+import dev.tributary.sql.SqlException;
+import java.util.List;
+
+/**
+ * An embedded Tributary database: tables you write with SQL, views kept exactly up to date as
+ * you do.
+ *
+ * <pre>{@code
+ * try (Tributary db = Tributary.inMemory()) {
+ *     db.execute("CREATE TABLE t (a int, b text)");
+ *     db.execute("CREATE MATERIALIZED VIEW v AS SELECT b, count(*) FROM t GROUP BY b");
+ *     db.execute("INSERT INTO t VALUES (1, 'x'), (2, 'x')");
+ *     Result r = db.query("SELECT * FROM v");   // one row: x, 2
+ * }
+ * }</pre>
+ *
+ * <p>All methods are thread-safe; statements run one at a time. Errors are {@link SqlException}s
+ * carrying PostgreSQL's SQLSTATE codes. {@link #execute} runs in a default session; use
+ * {@link #session()} for independent transaction blocks.
+ */
+public final class Tributary implements AutoCloseable {
+    private final Coordinator coordinator;
+    private final Session defaultSession = new Session();
+
+    private Tributary(Clock clock) {
+        this.coordinator = new Coordinator(clock);
+    }
+
+    /** A database in memory, on the wall clock. */
+    public static Tributary inMemory() {
+        return new Tributary(Clock.wall());
+    }
+
+    /** A database in memory on {@code clock} (use {@link Clock#manual} for tests and demos). */
+    public static Tributary inMemory(Clock clock) {
+        return new Tributary(clock);
+    }
+
+    /** Runs every statement of {@code sql}; returns one result per statement. */
+    public List<Result> execute(String sql) {
+        return coordinator.execute(defaultSession, sql);
+    }
+
+    /** Runs {@code sql}, which must be one statement, and returns its result. */
+    public Result query(String sql) {
+        List<Result> r = execute(sql);
+        if (r.size() != 1) throw new SqlException("42601", "expected one statement, got " + r.size());
+        return r.get(0);
+    }
+
+    /** A new session: its own transaction block state. */
+    public Connection session() {
+        return new Connection(coordinator, new Session());
+    }
+
+    /** The clock this database runs on. */
+    public Clock clock() {
+        return coordinator.clock();
+    }
+
+    @Override
+    public void close() {
+        coordinator.close();
+    }
+
+    /** A session of this database. */
+    public static final class Connection {
+        private final Coordinator coordinator;
+        private final Session session;
+
+        Connection(Coordinator coordinator, Session session) {
+            this.coordinator = coordinator;
+            this.session = session;
+        }
+
+        public List<Result> execute(String sql) {
+            return coordinator.execute(session, sql);
+        }
+
+        /** {@code I} idle, {@code T} in a transaction block, {@code E} in a failed one. */
+        public char transactionStatus() {
+            return session.status();
+        }
+    }
+}

@@ -1,0 +1,241 @@
+package dev.tributary.server.shell;
+
+import dev.tributary.server.Clock;
+import dev.tributary.server.Result;
+import dev.tributary.server.Tributary;
+import dev.tributary.sql.SqlException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.jline.reader.EndOfFileException;
+import org.jline.reader.LineReader;
+import org.jline.reader.LineReaderBuilder;
+import org.jline.reader.UserInterruptException;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
+
+/**
+ * {@code tributary sql}: an interactive SQL shell over an in-memory database, with psql's flags
+ * and output. Statements come from {@code -c}, {@code -f}, standard input, or the terminal
+ * (with line editing and history).
+ *
+ * <p>Exit status as psql: 0 when all went well, 1 for a fatal error of the shell itself (a bad
+ * flag, an unreadable file), 3 when a statement failed and {@code ON_ERROR_STOP} is set.
+ */
+public final class Shell {
+    private final Tributary db;
+    private final ShellOutput options;
+    private final boolean stopOnError;
+    private final PrintStream out;
+    private final PrintStream err;
+    private boolean failed;
+
+    Shell(Tributary db, ShellOutput options, boolean stopOnError, PrintStream out, PrintStream err) {
+        this.db = db;
+        this.options = options;
+        this.stopOnError = stopOnError;
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs the shell with {@code args}; returns the exit status. */
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        ShellOutput options = ShellOutput.DEFAULT;
+        boolean stopOnError = false;
+        boolean manualClock = false;
+        List<String[]> actions = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            try {
+                switch (a) {
+                    case "-c", "--command" -> actions.add(new String[] {"c", args[++i]});
+                    case "-f", "--file" -> actions.add(new String[] {"f", args[++i]});
+                    case "-A", "--no-align" -> options = options.withAligned(false);
+                    case "-t", "--tuples-only" -> options = options.withTuplesOnly(true);
+                    case "-q", "--quiet" -> options = options.withQuiet(true);
+                    case "-F", "--field-separator" -> options = options.withFieldSeparator(args[++i]);
+                    case "-v", "--set" -> {
+                        String v = args[++i];
+                        if (v.equalsIgnoreCase("ON_ERROR_STOP=1") || v.equalsIgnoreCase("ON_ERROR_STOP=on")) stopOnError = true;
+                        else if (!v.toUpperCase(java.util.Locale.ROOT).startsWith("ON_ERROR_STOP=")) {
+                            err.println("tributary sql: unsupported variable " + v + " (only ON_ERROR_STOP is known)");
+                            return 1;
+                        }
+                    }
+                    case "--clock" -> {
+                        String c = args[++i];
+                        if (c.equals("manual")) manualClock = true;
+                        else if (!c.equals("wall")) {
+                            err.println("tributary sql: --clock takes 'manual' or 'wall', not '" + c + "'");
+                            return 1;
+                        }
+                    }
+                    case "-h", "--help" -> {
+                        out.println(usage());
+                        return 0;
+                    }
+                    default -> {
+                        err.println("tributary sql: unknown option '" + a + "'");
+                        err.println(usage());
+                        return 1;
+                    }
+                }
+            } catch (ArrayIndexOutOfBoundsException e) {
+                err.println("tributary sql: option '" + a + "' needs an argument");
+                return 1;
+            }
+        }
+        Clock clock = manualClock ? Clock.manual(0) : Clock.wall();
+        try (Tributary db = Tributary.inMemory(clock)) {
+            Shell shell = new Shell(db, options, stopOnError, out, err);
+            if (actions.isEmpty()) {
+                if (System.console() != null) return shell.interactive();
+                return shell.script(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), null);
+            }
+            for (String[] action : actions) {
+                int status;
+                if (action[0].equals("c")) {
+                    status = shell.script(new BufferedReader(new java.io.StringReader(action[1])), null);
+                } else {
+                    Path p = Path.of(action[1]);
+                    try (BufferedReader r = Files.newBufferedReader(p, StandardCharsets.UTF_8)) {
+                        status = shell.script(r, action[1]);
+                    } catch (IOException e) {
+                        err.println("tributary sql: " + action[1] + ": " + e.getMessage());
+                        return 1;
+                    }
+                }
+                if (status != 0) return status;
+            }
+            return 0;
+        }
+    }
+
+    private static String usage() {
+        return """
+                usage: tributary sql [OPTION]...
+                  -c, --command=SQL         run SQL (may be given more than once), then exit
+                  -f, --file=FILE           run the statements in FILE, then exit
+                  -A, --no-align            unaligned output
+                  -t, --tuples-only         rows only: no header, no row count
+                  -q, --quiet               no command tags
+                  -F, --field-separator=SEP separator for unaligned output (default "|")
+                  -v ON_ERROR_STOP=1        stop at the first failing statement, exit status 3
+                      --clock manual|wall   time moves only by ADVANCE CLOCK (manual), or with the wall clock
+                With no -c or -f, reads statements from the terminal or standard input.""";
+    }
+
+    /** Runs the statements read from {@code in}; returns the exit status. */
+    int script(BufferedReader in, String file) {
+        StatementSplitter splitter = new StatementSplitter();
+        try {
+            for (String line; (line = in.readLine()) != null; ) {
+                if (splitter.rest().isBlank() && line.strip().startsWith("\\")) {
+                    if (!meta(line.strip())) return 0;
+                    continue;
+                }
+                for (String stmt : splitter.add(line + "\n")) {
+                    if (!runStatement(stmt) && stopOnError) return 3;
+                }
+            }
+        } catch (IOException e) {
+            err.println("tributary sql: " + e.getMessage());
+            return 1;
+        }
+        String rest = splitter.rest();
+        if (!rest.isBlank() && !runStatement(rest) && stopOnError) return 3;
+        return 0;
+    }
+
+    /** The interactive loop, with line editing and history; returns the exit status. */
+    int interactive() {
+        try (Terminal terminal = TerminalBuilder.builder().system(true).build()) {
+            LineReader reader = LineReaderBuilder.builder().terminal(terminal)
+                    .variable(LineReader.HISTORY_FILE, Path.of(System.getProperty("user.home"), ".tributary_history"))
+                    .build();
+            out.println("tributary " + "(in-memory; \\q to quit, \\? for help)");
+            StatementSplitter splitter = new StatementSplitter();
+            while (true) {
+                String prompt = splitter.rest().isBlank() ? "tributary=> " : "tributary-> ";
+                String line;
+                try {
+                    line = reader.readLine(prompt);
+                } catch (UserInterruptException e) {
+                    splitter.clear();
+                    continue;
+                } catch (EndOfFileException e) {
+                    return 0;
+                }
+                if (splitter.rest().isBlank() && line.strip().startsWith("\\")) {
+                    if (!meta(line.strip())) return 0;
+                    continue;
+                }
+                for (String stmt : splitter.add(line + "\n")) runStatement(stmt);
+            }
+        } catch (IOException e) {
+            err.println("tributary sql: cannot open the terminal: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** A backslash command; returns false to quit. */
+    private boolean meta(String command) {
+        String[] parts = command.split("\\s+", 2);
+        switch (parts[0]) {
+            case "\\q" -> {
+                return false;
+            }
+            case "\\d" -> runStatement(parts.length > 1 ? "SHOW COLUMNS FROM " + parts[1] : "SHOW TABLES");
+            case "\\dv" -> runStatement("SHOW VIEWS");
+            case "\\dm" -> runStatement("SHOW MATERIALIZED VIEWS");
+            case "\\di" -> runStatement("SHOW INDEXES");
+            case "\\?" -> out.println("\\q quit   \\d [NAME] tables or a relation's columns   \\dv views   \\dm materialized views   \\di indexes");
+            default -> err.println("invalid command " + parts[0] + "\nTry \\? for help.");
+        }
+        return true;
+    }
+
+    /** Runs one statement and prints its result or error; returns whether it succeeded. */
+    boolean runStatement(String text) {
+        String sql = text.stripLeading();
+        try {
+            for (Result r : db.execute(sql)) print(r);
+            return true;
+        } catch (SqlException e) {
+            failed = true;
+            err.println(e.render(sql));
+            return false;
+        } catch (RuntimeException e) {
+            failed = true;
+            err.println("ERROR:  XX000: internal error: " + e);
+            return false;
+        }
+    }
+
+    private void print(Result r) {
+        if (!r.hasRows()) {
+            if (!options.quiet()) out.println(r.tag());
+            return;
+        }
+        List<TablePrinter.Align> aligns = new ArrayList<>();
+        for (var t : r.types()) aligns.add(TablePrinter.Align.of(t));
+        List<String[]> rows = new ArrayList<>();
+        for (List<String> row : r.text()) rows.add(row.toArray(new String[0]));
+        out.print(new TablePrinter(options).format(r.columns(), aligns, rows));
+        out.flush();
+    }
+
+    boolean failed() {
+        return failed;
+    }
+}

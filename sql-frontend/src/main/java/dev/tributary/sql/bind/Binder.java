@@ -1,0 +1,1084 @@
+package dev.tributary.sql.bind;
+
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.ast.Alias;
+import dev.tributary.sql.ast.Cte;
+import dev.tributary.sql.ast.Expr;
+import dev.tributary.sql.ast.OrderItem;
+import dev.tributary.sql.ast.Query;
+import dev.tributary.sql.ast.QueryBody;
+import dev.tributary.sql.ast.SelectItem;
+import dev.tributary.sql.ast.TableRef;
+import dev.tributary.sql.catalog.Catalog;
+import dev.tributary.sql.catalog.CatalogItem;
+import dev.tributary.sql.catalog.Column;
+import dev.tributary.sql.expr.AggregateFunction;
+import dev.tributary.sql.expr.ScalarExpr;
+import dev.tributary.sql.parser.SqlFormatter;
+import dev.tributary.sql.plan.AggregateCall;
+import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.types.SqlType;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Turns a parsed query into a {@link Plan}: resolves names with PostgreSQL's scoping rules,
+ * types every expression, and lowers joins, aggregation, set operations and ordering to the
+ * plan's few operators.
+ *
+ * <p>Errors are PostgreSQL's: 42P01 for an unknown relation, 42703 for an unknown column,
+ * 42702 for an ambiguous one, 42803 for a column outside GROUP BY, 42804 for mismatched types,
+ * 0A000 naming a feature not supported yet. A binder is used for one statement.
+ */
+public final class Binder {
+    private static final AtomicInteger LET_IDS = new AtomicInteger();
+
+    private final Catalog catalog;
+    private final Map<String, Bound> ctes = new HashMap<>();
+    private final java.util.Set<Long> dependencies = new java.util.HashSet<>();
+
+    public Binder(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    /** A bound relation: its plan and the fields names resolve to, one per plan column. */
+    record Bound(Plan plan, List<Field> fields) {
+        Bound {
+            fields = List.copyOf(fields);
+            if (plan.arity() != fields.size()) throw new IllegalStateException("plan has " + plan.arity() + " columns but " + fields.size() + " fields");
+        }
+    }
+
+    // ------------------------------------------------------------------ queries
+
+    /** Binds a top-level query: ORDER BY decides the presentation, LIMIT becomes a top-k. */
+    public BoundQuery bindQuery(Query q) {
+        return query(q, true);
+    }
+
+    /** Binds a query as a relation (a view, a subquery): ORDER BY only matters with LIMIT. */
+    Bound relation(Query q) {
+        BoundQuery b = query(q, false);
+        Plan p = b.plan();
+        if (p.arity() > b.visible()) p = project(p, range(0, b.visible()));
+        List<Field> fields = new ArrayList<>();
+        for (int i = 0; i < b.visible(); i++) fields.add(new Field(null, b.names().get(i), b.types().get(i), false));
+        return new Bound(p, fields);
+    }
+
+    /** A bound query before presentation: {@code prefix} columns of a correlation's D come first. */
+    private record Ordered(Plan plan, List<String> names, List<SqlType> types, List<Plan.SortKey> order, int prefix) {}
+
+    private BoundQuery query(Query q, boolean topLevel) {
+        Ordered o = ordered(q);
+        return new BoundQuery(o.plan, o.names, o.types, topLevel ? o.order : List.of());
+    }
+
+    private Ordered ordered(Query q) {
+        Map<String, Bound> saved = new HashMap<>(ctes);
+        Correlation c = corr;
+        corr = null;
+        try {
+            for (Cte cte : q.with()) {
+                if (ctes.containsKey(cte.name()) && !saved.containsKey(cte.name())) {
+                    throw new SqlException("42712", "WITH query name \"" + cte.name() + "\" specified more than once", cte.pos());
+                }
+                Bound b = relation(cte.query());
+                ctes.put(cte.name(), rename(b, cte.name(), cte.columns(), cte.pos()));
+            }
+            corr = c;
+            return orderedBody(q);
+        } finally {
+            corr = null;
+            ctes.clear();
+            ctes.putAll(saved);
+        }
+    }
+
+    /** The body with ORDER BY, LIMIT and OFFSET applied (per D row when correlated). */
+    private Ordered orderedBody(Query q) {
+        QueryBody body = q.body();
+        List<String> names;
+        List<SqlType> types;
+        Plan plan;
+        int prefix;
+        List<Plan.SortKey> order = new ArrayList<>();
+        if (body instanceof QueryBody.Select s) {
+            SelectResult r = select(s, q.orderBy());
+            plan = r.plan;
+            names = r.names;
+            types = r.types;
+            order = r.order;
+            prefix = r.prefix;
+        } else {
+            Correlation c = corr;
+            corr = null;
+            Bound b = body(body);
+            plan = b.plan();
+            prefix = 0;
+            if (c != null) {
+                // a correlated VALUES or set operation may not read outer columns: pair it with every D row
+                plan = new Plan.Join(c.plan(), plan, List.of(), List.of());
+                prefix = c.width();
+            }
+            names = new ArrayList<>();
+            types = new ArrayList<>();
+            for (Field f : b.fields()) {
+                names.add(f.name());
+                types.add(f.type());
+            }
+            for (OrderItem item : q.orderBy()) {
+                Plan.SortKey k = outputSortKey(item, b.fields());
+                order.add(new Plan.SortKey(k.column() + prefix, k.descending(), k.nullsFirst()));
+            }
+        }
+        long limit = q.limit() == null ? -1 : constantLong(q.limit(), "LIMIT");
+        long offset = q.offset() == null ? 0 : constantLong(q.offset(), "OFFSET");
+        if (limit >= 0 || offset > 0) {
+            plan = new Plan.TopK(plan, range(0, prefix), order, limit, offset);
+        }
+        return new Ordered(plan, names, types, order, prefix);
+    }
+
+    /**
+     * Binds a subquery correlated through {@code c}: its plan has D's columns first, then its own
+     * visible columns (nothing else).
+     */
+    Bound correlated(Query q, Correlation c) {
+        corr = c;
+        Ordered o = ordered(q);
+        int width = o.prefix + o.names.size();
+        Plan p = o.plan.arity() > width ? project(o.plan, range(0, width)) : o.plan;
+        List<Field> fields = new ArrayList<>(c.fields);
+        for (int i = 0; i < o.names.size(); i++) fields.add(new Field(null, o.names.get(i), o.types.get(i), false));
+        return new Bound(p, fields);
+    }
+
+    private long constantLong(Expr e, String clause) {
+        ScalarExpr x = Sx.coerce(expr(e, Scope.EMPTY), SqlType.BIGINT, e.pos(), "argument of " + clause);
+        if (!Sx.isConstant(x)) throw new SqlException("42P10", "argument of " + clause + " must not contain variables", e.pos());
+        Object v = x.eval(new Object[0]);
+        if (v == null) return clause.equals("LIMIT") ? -1 : 0;
+        long n = (Long) v;
+        if (n < 0) throw new SqlException(clause.equals("LIMIT") ? "2201W" : "2201X", clause + " must not be negative", e.pos());
+        return n;
+    }
+
+    /** ORDER BY over a body that is not a plain SELECT: names and ordinals of the output only. */
+    private Plan.SortKey outputSortKey(OrderItem item, List<Field> fields) {
+        int col = -1;
+        if (item.expr() instanceof Expr.IntegerLiteral n) {
+            if (n.value() < 1 || n.value() > fields.size()) throw new SqlException("42P10", "ORDER BY position " + n.value() + " is not in select list", item.pos());
+            col = (int) n.value() - 1;
+        } else if (item.expr() instanceof Expr.ColumnRef c && c.parts().size() == 1) {
+            for (int i = 0; i < fields.size(); i++) {
+                if (fields.get(i).name().equals(c.parts().get(0))) {
+                    col = i;
+                    break;
+                }
+            }
+            if (col < 0) throw new SqlException("42703", "column \"" + c.parts().get(0) + "\" does not exist", c.pos());
+        } else {
+            throw new SqlException("0A000", "ORDER BY on a UNION/INTERSECT/EXCEPT result must be on one of the result columns", item.pos());
+        }
+        return sortKey(col, item);
+    }
+
+    private static Plan.SortKey sortKey(int column, OrderItem item) {
+        boolean nullsFirst = switch (item.nulls()) {
+            case FIRST -> true;
+            case LAST -> false;
+            case DEFAULT -> item.descending();
+        };
+        return new Plan.SortKey(column, item.descending(), nullsFirst);
+    }
+
+    Bound body(QueryBody body) {
+        return switch (body) {
+            case QueryBody.Select s -> {
+                SelectResult r = select(s, List.of());
+                List<Field> fields = new ArrayList<>();
+                for (int i = 0; i < r.names.size(); i++) fields.add(new Field(null, r.names.get(i), r.types.get(i), false));
+                yield new Bound(r.plan, fields);
+            }
+            case QueryBody.Values v -> values(v);
+            case QueryBody.SetOperation op -> setOperation(op);
+            case Query q -> relation(q);
+        };
+    }
+
+    private Bound values(QueryBody.Values v) {
+        int width = v.rows().get(0).size();
+        List<List<ScalarExpr>> rows = new ArrayList<>();
+        for (List<Expr> row : v.rows()) {
+            if (row.size() != width) throw new SqlException("42601", "VALUES lists must all be the same length", row.isEmpty() ? v.pos() : row.get(0).pos());
+            List<ScalarExpr> bound = new ArrayList<>();
+            for (Expr e : row) bound.add(expr(e, Scope.EMPTY));
+            rows.add(bound);
+        }
+        List<SqlType> types = new ArrayList<>();
+        for (int c = 0; c < width; c++) {
+            List<SqlType> col = new ArrayList<>();
+            for (List<ScalarExpr> row : rows) col.add(row.get(c).type());
+            types.add(Sx.common(col, "VALUES", v.pos()));
+        }
+        List<Plan> parts = new ArrayList<>();
+        List<Object[]> constants = new ArrayList<>();
+        for (List<ScalarExpr> row : rows) {
+            List<ScalarExpr> coerced = new ArrayList<>();
+            boolean constant = true;
+            for (int c = 0; c < width; c++) {
+                ScalarExpr e = Sx.coerce(row.get(c), types.get(c), v.pos(), "VALUES");
+                coerced.add(e);
+                constant &= Sx.isConstant(e);
+            }
+            Object[] folded = constant ? tryEvaluate(coerced) : null;
+            if (folded != null) constants.add(folded);
+            else parts.add(project(new Plan.Map(one(), coerced), range(0, width)));
+        }
+        if (!constants.isEmpty()) parts.add(0, new Plan.Constant(constants, types));
+        Plan plan = parts.size() == 1 ? parts.get(0) : new Plan.Union(parts);
+        List<Field> fields = new ArrayList<>();
+        for (int c = 0; c < width; c++) fields.add(new Field(null, "column" + (c + 1), types.get(c), false));
+        return new Bound(plan, fields);
+    }
+
+    /** The values of constant expressions, or null if evaluating one fails (it then fails when run). */
+    private static Object[] tryEvaluate(List<ScalarExpr> exprs) {
+        Object[] out = new Object[exprs.size()];
+        try {
+            for (int i = 0; i < out.length; i++) out[i] = exprs.get(i).eval(new Object[0]);
+        } catch (SqlException e) {
+            return null;
+        }
+        return out;
+    }
+
+    /** One row with no columns: what a SELECT without FROM reads. */
+    static Plan one() {
+        return new Plan.Constant(List.<Object[]>of(new Object[0]), List.of());
+    }
+
+    private Bound setOperation(QueryBody.SetOperation op) {
+        Bound l = body(op.left());
+        Bound r = body(op.right());
+        String name = op.op().name();
+        if (l.fields().size() != r.fields().size()) {
+            throw new SqlException("42601", "each " + name + " query must have the same number of columns", op.right().pos());
+        }
+        List<SqlType> types = new ArrayList<>();
+        for (int i = 0; i < l.fields().size(); i++) {
+            types.add(Sx.common(List.of(l.fields().get(i).type(), r.fields().get(i).type()), name, op.pos()));
+        }
+        Plan lp = coerceColumns(l.plan(), types, op.pos(), name);
+        Plan rp = coerceColumns(r.plan(), types, op.pos(), name);
+        Plan plan = switch (op.op()) {
+            case UNION -> op.all() ? new Plan.Union(List.of(lp, rp)) : new Plan.Distinct(new Plan.Union(List.of(lp, rp)));
+            case EXCEPT -> op.all()
+                    ? new Plan.Threshold(new Plan.Union(List.of(lp, new Plan.Negate(rp))))
+                    : new Plan.Threshold(new Plan.Union(List.of(new Plan.Distinct(lp), new Plan.Negate(new Plan.Distinct(rp)))));
+            case INTERSECT -> {
+                Plan a = op.all() ? lp : new Plan.Distinct(lp);
+                Plan b = op.all() ? rp : new Plan.Distinct(rp);
+                int id = LET_IDS.incrementAndGet();
+                Plan ref = new Plan.LetRef(id, a.types());
+                // min(a, b) = a - max(a - b, 0)
+                yield new Plan.Let(id, a, new Plan.Union(List.of(ref, new Plan.Negate(new Plan.Threshold(new Plan.Union(List.of(ref, new Plan.Negate(b))))))));
+            }
+        };
+        List<Field> fields = new ArrayList<>();
+        for (int i = 0; i < types.size(); i++) fields.add(new Field(null, l.fields().get(i).name(), types.get(i), false));
+        return new Bound(plan, fields);
+    }
+
+    private static Plan coerceColumns(Plan p, List<SqlType> types, int pos, String context) {
+        List<SqlType> have = p.types();
+        if (have.equals(types)) return p;
+        List<ScalarExpr> exprs = new ArrayList<>();
+        for (int i = 0; i < types.size(); i++) exprs.add(Sx.coerce(Sx.column(i, have.get(i)), types.get(i), pos, context));
+        return project(new Plan.Map(p, exprs), range(have.size(), have.size() + types.size()));
+    }
+
+    // ------------------------------------------------------------------ SELECT
+
+    private record SelectResult(Plan plan, List<String> names, List<SqlType> types, List<Plan.SortKey> order, int prefix) {}
+
+    /**
+     * A correlated subquery's window on its enclosing query: relation D, the distinct values of
+     * the outer columns it reads. The subquery is planned with D joined in as its first input, so
+     * outer references are ordinary columns, and its result keeps D's columns in front, so the
+     * enclosing query can join it back on them. {@code plan} is null while a first pass only
+     * finds out which outer columns are used.
+     */
+    static final class Correlation {
+        final List<Field> fields;
+        final Plan plan;
+        final BitSet used = new BitSet();
+
+        Correlation(List<Field> fields, Plan plan) {
+            this.fields = fields;
+            this.plan = plan;
+        }
+
+        int width() {
+            return fields.size();
+        }
+
+        Plan plan() {
+            if (plan != null) return plan;
+            List<SqlType> t = new ArrayList<>();
+            for (Field f : fields) t.add(f.type());
+            return Plan.Constant.empty(t);
+        }
+    }
+
+    /** The correlation of the subquery being bound; taken (and cleared) by its outermost SELECT. */
+    private Correlation corr;
+
+    /** A relation being built up: expressions over it may add columns to it (a subquery's result, joined in). */
+    static final class Rel {
+        Plan plan;
+
+        Rel(Plan plan) {
+            this.plan = plan;
+        }
+    }
+
+    private SelectResult select(QueryBody.Select s, List<OrderItem> orderBy) {
+        Correlation c = corr;
+        corr = null;
+        int nD = c == null ? 0 : c.width();
+        // FROM, with D in front when correlated
+        List<Bound> inputs = new ArrayList<>();
+        if (c != null) inputs.add(new Bound(c.plan(), c.fields));
+        if (s.from().isEmpty()) inputs.add(new Bound(one(), List.of()));
+        for (TableRef r : s.from()) inputs.add(tableRef(r));
+        List<Field> local = new ArrayList<>();
+        for (int i = c == null ? 0 : 1; i < inputs.size(); i++) local.addAll(inputs.get(i).fields());
+        checkDuplicateAliases(inputs.subList(c == null ? 0 : 1, inputs.size()), s.from());
+        Scope outerScope = c == null ? null : new Scope(c.fields, Scope.identityOf(nD), null, c.used);
+        Scope scope = new Scope(local, Scope.offset(nD, local.size()), outerScope, null);
+
+        // WHERE: plain conjuncts plan the joins; those with subqueries apply to the joined result
+        List<ScalarExpr> conjuncts = new ArrayList<>();
+        List<Expr> withSubqueries = new ArrayList<>();
+        if (s.where() != null) {
+            if (containsAggregate(List.of(s.where()))) throw new SqlException("42803", "aggregate functions are not allowed in WHERE", s.where().pos());
+            List<Expr> parts = new ArrayList<>();
+            splitAnd(s.where(), parts);
+            for (Expr part : parts) {
+                if (Exprs.hasSubquery(part)) withSubqueries.add(part);
+                else Sx.conjuncts(Sx.coerce(expr(part, scope), SqlType.BOOLEAN, part.pos(), "argument of WHERE"), conjuncts);
+            }
+        }
+        List<Plan> plans = new ArrayList<>();
+        for (Bound b : inputs) plans.add(b.plan());
+        Plan plan = JoinPlanner.innerJoin(plans, conjuncts);
+        int width = plan.arity();
+        if (!withSubqueries.isEmpty()) {
+            Rel rel = new Rel(plan);
+            List<ScalarExpr> predicates = new ArrayList<>();
+            for (Expr part : withSubqueries) predicates.add(Sx.coerce(expr(part, scope, null, rel), SqlType.BOOLEAN, part.pos(), "argument of WHERE"));
+            plan = project(new Plan.Filter(rel.plan, predicates), range(0, width));
+        }
+
+        // expand the select list
+        List<Expr> items = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (SelectItem item : s.items()) {
+            if (item.expr() instanceof Expr.Star star) {
+                if (s.from().isEmpty()) throw new SqlException("42601", "SELECT * with no tables specified is not valid", star.pos());
+                for (Field f : local) {
+                    if (f.hidden()) continue;
+                    items.add(new Expr.ColumnRef(star.pos(), f.qualifier() == null ? List.of(f.name()) : List.of(f.qualifier(), f.name())));
+                    names.add(f.name());
+                }
+            } else if (item.expr() instanceof Expr.QualifiedStar qs) {
+                String q = qs.qualifier().get(qs.qualifier().size() - 1);
+                boolean any = false;
+                for (Field f : local) {
+                    if (q.equals(f.qualifier())) {
+                        items.add(new Expr.ColumnRef(qs.pos(), List.of(q, f.name())));
+                        names.add(f.name());
+                        any = true;
+                    }
+                }
+                if (!any) throw new SqlException("42P01", "missing FROM-clause entry for table \"" + q + "\"", qs.pos());
+            } else {
+                items.add(item.expr());
+                names.add(item.alias() != null ? item.alias() : columnName(item.expr()));
+            }
+        }
+
+        boolean aggregated = !s.groupBy().isEmpty() || s.having() != null || containsAggregate(items) || orderByAggregates(orderBy);
+        Grouping grouping = null;
+        if (aggregated) {
+            grouping = group(s, scope, plan, items, names, orderBy, c);
+            plan = grouping.plan;
+        }
+        // D's columns, the select list, then hidden ORDER BY columns
+        int base = plan.arity();
+        Rel rel = new Rel(plan);
+        List<ScalarExpr> exprs = new ArrayList<>();
+        for (int i = 0; i < nD; i++) exprs.add(Sx.column(i, c.fields.get(i).type()));
+        for (Expr e : items) exprs.add(grouping == null ? expr(e, scope, null, rel) : grouping.bind(e, rel));
+        List<Plan.SortKey> order = new ArrayList<>();
+        List<String> textOfItem = new ArrayList<>();
+        for (Expr e : items) textOfItem.add(SqlFormatter.format(e));
+        for (OrderItem item : orderBy) {
+            int col = orderColumn(item, items, names, textOfItem);
+            if (col < 0) {
+                if (s.distinct()) throw new SqlException("42P10", "for SELECT DISTINCT, ORDER BY expressions must appear in select list", item.pos());
+                exprs.add(grouping == null ? expr(item.expr(), scope, null, rel) : grouping.bind(item.expr(), rel));
+                col = exprs.size() - 1 - nD;
+            }
+            order.add(sortKey(col + nD, item));
+        }
+        base = rel.plan.arity();
+        plan = project(new Plan.Map(rel.plan, exprs), range(base, base + exprs.size()));
+        List<SqlType> types = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) types.add(exprs.get(nD + i).type());
+        if (!s.distinctOn().isEmpty()) {
+            // DISTINCT ON (exprs): per group, the first row in ORDER BY order
+            List<Integer> keys = new ArrayList<>(range(0, nD));
+            for (Expr e : s.distinctOn()) {
+                int col = orderColumn(new OrderItem(e.pos(), e, false, OrderItem.Nulls.DEFAULT), items, names, textOfItem);
+                if (col < 0) throw new SqlException("0A000", "DISTINCT ON expressions must appear in the select list", e.pos());
+                keys.add(col + nD);
+            }
+            plan = new Plan.TopK(plan, keys, order, 1, 0);
+        } else if (s.distinct()) {
+            plan = new Plan.Distinct(plan);
+        }
+        return new SelectResult(plan, names, types, order, nD);
+    }
+
+    private static void splitAnd(Expr e, List<Expr> out) {
+        if (e instanceof Expr.Binary b && b.op() == dev.tributary.sql.ast.BinaryOp.AND) {
+            splitAnd(b.left(), out);
+            splitAnd(b.right(), out);
+        } else {
+            out.add(e);
+        }
+    }
+
+    /** The select-list column an ORDER BY item names (output name, ordinal, or the same expression), or -1. */
+    private int orderColumn(OrderItem item, List<Expr> items, List<String> names, List<String> textOfItem) {
+        Expr e = item.expr();
+        if (e instanceof Expr.IntegerLiteral n) {
+            if (n.value() < 1 || n.value() > items.size()) throw new SqlException("42P10", "ORDER BY position " + n.value() + " is not in select list", e.pos());
+            return (int) n.value() - 1;
+        }
+        if (e instanceof Expr.ColumnRef c && c.parts().size() == 1) {
+            int found = -1;
+            for (int i = 0; i < names.size(); i++) {
+                if (names.get(i).equals(c.parts().get(0))) {
+                    if (found >= 0 && !textOfItem.get(found).equals(textOfItem.get(i))) {
+                        throw new SqlException("42702", "ORDER BY \"" + c.parts().get(0) + "\" is ambiguous", e.pos());
+                    }
+                    if (found < 0) found = i;
+                }
+            }
+            if (found >= 0) return found;
+        }
+        String text = SqlFormatter.format(e);
+        for (int i = 0; i < items.size(); i++) if (textOfItem.get(i).equals(text)) return i;
+        return -1;
+    }
+
+    /** PostgreSQL's name for an unaliased select item: the column's or function's name, else {@code ?column?}. */
+    private static String columnName(Expr e) {
+        return switch (e) {
+            case Expr.ColumnRef c -> c.parts().get(c.parts().size() - 1);
+            case Expr.FunctionCall f -> f.name().get(f.name().size() - 1);
+            case Expr.Cast c -> c.operand() instanceof Expr.ColumnRef || c.operand() instanceof Expr.FunctionCall ? columnName(c.operand()) : Sx.typeName(c.type());
+            case Expr.Case c -> "case";
+            case Expr.Exists x -> "exists";
+            case Expr.Extract x -> "extract";
+            case Expr.BooleanLiteral b -> "bool";
+            default -> "?column?";
+        };
+    }
+
+    // ------------------------------------------------------------------ FROM
+
+    private static void checkDuplicateAliases(List<Bound> inputs, List<TableRef> refs) {
+        Map<String, Integer> seen = new HashMap<>();
+        for (int i = 0; i < inputs.size() && i < refs.size(); i++) {
+            for (Field f : inputs.get(i).fields()) {
+                if (f.qualifier() == null) continue;
+                Integer prev = seen.putIfAbsent(f.qualifier(), i);
+                if (prev != null && prev != i) {
+                    throw new SqlException("42712", "table name \"" + f.qualifier() + "\" specified more than once", refs.get(i).pos());
+                }
+            }
+        }
+    }
+
+    Bound tableRef(TableRef ref) {
+        return switch (ref) {
+            case TableRef.NamedTable t -> named(t);
+            case TableRef.DerivedTable d -> {
+                if (d.lateral()) throw new SqlException("0A000", "LATERAL subqueries are not supported yet", d.pos());
+                Bound b = relation(d.query());
+                yield d.alias() == null ? rename(b, null, List.of(), d.pos()) : rename(b, d.alias().name(), d.alias().columns(), d.alias().pos());
+            }
+            case TableRef.ValuesTable v -> {
+                Bound b = values(v.values());
+                yield v.alias() == null ? rename(b, "*VALUES*", List.of(), v.pos()) : rename(b, v.alias().name(), v.alias().columns(), v.alias().pos());
+            }
+            case TableRef.FunctionTable f -> throw new SqlException("0A000", "set-returning functions in FROM are not supported yet", f.pos());
+            case TableRef.Join j -> join(j);
+            case TableRef.AsOfSystemTime a -> throw new SqlException("0A000", "AS OF SYSTEM TIME is not supported yet", a.pos());
+            case TableRef.Changes c -> throw new SqlException("0A000", "CHANGES(...) is not supported yet", c.pos());
+        };
+    }
+
+    private Bound named(TableRef.NamedTable t) {
+        String name = t.name().get(t.name().size() - 1);
+        if (t.name().size() > 2 || (t.name().size() == 2 && !t.name().get(0).equals("public"))) {
+            throw new SqlException("3F000", "schema \"" + t.name().get(0) + "\" does not exist", t.pos());
+        }
+        Bound b;
+        Bound cte = t.name().size() == 1 ? ctes.get(name) : null;
+        if (cte != null) {
+            b = cte;
+        } else {
+            Optional<CatalogItem> item = catalog.lookup(name);
+            if (item.isEmpty() || item.get() instanceof CatalogItem.Index) {
+                throw new SqlException("42P01", "relation \"" + String.join(".", t.name()) + "\" does not exist", t.pos());
+            }
+            CatalogItem it = item.get();
+            dependencies.add(it.id());
+            List<Field> fields = new ArrayList<>();
+            for (Column c : it.columns()) fields.add(new Field(name, c.name(), c.type(), false));
+            Plan plan = switch (it) {
+                case CatalogItem.View v -> v.plan();
+                case CatalogItem.Table x -> new Plan.Get(x.id(), x.name(), types(x.columns()));
+                case CatalogItem.MaterializedView m -> new Plan.Get(m.id(), m.name(), types(m.columns()));
+                case CatalogItem.Index i -> throw new IllegalStateException();
+            };
+            b = new Bound(plan, fields);
+        }
+        return t.alias() == null ? rename(b, name, List.of(), t.pos()) : rename(b, t.alias().name(), t.alias().columns(), t.alias().pos());
+    }
+
+    static List<SqlType> types(List<Column> columns) {
+        List<SqlType> t = new ArrayList<>();
+        for (Column c : columns) t.add(c.type());
+        return t;
+    }
+
+    private static Bound rename(Bound b, String qualifier, List<String> columns, int pos) {
+        if (columns.size() > b.fields().size()) {
+            throw new SqlException("42P10", "table \"" + qualifier + "\" has " + b.fields().size() + " columns available but " + columns.size() + " columns specified", pos);
+        }
+        List<Field> fields = new ArrayList<>();
+        for (int i = 0; i < b.fields().size(); i++) {
+            Field f = b.fields().get(i);
+            fields.add(new Field(qualifier, i < columns.size() ? columns.get(i) : f.name(), f.type(), f.hidden()));
+        }
+        return new Bound(b.plan(), fields);
+    }
+
+    private Bound join(TableRef.Join j) {
+        Bound l = tableRef(j.left());
+        Bound r = tableRef(j.right());
+        int nl = l.fields().size();
+        List<Field> fields = new ArrayList<>(l.fields());
+        fields.addAll(r.fields());
+        List<ScalarExpr> conjuncts = new ArrayList<>();
+        List<String> using = switch (j.condition()) {
+            case TableRef.Using u -> u.columns();
+            case TableRef.Natural n -> {
+                List<String> common = new ArrayList<>();
+                for (Field f : l.fields()) {
+                    if (f.hidden()) continue;
+                    for (Field g : r.fields()) if (!g.hidden() && g.name().equals(f.name()) && !common.contains(f.name())) common.add(f.name());
+                }
+                yield common;
+            }
+            default -> List.of();
+        };
+        // USING columns: the pairs to equate, and the merged column that unqualified names see
+        List<int[]> pairs = new ArrayList<>();
+        for (String c : using) {
+            int li = uniqueField(l.fields(), c, "left", j.pos());
+            int ri = uniqueField(r.fields(), c, "right", j.pos());
+            pairs.add(new int[] {li, nl + ri});
+            SqlType t = Sx.common(List.of(l.fields().get(li).type(), r.fields().get(ri).type()), "JOIN/USING", j.pos());
+            conjuncts.add(Sx.binary(dev.tributary.sql.ast.BinaryOp.EQ, Sx.coerce(Sx.column(li, l.fields().get(li).type()), t, j.pos(), "JOIN/USING"),
+                    Sx.coerce(Sx.column(nl + ri, r.fields().get(ri).type()), t, j.pos(), "JOIN/USING"), j.pos()));
+        }
+        if (j.condition() instanceof TableRef.On on) {
+            ScalarExpr c = Sx.coerce(expr(on.condition(), new Scope(fields, null)), SqlType.BOOLEAN, on.condition().pos(), "argument of JOIN/ON");
+            Sx.conjuncts(c, conjuncts);
+        }
+        Plan plan = switch (j.kind()) {
+            case INNER, CROSS -> JoinPlanner.innerJoin(List.of(l.plan(), r.plan()), conjuncts);
+            case LEFT -> JoinPlanner.outerJoin(l.plan(), r.plan(), conjuncts, true, false);
+            case RIGHT -> JoinPlanner.outerJoin(l.plan(), r.plan(), conjuncts, false, true);
+            case FULL -> JoinPlanner.outerJoin(l.plan(), r.plan(), conjuncts, true, true);
+        };
+        if (pairs.isEmpty()) return new Bound(plan, fields);
+        // merged USING columns come first, then the others; the originals stay reachable qualified
+        List<ScalarExpr> merged = new ArrayList<>();
+        List<Field> mergedFields = new ArrayList<>();
+        for (int k = 0; k < pairs.size(); k++) {
+            int li = pairs.get(k)[0];
+            int ri = pairs.get(k)[1];
+            SqlType t = Sx.common(List.of(fields.get(li).type(), fields.get(ri).type()), "JOIN/USING", j.pos());
+            ScalarExpr lc = Sx.coerce(Sx.column(li, fields.get(li).type()), t, j.pos(), "JOIN/USING");
+            ScalarExpr rc = Sx.coerce(Sx.column(ri, fields.get(ri).type()), t, j.pos(), "JOIN/USING");
+            merged.add(switch (j.kind()) {
+                case RIGHT -> rc;
+                case FULL -> Sx.call("coalesce", List.of(lc, rc), j.pos());
+                default -> lc;
+            });
+            mergedFields.add(new Field(null, using.get(k), t, false));
+        }
+        List<Field> out = new ArrayList<>(mergedFields);
+        for (int i = 0; i < fields.size(); i++) {
+            boolean isUsing = false;
+            for (int[] p : pairs) isUsing |= p[0] == i || p[1] == i;
+            out.add(isUsing ? fields.get(i).hide() : fields.get(i));
+        }
+        List<Integer> cols = new ArrayList<>();
+        int n = fields.size();
+        for (int k = 0; k < merged.size(); k++) cols.add(n + k);
+        cols.addAll(range(0, n));
+        return new Bound(project(new Plan.Map(plan, merged), cols), out);
+    }
+
+    private static int uniqueField(List<Field> fields, String name, String side, int pos) {
+        int found = -1;
+        for (int i = 0; i < fields.size(); i++) {
+            if (!fields.get(i).hidden() && fields.get(i).name().equals(name)) {
+                if (found >= 0) throw new SqlException("42702", "common column name \"" + name + "\" appears more than once in " + side + " table", pos);
+                found = i;
+            }
+        }
+        if (found < 0) throw new SqlException("42703", "column \"" + name + "\" specified in USING clause does not exist in " + side + " table", pos);
+        return found;
+    }
+
+    // ------------------------------------------------------------------ GROUP BY
+
+    private final class Grouping {
+        Plan plan;
+        final Map<String, Integer> keyColumns = new LinkedHashMap<>();
+        final Map<String, Integer> aggColumns = new LinkedHashMap<>();
+        Scope inner;
+        /** What a subquery above the grouping may see of the enclosing query: only D's columns. */
+        Scope subqueryScope = Scope.EMPTY;
+        int prefix;
+
+        /** An expression over the groups: group keys and aggregates become columns, other columns are errors. */
+        ScalarExpr bind(Expr e, Rel rel) {
+            return expr(e, subqueryScope, this, rel);
+        }
+
+        /** The column for {@code e} when it is a group key or an aggregate; null otherwise. */
+        ScalarExpr intercept(Expr e) {
+            String text = SqlFormatter.format(e);
+            Integer k = keyColumns.get(text);
+            if (k != null) return Sx.column(k, plan.types().get(k));
+            Integer a = aggColumns.get(text);
+            if (a != null) return Sx.column(a, plan.types().get(a));
+            if (e instanceof Expr.ColumnRef c) {
+                Resolved r = inner.resolve(c);
+                if (r.index() < prefix) return Sx.column(r.index(), r.field().type()); // an outer column: constant per group
+                throw new SqlException("42803", "column \"" + r.field().qualifiedName() + "\" must appear in the GROUP BY clause or be used in an aggregate function", c.pos());
+            }
+            return null;
+        }
+    }
+
+    private Grouping group(QueryBody.Select s, Scope scope, Plan input, List<Expr> items, List<String> names, List<OrderItem> orderBy, Correlation c) {
+        Grouping g = new Grouping();
+        g.inner = scope;
+        int nD = c == null ? 0 : c.width();
+        g.prefix = nD;
+        if (c != null) g.subqueryScope = new Scope(List.of(), new int[0], new Scope(c.fields, Scope.identityOf(nD), null, c.used), null);
+        List<ScalarExpr> mapped = new ArrayList<>();
+        // a correlated subquery groups per D row first
+        List<Integer> keyCols = new ArrayList<>(range(0, nD));
+        int base = input.arity();
+        Map<String, Integer> keyIndex = new LinkedHashMap<>();
+        for (Expr k : s.groupBy()) {
+            Expr key = k;
+            if (k instanceof Expr.IntegerLiteral n) {
+                if (n.value() < 1 || n.value() > items.size()) throw new SqlException("42P10", "GROUP BY position " + n.value() + " is not in select list", k.pos());
+                key = items.get((int) n.value() - 1);
+            } else if (k instanceof Expr.ColumnRef cr && cr.parts().size() == 1 && !scope.has(cr.parts().get(0)) && names.contains(cr.parts().get(0))) {
+                key = items.get(names.indexOf(cr.parts().get(0)));
+            }
+            if (containsAggregate(List.of(key))) throw new SqlException("42803", "aggregate functions are not allowed in GROUP BY", k.pos());
+            String text = SqlFormatter.format(key);
+            if (keyIndex.containsKey(text)) continue;
+            keyIndex.put(text, keyCols.size());
+            mapped.add(expr(key, scope));
+            keyCols.add(base + mapped.size() - 1);
+        }
+        // aggregates of the select list, HAVING and ORDER BY, each computed once
+        List<Expr.FunctionCall> calls = new ArrayList<>();
+        for (Expr e : items) collectAggregates(e, calls);
+        if (s.having() != null) collectAggregates(s.having(), calls);
+        for (OrderItem o : orderBy) collectAggregates(o.expr(), calls);
+        List<AggregateCall> aggs = new ArrayList<>();
+        Map<String, Integer> aggIndex = new LinkedHashMap<>();
+        for (Expr.FunctionCall call : calls) {
+            String text = SqlFormatter.format(call);
+            if (aggIndex.containsKey(text)) continue;
+            List<ScalarExpr> args = new ArrayList<>();
+            for (Expr a : call.args()) {
+                if (containsAggregate(List.of(a))) throw new SqlException("42803", "aggregate function calls cannot be nested", a.pos());
+                args.add(expr(a, scope));
+            }
+            List<SqlType> argTypes = new ArrayList<>();
+            for (ScalarExpr a : args) argTypes.add(a.type());
+            String fname = call.name().get(call.name().size() - 1);
+            AggregateFunction fn = Sx.aggregate(fname, argTypes, call.distinct(), call.star(), call.pos());
+            List<Integer> argCols = new ArrayList<>();
+            for (int i = 0; i < args.size(); i++) {
+                mapped.add(Sx.coerce(args.get(i), fn.argTypes().get(i), call.pos(), "argument of " + fname));
+                argCols.add(base + mapped.size() - 1);
+            }
+            int filter = -1;
+            if (call.filter() != null) {
+                mapped.add(Sx.coerce(expr(call.filter(), scope), SqlType.BOOLEAN, call.filter().pos(), "argument of FILTER"));
+                filter = base + mapped.size() - 1;
+            }
+            List<Plan.SortKey> order = new ArrayList<>();
+            for (OrderItem o : call.orderBy()) {
+                mapped.add(expr(o.expr(), scope));
+                order.add(sortKey(base + mapped.size() - 1, o));
+            }
+            aggIndex.put(text, aggs.size());
+            aggs.add(new AggregateCall(fn, fname, argCols, call.distinct(), filter, order));
+        }
+        Plan withArgs = new Plan.Map(input, mapped);
+        boolean global = s.groupBy().isEmpty();
+        Plan reduced = new Plan.Reduce(withArgs, keyCols, aggs, global);
+        if (global && nD > 0) {
+            // per D row, one group even when no row matched: the aggregates of nothing (count 0, others NULL)
+            int id = nextLetId();
+            Plan ref = new Plan.LetRef(id, reduced.types());
+            List<ScalarExpr> defaults = new ArrayList<>();
+            for (AggregateCall a : aggs) defaults.add(Sx.literal(a.function().evaluate(List.of(), new long[0]), a.function().resultType()));
+            Plan missing = new Plan.Union(List.of(c.plan(), new Plan.Negate(project(ref, range(0, nD)))));
+            reduced = new Plan.Let(id, reduced, new Plan.Union(List.of(ref, new Plan.Map(missing, defaults))));
+        }
+        for (Map.Entry<String, Integer> e : keyIndex.entrySet()) g.keyColumns.put(e.getKey(), e.getValue());
+        for (Map.Entry<String, Integer> e : aggIndex.entrySet()) g.aggColumns.put(e.getKey(), keyCols.size() + e.getValue());
+        g.plan = reduced;
+        if (s.having() != null) {
+            int width = reduced.arity();
+            Rel rel = new Rel(reduced);
+            ScalarExpr h = Sx.coerce(g.bind(s.having(), rel), SqlType.BOOLEAN, s.having().pos(), "argument of HAVING");
+            g.plan = project(new Plan.Filter(rel.plan, List.of(h)), range(0, width));
+        }
+        return g;
+    }
+
+    private static boolean orderByAggregates(List<OrderItem> orderBy) {
+        for (OrderItem o : orderBy) if (containsAggregate(List.of(o.expr()))) return true;
+        return false;
+    }
+
+    static boolean containsAggregate(List<Expr> exprs) {
+        List<Expr.FunctionCall> found = new ArrayList<>();
+        for (Expr e : exprs) collectAggregates(e, found);
+        return !found.isEmpty();
+    }
+
+    /** The aggregate calls in {@code e}, not looking into subqueries (they aggregate on their own). */
+    static void collectAggregates(Expr e, List<Expr.FunctionCall> out) {
+        if (e == null) return;
+        if (e instanceof Expr.FunctionCall f && Sx.isAggregate(f.name().get(f.name().size() - 1))) {
+            out.add(f);
+            return;
+        }
+        for (Expr child : Exprs.children(e)) collectAggregates(child, out);
+    }
+
+    // ------------------------------------------------------------------ expressions
+
+    /**
+     * The fields visible to an expression: this level's, then the enclosing query's (for a
+     * correlated subquery). Each field has the index of its column in the plan the expression is
+     * evaluated over; a name is looked up level by level, innermost first, as in PostgreSQL.
+     */
+    static final class Scope {
+        static final Scope EMPTY = new Scope(List.of(), null);
+        final List<Field> fields;
+        final int[] index;
+        final Scope outer;
+        /** Marks the fields names resolved to (a correlation's record of the outer columns it reads), or null. */
+        final BitSet used;
+
+        Scope(List<Field> fields, Scope outer) {
+            this(fields, identityOf(fields.size()), outer, null);
+        }
+
+        Scope(List<Field> fields, int[] index, Scope outer, BitSet used) {
+            this.fields = fields;
+            this.index = index;
+            this.outer = outer;
+            this.used = used;
+        }
+
+        static int[] identityOf(int n) {
+            return offset(0, n);
+        }
+
+        static int[] offset(int start, int n) {
+            int[] a = new int[n];
+            for (int i = 0; i < n; i++) a[i] = start + i;
+            return a;
+        }
+
+        boolean has(String name) {
+            for (Field f : fields) if (!f.hidden() && f.name().equals(name)) return true;
+            return false;
+        }
+
+        /** Every (field, column) of every level, innermost level first. */
+        void all(List<Field> fields, List<Integer> columns) {
+            for (Scope s = this; s != null; s = s.outer) {
+                for (int i = 0; i < s.fields.size(); i++) {
+                    fields.add(s.fields.get(i));
+                    columns.add(s.index[i]);
+                }
+            }
+        }
+
+        private Resolved resolveLocal(Expr.ColumnRef c, String qualifier, String name) {
+            int found = -1;
+            for (int i = 0; i < fields.size(); i++) {
+                Field f = fields.get(i);
+                if (qualifier == null) {
+                    if (f.hidden() || !f.name().equals(name)) continue;
+                } else {
+                    if (!qualifier.equals(f.qualifier()) || !f.name().equals(name)) continue;
+                }
+                if (found >= 0) throw new SqlException("42702", "column reference \"" + String.join(".", c.parts()) + "\" is ambiguous", c.pos());
+                found = i;
+            }
+            if (found >= 0 && used != null) used.set(found);
+            return found < 0 ? null : new Resolved(index[found], fields.get(found));
+        }
+
+        private boolean hasQualifier(String qualifier) {
+            for (Field f : fields) if (qualifier.equals(f.qualifier())) return true;
+            return false;
+        }
+
+        Resolved resolve(Expr.ColumnRef c) {
+            List<String> parts = c.parts();
+            String name = parts.get(parts.size() - 1);
+            String qualifier = parts.size() >= 2 ? parts.get(parts.size() - 2) : null;
+            boolean qualifierSeen = false;
+            for (Scope s = this; s != null; s = s.outer) {
+                Resolved r = s.resolveLocal(c, qualifier, name);
+                if (r != null) return r;
+                if (qualifier != null && s.hasQualifier(qualifier)) {
+                    qualifierSeen = true;
+                    break;
+                }
+            }
+            if (qualifier != null && !qualifierSeen) {
+                throw new SqlException("42P01", "missing FROM-clause entry for table \"" + qualifier + "\"", c.pos());
+            }
+            if (qualifier != null) throw new SqlException("42703", "column " + qualifier + "." + name + " does not exist", c.pos());
+            throw new SqlException("42703", "column \"" + name + "\" does not exist", c.pos());
+        }
+    }
+
+    record Resolved(int index, Field field) {}
+
+    ScalarExpr expr(Expr e, Scope scope) {
+        return expr(e, scope, null);
+    }
+
+    ScalarExpr expr(Expr e, Scope scope, Grouping grouping) {
+        return expr(e, scope, grouping, null);
+    }
+
+    /** Binds {@code e}; subqueries in it are joined into {@code rel} (which must be given for them to be allowed). */
+    ScalarExpr expr(Expr e, Scope scope, Grouping grouping, Rel rel) {
+        return new ExprBinder(this, scope, grouping == null ? null : grouping::intercept, rel).bind(e);
+    }
+
+    // ------------------------------------------------------------------ statements other than queries
+
+    /** The catalog items the bound statements read, directly (a view counts, not what it reads). */
+    public java.util.Set<Long> dependencies() {
+        return java.util.Set.copyOf(dependencies);
+    }
+
+    public static List<SqlType> typesOf(List<Column> columns) {
+        return types(columns);
+    }
+
+    private static Scope scopeOf(String qualifier, List<Column> columns) {
+        List<Field> fields = new ArrayList<>();
+        for (Column c : columns) fields.add(new Field(qualifier, c.name(), c.type(), false));
+        return new Scope(fields, null);
+    }
+
+    /** The DEFAULT expressions of CREATE TABLE columns, cast to the column types (NULL where none). */
+    public List<ScalarExpr> bindDefaults(List<dev.tributary.sql.ast.Statement.ColumnDef> columns) {
+        List<ScalarExpr> out = new ArrayList<>();
+        for (var c : columns) {
+            if (c.defaultExpr() == null) {
+                out.add(Sx.literal(null, c.type()));
+                continue;
+            }
+            ScalarExpr e = expr(c.defaultExpr(), Scope.EMPTY);
+            out.add(Sx.assign(e, c.type(), c.name(), c.defaultExpr().pos()));
+        }
+        return out;
+    }
+
+    /** Expressions over the columns of relation {@code name} (index keys). */
+    public List<ScalarExpr> bindOver(String name, List<Column> columns, List<Expr> exprs) {
+        List<ScalarExpr> out = new ArrayList<>();
+        for (Expr e : exprs) out.add(expr(e, scopeOf(name, columns)));
+        return out;
+    }
+
+    /** A WHERE clause of UPDATE or DELETE, over the table's columns. */
+    public ScalarExpr bindPredicate(String alias, List<Column> columns, Expr where) {
+        if (containsAggregate(List.of(where))) throw new SqlException("42803", "aggregate functions are not allowed in WHERE", where.pos());
+        return Sx.coerce(expr(where, scopeOf(alias, columns)), SqlType.BOOLEAN, where.pos(), "argument of WHERE");
+    }
+
+    /** The new value of every column of {@code t} under UPDATE's SET list, over the old row. */
+    public List<ScalarExpr> bindAssignments(String alias, CatalogItem.Table t, List<dev.tributary.sql.ast.Statement.Assignment> set) {
+        List<Column> columns = t.columns();
+        ScalarExpr[] out = new ScalarExpr[columns.size()];
+        for (var a : set) {
+            int i = -1;
+            for (int c = 0; c < columns.size(); c++) if (columns.get(c).name().equals(a.column())) i = c;
+            if (i < 0) throw new SqlException("42703", "column \"" + a.column() + "\" of relation \"" + t.name() + "\" does not exist", a.pos());
+            if (out[i] != null) throw new SqlException("42601", "multiple assignments to same column \"" + a.column() + "\"", a.pos());
+            out[i] = a.value() instanceof Expr.DefaultValue
+                    ? t.defaults().get(i)
+                    : Sx.assign(expr(a.value(), scopeOf(alias, columns)), columns.get(i).type(), a.column(), a.value().pos());
+        }
+        List<ScalarExpr> result = new ArrayList<>();
+        for (int c = 0; c < columns.size(); c++) result.add(out[c] != null ? out[c] : Sx.column(c, columns.get(c).type()));
+        return result;
+    }
+
+    /** INSERT's rows as a plan producing whole rows of {@code t}: named columns assigned, the others their defaults. */
+    public BoundQuery bindInsert(CatalogItem.Table t, dev.tributary.sql.ast.Statement.Insert ins) {
+        List<Column> columns = t.columns();
+        List<Integer> target = new ArrayList<>();
+        if (ins.columns().isEmpty()) {
+            target.addAll(range(0, columns.size()));
+        } else {
+            for (String name : ins.columns()) {
+                int i = -1;
+                for (int c = 0; c < columns.size(); c++) if (columns.get(c).name().equals(name)) i = c;
+                if (i < 0) throw new SqlException("42703", "column \"" + name + "\" of relation \"" + t.name() + "\" does not exist", ins.pos());
+                if (target.contains(i)) throw new SqlException("42701", "column \"" + name + "\" specified more than once", ins.pos());
+                target.add(i);
+            }
+        }
+        Plan source;
+        List<SqlType> sourceTypes;
+        Query q = ins.source();
+        if (q.isBare() && q.body() instanceof QueryBody.Values v) {
+            // VALUES rows, with DEFAULT allowed and each value assigned straight to its column type
+            List<Plan> parts = new ArrayList<>();
+            List<Object[]> constants = new ArrayList<>();
+            List<SqlType> types = new ArrayList<>();
+            for (int i : target) types.add(columns.get(i).type());
+            for (List<Expr> row : v.rows()) {
+                if (row.size() > target.size()) throw new SqlException("42601", "INSERT has more expressions than target columns", row.get(target.size()).pos());
+                if (row.size() < target.size()) throw new SqlException("42601", "INSERT has more target columns than expressions", row.isEmpty() ? v.pos() : row.get(row.size() - 1).pos());
+                List<ScalarExpr> exprs = new ArrayList<>();
+                boolean constant = true;
+                for (int k = 0; k < row.size(); k++) {
+                    int col = target.get(k);
+                    Expr e = row.get(k);
+                    ScalarExpr x = e instanceof Expr.DefaultValue ? t.defaults().get(col)
+                            : Sx.assign(expr(e, Scope.EMPTY), columns.get(col).type(), columns.get(col).name(), e.pos());
+                    exprs.add(x);
+                    constant &= Sx.isConstant(x);
+                }
+                Object[] folded = constant ? tryEvaluate(exprs) : null;
+                if (folded != null) constants.add(folded);
+                else parts.add(project(new Plan.Map(one(), exprs), range(0, exprs.size())));
+            }
+            if (!constants.isEmpty()) parts.add(0, new Plan.Constant(constants, types));
+            source = parts.size() == 1 ? parts.get(0) : new Plan.Union(parts);
+            sourceTypes = types;
+        } else {
+            Bound b = relation(q);
+            if (b.fields().size() > target.size()) throw new SqlException("42601", "INSERT has more expressions than target columns", q.pos());
+            if (b.fields().size() < target.size()) throw new SqlException("42601", "INSERT has more target columns than expressions", q.pos());
+            List<ScalarExpr> exprs = new ArrayList<>();
+            for (int k = 0; k < target.size(); k++) {
+                Column c = columns.get(target.get(k));
+                exprs.add(Sx.assign(Sx.column(k, b.fields().get(k).type()), c.type(), c.name(), q.pos()));
+            }
+            int n = b.fields().size();
+            source = project(new Plan.Map(b.plan(), exprs), range(n, n + exprs.size()));
+            sourceTypes = source.types();
+        }
+        // full rows: targeted columns from the source, the rest their defaults
+        List<ScalarExpr> full = new ArrayList<>();
+        for (int c = 0; c < columns.size(); c++) {
+            int k = target.indexOf(c);
+            full.add(k >= 0 ? Sx.column(k, sourceTypes.get(k)) : t.defaults().get(c));
+        }
+        int n = sourceTypes.size();
+        Plan plan = project(new Plan.Map(source, full), range(n, n + full.size()));
+        List<String> names = new ArrayList<>();
+        for (Column c : columns) names.add(c.name());
+        return new BoundQuery(plan, names, types(columns), List.of());
+    }
+
+    /** The value of a constant expression cast to {@code type} (ADVANCE CLOCK's argument). */
+    public Object constant(Expr e, SqlType type) {
+        ScalarExpr x = Sx.cast(expr(e, Scope.EMPTY), type, e.pos());
+        if (!Sx.isConstant(x)) throw new SqlException("42601", "a constant is required here", e.pos());
+        Object v = x.eval(new Object[0]);
+        if (v == null) throw new SqlException("22004", "the value must not be NULL", e.pos());
+        return v;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    static Plan project(Plan p, List<Integer> cols) {
+        if (cols.size() == p.arity()) {
+            boolean identity = true;
+            for (int i = 0; i < cols.size(); i++) identity &= cols.get(i) == i;
+            if (identity) return p;
+        }
+        return new Plan.Project(p, cols);
+    }
+
+    static List<Integer> range(int from, int to) {
+        List<Integer> r = new ArrayList<>(to - from);
+        for (int i = from; i < to; i++) r.add(i);
+        return r;
+    }
+
+    static int nextLetId() {
+        return LET_IDS.incrementAndGet();
+    }
+
+    static BitSet none() {
+        return new BitSet();
+    }
+}

@@ -1,0 +1,78 @@
+package dev.tributary.sql.catalog;
+
+import dev.tributary.sql.expr.ScalarExpr;
+import dev.tributary.sql.plan.Plan;
+import java.util.List;
+
+/**
+ * A named object of the catalog. Relations have columns; views keep the plan they were bound to
+ * when created (so later catalog changes do not change what they mean, as in PostgreSQL);
+ * materialized views and indexes are maintained by dataflows the coordinator owns.
+ */
+public sealed interface CatalogItem {
+    long id();
+
+    String name();
+
+    /** The kind as SQL names it: {@code table}, {@code view}, ... */
+    String kind();
+
+    /** A table: rows written by INSERT, UPDATE and DELETE. */
+    record Table(long id, String name, List<Column> columns, List<Integer> primaryKey, List<ScalarExpr> defaults, String sql) implements CatalogItem {
+        public Table {
+            columns = List.copyOf(columns);
+            primaryKey = List.copyOf(primaryKey);
+        }
+
+        @Override
+        public String kind() {
+            return "table";
+        }
+    }
+
+    /** A view: a named query, expanded wherever it is read. */
+    record View(long id, String name, List<Column> columns, Plan plan, String sql) implements CatalogItem {
+        public View {
+            columns = List.copyOf(columns);
+        }
+
+        @Override
+        public String kind() {
+            return "view";
+        }
+    }
+
+    /** A materialized view: a query whose result is kept up to date in an arrangement. */
+    record MaterializedView(long id, String name, List<Column> columns, Plan plan, String sql) implements CatalogItem {
+        public MaterializedView {
+            columns = List.copyOf(columns);
+        }
+
+        @Override
+        public String kind() {
+            return "materialized view";
+        }
+    }
+
+    /** An index: the rows of {@code on} arranged by the values of {@code keys}. */
+    record Index(long id, String name, long on, List<ScalarExpr> keys, String sql) implements CatalogItem {
+        public Index {
+            keys = List.copyOf(keys);
+        }
+
+        @Override
+        public String kind() {
+            return "index";
+        }
+    }
+
+    /** The columns of a relation; an index has none of its own. */
+    default List<Column> columns() {
+        return switch (this) {
+            case Table t -> t.columns();
+            case View v -> v.columns();
+            case MaterializedView m -> m.columns();
+            case Index i -> List.of();
+        };
+    }
+}

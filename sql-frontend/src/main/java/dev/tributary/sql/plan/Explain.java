@@ -1,0 +1,107 @@
+package dev.tributary.sql.plan;
+
+import dev.tributary.sql.expr.ScalarExpr;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongFunction;
+
+/**
+ * A plan as indented text, one operator per line, columns written {@code #0, #1, ...}: what
+ * EXPLAIN prints. Reads of stored collections name the table, materialized view or index, and
+ * every operator that keeps state says which arrangement it builds.
+ */
+public final class Explain {
+    private Explain() {}
+
+    public static String explain(Plan plan, LongFunction<String> stored) {
+        StringBuilder b = new StringBuilder();
+        write(plan, 0, stored, b);
+        return b.toString().stripTrailing();
+    }
+
+    private static List<String> columns(Plan p) {
+        List<String> c = new ArrayList<>();
+        for (int i = 0; i < p.arity(); i++) c.add("#" + i);
+        return c;
+    }
+
+    private static String exprs(List<ScalarExpr> exprs, Plan input) {
+        List<String> cols = columns(input);
+        List<String> out = new ArrayList<>();
+        for (ScalarExpr e : exprs) out.add(e.describe(cols));
+        return String.join(", ", out);
+    }
+
+    private static String cols(List<Integer> cols) {
+        List<String> out = new ArrayList<>();
+        for (int c : cols) out.add("#" + c);
+        return String.join(", ", out);
+    }
+
+    private static void line(StringBuilder b, int depth, String text) {
+        b.append("  ".repeat(depth)).append(text).append('\n');
+    }
+
+    private static void write(Plan plan, int d, LongFunction<String> stored, StringBuilder b) {
+        switch (plan) {
+            case Plan.Get g -> line(b, d, "Get " + stored.apply(g.id()) + " (its arrangement, shared)");
+            case Plan.Constant c -> line(b, d, "Constant " + c.rows().size() + " row" + (c.rows().size() == 1 ? "" : "s"));
+            case Plan.Filter f -> {
+                line(b, d, "Filter " + exprs(f.predicates(), f.input()));
+                write(f.input(), d + 1, stored, b);
+            }
+            case Plan.Map m -> {
+                line(b, d, "Map " + exprs(m.exprs(), m.input()));
+                write(m.input(), d + 1, stored, b);
+            }
+            case Plan.Project p -> {
+                line(b, d, "Project " + cols(p.columns()));
+                write(p.input(), d + 1, stored, b);
+            }
+            case Plan.Join j -> {
+                line(b, d, j.leftKey().isEmpty() ? "CrossJoin (arranges both inputs by the empty key)"
+                        : "Join on left " + cols(j.leftKey()) + " = right " + cols(j.rightKey()) + " (arranges both inputs by key)");
+                write(j.left(), d + 1, stored, b);
+                write(j.right(), d + 1, stored, b);
+            }
+            case Plan.Reduce r -> {
+                List<String> aggs = new ArrayList<>();
+                for (AggregateCall a : r.aggregates()) {
+                    aggs.add(a.name() + "(" + (a.distinct() ? "DISTINCT " : "") + cols(a.args()) + ")" + (a.filter() >= 0 ? " FILTER #" + a.filter() : ""));
+                }
+                line(b, d, "Reduce group by [" + cols(r.groupKey()) + "] aggregates [" + String.join(", ", aggs) + "] (arranges input by group)");
+                write(r.input(), d + 1, stored, b);
+            }
+            case Plan.Distinct x -> {
+                line(b, d, "Distinct (arranges input)");
+                write(x.input(), d + 1, stored, b);
+            }
+            case Plan.TopK t -> {
+                List<String> keys = new ArrayList<>();
+                for (Plan.SortKey k : t.order()) keys.add("#" + k.column() + (k.descending() ? " DESC" : "") + (k.nullsFirst() ? " NULLS FIRST" : ""));
+                line(b, d, "TopK group by [" + cols(t.groupKey()) + "] order by [" + String.join(", ", keys) + "]"
+                        + (t.limit() >= 0 ? " limit " + t.limit() : "") + (t.offset() > 0 ? " offset " + t.offset() : "") + " (arranges input by group)");
+                write(t.input(), d + 1, stored, b);
+            }
+            case Plan.Union u -> {
+                line(b, d, "Union");
+                for (Plan p : u.inputs()) write(p, d + 1, stored, b);
+            }
+            case Plan.Negate n -> {
+                line(b, d, "Negate");
+                write(n.input(), d + 1, stored, b);
+            }
+            case Plan.Threshold t -> {
+                line(b, d, "Threshold (arranges input)");
+                write(t.input(), d + 1, stored, b);
+            }
+            case Plan.Let l -> {
+                line(b, d, "Let l" + l.id() + " =");
+                write(l.value(), d + 2, stored, b);
+                line(b, d, "in");
+                write(l.body(), d + 1, stored, b);
+            }
+            case Plan.LetRef r -> line(b, d, "Ref l" + r.id());
+        }
+    }
+}

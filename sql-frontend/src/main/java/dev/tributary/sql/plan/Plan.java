@@ -1,0 +1,199 @@
+package dev.tributary.sql.plan;
+
+import dev.tributary.sql.expr.ScalarExpr;
+import dev.tributary.sql.types.SqlType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The logical plan: a relational expression over multisets of rows, the form every query takes
+ * between the binder and the renderer, whether it is answered once or maintained.
+ *
+ * <p>Every node knows its output column types; columns are referred to by position (the binder
+ * has resolved all names). Semantics are bag semantics with signed multiplicities, so
+ * {@link Negate} and {@link Union} express differences and {@link Threshold} clamps at zero.
+ * A node is a value: plans are compared, printed by {@link Explain}, and rewritten by
+ * {@link Optimizer} without side effects.
+ */
+public sealed interface Plan {
+    /** The types of the output columns, in order. */
+    List<SqlType> types();
+
+    default int arity() {
+        return types().size();
+    }
+
+    /** A stored collection of the catalog: a table, materialized view or index, by its id. */
+    record Get(long id, String name, List<SqlType> types) implements Plan {
+        public Get {
+            types = List.copyOf(types);
+        }
+    }
+
+    /** Literal rows (each an {@code Object[]} of SQL values), with multiplicity one each. */
+    record Constant(List<Object[]> rows, List<SqlType> types) implements Plan {
+        public Constant {
+            rows = List.copyOf(rows);
+            types = List.copyOf(types);
+        }
+
+        public static Constant empty(List<SqlType> types) {
+            return new Constant(List.of(), types);
+        }
+    }
+
+    /** The rows for which every predicate is true (not false, not NULL). */
+    record Filter(Plan input, List<ScalarExpr> predicates) implements Plan {
+        public Filter {
+            predicates = List.copyOf(predicates);
+        }
+
+        @Override
+        public List<SqlType> types() {
+            return input.types();
+        }
+    }
+
+    /** Each row extended by the values of {@code exprs}, evaluated over the row as it was before. */
+    record Map(Plan input, List<ScalarExpr> exprs) implements Plan {
+        public Map {
+            exprs = List.copyOf(exprs);
+        }
+
+        @Override
+        public List<SqlType> types() {
+            List<SqlType> t = new ArrayList<>(input.types());
+            for (ScalarExpr e : exprs) t.add(e.type());
+            return t;
+        }
+    }
+
+    /** Each row reduced to the given columns, in the given order (columns may repeat). */
+    record Project(Plan input, List<Integer> columns) implements Plan {
+        public Project {
+            columns = List.copyOf(columns);
+        }
+
+        @Override
+        public List<SqlType> types() {
+            List<SqlType> in = input.types();
+            List<SqlType> t = new ArrayList<>(columns.size());
+            for (int c : columns) t.add(in.get(c));
+            return t;
+        }
+    }
+
+    /**
+     * The inner equi-join of {@code left} and {@code right}: every pair of rows whose key
+     * columns are equal, as the left row's columns followed by the right row's. Keys compare
+     * as encoded values, so NULL matches NULL here; SQL's {@code =} is had by filtering NULL
+     * keys out first, which the binder does.
+     */
+    record Join(Plan left, Plan right, List<Integer> leftKey, List<Integer> rightKey) implements Plan {
+        public Join {
+            leftKey = List.copyOf(leftKey);
+            rightKey = List.copyOf(rightKey);
+            if (leftKey.size() != rightKey.size()) throw new IllegalArgumentException("join keys of different lengths: " + leftKey + " and " + rightKey);
+        }
+
+        @Override
+        public List<SqlType> types() {
+            List<SqlType> t = new ArrayList<>(left.types());
+            t.addAll(right.types());
+            return t;
+        }
+    }
+
+    /**
+     * Groups by the key columns and computes each aggregate per group: the output is the key
+     * columns followed by one column per aggregate. With no key columns there is exactly one
+     * output row, also for empty input (SQL's global aggregate), when {@code global} is set.
+     */
+    record Reduce(Plan input, List<Integer> groupKey, List<AggregateCall> aggregates, boolean global) implements Plan {
+        public Reduce {
+            groupKey = List.copyOf(groupKey);
+            aggregates = List.copyOf(aggregates);
+        }
+
+        @Override
+        public List<SqlType> types() {
+            List<SqlType> in = input.types();
+            List<SqlType> t = new ArrayList<>();
+            for (int c : groupKey) t.add(in.get(c));
+            for (AggregateCall a : aggregates) t.add(a.function().resultType());
+            return t;
+        }
+    }
+
+    /** Each distinct row once. */
+    record Distinct(Plan input) implements Plan {
+        @Override
+        public List<SqlType> types() {
+            return input.types();
+        }
+    }
+
+    /**
+     * Per group of equal {@code groupKey} columns, the rows at positions
+     * {@code [offset, offset + limit)} in {@code order} ({@code limit < 0}: no limit). Ties in the
+     * order are broken by the whole row, so the result is deterministic.
+     */
+    record TopK(Plan input, List<Integer> groupKey, List<SortKey> order, long limit, long offset) implements Plan {
+        public TopK {
+            groupKey = List.copyOf(groupKey);
+            order = List.copyOf(order);
+        }
+
+        @Override
+        public List<SqlType> types() {
+            return input.types();
+        }
+    }
+
+    /** The multiset sum of the inputs, which have the same column types. */
+    record Union(List<Plan> inputs) implements Plan {
+        public Union {
+            inputs = List.copyOf(inputs);
+            if (inputs.isEmpty()) throw new IllegalArgumentException("a union needs at least one input");
+        }
+
+        @Override
+        public List<SqlType> types() {
+            return inputs.get(0).types();
+        }
+    }
+
+    /** Every multiplicity negated. */
+    record Negate(Plan input) implements Plan {
+        @Override
+        public List<SqlType> types() {
+            return input.types();
+        }
+    }
+
+    /** Every row with its multiplicity if positive; rows with zero or negative multiplicity vanish. */
+    record Threshold(Plan input) implements Plan {
+        @Override
+        public List<SqlType> types() {
+            return input.types();
+        }
+    }
+
+    /** {@code body}, in which {@link LetRef}s to {@code id} stand for one shared {@code value}. */
+    record Let(int id, Plan value, Plan body) implements Plan {
+        @Override
+        public List<SqlType> types() {
+            return body.types();
+        }
+    }
+
+    /** The value bound by the enclosing {@link Let} with this id. */
+    record LetRef(int id, List<SqlType> types) implements Plan {
+        public LetRef {
+            types = List.copyOf(types);
+        }
+    }
+
+    /** One sort key of an ORDER BY: a column, its direction, and where NULLs go. */
+    record SortKey(int column, boolean descending, boolean nullsFirst) {}
+}

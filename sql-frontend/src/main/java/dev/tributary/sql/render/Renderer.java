@@ -1,0 +1,290 @@
+package dev.tributary.sql.render;
+
+import dev.tributary.differential.Arrangement;
+import dev.tributary.differential.Collection;
+import dev.tributary.differential.DataType;
+import dev.tributary.differential.InputSession;
+import dev.tributary.differential.KV;
+import dev.tributary.differential.Reducer;
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.expr.ScalarExpr;
+import dev.tributary.sql.plan.AggregateCall;
+import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.row.Row;
+import dev.tributary.sql.row.RowCodec;
+import dev.tributary.sql.row.RowDataType;
+
+import dev.tributary.sql.types.SqlType;
+import dev.tributary.sql.types.Values;
+import dev.tributary.timely.Scope;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Lowers a {@link Plan} to differential operators over {@link Row}s in one scope.
+ *
+ * <p>Every node becomes incremental operators: filters and maps are stateless; joins arrange both
+ * sides by key; reduce, distinct and top-k arrange by group and recompute only the groups that
+ * changed. Scalar expressions are evaluated per row; an error raised by one becomes an error row
+ * (see {@link Rendered}) instead of failing the dataflow.
+ */
+public final class Renderer {
+    /** Where stored collections come from: the scope's view of a table, materialized view or index. */
+    @FunctionalInterface
+    public interface Sources {
+        /** Collection {@code id} of the catalog in {@code scope}, with its errors. */
+        Rendered get(long id, Scope scope);
+    }
+
+    static final DataType<Row> ROW = RowDataType.INSTANCE;
+    private static final List<SqlType> FLAGGED_ERROR = List.of(SqlType.BOOLEAN, SqlType.TEXT, SqlType.TEXT);
+
+    private final Scope scope;
+    private final Sources sources;
+    private final Map<Integer, Rendered> lets = new HashMap<>();
+    private final List<InputSession<Row>> constants = new ArrayList<>();
+
+    public Renderer(Scope scope, Sources sources) {
+        this.scope = scope;
+        this.sources = sources;
+    }
+
+    /** Closes the inputs that feed constant rows, once the dataflow is built. */
+    public void sealConstants() {
+        for (InputSession<Row> s : constants) s.close();
+        constants.clear();
+    }
+
+    public Rendered render(Plan plan) {
+        return switch (plan) {
+            case Plan.Get g -> sources.get(g.id(), scope);
+            case Plan.Constant c -> constant(c);
+            case Plan.Filter f -> filter(render(f.input()), f);
+            case Plan.Map m -> map(render(m.input()), m);
+            case Plan.Project p -> project(render(p.input()), p);
+            case Plan.Join j -> join(render(j.left()), render(j.right()), j);
+            case Plan.Reduce r -> reduce(render(r.input()), r);
+            case Plan.Distinct d -> {
+                Rendered in = render(d.input());
+                yield new Rendered(in.oks().distinct(), in.errs());
+            }
+            case Plan.TopK t -> topK(render(t.input()), t);
+            case Plan.Union u -> {
+                Rendered acc = null;
+                for (Plan p : u.inputs()) {
+                    Rendered r = render(p);
+                    acc = acc == null ? r : new Rendered(acc.oks().concat(r.oks()), acc.errs().concat(r.errs()));
+                }
+                yield acc;
+            }
+            case Plan.Negate n -> {
+                Rendered in = render(n.input());
+                yield new Rendered(in.oks().negate(), in.errs());
+            }
+            case Plan.Threshold t -> {
+                Rendered in = render(t.input());
+                yield new Rendered(in.oks().threshold(n -> n > 0 ? n : 0), in.errs());
+            }
+            case Plan.Let l -> {
+                lets.put(l.id(), render(l.value()));
+                yield render(l.body());
+            }
+            case Plan.LetRef r -> {
+                Rendered v = lets.get(r.id());
+                if (v == null) throw new IllegalStateException("plan refers to let " + r.id() + " outside its binding");
+                yield v;
+            }
+        };
+    }
+
+    private Rendered constant(Plan.Constant c) {
+        InputSession<Row> in = InputSession.create(scope, "constant", ROW);
+        RowCodec codec = new RowCodec(c.types());
+        if (scope.worker() == 0) {
+            for (Object[] row : c.rows()) in.insert(codec.encode(row));
+        }
+        constants.add(in);
+        return new Rendered(in.collection(), emptyErrors());
+    }
+
+    private Collection<Row> emptyErrors() {
+        InputSession<Row> none = InputSession.create(scope, "no-errors", ROW);
+        constants.add(none);
+        return none.collection();
+    }
+
+    private Rendered filter(Rendered in, Plan.Filter f) {
+        RowCodec codec = new RowCodec(f.input().types());
+        List<ScalarExpr> predicates = f.predicates();
+        KV<Collection<Row>, Collection<Row>> split = in.oks().flatMapOr((row, out) -> {
+            try {
+                Object[] values = codec.decode(row);
+                for (ScalarExpr p : predicates) {
+                    if (!Boolean.TRUE.equals(p.eval(values))) return;
+                }
+                out.ok(row);
+            } catch (SqlException e) {
+                out.other(Errors.encode(e));
+            } catch (RuntimeException e) {
+                out.other(Errors.encode(Errors.internal(e)));
+            }
+        }, ROW, ROW);
+        return new Rendered(split.key(), in.errs().concat(split.val()));
+    }
+
+    private Rendered map(Rendered in, Plan.Map m) {
+        List<SqlType> inTypes = m.input().types();
+        RowCodec inCodec = new RowCodec(inTypes);
+        RowCodec outCodec = new RowCodec(m.types());
+        List<ScalarExpr> exprs = m.exprs();
+        int n = inTypes.size();
+        KV<Collection<Row>, Collection<Row>> split = in.oks().flatMapOr((row, out) -> {
+            try {
+                Object[] values = Arrays.copyOf(inCodec.decode(row), n + exprs.size());
+                for (int i = 0; i < exprs.size(); i++) values[n + i] = exprs.get(i).eval(values);
+                out.ok(outCodec.encode(values));
+            } catch (SqlException e) {
+                out.other(Errors.encode(e));
+            } catch (RuntimeException e) {
+                out.other(Errors.encode(Errors.internal(e)));
+            }
+        }, ROW, ROW);
+        return new Rendered(split.key(), in.errs().concat(split.val()));
+    }
+
+    private Rendered project(Rendered in, Plan.Project p) {
+        RowCodec codec = new RowCodec(p.input().types());
+        int[] columns = p.columns().stream().mapToInt(Integer::intValue).toArray();
+        return new Rendered(in.oks().map(row -> codec.project(row, columns), ROW), in.errs());
+    }
+
+    private Rendered join(Rendered left, Rendered right, Plan.Join j) {
+        RowCodec lc = new RowCodec(j.left().types());
+        RowCodec rc = new RowCodec(j.right().types());
+        int[] lk = j.leftKey().stream().mapToInt(Integer::intValue).toArray();
+        int[] rk = j.rightKey().stream().mapToInt(Integer::intValue).toArray();
+        Arrangement<Row, Row> la = left.oks().arrangeByKey(row -> lc.project(row, lk), ROW, row -> row, ROW);
+        Arrangement<Row, Row> ra = right.oks().arrangeByKey(row -> rc.project(row, rk), ROW, row -> row, ROW);
+        Collection<Row> joined = la.join(ra, (k, a, b) -> Row.concat(a, b), ROW);
+        return new Rendered(joined, left.errs().concat(right.errs()));
+    }
+
+    private Rendered reduce(Rendered in, Plan.Reduce r) {
+        List<SqlType> inTypes = r.input().types();
+        RowCodec inCodec = new RowCodec(inTypes);
+        int[] key = r.groupKey().stream().mapToInt(Integer::intValue).toArray();
+        List<AggregateCall> aggs = r.aggregates();
+        List<SqlType> aggTypes = new ArrayList<>();
+        aggTypes.add(SqlType.BOOLEAN);
+        for (AggregateCall a : aggs) aggTypes.add(a.function().resultType());
+        RowCodec outCodec = new RowCodec(aggTypes);
+        RowCodec errCodec = new RowCodec(FLAGGED_ERROR);
+        Reducer<Row, Row, Row> logic = (k, input, output) -> {
+            try {
+                int size = input.size();
+                Object[][] rows = new Object[size][];
+                long[] counts = new long[size];
+                for (int i = 0; i < size; i++) {
+                    counts[i] = input.count(i);
+                    if (counts[i] < 0) throw new SqlException("XX000", "a group of an aggregate holds a row a negative number of times; this is a bug");
+                    rows[i] = inCodec.decode(input.value(i));
+                }
+                Object[] out = new Object[aggs.size() + 1];
+                out[0] = Boolean.FALSE;
+                for (int a = 0; a < aggs.size(); a++) out[a + 1] = Aggregation.evaluate(aggs.get(a), inTypes, rows, counts);
+                output.add(outCodec.encode(out), 1);
+            } catch (SqlException e) {
+                output.add(errCodec.encode(new Object[] {Boolean.TRUE, e.sqlState(), e.getMessage()}), 1);
+            } catch (RuntimeException e) {
+                SqlException x = Errors.internal(e);
+                output.add(errCodec.encode(new Object[] {Boolean.TRUE, x.sqlState(), x.getMessage()}), 1);
+            }
+        };
+        Arrangement<Row, Row> grouped = in.oks().arrangeByKey(row -> inCodec.project(row, key), ROW, row -> row, ROW);
+        Arrangement<Row, Row> reduced = grouped.reduce("aggregate", logic, ROW);
+        List<SqlType> keyTypes = new ArrayList<>();
+        for (int c : key) keyTypes.add(inTypes.get(c));
+        int[] payload = new int[aggs.size()];
+        for (int i = 0; i < payload.length; i++) payload[i] = i + 1;
+        KV<Collection<Row>, Collection<Row>> split = reduced.asCollection().flatMapOr((kv, out) -> {
+            if (Boolean.TRUE.equals(outCodec.get(kv.val(), 0))) {
+                Object[] e = errCodec.decode(kv.val());
+                out.other(Errors.encode(new SqlException((String) e[1], (String) e[2])));
+            } else {
+                out.ok(Row.concat(kv.key(), outCodec.project(kv.val(), payload)));
+            }
+        }, ROW, ROW);
+        Collection<Row> oks = split.key();
+        if (r.global() && key.length == 0) {
+            // SQL's aggregate without GROUP BY has one row even for empty input: the defaults,
+            // present exactly while the reduce has no row of its own.
+            Object[] defaults = new Object[aggs.size()];
+            for (int a = 0; a < aggs.size(); a++) defaults[a] = Aggregation.evaluate(aggs.get(a), inTypes, new Object[0][], new long[0]);
+            RowCodec resultCodec = new RowCodec(r.types());
+            Row defaultRow = resultCodec.encode(defaults);
+            Rendered constant = constant(new Plan.Constant(List.<Object[]>of(defaults), r.types()));
+            Collection<Row> present = reduced.asCollection().map(kv -> defaultRow, ROW);
+            oks = oks.concat(constant.oks()).concat(present.negate());
+        }
+        return new Rendered(oks, in.errs().concat(split.val()));
+    }
+
+    private Rendered topK(Rendered in, Plan.TopK t) {
+        List<SqlType> types = t.input().types();
+        RowCodec codec = new RowCodec(types);
+        int[] key = t.groupKey().stream().mapToInt(Integer::intValue).toArray();
+        Comparator<Object[]> order = rowOrder(t.order(), types);
+        long limit = t.limit();
+        long offset = t.offset();
+        Reducer<Row, Row, Row> logic = (k, input, output) -> {
+            int size = input.size();
+            Integer[] idx = new Integer[size];
+            Object[][] rows = new Object[size][];
+            for (int i = 0; i < size; i++) {
+                idx[i] = i;
+                rows[i] = codec.decode(input.value(i));
+            }
+            // values arrive in row order, so a stable sort breaks ties by the whole row
+            Arrays.sort(idx, (a, b) -> order.compare(rows[a], rows[b]));
+            long skip = offset;
+            long take = limit < 0 ? Long.MAX_VALUE : limit;
+            for (int j = 0; j < size && take > 0; j++) {
+                long c = input.count(idx[j]);
+                if (c <= 0) continue;
+                long skipped = Math.min(skip, c);
+                skip -= skipped;
+                long n = Math.min(c - skipped, take);
+                if (n > 0) {
+                    output.add(input.value(idx[j]), n);
+                    take -= n;
+                }
+            }
+        };
+        Arrangement<Row, Row> grouped = in.oks().arrangeByKey(row -> codec.project(row, key), ROW, row -> row, ROW);
+        Collection<Row> oks = grouped.reduce("topk", logic, ROW).flatten((k, v) -> v, ROW);
+        return new Rendered(oks, in.errs());
+    }
+
+    /** The order of decoded rows by sort keys, NULLs placed as each key says. */
+    public static Comparator<Object[]> rowOrder(List<Plan.SortKey> keys, List<SqlType> types) {
+        return (a, b) -> {
+            for (Plan.SortKey k : keys) {
+                Object x = a[k.column()];
+                Object y = b[k.column()];
+                int c;
+                if (x == null || y == null) {
+                    if (x == y) continue;
+                    c = (x == null) == k.nullsFirst() ? -1 : 1;
+                    return c;
+                }
+                c = Values.compare(x, y, types.get(k.column()));
+                if (c != 0) return k.descending() ? -c : c;
+            }
+            return 0;
+        };
+    }
+}
