@@ -12,6 +12,8 @@ import dev.tributary.sql.expr.ScalarExpr;
 import dev.tributary.sql.parser.Parser;
 import dev.tributary.sql.plan.Explain;
 import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.plan.Plans;
+import dev.tributary.sql.expr.ScalarExprs;
 import dev.tributary.sql.render.Renderer;
 import dev.tributary.sql.row.Row;
 import dev.tributary.sql.row.RowCodec;
@@ -124,8 +126,9 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     /** The rows of {@code plan} now, each repeated by its multiplicity. */
-    private List<Object[]> rowsOf(Plan plan, List<SqlType> types) {
+    private List<Object[]> rowsOf(Plan unbound, List<SqlType> types) {
         long t = oracle.readTime();
+        Plan plan = Plans.atStatementTime(unbound, Instant.ofEpochMilli(t));
         Map<Row, Long> counts = engine.call(w -> {
             dataflows.advance(t + 1);
             Map<Row, Long> r = dataflows.read(w, plan, t);
@@ -233,6 +236,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         long id = existing != null ? existing.id() : nextId++;
         Set<Long> uses = binder.dependencies();
         if (v.materialized()) {
+            if (Plans.usesStatementTime(plan)) {
+                throw new SqlException("0A000", "now() and CURRENT_TIMESTAMP in a materialized view are not supported yet (temporal filters are planned)", v.pos());
+            }
             Plan p = plan;
             engine.call(w -> {
                 dataflows.advance(oracle.upper());
@@ -366,8 +372,10 @@ final class Coordinator implements AutoCloseable, Catalog {
         CatalogItem.Table t = table(u.table(), u.pos());
         Binder binder = new Binder(this);
         String alias = u.alias() != null ? u.alias() : t.name();
-        ScalarExpr where = u.where() == null ? null : binder.bindPredicate(alias, t.columns(), u.where());
-        List<ScalarExpr> assigned = binder.bindAssignments(alias, t, u.assignments());
+        Instant now = Instant.ofEpochMilli(oracle.clock().now());
+        ScalarExpr where = u.where() == null ? null : ScalarExprs.bindStatementTime(binder.bindPredicate(alias, t.columns(), u.where()), now);
+        List<ScalarExpr> assigned = new ArrayList<>();
+        for (ScalarExpr a : binder.bindAssignments(alias, t, u.assignments())) assigned.add(ScalarExprs.bindStatementTime(a, now));
         RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
         Map<Row, Long> changes = new LinkedHashMap<>();
         long n = 0;
@@ -388,7 +396,8 @@ final class Coordinator implements AutoCloseable, Catalog {
     private Result delete(Session session, Statement.Delete d) {
         CatalogItem.Table t = table(d.table(), d.pos());
         String alias = d.alias() != null ? d.alias() : t.name();
-        ScalarExpr where = d.where() == null ? null : new Binder(this).bindPredicate(alias, t.columns(), d.where());
+        ScalarExpr where = d.where() == null ? null
+                : ScalarExprs.bindStatementTime(new Binder(this).bindPredicate(alias, t.columns(), d.where()), Instant.ofEpochMilli(oracle.clock().now()));
         RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
         Map<Row, Long> changes = new LinkedHashMap<>();
         long n = 0;
@@ -605,14 +614,101 @@ final class Coordinator implements AutoCloseable, Catalog {
             to = manual.now() + i.days() * 86_400_000L + Math.floorDiv(i.micros(), 1000);
         }
         manual.advanceTo(to);
+        tick();
         return Result.command("ADVANCE CLOCK");
+    }
+
+    /**
+     * Starts a subscription to {@code sql}: {@code SUBSCRIBE name}, {@code SUBSCRIBE (query)}, or
+     * {@code SELECT ... EMIT CHANGES}.
+     */
+    synchronized Subscription subscribe(Session session, String sql, Subscription.Listener listener) {
+        List<Statement> statements = Parser.parse(sql);
+        if (statements.size() != 1) throw new SqlException("42601", "subscribe takes exactly one statement, got " + statements.size());
+        Statement st = statements.get(0);
+        BoundQuery q;
+        Binder binder = new Binder(this);
+        switch (st) {
+            case Statement.Subscribe s -> {
+                if (s.asOf() != null) throw new SqlException("0A000", "SUBSCRIBE ... AS OF is not supported yet", s.asOf().pos());
+                if (s.upsertKey() != null) throw new SqlException("0A000", "SUBSCRIBE ... ENVELOPE UPSERT is not supported yet", s.pos());
+                if (!s.snapshot()) throw new SqlException("0A000", "SUBSCRIBE ... WITH (SNAPSHOT = false) is not supported yet", s.pos());
+                dev.tributary.sql.ast.Query query = s.query() != null ? s.query()
+                        : dev.tributary.sql.parser.Parser.parseQuery("SELECT * FROM " + String.join(".", s.name().stream().map(dev.tributary.sql.parser.SqlFormatter::ident).toList()));
+                q = binder.bindQuery(query);
+            }
+            case Statement.QueryStatement qs when qs.emitChanges() -> q = binder.bindQuery(qs.query());
+            default -> throw new SqlException("42601", "subscribe takes SUBSCRIBE or SELECT ... EMIT CHANGES", st.pos());
+        }
+        Plan plan = q.plan().arity() > q.visible() ? new Plan.Project(q.plan(), range(q.visible())) : q.plan();
+        if (Plans.usesStatementTime(plan)) throw new SqlException("0A000", "now() in a subscription is not supported yet", st.pos());
+        List<String> columns = new ArrayList<>(List.of("change_time", "change_diff"));
+        columns.addAll(q.names());
+        List<SqlType> types = new ArrayList<>(List.of(SqlType.TIMESTAMPTZ, SqlType.BIGINT));
+        types.addAll(q.types());
+        RowCodec codec = new RowCodec(q.types());
+        long start = oracle.readTime();
+        Dataflows.Delivery delivery = new Dataflows.Delivery() {
+            @Override
+            public void changes(long time, Map<Row, Long> changes) {
+                List<Object[]> rows = new ArrayList<>();
+                for (Map.Entry<Row, Long> e : changes.entrySet()) {
+                    Object[] values = codec.decode(e.getKey());
+                    Object[] row = new Object[values.length + 2];
+                    row[0] = Instant.ofEpochMilli(time);
+                    row[1] = e.getValue();
+                    System.arraycopy(values, 0, row, 2, values.length);
+                    rows.add(row);
+                }
+                listener.onChanges(new Result("SUBSCRIBE", columns, types, rows));
+            }
+
+            @Override
+            public void error(SqlException error) {
+                listener.onError(error);
+            }
+        };
+        int index = engine.call(w -> {
+            dataflows.advance(start + 1);
+            return dataflows.subscribe(w, plan, start, delivery);
+        });
+        subscriptions++;
+        startTicker();
+        return new Subscription(() -> {
+            synchronized (this) {
+                subscriptions--;
+            }
+            engine.call(w -> {
+                w.dropDataflow(index);
+                return null;
+            });
+        }, columns, types);
+    }
+
+    private int subscriptions;
+    private java.util.concurrent.ScheduledExecutorService ticker;
+
+    /** On the wall clock, moves time forward every 50 ms while anyone subscribes, so changes are delivered promptly. */
+    private void startTicker() {
+        if (ticker != null || !(oracle.clock() instanceof Clock.Wall)) return;
+        ticker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "tributary-clock");
+            t.setDaemon(true);
+            return t;
+        });
+        ticker.scheduleAtFixedRate(() -> {
+            synchronized (this) {
+                if (subscriptions > 0) tick();
+            }
+        }, 50, 50, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     /** Advances every table with the clock, so maintained views and subscribers see time pass. */
     void tick() {
-        long now = oracle.clock().now();
+        long now = oracle.readTime();
         engine.call(w -> {
-            dataflows.advance(Math.max(now, 0));
+            dataflows.advance(now + 1);
+            dataflows.compactTo(now);
             return null;
         });
     }
@@ -625,6 +721,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     @Override
     public void close() {
+        if (ticker != null) ticker.shutdownNow();
         engine.close();
     }
 }

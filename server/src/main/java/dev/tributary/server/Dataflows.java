@@ -234,6 +234,69 @@ final class Dataflows {
         return oks;
     }
 
+    /**
+     * A dataflow that maintains {@code plan} and calls {@code deliver} with the consolidated
+     * changes of each complete time: first everything up to {@code start} as one batch at
+     * {@code start}, then each later time. Returns the dataflow's index, to drop it.
+     */
+    int subscribe(Worker worker, Plan plan, long start, Delivery deliver) {
+        Renderer[] renderer = new Renderer[1];
+        int index = worker.dataflow("subscribe", scope -> {
+            renderer[0] = new Renderer(scope, this::importInto);
+            Rendered r = renderer[0].render(plan);
+            dev.tributary.timely.OperatorBuilder b = scope.operator("subscribe");
+            dev.tributary.timely.InputPort<dev.tributary.arrangements.Updates> oks = b.input(r.oks().stream(), dev.tributary.timely.Pact.pipeline());
+            dev.tributary.timely.InputPort<dev.tributary.arrangements.Updates> errs = b.input(r.errs().stream(), dev.tributary.timely.Pact.pipeline());
+            java.util.TreeMap<Long, Map<Row, Long>> pending = new java.util.TreeMap<>();
+            java.util.TreeMap<Long, Map<Row, Long>> pendingErrors = new java.util.TreeMap<>();
+            boolean[] stopped = {false};
+            pending.put(start, new LinkedHashMap<>());
+            b.build(() -> {
+                oks.forEach((cap, data) -> collect(data, start, pending));
+                errs.forEach((cap, data) -> collect(data, start, pendingErrors));
+                if (stopped[0]) return;
+                Antichain f1 = oks.frontier();
+                Antichain f2 = errs.frontier();
+                while (!pending.isEmpty() || !pendingErrors.isEmpty()) {
+                    long t = Math.min(pending.isEmpty() ? Long.MAX_VALUE : pending.firstKey(), pendingErrors.isEmpty() ? Long.MAX_VALUE : pendingErrors.firstKey());
+                    if (f1.lessEqual(t) || f2.lessEqual(t)) break;
+                    Map<Row, Long> e = pendingErrors.remove(t);
+                    if (e != null) {
+                        e.values().removeIf(n -> n == 0);
+                        if (!e.isEmpty()) {
+                            stopped[0] = true;
+                            deliver.error(firstError(e.keySet()));
+                            return;
+                        }
+                    }
+                    Map<Row, Long> changes = pending.remove(t);
+                    if (changes != null) changes.values().removeIf(n -> n == 0);
+                    if (t == start || (changes != null && !changes.isEmpty())) deliver.changes(t, changes == null ? Map.of() : changes);
+                    if (stopped[0]) return;
+                }
+            });
+            return scope.dataflowIndex();
+        });
+        renderer[0].sealConstants();
+        return index;
+    }
+
+    private static void collect(dev.tributary.arrangements.Updates data, long start, java.util.TreeMap<Long, Map<Row, Long>> into) {
+        long[] times = data.times();
+        long[] diffs = data.diffs();
+        for (int i = 0; i < data.size(); i++) {
+            long t = Math.max(times[i], start);
+            into.computeIfAbsent(t, k -> new LinkedHashMap<>()).merge(ROW.get(data.keys(), i), diffs[i], Long::sum);
+        }
+    }
+
+    /** Where a subscription's batches go. */
+    interface Delivery {
+        void changes(long time, Map<Row, Long> changes);
+
+        void error(SqlException error);
+    }
+
     /** Rows of index {@code id} whose key equals {@code key}, at {@code t}. */
     Map<Row, Long> lookup(Worker worker, long id, Row key, long t) {
         Index ix = indexes.get(id);

@@ -50,6 +50,14 @@ public final class Tributary implements AutoCloseable {
         return r.get(0);
     }
 
+    /**
+     * Subscribes to {@code sql} ({@code SUBSCRIBE name}, {@code SUBSCRIBE (query)} or
+     * {@code SELECT ... EMIT CHANGES}): {@code listener} gets the snapshot, then every change.
+     */
+    public Subscription subscribe(String sql, Subscription.Listener listener) {
+        return coordinator.subscribe(defaultSession, sql, listener);
+    }
+
     /** A new session: its own transaction block state. */
     public Connection session() {
         return new Connection(coordinator, new Session());

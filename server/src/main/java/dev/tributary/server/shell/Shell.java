@@ -2,6 +2,7 @@ package dev.tributary.server.shell;
 
 import dev.tributary.server.Clock;
 import dev.tributary.server.Result;
+import dev.tributary.server.Subscription;
 import dev.tributary.server.Tributary;
 import dev.tributary.sql.SqlException;
 import java.io.BufferedReader;
@@ -209,6 +210,11 @@ public final class Shell {
     boolean runStatement(String text) {
         String sql = text.stripLeading();
         try {
+            List<dev.tributary.sql.ast.Statement> parsed = dev.tributary.sql.parser.Parser.parse(sql);
+            if (parsed.size() == 1 && (parsed.get(0) instanceof dev.tributary.sql.ast.Statement.Subscribe
+                    || parsed.get(0) instanceof dev.tributary.sql.ast.Statement.QueryStatement q && q.emitChanges())) {
+                return subscribe(sql);
+            }
             for (Result r : db.execute(sql)) print(r);
             return true;
         } catch (SqlException e) {
@@ -220,6 +226,53 @@ public final class Shell {
             err.println("ERROR:  XX000: internal error: " + e);
             return false;
         }
+    }
+
+    /** Prints a subscription's rows as they come, until Ctrl-C (or an error). */
+    private boolean subscribe(String sql) {
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        boolean[] headerPrinted = {false};
+        SqlException[] failure = {null};
+        String sep = options.fieldSeparator();
+        Subscription sub = db.subscribe(sql, new Subscription.Listener() {
+            @Override
+            public void onChanges(Result batch) {
+                synchronized (out) {
+                    if (!headerPrinted[0] && !options.tuplesOnly()) {
+                        out.println(String.join(sep, batch.columns()));
+                        headerPrinted[0] = true;
+                    }
+                    for (List<String> row : batch.text()) {
+                        List<String> cells = new ArrayList<>();
+                        for (String c : row) cells.add(c == null ? options.nullString() : c);
+                        out.println(String.join(sep, cells));
+                    }
+                    out.flush();
+                }
+            }
+
+            @Override
+            public void onError(SqlException error) {
+                failure[0] = error;
+                done.countDown();
+            }
+        });
+        sun.misc.Signal interrupt = new sun.misc.Signal("INT");
+        sun.misc.SignalHandler previous = sun.misc.Signal.handle(interrupt, s -> done.countDown());
+        try {
+            done.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            sun.misc.Signal.handle(interrupt, previous);
+            sub.close();
+        }
+        if (failure[0] != null) {
+            failed = true;
+            err.println(failure[0].render(null));
+            return false;
+        }
+        return true;
     }
 
     private void print(Result r) {

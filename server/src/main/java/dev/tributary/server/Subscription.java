@@ -1,0 +1,49 @@
+package dev.tributary.server;
+
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.types.SqlType;
+import java.util.List;
+
+/**
+ * A running SUBSCRIBE: first the snapshot of the query at the time it started, then every
+ * change, each delivered once, in time order, one batch per time. Rows of a batch are
+ * {@code (change_time timestamptz, change_diff bigint, columns...)}; a batch is delivered only
+ * when its time is complete, so a batch is never revised. Close it to stop the dataflow.
+ */
+public final class Subscription implements AutoCloseable {
+    /** Receives the batches, on the engine's thread: return quickly. */
+    public interface Listener {
+        /** All changes at one time (the snapshot first, at the start time). */
+        void onChanges(Result batch);
+
+        /** The query met an error at some time; the subscription stops. */
+        default void onError(SqlException error) {}
+    }
+
+    private final Runnable cancel;
+    private final List<String> columns;
+    private final List<SqlType> types;
+    private volatile boolean closed;
+
+    Subscription(Runnable cancel, List<String> columns, List<SqlType> types) {
+        this.cancel = cancel;
+        this.columns = List.copyOf(columns);
+        this.types = List.copyOf(types);
+    }
+
+    /** The column names of the delivered rows, {@code change_time} and {@code change_diff} first. */
+    public List<String> columns() {
+        return columns;
+    }
+
+    public List<SqlType> types() {
+        return types;
+    }
+
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        cancel.run();
+    }
+}
