@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.types.SqlType;
+import dev.tributary.sql.types.Values;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -63,6 +64,12 @@ class OperatorsTest {
         assertThat(show(npow)).isEqualTo("8.0000000000000000");
         assertThat(show(op(BinaryOp.POW, num("2"), num("0.5")))).isEqualTo("1.4142135623730950");
         assertThat(show(op(BinaryOp.POW, num("2"), num("-2")))).isEqualTo("0.2500000000000000");
+        assertThat(show(op(BinaryOp.POW, num("10"), i4(2)))).isEqualTo("100.00000000000000");
+        assertThat(show(op(BinaryOp.POW, num("2"), i4(100)))).isEqualTo("1267650600228229401496703205376");
+        assertThat(show(op(BinaryOp.POW, num("0.5"), i4(3)))).isEqualTo("0.1250000000000000");
+        assertThat(show(op(BinaryOp.POW, num("-2"), i4(3)))).isEqualTo("-8.0000000000000000");
+        assertThat(show(op(BinaryOp.POW, num("0"), i4(0)))).isEqualTo("1.0000000000000000");
+        assertThat(show(op(BinaryOp.POW, num("1.5"), num("2.5")))).isEqualTo("2.7556759606310754");
         assertError(() -> eval(op(BinaryOp.POW, num("0"), num("-1"))), "2201F", "zero raised to a negative power is undefined");
         assertError(() -> eval(op(BinaryOp.POW, f8(-8), f8(0.5))), "2201F",
                 "a negative number raised to a non-integer power yields a complex result");
@@ -82,6 +89,14 @@ class OperatorsTest {
         assertThat(show(op(BinaryOp.ADD, num("1.50"), i4(1)))).isEqualTo("2.50");
         assertThat(show(op(BinaryOp.SUB, num("1.5"), num("1.5")))).isEqualTo("0.0");
         assertThat(show(op(BinaryOp.DIV, f8(1), f8(3)))).isEqualTo("0.3333333333333333");
+    }
+
+    @Test
+    void typmodsDoNotNeedCasts() {
+        ScalarExpr a = col(0, SqlType.numeric(10, 2));
+        ScalarExpr sum = ScalarExprs.fold(op(BinaryOp.ADD, a, i4(1)));
+        assertThat(sum.describe(List.of("a"))).isEqualTo("(a + 1)");
+        assertThat(Values.toText(sum.eval(new Object[] {new java.math.BigDecimal("2.50")}), sum.type())).isEqualTo("3.50");
     }
 
     @Test
