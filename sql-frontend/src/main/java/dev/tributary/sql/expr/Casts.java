@@ -253,6 +253,9 @@ public final class Casts {
         SqlType from = e.type();
         if (from.equals(target)) return e;
         if (!castable(from, target, ctx)) return null;
+        if (from.kind() == target.kind() && target.length() < 0 && target.scale() < 0) {
+            return e; // only a length, precision or scale the target does not ask for differs
+        }
         if (e instanceof ScalarExpr.Literal lit && (from.kind() == Kind.UNKNOWN || lit.value() == null)) {
             try {
                 Object v = lit.value() == null ? null : cast(lit.value(), from, target, ctx);

@@ -200,6 +200,13 @@ public final class Numerics {
         return (int) Math.log10(Math.abs(ln));
     }
 
+    /** log10(|v|) from the decimal exponent and leading digits, exact for powers of ten (as PostgreSQL's estimate). */
+    private static double log10Abs(BigDecimal v) {
+        BigDecimal a = v.abs();
+        int exp10 = a.precision() - a.scale() - 1;
+        return Math.log10(a.movePointLeft(exp10).doubleValue()) + exp10;
+    }
+
     private static double approxLn(BigDecimal v) {
         int exp10 = v.precision() - v.scale() - 1;
         double mant = v.movePointLeft(exp10).doubleValue();
@@ -253,7 +260,7 @@ public final class Numerics {
             int rscale = clampScale(MIN_SIG_DIGITS, base.scale(), exp.scale());
             return (exp.signum() == 0 ? BigDecimal.ONE : BigDecimal.ZERO).setScale(rscale);
         }
-        double logAbs = approxLn(base.abs()) * exp.doubleValue() * 0.434294481903252;
+        double logAbs = log10Abs(base) * exp.doubleValue();
         if (logAbs > 131072) throw new SqlException("22003", "value overflows numeric format");
         int rscale = clampScale(MIN_SIG_DIGITS - (int) Math.max(-MAX_DISPLAY_SCALE, logAbs), base.scale(), exp.scale());
         if (logAbs < -MAX_DISPLAY_SCALE - 1) return BigDecimal.ZERO.setScale(rscale);

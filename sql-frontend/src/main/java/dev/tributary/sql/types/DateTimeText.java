@@ -71,7 +71,6 @@ final class DateTimeText {
         Integer offset = null;
         ZoneId zone = null;
         boolean bc = false;
-        int pos = 0;
         if (!timeOnly) {
             Matcher m;
             int y, mo, d;
@@ -91,14 +90,17 @@ final class DateTimeText {
             } else {
                 throw Values.invalidSyntax(t, s);
             }
-            pos = m.end();
-            String rest = v.substring(pos);
-            String restStripped = rest.strip();
-            if (restStripped.endsWith(" bc") || restStripped.equals("bc")) {
+            String rest = v.substring(m.end());
+            if (!rest.isEmpty() && !Character.isWhitespace(rest.charAt(0)) && rest.charAt(0) != 't') {
+                throw Values.invalidSyntax(t, s);
+            }
+            if (rest.startsWith("t")) rest = rest.substring(1);
+            rest = rest.strip();
+            if (rest.equals("bc") || rest.endsWith(" bc")) {
                 bc = true;
-                rest = restStripped.substring(0, restStripped.length() - 2);
-            } else if (restStripped.endsWith(" ad") || restStripped.equals("ad")) {
-                rest = restStripped.substring(0, restStripped.length() - 2);
+                rest = rest.substring(0, rest.length() - 2).strip();
+            } else if (rest.equals("ad") || rest.endsWith(" ad")) {
+                rest = rest.substring(0, rest.length() - 2).strip();
             }
             if (y == 0 && bc) throw outOfRange(s);
             try {
@@ -107,10 +109,6 @@ final class DateTimeText {
                 throw outOfRange(s);
             }
             v = rest;
-            pos = 0;
-            if (!v.isEmpty() && v.charAt(0) == 't') v = v.substring(1);
-            else if (!v.isEmpty() && !Character.isWhitespace(v.charAt(0))) throw Values.invalidSyntax(t, s);
-            v = v.strip();
         }
         if (!v.isEmpty()) {
             Matcher m = TIME.matcher(v);

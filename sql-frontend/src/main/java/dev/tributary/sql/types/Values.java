@@ -50,7 +50,8 @@ public final class Values {
         if (Double.isNaN(d)) return "NaN";
         if (Double.isInfinite(d)) return d > 0 ? "Infinity" : "-Infinity";
         if (d == 0) return (1 / d < 0) ? "-0" : "0";
-        return shortestText(new BigDecimal(Double.toString(d)), 15);
+        BigDecimal b = oneDigit(new BigDecimal(Double.toString(d)), x -> x.doubleValue() == d);
+        return shortestText(b, 15);
     }
 
     /** As {@link #doubleText} for a float: fixed notation for decimal exponents -4..5. */
@@ -58,7 +59,23 @@ public final class Values {
         if (Float.isNaN(f)) return "NaN";
         if (Float.isInfinite(f)) return f > 0 ? "Infinity" : "-Infinity";
         if (f == 0) return (1 / f < 0) ? "-0" : "0";
-        return shortestText(new BigDecimal(Float.toString(f)), 6);
+        BigDecimal b = oneDigit(new BigDecimal(Float.toString(f)), x -> x.floatValue() == f);
+        return shortestText(b, 6);
+    }
+
+    /**
+     * Java's {@code toString} prints at least two significant digits where one would round-trip
+     * ({@code 4.9E-324} for {@code 5e-324}); PostgreSQL's Ryu prints the shortest, so try one digit.
+     */
+    private static BigDecimal oneDigit(BigDecimal javaDigits, java.util.function.Predicate<BigDecimal> roundTrips) {
+        BigDecimal s = javaDigits.stripTrailingZeros();
+        if (s.precision() != 2) return s;
+        java.math.MathContext one = new java.math.MathContext(1, RoundingMode.HALF_EVEN);
+        BigDecimal nearest = s.round(one);
+        if (roundTrips.test(nearest)) return nearest;
+        BigDecimal other = s.round(new java.math.MathContext(1, s.signum() > 0 ? RoundingMode.DOWN : RoundingMode.UP));
+        if (other.equals(nearest)) other = s.round(new java.math.MathContext(1, s.signum() > 0 ? RoundingMode.UP : RoundingMode.DOWN));
+        return roundTrips.test(other) ? other : s;
     }
 
     private static String shortestText(BigDecimal shortest, int fixedBelow) {
