@@ -1,0 +1,124 @@
+package dev.tributary.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.sql.SqlException;
+import java.util.ArrayList;
+import java.util.List;
+import org.assertj.core.api.ThrowableAssert;
+import org.junit.jupiter.api.Test;
+
+/** The coordinator's promises: catalog rules, transactions, the clock, errors as data, and the pull-query paths. */
+class CoordinatorTest {
+    private static List<String> rows(Tributary db, String sql) {
+        List<String> out = new ArrayList<>();
+        for (List<String> r : db.query(sql).text()) out.add(String.join("|", r.stream().map(v -> v == null ? "NULL" : v).toList()));
+        return out;
+    }
+
+    private static void fails(String state, ThrowableAssert.ThrowingCallable call) {
+        assertThatThrownBy(call).isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo(state));
+    }
+
+    @Test
+    void aMaterializedViewReportsADataErrorUntilTheRowCausingItIsGone() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
+            db.execute("CREATE TABLE t (a int, b int)");
+            db.execute("CREATE MATERIALIZED VIEW v AS SELECT a / b AS q FROM t");
+            db.execute("INSERT INTO t VALUES (6, 3), (1, 0)");
+            fails("22012", () -> db.query("SELECT * FROM v"));
+            fails("22012", () -> db.query("SELECT count(*) FROM v"));
+            db.execute("DELETE FROM t WHERE b = 0");
+            assertThat(rows(db, "SELECT * FROM v")).containsExactly("2");
+            // the engine went on working throughout
+            db.execute("INSERT INTO t VALUES (10, 5)");
+            assertThat(rows(db, "SELECT q FROM v ORDER BY q")).containsExactly("2", "2");
+        }
+    }
+
+    @Test
+    void anIndexAnswersKeyLookupsWithoutADataflowAndAgreesWithTheGeneralPath() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
+            db.execute("CREATE TABLE t (a int, b text)");
+            db.execute("INSERT INTO t VALUES (1, 'x'), (2, 'y'), (2, 'yy'), (NULL, 'n')");
+            db.execute("CREATE INDEX t_a ON t (a)");
+            assertThat(rows(db, "EXPLAIN SELECT b FROM t WHERE a = 2")).last().asString().contains("lookup in index t_a");
+            assertThat(rows(db, "SELECT b FROM t WHERE a = 2 ORDER BY b")).containsExactly("y", "yy");
+            assertThat(rows(db, "SELECT b FROM t WHERE a = 3")).isEmpty();
+            db.execute("UPDATE t SET a = 3 WHERE b = 'yy'");
+            assertThat(rows(db, "SELECT b FROM t WHERE a = 3")).containsExactly("yy");
+            // the same answer through a dataflow (a join forces one)
+            assertThat(rows(db, "SELECT t.b FROM t JOIN (VALUES (2)) v(k) ON t.a = v.k")).containsExactly("y");
+            assertThat(rows(db, "EXPLAIN SELECT t.b FROM t JOIN (VALUES (2)) v(k) ON t.a = v.k")).last().asString().contains("transient dataflow");
+        }
+    }
+
+    @Test
+    void transactionsCommitTogetherAndAFailedOneIsAborted() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
+            Tributary.Connection s = db.session();
+            s.execute("CREATE TABLE t (a int PRIMARY KEY)");
+            s.execute("BEGIN; INSERT INTO t VALUES (1); INSERT INTO t VALUES (2)");
+            assertThat(s.transactionStatus()).isEqualTo('T');
+            assertThat(rows(db, "SELECT count(*) FROM t")).as("uncommitted writes are invisible to others").containsExactly("0");
+            s.execute("COMMIT");
+            assertThat(rows(db, "SELECT count(*) FROM t")).containsExactly("2");
+            s.execute("BEGIN");
+            assertThatThrownBy(() -> s.execute("INSERT INTO t VALUES (1)")).isInstanceOf(SqlException.class);
+            assertThat(s.transactionStatus()).isEqualTo('E');
+            fails("25P02", () -> s.execute("SELECT 1"));
+            assertThat(s.execute("COMMIT").get(0).tag()).isEqualTo("ROLLBACK");
+            assertThat(rows(db, "SELECT count(*) FROM t")).containsExactly("2");
+        }
+    }
+
+    @Test
+    void catalogRulesFollowPostgres() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
+            db.execute("CREATE TABLE t (a int NOT NULL, b text DEFAULT 'd')");
+            fails("42P07", () -> db.execute("CREATE TABLE t (x int)"));
+            db.execute("CREATE TABLE IF NOT EXISTS t (x int)");
+            db.execute("CREATE VIEW v AS SELECT a FROM t");
+            db.execute("CREATE MATERIALIZED VIEW m AS SELECT count(*) AS n FROM v");
+            fails("2BP01", () -> db.execute("DROP TABLE t"));
+            fails("2BP01", () -> db.execute("DROP VIEW v"));
+            fails("42809", () -> db.execute("DROP VIEW m"));
+            fails("23502", () -> db.execute("INSERT INTO t (b) VALUES ('x')"));
+            db.execute("INSERT INTO t (a) VALUES (1)");
+            assertThat(rows(db, "SELECT a, b FROM t")).containsExactly("1|d");
+            assertThat(rows(db, "SELECT n FROM m")).containsExactly("1");
+            db.execute("DROP TABLE t CASCADE");
+            fails("42P01", () -> db.query("SELECT * FROM m"));
+            fails("42P01", () -> db.query("SELECT * FROM v"));
+            db.execute("DROP TABLE IF EXISTS t");
+            fails("42P01", () -> db.execute("DROP TABLE t"));
+        }
+    }
+
+    @Test
+    void theManualClockMovesOnlyWhenToldAndTheWallClockRefusesToBeMoved() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
+            assertThat(rows(db, "SELECT now()")).containsExactly("1970-01-01 00:00:00+00");
+            db.execute("ADVANCE CLOCK BY INTERVAL '1 day'");
+            assertThat(rows(db, "SELECT now()")).containsExactly("1970-01-02 00:00:00+00");
+            db.execute("ADVANCE CLOCK TO TIMESTAMPTZ '2024-05-01 12:00:00+00'");
+            assertThat(rows(db, "SELECT now()")).containsExactly("2024-05-01 12:00:00+00");
+            fails("22023", () -> db.execute("ADVANCE CLOCK TO TIMESTAMPTZ '2000-01-01 00:00:00+00'"));
+        }
+        try (Tributary db = Tributary.inMemory()) {
+            fails("55000", () -> db.execute("ADVANCE CLOCK BY INTERVAL '1 day'"));
+        }
+    }
+
+    @Test
+    void readsSeeTheSessionsOwnWritesImmediately() {
+        try (Tributary db = Tributary.inMemory()) {
+            db.execute("CREATE TABLE t (a int); CREATE MATERIALIZED VIEW s AS SELECT sum(a) FROM t");
+            for (int i = 1; i <= 50; i++) {
+                db.execute("INSERT INTO t VALUES (" + i + ")");
+                assertThat(rows(db, "SELECT * FROM s")).containsExactly(String.valueOf(i * (i + 1) / 2));
+            }
+        }
+    }
+}
