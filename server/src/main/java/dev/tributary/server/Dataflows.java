@@ -147,7 +147,7 @@ final class Dataflows {
                 Object[] key = new Object[keys.size()];
                 for (int i = 0; i < key.length; i++) {
                     try {
-                        key[i] = keys.get(i).eval(values);
+                        key[i] = dev.tributary.sql.row.Keys.normalize(keys.get(i).eval(values));
                     } catch (SqlException e) {
                         key[i] = null; // a key that fails to compute is indexed as NULL; lookups by value never find it
                     }

@@ -73,7 +73,7 @@ record Peek(long source, CatalogItem.Index index, Row key, List<Plan> steps) {
             boolean all = true;
             for (int i = 0; i < key.length && all; i++) {
                 if (ix.keys().get(i) instanceof ScalarExpr.ColumnRef col && fixed.containsKey(col.index()) && fixed.get(col.index()) != null) {
-                    key[i] = fixed.get(col.index());
+                    key[i] = dev.tributary.sql.row.Keys.normalize(fixed.get(col.index()));
                 } else {
                     all = false;
                 }

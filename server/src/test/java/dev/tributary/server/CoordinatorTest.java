@@ -121,4 +121,18 @@ class CoordinatorTest {
             }
         }
     }
+
+    @Test
+    void numericsShowTheirScaleAndEqualValuesOfDifferentScalesStillMeet() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
+            db.execute("CREATE TABLE o (id int, amount numeric(10,2)); CREATE TABLE p (amount numeric)");
+            db.execute("INSERT INTO o VALUES (1, 3), (2, 7.25); INSERT INTO p VALUES (3.0), (7.250)");
+            assertThat(rows(db, "SELECT amount FROM o ORDER BY id")).containsExactly("3.00", "7.25");
+            assertThat(rows(db, "SELECT sum(amount), avg(id) FROM o")).containsExactly("10.25|1.5000000000000000");
+            assertThat(rows(db, "SELECT o.id, p.amount FROM o JOIN p ON o.amount = p.amount ORDER BY o.id")).containsExactly("1|3.0", "2|7.250");
+            // 3.00 and 3.0 are one group (PostgreSQL shows either spelling; the key form is 3)
+            assertThat(rows(db, "SELECT amount = 3, count(*) FROM (SELECT amount FROM o UNION ALL SELECT amount FROM p) u GROUP BY amount ORDER BY 1"))
+                    .containsExactly("f|2", "t|2");
+        }
+    }
 }

@@ -723,7 +723,7 @@ public final class Binder {
             String text = SqlFormatter.format(key);
             if (keyIndex.containsKey(text)) continue;
             keyIndex.put(text, keyCols.size());
-            mapped.add(expr(key, scope));
+            mapped.add(Sx.keyForm(expr(key, scope)));
             keyCols.add(base + mapped.size() - 1);
         }
         // aggregates of the select list, HAVING and ORDER BY, each computed once

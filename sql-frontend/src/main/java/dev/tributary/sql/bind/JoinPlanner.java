@@ -113,7 +113,8 @@ final class JoinPlanner {
         List<Integer> cols = new ArrayList<>();
         List<ScalarExpr> notNull = new ArrayList<>();
         int arity = p.arity();
-        for (ScalarExpr k : keys) {
+        for (ScalarExpr key : keys) {
+            ScalarExpr k = Sx.joinKeyForm(key);
             Integer col = Sx.asColumn(k);
             if (col == null) {
                 extra.add(k);

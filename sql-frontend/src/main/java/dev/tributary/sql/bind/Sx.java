@@ -199,6 +199,24 @@ final class Sx {
         return Aggregates.resolve(name, argTypes, distinct, star, pos);
     }
 
+    /** {@code e} in key form: a NUMERIC loses trailing fraction zeros so equal values meet (see {@link dev.tributary.sql.row.Keys}). */
+    static ScalarExpr keyForm(ScalarExpr e) {
+        return keyForm(e, e.type());
+    }
+
+    /**
+     * {@link #keyForm(ScalarExpr)} typed as unconstrained NUMERIC, so that keys from columns of
+     * different declared scales (a join's two sides) encode alike.
+     */
+    static ScalarExpr joinKeyForm(ScalarExpr e) {
+        return keyForm(e, SqlType.NUMERIC);
+    }
+
+    private static ScalarExpr keyForm(ScalarExpr e, SqlType type) {
+        if (e.type().kind() != SqlType.Kind.NUMERIC) return e;
+        return new ScalarExpr.Call("key", List.of(e), type, args -> dev.tributary.sql.row.Keys.normalize(args[0]), true);
+    }
+
     // ------------------------------------------------------------------ structure
 
     /** The columns {@code e} reads. */

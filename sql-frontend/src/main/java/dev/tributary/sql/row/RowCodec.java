@@ -37,9 +37,12 @@ import java.util.StringJoiner;
  *       for non-zero values the value written as {@code 0.d1d2...dn × 10^e} with {@code d1 != 0}
  *       and no trailing zero digits: {@code e} as a sign-flipped big-endian int, the digits two
  *       to a byte ({@code 2 + 10*d + d'}, the last pair padded with 0), and a {@code 0x01}
- *       terminator, every byte after the sign inverted for negative values. Numerically equal
- *       values (1.0, 1.00) encode equally; the decoded value has the column's declared scale,
- *       or for unconstrained NUMERIC the fewest digits that hold it (never a negative scale).</li>
+ *       terminator, every byte after the sign inverted for negative values; then the display
+ *       scale (fraction digits as written, {@code max(0, scale)}) as two big-endian bytes.
+ *       PostgreSQL shows {@code 2.50} as written, so the scale is kept; numerically equal values
+ *       of different scales (1.0, 1.00) therefore encode differently, ordered by scale, and the
+ *       planner normalises numeric join and group keys (strips trailing zeros) so that they
+ *       still meet. The decoded value has that scale, or the column's declared scale if larger.</li>
  *   <li>TEXT, VARCHAR, UNKNOWN: UTF-8, each {@code 0x00} byte written as {@code 0x00 0xFF}, then
  *       {@code 0x00 0x01}, so a string sorts before its extensions. The order is Unicode code
  *       point order, PostgreSQL's {@code C} collation, not a locale's. A string with an unpaired
@@ -161,7 +164,7 @@ public final class RowCodec {
             case BOOLEAN -> w.put((Boolean) v ? 1 : 0);
             case SMALLINT, INTEGER, BIGINT -> w.putLong((Long) v ^ Long.MIN_VALUE);
             case REAL, DOUBLE -> w.putLong(doubleKey((Double) v));
-            case NUMERIC -> writeNumeric(w, (BigDecimal) v);
+            case NUMERIC -> writeNumeric(w, (BigDecimal) v, types.get(c).scale());
             case TEXT, VARCHAR, UNKNOWN -> writeString(w, (String) v);
             case CHAR -> writeString(w, stripTrailingSpaces((String) v));
             case BYTEA -> writeEscaped(w, ((Bytea) v).toByteArray());
@@ -231,10 +234,14 @@ public final class RowCodec {
         return end == s.length() ? s : s.substring(0, end);
     }
 
-    private static void writeNumeric(Writer w, BigDecimal v) {
+    private static void writeNumeric(Writer w, BigDecimal v, int declaredScale) {
         int sign = v.signum();
+        int display = Math.max(Math.max(0, declaredScale), v.scale());
+        if (display > 0xFFFF) throw new SqlException("22003", "value overflows numeric format");
         if (sign == 0) {
             w.put(NUM_ZERO);
+            w.put(display >>> 8);
+            w.put(display & 0xFF);
             return;
         }
         BigDecimal s = v.stripTrailingZeros();
@@ -252,6 +259,8 @@ public final class RowCodec {
         }
         w.put(NUM_END);
         if (sign < 0) w.invert(start);
+        w.put(display >>> 8);
+        w.put(display & 0xFF);
     }
 
     private static void writeString(Writer w, String s) {
@@ -381,11 +390,11 @@ public final class RowCodec {
 
     private static int numericEnd(byte[] b, int pos) {
         byte sign = b[pos];
-        if (sign == NUM_ZERO) return pos + 1;
+        if (sign == NUM_ZERO) return pos + 3;
         byte end = sign == NUM_POSITIVE ? NUM_END : (byte) ~NUM_END;
         int i = pos + 5;
         while (b[i] != end) i++;
-        return i + 1;
+        return i + 3;
     }
 
     /** The end of an escaped, terminated payload starting at {@code pos}. */
@@ -450,13 +459,16 @@ public final class RowCodec {
     private static BigDecimal readNumeric(byte[] b, int pos, int declaredScale) {
         byte sign = b[pos];
         BigDecimal v;
+        int display;
         if (sign == NUM_ZERO) {
             v = BigDecimal.ZERO;
+            display = ((b[pos + 1] & 0xFF) << 8) | (b[pos + 2] & 0xFF);
         } else {
             int flip = sign == NUM_NEGATIVE ? 0xFF : 0;
             int exponent = getInt(b, pos + 1) ^ (flip == 0 ? 0 : -1) ^ Integer.MIN_VALUE;
             StringBuilder digits = new StringBuilder();
-            for (int i = pos + 5; ; i++) {
+            int i = pos + 5;
+            for (; ; i++) {
                 int x = (b[i] ^ flip) & 0xFF;
                 if (x == NUM_END) break;
                 x -= NUM_DIGIT_BASE;
@@ -465,8 +477,9 @@ public final class RowCodec {
             if (digits.charAt(digits.length() - 1) == '0') digits.setLength(digits.length() - 1);
             BigInteger unscaled = new BigInteger(digits.toString());
             v = new BigDecimal(flip == 0 ? unscaled : unscaled.negate(), digits.length() - exponent);
+            display = ((b[i + 1] & 0xFF) << 8) | (b[i + 2] & 0xFF);
         }
-        int scale = Math.max(declaredScale, 0);
+        int scale = Math.max(Math.max(declaredScale, 0), display);
         return v.scale() < scale ? v.setScale(scale) : v;
     }
 

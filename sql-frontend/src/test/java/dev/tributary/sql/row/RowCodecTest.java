@@ -41,9 +41,10 @@ class RowCodecTest {
     }
 
     @Test
-    void equalNumericsEncodeEquallyAndTakeTheColumnScale() {
-        assertThat(one(SqlType.NUMERIC, new BigDecimal("1.0"))).isEqualTo(one(SqlType.NUMERIC, new BigDecimal("1.00")));
-        assertThat(one(SqlType.NUMERIC, new BigDecimal("0.000"))).isEqualTo(one(SqlType.NUMERIC, BigDecimal.ZERO));
+    void numericsKeepTheirDisplayScaleAndTakeTheColumnScale() {
+        assertThat(one(SqlType.NUMERIC, new BigDecimal("1.0"))).isLessThan(one(SqlType.NUMERIC, new BigDecimal("1.00")));
+        assertThat(one(SqlType.NUMERIC, new BigDecimal("1.00"))).isLessThan(one(SqlType.NUMERIC, new BigDecimal("1.01")));
+        assertThat(one(SqlType.NUMERIC, new BigDecimal("0.000"))).isGreaterThan(one(SqlType.NUMERIC, BigDecimal.ZERO));
         assertThat(one(SqlType.NUMERIC, new BigDecimal("0.5"))).isLessThan(one(SqlType.NUMERIC, new BigDecimal("0.505")));
         assertThat(one(SqlType.NUMERIC, new BigDecimal("-0.5"))).isGreaterThan(one(SqlType.NUMERIC, new BigDecimal("-0.505")));
         assertThat(one(SqlType.NUMERIC, new BigDecimal("9.99"))).isLessThan(one(SqlType.NUMERIC, new BigDecimal("10")));
@@ -51,7 +52,7 @@ class RowCodecTest {
         assertThat(money.decode(money.encode(new BigDecimal("2.5")))[0]).isEqualTo(new BigDecimal("2.50"));
         RowCodec free = RowCodec.of(SqlType.NUMERIC);
         assertThat(free.decode(free.encode(new BigDecimal("100")))[0]).isEqualTo(new BigDecimal("100"));
-        assertThat(free.decode(free.encode(new BigDecimal("2.50")))[0]).isEqualTo(new BigDecimal("2.5"));
+        assertThat(free.decode(free.encode(new BigDecimal("2.50")))[0]).isEqualTo(new BigDecimal("2.50"));
     }
 
     @Test

@@ -138,7 +138,12 @@ final class SqlValues {
             case SMALLINT, INTEGER, BIGINT -> Long.compare((Long) a, (Long) b);
             // Double.compare has NaN greatest and all NaNs equal, but -0.0 < 0.0; SQL has -0.0 = 0.0
             case REAL, DOUBLE -> Double.compare((Double) a + 0.0, (Double) b + 0.0);
-            case NUMERIC -> ((BigDecimal) a).compareTo((BigDecimal) b);
+            // numerically equal values order by the number of fraction digits shown
+            case NUMERIC -> {
+                int c = ((BigDecimal) a).compareTo((BigDecimal) b);
+                int floor = Math.max(0, type.scale());
+                yield c != 0 ? c : Integer.compare(Math.max(floor, ((BigDecimal) a).scale()), Math.max(floor, ((BigDecimal) b).scale()));
+            }
             case TEXT, VARCHAR, UNKNOWN -> Arrays.compare(((String) a).codePoints().toArray(), ((String) b).codePoints().toArray());
             case CHAR -> Arrays.compare(stripTrailingSpaces((String) a).codePoints().toArray(),
                     stripTrailingSpaces((String) b).codePoints().toArray());
@@ -161,9 +166,10 @@ final class SqlValues {
         return switch (type.kind()) {
             case REAL, DOUBLE -> (Double) v + 0.0;
             case NUMERIC -> {
-                BigDecimal d = ((BigDecimal) v).stripTrailingZeros();
-                int scale = Math.max(type.scale(), 0);
-                yield d.scale() < scale ? d.setScale(scale) : d;
+                // the value as written (its fraction digits kept), at least the column's scale, never a negative scale
+                BigDecimal d = (BigDecimal) v;
+                int scale = Math.max(Math.max(type.scale(), 0), d.scale());
+                yield d.setScale(scale);
             }
             case CHAR -> {
                 String s = stripTrailingSpaces((String) v);
