@@ -58,6 +58,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     Coordinator(Clock clock) {
         this.oracle = new TimestampOracle(clock);
+        startTicker();
     }
 
     Clock clock() {
@@ -703,7 +704,6 @@ final class Coordinator implements AutoCloseable, Catalog {
             return dataflows.subscribe(w, plan, start, delivery);
         });
         subscriptions++;
-        startTicker();
         return new Subscription(() -> {
             synchronized (this) {
                 subscriptions--;
@@ -718,7 +718,11 @@ final class Coordinator implements AutoCloseable, Catalog {
     private int subscriptions;
     private java.util.concurrent.ScheduledExecutorService ticker;
 
-    /** On the wall clock, moves time forward every 50 ms while anyone subscribes, so changes are delivered promptly. */
+    /**
+     * On the wall clock, moves every table's upper forward with the clock even without writes:
+     * every 50 ms while anyone subscribes (so changes are delivered promptly), every second
+     * otherwise.
+     */
     private void startTicker() {
         if (ticker != null || !(oracle.clock() instanceof Clock.Wall)) return;
         ticker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
@@ -726,9 +730,11 @@ final class Coordinator implements AutoCloseable, Catalog {
             t.setDaemon(true);
             return t;
         });
+        long[] ticks = {0};
         ticker.scheduleAtFixedRate(() -> {
             synchronized (this) {
-                if (subscriptions > 0) tick();
+                if (closed) return;
+                if (subscriptions > 0 || ++ticks[0] % 20 == 0) tick();
             }
         }, 50, 50, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
@@ -749,8 +755,11 @@ final class Coordinator implements AutoCloseable, Catalog {
         return r;
     }
 
+    private boolean closed;
+
     @Override
-    public void close() {
+    public synchronized void close() {
+        closed = true;
         if (ticker != null) ticker.shutdownNow();
         engine.close();
     }
