@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -38,7 +39,8 @@ import java.util.stream.Stream;
  * {@code skipif}/{@code onlyif}) passes, fails or is skipped; each failure is printed with its
  * place, SQL, expected and actual answer, and the run ends with {@code N passed, N failed,
  * N skipped} and the failures by kind (parse errors, unsupported features, wrong results,
- * unexpected errors, engine crashes). The exit status is 1 when anything failed.
+ * unexpected errors, engine crashes: anything but a {@link SqlException}, and internal errors,
+ * SQLSTATE XX000). The exit status is 1 when anything failed.
  *
  * <p>A record runs on a worker thread with a time limit: an engine that throws something other
  * than a {@link SqlException} is counted as a crash and the file goes on; one that does not
@@ -64,14 +66,15 @@ public final class SltRunner {
      *
      * @param views whether queries are also checked as materialized views
      * @param timeout how long one record may take
+     * @param verbose whether to print where each view was created and why records were skipped
      */
-    public record Options(boolean views, Duration timeout) {
+    public record Options(boolean views, Duration timeout, boolean verbose) {
         public static Options plain() {
-            return new Options(false, Duration.ofSeconds(30));
+            return new Options(false, Duration.ofSeconds(30), false);
         }
 
         public static Options withViews() {
-            return new Options(true, Duration.ofSeconds(30));
+            return new Options(true, Duration.ofSeconds(30), false);
         }
     }
 
@@ -108,7 +111,7 @@ public final class SltRunner {
             }
         }
         if (files.isEmpty()) usage("no files given");
-        SltRunner runner = new SltRunner(new Options(views, timeout), System.out);
+        SltRunner runner = new SltRunner(new Options(views, timeout, verbose), System.out);
         SltOutcome total = new SltOutcome();
         for (Path f : files) {
             SltOutcome o = runner.runFile(f);
@@ -127,7 +130,7 @@ public final class SltRunner {
               runs sqllogictest files (a directory: its .slt and .test files); exits 1 if any record failed
               --views    also maintain every query as a materialized view from the start and compare
               --timeout  time limit for one record (default 30)
-              -v         list the reasons of skipped records""";
+              -v         say where each view was created, and list the reasons of skipped records""";
 
     private static void usage(String problem) {
         System.err.println("tributary slt: " + problem);
@@ -214,8 +217,9 @@ public final class SltRunner {
             return t;
         });
         final Map<String, String> labels = new HashMap<>();
-        final Map<Integer, View> views = new HashMap<>();
+        final Map<Integer, View> views = new TreeMap<>();
         int threshold = 8;
+        int current = -1;
         boolean abandoned;
 
         FileRun(String name, List<SltRecord> records) {
@@ -235,6 +239,7 @@ public final class SltRunner {
                         continue;
                     }
                     if (r instanceof SltRecord.Halt) break;
+                    current = index;
                     step(index, r);
                 }
             } catch (Abandon a) {
@@ -402,7 +407,13 @@ public final class SltRunner {
             Exec e = exec(aux, v.ddl());
             v.lastError = e.error();
             v.lastCrash = e.crash();
-            if (e.error() == null && e.crash() == null) v.state = ViewState.CREATED;
+            if (e.error() == null && e.crash() == null) {
+                v.state = ViewState.CREATED;
+                if (options.verbose() && out != null) {
+                    out.println(name + ":" + (current < 0 ? 0 : records.get(current).line()) + ": created " + v.name()
+                            + " for the query at line " + v.query.line());
+                }
+            }
         }
 
         private void dropView(View v, ViewState next) {
@@ -485,6 +496,7 @@ public final class SltRunner {
     static Kind kindOf(SqlException e) {
         return switch (e.sqlState()) {
             case "42601" -> Kind.PARSE;
+            case "XX000" -> Kind.CRASH;
             case "0A000" -> Kind.UNSUPPORTED;
             default -> Kind.ERROR;
         };
