@@ -94,7 +94,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.QueryStatement q -> {
                 if (q.emitChanges()) throw new SqlException("0A000", "EMIT CHANGES is served by subscribe(), not by execute()", q.pos());
                 if (q.asOf() != null) throw new SqlException("0A000", "SELECT ... AS OF is not supported yet", q.asOf().pos());
-                yield query(new Binder(this).bindQuery(q.query()));
+                yield query(session, new Binder(this).bindQuery(q.query()));
             }
             case Statement.CreateTable c -> createTable(c, sql);
             case Statement.CreateView v -> createView(v, sql);
@@ -118,8 +118,8 @@ final class Coordinator implements AutoCloseable, Catalog {
     // ------------------------------------------------------------------ queries
 
     /** Runs a bound query at the current read time and presents it (ORDER BY applied). */
-    Result query(BoundQuery q) {
-        List<Object[]> rows = rowsOf(q.plan(), q.types().size() == q.plan().arity() ? q.plan().types() : q.plan().types());
+    Result query(Session session, BoundQuery q) {
+        List<Object[]> rows = rowsOf(session, q.plan(), q.plan().types());
         if (!q.order().isEmpty()) rows.sort(Renderer.rowOrder(q.order(), q.plan().types()));
         List<Object[]> visible = new ArrayList<>(rows.size());
         for (Object[] r : rows) visible.add(r.length == q.visible() ? r : java.util.Arrays.copyOf(r, q.visible()));
@@ -127,9 +127,20 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     /** The rows of {@code plan} now, each repeated by its multiplicity. */
-    private List<Object[]> rowsOf(Plan unbound, List<SqlType> types) {
+    private List<Object[]> rowsOf(Session session, Plan unbound, List<SqlType> types) {
         long t = oracle.readTime();
         Plan plan = Plans.atStatementTime(unbound, Instant.ofEpochMilli(t));
+        if (!session.pending.isEmpty()) {
+            // a transaction block reads its own writes: its changes are added to the tables, and
+            // materialized views over them are computed from their plans rather than read
+            Plan inlined = inlineMaterializedViews(plan);
+            Map<Long, Map<Row, Long>> overlay = new HashMap<>(session.pending);
+            Map<Row, Long> counts = engine.call(w -> {
+                dataflows.advance(t + 1);
+                return dataflows.read(w, inlined, t, overlay);
+            });
+            return decodeAll(counts, types);
+        }
         Peek peek = Peek.of(plan, indexes());
         if (peek != null && !(plan instanceof Plan.Get)) {
             Map<Row, Long> source = engine.call(w -> {
@@ -152,6 +163,10 @@ final class Coordinator implements AutoCloseable, Catalog {
             dataflows.compactTo(t);
             return r;
         });
+        return decodeAll(counts, types);
+    }
+
+    private static List<Object[]> decodeAll(Map<Row, Long> counts, List<SqlType> types) {
         RowCodec codec = new RowCodec(types);
         List<Object[]> rows = new ArrayList<>();
         for (Map.Entry<Row, Long> e : counts.entrySet()) {
@@ -160,6 +175,10 @@ final class Coordinator implements AutoCloseable, Catalog {
             for (long i = 0; i < e.getValue(); i++) rows.add(values);
         }
         return rows;
+    }
+
+    private Plan inlineMaterializedViews(Plan plan) {
+        return Plans.mapGets(plan, g -> byId.get(g.id()) instanceof CatalogItem.MaterializedView m ? inlineMaterializedViews(m.plan()) : null);
     }
 
     // ------------------------------------------------------------------ DDL
@@ -365,7 +384,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     private Result insert(Session session, Statement.Insert ins) {
         CatalogItem.Table t = table(ins.table(), ins.pos());
         BoundQuery q = new Binder(this).bindInsert(t, ins);
-        List<Object[]> rows = rowsOf(q.plan(), q.plan().types());
+        List<Object[]> rows = rowsOf(session, q.plan(), q.plan().types());
         Map<Row, Long> changes = new LinkedHashMap<>();
         RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
         for (Object[] r : rows) {
@@ -387,55 +406,32 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     private Result update(Session session, Statement.Update u) {
         CatalogItem.Table t = table(u.table(), u.pos());
-        Binder binder = new Binder(this);
         String alias = u.alias() != null ? u.alias() : t.name();
-        Instant now = Instant.ofEpochMilli(oracle.clock().now());
-        ScalarExpr where = u.where() == null ? null : ScalarExprs.bindStatementTime(binder.bindPredicate(alias, t.columns(), u.where()), now);
-        List<ScalarExpr> assigned = new ArrayList<>();
-        for (ScalarExpr a : binder.bindAssignments(alias, t, u.assignments())) assigned.add(ScalarExprs.bindStatementTime(a, now));
+        Plan plan = new Binder(this).bindUpdate(t, alias, u.assignments(), u.where());
+        int n = t.columns().size();
         RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
         Map<Row, Long> changes = new LinkedHashMap<>();
-        long n = 0;
-        for (Map.Entry<Row, Long> e : contents(session, t).entrySet()) {
-            Object[] old = codec.decode(e.getKey());
-            if (where != null && !Boolean.TRUE.equals(where.eval(old))) continue;
-            Object[] row = new Object[old.length];
-            for (int i = 0; i < row.length; i++) row[i] = assigned.get(i).eval(old);
+        List<Object[]> pairs = rowsOf(session, plan, plan.types());
+        for (Object[] pair : pairs) {
+            Object[] row = java.util.Arrays.copyOfRange(pair, n, 2 * n);
             checkNotNull(t, row);
-            changes.merge(e.getKey(), -e.getValue(), Long::sum);
-            changes.merge(codec.encode(row), e.getValue(), Long::sum);
-            n += e.getValue();
+            changes.merge(codec.encode(java.util.Arrays.copyOf(pair, n)), -1L, Long::sum);
+            changes.merge(codec.encode(row), 1L, Long::sum);
         }
         write(session, t, changes);
-        return Result.command("UPDATE " + n);
+        return Result.command("UPDATE " + pairs.size());
     }
 
     private Result delete(Session session, Statement.Delete d) {
         CatalogItem.Table t = table(d.table(), d.pos());
         String alias = d.alias() != null ? d.alias() : t.name();
-        ScalarExpr where = d.where() == null ? null
-                : ScalarExprs.bindStatementTime(new Binder(this).bindPredicate(alias, t.columns(), d.where()), Instant.ofEpochMilli(oracle.clock().now()));
+        Plan plan = new Binder(this).bindDelete(t, alias, d.where());
         RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
         Map<Row, Long> changes = new LinkedHashMap<>();
-        long n = 0;
-        for (Map.Entry<Row, Long> e : contents(session, t).entrySet()) {
-            if (where != null && !Boolean.TRUE.equals(where.eval(codec.decode(e.getKey())))) continue;
-            changes.merge(e.getKey(), -e.getValue(), Long::sum);
-            n += e.getValue();
-        }
+        List<Object[]> rows = rowsOf(session, plan, plan.types());
+        for (Object[] row : rows) changes.merge(codec.encode(row), -1L, Long::sum);
         write(session, t, changes);
-        return Result.command("DELETE " + n);
-    }
-
-    /** The table's rows as this session sees them: committed, plus its open transaction's writes. */
-    private Map<Row, Long> contents(Session session, CatalogItem.Table t) {
-        Map<Row, Long> committed = tables.get(t.id()).rows;
-        Map<Row, Long> pending = session.pending.get(t.id());
-        if (pending == null || pending.isEmpty()) return new LinkedHashMap<>(committed);
-        Map<Row, Long> merged = new LinkedHashMap<>(committed);
-        for (Map.Entry<Row, Long> e : pending.entrySet()) merged.merge(e.getKey(), e.getValue(), Long::sum);
-        merged.values().removeIf(c -> c == 0);
-        return merged;
+        return Result.command("DELETE " + rows.size());
     }
 
     /** Checks constraints and commits {@code changes} now, or adds them to the open transaction. */

@@ -200,7 +200,15 @@ final class Dataflows {
      * @throws SqlException the first error (by row order) the query meets at {@code t}
      */
     Map<Row, Long> read(Worker worker, Plan plan, long t) {
-        if (plan instanceof Plan.Get g) {
+        return read(worker, plan, t, Map.of());
+    }
+
+    /**
+     * As {@link #read(Worker, Plan, long)}, with {@code overlay}'s changes (table id to row to
+     * signed count) added to those tables: what a transaction block sees before it commits.
+     */
+    Map<Row, Long> read(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay) {
+        if (plan instanceof Plan.Get g && !overlay.containsKey(g.id())) {
             Stored s = stored.get(g.id());
             worker.stepWhile(() -> s.probe.lessEqual(t));
             checkErrors(s.errRead, t);
@@ -210,9 +218,19 @@ final class Dataflows {
         Map<Row, Long> errs = new HashMap<>();
         Renderer[] renderer = new Renderer[1];
         int[] index = new int[1];
+        List<InputSession<Row>> overlays = new ArrayList<>();
+        Renderer.Sources sources = (id, scope) -> {
+            Rendered base = importInto(id, scope);
+            Map<Row, Long> extra = overlay.get(id);
+            if (extra == null || extra.isEmpty()) return base;
+            InputSession<Row> in = InputSession.create(scope, "uncommitted", ROW);
+            for (Map.Entry<Row, Long> e : extra.entrySet()) in.update(e.getKey(), e.getValue());
+            overlays.add(in);
+            return new Rendered(base.oks().concat(in.collection()), base.errs());
+        };
         Probe probe = worker.dataflow("select", scope -> {
             index[0] = scope.dataflowIndex();
-            renderer[0] = new Renderer(scope, this::importInto);
+            renderer[0] = new Renderer(scope, sources);
             Rendered r = renderer[0].render(plan);
             Collection<Row> o = r.oks().inspect((row, time, diff) -> {
                 if (time[0] <= t) oks.merge(row, diff, Long::sum);
@@ -223,6 +241,7 @@ final class Dataflows {
             return o.concat(e).probe();
         });
         renderer[0].sealConstants();
+        for (InputSession<Row> in : overlays) in.close();
         try {
             worker.stepWhile(() -> probe.lessEqual(t));
         } finally {

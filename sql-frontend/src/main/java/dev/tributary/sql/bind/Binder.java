@@ -358,10 +358,26 @@ public final class Binder {
         List<Bound> inputs = new ArrayList<>();
         if (c != null) inputs.add(new Bound(c.plan(), c.fields));
         if (s.from().isEmpty()) inputs.add(new Bound(one(), List.of()));
-        for (TableRef r : s.from()) inputs.add(tableRef(r));
-        List<Field> local = new ArrayList<>();
-        for (int i = c == null ? 0 : 1; i < inputs.size(); i++) local.addAll(inputs.get(i).fields());
-        checkDuplicateAliases(inputs.subList(c == null ? 0 : 1, inputs.size()), s.from());
+        for (TableRef r : s.from()) {
+            if (r instanceof TableRef.DerivedTable d && d.lateral()) {
+                // a LATERAL item sees the items before it: they become one input, joined with it
+                List<Plan> before = new ArrayList<>();
+                List<Field> fields = new ArrayList<>();
+                for (Bound b : inputs) {
+                    before.add(b.plan());
+                    fields.addAll(b.fields());
+                }
+                Bound left = new Bound(before.isEmpty() ? one() : JoinPlanner.innerJoin(before, List.of()), fields);
+                inputs.clear();
+                inputs.add(lateral(left, d, c));
+            } else {
+                inputs.add(tableRef(r));
+            }
+        }
+        List<Field> all = new ArrayList<>();
+        for (Bound b : inputs) all.addAll(b.fields());
+        List<Field> local = new ArrayList<>(all.subList(nD, all.size()));
+        checkDuplicateAliases(inputs.subList(c == null || inputs.size() == 1 ? 0 : 1, inputs.size()), s.from());
         Scope outerScope = c == null ? null : new Scope(c.fields, Scope.identityOf(nD), null, c.used);
         Scope scope = new Scope(local, Scope.offset(nD, local.size()), outerScope, null);
 
@@ -431,28 +447,45 @@ public final class Binder {
         List<Plan.SortKey> order = new ArrayList<>();
         List<String> textOfItem = new ArrayList<>();
         for (Expr e : items) textOfItem.add(SqlFormatter.format(e));
+        Map<String, Integer> hidden = new HashMap<>();
         for (OrderItem item : orderBy) {
             int col = orderColumn(item, items, names, textOfItem);
+            if (col < 0) col = hidden.getOrDefault(SqlFormatter.format(item.expr()), -1);
             if (col < 0) {
-                if (s.distinct()) throw new SqlException("42P10", "for SELECT DISTINCT, ORDER BY expressions must appear in select list", item.pos());
+                if (s.distinct() && s.distinctOn().isEmpty()) {
+                    throw new SqlException("42P10", "for SELECT DISTINCT, ORDER BY expressions must appear in select list", item.pos());
+                }
                 exprs.add(grouping == null ? expr(item.expr(), scope, null, rel) : grouping.bind(item.expr(), rel));
                 col = exprs.size() - 1 - nD;
+                hidden.put(SqlFormatter.format(item.expr()), col);
             }
             order.add(sortKey(col + nD, item));
+        }
+        // DISTINCT ON keys: select-list columns, or hidden ones like ORDER BY's
+        List<Integer> distinctKeys = new ArrayList<>(range(0, nD));
+        for (Expr e : s.distinctOn()) {
+            int col = orderColumn(new OrderItem(e.pos(), e, false, OrderItem.Nulls.DEFAULT), items, names, textOfItem);
+            if (col < 0) col = hidden.getOrDefault(SqlFormatter.format(e), -1);
+            if (col < 0) {
+                exprs.add(grouping == null ? expr(e, scope, null, rel) : grouping.bind(e, rel));
+                col = exprs.size() - 1 - nD;
+            }
+            distinctKeys.add(col + nD);
         }
         base = rel.plan.arity();
         plan = project(new Plan.Map(rel.plan, exprs), range(base, base + exprs.size()));
         List<SqlType> types = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) types.add(exprs.get(nD + i).type());
         if (!s.distinctOn().isEmpty()) {
-            // DISTINCT ON (exprs): per group, the first row in ORDER BY order
-            List<Integer> keys = new ArrayList<>(range(0, nD));
-            for (Expr e : s.distinctOn()) {
-                int col = orderColumn(new OrderItem(e.pos(), e, false, OrderItem.Nulls.DEFAULT), items, names, textOfItem);
-                if (col < 0) throw new SqlException("0A000", "DISTINCT ON expressions must appear in the select list", e.pos());
-                keys.add(col + nD);
+            // PostgreSQL: the DISTINCT ON expressions must lead the ORDER BY
+            List<Integer> on = distinctKeys.subList(nD, distinctKeys.size());
+            for (int i = 0; i < Math.min(order.size(), on.size()); i++) {
+                if (!on.contains(order.get(i).column())) {
+                    throw new SqlException("42P10", "SELECT DISTINCT ON expressions must match initial ORDER BY expressions", s.distinctOn().get(0).pos());
+                }
             }
-            plan = new Plan.TopK(plan, keys, order, 1, 0);
+            // per group, the first row in ORDER BY order
+            plan = new Plan.TopK(plan, distinctKeys, order, 1, 0);
         } else if (s.distinct()) {
             plan = new Plan.Distinct(plan);
         }
@@ -525,7 +558,7 @@ public final class Binder {
         return switch (ref) {
             case TableRef.NamedTable t -> named(t);
             case TableRef.DerivedTable d -> {
-                if (d.lateral()) throw new SqlException("0A000", "LATERAL subqueries are not supported yet", d.pos());
+                if (d.lateral()) yield lateral(new Bound(one(), List.of()), d, null);
                 Bound b = relation(d.query());
                 yield d.alias() == null ? rename(b, null, List.of(), d.pos()) : rename(b, d.alias().name(), d.alias().columns(), d.alias().pos());
             }
@@ -587,7 +620,50 @@ public final class Binder {
         return new Bound(b.plan(), fields);
     }
 
+    /**
+     * {@code left} joined with the LATERAL subquery {@code d}, which may read left's columns: the
+     * subquery is planned per distinct value D of the left columns it reads (as a correlated
+     * subquery is) and joined back on D. Every left row meets every row its subquery gives.
+     */
+    private Bound lateral(Bound left, TableRef.DerivedTable d, Correlation enclosing) {
+        List<Field> outer = left.fields();
+        Correlation probe = new Correlation(outer, null);
+        correlated(d.query(), probe);
+        if (enclosing != null) {
+            // left begins with the enclosing query's D: what the LATERAL item reads of it, the enclosing subquery reads
+            for (int i = probe.used.nextSetBit(0); i >= 0 && i < enclosing.width(); i = probe.used.nextSetBit(i + 1)) enclosing.used.set(i);
+        }
+        List<Field> dFields = new ArrayList<>();
+        List<Integer> dColumns = new ArrayList<>();
+        for (int i = probe.used.nextSetBit(0); i >= 0; i = probe.used.nextSetBit(i + 1)) {
+            dFields.add(outer.get(i));
+            dColumns.add(i);
+        }
+        int nD = dFields.size();
+        int leftId = nextLetId();
+        int dId = nextLetId();
+        Plan leftRef = new Plan.LetRef(leftId, left.plan().types());
+        Plan dValue = new Plan.Distinct(project(leftRef, dColumns));
+        Plan dPlan = nD == 0 ? one() : new Plan.LetRef(dId, dValue.types());
+        Bound sub = correlated(d.query(), new Correlation(dFields, dPlan));
+        int nl = outer.size();
+        int width = sub.fields().size() - nD;
+        Plan joined = new Plan.Join(leftRef, sub.plan(), dColumns, range(0, nD));
+        List<Integer> keep = new ArrayList<>(range(0, nl));
+        keep.addAll(range(nl + nD, nl + nD + width));
+        Plan body = project(joined, keep);
+        if (nD > 0) body = new Plan.Let(dId, dValue, body);
+        Plan plan = new Plan.Let(leftId, left.plan(), body);
+        List<Field> subFields = sub.fields().subList(nD, sub.fields().size());
+        Bound right = d.alias() == null ? rename(new Bound(project(sub.plan(), range(nD, nD + width)), subFields), null, List.of(), d.pos())
+                : rename(new Bound(project(sub.plan(), range(nD, nD + width)), subFields), d.alias().name(), d.alias().columns(), d.alias().pos());
+        List<Field> fields = new ArrayList<>(outer);
+        fields.addAll(right.fields());
+        return new Bound(plan, fields);
+    }
+
     private Bound join(TableRef.Join j) {
+        if (j.right() instanceof TableRef.DerivedTable d && d.lateral()) return lateralJoin(j, d);
         Bound l = tableRef(j.left());
         Bound r = tableRef(j.right());
         int nl = l.fields().size();
@@ -654,6 +730,26 @@ public final class Binder {
         for (int k = 0; k < merged.size(); k++) cols.add(n + k);
         cols.addAll(range(0, n));
         return new Bound(project(new Plan.Map(plan, merged), cols), out);
+    }
+
+    /** {@code left [INNER|LEFT|CROSS] JOIN LATERAL (...) [ON ...]}. */
+    private Bound lateralJoin(TableRef.Join j, TableRef.DerivedTable d) {
+        Bound l = tableRef(j.left());
+        Bound inner = lateral(l, d, null);
+        if (j.condition() instanceof TableRef.Using || j.condition() instanceof TableRef.Natural) {
+            throw new SqlException("0A000", "USING and NATURAL with a LATERAL subquery are not supported yet", j.pos());
+        }
+        List<ScalarExpr> conjuncts = new ArrayList<>();
+        if (j.condition() instanceof TableRef.On on) {
+            ScalarExpr c = Sx.coerce(expr(on.condition(), new Scope(inner.fields(), null)), SqlType.BOOLEAN, on.condition().pos(), "argument of JOIN/ON");
+            Sx.conjuncts(c, conjuncts);
+        }
+        Plan joined = conjuncts.isEmpty() ? inner.plan() : new Plan.Filter(inner.plan(), conjuncts);
+        return switch (j.kind()) {
+            case INNER, CROSS -> new Bound(joined, inner.fields());
+            case LEFT -> new Bound(JoinPlanner.padUnmatched(l.plan(), joined), inner.fields());
+            case RIGHT, FULL -> throw new SqlException("0A000", j.kind() + " JOIN with a LATERAL subquery is not supported (PostgreSQL refuses it too)", j.pos());
+        };
     }
 
     private static int uniqueField(List<Field> fields, String name, String side, int pos) {
@@ -960,8 +1056,43 @@ public final class Binder {
         return Sx.coerce(expr(where, scopeOf(alias, columns)), SqlType.BOOLEAN, where.pos(), "argument of WHERE");
     }
 
+    /** The rows DELETE removes: those of {@code t} for which {@code where} is true (all when null). */
+    public Plan bindDelete(CatalogItem.Table t, String alias, Expr where) {
+        Plan get = new Plan.Get(t.id(), t.name(), types(t.columns()));
+        if (where == null) return get;
+        if (containsAggregate(List.of(where))) throw new SqlException("42803", "aggregate functions are not allowed in WHERE", where.pos());
+        Rel rel = new Rel(get);
+        ScalarExpr w = Sx.coerce(expr(where, scopeOf(alias, t.columns()), null, rel), SqlType.BOOLEAN, where.pos(), "argument of WHERE");
+        return project(new Plan.Filter(rel.plan, List.of(w)), range(0, t.columns().size()));
+    }
+
+    /**
+     * What UPDATE changes: for each row of {@code t} where {@code where} holds, the old row's
+     * columns followed by the new row's.
+     */
+    public Plan bindUpdate(CatalogItem.Table t, String alias, List<dev.tributary.sql.ast.Statement.Assignment> set, Expr where) {
+        int n = t.columns().size();
+        Rel rel = new Rel(new Plan.Get(t.id(), t.name(), types(t.columns())));
+        Scope scope = scopeOf(alias, t.columns());
+        ScalarExpr w = null;
+        if (where != null) {
+            if (containsAggregate(List.of(where))) throw new SqlException("42803", "aggregate functions are not allowed in WHERE", where.pos());
+            w = Sx.coerce(expr(where, scope, null, rel), SqlType.BOOLEAN, where.pos(), "argument of WHERE");
+        }
+        List<ScalarExpr> assigned = assignments(alias, t, set, rel);
+        Plan filtered = w == null ? rel.plan : new Plan.Filter(rel.plan, List.of(w));
+        int width = filtered.arity();
+        List<Integer> cols = new ArrayList<>(range(0, n));
+        cols.addAll(range(width, width + n));
+        return project(new Plan.Map(filtered, assigned), cols);
+    }
+
     /** The new value of every column of {@code t} under UPDATE's SET list, over the old row. */
     public List<ScalarExpr> bindAssignments(String alias, CatalogItem.Table t, List<dev.tributary.sql.ast.Statement.Assignment> set) {
+        return assignments(alias, t, set, null);
+    }
+
+    private List<ScalarExpr> assignments(String alias, CatalogItem.Table t, List<dev.tributary.sql.ast.Statement.Assignment> set, Rel rel) {
         List<Column> columns = t.columns();
         ScalarExpr[] out = new ScalarExpr[columns.size()];
         for (var a : set) {
@@ -971,7 +1102,7 @@ public final class Binder {
             if (out[i] != null) throw new SqlException("42601", "multiple assignments to same column \"" + a.column() + "\"", a.pos());
             out[i] = a.value() instanceof Expr.DefaultValue
                     ? t.defaults().get(i)
-                    : Sx.assign(expr(a.value(), scopeOf(alias, columns)), columns.get(i).type(), a.column(), a.value().pos());
+                    : Sx.assign(expr(a.value(), scopeOf(alias, columns), null, rel), columns.get(i).type(), a.column(), a.value().pos());
         }
         List<ScalarExpr> result = new ArrayList<>();
         for (int c = 0; c < columns.size(); c++) result.add(out[c] != null ? out[c] : Sx.column(c, columns.get(c).type()));
@@ -982,8 +1113,19 @@ public final class Binder {
     public BoundQuery bindInsert(CatalogItem.Table t, dev.tributary.sql.ast.Statement.Insert ins) {
         List<Column> columns = t.columns();
         List<Integer> target = new ArrayList<>();
+        Query q = ins.source();
+        Bound bound = null;
         if (ins.columns().isEmpty()) {
-            target.addAll(range(0, columns.size()));
+            // without a column list the values fill the first columns; the rest take their defaults
+            int width;
+            if (q.isBare() && q.body() instanceof QueryBody.Values v) {
+                width = v.rows().get(0).size();
+            } else {
+                bound = relation(q);
+                width = bound.fields().size();
+            }
+            target.addAll(range(0, Math.min(width, columns.size())));
+            if (width > columns.size() && bound != null) throw new SqlException("42601", "INSERT has more expressions than target columns", q.pos());
         } else {
             for (String name : ins.columns()) {
                 int i = -1;
@@ -995,7 +1137,6 @@ public final class Binder {
         }
         Plan source;
         List<SqlType> sourceTypes;
-        Query q = ins.source();
         if (q.isBare() && q.body() instanceof QueryBody.Values v) {
             // VALUES rows, with DEFAULT allowed and each value assigned straight to its column type
             List<Plan> parts = new ArrayList<>();
@@ -1023,7 +1164,7 @@ public final class Binder {
             source = parts.size() == 1 ? parts.get(0) : new Plan.Union(parts);
             sourceTypes = types;
         } else {
-            Bound b = relation(q);
+            Bound b = bound != null ? bound : relation(q);
             if (b.fields().size() > target.size()) throw new SqlException("42601", "INSERT has more expressions than target columns", q.pos());
             if (b.fields().size() < target.size()) throw new SqlException("42601", "INSERT has more target columns than expressions", q.pos());
             List<ScalarExpr> exprs = new ArrayList<>();

@@ -198,6 +198,24 @@ final class JoinPlanner {
         return new Plan.Let(lid, left, new Plan.Let(rid, right, new Plan.Let(jid, inner, new Plan.Union(parts))));
     }
 
+    /**
+     * {@code joined} (rows of {@code left} followed by columns of some right side, each row
+     * beginning with a row of {@code left}) plus every row of {@code left} that begins none of
+     * them, padded with NULLs: a left outer join given its inner part.
+     */
+    static Plan padUnmatched(Plan left, Plan joined) {
+        int lid = Binder.nextLetId();
+        int jid = Binder.nextLetId();
+        Plan l = new Plan.LetRef(lid, left.types());
+        Plan j = new Plan.LetRef(jid, joined.types());
+        int nl = left.arity();
+        Plan unmatched = unmatched(l, Binder.project(j, Binder.range(0, nl)));
+        List<ScalarExpr> nulls = new ArrayList<>();
+        List<SqlType> types = joined.types();
+        for (int c = nl; c < types.size(); c++) nulls.add(Sx.literal(null, types.get(c)));
+        return new Plan.Let(lid, left, new Plan.Let(jid, joined, new Plan.Union(List.of(j, new Plan.Map(unmatched, nulls)))));
+    }
+
     /** The rows of {@code side} (with their multiplicities) that do not occur in {@code matched}. */
     private static Plan unmatched(Plan side, Plan matched) {
         List<Integer> all = Binder.range(0, side.arity());

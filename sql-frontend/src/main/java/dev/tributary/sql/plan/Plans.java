@@ -42,6 +42,33 @@ public final class Plans {
         return out;
     }
 
+    /** {@code plan} with each {@link Plan.Get} replaced by what {@code f} gives for it (itself when null). */
+    public static Plan mapGets(Plan plan, java.util.function.Function<Plan.Get, Plan> f) {
+        return switch (plan) {
+            case Plan.Get g -> {
+                Plan r = f.apply(g);
+                yield r == null ? g : r;
+            }
+            case Plan.Constant c -> c;
+            case Plan.Filter x -> new Plan.Filter(mapGets(x.input(), f), x.predicates());
+            case Plan.Map m -> new Plan.Map(mapGets(m.input(), f), m.exprs());
+            case Plan.Project p -> new Plan.Project(mapGets(p.input(), f), p.columns());
+            case Plan.Join j -> new Plan.Join(mapGets(j.left(), f), mapGets(j.right(), f), j.leftKey(), j.rightKey());
+            case Plan.Reduce r -> new Plan.Reduce(mapGets(r.input(), f), r.groupKey(), r.aggregates(), r.global());
+            case Plan.Distinct d -> new Plan.Distinct(mapGets(d.input(), f));
+            case Plan.TopK t -> new Plan.TopK(mapGets(t.input(), f), t.groupKey(), t.order(), t.limit(), t.offset());
+            case Plan.Union u -> {
+                List<Plan> in = new ArrayList<>();
+                for (Plan p : u.inputs()) in.add(mapGets(p, f));
+                yield new Plan.Union(in);
+            }
+            case Plan.Negate n -> new Plan.Negate(mapGets(n.input(), f));
+            case Plan.Threshold t -> new Plan.Threshold(mapGets(t.input(), f));
+            case Plan.Let l -> new Plan.Let(l.id(), mapGets(l.value(), f), mapGets(l.body(), f));
+            case Plan.LetRef r -> r;
+        };
+    }
+
     /** Whether some scalar expression of {@code plan} satisfies {@code p}. */
     public static boolean anyExpr(Plan plan, Predicate<ScalarExpr> p) {
         boolean[] found = {false};
