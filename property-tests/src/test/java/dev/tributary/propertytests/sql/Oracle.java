@@ -12,8 +12,10 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 /**
@@ -57,15 +59,43 @@ final class Oracle implements AutoCloseable {
         }
     }
 
-    /** Checks the view, then runs and checks each transaction of {@code history}. */
+    /** How long one run may take before it counts as a hang: runs take well under a second. */
+    static final Duration LIMIT = Duration.ofSeconds(60);
+
+    /**
+     * Checks the view, then runs and checks each transaction of {@code history}; on its own
+     * thread, so that an engine that hangs fails the property (naming the shape and history)
+     * instead of the build.
+     */
     static void check(Shape shape, History history) {
-        try (Oracle o = new Oracle(shape)) {
-            o.checkNow();
-            for (Tx tx : history.txs()) {
-                o.apply(tx);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread runner = new Thread(() -> {
+            try (Oracle o = new Oracle(shape)) {
                 o.checkNow();
+                for (Tx tx : history.txs()) {
+                    o.apply(tx);
+                    o.checkNow();
+                }
+            } catch (Throwable t) {
+                failure.set(t);
             }
+        }, "sql-oracle");
+        runner.setDaemon(true);
+        runner.start();
+        try {
+            runner.join(LIMIT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting for the oracle", e);
         }
+        if (runner.isAlive()) {
+            runner.interrupt();
+            throw new AssertionError("view " + shape + "\ndid not finish within " + LIMIT + " on the history" + history);
+        }
+        Throwable t = failure.get();
+        if (t instanceof RuntimeException r) throw r;
+        if (t instanceof Error e) throw e;
+        if (t != null) throw new IllegalStateException(t);
     }
 
     void apply(Tx tx) {
