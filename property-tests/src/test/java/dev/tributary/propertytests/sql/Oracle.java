@@ -1,0 +1,205 @@
+package dev.tributary.propertytests.sql;
+
+import dev.tributary.propertytests.sql.History.End;
+import dev.tributary.propertytests.sql.History.Stmt;
+import dev.tributary.propertytests.sql.History.Tx;
+import dev.tributary.server.Clock;
+import dev.tributary.server.Result;
+import dev.tributary.server.Tributary;
+import dev.tributary.sql.SqlException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+
+/**
+ * Runs one view shape through one history and checks, before the first transaction and after
+ * every one (rolled back ones included), that
+ * <ol>
+ *   <li>the materialized view, created before any data arrived and maintained since, equals the
+ *       same query run from scratch as a one-off SELECT, exactly (PostgreSQL text, as
+ *       multisets; a data error must be the same error); and</li>
+ *   <li>it equals DuckDB's answer to the query on the same data (committed transactions only),
+ *       as multisets of normalised values ({@link Rows}).</li>
+ * </ol>
+ * A failure throws an {@link AssertionError} whose message holds the view, the transaction log
+ * up to the failure, the tables' contents and every answer.
+ */
+final class Oracle implements AutoCloseable {
+    private final Shape shape;
+    private final Tributary db = Tributary.inMemory(Clock.manual(0));
+    private final Connection duck;
+    private final List<Tx> log = new ArrayList<>();
+
+    Oracle(Shape shape) {
+        this.shape = shape;
+        try {
+            duck = DriverManager.getConnection("jdbc:duckdb:");
+            try (Statement st = duck.createStatement()) {
+                // PostgreSQL's NULL order: last when ascending, first when descending.
+                st.execute("SET default_null_order = 'nulls_last_on_asc_first_on_desc'");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot open DuckDB in memory", e);
+        }
+        for (Schema.Table t : Schema.TABLES) {
+            db.execute(t.ddl());
+            duck(t.ddl());
+        }
+        try {
+            db.execute("CREATE MATERIALIZED VIEW mv AS " + shape.sql());
+        } catch (SqlException e) {
+            throw new AssertionError("view " + shape + "\ncannot be created: " + e.render(shape.sql()), e);
+        }
+    }
+
+    /** How long one run may take before it counts as a hang: runs take well under a second. */
+    static final Duration LIMIT = Duration.ofSeconds(60);
+
+    /**
+     * Checks the view, then runs and checks each transaction of {@code history}; on its own
+     * thread, so that an engine that hangs fails the property (naming the shape and history)
+     * instead of the build.
+     */
+    static void check(Shape shape, History history) {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread runner = new Thread(() -> {
+            try (Oracle o = new Oracle(shape)) {
+                o.checkNow();
+                for (Tx tx : history.txs()) {
+                    o.apply(tx);
+                    o.checkNow();
+                }
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        }, "sql-oracle");
+        runner.setDaemon(true);
+        runner.start();
+        try {
+            runner.join(LIMIT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting for the oracle", e);
+        }
+        if (runner.isAlive()) {
+            runner.interrupt();
+            throw new AssertionError("view " + shape + "\ndid not finish within " + LIMIT + " on the history" + history);
+        }
+        Throwable t = failure.get();
+        if (t instanceof RuntimeException r) throw r;
+        if (t instanceof Error e) throw e;
+        if (t != null) throw new IllegalStateException(t);
+    }
+
+    void apply(Tx tx) {
+        log.add(tx);
+        try {
+            db.execute(tx.sql());
+        } catch (SqlException e) {
+            throw new AssertionError(context() + "\nTributary refused the transaction: " + e.render(null), e);
+        }
+        if (tx.end() != End.ROLLBACK) for (Stmt s : tx.stmts()) duck(s.sql());
+    }
+
+    /** What a query returned: rows (exact text and normalised values) or an error. */
+    record Answer(List<List<String>> text, List<List<Object>> values, String error) {
+        static Answer of(Result r) {
+            List<List<String>> text = new ArrayList<>(r.text());
+            text.sort((x, y) -> x.toString().compareTo(y.toString()));
+            return new Answer(text, Rows.normalise(r.rows()), null);
+        }
+
+        static Answer failed(String error) {
+            return new Answer(null, null, error);
+        }
+
+        String show() {
+            return error != null ? "    ERROR " + error : Rows.show(values);
+        }
+    }
+
+    void checkNow() {
+        Answer maintained = tributary("SELECT * FROM mv");
+        Answer recomputed = tributary(shape.sql());
+        boolean same = maintained.error() != null || recomputed.error() != null
+                ? java.util.Objects.equals(maintained.error(), recomputed.error())
+                : maintained.text().equals(recomputed.text());
+        if (!same) {
+            throw new AssertionError(context() + "\nthe maintained view differs from the recomputation"
+                    + "\nmaintained (SELECT * FROM mv):\n" + maintained.show()
+                    + "\nrecomputed (one-off SELECT):\n" + recomputed.show());
+        }
+        if (shape.duckSql() == null) return;
+        Answer duckdb = duckQuery(shape.duckSql());
+        boolean agree = maintained.error() != null || duckdb.error() != null
+                ? maintained.error() != null && duckdb.error() != null
+                : Rows.sameMultiset(maintained.values(), duckdb.values());
+        if (!agree) {
+            throw new AssertionError(context() + "\nthe maintained view differs from DuckDB"
+                    + "\nmaintained (SELECT * FROM mv):\n" + maintained.show()
+                    + "\nDuckDB:\n" + duckdb.show());
+        }
+    }
+
+    private Answer tributary(String sql) {
+        try {
+            return Answer.of(db.query(sql));
+        } catch (SqlException e) {
+            return Answer.failed(e.sqlState() + ": " + e.getMessage());
+        }
+    }
+
+    private Answer duckQuery(String sql) {
+        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            List<Object[]> rows = new ArrayList<>();
+            while (rs.next()) {
+                Object[] r = new Object[n];
+                for (int i = 0; i < n; i++) r[i] = rs.getObject(i + 1);
+                rows.add(r);
+            }
+            return new Answer(null, Rows.normalise(rows), null);
+        } catch (SQLException e) {
+            return Answer.failed(e.getMessage());
+        }
+    }
+
+    private void duck(String sql) {
+        try (Statement st = duck.createStatement()) {
+            st.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException("DuckDB refused " + sql + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The view, the transactions so far and the tables now, for a failure message. */
+    private String context() {
+        StringBuilder b = new StringBuilder("\nview mv: ").append(shape);
+        b.append("\ntransactions (").append(log.size()).append("):");
+        for (int i = 0; i < log.size(); i++) b.append("\n  tx").append(i + 1).append(": ").append(log.get(i).sql());
+        b.append("\ntables now (DuckDB's copy):");
+        for (Schema.Table t : Schema.TABLES) {
+            Answer a = duckQuery("SELECT * FROM " + t.name());
+            b.append("\n  ").append(t.name()).append(t.columns().stream().map(Schema.Column::name).collect(Collectors.joining(", ", "(", ")")))
+                    .append(":\n").append(a.show());
+        }
+        return b.toString();
+    }
+
+    @Override
+    public void close() {
+        db.close();
+        try {
+            duck.close();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
