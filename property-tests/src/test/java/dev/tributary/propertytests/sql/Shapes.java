@@ -143,27 +143,25 @@ final class Shapes {
             Shape.of(SET_OP, "intersect-binds-tighter", "SELECT s FROM t1 UNION ALL SELECT s FROM t2 INTERSECT SELECT s FROM t3"),
             Shape.of(SET_OP, "except-all-of-union-all",
                     "(SELECT k, f FROM t1 UNION ALL SELECT k, f FROM t2) EXCEPT ALL SELECT k, f FROM t2 WHERE x > 0"),
-            Shape.of(SET_OP, "aggregate-of-union", "SELECT s, count(*) AS c FROM (SELECT s FROM t1 UNION ALL SELECT s FROM t3) u GROUP BY s"));
+            Shape.of(SET_OP, "aggregate-of-union", "SELECT s, count(*) AS c FROM (SELECT s FROM t1 UNION ALL SELECT s FROM t3) u GROUP BY s"),
+
+            // ---------------------------------------------------------------- decorrelation
+            Shape.of(DISTINCT_TOPK, "top-k-per-group-lateral",
+                    "SELECT t2.k, l.a FROM t2, LATERAL (SELECT a FROM t1 WHERE t1.k = t2.k ORDER BY a LIMIT 2) l"),
+            Shape.of(SUBQUERY, "left-join-lateral",
+                    "SELECT t2.k, l.m FROM t2 LEFT JOIN LATERAL (SELECT max(a) AS m FROM t1 WHERE t1.k >= t2.k) l ON true"),
+            Shape.of(SUBQUERY, "scalar-in-having",
+                    "SELECT k, count(*) AS c FROM t1 GROUP BY k HAVING count(*) > (SELECT count(*) FROM t2 WHERE t2.k = t1.k)"),
+            Shape.of(SUBQUERY, "nested-correlation",
+                    "SELECT k FROM t1 WHERE EXISTS (SELECT 1 FROM t2 WHERE t2.k = t1.k AND NOT EXISTS "
+                            + "(SELECT 1 FROM t3 WHERE t3.k = t2.x AND t3.s = t1.s))"));
 
     /**
      * Shapes that hit known engine bugs, left out of the properties so that they stay green. Each
      * names its bug; once it is fixed, move the shape back into {@link #ALL}. Run them with
-     * {@code -Dtributary.oracle.restricted=true} to see whether they still fail.
+     * {@code -Dtributary.oracle.restricted=true} to see whether they still fail. None today.
      */
-    static final List<Shape> RESTRICTED = List.of(
-            // Bug: LATERAL is refused, 0A000 "LATERAL subqueries are not supported yet", though
-            // issue 5 asks for LATERAL decorrelated into joins.
-            Shape.of(DISTINCT_TOPK, "top-k-per-group-lateral",
-                    "SELECT t2.k, l.a FROM t2, LATERAL (SELECT a FROM t1 WHERE t1.k = t2.k ORDER BY a LIMIT 2) l"),
-            // Bug: a correlated subquery in HAVING that names a grouped column of the outer query is
-            // refused, 42P01 "missing FROM-clause entry for table "t1"" (PostgreSQL accepts it).
-            Shape.of(SUBQUERY, "scalar-in-having",
-                    "SELECT k, count(*) AS c FROM t1 GROUP BY k HAVING count(*) > (SELECT count(*) FROM t2 WHERE t2.k = t1.k)"),
-            // Bug: a subquery nested two deep cannot name a column of the outermost query, 42703
-            // "column t1.s does not exist" (PostgreSQL accepts it).
-            Shape.of(SUBQUERY, "nested-correlation",
-                    "SELECT k FROM t1 WHERE EXISTS (SELECT 1 FROM t2 WHERE t2.k = t1.k AND NOT EXISTS "
-                            + "(SELECT 1 FROM t3 WHERE t3.k = t2.x AND t3.s = t1.s))"));
+    static final List<Shape> RESTRICTED = List.of();
 
     /** The shapes of {@code family}, with the restricted ones if {@code tributary.oracle.restricted} is set. */
     static List<Shape> family(String family) {

@@ -278,6 +278,11 @@ public final class Binder {
         }
         Plan lp = coerceColumns(l.plan(), types, op.pos(), name);
         Plan rp = coerceColumns(r.plan(), types, op.pos(), name);
+        if (!(op.op() == QueryBody.SetOp.UNION && op.all())) {
+            // rows are compared: numerically equal NUMERICs must be equal rows
+            lp = keyForm(lp);
+            rp = keyForm(rp);
+        }
         Plan plan = switch (op.op()) {
             case UNION -> op.all() ? new Plan.Union(List.of(lp, rp)) : new Plan.Distinct(new Plan.Union(List.of(lp, rp)));
             case EXCEPT -> op.all()
@@ -295,6 +300,21 @@ public final class Binder {
         List<Field> fields = new ArrayList<>();
         for (int i = 0; i < types.size(); i++) fields.add(new Field(null, l.fields().get(i).name(), types.get(i), false));
         return new Bound(plan, fields);
+    }
+
+    /**
+     * {@code p} with its NUMERIC columns in key form (no trailing fraction zeros), so that rows
+     * that SQL calls equal are equal rows for DISTINCT and set operations; a column with a
+     * declared scale still shows it.
+     */
+    static Plan keyForm(Plan p) {
+        List<SqlType> types = p.types();
+        boolean any = false;
+        for (SqlType t : types) any |= t.kind() == SqlType.Kind.NUMERIC;
+        if (!any) return p;
+        List<ScalarExpr> exprs = new ArrayList<>();
+        for (int i = 0; i < types.size(); i++) exprs.add(Sx.keyForm(Sx.column(i, types.get(i))));
+        return project(new Plan.Map(p, exprs), range(types.size(), 2 * types.size()));
     }
 
     private static Plan coerceColumns(Plan p, List<SqlType> types, int pos, String context) {
@@ -487,7 +507,7 @@ public final class Binder {
             // per group, the first row in ORDER BY order
             plan = new Plan.TopK(plan, distinctKeys, order, 1, 0);
         } else if (s.distinct()) {
-            plan = new Plan.Distinct(plan);
+            plan = new Plan.Distinct(keyForm(plan));
         }
         return new SelectResult(plan, names, types, order, nD);
     }
@@ -533,6 +553,8 @@ public final class Binder {
             case Expr.Cast c -> c.operand() instanceof Expr.ColumnRef || c.operand() instanceof Expr.FunctionCall ? columnName(c.operand()) : Sx.typeName(c.type());
             case Expr.Case c -> "case";
             case Expr.Exists x -> "exists";
+            case Expr.ScalarSubquery q when q.query().body() instanceof QueryBody.Select sel && sel.items().size() == 1 ->
+                    sel.items().get(0).alias() != null ? sel.items().get(0).alias() : columnName(sel.items().get(0).expr());
             case Expr.Extract x -> "extract";
             case Expr.BooleanLiteral b -> "bool";
             default -> "?column?";
@@ -801,8 +823,9 @@ public final class Binder {
         g.inner = scope;
         int nD = c == null ? 0 : c.width();
         g.prefix = nD;
-        if (c != null) g.subqueryScope = new Scope(List.of(), new int[0], new Scope(c.fields, Scope.identityOf(nD), null, c.used), null);
         List<ScalarExpr> mapped = new ArrayList<>();
+        List<Field> groupedFields = new ArrayList<>();
+        List<Integer> groupedIndex = new ArrayList<>();
         // a correlated subquery groups per D row first
         List<Integer> keyCols = new ArrayList<>(range(0, nD));
         int base = input.arity();
@@ -819,6 +842,11 @@ public final class Binder {
             String text = SqlFormatter.format(key);
             if (keyIndex.containsKey(text)) continue;
             keyIndex.put(text, keyCols.size());
+            if (key instanceof Expr.ColumnRef ref) {
+                // a subquery above the grouping may name this column: it is the key's column there
+                groupedFields.add(scope.resolve(ref).field());
+                groupedIndex.add(keyCols.size());
+            }
             mapped.add(Sx.keyForm(expr(key, scope)));
             keyCols.add(base + mapped.size() - 1);
         }
@@ -859,6 +887,8 @@ public final class Binder {
             aggIndex.put(text, aggs.size());
             aggs.add(new AggregateCall(fn, fname, argCols, call.distinct(), filter, order));
         }
+        Scope dScope = c == null ? null : new Scope(c.fields, Scope.identityOf(nD), null, c.used);
+        g.subqueryScope = new Scope(groupedFields, groupedIndex.stream().mapToInt(Integer::intValue).toArray(), dScope, null);
         Plan withArgs = new Plan.Map(input, mapped);
         boolean global = s.groupBy().isEmpty();
         Plan reduced = new Plan.Reduce(withArgs, keyCols, aggs, global);
@@ -952,6 +982,20 @@ public final class Binder {
                     fields.add(s.fields.get(i));
                     columns.add(s.index[i]);
                 }
+            }
+        }
+
+        /**
+         * Records that field {@code k} of {@link #all}'s listing was read: a level that belongs to
+         * an enclosing correlation learns that its subquery reads that outer column too.
+         */
+        void markUsed(int k) {
+            for (Scope s = this; s != null; s = s.outer) {
+                if (k < s.fields.size()) {
+                    if (s.used != null) s.used.set(k);
+                    return;
+                }
+                k -= s.fields.size();
             }
         }
 

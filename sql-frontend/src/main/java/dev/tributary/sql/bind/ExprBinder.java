@@ -105,6 +105,9 @@ final class ExprBinder {
         Binder.Correlation probe = new Binder.Correlation(outer, null);
         binder.correlated(q, probe);
         BitSet used = probe.used;
+        for (int i = used.nextSetBit(0); i >= 0; i = used.nextSetBit(i + 1)) {
+            if (i != lhsField) scope.markUsed(i);
+        }
         if (lhsField >= 0) used.set(lhsField);
         List<Field> dFields = new ArrayList<>();
         List<Integer> dColumns = new ArrayList<>();

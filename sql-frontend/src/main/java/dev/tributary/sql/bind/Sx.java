@@ -158,7 +158,9 @@ final class Sx {
             }
             throw new SqlException("42804", context + " has type " + e.type() + " but " + t + " is needed", pos);
         }
-        return c;
+        // a coercion between variants of one kind may keep the operand's modifier (numeric(10,2)
+        // for numeric): relabel, so the column's type is exactly the one asked for
+        return c.type().equals(t) ? c : new ScalarExpr.Cast(c, t, CastContext.IMPLICIT);
     }
 
     /** {@code e} stored into a column of type {@code t} (an assignment cast), as INSERT and UPDATE do. */

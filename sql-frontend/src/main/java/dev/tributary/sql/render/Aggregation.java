@@ -33,7 +33,9 @@ final class Aggregation {
             Map<List<Object>, Object[]> seen = new LinkedHashMap<>();
             Map<List<Object>, Object[]> fullOf = new LinkedHashMap<>();
             for (int i = 0; i < selected.size(); i++) {
-                List<Object> k = Arrays.asList(selected.get(i));
+                Object[] normalized = selected.get(i).clone();
+                for (int j = 0; j < normalized.length; j++) normalized[j] = dev.tributary.sql.row.Keys.normalize(normalized[j]);
+                List<Object> k = Arrays.asList(normalized);
                 if (seen.putIfAbsent(k, selected.get(i)) == null) fullOf.put(k, full.get(i));
             }
             selected = new ArrayList<>(seen.values());
