@@ -40,8 +40,9 @@ import java.util.TreeMap;
  * primary keys) so that UPDATE, DELETE and constraint checks need no dataflow.
  */
 final class Coordinator implements AutoCloseable, Catalog {
-    private final Engine engine = new Engine();
-    private final Dataflows dataflows = new Dataflows();
+    private final Engine engine;
+    /** Each worker's dataflows, by worker index. */
+    private final Dataflows[] dataflows;
     private final TimestampOracle oracle;
     private final Map<String, CatalogItem> byName = new TreeMap<>();
     private final Map<Long, CatalogItem> byId = new HashMap<>();
@@ -56,8 +57,11 @@ final class Coordinator implements AutoCloseable, Catalog {
         final Map<Row, Row> byKey = new HashMap<>();
     }
 
-    Coordinator(Clock clock) {
+    Coordinator(Clock clock, int workers) {
         this.oracle = new TimestampOracle(clock);
+        this.engine = new Engine(workers);
+        this.dataflows = new Dataflows[workers];
+        for (int i = 0; i < workers; i++) dataflows[i] = new Dataflows();
         startTicker();
     }
 
@@ -135,34 +139,37 @@ final class Coordinator implements AutoCloseable, Catalog {
             // materialized views over them are computed from their plans rather than read
             Plan inlined = inlineMaterializedViews(plan);
             Map<Long, Map<Row, Long>> overlay = new HashMap<>(session.pending);
-            Map<Row, Long> counts = engine.call(w -> {
-                dataflows.advance(t + 1);
-                return dataflows.read(w, inlined, t, overlay);
-            });
+            Map<Row, Long> counts = Dataflows.Answer.combine(engine.callAll(w -> {
+                Dataflows d = dataflows[w.index()];
+                d.advance(t + 1);
+                return d.read(w, inlined, t, overlay);
+            }));
             return decodeAll(counts, types);
         }
         Peek peek = Peek.of(plan, indexes());
         if (peek != null && !(plan instanceof Plan.Get)) {
-            Map<Row, Long> source = engine.call(w -> {
-                dataflows.advance(t + 1);
-                Map<Row, Long> r = peek.index() != null
-                        ? dataflows.lookup(w, peek.index().id(), peek.key(), t)
-                        : dataflows.read(w, new Plan.Get(peek.source(), "", List.of()), t);
-                dataflows.compactTo(t);
+            Map<Row, Long> source = Dataflows.Answer.combine(engine.callAll(w -> {
+                Dataflows d = dataflows[w.index()];
+                d.advance(t + 1);
+                Dataflows.Answer r = peek.index() != null
+                        ? d.lookup(w, peek.index().id(), peek.key(), t)
+                        : d.read(w, new Plan.Get(peek.source(), "", List.of()), t);
+                d.compactTo(t);
                 return r;
-            });
+            }));
             List<SqlType> sourceTypes = Binder.typesOf(byId.get(peek.source()).columns());
             for (Map.Entry<Row, Long> e : source.entrySet()) {
                 if (e.getValue() < 0) throw new SqlException("XX000", "a stored collection holds a row a negative number of times; this is a bug");
             }
             return peek.apply(source, sourceTypes);
         }
-        Map<Row, Long> counts = engine.call(w -> {
-            dataflows.advance(t + 1);
-            Map<Row, Long> r = dataflows.read(w, plan, t);
-            dataflows.compactTo(t);
+        Map<Row, Long> counts = Dataflows.Answer.combine(engine.callAll(w -> {
+            Dataflows d = dataflows[w.index()];
+            d.advance(t + 1);
+            Dataflows.Answer r = d.read(w, plan, t);
+            d.compactTo(t);
             return r;
-        });
+        }));
         return decodeAll(counts, types);
     }
 
@@ -222,8 +229,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         List<ScalarExpr> defaults = new Binder(this).bindDefaults(c.columns());
         long id = nextId++;
         CatalogItem.Table t = new CatalogItem.Table(id, name, columns, pk, defaults, text(sql, c));
-        engine.call(w -> {
-            dataflows.createTable(w, id, name);
+        engine.callAll(w -> {
+            dataflows[w.index()].createTable(w, id, name);
             return null;
         });
         tables.put(id, new TableData());
@@ -276,9 +283,10 @@ final class Coordinator implements AutoCloseable, Catalog {
                 throw new SqlException("0A000", "now() and CURRENT_TIMESTAMP in a materialized view are not supported yet (temporal filters are planned)", v.pos());
             }
             Plan p = plan;
-            engine.call(w -> {
-                dataflows.advance(oracle.upper());
-                dataflows.createMaterializedView(w, id, name, p);
+            long upper = oracle.upper();
+            engine.callAll(w -> {
+                dataflows[w.index()].advance(upper);
+                dataflows[w.index()].createMaterializedView(w, id, name, p);
                 return null;
             });
             register(new CatalogItem.MaterializedView(id, name, columns, plan, text(sql, v)), uses);
@@ -304,8 +312,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         long id = nextId++;
         List<SqlType> types = new ArrayList<>();
         for (Column c : target.columns()) types.add(c.type());
-        engine.call(w -> {
-            dataflows.createIndex(w, id, i.name(), target.id(), types, keys);
+        engine.callAll(w -> {
+            dataflows[w.index()].createIndex(w, id, i.name(), target.id(), types, keys);
             return null;
         });
         register(new CatalogItem.Index(id, i.name(), target.id(), keys, text(sql, i)), Set.of(target.id()));
@@ -364,8 +372,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         for (Set<Long> s : dependents.values()) s.remove(id);
         tables.remove(id);
         if (!(item instanceof CatalogItem.View)) {
-            engine.call(w -> {
-                dataflows.drop(w, id);
+            engine.callAll(w -> {
+                dataflows[w.index()].drop(w, id);
                 return null;
             });
         }
@@ -509,9 +517,11 @@ final class Coordinator implements AutoCloseable, Catalog {
                 }
             }
         }
-        engine.call(w -> {
-            for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) dataflows.write(e.getKey(), time, e.getValue());
-            dataflows.advance(time + 1);
+        engine.callAll(w -> {
+            // worker 0 feeds the inputs; the exchange gives each worker its keys
+            Dataflows d = dataflows[w.index()];
+            for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) d.write(e.getKey(), time, w.index() == 0 ? e.getValue() : Map.of());
+            d.advance(time + 1);
             return null;
         });
     }
@@ -696,15 +706,15 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
         };
         int index = engine.call(w -> {
-            dataflows.advance(start + 1);
-            return dataflows.subscribe(w, plan, start, delivery);
+            dataflows[w.index()].advance(start + 1);
+            return dataflows[w.index()].subscribe(w, plan, start, delivery);
         });
         subscriptions++;
         return new Subscription(() -> {
             synchronized (this) {
                 subscriptions--;
             }
-            engine.call(w -> {
+            engine.callAll(w -> {
                 w.dropDataflow(index);
                 return null;
             });
@@ -738,9 +748,9 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** Advances every table with the clock, so maintained views and subscribers see time pass. */
     void tick() {
         long now = oracle.readTime();
-        engine.call(w -> {
-            dataflows.advance(now + 1);
-            dataflows.compactTo(now);
+        engine.callAll(w -> {
+            dataflows[w.index()].advance(now + 1);
+            dataflows[w.index()].compactTo(now);
             return null;
         });
     }

@@ -199,7 +199,24 @@ final class Dataflows {
      *
      * @throws SqlException the first error (by row order) the query meets at {@code t}
      */
-    Map<Row, Long> read(Worker worker, Plan plan, long t) {
+    /** A worker's part of an answer: its shard of the rows, and of the errors, each with counts. */
+    record Answer(Map<Row, Long> oks, Map<Row, Long> errs) {
+        /** The whole answer from every worker's part; the first error (in row order) if there is any. */
+        static Map<Row, Long> combine(List<Answer> parts) {
+            Map<Row, Long> oks = new LinkedHashMap<>();
+            Map<Row, Long> errs = new HashMap<>();
+            for (Answer a : parts) {
+                a.oks.forEach((r, n) -> oks.merge(r, n, Long::sum));
+                a.errs.forEach((r, n) -> errs.merge(r, n, Long::sum));
+            }
+            errs.values().removeIf(n -> n == 0);
+            if (!errs.isEmpty()) throw firstError(errs.keySet());
+            oks.values().removeIf(n -> n == 0);
+            return oks;
+        }
+    }
+
+    Answer read(Worker worker, Plan plan, long t) {
         return read(worker, plan, t, Map.of());
     }
 
@@ -207,12 +224,11 @@ final class Dataflows {
      * As {@link #read(Worker, Plan, long)}, with {@code overlay}'s changes (table id to row to
      * signed count) added to those tables: what a transaction block sees before it commits.
      */
-    Map<Row, Long> read(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay) {
+    Answer read(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay) {
         if (plan instanceof Plan.Get g && !overlay.containsKey(g.id())) {
             Stored s = stored.get(g.id());
             worker.stepWhile(() -> s.probe.lessEqual(t));
-            checkErrors(s.errRead, t);
-            return readTrace(s.okRead, t);
+            return new Answer(readTrace(s.okRead, t), errorsAt(s.errRead, t));
         }
         Map<Row, Long> oks = new LinkedHashMap<>();
         Map<Row, Long> errs = new HashMap<>();
@@ -224,7 +240,9 @@ final class Dataflows {
             Map<Row, Long> extra = overlay.get(id);
             if (extra == null || extra.isEmpty()) return base;
             InputSession<Row> in = InputSession.create(scope, "uncommitted", ROW);
-            for (Map.Entry<Row, Long> e : extra.entrySet()) in.update(e.getKey(), e.getValue());
+            if (scope.worker() == 0) {
+                for (Map.Entry<Row, Long> e : extra.entrySet()) in.update(e.getKey(), e.getValue());
+            }
             overlays.add(in);
             return new Rendered(base.oks().concat(in.collection()), base.errs());
         };
@@ -247,10 +265,7 @@ final class Dataflows {
         } finally {
             worker.dropDataflow(index[0]);
         }
-        errs.values().removeIf(n -> n == 0);
-        if (!errs.isEmpty()) throw firstError(errs.keySet());
-        oks.values().removeIf(n -> n == 0);
-        return oks;
+        return new Answer(oks, errs);
     }
 
     /**
@@ -264,8 +279,10 @@ final class Dataflows {
             renderer[0] = new Renderer(scope, this::importInto);
             Rendered r = renderer[0].render(plan);
             dev.tributary.timely.OperatorBuilder b = scope.operator("subscribe");
-            dev.tributary.timely.InputPort<dev.tributary.arrangements.Updates> oks = b.input(r.oks().stream(), dev.tributary.timely.Pact.pipeline());
-            dev.tributary.timely.InputPort<dev.tributary.arrangements.Updates> errs = b.input(r.errs().stream(), dev.tributary.timely.Pact.pipeline());
+            // every change goes to worker 0, which delivers each complete time once
+            dev.tributary.timely.InputPort<dev.tributary.arrangements.Updates> oks = b.input(r.oks().stream(), toWorkerZero(r.oks().stream().type()));
+            dev.tributary.timely.InputPort<dev.tributary.arrangements.Updates> errs = b.input(r.errs().stream(), toWorkerZero(r.errs().stream().type()));
+            boolean delivers = scope.worker() == 0;
             java.util.TreeMap<Long, Map<Row, Long>> pending = new java.util.TreeMap<>();
             java.util.TreeMap<Long, Map<Row, Long>> pendingErrors = new java.util.TreeMap<>();
             boolean[] stopped = {false};
@@ -273,7 +290,7 @@ final class Dataflows {
             b.build(() -> {
                 oks.forEach((cap, data) -> collect(data, start, pending));
                 errs.forEach((cap, data) -> collect(data, start, pendingErrors));
-                if (stopped[0]) return;
+                if (stopped[0] || !delivers) return;
                 Antichain f1 = oks.frontier();
                 Antichain f2 = errs.frontier();
                 while (!pending.isEmpty() || !pendingErrors.isEmpty()) {
@@ -300,6 +317,27 @@ final class Dataflows {
         return index;
     }
 
+    /** An exchange that sends every record to worker 0. */
+    private static dev.tributary.timely.Pact<dev.tributary.arrangements.Updates> toWorkerZero(
+            dev.tributary.timely.ContainerType<dev.tributary.arrangements.Updates> type) {
+        return dev.tributary.timely.Pact.exchange(new dev.tributary.timely.ContainerType<>() {
+            @Override
+            public dev.tributary.arrangements.Updates create() {
+                return type.create();
+            }
+
+            @Override
+            public void appendAll(dev.tributary.arrangements.Updates from, dev.tributary.arrangements.Updates into) {
+                type.appendAll(from, into);
+            }
+
+            @Override
+            public void partition(dev.tributary.arrangements.Updates input, dev.tributary.timely.Container[] outputs, dev.tributary.timely.Router router) {
+                type.appendAll(input, (dev.tributary.arrangements.Updates) outputs[0]);
+            }
+        });
+    }
+
     private static void collect(dev.tributary.arrangements.Updates data, long start, java.util.TreeMap<Long, Map<Row, Long>> into) {
         long[] times = data.times();
         long[] diffs = data.diffs();
@@ -316,12 +354,12 @@ final class Dataflows {
         void error(SqlException error);
     }
 
-    /** Rows of index {@code id} whose key equals {@code key}, at {@code t}. */
-    Map<Row, Long> lookup(Worker worker, long id, Row key, long t) {
+    /** Rows of index {@code id} whose key equals {@code key}, at {@code t} (this worker's shard). */
+    Answer lookup(Worker worker, long id, Row key, long t) {
         Index ix = indexes.get(id);
         worker.stepWhile(() -> ix.probe.lessEqual(t));
         Stored s = stored.get(ix.on);
-        if (s != null) checkErrors(s.errRead, t);
+        Map<Row, Long> errs = s == null ? Map.of() : errorsAt(s.errRead, t);
         Map<Row, Long> out = new LinkedHashMap<>();
         var c = ix.read.cursor();
         dev.tributary.arrangements.BytesColumn probeKey = new dev.tributary.arrangements.BytesColumn();
@@ -334,13 +372,11 @@ final class Dataflows {
                 c.stepVal();
             }
         }
-        return out;
+        return new Answer(out, errs);
     }
 
-    private static void checkErrors(TraceHandle errRead, long t) {
-        if (errRead == null) return;
-        Map<Row, Long> errs = readTrace(errRead, t);
-        if (!errs.isEmpty()) throw firstError(errs.keySet());
+    private static Map<Row, Long> errorsAt(TraceHandle errRead, long t) {
+        return errRead == null ? Map.of() : readTrace(errRead, t);
     }
 
     private static SqlException firstError(java.util.Set<Row> errs) {

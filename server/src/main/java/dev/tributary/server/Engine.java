@@ -1,9 +1,12 @@
 package dev.tributary.server;
 
+import dev.tributary.sql.SqlException;
 import dev.tributary.timely.Config;
 import dev.tributary.timely.Execution;
 import dev.tributary.timely.Timely;
 import dev.tributary.timely.Worker;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -11,27 +14,38 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * The worker thread that owns every dataflow of a database, and the queue through which the
- * coordinator talks to it.
+ * The worker threads that own every dataflow of a database, and the queues through which the
+ * coordinator talks to them.
  *
- * <p>Dataflows are built, fed, read and dropped only on the worker's thread; the coordinator
- * hands it commands with {@link #call} and waits for their result. Between commands the worker
- * steps its dataflows, so maintained views keep up (and subscribers hear of changes) without
- * anyone asking. One worker for now: every command sees all of the data.
+ * <p>Dataflows are built, fed, read and dropped only on the workers' threads. The coordinator
+ * hands every worker the same command with {@link #callAll}, in the same order, so all workers
+ * build the same dataflows in the same order (timely's rule) and each answers for its shard.
+ * Between commands the workers step their dataflows, so maintained views keep up (and
+ * subscribers hear of changes) without anyone asking.
  */
 final class Engine implements AutoCloseable {
-    private final LinkedBlockingQueue<Runnable> commands = new LinkedBlockingQueue<>();
+    private final int workers;
+    private final List<LinkedBlockingQueue<Runnable>> queues = new ArrayList<>();
+    private final Thread[] threads;
     private final Execution execution;
     private volatile boolean closed;
-    private volatile Thread thread;
 
-    Engine() {
-        execution = Timely.execute(Config.workers(1), this::loop);
+    Engine(int workers) {
+        if (workers < 1) throw new IllegalArgumentException("a database needs at least one worker, not " + workers);
+        this.workers = workers;
+        this.threads = new Thread[workers];
+        for (int i = 0; i < workers; i++) queues.add(new LinkedBlockingQueue<>());
+        execution = Timely.execute(Config.workers(workers), this::loop);
+    }
+
+    int workers() {
+        return workers;
     }
 
     private void loop(Worker worker) {
-        thread = Thread.currentThread();
-        this.worker = worker;
+        LinkedBlockingQueue<Runnable> commands = queues.get(worker.index());
+        threads[worker.index()] = Thread.currentThread();
+        register(worker);
         while (!closed) {
             Runnable command = commands.poll();
             if (command != null) {
@@ -47,52 +61,74 @@ final class Engine implements AutoCloseable {
                 if (command != null) command.run();
             }
         }
-        Runnable rest;
-        while ((rest = commands.poll()) != null) rest.run();
     }
 
-    private Worker worker;
-
-    /** Runs {@code command} on the worker thread and returns what it returns, or throws what it throws. */
-    <T> T call(Function<Worker, T> command) {
-        if (Thread.currentThread() == thread) return command.apply(worker);
-        if (closed) throw new IllegalStateException("the database is closed");
-        CompletableFuture<T> result = new CompletableFuture<>();
-        commands.add(() -> {
-            try {
-                result.complete(command.apply(worker));
-            } catch (Throwable t) {
-                result.completeExceptionally(t);
-            }
-        });
-        try {
-            return result.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the database", e);
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            if (c instanceof RuntimeException r) throw r;
-            if (c instanceof Error err) throw err;
-            throw new IllegalStateException(c);
+    /**
+     * Runs {@code command} on every worker (concurrently, each on its own thread) and returns their
+     * results by worker index; if any throws, throws that (an {@link SqlException} first).
+     */
+    <T> List<T> callAll(Function<Worker, T> command) {
+        for (Thread t : threads) {
+            if (t == Thread.currentThread()) throw new IllegalStateException("a worker cannot wait for the workers; call from outside the engine");
         }
+        if (closed) throw new IllegalStateException("the database is closed");
+        List<CompletableFuture<T>> results = new ArrayList<>();
+        for (int i = 0; i < workers; i++) {
+            CompletableFuture<T> result = new CompletableFuture<>();
+            results.add(result);
+            queues.get(i).add(() -> {
+                try {
+                    result.complete(command.apply(currentWorker()));
+                } catch (Throwable t) {
+                    result.completeExceptionally(t);
+                }
+            });
+        }
+        List<T> out = new ArrayList<>(workers);
+        Throwable failure = null;
+        for (CompletableFuture<T> r : results) {
+            try {
+                out.add(r.get());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the database", e);
+            } catch (ExecutionException e) {
+                Throwable c = e.getCause();
+                if (failure == null || (c instanceof SqlException && !(failure instanceof SqlException))) failure = c;
+                out.add(null);
+            }
+        }
+        if (failure instanceof RuntimeException r) throw r;
+        if (failure instanceof Error err) throw err;
+        if (failure != null) throw new IllegalStateException(failure);
+        return out;
     }
 
-    /** Whether the caller is the worker thread (a subscriber's callback, for example). */
-    boolean onWorkerThread() {
-        return Thread.currentThread() == thread;
+    /** Runs {@code command} on every worker and returns worker 0's result. */
+    <T> T call(Function<Worker, T> command) {
+        return callAll(command).get(0);
+    }
+
+    private final ThreadLocal<Worker> current = new ThreadLocal<>();
+
+    private Worker currentWorker() {
+        return current.get();
+    }
+
+    /** Called by each worker thread before its loop, so commands can find their worker. */
+    private void register(Worker w) {
+        current.set(w);
     }
 
     @Override
     public void close() {
         if (closed) return;
         closed = true;
-        Thread t = thread;
-        if (t != null) t.interrupt();
+        for (Thread t : threads) if (t != null) t.interrupt();
         try {
             execution.join();
         } catch (RuntimeException e) {
-            // the worker was interrupted out of its loop; nothing is left to report
+            // the workers were interrupted out of their loops; nothing is left to report
         }
     }
 }

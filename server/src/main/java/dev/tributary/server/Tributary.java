@@ -24,18 +24,26 @@ public final class Tributary implements AutoCloseable {
     private final Coordinator coordinator;
     private final Session defaultSession = new Session();
 
-    private Tributary(Clock clock) {
-        this.coordinator = new Coordinator(clock);
+    private Tributary(Clock clock, int workers) {
+        this.coordinator = new Coordinator(clock, workers);
     }
 
-    /** A database in memory, on the wall clock. */
+    /** A database in memory, on the wall clock, with one worker. */
     public static Tributary inMemory() {
-        return new Tributary(Clock.wall());
+        return new Tributary(Clock.wall(), 1);
     }
 
-    /** A database in memory on {@code clock} (use {@link Clock#manual} for tests and demos). */
+    /** A database in memory on {@code clock} (use {@link Clock#manual} for tests and demos), with one worker. */
     public static Tributary inMemory(Clock clock) {
-        return new Tributary(clock);
+        return new Tributary(clock, 1);
+    }
+
+    /**
+     * A database in memory on {@code clock} whose dataflows run on {@code workers} threads, each
+     * holding a shard (by key hash) of every arrangement.
+     */
+    public static Tributary inMemory(Clock clock, int workers) {
+        return new Tributary(clock, workers);
     }
 
     /** Runs every statement of {@code sql}; returns one result per statement. */
