@@ -13,6 +13,7 @@ import dev.tributary.sql.parser.Parser;
 import dev.tributary.sql.plan.Explain;
 import dev.tributary.sql.plan.Plan;
 import dev.tributary.sql.plan.Plans;
+import dev.tributary.sql.plan.Optimizer;
 import dev.tributary.sql.expr.ScalarExprs;
 import dev.tributary.sql.render.Renderer;
 import dev.tributary.sql.row.Row;
@@ -131,9 +132,15 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     /** The rows of {@code plan} now, each repeated by its multiplicity. */
+    /** The plan as it will run: statement time bound, optimized, and (without uncommitted writes) using indexes in joins. */
+    private Plan physical(Plan bound, long t, boolean useIndexes, Set<Long> indexesUsed) {
+        Plan plan = Optimizer.optimize(Plans.atStatementTime(bound, Instant.ofEpochMilli(t)));
+        return useIndexes ? IndexSelection.apply(plan, indexes(), indexesUsed) : plan;
+    }
+
     private List<Object[]> rowsOf(Session session, Plan unbound, List<SqlType> types) {
         long t = oracle.readTime();
-        Plan plan = Plans.atStatementTime(unbound, Instant.ofEpochMilli(t));
+        Plan plan = physical(unbound, t, session.pending.isEmpty(), new HashSet<>());
         if (!session.pending.isEmpty()) {
             // a transaction block reads its own writes: its changes are added to the tables, and
             // materialized views over them are computed from their plans rather than read
@@ -282,7 +289,10 @@ final class Coordinator implements AutoCloseable, Catalog {
             if (Plans.usesStatementTime(plan)) {
                 throw new SqlException("0A000", "now() and CURRENT_TIMESTAMP in a materialized view are not supported yet (temporal filters are planned)", v.pos());
             }
-            Plan p = plan;
+            Set<Long> indexesUsed = new HashSet<>();
+            Plan p = IndexSelection.apply(Optimizer.optimize(plan), indexes(), indexesUsed);
+            uses = new HashSet<>(uses);
+            uses.addAll(indexesUsed);
             long upper = oracle.upper();
             engine.callAll(w -> {
                 dataflows[w.index()].advance(upper);
@@ -611,6 +621,11 @@ final class Coordinator implements AutoCloseable, Catalog {
             names = b.names();
         } else {
             throw new SqlException("0A000", "EXPLAIN of this statement is not supported; explain a query or CREATE [MATERIALIZED] VIEW", e.statement().pos());
+        }
+        if (e.statement() instanceof Statement.QueryStatement || (e.statement() instanceof Statement.CreateView cv && cv.materialized())) {
+            plan = IndexSelection.apply(Optimizer.optimize(plan), indexes(), new HashSet<>());
+        } else {
+            plan = Optimizer.optimize(plan);
         }
         List<Object[]> rows = new ArrayList<>();
         for (String line : Explain.explain(plan, this::describeStored).split("\n")) rows.add(new Object[] {line});

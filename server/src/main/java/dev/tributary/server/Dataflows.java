@@ -123,7 +123,7 @@ final class Dataflows {
     void createMaterializedView(Worker worker, long id, String name, Plan plan) {
         Renderer[] renderer = new Renderer[1];
         Stored s = worker.dataflow("mv:" + name, scope -> {
-            renderer[0] = new Renderer(scope, this::importInto);
+            renderer[0] = new Renderer(scope, sources);
             Rendered r = renderer[0].render(plan);
             Arrangement<Row, Unit> oks = r.oks().arrangeBySelf();
             Arrangement<Row, Unit> errs = r.errs().arrangeBySelf();
@@ -160,20 +160,40 @@ final class Dataflows {
         indexes.put(id, ix);
     }
 
+    /** Where rendered plans find stored collections and indexes: imported, shared, nothing copied. */
+    private final Renderer.Sources sources = new Renderer.Sources() {
+        @Override
+        public Rendered get(long id, Scope scope) {
+            return importInto(id, scope);
+        }
+
+        @Override
+        public Collection<Row> errors(long id, Scope scope) {
+            return importErrors(id, scope);
+        }
+
+        @Override
+        public Arrangement<Row, Row> index(long id, Scope scope) {
+            Index ix = indexes.get(id);
+            if (ix == null) throw new IllegalStateException("no index " + id);
+            return ix.byKey.importInto(scope);
+        }
+    };
+
+    private Collection<Row> importErrors(long id, Scope scope) {
+        Stored s = stored.get(id);
+        if (s != null && s.errs != null) return s.errs.importInto(scope).flatten((k, v) -> k, ROW);
+        InputSession<Row> none = InputSession.create(scope, "no-errors", ROW);
+        none.close();
+        return none.collection();
+    }
+
     /** Stored collection {@code id} imported into {@code scope}: shared, nothing copied. */
     Rendered importInto(long id, Scope scope) {
         Stored s = stored.get(id);
         if (s == null) throw new IllegalStateException("no stored collection " + id);
         Collection<Row> oks = s.oks.importInto(scope).flatten((k, v) -> k, ROW);
-        Collection<Row> errs;
-        if (s.errs != null) {
-            errs = s.errs.importInto(scope).flatten((k, v) -> k, ROW);
-        } else {
-            InputSession<Row> none = InputSession.create(scope, "no-errors", ROW);
-            none.close();
-            errs = none.collection();
-        }
-        return new Rendered(oks, errs);
+        return new Rendered(oks, importErrors(id, scope));
     }
 
     /** Drops the dataflow of stored collection or index {@code id}. */
@@ -235,7 +255,7 @@ final class Dataflows {
         Renderer[] renderer = new Renderer[1];
         int[] index = new int[1];
         List<InputSession<Row>> overlays = new ArrayList<>();
-        Renderer.Sources sources = (id, scope) -> {
+        Renderer.Sources withOverlay = (id, scope) -> {
             Rendered base = importInto(id, scope);
             Map<Row, Long> extra = overlay.get(id);
             if (extra == null || extra.isEmpty()) return base;
@@ -248,7 +268,7 @@ final class Dataflows {
         };
         Probe probe = worker.dataflow("select", scope -> {
             index[0] = scope.dataflowIndex();
-            renderer[0] = new Renderer(scope, sources);
+            renderer[0] = new Renderer(scope, overlay.isEmpty() ? sources : withOverlay);
             Rendered r = renderer[0].render(plan);
             Collection<Row> o = r.oks().inspect((row, time, diff) -> {
                 if (time[0] <= t) oks.merge(row, diff, Long::sum);
@@ -276,7 +296,7 @@ final class Dataflows {
     int subscribe(Worker worker, Plan plan, long start, Delivery deliver) {
         Renderer[] renderer = new Renderer[1];
         int index = worker.dataflow("subscribe", scope -> {
-            renderer[0] = new Renderer(scope, this::importInto);
+            renderer[0] = new Renderer(scope, sources);
             Rendered r = renderer[0].render(plan);
             dev.tributary.timely.OperatorBuilder b = scope.operator("subscribe");
             // every change goes to worker 0, which delivers each complete time once

@@ -135,4 +135,35 @@ class CoordinatorTest {
                     .containsExactly("f|2", "t|2");
         }
     }
+
+    @Test
+    void aJoinOnAnIndexedKeyUsesTheIndexAndAViewThatDoesDependsOnIt() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
+            db.execute("CREATE TABLE t (a int, b text); CREATE TABLE u (a int, c text)");
+            db.execute("INSERT INTO t VALUES (1, 'x'), (2, 'y'), (NULL, 'z'); INSERT INTO u VALUES (1, 'p'), (1, 'q'), (NULL, 'n')");
+            String q = "SELECT b, c FROM t JOIN u ON t.a = u.a ORDER BY 1, 2";
+            List<String> without = rows(db, q);
+            db.execute("CREATE INDEX u_a ON u (a)");
+            assertThat(String.join("\n", rows(db, "EXPLAIN " + q))).contains("through index u_a").contains("arranges the left input by key");
+            assertThat(rows(db, q)).isEqualTo(without).containsExactly("x|p", "x|q");
+            db.execute("CREATE MATERIALIZED VIEW j AS " + q);
+            db.execute("INSERT INTO u VALUES (2, 'r'), (NULL, 'm')");
+            assertThat(rows(db, "SELECT * FROM j ORDER BY 1, 2")).containsExactly("x|p", "x|q", "y|r");
+            fails("2BP01", () -> db.execute("DROP INDEX u_a"));
+            db.execute("DROP INDEX u_a CASCADE");
+            fails("42P01", () -> db.query("SELECT * FROM j"));
+        }
+    }
+
+    @Test
+    void constantFiltersAreFoldedAwayButErrorsStillHappenPerRow() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
+            db.execute("CREATE TABLE t (a int)");
+            assertThat(String.join("\n", rows(db, "EXPLAIN SELECT * FROM t WHERE 1 = 2"))).contains("Constant 0 rows").doesNotContain("Get table t");
+            assertThat(rows(db, "SELECT a / 0 FROM t")).isEmpty();
+            db.execute("INSERT INTO t VALUES (1)");
+            fails("22012", () -> db.query("SELECT a / 0 FROM t"));
+            fails("22012", () -> db.query("SELECT 1 / 0"));
+        }
+    }
 }

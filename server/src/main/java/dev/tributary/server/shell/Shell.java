@@ -54,6 +54,7 @@ public final class Shell {
         ShellOutput options = ShellOutput.DEFAULT;
         boolean stopOnError = false;
         boolean manualClock = false;
+        int workers = 1;
         List<String[]> actions = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -81,6 +82,17 @@ public final class Shell {
                             return 1;
                         }
                     }
+                    case "--workers" -> {
+                        try {
+                            workers = Integer.parseInt(args[++i]);
+                        } catch (NumberFormatException e) {
+                            workers = 0;
+                        }
+                        if (workers < 1 || workers > 64) {
+                            err.println("tributary sql: --workers takes a number from 1 to 64");
+                            return 1;
+                        }
+                    }
                     case "-h", "--help" -> {
                         out.println(usage());
                         return 0;
@@ -97,7 +109,7 @@ public final class Shell {
             }
         }
         Clock clock = manualClock ? Clock.manual(0) : Clock.wall();
-        try (Tributary db = Tributary.inMemory(clock)) {
+        try (Tributary db = Tributary.inMemory(clock, workers)) {
             Shell shell = new Shell(db, options, stopOnError, out, err);
             if (actions.isEmpty()) {
                 if (System.console() != null) return shell.interactive();
@@ -133,6 +145,7 @@ public final class Shell {
                   -F, --field-separator=SEP separator for unaligned output (default "|")
                   -v ON_ERROR_STOP=1        stop at the first failing statement, exit status 3
                       --clock manual|wall   time moves only by ADVANCE CLOCK (manual), or with the wall clock
+                      --workers N           run the dataflows on N worker threads (default 1)
                 With no -c or -f, reads statements from the terminal or standard input.""";
     }
 

@@ -45,6 +45,8 @@ public final class Explain {
     private static void write(Plan plan, int d, LongFunction<String> stored, StringBuilder b) {
         switch (plan) {
             case Plan.Get g -> line(b, d, "Get " + stored.apply(g.id()) + " (its arrangement, shared)");
+            case Plan.IndexedGet g -> line(b, d, "Get " + stored.apply(g.source()) + " through index " + g.indexName()
+                    + " on " + cols(g.key()) + " (the join uses the index's arrangement, no new one)");
             case Plan.Constant c -> line(b, d, "Constant " + c.rows().size() + " row" + (c.rows().size() == 1 ? "" : "s"));
             case Plan.Filter f -> {
                 line(b, d, "Filter " + exprs(f.predicates(), f.input()));
@@ -59,8 +61,12 @@ public final class Explain {
                 write(p.input(), d + 1, stored, b);
             }
             case Plan.Join j -> {
+                boolean li = j.left() instanceof Plan.IndexedGet g && g.key().equals(j.leftKey());
+                boolean ri = j.right() instanceof Plan.IndexedGet g && g.key().equals(j.rightKey());
+                String arranges = li && ri ? "both inputs are indexes, nothing new is arranged"
+                        : li ? "arranges the right input by key" : ri ? "arranges the left input by key" : "arranges both inputs by key";
                 line(b, d, j.leftKey().isEmpty() ? "CrossJoin (arranges both inputs by the empty key)"
-                        : "Join on left " + cols(j.leftKey()) + " = right " + cols(j.rightKey()) + " (arranges both inputs by key)");
+                        : "Join on left " + cols(j.leftKey()) + " = right " + cols(j.rightKey()) + " (" + arranges + ")");
                 write(j.left(), d + 1, stored, b);
                 write(j.right(), d + 1, stored, b);
             }

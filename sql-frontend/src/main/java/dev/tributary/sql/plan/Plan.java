@@ -30,6 +30,19 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * Stored collection {@code source} read through index {@code index}, whose arrangement is keyed
+     * by the values of columns {@code key}: a join on exactly those columns uses the index's
+     * arrangement as it is instead of arranging the collection again. Anywhere else it is just
+     * the collection.
+     */
+    record IndexedGet(long index, String indexName, long source, List<Integer> key, List<SqlType> types) implements Plan {
+        public IndexedGet {
+            key = List.copyOf(key);
+            types = List.copyOf(types);
+        }
+    }
+
     /** Literal rows (each an {@code Object[]} of SQL values), with multiplicity one each. */
     record Constant(List<Object[]> rows, List<SqlType> types) implements Plan {
         public Constant {

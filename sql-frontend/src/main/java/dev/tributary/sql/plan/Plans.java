@@ -16,6 +16,7 @@ public final class Plans {
     public static Plan mapExprs(Plan plan, UnaryOperator<ScalarExpr> f) {
         return switch (plan) {
             case Plan.Get g -> g;
+            case Plan.IndexedGet g -> g;
             case Plan.Constant c -> c;
             case Plan.Filter x -> new Plan.Filter(mapExprs(x.input(), f), map(x.predicates(), f));
             case Plan.Map m -> new Plan.Map(mapExprs(m.input(), f), map(m.exprs(), f));
@@ -47,6 +48,10 @@ public final class Plans {
         return switch (plan) {
             case Plan.Get g -> {
                 Plan r = f.apply(g);
+                yield r == null ? g : r;
+            }
+            case Plan.IndexedGet g -> {
+                Plan r = f.apply(new Plan.Get(g.source(), g.indexName(), g.types()));
                 yield r == null ? g : r;
             }
             case Plan.Constant c -> c;

@@ -38,6 +38,16 @@ public final class Renderer {
     public interface Sources {
         /** Collection {@code id} of the catalog in {@code scope}, with its errors. */
         Rendered get(long id, Scope scope);
+
+        /** Only the errors of collection {@code id} in {@code scope}. */
+        default Collection<Row> errors(long id, Scope scope) {
+            return get(id, scope).errs();
+        }
+
+        /** Index {@code id}'s arrangement (key to row) imported into {@code scope}. */
+        default Arrangement<Row, Row> index(long id, Scope scope) {
+            throw new IllegalStateException("no index " + id + " here");
+        }
     }
 
     static final DataType<Row> ROW = RowDataType.INSTANCE;
@@ -62,11 +72,12 @@ public final class Renderer {
     public Rendered render(Plan plan) {
         return switch (plan) {
             case Plan.Get g -> sources.get(g.id(), scope);
+            case Plan.IndexedGet g -> sources.get(g.source(), scope);
             case Plan.Constant c -> constant(c);
             case Plan.Filter f -> filter(render(f.input()), f);
             case Plan.Map m -> map(render(m.input()), m);
             case Plan.Project p -> project(render(p.input()), p);
-            case Plan.Join j -> join(render(j.left()), render(j.right()), j);
+            case Plan.Join j -> join(j);
             case Plan.Reduce r -> reduce(render(r.input()), r);
             case Plan.Distinct d -> {
                 Rendered in = render(d.input());
@@ -162,15 +173,24 @@ public final class Renderer {
         return new Rendered(in.oks().map(row -> codec.project(row, columns), ROW), in.errs());
     }
 
-    private Rendered join(Rendered left, Rendered right, Plan.Join j) {
-        RowCodec lc = new RowCodec(j.left().types());
-        RowCodec rc = new RowCodec(j.right().types());
-        int[] lk = j.leftKey().stream().mapToInt(Integer::intValue).toArray();
-        int[] rk = j.rightKey().stream().mapToInt(Integer::intValue).toArray();
-        Arrangement<Row, Row> la = left.oks().arrangeByKey(row -> lc.project(row, lk), ROW, row -> row, ROW);
-        Arrangement<Row, Row> ra = right.oks().arrangeByKey(row -> rc.project(row, rk), ROW, row -> row, ROW);
-        Collection<Row> joined = la.join(ra, (k, a, b) -> Row.concat(a, b), ROW);
-        return new Rendered(joined, left.errs().concat(right.errs()));
+    private Rendered join(Plan.Join j) {
+        Side left = side(j.left(), j.leftKey());
+        Side right = side(j.right(), j.rightKey());
+        Collection<Row> joined = left.arranged.join(right.arranged, (k, a, b) -> Row.concat(a, b), ROW);
+        return new Rendered(joined, left.errs.concat(right.errs));
+    }
+
+    private record Side(Arrangement<Row, Row> arranged, Collection<Row> errs) {}
+
+    /** One input of a join arranged by its key: an index's arrangement when it has the key, else a new one. */
+    private Side side(Plan input, List<Integer> key) {
+        if (input instanceof Plan.IndexedGet g && g.key().equals(key)) {
+            return new Side(sources.index(g.index(), scope), sources.errors(g.source(), scope));
+        }
+        Rendered r = render(input);
+        RowCodec codec = new RowCodec(input.types());
+        int[] k = key.stream().mapToInt(Integer::intValue).toArray();
+        return new Side(r.oks().arrangeByKey(row -> codec.project(row, k), ROW, row -> row, ROW), r.errs());
     }
 
     private Rendered reduce(Rendered in, Plan.Reduce r) {

@@ -1,0 +1,55 @@
+package dev.tributary.sql.plan;
+
+import dev.tributary.sql.expr.ScalarExpr;
+import dev.tributary.sql.expr.ScalarExprs;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Rewrites a bound plan into a cheaper one with the same meaning: constant subexpressions are
+ * folded (an expression that fails is left to fail at run time, for the rows that reach it), a
+ * filter that is always true disappears, and one that is never true makes its input empty.
+ * (Predicate pushdown and join key extraction happen as the binder plans joins.)
+ */
+public final class Optimizer {
+    private Optimizer() {}
+
+    public static Plan optimize(Plan plan) {
+        return simplify(Plans.mapExprs(plan, ScalarExprs::fold));
+    }
+
+    private static Plan simplify(Plan plan) {
+        return switch (plan) {
+            case Plan.Filter f -> {
+                Plan input = simplify(f.input());
+                List<ScalarExpr> kept = new ArrayList<>();
+                for (ScalarExpr p : f.predicates()) {
+                    if (p instanceof ScalarExpr.Literal l) {
+                        if (Boolean.TRUE.equals(l.value())) continue;
+                        yield Plan.Constant.empty(f.types()); // false or NULL: no row passes
+                    }
+                    kept.add(p);
+                }
+                yield kept.isEmpty() ? input : new Plan.Filter(input, kept);
+            }
+            case Plan.Map m -> new Plan.Map(simplify(m.input()), m.exprs());
+            case Plan.Project p -> new Plan.Project(simplify(p.input()), p.columns());
+            case Plan.Join j -> new Plan.Join(simplify(j.left()), simplify(j.right()), j.leftKey(), j.rightKey());
+            case Plan.Reduce r -> new Plan.Reduce(simplify(r.input()), r.groupKey(), r.aggregates(), r.global());
+            case Plan.Distinct d -> new Plan.Distinct(simplify(d.input()));
+            case Plan.TopK t -> new Plan.TopK(simplify(t.input()), t.groupKey(), t.order(), t.limit(), t.offset());
+            case Plan.Union u -> {
+                List<Plan> in = new ArrayList<>();
+                for (Plan p : u.inputs()) in.add(simplify(p));
+                yield new Plan.Union(in);
+            }
+            case Plan.Negate n -> new Plan.Negate(simplify(n.input()));
+            case Plan.Threshold t -> new Plan.Threshold(simplify(t.input()));
+            case Plan.Let l -> new Plan.Let(l.id(), simplify(l.value()), simplify(l.body()));
+            case Plan.Get g -> g;
+            case Plan.IndexedGet g -> g;
+            case Plan.Constant c -> c;
+            case Plan.LetRef r -> r;
+        };
+    }
+}
