@@ -134,8 +134,8 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** The rows of {@code plan} now, each repeated by its multiplicity. */
     /** The plan as it will run: statement time bound, optimized, and (without uncommitted writes) using indexes in joins. */
     private Plan physical(Plan bound, long t, boolean useIndexes, Set<Long> indexesUsed) {
-        Plan plan = Optimizer.optimize(Plans.atStatementTime(bound, Instant.ofEpochMilli(t)));
-        return useIndexes ? IndexSelection.apply(plan, indexes(), indexesUsed) : plan;
+        Plan plan = Optimizer.fold(Plans.atStatementTime(bound, Instant.ofEpochMilli(t)));
+        return Optimizer.prune(useIndexes ? IndexSelection.apply(plan, indexes(), indexesUsed) : plan);
     }
 
     private List<Object[]> rowsOf(Session session, Plan unbound, List<SqlType> types) {
@@ -290,7 +290,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 throw new SqlException("0A000", "now() and CURRENT_TIMESTAMP in a materialized view are not supported yet (temporal filters are planned)", v.pos());
             }
             Set<Long> indexesUsed = new HashSet<>();
-            Plan p = IndexSelection.apply(Optimizer.optimize(plan), indexes(), indexesUsed);
+            Plan p = Optimizer.prune(IndexSelection.apply(Optimizer.fold(plan), indexes(), indexesUsed));
             uses = new HashSet<>(uses);
             uses.addAll(indexesUsed);
             long upper = oracle.upper();
@@ -623,7 +623,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             throw new SqlException("0A000", "EXPLAIN of this statement is not supported; explain a query or CREATE [MATERIALIZED] VIEW", e.statement().pos());
         }
         if (e.statement() instanceof Statement.QueryStatement || (e.statement() instanceof Statement.CreateView cv && cv.materialized())) {
-            plan = IndexSelection.apply(Optimizer.optimize(plan), indexes(), new HashSet<>());
+            plan = Optimizer.prune(IndexSelection.apply(Optimizer.fold(plan), indexes(), new HashSet<>()));
         } else {
             plan = Optimizer.optimize(plan);
         }

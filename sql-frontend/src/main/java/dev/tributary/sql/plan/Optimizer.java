@@ -9,13 +9,25 @@ import java.util.List;
  * Rewrites a bound plan into a cheaper one with the same meaning: constant subexpressions are
  * folded (an expression that fails is left to fail at run time, for the rows that reach it), a
  * filter that is always true disappears, and one that is never true makes its input empty.
- * (Predicate pushdown and join key extraction happen as the binder plans joins.)
+ * Then {@link Pruner} pushes projections down, so joins and reductions arrange only the columns
+ * that are read above them. (Predicate pushdown and join key extraction happen as the binder
+ * plans joins.)
  */
 public final class Optimizer {
     private Optimizer() {}
 
     public static Plan optimize(Plan plan) {
+        return prune(fold(plan));
+    }
+
+    /** Constant folding and filter simplification, the first half of {@link #optimize}. */
+    public static Plan fold(Plan plan) {
         return simplify(Plans.mapExprs(plan, ScalarExprs::fold));
+    }
+
+    /** Projection pushdown, the second half of {@link #optimize}. */
+    public static Plan prune(Plan plan) {
+        return Pruner.prune(plan);
     }
 
     private static Plan simplify(Plan plan) {

@@ -1,0 +1,205 @@
+package dev.tributary.sql.plan;
+
+import dev.tributary.sql.expr.ScalarExpr;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * Projection pushdown: every operator is given only the columns something above it reads, so
+ * joins and reductions arrange narrower rows. A node asked for some of its columns returns a plan
+ * with exactly those (in their old order) and where each old column went.
+ *
+ * <p>Distinct, threshold and top-k keep every column of their input (what they compare is the
+ * whole row), and the value of a {@code Let} is kept whole since its uses may need different
+ * columns.
+ */
+final class Pruner {
+    private Pruner() {}
+
+    /** {@code plan} and, for each of its old columns, the new column or -1. */
+    private record Pruned(Plan plan, int[] map) {}
+
+    static Plan prune(Plan plan) {
+        BitSet all = new BitSet();
+        all.set(0, plan.arity());
+        return prune(plan, all).plan();
+    }
+
+    private static int[] identityMap(int n) {
+        int[] m = new int[n];
+        for (int i = 0; i < n; i++) m[i] = i;
+        return m;
+    }
+
+    /** {@code plan} narrowed to {@code needed} by a projection on top (or as it is if it has just those). */
+    private static Pruned project(Plan plan, BitSet needed) {
+        int n = plan.arity();
+        if (needed.cardinality() == n) return new Pruned(plan, identityMap(n));
+        List<Integer> cols = new ArrayList<>();
+        int[] map = new int[n];
+        java.util.Arrays.fill(map, -1);
+        for (int c = needed.nextSetBit(0); c >= 0; c = needed.nextSetBit(c + 1)) {
+            map[c] = cols.size();
+            cols.add(c);
+        }
+        return new Pruned(new Plan.Project(plan, cols), map);
+    }
+
+    /** {@code p} (whose columns are old columns mapped by {@code inner}) reduced to {@code needed} of the old columns. */
+    private static Pruned finish(Plan p, int[] inner, BitSet needed, int oldArity) {
+        List<Integer> cols = new ArrayList<>();
+        int[] map = new int[oldArity];
+        java.util.Arrays.fill(map, -1);
+        for (int c = needed.nextSetBit(0); c >= 0; c = needed.nextSetBit(c + 1)) {
+            map[c] = cols.size();
+            cols.add(inner[c]);
+        }
+        boolean identity = cols.size() == p.arity();
+        for (int i = 0; i < cols.size() && identity; i++) identity = cols.get(i) == i;
+        return new Pruned(identity ? p : new Plan.Project(p, cols), map);
+    }
+
+    private static void columnsOf(ScalarExpr e, BitSet into) {
+        if (e instanceof ScalarExpr.ColumnRef c) into.set(c.index());
+        for (ScalarExpr child : e.children()) columnsOf(child, into);
+    }
+
+    private static ScalarExpr remap(ScalarExpr e, int[] map) {
+        if (e instanceof ScalarExpr.ColumnRef c) return new ScalarExpr.ColumnRef(map[c.index()], c.type());
+        List<ScalarExpr> children = e.children();
+        if (children.isEmpty()) return e;
+        List<ScalarExpr> mapped = new ArrayList<>(children.size());
+        for (ScalarExpr c : children) mapped.add(remap(c, map));
+        return e.withChildren(mapped);
+    }
+
+    private static List<Integer> remap(List<Integer> cols, int[] map) {
+        List<Integer> out = new ArrayList<>(cols.size());
+        for (int c : cols) out.add(map[c]);
+        return out;
+    }
+
+    private static BitSet all(int n) {
+        BitSet b = new BitSet();
+        b.set(0, n);
+        return b;
+    }
+
+    private static Pruned prune(Plan plan, BitSet needed) {
+        int arity = plan.arity();
+        return switch (plan) {
+            case Plan.Get g -> project(g, needed);
+            case Plan.IndexedGet g -> project(g, needed);
+            case Plan.Constant c -> project(c, needed);
+            case Plan.LetRef r -> project(r, needed);
+            case Plan.Project p -> {
+                BitSet required = new BitSet();
+                for (int c = needed.nextSetBit(0); c >= 0; c = needed.nextSetBit(c + 1)) required.set(p.columns().get(c));
+                Pruned in = prune(p.input(), required);
+                List<Integer> cols = new ArrayList<>();
+                int[] map = new int[arity];
+                java.util.Arrays.fill(map, -1);
+                for (int c = needed.nextSetBit(0); c >= 0; c = needed.nextSetBit(c + 1)) {
+                    map[c] = cols.size();
+                    cols.add(in.map()[p.columns().get(c)]);
+                }
+                boolean identity = cols.size() == in.plan().arity();
+                for (int i = 0; i < cols.size() && identity; i++) identity = cols.get(i) == i;
+                yield new Pruned(identity ? in.plan() : new Plan.Project(in.plan(), cols), map);
+            }
+            case Plan.Map m -> {
+                int n = m.input().arity();
+                BitSet required = new BitSet();
+                List<Integer> kept = new ArrayList<>();
+                for (int c = needed.nextSetBit(0); c >= 0; c = needed.nextSetBit(c + 1)) {
+                    if (c < n) required.set(c);
+                    else kept.add(c - n);
+                }
+                // an expression may read earlier expressions' columns? no: a Map's expressions read only its input
+                for (int e : kept) columnsOf(m.exprs().get(e), required);
+                Pruned in = prune(m.input(), required);
+                List<ScalarExpr> exprs = new ArrayList<>();
+                for (int e : kept) exprs.add(remap(m.exprs().get(e), in.map()));
+                Plan mapped = exprs.isEmpty() ? in.plan() : new Plan.Map(in.plan(), exprs);
+                int[] inner = new int[arity];
+                java.util.Arrays.fill(inner, -1);
+                for (int c = 0; c < n; c++) inner[c] = in.map()[c];
+                for (int k = 0; k < kept.size(); k++) inner[n + kept.get(k)] = in.plan().arity() + k;
+                yield finish(mapped, inner, needed, arity);
+            }
+            case Plan.Filter f -> {
+                BitSet required = (BitSet) needed.clone();
+                for (ScalarExpr p : f.predicates()) columnsOf(p, required);
+                Pruned in = prune(f.input(), required);
+                List<ScalarExpr> preds = new ArrayList<>();
+                for (ScalarExpr p : f.predicates()) preds.add(remap(p, in.map()));
+                yield finish(new Plan.Filter(in.plan(), preds), in.map(), needed, arity);
+            }
+            case Plan.Join j -> {
+                int nl = j.left().arity();
+                BitSet l = new BitSet();
+                BitSet r = new BitSet();
+                for (int c = needed.nextSetBit(0); c >= 0; c = needed.nextSetBit(c + 1)) {
+                    if (c < nl) l.set(c);
+                    else r.set(c - nl);
+                }
+                for (int k : j.leftKey()) l.set(k);
+                for (int k : j.rightKey()) r.set(k);
+                // an index read must keep its columns: its arrangement holds whole rows
+                if (j.left() instanceof Plan.IndexedGet) l = all(nl);
+                if (j.right() instanceof Plan.IndexedGet) r = all(j.right().arity());
+                Pruned pl = prune(j.left(), l);
+                Pruned pr = prune(j.right(), r);
+                Plan join = new Plan.Join(pl.plan(), pr.plan(), remap(j.leftKey(), pl.map()), remap(j.rightKey(), pr.map()));
+                int[] inner = new int[arity];
+                java.util.Arrays.fill(inner, -1);
+                int newL = pl.plan().arity();
+                for (int c = 0; c < nl; c++) inner[c] = pl.map()[c];
+                for (int c = nl; c < arity; c++) inner[c] = pr.map()[c - nl] < 0 ? -1 : newL + pr.map()[c - nl];
+                yield finish(join, inner, needed, arity);
+            }
+            case Plan.Reduce r -> {
+                BitSet required = new BitSet();
+                for (int k : r.groupKey()) required.set(k);
+                for (AggregateCall a : r.aggregates()) {
+                    for (int c : a.args()) required.set(c);
+                    if (a.filter() >= 0) required.set(a.filter());
+                    for (Plan.SortKey s : a.orderBy()) required.set(s.column());
+                }
+                Pruned in = prune(r.input(), required);
+                int[] m = in.map();
+                List<AggregateCall> aggs = new ArrayList<>();
+                for (AggregateCall a : r.aggregates()) {
+                    List<Plan.SortKey> order = new ArrayList<>();
+                    for (Plan.SortKey s : a.orderBy()) order.add(new Plan.SortKey(m[s.column()], s.descending(), s.nullsFirst()));
+                    aggs.add(new AggregateCall(a.function(), a.name(), remap(a.args(), m), a.distinct(), a.filter() >= 0 ? m[a.filter()] : -1, order));
+                }
+                yield finish(new Plan.Reduce(in.plan(), remap(r.groupKey(), m), aggs, r.global()), identityMap(arity), needed, arity);
+            }
+            case Plan.Negate n -> {
+                Pruned in = prune(n.input(), needed);
+                yield new Pruned(new Plan.Negate(in.plan()), in.map());
+            }
+            case Plan.Union u -> {
+                List<Plan> in = new ArrayList<>();
+                int[] map = null;
+                for (Plan p : u.inputs()) {
+                    Pruned x = prune(p, needed);
+                    in.add(x.plan());
+                    map = x.map();
+                }
+                yield new Pruned(new Plan.Union(in), map);
+            }
+            case Plan.Distinct d -> finish(new Plan.Distinct(prune(d.input(), all(arity)).plan()), identityMap(arity), needed, arity);
+            case Plan.Threshold t -> finish(new Plan.Threshold(prune(t.input(), all(arity)).plan()), identityMap(arity), needed, arity);
+            case Plan.TopK t -> finish(new Plan.TopK(prune(t.input(), all(arity)).plan(), t.groupKey(), t.order(), t.limit(), t.offset()),
+                    identityMap(arity), needed, arity);
+            case Plan.Let l -> {
+                Plan value = prune(l.value(), all(l.value().arity())).plan();
+                Pruned body = prune(l.body(), needed);
+                yield new Pruned(new Plan.Let(l.id(), value, body.plan()), body.map());
+            }
+        };
+    }
+}
