@@ -32,7 +32,7 @@ import java.util.regex.PatternSyntaxException;
 import java.util.stream.Stream;
 
 /**
- * Runs sqllogictest files against Tributary: {@code tributary slt [--views] [--timeout S] FILE|DIR...}.
+ * Runs sqllogictest files against Tributary: {@code tributary slt [--views] [--timeout S] [--skip-list FILE | --no-skip-list] [-v] FILE|DIR...}.
  *
  * <p>Each file runs in a fresh in-memory database on a manual clock. Every record that applies
  * to this engine (it answers to {@code tributary} and {@code postgresql} in
@@ -41,6 +41,11 @@ import java.util.stream.Stream;
  * N skipped} and the failures by kind (parse errors, unsupported features, wrong results,
  * unexpected errors, engine crashes: anything but a {@link SqlException}, and internal errors,
  * SQLSTATE XX000). The exit status is 1 when anything failed.
+ *
+ * <p>Records whose behaviour is genuinely SQLite-only are skipped by a {@link SkipList}, each
+ * counted as skipped with its reason ({@code -v} prints each): by default the list on the
+ * classpath ({@value SkipList#DEFAULT_RESOURCE}), replaced by {@code --skip-list FILE} or
+ * disabled by {@code --no-skip-list}. The test files themselves are never edited.
  *
  * <p>A record runs on a worker thread with a time limit: an engine that throws something other
  * than a {@link SqlException} is counted as a crash and the file goes on; one that does not
@@ -66,15 +71,31 @@ public final class SltRunner {
      *
      * @param views whether queries are also checked as materialized views
      * @param timeout how long one record may take
-     * @param verbose whether to print where each view was created and why records were skipped
+     * @param verbose whether to print where each view was created and each record skipped by the skip list
+     * @param skipList the records to skip as SQLite-only ({@link SkipList#none()} to run everything)
      */
-    public record Options(boolean views, Duration timeout, boolean verbose) {
+    public record Options(boolean views, Duration timeout, boolean verbose, SkipList skipList) {
+        public Options {
+            if (skipList == null) skipList = SkipList.none();
+        }
+
+        /** Options with the default skip list. */
+        public Options(boolean views, Duration timeout, boolean verbose) {
+            this(views, timeout, verbose, SkipList.defaults());
+        }
+
+        /** A plain run with the default skip list. */
         public static Options plain() {
             return new Options(false, Duration.ofSeconds(30), false);
         }
 
+        /** A {@code --views} run with the default skip list. */
         public static Options withViews() {
             return new Options(true, Duration.ofSeconds(30), false);
+        }
+
+        public Options withSkipList(SkipList list) {
+            return new Options(views, timeout, verbose, list);
         }
     }
 
@@ -91,6 +112,8 @@ public final class SltRunner {
         boolean views = false;
         boolean verbose = false;
         Duration timeout = Duration.ofSeconds(30);
+        SkipList skipList = null;
+        boolean noSkipList = false;
         List<Path> files = new ArrayList<>();
         for (int k = 0; k < args.length; k++) {
             switch (args[k]) {
@@ -100,6 +123,18 @@ public final class SltRunner {
                     if (k + 1 >= args.length) usage("--timeout needs a number of seconds");
                     timeout = Duration.ofSeconds(Long.parseLong(args[++k]));
                 }
+                case "--skip-list" -> {
+                    if (k + 1 >= args.length) usage("--skip-list needs a file");
+                    Path list = Path.of(args[++k]);
+                    try {
+                        skipList = SkipList.load(list);
+                    } catch (IOException e) {
+                        usage("cannot read the skip list " + list + ": " + e);
+                    } catch (IllegalArgumentException e) {
+                        usage("bad skip list: " + e.getMessage());
+                    }
+                }
+                case "--no-skip-list" -> noSkipList = true;
                 case "-h", "--help" -> {
                     System.out.println(USAGE);
                     System.exit(0);
@@ -111,7 +146,9 @@ public final class SltRunner {
             }
         }
         if (files.isEmpty()) usage("no files given");
-        SltRunner runner = new SltRunner(new Options(views, timeout, verbose), System.out);
+        if (noSkipList && skipList != null) usage("--skip-list and --no-skip-list exclude each other");
+        SkipList list = noSkipList ? SkipList.none() : skipList != null ? skipList : SkipList.defaults();
+        SltRunner runner = new SltRunner(new Options(views, timeout, verbose, list), System.out);
         SltOutcome total = new SltOutcome();
         for (Path f : files) {
             SltOutcome o = runner.runFile(f);
@@ -126,11 +163,15 @@ public final class SltRunner {
     }
 
     private static final String USAGE = """
-            usage: tributary slt [--views] [--timeout SECONDS] [-v] FILE|DIR...
+            usage: tributary slt [--views] [--timeout SECONDS] [--skip-list FILE | --no-skip-list] [-v] FILE|DIR...
               runs sqllogictest files (a directory: its .slt and .test files); exits 1 if any record failed
-              --views    also maintain every query as a materialized view from the start and compare
-              --timeout  time limit for one record (default 30)
-              -v         say where each view was created, and list the reasons of skipped records""";
+              --views           also maintain every query as a materialized view from the start and compare
+              --timeout         time limit for one record (default 30)
+              --skip-list FILE  skip the SQLite-only records FILE lists, instead of the built-in list
+                                (classpath:/slt/sqlite-only.txt, which also documents the format)
+              --no-skip-list    skip nothing by list
+              -v                say where each view was created and each record the skip list skipped,
+                                and list the reasons of skipped records""";
 
     private static void usage(String problem) {
         System.err.println("tributary slt: " + problem);
@@ -218,6 +259,8 @@ public final class SltRunner {
         });
         final Map<String, String> labels = new HashMap<>();
         final Map<Integer, View> views = new TreeMap<>();
+        /** The views the file's own statements created and have not dropped: name to definition. */
+        final Map<String, String> liveViews = new HashMap<>();
         int threshold = 8;
         int current = -1;
         boolean abandoned;
@@ -239,6 +282,14 @@ public final class SltRunner {
                         continue;
                     }
                     if (r instanceof SltRecord.Halt) break;
+                    SkipList.Entry skip = options.skipList().match(name, r, liveViews);
+                    if (skip != null) {
+                        outcome.skip("skip list: " + skip.reason());
+                        if (options.verbose() && out != null) {
+                            out.println(location(r) + ": skipped by " + skip.origin() + ": " + skip.reason());
+                        }
+                        continue;
+                    }
                     current = index;
                     step(index, r);
                 }
@@ -262,6 +313,7 @@ public final class SltRunner {
                     else if (e.crash() != null) crash(r, s.sql(), e.crash());
                     else if (e.error() != null) fail(r, kindOf(e.error()), "statement failed", s.sql(), "ok", e.error().render(s.sql()));
                     else outcome.passed++;
+                    if (e.error() == null && e.crash() == null) SkipList.track(s.sql(), liveViews);
                     afterStatement(index, s.sql());
                 }
                 case SltRecord.Query q -> {
@@ -387,7 +439,8 @@ public final class SltRunner {
         private void collectViews() {
             int n = 0;
             for (int k = 0; k < records.size(); k++) {
-                if (records.get(k) instanceof SltRecord.Query q && !q.expectError() && applies(q)) {
+                if (records.get(k) instanceof SltRecord.Query q && !q.expectError() && applies(q)
+                        && options.skipList().match(name, q, Map.of()) == null) {
                     String kw = firstKeyword(q.sql());
                     if (kw.equals("SELECT") || kw.equals("WITH") || kw.equals("VALUES") || kw.equals("(")) {
                         views.put(k, new View(++n, q));
