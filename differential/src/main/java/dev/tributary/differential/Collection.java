@@ -132,6 +132,16 @@ public final class Collection<D> {
         return KV.of(new Collection<>(okPort.stream(), okType), new Collection<>(otherPort.stream(), otherType));
     }
 
+    /**
+     * Each record meets the values of its key in {@code arranged} as they were just before its
+     * time ({@code strict}) or at its time, and leaves at its time: {@code f(record, value)} with
+     * the product of the counts. The building block of delta joins; see {@link HalfJoin}.
+     */
+    public <K, V, R> Collection<R> halfJoin(Function<? super D, ? extends K> keyOf, Arrangement<K, V> arranged, boolean strict,
+            java.util.function.BiFunction<? super D, ? super V, ? extends R> f, DataType<R> outType) {
+        return HalfJoin.halfJoin(this, keyOf, arranged, strict, f, outType);
+    }
+
     /** The records whose data satisfies {@code p}. */
     public Collection<D> filter(Predicate<? super D> p) {
         return new Collection<>(stream.unary("filter", Pact.pipeline(), stream.type(), (in, out) -> in.forEach((cap, data) -> {
