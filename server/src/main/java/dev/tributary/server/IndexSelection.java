@@ -3,6 +3,7 @@ package dev.tributary.server;
 import dev.tributary.sql.catalog.CatalogItem;
 import dev.tributary.sql.expr.ScalarExpr;
 import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.plan.Plans;
 import dev.tributary.sql.types.SqlType;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -22,24 +23,7 @@ final class IndexSelection {
     static Plan apply(Plan plan, Collection<CatalogItem.Index> indexes, Set<Long> used) {
         return switch (plan) {
             case Plan.Join j -> new Plan.Join(side(j.left(), j.leftKey(), indexes, used), side(j.right(), j.rightKey(), indexes, used), j.leftKey(), j.rightKey());
-            case Plan.Filter f -> new Plan.Filter(apply(f.input(), indexes, used), f.predicates());
-            case Plan.Map m -> new Plan.Map(apply(m.input(), indexes, used), m.exprs());
-            case Plan.Project p -> new Plan.Project(apply(p.input(), indexes, used), p.columns());
-            case Plan.Reduce r -> new Plan.Reduce(apply(r.input(), indexes, used), r.groupKey(), r.aggregates(), r.global());
-            case Plan.Distinct d -> new Plan.Distinct(apply(d.input(), indexes, used));
-            case Plan.TopK t -> new Plan.TopK(apply(t.input(), indexes, used), t.groupKey(), t.order(), t.limit(), t.offset());
-            case Plan.Union u -> {
-                List<Plan> in = new ArrayList<>();
-                for (Plan p : u.inputs()) in.add(apply(p, indexes, used));
-                yield new Plan.Union(in);
-            }
-            case Plan.Negate n -> new Plan.Negate(apply(n.input(), indexes, used));
-            case Plan.Threshold t -> new Plan.Threshold(apply(t.input(), indexes, used));
-            case Plan.Let l -> new Plan.Let(l.id(), apply(l.value(), indexes, used), apply(l.body(), indexes, used));
-            case Plan.Get g -> g;
-            case Plan.IndexedGet g -> g;
-            case Plan.Constant c -> c;
-            case Plan.LetRef r -> r;
+            default -> Plans.withInputs(plan, in -> apply(in, indexes, used));
         };
     }
 

@@ -224,32 +224,13 @@ final class Sx {
     /** The columns {@code e} reads. */
     static BitSet columnsOf(ScalarExpr e) {
         BitSet b = new BitSet();
-        collect(e, b);
+        dev.tributary.sql.expr.ScalarExprs.columns(e, b);
         return b;
-    }
-
-    private static void collect(ScalarExpr e, BitSet into) {
-        if (e instanceof ScalarExpr.ColumnRef c) into.set(c.index());
-        for (ScalarExpr child : e.children()) collect(child, into);
     }
 
     /** {@code e} with column {@code i} renumbered to {@code map[i]} (which must not be -1 for a column it reads). */
     static ScalarExpr remap(ScalarExpr e, int[] map) {
-        if (e instanceof ScalarExpr.ColumnRef c) {
-            int to = map[c.index()];
-            if (to < 0) throw new IllegalStateException("column " + c.index() + " is not available here");
-            return to == c.index() ? e : new ScalarExpr.ColumnRef(to, c.type());
-        }
-        List<ScalarExpr> children = e.children();
-        if (children.isEmpty()) return e;
-        List<ScalarExpr> mapped = new ArrayList<>(children.size());
-        boolean changed = false;
-        for (ScalarExpr c : children) {
-            ScalarExpr m = remap(c, map);
-            changed |= m != c;
-            mapped.add(m);
-        }
-        return changed ? e.withChildren(mapped) : e;
+        return dev.tributary.sql.expr.ScalarExprs.remap(e, map);
     }
 
     /** Splits nested ANDs into their conjuncts. */

@@ -74,4 +74,33 @@ public final class ScalarExprs {
         for (ScalarExpr c : e.children()) if (usesStatementTime(c)) return true;
         return false;
     }
+
+    /** Adds the columns {@code e} reads to {@code into}. */
+    public static void columns(ScalarExpr e, java.util.BitSet into) {
+        if (e instanceof ScalarExpr.ColumnRef c) into.set(c.index());
+        for (ScalarExpr child : e.children()) columns(child, into);
+    }
+
+    /**
+     * {@code e} with column {@code i} renumbered to {@code map[i]}.
+     *
+     * @throws IllegalStateException if {@code e} reads a column that maps to -1
+     */
+    public static ScalarExpr remap(ScalarExpr e, int[] map) {
+        if (e instanceof ScalarExpr.ColumnRef c) {
+            int to = map[c.index()];
+            if (to < 0) throw new IllegalStateException("column " + c.index() + " is not available here");
+            return to == c.index() ? e : new ScalarExpr.ColumnRef(to, c.type());
+        }
+        List<ScalarExpr> children = e.children();
+        if (children.isEmpty()) return e;
+        List<ScalarExpr> mapped = new ArrayList<>(children.size());
+        boolean changed = false;
+        for (ScalarExpr c : children) {
+            ScalarExpr m = remap(c, map);
+            changed |= m != c;
+            mapped.add(m);
+        }
+        return changed ? e.withChildren(mapped) : e;
+    }
 }

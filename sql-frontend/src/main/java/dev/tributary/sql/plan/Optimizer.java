@@ -44,24 +44,7 @@ public final class Optimizer {
                 }
                 yield kept.isEmpty() ? input : new Plan.Filter(input, kept);
             }
-            case Plan.Map m -> new Plan.Map(simplify(m.input()), m.exprs());
-            case Plan.Project p -> new Plan.Project(simplify(p.input()), p.columns());
-            case Plan.Join j -> new Plan.Join(simplify(j.left()), simplify(j.right()), j.leftKey(), j.rightKey());
-            case Plan.Reduce r -> new Plan.Reduce(simplify(r.input()), r.groupKey(), r.aggregates(), r.global());
-            case Plan.Distinct d -> new Plan.Distinct(simplify(d.input()));
-            case Plan.TopK t -> new Plan.TopK(simplify(t.input()), t.groupKey(), t.order(), t.limit(), t.offset());
-            case Plan.Union u -> {
-                List<Plan> in = new ArrayList<>();
-                for (Plan p : u.inputs()) in.add(simplify(p));
-                yield new Plan.Union(in);
-            }
-            case Plan.Negate n -> new Plan.Negate(simplify(n.input()));
-            case Plan.Threshold t -> new Plan.Threshold(simplify(t.input()));
-            case Plan.Let l -> new Plan.Let(l.id(), simplify(l.value()), simplify(l.body()));
-            case Plan.Get g -> g;
-            case Plan.IndexedGet g -> g;
-            case Plan.Constant c -> c;
-            case Plan.LetRef r -> r;
+            default -> Plans.withInputs(plan, Optimizer::simplify);
         };
     }
 }

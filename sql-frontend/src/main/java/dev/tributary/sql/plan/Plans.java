@@ -12,28 +12,38 @@ import java.util.function.UnaryOperator;
 public final class Plans {
     private Plans() {}
 
-    /** {@code plan} with {@code f} applied to every scalar expression in it. */
-    public static Plan mapExprs(Plan plan, UnaryOperator<ScalarExpr> f) {
+    /** {@code plan} with each direct input replaced by {@code f} of it (a leaf as it is). */
+    public static Plan withInputs(Plan plan, UnaryOperator<Plan> f) {
         return switch (plan) {
             case Plan.Get g -> g;
             case Plan.IndexedGet g -> g;
             case Plan.Constant c -> c;
-            case Plan.Filter x -> new Plan.Filter(mapExprs(x.input(), f), map(x.predicates(), f));
-            case Plan.Map m -> new Plan.Map(mapExprs(m.input(), f), map(m.exprs(), f));
-            case Plan.Project p -> new Plan.Project(mapExprs(p.input(), f), p.columns());
-            case Plan.Join j -> new Plan.Join(mapExprs(j.left(), f), mapExprs(j.right(), f), j.leftKey(), j.rightKey());
-            case Plan.Reduce r -> new Plan.Reduce(mapExprs(r.input(), f), r.groupKey(), r.aggregates(), r.global());
-            case Plan.Distinct d -> new Plan.Distinct(mapExprs(d.input(), f));
-            case Plan.TopK t -> new Plan.TopK(mapExprs(t.input(), f), t.groupKey(), t.order(), t.limit(), t.offset());
+            case Plan.LetRef r -> r;
+            case Plan.Filter x -> new Plan.Filter(f.apply(x.input()), x.predicates());
+            case Plan.Map m -> new Plan.Map(f.apply(m.input()), m.exprs());
+            case Plan.Project p -> new Plan.Project(f.apply(p.input()), p.columns());
+            case Plan.Join j -> new Plan.Join(f.apply(j.left()), f.apply(j.right()), j.leftKey(), j.rightKey());
+            case Plan.Reduce r -> new Plan.Reduce(f.apply(r.input()), r.groupKey(), r.aggregates(), r.global());
+            case Plan.Distinct d -> new Plan.Distinct(f.apply(d.input()));
+            case Plan.TopK t -> new Plan.TopK(f.apply(t.input()), t.groupKey(), t.order(), t.limit(), t.offset());
             case Plan.Union u -> {
                 List<Plan> in = new ArrayList<>();
-                for (Plan p : u.inputs()) in.add(mapExprs(p, f));
+                for (Plan p : u.inputs()) in.add(f.apply(p));
                 yield new Plan.Union(in);
             }
-            case Plan.Negate n -> new Plan.Negate(mapExprs(n.input(), f));
-            case Plan.Threshold t -> new Plan.Threshold(mapExprs(t.input(), f));
-            case Plan.Let l -> new Plan.Let(l.id(), mapExprs(l.value(), f), mapExprs(l.body(), f));
-            case Plan.LetRef r -> r;
+            case Plan.Negate n -> new Plan.Negate(f.apply(n.input()));
+            case Plan.Threshold t -> new Plan.Threshold(f.apply(t.input()));
+            case Plan.Let l -> new Plan.Let(l.id(), f.apply(l.value()), f.apply(l.body()));
+        };
+    }
+
+    /** {@code plan} with {@code f} applied to every scalar expression in it. */
+    public static Plan mapExprs(Plan plan, UnaryOperator<ScalarExpr> f) {
+        Plan p = withInputs(plan, in -> mapExprs(in, f));
+        return switch (p) {
+            case Plan.Filter x -> new Plan.Filter(x.input(), map(x.predicates(), f));
+            case Plan.Map m -> new Plan.Map(m.input(), map(m.exprs(), f));
+            default -> p;
         };
     }
 
@@ -45,33 +55,13 @@ public final class Plans {
 
     /** {@code plan} with each {@link Plan.Get} replaced by what {@code f} gives for it (itself when null). */
     public static Plan mapGets(Plan plan, java.util.function.Function<Plan.Get, Plan> f) {
-        return switch (plan) {
-            case Plan.Get g -> {
-                Plan r = f.apply(g);
-                yield r == null ? g : r;
-            }
-            case Plan.IndexedGet g -> {
-                Plan r = f.apply(new Plan.Get(g.source(), g.indexName(), g.types()));
-                yield r == null ? g : r;
-            }
-            case Plan.Constant c -> c;
-            case Plan.Filter x -> new Plan.Filter(mapGets(x.input(), f), x.predicates());
-            case Plan.Map m -> new Plan.Map(mapGets(m.input(), f), m.exprs());
-            case Plan.Project p -> new Plan.Project(mapGets(p.input(), f), p.columns());
-            case Plan.Join j -> new Plan.Join(mapGets(j.left(), f), mapGets(j.right(), f), j.leftKey(), j.rightKey());
-            case Plan.Reduce r -> new Plan.Reduce(mapGets(r.input(), f), r.groupKey(), r.aggregates(), r.global());
-            case Plan.Distinct d -> new Plan.Distinct(mapGets(d.input(), f));
-            case Plan.TopK t -> new Plan.TopK(mapGets(t.input(), f), t.groupKey(), t.order(), t.limit(), t.offset());
-            case Plan.Union u -> {
-                List<Plan> in = new ArrayList<>();
-                for (Plan p : u.inputs()) in.add(mapGets(p, f));
-                yield new Plan.Union(in);
-            }
-            case Plan.Negate n -> new Plan.Negate(mapGets(n.input(), f));
-            case Plan.Threshold t -> new Plan.Threshold(mapGets(t.input(), f));
-            case Plan.Let l -> new Plan.Let(l.id(), mapGets(l.value(), f), mapGets(l.body(), f));
-            case Plan.LetRef r -> r;
-        };
+        Plan.Get get = plan instanceof Plan.Get g ? g
+                : plan instanceof Plan.IndexedGet g ? new Plan.Get(g.source(), g.indexName(), g.types()) : null;
+        if (get != null) {
+            Plan r = f.apply(get);
+            return r == null ? plan : r;
+        }
+        return withInputs(plan, in -> mapGets(in, f));
     }
 
     /** Whether some scalar expression of {@code plan} satisfies {@code p}. */

@@ -1,6 +1,7 @@
 package dev.tributary.sql.plan;
 
 import dev.tributary.sql.expr.ScalarExpr;
+import dev.tributary.sql.expr.ScalarExprs;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -61,17 +62,11 @@ final class Pruner {
     }
 
     private static void columnsOf(ScalarExpr e, BitSet into) {
-        if (e instanceof ScalarExpr.ColumnRef c) into.set(c.index());
-        for (ScalarExpr child : e.children()) columnsOf(child, into);
+        ScalarExprs.columns(e, into);
     }
 
     private static ScalarExpr remap(ScalarExpr e, int[] map) {
-        if (e instanceof ScalarExpr.ColumnRef c) return new ScalarExpr.ColumnRef(map[c.index()], c.type());
-        List<ScalarExpr> children = e.children();
-        if (children.isEmpty()) return e;
-        List<ScalarExpr> mapped = new ArrayList<>(children.size());
-        for (ScalarExpr c : children) mapped.add(remap(c, map));
-        return e.withChildren(mapped);
+        return ScalarExprs.remap(e, map);
     }
 
     private static List<Integer> remap(List<Integer> cols, int[] map) {

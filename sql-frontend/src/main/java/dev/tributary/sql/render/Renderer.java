@@ -128,16 +128,18 @@ public final class Renderer {
         return none.collection();
     }
 
-    private Rendered filter(Rendered in, Plan.Filter f) {
-        RowCodec codec = new RowCodec(f.input().types());
-        List<ScalarExpr> predicates = f.predicates();
+    /** What a row-at-a-time step makes of one row: the row to pass on, or null to drop it. */
+    @FunctionalInterface
+    private interface RowStep {
+        Row apply(Row row);
+    }
+
+    /** {@code step} applied to every row; an error it raises becomes an error row instead. */
+    private static Rendered rowByRow(Rendered in, RowStep step) {
         KV<Collection<Row>, Collection<Row>> split = in.oks().flatMapOr((row, out) -> {
             try {
-                Object[] values = codec.decode(row);
-                for (ScalarExpr p : predicates) {
-                    if (!Boolean.TRUE.equals(p.eval(values))) return;
-                }
-                out.ok(row);
+                Row r = step.apply(row);
+                if (r != null) out.ok(r);
             } catch (SqlException e) {
                 out.other(Errors.encode(e));
             } catch (RuntimeException e) {
@@ -147,24 +149,29 @@ public final class Renderer {
         return new Rendered(split.key(), in.errs().concat(split.val()));
     }
 
+    private Rendered filter(Rendered in, Plan.Filter f) {
+        RowCodec codec = new RowCodec(f.input().types());
+        List<ScalarExpr> predicates = f.predicates();
+        return rowByRow(in, row -> {
+            Object[] values = codec.decode(row);
+            for (ScalarExpr p : predicates) {
+                if (!Boolean.TRUE.equals(p.eval(values))) return null;
+            }
+            return row;
+        });
+    }
+
     private Rendered map(Rendered in, Plan.Map m) {
         List<SqlType> inTypes = m.input().types();
         RowCodec inCodec = new RowCodec(inTypes);
         RowCodec outCodec = new RowCodec(m.types());
         List<ScalarExpr> exprs = m.exprs();
         int n = inTypes.size();
-        KV<Collection<Row>, Collection<Row>> split = in.oks().flatMapOr((row, out) -> {
-            try {
-                Object[] values = Arrays.copyOf(inCodec.decode(row), n + exprs.size());
-                for (int i = 0; i < exprs.size(); i++) values[n + i] = exprs.get(i).eval(values);
-                out.ok(outCodec.encode(values));
-            } catch (SqlException e) {
-                out.other(Errors.encode(e));
-            } catch (RuntimeException e) {
-                out.other(Errors.encode(Errors.internal(e)));
-            }
-        }, ROW, ROW);
-        return new Rendered(split.key(), in.errs().concat(split.val()));
+        return rowByRow(in, row -> {
+            Object[] values = Arrays.copyOf(inCodec.decode(row), n + exprs.size());
+            for (int i = 0; i < exprs.size(); i++) values[n + i] = exprs.get(i).eval(values);
+            return outCodec.encode(values);
+        });
     }
 
     private Rendered project(Rendered in, Plan.Project p) {
