@@ -135,7 +135,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** The plan as it will run: statement time bound, optimized, and (without uncommitted writes) using indexes in joins. */
     private Plan physical(Plan bound, long t, boolean useIndexes, Set<Long> indexesUsed) {
         Plan plan = Optimizer.fold(Plans.atStatementTime(bound, Instant.ofEpochMilli(t)));
-        return Optimizer.prune(useIndexes ? IndexSelection.apply(plan, indexes(), indexesUsed) : plan);
+        return Optimizer.prune(useIndexes ? IndexSelection.apply(plan, indexes(), indexesUsed) : IndexSelection.binaryOnly(plan));
     }
 
     private List<Object[]> rowsOf(Session session, Plan unbound, List<SqlType> types) {
@@ -625,7 +625,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (e.statement() instanceof Statement.QueryStatement || (e.statement() instanceof Statement.CreateView cv && cv.materialized())) {
             plan = Optimizer.prune(IndexSelection.apply(Optimizer.fold(plan), indexes(), new HashSet<>()));
         } else {
-            plan = Optimizer.optimize(plan);
+            plan = Optimizer.optimize(IndexSelection.binaryOnly(plan));
         }
         List<Object[]> rows = new ArrayList<>();
         for (String line : Explain.explain(plan, this::describeStored).split("\n")) rows.add(new Object[] {line});

@@ -23,8 +23,68 @@ final class IndexSelection {
     static Plan apply(Plan plan, Collection<CatalogItem.Index> indexes, Set<Long> used) {
         return switch (plan) {
             case Plan.Join j -> new Plan.Join(side(j.left(), j.leftKey(), indexes, used), side(j.right(), j.rightKey(), indexes, used), j.leftKey(), j.rightKey());
+            case Plan.DeltaJoin d -> delta(d, indexes, used);
             default -> Plans.withInputs(plan, in -> apply(in, indexes, used));
         };
+    }
+
+    /** {@code plan} with every delta-join candidate replaced by its binary plan (no indexes to choose from). */
+    static Plan binaryOnly(Plan plan) {
+        return plan instanceof Plan.DeltaJoin d ? binaryOnly(d.fallback()) : Plans.withInputs(plan, IndexSelection::binaryOnly);
+    }
+
+    /**
+     * A delta join when, for every input, the others can be looked up one after another in indexes
+     * keyed by exactly the columns that join them to the inputs already there; otherwise the
+     * binary plan.
+     */
+    private static Plan delta(Plan.DeltaJoin d, Collection<CatalogItem.Index> indexes, Set<Long> used) {
+        int n = d.inputs().size();
+        List<Plan.DeltaPath> paths = new ArrayList<>();
+        Set<Long> mine = new java.util.HashSet<>();
+        for (int start = 0; start < n && paths.size() == start; start++) {
+            List<Integer> present = new ArrayList<>(List.of(start));
+            List<Plan.DeltaStep> steps = new ArrayList<>();
+            while (present.size() < n) {
+                Plan.DeltaStep step = null;
+                for (int j = 0; j < n && step == null; j++) {
+                    if (!present.contains(j)) step = lookup(d, j, present, indexes);
+                }
+                if (step == null) break;
+                steps.add(step);
+                present.add(step.input());
+                mine.add(step.index());
+            }
+            if (present.size() == n) paths.add(new Plan.DeltaPath(start, steps));
+        }
+        if (paths.size() < n) return apply(d.fallback(), indexes, used);
+        used.addAll(mine);
+        return new Plan.DeltaJoin(d.inputs(), d.filters(), d.equalities(), d.residual(), d.fallback(), paths);
+    }
+
+    /** A step that looks input {@code j} up by an index whose key columns all equal columns of {@code present} inputs, or null. */
+    private static Plan.DeltaStep lookup(Plan.DeltaJoin d, int j, List<Integer> present, Collection<CatalogItem.Index> indexes) {
+        // for each column of j, a joined column equal to it
+        java.util.Map<Integer, Integer> equalTo = new java.util.HashMap<>();
+        for (Plan.Equality e : d.equalities()) {
+            if (e.left() == j && present.contains(e.right())) equalTo.putIfAbsent(e.leftColumn(), d.offset(e.right()) + e.rightColumn());
+            if (e.right() == j && present.contains(e.left())) equalTo.putIfAbsent(e.rightColumn(), d.offset(e.left()) + e.leftColumn());
+        }
+        if (equalTo.isEmpty()) return null;
+        for (CatalogItem.Index ix : indexes) {
+            if (ix.on() != d.inputs().get(j).id()) continue;
+            List<Integer> probe = new ArrayList<>();
+            for (ScalarExpr k : ix.keys()) {
+                if (!(k instanceof ScalarExpr.ColumnRef c) || c.type().kind() == SqlType.Kind.NUMERIC || !equalTo.containsKey(c.index())) {
+                    probe = null;
+                    break;
+                }
+                probe.add(equalTo.get(c.index()));
+            }
+            // the index must use every equality to j, or the lookup finds rows the join would not match
+            if (probe != null && probe.size() == equalTo.size()) return new Plan.DeltaStep(j, ix.id(), ix.name(), probe);
+        }
+        return null;
     }
 
     private static Plan side(Plan input, List<Integer> key, Collection<CatalogItem.Index> indexes, Set<Long> used) {

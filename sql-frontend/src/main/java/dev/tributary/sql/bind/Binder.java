@@ -378,7 +378,12 @@ public final class Binder {
         List<Bound> inputs = new ArrayList<>();
         if (c != null) inputs.add(new Bound(c.plan(), c.fields));
         if (s.from().isEmpty()) inputs.add(new Bound(one(), List.of()));
-        for (TableRef r : s.from()) {
+        // inner joins with ON are the same as a comma list with the ON in WHERE: flatten them, so
+        // the join planner sees every input at once (and can pick a delta join)
+        List<TableRef> fromItems = new ArrayList<>();
+        List<Expr> onConditions = new ArrayList<>();
+        for (TableRef r : s.from()) flattenInner(r, fromItems, onConditions);
+        for (TableRef r : fromItems) {
             if (r instanceof TableRef.DerivedTable d && d.lateral()) {
                 // a LATERAL item sees the items before it: they become one input, joined with it
                 List<Plan> before = new ArrayList<>();
@@ -397,13 +402,18 @@ public final class Binder {
         List<Field> all = new ArrayList<>();
         for (Bound b : inputs) all.addAll(b.fields());
         List<Field> local = new ArrayList<>(all.subList(nD, all.size()));
-        checkDuplicateAliases(inputs.subList(c == null || inputs.size() == 1 ? 0 : 1, inputs.size()), s.from());
+        checkDuplicateAliases(inputs.subList(c == null || inputs.size() == 1 ? 0 : 1, inputs.size()), fromItems);
         Scope outerScope = c == null ? null : new Scope(c.fields, Scope.identityOf(nD), null, c.used);
         Scope scope = new Scope(local, Scope.offset(nD, local.size()), outerScope, null);
 
         // WHERE: plain conjuncts plan the joins; those with subqueries apply to the joined result
         List<ScalarExpr> conjuncts = new ArrayList<>();
         List<Expr> withSubqueries = new ArrayList<>();
+        for (Expr on : onConditions) {
+            if (Exprs.hasSubquery(on)) throw new SqlException("0A000", "subqueries in JOIN ... ON are not supported yet", on.pos());
+            if (containsAggregate(List.of(on))) throw new SqlException("42803", "aggregate functions are not allowed in JOIN conditions", on.pos());
+            Sx.conjuncts(Sx.coerce(expr(on, scope), SqlType.BOOLEAN, on.pos(), "argument of JOIN/ON"), conjuncts);
+        }
         if (s.where() != null) {
             if (containsAggregate(List.of(s.where()))) throw new SqlException("42803", "aggregate functions are not allowed in WHERE", s.where().pos());
             List<Expr> parts = new ArrayList<>();
@@ -510,6 +520,19 @@ public final class Binder {
             plan = new Plan.Distinct(keyForm(plan));
         }
         return new SelectResult(plan, names, types, order, nD);
+    }
+
+    /** The leaves of nested inner joins with ON (or CROSS), and their ON conditions; other items as they are. */
+    private static void flattenInner(TableRef r, List<TableRef> items, List<Expr> on) {
+        if (r instanceof TableRef.Join j && (j.kind() == TableRef.JoinKind.INNER || j.kind() == TableRef.JoinKind.CROSS)
+                && (j.condition() instanceof TableRef.On || j.condition() instanceof TableRef.NoCondition)
+                && !(j.right() instanceof TableRef.DerivedTable d && d.lateral())) {
+            flattenInner(j.left(), items, on);
+            flattenInner(j.right(), items, on);
+            if (j.condition() instanceof TableRef.On o) on.add(o.condition());
+            return;
+        }
+        items.add(r);
     }
 
     private static void splitAnd(Expr e, List<Expr> out) {

@@ -45,6 +45,49 @@ final class JoinPlanner {
             plans[i] = f.isEmpty() ? inputs.get(i) : new Plan.Filter(inputs.get(i), f);
         }
         if (n == 1) return plans[0];
+        Plan binary = binaryJoins(plans, pending, offset, allTypes);
+        return deltaCandidate(inputs, local, constant, pending, offset, binary);
+    }
+
+    /**
+     * When three or more stored collections are joined on column equalities, the same join as a
+     * {@link Plan.DeltaJoin} for a planner that knows the indexes to choose; else {@code binary}.
+     */
+    private static Plan deltaCandidate(List<Plan> inputs, List<List<ScalarExpr>> local, List<ScalarExpr> constant,
+            List<ScalarExpr> pending, int[] offset, Plan binary) {
+        int n = inputs.size();
+        if (n < 3) return binary;
+        List<Plan.Get> gets = new ArrayList<>();
+        for (Plan p : inputs) {
+            if (!(p instanceof Plan.Get g)) return binary;
+            gets.add(g);
+        }
+        List<Plan.Equality> equalities = new ArrayList<>();
+        List<ScalarExpr> residual = new ArrayList<>(constant);
+        for (ScalarExpr c : pending) {
+            ScalarExpr[] eq = Sx.asEquality(c);
+            Integer l = eq == null ? null : Sx.asColumn(eq[0]);
+            Integer r = eq == null ? null : Sx.asColumn(eq[1]);
+            if (l != null && r != null && eq[0].type().kind() != SqlType.Kind.NUMERIC && inputOf(l, offset) != inputOf(r, offset)) {
+                int li = inputOf(l, offset);
+                int ri = inputOf(r, offset);
+                equalities.add(new Plan.Equality(li, l - offset[li], ri, r - offset[ri]));
+            }
+            // every conjunct is also checked on the joined rows: lookups use some equalities, and a
+            // cycle of equalities has one no lookup enforces
+            residual.add(c);
+        }
+        return new Plan.DeltaJoin(gets, local, equalities, residual, binary, List.of());
+    }
+
+    private static int inputOf(int column, int[] offset) {
+        for (int i = 0; i + 1 < offset.length; i++) if (column >= offset[i] && column < offset[i + 1]) return i;
+        throw new IllegalStateException("column " + column + " is in no input");
+    }
+
+    /** The join as a chain of binary joins, inputs taken greedily by equalities with those already joined. */
+    private static Plan binaryJoins(Plan[] plans, List<ScalarExpr> pending, int[] offset, List<SqlType> allTypes) {
+        int n = plans.length;
 
         // acc holds the joined inputs; position[c] is where original column c sits in acc (-1: not yet)
         int[] position = new int[allTypes.size()];

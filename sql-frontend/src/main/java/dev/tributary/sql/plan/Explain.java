@@ -108,6 +108,23 @@ public final class Explain {
                 write(l.body(), d + 1, stored, b);
             }
             case Plan.LetRef r -> line(b, d, "Ref l" + r.id());
+            case Plan.DeltaJoin j -> {
+                if (j.paths().isEmpty()) {
+                    write(j.fallback(), d, stored, b);
+                    break;
+                }
+                line(b, d, "DeltaJoin of " + j.inputs().size() + " inputs (no intermediate arrangements)"
+                        + (j.residual().isEmpty() ? "" : " then Filter " + exprs(j.residual(), j)));
+                for (Plan.DeltaPath p : j.paths()) {
+                    StringBuilder path = new StringBuilder("changes of input " + p.start());
+                    for (Plan.DeltaStep s : p.steps()) path.append(" -> lookup input ").append(s.input()).append(" in index ").append(s.indexName());
+                    line(b, d + 1, path.toString());
+                }
+                for (int i = 0; i < j.inputs().size(); i++) {
+                    line(b, d + 1, "input " + i + ": " + stored.apply(j.inputs().get(i).id())
+                            + (j.filters().get(i).isEmpty() ? "" : " filtered by " + exprs(j.filters().get(i), j.inputs().get(i))));
+                }
+            }
         }
     }
 }

@@ -43,6 +43,61 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * An inner join of three or more stored collections on column equalities, which can run as a
+     * delta join: each input's changes are looked up, one input after another, in indexes of the
+     * others ({@link DeltaPath}), and no intermediate result is arranged. The output is the
+     * inputs' columns concatenated, with each input's {@code filters} (over its own columns) and
+     * the {@code residual} predicates (over all columns) applied. Until a planner that knows the
+     * indexes has chosen {@code paths} for every input (empty: not chosen), it means
+     * {@code fallback}, the same join planned as binary joins.
+     */
+    record DeltaJoin(List<Get> inputs, List<List<ScalarExpr>> filters, List<Equality> equalities, List<ScalarExpr> residual,
+                     Plan fallback, List<DeltaPath> paths) implements Plan {
+        public DeltaJoin {
+            inputs = List.copyOf(inputs);
+            filters = filters.stream().map(List::copyOf).toList();
+            equalities = List.copyOf(equalities);
+            residual = List.copyOf(residual);
+            paths = List.copyOf(paths);
+        }
+
+        @Override
+        public List<SqlType> types() {
+            List<SqlType> t = new ArrayList<>();
+            for (Get g : inputs) t.addAll(g.types());
+            return t;
+        }
+
+        /** The first column of input {@code i} among the concatenated columns. */
+        public int offset(int i) {
+            int o = 0;
+            for (int k = 0; k < i; k++) o += inputs.get(k).arity();
+            return o;
+        }
+    }
+
+    /** Column {@code leftColumn} of input {@code left} equals column {@code rightColumn} of input {@code right} (SQL {@code =}). */
+    record Equality(int left, int leftColumn, int right, int rightColumn) {}
+
+    /** How one input's changes are joined: starting from input {@code start}, look up each step's input in turn. */
+    record DeltaPath(int start, List<DeltaStep> steps) {
+        public DeltaPath {
+            steps = List.copyOf(steps);
+        }
+    }
+
+    /**
+     * Look up input {@code input} in index {@code index}, probing with the values of
+     * {@code probe} (columns in the concatenated numbering, of inputs already joined), in the
+     * order of the index's key.
+     */
+    record DeltaStep(int input, long index, String indexName, List<Integer> probe) {
+        public DeltaStep {
+            probe = List.copyOf(probe);
+        }
+    }
+
     /** Literal rows (each an {@code Object[]} of SQL values), with multiplicity one each. */
     record Constant(List<Object[]> rows, List<SqlType> types) implements Plan {
         public Constant {

@@ -34,6 +34,7 @@ public final class Plans {
             case Plan.Negate n -> new Plan.Negate(f.apply(n.input()));
             case Plan.Threshold t -> new Plan.Threshold(f.apply(t.input()));
             case Plan.Let l -> new Plan.Let(l.id(), f.apply(l.value()), f.apply(l.body()));
+            case Plan.DeltaJoin d -> new Plan.DeltaJoin(d.inputs(), d.filters(), d.equalities(), d.residual(), f.apply(d.fallback()), d.paths());
         };
     }
 
@@ -43,6 +44,11 @@ public final class Plans {
         return switch (p) {
             case Plan.Filter x -> new Plan.Filter(x.input(), map(x.predicates(), f));
             case Plan.Map m -> new Plan.Map(m.input(), map(m.exprs(), f));
+            case Plan.DeltaJoin d -> {
+                List<List<ScalarExpr>> filters = new ArrayList<>();
+                for (List<ScalarExpr> x : d.filters()) filters.add(map(x, f));
+                yield new Plan.DeltaJoin(d.inputs(), filters, d.equalities(), map(d.residual(), f), d.fallback(), d.paths());
+            }
             default -> p;
         };
     }
@@ -60,6 +66,10 @@ public final class Plans {
         if (get != null) {
             Plan r = f.apply(get);
             return r == null ? plan : r;
+        }
+        if (plan instanceof Plan.DeltaJoin d) {
+            // replacing an input by something else than a stored collection leaves the binary plan
+            for (Plan.Get g : d.inputs()) if (f.apply(g) != null) return mapGets(d.fallback(), f);
         }
         return withInputs(plan, in -> mapGets(in, f));
     }

@@ -190,6 +190,7 @@ final class Pruner {
             case Plan.Threshold t -> finish(new Plan.Threshold(prune(t.input(), all(arity)).plan()), identityMap(arity), needed, arity);
             case Plan.TopK t -> finish(new Plan.TopK(prune(t.input(), all(arity)).plan(), t.groupKey(), t.order(), t.limit(), t.offset()),
                     identityMap(arity), needed, arity);
+            case Plan.DeltaJoin d -> finish(d, identityMap(arity), needed, arity);
             case Plan.Let l -> {
                 Plan value = prune(l.value(), all(l.value().arity())).plan();
                 Pruned body = prune(l.body(), needed);

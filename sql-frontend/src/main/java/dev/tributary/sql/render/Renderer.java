@@ -78,6 +78,7 @@ public final class Renderer {
             case Plan.Map m -> map(render(m.input()), m);
             case Plan.Project p -> project(render(p.input()), p);
             case Plan.Join j -> join(j);
+            case Plan.DeltaJoin d -> d.paths().isEmpty() ? render(d.fallback()) : deltaJoin(d);
             case Plan.Reduce r -> reduce(render(r.input()), r);
             case Plan.Distinct d -> {
                 Rendered in = render(d.input());
@@ -188,6 +189,84 @@ public final class Renderer {
     }
 
     private record Side(Arrangement<Row, Row> arranged, Collection<Row> errs) {}
+
+    /**
+     * A delta join: for each input, its changes looked up in the other inputs' indexes one after
+     * another (inputs before it in the join's order as of just before each change's time, inputs
+     * after it as of that time, so simultaneous changes count once), then put in the join's
+     * column order; the union of these is the join's change. Nothing but the indexes is arranged.
+     */
+    private Rendered deltaJoin(Plan.DeltaJoin d) {
+        int n = d.inputs().size();
+        Collection<Row> oks = null;
+        Collection<Row> errs = null;
+        for (int i = 0; i < n; i++) {
+            Collection<Row> e = sources.errors(d.inputs().get(i).id(), scope);
+            errs = errs == null ? e : errs.concat(e);
+        }
+        for (Plan.DeltaPath path : d.paths()) {
+            int start = path.start();
+            Rendered changes = filterWith(sources.get(d.inputs().get(start).id(), scope), d.inputs().get(start).types(), d.filters().get(start), 0);
+            errs = errs.concat(changes.errs());
+            Collection<Row> acc = changes.oks();
+            List<Integer> layout = new ArrayList<>(List.of(start));
+            List<SqlType> accTypes = new ArrayList<>(d.inputs().get(start).types());
+            for (Plan.DeltaStep step : path.steps()) {
+                int[] probe = new int[step.probe().size()];
+                for (int k = 0; k < probe.length; k++) probe[k] = position(d, layout, step.probe().get(k));
+                RowCodec accCodec = new RowCodec(accTypes);
+                // SQL's = never matches NULL: rows with a NULL probe column look nothing up
+                acc = acc.filter(row -> {
+                    for (int c : probe) if (accCodec.isNull(row, c)) return false;
+                    return true;
+                });
+                Arrangement<Row, Row> index = sources.index(step.index(), scope);
+                acc = acc.halfJoin(row -> accCodec.project(row, probe), index, step.input() < start, (row, found) -> Row.concat(row, found), ROW);
+                int width = accTypes.size();
+                accTypes.addAll(d.inputs().get(step.input()).types());
+                layout.add(step.input());
+                Rendered filtered = filterWith(new Rendered(acc, emptyErrors()), accTypes, d.filters().get(step.input()), width);
+                acc = filtered.oks();
+                errs = errs.concat(filtered.errs());
+            }
+            int[] order = new int[accTypes.size()];
+            for (int c = 0; c < order.length; c++) order[c] = position(d, layout, c);
+            RowCodec finalCodec = new RowCodec(accTypes);
+            Collection<Row> term = acc.map(row -> finalCodec.project(row, order), ROW);
+            oks = oks == null ? term : oks.concat(term);
+        }
+        Rendered joined = new Rendered(oks, errs);
+        return d.residual().isEmpty() ? joined : filterWith(joined, d.types(), d.residual(), 0);
+    }
+
+    /** Where column {@code column} (join order) is in a row whose inputs are laid out in {@code layout} order. */
+    private static int position(Plan.DeltaJoin d, List<Integer> layout, int column) {
+        int pos = 0;
+        for (int input : layout) {
+            int o = d.offset(input);
+            int w = d.inputs().get(input).arity();
+            if (column >= o && column < o + w) return pos + column - o;
+            pos += w;
+        }
+        throw new IllegalStateException("column " + column + " is not joined yet");
+    }
+
+    /** Rows of {@code types} filtered by {@code predicates} over the columns from {@code shift} on. */
+    private Rendered filterWith(Rendered in, List<SqlType> types, List<ScalarExpr> predicates, int shift) {
+        if (predicates.isEmpty()) return in;
+        int[] map = new int[types.size()];
+        for (int c = 0; c < map.length; c++) map[c] = c + shift < map.length ? c + shift : -1;
+        List<ScalarExpr> shifted = new ArrayList<>();
+        for (ScalarExpr p : predicates) shifted.add(shift == 0 ? p : dev.tributary.sql.expr.ScalarExprs.remap(p, map));
+        RowCodec codec = new RowCodec(types);
+        return rowByRow(in, row -> {
+            Object[] values = codec.decode(row);
+            for (ScalarExpr p : shifted) {
+                if (!Boolean.TRUE.equals(p.eval(values))) return null;
+            }
+            return row;
+        });
+    }
 
     /** One input of a join arranged by its key: an index's arrangement when it has the key, else a new one. */
     private Side side(Plan input, List<Integer> key) {
