@@ -16,7 +16,7 @@ import net.jqwik.api.Tuple.Tuple2;
 
 /**
  * One input of the grammar oracle: a schema, one to three view queries over it, and a history of
- * transactions.
+ * transactions that write to the tables the views read.
  *
  * <p>All three are generated from plain lists of numbers ({@link #cases}), the schema's directly
  * and the queries' and statements' through {@link Choices}; jqwik shrinks those lists, so a
@@ -25,13 +25,15 @@ import net.jqwik.api.Tuple.Tuple2;
  */
 record Case(Schema schema, List<QueryGen.Generated> views, List<Tx> txs) {
     static final int MAX_VIEWS = 3;
-    static final int MAX_TXS = 8;
+    static final int MAX_TXS = 12;
 
     static Case of(List<List<Integer>> shape, List<List<Integer>> views, List<Tuple2<Integer, List<List<Integer>>>> txs) {
         Schema schema = Schema.of(shape);
-        return new Case(schema,
-                views.stream().map(v -> QueryGen.view(schema, v)).toList(),
-                txs.stream().map(t -> History.tx(schema, t.get1(), t.get2())).toList());
+        List<QueryGen.Generated> generated = views.stream().map(v -> QueryGen.view(schema, v)).toList();
+        Set<String> read = new TreeSet<>();
+        for (QueryGen.Generated v : generated) read.addAll(v.query().tables());
+        List<Table> written = schema.tables().stream().filter(t -> read.contains(t.name())).toList();
+        return new Case(schema, generated, txs.stream().map(t -> History.tx(written, t.get1(), t.get2())).toList());
     }
 
     static Arbitrary<Case> cases() {
@@ -71,7 +73,7 @@ record Case(Schema schema, List<QueryGen.Generated> views, List<Tx> txs) {
         int n = 0;
         replay:
         for (Tx tx : txs) {
-            List<History.Stmt> kept = tx.stmts().stream().filter(s -> read.contains(s.table().name())).toList();
+            List<History.Stmt> kept = tx.stmts().stream().filter(s -> read.contains(s.table().name())).toList(); // all, today
             if (tx.end() == History.End.AUTOCOMMIT) {
                 for (History.Stmt s : tx.stmts()) {
                     if (upTo >= 0 && n++ > upTo) break replay;

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The transactions of a case: INSERTs of one to three rows, UPDATEs (a column to a value or a
+ * The transactions of a case: INSERTs of one to four rows, UPDATEs (a column to a value or a
  * numeric column incremented) and DELETEs, each with a WHERE on one column's value or NULLness
  * (or none), in autocommit, in {@code BEGIN ... COMMIT} blocks, or in {@code BEGIN ... ROLLBACK}
  * blocks that must leave no trace.
@@ -38,17 +38,21 @@ record History(List<Tx> txs) {
 
     record Stmt(Table table, String sql) {}
 
-    /** The transaction {@code end} (0 to 9: autocommit six times in ten, COMMIT three, ROLLBACK one) over {@code stmts}. */
-    static Tx tx(Schema schema, int end, List<List<Integer>> stmts) {
+    /**
+     * The transaction {@code end} (0 to 9: autocommit six times in ten, COMMIT three, ROLLBACK
+     * one) over {@code stmts}, writing to {@code tables} (the tables the views read: writes to
+     * others could not change a view).
+     */
+    static Tx tx(List<Table> tables, int end, List<List<Integer>> stmts) {
         End e = end < 6 ? End.AUTOCOMMIT : end < 9 ? End.COMMIT : End.ROLLBACK;
-        return new Tx(e, stmts.stream().map(s -> stmt(schema, new Choices(s))).toList());
+        return new Tx(e, stmts.stream().map(s -> stmt(tables, new Choices(s))).toList());
     }
 
-    static Stmt stmt(Schema schema, Choices c) {
-        Table t = c.pick(schema.tables());
+    static Stmt stmt(List<Table> tables, Choices c) {
+        Table t = c.pick(tables);
         int kind = c.below(10);
-        if (kind < 5) {
-            int n = 1 + c.below(3);
+        if (kind < 6) {
+            int n = 1 + c.below(4);
             List<String> rows = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 rows.add(t.columns().stream().map(col -> Schema.literal(value(col, c))).collect(Collectors.joining(", ", "(", ")")));

@@ -379,8 +379,7 @@ final class QueryGen {
             case BOOL -> Type.BOOLEAN;
         };
         List<Object> d = Schema.domain(t);
-        int i = c.below(d.size() + 1);
-        return new Lit(i == d.size() ? null : d.get(i), t);
+        return new Lit(c.chance(8) ? null : d.get(c.below(d.size())), t);
     }
 
     /** An expression of kind {@code k} over {@code x}'s columns; {@code depth} bounds its nesting. */

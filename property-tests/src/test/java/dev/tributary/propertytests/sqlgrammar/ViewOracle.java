@@ -25,12 +25,17 @@ final class ViewOracle {
     /** How long a case may run before it counts as a hang; cases take well under a second. */
     static final Duration LIMIT = Duration.ofSeconds(60);
 
-    /** Runs {@code c} on {@code workers} workers, on its own thread so that a hang fails the case instead of the build. */
-    static void check(Case c, int workers) {
+    /**
+     * Runs {@code c} on {@code workers} workers, on its own thread so that a hang fails the case
+     * instead of the build; returns how each view ended (with rows, empty, or a data error), for
+     * the run's statistics.
+     */
+    static List<String> check(Case c, int workers) {
         AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<String> outcomes = java.util.Collections.synchronizedList(new ArrayList<>());
         Thread runner = new Thread(() -> {
             try {
-                run(c, workers);
+                run(c, workers, outcomes);
             } catch (Throwable t) {
                 failure.set(t);
             }
@@ -51,9 +56,10 @@ final class ViewOracle {
         if (t instanceof RuntimeException r) throw r;
         if (t instanceof Error e) throw e;
         if (t != null) throw new IllegalStateException(t);
+        return outcomes;
     }
 
-    private static void run(Case c, int workers) {
+    private static void run(Case c, int workers, List<String> outcomes) {
         try (Tributary db = Engines.open(workers)) {
             for (Schema.Table t : c.schema().tables()) db.execute(t.ddl());
             for (int i = 0; i < c.views().size(); i++) {
@@ -65,7 +71,7 @@ final class ViewOracle {
                             + e.getMessage() + "\n" + sql + "\nreplay:\n" + c.script(-1), e);
                 }
             }
-            checkAll(db, c, -1);
+            checkAll(db, c, -1, outcomes);
             List<String> units = c.units();
             for (int u = 0; u < units.size(); u++) {
                 try {
@@ -74,7 +80,7 @@ final class ViewOracle {
                     throw new AssertionError("Tributary refused " + units.get(u) + ": " + e.sqlState() + ": " + e.getMessage()
                             + "\nreplay:\n" + c.script(u), e);
                 }
-                checkAll(db, c, u);
+                checkAll(db, c, u, outcomes);
             }
         }
     }
@@ -104,7 +110,7 @@ final class ViewOracle {
         }
     }
 
-    private static void checkAll(Tributary db, Case c, int unit) {
+    private static void checkAll(Tributary db, Case c, int unit, List<String> outcomes) {
         for (int i = 0; i < c.views().size(); i++) {
             String sql = c.views().get(i).query().sql();
             Answer maintained = Answer.of(db, "SELECT * FROM mv" + (i + 1));
@@ -115,6 +121,9 @@ final class ViewOracle {
             else if (maintained.state() != null || recomputed.state() != null) {
                 if (!java.util.Objects.equals(maintained.state(), recomputed.state())) problem = "the view and the one-off SELECT report different errors";
             } else if (!maintained.rows().equals(recomputed.rows())) problem = "the maintained view differs from the recomputation";
+            if (unit == c.units().size() - 1) {
+                outcomes.add(maintained.state() != null ? "data error " + maintained.state() : maintained.rows().isEmpty() ? "empty" : "rows");
+            }
             if (problem != null) {
                 String when = unit < 0 ? "before any transaction" : "after transaction " + (unit + 1) + ": " + c.units().get(unit);
                 throw new AssertionError(problem + " for mv" + (i + 1) + ", " + when
