@@ -130,7 +130,7 @@ final class Ast {
 
     // ------------------------------------------------------------------ FROM
 
-    sealed interface From permits TableRef, Join {
+    sealed interface From permits TableRef, Derived, Join {
         String sql();
 
         void tables(Set<String> out);
@@ -145,6 +145,19 @@ final class Ast {
         @Override
         public void tables(Set<String> out) {
             out.add(table.name());
+        }
+    }
+
+    /** {@code (query) alias}: a subquery in FROM, its columns {@code alias.c0, alias.c1, ...}. */
+    record Derived(Query query, String alias) implements From {
+        @Override
+        public String sql() {
+            return "(" + query.sql() + ") " + alias;
+        }
+
+        @Override
+        public void tables(Set<String> out) {
+            query.tables(out);
         }
     }
 
@@ -354,15 +367,17 @@ final class Ast {
 
     /**
      * An aggregate: {@code count(*)} when {@code arg} is null; {@code string_agg([DISTINCT] arg,
-     * ',' ORDER BY arg)} for string_agg, ordered by its argument so its answer is deterministic.
+     * ',' ORDER BY arg)} for string_agg, ordered by its argument so its answer is deterministic;
+     * {@code FILTER (WHERE filter)} unless {@code filter} is null.
      */
-    record Agg(String fn, Expr arg, boolean distinct, Type type) implements Expr {
+    record Agg(String fn, Expr arg, boolean distinct, Expr filter, Type type) implements Expr {
         @Override
         public String sql() {
-            if (arg == null) return fn + "(*)";
+            String f = filter == null ? "" : " FILTER (WHERE " + filter.sql() + ")";
+            if (arg == null) return fn + "(*)" + f;
             String d = distinct ? "DISTINCT " : "";
-            if (fn.equals("string_agg")) return "string_agg(" + d + arg.sql() + ", ',' ORDER BY " + arg.sql() + ")";
-            return fn + "(" + d + arg.sql() + ")";
+            if (fn.equals("string_agg")) return "string_agg(" + d + arg.sql() + ", ',' ORDER BY " + arg.sql() + ")" + f;
+            return fn + "(" + d + arg.sql() + ")" + f;
         }
 
         @Override

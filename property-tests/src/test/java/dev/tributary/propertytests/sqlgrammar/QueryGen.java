@@ -6,6 +6,7 @@ import dev.tributary.propertytests.sqlgrammar.Ast.Call;
 import dev.tributary.propertytests.sqlgrammar.Ast.CaseWhen;
 import dev.tributary.propertytests.sqlgrammar.Ast.Cmp;
 import dev.tributary.propertytests.sqlgrammar.Ast.Col;
+import dev.tributary.propertytests.sqlgrammar.Ast.Derived;
 import dev.tributary.propertytests.sqlgrammar.Ast.Exists;
 import dev.tributary.propertytests.sqlgrammar.Ast.Expr;
 import dev.tributary.propertytests.sqlgrammar.Ast.From;
@@ -40,13 +41,14 @@ import java.util.TreeSet;
  * The grammar of generated view queries: reads {@link Choices} and builds a well-typed {@link Ast}
  * query over a {@link Schema}.
  *
- * <p>What it covers: FROM one table or a chain of inner, left, right and full joins (ON column
+ * <p>What it covers: FROM one table or a subquery (any query of the grammar, top-k included,
+ * not nesting), or a chain of inner, left, right and full joins of them (ON column
  * equalities of one kind, sometimes a second equality, and, but for FULL JOIN, which PostgreSQL
  * allows only on equalities, a non-equality); WHERE with comparisons, IS [NOT] NULL,
  * IS DISTINCT FROM, AND/OR/NOT, IN lists with NULLs, arithmetic, CASE, coalesce, abs, length,
  * lower, upper and {@code ||}; GROUP BY zero to two columns with count(*), count, count(DISTINCT),
- * sum, sum(DISTINCT), avg, min, max, bool_and, bool_or, string_agg (with ORDER BY, and DISTINCT)
- * and HAVING; DISTINCT; subqueries (scalar, EXISTS, NOT EXISTS, IN, NOT IN; correlated by an
+ * sum, sum(DISTINCT), avg, min, max, bool_and, bool_or, string_agg (with ORDER BY, and DISTINCT),
+ * FILTER (WHERE ...) and HAVING; DISTINCT; subqueries (scalar, EXISTS, NOT EXISTS, IN, NOT IN; correlated by an
  * equality or a comparison with the enclosing query or not; nested two deep; in WHERE and in the
  * select list); UNION, INTERSECT and EXCEPT, each with and without ALL, chained; and top-k
  * (ORDER BY every output column, LIMIT, OFFSET). Data errors are generated in select lists only
@@ -61,6 +63,8 @@ final class QueryGen {
     private final Choices c;
     private final Schema schema;
     private int aliases;
+    /** False inside a subquery in FROM: they do not nest. */
+    private boolean derivedAllowed = true;
     /** The constructs this query uses, for the run's statistics. */
     final Set<String> features = new TreeSet<>();
 
@@ -191,8 +195,20 @@ final class QueryGen {
         };
     }
 
-    /** An aggregate of kind {@code k} over {@code x}'s columns, or null if there is none (text without a text column). */
+    /**
+     * An aggregate of kind {@code k} over {@code x}'s columns, sometimes with a FILTER clause, or
+     * null if there is none (text without a text column).
+     */
     private Expr agg(Ctx x, Kind k) {
+        Expr e = plainAgg(x, k);
+        if (e instanceof Agg a && c.chance(12)) {
+            features.add("agg FILTER");
+            return new Agg(a.fn(), a.arg(), a.distinct(), predicate(x.local(false), 1), a.type());
+        }
+        return e;
+    }
+
+    private Expr plainAgg(Ctx x, Kind k) {
         List<Col> cols = ofKind(x.local(), k);
         switch (k) {
             case NUM -> {
@@ -200,10 +216,10 @@ final class QueryGen {
                 if (r >= 3 && cols.isEmpty()) r = 0;
                 Expr e;
                 switch (r) {
-                    case 0 -> e = new Agg("count", null, false, Type.BIGINT);
+                    case 0 -> e = new Agg("count", null, false, null, Type.BIGINT);
                     case 1, 2 -> {
                         Col any = c.pick(x.local());
-                        e = new Agg("count", any, r == 2, Type.BIGINT);
+                        e = new Agg("count", any, r == 2, null, Type.BIGINT);
                     }
                     case 3, 8 -> {
                         Expr a = aggArg(x, Kind.NUM);
@@ -211,12 +227,12 @@ final class QueryGen {
                             case INT -> Type.BIGINT;
                             default -> Type.NUMERIC;
                         };
-                        e = new Agg("sum", a, r == 8, t);
+                        e = new Agg("sum", a, r == 8, null, t);
                     }
-                    case 4 -> e = new Agg("avg", aggArg(x, Kind.NUM), false, Type.NUMERIC);
+                    case 4 -> e = new Agg("avg", aggArg(x, Kind.NUM), false, null, Type.NUMERIC);
                     default -> {
                         Expr a = aggArg(x, Kind.NUM);
-                        e = new Agg(r == 5 || r == 7 ? "min" : "max", a, false, a.type());
+                        e = new Agg(r == 5 || r == 7 ? "min" : "max", a, false, null, a.type());
                     }
                 }
                 features.add("agg " + ((Agg) e).fn() + (((Agg) e).arg() == null ? "(*)" : ((Agg) e).distinct() ? "(DISTINCT)" : ""));
@@ -227,16 +243,16 @@ final class QueryGen {
                 int r = c.below(4);
                 Expr a = aggArg(x, Kind.TEXT);
                 Agg e = switch (r) {
-                    case 0 -> new Agg("min", a, false, Type.TEXT);
-                    case 1 -> new Agg("max", a, false, Type.TEXT);
-                    default -> new Agg("string_agg", a, r == 3, Type.TEXT);
+                    case 0 -> new Agg("min", a, false, null, Type.TEXT);
+                    case 1 -> new Agg("max", a, false, null, Type.TEXT);
+                    default -> new Agg("string_agg", a, r == 3, null, Type.TEXT);
                 };
                 features.add("agg " + e.fn() + (e.distinct() ? "(DISTINCT)" : ""));
                 return e;
             }
             case BOOL -> {
                 if (cols.isEmpty() || c.chance(25)) return new Cmp(comparison(), agg(x, Kind.NUM), literal(Kind.NUM));
-                Agg e = new Agg(c.chance(50) ? "bool_or" : "bool_and", aggArg(x, Kind.BOOL), false, Type.BOOLEAN);
+                Agg e = new Agg(c.chance(50) ? "bool_or" : "bool_and", aggArg(x, Kind.BOOL), false, null, Type.BOOLEAN);
                 features.add("agg " + e.fn());
                 return e;
             }
@@ -253,9 +269,25 @@ final class QueryGen {
     // ------------------------------------------------------------------ FROM
 
     private Scoped from(int maxJoins) {
-        TableRef first = tableRef();
-        From from = first;
-        List<Col> cols = new ArrayList<>(cols(first));
+        From from;
+        List<Col> cols;
+        if (derivedAllowed && c.chance(15)) {
+            // A subquery in FROM: any query of the grammar but one with a subquery in its FROM.
+            derivedAllowed = false;
+            Query q = query();
+            if (c.chance(25)) q = topK(q);
+            derivedAllowed = true;
+            String alias = "x" + (++aliases);
+            from = new Derived(q, alias);
+            cols = new ArrayList<>();
+            List<Type> types = q.types();
+            for (int i = 0; i < types.size(); i++) cols.add(new Col(alias, new Column("c" + i, types.get(i))));
+            features.add("subquery in FROM");
+        } else {
+            TableRef first = tableRef();
+            from = first;
+            cols = new ArrayList<>(cols(first));
+        }
         int joins = c.chance(45) ? (c.chance(25) ? 2 : 1) : 0;
         for (int i = 0; i < Math.min(joins, maxJoins); i++) {
             JoinKind kind = c.pick(List.of(JoinKind.INNER, JoinKind.LEFT, JoinKind.RIGHT, JoinKind.FULL));
