@@ -1,0 +1,137 @@
+package dev.tributary.propertytests.sqlgrammar;
+
+import dev.tributary.server.Result;
+import dev.tributary.server.Tributary;
+import dev.tributary.sql.SqlException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Runs one {@link Case}: creates its tables and, before any data arrives, its views as
+ * materialized views; then, before the first transaction and after every one (rolled back ones
+ * included), checks that each view equals its query run from scratch as a one-off SELECT, as
+ * multisets of PostgreSQL text rows. A data error (SQLSTATE class 21 or 22) must be the same
+ * SQLSTATE on both sides; any other error, and a view that cannot be created, is a failure of its
+ * own (a generator bug or an engine gap), never a discarded case.
+ *
+ * <p>A failure is an {@link AssertionError} holding a script that replays the case up to the
+ * failing transaction, the failing view, and both answers.
+ */
+final class ViewOracle {
+    private ViewOracle() {}
+
+    /** How long a case may run before it counts as a hang; cases take well under a second. */
+    static final Duration LIMIT = Duration.ofSeconds(60);
+
+    /**
+     * Runs {@code c} on {@code workers} workers, on its own thread so that a hang fails the case
+     * instead of the build; returns how each view ended (with rows, empty, or a data error), for
+     * the run's statistics.
+     */
+    static List<String> check(Case c, int workers) {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<String> outcomes = java.util.Collections.synchronizedList(new ArrayList<>());
+        Thread runner = new Thread(() -> {
+            try {
+                run(c, workers, outcomes);
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        }, "sql-grammar-oracle");
+        runner.setDaemon(true);
+        runner.start();
+        try {
+            runner.join(LIMIT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting for the oracle", e);
+        }
+        if (runner.isAlive()) {
+            runner.interrupt();
+            throw new AssertionError("the case did not finish within " + LIMIT + "; replay it:\n" + c.script(-1));
+        }
+        Throwable t = failure.get();
+        if (t instanceof RuntimeException r) throw r;
+        if (t instanceof Error e) throw e;
+        if (t != null) throw new IllegalStateException(t);
+        return outcomes;
+    }
+
+    private static void run(Case c, int workers, List<String> outcomes) {
+        try (Tributary db = Engines.open(workers)) {
+            for (Schema.Table t : c.schema().tables()) db.execute(t.ddl());
+            for (int i = 0; i < c.views().size(); i++) {
+                String sql = c.views().get(i).query().sql();
+                try {
+                    db.execute("CREATE MATERIALIZED VIEW mv" + (i + 1) + " AS " + sql);
+                } catch (SqlException e) {
+                    throw new AssertionError("the view mv" + (i + 1) + " cannot be created: " + e.sqlState() + ": "
+                            + e.getMessage() + "\n" + sql + "\nreplay:\n" + c.script(-1), e);
+                }
+            }
+            checkAll(db, c, -1, outcomes);
+            List<String> units = c.units();
+            for (int u = 0; u < units.size(); u++) {
+                try {
+                    db.execute(units.get(u));
+                } catch (SqlException e) {
+                    throw new AssertionError("Tributary refused " + units.get(u) + ": " + e.sqlState() + ": " + e.getMessage()
+                            + "\nreplay:\n" + c.script(u), e);
+                }
+                checkAll(db, c, u, outcomes);
+            }
+        }
+    }
+
+    /** What a query returned: its rows as sorted text, or the SQLSTATE and message of its error. */
+    record Answer(List<String> rows, String state, String message) {
+        static Answer of(Tributary db, String sql) {
+            try {
+                Result r = db.query(sql);
+                List<String> rows = new ArrayList<>();
+                for (List<String> row : r.text()) rows.add(String.join(" | ", row.stream().map(v -> v == null ? "NULL" : "'" + v + "'").toList()));
+                rows.sort(null);
+                return new Answer(rows, null, null);
+            } catch (SqlException e) {
+                return new Answer(null, e.sqlState(), e.getMessage());
+            }
+        }
+
+        boolean dataError() {
+            return state != null && (state.startsWith("22") || state.startsWith("21"));
+        }
+
+        String show() {
+            if (state != null) return "    ERROR " + state + ": " + message;
+            if (rows.isEmpty()) return "    (no rows)";
+            return "    " + String.join("\n    ", rows);
+        }
+    }
+
+    private static void checkAll(Tributary db, Case c, int unit, List<String> outcomes) {
+        for (int i = 0; i < c.views().size(); i++) {
+            String sql = c.views().get(i).query().sql();
+            Answer maintained = Answer.of(db, "SELECT * FROM mv" + (i + 1));
+            Answer recomputed = Answer.of(db, sql);
+            String problem = null;
+            if (recomputed.state() != null && !recomputed.dataError()) problem = "the one-off SELECT fails (not a data error)";
+            else if (maintained.state() != null && !maintained.dataError()) problem = "reading the view fails (not a data error)";
+            else if (maintained.state() != null || recomputed.state() != null) {
+                if (!java.util.Objects.equals(maintained.state(), recomputed.state())) problem = "the view and the one-off SELECT report different errors";
+            } else if (!maintained.rows().equals(recomputed.rows())) problem = "the maintained view differs from the recomputation";
+            if (unit == c.units().size() - 1) {
+                outcomes.add(maintained.state() != null ? "data error " + maintained.state() : maintained.rows().isEmpty() ? "empty" : "rows");
+            }
+            if (problem != null) {
+                String when = unit < 0 ? "before any transaction" : "after transaction " + (unit + 1) + ": " + c.units().get(unit);
+                throw new AssertionError(problem + " for mv" + (i + 1) + ", " + when
+                        + "\nview mv" + (i + 1) + ": " + sql
+                        + "\nmaintained (SELECT * FROM mv" + (i + 1) + "):\n" + maintained.show()
+                        + "\nrecomputed (one-off SELECT):\n" + recomputed.show()
+                        + "\nreplay (bin/tributary sql --clock manual -f FILE):\n" + c.script(unit));
+            }
+        }
+    }
+}
