@@ -440,13 +440,12 @@ final class Ast {
     }
 
     /**
-     * An operand that opens a parenthesised expression. A scalar subquery there is written
-     * {@code coalesce((SELECT ...))}: Tributary's parser rejects a scalar subquery that opens an
-     * operator expression nested in another, {@code SELECT (((SELECT 1) + 1) = 2)} is 42601 at
-     * "+" (PostgreSQL: true), so the bare form is generated only where no parenthesis precedes it.
+     * An operand that opens a parenthesised expression, written as it is: a scalar subquery there
+     * once made the parser fail ({@code SELECT (((SELECT 1) + 1) = 2)} was 42601), which this
+     * generator found.
      */
     static String lead(Expr e) {
-        return e instanceof Scalar ? "coalesce(" + e.sql() + ")" : e.sql();
+        return e.sql();
     }
 
     /** The type PostgreSQL resolves two types of one kind to (for arithmetic, CASE and set operations). */

@@ -48,6 +48,8 @@ public final class Parser {
     private int depth;
     /** A primary already parsed, to be returned by the next call of {@link #primary}. */
     private Expr pending;
+    /** Token positions of a {@code (} that turned out not to open a subquery. */
+    private final java.util.Set<Integer> notAQuery = new java.util.HashSet<>();
 
     private Parser(String sql) {
         this.sql = sql;
@@ -1387,18 +1389,37 @@ public final class Parser {
                 throw new SqlException("42P02", "there is no parameter " + t.value(), pos);
             }
             case LPAREN -> {
-                if (queryStartsAt(p + 1)) {
+                if (queryStartsAt(p + 1) && !notAQuery.contains(p)) {
+                    int start = p;
                     p++;
-                    Query q = query();
+                    Query q;
+                    try {
+                        q = query();
+                    } catch (SqlException e) {
+                        // (((SELECT 1) + 1) = 2): the parentheses hold an expression whose first
+                        // operand is a subquery; read them as an expression (each place is tried
+                        // as a query once, so nesting stays cheap)
+                        if (!"42601".equals(e.sqlState())) throw e;
+                        notAQuery.add(start);
+                        p = start;
+                        try {
+                            return primary();
+                        } catch (SqlException asExpression) {
+                            // neither: report whichever reading got further
+                            throw asExpression.position() >= e.position() ? asExpression : e;
+                        }
+                    }
                     if (accept(Type.RPAREN)) return new ScalarSubquery(pos, q);
-                    // ((SELECT 1) + 1): the query was only the parenthesised first operand of a
-                    // larger expression; carry on with it as that operand, without backtracking.
-                    if (!q.isBare() || toks.get(p - 1).type() != Type.RPAREN) throw syntaxError(peek());
-                    pending = new ScalarSubquery(q.pos(), q);
-                    Expr e = expr();
-                    if (pending != null) throw syntaxError(peek());
-                    expect(Type.RPAREN);
-                    return e;
+                    if (q.isBare() && toks.get(p - 1).type() == Type.RPAREN) {
+                        // ((SELECT 1) + 1): the query was only the parenthesised first operand of a
+                        // larger expression; carry on with it as that operand.
+                        pending = new ScalarSubquery(q.pos(), q);
+                        Expr e = expr();
+                        if (pending != null) throw syntaxError(peek());
+                        expect(Type.RPAREN);
+                        return e;
+                    }
+                    throw syntaxError(peek());
                 }
                 p++;
                 Expr e = expr();

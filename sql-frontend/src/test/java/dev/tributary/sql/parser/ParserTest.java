@@ -291,6 +291,12 @@ class ParserTest {
         assertThat(f("((SELECT 1) - 1)")).isEqualTo("(SELECT 1) - 1");
         assertThat(f("((SELECT 1) NOT IN (1, 2))")).isEqualTo("(SELECT 1) NOT IN (1, 2)");
         assertThat(f("((SELECT 1) UNION (SELECT 2)) * 2")).isEqualTo("(SELECT 1 UNION SELECT 2) * 2");
+        // a subquery first in an expression nested in further parentheses (found by the generated-query oracle)
+        assertThat(f("(((SELECT 1) + 1) = 2)")).isEqualTo("(SELECT 1) + 1 = 2");
+        assertThat(f("(((SELECT 1) IN (1)) AND true)")).isEqualTo("(SELECT 1) IN (1) AND TRUE");
+        assertThat(f("(((SELECT 1) IS NULL) AND true)")).isEqualTo("(SELECT 1) IS NULL AND TRUE");
+        assertThat(f("((((SELECT 1)) + 1) = 2)")).isEqualTo("(SELECT 1) + 1 = 2");
+        assertThatThrownBy(() -> e("((SELECT 1) + )")).isInstanceOfSatisfying(SqlException.class, x -> assertThat(x.position()).isEqualTo(15));
         assertThat(e("((SELECT 1) + 1)")).isEqualTo(new Binary(2, BinaryOp.ADD,
                 new ScalarSubquery(2, new Query(2, List.of(), new Select(3, false, List.of(),
                         List.of(new dev.tributary.sql.ast.SelectItem(10, new IntegerLiteral(10, 1), null)),
