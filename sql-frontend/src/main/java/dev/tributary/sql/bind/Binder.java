@@ -103,6 +103,8 @@ public final class Binder {
 
     /** The body with ORDER BY, LIMIT and OFFSET applied (per D row when correlated). */
     private Ordered orderedBody(Query q) {
+        // ((SELECT ...)): a parenthesised query is the query, correlation and all
+        if (q.isBare() && q.body() instanceof Query inner) return ordered(inner);
         QueryBody body = q.body();
         List<String> names;
         List<SqlType> types;
