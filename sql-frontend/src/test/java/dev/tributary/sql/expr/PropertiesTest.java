@@ -22,7 +22,7 @@ class PropertiesTest {
     }
 
     /** Integer arithmetic is exact arithmetic, or 22003 exactly when the exact result leaves the kind's range. */
-    @Property
+    @Property(seed = "711")
     void integerArithmeticMatchesExactModel(@ForAll int a, @ForAll int b, @ForAll("ops") BinaryOp op) {
         BigInteger x = BigInteger.valueOf(a), y = BigInteger.valueOf(b);
         BigInteger exact = switch (op) {
@@ -47,7 +47,7 @@ class PropertiesTest {
     }
 
     /** LIKE agrees with the equivalent anchored regular expression. */
-    @Property
+    @Property(seed = "712")
     void likeMatchesRegexModel(@ForAll("strings") String s, @ForAll("patterns") String p) {
         String regex = p.chars().mapToObj(c -> c == '%' ? ".*" : c == '_' ? "." : Pattern.quote(Character.toString(c)))
                 .reduce("", String::concat);
@@ -66,7 +66,7 @@ class PropertiesTest {
     }
 
     /** NUMERIC division is the exact quotient rounded half away from zero at the chosen scale, never fewer than 16 significant digits. */
-    @Property
+    @Property(seed = "713")
     void numericDivisionRoundsTheExactQuotient(@ForAll("decimals") BigDecimal a, @ForAll("decimals") BigDecimal b) {
         if (b.signum() == 0) return;
         BigDecimal q = Numerics.divide(a, b);

@@ -157,7 +157,8 @@ final class SqlValues {
     }
 
     static String stripTrailingSpaces(String s) {
-        return s.replaceFirst(" +$", "");
+        // \z, not $: $ also matches before a final line break, so " \n" would lose its space
+        return s.replaceFirst(" +\\z", "");
     }
 
     /** The value a row of {@code type} must decode {@code v} to, exactly (by {@code equals}). */
