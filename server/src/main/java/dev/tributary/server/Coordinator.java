@@ -78,8 +78,20 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** Runs every statement of {@code sql} for {@code session}; stops at the first error. */
     synchronized List<Result> execute(Session session, String sql) {
         List<Result> results = new ArrayList<>();
-        for (Statement st : Parser.parse(sql)) results.add(execute(session, st, sql));
+        executeEach(session, sql, results::add);
         return results;
+    }
+
+    /** Runs the statements of {@code sql} in order, handing each result over as it is made; stops at the first error. */
+    void executeEach(Session session, String sql, java.util.function.Consumer<Result> each) {
+        List<Statement> statements = Parser.parse(sql);
+        for (Statement st : statements) {
+            Result r;
+            synchronized (this) {
+                r = execute(session, st, sql);
+            }
+            each.accept(r);
+        }
     }
 
     synchronized Result execute(Session session, Statement st, String sql) {
@@ -131,13 +143,13 @@ final class Coordinator implements AutoCloseable, Catalog {
         return new Result("SELECT " + visible.size(), q.names(), q.types(), visible);
     }
 
-    /** The rows of {@code plan} now, each repeated by its multiplicity. */
     /** The plan as it will run: statement time bound, optimized, and (without uncommitted writes) using indexes in joins. */
     private Plan physical(Plan bound, long t, boolean useIndexes, Set<Long> indexesUsed) {
         Plan plan = Optimizer.fold(Plans.atStatementTime(bound, Instant.ofEpochMilli(t)));
         return Optimizer.prune(useIndexes ? IndexSelection.apply(plan, indexes(), indexesUsed) : IndexSelection.binaryOnly(plan));
     }
 
+    /** The rows of {@code unbound} now, each repeated by its multiplicity. */
     private List<Object[]> rowsOf(Session session, Plan unbound, List<SqlType> types) {
         long t = oracle.readTime();
         Plan plan = physical(unbound, t, session.pending.isEmpty(), new HashSet<>());

@@ -212,13 +212,6 @@ final class Dataflows {
         }
     }
 
-    /**
-     * The rows of {@code plan} at time {@code t} with their multiplicities, in no order. A plan that
-     * only reads a stored collection is read from its arrangement; any other runs in a transient
-     * dataflow over the stored arrangements, which is dropped afterwards.
-     *
-     * @throws SqlException the first error (by row order) the query meets at {@code t}
-     */
     /** A worker's part of an answer: its shard of the rows, and of the errors, each with counts. */
     record Answer(Map<Row, Long> oks, Map<Row, Long> errs) {
         /** The whole answer from every worker's part; the first error (in row order) if there is any. */
@@ -236,6 +229,12 @@ final class Dataflows {
         }
     }
 
+    /**
+     * This worker's part of the rows of {@code plan} at time {@code t} (with their multiplicities,
+     * in no order) and of the errors met computing them. A plan that only reads a stored collection
+     * is read from its arrangement; any other runs in a transient dataflow over the stored
+     * arrangements, which is dropped afterwards. {@link Answer#combine} makes the whole answer.
+     */
     Answer read(Worker worker, Plan plan, long t) {
         return read(worker, plan, t, Map.of());
     }

@@ -95,6 +95,14 @@ public final class Tributary implements AutoCloseable {
             return coordinator.execute(session, sql);
         }
 
+        /**
+         * Runs the statements of {@code sql} one after another, giving each result to {@code each}
+         * as soon as it is made; the first error is thrown, after the results before it were given.
+         */
+        public void executeEach(String sql, java.util.function.Consumer<Result> each) {
+            coordinator.executeEach(session, sql, each);
+        }
+
         /** {@code I} idle, {@code T} in a transaction block, {@code E} in a failed one. */
         public char transactionStatus() {
             return session.status();
