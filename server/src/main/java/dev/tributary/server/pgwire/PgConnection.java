@@ -40,6 +40,8 @@ final class PgConnection {
     private final int key;
     private DataInputStream in;
     private DataOutputStream out;
+    private boolean failed;
+    private final Extended extended = new Extended();
 
     PgConnection(Tributary db, Socket socket, int key) {
         this.session = db.session();
@@ -67,16 +69,27 @@ final class PgConnection {
                 int type = in.read();
                 if (type < 0) return;
                 byte[] body = body(in.readInt());
+                if (failed && type != 'S' && type != 'X') continue; // after an error, the extended protocol skips to Sync
                 switch (type) {
                     case 'Q' -> query(cString(body, 0));
                     case 'X' -> {
                         return;
                     }
-                    case 'P', 'B', 'D', 'E', 'C', 'S', 'H' -> {
-                        writeError(out, new SqlException("0A000", "the extended query protocol is not supported yet; use the simple query protocol"), "ERROR");
-                        if (type == 'S') readyForQuery();
+                    case 'P', 'B', 'D', 'E', 'C' -> {
+                        try {
+                            extended.handle((char) type, new Reader(body));
+                        } catch (SqlException e) {
+                            writeError(out, e, "ERROR");
+                            failed = true;
+                        }
+                    }
+                    case 'S' -> {
+                        failed = false;
+                        extended.sync();
+                        readyForQuery();
                         out.flush();
                     }
+                    case 'H' -> out.flush();
                     default -> {
                         writeError(out, new SqlException("08P01", "invalid frontend message type " + type), "FATAL");
                         out.flush();
@@ -202,32 +215,8 @@ final class PgConnection {
 
     private void result(Result r) throws IOException {
         if (r.hasRows()) {
-            message('T', b -> {
-                b.writeShort(r.columns().size());
-                for (int i = 0; i < r.columns().size(); i++) {
-                    writeCString(b, r.columns().get(i));
-                    b.writeInt(0);
-                    b.writeShort(0);
-                    b.writeInt(PgTypes.oid(r.types().get(i)));
-                    b.writeShort(PgTypes.size(r.types().get(i)));
-                    b.writeInt(PgTypes.modifier(r.types().get(i)));
-                    b.writeShort(0);
-                }
-            });
-            for (List<String> row : r.text()) {
-                message('D', b -> {
-                    b.writeShort(row.size());
-                    for (String v : row) {
-                        if (v == null) {
-                            b.writeInt(-1);
-                        } else {
-                            byte[] bytes = v.getBytes(StandardCharsets.UTF_8);
-                            b.writeInt(bytes.length);
-                            b.write(bytes);
-                        }
-                    }
-                });
-            }
+            rowDescription(r);
+            for (List<String> row : r.text()) dataRow(row);
         }
         message('C', b -> writeCString(b, r.tag()));
     }
@@ -288,5 +277,226 @@ final class PgConnection {
         while (end < b.length && b[end] != 0) end++;
         if (end >= b.length) throw new ProtocolException("invalid string in message: no terminator");
         return new String(b, from, end - from, StandardCharsets.UTF_8);
+    }
+
+    /** Reads the fields of one message body. */
+    private static final class Reader {
+        private final byte[] b;
+        private int pos;
+
+        Reader(byte[] b) {
+            this.b = b;
+        }
+
+        String string() throws ProtocolException {
+            String s = cString(b, pos);
+            pos += s.getBytes(StandardCharsets.UTF_8).length + 1;
+            return s;
+        }
+
+        int int16() throws ProtocolException {
+            need(2);
+            int v = (short) (((b[pos] & 0xff) << 8) | (b[pos + 1] & 0xff));
+            pos += 2;
+            return v;
+        }
+
+        int int32() throws ProtocolException {
+            need(4);
+            int v = ((b[pos] & 0xff) << 24) | ((b[pos + 1] & 0xff) << 16) | ((b[pos + 2] & 0xff) << 8) | (b[pos + 3] & 0xff);
+            pos += 4;
+            return v;
+        }
+
+        byte[] bytes(int n) throws ProtocolException {
+            need(n);
+            byte[] v = java.util.Arrays.copyOfRange(b, pos, pos + n);
+            pos += n;
+            return v;
+        }
+
+        char byte1() throws ProtocolException {
+            need(1);
+            return (char) b[pos++];
+        }
+
+        private void need(int n) throws ProtocolException {
+            if (n < 0 || pos + n > b.length) throw new ProtocolException("message too short");
+        }
+    }
+
+    /** A parsed statement of the extended protocol: its text and the parameter types the client gave (0: unspecified). */
+    private record Prepared(String sql, int[] paramTypes) {}
+
+    /** A bound portal: the statement text with its parameters in place, run when first described or executed. */
+    private static final class Portal {
+        final String sql;
+        Result result;
+        int sent;
+
+        Portal(String sql) {
+            this.sql = sql;
+        }
+    }
+
+    /**
+     * The extended query protocol: Parse, Bind, Describe, Execute (with a row limit and
+     * PortalSuspended) and Close; parameters arrive in text or binary and are put into the
+     * statement as typed literals. Results are sent in text format.
+     */
+    private final class Extended {
+        private final Map<String, Prepared> statements = new HashMap<>();
+        private final Map<String, Portal> portals = new HashMap<>();
+
+        void handle(char type, Reader r) throws IOException {
+            switch (type) {
+                case 'P' -> {
+                    String name = r.string();
+                    String sql = r.string();
+                    int n = r.int16();
+                    int[] types = new int[Math.max(n, 0)];
+                    for (int i = 0; i < types.length; i++) types[i] = r.int32();
+                    if (dev.tributary.sql.parser.Parser.parse(sql.isBlank() ? "SELECT 1" : sql).size() > 1) {
+                        throw new SqlException("42601", "cannot insert multiple commands into a prepared statement");
+                    }
+                    statements.put(name, new Prepared(sql, types));
+                    message('1', b -> {});
+                }
+                case 'B' -> {
+                    String portal = r.string();
+                    String name = r.string();
+                    Prepared p = statements.get(name);
+                    if (p == null) throw new SqlException("26000", "prepared statement \"" + name + "\" does not exist");
+                    int nf = r.int16();
+                    int[] formats = new int[Math.max(nf, 0)];
+                    for (int i = 0; i < formats.length; i++) formats[i] = r.int16();
+                    int np = r.int16();
+                    List<String> values = new java.util.ArrayList<>();
+                    for (int i = 0; i < np; i++) {
+                        int len = r.int32();
+                        int format = formats.length == 0 ? 0 : formats.length == 1 ? formats[0] : formats[i];
+                        int oid = i < p.paramTypes().length ? p.paramTypes()[i] : 0;
+                        values.add(len < 0 ? "NULL" : PgParams.literal(r.bytes(len), format, oid));
+                    }
+                    int nr = r.int16();
+                    for (int i = 0; i < nr; i++) {
+                        if (r.int16() != 0) throw new SqlException("0A000", "binary result format is not supported yet; ask for text results");
+                    }
+                    portals.put(portal, new Portal(dev.tributary.sql.parser.Parser.substituteParameters(p.sql(), values)));
+                    message('2', b -> {});
+                }
+                case 'D' -> {
+                    char what = r.byte1();
+                    String name = r.string();
+                    if (what == 'S') {
+                        Prepared p = statements.get(name);
+                        if (p == null) throw new SqlException("26000", "prepared statement \"" + name + "\" does not exist");
+                        message('t', b -> {
+                            b.writeShort(p.paramTypes().length);
+                            for (int t : p.paramTypes()) b.writeInt(t == 0 ? 25 : t);
+                        });
+                        // the row shape needs the statement bound; only queries are run for it (with NULLs), as they change nothing
+                        List<String> nulls = java.util.Collections.nCopies(Math.max(p.paramTypes().length, countParams(p.sql())), "NULL");
+                        String sql = dev.tributary.sql.parser.Parser.substituteParameters(p.sql(), nulls);
+                        var parsed = dev.tributary.sql.parser.Parser.parse(sql.isBlank() ? "SELECT 1" : sql);
+                        if (!sql.isBlank() && parsed.size() == 1 && parsed.get(0) instanceof dev.tributary.sql.ast.Statement.QueryStatement) {
+                            List<Result> rs = session.execute(sql);
+                            rowDescription(rs.get(0));
+                        } else {
+                            message('n', b -> {});
+                        }
+                    } else if (what == 'P') {
+                        Portal p = portal(name);
+                        run(p);
+                        if (p.result != null && p.result.hasRows()) rowDescription(p.result);
+                        else message('n', b -> {});
+                    } else {
+                        throw new ProtocolException("invalid Describe target " + what);
+                    }
+                }
+                case 'E' -> {
+                    Portal p = portal(r.string());
+                    int max = r.int32();
+                    run(p);
+                    if (p.result == null) {
+                        message('I', b -> {});
+                        return;
+                    }
+                    if (p.result.hasRows()) {
+                        List<List<String>> rows = p.result.text();
+                        int end = max <= 0 ? rows.size() : Math.min(rows.size(), p.sent + max);
+                        for (int i = p.sent; i < end; i++) dataRow(rows.get(i));
+                        p.sent = end;
+                        if (end < rows.size()) {
+                            message('s', b -> {});
+                            return;
+                        }
+                    }
+                    message('C', b -> writeCString(b, p.result.tag()));
+                }
+                case 'C' -> {
+                    char what = r.byte1();
+                    String name = r.string();
+                    if (what == 'S') statements.remove(name);
+                    else portals.remove(name);
+                    message('3', b -> {});
+                }
+                default -> throw new ProtocolException("unexpected message " + type);
+            }
+        }
+
+        private int countParams(String sql) {
+            int n = 0;
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\$(\\d+)").matcher(sql);
+            while (m.find()) n = Math.max(n, Integer.parseInt(m.group(1)));
+            return n;
+        }
+
+        private Portal portal(String name) {
+            Portal p = portals.get(name);
+            if (p == null) throw new SqlException("34000", "portal \"" + name + "\" does not exist");
+            return p;
+        }
+
+        private void run(Portal p) {
+            if (p.result != null || p.sql.isBlank()) return;
+            List<Result> rs = session.execute(p.sql);
+            p.result = rs.isEmpty() ? null : rs.get(0);
+        }
+
+        /** Sync ends the implicit transaction of the messages before it: unnamed portals go. */
+        void sync() {
+            portals.remove("");
+        }
+    }
+
+    private void rowDescription(Result r) throws IOException {
+        message('T', b -> {
+            b.writeShort(r.columns().size());
+            for (int i = 0; i < r.columns().size(); i++) {
+                writeCString(b, r.columns().get(i));
+                b.writeInt(0);
+                b.writeShort(0);
+                b.writeInt(PgTypes.oid(r.types().get(i)));
+                b.writeShort(PgTypes.size(r.types().get(i)));
+                b.writeInt(PgTypes.modifier(r.types().get(i)));
+                b.writeShort(0);
+            }
+        });
+    }
+
+    private void dataRow(List<String> row) throws IOException {
+        message('D', b -> {
+            b.writeShort(row.size());
+            for (String v : row) {
+                if (v == null) {
+                    b.writeInt(-1);
+                } else {
+                    byte[] bytes = v.getBytes(StandardCharsets.UTF_8);
+                    b.writeInt(bytes.length);
+                    b.write(bytes);
+                }
+            }
+        });
     }
 }
