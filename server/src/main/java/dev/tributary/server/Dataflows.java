@@ -384,9 +384,10 @@ final class Dataflows {
         dev.tributary.arrangements.BytesColumn probeKey = new dev.tributary.arrangements.BytesColumn();
         probeKey.add(key.toBytes());
         c.seekKey(probeKey, 0);
+        long[] at = {t};
         if (c.keyValid() && c.keyColumn().equal(c.keyIndex(), probeKey, 0)) {
             while (c.valValid()) {
-                long n = c.accumulate(new long[] {t});
+                long n = c.accumulate(at);
                 if (n != 0) out.merge(ROW.get(c.valColumn(), c.valIndex()), n, Long::sum);
                 c.stepVal();
             }
@@ -414,19 +415,13 @@ final class Dataflows {
     void compactTo(long t) {
         Antichain f = Antichain.of(t);
         for (Stored s : stored.values()) {
-            if (s.okRead.logicalCompaction().dominates(f) && !s.okRead.logicalCompaction().equals(f)) s.okRead.setLogicalCompaction(f);
-            if (s.errRead != null && s.errRead.logicalCompaction().dominates(f) && !s.errRead.logicalCompaction().equals(f)) s.errRead.setLogicalCompaction(f);
+            compact(s.okRead, f);
+            if (s.errRead != null) compact(s.errRead, f);
         }
-        for (Index ix : indexes.values()) {
-            if (ix.read.logicalCompaction().dominates(f) && !ix.read.logicalCompaction().equals(f)) ix.read.setLogicalCompaction(f);
-        }
+        for (Index ix : indexes.values()) compact(ix.read, f);
     }
 
-    /** Batches, updates and heap bytes of every stored arrangement, for SHOW and benchmarks. */
-    long heapBytes() {
-        long b = 0;
-        for (Stored s : stored.values()) b += s.okRead.trace().heapBytes();
-        for (Index ix : indexes.values()) b += ix.read.trace().heapBytes();
-        return b;
+    private static void compact(TraceHandle h, Antichain f) {
+        if (h.logicalCompaction().dominates(f) && !h.logicalCompaction().equals(f)) h.setLogicalCompaction(f);
     }
 }

@@ -15,7 +15,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 /**
@@ -68,34 +67,15 @@ final class Oracle implements AutoCloseable {
      * instead of the build.
      */
     static void check(Shape shape, History history) {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread runner = new Thread(() -> {
+        dev.tributary.propertytests.Guard.within(LIMIT, () -> {
             try (Oracle o = new Oracle(shape)) {
                 o.checkNow();
                 for (Tx tx : history.txs()) {
                     o.apply(tx);
                     o.checkNow();
                 }
-            } catch (Throwable t) {
-                failure.set(t);
             }
-        }, "sql-oracle");
-        runner.setDaemon(true);
-        runner.start();
-        try {
-            runner.join(LIMIT.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted while waiting for the oracle", e);
-        }
-        if (runner.isAlive()) {
-            runner.interrupt();
-            throw new AssertionError("view " + shape + "\ndid not finish within " + LIMIT + " on the history" + history);
-        }
-        Throwable t = failure.get();
-        if (t instanceof RuntimeException r) throw r;
-        if (t instanceof Error e) throw e;
-        if (t != null) throw new IllegalStateException(t);
+        }, () -> "view " + shape + "\ndid not finish within " + LIMIT + " on the history" + history);
     }
 
     void apply(Tx tx) {

@@ -6,7 +6,6 @@ import dev.tributary.sql.SqlException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs one {@link Case}: creates its tables and, before any data arrives, its views as
@@ -31,31 +30,9 @@ final class ViewOracle {
      * the run's statistics.
      */
     static List<String> check(Case c, int workers) {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
         List<String> outcomes = java.util.Collections.synchronizedList(new ArrayList<>());
-        Thread runner = new Thread(() -> {
-            try {
-                run(c, workers, outcomes);
-            } catch (Throwable t) {
-                failure.set(t);
-            }
-        }, "sql-grammar-oracle");
-        runner.setDaemon(true);
-        runner.start();
-        try {
-            runner.join(LIMIT.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted while waiting for the oracle", e);
-        }
-        if (runner.isAlive()) {
-            runner.interrupt();
-            throw new AssertionError("the case did not finish within " + LIMIT + "; replay it:\n" + c.script(-1));
-        }
-        Throwable t = failure.get();
-        if (t instanceof RuntimeException r) throw r;
-        if (t instanceof Error e) throw e;
-        if (t != null) throw new IllegalStateException(t);
+        dev.tributary.propertytests.Guard.within(LIMIT, () -> run(c, workers, outcomes),
+                () -> "the case did not finish within " + LIMIT + "; replay it:\n" + c.script(-1));
         return outcomes;
     }
 

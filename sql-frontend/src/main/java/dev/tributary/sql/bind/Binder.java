@@ -1119,12 +1119,6 @@ public final class Binder {
         return out;
     }
 
-    /** A WHERE clause of UPDATE or DELETE, over the table's columns. */
-    public ScalarExpr bindPredicate(String alias, List<Column> columns, Expr where) {
-        if (containsAggregate(List.of(where))) throw new SqlException("42803", "aggregate functions are not allowed in WHERE", where.pos());
-        return Sx.coerce(expr(where, scopeOf(alias, columns)), SqlType.BOOLEAN, where.pos(), "argument of WHERE");
-    }
-
     /** The rows DELETE removes: those of {@code t} for which {@code where} is true (all when null). */
     public Plan bindDelete(CatalogItem.Table t, String alias, Expr where) {
         Plan get = new Plan.Get(t.id(), t.name(), types(t.columns()));
@@ -1156,11 +1150,7 @@ public final class Binder {
         return project(new Plan.Map(filtered, assigned), cols);
     }
 
-    /** The new value of every column of {@code t} under UPDATE's SET list, over the old row. */
-    public List<ScalarExpr> bindAssignments(String alias, CatalogItem.Table t, List<dev.tributary.sql.ast.Statement.Assignment> set) {
-        return assignments(alias, t, set, null);
-    }
-
+    /** The new value of every column of {@code t} under UPDATE's SET list, over the old row (subqueries joined into {@code rel}). */
     private List<ScalarExpr> assignments(String alias, CatalogItem.Table t, List<dev.tributary.sql.ast.Statement.Assignment> set, Rel rel) {
         List<Column> columns = t.columns();
         ScalarExpr[] out = new ScalarExpr[columns.size()];
@@ -1286,9 +1276,5 @@ public final class Binder {
 
     static int nextLetId() {
         return LET_IDS.incrementAndGet();
-    }
-
-    static BitSet none() {
-        return new BitSet();
     }
 }
