@@ -51,6 +51,11 @@ final class Coordinator implements AutoCloseable, Catalog {
     private final Map<Long, Set<Long>> dependents = new HashMap<>();
     private final Map<Long, TableData> tables = new HashMap<>();
     private long nextId = 1;
+    /** Bumped by every catalog change, so prepared statements know to bind and plan again. */
+    private long catalogVersion;
+    /** The indexes of the catalog at {@link #indexesVersion}, kept so a point lookup need not collect them per call. */
+    private List<CatalogItem.Index> indexList = List.of();
+    private long indexesVersion = -1;
 
     /** A table's current contents, mirrored: rows with counts, and rows by primary key. */
     private static final class TableData {
@@ -136,7 +141,11 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** Runs a bound query at the current read time and presents it (ORDER BY applied). */
     Result query(Session session, BoundQuery q) {
-        List<Object[]> rows = rowsOf(session, q.plan(), q.plan().types());
+        return present(q, rowsOf(session, q.plan(), q.plan().types()));
+    }
+
+    /** A query's rows as its result: ORDER BY applied, extra sort columns dropped. */
+    private static Result present(BoundQuery q, List<Object[]> rows) {
         if (!q.order().isEmpty()) rows.sort(Renderer.rowOrder(q.order(), q.plan().types()));
         List<Object[]> visible = new ArrayList<>(rows.size());
         for (Object[] r : rows) visible.add(r.length == q.visible() ? r : java.util.Arrays.copyOf(r, q.visible()));
@@ -152,7 +161,11 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** The rows of {@code unbound} now, each repeated by its multiplicity. */
     private List<Object[]> rowsOf(Session session, Plan unbound, List<SqlType> types) {
         long t = oracle.readTime();
-        Plan plan = physical(unbound, t, session.pending.isEmpty(), new HashSet<>());
+        return rowsAt(session, physical(unbound, t, session.pending.isEmpty(), new HashSet<>()), t, types);
+    }
+
+    /** The rows of the physical {@code plan} at time {@code t} (see {@link #physical}), each repeated by its multiplicity. */
+    private List<Object[]> rowsAt(Session session, Plan plan, long t, List<SqlType> types) {
         if (!session.pending.isEmpty()) {
             // a transaction block reads its own writes: its changes are added to the tables, and
             // materialized views over them are computed from their plans rather than read
@@ -207,6 +220,137 @@ final class Coordinator implements AutoCloseable, Catalog {
         return Plans.mapGets(plan, g -> byId.get(g.id()) instanceof CatalogItem.MaterializedView m ? inlineMaterializedViews(m.plan()) : null);
     }
 
+    // ------------------------------------------------------------------ prepared statements
+
+    /**
+     * Parses and binds {@code sql} (at most one statement) once, its parameters {@code $i} of
+     * {@code declared.get(i - 1)} where given (null or beyond the list: inferred from context).
+     */
+    synchronized Prepared prepare(Session session, String sql, List<SqlType> declared) {
+        List<Statement> statements = Parser.parse(sql);
+        if (statements.size() > 1) throw new SqlException("42601", "cannot insert multiple commands into a prepared statement");
+        if (statements.isEmpty()) return new Prepared(sql, null, Prepared.Kind.EMPTY, List.of(), null, null);
+        Statement st = statements.get(0);
+        if (session.aborted && !(st instanceof Statement.Transaction)) {
+            throw new SqlException("25P02", "current transaction is aborted, commands ignored until end of transaction block");
+        }
+        try {
+            return bind(sql, st, declared, null);
+        } catch (SqlException e) {
+            if (session.inTransaction) session.aborted = true;
+            throw e;
+        }
+    }
+
+    /**
+     * {@code st} bound against the catalog as it is now. When {@code previous} is given (the
+     * catalog changed since it was bound), the parameter types and result columns must stay.
+     */
+    private Prepared bind(String sql, Statement st, List<SqlType> declared, Prepared previous) {
+        Binder binder = new Binder(this, declared);
+        Prepared.Kind kind;
+        BoundQuery query = null;
+        Plan plan = null;
+        CatalogItem.Table table = null;
+        List<Plan> plans = new ArrayList<>();
+        switch (st) {
+            case Statement.QueryStatement q when !q.emitChanges() && q.asOf() == null -> {
+                kind = Prepared.Kind.QUERY;
+                query = binder.bindQuery(q.query());
+                plans.add(query.plan());
+            }
+            case Statement.Insert i -> {
+                kind = Prepared.Kind.INSERT;
+                table = table(i.table(), i.pos());
+                query = binder.bindInsert(table, i);
+                plans.add(query.plan());
+            }
+            case Statement.Update u -> {
+                kind = Prepared.Kind.UPDATE;
+                table = table(u.table(), u.pos());
+                plan = binder.bindUpdate(table, u.alias() != null ? u.alias() : table.name(), u.assignments(), u.where());
+                plans.add(plan);
+            }
+            case Statement.Delete d -> {
+                kind = Prepared.Kind.DELETE;
+                table = table(d.table(), d.pos());
+                plan = binder.bindDelete(table, d.alias() != null ? d.alias() : table.name(), d.where());
+                plans.add(plan);
+            }
+            default -> kind = Prepared.Kind.OTHER;
+        }
+        List<SqlType> parameterTypes = binder.parameterTypes(plans);
+        boolean rows = kind == Prepared.Kind.QUERY;
+        Prepared p = new Prepared(sql, st, kind, parameterTypes, rows ? query.names() : null, rows ? query.types() : null);
+        if (previous != null && (!parameterTypes.equals(previous.parameterTypes()) || !java.util.Objects.equals(p.types(), previous.types()))) {
+            throw new SqlException("0A000", "cached plan must not change result type");
+        }
+        p.version = catalogVersion;
+        p.query = query;
+        p.plan = plan;
+        p.table = table;
+        return p;
+    }
+
+    /**
+     * Runs {@code p} with parameter values {@code values} (each of its parameter type, NULL as
+     * null). Nothing is parsed or bound again unless the catalog changed; a read without
+     * uncommitted writes in view reuses the plan optimized at its first run, so a point lookup
+     * through an index costs the seek.
+     */
+    synchronized Result execute(Session session, Prepared p, Object[] values) {
+        if (values.length != p.parameterTypes().size()) {
+            throw new SqlException("08P01", "bind message supplies " + values.length + " parameters, but prepared statement requires " + p.parameterTypes().size());
+        }
+        if (p.kind == Prepared.Kind.EMPTY) return Result.command("");
+        if (p.kind == Prepared.Kind.OTHER) return execute(session, p.statement, p.sql);
+        if (session.aborted) {
+            throw new SqlException("25P02", "current transaction is aborted, commands ignored until end of transaction block");
+        }
+        try {
+            if (p.version != catalogVersion) {
+                Prepared again = bind(p.sql, p.statement, p.parameterTypes(), p);
+                p.version = again.version;
+                p.query = again.query;
+                p.plan = again.plan;
+                p.table = again.table;
+                p.physical = null;
+            }
+            Plan bound = p.query != null ? p.query.plan() : p.plan;
+            List<Object[]> rows = preparedRows(session, p, bound, values);
+            return switch (p.kind) {
+                case QUERY -> present(p.query, rows);
+                case INSERT -> insertRows(session, p.table, rows);
+                case UPDATE -> updateRows(session, p.table, rows);
+                case DELETE -> deleteRows(session, p.table, rows);
+                case EMPTY, OTHER -> throw new IllegalStateException("not run from a plan: " + p.kind);
+            };
+        } catch (SqlException e) {
+            if (session.inTransaction) session.aborted = true;
+            throw e;
+        }
+    }
+
+    /** The rows of prepared plan {@code bound} with {@code values} for its parameters. */
+    private List<Object[]> preparedRows(Session session, Prepared p, Plan bound, Object[] values) {
+        long t = oracle.readTime();
+        List<SqlType> types = bound.types();
+        if (!session.pending.isEmpty()) {
+            // reading the block's own writes: the general path, planned for this run
+            return rowsAt(session, physical(Plans.withParameters(bound, values, p.parameterTypes()), t, false, new HashSet<>()), t, types);
+        }
+        if (p.physical == null) {
+            // optimized before the statement time and the values are known, so it serves every run
+            p.physical = Optimizer.prune(IndexSelection.apply(Optimizer.fold(bound), indexes(), new HashSet<>()));
+        }
+        Plan plan = Plans.atStatementTime(Plans.withParameters(p.physical, values, p.parameterTypes()), Instant.ofEpochMilli(t));
+        if (p.kind == Prepared.Kind.INSERT) {
+            List<Object[]> local = Peek.constantRows(plan);
+            if (local != null) return local;
+        }
+        return rowsAt(session, plan, t, types);
+    }
+
     // ------------------------------------------------------------------ DDL
 
     private String nameOf(List<String> parts, int pos) {
@@ -223,6 +367,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     private void register(CatalogItem item, Set<Long> uses) {
+        catalogVersion++;
         byName.put(item.name(), item);
         byId.put(item.id(), item);
         for (long u : uses) dependents.computeIfAbsent(u, k -> new HashSet<>()).add(item.id());
@@ -389,6 +534,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     private void remove(long id) {
         CatalogItem item = byId.remove(id);
         if (item == null) return;
+        catalogVersion++;
         byName.remove(item.name());
         dependents.remove(id);
         for (Set<Long> s : dependents.values()) s.remove(id);
@@ -414,7 +560,10 @@ final class Coordinator implements AutoCloseable, Catalog {
     private Result insert(Session session, Statement.Insert ins) {
         CatalogItem.Table t = table(ins.table(), ins.pos());
         BoundQuery q = new Binder(this).bindInsert(t, ins);
-        List<Object[]> rows = rowsOf(session, q.plan(), q.plan().types());
+        return insertRows(session, t, rowsOf(session, q.plan(), q.plan().types()));
+    }
+
+    private Result insertRows(Session session, CatalogItem.Table t, List<Object[]> rows) {
         Map<Row, Long> changes = new LinkedHashMap<>();
         RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
         for (Object[] r : rows) {
@@ -438,10 +587,14 @@ final class Coordinator implements AutoCloseable, Catalog {
         CatalogItem.Table t = table(u.table(), u.pos());
         String alias = u.alias() != null ? u.alias() : t.name();
         Plan plan = new Binder(this).bindUpdate(t, alias, u.assignments(), u.where());
+        return updateRows(session, t, rowsOf(session, plan, plan.types()));
+    }
+
+    /** UPDATE of {@code t} with {@code pairs}: each the old row's columns followed by the new row's. */
+    private Result updateRows(Session session, CatalogItem.Table t, List<Object[]> pairs) {
         int n = t.columns().size();
         RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
         Map<Row, Long> changes = new LinkedHashMap<>();
-        List<Object[]> pairs = rowsOf(session, plan, plan.types());
         for (Object[] pair : pairs) {
             Object[] row = java.util.Arrays.copyOfRange(pair, n, 2 * n);
             checkNotNull(t, row);
@@ -456,9 +609,12 @@ final class Coordinator implements AutoCloseable, Catalog {
         CatalogItem.Table t = table(d.table(), d.pos());
         String alias = d.alias() != null ? d.alias() : t.name();
         Plan plan = new Binder(this).bindDelete(t, alias, d.where());
+        return deleteRows(session, t, rowsOf(session, plan, plan.types()));
+    }
+
+    private Result deleteRows(Session session, CatalogItem.Table t, List<Object[]> rows) {
         RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
         Map<Row, Long> changes = new LinkedHashMap<>();
-        List<Object[]> rows = rowsOf(session, plan, plan.types());
         for (Object[] row : rows) changes.merge(codec.encode(row), -1L, Long::sum);
         write(session, t, changes);
         return Result.command("DELETE " + rows.size());
@@ -653,9 +809,13 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     private List<CatalogItem.Index> indexes() {
-        List<CatalogItem.Index> out = new ArrayList<>();
-        for (CatalogItem item : byId.values()) if (item instanceof CatalogItem.Index ix) out.add(ix);
-        return out;
+        if (indexesVersion != catalogVersion) {
+            List<CatalogItem.Index> out = new ArrayList<>();
+            for (CatalogItem item : byId.values()) if (item instanceof CatalogItem.Index ix) out.add(ix);
+            indexList = List.copyOf(out);
+            indexesVersion = catalogVersion;
+        }
+        return indexList;
     }
 
     private String describeStored(long id) {

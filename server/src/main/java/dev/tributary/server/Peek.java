@@ -57,9 +57,12 @@ record Peek(long source, CatalogItem.Index index, Row key, List<Plan> steps) {
                         l = r;
                         r = x;
                     }
-                    if (l instanceof ScalarExpr.ColumnRef col && r.isConstant() && r.type().kind() == col.type().kind()) {
+                    boolean integers = col(l) != null && col(l).type().isInteger() && r.type().isInteger();
+                    if (l instanceof ScalarExpr.ColumnRef col && r.isConstant() && (r.type().kind() == col.type().kind() || integers)) {
                         try {
-                            fixed.put(col.index(), r.eval(new Object[0]));
+                            Object v = r.eval(new Object[0]);
+                            // integers of every width are Longs; one outside the column's range matches nothing, so no seek
+                            if (v == null || !integers || dev.tributary.sql.types.Values.inRange((Long) v, col.type())) fixed.put(col.index(), v);
                         } catch (RuntimeException ignored) {
                             // an error in the constant: leave it to the general path to report
                         }
@@ -87,31 +90,84 @@ record Peek(long source, CatalogItem.Index index, Row key, List<Plan> steps) {
         return new Peek(g.id(), null, null, steps);
     }
 
+    private static ScalarExpr.ColumnRef col(ScalarExpr e) {
+        return e instanceof ScalarExpr.ColumnRef c ? c : null;
+    }
+
+    /**
+     * The rows of {@code plan} when it reads no stored collection, only constants through maps,
+     * filters, projections and unions (an INSERT's VALUES with their parameters in place), so it
+     * is evaluated here without a dataflow; null for any other plan.
+     */
+    static List<Object[]> constantRows(Plan plan) {
+        return switch (plan) {
+            case Plan.Constant c -> c.rows();
+            case Plan.Union u -> {
+                List<Object[]> out = new ArrayList<>();
+                for (Plan in : u.inputs()) {
+                    List<Object[]> rows = constantRows(in);
+                    if (rows == null) yield null;
+                    out.addAll(rows);
+                }
+                yield out;
+            }
+            case Plan.Filter f -> {
+                List<Object[]> in = constantRows(f.input());
+                yield in == null ? null : new Peek(0, null, null, List.of(f)).applyTo(in);
+            }
+            case Plan.Map m -> {
+                List<Object[]> in = constantRows(m.input());
+                yield in == null ? null : new Peek(0, null, null, List.of(m)).applyTo(in);
+            }
+            case Plan.Project p -> {
+                List<Object[]> in = constantRows(p.input());
+                yield in == null ? null : new Peek(0, null, null, List.of(p)).applyTo(in);
+            }
+            default -> null;
+        };
+    }
+
+    /** The steps applied to {@code rows}, in order. */
+    private List<Object[]> applyTo(List<Object[]> rows) {
+        List<Object[]> out = new ArrayList<>(rows.size());
+        for (Object[] r : rows) {
+            Object[] v = step(r);
+            if (v != null) out.add(v);
+        }
+        return out;
+    }
+
+    /** The row after every step, or null when a filter drops it. */
+    private Object[] step(Object[] row) {
+        Object[] v = row;
+        for (Plan s : steps) {
+            switch (s) {
+                case Plan.Filter f -> {
+                    for (ScalarExpr p : f.predicates()) if (!Boolean.TRUE.equals(p.eval(v))) return null;
+                }
+                case Plan.Map m -> {
+                    Object[] w = Arrays.copyOf(v, v.length + m.exprs().size());
+                    for (int i = 0; i < m.exprs().size(); i++) w[v.length + i] = m.exprs().get(i).eval(w);
+                    v = w;
+                }
+                case Plan.Project p -> {
+                    Object[] w = new Object[p.columns().size()];
+                    for (int i = 0; i < w.length; i++) w[i] = v[p.columns().get(i)];
+                    v = w;
+                }
+                default -> throw new IllegalStateException("not a peek step: " + s);
+            }
+        }
+        return v;
+    }
+
     /** The steps applied to the source's rows (values decoded with {@code sourceTypes}), each repeated by its count. */
     List<Object[]> apply(Map<Row, Long> rows, List<SqlType> sourceTypes) {
         RowCodec codec = new RowCodec(sourceTypes);
         List<Object[]> out = new ArrayList<>();
-        next:
         for (Map.Entry<Row, Long> e : rows.entrySet()) {
-            Object[] v = codec.decode(e.getKey());
-            for (Plan s : steps) {
-                switch (s) {
-                    case Plan.Filter f -> {
-                        for (ScalarExpr p : f.predicates()) if (!Boolean.TRUE.equals(p.eval(v))) continue next;
-                    }
-                    case Plan.Map m -> {
-                        Object[] w = Arrays.copyOf(v, v.length + m.exprs().size());
-                        for (int i = 0; i < m.exprs().size(); i++) w[v.length + i] = m.exprs().get(i).eval(w);
-                        v = w;
-                    }
-                    case Plan.Project p -> {
-                        Object[] w = new Object[p.columns().size()];
-                        for (int i = 0; i < w.length; i++) w[i] = v[p.columns().get(i)];
-                        v = w;
-                    }
-                    default -> throw new IllegalStateException("not a peek step: " + s);
-                }
-            }
+            Object[] v = step(codec.decode(e.getKey()));
+            if (v == null) continue;
             for (long i = 0; i < e.getValue(); i++) out.add(v);
         }
         return out;

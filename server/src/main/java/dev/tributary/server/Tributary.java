@@ -103,6 +103,24 @@ public final class Tributary implements AutoCloseable {
             coordinator.executeEach(session, sql, each);
         }
 
+        /**
+         * Parses and binds {@code sql} (at most one statement) once, for running many times:
+         * parameter {@code $i} has type {@code parameterTypes.get(i - 1)} where that is given and
+         * not null, else the type its context gives it (as PostgreSQL infers it), else text.
+         */
+        public Prepared prepare(String sql, java.util.List<dev.tributary.sql.types.SqlType> parameterTypes) {
+            return coordinator.prepare(session, sql, parameterTypes);
+        }
+
+        /**
+         * Runs {@code statement} with {@code values} for its parameters (one per parameter type,
+         * each a value of that type as {@link dev.tributary.sql.types.SqlType} describes, NULL as
+         * null). The empty statement gives a result with an empty tag.
+         */
+        public Result execute(Prepared statement, List<Object> values) {
+            return coordinator.execute(session, statement, values.toArray());
+        }
+
         /** {@code I} idle, {@code T} in a transaction block, {@code E} in a failed one. */
         public char transactionStatus() {
             return session.status();

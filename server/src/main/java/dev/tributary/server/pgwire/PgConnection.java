@@ -1,8 +1,11 @@
 package dev.tributary.server.pgwire;
 
+import dev.tributary.server.Prepared;
 import dev.tributary.server.Result;
 import dev.tributary.server.Tributary;
 import dev.tributary.sql.SqlException;
+import dev.tributary.sql.types.SqlType;
+import dev.tributary.sql.types.Values;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
@@ -12,9 +15,11 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntUnaryOperator;
 
 /**
  * One client connection speaking protocol 3.0: the startup exchange, then messages until the
@@ -80,6 +85,9 @@ final class PgConnection {
                             extended.handle((char) type, new Reader(body));
                         } catch (SqlException e) {
                             writeError(out, e, "ERROR");
+                            failed = true;
+                        } catch (RuntimeException e) {
+                            writeError(out, new SqlException("XX000", "internal error: " + e), "ERROR");
                             failed = true;
                         }
                     }
@@ -325,24 +333,34 @@ final class PgConnection {
         }
     }
 
-    /** A parsed statement of the extended protocol: its text and the parameter types the client gave (0: unspecified). */
-    private record Prepared(String sql, int[] paramTypes) {}
-
-    /** A bound portal: the statement text with its parameters in place, run when first described or executed. */
+    /** A bound portal: a prepared statement with its parameter values and result formats, run at its first Execute. */
     private static final class Portal {
-        final String sql;
+        final Prepared statement;
+        final List<Object> values;
+        /** Result format codes as Bind gave them: none (all text), one for all, or one per column. */
+        final int[] formats;
         Result result;
         int sent;
 
-        Portal(String sql) {
-            this.sql = sql;
+        Portal(Prepared statement, List<Object> values, int[] formats) {
+            this.statement = statement;
+            this.values = values;
+            this.formats = formats;
+        }
+
+        /** The format of result column {@code i}. */
+        int format(int i) {
+            return formats.length == 0 ? 0 : formats.length == 1 ? formats[0] : formats[i];
         }
     }
 
     /**
-     * The extended query protocol: Parse, Bind, Describe, Execute (with a row limit and
-     * PortalSuspended) and Close; parameters arrive in text or binary and are put into the
-     * statement as typed literals. Results are sent in text format.
+     * The extended query protocol. Parse parses and binds the statement once (its parameter
+     * types declared or inferred, its columns known); Bind converts each parameter's text or
+     * binary bytes to a value of its type and fixes the result formats; Execute runs the
+     * prepared statement with those values (with a row limit and PortalSuspended); Describe
+     * answers from the prepared statement without running it; Close drops statements and
+     * portals.
      */
     private final class Extended {
         private final Map<String, Prepared> statements = new HashMap<>();
@@ -350,106 +368,146 @@ final class PgConnection {
 
         void handle(char type, Reader r) throws IOException {
             switch (type) {
-                case 'P' -> {
-                    String name = r.string();
-                    String sql = r.string();
-                    int n = r.int16();
-                    int[] types = new int[Math.max(n, 0)];
-                    for (int i = 0; i < types.length; i++) types[i] = r.int32();
-                    if (dev.tributary.sql.parser.Parser.parse(sql.isBlank() ? "SELECT 1" : sql).size() > 1) {
-                        throw new SqlException("42601", "cannot insert multiple commands into a prepared statement");
-                    }
-                    statements.put(name, new Prepared(sql, types));
-                    message('1', b -> {});
-                }
-                case 'B' -> {
-                    String portal = r.string();
-                    String name = r.string();
-                    Prepared p = statements.get(name);
-                    if (p == null) throw new SqlException("26000", "prepared statement \"" + name + "\" does not exist");
-                    int nf = r.int16();
-                    int[] formats = new int[Math.max(nf, 0)];
-                    for (int i = 0; i < formats.length; i++) formats[i] = r.int16();
-                    int np = r.int16();
-                    List<String> values = new java.util.ArrayList<>();
-                    for (int i = 0; i < np; i++) {
-                        int len = r.int32();
-                        int format = formats.length == 0 ? 0 : formats.length == 1 ? formats[0] : formats[i];
-                        int oid = i < p.paramTypes().length ? p.paramTypes()[i] : 0;
-                        values.add(len < 0 ? "NULL" : PgParams.literal(r.bytes(len), format, oid));
-                    }
-                    int nr = r.int16();
-                    for (int i = 0; i < nr; i++) {
-                        if (r.int16() != 0) throw new SqlException("0A000", "binary result format is not supported yet; ask for text results");
-                    }
-                    portals.put(portal, new Portal(dev.tributary.sql.parser.Parser.substituteParameters(p.sql(), values)));
-                    message('2', b -> {});
-                }
+                case 'P' -> parse(r);
+                case 'B' -> bind(r);
                 case 'D' -> {
                     char what = r.byte1();
                     String name = r.string();
-                    if (what == 'S') {
-                        Prepared p = statements.get(name);
-                        if (p == null) throw new SqlException("26000", "prepared statement \"" + name + "\" does not exist");
-                        message('t', b -> {
-                            b.writeShort(p.paramTypes().length);
-                            for (int t : p.paramTypes()) b.writeInt(t == 0 ? 25 : t);
-                        });
-                        // the row shape needs the statement bound; only queries are run for it (with NULLs), as they change nothing
-                        List<String> nulls = java.util.Collections.nCopies(Math.max(p.paramTypes().length, countParams(p.sql())), "NULL");
-                        String sql = dev.tributary.sql.parser.Parser.substituteParameters(p.sql(), nulls);
-                        var parsed = dev.tributary.sql.parser.Parser.parse(sql.isBlank() ? "SELECT 1" : sql);
-                        if (!sql.isBlank() && parsed.size() == 1 && parsed.get(0) instanceof dev.tributary.sql.ast.Statement.QueryStatement) {
-                            List<Result> rs = session.execute(sql);
-                            rowDescription(rs.get(0));
-                        } else {
-                            message('n', b -> {});
-                        }
-                    } else if (what == 'P') {
-                        Portal p = portal(name);
-                        run(p);
-                        if (p.result != null && p.result.hasRows()) rowDescription(p.result);
-                        else message('n', b -> {});
-                    } else {
-                        throw new ProtocolException("invalid Describe target " + what);
-                    }
+                    if (what == 'S') describeStatement(statement(name));
+                    else if (what == 'P') describePortal(portal(name));
+                    else throw new ProtocolException("invalid DESCRIBE message subtype " + (int) what);
                 }
-                case 'E' -> {
-                    Portal p = portal(r.string());
-                    int max = r.int32();
-                    run(p);
-                    if (p.result == null) {
-                        message('I', b -> {});
-                        return;
-                    }
-                    if (p.result.hasRows()) {
-                        List<List<String>> rows = p.result.text();
-                        int end = max <= 0 ? rows.size() : Math.min(rows.size(), p.sent + max);
-                        for (int i = p.sent; i < end; i++) dataRow(rows.get(i));
-                        p.sent = end;
-                        if (end < rows.size()) {
-                            message('s', b -> {});
-                            return;
-                        }
-                    }
-                    message('C', b -> writeCString(b, p.result.tag()));
-                }
+                case 'E' -> execute(portal(r.string()), r.int32());
                 case 'C' -> {
                     char what = r.byte1();
                     String name = r.string();
                     if (what == 'S') statements.remove(name);
-                    else portals.remove(name);
+                    else if (what == 'P') portals.remove(name);
+                    else throw new ProtocolException("invalid CLOSE message subtype " + (int) what);
                     message('3', b -> {});
                 }
                 default -> throw new ProtocolException("unexpected message " + type);
             }
         }
 
-        private int countParams(String sql) {
-            int n = 0;
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\$(\\d+)").matcher(sql);
-            while (m.find()) n = Math.max(n, Integer.parseInt(m.group(1)));
-            return n;
+        private void parse(Reader r) throws IOException {
+            String name = r.string();
+            String sql = r.string();
+            int n = r.int16();
+            if (n < 0) throw new ProtocolException("invalid number of parameter types " + n);
+            List<SqlType> types = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) types.add(PgTypes.typeOf(r.int32()));
+            if (!name.isEmpty() && statements.containsKey(name)) {
+                throw new SqlException("42P05", "prepared statement \"" + name + "\" already exists");
+            }
+            statements.put(name, session.prepare(sql, types));
+            message('1', b -> {});
+        }
+
+        private void bind(Reader r) throws IOException {
+            String portal = r.string();
+            String name = r.string();
+            Prepared p = statement(name);
+            int nf = r.int16();
+            if (nf < 0) throw new ProtocolException("invalid number of parameter formats " + nf);
+            int[] formats = new int[nf];
+            for (int i = 0; i < nf; i++) formats[i] = r.int16();
+            int np = r.int16();
+            if (np < 0) throw new ProtocolException("invalid number of parameters " + np);
+            if (nf > 1 && nf != np) throw new ProtocolException("bind message has " + nf + " parameter formats but " + np + " parameters");
+            List<SqlType> types = p.parameterTypes();
+            if (np != types.size()) {
+                throw new SqlException("08P01", "bind message supplies " + np + " parameters, but prepared statement \"" + name
+                        + "\" requires " + types.size());
+            }
+            List<Object> values = new ArrayList<>(np);
+            for (int i = 0; i < np; i++) {
+                int len = r.int32();
+                if (len < -1) throw new ProtocolException("invalid parameter length " + len);
+                byte[] bytes = len < 0 ? null : r.bytes(len);
+                values.add(PgParams.value(bytes, nf == 0 ? 0 : nf == 1 ? formats[0] : formats[i], types.get(i), i + 1));
+            }
+            int nr = r.int16();
+            if (nr < 0) throw new ProtocolException("invalid number of result formats " + nr);
+            int[] results = new int[nr];
+            for (int i = 0; i < nr; i++) {
+                results[i] = r.int16();
+                if (results[i] != 0 && results[i] != 1) throw new SqlException("22023", "unsupported format code: " + results[i]);
+            }
+            int columns = p.columns() == null ? -1 : p.columns().size();
+            if (nr > 1 && columns >= 0 && nr != columns) {
+                throw new SqlException("08P01", "bind message has " + nr + " result formats but query has " + columns + " columns");
+            }
+            if (!portal.isEmpty() && portals.containsKey(portal)) throw new SqlException("42P03", "cursor \"" + portal + "\" already exists");
+            portals.put(portal, new Portal(p, values, results));
+            message('2', b -> {});
+        }
+
+        private void describeStatement(Prepared p) throws IOException {
+            message('t', b -> {
+                b.writeShort(p.parameterTypes().size());
+                for (SqlType t : p.parameterTypes()) b.writeInt(PgTypes.oid(t));
+            });
+            if (p.columns() != null) {
+                rowDescription(p.columns(), p.types(), i -> 0);
+            } else if (p.shapeKnownWhenRun()) {
+                // SHOW and EXPLAIN change nothing: run to learn the columns
+                Result r = session.execute(p, new ArrayList<>(java.util.Collections.nCopies(p.parameterTypes().size(), null)));
+                rowDescription(r.columns(), r.types(), i -> 0);
+            } else {
+                message('n', b -> {});
+            }
+        }
+
+        private void describePortal(Portal p) throws IOException {
+            if (p.statement.columns() != null) {
+                checkFormats(p);
+                rowDescription(p.statement.columns(), p.statement.types(), p::format);
+                return;
+            }
+            if (p.statement.shapeKnownWhenRun()) {
+                run(p);
+                if (p.result.hasRows()) {
+                    rowDescription(p.result.columns(), p.result.types(), p::format);
+                    return;
+                }
+            }
+            message('n', b -> {});
+        }
+
+        /** 08P01 when Bind gave several result formats but not one per column. */
+        private void checkFormats(Portal p) {
+            int columns = p.result != null ? p.result.columns().size() : p.statement.columns() != null ? p.statement.columns().size() : 0;
+            if (p.formats.length > 1 && p.formats.length != columns) {
+                throw new SqlException("08P01", "bind message has " + p.formats.length + " result formats but query has " + columns + " columns");
+            }
+        }
+
+        private void execute(Portal p, int max) throws IOException {
+            if (p.statement.isEmpty()) {
+                message('I', b -> {});
+                return;
+            }
+            run(p);
+            Result result = p.result;
+            if (result.hasRows()) {
+                checkFormats(p);
+                List<Object[]> rows = result.rows();
+                int end = max <= 0 ? rows.size() : (int) Math.min(rows.size(), (long) p.sent + max);
+                for (int i = p.sent; i < end; i++) dataRow(rows.get(i), result.types(), p::format);
+                p.sent = end;
+                if (end < rows.size()) {
+                    message('s', b -> {});
+                    return;
+                }
+            }
+            message('C', b -> writeCString(b, result.tag()));
+        }
+
+        private Prepared statement(String name) {
+            Prepared p = statements.get(name);
+            if (p == null) throw new SqlException("26000", "prepared statement \"" + name + "\" does not exist");
+            return p;
         }
 
         private Portal portal(String name) {
@@ -459,9 +517,7 @@ final class PgConnection {
         }
 
         private void run(Portal p) {
-            if (p.result != null || p.sql.isBlank()) return;
-            List<Result> rs = session.execute(p.sql);
-            p.result = rs.isEmpty() ? null : rs.get(0);
+            if (p.result == null) p.result = session.execute(p.statement, p.values);
         }
 
         /** Sync ends the implicit transaction of the messages before it: unnamed portals go. */
@@ -471,16 +527,38 @@ final class PgConnection {
     }
 
     private void rowDescription(Result r) throws IOException {
+        rowDescription(r.columns(), r.types(), i -> 0);
+    }
+
+    private void rowDescription(List<String> columns, List<SqlType> types, IntUnaryOperator format) throws IOException {
         message('T', b -> {
-            b.writeShort(r.columns().size());
-            for (int i = 0; i < r.columns().size(); i++) {
-                writeCString(b, r.columns().get(i));
+            b.writeShort(columns.size());
+            for (int i = 0; i < columns.size(); i++) {
+                writeCString(b, columns.get(i));
                 b.writeInt(0);
                 b.writeShort(0);
-                b.writeInt(PgTypes.oid(r.types().get(i)));
-                b.writeShort(PgTypes.size(r.types().get(i)));
-                b.writeInt(PgTypes.modifier(r.types().get(i)));
-                b.writeShort(0);
+                b.writeInt(PgTypes.oid(types.get(i)));
+                b.writeShort(PgTypes.size(types.get(i)));
+                b.writeInt(PgTypes.modifier(types.get(i)));
+                b.writeShort(format.applyAsInt(i));
+            }
+        });
+    }
+
+    /** A row of the extended protocol, each column in its result format. */
+    private void dataRow(Object[] row, List<SqlType> types, IntUnaryOperator format) throws IOException {
+        message('D', b -> {
+            b.writeShort(row.length);
+            for (int i = 0; i < row.length; i++) {
+                if (row[i] == null) {
+                    b.writeInt(-1);
+                    continue;
+                }
+                byte[] bytes = format.applyAsInt(i) == 1
+                        ? PgBinary.encode(row[i], types.get(i))
+                        : Values.toText(row[i], types.get(i)).getBytes(StandardCharsets.UTF_8);
+                b.writeInt(bytes.length);
+                b.write(bytes);
             }
         });
     }

@@ -1,8 +1,9 @@
 package dev.tributary.server.pgwire;
 
+import dev.tributary.sql.SqlException;
 import dev.tributary.sql.types.SqlType;
 
-/** PostgreSQL's type OIDs and sizes for the types Tributary stores, as clients expect them in RowDescription. */
+/** PostgreSQL's type OIDs and sizes for the types Tributary stores, as clients expect them in RowDescription and send them in Parse. */
 final class PgTypes {
     private PgTypes() {}
 
@@ -25,6 +26,34 @@ final class PgTypes {
             case TIMESTAMPTZ -> 1184;
             case INTERVAL -> 1186;
             case UNKNOWN -> 705;
+        };
+    }
+
+    /**
+     * The type a client means by {@code oid} in Parse, or null for 0 (unspecified: inferred from
+     * context). 42704 for an OID that names no type Tributary has.
+     */
+    static SqlType typeOf(int oid) {
+        return switch (oid) {
+            case 0 -> null;
+            case 16 -> SqlType.BOOLEAN;
+            case 21 -> SqlType.SMALLINT;
+            case 23 -> SqlType.INTEGER;
+            case 20 -> SqlType.BIGINT;
+            case 700 -> SqlType.REAL;
+            case 701 -> SqlType.DOUBLE;
+            case 1700 -> SqlType.NUMERIC;
+            case 25 -> SqlType.TEXT;
+            case 1043 -> SqlType.VARCHAR;
+            case 1042 -> SqlType.of(SqlType.Kind.CHAR);
+            case 17 -> SqlType.BYTEA;
+            case 1082 -> SqlType.DATE;
+            case 1083 -> SqlType.TIME;
+            case 1114 -> SqlType.TIMESTAMP;
+            case 1184 -> SqlType.TIMESTAMPTZ;
+            case 1186 -> SqlType.INTERVAL;
+            case 705 -> null; // unknown: as unspecified, the context decides
+            default -> throw new SqlException("42704", "type with OID " + Integer.toUnsignedString(oid) + " does not exist");
         };
     }
 

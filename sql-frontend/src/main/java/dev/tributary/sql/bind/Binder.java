@@ -43,8 +43,64 @@ public final class Binder {
     private final Map<String, Bound> ctes = new HashMap<>();
     private final java.util.Set<Long> dependencies = new java.util.HashSet<>();
 
+    /** The types given for {@code $1, $2, ...} (null where not given), or null when the statement may have no parameters. */
+    private final List<SqlType> declaredParameters;
+
+    /** A binder for a statement without parameters: {@code $n} is 42P02. */
     public Binder(Catalog catalog) {
+        this(catalog, null);
+    }
+
+    /**
+     * A binder for a prepared statement whose parameters {@code $i} have the types
+     * {@code declared.get(i - 1)}; a parameter beyond the list, or given as null, takes its type
+     * from its context as an untyped literal does (see {@link #parameterTypes}).
+     */
+    public Binder(Catalog catalog, List<SqlType> declared) {
         this.catalog = catalog;
+        this.declaredParameters = declared == null ? null : new ArrayList<>(declared);
+    }
+
+    /** {@code $n} as a typed parameter: the declared type, or UNKNOWN until its context decides. */
+    ScalarExpr parameter(Expr.Param p) {
+        if (declaredParameters == null || p.index() < 1) throw new SqlException("42P02", "there is no parameter $" + p.index(), p.pos());
+        SqlType t = p.index() <= declaredParameters.size() ? declaredParameters.get(p.index() - 1) : null;
+        return new ScalarExpr.Param(p.index(), t == null ? SqlType.UNKNOWN : t);
+    }
+
+    /**
+     * The type of each parameter of the statement bound into {@code plans}, as PostgreSQL infers
+     * them: a declared type stands; otherwise the one type the contexts of its occurrences gave
+     * it (42P08 when they disagree), or text when no context asked for one. A parameter below the
+     * highest used one that appears nowhere and was not declared is 42P18.
+     */
+    public List<SqlType> parameterTypes(List<Plan> plans) {
+        Map<Integer, SqlType> inferred = new HashMap<>();
+        int n = declaredParameters == null ? 0 : declaredParameters.size();
+        for (Plan plan : plans) {
+            for (ScalarExpr.Param p : dev.tributary.sql.plan.Plans.parameters(plan)) {
+                n = Math.max(n, p.index());
+                if (p.type().kind() == SqlType.Kind.UNKNOWN) {
+                    inferred.putIfAbsent(p.index(), SqlType.UNKNOWN);
+                    continue;
+                }
+                SqlType was = inferred.get(p.index());
+                if (was != null && was.kind() != SqlType.Kind.UNKNOWN && !was.equals(p.type())) {
+                    // only untyped parameters take a type from their context, so this is two contexts disagreeing
+                    throw new SqlException("42P08", "inconsistent types deduced for parameter $" + p.index(), 0)
+                            .withDetail(was + " versus " + p.type());
+                }
+                if (was == null || was.kind() == SqlType.Kind.UNKNOWN) inferred.put(p.index(), p.type());
+            }
+        }
+        List<SqlType> out = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            SqlType declared = declaredParameters != null && i <= declaredParameters.size() ? declaredParameters.get(i - 1) : null;
+            SqlType t = declared != null ? declared : inferred.get(i);
+            if (t == null) throw new SqlException("42P18", "could not determine data type of parameter $" + i);
+            out.add(t.kind() == SqlType.Kind.UNKNOWN ? SqlType.TEXT : t);
+        }
+        return out;
     }
 
     /** A bound relation: its plan and the fields names resolve to, one per plan column. */

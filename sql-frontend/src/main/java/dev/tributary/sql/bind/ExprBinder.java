@@ -45,7 +45,7 @@ final class ExprBinder {
             case Expr.NumericLiteral n -> Sx.literal(n.value(), SqlType.NUMERIC);
             case Expr.StringLiteral s -> Sx.literal(s.value(), SqlType.UNKNOWN);
             case Expr.TypedLiteral t -> Sx.typedLiteral(t.type(), t.text(), t.qualifier(), t.pos());
-            case Expr.Param p -> throw new SqlException("0A000", "parameters ($" + p.index() + ") are not supported here", p.pos());
+            case Expr.Param p -> binder.parameter(p);
             case Expr.DefaultValue d -> throw new SqlException("42601", "DEFAULT is not allowed in this context", d.pos());
             case Expr.ColumnRef c -> {
                 Binder.Resolved r = scope.resolve(c);

@@ -256,6 +256,12 @@ public final class Casts {
         if (from.kind() == target.kind() && target.length() < 0 && target.scale() < 0) {
             return e; // only a length, precision or scale the target does not ask for differs
         }
+        if (e instanceof ScalarExpr.Param p && from.kind() == Kind.UNKNOWN) {
+            // an untyped parameter takes the type its context wants, as an untyped literal does;
+            // the parameter itself is of the plain kind, a length or scale is then a cast
+            ScalarExpr typed = new ScalarExpr.Param(p.index(), SqlType.of(target.kind()));
+            return typed.type().equals(target) ? typed : new ScalarExpr.Cast(typed, target, ctx);
+        }
         if (e instanceof ScalarExpr.Literal lit && (from.kind() == Kind.UNKNOWN || lit.value() == null)) {
             try {
                 Object v = lit.value() == null ? null : cast(lit.value(), from, target, ctx);

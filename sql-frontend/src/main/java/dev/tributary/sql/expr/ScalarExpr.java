@@ -138,6 +138,36 @@ public sealed interface ScalarExpr {
         }
     }
 
+    /**
+     * Parameter {@code $index} (from 1) of a prepared statement, of {@code type}: UNKNOWN while
+     * nothing has decided its type, like an untyped literal. Like {@link Now} it has no value of
+     * its own: {@link ScalarExprs#bindParameters} replaces it by the value of each execution, so
+     * a statement is bound and planned once and run with many values.
+     */
+    record Param(int index, SqlType type) implements ScalarExpr {
+        public Object eval(Object[] row) {
+            throw new IllegalStateException("parameter $" + index + " evaluated before its value was bound; "
+                    + "call ScalarExprs.bindParameters on the expression first");
+        }
+
+        public String describe(List<String> names) {
+            return "$" + index;
+        }
+
+        public List<ScalarExpr> children() {
+            return List.of();
+        }
+
+        public ScalarExpr withChildren(List<ScalarExpr> c) {
+            return this;
+        }
+
+        @Override
+        public boolean isConstant() {
+            return false;
+        }
+    }
+
     // ------------------------------------------------------------------------- calls, casts
 
     /**

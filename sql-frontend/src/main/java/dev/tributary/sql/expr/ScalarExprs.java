@@ -7,7 +7,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Whole-tree operations on {@link ScalarExpr}s: constant folding and binding the statement time. */
+/** Whole-tree operations on {@link ScalarExpr}s: constant folding, binding the statement time and parameter values. */
 public final class ScalarExprs {
     private ScalarExprs() {}
 
@@ -66,6 +66,39 @@ public final class ScalarExprs {
             bound.add(b);
         }
         return changed ? e.withChildren(bound) : e;
+    }
+
+    /**
+     * The expression with each {@link ScalarExpr.Param} {@code $i} replaced by the literal
+     * {@code values[i - 1]}, a value of {@code types.get(i - 1)} (the statement's parameter
+     * types). An occurrence left untyped (UNKNOWN: nothing around it asked for a type) gets the
+     * value's text, as an untyped literal would hold it.
+     */
+    public static ScalarExpr bindParameters(ScalarExpr e, Object[] values, List<dev.tributary.sql.types.SqlType> types) {
+        if (e instanceof ScalarExpr.Param p) {
+            Object v = values[p.index() - 1];
+            dev.tributary.sql.types.SqlType declared = types.get(p.index() - 1);
+            if (p.type().kind() == dev.tributary.sql.types.SqlType.Kind.UNKNOWN && v != null && declared.kind() != p.type().kind()) {
+                v = dev.tributary.sql.types.Values.toText(v, declared);
+            }
+            return new ScalarExpr.Literal(v, p.type());
+        }
+        List<ScalarExpr> children = e.children();
+        if (children.isEmpty()) return e;
+        List<ScalarExpr> bound = new ArrayList<>(children.size());
+        boolean changed = false;
+        for (ScalarExpr c : children) {
+            ScalarExpr b = bindParameters(c, values, types);
+            changed |= b != c;
+            bound.add(b);
+        }
+        return changed ? e.withChildren(bound) : e;
+    }
+
+    /** Adds every {@link ScalarExpr.Param} in {@code e} to {@code into}. */
+    public static void parameters(ScalarExpr e, List<ScalarExpr.Param> into) {
+        if (e instanceof ScalarExpr.Param p) into.add(p);
+        for (ScalarExpr c : e.children()) parameters(c, into);
     }
 
     /** Whether the expression contains a {@link ScalarExpr.Now} (its value depends on when it runs). */

@@ -90,6 +90,22 @@ public final class Plans {
         return mapExprs(plan, e -> ScalarExprs.bindStatementTime(e, time));
     }
 
+    /** {@code plan} with each parameter {@code $i} replaced by {@code values[i - 1]} (see {@link ScalarExprs#bindParameters}). */
+    public static Plan withParameters(Plan plan, Object[] values, List<dev.tributary.sql.types.SqlType> types) {
+        if (values.length == 0) return plan;
+        return mapExprs(plan, e -> ScalarExprs.bindParameters(e, values, types));
+    }
+
+    /** Every parameter occurrence in {@code plan}'s expressions. */
+    public static List<ScalarExpr.Param> parameters(Plan plan) {
+        List<ScalarExpr.Param> out = new ArrayList<>();
+        mapExprs(plan, e -> {
+            ScalarExprs.parameters(e, out);
+            return e;
+        });
+        return out;
+    }
+
     public static boolean usesStatementTime(Plan plan) {
         return anyExpr(plan, ScalarExprs::usesStatementTime);
     }

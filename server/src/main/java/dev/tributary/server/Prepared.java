@@ -1,0 +1,91 @@
+package dev.tributary.server;
+
+import dev.tributary.sql.ast.Statement;
+import dev.tributary.sql.bind.BoundQuery;
+import dev.tributary.sql.catalog.CatalogItem;
+import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.types.SqlType;
+import java.util.List;
+
+/**
+ * A statement parsed and bound once, to be run many times with parameter values: what the
+ * extended query protocol's Parse makes (see {@link Tributary.Connection#prepare}).
+ *
+ * <p>Its parameters {@code $1, $2, ...} have fixed types, declared by the client or inferred
+ * from their contexts at prepare time ({@link #parameterTypes}); a query's columns are known
+ * without running it ({@link #columns}, {@link #types}). The coordinator keeps the bound plan
+ * and, once run, the optimized plan chosen from the stores that existed; both are redone when
+ * the catalog changes (a new index may make a seek out of a scan), with the parameter types and
+ * result columns held fixed.
+ *
+ * <p>Only the coordinator reads or writes the mutable fields, under its lock.
+ */
+public final class Prepared {
+    /** What running it does. */
+    enum Kind {
+        /** No statement at all: an empty query. */
+        EMPTY,
+        /** A SELECT (or VALUES ...): rows from the bound plan. */
+        QUERY,
+        INSERT,
+        UPDATE,
+        DELETE,
+        /** Anything else (DDL, transaction control, SET, SHOW, EXPLAIN): run as the simple protocol runs it. */
+        OTHER
+    }
+
+    final String sql;
+    final Statement statement;
+    final Kind kind;
+    private final List<SqlType> parameterTypes;
+    private final List<String> columns;
+    private final List<SqlType> types;
+
+    /** The catalog version the bound fields below were made at. */
+    long version;
+    /** QUERY and INSERT: the bound query (an INSERT's gives the new rows). */
+    BoundQuery query;
+    /** UPDATE and DELETE: the bound plan (old and new rows, or the rows removed). */
+    Plan plan;
+    /** INSERT, UPDATE, DELETE: the table written. */
+    CatalogItem.Table table;
+    /** The plan as it runs when no uncommitted writes are visible, or null until first needed. */
+    Plan physical;
+
+    Prepared(String sql, Statement statement, Kind kind, List<SqlType> parameterTypes, List<String> columns, List<SqlType> types) {
+        this.sql = sql;
+        this.statement = statement;
+        this.kind = kind;
+        this.parameterTypes = List.copyOf(parameterTypes);
+        this.columns = columns == null ? null : List.copyOf(columns);
+        this.types = types == null ? null : List.copyOf(types);
+    }
+
+    /** The type of each parameter {@code $i} at index {@code i - 1}. */
+    public List<SqlType> parameterTypes() {
+        return parameterTypes;
+    }
+
+    /** Whether it is the empty statement (an empty or blank query string). */
+    public boolean isEmpty() {
+        return kind == Kind.EMPTY;
+    }
+
+    /**
+     * Whether its rows' shape is known only by running it: SHOW and EXPLAIN, which change
+     * nothing, so a client describing them may have them run.
+     */
+    public boolean shapeKnownWhenRun() {
+        return kind == Kind.OTHER && (statement instanceof Statement.Show || statement instanceof Statement.Explain);
+    }
+
+    /** The names of the columns it returns, or null when it returns no rows (or {@link #shapeKnownWhenRun}). */
+    public List<String> columns() {
+        return columns;
+    }
+
+    /** The types of the columns it returns, or null as for {@link #columns}. */
+    public List<SqlType> types() {
+        return types;
+    }
+}
