@@ -51,6 +51,11 @@ final class Coordinator implements AutoCloseable, Catalog {
     private final Map<Long, Set<Long>> dependents = new HashMap<>();
     private final Map<Long, TableData> tables = new HashMap<>();
     private long nextId = 1;
+    /**
+     * What reads have cost, for tests and EXPLAIN-like checks: plans optimized, index seeks,
+     * whole-arrangement reads, and transient dataflows built.
+     */
+    long planned, seeks, scans, dataflowsBuilt;
     /** Bumped by every catalog change, so prepared statements know to bind and plan again. */
     private long catalogVersion;
     /** The indexes of the catalog at {@link #indexesVersion}, kept so a point lookup need not collect them per call. */
@@ -154,6 +159,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** The plan as it will run: statement time bound, optimized, and (without uncommitted writes) using indexes in joins. */
     private Plan physical(Plan bound, long t, boolean useIndexes, Set<Long> indexesUsed) {
+        planned++;
         Plan plan = Optimizer.fold(Plans.atStatementTime(bound, Instant.ofEpochMilli(t)));
         return Optimizer.prune(useIndexes ? IndexSelection.apply(plan, indexes(), indexesUsed) : IndexSelection.binaryOnly(plan));
     }
@@ -167,6 +173,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** The rows of the physical {@code plan} at time {@code t} (see {@link #physical}), each repeated by its multiplicity. */
     private List<Object[]> rowsAt(Session session, Plan plan, long t, List<SqlType> types) {
         if (!session.pending.isEmpty()) {
+            dataflowsBuilt++;
             // a transaction block reads its own writes: its changes are added to the tables, and
             // materialized views over them are computed from their plans rather than read
             Plan inlined = inlineMaterializedViews(plan);
@@ -180,6 +187,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         Peek peek = Peek.of(plan, indexes());
         if (peek != null && !(plan instanceof Plan.Get)) {
+            if (peek.index() != null) seeks++;
+            else scans++;
             Map<Row, Long> source = Dataflows.Answer.combine(engine.callAll(w -> {
                 Dataflows d = dataflows[w.index()];
                 d.advance(t + 1);
@@ -195,6 +204,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
             return peek.apply(source, sourceTypes);
         }
+        if (plan instanceof Plan.Get) scans++;
+        else dataflowsBuilt++;
         Map<Row, Long> counts = Dataflows.Answer.combine(engine.callAll(w -> {
             Dataflows d = dataflows[w.index()];
             d.advance(t + 1);
@@ -342,6 +353,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (p.physical == null) {
             // optimized before the statement time and the values are known, so it serves every run
             p.physical = Optimizer.prune(IndexSelection.apply(Optimizer.fold(bound), indexes(), new HashSet<>()));
+            planned++;
         }
         Plan plan = Plans.atStatementTime(Plans.withParameters(p.physical, values, p.parameterTypes()), Instant.ofEpochMilli(t));
         if (p.kind == Prepared.Kind.INSERT) {

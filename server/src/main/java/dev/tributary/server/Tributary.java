@@ -71,6 +71,11 @@ public final class Tributary implements AutoCloseable {
         return new Connection(coordinator, new Session());
     }
 
+    /** The coordinator, for tests of what statements cost. */
+    Coordinator coordinator() {
+        return coordinator;
+    }
+
     /** The clock this database runs on. */
     public Clock clock() {
         return coordinator.clock();

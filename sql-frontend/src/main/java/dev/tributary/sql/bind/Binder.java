@@ -61,11 +61,28 @@ public final class Binder {
         this.declaredParameters = declared == null ? null : new ArrayList<>(declared);
     }
 
-    /** {@code $n} as a typed parameter: the declared type, or UNKNOWN until its context decides. */
+    /** Types contexts gave untyped parameters so far, by index: later occurrences have that type, as in PostgreSQL. */
+    private final Map<Integer, SqlType> deduced = new HashMap<>();
+    /** Whether some parameter was bound untyped and no context has typed it yet. */
+    private boolean untyped;
+
+    /** {@code $n} as a typed parameter: the declared type, or the one an earlier context gave it, or UNKNOWN until its context decides. */
     ScalarExpr parameter(Expr.Param p) {
         if (declaredParameters == null || p.index() < 1) throw new SqlException("42P02", "there is no parameter $" + p.index(), p.pos());
         SqlType t = p.index() <= declaredParameters.size() ? declaredParameters.get(p.index() - 1) : null;
+        if (t == null) t = deduced.get(p.index());
+        if (t == null) untyped = true;
         return new ScalarExpr.Param(p.index(), t == null ? SqlType.UNKNOWN : t);
+    }
+
+    /** Notes the types that binding {@code e} gave its untyped parameters. */
+    void noteParameters(ScalarExpr e) {
+        if (!untyped) return;
+        List<ScalarExpr.Param> found = new ArrayList<>();
+        dev.tributary.sql.expr.ScalarExprs.parameters(e, found);
+        for (ScalarExpr.Param p : found) {
+            if (p.type().kind() != SqlType.Kind.UNKNOWN) deduced.putIfAbsent(p.index(), p.type());
+        }
     }
 
     /**

@@ -36,6 +36,12 @@ final class ExprBinder {
             ScalarExpr claimed = intercept.apply(e);
             if (claimed != null) return claimed;
         }
+        ScalarExpr bound = resolve(e);
+        binder.noteParameters(bound);
+        return bound;
+    }
+
+    private ScalarExpr resolve(Expr e) {
         return switch (e) {
             case Expr.NullLiteral n -> Sx.literal(null, SqlType.UNKNOWN);
             case Expr.BooleanLiteral b -> Sx.literal(b.value(), SqlType.BOOLEAN);
