@@ -31,6 +31,8 @@ public final class PgServer implements AutoCloseable {
     private final Semaphore slots;
     private final AtomicInteger nextKey = new AtomicInteger(1);
     private volatile boolean closed;
+    /** Connections being served now (guarded by {@code this}). */
+    private int open;
 
     /** Listens on {@code address}:{@code port} (0 picks a free port) for at most {@code maxConnections} clients at once. */
     public PgServer(Tributary db, InetAddress address, int port, int maxConnections) throws IOException {
@@ -60,14 +62,43 @@ public final class PgServer implements AutoCloseable {
                 PgConnection.refuse(client, "53300", "sorry, too many clients already");
                 continue;
             }
+            try {
+                // answers go out whole in one flush; without this, a small answer after another waits on a delayed ACK
+                client.setTcpNoDelay(true);
+            } catch (IOException e) {
+                // the client is already gone: its connection ends at the first read
+            }
+            opened(1);
             threads.execute(() -> {
                 try {
                     new PgConnection(db, client, nextKey.getAndIncrement()).run();
                 } finally {
                     slots.release();
+                    opened(-1);
                 }
             });
         }
+    }
+
+    private synchronized void opened(int delta) {
+        open += delta;
+        notifyAll();
+    }
+
+    /** The number of connections being served now; each has its session and thread until it ends. */
+    public synchronized int connections() {
+        return open;
+    }
+
+    /** Waits until at most {@code n} connections are being served, for up to {@code timeoutMillis}; whether that happened. */
+    public synchronized boolean awaitConnections(int n, long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        while (open > n) {
+            long left = (deadline - System.nanoTime()) / 1_000_000L;
+            if (left <= 0) return false;
+            wait(left);
+        }
+        return true;
     }
 
     @Override

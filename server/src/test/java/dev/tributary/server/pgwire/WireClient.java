@@ -26,6 +26,7 @@ final class WireClient implements AutoCloseable {
     WireClient(int port) throws IOException {
         socket = new Socket(InetAddress.getLoopbackAddress(), port);
         socket.setSoTimeout(30_000);
+        socket.setTcpNoDelay(true);
         in = new DataInputStream(new java.io.BufferedInputStream(socket.getInputStream()));
         out = new DataOutputStream(socket.getOutputStream());
     }
@@ -230,8 +231,11 @@ final class WireClient implements AutoCloseable {
 
     // ---------------------------------------------------------------- talking
 
+    /** Sends the messages in one write, as a client that batches them does. */
     void send(byte[]... messages) throws IOException {
-        for (byte[] m : messages) out.write(m);
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        for (byte[] m : messages) all.writeBytes(m);
+        out.write(all.toByteArray());
         out.flush();
     }
 
