@@ -29,9 +29,9 @@ import java.util.function.IntUnaryOperator;
  * {@code tributary} only, else 3D000; trust authentication; ParameterStatus; BackendKeyData),
  * Query (each statement's RowDescription, DataRows and CommandComplete in turn, or an
  * ErrorResponse with SQLSTATE, position, detail and hint; then ReadyForQuery with the session's
- * transaction status), Terminate. Anything else (the extended protocol, COPY, CancelRequest) gets
- * an ErrorResponse naming it. A malformed, truncated or oversized message ends the connection with
- * 08P01; nothing a client sends stops another connection.
+ * transaction status), the extended protocol (see {@link Extended}), Terminate. Any other message
+ * type ends the connection with 08P01, as does a malformed, truncated or oversized message;
+ * nothing a client sends stops another connection.
  */
 final class PgConnection {
     private static final int SSL_REQUEST = 80877103;

@@ -59,33 +59,6 @@ public final class Parser {
     // ------------------------------------------------------------------ public API
 
     /** The statements of {@code sql}, separated by semicolons; empty statements are skipped. */
-    /**
-     * {@code sql} with each parameter {@code $n} replaced by the SQL text {@code values.get(n - 1)}
-     * (a literal, e.g. {@code '42'::integer} or {@code NULL}); parameters inside strings and
-     * comments are left alone. This is how the wire protocol's bound parameters reach the binder.
-     *
-     * @throws SqlException 08P01 naming {@code $n} if there is no value for it
-     */
-    public static String substituteParameters(String sql, List<String> values) {
-        StringBuilder b = new StringBuilder(sql.length() + 16 * values.size());
-        int at = 0;
-        for (Token t : Lexer.lex(sql)) {
-            if (t.type() != Type.PARAM) continue;
-            int n;
-            try {
-                n = Integer.parseInt(t.value());
-            } catch (NumberFormatException e) {
-                n = 0;
-            }
-            if (n < 1 || n > values.size()) {
-                throw new SqlException("08P01", "bind message supplies " + values.size() + " parameters, but the statement uses $" + t.value(), t.start() + 1);
-            }
-            b.append(sql, at, t.start()).append(values.get(n - 1));
-            at = t.end();
-        }
-        return b.append(sql, at, sql.length()).toString();
-    }
-
     public static List<Statement> parse(String sql) {
         return parseScript(sql).stream().map(Parsed::statement).toList();
     }
