@@ -313,6 +313,12 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (values.length != p.parameterTypes().size()) {
             throw new SqlException("08P01", "bind message supplies " + values.length + " parameters, but prepared statement requires " + p.parameterTypes().size());
         }
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != null && !valueOf(p.parameterTypes().get(i).kind()).isInstance(values[i])) {
+                throw new IllegalArgumentException("parameter $" + (i + 1) + " is " + p.parameterTypes().get(i) + ", held as "
+                        + valueOf(p.parameterTypes().get(i).kind()).getSimpleName() + ", not as " + values[i].getClass().getSimpleName());
+            }
+        }
         if (p.kind == Prepared.Kind.EMPTY) return Result.command("");
         if (p.kind == Prepared.Kind.OTHER) return execute(session, p.statement, p.sql);
         if (session.aborted) {
@@ -340,6 +346,23 @@ final class Coordinator implements AutoCloseable, Catalog {
             if (session.inTransaction) session.aborted = true;
             throw e;
         }
+    }
+
+    /** The Java class of the values of {@code kind} (see {@link SqlType}). */
+    private static Class<?> valueOf(SqlType.Kind kind) {
+        return switch (kind) {
+            case BOOLEAN -> Boolean.class;
+            case SMALLINT, INTEGER, BIGINT -> Long.class;
+            case REAL, DOUBLE -> Double.class;
+            case NUMERIC -> java.math.BigDecimal.class;
+            case TEXT, VARCHAR, CHAR, UNKNOWN -> String.class;
+            case BYTEA -> dev.tributary.sql.types.Bytea.class;
+            case DATE -> java.time.LocalDate.class;
+            case TIME -> java.time.LocalTime.class;
+            case TIMESTAMP -> java.time.LocalDateTime.class;
+            case TIMESTAMPTZ -> Instant.class;
+            case INTERVAL -> Interval.class;
+        };
     }
 
     /** The rows of prepared plan {@code bound} with {@code values} for its parameters. */

@@ -115,6 +115,10 @@ class PreparedTest {
         assertThat(db.query("SELECT count(*) FROM t").text()).containsExactly(List.of("0"));
         session.execute("ROLLBACK");
         assertThat(run(get, 1L)).isEmpty();
+        // a value of the wrong Java class for its parameter's type is a programming error, named
+        assertThatThrownBy(() -> session.execute(get, values(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("parameter $1 is integer, held as Long, not as Integer");
     }
 
     @Test

@@ -38,7 +38,6 @@ class JdbcTest {
     }
 
     private Connection connect() throws SQLException {
-        // results in text format, statements unnamed (binary results and named statements come later)
         return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=anyone");
     }
 
