@@ -45,7 +45,8 @@ public final class ScalarExprs {
      * transaction) before evaluating, so every row sees one time as in PostgreSQL.
      */
     public static ScalarExpr bindStatementTime(ScalarExpr e, Instant statementTime) {
-        if (e instanceof ScalarExpr.Now now) {
+        return rewrite(e, x -> {
+            if (!(x instanceof ScalarExpr.Now now)) return null;
             Instant micros = statementTime.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
             LocalDateTime local = LocalDateTime.ofInstant(micros, ZoneOffset.UTC);
             Object v = switch (now.type().kind()) {
@@ -55,17 +56,7 @@ public final class ScalarExprs {
                 default -> micros;
             };
             return new ScalarExpr.Literal(v, now.type());
-        }
-        List<ScalarExpr> children = e.children();
-        if (children.isEmpty()) return e;
-        List<ScalarExpr> bound = new ArrayList<>(children.size());
-        boolean changed = false;
-        for (ScalarExpr c : children) {
-            ScalarExpr b = bindStatementTime(c, statementTime);
-            changed |= b != c;
-            bound.add(b);
-        }
-        return changed ? e.withChildren(bound) : e;
+        });
     }
 
     /**
@@ -75,24 +66,15 @@ public final class ScalarExprs {
      * value's text, as an untyped literal would hold it.
      */
     public static ScalarExpr bindParameters(ScalarExpr e, Object[] values, List<dev.tributary.sql.types.SqlType> types) {
-        if (e instanceof ScalarExpr.Param p) {
+        return rewrite(e, x -> {
+            if (!(x instanceof ScalarExpr.Param p)) return null;
             Object v = values[p.index() - 1];
             dev.tributary.sql.types.SqlType declared = types.get(p.index() - 1);
             if (p.type().kind() == dev.tributary.sql.types.SqlType.Kind.UNKNOWN && v != null && declared.kind() != p.type().kind()) {
                 v = dev.tributary.sql.types.Values.toText(v, declared);
             }
             return new ScalarExpr.Literal(v, p.type());
-        }
-        List<ScalarExpr> children = e.children();
-        if (children.isEmpty()) return e;
-        List<ScalarExpr> bound = new ArrayList<>(children.size());
-        boolean changed = false;
-        for (ScalarExpr c : children) {
-            ScalarExpr b = bindParameters(c, values, types);
-            changed |= b != c;
-            bound.add(b);
-        }
-        return changed ? e.withChildren(bound) : e;
+        });
     }
 
     /** Adds every {@link ScalarExpr.Param} in {@code e} to {@code into}. */
@@ -120,20 +102,30 @@ public final class ScalarExprs {
      * @throws IllegalStateException if {@code e} reads a column that maps to -1
      */
     public static ScalarExpr remap(ScalarExpr e, int[] map) {
-        if (e instanceof ScalarExpr.ColumnRef c) {
+        return rewrite(e, x -> {
+            if (!(x instanceof ScalarExpr.ColumnRef c)) return null;
             int to = map[c.index()];
             if (to < 0) throw new IllegalStateException("column " + c.index() + " is not available here");
-            return to == c.index() ? e : new ScalarExpr.ColumnRef(to, c.type());
-        }
+            return to == c.index() ? x : new ScalarExpr.ColumnRef(to, c.type());
+        });
+    }
+
+    /**
+     * {@code e} with every subtree for which {@code replace} gives an expression replaced by it
+     * (its own subtrees not visited); unchanged parts are shared, not copied.
+     */
+    private static ScalarExpr rewrite(ScalarExpr e, java.util.function.Function<ScalarExpr, ScalarExpr> replace) {
+        ScalarExpr r = replace.apply(e);
+        if (r != null) return r;
         List<ScalarExpr> children = e.children();
         if (children.isEmpty()) return e;
-        List<ScalarExpr> mapped = new ArrayList<>(children.size());
+        List<ScalarExpr> out = new ArrayList<>(children.size());
         boolean changed = false;
         for (ScalarExpr c : children) {
-            ScalarExpr m = remap(c, map);
+            ScalarExpr m = rewrite(c, replace);
             changed |= m != c;
-            mapped.add(m);
+            out.add(m);
         }
-        return changed ? e.withChildren(mapped) : e;
+        return changed ? e.withChildren(out) : e;
     }
 }
