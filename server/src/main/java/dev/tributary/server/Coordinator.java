@@ -348,6 +348,11 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
     }
 
+    /** Fails {@code session}'s transaction block, if it is in one, after an error raised outside the coordinator. */
+    synchronized void fail(Session session) {
+        if (session.inTransaction) session.aborted = true;
+    }
+
     /** The Java class of the values of {@code kind} (see {@link SqlType}). */
     private static Class<?> valueOf(SqlType.Kind kind) {
         return switch (kind) {

@@ -126,6 +126,15 @@ public final class Tributary implements AutoCloseable {
             return coordinator.execute(session, statement, values.toArray());
         }
 
+        /**
+         * Records an error raised for this session outside its statements (a Bind whose values do
+         * not decode, a missing portal): a transaction block fails, as after any error in
+         * PostgreSQL, and ignores commands until it ends.
+         */
+        public void failTransaction() {
+            coordinator.fail(session);
+        }
+
         /** {@code I} idle, {@code T} in a transaction block, {@code E} in a failed one. */
         public char transactionStatus() {
             return session.status();

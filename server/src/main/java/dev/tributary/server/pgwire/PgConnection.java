@@ -85,9 +85,11 @@ final class PgConnection {
                             extended.handle((char) type, new Reader(body));
                         } catch (SqlException e) {
                             writeError(out, e, "ERROR");
+                            session.failTransaction();
                             failed = true;
                         } catch (RuntimeException e) {
                             writeError(out, new SqlException("XX000", "internal error: " + e), "ERROR");
+                            session.failTransaction();
                             failed = true;
                         }
                     }
@@ -381,8 +383,13 @@ final class PgConnection {
                 case 'C' -> {
                     char what = r.byte1();
                     String name = r.string();
-                    if (what == 'S') statements.remove(name);
-                    else if (what == 'P') portals.remove(name);
+                    if (what == 'S') {
+                        // closing a statement closes the portals made from it
+                        Prepared p = statements.remove(name);
+                        if (p != null) portals.values().removeIf(portal -> portal.statement == p);
+                    } else if (what == 'P') {
+                        portals.remove(name);
+                    }
                     else throw new ProtocolException("invalid CLOSE message subtype " + (int) what);
                     message('3', b -> {});
                 }
@@ -520,9 +527,13 @@ final class PgConnection {
             if (p.result == null) p.result = session.execute(p.statement, p.values);
         }
 
-        /** Sync ends the implicit transaction of the messages before it: unnamed portals go. */
+        /**
+         * Sync ends the implicit transaction of the messages before it: the unnamed portal goes,
+         * and outside a transaction block (which has just ended, or never began) every portal.
+         */
         void sync() {
             portals.remove("");
+            if (session.transactionStatus() == 'I') portals.clear();
         }
     }
 

@@ -147,9 +147,20 @@ class ExtendedProtocolTest {
                     execute("cur", 2), sync());
             assertThat(c.briefUntilReady()).containsExactly("1", "2", "D 2|v2", "D 3|NULL", "s", "D 4|v4", "D 5|v5", "C SELECT 4", "C SELECT 4", "Z T");
             c.send(close('P', "cur"), close('S', ""), execute("cur", 0), sync());
-            assertThat(c.briefUntilReady()).containsExactly("3", "3", "E 34000", "Z T");
+            // an error in a transaction block fails it, protocol-level errors too, as in PostgreSQL
+            assertThat(c.briefUntilReady()).containsExactly("3", "3", "E 34000", "Z E");
             c.send(query("COMMIT"));
-            assertThat(c.briefUntilReady()).containsExactly("C COMMIT", "Z I");
+            assertThat(c.briefUntilReady()).containsExactly("C ROLLBACK", "Z I");
+            // portals live until the transaction ends; closing a statement closes its portals
+            c.send(parse("st", "SELECT a FROM t WHERE a = $1"), bind("kept", "st", "1"), sync(), execute("kept", 0), sync());
+            assertThat(c.briefUntilReady()).containsExactly("1", "2", "Z I");
+            assertThat(c.briefUntilReady()).containsExactly("E 34000", "Z I");
+            c.send(query("BEGIN"), bind("kept", "st", "1"), sync(), execute("kept", 0), close('S', "st"), execute("kept", 0), sync(),
+                    query("ROLLBACK"));
+            assertThat(c.briefUntilReady()).containsExactly("C BEGIN", "Z T");
+            assertThat(c.briefUntilReady()).containsExactly("2", "Z T");
+            assertThat(c.briefUntilReady()).containsExactly("D 1", "C SELECT 1", "3", "E 34000", "Z E");
+            assertThat(c.briefUntilReady()).containsExactly("C ROLLBACK", "Z I");
             // the empty statement
             c.send(parse("", ""), bind("", ""), describe('P', ""), execute("", 0), sync());
             assertThat(c.briefUntilReady()).containsExactly("1", "2", "n", "I", "Z I");
