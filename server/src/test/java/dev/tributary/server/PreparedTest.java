@@ -143,6 +143,22 @@ class PreparedTest {
     }
 
     @Test
+    void theStatementTimeIsEachRunsOwn() {
+        db.execute("CREATE TABLE ev (id int, at timestamptz)");
+        db.execute("INSERT INTO ev VALUES (1, '1970-01-01 00:00:01+00'), (2, '1970-01-01 00:00:05+00')");
+        Prepared due = session.prepare("SELECT id FROM ev WHERE at <= now() - $1::interval ORDER BY id", List.of());
+        Prepared stamp = session.prepare("INSERT INTO ev VALUES ($1, now())", List.of());
+        assertThat(run(due, new dev.tributary.sql.types.Interval(0, 0, 0))).isEmpty();
+        db.execute("ADVANCE CLOCK TO '1970-01-01 00:00:02+00'");
+        assertThat(run(due, new dev.tributary.sql.types.Interval(0, 0, 0))).containsExactly("1");
+        session.execute(stamp, values(3L));
+        db.execute("ADVANCE CLOCK TO '1970-01-01 00:00:10+00'");
+        assertThat(run(due, new dev.tributary.sql.types.Interval(0, 0, 0))).containsExactly("1", "2", "3");
+        assertThat(run(due, new dev.tributary.sql.types.Interval(0, 0, 6_000_000))).containsExactly("1", "3");
+        assertThat(db.query("SELECT at FROM ev WHERE id = 3").text()).containsExactly(List.of("1970-01-01 00:00:02+00"));
+    }
+
+    @Test
     void otherStatementsAndTheEmptyOne() {
         Prepared empty = session.prepare("  ", List.of());
         assertThat(empty.isEmpty()).isTrue();
