@@ -300,7 +300,9 @@ final class PgConnection {
 
         String string() throws ProtocolException {
             String s = cString(b, pos);
-            pos += s.getBytes(StandardCharsets.UTF_8).length + 1;
+            // step over the bytes as sent: invalid UTF-8 decodes to replacement characters of another length
+            while (b[pos] != 0) pos++;
+            pos++;
             return s;
         }
 
