@@ -344,14 +344,25 @@ final class Dataflows {
         return out;
     }
 
-    /** Lets the stored arrangements forget history before {@code t}: reads never go back past it. */
-    void compactTo(long t) {
-        Antichain f = Antichain.of(t);
+    /**
+     * Lets the stored arrangements forget history before {@code t} (reads never go back past it),
+     * except that an object in {@code holds} keeps its history from the time given there on.
+     */
+    void compactTo(long t, Map<Long, Long> holds) {
         for (Stored s : stored.values()) {
+            Antichain f = Antichain.of(Math.min(t, holds.getOrDefault(s.id, t)));
             compact(s.okRead, f);
             if (s.errRead != null) compact(s.errRead, f);
         }
-        for (Index ix : indexes.values()) compact(ix.read, f);
+        for (Index ix : indexes.values()) compact(ix.read, Antichain.of(Math.min(t, holds.getOrDefault(ix.id, t))));
+    }
+
+    /** The earliest time stored collection or index {@code id} can still be read at exactly. */
+    long since(long id) {
+        Stored s = stored.get(id);
+        TraceHandle h = s != null ? s.okRead : indexes.get(id).read;
+        Antichain f = h.logicalCompaction();
+        return f.isEmpty() ? Long.MAX_VALUE : f.get(0)[0];
     }
 
     private static void compact(TraceHandle h, Antichain f) {

@@ -154,8 +154,8 @@ class SubscribeOptionsTest {
             db.execute("ADVANCE CLOCK TO '1970-01-01 00:00:05+00'");
             assertThatThrownBy(() -> db.subscribe("SUBSCRIBE t AS OF 1000", b -> {}))
                     .isInstanceOfSatisfying(SqlException.class, x -> {
-                        assertThat(x.sqlState()).isEqualTo("22023");
-                        assertThat(x.getMessage()).contains("before the history its inputs retain, which starts at 5000");
+                        assertThat(x.sqlState()).isEqualTo("72000");
+                        assertThat(x.getMessage()).contains("AS OF 1000 is before the history table \"t\" retains: [5000, 5000]");
                     });
             assertThatThrownBy(() -> db.subscribe("SUBSCRIBE t AS OF 9000 UP TO 8000", b -> {}))
                     .isInstanceOfSatisfying(SqlException.class, x -> assertThat(x.sqlState()).isEqualTo("22023"));
