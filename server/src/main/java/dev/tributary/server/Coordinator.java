@@ -141,7 +141,11 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** Runs a bound query at the current read time and presents it (ORDER BY applied). */
     Result query(Session session, BoundQuery q) {
-        List<Object[]> rows = rowsOf(session, q.plan(), q.plan().types());
+        return present(q, rowsOf(session, q.plan(), q.plan().types()));
+    }
+
+    /** A query's rows as its result: in its ORDER BY, without the columns only sorting needed. */
+    private static Result present(BoundQuery q, List<Object[]> rows) {
         if (!q.order().isEmpty()) rows.sort(Renderer.rowOrder(q.order(), q.plan().types()));
         List<Object[]> visible = new ArrayList<>(rows.size());
         for (Object[] r : rows) visible.add(r.length == q.visible() ? r : java.util.Arrays.copyOf(r, q.visible()));
@@ -169,11 +173,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             d.compactTo(now, holds);
             return r;
         }));
-        List<Object[]> rows = decodeAll(counts, q.plan().types());
-        if (!q.order().isEmpty()) rows.sort(Renderer.rowOrder(q.order(), q.plan().types()));
-        List<Object[]> visible = new ArrayList<>(rows.size());
-        for (Object[] r : rows) visible.add(r.length == q.visible() ? r : java.util.Arrays.copyOf(r, q.visible()));
-        return new Result("SELECT " + visible.size(), q.names(), q.types(), visible);
+        return present(q, decodeAll(counts, q.plan().types()));
     }
 
     /**
