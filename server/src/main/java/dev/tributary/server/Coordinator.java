@@ -178,13 +178,29 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /**
      * Fails unless every stored collection {@code plan} reads still holds its history at {@code t}
-     * (72000, naming the collection and its retained range) and, for reads ({@code mustBeComplete}),
-     * unless {@code t} is not after {@code now}, the latest complete time (22023).
+     * (72000, naming {@code what} asked for it, the collection and its retained range) and, for
+     * reads ({@code mustBeComplete}), unless {@code t} is not after {@code now}, the latest complete
+     * time (22023). CHANGES inside the plan are checked at their own times too.
      */
     private void checkRetained(Plan plan, long t, long now, int pos, boolean mustBeComplete) {
         if (mustBeComplete && t > now) {
             throw new SqlException("22023", "AS OF " + t + " is in the future: the latest complete time is " + now, pos);
         }
+        checkHistory(plan, t, now, pos, "AS OF " + t);
+        checkChanges(plan, now, pos);
+    }
+
+    /** Fails unless each {@code CHANGES(x AS OF since)} and {@code AS OF SYSTEM TIME ... SINCE since} in {@code plan} finds x's history from its since on. */
+    private void checkChanges(Plan plan, long now, int pos) {
+        if (plan instanceof Plan.Changes c) checkHistory(c.input(), c.since(), now, pos, "CHANGES(... AS OF " + c.since() + ")");
+        if (plan instanceof Plan.AsOfLookup a) checkHistory(a.dimension(), a.since(), now, pos, "AS OF SYSTEM TIME ... SINCE " + a.since());
+        Plans.withInputs(plan, in -> {
+            checkChanges(in, now, pos);
+            return in;
+        });
+    }
+
+    private void checkHistory(Plan plan, long t, long now, int pos, String what) {
         Set<Long> inputs = new java.util.TreeSet<>();
         Plans.mapGets(plan, g -> {
             inputs.add(g.id());
@@ -195,10 +211,10 @@ final class Coordinator implements AutoCloseable, Catalog {
             if (t < since) {
                 CatalogItem item = byId.get(id);
                 String kind = item.kind();
-                throw new SqlException("72000", "AS OF " + t + " is before the history " + kind + " \"" + item.name()
+                throw new SqlException("72000", what + " is before the history " + kind + " \"" + item.name()
                         + "\" retains: [" + since + ", " + now + "]", pos,
                         "Keep more history with ALTER " + kind.toUpperCase(java.util.Locale.ROOT) + " " + item.name()
-                                + " SET (RETAIN HISTORY FOR '...'), or read at a time in that range.");
+                                + " SET (RETAIN HISTORY FOR '...'), or ask for a time in that range.");
             }
         }
     }
@@ -219,6 +235,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** The rows of {@code unbound} now, each repeated by its multiplicity. */
     private List<Object[]> rowsOf(Session session, Plan unbound, List<SqlType> types) {
         long t = oracle.readTime();
+        checkChanges(unbound, t, 0);
         Plan plan = physical(unbound, t, session.pending.isEmpty(), new HashSet<>());
         if (!session.pending.isEmpty()) {
             // a transaction block reads its own writes: its changes are added to the tables, and
@@ -415,6 +432,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             if (Plans.usesStatementTime(plan)) {
                 throw new SqlException("0A000", "now() and CURRENT_TIMESTAMP in a materialized view are not supported yet (temporal filters are planned)", v.pos());
             }
+            checkChanges(plan, oracle.readTime(), v.pos());
             Set<Long> indexesUsed = new HashSet<>();
             Plan p = Optimizer.prune(IndexSelection.apply(Optimizer.fold(plan), indexes(), indexesUsed));
             uses = new HashSet<>(uses);
@@ -823,6 +841,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         Plan plan = q.plan().arity() > q.visible() ? new Plan.Project(q.plan(), range(q.visible())) : q.plan();
         if (Plans.usesStatementTime(plan)) throw new SqlException("0A000", "now() in a subscription is not supported yet", st.pos());
         long start = oracle.readTime();
+        checkChanges(plan, start, st.pos());
         long asOf = start;
         long upTo = Long.MAX_VALUE;
         boolean snapshot = true;
