@@ -429,6 +429,25 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
     }
 
+    /**
+     * Opens an implicit transaction block for {@code session} unless it is in a block: the
+     * extended protocol's statements up to the next Sync commit together, or not at all.
+     */
+    synchronized void beginImplicit(Session session) {
+        if (session.inTransaction) return;
+        session.inTransaction = true;
+        session.implicit = true;
+    }
+
+    /** Ends {@code session}'s implicit block, if it is in one: its writes commit, unless an error failed it. */
+    synchronized void endImplicit(Session session) {
+        if (!session.implicit) return;
+        boolean failed = session.aborted;
+        Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
+        session.reset();
+        if (!failed) commit(pending);
+    }
+
     /** Fails {@code session}'s transaction block, if it is in one, after an error raised outside the coordinator. */
     synchronized void fail(Session session) {
         if (session.inTransaction) session.aborted = true;
@@ -456,20 +475,21 @@ final class Coordinator implements AutoCloseable, Catalog {
         long t = oracle.readTime();
         checkChanges(bound, t, 0);
         List<SqlType> types = bound.types();
-        if (!session.pending.isEmpty()) {
-            // reading the block's own writes: the general path, planned for this run
-            return rowsAt(session, physical(Plans.withParameters(bound, values, p.parameterTypes()), t, false, new HashSet<>()), t, types);
-        }
         if (p.physical == null) {
             // optimized before the statement time and the values are known, so it serves every run
             p.physical = Optimizer.prune(IndexSelection.apply(Optimizer.fold(bound), indexes(), new HashSet<>()));
             planned++;
         }
-        Plan plan = Plans.atStatementTime(Plans.withParameters(p.physical, values, p.parameterTypes()), Instant.ofEpochMilli(t));
         if (p.kind == Prepared.Kind.INSERT) {
-            List<Object[]> local = Peek.constantRows(plan);
+            // VALUES rows read no table, so uncommitted writes do not matter to them
+            List<Object[]> local = Peek.constantRows(Plans.atStatementTime(Plans.withParameters(p.physical, values, p.parameterTypes()), Instant.ofEpochMilli(t)));
             if (local != null) return local;
         }
+        if (!session.pending.isEmpty()) {
+            // reading the block's own writes: the general path, planned for this run
+            return rowsAt(session, physical(Plans.withParameters(bound, values, p.parameterTypes()), t, false, new HashSet<>()), t, types);
+        }
+        Plan plan = Plans.atStatementTime(Plans.withParameters(p.physical, values, p.parameterTypes()), Instant.ofEpochMilli(t));
         return rowsAt(session, plan, t, types);
     }
 
@@ -880,6 +900,8 @@ final class Coordinator implements AutoCloseable, Catalog {
     private Result transaction(Session session, Statement.Transaction t) {
         return switch (t.kind()) {
             case BEGIN -> {
+                // in the extended protocol's implicit block, BEGIN makes it explicit, with what it wrote so far
+                session.implicit = false;
                 if (session.inTransaction) yield Result.command("BEGIN"); // PostgreSQL warns and carries on
                 session.inTransaction = true;
                 yield Result.command("BEGIN");

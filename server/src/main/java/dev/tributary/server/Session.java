@@ -11,6 +11,8 @@ import java.util.Map;
  */
 public final class Session {
     boolean inTransaction;
+    /** Whether the block is the extended protocol's implicit one, which its next Sync ends. */
+    boolean implicit;
     boolean aborted;
     /** Table id to row to signed count, for the open transaction. */
     final Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>();
@@ -20,12 +22,13 @@ public final class Session {
 
     void reset() {
         inTransaction = false;
+        implicit = false;
         aborted = false;
         pending.clear();
     }
 
     /** Whether the session is in a transaction block (PostgreSQL's {@code T} status) or a failed one ({@code E}). */
     public char status() {
-        return !inTransaction ? 'I' : aborted ? 'E' : 'T';
+        return !inTransaction || implicit ? 'I' : aborted ? 'E' : 'T';
     }
 }

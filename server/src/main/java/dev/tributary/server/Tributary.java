@@ -127,6 +127,21 @@ public final class Tributary implements AutoCloseable {
         }
 
         /**
+         * Starts an implicit transaction block unless one is open: what runs until
+         * {@link #endImplicitTransaction} commits together then, or not at all after an error, as
+         * the extended query protocol's messages up to a Sync do in PostgreSQL. BEGIN inside it
+         * makes it an ordinary block.
+         */
+        public void beginImplicitTransaction() {
+            coordinator.beginImplicit(session);
+        }
+
+        /** Ends the implicit block, if one is open: commits its writes, or drops them if an error failed it. */
+        public void endImplicitTransaction() {
+            coordinator.endImplicit(session);
+        }
+
+        /**
          * Records an error raised for this session outside its statements (a Bind whose values do
          * not decode, a missing portal): a transaction block fails, as after any error in
          * PostgreSQL, and ignores commands until it ends.

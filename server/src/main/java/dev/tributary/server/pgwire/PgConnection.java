@@ -76,7 +76,10 @@ final class PgConnection {
                 byte[] body = body(in.readInt());
                 if (failed && type != 'S' && type != 'X') continue; // after an error, the extended protocol skips to Sync
                 switch (type) {
-                    case 'Q' -> query(cString(body, 0));
+                    case 'Q' -> {
+                        session.endImplicitTransaction();
+                        query(cString(body, 0));
+                    }
                     case 'X' -> {
                         return;
                     }
@@ -95,6 +98,7 @@ final class PgConnection {
                     }
                     case 'S' -> {
                         failed = false;
+                        session.endImplicitTransaction();
                         extended.sync();
                         readyForQuery();
                         out.flush();
@@ -381,7 +385,13 @@ final class PgConnection {
                     else if (what == 'P') describePortal(portal(name));
                     else throw new ProtocolException("invalid DESCRIBE message subtype " + (int) what);
                 }
-                case 'E' -> execute(portal(r.string()), r.int32());
+                case 'E' -> {
+                    Portal p = portal(r.string());
+                    int max = r.int32();
+                    // the statements up to Sync are one transaction, as in PostgreSQL: a batch commits whole or not at all
+                    session.beginImplicitTransaction();
+                    execute(p, max);
+                }
                 case 'C' -> {
                     char what = r.byte1();
                     String name = r.string();

@@ -193,6 +193,18 @@ class ExtendedProtocolTest {
             assertThat(c.briefUntilReady()).containsExactly("1", "E 22023", "Z I");
             c.send(parse("", "SELECT * FROM t WHERE a = $1", 2950), sync());
             assertThat(c.briefUntilReady()).containsExactly("E 42704", "Z I");
+            // the statements up to a Sync are one transaction: an error drops the writes before it
+            c.send(parse("", "INSERT INTO t VALUES ($1, $2)"), bind("", "", "100", "2024-01-01"), execute("", 0),
+                    bind("", "", "101", "not a date"), execute("", 0), sync());
+            assertThat(c.briefUntilReady()).containsExactly("1", "2", "C INSERT 0 1", "E 22007", "Z I");
+            assertThat(db.query("SELECT count(*) FROM t").text()).containsExactly(List.of("0"));
+            // BEGIN inside it makes it an ordinary block, keeping what came before
+            c.send(parse("", "INSERT INTO t VALUES ($1, $2)"), bind("", "", "200", "2024-01-01"), execute("", 0),
+                    parse("", "BEGIN"), bind("", ""), execute("", 0), sync());
+            assertThat(c.briefUntilReady()).containsExactly("1", "2", "C INSERT 0 1", "1", "2", "C BEGIN", "Z T");
+            c.send(query("ROLLBACK"));
+            assertThat(c.briefUntilReady()).containsExactly("C ROLLBACK", "Z I");
+            assertThat(db.query("SELECT count(*) FROM t").text()).containsExactly(List.of("0"));
             // and after all that, the statement works
             c.send(parse("", "INSERT INTO t VALUES ($1, $2)"), bind("", "", new int[] {1, 0},
                     new byte[][] {PgBinary.encode(7L, SqlType.INTEGER), "2024-01-01".getBytes()}, new int[0]), execute("", 0),

@@ -202,7 +202,8 @@ class JdbcPreparedTest {
                 assertThat(rs.getLong(1)).isEqualTo(250);
                 assertThat(rs.getBigDecimal(2)).isEqualByComparingTo(BigDecimal.valueOf(250 * 251 / 2, 2));
             }
-            // a batch that hits a duplicate key fails as a whole batch entry, as in PostgreSQL
+            // a batch that hits a duplicate key fails as a whole, as in PostgreSQL: its statements up to
+            // the Sync are one implicit transaction, so the row before the duplicate is not kept either
             try (PreparedStatement ins = c.prepareStatement("INSERT INTO items VALUES (?, ?, ?)")) {
                 ins.setLong(1, 1000);
                 ins.setString(2, "new");
@@ -213,6 +214,10 @@ class JdbcPreparedTest {
                 ins.setBigDecimal(3, BigDecimal.ONE);
                 ins.addBatch();
                 assertThatThrownBy(ins::executeBatch).isInstanceOf(java.sql.BatchUpdateException.class);
+            }
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM items WHERE id = 1000")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(1)).isZero();
             }
         }
     }
