@@ -321,7 +321,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     synchronized Prepared prepare(Session session, String sql, List<SqlType> declared) {
         List<Statement> statements = Parser.parse(sql);
         if (statements.size() > 1) throw new SqlException("42601", "cannot insert multiple commands into a prepared statement");
-        if (statements.isEmpty()) return new Prepared(sql, null, Prepared.Kind.EMPTY, List.of(), null, null);
+        if (statements.isEmpty()) return new Prepared(sql, null, Prepared.Kind.EMPTY, declared, List.of(), null, null);
         Statement st = statements.get(0);
         if (session.aborted && !(st instanceof Statement.Transaction)) {
             throw new SqlException("25P02", "current transaction is aborted, commands ignored until end of transaction block");
@@ -373,7 +373,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         List<SqlType> parameterTypes = binder.parameterTypes(plans);
         boolean rows = kind == Prepared.Kind.QUERY;
-        Prepared p = new Prepared(sql, st, kind, parameterTypes, rows ? query.names() : null, rows ? query.types() : null);
+        Prepared p = new Prepared(sql, st, kind, declared, parameterTypes, rows ? query.names() : null, rows ? query.types() : null);
         if (previous != null && (!parameterTypes.equals(previous.parameterTypes()) || !java.util.Objects.equals(p.types(), previous.types()))) {
             throw new SqlException("0A000", "cached plan must not change result type");
         }
@@ -407,7 +407,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         try {
             if (p.version != catalogVersion) {
-                Prepared again = bind(p.sql, p.statement, p.parameterTypes(), p);
+                // bound as it was first (inference included), then held to the types it had
+                Prepared again = bind(p.sql, p.statement, p.declared, p);
                 p.version = again.version;
                 p.query = again.query;
                 p.plan = again.plan;

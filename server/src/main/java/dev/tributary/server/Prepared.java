@@ -37,6 +37,8 @@ public final class Prepared {
     final String sql;
     final Statement statement;
     final Kind kind;
+    /** The parameter types the client declared (null where it left one to inference), for binding again. */
+    final List<SqlType> declared;
     private final List<SqlType> parameterTypes;
     private final List<String> columns;
     private final List<SqlType> types;
@@ -52,10 +54,12 @@ public final class Prepared {
     /** The plan as it runs when no uncommitted writes are visible, or null until first needed. */
     Plan physical;
 
-    Prepared(String sql, Statement statement, Kind kind, List<SqlType> parameterTypes, List<String> columns, List<SqlType> types) {
+    Prepared(String sql, Statement statement, Kind kind, List<SqlType> declared, List<SqlType> parameterTypes, List<String> columns,
+             List<SqlType> types) {
         this.sql = sql;
         this.statement = statement;
         this.kind = kind;
+        this.declared = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(declared));
         this.parameterTypes = List.copyOf(parameterTypes);
         this.columns = columns == null ? null : List.copyOf(columns);
         this.types = types == null ? null : List.copyOf(types);

@@ -133,6 +133,11 @@ class PreparedTest {
         db.execute("CREATE TABLE t (id int, v text)");
         db.execute("INSERT INTO t VALUES (1, 'b')");
         assertThat(run(p, 1L)).containsExactly("1|b");
+        // inferred types are inferred again, alike
+        Prepared echo = session.prepare("SELECT $1, $2 + 1", List.of());
+        assertThat(run(echo, "x", 1L)).containsExactly("x|2");
+        db.execute("CREATE TABLE other (a int)");
+        assertThat(run(echo, "y", 2L)).containsExactly("y|3");
         db.execute("DROP TABLE t");
         db.execute("CREATE TABLE t (id int, v int)");
         assertThatThrownBy(() -> session.execute(p, values(1L)))
