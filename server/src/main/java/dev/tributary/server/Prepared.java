@@ -76,11 +76,13 @@ public final class Prepared {
     }
 
     /**
-     * Whether its rows' shape is known only by running it: SHOW and EXPLAIN, which change
-     * nothing, so a client describing them may have them run.
+     * Whether its rows' shape is known only by running it: SHOW, EXPLAIN and the queries run as
+     * the simple protocol runs them (SELECT ... AS OF), which change nothing, so a client
+     * describing them may have them run.
      */
     public boolean shapeKnownWhenRun() {
-        return kind == Kind.OTHER && (statement instanceof Statement.Show || statement instanceof Statement.Explain);
+        return kind == Kind.OTHER && (statement instanceof Statement.Show || statement instanceof Statement.Explain
+                || statement instanceof Statement.QueryStatement);
     }
 
     /** The names of the columns it returns, or null when it returns no rows (or {@link #shapeKnownWhenRun}). */

@@ -161,6 +161,9 @@ class ExtendedProtocolTest {
             assertThat(c.briefUntilReady()).containsExactly("2", "Z T");
             assertThat(c.briefUntilReady()).containsExactly("D 1", "C SELECT 1", "3", "E 34000", "Z E");
             assertThat(c.briefUntilReady()).containsExactly("C ROLLBACK", "Z I");
+            // statements whose columns only running tells (they change nothing) are run to describe them
+            c.send(parse("", "SHOW TABLES"), describe('S', ""), bind("", ""), describe('P', ""), execute("", 0), sync());
+            assertThat(c.briefUntilReady()).containsExactly("1", "t ", "T name:25:0", "2", "T name:25:0", "D t", "C SHOW", "Z I");
             // the empty statement
             c.send(parse("", ""), bind("", ""), describe('P', ""), execute("", 0), sync());
             assertThat(c.briefUntilReady()).containsExactly("1", "2", "n", "I", "Z I");
