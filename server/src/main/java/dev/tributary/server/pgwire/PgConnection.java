@@ -61,10 +61,25 @@ final class PgConnection {
         this.options = options;
     }
 
-    /** Tells a client there is no room for it, and hangs up. */
+    /**
+     * Tells a client there is no room for it, and hangs up. The error comes after the client's
+     * startup packet (an SSL or GSS request first is answered {@code N}) as PostgreSQL sends it:
+     * closing with the packet unread would reset the connection and lose the error.
+     */
     static void refuse(Socket client, String sqlState, String message) {
         try (client) {
+            client.setSoTimeout(5_000);
+            DataInputStream i = new DataInputStream(new BufferedInputStream(client.getInputStream()));
             DataOutputStream o = new DataOutputStream(client.getOutputStream());
+            for (int packets = 0; packets < 3; packets++) {
+                int length = i.readInt();
+                if (length < 8 || length > 10_000) break;
+                int code = i.readInt();
+                i.skipNBytes(length - 8);
+                if (code != SSL_REQUEST && code != GSSENC_REQUEST) break;
+                o.write('N');
+                o.flush();
+            }
             writeError(o, new SqlException(sqlState, message), "FATAL");
             o.flush();
         } catch (IOException ignored) {
@@ -74,7 +89,8 @@ final class PgConnection {
 
     void run() {
         Socket client = socket;
-        try (client) {
+        // not try-with-resources: that would close the socket before the catch below could send the error
+        try {
             in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
             socket.setSoTimeout(STARTUP_TIMEOUT_MILLIS);
@@ -122,13 +138,16 @@ final class PgConnection {
         } catch (IOException | RuntimeException e) {
             // a client that vanished, or a message we could not read: this connection ends here
         } finally {
-            if (socket != client) {
-                try {
-                    socket.close();
-                } catch (IOException ignored) {
-                    // the TLS close_notify could not be sent; the socket under it closes anyway
-                }
-            }
+            close(socket);
+            if (socket != client) close(client);
+        }
+    }
+
+    private static void close(Socket s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // a TLS close_notify that could not be sent; the socket is closed all the same
         }
     }
 
@@ -163,6 +182,8 @@ final class PgConnection {
             if (body.length < 4) throw new ProtocolException("invalid startup packet");
             int code = ((body[0] & 0xff) << 24) | ((body[1] & 0xff) << 16) | ((body[2] & 0xff) << 8) | (body[3] & 0xff);
             if (code == SSL_REQUEST && options.tls() != null && !(socket instanceof SSLSocket)) {
+                // bytes sent after the request but before the handshake would be taken as if encrypted
+                if (in.available() > 0) throw new ProtocolException("received unencrypted data after SSL request");
                 out.write('S');
                 out.flush();
                 startTls();
@@ -228,12 +249,9 @@ final class PgConnection {
 
     /**
      * Encryption after an SSLRequest answered {@code S}: the TLS handshake (server mode, TLS 1.2 or
-     * later), then the rest of the connection runs over it. Bytes the client sent after the
-     * request but before the handshake would be unencrypted text taken as if it were protected,
-     * so they end the connection instead.
+     * later), then the rest of the connection runs over it.
      */
     private void startTls() throws IOException {
-        if (in.available() > 0) throw new ProtocolException("received unencrypted data after SSL request");
         SSLSocket tls = (SSLSocket) options.tls().getSocketFactory()
                 .createSocket(socket, socket.getInetAddress().getHostAddress(), socket.getPort(), true);
         tls.setUseClientMode(false);
