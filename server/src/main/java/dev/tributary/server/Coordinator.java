@@ -617,7 +617,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             r = r.withNotice(Notice.notice("00000", "empty string is not a valid password, clearing password"));
             password = null;
         }
-        roles.create(c.name(), login != null ? login : c.user(), hasPassword && password != null ? roles.verifierOf(password) : null, c.pos());
+        roles.create(c.name(), login != null ? login : c.user(), hasPassword && password != null ? roles.verifierOf(password) : null);
         return r;
     }
 
@@ -639,14 +639,14 @@ final class Coordinator implements AutoCloseable, Catalog {
             r = r.withNotice(Notice.notice("00000", "empty string is not a valid password, clearing password"));
             password = null;
         }
-        if (roles.find(a.name()).isEmpty()) throw Roles.notFound(a.name(), a.pos());
-        roles.alter(a.name(), login, setPassword, password == null ? null : roles.verifierOf(password), a.pos());
+        if (roles.find(a.name()).isEmpty()) throw Roles.notFound(a.name());
+        roles.alter(a.name(), login, setPassword, password == null ? null : roles.verifierOf(password));
         return r;
     }
 
     private Result dropRole(Statement.DropRole d) {
         for (String name : d.names()) {
-            if (roles.find(name).isEmpty() && !d.ifExists()) throw Roles.notFound(name, d.pos());
+            if (roles.find(name).isEmpty() && !d.ifExists()) throw Roles.notFound(name);
         }
         Result r = Result.command("DROP ROLE");
         for (String name : d.names()) {

@@ -84,10 +84,10 @@ public final class Roles {
         return ScramVerifier.of(password, random);
     }
 
-    /** Adds a role; 42710 if it exists, 42939 for a reserved name. */
-    public synchronized void create(String name, boolean login, ScramVerifier verifier, int pos) {
-        checkName(name, pos);
-        if (roles.containsKey(name)) throw new SqlException("42710", "role \"" + name + "\" already exists", pos);
+    /** Adds a role; 42710 if it exists, 42939 for a reserved name (the parser refuses {@code public} and {@code none} already). */
+    public synchronized void create(String name, boolean login, ScramVerifier verifier) {
+        checkName(name);
+        if (roles.containsKey(name)) throw new SqlException("42710", "role \"" + name + "\" already exists");
         roles.put(name, new Role(name, login, verifier));
     }
 
@@ -95,9 +95,9 @@ public final class Roles {
      * Changes a role: {@code login} null keeps it; {@code setPassword} false keeps the password,
      * true sets it to {@code verifier} (null removes it). 42704 if there is no such role.
      */
-    public synchronized void alter(String name, Boolean login, boolean setPassword, ScramVerifier verifier, int pos) {
+    public synchronized void alter(String name, Boolean login, boolean setPassword, ScramVerifier verifier) {
         Role r = roles.get(name);
-        if (r == null) throw notFound(name, pos);
+        if (r == null) throw notFound(name);
         roles.put(name, new Role(name, login == null ? r.login() : login, setPassword ? verifier : r.verifier()));
     }
 
@@ -107,16 +107,16 @@ public final class Roles {
     }
 
     /** 42704 role does not exist. */
-    public static SqlException notFound(String name, int pos) {
-        return new SqlException("42704", "role \"" + name + "\" does not exist", pos);
+    public static SqlException notFound(String name) {
+        return new SqlException("42704", "role \"" + name + "\" does not exist");
     }
 
-    private static void checkName(String name, int pos) {
+    private static void checkName(String name) {
         if (name.equals("public") || name.equals("none")) {
-            throw new SqlException("42939", "role name \"" + name + "\" is reserved", pos);
+            throw new SqlException("42939", "role name \"" + name + "\" is reserved");
         }
         if (name.startsWith("pg_")) {
-            throw new SqlException("42939", "role name \"" + name + "\" is reserved", pos)
+            throw new SqlException("42939", "role name \"" + name + "\" is reserved")
                     .withDetail("Role names starting with \"pg_\" are reserved.");
         }
     }

@@ -210,7 +210,7 @@ public final class PgServer implements AutoCloseable {
         Tributary db = Tributary.inMemory(manual ? Clock.manual(0) : Clock.wall());
         String password = System.getenv("TRIBUTARY_PASSWORD");
         if (password != null && !password.isEmpty()) {
-            db.roles().alter(dev.tributary.server.auth.Roles.BOOTSTRAP, null, true, db.roles().verifierOf(password), 0);
+            db.roles().alter(dev.tributary.server.auth.Roles.BOOTSTRAP, null, true, db.roles().verifierOf(password));
         }
         PgServer server = new PgServer(db, options);
         System.err.println("tributary: listening on " + listen + ":" + server.port() + (options.tls() != null ? " (TLS available)" : "")

@@ -369,7 +369,11 @@ public final class Parser {
         }
         if (!orReplace && (isKw("role") || isKw("user"))) {
             boolean user = next().isKeyword("user");
+            int namePos = pos();
             String name = name();
+            if (name.equals("public") || name.equals("none")) {
+                throw new SqlException("42939", "role name \"" + name + "\" is reserved", namePos);
+            }
             return new Statement.CreateRole(pos, name, user, roleOptions());
         }
         if (!orReplace && acceptKw("table")) return createTable(pos);
