@@ -17,6 +17,7 @@ import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 
 /**
@@ -63,19 +64,30 @@ final class PgConnection {
 
     /**
      * Tells a client there is no room for it, and hangs up. The error comes after the client's
-     * startup packet (an SSL or GSS request first is answered {@code N}) as PostgreSQL sends it:
-     * closing with the packet unread would reset the connection and lose the error.
+     * startup packet, as PostgreSQL sends it (closing with the packet unread would reset the
+     * connection and lose the error), and over TLS if the client asks for it and {@code tls} is
+     * given, so a client that requires TLS hears the real reason.
      */
-    static void refuse(Socket client, String sqlState, String message) {
-        try (client) {
+    static void refuse(Socket client, String sqlState, String message, SSLContext tls) {
+        Socket transport = client;
+        try {
             client.setSoTimeout(5_000);
             DataInputStream i = new DataInputStream(new BufferedInputStream(client.getInputStream()));
-            DataOutputStream o = new DataOutputStream(client.getOutputStream());
+            DataOutputStream o = new DataOutputStream(new BufferedOutputStream(client.getOutputStream()));
             for (int packets = 0; packets < 3; packets++) {
                 int length = i.readInt();
                 if (length < 8 || length > 10_000) break;
                 int code = i.readInt();
                 i.skipNBytes(length - 8);
+                if (code == SSL_REQUEST && tls != null && transport == client && i.available() == 0) {
+                    o.write('S');
+                    o.flush();
+                    SSLSocket s = handshake(tls, client);
+                    transport = s;
+                    i = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+                    o = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
+                    continue;
+                }
                 if (code != SSL_REQUEST && code != GSSENC_REQUEST) break;
                 o.write('N');
                 o.flush();
@@ -84,7 +96,19 @@ final class PgConnection {
             o.flush();
         } catch (IOException ignored) {
             // the client is gone anyway
+        } finally {
+            close(transport);
+            if (transport != client) close(client);
         }
+    }
+
+    /** The server side of a TLS handshake over {@code socket}: TLS 1.2 or later. */
+    private static SSLSocket handshake(SSLContext tls, Socket socket) throws IOException {
+        SSLSocket s = (SSLSocket) tls.getSocketFactory().createSocket(socket, socket.getInetAddress().getHostAddress(), socket.getPort(), true);
+        s.setUseClientMode(false);
+        s.setEnabledProtocols(Tls.PROTOCOLS.stream().filter(java.util.Arrays.asList(s.getSupportedProtocols())::contains).toArray(String[]::new));
+        s.startHandshake();
+        return s;
     }
 
     void run() {
@@ -252,11 +276,7 @@ final class PgConnection {
      * later), then the rest of the connection runs over it.
      */
     private void startTls() throws IOException {
-        SSLSocket tls = (SSLSocket) options.tls().getSocketFactory()
-                .createSocket(socket, socket.getInetAddress().getHostAddress(), socket.getPort(), true);
-        tls.setUseClientMode(false);
-        tls.setEnabledProtocols(Tls.PROTOCOLS.stream().filter(java.util.Arrays.asList(tls.getSupportedProtocols())::contains).toArray(String[]::new));
-        tls.startHandshake();
+        SSLSocket tls = handshake(options.tls(), socket);
         socket = tls;
         in = new DataInputStream(new BufferedInputStream(tls.getInputStream()));
         out = new DataOutputStream(new BufferedOutputStream(tls.getOutputStream()));

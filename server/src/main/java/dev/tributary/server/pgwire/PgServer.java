@@ -129,7 +129,7 @@ public final class PgServer implements AutoCloseable {
                 continue;
             }
             if (!slots.tryAcquire()) {
-                threads.execute(() -> PgConnection.refuse(client, "53300", "sorry, too many clients already"));
+                threads.execute(() -> PgConnection.refuse(client, "53300", "sorry, too many clients already", options.tls()));
                 continue;
             }
             threads.execute(() -> {

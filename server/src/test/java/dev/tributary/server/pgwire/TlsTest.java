@@ -175,4 +175,16 @@ class TlsTest {
             }
         }
     }
+
+    @Test
+    void aClientRequiringTlsHearsTooManyClientsOverTls() throws Exception {
+        try (PgServer one = new PgServer(db, PgServer.Options.defaults().withPort(0).withMaxConnections(1).withTls(serverContext()))) {
+            String base = "jdbc:postgresql://127.0.0.1:" + one.port() + "/tributary?user=u&prepareThreshold=0&sslmode=require&sslfactory=org.postgresql.ssl.NonValidatingFactory";
+            try (Connection held = DriverManager.getConnection(base)) {
+                assertThat(one(held, "SELECT 1")).isEqualTo("1");
+                assertThatThrownBy(() -> DriverManager.getConnection(base))
+                        .isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("53300"));
+            }
+        }
+    }
 }
