@@ -599,49 +599,44 @@ final class Coordinator implements AutoCloseable, Catalog {
         return roles;
     }
 
-    private Result createRole(Statement.CreateRole c) {
+    /**
+     * What the options of CREATE/ALTER ROLE ask for: {@code login} null when not given;
+     * {@code setsPassword} when PASSWORD was given, with its verifier (null for PASSWORD NULL or '').
+     */
+    private record RoleChange(Boolean login, boolean setsPassword, dev.tributary.server.auth.ScramVerifier verifier, Result result) {}
+
+    private RoleChange roleChange(List<Statement.RoleOption> options, String tag) {
         Boolean login = null;
-        boolean hasPassword = false;
+        boolean setsPassword = false;
         String password = null;
-        for (Statement.RoleOption o : c.options()) {
+        for (Statement.RoleOption o : options) {
             switch (o) {
                 case Statement.RoleOption.Login l -> login = l.login();
                 case Statement.RoleOption.Password p -> {
-                    hasPassword = true;
+                    setsPassword = true;
                     password = p.password();
                 }
             }
         }
-        Result r = Result.command("CREATE ROLE");
+        Result r = Result.command(tag);
         if (password != null && password.isEmpty()) {
             r = r.withNotice(Notice.notice("00000", "empty string is not a valid password, clearing password"));
             password = null;
         }
-        roles.create(c.name(), login != null ? login : c.user(), hasPassword && password != null ? roles.verifierOf(password) : null);
-        return r;
+        return new RoleChange(login, setsPassword, password == null ? null : roles.verifierOf(password), r);
+    }
+
+    private Result createRole(Statement.CreateRole c) {
+        RoleChange change = roleChange(c.options(), "CREATE ROLE");
+        roles.create(c.name(), change.login() != null ? change.login() : c.user(), change.verifier());
+        return change.result();
     }
 
     private Result alterRole(Statement.AlterRole a) {
-        Boolean login = null;
-        boolean setPassword = false;
-        String password = null;
-        for (Statement.RoleOption o : a.options()) {
-            switch (o) {
-                case Statement.RoleOption.Login l -> login = l.login();
-                case Statement.RoleOption.Password p -> {
-                    setPassword = true;
-                    password = p.password();
-                }
-            }
-        }
-        Result r = Result.command("ALTER ROLE");
-        if (password != null && password.isEmpty()) {
-            r = r.withNotice(Notice.notice("00000", "empty string is not a valid password, clearing password"));
-            password = null;
-        }
         if (roles.find(a.name()).isEmpty()) throw Roles.notFound(a.name());
-        roles.alter(a.name(), login, setPassword, password == null ? null : roles.verifierOf(password));
-        return r;
+        RoleChange change = roleChange(a.options(), "ALTER ROLE");
+        roles.alter(a.name(), change.login(), change.setsPassword(), change.verifier());
+        return change.result();
     }
 
     private Result dropRole(Statement.DropRole d) {

@@ -53,7 +53,8 @@ class AuthTest {
         return password == null ? DriverManager.getConnection(url) : DriverManager.getConnection(url + "&password=" + password);
     }
 
-    private static String one(Connection c, String sql) throws SQLException {
+    /** The first column of the first row of {@code sql}. */
+    static String one(Connection c, String sql) throws SQLException {
         try (ResultSet rs = c.createStatement().executeQuery(sql)) {
             rs.next();
             return rs.getString(1);

@@ -61,10 +61,7 @@ class TlsTest {
     }
 
     private static String one(Connection c, String sql) throws SQLException {
-        try (ResultSet rs = c.createStatement().executeQuery(sql)) {
-            rs.next();
-            return rs.getString(1);
-        }
+        return AuthTest.one(c, sql);
     }
 
     @Test
@@ -89,6 +86,18 @@ class TlsTest {
                 .isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("28P01"));
     }
 
+    /** A connection that has sent SSLRequest and been answered {@code S}. */
+    private Socket sslRequested() throws IOException {
+        Socket raw = new Socket(InetAddress.getLoopbackAddress(), server.port());
+        raw.setSoTimeout(30_000);
+        DataOutputStream out = new DataOutputStream(raw.getOutputStream());
+        out.writeInt(8);
+        out.writeInt(80877103);
+        out.flush();
+        assertThat(raw.getInputStream().read()).isEqualTo('S');
+        return raw;
+    }
+
     @Test
     void theHandshakeIsTls12OrLaterWithTheConfiguredCertificate() throws Exception {
         KeyStore trust = KeyStore.getInstance("PKCS12");
@@ -101,13 +110,7 @@ class TlsTest {
         SSLContext client = SSLContext.getInstance("TLS");
         client.init(null, tmf.getTrustManagers(), null);
         for (String protocol : new String[] {"TLSv1.2", "TLSv1.3"}) {
-            try (Socket raw = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
-                raw.setSoTimeout(30_000);
-                DataOutputStream out = new DataOutputStream(raw.getOutputStream());
-                out.writeInt(8);
-                out.writeInt(80877103);
-                out.flush();
-                assertThat(raw.getInputStream().read()).isEqualTo('S');
+            try (Socket raw = sslRequested()) {
                 SSLSocket tls = (SSLSocket) client.getSocketFactory().createSocket(raw, "localhost", server.port(), true);
                 tls.setEnabledProtocols(new String[] {protocol});
                 tls.startHandshake();
@@ -115,13 +118,7 @@ class TlsTest {
             }
         }
         // TLS 1.1 is refused
-        try (Socket raw = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
-            raw.setSoTimeout(30_000);
-            DataOutputStream out = new DataOutputStream(raw.getOutputStream());
-            out.writeInt(8);
-            out.writeInt(80877103);
-            out.flush();
-            assertThat(raw.getInputStream().read()).isEqualTo('S');
+        try (Socket raw = sslRequested()) {
             SSLSocket tls = (SSLSocket) client.getSocketFactory().createSocket(raw, "localhost", server.port(), true);
             java.util.List<String> supported = java.util.Arrays.asList(tls.getSupportedProtocols());
             if (supported.contains("TLSv1.1")) {
