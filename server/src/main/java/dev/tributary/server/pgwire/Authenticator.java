@@ -40,10 +40,14 @@ final class Authenticator {
         this.random = random;
     }
 
+    /** Whether a client is let in without a password: {@link PgServer.Auth#AUTO}, on loopback, and no role has one. */
+    static boolean trusted(PgServer.Auth mode, boolean loopback, Roles roles) {
+        return mode == PgServer.Auth.AUTO && loopback && !roles.anyPassword();
+    }
+
     /** Authenticates {@code user} over {@code connection}; false if the connection ends here (the error is sent). */
     boolean authenticate(String user, PgConnection connection) throws IOException {
-        boolean password = mode == PgServer.Auth.SCRAM || !loopback || roles.anyPassword();
-        if (!password) {
+        if (trusted(mode, loopback, roles)) {
             Optional<Roles.Role> role = roles.find(user);
             if (role.isPresent() && !role.get().login()) {
                 connection.fatal(new SqlException("28000", "role \"" + user + "\" is not permitted to log in"));

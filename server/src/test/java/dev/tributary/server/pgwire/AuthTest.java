@@ -208,4 +208,14 @@ class AuthTest {
         assertThatThrownBy(() -> connect("viewer", null))
                 .isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("28000"));
     }
+
+    @Test
+    void trustIsOnlyForLoopbackClientsInAutoModeWhileNoRoleHasAPassword() {
+        var roles = new dev.tributary.server.auth.Roles(new java.security.SecureRandom());
+        assertThat(Authenticator.trusted(PgServer.Auth.AUTO, true, roles)).isTrue();
+        assertThat(Authenticator.trusted(PgServer.Auth.AUTO, false, roles)).isFalse();
+        assertThat(Authenticator.trusted(PgServer.Auth.SCRAM, true, roles)).isFalse();
+        roles.create("x", true, roles.verifierOf("pw"));
+        assertThat(Authenticator.trusted(PgServer.Auth.AUTO, true, roles)).isFalse();
+    }
 }

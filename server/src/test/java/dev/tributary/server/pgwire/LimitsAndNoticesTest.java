@@ -118,6 +118,11 @@ class LimitsAndNoticesTest {
             assertThat((Object) w).isNotNull();
             assertThat(w.getSQLState()).isEqualTo("00000");
             assertThat(w.getMessage()).isEqualTo("table \"missing\" does not exist, skipping");
+            // the extended protocol (a prepared statement) sends them before CommandComplete too
+            try (java.sql.PreparedStatement p = c.prepareStatement("DROP VIEW IF EXISTS gone")) {
+                p.execute();
+                assertThat(p.getWarnings().getMessage()).isEqualTo("view \"gone\" does not exist, skipping");
+            }
         }
     }
 
