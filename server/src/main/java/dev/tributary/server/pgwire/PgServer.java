@@ -114,6 +114,11 @@ public final class PgServer implements AutoCloseable {
         this(db, Options.defaults().withListen(address).withPort(port).withMaxConnections(maxConnections));
     }
 
+    /** How it runs. */
+    public Options options() {
+        return options;
+    }
+
     /** The port it listens on. */
     public int port() {
         return socket.getLocalPort();
