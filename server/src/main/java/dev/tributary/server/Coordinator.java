@@ -772,11 +772,10 @@ final class Coordinator implements AutoCloseable, Catalog {
         Statement st = statements.get(0);
         BoundQuery q;
         Binder binder = new Binder(this);
+        Statement.Subscribe sub = null;
         switch (st) {
             case Statement.Subscribe s -> {
-                if (s.asOf() != null) throw new SqlException("0A000", "SUBSCRIBE ... AS OF is not supported yet", s.asOf().pos());
-                if (s.upsertKey() != null) throw new SqlException("0A000", "SUBSCRIBE ... ENVELOPE UPSERT is not supported yet", s.pos());
-                if (!s.snapshot()) throw new SqlException("0A000", "SUBSCRIBE ... WITH (SNAPSHOT = false) is not supported yet", s.pos());
+                sub = s;
                 dev.tributary.sql.ast.Query query = s.query() != null ? s.query()
                         : dev.tributary.sql.parser.Parser.parseQuery("SELECT * FROM " + String.join(".", s.name().stream().map(dev.tributary.sql.parser.SqlFormatter::ident).toList()));
                 q = binder.bindQuery(query);
@@ -786,35 +785,99 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         Plan plan = q.plan().arity() > q.visible() ? new Plan.Project(q.plan(), range(q.visible())) : q.plan();
         if (Plans.usesStatementTime(plan)) throw new SqlException("0A000", "now() in a subscription is not supported yet", st.pos());
-        List<String> columns = new ArrayList<>(List.of("change_time", "change_diff"));
+        long start = oracle.readTime();
+        long asOf = start;
+        long upTo = Long.MAX_VALUE;
+        boolean snapshot = true;
+        boolean progress = false;
+        int[] keyColumns = null;
+        if (sub != null) {
+            snapshot = sub.snapshot();
+            progress = sub.progress();
+            if (sub.asOf() != null) {
+                asOf = binder.systemTime(sub.asOf(), "AS OF");
+                if (asOf < compactedTo) {
+                    throw new SqlException("22023", "SUBSCRIBE AS OF " + asOf + " is before the history its inputs retain, which starts at "
+                            + compactedTo + " (now " + start + ")", sub.asOf().pos(), "Subscribe as of a time from " + compactedTo + " on.");
+                }
+            }
+            if (sub.upTo() != null) {
+                upTo = binder.systemTime(sub.upTo(), "UP TO");
+                if (upTo < asOf) throw new SqlException("22023", "UP TO " + upTo + " is before AS OF " + asOf, sub.upTo().pos());
+            }
+            if (sub.upsertKey() != null) {
+                keyColumns = new int[sub.upsertKey().size()];
+                for (int i = 0; i < keyColumns.length; i++) {
+                    String k = sub.upsertKey().get(i);
+                    keyColumns[i] = q.names().subList(0, q.visible()).indexOf(k);
+                    if (keyColumns[i] < 0) throw new SqlException("42703", "column \"" + k + "\" does not exist", sub.pos(),
+                            "ENVELOPE UPSERT (KEY (...)) names columns of the subscribed query: " + String.join(", ", q.names()) + ".");
+                }
+            }
+        }
+        List<String> columns = new ArrayList<>(List.of("change_time"));
+        List<SqlType> types = new ArrayList<>(List.of(SqlType.TIMESTAMPTZ));
+        if (progress) {
+            columns.add("change_progressed");
+            types.add(SqlType.BOOLEAN);
+        }
+        columns.add(keyColumns == null ? "change_diff" : "change_state");
+        types.add(keyColumns == null ? SqlType.BIGINT : SqlType.TEXT);
+        int prefix = columns.size();
         columns.addAll(q.names());
-        List<SqlType> types = new ArrayList<>(List.of(SqlType.TIMESTAMPTZ, SqlType.BIGINT));
         types.addAll(q.types());
         RowCodec codec = new RowCodec(q.types());
-        long start = oracle.readTime();
-        Dataflows.Delivery delivery = new Dataflows.Delivery() {
-            @Override
-            public void changes(long time, Map<Row, Long> changes) {
-                List<Object[]> rows = new ArrayList<>();
-                for (Map.Entry<Row, Long> e : changes.entrySet()) {
-                    Object[] values = codec.decode(e.getKey());
-                    Object[] row = new Object[values.length + 2];
-                    row[0] = Instant.ofEpochMilli(time);
-                    row[1] = e.getValue();
-                    System.arraycopy(values, 0, row, 2, values.length);
-                    rows.add(row);
-                }
-                listener.onChanges(new Result("SUBSCRIBE", columns, types, rows));
-            }
-
-            @Override
-            public void error(SqlException error) {
-                listener.onError(error);
-            }
+        boolean withProgress = progress;
+        java.util.function.BiFunction<Long, Object, Object[]> row = (time, tag) -> {
+            Object[] r = new Object[columns.size()];
+            r[0] = Instant.ofEpochMilli(time);
+            if (withProgress) r[1] = false;
+            r[prefix - 1] = tag;
+            return r;
         };
+        dev.tributary.changeslog.ChangeStream.Sink<Row, Row> sink;
+        if (keyColumns == null) {
+            sink = new SubscriptionSink<Row>(listener, columns, types, withProgress) {
+                @Override
+                public void changes(long time, Map<Row, Long> changes) {
+                    List<Object[]> rows = new ArrayList<>();
+                    for (Map.Entry<Row, Long> e : changes.entrySet()) {
+                        Object[] r = row.apply(time, e.getValue());
+                        System.arraycopy(codec.decode(e.getKey()), 0, r, prefix, codec.arity());
+                        rows.add(r);
+                    }
+                    deliver(rows);
+                }
+            };
+        } else {
+            int[] keys = keyColumns;
+            var downstream = new SubscriptionSink<dev.tributary.changeslog.UpsertEnvelope.KeyChange<List<Object>, Row>>(listener, columns, types, withProgress) {
+                @Override
+                public void changes(long time, Map<dev.tributary.changeslog.UpsertEnvelope.KeyChange<List<Object>, Row>, Long> changes) {
+                    List<Object[]> rows = new ArrayList<>();
+                    for (var c : changes.keySet()) {
+                        Object[] r = row.apply(time, c.state().name().toLowerCase(java.util.Locale.ROOT));
+                        if (c.row() != null) {
+                            System.arraycopy(codec.decode(c.row()), 0, r, prefix, codec.arity());
+                        } else {
+                            for (int i = 0; i < keys.length; i++) r[prefix + keys[i]] = c.key().get(i);
+                        }
+                        rows.add(r);
+                    }
+                    deliver(rows);
+                }
+            };
+            sink = new dev.tributary.changeslog.UpsertEnvelope<List<Object>, Row, Row>(r -> {
+                Object[] values = codec.decode(r);
+                List<Object> key = new ArrayList<>(keys.length);
+                for (int k : keys) key.add(dev.tributary.sql.row.Keys.normalize(values[k]));
+                return key;
+            }, downstream);
+        }
+        dev.tributary.changeslog.ChangeStream.Options options = new dev.tributary.changeslog.ChangeStream.Options(asOf, snapshot, progress, upTo);
         int index = engine.call(w -> {
             dataflows[w.index()].advance(start + 1);
-            return dataflows[w.index()].subscribe(w, plan, start, delivery);
+            return dataflows[w.index()].subscribe(w, plan, options, sink);
         });
         subscriptions++;
         return new Subscription(() -> {
@@ -828,7 +891,51 @@ final class Coordinator implements AutoCloseable, Catalog {
         }, columns, types);
     }
 
+    /**
+     * A change stream's deliveries as {@link Result} batches for a {@link Subscription.Listener}:
+     * progress as a row of its own ({@code change_progressed} true, the rest NULL), errors as the
+     * first error, the end as {@link Subscription.Listener#onDone()}.
+     */
+    private abstract static class SubscriptionSink<D> implements dev.tributary.changeslog.ChangeStream.Sink<D, Row> {
+        private final Subscription.Listener listener;
+        private final List<String> columns;
+        private final List<SqlType> types;
+        private final boolean progress;
+
+        SubscriptionSink(Subscription.Listener listener, List<String> columns, List<SqlType> types, boolean progress) {
+            this.listener = listener;
+            this.columns = columns;
+            this.types = types;
+            this.progress = progress;
+        }
+
+        void deliver(List<Object[]> rows) {
+            listener.onChanges(new Result("SUBSCRIBE", columns, types, rows));
+        }
+
+        @Override
+        public void progressed(long frontier) {
+            if (!progress) return;
+            Object[] r = new Object[columns.size()];
+            r[0] = Instant.ofEpochMilli(frontier);
+            r[1] = true;
+            deliver(List.<Object[]>of(r));
+        }
+
+        @Override
+        public void failed(long time, Map<Row, Long> errors) {
+            listener.onError(Dataflows.firstError(errors.keySet()));
+        }
+
+        @Override
+        public void done() {
+            listener.onDone();
+        }
+    }
+
     private int subscriptions;
+    /** Every input's history before this time is compacted away: the earliest time a read or subscription can start at. */
+    private long compactedTo;
     private java.util.concurrent.ScheduledExecutorService ticker;
 
     /**
@@ -855,6 +962,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** Advances every table with the clock, so maintained views and subscribers see time pass. */
     void tick() {
         long now = oracle.readTime();
+        compactedTo = Math.max(compactedTo, now);
         engine.callAll(w -> {
             dataflows[w.index()].advance(now + 1);
             dataflows[w.index()].compactTo(now);

@@ -33,6 +33,11 @@ final class Embedded implements Database {
             public void onError(SqlException error) {
                 onEnd.accept(error);
             }
+
+            @Override
+            public void onDone() {
+                onEnd.accept(null);
+            }
         });
     }
 

@@ -333,7 +333,7 @@ public final class Shell {
                 || parsed.get(0) instanceof dev.tributary.sql.ast.Statement.QueryStatement q && q.emitChanges());
     }
 
-    /** Prints a subscription's rows as they come, until Ctrl-C (or an error). */
+    /** Prints a subscription's rows as they come, until Ctrl-C, an error, or its end (UP TO). */
     private boolean subscribe(String sql) {
         java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
         boolean[] headerPrinted = {false};

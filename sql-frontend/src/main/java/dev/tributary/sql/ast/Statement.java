@@ -128,10 +128,10 @@ public sealed interface Statement extends Node {
 
     /**
      * SUBSCRIBE [TO] name | SUBSCRIBE (query): exactly one of {@code name} (empty when absent) and
-     * {@code query} (null when absent) is given. {@code asOf} may be null; {@code upsertKey} is
-     * null without {@code ENVELOPE UPSERT (KEY (cols))}.
+     * {@code query} (null when absent) is given. {@code asOf} and {@code upTo} may be null;
+     * {@code upsertKey} is null without {@code ENVELOPE UPSERT (KEY (cols))}.
      */
-    record Subscribe(int pos, List<String> name, Query query, Expr asOf, boolean snapshot, boolean progress,
+    record Subscribe(int pos, List<String> name, Query query, Expr asOf, Expr upTo, boolean snapshot, boolean progress,
                      List<String> upsertKey) implements Statement {
         public Subscribe {
             name = List.copyOf(name);

@@ -677,38 +677,52 @@ public final class Parser {
             name = qualifiedName();
         }
         Expr asOf = null;
-        if (isKw("as") && isKw(1, "of")) {
-            p += 2;
-            asOf = expr();
-        }
+        Expr upTo = null;
         boolean snapshot = true;
         boolean progress = false;
-        if (acceptKw("with")) {
-            expect(Type.LPAREN);
-            do {
-                int opos = pos();
-                String opt = label();
-                if (isOp("=")) p++;
-                boolean value = true;
-                if (!is(Type.COMMA) && !is(Type.RPAREN)) value = booleanOption();
-                switch (opt) {
-                    case "snapshot" -> snapshot = value;
-                    case "progress" -> progress = value;
-                    default -> throw new SqlException("42601", "unrecognized SUBSCRIBE option \"" + opt + "\"", opos,
-                            "SUBSCRIBE accepts SNAPSHOT and PROGRESS.");
-                }
-            } while (accept(Type.COMMA));
-            expect(Type.RPAREN);
-        }
+        boolean with = false;
         List<String> key = null;
-        if (acceptKw("envelope")) {
-            expectKw("upsert");
-            expect(Type.LPAREN);
-            expectKw("key");
-            key = nameList();
-            expect(Type.RPAREN);
+        // the clauses in any order, each at most once (the documented order: ENVELOPE, WITH, AS OF, UP TO)
+        while (true) {
+            int cpos = pos();
+            if (isKw("as") && isKw(1, "of")) {
+                if (asOf != null) throw new SqlException("42601", "AS OF given twice", cpos);
+                p += 2;
+                asOf = expr();
+            } else if (isKw("up") && isKw(1, "to")) {
+                if (upTo != null) throw new SqlException("42601", "UP TO given twice", cpos);
+                p += 2;
+                upTo = expr();
+            } else if (acceptKw("with")) {
+                if (with) throw new SqlException("42601", "WITH options given twice", cpos);
+                with = true;
+                expect(Type.LPAREN);
+                do {
+                    int opos = pos();
+                    String opt = label();
+                    if (isOp("=")) p++;
+                    boolean value = true;
+                    if (!is(Type.COMMA) && !is(Type.RPAREN)) value = booleanOption();
+                    switch (opt) {
+                        case "snapshot" -> snapshot = value;
+                        case "progress" -> progress = value;
+                        default -> throw new SqlException("42601", "unrecognized SUBSCRIBE option \"" + opt + "\"", opos,
+                                "SUBSCRIBE accepts SNAPSHOT and PROGRESS.");
+                    }
+                } while (accept(Type.COMMA));
+                expect(Type.RPAREN);
+            } else if (acceptKw("envelope")) {
+                if (key != null) throw new SqlException("42601", "ENVELOPE given twice", cpos);
+                expectKw("upsert");
+                expect(Type.LPAREN);
+                expectKw("key");
+                key = nameList();
+                expect(Type.RPAREN);
+            } else {
+                break;
+            }
         }
-        return new Subscribe(pos, name, query, asOf, snapshot, progress, key);
+        return new Subscribe(pos, name, query, asOf, upTo, snapshot, progress, key);
     }
 
     private boolean booleanOption() {

@@ -206,7 +206,7 @@ public final class SqlFormatter {
                 b.append("SUBSCRIBE ");
                 if (sub.query() != null) query(b.append('('), sub.query()).append(')');
                 else b.append(name(sub.name()));
-                if (sub.asOf() != null) expr(b.append(" AS OF "), sub.asOf(), 0);
+                if (sub.upsertKey() != null) b.append(" ENVELOPE UPSERT (KEY ").append(names(sub.upsertKey())).append(')');
                 if (!sub.snapshot() || sub.progress()) {
                     b.append(" WITH (");
                     if (!sub.snapshot()) b.append("SNAPSHOT = false");
@@ -214,7 +214,8 @@ public final class SqlFormatter {
                     if (sub.progress()) b.append("PROGRESS = true");
                     b.append(')');
                 }
-                if (sub.upsertKey() != null) b.append(" ENVELOPE UPSERT (KEY ").append(names(sub.upsertKey())).append(')');
+                if (sub.asOf() != null) expr(b.append(" AS OF "), sub.asOf(), 0);
+                if (sub.upTo() != null) expr(b.append(" UP TO "), sub.upTo(), 0);
             }
             case Statement.CreateRole r -> roleOptions(b.append(r.user() ? "CREATE USER " : "CREATE ROLE ").append(ident(r.name())), r.options());
             case Statement.AlterRole r -> roleOptions(b.append("ALTER ROLE ").append(ident(r.name())), r.options());
