@@ -28,8 +28,20 @@ final class Remote implements Database {
 
     @Override
     public void execute(String sql, Consumer<Answer> each) {
+        ByteArrayOutputStream copied = new ByteArrayOutputStream();
         try {
-            client.query(sql, reply -> each.accept(Answer.of(reply)));
+            client.query(sql, new PgClient.Listener() {
+                @Override
+                public void reply(PgClient.Reply reply) {
+                    each.accept(Answer.of(reply, copied.toString(StandardCharsets.UTF_8)));
+                    copied.reset();
+                }
+
+                @Override
+                public void copyData(byte[] data) {
+                    copied.writeBytes(data);
+                }
+            });
         } catch (IOException e) {
             throw lost(e);
         }
@@ -54,7 +66,7 @@ final class Remote implements Database {
                     @Override
                     public void copyData(byte[] data) {
                         List<String> cells = copyRow(data);
-                        onBatch.accept(new Answer("", List.of(), Collections.nCopies(cells.size(), SqlType.TEXT), List.of(cells), List.of()));
+                        onBatch.accept(new Answer("", List.of(), Collections.nCopies(cells.size(), SqlType.TEXT), List.of(cells), List.of(), ""));
                     }
                 });
                 onEnd.accept(null);

@@ -381,6 +381,7 @@ public final class Shell {
     private void print(Answer r) {
         // psql prints notices on standard error as they come, -q or not
         for (Notice n : r.notices()) err.println(n.render());
+        out.print(r.copyOut());
         if (!r.hasRows()) {
             if (!options.quiet()) out.println(r.tag());
             return;

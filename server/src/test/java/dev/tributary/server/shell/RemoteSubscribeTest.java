@@ -20,8 +20,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * A subscription through {@link Remote}: {@code COPY (SUBSCRIBE ...) TO STDOUT}, its rows decoded as
- * they come, stopped with a CancelRequest carrying the connection's key. The server here is
+ * The COPY sub-protocol through {@link Remote}: a subscription as {@code COPY (SUBSCRIBE ...) TO
+ * STDOUT}, its rows decoded as they come, stopped with a CancelRequest carrying the connection's
+ * key; and a plain {@code COPY ... TO STDOUT}, whose data comes with its tag. The server here is
  * scripted, playing PostgreSQL's part message by message.
  */
 class RemoteSubscribeTest {
@@ -87,6 +88,40 @@ class RemoteSubscribeTest {
                 assertThat(rows).containsExactly(List.of("1", "1", "x"), java.util.Arrays.asList("2", "-1", null));
             }
             server.join();
+        }
+    }
+
+    @Test
+    void copyToStdoutDataComesWithItsTag() throws Exception {
+        try (ServerSocket listener = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            Thread server = Thread.ofVirtual().start(() -> {
+                try (Socket s = listener.accept()) {
+                    DataInputStream in = new DataInputStream(s.getInputStream());
+                    DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                    in.readNBytes(in.readInt() - 4);
+                    message(out, 'R', ints(0));
+                    message(out, 'Z', new byte[] {'I'});
+                    in.read();
+                    in.readNBytes(in.readInt() - 4);
+                    message(out, 'H', new byte[] {0, 0, 2, 0, 0, 0, 0});
+                    message(out, 'd', "1\tx\n".getBytes(StandardCharsets.UTF_8));
+                    message(out, 'd', "2\t\\N\n".getBytes(StandardCharsets.UTF_8));
+                    message(out, 'c', new byte[0]);
+                    message(out, 'C', "COPY 2\0".getBytes(StandardCharsets.UTF_8));
+                    message(out, 'Z', new byte[] {'I'});
+                    in.readAllBytes();
+                } catch (IOException ignored) {
+                    // the test fails on what the client saw
+                }
+            });
+            PgClient client = PgClient.connect(new PgClient.Options("127.0.0.1", listener.getLocalPort(), "u", "tributary",
+                    PgClient.SslMode.DISABLE, () -> null));
+            List<Answer> answers = new CopyOnWriteArrayList<>();
+            try (Remote remote = new Remote(client, "scripted")) {
+                remote.execute("COPY t TO STDOUT", answers::add);
+            }
+            server.join();
+            assertThat(answers).extracting(Answer::tag, Answer::copyOut).containsExactly(org.assertj.core.groups.Tuple.tuple("COPY 2", "1\tx\n2\t\\N\n"));
         }
     }
 }
