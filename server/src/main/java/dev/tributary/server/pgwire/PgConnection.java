@@ -247,7 +247,7 @@ final class PgConnection {
                 out.flush();
                 return false;
             }
-            if (!new Authenticator(db.roles(), options.auth(), socket.getInetAddress().isLoopbackAddress(), random).authenticate(user, this)) {
+            if (!new Authenticator(db.roles(), options.auth(), socket.getInetAddress().isLoopbackAddress(), RANDOM).authenticate(user, this)) {
                 return false;
             }
             parameter("server_version", "15.0 (Tributary)");
@@ -269,7 +269,7 @@ final class PgConnection {
         }
     }
 
-    private static final SecureRandom random = new SecureRandom();
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     /**
      * Encryption after an SSLRequest answered {@code S}: the TLS handshake (server mode, TLS 1.2 or
