@@ -218,4 +218,45 @@ class AuthTest {
         roles.create("x", true, roles.verifierOf("pw"));
         assertThat(Authenticator.trusted(PgServer.Auth.AUTO, true, roles)).isFalse();
     }
+
+    @Test
+    void garbledSaslMessagesEndOnlyTheirConnection() throws Exception {
+        db.execute("CREATE ROLE alice LOGIN PASSWORD 'pw'");
+        java.util.SplittableRandom r = new java.util.SplittableRandom(11);
+        for (int k = 0; k < 40; k++) {
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+                s.setSoTimeout(30_000);
+                DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                DataInputStream in = new DataInputStream(s.getInputStream());
+                ByteArrayOutputStream b = new ByteArrayOutputStream();
+                DataOutputStream d = new DataOutputStream(b);
+                d.writeInt(196608);
+                for (String x : new String[] {"user", "alice", "database", "tributary", ""}) {
+                    d.write(x.getBytes(StandardCharsets.UTF_8));
+                    d.writeByte(0);
+                }
+                out.writeInt(b.size() + 4);
+                b.writeTo(out);
+                // a SASLInitialResponse that is right up to a random point, then random bytes
+                byte[] good = "SCRAM-SHA-256\0\0\0\0\040n,,n=,r=abcdefghijklmnopqrstuvwxyz0123456789AB".getBytes(StandardCharsets.ISO_8859_1);
+                byte[] junk = java.util.Arrays.copyOf(good, r.nextInt(good.length + 1) + r.nextInt(20));
+                for (int j = good.length; j < junk.length; j++) junk[j] = (byte) r.nextInt(256);
+                if (junk.length > 0 && r.nextBoolean()) junk[r.nextInt(junk.length)] = (byte) r.nextInt(256);
+                out.writeByte(r.nextInt(8) == 0 ? 'Q' : 'p');
+                out.writeInt(junk.length + 4);
+                out.write(junk);
+                out.flush();
+                List<Character> types = new ArrayList<>();
+                // AuthenticationSASL, then an error (or, if the garbage happened to be a valid first message, SASLContinue)
+                for (Msg m; (m = read(in)) != null; ) {
+                    types.add(m.type());
+                    if (m.type() == 'E' || (m.type() == 'R' && m.body()[3] == 11)) break;
+                }
+                assertThat(types).hasSize(2).startsWith('R');
+            }
+        }
+        try (Connection c = connect("alice", "pw")) {
+            assertThat(one(c, "SELECT 'still serving'")).isEqualTo("still serving");
+        }
+    }
 }
