@@ -126,16 +126,7 @@ class AuthTest {
             s.setSoTimeout(30_000);
             DataOutputStream out = new DataOutputStream(s.getOutputStream());
             DataInputStream in = new DataInputStream(s.getInputStream());
-            ByteArrayOutputStream b = new ByteArrayOutputStream();
-            DataOutputStream d = new DataOutputStream(b);
-            d.writeInt(196608);
-            for (String x : new String[] {"user", user, "database", "tributary", ""}) {
-                d.write(x.getBytes(StandardCharsets.UTF_8));
-                d.writeByte(0);
-            }
-            out.writeInt(b.size() + 4);
-            b.writeTo(out);
-            out.flush();
+            startup(out, user);
             List<Msg> got = new ArrayList<>();
             got.add(read(in));
             byte[] first = "n,,n=,r=fyko+d2lbbFgONRv9qkxdawL".getBytes(StandardCharsets.UTF_8);
@@ -160,6 +151,20 @@ class AuthTest {
             for (Msg m; (m = read(in)) != null; ) got.add(m);
             return got;
         }
+    }
+
+    /** Sends a startup packet for {@code user} and database tributary. */
+    private static void startup(DataOutputStream out, String user) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        DataOutputStream d = new DataOutputStream(b);
+        d.writeInt(196608);
+        for (String x : new String[] {"user", user, "database", "tributary", ""}) {
+            d.write(x.getBytes(StandardCharsets.UTF_8));
+            d.writeByte(0);
+        }
+        out.writeInt(b.size() + 4);
+        b.writeTo(out);
+        out.flush();
     }
 
     private static Msg read(DataInputStream in) throws IOException {
@@ -228,15 +233,7 @@ class AuthTest {
                 s.setSoTimeout(30_000);
                 DataOutputStream out = new DataOutputStream(s.getOutputStream());
                 DataInputStream in = new DataInputStream(s.getInputStream());
-                ByteArrayOutputStream b = new ByteArrayOutputStream();
-                DataOutputStream d = new DataOutputStream(b);
-                d.writeInt(196608);
-                for (String x : new String[] {"user", "alice", "database", "tributary", ""}) {
-                    d.write(x.getBytes(StandardCharsets.UTF_8));
-                    d.writeByte(0);
-                }
-                out.writeInt(b.size() + 4);
-                b.writeTo(out);
+                startup(out, "alice");
                 // a SASLInitialResponse that is right up to a random point, then random bytes
                 byte[] good = "SCRAM-SHA-256\0\0\0\0\040n,,n=,r=abcdefghijklmnopqrstuvwxyz0123456789AB".getBytes(StandardCharsets.ISO_8859_1);
                 byte[] junk = java.util.Arrays.copyOf(good, r.nextInt(good.length + 1) + r.nextInt(20));
