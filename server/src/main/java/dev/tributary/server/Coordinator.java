@@ -1,5 +1,6 @@
 package dev.tributary.server;
 
+import dev.tributary.server.auth.Roles;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.ast.Expr;
 import dev.tributary.sql.ast.Statement;
@@ -53,6 +54,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** The history policies of the objects that have one (the rest keep no history behind the present). */
     private final Map<Long, HistoryPolicy> retention = new HashMap<>();
     private long nextId = 1;
+    private final Roles roles = new Roles(new java.security.SecureRandom());
 
     /** A table's current contents, mirrored: rows with counts, and rows by primary key. */
     private static final class TableData {
@@ -130,6 +132,9 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.Subscribe s -> throw new SqlException("0A000", "SUBSCRIBE is served by subscribe(), not by execute()", s.pos());
             case Statement.AdvanceClock a -> advanceClock(a);
             case Statement.AlterRetainHistory a -> alterRetainHistory(a);
+            case Statement.CreateRole r -> createRole(r);
+            case Statement.AlterRole r -> alterRole(r);
+            case Statement.DropRole r -> dropRole(r);
             case Statement.Set s -> {
                 session.settings.put(s.name(), s.values().isEmpty() ? null : s.values().toString());
                 yield Result.command("SET");
@@ -358,7 +363,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     private Result createTable(Statement.CreateTable c, String sql) {
         String name = nameOf(c.name(), c.pos());
-        if (byName.containsKey(name) && c.ifNotExists()) return Result.command("CREATE TABLE");
+        if (byName.containsKey(name) && c.ifNotExists()) return Result.command("CREATE TABLE").withNotice(alreadyExists(name));
         checkNew(name, false, c.pos());
         List<Column> columns = new ArrayList<>();
         Set<String> seen = new HashSet<>();
@@ -399,7 +404,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     private Result createView(Statement.CreateView v, String sql) {
         String name = nameOf(v.name(), v.pos());
         String tag = v.materialized() ? "CREATE MATERIALIZED VIEW" : "CREATE VIEW";
-        if (byName.containsKey(name) && v.ifNotExists()) return Result.command(tag);
+        if (byName.containsKey(name) && v.ifNotExists()) return Result.command(tag).withNotice(alreadyExists(name));
         CatalogItem existing = byName.get(name);
         if (existing != null && !(v.orReplace() && existing instanceof CatalogItem.View)) checkNew(name, false, v.pos());
         Binder binder = new Binder(this);
@@ -453,7 +458,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     private Result createIndex(Statement.CreateIndex i, String sql) {
         if (byName.containsKey(i.name())) {
-            if (i.ifNotExists()) return Result.command("CREATE INDEX");
+            if (i.ifNotExists()) return Result.command("CREATE INDEX").withNotice(alreadyExists(i.name()));
             throw new SqlException("42P07", "relation \"" + i.name() + "\" already exists", i.pos());
         }
         String on = nameOf(i.on(), i.pos());
@@ -477,15 +482,23 @@ final class Coordinator implements AutoCloseable, Catalog {
         return Result.command("CREATE INDEX");
     }
 
+    private static Notice alreadyExists(String name) {
+        return Notice.notice("42P07", "relation \"" + name + "\" already exists, skipping");
+    }
+
     private Result drop(Statement.Drop d) {
         List<CatalogItem> targets = new ArrayList<>();
+        List<Notice> skipped = new ArrayList<>();
         for (List<String> parts : d.names()) {
             String name = nameOf(parts, d.pos());
             CatalogItem item = byName.get(name);
             String kind = d.kind().sql().toLowerCase(java.util.Locale.ROOT);
             if (item == null) {
-                if (d.ifExists()) continue;
                 String what = d.kind() == Statement.ObjectKind.TABLE ? "table" : d.kind() == Statement.ObjectKind.INDEX ? "index" : kind;
+                if (d.ifExists()) {
+                    skipped.add(Notice.notice("00000", what + " \"" + name + "\" does not exist, skipping"));
+                    continue;
+                }
                 throw new SqlException("42P01", what + " \"" + name + "\" does not exist", d.pos());
             }
             if (!item.kind().equals(kind)) {
@@ -512,7 +525,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         // dependents first
         for (int k = order.size() - 1; k >= 0; k--) remove(order.get(k));
-        return Result.command("DROP " + d.kind().sql());
+        Result r = Result.command("DROP " + d.kind().sql());
+        for (Notice n : skipped) r = r.withNotice(n);
+        return r;
     }
 
     private void collect(long id, Set<Long> seen, List<Long> order) {
@@ -687,11 +702,14 @@ final class Coordinator implements AutoCloseable, Catalog {
     private Result transaction(Session session, Statement.Transaction t) {
         return switch (t.kind()) {
             case BEGIN -> {
-                if (session.inTransaction) yield Result.command("BEGIN"); // PostgreSQL warns and carries on
+                if (session.inTransaction) { // PostgreSQL warns and carries on
+                    yield Result.command("BEGIN").withNotice(new Notice("WARNING", "25001", "there is already a transaction in progress"));
+                }
                 session.inTransaction = true;
                 yield Result.command("BEGIN");
             }
             case COMMIT -> {
+                if (!session.inTransaction) yield Result.command("COMMIT").withNotice(noTransaction());
                 boolean failed = session.aborted;
                 Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
                 session.reset();
@@ -700,10 +718,72 @@ final class Coordinator implements AutoCloseable, Catalog {
                 yield Result.command("COMMIT");
             }
             case ROLLBACK -> {
+                if (!session.inTransaction) yield Result.command("ROLLBACK").withNotice(noTransaction());
                 session.reset();
                 yield Result.command("ROLLBACK");
             }
         };
+    }
+
+    private static Notice noTransaction() {
+        return new Notice("WARNING", "25P01", "there is no transaction in progress");
+    }
+
+    // ------------------------------------------------------------------ roles
+
+    Roles roles() {
+        return roles;
+    }
+
+    /**
+     * What the options of CREATE/ALTER ROLE ask for: {@code login} null when not given;
+     * {@code setsPassword} when PASSWORD was given, with its verifier (null for PASSWORD NULL or '').
+     */
+    private record RoleChange(Boolean login, boolean setsPassword, dev.tributary.server.auth.ScramVerifier verifier, Result result) {}
+
+    private RoleChange roleChange(List<Statement.RoleOption> options, String tag) {
+        Boolean login = null;
+        boolean setsPassword = false;
+        String password = null;
+        for (Statement.RoleOption o : options) {
+            switch (o) {
+                case Statement.RoleOption.Login l -> login = l.login();
+                case Statement.RoleOption.Password p -> {
+                    setsPassword = true;
+                    password = p.password();
+                }
+            }
+        }
+        Result r = Result.command(tag);
+        if (password != null && password.isEmpty()) {
+            r = r.withNotice(Notice.notice("00000", "empty string is not a valid password, clearing password"));
+            password = null;
+        }
+        return new RoleChange(login, setsPassword, password == null ? null : roles.verifierOf(password), r);
+    }
+
+    private Result createRole(Statement.CreateRole c) {
+        RoleChange change = roleChange(c.options(), "CREATE ROLE");
+        roles.create(c.name(), change.login() != null ? change.login() : c.user(), change.verifier());
+        return change.result();
+    }
+
+    private Result alterRole(Statement.AlterRole a) {
+        if (roles.find(a.name()).isEmpty()) throw Roles.notFound(a.name());
+        RoleChange change = roleChange(a.options(), "ALTER ROLE");
+        roles.alter(a.name(), change.login(), change.setsPassword(), change.verifier());
+        return change.result();
+    }
+
+    private Result dropRole(Statement.DropRole d) {
+        for (String name : d.names()) {
+            if (roles.find(name).isEmpty() && !d.ifExists()) throw Roles.notFound(name);
+        }
+        Result r = Result.command("DROP ROLE");
+        for (String name : d.names()) {
+            if (!roles.drop(name)) r = r.withNotice(Notice.notice("00000", "role \"" + name + "\" does not exist, skipping"));
+        }
+        return r;
     }
 
     // ------------------------------------------------------------------ SHOW, EXPLAIN, clock
