@@ -231,6 +231,15 @@ final class Coordinator implements AutoCloseable, Catalog {
         return Map.copyOf(h);
     }
 
+    /** A maintained query's plan with now() in its WHERE as temporal filters (0A000, at {@code pos}, for other uses of now()). */
+    private static Plan temporal(Plan plan, int pos) {
+        try {
+            return dev.tributary.sql.plan.TemporalFilters.extract(plan);
+        } catch (SqlException e) {
+            throw new SqlException(e.sqlState(), e.getMessage(), pos, e.hint());
+        }
+    }
+
     /** The plan as it will run: statement time bound, optimized, and (without uncommitted writes) using indexes in joins. */
     private Plan physical(Plan bound, long t, boolean useIndexes, Set<Long> indexesUsed) {
         Plan plan = Optimizer.fold(Plans.atStatementTime(bound, Instant.ofEpochMilli(t)));
@@ -434,12 +443,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         long id = existing != null ? existing.id() : nextId++;
         Set<Long> uses = binder.dependencies();
         if (v.materialized()) {
-            if (Plans.usesStatementTime(plan)) {
-                throw new SqlException("0A000", "now() and CURRENT_TIMESTAMP in a materialized view are not supported yet (temporal filters are planned)", v.pos());
-            }
             checkChanges(plan, oracle.readTime(), v.pos());
             Set<Long> indexesUsed = new HashSet<>();
-            Plan p = Optimizer.prune(IndexSelection.apply(Optimizer.fold(plan), indexes(), indexesUsed));
+            Plan p = Optimizer.prune(IndexSelection.apply(Optimizer.fold(temporal(plan, v.pos())), indexes(), indexesUsed));
             uses = new HashSet<>(uses);
             uses.addAll(indexesUsed);
             long upper = oracle.upper();
@@ -918,8 +924,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.QueryStatement qs when qs.emitChanges() -> q = binder.bindQuery(qs.query());
             default -> throw new SqlException("42601", "subscribe takes SUBSCRIBE or SELECT ... EMIT CHANGES", st.pos());
         }
-        Plan plan = q.plan().arity() > q.visible() ? new Plan.Project(q.plan(), range(q.visible())) : q.plan();
-        if (Plans.usesStatementTime(plan)) throw new SqlException("0A000", "now() in a subscription is not supported yet", st.pos());
+        Plan plan = temporal(q.plan().arity() > q.visible() ? new Plan.Project(q.plan(), range(q.visible())) : q.plan(), st.pos());
         long start = oracle.readTime();
         checkChanges(plan, start, st.pos());
         long asOf = start;
