@@ -241,7 +241,7 @@ public final class Shell {
         }
     }
 
-    /** Prints a subscription's rows as they come, until Ctrl-C (or an error). */
+    /** Prints a subscription's rows as they come, until Ctrl-C, an error, or its end (UP TO). */
     private boolean subscribe(String sql) {
         java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
         boolean[] headerPrinted = {false};
@@ -267,6 +267,11 @@ public final class Shell {
             @Override
             public void onError(SqlException error) {
                 failure[0] = error;
+                done.countDown();
+            }
+
+            @Override
+            public void onDone() {
                 done.countDown();
             }
         });

@@ -1257,6 +1257,26 @@ public final class Binder {
         return v;
     }
 
+    /**
+     * A system time given in SQL ({@code AS OF}, {@code UP TO}): a constant {@code timestamptz}
+     * (or anything that casts to one, such as a string) or a number of milliseconds since the
+     * epoch; returned as milliseconds since the epoch.
+     */
+    public long systemTime(Expr e, String clause) {
+        ScalarExpr x = expr(e, Scope.EMPTY);
+        if (!Sx.isConstant(x)) throw new SqlException("42601", clause + " takes a constant time", e.pos());
+        SqlType.Kind kind = x.type().kind();
+        boolean millis = switch (kind) {
+            case SMALLINT, INTEGER, BIGINT, NUMERIC -> true;
+            case TIMESTAMPTZ, TIMESTAMP, DATE, TEXT, VARCHAR, CHAR, UNKNOWN -> false;
+            default -> throw new SqlException("42804", clause + " takes a timestamptz or a number of milliseconds since the epoch, not " + x.type(), e.pos());
+        };
+        Object v = constant(e, millis ? SqlType.BIGINT : SqlType.TIMESTAMPTZ);
+        long t = millis ? (Long) v : ((java.time.Instant) v).toEpochMilli();
+        if (t < 0) throw new SqlException("22008", clause + " time " + t + " is before the epoch", e.pos());
+        return t;
+    }
+
     // ------------------------------------------------------------------ helpers
 
     static Plan project(Plan p, List<Integer> cols) {
