@@ -49,7 +49,7 @@ fi
 if [ ! -f "$jar" ] || [ -n "$(find "$root"/*/src/main "$root"/pom.xml "$root"/*/pom.xml -newer "$jar" -print -quit)" ]; then
   echo "pgbench-compare: building jmh/target/benchmarks.jar..." >&2
   # shellcheck disable=SC2086
-  (cd "$root" && mvn -q -B ${MVN_FLAGS:-} -pl jmh -am package -DskipTests) >&2
+  (cd "$root" && mvn -q -B -Dstyle.color=never ${MVN_FLAGS:-} -pl jmh -am package -DskipTests) >&2
 fi
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/pgbench-compare.XXXXXX")"
