@@ -72,27 +72,53 @@ public final class Collection<D> {
         })), outType);
     }
 
+    /** Where {@link UpdateExpander} puts the updates it makes of one. */
+    @FunctionalInterface
+    public interface UpdateSink<R> {
+        /** An update {@code (data, time, diff)}; {@code time} must be at or after the time of the update being expanded. */
+        void update(R data, long time, long diff);
+    }
+
+    /** Makes any number of updates of one {@code (data, time, diff)}. */
+    @FunctionalInterface
+    public interface UpdateExpander<D, R> {
+        void expand(D data, long time, long diff, UpdateSink<R> out);
+    }
+
     /**
-     * Each update moved to a later time: {@code (d, t, n)} becomes {@code (d, later(t), n)}, which
-     * must be {@code >= t}. Top-level times only. (To fold history before a time {@code s} into
-     * {@code s}: {@code delay(t -> Math.max(t, s))}.)
+     * Each update {@code (d, t, n)} replaced by the updates {@code f} makes of it, each at a time
+     * {@code >= t}: the one primitive under moving records in time (temporal filters, history
+     * folded into a snapshot), making times and counts data ({@code CHANGES}) and repeating records.
+     * Top-level times only.
      */
-    public Collection<D> delay(java.util.function.LongUnaryOperator later) {
-        requireTopLevel("delay");
-        return new Collection<>(stream.unary("delay", Pact.pipeline(), stream.type(), (in, out) -> in.forEach((cap, data) -> {
+    public <R> Collection<R> flatMapUpdates(UpdateExpander<? super D, R> f, DataType<R> outType) {
+        requireTopLevel("flatMapUpdates");
+        ContainerType<Updates> out = containerType(outType, 1);
+        return new Collection<>(stream.unary("flatMapUpdates", Pact.pipeline(), out, (in, port) -> in.forEach((cap, data) -> {
             long[] times = data.times();
+            long[] diffs = data.diffs();
+            long capTime = cap.time()[0];
             java.util.TreeMap<Long, Updates> byTime = new java.util.TreeMap<>();
+            long[] at = new long[1];
             for (int i = 0; i < data.size(); i++) {
-                long t = later.applyAsLong(times[i]);
-                if (t < times[i]) throw new IllegalArgumentException("delay moved time " + times[i] + " back to " + t + "; times may only move forward");
-                byTime.computeIfAbsent(t, k -> out.newContainer()).appendFrom(data, i);
+                long t0 = times[i];
+                f.expand(type.get(data.keys(), i), t0, diffs[i], (r, t, n) -> {
+                    if (t < t0) throw new IllegalArgumentException("an update at " + t0 + " was expanded to one at " + t + "; times may only move forward");
+                    if (n == 0) return;
+                    at[0] = t;
+                    append(byTime.computeIfAbsent(t, k -> port.newContainer()), outType, r, at, 0, n);
+                });
             }
             for (var e : byTime.entrySet()) {
-                Updates o = e.getValue();
-                java.util.Arrays.fill(o.times(), 0, o.size(), e.getKey());
-                out.send(cap, new long[] {e.getKey()}, o);
+                if (e.getKey() == capTime) port.send(cap, e.getValue());
+                else port.send(cap, new long[] {e.getKey()}, e.getValue());
             }
-        })), type);
+        })), outType);
+    }
+
+    /** Each update moved to a later time: {@code (d, t, n)} becomes {@code (d, later(t), n)}, which must be {@code >= t}. */
+    public Collection<D> delay(java.util.function.LongUnaryOperator later) {
+        return flatMapUpdates((d, t, n, out) -> out.update(d, later.applyAsLong(t), n), type);
     }
 
     /** Makes a record of an update: its data, time and multiplicity. */
@@ -104,17 +130,10 @@ public final class Collection<D> {
     /**
      * Each update's time and multiplicity made part of its data: {@code (d, t, n)} becomes
      * {@code (f(d, t, n), t, +1)}, so the result only grows. Consolidate first if each {@code (d, t)}
-     * should appear once. Top-level times only.
+     * should appear once.
      */
     public <R> Collection<R> reify(Reifier<? super D, ? extends R> f, DataType<R> outType) {
-        requireTopLevel("reify");
-        return new Collection<>(stream.unary("reify", Pact.pipeline(), containerType(outType, 1), (in, out) -> in.forEach((cap, data) -> {
-            Updates o = out.newContainer();
-            long[] times = data.times();
-            long[] diffs = data.diffs();
-            for (int i = 0; i < data.size(); i++) append(o, outType, f.apply(type.get(data.keys(), i), times[i], diffs[i]), times, i, 1);
-            out.send(cap, o);
-        })), outType);
+        return flatMapUpdates((d, t, n, out) -> out.update(f.apply(d, t, n), t, 1), outType);
     }
 
     private void requireTopLevel(String op) {

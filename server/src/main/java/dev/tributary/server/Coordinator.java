@@ -1,5 +1,6 @@
 package dev.tributary.server;
 
+import dev.tributary.server.auth.Roles;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.ast.Expr;
 import dev.tributary.sql.ast.Statement;
@@ -53,6 +54,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** The history policies of the objects that have one (the rest keep no history behind the present). */
     private final Map<Long, HistoryPolicy> retention = new HashMap<>();
     private long nextId = 1;
+    private final Roles roles = new Roles(new java.security.SecureRandom());
     /**
      * What reads have cost, for tests and EXPLAIN-like checks: plans optimized, index seeks,
      * whole-arrangement reads, and transient dataflows built.
@@ -140,6 +142,9 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.Subscribe s -> throw new SqlException("0A000", "SUBSCRIBE is served by subscribe(), not by execute()", s.pos());
             case Statement.AdvanceClock a -> advanceClock(a);
             case Statement.AlterRetainHistory a -> alterRetainHistory(a);
+            case Statement.CreateRole r -> createRole(r);
+            case Statement.AlterRole r -> alterRole(r);
+            case Statement.DropRole r -> dropRole(r);
             case Statement.Set s -> {
                 session.settings.put(s.name(), s.values().isEmpty() ? null : s.values().toString());
                 yield Result.command("SET");
@@ -234,6 +239,15 @@ final class Coordinator implements AutoCloseable, Catalog {
         Map<Long, Long> h = new HashMap<>();
         retention.forEach((id, policy) -> h.put(id, policy.since(now)));
         return Map.copyOf(h);
+    }
+
+    /** A maintained query's plan with now() in its WHERE as temporal filters (0A000, at {@code pos}, for other uses of now()). */
+    private static Plan temporal(Plan plan, int pos) {
+        try {
+            return dev.tributary.sql.plan.TemporalFilters.extract(plan);
+        } catch (SqlException e) {
+            throw new SqlException(e.sqlState(), e.getMessage(), pos, e.hint());
+        }
     }
 
     /** The plan as it will run: statement time bound, optimized, and (without uncommitted writes) using indexes in joins. */
@@ -561,7 +575,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     private Result createTable(Statement.CreateTable c, String sql) {
         String name = nameOf(c.name(), c.pos());
-        if (byName.containsKey(name) && c.ifNotExists()) return Result.command("CREATE TABLE");
+        if (byName.containsKey(name) && c.ifNotExists()) return Result.command("CREATE TABLE").withNotice(alreadyExists(name));
         checkNew(name, false, c.pos());
         List<Column> columns = new ArrayList<>();
         Set<String> seen = new HashSet<>();
@@ -602,7 +616,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     private Result createView(Statement.CreateView v, String sql) {
         String name = nameOf(v.name(), v.pos());
         String tag = v.materialized() ? "CREATE MATERIALIZED VIEW" : "CREATE VIEW";
-        if (byName.containsKey(name) && v.ifNotExists()) return Result.command(tag);
+        if (byName.containsKey(name) && v.ifNotExists()) return Result.command(tag).withNotice(alreadyExists(name));
         CatalogItem existing = byName.get(name);
         if (existing != null && !(v.orReplace() && existing instanceof CatalogItem.View)) checkNew(name, false, v.pos());
         Binder binder = new Binder(this);
@@ -632,12 +646,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         long id = existing != null ? existing.id() : nextId++;
         Set<Long> uses = binder.dependencies();
         if (v.materialized()) {
-            if (Plans.usesStatementTime(plan)) {
-                throw new SqlException("0A000", "now() and CURRENT_TIMESTAMP in a materialized view are not supported yet (temporal filters are planned)", v.pos());
-            }
             checkChanges(plan, oracle.readTime(), v.pos());
             Set<Long> indexesUsed = new HashSet<>();
-            Plan p = Optimizer.prune(IndexSelection.apply(Optimizer.fold(plan), indexes(), indexesUsed));
+            Plan p = Optimizer.prune(IndexSelection.apply(Optimizer.fold(temporal(plan, v.pos())), indexes(), indexesUsed));
             uses = new HashSet<>(uses);
             uses.addAll(indexesUsed);
             long upper = oracle.upper();
@@ -656,7 +667,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     private Result createIndex(Statement.CreateIndex i, String sql) {
         if (byName.containsKey(i.name())) {
-            if (i.ifNotExists()) return Result.command("CREATE INDEX");
+            if (i.ifNotExists()) return Result.command("CREATE INDEX").withNotice(alreadyExists(i.name()));
             throw new SqlException("42P07", "relation \"" + i.name() + "\" already exists", i.pos());
         }
         String on = nameOf(i.on(), i.pos());
@@ -680,15 +691,23 @@ final class Coordinator implements AutoCloseable, Catalog {
         return Result.command("CREATE INDEX");
     }
 
+    private static Notice alreadyExists(String name) {
+        return Notice.notice("42P07", "relation \"" + name + "\" already exists, skipping");
+    }
+
     private Result drop(Statement.Drop d) {
         List<CatalogItem> targets = new ArrayList<>();
+        List<Notice> skipped = new ArrayList<>();
         for (List<String> parts : d.names()) {
             String name = nameOf(parts, d.pos());
             CatalogItem item = byName.get(name);
             String kind = d.kind().sql().toLowerCase(java.util.Locale.ROOT);
             if (item == null) {
-                if (d.ifExists()) continue;
                 String what = d.kind() == Statement.ObjectKind.TABLE ? "table" : d.kind() == Statement.ObjectKind.INDEX ? "index" : kind;
+                if (d.ifExists()) {
+                    skipped.add(Notice.notice("00000", what + " \"" + name + "\" does not exist, skipping"));
+                    continue;
+                }
                 throw new SqlException("42P01", what + " \"" + name + "\" does not exist", d.pos());
             }
             if (!item.kind().equals(kind)) {
@@ -715,7 +734,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         // dependents first
         for (int k = order.size() - 1; k >= 0; k--) remove(order.get(k));
-        return Result.command("DROP " + d.kind().sql());
+        Result r = Result.command("DROP " + d.kind().sql());
+        for (Notice n : skipped) r = r.withNotice(n);
+        return r;
     }
 
     private void collect(long id, Set<Long> seen, List<Long> order) {
@@ -901,13 +922,19 @@ final class Coordinator implements AutoCloseable, Catalog {
     private Result transaction(Session session, Statement.Transaction t) {
         return switch (t.kind()) {
             case BEGIN -> {
-                // in the extended protocol's implicit block, BEGIN makes it explicit, with what it wrote so far
-                session.implicit = false;
-                if (session.inTransaction) yield Result.command("BEGIN"); // PostgreSQL warns and carries on
+                if (session.implicit) {
+                    // in the extended protocol's implicit block, BEGIN makes it explicit, with what it wrote so far
+                    session.implicit = false;
+                    yield Result.command("BEGIN");
+                }
+                if (session.inTransaction) { // PostgreSQL warns and carries on
+                    yield Result.command("BEGIN").withNotice(new Notice("WARNING", "25001", "there is already a transaction in progress"));
+                }
                 session.inTransaction = true;
                 yield Result.command("BEGIN");
             }
             case COMMIT -> {
+                if (!session.inTransaction) yield Result.command("COMMIT").withNotice(noTransaction());
                 boolean failed = session.aborted;
                 Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
                 session.reset();
@@ -916,10 +943,72 @@ final class Coordinator implements AutoCloseable, Catalog {
                 yield Result.command("COMMIT");
             }
             case ROLLBACK -> {
+                if (!session.inTransaction) yield Result.command("ROLLBACK").withNotice(noTransaction());
                 session.reset();
                 yield Result.command("ROLLBACK");
             }
         };
+    }
+
+    private static Notice noTransaction() {
+        return new Notice("WARNING", "25P01", "there is no transaction in progress");
+    }
+
+    // ------------------------------------------------------------------ roles
+
+    Roles roles() {
+        return roles;
+    }
+
+    /**
+     * What the options of CREATE/ALTER ROLE ask for: {@code login} null when not given;
+     * {@code setsPassword} when PASSWORD was given, with its verifier (null for PASSWORD NULL or '').
+     */
+    private record RoleChange(Boolean login, boolean setsPassword, dev.tributary.server.auth.ScramVerifier verifier, Result result) {}
+
+    private RoleChange roleChange(List<Statement.RoleOption> options, String tag) {
+        Boolean login = null;
+        boolean setsPassword = false;
+        String password = null;
+        for (Statement.RoleOption o : options) {
+            switch (o) {
+                case Statement.RoleOption.Login l -> login = l.login();
+                case Statement.RoleOption.Password p -> {
+                    setsPassword = true;
+                    password = p.password();
+                }
+            }
+        }
+        Result r = Result.command(tag);
+        if (password != null && password.isEmpty()) {
+            r = r.withNotice(Notice.notice("00000", "empty string is not a valid password, clearing password"));
+            password = null;
+        }
+        return new RoleChange(login, setsPassword, password == null ? null : roles.verifierOf(password), r);
+    }
+
+    private Result createRole(Statement.CreateRole c) {
+        RoleChange change = roleChange(c.options(), "CREATE ROLE");
+        roles.create(c.name(), change.login() != null ? change.login() : c.user(), change.verifier());
+        return change.result();
+    }
+
+    private Result alterRole(Statement.AlterRole a) {
+        if (roles.find(a.name()).isEmpty()) throw Roles.notFound(a.name());
+        RoleChange change = roleChange(a.options(), "ALTER ROLE");
+        roles.alter(a.name(), change.login(), change.setsPassword(), change.verifier());
+        return change.result();
+    }
+
+    private Result dropRole(Statement.DropRole d) {
+        for (String name : d.names()) {
+            if (roles.find(name).isEmpty() && !d.ifExists()) throw Roles.notFound(name);
+        }
+        Result r = Result.command("DROP ROLE");
+        for (String name : d.names()) {
+            if (!roles.drop(name)) r = r.withNotice(Notice.notice("00000", "role \"" + name + "\" does not exist, skipping"));
+        }
+        return r;
     }
 
     // ------------------------------------------------------------------ SHOW, EXPLAIN, clock
@@ -1058,8 +1147,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.QueryStatement qs when qs.emitChanges() -> q = binder.bindQuery(qs.query());
             default -> throw new SqlException("42601", "subscribe takes SUBSCRIBE or SELECT ... EMIT CHANGES", st.pos());
         }
-        Plan plan = q.plan().arity() > q.visible() ? new Plan.Project(q.plan(), range(q.visible())) : q.plan();
-        if (Plans.usesStatementTime(plan)) throw new SqlException("0A000", "now() in a subscription is not supported yet", st.pos());
+        Plan plan = temporal(q.plan().arity() > q.visible() ? new Plan.Project(q.plan(), range(q.visible())) : q.plan(), st.pos());
         long start = oracle.readTime();
         checkChanges(plan, start, st.pos());
         long asOf = start;

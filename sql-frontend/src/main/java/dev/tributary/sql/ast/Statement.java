@@ -164,4 +164,37 @@ public sealed interface Statement extends Node {
             values = List.copyOf(values);
         }
     }
+
+    /** One option of CREATE/ALTER ROLE: {@code LOGIN}/{@code NOLOGIN}, or {@code PASSWORD 'pw'}/{@code PASSWORD NULL}. */
+    sealed interface RoleOption extends Node {
+        /** {@code LOGIN} ({@code login} true) or {@code NOLOGIN}. */
+        record Login(int pos, boolean login) implements RoleOption {}
+
+        /** {@code [ENCRYPTED] PASSWORD 'pw'}; {@code password} is null for {@code PASSWORD NULL}. */
+        record Password(int pos, String password) implements RoleOption {}
+    }
+
+    /**
+     * CREATE ROLE name [WITH] options, or CREATE USER ({@code user} true), which is CREATE ROLE with
+     * LOGIN unless NOLOGIN is given. Each kind of option appears at most once.
+     */
+    record CreateRole(int pos, String name, boolean user, List<RoleOption> options) implements Statement {
+        public CreateRole {
+            options = List.copyOf(options);
+        }
+    }
+
+    /** ALTER ROLE|USER name [WITH] options; each kind of option appears at most once. */
+    record AlterRole(int pos, String name, List<RoleOption> options) implements Statement {
+        public AlterRole {
+            options = List.copyOf(options);
+        }
+    }
+
+    /** DROP ROLE|USER [IF EXISTS] name[, ...]. */
+    record DropRole(int pos, boolean ifExists, List<String> names) implements Statement {
+        public DropRole {
+            names = List.copyOf(names);
+        }
+    }
 }

@@ -294,7 +294,14 @@ public final class Parser {
                 yield new Transaction(pos, TransactionKind.ROLLBACK);
             }
             case "drop" -> drop();
-            case "alter" -> alter();
+            case "alter" -> {
+                if (isKw(1, "role") || isKw(1, "user")) {
+                    p += 2;
+                    String name = name();
+                    yield new Statement.AlterRole(pos, name, roleOptions());
+                }
+                yield alter();
+            }
             case "show" -> show();
             case "explain" -> explain();
             case "subscribe" -> subscribe();
@@ -334,6 +341,15 @@ public final class Parser {
         }
         if (!orReplace && (isKw("temp") || isKw("temporary") || isKw("unlogged"))) {
             throw unsupported(peek().value().toUpperCase(Locale.ROOT) + " tables", pos());
+        }
+        if (!orReplace && (isKw("role") || isKw("user"))) {
+            boolean user = next().isKeyword("user");
+            int namePos = pos();
+            String name = name();
+            if (name.equals("public") || name.equals("none")) {
+                throw new SqlException("42939", "role name \"" + name + "\" is reserved", namePos);
+            }
+            return new Statement.CreateRole(pos, name, user, roleOptions());
         }
         if (!orReplace && acceptKw("table")) return createTable(pos);
         if (isKw("unique")) throw unsupported("CREATE UNIQUE INDEX", pos());
@@ -529,6 +545,14 @@ public final class Parser {
     private Statement drop() {
         int pos = pos();
         expectKw("drop");
+        if (acceptKw("role") || acceptKw("user")) {
+            boolean ifExists = ifExists();
+            List<String> names = new ArrayList<>();
+            do {
+                names.add(name());
+            } while (accept(Type.COMMA));
+            return new Statement.DropRole(pos, ifExists, names);
+        }
         ObjectKind kind;
         if (acceptKw("table")) kind = ObjectKind.TABLE;
         else if (acceptKw("view")) kind = ObjectKind.VIEW;
@@ -753,6 +777,46 @@ public final class Parser {
             default -> throw new SqlException("22023", "invalid value for a boolean option: \"" + t.value() + "\"",
                     t.start() + 1);
         };
+    }
+
+    /** The options of CREATE/ALTER ROLE after the name: {@code [WITH] {LOGIN | NOLOGIN | [ENCRYPTED] PASSWORD 'pw' | PASSWORD NULL}...}. */
+    private List<Statement.RoleOption> roleOptions() {
+        acceptKw("with");
+        List<Statement.RoleOption> options = new ArrayList<>();
+        boolean login = false;
+        boolean password = false;
+        while (!is(Type.SEMI) && !is(Type.EOF)) {
+            int opos = pos();
+            Token t = peek();
+            if (t.type() != Type.IDENT) throw syntaxError(t);
+            switch (t.value()) {
+                case "login", "nologin" -> {
+                    p++;
+                    if (login) throw new SqlException("42601", "conflicting or redundant options", opos);
+                    login = true;
+                    options.add(new Statement.RoleOption.Login(opos, t.value().equals("login")));
+                }
+                case "password", "encrypted" -> {
+                    p++;
+                    if (t.value().equals("encrypted")) expectKw("password");
+                    if (password) throw new SqlException("42601", "conflicting or redundant options", opos);
+                    password = true;
+                    if (acceptKw("null")) {
+                        options.add(new Statement.RoleOption.Password(opos, null));
+                    } else {
+                        if (!is(Type.STRING)) throw syntaxError(peek());
+                        options.add(new Statement.RoleOption.Password(opos, next().value()));
+                    }
+                }
+                case "unencrypted" -> throw new SqlException("0A000", "UNENCRYPTED PASSWORD is no longer supported", opos,
+                        "Remove UNENCRYPTED to store the password as a SCRAM-SHA-256 verifier.");
+                case "superuser", "nosuperuser", "createdb", "nocreatedb", "createrole", "nocreaterole", "inherit",
+                     "noinherit", "replication", "noreplication", "bypassrls", "nobypassrls", "connection", "valid",
+                     "in", "role", "admin", "sysid" -> throw unsupported("role option " + t.value().toUpperCase(Locale.ROOT), opos);
+                default -> throw syntaxError(t);
+            }
+        }
+        return options;
     }
 
     private Statement advance() {

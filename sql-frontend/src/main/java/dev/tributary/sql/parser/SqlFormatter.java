@@ -225,6 +225,12 @@ public final class SqlFormatter {
                 if (sub.asOf() != null) expr(b.append(" AS OF "), sub.asOf(), 0);
                 if (sub.upTo() != null) expr(b.append(" UP TO "), sub.upTo(), 0);
             }
+            case Statement.CreateRole r -> roleOptions(b.append(r.user() ? "CREATE USER " : "CREATE ROLE ").append(ident(r.name())), r.options());
+            case Statement.AlterRole r -> roleOptions(b.append("ALTER ROLE ").append(ident(r.name())), r.options());
+            case Statement.DropRole r -> {
+                b.append("DROP ROLE ").append(r.ifExists() ? "IF EXISTS " : "");
+                for (int i = 0; i < r.names().size(); i++) b.append(i > 0 ? ", " : "").append(ident(r.names().get(i)));
+            }
             case AdvanceClock a -> expr(b.append("ADVANCE CLOCK ").append(a.to() ? "TO " : "BY "), a.value(), 0);
             case Statement.Set set -> {
                 b.append("SET ");
@@ -232,6 +238,15 @@ public final class SqlFormatter {
                 for (int i = 0; i < parts.length; i++) b.append(i > 0 ? "." : "").append(ident(parts[i]));
                 if (set.values().isEmpty()) b.append(" TO DEFAULT");
                 else list(b.append(" = "), set.values());
+            }
+        }
+    }
+
+    private static void roleOptions(StringBuilder b, List<Statement.RoleOption> options) {
+        for (Statement.RoleOption o : options) {
+            switch (o) {
+                case Statement.RoleOption.Login l -> b.append(l.login() ? " LOGIN" : " NOLOGIN");
+                case Statement.RoleOption.Password pw -> b.append(" PASSWORD ").append(pw.password() == null ? "NULL" : string(pw.password()));
             }
         }
     }

@@ -88,6 +88,11 @@ public final class Explain {
                 write(a.outer(), d + 1, stored, b);
                 write(a.dimension(), d + 1, stored, b);
             }
+            case Plan.TemporalFilter t -> {
+                line(b, d, "TemporalFilter present while now() >= " + cols(t.lower()) + " and now() < " + cols(t.upper())
+                        + " (inserted and retracted as time passes)");
+                write(t.input(), d + 1, stored, b);
+            }
             case Plan.Changes c -> {
                 line(b, d, "Changes since " + c.since() + " (each update as a row with change_time and change_diff)");
                 write(c.input(), d + 1, stored, b);

@@ -56,6 +56,22 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * A temporal filter: each row present exactly while the system time is at or after every
+     * column of {@code lower} and before every column of {@code upper} (bigint milliseconds; a NULL
+     * bound: never present). See {@code dev.tributary.asofjoin.TemporalFilter}.
+     */
+    record TemporalFilter(Plan input, List<Integer> lower, List<Integer> upper) implements Plan {
+        public TemporalFilter {
+            lower = List.copyOf(lower);
+            upper = List.copyOf(upper);
+        }
+
+        public List<SqlType> types() {
+            return input.types();
+        }
+    }
+
     /** A stored collection of the catalog: a table, materialized view or index, by its id. */
     record Get(long id, String name, List<SqlType> types) implements Plan {
         public Get {

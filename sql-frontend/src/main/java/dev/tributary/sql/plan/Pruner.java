@@ -191,6 +191,8 @@ final class Pruner {
             case Plan.AsOfLookup a -> finish(new Plan.AsOfLookup(prune(a.outer(), all(a.outer().arity())).plan(),
                     prune(a.dimension(), all(a.dimension().arity())).plan(), a.outerKey(), a.dimensionKey(), a.time(), a.since(), a.left(), a.types()),
                     identityMap(arity), needed, arity);
+            case Plan.TemporalFilter t -> finish(new Plan.TemporalFilter(prune(t.input(), all(t.input().arity())).plan(), t.lower(), t.upper()),
+                    identityMap(arity), needed, arity);
             case Plan.Changes c -> finish(new Plan.Changes(prune(c.input(), all(c.input().arity())).plan(), c.since(), c.types()),
                     identityMap(arity), needed, arity);
             case Plan.Threshold t -> finish(new Plan.Threshold(prune(t.input(), all(arity)).plan()), identityMap(arity), needed, arity);

@@ -1,6 +1,7 @@
 package dev.tributary.sql.render;
 
 import dev.tributary.asofjoin.AsOfJoin;
+import dev.tributary.asofjoin.TemporalFilter;
 import dev.tributary.changeslog.ChangeLog;
 import dev.tributary.differential.Arrangement;
 import dev.tributary.differential.Collection;
@@ -83,6 +84,29 @@ public final class Renderer {
             case Plan.DeltaJoin d -> d.paths().isEmpty() ? render(d.fallback()) : deltaJoin(d);
             case Plan.Reduce r -> reduce(render(r.input()), r);
             case Plan.AsOfLookup a -> asOfLookup(a);
+            case Plan.TemporalFilter t -> {
+                Rendered in = render(t.input());
+                RowCodec codec = new RowCodec(t.input().types());
+                int[] lower = t.lower().stream().mapToInt(Integer::intValue).toArray();
+                int[] upper = t.upper().stream().mapToInt(Integer::intValue).toArray();
+                yield new Rendered(TemporalFilter.apply(in.oks(), (row, out) -> {
+                    long lo = Long.MIN_VALUE;
+                    long hi = Long.MAX_VALUE;
+                    for (int c : lower) {
+                        Object v = codec.get(row, c);
+                        if (v == null) return false;
+                        lo = Math.max(lo, (Long) v);
+                    }
+                    for (int c : upper) {
+                        Object v = codec.get(row, c);
+                        if (v == null) return false;
+                        hi = Math.min(hi, (Long) v);
+                    }
+                    out[0] = lo;
+                    out[1] = hi;
+                    return true;
+                }), in.errs());
+            }
             case Plan.Changes c -> {
                 Rendered in = render(c.input());
                 RowCodec tail = RowCodec.of(SqlType.TIMESTAMPTZ, SqlType.BIGINT);
