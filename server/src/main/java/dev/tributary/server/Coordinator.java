@@ -124,13 +124,13 @@ final class Coordinator implements AutoCloseable, Catalog {
         return switch (st) {
             case Statement.QueryStatement q -> {
                 if (q.emitChanges()) throw new SqlException("0A000", "EMIT CHANGES is served by subscribe(), not by execute()", q.pos());
-                Binder binder = new Binder(this);
+                Binder binder = binder(session);
                 BoundQuery bound = binder.bindQuery(q.query());
                 if (q.asOf() != null) yield queryAsOf(session, bound, binder.systemTime(q.asOf(), "AS OF"), q.asOf().pos());
                 yield query(session, bound);
             }
             case Statement.CreateTable c -> createTable(c, sql);
-            case Statement.CreateView v -> createView(v, sql);
+            case Statement.CreateView v -> createView(session, v, sql);
             case Statement.CreateIndex i -> createIndex(i, sql);
             case Statement.Drop d -> drop(d);
             case Statement.Insert i -> insert(session, i);
@@ -138,7 +138,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.Delete d -> delete(session, d);
             case Statement.Transaction t -> transaction(session, t);
             case Statement.Show s -> show(s);
-            case Statement.Explain e -> explain(e);
+            case Statement.Explain e -> explain(session, e);
             case Statement.Subscribe s -> throw new SqlException("0A000", "SUBSCRIBE is served by subscribe(), not by execute()", s.pos());
             case Statement.AdvanceClock a -> advanceClock(a);
             case Statement.AlterRetainHistory a -> alterRetainHistory(a);
@@ -146,6 +146,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.AlterRole r -> alterRole(r);
             case Statement.DropRole r -> dropRole(r);
             case Statement.Set s -> {
+                if (s.name().equals("asof_join")) session.asOfDesugared = asOfJoinSetting(s);
                 session.settings.put(s.name(), s.values().isEmpty() ? null : s.values().toString());
                 yield Result.command("SET");
             }
@@ -239,6 +240,25 @@ final class Coordinator implements AutoCloseable, Catalog {
         Map<Long, Long> h = new HashMap<>();
         retention.forEach((id, policy) -> h.put(id, policy.since(now)));
         return Map.copyOf(h);
+    }
+
+    /** A binder for {@code session}'s statements, planning AS OF SYSTEM TIME as its {@code asof_join} setting says. */
+    private Binder binder(Session session) {
+        return new Binder(this).desugarAsOfSystemTime(session.asOfDesugared);
+    }
+
+    /**
+     * {@code SET asof_join = half_join | desugared}: whether AS OF SYSTEM TIME lookups run on the
+     * half-join (the default) or as their desugaring over CHANGES, the reference.
+     */
+    private static boolean asOfJoinSetting(Statement.Set s) {
+        String v = s.values().isEmpty() ? "half_join"
+                : s.values().size() == 1 && s.values().get(0) instanceof dev.tributary.sql.ast.Expr.StringLiteral l ? l.value() : null;
+        if ("half_join".equals(v) || "default".equals(v)) return false;
+        if ("desugared".equals(v)) return true;
+        throw new SqlException("22023", "invalid value for parameter \"asof_join\": "
+                + String.join(", ", s.values().stream().map(dev.tributary.sql.parser.SqlFormatter::format).toList()), s.pos(),
+                "Available values: half_join, desugared.");
     }
 
     /** A maintained query's plan with now() in its WHERE as temporal filters (0A000, at {@code pos}, for other uses of now()). */
@@ -613,13 +633,13 @@ final class Coordinator implements AutoCloseable, Catalog {
         return sql == null ? "" : sql.substring(Math.max(0, st.pos() - 1)).split(";", 2)[0].trim();
     }
 
-    private Result createView(Statement.CreateView v, String sql) {
+    private Result createView(Session session, Statement.CreateView v, String sql) {
         String name = nameOf(v.name(), v.pos());
         String tag = v.materialized() ? "CREATE MATERIALIZED VIEW" : "CREATE VIEW";
         if (byName.containsKey(name) && v.ifNotExists()) return Result.command(tag).withNotice(alreadyExists(name));
         CatalogItem existing = byName.get(name);
         if (existing != null && !(v.orReplace() && existing instanceof CatalogItem.View)) checkNew(name, false, v.pos());
-        Binder binder = new Binder(this);
+        Binder binder = binder(session);
         BoundQuery q = binder.bindQuery(v.query());
         Plan plan = q.plan();
         if (plan.arity() > q.visible()) plan = new Plan.Project(plan, range(q.visible()));
@@ -1061,15 +1081,15 @@ final class Coordinator implements AutoCloseable, Catalog {
         };
     }
 
-    private Result explain(Statement.Explain e) {
+    private Result explain(Session session, Statement.Explain e) {
         Plan plan;
         List<String> names;
         if (e.statement() instanceof Statement.QueryStatement q) {
-            BoundQuery b = new Binder(this).bindQuery(q.query());
+            BoundQuery b = binder(session).bindQuery(q.query());
             plan = b.plan();
             names = b.names();
         } else if (e.statement() instanceof Statement.CreateView v) {
-            BoundQuery b = new Binder(this).bindQuery(v.query());
+            BoundQuery b = binder(session).bindQuery(v.query());
             plan = b.plan();
             names = b.names();
         } else {
@@ -1135,7 +1155,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (statements.size() != 1) throw new SqlException("42601", "subscribe takes exactly one statement, got " + statements.size());
         Statement st = statements.get(0);
         BoundQuery q;
-        Binder binder = new Binder(this);
+        Binder binder = binder(session);
         Statement.Subscribe sub = null;
         switch (st) {
             case Statement.Subscribe s -> {

@@ -66,6 +66,28 @@ class AsOfSystemTimeTest {
     }
 
     @Test
+    void theDesugaringGivesTheSameAnswersThroughRepeatRowAndChanges() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(10_000))) {
+            db.execute("CREATE TABLE prices (sym text, price int) WITH (RETAIN HISTORY PIN AT 10000)");
+            db.execute("CREATE TABLE orders (id int PRIMARY KEY, sym text, ts bigint)");
+            db.execute("INSERT INTO prices VALUES ('x', 1), ('x', 1)");              // twice: the lookup finds it twice
+            db.execute("ADVANCE CLOCK TO 20000");
+            db.execute("INSERT INTO orders VALUES (1, 'x', 15000), (2, 'x', 5000), (3, 'x', 90000)");
+            Tributary.Connection reference = db.session();
+            reference.execute("SET asof_join = desugared");
+            String q = VIEW.substring(VIEW.indexOf("SELECT")) + " ORDER BY o.id";
+            List<List<String>> expected = List.of(List.of("1", "1"), List.of("1", "1"), java.util.Arrays.asList("2", null));
+            assertThat(rows(db, q)).isEqualTo(expected);
+            assertThat(reference.execute(q).get(0).text()).isEqualTo(expected);
+            assertThat(reference.execute("EXPLAIN " + q).get(0).text().toString()).contains("Changes since 10000").contains("RepeatRow")
+                    .doesNotContain("AsOfLookup");
+            // repeat_row written by hand, with a negative and a NULL count
+            assertThat(rows(db, "SELECT o.id FROM orders o, repeat_row(CASE WHEN o.id = 1 THEN 2 WHEN o.id = 2 THEN 0 END) ORDER BY 1"))
+                    .containsExactly(List.of("1"), List.of("1"));
+        }
+    }
+
+    @Test
     void innerLookupsConditionsAndPullQueries() {
         try (Tributary db = Tributary.inMemory(Clock.manual(10_000))) {
             db.execute("CREATE TABLE prices (sym text, venue text, price int) WITH (RETAIN HISTORY FOR '1 day')");
@@ -100,7 +122,8 @@ class AsOfSystemTimeTest {
                 {"SELECT * FROM orders o LEFT JOIN LATERAL (SELECT max(price) FROM prices AS OF SYSTEM TIME o.ts SINCE 30000 GROUP BY sym) p ON true", "0A000"},
                 {"SELECT * FROM orders o LEFT JOIN LATERAL (SELECT price FROM prices AS OF SYSTEM TIME o.sym SINCE 30000) p ON true", "42804"},
                 {"SELECT * FROM orders o LEFT JOIN LATERAL (SELECT price FROM prices AS OF SYSTEM TIME price SINCE 30000) p ON true", "42703"},
-                {"SELECT * FROM prices AS OF SYSTEM TIME 5 SINCE 1", "0A000"}}) {
+                {"SELECT * FROM prices AS OF SYSTEM TIME 5 SINCE 1", "0A000"},
+                {"SET asof_join = sometimes", "22023"}}) {
                 assertThatThrownBy(() -> db.execute(c[0])).as(c[0])
                         .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).as(e.getMessage()).isEqualTo(c[1]));
             }

@@ -7,6 +7,8 @@ import dev.tributary.sql.ast.QueryBody;
 import dev.tributary.sql.ast.SelectItem;
 import dev.tributary.sql.ast.TableRef;
 import dev.tributary.sql.bind.Binder.Bound;
+import dev.tributary.sql.parser.Parser;
+import dev.tributary.sql.parser.SqlFormatter;
 import dev.tributary.sql.bind.Binder.Scope;
 import dev.tributary.sql.expr.ScalarExpr;
 import dev.tributary.sql.plan.Plan;
@@ -40,6 +42,76 @@ final class AsOfLookups {
         return q.body() instanceof QueryBody.Select s && s.from().size() == 1 && s.from().get(0) instanceof TableRef.AsOfSystemTime;
     }
 
+    /**
+     * The lookup's desugaring, as a LATERAL subquery of its own: x's changes since lit, at or before
+     * the lookup time, summed per row of x, present once the lookup time has passed, each row
+     * repeated by its count:
+     * <pre>
+     * SELECT items FROM (SELECT cols, sum(change_diff) AS c FROM CHANGES(x AS OF lit) AS x
+     *                    WHERE change_time <= t AND t <= now() AND conds GROUP BY cols) AS x, repeat_row(x.c)
+     * </pre>
+     * (an integer lookup time {@code e} in milliseconds is {@code t = to_timestamp(e / 1000.0)}).
+     */
+    TableRef.DerivedTable desugared(Bound left, TableRef.DerivedTable d) {
+        QueryBody.Select sel = (QueryBody.Select) d.query().body();
+        TableRef.AsOfSystemTime a = (TableRef.AsOfSystemTime) sel.from().get(0);
+        if (a.alias() != null && !a.alias().columns().isEmpty()) {
+            throw new SqlException("0A000", "column aliases on an AS OF SYSTEM TIME relation are not supported in its desugaring", a.alias().pos());
+        }
+        Bound x = binder.named(new TableRef.NamedTable(a.pos(), a.name(), a.alias()));
+        String alias = SqlFormatter.ident(a.alias() != null ? a.alias().name() : a.name().get(a.name().size() - 1));
+        String e = "(" + SqlFormatter.format(a.asOf()) + ")";
+        SqlType.Kind kind = binder.expr(a.asOf(), new Scope(left.fields(), Scope.identityOf(left.fields().size()), null, null)).type().kind();
+        String t = switch (kind) {
+            case SMALLINT, INTEGER, BIGINT -> "to_timestamp(" + e + " / 1000.0)";
+            default -> e + "::timestamptz";
+        };
+        StringBuilder cols = new StringBuilder();
+        for (Field f : x.fields()) {
+            if (f.hidden()) continue;
+            if (!cols.isEmpty()) cols.append(", ");
+            cols.append(alias).append('.').append(SqlFormatter.ident(f.name()));
+        }
+        StringBuilder items = new StringBuilder();
+        for (SelectItem item : sel.items()) {
+            if (!items.isEmpty()) items.append(", ");
+            items.append(SqlFormatter.format(item.expr()));
+            if (item.alias() != null) items.append(" AS ").append(SqlFormatter.ident(item.alias()));
+        }
+        String sql = "SELECT " + items + " FROM (SELECT " + cols + ", sum(" + alias + ".change_diff) AS change_count FROM CHANGES("
+                + SqlFormatter.format(new TableRef.NamedTable(a.pos(), a.name(), null)) + " AS OF " + SqlFormatter.format(a.since()) + ") AS " + alias
+                + " WHERE " + alias + ".change_time <= " + t + " AND " + t + " <= now()"
+                + (sel.where() == null ? "" : " AND (" + SqlFormatter.format(sel.where()) + ")")
+                + " GROUP BY " + cols + ") AS " + alias + ", repeat_row(" + alias + ".change_count)";
+        return new TableRef.DerivedTable(d.pos(), true, Parser.parseQuery(sql), d.alias());
+    }
+
+    /**
+     * The desugared LEFT lookup {@code joined} (outer's columns first) present only once its lookup
+     * time has come ({@code coalesce(t, epoch) <= now()}: a temporal filter; a NULL time is due at
+     * once, as the half-join answers it at once), which is when the half-join lets it out.
+     */
+    Plan untilDue(Bound left, TableRef.DerivedTable d, Plan joined) {
+        TableRef.AsOfSystemTime a = (TableRef.AsOfSystemTime) ((QueryBody.Select) d.query().body()).from().get(0);
+        ScalarExpr ms = lookupMillis(a, new Scope(left.fields(), Scope.identityOf(left.fields().size()), null, null));
+        ScalarExpr t = new ScalarExpr.Call("to_timestamp_ms", List.of(ms), SqlType.TIMESTAMPTZ,
+                args -> java.time.Instant.ofEpochMilli((Long) args[0]), true);
+        ScalarExpr due = Sx.call("coalesce", List.of(t, Sx.literal(java.time.Instant.EPOCH, SqlType.TIMESTAMPTZ)), a.pos());
+        return new Plan.Filter(joined, List.of(Sx.binary(dev.tributary.sql.ast.BinaryOp.LE, due,
+                new ScalarExpr.Now(SqlType.TIMESTAMPTZ), a.pos())));
+    }
+
+    /** The lookup time of {@code a} over {@code outer}, in milliseconds since the epoch (bigint). */
+    private ScalarExpr lookupMillis(TableRef.AsOfSystemTime a, Scope outer) {
+        ScalarExpr time = binder.expr(a.asOf(), outer);
+        return switch (time.type().kind()) {
+            case SMALLINT, INTEGER, BIGINT -> Sx.cast(time, SqlType.BIGINT, a.asOf().pos());
+            case TIMESTAMPTZ, TIMESTAMP, DATE, UNKNOWN -> epochMillis(Sx.cast(time, SqlType.TIMESTAMPTZ, a.asOf().pos()));
+            default -> throw new SqlException("42804", "AS OF SYSTEM TIME takes a timestamptz or a number of milliseconds since the epoch, not "
+                    + time.type(), a.asOf().pos());
+        };
+    }
+
     Bound bind(Bound left, TableRef.DerivedTable d, boolean leftJoin) {
         Query q = d.query();
         QueryBody.Select sel = (QueryBody.Select) q.body();
@@ -57,13 +129,7 @@ final class AsOfLookups {
         Scope outerScope = new Scope(left.fields(), Scope.identityOf(nl), null, null);
         Scope scope = new Scope(x.fields(), Scope.offset(nl, nx), outerScope, null);
 
-        ScalarExpr time = binder.expr(a.asOf(), outerScope);
-        time = switch (time.type().kind()) {
-            case SMALLINT, INTEGER, BIGINT -> Sx.cast(time, SqlType.BIGINT, a.asOf().pos());
-            case TIMESTAMPTZ, TIMESTAMP, DATE, UNKNOWN -> epochMillis(Sx.cast(time, SqlType.TIMESTAMPTZ, a.asOf().pos()));
-            default -> throw new SqlException("42804", "AS OF SYSTEM TIME takes a timestamptz or a number of milliseconds since the epoch, not "
-                    + time.type(), a.asOf().pos());
-        };
+        ScalarExpr time = lookupMillis(a, outerScope);
 
         List<ScalarExpr> outerKeys = new ArrayList<>();
         List<ScalarExpr> dimKeys = new ArrayList<>();

@@ -43,6 +43,7 @@ public final class Binder {
     private final Map<String, Bound> ctes = new HashMap<>();
     private final java.util.Set<Long> dependencies = new java.util.HashSet<>();
 
+    private boolean asOfDesugared;
     /** The types given for {@code $1, $2, ...} (null where not given), or null when the statement may have no parameters. */
     private final List<SqlType> declaredParameters;
 
@@ -118,6 +119,17 @@ public final class Binder {
             out.add(t.kind() == SqlType.Kind.UNKNOWN ? SqlType.TEXT : t);
         }
         return out;
+    }
+
+    /**
+     * Plans {@code AS OF SYSTEM TIME} lookups by their desugaring over {@code CHANGES}, GROUP BY, a
+     * temporal filter and {@code repeat_row} (the reference the half-join is checked against)
+     * instead of on the half-join. Error positions inside such a lookup then point into the
+     * desugared text.
+     */
+    public Binder desugarAsOfSystemTime(boolean on) {
+        this.asOfDesugared = on;
+        return this;
     }
 
     /** A bound relation: its plan and the fields names resolve to, one per plan column. */
@@ -459,7 +471,20 @@ public final class Binder {
         List<Expr> onConditions = new ArrayList<>();
         for (TableRef r : s.from()) flattenInner(r, fromItems, onConditions);
         for (TableRef r : fromItems) {
-            if (r instanceof TableRef.DerivedTable d && d.lateral()) {
+            if (r instanceof TableRef.FunctionTable f && RepeatRows.is(f)) {
+                // a function in FROM sees the items before it, as in PostgreSQL
+                List<Plan> before = new ArrayList<>();
+                List<Field> fields = new ArrayList<>();
+                for (Bound b : inputs) {
+                    before.add(b.plan());
+                    fields.addAll(b.fields());
+                }
+                Bound left = new Bound(before.isEmpty() ? one() : JoinPlanner.innerJoin(before, List.of()), fields);
+                inputs.clear();
+                inputs.add(RepeatRows.bind(this, left, f));
+            } else if (r instanceof TableRef.DerivedTable d && (d.lateral() || c != null)) {
+                // in a correlated subquery a subquery in FROM may read the outer query's columns, as in
+                // PostgreSQL: it is planned like a LATERAL item (per value of what it reads of D)
                 // a LATERAL item sees the items before it: they become one input, joined with it
                 List<Plan> before = new ArrayList<>();
                 List<Field> fields = new ArrayList<>();
@@ -762,7 +787,10 @@ public final class Binder {
      * subquery is) and joined back on D. Every left row meets every row its subquery gives.
      */
     private Bound lateral(Bound left, TableRef.DerivedTable d, Correlation enclosing) {
-        if (AsOfLookups.isLookup(d.query())) return new AsOfLookups(this).bind(left, d, false);
+        if (AsOfLookups.isLookup(d.query())) {
+            if (!asOfDesugared) return new AsOfLookups(this).bind(left, d, false);
+            d = new AsOfLookups(this).desugared(left, d);
+        }
         List<Field> outer = left.fields();
         Correlation probe = new Correlation(outer, null);
         correlated(d.query(), probe);
@@ -872,27 +900,36 @@ public final class Binder {
     /** {@code left [INNER|LEFT|CROSS] JOIN LATERAL (...) [ON ...]}. */
     private Bound lateralJoin(TableRef.Join j, TableRef.DerivedTable d) {
         Bound l = tableRef(j.left());
-        if (j.kind() == TableRef.JoinKind.LEFT && AsOfLookups.isLookup(d.query())) {
+        if (j.kind() == TableRef.JoinKind.LEFT && AsOfLookups.isLookup(d.query()) && !asOfDesugared) {
             if (!(j.condition() instanceof TableRef.On on && on.condition() instanceof Expr.BooleanLiteral b && b.value())) {
                 throw new SqlException("0A000", "LEFT JOIN LATERAL over AS OF SYSTEM TIME takes ON true; put the conditions in the subquery's WHERE", j.pos());
             }
             return new AsOfLookups(this).bind(l, d, true);
         }
-        Bound inner = lateral(l, d, null);
         if (j.condition() instanceof TableRef.Using || j.condition() instanceof TableRef.Natural) {
             throw new SqlException("0A000", "USING and NATURAL with a LATERAL subquery are not supported yet", j.pos());
         }
+        Bound inner = lateral(l, d, null);
+        Plan joined = lateralFiltered(inner, j);
+        return switch (j.kind()) {
+            case INNER, CROSS -> new Bound(joined, inner.fields());
+            case LEFT -> {
+                Plan padded = JoinPlanner.padUnmatched(l.plan(), joined);
+                // the desugared LEFT lookup pads a row whose time has not come with NULLs; the lookup withholds it
+                yield new Bound(AsOfLookups.isLookup(d.query()) && asOfDesugared ? new AsOfLookups(this).untilDue(l, d, padded) : padded, inner.fields());
+            }
+            case RIGHT, FULL -> throw new SqlException("0A000", j.kind() + " JOIN with a LATERAL subquery is not supported (PostgreSQL refuses it too)", j.pos());
+        };
+    }
+
+    /** A LATERAL join's result with its ON conditions applied. */
+    private Plan lateralFiltered(Bound inner, TableRef.Join j) {
         List<ScalarExpr> conjuncts = new ArrayList<>();
         if (j.condition() instanceof TableRef.On on) {
             ScalarExpr c = Sx.coerce(expr(on.condition(), new Scope(inner.fields(), null)), SqlType.BOOLEAN, on.condition().pos(), "argument of JOIN/ON");
             Sx.conjuncts(c, conjuncts);
         }
-        Plan joined = conjuncts.isEmpty() ? inner.plan() : new Plan.Filter(inner.plan(), conjuncts);
-        return switch (j.kind()) {
-            case INNER, CROSS -> new Bound(joined, inner.fields());
-            case LEFT -> new Bound(JoinPlanner.padUnmatched(l.plan(), joined), inner.fields());
-            case RIGHT, FULL -> throw new SqlException("0A000", j.kind() + " JOIN with a LATERAL subquery is not supported (PostgreSQL refuses it too)", j.pos());
-        };
+        return conjuncts.isEmpty() ? inner.plan() : new Plan.Filter(inner.plan(), conjuncts);
     }
 
     private static int uniqueField(List<Field> fields, String name, String side, int pos) {

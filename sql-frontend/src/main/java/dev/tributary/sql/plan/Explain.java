@@ -93,6 +93,10 @@ public final class Explain {
                         + " (inserted and retracted as time passes)");
                 write(t.input(), d + 1, stored, b);
             }
+            case Plan.RepeatRow r -> {
+                line(b, d, "RepeatRow #" + r.count() + " times");
+                write(r.input(), d + 1, stored, b);
+            }
             case Plan.Changes c -> {
                 line(b, d, "Changes since " + c.since() + " (each update as a row with change_time and change_diff)");
                 write(c.input(), d + 1, stored, b);

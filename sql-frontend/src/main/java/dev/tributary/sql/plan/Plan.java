@@ -72,6 +72,13 @@ public sealed interface Plan {
         }
     }
 
+    /** Each row of {@code input} its column {@code count} times (multiplicity times the count; NULL: none), as {@code repeat_row} does. */
+    record RepeatRow(Plan input, int count) implements Plan {
+        public List<SqlType> types() {
+            return input.types();
+        }
+    }
+
     /** A stored collection of the catalog: a table, materialized view or index, by its id. */
     record Get(long id, String name, List<SqlType> types) implements Plan {
         public Get {

@@ -26,6 +26,7 @@ public final class Plans {
             case Plan.Reduce r -> new Plan.Reduce(f.apply(r.input()), r.groupKey(), r.aggregates(), r.global());
             case Plan.Distinct d -> new Plan.Distinct(f.apply(d.input()));
             case Plan.Changes c -> new Plan.Changes(f.apply(c.input()), c.since(), c.types());
+            case Plan.RepeatRow r -> new Plan.RepeatRow(f.apply(r.input()), r.count());
             case Plan.TemporalFilter t -> new Plan.TemporalFilter(f.apply(t.input()), t.lower(), t.upper());
             case Plan.AsOfLookup a -> new Plan.AsOfLookup(f.apply(a.outer()), f.apply(a.dimension()), a.outerKey(), a.dimensionKey(), a.time(),
                     a.since(), a.left(), a.types());

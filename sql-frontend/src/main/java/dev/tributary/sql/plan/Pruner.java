@@ -193,6 +193,12 @@ final class Pruner {
                     identityMap(arity), needed, arity);
             case Plan.TemporalFilter t -> finish(new Plan.TemporalFilter(prune(t.input(), all(t.input().arity())).plan(), t.lower(), t.upper()),
                     identityMap(arity), needed, arity);
+            case Plan.RepeatRow r -> {
+                BitSet required = (BitSet) needed.clone();
+                required.set(r.count());
+                Pruned in = prune(r.input(), required);
+                yield finish(new Plan.RepeatRow(in.plan(), in.map()[r.count()]), in.map(), needed, arity);
+            }
             case Plan.Changes c -> finish(new Plan.Changes(prune(c.input(), all(c.input().arity())).plan(), c.since(), c.types()),
                     identityMap(arity), needed, arity);
             case Plan.Threshold t -> finish(new Plan.Threshold(prune(t.input(), all(arity)).plan()), identityMap(arity), needed, arity);

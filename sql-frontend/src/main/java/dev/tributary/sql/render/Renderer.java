@@ -84,6 +84,15 @@ public final class Renderer {
             case Plan.DeltaJoin d -> d.paths().isEmpty() ? render(d.fallback()) : deltaJoin(d);
             case Plan.Reduce r -> reduce(render(r.input()), r);
             case Plan.AsOfLookup a -> asOfLookup(a);
+            case Plan.RepeatRow r -> {
+                Rendered in = render(r.input());
+                RowCodec codec = new RowCodec(r.input().types());
+                int column = r.count();
+                yield new Rendered(in.oks().flatMapUpdates((row, t, n, out) -> {
+                    Object c = codec.get(row, column);
+                    if (c != null) out.update(row, t, Math.multiplyExact(n, (Long) c));
+                }, ROW), in.errs());
+            }
             case Plan.TemporalFilter t -> {
                 Rendered in = render(t.input());
                 RowCodec codec = new RowCodec(t.input().types());
