@@ -169,6 +169,9 @@ final class PgConnection {
                 out.flush();
                 return false;
             }
+            for (Map.Entry<String, String> e : params.entrySet()) {
+                if (!e.getKey().equals("user") && !e.getKey().equals("database")) session.startupSetting(e.getKey(), e.getValue());
+            }
             message('R', b -> b.writeInt(0));
             parameter("server_version", "15.0 (Tributary)");
             parameter("server_encoding", "UTF8");

@@ -43,8 +43,28 @@ public final class Binder {
     private final Map<String, Bound> ctes = new HashMap<>();
     private final java.util.Set<Long> dependencies = new java.util.HashSet<>();
 
+    /** The system catalogs over {@link #catalog}, snapshotted when the statement first reads them. */
+    private dev.tributary.sql.catalog.SystemCatalog system;
+    private boolean readsSystemCatalog;
+
     public Binder(Catalog catalog) {
         this.catalog = catalog;
+    }
+
+    /** The statement's snapshot of the system catalogs (taken on first use). */
+    dev.tributary.sql.catalog.SystemCatalog system() {
+        readsSystemCatalog = true;
+        if (system == null) system = new dev.tributary.sql.catalog.SystemCatalog(catalog);
+        return system;
+    }
+
+    /**
+     * Whether the bound statement read a system relation or a catalog function: its plan holds
+     * constants computed from the catalog as it is now, so it must not be kept (as a view) or
+     * maintained (as a materialized view or index).
+     */
+    public boolean readsSystemCatalog() {
+        return readsSystemCatalog;
     }
 
     /** A bound relation: its plan and the fields names resolve to, one per plan column. */
@@ -622,13 +642,31 @@ public final class Binder {
 
     private Bound named(TableRef.NamedTable t) {
         String name = t.name().get(t.name().size() - 1);
-        if (t.name().size() > 2 || (t.name().size() == 2 && !t.name().get(0).equals("public"))) {
-            throw new SqlException("3F000", "schema \"" + t.name().get(0) + "\" does not exist", t.pos());
+        List<String> qualified = t.name();
+        if (qualified.size() == 3) {
+            if (!qualified.get(0).equals(dev.tributary.sql.catalog.SystemCatalog.DATABASE_NAME)) {
+                throw new SqlException("0A000", "cross-database references are not implemented: " + String.join(".", qualified), t.pos());
+            }
+            qualified = qualified.subList(1, 3);
+        }
+        String schema = qualified.size() == 2 ? qualified.get(0) : null;
+        if (qualified.size() > 3 || (schema != null && !schema.equals("public") && !dev.tributary.sql.catalog.SystemCatalog.isSystemSchema(schema))) {
+            throw new SqlException("3F000", "schema \"" + qualified.get(0) + "\" does not exist", t.pos());
         }
         Bound b;
         Bound cte = t.name().size() == 1 ? ctes.get(name) : null;
+        // pg_catalog is searched first, as PostgreSQL does when the search path does not name it
+        Optional<CatalogItem.SystemRelation> sys = cte != null || "public".equals(schema) ? Optional.empty()
+                : dev.tributary.sql.catalog.SystemCatalog.relation(schema == null ? "pg_catalog" : schema, name);
         if (cte != null) {
             b = cte;
+        } else if (sys.isPresent()) {
+            CatalogItem.SystemRelation r = sys.get();
+            List<Field> fields = new ArrayList<>();
+            for (Column c : r.columns()) fields.add(new Field(name, c.name(), c.type(), false));
+            b = new Bound(new Plan.Constant(system().rows(r), types(r.columns())), fields);
+        } else if (schema != null && !schema.equals("public")) {
+            throw new SqlException("42P01", "relation \"" + String.join(".", t.name()) + "\" does not exist", t.pos());
         } else {
             Optional<CatalogItem> item = catalog.lookup(name);
             if (item.isEmpty() || item.get() instanceof CatalogItem.Index) {
@@ -643,6 +681,7 @@ public final class Binder {
                 case CatalogItem.Table x -> new Plan.Get(x.id(), x.name(), types(x.columns()));
                 case CatalogItem.MaterializedView m -> new Plan.Get(m.id(), m.name(), types(m.columns()));
                 case CatalogItem.Index i -> throw new IllegalStateException();
+                case CatalogItem.SystemRelation r -> throw new IllegalStateException("system relations are not in the user catalog");
             };
             b = new Bound(plan, fields);
         }

@@ -219,8 +219,12 @@ final class ExprBinder {
         if (f.distinct() || f.star() || !f.orderBy().isEmpty() || f.filter() != null) {
             throw new SqlException("42809", (f.star() ? name + "(*)" : "DISTINCT, ORDER BY or FILTER") + " specified, but " + name + " is not an aggregate function", f.pos());
         }
+        if (f.name().size() > 1 && !dev.tributary.sql.catalog.SystemCatalog.isSystemSchema(f.name().get(f.name().size() - 2))) {
+            throw new SqlException("42883", "function " + String.join(".", f.name()) + " does not exist", f.pos());
+        }
         List<ScalarExpr> args = new ArrayList<>();
         for (Expr a : f.args()) args.add(bind(a));
+        if (dev.tributary.sql.catalog.SystemCatalog.isCatalogFunction(name)) return binder.system().call(name, args, f.pos());
         return Sx.call(name, args, f.pos());
     }
 

@@ -94,7 +94,7 @@ final class Sx {
             case DIV -> Operators.binary(BinaryOp.DIV, l, r, pos);
             case MOD -> Operators.binary(BinaryOp.MOD, l, r, pos);
             case POW -> Operators.binary(BinaryOp.POW, l, r, pos);
-            case MATCH, IMATCH, NOT_MATCH, NOT_IMATCH -> throw new SqlException("0A000", "regular expression operators (" + op.symbol() + ") are not supported yet", pos);
+            case MATCH, IMATCH, NOT_MATCH, NOT_IMATCH -> dev.tributary.sql.expr.Regexes.match(op.symbol(), l, r, pos);
         };
     }
 

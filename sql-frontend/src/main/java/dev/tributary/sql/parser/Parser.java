@@ -1261,9 +1261,16 @@ public final class Parser {
     private Expr otherOperator() {
         Expr left = additive();
         int n = 0;
-        while (is(Type.OP)) {
-            String op = peek().value();
+        while (is(Type.OP) || isOperatorSyntax()) {
             int opPos = pos();
+            if (isOperatorSyntax()) {
+                BinaryOp explicit = operatorSyntax();
+                chain(++n);
+                Expr right = additive();
+                left = new Binary(left.pos(), explicit, left, right, opPos);
+                continue;
+            }
+            String op = peek().value();
             BinaryOp bin = switch (op) {
                 case "||" -> BinaryOp.CONCAT;
                 case "~" -> BinaryOp.MATCH;
@@ -1284,6 +1291,53 @@ public final class Parser {
                     : new Binary(left.pos(), bin, left, right, opPos);
         }
         return left;
+    }
+
+    /** Whether {@code OPERATOR(...)} starts here. */
+    private boolean isOperatorSyntax() {
+        return isKw("operator") && peek(1).type() == Type.LPAREN;
+    }
+
+    /**
+     * {@code OPERATOR([pg_catalog.] op)}: an operator named explicitly, as psql writes its
+     * regular-expression matches; only the built-in (pg_catalog) operators exist.
+     */
+    private BinaryOp operatorSyntax() {
+        int pos = pos();
+        p += 2;
+        String schema = null;
+        if ((is(Type.IDENT) || is(Type.QUOTED_IDENT)) && is(1, Type.DOT)) {
+            schema = next().value();
+            p++;
+        }
+        Token t = peek();
+        if (t.type() != Type.OP) throw syntaxError(t);
+        p++;
+        expect(Type.RPAREN);
+        BinaryOp op = switch (t.value()) {
+            case "=" -> BinaryOp.EQ;
+            case "<>", "!=" -> BinaryOp.NE;
+            case "<" -> BinaryOp.LT;
+            case "<=" -> BinaryOp.LE;
+            case ">" -> BinaryOp.GT;
+            case ">=" -> BinaryOp.GE;
+            case "+" -> BinaryOp.ADD;
+            case "-" -> BinaryOp.SUB;
+            case "*" -> BinaryOp.MUL;
+            case "/" -> BinaryOp.DIV;
+            case "%" -> BinaryOp.MOD;
+            case "^" -> BinaryOp.POW;
+            case "||" -> BinaryOp.CONCAT;
+            case "~" -> BinaryOp.MATCH;
+            case "~*" -> BinaryOp.IMATCH;
+            case "!~" -> BinaryOp.NOT_MATCH;
+            case "!~*" -> BinaryOp.NOT_IMATCH;
+            default -> null;
+        };
+        if (op == null || (schema != null && !schema.equals("pg_catalog"))) {
+            throw new SqlException("42883", "operator does not exist: " + (schema == null ? "" : schema + ".") + t.value(), pos);
+        }
+        return op;
     }
 
     private static boolean isKnownOperator(String op) {
@@ -1367,13 +1421,13 @@ public final class Parser {
         while (true) {
             if (is(Type.CAST)) {
                 p++;
-                e = new Cast(e.pos(), e, type());
+                e = castTo(e.pos(), e);
             } else if (is(Type.LBRACKET)) {
                 throw unsupported("array subscripts", pos());
             } else if (isKw("at") && (isKw(1, "time") || isKw(1, "local"))) {
                 throw unsupported("AT TIME ZONE", pos());
             } else if (isKw("collate")) {
-                throw unsupported("COLLATE", pos());
+                collation();
             } else {
                 return e;
             }
@@ -1487,9 +1541,9 @@ public final class Parser {
                 expect(Type.LPAREN);
                 Expr e = expr();
                 expectKw("as");
-                SqlType type = type();
+                Expr cast = castTo(pos, e);
                 expect(Type.RPAREN);
-                return new Cast(pos, e, type);
+                return cast;
             }
             case "exists" -> {
                 if (peek(1).type() == Type.LPAREN && queryStartsAt(p + 2)) {
@@ -1503,6 +1557,13 @@ public final class Parser {
                 p++;
                 if (is(Type.LPAREN)) throw unsupported(w.toUpperCase(Locale.ROOT) + " with a precision", pos());
                 return new CurrentValue(pos, CurrentKind.valueOf(w.toUpperCase(Locale.ROOT)));
+            }
+            case "current_catalog", "current_user", "session_user", "current_role", "current_schema" -> {
+                // SQL's parameterless functions (current_schema may also be called with parentheses)
+                if (!(w.equals("current_schema") && peek(1).type() == Type.LPAREN)) {
+                    p++;
+                    return new FunctionCall(pos, List.of(w), List.of(), false, false, List.of(), null);
+                }
             }
             case "interval" -> {
                 if (peek(1).type() == Type.STRING) {
@@ -1722,10 +1783,47 @@ public final class Parser {
 
     // ------------------------------------------------------------------ types
 
+    /**
+     * {@code COLLATE name}: Tributary compares text in code point order, which is PostgreSQL's
+     * {@code C} collation and the database default; those are accepted (and change nothing),
+     * any other collation does not exist here (42704).
+     */
+    private void collation() {
+        int pos = pos();
+        p++;
+        List<String> name = new ArrayList<>();
+        name.add(label());
+        while (accept(Type.DOT)) name.add(label());
+        String last = name.get(name.size() - 1);
+        boolean schemaOk = name.size() == 1 || (name.size() == 2 && name.get(0).equals("pg_catalog"));
+        boolean known = last.equals("default") || last.equals("C") || last.equals("POSIX") || last.equals("ucs_basic");
+        if (!schemaOk || !known) {
+            throw new SqlException("42704", "collation \"" + String.join(".", name) + "\" for encoding \"UTF8\" does not exist", pos);
+        }
+    }
+
+    /**
+     * The object identifier alias types: a cast to one of them reads a name as the object's OID
+     * (and is PostgreSQL's function-style cast {@code regclass('t')}, bound with the catalog).
+     */
+    private static final java.util.Set<String> OID_ALIAS_TYPES = java.util.Set.of("regclass", "regtype", "regnamespace", "regproc", "regrole");
+
+    /** The cast of {@code e} to the type that follows ({@code ::type} or {@code CAST(e AS type)}). */
+    private Expr castTo(int pos, Expr e) {
+        int k = p;
+        if (is(Type.IDENT) && peek().value().equals("pg_catalog") && is(1, Type.DOT)) k += 2;
+        Token t = toks.get(k);
+        if (t.type() == Type.IDENT && OID_ALIAS_TYPES.contains(t.value()) && toks.get(k + 1).type() != Type.LBRACKET) {
+            p = k + 1;
+            return new FunctionCall(pos, List.of("pg_catalog", t.value()), List.of(e), false, false, List.of(), null);
+        }
+        return new Cast(pos, e, type());
+    }
+
     /** PostgreSQL types that exist but Tributary does not store. */
     private static final java.util.Set<String> UNSUPPORTED_TYPES = java.util.Set.of(
-            "json", "jsonb", "uuid", "bit", "varbit", "timetz", "money", "xml", "inet", "cidr", "macaddr", "oid",
-            "serial", "serial4", "bigserial", "serial8", "smallserial", "serial2", "point", "tsvector", "name",
+            "json", "jsonb", "uuid", "bit", "varbit", "timetz", "money", "xml", "inet", "cidr", "macaddr",
+            "serial", "serial4", "bigserial", "serial8", "smallserial", "serial2", "point", "tsvector",
             "bpchar");
 
     /** A type name, resolved to a {@link SqlType}. */
@@ -1786,8 +1884,13 @@ public final class Parser {
                 yield SqlType.numeric(precision, scale);
             }
             case "text" -> SqlType.TEXT;
+            // the catalogs' own types, modelled on the stored ones: an OID is a bigint (its
+            // range is 0..2^32-1), a name and PostgreSQL's one-byte "char" are text
+            case "oid", "xid", "regclass", "regtype", "regnamespace", "regproc", "regrole" -> SqlType.BIGINT;
+            case "name" -> SqlType.TEXT;
             case "varchar" -> varchar(pos);
             case "character", "char" -> {
+                if (t.type() == Type.QUOTED_IDENT && name.equals("char")) yield SqlType.TEXT;
                 if (t.type() == Type.IDENT && acceptKw("varying")) yield varchar(pos);
                 if (!accept(Type.LPAREN)) yield SqlType.character(1);
                 int n = lengthModifier(name, pos);
