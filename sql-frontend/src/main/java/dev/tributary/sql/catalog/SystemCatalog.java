@@ -509,7 +509,7 @@ public final class SystemCatalog {
             }
             case "information_schema.columns" -> {
                 for (Rel x : relations) {
-                    if (x.kind().equals("i")) continue;
+                    if (x.kind().equals("i") || x.kind().equals("m")) continue; // as in PostgreSQL
                     Map<Integer, String> defaults = x.item() instanceof CatalogItem.Table t ? defaultTexts(t) : Map.of();
                     for (int a = 0; a < x.columns().size(); a++) out.add(columnRow(x, a, defaults.get(a + 1)));
                 }

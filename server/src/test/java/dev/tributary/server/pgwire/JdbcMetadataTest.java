@@ -1,0 +1,124 @@
+package dev.tributary.server.pgwire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.server.Clock;
+import dev.tributary.server.Tributary;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The PostgreSQL JDBC driver's DatabaseMetaData against {@link PgServer}, read from the system catalogs. */
+class JdbcMetadataTest {
+    private Tributary db;
+    private PgServer server;
+
+    @BeforeEach
+    void start() throws IOException {
+        db = Tributary.inMemory(Clock.manual(0));
+        server = new PgServer(db, InetAddress.getLoopbackAddress(), 0, 10);
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        server.close();
+        db.close();
+    }
+
+    private Connection connect() throws SQLException {
+        Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=tributary&prepareThreshold=0");
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS orders (id int PRIMARY KEY, customer text NOT NULL, amount numeric(10,2) DEFAULT 0, placed timestamptz DEFAULT now())");
+            s.execute("CREATE VIEW big AS SELECT * FROM orders WHERE amount > 100");
+            s.execute("CREATE MATERIALIZED VIEW per_customer AS SELECT customer, count(*) AS n, sum(amount) AS total FROM orders GROUP BY customer");
+            s.execute("CREATE INDEX per_customer_key ON per_customer (customer)");
+        }
+        return c;
+    }
+
+    private static List<String> rows(ResultSet rs, String... columns) throws SQLException {
+        List<String> out = new ArrayList<>();
+        while (rs.next()) {
+            List<String> r = new ArrayList<>();
+            for (String c : columns) r.add(rs.getString(c));
+            out.add(String.join("|", r));
+        }
+        return out;
+    }
+
+    @Test
+    void getTablesListsTablesViewsAndMaterializedViews() throws SQLException {
+        try (Connection c = connect()) {
+            DatabaseMetaData md = c.getMetaData();
+            try (ResultSet rs = md.getTables(null, null, "%", new String[] {"TABLE", "VIEW", "MATERIALIZED VIEW"})) {
+                assertThat(rows(rs, "TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "TABLE_TYPE", "REMARKS")).containsExactly(
+                        "tributary|public|per_customer|MATERIALIZED VIEW|null",
+                        "tributary|public|orders|TABLE|null",
+                        "tributary|public|big|VIEW|null");
+            }
+            try (ResultSet rs = md.getTables(null, "public", "ord%", new String[] {"TABLE"})) {
+                assertThat(rows(rs, "TABLE_NAME")).containsExactly("orders");
+            }
+            try (ResultSet rs = md.getTables(null, null, "pg_class", null)) {
+                assertThat(rows(rs, "TABLE_SCHEM", "TABLE_NAME", "TABLE_TYPE")).containsExactly("pg_catalog|pg_class|SYSTEM TABLE");
+            }
+        }
+    }
+
+    // DatabaseMetaData.getColumns needs row_number() OVER (...) and getPrimaryKeys a set-returning
+    // function in the select list (information_schema._pg_expandarray), which Tributary does not
+    // have yet; the same facts are asserted here through the catalogs those calls read.
+
+    @Test
+    void columnsThroughInformationSchemaAndPgAttribute() throws SQLException {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SELECT table_name, column_name, data_type, is_nullable, column_default, ordinal_position, numeric_precision, numeric_scale"
+                    + " FROM information_schema.columns WHERE table_schema = 'public' AND table_name IN ('orders', 'per_customer') ORDER BY table_name, ordinal_position")) {
+                assertThat(rows(rs, "table_name", "column_name", "data_type", "is_nullable", "column_default", "ordinal_position", "numeric_precision", "numeric_scale"))
+                        .containsExactly(
+                                "orders|id|integer|NO|null|1|32|0",
+                                "orders|customer|text|NO|null|2|null|null",
+                                "orders|amount|numeric|YES|0|3|10|2",
+                                "orders|placed|timestamp with time zone|YES|now()|4|null|null");
+            }
+            try (ResultSet rs = s.executeQuery("SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull, a.attnum"
+                    + " FROM pg_catalog.pg_attribute a WHERE a.attrelid = 'per_customer'::regclass ORDER BY a.attnum")) {
+                assertThat(rows(rs, "attname", "type", "attnotnull", "attnum")).containsExactly(
+                        "customer|text|f|1", "n|bigint|f|2", "total|numeric|f|3");
+            }
+            try (ResultSet rs = s.executeQuery("SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull, a.atthasdef"
+                    + " FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON a.attrelid = c.oid"
+                    + " WHERE c.relname = 'orders' AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum")) {
+                assertThat(rows(rs, "attname", "type", "attnotnull", "atthasdef")).containsExactly(
+                        "id|integer|t|f", "customer|text|t|f", "amount|numeric(10,2)|f|t", "placed|timestamp with time zone|f|t");
+            }
+        }
+    }
+
+    @Test
+    void primaryKeysThroughPgConstraintAndPgIndex() throws SQLException {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE lines (order_id int, line int, item text, PRIMARY KEY (line, order_id))");
+            try (ResultSet rs = s.executeQuery("SELECT ct.relname, con.conname, con.conkey, i.indkey, i.indisprimary, pg_catalog.pg_get_constraintdef(con.oid, true) AS def"
+                    + " FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class ct ON con.conrelid = ct.oid"
+                    + " JOIN pg_catalog.pg_index i ON i.indexrelid = con.conindid WHERE con.contype = 'p' ORDER BY 1")) {
+                assertThat(rows(rs, "relname", "conname", "conkey", "indkey", "indisprimary", "def")).containsExactly(
+                        "lines|lines_pkey|{2,1}|2 1|t|PRIMARY KEY (line, order_id)",
+                        "orders|orders_pkey|{1}|1|t|PRIMARY KEY (id)");
+            }
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class c ON con.conrelid = c.oid WHERE c.relname = 'big'")) {
+                assertThat(rows(rs, "count")).containsExactly("0");
+            }
+        }
+    }
+}
