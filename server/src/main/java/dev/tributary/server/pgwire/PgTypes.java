@@ -25,6 +25,7 @@ final class PgTypes {
             case TIMESTAMPTZ -> 1184;
             case INTERVAL -> 1186;
             case UNKNOWN -> 705;
+            case ARRAY -> (int) dev.tributary.sql.catalog.SystemCatalog.typeOid(t);
         };
     }
 

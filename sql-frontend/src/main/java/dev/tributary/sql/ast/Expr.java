@@ -102,6 +102,24 @@ public sealed interface Expr extends Node {
     /** {@code left op ANY|ALL (query)}; SOME is read as ANY. */
     record Quantified(int pos, BinaryOp op, Expr left, Quantifier quantifier, Query query) implements Expr {}
 
+    /** {@code left op ANY|ALL (array)}: the comparison with each element of an array value. */
+    record QuantifiedArray(int pos, BinaryOp op, Expr left, Quantifier quantifier, Expr array) implements Expr {}
+
+    // ---- arrays
+
+    /** {@code ARRAY[e1, e2, ...]}. */
+    record ArrayConstructor(int pos, List<Expr> elements) implements Expr {
+        public ArrayConstructor {
+            elements = List.copyOf(elements);
+        }
+    }
+
+    /** {@code ARRAY(query)}: the one-column query's rows as an array, in its ORDER BY's order. */
+    record ArraySubquery(int pos, Query query) implements Expr {}
+
+    /** {@code array[index]}. */
+    record Subscript(int pos, Expr array, Expr index) implements Expr {}
+
     // ---- subqueries
 
     record Exists(int pos, Query query) implements Expr {}

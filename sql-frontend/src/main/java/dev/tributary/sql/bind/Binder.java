@@ -601,6 +601,9 @@ public final class Binder {
             case Expr.ScalarSubquery q when q.query().body() instanceof QueryBody.Select sel && sel.items().size() == 1 ->
                     sel.items().get(0).alias() != null ? sel.items().get(0).alias() : columnName(sel.items().get(0).expr());
             case Expr.Extract x -> "extract";
+            case Expr.ArrayConstructor a -> "array";
+            case Expr.ArraySubquery a -> "array";
+            case Expr.Subscript s -> columnName(s.array());
             case Expr.BooleanLiteral b -> "bool";
             default -> "?column?";
         };

@@ -53,6 +53,15 @@ final class Exprs {
                 for (var o : f.orderBy()) c.add(o.expr());
             }
             case Expr.Extract x -> c.add(x.source());
+            case Expr.QuantifiedArray q -> {
+                c.add(q.left());
+                c.add(q.array());
+            }
+            case Expr.ArrayConstructor a -> c.addAll(a.elements());
+            case Expr.Subscript s -> {
+                c.add(s.array());
+                c.add(s.index());
+            }
             case Expr.Case k -> {
                 if (k.operand() != null) c.add(k.operand());
                 for (Expr.When w : k.whens()) {

@@ -187,10 +187,30 @@ public final class SystemCatalog {
             new PgType(4089, "regnamespace", 4, "N", false, 0, "regnamespace"));
 
     private static final Map<Long, PgType> TYPE_BY_OID = new HashMap<>();
+    /** Element type OID to its array type's OID, and back. */
+    private static final Map<Long, Long> ARRAY_OF = new HashMap<>();
+    private static final Map<Long, Long> ELEMENT_OF = new HashMap<>();
+    /** Every row of pg_type: the base types and their array types. */
+    private static final List<PgType> ALL_TYPES;
 
     static {
+        long[][] arrays = {{16, 1000}, {17, 1001}, {18, 1002}, {19, 1003}, {20, 1016}, {21, 1005}, {23, 1007}, {25, 1009}, {26, 1028},
+                {700, 1021}, {701, 1022}, {1042, 1014}, {1043, 1015}, {1082, 1182}, {1083, 1183}, {1114, 1115}, {1184, 1185}, {1186, 1187},
+                {1700, 1231}};
+        List<PgType> all = new ArrayList<>(TYPES);
+        for (long[] a : arrays) {
+            ARRAY_OF.put(a[0], a[1]);
+            ELEMENT_OF.put(a[1], a[0]);
+        }
         for (PgType t : TYPES) TYPE_BY_OID.put(t.oid(), t);
+        for (long[] a : arrays) {
+            PgType e = TYPE_BY_OID.get(a[0]);
+            all.add(new PgType(a[1], "_" + e.name(), -1, "A", false, e.collation(), e.display() + "[]"));
+        }
+        ALL_TYPES = List.copyOf(all);
+        for (PgType t : ALL_TYPES) TYPE_BY_OID.put(t.oid(), t);
     }
+
 
     /** PostgreSQL's OID for a stored type, as clients see it in RowDescription. */
     public static long typeOid(SqlType t) {
@@ -212,6 +232,7 @@ public final class SystemCatalog {
             case TIMESTAMPTZ -> 1184;
             case INTERVAL -> 1186;
             case UNKNOWN -> 705;
+            case ARRAY -> ARRAY_OF.getOrDefault(typeOid(t.element()), 1009L);
         };
     }
 
@@ -230,6 +251,7 @@ public final class SystemCatalog {
         PgType t = TYPE_BY_OID.get(oid);
         if (t == null) return "???";
         long m = typmod == null ? -1 : typmod;
+        if (ELEMENT_OF.containsKey(oid)) return formatType(ELEMENT_OF.get(oid), typmod) + "[]";
         if (m >= 4) {
             if (oid == 1043 || oid == 1042) return t.display() + "(" + (m - 4) + ")";
             if (oid == 1700) return "numeric(" + ((m - 4) >> 16) + "," + ((m - 4) & 0xffff) + ")";
@@ -417,9 +439,10 @@ public final class SystemCatalog {
                 }
             }
             case "pg_catalog.pg_type" -> {
-                for (PgType t : TYPES) {
+                for (PgType t : ALL_TYPES) {
                     out.add(row(t.oid(), t.name(), PG_CATALOG, OWNER, (long) t.len(), t.len() > 0 && t.len() <= 8, t.category().equals("X") ? "p" : "b",
-                            t.category(), t.preferred(), true, ",", 0L, "-", 0L, 0L, t.name() + "in", t.name() + "out", t.name() + "recv",
+                            t.category(), t.preferred(), true, ",", 0L, ELEMENT_OF.containsKey(t.oid()) ? "array_subscript_handler" : "-",
+                            ELEMENT_OF.getOrDefault(t.oid(), 0L), ARRAY_OF.getOrDefault(t.oid(), 0L), t.name() + "in", t.name() + "out", t.name() + "recv",
                             t.name() + "send", "-", "-", "-", t.len() == 8 ? "d" : t.len() == 2 ? "s" : t.len() == 1 ? "c" : "i",
                             t.len() > 0 ? "p" : "x", false, 0L, -1L, 0L, t.collation(), null, null));
                 }

@@ -1205,11 +1205,17 @@ public final class Parser {
         if ((isKw("any") || isKw("some") || isKw("all")) && peek(1).type() == Type.LPAREN) {
             Quantifier qn = isKw("all") ? Quantifier.ALL : Quantifier.ANY;
             p++;
-            if (!queryStartsAt(p + 1)) throw unsupported("ANY/ALL over an array", pos());
-            p++;
-            Query q = query();
-            expect(Type.RPAREN);
-            result = new Quantified(left.pos(), op, left, qn, q);
+            if (!queryStartsAt(p + 1)) {
+                p++;
+                Expr array = expr();
+                expect(Type.RPAREN);
+                result = new QuantifiedArray(left.pos(), op, left, qn, array);
+            } else {
+                p++;
+                Query q = query();
+                expect(Type.RPAREN);
+                result = new Quantified(left.pos(), op, left, qn, q);
+            }
         } else {
             result = new Binary(left.pos(), op, left, likeLevel(), opPos);
         }
@@ -1423,7 +1429,12 @@ public final class Parser {
                 p++;
                 e = castTo(e.pos(), e);
             } else if (is(Type.LBRACKET)) {
-                throw unsupported("array subscripts", pos());
+                int bracket = pos();
+                p++;
+                Expr index = expr();
+                if (is(Type.COLON)) throw unsupported("array slices", pos());
+                expect(Type.RBRACKET);
+                e = new Subscript(bracket, e, index);
             } else if (isKw("at") && (isKw(1, "time") || isKw(1, "local"))) {
                 throw unsupported("AT TIME ZONE", pos());
             } else if (isKw("collate")) {
@@ -1572,9 +1583,24 @@ public final class Parser {
                     return new TypedLiteral(pos, SqlType.INTERVAL, text, intervalQualifier());
                 }
             }
-            case "array", "row" -> {
-                if (w.equals("array") || peek(1).type() == Type.LPAREN) throw unsupported(w.toUpperCase(Locale.ROOT)
-                        + " constructors", pos);
+            case "array" -> {
+                if (peek(1).type() == Type.LBRACKET) {
+                    p += 2;
+                    List<Expr> elements = is(Type.RBRACKET) ? List.of() : exprList();
+                    if (elements.stream().anyMatch(x -> x instanceof ArrayConstructor)) throw unsupported("multidimensional arrays", pos);
+                    expect(Type.RBRACKET);
+                    return new ArrayConstructor(pos, elements);
+                }
+                if (peek(1).type() == Type.LPAREN && queryStartsAt(p + 2)) {
+                    p += 2;
+                    Query q = query();
+                    expect(Type.RPAREN);
+                    return new ArraySubquery(pos, q);
+                }
+                throw syntaxError(peek(1));
+            }
+            case "row" -> {
+                if (peek(1).type() == Type.LPAREN) throw unsupported("ROW constructors", pos);
             }
             case "default" -> throw new SqlException("42601", "DEFAULT is not allowed in this context", pos);
             default -> {
@@ -1927,8 +1953,22 @@ public final class Parser {
                 throw new SqlException("42704", "type \"" + name + "\" does not exist", pos);
             }
         };
-        if (is(Type.LBRACKET) || isKw("array")) throw unsupported("array types", pos());
-        return type;
+        boolean array = false;
+        while (is(Type.LBRACKET)) {
+            p++;
+            if (is(Type.INTEGER)) p++;
+            expect(Type.RBRACKET);
+            array = true;
+        }
+        if (!array && isKw("array")) {
+            p++;
+            if (accept(Type.LBRACKET)) {
+                if (is(Type.INTEGER)) p++;
+                expect(Type.RBRACKET);
+            }
+            array = true;
+        }
+        return array ? SqlType.array(type) : type;
     }
 
     private SqlType varchar(int pos) {

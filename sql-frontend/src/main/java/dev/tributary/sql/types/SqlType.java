@@ -19,13 +19,25 @@ package dev.tributary.sql.types;
  *   <li>INTERVAL: {@link Interval}</li>
  *   <li>UNKNOWN: the type of an untyped string literal or bare NULL before resolution; its
  *       value is a {@link String} or null</li>
+ *   <li>ARRAY: a one-dimensional array of {@code element} values, lower bound 1: an immutable
+ *       {@link java.util.List} of the element type's Java values (elements may be null)</li>
  * </ul>
  *
  * @param kind the type's kind
  * @param length VARCHAR/CHAR length or NUMERIC precision; -1 when not given
  * @param scale NUMERIC scale; -1 when not given
+ * @param element an ARRAY's element type (not itself an array); null for every other kind
  */
-public record SqlType(Kind kind, int length, int scale) {
+public record SqlType(Kind kind, int length, int scale, SqlType element) {
+
+    public SqlType {
+        if ((kind == Kind.ARRAY) != (element != null)) throw new IllegalArgumentException("an ARRAY, and only an ARRAY, has an element type");
+        if (element != null && element.kind == Kind.ARRAY) throw new IllegalArgumentException("arrays of arrays are one array type");
+    }
+
+    public SqlType(Kind kind, int length, int scale) {
+        this(kind, length, scale, null);
+    }
 
     /** The kinds of SQL types Tributary stores, with PostgreSQL's name for each. */
     public enum Kind {
@@ -45,7 +57,8 @@ public record SqlType(Kind kind, int length, int scale) {
         TIMESTAMP("timestamp without time zone"),
         TIMESTAMPTZ("timestamp with time zone"),
         INTERVAL("interval"),
-        UNKNOWN("unknown");
+        UNKNOWN("unknown"),
+        ARRAY("array");
 
         private final String pgName;
 
@@ -92,6 +105,16 @@ public record SqlType(Kind kind, int length, int scale) {
         return new SqlType(Kind.NUMERIC, precision, scale);
     }
 
+    /** The array type of {@code element} (an array of arrays is the same type: PostgreSQL's arrays are multi-dimensional). */
+    public static SqlType array(SqlType element) {
+        return element.kind == Kind.ARRAY ? element : new SqlType(Kind.ARRAY, -1, -1, element);
+    }
+
+    /** Whether this is an ARRAY type. */
+    public boolean isArray() {
+        return kind == Kind.ARRAY;
+    }
+
     /** Whether this is SMALLINT, INTEGER or BIGINT. */
     public boolean isInteger() {
         return kind == Kind.SMALLINT || kind == Kind.INTEGER || kind == Kind.BIGINT;
@@ -113,6 +136,7 @@ public record SqlType(Kind kind, int length, int scale) {
         return switch (kind) {
             case VARCHAR, CHAR -> length >= 0 ? kind.pgName + "(" + length + ")" : kind.pgName;
             case NUMERIC -> length >= 0 ? "numeric(" + length + "," + Math.max(scale, 0) + ")" : "numeric";
+            case ARRAY -> element + "[]";
             default -> kind.pgName;
         };
     }
