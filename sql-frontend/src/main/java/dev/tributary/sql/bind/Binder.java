@@ -417,6 +417,19 @@ public final class Binder {
                 Bound left = new Bound(before.isEmpty() ? one() : JoinPlanner.innerJoin(before, List.of()), fields);
                 inputs.clear();
                 inputs.add(lateral(left, d, c));
+            } else if (r instanceof TableRef.FunctionTable f) {
+                // a function in FROM is LATERAL: its arguments may read the items before it (and the enclosing query)
+                List<Plan> before = new ArrayList<>();
+                List<Field> fields = new ArrayList<>();
+                for (Bound b : inputs) {
+                    before.add(b.plan());
+                    fields.addAll(b.fields());
+                }
+                Bound left = new Bound(before.isEmpty() ? one() : JoinPlanner.innerJoin(before, List.of()), fields);
+                Scope outer = c == null ? null : new Scope(c.fields, Scope.identityOf(nD), null, c.used);
+                List<Field> seen = left.fields().subList(nD, left.fields().size());
+                inputs.clear();
+                inputs.add(functionTable(left, f, new Scope(seen, Scope.offset(nD, seen.size()), outer, null)));
             } else {
                 inputs.add(tableRef(r));
             }
@@ -636,11 +649,46 @@ public final class Binder {
                 Bound b = values(v.values());
                 yield v.alias() == null ? rename(b, "*VALUES*", List.of(), v.pos()) : rename(b, v.alias().name(), v.alias().columns(), v.alias().pos());
             }
-            case TableRef.FunctionTable f -> throw new SqlException("0A000", "set-returning functions in FROM are not supported yet", f.pos());
+            case TableRef.FunctionTable f -> functionTable(new Bound(one(), List.of()), f, new Scope(List.of(), null));
             case TableRef.Join j -> join(j);
             case TableRef.AsOfSystemTime a -> throw new SqlException("0A000", "AS OF SYSTEM TIME is not supported yet", a.pos());
             case TableRef.Changes c -> throw new SqlException("0A000", "CHANGES(...) is not supported yet", c.pos());
         };
+    }
+
+    /**
+     * {@code left} joined laterally with the set-returning function {@code f}: each row of
+     * {@code left} with each row the function gives for it ({@link Plan.FlatMap}). The columns
+     * are named as PostgreSQL names them: a one-column function's column takes the alias (or the
+     * function's name), a composite one keeps its columns' names unless the alias lists others.
+     */
+    private Bound functionTable(Bound left, TableRef.FunctionTable f, Scope scope) {
+        Expr.FunctionCall call = f.call();
+        String name = call.name().get(call.name().size() - 1);
+        if (call.name().size() > 1 && !dev.tributary.sql.catalog.SystemCatalog.isSystemSchema(call.name().get(call.name().size() - 2))) {
+            throw new SqlException("42883", "function " + String.join(".", call.name()) + " does not exist", f.pos());
+        }
+        if (!dev.tributary.sql.expr.TableFunction.isSetReturning(name)) {
+            throw new SqlException("0A000", "only set-returning functions (generate_series, unnest) are supported in FROM; " + name + " is not one", f.pos());
+        }
+        if (call.distinct() || call.star() || !call.orderBy().isEmpty() || call.filter() != null) {
+            throw new SqlException("42601", "DISTINCT, ORDER BY, FILTER or * in a call of " + name, f.pos());
+        }
+        List<ScalarExpr> args = new ArrayList<>();
+        for (Expr a : call.args()) args.add(expr(a, scope));
+        dev.tributary.sql.expr.TableFunction fn = dev.tributary.sql.expr.TableFunction.resolve(name, args, f.pos());
+        String qualifier = f.alias() != null ? f.alias().name() : name;
+        List<String> names = new ArrayList<>(fn.columnNames());
+        if (names.size() == 1) names.set(0, qualifier);
+        if (f.alias() != null) {
+            if (f.alias().columns().size() > names.size()) {
+                throw new SqlException("42P10", "too many column aliases specified for function " + name, f.alias().pos());
+            }
+            for (int i = 0; i < f.alias().columns().size(); i++) names.set(i, f.alias().columns().get(i));
+        }
+        List<Field> fields = new ArrayList<>(left.fields());
+        for (int i = 0; i < names.size(); i++) fields.add(new Field(qualifier, names.get(i), fn.columnTypes().get(i), false));
+        return new Bound(new Plan.FlatMap(left.plan(), fn), fields);
     }
 
     private Bound named(TableRef.NamedTable t) {

@@ -136,6 +136,20 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * Each row extended by each row of a set-returning function called with arguments over it:
+     * a row for which the function gives no rows is dropped, one for which it gives n rows is n
+     * rows (PostgreSQL's lateral function call in FROM).
+     */
+    record FlatMap(Plan input, dev.tributary.sql.expr.TableFunction function) implements Plan {
+        @Override
+        public List<SqlType> types() {
+            List<SqlType> t = new ArrayList<>(input.types());
+            t.addAll(function.columnTypes());
+            return t;
+        }
+    }
+
     /** Each row reduced to the given columns, in the given order (columns may repeat). */
     record Project(Plan input, List<Integer> columns) implements Plan {
         public Project {

@@ -76,6 +76,7 @@ public final class Renderer {
             case Plan.Constant c -> constant(c);
             case Plan.Filter f -> filter(render(f.input()), f);
             case Plan.Map m -> map(render(m.input()), m);
+            case Plan.FlatMap m -> flatMap(render(m.input()), m);
             case Plan.Project p -> project(render(p.input()), p);
             case Plan.Join j -> join(j);
             case Plan.DeltaJoin d -> d.paths().isEmpty() ? render(d.fallback()) : deltaJoin(d);
@@ -173,6 +174,27 @@ public final class Renderer {
             for (int i = 0; i < exprs.size(); i++) values[n + i] = exprs.get(i).eval(values);
             return outCodec.encode(values);
         });
+    }
+
+    private Rendered flatMap(Rendered in, Plan.FlatMap m) {
+        RowCodec inCodec = new RowCodec(m.input().types());
+        RowCodec outCodec = new RowCodec(m.types());
+        int n = m.input().arity();
+        KV<Collection<Row>, Collection<Row>> split = in.oks().flatMapOr((row, out) -> {
+            try {
+                Object[] values = inCodec.decode(row);
+                for (Object[] produced : m.function().evaluate(values)) {
+                    Object[] all = Arrays.copyOf(values, n + produced.length);
+                    System.arraycopy(produced, 0, all, n, produced.length);
+                    out.ok(outCodec.encode(all));
+                }
+            } catch (SqlException e) {
+                out.other(Errors.encode(e));
+            } catch (RuntimeException e) {
+                out.other(Errors.encode(Errors.internal(e)));
+            }
+        }, ROW, ROW);
+        return new Rendered(split.key(), in.errs().concat(split.val()));
     }
 
     private Rendered project(Rendered in, Plan.Project p) {
