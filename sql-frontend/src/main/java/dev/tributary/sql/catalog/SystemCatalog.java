@@ -69,6 +69,9 @@ public final class SystemCatalog {
                 case "float4" -> SqlType.REAL;
                 case "text" -> SqlType.TEXT;
                 case "tstz" -> SqlType.TIMESTAMPTZ;
+                case "oid[]" -> SqlType.array(SqlType.BIGINT);
+                case "int2[]" -> SqlType.array(SqlType.SMALLINT);
+                case "text[]" -> SqlType.array(SqlType.TEXT);
                 default -> throw new IllegalArgumentException("type " + nt[1]);
             };
             cols.add(new Column(nt[0], t, true));
@@ -108,6 +111,20 @@ public final class SystemCatalog {
                 + " datallowconn bool, datconnlimit int4, datfrozenxid oid, datminmxid oid, dattablespace oid, datcollate text, datctype text,"
                 + " daticulocale text, datcollversion text");
         rel(1213, "pg_catalog", "pg_tablespace", false, "oid oid, spcname text, spcowner oid");
+        // kinds of object Tributary does not have: always empty, there for the clients that ask
+        rel(3256, "pg_catalog", "pg_policy", false, "oid oid, polname text, polrelid oid, polcmd text, polpermissive bool, polroles oid[],"
+                + " polqual text, polwithcheck text");
+        rel(3381, "pg_catalog", "pg_statistic_ext", false, "oid oid, stxrelid oid, stxname text, stxnamespace oid, stxowner oid,"
+                + " stxstattarget int4, stxkeys int2[], stxkind text[], stxexprs text");
+        rel(6104, "pg_catalog", "pg_publication", false, "oid oid, pubname text, pubowner oid, puballtables bool, pubinsert bool,"
+                + " pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool");
+        rel(6106, "pg_catalog", "pg_publication_rel", false, "oid oid, prpubid oid, prrelid oid, prqual text, prattrs int2[]");
+        rel(6237, "pg_catalog", "pg_publication_namespace", false, "oid oid, pnpubid oid, pnnspid oid");
+        rel(2620, "pg_catalog", "pg_trigger", false, "oid oid, tgrelid oid, tgparentid oid, tgname text, tgfoid oid, tgtype int2,"
+                + " tgenabled text, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid, tgdeferrable bool,"
+                + " tginitdeferred bool, tgnargs int2, tgattr int2[], tgqual text, tgoldtable text, tgnewtable text");
+        rel(2618, "pg_catalog", "pg_rewrite", false, "oid oid, rulename text, ev_class oid, ev_type text, ev_enabled text, is_instead bool,"
+                + " ev_qual text, ev_action text");
         rel(12001, "pg_catalog", "pg_roles", true, "rolname text, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool,"
                 + " rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil tstz, rolbypassrls bool, oid oid");
         rel(12002, "pg_catalog", "pg_user", true, "usename text, usesysid oid, usecreatedb bool, usesuper bool, userepl bool, usebypassrls bool,"
@@ -476,8 +493,11 @@ public final class SystemCatalog {
                             true, 0L, true, key, null, null));
                 }
             }
-            case "pg_catalog.pg_description", "pg_catalog.pg_inherits" -> {
-                // Tributary has no comments (COMMENT ON) and no table inheritance
+            case "pg_catalog.pg_description", "pg_catalog.pg_inherits", "pg_catalog.pg_policy", "pg_catalog.pg_statistic_ext",
+                 "pg_catalog.pg_publication", "pg_catalog.pg_publication_rel", "pg_catalog.pg_publication_namespace",
+                 "pg_catalog.pg_trigger", "pg_catalog.pg_rewrite" -> {
+                // Tributary has no comments (COMMENT ON), table inheritance, row security policies,
+                // extended statistics, publications, triggers or rules
             }
             case "pg_catalog.pg_collation" -> {
                 out.add(row(DEFAULT_COLLATION, "default", PG_CATALOG, OWNER, "d", true, -1L, null, null, null, null));
@@ -608,7 +628,8 @@ public final class SystemCatalog {
             case "current_database", "current_catalog", "current_schema", "current_user", "session_user", "current_role", "version",
                  "pg_table_is_visible", "pg_type_is_visible", "pg_get_userbyid", "format_type", "pg_get_indexdef", "pg_get_expr",
                  "pg_get_constraintdef", "pg_get_viewdef", "obj_description", "col_description", "shobj_description", "current_setting",
-                 "pg_encoding_to_char", "regclass", "regtype", "regnamespace", "regproc", "regrole", "to_regclass", "to_regtype" -> true;
+                 "pg_encoding_to_char", "regclass", "regtype", "regnamespace", "regproc", "regrole", "to_regclass", "to_regtype",
+                 "pg_relation_is_publishable", "pg_get_statisticsobjdef_columns" -> true;
             default -> false;
         };
     }
@@ -658,6 +679,12 @@ public final class SystemCatalog {
                     ? fn(name, args, pos, SqlType.TEXT, x -> setting((String) x[0], false), SqlType.TEXT)
                     : new ScalarExpr.Call(name, coerce(name, args, pos, SqlType.TEXT, SqlType.BOOLEAN), SqlType.TEXT,
                             x -> x[0] == null ? null : setting((String) x[0], Boolean.TRUE.equals(x[1])), false);
+            case "pg_relation_is_publishable" -> fn(name, args, pos, SqlType.BOOLEAN, x -> {
+                Rel r = relByOid.get((Long) x[0]);
+                return r != null && r.item() instanceof CatalogItem.Table;
+            }, SqlType.BIGINT);
+            // there are no extended statistics objects to describe
+            case "pg_get_statisticsobjdef_columns" -> fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.BIGINT);
             case "pg_encoding_to_char" -> fn(name, args, pos, SqlType.TEXT, x -> (Long) x[0] == 6 ? "UTF8" : "", SqlType.INTEGER);
             case "regclass", "to_regclass" -> regCast(name, args, pos, s -> relationOid(s, name.equals("regclass")));
             case "regtype", "to_regtype" -> regCast(name, args, pos, s -> typeOidByName(s, name.equals("regtype")));
