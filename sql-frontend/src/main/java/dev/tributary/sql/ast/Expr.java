@@ -143,6 +143,14 @@ public sealed interface Expr extends Node {
         }
     }
 
+    /** {@code call OVER ([PARTITION BY partitionBy] [ORDER BY orderBy])}: a window function call. */
+    record WindowCall(int pos, FunctionCall call, List<Expr> partitionBy, List<OrderItem> orderBy) implements Expr {
+        public WindowCall {
+            partitionBy = List.copyOf(partitionBy);
+            orderBy = List.copyOf(orderBy);
+        }
+    }
+
     /** {@code EXTRACT(field FROM source)}; {@code field} in lower case, e.g. {@code epoch}. */
     record Extract(int pos, String field, Expr source) implements Expr {}
 

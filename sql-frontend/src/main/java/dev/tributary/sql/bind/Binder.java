@@ -506,9 +506,10 @@ public final class Binder {
         // D's columns, the select list, then hidden ORDER BY columns
         int base = plan.arity();
         Rel rel = new Rel(plan);
+        java.util.function.Function<Expr, ScalarExpr> windows = windows(items, orderBy, scope, rel, grouping != null, nD);
         List<ScalarExpr> exprs = new ArrayList<>();
         for (int i = 0; i < nD; i++) exprs.add(Sx.column(i, c.fields.get(i).type()));
-        for (Expr e : items) exprs.add(grouping == null ? expr(e, scope, null, rel) : grouping.bind(e, rel));
+        for (Expr e : items) exprs.add(grouping == null ? new ExprBinder(this, scope, windows, rel).bind(e) : grouping.bind(e, rel));
         List<Plan.SortKey> order = new ArrayList<>();
         List<String> textOfItem = new ArrayList<>();
         for (Expr e : items) textOfItem.add(SqlFormatter.format(e));
@@ -520,7 +521,7 @@ public final class Binder {
                 if (s.distinct() && s.distinctOn().isEmpty()) {
                     throw new SqlException("42P10", "for SELECT DISTINCT, ORDER BY expressions must appear in select list", item.pos());
                 }
-                exprs.add(grouping == null ? expr(item.expr(), scope, null, rel) : grouping.bind(item.expr(), rel));
+                exprs.add(grouping == null ? new ExprBinder(this, scope, windows, rel).bind(item.expr()) : grouping.bind(item.expr(), rel));
                 col = exprs.size() - 1 - nD;
                 hidden.put(SqlFormatter.format(item.expr()), col);
             }
@@ -555,6 +556,57 @@ public final class Binder {
             plan = new Plan.Distinct(keyForm(plan));
         }
         return new SelectResult(plan, names, types, order, nD);
+    }
+
+    /**
+     * The window function calls of the select list and ORDER BY, each computed over {@code rel}
+     * ({@link Plan.Window}: its PARTITION BY and ORDER BY values are added to the relation, then
+     * the function's column); the result claims each call as that column, for the select list's
+     * binding. Null when there are none.
+     */
+    private java.util.function.Function<Expr, ScalarExpr> windows(List<Expr> items, List<OrderItem> orderBy, Scope scope, Rel rel, boolean grouped, int nD) {
+        List<Expr.WindowCall> calls = new ArrayList<>();
+        List<Expr> roots = new ArrayList<>(items);
+        for (OrderItem o : orderBy) roots.add(o.expr());
+        for (Expr e : roots) collectWindows(e, calls);
+        if (calls.isEmpty()) return null;
+        if (grouped) throw new SqlException("0A000", "window functions together with GROUP BY or aggregates are not supported yet", calls.get(0).pos());
+        Map<Expr.WindowCall, Integer> column = new HashMap<>();
+        for (Expr.WindowCall w : calls) {
+            if (column.containsKey(w)) continue;
+            String name = w.call().name().get(w.call().name().size() - 1);
+            Plan.WindowFunction fn = switch (name) {
+                case "row_number" -> Plan.WindowFunction.ROW_NUMBER;
+                case "rank" -> Plan.WindowFunction.RANK;
+                case "dense_rank" -> Plan.WindowFunction.DENSE_RANK;
+                default -> throw new SqlException("0A000", "window function " + name + " is not supported yet (row_number, rank and dense_rank are)", w.pos());
+            };
+            if (!w.call().args().isEmpty() || w.call().star() || w.call().distinct() || w.call().filter() != null) {
+                throw new SqlException("42883", "function " + name + " takes no arguments", w.pos());
+            }
+            List<ScalarExpr> values = new ArrayList<>();
+            for (Expr p : w.partitionBy()) values.add(new ExprBinder(this, scope, null, rel).bind(p));
+            for (OrderItem o : w.orderBy()) values.add(new ExprBinder(this, scope, null, rel).bind(o.expr()));
+            int first = rel.plan.arity();
+            if (!values.isEmpty()) rel.plan = new Plan.Map(rel.plan, values);
+            // in a correlated subquery each row of the enclosing query (D's columns) is a partition of its own
+            List<Integer> partition = new ArrayList<>(range(0, nD));
+            partition.addAll(range(first, first + w.partitionBy().size()));
+            List<Plan.SortKey> order = new ArrayList<>();
+            for (int k = 0; k < w.orderBy().size(); k++) order.add(sortKey(first + w.partitionBy().size() + k, w.orderBy().get(k)));
+            rel.plan = new Plan.Window(rel.plan, partition, order, fn);
+            column.put(w, rel.plan.arity() - 1);
+        }
+        return e -> e instanceof Expr.WindowCall w && column.containsKey(w) ? Sx.column(column.get(w), SqlType.BIGINT) : null;
+    }
+
+    private static void collectWindows(Expr e, List<Expr.WindowCall> out) {
+        if (e == null) return;
+        if (e instanceof Expr.WindowCall w) {
+            out.add(w);
+            return;
+        }
+        for (Expr child : Exprs.children(e)) collectWindows(child, out);
     }
 
     /** The leaves of nested inner joins with ON (or CROSS), and their ON conditions; other items as they are. */
@@ -617,6 +669,7 @@ public final class Binder {
             case Expr.ArrayConstructor a -> "array";
             case Expr.ArraySubquery a -> "array";
             case Expr.Subscript s -> columnName(s.array());
+            case Expr.WindowCall w -> columnName(w.call());
             case Expr.BooleanLiteral b -> "bool";
             default -> "?column?";
         };

@@ -58,6 +58,11 @@ final class Exprs {
                 c.add(q.array());
             }
             case Expr.ArrayConstructor a -> c.addAll(a.elements());
+            case Expr.WindowCall w -> {
+                c.addAll(w.call().args());
+                c.addAll(w.partitionBy());
+                for (var o : w.orderBy()) c.add(o.expr());
+            }
             case Expr.Subscript s -> {
                 c.add(s.array());
                 c.add(s.index());

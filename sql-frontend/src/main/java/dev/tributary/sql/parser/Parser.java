@@ -1690,8 +1690,26 @@ public final class Parser {
             filter = expr();
             expect(Type.RPAREN);
         }
-        if (isKw("over")) throw unsupported("window functions", pos());
-        return new FunctionCall(pos, name, args, distinct, star, order, filter);
+        FunctionCall call = new FunctionCall(pos, name, args, distinct, star, order, filter);
+        if (isKw("over")) {
+            p++;
+            if (!is(Type.LPAREN)) throw unsupported("named windows", pos());
+            p++;
+            List<Expr> partition = List.of();
+            List<OrderItem> windowOrder = List.of();
+            if (isKw("partition") && isKw(1, "by")) {
+                p += 2;
+                partition = exprList();
+            }
+            if (isKw("order") && isKw(1, "by")) {
+                p += 2;
+                windowOrder = orderList();
+            }
+            if (isKw("rows") || isKw("range") || isKw("groups")) throw unsupported("window frames", pos());
+            expect(Type.RPAREN);
+            return new WindowCall(pos, call, partition, windowOrder);
+        }
+        return call;
     }
 
     /** EXTRACT, SUBSTRING, POSITION, TRIM and OVERLAY with their SQL-standard argument syntax. */

@@ -550,6 +550,16 @@ public final class SqlFormatter {
                 expr(b, q.array(), 0);
                 b.append(')');
             }
+            case WindowCall w -> {
+                expr(b, w.call(), 0);
+                b.append(" OVER (");
+                if (!w.partitionBy().isEmpty()) {
+                    b.append("PARTITION BY ");
+                    list(b, w.partitionBy());
+                }
+                if (!w.orderBy().isEmpty()) orderBy(b.append(w.partitionBy().isEmpty() ? "ORDER BY " : " ORDER BY "), w.orderBy());
+                b.append(')');
+            }
             case ArrayConstructor a -> {
                 b.append("ARRAY[");
                 list(b, a.elements());

@@ -56,6 +56,11 @@ public final class Explain {
                 line(b, d, "Map " + exprs(m.exprs(), m.input()));
                 write(m.input(), d + 1, stored, b);
             }
+            case Plan.Window w -> {
+                line(b, d, "Window " + w.function().name().toLowerCase(java.util.Locale.ROOT) + " partition " + cols(w.partition())
+                        + " order " + cols(w.order().stream().map(Plan.SortKey::column).toList()));
+                write(w.input(), d + 1, stored, b);
+            }
             case Plan.FlatMap m -> {
                 line(b, d, "FlatMap " + m.function().name() + "(" + exprs(m.function().args(), m.input()) + ")");
                 write(m.input(), d + 1, stored, b);

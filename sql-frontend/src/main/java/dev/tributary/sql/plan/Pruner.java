@@ -123,6 +123,17 @@ final class Pruner {
                 for (int k = 0; k < kept.size(); k++) inner[n + kept.get(k)] = in.plan().arity() + k;
                 yield finish(mapped, inner, needed, arity);
             }
+            case Plan.Window w -> {
+                // the function reads every input column (a row's number depends on the whole row), so nothing below is pruned
+                int n = w.input().arity();
+                Pruned in = prune(w.input(), all(n));
+                int[] inner = new int[arity];
+                for (int c = 0; c < n; c++) inner[c] = in.map()[c];
+                inner[n] = in.plan().arity();
+                Plan window = new Plan.Window(in.plan(), remap(w.partition(), in.map()),
+                        w.order().stream().map(k -> new Plan.SortKey(in.map()[k.column()], k.descending(), k.nullsFirst())).toList(), w.function());
+                yield finish(window, inner, needed, arity);
+            }
             case Plan.FlatMap m -> {
                 // the function's columns are kept; its arguments and the needed input columns are read
                 int n = m.input().arity();

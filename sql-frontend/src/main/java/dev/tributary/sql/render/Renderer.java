@@ -77,6 +77,7 @@ public final class Renderer {
             case Plan.Filter f -> filter(render(f.input()), f);
             case Plan.Map m -> map(render(m.input()), m);
             case Plan.FlatMap m -> flatMap(render(m.input()), m);
+            case Plan.Window w -> window(render(w.input()), w);
             case Plan.Project p -> project(render(p.input()), p);
             case Plan.Join j -> join(j);
             case Plan.DeltaJoin d -> d.paths().isEmpty() ? render(d.fallback()) : deltaJoin(d);
@@ -174,6 +175,55 @@ public final class Renderer {
             for (int i = 0; i < exprs.size(); i++) values[n + i] = exprs.get(i).eval(values);
             return outCodec.encode(values);
         });
+    }
+
+    /** Per partition (a reduce keyed by the partition columns): the rows sorted, each with its number appended. */
+    private Rendered window(Rendered in, Plan.Window w) {
+        List<SqlType> types = w.input().types();
+        RowCodec codec = new RowCodec(types);
+        RowCodec outCodec = new RowCodec(w.types());
+        int[] key = w.partition().stream().mapToInt(Integer::intValue).toArray();
+        Comparator<Object[]> order = rowOrder(w.order(), types);
+        Plan.WindowFunction fn = w.function();
+        Reducer<Row, Row, Row> logic = (k, input, output) -> {
+            int size = input.size();
+            Integer[] idx = new Integer[size];
+            Object[][] rows = new Object[size][];
+            for (int i = 0; i < size; i++) {
+                idx[i] = i;
+                rows[i] = codec.decode(input.value(i));
+            }
+            // values arrive in row order, so a stable sort breaks ties by the whole row
+            Arrays.sort(idx, (a, b) -> order.compare(rows[a], rows[b]));
+            long number = 0;
+            long rank = 0;
+            long dense = 0;
+            Object[] previous = null;
+            for (int j = 0; j < size; j++) {
+                long c = input.count(idx[j]);
+                if (c <= 0) continue;
+                Object[] r = rows[idx[j]];
+                if (previous == null || order.compare(previous, r) != 0) {
+                    rank = number + 1;
+                    dense++;
+                }
+                previous = r;
+                Object[] out = Arrays.copyOf(r, r.length + 1);
+                if (fn == Plan.WindowFunction.ROW_NUMBER) {
+                    for (long copy = 0; copy < c; copy++) {
+                        out[r.length] = number + copy + 1;
+                        output.add(outCodec.encode(out), 1);
+                    }
+                } else {
+                    out[r.length] = fn == Plan.WindowFunction.RANK ? rank : dense;
+                    output.add(outCodec.encode(out), c);
+                }
+                number += c;
+            }
+        };
+        Arrangement<Row, Row> grouped = in.oks().arrangeByKey(row -> codec.project(row, key), ROW, row -> row, ROW);
+        Collection<Row> oks = grouped.reduce("window", logic, ROW).flatten((k, v) -> v, ROW);
+        return new Rendered(oks, in.errs());
     }
 
     private Rendered flatMap(Rendered in, Plan.FlatMap m) {
