@@ -75,9 +75,28 @@ class JdbcMetadataTest {
         }
     }
 
-    // DatabaseMetaData.getColumns needs row_number() OVER (...) and getPrimaryKeys a set-returning
-    // function in the select list (information_schema._pg_expandarray), which Tributary does not
-    // have yet; the same facts are asserted here through the catalogs those calls read.
+    @Test
+    void getColumnsGivesTypesNullabilityAndDefaults() throws SQLException {
+        try (Connection c = connect()) {
+            DatabaseMetaData md = c.getMetaData();
+            try (ResultSet rs = md.getColumns(null, "public", "orders", null)) {
+                assertThat(rows(rs, "TABLE_NAME", "COLUMN_NAME", "DATA_TYPE", "TYPE_NAME", "COLUMN_SIZE", "DECIMAL_DIGITS", "NULLABLE",
+                        "COLUMN_DEF", "ORDINAL_POSITION", "IS_NULLABLE")).containsExactly(
+                        "orders|id|4|int4|10|0|0|null|1|NO",
+                        "orders|customer|12|text|2147483647|0|0|null|2|NO",
+                        "orders|amount|2|numeric|10|2|1|0|3|YES",
+                        "orders|placed|93|timestamptz|35|6|1|now()|4|YES");
+            }
+            try (ResultSet rs = md.getColumns(null, null, "per_customer", "%")) {
+                assertThat(rows(rs, "COLUMN_NAME", "TYPE_NAME", "NULLABLE", "ORDINAL_POSITION")).containsExactly(
+                        "customer|text|1|1", "n|int8|1|2", "total|numeric|1|3");
+            }
+            try (ResultSet rs = md.getColumns(null, null, "big", "c%")) {
+                assertThat(rows(rs, "COLUMN_NAME", "TYPE_NAME", "ORDINAL_POSITION")).containsExactly("customer|text|2");
+            }
+        }
+    }
+
 
     @Test
     void columnsThroughInformationSchemaAndPgAttribute() throws SQLException {
