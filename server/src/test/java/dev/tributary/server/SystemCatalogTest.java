@@ -1,12 +1,9 @@
 package dev.tributary.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static dev.tributary.server.SqlRows.fails;
+import static dev.tributary.server.SqlRows.rows;
 
-import dev.tributary.sql.SqlException;
-import java.util.ArrayList;
-import java.util.List;
-import org.assertj.core.api.ThrowableAssert;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,19 +11,6 @@ import org.junit.jupiter.api.Test;
  * operators, {@code OPERATOR()}, {@code COLLATE}, the reg* casts, and SET/SHOW.
  */
 class SystemCatalogTest {
-    private static List<String> rows(Tributary db, String sql) {
-        List<String> out = new ArrayList<>();
-        for (List<String> r : db.query(sql).text()) out.add(String.join("|", r.stream().map(v -> v == null ? "NULL" : v).toList()));
-        return out;
-    }
-
-    private static void fails(String state, String message, ThrowableAssert.ThrowingCallable call) {
-        assertThatThrownBy(call).isInstanceOfSatisfying(SqlException.class, e -> {
-            assertThat(e.sqlState()).as(e.getMessage()).isEqualTo(state);
-            if (message != null) assertThat(e.getMessage()).isEqualTo(message);
-        });
-    }
-
     private static Tributary withObjects() {
         Tributary db = Tributary.inMemory(Clock.manual(0));
         db.execute("CREATE TABLE orders (id int PRIMARY KEY, customer varchar(20) NOT NULL, amount numeric(10,2) DEFAULT 0)");

@@ -1,26 +1,13 @@
 package dev.tributary.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static dev.tributary.server.SqlRows.fails;
+import static dev.tributary.server.SqlRows.rows;
 
-import dev.tributary.sql.SqlException;
-import java.util.ArrayList;
-import java.util.List;
-import org.assertj.core.api.ThrowableAssert;
 import org.junit.jupiter.api.Test;
 
 /** The ranking window functions row_number, rank and dense_rank, with PARTITION BY and ORDER BY. */
 class WindowFunctionsTest {
-    private static List<String> rows(Tributary db, String sql) {
-        List<String> out = new ArrayList<>();
-        for (List<String> r : db.query(sql).text()) out.add(String.join("|", r.stream().map(v -> v == null ? "NULL" : v).toList()));
-        return out;
-    }
-
-    private static void fails(String state, ThrowableAssert.ThrowingCallable call) {
-        assertThatThrownBy(call).isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).as(e.getMessage()).isEqualTo(state));
-    }
-
     @Test
     void rankingFunctionsPerPartition() {
         try (Tributary db = Tributary.inMemory(Clock.manual(0))) {

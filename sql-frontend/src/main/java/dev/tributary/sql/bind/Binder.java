@@ -408,24 +408,12 @@ public final class Binder {
         for (TableRef r : fromItems) {
             if (r instanceof TableRef.DerivedTable d && d.lateral()) {
                 // a LATERAL item sees the items before it: they become one input, joined with it
-                List<Plan> before = new ArrayList<>();
-                List<Field> fields = new ArrayList<>();
-                for (Bound b : inputs) {
-                    before.add(b.plan());
-                    fields.addAll(b.fields());
-                }
-                Bound left = new Bound(before.isEmpty() ? one() : JoinPlanner.innerJoin(before, List.of()), fields);
+                Bound left = joinedSoFar(inputs);
                 inputs.clear();
                 inputs.add(lateral(left, d, c));
             } else if (r instanceof TableRef.FunctionTable f) {
                 // a function in FROM is LATERAL: its arguments may read the items before it (and the enclosing query)
-                List<Plan> before = new ArrayList<>();
-                List<Field> fields = new ArrayList<>();
-                for (Bound b : inputs) {
-                    before.add(b.plan());
-                    fields.addAll(b.fields());
-                }
-                Bound left = new Bound(before.isEmpty() ? one() : JoinPlanner.innerJoin(before, List.of()), fields);
+                Bound left = joinedSoFar(inputs);
                 Scope outer = c == null ? null : new Scope(c.fields, Scope.identityOf(nD), null, c.used);
                 List<Field> seen = left.fields().subList(nD, left.fields().size());
                 inputs.clear();
@@ -707,6 +695,17 @@ public final class Binder {
             case TableRef.AsOfSystemTime a -> throw new SqlException("0A000", "AS OF SYSTEM TIME is not supported yet", a.pos());
             case TableRef.Changes c -> throw new SqlException("0A000", "CHANGES(...) is not supported yet", c.pos());
         };
+    }
+
+    /** The FROM items before a LATERAL one, as one input (their cross join; the empty row when there are none). */
+    private static Bound joinedSoFar(List<Bound> inputs) {
+        List<Plan> before = new ArrayList<>();
+        List<Field> fields = new ArrayList<>();
+        for (Bound b : inputs) {
+            before.add(b.plan());
+            fields.addAll(b.fields());
+        }
+        return new Bound(before.isEmpty() ? one() : JoinPlanner.innerJoin(before, List.of()), fields);
     }
 
     /**

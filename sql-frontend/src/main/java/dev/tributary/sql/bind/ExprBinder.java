@@ -236,6 +236,10 @@ final class ExprBinder {
         List<ScalarExpr> args = new ArrayList<>();
         for (Expr a : f.args()) args.add(bind(a));
         if (dev.tributary.sql.catalog.SystemCatalog.isCatalogFunction(name)) return binder.system().call(name, args, f.pos());
+        if (dev.tributary.sql.expr.TableFunction.isSetReturning(name)) {
+            throw new SqlException("0A000", "set-returning functions such as " + name + " are supported in FROM, not here yet", f.pos(),
+                    "Write SELECT ... FROM " + name + "(...) AS alias.");
+        }
         return Sx.call(name, args, f.pos());
     }
 

@@ -44,10 +44,10 @@ public final class Settings {
         String client = "Client Connection Defaults / Locale and Formatting";
         String preset = "Preset Options";
         def("application_name", "", "Reporting and Logging / What to Log", "Sets the application name to be reported in statistics and logs.", "user", "string");
-        def("client_encoding", "UTF8", client, "Sets the client's character set encoding.", "user", "string", "UTF8", "UTF-8", "unicode");
+        def("client_encoding", "UTF8", client, "Sets the client's character set encoding.", "user", "string", "UTF8");
         def("client_min_messages", "notice", "Client Connection Defaults / Statement Behavior", "Sets the message levels that are sent to the client.", "user", "enum",
                 "debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error");
-        def("DateStyle", "ISO, MDY", client, "Sets the display format for date and time values.", "user", "string", "ISO", "ISO, MDY", "ISO,MDY");
+        def("DateStyle", "ISO, MDY", client, "Sets the display format for date and time values.", "user", "string", "ISO, MDY", "ISO", "MDY", "MDY, ISO");
         def("default_transaction_isolation", "serializable", "Client Connection Defaults / Statement Behavior", "Sets the transaction isolation level of each new transaction.", "user", "enum",
                 "serializable", "repeatable read", "read committed", "read uncommitted");
         def("extra_float_digits", "1", client, "Sets the number of digits displayed for floating-point values.", "user", "integer");
@@ -57,7 +57,7 @@ public final class Settings {
         def("lc_ctype", "C", preset, "Shows the character classification and case conversion locale.", "internal", "string");
         def("max_identifier_length", "63", preset, "Shows the maximum identifier length.", "internal", "integer");
         def("search_path", "\"$user\", public", "Client Connection Defaults / Statement Behavior", "Sets the schema search order for names that are not schema-qualified.", "user", "string",
-                "\"$user\", public", "public", "\"$user\",public", "public, \"$user\"", "pg_catalog, public", "public, pg_catalog");
+                "\"$user\", public", "public", "public, \"$user\"", "pg_catalog, public", "public, pg_catalog");
         def("server_encoding", "UTF8", preset, "Shows the server (database) character set encoding.", "internal", "string");
         def("server_version", "15.0 (Tributary)", preset, "Shows the server version.", "internal", "string");
         def("server_version_num", "150000", preset, "Shows the server version as an integer.", "internal", "integer");
@@ -115,12 +115,16 @@ public final class Settings {
         }
         if (!setting.allowed().isEmpty()) {
             String match = null;
-            for (String a : setting.allowed()) if (loose(a).equalsIgnoreCase(loose(v))) match = a;
+            for (String a : setting.allowed()) {
+                if (match == null && loose(a).equalsIgnoreCase(loose(v))) match = a;
+            }
             if (match == null) {
                 throw new SqlException("22023", "invalid value for parameter \"" + setting.name() + "\": \"" + value + "\"", pos,
                         "Tributary supports " + String.join(", ", setting.allowed().stream().map(a -> "\"" + a + "\"").toList()) + ".");
             }
             v = setting.vartype().equals("enum") ? match.toLowerCase(Locale.ROOT) : match;
+            // every accepted DateStyle is the one Tributary has, shown as PostgreSQL shows it after SET DateStyle = ISO
+            if (setting.name().equals("DateStyle")) v = setting.bootValue();
         }
         return v;
     }

@@ -71,15 +71,7 @@ public final class ArrayExprs {
     }
 
     private static boolean holds(BinaryOp op, int c) {
-        return switch (op) {
-            case EQ -> c == 0;
-            case NE -> c != 0;
-            case LT -> c < 0;
-            case LE -> c <= 0;
-            case GT -> c > 0;
-            case GE -> c >= 0;
-            default -> throw new IllegalArgumentException(op + " is not a comparison");
-        };
+        return Operators.test(op, c);
     }
 
     /**

@@ -178,7 +178,8 @@ public final class Operators {
         return SqlType.TIMESTAMP;
     }
 
-    private static boolean test(BinaryOp op, int c) {
+    /** Whether comparison {@code op} holds for a comparison result {@code c} (negative, zero, positive). */
+    static boolean test(BinaryOp op, int c) {
         return switch (op) {
             case EQ -> c == 0;
             case NE -> c != 0;

@@ -1320,26 +1320,9 @@ public final class Parser {
         if (t.type() != Type.OP) throw syntaxError(t);
         p++;
         expect(Type.RPAREN);
-        BinaryOp op = switch (t.value()) {
-            case "=" -> BinaryOp.EQ;
-            case "<>", "!=" -> BinaryOp.NE;
-            case "<" -> BinaryOp.LT;
-            case "<=" -> BinaryOp.LE;
-            case ">" -> BinaryOp.GT;
-            case ">=" -> BinaryOp.GE;
-            case "+" -> BinaryOp.ADD;
-            case "-" -> BinaryOp.SUB;
-            case "*" -> BinaryOp.MUL;
-            case "/" -> BinaryOp.DIV;
-            case "%" -> BinaryOp.MOD;
-            case "^" -> BinaryOp.POW;
-            case "||" -> BinaryOp.CONCAT;
-            case "~" -> BinaryOp.MATCH;
-            case "~*" -> BinaryOp.IMATCH;
-            case "!~" -> BinaryOp.NOT_MATCH;
-            case "!~*" -> BinaryOp.NOT_IMATCH;
-            default -> null;
-        };
+        BinaryOp op = null;
+        for (BinaryOp b : BinaryOp.values()) if (b.symbol().equals(t.value()) && b != BinaryOp.AND && b != BinaryOp.OR) op = b;
+        if (t.value().equals("!=")) op = BinaryOp.NE;
         if (op == null || (schema != null && !schema.equals("pg_catalog"))) {
             throw new SqlException("42883", "operator does not exist: " + (schema == null ? "" : schema + ".") + t.value(), pos);
         }

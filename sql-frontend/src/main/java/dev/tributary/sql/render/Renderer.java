@@ -139,10 +139,17 @@ public final class Renderer {
 
     /** {@code step} applied to every row; an error it raises becomes an error row instead. */
     private static Rendered rowByRow(Rendered in, RowStep step) {
+        return rowsByRow(in, (row, emit) -> {
+            Row r = step.apply(row);
+            if (r != null) emit.accept(r);
+        });
+    }
+
+    /** As {@link #rowByRow}, for a step that makes any number of rows of each row. */
+    private static Rendered rowsByRow(Rendered in, java.util.function.BiConsumer<Row, java.util.function.Consumer<Row>> step) {
         KV<Collection<Row>, Collection<Row>> split = in.oks().flatMapOr((row, out) -> {
             try {
-                Row r = step.apply(row);
-                if (r != null) out.ok(r);
+                step.accept(row, out::ok);
             } catch (SqlException e) {
                 out.other(Errors.encode(e));
             } catch (RuntimeException e) {
@@ -230,21 +237,14 @@ public final class Renderer {
         RowCodec inCodec = new RowCodec(m.input().types());
         RowCodec outCodec = new RowCodec(m.types());
         int n = m.input().arity();
-        KV<Collection<Row>, Collection<Row>> split = in.oks().flatMapOr((row, out) -> {
-            try {
-                Object[] values = inCodec.decode(row);
-                for (Object[] produced : m.function().evaluate(values)) {
-                    Object[] all = Arrays.copyOf(values, n + produced.length);
-                    System.arraycopy(produced, 0, all, n, produced.length);
-                    out.ok(outCodec.encode(all));
-                }
-            } catch (SqlException e) {
-                out.other(Errors.encode(e));
-            } catch (RuntimeException e) {
-                out.other(Errors.encode(Errors.internal(e)));
+        return rowsByRow(in, (row, emit) -> {
+            Object[] values = inCodec.decode(row);
+            for (Object[] produced : m.function().evaluate(values)) {
+                Object[] all = Arrays.copyOf(values, n + produced.length);
+                System.arraycopy(produced, 0, all, n, produced.length);
+                emit.accept(outCodec.encode(all));
             }
-        }, ROW, ROW);
-        return new Rendered(split.key(), in.errs().concat(split.val()));
+        });
     }
 
     private Rendered project(Rendered in, Plan.Project p) {
