@@ -26,6 +26,26 @@ class SetReturningFunctionsTest {
     }
 
     @Test
+    void inTheSelectListSideBySideWithCompositeResults() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
+            assertThat(rows(db, "SELECT generate_series(1, 3) AS a, generate_series(1, 2) AS b")).containsExactly("1|1", "2|2", "3|NULL");
+            assertThat(rows(db, "SELECT unnest(ARRAY['x', 'y']), 7")).containsExactly("x|7", "y|7");
+            assertThat(rows(db, "SELECT information_schema._pg_expandarray(ARRAY[5, 9]) AS k")).containsExactly("(5,1)", "(9,2)");
+            assertThat(rows(db, "SELECT (information_schema._pg_expandarray(ARRAY[5, 9])).n, (information_schema._pg_expandarray(ARRAY[5, 9])).x"))
+                    .containsExactly("1|5", "2|9");
+            // a composite column of a subquery, its fields selected outside, as the JDBC driver asks for primary keys
+            db.execute("CREATE TABLE t (id int, tags text[])");
+            db.execute("INSERT INTO t VALUES (1, '{a,b}'), (2, NULL)");
+            assertThat(rows(db, "SELECT r.id, (r.k).x, (r.k).n FROM (SELECT id, information_schema._pg_expandarray(tags) AS k FROM t) r ORDER BY 1, 3"))
+                    .containsExactly("1|a|1", "1|b|2");
+            assertThat(rows(db, "SELECT id, generate_series(1, id) FROM t ORDER BY 1, 2")).containsExactly("1|1", "2|1", "2|2");
+            fails("42809", () -> db.query("SELECT (1).x"));
+            fails("42703", () -> db.query("SELECT (information_schema._pg_expandarray(ARRAY[1])).nope"));
+            fails("0A000", () -> db.query("SELECT count(*), generate_series(1, 2) FROM t"));
+        }
+    }
+
+    @Test
     void lateralOverEarlierItemsAndEnclosingQueries() {
         try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
             db.execute("CREATE TABLE t (id int, tags text[])");

@@ -125,6 +125,26 @@ class JdbcMetadataTest {
     }
 
     @Test
+    void getPrimaryKeysGivesKeyColumnsInOrder() throws SQLException {
+        try (Connection c = connect()) {
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE lines (order_id int, line int, item text, PRIMARY KEY (line, order_id))");
+            }
+            DatabaseMetaData md = c.getMetaData();
+            try (ResultSet rs = md.getPrimaryKeys(null, "public", "orders")) {
+                assertThat(rows(rs, "TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "COLUMN_NAME", "KEY_SEQ", "PK_NAME"))
+                        .containsExactly("tributary|public|orders|id|1|orders_pkey");
+            }
+            try (ResultSet rs = md.getPrimaryKeys(null, "public", "lines")) {
+                assertThat(rows(rs, "COLUMN_NAME", "KEY_SEQ", "PK_NAME")).containsExactly("line|1|lines_pkey", "order_id|2|lines_pkey");
+            }
+            try (ResultSet rs = md.getPrimaryKeys(null, "public", "big")) {
+                assertThat(rs.next()).isFalse();
+            }
+        }
+    }
+
+    @Test
     void primaryKeysThroughPgConstraintAndPgIndex() throws SQLException {
         try (Connection c = connect(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE lines (order_id int, line int, item text, PRIMARY KEY (line, order_id))");

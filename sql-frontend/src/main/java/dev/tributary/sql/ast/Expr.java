@@ -117,6 +117,9 @@ public sealed interface Expr extends Node {
     /** {@code ARRAY(query)}: the one-column query's rows as an array, in its ORDER BY's order. */
     record ArraySubquery(int pos, Query query) implements Expr {}
 
+    /** {@code (expr).field}: a field of a composite value. */
+    record FieldSelection(int pos, Expr expr, String field) implements Expr {}
+
     /** {@code array[index]}. */
     record Subscript(int pos, Expr array, Expr index) implements Expr {}
 

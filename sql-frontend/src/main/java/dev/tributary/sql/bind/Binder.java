@@ -494,7 +494,8 @@ public final class Binder {
         // D's columns, the select list, then hidden ORDER BY columns
         int base = plan.arity();
         Rel rel = new Rel(plan);
-        java.util.function.Function<Expr, ScalarExpr> windows = windows(items, orderBy, scope, rel, grouping != null, nD);
+        java.util.function.Function<Expr, ScalarExpr> windows = either(windows(items, orderBy, scope, rel, grouping != null, nD),
+                setReturning(items, scope, rel, grouping != null));
         List<ScalarExpr> exprs = new ArrayList<>();
         for (int i = 0; i < nD; i++) exprs.add(Sx.column(i, c.fields.get(i).type()));
         for (Expr e : items) exprs.add(grouping == null ? new ExprBinder(this, scope, windows, rel).bind(e) : grouping.bind(e, rel));
@@ -588,6 +589,65 @@ public final class Binder {
         return e -> e instanceof Expr.WindowCall w && column.containsKey(w) ? Sx.column(column.get(w), SqlType.BIGINT) : null;
     }
 
+    /** {@code a}'s claim on an expression, else {@code b}'s (either may be null). */
+    private static java.util.function.Function<Expr, ScalarExpr> either(java.util.function.Function<Expr, ScalarExpr> a,
+                                                                      java.util.function.Function<Expr, ScalarExpr> b) {
+        if (a == null) return b;
+        if (b == null) return a;
+        return e -> {
+            ScalarExpr x = a.apply(e);
+            return x != null ? x : b.apply(e);
+        };
+    }
+
+    /**
+     * The set-returning function calls of the select list, run side by side over {@code rel}
+     * ({@link dev.tributary.sql.expr.TableFunction#zip}, one {@link Plan.FlatMap}); the result
+     * claims each call as its column, or, for a function of several columns, as the record of
+     * them. Null when there are none.
+     */
+    private java.util.function.Function<Expr, ScalarExpr> setReturning(List<Expr> items, Scope scope, Rel rel, boolean grouped) {
+        List<Expr.FunctionCall> calls = new ArrayList<>();
+        for (Expr e : items) collectSetReturning(e, calls);
+        if (calls.isEmpty()) return null;
+        if (grouped) throw new SqlException("0A000", "set-returning functions together with GROUP BY or aggregates are not supported yet", calls.get(0).pos());
+        List<dev.tributary.sql.expr.TableFunction> functions = new ArrayList<>();
+        java.util.Map<Expr.FunctionCall, Integer> offsets = new java.util.IdentityHashMap<>();
+        int first = rel.plan.arity();
+        int at = first;
+        for (Expr.FunctionCall f : calls) {
+            String name = f.name().get(f.name().size() - 1);
+            if (f.distinct() || f.star() || !f.orderBy().isEmpty() || f.filter() != null) {
+                throw new SqlException("42601", "DISTINCT, ORDER BY, FILTER or * in a call of " + name, f.pos());
+            }
+            List<ScalarExpr> args = new ArrayList<>();
+            for (Expr a : f.args()) args.add(new ExprBinder(this, scope, null, rel).bind(a));
+            dev.tributary.sql.expr.TableFunction fn = dev.tributary.sql.expr.TableFunction.resolve(name, args, f.pos());
+            functions.add(fn);
+            offsets.put(f, at);
+            at += fn.columnTypes().size();
+        }
+        rel.plan = new Plan.FlatMap(rel.plan, dev.tributary.sql.expr.TableFunction.zip(functions));
+        return e -> {
+            if (!(e instanceof Expr.FunctionCall f) || !offsets.containsKey(f)) return null;
+            dev.tributary.sql.expr.TableFunction fn = functions.get(calls.indexOf(f));
+            int col = offsets.get(f);
+            if (fn.columnTypes().size() == 1) return Sx.column(col, fn.columnTypes().get(0));
+            List<ScalarExpr> fields = new ArrayList<>();
+            for (int i = 0; i < fn.columnTypes().size(); i++) fields.add(Sx.column(col + i, fn.columnTypes().get(i)));
+            return dev.tributary.sql.expr.RecordExprs.construct(SqlType.record(fn.columnNames(), fn.columnTypes()), fields);
+        };
+    }
+
+    private static void collectSetReturning(Expr e, List<Expr.FunctionCall> out) {
+        if (e == null) return;
+        if (e instanceof Expr.FunctionCall f && dev.tributary.sql.expr.TableFunction.isSetReturning(f.name().get(f.name().size() - 1))) {
+            out.add(f);
+            return;
+        }
+        for (Expr child : Exprs.children(e)) collectSetReturning(child, out);
+    }
+
     private static void collectWindows(Expr e, List<Expr.WindowCall> out) {
         if (e == null) return;
         if (e instanceof Expr.WindowCall w) {
@@ -658,6 +718,7 @@ public final class Binder {
             case Expr.ArraySubquery a -> "array";
             case Expr.Subscript s -> columnName(s.array());
             case Expr.WindowCall w -> columnName(w.call());
+            case Expr.FieldSelection f -> f.field();
             case Expr.BooleanLiteral b -> "bool";
             default -> "?column?";
         };

@@ -86,6 +86,7 @@ final class ExprBinder {
             }
             case Expr.Subscript x -> dev.tributary.sql.expr.ArrayExprs.subscript(bind(x.array()), bind(x.index()), x.pos());
             case Expr.ArraySubquery a -> arraySubquery(a);
+            case Expr.FieldSelection f -> dev.tributary.sql.expr.RecordExprs.field(bind(f.expr()), f.field(), f.pos());
             case Expr.WindowCall w -> throw new SqlException("42P20", "window functions are not allowed here", w.pos(),
                     "Window functions may appear in the select list and ORDER BY of a query without GROUP BY.");
         };

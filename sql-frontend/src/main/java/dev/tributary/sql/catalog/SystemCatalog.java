@@ -39,7 +39,7 @@ import java.util.Optional;
  * <p>Types are modelled on the stored ones: {@code oid} and the {@code reg*} alias types are
  * {@code bigint}, {@code name} and {@code "char"} are {@code text}, and the vector and
  * {@code pg_node_tree} columns are {@code text} holding PostgreSQL's text form of the value
- * ({@code indkey = '1 2'}, {@code conkey = '{1}'}). Array-typed columns that only PostgreSQL
+ * ({@code indkey = '1 2'}); array columns ({@code conkey}, {@code polroles}) are arrays. Array-typed columns that only PostgreSQL
  * features fill (ACLs, options) are left out.
  */
 public final class SystemCatalog {
@@ -102,7 +102,7 @@ public final class SystemCatalog {
         rel(2604, "pg_catalog", "pg_attrdef", false, "oid oid, adrelid oid, adnum int2, adbin text");
         rel(2606, "pg_catalog", "pg_constraint", false, "oid oid, conname text, connamespace oid, contype text, condeferrable bool, condeferred bool,"
                 + " convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid, confrelid oid, confupdtype text, confdeltype text,"
-                + " confmatchtype text, conislocal bool, coninhcount int4, connoinherit bool, conkey text, confkey text, conbin text");
+                + " confmatchtype text, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conbin text");
         rel(2609, "pg_catalog", "pg_description", false, "objoid oid, classoid oid, objsubid int4, description text");
         rel(2611, "pg_catalog", "pg_inherits", false, "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool");
         rel(3456, "pg_catalog", "pg_collation", false, "oid oid, collname text, collnamespace oid, collowner oid, collprovider text,"
@@ -250,6 +250,7 @@ public final class SystemCatalog {
             case INTERVAL -> 1186;
             case UNKNOWN -> 705;
             case ARRAY -> ARRAY_OF.getOrDefault(typeOid(t.element()), 1009L);
+            case RECORD -> 2249;
         };
     }
 
@@ -488,7 +489,7 @@ public final class SystemCatalog {
             case "pg_catalog.pg_constraint" -> {
                 for (Idx x : indexes) {
                     if (!x.primary()) continue;
-                    String key = "{" + String.join(",", x.attnums().stream().map(String::valueOf).toList()) + "}";
+                    List<Object> key = x.attnums().stream().map(a -> (Object) (long) a).toList();
                     out.add(row(x.on().oid() + 2, x.name(), PUBLIC, "p", false, false, true, x.on().oid(), 0L, x.oid(), 0L, 0L, " ", " ", " ",
                             true, 0L, true, key, null, null));
                 }

@@ -32,6 +32,7 @@ final class Resolver {
             case INTERVAL -> 'T';
             case UNKNOWN -> 'X';
             case ARRAY -> 'A';
+            case RECORD -> 'P';
         };
     }
 

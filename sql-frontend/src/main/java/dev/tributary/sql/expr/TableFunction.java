@@ -13,14 +13,18 @@ import java.util.List;
  *
  * <p>A NULL argument gives no rows, as PostgreSQL's strict set-returning functions do.
  */
-public record TableFunction(String name, List<ScalarExpr> args, List<String> columnNames, List<SqlType> columnTypes, Rows rows) {
+public record TableFunction(String name, List<ScalarExpr> args, List<String> columnNames, List<SqlType> columnTypes, Rows rows, boolean strict) {
+    public TableFunction(String name, List<ScalarExpr> args, List<String> columnNames, List<SqlType> columnTypes, Rows rows) {
+        this(name, args, columnNames, columnTypes, rows, true);
+    }
+
     public TableFunction {
         args = List.copyOf(args);
         columnNames = List.copyOf(columnNames);
         columnTypes = List.copyOf(columnTypes);
     }
 
-    /** The rows for one call's argument values (none of them null). */
+    /** The rows for one call's argument values (none of them null, for a strict function). */
     public interface Rows {
         List<Object[]> apply(Object[] args);
     }
@@ -30,14 +34,60 @@ public record TableFunction(String name, List<ScalarExpr> args, List<String> col
         Object[] values = new Object[args.size()];
         for (int i = 0; i < values.length; i++) {
             values[i] = args.get(i).eval(input);
-            if (values[i] == null) return List.of();
+            if (values[i] == null && strict) return List.of();
         }
         return rows.apply(values);
     }
 
     /** This call with its arguments replaced (after their columns were renumbered). */
     public TableFunction withArgs(List<ScalarExpr> newArgs) {
-        return new TableFunction(name, newArgs, columnNames, columnTypes, rows);
+        return new TableFunction(name, newArgs, columnNames, columnTypes, rows, strict);
+    }
+
+    /**
+     * Several calls run side by side, as PostgreSQL runs the set-returning functions of one select
+     * list: row i holds each call's row i, or NULLs for a call that has fewer rows; as many rows
+     * as the longest call gives.
+     */
+    public static TableFunction zip(List<TableFunction> calls) {
+        if (calls.size() == 1) return calls.get(0);
+        List<ScalarExpr> args = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        List<SqlType> types = new ArrayList<>();
+        List<String> callNames = new ArrayList<>();
+        for (TableFunction f : calls) {
+            args.addAll(f.args());
+            names.addAll(f.columnNames());
+            types.addAll(f.columnTypes());
+            callNames.add(f.name());
+        }
+        int width = types.size();
+        return new TableFunction(String.join(" + ", callNames), args, names, types, x -> {
+            List<List<Object[]>> each = new ArrayList<>();
+            int at = 0;
+            int longest = 0;
+            for (TableFunction f : calls) {
+                Object[] mine = java.util.Arrays.copyOfRange(x, at, at + f.args().size());
+                at += f.args().size();
+                boolean anyNull = false;
+                for (Object v : mine) anyNull |= v == null;
+                List<Object[]> rows = anyNull && f.strict() ? List.of() : f.rows().apply(mine);
+                each.add(rows);
+                longest = Math.max(longest, rows.size());
+            }
+            List<Object[]> out = new ArrayList<>();
+            for (int r = 0; r < longest; r++) {
+                Object[] row = new Object[width];
+                int col = 0;
+                for (int k = 0; k < calls.size(); k++) {
+                    int n = calls.get(k).columnTypes().size();
+                    if (r < each.get(k).size()) System.arraycopy(each.get(k).get(r), 0, row, col, n);
+                    col += n;
+                }
+                out.add(row);
+            }
+            return out;
+        }, false);
     }
 
     /** Whether {@code name} is a set-returning function {@link #resolve} knows. */

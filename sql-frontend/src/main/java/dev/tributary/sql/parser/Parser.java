@@ -1406,6 +1406,7 @@ public final class Parser {
     }
 
     private Expr postfix() {
+        boolean parenthesized = pending == null && is(Type.LPAREN);
         Expr e = primary();
         while (true) {
             if (is(Type.CAST)) {
@@ -1420,6 +1421,11 @@ public final class Parser {
                 e = new Subscript(bracket, e, index);
             } else if (isKw("at") && (isKw(1, "time") || isKw(1, "local"))) {
                 throw unsupported("AT TIME ZONE", pos());
+            } else if (is(Type.DOT) && parenthesized && toks.get(p - 1).type() == Type.RPAREN
+                    && (is(1, Type.IDENT) || is(1, Type.QUOTED_IDENT))) {
+                // (expr).field
+                p++;
+                e = new FieldSelection(e.pos(), e, label());
             } else if (isKw("collate")) {
                 collation();
             } else {

@@ -560,6 +560,11 @@ public final class SqlFormatter {
                 if (!w.orderBy().isEmpty()) orderBy(b.append(w.partitionBy().isEmpty() ? "ORDER BY " : " ORDER BY "), w.orderBy());
                 b.append(')');
             }
+            case FieldSelection f -> {
+                b.append('(');
+                expr(b, f.expr(), 0);
+                b.append(").").append(ident(f.field()));
+            }
             case ArrayConstructor a -> {
                 b.append("ARRAY[");
                 list(b, a.elements());

@@ -64,6 +64,7 @@ import java.util.StringJoiner;
  *       multiples of 30 days only when the days would not fit an int, and micros whole days only
  *       when neither would). The decoded value equals
  *       the original by {@link Interval#equals}.</li>
+ *   <li>RECORD: the fields as a row of the fields' types (no terminator: the type fixes how many).</li>
  *   <li>ARRAY: each element as a one-column row of the element type (its tag, then its
  *       payload), then a {@code 0x00} terminator, which sorts below both tags: arrays compare
  *       element by element, a prefix first, as PostgreSQL compares one-dimensional arrays.</li>
@@ -86,7 +87,7 @@ public final class RowCodec {
     private final SqlType.Kind[] kinds;
     /** Payload bytes of each column when fixed, else -1. */
     private final int[] widths;
-    /** For each ARRAY column, the codec of its elements (one column); null for other columns. */
+    /** For each ARRAY column, the codec of its elements (one column); for each RECORD column, of its fields; null for other columns. */
     private final RowCodec[] elements;
     private static final byte ARRAY_END = 0x00;
 
@@ -100,6 +101,7 @@ public final class RowCodec {
             kinds[i] = this.types.get(i).kind();
             widths[i] = payloadWidth(kinds[i]);
             if (kinds[i] == SqlType.Kind.ARRAY) elements[i] = new RowCodec(List.of(this.types.get(i).element()));
+            if (kinds[i] == SqlType.Kind.RECORD) elements[i] = new RowCodec(this.types.get(i).fieldTypes());
         }
     }
 
@@ -113,7 +115,7 @@ public final class RowCodec {
             case SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, TIME, TIMESTAMP, TIMESTAMPTZ -> 8;
             case DATE -> 4;
             case INTERVAL -> 16;
-            case NUMERIC, TEXT, VARCHAR, CHAR, BYTEA, UNKNOWN, ARRAY -> -1;
+            case NUMERIC, TEXT, VARCHAR, CHAR, BYTEA, UNKNOWN, ARRAY, RECORD -> -1;
         };
     }
 
@@ -194,6 +196,10 @@ public final class RowCodec {
                 }
                 w.put(ARRAY_END);
             }
+            case RECORD -> {
+                byte[] fields = elements[c].encode(((List<?>) v).toArray()).bytes;
+                for (byte b : fields) w.put(b);
+            }
         }
     }
 
@@ -210,7 +216,7 @@ public final class RowCodec {
             case TIMESTAMP -> "LocalDateTime";
             case TIMESTAMPTZ -> "Instant";
             case INTERVAL -> "Interval";
-            case ARRAY -> "List";
+            case ARRAY, RECORD -> "List";
         };
     }
 
@@ -401,6 +407,11 @@ public final class RowCodec {
         if (b[pos] == NULL) return pos + 1;
         int w = widths[c];
         if (w >= 0) return pos + 1 + w;
+        if (kinds[c] == SqlType.Kind.RECORD) {
+            int p = pos + 1;
+            for (int f = 0; f < elements[c].kinds.length; f++) p = elements[c].end(b, p, f);
+            return p;
+        }
         if (kinds[c] == SqlType.Kind.ARRAY) {
             int p = pos + 1;
             while (b[p] != ARRAY_END) p = elements[c].end(b, p, 0);
@@ -460,6 +471,14 @@ public final class RowCodec {
                 while (b[p] != ARRAY_END) {
                     out.add(elements[c].read(b, p, 0));
                     p = elements[c].end(b, p, 0);
+                }
+                yield java.util.Collections.unmodifiableList(out);
+            }
+            case RECORD -> {
+                List<Object> out = new ArrayList<>();
+                for (int f = 0; f < elements[c].kinds.length; f++) {
+                    out.add(elements[c].read(b, p, f));
+                    p = elements[c].end(b, p, f);
                 }
                 yield java.util.Collections.unmodifiableList(out);
             }

@@ -21,18 +21,32 @@ package dev.tributary.sql.types;
  *       value is a {@link String} or null</li>
  *   <li>ARRAY: a one-dimensional array of {@code element} values, lower bound 1: an immutable
  *       {@link java.util.List} of the element type's Java values (elements may be null)</li>
+ *   <li>RECORD: a composite value with the named, typed {@code fields} (what a function
+ *       returning several columns gives in a select list): an immutable {@link java.util.List}
+ *       of the fields' values</li>
  * </ul>
  *
  * @param kind the type's kind
  * @param length VARCHAR/CHAR length or NUMERIC precision; -1 when not given
  * @param scale NUMERIC scale; -1 when not given
  * @param element an ARRAY's element type (not itself an array); null for every other kind
+ * @param fieldNames a RECORD's field names; empty for every other kind
+ * @param fieldTypes a RECORD's field types, one per name
  */
-public record SqlType(Kind kind, int length, int scale, SqlType element) {
+public record SqlType(Kind kind, int length, int scale, SqlType element, java.util.List<String> fieldNames, java.util.List<SqlType> fieldTypes) {
 
     public SqlType {
         if ((kind == Kind.ARRAY) != (element != null)) throw new IllegalArgumentException("an ARRAY, and only an ARRAY, has an element type");
         if (element != null && element.kind == Kind.ARRAY) throw new IllegalArgumentException("arrays of arrays are one array type");
+        fieldNames = java.util.List.copyOf(fieldNames);
+        fieldTypes = java.util.List.copyOf(fieldTypes);
+        if (fieldNames.size() != fieldTypes.size() || (kind == Kind.RECORD) == fieldNames.isEmpty()) {
+            throw new IllegalArgumentException("a RECORD, and only a RECORD, has fields, each named and typed");
+        }
+    }
+
+    public SqlType(Kind kind, int length, int scale, SqlType element) {
+        this(kind, length, scale, element, java.util.List.of(), java.util.List.of());
     }
 
     public SqlType(Kind kind, int length, int scale) {
@@ -58,7 +72,8 @@ public record SqlType(Kind kind, int length, int scale, SqlType element) {
         TIMESTAMPTZ("timestamp with time zone"),
         INTERVAL("interval"),
         UNKNOWN("unknown"),
-        ARRAY("array");
+        ARRAY("array"),
+        RECORD("record");
 
         private final String pgName;
 
@@ -110,6 +125,11 @@ public record SqlType(Kind kind, int length, int scale, SqlType element) {
         return element.kind == Kind.ARRAY ? element : new SqlType(Kind.ARRAY, -1, -1, element);
     }
 
+    /** The composite type of the named, typed fields (at least one). */
+    public static SqlType record(java.util.List<String> names, java.util.List<SqlType> types) {
+        return new SqlType(Kind.RECORD, -1, -1, null, names, types);
+    }
+
     /** Whether this is an ARRAY type. */
     public boolean isArray() {
         return kind == Kind.ARRAY;
@@ -137,6 +157,7 @@ public record SqlType(Kind kind, int length, int scale, SqlType element) {
             case VARCHAR, CHAR -> length >= 0 ? kind.pgName + "(" + length + ")" : kind.pgName;
             case NUMERIC -> length >= 0 ? "numeric(" + length + "," + Math.max(scale, 0) + ")" : "numeric";
             case ARRAY -> element + "[]";
+            case RECORD -> "record";
             default -> kind.pgName;
         };
     }

@@ -46,6 +46,7 @@ public final class Values {
             case TIMESTAMPTZ -> timestampText(LocalDateTime.ofInstant((Instant) v, ZoneOffset.UTC)) + "+00";
             case INTERVAL -> intervalText((Interval) v);
             case ARRAY -> arrayText((List<?>) v, t.element());
+            case RECORD -> recordText((List<?>) v, t);
         };
     }
 
@@ -68,6 +69,26 @@ public final class Values {
             }
         }
         return b.append('}').toString();
+    }
+
+    /**
+     * A composite value as PostgreSQL prints it: {@code (7,1)}, NULL fields empty, a field
+     * double-quoted (with {@code "} and {@code \\} doubled) when it is empty or holds a
+     * parenthesis, comma, quote, backslash or white space.
+     */
+    public static String recordText(List<?> fields, SqlType t) {
+        StringBuilder b = new StringBuilder("(");
+        for (int i = 0; i < fields.size(); i++) {
+            if (i > 0) b.append(',');
+            String f = toText(fields.get(i), t.fieldTypes().get(i));
+            if (f == null) continue;
+            if (f.isEmpty() || f.chars().anyMatch(c -> "(),\"\\".indexOf(c) >= 0 || Character.isWhitespace(c))) {
+                b.append('"').append(f.replace("\\", "\\\\").replace("\"", "\"\"")).append('"');
+            } else {
+                b.append(f);
+            }
+        }
+        return b.append(')').toString();
     }
 
     /** PostgreSQL's one-dimensional array input: {@code {a,"b c",NULL}}; 22P02 for anything else. */
@@ -259,6 +280,7 @@ public final class Values {
             case TIMESTAMPTZ -> DateTimeText.parseTimestamptz(s);
             case INTERVAL -> DateTimeText.parseInterval(s);
             case ARRAY -> parseArray(s, t);
+            case RECORD -> throw new SqlException("0A000", "input of anonymous composite types is not implemented");
         };
     }
 
@@ -461,6 +483,14 @@ public final class Values {
             case TIMESTAMPTZ -> ((Instant) a).compareTo((Instant) b);
             case INTERVAL -> ((Interval) a).compareTo((Interval) b);
             case ARRAY -> compareArrays((List<?>) a, (List<?>) b, t.element());
+            case RECORD -> {
+                int c = 0;
+                for (int i = 0; i < t.fieldTypes().size() && c == 0; i++) {
+                    Object x = ((List<?>) a).get(i), y = ((List<?>) b).get(i);
+                    c = x == null ? (y == null ? 0 : 1) : y == null ? -1 : compare(x, y, t.fieldTypes().get(i));
+                }
+                yield c;
+            }
         };
     }
 

@@ -34,7 +34,8 @@ final class SqlValues {
     static final List<SqlType> ALL_TYPES = List.of(SqlType.BOOLEAN, SqlType.SMALLINT, SqlType.INTEGER, SqlType.BIGINT,
             SqlType.REAL, SqlType.DOUBLE, SqlType.NUMERIC, NUMERIC_20_4, SqlType.TEXT, SqlType.varchar(10), CHAR4,
             SqlType.BYTEA, SqlType.DATE, SqlType.TIME, SqlType.TIMESTAMP, SqlType.TIMESTAMPTZ, SqlType.INTERVAL,
-            SqlType.UNKNOWN, SqlType.array(SqlType.INTEGER), SqlType.array(SqlType.TEXT), SqlType.array(SqlType.NUMERIC));
+            SqlType.UNKNOWN, SqlType.array(SqlType.INTEGER), SqlType.array(SqlType.TEXT), SqlType.array(SqlType.NUMERIC),
+            SqlType.record(List.of("a", "b"), List.of(SqlType.INTEGER, SqlType.TEXT)));
 
     static Arbitrary<List<SqlType>> schemas(int maxColumns) {
         return Arbitraries.of(ALL_TYPES).list().ofMaxSize(maxColumns);
@@ -82,6 +83,8 @@ final class SqlValues {
                     Combinators.combine(Arbitraries.integers(), Arbitraries.integers(), Arbitraries.longs()).as(Interval::new));
             case ARRAY -> values(type.element()).injectNull(0.2).list().ofMaxSize(4)
                     .map(l -> java.util.Collections.unmodifiableList(new ArrayList<>(l)));
+            case RECORD -> Combinators.combine(values(type.fieldTypes().get(0)).injectNull(0.2), values(type.fieldTypes().get(1)).injectNull(0.2))
+                    .as((x, y) -> java.util.Collections.unmodifiableList(java.util.Arrays.asList(x, y)));
         };
         return a.map(v -> (Object) v);
     }
@@ -162,6 +165,13 @@ final class SqlValues {
                 for (int i = 0; i < Math.min(x.size(), y.size()) && c == 0; i++) c = compareNullsLast(type.element(), x.get(i), y.get(i));
                 yield c != 0 ? c : Integer.compare(x.size(), y.size());
             }
+            // field by field, NULL fields last
+            case RECORD -> {
+                List<?> x = (List<?>) a, y = (List<?>) b;
+                int c = 0;
+                for (int i = 0; i < type.fieldTypes().size() && c == 0; i++) c = compareNullsLast(type.fieldTypes().get(i), x.get(i), y.get(i));
+                yield c;
+            }
         };
     }
 
@@ -189,6 +199,11 @@ final class SqlValues {
             case ARRAY -> {
                 List<Object> out = new ArrayList<>();
                 for (Object e : (List<?>) v) out.add(decodedForm(type.element(), e));
+                yield out;
+            }
+            case RECORD -> {
+                List<Object> out = new ArrayList<>();
+                for (int i = 0; i < type.fieldTypes().size(); i++) out.add(decodedForm(type.fieldTypes().get(i), ((List<?>) v).get(i)));
                 yield out;
             }
             default -> v;
