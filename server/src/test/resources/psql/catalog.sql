@@ -23,3 +23,9 @@ SELECT setting FROM pg_settings WHERE name = 'application_name';
 SHOW nosuch;
 INSERT INTO pg_class (relname) VALUES ('x');
 CREATE MATERIALIZED VIEW m AS SELECT relname FROM pg_class;
+\d orders_pkey
+\di orders*
+\dt pg_catalog.pg_class
+\dv information_schema.tables
+SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE c.relname IN ('orders_pkey', 'big') ORDER BY 1, a.attnum;
+SELECT ARRAY(SELECT relname FROM pg_class WHERE relkind = 'i' AND relnamespace = 'public'::regnamespace ORDER BY 1);
