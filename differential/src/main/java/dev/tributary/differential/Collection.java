@@ -72,6 +72,57 @@ public final class Collection<D> {
         })), outType);
     }
 
+    /**
+     * Each update moved to a later time: {@code (d, t, n)} becomes {@code (d, later(t), n)}, which
+     * must be {@code >= t}. Top-level times only. (To fold history before a time {@code s} into
+     * {@code s}: {@code delay(t -> Math.max(t, s))}.)
+     */
+    public Collection<D> delay(java.util.function.LongUnaryOperator later) {
+        requireTopLevel("delay");
+        return new Collection<>(stream.unary("delay", Pact.pipeline(), stream.type(), (in, out) -> in.forEach((cap, data) -> {
+            long[] times = data.times();
+            java.util.TreeMap<Long, Updates> byTime = new java.util.TreeMap<>();
+            for (int i = 0; i < data.size(); i++) {
+                long t = later.applyAsLong(times[i]);
+                if (t < times[i]) throw new IllegalArgumentException("delay moved time " + times[i] + " back to " + t + "; times may only move forward");
+                byTime.computeIfAbsent(t, k -> out.newContainer()).appendFrom(data, i);
+            }
+            for (var e : byTime.entrySet()) {
+                Updates o = e.getValue();
+                java.util.Arrays.fill(o.times(), 0, o.size(), e.getKey());
+                out.send(cap, new long[] {e.getKey()}, o);
+            }
+        })), type);
+    }
+
+    /** Makes a record of an update: its data, time and multiplicity. */
+    @FunctionalInterface
+    public interface Reifier<D, R> {
+        R apply(D data, long time, long diff);
+    }
+
+    /**
+     * Each update's time and multiplicity made part of its data: {@code (d, t, n)} becomes
+     * {@code (f(d, t, n), t, +1)}, so the result only grows. Consolidate first if each {@code (d, t)}
+     * should appear once. Top-level times only.
+     */
+    public <R> Collection<R> reify(Reifier<? super D, ? extends R> f, DataType<R> outType) {
+        requireTopLevel("reify");
+        return new Collection<>(stream.unary("reify", Pact.pipeline(), containerType(outType, 1), (in, out) -> in.forEach((cap, data) -> {
+            Updates o = out.newContainer();
+            long[] times = data.times();
+            long[] diffs = data.diffs();
+            for (int i = 0; i < data.size(); i++) append(o, outType, f.apply(type.get(data.keys(), i), times[i], diffs[i]), times, i, 1);
+            out.send(cap, o);
+        })), outType);
+    }
+
+    private void requireTopLevel(String op) {
+        if (scope().arity() != 1) {
+            throw new IllegalArgumentException(op + " works on top-level times only; scope '" + scope().name() + "' has " + scope().arity() + " coordinates");
+        }
+    }
+
     /** Each record replaced by the records {@code f} gives for it, each with the record's time and diff. */
     public <R> Collection<R> flatMap(Function<? super D, ? extends Iterable<? extends R>> f, DataType<R> outType) {
         int arity = scope().arity();
@@ -139,7 +190,19 @@ public final class Collection<D> {
      */
     public <K, V, R> Collection<R> halfJoin(Function<? super D, ? extends K> keyOf, Arrangement<K, V> arranged, boolean strict,
             java.util.function.BiFunction<? super D, ? super V, ? extends R> f, DataType<R> outType) {
-        return HalfJoin.halfJoin(this, keyOf, arranged, strict, f, outType);
+        return HalfJoin.halfJoin(this, keyOf, arranged, new HalfJoin.ReadTime.OwnTime<>(strict), false, f, outType, null);
+    }
+
+    /**
+     * Each record meets the values of its key in {@code arranged} at the time {@code readTime}
+     * gives, once, and leaves: {@code f(record, value)} with the product of the counts, and with
+     * {@code outer} {@code f(record, null)} when there is no value; {@code accounting} (may be null)
+     * reports what the operator holds. See {@link HalfJoin}.
+     */
+    public <K, V, R> Collection<R> halfJoin(Function<? super D, ? extends K> keyOf, Arrangement<K, V> arranged,
+            HalfJoin.ReadTime<D> readTime, boolean outer, java.util.function.BiFunction<? super D, ? super V, ? extends R> f,
+            DataType<R> outType, HalfJoin.Accounting accounting) {
+        return HalfJoin.halfJoin(this, keyOf, arranged, readTime, outer, f, outType, accounting);
     }
 
     /** The records whose data satisfies {@code p}. */

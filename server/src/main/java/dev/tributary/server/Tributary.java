@@ -71,6 +71,11 @@ public final class Tributary implements AutoCloseable {
         return new Connection(coordinator, new Session());
     }
 
+    /** Its roles, which the PostgreSQL protocol server authenticates against; CREATE/ALTER/DROP ROLE change them. */
+    public dev.tributary.server.auth.Roles roles() {
+        return coordinator.roles();
+    }
+
     /** The clock this database runs on. */
     public Clock clock() {
         return coordinator.clock();
@@ -117,6 +122,11 @@ public final class Tributary implements AutoCloseable {
                     // PostgreSQL would refuse the connection; Tributary keeps the default instead
                 }
             });
+        }
+
+        /** The role the client authenticated as: {@code current_user} and {@code session_user}. */
+        public void authenticatedAs(String role) {
+            session.settings.put("session_authorization", role);
         }
 
         /** {@code I} idle, {@code T} in a transaction block, {@code E} in a failed one. */

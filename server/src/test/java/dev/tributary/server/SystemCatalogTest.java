@@ -88,6 +88,22 @@ class SystemCatalogTest {
     }
 
     @Test
+    void rolesAreListed() {
+        try (Tributary db = withObjects()) {
+            db.execute("CREATE ROLE alice LOGIN");
+            db.execute("CREATE ROLE reporting");
+            assertThat(rows(db, "SELECT rolname, rolcanlogin, rolsuper FROM pg_roles ORDER BY 1")).containsExactly(
+                    "alice|t|f", "reporting|f|f", "tributary|t|t");
+            assertThat(rows(db, "SELECT usename FROM pg_user ORDER BY 1")).containsExactly("alice", "tributary");
+            assertThat(rows(db, "SELECT pg_get_userbyid(oid) = rolname FROM pg_roles")).containsExactly("t", "t", "t");
+            assertThat(rows(db, "SELECT 'alice'::regrole = (SELECT oid FROM pg_roles WHERE rolname = 'alice')")).containsExactly("t");
+            db.execute("DROP ROLE reporting");
+            assertThat(rows(db, "SELECT count(*) FROM pg_roles")).containsExactly("2");
+            fails("42704", () -> db.query("SELECT 'reporting'::regrole"));
+        }
+    }
+
+    @Test
     void regularExpressionOperators() {
         try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
             assertThat(rows(db, "SELECT 'orders' ~ '^ord', 'orders' ~ 'ORD', 'orders' ~* 'ORD', 'orders' !~ '^x', 'orders' !~* 'ORD', 'a.b' ~ 'a\\.b'"))

@@ -125,6 +125,20 @@ class JdbcMetadataTest {
     }
 
     @Test
+    void sessionSettingsAndTheConnectedUser() throws SQLException {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            // the driver sets application_name at startup; current_user is the user it connected as
+            try (ResultSet rs = s.executeQuery("SELECT current_setting('application_name') AS app, current_user AS who, current_database() AS db")) {
+                assertThat(rows(rs, "app", "who", "db")).containsExactly("PostgreSQL JDBC Driver|tributary|tributary");
+            }
+            s.execute("SET application_name = 'metadata test'");
+            try (ResultSet rs = s.executeQuery("SHOW application_name")) {
+                assertThat(rows(rs, "application_name")).containsExactly("metadata test");
+            }
+        }
+    }
+
+    @Test
     void getPrimaryKeysGivesKeyColumnsInOrder() throws SQLException {
         try (Connection c = connect()) {
             try (Statement s = c.createStatement()) {

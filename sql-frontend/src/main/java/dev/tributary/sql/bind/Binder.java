@@ -704,7 +704,7 @@ public final class Binder {
     }
 
     /** PostgreSQL's name for an unaliased select item: the column's or function's name, else {@code ?column?}. */
-    private static String columnName(Expr e) {
+    static String columnName(Expr e) {
         return switch (e) {
             case Expr.ColumnRef c -> c.parts().get(c.parts().size() - 1);
             case Expr.FunctionCall f -> f.name().get(f.name().size() - 1);
@@ -753,8 +753,9 @@ public final class Binder {
             }
             case TableRef.FunctionTable f -> functionTable(new Bound(one(), List.of()), f, new Scope(List.of(), null));
             case TableRef.Join j -> join(j);
-            case TableRef.AsOfSystemTime a -> throw new SqlException("0A000", "AS OF SYSTEM TIME is not supported yet", a.pos());
-            case TableRef.Changes c -> throw new SqlException("0A000", "CHANGES(...) is not supported yet", c.pos());
+            case TableRef.AsOfSystemTime a -> throw new SqlException("0A000", "AS OF SYSTEM TIME is supported as the one FROM item of a LATERAL subquery: "
+                    + "[LEFT] JOIN LATERAL (SELECT ... FROM x AS OF SYSTEM TIME expr SINCE lit WHERE ...) ON true", a.pos());
+            case TableRef.Changes c -> changes(c);
         };
     }
 
@@ -804,7 +805,7 @@ public final class Binder {
         return new Bound(new Plan.FlatMap(left.plan(), fn), fields);
     }
 
-    private Bound named(TableRef.NamedTable t) {
+    Bound named(TableRef.NamedTable t) {
         String name = t.name().get(t.name().size() - 1);
         List<String> qualified = t.name();
         if (qualified.size() == 3) {
@@ -852,13 +853,28 @@ public final class Binder {
         return t.alias() == null ? rename(b, name, List.of(), t.pos()) : rename(b, t.alias().name(), t.alias().columns(), t.alias().pos());
     }
 
+    /** {@code CHANGES(x AS OF t)}: x bound as a named relation, its history from t on with change_time and change_diff. */
+    private Bound changes(TableRef.Changes c) {
+        String name = c.name().get(c.name().size() - 1);
+        Bound x = named(new TableRef.NamedTable(c.pos(), c.name(), null));
+        long since = systemTime(c.asOf(), "CHANGES ... AS OF");
+        List<SqlType> types = new ArrayList<>(x.plan().types());
+        types.add(SqlType.TIMESTAMPTZ);
+        types.add(SqlType.BIGINT);
+        List<Field> fields = new ArrayList<>(x.fields());
+        fields.add(new Field(name, "change_time", SqlType.TIMESTAMPTZ, false));
+        fields.add(new Field(name, "change_diff", SqlType.BIGINT, false));
+        Bound b = new Bound(new Plan.Changes(x.plan(), since, types), fields);
+        return c.alias() == null ? rename(b, name, List.of(), c.pos()) : rename(b, c.alias().name(), c.alias().columns(), c.alias().pos());
+    }
+
     static List<SqlType> types(List<Column> columns) {
         List<SqlType> t = new ArrayList<>();
         for (Column c : columns) t.add(c.type());
         return t;
     }
 
-    private static Bound rename(Bound b, String qualifier, List<String> columns, int pos) {
+    static Bound rename(Bound b, String qualifier, List<String> columns, int pos) {
         if (columns.size() > b.fields().size()) {
             throw new SqlException("42P10", "table \"" + qualifier + "\" has " + b.fields().size() + " columns available but " + columns.size() + " columns specified", pos);
         }
@@ -876,6 +892,7 @@ public final class Binder {
      * subquery is) and joined back on D. Every left row meets every row its subquery gives.
      */
     private Bound lateral(Bound left, TableRef.DerivedTable d, Correlation enclosing) {
+        if (AsOfLookups.isLookup(d.query())) return new AsOfLookups(this).bind(left, d, false);
         List<Field> outer = left.fields();
         Correlation probe = new Correlation(outer, null);
         correlated(d.query(), probe);
@@ -985,6 +1002,12 @@ public final class Binder {
     /** {@code left [INNER|LEFT|CROSS] JOIN LATERAL (...) [ON ...]}. */
     private Bound lateralJoin(TableRef.Join j, TableRef.DerivedTable d) {
         Bound l = tableRef(j.left());
+        if (j.kind() == TableRef.JoinKind.LEFT && AsOfLookups.isLookup(d.query())) {
+            if (!(j.condition() instanceof TableRef.On on && on.condition() instanceof Expr.BooleanLiteral b && b.value())) {
+                throw new SqlException("0A000", "LEFT JOIN LATERAL over AS OF SYSTEM TIME takes ON true; put the conditions in the subquery's WHERE", j.pos());
+            }
+            return new AsOfLookups(this).bind(l, d, true);
+        }
         Bound inner = lateral(l, d, null);
         if (j.condition() instanceof TableRef.Using || j.condition() instanceof TableRef.Natural) {
             throw new SqlException("0A000", "USING and NATURAL with a LATERAL subquery are not supported yet", j.pos());
@@ -1458,6 +1481,26 @@ public final class Binder {
         Object v = x.eval(new Object[0]);
         if (v == null) throw new SqlException("22004", "the value must not be NULL", e.pos());
         return v;
+    }
+
+    /**
+     * A system time given in SQL ({@code AS OF}, {@code UP TO}): a constant {@code timestamptz}
+     * (or anything that casts to one, such as a string) or a number of milliseconds since the
+     * epoch; returned as milliseconds since the epoch.
+     */
+    public long systemTime(Expr e, String clause) {
+        ScalarExpr x = expr(e, Scope.EMPTY);
+        if (!Sx.isConstant(x)) throw new SqlException("42601", clause + " takes a constant time", e.pos());
+        SqlType.Kind kind = x.type().kind();
+        boolean millis = switch (kind) {
+            case SMALLINT, INTEGER, BIGINT, NUMERIC -> true;
+            case TIMESTAMPTZ, TIMESTAMP, DATE, TEXT, VARCHAR, CHAR, UNKNOWN -> false;
+            default -> throw new SqlException("42804", clause + " takes a timestamptz or a number of milliseconds since the epoch, not " + x.type(), e.pos());
+        };
+        Object v = constant(e, millis ? SqlType.BIGINT : SqlType.TIMESTAMPTZ);
+        long t = millis ? (Long) v : ((java.time.Instant) v).toEpochMilli();
+        if (t < 0) throw new SqlException("22008", clause + " time " + t + " is before the epoch", e.pos());
+        return t;
     }
 
     // ------------------------------------------------------------------ helpers

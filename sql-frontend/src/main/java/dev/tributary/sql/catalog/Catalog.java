@@ -17,6 +17,11 @@ public interface Catalog {
         return List.of();
     }
 
+    /** The roles, by name, and whether each may log in (pg_roles, pg_user). */
+    default Map<String, Boolean> roleLogins() {
+        return Map.of(SystemCatalog.OWNER_NAME, true);
+    }
+
     /** The session's settings that differ from their defaults, by lower-case name. */
     default Map<String, String> settings() {
         return Map.of();

@@ -48,6 +48,7 @@ public final class SystemCatalog {
     public static final long INFORMATION_SCHEMA = 13000;
     /** The bootstrap superuser, who owns every object. */
     public static final long OWNER = 10;
+    public static final String OWNER_NAME = "tributary";
     public static final long DATABASE = 5;
     public static final String DATABASE_NAME = "tributary";
     private static final long HEAP_AM = 2;
@@ -290,10 +291,12 @@ public final class SystemCatalog {
     private final List<Idx> indexes = new ArrayList<>();
     private final Map<Long, Idx> indexByOid = new HashMap<>();
     private final Map<String, String> settings;
+    private final Map<String, Boolean> roles;
 
-    /** A snapshot of {@code catalog}'s objects and settings. */
+    /** A snapshot of {@code catalog}'s objects, roles and settings. */
     public SystemCatalog(Catalog catalog) {
         this.settings = Map.copyOf(catalog.settings());
+        this.roles = new java.util.TreeMap<>(catalog.roleLogins());
         for (SystemRelation r : RELATIONS.values()) {
             add(new Rel(r.id(), r.name(), r.schema().equals("pg_catalog") ? PG_CATALOG : INFORMATION_SCHEMA, r.view() ? "v" : "r", r.columns(), r));
         }
@@ -511,9 +514,18 @@ public final class SystemCatalog {
                 out.add(row(1663L, "pg_default", OWNER));
                 out.add(row(1664L, "pg_global", OWNER));
             }
-            case "pg_catalog.pg_roles" ->
-                    out.add(row(ownerName(), true, true, true, true, true, false, -1L, "********", null, true, OWNER));
-            case "pg_catalog.pg_user" -> out.add(row(ownerName(), OWNER, true, true, false, true, "********", null));
+            case "pg_catalog.pg_roles" -> {
+                for (Map.Entry<String, Boolean> role : roles.entrySet()) {
+                    boolean boot = role.getKey().equals(OWNER_NAME);
+                    out.add(row(role.getKey(), boot, true, boot, boot, role.getValue(), false, -1L, "********", null, boot, roleOid(role.getKey())));
+                }
+            }
+            case "pg_catalog.pg_user" -> {
+                for (Map.Entry<String, Boolean> role : roles.entrySet()) {
+                    boolean boot = role.getKey().equals(OWNER_NAME);
+                    if (role.getValue()) out.add(row(role.getKey(), roleOid(role.getKey()), boot, boot, false, boot, "********", null));
+                }
+            }
             case "pg_catalog.pg_settings" -> {
                 for (Settings.Setting s : Settings.all()) {
                     String value = settings.getOrDefault(s.name().toLowerCase(Locale.ROOT), s.bootValue());
@@ -576,8 +588,24 @@ public final class SystemCatalog {
         return x.namespace() == PG_CATALOG ? "pg_catalog" : x.namespace() == INFORMATION_SCHEMA ? "information_schema" : "public";
     }
 
-    private String ownerName() {
-        return settings.getOrDefault("session_authorization", "tributary");
+    /** The owner of every object: the bootstrap role. */
+    private static String ownerName() {
+        return OWNER_NAME;
+    }
+
+    /** The role the session authenticated as. */
+    private String sessionUser() {
+        return settings.getOrDefault("session_authorization", OWNER_NAME);
+    }
+
+    /** A role's OID: the bootstrap role's is 10, another's is derived from its name, so it is the same while the role exists. */
+    private static long roleOid(String name) {
+        return name.equals(OWNER_NAME) ? OWNER : FIRST_USER_OID + 1_000_000_000L + (name.hashCode() & 0x7fffffffL);
+    }
+
+    private String roleName(long oid) {
+        for (String r : roles.keySet()) if (roleOid(r) == oid) return r;
+        return null;
     }
 
     private Object[] columnRow(Rel x, int a, String dflt) {
@@ -650,12 +678,14 @@ public final class SystemCatalog {
         return switch (name) {
             case "current_database", "current_catalog" -> constant(name, n, 0, DATABASE_NAME, pos);
             case "current_schema" -> constant(name, n, 0, "public", pos);
-            case "current_user", "session_user", "current_role" -> constant(name, n, 0, ownerName(), pos);
+            case "current_user", "session_user", "current_role" -> constant(name, n, 0, sessionUser(), pos);
             case "version" -> constant(name, n, 0, version(), pos);
             case "pg_table_is_visible" -> fn(name, args, pos, SqlType.BOOLEAN, x -> visible((Long) x[0]), SqlType.BIGINT);
             case "pg_type_is_visible" -> fn(name, args, pos, SqlType.BOOLEAN, x -> TYPE_BY_OID.containsKey((Long) x[0]), SqlType.BIGINT);
-            case "pg_get_userbyid" -> fn(name, args, pos, SqlType.TEXT,
-                    x -> (Long) x[0] == OWNER ? ownerName() : "unknown (OID=" + x[0] + ")", SqlType.BIGINT);
+            case "pg_get_userbyid" -> fn(name, args, pos, SqlType.TEXT, x -> {
+                String r = roleName((Long) x[0]);
+                return r != null ? r : "unknown (OID=" + x[0] + ")";
+            }, SqlType.BIGINT);
             case "format_type" -> new ScalarExpr.Call(name, coerce(name, args, pos, SqlType.BIGINT, SqlType.INTEGER), SqlType.TEXT,
                     x -> formatType((Long) x[0], (Long) x[1]), false);
             case "pg_get_indexdef" -> n == 1
@@ -691,7 +721,7 @@ public final class SystemCatalog {
             case "regtype", "to_regtype" -> regCast(name, args, pos, s -> typeOidByName(s, name.equals("regtype")));
             case "regnamespace" -> regCast(name, args, pos, s -> namespaceOid(s));
             case "regrole" -> regCast(name, args, pos, s -> {
-                if (s.equals(ownerName())) return OWNER;
+                if (roles.containsKey(s)) return roleOid(s);
                 throw new SqlException("42704", "role \"" + s + "\" does not exist");
             });
             case "regproc" -> regCast(name, args, pos, s -> {
