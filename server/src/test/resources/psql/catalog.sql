@@ -29,3 +29,6 @@ CREATE MATERIALIZED VIEW m AS SELECT relname FROM pg_class;
 \dv information_schema.tables
 SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE c.relname IN ('orders_pkey', 'big') ORDER BY 1, a.attnum;
 SELECT ARRAY(SELECT relname FROM pg_class WHERE relkind = 'i' AND relnamespace = 'public'::regnamespace ORDER BY 1);
+\d+ orders
+\dn
+\du

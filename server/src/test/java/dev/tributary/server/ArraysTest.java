@@ -18,6 +18,8 @@ class ArraysTest {
                     + " array_upper(ARRAY[1, 2, 3], 1), array_upper('{}'::int[], 1), array_length(ARRAY[4, 5], 1), cardinality(ARRAY[1])"))
                     .containsExactly("a,c|a,*|3|NULL|2|1");
             assertThat(rows(db, "SELECT '{\"x,y\",\"q\\\"\"}'::text[], ('{\"x,y\",\"q\\\"\"}'::text[])[2]")).containsExactly("{\"x,y\",\"q\\\"\"}|q\"");
+            assertThat(rows(db, "SELECT ARRAY[1] || ARRAY[2, 3], ARRAY[1] || 2, 0 || ARRAY[1], NULL::int[] || ARRAY[4], '{a}' || ARRAY['b']"))
+                    .containsExactly("{1,2,3}|{1,2}|{0,1}|{4}|{a,b}");
             fails("42P18", () -> db.query("SELECT ARRAY[]"));
             fails("22P02", () -> db.query("SELECT '{1,x}'::int[]"));
             fails("22P02", () -> db.query("SELECT '1,2'::int[]"));

@@ -86,7 +86,7 @@ public final class SystemCatalog {
                 + " relfilenode oid, reltablespace oid, relpages int4, reltuples float4, relallvisible int4, reltoastrelid oid, relhasindex bool,"
                 + " relisshared bool, relpersistence text, relkind text, relnatts int2, relchecks int2, relhasrules bool, relhastriggers bool,"
                 + " relhassubclass bool, relrowsecurity bool, relforcerowsecurity bool, relispopulated bool, relreplident text, relispartition bool,"
-                + " relrewrite oid, relfrozenxid oid, relminmxid oid, relpartbound text");
+                + " relrewrite oid, relfrozenxid oid, relminmxid oid, relacl text[], reloptions text[], relpartbound text");
         rel(1249, "pg_catalog", "pg_attribute", false, "attrelid oid, attname text, atttypid oid, attstattarget int4, attlen int2, attnum int2,"
                 + " attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, attalign text, attstorage text, attcompression text,"
                 + " attnotnull bool, atthasdef bool, atthasmissing bool, attidentity text, attgenerated text, attisdropped bool, attislocal bool,"
@@ -110,7 +110,7 @@ public final class SystemCatalog {
                 + " collisdeterministic bool, collencoding int4, collcollate text, collctype text, colliculocale text, collversion text");
         rel(1262, "pg_catalog", "pg_database", false, "oid oid, datname text, datdba oid, encoding int4, datlocprovider text, datistemplate bool,"
                 + " datallowconn bool, datconnlimit int4, datfrozenxid oid, datminmxid oid, dattablespace oid, datcollate text, datctype text,"
-                + " daticulocale text, datcollversion text");
+                + " daticulocale text, datcollversion text, datacl text[]");
         rel(1213, "pg_catalog", "pg_tablespace", false, "oid oid, spcname text, spcowner oid");
         // kinds of object Tributary does not have: always empty, there for the clients that ask
         rel(3256, "pg_catalog", "pg_policy", false, "oid oid, polname text, polrelid oid, polcmd text, polpermissive bool, polroles oid[],"
@@ -124,10 +124,11 @@ public final class SystemCatalog {
         rel(2620, "pg_catalog", "pg_trigger", false, "oid oid, tgrelid oid, tgparentid oid, tgname text, tgfoid oid, tgtype int2,"
                 + " tgenabled text, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid, tgdeferrable bool,"
                 + " tginitdeferred bool, tgnargs int2, tgattr int2[], tgqual text, tgoldtable text, tgnewtable text");
+        rel(1261, "pg_catalog", "pg_auth_members", false, "oid oid, roleid oid, member oid, grantor oid, admin_option bool");
         rel(2618, "pg_catalog", "pg_rewrite", false, "oid oid, rulename text, ev_class oid, ev_type text, ev_enabled text, is_instead bool,"
                 + " ev_qual text, ev_action text");
         rel(12001, "pg_catalog", "pg_roles", true, "rolname text, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool,"
-                + " rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil tstz, rolbypassrls bool, oid oid");
+                + " rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil tstz, rolbypassrls bool, rolconfig text[], oid oid");
         rel(12002, "pg_catalog", "pg_user", true, "usename text, usesysid oid, usecreatedb bool, usesuper bool, userepl bool, usebypassrls bool,"
                 + " passwd text, valuntil tstz");
         rel(12003, "pg_catalog", "pg_settings", true, "name text, setting text, unit text, category text, short_desc text, extra_desc text,"
@@ -441,7 +442,7 @@ public final class SystemCatalog {
                     boolean hasIndex = indexes.stream().anyMatch(i -> i.on() == x);
                     out.add(row(x.oid(), x.name(), x.namespace(), 0L, 0L, OWNER, index ? BTREE_AM : stored ? HEAP_AM : 0L,
                             stored || index ? x.oid() : 0L, 0L, 0L, -1.0, 0L, 0L, hasIndex, false, "p", x.kind(), (long) x.columns().size(),
-                            0L, false, false, false, false, false, true, stored ? "d" : "n", false, 0L, 0L, 0L, null));
+                            0L, false, false, false, false, false, true, stored ? "d" : "n", false, 0L, 0L, 0L, null, null, null));
                 }
             }
             case "pg_catalog.pg_attribute" -> {
@@ -453,7 +454,7 @@ public final class SystemCatalog {
                         PgType pt = TYPE_BY_OID.get(typeOid);
                         boolean byval = pt.len() > 0 && pt.len() <= 8;
                         out.add(row(x.oid(), c.name(), typeOid, -1L, (long) pt.len(), (long) (a + 1), 0L, -1L, (long) typmod(c.type()), byval,
-                                pt.len() == 8 ? "d" : pt.len() == 2 ? "s" : pt.len() == 1 ? "c" : "i", pt.len() > 0 ? "p" : "x", "",
+                                pt.len() == 8 ? "d" : pt.len() == 2 ? "s" : pt.len() == 1 ? "c" : "i", storage(pt), "",
                                 !c.nullable() && !x.kind().equals("i"), defaults.containsKey(a + 1), false, "", "", false, true, 0L,
                                 pt.collation() == DEFAULT_COLLATION ? DEFAULT_COLLATION : 0L));
                     }
@@ -465,7 +466,7 @@ public final class SystemCatalog {
                             t.category(), t.preferred(), true, ",", 0L, ELEMENT_OF.containsKey(t.oid()) ? "array_subscript_handler" : "-",
                             ELEMENT_OF.getOrDefault(t.oid(), 0L), ARRAY_OF.getOrDefault(t.oid(), 0L), t.name() + "in", t.name() + "out", t.name() + "recv",
                             t.name() + "send", "-", "-", "-", t.len() == 8 ? "d" : t.len() == 2 ? "s" : t.len() == 1 ? "c" : "i",
-                            t.len() > 0 ? "p" : "x", false, 0L, -1L, 0L, t.collation(), null, null));
+                            storage(t), false, 0L, -1L, 0L, t.collation(), null, null));
                 }
             }
             case "pg_catalog.pg_index" -> {
@@ -499,7 +500,7 @@ public final class SystemCatalog {
             }
             case "pg_catalog.pg_description", "pg_catalog.pg_inherits", "pg_catalog.pg_policy", "pg_catalog.pg_statistic_ext",
                  "pg_catalog.pg_publication", "pg_catalog.pg_publication_rel", "pg_catalog.pg_publication_namespace",
-                 "pg_catalog.pg_trigger", "pg_catalog.pg_rewrite" -> {
+                 "pg_catalog.pg_trigger", "pg_catalog.pg_rewrite", "pg_catalog.pg_auth_members" -> {
                 // Tributary has no comments (COMMENT ON), table inheritance, row security policies,
                 // extended statistics, publications, triggers or rules
             }
@@ -509,7 +510,7 @@ public final class SystemCatalog {
                 out.add(row(951L, "POSIX", PG_CATALOG, OWNER, "c", true, -1L, "POSIX", "POSIX", null, null));
             }
             case "pg_catalog.pg_database" ->
-                    out.add(row(DATABASE, DATABASE_NAME, OWNER, 6L, "c", false, true, -1L, 0L, 0L, 1663L, "C", "C", null, null));
+                    out.add(row(DATABASE, DATABASE_NAME, OWNER, 6L, "c", false, true, -1L, 0L, 0L, 1663L, "C", "C", null, null, null));
             case "pg_catalog.pg_tablespace" -> {
                 out.add(row(1663L, "pg_default", OWNER));
                 out.add(row(1664L, "pg_global", OWNER));
@@ -517,7 +518,7 @@ public final class SystemCatalog {
             case "pg_catalog.pg_roles" -> {
                 for (Map.Entry<String, Boolean> role : roles.entrySet()) {
                     boolean boot = role.getKey().equals(OWNER_NAME);
-                    out.add(row(role.getKey(), boot, true, boot, boot, role.getValue(), false, -1L, "********", null, boot, roleOid(role.getKey())));
+                    out.add(row(role.getKey(), boot, true, boot, boot, role.getValue(), false, -1L, "********", null, boot, null, roleOid(role.getKey())));
                 }
             }
             case "pg_catalog.pg_user" -> {
@@ -578,6 +579,11 @@ public final class SystemCatalog {
             default -> throw new IllegalStateException("no rows for system relation " + r.name());
         }
         return out;
+    }
+
+    /** PostgreSQL's typstorage: plain for fixed-size types, main for numeric, extended for the other varlena types. */
+    private static String storage(PgType t) {
+        return t.len() > 0 ? "p" : t.oid() == 1700 ? "m" : "x";
     }
 
     private static long attrdefOid(Rel x, int attnum) {

@@ -53,6 +53,40 @@ public final class ArrayExprs {
         }, true);
     }
 
+    /**
+     * {@code l || r} with an array on either side: two arrays (of one element type) end to end,
+     * or an element added at the start or end; NULL arrays count as empty, as in PostgreSQL.
+     */
+    static ScalarExpr concat(ScalarExpr l, ScalarExpr r, int pos) {
+        boolean la = l.type().isArray(), ra = r.type().isArray();
+        SqlType element = Types.common(List.of(la ? l.type().element() : l.type(), ra ? r.type().element() : r.type()), "||", pos);
+        if (element.kind() == SqlType.Kind.UNKNOWN) element = SqlType.TEXT;
+        SqlType array = SqlType.array(element);
+        boolean leftArray = la || (l.type().kind() == SqlType.Kind.UNKNOWN && ra && !(r.type().kind() == SqlType.Kind.UNKNOWN));
+        boolean rightArray = ra || (r.type().kind() == SqlType.Kind.UNKNOWN && la);
+        ScalarExpr a = Casts.tryCoerce(l, leftArray ? array : element, CastContext.IMPLICIT, pos);
+        ScalarExpr b = Casts.tryCoerce(r, rightArray ? array : element, CastContext.IMPLICIT, pos);
+        if (a == null || b == null) {
+            throw new SqlException("42883", "operator does not exist: " + l.type() + " || " + r.type(), pos,
+                    "No operator matches the given name and argument types. You might need to add explicit type casts.");
+        }
+        return new ScalarExpr.Call("||", List.of(a, b), array, x -> {
+            if (leftArray && rightArray && x[0] == null && x[1] == null) return null;
+            List<Object> out = new ArrayList<>();
+            if (leftArray) {
+                if (x[0] != null) out.addAll((List<?>) x[0]);
+            } else {
+                out.add(x[0]);
+            }
+            if (rightArray) {
+                if (x[1] != null) out.addAll((List<?>) x[1]);
+            } else {
+                out.add(x[1]);
+            }
+            return Collections.unmodifiableList(out);
+        }, false);
+    }
+
     /** {@code l op r} where one side is an array: both as one array type, compared as PostgreSQL does. */
     static ScalarExpr compare(BinaryOp op, ScalarExpr l, ScalarExpr r, int pos) {
         SqlType t;

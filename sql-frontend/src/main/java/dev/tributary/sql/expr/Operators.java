@@ -218,6 +218,7 @@ public final class Operators {
 
     /** {@code text || text}, {@code bytea || bytea}, and PostgreSQL's {@code anynonarray || text} (the other operand printed as text). */
     private static ScalarExpr concat(ScalarExpr l, ScalarExpr r, int pos) {
+        if (l.type().isArray() || r.type().isArray()) return ArrayExprs.concat(l, r, pos);
         Kind lk = l.type().kind(), rk = r.type().kind();
         boolean lb = lk == Kind.BYTEA, rb = rk == Kind.BYTEA;
         if ((lb || lk == Kind.UNKNOWN) && (rb || rk == Kind.UNKNOWN) && (lb || rb)) {
