@@ -45,6 +45,8 @@ public final class Prepared {
 
     /** The catalog version the bound fields below were made at. */
     long version;
+    /** Whether its plan holds a snapshot of the system catalogs, so that each run binds it again. */
+    boolean readsSystemCatalog;
     /** QUERY and INSERT: the bound query (an INSERT's gives the new rows). */
     BoundQuery query;
     /** UPDATE and DELETE: the bound plan (old and new rows, or the rows removed). */

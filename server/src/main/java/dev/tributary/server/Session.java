@@ -17,8 +17,6 @@ public final class Session {
     /** Table id to row to signed count, for the open transaction. */
     final Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>();
     final Map<String, String> settings = new HashMap<>();
-    /** {@code SET asof_join = desugared}: AS OF SYSTEM TIME planned as its desugaring, the reference. */
-    boolean asOfDesugared;
 
     Session() {}
 

@@ -29,7 +29,10 @@ import java.time.ZoneOffset;
  * int4; time the microseconds since midnight, timestamp and timestamptz the microseconds since
  * 2000-01-01 00:00 (UTC for timestamptz), all int8; interval microseconds (int8), days and months
  * (int4 each); numeric the digit count, weight, sign and display scale (int2 each) and then the
- * base-10000 digits, most significant first, the first with the weight's power of 10000.
+ * base-10000 digits, most significant first, the first with the weight's power of 10000; an array
+ * its dimensions, NULL flag, element OID, size and lower bound and then its elements, a record its
+ * field count and each field's OID and value (elements and fields each with their length, -1 for
+ * NULL).
  *
  * <p>Decoding never trusts the input: wrong lengths, bad digits or signs, out-of-range values
  * and invalid UTF-8 are 22P03 (22021 for bad UTF-8), never an exception of another kind.
@@ -65,7 +68,87 @@ final class PgBinary {
                 Interval i = (Interval) v;
                 yield ByteBuffer.allocate(16).putLong(i.micros()).putInt(i.days()).putInt(i.months()).array();
             }
+            case ARRAY -> array((java.util.List<?>) v, t.element());
+            case RECORD -> record((java.util.List<?>) v, t.fieldTypes());
         };
+    }
+
+    /** array_send: dimensions (0 or 1), a has-NULLs flag, the element OID, size and lower bound 1, then each element. */
+    private static byte[] array(java.util.List<?> elements, SqlType element) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        writeInt(out, elements.isEmpty() ? 0 : 1);
+        writeInt(out, elements.contains(null) ? 1 : 0);
+        writeInt(out, PgTypes.oid(element));
+        if (!elements.isEmpty()) {
+            writeInt(out, elements.size());
+            writeInt(out, 1);
+        }
+        for (Object e : elements) writeValue(out, e, element);
+        return out.toByteArray();
+    }
+
+    /** record_send: the field count, then each field's type OID and value. */
+    private static byte[] record(java.util.List<?> fields, java.util.List<SqlType> types) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        writeInt(out, fields.size());
+        for (int i = 0; i < fields.size(); i++) {
+            writeInt(out, PgTypes.oid(types.get(i)));
+            writeValue(out, fields.get(i), types.get(i));
+        }
+        return out.toByteArray();
+    }
+
+    private static void writeValue(ByteArrayOutputStream out, Object v, SqlType t) {
+        if (v == null) {
+            writeInt(out, -1);
+            return;
+        }
+        byte[] b = encode(v, t);
+        writeInt(out, b.length);
+        out.writeBytes(b);
+    }
+
+    private static void writeInt(ByteArrayOutputStream out, int v) {
+        writeShort(out, v >>> 16);
+        writeShort(out, v);
+    }
+
+    private static java.util.List<Object> array(ByteBuffer in, SqlType element, int parameter) {
+        int ndim = in.getInt();
+        int flags = in.getInt();
+        int oid = in.getInt();
+        if (ndim < 0 || ndim > 1 || (flags != 0 && flags != 1)) {
+            if (ndim > 1) throw new SqlException("0A000", "multidimensional arrays are not supported");
+            throw malformed(parameter);
+        }
+        if (oid != PgTypes.oid(element)) throw new SqlException("42804", "wrong element type");
+        java.util.List<Object> out = new java.util.ArrayList<>();
+        if (ndim == 0) return java.util.Collections.unmodifiableList(out);
+        int size = in.getInt();
+        in.getInt(); // the lower bound: Tributary's arrays start at 1 whatever a client sends
+        if (size < 0 || size > in.remaining() / 4) throw malformed(parameter);
+        for (int i = 0; i < size; i++) out.add(readValue(in, element, parameter));
+        return java.util.Collections.unmodifiableList(out);
+    }
+
+    private static java.util.List<Object> record(ByteBuffer in, java.util.List<SqlType> types, int parameter) {
+        int n = in.getInt();
+        if (n != types.size()) throw malformed(parameter);
+        java.util.List<Object> out = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (in.getInt() != PgTypes.oid(types.get(i))) throw new SqlException("42804", "wrong data type in field " + (i + 1) + " of the record");
+            out.add(readValue(in, types.get(i), parameter));
+        }
+        return java.util.Collections.unmodifiableList(out);
+    }
+
+    private static Object readValue(ByteBuffer in, SqlType t, int parameter) {
+        int len = in.getInt();
+        if (len == -1) return null;
+        if (len < 0 || len > in.remaining()) throw malformed(parameter);
+        byte[] b = new byte[len];
+        in.get(b);
+        return decode(b, t, parameter);
     }
 
     /**
@@ -104,6 +187,8 @@ final class PgBinary {
                     int days = in.getInt();
                     yield new Interval(in.getInt(), days, us);
                 }
+                case ARRAY -> array(in, t.element(), parameter);
+                case RECORD -> record(in, t.fieldTypes(), parameter);
             };
             if (in.hasRemaining()) throw malformed(parameter);
             return v;

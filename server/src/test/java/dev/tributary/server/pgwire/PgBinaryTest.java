@@ -35,7 +35,9 @@ class PgBinaryTest {
             new Case(SqlType.TIME, "00:00:00", "23:59:59.999999", "12:34:56.5"),
             new Case(SqlType.TIMESTAMP, "2000-01-01 00:00:00", "1999-12-31 23:59:59.999999", "2024-06-01 12:00:00.123456", "1900-03-04 05:06:07"),
             new Case(SqlType.TIMESTAMPTZ, "2000-01-01 00:00:00+00", "1969-07-20 20:17:40+00", "2038-01-19 03:14:08.000001+00"),
-            new Case(SqlType.INTERVAL, "00:00:00", "1 year 2 mons 3 days 04:05:06.789", "-1 days +02:00:00", "-3 mons"));
+            new Case(SqlType.INTERVAL, "00:00:00", "1 year 2 mons 3 days 04:05:06.789", "-1 days +02:00:00", "-3 mons"),
+            new Case(SqlType.array(SqlType.INTEGER), "{}", "{1,2,3}", "{NULL,-7}"),
+            new Case(SqlType.array(SqlType.TEXT), "{}", "{a,\"b c\",NULL}"));
 
     record Case(SqlType type, String... texts) {}
 
@@ -92,6 +94,10 @@ class PgBinaryTest {
         assertThat(hex(SqlType.INTERVAL, "1 mon 2 days 00:00:03")).isEqualTo("00000000002dc6c0" + "00000002" + "00000001");
         assertThat(hex(SqlType.TEXT, "é")).isEqualTo("c3a9");
         assertThat(hex(SqlType.BYTEA, "\\x0aff")).isEqualTo("0aff");
+        // array_send of '{1,NULL}'::int4[]: one dimension, has NULLs, int4, size 2 from 1, then 1 and NULL
+        assertThat(hex(SqlType.array(SqlType.INTEGER), "{1,NULL}"))
+                .isEqualTo("00000001" + "00000001" + "00000017" + "00000002" + "00000001" + "00000004" + "00000001" + "ffffffff");
+        assertThat(hex(SqlType.array(SqlType.INTEGER), "{}")).isEqualTo("00000000" + "00000000" + "00000017");
     }
 
     private static String hex(SqlType t, String text) {
