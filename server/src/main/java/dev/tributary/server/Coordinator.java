@@ -276,7 +276,11 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** A binder for {@code session}'s statements, planning AS OF SYSTEM TIME as its {@code asof_join} setting says. */
     private Binder binder(Session session) {
-        return new Binder(catalogFor(session)).desugarAsOfSystemTime("desugared".equals(session.settings.get("asof_join")));
+        return new Binder(catalogFor(session)).desugarAsOfSystemTime(desugarsAsOf(session));
+    }
+
+    private static boolean desugarsAsOf(Session session) {
+        return "desugared".equals(session.settings.get("asof_join"));
     }
 
     /** A maintained query's plan with now() in its WHERE as temporal filters (0A000, at {@code pos}, for other uses of now()). */
@@ -379,7 +383,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             throw new SqlException("25P02", "current transaction is aborted, commands ignored until end of transaction block");
         }
         try {
-            return bind(sql, st, declared, null);
+            return bind(session, sql, st, declared, null);
         } catch (SqlException e) {
             if (session.inTransaction) session.aborted = true;
             throw e;
@@ -390,8 +394,8 @@ final class Coordinator implements AutoCloseable, Catalog {
      * {@code st} bound against the catalog as it is now. When {@code previous} is given (the
      * catalog changed since it was bound), the parameter types and result columns must stay.
      */
-    private Prepared bind(String sql, Statement st, List<SqlType> declared, Prepared previous) {
-        Binder binder = new Binder(this, declared);
+    private Prepared bind(Session session, String sql, Statement st, List<SqlType> declared, Prepared previous) {
+        Binder binder = new Binder(catalogFor(session), declared).desugarAsOfSystemTime(desugarsAsOf(session));
         Prepared.Kind kind;
         BoundQuery query = null;
         Plan plan = null;
@@ -431,6 +435,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         p.version = catalogVersion;
         p.readsSystemCatalog = binder.readsSystemCatalog();
+        p.desugarsAsOf = desugarsAsOf(session);
         p.query = query;
         p.plan = plan;
         p.table = table;
@@ -460,9 +465,10 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         try {
             // a snapshot of the system catalogs (settings, roles, the catalog itself) is taken per run
-            if (p.version != catalogVersion || p.readsSystemCatalog) {
+            if (p.version != catalogVersion || p.readsSystemCatalog || p.desugarsAsOf != desugarsAsOf(session)) {
                 // bound as it was first (inference included), then held to the types it had
-                Prepared again = bind(p.sql, p.statement, p.declared, p);
+                Prepared again = bind(session, p.sql, p.statement, p.declared, p);
+                p.desugarsAsOf = again.desugarsAsOf;
                 p.version = again.version;
                 p.query = again.query;
                 p.plan = again.plan;

@@ -47,6 +47,8 @@ public final class Prepared {
     long version;
     /** Whether its plan holds a snapshot of the system catalogs, so that each run binds it again. */
     boolean readsSystemCatalog;
+    /** Whether it was bound with AS OF SYSTEM TIME desugared (the session's {@code asof_join} setting), which a change of it redoes. */
+    boolean desugarsAsOf;
     /** QUERY and INSERT: the bound query (an INSERT's gives the new rows). */
     BoundQuery query;
     /** UPDATE and DELETE: the bound plan (old and new rows, or the rows removed). */

@@ -164,6 +164,18 @@ class PreparedTest {
     }
 
     @Test
+    void statementsReadingTheSystemCatalogsSeeTheSessionAsItIsAtEachRun() {
+        Prepared app = session.prepare("SELECT current_setting('application_name') || $1", List.of());
+        assertThat(run(app, "!")).containsExactly("!");
+        session.execute("SET application_name = 'mine'");
+        assertThat(run(app, "!")).containsExactly("mine!");
+        Prepared tables = session.prepare("SELECT count(*) FROM pg_catalog.pg_class WHERE relname = $1", List.of());
+        assertThat(run(tables, "fresh")).containsExactly("0");
+        db.execute("CREATE TABLE fresh (a int)");
+        assertThat(run(tables, "fresh")).containsExactly("1");
+    }
+
+    @Test
     void otherStatementsAndTheEmptyOne() {
         Prepared empty = session.prepare("  ", List.of());
         assertThat(empty.isEmpty()).isTrue();

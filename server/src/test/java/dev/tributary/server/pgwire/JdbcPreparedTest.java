@@ -128,7 +128,7 @@ class JdbcPreparedTest {
                                     .isEqualTo(OffsetDateTime.of(2024, 3, i, 1, 2, 3, 0, ZoneOffset.ofHours(2)).toInstant());
                             // (stored intervals keep their span, not their months/days split: see RowCodec)
                             assertThat(rs.getString("iv")).isEqualTo(i + " day" + (i > 1 ? "s" : "") + " 03:04:05.5");
-                            // (getObject of an interval asks pg_type for the class to make, which is another part of issue 7)
+                            // (getObject of an interval has the driver look its type up with current_schemas(), not in the catalog yet)
                             assertThat(new PGInterval(rs.getString("iv"))).isEqualTo(new PGInterval(0, 0, i, 3, 4, 5.5));
                             assertThat(rs.next()).isFalse();
                         }
