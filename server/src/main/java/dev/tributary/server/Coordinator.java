@@ -203,15 +203,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         long now = oracle.readTime();
         checkRetained(q.plan(), t, now, pos, true);
         Plan plan = physical(q.plan(), t, false, new HashSet<>());
-        Map<Long, Long> holds = holds(now);
-        Map<Row, Long> counts = Dataflows.Answer.combine(engine.callAll(w -> {
-            Dataflows d = dataflows[w.index()];
-            d.advance(now + 1);
-            Dataflows.Answer r = d.read(w, plan, t);
-            d.compactTo(now, holds);
-            return r;
-        }));
-        return present(q, decodeAll(counts, q.plan().types()));
+        return present(q, decodeAll(readEverywhere(plan, t, now), q.plan().types()));
     }
 
     /**
@@ -257,6 +249,21 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
     }
 
+    /**
+     * Reads let history go at most once per {@link #COMPACTION_INTERVAL_MS} of system time (the
+     * clock's ticks do it too): moving every trace's since on each read made the workers re-merge
+     * the same batches for every point query. Returns the holds to compact with, or null when
+     * it is not due.
+     */
+    private Map<Long, Long> compactionDue(long now) {
+        if (now - lastCompaction < COMPACTION_INTERVAL_MS) return null;
+        lastCompaction = now;
+        return holds(now);
+    }
+
+    private static final long COMPACTION_INTERVAL_MS = 1_000;
+    private long lastCompaction = Long.MIN_VALUE / 2;
+
     /** What each object's history policy keeps at time {@code now}: object id to the earliest time it must stay readable at. */
     private Map<Long, Long> holds(long now) {
         Map<Long, Long> h = new HashMap<>();
@@ -301,16 +308,16 @@ final class Coordinator implements AutoCloseable, Catalog {
             }));
             return decodeAll(counts, types);
         }
-        Map<Long, Long> holds = holds(t);
         Peek peek = Peek.of(plan, indexes());
         if (peek != null && !(plan instanceof Plan.Get)) {
+            Map<Long, Long> holds = compactionDue(t);
             Map<Row, Long> source = Dataflows.Answer.combine(engine.callAll(w -> {
                 Dataflows d = dataflows[w.index()];
                 d.advance(t + 1);
                 Dataflows.Answer r = peek.index() != null
                         ? d.lookup(w, peek.index().id(), peek.key(), t)
                         : d.read(w, new Plan.Get(peek.source(), "", List.of()), t);
-                d.compactTo(t, holds);
+                if (holds != null) d.compactTo(t, holds);
                 return r;
             }));
             List<SqlType> sourceTypes = Binder.typesOf(byId.get(peek.source()).columns());
@@ -319,14 +326,22 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
             return peek.apply(source, sourceTypes);
         }
-        Map<Row, Long> counts = Dataflows.Answer.combine(engine.callAll(w -> {
+        return decodeAll(readEverywhere(plan, t, t), types);
+    }
+
+    /**
+     * Every worker's part of {@code plan} at {@code t}, combined, with the inputs first promised
+     * complete up to {@code now} (at or after {@code t}); afterwards history may go, if due.
+     */
+    private Map<Row, Long> readEverywhere(Plan plan, long t, long now) {
+        Map<Long, Long> holds = compactionDue(now);
+        return Dataflows.Answer.combine(engine.callAll(w -> {
             Dataflows d = dataflows[w.index()];
-            d.advance(t + 1);
+            d.advance(now + 1);
             Dataflows.Answer r = d.read(w, plan, t);
-            d.compactTo(t, holds);
+            if (holds != null) d.compactTo(now, holds);
             return r;
         }));
-        return decodeAll(counts, types);
     }
 
     private static List<Object[]> decodeAll(Map<Row, Long> counts, List<SqlType> types) {
@@ -1215,6 +1230,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     void tick() {
         long now = oracle.readTime();
         Map<Long, Long> holds = holds(now);
+        lastCompaction = now;
         engine.callAll(w -> {
             dataflows[w.index()].advance(now + 1);
             dataflows[w.index()].compactTo(now, holds);
