@@ -1,7 +1,11 @@
 package dev.tributary.server.pgwire;
 
+import dev.tributary.server.CopyIn;
+import dev.tributary.server.CopyText;
 import dev.tributary.server.Result;
+import dev.tributary.server.Subscription;
 import dev.tributary.server.Tributary;
+import dev.tributary.sql.ast.Statement;
 import dev.tributary.sql.SqlException;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -15,6 +19,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * One client connection speaking protocol 3.0: the startup exchange, then messages until the
@@ -37,16 +44,31 @@ final class PgConnection {
 
     private final Tributary.Connection session;
     private final Socket socket;
-    private final int key;
+    private final PgServer server;
+    /** The process id and secret key of BackendKeyData, which a CancelRequest must quote. */
+    private final int pid;
+    private final int secret;
     private DataInputStream in;
     private DataOutputStream out;
     private boolean failed;
     private final Extended extended = new Extended();
 
-    PgConnection(Tributary db, Socket socket, int key) {
+    PgConnection(Tributary db, Socket socket, PgServer server, int pid, int secret) {
         this.session = db.session();
         this.socket = socket;
-        this.key = key;
+        this.server = server;
+        this.pid = pid;
+        this.secret = secret;
+    }
+
+    int pid() {
+        return pid;
+    }
+
+    /** Whether {@code key} is this connection's secret, compared in constant time. */
+    boolean hasSecret(int key) {
+        return java.security.MessageDigest.isEqual(java.nio.ByteBuffer.allocate(4).putInt(key).array(),
+                java.nio.ByteBuffer.allocate(4).putInt(secret).array());
     }
 
     /** Tells a client there is no room for it, and hangs up. */
@@ -66,10 +88,13 @@ final class PgConnection {
             out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
             if (!startup()) return;
             while (true) {
-                int type = in.read();
-                if (type < 0) return;
-                byte[] body = body(in.readInt());
+                Message m = nextMessage();
+                if (m == null) return;
+                int type = m.type();
+                byte[] body = m.body();
+                if (type == 'd' || type == 'c' || type == 'f') continue; // COPY data after the COPY failed is dropped
                 if (failed && type != 'S' && type != 'X') continue; // after an error, the extended protocol skips to Sync
+                if (type != 'S' && type != 'X' && type != 'H') busy();
                 switch (type) {
                     case 'Q' -> query(cString(body, 0));
                     case 'X' -> {
@@ -86,6 +111,7 @@ final class PgConnection {
                     case 'S' -> {
                         failed = false;
                         extended.sync();
+                        idle();
                         readyForQuery();
                         out.flush();
                     }
@@ -106,6 +132,208 @@ final class PgConnection {
             }
         } catch (IOException | RuntimeException e) {
             // a client that vanished, or a message we could not read: this connection ends here
+        } finally {
+            session.close();
+            server.forget(this);
+        }
+    }
+
+    // ------------------------------------------------------------------ messages, cancel, COPY
+
+    /** One frontend message: its type byte and body. */
+    private record Message(int type, byte[] body) {}
+
+    /** The next message, read ahead during a COPY to TO STDOUT (to notice the client leaving), else read now. */
+    private CompletableFuture<Message> readAhead;
+
+    /** The next message from the client; null when it has closed the connection. */
+    private Message nextMessage() throws IOException {
+        CompletableFuture<Message> ahead = readAhead;
+        if (ahead != null) {
+            readAhead = null;
+            try {
+                return ahead.join();
+            } catch (java.util.concurrent.CompletionException e) {
+                if (e.getCause() instanceof IOException io) throw io;
+                throw e;
+            }
+        }
+        return readMessage();
+    }
+
+    private Message readMessage() throws IOException {
+        int type = in.read();
+        if (type < 0) return null;
+        return new Message(type, body(in.readInt()));
+    }
+
+    private final Object cancelLock = new Object();
+    /** Whether a statement runs (from its message to ReadyForQuery): only then does a cancel act. */
+    private boolean busy;
+    private boolean cancelPending;
+    /** The events of the COPY stream running, for a cancel to end it. */
+    private BlockingQueue<Object> streamEvents;
+    private static final Object CANCELLED = new Object();
+    private static final Object CLIENT_SPOKE = new Object();
+
+    private void busy() {
+        synchronized (cancelLock) {
+            busy = true;
+        }
+    }
+
+    private void idle() {
+        synchronized (cancelLock) {
+            busy = false;
+            cancelPending = false;
+            session.clearCancel();
+        }
+    }
+
+    /** A CancelRequest with this connection's key: stops the statement running, if any. */
+    void cancel() {
+        synchronized (cancelLock) {
+            if (!busy) return;
+            cancelPending = true;
+            session.cancel();
+            if (streamEvents != null) streamEvents.add(CANCELLED);
+        }
+    }
+
+    /** Runs one COPY statement of a Query or Execute, speaking the COPY sub-protocol. */
+    private Result copy(Statement.Copy c, String sql) {
+        try {
+            if (c.from()) return copyIn(session.copyIn(c));
+            if (c.query() instanceof Statement.Subscribe || (c.query() instanceof Statement.QueryStatement q && q.emitChanges())) {
+                return copyStream(c);
+            }
+            Result rows = session.execute(c, sql);
+            copyOutResponse(rows.columns().size(), c.options().csv());
+            CopyText.Writer w = new CopyText.Writer(c.options());
+            if (c.options().header() != Statement.CopyHeader.NONE) copyData(w.line(rows.columns()));
+            for (List<String> row : rows.text()) copyData(w.line(row));
+            message('c', b -> {});
+            return new Result(rows.tag(), List.of(), List.of(), List.of());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** COPY FROM STDIN: CopyInResponse, then CopyData until CopyDone (rows written) or CopyFail (nothing written). */
+    private Result copyIn(CopyIn copy) throws IOException {
+        message('G', b -> {
+            b.writeByte(0);
+            b.writeShort(copy.fields());
+            for (int i = 0; i < copy.fields(); i++) b.writeShort(0);
+        });
+        out.flush();
+        while (true) {
+            Message m = nextMessage();
+            if (m == null) throw new EOFException("the client left during COPY FROM STDIN");
+            switch (m.type()) {
+                case 'd' -> copy.data(m.body());
+                case 'c' -> {
+                    return copy.finish();
+                }
+                case 'f' -> throw copy.fail(cString(m.body(), 0));
+                case 'H', 'S' -> {} // Flush and Sync mean nothing while copying in
+                case 'X' -> throw new EOFException("the client terminated during COPY FROM STDIN");
+                default -> {
+                    copy.fail("unexpected message");
+                    throw new SqlException("08P01", String.format("unexpected message type 0x%02X during COPY from stdin", m.type()));
+                }
+            }
+        }
+    }
+
+    /**
+     * COPY (SUBSCRIBE ...) TO STDOUT: CopyOutResponse, then one CopyData per row as the changes
+     * come, flushed per batch, until a cancel (57014), the subscription's end (its error) or the
+     * client leaving; the subscription is closed whichever way it ends.
+     */
+    private Result copyStream(Statement.Copy c) throws IOException {
+        BlockingQueue<Object> events = new LinkedBlockingQueue<>();
+        Subscription sub = session.subscribe(c, new Subscription.Listener() {
+            @Override
+            public void onChanges(Result batch) {
+                events.add(batch);
+            }
+
+            @Override
+            public void onError(SqlException error) {
+                events.add(error);
+            }
+        });
+        try {
+            synchronized (cancelLock) {
+                streamEvents = events;
+                if (cancelPending) events.add(CANCELLED);
+            }
+            copyOutResponse(sub.columns().size(), c.options().csv());
+            CopyText.Writer w = new CopyText.Writer(c.options());
+            if (c.options().header() != Statement.CopyHeader.NONE) copyData(w.line(sub.columns()));
+            out.flush();
+            // read the client's next message meanwhile: its arrival (or the connection closing) is news
+            CompletableFuture<Message> next = new CompletableFuture<>();
+            readAhead = next;
+            Thread.ofVirtual().name("tributary-pg-readahead").start(() -> {
+                try {
+                    next.complete(readMessage());
+                } catch (IOException | RuntimeException e) {
+                    next.completeExceptionally(e);
+                }
+                events.add(CLIENT_SPOKE);
+            });
+            boolean listening = true;
+            while (true) {
+                Object e;
+                try {
+                    e = events.take();
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException("server shutting down");
+                }
+                if (e instanceof Result batch) {
+                    for (List<String> row : batch.text()) copyData(w.line(row));
+                    out.flush();
+                } else if (e instanceof SqlException error) {
+                    throw error;
+                } else if (e == CANCELLED) {
+                    throw new SqlException("57014", "canceling statement due to user request");
+                } else if (e == CLIENT_SPOKE && listening) {
+                    Message m = next.isCompletedExceptionally() ? null : next.join();
+                    if (m == null || m.type() == 'X') throw new EOFException("the client left during COPY TO STDOUT");
+                    listening = false; // a pipelined message: it waits for its turn, the stream goes on
+                }
+            }
+        } finally {
+            synchronized (cancelLock) {
+                streamEvents = null;
+            }
+            sub.close();
+        }
+    }
+
+    private void copyOutResponse(int columns, boolean csv) throws IOException {
+        message('H', b -> {
+            b.writeByte(0);
+            b.writeShort(columns);
+            for (int i = 0; i < columns; i++) b.writeShort(0);
+        });
+    }
+
+    private void copyData(String line) throws IOException {
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        message('d', b -> b.write(bytes));
+    }
+
+    /** The statement of {@code sql} if it is one COPY, else null (a parse error is reported when it runs). */
+    private static Statement.Copy copyStatement(String sql) {
+        try {
+            List<Statement> sts = dev.tributary.sql.parser.Parser.parse(sql);
+            return sts.size() == 1 && sts.get(0) instanceof Statement.Copy c ? c : null;
+        } catch (SqlException e) {
+            return null;
         }
     }
 
@@ -140,7 +368,12 @@ final class PgConnection {
                 out.flush();
                 continue;
             }
-            if (code == CANCEL_REQUEST) return false;
+            if (code == CANCEL_REQUEST) {
+                Reader r = new Reader(body);
+                r.int32();
+                if (body.length == 12) server.cancel(r.int32(), r.int32());
+                return false; // PostgreSQL answers a cancel request with nothing but hanging up
+            }
             if (code != PROTOCOL_3) {
                 writeError(out, new SqlException("0A000", "unsupported frontend protocol " + (code >>> 16) + "." + (code & 0xffff)
                         + ": server supports 3.0"), "FATAL");
@@ -180,8 +413,8 @@ final class PgConnection {
             parameter("standard_conforming_strings", "on");
             parameter("application_name", params.getOrDefault("application_name", ""));
             message('K', b -> {
-                b.writeInt(key);
-                b.writeInt(key * 7919);
+                b.writeInt(pid);
+                b.writeInt(secret);
             });
             readyForQuery();
             out.flush();
@@ -200,7 +433,7 @@ final class PgConnection {
                     } catch (IOException e) {
                         throw new java.io.UncheckedIOException(e);
                     }
-                });
+                }, this::copy);
             } catch (SqlException e) {
                 writeError(out, e, "ERROR");
             } catch (java.io.UncheckedIOException e) {
@@ -209,6 +442,7 @@ final class PgConnection {
                 writeError(out, new SqlException("XX000", "internal error: " + e), "ERROR");
             }
         }
+        idle();
         readyForQuery();
         out.flush();
     }
@@ -407,6 +641,10 @@ final class PgConnection {
                         }
                     } else if (what == 'P') {
                         Portal p = portal(name);
+                        if (copyStatement(p.sql) != null) {
+                            message('n', b -> {});
+                            return;
+                        }
                         run(p);
                         if (p.result != null && p.result.hasRows()) rowDescription(p.result);
                         else message('n', b -> {});
@@ -417,6 +655,16 @@ final class PgConnection {
                 case 'E' -> {
                     Portal p = portal(r.string());
                     int max = r.int32();
+                    Statement.Copy copy = p.result == null ? copyStatement(p.sql) : null;
+                    if (copy != null) {
+                        try {
+                            p.result = copy(copy, p.sql);
+                        } catch (java.io.UncheckedIOException e) {
+                            throw e.getCause();
+                        }
+                        message('C', b -> writeCString(b, p.result.tag()));
+                        return;
+                    }
                     run(p);
                     if (p.result == null) {
                         message('I', b -> {});
