@@ -139,7 +139,19 @@ public final class Collection<D> {
      */
     public <K, V, R> Collection<R> halfJoin(Function<? super D, ? extends K> keyOf, Arrangement<K, V> arranged, boolean strict,
             java.util.function.BiFunction<? super D, ? super V, ? extends R> f, DataType<R> outType) {
-        return HalfJoin.halfJoin(this, keyOf, arranged, strict, f, outType);
+        return HalfJoin.halfJoin(this, keyOf, arranged, new HalfJoin.ReadTime.OwnTime<>(strict), false, f, outType, null);
+    }
+
+    /**
+     * Each record meets the values of its key in {@code arranged} at the time {@code readTime}
+     * gives, once, and leaves: {@code f(record, value)} with the product of the counts, and with
+     * {@code outer} {@code f(record, null)} when there is no value; {@code accounting} (may be null)
+     * reports what the operator holds. See {@link HalfJoin}.
+     */
+    public <K, V, R> Collection<R> halfJoin(Function<? super D, ? extends K> keyOf, Arrangement<K, V> arranged,
+            HalfJoin.ReadTime<D> readTime, boolean outer, java.util.function.BiFunction<? super D, ? super V, ? extends R> f,
+            DataType<R> outType, HalfJoin.Accounting accounting) {
+        return HalfJoin.halfJoin(this, keyOf, arranged, readTime, outer, f, outType, accounting);
     }
 
     /** The records whose data satisfies {@code p}. */

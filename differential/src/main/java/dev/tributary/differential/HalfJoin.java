@@ -19,26 +19,78 @@ import java.util.function.Function;
 
 /**
  * The half-join: each update {@code (d, t, diff)} of a stream meets the contents of an
- * arrangement as they were just before {@code t} ({@code strict}) or at {@code t}, and leaves at
- * {@code t}. The arrangement's later changes do not reach the output through this operator.
+ * arrangement as they were at one time, once, and leaves; the arrangement's later changes do not
+ * reach the output through this operator. {@link ReadTime} says which time that is.
  *
- * <p>This is the building block of delta joins: the change of {@code A ⋈ B ⋈ C} is
- * {@code dA ⋈ B ⋈ C + A ⋈ dB ⋈ C + A ⋈ B ⋈ dC}, each term a chain of half-joins against
- * arrangements that already exist, with the inputs before a term's own input read at {@code <= t}
- * and those after it at {@code < t}, so that simultaneous changes are counted exactly once. No
- * intermediate result is arranged.
+ * <p>{@link ReadTime.OwnTime} is the building block of delta joins: the change of
+ * {@code A ⋈ B ⋈ C} is {@code dA ⋈ B ⋈ C + A ⋈ dB ⋈ C + A ⋈ B ⋈ dC}, each term a chain of
+ * half-joins against arrangements that already exist, with the inputs before a term's own input
+ * read at {@code < t} and those after it at {@code <= t}, so that simultaneous changes are counted
+ * exactly once. No intermediate result is arranged.
  *
- * <p>An update waits until the arrangement's frontier has passed its time (so every change of the
- * arrangement at or before it is in the trace), holding a capability at its time; the operator
- * holds its own share of the trace, whose logical compaction stays just before the earliest
- * waiting or future update, so the history it reads stays exact. Top-level (one-coordinate) times
- * only.
+ * <p>{@link ReadTime.AsOf} is the correlated {@code AS OF SYSTEM TIME} lookup: each record reads
+ * the arrangement at a time it carries, {@code lookup(d)}, and leaves at {@code max(t, lookup(d))};
+ * a lookup in the future is held back until the arrangement's frontier passes it. Because the
+ * arrangement's history at a passed time never changes, a retraction of {@code d} later reads the
+ * same contents and retracts exactly what {@code d} produced.
+ *
+ * <p>An update waits until the arrangement's frontier has passed its read time (so every change
+ * of the arrangement at or before it is in the trace), holding a capability at its output time;
+ * then it is looked up once and forgotten. The operator holds its own share of the trace: for
+ * {@code OwnTime} its logical compaction follows the earliest update still to come, for
+ * {@code AsOf} it stays at the given since for the operator's life, so its state is the
+ * arrangement's history since then plus the updates still waiting ({@link Accounting}).
+ * Top-level (one-coordinate) times only.
  */
-final class HalfJoin {
+public final class HalfJoin {
     private HalfJoin() {}
 
+    /** When a record of a half-join reads the arrangement, and when its output leaves. */
+    public sealed interface ReadTime<D> {
+        /** At the record's own time {@code t} ({@code strict}: just before it); output at {@code t}. */
+        record OwnTime<D>(boolean strict) implements ReadTime<D> {}
+
+        /**
+         * At {@code lookup(d)}; a lookup before {@code since} reads nothing (the history there is not
+         * kept); output at {@code max(t, lookup(d))}.
+         */
+        record AsOf<D>(java.util.function.ToLongFunction<? super D> lookup, long since) implements ReadTime<D> {}
+    }
+
+    /**
+     * What one worker's half-join holds, readable from any thread: the updates waiting for the
+     * arrangement to pass their read time, and the arrangement's history it keeps readable.
+     */
+    public static final class Accounting {
+        private volatile long waiting;
+        private volatile TraceHandle history;
+
+        /** Updates received and not yet looked up. */
+        public long waiting() {
+            return waiting;
+        }
+
+        /** Updates of this worker's shard of the arrangement (its history since the operator's since), 0 once released. */
+        public long historyUpdates() {
+            TraceHandle h = history;
+            return h == null || h.isDropped() ? 0 : h.trace().updateCount();
+        }
+
+        /** Heap bytes of this worker's shard of the arrangement, 0 once released. */
+        public long historyBytes() {
+            TraceHandle h = history;
+            return h == null || h.isDropped() ? 0 : h.trace().heapBytes();
+        }
+    }
+
+    /**
+     * Builds the half-join of {@code stream} against {@code arranged}: {@code f(d, v)} for each value
+     * {@code v} of {@code d}'s key at the read time, with the product of the counts; with
+     * {@code outer}, {@code f(d, null)} with {@code d}'s count when the key has no value there.
+     */
     static <D, K, V, R> Collection<R> halfJoin(Collection<D> stream, Function<? super D, ? extends K> keyOf,
-            Arrangement<K, V> arranged, boolean strict, BiFunction<? super D, ? super V, ? extends R> f, DataType<R> outType) {
+            Arrangement<K, V> arranged, ReadTime<D> readTime, boolean outer, BiFunction<? super D, ? super V, ? extends R> f,
+            DataType<R> outType, Accounting accounting) {
         Scope scope = stream.scope();
         if (scope.arity() != 1) {
             throw new IllegalArgumentException("halfJoin works on top-level times only; scope '" + scope.name() + "' has " + scope.arity() + " coordinates");
@@ -67,6 +119,16 @@ final class HalfJoin {
 
         TraceHandle trace = arranged.trace().share();
         trace.setPhysicalCompaction(Antichain.empty(1));
+        if (readTime instanceof ReadTime.AsOf<D> asOf) {
+            Antichain since = Antichain.of(Math.max(0, asOf.since()));
+            if (!trace.logicalCompaction().dominates(since)) {
+                trace.drop();
+                throw new IllegalArgumentException("trace '" + trace.trace().name() + "' is compacted to " + trace.logicalCompaction()
+                        + ", so it cannot be read as of " + asOf.since() + "; share the arrangement before its history there is compacted");
+            }
+            trace.setLogicalCompaction(since);
+        }
+        if (accounting != null) accounting.history = trace;
         scope.onDrop(trace::drop);
         OperatorBuilder b = scope.operator("halfJoin");
         InputPort<Updates> updates = b.input(keyedOut.stream(), Pact.exchange());
@@ -88,44 +150,79 @@ final class HalfJoin {
             long[] diffs = pending.diffs();
             Cursor cursor = null;
             long[] probeTime = new long[1];
+            long[] emitTime = new long[1];
+            Antichain.Builder hold = new Antichain.Builder(1);
             for (int i = 0; i < pending.size(); i++) {
                 long t = times[i];
-                if (arrangedFrontier.lessEqual(t)) {
-                    waiting.appendFrom(pending, i);
-                    continue;
+                D d = null;
+                long readAt;
+                long floor;
+                switch (readTime) {
+                    case ReadTime.OwnTime<D> own -> {
+                        readAt = own.strict() ? t - 1 : t;
+                        floor = 0;
+                        // a delta join's term reads at t - 1 but is counted at t: wait for t, as the other terms do
+                        if (arrangedFrontier.lessEqual(t)) {
+                            waiting.appendFrom(pending, i);
+                            hold.insert(new long[] {t});
+                            continue;
+                        }
+                    }
+                    case ReadTime.AsOf<D> asOf -> {
+                        d = dataType.get(pending.vals(), i);
+                        readAt = asOf.lookup().applyAsLong(d);
+                        floor = asOf.since();
+                        if (readAt >= floor && arrangedFrontier.lessEqual(readAt)) {
+                            waiting.appendFrom(pending, i);
+                            hold.insert(new long[] {Math.max(t, readAt)});
+                            continue;
+                        }
+                    }
                 }
-                if (cursor == null) cursor = trace.cursor();
-                cursor.rewindKeys();
-                Column keys = pending.keys();
-                cursor.seekKey(keys, i);
-                if (!cursor.keyValid() || !cursor.keyColumn().equal(cursor.keyIndex(), keys, i)) continue;
-                D d = dataType.get(pending.vals(), i);
-                long bound = strict ? t - 1 : t;
-                probeTime[0] = bound;
-                while (cursor.valValid()) {
-                    long n = bound < 0 ? 0 : cursor.accumulate(probeTime);
-                    if (n != 0) Collection.append(o, outType, f.apply(d, valType.get(cursor.valColumn(), cursor.valIndex())), times, i, diffs[i] * n);
-                    cursor.stepVal();
+                emitTime[0] = Math.max(t, readAt);
+                boolean found = false;
+                if (readAt >= floor) {
+                    if (cursor == null) cursor = trace.cursor();
+                    cursor.rewindKeys();
+                    Column keys = pending.keys();
+                    cursor.seekKey(keys, i);
+                    if (cursor.keyValid() && cursor.keyColumn().equal(cursor.keyIndex(), keys, i)) {
+                        if (d == null) d = dataType.get(pending.vals(), i);
+                        probeTime[0] = readAt;
+                        while (cursor.valValid()) {
+                            long n = cursor.accumulate(probeTime);
+                            if (n != 0) {
+                                Collection.append(o, outType, f.apply(d, valType.get(cursor.valColumn(), cursor.valIndex())), emitTime, 0, diffs[i] * n);
+                                found = true;
+                            }
+                            cursor.stepVal();
+                        }
+                    }
+                }
+                if (outer && !found) {
+                    if (d == null) d = dataType.get(pending.vals(), i);
+                    Collection.append(o, outType, f.apply(d, null), emitTime, 0, diffs[i]);
                 }
             }
-            // send what is ready, each update at its own time
+            // send what is ready, each update at its output time
             if (o.size() > 0) sendByTime(o, caps, out, name);
             pending.clear();
             pending.appendAll(waiting);
-            // hold capabilities only for waiting updates (future ones bring their own)
-            Antichain.Builder hold = new Antichain.Builder(1);
-            long[] wt = pending.times();
-            for (int i = 0; i < pending.size(); i++) hold.insert(new long[] {wt[i]});
+            if (accounting != null) accounting.waiting = pending.size();
+            // hold capabilities only for the output times of waiting updates (future ones bring their own)
             caps.downgradeTo(hold.build(), name);
-            // the trace may forget history up to just before the earliest update still to be joined
-            long earliest = Long.MAX_VALUE;
-            for (int i = 0; i < pending.size(); i++) earliest = Math.min(earliest, wt[i]);
-            Antichain future = updates.frontier();
-            for (int e = 0; e < future.size(); e++) earliest = Math.min(earliest, future.get(e)[0]);
             if (trace.isDropped()) return;
-            if (earliest == Long.MAX_VALUE) {
+            Antichain future = updates.frontier();
+            if (future.isEmpty() && pending.size() == 0) {
                 trace.drop();
-            } else {
+                return;
+            }
+            if (readTime instanceof ReadTime.OwnTime<D>) {
+                // the trace may forget history up to just before the earliest update still to be joined
+                long earliest = Long.MAX_VALUE;
+                long[] wt = pending.times();
+                for (int i = 0; i < pending.size(); i++) earliest = Math.min(earliest, wt[i]);
+                for (int e = 0; e < future.size(); e++) earliest = Math.min(earliest, future.get(e)[0]);
                 Antichain since = Antichain.of(Math.max(0, earliest - 1));
                 if (trace.logicalCompaction().dominates(since) && !trace.logicalCompaction().equals(since)) trace.setLogicalCompaction(since);
             }
