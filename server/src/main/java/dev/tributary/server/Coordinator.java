@@ -182,11 +182,11 @@ final class Coordinator implements AutoCloseable, Catalog {
         } else {
             String name = nameOf(c.table(), c.pos());
             CatalogItem item = byName.get(name);
-            if (item == null || item instanceof CatalogItem.Index) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", c.pos());
+            if (item == null || item instanceof CatalogItem.Index) throw new SqlException("42P01", "relation \"" + name + "\" does not exist");
             List<String> cols = new ArrayList<>();
             for (String col : c.columns()) {
-                if (indexOfColumn(item.columns(), col) < 0) throw new SqlException("42703", "column \"" + col + "\" of relation \"" + name + "\" does not exist", c.pos());
-                if (cols.contains(dev.tributary.sql.parser.SqlFormatter.ident(col))) throw new SqlException("42701", "column \"" + col + "\" specified more than once", c.pos());
+                if (indexOfColumn(item.columns(), col) < 0) throw new SqlException("42703", "column \"" + col + "\" of relation \"" + name + "\" does not exist");
+                if (cols.contains(dev.tributary.sql.parser.SqlFormatter.ident(col))) throw new SqlException("42701", "column \"" + col + "\" specified more than once");
                 cols.add(dev.tributary.sql.parser.SqlFormatter.ident(col));
             }
             query = Parser.parseQuery("SELECT " + (cols.isEmpty() ? "*" : String.join(", ", cols)) + " FROM " + dev.tributary.sql.parser.SqlFormatter.ident(name));
@@ -202,15 +202,15 @@ final class Coordinator implements AutoCloseable, Catalog {
                 if (!c.from()) throw new IllegalArgumentException("not a COPY FROM");
                 String name = nameOf(c.table(), c.pos());
                 CatalogItem item = byName.get(name);
-                if (item == null || item instanceof CatalogItem.Index) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", c.pos());
+                if (item == null || item instanceof CatalogItem.Index) throw new SqlException("42P01", "relation \"" + name + "\" does not exist");
                 if (!(item instanceof CatalogItem.Table t)) {
-                    throw new SqlException("42809", "cannot copy to " + item.kind() + " \"" + name + "\"", c.pos(), "Only tables can be written to; views are maintained from them.");
+                    throw new SqlException("42809", "cannot copy to " + item.kind() + " \"" + name + "\"", 0, "Only tables can be written to; views are maintained from them.");
                 }
                 List<Integer> targets = new ArrayList<>();
                 for (String col : c.columns()) {
                     int i = indexOfColumn(t.columns(), col);
-                    if (i < 0) throw new SqlException("42703", "column \"" + col + "\" of relation \"" + name + "\" does not exist", c.pos());
-                    if (targets.contains(i)) throw new SqlException("42701", "column \"" + col + "\" specified more than once", c.pos());
+                    if (i < 0) throw new SqlException("42703", "column \"" + col + "\" of relation \"" + name + "\" does not exist");
+                    if (targets.contains(i)) throw new SqlException("42701", "column \"" + col + "\" specified more than once");
                     targets.add(i);
                 }
                 if (c.columns().isEmpty()) targets.addAll(range(t.columns().size()));
@@ -236,6 +236,10 @@ final class Coordinator implements AutoCloseable, Catalog {
             for (int i : targets) given[i] = true;
             RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
             Map<Row, Long> changes = new LinkedHashMap<>();
+            // keys are checked row by row, so a duplicate names its line
+            int[] key = t.primaryKey().stream().mapToInt(Integer::intValue).toArray();
+            Map<Row, Long> keys = key.length == 0 ? null : new HashMap<>();
+            Map<Row, Long> pendingKeys = key.length == 0 ? Map.of() : pendingKeyCounts(t, session);
             for (int r = 0; r < rows.size(); r++) {
                 Object[] row = new Object[t.columns().size()];
                 try {
@@ -250,7 +254,14 @@ final class Coordinator implements AutoCloseable, Catalog {
                 } catch (SqlException e) {
                     throw e.context() == null ? e.withContext(copy.context(r)) : e;
                 }
-                changes.merge(codec.encode(row), 1L, Long::sum);
+                Row encoded = codec.encode(row);
+                if (keys != null) {
+                    Row k = codec.project(encoded, key);
+                    long n = keys.computeIfAbsent(k, kk -> keyCount(t, kk) + pendingKeys.getOrDefault(kk, 0L)) + 1;
+                    keys.put(k, n);
+                    if (n > 1) throw duplicateKey(t, k).withContext(copy.lineContext(r));
+                }
+                changes.merge(encoded, 1L, Long::sum);
             }
             write(session, t, changes);
             return Result.command("COPY " + rows.size());
@@ -608,7 +619,13 @@ final class Coordinator implements AutoCloseable, Catalog {
     private void checkNotNull(CatalogItem.Table t, Object[] row) {
         for (int i = 0; i < row.length; i++) {
             if (row[i] == null && !t.columns().get(i).nullable()) {
-                throw new SqlException("23502", "null value in column \"" + t.columns().get(i).name() + "\" of relation \"" + t.name() + "\" violates not-null constraint");
+                StringBuilder failing = new StringBuilder();
+                for (int k = 0; k < row.length; k++) {
+                    if (k > 0) failing.append(", ");
+                    failing.append(row[k] == null ? "null" : dev.tributary.sql.types.Values.toText(row[k], t.columns().get(k).type()));
+                }
+                throw new SqlException("23502", "null value in column \"" + t.columns().get(i).name() + "\" of relation \"" + t.name() + "\" violates not-null constraint")
+                        .withDetail("Failing row contains (" + failing + ").");
             }
         }
     }
@@ -672,22 +689,43 @@ final class Coordinator implements AutoCloseable, Catalog {
             keyCounts.merge(k, base + e.getValue(), Long::sum);
         }
         for (Map.Entry<Row, Long> e : keyCounts.entrySet()) {
-            if (e.getValue() > 1) {
-                Object[] kv = new RowCodec(keyTypes(t)).decode(e.getKey());
-                StringBuilder cols = new StringBuilder();
-                StringBuilder vals = new StringBuilder();
-                for (int i = 0; i < key.length; i++) {
-                    if (i > 0) {
-                        cols.append(", ");
-                        vals.append(", ");
-                    }
-                    cols.append(t.columns().get(key[i]).name());
-                    vals.append(kv[i] == null ? "null" : dev.tributary.sql.types.Values.toText(kv[i], t.columns().get(key[i]).type()));
-                }
-                throw new SqlException("23505", "duplicate key value violates unique constraint \"" + t.name() + "_pkey\"", 0,
-                        null).withDetail("Key (" + cols + ")=(" + vals + ") already exists.");
-            }
+            if (e.getValue() > 1) throw duplicateKey(t, e.getKey());
         }
+    }
+
+    /** For each primary key of {@code t}, how many rows have it, counting the open block's writes (only keys those touch are listed). */
+    private Map<Row, Long> pendingKeyCounts(CatalogItem.Table t, Session session) {
+        Map<Row, Long> out = new HashMap<>();
+        Map<Row, Long> pending = session.pending.get(t.id());
+        if (pending == null) return out;
+        RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
+        int[] key = t.primaryKey().stream().mapToInt(Integer::intValue).toArray();
+        for (Map.Entry<Row, Long> e : pending.entrySet()) out.merge(codec.project(e.getKey(), key), e.getValue(), Long::sum);
+        return out;
+    }
+
+    /** How many committed rows of {@code t} have primary key {@code k}. */
+    private long keyCount(CatalogItem.Table t, Row k) {
+        TableData data = tables.get(t.id());
+        return data.byKey.containsKey(k) ? data.rows.getOrDefault(data.byKey.get(k), 0L) : 0;
+    }
+
+    /** PostgreSQL's 23505 for a second row with primary key {@code k}. */
+    private SqlException duplicateKey(CatalogItem.Table t, Row k) {
+        int[] key = t.primaryKey().stream().mapToInt(Integer::intValue).toArray();
+        Object[] kv = new RowCodec(keyTypes(t)).decode(k);
+        StringBuilder cols = new StringBuilder();
+        StringBuilder vals = new StringBuilder();
+        for (int i = 0; i < key.length; i++) {
+            if (i > 0) {
+                cols.append(", ");
+                vals.append(", ");
+            }
+            cols.append(t.columns().get(key[i]).name());
+            vals.append(kv[i] == null ? "null" : dev.tributary.sql.types.Values.toText(kv[i], t.columns().get(key[i]).type()));
+        }
+        return new SqlException("23505", "duplicate key value violates unique constraint \"" + t.name() + "_pkey\"", 0,
+                null).withDetail("Key (" + cols + ")=(" + vals + ") already exists.");
     }
 
     private static List<SqlType> keyTypes(CatalogItem.Table t) {

@@ -126,7 +126,12 @@ public final class CopyIn {
 
     /** The context of row {@code i}: {@code COPY t, line n: "text"}. */
     String context(int i) {
-        return "COPY " + table.name() + ", line " + lines.get(i) + ": \"" + CopyText.shorten(texts.get(i)) + "\"";
+        return lineContext(i) + ": \"" + CopyText.shorten(texts.get(i)) + "\"";
+    }
+
+    /** The context of row {@code i} without its text: {@code COPY t, line n}. */
+    String lineContext(int i) {
+        return "COPY " + table.name() + ", line " + lines.get(i);
     }
 
     private void matchHeader(long line, String text, List<String> fields) {

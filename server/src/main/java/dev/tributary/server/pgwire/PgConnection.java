@@ -492,6 +492,7 @@ final class PgConnection {
             if (e.detail() != null) field(b, 'D', e.detail());
             if (e.hint() != null) field(b, 'H', e.hint());
             if (e.position() > 0) field(b, 'P', String.valueOf(e.position()));
+            if (e.context() != null) field(b, 'W', e.context());
             b.writeByte(0);
         });
     }

@@ -862,16 +862,16 @@ public final class Parser {
         char delimiter = csv ? ',' : '\t';
         if (given.containsKey("delimiter")) {
             String d = String.valueOf(given.get("delimiter"));
-            if (d.length() != 1 || d.charAt(0) > 127) throw new SqlException("0A000", "COPY delimiter must be a single one-byte character", at.get("delimiter"));
+            if (d.length() != 1 || d.charAt(0) > 127) throw new SqlException("0A000", "COPY delimiter must be a single one-byte character");
             delimiter = d.charAt(0);
-            if (delimiter == '\n' || delimiter == '\r') throw new SqlException("22023", "COPY delimiter cannot be newline or carriage return", at.get("delimiter"));
+            if (delimiter == '\n' || delimiter == '\r') throw new SqlException("22023", "COPY delimiter cannot be newline or carriage return");
             if (!csv && "\\.abcdefghijklmnopqrstuvwxyz0123456789".indexOf(delimiter) >= 0) {
-                throw new SqlException("22023", "COPY delimiter cannot be \"" + d + "\"", at.get("delimiter"));
+                throw new SqlException("22023", "COPY delimiter cannot be \"" + d + "\"");
             }
         }
         String nullString = given.containsKey("null") ? String.valueOf(given.get("null")) : csv ? "" : "\\N";
         if (nullString.indexOf('\n') >= 0 || nullString.indexOf('\r') >= 0) {
-            throw new SqlException("22023", "COPY null representation cannot use newline or carriage return", at.get("null"));
+            throw new SqlException("22023", "COPY null representation cannot use newline or carriage return");
         }
         CopyHeader header = CopyHeader.NONE;
         if (given.containsKey("header")) {
@@ -881,33 +881,33 @@ public final class Parser {
                 case "true", "on", "1", "yes" -> CopyHeader.SKIP;
                 case "false", "off", "0", "no" -> CopyHeader.NONE;
                 case "match" -> {
-                    if (!from) throw new SqlException("0A000", "cannot use \"match\" with HEADER in COPY TO", at.get("header"));
+                    if (!from) throw new SqlException("0A000", "cannot use \"match\" with HEADER in COPY TO");
                     yield CopyHeader.MATCH;
                 }
-                default -> throw new SqlException("22023", "header requires a Boolean value or \"match\"", at.get("header"));
+                default -> throw new SqlException("22023", "header requires a Boolean value or \"match\"");
             };
         }
         char quote = '"';
         char escape;
         if (given.containsKey("quote")) {
-            if (!csv) throw new SqlException("0A000", "COPY quote available only in CSV mode", at.get("quote"));
+            if (!csv) throw new SqlException("0A000", "COPY quote available only in CSV mode");
             String q = String.valueOf(given.get("quote"));
-            if (q.length() != 1 || q.charAt(0) > 127) throw new SqlException("0A000", "COPY quote must be a single one-byte character", at.get("quote"));
+            if (q.length() != 1 || q.charAt(0) > 127) throw new SqlException("0A000", "COPY quote must be a single one-byte character");
             quote = q.charAt(0);
         }
         escape = quote;
         if (given.containsKey("escape")) {
-            if (!csv) throw new SqlException("0A000", "COPY escape available only in CSV mode", at.get("escape"));
+            if (!csv) throw new SqlException("0A000", "COPY escape available only in CSV mode");
             String e = String.valueOf(given.get("escape"));
-            if (e.length() != 1 || e.charAt(0) > 127) throw new SqlException("0A000", "COPY escape must be a single one-byte character", at.get("escape"));
+            if (e.length() != 1 || e.charAt(0) > 127) throw new SqlException("0A000", "COPY escape must be a single one-byte character");
             escape = e.charAt(0);
         }
-        if (csv && delimiter == quote) throw new SqlException("22023", "COPY delimiter and quote must be different", at.getOrDefault("quote", at.getOrDefault("delimiter", 0)));
+        if (csv && delimiter == quote) throw new SqlException("22023", "COPY delimiter and quote must be different");
         if (nullString.indexOf(delimiter) >= 0) {
-            throw new SqlException("22023", "COPY delimiter must not appear in the NULL specification", at.getOrDefault("null", 0));
+            throw new SqlException("22023", "COPY delimiter must not appear in the NULL specification");
         }
         if (csv && nullString.indexOf(quote) >= 0) {
-            throw new SqlException("22023", "CSV quote character must not appear in the NULL specification", at.getOrDefault("null", 0));
+            throw new SqlException("22023", "CSV quote character must not appear in the NULL specification");
         }
         return new CopyOptions(csv, delimiter, nullString, header, quote, escape);
     }
