@@ -28,8 +28,13 @@ public final class CopyIn {
     private final CopyText.Reader reader;
     private final List<Object[]> rows = new ArrayList<>();
     private final Statement.CopyOptions options;
+    /** The line and text of each row, for the context of a constraint error found at the end. */
+    private final List<Long> lines = new ArrayList<>();
+    private final List<String> texts = new ArrayList<>();
     private SqlException error;
     private boolean done;
+    /** The line of the header, once read; -1 before. */
+    private long seenHeader = -1;
 
     CopyIn(Coordinator coordinator, Session session, CatalogItem.Table table, int[] targets, Statement.CopyOptions options) {
         this.coordinator = coordinator;
@@ -89,8 +94,6 @@ public final class CopyIn {
         return coordinator.failCopy(session, new SqlException("57014", "COPY from stdin failed: " + message));
     }
 
-    private long seenHeader = -1;
-
     private void record(long line, String text, List<String> fields) {
         if (options.header() != Statement.CopyHeader.NONE && seenHeader < 0) {
             seenHeader = line;
@@ -119,10 +122,6 @@ public final class CopyIn {
         lines.add(line);
         texts.add(text);
     }
-
-    /** The line and text of each row, for the context of a constraint error found at the end. */
-    private final List<Long> lines = new ArrayList<>();
-    private final List<String> texts = new ArrayList<>();
 
     /** The context of row {@code i}: {@code COPY t, line n: "text"}. */
     String context(int i) {

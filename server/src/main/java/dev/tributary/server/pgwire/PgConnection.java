@@ -19,8 +19,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
@@ -31,8 +31,13 @@ import java.util.concurrent.LinkedBlockingQueue;
  * {@code tributary} only, else 3D000; trust authentication; ParameterStatus; BackendKeyData),
  * Query (each statement's RowDescription, DataRows and CommandComplete in turn, or an
  * ErrorResponse with SQLSTATE, position, detail and hint; then ReadyForQuery with the session's
- * transaction status), Terminate. Anything else (the extended protocol, COPY, CancelRequest) gets
- * an ErrorResponse naming it. A malformed, truncated or oversized message ends the connection with
+ * transaction status), Terminate, the extended protocol (below), and the COPY sub-protocol:
+ * {@code COPY ... FROM STDIN} (CopyInResponse, then CopyData until CopyDone or CopyFail),
+ * {@code COPY ... TO STDOUT} (CopyOutResponse, CopyData per row, CopyDone) and
+ * {@code COPY (SUBSCRIBE ...) TO STDOUT}, which streams until a CancelRequest (57014), the
+ * subscription's end or the client leaving, noticed by reading ahead while streaming. A
+ * CancelRequest quoting this connection's process id and random secret key stops its running
+ * statement (a COPY stream, a waiting FETCH); between statements it does nothing. A malformed, truncated or oversized message ends the connection with
  * 08P01; nothing a client sends stops another connection.
  */
 final class PgConnection {
@@ -87,6 +92,7 @@ final class PgConnection {
             in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
             if (!startup()) return;
+            startReader();
             while (true) {
                 Message m = nextMessage();
                 if (m == null) return;
@@ -133,6 +139,7 @@ final class PgConnection {
         } catch (IOException | RuntimeException e) {
             // a client that vanished, or a message we could not read: this connection ends here
         } finally {
+            if (reader != null) reader.interrupt(); // it may wait to hand over a message no one will take
             session.close();
             server.forget(this);
         }
@@ -140,31 +147,60 @@ final class PgConnection {
 
     // ------------------------------------------------------------------ messages, cancel, COPY
 
-    /** One frontend message: its type byte and body. */
-    private record Message(int type, byte[] body) {}
+    /** One frontend message: its type byte and body; or, as the last, why no more can be read. */
+    private record Message(int type, byte[] body, IOException failure) {}
 
-    /** The next message, read ahead during a COPY to TO STDOUT (to notice the client leaving), else read now. */
-    private CompletableFuture<Message> readAhead;
+    /**
+     * The client's messages, read ahead by a reader thread, so that the connection notices the
+     * client leaving even while it waits (for a subscription's rows, a FETCH): then what waits
+     * is cancelled. Bounded, so a client far ahead is held back by TCP.
+     */
+    private final BlockingQueue<Message> incoming = new ArrayBlockingQueue<>(64);
+    private volatile boolean clientGone;
+    private Thread reader;
+
+    private void startReader() {
+        reader = Thread.ofVirtual().name("tributary-pg-reader-" + pid).start(() -> {
+            Message last;
+            try {
+                while (true) {
+                    int type = in.read();
+                    if (type < 0) {
+                        last = new Message(-1, null, null);
+                        break;
+                    }
+                    incoming.put(new Message(type, body(in.readInt()), null));
+                    if (type == 'X') return; // nothing follows Terminate
+                }
+            } catch (IOException e) {
+                last = new Message(-1, null, e);
+            } catch (InterruptedException e) {
+                return;
+            }
+            synchronized (cancelLock) {
+                clientGone = true;
+                session.cancel();
+                if (streamEvents != null) streamEvents.add(CLIENT_GONE);
+            }
+            try {
+                incoming.put(last);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
 
     /** The next message from the client; null when it has closed the connection. */
     private Message nextMessage() throws IOException {
-        CompletableFuture<Message> ahead = readAhead;
-        if (ahead != null) {
-            readAhead = null;
-            try {
-                return ahead.join();
-            } catch (java.util.concurrent.CompletionException e) {
-                if (e.getCause() instanceof IOException io) throw io;
-                throw e;
-            }
+        Message m;
+        try {
+            m = incoming.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("server shutting down");
         }
-        return readMessage();
-    }
-
-    private Message readMessage() throws IOException {
-        int type = in.read();
-        if (type < 0) return null;
-        return new Message(type, body(in.readInt()));
+        if (m.failure() != null) throw m.failure();
+        return m.type() < 0 ? null : m;
     }
 
     private final Object cancelLock = new Object();
@@ -174,7 +210,7 @@ final class PgConnection {
     /** The events of the COPY stream running, for a cancel to end it. */
     private BlockingQueue<Object> streamEvents;
     private static final Object CANCELLED = new Object();
-    private static final Object CLIENT_SPOKE = new Object();
+    private static final Object CLIENT_GONE = new Object();
 
     private void busy() {
         synchronized (cancelLock) {
@@ -268,23 +304,12 @@ final class PgConnection {
             synchronized (cancelLock) {
                 streamEvents = events;
                 if (cancelPending) events.add(CANCELLED);
+                if (clientGone) events.add(CLIENT_GONE);
             }
             copyOutResponse(sub.columns().size(), c.options().csv());
             CopyText.Writer w = new CopyText.Writer(c.options());
             if (c.options().header() != Statement.CopyHeader.NONE) copyData(w.line(sub.columns()));
             out.flush();
-            // read the client's next message meanwhile: its arrival (or the connection closing) is news
-            CompletableFuture<Message> next = new CompletableFuture<>();
-            readAhead = next;
-            Thread.ofVirtual().name("tributary-pg-readahead").start(() -> {
-                try {
-                    next.complete(readMessage());
-                } catch (IOException | RuntimeException e) {
-                    next.completeExceptionally(e);
-                }
-                events.add(CLIENT_SPOKE);
-            });
-            boolean listening = true;
             while (true) {
                 Object e;
                 try {
@@ -300,10 +325,8 @@ final class PgConnection {
                     throw error;
                 } else if (e == CANCELLED) {
                     throw new SqlException("57014", "canceling statement due to user request");
-                } else if (e == CLIENT_SPOKE && listening) {
-                    Message m = next.isCompletedExceptionally() ? null : next.join();
-                    if (m == null || m.type() == 'X') throw new EOFException("the client left during COPY TO STDOUT");
-                    listening = false; // a pipelined message: it waits for its turn, the stream goes on
+                } else if (e == CLIENT_GONE) {
+                    throw new EOFException("the client left during COPY TO STDOUT");
                 }
             }
         } finally {

@@ -200,6 +200,19 @@ class CopyProtocolTest {
     }
 
     @Test
+    void aClientVanishingDuringAWaitingFetchFreesItsCursor() throws IOException {
+        Client c = new Client(server.port());
+        c.query("BEGIN; DECLARE c CURSOR FOR SUBSCRIBE t; FETCH ALL c");
+        assertThat(types(c.untilReady())).isEqualTo("CCTDCZ");
+        c.query("FETCH ALL c"); // nothing new: it waits
+        assertThat(db.activeSubscriptions()).isEqualTo(1);
+        c.close();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (db.activeSubscriptions() != 0 && System.nanoTime() < deadline) Thread.onSpinWait();
+        assertThat(db.activeSubscriptions()).isZero();
+    }
+
+    @Test
     void copyInThroughTheExtendedProtocolAndUnexpectedMessages() throws IOException {
         try (Client c = new Client(server.port())) {
             c.send('P', concat(Client.cstrings("", "COPY t FROM STDIN WITH (FORMAT csv)"), new byte[] {0, 0}));
