@@ -1,4 +1,7 @@
 /**
- * Change streams: SUBSCRIBE output (snapshot, progress, envelopes), {@code CHANGES(x AS OF t)}, and reading a collection as of a past time. Arrives with the history issue.
+ * Change streams: a collection's changes delivered once each, in time order, with a snapshot,
+ * progress and an end ({@link dev.tributary.changeslog.ChangeStream}), and the upsert envelope over
+ * them ({@link dev.tributary.changeslog.UpsertEnvelope}). The SQL forms (SUBSCRIBE options,
+ * {@code CHANGES(x AS OF t)}, {@code SELECT ... AS OF}) arrive with the rest of the history issue.
  */
 package dev.tributary.changeslog;

@@ -72,6 +72,76 @@ public final class Collection<D> {
         })), outType);
     }
 
+    /** Where {@link UpdateExpander} puts the updates it makes of one. */
+    @FunctionalInterface
+    public interface UpdateSink<R> {
+        /** An update {@code (data, time, diff)}; {@code time} must be at or after the time of the update being expanded. */
+        void update(R data, long time, long diff);
+    }
+
+    /** Makes any number of updates of one {@code (data, time, diff)}. */
+    @FunctionalInterface
+    public interface UpdateExpander<D, R> {
+        void expand(D data, long time, long diff, UpdateSink<R> out);
+    }
+
+    /**
+     * Each update {@code (d, t, n)} replaced by the updates {@code f} makes of it, each at a time
+     * {@code >= t}: the one primitive under moving records in time (temporal filters, history
+     * folded into a snapshot), making times and counts data ({@code CHANGES}) and repeating records.
+     * Top-level times only.
+     */
+    public <R> Collection<R> flatMapUpdates(UpdateExpander<? super D, R> f, DataType<R> outType) {
+        requireTopLevel("flatMapUpdates");
+        ContainerType<Updates> out = containerType(outType, 1);
+        return new Collection<>(stream.unary("flatMapUpdates", Pact.pipeline(), out, (in, port) -> in.forEach((cap, data) -> {
+            long[] times = data.times();
+            long[] diffs = data.diffs();
+            long capTime = cap.time()[0];
+            java.util.TreeMap<Long, Updates> byTime = new java.util.TreeMap<>();
+            long[] at = new long[1];
+            for (int i = 0; i < data.size(); i++) {
+                long t0 = times[i];
+                f.expand(type.get(data.keys(), i), t0, diffs[i], (r, t, n) -> {
+                    if (t < t0) throw new IllegalArgumentException("an update at " + t0 + " was expanded to one at " + t + "; times may only move forward");
+                    if (n == 0) return;
+                    at[0] = t;
+                    append(byTime.computeIfAbsent(t, k -> port.newContainer()), outType, r, at, 0, n);
+                });
+            }
+            for (var e : byTime.entrySet()) {
+                if (e.getKey() == capTime) port.send(cap, e.getValue());
+                else port.send(cap, new long[] {e.getKey()}, e.getValue());
+            }
+        })), outType);
+    }
+
+    /** Each update moved to a later time: {@code (d, t, n)} becomes {@code (d, later(t), n)}, which must be {@code >= t}. */
+    public Collection<D> delay(java.util.function.LongUnaryOperator later) {
+        return flatMapUpdates((d, t, n, out) -> out.update(d, later.applyAsLong(t), n), type);
+    }
+
+    /** Makes a record of an update: its data, time and multiplicity. */
+    @FunctionalInterface
+    public interface Reifier<D, R> {
+        R apply(D data, long time, long diff);
+    }
+
+    /**
+     * Each update's time and multiplicity made part of its data: {@code (d, t, n)} becomes
+     * {@code (f(d, t, n), t, +1)}, so the result only grows. Consolidate first if each {@code (d, t)}
+     * should appear once.
+     */
+    public <R> Collection<R> reify(Reifier<? super D, ? extends R> f, DataType<R> outType) {
+        return flatMapUpdates((d, t, n, out) -> out.update(f.apply(d, t, n), t, 1), outType);
+    }
+
+    private void requireTopLevel(String op) {
+        if (scope().arity() != 1) {
+            throw new IllegalArgumentException(op + " works on top-level times only; scope '" + scope().name() + "' has " + scope().arity() + " coordinates");
+        }
+    }
+
     /** Each record replaced by the records {@code f} gives for it, each with the record's time and diff. */
     public <R> Collection<R> flatMap(Function<? super D, ? extends Iterable<? extends R>> f, DataType<R> outType) {
         int arity = scope().arity();

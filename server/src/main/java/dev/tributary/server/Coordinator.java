@@ -1,5 +1,6 @@
 package dev.tributary.server;
 
+import dev.tributary.server.auth.Roles;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.ast.Expr;
 import dev.tributary.sql.ast.Statement;
@@ -50,7 +51,10 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** For each item, the items that depend on it (views over it, indexes on it). */
     private final Map<Long, Set<Long>> dependents = new HashMap<>();
     private final Map<Long, TableData> tables = new HashMap<>();
+    /** The history policies of the objects that have one (the rest keep no history behind the present). */
+    private final Map<Long, HistoryPolicy> retention = new HashMap<>();
     private long nextId = 1;
+    private final Roles roles = new Roles(new java.security.SecureRandom());
 
     /** A table's current contents, mirrored: rows with counts, and rows by primary key. */
     private static final class TableData {
@@ -133,11 +137,13 @@ final class Coordinator implements AutoCloseable, Catalog {
         return switch (st) {
             case Statement.QueryStatement q -> {
                 if (q.emitChanges()) throw new SqlException("0A000", "EMIT CHANGES is served by subscribe(), not by execute()", q.pos());
-                if (q.asOf() != null) throw new SqlException("0A000", "SELECT ... AS OF is not supported yet", q.asOf().pos());
-                yield query(session, new Binder(this).bindQuery(q.query()));
+                Binder binder = binder(session);
+                BoundQuery bound = binder.bindQuery(q.query());
+                if (q.asOf() != null) yield queryAsOf(session, bound, binder.systemTime(q.asOf(), "AS OF"), q.asOf().pos());
+                yield query(session, bound);
             }
             case Statement.CreateTable c -> createTable(c, sql);
-            case Statement.CreateView v -> createView(v, sql);
+            case Statement.CreateView v -> createView(session, v, sql);
             case Statement.CreateIndex i -> createIndex(i, sql);
             case Statement.Drop d -> drop(d);
             case Statement.Insert i -> insert(session, i);
@@ -145,10 +151,15 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.Delete d -> delete(session, d);
             case Statement.Transaction t -> transaction(session, t);
             case Statement.Show s -> show(s);
-            case Statement.Explain e -> explain(e);
+            case Statement.Explain e -> explain(session, e);
             case Statement.Subscribe s -> throw new SqlException("0A000", "SUBSCRIBE is served by subscribe(), not by execute()", s.pos());
             case Statement.AdvanceClock a -> advanceClock(a);
+            case Statement.AlterRetainHistory a -> alterRetainHistory(a);
+            case Statement.CreateRole r -> createRole(r);
+            case Statement.AlterRole r -> alterRole(r);
+            case Statement.DropRole r -> dropRole(r);
             case Statement.Set s -> {
+                if (s.name().equals("asof_join")) session.asOfDesugared = asOfJoinSetting(s);
                 session.settings.put(s.name(), s.values().isEmpty() ? null : s.values().toString());
                 yield Result.command("SET");
             }
@@ -325,11 +336,117 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** Runs a bound query at the current read time and presents it (ORDER BY applied). */
     Result query(Session session, BoundQuery q) {
-        List<Object[]> rows = rowsOf(session, q.plan(), q.plan().types());
+        return present(q, rowsOf(session, q.plan(), q.plan().types()));
+    }
+
+    /** A query's rows as its result: in its ORDER BY, without the columns only sorting needed. */
+    private static Result present(BoundQuery q, List<Object[]> rows) {
         if (!q.order().isEmpty()) rows.sort(Renderer.rowOrder(q.order(), q.plan().types()));
         List<Object[]> visible = new ArrayList<>(rows.size());
         for (Object[] r : rows) visible.add(r.length == q.visible() ? r : java.util.Arrays.copyOf(r, q.visible()));
         return new Result("SELECT " + visible.size(), q.names(), q.types(), visible);
+    }
+
+    /**
+     * Runs a bound query at the past time {@code t}, which must lie in its inputs' retained history
+     * and not after the latest complete time. It reads the stored arrangements (not indexes, whose
+     * history is their own) as they were at {@code t}; {@code now()} in it is {@code t}.
+     */
+    private Result queryAsOf(Session session, BoundQuery q, long t, int pos) {
+        if (!session.pending.isEmpty()) {
+            throw new SqlException("0A000", "SELECT ... AS OF in a transaction block that has written is not supported", pos,
+                    "It reads committed history; run it outside the block or before its writes.");
+        }
+        long now = oracle.readTime();
+        checkRetained(q.plan(), t, now, pos, true);
+        Plan plan = physical(q.plan(), t, false, new HashSet<>());
+        Map<Long, Long> holds = holds(now);
+        Map<Row, Long> counts = Dataflows.Answer.combine(engine.callAll(w -> {
+            Dataflows d = dataflows[w.index()];
+            d.advance(now + 1);
+            Dataflows.Answer r = d.read(w, plan, t);
+            d.compactTo(now, holds);
+            return r;
+        }));
+        return present(q, decodeAll(counts, q.plan().types()));
+    }
+
+    /**
+     * Fails unless every stored collection {@code plan} reads still holds its history at {@code t}
+     * (72000, naming {@code what} asked for it, the collection and its retained range) and, for
+     * reads ({@code mustBeComplete}), unless {@code t} is not after {@code now}, the latest complete
+     * time (22023). CHANGES inside the plan are checked at their own times too.
+     */
+    private void checkRetained(Plan plan, long t, long now, int pos, boolean mustBeComplete) {
+        if (mustBeComplete && t > now) {
+            throw new SqlException("22023", "AS OF " + t + " is in the future: the latest complete time is " + now, pos);
+        }
+        checkHistory(plan, t, now, pos, "AS OF " + t);
+        checkChanges(plan, now, pos);
+    }
+
+    /** Fails unless each {@code CHANGES(x AS OF since)} and {@code AS OF SYSTEM TIME ... SINCE since} in {@code plan} finds x's history from its since on. */
+    private void checkChanges(Plan plan, long now, int pos) {
+        if (plan instanceof Plan.Changes c) checkHistory(c.input(), c.since(), now, pos, "CHANGES(... AS OF " + c.since() + ")");
+        if (plan instanceof Plan.AsOfLookup a) checkHistory(a.dimension(), a.since(), now, pos, "AS OF SYSTEM TIME ... SINCE " + a.since());
+        Plans.withInputs(plan, in -> {
+            checkChanges(in, now, pos);
+            return in;
+        });
+    }
+
+    private void checkHistory(Plan plan, long t, long now, int pos, String what) {
+        Set<Long> inputs = new java.util.TreeSet<>();
+        Plans.mapGets(plan, g -> {
+            inputs.add(g.id());
+            return null;
+        });
+        for (long id : inputs) {
+            long since = engine.call(w -> dataflows[w.index()].since(id));
+            if (t < since) {
+                CatalogItem item = byId.get(id);
+                String kind = item.kind();
+                throw new SqlException("72000", what + " is before the history " + kind + " \"" + item.name()
+                        + "\" retains: [" + since + ", " + now + "]", pos,
+                        "Keep more history with ALTER " + kind.toUpperCase(java.util.Locale.ROOT) + " " + item.name()
+                                + " SET (RETAIN HISTORY FOR '...'), or ask for a time in that range.");
+            }
+        }
+    }
+
+    /** What each object's history policy keeps at time {@code now}: object id to the earliest time it must stay readable at. */
+    private Map<Long, Long> holds(long now) {
+        Map<Long, Long> h = new HashMap<>();
+        retention.forEach((id, policy) -> h.put(id, policy.since(now)));
+        return Map.copyOf(h);
+    }
+
+    /** A binder for {@code session}'s statements, planning AS OF SYSTEM TIME as its {@code asof_join} setting says. */
+    private Binder binder(Session session) {
+        return new Binder(this).desugarAsOfSystemTime(session.asOfDesugared);
+    }
+
+    /**
+     * {@code SET asof_join = half_join | desugared}: whether AS OF SYSTEM TIME lookups run on the
+     * half-join (the default) or as their desugaring over CHANGES, the reference.
+     */
+    private static boolean asOfJoinSetting(Statement.Set s) {
+        String v = s.values().isEmpty() ? "half_join"
+                : s.values().size() == 1 && s.values().get(0) instanceof dev.tributary.sql.ast.Expr.StringLiteral l ? l.value() : null;
+        if ("half_join".equals(v) || "default".equals(v)) return false;
+        if ("desugared".equals(v)) return true;
+        throw new SqlException("22023", "invalid value for parameter \"asof_join\": "
+                + String.join(", ", s.values().stream().map(dev.tributary.sql.parser.SqlFormatter::format).toList()), s.pos(),
+                "Available values: half_join, desugared.");
+    }
+
+    /** A maintained query's plan with now() in its WHERE as temporal filters (0A000, at {@code pos}, for other uses of now()). */
+    private static Plan temporal(Plan plan, int pos) {
+        try {
+            return dev.tributary.sql.plan.TemporalFilters.extract(plan);
+        } catch (SqlException e) {
+            throw new SqlException(e.sqlState(), e.getMessage(), pos, e.hint());
+        }
     }
 
     /** The plan as it will run: statement time bound, optimized, and (without uncommitted writes) using indexes in joins. */
@@ -341,6 +458,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** The rows of {@code unbound} now, each repeated by its multiplicity. */
     private List<Object[]> rowsOf(Session session, Plan unbound, List<SqlType> types) {
         long t = oracle.readTime();
+        checkChanges(unbound, t, 0);
         Plan plan = physical(unbound, t, session.pending.isEmpty(), new HashSet<>());
         if (!session.pending.isEmpty()) {
             // a transaction block reads its own writes: its changes are added to the tables, and
@@ -354,6 +472,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             }));
             return decodeAll(counts, types);
         }
+        Map<Long, Long> holds = holds(t);
         Peek peek = Peek.of(plan, indexes());
         if (peek != null && !(plan instanceof Plan.Get)) {
             Map<Row, Long> source = Dataflows.Answer.combine(engine.callAll(w -> {
@@ -362,7 +481,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 Dataflows.Answer r = peek.index() != null
                         ? d.lookup(w, peek.index().id(), peek.key(), t)
                         : d.read(w, new Plan.Get(peek.source(), "", List.of()), t);
-                d.compactTo(t);
+                d.compactTo(t, holds);
                 return r;
             }));
             List<SqlType> sourceTypes = Binder.typesOf(byId.get(peek.source()).columns());
@@ -375,7 +494,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             Dataflows d = dataflows[w.index()];
             d.advance(t + 1);
             Dataflows.Answer r = d.read(w, plan, t);
-            d.compactTo(t);
+            d.compactTo(t, holds);
             return r;
         }));
         return decodeAll(counts, types);
@@ -417,9 +536,52 @@ final class Coordinator implements AutoCloseable, Catalog {
         for (long u : uses) dependents.computeIfAbsent(u, k -> new HashSet<>()).add(item.id());
     }
 
+    /** How far back an object's history stays readable: {@code forMillis} behind the present, or everything from {@code pinAt} on. */
+    private record HistoryPolicy(long forMillis, long pinAt) {
+        long since(long now) {
+            return forMillis >= 0 ? Math.max(0, now - forMillis) : pinAt;
+        }
+    }
+
+    private HistoryPolicy policy(Statement.RetainHistory r) {
+        if (r == null) return null;
+        Binder binder = new Binder(this);
+        if (r.pinAt() != null) return new HistoryPolicy(-1, binder.systemTime(r.pinAt(), "RETAIN HISTORY PIN AT"));
+        Interval i = (Interval) binder.constant(r.interval(), SqlType.INTERVAL);
+        if (i.months() != 0) throw new SqlException("22023", "RETAIN HISTORY FOR takes days, hours, minutes and seconds, not months", r.pos());
+        long ms = i.days() * 86_400_000L + Math.floorDiv(i.micros(), 1000);
+        if (ms < 0) throw new SqlException("22023", "RETAIN HISTORY FOR takes a positive interval, not " + i, r.pos());
+        return new HistoryPolicy(ms, -1);
+    }
+
+    private Result alterRetainHistory(Statement.AlterRetainHistory a) {
+        String name = nameOf(a.name(), a.pos());
+        CatalogItem item = byName.get(name);
+        if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", a.pos());
+        boolean fits = switch (a.kind()) {
+            case TABLE -> item instanceof CatalogItem.Table;
+            case MATERIALIZED_VIEW -> item instanceof CatalogItem.MaterializedView;
+            case INDEX -> item instanceof CatalogItem.Index;
+            case VIEW -> false;
+        };
+        if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + a.kind().sql().toLowerCase(java.util.Locale.ROOT), a.pos());
+        HistoryPolicy p = policy(a.retain());
+        if (p == null) {
+            retention.remove(item.id());
+        } else {
+            long since = engine.call(w -> dataflows[w.index()].since(item.id()));
+            if (p.forMillis() < 0 && p.pinAt() < since) {
+                throw new SqlException("72000", "cannot pin the history of " + item.kind() + " \"" + name + "\" at " + p.pinAt()
+                        + ": it is retained only from " + since + " on", a.pos());
+            }
+            retention.put(item.id(), p);
+        }
+        return Result.command("ALTER " + a.kind().sql());
+    }
+
     private Result createTable(Statement.CreateTable c, String sql) {
         String name = nameOf(c.name(), c.pos());
-        if (byName.containsKey(name) && c.ifNotExists()) return Result.command("CREATE TABLE");
+        if (byName.containsKey(name) && c.ifNotExists()) return Result.command("CREATE TABLE").withNotice(alreadyExists(name));
         checkNew(name, false, c.pos());
         List<Column> columns = new ArrayList<>();
         Set<String> seen = new HashSet<>();
@@ -435,6 +597,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             pk.add(i);
         }
         List<ScalarExpr> defaults = new Binder(this).bindDefaults(c.columns());
+        HistoryPolicy history = policy(c.retain());
         long id = nextId++;
         CatalogItem.Table t = new CatalogItem.Table(id, name, columns, pk, defaults, text(sql, c));
         engine.callAll(w -> {
@@ -443,6 +606,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         });
         tables.put(id, new TableData());
         register(t, Set.of());
+        if (history != null) retention.put(id, history);
         return Result.command("CREATE TABLE");
     }
 
@@ -455,13 +619,13 @@ final class Coordinator implements AutoCloseable, Catalog {
         return sql == null ? "" : sql.substring(Math.max(0, st.pos() - 1)).split(";", 2)[0].trim();
     }
 
-    private Result createView(Statement.CreateView v, String sql) {
+    private Result createView(Session session, Statement.CreateView v, String sql) {
         String name = nameOf(v.name(), v.pos());
         String tag = v.materialized() ? "CREATE MATERIALIZED VIEW" : "CREATE VIEW";
-        if (byName.containsKey(name) && v.ifNotExists()) return Result.command(tag);
+        if (byName.containsKey(name) && v.ifNotExists()) return Result.command(tag).withNotice(alreadyExists(name));
         CatalogItem existing = byName.get(name);
         if (existing != null && !(v.orReplace() && existing instanceof CatalogItem.View)) checkNew(name, false, v.pos());
-        Binder binder = new Binder(this);
+        Binder binder = binder(session);
         BoundQuery q = binder.bindQuery(v.query());
         Plan plan = q.plan();
         if (plan.arity() > q.visible()) plan = new Plan.Project(plan, range(q.visible()));
@@ -484,14 +648,13 @@ final class Coordinator implements AutoCloseable, Catalog {
             byName.remove(name);
             byId.remove(existing.id());
         }
+        HistoryPolicy history = policy(v.retain());
         long id = existing != null ? existing.id() : nextId++;
         Set<Long> uses = binder.dependencies();
         if (v.materialized()) {
-            if (Plans.usesStatementTime(plan)) {
-                throw new SqlException("0A000", "now() and CURRENT_TIMESTAMP in a materialized view are not supported yet (temporal filters are planned)", v.pos());
-            }
+            checkChanges(plan, oracle.readTime(), v.pos());
             Set<Long> indexesUsed = new HashSet<>();
-            Plan p = Optimizer.prune(IndexSelection.apply(Optimizer.fold(plan), indexes(), indexesUsed));
+            Plan p = Optimizer.prune(IndexSelection.apply(Optimizer.fold(temporal(plan, v.pos())), indexes(), indexesUsed));
             uses = new HashSet<>(uses);
             uses.addAll(indexesUsed);
             long upper = oracle.upper();
@@ -501,6 +664,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 return null;
             });
             register(new CatalogItem.MaterializedView(id, name, columns, plan, text(sql, v)), uses);
+            if (history != null) retention.put(id, history);
         } else {
             register(new CatalogItem.View(id, name, columns, plan, text(sql, v)), uses);
         }
@@ -509,7 +673,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     private Result createIndex(Statement.CreateIndex i, String sql) {
         if (byName.containsKey(i.name())) {
-            if (i.ifNotExists()) return Result.command("CREATE INDEX");
+            if (i.ifNotExists()) return Result.command("CREATE INDEX").withNotice(alreadyExists(i.name()));
             throw new SqlException("42P07", "relation \"" + i.name() + "\" already exists", i.pos());
         }
         String on = nameOf(i.on(), i.pos());
@@ -520,6 +684,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                     "Create a materialized view over it and index that.");
         }
         List<ScalarExpr> keys = new Binder(this).bindOver(on, target.columns(), i.exprs());
+        HistoryPolicy history = policy(i.retain());
         long id = nextId++;
         List<SqlType> types = new ArrayList<>();
         for (Column c : target.columns()) types.add(c.type());
@@ -528,18 +693,27 @@ final class Coordinator implements AutoCloseable, Catalog {
             return null;
         });
         register(new CatalogItem.Index(id, i.name(), target.id(), keys, text(sql, i)), Set.of(target.id()));
+        if (history != null) retention.put(id, history);
         return Result.command("CREATE INDEX");
+    }
+
+    private static Notice alreadyExists(String name) {
+        return Notice.notice("42P07", "relation \"" + name + "\" already exists, skipping");
     }
 
     private Result drop(Statement.Drop d) {
         List<CatalogItem> targets = new ArrayList<>();
+        List<Notice> skipped = new ArrayList<>();
         for (List<String> parts : d.names()) {
             String name = nameOf(parts, d.pos());
             CatalogItem item = byName.get(name);
             String kind = d.kind().sql().toLowerCase(java.util.Locale.ROOT);
             if (item == null) {
-                if (d.ifExists()) continue;
                 String what = d.kind() == Statement.ObjectKind.TABLE ? "table" : d.kind() == Statement.ObjectKind.INDEX ? "index" : kind;
+                if (d.ifExists()) {
+                    skipped.add(Notice.notice("00000", what + " \"" + name + "\" does not exist, skipping"));
+                    continue;
+                }
                 throw new SqlException("42P01", what + " \"" + name + "\" does not exist", d.pos());
             }
             if (!item.kind().equals(kind)) {
@@ -566,7 +740,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         // dependents first
         for (int k = order.size() - 1; k >= 0; k--) remove(order.get(k));
-        return Result.command("DROP " + d.kind().sql());
+        Result r = Result.command("DROP " + d.kind().sql());
+        for (Notice n : skipped) r = r.withNotice(n);
+        return r;
     }
 
     private void collect(long id, Set<Long> seen, List<Long> order) {
@@ -583,6 +759,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         dependents.remove(id);
         for (Set<Long> s : dependents.values()) s.remove(id);
         tables.remove(id);
+        retention.remove(id);
         if (!(item instanceof CatalogItem.View)) {
             engine.callAll(w -> {
                 dataflows[w.index()].drop(w, id);
@@ -768,11 +945,14 @@ final class Coordinator implements AutoCloseable, Catalog {
     private Result transaction(Session session, Statement.Transaction t) {
         return switch (t.kind()) {
             case BEGIN -> {
-                if (session.inTransaction) yield Result.command("BEGIN"); // PostgreSQL warns and carries on
+                if (session.inTransaction) { // PostgreSQL warns and carries on
+                    yield Result.command("BEGIN").withNotice(new Notice("WARNING", "25001", "there is already a transaction in progress"));
+                }
                 session.inTransaction = true;
                 yield Result.command("BEGIN");
             }
             case COMMIT -> {
+                if (!session.inTransaction) yield Result.command("COMMIT").withNotice(noTransaction());
                 boolean failed = session.aborted;
                 Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
                 session.reset();
@@ -781,10 +961,72 @@ final class Coordinator implements AutoCloseable, Catalog {
                 yield Result.command("COMMIT");
             }
             case ROLLBACK -> {
+                if (!session.inTransaction) yield Result.command("ROLLBACK").withNotice(noTransaction());
                 session.reset();
                 yield Result.command("ROLLBACK");
             }
         };
+    }
+
+    private static Notice noTransaction() {
+        return new Notice("WARNING", "25P01", "there is no transaction in progress");
+    }
+
+    // ------------------------------------------------------------------ roles
+
+    Roles roles() {
+        return roles;
+    }
+
+    /**
+     * What the options of CREATE/ALTER ROLE ask for: {@code login} null when not given;
+     * {@code setsPassword} when PASSWORD was given, with its verifier (null for PASSWORD NULL or '').
+     */
+    private record RoleChange(Boolean login, boolean setsPassword, dev.tributary.server.auth.ScramVerifier verifier, Result result) {}
+
+    private RoleChange roleChange(List<Statement.RoleOption> options, String tag) {
+        Boolean login = null;
+        boolean setsPassword = false;
+        String password = null;
+        for (Statement.RoleOption o : options) {
+            switch (o) {
+                case Statement.RoleOption.Login l -> login = l.login();
+                case Statement.RoleOption.Password p -> {
+                    setsPassword = true;
+                    password = p.password();
+                }
+            }
+        }
+        Result r = Result.command(tag);
+        if (password != null && password.isEmpty()) {
+            r = r.withNotice(Notice.notice("00000", "empty string is not a valid password, clearing password"));
+            password = null;
+        }
+        return new RoleChange(login, setsPassword, password == null ? null : roles.verifierOf(password), r);
+    }
+
+    private Result createRole(Statement.CreateRole c) {
+        RoleChange change = roleChange(c.options(), "CREATE ROLE");
+        roles.create(c.name(), change.login() != null ? change.login() : c.user(), change.verifier());
+        return change.result();
+    }
+
+    private Result alterRole(Statement.AlterRole a) {
+        if (roles.find(a.name()).isEmpty()) throw Roles.notFound(a.name());
+        RoleChange change = roleChange(a.options(), "ALTER ROLE");
+        roles.alter(a.name(), change.login(), change.setsPassword(), change.verifier());
+        return change.result();
+    }
+
+    private Result dropRole(Statement.DropRole d) {
+        for (String name : d.names()) {
+            if (roles.find(name).isEmpty() && !d.ifExists()) throw Roles.notFound(name);
+        }
+        Result r = Result.command("DROP ROLE");
+        for (String name : d.names()) {
+            if (!roles.drop(name)) r = r.withNotice(Notice.notice("00000", "role \"" + name + "\" does not exist, skipping"));
+        }
+        return r;
     }
 
     // ------------------------------------------------------------------ SHOW, EXPLAIN, clock
@@ -837,15 +1079,15 @@ final class Coordinator implements AutoCloseable, Catalog {
         };
     }
 
-    private Result explain(Statement.Explain e) {
+    private Result explain(Session session, Statement.Explain e) {
         Plan plan;
         List<String> names;
         if (e.statement() instanceof Statement.QueryStatement q) {
-            BoundQuery b = new Binder(this).bindQuery(q.query());
+            BoundQuery b = binder(session).bindQuery(q.query());
             plan = b.plan();
             names = b.names();
         } else if (e.statement() instanceof Statement.CreateView v) {
-            BoundQuery b = new Binder(this).bindQuery(v.query());
+            BoundQuery b = binder(session).bindQuery(v.query());
             plan = b.plan();
             names = b.names();
         } else {
@@ -885,12 +1127,11 @@ final class Coordinator implements AutoCloseable, Catalog {
             throw new SqlException("55000", "ADVANCE CLOCK needs the manual clock; this database runs on the wall clock", a.pos(),
                     "Start it with --clock manual.");
         }
-        Object v = new Binder(this).constant(a.value(), a.to() ? SqlType.TIMESTAMPTZ : SqlType.INTERVAL);
         long to;
         if (a.to()) {
-            to = ((Instant) v).toEpochMilli();
+            to = new Binder(this).systemTime(a.value(), "ADVANCE CLOCK TO");
         } else {
-            Interval i = (Interval) v;
+            Interval i = (Interval) new Binder(this).constant(a.value(), SqlType.INTERVAL);
             if (i.months() != 0) throw new SqlException("22023", "ADVANCE CLOCK BY takes days, hours, minutes and seconds, not months", a.pos());
             to = manual.now() + i.days() * 86_400_000L + Math.floorDiv(i.micros(), 1000);
         }
@@ -912,12 +1153,11 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** Starts a subscription to {@code st}: a SUBSCRIBE or a SELECT ... EMIT CHANGES. */
     synchronized Subscription subscribe(Session session, Statement st, Subscription.Listener listener) {
         BoundQuery q;
-        Binder binder = new Binder(this);
+        Binder binder = binder(session);
+        Statement.Subscribe sub = null;
         switch (st) {
             case Statement.Subscribe s -> {
-                if (s.asOf() != null) throw new SqlException("0A000", "SUBSCRIBE ... AS OF is not supported yet", s.asOf().pos());
-                if (s.upsertKey() != null) throw new SqlException("0A000", "SUBSCRIBE ... ENVELOPE UPSERT is not supported yet", s.pos());
-                if (!s.snapshot()) throw new SqlException("0A000", "SUBSCRIBE ... WITH (SNAPSHOT = false) is not supported yet", s.pos());
+                sub = s;
                 dev.tributary.sql.ast.Query query = s.query() != null ? s.query()
                         : dev.tributary.sql.parser.Parser.parseQuery("SELECT * FROM " + String.join(".", s.name().stream().map(dev.tributary.sql.parser.SqlFormatter::ident).toList()));
                 q = binder.bindQuery(query);
@@ -925,37 +1165,98 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.QueryStatement qs when qs.emitChanges() -> q = binder.bindQuery(qs.query());
             default -> throw new SqlException("42601", "subscribe takes SUBSCRIBE or SELECT ... EMIT CHANGES", st.pos());
         }
-        Plan plan = q.plan().arity() > q.visible() ? new Plan.Project(q.plan(), range(q.visible())) : q.plan();
-        if (Plans.usesStatementTime(plan)) throw new SqlException("0A000", "now() in a subscription is not supported yet", st.pos());
-        List<String> columns = new ArrayList<>(List.of("change_time", "change_diff"));
+        Plan plan = temporal(q.plan().arity() > q.visible() ? new Plan.Project(q.plan(), range(q.visible())) : q.plan(), st.pos());
+        long start = oracle.readTime();
+        checkChanges(plan, start, st.pos());
+        long asOf = start;
+        long upTo = Long.MAX_VALUE;
+        boolean snapshot = true;
+        boolean progress = false;
+        int[] keyColumns = null;
+        if (sub != null) {
+            snapshot = sub.snapshot();
+            progress = sub.progress();
+            if (sub.asOf() != null) {
+                asOf = binder.systemTime(sub.asOf(), "AS OF");
+                checkRetained(plan, asOf, start, sub.asOf().pos(), false);
+            }
+            if (sub.upTo() != null) {
+                upTo = binder.systemTime(sub.upTo(), "UP TO");
+                if (upTo < asOf) throw new SqlException("22023", "UP TO " + upTo + " is before AS OF " + asOf, sub.upTo().pos());
+            }
+            if (sub.upsertKey() != null) {
+                keyColumns = new int[sub.upsertKey().size()];
+                for (int i = 0; i < keyColumns.length; i++) {
+                    String k = sub.upsertKey().get(i);
+                    keyColumns[i] = q.names().subList(0, q.visible()).indexOf(k);
+                    if (keyColumns[i] < 0) throw new SqlException("42703", "column \"" + k + "\" does not exist", sub.pos(),
+                            "ENVELOPE UPSERT (KEY (...)) names columns of the subscribed query: " + String.join(", ", q.names()) + ".");
+                }
+            }
+        }
+        List<String> columns = new ArrayList<>(List.of("change_time"));
+        List<SqlType> types = new ArrayList<>(List.of(SqlType.TIMESTAMPTZ));
+        if (progress) {
+            columns.add("change_progressed");
+            types.add(SqlType.BOOLEAN);
+        }
+        columns.add(keyColumns == null ? "change_diff" : "change_state");
+        types.add(keyColumns == null ? SqlType.BIGINT : SqlType.TEXT);
+        int prefix = columns.size();
         columns.addAll(q.names());
-        List<SqlType> types = new ArrayList<>(List.of(SqlType.TIMESTAMPTZ, SqlType.BIGINT));
         types.addAll(q.types());
         RowCodec codec = new RowCodec(q.types());
-        long start = oracle.readTime();
-        Dataflows.Delivery delivery = new Dataflows.Delivery() {
-            @Override
-            public void changes(long time, Map<Row, Long> changes) {
-                List<Object[]> rows = new ArrayList<>();
-                for (Map.Entry<Row, Long> e : changes.entrySet()) {
-                    Object[] values = codec.decode(e.getKey());
-                    Object[] row = new Object[values.length + 2];
-                    row[0] = Instant.ofEpochMilli(time);
-                    row[1] = e.getValue();
-                    System.arraycopy(values, 0, row, 2, values.length);
-                    rows.add(row);
-                }
-                listener.onChanges(new Result("SUBSCRIBE", columns, types, rows));
-            }
-
-            @Override
-            public void error(SqlException error) {
-                listener.onError(error);
-            }
+        boolean withProgress = progress;
+        java.util.function.BiFunction<Long, Object, Object[]> row = (time, tag) -> {
+            Object[] r = new Object[columns.size()];
+            r[0] = Instant.ofEpochMilli(time);
+            if (withProgress) r[1] = false;
+            r[prefix - 1] = tag;
+            return r;
         };
+        dev.tributary.changeslog.ChangeStream.Sink<Row, Row> sink;
+        if (keyColumns == null) {
+            sink = new SubscriptionSink<Row>(listener, columns, types, withProgress) {
+                @Override
+                public void changes(long time, Map<Row, Long> changes) {
+                    List<Object[]> rows = new ArrayList<>();
+                    for (Map.Entry<Row, Long> e : changes.entrySet()) {
+                        Object[] r = row.apply(time, e.getValue());
+                        System.arraycopy(codec.decode(e.getKey()), 0, r, prefix, codec.arity());
+                        rows.add(r);
+                    }
+                    deliver(rows);
+                }
+            };
+        } else {
+            int[] keys = keyColumns;
+            var downstream = new SubscriptionSink<dev.tributary.changeslog.UpsertEnvelope.KeyChange<List<Object>, Row>>(listener, columns, types, withProgress) {
+                @Override
+                public void changes(long time, Map<dev.tributary.changeslog.UpsertEnvelope.KeyChange<List<Object>, Row>, Long> changes) {
+                    List<Object[]> rows = new ArrayList<>();
+                    for (var c : changes.keySet()) {
+                        Object[] r = row.apply(time, c.state().name().toLowerCase(java.util.Locale.ROOT));
+                        if (c.row() != null) {
+                            System.arraycopy(codec.decode(c.row()), 0, r, prefix, codec.arity());
+                        } else {
+                            for (int i = 0; i < keys.length; i++) r[prefix + keys[i]] = c.key().get(i);
+                        }
+                        rows.add(r);
+                    }
+                    deliver(rows);
+                }
+            };
+            sink = new dev.tributary.changeslog.UpsertEnvelope<List<Object>, Row, Row>(r -> {
+                Object[] values = codec.decode(r);
+                List<Object> key = new ArrayList<>(keys.length);
+                for (int k : keys) key.add(dev.tributary.sql.row.Keys.normalize(values[k]));
+                return key;
+            }, downstream);
+        }
+        dev.tributary.changeslog.ChangeStream.Options options = new dev.tributary.changeslog.ChangeStream.Options(asOf, snapshot, progress, upTo);
         int index = engine.call(w -> {
             dataflows[w.index()].advance(start + 1);
-            return dataflows[w.index()].subscribe(w, plan, start, delivery);
+            return dataflows[w.index()].subscribe(w, plan, options, sink);
         });
         subscriptions++;
         Set<Long> uses = binder.dependencies();
@@ -994,6 +1295,48 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
     }
 
+    /**
+     * A change stream's deliveries as {@link Result} batches for a {@link Subscription.Listener}:
+     * progress as a row of its own ({@code change_progressed} true, the rest NULL), errors as the
+     * first error, the end as {@link Subscription.Listener#onDone()}.
+     */
+    private abstract static class SubscriptionSink<D> implements dev.tributary.changeslog.ChangeStream.Sink<D, Row> {
+        private final Subscription.Listener listener;
+        private final List<String> columns;
+        private final List<SqlType> types;
+        private final boolean progress;
+
+        SubscriptionSink(Subscription.Listener listener, List<String> columns, List<SqlType> types, boolean progress) {
+            this.listener = listener;
+            this.columns = columns;
+            this.types = types;
+            this.progress = progress;
+        }
+
+        void deliver(List<Object[]> rows) {
+            listener.onChanges(new Result("SUBSCRIBE", columns, types, rows));
+        }
+
+        @Override
+        public void progressed(long frontier) {
+            if (!progress) return;
+            Object[] r = new Object[columns.size()];
+            r[0] = Instant.ofEpochMilli(frontier);
+            r[1] = true;
+            deliver(List.<Object[]>of(r));
+        }
+
+        @Override
+        public void failed(long time, Map<Row, Long> errors) {
+            listener.onError(Dataflows.firstError(errors.keySet()));
+        }
+
+        @Override
+        public void done() {
+            listener.onDone();
+        }
+    }
+
     private int subscriptions;
     private java.util.concurrent.ScheduledExecutorService ticker;
 
@@ -1021,9 +1364,10 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** Advances every table with the clock, so maintained views and subscribers see time pass. */
     void tick() {
         long now = oracle.readTime();
+        Map<Long, Long> holds = holds(now);
         engine.callAll(w -> {
             dataflows[w.index()].advance(now + 1);
-            dataflows[w.index()].compactTo(now);
+            dataflows[w.index()].compactTo(now, holds);
             return null;
         });
     }

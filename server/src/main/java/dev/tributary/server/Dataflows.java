@@ -1,6 +1,7 @@
 package dev.tributary.server;
 
 import dev.tributary.arrangements.TraceHandle;
+import dev.tributary.changeslog.ChangeStream;
 import dev.tributary.differential.Arrangement;
 import dev.tributary.differential.Collection;
 import dev.tributary.differential.InputSession;
@@ -288,89 +289,20 @@ final class Dataflows {
     }
 
     /**
-     * A dataflow that maintains {@code plan} and calls {@code deliver} with the consolidated
-     * changes of each complete time: first everything up to {@code start} as one batch at
-     * {@code start}, then each later time. Returns the dataflow's index, to drop it.
+     * A dataflow that maintains {@code plan} and streams its changes to {@code sink} on worker 0,
+     * as {@link ChangeStream} promises for {@code options}; error rows end the stream with the first
+     * error ({@link #firstError}). Returns the dataflow's index, to drop it.
      */
-    int subscribe(Worker worker, Plan plan, long start, Delivery deliver) {
+    int subscribe(Worker worker, Plan plan, ChangeStream.Options options, ChangeStream.Sink<Row, Row> sink) {
         Renderer[] renderer = new Renderer[1];
         int index = worker.dataflow("subscribe", scope -> {
             renderer[0] = new Renderer(scope, sources);
             Rendered r = renderer[0].render(plan);
-            dev.tributary.timely.OperatorBuilder b = scope.operator("subscribe");
-            // every change goes to worker 0, which delivers each complete time once
-            dev.tributary.timely.InputPort<dev.tributary.arrangements.Updates> oks = b.input(r.oks().stream(), toWorkerZero(r.oks().stream().type()));
-            dev.tributary.timely.InputPort<dev.tributary.arrangements.Updates> errs = b.input(r.errs().stream(), toWorkerZero(r.errs().stream().type()));
-            boolean delivers = scope.worker() == 0;
-            java.util.TreeMap<Long, Map<Row, Long>> pending = new java.util.TreeMap<>();
-            java.util.TreeMap<Long, Map<Row, Long>> pendingErrors = new java.util.TreeMap<>();
-            boolean[] stopped = {false};
-            pending.put(start, new LinkedHashMap<>());
-            b.build(() -> {
-                oks.forEach((cap, data) -> collect(data, start, pending));
-                errs.forEach((cap, data) -> collect(data, start, pendingErrors));
-                if (stopped[0] || !delivers) return;
-                Antichain f1 = oks.frontier();
-                Antichain f2 = errs.frontier();
-                while (!pending.isEmpty() || !pendingErrors.isEmpty()) {
-                    long t = Math.min(pending.isEmpty() ? Long.MAX_VALUE : pending.firstKey(), pendingErrors.isEmpty() ? Long.MAX_VALUE : pendingErrors.firstKey());
-                    if (f1.lessEqual(t) || f2.lessEqual(t)) break;
-                    Map<Row, Long> e = pendingErrors.remove(t);
-                    if (e != null) {
-                        e.values().removeIf(n -> n == 0);
-                        if (!e.isEmpty()) {
-                            stopped[0] = true;
-                            deliver.error(firstError(e.keySet()));
-                            return;
-                        }
-                    }
-                    Map<Row, Long> changes = pending.remove(t);
-                    if (changes != null) changes.values().removeIf(n -> n == 0);
-                    if (t == start || (changes != null && !changes.isEmpty())) deliver.changes(t, changes == null ? Map.of() : changes);
-                    if (stopped[0]) return;
-                }
-            });
+            ChangeStream.subscribe(r.oks(), r.errs(), options, sink);
             return scope.dataflowIndex();
         });
         renderer[0].sealConstants();
         return index;
-    }
-
-    /** An exchange that sends every record to worker 0. */
-    private static dev.tributary.timely.Pact<dev.tributary.arrangements.Updates> toWorkerZero(
-            dev.tributary.timely.ContainerType<dev.tributary.arrangements.Updates> type) {
-        return dev.tributary.timely.Pact.exchange(new dev.tributary.timely.ContainerType<>() {
-            @Override
-            public dev.tributary.arrangements.Updates create() {
-                return type.create();
-            }
-
-            @Override
-            public void appendAll(dev.tributary.arrangements.Updates from, dev.tributary.arrangements.Updates into) {
-                type.appendAll(from, into);
-            }
-
-            @Override
-            public void partition(dev.tributary.arrangements.Updates input, dev.tributary.timely.Container[] outputs, dev.tributary.timely.Router router) {
-                type.appendAll(input, (dev.tributary.arrangements.Updates) outputs[0]);
-            }
-        });
-    }
-
-    private static void collect(dev.tributary.arrangements.Updates data, long start, java.util.TreeMap<Long, Map<Row, Long>> into) {
-        long[] times = data.times();
-        long[] diffs = data.diffs();
-        for (int i = 0; i < data.size(); i++) {
-            long t = Math.max(times[i], start);
-            into.computeIfAbsent(t, k -> new LinkedHashMap<>()).merge(ROW.get(data.keys(), i), diffs[i], Long::sum);
-        }
-    }
-
-    /** Where a subscription's batches go. */
-    interface Delivery {
-        void changes(long time, Map<Row, Long> changes);
-
-        void error(SqlException error);
     }
 
     /** Rows of index {@code id} whose key equals {@code key}, at {@code t} (this worker's shard). */
@@ -399,7 +331,8 @@ final class Dataflows {
         return errRead == null ? Map.of() : readTrace(errRead, t);
     }
 
-    private static SqlException firstError(java.util.Set<Row> errs) {
+    /** The error a set of error rows stands for: the first in their order. */
+    static SqlException firstError(java.util.Set<Row> errs) {
         Row first = null;
         for (Row r : errs) if (first == null || r.compareTo(first) < 0) first = r;
         return Errors.decode(first);
@@ -411,14 +344,25 @@ final class Dataflows {
         return out;
     }
 
-    /** Lets the stored arrangements forget history before {@code t}: reads never go back past it. */
-    void compactTo(long t) {
-        Antichain f = Antichain.of(t);
+    /**
+     * Lets the stored arrangements forget history before {@code t} (reads never go back past it),
+     * except that an object in {@code holds} keeps its history from the time given there on.
+     */
+    void compactTo(long t, Map<Long, Long> holds) {
         for (Stored s : stored.values()) {
+            Antichain f = Antichain.of(Math.min(t, holds.getOrDefault(s.id, t)));
             compact(s.okRead, f);
             if (s.errRead != null) compact(s.errRead, f);
         }
-        for (Index ix : indexes.values()) compact(ix.read, f);
+        for (Index ix : indexes.values()) compact(ix.read, Antichain.of(Math.min(t, holds.getOrDefault(ix.id, t))));
+    }
+
+    /** The earliest time stored collection or index {@code id} can still be read at exactly. */
+    long since(long id) {
+        Stored s = stored.get(id);
+        TraceHandle h = s != null ? s.okRead : indexes.get(id).read;
+        Antichain f = h.logicalCompaction();
+        return f.isEmpty() ? Long.MAX_VALUE : f.get(0)[0];
     }
 
     private static void compact(TraceHandle h, Antichain f) {

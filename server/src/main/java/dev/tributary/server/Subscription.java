@@ -5,10 +5,15 @@ import dev.tributary.sql.types.SqlType;
 import java.util.List;
 
 /**
- * A running SUBSCRIBE: first the snapshot of the query at the time it started, then every
- * change, each delivered once, in time order, one batch per time. Rows of a batch are
- * {@code (change_time timestamptz, change_diff bigint, columns...)}; a batch is delivered only
- * when its time is complete, so a batch is never revised. Close it to stop the dataflow.
+ * A running SUBSCRIBE: first the snapshot of the query at its AS OF time (the time it started,
+ * by default; none with {@code SNAPSHOT = false}), then every change, each delivered once, in
+ * time order, one batch per time, until its UP TO time. Rows of a batch are
+ * {@code (change_time timestamptz, [change_progressed boolean,] change_diff bigint, columns...)},
+ * or with {@code ENVELOPE UPSERT} {@code change_state text} ({@code upsert}, {@code delete},
+ * {@code key_violation}) in place of the diff; a batch is delivered only when its time is
+ * complete, so a batch is never revised. With {@code PROGRESS}, a batch of one row with
+ * {@code change_progressed} true says every change before its time has been delivered. Close it
+ * to stop the dataflow.
  */
 public final class Subscription implements AutoCloseable {
     /** Receives the batches, on the engine's thread: return quickly. */
@@ -18,6 +23,9 @@ public final class Subscription implements AutoCloseable {
 
         /** The query met an error at some time; the subscription stops. */
         default void onError(SqlException error) {}
+
+        /** The stream is over (its UP TO time reached, or its inputs dropped): nothing follows; close the subscription. */
+        default void onDone() {}
     }
 
     private final Runnable cancel;

@@ -87,6 +87,11 @@ public final class Tributary implements AutoCloseable {
         Result copy(Statement.Copy copy, String sql);
     }
 
+    /** Its roles, which the PostgreSQL protocol server authenticates against; CREATE/ALTER/DROP ROLE change them. */
+    public dev.tributary.server.auth.Roles roles() {
+        return coordinator.roles();
+    }
+
     /** The clock this database runs on. */
     public Clock clock() {
         return coordinator.clock();

@@ -25,4 +25,25 @@ public sealed interface Pact<C extends Container> permits Pact.Pipeline, Pact.Ex
     static <C extends Container> Pact<C> exchange(ContainerType<C> partitioner) {
         return new Exchange<>(partitioner);
     }
+
+    /** Every record to worker 0: for an operator that must see the whole stream in one place (a sink, a subscriber). */
+    static <C extends Container> Pact<C> gather(ContainerType<C> type) {
+        return new Exchange<>(new ContainerType<>() {
+            @Override
+            public C create() {
+                return type.create();
+            }
+
+            @Override
+            public void appendAll(C from, C into) {
+                type.appendAll(from, into);
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            public void partition(C input, Container[] outputs, Router router) {
+                type.appendAll(input, (C) outputs[0]);
+            }
+        });
+    }
 }

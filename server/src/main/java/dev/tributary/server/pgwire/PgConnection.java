@@ -2,6 +2,7 @@ package dev.tributary.server.pgwire;
 
 import dev.tributary.server.CopyIn;
 import dev.tributary.server.CopyText;
+import dev.tributary.server.Notice;
 import dev.tributary.server.Result;
 import dev.tributary.server.Subscription;
 import dev.tributary.server.Tributary;
@@ -16,39 +17,50 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 
 /**
  * One client connection speaking protocol 3.0: the startup exchange, then messages until the
  * client terminates or breaks the protocol.
  *
- * <p>Answered: SSLRequest and GSSENCRequest ({@code N}, no encryption), StartupMessage (database
- * {@code tributary} only, else 3D000; trust authentication; ParameterStatus; BackendKeyData),
+ * <p>Answered: SSLRequest ({@code S} and a TLS handshake when the server has a certificate, else
+ * {@code N}), GSSENCRequest ({@code N}), StartupMessage (database {@code tributary} only, else
+ * 3D000; authentication as {@link Authenticator} decides: trust, or SCRAM-SHA-256; ParameterStatus;
+ * BackendKeyData),
  * Query (each statement's RowDescription, DataRows and CommandComplete in turn, or an
  * ErrorResponse with SQLSTATE, position, detail and hint; then ReadyForQuery with the session's
  * transaction status), Terminate, the extended protocol (below), and the COPY sub-protocol:
  * {@code COPY ... FROM STDIN} (CopyInResponse, then CopyData until CopyDone or CopyFail),
  * {@code COPY ... TO STDOUT} (CopyOutResponse, CopyData per row, CopyDone) and
  * {@code COPY (SUBSCRIBE ...) TO STDOUT}, which streams until a CancelRequest (57014), the
- * subscription's end or the client leaving, noticed by reading ahead while streaming. A
- * CancelRequest quoting this connection's process id and random secret key stops its running
- * statement (a COPY stream, a waiting FETCH); between statements it does nothing. A malformed, truncated or oversized message ends the connection with
- * 08P01; nothing a client sends stops another connection.
+ * subscription's end or the client leaving, noticed by a reader thread that reads messages
+ * ahead. A CancelRequest quoting this connection's process id and random secret key stops its
+ * running statement (a COPY stream, a waiting FETCH); between statements it does nothing. A
+ * malformed, truncated or oversized message (above the server's
+ * {@link PgServer.Options#maxMessageBytes()}) ends the connection with 08P01; nothing a client sends
+ * stops another connection. Notices of a statement go out as NoticeResponses before its CommandComplete.
  */
 final class PgConnection {
     private static final int SSL_REQUEST = 80877103;
     private static final int GSSENC_REQUEST = 80877104;
     private static final int CANCEL_REQUEST = 80877102;
     private static final int PROTOCOL_3 = 196608;
-    private static final int MAX_MESSAGE = 64 << 20;
+    /** How long a client may take over the startup exchange and authentication, as PostgreSQL's authentication_timeout. */
+    private static final int STARTUP_TIMEOUT_MILLIS = 60_000;
 
     private final Tributary.Connection session;
-    private final Socket socket;
+    private final Tributary db;
+    private final PgServer.Options options;
+    /** The connection's transport: the client's socket, or the TLS socket over it once encryption is on. */
+    private Socket socket;
     private final PgServer server;
     /** The process id and secret key of BackendKeyData, which a CancelRequest must quote. */
     private final int pid;
@@ -58,12 +70,14 @@ final class PgConnection {
     private boolean failed;
     private final Extended extended = new Extended();
 
-    PgConnection(Tributary db, Socket socket, PgServer server, int pid, int secret) {
+    PgConnection(Tributary db, Socket socket, PgServer server, int pid, int secret, PgServer.Options options) {
         this.session = db.session();
+        this.db = db;
         this.socket = socket;
         this.server = server;
         this.pid = pid;
         this.secret = secret;
+        this.options = options;
     }
 
     int pid() {
@@ -76,22 +90,64 @@ final class PgConnection {
                 java.nio.ByteBuffer.allocate(4).putInt(secret).array());
     }
 
-    /** Tells a client there is no room for it, and hangs up. */
-    static void refuse(Socket client, String sqlState, String message) {
-        try (client) {
-            DataOutputStream o = new DataOutputStream(client.getOutputStream());
+    /**
+     * Tells a client there is no room for it, and hangs up. The error comes after the client's
+     * startup packet, as PostgreSQL sends it (closing with the packet unread would reset the
+     * connection and lose the error), and over TLS if the client asks for it and {@code tls} is
+     * given, so a client that requires TLS hears the real reason.
+     */
+    static void refuse(Socket client, String sqlState, String message, SSLContext tls) {
+        Socket transport = client;
+        try {
+            client.setSoTimeout(5_000);
+            DataInputStream i = new DataInputStream(new BufferedInputStream(client.getInputStream()));
+            DataOutputStream o = new DataOutputStream(new BufferedOutputStream(client.getOutputStream()));
+            for (int packets = 0; packets < 3; packets++) {
+                int length = i.readInt();
+                if (length < 8 || length > 10_000) break;
+                int code = i.readInt();
+                i.skipNBytes(length - 8);
+                if (code == SSL_REQUEST && tls != null && transport == client && i.available() == 0) {
+                    o.write('S');
+                    o.flush();
+                    SSLSocket s = handshake(tls, client);
+                    transport = s;
+                    i = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+                    o = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
+                    continue;
+                }
+                if (code != SSL_REQUEST && code != GSSENC_REQUEST) break;
+                o.write('N');
+                o.flush();
+            }
             writeError(o, new SqlException(sqlState, message), "FATAL");
             o.flush();
         } catch (IOException ignored) {
             // the client is gone anyway
+        } finally {
+            close(transport);
+            if (transport != client) close(client);
         }
     }
 
+    /** The server side of a TLS handshake over {@code socket}: TLS 1.2 or later. */
+    private static SSLSocket handshake(SSLContext tls, Socket socket) throws IOException {
+        SSLSocket s = (SSLSocket) tls.getSocketFactory().createSocket(socket, socket.getInetAddress().getHostAddress(), socket.getPort(), true);
+        s.setUseClientMode(false);
+        s.setEnabledProtocols(Tls.PROTOCOLS.stream().filter(java.util.Arrays.asList(s.getSupportedProtocols())::contains).toArray(String[]::new));
+        s.startHandshake();
+        return s;
+    }
+
     void run() {
-        try (socket) {
+        Socket client = socket;
+        // not try-with-resources: that would close the socket before the catch below could send the error
+        try {
             in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+            socket.setSoTimeout(STARTUP_TIMEOUT_MILLIS);
             if (!startup()) return;
+            socket.setSoTimeout(0);
             startReader();
             while (true) {
                 Message m = nextMessage();
@@ -142,6 +198,8 @@ final class PgConnection {
             if (reader != null) reader.interrupt(); // it may wait to hand over a message no one will take
             session.close();
             server.forget(this);
+            close(socket);
+            if (socket != client) close(client);
         }
     }
 
@@ -360,6 +418,14 @@ final class PgConnection {
         }
     }
 
+    private static void close(Socket s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // a TLS close_notify that could not be sent; the socket is closed all the same
+        }
+    }
+
     /** A protocol violation by the client, which ends the connection. */
     private static final class ProtocolException extends IOException {
         ProtocolException(String message) {
@@ -368,7 +434,11 @@ final class PgConnection {
     }
 
     private byte[] body(int length) throws IOException {
-        if (length < 4 || length > MAX_MESSAGE) throw new ProtocolException("invalid message length " + length);
+        if (length > options.maxMessageBytes()) {
+            throw new ProtocolException("message of " + length + " bytes is larger than the server's limit of " + options.maxMessageBytes()
+                    + " bytes (--max-message-bytes)");
+        }
+        if (length < 4) throw new ProtocolException("invalid message length " + length);
         byte[] b = new byte[length - 4];
         in.readFully(b);
         return b;
@@ -386,6 +456,14 @@ final class PgConnection {
             byte[] body = body(length);
             if (body.length < 4) throw new ProtocolException("invalid startup packet");
             int code = ((body[0] & 0xff) << 24) | ((body[1] & 0xff) << 16) | ((body[2] & 0xff) << 8) | (body[3] & 0xff);
+            if (code == SSL_REQUEST && options.tls() != null && !(socket instanceof SSLSocket)) {
+                // bytes sent after the request but before the handshake would be taken as if encrypted
+                if (in.available() > 0) throw new ProtocolException("received unencrypted data after SSL request");
+                out.write('S');
+                out.flush();
+                startTls();
+                continue;
+            }
             if (code == SSL_REQUEST || code == GSSENC_REQUEST) {
                 out.write('N');
                 out.flush();
@@ -425,7 +503,9 @@ final class PgConnection {
                 out.flush();
                 return false;
             }
-            message('R', b -> b.writeInt(0));
+            if (!new Authenticator(db.roles(), options.auth(), socket.getInetAddress().isLoopbackAddress(), RANDOM).authenticate(user, this)) {
+                return false;
+            }
             parameter("server_version", "15.0 (Tributary)");
             parameter("server_encoding", "UTF8");
             parameter("client_encoding", "UTF8");
@@ -443,6 +523,43 @@ final class PgConnection {
             out.flush();
             return true;
         }
+    }
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /**
+     * Encryption after an SSLRequest answered {@code S}: the TLS handshake (server mode, TLS 1.2 or
+     * later), then the rest of the connection runs over it.
+     */
+    private void startTls() throws IOException {
+        SSLSocket tls = handshake(options.tls(), socket);
+        socket = tls;
+        in = new DataInputStream(new BufferedInputStream(tls.getInputStream()));
+        out = new DataOutputStream(new BufferedOutputStream(tls.getOutputStream()));
+    }
+
+    /** Sends an authentication request ({@code R} with {@code code} and {@code data}) and flushes. */
+    void authRequest(int code, byte[] data) throws IOException {
+        message('R', b -> {
+            b.writeInt(code);
+            b.write(data);
+        });
+        out.flush();
+    }
+
+    /** The body of the client's next message, which must be of {@code type}; null if the client hung up. */
+    byte[] expect(char type, String what) throws IOException {
+        int t = in.read();
+        if (t < 0) return null;
+        byte[] body = body(in.readInt());
+        if (t != type) throw new ProtocolException("expected " + what + ", got message type " + t);
+        return body;
+    }
+
+    /** Sends a FATAL error and flushes; the connection then ends. */
+    void fatal(SqlException e) throws IOException {
+        writeError(out, e, "FATAL");
+        out.flush();
     }
 
     private void query(String sql) throws IOException {
@@ -475,7 +592,21 @@ final class PgConnection {
             rowDescription(r);
             for (List<String> row : r.text()) dataRow(row);
         }
+        notices(r);
         message('C', b -> writeCString(b, r.tag()));
+    }
+
+    /** The statement's notices as NoticeResponses (severity, SQLSTATE, message), which go before its CommandComplete. */
+    private void notices(Result r) throws IOException {
+        for (Notice n : r.notices()) {
+            message('N', b -> {
+                field(b, 'S', n.severity());
+                field(b, 'V', n.severity());
+                field(b, 'C', n.sqlState());
+                field(b, 'M', n.message());
+                b.writeByte(0);
+            });
+        }
     }
 
     private void readyForQuery() throws IOException {
@@ -704,6 +835,7 @@ final class PgConnection {
                             return;
                         }
                     }
+                    notices(p.result);
                     message('C', b -> writeCString(b, p.result.tag()));
                 }
                 case 'C' -> {

@@ -10,25 +10,91 @@ import java.net.Socket;
 import java.security.SecureRandom;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
 
 /**
  * A PostgreSQL protocol 3.0 server in front of a {@link Tributary} database, so psql and other
- * Postgres clients can use it: {@code bin/tributary serve [--port P] [--listen ADDR] [--clock manual]}.
+ * Postgres clients can use it: {@code bin/tributary serve [--port P] [--listen ADDR] [--clock manual]
+ * [--auth scram] [--tls-cert FILE --tls-key FILE] [--max-connections N] [--max-message-bytes N]}.
  *
  * <p>Each connection is a session of its own (transaction blocks, settings) and runs on a virtual
- * thread. This first version speaks the startup exchange (with SSL and GSS encryption requests
- * refused, trust authentication), the simple query protocol and termination; see
- * {@link PgConnection} for what it answers and what it refuses.
+ * thread; {@link Options} says how many may be open at once, how large a message may be, how
+ * clients authenticate and whether they may encrypt. See {@link PgConnection} for what a
+ * connection answers and what it refuses.
  */
 public final class PgServer implements AutoCloseable {
     /** The default port, beside PostgreSQL's 5432 rather than on it. */
     public static final int DEFAULT_PORT = 6875;
 
+    /** How clients authenticate. */
+    public enum Auth {
+        /**
+         * Trust for clients on a loopback address while no role has a password; SCRAM-SHA-256 for
+         * everyone once one has (and always for clients on other addresses).
+         */
+        AUTO,
+        /** SCRAM-SHA-256 for every connection. */
+        SCRAM
+    }
+
+    /**
+     * How the server runs.
+     *
+     * @param listen the address to listen on
+     * @param port the port, 0 for a free one
+     * @param maxConnections how many clients may be connected at once; the next gets 53300
+     * @param maxMessageBytes the largest message a client may send (length field included); a larger one ends its connection with 08P01
+     * @param auth how clients authenticate
+     * @param tls the TLS context that answers SSLRequest, or null to refuse encryption
+     */
+    public record Options(InetAddress listen, int port, int maxConnections, int maxMessageBytes, Auth auth, SSLContext tls) {
+        /** The default limit on a message: 64 MiB. */
+        public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 << 20;
+
+        public Options {
+            if (port < 0 || port > 65535) throw new IllegalArgumentException("a port is from 0 to 65535, not " + port);
+            if (maxConnections < 1) throw new IllegalArgumentException("--max-connections must be at least 1, not " + maxConnections);
+            if (maxMessageBytes < 1024) throw new IllegalArgumentException("--max-message-bytes must be at least 1024, not " + maxMessageBytes);
+            if (listen == null || auth == null) throw new IllegalArgumentException("listen and auth must be given");
+        }
+
+        /** Loopback, {@link #DEFAULT_PORT}, 100 connections, 64 MiB messages, {@link Auth#AUTO}, no TLS. */
+        public static Options defaults() {
+            return new Options(InetAddress.getLoopbackAddress(), DEFAULT_PORT, 100, DEFAULT_MAX_MESSAGE_BYTES, Auth.AUTO, null);
+        }
+
+        public Options withListen(InetAddress listen) {
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls);
+        }
+
+        public Options withPort(int port) {
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls);
+        }
+
+        public Options withMaxConnections(int maxConnections) {
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls);
+        }
+
+        public Options withMaxMessageBytes(int maxMessageBytes) {
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls);
+        }
+
+        public Options withAuth(Auth auth) {
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls);
+        }
+
+        public Options withTls(SSLContext tls) {
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls);
+        }
+    }
+
     private final Tributary db;
+    private final Options options;
     private final ServerSocket socket;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final Semaphore slots;
@@ -39,14 +105,25 @@ public final class PgServer implements AutoCloseable {
     private final SecureRandom secrets = new SecureRandom();
     private volatile boolean closed;
 
-    /** Listens on {@code address}:{@code port} (0 picks a free port) for at most {@code maxConnections} clients at once. */
-    public PgServer(Tributary db, InetAddress address, int port, int maxConnections) throws IOException {
+    /** Listens as {@code options} say. */
+    public PgServer(Tributary db, Options options) throws IOException {
         this.db = db;
+        this.options = options;
         this.socket = new ServerSocket();
-        this.socket.bind(new InetSocketAddress(address, port));
-        this.slots = new Semaphore(maxConnections);
+        this.socket.bind(new InetSocketAddress(options.listen(), options.port()));
+        this.slots = new Semaphore(options.maxConnections());
         Thread acceptor = Thread.ofPlatform().daemon().name("tributary-pg-accept").start(this::accept);
         acceptor.setUncaughtExceptionHandler((t, e) -> {});
+    }
+
+    /** Listens on {@code address}:{@code port} (0 picks a free port) for at most {@code maxConnections} clients at once, otherwise with the {@link Options#defaults()}. */
+    public PgServer(Tributary db, InetAddress address, int port, int maxConnections) throws IOException {
+        this(db, Options.defaults().withListen(address).withPort(port).withMaxConnections(maxConnections));
+    }
+
+    /** How it runs. */
+    public Options options() {
+        return options;
     }
 
     /** The port it listens on. */
@@ -64,12 +141,12 @@ public final class PgServer implements AutoCloseable {
                 continue;
             }
             if (!slots.tryAcquire()) {
-                PgConnection.refuse(client, "53300", "sorry, too many clients already");
+                threads.execute(() -> PgConnection.refuse(client, "53300", "sorry, too many clients already", options.tls()));
                 continue;
             }
             threads.execute(() -> {
                 try {
-                    PgConnection c = new PgConnection(db, client, this, nextPid.getAndIncrement(), secrets.nextInt());
+                    PgConnection c = new PgConnection(db, client, this, nextPid.getAndIncrement(), secrets.nextInt(), options);
                     connections.put(c.pid(), c);
                     c.run();
                 } finally {
@@ -97,31 +174,72 @@ public final class PgServer implements AutoCloseable {
         threads.shutdownNow();
     }
 
+    private static final String USAGE = "usage: tributary serve [--port P (default " + DEFAULT_PORT + ")] [--listen ADDR (default 127.0.0.1)] [--clock manual|wall]\n"
+            + "                       [--auth auto|scram] [--tls-cert FILE --tls-key FILE] [--max-connections N (default 100)]\n"
+            + "                       [--max-message-bytes N (default " + Options.DEFAULT_MAX_MESSAGE_BYTES + ")]\n"
+            + "  TRIBUTARY_PASSWORD, if set, becomes the password of the role \"tributary\" at start.";
+
     public static void main(String[] args) throws Exception {
-        int port = DEFAULT_PORT;
+        Options options = Options.defaults();
         String listen = "127.0.0.1";
         boolean manual = false;
+        Path cert = null;
+        Path key = null;
         for (int i = 0; i < args.length; i++) {
             try {
                 switch (args[i]) {
-                    case "--port" -> port = Integer.parseInt(args[++i]);
+                    case "--port" -> options = options.withPort(Integer.parseInt(args[++i]));
                     case "--listen" -> listen = args[++i];
                     case "--clock" -> {
                         String c = args[++i];
                         if (!c.equals("manual") && !c.equals("wall")) throw new IllegalArgumentException("--clock takes 'manual' or 'wall', not '" + c + "'");
                         manual = c.equals("manual");
                     }
+                    case "--auth" -> options = options.withAuth(switch (args[++i]) {
+                        case "auto" -> Auth.AUTO;
+                        case "scram", "scram-sha-256" -> Auth.SCRAM;
+                        default -> throw new IllegalArgumentException("--auth takes 'auto' or 'scram', not '" + args[i] + "'");
+                    });
+                    case "--tls-cert" -> cert = Path.of(args[++i]);
+                    case "--tls-key" -> key = Path.of(args[++i]);
+                    case "--max-connections" -> options = options.withMaxConnections(Integer.parseInt(args[++i]));
+                    case "--max-message-bytes" -> options = options.withMaxMessageBytes(Integer.parseInt(args[++i]));
+                    case "-h", "--help" -> {
+                        System.out.println(USAGE);
+                        return;
+                    }
                     default -> throw new IllegalArgumentException("unknown option '" + args[i] + "'");
                 }
             } catch (ArrayIndexOutOfBoundsException | IllegalArgumentException e) {
-                System.err.println("tributary serve: " + (e instanceof ArrayIndexOutOfBoundsException ? "option '" + args[i - 1] + "' needs an argument" : e.getMessage()));
-                System.err.println("usage: tributary serve [--port P (default " + DEFAULT_PORT + ")] [--listen ADDR (default 127.0.0.1)] [--clock manual|wall]");
+                String why = e instanceof ArrayIndexOutOfBoundsException ? "option '" + args[i - 1] + "' needs an argument"
+                        : e instanceof NumberFormatException ? "option '" + args[i - 1] + "' takes a number, not '" + args[i] + "'"
+                        : e.getMessage();
+                System.err.println("tributary serve: " + why);
+                System.err.println(USAGE);
                 System.exit(1);
             }
         }
+        if ((cert == null) != (key == null)) {
+            System.err.println("tributary serve: --tls-cert and --tls-key go together");
+            System.exit(1);
+        }
+        if (cert != null) {
+            try {
+                options = options.withTls(Tls.serverContext(cert, key));
+            } catch (IOException | IllegalArgumentException e) {
+                System.err.println("tributary serve: " + (e instanceof IOException ? "cannot read " + e.getMessage() : e.getMessage()));
+                System.exit(1);
+            }
+        }
+        options = options.withListen(InetAddress.getByName(listen));
         Tributary db = Tributary.inMemory(manual ? Clock.manual(0) : Clock.wall());
-        PgServer server = new PgServer(db, InetAddress.getByName(listen), port, 100);
-        System.err.println("tributary: listening on " + listen + ":" + server.port() + " (psql -h " + listen + " -p " + server.port() + " -d tributary)");
+        String password = System.getenv("TRIBUTARY_PASSWORD");
+        if (password != null && !password.isEmpty()) {
+            db.roles().alter(dev.tributary.server.auth.Roles.BOOTSTRAP, null, true, db.roles().verifierOf(password));
+        }
+        PgServer server = new PgServer(db, options);
+        System.err.println("tributary: listening on " + listen + ":" + server.port() + (options.tls() != null ? " (TLS available)" : "")
+                + " (psql -h " + listen + " -p " + server.port() + " -d tributary)");
         Thread.currentThread().join();
     }
 }

@@ -1,8 +1,7 @@
 package dev.tributary.server.shell;
 
 import dev.tributary.server.Clock;
-import dev.tributary.server.Result;
-import dev.tributary.server.Subscription;
+import dev.tributary.server.Notice;
 import dev.tributary.server.Tributary;
 import dev.tributary.sql.SqlException;
 import java.io.BufferedReader;
@@ -22,22 +21,22 @@ import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 
 /**
- * {@code tributary sql}: an interactive SQL shell over an in-memory database, with psql's flags
- * and output. Statements come from {@code -c}, {@code -f}, standard input, or the terminal
- * (with line editing and history).
+ * {@code tributary sql}: an interactive SQL shell with psql's flags and output, over an in-memory
+ * database, or with {@code -h HOST} over a running server ({@link Remote}). Statements come from
+ * {@code -c}, {@code -f}, standard input, or the terminal (with line editing and history).
  *
  * <p>Exit status as psql: 0 when all went well, 1 for a fatal error of the shell itself (a bad
  * flag, an unreadable file), 3 when a statement failed and {@code ON_ERROR_STOP} is set.
  */
 public final class Shell {
-    private final Tributary db;
+    private final Database db;
     private final ShellOutput options;
     private final boolean stopOnError;
     private final PrintStream out;
     private final PrintStream err;
     private boolean failed;
 
-    Shell(Tributary db, ShellOutput options, boolean stopOnError, PrintStream out, PrintStream err) {
+    Shell(Database db, ShellOutput options, boolean stopOnError, PrintStream out, PrintStream err) {
         this.db = db;
         this.options = options;
         this.stopOnError = stopOnError;
@@ -51,6 +50,17 @@ public final class Shell {
 
     /** Runs the shell with {@code args}; returns the exit status. */
     static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, System.getenv(), out, err);
+    }
+
+    /** Runs the shell with {@code args} and the environment {@code env} (PGPASSWORD, PGSSLMODE); returns the exit status. */
+    static int run(String[] args, java.util.Map<String, String> env, PrintStream out, PrintStream err) {
+        String host = null;
+        int port = dev.tributary.server.pgwire.PgServer.DEFAULT_PORT;
+        String user = dev.tributary.server.auth.Roles.BOOTSTRAP;
+        String database = "tributary";
+        boolean askPassword = false;
+        boolean neverAsk = false;
         ShellOutput options = ShellOutput.DEFAULT;
         boolean stopOnError = false;
         boolean manualClock = false;
@@ -93,7 +103,23 @@ public final class Shell {
                             return 1;
                         }
                     }
-                    case "-h", "--help" -> {
+                    case "-h", "--host" -> host = args[++i];
+                    case "-p", "--port" -> {
+                        try {
+                            port = Integer.parseInt(args[++i]);
+                        } catch (NumberFormatException e) {
+                            port = -1;
+                        }
+                        if (port < 1 || port > 65535) {
+                            err.println("tributary sql: invalid port number: \"" + args[i] + "\"");
+                            return 1;
+                        }
+                    }
+                    case "-U", "--username" -> user = args[++i];
+                    case "-d", "--dbname" -> database = args[++i];
+                    case "-W", "--password" -> askPassword = true;
+                    case "-w", "--no-password" -> neverAsk = true;
+                    case "-?", "--help" -> {
                         out.println(usage());
                         return 0;
                     }
@@ -108,8 +134,14 @@ public final class Shell {
                 return 1;
             }
         }
-        Clock clock = manualClock ? Clock.manual(0) : Clock.wall();
-        try (Tributary db = Tributary.inMemory(clock, workers)) {
+        Database target;
+        if (host == null) {
+            target = new Embedded(Tributary.inMemory(manualClock ? Clock.manual(0) : Clock.wall(), workers));
+        } else {
+            target = connect(host, port, user, database, askPassword, neverAsk, env, err);
+            if (target == null) return 2;
+        }
+        try (Database db = target) {
             Shell shell = new Shell(db, options, stopOnError, out, err);
             if (actions.isEmpty()) {
                 if (System.console() != null) return shell.interactive();
@@ -134,9 +166,60 @@ public final class Shell {
         }
     }
 
+    /** Connects to the server, or prints why not (as psql does) and returns null. */
+    private static Database connect(String host, int port, String user, String database, boolean askPassword, boolean neverAsk,
+                                    java.util.Map<String, String> env, PrintStream err) {
+        String given = env.get("PGPASSWORD");
+        String prompt = "Password for user " + user + ": ";
+        String[] asked = {null};
+        if (askPassword && given == null) asked[0] = readPassword(prompt);
+        java.util.function.Supplier<String> password = () -> {
+            if (given != null) return given;
+            if (asked[0] == null && !neverAsk) asked[0] = readPassword(prompt);
+            return asked[0];
+        };
+        dev.tributary.server.pgwire.PgClient.SslMode ssl;
+        switch (env.getOrDefault("PGSSLMODE", "prefer")) {
+            case "disable" -> ssl = dev.tributary.server.pgwire.PgClient.SslMode.DISABLE;
+            case "allow", "prefer" -> ssl = dev.tributary.server.pgwire.PgClient.SslMode.PREFER;
+            case "require" -> ssl = dev.tributary.server.pgwire.PgClient.SslMode.REQUIRE;
+            default -> {
+                err.println("tributary sql: PGSSLMODE takes disable, prefer or require (the server's certificate is not verified)");
+                return null;
+            }
+        }
+        String where = "connection to server at \"" + host + "\", port " + port + " failed: ";
+        try {
+            var client = dev.tributary.server.pgwire.PgClient.connect(
+                    new dev.tributary.server.pgwire.PgClient.Options(host, port, user, database, ssl, password));
+            return new Remote(client, host + ":" + port);
+        } catch (SqlException e) {
+            // errors the client makes up itself (no password, no TLS) have no server severity in front
+            boolean ours = e.sqlState().equals("08001") || e.sqlState().equals("08004");
+            err.println("tributary sql: error: " + where + (ours ? "" : "FATAL:  ") + e.getMessage());
+        } catch (IOException e) {
+            err.println("tributary sql: error: " + where + e.getMessage());
+        }
+        return null;
+    }
+
+    /** Asks for a password on the terminal; null without one. */
+    private static String readPassword(String prompt) {
+        java.io.Console console = System.console();
+        if (console == null) return null;
+        char[] p = console.readPassword("%s", prompt);
+        return p == null ? null : new String(p);
+    }
+
     private static String usage() {
         return """
                 usage: tributary sql [OPTION]...
+                  -h, --host=HOST           connect to the server at HOST instead of starting an in-memory database
+                  -p, --port=PORT           its port (default 6875)
+                  -U, --username=USER       the role to log in as (default tributary)
+                  -d, --dbname=DB           the database (default tributary)
+                  -W, --password            ask for the password first (PGPASSWORD gives it; PGSSLMODE=disable|prefer|require)
+                  -w, --no-password         never ask for a password
                   -c, --command=SQL         run SQL (may be given more than once), then exit
                   -f, --file=FILE           run the statements in FILE, then exit
                   -A, --no-align            unaligned output
@@ -144,8 +227,9 @@ public final class Shell {
                   -q, --quiet               no command tags
                   -F, --field-separator=SEP separator for unaligned output (default "|")
                   -v ON_ERROR_STOP=1        stop at the first failing statement, exit status 3
-                      --clock manual|wall   time moves only by ADVANCE CLOCK (manual), or with the wall clock
-                      --workers N           run the dataflows on N worker threads (default 1)
+                      --clock manual|wall   in-memory: time moves only by ADVANCE CLOCK (manual), or with the wall clock
+                      --workers N           in-memory: run the dataflows on N worker threads (default 1)
+                  -?, --help                this help
                 With no -c or -f, reads statements from the terminal or standard input.""";
     }
 
@@ -177,7 +261,7 @@ public final class Shell {
             LineReader reader = LineReaderBuilder.builder().terminal(terminal)
                     .variable(LineReader.HISTORY_FILE, Path.of(System.getProperty("user.home"), ".tributary_history"))
                     .build();
-            out.println("tributary " + "(in-memory; \\q to quit, \\? for help)");
+            out.println("tributary (" + db.description() + "; \\q to quit, \\? for help)");
             StatementSplitter splitter = new StatementSplitter();
             while (true) {
                 String prompt = splitter.rest().isBlank() ? "tributary=> " : "tributary-> ";
@@ -223,12 +307,8 @@ public final class Shell {
     boolean runStatement(String text) {
         String sql = text.stripLeading();
         try {
-            List<dev.tributary.sql.ast.Statement> parsed = dev.tributary.sql.parser.Parser.parse(sql);
-            if (parsed.size() == 1 && (parsed.get(0) instanceof dev.tributary.sql.ast.Statement.Subscribe
-                    || parsed.get(0) instanceof dev.tributary.sql.ast.Statement.QueryStatement q && q.emitChanges())) {
-                return subscribe(sql);
-            }
-            for (Result r : db.execute(sql)) print(r);
+            if (isSubscription(sql)) return subscribe(sql);
+            db.execute(sql, this::print);
             return true;
         } catch (SqlException e) {
             failed = true;
@@ -241,34 +321,40 @@ public final class Shell {
         }
     }
 
-    /** Prints a subscription's rows as they come, until Ctrl-C (or an error). */
+    /** Whether {@code sql} is one SUBSCRIBE or EMIT CHANGES statement; what does not parse is left to the database to refuse. */
+    private static boolean isSubscription(String sql) {
+        List<dev.tributary.sql.ast.Statement> parsed;
+        try {
+            parsed = dev.tributary.sql.parser.Parser.parse(sql);
+        } catch (SqlException e) {
+            return false;
+        }
+        return parsed.size() == 1 && (parsed.get(0) instanceof dev.tributary.sql.ast.Statement.Subscribe
+                || parsed.get(0) instanceof dev.tributary.sql.ast.Statement.QueryStatement q && q.emitChanges());
+    }
+
+    /** Prints a subscription's rows as they come, until Ctrl-C, an error, or its end (UP TO). */
     private boolean subscribe(String sql) {
         java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
         boolean[] headerPrinted = {false};
         SqlException[] failure = {null};
         String sep = options.fieldSeparator();
-        Subscription sub = db.subscribe(sql, new Subscription.Listener() {
-            @Override
-            public void onChanges(Result batch) {
-                synchronized (out) {
-                    if (!headerPrinted[0] && !options.tuplesOnly()) {
-                        out.println(String.join(sep, batch.columns()));
-                        headerPrinted[0] = true;
-                    }
-                    for (List<String> row : batch.text()) {
-                        List<String> cells = new ArrayList<>();
-                        for (String c : row) cells.add(c == null ? options.nullString() : c);
-                        out.println(String.join(sep, cells));
-                    }
-                    out.flush();
+        AutoCloseable sub = db.subscribe(sql, batch -> {
+            synchronized (out) {
+                if (!headerPrinted[0] && !options.tuplesOnly() && batch.hasRows()) {
+                    out.println(String.join(sep, batch.columns()));
+                    headerPrinted[0] = true;
                 }
+                for (List<String> row : batch.rows()) {
+                    List<String> cells = new ArrayList<>();
+                    for (String c : row) cells.add(c == null ? options.nullString() : c);
+                    out.println(String.join(sep, cells));
+                }
+                out.flush();
             }
-
-            @Override
-            public void onError(SqlException error) {
-                failure[0] = error;
-                done.countDown();
-            }
+        }, error -> {
+            failure[0] = error;
+            done.countDown();
         });
         sun.misc.Signal interrupt = new sun.misc.Signal("INT");
         sun.misc.SignalHandler previous = sun.misc.Signal.handle(interrupt, s -> done.countDown());
@@ -278,7 +364,11 @@ public final class Shell {
             Thread.currentThread().interrupt();
         } finally {
             sun.misc.Signal.handle(interrupt, previous);
-            sub.close();
+            try {
+                sub.close();
+            } catch (Exception e) {
+                err.println("tributary sql: could not stop the subscription: " + e.getMessage());
+            }
         }
         if (failure[0] != null) {
             failed = true;
@@ -288,7 +378,10 @@ public final class Shell {
         return true;
     }
 
-    private void print(Result r) {
+    private void print(Answer r) {
+        // psql prints notices on standard error as they come, -q or not
+        for (Notice n : r.notices()) err.println(n.render());
+        out.print(r.copyOut());
         if (!r.hasRows()) {
             if (!options.quiet()) out.println(r.tag());
             return;
@@ -296,7 +389,7 @@ public final class Shell {
         List<TablePrinter.Align> aligns = new ArrayList<>();
         for (var t : r.types()) aligns.add(TablePrinter.Align.of(t));
         List<String[]> rows = new ArrayList<>();
-        for (List<String> row : r.text()) rows.add(row.toArray(new String[0]));
+        for (List<String> row : r.rows()) rows.add(row.toArray(new String[0]));
         out.print(new TablePrinter(options).format(r.columns(), aligns, rows));
         out.flush();
     }

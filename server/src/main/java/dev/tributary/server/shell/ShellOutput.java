@@ -6,7 +6,7 @@ package dev.tributary.server.shell;
  * @param aligned psql's default aligned table; false is {@code -A} (unaligned)
  * @param tuplesOnly {@code -t}: rows only, no header and no row-count footer
  * @param fieldSeparator {@code -F}: the separator of unaligned output, {@code |} by default
- * @param quiet {@code -q}: the caller prints no command tags or notices; results are still printed
+ * @param quiet {@code -q}: the caller prints no command tags; results and notices are still printed, as psql's
  * @param nullString {@code \pset null}: how SQL NULL is shown, empty by default
  */
 public record ShellOutput(boolean aligned, boolean tuplesOnly, String fieldSeparator, boolean quiet, String nullString) {

@@ -19,8 +19,14 @@ public sealed interface Statement extends Node {
      * CREATE TABLE; {@code primaryKey} holds the key columns whether declared on a column or as a
      * table constraint, empty without a key.
      */
+    /**
+     * {@code RETAIN HISTORY FOR interval} or {@code RETAIN HISTORY PIN AT time}: how much of an
+     * object's past stays readable. Exactly one of {@code interval} and {@code pinAt} is set.
+     */
+    record RetainHistory(int pos, Expr interval, Expr pinAt) implements Node {}
+
     record CreateTable(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns,
-                       List<String> primaryKey) implements Statement {
+                       List<String> primaryKey, RetainHistory retain) implements Statement {
         public CreateTable {
             name = List.copyOf(name);
             columns = List.copyOf(columns);
@@ -33,15 +39,15 @@ public sealed interface Statement extends Node {
      * empty when the view's column names come from the query.
      */
     record CreateView(int pos, List<String> name, boolean materialized, boolean orReplace, boolean ifNotExists,
-                      List<String> columns, Query query) implements Statement {
+                      List<String> columns, Query query, RetainHistory retain) implements Statement {
         public CreateView {
             name = List.copyOf(name);
             columns = List.copyOf(columns);
         }
     }
 
-    /** CREATE INDEX [IF NOT EXISTS] name ON on (exprs). */
-    record CreateIndex(int pos, String name, boolean ifNotExists, List<String> on, List<Expr> exprs)
+    /** CREATE INDEX [IF NOT EXISTS] name ON on (exprs) [WITH (RETAIN HISTORY ...)]. */
+    record CreateIndex(int pos, String name, boolean ifNotExists, List<String> on, List<Expr> exprs, RetainHistory retain)
             implements Statement {
         public CreateIndex {
             on = List.copyOf(on);
@@ -128,14 +134,21 @@ public sealed interface Statement extends Node {
 
     /**
      * SUBSCRIBE [TO] name | SUBSCRIBE (query): exactly one of {@code name} (empty when absent) and
-     * {@code query} (null when absent) is given. {@code asOf} may be null; {@code upsertKey} is
-     * null without {@code ENVELOPE UPSERT (KEY (cols))}.
+     * {@code query} (null when absent) is given. {@code asOf} and {@code upTo} may be null;
+     * {@code upsertKey} is null without {@code ENVELOPE UPSERT (KEY (cols))}.
      */
-    record Subscribe(int pos, List<String> name, Query query, Expr asOf, boolean snapshot, boolean progress,
+    record Subscribe(int pos, List<String> name, Query query, Expr asOf, Expr upTo, boolean snapshot, boolean progress,
                      List<String> upsertKey) implements Statement {
         public Subscribe {
             name = List.copyOf(name);
             upsertKey = upsertKey == null ? null : List.copyOf(upsertKey);
+        }
+    }
+
+    /** ALTER TABLE|MATERIALIZED VIEW|INDEX name SET (RETAIN HISTORY ...), or RESET (RETAIN HISTORY) ({@code retain} null). */
+    record AlterRetainHistory(int pos, ObjectKind kind, List<String> name, RetainHistory retain) implements Statement {
+        public AlterRetainHistory {
+            name = List.copyOf(name);
         }
     }
 
@@ -193,4 +206,36 @@ public sealed interface Statement extends Node {
 
     /** CLOSE cursor, or CLOSE ALL ({@code cursor} null). */
     record CloseCursor(int pos, String cursor) implements Statement {}
+    /** One option of CREATE/ALTER ROLE: {@code LOGIN}/{@code NOLOGIN}, or {@code PASSWORD 'pw'}/{@code PASSWORD NULL}. */
+    sealed interface RoleOption extends Node {
+        /** {@code LOGIN} ({@code login} true) or {@code NOLOGIN}. */
+        record Login(int pos, boolean login) implements RoleOption {}
+
+        /** {@code [ENCRYPTED] PASSWORD 'pw'}; {@code password} is null for {@code PASSWORD NULL}. */
+        record Password(int pos, String password) implements RoleOption {}
+    }
+
+    /**
+     * CREATE ROLE name [WITH] options, or CREATE USER ({@code user} true), which is CREATE ROLE with
+     * LOGIN unless NOLOGIN is given. Each kind of option appears at most once.
+     */
+    record CreateRole(int pos, String name, boolean user, List<RoleOption> options) implements Statement {
+        public CreateRole {
+            options = List.copyOf(options);
+        }
+    }
+
+    /** ALTER ROLE|USER name [WITH] options; each kind of option appears at most once. */
+    record AlterRole(int pos, String name, List<RoleOption> options) implements Statement {
+        public AlterRole {
+            options = List.copyOf(options);
+        }
+    }
+
+    /** DROP ROLE|USER [IF EXISTS] name[, ...]. */
+    record DropRole(int pos, boolean ifExists, List<String> names) implements Statement {
+        public DropRole {
+            names = List.copyOf(names);
+        }
+    }
 }

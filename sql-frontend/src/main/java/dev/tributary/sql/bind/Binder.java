@@ -43,8 +43,21 @@ public final class Binder {
     private final Map<String, Bound> ctes = new HashMap<>();
     private final java.util.Set<Long> dependencies = new java.util.HashSet<>();
 
+    private boolean asOfDesugared;
+
     public Binder(Catalog catalog) {
         this.catalog = catalog;
+    }
+
+    /**
+     * Plans {@code AS OF SYSTEM TIME} lookups by their desugaring over {@code CHANGES}, GROUP BY, a
+     * temporal filter and {@code repeat_row} (the reference the half-join is checked against)
+     * instead of on the half-join. Error positions inside such a lookup then point into the
+     * desugared text.
+     */
+    public Binder desugarAsOfSystemTime(boolean on) {
+        this.asOfDesugared = on;
+        return this;
     }
 
     /** A bound relation: its plan and the fields names resolve to, one per plan column. */
@@ -386,7 +399,20 @@ public final class Binder {
         List<Expr> onConditions = new ArrayList<>();
         for (TableRef r : s.from()) flattenInner(r, fromItems, onConditions);
         for (TableRef r : fromItems) {
-            if (r instanceof TableRef.DerivedTable d && d.lateral()) {
+            if (r instanceof TableRef.FunctionTable f && RepeatRows.is(f)) {
+                // a function in FROM sees the items before it, as in PostgreSQL
+                List<Plan> before = new ArrayList<>();
+                List<Field> fields = new ArrayList<>();
+                for (Bound b : inputs) {
+                    before.add(b.plan());
+                    fields.addAll(b.fields());
+                }
+                Bound left = new Bound(before.isEmpty() ? one() : JoinPlanner.innerJoin(before, List.of()), fields);
+                inputs.clear();
+                inputs.add(RepeatRows.bind(this, left, f));
+            } else if (r instanceof TableRef.DerivedTable d && (d.lateral() || c != null)) {
+                // in a correlated subquery a subquery in FROM may read the outer query's columns, as in
+                // PostgreSQL: it is planned like a LATERAL item (per value of what it reads of D)
                 // a LATERAL item sees the items before it: they become one input, joined with it
                 List<Plan> before = new ArrayList<>();
                 List<Field> fields = new ArrayList<>();
@@ -571,7 +597,7 @@ public final class Binder {
     }
 
     /** PostgreSQL's name for an unaliased select item: the column's or function's name, else {@code ?column?}. */
-    private static String columnName(Expr e) {
+    static String columnName(Expr e) {
         return switch (e) {
             case Expr.ColumnRef c -> c.parts().get(c.parts().size() - 1);
             case Expr.FunctionCall f -> f.name().get(f.name().size() - 1);
@@ -615,12 +641,13 @@ public final class Binder {
             }
             case TableRef.FunctionTable f -> throw new SqlException("0A000", "set-returning functions in FROM are not supported yet", f.pos());
             case TableRef.Join j -> join(j);
-            case TableRef.AsOfSystemTime a -> throw new SqlException("0A000", "AS OF SYSTEM TIME is not supported yet", a.pos());
-            case TableRef.Changes c -> throw new SqlException("0A000", "CHANGES(...) is not supported yet", c.pos());
+            case TableRef.AsOfSystemTime a -> throw new SqlException("0A000", "AS OF SYSTEM TIME is supported as the one FROM item of a LATERAL subquery: "
+                    + "[LEFT] JOIN LATERAL (SELECT ... FROM x AS OF SYSTEM TIME expr SINCE lit WHERE ...) ON true", a.pos());
+            case TableRef.Changes c -> changes(c);
         };
     }
 
-    private Bound named(TableRef.NamedTable t) {
+    Bound named(TableRef.NamedTable t) {
         String name = t.name().get(t.name().size() - 1);
         if (t.name().size() > 2 || (t.name().size() == 2 && !t.name().get(0).equals("public"))) {
             throw new SqlException("3F000", "schema \"" + t.name().get(0) + "\" does not exist", t.pos());
@@ -649,13 +676,28 @@ public final class Binder {
         return t.alias() == null ? rename(b, name, List.of(), t.pos()) : rename(b, t.alias().name(), t.alias().columns(), t.alias().pos());
     }
 
+    /** {@code CHANGES(x AS OF t)}: x bound as a named relation, its history from t on with change_time and change_diff. */
+    private Bound changes(TableRef.Changes c) {
+        String name = c.name().get(c.name().size() - 1);
+        Bound x = named(new TableRef.NamedTable(c.pos(), c.name(), null));
+        long since = systemTime(c.asOf(), "CHANGES ... AS OF");
+        List<SqlType> types = new ArrayList<>(x.plan().types());
+        types.add(SqlType.TIMESTAMPTZ);
+        types.add(SqlType.BIGINT);
+        List<Field> fields = new ArrayList<>(x.fields());
+        fields.add(new Field(name, "change_time", SqlType.TIMESTAMPTZ, false));
+        fields.add(new Field(name, "change_diff", SqlType.BIGINT, false));
+        Bound b = new Bound(new Plan.Changes(x.plan(), since, types), fields);
+        return c.alias() == null ? rename(b, name, List.of(), c.pos()) : rename(b, c.alias().name(), c.alias().columns(), c.alias().pos());
+    }
+
     static List<SqlType> types(List<Column> columns) {
         List<SqlType> t = new ArrayList<>();
         for (Column c : columns) t.add(c.type());
         return t;
     }
 
-    private static Bound rename(Bound b, String qualifier, List<String> columns, int pos) {
+    static Bound rename(Bound b, String qualifier, List<String> columns, int pos) {
         if (columns.size() > b.fields().size()) {
             throw new SqlException("42P10", "table \"" + qualifier + "\" has " + b.fields().size() + " columns available but " + columns.size() + " columns specified", pos);
         }
@@ -673,6 +715,10 @@ public final class Binder {
      * subquery is) and joined back on D. Every left row meets every row its subquery gives.
      */
     private Bound lateral(Bound left, TableRef.DerivedTable d, Correlation enclosing) {
+        if (AsOfLookups.isLookup(d.query())) {
+            if (!asOfDesugared) return new AsOfLookups(this).bind(left, d, false);
+            d = new AsOfLookups(this).desugared(left, d);
+        }
         List<Field> outer = left.fields();
         Correlation probe = new Correlation(outer, null);
         correlated(d.query(), probe);
@@ -782,21 +828,36 @@ public final class Binder {
     /** {@code left [INNER|LEFT|CROSS] JOIN LATERAL (...) [ON ...]}. */
     private Bound lateralJoin(TableRef.Join j, TableRef.DerivedTable d) {
         Bound l = tableRef(j.left());
-        Bound inner = lateral(l, d, null);
+        if (j.kind() == TableRef.JoinKind.LEFT && AsOfLookups.isLookup(d.query()) && !asOfDesugared) {
+            if (!(j.condition() instanceof TableRef.On on && on.condition() instanceof Expr.BooleanLiteral b && b.value())) {
+                throw new SqlException("0A000", "LEFT JOIN LATERAL over AS OF SYSTEM TIME takes ON true; put the conditions in the subquery's WHERE", j.pos());
+            }
+            return new AsOfLookups(this).bind(l, d, true);
+        }
         if (j.condition() instanceof TableRef.Using || j.condition() instanceof TableRef.Natural) {
             throw new SqlException("0A000", "USING and NATURAL with a LATERAL subquery are not supported yet", j.pos());
         }
+        Bound inner = lateral(l, d, null);
+        Plan joined = lateralFiltered(inner, j);
+        return switch (j.kind()) {
+            case INNER, CROSS -> new Bound(joined, inner.fields());
+            case LEFT -> {
+                Plan padded = JoinPlanner.padUnmatched(l.plan(), joined);
+                // the desugared LEFT lookup pads a row whose time has not come with NULLs; the lookup withholds it
+                yield new Bound(AsOfLookups.isLookup(d.query()) && asOfDesugared ? new AsOfLookups(this).untilDue(l, d, padded) : padded, inner.fields());
+            }
+            case RIGHT, FULL -> throw new SqlException("0A000", j.kind() + " JOIN with a LATERAL subquery is not supported (PostgreSQL refuses it too)", j.pos());
+        };
+    }
+
+    /** A LATERAL join's result with its ON conditions applied. */
+    private Plan lateralFiltered(Bound inner, TableRef.Join j) {
         List<ScalarExpr> conjuncts = new ArrayList<>();
         if (j.condition() instanceof TableRef.On on) {
             ScalarExpr c = Sx.coerce(expr(on.condition(), new Scope(inner.fields(), null)), SqlType.BOOLEAN, on.condition().pos(), "argument of JOIN/ON");
             Sx.conjuncts(c, conjuncts);
         }
-        Plan joined = conjuncts.isEmpty() ? inner.plan() : new Plan.Filter(inner.plan(), conjuncts);
-        return switch (j.kind()) {
-            case INNER, CROSS -> new Bound(joined, inner.fields());
-            case LEFT -> new Bound(JoinPlanner.padUnmatched(l.plan(), joined), inner.fields());
-            case RIGHT, FULL -> throw new SqlException("0A000", j.kind() + " JOIN with a LATERAL subquery is not supported (PostgreSQL refuses it too)", j.pos());
-        };
+        return conjuncts.isEmpty() ? inner.plan() : new Plan.Filter(inner.plan(), conjuncts);
     }
 
     private static int uniqueField(List<Field> fields, String name, String side, int pos) {
@@ -1255,6 +1316,26 @@ public final class Binder {
         Object v = x.eval(new Object[0]);
         if (v == null) throw new SqlException("22004", "the value must not be NULL", e.pos());
         return v;
+    }
+
+    /**
+     * A system time given in SQL ({@code AS OF}, {@code UP TO}): a constant {@code timestamptz}
+     * (or anything that casts to one, such as a string) or a number of milliseconds since the
+     * epoch; returned as milliseconds since the epoch.
+     */
+    public long systemTime(Expr e, String clause) {
+        ScalarExpr x = expr(e, Scope.EMPTY);
+        if (!Sx.isConstant(x)) throw new SqlException("42601", clause + " takes a constant time", e.pos());
+        SqlType.Kind kind = x.type().kind();
+        boolean millis = switch (kind) {
+            case SMALLINT, INTEGER, BIGINT, NUMERIC -> true;
+            case TIMESTAMPTZ, TIMESTAMP, DATE, TEXT, VARCHAR, CHAR, UNKNOWN -> false;
+            default -> throw new SqlException("42804", clause + " takes a timestamptz or a number of milliseconds since the epoch, not " + x.type(), e.pos());
+        };
+        Object v = constant(e, millis ? SqlType.BIGINT : SqlType.TIMESTAMPTZ);
+        long t = millis ? (Long) v : ((java.time.Instant) v).toEpochMilli();
+        if (t < 0) throw new SqlException("22008", clause + " time " + t + " is before the epoch", e.pos());
+        return t;
     }
 
     // ------------------------------------------------------------------ helpers

@@ -148,10 +148,10 @@ final class JoinPlanner {
         return Binder.project(acc, order);
     }
 
-    private record KeyedSide(Plan plan, List<Integer> keys) {}
+    record KeyedSide(Plan plan, List<Integer> keys) {}
 
     /** {@code p} with key expressions computed as extra columns (plain columns are used as they are), NULL keys removed. */
-    private static KeyedSide keyed(Plan p, List<ScalarExpr> keys) {
+    static KeyedSide keyed(Plan p, List<ScalarExpr> keys) {
         List<ScalarExpr> extra = new ArrayList<>();
         List<Integer> cols = new ArrayList<>();
         List<ScalarExpr> notNull = new ArrayList<>();

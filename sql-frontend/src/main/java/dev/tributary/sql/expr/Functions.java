@@ -151,6 +151,7 @@ public final class Functions {
                 LocalDateTime.ofInstant((Instant) x[1], ZoneOffset.UTC), SqlType.TIMESTAMPTZ).toInstant(ZoneOffset.UTC), T, Kind.TIMESTAMPTZ);
         fn("date_trunc", SqlType.INTERVAL, x -> DateTimes.trunc((String) x[0], (Interval) x[1]), T, Kind.INTERVAL);
         fn("make_date", SqlType.DATE, x -> makeDate((Long) x[0], (Long) x[1], (Long) x[2]), I, I, I);
+        fn("to_timestamp", SqlType.TIMESTAMPTZ, x -> toTimestamp((Double) x[0]), D);
     }
 
     /**
@@ -367,5 +368,15 @@ public final class Functions {
         } catch (java.time.DateTimeException | ArithmeticException e) {
             throw new SqlException("22008", "date field value out of range: " + y + "-" + (m < 10 ? "0" : "") + m + "-" + (d < 10 ? "0" : "") + d);
         }
+    }
+
+    /** PostgreSQL's {@code to_timestamp(double precision)}: seconds since the epoch, rounded to microseconds. */
+    static Instant toTimestamp(double seconds) {
+        // PostgreSQL's range: 4714-11-24 BC to 294276 AD; Instant's is wider, so check by value
+        if (Double.isNaN(seconds) || Double.isInfinite(seconds) || Math.abs(seconds) > 9.2e12) {
+            throw new SqlException("22008", "timestamp out of range: \"" + (Double.isNaN(seconds) ? "NaN" : String.valueOf(seconds)) + "\"");
+        }
+        long micros = Math.round(seconds * 1e6);
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
     }
 }

@@ -321,6 +321,14 @@ public final class Parser {
                 yield new Transaction(pos, TransactionKind.ROLLBACK);
             }
             case "drop" -> drop();
+            case "alter" -> {
+                if (isKw(1, "role") || isKw(1, "user")) {
+                    p += 2;
+                    String name = name();
+                    yield new Statement.AlterRole(pos, name, roleOptions());
+                }
+                yield alter();
+            }
             case "show" -> show();
             case "explain" -> explain();
             case "subscribe" -> subscribe();
@@ -365,6 +373,15 @@ public final class Parser {
         if (!orReplace && (isKw("temp") || isKw("temporary") || isKw("unlogged"))) {
             throw unsupported(peek().value().toUpperCase(Locale.ROOT) + " tables", pos());
         }
+        if (!orReplace && (isKw("role") || isKw("user"))) {
+            boolean user = next().isKeyword("user");
+            int namePos = pos();
+            String name = name();
+            if (name.equals("public") || name.equals("none")) {
+                throw new SqlException("42939", "role name \"" + name + "\" is reserved", namePos);
+            }
+            return new Statement.CreateRole(pos, name, user, roleOptions());
+        }
         if (!orReplace && acceptKw("table")) return createTable(pos);
         if (isKw("unique")) throw unsupported("CREATE UNIQUE INDEX", pos());
         if (!orReplace && acceptKw("index")) return createIndex(pos);
@@ -374,10 +391,16 @@ public final class Parser {
         boolean ifNotExists = materialized && ifNotExists();
         List<String> name = qualifiedName();
         List<String> cols = is(Type.LPAREN) ? nameList() : List.of();
+        RetainHistory retain = null;
+        if (isKw("with")) {
+            int wpos = pos();
+            retain = withRetainHistory();
+            if (!materialized) throw new SqlException("42601", "RETAIN HISTORY is an option of materialized views, tables and indexes, not of views", wpos);
+        }
         expectKw("as");
         Query q = query();
-        if (isKw("with")) throw unsupported("WITH options on views", pos());
-        return new CreateView(pos, name, materialized, orReplace, ifNotExists, cols, q);
+        if (isKw("with")) throw unsupported("WITH options after a view's query", pos());
+        return new CreateView(pos, name, materialized, orReplace, ifNotExists, cols, q, retain);
     }
 
     private boolean ifNotExists() {
@@ -453,8 +476,9 @@ public final class Parser {
             cols.add(new ColumnDef(itemPos, col, type, Boolean.TRUE.equals(notNull), dflt));
         } while (accept(Type.COMMA));
         expect(Type.RPAREN);
-        if (isKw("with") || isKw("partition") || isKw("inherits")) throw unsupported("table options", pos());
-        return new CreateTable(pos, name, ifNotExists, cols, key);
+        if (isKw("partition") || isKw("inherits")) throw unsupported("table options", pos());
+        RetainHistory retain = isKw("with") ? withRetainHistory() : null;
+        return new CreateTable(pos, name, ifNotExists, cols, key, retain);
     }
 
     private static String last(List<String> name) {
@@ -487,13 +511,79 @@ public final class Parser {
             }
         } while (accept(Type.COMMA));
         expect(Type.RPAREN);
-        if (isKw("where") || isKw("include") || isKw("with")) throw unsupported("index options", pos());
-        return new CreateIndex(pos, name, ifNotExists, on, exprs);
+        if (isKw("where") || isKw("include")) throw unsupported("index options", pos());
+        RetainHistory retain = isKw("with") ? withRetainHistory() : null;
+        return new CreateIndex(pos, name, ifNotExists, on, exprs, retain);
+    }
+
+    /** {@code WITH (RETAIN HISTORY [=] FOR interval | PIN AT time)}: the one object option there is. */
+    private RetainHistory withRetainHistory() {
+        expectKw("with");
+        expect(Type.LPAREN);
+        RetainHistory r = retainHistory();
+        expect(Type.RPAREN);
+        return r;
+    }
+
+    private RetainHistory retainHistory() {
+        int pos = pos();
+        if (!isKw("retain")) {
+            throw new SqlException("42601", "unrecognized option \"" + peek().value() + "\"", pos, "The option there is RETAIN HISTORY FOR interval or RETAIN HISTORY PIN AT time.");
+        }
+        p++;
+        expectKw("history");
+        if (isOp("=")) p++;
+        if (acceptKw("for")) return new RetainHistory(pos, otherOperator(), null);
+        if (isKw("pin")) {
+            p++;
+            expectKw("at");
+            return new RetainHistory(pos, null, otherOperator());
+        }
+        throw new SqlException("42601", "RETAIN HISTORY takes FOR interval or PIN AT time", pos());
+    }
+
+    /** ALTER TABLE|MATERIALIZED VIEW|INDEX [IF EXISTS] name SET (RETAIN HISTORY ...) | RESET (RETAIN HISTORY). */
+    private Statement alter() {
+        int pos = pos();
+        expectKw("alter");
+        ObjectKind kind;
+        if (acceptKw("table")) kind = ObjectKind.TABLE;
+        else if (acceptKw("index")) kind = ObjectKind.INDEX;
+        else if (isKw("materialized")) {
+            p++;
+            expectKw("view");
+            kind = ObjectKind.MATERIALIZED_VIEW;
+        } else {
+            throw unsupported("ALTER " + peek().value().toUpperCase(Locale.ROOT), pos());
+        }
+        List<String> name = qualifiedName();
+        if (acceptKw("set")) {
+            expect(Type.LPAREN);
+            RetainHistory r = retainHistory();
+            expect(Type.RPAREN);
+            return new AlterRetainHistory(pos, kind, name, r);
+        }
+        if (acceptKw("reset")) {
+            expect(Type.LPAREN);
+            expectKw("retain");
+            expectKw("history");
+            expect(Type.RPAREN);
+            return new AlterRetainHistory(pos, kind, name, null);
+        }
+        throw unsupported("ALTER " + kind.sql() + " " + (peek().type() == Type.EOF ? "" : peek().value().toUpperCase(Locale.ROOT)), pos());
     }
 
     private Statement drop() {
         int pos = pos();
         expectKw("drop");
+        if (acceptKw("role") || acceptKw("user")) {
+            boolean ifExists = ifExists();
+            List<String> names = new ArrayList<>();
+            do {
+                names.add(name());
+            } while (accept(Type.COMMA));
+            return new Statement.DropRole(pos, ifExists, names);
+        }
         ObjectKind kind;
         if (acceptKw("table")) kind = ObjectKind.TABLE;
         else if (acceptKw("view")) kind = ObjectKind.VIEW;
@@ -658,38 +748,52 @@ public final class Parser {
             name = qualifiedName();
         }
         Expr asOf = null;
-        if (isKw("as") && isKw(1, "of")) {
-            p += 2;
-            asOf = expr();
-        }
+        Expr upTo = null;
         boolean snapshot = true;
         boolean progress = false;
-        if (acceptKw("with")) {
-            expect(Type.LPAREN);
-            do {
-                int opos = pos();
-                String opt = label();
-                if (isOp("=")) p++;
-                boolean value = true;
-                if (!is(Type.COMMA) && !is(Type.RPAREN)) value = booleanOption();
-                switch (opt) {
-                    case "snapshot" -> snapshot = value;
-                    case "progress" -> progress = value;
-                    default -> throw new SqlException("42601", "unrecognized SUBSCRIBE option \"" + opt + "\"", opos,
-                            "SUBSCRIBE accepts SNAPSHOT and PROGRESS.");
-                }
-            } while (accept(Type.COMMA));
-            expect(Type.RPAREN);
-        }
+        boolean with = false;
         List<String> key = null;
-        if (acceptKw("envelope")) {
-            expectKw("upsert");
-            expect(Type.LPAREN);
-            expectKw("key");
-            key = nameList();
-            expect(Type.RPAREN);
+        // the clauses in any order, each at most once (the documented order: ENVELOPE, WITH, AS OF, UP TO)
+        while (true) {
+            int cpos = pos();
+            if (isKw("as") && isKw(1, "of")) {
+                if (asOf != null) throw new SqlException("42601", "AS OF given twice", cpos);
+                p += 2;
+                asOf = expr();
+            } else if (isKw("up") && isKw(1, "to")) {
+                if (upTo != null) throw new SqlException("42601", "UP TO given twice", cpos);
+                p += 2;
+                upTo = expr();
+            } else if (acceptKw("with")) {
+                if (with) throw new SqlException("42601", "WITH options given twice", cpos);
+                with = true;
+                expect(Type.LPAREN);
+                do {
+                    int opos = pos();
+                    String opt = label();
+                    if (isOp("=")) p++;
+                    boolean value = true;
+                    if (!is(Type.COMMA) && !is(Type.RPAREN)) value = booleanOption();
+                    switch (opt) {
+                        case "snapshot" -> snapshot = value;
+                        case "progress" -> progress = value;
+                        default -> throw new SqlException("42601", "unrecognized SUBSCRIBE option \"" + opt + "\"", opos,
+                                "SUBSCRIBE accepts SNAPSHOT and PROGRESS.");
+                    }
+                } while (accept(Type.COMMA));
+                expect(Type.RPAREN);
+            } else if (acceptKw("envelope")) {
+                if (key != null) throw new SqlException("42601", "ENVELOPE given twice", cpos);
+                expectKw("upsert");
+                expect(Type.LPAREN);
+                expectKw("key");
+                key = nameList();
+                expect(Type.RPAREN);
+            } else {
+                break;
+            }
         }
-        return new Subscribe(pos, name, query, asOf, snapshot, progress, key);
+        return new Subscribe(pos, name, query, asOf, upTo, snapshot, progress, key);
     }
 
     private boolean booleanOption() {
@@ -704,6 +808,46 @@ public final class Parser {
             default -> throw new SqlException("22023", "invalid value for a boolean option: \"" + t.value() + "\"",
                     t.start() + 1);
         };
+    }
+
+    /** The options of CREATE/ALTER ROLE after the name: {@code [WITH] {LOGIN | NOLOGIN | [ENCRYPTED] PASSWORD 'pw' | PASSWORD NULL}...}. */
+    private List<Statement.RoleOption> roleOptions() {
+        acceptKw("with");
+        List<Statement.RoleOption> options = new ArrayList<>();
+        boolean login = false;
+        boolean password = false;
+        while (!is(Type.SEMI) && !is(Type.EOF)) {
+            int opos = pos();
+            Token t = peek();
+            if (t.type() != Type.IDENT) throw syntaxError(t);
+            switch (t.value()) {
+                case "login", "nologin" -> {
+                    p++;
+                    if (login) throw new SqlException("42601", "conflicting or redundant options", opos);
+                    login = true;
+                    options.add(new Statement.RoleOption.Login(opos, t.value().equals("login")));
+                }
+                case "password", "encrypted" -> {
+                    p++;
+                    if (t.value().equals("encrypted")) expectKw("password");
+                    if (password) throw new SqlException("42601", "conflicting or redundant options", opos);
+                    password = true;
+                    if (acceptKw("null")) {
+                        options.add(new Statement.RoleOption.Password(opos, null));
+                    } else {
+                        if (!is(Type.STRING)) throw syntaxError(peek());
+                        options.add(new Statement.RoleOption.Password(opos, next().value()));
+                    }
+                }
+                case "unencrypted" -> throw new SqlException("0A000", "UNENCRYPTED PASSWORD is no longer supported", opos,
+                        "Remove UNENCRYPTED to store the password as a SCRAM-SHA-256 verifier.");
+                case "superuser", "nosuperuser", "createdb", "nocreatedb", "createrole", "nocreaterole", "inherit",
+                     "noinherit", "replication", "noreplication", "bypassrls", "nobypassrls", "connection", "valid",
+                     "in", "role", "admin", "sysid" -> throw unsupported("role option " + t.value().toUpperCase(Locale.ROOT), opos);
+                default -> throw syntaxError(t);
+            }
+        }
+        return options;
     }
 
     private Statement advance() {

@@ -120,6 +120,7 @@ public final class SqlFormatter {
                 }
                 if (!c.primaryKey().isEmpty()) b.append(", PRIMARY KEY ").append(names(c.primaryKey()));
                 b.append(')');
+                retain(b, c.retain());
             }
             case CreateView v -> {
                 b.append("CREATE ");
@@ -129,6 +130,7 @@ public final class SqlFormatter {
                 if (v.ifNotExists()) b.append("IF NOT EXISTS ");
                 b.append(name(v.name()));
                 if (!v.columns().isEmpty()) b.append(' ').append(names(v.columns()));
+                retain(b, v.retain());
                 query(b.append(" AS "), v.query());
             }
             case CreateIndex i -> {
@@ -137,6 +139,12 @@ public final class SqlFormatter {
                 b.append(ident(i.name())).append(" ON ").append(name(i.on())).append(" (");
                 list(b, i.exprs());
                 b.append(')');
+                retain(b, i.retain());
+            }
+            case AlterRetainHistory a -> {
+                b.append("ALTER ").append(a.kind().sql()).append(' ').append(name(a.name()));
+                if (a.retain() == null) b.append(" RESET (RETAIN HISTORY)");
+                else retainOption(b.append(" SET ("), a.retain()).append(')');
             }
             case Drop d -> {
                 b.append("DROP ").append(d.kind().sql()).append(' ');
@@ -206,7 +214,7 @@ public final class SqlFormatter {
                 b.append("SUBSCRIBE ");
                 if (sub.query() != null) query(b.append('('), sub.query()).append(')');
                 else b.append(name(sub.name()));
-                if (sub.asOf() != null) expr(b.append(" AS OF "), sub.asOf(), 0);
+                if (sub.upsertKey() != null) b.append(" ENVELOPE UPSERT (KEY ").append(names(sub.upsertKey())).append(')');
                 if (!sub.snapshot() || sub.progress()) {
                     b.append(" WITH (");
                     if (!sub.snapshot()) b.append("SNAPSHOT = false");
@@ -214,7 +222,14 @@ public final class SqlFormatter {
                     if (sub.progress()) b.append("PROGRESS = true");
                     b.append(')');
                 }
-                if (sub.upsertKey() != null) b.append(" ENVELOPE UPSERT (KEY ").append(names(sub.upsertKey())).append(')');
+                if (sub.asOf() != null) expr(b.append(" AS OF "), sub.asOf(), 0);
+                if (sub.upTo() != null) expr(b.append(" UP TO "), sub.upTo(), 0);
+            }
+            case Statement.CreateRole r -> roleOptions(b.append(r.user() ? "CREATE USER " : "CREATE ROLE ").append(ident(r.name())), r.options());
+            case Statement.AlterRole r -> roleOptions(b.append("ALTER ROLE ").append(ident(r.name())), r.options());
+            case Statement.DropRole r -> {
+                b.append("DROP ROLE ").append(r.ifExists() ? "IF EXISTS " : "");
+                for (int i = 0; i < r.names().size(); i++) b.append(i > 0 ? ", " : "").append(ident(r.names().get(i)));
             }
             case AdvanceClock a -> expr(b.append("ADVANCE CLOCK ").append(a.to() ? "TO " : "BY "), a.value(), 0);
             case Statement.Set set -> {
@@ -254,6 +269,15 @@ public final class SqlFormatter {
                 }
             }
             case CloseCursor c -> b.append("CLOSE ").append(c.cursor() == null ? "ALL" : ident(c.cursor()));
+        }
+    }
+
+    private static void roleOptions(StringBuilder b, List<Statement.RoleOption> options) {
+        for (Statement.RoleOption o : options) {
+            switch (o) {
+                case Statement.RoleOption.Login l -> b.append(l.login() ? " LOGIN" : " NOLOGIN");
+                case Statement.RoleOption.Password pw -> b.append(" PASSWORD ").append(pw.password() == null ? "NULL" : string(pw.password()));
+            }
         }
     }
 
@@ -586,4 +610,15 @@ public final class SqlFormatter {
             }
         }
     }
+
+    private static void retain(StringBuilder b, Statement.RetainHistory r) {
+        if (r != null) retainOption(b.append(" WITH ("), r).append(')');
+    }
+
+    private static StringBuilder retainOption(StringBuilder b, Statement.RetainHistory r) {
+        if (r.interval() != null) expr(b.append("RETAIN HISTORY FOR "), r.interval(), 7);
+        else expr(b.append("RETAIN HISTORY PIN AT "), r.pinAt(), 7);
+        return b;
+    }
+
 }

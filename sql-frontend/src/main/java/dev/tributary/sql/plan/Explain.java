@@ -82,6 +82,25 @@ public final class Explain {
                 line(b, d, "Distinct (arranges input)");
                 write(x.input(), d + 1, stored, b);
             }
+            case Plan.AsOfLookup a -> {
+                line(b, d, (a.left() ? "Left " : "") + "AsOfLookup on " + cols(a.outerKey()) + " = " + cols(a.dimensionKey()) + " at #" + a.time()
+                        + " since " + a.since() + " (half-join: each row waits for its time, reads the second input's history once)");
+                write(a.outer(), d + 1, stored, b);
+                write(a.dimension(), d + 1, stored, b);
+            }
+            case Plan.TemporalFilter t -> {
+                line(b, d, "TemporalFilter present while now() >= " + cols(t.lower()) + " and now() < " + cols(t.upper())
+                        + " (inserted and retracted as time passes)");
+                write(t.input(), d + 1, stored, b);
+            }
+            case Plan.RepeatRow r -> {
+                line(b, d, "RepeatRow #" + r.count() + " times");
+                write(r.input(), d + 1, stored, b);
+            }
+            case Plan.Changes c -> {
+                line(b, d, "Changes since " + c.since() + " (each update as a row with change_time and change_diff)");
+                write(c.input(), d + 1, stored, b);
+            }
             case Plan.TopK t -> {
                 List<String> keys = new ArrayList<>();
                 for (Plan.SortKey k : t.order()) keys.add("#" + k.column() + (k.descending() ? " DESC" : "") + (k.nullsFirst() ? " NULLS FIRST" : ""));

@@ -23,6 +23,62 @@ public sealed interface Plan {
         return types().size();
     }
 
+    /**
+     * {@code CHANGES(input AS OF since)}: the input's history from {@code since} on as an
+     * append-only relation, each consolidated update {@code (row, t, n)} becoming the row
+     * {@code (row..., change_time = t, change_diff = n)} present from {@code t} on; updates before
+     * {@code since} are folded into its contents at {@code since}. {@code types} are the input's
+     * followed by timestamptz and bigint.
+     */
+    record Changes(Plan input, long since, List<SqlType> types) implements Plan {
+        public Changes {
+            types = List.copyOf(types);
+        }
+    }
+
+    /**
+     * The correlated lookup {@code x AS OF SYSTEM TIME expr SINCE since}: each row of {@code outer}
+     * meets, once, the rows of {@code dimension} whose columns {@code dimensionKey} equal its columns
+     * {@code outerKey}, as {@code dimension} was at the time in its column {@code time} (bigint
+     * milliseconds; NULL, or before {@code since}, finds nothing). It leaves at the later of its own
+     * time and that time, so a future time holds it back, and it never changes when the dimension
+     * changes later. The output is outer's columns, dimension's, and a boolean "found"; with
+     * {@code left}, a row that found nothing leaves once with NULL dimension columns and false.
+     * Runs on a half-join ({@code dev.tributary.asofjoin.AsOfJoin}); its state is the dimension's
+     * history since {@code since} plus the rows still waiting.
+     */
+    record AsOfLookup(Plan outer, Plan dimension, List<Integer> outerKey, List<Integer> dimensionKey, int time, long since,
+                      boolean left, List<SqlType> types) implements Plan {
+        public AsOfLookup {
+            outerKey = List.copyOf(outerKey);
+            dimensionKey = List.copyOf(dimensionKey);
+            types = List.copyOf(types);
+        }
+    }
+
+    /**
+     * A temporal filter: each row present exactly while the system time is at or after every
+     * column of {@code lower} and before every column of {@code upper} (bigint milliseconds; a NULL
+     * bound: never present). See {@code dev.tributary.asofjoin.TemporalFilter}.
+     */
+    record TemporalFilter(Plan input, List<Integer> lower, List<Integer> upper) implements Plan {
+        public TemporalFilter {
+            lower = List.copyOf(lower);
+            upper = List.copyOf(upper);
+        }
+
+        public List<SqlType> types() {
+            return input.types();
+        }
+    }
+
+    /** Each row of {@code input} its column {@code count} times (multiplicity times the count; NULL: none), as {@code repeat_row} does. */
+    record RepeatRow(Plan input, int count) implements Plan {
+        public List<SqlType> types() {
+            return input.types();
+        }
+    }
+
     /** A stored collection of the catalog: a table, materialized view or index, by its id. */
     record Get(long id, String name, List<SqlType> types) implements Plan {
         public Get {

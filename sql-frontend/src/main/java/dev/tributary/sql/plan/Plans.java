@@ -25,6 +25,11 @@ public final class Plans {
             case Plan.Join j -> new Plan.Join(f.apply(j.left()), f.apply(j.right()), j.leftKey(), j.rightKey());
             case Plan.Reduce r -> new Plan.Reduce(f.apply(r.input()), r.groupKey(), r.aggregates(), r.global());
             case Plan.Distinct d -> new Plan.Distinct(f.apply(d.input()));
+            case Plan.Changes c -> new Plan.Changes(f.apply(c.input()), c.since(), c.types());
+            case Plan.RepeatRow r -> new Plan.RepeatRow(f.apply(r.input()), r.count());
+            case Plan.TemporalFilter t -> new Plan.TemporalFilter(f.apply(t.input()), t.lower(), t.upper());
+            case Plan.AsOfLookup a -> new Plan.AsOfLookup(f.apply(a.outer()), f.apply(a.dimension()), a.outerKey(), a.dimensionKey(), a.time(),
+                    a.since(), a.left(), a.types());
             case Plan.TopK t -> new Plan.TopK(f.apply(t.input()), t.groupKey(), t.order(), t.limit(), t.offset());
             case Plan.Union u -> {
                 List<Plan> in = new ArrayList<>();

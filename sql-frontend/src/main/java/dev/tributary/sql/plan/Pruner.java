@@ -187,6 +187,20 @@ final class Pruner {
                 yield new Pruned(new Plan.Union(in), map);
             }
             case Plan.Distinct d -> finish(new Plan.Distinct(prune(d.input(), all(arity)).plan()), identityMap(arity), needed, arity);
+            // every input column decides which rows are distinct changes, so all are kept
+            case Plan.AsOfLookup a -> finish(new Plan.AsOfLookup(prune(a.outer(), all(a.outer().arity())).plan(),
+                    prune(a.dimension(), all(a.dimension().arity())).plan(), a.outerKey(), a.dimensionKey(), a.time(), a.since(), a.left(), a.types()),
+                    identityMap(arity), needed, arity);
+            case Plan.TemporalFilter t -> finish(new Plan.TemporalFilter(prune(t.input(), all(t.input().arity())).plan(), t.lower(), t.upper()),
+                    identityMap(arity), needed, arity);
+            case Plan.RepeatRow r -> {
+                BitSet required = (BitSet) needed.clone();
+                required.set(r.count());
+                Pruned in = prune(r.input(), required);
+                yield finish(new Plan.RepeatRow(in.plan(), in.map()[r.count()]), in.map(), needed, arity);
+            }
+            case Plan.Changes c -> finish(new Plan.Changes(prune(c.input(), all(c.input().arity())).plan(), c.since(), c.types()),
+                    identityMap(arity), needed, arity);
             case Plan.Threshold t -> finish(new Plan.Threshold(prune(t.input(), all(arity)).plan()), identityMap(arity), needed, arity);
             case Plan.TopK t -> finish(new Plan.TopK(prune(t.input(), all(arity)).plan(), t.groupKey(), t.order(), t.limit(), t.offset()),
                     identityMap(arity), needed, arity);

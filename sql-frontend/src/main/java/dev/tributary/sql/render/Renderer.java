@@ -1,5 +1,8 @@
 package dev.tributary.sql.render;
 
+import dev.tributary.asofjoin.AsOfJoin;
+import dev.tributary.asofjoin.TemporalFilter;
+import dev.tributary.changeslog.ChangeLog;
 import dev.tributary.differential.Arrangement;
 import dev.tributary.differential.Collection;
 import dev.tributary.differential.DataType;
@@ -80,6 +83,45 @@ public final class Renderer {
             case Plan.Join j -> join(j);
             case Plan.DeltaJoin d -> d.paths().isEmpty() ? render(d.fallback()) : deltaJoin(d);
             case Plan.Reduce r -> reduce(render(r.input()), r);
+            case Plan.AsOfLookup a -> asOfLookup(a);
+            case Plan.RepeatRow r -> {
+                Rendered in = render(r.input());
+                RowCodec codec = new RowCodec(r.input().types());
+                int column = r.count();
+                yield new Rendered(in.oks().flatMapUpdates((row, t, n, out) -> {
+                    Object c = codec.get(row, column);
+                    if (c != null) out.update(row, t, Math.multiplyExact(n, (Long) c));
+                }, ROW), in.errs());
+            }
+            case Plan.TemporalFilter t -> {
+                Rendered in = render(t.input());
+                RowCodec codec = new RowCodec(t.input().types());
+                int[] lower = t.lower().stream().mapToInt(Integer::intValue).toArray();
+                int[] upper = t.upper().stream().mapToInt(Integer::intValue).toArray();
+                yield new Rendered(TemporalFilter.apply(in.oks(), (row, out) -> {
+                    long lo = Long.MIN_VALUE;
+                    long hi = Long.MAX_VALUE;
+                    for (int c : lower) {
+                        Object v = codec.get(row, c);
+                        if (v == null) return false;
+                        lo = Math.max(lo, (Long) v);
+                    }
+                    for (int c : upper) {
+                        Object v = codec.get(row, c);
+                        if (v == null) return false;
+                        hi = Math.min(hi, (Long) v);
+                    }
+                    out[0] = lo;
+                    out[1] = hi;
+                    return true;
+                }), in.errs());
+            }
+            case Plan.Changes c -> {
+                Rendered in = render(c.input());
+                RowCodec tail = RowCodec.of(SqlType.TIMESTAMPTZ, SqlType.BIGINT);
+                yield new Rendered(ChangeLog.of(in.oks(), c.since(),
+                        (row, time, diff) -> Row.concat(row, tail.encode(java.time.Instant.ofEpochMilli(time), diff)), ROW), in.errs());
+            }
             case Plan.Distinct d -> {
                 Rendered in = render(d.input());
                 yield new Rendered(in.oks().distinct(), in.errs());
@@ -189,6 +231,25 @@ public final class Renderer {
     }
 
     private record Side(Arrangement<Row, Row> arranged, Collection<Row> errs) {}
+
+    /** The as-of lookup on a half-join: the dimension arranged by its key, each outer row looked up once at its time. */
+    private Rendered asOfLookup(Plan.AsOfLookup a) {
+        Rendered outer = render(a.outer());
+        Side dim = side(a.dimension(), a.dimensionKey());
+        RowCodec outerCodec = new RowCodec(a.outer().types());
+        int[] key = a.outerKey().stream().mapToInt(Integer::intValue).toArray();
+        int time = a.time();
+        Row nothing = new RowCodec(a.dimension().types()).encode(new Object[a.dimension().arity()]);
+        RowCodec flag = RowCodec.of(SqlType.BOOLEAN);
+        Row found = flag.encode(true);
+        Row notFound = flag.encode(false);
+        AsOfJoin<Row> lookup = AsOfJoin.lookup(outer.oks(), row -> outerCodec.project(row, key), row -> {
+            Object t = outerCodec.get(row, time);
+            return t == null ? Long.MIN_VALUE : (Long) t;
+        }, a.since(), dim.arranged(), a.left(), (row, match) -> match == null ? Row.concat(Row.concat(row, nothing), notFound)
+                : Row.concat(Row.concat(row, match), found), ROW);
+        return new Rendered(lookup.output(), outer.errs().concat(dim.errs()));
+    }
 
     /**
      * A delta join: for each input, its changes looked up in the other inputs' indexes one after

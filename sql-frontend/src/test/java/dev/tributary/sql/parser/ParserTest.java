@@ -537,6 +537,28 @@ class ParserTest {
         assertThat(q.progress()).isTrue();
         assertThat(q.upsertKey()).containsExactly("a");
         assertError("SUBSCRIBE t WITH (FOO)", "42601", 19, "unrecognized SUBSCRIBE option \"foo\"");
+        Subscribe any = (Subscribe) stmt("SUBSCRIBE t UP TO 20 ENVELOPE UPSERT (KEY (a)) AS OF 10");
+        assertThat(any.upTo()).isInstanceOf(IntegerLiteral.class);
+        assertThat(any.asOf()).isInstanceOf(IntegerLiteral.class);
+        assertThat(any.upsertKey()).containsExactly("a");
+        assertError("SUBSCRIBE t AS OF 1 AS OF 2", "42601", 21, "AS OF given twice");
+    }
+
+    @Test
+    void retainHistory() {
+        CreateTable t = (CreateTable) stmt("CREATE TABLE t (a int) WITH (RETAIN HISTORY FOR '1 hour')");
+        assertThat(t.retain().interval()).isInstanceOf(StringLiteral.class);
+        assertThat(t.retain().pinAt()).isNull();
+        CreateView v = (CreateView) stmt("CREATE MATERIALIZED VIEW v WITH (RETAIN HISTORY PIN AT 5) AS SELECT 1");
+        assertThat(v.retain().pinAt()).isInstanceOf(IntegerLiteral.class);
+        assertThat(((CreateIndex) stmt("CREATE INDEX i ON t (a) WITH (RETAIN HISTORY = FOR '1s')")).retain()).isNotNull();
+        AlterRetainHistory a = (AlterRetainHistory) stmt("ALTER MATERIALIZED VIEW v RESET (RETAIN HISTORY)");
+        assertThat(a.kind()).isEqualTo(ObjectKind.MATERIALIZED_VIEW);
+        assertThat(a.retain()).isNull();
+        assertError("CREATE TABLE t (a int) WITH (FILLFACTOR = 70)", "42601", 30, "unrecognized option \"fillfactor\"");
+        assertError("CREATE VIEW v WITH (RETAIN HISTORY FOR '1h') AS SELECT 1", "42601", 15,
+                "RETAIN HISTORY is an option of materialized views, tables and indexes, not of views");
+        assertError("ALTER TABLE t ADD COLUMN b int", "0A000", 15, "ALTER TABLE ADD is not supported");
     }
 
     @Test
