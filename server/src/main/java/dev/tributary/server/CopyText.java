@@ -282,7 +282,7 @@ public final class CopyText {
                     case '\f' -> b.append("\\f");
                     case '\n' -> b.append("\\n");
                     case '\r' -> b.append("\\r");
-                    case '\t' -> b.append(options.delimiter() == '\t' ? "\\t" : "\t");
+                    case '\t' -> b.append("\\t");
                     case 0x0b -> b.append("\\v");
                     default -> {
                         if (c == options.delimiter()) b.append('\\');
