@@ -754,7 +754,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     private void remove(long id) {
         CatalogItem item = byId.remove(id);
         if (item == null) return;
-        endSubscriptionsOn(id, item.name());
+        endSubscriptionsOn(id);
         byName.remove(item.name());
         dependents.remove(id);
         for (Set<Long> s : dependents.values()) s.remove(id);
@@ -1286,12 +1286,12 @@ final class Coordinator implements AutoCloseable, Catalog {
         return subscriptions;
     }
 
-    /** Ends, with an error to their listeners, the subscriptions that read item {@code id}, which is being dropped. */
-    private void endSubscriptionsOn(long id, String name) {
+    /** Ends the subscriptions that read item {@code id}, which is being dropped: their listeners hear {@link Subscription.Listener#onDone()}. */
+    private void endSubscriptionsOn(long id) {
         for (LiveSubscription l : List.copyOf(live)) {
             if (!l.uses().contains(id)) continue;
             l.subscription().close();
-            l.listener().onError(new SqlException("42P01", "subscribe has been terminated because underlying relation \"" + name + "\" was dropped"));
+            l.listener().onDone();
         }
     }
 

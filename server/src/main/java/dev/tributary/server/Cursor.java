@@ -23,6 +23,8 @@ final class Cursor implements AutoCloseable {
     /** The subscription feeding the cursor; null over a query and once closed. */
     private Subscription subscription;
     private SqlException error;
+    /** The subscription is over: no rows will come. */
+    private boolean done;
 
     private Cursor(List<String> columns, List<SqlType> types, boolean subscribed) {
         this.columns = List.copyOf(columns);
@@ -59,6 +61,14 @@ final class Cursor implements AutoCloseable {
             }
 
             @Override
+            public void onDone() {
+                synchronized (Cursor.this) {
+                    done = true;
+                    Cursor.this.notifyAll();
+                }
+            }
+
+            @Override
             public void onError(SqlException e) {
                 synchronized (Cursor.this) {
                     if (error == null) error = e;
@@ -70,7 +80,8 @@ final class Cursor implements AutoCloseable {
 
     /**
      * Up to {@code n} rows. Over a subscription with none there yet, waits up to {@code timeoutMillis}
-     * (negative: without limit) for the first, and returns what is there then, perhaps nothing.
+     * (negative: without limit) for the first, and returns what is there then, perhaps nothing;
+     * once the subscription is over (UP TO reached, an input dropped) it returns what is left without waiting.
      *
      * @throws SqlException 57014 if {@code session} is cancelled while waiting; the subscription's
      *     error once its rows are all fetched
@@ -80,7 +91,7 @@ final class Cursor implements AutoCloseable {
             long deadline = timeoutMillis < 0 ? Long.MAX_VALUE : System.nanoTime() + timeoutMillis * 1_000_000;
             session.waitingOn = this;
             try {
-                while (rows.isEmpty() && error == null && !session.cancelRequested) {
+                while (rows.isEmpty() && error == null && !done && !session.cancelRequested) {
                     long left = deadline == Long.MAX_VALUE ? 0 : (deadline - System.nanoTime()) / 1_000_000;
                     if (deadline != Long.MAX_VALUE && left <= 0) break;
                     try {

@@ -269,6 +269,7 @@ final class PgConnection {
     private BlockingQueue<Object> streamEvents;
     private static final Object CANCELLED = new Object();
     private static final Object CLIENT_GONE = new Object();
+    private static final Object DONE = new Object();
 
     private void busy() {
         synchronized (cancelLock) {
@@ -342,8 +343,9 @@ final class PgConnection {
 
     /**
      * COPY (SUBSCRIBE ...) TO STDOUT: CopyOutResponse, then one CopyData per row as the changes
-     * come, flushed per batch, until a cancel (57014), the subscription's end (its error) or the
-     * client leaving; the subscription is closed whichever way it ends.
+     * come, flushed per batch, until a cancel (57014), an error, the client leaving, or the
+     * subscription's end (UP TO reached, an input dropped: CopyDone and {@code COPY n}); the
+     * subscription is closed whichever way it ends.
      */
     private Result copyStream(Statement.Copy c) throws IOException {
         BlockingQueue<Object> events = new LinkedBlockingQueue<>();
@@ -357,6 +359,11 @@ final class PgConnection {
             public void onError(SqlException error) {
                 events.add(error);
             }
+
+            @Override
+            public void onDone() {
+                events.add(DONE);
+            }
         });
         try {
             synchronized (cancelLock) {
@@ -368,6 +375,7 @@ final class PgConnection {
             CopyText.Writer w = new CopyText.Writer(c.options());
             if (c.options().header() != Statement.CopyHeader.NONE) copyData(w.line(sub.columns()));
             out.flush();
+            long sent = 0;
             while (true) {
                 Object e;
                 try {
@@ -378,7 +386,11 @@ final class PgConnection {
                 }
                 if (e instanceof Result batch) {
                     for (List<String> row : batch.text()) copyData(w.line(row));
+                    sent += batch.rows().size();
                     out.flush();
+                } else if (e == DONE) {
+                    message('c', b -> {});
+                    return new Result("COPY " + sent, List.of(), List.of(), List.of());
                 } else if (e instanceof SqlException error) {
                     throw error;
                 } else if (e == CANCELLED) {

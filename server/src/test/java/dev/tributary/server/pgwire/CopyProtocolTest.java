@@ -181,6 +181,22 @@ class CopyProtocolTest {
     }
 
     @Test
+    void aStreamUpToATimeEndsWithCopyDone() throws IOException {
+        try (Client c = new Client(server.port())) {
+            c.query("COPY (SUBSCRIBE t UP TO 1000) TO STDOUT");
+            assertThat(c.next().type()).isEqualTo('H');
+            assertThat(c.next().text()).isEqualTo("1970-01-01 00:00:00.001+00\t1\t1\tone\n");
+            db.execute("INSERT INTO t VALUES (2, 'two')");
+            assertThat(c.next().text()).isEqualTo("1970-01-01 00:00:00.002+00\t1\t2\ttwo\n");
+            db.execute("ADVANCE CLOCK BY INTERVAL '1 second'");
+            List<Msg> end = c.untilReady();
+            assertThat(types(end)).isEqualTo("cCZ");
+            assertThat(end.get(1).text()).isEqualTo("COPY 2\0");
+            assertThat(db.activeSubscriptions()).isZero();
+        }
+    }
+
+    @Test
     void aClientVanishingMidStreamFreesItsSubscription() throws IOException {
         Client c = new Client(server.port());
         c.query("COPY (SUBSCRIBE t) TO STDOUT");
