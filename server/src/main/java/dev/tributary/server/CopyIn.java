@@ -52,11 +52,6 @@ public final class CopyIn {
         return targets.length;
     }
 
-    /** Whether the data is CSV rather than text. */
-    public boolean csv() {
-        return options.csv();
-    }
-
     /** The next chunk of the client's data. */
     public void data(byte[] chunk) {
         if (error != null || done) return;

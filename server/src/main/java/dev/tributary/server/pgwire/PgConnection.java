@@ -303,7 +303,7 @@ final class PgConnection {
                 return copyStream(c);
             }
             Result rows = session.execute(c, sql);
-            copyOutResponse(rows.columns().size(), c.options().csv());
+            copyOutResponse(rows.columns().size());
             CopyText.Writer w = new CopyText.Writer(c.options());
             if (c.options().header() != Statement.CopyHeader.NONE) copyData(w.line(rows.columns()));
             for (List<String> row : rows.text()) copyData(w.line(row));
@@ -371,7 +371,7 @@ final class PgConnection {
                 if (cancelPending) events.add(CANCELLED);
                 if (clientGone) events.add(CLIENT_GONE);
             }
-            copyOutResponse(sub.columns().size(), c.options().csv());
+            copyOutResponse(sub.columns().size());
             CopyText.Writer w = new CopyText.Writer(c.options());
             if (c.options().header() != Statement.CopyHeader.NONE) copyData(w.line(sub.columns()));
             out.flush();
@@ -407,7 +407,8 @@ final class PgConnection {
         }
     }
 
-    private void copyOutResponse(int columns, boolean csv) throws IOException {
+    /** CopyOutResponse: the overall format and each column's are 0, textual (CSV is textual too). */
+    private void copyOutResponse(int columns) throws IOException {
         message('H', b -> {
             b.writeByte(0);
             b.writeShort(columns);
