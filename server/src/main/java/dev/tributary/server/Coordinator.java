@@ -9,6 +9,8 @@ import dev.tributary.sql.bind.BoundQuery;
 import dev.tributary.sql.catalog.Catalog;
 import dev.tributary.sql.catalog.CatalogItem;
 import dev.tributary.sql.catalog.Column;
+import dev.tributary.sql.catalog.Settings;
+import dev.tributary.sql.catalog.SystemCatalog;
 import dev.tributary.sql.expr.ScalarExpr;
 import dev.tributary.sql.parser.Parser;
 import dev.tributary.sql.plan.Explain;
@@ -77,6 +79,40 @@ final class Coordinator implements AutoCloseable, Catalog {
     @Override
     public synchronized Optional<CatalogItem> lookup(String name) {
         return Optional.ofNullable(byName.get(name));
+    }
+
+    @Override
+    public synchronized java.util.Collection<CatalogItem> items() {
+        return new TreeMap<>(byId).values();
+    }
+
+    /** The catalog as {@code session} sees it: this coordinator's objects and the session's settings. */
+    private Catalog catalogFor(Session session) {
+        Coordinator self = this;
+        Map<String, String> settings = Map.copyOf(session.settings);
+        return new Catalog() {
+            @Override
+            public Optional<CatalogItem> lookup(String name) {
+                return self.lookup(name);
+            }
+
+            @Override
+            public java.util.Collection<CatalogItem> items() {
+                return self.items();
+            }
+
+            @Override
+            public Map<String, Boolean> roleLogins() {
+                Map<String, Boolean> out = new TreeMap<>();
+                for (Roles.Role r : self.roles.all()) out.put(r.name(), r.login());
+                return out;
+            }
+
+            @Override
+            public Map<String, String> settings() {
+                return settings;
+            }
+        };
     }
 
     /** Runs every statement of {@code sql} for {@code session}; stops at the first error. */
@@ -150,7 +186,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.Update u -> update(session, u);
             case Statement.Delete d -> delete(session, d);
             case Statement.Transaction t -> transaction(session, t);
-            case Statement.Show s -> show(s);
+            case Statement.Show s -> show(session, s);
             case Statement.Explain e -> explain(session, e);
             case Statement.Subscribe s -> throw new SqlException("0A000", "SUBSCRIBE is served by subscribe(), not by execute()", s.pos());
             case Statement.AdvanceClock a -> advanceClock(a);
@@ -158,11 +194,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.CreateRole r -> createRole(r);
             case Statement.AlterRole r -> alterRole(r);
             case Statement.DropRole r -> dropRole(r);
-            case Statement.Set s -> {
-                if (s.name().equals("asof_join")) session.asOfDesugared = asOfJoinSetting(s);
-                session.settings.put(s.name(), s.values().isEmpty() ? null : s.values().toString());
-                yield Result.command("SET");
-            }
+            case Statement.Set s -> set(session, s);
             case Statement.Copy c -> {
                 if (c.from()) {
                     throw new SqlException("0A000", "COPY FROM STDIN needs a client that sends the data", c.pos(),
@@ -423,21 +455,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** A binder for {@code session}'s statements, planning AS OF SYSTEM TIME as its {@code asof_join} setting says. */
     private Binder binder(Session session) {
-        return new Binder(this).desugarAsOfSystemTime(session.asOfDesugared);
-    }
-
-    /**
-     * {@code SET asof_join = half_join | desugared}: whether AS OF SYSTEM TIME lookups run on the
-     * half-join (the default) or as their desugaring over CHANGES, the reference.
-     */
-    private static boolean asOfJoinSetting(Statement.Set s) {
-        String v = s.values().isEmpty() ? "half_join"
-                : s.values().size() == 1 && s.values().get(0) instanceof dev.tributary.sql.ast.Expr.StringLiteral l ? l.value() : null;
-        if ("half_join".equals(v) || "default".equals(v)) return false;
-        if ("desugared".equals(v)) return true;
-        throw new SqlException("22023", "invalid value for parameter \"asof_join\": "
-                + String.join(", ", s.values().stream().map(dev.tributary.sql.parser.SqlFormatter::format).toList()), s.pos(),
-                "Available values: half_join, desugared.");
+        return new Binder(catalogFor(session)).desugarAsOfSystemTime("desugared".equals(session.settings.get("asof_join")));
     }
 
     /** A maintained query's plan with now() in its WHERE as temporal filters (0A000, at {@code pos}, for other uses of now()). */
@@ -627,6 +645,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (existing != null && !(v.orReplace() && existing instanceof CatalogItem.View)) checkNew(name, false, v.pos());
         Binder binder = binder(session);
         BoundQuery q = binder.bindQuery(v.query());
+        if (binder.readsSystemCatalog()) throw systemCatalogIn(v.materialized() ? "a materialized view" : "a view", v.pos());
         Plan plan = q.plan();
         if (plan.arity() > q.visible()) plan = new Plan.Project(plan, range(q.visible()));
         if (v.columns().size() > q.visible()) throw new SqlException("42601", "CREATE VIEW specifies more column names than columns", v.pos());
@@ -676,6 +695,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             if (i.ifNotExists()) return Result.command("CREATE INDEX").withNotice(alreadyExists(i.name()));
             throw new SqlException("42P07", "relation \"" + i.name() + "\" already exists", i.pos());
         }
+        rejectSystemRelation(i.on(), "create an index on", i.pos());
         String on = nameOf(i.on(), i.pos());
         CatalogItem target = byName.get(on);
         if (target == null) throw new SqlException("42P01", "relation \"" + on + "\" does not exist", i.pos());
@@ -705,6 +725,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         List<CatalogItem> targets = new ArrayList<>();
         List<Notice> skipped = new ArrayList<>();
         for (List<String> parts : d.names()) {
+            rejectSystemRelation(parts, "drop", d.pos());
             String name = nameOf(parts, d.pos());
             CatalogItem item = byName.get(name);
             String kind = d.kind().sql().toLowerCase(java.util.Locale.ROOT);
@@ -770,7 +791,15 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     // ------------------------------------------------------------------ DML
 
-    private CatalogItem.Table table(List<String> parts, int pos) {
+    private CatalogItem.Table table(List<String> parts, int pos, String verb) {
+        Optional<CatalogItem.SystemRelation> sys = systemRelation(parts);
+        if (sys.isPresent()) {
+            // as PostgreSQL answers a user who is not allowed to change the catalogs
+            CatalogItem.SystemRelation r = sys.get();
+            if (!r.view()) throw new SqlException("42501", "permission denied for table " + r.name());
+            throw new SqlException("55000", "cannot " + verb + " view \"" + r.name() + "\"")
+                    .withDetail("Views that do not select from a single table or view are not automatically updatable.");
+        }
         String name = nameOf(parts, pos);
         CatalogItem item = byName.get(name);
         if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", pos);
@@ -779,7 +808,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     private Result insert(Session session, Statement.Insert ins) {
-        CatalogItem.Table t = table(ins.table(), ins.pos());
+        CatalogItem.Table t = table(ins.table(), ins.pos(), "insert into");
         BoundQuery q = new Binder(this).bindInsert(t, ins);
         List<Object[]> rows = rowsOf(session, q.plan(), q.plan().types());
         Map<Row, Long> changes = new LinkedHashMap<>();
@@ -808,7 +837,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     private Result update(Session session, Statement.Update u) {
-        CatalogItem.Table t = table(u.table(), u.pos());
+        CatalogItem.Table t = table(u.table(), u.pos(), "update");
         String alias = u.alias() != null ? u.alias() : t.name();
         Plan plan = new Binder(this).bindUpdate(t, alias, u.assignments(), u.where());
         int n = t.columns().size();
@@ -826,7 +855,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     private Result delete(Session session, Statement.Delete d) {
-        CatalogItem.Table t = table(d.table(), d.pos());
+        CatalogItem.Table t = table(d.table(), d.pos(), "delete from");
         String alias = d.alias() != null ? d.alias() : t.name();
         Plan plan = new Binder(this).bindDelete(t, alias, d.where());
         RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
@@ -1031,7 +1060,72 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     // ------------------------------------------------------------------ SHOW, EXPLAIN, clock
 
-    private Result show(Statement.Show s) {
+    /**
+     * The system relation {@code parts} names, if it does: a {@code pg_catalog.} or
+     * {@code information_schema.} name, or a bare name of pg_catalog's (searched first).
+     */
+    private Optional<CatalogItem.SystemRelation> systemRelation(List<String> parts) {
+        if (parts.size() == 2 && SystemCatalog.isSystemSchema(parts.get(0))) return SystemCatalog.relation(parts.get(0), parts.get(1));
+        if (parts.size() == 1) return SystemCatalog.relation("pg_catalog", parts.get(0));
+        return Optional.empty();
+    }
+
+    private void rejectSystemRelation(List<String> parts, String verb, int pos) {
+        Optional<CatalogItem.SystemRelation> sys = systemRelation(parts);
+        if (sys.isPresent()) {
+            throw new SqlException("0A000", "cannot " + verb + " \"" + sys.get().name() + "\": it is a system catalog, computed from the catalog when read", pos);
+        }
+    }
+
+    private static SqlException systemCatalogIn(String what, int pos) {
+        return new SqlException("0A000", "system catalogs cannot be read by " + what + ": their rows are computed when a query is planned, not maintained", pos,
+                "Query pg_catalog and information_schema directly.");
+    }
+
+    // ------------------------------------------------------------------ SET, SHOW
+
+    private Result set(Session session, Statement.Set s) {
+        String key = s.name().toLowerCase(java.util.Locale.ROOT);
+        Optional<Settings.Setting> setting = Settings.find(key);
+        if (setting.isEmpty() && !Settings.isCustom(key)) throw Settings.unrecognized(s.name(), 0);
+        if (s.values().isEmpty()) {
+            // SET x TO DEFAULT
+            if (setting.isPresent() && !setting.get().settable()) Settings.validate(setting.get(), "", 0);
+            session.settings.remove(key);
+            return Result.command("SET");
+        }
+        List<String> parts = new ArrayList<>();
+        for (Expr v : s.values()) {
+            Object value = new Binder(this).constant(v, SqlType.TEXT);
+            if (value == null) throw new SqlException("22023", "parameter \"" + s.name() + "\" requires a value", s.pos());
+            parts.add(value.toString());
+        }
+        String text = String.join(", ", parts);
+        session.settings.put(key, setting.isPresent() ? Settings.validate(setting.get(), text, 0) : text);
+        return Result.command("SET");
+    }
+
+    private Result showSetting(Session session, Statement.Show s) {
+        String name = String.join(".", s.target());
+        if (name.equals("all")) {
+            List<Object[]> rows = new ArrayList<>();
+            for (Settings.Setting x : Settings.all()) {
+                rows.add(new Object[] {x.name(), session.settings.getOrDefault(x.name().toLowerCase(java.util.Locale.ROOT), x.bootValue()), x.description()});
+            }
+            return new Result("SHOW", List.of("name", "setting", "description"), List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TEXT), rows);
+        }
+        String key = name.toLowerCase(java.util.Locale.ROOT);
+        Optional<Settings.Setting> setting = Settings.find(key);
+        String value = session.settings.get(key);
+        if (value == null && setting.isEmpty()) throw Settings.unrecognized(name, 0);
+        if (value == null) value = setting.get().bootValue();
+        String column = setting.map(Settings.Setting::name).orElse(key);
+        List<Object[]> rows = new ArrayList<>();
+        rows.add(new Object[] {value});
+        return new Result("SHOW", List.of(column), List.of(SqlType.TEXT), rows);
+    }
+
+    private Result show(Session session, Statement.Show s) {
         List<Object[]> rows = new ArrayList<>();
         return switch (s.kind()) {
             case TABLES, VIEWS, MATERIALIZED_VIEWS -> {
@@ -1071,11 +1165,12 @@ final class Coordinator implements AutoCloseable, Catalog {
                     case CatalogItem.View v -> v.sql();
                     case CatalogItem.MaterializedView m -> m.sql();
                     case CatalogItem.Index i -> i.sql();
+                    case CatalogItem.SystemRelation r -> throw new IllegalStateException("system relations are not in the user catalog");
                 };
                 rows.add(new Object[] {name, text});
                 yield new Result("SHOW", List.of("name", "create_sql"), List.of(SqlType.TEXT, SqlType.TEXT), rows);
             }
-            case VARIABLE -> throw new SqlException("42704", "unrecognized configuration parameter \"" + String.join(".", s.target()) + "\"", s.pos());
+            case VARIABLE -> showSetting(session, s);
         };
     }
 
@@ -1165,6 +1260,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.QueryStatement qs when qs.emitChanges() -> q = binder.bindQuery(qs.query());
             default -> throw new SqlException("42601", "subscribe takes SUBSCRIBE or SELECT ... EMIT CHANGES", st.pos());
         }
+        if (binder.readsSystemCatalog()) throw systemCatalogIn("a subscription", st.pos());
         Plan plan = temporal(q.plan().arity() > q.visible() ? new Plan.Project(q.plan(), range(q.visible())) : q.plan(), st.pos());
         long start = oracle.readTime();
         checkChanges(plan, start, st.pos());

@@ -22,8 +22,6 @@ public final class Session {
     volatile boolean cancelRequested;
     /** The cursor a FETCH is waiting on, for a cancel to wake. */
     volatile Cursor waitingOn;
-    /** {@code SET asof_join = desugared}: AS OF SYSTEM TIME planned as its desugaring, the reference. */
-    boolean asOfDesugared;
 
     Session() {}
 

@@ -163,6 +163,27 @@ public final class Tributary implements AutoCloseable {
             coordinator.closeSession(session);
         }
 
+        /**
+         * A setting the client chose when it connected (PostgreSQL's startup parameters, such as
+         * {@code application_name}), as SET would make it but without validation messages to a
+         * client that cannot see them yet: an unknown or invalid one is ignored.
+         */
+        public void startupSetting(String name, String value) {
+            String key = name.toLowerCase(java.util.Locale.ROOT);
+            dev.tributary.sql.catalog.Settings.find(key).filter(dev.tributary.sql.catalog.Settings.Setting::settable).ifPresent(s -> {
+                try {
+                    session.settings.put(key, dev.tributary.sql.catalog.Settings.validate(s, value, 0));
+                } catch (dev.tributary.sql.SqlException e) {
+                    // PostgreSQL would refuse the connection; Tributary keeps the default instead
+                }
+            });
+        }
+
+        /** The role the client authenticated as: {@code current_user} and {@code session_user}. */
+        public void authenticatedAs(String role) {
+            session.settings.put("session_authorization", role);
+        }
+
         /** {@code I} idle, {@code T} in a transaction block, {@code E} in a failed one. */
         public char transactionStatus() {
             return session.status();

@@ -97,4 +97,49 @@ class SubscribeTest {
                     .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("42P01"));
         }
     }
+
+    @Test
+    void aSubscriptionStartedWhileWritesHappenMissesAndRepeatsNothing() throws Exception {
+        for (int workers = 1; workers <= 2; workers++) {
+            try (Tributary db = Tributary.inMemory(Clock.manual(1_000), workers)) {
+                db.execute("CREATE TABLE t (id int)");
+                int n = 400;
+                java.util.concurrent.CountDownLatch halfway = new java.util.concurrent.CountDownLatch(1);
+                Thread writer = new Thread(() -> {
+                    Tributary.Connection c = db.session();
+                    for (int i = 1; i <= n; i++) {
+                        c.execute("INSERT INTO t VALUES (" + i + ")");
+                        if (i == n / 2) halfway.countDown();
+                    }
+                }, "writer");
+                writer.start();
+                assertThat(halfway.await(30, TimeUnit.SECONDS)).isTrue();
+                LinkedBlockingQueue<Result> batches = new LinkedBlockingQueue<>();
+                try (Subscription sub = db.subscribe("SUBSCRIBE t", batches::add)) {
+                    writer.join(30_000);
+                    java.util.Map<Long, Long> seen = new java.util.TreeMap<>();
+                    long total = 0;
+                    java.time.Instant last = java.time.Instant.EPOCH;
+                    boolean first = true;
+                    while (total < n) {
+                        Result batch = batches.poll(10, TimeUnit.SECONDS);
+                        assertThat(batch).as("a batch within 10 s, %d of %d rows so far (%d workers)", total, n, workers).isNotNull();
+                        for (Object[] row : batch.rows()) {
+                            java.time.Instant time = (java.time.Instant) row[0];
+                            assertThat(time).as("times never decrease").isAfterOrEqualTo(last);
+                            last = time;
+                            assertThat((Long) row[1]).as("only insertions").isEqualTo(1L);
+                            seen.merge((Long) row[2], 1L, Long::sum);
+                            total++;
+                        }
+                        // the snapshot came first and held the rows written before the start, at one time
+                        if (first) assertThat(batch.rows().stream().map(r -> r[0]).distinct().count()).isLessThanOrEqualTo(1);
+                        first = false;
+                    }
+                    assertThat(seen).as("every row exactly once (%d workers)", workers).hasSize(n);
+                    assertThat(seen.values()).containsOnly(1L);
+                }
+            }
+        }
+    }
 }

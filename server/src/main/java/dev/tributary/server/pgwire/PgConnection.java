@@ -519,6 +519,10 @@ final class PgConnection {
             if (!new Authenticator(db.roles(), options.auth(), socket.getInetAddress().isLoopbackAddress(), RANDOM).authenticate(user, this)) {
                 return false;
             }
+            session.authenticatedAs(user);
+            for (Map.Entry<String, String> e : params.entrySet()) {
+                if (!e.getKey().equals("user") && !e.getKey().equals("database")) session.startupSetting(e.getKey(), e.getValue());
+            }
             parameter("server_version", "15.0 (Tributary)");
             parameter("server_encoding", "UTF8");
             parameter("client_encoding", "UTF8");

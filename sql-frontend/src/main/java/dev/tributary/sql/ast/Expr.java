@@ -102,6 +102,27 @@ public sealed interface Expr extends Node {
     /** {@code left op ANY|ALL (query)}; SOME is read as ANY. */
     record Quantified(int pos, BinaryOp op, Expr left, Quantifier quantifier, Query query) implements Expr {}
 
+    /** {@code left op ANY|ALL (array)}: the comparison with each element of an array value. */
+    record QuantifiedArray(int pos, BinaryOp op, Expr left, Quantifier quantifier, Expr array) implements Expr {}
+
+    // ---- arrays
+
+    /** {@code ARRAY[e1, e2, ...]}. */
+    record ArrayConstructor(int pos, List<Expr> elements) implements Expr {
+        public ArrayConstructor {
+            elements = List.copyOf(elements);
+        }
+    }
+
+    /** {@code ARRAY(query)}: the one-column query's rows as an array, in its ORDER BY's order. */
+    record ArraySubquery(int pos, Query query) implements Expr {}
+
+    /** {@code (expr).field}: a field of a composite value. */
+    record FieldSelection(int pos, Expr expr, String field) implements Expr {}
+
+    /** {@code array[index]}. */
+    record Subscript(int pos, Expr array, Expr index) implements Expr {}
+
     // ---- subqueries
 
     record Exists(int pos, Query query) implements Expr {}
@@ -121,6 +142,14 @@ public sealed interface Expr extends Node {
         public FunctionCall {
             name = List.copyOf(name);
             args = List.copyOf(args);
+            orderBy = List.copyOf(orderBy);
+        }
+    }
+
+    /** {@code call OVER ([PARTITION BY partitionBy] [ORDER BY orderBy])}: a window function call. */
+    record WindowCall(int pos, FunctionCall call, List<Expr> partitionBy, List<OrderItem> orderBy) implements Expr {
+        public WindowCall {
+            partitionBy = List.copyOf(partitionBy);
             orderBy = List.copyOf(orderBy);
         }
     }

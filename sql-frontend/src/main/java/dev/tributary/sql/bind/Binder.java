@@ -44,6 +44,9 @@ public final class Binder {
     private final java.util.Set<Long> dependencies = new java.util.HashSet<>();
 
     private boolean asOfDesugared;
+    /** The system catalogs over {@link #catalog}, snapshotted when the statement first reads them. */
+    private dev.tributary.sql.catalog.SystemCatalog system;
+    private boolean readsSystemCatalog;
 
     public Binder(Catalog catalog) {
         this.catalog = catalog;
@@ -58,6 +61,22 @@ public final class Binder {
     public Binder desugarAsOfSystemTime(boolean on) {
         this.asOfDesugared = on;
         return this;
+    }
+
+    /** The statement's snapshot of the system catalogs (taken on first use). */
+    dev.tributary.sql.catalog.SystemCatalog system() {
+        readsSystemCatalog = true;
+        if (system == null) system = new dev.tributary.sql.catalog.SystemCatalog(catalog);
+        return system;
+    }
+
+    /**
+     * Whether the bound statement read a system relation or a catalog function: its plan holds
+     * constants computed from the catalog as it is now, so it must not be kept (as a view) or
+     * maintained (as a materialized view or index).
+     */
+    public boolean readsSystemCatalog() {
+        return readsSystemCatalog;
     }
 
     /** A bound relation: its plan and the fields names resolve to, one per plan column. */
@@ -414,15 +433,16 @@ public final class Binder {
                 // in a correlated subquery a subquery in FROM may read the outer query's columns, as in
                 // PostgreSQL: it is planned like a LATERAL item (per value of what it reads of D)
                 // a LATERAL item sees the items before it: they become one input, joined with it
-                List<Plan> before = new ArrayList<>();
-                List<Field> fields = new ArrayList<>();
-                for (Bound b : inputs) {
-                    before.add(b.plan());
-                    fields.addAll(b.fields());
-                }
-                Bound left = new Bound(before.isEmpty() ? one() : JoinPlanner.innerJoin(before, List.of()), fields);
+                Bound left = joinedSoFar(inputs);
                 inputs.clear();
                 inputs.add(lateral(left, d, c));
+            } else if (r instanceof TableRef.FunctionTable f) {
+                // a function in FROM is LATERAL: its arguments may read the items before it (and the enclosing query)
+                Bound left = joinedSoFar(inputs);
+                Scope outer = c == null ? null : new Scope(c.fields, Scope.identityOf(nD), null, c.used);
+                List<Field> seen = left.fields().subList(nD, left.fields().size());
+                inputs.clear();
+                inputs.add(functionTable(left, f, new Scope(seen, Scope.offset(nD, seen.size()), outer, null)));
             } else {
                 inputs.add(tableRef(r));
             }
@@ -499,9 +519,11 @@ public final class Binder {
         // D's columns, the select list, then hidden ORDER BY columns
         int base = plan.arity();
         Rel rel = new Rel(plan);
+        java.util.function.Function<Expr, ScalarExpr> windows = either(windows(items, orderBy, scope, rel, grouping != null, nD),
+                setReturning(items, scope, rel, grouping != null));
         List<ScalarExpr> exprs = new ArrayList<>();
         for (int i = 0; i < nD; i++) exprs.add(Sx.column(i, c.fields.get(i).type()));
-        for (Expr e : items) exprs.add(grouping == null ? expr(e, scope, null, rel) : grouping.bind(e, rel));
+        for (Expr e : items) exprs.add(grouping == null ? new ExprBinder(this, scope, windows, rel).bind(e) : grouping.bind(e, rel));
         List<Plan.SortKey> order = new ArrayList<>();
         List<String> textOfItem = new ArrayList<>();
         for (Expr e : items) textOfItem.add(SqlFormatter.format(e));
@@ -513,7 +535,7 @@ public final class Binder {
                 if (s.distinct() && s.distinctOn().isEmpty()) {
                     throw new SqlException("42P10", "for SELECT DISTINCT, ORDER BY expressions must appear in select list", item.pos());
                 }
-                exprs.add(grouping == null ? expr(item.expr(), scope, null, rel) : grouping.bind(item.expr(), rel));
+                exprs.add(grouping == null ? new ExprBinder(this, scope, windows, rel).bind(item.expr()) : grouping.bind(item.expr(), rel));
                 col = exprs.size() - 1 - nD;
                 hidden.put(SqlFormatter.format(item.expr()), col);
             }
@@ -548,6 +570,116 @@ public final class Binder {
             plan = new Plan.Distinct(keyForm(plan));
         }
         return new SelectResult(plan, names, types, order, nD);
+    }
+
+    /**
+     * The window function calls of the select list and ORDER BY, each computed over {@code rel}
+     * ({@link Plan.Window}: its PARTITION BY and ORDER BY values are added to the relation, then
+     * the function's column); the result claims each call as that column, for the select list's
+     * binding. Null when there are none.
+     */
+    private java.util.function.Function<Expr, ScalarExpr> windows(List<Expr> items, List<OrderItem> orderBy, Scope scope, Rel rel, boolean grouped, int nD) {
+        List<Expr.WindowCall> calls = new ArrayList<>();
+        List<Expr> roots = new ArrayList<>(items);
+        for (OrderItem o : orderBy) roots.add(o.expr());
+        for (Expr e : roots) collectWindows(e, calls);
+        if (calls.isEmpty()) return null;
+        if (grouped) throw new SqlException("0A000", "window functions together with GROUP BY or aggregates are not supported yet", calls.get(0).pos());
+        Map<Expr.WindowCall, Integer> column = new HashMap<>();
+        for (Expr.WindowCall w : calls) {
+            if (column.containsKey(w)) continue;
+            String name = w.call().name().get(w.call().name().size() - 1);
+            Plan.WindowFunction fn = switch (name) {
+                case "row_number" -> Plan.WindowFunction.ROW_NUMBER;
+                case "rank" -> Plan.WindowFunction.RANK;
+                case "dense_rank" -> Plan.WindowFunction.DENSE_RANK;
+                default -> throw new SqlException("0A000", "window function " + name + " is not supported yet (row_number, rank and dense_rank are)", w.pos());
+            };
+            if (!w.call().args().isEmpty() || w.call().star() || w.call().distinct() || w.call().filter() != null) {
+                throw new SqlException("42883", "function " + name + " takes no arguments", w.pos());
+            }
+            List<ScalarExpr> values = new ArrayList<>();
+            for (Expr p : w.partitionBy()) values.add(new ExprBinder(this, scope, null, rel).bind(p));
+            for (OrderItem o : w.orderBy()) values.add(new ExprBinder(this, scope, null, rel).bind(o.expr()));
+            int first = rel.plan.arity();
+            if (!values.isEmpty()) rel.plan = new Plan.Map(rel.plan, values);
+            // in a correlated subquery each row of the enclosing query (D's columns) is a partition of its own
+            List<Integer> partition = new ArrayList<>(range(0, nD));
+            partition.addAll(range(first, first + w.partitionBy().size()));
+            List<Plan.SortKey> order = new ArrayList<>();
+            for (int k = 0; k < w.orderBy().size(); k++) order.add(sortKey(first + w.partitionBy().size() + k, w.orderBy().get(k)));
+            rel.plan = new Plan.Window(rel.plan, partition, order, fn);
+            column.put(w, rel.plan.arity() - 1);
+        }
+        return e -> e instanceof Expr.WindowCall w && column.containsKey(w) ? Sx.column(column.get(w), SqlType.BIGINT) : null;
+    }
+
+    /** {@code a}'s claim on an expression, else {@code b}'s (either may be null). */
+    private static java.util.function.Function<Expr, ScalarExpr> either(java.util.function.Function<Expr, ScalarExpr> a,
+                                                                      java.util.function.Function<Expr, ScalarExpr> b) {
+        if (a == null) return b;
+        if (b == null) return a;
+        return e -> {
+            ScalarExpr x = a.apply(e);
+            return x != null ? x : b.apply(e);
+        };
+    }
+
+    /**
+     * The set-returning function calls of the select list, run side by side over {@code rel}
+     * ({@link dev.tributary.sql.expr.TableFunction#zip}, one {@link Plan.FlatMap}); the result
+     * claims each call as its column, or, for a function of several columns, as the record of
+     * them. Null when there are none.
+     */
+    private java.util.function.Function<Expr, ScalarExpr> setReturning(List<Expr> items, Scope scope, Rel rel, boolean grouped) {
+        List<Expr.FunctionCall> calls = new ArrayList<>();
+        for (Expr e : items) collectSetReturning(e, calls);
+        if (calls.isEmpty()) return null;
+        if (grouped) throw new SqlException("0A000", "set-returning functions together with GROUP BY or aggregates are not supported yet", calls.get(0).pos());
+        List<dev.tributary.sql.expr.TableFunction> functions = new ArrayList<>();
+        java.util.Map<Expr.FunctionCall, Integer> offsets = new java.util.IdentityHashMap<>();
+        int first = rel.plan.arity();
+        int at = first;
+        for (Expr.FunctionCall f : calls) {
+            String name = f.name().get(f.name().size() - 1);
+            if (f.distinct() || f.star() || !f.orderBy().isEmpty() || f.filter() != null) {
+                throw new SqlException("42601", "DISTINCT, ORDER BY, FILTER or * in a call of " + name, f.pos());
+            }
+            List<ScalarExpr> args = new ArrayList<>();
+            for (Expr a : f.args()) args.add(new ExprBinder(this, scope, null, rel).bind(a));
+            dev.tributary.sql.expr.TableFunction fn = dev.tributary.sql.expr.TableFunction.resolve(name, args, f.pos());
+            functions.add(fn);
+            offsets.put(f, at);
+            at += fn.columnTypes().size();
+        }
+        rel.plan = new Plan.FlatMap(rel.plan, dev.tributary.sql.expr.TableFunction.zip(functions));
+        return e -> {
+            if (!(e instanceof Expr.FunctionCall f) || !offsets.containsKey(f)) return null;
+            dev.tributary.sql.expr.TableFunction fn = functions.get(calls.indexOf(f));
+            int col = offsets.get(f);
+            if (fn.columnTypes().size() == 1) return Sx.column(col, fn.columnTypes().get(0));
+            List<ScalarExpr> fields = new ArrayList<>();
+            for (int i = 0; i < fn.columnTypes().size(); i++) fields.add(Sx.column(col + i, fn.columnTypes().get(i)));
+            return dev.tributary.sql.expr.RecordExprs.construct(SqlType.record(fn.columnNames(), fn.columnTypes()), fields);
+        };
+    }
+
+    private static void collectSetReturning(Expr e, List<Expr.FunctionCall> out) {
+        if (e == null) return;
+        if (e instanceof Expr.FunctionCall f && dev.tributary.sql.expr.TableFunction.isSetReturning(f.name().get(f.name().size() - 1))) {
+            out.add(f);
+            return;
+        }
+        for (Expr child : Exprs.children(e)) collectSetReturning(child, out);
+    }
+
+    private static void collectWindows(Expr e, List<Expr.WindowCall> out) {
+        if (e == null) return;
+        if (e instanceof Expr.WindowCall w) {
+            out.add(w);
+            return;
+        }
+        for (Expr child : Exprs.children(e)) collectWindows(child, out);
     }
 
     /** The leaves of nested inner joins with ON (or CROSS), and their ON conditions; other items as they are. */
@@ -607,6 +739,11 @@ public final class Binder {
             case Expr.ScalarSubquery q when q.query().body() instanceof QueryBody.Select sel && sel.items().size() == 1 ->
                     sel.items().get(0).alias() != null ? sel.items().get(0).alias() : columnName(sel.items().get(0).expr());
             case Expr.Extract x -> "extract";
+            case Expr.ArrayConstructor a -> "array";
+            case Expr.ArraySubquery a -> "array";
+            case Expr.Subscript s -> columnName(s.array());
+            case Expr.WindowCall w -> columnName(w.call());
+            case Expr.FieldSelection f -> f.field();
             case Expr.BooleanLiteral b -> "bool";
             default -> "?column?";
         };
@@ -639,7 +776,7 @@ public final class Binder {
                 Bound b = values(v.values());
                 yield v.alias() == null ? rename(b, "*VALUES*", List.of(), v.pos()) : rename(b, v.alias().name(), v.alias().columns(), v.alias().pos());
             }
-            case TableRef.FunctionTable f -> throw new SqlException("0A000", "set-returning functions in FROM are not supported yet", f.pos());
+            case TableRef.FunctionTable f -> functionTable(new Bound(one(), List.of()), f, new Scope(List.of(), null));
             case TableRef.Join j -> join(j);
             case TableRef.AsOfSystemTime a -> throw new SqlException("0A000", "AS OF SYSTEM TIME is supported as the one FROM item of a LATERAL subquery: "
                     + "[LEFT] JOIN LATERAL (SELECT ... FROM x AS OF SYSTEM TIME expr SINCE lit WHERE ...) ON true", a.pos());
@@ -647,15 +784,79 @@ public final class Binder {
         };
     }
 
+    /** The FROM items before a LATERAL one, as one input (their cross join; the empty row when there are none). */
+    private static Bound joinedSoFar(List<Bound> inputs) {
+        List<Plan> before = new ArrayList<>();
+        List<Field> fields = new ArrayList<>();
+        for (Bound b : inputs) {
+            before.add(b.plan());
+            fields.addAll(b.fields());
+        }
+        return new Bound(before.isEmpty() ? one() : JoinPlanner.innerJoin(before, List.of()), fields);
+    }
+
+    /**
+     * {@code left} joined laterally with the set-returning function {@code f}: each row of
+     * {@code left} with each row the function gives for it ({@link Plan.FlatMap}). The columns
+     * are named as PostgreSQL names them: a one-column function's column takes the alias (or the
+     * function's name), a composite one keeps its columns' names unless the alias lists others.
+     */
+    private Bound functionTable(Bound left, TableRef.FunctionTable f, Scope scope) {
+        Expr.FunctionCall call = f.call();
+        String name = call.name().get(call.name().size() - 1);
+        if (call.name().size() > 1 && !dev.tributary.sql.catalog.SystemCatalog.isSystemSchema(call.name().get(call.name().size() - 2))) {
+            throw new SqlException("42883", "function " + String.join(".", call.name()) + " does not exist", f.pos());
+        }
+        if (!dev.tributary.sql.expr.TableFunction.isSetReturning(name)) {
+            throw new SqlException("0A000", "only set-returning functions (generate_series, unnest) are supported in FROM; " + name + " is not one", f.pos());
+        }
+        if (call.distinct() || call.star() || !call.orderBy().isEmpty() || call.filter() != null) {
+            throw new SqlException("42601", "DISTINCT, ORDER BY, FILTER or * in a call of " + name, f.pos());
+        }
+        List<ScalarExpr> args = new ArrayList<>();
+        for (Expr a : call.args()) args.add(expr(a, scope));
+        dev.tributary.sql.expr.TableFunction fn = dev.tributary.sql.expr.TableFunction.resolve(name, args, f.pos());
+        String qualifier = f.alias() != null ? f.alias().name() : name;
+        List<String> names = new ArrayList<>(fn.columnNames());
+        if (names.size() == 1) names.set(0, qualifier);
+        if (f.alias() != null) {
+            if (f.alias().columns().size() > names.size()) {
+                throw new SqlException("42P10", "too many column aliases specified for function " + name, f.alias().pos());
+            }
+            for (int i = 0; i < f.alias().columns().size(); i++) names.set(i, f.alias().columns().get(i));
+        }
+        List<Field> fields = new ArrayList<>(left.fields());
+        for (int i = 0; i < names.size(); i++) fields.add(new Field(qualifier, names.get(i), fn.columnTypes().get(i), false));
+        return new Bound(new Plan.FlatMap(left.plan(), fn), fields);
+    }
+
     Bound named(TableRef.NamedTable t) {
         String name = t.name().get(t.name().size() - 1);
-        if (t.name().size() > 2 || (t.name().size() == 2 && !t.name().get(0).equals("public"))) {
-            throw new SqlException("3F000", "schema \"" + t.name().get(0) + "\" does not exist", t.pos());
+        List<String> qualified = t.name();
+        if (qualified.size() == 3) {
+            if (!qualified.get(0).equals(dev.tributary.sql.catalog.SystemCatalog.DATABASE_NAME)) {
+                throw new SqlException("0A000", "cross-database references are not implemented: " + String.join(".", qualified), t.pos());
+            }
+            qualified = qualified.subList(1, 3);
+        }
+        String schema = qualified.size() == 2 ? qualified.get(0) : null;
+        if (qualified.size() > 3 || (schema != null && !schema.equals("public") && !dev.tributary.sql.catalog.SystemCatalog.isSystemSchema(schema))) {
+            throw new SqlException("3F000", "schema \"" + qualified.get(0) + "\" does not exist", t.pos());
         }
         Bound b;
         Bound cte = t.name().size() == 1 ? ctes.get(name) : null;
+        // pg_catalog is searched first, as PostgreSQL does when the search path does not name it
+        Optional<CatalogItem.SystemRelation> sys = cte != null || "public".equals(schema) ? Optional.empty()
+                : dev.tributary.sql.catalog.SystemCatalog.relation(schema == null ? "pg_catalog" : schema, name);
         if (cte != null) {
             b = cte;
+        } else if (sys.isPresent()) {
+            CatalogItem.SystemRelation r = sys.get();
+            List<Field> fields = new ArrayList<>();
+            for (Column c : r.columns()) fields.add(new Field(name, c.name(), c.type(), false));
+            b = new Bound(new Plan.Constant(system().rows(r), types(r.columns())), fields);
+        } else if (schema != null && !schema.equals("public")) {
+            throw new SqlException("42P01", "relation \"" + String.join(".", t.name()) + "\" does not exist", t.pos());
         } else {
             Optional<CatalogItem> item = catalog.lookup(name);
             if (item.isEmpty() || item.get() instanceof CatalogItem.Index) {
@@ -670,6 +871,7 @@ public final class Binder {
                 case CatalogItem.Table x -> new Plan.Get(x.id(), x.name(), types(x.columns()));
                 case CatalogItem.MaterializedView m -> new Plan.Get(m.id(), m.name(), types(m.columns()));
                 case CatalogItem.Index i -> throw new IllegalStateException();
+                case CatalogItem.SystemRelation r -> throw new IllegalStateException("system relations are not in the user catalog");
             };
             b = new Bound(plan, fields);
         }

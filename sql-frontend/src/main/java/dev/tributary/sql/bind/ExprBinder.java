@@ -77,6 +77,18 @@ final class ExprBinder {
             case Expr.Extract x -> Sx.call("extract", List.of(Sx.literal(x.field(), SqlType.TEXT), bind(x.source())), x.pos());
             case Expr.CurrentValue c -> Sx.current(c.kind(), c.pos());
             case Expr.Case k -> caseExpr(k);
+            case Expr.QuantifiedArray q -> dev.tributary.sql.expr.ArrayExprs.quantified(Sx.comparison(q.op(), q.pos()), bind(q.left()),
+                    bind(q.array()), q.quantifier() == Expr.Quantifier.ALL, q.pos());
+            case Expr.ArrayConstructor a -> {
+                List<ScalarExpr> elements = new ArrayList<>();
+                for (Expr x : a.elements()) elements.add(bind(x));
+                yield dev.tributary.sql.expr.ArrayExprs.construct(elements, a.pos());
+            }
+            case Expr.Subscript x -> dev.tributary.sql.expr.ArrayExprs.subscript(bind(x.array()), bind(x.index()), x.pos());
+            case Expr.ArraySubquery a -> arraySubquery(a);
+            case Expr.FieldSelection f -> dev.tributary.sql.expr.RecordExprs.field(bind(f.expr()), f.field(), f.pos());
+            case Expr.WindowCall w -> throw new SqlException("42P20", "window functions are not allowed here", w.pos(),
+                    "Window functions may appear in the select list and ORDER BY of a query without GROUP BY.");
         };
     }
 
@@ -219,9 +231,48 @@ final class ExprBinder {
         if (f.distinct() || f.star() || !f.orderBy().isEmpty() || f.filter() != null) {
             throw new SqlException("42809", (f.star() ? name + "(*)" : "DISTINCT, ORDER BY or FILTER") + " specified, but " + name + " is not an aggregate function", f.pos());
         }
+        if (f.name().size() > 1 && !dev.tributary.sql.catalog.SystemCatalog.isSystemSchema(f.name().get(f.name().size() - 2))) {
+            throw new SqlException("42883", "function " + String.join(".", f.name()) + " does not exist", f.pos());
+        }
         List<ScalarExpr> args = new ArrayList<>();
         for (Expr a : f.args()) args.add(bind(a));
+        if (dev.tributary.sql.catalog.SystemCatalog.isCatalogFunction(name)) return binder.system().call(name, args, f.pos());
+        if (dev.tributary.sql.expr.TableFunction.isSetReturning(name)) {
+            throw new SqlException("0A000", "set-returning functions such as " + name + " are supported in FROM, not here yet", f.pos(),
+                    "Write SELECT ... FROM " + name + "(...) AS alias.");
+        }
         return Sx.call(name, args, f.pos());
+    }
+
+    /**
+     * {@code ARRAY(query)}: the scalar subquery {@code SELECT array_agg(v ORDER BY ...) FROM (query) AS a(v)},
+     * with the empty array for no rows; the query has one column and orders by it (if at all).
+     */
+    private ScalarExpr arraySubquery(Expr.ArraySubquery a) {
+        dev.tributary.sql.ast.Query q = a.query();
+        if (!(q.body() instanceof dev.tributary.sql.ast.QueryBody.Select sel) || sel.items().size() != 1
+                || sel.items().get(0).expr() instanceof Expr.Star || sel.items().get(0).expr() instanceof Expr.QualifiedStar) {
+            throw new SqlException("0A000", "ARRAY(subquery) is supported for a SELECT of one column", a.pos());
+        }
+        String name = sel.items().get(0).alias() != null ? sel.items().get(0).alias()
+                : sel.items().get(0).expr() instanceof Expr.ColumnRef c ? c.parts().get(c.parts().size() - 1) : null;
+        int pos = a.pos();
+        Expr value = new Expr.ColumnRef(pos, List.of("array", "value"));
+        List<dev.tributary.sql.ast.OrderItem> order = new ArrayList<>();
+        for (dev.tributary.sql.ast.OrderItem o : q.orderBy()) {
+            boolean byPosition = o.expr() instanceof Expr.IntegerLiteral i && i.value() == 1;
+            boolean byName = name != null && o.expr() instanceof Expr.ColumnRef c && c.parts().size() == 1 && c.parts().get(0).equals(name);
+            if (!byPosition && !byName) throw new SqlException("0A000", "ORDER BY in ARRAY(subquery) must name its one column", o.pos());
+            order.add(new dev.tributary.sql.ast.OrderItem(o.pos(), value, o.descending(), o.nulls()));
+        }
+        boolean limited = q.limit() != null || q.offset() != null;
+        dev.tributary.sql.ast.Query inner = limited ? q : new dev.tributary.sql.ast.Query(q.pos(), q.with(), q.body(), List.of(), null, null);
+        Expr agg = new Expr.FunctionCall(pos, List.of("array_agg"), List.of(value), false, false, order, null);
+        var select = new dev.tributary.sql.ast.QueryBody.Select(pos, false, List.of(), List.of(new dev.tributary.sql.ast.SelectItem(pos, agg, null)),
+                List.of(new dev.tributary.sql.ast.TableRef.DerivedTable(pos, true, inner, new dev.tributary.sql.ast.Alias(pos, "array", List.of("value")))),
+                null, List.of(), null);
+        ScalarExpr sub = subquery(Kind.SCALAR, new dev.tributary.sql.ast.Query(pos, List.of(), select, List.of(), null, null), null, null, pos);
+        return new ScalarExpr.Coalesce(List.of(sub, dev.tributary.sql.expr.ArrayExprs.empty(sub.type())), sub.type());
     }
 
     private ScalarExpr caseExpr(Expr.Case k) {

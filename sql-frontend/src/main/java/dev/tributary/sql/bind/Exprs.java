@@ -53,6 +53,21 @@ final class Exprs {
                 for (var o : f.orderBy()) c.add(o.expr());
             }
             case Expr.Extract x -> c.add(x.source());
+            case Expr.QuantifiedArray q -> {
+                c.add(q.left());
+                c.add(q.array());
+            }
+            case Expr.ArrayConstructor a -> c.addAll(a.elements());
+            case Expr.FieldSelection f -> c.add(f.expr());
+            case Expr.WindowCall w -> {
+                c.addAll(w.call().args());
+                c.addAll(w.partitionBy());
+                for (var o : w.orderBy()) c.add(o.expr());
+            }
+            case Expr.Subscript s -> {
+                c.add(s.array());
+                c.add(s.index());
+            }
             case Expr.Case k -> {
                 if (k.operand() != null) c.add(k.operand());
                 for (Expr.When w : k.whens()) {

@@ -27,7 +27,7 @@ import java.util.Set;
 final class Sx {
     private Sx() {}
 
-    private static final Set<String> AGGREGATES = Set.of("count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every", "string_agg");
+    private static final Set<String> AGGREGATES = Set.of("count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every", "string_agg", "array_agg");
 
     static boolean isAggregate(String name) {
         return AGGREGATES.contains(name);
@@ -94,7 +94,20 @@ final class Sx {
             case DIV -> Operators.binary(BinaryOp.DIV, l, r, pos);
             case MOD -> Operators.binary(BinaryOp.MOD, l, r, pos);
             case POW -> Operators.binary(BinaryOp.POW, l, r, pos);
-            case MATCH, IMATCH, NOT_MATCH, NOT_IMATCH -> throw new SqlException("0A000", "regular expression operators (" + op.symbol() + ") are not supported yet", pos);
+            case MATCH, IMATCH, NOT_MATCH, NOT_IMATCH -> dev.tributary.sql.expr.Regexes.match(op.symbol(), l, r, pos);
+        };
+    }
+
+    /** The comparison operator {@code op} names; 42883 for an operator that is not one. */
+    static BinaryOp comparison(dev.tributary.sql.ast.BinaryOp op, int pos) {
+        return switch (op) {
+            case EQ -> BinaryOp.EQ;
+            case NE -> BinaryOp.NE;
+            case LT -> BinaryOp.LT;
+            case LE -> BinaryOp.LE;
+            case GT -> BinaryOp.GT;
+            case GE -> BinaryOp.GE;
+            default -> throw new SqlException("42809", "op ANY/ALL (array) requires operator to yield boolean", pos);
         };
     }
 

@@ -66,6 +66,23 @@ public sealed interface CatalogItem {
         }
     }
 
+    /**
+     * A relation of {@code pg_catalog} or {@code information_schema}: its rows are computed from
+     * the rest of the catalog whenever a query reading it is planned ({@link SystemCatalog}), so
+     * it has no data of its own and is never written or maintained. {@code view} says whether
+     * PostgreSQL has it as a view ({@code pg_settings}, {@code information_schema.tables}).
+     */
+    record SystemRelation(long id, String schema, String name, boolean view, List<Column> columns) implements CatalogItem {
+        public SystemRelation {
+            columns = List.copyOf(columns);
+        }
+
+        @Override
+        public String kind() {
+            return view ? "view" : "table";
+        }
+    }
+
     /** The columns of a relation; an index has none of its own. */
     default List<Column> columns() {
         return switch (this) {
@@ -73,6 +90,7 @@ public sealed interface CatalogItem {
             case View v -> v.columns();
             case MaterializedView m -> m.columns();
             case Index i -> List.of();
+            case SystemRelation r -> r.columns();
         };
     }
 }

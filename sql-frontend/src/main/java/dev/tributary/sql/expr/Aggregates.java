@@ -38,7 +38,7 @@ public final class Aggregates {
     }
 
     private static final Map<String, List<Resolver.Candidate>> CANDIDATES = new HashMap<>();
-    private static final Set<String> NAMES = Set.of("count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every", "string_agg");
+    private static final Set<String> NAMES = Set.of("count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every", "string_agg", "array_agg");
 
     private static void sig(String name, SqlType result, Kind... params) {
         CANDIDATES.computeIfAbsent(name, k -> new ArrayList<>()).add(new Resolver.Candidate(name, List.of(params), result, null, true));
@@ -89,6 +89,16 @@ public final class Aggregates {
                     return c;
                 });
             }
+        }
+        if (n.equals("array_agg") && !star && argTypes.size() == 1 && !argTypes.get(0).isArray()) {
+            // array_agg(anynonarray): the values in the aggregate's order, NULLs included
+            SqlType t = argTypes.get(0).kind() == Kind.UNKNOWN ? SqlType.TEXT : argTypes.get(0);
+            return new Agg("array_agg", List.of(t), SqlType.array(t), (rows, m) -> {
+                if (rows.isEmpty()) return null;
+                List<Object> out = new ArrayList<>();
+                for (int i = 0; i < rows.size(); i++) for (long k = 0; k < m[i]; k++) out.add(rows.get(i)[0]);
+                return java.util.Collections.unmodifiableList(out);
+            });
         }
         List<Resolver.Candidate> cands = star ? null : CANDIDATES.get(n);
         List<Resolver.Candidate> found = cands == null ? List.of() : Resolver.select(cands, argTypes, false);

@@ -66,6 +66,8 @@ public final class Casts {
 
     /** Whether a value of type {@code from} can be cast to {@code to} in context {@code ctx}. */
     public static boolean castable(SqlType from, SqlType to, CastContext ctx) {
+        // an array casts to another array type as its elements do
+        if (from.isArray() && to.isArray()) return castable(from.element(), to.element(), ctx);
         CastContext l = level(from.kind(), to.kind());
         return l != null && l.compareTo(ctx) <= 0;
     }
@@ -84,6 +86,11 @@ public final class Casts {
         if (v == null) return null;
         Kind f = from.kind(), t = to.kind();
         boolean truncate = ctx == CastContext.EXPLICIT;
+        if (f == Kind.ARRAY && t == Kind.ARRAY) {
+            java.util.List<Object> out = new java.util.ArrayList<>();
+            for (Object e : (java.util.List<?>) v) out.add(cast(e, from.element(), to.element(), ctx));
+            return java.util.Collections.unmodifiableList(out);
+        }
         switch (t) {
             case TEXT, VARCHAR, CHAR, UNKNOWN -> {
                 String s = switch (f) {
@@ -253,7 +260,7 @@ public final class Casts {
         SqlType from = e.type();
         if (from.equals(target)) return e;
         if (!castable(from, target, ctx)) return null;
-        if (from.kind() == target.kind() && target.length() < 0 && target.scale() < 0) {
+        if (from.kind() == target.kind() && target.length() < 0 && target.scale() < 0 && !target.isArray()) {
             return e; // only a length, precision or scale the target does not ask for differs
         }
         if (e instanceof ScalarExpr.Literal lit && (from.kind() == Kind.UNKNOWN || lit.value() == null)) {

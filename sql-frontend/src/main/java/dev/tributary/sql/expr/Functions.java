@@ -161,6 +161,7 @@ public final class Functions {
      */
     public static ScalarExpr call(String name, List<ScalarExpr> args, int pos) {
         String n = name.toLowerCase(Locale.ROOT);
+        if (ArrayExprs.isArrayFunction(n)) return ArrayExprs.function(n, args, pos);
         switch (n) {
             case "now", "current_timestamp", "transaction_timestamp", "statement_timestamp" -> {
                 if (args.isEmpty()) return new ScalarExpr.Now(SqlType.TIMESTAMPTZ);

@@ -126,7 +126,8 @@ public final class Operators {
         // comparisons: every type with itself, integer and float kinds across, date/timestamp/timestamptz across
         List<Kind[]> pairs = new ArrayList<>();
         for (Kind k : Kind.values()) {
-            if (k != Kind.UNKNOWN && k != Kind.VARCHAR) pairs.add(new Kind[] {k, k});
+            // arrays compare by their element type (ArrayExprs), records not at all, not by kind
+            if (k != Kind.UNKNOWN && k != Kind.VARCHAR && k != Kind.ARRAY && k != Kind.RECORD) pairs.add(new Kind[] {k, k});
         }
         for (Kind a : INTS) for (Kind b : INTS) if (a != b) pairs.add(new Kind[] {a, b});
         pairs.add(new Kind[] {Kind.REAL, Kind.DOUBLE});
@@ -177,7 +178,8 @@ public final class Operators {
         return SqlType.TIMESTAMP;
     }
 
-    private static boolean test(BinaryOp op, int c) {
+    /** Whether comparison {@code op} holds for a comparison result {@code c} (negative, zero, positive). */
+    static boolean test(BinaryOp op, int c) {
         return switch (op) {
             case EQ -> c == 0;
             case NE -> c != 0;
@@ -202,6 +204,7 @@ public final class Operators {
      */
     public static ScalarExpr binary(BinaryOp op, ScalarExpr l, ScalarExpr r, int pos) {
         if (op == BinaryOp.CONCAT) return concat(l, r, pos);
+        if (op.isComparison() && (l.type().isArray() || r.type().isArray())) return ArrayExprs.compare(op, l, r, pos);
         List<Resolver.Candidate> found = Resolver.select(BINARY.get(op), List.of(l.type(), r.type()), true);
         String sig = typeName(l.type()) + " " + op.symbol() + " " + typeName(r.type());
         if (found.isEmpty()) throw new SqlException("42883", "operator does not exist: " + sig, pos, NO_OPERATOR_HINT);
@@ -215,6 +218,7 @@ public final class Operators {
 
     /** {@code text || text}, {@code bytea || bytea}, and PostgreSQL's {@code anynonarray || text} (the other operand printed as text). */
     private static ScalarExpr concat(ScalarExpr l, ScalarExpr r, int pos) {
+        if (l.type().isArray() || r.type().isArray()) return ArrayExprs.concat(l, r, pos);
         Kind lk = l.type().kind(), rk = r.type().kind();
         boolean lb = lk == Kind.BYTEA, rb = rk == Kind.BYTEA;
         if ((lb || lk == Kind.UNKNOWN) && (rb || rk == Kind.UNKNOWN) && (lb || rb)) {

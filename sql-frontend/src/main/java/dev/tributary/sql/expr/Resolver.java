@@ -31,6 +31,8 @@ final class Resolver {
             case DATE, TIME, TIMESTAMP, TIMESTAMPTZ -> 'D';
             case INTERVAL -> 'T';
             case UNKNOWN -> 'X';
+            case ARRAY -> 'A';
+            case RECORD -> 'P';
         };
     }
 

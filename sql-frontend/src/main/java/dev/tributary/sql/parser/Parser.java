@@ -1577,11 +1577,17 @@ public final class Parser {
         if ((isKw("any") || isKw("some") || isKw("all")) && peek(1).type() == Type.LPAREN) {
             Quantifier qn = isKw("all") ? Quantifier.ALL : Quantifier.ANY;
             p++;
-            if (!queryStartsAt(p + 1)) throw unsupported("ANY/ALL over an array", pos());
-            p++;
-            Query q = query();
-            expect(Type.RPAREN);
-            result = new Quantified(left.pos(), op, left, qn, q);
+            if (!queryStartsAt(p + 1)) {
+                p++;
+                Expr array = expr();
+                expect(Type.RPAREN);
+                result = new QuantifiedArray(left.pos(), op, left, qn, array);
+            } else {
+                p++;
+                Query q = query();
+                expect(Type.RPAREN);
+                result = new Quantified(left.pos(), op, left, qn, q);
+            }
         } else {
             result = new Binary(left.pos(), op, left, likeLevel(), opPos);
         }
@@ -1633,9 +1639,16 @@ public final class Parser {
     private Expr otherOperator() {
         Expr left = additive();
         int n = 0;
-        while (is(Type.OP)) {
-            String op = peek().value();
+        while (is(Type.OP) || isOperatorSyntax()) {
             int opPos = pos();
+            if (isOperatorSyntax()) {
+                BinaryOp explicit = operatorSyntax();
+                chain(++n);
+                Expr right = additive();
+                left = new Binary(left.pos(), explicit, left, right, opPos);
+                continue;
+            }
+            String op = peek().value();
             BinaryOp bin = switch (op) {
                 case "||" -> BinaryOp.CONCAT;
                 case "~" -> BinaryOp.MATCH;
@@ -1656,6 +1669,36 @@ public final class Parser {
                     : new Binary(left.pos(), bin, left, right, opPos);
         }
         return left;
+    }
+
+    /** Whether {@code OPERATOR(...)} starts here. */
+    private boolean isOperatorSyntax() {
+        return isKw("operator") && peek(1).type() == Type.LPAREN;
+    }
+
+    /**
+     * {@code OPERATOR([pg_catalog.] op)}: an operator named explicitly, as psql writes its
+     * regular-expression matches; only the built-in (pg_catalog) operators exist.
+     */
+    private BinaryOp operatorSyntax() {
+        int pos = pos();
+        p += 2;
+        String schema = null;
+        if ((is(Type.IDENT) || is(Type.QUOTED_IDENT)) && is(1, Type.DOT)) {
+            schema = next().value();
+            p++;
+        }
+        Token t = peek();
+        if (t.type() != Type.OP) throw syntaxError(t);
+        p++;
+        expect(Type.RPAREN);
+        BinaryOp op = null;
+        for (BinaryOp b : BinaryOp.values()) if (b.symbol().equals(t.value()) && b != BinaryOp.AND && b != BinaryOp.OR) op = b;
+        if (t.value().equals("!=")) op = BinaryOp.NE;
+        if (op == null || (schema != null && !schema.equals("pg_catalog"))) {
+            throw new SqlException("42883", "operator does not exist: " + (schema == null ? "" : schema + ".") + t.value(), pos);
+        }
+        return op;
     }
 
     private static boolean isKnownOperator(String op) {
@@ -1735,17 +1778,28 @@ public final class Parser {
     }
 
     private Expr postfix() {
+        boolean parenthesized = pending == null && is(Type.LPAREN);
         Expr e = primary();
         while (true) {
             if (is(Type.CAST)) {
                 p++;
-                e = new Cast(e.pos(), e, type());
+                e = castTo(e.pos(), e);
             } else if (is(Type.LBRACKET)) {
-                throw unsupported("array subscripts", pos());
+                int bracket = pos();
+                p++;
+                Expr index = expr();
+                if (is(Type.COLON)) throw unsupported("array slices", pos());
+                expect(Type.RBRACKET);
+                e = new Subscript(bracket, e, index);
             } else if (isKw("at") && (isKw(1, "time") || isKw(1, "local"))) {
                 throw unsupported("AT TIME ZONE", pos());
+            } else if (is(Type.DOT) && parenthesized && toks.get(p - 1).type() == Type.RPAREN
+                    && (is(1, Type.IDENT) || is(1, Type.QUOTED_IDENT))) {
+                // (expr).field
+                p++;
+                e = new FieldSelection(e.pos(), e, label());
             } else if (isKw("collate")) {
-                throw unsupported("COLLATE", pos());
+                collation();
             } else {
                 return e;
             }
@@ -1859,9 +1913,9 @@ public final class Parser {
                 expect(Type.LPAREN);
                 Expr e = expr();
                 expectKw("as");
-                SqlType type = type();
+                Expr cast = castTo(pos, e);
                 expect(Type.RPAREN);
-                return new Cast(pos, e, type);
+                return cast;
             }
             case "exists" -> {
                 if (peek(1).type() == Type.LPAREN && queryStartsAt(p + 2)) {
@@ -1876,6 +1930,13 @@ public final class Parser {
                 if (is(Type.LPAREN)) throw unsupported(w.toUpperCase(Locale.ROOT) + " with a precision", pos());
                 return new CurrentValue(pos, CurrentKind.valueOf(w.toUpperCase(Locale.ROOT)));
             }
+            case "current_catalog", "current_user", "session_user", "current_role", "current_schema" -> {
+                // SQL's parameterless functions (current_schema may also be called with parentheses)
+                if (!(w.equals("current_schema") && peek(1).type() == Type.LPAREN)) {
+                    p++;
+                    return new FunctionCall(pos, List.of(w), List.of(), false, false, List.of(), null);
+                }
+            }
             case "interval" -> {
                 if (peek(1).type() == Type.STRING) {
                     p++;
@@ -1883,9 +1944,24 @@ public final class Parser {
                     return new TypedLiteral(pos, SqlType.INTERVAL, text, intervalQualifier());
                 }
             }
-            case "array", "row" -> {
-                if (w.equals("array") || peek(1).type() == Type.LPAREN) throw unsupported(w.toUpperCase(Locale.ROOT)
-                        + " constructors", pos);
+            case "array" -> {
+                if (peek(1).type() == Type.LBRACKET) {
+                    p += 2;
+                    List<Expr> elements = is(Type.RBRACKET) ? List.of() : exprList();
+                    if (elements.stream().anyMatch(x -> x instanceof ArrayConstructor)) throw unsupported("multidimensional arrays", pos);
+                    expect(Type.RBRACKET);
+                    return new ArrayConstructor(pos, elements);
+                }
+                if (peek(1).type() == Type.LPAREN && queryStartsAt(p + 2)) {
+                    p += 2;
+                    Query q = query();
+                    expect(Type.RPAREN);
+                    return new ArraySubquery(pos, q);
+                }
+                throw syntaxError(peek(1));
+            }
+            case "row" -> {
+                if (peek(1).type() == Type.LPAREN) throw unsupported("ROW constructors", pos);
             }
             case "default" -> throw new SqlException("42601", "DEFAULT is not allowed in this context", pos);
             default -> {
@@ -1975,8 +2051,26 @@ public final class Parser {
             filter = expr();
             expect(Type.RPAREN);
         }
-        if (isKw("over")) throw unsupported("window functions", pos());
-        return new FunctionCall(pos, name, args, distinct, star, order, filter);
+        FunctionCall call = new FunctionCall(pos, name, args, distinct, star, order, filter);
+        if (isKw("over")) {
+            p++;
+            if (!is(Type.LPAREN)) throw unsupported("named windows", pos());
+            p++;
+            List<Expr> partition = List.of();
+            List<OrderItem> windowOrder = List.of();
+            if (isKw("partition") && isKw(1, "by")) {
+                p += 2;
+                partition = exprList();
+            }
+            if (isKw("order") && isKw(1, "by")) {
+                p += 2;
+                windowOrder = orderList();
+            }
+            if (isKw("rows") || isKw("range") || isKw("groups")) throw unsupported("window frames", pos());
+            expect(Type.RPAREN);
+            return new WindowCall(pos, call, partition, windowOrder);
+        }
+        return call;
     }
 
     /** EXTRACT, SUBSTRING, POSITION, TRIM and OVERLAY with their SQL-standard argument syntax. */
@@ -2094,10 +2188,47 @@ public final class Parser {
 
     // ------------------------------------------------------------------ types
 
+    /**
+     * {@code COLLATE name}: Tributary compares text in code point order, which is PostgreSQL's
+     * {@code C} collation and the database default; those are accepted (and change nothing),
+     * any other collation does not exist here (42704).
+     */
+    private void collation() {
+        int pos = pos();
+        p++;
+        List<String> name = new ArrayList<>();
+        name.add(label());
+        while (accept(Type.DOT)) name.add(label());
+        String last = name.get(name.size() - 1);
+        boolean schemaOk = name.size() == 1 || (name.size() == 2 && name.get(0).equals("pg_catalog"));
+        boolean known = last.equals("default") || last.equals("C") || last.equals("POSIX") || last.equals("ucs_basic");
+        if (!schemaOk || !known) {
+            throw new SqlException("42704", "collation \"" + String.join(".", name) + "\" for encoding \"UTF8\" does not exist", pos);
+        }
+    }
+
+    /**
+     * The object identifier alias types: a cast to one of them reads a name as the object's OID
+     * (and is PostgreSQL's function-style cast {@code regclass('t')}, bound with the catalog).
+     */
+    private static final java.util.Set<String> OID_ALIAS_TYPES = java.util.Set.of("regclass", "regtype", "regnamespace", "regproc", "regrole");
+
+    /** The cast of {@code e} to the type that follows ({@code ::type} or {@code CAST(e AS type)}). */
+    private Expr castTo(int pos, Expr e) {
+        int k = p;
+        if (is(Type.IDENT) && peek().value().equals("pg_catalog") && is(1, Type.DOT)) k += 2;
+        Token t = toks.get(k);
+        if (t.type() == Type.IDENT && OID_ALIAS_TYPES.contains(t.value()) && toks.get(k + 1).type() != Type.LBRACKET) {
+            p = k + 1;
+            return new FunctionCall(pos, List.of("pg_catalog", t.value()), List.of(e), false, false, List.of(), null);
+        }
+        return new Cast(pos, e, type());
+    }
+
     /** PostgreSQL types that exist but Tributary does not store. */
     private static final java.util.Set<String> UNSUPPORTED_TYPES = java.util.Set.of(
-            "json", "jsonb", "uuid", "bit", "varbit", "timetz", "money", "xml", "inet", "cidr", "macaddr", "oid",
-            "serial", "serial4", "bigserial", "serial8", "smallserial", "serial2", "point", "tsvector", "name",
+            "json", "jsonb", "uuid", "bit", "varbit", "timetz", "money", "xml", "inet", "cidr", "macaddr",
+            "serial", "serial4", "bigserial", "serial8", "smallserial", "serial2", "point", "tsvector",
             "bpchar");
 
     /** A type name, resolved to a {@link SqlType}. */
@@ -2158,8 +2289,13 @@ public final class Parser {
                 yield SqlType.numeric(precision, scale);
             }
             case "text" -> SqlType.TEXT;
+            // the catalogs' own types, modelled on the stored ones: an OID is a bigint (its
+            // range is 0..2^32-1), a name and PostgreSQL's one-byte "char" are text
+            case "oid", "xid", "regclass", "regtype", "regnamespace", "regproc", "regrole" -> SqlType.BIGINT;
+            case "name" -> SqlType.TEXT;
             case "varchar" -> varchar(pos);
             case "character", "char" -> {
+                if (t.type() == Type.QUOTED_IDENT && name.equals("char")) yield SqlType.TEXT;
                 if (t.type() == Type.IDENT && acceptKw("varying")) yield varchar(pos);
                 if (!accept(Type.LPAREN)) yield SqlType.character(1);
                 int n = lengthModifier(name, pos);
@@ -2196,8 +2332,22 @@ public final class Parser {
                 throw new SqlException("42704", "type \"" + name + "\" does not exist", pos);
             }
         };
-        if (is(Type.LBRACKET) || isKw("array")) throw unsupported("array types", pos());
-        return type;
+        boolean array = false;
+        while (is(Type.LBRACKET)) {
+            p++;
+            if (is(Type.INTEGER)) p++;
+            expect(Type.RBRACKET);
+            array = true;
+        }
+        if (!array && isKw("array")) {
+            p++;
+            if (accept(Type.LBRACKET)) {
+                if (is(Type.INTEGER)) p++;
+                expect(Type.RBRACKET);
+            }
+            array = true;
+        }
+        return array ? SqlType.array(type) : type;
     }
 
     private SqlType varchar(int pos) {

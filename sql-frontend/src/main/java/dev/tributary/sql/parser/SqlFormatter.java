@@ -598,6 +598,44 @@ public final class SqlFormatter {
                 b.append(')');
             }
             case CurrentValue c -> b.append(c.kind().name());
+            case QuantifiedArray q -> {
+                expr(b, q.left(), 7);
+                b.append(' ').append(q.op().symbol()).append(' ').append(q.quantifier().name()).append(" (");
+                expr(b, q.array(), 0);
+                b.append(')');
+            }
+            case WindowCall w -> {
+                expr(b, w.call(), 0);
+                b.append(" OVER (");
+                if (!w.partitionBy().isEmpty()) {
+                    b.append("PARTITION BY ");
+                    list(b, w.partitionBy());
+                }
+                if (!w.orderBy().isEmpty()) orderBy(b.append(w.partitionBy().isEmpty() ? "ORDER BY " : " ORDER BY "), w.orderBy());
+                b.append(')');
+            }
+            case FieldSelection f -> {
+                b.append('(');
+                expr(b, f.expr(), 0);
+                b.append(").").append(ident(f.field()));
+            }
+            case ArrayConstructor a -> {
+                b.append("ARRAY[");
+                list(b, a.elements());
+                b.append(']');
+            }
+            case ArraySubquery a -> {
+                b.append("ARRAY(");
+                query(b, a.query());
+                b.append(')');
+            }
+            case Subscript s -> {
+                b.append('(');
+                expr(b, s.array(), 0);
+                b.append(")[");
+                expr(b, s.index(), 0);
+                b.append(']');
+            }
             case Case c -> {
                 b.append("CASE");
                 if (c.operand() != null) expr(b.append(' '), c.operand(), 0);

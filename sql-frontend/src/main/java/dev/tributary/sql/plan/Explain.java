@@ -56,6 +56,15 @@ public final class Explain {
                 line(b, d, "Map " + exprs(m.exprs(), m.input()));
                 write(m.input(), d + 1, stored, b);
             }
+            case Plan.Window w -> {
+                line(b, d, "Window " + w.function().name().toLowerCase(java.util.Locale.ROOT) + " partition " + cols(w.partition())
+                        + " order " + cols(w.order().stream().map(Plan.SortKey::column).toList()));
+                write(w.input(), d + 1, stored, b);
+            }
+            case Plan.FlatMap m -> {
+                line(b, d, "FlatMap " + m.function().name() + "(" + exprs(m.function().args(), m.input()) + ")");
+                write(m.input(), d + 1, stored, b);
+            }
             case Plan.Project p -> {
                 line(b, d, "Project " + cols(p.columns()));
                 write(p.input(), d + 1, stored, b);

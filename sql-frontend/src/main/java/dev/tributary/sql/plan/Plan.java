@@ -192,6 +192,44 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * Each row extended by each row of a set-returning function called with arguments over it:
+     * a row for which the function gives no rows is dropped, one for which it gives n rows is n
+     * rows (PostgreSQL's lateral function call in FROM).
+     */
+    record FlatMap(Plan input, dev.tributary.sql.expr.TableFunction function) implements Plan {
+        @Override
+        public List<SqlType> types() {
+            List<SqlType> t = new ArrayList<>(input.types());
+            t.addAll(function.columnTypes());
+            return t;
+        }
+    }
+
+    /** The ranking window functions. */
+    enum WindowFunction { ROW_NUMBER, RANK, DENSE_RANK }
+
+    /**
+     * Each row extended by {@code function} computed over its partition (the rows with equal
+     * {@code partition} columns) in {@code order}: row_number numbers the rows (each copy of a
+     * row its own number; ties in an order PostgreSQL leaves unspecified, here the rows' own),
+     * rank counts the rows before the row's peers plus one, dense_rank the peer groups before it
+     * plus one. A BIGINT column.
+     */
+    record Window(Plan input, List<Integer> partition, List<SortKey> order, WindowFunction function) implements Plan {
+        public Window {
+            partition = List.copyOf(partition);
+            order = List.copyOf(order);
+        }
+
+        @Override
+        public List<SqlType> types() {
+            List<SqlType> t = new ArrayList<>(input.types());
+            t.add(SqlType.BIGINT);
+            return t;
+        }
+    }
+
     /** Each row reduced to the given columns, in the given order (columns may repeat). */
     record Project(Plan input, List<Integer> columns) implements Plan {
         public Project {

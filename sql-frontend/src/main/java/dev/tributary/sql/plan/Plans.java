@@ -21,6 +21,8 @@ public final class Plans {
             case Plan.LetRef r -> r;
             case Plan.Filter x -> new Plan.Filter(f.apply(x.input()), x.predicates());
             case Plan.Map m -> new Plan.Map(f.apply(m.input()), m.exprs());
+            case Plan.FlatMap m -> new Plan.FlatMap(f.apply(m.input()), m.function());
+            case Plan.Window w -> new Plan.Window(f.apply(w.input()), w.partition(), w.order(), w.function());
             case Plan.Project p -> new Plan.Project(f.apply(p.input()), p.columns());
             case Plan.Join j -> new Plan.Join(f.apply(j.left()), f.apply(j.right()), j.leftKey(), j.rightKey());
             case Plan.Reduce r -> new Plan.Reduce(f.apply(r.input()), r.groupKey(), r.aggregates(), r.global());
@@ -49,6 +51,7 @@ public final class Plans {
         return switch (p) {
             case Plan.Filter x -> new Plan.Filter(x.input(), map(x.predicates(), f));
             case Plan.Map m -> new Plan.Map(m.input(), map(m.exprs(), f));
+            case Plan.FlatMap m -> new Plan.FlatMap(m.input(), m.function().withArgs(map(m.function().args(), f)));
             case Plan.DeltaJoin d -> {
                 List<List<ScalarExpr>> filters = new ArrayList<>();
                 for (List<ScalarExpr> x : d.filters()) filters.add(map(x, f));

@@ -123,6 +123,32 @@ final class Pruner {
                 for (int k = 0; k < kept.size(); k++) inner[n + kept.get(k)] = in.plan().arity() + k;
                 yield finish(mapped, inner, needed, arity);
             }
+            case Plan.Window w -> {
+                // the function reads every input column (a row's number depends on the whole row), so nothing below is pruned
+                int n = w.input().arity();
+                Pruned in = prune(w.input(), all(n));
+                int[] inner = new int[arity];
+                for (int c = 0; c < n; c++) inner[c] = in.map()[c];
+                inner[n] = in.plan().arity();
+                Plan window = new Plan.Window(in.plan(), remap(w.partition(), in.map()),
+                        w.order().stream().map(k -> new Plan.SortKey(in.map()[k.column()], k.descending(), k.nullsFirst())).toList(), w.function());
+                yield finish(window, inner, needed, arity);
+            }
+            case Plan.FlatMap m -> {
+                // the function's columns are kept; its arguments and the needed input columns are read
+                int n = m.input().arity();
+                BitSet required = new BitSet();
+                for (int c = needed.nextSetBit(0); c >= 0 && c < n; c = needed.nextSetBit(c + 1)) required.set(c);
+                for (ScalarExpr a : m.function().args()) columnsOf(a, required);
+                Pruned in = prune(m.input(), required);
+                List<ScalarExpr> args = new ArrayList<>();
+                for (ScalarExpr a : m.function().args()) args.add(remap(a, in.map()));
+                Plan mapped = new Plan.FlatMap(in.plan(), m.function().withArgs(args));
+                int[] inner = new int[arity];
+                for (int c = 0; c < n; c++) inner[c] = in.map()[c];
+                for (int k = 0; k < arity - n; k++) inner[n + k] = in.plan().arity() + k;
+                yield finish(mapped, inner, needed, arity);
+            }
             case Plan.Filter f -> {
                 BitSet required = (BitSet) needed.clone();
                 for (ScalarExpr p : f.predicates()) columnsOf(p, required);

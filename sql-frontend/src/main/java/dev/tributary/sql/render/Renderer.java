@@ -79,6 +79,8 @@ public final class Renderer {
             case Plan.Constant c -> constant(c);
             case Plan.Filter f -> filter(render(f.input()), f);
             case Plan.Map m -> map(render(m.input()), m);
+            case Plan.FlatMap m -> flatMap(render(m.input()), m);
+            case Plan.Window w -> window(render(w.input()), w);
             case Plan.Project p -> project(render(p.input()), p);
             case Plan.Join j -> join(j);
             case Plan.DeltaJoin d -> d.paths().isEmpty() ? render(d.fallback()) : deltaJoin(d);
@@ -179,10 +181,17 @@ public final class Renderer {
 
     /** {@code step} applied to every row; an error it raises becomes an error row instead. */
     private static Rendered rowByRow(Rendered in, RowStep step) {
+        return rowsByRow(in, (row, emit) -> {
+            Row r = step.apply(row);
+            if (r != null) emit.accept(r);
+        });
+    }
+
+    /** As {@link #rowByRow}, for a step that makes any number of rows of each row. */
+    private static Rendered rowsByRow(Rendered in, java.util.function.BiConsumer<Row, java.util.function.Consumer<Row>> step) {
         KV<Collection<Row>, Collection<Row>> split = in.oks().flatMapOr((row, out) -> {
             try {
-                Row r = step.apply(row);
-                if (r != null) out.ok(r);
+                step.accept(row, out::ok);
             } catch (SqlException e) {
                 out.other(Errors.encode(e));
             } catch (RuntimeException e) {
@@ -214,6 +223,69 @@ public final class Renderer {
             Object[] values = Arrays.copyOf(inCodec.decode(row), n + exprs.size());
             for (int i = 0; i < exprs.size(); i++) values[n + i] = exprs.get(i).eval(values);
             return outCodec.encode(values);
+        });
+    }
+
+    /** Per partition (a reduce keyed by the partition columns): the rows sorted, each with its number appended. */
+    private Rendered window(Rendered in, Plan.Window w) {
+        List<SqlType> types = w.input().types();
+        RowCodec codec = new RowCodec(types);
+        RowCodec outCodec = new RowCodec(w.types());
+        int[] key = w.partition().stream().mapToInt(Integer::intValue).toArray();
+        Comparator<Object[]> order = rowOrder(w.order(), types);
+        Plan.WindowFunction fn = w.function();
+        Reducer<Row, Row, Row> logic = (k, input, output) -> {
+            int size = input.size();
+            Integer[] idx = new Integer[size];
+            Object[][] rows = new Object[size][];
+            for (int i = 0; i < size; i++) {
+                idx[i] = i;
+                rows[i] = codec.decode(input.value(i));
+            }
+            // values arrive in row order, so a stable sort breaks ties by the whole row
+            Arrays.sort(idx, (a, b) -> order.compare(rows[a], rows[b]));
+            long number = 0;
+            long rank = 0;
+            long dense = 0;
+            Object[] previous = null;
+            for (int j = 0; j < size; j++) {
+                long c = input.count(idx[j]);
+                if (c <= 0) continue;
+                Object[] r = rows[idx[j]];
+                if (previous == null || order.compare(previous, r) != 0) {
+                    rank = number + 1;
+                    dense++;
+                }
+                previous = r;
+                Object[] out = Arrays.copyOf(r, r.length + 1);
+                if (fn == Plan.WindowFunction.ROW_NUMBER) {
+                    for (long copy = 0; copy < c; copy++) {
+                        out[r.length] = number + copy + 1;
+                        output.add(outCodec.encode(out), 1);
+                    }
+                } else {
+                    out[r.length] = fn == Plan.WindowFunction.RANK ? rank : dense;
+                    output.add(outCodec.encode(out), c);
+                }
+                number += c;
+            }
+        };
+        Arrangement<Row, Row> grouped = in.oks().arrangeByKey(row -> codec.project(row, key), ROW, row -> row, ROW);
+        Collection<Row> oks = grouped.reduce("window", logic, ROW).flatten((k, v) -> v, ROW);
+        return new Rendered(oks, in.errs());
+    }
+
+    private Rendered flatMap(Rendered in, Plan.FlatMap m) {
+        RowCodec inCodec = new RowCodec(m.input().types());
+        RowCodec outCodec = new RowCodec(m.types());
+        int n = m.input().arity();
+        return rowsByRow(in, (row, emit) -> {
+            Object[] values = inCodec.decode(row);
+            for (Object[] produced : m.function().evaluate(values)) {
+                Object[] all = Arrays.copyOf(values, n + produced.length);
+                System.arraycopy(produced, 0, all, n, produced.length);
+                emit.accept(outCodec.encode(all));
+            }
         });
     }
 

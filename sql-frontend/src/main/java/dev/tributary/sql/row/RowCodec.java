@@ -64,6 +64,10 @@ import java.util.StringJoiner;
  *       multiples of 30 days only when the days would not fit an int, and micros whole days only
  *       when neither would). The decoded value equals
  *       the original by {@link Interval#equals}.</li>
+ *   <li>RECORD: the fields as a row of the fields' types (no terminator: the type fixes how many).</li>
+ *   <li>ARRAY: each element as a one-column row of the element type (its tag, then its
+ *       payload), then a {@code 0x00} terminator, which sorts below both tags: arrays compare
+ *       element by element, a prefix first, as PostgreSQL compares one-dimensional arrays.</li>
  * </ul>
  *
  * <p>Encoding checks each value's Java class; a value of the wrong class is a bug in the caller
@@ -83,15 +87,21 @@ public final class RowCodec {
     private final SqlType.Kind[] kinds;
     /** Payload bytes of each column when fixed, else -1. */
     private final int[] widths;
+    /** For each ARRAY column, the codec of its elements (one column); for each RECORD column, of its fields; null for other columns. */
+    private final RowCodec[] elements;
+    private static final byte ARRAY_END = 0x00;
 
     public RowCodec(List<SqlType> types) {
         this.types = List.copyOf(types);
         int n = this.types.size();
         this.kinds = new SqlType.Kind[n];
         this.widths = new int[n];
+        this.elements = new RowCodec[n];
         for (int i = 0; i < n; i++) {
             kinds[i] = this.types.get(i).kind();
             widths[i] = payloadWidth(kinds[i]);
+            if (kinds[i] == SqlType.Kind.ARRAY) elements[i] = new RowCodec(List.of(this.types.get(i).element()));
+            if (kinds[i] == SqlType.Kind.RECORD) elements[i] = new RowCodec(this.types.get(i).fieldTypes());
         }
     }
 
@@ -105,7 +115,7 @@ public final class RowCodec {
             case SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, TIME, TIMESTAMP, TIMESTAMPTZ -> 8;
             case DATE -> 4;
             case INTERVAL -> 16;
-            case NUMERIC, TEXT, VARCHAR, CHAR, BYTEA, UNKNOWN -> -1;
+            case NUMERIC, TEXT, VARCHAR, CHAR, BYTEA, UNKNOWN, ARRAY, RECORD -> -1;
         };
     }
 
@@ -179,6 +189,17 @@ public final class RowCodec {
                 w.putLong(epochMicros(t.getEpochSecond(), t.getNano(), "timestamp with time zone") ^ Long.MIN_VALUE);
             }
             case INTERVAL -> writeInterval(w, (Interval) v);
+            case ARRAY -> {
+                for (Object e : (List<?>) v) {
+                    byte[] element = elements[c].encode(e).bytes;
+                    for (byte b : element) w.put(b);
+                }
+                w.put(ARRAY_END);
+            }
+            case RECORD -> {
+                byte[] fields = elements[c].encode(((List<?>) v).toArray()).bytes;
+                for (byte b : fields) w.put(b);
+            }
         }
     }
 
@@ -195,6 +216,7 @@ public final class RowCodec {
             case TIMESTAMP -> "LocalDateTime";
             case TIMESTAMPTZ -> "Instant";
             case INTERVAL -> "Interval";
+            case ARRAY, RECORD -> "List";
         };
     }
 
@@ -385,6 +407,16 @@ public final class RowCodec {
         if (b[pos] == NULL) return pos + 1;
         int w = widths[c];
         if (w >= 0) return pos + 1 + w;
+        if (kinds[c] == SqlType.Kind.RECORD) {
+            int p = pos + 1;
+            for (int f = 0; f < elements[c].kinds.length; f++) p = elements[c].end(b, p, f);
+            return p;
+        }
+        if (kinds[c] == SqlType.Kind.ARRAY) {
+            int p = pos + 1;
+            while (b[p] != ARRAY_END) p = elements[c].end(b, p, 0);
+            return p + 1;
+        }
         return kinds[c] == SqlType.Kind.NUMERIC ? numericEnd(b, pos + 1) : escapedEnd(b, pos + 1);
     }
 
@@ -434,6 +466,22 @@ public final class RowCodec {
                 yield Instant.ofEpochSecond(Math.floorDiv(m, 1_000_000L), Math.floorMod(m, 1_000_000L) * 1000);
             }
             case INTERVAL -> readInterval(b, p);
+            case ARRAY -> {
+                List<Object> out = new ArrayList<>();
+                while (b[p] != ARRAY_END) {
+                    out.add(elements[c].read(b, p, 0));
+                    p = elements[c].end(b, p, 0);
+                }
+                yield java.util.Collections.unmodifiableList(out);
+            }
+            case RECORD -> {
+                List<Object> out = new ArrayList<>();
+                for (int f = 0; f < elements[c].kinds.length; f++) {
+                    out.add(elements[c].read(b, p, f));
+                    p = elements[c].end(b, p, f);
+                }
+                yield java.util.Collections.unmodifiableList(out);
+            }
         };
     }
 

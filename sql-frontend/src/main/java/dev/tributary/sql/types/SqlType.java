@@ -19,13 +19,39 @@ package dev.tributary.sql.types;
  *   <li>INTERVAL: {@link Interval}</li>
  *   <li>UNKNOWN: the type of an untyped string literal or bare NULL before resolution; its
  *       value is a {@link String} or null</li>
+ *   <li>ARRAY: a one-dimensional array of {@code element} values, lower bound 1: an immutable
+ *       {@link java.util.List} of the element type's Java values (elements may be null)</li>
+ *   <li>RECORD: a composite value with the named, typed {@code fields} (what a function
+ *       returning several columns gives in a select list): an immutable {@link java.util.List}
+ *       of the fields' values</li>
  * </ul>
  *
  * @param kind the type's kind
  * @param length VARCHAR/CHAR length or NUMERIC precision; -1 when not given
  * @param scale NUMERIC scale; -1 when not given
+ * @param element an ARRAY's element type (not itself an array); null for every other kind
+ * @param fieldNames a RECORD's field names; empty for every other kind
+ * @param fieldTypes a RECORD's field types, one per name
  */
-public record SqlType(Kind kind, int length, int scale) {
+public record SqlType(Kind kind, int length, int scale, SqlType element, java.util.List<String> fieldNames, java.util.List<SqlType> fieldTypes) {
+
+    public SqlType {
+        if ((kind == Kind.ARRAY) != (element != null)) throw new IllegalArgumentException("an ARRAY, and only an ARRAY, has an element type");
+        if (element != null && element.kind == Kind.ARRAY) throw new IllegalArgumentException("arrays of arrays are one array type");
+        fieldNames = java.util.List.copyOf(fieldNames);
+        fieldTypes = java.util.List.copyOf(fieldTypes);
+        if (fieldNames.size() != fieldTypes.size() || (kind == Kind.RECORD) == fieldNames.isEmpty()) {
+            throw new IllegalArgumentException("a RECORD, and only a RECORD, has fields, each named and typed");
+        }
+    }
+
+    public SqlType(Kind kind, int length, int scale, SqlType element) {
+        this(kind, length, scale, element, java.util.List.of(), java.util.List.of());
+    }
+
+    public SqlType(Kind kind, int length, int scale) {
+        this(kind, length, scale, null);
+    }
 
     /** The kinds of SQL types Tributary stores, with PostgreSQL's name for each. */
     public enum Kind {
@@ -45,7 +71,9 @@ public record SqlType(Kind kind, int length, int scale) {
         TIMESTAMP("timestamp without time zone"),
         TIMESTAMPTZ("timestamp with time zone"),
         INTERVAL("interval"),
-        UNKNOWN("unknown");
+        UNKNOWN("unknown"),
+        ARRAY("array"),
+        RECORD("record");
 
         private final String pgName;
 
@@ -92,6 +120,21 @@ public record SqlType(Kind kind, int length, int scale) {
         return new SqlType(Kind.NUMERIC, precision, scale);
     }
 
+    /** The array type of {@code element} (an array of arrays is the same type: PostgreSQL's arrays are multi-dimensional). */
+    public static SqlType array(SqlType element) {
+        return element.kind == Kind.ARRAY ? element : new SqlType(Kind.ARRAY, -1, -1, element);
+    }
+
+    /** The composite type of the named, typed fields (at least one). */
+    public static SqlType record(java.util.List<String> names, java.util.List<SqlType> types) {
+        return new SqlType(Kind.RECORD, -1, -1, null, names, types);
+    }
+
+    /** Whether this is an ARRAY type. */
+    public boolean isArray() {
+        return kind == Kind.ARRAY;
+    }
+
     /** Whether this is SMALLINT, INTEGER or BIGINT. */
     public boolean isInteger() {
         return kind == Kind.SMALLINT || kind == Kind.INTEGER || kind == Kind.BIGINT;
@@ -113,6 +156,8 @@ public record SqlType(Kind kind, int length, int scale) {
         return switch (kind) {
             case VARCHAR, CHAR -> length >= 0 ? kind.pgName + "(" + length + ")" : kind.pgName;
             case NUMERIC -> length >= 0 ? "numeric(" + length + "," + Math.max(scale, 0) + ")" : "numeric";
+            case ARRAY -> element + "[]";
+            case RECORD -> "record";
             default -> kind.pgName;
         };
     }

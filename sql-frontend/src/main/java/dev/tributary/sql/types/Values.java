@@ -8,6 +8,9 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -42,7 +45,93 @@ public final class Values {
             case TIMESTAMP -> timestampText((LocalDateTime) v);
             case TIMESTAMPTZ -> timestampText(LocalDateTime.ofInstant((Instant) v, ZoneOffset.UTC)) + "+00";
             case INTERVAL -> intervalText((Interval) v);
+            case ARRAY -> arrayText((List<?>) v, t.element());
+            case RECORD -> recordText((List<?>) v, t);
         };
+    }
+
+    /**
+     * An array as PostgreSQL prints it: {@code {1,2,NULL}}, an element double-quoted (with
+     * {@code "} and {@code \} escaped) when it is empty, is {@code NULL} spelled out, or holds
+     * a brace, comma, quote, backslash or white space.
+     */
+    public static String arrayText(List<?> elements, SqlType element) {
+        StringBuilder b = new StringBuilder("{");
+        for (int i = 0; i < elements.size(); i++) {
+            if (i > 0) b.append(',');
+            String e = toText(elements.get(i), element);
+            if (e == null) {
+                b.append("NULL");
+            } else if (e.isEmpty() || e.equalsIgnoreCase("null") || e.chars().anyMatch(c -> "{},\"\\".indexOf(c) >= 0 || Character.isWhitespace(c))) {
+                b.append('"').append(e.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+            } else {
+                b.append(e);
+            }
+        }
+        return b.append('}').toString();
+    }
+
+    /**
+     * A composite value as PostgreSQL prints it: {@code (7,1)}, NULL fields empty, a field
+     * double-quoted (with {@code "} and {@code \\} doubled) when it is empty or holds a
+     * parenthesis, comma, quote, backslash or white space.
+     */
+    public static String recordText(List<?> fields, SqlType t) {
+        StringBuilder b = new StringBuilder("(");
+        for (int i = 0; i < fields.size(); i++) {
+            if (i > 0) b.append(',');
+            String f = toText(fields.get(i), t.fieldTypes().get(i));
+            if (f == null) continue;
+            if (f.isEmpty() || f.chars().anyMatch(c -> "(),\"\\".indexOf(c) >= 0 || Character.isWhitespace(c))) {
+                b.append('"').append(f.replace("\\", "\\\\").replace("\"", "\"\"")).append('"');
+            } else {
+                b.append(f);
+            }
+        }
+        return b.append(')').toString();
+    }
+
+    /** PostgreSQL's one-dimensional array input: {@code {a,"b c",NULL}}; 22P02 for anything else. */
+    private static List<Object> parseArray(String s, SqlType t) {
+        String v = s.strip();
+        if (v.length() < 2 || v.charAt(0) != '{' || v.charAt(v.length() - 1) != '}') {
+            throw new SqlException("22P02", "malformed array literal: \"" + s + "\"", 0, "Array value must start with \"{\" or dimension information.");
+        }
+        List<Object> out = new ArrayList<>();
+        String body = v.substring(1, v.length() - 1);
+        if (body.isBlank()) return Collections.unmodifiableList(out);
+        int i = 0;
+        while (true) {
+            while (i < body.length() && Character.isWhitespace(body.charAt(i))) i++;
+            StringBuilder e = new StringBuilder();
+            boolean quoted = false;
+            if (i < body.length() && body.charAt(i) == '"') {
+                quoted = true;
+                i++;
+                while (i < body.length() && body.charAt(i) != '"') {
+                    if (body.charAt(i) == '\\' && i + 1 < body.length()) i++;
+                    e.append(body.charAt(i++));
+                }
+                if (i >= body.length()) throw new SqlException("22P02", "malformed array literal: \"" + s + "\"");
+                i++;
+            } else {
+                while (i < body.length() && body.charAt(i) != ',') {
+                    char c = body.charAt(i++);
+                    if (c == '{' || c == '}' || c == '"') {
+                        throw new SqlException("22P02", "malformed array literal: \"" + s + "\"", 0, "Tributary's arrays have one dimension.");
+                    }
+                    e.append(c);
+                }
+            }
+            String text = quoted ? e.toString() : e.toString().strip();
+            if (!quoted && text.isEmpty()) throw new SqlException("22P02", "malformed array literal: \"" + s + "\"");
+            out.add(!quoted && text.equalsIgnoreCase("null") ? null : fromText(text, t.element()));
+            while (i < body.length() && Character.isWhitespace(body.charAt(i))) i++;
+            if (i >= body.length()) break;
+            if (body.charAt(i) != ',') throw new SqlException("22P02", "malformed array literal: \"" + s + "\"");
+            i++;
+        }
+        return Collections.unmodifiableList(out);
     }
 
     /** Shortest round-trip digits, fixed notation for decimal exponents -4..14 as PostgreSQL 12+. */
@@ -190,6 +279,8 @@ public final class Values {
             case TIMESTAMP -> DateTimeText.parseTimestamp(s);
             case TIMESTAMPTZ -> DateTimeText.parseTimestamptz(s);
             case INTERVAL -> DateTimeText.parseInterval(s);
+            case ARRAY -> parseArray(s, t);
+            case RECORD -> throw new SqlException("0A000", "input of anonymous composite types is not implemented");
         };
     }
 
@@ -391,7 +482,27 @@ public final class Values {
             case TIMESTAMP -> ((LocalDateTime) a).compareTo((LocalDateTime) b);
             case TIMESTAMPTZ -> ((Instant) a).compareTo((Instant) b);
             case INTERVAL -> ((Interval) a).compareTo((Interval) b);
+            case ARRAY -> compareArrays((List<?>) a, (List<?>) b, t.element());
+            case RECORD -> {
+                int c = 0;
+                for (int i = 0; i < t.fieldTypes().size() && c == 0; i++) {
+                    Object x = ((List<?>) a).get(i), y = ((List<?>) b).get(i);
+                    c = x == null ? (y == null ? 0 : 1) : y == null ? -1 : compare(x, y, t.fieldTypes().get(i));
+                }
+                yield c;
+            }
         };
+    }
+
+    /** Element by element (NULL above every value, as in PostgreSQL), then the shorter first. */
+    private static int compareArrays(List<?> a, List<?> b, SqlType element) {
+        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+            Object x = a.get(i);
+            Object y = b.get(i);
+            int c = x == null ? (y == null ? 0 : 1) : y == null ? -1 : compare(x, y, element);
+            if (c != 0) return c;
+        }
+        return Integer.compare(a.size(), b.size());
     }
 
     /** PostgreSQL's float order: NaN equals NaN and sorts above every other value; -0 equals 0. */

@@ -34,7 +34,8 @@ final class SqlValues {
     static final List<SqlType> ALL_TYPES = List.of(SqlType.BOOLEAN, SqlType.SMALLINT, SqlType.INTEGER, SqlType.BIGINT,
             SqlType.REAL, SqlType.DOUBLE, SqlType.NUMERIC, NUMERIC_20_4, SqlType.TEXT, SqlType.varchar(10), CHAR4,
             SqlType.BYTEA, SqlType.DATE, SqlType.TIME, SqlType.TIMESTAMP, SqlType.TIMESTAMPTZ, SqlType.INTERVAL,
-            SqlType.UNKNOWN);
+            SqlType.UNKNOWN, SqlType.array(SqlType.INTEGER), SqlType.array(SqlType.TEXT), SqlType.array(SqlType.NUMERIC),
+            SqlType.record(List.of("a", "b"), List.of(SqlType.INTEGER, SqlType.TEXT)));
 
     static Arbitrary<List<SqlType>> schemas(int maxColumns) {
         return Arbitraries.of(ALL_TYPES).list().ofMaxSize(maxColumns);
@@ -80,6 +81,10 @@ final class SqlValues {
                     new Interval(Integer.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE),
                     new Interval(Integer.MIN_VALUE, Integer.MIN_VALUE, Long.MIN_VALUE)),
                     Combinators.combine(Arbitraries.integers(), Arbitraries.integers(), Arbitraries.longs()).as(Interval::new));
+            case ARRAY -> values(type.element()).injectNull(0.2).list().ofMaxSize(4)
+                    .map(l -> java.util.Collections.unmodifiableList(new ArrayList<>(l)));
+            case RECORD -> Combinators.combine(values(type.fieldTypes().get(0)).injectNull(0.2), values(type.fieldTypes().get(1)).injectNull(0.2))
+                    .as((x, y) -> java.util.Collections.unmodifiableList(java.util.Arrays.asList(x, y)));
         };
         return a.map(v -> (Object) v);
     }
@@ -153,6 +158,20 @@ final class SqlValues {
             case TIMESTAMP -> ((LocalDateTime) a).compareTo((LocalDateTime) b);
             case TIMESTAMPTZ -> ((Instant) a).compareTo((Instant) b);
             case INTERVAL -> ((Interval) a).compareTo((Interval) b);
+            // element by element, NULL elements last, then the shorter array first
+            case ARRAY -> {
+                List<?> x = (List<?>) a, y = (List<?>) b;
+                int c = 0;
+                for (int i = 0; i < Math.min(x.size(), y.size()) && c == 0; i++) c = compareNullsLast(type.element(), x.get(i), y.get(i));
+                yield c != 0 ? c : Integer.compare(x.size(), y.size());
+            }
+            // field by field, NULL fields last
+            case RECORD -> {
+                List<?> x = (List<?>) a, y = (List<?>) b;
+                int c = 0;
+                for (int i = 0; i < type.fieldTypes().size() && c == 0; i++) c = compareNullsLast(type.fieldTypes().get(i), x.get(i), y.get(i));
+                yield c;
+            }
         };
     }
 
@@ -176,6 +195,16 @@ final class SqlValues {
                 String s = stripTrailingSpaces((String) v);
                 int n = s.codePointCount(0, s.length());
                 yield n >= type.length() ? s : s + " ".repeat(type.length() - n);
+            }
+            case ARRAY -> {
+                List<Object> out = new ArrayList<>();
+                for (Object e : (List<?>) v) out.add(decodedForm(type.element(), e));
+                yield out;
+            }
+            case RECORD -> {
+                List<Object> out = new ArrayList<>();
+                for (int i = 0; i < type.fieldTypes().size(); i++) out.add(decodedForm(type.fieldTypes().get(i), ((List<?>) v).get(i)));
+                yield out;
             }
             default -> v;
         };

@@ -1,0 +1,138 @@
+package dev.tributary.sql.catalog;
+
+import dev.tributary.sql.SqlException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The configuration parameters a session has, as PostgreSQL names and shows them: what
+ * {@code SET}/{@code SHOW} read and write and what {@code pg_settings} lists.
+ *
+ * <p>Names are case-insensitive ({@code SHOW datestyle} is {@code DateStyle}). A parameter is
+ * either settable by a session ({@code user} context) or fixed ({@code internal}: 55P02
+ * {@code parameter "server_version" cannot be changed}). Values that Tributary cannot honour
+ * are refused (22023) rather than stored and ignored: the session time zone is UTC, dates are
+ * ISO, the encoding is UTF8. An unknown name is 42704, except a custom {@code prefix.name}, which
+ * may be set to anything (as PostgreSQL allows for extensions' parameters).
+ */
+public final class Settings {
+    private Settings() {}
+
+    /** One parameter: its canonical name, boot value, description and PostgreSQL's classification. */
+    public record Setting(String name, String bootValue, String category, String description, String context, String vartype,
+                          List<String> allowed) {
+        public Setting {
+            allowed = List.copyOf(allowed);
+        }
+
+        /** Whether a session may change it. */
+        public boolean settable() {
+            return context.equals("user");
+        }
+    }
+
+    private static final Map<String, Setting> BY_NAME = new LinkedHashMap<>();
+
+    private static void def(String name, String boot, String category, String description, String context, String vartype, String... allowed) {
+        BY_NAME.put(name.toLowerCase(Locale.ROOT), new Setting(name, boot, category, description, context, vartype, List.of(allowed)));
+    }
+
+    static {
+        String client = "Client Connection Defaults / Locale and Formatting";
+        String preset = "Preset Options";
+        def("asof_join", "half_join", "Tributary", "Plans AS OF SYSTEM TIME lookups on the half-join, or as their desugaring over CHANGES (the reference).",
+                "user", "enum", "half_join", "desugared");
+        def("application_name", "", "Reporting and Logging / What to Log", "Sets the application name to be reported in statistics and logs.", "user", "string");
+        def("client_encoding", "UTF8", client, "Sets the client's character set encoding.", "user", "string", "UTF8");
+        def("client_min_messages", "notice", "Client Connection Defaults / Statement Behavior", "Sets the message levels that are sent to the client.", "user", "enum",
+                "debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error");
+        def("DateStyle", "ISO, MDY", client, "Sets the display format for date and time values.", "user", "string", "ISO, MDY", "ISO", "MDY", "MDY, ISO");
+        def("default_transaction_isolation", "serializable", "Client Connection Defaults / Statement Behavior", "Sets the transaction isolation level of each new transaction.", "user", "enum",
+                "serializable", "repeatable read", "read committed", "read uncommitted");
+        def("extra_float_digits", "1", client, "Sets the number of digits displayed for floating-point values.", "user", "integer");
+        def("integer_datetimes", "on", preset, "Shows whether datetimes are integer based.", "internal", "bool");
+        def("IntervalStyle", "postgres", client, "Sets the display format for interval values.", "user", "enum", "postgres");
+        def("lc_collate", "C", preset, "Shows the collation order locale.", "internal", "string");
+        def("lc_ctype", "C", preset, "Shows the character classification and case conversion locale.", "internal", "string");
+        def("max_identifier_length", "63", preset, "Shows the maximum identifier length.", "internal", "integer");
+        def("search_path", "\"$user\", public", "Client Connection Defaults / Statement Behavior", "Sets the schema search order for names that are not schema-qualified.", "user", "string",
+                "\"$user\", public", "public", "public, \"$user\"", "pg_catalog, public", "public, pg_catalog");
+        def("server_encoding", "UTF8", preset, "Shows the server (database) character set encoding.", "internal", "string");
+        def("server_version", "15.0 (Tributary)", preset, "Shows the server version.", "internal", "string");
+        def("server_version_num", "150000", preset, "Shows the server version as an integer.", "internal", "integer");
+        def("standard_conforming_strings", "on", "Version and Platform Compatibility / Previous PostgreSQL Versions", "Causes '...' strings to treat backslashes literally.", "user", "bool", "on");
+        def("statement_timeout", "0", "Client Connection Defaults / Statement Behavior", "Sets the maximum allowed duration of any statement.", "user", "integer");
+        def("TimeZone", "UTC", client, "Sets the time zone for displaying and interpreting time stamps.", "user", "string", "UTC", "Etc/UTC", "GMT", "Z", "+00", "00:00");
+        def("transaction_isolation", "serializable", "Client Connection Defaults / Statement Behavior", "Sets the current transaction's isolation level.", "user", "enum", "serializable");
+    }
+
+    /** Every parameter, in PostgreSQL's (alphabetical, case-insensitive) order. */
+    public static List<Setting> all() {
+        return BY_NAME.values().stream().sorted((a, b) -> a.name().compareToIgnoreCase(b.name())).toList();
+    }
+
+    /** The parameter named {@code name} (any case), if there is one. */
+    public static Optional<Setting> find(String name) {
+        return Optional.ofNullable(BY_NAME.get(name.toLowerCase(Locale.ROOT)));
+    }
+
+    /** Whether {@code name} is a custom parameter ({@code prefix.name}), which any session may set. */
+    public static boolean isCustom(String name) {
+        return name.indexOf('.') > 0;
+    }
+
+    /** 42704 for a parameter that does not exist. */
+    public static SqlException unrecognized(String name, int pos) {
+        return new SqlException("42704", "unrecognized configuration parameter \"" + name + "\"", pos);
+    }
+
+    /**
+     * {@code value} checked and normalised for {@code setting} (booleans as on/off, integers
+     * checked); 55P02 for a fixed parameter, 22023 for a value Tributary cannot honour.
+     */
+    public static String validate(Setting setting, String value, int pos) {
+        if (!setting.settable()) {
+            throw new SqlException("55P02", "parameter \"" + setting.name() + "\" cannot be changed", pos);
+        }
+        String v = value;
+        switch (setting.vartype()) {
+            case "bool" -> {
+                String l = v.toLowerCase(Locale.ROOT);
+                if (List.of("on", "true", "yes", "1", "t", "y").contains(l)) v = "on";
+                else if (List.of("off", "false", "no", "0", "f", "n").contains(l)) v = "off";
+                else throw new SqlException("22023", "parameter \"" + setting.name() + "\" requires a Boolean value", pos);
+            }
+            case "integer" -> {
+                try {
+                    v = Long.toString(Long.parseLong(v.strip()));
+                } catch (NumberFormatException e) {
+                    throw new SqlException("22023", "invalid value for parameter \"" + setting.name() + "\": \"" + value + "\"", pos);
+                }
+            }
+            default -> {
+            }
+        }
+        if (!setting.allowed().isEmpty()) {
+            String match = null;
+            for (String a : setting.allowed()) {
+                if (match == null && loose(a).equalsIgnoreCase(loose(v))) match = a;
+            }
+            if (match == null) {
+                throw new SqlException("22023", "invalid value for parameter \"" + setting.name() + "\": \"" + value + "\"", pos,
+                        "Tributary supports " + String.join(", ", setting.allowed().stream().map(a -> "\"" + a + "\"").toList()) + ".");
+            }
+            v = setting.vartype().equals("enum") ? match.toLowerCase(Locale.ROOT) : match;
+            // every accepted DateStyle is the one Tributary has, shown as PostgreSQL shows it after SET DateStyle = ISO
+            if (setting.name().equals("DateStyle")) v = setting.bootValue();
+        }
+        return v;
+    }
+
+    /** A value without the quotes and spaces that do not change its meaning ({@code "$user", public}). */
+    private static String loose(String v) {
+        return v.replace("\"", "").replace(" ", "");
+    }
+}
