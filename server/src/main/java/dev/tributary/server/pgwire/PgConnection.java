@@ -250,15 +250,19 @@ final class PgConnection {
 
     /** The next message from the client; null when it has closed the connection. */
     private Message nextMessage() throws IOException {
-        Message m;
+        Message m = take(incoming);
+        if (m.failure() != null) throw m.failure();
+        return m.type() < 0 ? null : m;
+    }
+
+    /** The head of {@code queue}, waiting for it; an interrupt (the server closing) ends the connection. */
+    private static <T> T take(BlockingQueue<T> queue) throws java.io.InterruptedIOException {
         try {
-            m = incoming.take();
+            return queue.take();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new java.io.InterruptedIOException("server shutting down");
         }
-        if (m.failure() != null) throw m.failure();
-        return m.type() < 0 ? null : m;
     }
 
     private final Object cancelLock = new Object();
@@ -377,13 +381,7 @@ final class PgConnection {
             out.flush();
             long sent = 0;
             while (true) {
-                Object e;
-                try {
-                    e = events.take();
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw new java.io.InterruptedIOException("server shutting down");
-                }
+                Object e = take(events);
                 if (e instanceof Result batch) {
                     for (List<String> row : batch.text()) copyData(w.line(row));
                     sent += batch.rows().size();
