@@ -76,6 +76,29 @@ final class Coordinator implements AutoCloseable, Catalog {
         return oracle.clock();
     }
 
+    /** What {@code name}'s own dataflow holds, over all workers; see {@link Tributary#arrangementSize}. */
+    synchronized ArrangementSize arrangementSize(String name) {
+        CatalogItem item = byName.get(name);
+        if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist");
+        List<List<dev.tributary.arrangements.HeldState.Part>> perWorker = engine.callAll(w -> dataflows[w.index()].held(item.id()));
+        List<ArrangementSize.Part> parts = new ArrayList<>();
+        long records = 0;
+        long bytes = 0;
+        // the workers' copies of a dataflow register the same parts in the same order
+        for (int i = 0; i < perWorker.get(0).size(); i++) {
+            long r = 0;
+            long b = 0;
+            for (List<dev.tributary.arrangements.HeldState.Part> w : perWorker) {
+                r += w.get(i).size().records();
+                b += w.get(i).size().bytes();
+            }
+            parts.add(new ArrangementSize.Part(perWorker.get(0).get(i).name(), r, b));
+            records += r;
+            bytes += b;
+        }
+        return new ArrangementSize(records, bytes, parts);
+    }
+
     @Override
     public synchronized Optional<CatalogItem> lookup(String name) {
         return Optional.ofNullable(byName.get(name));

@@ -92,6 +92,18 @@ public final class Tributary implements AutoCloseable {
         return coordinator.roles();
     }
 
+    /**
+     * What the dataflow that maintains table, materialized view or index {@code name} holds now,
+     * over all workers: the updates and heap bytes of the arrangements it built (not those of its
+     * inputs, which their own dataflows hold and count), plus records its operators keep waiting
+     * (an AS OF SYSTEM TIME lookup's rows held until their time). A plain view has no dataflow: zero.
+     *
+     * @throws SqlException 42P01 if there is no such relation
+     */
+    public ArrangementSize arrangementSize(String name) {
+        return coordinator.arrangementSize(name);
+    }
+
     /** The clock this database runs on. */
     public Clock clock() {
         return coordinator.clock();
