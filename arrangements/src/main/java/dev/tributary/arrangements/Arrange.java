@@ -44,6 +44,7 @@ public final class Arrange {
         InputPort<Updates> in = b.input(updates, Pact.exchange());
         OutputPort<ListContainer<Batch>> out = b.output(ListContainer.type());
         TraceHandle handle = Trace.create(name, keyProto, valProto, arity);
+        HeldState.of(scope).trace(handle.trace());
         TraceHandle own = handle.share();
         TraceWriter writer = new TraceWriter(new Batcher(keyProto, valProto, arity), handle.trace(), out, b.displayName(), arity);
         b.build(new ArrangeLogic(in, writer, handle.trace(), own, b.idleActivator()));

@@ -38,6 +38,21 @@ public final class Batch {
         return new BatchBuilder(keyProto, valProto, arity, 0).build(new Description(lower, upper, since));
     }
 
+    /**
+     * Two adjacent batches, one of them empty, as one: the non-empty one's data (shared, not
+     * copied) over both time ranges. An empty batch only moves a boundary, so joining it to its
+     * neighbour costs nothing, where merging it would rewrite the neighbour.
+     */
+    static Batch spanning(Batch older, Batch newer) {
+        if (!older.upper().equals(newer.lower())) {
+            throw new IllegalArgumentException("batches " + older.description() + " and " + newer.description() + " are not adjacent");
+        }
+        Batch data = older.isEmpty() ? newer : older;
+        if (!older.isEmpty() && !newer.isEmpty()) throw new IllegalArgumentException("neither batch is empty");
+        return new Batch(data.keys, data.keyOffsets, data.vals, data.valOffsets, data.times, data.diffs, data.arity,
+                new Description(older.lower(), newer.upper(), data.since()));
+    }
+
     public Description description() {
         return description;
     }

@@ -264,6 +264,10 @@ final class Spine {
         Batch existing = single.get(level);
         if (existing == null) {
             single.set(level, batch);
+        } else if (existing.isEmpty() || batch.isEmpty()) {
+            // a frontier advance without data: joined to its neighbour for free, never merged, so
+            // a stream of empty batches (one per read time) costs no work on the trace's data
+            single.set(level, Batch.spanning(existing, batch));
         } else {
             single.set(level, null);
             setMerging(level, new Merger(existing, batch, since));

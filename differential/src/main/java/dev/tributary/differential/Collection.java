@@ -94,26 +94,39 @@ public final class Collection<D> {
     public <R> Collection<R> flatMapUpdates(UpdateExpander<? super D, R> f, DataType<R> outType) {
         requireTopLevel("flatMapUpdates");
         ContainerType<Updates> out = containerType(outType, 1);
-        return new Collection<>(stream.unary("flatMapUpdates", Pact.pipeline(), out, (in, port) -> in.forEach((cap, data) -> {
-            long[] times = data.times();
-            long[] diffs = data.diffs();
-            long capTime = cap.time()[0];
-            java.util.TreeMap<Long, Updates> byTime = new java.util.TreeMap<>();
-            long[] at = new long[1];
-            for (int i = 0; i < data.size(); i++) {
-                long t0 = times[i];
-                f.expand(type.get(data.keys(), i), t0, diffs[i], (r, t, n) -> {
-                    if (t < t0) throw new IllegalArgumentException("an update at " + t0 + " was expanded to one at " + t + "; times may only move forward");
+        return new Collection<>(stream.unary("flatMapUpdates", Pact.pipeline(), out, (in, port) -> {
+            // one sink per activation, not per record: it files each update under its output time
+            final class BySink implements UpdateSink<R> {
+                final java.util.TreeMap<Long, Updates> byTime = new java.util.TreeMap<>();
+                final long[] at = new long[1];
+                long from;
+
+                @Override
+                public void update(R r, long t, long n) {
+                    if (t < from) throw new IllegalArgumentException("an update at " + from + " was expanded to one at " + t + "; times may only move forward");
                     if (n == 0) return;
                     at[0] = t;
-                    append(byTime.computeIfAbsent(t, k -> port.newContainer()), outType, r, at, 0, n);
-                });
+                    Updates o = byTime.get(t);
+                    if (o == null) byTime.put(t, o = port.newContainer());
+                    append(o, outType, r, at, 0, n);
+                }
             }
-            for (var e : byTime.entrySet()) {
-                if (e.getKey() == capTime) port.send(cap, e.getValue());
-                else port.send(cap, new long[] {e.getKey()}, e.getValue());
-            }
-        })), outType);
+            BySink sink = new BySink();
+            in.forEach((cap, data) -> {
+                long[] times = data.times();
+                long[] diffs = data.diffs();
+                for (int i = 0; i < data.size(); i++) {
+                    sink.from = times[i];
+                    f.expand(type.get(data.keys(), i), times[i], diffs[i], sink);
+                }
+                long capTime = cap.time()[0];
+                for (var e : sink.byTime.entrySet()) {
+                    if (e.getKey() == capTime) port.send(cap, e.getValue());
+                    else port.send(cap, new long[] {e.getKey()}, e.getValue());
+                }
+                sink.byTime.clear();
+            });
+        }), outType);
     }
 
     /** Each update moved to a later time: {@code (d, t, n)} becomes {@code (d, later(t), n)}, which must be {@code >= t}. */

@@ -137,6 +137,9 @@ public final class HalfJoin {
         String name = b.displayName();
         CapabilitySet caps = new CapabilitySet();
         Updates pending = keyedType.create();
+        // the waiting updates are this dataflow's state; the arrangement read is its owner's
+        dev.tributary.arrangements.HeldState.of(scope).other("halfJoin:waiting", pending::size,
+                () -> pending.keys().heapBytes() + pending.vals().heapBytes() + 8L * pending.size() * (pending.arity() + 1));
         b.build(() -> {
             updates.forEach((cap, data) -> {
                 caps.insert(cap);

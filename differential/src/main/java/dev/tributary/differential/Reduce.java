@@ -57,6 +57,7 @@ final class Reduce {
         Column keyProto = source.keyType().newColumn(1);
         Column outProto = outType.newColumn(1);
         TraceHandle output = Trace.create(name, keyProto, outProto, arity);
+        dev.tributary.arrangements.HeldState.of(scope).trace(output.trace());
         TraceHandle own = output.share();
         own.setPhysicalCompaction(Antichain.empty(arity));
         TraceWriter writer = new TraceWriter(new Batcher(keyProto, outProto, arity), output.trace(), out, b.displayName(), arity);

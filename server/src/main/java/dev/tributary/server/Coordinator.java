@@ -86,6 +86,29 @@ final class Coordinator implements AutoCloseable, Catalog {
         return oracle.clock();
     }
 
+    /** What {@code name}'s own dataflow holds, over all workers; see {@link Tributary#arrangementSize}. */
+    synchronized ArrangementSize arrangementSize(String name) {
+        CatalogItem item = byName.get(name);
+        if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist");
+        List<List<dev.tributary.arrangements.HeldState.Part>> perWorker = engine.callAll(w -> dataflows[w.index()].held(item.id()));
+        List<ArrangementSize.Part> parts = new ArrayList<>();
+        long records = 0;
+        long bytes = 0;
+        // the workers' copies of a dataflow register the same parts in the same order
+        for (int i = 0; i < perWorker.get(0).size(); i++) {
+            long r = 0;
+            long b = 0;
+            for (List<dev.tributary.arrangements.HeldState.Part> w : perWorker) {
+                r += w.get(i).size().records();
+                b += w.get(i).size().bytes();
+            }
+            parts.add(new ArrangementSize.Part(perWorker.get(0).get(i).name(), r, b));
+            records += r;
+            bytes += b;
+        }
+        return new ArrangementSize(records, bytes, parts);
+    }
+
     @Override
     public synchronized Optional<CatalogItem> lookup(String name) {
         return Optional.ofNullable(byName.get(name));
@@ -126,30 +149,53 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     /** Runs every statement of {@code sql} for {@code session}; stops at the first error. */
-    synchronized List<Result> execute(Session session, String sql) {
+    List<Result> execute(Session session, String sql) {
         List<Result> results = new ArrayList<>();
-        executeEach(session, sql, results::add);
+        executeEach(session, sql, results::add, null);
         return results;
     }
 
-    /** Runs the statements of {@code sql} in order, handing each result over as it is made; stops at the first error. */
-    void executeEach(Session session, String sql, java.util.function.Consumer<Result> each) {
+    /**
+     * Runs the statements of {@code sql} in order, handing each result over as it is made; stops at
+     * the first error. COPY statements go to {@code copies} (the client moving the data), or, when
+     * it is null, run here (COPY ... TO STDOUT gives its rows as a result).
+     */
+    void executeEach(Session session, String sql, java.util.function.Consumer<Result> each, Tributary.CopyHandler copies) {
         List<Statement> statements = Parser.parse(sql);
         for (Statement st : statements) {
-            Result r;
-            synchronized (this) {
-                r = execute(session, st, sql);
-            }
-            each.accept(r);
+            each.accept(st instanceof Statement.Copy c && copies != null ? copies.copy(c, sql) : execute(session, st, sql));
         }
     }
 
-    synchronized Result execute(Session session, Statement st, String sql) {
+    /**
+     * Runs one statement of {@code sql}. FETCH runs without holding the coordinator, since it may
+     * wait for a subscription's rows; everything else runs one statement at a time.
+     */
+    Result execute(Session session, Statement st, String sql) {
+        if (st instanceof Statement.Fetch f) return guarded(session, st, () -> fetch(session, f));
+        synchronized (this) {
+            return guarded(session, st, () -> run(session, st, sql));
+        }
+    }
+
+    /** Runs {@code body} for statement {@code st} of {@code session}, as {@link #execute} runs a statement. */
+    synchronized <T> T execute(Session session, Statement st, String sql, java.util.function.Supplier<T> body) {
+        return guarded(session, st, body);
+    }
+
+    /** A session ends: its open block is rolled back and its cursors close. */
+    synchronized void closeSession(Session session) {
+        session.reset();
+    }
+
+    /** Runs {@code body} as statement {@code st} of {@code session}: refused in a failed block, failing the block on an error. */
+    private static <T> T guarded(Session session, Statement st, java.util.function.Supplier<T> body) {
         if (session.aborted && !(st instanceof Statement.Transaction)) {
             throw new SqlException("25P02", "current transaction is aborted, commands ignored until end of transaction block");
         }
         try {
-            return run(session, st, sql);
+            if (session.consumeCancel()) throw Session.canceled();
+            return body.get();
         } catch (SqlException e) {
             if (session.inTransaction) session.aborted = true;
             throw e;
@@ -182,7 +228,173 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.AlterRole r -> alterRole(r);
             case Statement.DropRole r -> dropRole(r);
             case Statement.Set s -> set(session, s);
+            case Statement.Copy c -> {
+                if (c.from()) {
+                    throw new SqlException("0A000", "COPY FROM STDIN needs a client that sends the data", c.pos(),
+                            "Run it from psql or through the JDBC driver's CopyManager.");
+                }
+                if (streams(c)) throw new SqlException("0A000", "COPY of a subscription streams to a client; use subscribe() here", c.pos());
+                yield copyTo(session, c);
+            }
+            case Statement.DeclareCursor d -> declare(session, d);
+            case Statement.Fetch f -> fetch(session, f);
+            case Statement.CloseCursor c -> closeCursor(session, c);
         };
+    }
+
+    // ------------------------------------------------------------------ COPY
+
+    /** Whether a COPY ... TO STDOUT streams a subscription's changes rather than a query's rows. */
+    static boolean streams(Statement.Copy c) {
+        return c.query() instanceof Statement.Subscribe || (c.query() instanceof Statement.QueryStatement q && q.emitChanges());
+    }
+
+    /** COPY table [(cols)] TO STDOUT or COPY (query) TO STDOUT: the rows, tagged {@code COPY n}. */
+    private Result copyTo(Session session, Statement.Copy c) {
+        dev.tributary.sql.ast.Query query;
+        if (c.query() instanceof Statement.QueryStatement q) {
+            if (q.asOf() != null) throw new SqlException("0A000", "SELECT ... AS OF is not supported yet", q.asOf().pos());
+            query = q.query();
+        } else {
+            String name = nameOf(c.table(), c.pos());
+            CatalogItem item = byName.get(name);
+            if (item == null || item instanceof CatalogItem.Index) throw new SqlException("42P01", "relation \"" + name + "\" does not exist");
+            List<String> cols = new ArrayList<>();
+            for (String col : c.columns()) {
+                if (indexOfColumn(item.columns(), col) < 0) throw new SqlException("42703", "column \"" + col + "\" of relation \"" + name + "\" does not exist");
+                if (cols.contains(dev.tributary.sql.parser.SqlFormatter.ident(col))) throw new SqlException("42701", "column \"" + col + "\" specified more than once");
+                cols.add(dev.tributary.sql.parser.SqlFormatter.ident(col));
+            }
+            query = Parser.parseQuery("SELECT " + (cols.isEmpty() ? "*" : String.join(", ", cols)) + " FROM " + dev.tributary.sql.parser.SqlFormatter.ident(name));
+        }
+        Result r = query(session, new Binder(this).bindQuery(query));
+        return new Result("COPY " + r.rows().size(), r.columns(), r.types(), r.rows());
+    }
+
+    /** Starts COPY table [(cols)] FROM STDIN: checks the table and columns before the client sends data. */
+    CopyIn copyIn(Session session, Statement.Copy c) {
+        synchronized (this) {
+            return guarded(session, c, () -> {
+                if (!c.from()) throw new IllegalArgumentException("not a COPY FROM");
+                String name = nameOf(c.table(), c.pos());
+                CatalogItem item = byName.get(name);
+                if (item == null || item instanceof CatalogItem.Index) throw new SqlException("42P01", "relation \"" + name + "\" does not exist");
+                if (!(item instanceof CatalogItem.Table t)) {
+                    throw new SqlException("42809", "cannot copy to " + item.kind() + " \"" + name + "\"", 0, "Only tables can be written to; views are maintained from them.");
+                }
+                List<Integer> targets = new ArrayList<>();
+                for (String col : c.columns()) {
+                    int i = indexOfColumn(t.columns(), col);
+                    if (i < 0) throw new SqlException("42703", "column \"" + col + "\" of relation \"" + name + "\" does not exist");
+                    if (targets.contains(i)) throw new SqlException("42701", "column \"" + col + "\" specified more than once");
+                    targets.add(i);
+                }
+                if (c.columns().isEmpty()) targets.addAll(range(t.columns().size()));
+                return new CopyIn(this, session, t, targets.stream().mapToInt(Integer::intValue).toArray(), c.options());
+            });
+        }
+    }
+
+    /**
+     * Ends a COPY FROM: its first error, or its rows written (at one time, or into the open block)
+     * with defaults filled and constraints checked as INSERT does.
+     */
+    synchronized Result finishCopy(Session session, CopyIn copy, CatalogItem.Table table, int[] targets, List<Object[]> rows, SqlException error) {
+        try {
+            if (error != null) throw error;
+            CatalogItem.Table t = byId.get(table.id()) instanceof CatalogItem.Table now ? now : null;
+            if (t == null || !t.columns().equals(table.columns())) {
+                throw new SqlException("42P01", "relation \"" + table.name() + "\" was dropped or changed during COPY");
+            }
+            Instant statementTime = Instant.ofEpochMilli(oracle.readTime());
+            Object[] defaults = new Object[t.columns().size()];
+            boolean[] given = new boolean[t.columns().size()];
+            for (int i : targets) given[i] = true;
+            RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
+            Map<Row, Long> changes = new LinkedHashMap<>();
+            // keys are checked row by row, so a duplicate names its line
+            int[] key = t.primaryKey().stream().mapToInt(Integer::intValue).toArray();
+            Map<Row, Long> keys = key.length == 0 ? null : new HashMap<>();
+            Map<Row, Long> pendingKeys = key.length == 0 ? Map.of() : pendingKeyCounts(t, session);
+            for (int r = 0; r < rows.size(); r++) {
+                Object[] row = new Object[t.columns().size()];
+                try {
+                    for (int i = 0; i < row.length; i++) {
+                        if (given[i]) continue;
+                        // a default is computed per row, as INSERT does (it may be now())
+                        row[i] = t.defaults().isEmpty() ? null : ScalarExprs.bindStatementTime(t.defaults().get(i), statementTime).eval(new Object[0]);
+                    }
+                    Object[] values = rows.get(r);
+                    for (int k = 0; k < targets.length; k++) row[targets[k]] = values[k];
+                    checkNotNull(t, row);
+                } catch (SqlException e) {
+                    throw e.context() == null ? e.withContext(copy.context(r)) : e;
+                }
+                Row encoded = codec.encode(row);
+                if (keys != null) {
+                    Row k = codec.project(encoded, key);
+                    long n = keys.computeIfAbsent(k, kk -> keyCount(t, kk) + pendingKeys.getOrDefault(kk, 0L)) + 1;
+                    keys.put(k, n);
+                    if (n > 1) throw duplicateKey(t, k).withContext(copy.lineContext(r));
+                }
+                changes.merge(encoded, 1L, Long::sum);
+            }
+            write(session, t, changes);
+            return Result.command("COPY " + rows.size());
+        } catch (SqlException e) {
+            if (session.inTransaction) session.aborted = true;
+            throw e;
+        }
+    }
+
+    /** A COPY FROM the client abandoned: its error, failing the open block. */
+    synchronized SqlException failCopy(Session session, SqlException error) {
+        if (session.inTransaction) session.aborted = true;
+        return error;
+    }
+
+    // ------------------------------------------------------------------ cursors
+
+    private Result declare(Session session, Statement.DeclareCursor d) {
+        if (!session.inTransaction) throw new SqlException("25P01", "DECLARE CURSOR can only be used in transaction blocks", d.pos());
+        if (session.cursors.containsKey(d.name())) throw new SqlException("42P03", "cursor \"" + d.name() + "\" already exists", d.pos());
+        Cursor cursor;
+        if (d.query() instanceof Statement.QueryStatement q && !q.emitChanges()) {
+            cursor = Cursor.over(run(session, q, null));
+        } else {
+            cursor = Cursor.subscribing();
+            cursor.attach(subscribe(session, d.query(), cursor.listener()));
+        }
+        session.cursors.put(d.name(), cursor);
+        return Result.command("DECLARE CURSOR");
+    }
+
+    /** FETCH: up to n rows of the cursor, waiting (over a subscription) up to the timeout for the first. */
+    private Result fetch(Session session, Statement.Fetch f) {
+        Cursor cursor = session.cursors.get(f.cursor());
+        if (cursor == null) throw new SqlException("34000", "cursor \"" + f.cursor() + "\" does not exist", f.pos());
+        long timeout = -1;
+        if (f.timeout() != null) {
+            Interval i;
+            synchronized (this) {
+                i = (Interval) new Binder(this).constant(f.timeout(), SqlType.INTERVAL);
+            }
+            if (i.months() != 0) throw new SqlException("22023", "FETCH's timeout takes days, hours, minutes and seconds, not months", f.timeout().pos());
+            timeout = i.days() * 86_400_000L + Math.floorDiv(i.micros(), 1000);
+            if (timeout < 0) throw new SqlException("22023", "FETCH's timeout must not be negative", f.timeout().pos());
+        }
+        return cursor.fetch(f.count(), timeout, session);
+    }
+
+    private Result closeCursor(Session session, Statement.CloseCursor c) {
+        if (c.cursor() == null) {
+            session.closeCursors();
+            return Result.command("CLOSE CURSOR ALL");
+        }
+        Cursor cursor = session.cursors.remove(c.cursor());
+        if (cursor == null) throw new SqlException("34000", "cursor \"" + c.cursor() + "\" does not exist", c.pos());
+        cursor.close();
+        return Result.command("CLOSE CURSOR");
     }
 
     // ------------------------------------------------------------------ queries
@@ -213,15 +425,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         long now = oracle.readTime();
         checkRetained(q.plan(), t, now, pos, true);
         Plan plan = physical(q.plan(), t, false, new HashSet<>());
-        Map<Long, Long> holds = holds(now);
-        Map<Row, Long> counts = Dataflows.Answer.combine(engine.callAll(w -> {
-            Dataflows d = dataflows[w.index()];
-            d.advance(now + 1);
-            Dataflows.Answer r = d.read(w, plan, t);
-            d.compactTo(now, holds);
-            return r;
-        }));
-        return present(q, decodeAll(counts, q.plan().types()));
+        return present(q, decodeAll(readEverywhere(plan, t, now), q.plan().types()));
     }
 
     /**
@@ -266,6 +470,21 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
         }
     }
+
+    /**
+     * Reads let history go at most once per {@link #COMPACTION_INTERVAL_MS} of system time (the
+     * clock's ticks do it too): moving every trace's since on each read made the workers re-merge
+     * the same batches for every point query. Returns the holds to compact with, or null when
+     * it is not due.
+     */
+    private Map<Long, Long> compactionDue(long now) {
+        if (now - lastCompaction < COMPACTION_INTERVAL_MS) return null;
+        lastCompaction = now;
+        return holds(now);
+    }
+
+    private static final long COMPACTION_INTERVAL_MS = 1_000;
+    private long lastCompaction = Long.MIN_VALUE / 2;
 
     /** What each object's history policy keeps at time {@code now}: object id to the earliest time it must stay readable at. */
     private Map<Long, Long> holds(long now) {
@@ -321,18 +540,18 @@ final class Coordinator implements AutoCloseable, Catalog {
             }));
             return decodeAll(counts, types);
         }
-        Map<Long, Long> holds = holds(t);
         Peek peek = Peek.of(plan, indexes());
         if (peek != null && !(plan instanceof Plan.Get)) {
             if (peek.index() != null) seeks++;
             else scans++;
+            Map<Long, Long> holds = compactionDue(t);
             Map<Row, Long> source = Dataflows.Answer.combine(engine.callAll(w -> {
                 Dataflows d = dataflows[w.index()];
                 d.advance(t + 1);
                 Dataflows.Answer r = peek.index() != null
                         ? d.lookup(w, peek.index().id(), peek.key(), t)
                         : d.read(w, new Plan.Get(peek.source(), "", List.of()), t);
-                d.compactTo(t, holds);
+                if (holds != null) d.compactTo(t, holds);
                 return r;
             }));
             List<SqlType> sourceTypes = Binder.typesOf(byId.get(peek.source()).columns());
@@ -343,14 +562,22 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         if (plan instanceof Plan.Get) scans++;
         else dataflowsBuilt++;
-        Map<Row, Long> counts = Dataflows.Answer.combine(engine.callAll(w -> {
+        return decodeAll(readEverywhere(plan, t, t), types);
+    }
+
+    /**
+     * Every worker's part of {@code plan} at {@code t}, combined, with the inputs first promised
+     * complete up to {@code now} (at or after {@code t}); afterwards history may go, if due.
+     */
+    private Map<Row, Long> readEverywhere(Plan plan, long t, long now) {
+        Map<Long, Long> holds = compactionDue(now);
+        return Dataflows.Answer.combine(engine.callAll(w -> {
             Dataflows d = dataflows[w.index()];
-            d.advance(t + 1);
+            d.advance(now + 1);
             Dataflows.Answer r = d.read(w, plan, t);
-            d.compactTo(t, holds);
+            if (holds != null) d.compactTo(now, holds);
             return r;
         }));
-        return decodeAll(counts, types);
     }
 
     private static List<Object[]> decodeAll(Map<Row, Long> counts, List<SqlType> types) {
@@ -799,6 +1026,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         CatalogItem item = byId.remove(id);
         if (item == null) return;
         catalogVersion++;
+        endSubscriptionsOn(id);
         byName.remove(item.name());
         dependents.remove(id);
         for (Set<Long> s : dependents.values()) s.remove(id);
@@ -851,7 +1079,13 @@ final class Coordinator implements AutoCloseable, Catalog {
     private void checkNotNull(CatalogItem.Table t, Object[] row) {
         for (int i = 0; i < row.length; i++) {
             if (row[i] == null && !t.columns().get(i).nullable()) {
-                throw new SqlException("23502", "null value in column \"" + t.columns().get(i).name() + "\" of relation \"" + t.name() + "\" violates not-null constraint");
+                StringBuilder failing = new StringBuilder();
+                for (int k = 0; k < row.length; k++) {
+                    if (k > 0) failing.append(", ");
+                    failing.append(row[k] == null ? "null" : dev.tributary.sql.types.Values.toText(row[k], t.columns().get(k).type()));
+                }
+                throw new SqlException("23502", "null value in column \"" + t.columns().get(i).name() + "\" of relation \"" + t.name() + "\" violates not-null constraint")
+                        .withDetail("Failing row contains (" + failing + ").");
             }
         }
     }
@@ -922,22 +1156,43 @@ final class Coordinator implements AutoCloseable, Catalog {
             keyCounts.merge(k, base + e.getValue(), Long::sum);
         }
         for (Map.Entry<Row, Long> e : keyCounts.entrySet()) {
-            if (e.getValue() > 1) {
-                Object[] kv = new RowCodec(keyTypes(t)).decode(e.getKey());
-                StringBuilder cols = new StringBuilder();
-                StringBuilder vals = new StringBuilder();
-                for (int i = 0; i < key.length; i++) {
-                    if (i > 0) {
-                        cols.append(", ");
-                        vals.append(", ");
-                    }
-                    cols.append(t.columns().get(key[i]).name());
-                    vals.append(kv[i] == null ? "null" : dev.tributary.sql.types.Values.toText(kv[i], t.columns().get(key[i]).type()));
-                }
-                throw new SqlException("23505", "duplicate key value violates unique constraint \"" + t.name() + "_pkey\"", 0,
-                        null).withDetail("Key (" + cols + ")=(" + vals + ") already exists.");
-            }
+            if (e.getValue() > 1) throw duplicateKey(t, e.getKey());
         }
+    }
+
+    /** For each primary key of {@code t}, how many rows have it, counting the open block's writes (only keys those touch are listed). */
+    private Map<Row, Long> pendingKeyCounts(CatalogItem.Table t, Session session) {
+        Map<Row, Long> out = new HashMap<>();
+        Map<Row, Long> pending = session.pending.get(t.id());
+        if (pending == null) return out;
+        RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
+        int[] key = t.primaryKey().stream().mapToInt(Integer::intValue).toArray();
+        for (Map.Entry<Row, Long> e : pending.entrySet()) out.merge(codec.project(e.getKey(), key), e.getValue(), Long::sum);
+        return out;
+    }
+
+    /** How many committed rows of {@code t} have primary key {@code k}. */
+    private long keyCount(CatalogItem.Table t, Row k) {
+        TableData data = tables.get(t.id());
+        return data.byKey.containsKey(k) ? data.rows.getOrDefault(data.byKey.get(k), 0L) : 0;
+    }
+
+    /** PostgreSQL's 23505 for a second row with primary key {@code k}. */
+    private SqlException duplicateKey(CatalogItem.Table t, Row k) {
+        int[] key = t.primaryKey().stream().mapToInt(Integer::intValue).toArray();
+        Object[] kv = new RowCodec(keyTypes(t)).decode(k);
+        StringBuilder cols = new StringBuilder();
+        StringBuilder vals = new StringBuilder();
+        for (int i = 0; i < key.length; i++) {
+            if (i > 0) {
+                cols.append(", ");
+                vals.append(", ");
+            }
+            cols.append(t.columns().get(key[i]).name());
+            vals.append(kv[i] == null ? "null" : dev.tributary.sql.types.Values.toText(kv[i], t.columns().get(key[i]).type()));
+        }
+        return new SqlException("23505", "duplicate key value violates unique constraint \"" + t.name() + "_pkey\"", 0,
+                null).withDetail("Key (" + cols + ")=(" + vals + ") already exists.");
     }
 
     private static List<SqlType> keyTypes(CatalogItem.Table t) {
@@ -1257,7 +1512,11 @@ final class Coordinator implements AutoCloseable, Catalog {
     synchronized Subscription subscribe(Session session, String sql, Subscription.Listener listener) {
         List<Statement> statements = Parser.parse(sql);
         if (statements.size() != 1) throw new SqlException("42601", "subscribe takes exactly one statement, got " + statements.size());
-        Statement st = statements.get(0);
+        return subscribe(session, statements.get(0), listener);
+    }
+
+    /** Starts a subscription to {@code st}: a SUBSCRIBE or a SELECT ... EMIT CHANGES. */
+    synchronized Subscription subscribe(Session session, Statement st, Subscription.Listener listener) {
         BoundQuery q;
         Binder binder = binder(session);
         Statement.Subscribe sub = null;
@@ -1366,15 +1625,40 @@ final class Coordinator implements AutoCloseable, Catalog {
             return dataflows[w.index()].subscribe(w, plan, options, sink);
         });
         subscriptions++;
-        return new Subscription(() -> {
+        Set<Long> uses = binder.dependencies();
+        LiveSubscription[] self = new LiveSubscription[1];
+        Subscription subscription = new Subscription(() -> {
             synchronized (this) {
                 subscriptions--;
+                live.remove(self[0]);
             }
             engine.callAll(w -> {
                 w.dropDataflow(index);
                 return null;
             });
         }, columns, types);
+        self[0] = new LiveSubscription(uses, listener, subscription);
+        live.add(self[0]);
+        return subscription;
+    }
+
+    /** A running subscription with the catalog items it reads, so dropping one of them ends it. */
+    private record LiveSubscription(Set<Long> uses, Subscription.Listener listener, Subscription subscription) {}
+
+    private final List<LiveSubscription> live = new ArrayList<>();
+
+    /** The number of subscriptions running (COPY streams and cursors included). */
+    synchronized int subscriptions() {
+        return subscriptions;
+    }
+
+    /** Ends the subscriptions that read item {@code id}, which is being dropped: their listeners hear {@link Subscription.Listener#onDone()}. */
+    private void endSubscriptionsOn(long id) {
+        for (LiveSubscription l : List.copyOf(live)) {
+            if (!l.uses().contains(id)) continue;
+            l.subscription().close();
+            l.listener().onDone();
+        }
     }
 
     /**
@@ -1447,6 +1731,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     void tick() {
         long now = oracle.readTime();
         Map<Long, Long> holds = holds(now);
+        lastCompaction = now;
         engine.callAll(w -> {
             dataflows[w.index()].advance(now + 1);
             dataflows[w.index()].compactTo(now, holds);

@@ -1,5 +1,6 @@
 package dev.tributary.server;
 
+import dev.tributary.arrangements.HeldState;
 import dev.tributary.arrangements.TraceHandle;
 import dev.tributary.changeslog.ChangeStream;
 import dev.tributary.differential.Arrangement;
@@ -48,10 +49,12 @@ final class Dataflows {
         final TraceHandle errRead;
         final Probe probe;
         final InputSession<Row> input;
+        final HeldState held;
 
-        Stored(long id, int dataflow, Arrangement<Row, Unit> oks, Arrangement<Row, Unit> errs, Probe probe, InputSession<Row> input) {
+        Stored(long id, Scope scope, Arrangement<Row, Unit> oks, Arrangement<Row, Unit> errs, Probe probe, InputSession<Row> input) {
             this.id = id;
-            this.dataflow = dataflow;
+            this.dataflow = scope.dataflowIndex();
+            this.held = HeldState.of(scope);
             this.oks = oks;
             this.errs = errs;
             this.okRead = readHandle(oks.trace());
@@ -69,11 +72,13 @@ final class Dataflows {
         final Arrangement<Row, Row> byKey;
         final TraceHandle read;
         final Probe probe;
+        final HeldState held;
 
-        Index(long id, long on, int dataflow, Arrangement<Row, Row> byKey, Probe probe) {
+        Index(long id, long on, Scope scope, Arrangement<Row, Row> byKey, Probe probe) {
             this.id = id;
             this.on = on;
-            this.dataflow = dataflow;
+            this.dataflow = scope.dataflowIndex();
+            this.held = HeldState.of(scope);
             this.byKey = byKey;
             this.read = readHandle(byKey.trace());
             this.probe = probe;
@@ -96,7 +101,7 @@ final class Dataflows {
             InputSession<Row> in = InputSession.create(scope, name, ROW);
             Arrangement<Row, Unit> oks = in.collection().arrangeBySelf();
             Probe probe = oks.asCollection().probe();
-            return new Stored(id, scope.dataflowIndex(), oks, null, probe, in);
+            return new Stored(id, scope, oks, null, probe, in);
         });
         s.input.advanceTo(upper);
         stored.put(id, s);
@@ -129,7 +134,7 @@ final class Dataflows {
             Arrangement<Row, Unit> oks = r.oks().arrangeBySelf();
             Arrangement<Row, Unit> errs = r.errs().arrangeBySelf();
             Probe probe = oks.asCollection().concat(errs.asCollection()).probe();
-            return new Stored(id, scope.dataflowIndex(), oks, errs, probe, null);
+            return new Stored(id, scope, oks, errs, probe, null);
         });
         renderer[0].sealConstants();
         stored.put(id, s);
@@ -156,7 +161,7 @@ final class Dataflows {
                 return keyCodec.encode(key);
             }, ROW, row -> row, ROW);
             Probe probe = byKey.asCollection().probe();
-            return new Index(id, on, scope.dataflowIndex(), byKey, probe);
+            return new Index(id, on, scope, byKey, probe);
         });
         indexes.put(id, ix);
     }
@@ -195,6 +200,18 @@ final class Dataflows {
         if (s == null) throw new IllegalStateException("no stored collection " + id);
         Collection<Row> oks = s.oks.importInto(scope).flatten((k, v) -> k, ROW);
         return new Rendered(oks, importErrors(id, scope));
+    }
+
+    /**
+     * What this worker's shard of stored collection or index {@code id}'s own dataflow holds: the
+     * arrangements it built (not those it imports from its inputs) and records its operators
+     * keep waiting; zero for an id with no dataflow (a plain view).
+     */
+    List<HeldState.Part> held(long id) {
+        Stored s = stored.get(id);
+        if (s != null) return s.held.parts();
+        Index ix = indexes.get(id);
+        return ix == null ? List.of() : ix.held.parts();
     }
 
     /** Drops the dataflow of stored collection or index {@code id}. */

@@ -80,13 +80,31 @@ public final class Prepared {
     }
 
     /**
-     * Whether its rows' shape is known only by running it: SHOW, EXPLAIN and the queries run as
-     * the simple protocol runs them (SELECT ... AS OF), which change nothing, so a client
-     * describing them may have them run.
+     * Whether it runs as the simple protocol runs it (DDL, transaction control, SET, SHOW,
+     * EXPLAIN, cursors, COPY, SELECT ... AS OF), so whether and which rows it returns is known
+     * only by running it.
      */
     public boolean shapeKnownWhenRun() {
+        return kind == Kind.OTHER;
+    }
+
+    /**
+     * Whether it may be run just to learn its columns: one of {@link #shapeKnownWhenRun} that
+     * changes nothing (SHOW, EXPLAIN, SELECT ... AS OF).
+     */
+    public boolean describableByRunning() {
         return kind == Kind.OTHER && (statement instanceof Statement.Show || statement instanceof Statement.Explain
                 || statement instanceof Statement.QueryStatement);
+    }
+
+    /** The COPY statement it is, or null: COPY is run by the wire server, which moves the data. */
+    public Statement.Copy copy() {
+        return statement instanceof Statement.Copy c ? c : null;
+    }
+
+    /** Its SQL text as the client sent it. */
+    public String sql() {
+        return sql;
     }
 
     /** The names of the columns it returns, or null when it returns no rows (or {@link #shapeKnownWhenRun}). */

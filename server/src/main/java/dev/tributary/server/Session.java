@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * One client's state: whether it is inside a transaction block, the writes that block has made
- * (committed together at one time by COMMIT), and whether an error has aborted the block.
+ * (committed together at one time by COMMIT), whether an error has aborted the block, the
+ * block's cursors (closed with it), and whether the client asked to cancel what it is running.
  */
 public final class Session {
     boolean inTransaction;
@@ -17,6 +18,12 @@ public final class Session {
     /** Table id to row to signed count, for the open transaction. */
     final Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>();
     final Map<String, String> settings = new HashMap<>();
+    /** The open cursors by name; they live as long as the transaction block. */
+    final Map<String, Cursor> cursors = new HashMap<>();
+    /** Set by a cancel, consumed by the statement it stops. */
+    volatile boolean cancelRequested;
+    /** The cursor a FETCH is waiting on, for a cancel to wake. */
+    volatile Cursor waitingOn;
 
     Session() {}
 
@@ -25,6 +32,35 @@ public final class Session {
         implicit = false;
         aborted = false;
         pending.clear();
+        closeCursors();
+    }
+
+    void closeCursors() {
+        for (Cursor c : cursors.values()) c.close();
+        cursors.clear();
+    }
+
+    /** Asks the statement running to stop: a waiting FETCH wakes and fails with 57014. */
+    void cancel() {
+        cancelRequested = true;
+        Cursor w = waitingOn;
+        if (w != null) {
+            synchronized (w) {
+                w.notifyAll();
+            }
+        }
+    }
+
+    /** Whether a cancel was asked for since the last call; clears it. */
+    boolean consumeCancel() {
+        boolean c = cancelRequested;
+        cancelRequested = false;
+        return c;
+    }
+
+    /** PostgreSQL's error for a statement the user cancelled. */
+    static dev.tributary.sql.SqlException canceled() {
+        return new dev.tributary.sql.SqlException("57014", "canceling statement due to user request");
     }
 
     /** Whether the session is in a transaction block (PostgreSQL's {@code T} status) or a failed one ({@code E}). */

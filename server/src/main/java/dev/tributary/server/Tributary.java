@@ -1,6 +1,7 @@
 package dev.tributary.server;
 
 import dev.tributary.sql.SqlException;
+import dev.tributary.sql.ast.Statement;
 import java.util.List;
 
 /**
@@ -76,9 +77,36 @@ public final class Tributary implements AutoCloseable {
         return coordinator;
     }
 
+    /** The number of subscriptions running: SUBSCRIBEs through {@link #subscribe}, COPY streams and cursors. */
+    public int activeSubscriptions() {
+        return coordinator.subscriptions();
+    }
+
+    /**
+     * Runs a session's COPY statements for a client that sends or receives the data (the wire
+     * server): it reads the data through {@link Connection#copyIn}, or streams rows.
+     */
+    @FunctionalInterface
+    public interface CopyHandler {
+        /** Runs {@code copy}, a statement of {@code sql}; returns its result, tagged {@code COPY n}. */
+        Result copy(Statement.Copy copy, String sql);
+    }
+
     /** Its roles, which the PostgreSQL protocol server authenticates against; CREATE/ALTER/DROP ROLE change them. */
     public dev.tributary.server.auth.Roles roles() {
         return coordinator.roles();
+    }
+
+    /**
+     * What the dataflow that maintains table, materialized view or index {@code name} holds now,
+     * over all workers: the updates and heap bytes of the arrangements it built (not those of its
+     * inputs, which their own dataflows hold and count), plus records its operators keep waiting
+     * (an AS OF SYSTEM TIME lookup's rows held until their time). A plain view has no dataflow: zero.
+     *
+     * @throws SqlException 42P01 if there is no such relation
+     */
+    public ArrangementSize arrangementSize(String name) {
+        return coordinator.arrangementSize(name);
     }
 
     /** The clock this database runs on. */
@@ -110,7 +138,46 @@ public final class Tributary implements AutoCloseable {
          * as soon as it is made; the first error is thrown, after the results before it were given.
          */
         public void executeEach(String sql, java.util.function.Consumer<Result> each) {
-            coordinator.executeEach(session, sql, each);
+            coordinator.executeEach(session, sql, each, null);
+        }
+
+        /** Like {@link #executeEach(String, java.util.function.Consumer)}, with COPY statements run by {@code copies}. */
+        public void executeEach(String sql, java.util.function.Consumer<Result> each, CopyHandler copies) {
+            coordinator.executeEach(session, sql, each, copies);
+        }
+
+        /** Runs {@code st}, one parsed statement of {@code sql} (error positions are in {@code sql}). */
+        public Result execute(Statement st, String sql) {
+            return coordinator.execute(session, st, sql);
+        }
+
+        /** Starts {@code COPY table FROM STDIN}: the table and columns are checked now, the data comes through the result. */
+        public CopyIn copyIn(Statement.Copy copy) {
+            return coordinator.copyIn(session, copy);
+        }
+
+        /** Starts the subscription of {@code COPY (SUBSCRIBE ...) TO STDOUT} or of a SELECT ... EMIT CHANGES. */
+        public Subscription subscribe(Statement.Copy copy, Subscription.Listener listener) {
+            if (!Coordinator.streams(copy)) throw new IllegalArgumentException("not a COPY of a subscription");
+            return coordinator.execute(session, copy, null, () -> coordinator.subscribe(session, copy.query(), listener));
+        }
+
+        /**
+         * Cancels what this session runs now: a FETCH waiting for rows fails with 57014, as does
+         * the session's next statement if none is running (call {@link #clearCancel} when idle).
+         */
+        public void cancel() {
+            session.cancel();
+        }
+
+        /** Forgets a cancel that came too late to stop anything. */
+        public void clearCancel() {
+            session.consumeCancel();
+        }
+
+        /** Ends the session: its cursors (and their subscriptions) close, its open block is rolled back. */
+        public void close() {
+            coordinator.closeSession(session);
         }
 
         /**

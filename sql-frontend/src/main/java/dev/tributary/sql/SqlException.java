@@ -14,6 +14,7 @@ public class SqlException extends RuntimeException {
     private final int position;
     private final String hint;
     private String detail;
+    private String context;
 
     public SqlException(String sqlState, String message) {
         this(sqlState, message, 0, null);
@@ -57,10 +58,22 @@ public class SqlException extends RuntimeException {
     }
 
     /** The same error placed at {@code position}, unless it already has a place. */
+    /** Where the error happened, beyond the statement text (PostgreSQL's {@code CONTEXT}, e.g. a COPY's line), or null. */
+    public String context() {
+        return context;
+    }
+
+    /** This error with a context line; returns {@code this}. */
+    public SqlException withContext(String context) {
+        this.context = context;
+        return this;
+    }
+
     public SqlException at(int position) {
         if (this.position != 0 || position == 0) return this;
         SqlException e = new SqlException(sqlState, getMessage(), position, hint);
         e.detail = detail;
+        e.context = context;
         e.setStackTrace(getStackTrace());
         return e;
     }
@@ -85,6 +98,7 @@ public class SqlException extends RuntimeException {
         }
         if (detail != null) b.append("\nDETAIL:  ").append(detail);
         if (hint != null) b.append("\nHINT:  ").append(hint);
+        if (context != null) b.append("\nCONTEXT:  ").append(context);
         return b.toString();
     }
 }

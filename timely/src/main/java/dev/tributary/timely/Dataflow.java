@@ -26,6 +26,7 @@ final class Dataflow {
     private boolean built;
     private boolean complete;
     final List<Runnable> dropActions = new ArrayList<>();
+    final java.util.Map<Class<?>, Object> attachments = new java.util.HashMap<>();
 
     Dataflow(Worker worker, int index, String name) {
         this.worker = worker;

@@ -81,6 +81,16 @@ public final class Scope {
         return dataflow.index;
     }
 
+    /**
+     * The dataflow's one attachment of type {@code type}, created by {@code create} the first time
+     * it is asked for: a place where layers above timely keep per-dataflow records (for example
+     * the arrangements a dataflow built) without timely knowing about them. Nested scopes share
+     * their dataflow's attachments.
+     */
+    public <T> T attachment(Class<T> type, java.util.function.Supplier<? extends T> create) {
+        return type.cast(dataflow.attachments.computeIfAbsent(type, k -> create.get()));
+    }
+
     /** A builder for an operator with any number of inputs and outputs. */
     public OperatorBuilder operator(String name) {
         return new OperatorBuilder(this, name);

@@ -1,9 +1,13 @@
 package dev.tributary.server.pgwire;
 
+import dev.tributary.server.CopyIn;
+import dev.tributary.server.CopyText;
 import dev.tributary.server.Notice;
 import dev.tributary.server.Prepared;
 import dev.tributary.server.Result;
+import dev.tributary.server.Subscription;
 import dev.tributary.server.Tributary;
+import dev.tributary.sql.ast.Statement;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.types.SqlType;
 import dev.tributary.sql.types.Values;
@@ -21,6 +25,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.IntUnaryOperator;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
@@ -35,10 +42,16 @@ import javax.net.ssl.SSLSocket;
  * BackendKeyData),
  * Query (each statement's RowDescription, DataRows and CommandComplete in turn, or an
  * ErrorResponse with SQLSTATE, position, detail and hint; then ReadyForQuery with the session's
- * transaction status), the extended protocol (see {@link Extended}), Terminate. Any other message
- * type ends the connection with 08P01, as does a malformed, truncated or oversized message (above
- * the server's {@link PgServer.Options#maxMessageBytes()}); nothing a client sends stops another
- * connection. Notices of a statement go out as NoticeResponses before its CommandComplete.
+ * transaction status), Terminate, the extended protocol (see {@link Extended}), and the COPY
+ * sub-protocol: {@code COPY ... FROM STDIN} (CopyInResponse, then CopyData until CopyDone or
+ * CopyFail), {@code COPY ... TO STDOUT} (CopyOutResponse, CopyData per row, CopyDone) and
+ * {@code COPY (SUBSCRIBE ...) TO STDOUT}, which streams until a CancelRequest (57014), the
+ * subscription's end or the client leaving, noticed by a reader thread that reads messages
+ * ahead. A CancelRequest quoting this connection's process id and random secret key stops its
+ * running statement (a COPY stream, a waiting FETCH); between statements it does nothing. Any
+ * other message type ends the connection with 08P01, as does a malformed, truncated or oversized
+ * message (above the server's {@link PgServer.Options#maxMessageBytes()}); nothing a client sends
+ * stops another connection. Notices of a statement go out as NoticeResponses before its CommandComplete.
  */
 final class PgConnection {
     private static final int SSL_REQUEST = 80877103;
@@ -53,18 +66,33 @@ final class PgConnection {
     private final PgServer.Options options;
     /** The connection's transport: the client's socket, or the TLS socket over it once encryption is on. */
     private Socket socket;
-    private final int key;
+    private final PgServer server;
+    /** The process id and secret key of BackendKeyData, which a CancelRequest must quote. */
+    private final int pid;
+    private final int secret;
     private DataInputStream in;
     private DataOutputStream out;
     private boolean failed;
     private final Extended extended = new Extended();
 
-    PgConnection(Tributary db, Socket socket, int key, PgServer.Options options) {
+    PgConnection(Tributary db, Socket socket, PgServer server, int pid, int secret, PgServer.Options options) {
         this.session = db.session();
         this.db = db;
         this.socket = socket;
-        this.key = key;
+        this.server = server;
+        this.pid = pid;
+        this.secret = secret;
         this.options = options;
+    }
+
+    int pid() {
+        return pid;
+    }
+
+    /** Whether {@code key} is this connection's secret, compared in constant time. */
+    boolean hasSecret(int key) {
+        return java.security.MessageDigest.isEqual(java.nio.ByteBuffer.allocate(4).putInt(key).array(),
+                java.nio.ByteBuffer.allocate(4).putInt(secret).array());
     }
 
     /**
@@ -125,11 +153,15 @@ final class PgConnection {
             socket.setSoTimeout(STARTUP_TIMEOUT_MILLIS);
             if (!startup()) return;
             socket.setSoTimeout(0);
+            startReader();
             while (true) {
-                int type = in.read();
-                if (type < 0) return;
-                byte[] body = body(in.readInt());
+                Message m = nextMessage();
+                if (m == null) return;
+                int type = m.type();
+                byte[] body = m.body();
+                if (type == 'd' || type == 'c' || type == 'f') continue; // COPY data after the COPY failed is dropped
                 if (failed && type != 'S' && type != 'X') continue; // after an error, the extended protocol skips to Sync
+                if (type != 'S' && type != 'X' && type != 'H') busy();
                 switch (type) {
                     case 'Q' -> {
                         session.endImplicitTransaction();
@@ -155,6 +187,7 @@ final class PgConnection {
                         failed = false;
                         session.endImplicitTransaction();
                         extended.sync();
+                        idle();
                         readyForQuery();
                         out.flush();
                     }
@@ -176,8 +209,237 @@ final class PgConnection {
         } catch (IOException | RuntimeException e) {
             // a client that vanished, or a message we could not read: this connection ends here
         } finally {
+            if (reader != null) reader.interrupt(); // it may wait to hand over a message no one will take
+            session.close();
+            server.forget(this);
             close(socket);
             if (socket != client) close(client);
+        }
+    }
+
+    // ------------------------------------------------------------------ messages, cancel, COPY
+
+    /** One frontend message: its type byte and body; or, as the last, why no more can be read. */
+    private record Message(int type, byte[] body, IOException failure) {}
+
+    /**
+     * The client's messages, read ahead by a reader thread, so that the connection notices the
+     * client leaving even while it waits (for a subscription's rows, a FETCH): then what waits
+     * is cancelled. Bounded, so a client far ahead is held back by TCP.
+     */
+    private final BlockingQueue<Message> incoming = new ArrayBlockingQueue<>(64);
+    private volatile boolean clientGone;
+    private Thread reader;
+
+    private void startReader() {
+        reader = Thread.ofVirtual().name("tributary-pg-reader-" + pid).start(() -> {
+            Message last;
+            try {
+                while (true) {
+                    int type = in.read();
+                    if (type < 0) {
+                        last = new Message(-1, null, null);
+                        break;
+                    }
+                    incoming.put(new Message(type, body(in.readInt()), null));
+                    if (type == 'X') return; // nothing follows Terminate
+                }
+            } catch (IOException e) {
+                last = new Message(-1, null, e);
+            } catch (InterruptedException e) {
+                return;
+            }
+            synchronized (cancelLock) {
+                clientGone = true;
+                session.cancel();
+                if (streamEvents != null) streamEvents.add(CLIENT_GONE);
+            }
+            try {
+                incoming.put(last);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    /** The next message from the client; null when it has closed the connection. */
+    private Message nextMessage() throws IOException {
+        Message m = take(incoming);
+        if (m.failure() != null) throw m.failure();
+        return m.type() < 0 ? null : m;
+    }
+
+    /** The head of {@code queue}, waiting for it; an interrupt (the server closing) ends the connection. */
+    private static <T> T take(BlockingQueue<T> queue) throws java.io.InterruptedIOException {
+        try {
+            return queue.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("server shutting down");
+        }
+    }
+
+    private final Object cancelLock = new Object();
+    /** Whether a statement runs (from its message to ReadyForQuery): only then does a cancel act. */
+    private boolean busy;
+    private boolean cancelPending;
+    /** The events of the COPY stream running, for a cancel to end it. */
+    private BlockingQueue<Object> streamEvents;
+    private static final Object CANCELLED = new Object();
+    private static final Object CLIENT_GONE = new Object();
+    private static final Object DONE = new Object();
+
+    private void busy() {
+        synchronized (cancelLock) {
+            busy = true;
+        }
+    }
+
+    private void idle() {
+        synchronized (cancelLock) {
+            busy = false;
+            cancelPending = false;
+            session.clearCancel();
+        }
+    }
+
+    /** A CancelRequest with this connection's key: stops the statement running, if any. */
+    void cancel() {
+        synchronized (cancelLock) {
+            if (!busy) return;
+            cancelPending = true;
+            session.cancel();
+            if (streamEvents != null) streamEvents.add(CANCELLED);
+        }
+    }
+
+    /** Runs one COPY statement of a Query or Execute, speaking the COPY sub-protocol. */
+    private Result copy(Statement.Copy c, String sql) {
+        try {
+            if (c.from()) return copyIn(session.copyIn(c));
+            if (c.query() instanceof Statement.Subscribe || (c.query() instanceof Statement.QueryStatement q && q.emitChanges())) {
+                return copyStream(c);
+            }
+            Result rows = session.execute(c, sql);
+            copyOutResponse(rows.columns().size());
+            CopyText.Writer w = new CopyText.Writer(c.options());
+            if (c.options().header() != Statement.CopyHeader.NONE) copyData(w.line(rows.columns()));
+            for (List<String> row : rows.text()) copyData(w.line(row));
+            message('c', b -> {});
+            return new Result(rows.tag(), List.of(), List.of(), List.of());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** COPY FROM STDIN: CopyInResponse, then CopyData until CopyDone (rows written) or CopyFail (nothing written). */
+    private Result copyIn(CopyIn copy) throws IOException {
+        message('G', b -> {
+            b.writeByte(0);
+            b.writeShort(copy.fields());
+            for (int i = 0; i < copy.fields(); i++) b.writeShort(0);
+        });
+        out.flush();
+        while (true) {
+            Message m = nextMessage();
+            if (m == null) throw new EOFException("the client left during COPY FROM STDIN");
+            switch (m.type()) {
+                case 'd' -> copy.data(m.body());
+                case 'c' -> {
+                    return copy.finish();
+                }
+                case 'f' -> throw copy.fail(cString(m.body(), 0));
+                case 'H', 'S' -> {} // Flush and Sync mean nothing while copying in
+                case 'X' -> throw new EOFException("the client terminated during COPY FROM STDIN");
+                default -> {
+                    copy.fail("unexpected message");
+                    throw new SqlException("08P01", String.format("unexpected message type 0x%02X during COPY from stdin", m.type()));
+                }
+            }
+        }
+    }
+
+    /**
+     * COPY (SUBSCRIBE ...) TO STDOUT: CopyOutResponse, then one CopyData per row as the changes
+     * come, flushed per batch, until a cancel (57014), an error, the client leaving, or the
+     * subscription's end (UP TO reached, an input dropped: CopyDone and {@code COPY n}); the
+     * subscription is closed whichever way it ends.
+     */
+    private Result copyStream(Statement.Copy c) throws IOException {
+        BlockingQueue<Object> events = new LinkedBlockingQueue<>();
+        Subscription sub = session.subscribe(c, new Subscription.Listener() {
+            @Override
+            public void onChanges(Result batch) {
+                events.add(batch);
+            }
+
+            @Override
+            public void onError(SqlException error) {
+                events.add(error);
+            }
+
+            @Override
+            public void onDone() {
+                events.add(DONE);
+            }
+        });
+        try {
+            synchronized (cancelLock) {
+                streamEvents = events;
+                if (cancelPending) events.add(CANCELLED);
+                if (clientGone) events.add(CLIENT_GONE);
+            }
+            copyOutResponse(sub.columns().size());
+            CopyText.Writer w = new CopyText.Writer(c.options());
+            if (c.options().header() != Statement.CopyHeader.NONE) copyData(w.line(sub.columns()));
+            out.flush();
+            long sent = 0;
+            while (true) {
+                Object e = take(events);
+                if (e instanceof Result batch) {
+                    for (List<String> row : batch.text()) copyData(w.line(row));
+                    sent += batch.rows().size();
+                    out.flush();
+                } else if (e == DONE) {
+                    message('c', b -> {});
+                    return new Result("COPY " + sent, List.of(), List.of(), List.of());
+                } else if (e instanceof SqlException error) {
+                    throw error;
+                } else if (e == CANCELLED) {
+                    throw new SqlException("57014", "canceling statement due to user request");
+                } else if (e == CLIENT_GONE) {
+                    throw new EOFException("the client left during COPY TO STDOUT");
+                }
+            }
+        } finally {
+            synchronized (cancelLock) {
+                streamEvents = null;
+            }
+            sub.close();
+        }
+    }
+
+    /** CopyOutResponse: the overall format and each column's are 0, textual (CSV is textual too). */
+    private void copyOutResponse(int columns) throws IOException {
+        message('H', b -> {
+            b.writeByte(0);
+            b.writeShort(columns);
+            for (int i = 0; i < columns; i++) b.writeShort(0);
+        });
+    }
+
+    private void copyData(String line) throws IOException {
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        message('d', b -> b.write(bytes));
+    }
+
+    /** The statement of {@code sql} if it is one COPY, else null (a parse error is reported when it runs). */
+    private static Statement.Copy copyStatement(String sql) {
+        try {
+            List<Statement> sts = dev.tributary.sql.parser.Parser.parse(sql);
+            return sts.size() == 1 && sts.get(0) instanceof Statement.Copy c ? c : null;
+        } catch (SqlException e) {
+            return null;
         }
     }
 
@@ -232,7 +494,12 @@ final class PgConnection {
                 out.flush();
                 continue;
             }
-            if (code == CANCEL_REQUEST) return false;
+            if (code == CANCEL_REQUEST) {
+                Reader r = new Reader(body);
+                r.int32();
+                if (body.length == 12) server.cancel(r.int32(), r.int32());
+                return false; // PostgreSQL answers a cancel request with nothing but hanging up
+            }
             if (code != PROTOCOL_3) {
                 writeError(out, new SqlException("0A000", "unsupported frontend protocol " + (code >>> 16) + "." + (code & 0xffff)
                         + ": server supports 3.0"), "FATAL");
@@ -278,8 +545,8 @@ final class PgConnection {
             parameter("standard_conforming_strings", "on");
             parameter("application_name", params.getOrDefault("application_name", ""));
             message('K', b -> {
-                b.writeInt(key);
-                b.writeInt(key * 7919);
+                b.writeInt(pid);
+                b.writeInt(secret);
             });
             readyForQuery();
             out.flush();
@@ -335,7 +602,7 @@ final class PgConnection {
                     } catch (IOException e) {
                         throw new java.io.UncheckedIOException(e);
                     }
-                });
+                }, this::copy);
             } catch (SqlException e) {
                 writeError(out, e, "ERROR");
             } catch (java.io.UncheckedIOException e) {
@@ -344,6 +611,7 @@ final class PgConnection {
                 writeError(out, new SqlException("XX000", "internal error: " + e), "ERROR");
             }
         }
+        idle();
         readyForQuery();
         out.flush();
     }
@@ -407,6 +675,7 @@ final class PgConnection {
             if (e.detail() != null) field(b, 'D', e.detail());
             if (e.hint() != null) field(b, 'H', e.hint());
             if (e.position() > 0) field(b, 'P', String.valueOf(e.position()));
+            if (e.context() != null) field(b, 'W', e.context());
             b.writeByte(0);
         });
     }
@@ -523,8 +792,6 @@ final class PgConnection {
                 case 'E' -> {
                     Portal p = portal(r.string());
                     int max = r.int32();
-                    // the statements up to Sync are one transaction, as in PostgreSQL: a batch commits whole or not at all
-                    session.beginImplicitTransaction();
                     execute(p, max);
                 }
                 case 'C' -> {
@@ -604,8 +871,8 @@ final class PgConnection {
             });
             if (p.columns() != null) {
                 rowDescription(p.columns(), p.types(), i -> 0);
-            } else if (p.shapeKnownWhenRun()) {
-                // SHOW and EXPLAIN change nothing: run to learn the columns
+            } else if (p.describableByRunning()) {
+                // SHOW, EXPLAIN and AS OF queries change nothing: run to learn the columns
                 Result r = session.execute(p, new ArrayList<>(java.util.Collections.nCopies(p.parameterTypes().size(), null)));
                 rowDescription(r.columns(), r.types(), i -> 0);
             } else {
@@ -619,7 +886,8 @@ final class PgConnection {
                 rowDescription(p.statement.columns(), p.statement.types(), p::format);
                 return;
             }
-            if (p.statement.shapeKnownWhenRun()) {
+            if (p.statement.shapeKnownWhenRun() && p.statement.copy() == null) {
+                // the portal runs now and its Execute sends what it gave: it runs once either way
                 run(p);
                 if (p.result.hasRows()) {
                     rowDescription(p.result.columns(), p.result.types(), p::format);
@@ -640,6 +908,18 @@ final class PgConnection {
         private void execute(Portal p, int max) throws IOException {
             if (p.statement.isEmpty()) {
                 message('I', b -> {});
+                return;
+            }
+            Statement.Copy copy = p.result == null ? p.statement.copy() : null;
+            if (copy != null) {
+                // the statements up to Sync are one transaction, COPY among them
+                session.beginImplicitTransaction();
+                try {
+                    p.result = copy(copy, p.statement.sql());
+                } catch (java.io.UncheckedIOException e) {
+                    throw e.getCause();
+                }
+                message('C', b -> writeCString(b, p.result.tag()));
                 return;
             }
             run(p);
@@ -672,7 +952,10 @@ final class PgConnection {
         }
 
         private void run(Portal p) {
-            if (p.result == null) p.result = session.execute(p.statement, p.values);
+            if (p.result != null) return;
+            // the statements up to Sync are one transaction, as in PostgreSQL: a batch commits whole or not at all
+            session.beginImplicitTransaction();
+            p.result = session.execute(p.statement, p.values);
         }
 
         /**

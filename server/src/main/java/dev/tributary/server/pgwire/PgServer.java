@@ -7,6 +7,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.security.SecureRandom;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -95,7 +98,11 @@ public final class PgServer implements AutoCloseable {
     private final ServerSocket socket;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final Semaphore slots;
-    private final AtomicInteger nextKey = new AtomicInteger(1);
+    private final AtomicInteger nextPid = new AtomicInteger(1);
+    /** The live connections by process id, for CancelRequests to find. */
+    private final Map<Integer, PgConnection> connections = new ConcurrentHashMap<>();
+    /** Secret keys are random, so no client can cancel another's statements by guessing from a process id. */
+    private final SecureRandom secrets = new SecureRandom();
     private volatile boolean closed;
     /** Connections being served now (guarded by {@code this}). */
     private int open;
@@ -148,7 +155,9 @@ public final class PgServer implements AutoCloseable {
             opened(1);
             threads.execute(() -> {
                 try {
-                    new PgConnection(db, client, nextKey.getAndIncrement(), options).run();
+                    PgConnection c = new PgConnection(db, client, this, nextPid.getAndIncrement(), secrets.nextInt(), options);
+                    connections.put(c.pid(), c);
+                    c.run();
                 } finally {
                     slots.release();
                     opened(-1);
@@ -176,6 +185,17 @@ public final class PgServer implements AutoCloseable {
             wait(left);
         }
         return true;
+    }
+
+    /** A CancelRequest: cancels what connection {@code pid} runs if {@code secret} is its key; anything else does nothing. */
+    void cancel(int pid, int secret) {
+        PgConnection c = connections.get(pid);
+        if (c != null && c.hasSecret(secret)) c.cancel();
+    }
+
+    /** A connection has ended. */
+    void forget(PgConnection c) {
+        connections.remove(c.pid(), c);
     }
 
     @Override

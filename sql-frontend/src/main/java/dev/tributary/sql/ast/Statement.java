@@ -165,6 +165,47 @@ public sealed interface Statement extends Node {
         }
     }
 
+    /**
+     * The data format of a COPY: PostgreSQL's text format (tab-separated, {@code \N} for NULL,
+     * backslash escapes) or CSV, with every option resolved to its default when not given.
+     * {@code header} is {@code NONE}, {@code SKIP} (a first line to ignore, or to write) or
+     * {@code MATCH} (a first line that must name the columns).
+     */
+    record CopyOptions(boolean csv, char delimiter, String nullString, CopyHeader header, char quote, char escape) {
+        /** The text format's defaults. */
+        public static final CopyOptions TEXT = new CopyOptions(false, '\t', "\\N", CopyHeader.NONE, '"', '"');
+    }
+
+    enum CopyHeader { NONE, SKIP, MATCH }
+
+    /**
+     * COPY table [(columns)] FROM STDIN, COPY table [(columns)] TO STDOUT or COPY (query) TO
+     * STDOUT. {@code table} is empty when {@code query} is given; {@code query} is a
+     * {@link QueryStatement} (perhaps with EMIT CHANGES) or a {@link Subscribe}, null for a table.
+     * {@code columns} is empty when not given (all columns).
+     */
+    record Copy(int pos, List<String> table, List<String> columns, Statement query, boolean from, CopyOptions options)
+            implements Statement {
+        public Copy {
+            table = List.copyOf(table);
+            columns = List.copyOf(columns);
+        }
+    }
+
+    /** DECLARE name [NO SCROLL] CURSOR [WITHOUT HOLD] FOR query: a {@link QueryStatement} or a {@link Subscribe}. */
+    record DeclareCursor(int pos, String name, Statement query) implements Statement {}
+
+    /**
+     * FETCH [n | ALL | NEXT | FORWARD [n | ALL]] [FROM | IN] cursor [WITH (timeout = interval)]:
+     * {@code count} rows at most, {@link #ALL} for every row there is. {@code timeout} is null
+     * when not given.
+     */
+    record Fetch(int pos, String cursor, long count, Expr timeout) implements Statement {
+        public static final long ALL = Long.MAX_VALUE;
+    }
+
+    /** CLOSE cursor, or CLOSE ALL ({@code cursor} null). */
+    record CloseCursor(int pos, String cursor) implements Statement {}
     /** One option of CREATE/ALTER ROLE: {@code LOGIN}/{@code NOLOGIN}, or {@code PASSWORD 'pw'}/{@code PASSWORD NULL}. */
     sealed interface RoleOption extends Node {
         /** {@code LOGIN} ({@code login} true) or {@code NOLOGIN}. */

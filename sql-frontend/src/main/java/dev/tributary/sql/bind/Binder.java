@@ -491,14 +491,8 @@ public final class Binder {
         for (TableRef r : s.from()) flattenInner(r, fromItems, onConditions);
         for (TableRef r : fromItems) {
             if (r instanceof TableRef.FunctionTable f && RepeatRows.is(f)) {
-                // a function in FROM sees the items before it, as in PostgreSQL
-                List<Plan> before = new ArrayList<>();
-                List<Field> fields = new ArrayList<>();
-                for (Bound b : inputs) {
-                    before.add(b.plan());
-                    fields.addAll(b.fields());
-                }
-                Bound left = new Bound(before.isEmpty() ? one() : JoinPlanner.innerJoin(before, List.of()), fields);
+                // repeat_row changes multiplicities rather than adding rows; it sees the items before it
+                Bound left = joinedSoFar(inputs);
                 inputs.clear();
                 inputs.add(RepeatRows.bind(this, left, f));
             } else if (r instanceof TableRef.DerivedTable d && (d.lateral() || c != null)) {

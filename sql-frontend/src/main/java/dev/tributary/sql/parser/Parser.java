@@ -307,6 +307,10 @@ public final class Parser {
             case "subscribe" -> subscribe();
             case "advance" -> advance();
             case "set" -> set();
+            case "copy" -> copy();
+            case "declare" -> declare();
+            case "fetch" -> fetch();
+            case "close" -> close();
             default -> throw syntaxError(t);
         };
     }
@@ -868,6 +872,230 @@ public final class Parser {
             }
         } while (accept(Type.COMMA));
         return new Statement.Set(pos, name, values);
+    }
+
+    // ------------------------------------------------------------------ COPY and cursors
+
+    private Statement copy() {
+        int pos = pos();
+        expectKw("copy");
+        List<String> table = List.of();
+        List<String> cols = List.of();
+        Statement query = null;
+        if (is(Type.LPAREN)) {
+            p++;
+            query = isKw("subscribe") ? subscribe() : queryStatement();
+            expect(Type.RPAREN);
+        } else {
+            table = qualifiedName();
+            if (is(Type.LPAREN)) cols = nameList();
+        }
+        boolean from;
+        if (query == null && acceptKw("from")) {
+            from = true;
+            if (!acceptKw("stdin")) throw copyEndpoint(peek(), "FROM", "STDIN");
+        } else {
+            expectKw("to");
+            from = false;
+            if (!acceptKw("stdout")) throw copyEndpoint(peek(), "TO", "STDOUT");
+        }
+        return new Copy(pos, table, cols, query, from, copyOptions(from));
+    }
+
+    /** COPY from or to a file or program: PostgreSQL allows it to superusers; Tributary streams through the client only. */
+    private SqlException copyEndpoint(Token t, String dir, String std) {
+        if (t.type() == Type.STRING || t.isKeyword("program")) {
+            return new SqlException("0A000", "COPY " + dir + " a file or program is not supported", t.start() + 1,
+                    "Use COPY ... " + dir + " " + std + " (psql's \\copy does this for a local file).");
+        }
+        return syntaxError(t);
+    }
+
+    /**
+     * COPY's options, in the parenthesized form ({@code WITH (FORMAT csv, HEADER, ...)}) or the old
+     * one ({@code WITH CSV HEADER DELIMITER ','}), checked as PostgreSQL checks them.
+     */
+    private CopyOptions copyOptions(boolean from) {
+        java.util.Map<String, Object> given = new java.util.LinkedHashMap<>();
+        java.util.Map<String, Integer> at = new java.util.HashMap<>();
+        boolean with = acceptKw("with");
+        if (is(Type.LPAREN)) {
+            p++;
+            do {
+                int opos = pos();
+                String name = label();
+                Object value = Boolean.TRUE;
+                Token v = peek();
+                if (v.type() == Type.STRING || v.type() == Type.IDENT || v.type() == Type.INTEGER) {
+                    p++;
+                    value = v.type() == Type.STRING ? v.value() : v.value().toLowerCase(Locale.ROOT);
+                } else if (!is(Type.COMMA) && !is(Type.RPAREN)) {
+                    throw syntaxError(v);
+                }
+                copyOption(given, at, name, value, opos);
+            } while (accept(Type.COMMA));
+            expect(Type.RPAREN);
+        } else {
+            while (true) {
+                int opos = pos();
+                if (acceptKw("binary")) copyOption(given, at, "format", "binary", opos);
+                else if (acceptKw("csv")) copyOption(given, at, "format", "csv", opos);
+                else if (acceptKw("header")) copyOption(given, at, "header", Boolean.TRUE, opos);
+                else if (isKw("delimiter") || isKw("null") || isKw("quote") || isKw("escape")) {
+                    String name = next().value();
+                    acceptKw("as");
+                    Token v = expect(Type.STRING);
+                    copyOption(given, at, name, v.value(), opos);
+                } else if (isKw("force")) {
+                    throw unsupported("COPY ... FORCE", opos);
+                } else {
+                    break;
+                }
+            }
+            if (with && given.isEmpty()) throw syntaxError(peek());
+        }
+        return resolveCopyOptions(given, at, from);
+    }
+
+    private static void copyOption(java.util.Map<String, Object> given, java.util.Map<String, Integer> at, String name, Object value, int pos) {
+        switch (name) {
+            case "format", "delimiter", "null", "header", "quote", "escape" -> {}
+            case "freeze", "force_quote", "force_not_null", "force_null", "encoding" -> throw unsupported("COPY option \"" + name + "\"", pos);
+            default -> throw new SqlException("42601", "option \"" + name + "\" not recognized", pos);
+        }
+        if (given.containsKey(name)) throw new SqlException("42601", "conflicting or redundant options", pos);
+        given.put(name, value);
+        at.put(name, pos);
+    }
+
+    private static CopyOptions resolveCopyOptions(java.util.Map<String, Object> given, java.util.Map<String, Integer> at, boolean from) {
+        String format = given.containsKey("format") ? String.valueOf(given.get("format")).toLowerCase(Locale.ROOT) : "text";
+        switch (format) {
+            case "text", "csv" -> {}
+            case "binary" -> throw unsupported("COPY BINARY", at.get("format"));
+            default -> throw new SqlException("22023", "COPY format \"" + format + "\" not recognized", at.get("format"));
+        }
+        boolean csv = format.equals("csv");
+        char delimiter = csv ? ',' : '\t';
+        if (given.containsKey("delimiter")) {
+            String d = String.valueOf(given.get("delimiter"));
+            if (d.length() != 1 || d.charAt(0) > 127) throw new SqlException("0A000", "COPY delimiter must be a single one-byte character");
+            delimiter = d.charAt(0);
+            if (delimiter == '\n' || delimiter == '\r') throw new SqlException("22023", "COPY delimiter cannot be newline or carriage return");
+            if (!csv && "\\.abcdefghijklmnopqrstuvwxyz0123456789".indexOf(delimiter) >= 0) {
+                throw new SqlException("22023", "COPY delimiter cannot be \"" + d + "\"");
+            }
+        }
+        String nullString = given.containsKey("null") ? String.valueOf(given.get("null")) : csv ? "" : "\\N";
+        if (nullString.indexOf('\n') >= 0 || nullString.indexOf('\r') >= 0) {
+            throw new SqlException("22023", "COPY null representation cannot use newline or carriage return");
+        }
+        CopyHeader header = CopyHeader.NONE;
+        if (given.containsKey("header")) {
+            Object h = given.get("header");
+            String v = h instanceof Boolean b ? (b ? "true" : "false") : String.valueOf(h).toLowerCase(Locale.ROOT);
+            header = switch (v) {
+                case "true", "on", "1", "yes" -> CopyHeader.SKIP;
+                case "false", "off", "0", "no" -> CopyHeader.NONE;
+                case "match" -> {
+                    if (!from) throw new SqlException("0A000", "cannot use \"match\" with HEADER in COPY TO");
+                    yield CopyHeader.MATCH;
+                }
+                default -> throw new SqlException("22023", "header requires a Boolean value or \"match\"");
+            };
+        }
+        char quote = '"';
+        char escape;
+        if (given.containsKey("quote")) {
+            if (!csv) throw new SqlException("0A000", "COPY quote available only in CSV mode");
+            String q = String.valueOf(given.get("quote"));
+            if (q.length() != 1 || q.charAt(0) > 127) throw new SqlException("0A000", "COPY quote must be a single one-byte character");
+            quote = q.charAt(0);
+        }
+        escape = quote;
+        if (given.containsKey("escape")) {
+            if (!csv) throw new SqlException("0A000", "COPY escape available only in CSV mode");
+            String e = String.valueOf(given.get("escape"));
+            if (e.length() != 1 || e.charAt(0) > 127) throw new SqlException("0A000", "COPY escape must be a single one-byte character");
+            escape = e.charAt(0);
+        }
+        if (csv && delimiter == quote) throw new SqlException("22023", "COPY delimiter and quote must be different");
+        if (nullString.indexOf(delimiter) >= 0) {
+            throw new SqlException("22023", "COPY delimiter must not appear in the NULL specification");
+        }
+        if (csv && nullString.indexOf(quote) >= 0) {
+            throw new SqlException("22023", "CSV quote character must not appear in the NULL specification");
+        }
+        return new CopyOptions(csv, delimiter, nullString, header, quote, escape);
+    }
+
+    private Statement declare() {
+        int pos = pos();
+        expectKw("declare");
+        String name = name();
+        if (isKw("binary")) throw unsupported("DECLARE ... BINARY", pos());
+        if (!acceptKw("asensitive")) acceptKw("insensitive");
+        if (isKw("scroll")) throw unsupported("DECLARE ... SCROLL", pos());
+        if (acceptKw("no")) expectKw("scroll");
+        expectKw("cursor");
+        if (isKw("with") && isKw(1, "hold")) throw unsupported("DECLARE ... WITH HOLD", pos());
+        if (isKw("without")) {
+            p++;
+            expectKw("hold");
+        }
+        expectKw("for");
+        Statement query = isKw("subscribe") ? subscribe() : queryStatement();
+        return new DeclareCursor(pos, name, query);
+    }
+
+    private Statement fetch() {
+        int pos = pos();
+        expectKw("fetch");
+        long count = 1;
+        if (isKw("prior") || isKw("first") || isKw("last") || isKw("absolute") || isKw("relative") || isKw("backward") || isOp("-")) {
+            throw new SqlException("55000", "cursor can only scan forward", pos(), "Tributary's cursors go forward only: FETCH n, FETCH ALL, FETCH NEXT.");
+        }
+        if (acceptKw("next")) {
+            count = 1;
+        } else if (acceptKw("forward")) {
+            if (acceptKw("all")) count = Fetch.ALL;
+            else if (is(Type.INTEGER)) count = fetchCount();
+        } else if (acceptKw("all")) {
+            count = Fetch.ALL;
+        } else if (is(Type.INTEGER)) {
+            count = fetchCount();
+        }
+        if (!acceptKw("from")) acceptKw("in");
+        String cursor = name();
+        Expr timeout = null;
+        if (acceptKw("with")) {
+            expect(Type.LPAREN);
+            int opos = pos();
+            String opt = label();
+            if (!opt.equals("timeout")) {
+                throw new SqlException("42601", "unrecognized FETCH option \"" + opt + "\"", opos, "FETCH accepts TIMEOUT.");
+            }
+            if (isOp("=")) p++;
+            timeout = unary();
+            expect(Type.RPAREN);
+        }
+        return new Fetch(pos, cursor, count, timeout);
+    }
+
+    private long fetchCount() {
+        Token t = next();
+        try {
+            return Long.parseLong(t.value());
+        } catch (NumberFormatException e) {
+            return Fetch.ALL; // more rows than can ever be: all of them
+        }
+    }
+
+    private Statement close() {
+        int pos = pos();
+        expectKw("close");
+        if (acceptKw("all")) return new CloseCursor(pos, null);
+        return new CloseCursor(pos, name());
     }
 
     // ------------------------------------------------------------------ queries

@@ -239,6 +239,36 @@ public final class SqlFormatter {
                 if (set.values().isEmpty()) b.append(" TO DEFAULT");
                 else list(b.append(" = "), set.values());
             }
+            case Copy c -> {
+                b.append("COPY ");
+                if (c.query() != null) {
+                    statement(b.append('('), c.query());
+                    b.append(')');
+                } else {
+                    b.append(name(c.table()));
+                    if (!c.columns().isEmpty()) b.append(' ').append(names(c.columns()));
+                }
+                b.append(c.from() ? " FROM STDIN" : " TO STDOUT");
+                CopyOptions o = c.options();
+                b.append(" WITH (FORMAT ").append(o.csv() ? "csv" : "text");
+                b.append(", DELIMITER ").append(string(String.valueOf(o.delimiter())));
+                b.append(", NULL ").append(string(o.nullString()));
+                if (o.header() != CopyHeader.NONE) b.append(", HEADER ").append(o.header() == CopyHeader.MATCH ? "match" : "true");
+                if (o.csv()) {
+                    b.append(", QUOTE ").append(string(String.valueOf(o.quote())));
+                    b.append(", ESCAPE ").append(string(String.valueOf(o.escape())));
+                }
+                b.append(')');
+            }
+            case DeclareCursor d -> statement(b.append("DECLARE ").append(ident(d.name())).append(" CURSOR FOR "), d.query());
+            case Fetch f -> {
+                b.append("FETCH ").append(f.count() == Fetch.ALL ? "ALL" : String.valueOf(f.count())).append(" FROM ").append(ident(f.cursor()));
+                if (f.timeout() != null) {
+                    expr(b.append(" WITH (TIMEOUT = "), f.timeout(), 0);
+                    b.append(')');
+                }
+            }
+            case CloseCursor c -> b.append("CLOSE ").append(c.cursor() == null ? "ALL" : ident(c.cursor()));
         }
     }
 

@@ -1,0 +1,86 @@
+package dev.tributary.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.ast.Statement.CopyHeader;
+import dev.tributary.sql.ast.Statement.CopyOptions;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * COPY's text and CSV formats: escapes, quoting, NULLs and line ends as PostgreSQL reads them; the
+ * same records whatever the chunks the data arrives in; and what the writer writes reads back.
+ */
+class CopyTextTest {
+    private static final CopyOptions CSV = new CopyOptions(true, ',', "", CopyHeader.NONE, '"', '"');
+
+    /** The records of {@code data} fed in chunks cut at {@code cuts}. */
+    private static List<List<String>> read(CopyOptions o, String data, int... cuts) {
+        List<List<String>> out = new ArrayList<>();
+        CopyText.Reader r = new CopyText.Reader("t", o, (line, text, fields) -> out.add(fields));
+        byte[] b = data.getBytes(StandardCharsets.UTF_8);
+        int from = 0;
+        for (int cut : cuts) {
+            r.feed(Arrays.copyOfRange(b, from, cut), 0, cut - from);
+            from = cut;
+        }
+        r.feed(Arrays.copyOfRange(b, from, b.length), 0, b.length - from);
+        r.finish();
+        return out;
+    }
+
+    @Test
+    void textFormatEscapesAndNulls() {
+        assertThat(read(CopyOptions.TEXT, "a\\tb\t\\N\t\\\\N\t\\101\\x42\\q\r\nlast\t\t\\.x"))
+                .containsExactly(Arrays.asList("a\tb", null, "\\N", "ABq"), Arrays.asList("last", "", ".x"));
+        // \. alone ends the data; what follows is not read
+        assertThat(read(CopyOptions.TEXT, "1\n\\.\n2\n")).containsExactly(List.of("1"));
+        // octal and hex escapes make bytes, so a UTF-8 character may be spelled with them
+        assertThat(read(CopyOptions.TEXT, "\\303\\251\\xc3\\xa9\n")).containsExactly(List.of("éé"));
+        assertThatThrownBy(() -> read(CopyOptions.TEXT, "\\377\n")).isInstanceOfSatisfying(SqlException.class,
+                e -> assertThat(e.sqlState()).isEqualTo("22021"));
+    }
+
+    @Test
+    void csvQuotingAsPostgres() {
+        assertThat(read(CSV, "1,\"a,b\",\"\",,\"x\"\"y\"\n\"multi\nline\",end\n"))
+                .containsExactly(Arrays.asList("1", "a,b", "", null, "x\"y"), List.of("multi\nline", "end"));
+        CopyOptions backslash = new CopyOptions(true, ',', "NULL", CopyHeader.NONE, '"', '\\');
+        assertThat(read(backslash, "\"a\\\"b\",NULL,\"NULL\"\n")).containsExactly(Arrays.asList("a\"b", null, "NULL"));
+        assertThatThrownBy(() -> read(CSV, "1,\"open\n")).isInstanceOfSatisfying(SqlException.class, e -> {
+            assertThat(e.sqlState()).isEqualTo("22P04");
+            assertThat(e.getMessage()).isEqualTo("unterminated CSV quoted field");
+        });
+    }
+
+    @Test
+    void chunksCutAnywhereGiveTheSameRecords() {
+        String text = "a\\tb\t\\N\t\\101\r\né\t\\\\\n\\.\n";
+        String csv = "1,\"a,\"\"b\"\"\nc\",é\r\n2,,\"\"\n";
+        for (var c : List.of(new Object[] {CopyOptions.TEXT, text}, new Object[] {CSV, csv})) {
+            CopyOptions o = (CopyOptions) c[0];
+            String data = (String) c[1];
+            List<List<String>> whole = read(o, data);
+            int n = data.getBytes(StandardCharsets.UTF_8).length;
+            for (int i = 0; i <= n; i++) {
+                for (int j = i; j <= n; j++) assertThat(read(o, data, i, j)).as("cut at %d and %d", i, j).isEqualTo(whole);
+            }
+        }
+    }
+
+    @Test
+    void writtenLinesReadBack() {
+        List<String> row = Arrays.asList("tab\there", null, "", "back\\slash", "new\nline", "comma,\"quote\"", "\\.");
+        for (CopyOptions o : List.of(CopyOptions.TEXT, CSV)) {
+            String line = new CopyText.Writer(o).line(row);
+            assertThat(read(o, line)).as("%s", line).containsExactly(row);
+        }
+        assertThat(new CopyText.Writer(CopyOptions.TEXT).line(Arrays.asList("a\tb", null))).isEqualTo("a\\tb\t\\N\n");
+        assertThat(new CopyText.Writer(CSV).line(Arrays.asList("a\"b", null, ""))).isEqualTo("\"a\"\"b\",,\"\"\n");
+    }
+}

@@ -1,0 +1,270 @@
+package dev.tributary.server.pgwire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.server.Clock;
+import dev.tributary.server.Tributary;
+import java.io.IOException;
+import java.io.StringReader;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyManager;
+import org.postgresql.copy.CopyOut;
+import org.postgresql.util.PSQLException;
+
+/**
+ * The PostgreSQL JDBC driver's COPY API, cursors and cancel against {@link PgServer}: bulk loads
+ * in text and CSV (all or nothing), a COPY of a SUBSCRIBE that streams rows inserted from another
+ * connection until cancelled, and FETCH from a cursor over a SUBSCRIBE, with timeouts and with
+ * {@link Statement#cancel()}.
+ */
+@Timeout(60)
+class CopyJdbcTest {
+    private Tributary db;
+    private PgServer server;
+
+    @BeforeEach
+    void start() throws IOException {
+        db = Tributary.inMemory(Clock.manual(0));
+        server = new PgServer(db, InetAddress.getLoopbackAddress(), 0, 10);
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        server.close();
+        db.close();
+    }
+
+    private Connection connect() throws SQLException {
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=anyone&prepareThreshold=0");
+    }
+
+    private static List<String> rows(Statement s, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder b = new StringBuilder();
+                for (int i = 1; i <= n; i++) b.append(i > 1 ? "|" : "").append(rs.getString(i));
+                out.add(b.toString());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void copyInTextAndCsvThenABadRowWritesNothing() throws Exception {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (id int PRIMARY KEY, name text NOT NULL, score double precision DEFAULT 1.5)");
+            CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
+            assertThat(copy.copyIn("COPY t FROM STDIN", new StringReader("1\tone\t10\n2\ttwo\\ttab\t\\N\n"))).isEqualTo(2);
+            assertThat(copy.copyIn("COPY t (id, name) FROM STDIN WITH (FORMAT csv, HEADER)",
+                    new StringReader("id,name\n3,\"three, quoted\"\n4,\"four \"\"q\"\"\"\n"))).isEqualTo(2);
+            assertThat(rows(s, "SELECT id, name, score FROM t ORDER BY id"))
+                    .containsExactly("1|one|10", "2|two\ttab|null", "3|three, quoted|1.5", "4|four \"q\"|1.5");
+
+            // line 2 is bad: the error names it, and line 1 is not written either
+            assertThatThrownBy(() -> copy.copyIn("COPY t FROM STDIN", new StringReader("5\tfive\t1\n6\tsix\tlots\n")))
+                    .isInstanceOfSatisfying(PSQLException.class, e -> {
+                        assertThat(e.getSQLState()).isEqualTo("22P02");
+                        assertThat(e.getServerErrorMessage().getMessage()).isEqualTo("invalid input syntax for type double precision: \"lots\"");
+                        assertThat(e.getServerErrorMessage().getWhere()).isEqualTo("COPY t, line 2, column score: \"lots\"");
+                    });
+            assertThatThrownBy(() -> copy.copyIn("COPY t (id, name) FROM STDIN (FORMAT csv)", new StringReader("7,seven\n1,again\n")))
+                    .isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("23505"));
+            assertThatThrownBy(() -> copy.copyIn("COPY t (id) FROM STDIN", new StringReader("8\n")))
+                    .isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("23502"));
+            assertThat(rows(s, "SELECT count(*) FROM t")).containsExactly("4");
+
+            // a client that gives up half way (CopyFail) writes nothing, and the connection goes on
+            var in = copy.copyIn("COPY t FROM STDIN");
+            byte[] line = "9\tnine\t9\n".getBytes(StandardCharsets.UTF_8);
+            in.writeToCopy(line, 0, line.length);
+            in.cancelCopy();
+            assertThat(rows(s, "SELECT count(*) FROM t")).containsExactly("4");
+
+            // inside a transaction block the rows join it
+            c.setAutoCommit(false);
+            assertThat(copy.copyIn("COPY t (id, name) FROM STDIN", new StringReader("10\tten\n"))).isEqualTo(1);
+            assertThat(rows(s, "SELECT count(*) FROM t")).containsExactly("5");
+            c.rollback();
+            c.setAutoCommit(true);
+            assertThat(rows(s, "SELECT count(*) FROM t")).containsExactly("4");
+        }
+        try (Connection other = connect(); Statement s = other.createStatement()) {
+            assertThat(rows(s, "SELECT name FROM t WHERE id = 4")).containsExactly("four \"q\"");
+        }
+    }
+
+    @Test
+    void copyOutOfATableAndAQuery() throws Exception {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (id int, name text)");
+            s.execute("INSERT INTO t VALUES (1, 'a\tb'), (2, NULL)");
+            CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
+            java.io.StringWriter w = new java.io.StringWriter();
+            assertThat(copy.copyOut("COPY (SELECT * FROM t ORDER BY id) TO STDOUT", w)).isEqualTo(2);
+            assertThat(w.toString()).isEqualTo("1\ta\\tb\n2\t\\N\n");
+            w = new java.io.StringWriter();
+            copy.copyOut("COPY (SELECT * FROM t ORDER BY id) TO STDOUT WITH (FORMAT csv, HEADER)", w);
+            assertThat(w.toString()).isEqualTo("id,name\n1,a\tb\n2,\n");
+        }
+    }
+
+    /** Reads one row of a COPY stream as text (a CopyData message holds one row). */
+    private static String next(CopyOut out) throws SQLException {
+        byte[] b = out.readFromCopy();
+        return b == null ? null : new String(b, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void copyOfASubscribeStreamsRowsFromAnotherConnectionUntilCancelled() throws Exception {
+        try (Connection c = connect(); Connection writer = connect(); Statement w = writer.createStatement()) {
+            w.execute("CREATE TABLE t (id int, name text)");
+            w.execute("INSERT INTO t VALUES (1, 'first')");
+            CopyOut out = c.unwrap(PGConnection.class).getCopyAPI().copyOut("COPY (SUBSCRIBE t) TO STDOUT");
+            assertThat(out.getFieldCount()).isEqualTo(4);
+            // the snapshot, at the time the subscription started
+            assertThat(next(out)).isEqualTo("1970-01-01 00:00:00.001+00\t1\t1\tfirst\n");
+            assertThat(db.activeSubscriptions()).isEqualTo(1);
+            w.execute("INSERT INTO t VALUES (2, 'second')");
+            assertThat(next(out)).isEqualTo("1970-01-01 00:00:00.002+00\t1\t2\tsecond\n");
+            w.execute("UPDATE t SET name = 'changed' WHERE id = 1");
+            List<String> update = List.of(next(out), next(out));
+            assertThat(update).containsExactlyInAnyOrder("1970-01-01 00:00:00.003+00\t-1\t1\tfirst\n", "1970-01-01 00:00:00.003+00\t1\t1\tchanged\n");
+            // cancel through a CancelRequest on another socket: the stream ends with 57014
+            c.unwrap(org.postgresql.core.BaseConnection.class).cancelQuery();
+            assertThatThrownBy(() -> {
+                while (true) next(out); // rows still on the way may come first
+            }).isInstanceOfSatisfying(PSQLException.class, e -> {
+                assertThat(e.getSQLState()).isEqualTo("57014");
+                assertThat(e.getServerErrorMessage().getMessage()).isEqualTo("canceling statement due to user request");
+            });
+            assertThat(out.isActive()).isFalse();
+            assertThat(db.activeSubscriptions()).isZero();
+            try (Statement s = c.createStatement()) {
+                assertThat(rows(s, "SELECT count(*) FROM t")).containsExactly("2");
+            }
+        }
+    }
+
+    @Test
+    void droppingTheSourceEndsTheStreamAndTheCursor() throws Exception {
+        try (Connection c = connect(); Connection writer = connect(); Statement w = writer.createStatement();
+             Connection reader = connect(); Statement r = reader.createStatement()) {
+            w.execute("CREATE TABLE t (id int)");
+            w.execute("CREATE MATERIALIZED VIEW v AS SELECT count(*) AS n FROM t");
+            CopyOut out = c.unwrap(PGConnection.class).getCopyAPI().copyOut("COPY (SUBSCRIBE v) TO STDOUT");
+            assertThat(next(out)).isEqualTo("1970-01-01 00:00:00+00\t1\t0\n");
+            reader.setAutoCommit(false);
+            r.execute("DECLARE c CURSOR FOR SUBSCRIBE v");
+            assertThat(rows(r, "FETCH ALL c")).hasSize(1);
+            assertThat(db.activeSubscriptions()).isEqualTo(2);
+            w.execute("DROP TABLE t CASCADE");
+            // the stream is over: CopyDone and COPY n
+            assertThat(next(out)).isNull();
+            assertThat(out.getHandledRowCount()).isEqualTo(1);
+            // and FETCH no longer waits
+            assertThat(rows(r, "FETCH ALL c")).isEmpty();
+            assertThat(db.activeSubscriptions()).isZero();
+            reader.rollback();
+            try (Statement s = c.createStatement()) {
+                assertThat(rows(s, "SELECT 1")).containsExactly("1");
+            }
+        }
+    }
+
+    @Test
+    void fetchFromASubscribeCursorWithTimeouts() throws Exception {
+        try (Connection c = connect(); Connection writer = connect(); Statement s = c.createStatement(); Statement w = writer.createStatement()) {
+            w.execute("CREATE TABLE t (id int, name text)");
+            w.execute("INSERT INTO t VALUES (1, 'a'), (2, 'b')");
+            assertThatThrownBy(() -> s.execute("DECLARE c CURSOR FOR SUBSCRIBE t"))
+                    .isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("25P01"));
+            c.setAutoCommit(false);
+            s.execute("DECLARE c CURSOR FOR SUBSCRIBE t");
+            assertThat(rows(s, "FETCH 1 c")).hasSize(1);
+            assertThat(rows(s, "FETCH ALL FROM c")).hasSize(1);
+            // nothing new: the timeout passes and FETCH returns no rows
+            assertThat(rows(s, "FETCH ALL c WITH (timeout = '10ms')")).isEmpty();
+            assertThat(rows(s, "FETCH FORWARD 5 IN c WITH (timeout = '0s')")).isEmpty();
+            w.execute("INSERT INTO t VALUES (3, 'c')");
+            // without a timeout FETCH waits for the row
+            assertThat(rows(s, "FETCH c")).containsExactly("1970-01-01 00:00:00.002+00|1|3|c");
+            w.execute("INSERT INTO t VALUES (4, 'd')");
+            assertThat(rows(s, "FETCH ALL c WITH (timeout = '1min')")).containsExactly("1970-01-01 00:00:00.003+00|1|4|d");
+            assertThat(db.activeSubscriptions()).isEqualTo(1);
+            s.execute("CLOSE c");
+            assertThat(db.activeSubscriptions()).isZero();
+            assertThatThrownBy(() -> s.execute("FETCH c")).isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("34000"));
+            c.rollback();
+
+            // a cursor over a query; cursors end with the transaction
+            s.execute("DECLARE q CURSOR FOR SELECT id FROM t ORDER BY id");
+            s.execute("DECLARE sub CURSOR FOR SELECT * FROM t EMIT CHANGES");
+            assertThat(rows(s, "FETCH 3 q")).containsExactly("1", "2", "3");
+            assertThat(rows(s, "FETCH ALL q")).containsExactly("4");
+            assertThat(rows(s, "FETCH ALL q")).isEmpty();
+            assertThat(db.activeSubscriptions()).isEqualTo(1);
+            c.commit();
+            assertThat(db.activeSubscriptions()).isZero();
+            assertThatThrownBy(() -> s.execute("FETCH q")).isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("34000"));
+            c.rollback();
+        }
+    }
+
+    @Test
+    void cancelOfAFetchWaitingOnASubscribe() throws Exception {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (id int)");
+            c.setAutoCommit(false);
+            s.execute("DECLARE c CURSOR FOR SUBSCRIBE t");
+            assertThat(rows(s, "FETCH ALL c WITH (timeout = '0s')")).isEmpty(); // the snapshot: an empty table
+            CompletableFuture<List<String>> waiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return rows(s, "FETCH ALL c");
+                } catch (SQLException e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                }
+            });
+            // a cancel that reaches the server before the FETCH does is ignored (as PostgreSQL
+            // ignores one between statements), so cancel until the FETCH ends
+            while (true) {
+                s.cancel();
+                try {
+                    waiting.get(100, TimeUnit.MILLISECONDS);
+                    break;
+                } catch (TimeoutException stillWaiting) {
+                    // the cancel came too early: again
+                } catch (ExecutionException e) {
+                    break;
+                }
+            }
+            assertThatThrownBy(waiting::join).hasCauseInstanceOf(PSQLException.class)
+                    .cause().satisfies(e -> {
+                        assertThat(((PSQLException) e).getSQLState()).isEqualTo("57014");
+                        assertThat(((PSQLException) e).getServerErrorMessage().getMessage()).isEqualTo("canceling statement due to user request");
+                    });
+            c.rollback();
+            assertThat(db.activeSubscriptions()).isZero();
+            assertThat(rows(s, "SELECT count(*) FROM t")).containsExactly("0");
+        }
+    }
+}
