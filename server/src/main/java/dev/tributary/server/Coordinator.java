@@ -356,7 +356,8 @@ final class Coordinator implements AutoCloseable, Catalog {
     // ------------------------------------------------------------------ cursors
 
     private Result declare(Session session, Statement.DeclareCursor d) {
-        if (!session.inTransaction) throw new SqlException("25P01", "DECLARE CURSOR can only be used in transaction blocks", d.pos());
+        // the extended protocol's implicit block ends at the next Sync: not a block a cursor can live in, as in PostgreSQL
+        if (!session.inTransaction || session.implicit) throw new SqlException("25P01", "DECLARE CURSOR can only be used in transaction blocks", d.pos());
         if (session.cursors.containsKey(d.name())) throw new SqlException("42P03", "cursor \"" + d.name() + "\" already exists", d.pos());
         Cursor cursor;
         if (d.query() instanceof Statement.QueryStatement q && !q.emitChanges()) {
@@ -1247,7 +1248,8 @@ final class Coordinator implements AutoCloseable, Catalog {
                 yield Result.command("BEGIN");
             }
             case COMMIT -> {
-                if (!session.inTransaction) yield Result.command("COMMIT").withNotice(noTransaction());
+                // outside a block, and in the implicit one (which its Sync ends), there is nothing to commit yet
+                if (!session.inTransaction || session.implicit) yield Result.command("COMMIT").withNotice(noTransaction());
                 boolean failed = session.aborted;
                 Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
                 session.reset();
@@ -1256,7 +1258,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 yield Result.command("COMMIT");
             }
             case ROLLBACK -> {
-                if (!session.inTransaction) yield Result.command("ROLLBACK").withNotice(noTransaction());
+                if (!session.inTransaction || session.implicit) yield Result.command("ROLLBACK").withNotice(noTransaction());
                 session.reset();
                 yield Result.command("ROLLBACK");
             }
