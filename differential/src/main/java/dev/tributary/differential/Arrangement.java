@@ -89,7 +89,17 @@ public final class Arrangement<K, V> {
      * new one. Nothing is copied; the trace is shared.
      */
     public Arrangement<K, V> importInto(Scope scope) {
-        Arrange.Arranged a = Arrange.importTrace(trace, scope, trace.trace().name());
+        return importInto(scope, trace);
+    }
+
+    /**
+     * {@link #importInto(Scope)} through {@code reader}, another handle of this arrangement's
+     * trace: the import's handle starts at {@code reader}'s compaction, so history that reader
+     * keeps (an object's retained history) stays readable in the new dataflow.
+     */
+    public Arrangement<K, V> importInto(Scope scope, TraceHandle reader) {
+        if (reader.trace() != trace.trace()) throw new IllegalArgumentException("handle of trace '" + reader.trace().name() + "' is not one of '" + trace.trace().name() + "'");
+        Arrange.Arranged a = Arrange.importTrace(reader, scope, trace.trace().name());
         return wrap(a.batches(), a.trace(), keyType, valType);
     }
 

@@ -39,7 +39,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms4g", "-Xmx4g"})
 @State(Scope.Benchmark)
 public class AsOfLookupBenchmark {
-    @Param({"half_join", "desugared", "scd2"})
+    @Param({"half_join", "half_join_index", "desugared", "scd2"})
     public String way;
 
     @Param({"view", "select"})

@@ -487,6 +487,11 @@ final class Coordinator implements AutoCloseable, Catalog {
     private static final long COMPACTION_INTERVAL_MS = 1_000;
     private long lastCompaction = Long.MIN_VALUE / 2;
 
+    /** The earliest time stored collection or index {@code id} is still readable at. */
+    private long sinceOf(long id) {
+        return engine.call(w -> dataflows[w.index()].since(id));
+    }
+
     /** What each object's history policy keeps at time {@code now}: object id to the earliest time it must stay readable at. */
     private Map<Long, Long> holds(long now) {
         Map<Long, Long> h = new HashMap<>();
@@ -516,7 +521,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     private Plan physical(Plan bound, long t, boolean useIndexes, Set<Long> indexesUsed) {
         planned++;
         Plan plan = Optimizer.fold(Plans.atStatementTime(bound, Instant.ofEpochMilli(t)));
-        return Optimizer.prune(useIndexes ? IndexSelection.apply(plan, indexes(), indexesUsed) : IndexSelection.binaryOnly(plan));
+        return Optimizer.prune(useIndexes ? IndexSelection.apply(plan, indexes(), indexesUsed, this::sinceOf) : IndexSelection.binaryOnly(plan));
     }
 
     /** The rows of {@code unbound} now, each repeated by its multiplicity. */
@@ -767,7 +772,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         List<SqlType> types = bound.types();
         if (p.physical == null) {
             // optimized before the statement time and the values are known, so it serves every run
-            p.physical = Optimizer.prune(IndexSelection.apply(Optimizer.fold(bound), indexes(), new HashSet<>()));
+            p.physical = Optimizer.prune(IndexSelection.apply(Optimizer.fold(bound), indexes(), new HashSet<>(), this::sinceOf));
             planned++;
         }
         if (p.kind == Prepared.Kind.INSERT) {
@@ -924,7 +929,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (v.materialized()) {
             checkChanges(plan, oracle.readTime(), v.pos());
             Set<Long> indexesUsed = new HashSet<>();
-            Plan p = Optimizer.prune(IndexSelection.apply(Optimizer.fold(temporal(plan, v.pos())), indexes(), indexesUsed));
+            Plan p = Optimizer.prune(IndexSelection.apply(Optimizer.fold(temporal(plan, v.pos())), indexes(), indexesUsed, this::sinceOf));
             uses = new HashSet<>(uses);
             uses.addAll(indexesUsed);
             long upper = oracle.upper();
@@ -1457,7 +1462,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             throw new SqlException("0A000", "EXPLAIN of this statement is not supported; explain a query or CREATE [MATERIALIZED] VIEW", e.statement().pos());
         }
         if (e.statement() instanceof Statement.QueryStatement || (e.statement() instanceof Statement.CreateView cv && cv.materialized())) {
-            plan = Optimizer.prune(IndexSelection.apply(Optimizer.fold(plan), indexes(), new HashSet<>()));
+            plan = Optimizer.prune(IndexSelection.apply(Optimizer.fold(plan), indexes(), new HashSet<>(), this::sinceOf));
         } else {
             plan = Optimizer.optimize(IndexSelection.binaryOnly(plan));
         }

@@ -182,7 +182,8 @@ final class Dataflows {
         public Arrangement<Row, Row> index(long id, Scope scope) {
             Index ix = indexes.get(id);
             if (ix == null) throw new IllegalStateException("no index " + id);
-            return ix.byKey.importInto(scope);
+            // through the read handle, so an index's retained history is there for an AS OF lookup
+            return ix.byKey.importInto(scope, ix.read);
         }
     };
 

@@ -21,10 +21,26 @@ final class IndexSelection {
     private IndexSelection() {}
 
     static Plan apply(Plan plan, Collection<CatalogItem.Index> indexes, Set<Long> used) {
+        return apply(plan, indexes, used, id -> Long.MAX_VALUE);
+    }
+
+    /**
+     * {@link #apply(Plan, Collection, Set)}, and an AS OF SYSTEM TIME lookup reads its dimension
+     * through an index keyed by the lookup key whose retained history ({@code sinceOf} an index:
+     * the earliest time it is readable at) reaches the lookup's since, instead of arranging its
+     * own copy of that history.
+     */
+    static Plan apply(Plan plan, Collection<CatalogItem.Index> indexes, Set<Long> used, java.util.function.LongUnaryOperator sinceOf) {
         return switch (plan) {
             case Plan.Join j -> new Plan.Join(side(j.left(), j.leftKey(), indexes, used), side(j.right(), j.rightKey(), indexes, used), j.leftKey(), j.rightKey());
             case Plan.DeltaJoin d -> delta(d, indexes, used);
-            default -> Plans.withInputs(plan, in -> apply(in, indexes, used));
+            case Plan.AsOfLookup a -> {
+                List<CatalogItem.Index> reaching = indexes.stream().filter(ix -> sinceOf.applyAsLong(ix.id()) <= a.since()).toList();
+                Plan dim = side(a.dimension(), a.dimensionKey(), reaching, used);
+                if (!(dim instanceof Plan.IndexedGet)) dim = apply(a.dimension(), indexes, used, sinceOf);
+                yield new Plan.AsOfLookup(apply(a.outer(), indexes, used, sinceOf), dim, a.outerKey(), a.dimensionKey(), a.time(), a.since(), a.left(), a.types());
+            }
+            default -> Plans.withInputs(plan, in -> apply(in, indexes, used, sinceOf));
         };
     }
 

@@ -88,6 +88,29 @@ class AsOfSystemTimeTest {
     }
 
     @Test
+    void aLookupReadsAnIndexThatKeepsTheHistoryInsteadOfCopyingIt() {
+        for (int workers = 1; workers <= 2; workers++) {
+            try (Tributary db = Tributary.inMemory(Clock.manual(10_000), workers)) {
+                db.execute("CREATE TABLE prices (sym text, price int) WITH (RETAIN HISTORY PIN AT 10000)");
+                db.execute("CREATE INDEX prices_sym ON prices (sym) WITH (RETAIN HISTORY PIN AT 10000)");
+                db.execute("CREATE INDEX prices_sym_now ON prices (sym)");             // keeps no history: not usable
+                db.execute("CREATE TABLE orders (id int PRIMARY KEY, sym text, ts bigint)");
+                db.execute("INSERT INTO prices VALUES ('x', 1), (NULL, 7)");
+                db.execute("ADVANCE CLOCK TO 20000");
+                db.execute("UPDATE prices SET price = 2 WHERE sym = 'x'");
+                db.execute("ADVANCE CLOCK TO 30000");
+                db.execute(VIEW);
+                db.execute("INSERT INTO orders VALUES (1, 'x', 15000), (2, 'x', 25000), (3, NULL, 25000)");
+                assertThat(rows(db, "SELECT * FROM priced ORDER BY id")).as("%d workers", workers)
+                        .containsExactly(List.of("1", "1"), List.of("2", "2"), java.util.Arrays.asList("3", null));
+                assertThat(db.query("EXPLAIN " + VIEW.substring(VIEW.indexOf("SELECT"))).text().toString()).contains("through index prices_sym ");
+                // the view holds its result only: the history it reads is the index's
+                assertThat(db.arrangementSize("priced").records()).as("%d workers", workers).isEqualTo(3);
+            }
+        }
+    }
+
+    @Test
     void innerLookupsConditionsAndPullQueries() {
         try (Tributary db = Tributary.inMemory(Clock.manual(10_000))) {
             db.execute("CREATE TABLE prices (sym text, venue text, price int) WITH (RETAIN HISTORY FOR '1 day')");

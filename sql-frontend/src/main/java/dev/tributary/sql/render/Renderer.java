@@ -316,6 +316,8 @@ public final class Renderer {
         Row found = flag.encode(true);
         Row notFound = flag.encode(false);
         AsOfJoin<Row> lookup = AsOfJoin.lookup(outer.oks(), row -> outerCodec.project(row, key), row -> {
+            // SQL's = never matches NULL, and a dimension read through an index may hold NULL keys
+            for (int k : key) if (outerCodec.isNull(row, k)) return Long.MIN_VALUE;
             Object t = outerCodec.get(row, time);
             return t == null ? Long.MIN_VALUE : (Long) t;
         }, a.since(), dim.arranged(), a.left(), (row, match) -> match == null ? Row.concat(Row.concat(row, nothing), notFound)
