@@ -16,8 +16,15 @@ final class PgTypes {
      * context). 42704 for an OID that names no type Tributary has.
      */
     static SqlType typeOf(int oid) {
+        if (oid == 0 || oid == 705) return null; // unspecified or unknown: the context decides
+        SqlType t = known(oid);
+        if (t == null) throw new SqlException("42704", "type with OID " + Integer.toUnsignedString(oid) + " does not exist");
+        return t;
+    }
+
+    /** The type Tributary has for {@code oid} (without length or precision), or null. */
+    private static SqlType known(int oid) {
         return switch (oid) {
-            case 0 -> null;
             case 16 -> SqlType.BOOLEAN;
             case 21 -> SqlType.SMALLINT;
             case 23 -> SqlType.INTEGER;
@@ -34,8 +41,7 @@ final class PgTypes {
             case 1114 -> SqlType.TIMESTAMP;
             case 1184 -> SqlType.TIMESTAMPTZ;
             case 1186 -> SqlType.INTERVAL;
-            case 705 -> null; // unknown: as unspecified, the context decides
-            default -> throw new SqlException("42704", "type with OID " + Integer.toUnsignedString(oid) + " does not exist");
+            default -> null;
         };
     }
 
@@ -62,25 +68,10 @@ final class PgTypes {
      * aligns as psql aligns them (oid, xid, cid and money to the right, everything else as text).
      */
     static SqlType type(int oid) {
-        return switch (oid) {
-            case 16 -> SqlType.BOOLEAN;
-            case 21 -> SqlType.SMALLINT;
-            case 23 -> SqlType.INTEGER;
-            case 20 -> SqlType.BIGINT;
-            case 700 -> SqlType.REAL;
-            case 701 -> SqlType.DOUBLE;
-            case 1700 -> SqlType.NUMERIC;
-            case 1043 -> SqlType.VARCHAR;
-            case 1042 -> SqlType.of(SqlType.Kind.CHAR);
-            case 17 -> SqlType.BYTEA;
-            case 1082 -> SqlType.DATE;
-            case 1083 -> SqlType.TIME;
-            case 1114 -> SqlType.TIMESTAMP;
-            case 1184 -> SqlType.TIMESTAMPTZ;
-            case 1186 -> SqlType.INTERVAL;
-            case 705 -> SqlType.UNKNOWN;
-            case 26, 28, 29, 5069, 790 -> SqlType.BIGINT; // oid, xid, cid, xid8, money: psql right-aligns them
-            default -> SqlType.TEXT;
-        };
+        if (oid == 705) return SqlType.UNKNOWN;
+        // oid, xid, cid, xid8, money: psql right-aligns them
+        if (oid == 26 || oid == 28 || oid == 29 || oid == 5069 || oid == 790) return SqlType.BIGINT;
+        SqlType t = known(oid);
+        return t == null ? SqlType.TEXT : t;
     }
 }
