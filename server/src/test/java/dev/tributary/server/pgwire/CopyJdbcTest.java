@@ -3,11 +3,7 @@ package dev.tributary.server.pgwire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tributary.server.Clock;
-import dev.tributary.server.Tributary;
-import java.io.IOException;
 import java.io.StringReader;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -20,8 +16,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.postgresql.PGConnection;
@@ -36,22 +30,7 @@ import org.postgresql.util.PSQLException;
  * {@link Statement#cancel()}.
  */
 @Timeout(60)
-class CopyJdbcTest {
-    private Tributary db;
-    private PgServer server;
-
-    @BeforeEach
-    void start() throws IOException {
-        db = Tributary.inMemory(Clock.manual(0));
-        server = new PgServer(db, InetAddress.getLoopbackAddress(), 0, 10);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        server.close();
-        db.close();
-    }
-
+class CopyJdbcTest extends LocalServerTest {
     private Connection connect() throws SQLException {
         return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=anyone&prepareThreshold=0");
     }

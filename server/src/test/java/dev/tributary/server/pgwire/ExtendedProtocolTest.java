@@ -9,17 +9,12 @@ import static dev.tributary.server.pgwire.WireClient.query;
 import static dev.tributary.server.pgwire.WireClient.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tributary.server.Clock;
-import dev.tributary.server.Tributary;
 import dev.tributary.sql.types.SqlType;
 import dev.tributary.sql.types.Values;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,22 +23,7 @@ import org.junit.jupiter.api.Test;
  * the prepared statement without running it, row limits, named and unnamed statements and
  * portals, and errors that skip to Sync and leave the connection usable.
  */
-class ExtendedProtocolTest {
-    private Tributary db;
-    private PgServer server;
-
-    @BeforeEach
-    void start() throws IOException {
-        db = Tributary.inMemory(Clock.manual(0));
-        server = new PgServer(db, InetAddress.getLoopbackAddress(), 0, 10);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        server.close();
-        db.close();
-    }
-
+class ExtendedProtocolTest extends LocalServerTest {
     /** The columns of table {@code every}, with their OIDs and a value of each in text. */
     private static final String[] NAMES = {"b", "i2", "i4", "i8", "f4", "f8", "n", "t", "vc", "c", "by", "d", "tm", "ts", "tz", "iv"};
     private static final SqlType[] TYPES = {SqlType.BOOLEAN, SqlType.SMALLINT, SqlType.INTEGER, SqlType.BIGINT, SqlType.REAL,

@@ -2,10 +2,6 @@ package dev.tributary.server.pgwire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tributary.server.Clock;
-import dev.tributary.server.Tributary;
-import java.io.IOException;
-import java.net.InetAddress;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
@@ -14,27 +10,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The PostgreSQL JDBC driver's DatabaseMetaData against {@link PgServer}, read from the system catalogs. */
-class JdbcMetadataTest {
-    private Tributary db;
-    private PgServer server;
-
-    @BeforeEach
-    void start() throws IOException {
-        db = Tributary.inMemory(Clock.manual(0));
-        server = new PgServer(db, InetAddress.getLoopbackAddress(), 0, 10);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        server.close();
-        db.close();
-    }
-
+class JdbcMetadataTest extends LocalServerTest {
     private Connection connect() throws SQLException {
         Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=tributary&prepareThreshold=0");
         try (Statement s = c.createStatement()) {

@@ -3,11 +3,7 @@ package dev.tributary.server.pgwire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tributary.server.Clock;
-import dev.tributary.server.Tributary;
-import java.io.IOException;
 import java.math.BigDecimal;
-import java.net.InetAddress;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -16,27 +12,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The PostgreSQL JDBC driver against {@link PgServer}: statements, prepared statements with parameters, errors, transactions. */
-class JdbcTest {
-    private Tributary db;
-    private PgServer server;
-
-    @BeforeEach
-    void start() throws IOException {
-        db = Tributary.inMemory(Clock.manual(0));
-        server = new PgServer(db, InetAddress.getLoopbackAddress(), 0, 10);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        server.close();
-        db.close();
-    }
-
+class JdbcTest extends LocalServerTest {
     private Connection connect() throws SQLException {
         return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=anyone");
     }

@@ -2,8 +2,6 @@ package dev.tributary.server.pgwire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tributary.server.Clock;
-import dev.tributary.server.Tributary;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -14,8 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,22 +19,7 @@ import org.junit.jupiter.api.Test;
  * several statements, errors with SQLSTATE and position, transaction status, the refused
  * database, and garbage that ends only its own connection.
  */
-class PgServerTest {
-    private Tributary db;
-    private PgServer server;
-
-    @BeforeEach
-    void start() throws IOException {
-        db = Tributary.inMemory(Clock.manual(0));
-        server = new PgServer(db, InetAddress.getLoopbackAddress(), 0, 10);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        server.close();
-        db.close();
-    }
-
+class PgServerTest extends LocalServerTest {
     /** One backend message: its type and a readable rendering of its body. */
     record Msg(char type, String text) {}
 
