@@ -236,14 +236,8 @@ public final class Renderer {
         Plan.WindowFunction fn = w.function();
         Reducer<Row, Row, Row> logic = (k, input, output) -> {
             int size = input.size();
-            Integer[] idx = new Integer[size];
             Object[][] rows = new Object[size][];
-            for (int i = 0; i < size; i++) {
-                idx[i] = i;
-                rows[i] = codec.decode(input.value(i));
-            }
-            // values arrive in row order, so a stable sort breaks ties by the whole row
-            Arrays.sort(idx, (a, b) -> order.compare(rows[a], rows[b]));
+            Integer[] idx = sortedGroup(input, codec, order, rows);
             long number = 0;
             long rank = 0;
             long dense = 0;
@@ -474,6 +468,20 @@ public final class Renderer {
         return new Rendered(oks, in.errs().concat(split.val()));
     }
 
+    /**
+     * A group's values decoded into {@code rows} and their positions in {@code order}; values
+     * arrive in row order, so the stable sort breaks ties by the whole row.
+     */
+    private static Integer[] sortedGroup(Reducer.Input<Row> input, RowCodec codec, Comparator<Object[]> order, Object[][] rows) {
+        Integer[] idx = new Integer[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+            idx[i] = i;
+            rows[i] = codec.decode(input.value(i));
+        }
+        Arrays.sort(idx, (a, b) -> order.compare(rows[a], rows[b]));
+        return idx;
+    }
+
     private Rendered topK(Rendered in, Plan.TopK t) {
         List<SqlType> types = t.input().types();
         RowCodec codec = new RowCodec(types);
@@ -483,14 +491,8 @@ public final class Renderer {
         long offset = t.offset();
         Reducer<Row, Row, Row> logic = (k, input, output) -> {
             int size = input.size();
-            Integer[] idx = new Integer[size];
             Object[][] rows = new Object[size][];
-            for (int i = 0; i < size; i++) {
-                idx[i] = i;
-                rows[i] = codec.decode(input.value(i));
-            }
-            // values arrive in row order, so a stable sort breaks ties by the whole row
-            Arrays.sort(idx, (a, b) -> order.compare(rows[a], rows[b]));
+            Integer[] idx = sortedGroup(input, codec, order, rows);
             long skip = offset;
             long take = limit < 0 ? Long.MAX_VALUE : limit;
             for (int j = 0; j < size && take > 0; j++) {
