@@ -129,6 +129,9 @@ final class Dataflow {
         for (Runnable r : actions) r.run();
         operators.clear();
         inputs.clear();
+        // the worker keeps a dropped dataflow's slot; what hangs off it (traces counted in its
+        // attachments, say) must not stay reachable through it
+        attachments.clear();
     }
 
     void activate(int operator) {

@@ -1,0 +1,39 @@
+package dev.tributary.timely;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A dropped dataflow lets go of its attachments (the state accounting hangs traces off them), so
+ * the dataflow's slot, which the worker keeps, holds nothing alive; its drop actions run once.
+ */
+class DropAttachmentsTest {
+    /** Stands for state attached to a dataflow. */
+    static final class Marker {}
+
+    @Test
+    void droppingADataflowClearsItsAttachments() {
+        List<Object> seen = new ArrayList<>();
+        Timely.run(Config.workers(1), w -> {
+            Scope[] scope = new Scope[1];
+            int[] runs = {0};
+            int index = w.dataflow("attached", s -> {
+                scope[0] = s;
+                seen.add(s.attachment(Marker.class, Marker::new));
+                s.onDrop(() -> runs[0]++);
+                return s.dataflowIndex();
+            });
+            seen.add(scope[0].attachment(Marker.class, Marker::new));
+            w.dropDataflow(index);
+            w.dropDataflow(index);
+            seen.add(scope[0].attachment(Marker.class, Marker::new));
+            seen.add(runs[0]);
+        });
+        assertThat(seen.get(1)).as("one attachment per type while it lives").isSameAs(seen.get(0));
+        assertThat(seen.get(2)).as("none left after the drop").isNotSameAs(seen.get(0));
+        assertThat(seen.get(3)).isEqualTo(1);
+    }
+}
