@@ -401,60 +401,18 @@ public final class PgClient implements AutoCloseable {
     }
 
     /** One backend message, read field by field. */
-    private static final class Message {
+    private static final class Message extends MessageBody {
         final char type;
-        private final byte[] b;
-        private int pos;
 
         Message(char type, byte[] b) {
+            super(b);
             this.type = type;
-            this.b = b;
-        }
-
-        int remaining() {
-            return b.length - pos;
-        }
-
-        int int32() throws IOException {
-            need(4);
-            int v = ((b[pos] & 0xff) << 24) | ((b[pos + 1] & 0xff) << 16) | ((b[pos + 2] & 0xff) << 8) | (b[pos + 3] & 0xff);
-            pos += 4;
-            return v;
-        }
-
-        int int16() throws IOException {
-            need(2);
-            int v = ((b[pos] & 0xff) << 8) | (b[pos + 1] & 0xff);
-            pos += 2;
-            return v;
-        }
-
-        byte[] bytes(int n) throws IOException {
-            need(n);
-            byte[] v = java.util.Arrays.copyOfRange(b, pos, pos + n);
-            pos += n;
-            return v;
-        }
-
-        String string() throws IOException {
-            int end = pos;
-            while (end < b.length && b[end] != 0) end++;
-            if (end >= b.length) throw new IOException("a string without its terminator in message '" + type + "'");
-            String s = new String(b, pos, end - pos, StandardCharsets.UTF_8);
-            pos = end + 1;
-            return s;
-        }
-
-        String rest() {
-            String s = new String(b, pos, b.length - pos, StandardCharsets.UTF_8);
-            pos = b.length;
-            return s;
         }
 
         private Map<Character, String> fields() throws IOException {
             Map<Character, String> f = new LinkedHashMap<>();
-            while (pos < b.length && b[pos] != 0) {
-                char code = (char) b[pos++];
+            while (peek() != 0) {
+                char code = byte1();
                 f.put(code, string());
             }
             return f;
@@ -476,10 +434,6 @@ public final class PgClient implements AutoCloseable {
         Notice notice() throws IOException {
             Map<Character, String> f = fields();
             return new Notice(f.getOrDefault('V', f.getOrDefault('S', "NOTICE")), f.getOrDefault('C', "00000"), f.getOrDefault('M', ""));
-        }
-
-        private void need(int n) throws IOException {
-            if (n < 0 || pos + n > b.length) throw new IOException("message '" + type + "' from the server is too short");
         }
     }
 }

@@ -172,7 +172,7 @@ final class PgConnection {
                     }
                     case 'P', 'B', 'D', 'E', 'C' -> {
                         try {
-                            extended.handle((char) type, new Reader(body));
+                            extended.handle((char) type, new MessageBody(body));
                         } catch (SqlException e) {
                             writeError(out, e, "ERROR");
                             session.failTransaction();
@@ -451,13 +451,6 @@ final class PgConnection {
         }
     }
 
-    /** A protocol violation by the client, which ends the connection. */
-    private static final class ProtocolException extends IOException {
-        ProtocolException(String message) {
-            super(message);
-        }
-    }
-
     private byte[] body(int length) throws IOException {
         if (length > options.maxMessageBytes()) {
             throw new ProtocolException("message of " + length + " bytes is larger than the server's limit of " + options.maxMessageBytes()
@@ -495,7 +488,7 @@ final class PgConnection {
                 continue;
             }
             if (code == CANCEL_REQUEST) {
-                Reader r = new Reader(body);
+                MessageBody r = new MessageBody(body);
                 r.int32();
                 if (body.length == 12) server.cancel(r.int32(), r.int32());
                 return false; // PostgreSQL answers a cancel request with nothing but hanging up
@@ -697,54 +690,6 @@ final class PgConnection {
         return new String(b, from, end - from, StandardCharsets.UTF_8);
     }
 
-    /** Reads the fields of one message body. */
-    private static final class Reader {
-        private final byte[] b;
-        private int pos;
-
-        Reader(byte[] b) {
-            this.b = b;
-        }
-
-        String string() throws ProtocolException {
-            String s = cString(b, pos);
-            // step over the bytes as sent: invalid UTF-8 decodes to replacement characters of another length
-            while (b[pos] != 0) pos++;
-            pos++;
-            return s;
-        }
-
-        int int16() throws ProtocolException {
-            need(2);
-            int v = (short) (((b[pos] & 0xff) << 8) | (b[pos + 1] & 0xff));
-            pos += 2;
-            return v;
-        }
-
-        int int32() throws ProtocolException {
-            need(4);
-            int v = ((b[pos] & 0xff) << 24) | ((b[pos + 1] & 0xff) << 16) | ((b[pos + 2] & 0xff) << 8) | (b[pos + 3] & 0xff);
-            pos += 4;
-            return v;
-        }
-
-        byte[] bytes(int n) throws ProtocolException {
-            need(n);
-            byte[] v = java.util.Arrays.copyOfRange(b, pos, pos + n);
-            pos += n;
-            return v;
-        }
-
-        char byte1() throws ProtocolException {
-            need(1);
-            return (char) b[pos++];
-        }
-
-        private void need(int n) throws ProtocolException {
-            if (n < 0 || pos + n > b.length) throw new ProtocolException("message too short");
-        }
-    }
-
     /** A bound portal: a prepared statement with its parameter values and result formats, run at its first Execute. */
     private static final class Portal {
         final Prepared statement;
@@ -778,7 +723,7 @@ final class PgConnection {
         private final Map<String, Prepared> statements = new HashMap<>();
         private final Map<String, Portal> portals = new HashMap<>();
 
-        void handle(char type, Reader r) throws IOException {
+        void handle(char type, MessageBody r) throws IOException {
             switch (type) {
                 case 'P' -> parse(r);
                 case 'B' -> bind(r);
@@ -811,7 +756,7 @@ final class PgConnection {
             }
         }
 
-        private void parse(Reader r) throws IOException {
+        private void parse(MessageBody r) throws IOException {
             String name = r.string();
             String sql = r.string();
             int n = r.int16();
@@ -825,7 +770,7 @@ final class PgConnection {
             message('1', b -> {});
         }
 
-        private void bind(Reader r) throws IOException {
+        private void bind(MessageBody r) throws IOException {
             String portal = r.string();
             String name = r.string();
             Prepared p = statement(name);
