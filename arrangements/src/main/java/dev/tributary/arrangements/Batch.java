@@ -21,8 +21,15 @@ public final class Batch {
     final long[] diffs;
     final int arity;
     private final Description description;
+    /** With one-coordinate (totally ordered) times, the greatest time in the batch (MIN_VALUE if empty); otherwise MAX_VALUE. */
+    final long maxTime;
 
     Batch(Column keys, int[] keyOffsets, Column vals, int[] valOffsets, long[] times, long[] diffs, int arity, Description description) {
+        this(keys, keyOffsets, vals, valOffsets, times, diffs, arity, description, maxTime(times, diffs.length, arity));
+    }
+
+    private Batch(Column keys, int[] keyOffsets, Column vals, int[] valOffsets, long[] times, long[] diffs, int arity, Description description,
+                  long maxTime) {
         this.keys = keys;
         this.keyOffsets = keyOffsets;
         this.vals = vals;
@@ -31,6 +38,14 @@ public final class Batch {
         this.diffs = diffs;
         this.arity = arity;
         this.description = description;
+        this.maxTime = maxTime;
+    }
+
+    private static long maxTime(long[] times, int updates, int arity) {
+        if (arity != 1) return Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int i = 0; i < updates; i++) max = Math.max(max, times[i]);
+        return max;
     }
 
     /** An empty batch covering {@code [lower, upper)}. */
@@ -50,7 +65,7 @@ public final class Batch {
         Batch data = older.isEmpty() ? newer : older;
         if (!older.isEmpty() && !newer.isEmpty()) throw new IllegalArgumentException("neither batch is empty");
         return new Batch(data.keys, data.keyOffsets, data.vals, data.valOffsets, data.times, data.diffs, data.arity,
-                new Description(older.lower(), newer.upper(), data.since()));
+                new Description(older.lower(), newer.upper(), data.since()), data.maxTime);
     }
 
     public Description description() {

@@ -54,10 +54,11 @@ final class BatchCursor implements Cursor {
             rewindVals();
             return;
         }
-        // gallop, then binary search: seeks usually land near the current position
+        // gallop, then binary search: seeks usually land near the current position; but from the
+        // first key (a fresh cursor, a point lookup) galloping would only double the comparisons
         int step = 1;
         int lo = key;
-        int hi = key + 1;
+        int hi = key == 0 ? n : key + 1;
         while (hi < n && batch.keys.compare(hi, column, i) < 0) {
             lo = hi;
             step <<= 1;

@@ -159,13 +159,25 @@ final class Spine {
         return -1;
     }
 
-    /** The lowest level holding a non-empty batch compacted to an older since, or -1. */
+    /** The lowest level holding a non-empty batch compacted to an older since that compacting again may shrink, or -1. */
     private int staleLevel() {
         for (int i = 0; i < single.size(); i++) {
             Batch b = single.get(i);
-            if (b != null && !b.isEmpty() && !b.since().equals(since)) return i;
+            if (b != null && !b.isEmpty() && !b.since().equals(since) && mayShrink(b)) return i;
         }
         return -1;
+    }
+
+    /**
+     * Whether compacting {@code b} to a later since could consolidate anything. Not when times are
+     * totally ordered and none in {@code b} is after the since it was compacted to: then every one
+     * of them was advanced to that since, each (key, val) has one update, and a later since
+     * changes no accumulation read at or after it. Without this, every move of the since (once a
+     * second, with the clock) rewrote the whole trace.
+     */
+    private static boolean mayShrink(Batch b) {
+        if (b.arity != 1 || b.since().isEmpty()) return true;
+        return b.maxTime > b.since().get(0)[0];
     }
 
     private boolean startErasingMerge() {

@@ -22,6 +22,8 @@ public final class Trace {
     private final List<TraceHandle> handles = new ArrayList<>();
     private final List<BatchListener> listeners = new ArrayList<>();
     private boolean dropped;
+    /** Bumped by everything that may change the batches: insertions, merge work, compaction, the drop. */
+    private long version;
 
     /** Told about each batch added to the trace, and when the trace's upper becomes final. */
     interface BatchListener {
@@ -69,6 +71,7 @@ public final class Trace {
     }
 
     void handleChanged() {
+        version++;
         if (handles.isEmpty()) {
             dropped = true;
             spine.clear();
@@ -100,6 +103,7 @@ public final class Trace {
     /** Appends a batch, which must start at the trace's upper; merges are fueled by it. */
     public void insert(Batch batch) {
         if (dropped) throw new IllegalStateException("trace '" + name + "' was freed; no batch can be added");
+        version++;
         spine.insert(batch);
         for (BatchListener l : new ArrayList<>(listeners)) l.batch(batch);
     }
@@ -115,6 +119,7 @@ public final class Trace {
     /** Does up to about {@code fuel} updates of merge work; returns whether more work remains. */
     public boolean exert(long fuel) {
         if (dropped) return false;
+        version++;
         spine.exert(fuel);
         return spine.needsWork();
     }
@@ -122,6 +127,11 @@ public final class Trace {
     /** Everything before this frontier is in the trace. */
     public Antichain upper() {
         return spine.upper();
+    }
+
+    /** A count that changes whenever the batches or the frontiers may have (see {@link TraceSnapshot#version}). */
+    long version() {
+        return version;
     }
 
     /** Times before this frontier are no longer distinguished: the meet of the handles' logical frontiers. */

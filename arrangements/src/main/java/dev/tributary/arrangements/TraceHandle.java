@@ -20,6 +20,7 @@ public final class TraceHandle {
     Antichain logical;
     private Antichain physical;
     private boolean dropped;
+    private TraceSnapshot snapshot;
 
     TraceHandle(Trace trace, Antichain logical) {
         this.trace = trace;
@@ -120,6 +121,21 @@ public final class TraceHandle {
     public List<Batch> batches() {
         check();
         return trace.batches();
+    }
+
+    /**
+     * The trace as this handle sees it now, to hand to other threads (see {@link TraceSnapshot}).
+     * Called again with nothing changed, it returns the same snapshot, so a caller can tell
+     * whether there is anything new to publish by identity.
+     */
+    public TraceSnapshot snapshot() {
+        check();
+        TraceSnapshot s = snapshot;
+        if (s == null || s.version() != trace.version() || !s.since().equals(logical)) {
+            s = new TraceSnapshot(trace.batches(), trace.upper(), logical, trace.version());
+            snapshot = s;
+        }
+        return s;
     }
 
     /** Everything before this frontier is in the trace. */

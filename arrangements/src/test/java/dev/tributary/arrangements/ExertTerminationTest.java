@@ -32,13 +32,7 @@ class ExertTerminationTest {
         List<Update> updates = List.of(
                 new Update(1, 0, new long[] {0}, 1), new Update(1, 1, new long[] {0}, 1), new Update(1, 2, new long[] {0}, 1),
                 new Update(2, 0, new long[] {1}, 1));
-        Updates u = new Updates(new LongColumn(), new LongColumn(), 1);
-        for (Update x : updates) {
-            ((LongColumn) u.keys()).add(x.key());
-            ((LongColumn) u.vals()).add(x.val());
-            u.push(x.time()[0], x.diff());
-        }
-        batcher.push(u);
+        batcher.push(Model.longUpdates(updates));
         h.trace().insert(batcher.seal(Antichain.of(1)));
         h.trace().insert(batcher.seal(Antichain.of(2)));
         h.setLogicalCompaction(Antichain.of(1));

@@ -79,6 +79,17 @@ final class Model {
     }
 
     /** The contents at {@code t}: per {@code (key, val)}, the sum of diffs at times {@code <= t}, zeros removed. */
+    /** {@code (long, long)} updates with one-coordinate times as a container for a {@link Batcher}. */
+    static Updates longUpdates(Collection<Update> updates) {
+        Updates u = new Updates(new LongColumn(), new LongColumn(), 1);
+        for (Update x : updates) {
+            ((LongColumn) u.keys()).add(x.key());
+            ((LongColumn) u.vals()).add(x.val());
+            u.push(x.time()[0], x.diff());
+        }
+        return u;
+    }
+
     static SortedMap<KeyVal, Long> accumulate(Collection<Update> updates, long[] t) {
         SortedMap<KeyVal, Long> out = new TreeMap<>();
         for (Update u : updates) {

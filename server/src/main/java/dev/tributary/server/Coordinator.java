@@ -62,8 +62,12 @@ final class Coordinator implements AutoCloseable, Catalog {
      * whole-arrangement reads, and transient dataflows built.
      */
     long planned, seeks, scans, dataflowsBuilt;
-    /** Bumped by every catalog change, so prepared statements know to bind and plan again. */
-    private long catalogVersion;
+    /** Point reads answered on the client's thread from published index shards (see {@link #pointRead}). */
+    final java.util.concurrent.atomic.LongAdder publishedSeeks = new java.util.concurrent.atomic.LongAdder();
+    /** Bumped by every catalog change, so prepared statements know to bind and plan again; read without the lock by point reads. */
+    private volatile long catalogVersion;
+    /** Each index's shards as the workers last published them, for point reads. */
+    private final PublishedIndexes published;
     /** The indexes of the catalog at {@link #indexesVersion}, kept so a point lookup need not collect them per call. */
     private List<CatalogItem.Index> indexList = List.of();
     private long indexesVersion = -1;
@@ -76,9 +80,10 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     Coordinator(Clock clock, int workers) {
         this.oracle = new TimestampOracle(clock);
-        this.engine = new Engine(workers);
+        this.published = new PublishedIndexes(workers);
         this.dataflows = new Dataflows[workers];
         for (int i = 0; i < workers; i++) dataflows[i] = new Dataflows();
+        this.engine = new Engine(workers, w -> dataflows[w].publish(published, w));
         startTicker();
     }
 
@@ -161,9 +166,32 @@ final class Coordinator implements AutoCloseable, Catalog {
      * it is null, run here (COPY ... TO STDOUT gives its rows as a result).
      */
     void executeEach(Session session, String sql, java.util.function.Consumer<Result> each, Tributary.CopyHandler copies) {
+        executeEach(session, sql, each, copies, false);
+    }
+
+    /**
+     * Like {@link #executeEach(Session, String, java.util.function.Consumer, Tributary.CopyHandler)};
+     * with {@code oneTransaction}, several statements outside a block run as PostgreSQL runs a
+     * simple Query message: as one implicit transaction block, whose writes commit when the last
+     * statement has run, or not at all after an error (unless COMMIT, ROLLBACK or BEGIN inside
+     * say otherwise, as they do in PostgreSQL). DDL is not transactional here: it takes effect at
+     * once, whatever follows.
+     */
+    void executeEach(Session session, String sql, java.util.function.Consumer<Result> each, Tributary.CopyHandler copies, boolean oneTransaction) {
         List<Statement> statements = Parser.parse(sql);
-        for (Statement st : statements) {
-            each.accept(st instanceof Statement.Copy c && copies != null ? copies.copy(c, sql) : execute(session, st, sql));
+        boolean block = oneTransaction && statements.size() > 1 && !session.inTransaction;
+        if (block) {
+            session.inTransaction = true;
+            session.implicit = true;
+            session.multiStatement = true;
+        }
+        try {
+            for (Statement st : statements) {
+                each.accept(st instanceof Statement.Copy c && copies != null ? copies.copy(c, sql) : execute(session, st, sql));
+            }
+        } finally {
+            // BEGIN inside made it an ordinary block, which goes on after the message
+            if (block && session.implicit) endImplicit(session);
         }
     }
 
@@ -197,9 +225,18 @@ final class Coordinator implements AutoCloseable, Catalog {
             if (session.consumeCancel()) throw Session.canceled();
             return body.get();
         } catch (SqlException e) {
-            if (session.inTransaction) session.aborted = true;
-            throw e;
+            throw failed(session, e);
         }
+    }
+
+    /**
+     * {@code e}, after what an error does to {@code session}: a transaction block fails, and a
+     * cancel that stopped the statement is used up, so it does not stop the next one.
+     */
+    private static SqlException failed(Session session, SqlException e) {
+        if (session.inTransaction) session.aborted = true;
+        if (e.sqlState().equals("57014")) session.consumeCancel();
+        return e;
     }
 
     private Result run(Session session, Statement st, String sql) {
@@ -342,8 +379,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             write(session, t, changes);
             return Result.command("COPY " + rows.size());
         } catch (SqlException e) {
-            if (session.inTransaction) session.aborted = true;
-            throw e;
+            throw failed(session, e);
         }
     }
 
@@ -356,8 +392,9 @@ final class Coordinator implements AutoCloseable, Catalog {
     // ------------------------------------------------------------------ cursors
 
     private Result declare(Session session, Statement.DeclareCursor d) {
-        // the extended protocol's implicit block ends at the next Sync: not a block a cursor can live in, as in PostgreSQL
-        if (!session.inTransaction || session.implicit) throw new SqlException("25P01", "DECLARE CURSOR can only be used in transaction blocks", d.pos());
+        // the extended protocol's implicit transaction ends at the next Sync: not a block a cursor can live in, as in
+        // PostgreSQL; a multi-statement Query's implicit block is one
+        if (!session.inTransaction || (session.implicit && !session.multiStatement)) throw new SqlException("25P01", "DECLARE CURSOR can only be used in transaction blocks", d.pos());
         if (session.cursors.containsKey(d.name())) throw new SqlException("42P03", "cursor \"" + d.name() + "\" already exists", d.pos());
         Cursor cursor;
         if (d.query() instanceof Statement.QueryStatement q && !q.emitChanges()) {
@@ -426,7 +463,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         long now = oracle.readTime();
         checkRetained(q.plan(), t, now, pos, true);
         Plan plan = physical(q.plan(), t, false, new HashSet<>());
-        return present(q, decodeAll(readEverywhere(plan, t, now), q.plan().types()));
+        return present(q, decodeAll(readEverywhere(session, plan, t, now), q.plan().types()));
     }
 
     /**
@@ -542,7 +579,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             Map<Row, Long> counts = Dataflows.Answer.combine(engine.callAll(w -> {
                 Dataflows d = dataflows[w.index()];
                 d.advance(t + 1);
-                return d.read(w, inlined, t, overlay);
+                return d.read(w, inlined, t, overlay, () -> session.cancelRequested);
             }));
             return decodeAll(counts, types);
         }
@@ -568,19 +605,19 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         if (plan instanceof Plan.Get) scans++;
         else dataflowsBuilt++;
-        return decodeAll(readEverywhere(plan, t, t), types);
+        return decodeAll(readEverywhere(session, plan, t, t), types);
     }
 
     /**
      * Every worker's part of {@code plan} at {@code t}, combined, with the inputs first promised
      * complete up to {@code now} (at or after {@code t}); afterwards history may go, if due.
      */
-    private Map<Row, Long> readEverywhere(Plan plan, long t, long now) {
+    private Map<Row, Long> readEverywhere(Session session, Plan plan, long t, long now) {
         Map<Long, Long> holds = compactionDue(now);
         return Dataflows.Answer.combine(engine.callAll(w -> {
             Dataflows d = dataflows[w.index()];
             d.advance(now + 1);
-            Dataflows.Answer r = d.read(w, plan, t);
+            Dataflows.Answer r = d.read(w, plan, t, Map.of(), () -> session.cancelRequested);
             if (holds != null) d.compactTo(now, holds);
             return r;
         }));
@@ -618,8 +655,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         try {
             return bind(session, sql, st, declared, null);
         } catch (SqlException e) {
-            if (session.inTransaction) session.aborted = true;
-            throw e;
+            throw failed(session, e);
         }
     }
 
@@ -681,7 +717,7 @@ final class Coordinator implements AutoCloseable, Catalog {
      * uncommitted writes in view reuses the plan optimized at its first run, so a point lookup
      * through an index costs the seek.
      */
-    synchronized Result execute(Session session, Prepared p, Object[] values) {
+    Result execute(Session session, Prepared p, Object[] values) {
         if (values.length != p.parameterTypes().size()) {
             throw new SqlException("08P01", "bind message supplies " + values.length + " parameters, but prepared statement requires " + p.parameterTypes().size());
         }
@@ -691,6 +727,11 @@ final class Coordinator implements AutoCloseable, Catalog {
                         + valueOf(p.parameterTypes().get(i).kind()).getSimpleName() + ", not as " + values[i].getClass().getSimpleName());
             }
         }
+        Result r = pointRead(session, p, values);
+        return r != null ? r : executeLocked(session, p, values);
+    }
+
+    private synchronized Result executeLocked(Session session, Prepared p, Object[] values) {
         if (p.kind == Prepared.Kind.EMPTY) return Result.command("");
         if (p.kind == Prepared.Kind.OTHER) return execute(session, p.statement, p.sql);
         if (session.aborted) {
@@ -707,6 +748,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 p.plan = again.plan;
                 p.table = again.table;
                 p.physical = null;
+                p.pointRead = null;
             }
             Plan bound = p.query != null ? p.query.plan() : p.plan;
             List<Object[]> rows = preparedRows(session, p, bound, values);
@@ -718,8 +760,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 case EMPTY, OTHER -> throw new IllegalStateException("not run from a plan: " + p.kind);
             };
         } catch (SqlException e) {
-            if (session.inTransaction) session.aborted = true;
-            throw e;
+            throw failed(session, e);
         }
     }
 
@@ -727,15 +768,24 @@ final class Coordinator implements AutoCloseable, Catalog {
      * Opens an implicit transaction block for {@code session} unless it is in a block: the
      * extended protocol's statements up to the next Sync commit together, or not at all.
      */
-    synchronized void beginImplicit(Session session) {
+    void beginImplicit(Session session) {
+        // the session's own state, touched only by its client's thread
         if (session.inTransaction) return;
         session.inTransaction = true;
         session.implicit = true;
     }
 
     /** Ends {@code session}'s implicit block, if it is in one: its writes commit, unless an error failed it. */
-    synchronized void endImplicit(Session session) {
+    void endImplicit(Session session) {
         if (!session.implicit) return;
+        if (session.pending.isEmpty() && session.cursors.isEmpty()) {
+            session.reset(); // nothing to commit or close: no need to wait for the coordinator
+            return;
+        }
+        endImplicitLocked(session);
+    }
+
+    private synchronized void endImplicitLocked(Session session) {
         boolean failed = session.aborted;
         Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
         session.reset();
@@ -784,8 +834,85 @@ final class Coordinator implements AutoCloseable, Catalog {
             // reading the block's own writes: the general path, planned for this run
             return rowsAt(session, physical(Plans.withParameters(bound, values, p.parameterTypes()), t, false, new HashSet<>()), t, types);
         }
-        Plan plan = Plans.atStatementTime(Plans.withParameters(p.physical, values, p.parameterTypes()), Instant.ofEpochMilli(t));
+        Plan withValues = Plans.withParameters(p.physical, values, p.parameterTypes());
+        if (p.kind == Prepared.Kind.QUERY && p.pointRead == null) p.pointRead = pointReadOf(p, withValues);
+        Plan plan = Plans.atStatementTime(withValues, Instant.ofEpochMilli(t));
         return rowsAt(session, plan, t, types);
+    }
+
+    /**
+     * What lets later runs of prepared query {@code p} be point reads (see {@link #pointRead}),
+     * judged from one run's plan {@code withValues}: a seek in an index, with no use of the
+     * statement time and no source whose contents change with time alone (a temporal filter);
+     * null otherwise.
+     */
+    private Prepared.PointRead pointReadOf(Prepared p, Plan withValues) {
+        if (p.readsSystemCatalog || Plans.usesStatementTime(p.physical)) return null;
+        Peek peek = Peek.of(withValues, indexes());
+        if (peek == null || peek.index() == null || changesWithTime(peek.source())) return null;
+        return new Prepared.PointRead(catalogVersion, p.query, p.physical, indexes(), peek.index().id(),
+                Binder.typesOf(byId.get(peek.source()).columns()), p.desugarsAsOf);
+    }
+
+    /** Whether stored collection {@code id}'s contents may change without a write: it or a view it reads has a temporal filter or uses the time. */
+    private boolean changesWithTime(long id) {
+        CatalogItem item = byId.get(id);
+        Plan plan = item instanceof CatalogItem.MaterializedView m ? m.plan() : item instanceof CatalogItem.View v ? v.plan() : null;
+        if (plan == null) return false;
+        boolean[] found = {Plans.usesStatementTime(plan) || hasTemporalFilter(plan)};
+        Plans.mapGets(plan, g -> {
+            found[0] |= changesWithTime(g.id());
+            return null;
+        });
+        return found[0];
+    }
+
+    private static boolean hasTemporalFilter(Plan plan) {
+        boolean[] found = {plan instanceof Plan.TemporalFilter};
+        Plans.withInputs(plan, in -> {
+            found[0] |= hasTemporalFilter(in);
+            return in;
+        });
+        return found[0];
+    }
+
+    /**
+     * Runs prepared point query {@code p} on the calling thread, from the index shards the
+     * workers published, without the coordinator's lock or a round trip through the workers.
+     *
+     * <p>It reads at the latest time every shard is complete through, and only when that is no
+     * earlier than the latest time the oracle has handed out: the answer then holds every write
+     * committed before it began, and shows no earlier state than any read before it (it reads at
+     * a time a read would have been given). Returns null, and the caller takes the ordinary path,
+     * when it cannot: no point read prepared, the catalog changed, a transaction block that wrote
+     * or failed, the shards not yet caught up with the oracle, or errors in the collection read
+     * (which the ordinary path reports).
+     */
+    private Result pointRead(Session session, Prepared p, Object[] values) {
+        Prepared.PointRead r = p.pointRead;
+        if (r == null || r.version() != catalogVersion) return null;
+        if (session.aborted || !session.pending.isEmpty() || (session.inTransaction && !session.implicit) || session.cancelRequested
+                || r.desugarsAsOf() != desugarsAsOf(session)) {
+            return null;
+        }
+        Plan plan = Plans.withParameters(r.physical(), values, p.parameterTypes());
+        Peek peek = Peek.of(plan, r.indexes());
+        if (peek == null || peek.index() == null || peek.index().id() != r.index()) return null;
+        PublishedIndexes.Shard[] shards = new PublishedIndexes.Shard[published.workers()];
+        if (!published.read(r.index(), shards)) return null;
+        long upper = Long.MAX_VALUE;
+        long since = Long.MIN_VALUE;
+        for (PublishedIndexes.Shard s : shards) {
+            upper = Math.min(upper, s.upper());
+            since = Math.max(since, s.since());
+        }
+        long t = upper - 1;
+        if (t < since || t < oracle.decided()) return null;
+        Map<Row, Long> rows = Dataflows.lookup(shards, peek.key(), t);
+        if (rows == null) return null;
+        for (long n : rows.values()) if (n < 0) return null;
+        publishedSeeks.increment();
+        return present(r.query(), peek.apply(rows, r.sourceTypes()));
     }
 
     // ------------------------------------------------------------------ DDL
@@ -1043,6 +1170,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 dataflows[w.index()].drop(w, id);
                 return null;
             });
+            published.remove(id);
         }
     }
 
@@ -1242,8 +1370,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         return switch (t.kind()) {
             case BEGIN -> {
                 if (session.implicit) {
-                    // in the extended protocol's implicit block, BEGIN makes it explicit, with what it wrote so far
+                    // in an implicit block, BEGIN makes it explicit, with what it wrote so far
                     session.implicit = false;
+                    session.multiStatement = false;
                     yield Result.command("BEGIN");
                 }
                 if (session.inTransaction) { // PostgreSQL warns and carries on
@@ -1253,8 +1382,15 @@ final class Coordinator implements AutoCloseable, Catalog {
                 yield Result.command("BEGIN");
             }
             case COMMIT -> {
-                // outside a block, and in the implicit one (which its Sync ends), there is nothing to commit yet
-                if (!session.inTransaction || session.implicit) yield Result.command("COMMIT").withNotice(noTransaction());
+                if (!session.inTransaction) yield Result.command("COMMIT").withNotice(noTransaction());
+                if (session.implicit) {
+                    // PostgreSQL warns, commits what the implicit block wrote, and runs the rest in a new one
+                    Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
+                    session.pending.clear();
+                    session.closeCursors();
+                    commit(pending);
+                    yield Result.command("COMMIT").withNotice(noTransaction());
+                }
                 boolean failed = session.aborted;
                 Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
                 session.reset();
@@ -1263,7 +1399,13 @@ final class Coordinator implements AutoCloseable, Catalog {
                 yield Result.command("COMMIT");
             }
             case ROLLBACK -> {
-                if (!session.inTransaction || session.implicit) yield Result.command("ROLLBACK").withNotice(noTransaction());
+                if (!session.inTransaction) yield Result.command("ROLLBACK").withNotice(noTransaction());
+                if (session.implicit) {
+                    // and drops what it wrote
+                    session.pending.clear();
+                    session.closeCursors();
+                    yield Result.command("ROLLBACK").withNotice(noTransaction());
+                }
                 session.reset();
                 yield Result.command("ROLLBACK");
             }

@@ -89,6 +89,7 @@ final class Cursor implements AutoCloseable {
     synchronized Result fetch(long n, long timeoutMillis, Session session) {
         if (subscribed && n > 0) {
             long deadline = timeoutMillis < 0 ? Long.MAX_VALUE : System.nanoTime() + timeoutMillis * 1_000_000;
+            session.aboutToWait();
             session.waitingOn = this;
             try {
                 while (rows.isEmpty() && error == null && !done && !session.cancelRequested) {

@@ -1,7 +1,9 @@
 package dev.tributary.server;
 
+import dev.tributary.arrangements.BytesColumn;
 import dev.tributary.arrangements.HeldState;
 import dev.tributary.arrangements.TraceHandle;
+import dev.tributary.arrangements.TraceSnapshot;
 import dev.tributary.changeslog.ChangeStream;
 import dev.tributary.differential.Arrangement;
 import dev.tributary.differential.Collection;
@@ -73,6 +75,8 @@ final class Dataflows {
         final TraceHandle read;
         final Probe probe;
         final HeldState held;
+        /** What this worker last published of the index (see {@link PublishedIndexes}). */
+        PublishedIndexes.Shard published;
 
         Index(long id, long on, Scope scope, Arrangement<Row, Row> byKey, Probe probe) {
             this.id = id;
@@ -255,17 +259,18 @@ final class Dataflows {
      * arrangements, which is dropped afterwards. {@link Answer#combine} makes the whole answer.
      */
     Answer read(Worker worker, Plan plan, long t) {
-        return read(worker, plan, t, Map.of());
+        return read(worker, plan, t, Map.of(), () -> false);
     }
 
     /**
      * As {@link #read(Worker, Plan, long)}, with {@code overlay}'s changes (table id to row to
      * signed count) added to those tables: what a transaction block sees before it commits.
      */
-    Answer read(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay) {
+    Answer read(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.BooleanSupplier cancelled) {
         if (plan instanceof Plan.Get g && !overlay.containsKey(g.id())) {
             Stored s = stored.get(g.id());
-            worker.stepWhile(() -> s.probe.lessEqual(t));
+            worker.stepWhile(() -> s.probe.lessEqual(t) && !cancelled.getAsBoolean());
+            if (s.probe.lessEqual(t)) throw Session.canceled();
             return new Answer(readTrace(s.okRead, t), errorsAt(s.errRead, t));
         }
         Map<Row, Long> oks = new LinkedHashMap<>();
@@ -299,10 +304,12 @@ final class Dataflows {
         renderer[0].sealConstants();
         for (InputSession<Row> in : overlays) in.close();
         try {
-            worker.stepWhile(() -> probe.lessEqual(t));
+            // every worker sees the same cancel and stops too, so each drops its part of the dataflow
+            worker.stepWhile(() -> probe.lessEqual(t) && !cancelled.getAsBoolean());
         } finally {
             worker.dropDataflow(index[0]);
         }
+        if (probe.lessEqual(t)) throw Session.canceled();
         return new Answer(oks, errs);
     }
 
@@ -323,6 +330,59 @@ final class Dataflows {
         return index;
     }
 
+    /**
+     * Publishes this worker's shard of every index whose contents, upper or since changed since
+     * it last did, for readers on other threads. Called by the worker after each step.
+     */
+    void publish(PublishedIndexes into, int worker) {
+        for (Index ix : indexes.values()) {
+            Stored s = stored.get(ix.on);
+            TraceSnapshot rows = ix.read.snapshot();
+            TraceSnapshot errors = s == null || s.errRead == null ? null : s.errRead.snapshot();
+            PublishedIndexes.Shard last = ix.published;
+            if (last != null && last.rows() == rows && last.errors() == errors) continue;
+            ix.published = new PublishedIndexes.Shard(rows, errors);
+            into.publish(ix.id, worker, ix.published);
+        }
+    }
+
+    /**
+     * The rows of index shards {@code shards} under {@code key} at time {@code t}, with their
+     * counts; null when some shard holds errors at {@code t} (the caller then asks the workers,
+     * which report the error). Runs on any thread: it reads only the immutable snapshots.
+     */
+    static Map<Row, Long> lookup(PublishedIndexes.Shard[] shards, Row key, long t) {
+        long[] at = {t};
+        BytesColumn probeKey = new BytesColumn(1, key.toBytes().length);
+        probeKey.add(key.toBytes());
+        Map<Row, Long> out = new LinkedHashMap<>();
+        for (PublishedIndexes.Shard shard : shards) {
+            if (shard.errors() != null && anyAt(shard.errors(), at)) return null;
+            var c = shard.rows().cursor();
+            c.seekKey(probeKey, 0);
+            if (!c.keyValid() || !c.keyColumn().equal(c.keyIndex(), probeKey, 0)) continue;
+            while (c.valValid()) {
+                long n = c.accumulate(at);
+                if (n != 0) out.merge(ROW.get(c.valColumn(), c.valIndex()), n, Long::sum);
+                c.stepVal();
+            }
+        }
+        return out;
+    }
+
+    /** Whether {@code trace} holds anything at time {@code at}. */
+    private static boolean anyAt(TraceSnapshot trace, long[] at) {
+        var c = trace.cursor();
+        while (c.keyValid()) {
+            while (c.valValid()) {
+                if (c.accumulate(at) != 0) return true;
+                c.stepVal();
+            }
+            c.stepKey();
+        }
+        return false;
+    }
+
     /** Rows of index {@code id} whose key equals {@code key}, at {@code t} (this worker's shard). */
     Answer lookup(Worker worker, long id, Row key, long t) {
         Index ix = indexes.get(id);
@@ -331,7 +391,7 @@ final class Dataflows {
         Map<Row, Long> errs = s == null ? Map.of() : errorsAt(s.errRead, t);
         Map<Row, Long> out = new LinkedHashMap<>();
         var c = ix.read.cursor();
-        dev.tributary.arrangements.BytesColumn probeKey = new dev.tributary.arrangements.BytesColumn();
+        BytesColumn probeKey = new BytesColumn();
         probeKey.add(key.toBytes());
         c.seekKey(probeKey, 0);
         long[] at = {t};

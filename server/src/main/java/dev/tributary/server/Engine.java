@@ -28,11 +28,18 @@ final class Engine implements AutoCloseable {
     private final List<LinkedBlockingQueue<Runnable>> queues = new ArrayList<>();
     private final Thread[] threads;
     private final Execution execution;
+    private final java.util.function.IntConsumer afterStep;
     private volatile boolean closed;
 
-    Engine(int workers) {
+    /**
+     * Starts {@code workers} worker threads; each calls {@code afterStep} with its index after
+     * every command and every step of its dataflows (where it publishes what readers on other
+     * threads may see).
+     */
+    Engine(int workers, java.util.function.IntConsumer afterStep) {
         if (workers < 1) throw new IllegalArgumentException("a database needs at least one worker, not " + workers);
         this.workers = workers;
+        this.afterStep = afterStep;
         this.threads = new Thread[workers];
         for (int i = 0; i < workers; i++) queues.add(new LinkedBlockingQueue<>());
         execution = Timely.execute(Config.workers(workers), this::loop);
@@ -46,19 +53,26 @@ final class Engine implements AutoCloseable {
         LinkedBlockingQueue<Runnable> commands = queues.get(worker.index());
         threads[worker.index()] = Thread.currentThread();
         register(worker);
+        int index = worker.index();
         while (!closed) {
             Runnable command = commands.poll();
             if (command != null) {
                 command.run();
+                afterStep.accept(index);
                 continue;
             }
-            if (!worker.step()) {
+            boolean worked = worker.step();
+            afterStep.accept(index);
+            if (!worked) {
                 try {
                     command = commands.poll(1, TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
                     return;
                 }
-                if (command != null) command.run();
+                if (command != null) {
+                    command.run();
+                    afterStep.accept(index);
+                }
             }
         }
     }

@@ -57,6 +57,22 @@ public final class Prepared {
     CatalogItem.Table table;
     /** The plan as it runs when no uncommitted writes are visible, or null until first needed. */
     Plan physical;
+    /** How to run it as a point read without the coordinator, or null; read by the client's thread without the lock. */
+    volatile PointRead pointRead;
+
+    /**
+     * A prepared query that is a seek in an index, as the coordinator found it at catalog
+     * version {@code version}: valid while the catalog stays at that version.
+     *
+     * @param query the bound query, for presenting the rows (ORDER BY, visible columns)
+     * @param physical the optimized plan, parameters unbound, statement time unused
+     * @param indexes the catalog's indexes at that version
+     * @param index the index sought
+     * @param sourceTypes the column types of the collection indexed
+     * @param desugarsAsOf the {@code asof_join} setting it was bound under
+     */
+    record PointRead(long version, BoundQuery query, Plan physical, List<CatalogItem.Index> indexes, long index, List<SqlType> sourceTypes,
+                     boolean desugarsAsOf) {}
 
     Prepared(String sql, Statement statement, Kind kind, List<SqlType> declared, List<SqlType> parameterTypes, List<String> columns,
              List<SqlType> types) {

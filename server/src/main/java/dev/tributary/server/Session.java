@@ -12,8 +12,10 @@ import java.util.Map;
  */
 public final class Session {
     boolean inTransaction;
-    /** Whether the block is the extended protocol's implicit one, which its next Sync ends. */
+    /** Whether the block is an implicit one: the extended protocol's, which its next Sync ends, or a multi-statement Query's. */
     boolean implicit;
+    /** Whether the implicit block is a multi-statement Query's, PostgreSQL's "implicit transaction block" (cursors may live in it). */
+    boolean multiStatement;
     boolean aborted;
     /** Table id to row to signed count, for the open transaction. */
     final Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>();
@@ -24,12 +26,15 @@ public final class Session {
     volatile boolean cancelRequested;
     /** The cursor a FETCH is waiting on, for a cancel to wake. */
     volatile Cursor waitingOn;
+    /** Run before a statement may wait (a FETCH on a subscription), so the client's leaving can be noticed meanwhile. */
+    private Runnable beforeWait = () -> {};
 
     Session() {}
 
     void reset() {
         inTransaction = false;
         implicit = false;
+        multiStatement = false;
         aborted = false;
         pending.clear();
         closeCursors();
@@ -38,6 +43,15 @@ public final class Session {
     void closeCursors() {
         for (Cursor c : cursors.values()) c.close();
         cursors.clear();
+    }
+
+    void beforeWaiting(Runnable r) {
+        beforeWait = r;
+    }
+
+    /** Called on the session's thread before a statement waits. */
+    void aboutToWait() {
+        beforeWait.run();
     }
 
     /** Asks the statement running to stop: a waiting FETCH wakes and fails with 57014. */

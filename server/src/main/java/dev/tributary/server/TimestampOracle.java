@@ -9,8 +9,9 @@ package dev.tributary.server;
  */
 final class TimestampOracle {
     private final Clock clock;
-    private long lastWrite = -1;
-    private long lastRead = -1;
+    // written under the lock, read without it by decided()
+    private volatile long lastWrite = -1;
+    private volatile long lastRead = -1;
 
     TimestampOracle(Clock clock) {
         this.clock = clock;
@@ -30,6 +31,15 @@ final class TimestampOracle {
         long t = Math.max(clock.now(), Math.max(lastWrite, lastRead));
         lastRead = t;
         return t;
+    }
+
+    /**
+     * The latest time handed out, to a write or a read: a read at or after it sees every write
+     * committed so far and nothing any earlier read has not. Lock-free, for point reads that pick
+     * their own time (see {@link Coordinator}).
+     */
+    long decided() {
+        return Math.max(lastWrite, lastRead);
     }
 
     /** The time up to which everything is decided: nothing will be written at or before it. */

@@ -146,6 +146,16 @@ public final class Tributary implements AutoCloseable {
             coordinator.executeEach(session, sql, each, copies);
         }
 
+        /**
+         * Runs {@code sql} as PostgreSQL runs a simple Query message: like
+         * {@link #executeEach(String, java.util.function.Consumer, CopyHandler)}, and several
+         * statements outside a transaction block form one implicit block, committed after the last
+         * or rolled back by an error.
+         */
+        public void executeMessage(String sql, java.util.function.Consumer<Result> each, CopyHandler copies) {
+            coordinator.executeEach(session, sql, each, copies, true);
+        }
+
         /** Runs {@code st}, one parsed statement of {@code sql} (error positions are in {@code sql}). */
         public Result execute(Statement st, String sql) {
             return coordinator.execute(session, st, sql);
@@ -163,7 +173,8 @@ public final class Tributary implements AutoCloseable {
         }
 
         /**
-         * Cancels what this session runs now: a FETCH waiting for rows fails with 57014, as does
+         * Cancels what this session runs now: a FETCH waiting for rows or a query still computing
+         * fails with 57014, as does
          * the session's next statement if none is running (call {@link #clearCancel} when idle).
          */
         public void cancel() {
@@ -220,6 +231,15 @@ public final class Tributary implements AutoCloseable {
          */
         public void failTransaction() {
             coordinator.fail(session);
+        }
+
+        /**
+         * Runs {@code r} on this connection's thread before a statement may wait for rows that are
+         * not there yet (a FETCH on a subscription): the wire server starts watching for the client
+         * leaving then, so the wait can end.
+         */
+        public void beforeWaiting(Runnable r) {
+            session.beforeWaiting(r);
         }
 
         /**

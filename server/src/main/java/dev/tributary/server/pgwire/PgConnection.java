@@ -153,7 +153,7 @@ final class PgConnection {
             socket.setSoTimeout(STARTUP_TIMEOUT_MILLIS);
             if (!startup()) return;
             socket.setSoTimeout(0);
-            startReader();
+            session.beforeWaiting(this::startReader);
             while (true) {
                 Message m = nextMessage();
                 if (m == null) return;
@@ -223,15 +223,19 @@ final class PgConnection {
     private record Message(int type, byte[] body, IOException failure) {}
 
     /**
-     * The client's messages, read ahead by a reader thread, so that the connection notices the
-     * client leaving even while it waits (for a subscription's rows, a FETCH): then what waits
-     * is cancelled. Bounded, so a client far ahead is held back by TCP.
+     * The client's messages, read ahead by a reader thread once the connection first waits (for a
+     * subscription's rows, a FETCH), so that it notices the client leaving even then: what waits
+     * is cancelled. Bounded, so a client far ahead is held back by TCP. Until then the connection
+     * reads its messages itself: a hand-over between threads per message cost a point query
+     * more than the query itself.
      */
     private final BlockingQueue<Message> incoming = new ArrayBlockingQueue<>(64);
     private volatile boolean clientGone;
     private Thread reader;
 
+    /** Starts the reader thread, unless it runs; from then on every message comes through {@link #incoming}. */
     private void startReader() {
+        if (reader != null) return;
         reader = Thread.ofVirtual().name("tributary-pg-reader-" + pid).start(() -> {
             Message last;
             try {
@@ -264,6 +268,10 @@ final class PgConnection {
 
     /** The next message from the client; null when it has closed the connection. */
     private Message nextMessage() throws IOException {
+        if (reader == null) {
+            int type = in.read();
+            return type < 0 ? null : new Message(type, body(in.readInt()), null);
+        }
         Message m = take(incoming);
         if (m.failure() != null) throw m.failure();
         return m.type() < 0 ? null : m;
@@ -384,6 +392,7 @@ final class PgConnection {
             }
         });
         try {
+            startReader();
             synchronized (cancelLock) {
                 streamEvents = events;
                 if (cancelPending) events.add(CANCELLED);
@@ -589,7 +598,7 @@ final class PgConnection {
             message('I', b -> {});
         } else {
             try {
-                session.executeEach(sql, r -> {
+                session.executeMessage(sql, r -> {
                     try {
                         result(r);
                     } catch (IOException e) {

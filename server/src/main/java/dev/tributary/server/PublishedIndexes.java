@@ -1,0 +1,79 @@
+package dev.tributary.server;
+
+import dev.tributary.arrangements.TraceSnapshot;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The index contents the workers publish for connection threads, so that a point query can be
+ * answered on the thread that received it, without the coordinator's lock and without a round
+ * trip through the workers.
+ *
+ * <p>For every index, each worker publishes, after each of its steps in which something changed,
+ * a {@link Shard}: a {@link TraceSnapshot} of its part of the index and one of the errors of the
+ * collection indexed. A reader takes every worker's latest shard; each is immutable and exact at
+ * every time from its {@code since} up to (not including) its {@code upper}, so the shards answer
+ * together at any time inside all of those ranges (see {@link Coordinator}'s point reads).
+ * Entries are written only by the workers and removed by the coordinator after the index's
+ * dataflows are dropped.
+ */
+final class PublishedIndexes {
+    /**
+     * One worker's part of an index at one moment.
+     *
+     * @param rows the worker's shard of the index, by key
+     * @param errors the worker's shard of the indexed collection's errors, or null when that
+     *     collection cannot fail (a table)
+     */
+    record Shard(TraceSnapshot rows, TraceSnapshot errors) {
+        /** The first time not yet complete in both traces (their times are single longs). */
+        long upper() {
+            return errors == null ? first(rows.upper()) : Math.min(first(rows.upper()), first(errors.upper()));
+        }
+
+        /** The first time both traces can be read at exactly. */
+        long since() {
+            return errors == null ? first(rows.since()) : Math.max(first(rows.since()), first(errors.since()));
+        }
+
+        private static long first(dev.tributary.timely.Antichain f) {
+            return f.isEmpty() ? Long.MAX_VALUE : f.get(0)[0];
+        }
+    }
+
+    private final int workers;
+    private final ConcurrentHashMap<Long, AtomicReferenceArray<Shard>> byIndex = new ConcurrentHashMap<>();
+
+    PublishedIndexes(int workers) {
+        this.workers = workers;
+    }
+
+    /** Worker {@code worker}'s newest shard of index {@code id}. Called on that worker's thread. */
+    void publish(long id, int worker, Shard shard) {
+        byIndex.computeIfAbsent(id, k -> new AtomicReferenceArray<>(workers)).set(worker, shard);
+    }
+
+    /**
+     * Every worker's latest shard of index {@code id}, by worker index, into {@code into}; false
+     * when some worker has published none yet (or the index is gone).
+     */
+    boolean read(long id, Shard[] into) {
+        AtomicReferenceArray<Shard> shards = byIndex.get(id);
+        if (shards == null) return false;
+        for (int w = 0; w < workers; w++) {
+            Shard s = shards.get(w);
+            if (s == null) return false;
+            into[w] = s;
+        }
+        return true;
+    }
+
+    int workers() {
+        return workers;
+    }
+
+    /** Forgets index {@code id}, once no worker holds it any more. */
+    void remove(long id) {
+        byIndex.remove(id);
+    }
+}

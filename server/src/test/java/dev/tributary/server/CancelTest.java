@@ -1,0 +1,46 @@
+package dev.tributary.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.sql.SqlException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A cancel stops a plain query that is still computing (a transient dataflow) with 57014, on
+ * every worker, leaves the database serving, and is used up: the next statement runs.
+ */
+class CancelTest {
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void cancelStopsALongQuery(int workers) throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0), workers)) {
+            db.execute("CREATE TABLE a (x int)");
+            db.execute("INSERT INTO a SELECT * FROM generate_series(1, 3000)");
+            Coordinator c = db.coordinator();
+            Tributary.Connection s = db.session();
+            long built = c.dataflowsBuilt;
+            // nine million pairs: seconds of work, far longer than the cancel takes to arrive
+            CompletableFuture<List<Result>> query = CompletableFuture.supplyAsync(
+                    () -> s.execute("SELECT count(*) FROM a a1, a a2 WHERE a1.x + a2.x > 0 GROUP BY a1.x % 7"));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (c.dataflowsBuilt == built && !query.isDone() && System.nanoTime() < deadline) Thread.onSpinWait();
+            s.cancel();
+            Throwable failure = null;
+            try {
+                query.get(60, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                failure = e.getCause();
+            }
+            assertThat(failure).isInstanceOf(SqlException.class);
+            assertThat(((SqlException) failure).sqlState()).isEqualTo("57014");
+            // the cancel is used up, and the database and the session go on
+            assertThat(s.execute("SELECT count(*) FROM a").get(0).text()).containsExactly(List.of("3000"));
+            assertThat(db.execute("SELECT max(x) FROM a").get(0).text()).containsExactly(List.of("3000"));
+        }
+    }
+}

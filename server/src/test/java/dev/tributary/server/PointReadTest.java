@@ -1,0 +1,188 @@
+package dev.tributary.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.sql.SqlException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Point reads: a prepared seek in an index answered on the client's thread from the shards the
+ * workers publish, without the coordinator. They must answer exactly what the ordinary path
+ * answers: every committed write (the writer's own and other sessions'), never an older state
+ * after a newer one, the errors of the collection read, a transaction block's own writes, and
+ * the clock's effect on temporal views (which therefore never take the point-read path).
+ */
+class PointReadTest {
+    private Tributary db;
+
+    @AfterEach
+    void close() {
+        if (db != null) db.close();
+    }
+
+    private Coordinator open(int workers) {
+        db = Tributary.inMemory(Clock.manual(0), workers);
+        return db.coordinator();
+    }
+
+    private static List<String> run(Tributary.Connection session, Prepared p, Object... v) {
+        List<String> out = new ArrayList<>();
+        for (List<String> row : session.execute(p, new ArrayList<>(Arrays.asList(v))).text()) out.add(String.join("|", row));
+        return out;
+    }
+
+    private void load(String table, int rows) {
+        db.execute("INSERT INTO " + table + " VALUES "
+                + String.join(", ", java.util.stream.IntStream.rangeClosed(1, rows).mapToObj(i -> "(" + i + ", " + i * 10 + ")").toList()));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3})
+    void seeksAreServedFromPublishedShardsAndSeeEveryCommittedWrite(int workers) {
+        Coordinator c = open(workers);
+        db.execute("CREATE TABLE kv (k int PRIMARY KEY, v int)");
+        db.execute("CREATE INDEX kv_k ON kv (k)");
+        load("kv", 100);
+        Tributary.Connection reader = db.session();
+        Tributary.Connection writer = db.session();
+        Prepared get = reader.prepare("SELECT v FROM kv WHERE k = $1", List.of());
+        assertThat(run(reader, get, 5L)).containsExactly("50");
+        long before = c.publishedSeeks.sum();
+        for (long k = 1; k <= 100; k++) assertThat(run(reader, get, k)).containsExactly(String.valueOf(k * 10));
+        assertThat(run(reader, get, 1000L)).isEmpty();
+        assertThat(c.publishedSeeks.sum() - before).as("runs answered without the coordinator").isGreaterThanOrEqualTo(100);
+
+        // another session's write is seen by the very next read, and so is the reader's own
+        writer.execute("UPDATE kv SET v = -1 WHERE k = 7");
+        assertThat(run(reader, get, 7L)).containsExactly("-1");
+        reader.execute("DELETE FROM kv WHERE k = 8");
+        assertThat(run(reader, get, 8L)).isEmpty();
+        writer.execute("INSERT INTO kv VALUES (1000, 1)");
+        assertThat(run(reader, get, 1000L)).containsExactly("1");
+        // and, once the index has caught up, reads go back to the published shards
+        long again = c.publishedSeeks.sum();
+        for (int i = 0; i < 10; i++) assertThat(run(reader, get, 1000L)).containsExactly("1");
+        assertThat(c.publishedSeeks.sum()).isGreaterThan(again);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void concurrentReadersNeverSeeAnOlderValueAfterANewerOne(int workers) throws Exception {
+        open(workers);
+        db.execute("CREATE TABLE counter (k int PRIMARY KEY, v int)");
+        db.execute("CREATE MATERIALIZED VIEW doubled AS SELECT k, v * 2 AS v FROM counter");
+        db.execute("CREATE INDEX doubled_k ON doubled (k)");
+        db.execute("INSERT INTO counter VALUES (1, 0)");
+        int writes = 300;
+        int readers = 3;
+        ExecutorService pool = Executors.newFixedThreadPool(readers);
+        AtomicBoolean done = new AtomicBoolean();
+        CountDownLatch started = new CountDownLatch(readers);
+        List<Future<Integer>> results = new ArrayList<>();
+        for (int r = 0; r < readers; r++) {
+            results.add(pool.submit(() -> {
+                Tributary.Connection s = db.session();
+                Prepared get = s.prepare("SELECT v FROM doubled WHERE k = $1", List.of());
+                int last = -1;
+                started.countDown();
+                int reads = 0;
+                while (!done.get() || reads == 0) {
+                    int v = Integer.parseInt(run(s, get, 1L).get(0));
+                    assertThat(v % 2).isZero();
+                    assertThat(v).as("a read after one that saw %d", last).isGreaterThanOrEqualTo(last);
+                    last = v;
+                    reads++;
+                }
+                return last;
+            }));
+        }
+        assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+        Tributary.Connection writer = db.session();
+        Tributary.Connection check = db.session();
+        Prepared get = check.prepare("SELECT v FROM doubled WHERE k = $1", List.of());
+        for (int i = 1; i <= writes; i++) {
+            writer.execute("UPDATE counter SET v = " + i + " WHERE k = 1");
+            // what has committed is what any read started afterwards sees
+            assertThat(run(check, get, 1L)).containsExactly(String.valueOf(2 * i));
+        }
+        done.set(true);
+        for (Future<Integer> f : results) assertThat(f.get(60, TimeUnit.SECONDS)).isLessThanOrEqualTo(2 * writes);
+        pool.shutdown();
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void errorsOfTheCollectionReadAreReported(int workers) {
+        open(workers);
+        db.execute("CREATE TABLE t (k int, v int)");
+        db.execute("CREATE MATERIALIZED VIEW q AS SELECT k, 100 / v AS q FROM t");
+        db.execute("CREATE INDEX q_k ON q (k)");
+        db.execute("INSERT INTO t VALUES (1, 5), (2, 10)");
+        Tributary.Connection s = db.session();
+        Prepared get = s.prepare("SELECT q FROM q WHERE k = $1", List.of());
+        assertThat(run(s, get, 1L)).containsExactly("20");
+        assertThat(run(s, get, 2L)).containsExactly("10");
+        db.execute("INSERT INTO t VALUES (3, 0)");
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> run(s, get, 1L)).isInstanceOf(SqlException.class)
+                    .satisfies(e -> assertThat(((SqlException) e).sqlState()).isEqualTo("22012"));
+        }
+        db.execute("DELETE FROM t WHERE k = 3");
+        assertThat(run(s, get, 1L)).containsExactly("20");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void aTemporalViewFollowsTheClock(int workers) {
+        Coordinator c = open(workers);
+        db.execute("CREATE TABLE offers (k int, expires timestamptz)");
+        db.execute("CREATE MATERIALIZED VIEW live AS SELECT k FROM offers WHERE now() < expires");
+        db.execute("CREATE INDEX live_k ON live (k)");
+        db.execute("INSERT INTO offers VALUES (1, '1970-01-01 00:00:01+00'), (2, '1970-01-01 00:00:05+00')");
+        Tributary.Connection s = db.session();
+        Prepared get = s.prepare("SELECT k FROM live WHERE k = $1", List.of());
+        assertThat(run(s, get, 1L)).containsExactly("1");
+        long before = c.publishedSeeks.sum();
+        assertThat(run(s, get, 1L)).containsExactly("1");
+        db.execute("ADVANCE CLOCK TO 2000");
+        assertThat(run(s, get, 1L)).isEmpty();
+        assertThat(run(s, get, 2L)).containsExactly("2");
+        assertThat(c.publishedSeeks.sum()).as("a view that changes with time is read through the workers").isEqualTo(before);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void aBlockReadsItsOwnWritesAndADroppedIndexIsNotRead(int workers) {
+        open(workers);
+        db.execute("CREATE TABLE kv (k int PRIMARY KEY, v int)");
+        db.execute("CREATE INDEX kv_k ON kv (k)");
+        load("kv", 10);
+        Tributary.Connection s = db.session();
+        Prepared get = s.prepare("SELECT v FROM kv WHERE k = $1", List.of());
+        for (int i = 0; i < 3; i++) assertThat(run(s, get, 3L)).containsExactly("30");
+        s.execute("BEGIN");
+        s.execute("UPDATE kv SET v = 33 WHERE k = 3");
+        assertThat(run(s, get, 3L)).containsExactly("33");
+        assertThat(run(db.session(), db.session().prepare("SELECT v FROM kv WHERE k = $1", List.of()), 3L)).containsExactly("30");
+        s.execute("ROLLBACK");
+        assertThat(run(s, get, 3L)).containsExactly("30");
+
+        db.execute("DROP INDEX kv_k");
+        db.execute("UPDATE kv SET v = 31 WHERE k = 3");
+        assertThat(run(s, get, 3L)).containsExactly("31");
+        db.execute("CREATE INDEX kv_k2 ON kv (k)");
+        for (int i = 0; i < 3; i++) assertThat(run(s, get, 3L)).containsExactly("31");
+    }
+}
