@@ -811,6 +811,8 @@ public final class Binder {
             case Expr.WindowCall w -> columnName(w.call());
             case Expr.FieldSelection f -> f.field();
             case Expr.BooleanLiteral b -> "bool";
+            // date '...', interval '...': a cast of the string, named by its type
+            case Expr.TypedLiteral t -> Sx.typeName(t.type());
             default -> "?column?";
         };
     }

@@ -214,7 +214,10 @@ final class Sx {
         return Aggregates.resolve(name, argTypes, distinct, star, pos);
     }
 
-    /** {@code e} in key form: a NUMERIC loses trailing fraction zeros so equal values meet (see {@link dev.tributary.sql.row.Keys}). */
+    /**
+     * {@code e} in key form, so equal values meet: a NUMERIC loses trailing fraction zeros, an
+     * INTERVAL is the one of its span's (see {@link dev.tributary.sql.row.Keys}).
+     */
     static ScalarExpr keyForm(ScalarExpr e) {
         return keyForm(e, e.type());
     }
@@ -228,7 +231,8 @@ final class Sx {
     }
 
     private static ScalarExpr keyForm(ScalarExpr e, SqlType type) {
-        if (e.type().kind() != SqlType.Kind.NUMERIC) return e;
+        if (e.type().kind() == SqlType.Kind.INTERVAL) type = e.type();
+        else if (e.type().kind() != SqlType.Kind.NUMERIC) return e;
         return new ScalarExpr.Call("key", List.of(e), type, args -> dev.tributary.sql.row.Keys.normalize(args[0]), true);
     }
 

@@ -58,12 +58,11 @@ import java.util.StringJoiner;
  *       sub-microsecond digits dropped. Outside the long range, 22008.</li>
  *   <li>INTERVAL: the span in microseconds with 30-day months and 24-hour days, as PostgreSQL
  *       compares intervals, as a signed 128-bit big-endian integer with the sign bit flipped
- *       (16 bytes). {@code '1 month'} and {@code '30 days'} encode equally, so the fields an
- *       interval was written with are not kept: a value decodes as {@code (0 months, days,
- *       micros)} with micros carrying the span's sign and under a day in magnitude (months take
- *       multiples of 30 days only when the days would not fit an int, and micros whole days only
- *       when neither would). The decoded value equals
- *       the original by {@link Interval#equals}.</li>
+ *       (16 bytes), then the fields it was written with: months and days (sign-flipped
+ *       big-endian ints) and microseconds (a sign-flipped big-endian long), 32 bytes in all. So
+ *       rows order by span, and {@code '1 mon'} is shown as written; but {@code '1 mon'} and
+ *       {@code '30 days'}, equal in PostgreSQL, encode differently: keys are made of
+ *       {@link Keys#normalize}d values, in which they meet.</li>
  *   <li>RECORD: the fields as a row of the fields' types (no terminator: the type fixes how many).</li>
  *   <li>ARRAY: each element as a one-column row of the element type (its tag, then its
  *       payload), then a {@code 0x00} terminator, which sorts below both tags: arrays compare
@@ -114,7 +113,7 @@ public final class RowCodec {
             case BOOLEAN -> 1;
             case SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, TIME, TIMESTAMP, TIMESTAMPTZ -> 8;
             case DATE -> 4;
-            case INTERVAL -> 16;
+            case INTERVAL -> 32;
             case NUMERIC, TEXT, VARCHAR, CHAR, BYTEA, UNKNOWN, ARRAY, RECORD -> -1;
         };
     }
@@ -335,6 +334,8 @@ public final class RowCodec {
         hi += (v.micros() >> 63) + (Long.compareUnsigned(sum, lo) < 0 ? 1 : 0);
         w.putLong(hi ^ Long.MIN_VALUE);
         w.putLong(sum);
+        w.putLong(((long) v.months() << 32 | v.days() & 0xFFFFFFFFL) ^ (1L << 63 | 1L << 31));
+        w.putLong(v.micros() ^ Long.MIN_VALUE);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -532,24 +533,8 @@ public final class RowCodec {
     }
 
     private static Interval readInterval(byte[] b, int pos) {
-        long hi = getLong(b, pos) ^ Long.MIN_VALUE;
-        long lo = getLong(b, pos + 8);
-        BigInteger span = BigInteger.valueOf(hi).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(lo)));
-        BigInteger[] dm = span.divideAndRemainder(BigInteger.valueOf(Interval.MICROS_PER_DAY));
-        long days = dm[0].longValueExact();
-        long micros = dm[1].longValueExact();
-        if (days == (int) days) return new Interval(0, (int) days, micros);
-        // Too many days for an int: months take whole 30-day blocks, and only at the very ends of
-        // the range (where the original must have had large micros too) micros take whole days.
-        long months = clampToInt(days / 30);
-        long rest = days - 30 * months;
-        long restDays = clampToInt(rest);
-        micros = Math.addExact(micros, Math.multiplyExact(rest - restDays, Interval.MICROS_PER_DAY));
-        return new Interval((int) months, (int) restDays, micros);
-    }
-
-    private static long clampToInt(long v) {
-        return Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v));
+        long fields = getLong(b, pos + 16) ^ (1L << 63 | 1L << 31);
+        return new Interval((int) (fields >> 32), (int) fields, getLong(b, pos + 24) ^ Long.MIN_VALUE);
     }
 
     private static long getLong(byte[] b, int p) {

@@ -9,6 +9,7 @@ import dev.tributary.sql.types.Interval;
 import dev.tributary.sql.types.SqlType;
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The cases the encoding was designed around, named so a failure says which rule broke. */
@@ -94,18 +95,30 @@ class RowCodecTest {
     }
 
     @Test
-    void intervalsCompareBySpanAndDecodeToDaysAndMicros() {
+    void intervalsOrderBySpanKeepTheirFieldsAndMeetAsKeys() {
         RowCodec codec = RowCodec.of(SqlType.INTERVAL);
-        assertThat(codec.encode(new Interval(1, 0, 0))).isEqualTo(codec.encode(new Interval(0, 30, 0)));
-        assertThat(codec.encode(new Interval(0, 1, 0))).isEqualTo(codec.encode(new Interval(0, 0, Interval.MICROS_PER_DAY)));
         assertThat(codec.encode(new Interval(0, 0, -1))).isLessThan(codec.encode(new Interval(0, 0, 0)));
-        assertThat(codec.decode(codec.encode(new Interval(1, 2, 3)))[0]).isEqualTo(new Interval(0, 32, 3))
-                .extracting(v -> ((Interval) v).months()).isEqualTo(0);
-        Interval minusHour = (Interval) codec.decode(codec.encode(new Interval(0, 0, -3_600_000_000L)))[0];
-        assertThat(minusHour).isEqualTo(new Interval(0, 0, -3_600_000_000L));
-        assertThat(minusHour.days()).isZero();
+        assertThat(codec.encode(new Interval(0, 29, 0))).isLessThan(codec.encode(new Interval(1, 0, 0)));
+        assertThat(codec.encode(new Interval(1, 0, 1))).isGreaterThan(codec.encode(new Interval(0, 30, 0)));
+        // shown as written: '1 mon 2 days' is not '32 days', nor '36 hours' '1 day 12:00:00'
+        Interval written = (Interval) codec.decode(codec.encode(new Interval(1, 2, 3)))[0];
+        assertThat(List.of(written.months(), written.days(), written.micros())).containsExactly(1, 2, 3L);
+        Interval hours = (Interval) codec.decode(codec.encode(new Interval(0, 0, 36 * 3_600_000_000L)))[0];
+        assertThat(hours.days()).isZero();
         Interval huge = new Interval(Integer.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE);
-        assertThat(codec.decode(codec.encode(huge))[0]).isEqualTo(huge);
+        Interval tiny = new Interval(Integer.MIN_VALUE, Integer.MIN_VALUE, Long.MIN_VALUE);
+        assertThat((Interval) codec.decode(codec.encode(huge))[0]).extracting(Interval::months, Interval::days, Interval::micros)
+                .containsExactly(Integer.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE);
+        assertThat((Interval) codec.decode(codec.encode(tiny))[0]).extracting(Interval::months, Interval::days, Interval::micros)
+                .containsExactly(Integer.MIN_VALUE, Integer.MIN_VALUE, Long.MIN_VALUE);
+        // equal intervals written differently meet as keys (joins, groups, index lookups)
+        assertThat(codec.encode(new Interval(1, 0, 0))).isNotEqualTo(codec.encode(new Interval(0, 30, 0)));
+        assertThat(codec.encode(Keys.normalize(new Interval(1, 0, 0)))).isEqualTo(codec.encode(Keys.normalize(new Interval(0, 30, 0))));
+        assertThat(codec.encode(Keys.normalize(new Interval(0, 1, 0)))).isEqualTo(codec.encode(Keys.normalize(new Interval(0, 0, Interval.MICROS_PER_DAY))));
+        assertThat(((Interval) Keys.normalize(new Interval(1, 2, 3))).months()).isZero();
+        assertThat(((Interval) Keys.normalize(new Interval(0, 0, -3_600_000_000L))).days()).isZero();
+        assertThat(Keys.normalize(huge)).isEqualTo(huge);
+        assertThat(Keys.normalize(tiny)).isEqualTo(tiny);
     }
 
     @Test

@@ -157,7 +157,14 @@ final class SqlValues {
             case TIME -> ((LocalTime) a).compareTo((LocalTime) b);
             case TIMESTAMP -> ((LocalDateTime) a).compareTo((LocalDateTime) b);
             case TIMESTAMPTZ -> ((Instant) a).compareTo((Instant) b);
-            case INTERVAL -> ((Interval) a).compareTo((Interval) b);
+            // equal spans (1 mon, 30 days) order by the fields they were written with
+            case INTERVAL -> {
+                Interval x = (Interval) a, y = (Interval) b;
+                int c = x.compareTo(y);
+                if (c == 0) c = Integer.compare(x.months(), y.months());
+                if (c == 0) c = Integer.compare(x.days(), y.days());
+                yield c != 0 ? c : Long.compare(x.micros(), y.micros());
+            }
             // element by element, NULL elements last, then the shorter array first
             case ARRAY -> {
                 List<?> x = (List<?>) a, y = (List<?>) b;

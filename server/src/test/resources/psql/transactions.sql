@@ -1,0 +1,11 @@
+-- several statements in one Query message (psql's \;) are one implicit transaction, as in PostgreSQL
+CREATE TABLE m (x int);
+INSERT INTO m VALUES (1) \; SELECT 1/0 \; INSERT INTO m VALUES (2);
+SELECT x FROM m ORDER BY x;
+INSERT INTO m VALUES (3) \; COMMIT \; INSERT INTO m VALUES (4) \; SELECT 1/0;
+SELECT x FROM m ORDER BY x;
+INSERT INTO m VALUES (5) \; BEGIN \; INSERT INTO m VALUES (6) \; COMMIT \; SELECT 1/0;
+SELECT x FROM m ORDER BY x;
+INSERT INTO m VALUES (8) \; ROLLBACK \; INSERT INTO m VALUES (9);
+INSERT INTO m VALUES (7) \; SELECT count(*) FROM m;
+SELECT x FROM m ORDER BY x;
