@@ -656,8 +656,20 @@ final class PgConnection {
         void write(DataOutputStream b) throws IOException;
     }
 
+    /** The body of the message being written, reused: only the connection's thread writes messages. */
+    private ByteArrayOutputStream scratch = new ByteArrayOutputStream(256);
+    private DataOutputStream scratchOut = new DataOutputStream(scratch);
+
     private void message(char type, Body body) throws IOException {
-        writeMessage(out, type, body);
+        scratch.reset();
+        body.write(scratchOut);
+        out.writeByte(type);
+        out.writeInt(scratch.size() + 4);
+        scratch.writeTo(out);
+        if (scratch.size() > 1 << 20) { // a huge row's buffer is not kept for the connection's life
+            scratch = new ByteArrayOutputStream(256);
+            scratchOut = new DataOutputStream(scratch);
+        }
     }
 
     private static void writeMessage(DataOutputStream out, char type, Body body) throws IOException {

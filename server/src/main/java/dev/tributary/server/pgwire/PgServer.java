@@ -96,7 +96,9 @@ public final class PgServer implements AutoCloseable {
     private final Tributary db;
     private final Options options;
     private final ServerSocket socket;
-    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    private final ExecutorService threads = Boolean.getBoolean("tributary.pg.platformThreads")
+            ? Executors.newThreadPerTaskExecutor(Thread.ofPlatform().daemon().name("tributary-pg-", 0).factory())
+            : Executors.newVirtualThreadPerTaskExecutor();
     private final Semaphore slots;
     private final AtomicInteger nextPid = new AtomicInteger(1);
     /** The live connections by process id, for CancelRequests to find. */
