@@ -1392,9 +1392,52 @@ public final class Binder {
             if (qualifier != null && !qualifierSeen) {
                 throw new SqlException("42P01", "missing FROM-clause entry for table \"" + qualifier + "\"", c.pos());
             }
-            if (qualifier != null) throw new SqlException("42703", "column " + qualifier + "." + name + " does not exist", c.pos());
-            throw new SqlException("42703", "column \"" + name + "\" does not exist", c.pos());
+            String hint = closestColumns(qualifier, name);
+            if (qualifier != null) throw new SqlException("42703", "column " + qualifier + "." + name + " does not exist", c.pos(), hint);
+            throw new SqlException("42703", "column \"" + name + "\" does not exist", c.pos(), hint);
         }
+
+        /**
+         * PostgreSQL's hint for a misspelt column: the visible columns (of {@code qualifier}'s
+         * relation, if given) nearest to {@code name} by edit distance, if at most half of its
+         * characters differ: one, or two, as PostgreSQL names them; null if none or more.
+         */
+        private String closestColumns(String qualifier, String name) {
+            int best = name.length() / 2 + 1;
+            List<Field> nearest = new ArrayList<>();
+            for (Scope s = this; s != null; s = s.outer) {
+                for (Field f : s.fields) {
+                    if (f.hidden() || f.qualifier() == null || (qualifier != null && !qualifier.equals(f.qualifier()))) continue;
+                    int d = editDistance(name, f.name());
+                    if (d > name.length() / 2 || d > best) continue;
+                    if (d < best) nearest.clear();
+                    best = d;
+                    if (nearest.stream().noneMatch(n -> n.qualifier().equals(f.qualifier()) && n.name().equals(f.name()))) nearest.add(f);
+                }
+            }
+            if (nearest.isEmpty() || nearest.size() > 2) return null;
+            String first = "the column \"" + nearest.get(0).qualifier() + "." + nearest.get(0).name() + "\"";
+            return nearest.size() == 1 ? "Perhaps you meant to reference " + first + "."
+                    : "Perhaps you meant to reference " + first + " or the column \"" + nearest.get(1).qualifier() + "." + nearest.get(1).name() + "\".";
+        }
+    }
+
+    /** Levenshtein distance, each insertion, deletion and substitution costing 1. */
+    static int editDistance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) prev[j] = j;
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                cur[j] = Math.min(sub, Math.min(prev[j], cur[j - 1]) + 1);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
     }
 
     record Resolved(int index, Field field) {}

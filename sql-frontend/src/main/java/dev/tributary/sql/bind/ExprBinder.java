@@ -60,7 +60,7 @@ final class ExprBinder {
             case Expr.Star s -> throw new SqlException("42601", "\"*\" is not allowed here", s.pos());
             case Expr.QualifiedStar s -> throw new SqlException("42601", "\"" + String.join(".", s.qualifier()) + ".*\" is not allowed here", s.pos());
             case Expr.Unary u -> Sx.unary(u.op(), bind(u.operand()), u.pos());
-            case Expr.Binary b -> Sx.binary(b.op(), bind(b.left()), bind(b.right()), b.opPos());
+            case Expr.Binary b -> binary(b);
             case Expr.Cast c -> Sx.cast(bind(c.operand()), c.type(), c.pos());
             case Expr.Between b -> between(b);
             case Expr.Like l -> Sx.like(bind(l.expr()), bind(l.pattern()), l.escape() == null ? null : bind(l.escape()), l.negated(), l.caseInsensitive(), l.pos());
@@ -300,5 +300,23 @@ final class ExprBinder {
         List<ScalarExpr> coerced = new ArrayList<>();
         for (ScalarExpr r : results) coerced.add(Sx.coerce(r, t, k.pos(), "CASE"));
         return Sx.caseWhen(conditions, coerced, otherwise == null ? Sx.literal(null, t) : Sx.coerce(otherwise, t, k.pos(), "CASE"));
+    }
+
+    /**
+     * A binary operator; when an untyped string operand cannot be read as the other operand's type
+     * (22P02), the error points at that string, as PostgreSQL's does, not at the operator.
+     */
+    private ScalarExpr binary(Expr.Binary b) {
+        ScalarExpr l = bind(b.left());
+        ScalarExpr r = bind(b.right());
+        try {
+            return Sx.binary(b.op(), l, r, b.opPos());
+        } catch (SqlException e) {
+            if (!e.sqlState().equals("22P02") || e.position() != b.opPos()) throw e;
+            Expr.StringLiteral culprit = b.right() instanceof Expr.StringLiteral s && e.getMessage().endsWith("\"" + s.value() + "\"") ? s
+                    : b.left() instanceof Expr.StringLiteral s && e.getMessage().endsWith("\"" + s.value() + "\"") ? s : null;
+            if (culprit == null) throw e;
+            throw new SqlException(e.sqlState(), e.getMessage(), culprit.pos(), e.hint());
+        }
     }
 }
