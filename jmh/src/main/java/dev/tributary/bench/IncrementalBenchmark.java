@@ -40,7 +40,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code count}: {@code arrangeByKey(key, val).count()}, the reduce's output arrangement
  *       watched by the probe (not read back as a collection);</li>
  *   <li>{@code join}: the arrangement joined with a second, static one of {@code keys} records
- *       (one per key), output {@code (v1 ^ v2)} as a collection of longs.</li>
+ *       (one per key), output {@code (v1 ^ v2)} as a collection of longs ({@code joinLongs}: the
+ *       primitive path, no object per record), whose diffs the sink sums.</li>
  * </ul>
  * One invocation is {@value #STEPS} steps. Score: microseconds per update (one record in or out);
  * with {@code -prof gc}, {@code gc.alloc.rate.norm} is bytes per update. Flat means the 10^7 score
@@ -157,8 +158,8 @@ public class IncrementalBenchmark {
                     case "join" -> {
                         Arrangement<Long, Long> b = byKey(r.collection());
                         rightTrace = b.trace();
-                        Collection<Long> joined = a.join(b, (k, v1, v2) -> v1 ^ v2, DataType.longs());
-                        yield Sinks.sum(joined, x -> 1, checksum);
+                        Collection<Long> joined = a.joinLongs(b, (k, v1, v2) -> v1 ^ v2);
+                        yield Sinks.sumDiffs(joined, checksum);
                     }
                     default -> throw new IllegalArgumentException("unknown op '" + op + "': arrange, count or join");
                 };
@@ -182,8 +183,8 @@ public class IncrementalBenchmark {
 
         void load() {
             for (int i = 0; i < live.length; i++) {
-                left.insert(live[i]);
-                if (right != null) right.insert(record(live[i] >>> 32));
+                left.updateLong(live[i], 1);
+                if (right != null) right.updateLong(record(live[i] >>> 32), 1);
                 if ((i & (STEP_EVERY - 1)) == STEP_EVERY - 1) worker.step();
             }
             advanceAndWait();
@@ -193,8 +194,8 @@ public class IncrementalBenchmark {
             for (int s = 0; s < steps; s++) {
                 for (int i = 0; i < perStep / 2; i++) {
                     long fresh = record(random.nextInt(keys));
-                    left.insert(fresh);
-                    left.remove(live[next]);
+                    left.updateLong(fresh, 1);
+                    left.updateLong(live[next], -1);
                     live[next] = fresh;
                     next = next + 1 == live.length ? 0 : next + 1;
                 }

@@ -46,6 +46,22 @@ final class Sinks {
         return out.stream().probe();
     }
 
+    /** Sums the diffs of the collection's updates into {@code sum}, without reading their data. */
+    static Probe sumDiffs(Collection<?> collection, Sum sum) {
+        Stream<Updates> stream = collection.stream();
+        OperatorBuilder b = stream.scope().operator("checksum");
+        InputPort<Updates> in = b.input(stream, Pact.pipeline());
+        OutputPort<Updates> out = b.output(stream.type());
+        InputPort.MessageConsumer<Updates> fold = (cap, data) -> {
+            long s = 0;
+            long[] diffs = data.diffs();
+            for (int i = 0; i < data.size(); i++) s += diffs[i];
+            sum.value += s;
+        };
+        b.build(() -> in.forEach(fold));
+        return out.stream().probe();
+    }
+
     /**
      * Sums {@code val * diff} (or {@code diff} alone when {@code weighted} is false) over the
      * updates of batches of a {@code (long, long)} arrangement into {@code sum}, reading the
