@@ -115,13 +115,13 @@ final class JoinCore {
         public void schedule() {
             in1.forEach((cap, msg) -> {
                 for (Batch batch : msg) {
-                    if (trace2 != null) join(cap, batch.cursor(), trace2.cursorThrough(acknowledged2));
+                    if (trace2 != null) join(cap, batch.cursor(), trace2.cursorThrough(acknowledged2), false, Seeks.sparse(batch.keyCount(), trace2.batches()));
                     acknowledged1 = batch.upper();
                 }
             });
             in2.forEach((cap, msg) -> {
                 for (Batch batch : msg) {
-                    if (trace1 != null) join(cap, trace1.cursorThrough(acknowledged1), batch.cursor());
+                    if (trace1 != null) join(cap, trace1.cursorThrough(acknowledged1), batch.cursor(), Seeks.sparse(batch.keyCount(), trace1.batches()), false);
                     acknowledged2 = batch.upper();
                 }
             });
@@ -157,15 +157,19 @@ final class JoinCore {
             return handle;
         }
 
-        /** Joins the updates of two cursors key by key; {@code c1} reads input 1's side, {@code c2} input 2's. */
-        private void join(Capability cap, Cursor c1, Cursor c2) {
+        /**
+         * Joins the updates of two cursors key by key; {@code c1} reads input 1's side, {@code c2}
+         * input 2's; a side whose {@code sparse} flag is set is a trace that the other side's keys
+         * are sparse in, and is sought from its first key (see {@link Seeks}).
+         */
+        private void join(Capability cap, Cursor c1, Cursor c2, boolean sparse1, boolean sparse2) {
             Updates o = out.newContainer();
             while (c1.keyValid() && c2.keyValid()) {
                 int cmp = c1.keyColumn().compare(c1.keyIndex(), c2.keyColumn(), c2.keyIndex());
                 if (cmp < 0) {
-                    c1.seekKey(c2.keyColumn(), c2.keyIndex());
+                    Seeks.seek(c1, c2.keyColumn(), c2.keyIndex(), sparse1);
                 } else if (cmp > 0) {
-                    c2.seekKey(c1.keyColumn(), c1.keyIndex());
+                    Seeks.seek(c2, c1.keyColumn(), c1.keyIndex(), sparse2);
                 } else if (longs != null) {
                     o = joinLongKey(cap, o, c1, c2);
                 } else {

@@ -192,6 +192,9 @@ final class Reduce {
             }
             Cursor inputs = input.cursor();
             Cursor outputs = output.cursor();
+            long probes = Seeks.keys(fresh) + due.size();
+            sparseInputs = Seeks.sparse(probes, input.batches());
+            sparseOutputs = Seeks.sparse(probes, output.batches());
             int d = 0;
             while (news.keyValid() || d < due.size()) {
                 int c;
@@ -227,6 +230,10 @@ final class Reduce {
             roundOutput.clear();
         }
 
+        /** Whether this round's keys are sparse in the input and the output trace (see {@link Seeks}). */
+        private boolean sparseInputs;
+        private boolean sparseOutputs;
+
         /** The visited key as an object. */
         private K key() {
             if (visiting == null) visiting = keyType.get(probe, 0);
@@ -234,8 +241,8 @@ final class Reduce {
         }
 
         private void visit(Cursor inputs, Cursor outputs, Antichain frontier) {
-            in1.load(inputs, probe);
-            out1.load(outputs, probe);
+            in1.load(inputs, probe, sparseInputs);
+            out1.load(outputs, probe, sparseOutputs);
             List<long[]> before = waiting.isEmpty() ? null : waiting.remove(key());
             List<long[]> later = null;
             if (arity == 1) {
@@ -580,7 +587,8 @@ final class Reduce {
             }
         }
 
-        void load(Cursor c, Column key) {
+        /** Reads the updates of {@code key} (the one value of its column) from {@code c}, sought from its first key if {@code sparse}. */
+        void load(Cursor c, Column key, boolean sparse) {
             if (anyObjects) {
                 Arrays.fill(objects, 0, Math.min(objects.length, vals.size()), null);
                 anyObjects = false;
@@ -588,7 +596,7 @@ final class Reduce {
             vals.clear();
             updates = 0;
             sweeping = false;
-            c.seekKey(key, 0);
+            Seeks.seek(c, key, 0, sparse);
             if (!c.keyValid() || !c.keyColumn().equal(c.keyIndex(), key, 0)) return;
             while (c.valValid()) {
                 loading = vals.size();
