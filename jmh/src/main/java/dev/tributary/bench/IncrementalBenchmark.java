@@ -7,6 +7,8 @@ import dev.tributary.differential.DataType;
 import dev.tributary.differential.InputSession;
 import dev.tributary.timely.Probe;
 import dev.tributary.timely.Worker;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -45,7 +47,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * </ul>
  * One invocation is {@value #STEPS} steps. Score: microseconds per update (one record in or out);
  * with {@code -prof gc}, {@code gc.alloc.rate.norm} is bytes per update. Flat means the 10^7 score
- * is at most twice the 10^4 one.
+ * is at most twice the 10^4 one. The trial's end also prints the workers' CPU time per update
+ * (thread CPU time, so less disturbed by other load on the machine than the score).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -102,8 +105,11 @@ public class IncrementalBenchmark {
         driver.close();
         long sum = 0;
         for (Program p : programs) sum += p.checksum.value;
-        System.out.printf("%nload of %d keys: %.2f s; then %d steps of %d updates; batches in the traces at the end (worker 0): left %d, right %d%n", keys, loadSec,
-                steps, BATCH, programs[0].leftBatches, programs[0].rightBatches);
+        long cpu = 0;
+        for (Program p : programs) cpu += p.stepCpuNanos;
+        System.out.printf("%nload of %d keys: %.2f s; then %d steps of %d updates; batches in the traces at the end (worker 0): left %d, right %d;"
+                + " worker CPU time per update over all steps (warm-up included): %.0f ns%n", keys, loadSec, steps, BATCH, programs[0].leftBatches,
+                programs[0].rightBatches, (double) cpu / Math.max(1, steps * BATCH));
         // arrange and count keep exactly `keys` records; the join's output follows the left side's multiplicities
         if (!op.equals("join") && sum != keys) throw new IllegalStateException("checksum " + sum + ", expected " + keys);
         if (op.equals("join") && sum <= 0) throw new IllegalStateException("the join's output is empty");
@@ -112,6 +118,7 @@ public class IncrementalBenchmark {
     /** One worker's dataflow, its share of the records, and its share of each step's changes. */
     static final class Program {
         private static final int STEP_EVERY = 1 << 16;
+        private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
         private final Worker worker;
         private final InputSession<Long> left;
         private final InputSession<Long> right;
@@ -131,6 +138,8 @@ public class IncrementalBenchmark {
         private TraceHandle rightTrace;
         int leftBatches;
         int rightBatches;
+        /** The worker thread's CPU time in {@link #steps}: unlike wall-clock time, not inflated while other processes hold the cores. */
+        long stepCpuNanos;
 
         Program(Worker worker, int keys, String op, int perStep) {
             this.worker = worker;
@@ -191,6 +200,7 @@ public class IncrementalBenchmark {
         }
 
         void steps(int steps) {
+            long cpu = CPU.getCurrentThreadCpuTime();
             for (int s = 0; s < steps; s++) {
                 for (int i = 0; i < perStep / 2; i++) {
                     long fresh = record(random.nextInt(keys));
@@ -201,6 +211,7 @@ public class IncrementalBenchmark {
                 }
                 advanceAndWait();
             }
+            stepCpuNanos += CPU.getCurrentThreadCpuTime() - cpu;
             leftBatches = leftTrace.batches().size();
             rightBatches = rightTrace == null ? 0 : rightTrace.batches().size();
         }
