@@ -112,6 +112,17 @@ public final class Arrangement<K, V> {
     }
 
     /**
+     * {@link #join} of {@code long} keys and values into a collection of {@code long}s, with no
+     * object made per key, value or output record: the same updates as
+     * {@code join(other, (k, v1, v2) -> f.join(k, v1, v2), DataType.longs())}.
+     *
+     * @throws IllegalArgumentException if the key type or either value type is not {@link DataType#longs()}
+     */
+    public Collection<Long> joinLongs(Arrangement<K, ?> other, LongJoiner f) {
+        return JoinCore.joinLongs(this, other, f);
+    }
+
+    /**
      * For each key whose values changed, {@code logic} applied to the key's accumulated values
      * (with their counts) at every time where the result can change; the output arrangement holds
      * {@code logic}'s result for every key at every time.
@@ -122,44 +133,44 @@ public final class Arrangement<K, V> {
 
     /** Per key, the sum of its values' counts (keys whose count is zero are absent). */
     public Arrangement<K, Long> count() {
-        return reduce("count", (key, in, out) -> {
+        return Reduce.reduce(this, "count", (key, in, out) -> {
             long n = 0;
             for (int i = 0; i < in.size(); i++) n += in.count(i);
-            if (n != 0) out.add(n, 1);
-        }, DataType.longs());
+            if (n != 0) out.addLong(n, 1);
+        }, DataType.longs(), false);
     }
 
     /** Per key, the sum over its values of {@code amount(value) * count}. */
     public Collection<KV<K, Long>> sum(ToLongFunction<? super V> amount) {
-        return reduce("sum", (key, in, out) -> {
+        return Reduce.reduce(this, "sum", (key, in, out) -> {
             long s = 0;
             for (int i = 0; i < in.size(); i++) s = Math.addExact(s, Math.multiplyExact(amount.applyAsLong(in.value(i)), in.count(i)));
-            out.add(s, 1);
-        }, DataType.longs()).asCollection();
+            out.addLong(s, 1);
+        }, DataType.longs(), false).asCollection();
     }
 
     /** Per key, its least value with a positive count. */
     public Collection<KV<K, V>> min() {
-        return reduce("min", (key, in, out) -> {
+        return Reduce.reduce(this, "min", (key, in, out) -> {
             for (int i = 0; i < in.size(); i++) {
                 if (in.count(i) > 0) {
                     out.add(in.value(i), 1);
                     return;
                 }
             }
-        }, valType).asCollection();
+        }, valType, false).asCollection();
     }
 
     /** Per key, its greatest value with a positive count. */
     public Collection<KV<K, V>> max() {
-        return reduce("max", (key, in, out) -> {
+        return Reduce.reduce(this, "max", (key, in, out) -> {
             for (int i = in.size() - 1; i >= 0; i--) {
                 if (in.count(i) > 0) {
                     out.add(in.value(i), 1);
                     return;
                 }
             }
-        }, valType).asCollection();
+        }, valType, false).asCollection();
     }
 
     /** The arranged pairs as a collection. */

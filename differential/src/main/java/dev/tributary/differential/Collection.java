@@ -400,12 +400,12 @@ public final class Collection<D> {
 
     /** Each data with its count replaced by {@code f} of it (dropped where that is zero). */
     public Collection<D> threshold(LongUnaryOperator f) {
-        return arrangeBySelf().reduce("threshold", (key, in, out) -> {
+        return Reduce.reduce(arrangeBySelf(), "threshold", (key, in, out) -> {
             long n = 0;
             for (int i = 0; i < in.size(); i++) n += in.count(i);
             long m = f.applyAsLong(n);
             if (m != 0) out.add(Unit.UNIT, m);
-        }, DataType.unit()).flatten((k, u) -> k, type);
+        }, DataType.unit(), false).flatten((k, u) -> k, type);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.tributary.differential;
 
+import dev.tributary.arrangements.LongColumn;
 import dev.tributary.arrangements.UnitColumn;
 import dev.tributary.arrangements.Updates;
 import dev.tributary.timely.InputHandle;
@@ -56,6 +57,22 @@ public final class InputSession<D> {
         type.append(staged.keys(), data);
         ((UnitColumn) staged.vals()).add();
         staged.push(time, diff);
+    }
+
+    /**
+     * {@link #update} of a {@code long} in a session of {@link DataType#longs()}, with no object
+     * made: the change goes into the staged container's column as it is.
+     *
+     * @throws IllegalStateException if the session's type is not {@link DataType#longs()}
+     */
+    public void updateLong(long data, long diff) {
+        if (!(type instanceof DataType.Longs)) {
+            throw new IllegalStateException("updateLong on input '" + collection.scope().name() + "' of " + type + ", not longs; use update(data, diff)");
+        }
+        Updates staged = handle.staged();
+        ((LongColumn) staged.keys()).add(data);
+        ((UnitColumn) staged.vals()).add();
+        staged.push(handle.time(), diff);
     }
 
     /** The time changes are made at now. */

@@ -2,7 +2,9 @@ package dev.tributary.differential;
 
 import dev.tributary.arrangements.Batch;
 import dev.tributary.arrangements.Cursor;
+import dev.tributary.arrangements.LongColumn;
 import dev.tributary.arrangements.TraceHandle;
+import dev.tributary.arrangements.UnitColumn;
 import dev.tributary.arrangements.Updates;
 import dev.tributary.timely.Antichain;
 import dev.tributary.timely.Capability;
@@ -37,6 +39,21 @@ final class JoinCore {
 
     static <K, V1, V2, R> Collection<R> join(Arrangement<K, V1> left, Arrangement<K, V2> right,
             Joiner<? super K, ? super V1, ? super V2, ? extends R> f, DataType<R> outType) {
+        return build(left, right, f, null, outType);
+    }
+
+    /** The join of {@code long} keys and values by {@code f}, read from the columns and written to a column of longs. */
+    static <K> Collection<Long> joinLongs(Arrangement<K, ?> left, Arrangement<K, ?> right, LongJoiner f) {
+        if (!(left.keyType() instanceof DataType.Longs) || !(left.valType() instanceof DataType.Longs) || !(right.valType() instanceof DataType.Longs)) {
+            throw new IllegalArgumentException("joinLongs needs long keys and values; " + left + " has " + left.keyType() + " keys and " + left.valType()
+                    + " values, " + right + " has " + right.valType() + " values: use join with a Joiner");
+        }
+        return build(left, right, null, f, DataType.longs());
+    }
+
+    /** The operator, joining by {@code f} or, if it is null, by {@code longs}. */
+    private static <K, V1, V2, R> Collection<R> build(Arrangement<K, V1> left, Arrangement<K, V2> right,
+            Joiner<? super K, ? super V1, ? super V2, ? extends R> f, LongJoiner longs, DataType<R> outType) {
         Scope scope = left.scope();
         if (right.scope() != scope) {
             throw new IllegalArgumentException("cannot join " + left + " of scope '" + scope.name() + "' with " + right + " of scope '"
@@ -48,7 +65,7 @@ final class JoinCore {
         OutputPort<Updates> out = b.output(Collection.containerType(outType, scope.arity()));
         TraceHandle trace1 = left.trace().share();
         TraceHandle trace2 = right.trace().share();
-        b.build(new Logic<>(in1, in2, out, trace1, trace2, left.keyType(), left.valType(), right.valType(), f, outType, scope.arity()));
+        b.build(new Logic<>(in1, in2, out, trace1, trace2, left.keyType(), left.valType(), right.valType(), f, longs, outType, scope.arity()));
         return new Collection<>(out.stream(), outType);
     }
 
@@ -62,6 +79,8 @@ final class JoinCore {
         private final DataType<V1> valType1;
         private final DataType<V2> valType2;
         private final Joiner<? super K, ? super V1, ? super V2, ? extends R> f;
+        /** Set for {@link JoinCore#joinLongs}: keys, values and output are longs, read and written in place. */
+        private final LongJoiner longs;
         private final DataType<R> outType;
         private final int arity;
         private Antichain acknowledged1;
@@ -72,7 +91,7 @@ final class JoinCore {
 
         Logic(InputPort<ListContainer<Batch>> in1, InputPort<ListContainer<Batch>> in2, OutputPort<Updates> out, TraceHandle trace1,
                 TraceHandle trace2, DataType<K> keyType, DataType<V1> valType1, DataType<V2> valType2,
-                Joiner<? super K, ? super V1, ? super V2, ? extends R> f, DataType<R> outType, int arity) {
+                Joiner<? super K, ? super V1, ? super V2, ? extends R> f, LongJoiner longs, DataType<R> outType, int arity) {
             this.in1 = in1;
             this.in2 = in2;
             this.out = out;
@@ -82,6 +101,7 @@ final class JoinCore {
             this.valType1 = valType1;
             this.valType2 = valType2;
             this.f = f;
+            this.longs = longs;
             this.outType = outType;
             this.arity = arity;
             this.acknowledged1 = Antichain.of(new long[arity]);
@@ -95,13 +115,13 @@ final class JoinCore {
         public void schedule() {
             in1.forEach((cap, msg) -> {
                 for (Batch batch : msg) {
-                    if (trace2 != null) join(cap, batch.cursor(), trace2.cursorThrough(acknowledged2));
+                    if (trace2 != null) join(cap, batch.cursor(), trace2.cursorThrough(acknowledged2), false, Seeks.sparse(batch.keyCount(), trace2.batches()));
                     acknowledged1 = batch.upper();
                 }
             });
             in2.forEach((cap, msg) -> {
                 for (Batch batch : msg) {
-                    if (trace1 != null) join(cap, trace1.cursorThrough(acknowledged1), batch.cursor());
+                    if (trace1 != null) join(cap, trace1.cursorThrough(acknowledged1), batch.cursor(), Seeks.sparse(batch.keyCount(), trace1.batches()), false);
                     acknowledged2 = batch.upper();
                 }
             });
@@ -137,15 +157,21 @@ final class JoinCore {
             return handle;
         }
 
-        /** Joins the updates of two cursors key by key; {@code c1} reads input 1's side, {@code c2} input 2's. */
-        private void join(Capability cap, Cursor c1, Cursor c2) {
+        /**
+         * Joins the updates of two cursors key by key; {@code c1} reads input 1's side, {@code c2}
+         * input 2's; a side whose {@code sparse} flag is set is a trace that the other side's keys
+         * are sparse in, and is sought from its first key (see {@link Seeks}).
+         */
+        private void join(Capability cap, Cursor c1, Cursor c2, boolean sparse1, boolean sparse2) {
             Updates o = out.newContainer();
             while (c1.keyValid() && c2.keyValid()) {
                 int cmp = c1.keyColumn().compare(c1.keyIndex(), c2.keyColumn(), c2.keyIndex());
                 if (cmp < 0) {
-                    c1.seekKey(c2.keyColumn(), c2.keyIndex());
+                    Seeks.seek(c1, c2.keyColumn(), c2.keyIndex(), sparse1);
                 } else if (cmp > 0) {
-                    c2.seekKey(c1.keyColumn(), c1.keyIndex());
+                    Seeks.seek(c2, c1.keyColumn(), c1.keyIndex(), sparse2);
+                } else if (longs != null) {
+                    o = joinLongKey(cap, o, c1, c2);
                 } else {
                     K key = keyType.get(c1.keyColumn(), c1.keyIndex());
                     side1.load(c1, valType1);
@@ -169,6 +195,30 @@ final class JoinCore {
                 }
             }
             out.send(cap, o);
+        }
+
+        /** The pairs of the cursors' (equal, {@code long}) current keys, by {@link #longs}; returns the container being filled. */
+        private Updates joinLongKey(Capability cap, Updates o, Cursor c1, Cursor c2) {
+            long key = ((LongColumn) c1.keyColumn()).getLong(c1.keyIndex());
+            side1.loadLongs(c1);
+            side2.loadLongs(c2);
+            for (int a = 0; a < side1.updates; a++) {
+                long v1 = side1.longVals[side1.valOf[a]];
+                for (int bi = 0; bi < side2.updates; bi++) {
+                    long v2 = side2.longVals[side2.valOf[bi]];
+                    for (int k = 0; k < arity; k++) joined[k] = Math.max(side1.times[a * arity + k], side2.times[bi * arity + k]);
+                    ((LongColumn) o.keys()).add(longs.join(key, v1, v2));
+                    ((UnitColumn) o.vals()).add();
+                    o.push(joined, 0, Math.multiplyExact(side1.diffs[a], side2.diffs[bi]));
+                    if (o.size() >= CHUNK) {
+                        out.send(cap, o);
+                        o = out.newContainer();
+                    }
+                }
+            }
+            c1.stepKey();
+            c2.stepKey();
+            return o;
         }
     }
 
@@ -199,6 +249,22 @@ final class JoinCore {
             System.arraycopy(t, off, times, updates * arity, arity);
             valOf[updates] = loading;
             diffs[updates++] = diff;
+        }
+
+        /** The key's values as longs (for {@link #loadLongs}), by index as in {@link #vals}. */
+        long[] longVals = new long[16];
+
+        /** {@link #load} of a key whose values are in a {@link LongColumn}: no object per value. */
+        void loadLongs(Cursor c) {
+            updates = 0;
+            int n = 0;
+            while (c.valValid()) {
+                if (n == longVals.length) longVals = java.util.Arrays.copyOf(longVals, n * 2);
+                longVals[n] = ((LongColumn) c.valColumn()).getLong(c.valIndex());
+                loading = n++;
+                c.forEachTime(loader);
+                c.stepVal();
+            }
         }
 
         void load(Cursor c, DataType<?> type) {

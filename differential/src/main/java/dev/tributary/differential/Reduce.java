@@ -4,6 +4,7 @@ import dev.tributary.arrangements.Batch;
 import dev.tributary.arrangements.Batcher;
 import dev.tributary.arrangements.Column;
 import dev.tributary.arrangements.Cursor;
+import dev.tributary.arrangements.LongColumn;
 import dev.tributary.arrangements.Trace;
 import dev.tributary.arrangements.TraceHandle;
 import dev.tributary.arrangements.TraceWriter;
@@ -22,7 +23,6 @@ import dev.tributary.timely.Scope;
 import dev.tributary.timely.Timestamps;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -47,6 +47,15 @@ final class Reduce {
     private Reduce() {}
 
     static <K, V, R> Arrangement<K, R> reduce(Arrangement<K, V> source, String name, Reducer<K, V, R> logic, DataType<R> outType) {
+        return reduce(source, name, logic, outType, true);
+    }
+
+    /**
+     * {@link #reduce(Arrangement, String, Reducer, DataType)}; with {@code readsKey} false the
+     * logic is promised never to read its key, which it is then given as {@code null}, so keys
+     * are never made into objects (the library's count, sum, min, max and threshold).
+     */
+    static <K, V, R> Arrangement<K, R> reduce(Arrangement<K, V> source, String name, Reducer<K, V, R> logic, DataType<R> outType, boolean readsKey) {
         Scope scope = source.scope();
         int arity = scope.arity();
         OperatorBuilder b = scope.operator("reduce:" + name);
@@ -61,7 +70,7 @@ final class Reduce {
         TraceHandle own = output.share();
         own.setPhysicalCompaction(Antichain.empty(arity));
         TraceWriter writer = new TraceWriter(new Batcher(keyProto, outProto, arity), output.trace(), out, b.displayName(), arity);
-        b.build(new Logic<>(b.displayName(), in, input, own, writer, source.keyType(), source.valType(), logic, outType, arity));
+        b.build(new Logic<>(b.displayName(), in, input, own, writer, source.keyType(), source.valType(), logic, readsKey, outType, arity));
         return Arrangement.wrap(out.stream(), output, source.keyType(), outType);
     }
 
@@ -73,7 +82,7 @@ final class Reduce {
         private final DataType<K> keyType;
         private final DataType<V> valType;
         private final Reducer<K, V, R> logic;
-        private final DataType<R> outType;
+        private final boolean readsKey;
         private final int arity;
         private final ContainerType<Updates> outContainers;
         /** Capabilities for the received batches not yet decided and for the waiting times: an antichain. */
@@ -85,16 +94,27 @@ final class Reduce {
         private final List<Batch> fresh = new ArrayList<>();
         /** Keys with candidate times not yet complete, and those times. */
         private final TreeMap<K, List<long[]>> waiting;
+        /** The key being visited, as the one value of a column: keys are read and written in place, not as objects. */
         private final Column probe;
+        /** A waiting key, to order it against the fresh batches' keys. */
+        private final Column dueProbe;
+        /** The visited key as an object, made only when needed (waiting times, a reducer that reads keys). */
+        private K visiting;
         private final KeyHistory<V> in1;
         private final KeyHistory<R> out1;
-        private final Values<V> values = new Values<>();
+        /** The input accumulated at the time being evaluated: what the reducer reads. */
+        private final Values<V> values;
+        /** The output accumulated at the time being evaluated. */
+        private final Values<R> current;
+        /** The reducer's output at the time being evaluated, minus {@link #current}. */
+        private final Change<R> change;
         /** This round's output, pushed to the writer in one piece at the end of the round. */
         private final Updates roundOutput;
-        private final Reducer.Output<R> collect;
+        /** Keys waiting with a time in the round, in key order (reused across rounds). */
+        private final List<K> due = new ArrayList<>();
 
         Logic(String opName, InputPort<ListContainer<Batch>> in, TraceHandle input, TraceHandle output, TraceWriter writer, DataType<K> keyType,
-                DataType<V> valType, Reducer<K, V, R> logic, DataType<R> outType, int arity) {
+                DataType<V> valType, Reducer<K, V, R> logic, boolean readsKey, DataType<R> outType, int arity) {
             this.opName = opName;
             this.in = in;
             this.input = input;
@@ -103,16 +123,18 @@ final class Reduce {
             this.keyType = keyType;
             this.valType = valType;
             this.logic = logic;
-            this.outType = outType;
+            this.readsKey = readsKey;
             this.arity = arity;
             this.outContainers = Updates.type(keyType.newColumn(1), outType.newColumn(1), arity);
             this.done = Antichain.of(new long[arity]);
             this.waiting = new TreeMap<>(keyType.order());
             this.probe = keyType.newColumn(1);
+            this.dueProbe = keyType.newColumn(1);
             this.in1 = new KeyHistory<>(valType, arity);
             this.out1 = new KeyHistory<>(outType, arity);
-            Comparator<? super R> order = outType.order();
-            this.collect = (value, count) -> change.merge(value, count, order);
+            this.values = new Values<>(in1);
+            this.current = new Values<>(out1);
+            this.change = new Change<>(outType);
             this.roundOutput = outContainers.create();
         }
 
@@ -154,7 +176,7 @@ final class Reduce {
         private void round(Antichain frontier) {
             // Keys to visit: those of the fresh batches (walked in order) and those waiting with a
             // time in the region (collected first, since visiting a key rewrites its waiting entry).
-            List<K> due = new ArrayList<>();
+            due.clear();
             for (Map.Entry<K, List<long[]>> e : waiting.entrySet()) {
                 for (long[] t : e.getValue()) {
                     if (!frontier.lessEqual(t)) {
@@ -170,39 +192,58 @@ final class Reduce {
             }
             Cursor inputs = input.cursor();
             Cursor outputs = output.cursor();
-            Comparator<? super K> order = keyType.order();
+            long probes = Seeks.keys(fresh) + due.size();
+            sparseInputs = Seeks.sparse(probes, input.batches());
+            sparseOutputs = Seeks.sparse(probes, output.batches());
             int d = 0;
             while (news.keyValid() || d < due.size()) {
-                K key;
+                int c;
                 if (!news.keyValid()) {
-                    key = due.get(d++);
+                    c = 1;
+                } else if (d < due.size()) {
+                    dueProbe.clear();
+                    keyType.append(dueProbe, due.get(d));
+                    c = news.keyColumn().compare(news.keyIndex(), dueProbe, 0);
                 } else {
-                    K next = keyType.get(news.keyColumn(), news.keyIndex());
-                    int c = d < due.size() ? order.compare(next, due.get(d)) : -1;
-                    key = c <= 0 ? next : due.get(d);
-                    if (c >= 0) d++;
-                    if (c <= 0) {
-                        while (news.valValid()) {
-                            news.forEachTime(collectNew);
-                            news.stepVal();
-                        }
-                        news.stepKey();
-                    }
+                    c = -1;
                 }
-                visit(key, inputs, outputs, frontier);
+                probe.clear();
+                visiting = null;
+                if (c <= 0) {
+                    probe.append(news.keyColumn(), news.keyIndex());
+                    while (news.valValid()) {
+                        news.forEachTime(collectNew);
+                        news.stepVal();
+                    }
+                    news.stepKey();
+                } else {
+                    keyType.append(probe, due.get(d));
+                }
+                if (c >= 0) visiting = due.get(d++);
+                visit(inputs, outputs, frontier);
                 newCount = 0;
             }
+            visiting = null;
+            due.clear();
             fresh.clear();
             writer.pushBuffered(roundOutput);
             roundOutput.clear();
         }
 
-        private void visit(K key, Cursor inputs, Cursor outputs, Antichain frontier) {
-            probe.clear();
-            keyType.append(probe, key);
-            in1.load(inputs, probe);
-            out1.load(outputs, probe);
-            List<long[]> before = waiting.remove(key);
+        /** Whether this round's keys are sparse in the input and the output trace (see {@link Seeks}). */
+        private boolean sparseInputs;
+        private boolean sparseOutputs;
+
+        /** The visited key as an object. */
+        private K key() {
+            if (visiting == null) visiting = keyType.get(probe, 0);
+            return visiting;
+        }
+
+        private void visit(Cursor inputs, Cursor outputs, Antichain frontier) {
+            in1.load(inputs, probe, sparseInputs);
+            out1.load(outputs, probe, sparseOutputs);
+            List<long[]> before = waiting.isEmpty() ? null : waiting.remove(key());
             List<long[]> later = null;
             if (arity == 1) {
                 // Totally ordered times: the closure is the distinct times themselves.
@@ -225,7 +266,7 @@ final class Reduce {
                         later.add(new long[] {t});
                     } else {
                         time1[0] = t;
-                        evaluate(key, time1);
+                        evaluate(time1);
                     }
                 }
             } else {
@@ -235,11 +276,11 @@ final class Reduce {
                         if (later == null) later = new ArrayList<>(2);
                         later.add(t);
                     } else {
-                        evaluate(key, t);
+                        evaluate(t);
                     }
                 }
             }
-            if (later != null) waiting.put(key, later);
+            if (later != null) waiting.put(key(), later);
         }
 
         private final long[] time1 = new long[1];
@@ -316,69 +357,74 @@ final class Reduce {
             return d;
         }
 
-        private final Values<R> current = new Values<>();
-        /** The output change at the time being evaluated: values and their diffs (few per key, so a list). */
-        private final Values<R> change = new Values<>();
-
         /** Emits, at {@code t}, the difference between the logic's output and the output so far. */
-        private void evaluate(K key, long[] t) {
+        private void evaluate(long[] t) {
             values.clear();
             if (arity == 1) in1.sweepTo(t[0], values);
             else in1.accumulate(t, values);
             change.clear();
-            if (values.size() > 0) logic.reduce(key, values, collect);
+            if (values.size() > 0) logic.reduce(readsKey ? key() : null, values, change);
             current.clear();
             if (arity == 1) out1.sweepTo(t[0], current);
             else out1.accumulate(t, current);
-            for (int i = 0; i < current.size(); i++) collect.add(current.value(i), -current.count(i));
+            for (int i = 0; i < current.size(); i++) change.merge(out1.vals, current.index(i), -current.count(i));
             boolean any = false;
+            Column changed = change.vals;
             for (int i = 0; i < change.size(); i++) {
                 long d = change.count(i);
                 if (d == 0) continue;
                 any = true;
-                keyType.append(roundOutput.keys(), key);
-                outType.append(roundOutput.vals(), change.value(i));
+                roundOutput.keys().append(probe, 0);
+                roundOutput.vals().append(changed, i);
                 roundOutput.push(t, d);
-                out1.add(change.value(i), t, d);
+                out1.add(changed, i, t, d);
             }
             if (any) writer.hold(capabilityFor(t));
         }
     }
 
-    /** A key's values with counts, handed to the reducer. */
+    /**
+     * Values of one {@link KeyHistory} with counts: what the reducer reads. Entries name the
+     * history's values by index, so nothing is copied and a value becomes an object only when the
+     * reducer asks for it (once per key visit, by the history).
+     */
     static final class Values<V> implements Reducer.Input<V> {
-        private final List<V> vals = new ArrayList<>();
+        private final KeyHistory<V> source;
+        private int[] index = new int[8];
         private long[] counts = new long[8];
+        private int size;
+
+        Values(KeyHistory<V> source) {
+            this.source = source;
+        }
 
         void clear() {
-            vals.clear();
+            size = 0;
         }
 
-        /** Adds {@code count} to {@code v}'s entry (equal under {@code order}), or appends one. */
-        void merge(V v, long count, Comparator<? super V> order) {
-            for (int i = 0; i < vals.size(); i++) {
-                if (order.compare(vals.get(i), v) == 0) {
-                    counts[i] += count;
-                    return;
-                }
+        /** Appends value {@code v} of the source history with {@code count}. */
+        void add(int v, long count) {
+            if (size == counts.length) {
+                counts = Arrays.copyOf(counts, size * 2);
+                index = Arrays.copyOf(index, size * 2);
             }
-            add(v, count);
+            index[size] = v;
+            counts[size++] = count;
         }
 
-        void add(V v, long count) {
-            if (vals.size() == counts.length) counts = Arrays.copyOf(counts, counts.length * 2);
-            counts[vals.size()] = count;
-            vals.add(v);
+        /** Entry {@code i}'s value's index in the source history. */
+        int index(int i) {
+            return index[i];
         }
 
         @Override
         public int size() {
-            return vals.size();
+            return size;
         }
 
         @Override
         public V value(int i) {
-            return vals.get(i);
+            return source.value(index[i]);
         }
 
         @Override
@@ -388,14 +434,79 @@ final class Reduce {
     }
 
     /**
+     * The reducer's output at one time, values equal under the type's order merged, held in a
+     * column of the output type: output values are written to the trace from here in place.
+     */
+    static final class Change<R> implements Reducer.Output<R> {
+        private final DataType<R> type;
+        final Column vals;
+        /** One value, the one being added, in a column so that it compares against {@link #vals}. */
+        private final Column incoming;
+        private long[] counts = new long[8];
+
+        Change(DataType<R> type) {
+            this.type = type;
+            this.vals = type.newColumn(8);
+            this.incoming = type.newColumn(1);
+        }
+
+        void clear() {
+            vals.clear();
+        }
+
+        int size() {
+            return vals.size();
+        }
+
+        long count(int i) {
+            return counts[i];
+        }
+
+        @Override
+        public void add(R value, long count) {
+            incoming.clear();
+            type.append(incoming, value);
+            merge(incoming, 0, count);
+        }
+
+        @Override
+        public void addLong(long value, long count) {
+            if (!(incoming instanceof LongColumn longs)) {
+                throw new IllegalStateException("addLong on a reduce whose output type is " + type + ", not longs; use add(value, count)");
+            }
+            incoming.clear();
+            longs.add(value);
+            merge(incoming, 0, count);
+        }
+
+        /** Adds {@code count} to the entry equal to value {@code i} of {@code column} (same class), or appends one. */
+        void merge(Column column, int i, long count) {
+            int n = vals.size();
+            for (int j = 0; j < n; j++) {
+                if (vals.equal(j, column, i)) {
+                    counts[j] += count;
+                    return;
+                }
+            }
+            if (n == counts.length) counts = Arrays.copyOf(counts, n * 2);
+            vals.append(column, i);
+            counts[n] = count;
+        }
+    }
+
+    /**
      * One key's updates from a trace, read once per round: its distinct values in order, and
      * each update's value, time and diff. Updates added during the round (this round's output)
-     * join them.
+     * join them. Values are copied from the trace into a column, in place; each becomes an object
+     * only if asked for ({@link #value}), at most once per load.
      */
     static final class KeyHistory<V> {
         private final DataType<V> type;
         private final int arity;
-        private final List<V> vals = new ArrayList<>();
+        final Column vals;
+        /** Values made into objects so far in this load, by index ({@code null}: not yet). */
+        private Object[] objects = new Object[16];
+        private boolean anyObjects;
         private int[] valOf = new int[16];
         long[] times;
         private long[] diffs = new long[16];
@@ -407,7 +518,21 @@ final class Reduce {
         KeyHistory(DataType<V> type, int arity) {
             this.type = type;
             this.arity = arity;
+            this.vals = type.newColumn(16);
             this.times = new long[16 * arity];
+        }
+
+        /** Value {@code v} as an object, made once per load. */
+        @SuppressWarnings("unchecked")
+        V value(int v) {
+            if (v >= objects.length) objects = Arrays.copyOf(objects, Math.max(v + 1, objects.length * 2));
+            Object o = objects[v];
+            if (o == null) {
+                o = type.get(vals, v);
+                objects[v] = o;
+                anyObjects = true;
+            }
+            return (V) o;
         }
 
         /** Arity 1: the loaded updates' indexes in time order, and how many have been added into {@code counts}. */
@@ -443,35 +568,39 @@ final class Reduce {
                 Arrays.sort(boxed, (x, y) -> Long.compare(times[x], times[y]));
                 for (int i = 0; i < updates; i++) order[i] = boxed[i];
             }
-            if (counts.length < vals.size()) counts = new long[vals.size() * 2];
-            Arrays.fill(counts, 0, vals.size(), 0);
+            int n = vals.size();
+            if (counts.length < n) counts = new long[n * 2];
+            Arrays.fill(counts, 0, n, 0);
             swept = 0;
             sweepEnd = updates;
             sweeping = true;
         }
 
-        /** Arity 1, after {@link #startSweep}: adds each value's count accumulated at {@code t} (non-decreasing across calls) to {@code into}. */
-        @SuppressWarnings("unchecked")
-        void sweepTo(long t, Values<?> into) {
+        /** Arity 1, after {@link #startSweep}: adds each value's count accumulated at {@code t} (non-decreasing across calls) to {@code into}, a view of this history. */
+        void sweepTo(long t, Values<V> into) {
             while (swept < sweepEnd && times[order[swept]] <= t) {
                 int u = order[swept++];
                 counts[valOf[u]] += diffs[u];
             }
-            Values<V> out = (Values<V>) into;
-            for (int v = 0; v < vals.size(); v++) {
-                if (counts[v] != 0) out.add(vals.get(v), counts[v]);
+            for (int v = 0, n = vals.size(); v < n; v++) {
+                if (counts[v] != 0) into.add(v, counts[v]);
             }
         }
 
-        void load(Cursor c, Column key) {
+        /** Reads the updates of {@code key} (the one value of its column) from {@code c}, sought from its first key if {@code sparse}. */
+        void load(Cursor c, Column key, boolean sparse) {
+            if (anyObjects) {
+                Arrays.fill(objects, 0, Math.min(objects.length, vals.size()), null);
+                anyObjects = false;
+            }
             vals.clear();
             updates = 0;
             sweeping = false;
-            c.seekKey(key, 0);
+            Seeks.seek(c, key, 0, sparse);
             if (!c.keyValid() || !c.keyColumn().equal(c.keyIndex(), key, 0)) return;
             while (c.valValid()) {
                 loading = vals.size();
-                vals.add(type.get(c.valColumn(), c.valIndex()));
+                vals.append(c.valColumn(), c.valIndex());
                 c.forEachTime(loader);
                 c.stepVal();
             }
@@ -488,13 +617,14 @@ final class Reduce {
             diffs[updates++] = diff;
         }
 
-        /** Adds an update of value {@code value} (found or appended among the values). */
-        void add(V value, long[] t, long diff) {
-            int v = vals.indexOf(value);
-            if (v < 0) {
-                v = vals.size();
-                vals.add(value);
-                if (counts.length < vals.size()) counts = Arrays.copyOf(counts, vals.size() * 2);
+        /** Adds an update of value {@code i} of {@code column} (same class; found or appended among the values). */
+        void add(Column column, int i, long[] t, long diff) {
+            int n = vals.size();
+            int v = 0;
+            while (v < n && !vals.equal(v, column, i)) v++;
+            if (v == n) {
+                vals.append(column, i);
+                if (counts.length < n + 1) counts = Arrays.copyOf(counts, (n + 1) * 2);
                 counts[v] = 0;
             }
             push(v, t, 0, diff);
@@ -505,11 +635,11 @@ final class Reduce {
             for (int i = 0; i < updates; i++) set.add(Arrays.copyOfRange(times, i * arity, (i + 1) * arity));
         }
 
-        /** Adds each value's count accumulated at {@code t}, where non-zero, to {@code into}, in value order. */
-        @SuppressWarnings("unchecked")
-        void accumulate(long[] t, Values<?> into) {
-            if (counts.length < vals.size()) counts = new long[vals.size() * 2];
-            Arrays.fill(counts, 0, vals.size(), 0);
+        /** Adds each value's count accumulated at {@code t}, where non-zero, to {@code into} (a view of this history), in value order. */
+        void accumulate(long[] t, Values<V> into) {
+            int n = vals.size();
+            if (counts.length < n) counts = new long[n * 2];
+            Arrays.fill(counts, 0, n, 0);
             for (int i = 0; i < updates; i++) {
                 boolean le = true;
                 for (int k = 0; k < arity; k++) {
@@ -520,9 +650,8 @@ final class Reduce {
                 }
                 if (le) counts[valOf[i]] += diffs[i];
             }
-            Values<V> out = (Values<V>) into;
-            for (int v = 0; v < vals.size(); v++) {
-                if (counts[v] != 0) out.add(vals.get(v), counts[v]);
+            for (int v = 0; v < n; v++) {
+                if (counts[v] != 0) into.add(v, counts[v]);
             }
         }
     }

@@ -20,8 +20,16 @@ public interface Reducer<K, V, R> {
         long count(int i);
     }
 
-    /** Receives the output values. */
+    /** Receives the output values; values equal under the output type's order are summed. */
     interface Output<R> {
         void add(R value, long count);
+
+        /**
+         * {@link #add} of a {@code long}, with no object made: for a reduce whose output type is
+         * {@link DataType#longs()}.
+         *
+         * @throws IllegalStateException if the output type is not {@link DataType#longs()}
+         */
+        void addLong(long value, long count);
     }
 }

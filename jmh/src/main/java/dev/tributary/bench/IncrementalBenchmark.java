@@ -7,6 +7,8 @@ import dev.tributary.differential.DataType;
 import dev.tributary.differential.InputSession;
 import dev.tributary.timely.Probe;
 import dev.tributary.timely.Worker;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -40,11 +42,13 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code count}: {@code arrangeByKey(key, val).count()}, the reduce's output arrangement
  *       watched by the probe (not read back as a collection);</li>
  *   <li>{@code join}: the arrangement joined with a second, static one of {@code keys} records
- *       (one per key), output {@code (v1 ^ v2)} as a collection of longs.</li>
+ *       (one per key), output {@code (v1 ^ v2)} as a collection of longs ({@code joinLongs}: the
+ *       primitive path, no object per record), whose diffs the sink sums.</li>
  * </ul>
  * One invocation is {@value #STEPS} steps. Score: microseconds per update (one record in or out);
  * with {@code -prof gc}, {@code gc.alloc.rate.norm} is bytes per update. Flat means the 10^7 score
- * is at most twice the 10^4 one.
+ * is at most twice the 10^4 one. The trial's end also prints the workers' CPU time per update
+ * (thread CPU time, so less disturbed by other load on the machine than the score).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -101,8 +105,11 @@ public class IncrementalBenchmark {
         driver.close();
         long sum = 0;
         for (Program p : programs) sum += p.checksum.value;
-        System.out.printf("%nload of %d keys: %.2f s; then %d steps of %d updates; batches in the traces at the end (worker 0): left %d, right %d%n", keys, loadSec,
-                steps, BATCH, programs[0].leftBatches, programs[0].rightBatches);
+        long cpu = 0;
+        for (Program p : programs) cpu += p.stepCpuNanos;
+        System.out.printf("%nload of %d keys: %.2f s; then %d steps of %d updates; batches in the traces at the end (worker 0): left %d, right %d;"
+                + " worker CPU time per update over all steps (warm-up included): %.0f ns%n", keys, loadSec, steps, BATCH, programs[0].leftBatches,
+                programs[0].rightBatches, (double) cpu / Math.max(1, steps * BATCH));
         // arrange and count keep exactly `keys` records; the join's output follows the left side's multiplicities
         if (!op.equals("join") && sum != keys) throw new IllegalStateException("checksum " + sum + ", expected " + keys);
         if (op.equals("join") && sum <= 0) throw new IllegalStateException("the join's output is empty");
@@ -111,6 +118,7 @@ public class IncrementalBenchmark {
     /** One worker's dataflow, its share of the records, and its share of each step's changes. */
     static final class Program {
         private static final int STEP_EVERY = 1 << 16;
+        private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
         private final Worker worker;
         private final InputSession<Long> left;
         private final InputSession<Long> right;
@@ -130,6 +138,8 @@ public class IncrementalBenchmark {
         private TraceHandle rightTrace;
         int leftBatches;
         int rightBatches;
+        /** The worker thread's CPU time in {@link #steps}: unlike wall-clock time, not inflated while other processes hold the cores. */
+        long stepCpuNanos;
 
         Program(Worker worker, int keys, String op, int perStep) {
             this.worker = worker;
@@ -157,8 +167,8 @@ public class IncrementalBenchmark {
                     case "join" -> {
                         Arrangement<Long, Long> b = byKey(r.collection());
                         rightTrace = b.trace();
-                        Collection<Long> joined = a.join(b, (k, v1, v2) -> v1 ^ v2, DataType.longs());
-                        yield Sinks.sum(joined, x -> 1, checksum);
+                        Collection<Long> joined = a.joinLongs(b, (k, v1, v2) -> v1 ^ v2);
+                        yield Sinks.sumDiffs(joined, checksum);
                     }
                     default -> throw new IllegalArgumentException("unknown op '" + op + "': arrange, count or join");
                 };
@@ -182,24 +192,26 @@ public class IncrementalBenchmark {
 
         void load() {
             for (int i = 0; i < live.length; i++) {
-                left.insert(live[i]);
-                if (right != null) right.insert(record(live[i] >>> 32));
+                left.updateLong(live[i], 1);
+                if (right != null) right.updateLong(record(live[i] >>> 32), 1);
                 if ((i & (STEP_EVERY - 1)) == STEP_EVERY - 1) worker.step();
             }
             advanceAndWait();
         }
 
         void steps(int steps) {
+            long cpu = CPU.getCurrentThreadCpuTime();
             for (int s = 0; s < steps; s++) {
                 for (int i = 0; i < perStep / 2; i++) {
                     long fresh = record(random.nextInt(keys));
-                    left.insert(fresh);
-                    left.remove(live[next]);
+                    left.updateLong(fresh, 1);
+                    left.updateLong(live[next], -1);
                     live[next] = fresh;
                     next = next + 1 == live.length ? 0 : next + 1;
                 }
                 advanceAndWait();
             }
+            stepCpuNanos += CPU.getCurrentThreadCpuTime() - cpu;
             leftBatches = leftTrace.batches().size();
             rightBatches = rightTrace == null ? 0 : rightTrace.batches().size();
         }

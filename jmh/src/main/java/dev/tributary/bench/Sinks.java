@@ -13,6 +13,7 @@ import dev.tributary.timely.OutputPort;
 import dev.tributary.timely.Pact;
 import dev.tributary.timely.Probe;
 import dev.tributary.timely.Stream;
+import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
 
 /**
@@ -31,17 +32,31 @@ final class Sinks {
 
     /** Sums {@code weight(record) * diff} over the collection's updates into {@code sum}. */
     static <D> Probe sum(Collection<D> collection, ToLongFunction<? super D> weight, Sum sum) {
-        Stream<Updates> stream = collection.stream();
         DataType<D> type = collection.type();
-        OperatorBuilder b = stream.scope().operator("checksum");
-        InputPort<Updates> in = b.input(stream, Pact.pipeline());
-        OutputPort<Updates> out = b.output(stream.type());
-        InputPort.MessageConsumer<Updates> fold = (cap, data) -> {
+        return fold(collection.stream(), data -> {
             long s = 0;
             long[] diffs = data.diffs();
             for (int i = 0; i < data.size(); i++) s += weight.applyAsLong(type.get(data.keys(), i)) * diffs[i];
             sum.value += s;
-        };
+        });
+    }
+
+    /** Sums the diffs of the collection's updates into {@code sum}, without reading their data. */
+    static Probe sumDiffs(Collection<?> collection, Sum sum) {
+        return fold(collection.stream(), data -> {
+            long s = 0;
+            long[] diffs = data.diffs();
+            for (int i = 0; i < data.size(); i++) s += diffs[i];
+            sum.value += s;
+        });
+    }
+
+    /** A sink calling {@code f} on each container of {@code stream}, and a probe on its silent output. */
+    private static Probe fold(Stream<Updates> stream, Consumer<Updates> f) {
+        OperatorBuilder b = stream.scope().operator("checksum");
+        InputPort<Updates> in = b.input(stream, Pact.pipeline());
+        OutputPort<Updates> out = b.output(stream.type());
+        InputPort.MessageConsumer<Updates> fold = (cap, data) -> f.accept(data);
         b.build(() -> in.forEach(fold));
         return out.stream().probe();
     }

@@ -108,6 +108,16 @@ class OperatorTest {
         check(script, Unary.SELF_JOIN);
     }
 
+    @Property(seed = "123")
+    void joinOfLongs(@ForAll("twoInputs") Script script) {
+        check(script, Binary.JOIN_LONGS);
+    }
+
+    @Property(seed = "124")
+    void reduceThatReadsKeysAndStrings(@ForAll("oneInput") Script script) {
+        check(script, Unary.REDUCE_KEYED_STRINGS);
+    }
+
     @Property(seed = "113")
     void semijoin(@ForAll("twoInputs") Script script) {
         check(script, Binary.SEMIJOIN);

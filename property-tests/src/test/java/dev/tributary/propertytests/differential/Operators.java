@@ -197,6 +197,24 @@ final class Operators {
                 return out;
             }
         },
+        REDUCE_KEYED_STRINGS("arrangeByKey(d mod 3, \"v\" + d).reduce(key + size + first + last, strings)") {
+            @Override
+            Output<?> render(Collection<Long> c) {
+                Arrangement<Long, String> a = c.arrangeByKey(d -> d % 3, LONGS, d -> "v" + d, DataType.strings()).reduce("keyed", KEYED, DataType.strings());
+                return Harness.output(a.asCollection(), a, KV::of);
+            }
+
+            @Override
+            Map<?, Long> model(Map<Long, Long> m) {
+                Map<KV<Long, String>, Long> out = new HashMap<>();
+                Map<Long, TreeMap<String, Long>> groups = new TreeMap<>();
+                m.forEach((d, n) -> {
+                    if (n != 0) groups.computeIfAbsent(d % 3, k -> new TreeMap<>()).merge("v" + d, n, Long::sum);
+                });
+                groups.forEach((k, vals) -> keyed(k, vals, (v, n) -> Multisets.add(out, KV.of(k, v), n)));
+                return out;
+            }
+        },
         SUM("arrangeByKey(d mod 3, d).sum(v -> v - 2)") {
             @Override
             Output<?> render(Collection<Long> c) {
@@ -290,6 +308,26 @@ final class Operators {
         custom(values, out::add);
     };
 
+    /**
+     * A reduction that reads its key and its (string) values, each more than once: for a key's
+     * values (ascending), {@code key:size:first:last} with the first value's count, and the first
+     * value again with count 1 (so two outputs may be equal and must be summed).
+     */
+    static void keyed(long key, TreeMap<String, Long> values, BiConsumer<String, Long> out) {
+        out.accept(key + ":" + values.size() + ":" + values.firstKey() + ":" + values.lastKey(), values.firstEntry().getValue());
+        out.accept(values.firstKey(), 1L);
+        out.accept(values.firstKey(), 1L);
+    }
+
+    static final Reducer<Long, String, String> KEYED = (key, in, out) -> {
+        TreeMap<String, Long> values = new TreeMap<>();
+        for (int i = 0; i < in.size(); i++) values.put(in.value(i), in.count(i));
+        if (!in.value(0).equals(values.firstKey()) || !in.value(in.size() - 1).equals(values.lastKey())) {
+            throw new AssertionError("reduce input not in value order: " + values);
+        }
+        keyed(key, values, out::add);
+    };
+
     /** An operator of two collections. */
     enum Binary {
         CONCAT("a.concat(b)") {
@@ -314,6 +352,19 @@ final class Operators {
             @Override
             Map<?, Long> model(Map<Long, Long> a, Map<Long, Long> b) {
                 return Multisets.join(a, d -> d % 3, b, d -> d % 3, (x, y) -> 10 * x + y);
+            }
+        },
+        JOIN_LONGS("a.arrangeByKey(d mod 3, d).joinLongs(b.arrangeByKey(d mod 3, d), (k, x, y) -> 10x + y + k)") {
+            @Override
+            Output<?> render(Collection<Long> a, Collection<Long> b) {
+                Arrangement<Long, Long> left = a.arrangeByKey(d -> d % 3, LONGS, d -> d, LONGS);
+                Arrangement<Long, Long> right = b.arrangeByKey(d -> d % 3, LONGS, d -> d, LONGS);
+                return Harness.output(left.joinLongs(right, (k, x, y) -> 10 * x + y + k));
+            }
+
+            @Override
+            Map<?, Long> model(Map<Long, Long> a, Map<Long, Long> b) {
+                return Multisets.join(a, d -> d % 3, b, d -> d % 3, (x, y) -> 10 * x + y + x % 3);
             }
         },
         SEMIJOIN("a.semijoin(b, d -> d mod 4)") {
