@@ -1,23 +1,27 @@
 package dev.tributary.arrangements;
 
-import java.util.Arrays;
-
 /**
  * {@link Merger}'s path for batches whose keys and values are both {@link LongColumn}s and whose
  * times have arity 1, the common numeric case: it reads and writes the batches' arrays directly,
- * with no call through a column per update, and copies a value's time run wholesale when
- * advancing by the since cannot change it.
- * Time runs are merged by {@link TotalRuns}.
+ * with no call through a column per update. A key with one value and one update (most keys, when
+ * keys are many) is copied by a straight-line path; a value's time run is copied as it is when
+ * advancing by the since cannot change it, and otherwise merged by {@link TotalRuns}.
+ *
+ * <p>The output is written into worst-case arrays from the thread's {@link MergeScratch} and
+ * finished there, so the merge allocates only the result's exactly sized arrays.
  */
 final class LongMerge {
-    private final Batch a;
-    private final Batch b;
+    /** Runs at least this long are copied by {@link System#arraycopy}; shorter ones by a loop. */
+    private static final int BULK = 16;
+
     private final long floor;
+    // the inputs' arrays, held in fields so the loops do not reload them through the batches
+    private final int na;
+    private final int nb;
     private final long[] ak;
     private final long[] bk;
     private final long[] av;
     private final long[] bv;
-    // the inputs' arrays, held in fields so the loops do not reload them through the batches
     private final int[] aKeyOff;
     private final int[] bKeyOff;
     private final int[] aValOff;
@@ -28,7 +32,7 @@ final class LongMerge {
     private final long[] bDiffs;
     private int ka;
     private int kb;
-    // output, sized for the worst case (no consolidation); trimmed once at the end if smaller
+    // output, sized for the worst case (no consolidation)
     private final long[] keys;
     private final int[] keyOffsets;
     private final long[] vals;
@@ -40,9 +44,9 @@ final class LongMerge {
     private int nu;
 
     LongMerge(Batch older, Batch newer, long floor) {
-        this.a = older;
-        this.b = newer;
         this.floor = floor;
+        this.na = older.keyCount();
+        this.nb = newer.keyCount();
         this.ak = ((LongColumn) older.keys).array();
         this.bk = ((LongColumn) newer.keys).array();
         this.av = ((LongColumn) older.vals).array();
@@ -55,15 +59,16 @@ final class LongMerge {
         this.bTimes = newer.times;
         this.aDiffs = older.diffs;
         this.bDiffs = newer.diffs;
+        MergeScratch scratch = MergeScratch.ofThread();
         int keyCap = older.keyCount() + newer.keyCount();
         int valCap = older.valCount() + newer.valCount();
         int upd = older.updateCount() + newer.updateCount();
-        keys = new long[keyCap];
-        keyOffsets = new int[keyCap + 1];
-        vals = new long[valCap];
-        valOffsets = new int[valCap + 1];
-        times = new long[upd];
-        diffs = new long[upd];
+        keys = scratch.longs(keyCap);
+        keyOffsets = scratch.ints(keyCap + 1);
+        vals = scratch.longs(valCap);
+        valOffsets = scratch.ints(valCap + 1);
+        times = scratch.longs(upd);
+        diffs = scratch.longs(upd);
     }
 
     static boolean applies(Batch older, Batch newer) {
@@ -72,106 +77,101 @@ final class LongMerge {
     }
 
     boolean isDone() {
-        return ka >= a.keyCount() && kb >= b.keyCount();
+        return ka >= na && kb >= nb;
     }
 
     /** Merges keys until {@code fuel} updates have been read; returns the fuel left. */
     long work(long fuel) {
-        int na = a.keyCount();
-        int nb = b.keyCount();
-        while (fuel > 0 && (ka < na || kb < nb)) {
-            if (kb >= nb || (ka < na && ak[ka] < bk[kb])) {
+        int ka = this.ka;
+        int kb = this.kb;
+        while (fuel > 0) {
+            if (ka < na && (kb >= nb || ak[ka] < bk[kb])) {
                 fuel -= copyKey(ak, aKeyOff, av, aValOff, aTimes, aDiffs, ka++);
-            } else if (ka >= na || bk[kb] < ak[ka]) {
+            } else if (kb < nb && (ka >= na || bk[kb] < ak[ka])) {
                 fuel -= copyKey(bk, bKeyOff, bv, bValOff, bTimes, bDiffs, kb++);
-            } else {
+            } else if (ka < na) {
                 fuel -= mergeKey(ka++, kb++);
+            } else {
+                break;
             }
         }
+        this.ka = ka;
+        this.kb = kb;
         return fuel;
     }
 
     private int copyKey(long[] ks, int[] keyOff, long[] vs, int[] valOff, long[] ts, long[] ds, int k) {
-        int startVals = nv;
         int v = keyOff[k];
         int ve = keyOff[k + 1];
         int from = valOff[v];
-        int to = valOff[ve];
-        if (ts[from] >= floor && isSorted(ts, valOff, v, ve)) {
-            // nothing to advance: copy the key's values and updates wholesale
-            int count = to - from;
-            System.arraycopy(ts, from, times, nu, count);
-            System.arraycopy(ds, from, diffs, nu, count);
-            int shift = nu - from;
-            for (int x = v; x < ve; x++) {
-                vals[nv] = vs[x];
-                valOffsets[nv++] = valOff[x] + shift;
-            }
-            nu += count;
-        } else {
-            for (; v < ve; v++) {
-                openVal(vs[v]);
-                run(ts, ds, valOff[v], valOff[v + 1], null, null, 0, 0);
-                closeVal();
-            }
+        if (ve == v + 1 && valOff[ve] == from + 1) {
+            // one value, one update: advancing a single time cannot consolidate anything
+            long t = ts[from];
+            keys[nk] = ks[k];
+            keyOffsets[nk++] = nv;
+            vals[nv] = vs[v];
+            valOffsets[nv++] = nu;
+            times[nu] = t < floor ? floor : t;
+            diffs[nu++] = ds[from];
+            return 1;
         }
+        int startVals = nv;
+        for (; v < ve; v++) appendVal(vs[v], ts, ds, valOff[v], valOff[v + 1]);
         closeKey(ks[k], startVals);
-        return Math.max(to - from, 1);
+        return Math.max(valOff[ve] - from, 1);
     }
 
-    /** Whether every value's first time is at or past the floor, so advancing changes nothing. */
-    private boolean isSorted(long[] ts, int[] valOff, int v, int ve) {
-        for (int x = v + 1; x < ve; x++) {
-            if (ts[valOff[x]] < floor) return false;
+    /** Appends value {@code val} with its time run {@code [i, ie)} advanced and consolidated, unless it all cancels. */
+    private void appendVal(long val, long[] ts, long[] ds, int i, int ie) {
+        vals[nv] = val;
+        valOffsets[nv] = nu;
+        if (ts[i] >= floor) {
+            // the run is sorted, so every time is at or past the floor: nothing to advance
+            int count = ie - i;
+            if (count >= BULK) {
+                System.arraycopy(ts, i, times, nu, count);
+                System.arraycopy(ds, i, diffs, nu, count);
+                nu += count;
+            } else {
+                for (; i < ie; i++) {
+                    times[nu] = ts[i];
+                    diffs[nu++] = ds[i];
+                }
+            }
+            nv++;
+        } else {
+            int start = nu;
+            nu = TotalRuns.merge(ts, ds, i, ie, null, null, 0, 0, floor, times, diffs, nu);
+            if (nu > start) nv++;
         }
-        return true;
     }
 
     private int mergeKey(int ia, int ib) {
-        long key = ak[ia];
         int startVals = nv;
-        int va = a.keyOffsets[ia];
-        int ea = a.keyOffsets[ia + 1];
-        int vb = b.keyOffsets[ib];
-        int eb = b.keyOffsets[ib + 1];
-        int read = 0;
+        int va = aKeyOff[ia];
+        int ea = aKeyOff[ia + 1];
+        int vb = bKeyOff[ib];
+        int eb = bKeyOff[ib + 1];
+        int read = (aValOff[ea] - aValOff[va]) + (bValOff[eb] - bValOff[vb]);
         while (va < ea || vb < eb) {
             if (vb >= eb || (va < ea && av[va] < bv[vb])) {
-                openVal(av[va]);
-                read += run(a.times, a.diffs, a.valOffsets[va], a.valOffsets[va + 1], null, null, 0, 0);
+                appendVal(av[va], aTimes, aDiffs, aValOff[va], aValOff[va + 1]);
                 va++;
             } else if (va >= ea || bv[vb] < av[va]) {
-                openVal(bv[vb]);
-                read += run(b.times, b.diffs, b.valOffsets[vb], b.valOffsets[vb + 1], null, null, 0, 0);
+                appendVal(bv[vb], bTimes, bDiffs, bValOff[vb], bValOff[vb + 1]);
                 vb++;
             } else {
-                openVal(av[va]);
-                read += run(a.times, a.diffs, a.valOffsets[va], a.valOffsets[va + 1], b.times, b.diffs, b.valOffsets[vb], b.valOffsets[vb + 1]);
+                int start = nu;
+                vals[nv] = av[va];
+                valOffsets[nv] = nu;
+                nu = TotalRuns.merge(aTimes, aDiffs, aValOff[va], aValOff[va + 1], bTimes, bDiffs, bValOff[vb], bValOff[vb + 1], floor, times, diffs, nu);
+                if (nu > start) nv++; // a value whose updates all cancelled is not kept
                 va++;
                 vb++;
             }
-            closeVal();
         }
-        closeKey(key, startVals);
+        closeKey(ak[ia], startVals);
         return Math.max(read, 1);
-    }
-
-    /** Appends the merge of two sorted time runs (the second may be absent), advanced and consolidated. */
-    private int run(long[] t1, long[] d1, int i, int ie, long[] t2, long[] d2, int j, int je) {
-        nu = TotalRuns.merge(t1, d1, i, ie, t2, d2, j, je, floor, times, diffs, nu);
-        return (ie - i) + (je - j);
-    }
-
-    private int valStart;
-
-    private void openVal(long val) {
-        vals[nv] = val;
-        valOffsets[nv] = nu;
-        valStart = nu;
-    }
-
-    private void closeVal() {
-        if (nu > valStart) nv++; // a value whose updates all cancelled is not kept
     }
 
     private void closeKey(long key, int startVals) {
@@ -183,12 +183,11 @@ final class LongMerge {
     }
 
     Batch build(Description description) {
-        int[] ko = keyOffsets.length == nk + 1 ? keyOffsets : Arrays.copyOf(keyOffsets, nk + 1);
-        ko[nk] = nv;
-        int[] vo = valOffsets.length == nv + 1 ? valOffsets : Arrays.copyOf(valOffsets, nv + 1);
-        vo[nv] = nu;
-        return new Batch(new LongColumn(keys.length == nk ? keys : Arrays.copyOf(keys, nk), nk), ko,
-                new LongColumn(vals.length == nv ? vals : Arrays.copyOf(vals, nv), nv), vo,
-                times.length == nu ? times : Arrays.copyOf(times, nu), diffs.length == nu ? diffs : Arrays.copyOf(diffs, nu), 1, description);
+        keyOffsets[nk] = nv;
+        valOffsets[nv] = nu;
+        MergeScratch scratch = MergeScratch.ofThread();
+        return new Batch(new LongColumn(scratch.finish(keys, nk), nk), scratch.finish(keyOffsets, nk + 1),
+                new LongColumn(scratch.finish(vals, nv), nv), scratch.finish(valOffsets, nv + 1),
+                scratch.finish(times, nu), scratch.finish(diffs, nu), 1, description);
     }
 }
