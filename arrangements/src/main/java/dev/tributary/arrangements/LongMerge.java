@@ -1,11 +1,16 @@
 package dev.tributary.arrangements;
 
+import java.util.List;
+
 /**
- * {@link Merger}'s path for batches whose keys and values are both {@link LongColumn}s and whose
- * times have arity 1, the common numeric case: it reads and writes the batches' arrays directly,
- * with no call through a column per update. A key with one value and one update (most keys, when
- * keys are many) is copied by a straight-line path; a value's time run is copied as it is when
- * advancing by the since cannot change it, and otherwise merged by {@link TotalRuns}.
+ * {@link Merger}'s path for batches whose keys and values are all {@link LongColumn}s and whose
+ * times have arity 1, the common numeric case. It merges any number of adjacent batches in one
+ * pass (the spine merges several at once at a level, so each update is read fewer times on its
+ * way up), reading and writing the batches' arrays directly with no call through a column per
+ * update. A key held by one input with one value and one update (most keys, when keys are many)
+ * is copied by a straight-line path; a value's time run is copied as it is when advancing by the
+ * since cannot change it, and runs of one value from several inputs are merged by
+ * {@link TotalRuns}.
  *
  * <p>The output is written into worst-case arrays from the thread's {@link MergeScratch} and
  * finished there, so the merge allocates only the result's exactly sized arrays.
@@ -13,25 +18,34 @@ package dev.tributary.arrangements;
 final class LongMerge {
     /** Runs at least this long are copied by {@link System#arraycopy}; shorter ones by a loop. */
     private static final int BULK = 16;
+    /** A key with at most this many updates over its inputs merges through a small sorted scratch. */
+    private static final int SMALL = 16;
 
     private final long floor;
-    // the inputs' arrays, held in fields so the loops do not reload them through the batches
-    private final int na;
-    private final int nb;
-    private final long[] ak;
-    private final long[] bk;
-    private final long[] av;
-    private final long[] bv;
-    private final int[] aKeyOff;
-    private final int[] bKeyOff;
-    private final int[] aValOff;
-    private final int[] bValOff;
-    private final long[] aTimes;
-    private final long[] bTimes;
-    private final long[] aDiffs;
-    private final long[] bDiffs;
-    private int ka;
-    private int kb;
+    private final int n;
+    // the inputs' arrays, oldest input first, held here so the loops do not reload them through the batches
+    private final int[] keyCount;
+    private final long[][] inKeys;
+    private final long[][] inVals;
+    private final int[][] inKeyOff;
+    private final int[][] inValOff;
+    private final long[][] inTimes;
+    private final long[][] inDiffs;
+    /** Per input, its next key; and that key, while the input has one. */
+    private final int[] cursor;
+    private final long[] head;
+    // scratch for one key held by several inputs
+    private final int[] members;
+    private final int[] valCursor;
+    private final int[] valEnd;
+    private final int[] same;
+    private final long[] smallVals = new long[SMALL];
+    private final long[] smallTimes = new long[SMALL];
+    private final long[] smallDiffs = new long[SMALL];
+    private long[] runTimes = new long[16];
+    private long[] runDiffs = new long[16];
+    private long[] runTimes2 = new long[16];
+    private long[] runDiffs2 = new long[16];
     // output, sized for the worst case (no consolidation)
     private final long[] keys;
     private final int[] keyOffsets;
@@ -43,26 +57,40 @@ final class LongMerge {
     private int nv;
     private int nu;
 
-    LongMerge(Batch older, Batch newer, long floor) {
+    LongMerge(List<Batch> inputs, long floor) {
         this.floor = floor;
-        this.na = older.keyCount();
-        this.nb = newer.keyCount();
-        this.ak = ((LongColumn) older.keys).array();
-        this.bk = ((LongColumn) newer.keys).array();
-        this.av = ((LongColumn) older.vals).array();
-        this.bv = ((LongColumn) newer.vals).array();
-        this.aKeyOff = older.keyOffsets;
-        this.bKeyOff = newer.keyOffsets;
-        this.aValOff = older.valOffsets;
-        this.bValOff = newer.valOffsets;
-        this.aTimes = older.times;
-        this.bTimes = newer.times;
-        this.aDiffs = older.diffs;
-        this.bDiffs = newer.diffs;
+        this.n = inputs.size();
+        keyCount = new int[n];
+        inKeys = new long[n][];
+        inVals = new long[n][];
+        inKeyOff = new int[n][];
+        inValOff = new int[n][];
+        inTimes = new long[n][];
+        inDiffs = new long[n][];
+        cursor = new int[n];
+        head = new long[n];
+        members = new int[n];
+        valCursor = new int[n];
+        valEnd = new int[n];
+        same = new int[n];
+        int keyCap = 0;
+        int valCap = 0;
+        int upd = 0;
+        for (int i = 0; i < n; i++) {
+            Batch b = inputs.get(i);
+            keyCount[i] = b.keyCount();
+            inKeys[i] = ((LongColumn) b.keys).array();
+            inVals[i] = ((LongColumn) b.vals).array();
+            inKeyOff[i] = b.keyOffsets;
+            inValOff[i] = b.valOffsets;
+            inTimes[i] = b.times;
+            inDiffs[i] = b.diffs;
+            if (keyCount[i] > 0) head[i] = inKeys[i][0];
+            keyCap += b.keyCount();
+            valCap += b.valCount();
+            upd += b.updateCount();
+        }
         MergeScratch scratch = MergeScratch.ofThread();
-        int keyCap = older.keyCount() + newer.keyCount();
-        int valCap = older.valCount() + newer.valCount();
-        int upd = older.updateCount() + newer.updateCount();
         keys = scratch.longs(keyCap);
         keyOffsets = scratch.ints(keyCap + 1);
         vals = scratch.longs(valCap);
@@ -71,43 +99,72 @@ final class LongMerge {
         diffs = scratch.longs(upd);
     }
 
-    static boolean applies(Batch older, Batch newer) {
-        return older.arity == 1 && older.keys instanceof LongColumn && older.vals instanceof LongColumn
-                && newer.keys instanceof LongColumn && newer.vals instanceof LongColumn;
+    static boolean applies(List<Batch> inputs) {
+        for (Batch b : inputs) {
+            if (b.arity != 1 || !(b.keys instanceof LongColumn) || !(b.vals instanceof LongColumn)) return false;
+        }
+        return true;
     }
 
     boolean isDone() {
-        return ka >= na && kb >= nb;
+        for (int i = 0; i < n; i++) {
+            if (cursor[i] < keyCount[i]) return false;
+        }
+        return true;
     }
 
     /** Merges keys until {@code fuel} updates have been read; returns the fuel left. */
     long work(long fuel) {
-        int ka = this.ka;
-        int kb = this.kb;
         while (fuel > 0) {
-            if (ka < na && (kb >= nb || ak[ka] < bk[kb])) {
-                fuel -= copyKey(ak, aKeyOff, av, aValOff, aTimes, aDiffs, ka++);
-            } else if (kb < nb && (ka >= na || bk[kb] < ak[ka])) {
-                fuel -= copyKey(bk, bKeyOff, bv, bValOff, bTimes, bDiffs, kb++);
-            } else if (ka < na) {
-                fuel -= mergeKey(ka++, kb++);
+            int first = -1;
+            int holders = 0;
+            long min = 0;
+            for (int i = 0; i < n; i++) {
+                if (cursor[i] >= keyCount[i]) continue;
+                long h = head[i];
+                if (first < 0 || h < min) {
+                    first = i;
+                    min = h;
+                    holders = 1;
+                } else if (h == min) {
+                    holders++;
+                }
+            }
+            if (first < 0) break;
+            if (holders == 1) {
+                fuel -= copyKey(first);
+                advance(first);
             } else {
-                break;
+                int m = 0;
+                for (int i = first; i < n; i++) {
+                    if (cursor[i] < keyCount[i] && head[i] == min) members[m++] = i;
+                }
+                fuel -= mergeKey(min, m);
+                for (int j = 0; j < m; j++) advance(members[j]);
             }
         }
-        this.ka = ka;
-        this.kb = kb;
         return fuel;
     }
 
-    private int copyKey(long[] ks, int[] keyOff, long[] vs, int[] valOff, long[] ts, long[] ds, int k) {
+    private void advance(int i) {
+        int c = ++cursor[i];
+        if (c < keyCount[i]) head[i] = inKeys[i][c];
+    }
+
+    private int copyKey(int i) {
+        int k = cursor[i];
+        int[] keyOff = inKeyOff[i];
+        int[] valOff = inValOff[i];
+        long[] vs = inVals[i];
+        long[] ts = inTimes[i];
+        long[] ds = inDiffs[i];
         int v = keyOff[k];
         int ve = keyOff[k + 1];
         int from = valOff[v];
         if (ve == v + 1 && valOff[ve] == from + 1) {
             // one value, one update: advancing a single time cannot consolidate anything
             long t = ts[from];
-            keys[nk] = ks[k];
+            keys[nk] = head[i];
             keyOffsets[nk++] = nv;
             vals[nv] = vs[v];
             valOffsets[nv++] = nu;
@@ -117,7 +174,7 @@ final class LongMerge {
         }
         int startVals = nv;
         for (; v < ve; v++) appendVal(vs[v], ts, ds, valOff[v], valOff[v + 1]);
-        closeKey(ks[k], startVals);
+        closeKey(head[i], startVals);
         return Math.max(valOff[ve] - from, 1);
     }
 
@@ -146,32 +203,160 @@ final class LongMerge {
         }
     }
 
-    private int mergeKey(int ia, int ib) {
+    /** Merges key {@code key}, held by the {@code m} inputs in {@link #members}. */
+    private int mergeKey(long key, int m) {
+        int read = 0;
+        for (int j = 0; j < m; j++) {
+            int i = members[j];
+            int k = cursor[i];
+            valCursor[j] = inKeyOff[i][k];
+            valEnd[j] = inKeyOff[i][k + 1];
+            read += inValOff[i][valEnd[j]] - inValOff[i][valCursor[j]];
+        }
+        if (read <= SMALL) {
+            mergeSmallKey(key, m);
+            return read;
+        }
         int startVals = nv;
-        int va = aKeyOff[ia];
-        int ea = aKeyOff[ia + 1];
-        int vb = bKeyOff[ib];
-        int eb = bKeyOff[ib + 1];
-        int read = (aValOff[ea] - aValOff[va]) + (bValOff[eb] - bValOff[vb]);
-        while (va < ea || vb < eb) {
-            if (vb >= eb || (va < ea && av[va] < bv[vb])) {
-                appendVal(av[va], aTimes, aDiffs, aValOff[va], aValOff[va + 1]);
-                va++;
-            } else if (va >= ea || bv[vb] < av[va]) {
-                appendVal(bv[vb], bTimes, bDiffs, bValOff[vb], bValOff[vb + 1]);
-                vb++;
-            } else {
-                int start = nu;
-                vals[nv] = av[va];
-                valOffsets[nv] = nu;
-                nu = TotalRuns.merge(aTimes, aDiffs, aValOff[va], aValOff[va + 1], bTimes, bDiffs, bValOff[vb], bValOff[vb + 1], floor, times, diffs, nu);
-                if (nu > start) nv++; // a value whose updates all cancelled is not kept
-                va++;
-                vb++;
+        while (true) {
+            int first = -1;
+            int holders = 0;
+            long min = 0;
+            for (int j = 0; j < m; j++) {
+                if (valCursor[j] >= valEnd[j]) continue;
+                long v = inVals[members[j]][valCursor[j]];
+                if (first < 0 || v < min) {
+                    first = j;
+                    min = v;
+                    holders = 1;
+                } else if (v == min) {
+                    holders++;
+                }
+            }
+            if (first < 0) break;
+            if (holders == 1) {
+                int i = members[first];
+                int v = valCursor[first]++;
+                appendVal(min, inTimes[i], inDiffs[i], inValOff[i][v], inValOff[i][v + 1]);
+                continue;
+            }
+            int s = 0;
+            for (int j = first; j < m; j++) {
+                if (valCursor[j] < valEnd[j] && inVals[members[j]][valCursor[j]] == min) same[s++] = j;
+            }
+            int start = nu;
+            vals[nv] = min;
+            valOffsets[nv] = nu;
+            nu = mergeRuns(s);
+            if (nu > start) nv++; // a value whose updates all cancelled is not kept
+            for (int x = 0; x < s; x++) valCursor[same[x]]++;
+        }
+        closeKey(key, startVals);
+        return read;
+    }
+
+    /**
+     * {@link #mergeKey} for a key with at most {@link #SMALL} updates over all its inputs (the
+     * usual case: a key in several batches with a value or two in each): its (val, time, diff)
+     * triples, times advanced, are insertion-sorted into scratch, then consolidated as they are
+     * written out.
+     */
+    private void mergeSmallKey(long key, int m) {
+        long[] gv = smallVals;
+        long[] gt = smallTimes;
+        long[] gd = smallDiffs;
+        int c = 0;
+        for (int j = 0; j < m; j++) {
+            int i = members[j];
+            long[] vs = inVals[i];
+            int[] valOff = inValOff[i];
+            long[] ts = inTimes[i];
+            long[] ds = inDiffs[i];
+            for (int v = valCursor[j]; v < valEnd[j]; v++) {
+                long val = vs[v];
+                for (int u = valOff[v]; u < valOff[v + 1]; u++) {
+                    long t = ts[u] < floor ? floor : ts[u];
+                    int p = c++;
+                    while (p > 0 && (gv[p - 1] > val || (gv[p - 1] == val && gt[p - 1] > t))) {
+                        gv[p] = gv[p - 1];
+                        gt[p] = gt[p - 1];
+                        gd[p] = gd[p - 1];
+                        p--;
+                    }
+                    gv[p] = val;
+                    gt[p] = t;
+                    gd[p] = ds[u];
+                }
             }
         }
-        closeKey(ak[ia], startVals);
-        return Math.max(read, 1);
+        int startVals = nv;
+        int x = 0;
+        while (x < c) {
+            long val = gv[x];
+            int valStart = nu;
+            while (x < c && gv[x] == val) {
+                long t = gt[x];
+                long sum = gd[x++];
+                while (x < c && gv[x] == val && gt[x] == t) sum += gd[x++];
+                if (sum != 0) {
+                    times[nu] = t;
+                    diffs[nu++] = sum;
+                }
+            }
+            if (nu > valStart) {
+                vals[nv] = val;
+                valOffsets[nv++] = valStart;
+            }
+        }
+        closeKey(key, startVals);
+    }
+
+    /**
+     * Appends the merge of one value's time runs from the {@code s} inputs in {@link #same} (at
+     * least two), advanced and consolidated; returns the new end of the output. More than two
+     * runs are merged pairwise through scratch, oldest first.
+     */
+    private int mergeRuns(int s) {
+        int i0 = members[same[0]];
+        int i1 = members[same[1]];
+        int v0 = valCursor[same[0]];
+        int v1 = valCursor[same[1]];
+        long[] t0 = inTimes[i0];
+        long[] d0 = inDiffs[i0];
+        int from0 = inValOff[i0][v0];
+        int to0 = inValOff[i0][v0 + 1];
+        long[] t1 = inTimes[i1];
+        long[] d1 = inDiffs[i1];
+        int from1 = inValOff[i1][v1];
+        int to1 = inValOff[i1][v1 + 1];
+        if (s == 2) return TotalRuns.merge(t0, d0, from0, to0, t1, d1, from1, to1, floor, times, diffs, nu);
+        int total = 0;
+        for (int x = 0; x < s; x++) {
+            int i = members[same[x]];
+            int v = valCursor[same[x]];
+            total += inValOff[i][v + 1] - inValOff[i][v];
+        }
+        if (runTimes.length < total) {
+            runTimes = new long[total];
+            runDiffs = new long[total];
+            runTimes2 = new long[total];
+            runDiffs2 = new long[total];
+        }
+        int len = TotalRuns.merge(t0, d0, from0, to0, t1, d1, from1, to1, floor, runTimes, runDiffs, 0);
+        for (int x = 2; x < s - 1; x++) {
+            int i = members[same[x]];
+            int v = valCursor[same[x]];
+            len = TotalRuns.merge(runTimes, runDiffs, 0, len, inTimes[i], inDiffs[i], inValOff[i][v], inValOff[i][v + 1], floor, runTimes2, runDiffs2, 0);
+            long[] t = runTimes;
+            runTimes = runTimes2;
+            runTimes2 = t;
+            long[] d = runDiffs;
+            runDiffs = runDiffs2;
+            runDiffs2 = d;
+        }
+        int last = members[same[s - 1]];
+        int v = valCursor[same[s - 1]];
+        return TotalRuns.merge(runTimes, runDiffs, 0, len, inTimes[last], inDiffs[last], inValOff[last][v], inValOff[last][v + 1], floor, times, diffs, nu);
     }
 
     private void closeKey(long key, int startVals) {

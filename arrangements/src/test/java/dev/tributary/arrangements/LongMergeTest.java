@@ -100,6 +100,47 @@ class LongMergeTest {
     }
 
     /**
+     * The one-pass merge of several batches (the spine merges four at a level) against the
+     * general path, which merges them as a chain of pairs: keys, values and times shared by two,
+     * three or all inputs, with and without advancing by the since, small keys and keys with long
+     * time runs.
+     */
+    @Test
+    void aMergeOfSeveralBatchesAgreesWithTheGeneralMerge() {
+        Random r = new Random(15);
+        Comparator<Long> natural = Comparator.naturalOrder();
+        for (int round = 0; round < 300; round++) {
+            int inputs = 2 + r.nextInt(5);
+            int keyCount = 1 + r.nextInt(round % 3 == 0 ? 4 : 40);
+            int perInput = r.nextInt(round % 5 == 0 ? 200 : 20);
+            List<Batch> fast = new ArrayList<>();
+            List<Batch> general = new ArrayList<>();
+            long lower = 0;
+            for (int b = 0; b < inputs; b++) {
+                long upper = lower + 1 + r.nextInt(4);
+                List<long[]> updates = new ArrayList<>();
+                int count = r.nextInt(perInput + 1);
+                for (int i = 0; i < count; i++) {
+                    long time = lower + r.nextInt((int) (upper - lower));
+                    updates.add(new long[] {r.nextInt(keyCount), r.nextInt(3), time, r.nextBoolean() ? 1 : -1});
+                }
+                long[][] u = updates.toArray(new long[0][]);
+                fast.add(batch(new LongColumn(), new LongColumn(), u, lower, upper));
+                general.add(batch(new ObjectColumn<>(natural), new ObjectColumn<>(natural), u, lower, upper));
+                lower = upper;
+            }
+            long since = r.nextInt((int) lower + 2);
+            Merger f = new Merger(fast, Antichain.of(since));
+            while (!f.isDone()) f.work(1 + r.nextInt(7));
+            Batch g = new Merger(general, Antichain.of(since)).finish();
+            assertThat(contents(f.result())).as("round %d", round).isEqualTo(contents(g));
+            assertThat(f.result().keyCount()).isEqualTo(g.keyCount());
+            assertThat(f.result().valCount()).isEqualTo(g.valCount());
+            assertThat(f.result().description()).isEqualTo(g.description());
+        }
+    }
+
+    /**
      * Merges reuse scratch arrays on their thread: a batch built earlier must read the same after
      * any number of later merges, including merges whose results shrank (their scratch went back
      * to the pool and was written again).
