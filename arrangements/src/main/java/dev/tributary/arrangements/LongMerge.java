@@ -116,29 +116,26 @@ final class LongMerge {
     /** Merges keys until {@code fuel} updates have been read; returns the fuel left. */
     long work(long fuel) {
         while (fuel > 0) {
-            int first = -1;
-            int holders = 0;
+            // the inputs holding the least key
+            int m = 0;
             long min = 0;
             for (int i = 0; i < n; i++) {
                 if (cursor[i] >= keyCount[i]) continue;
                 long h = head[i];
-                if (first < 0 || h < min) {
-                    first = i;
+                if (m == 0 || h < min) {
                     min = h;
-                    holders = 1;
+                    members[0] = i;
+                    m = 1;
                 } else if (h == min) {
-                    holders++;
+                    members[m++] = i;
                 }
             }
-            if (first < 0) break;
-            if (holders == 1) {
-                fuel -= copyKey(first);
-                advance(first);
+            if (m == 0) break;
+            if (m == 1) {
+                int i = members[0];
+                fuel -= copyKey(i);
+                advance(i);
             } else {
-                int m = 0;
-                for (int i = first; i < n; i++) {
-                    if (cursor[i] < keyCount[i] && head[i] == min) members[m++] = i;
-                }
                 fuel -= mergeKey(min, m);
                 for (int j = 0; j < m; j++) advance(members[j]);
             }
@@ -206,12 +203,29 @@ final class LongMerge {
     /** Merges key {@code key}, held by the {@code m} inputs in {@link #members}. */
     private int mergeKey(long key, int m) {
         int read = 0;
+        // while every input holds the key with one value and one update (the usual case), gather
+        // those updates into the small scratch on the way
+        int singles = 0;
         for (int j = 0; j < m; j++) {
             int i = members[j];
             int k = cursor[i];
-            valCursor[j] = inKeyOff[i][k];
-            valEnd[j] = inKeyOff[i][k + 1];
-            read += inValOff[i][valEnd[j]] - inValOff[i][valCursor[j]];
+            int[] keyOff = inKeyOff[i];
+            int[] valOff = inValOff[i];
+            int v = keyOff[k];
+            int ve = keyOff[k + 1];
+            int u = valOff[v];
+            int ue = valOff[ve];
+            valCursor[j] = v;
+            valEnd[j] = ve;
+            read += ue - u;
+            if (singles == j && j < SMALL && ve == v + 1 && ue == u + 1) {
+                long t = inTimes[i][u];
+                addSmall(singles++, inVals[i][v], t < floor ? floor : t, inDiffs[i][u]);
+            }
+        }
+        if (singles == m) {
+            emitSmall(key, m);
+            return read;
         }
         if (read <= SMALL) {
             mergeSmallKey(key, m);
@@ -262,9 +276,6 @@ final class LongMerge {
      * written out.
      */
     private void mergeSmallKey(long key, int m) {
-        long[] gv = smallVals;
-        long[] gt = smallTimes;
-        long[] gd = smallDiffs;
         int c = 0;
         for (int j = 0; j < m; j++) {
             int i = members[j];
@@ -273,22 +284,34 @@ final class LongMerge {
             long[] ts = inTimes[i];
             long[] ds = inDiffs[i];
             for (int v = valCursor[j]; v < valEnd[j]; v++) {
-                long val = vs[v];
-                for (int u = valOff[v]; u < valOff[v + 1]; u++) {
-                    long t = ts[u] < floor ? floor : ts[u];
-                    int p = c++;
-                    while (p > 0 && (gv[p - 1] > val || (gv[p - 1] == val && gt[p - 1] > t))) {
-                        gv[p] = gv[p - 1];
-                        gt[p] = gt[p - 1];
-                        gd[p] = gd[p - 1];
-                        p--;
-                    }
-                    gv[p] = val;
-                    gt[p] = t;
-                    gd[p] = ds[u];
-                }
+                for (int u = valOff[v]; u < valOff[v + 1]; u++) addSmall(c++, vs[v], ts[u] < floor ? floor : ts[u], ds[u]);
             }
         }
+        emitSmall(key, c);
+    }
+
+    /** Inserts {@code (val, time, diff)} into the first {@code c} entries of the small scratch, kept sorted by (val, time). */
+    private void addSmall(int c, long val, long time, long diff) {
+        long[] gv = smallVals;
+        long[] gt = smallTimes;
+        long[] gd = smallDiffs;
+        int p = c;
+        while (p > 0 && (gv[p - 1] > val || (gv[p - 1] == val && gt[p - 1] > time))) {
+            gv[p] = gv[p - 1];
+            gt[p] = gt[p - 1];
+            gd[p] = gd[p - 1];
+            p--;
+        }
+        gv[p] = val;
+        gt[p] = time;
+        gd[p] = diff;
+    }
+
+    /** Writes key {@code key} from the {@code c} sorted entries of the small scratch, consolidated; nothing if all cancel. */
+    private void emitSmall(long key, int c) {
+        long[] gv = smallVals;
+        long[] gt = smallTimes;
+        long[] gd = smallDiffs;
         int startVals = nv;
         int x = 0;
         while (x < c) {
