@@ -110,17 +110,19 @@ class LongMergeTest {
         Random r = new Random(15);
         Comparator<Long> natural = Comparator.naturalOrder();
         for (int round = 0; round < 300; round++) {
-            // now and then more inputs than the small scratch holds, as a roll-up of many levels merges
-            int inputs = round % 10 == 0 ? 20 : 2 + r.nextInt(5);
-            int keyCount = 1 + r.nextInt(round % 3 == 0 ? 4 : 40);
-            int perInput = r.nextInt(round % 5 == 0 ? 200 : 20);
+            // now and then more inputs than the small scratch holds, as a roll-up of many levels
+            // merges, each with one update of the same few keys
+            boolean many = round % 10 == 0;
+            int inputs = many ? 20 : 2 + r.nextInt(5);
+            int keyCount = many ? 2 : 1 + r.nextInt(round % 3 == 0 ? 4 : 40);
+            int perInput = many ? 1 : r.nextInt(round % 5 == 0 ? 200 : 20);
             List<Batch> fast = new ArrayList<>();
             List<Batch> general = new ArrayList<>();
             long lower = 0;
             for (int b = 0; b < inputs; b++) {
                 long upper = lower + 1 + r.nextInt(4);
                 List<long[]> updates = new ArrayList<>();
-                int count = r.nextInt(perInput + 1);
+                int count = many ? 1 : r.nextInt(perInput + 1);
                 for (int i = 0; i < count; i++) {
                     long time = lower + r.nextInt((int) (upper - lower));
                     updates.add(new long[] {r.nextInt(keyCount), r.nextInt(3), time, r.nextBoolean() ? 1 : -1});
