@@ -114,7 +114,7 @@ class LongMergeTest {
             // merges, each with one update of the same few keys
             boolean many = round % 10 == 0;
             int inputs = many ? 20 : 2 + r.nextInt(5);
-            int keyCount = many ? 2 : 1 + r.nextInt(round % 3 == 0 ? 4 : 40);
+            int keyCount = many ? 1 + r.nextInt(2) : 1 + r.nextInt(round % 3 == 0 ? 4 : 40);
             int perInput = many ? 1 : r.nextInt(round % 5 == 0 ? 200 : 20);
             List<Batch> fast = new ArrayList<>();
             List<Batch> general = new ArrayList<>();
