@@ -46,18 +46,26 @@ final class LongMerge {
     private long[] runDiffs = new long[16];
     private long[] runTimes2 = new long[16];
     private long[] runDiffs2 = new long[16];
-    // output, sized for the worst case (no consolidation)
-    private final long[] keys;
-    private final int[] keyOffsets;
-    private final long[] vals;
-    private final int[] valOffsets;
-    private final long[] times;
-    private final long[] diffs;
+    // output, sized for the expected result and grown (up to the worst case, no consolidation) when that was too little
+    private final int keyCap;
+    private final int valCap;
+    private final int updateCap;
+    private long[] keys;
+    private int[] keyOffsets;
+    private long[] vals;
+    private int[] valOffsets;
+    private long[] times;
+    private long[] diffs;
     private int nk;
     private int nv;
     private int nu;
 
-    LongMerge(List<Batch> inputs, long floor) {
+    /**
+     * A merge of {@code inputs} advancing times to {@code floor}, whose output arrays start at
+     * {@code expected} (at most 1) of the inputs' sizes: the fraction of their updates the caller
+     * expects to survive consolidation. Arrays too small are grown by the merge.
+     */
+    LongMerge(List<Batch> inputs, long floor, double expected) {
         this.floor = floor;
         this.n = inputs.size();
         keyCount = new int[n];
@@ -73,9 +81,9 @@ final class LongMerge {
         valCursor = new int[n];
         valEnd = new int[n];
         same = new int[n];
-        int keyCap = 0;
-        int valCap = 0;
-        int upd = 0;
+        long keyCap = 0;
+        long valCap = 0;
+        long upd = 0;
         for (int i = 0; i < n; i++) {
             Batch b = inputs.get(i);
             keyCount[i] = b.keyCount();
@@ -90,13 +98,42 @@ final class LongMerge {
             valCap += b.valCount();
             upd += b.updateCount();
         }
+        this.keyCap = (int) keyCap;
+        this.valCap = (int) valCap;
+        this.updateCap = (int) upd;
         MergeScratch scratch = MergeScratch.ofThread();
-        keys = scratch.longs(keyCap);
-        keyOffsets = scratch.ints(keyCap + 1);
-        vals = scratch.longs(valCap);
-        valOffsets = scratch.ints(valCap + 1);
-        times = scratch.longs(upd);
-        diffs = scratch.longs(upd);
+        int k = expect(this.keyCap, expected);
+        int v = expect(this.valCap, expected);
+        int u = expect(this.updateCap, expected);
+        keys = scratch.longs(k);
+        keyOffsets = scratch.ints(k + 1);
+        vals = scratch.longs(v);
+        valOffsets = scratch.ints(v + 1);
+        times = scratch.longs(u);
+        diffs = scratch.longs(u);
+    }
+
+    private static int expect(int worst, double expected) {
+        if (expected >= 1) return worst;
+        return (int) Math.min(worst, (long) (worst * Math.max(expected, 0)) + 64);
+    }
+
+    /** Makes room for {@code k} more keys, {@code v} more values and {@code u} more updates. */
+    private void room(int k, int v, int u) {
+        if (nk + k <= keys.length && nk + k < keyOffsets.length && nv + v <= vals.length && nv + v < valOffsets.length
+                && nu + u <= times.length && nu + u <= diffs.length) return;
+        MergeScratch scratch = MergeScratch.ofThread();
+        if (nk + k > keys.length) keys = scratch.grow(keys, nk, grown(nk + k, keys.length, keyCap));
+        if (nk + k >= keyOffsets.length) keyOffsets = scratch.grow(keyOffsets, nk, grown(nk + k, keyOffsets.length - 1, keyCap) + 1);
+        if (nv + v > vals.length) vals = scratch.grow(vals, nv, grown(nv + v, vals.length, valCap));
+        if (nv + v >= valOffsets.length) valOffsets = scratch.grow(valOffsets, nv, grown(nv + v, valOffsets.length - 1, valCap) + 1);
+        if (nu + u > times.length) times = scratch.grow(times, nu, grown(nu + u, times.length, updateCap));
+        if (nu + u > diffs.length) diffs = scratch.grow(diffs, nu, grown(nu + u, diffs.length, updateCap));
+    }
+
+    /** A new capacity of at least {@code needed}: doubled, but never past the worst case. */
+    private static int grown(int needed, int current, int worst) {
+        return Math.max(needed, (int) Math.min(worst, 2L * current));
     }
 
     static boolean applies(List<Batch> inputs) {
@@ -160,6 +197,7 @@ final class LongMerge {
         int from = valOff[v];
         if (ve == v + 1 && valOff[ve] == from + 1) {
             // one value, one update: advancing a single time cannot consolidate anything
+            room(1, 1, 1);
             long t = ts[from];
             keys[nk] = head[i];
             keyOffsets[nk++] = nv;
@@ -169,6 +207,7 @@ final class LongMerge {
             diffs[nu++] = ds[from];
             return 1;
         }
+        room(1, ve - v, valOff[ve] - from);
         int startVals = nv;
         for (; v < ve; v++) appendVal(vs[v], ts, ds, valOff[v], valOff[v + 1]);
         closeKey(head[i], startVals);
@@ -206,6 +245,7 @@ final class LongMerge {
         // while every input holds the key with one value and one update (the usual case), gather
         // those updates into the small scratch on the way
         int singles = 0;
+        int valsHeld = 0;
         for (int j = 0; j < m; j++) {
             int i = members[j];
             int k = cursor[i];
@@ -217,12 +257,14 @@ final class LongMerge {
             int ue = valOff[ve];
             valCursor[j] = v;
             valEnd[j] = ve;
+            valsHeld += ve - v;
             read += ue - u;
             if (singles == j && j < SMALL && ve == v + 1 && ue == u + 1) {
                 long t = inTimes[i][u];
                 addSmall(singles++, inVals[i][v], t < floor ? floor : t, inDiffs[i][u]);
             }
         }
+        room(1, valsHeld, read);
         if (singles == m) {
             emitSmall(key, m);
             return read;

@@ -1,22 +1,25 @@
 package dev.tributary.arrangements;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 
 /**
  * Output arrays for merges on one thread, reused from one merge to the next.
  *
  * <p>A merge does not know how many updates survive consolidation until it ends, so it writes into
- * arrays of its worst-case size. Taking them from here and {@linkplain #finish(long[], int) finishing}
- * them at the end means: an array that came out exactly full becomes the batch's own (it leaves the
- * pool for good); one that came out shorter is copied once to its exact size and goes back to the
- * pool for the next merge. So a merge allocates only its batch's final arrays, where it used to
- * allocate the worst case and then a trimmed copy of it.
+ * arrays of the size it expects (at most its worst case, no consolidation), {@linkplain
+ * #grow(long[], int, int) growing} them if that was too little. Taking them from here and
+ * {@linkplain #finish(long[], int) finishing} them at the end means: an array that came out
+ * exactly full becomes the batch's own (it leaves the pool for good); one that came out shorter
+ * is copied once to its exact size and goes back to the pool for the next merge, as does an array
+ * left behind by growing. So a merge allocates its batch's final arrays and, only when the pool
+ * has nothing large enough, its scratch.
  *
  * <p>Invariant: no array in the pool is, or ever was, part of a batch; batches stay immutable no
- * matter how often the pool is reused. The pool keeps at most {@link #capacityBytes} bytes (to
- * make room it drops the oldest arrays of the kind it holds more of) and hands out an array only if it is at most half
- * again as long as asked, so a small merge does not pin a large array. A pool belongs to one
- * thread (traces are used from their worker's thread only).
+ * matter how often the pool is reused. The pool hands out the smallest array large enough, and
+ * keeps at most {@link #capacityBytes} bytes (to make room it drops the oldest arrays of the kind
+ * it holds more of). A pool belongs to one thread (traces are used from their worker's thread
+ * only).
  */
 final class MergeScratch {
     private static final ThreadLocal<MergeScratch> OF_THREAD = ThreadLocal.withInitial(
@@ -49,7 +52,7 @@ final class MergeScratch {
             int best = -1;
             for (int i = 0; i < longs.size(); i++) {
                 int len = longs.get(i).length;
-                if (len >= n && len - n <= n / 2 && (best < 0 || len < longs.get(best).length)) best = i;
+                if (len >= n && (best < 0 || len < longs.get(best).length)) best = i;
             }
             if (best >= 0) {
                 long[] a = longs.remove(best);
@@ -66,7 +69,7 @@ final class MergeScratch {
             int best = -1;
             for (int i = 0; i < ints.size(); i++) {
                 int len = ints.get(i).length;
-                if (len >= n && len - n <= n / 2 && (best < 0 || len < ints.get(best).length)) best = i;
+                if (len >= n && (best < 0 || len < ints.get(best).length)) best = i;
             }
             if (best >= 0) {
                 int[] a = ints.remove(best);
@@ -80,25 +83,49 @@ final class MergeScratch {
     /** The first {@code n} values of {@code a} as an array of their own: {@code a} itself if it holds exactly that. */
     long[] finish(long[] a, int n) {
         if (a.length == n) return a;
-        long[] out = java.util.Arrays.copyOf(a, n);
-        if (a.length >= MIN_POOLED && 8L * a.length <= capacityBytes) {
-            makeRoom(8L * a.length);
-            longs.add(a);
-            bytes += 8L * a.length;
-        }
+        long[] out = Arrays.copyOf(a, n);
+        give(a);
         return out;
     }
 
     /** The first {@code n} values of {@code a} as an array of their own: {@code a} itself if it holds exactly that. */
     int[] finish(int[] a, int n) {
         if (a.length == n) return a;
-        int[] out = java.util.Arrays.copyOf(a, n);
+        int[] out = Arrays.copyOf(a, n);
+        give(a);
+        return out;
+    }
+
+    /** An array of at least {@code capacity} longs starting with the first {@code n} of {@code a}, which goes back to the pool. */
+    long[] grow(long[] a, int n, int capacity) {
+        long[] b = longs(capacity);
+        System.arraycopy(a, 0, b, 0, n);
+        give(a);
+        return b;
+    }
+
+    /** An array of at least {@code capacity} ints starting with the first {@code n} of {@code a}, which goes back to the pool. */
+    int[] grow(int[] a, int n, int capacity) {
+        int[] b = ints(capacity);
+        System.arraycopy(a, 0, b, 0, n);
+        give(a);
+        return b;
+    }
+
+    private void give(long[] a) {
+        if (a.length >= MIN_POOLED && 8L * a.length <= capacityBytes) {
+            makeRoom(8L * a.length);
+            longs.add(a);
+            bytes += 8L * a.length;
+        }
+    }
+
+    private void give(int[] a) {
         if (a.length >= MIN_POOLED && 4L * a.length <= capacityBytes) {
             makeRoom(4L * a.length);
             ints.add(a);
             bytes += 4L * a.length;
         }
-        return out;
     }
 
     private void makeRoom(long needed) {

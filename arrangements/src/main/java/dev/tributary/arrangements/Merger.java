@@ -27,6 +27,14 @@ final class Merger {
     private Batch result;
 
     Merger(List<Batch> inputs, Antichain since) {
+        this(inputs, since, 1);
+    }
+
+    /**
+     * A merge that expects about {@code expected} of the inputs' updates to survive (1: all of
+     * them); it sizes its output for that and grows it if more survive.
+     */
+    Merger(List<Batch> inputs, Antichain since, double expected) {
         if (inputs.size() < 2) throw new IllegalArgumentException("a merge needs at least two batches, not " + inputs.size());
         for (int i = 1; i < inputs.size(); i++) {
             if (!inputs.get(i - 1).upper().equals(inputs.get(i).lower())) {
@@ -36,7 +44,7 @@ final class Merger {
         this.inputs = List.copyOf(inputs);
         this.since = since;
         if (LongMerge.applies(inputs)) {
-            fast = new LongMerge(inputs, since.isEmpty() ? Long.MIN_VALUE : since.get(0)[0]);
+            fast = new LongMerge(inputs, since.isEmpty() ? Long.MIN_VALUE : since.get(0)[0], expected);
         } else {
             fast = null;
             stage = new ColumnMerge(inputs.get(0), inputs.get(1), since);

@@ -44,6 +44,12 @@ final class Spine {
     private final List<List<Batch>> waiting = new ArrayList<>();
     private final List<Merger> merging = new ArrayList<>();
     /**
+     * Per level, the fraction of its inputs' updates the last merge there kept: what the next
+     * merge there sizes its output for (a trace whose updates cancel keeps much less than its
+     * inputs, and the worst case would be scratch it never fills).
+     */
+    private double[] kept = new double[0];
+    /**
      * Inserted batches not yet introduced to the levels, oldest first: those whose upper some
      * handle's physical frontier has not reached. A reader that needs the boundary at its
      * acknowledged frontier (a join reading "every batch it has seen") holds its physical
@@ -258,6 +264,7 @@ final class Spine {
             mergeWork += fuel - left;
             if (m.isDone()) {
                 merging.set(i, null);
+                learn(m, i);
                 placeResult(m.result(), i);
             }
         }
@@ -311,6 +318,11 @@ final class Spine {
             waiting.add(new ArrayList<>(fanIn));
             merging.add(null);
         }
+        if (kept.length < waiting.size()) {
+            int from = kept.length;
+            kept = java.util.Arrays.copyOf(kept, waiting.size());
+            java.util.Arrays.fill(kept, from, kept.length, 1.0);
+        }
     }
 
     /** Places {@code batch}, newer than everything at and above {@code level}, as the newest batch there. */
@@ -338,6 +350,7 @@ final class Spine {
         if (running != null) {
             merging.set(level, null);
             Batch result = finish(running);
+            learn(running, level);
             if (fits(result, level)) {
                 addOldest(w, result);
                 count = w.size();
@@ -347,16 +360,25 @@ final class Spine {
         }
         List<Batch> inputs = new ArrayList<>(w.subList(0, count));
         w.subList(0, count).clear();
-        setMerging(level, new Merger(inputs, since));
+        // a little above what the last merge here kept, so a steady level rarely has to grow
+        setMerging(level, new Merger(inputs, since, Math.min(1, kept[level] * 1.25)));
     }
 
     private void setMerging(int level, Merger m) {
         ensureLevel(level + 1);
         if (effort == UNFUELED) {
-            placeResult(finish(m), level);
+            Batch result = finish(m);
+            learn(m, level);
+            placeResult(result, level);
             return;
         }
         merging.set(level, m);
+    }
+
+    /** Remembers what fraction of its inputs the finished merge {@code m} at {@code level} kept. */
+    private void learn(Merger m, int level) {
+        long in = m.inputUpdates();
+        if (in > 0) kept[level] = (double) m.result().updateCount() / in;
     }
 
     /** The level for a batch of {@code updates} updates: its size class in steps of the fan-in. */

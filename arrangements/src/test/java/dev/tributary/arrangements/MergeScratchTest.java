@@ -31,12 +31,28 @@ class MergeScratchTest {
     }
 
     @Test
-    void aMuchLargerArrayIsNotHandedOutForASmallMerge() {
+    void theSmallestArrayLargeEnoughIsHandedOut() {
         MergeScratch s = new MergeScratch(1 << 20);
-        long[] a = s.longs(10_000);
-        s.finish(a, 1);
-        assertThat(s.longs(1000)).isNotSameAs(a).hasSize(1000);
-        assertThat(s.pooledBytes()).isEqualTo(80_000);
+        long[] big = s.longs(10_000);
+        long[] small = s.longs(2000);
+        s.finish(big, 1);
+        s.finish(small, 1);
+        assertThat(s.longs(1000)).isSameAs(small);
+        assertThat(s.longs(1000)).isSameAs(big);
+        assertThat(s.longs(1000)).isNotSameAs(big).hasSize(1000);
+        assertThat(s.pooledBytes()).isZero();
+    }
+
+    @Test
+    void growingKeepsThePrefixAndPoolsTheOldArray() {
+        MergeScratch s = new MergeScratch(1 << 20);
+        int[] a = s.ints(300);
+        for (int i = 0; i < 300; i++) a[i] = i;
+        int[] b = s.grow(a, 300, 600);
+        assertThat(b.length).isGreaterThanOrEqualTo(600);
+        for (int i = 0; i < 300; i++) assertThat(b[i]).isEqualTo(i);
+        assertThat(s.pooledBytes()).isEqualTo(1200);
+        assertThat(s.ints(300)).isSameAs(a);
     }
 
     @Test
