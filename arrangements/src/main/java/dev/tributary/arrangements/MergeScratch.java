@@ -1,7 +1,9 @@
 package dev.tributary.arrangements;
 
+import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Output arrays for merges on one thread, reused from one merge to the next.
@@ -48,36 +50,31 @@ final class MergeScratch {
 
     /** An array of at least {@code n} longs, contents unspecified. */
     long[] longs(int n) {
-        if (n >= MIN_POOLED) {
-            int best = -1;
-            for (int i = 0; i < longs.size(); i++) {
-                int len = longs.get(i).length;
-                if (len >= n && (best < 0 || len < longs.get(best).length)) best = i;
-            }
-            if (best >= 0) {
-                long[] a = longs.remove(best);
-                bytes -= 8L * a.length;
-                return a;
-            }
-        }
-        return new long[n];
+        long[] a = take(longs, n, 8);
+        return a != null ? a : new long[n];
     }
 
     /** An array of at least {@code n} ints, contents unspecified. */
     int[] ints(int n) {
-        if (n >= MIN_POOLED) {
-            int best = -1;
-            for (int i = 0; i < ints.size(); i++) {
-                int len = ints.get(i).length;
-                if (len >= n && (best < 0 || len < ints.get(best).length)) best = i;
-            }
-            if (best >= 0) {
-                int[] a = ints.remove(best);
-                bytes -= 4L * a.length;
-                return a;
+        int[] a = take(ints, n, 4);
+        return a != null ? a : new int[n];
+    }
+
+    /** Removes and returns the shortest array in {@code pool} of at least {@code n} elements, or null. */
+    private <A> A take(List<A> pool, int n, int elementBytes) {
+        if (n < MIN_POOLED) return null;
+        int best = -1;
+        int bestLength = 0;
+        for (int i = 0; i < pool.size(); i++) {
+            int length = Array.getLength(pool.get(i));
+            if (length >= n && (best < 0 || length < bestLength)) {
+                best = i;
+                bestLength = length;
             }
         }
-        return new int[n];
+        if (best < 0) return null;
+        bytes -= (long) elementBytes * bestLength;
+        return pool.remove(best);
     }
 
     /** The first {@code n} values of {@code a} as an array of their own: {@code a} itself if it holds exactly that. */
@@ -113,19 +110,19 @@ final class MergeScratch {
     }
 
     private void give(long[] a) {
-        if (a.length >= MIN_POOLED && 8L * a.length <= capacityBytes) {
-            makeRoom(8L * a.length);
-            longs.add(a);
-            bytes += 8L * a.length;
-        }
+        keep(longs, a, a.length, 8);
     }
 
     private void give(int[] a) {
-        if (a.length >= MIN_POOLED && 4L * a.length <= capacityBytes) {
-            makeRoom(4L * a.length);
-            ints.add(a);
-            bytes += 4L * a.length;
-        }
+        keep(ints, a, a.length, 4);
+    }
+
+    private <A> void keep(List<A> pool, A a, int length, int elementBytes) {
+        long size = (long) elementBytes * length;
+        if (length < MIN_POOLED || size > capacityBytes) return;
+        makeRoom(size);
+        pool.add(a);
+        bytes += size;
     }
 
     private void makeRoom(long needed) {
