@@ -8,23 +8,24 @@ import java.util.List;
 /**
  * The batches of a trace, kept as an LSM tree whose merges are paid for a little at a time.
  *
- * <p>Level {@code i} holds batches of about {@code 2^i} updates or more: up to {@code fanIn - 1}
- * batches waiting, oldest first, and perhaps one merge in progress of {@code fanIn} batches
+ * <p>Level {@code i} holds batches of up to about {@code fanIn^i} updates: up to
+ * {@code fanIn - 1} batches waiting, oldest first, and perhaps one merge in progress of batches
  * older than those. When a level's waiting batches reach {@code fanIn} (finishing its merge in
- * progress, if any, first) they start merging, and the result goes to level {@code i + step},
- * {@code 2^step = fanIn}. Higher levels hold older data, so every merge combines neighbours in
- * time. Inserting a batch of size class {@code i} first gives every merge in progress
- * {@code EFFORT << i} units of work (the fuel), then merges everything below level {@code i}
- * into it, then places it at level {@code i}. With that much fuel a merge finishes before its
- * level receives {@code fanIn} more batches, so no insertion waits on a large merge.
- * {@link #exert} lets an idle trace keep merging until one batch holds everything, compacted to
- * the current {@code since}.
+ * progress, if any, first) they start merging. The result goes up to level {@code i + 1}, or,
+ * if consolidation shrank it enough that it still fits level {@code i}, back to level {@code i}
+ * as its oldest batch. Invariant: higher levels hold older data, and within a level the merge in
+ * progress is older than the waiting batches, so every merge combines neighbours in time.
+ * Inserting a batch of size class {@code c} ({@code 2^c} updates) first gives every merge in
+ * progress {@code EFFORT << c} units of work (the fuel), then merges everything below the batch's
+ * level into it, then places it there. With that much fuel a merge finishes before its level
+ * receives {@code fanIn} more batches, so no insertion waits on a large merge. {@link #exert}
+ * lets an idle trace keep merging until one batch holds everything, compacted to the current
+ * {@code since}.
  *
- * <p>The fan-in is 4 for (long, long) batches at arity-1 times, which merge any number of
- * batches in one pass, and 2 otherwise: a merge of four reads each update once where two levels
- * of pairs read it twice, for about as many batches held per doubling of size (up to three
- * waiting and four merging per level every two size classes, against one and two every size
- * class).
+ * <p>The fan-in is 4 for (long, long) batches at arity-1 times, which {@link LongMerge} merges in
+ * one pass however many there are, and 2 otherwise: a merge of four reads each update once where
+ * two levels of pairs read it twice, for about as many batches held per quadrupling of size (up
+ * to three waiting and four merging at one level, against one and two at each of two).
  */
 final class Spine {
     /** Default merge work per inserted update, per level. */
