@@ -169,28 +169,29 @@ final class Spine {
 
     /** Whether {@link #exert} has anything left to do. */
     boolean needsWork() {
-        return hasMergeInProgress() || erasable() != null || staleLevel() >= 0;
+        return hasMergeInProgress() || erasable() >= 0 || staleLevel() >= 0;
     }
 
     /**
-     * The idle merge that erases the newest erasable boundary, as {level, batches}: the oldest
-     * {@code batches} waiting at {@code level} (at least two), or {level, 1} for a level's oldest
-     * batch whose boundary with the next level up may go (it moves up to merge there); null if
-     * no boundary may be erased. Boundaries are ordered in time, so the erasable ones are the
-     * oldest: the first erasable boundary found from the bottom is the newest one.
+     * The idle merge that erases the newest erasable boundary, as {@code level << 32 | batches}:
+     * the oldest {@code batches} waiting at {@code level} (at least two), or {@code batches == 1}
+     * for a level's oldest batch whose boundary with the next level up may go (it moves up to
+     * merge there); -1 if no boundary may be erased. Boundaries are ordered in time, so the
+     * erasable ones are the oldest: the first erasable boundary found from the bottom is the
+     * newest one. (A long rather than a pair object: {@link #needsWork} asks at every idle step.)
      */
-    private int[] erasable() {
+    private long erasable() {
         int lower = -1;
         for (int i = 0; i < waiting.size(); i++) {
             List<Batch> w = waiting.get(i);
             if (w.isEmpty()) continue;
-            if (lower >= 0 && mayErase(waiting.get(lower).get(0).lower())) return new int[] {lower, 1};
+            if (lower >= 0 && mayErase(waiting.get(lower).get(0).lower())) return (long) lower << 32 | 1;
             int n = 1;
             while (n < w.size() && mayErase(w.get(n).lower())) n++;
-            if (n >= 2) return new int[] {i, n};
+            if (n >= 2) return (long) i << 32 | n;
             lower = i;
         }
-        return null;
+        return -1;
     }
 
     /** The lowest level holding a non-empty batch compacted to an older since, or -1. */
@@ -204,11 +205,12 @@ final class Spine {
     }
 
     private boolean startErasingMerge() {
-        int[] e = erasable();
-        if (e == null) return false;
-        int level = e[0];
+        long e = erasable();
+        if (e < 0) return false;
+        int level = (int) (e >>> 32);
+        int count = (int) e;
         List<Batch> w = waiting.get(level);
-        if (e[1] == 1) {
+        if (count == 1) {
             int next = level + 1;
             while (waiting.get(next).isEmpty()) next++;
             List<Batch> up = waiting.get(next);
@@ -221,9 +223,9 @@ final class Spine {
             return true;
         }
         long size = 0;
-        for (int i = 0; i < e[1]; i++) size += w.get(i).updateCount();
+        for (int i = 0; i < count; i++) size += w.get(i).updateCount();
         if (size > idleCredit) return false;
-        startMerge(level, e[1]);
+        startMerge(level, count);
         return true;
     }
 
