@@ -24,6 +24,11 @@ public final class Batcher {
     // per consolidated (key, val, time): its first record and its summed diff; reused
     private int[] groupFirst = new int[16];
     private long[] groupSum = new long[16];
+    // the consolidated records in order, for (long, long) batches; reused
+    private long[] sortedKeys = new long[0];
+    private long[] sortedVals = new long[0];
+    private long[] sortedTimes = new long[0];
+    private long[] sortedDiffs = new long[0];
     private Antichain lower;
     private final Antichain since;
 
@@ -100,6 +105,20 @@ public final class Batcher {
             return Times.compare(times, x * a, times, y * a, a);
         });
         long[] diffs = buffer.diffs();
+        Batch batch = a == 1 && keys instanceof LongColumn lk && vals instanceof LongColumn lv
+                ? buildLongs(lk.array(), lv.array(), times, diffs, ready, new Description(lower, upper, since))
+                : build(keys, vals, times, diffs, ready, new Description(lower, upper, since));
+        Updates t = buffer;
+        buffer = spare;
+        spare = t;
+        spare.clear();
+        lower = upper;
+        return batch;
+    }
+
+    /** Consolidates the {@code ready} sorted records of {@link #index} into a batch, through the columns. */
+    private Batch build(Column keys, Column vals, long[] times, long[] diffs, int ready, Description description) {
+        int a = arity;
         // Consolidate first, then count the keys and values that survive, so the batch's arrays
         // are allocated at their final size and never copied to trim them.
         if (groupFirst.length < ready) {
@@ -140,12 +159,78 @@ public final class Batcher {
             int x = groupFirst[g];
             builder.push(keys, x, vals, x, times, x * a, groupSum[g]);
         }
-        Batch batch = builder.build(new Description(lower, upper, since));
-        Updates t = buffer;
-        buffer = spare;
-        spare = t;
-        spare.clear();
-        lower = upper;
-        return batch;
+        return builder.build(description);
+    }
+
+    /**
+     * {@link #build} for (long, long) records at arity-1 times, reading the buffer's arrays
+     * directly: one pass consolidates the sorted records into sequential scratch and counts the
+     * distinct keys and values, so the batch's arrays are allocated at their final size and filled
+     * by a second, sequential pass.
+     */
+    private Batch buildLongs(long[] k, long[] v, long[] t, long[] d, int ready, Description description) {
+        if (sortedKeys.length < ready) {
+            int cap = Math.max(ready, sortedKeys.length * 2);
+            sortedKeys = new long[cap];
+            sortedVals = new long[cap];
+            sortedTimes = new long[cap];
+            sortedDiffs = new long[cap];
+        }
+        long[] sk = sortedKeys;
+        long[] sv = sortedVals;
+        long[] st = sortedTimes;
+        long[] sd = sortedDiffs;
+        int groups = 0;
+        int distinctKeys = 0;
+        int distinctVals = 0;
+        int i = 0;
+        while (i < ready) {
+            int first = index[i];
+            long key = k[first];
+            long val = v[first];
+            long time = t[first];
+            long sum = d[first];
+            int j = i + 1;
+            while (j < ready) {
+                int next = index[j];
+                if (k[next] != key || v[next] != val || t[next] != time) break;
+                sum += d[next];
+                j++;
+            }
+            if (sum != 0) {
+                if (groups == 0 || sk[groups - 1] != key) {
+                    distinctKeys++;
+                    distinctVals++;
+                } else if (sv[groups - 1] != val) {
+                    distinctVals++;
+                }
+                sk[groups] = key;
+                sv[groups] = val;
+                st[groups] = time;
+                sd[groups++] = sum;
+            }
+            i = j;
+        }
+        long[] keys = new long[distinctKeys];
+        int[] keyOffsets = new int[distinctKeys + 1];
+        long[] vals = new long[distinctVals];
+        int[] valOffsets = new int[distinctVals + 1];
+        int nk = 0;
+        int nv = 0;
+        for (int g = 0; g < groups; g++) {
+            if (g == 0 || sk[g - 1] != sk[g]) {
+                keys[nk] = sk[g];
+                keyOffsets[nk++] = nv;
+                vals[nv] = sv[g];
+                valOffsets[nv++] = g;
+            } else if (sv[g - 1] != sv[g]) {
+                vals[nv] = sv[g];
+                valOffsets[nv++] = g;
+            }
+        }
+        keyOffsets[nk] = nv;
+        valOffsets[nv] = groups;
+        return new Batch(new LongColumn(keys, nk), keyOffsets, new LongColumn(vals, nv), valOffsets,
+                Arrays.copyOf(st, groups), Arrays.copyOf(sd, groups), 1, description);
     }
 }

@@ -1,177 +1,427 @@
 package dev.tributary.arrangements;
 
-import java.util.Arrays;
+import java.util.List;
 
 /**
- * {@link Merger}'s path for batches whose keys and values are both {@link LongColumn}s and whose
- * times have arity 1, the common numeric case: it reads and writes the batches' arrays directly,
- * with no call through a column per update, and copies a value's time run wholesale when
- * advancing by the since cannot change it.
- * Time runs are merged by {@link TotalRuns}.
+ * {@link Merger}'s path for batches whose keys and values are all {@link LongColumn}s and whose
+ * times have arity 1, the common numeric case. It merges any number of adjacent batches in one
+ * pass (the spine merges several at once at a level, so each update is read fewer times on its
+ * way up), reading and writing the batches' arrays directly with no call through a column per
+ * update. A key held by one input with one value and one update (most keys, when keys are many)
+ * is copied by a straight-line path; a value's time run is copied as it is when advancing by the
+ * since cannot change it, and runs of one value from several inputs are merged by
+ * {@link TotalRuns}.
+ *
+ * <p>The output is written into worst-case arrays from the thread's {@link MergeScratch} and
+ * finished there, so the merge allocates only the result's exactly sized arrays.
  */
 final class LongMerge {
-    private final Batch a;
-    private final Batch b;
+    /** Runs at least this long are copied by {@link System#arraycopy}; shorter ones by a loop. */
+    private static final int BULK = 16;
+    /** A key with at most this many updates over its inputs merges through a small sorted scratch. */
+    private static final int SMALL = 16;
+
     private final long floor;
-    private final long[] ak;
-    private final long[] bk;
-    private final long[] av;
-    private final long[] bv;
-    // the inputs' arrays, held in fields so the loops do not reload them through the batches
-    private final int[] aKeyOff;
-    private final int[] bKeyOff;
-    private final int[] aValOff;
-    private final int[] bValOff;
-    private final long[] aTimes;
-    private final long[] bTimes;
-    private final long[] aDiffs;
-    private final long[] bDiffs;
-    private int ka;
-    private int kb;
-    // output, sized for the worst case (no consolidation); trimmed once at the end if smaller
-    private final long[] keys;
-    private final int[] keyOffsets;
-    private final long[] vals;
-    private final int[] valOffsets;
-    private final long[] times;
-    private final long[] diffs;
+    private final int n;
+    // the inputs' arrays, oldest input first, held here so the loops do not reload them through the batches
+    private final int[] keyCount;
+    private final long[][] inKeys;
+    private final long[][] inVals;
+    private final int[][] inKeyOff;
+    private final int[][] inValOff;
+    private final long[][] inTimes;
+    private final long[][] inDiffs;
+    /** Per input, its next key; and that key, while the input has one. */
+    private final int[] cursor;
+    private final long[] head;
+    // scratch for one key held by several inputs
+    private final int[] members;
+    private final int[] valCursor;
+    private final int[] valEnd;
+    private final int[] same;
+    private final long[] smallVals = new long[SMALL];
+    private final long[] smallTimes = new long[SMALL];
+    private final long[] smallDiffs = new long[SMALL];
+    private long[] runTimes = new long[16];
+    private long[] runDiffs = new long[16];
+    private long[] runTimes2 = new long[16];
+    private long[] runDiffs2 = new long[16];
+    // output, sized for the expected result and grown (up to the worst case, no consolidation) when that was too little
+    private final int keyCap;
+    private final int valCap;
+    private final int updateCap;
+    private long[] keys;
+    private int[] keyOffsets;
+    private long[] vals;
+    private int[] valOffsets;
+    private long[] times;
+    private long[] diffs;
     private int nk;
     private int nv;
     private int nu;
 
-    LongMerge(Batch older, Batch newer, long floor) {
-        this.a = older;
-        this.b = newer;
+    /**
+     * A merge of {@code inputs} advancing times to {@code floor}, whose output arrays start at
+     * {@code expected} (at most 1) of the inputs' sizes: the fraction of their updates the caller
+     * expects to survive consolidation. Arrays too small are grown by the merge.
+     */
+    LongMerge(List<Batch> inputs, long floor, double expected) {
         this.floor = floor;
-        this.ak = ((LongColumn) older.keys).array();
-        this.bk = ((LongColumn) newer.keys).array();
-        this.av = ((LongColumn) older.vals).array();
-        this.bv = ((LongColumn) newer.vals).array();
-        this.aKeyOff = older.keyOffsets;
-        this.bKeyOff = newer.keyOffsets;
-        this.aValOff = older.valOffsets;
-        this.bValOff = newer.valOffsets;
-        this.aTimes = older.times;
-        this.bTimes = newer.times;
-        this.aDiffs = older.diffs;
-        this.bDiffs = newer.diffs;
-        int keyCap = older.keyCount() + newer.keyCount();
-        int valCap = older.valCount() + newer.valCount();
-        int upd = older.updateCount() + newer.updateCount();
-        keys = new long[keyCap];
-        keyOffsets = new int[keyCap + 1];
-        vals = new long[valCap];
-        valOffsets = new int[valCap + 1];
-        times = new long[upd];
-        diffs = new long[upd];
+        this.n = inputs.size();
+        keyCount = new int[n];
+        inKeys = new long[n][];
+        inVals = new long[n][];
+        inKeyOff = new int[n][];
+        inValOff = new int[n][];
+        inTimes = new long[n][];
+        inDiffs = new long[n][];
+        cursor = new int[n];
+        head = new long[n];
+        members = new int[n];
+        valCursor = new int[n];
+        valEnd = new int[n];
+        same = new int[n];
+        long keyCap = 0;
+        long valCap = 0;
+        long upd = 0;
+        for (int i = 0; i < n; i++) {
+            Batch b = inputs.get(i);
+            keyCount[i] = b.keyCount();
+            inKeys[i] = ((LongColumn) b.keys).array();
+            inVals[i] = ((LongColumn) b.vals).array();
+            inKeyOff[i] = b.keyOffsets;
+            inValOff[i] = b.valOffsets;
+            inTimes[i] = b.times;
+            inDiffs[i] = b.diffs;
+            if (keyCount[i] > 0) head[i] = inKeys[i][0];
+            keyCap += b.keyCount();
+            valCap += b.valCount();
+            upd += b.updateCount();
+        }
+        this.keyCap = (int) keyCap;
+        this.valCap = (int) valCap;
+        this.updateCap = (int) upd;
+        MergeScratch scratch = MergeScratch.ofThread();
+        int k = expect(this.keyCap, expected);
+        int v = expect(this.valCap, expected);
+        int u = expect(this.updateCap, expected);
+        keys = scratch.longs(k);
+        keyOffsets = scratch.ints(k + 1);
+        vals = scratch.longs(v);
+        valOffsets = scratch.ints(v + 1);
+        times = scratch.longs(u);
+        diffs = scratch.longs(u);
     }
 
-    static boolean applies(Batch older, Batch newer) {
-        return older.arity == 1 && older.keys instanceof LongColumn && older.vals instanceof LongColumn
-                && newer.keys instanceof LongColumn && newer.vals instanceof LongColumn;
+    private static int expect(int worst, double expected) {
+        if (expected >= 1) return worst;
+        return (int) Math.min(worst, (long) (worst * Math.max(expected, 0)) + 64);
+    }
+
+    /** Makes room for {@code k} more keys, {@code v} more values and {@code u} more updates. */
+    private void room(int k, int v, int u) {
+        if (nk + k <= keys.length && nk + k < keyOffsets.length && nv + v <= vals.length && nv + v < valOffsets.length
+                && nu + u <= times.length && nu + u <= diffs.length) return;
+        MergeScratch scratch = MergeScratch.ofThread();
+        if (nk + k > keys.length) keys = scratch.grow(keys, nk, grown(nk + k, keys.length, keyCap));
+        if (nk + k >= keyOffsets.length) keyOffsets = scratch.grow(keyOffsets, nk, grown(nk + k, keyOffsets.length - 1, keyCap) + 1);
+        if (nv + v > vals.length) vals = scratch.grow(vals, nv, grown(nv + v, vals.length, valCap));
+        if (nv + v >= valOffsets.length) valOffsets = scratch.grow(valOffsets, nv, grown(nv + v, valOffsets.length - 1, valCap) + 1);
+        if (nu + u > times.length) times = scratch.grow(times, nu, grown(nu + u, times.length, updateCap));
+        if (nu + u > diffs.length) diffs = scratch.grow(diffs, nu, grown(nu + u, diffs.length, updateCap));
+    }
+
+    /** A new capacity of at least {@code needed}: doubled, but never past the worst case. */
+    private static int grown(int needed, int current, int worst) {
+        return Math.max(needed, (int) Math.min(worst, 2L * current));
+    }
+
+    static boolean applies(List<Batch> inputs) {
+        for (Batch b : inputs) {
+            if (b.arity != 1 || !(b.keys instanceof LongColumn) || !(b.vals instanceof LongColumn)) return false;
+        }
+        return true;
     }
 
     boolean isDone() {
-        return ka >= a.keyCount() && kb >= b.keyCount();
+        for (int i = 0; i < n; i++) {
+            if (cursor[i] < keyCount[i]) return false;
+        }
+        return true;
     }
 
     /** Merges keys until {@code fuel} updates have been read; returns the fuel left. */
     long work(long fuel) {
-        int na = a.keyCount();
-        int nb = b.keyCount();
-        while (fuel > 0 && (ka < na || kb < nb)) {
-            if (kb >= nb || (ka < na && ak[ka] < bk[kb])) {
-                fuel -= copyKey(ak, aKeyOff, av, aValOff, aTimes, aDiffs, ka++);
-            } else if (ka >= na || bk[kb] < ak[ka]) {
-                fuel -= copyKey(bk, bKeyOff, bv, bValOff, bTimes, bDiffs, kb++);
+        while (fuel > 0) {
+            // the inputs holding the least key
+            int m = 0;
+            long min = 0;
+            for (int i = 0; i < n; i++) {
+                if (cursor[i] >= keyCount[i]) continue;
+                long h = head[i];
+                if (m == 0 || h < min) {
+                    min = h;
+                    members[0] = i;
+                    m = 1;
+                } else if (h == min) {
+                    members[m++] = i;
+                }
+            }
+            if (m == 0) break;
+            if (m == 1) {
+                int i = members[0];
+                fuel -= copyKey(i);
+                advance(i);
             } else {
-                fuel -= mergeKey(ka++, kb++);
+                fuel -= mergeKey(min, m);
+                for (int j = 0; j < m; j++) advance(members[j]);
             }
         }
         return fuel;
     }
 
-    private int copyKey(long[] ks, int[] keyOff, long[] vs, int[] valOff, long[] ts, long[] ds, int k) {
-        int startVals = nv;
+    private void advance(int i) {
+        int c = ++cursor[i];
+        if (c < keyCount[i]) head[i] = inKeys[i][c];
+    }
+
+    private int copyKey(int i) {
+        int k = cursor[i];
+        int[] keyOff = inKeyOff[i];
+        int[] valOff = inValOff[i];
+        long[] vs = inVals[i];
+        long[] ts = inTimes[i];
+        long[] ds = inDiffs[i];
         int v = keyOff[k];
         int ve = keyOff[k + 1];
         int from = valOff[v];
-        int to = valOff[ve];
-        if (ts[from] >= floor && isSorted(ts, valOff, v, ve)) {
-            // nothing to advance: copy the key's values and updates wholesale
-            int count = to - from;
-            System.arraycopy(ts, from, times, nu, count);
-            System.arraycopy(ds, from, diffs, nu, count);
-            int shift = nu - from;
-            for (int x = v; x < ve; x++) {
-                vals[nv] = vs[x];
-                valOffsets[nv++] = valOff[x] + shift;
-            }
-            nu += count;
-        } else {
-            for (; v < ve; v++) {
-                openVal(vs[v]);
-                run(ts, ds, valOff[v], valOff[v + 1], null, null, 0, 0);
-                closeVal();
-            }
+        if (ve == v + 1 && valOff[ve] == from + 1) {
+            // one value, one update: advancing a single time cannot consolidate anything
+            room(1, 1, 1);
+            long t = ts[from];
+            keys[nk] = head[i];
+            keyOffsets[nk++] = nv;
+            vals[nv] = vs[v];
+            valOffsets[nv++] = nu;
+            times[nu] = t < floor ? floor : t;
+            diffs[nu++] = ds[from];
+            return 1;
         }
-        closeKey(ks[k], startVals);
-        return Math.max(to - from, 1);
-    }
-
-    /** Whether every value's first time is at or past the floor, so advancing changes nothing. */
-    private boolean isSorted(long[] ts, int[] valOff, int v, int ve) {
-        for (int x = v + 1; x < ve; x++) {
-            if (ts[valOff[x]] < floor) return false;
-        }
-        return true;
-    }
-
-    private int mergeKey(int ia, int ib) {
-        long key = ak[ia];
+        room(1, ve - v, valOff[ve] - from);
         int startVals = nv;
-        int va = a.keyOffsets[ia];
-        int ea = a.keyOffsets[ia + 1];
-        int vb = b.keyOffsets[ib];
-        int eb = b.keyOffsets[ib + 1];
-        int read = 0;
-        while (va < ea || vb < eb) {
-            if (vb >= eb || (va < ea && av[va] < bv[vb])) {
-                openVal(av[va]);
-                read += run(a.times, a.diffs, a.valOffsets[va], a.valOffsets[va + 1], null, null, 0, 0);
-                va++;
-            } else if (va >= ea || bv[vb] < av[va]) {
-                openVal(bv[vb]);
-                read += run(b.times, b.diffs, b.valOffsets[vb], b.valOffsets[vb + 1], null, null, 0, 0);
-                vb++;
-            } else {
-                openVal(av[va]);
-                read += run(a.times, a.diffs, a.valOffsets[va], a.valOffsets[va + 1], b.times, b.diffs, b.valOffsets[vb], b.valOffsets[vb + 1]);
-                va++;
-                vb++;
-            }
-            closeVal();
-        }
-        closeKey(key, startVals);
-        return Math.max(read, 1);
+        for (; v < ve; v++) appendVal(vs[v], ts, ds, valOff[v], valOff[v + 1]);
+        closeKey(head[i], startVals);
+        return Math.max(valOff[ve] - from, 1);
     }
 
-    /** Appends the merge of two sorted time runs (the second may be absent), advanced and consolidated. */
-    private int run(long[] t1, long[] d1, int i, int ie, long[] t2, long[] d2, int j, int je) {
-        nu = TotalRuns.merge(t1, d1, i, ie, t2, d2, j, je, floor, times, diffs, nu);
-        return (ie - i) + (je - j);
-    }
-
-    private int valStart;
-
-    private void openVal(long val) {
+    /** Appends value {@code val} with its time run {@code [i, ie)} advanced and consolidated, unless it all cancels. */
+    private void appendVal(long val, long[] ts, long[] ds, int i, int ie) {
         vals[nv] = val;
         valOffsets[nv] = nu;
-        valStart = nu;
+        if (ts[i] >= floor) {
+            // the run is sorted, so every time is at or past the floor: nothing to advance
+            int count = ie - i;
+            if (count >= BULK) {
+                System.arraycopy(ts, i, times, nu, count);
+                System.arraycopy(ds, i, diffs, nu, count);
+                nu += count;
+            } else {
+                for (; i < ie; i++) {
+                    times[nu] = ts[i];
+                    diffs[nu++] = ds[i];
+                }
+            }
+            nv++;
+        } else {
+            int start = nu;
+            nu = TotalRuns.merge(ts, ds, i, ie, null, null, 0, 0, floor, times, diffs, nu);
+            if (nu > start) nv++;
+        }
     }
 
-    private void closeVal() {
-        if (nu > valStart) nv++; // a value whose updates all cancelled is not kept
+    /** Merges key {@code key}, held by the {@code m} inputs in {@link #members}. */
+    private int mergeKey(long key, int m) {
+        int read = 0;
+        // while every input holds the key with one value and one update (the usual case), gather
+        // those updates into the small scratch on the way
+        int singles = 0;
+        int valsHeld = 0;
+        for (int j = 0; j < m; j++) {
+            int i = members[j];
+            int k = cursor[i];
+            int[] keyOff = inKeyOff[i];
+            int[] valOff = inValOff[i];
+            int v = keyOff[k];
+            int ve = keyOff[k + 1];
+            int u = valOff[v];
+            int ue = valOff[ve];
+            valCursor[j] = v;
+            valEnd[j] = ve;
+            valsHeld += ve - v;
+            read += ue - u;
+            if (singles == j && j < SMALL && ve == v + 1 && ue == u + 1) {
+                long t = inTimes[i][u];
+                addSmall(singles++, inVals[i][v], t < floor ? floor : t, inDiffs[i][u]);
+            }
+        }
+        room(1, valsHeld, read);
+        if (singles == m) {
+            emitSmall(key, m);
+            return read;
+        }
+        if (read <= SMALL) {
+            mergeSmallKey(key, m);
+            return read;
+        }
+        int startVals = nv;
+        while (true) {
+            int first = -1;
+            int holders = 0;
+            long min = 0;
+            for (int j = 0; j < m; j++) {
+                if (valCursor[j] >= valEnd[j]) continue;
+                long v = inVals[members[j]][valCursor[j]];
+                if (first < 0 || v < min) {
+                    first = j;
+                    min = v;
+                    holders = 1;
+                } else if (v == min) {
+                    holders++;
+                }
+            }
+            if (first < 0) break;
+            if (holders == 1) {
+                int i = members[first];
+                int v = valCursor[first]++;
+                appendVal(min, inTimes[i], inDiffs[i], inValOff[i][v], inValOff[i][v + 1]);
+                continue;
+            }
+            int s = 0;
+            for (int j = first; j < m; j++) {
+                if (valCursor[j] < valEnd[j] && inVals[members[j]][valCursor[j]] == min) same[s++] = j;
+            }
+            int start = nu;
+            vals[nv] = min;
+            valOffsets[nv] = nu;
+            nu = mergeRuns(s);
+            if (nu > start) nv++; // a value whose updates all cancelled is not kept
+            for (int x = 0; x < s; x++) valCursor[same[x]]++;
+        }
+        closeKey(key, startVals);
+        return read;
+    }
+
+    /**
+     * {@link #mergeKey} for a key with at most {@link #SMALL} updates over all its inputs (the
+     * usual case: a key in several batches with a value or two in each): its (val, time, diff)
+     * triples, times advanced, are insertion-sorted into scratch, then consolidated as they are
+     * written out.
+     */
+    private void mergeSmallKey(long key, int m) {
+        int c = 0;
+        for (int j = 0; j < m; j++) {
+            int i = members[j];
+            long[] vs = inVals[i];
+            int[] valOff = inValOff[i];
+            long[] ts = inTimes[i];
+            long[] ds = inDiffs[i];
+            for (int v = valCursor[j]; v < valEnd[j]; v++) {
+                for (int u = valOff[v]; u < valOff[v + 1]; u++) addSmall(c++, vs[v], ts[u] < floor ? floor : ts[u], ds[u]);
+            }
+        }
+        emitSmall(key, c);
+    }
+
+    /** Inserts {@code (val, time, diff)} into the first {@code c} entries of the small scratch, kept sorted by (val, time). */
+    private void addSmall(int c, long val, long time, long diff) {
+        long[] gv = smallVals;
+        long[] gt = smallTimes;
+        long[] gd = smallDiffs;
+        int p = c;
+        while (p > 0 && (gv[p - 1] > val || (gv[p - 1] == val && gt[p - 1] > time))) {
+            gv[p] = gv[p - 1];
+            gt[p] = gt[p - 1];
+            gd[p] = gd[p - 1];
+            p--;
+        }
+        gv[p] = val;
+        gt[p] = time;
+        gd[p] = diff;
+    }
+
+    /** Writes key {@code key} from the {@code c} sorted entries of the small scratch, consolidated; nothing if all cancel. */
+    private void emitSmall(long key, int c) {
+        long[] gv = smallVals;
+        long[] gt = smallTimes;
+        long[] gd = smallDiffs;
+        int startVals = nv;
+        int x = 0;
+        while (x < c) {
+            long val = gv[x];
+            int valStart = nu;
+            while (x < c && gv[x] == val) {
+                long t = gt[x];
+                long sum = gd[x++];
+                while (x < c && gv[x] == val && gt[x] == t) sum += gd[x++];
+                if (sum != 0) {
+                    times[nu] = t;
+                    diffs[nu++] = sum;
+                }
+            }
+            if (nu > valStart) {
+                vals[nv] = val;
+                valOffsets[nv++] = valStart;
+            }
+        }
+        closeKey(key, startVals);
+    }
+
+    /**
+     * Appends the merge of one value's time runs from the {@code s} inputs in {@link #same} (at
+     * least two), advanced and consolidated; returns the new end of the output. More than two
+     * runs are merged pairwise through scratch, oldest first.
+     */
+    private int mergeRuns(int s) {
+        int i0 = members[same[0]];
+        int i1 = members[same[1]];
+        int v0 = valCursor[same[0]];
+        int v1 = valCursor[same[1]];
+        long[] t0 = inTimes[i0];
+        long[] d0 = inDiffs[i0];
+        int from0 = inValOff[i0][v0];
+        int to0 = inValOff[i0][v0 + 1];
+        long[] t1 = inTimes[i1];
+        long[] d1 = inDiffs[i1];
+        int from1 = inValOff[i1][v1];
+        int to1 = inValOff[i1][v1 + 1];
+        if (s == 2) return TotalRuns.merge(t0, d0, from0, to0, t1, d1, from1, to1, floor, times, diffs, nu);
+        int total = 0;
+        for (int x = 0; x < s; x++) {
+            int i = members[same[x]];
+            int v = valCursor[same[x]];
+            total += inValOff[i][v + 1] - inValOff[i][v];
+        }
+        if (runTimes.length < total) {
+            runTimes = new long[total];
+            runDiffs = new long[total];
+            runTimes2 = new long[total];
+            runDiffs2 = new long[total];
+        }
+        int len = TotalRuns.merge(t0, d0, from0, to0, t1, d1, from1, to1, floor, runTimes, runDiffs, 0);
+        for (int x = 2; x < s - 1; x++) {
+            int i = members[same[x]];
+            int v = valCursor[same[x]];
+            len = TotalRuns.merge(runTimes, runDiffs, 0, len, inTimes[i], inDiffs[i], inValOff[i][v], inValOff[i][v + 1], floor, runTimes2, runDiffs2, 0);
+            long[] t = runTimes;
+            runTimes = runTimes2;
+            runTimes2 = t;
+            long[] d = runDiffs;
+            runDiffs = runDiffs2;
+            runDiffs2 = d;
+        }
+        int last = members[same[s - 1]];
+        int v = valCursor[same[s - 1]];
+        return TotalRuns.merge(runTimes, runDiffs, 0, len, inTimes[last], inDiffs[last], inValOff[last][v], inValOff[last][v + 1], floor, times, diffs, nu);
     }
 
     private void closeKey(long key, int startVals) {
@@ -183,12 +433,11 @@ final class LongMerge {
     }
 
     Batch build(Description description) {
-        int[] ko = keyOffsets.length == nk + 1 ? keyOffsets : Arrays.copyOf(keyOffsets, nk + 1);
-        ko[nk] = nv;
-        int[] vo = valOffsets.length == nv + 1 ? valOffsets : Arrays.copyOf(valOffsets, nv + 1);
-        vo[nv] = nu;
-        return new Batch(new LongColumn(keys.length == nk ? keys : Arrays.copyOf(keys, nk), nk), ko,
-                new LongColumn(vals.length == nv ? vals : Arrays.copyOf(vals, nv), nv), vo,
-                times.length == nu ? times : Arrays.copyOf(times, nu), diffs.length == nu ? diffs : Arrays.copyOf(diffs, nu), 1, description);
+        keyOffsets[nk] = nv;
+        valOffsets[nv] = nu;
+        MergeScratch scratch = MergeScratch.ofThread();
+        return new Batch(new LongColumn(scratch.finish(keys, nk), nk), scratch.finish(keyOffsets, nk + 1),
+                new LongColumn(scratch.finish(vals, nv), nv), scratch.finish(valOffsets, nv + 1),
+                scratch.finish(times, nu), scratch.finish(diffs, nu), 1, description);
     }
 }

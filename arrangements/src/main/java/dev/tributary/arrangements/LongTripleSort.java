@@ -16,27 +16,47 @@ final class LongTripleSort {
 
     /**
      * When the keys span a small enough range, sorts {@code (key - min) << bits | index} as plain
-     * longs (sequential, no indirection per comparison), then orders each run of equal keys by
-     * value and time. Returns false, having done nothing, when the keys do not fit.
+     * longs (sequential, no indirection per comparison), with the value packed between key and
+     * index when its range fits too; then orders each run of equal keys (or equal key and value)
+     * by the rest. Returns false, having done nothing, when the keys do not fit.
      */
     private boolean sortPacked(int[] idx, int n, long[] k, long[] v, long[] t) {
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
+        long vmin = Long.MAX_VALUE;
+        long vmax = Long.MIN_VALUE;
         int maxIndex = 0;
         for (int i = 0; i < n; i++) {
-            long key = k[idx[i]];
+            int x = idx[i];
+            long key = k[x];
             if (key < min) min = key;
             if (key > max) max = key;
-            if (idx[i] > maxIndex) maxIndex = idx[i];
+            long val = v[x];
+            if (val < vmin) vmin = val;
+            if (val > vmax) vmax = val;
+            if (x > maxIndex) maxIndex = x;
         }
         int bits = 32 - Integer.numberOfLeadingZeros(Math.max(maxIndex, 1));
         long range = max - min;
         if (range < 0 || (bits < 63 && (range >>> (63 - bits)) != 0)) return false;
+        int keyBits = 64 - Long.numberOfLeadingZeros(range);
+        long vrange = vmax - vmin;
+        int valBits = vrange < 0 ? 64 : 64 - Long.numberOfLeadingZeros(vrange);
+        boolean withVals = keyBits + valBits + bits <= 63;
+        int low = withVals ? bits + valBits : bits;
         long[] p = packed.length >= n ? packed : (packed = new long[Math.max(n, packed.length * 2)]);
-        for (int i = 0; i < n; i++) p[i] = ((k[idx[i]] - min) << bits) | idx[i];
+        if (withVals) {
+            for (int i = 0; i < n; i++) {
+                int x = idx[i];
+                p[i] = ((k[x] - min) << low) | ((v[x] - vmin) << bits) | x;
+            }
+        } else {
+            for (int i = 0; i < n; i++) p[i] = ((k[idx[i]] - min) << bits) | idx[i];
+        }
         java.util.Arrays.sort(p, 0, n);
         long mask = (1L << bits) - 1;
         for (int i = 0; i < n; i++) idx[i] = (int) (p[i] & mask);
+        // runs equal in what was packed are ordered by the rest
         int start = 0;
         for (int i = 1; i <= n; i++) {
             if (i == n || (p[i] >>> bits) != (p[start] >>> bits)) {

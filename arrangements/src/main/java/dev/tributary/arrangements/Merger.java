@@ -1,47 +1,59 @@
 package dev.tributary.arrangements;
 
 import dev.tributary.timely.Antichain;
-import java.util.Arrays;
+import java.util.List;
 
 /**
- * A resumable merge of two adjacent batches into one, applying logical compaction.
+ * A resumable merge of adjacent batches into one, applying logical compaction.
  *
- * <p>{@code older.upper == newer.lower}; the result covers {@code [older.lower, newer.upper)}.
- * Each update's time is advanced by {@code since} (the trace's logical compaction frontier when
- * the merge began), then updates equal in {@code (key, val, time)} are consolidated and zeros
- * dropped: this is how history behind the since, and keys whose updates cancel, free memory.
- * {@link #work(long)} does at most about that many updates' worth of work, stopping at a key
- * boundary, so a large merge is spread over many insertions.
+ * <p>The inputs are given oldest first, each one's upper the next one's lower; the result covers
+ * {@code [first.lower, last.upper)}. Each update's time is advanced by {@code since} (the trace's
+ * logical compaction frontier when the merge began), then updates equal in {@code (key, val,
+ * time)} are consolidated and zeros dropped: this is how history behind the since, and keys whose
+ * updates cancel, free memory. {@link #work(long)} does at most about that many updates' worth of
+ * work, stopping at a key boundary, so a large merge is spread over many insertions.
+ *
+ * <p>(long, long) batches at arity-1 times merge in one pass however many there are
+ * ({@link LongMerge}); other batches merge in pairs ({@link ColumnMerge}), more than two as a
+ * chain of pairs, oldest first.
  */
 final class Merger {
-    private final Batch older;
-    private final Batch newer;
+    private final List<Batch> inputs;
     private final Antichain since;
-    private BatchBuilder builder;
     private final LongMerge fast;
-    private final int arity;
-    private int ka;
-    private int kb;
+    /** The pair being merged on the general path, and the index of the next input to join the chain. */
+    private ColumnMerge stage;
+    private int next;
     private Batch result;
-    // scratch for one (key, val)'s updates
-    private long[] times = new long[16];
-    private long[] diffs = new long[16];
-    private int[] order = new int[16];
-    private final long[] advanceScratch;
-    private final IndexSort sorter = new IndexSort();
+
+    Merger(List<Batch> inputs, Antichain since) {
+        this(inputs, since, 1);
+    }
+
+    /**
+     * A merge that expects about {@code expected} of the inputs' updates to survive (1: all of
+     * them); it sizes its output for that and grows it if more survive.
+     */
+    Merger(List<Batch> inputs, Antichain since, double expected) {
+        if (inputs.size() < 2) throw new IllegalArgumentException("a merge needs at least two batches, not " + inputs.size());
+        for (int i = 1; i < inputs.size(); i++) {
+            if (!inputs.get(i - 1).upper().equals(inputs.get(i).lower())) {
+                throw new IllegalArgumentException("batches " + inputs.get(i - 1).description() + " and " + inputs.get(i).description() + " are not adjacent");
+            }
+        }
+        this.inputs = List.copyOf(inputs);
+        this.since = since;
+        if (LongMerge.applies(inputs)) {
+            fast = new LongMerge(inputs, since.isEmpty() ? Long.MIN_VALUE : since.get(0)[0], expected);
+        } else {
+            fast = null;
+            stage = new ColumnMerge(inputs.get(0), inputs.get(1), since);
+            next = 2;
+        }
+    }
 
     Merger(Batch older, Batch newer, Antichain since) {
-        this.older = older;
-        this.newer = newer;
-        this.since = since;
-        this.arity = older.arity;
-        this.advanceScratch = new long[arity];
-        if (LongMerge.applies(older, newer)) {
-            this.fast = new LongMerge(older, newer, since.isEmpty() ? Long.MIN_VALUE : since.get(0)[0]);
-        } else {
-            this.fast = null;
-            this.builder = new BatchBuilder(older.keys, older.vals, arity, older.updateCount() + newer.updateCount());
-        }
+        this(List.of(older, newer), since);
     }
 
     boolean isDone() {
@@ -52,12 +64,16 @@ final class Merger {
         return result;
     }
 
-    Batch older() {
-        return older;
+    /** The batches being merged, oldest first. */
+    List<Batch> inputs() {
+        return inputs;
     }
 
-    Batch newer() {
-        return newer;
+    /** Updates in the inputs: the work the whole merge does. */
+    long inputUpdates() {
+        long n = 0;
+        for (Batch b : inputs) n += b.updateCount();
+        return n;
     }
 
     /** Does about {@code fuel} updates of work; returns the fuel left over. */
@@ -65,125 +81,28 @@ final class Merger {
         if (result != null) return fuel;
         if (fast != null) {
             fuel = fast.work(fuel);
-            if (fast.isDone()) result = fast.build(new Description(older.lower(), newer.upper(), since));
+            if (fast.isDone()) result = fast.build(description());
             return fuel;
         }
-        int na = older.keys.size();
-        int nb = newer.keys.size();
-        while (fuel > 0 && (ka < na || kb < nb)) {
-            int c = ka >= na ? 1 : kb >= nb ? -1 : older.keys.compare(ka, newer.keys, kb);
-            if (c < 0) {
-                fuel -= mergeKey(older, ka, null, -1);
-                ka++;
-            } else if (c > 0) {
-                fuel -= mergeKey(null, -1, newer, kb);
-                kb++;
+        while (fuel > 0 && result == null) {
+            fuel = stage.work(fuel);
+            if (!stage.isDone()) break;
+            if (next == inputs.size()) {
+                result = stage.result();
             } else {
-                fuel -= mergeKey(older, ka, newer, kb);
-                ka++;
-                kb++;
+                stage = new ColumnMerge(stage.result(), inputs.get(next++), since);
             }
         }
-        if (ka >= na && kb >= nb) {
-            result = builder.build(new Description(older.lower(), newer.upper(), since));
-        }
         return fuel;
+    }
+
+    private Description description() {
+        return new Description(inputs.get(0).lower(), inputs.get(inputs.size() - 1).upper(), since);
     }
 
     /** Completes the merge at once. */
     Batch finish() {
         while (result == null) work(Long.MAX_VALUE);
         return result;
-    }
-
-    private long mergeKey(Batch a, int ka, Batch b, int kb) {
-        int va = a == null ? 0 : a.keyOffsets[ka];
-        int ea = a == null ? 0 : a.keyOffsets[ka + 1];
-        int vb = b == null ? 0 : b.keyOffsets[kb];
-        int eb = b == null ? 0 : b.keyOffsets[kb + 1];
-        Column keyCol = a != null ? a.keys : b.keys;
-        int keyIdx = a != null ? ka : kb;
-        long work = 0;
-        while (va < ea || vb < eb) {
-            int c = va >= ea ? 1 : vb >= eb ? -1 : a.vals.compare(va, b.vals, vb);
-            if (arity == 1) {
-                work += mergeTotal(c <= 0 ? a : null, va, c >= 0 ? b : null, vb, keyCol, keyIdx, c <= 0 ? a.vals : b.vals, c <= 0 ? va : vb);
-                if (c <= 0) va++;
-                if (c >= 0) vb++;
-                continue;
-            }
-            int n = 0;
-            Column valCol;
-            int valIdx;
-            if (c <= 0) {
-                n = gather(a, va, n);
-                valCol = a.vals;
-                valIdx = va;
-            } else {
-                valCol = b.vals;
-                valIdx = vb;
-            }
-            if (c >= 0) n = gather(b, vb, n);
-            if (c <= 0) va++;
-            if (c >= 0) vb++;
-            work += n;
-            emit(keyCol, keyIdx, valCol, valIdx, n);
-        }
-        return Math.max(work, 1);
-    }
-
-    /**
-     * Merges one value's time runs from both sides for totally ordered times: advancing by a
-     * one-element since is monotone, so the runs stay sorted and equal times stay adjacent, and a
-     * single pass merges, advances and consolidates them.
-     */
-    private int mergeTotal(Batch a, int va, Batch b, int vb, Column keyCol, int keyIdx, Column valCol, int valIdx) {
-        long floor = since.isEmpty() ? Long.MIN_VALUE : since.get(0)[0];
-        int i = a == null ? 0 : a.valOffsets[va];
-        int ie = a == null ? 0 : a.valOffsets[va + 1];
-        int j = b == null ? 0 : b.valOffsets[vb];
-        int je = b == null ? 0 : b.valOffsets[vb + 1];
-        int work = (ie - i) + (je - j);
-        if (work > diffs.length) {
-            diffs = new long[Math.max(work, diffs.length * 2)];
-            times = new long[diffs.length];
-            order = new int[diffs.length];
-        }
-        int n = TotalRuns.merge(a == null ? null : a.times, a == null ? null : a.diffs, i, ie,
-                b == null ? null : b.times, b == null ? null : b.diffs, j, je, floor, times, diffs, 0);
-        for (int k = 0; k < n; k++) builder.push(keyCol, keyIdx, valCol, valIdx, times, k, diffs[k]);
-        return work;
-    }
-
-    private int gather(Batch batch, int val, int n) {
-        int from = batch.valOffsets[val];
-        int to = batch.valOffsets[val + 1];
-        int count = to - from;
-        if (n + count > diffs.length || (n + count) * arity > times.length) {
-            int cap = Math.max(n + count, diffs.length * 2);
-            diffs = Arrays.copyOf(diffs, cap);
-            times = Arrays.copyOf(times, cap * arity);
-            order = new int[cap];
-        }
-        System.arraycopy(batch.times, from * arity, times, n * arity, count * arity);
-        System.arraycopy(batch.diffs, from, diffs, n, count);
-        for (int u = n; u < n + count; u++) Times.advance(times, u * arity, since, advanceScratch);
-        return n + count;
-    }
-
-    private void emit(Column keyCol, int keyIdx, Column valCol, int valIdx, int n) {
-        for (int i = 0; i < n; i++) order[i] = i;
-        long[] t = times;
-        int a = arity;
-        sorter.sort(order, n, (x, y) -> Times.compare(t, x * a, t, y * a, a));
-        int i = 0;
-        while (i < n) {
-            int first = order[i];
-            long sum = diffs[first];
-            int j = i + 1;
-            while (j < n && Times.equal(t, first * a, t, order[j] * a, a)) sum += diffs[order[j++]];
-            if (sum != 0) builder.push(keyCol, keyIdx, valCol, valIdx, t, first * a, sum);
-            i = j;
-        }
     }
 }

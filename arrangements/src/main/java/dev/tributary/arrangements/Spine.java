@@ -8,27 +8,48 @@ import java.util.List;
 /**
  * The batches of a trace, kept as an LSM tree whose merges are paid for a little at a time.
  *
- * <p>Level {@code i} holds batches of up to about {@code 2^i} updates: nothing, one batch, or a
- * merge in progress of two adjacent batches. Higher levels hold older data, so every merge
- * combines neighbours in time. Inserting a batch of size class {@code i} first gives every
- * merge in progress {@code EFFORT << i} units of work (the fuel), then merges everything below
- * level {@code i} into it, then places it at level {@code i}; a level that receives a second
- * batch starts merging the two. With that much fuel a merge finishes before its level receives
- * another batch, so no insertion waits on a large merge. {@link #exert} lets an idle trace keep
- * merging until one batch holds everything, compacted to the current {@code since}.
+ * <p>Level {@code i} holds batches of up to about {@code fanIn^i} updates: up to
+ * {@code fanIn - 1} batches waiting, oldest first, and perhaps one merge in progress of batches
+ * older than those. When a level's waiting batches reach {@code fanIn} (finishing its merge in
+ * progress, if any, first) they start merging. The result goes up to level {@code i + 1}, or,
+ * if consolidation shrank it enough that it still fits level {@code i}, back to level {@code i}
+ * as its oldest batch. Invariant: higher levels hold older data, and within a level the merge in
+ * progress is older than the waiting batches, so every merge combines neighbours in time.
+ * Inserting a batch of size class {@code c} ({@code 2^c} updates) first gives every merge in
+ * progress {@code EFFORT << c} units of work (the fuel), then merges everything below the batch's
+ * level into it, then places it there. With that much fuel a merge finishes before its level
+ * receives {@code fanIn} more batches, so no insertion waits on a large merge. {@link #exert}
+ * lets an idle trace keep merging until one batch holds everything, compacted to the current
+ * {@code since}.
+ *
+ * <p>The fan-in is 4 for (long, long) batches at arity-1 times, which {@link LongMerge} merges in
+ * one pass however many there are, and 2 otherwise: a merge of four reads each update once where
+ * two levels of pairs read it twice, for about as many batches held per quadrupling of size (up
+ * to three waiting and four merging at one level, against one and two at each of two).
  */
 final class Spine {
     /** Default merge work per inserted update, per level. */
     static final long EFFORT = 4;
     /** An effort that completes every merge as soon as it begins: the unfueled baseline. */
     static final long UNFUELED = Long.MAX_VALUE;
+    /** Batches merged at once where {@link LongMerge} applies. */
+    static final int LONG_FAN_IN = 4;
 
     private final Column keyProto;
     private final Column valProto;
     private final int arity;
     private final long effort;
-    private final List<Batch> single = new ArrayList<>();
+    private final int fanIn;
+    private final int step;
+    /** Per level, the batches not merging, oldest first. */
+    private final List<List<Batch>> waiting = new ArrayList<>();
     private final List<Merger> merging = new ArrayList<>();
+    /**
+     * Per level, the fraction of its inputs' updates the last merge there kept: what the next
+     * merge there sizes its output for (a trace whose updates cancel keeps much less than its
+     * inputs, and the worst case would be scratch it never fills).
+     */
+    private double[] kept = new double[0];
     /**
      * Inserted batches not yet introduced to the levels, oldest first: those whose upper some
      * handle's physical frontier has not reached. A reader that needs the boundary at its
@@ -50,6 +71,8 @@ final class Spine {
         this.keyProto = keyProto;
         this.valProto = valProto;
         this.arity = arity;
+        this.fanIn = arity == 1 && keyProto instanceof LongColumn && valProto instanceof LongColumn ? LONG_FAN_IN : 2;
+        this.step = Integer.numberOfTrailingZeros(fanIn);
         this.since = Antichain.of(new long[arity]);
         this.upper = since;
         this.physical = since;
@@ -109,8 +132,9 @@ final class Spine {
 
     private void introduce(Batch batch) {
         long before = mergeWork;
-        int level = sizeClass(batch.updateCount());
-        applyFuel(effort == UNFUELED ? UNFUELED : effort << Math.min(level, 40));
+        int sizeClass = sizeClass(batch.updateCount());
+        int level = levelOf(batch.updateCount());
+        applyFuel(effort == UNFUELED ? UNFUELED : effort << Math.min(sizeClass, 40));
         rollUp(level);
         insertAt(batch, level);
         maxInsertWork = Math.max(maxInsertWork, mergeWork - before);
@@ -123,7 +147,7 @@ final class Spine {
 
     /**
      * Gives merges in progress {@code fuel} units of work. With none in progress, starts one toward
-     * full compaction: first a merge of two neighbouring batches whose boundary every physical
+     * full compaction: first a merge of neighbouring batches whose boundaries every physical
      * frontier has passed, else an in-place compaction (a merge with an empty batch at its own
      * upper, which erases no boundary) of a batch not yet compacted to the current since.
      */
@@ -145,25 +169,37 @@ final class Spine {
 
     /** Whether {@link #exert} has anything left to do. */
     boolean needsWork() {
-        return hasMergeInProgress() || erasableLevel() >= 0 || staleLevel() >= 0;
+        return hasMergeInProgress() || erasable() >= 0 || staleLevel() >= 0;
     }
 
-    /** The lowest level whose batch may merge with the next older one, or -1. */
-    private int erasableLevel() {
-        int prev = -1;
-        for (int i = 0; i < single.size(); i++) {
-            if (single.get(i) == null) continue;
-            if (prev >= 0 && mayErase(single.get(prev).lower())) return prev;
-            prev = i;
+    /**
+     * The idle merge that erases the newest erasable boundary, as {@code level << 32 | batches}:
+     * the oldest {@code batches} waiting at {@code level} (at least two), or {@code batches == 1}
+     * for a level's oldest batch whose boundary with the next level up may go (it moves up to
+     * merge there); -1 if no boundary may be erased. Boundaries are ordered in time, so the
+     * erasable ones are the oldest: the first erasable boundary found from the bottom is the
+     * newest one. (A long rather than a pair object: {@link #needsWork} asks at every idle step.)
+     */
+    private long erasable() {
+        int lower = -1;
+        for (int i = 0; i < waiting.size(); i++) {
+            List<Batch> w = waiting.get(i);
+            if (w.isEmpty()) continue;
+            if (lower >= 0 && mayErase(waiting.get(lower).get(0).lower())) return (long) lower << 32 | 1;
+            int n = 1;
+            while (n < w.size() && mayErase(w.get(n).lower())) n++;
+            if (n >= 2) return (long) i << 32 | n;
+            lower = i;
         }
         return -1;
     }
 
     /** The lowest level holding a non-empty batch compacted to an older since that compacting again may shrink, or -1. */
     private int staleLevel() {
-        for (int i = 0; i < single.size(); i++) {
-            Batch b = single.get(i);
-            if (b != null && !b.isEmpty() && !b.since().equals(since) && mayShrink(b)) return i;
+        for (int i = 0; i < waiting.size(); i++) {
+            for (Batch b : waiting.get(i)) {
+                if (!b.isEmpty() && !b.since().equals(since) && mayShrink(b)) return i;
+            }
         }
         return -1;
     }
@@ -181,23 +217,51 @@ final class Spine {
     }
 
     private boolean startErasingMerge() {
-        int level = erasableLevel();
-        if (level < 0) return false;
-        int next = level + 1;
-        while (single.get(next) == null) next++;
-        if ((long) single.get(level).updateCount() + single.get(next).updateCount() > idleCredit) return false;
-        Batch b = single.set(level, null);
-        insertAt(b, next);
+        long e = erasable();
+        if (e < 0) return false;
+        int level = (int) (e >>> 32);
+        int count = (int) e;
+        List<Batch> w = waiting.get(level);
+        if (count == 1) {
+            int next = level + 1;
+            while (waiting.get(next).isEmpty()) next++;
+            List<Batch> up = waiting.get(next);
+            long size = w.get(0).updateCount();
+            for (Batch b : up) size += b.updateCount();
+            if (size > idleCredit) return false;
+            // the batch is newer than everything above it and older than the rest of its level
+            up.add(w.remove(0));
+            startMerge(next, up.size());
+            return true;
+        }
+        long size = 0;
+        for (int i = 0; i < count; i++) size += w.get(i).updateCount();
+        if (size > idleCredit) return false;
+        startMerge(level, count);
         return true;
     }
 
+    /**
+     * Compacts a stale batch in place: a merge with an empty batch at its own upper. Only a
+     * level's oldest batch may merge (the result goes up a level, above the rest of its level), so
+     * fresh batches in front of a stale one move up a level first, which costs no work.
+     */
     private boolean startCompaction() {
-        int level = staleLevel();
-        if (level < 0) return false;
-        if (single.get(level).updateCount() > idleCredit) return false;
-        Batch b = single.set(level, null);
-        setMerging(level, new Merger(b, Batch.empty(keyProto, valProto, arity, b.upper(), b.upper(), since), since));
-        return true;
+        int level;
+        while ((level = staleLevel()) >= 0) {
+            List<Batch> w = waiting.get(level);
+            Batch b = w.get(0);
+            if (b.isEmpty() || b.since().equals(since)) {
+                insertAt(w.remove(0), level + 1);
+                if (hasMergeInProgress()) return true;
+                continue;
+            }
+            if (b.updateCount() > idleCredit) return false;
+            w.remove(0);
+            setMerging(level, new Merger(b, Batch.empty(keyProto, valProto, arity, b.upper(), b.upper(), since), since));
+            return true;
+        }
+        return false;
     }
 
     private boolean hasMergeInProgress() {
@@ -215,100 +279,166 @@ final class Spine {
             mergeWork += fuel - left;
             if (m.isDone()) {
                 merging.set(i, null);
-                insertAt(m.result(), i + 1);
+                learn(m, i);
+                placeResult(m.result(), i);
             }
         }
     }
 
     /** Merges every batch below {@code level} (they are newer than those at and above it) into one at {@code level}. */
     private void rollUp(int level) {
-        Batch acc = null;
-        for (int i = Math.min(level, single.size()) - 1; i >= 0; i--) {
-            Batch b = takeAt(i);
-            if (b == null) continue;
-            acc = acc == null ? b : mergeNow(acc, b);
+        List<Batch> below = new ArrayList<>();
+        for (int i = Math.min(level, waiting.size()) - 1; i >= 0; i--) takeAt(i, below);
+        if (below.isEmpty()) return;
+        // empty batches only move boundaries: join them to a neighbour, merge only data
+        List<Batch> data = new ArrayList<>();
+        for (Batch b : below) {
+            if (data.isEmpty()) data.add(b);
+            else if (data.getLast().isEmpty() || b.isEmpty()) data.set(data.size() - 1, Batch.spanning(data.getLast(), b));
+            else data.add(b);
         }
-        if (acc != null) insertAt(acc, level);
+        insertAt(data.size() == 1 ? data.get(0) : mergeNow(data), level);
     }
 
-    /** Removes and returns level {@code i}'s contents as one batch, finishing its merge if one is running. */
-    private Batch takeAt(int i) {
-        Batch b = single.get(i);
-        if (b != null) {
-            single.set(i, null);
-            return b;
-        }
+    /** Removes level {@code i}'s contents, finishing its merge if one is running, and appends them to {@code out} oldest first. */
+    private void takeAt(int i, List<Batch> out) {
         Merger m = merging.get(i);
         if (m != null) {
             merging.set(i, null);
-            return finish(m);
+            out.add(finish(m));
         }
-        return null;
+        out.addAll(waiting.get(i));
+        waiting.get(i).clear();
     }
 
     private Batch finish(Merger m) {
         if (!m.isDone()) {
-            long n = m.older().updateCount() + m.newer().updateCount();
+            long n = m.inputUpdates();
             forcedMergeWork += n;
             mergeWork += n;
         }
         return m.finish();
     }
 
-    private Batch mergeNow(Batch older, Batch newer) {
-        Merger m = new Merger(older, newer, since);
-        long n = older.updateCount() + newer.updateCount();
+    private Batch mergeNow(List<Batch> batches) {
+        Merger m = new Merger(batches, since);
+        long n = m.inputUpdates();
         forcedMergeWork += n;
         mergeWork += n;
         return m.finish();
     }
 
-    private void insertAt(Batch batch, int level) {
-        while (single.size() <= level) {
-            single.add(null);
+    private void ensureLevel(int level) {
+        while (waiting.size() <= level) {
+            waiting.add(new ArrayList<>(fanIn));
             merging.add(null);
         }
-        Merger m = merging.get(level);
-        if (m != null) {
-            merging.set(level, null);
-            insertAt(finish(m), level + 1);
-        }
-        Batch existing = single.get(level);
-        if (existing == null) {
-            single.set(level, batch);
-        } else if (existing.isEmpty() || batch.isEmpty()) {
-            // a frontier advance without data: joined to its neighbour for free, never merged, so
-            // a stream of empty batches (one per read time) costs no work on the trace's data
-            single.set(level, Batch.spanning(existing, batch));
-        } else {
-            single.set(level, null);
-            setMerging(level, new Merger(existing, batch, since));
+        if (kept.length < waiting.size()) {
+            int from = kept.length;
+            kept = java.util.Arrays.copyOf(kept, waiting.size());
+            java.util.Arrays.fill(kept, from, kept.length, 1.0);
         }
     }
 
-    private void setMerging(int level, Merger m) {
-        while (merging.size() <= level) {
-            single.add(null);
-            merging.add(null);
+    /** Places {@code batch}, newer than everything at and above {@code level}, as the newest batch there. */
+    private void insertAt(Batch batch, int level) {
+        ensureLevel(level);
+        List<Batch> w = waiting.get(level);
+        if (!w.isEmpty() && (w.getLast().isEmpty() || batch.isEmpty())) {
+            // a frontier advance without data: joined to its neighbour for free, never merged, so
+            // a stream of empty batches (one per read time) costs no work on the trace's data
+            w.set(w.size() - 1, Batch.spanning(w.getLast(), batch));
+            return;
         }
+        w.add(batch);
+        if (w.size() >= fanIn) startMerge(level, w.size());
+    }
+
+    /**
+     * Starts merging the oldest {@code count} batches waiting at {@code level}, first finishing
+     * the merge running there (only when {@code count} is all of them: its result, if it stays at
+     * this level, joins the merge).
+     */
+    private void startMerge(int level, int count) {
+        Merger running = merging.get(level);
+        List<Batch> w = waiting.get(level);
+        if (running != null) {
+            merging.set(level, null);
+            Batch result = finish(running);
+            learn(running, level);
+            if (fits(result, level)) {
+                addOldest(w, result);
+                count = w.size();
+            } else {
+                insertAt(result, level + 1);
+            }
+        }
+        List<Batch> inputs = new ArrayList<>(w.subList(0, count));
+        w.subList(0, count).clear();
+        // a little above what the last merge here kept, so a steady level rarely has to grow
+        setMerging(level, new Merger(inputs, since, Math.min(1, kept[level] * 1.25)));
+    }
+
+    private void setMerging(int level, Merger m) {
+        ensureLevel(level + 1);
         if (effort == UNFUELED) {
-            insertAt(finish(m), level + 1);
+            Batch result = finish(m);
+            learn(m, level);
+            placeResult(result, level);
             return;
         }
         merging.set(level, m);
     }
 
-    /** Every batch, oldest first (a merge in progress contributes its two inputs). */
+    /** Remembers what fraction of its inputs the finished merge {@code m} at {@code level} kept. */
+    private void learn(Merger m, int level) {
+        long in = m.inputUpdates();
+        if (in > 0) kept[level] = (double) m.result().updateCount() / in;
+    }
+
+    /** The level for a batch of {@code updates} updates: its size class in steps of the fan-in. */
+    private int levelOf(int updates) {
+        return (sizeClass(updates) + step - 1) / step;
+    }
+
+    /** Whether a merge result still belongs at the level that merged it: consolidation kept it within the level's size. */
+    private boolean fits(Batch result, int level) {
+        return levelOf(result.updateCount()) <= level;
+    }
+
+    /**
+     * Places the result of a merge at {@code level} (where nothing else is merging now): one level
+     * up, or, when consolidation shrank it enough that it still fits, back at its own level as the
+     * oldest batch there. A trace whose updates cancel (a sliding window, a since that moves) then
+     * keeps its compacted state low, where new batches meet it soon, instead of leaving shrunken
+     * batches at ever higher levels holding retractions apart from the insertions they cancel.
+     */
+    private void placeResult(Batch result, int level) {
+        if (!fits(result, level)) {
+            insertAt(result, level + 1);
+            return;
+        }
+        List<Batch> w = waiting.get(level);
+        addOldest(w, result);
+        if (w.size() >= fanIn) startMerge(level, w.size());
+    }
+
+    /** Adds {@code batch}, older than every batch in {@code w}, at its front; an empty batch on either side is joined to the other. */
+    private static void addOldest(List<Batch> w, Batch batch) {
+        if (!w.isEmpty() && (w.getFirst().isEmpty() || batch.isEmpty())) {
+            w.set(0, Batch.spanning(batch, w.getFirst()));
+        } else {
+            w.addFirst(batch);
+        }
+    }
+
+    /** Every batch, oldest first (a merge in progress contributes its inputs). */
     List<Batch> batches() {
         List<Batch> out = new ArrayList<>();
-        for (int i = single.size() - 1; i >= 0; i--) {
+        for (int i = waiting.size() - 1; i >= 0; i--) {
             Merger m = merging.get(i);
-            if (m != null) {
-                out.add(m.older());
-                out.add(m.newer());
-            }
-            Batch b = single.get(i);
-            if (b != null) out.add(b);
+            if (m != null) out.addAll(m.inputs());
+            out.addAll(waiting.get(i));
         }
         out.addAll(pending);
         return out;
@@ -316,7 +446,7 @@ final class Spine {
 
     /** Drops every batch: the trace's last reader is gone. */
     void clear() {
-        single.clear();
+        waiting.clear();
         merging.clear();
         pending.clear();
     }

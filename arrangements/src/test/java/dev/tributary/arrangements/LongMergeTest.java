@@ -50,16 +50,31 @@ class LongMergeTest {
 
     @Test
     void agreesWithTheGeneralMerge() {
-        Random r = new Random(11);
-        for (int round = 0; round < 300; round++) {
-            int n = 1 + r.nextInt(60);
+        agreeWithTheGeneralMerge(new Random(11), 300, 60, 8, 4);
+    }
+
+    /** Few keys and values and many updates: time runs long enough to be copied in bulk. */
+    @Test
+    void agreesWithTheGeneralMergeOnLongTimeRuns() {
+        agreeWithTheGeneralMerge(new Random(12), 100, 400, 3, 2);
+    }
+
+    /** Many keys with a single update each: the straight-line copy of a one-update key. */
+    @Test
+    void agreesWithTheGeneralMergeOnSingleUpdateKeys() {
+        agreeWithTheGeneralMerge(new Random(13), 100, 300, 1000, 3);
+    }
+
+    private static void agreeWithTheGeneralMerge(Random r, int rounds, int maxUpdates, int keyCount, int valCount) {
+        for (int round = 0; round < rounds; round++) {
+            int n = 1 + r.nextInt(maxUpdates);
             long split = 1 + r.nextInt(10);
             long end = split + 1 + r.nextInt(10);
             List<long[]> first = new ArrayList<>();
             List<long[]> second = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                long key = r.nextInt(8);
-                long val = r.nextInt(4);
+                long key = r.nextInt(keyCount);
+                long val = r.nextInt(valCount);
                 long diff = r.nextBoolean() ? 1 : -1;
                 if (r.nextBoolean()) first.add(new long[] {key, val, r.nextInt((int) split), diff});
                 else second.add(new long[] {key, val, split + r.nextInt((int) (end - split)), diff});
@@ -82,5 +97,81 @@ class LongMergeTest {
             assertThat(f.updateCount()).isEqualTo(g.updateCount());
             assertThat(f.description()).isEqualTo(g.description());
         }
+    }
+
+    /**
+     * The one-pass merge of several batches (the spine merges four at a level) against the
+     * general path, which merges them as a chain of pairs: keys, values and times shared by two,
+     * three or all inputs, with and without advancing by the since, small keys and keys with long
+     * time runs.
+     */
+    @Test
+    void aMergeOfSeveralBatchesAgreesWithTheGeneralMerge() {
+        Random r = new Random(15);
+        Comparator<Long> natural = Comparator.naturalOrder();
+        for (int round = 0; round < 300; round++) {
+            // now and then more inputs than the small scratch holds, as a roll-up of many levels
+            // merges, each with one update of the same few keys
+            boolean many = round % 10 == 0;
+            int inputs = many ? 20 : 2 + r.nextInt(5);
+            int keyCount = many ? 1 + r.nextInt(2) : 1 + r.nextInt(round % 3 == 0 ? 4 : 40);
+            int perInput = many ? 1 : r.nextInt(round % 5 == 0 ? 200 : 20);
+            List<Batch> fast = new ArrayList<>();
+            List<Batch> general = new ArrayList<>();
+            long lower = 0;
+            for (int b = 0; b < inputs; b++) {
+                long upper = lower + 1 + r.nextInt(4);
+                List<long[]> updates = new ArrayList<>();
+                int count = many ? 1 : r.nextInt(perInput + 1);
+                for (int i = 0; i < count; i++) {
+                    long time = lower + r.nextInt((int) (upper - lower));
+                    updates.add(new long[] {r.nextInt(keyCount), r.nextInt(3), time, r.nextBoolean() ? 1 : -1});
+                }
+                long[][] u = updates.toArray(new long[0][]);
+                fast.add(batch(new LongColumn(), new LongColumn(), u, lower, upper));
+                general.add(batch(new ObjectColumn<>(natural), new ObjectColumn<>(natural), u, lower, upper));
+                lower = upper;
+            }
+            long since = r.nextInt((int) lower + 2);
+            // an output sized for fewer updates than survive must grow
+            double expected = round % 3 == 0 ? 0 : round % 3 == 1 ? 0.3 : 1;
+            Merger f = new Merger(fast, Antichain.of(since), expected);
+            while (!f.isDone()) f.work(1 + r.nextInt(7));
+            Batch g = new Merger(general, Antichain.of(since)).finish();
+            assertThat(contents(f.result())).as("round %d", round).isEqualTo(contents(g));
+            assertThat(f.result().keyCount()).isEqualTo(g.keyCount());
+            assertThat(f.result().valCount()).isEqualTo(g.valCount());
+            assertThat(f.result().description()).isEqualTo(g.description());
+        }
+    }
+
+    /**
+     * Merges reuse scratch arrays on their thread: a batch built earlier must read the same after
+     * any number of later merges, including merges whose results shrank (their scratch went back
+     * to the pool and was written again).
+     */
+    @Test
+    void laterMergesNeverChangeAnEarlierResult() {
+        Random r = new Random(14);
+        List<Batch> results = new ArrayList<>();
+        List<List<String>> seen = new ArrayList<>();
+        for (int round = 0; round < 60; round++) {
+            int n = 300 + r.nextInt(2000);
+            List<long[]> first = new ArrayList<>();
+            List<long[]> second = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                long key = r.nextInt(400);
+                long val = r.nextInt(3);
+                first.add(new long[] {key, val, 0, 1});
+                // retract about half of them: the result is smaller than its scratch
+                if (r.nextBoolean()) second.add(new long[] {key, val, 1, -1});
+            }
+            Batch a = batch(new LongColumn(), new LongColumn(), first.toArray(new long[0][]), 0, 1);
+            Batch b = batch(new LongColumn(), new LongColumn(), second.toArray(new long[0][]), 1, 2);
+            Batch merged = new Merger(a, b, Antichain.of(2)).finish();
+            results.add(merged);
+            seen.add(contents(merged));
+        }
+        for (int i = 0; i < results.size(); i++) assertThat(contents(results.get(i))).as("result %d", i).isEqualTo(seen.get(i));
     }
 }
