@@ -226,6 +226,11 @@ final class Spine {
             int next = level + 1;
             while (waiting.get(next).isEmpty()) next++;
             List<Batch> up = waiting.get(next);
+            if (w.get(0).isEmpty() || up.getLast().isEmpty()) {
+                // only a boundary moves: joined for free, never merged (time passing rewrites no data)
+                up.set(up.size() - 1, Batch.spanning(up.getLast(), w.remove(0)));
+                return true;
+            }
             long size = w.get(0).updateCount();
             for (Batch b : up) size += b.updateCount();
             if (size > idleCredit) return false;

@@ -850,8 +850,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (p.readsSystemCatalog || Plans.usesStatementTime(p.physical)) return null;
         Peek peek = Peek.of(withValues, indexes());
         if (peek == null || peek.index() == null || changesWithTime(peek.source())) return null;
-        return new Prepared.PointRead(catalogVersion, p.query, p.physical, indexes(), peek.index().id(),
-                Binder.typesOf(byId.get(peek.source()).columns()), p.desugarsAsOf);
+        List<SqlType> sourceTypes = Binder.typesOf(byId.get(peek.source()).columns());
+        return new Prepared.PointRead(catalogVersion, p.query, p.physical, indexes(), peek.index().id(), sourceTypes, p.desugarsAsOf,
+                Peek.Seek.of(p.physical, peek.index(), sourceTypes));
     }
 
     /** Whether stored collection {@code id}'s contents may change without a write: it or a view it reads has a temporal filter or uses the time. */
@@ -895,9 +896,17 @@ final class Coordinator implements AutoCloseable, Catalog {
                 || r.desugarsAsOf() != desugarsAsOf(session)) {
             return null;
         }
-        Plan plan = Plans.withParameters(r.physical(), values, p.parameterTypes());
-        Peek peek = Peek.of(plan, r.indexes());
-        if (peek == null || peek.index() == null || peek.index().id() != r.index()) return null;
+        Peek peek;
+        Row key;
+        if (r.seek() != null) {
+            peek = r.seek().rest();
+            key = r.seek().key(values);
+            if (key == null) return null;
+        } else {
+            peek = Peek.of(Plans.withParameters(r.physical(), values, p.parameterTypes()), r.indexes());
+            if (peek == null || peek.index() == null || peek.index().id() != r.index()) return null;
+            key = peek.key();
+        }
         PublishedIndexes.Shard[] shards = new PublishedIndexes.Shard[published.workers()];
         if (!published.read(r.index(), shards)) return null;
         long upper = Long.MAX_VALUE;
@@ -908,11 +917,11 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         long t = upper - 1;
         if (t < since || t < oracle.decided()) return null;
-        Map<Row, Long> rows = Dataflows.lookup(shards, peek.key(), t);
+        Map<Row, Long> rows = Dataflows.lookup(shards, key, t);
         if (rows == null) return null;
         for (long n : rows.values()) if (n < 0) return null;
         publishedSeeks.increment();
-        return present(r.query(), peek.apply(rows, r.sourceTypes()));
+        return present(r.query(), r.seek() != null ? peek.apply(rows, r.seek().sourceCodec()) : peek.apply(rows, r.sourceTypes()));
     }
 
     // ------------------------------------------------------------------ DDL

@@ -27,49 +27,22 @@ record Peek(long source, CatalogItem.Index index, Row key, List<Plan> steps) {
 
     /** The peek that answers {@code plan}, or null when it needs a dataflow. */
     static Peek of(Plan plan, Collection<CatalogItem.Index> indexes) {
-        List<Plan> steps = new ArrayList<>();
-        Plan p = plan;
-        while (true) {
-            if (p instanceof Plan.Filter f) {
-                steps.add(0, f);
-                p = f.input();
-            } else if (p instanceof Plan.Map m) {
-                steps.add(0, m);
-                p = m.input();
-            } else if (p instanceof Plan.Project pr) {
-                steps.add(0, pr);
-                p = pr.input();
-            } else {
-                break;
-            }
-        }
-        if (!(p instanceof Plan.Get g)) return null;
-        // equalities column = constant in the filters right above the Get
+        List<Plan> steps = stepsOf(plan);
+        if (steps == null) return null;
+        Plan.Get g = (Plan.Get) steps.remove(0);
+        // source column = constant, in any filter of the chain (every filter still runs on the rows found)
         Map<Integer, Object> fixed = new java.util.HashMap<>();
-        for (Plan s : steps) {
-            if (!(s instanceof Plan.Filter f)) break;
-            for (ScalarExpr e : f.predicates()) {
-                if (e instanceof ScalarExpr.Call c && c.name().equals("=") && c.args().size() == 2) {
-                    ScalarExpr l = c.args().get(0);
-                    ScalarExpr r = c.args().get(1);
-                    if (r instanceof ScalarExpr.ColumnRef) {
-                        ScalarExpr x = l;
-                        l = r;
-                        r = x;
-                    }
-                    boolean integers = col(l) != null && col(l).type().isInteger() && r.type().isInteger();
-                    if (l instanceof ScalarExpr.ColumnRef col && r.isConstant() && (r.type().kind() == col.type().kind() || integers)) {
-                        try {
-                            Object v = r.eval(new Object[0]);
-                            // integers of every width are Longs; one outside the column's range matches nothing, so no seek
-                            if (v == null || !integers || dev.tributary.sql.types.Values.inRange((Long) v, col.type())) fixed.put(col.index(), v);
-                        } catch (RuntimeException ignored) {
-                            // an error in the constant: leave it to the general path to report
-                        }
-                    }
-                }
+        forEachEquality(steps, g, (e, source, value) -> {
+            if (!value.isConstant()) return;
+            try {
+                Object v = value.eval(new Object[0]);
+                // integers of every width are Longs; one outside the column's range matches nothing, so no seek
+                boolean integers = value.type().isInteger() && g.types().get(source).isInteger();
+                if (v == null || !integers || dev.tributary.sql.types.Values.inRange((Long) v, g.types().get(source))) fixed.putIfAbsent(source, v);
+            } catch (RuntimeException ignored) {
+                // an error in the constant: leave it to the general path to report
             }
-        }
+        });
         for (CatalogItem.Index ix : indexes) {
             if (ix.on() != g.id()) continue;
             Object[] key = new Object[ix.keys().size()];
@@ -88,6 +61,149 @@ record Peek(long source, CatalogItem.Index index, Row key, List<Plan> steps) {
             }
         }
         return new Peek(g.id(), null, null, steps);
+    }
+
+    /** {@code plan}'s Get first, then its maps, filters and projections, innermost first; null if it is not only those over a Get. */
+    private static List<Plan> stepsOf(Plan plan) {
+        List<Plan> steps = new ArrayList<>();
+        Plan p = plan;
+        while (true) {
+            switch (p) {
+                case Plan.Filter f -> {
+                    steps.add(0, f);
+                    p = f.input();
+                }
+                case Plan.Map m -> {
+                    steps.add(0, m);
+                    p = m.input();
+                }
+                case Plan.Project pr -> {
+                    steps.add(0, pr);
+                    p = pr.input();
+                }
+                case Plan.Get g -> {
+                    steps.add(0, g);
+                    return steps;
+                }
+                default -> {
+                    return null;
+                }
+            }
+        }
+    }
+
+    /** Receives a filter's predicate {@code column = value} on source column {@code source}, {@code value} free of columns. */
+    private interface EqualityConsumer {
+        void accept(ScalarExpr predicate, int source, ScalarExpr value);
+    }
+
+    /**
+     * Every equality between a column of the source and a value free of columns (a constant or a
+     * parameter) in the filters of {@code steps}, seen through the projections and maps between
+     * them and the Get (which renumber columns and add computed ones), with matching kinds.
+     */
+    private static void forEachEquality(List<Plan> steps, Plan.Get g, EqualityConsumer consumer) {
+        int[] source = new int[g.types().size()];
+        for (int i = 0; i < source.length; i++) source[i] = i;
+        for (Plan st : steps) {
+            switch (st) {
+                case Plan.Filter f -> {
+                    for (ScalarExpr e : f.predicates()) {
+                        if (!(e instanceof ScalarExpr.Call c && c.name().equals("=") && c.args().size() == 2)) continue;
+                        ScalarExpr l = c.args().get(0);
+                        ScalarExpr r = c.args().get(1);
+                        if (r instanceof ScalarExpr.ColumnRef) {
+                            ScalarExpr x = l;
+                            l = r;
+                            r = x;
+                        }
+                        if (!(l instanceof ScalarExpr.ColumnRef col) || col.index() >= source.length || source[col.index()] < 0) continue;
+                        if (!(r instanceof ScalarExpr.Param) && !r.isConstant()) continue;
+                        boolean integers = col.type().isInteger() && r.type().isInteger();
+                        if (r.type().kind() == col.type().kind() || integers) consumer.accept(e, source[col.index()], r);
+                    }
+                }
+                case Plan.Map m -> {
+                    int[] wider = java.util.Arrays.copyOf(source, source.length + m.exprs().size());
+                    java.util.Arrays.fill(wider, source.length, wider.length, -1);
+                    source = wider;
+                }
+                case Plan.Project pr -> {
+                    int[] projected = new int[pr.columns().size()];
+                    for (int i = 0; i < projected.length; i++) projected[i] = source[pr.columns().get(i)];
+                    source = projected;
+                }
+                default -> throw new IllegalStateException("not a peek step: " + st);
+            }
+        }
+    }
+
+    /**
+     * A seek compiled once from a prepared plan whose parameters are not bound yet, for runs that
+     * differ only in the values: the index's key columns each fixed by an equality to a parameter
+     * or a constant, and the other steps, which must read no parameter (the key equalities are
+     * left out of them: the seek guarantees them). Null when {@code plan} is not such a seek of
+     * {@code index}.
+     *
+     * @param keyValues per key column of the index, the parameter or constant it equals
+     * @param keyTypes the types of the index's key columns
+     * @param keyCodec encodes a key as the index holds it
+     * @param rest the steps left to run over the rows found
+     * @param sourceCodec decodes the rows of the collection indexed
+     */
+    record Seek(List<ScalarExpr> keyValues, List<SqlType> keyTypes, RowCodec keyCodec, Peek rest, RowCodec sourceCodec) {
+        static Seek of(Plan plan, CatalogItem.Index index, List<SqlType> sourceTypes) {
+            List<Plan> steps = stepsOf(plan);
+            if (steps == null || ((Plan.Get) steps.get(0)).id() != index.on()) return null;
+            Plan.Get g = (Plan.Get) steps.remove(0);
+            Map<Integer, ScalarExpr> fixed = new java.util.HashMap<>();
+            Map<Integer, ScalarExpr> fixedBy = new java.util.HashMap<>();
+            forEachEquality(steps, g, (e, source, value) -> {
+                if (fixed.putIfAbsent(source, value) == null) fixedBy.put(source, e);
+            });
+            List<ScalarExpr> keyValues = new ArrayList<>();
+            List<SqlType> keyTypes = new ArrayList<>();
+            // the equalities that fix the key are true of every row the seek finds; the rest still run
+            java.util.Set<ScalarExpr> used = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            for (ScalarExpr k : index.keys()) {
+                if (!(k instanceof ScalarExpr.ColumnRef key) || !fixed.containsKey(key.index())) return null;
+                keyValues.add(fixed.get(key.index()));
+                keyTypes.add(key.type());
+                used.add(fixedBy.get(key.index()));
+            }
+            List<Plan> rest = new ArrayList<>();
+            for (Plan st : steps) {
+                Plan r = st instanceof Plan.Filter f
+                        ? new Plan.Filter(f.input(), f.predicates().stream().filter(e -> !used.contains(e)).toList())
+                        : st;
+                List<ScalarExpr.Param> params = new ArrayList<>();
+                switch (r) {
+                    case Plan.Filter f -> f.predicates().forEach(e -> dev.tributary.sql.expr.ScalarExprs.parameters(e, params));
+                    case Plan.Map m -> m.exprs().forEach(e -> dev.tributary.sql.expr.ScalarExprs.parameters(e, params));
+                    default -> { }
+                }
+                if (!params.isEmpty()) return null;
+                if (!(r instanceof Plan.Filter f && f.predicates().isEmpty())) rest.add(r);
+            }
+            return new Seek(keyValues, keyTypes, new RowCodec(keyTypes), new Peek(g.id(), index, null, rest), new RowCodec(sourceTypes));
+        }
+
+        /**
+         * The key to seek for parameter values {@code values}, or null when the values fix no key
+         * (a NULL, or an integer outside the column's range: such an equality holds for no row;
+         * the caller then asks the ordinary path, which knows).
+         */
+        Row key(Object[] values) {
+            Object[] key = new Object[keyValues.size()];
+            for (int i = 0; i < key.length; i++) {
+                ScalarExpr e = keyValues.get(i);
+                Object v = e instanceof ScalarExpr.Param p ? values[p.index() - 1] : e.eval(new Object[0]);
+                if (v == null) return null;
+                if (keyTypes.get(i).isInteger() && !dev.tributary.sql.types.Values.inRange((Long) v, keyTypes.get(i))) return null;
+                key[i] = dev.tributary.sql.row.Keys.normalize(v);
+            }
+            return keyCodec.encode(key);
+        }
     }
 
     private static ScalarExpr.ColumnRef col(ScalarExpr e) {
@@ -163,7 +279,11 @@ record Peek(long source, CatalogItem.Index index, Row key, List<Plan> steps) {
 
     /** The steps applied to the source's rows (values decoded with {@code sourceTypes}), each repeated by its count. */
     List<Object[]> apply(Map<Row, Long> rows, List<SqlType> sourceTypes) {
-        RowCodec codec = new RowCodec(sourceTypes);
+        return apply(rows, new RowCodec(sourceTypes));
+    }
+
+    /** The steps applied to the source's rows (values decoded with {@code codec}), each repeated by its count. */
+    List<Object[]> apply(Map<Row, Long> rows, RowCodec codec) {
         List<Object[]> out = new ArrayList<>();
         for (Map.Entry<Row, Long> e : rows.entrySet()) {
             Object[] v = step(codec.decode(e.getKey()));

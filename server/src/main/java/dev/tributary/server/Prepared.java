@@ -70,9 +70,11 @@ public final class Prepared {
      * @param index the index sought
      * @param sourceTypes the column types of the collection indexed
      * @param desugarsAsOf the {@code asof_join} setting it was bound under
+     * @param seek the seek compiled for every run, or null when each run binds its values into
+     *     the plan and finds the seek again (the steps after it read parameters)
      */
     record PointRead(long version, BoundQuery query, Plan physical, List<CatalogItem.Index> indexes, long index, List<SqlType> sourceTypes,
-                     boolean desugarsAsOf) {}
+                     boolean desugarsAsOf, Peek.Seek seek) {}
 
     Prepared(String sql, Statement statement, Kind kind, List<SqlType> declared, List<SqlType> parameterTypes, List<String> columns,
              List<SqlType> types) {
