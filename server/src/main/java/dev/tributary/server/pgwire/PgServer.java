@@ -96,9 +96,9 @@ public final class PgServer implements AutoCloseable {
     private final Tributary db;
     private final Options options;
     private final ServerSocket socket;
-    private final ExecutorService threads = Boolean.getBoolean("tributary.pg.platformThreads")
-            ? Executors.newThreadPerTaskExecutor(Thread.ofPlatform().daemon().name("tributary-pg-", 0).factory())
-            : Executors.newVirtualThreadPerTaskExecutor();
+    // virtual threads: measured against platform threads per connection, they answered point
+    // selects faster at 1 and 16 connections and a little slower at 4 (docs/BENCHMARKS.md)
+    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final Semaphore slots;
     private final AtomicInteger nextPid = new AtomicInteger(1);
     /** The live connections by process id, for CancelRequests to find. */
