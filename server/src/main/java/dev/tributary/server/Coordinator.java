@@ -1887,7 +1887,9 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** Advances every table with the clock, so maintained views and subscribers see time pass. */
     void tick() {
-        long now = oracle.readTime();
+        // the inputs move with the clock, but no read is promised at the new time: point reads go
+        // on at the time the indexes have reached until they reach this one
+        long now = oracle.advanceTime();
         Map<Long, Long> holds = holds(now);
         lastCompaction = now;
         engine.callAll(w -> {

@@ -430,9 +430,9 @@ final class Dataflows {
         for (Stored s : stored.values()) {
             Antichain f = Antichain.of(Math.min(t, holds.getOrDefault(s.id, t)));
             compact(s.okRead, f);
-            if (s.errRead != null) compact(s.errRead, f);
+            if (s.errRead != null) compactWithin(s.errRead, f);
         }
-        for (Index ix : indexes.values()) compact(ix.read, Antichain.of(Math.min(t, holds.getOrDefault(ix.id, t))));
+        for (Index ix : indexes.values()) compactWithin(ix.read, Antichain.of(Math.min(t, holds.getOrDefault(ix.id, t))));
     }
 
     /** The earliest time stored collection or index {@code id} can still be read at exactly. */
@@ -445,5 +445,18 @@ final class Dataflows {
 
     private static void compact(TraceHandle h, Antichain f) {
         if (h.logicalCompaction().dominates(f) && !h.logicalCompaction().equals(f)) h.setLogicalCompaction(f);
+    }
+
+    /**
+     * {@link #compact}, but never past what the trace holds (its upper minus one), for the traces
+     * point reads read off the workers (indexes, and the errors of what they index): such a read
+     * takes a published snapshot at a time both complete and not before its since, and a since
+     * ahead of the index's upper would send every such read to the workers until the index caught
+     * up (at each tick, once a second). The history kept meanwhile is at most one compaction's.
+     */
+    private static void compactWithin(TraceHandle h, Antichain f) {
+        Antichain upper = h.upper();
+        if (!upper.isEmpty() && !f.isEmpty() && f.get(0)[0] >= upper.get(0)[0]) f = Antichain.of(upper.get(0)[0] - 1);
+        compact(h, f);
     }
 }

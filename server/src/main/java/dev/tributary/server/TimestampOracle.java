@@ -12,6 +12,8 @@ final class TimestampOracle {
     // written under the lock, read without it by decided()
     private volatile long lastWrite = -1;
     private volatile long lastRead = -1;
+    /** The latest time the inputs were moved past by {@link #advanceTime} (the clock's ticks), not handed to any read. */
+    private long lastAdvance = -1;
 
     TimestampOracle(Clock clock) {
         this.clock = clock;
@@ -21,15 +23,31 @@ final class TimestampOracle {
         return clock;
     }
 
+    private long latest() {
+        return Math.max(Math.max(lastWrite, lastRead), lastAdvance);
+    }
+
     synchronized long writeTime() {
-        long t = Math.max(clock.now(), Math.max(lastWrite, lastRead) + 1);
+        long t = Math.max(clock.now(), latest() + 1);
         lastWrite = t;
         return t;
     }
 
     synchronized long readTime() {
-        long t = Math.max(clock.now(), Math.max(lastWrite, lastRead));
+        long t = Math.max(clock.now(), latest());
         lastRead = t;
+        return t;
+    }
+
+    /**
+     * A time to complete the inputs through (they are advanced to it + 1) without handing it to
+     * a read, for the clock's ticks: later writes get later times, as after a read, but point
+     * reads ({@link #decided}) need not wait for the indexes to reach it, since nothing was
+     * promised at it.
+     */
+    synchronized long advanceTime() {
+        long t = Math.max(clock.now(), latest());
+        lastAdvance = t;
         return t;
     }
 
@@ -44,6 +62,6 @@ final class TimestampOracle {
 
     /** The time up to which everything is decided: nothing will be written at or before it. */
     synchronized long upper() {
-        return Math.max(lastWrite, lastRead) + 1;
+        return latest() + 1;
     }
 }
