@@ -48,16 +48,21 @@ class PointReadTest {
                 + String.join(", ", java.util.stream.IntStream.rangeClosed(1, rows).mapToObj(i -> "(" + i + ", " + i * 10 + ")").toList()));
     }
 
+    /** A table kv (k, v = 10 k) of {@code rows} rows indexed by k, and {@code session}'s prepared lookup of v by k. */
+    private Prepared indexedKv(Tributary.Connection session, int rows) {
+        db.execute("CREATE TABLE kv (k int PRIMARY KEY, v int)");
+        db.execute("CREATE INDEX kv_k ON kv (k)");
+        load("kv", rows);
+        return session.prepare("SELECT v FROM kv WHERE k = $1", List.of());
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3})
     void seeksAreServedFromPublishedShardsAndSeeEveryCommittedWrite(int workers) {
         Coordinator c = open(workers);
-        db.execute("CREATE TABLE kv (k int PRIMARY KEY, v int)");
-        db.execute("CREATE INDEX kv_k ON kv (k)");
-        load("kv", 100);
         Tributary.Connection reader = db.session();
         Tributary.Connection writer = db.session();
-        Prepared get = reader.prepare("SELECT v FROM kv WHERE k = $1", List.of());
+        Prepared get = indexedKv(reader, 100);
         assertThat(run(reader, get, 5L)).containsExactly("50");
         long before = c.publishedSeeks.sum();
         for (long k = 1; k <= 100; k++) assertThat(run(reader, get, k)).containsExactly(String.valueOf(k * 10));
@@ -166,11 +171,8 @@ class PointReadTest {
     @ValueSource(ints = {1, 2})
     void aBlockReadsItsOwnWritesAndADroppedIndexIsNotRead(int workers) {
         open(workers);
-        db.execute("CREATE TABLE kv (k int PRIMARY KEY, v int)");
-        db.execute("CREATE INDEX kv_k ON kv (k)");
-        load("kv", 10);
         Tributary.Connection s = db.session();
-        Prepared get = s.prepare("SELECT v FROM kv WHERE k = $1", List.of());
+        Prepared get = indexedKv(s, 10);
         for (int i = 0; i < 3; i++) assertThat(run(s, get, 3L)).containsExactly("30");
         s.execute("BEGIN");
         s.execute("UPDATE kv SET v = 33 WHERE k = 3");
@@ -225,11 +227,8 @@ class PointReadTest {
     @ValueSource(ints = {1, 2})
     void aTickOfTheClockDoesNotSendReadsToTheWorkers(int workers) {
         Coordinator c = open(workers);
-        db.execute("CREATE TABLE kv (k int PRIMARY KEY, v int)");
-        db.execute("CREATE INDEX kv_k ON kv (k)");
-        load("kv", 10);
         Tributary.Connection s = db.session();
-        Prepared get = s.prepare("SELECT v FROM kv WHERE k = $1", List.of());
+        Prepared get = indexedKv(s, 10);
         for (int i = 0; i < 3; i++) assertThat(run(s, get, 4L)).containsExactly("40");
         for (int tick = 0; tick < 5; tick++) {
             long before = c.publishedSeeks.sum();
