@@ -353,21 +353,32 @@ final class Dataflows {
      */
     static Map<Row, Long> lookup(PublishedIndexes.Shard[] shards, Row key, long t) {
         long[] at = {t};
-        BytesColumn probeKey = new BytesColumn(1, key.toBytes().length);
-        probeKey.add(key.toBytes());
+        BytesColumn probeKey = probe(key);
         Map<Row, Long> out = new LinkedHashMap<>();
         for (PublishedIndexes.Shard shard : shards) {
             if (shard.errors() != null && anyAt(shard.errors(), at)) return null;
-            var c = shard.rows().cursor();
-            c.seekKey(probeKey, 0);
-            if (!c.keyValid() || !c.keyColumn().equal(c.keyIndex(), probeKey, 0)) continue;
-            while (c.valValid()) {
-                long n = c.accumulate(at);
-                if (n != 0) out.merge(ROW.get(c.valColumn(), c.valIndex()), n, Long::sum);
-                c.stepVal();
-            }
+            seek(shard.rows().cursor(), probeKey, at, out);
         }
         return out;
+    }
+
+    /** {@code key} as a one-entry column, to seek an index's cursor with. */
+    private static BytesColumn probe(Row key) {
+        byte[] bytes = key.toBytes();
+        BytesColumn c = new BytesColumn(1, bytes.length);
+        c.add(bytes);
+        return c;
+    }
+
+    /** Adds to {@code out} the values under key {@code probeKey} in {@code c} with their counts at {@code at}, if not zero. */
+    private static void seek(dev.tributary.arrangements.Cursor c, BytesColumn probeKey, long[] at, Map<Row, Long> out) {
+        c.seekKey(probeKey, 0);
+        if (!c.keyValid() || !c.keyColumn().equal(c.keyIndex(), probeKey, 0)) return;
+        while (c.valValid()) {
+            long n = c.accumulate(at);
+            if (n != 0) out.merge(ROW.get(c.valColumn(), c.valIndex()), n, Long::sum);
+            c.stepVal();
+        }
     }
 
     /** Whether {@code trace} holds anything at time {@code at}. */
@@ -390,18 +401,7 @@ final class Dataflows {
         Stored s = stored.get(ix.on);
         Map<Row, Long> errs = s == null ? Map.of() : errorsAt(s.errRead, t);
         Map<Row, Long> out = new LinkedHashMap<>();
-        var c = ix.read.cursor();
-        BytesColumn probeKey = new BytesColumn();
-        probeKey.add(key.toBytes());
-        c.seekKey(probeKey, 0);
-        long[] at = {t};
-        if (c.keyValid() && c.keyColumn().equal(c.keyIndex(), probeKey, 0)) {
-            while (c.valValid()) {
-                long n = c.accumulate(at);
-                if (n != 0) out.merge(ROW.get(c.valColumn(), c.valIndex()), n, Long::sum);
-                c.stepVal();
-            }
-        }
+        seek(ix.read.cursor(), probe(key), new long[] {t}, out);
         return new Answer(out, errs);
     }
 

@@ -206,10 +206,6 @@ record Peek(long source, CatalogItem.Index index, Row key, List<Plan> steps) {
         }
     }
 
-    private static ScalarExpr.ColumnRef col(ScalarExpr e) {
-        return e instanceof ScalarExpr.ColumnRef c ? c : null;
-    }
-
     /**
      * The rows of {@code plan} when it reads no stored collection, only constants through maps,
      * filters, projections and unions (an INSERT's VALUES with their parameters in place), so it
