@@ -23,6 +23,21 @@ public final class Batch {
     private final Description description;
     /** With one-coordinate (totally ordered) times, the greatest time in the batch (MIN_VALUE if empty); otherwise MAX_VALUE. */
     final long maxTime;
+    /**
+     * Which keys the batch may hold, built once sparse probes have mostly missed it (see
+     * {@link BatchCursor#prepareSeeks}); null until then. Not part of the batch's value: a cache
+     * that only its worker writes, and that any reader may use once it is there.
+     */
+    KeyFilter filter;
+    /** The key column's {@link LongColumn#fences()}, made when prepared seeks first search a large batch of long keys; null until then (a cache like {@link #filter}). */
+    Fences fences;
+
+    /** Fences behind a final field, so that a reader that finds them through a data race sees them whole. */
+    record Fences(long[] keys) {}
+
+    /** Probes sought in the batch by prepared seeks before it had a filter, and how many found their key. */
+    long probed;
+    long probesFound;
 
     Batch(Column keys, int[] keyOffsets, Column vals, int[] valOffsets, long[] times, long[] diffs, int arity, Description description) {
         this(keys, keyOffsets, vals, valOffsets, times, diffs, arity, description, maxTime(times, diffs.length, arity));
@@ -64,8 +79,14 @@ public final class Batch {
         }
         Batch data = older.isEmpty() ? newer : older;
         if (!older.isEmpty() && !newer.isEmpty()) throw new IllegalArgumentException("neither batch is empty");
-        return new Batch(data.keys, data.keyOffsets, data.vals, data.valOffsets, data.times, data.diffs, data.arity,
+        Batch spanned = new Batch(data.keys, data.keyOffsets, data.vals, data.valOffsets, data.times, data.diffs, data.arity,
                 new Description(older.lower(), newer.upper(), data.since()), data.maxTime);
+        // the same keys: what was learnt about searching them holds (a quiet trace spans a batch per step)
+        spanned.filter = data.filter;
+        spanned.fences = data.fences;
+        spanned.probed = data.probed;
+        spanned.probesFound = data.probesFound;
+        return spanned;
     }
 
     public Description description() {
@@ -114,10 +135,11 @@ public final class Batch {
         return vals;
     }
 
-    /** Heap bytes of the batch's arrays and columns. */
+    /** Heap bytes of the batch's arrays and columns (and of its key filter and fences, if it has them). */
     public long heapBytes() {
         return 64 + keys.heapBytes() + vals.heapBytes() + Column.arrayBytes(keyOffsets.length, 4) + Column.arrayBytes(valOffsets.length, 4)
-                + Column.arrayBytes(times.length, 8) + Column.arrayBytes(diffs.length, 8);
+                + Column.arrayBytes(times.length, 8) + Column.arrayBytes(diffs.length, 8) + (filter == null ? 0 : filter.heapBytes())
+                + (fences == null ? 0 : Column.arrayBytes(fences.keys().length, 8));
     }
 
     /** A cursor over {@code batches} read as one (they may overlap in keys). */

@@ -2,9 +2,38 @@ package dev.tributary.arrangements;
 
 /** A cursor over one batch: positions are indexes into its trie. */
 final class BatchCursor implements Cursor {
+    /**
+     * A batch gets its seeks found in advance ({@link #prepareSeeks}) only when it has at least
+     * this many keys: smaller ones stay in the cache, where galloping from key to key is cheaper.
+     */
+    static final int PREPARED_MIN_KEYS = 1 << 14;
+    /** ... and at least this many keys per probe: denser probes share the cache lines galloping reads. */
+    static final int PREPARED_MIN_GAP = 64;
+    /** A batch of {@code long} keys searched through fences ({@link LongColumn#lowerBounds(LongColumn, int[], int, int[], long[])}) from this many keys. */
+    static final int FENCED_MIN_KEYS = 1 << 16;
+    /**
+     * A batch whose prepared probes have found their key less than half the time, over at least
+     * this many probes, gets a {@link KeyFilter}: the recent merges of a trace each hold a small
+     * share of the keys, and most probes would search them in vain.
+     */
+    static final long FILTER_AFTER_PROBES = 256;
+
     private final Batch batch;
     private int key;
     private int val;
+    /**
+     * The prepared probes (null: none) and, for each, its position in the batch (the first key
+     * {@code >=} it), or -1 where the batch's filter says it lacks the key (position not sought);
+     * and the first probe not yet passed.
+     */
+    private Column probes;
+    private int[] probeAt;
+    private int probeNext;
+    /** Scratch for the probes a filter lets through, and their positions. */
+    private int[] passed;
+    private int[] passedAt;
+    /** Keeps the reads that bring a probe's updates into the cache from being optimized away. */
+    private long touched;
 
     BatchCursor(Batch batch) {
         this.batch = batch;
@@ -48,7 +77,120 @@ final class BatchCursor implements Cursor {
     }
 
     @Override
+    public void prepareSeeks(Column keys) {
+        probes = null;
+        int m = keys.size();
+        int n = batch.keys.size();
+        if (m == 0 || n < PREPARED_MIN_KEYS || n / m < PREPARED_MIN_GAP) return;
+        if (probeAt == null || probeAt.length < m) {
+            probeAt = new int[m];
+            passed = new int[m];
+            passedAt = new int[m];
+        }
+        KeyFilter filter = batch.filter;
+        if (filter == null) {
+            search(keys, null, m, probeAt);
+            int found = 0;
+            for (int p = 0; p < m; p++) {
+                if (probeAt[p] < n && batch.keys.equal(probeAt[p], keys, p)) found++;
+            }
+            batch.probed += m;
+            batch.probesFound += found;
+            if (batch.probed >= FILTER_AFTER_PROBES && 2 * batch.probesFound < batch.probed) batch.filter = KeyFilter.of(batch.keys);
+        } else {
+            int c = 0;
+            for (int p = 0; p < m; p++) {
+                if (filter.mayContain(keys.hash(p))) passed[c++] = p;
+                else probeAt[p] = -1;
+            }
+            search(keys, passed, c, passedAt);
+            for (int j = 0; j < c; j++) probeAt[passed[j]] = passedAt[j];
+        }
+        touchUpdates(m);
+        probes = keys;
+        probeNext = 0;
+    }
+
+    /** {@link Column#lowerBounds} of the batch's keys, through fences where the batch is large. */
+    private void search(Column keys, int[] which, int count, int[] positions) {
+        if (batch.keys instanceof LongColumn own && keys instanceof LongColumn probes && own.size() >= FENCED_MIN_KEYS) {
+            Batch.Fences f = batch.fences;
+            if (f == null) batch.fences = f = new Batch.Fences(own.fences());
+            own.lowerBounds(probes, which, count, positions, f.keys());
+        } else {
+            batch.keys.lowerBounds(keys, which, count, positions);
+        }
+    }
+
+    /**
+     * Reads, level by level over all the probes found, the first value and update of each: the
+     * reads a seek's caller makes next, each a likely miss in a large batch, issued together.
+     */
+    private void touchUpdates(int m) {
+        int n = batch.keys.size();
+        int[] at = probeAt;
+        int[] keyOffsets = batch.keyOffsets;
+        int[] valOffsets = batch.valOffsets;
+        long sum = 0;
+        for (int p = 0; p < m; p++) sum += at[p] >= 0 && at[p] < n ? keyOffsets[at[p]] : 0;
+        for (int p = 0; p < m; p++) {
+            if (at[p] >= 0 && at[p] < n) sum += valOffsets[keyOffsets[at[p]]];
+        }
+        long[] times = batch.times;
+        long[] diffs = batch.diffs;
+        int arity = batch.arity;
+        for (int p = 0; p < m; p++) {
+            if (at[p] >= 0 && at[p] < n) {
+                int u = valOffsets[keyOffsets[at[p]]];
+                sum += times[u * arity] + diffs[u];
+            }
+        }
+        if (batch.vals instanceof LongColumn v) {
+            for (int p = 0; p < m; p++) {
+                if (at[p] >= 0 && at[p] < n) sum += v.getLong(keyOffsets[at[p]]);
+            }
+        }
+        touched += sum;
+    }
+
+    /** The index of key {@code i} of {@code column} among the prepared probes, or -1 if it is not one. */
+    private int probeIndex(Column column, int i) {
+        if (probes == null || probes.getClass() != column.getClass()) return -1;
+        int m = probes.size();
+        while (probeNext < m && probes.compare(probeNext, column, i) < 0) probeNext++;
+        return probeNext < m && probes.equal(probeNext, column, i) ? probeNext : -1;
+    }
+
+    /** Moves forward to position {@code at}, known to be the first key {@code >=} the one sought. */
+    private void jump(int at) {
+        if (at > key) {
+            key = at;
+            if (keyValid()) val = batch.keyOffsets[key];
+        } else {
+            rewindVals();
+        }
+    }
+
+    @Override
+    public boolean seekKeyExact(Column column, int i) {
+        int p = probeIndex(column, i);
+        if (p < 0) {
+            seekKey(column, i);
+        } else {
+            int at = probeAt[p];
+            if (at < 0) return false;
+            jump(at);
+        }
+        return keyValid() && batch.keys.equal(key, column, i);
+    }
+
+    @Override
     public void seekKey(Column column, int i) {
+        int p = probeIndex(column, i);
+        if (p >= 0 && probeAt[p] >= 0) {
+            jump(probeAt[p]);
+            return;
+        }
         int n = batch.keys.size();
         if (key >= n || batch.keys.compare(key, column, i) >= 0) {
             rewindVals();

@@ -48,6 +48,31 @@ public abstract class Column {
         return compare(i, other, j) == 0;
     }
 
+    /**
+     * For the values {@code which[0 .. count)} of {@code probes} (same class, sorted in this
+     * column's order; {@code which == null}: values {@code 0 .. count)}), the index of the first
+     * value of this (sorted) column that is {@code >=} each, written to {@code positions[0 .. count)}.
+     * The searches run level by level over all the probes at once, so the memory reads of different
+     * probes do not wait for each other: where this column is far larger than the cache, a probe's
+     * misses overlap with the other probes' instead of coming one after another.
+     */
+    public void lowerBounds(Column probes, int[] which, int count, int[] positions) {
+        java.util.Arrays.fill(positions, 0, count, 0);
+        if (size() == 0) return;
+        // the branch-free search keeps every probe's range the same length at each level
+        for (int len = size(); len > 1; ) {
+            int half = len >>> 1;
+            for (int p = 0; p < count; p++) {
+                int base = positions[p];
+                if (compare(base + half, probes, which == null ? p : which[p]) < 0) positions[p] = base + half;
+            }
+            len -= half;
+        }
+        for (int p = 0; p < count; p++) {
+            if (compare(positions[p], probes, which == null ? p : which[p]) < 0) positions[p]++;
+        }
+    }
+
     static long arrayBytes(int length, int elementBytes) {
         return 16 + (long) length * elementBytes;
     }

@@ -28,6 +28,29 @@ public interface Cursor {
     /** Moves to the first key {@code >=} key {@code i} of {@code column}. */
     void seekKey(Column column, int i);
 
+    /**
+     * Moves to key {@code i} of {@code column} and returns true if the cursor holds that key.
+     * Otherwise returns false, and the cursor is only known to be at or before the first key
+     * {@code >=} it: only a seek or {@link #rewindKeys} may follow, before anything is read. A
+     * cursor prepared for the key ({@link #prepareSeeks}) may answer false without searching a
+     * batch that certainly lacks it, which is the point: looking up keys one by one, a caller
+     * never needs the keys between them.
+     */
+    default boolean seekKeyExact(Column column, int i) {
+        seekKey(column, i);
+        return keyValid() && keyColumn().equal(keyIndex(), column, i);
+    }
+
+    /**
+     * A hint that the coming {@link #seekKey} calls will mostly be for values of {@code keys}
+     * (sorted), in order, each sought from wherever the cursor is ({@link #seekKey} or
+     * {@link #seekKeyExact}). A cursor over a batch far larger than the probes searches for all of
+     * them at once (see {@link Column#lowerBounds}), so each such seek is then a jump; other seeks
+     * work as before. The hint holds until the next call. The column must not change while the
+     * hint holds.
+     */
+    default void prepareSeeks(Column keys) {}
+
     void stepVal();
 
     /** Moves to the first value of the current key {@code >=} value {@code i} of {@code column}. */

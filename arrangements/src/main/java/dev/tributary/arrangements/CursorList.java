@@ -13,6 +13,11 @@ final class CursorList implements Cursor {
     private final boolean[] atVal;
     private int minKey = -1;
     private int minVal = -1;
+    /**
+     * Set by {@link #seekKeyExact}: only the cursors flagged in {@link #atKey} are known to be at
+     * the current key; the others may lag behind it, so they are brought up before a step.
+     */
+    private boolean exact;
 
     CursorList(List<Cursor> cursors) {
         this.cursors = cursors.toArray(new Cursor[0]);
@@ -22,6 +27,7 @@ final class CursorList implements Cursor {
     }
 
     private void findKey() {
+        exact = false;
         minKey = -1;
         for (int c = 0; c < cursors.length; c++) {
             atKey[c] = false;
@@ -91,6 +97,15 @@ final class CursorList implements Cursor {
 
     @Override
     public void stepKey() {
+        if (exact) {
+            if (minKey < 0) throw new IllegalStateException("stepKey after a seekKeyExact that found nothing: seek or rewind first");
+            Column column = keyColumn();
+            int i = keyIndex();
+            for (int c = 0; c < cursors.length; c++) {
+                if (!atKey[c]) cursors[c].seekKey(column, i);
+            }
+            findKey();
+        }
         for (int c = 0; c < cursors.length; c++) {
             if (atKey[c]) cursors[c].stepKey();
         }
@@ -101,6 +116,24 @@ final class CursorList implements Cursor {
     public void seekKey(Column column, int i) {
         for (Cursor c : cursors) c.seekKey(column, i);
         findKey();
+    }
+
+    /** Only the cursors that hold the key are positioned; the rest answer false without moving when they can. */
+    @Override
+    public boolean seekKeyExact(Column column, int i) {
+        minKey = -1;
+        for (int c = 0; c < cursors.length; c++) {
+            atKey[c] = cursors[c].seekKeyExact(column, i);
+            if (atKey[c] && minKey < 0) minKey = c;
+        }
+        exact = true;
+        findVal();
+        return minKey >= 0;
+    }
+
+    @Override
+    public void prepareSeeks(Column keys) {
+        for (Cursor c : cursors) c.prepareSeeks(keys);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.tributary.differential;
 
 import dev.tributary.arrangements.Batch;
+import dev.tributary.arrangements.Column;
 import dev.tributary.arrangements.Cursor;
 import dev.tributary.arrangements.LongColumn;
 import dev.tributary.arrangements.TraceHandle;
@@ -115,13 +116,13 @@ final class JoinCore {
         public void schedule() {
             in1.forEach((cap, msg) -> {
                 for (Batch batch : msg) {
-                    if (trace2 != null) join(cap, batch.cursor(), trace2.cursorThrough(acknowledged2), false, Seeks.sparse(batch.keyCount(), trace2.batches()));
+                    if (trace2 != null) join(cap, batch, trace2, acknowledged2, true);
                     acknowledged1 = batch.upper();
                 }
             });
             in2.forEach((cap, msg) -> {
                 for (Batch batch : msg) {
-                    if (trace1 != null) join(cap, trace1.cursorThrough(acknowledged1), batch.cursor(), Seeks.sparse(batch.keyCount(), trace1.batches()), false);
+                    if (trace1 != null) join(cap, batch, trace1, acknowledged1, false);
                     acknowledged2 = batch.upper();
                 }
             });
@@ -158,38 +159,39 @@ final class JoinCore {
         }
 
         /**
-         * Joins the updates of two cursors key by key; {@code c1} reads input 1's side, {@code c2}
-         * input 2's; a side whose {@code sparse} flag is set is a trace that the other side's keys
-         * are sparse in, and is sought from its first key (see {@link Seeks}).
+         * Joins a new batch of one input ({@code batchIsLeft}: input 1) with the other input's
+         * trace through its acknowledged frontier: by looking up each of the batch's keys when
+         * they are sparse in the trace, else by walking both in key order (see {@link Seeks}).
          */
-        private void join(Capability cap, Cursor c1, Cursor c2, boolean sparse1, boolean sparse2) {
+        private void join(Capability cap, Batch batch, TraceHandle trace, Antichain acknowledged, boolean batchIsLeft) {
+            Cursor news = batch.cursor();
+            Cursor history = trace.cursorThrough(acknowledged);
+            if (!Seeks.sparse(batch.keyCount(), trace.batches())) {
+                if (batchIsLeft) join(cap, news, history);
+                else join(cap, history, news);
+                return;
+            }
+            Column keys = batch.keys();
+            history.prepareSeeks(keys);
+            Updates o = out.newContainer();
+            for (int k = 0, n = batch.keyCount(); k < n; k++, news.stepKey()) {
+                if (!history.seekKeyExact(keys, k)) continue;
+                o = batchIsLeft ? joinKey(cap, o, news, history) : joinKey(cap, o, history, news);
+            }
+            out.send(cap, o);
+        }
+
+        /** Joins the updates of two cursors key by key, walking both in key order; {@code c1} reads input 1's side, {@code c2} input 2's. */
+        private void join(Capability cap, Cursor c1, Cursor c2) {
             Updates o = out.newContainer();
             while (c1.keyValid() && c2.keyValid()) {
                 int cmp = c1.keyColumn().compare(c1.keyIndex(), c2.keyColumn(), c2.keyIndex());
                 if (cmp < 0) {
-                    Seeks.seek(c1, c2.keyColumn(), c2.keyIndex(), sparse1);
+                    c1.seekKey(c2.keyColumn(), c2.keyIndex());
                 } else if (cmp > 0) {
-                    Seeks.seek(c2, c1.keyColumn(), c1.keyIndex(), sparse2);
-                } else if (longs != null) {
-                    o = joinLongKey(cap, o, c1, c2);
+                    c2.seekKey(c1.keyColumn(), c1.keyIndex());
                 } else {
-                    K key = keyType.get(c1.keyColumn(), c1.keyIndex());
-                    side1.load(c1, valType1);
-                    side2.load(c2, valType2);
-                    for (int a = 0; a < side1.updates; a++) {
-                        @SuppressWarnings("unchecked")
-                        V1 v1 = (V1) side1.vals.get(side1.valOf[a]);
-                        for (int bi = 0; bi < side2.updates; bi++) {
-                            @SuppressWarnings("unchecked")
-                            V2 v2 = (V2) side2.vals.get(side2.valOf[bi]);
-                            for (int k = 0; k < arity; k++) joined[k] = Math.max(side1.times[a * arity + k], side2.times[bi * arity + k]);
-                            Collection.append(o, outType, f.join(key, v1, v2), joined, 0, Math.multiplyExact(side1.diffs[a], side2.diffs[bi]));
-                            if (o.size() >= CHUNK) {
-                                out.send(cap, o);
-                                o = out.newContainer();
-                            }
-                        }
-                    }
+                    o = joinKey(cap, o, c1, c2);
                     c1.stepKey();
                     c2.stepKey();
                 }
@@ -197,7 +199,30 @@ final class JoinCore {
             out.send(cap, o);
         }
 
-        /** The pairs of the cursors' (equal, {@code long}) current keys, by {@link #longs}; returns the container being filled. */
+        /** The pairs of the cursors' (equal) current keys, leaving the cursors there; returns the container being filled. */
+        private Updates joinKey(Capability cap, Updates o, Cursor c1, Cursor c2) {
+            if (longs != null) return joinLongKey(cap, o, c1, c2);
+            K key = keyType.get(c1.keyColumn(), c1.keyIndex());
+            side1.load(c1, valType1);
+            side2.load(c2, valType2);
+            for (int a = 0; a < side1.updates; a++) {
+                @SuppressWarnings("unchecked")
+                V1 v1 = (V1) side1.vals.get(side1.valOf[a]);
+                for (int bi = 0; bi < side2.updates; bi++) {
+                    @SuppressWarnings("unchecked")
+                    V2 v2 = (V2) side2.vals.get(side2.valOf[bi]);
+                    for (int k = 0; k < arity; k++) joined[k] = Math.max(side1.times[a * arity + k], side2.times[bi * arity + k]);
+                    Collection.append(o, outType, f.join(key, v1, v2), joined, 0, Math.multiplyExact(side1.diffs[a], side2.diffs[bi]));
+                    if (o.size() >= CHUNK) {
+                        out.send(cap, o);
+                        o = out.newContainer();
+                    }
+                }
+            }
+            return o;
+        }
+
+        /** {@link #joinKey} of {@code long} keys and values, by {@link #longs}. */
         private Updates joinLongKey(Capability cap, Updates o, Cursor c1, Cursor c2) {
             long key = ((LongColumn) c1.keyColumn()).getLong(c1.keyIndex());
             side1.loadLongs(c1);
@@ -216,8 +241,6 @@ final class JoinCore {
                     }
                 }
             }
-            c1.stepKey();
-            c2.stepKey();
             return o;
         }
     }

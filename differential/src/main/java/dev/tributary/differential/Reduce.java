@@ -96,6 +96,8 @@ final class Reduce {
         private final TreeMap<K, List<long[]>> waiting;
         /** The key being visited, as the one value of a column: keys are read and written in place, not as objects. */
         private final Column probe;
+        /** The fresh batches' keys, when there are several batches (reused across rounds). */
+        private final Column freshKeys;
         /** A waiting key, to order it against the fresh batches' keys. */
         private final Column dueProbe;
         /** The visited key as an object, made only when needed (waiting times, a reducer that reads keys). */
@@ -130,6 +132,7 @@ final class Reduce {
             this.waiting = new TreeMap<>(keyType.order());
             this.probe = keyType.newColumn(1);
             this.dueProbe = keyType.newColumn(1);
+            this.freshKeys = keyType.newColumn(16);
             this.in1 = new KeyHistory<>(valType, arity);
             this.out1 = new KeyHistory<>(outType, arity);
             this.values = new Values<>(in1);
@@ -190,11 +193,9 @@ final class Reduce {
                 fresh.clear();
                 return;
             }
-            Cursor inputs = input.cursor();
-            Cursor outputs = output.cursor();
-            long probes = Seeks.keys(fresh) + due.size();
-            sparseInputs = Seeks.sparse(probes, input.batches());
-            sparseOutputs = Seeks.sparse(probes, output.batches());
+            Column keys = roundKeys();
+            Cursor inputs = Seeks.prepared(input.cursor(), keys);
+            Cursor outputs = Seeks.prepared(output.cursor(), keys);
             int d = 0;
             while (news.keyValid() || d < due.size()) {
                 int c;
@@ -230,9 +231,14 @@ final class Reduce {
             roundOutput.clear();
         }
 
-        /** Whether this round's keys are sparse in the input and the output trace (see {@link Seeks}). */
-        private boolean sparseInputs;
-        private boolean sparseOutputs;
+        /** The distinct keys of the fresh batches, in order: the keys the round will seek. */
+        private Column roundKeys() {
+            if (fresh.size() == 1) return fresh.get(0).keys();
+            freshKeys.clear();
+            for (Cursor c = Batch.cursor(fresh); c.keyValid(); c.stepKey()) freshKeys.append(c.keyColumn(), c.keyIndex());
+            return freshKeys;
+        }
+
 
         /** The visited key as an object. */
         private K key() {
@@ -241,8 +247,8 @@ final class Reduce {
         }
 
         private void visit(Cursor inputs, Cursor outputs, Antichain frontier) {
-            in1.load(inputs, probe, sparseInputs);
-            out1.load(outputs, probe, sparseOutputs);
+            in1.load(inputs, probe);
+            out1.load(outputs, probe);
             List<long[]> before = waiting.isEmpty() ? null : waiting.remove(key());
             List<long[]> later = null;
             if (arity == 1) {
@@ -587,8 +593,8 @@ final class Reduce {
             }
         }
 
-        /** Reads the updates of {@code key} (the one value of its column) from {@code c}, sought from its first key if {@code sparse}. */
-        void load(Cursor c, Column key, boolean sparse) {
+        /** Reads the updates of {@code key} (the one value of its column) from {@code c}, looked up exactly (the visits' keys come in order). */
+        void load(Cursor c, Column key) {
             if (anyObjects) {
                 Arrays.fill(objects, 0, Math.min(objects.length, vals.size()), null);
                 anyObjects = false;
@@ -596,8 +602,7 @@ final class Reduce {
             vals.clear();
             updates = 0;
             sweeping = false;
-            Seeks.seek(c, key, 0, sparse);
-            if (!c.keyValid() || !c.keyColumn().equal(c.keyIndex(), key, 0)) return;
+            if (!c.seekKeyExact(key, 0)) return;
             while (c.valValid()) {
                 loading = vals.size();
                 vals.append(c.valColumn(), c.valIndex());

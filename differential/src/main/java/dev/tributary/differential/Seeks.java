@@ -6,24 +6,22 @@ import dev.tributary.arrangements.Cursor;
 import java.util.List;
 
 /**
- * How an operator seeks a trace for the keys of a new batch, in key order.
+ * How an operator finds the keys of a new batch in a trace.
  *
- * <p>{@link Cursor#seekKey} gallops forward from the cursor's key, which is right when the probes
- * are dense in the trace. When they are sparse (a step's hundred keys against a trace of
- * millions) each gallop covers a gap of thousands of keys, touching about {@code 2 log2(gap)}
- * cache lines that no other probe shares, and a join or reduce then spends most of its time in
- * cache and TLB misses. Restarting each seek from the first key instead makes every probe walk the
- * same exponential steps and bisect the same intervals: their first levels stay in the cache, so a
- * probe misses about as often as a binary search from scratch does (a cache model of a 10^7-key
- * batch and 100 sorted probes: 13 instead of 29 lines missed per probe with 2 MiB of cache, 11
- * instead of 17 pages with 2048 TLB entries). Where the trace fits in the cache both ways cost
- * the same few comparisons, so only sparse probes restart.
+ * <p>Walking the batch and the trace in step, each seeking the other's key when behind, suits
+ * keys that are dense in each other. When the new keys are sparse in the trace (a step's hundred
+ * keys against millions), each walk step is a search of every batch of the trace, most of it cache
+ * and TLB misses, and the keys between the new ones are never needed. Then the operator tells the
+ * trace's cursor the keys first ({@link Cursor#prepareSeeks}), so that its large batches search
+ * for all of them at once with their misses overlapping and skip the keys their filters say they
+ * lack, and looks each key up exactly ({@link Cursor#seekKeyExact}). A reduce always looks keys
+ * up one by one, so it always prepares.
  */
 final class Seeks {
     private Seeks() {}
 
     /** Probes are sparse when the trace's largest batch has at least this many keys per probe key. */
-    static final long SPARSE_GAP = 1024;
+    static final long SPARSE_GAP = 8;
 
     /** Whether {@code probeKeys} sorted probes are sparse in a trace of {@code batches}. */
     static boolean sparse(long probeKeys, List<Batch> batches) {
@@ -32,16 +30,9 @@ final class Seeks {
         return largest >= SPARSE_GAP * Math.max(1, probeKeys);
     }
 
-    /** The number of keys in {@code batches} (with repeats across batches): an upper bound of their distinct keys. */
-    static long keys(List<Batch> batches) {
-        long n = 0;
-        for (Batch b : batches) n += b.keyCount();
-        return n;
-    }
-
-    /** Moves {@code c} to the first key {@code >=} key {@code i} of {@code column}, from its first key if {@code sparse}. */
-    static void seek(Cursor c, Column column, int i, boolean sparse) {
-        if (sparse) c.rewindKeys();
-        c.seekKey(column, i);
+    /** {@code c}, told that it will be looked up for the keys of {@code keys} in order ({@link Cursor#prepareSeeks}). */
+    static Cursor prepared(Cursor c, Column keys) {
+        c.prepareSeeks(keys);
+        return c;
     }
 }

@@ -107,7 +107,7 @@ public class IncrementalBenchmark {
         for (Program p : programs) sum += p.checksum.value;
         long cpu = 0;
         for (Program p : programs) cpu += p.stepCpuNanos;
-        System.out.printf("%nload of %d keys: %.2f s; then %d steps of %d updates; batches in the traces at the end (worker 0): left %d, right %d;"
+        System.out.printf("%nload of %d keys: %.2f s; then %d steps of %d updates; keys of the batches in the traces at the end (worker 0): left %s, right (join) or output (count) %s;"
                 + " worker CPU time per update over all steps (warm-up included): %.0f ns%n", keys, loadSec, steps, BATCH, programs[0].leftBatches,
                 programs[0].rightBatches, (double) cpu / Math.max(1, steps * BATCH));
         // arrange and count keep exactly `keys` records; the join's output follows the left side's multiplicities
@@ -133,11 +133,11 @@ public class IncrementalBenchmark {
         private long time;
         private long waitingFor;
         final Sinks.Sum checksum = new Sinks.Sum();
-        /** The arrangements' traces, and how many batches they held after the last invocation (a sign of merging keeping up). */
+        /** The arrangements' traces (the right side's, or the count's output), and their batches' key counts after the last invocation (a sign of merging keeping up). */
         private TraceHandle leftTrace;
         private TraceHandle rightTrace;
-        int leftBatches;
-        int rightBatches;
+        String leftBatches = "";
+        String rightBatches = "";
         /** The worker thread's CPU time in {@link #steps}: unlike wall-clock time, not inflated while other processes hold the cores. */
         long stepCpuNanos;
 
@@ -163,7 +163,11 @@ public class IncrementalBenchmark {
                 leftTrace = a.trace();
                 Probe p = switch (op) {
                     case "arrange" -> Sinks.sumBatches(a.batches(), false, checksum);
-                    case "count" -> Sinks.sumBatches(a.count().batches(), true, checksum);
+                    case "count" -> {
+                        Arrangement<Long, Long> counts = a.count();
+                        rightTrace = counts.trace();
+                        yield Sinks.sumBatches(counts.batches(), true, checksum);
+                    }
                     case "join" -> {
                         Arrangement<Long, Long> b = byKey(r.collection());
                         rightTrace = b.trace();
@@ -212,8 +216,14 @@ public class IncrementalBenchmark {
                 advanceAndWait();
             }
             stepCpuNanos += CPU.getCurrentThreadCpuTime() - cpu;
-            leftBatches = leftTrace.batches().size();
-            rightBatches = rightTrace == null ? 0 : rightTrace.batches().size();
+            leftBatches = shape(leftTrace);
+            rightBatches = rightTrace == null ? "none" : shape(rightTrace);
+        }
+
+        private static String shape(TraceHandle trace) {
+            StringBuilder s = new StringBuilder();
+            for (var b : trace.batches()) s.append(s.isEmpty() ? "" : " ").append(b.keyCount());
+            return trace.batches().size() + " [" + s + "]";
         }
 
         private void advanceAndWait() {

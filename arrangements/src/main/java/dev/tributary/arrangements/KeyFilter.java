@@ -1,0 +1,63 @@
+package dev.tributary.arrangements;
+
+/**
+ * Which keys a batch may hold: a blocked Bloom filter over its key column, one 64-bit word per
+ * key's hash with {@value #BITS} bits set in it, at most {@value #KEYS_PER_WORD} keys per word
+ * on average (8 bits per key or more: a key the batch lacks gets a false "may" a few times in a
+ * hundred).
+ *
+ * <p>It lets a probe skip a large batch that lacks its key for one cache line instead of a binary
+ * search, each step of which misses the cache. A trace holds a few large batches whose keys each
+ * cover a small share of the key space (the results of recent merges), and a probe for one key
+ * would otherwise search every one of them. Built once per batch, only for those that sparse
+ * probes mostly miss ({@link BatchCursor#prepareSeeks}); immutable once built, so a reader that
+ * finds it through a data race sees it whole (its array is reached through a final field).
+ */
+final class KeyFilter {
+    private static final int BITS = 4;
+    private static final int KEYS_PER_WORD = 8;
+
+    private final long[] words;
+    private final int mask;
+
+    private KeyFilter(long[] words) {
+        this.words = words;
+        this.mask = words.length - 1;
+    }
+
+    /** A filter of every value of {@code keys}. */
+    static KeyFilter of(Column keys) {
+        int n = keys.size();
+        int length = Integer.highestOneBit(Math.max(1, n / KEYS_PER_WORD));
+        if (length < Math.max(1, n / KEYS_PER_WORD)) length <<= 1;
+        KeyFilter f = new KeyFilter(new long[length]);
+        for (int i = 0; i < n; i++) {
+            long h = mix(keys.hash(i));
+            f.words[(int) h & f.mask] |= bits(h);
+        }
+        return f;
+    }
+
+    /** Whether a key with {@link Column#hash} {@code hash} may be in the batch (false: certainly not). */
+    boolean mayContain(long hash) {
+        long h = mix(hash);
+        long b = bits(h);
+        return (words[(int) h & mask] & b) == b;
+    }
+
+    /** {@value #BITS} bit positions from the hash's upper bits (the lower ones pick the word). */
+    private static long bits(long h) {
+        return 1L << (h >>> 58) | 1L << (h >>> 52 & 63) | 1L << (h >>> 46 & 63) | 1L << (h >>> 40 & 63);
+    }
+
+    /** A finalizer that spreads every input bit over the whole word (column hashes of longs are the values themselves). */
+    private static long mix(long x) {
+        x = (x ^ (x >>> 33)) * 0xff51afd7ed558ccdL;
+        x = (x ^ (x >>> 33)) * 0xc4ceb9fe1a85ec53L;
+        return x ^ (x >>> 33);
+    }
+
+    long heapBytes() {
+        return 32 + Column.arrayBytes(words.length, 8);
+    }
+}
