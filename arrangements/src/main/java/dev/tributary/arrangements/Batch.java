@@ -24,6 +24,13 @@ public final class Batch {
     /** With one-coordinate (totally ordered) times, the greatest time in the batch (MIN_VALUE if empty); otherwise MAX_VALUE. */
     final long maxTime;
     /**
+     * Every key has exactly one value ({@code keyOffsets[k] == k}), and every value exactly one
+     * update ({@code valOffsets[v] == v}): common (a table arranged by its unique key, a count),
+     * and then a cursor need not read the offsets, each a cache miss in a large batch.
+     */
+    final boolean oneValPerKey;
+    final boolean oneUpdatePerVal;
+    /**
      * Which keys the batch may hold, built once sparse probes have mostly missed it (see
      * {@link BatchCursor#prepareSeeks}); null until then. Not part of the batch's value: a cache
      * that only its worker writes, and that any reader may use once it is there.
@@ -54,6 +61,8 @@ public final class Batch {
         this.arity = arity;
         this.description = description;
         this.maxTime = maxTime;
+        this.oneValPerKey = vals.size() == keys.size();
+        this.oneUpdatePerVal = diffs.length == vals.size();
     }
 
     private static long maxTime(long[] times, int updates, int arity) {

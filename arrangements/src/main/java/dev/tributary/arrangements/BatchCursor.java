@@ -47,7 +47,7 @@ final class BatchCursor implements Cursor {
 
     @Override
     public boolean valValid() {
-        return keyValid() && val < batch.keyOffsets[key + 1];
+        return keyValid() && val < valEnd(key);
     }
 
     @Override
@@ -73,7 +73,7 @@ final class BatchCursor implements Cursor {
     @Override
     public void stepKey() {
         key++;
-        if (keyValid()) val = batch.keyOffsets[key];
+        if (keyValid()) val = firstVal(key);
     }
 
     @Override
@@ -129,25 +129,27 @@ final class BatchCursor implements Cursor {
     private void touchUpdates(int m) {
         int n = batch.keys.size();
         int[] at = probeAt;
-        int[] keyOffsets = batch.keyOffsets;
-        int[] valOffsets = batch.valOffsets;
         long sum = 0;
-        for (int p = 0; p < m; p++) sum += at[p] >= 0 && at[p] < n ? keyOffsets[at[p]] : 0;
-        for (int p = 0; p < m; p++) {
-            if (at[p] >= 0 && at[p] < n) sum += valOffsets[keyOffsets[at[p]]];
+        if (!batch.oneValPerKey) {
+            for (int p = 0; p < m; p++) sum += at[p] >= 0 && at[p] < n ? batch.keyOffsets[at[p]] : 0;
+        }
+        if (!batch.oneUpdatePerVal) {
+            for (int p = 0; p < m; p++) {
+                if (at[p] >= 0 && at[p] < n) sum += batch.valOffsets[firstVal(at[p])];
+            }
         }
         long[] times = batch.times;
         long[] diffs = batch.diffs;
         int arity = batch.arity;
         for (int p = 0; p < m; p++) {
             if (at[p] >= 0 && at[p] < n) {
-                int u = valOffsets[keyOffsets[at[p]]];
+                int u = firstUpdate(firstVal(at[p]));
                 sum += times[u * arity] + diffs[u];
             }
         }
         if (batch.vals instanceof LongColumn v) {
             for (int p = 0; p < m; p++) {
-                if (at[p] >= 0 && at[p] < n) sum += v.getLong(keyOffsets[at[p]]);
+                if (at[p] >= 0 && at[p] < n) sum += v.getLong(firstVal(at[p]));
             }
         }
         touched += sum;
@@ -165,7 +167,7 @@ final class BatchCursor implements Cursor {
     private void jump(int at) {
         if (at > key) {
             key = at;
-            if (keyValid()) val = batch.keyOffsets[key];
+            if (keyValid()) val = firstVal(key);
         } else {
             rewindVals();
         }
@@ -212,7 +214,7 @@ final class BatchCursor implements Cursor {
             else hi = mid;
         }
         key = hi;
-        if (keyValid()) val = batch.keyOffsets[key];
+        if (keyValid()) val = firstVal(key);
     }
 
     @Override
@@ -223,32 +225,48 @@ final class BatchCursor implements Cursor {
     @Override
     public void seekVal(Column column, int i) {
         if (!keyValid()) return;
-        int end = batch.keyOffsets[key + 1];
+        int end = valEnd(key);
         while (val < end && batch.vals.compare(val, column, i) < 0) val++;
     }
 
     @Override
     public void rewindVals() {
-        if (keyValid()) val = batch.keyOffsets[key];
+        if (keyValid()) val = firstVal(key);
     }
 
     @Override
     public void rewindKeys() {
         key = 0;
-        val = batch.keys.size() > 0 ? batch.keyOffsets[0] : 0;
+        val = 0;
+    }
+
+    private int firstVal(int k) {
+        return batch.oneValPerKey ? k : batch.keyOffsets[k];
+    }
+
+    private int valEnd(int k) {
+        return batch.oneValPerKey ? k + 1 : batch.keyOffsets[k + 1];
+    }
+
+    private int firstUpdate(int v) {
+        return batch.oneUpdatePerVal ? v : batch.valOffsets[v];
+    }
+
+    private int updateEnd(int v) {
+        return batch.oneUpdatePerVal ? v + 1 : batch.valOffsets[v + 1];
     }
 
     @Override
     public void forEachTime(TimeDiffConsumer consumer) {
         int arity = batch.arity;
-        for (int u = batch.valOffsets[val], e = batch.valOffsets[val + 1]; u < e; u++) consumer.accept(batch.times, u * arity, batch.diffs[u]);
+        for (int u = firstUpdate(val), e = updateEnd(val); u < e; u++) consumer.accept(batch.times, u * arity, batch.diffs[u]);
     }
 
     @Override
     public long accumulate(long[] time) {
         int arity = batch.arity;
         long sum = 0;
-        for (int u = batch.valOffsets[val], e = batch.valOffsets[val + 1]; u < e; u++) {
+        for (int u = firstUpdate(val), e = updateEnd(val); u < e; u++) {
             if (Times.lessEqual(batch.times, u * arity, time, 0, arity)) sum += batch.diffs[u];
         }
         return sum;
