@@ -233,7 +233,7 @@ final class Spine {
             }
             long size = w.get(0).updateCount();
             for (Batch b : up) size += b.updateCount();
-            if (size > idleCredit) return false;
+            if (!idleMayMerge(size, up.size() + 1)) return false;
             // the batch is newer than everything above it and older than the rest of its level
             up.add(w.remove(0));
             startMerge(next, up.size());
@@ -241,7 +241,7 @@ final class Spine {
         }
         long size = 0;
         for (int i = 0; i < count; i++) size += w.get(i).updateCount();
-        if (size > idleCredit) return false;
+        if (!idleMayMerge(size, count)) return false;
         startMerge(level, count);
         return true;
     }
@@ -261,12 +261,38 @@ final class Spine {
                 if (hasMergeInProgress()) return true;
                 continue;
             }
-            if (b.updateCount() > idleCredit) return false;
+            if (!idleMayMerge(b.updateCount(), 1)) return false;
             w.remove(0);
             setMerging(level, new Merger(b, Batch.empty(keyProto, valProto, arity, b.upper(), b.upper(), since), since));
             return true;
         }
         return false;
+    }
+
+    /**
+     * Whether an idle merge of {@code batches} batches holding {@code size} updates may start.
+     * The fuel since the last insertion must cover it. A merge of fewer than the fan-in (or an
+     * in-place compaction) erases a boundary that the insertions' schedule would have kept, so the
+     * schedule merges its result again: it pays only when the trace stays idle until it is
+     * compact, so it waits until the fuel covers the whole trace. Without that, a trace taking a
+     * small batch per step merged each pair of small batches in the idle moments between steps
+     * and again when its level filled: over half of all merge work and of the bytes it wrote.
+     */
+    private boolean idleMayMerge(long size, int batches) {
+        if (size > idleCredit) return false;
+        return batches >= fanIn || updates() <= idleCredit;
+    }
+
+    /** The updates held, in waiting batches and in merges' inputs. */
+    private long updates() {
+        long n = 0;
+        for (List<Batch> w : waiting) {
+            for (Batch b : w) n += b.updateCount();
+        }
+        for (Merger m : merging) {
+            if (m != null) n += m.inputUpdates();
+        }
+        return n;
     }
 
     private boolean hasMergeInProgress() {
