@@ -21,7 +21,11 @@ public final class Batch {
     final long[] diffs;
     final int arity;
     private final Description description;
-    /** With one-coordinate (totally ordered) times, the greatest time in the batch (MIN_VALUE if empty); otherwise MAX_VALUE. */
+    /**
+     * With one-coordinate (totally ordered) times, the greatest time in the batch or a bound of it
+     * from above (MIN_VALUE if empty); otherwise MAX_VALUE. A bound that is too high only costs a
+     * compaction that finds nothing to consolidate.
+     */
     final long maxTime;
     /**
      * Every key has exactly one value ({@code keyOffsets[k] == k}), and every value exactly one
@@ -50,7 +54,8 @@ public final class Batch {
         this(keys, keyOffsets, vals, valOffsets, times, diffs, arity, description, maxTime(times, diffs.length, arity));
     }
 
-    private Batch(Column keys, int[] keyOffsets, Column vals, int[] valOffsets, long[] times, long[] diffs, int arity, Description description,
+    /** A batch whose times (arity 1) are known to be at most {@code maxTime}, sparing the scan for it (a merge knows a bound from its inputs). */
+    Batch(Column keys, int[] keyOffsets, Column vals, int[] valOffsets, long[] times, long[] diffs, int arity, Description description,
                   long maxTime) {
         this.keys = keys;
         this.keyOffsets = keyOffsets;

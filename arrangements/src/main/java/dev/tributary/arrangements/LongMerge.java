@@ -23,6 +23,8 @@ final class LongMerge {
 
     private final long floor;
     private final int n;
+    /** The greatest time of any input: with the floor, a bound of the output's (no scan of the output needed). */
+    private long inputMaxTime = Long.MIN_VALUE;
     // the inputs' arrays, oldest input first, held here so the loops do not reload them through the batches
     private final int[] keyCount;
     private final long[][] inKeys;
@@ -97,6 +99,7 @@ final class LongMerge {
             keyCap += b.keyCount();
             valCap += b.valCount();
             upd += b.updateCount();
+            inputMaxTime = Math.max(inputMaxTime, b.maxTime);
         }
         this.keyCap = (int) keyCap;
         this.valCap = (int) valCap;
@@ -438,6 +441,6 @@ final class LongMerge {
         MergeScratch scratch = MergeScratch.ofThread();
         return new Batch(new LongColumn(scratch.finish(keys, nk), nk), scratch.finish(keyOffsets, nk + 1),
                 new LongColumn(scratch.finish(vals, nv), nv), scratch.finish(valOffsets, nv + 1),
-                scratch.finish(times, nu), scratch.finish(diffs, nu), 1, description);
+                scratch.finish(times, nu), scratch.finish(diffs, nu), 1, description, nu == 0 ? Long.MIN_VALUE : Math.max(floor, inputMaxTime));
     }
 }
