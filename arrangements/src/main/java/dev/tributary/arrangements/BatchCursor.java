@@ -81,7 +81,7 @@ final class BatchCursor implements Cursor {
         probes = null;
         int m = keys.size();
         int n = batch.keys.size();
-        if (m == 0 || n < PREPARED_MIN_KEYS || n / m < PREPARED_MIN_GAP) return;
+        if (m == 0 || n < PREPARED_MIN_KEYS || n / m < PREPARED_MIN_GAP || keys.getClass() != batch.keys.getClass()) return;
         if (probeAt == null || probeAt.length < m) {
             probeAt = new int[m];
             passed = new int[m];
@@ -96,7 +96,9 @@ final class BatchCursor implements Cursor {
             }
             batch.probed += m;
             batch.probesFound += found;
-            if (batch.probed >= FILTER_AFTER_PROBES && 2 * batch.probesFound < batch.probed) batch.filter = KeyFilter.of(batch.keys);
+            if (batch.probed >= FILTER_AFTER_PROBES && 2 * batch.probesFound < batch.probed && KeyFilter.applies(batch.keys)) {
+                batch.filter = KeyFilter.of(batch.keys);
+            }
         } else {
             int c = 0;
             for (int p = 0; p < m; p++) {

@@ -25,6 +25,16 @@ final class KeyFilter {
         this.mask = words.length - 1;
     }
 
+    /**
+     * Whether a filter may be built over {@code keys}: only columns whose {@link Column#hash} is a
+     * function of the value's bits, so that values equal in the column's order hash alike (an
+     * {@link ObjectColumn}'s order is its comparator's, which {@code hashCode} need not agree with:
+     * 1.0 and 1.00 as {@code BigDecimal}s), since a filter that misses a key loses data.
+     */
+    static boolean applies(Column keys) {
+        return keys instanceof LongColumn || keys instanceof BytesColumn;
+    }
+
     /** A filter of every value of {@code keys}. */
     static KeyFilter of(Column keys) {
         int n = keys.size();
