@@ -84,6 +84,21 @@ class PreparedSeekTest {
     }
 
     @Test
+    void fencedLowerBoundsHoldAtTheEndsOfTheLongRange() {
+        SplittableRandom random = new SplittableRandom(8);
+        TreeSet<Long> set = new TreeSet<>(List.of(Long.MIN_VALUE, Long.MIN_VALUE + 1, -1L, 0L, 1L, Long.MAX_VALUE - 1, Long.MAX_VALUE));
+        while (set.size() < 5000) set.add(random.nextLong());
+        long[] values = set.stream().mapToLong(Long::longValue).toArray();
+        LongColumn column = longs(values);
+        TreeSet<Long> probeSet = new TreeSet<>(List.of(Long.MIN_VALUE, Long.MIN_VALUE + 1, -1L, 0L, 1L, Long.MAX_VALUE - 1, Long.MAX_VALUE));
+        while (probeSet.size() < 300) probeSet.add(random.nextBoolean() ? values[random.nextInt(values.length)] : random.nextLong());
+        long[] probes = probeSet.stream().mapToLong(Long::longValue).toArray();
+        int[] actual = new int[probes.length];
+        column.lowerBounds(longs(probes), null, probes.length, actual, column.fences());
+        for (int p = 0; p < probes.length; p++) assertThat(actual[p]).as("probe %d", probes[p]).isEqualTo(linear(values, probes[p]));
+    }
+
+    @Test
     void preparedExactSeeksFindWhatPlainSeeksFindBeforeAndAfterTheFilter() {
         SplittableRandom random = new SplittableRandom(2);
         Batch batch = batch(sortedDistinct(random, KEYS, 100L * KEYS), random);
