@@ -89,8 +89,8 @@ public final class LongColumn extends Column {
         }
     }
 
-    /** Keys per fence: a block of them is eight cache lines. */
-    static final int FENCE_SPACING = 64;
+    /** Values per fence: few enough fences to stay in the cache (20 KB for 10^7 values). */
+    static final int FENCE_SPACING = 4096;
 
     /** Every {@value #FENCE_SPACING}th value: a column's first level of search, small enough to stay in the cache. */
     long[] fences() {
@@ -100,18 +100,23 @@ public final class LongColumn extends Column {
     }
 
     /**
-     * {@link #lowerBounds} through {@code fences} (this column's {@link #fences()}): the probes
-     * search the fences first, all at once, then each the block of {@value #FENCE_SPACING} values
-     * its fence leads to, again all at once. A probe of a column far larger than the cache then
-     * misses in about three cache lines of one page, where a bisection of the whole column misses
-     * in one line and one page per level below what the cache holds.
+     * {@link #lowerBounds} through {@code fences} (this column's {@link #fences()}). The probes
+     * search the fences, all at once and in the cache; then each guesses its position in the block
+     * of {@value #FENCE_SPACING} values between its two fences by interpolating between them, and
+     * all the guesses are read at once, the one cache miss of the search; then each walks from its
+     * guess (galloping, then bisecting) to the exact position. Where the values spread evenly
+     * within a block (numeric ids, hashes) the guess lands within a cache line or two of the
+     * answer, where a bisection of a column far larger than the cache misses once per level below
+     * what the cache holds; where they do not, the walk is a search of the block, no worse than
+     * bisecting it.
      */
     void lowerBounds(LongColumn probes, int[] which, int count, int[] positions, long[] fences) {
         long[] q = probes.values;
         long[] a = values;
         int n = size;
-        // positions[p] first holds the first fence >= the probe
         Arrays.fill(positions, 0, count, 0);
+        if (n == 0) return;
+        // positions[p] first holds the first fence >= the probe
         for (int len = fences.length; len > 1; ) {
             int half = len >>> 1;
             for (int p = 0; p < count; p++) {
@@ -123,28 +128,84 @@ public final class LongColumn extends Column {
         for (int p = 0; p < count; p++) {
             if (fences[positions[p]] < q[which == null ? p : which[p]]) positions[p]++;
         }
-        // fence j >= q > fence j-1: the answer is in (S(j-1), min(Sj, n)]; search (S(j-1), min(Sj, n))
-        // with every value from the window's end on read as +infinity, so all probes take the same steps
-        int[] hi = scratchBounds(count);
+        // fence j >= x > fence j-1: the answer is in [lo, hi] = [S(j-1) + 1, min(Sj, n)] (j = 0: it is 0)
+        int[] guess = scratchBounds(count);
+        long sum = 0;
         for (int p = 0; p < count; p++) {
             int j = positions[p];
-            int lo = j == 0 ? 0 : (j - 1) * FENCE_SPACING + 1;
-            hi[p] = j == 0 ? 0 : Math.min(j * FENCE_SPACING, n);
-            positions[p] = lo;
-        }
-        for (int len = FENCE_SPACING - 1; len > 1; ) {
-            int half = len >>> 1;
-            for (int p = 0; p < count; p++) {
-                int base = positions[p];
-                int i = base + half;
-                positions[p] = i < hi[p] && a[i] < q[which == null ? p : which[p]] ? i : base;
+            if (j == 0) {
+                guess[p] = -1;
+                continue;
             }
-            len -= half;
+            long x = q[which == null ? p : which[p]];
+            int left = (j - 1) * FENCE_SPACING;
+            int right = Math.min(j * FENCE_SPACING, n - 1);
+            long lv = fences[j - 1];
+            long rv = j < fences.length ? fences[j] : a[n - 1];
+            int g;
+            if (rv < x) {
+                g = n; // beyond the last value
+            } else {
+                double f = ((double) x - (double) lv) / ((double) rv - (double) lv);
+                g = left + (int) Math.max(1, Math.min(right - left, Math.round(f * (right - left))));
+                sum += a[Math.min(g, n - 1)];
+            }
+            guess[p] = g;
         }
+        touched = sum;
         for (int p = 0; p < count; p++) {
-            int base = positions[p];
-            if (base < hi[p] && a[base] < q[which == null ? p : which[p]]) positions[p]++;
+            int j = positions[p];
+            int g = guess[p];
+            if (j == 0) positions[p] = 0;
+            else if (g >= n) positions[p] = n;
+            else positions[p] = lowerBoundNear(a, (j - 1) * FENCE_SPACING + 1, Math.min(j * FENCE_SPACING, n), g, q[which == null ? p : which[p]]);
         }
+    }
+
+    /** Keeps the guesses' reads from being optimized away. */
+    private static long touched;
+
+    /**
+     * The first index {@code i} in {@code [lo, hi]} with {@code i == hi} or {@code a[i] >= x}, given
+     * that every index before {@code lo} holds less than {@code x} and that {@code a[hi]} (if
+     * {@code hi < a}'s used length) holds at least {@code x}; found by galloping from {@code g}.
+     */
+    static int lowerBoundNear(long[] a, int lo, int hi, int g, long x) {
+        if (lo >= hi) return lo;
+        g = Math.max(lo, Math.min(g, hi - 1));
+        int from;
+        int to;
+        if (a[g] < x) {
+            // the answer is in (g, hi]
+            int left = g;
+            int step = 1;
+            int right = Math.min(hi, left + 1);
+            while (right < hi && a[right] < x) {
+                left = right;
+                step <<= 1;
+                right = Math.min(hi, left + step);
+            }
+            from = left + 1;
+            to = right;
+        } else {
+            // the answer is in [lo, g]
+            int right = g;
+            int step = 1;
+            int left = g - 1;
+            while (left >= lo && a[left] >= x) {
+                right = left;
+                step <<= 1;
+                left = Math.max(lo - 1, right - step);
+            }
+            from = left + 1;
+            to = right;
+        }
+        while (from < to) {
+            int mid = (from + to) >>> 1;
+            if (a[mid] < x) from = mid + 1;
+            else to = mid;
+        }
+        return from;
     }
 
     private static final ThreadLocal<int[][]> BOUNDS = ThreadLocal.withInitial(() -> new int[][] {new int[256]});

@@ -54,8 +54,10 @@ class PreparedSeekTest {
     @Test
     void fencedLowerBoundsMatchTheUnfencedOnes() {
         SplittableRandom random = new SplittableRandom(7);
-        for (int n : new int[] {1, 2, 63, 64, 65, 127, 128, 129, 1000, 70_001, 200_000}) {
-            long[] values = sortedDistinct(random, n, 10L * n);
+        for (int n : new int[] {1, 2, 63, 64, 65, 127, 128, 129, 1000, 4095, 4096, 4097, 70_001, 200_000, -50_000, -300_000}) {
+            // negative: clustered values (runs of neighbours, then a jump), which interpolation guesses badly
+            long[] values = n > 0 ? sortedDistinct(random, n, 10L * n) : clustered(random, -n);
+            n = values.length;
             LongColumn column = longs(values);
             long[] fences = column.fences();
             for (int trial = 0; trial < 5; trial++) {
@@ -64,7 +66,7 @@ class PreparedSeekTest {
                 set.add(values[0]);
                 set.add(values[n - 1]);
                 set.add(values[n - 1] + 1);
-                for (int p = 0; p < 100; p++) set.add(random.nextBoolean() ? values[random.nextInt(n)] : random.nextLong(-3, 10L * n + 3));
+                for (int p = 0; p < 100; p++) set.add(random.nextBoolean() ? values[random.nextInt(n)] : random.nextLong(values[0] - 3, values[n - 1] + 4));
                 long[] probes = set.stream().mapToLong(Long::longValue).toArray();
                 int[] which = new int[probes.length];
                 int count = 0;
@@ -261,6 +263,16 @@ class PreparedSeekTest {
         }
         batcher.push(u);
         return batcher.seal(Antichain.of(new long[] {10}));
+    }
+
+    private static long[] clustered(SplittableRandom random, int n) {
+        long[] values = new long[n];
+        long v = random.nextLong(-1000, 1000);
+        for (int i = 0; i < n; i++) {
+            values[i] = v;
+            v += random.nextInt(100) == 0 ? 1 + random.nextLong(1L << 40) : 1 + random.nextInt(3);
+        }
+        return values;
     }
 
     private static long[] sortedDistinct(SplittableRandom random, int n, long range) {
