@@ -48,7 +48,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * One invocation is {@value #STEPS} steps. Score: microseconds per update (one record in or out);
  * with {@code -prof gc}, {@code gc.alloc.rate.norm} is bytes per update. Flat means the 10^7 score
  * is at most twice the 10^4 one. The trial's end also prints the workers' CPU time per update
- * (thread CPU time, so less disturbed by other load on the machine than the score).
+ * (thread CPU time, so less disturbed by other load on the machine than the score) and the key
+ * counts of the batches in the left trace and in the right one (join) or the count's output.
+ * At 10^7 keys run 8 or more measured iterations: the largest merges come every few iterations.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
