@@ -82,11 +82,7 @@ final class BatchCursor implements Cursor {
         int m = keys.size();
         int n = batch.keys.size();
         if (m == 0 || n < PREPARED_MIN_KEYS || n / m < PREPARED_MIN_GAP || keys.getClass() != batch.keys.getClass()) return;
-        if (probeAt == null || probeAt.length < m) {
-            probeAt = new int[m];
-            passed = new int[m];
-            passedAt = new int[m];
-        }
+        if (probeAt == null || probeAt.length < m) probeAt = new int[m];
         KeyFilter filter = batch.filter;
         if (filter == null) {
             search(keys, null, m, probeAt);
@@ -100,6 +96,10 @@ final class BatchCursor implements Cursor {
                 batch.filter = KeyFilter.of(batch.keys);
             }
         } else {
+            if (passed == null || passed.length < m) {
+                passed = new int[m];
+                passedAt = new int[m];
+            }
             int c = 0;
             for (int p = 0; p < m; p++) {
                 if (filter.mayContain(keys.hash(p))) passed[c++] = p;

@@ -65,11 +65,18 @@ public final class LongColumn extends Column {
 
     @Override
     public void lowerBounds(Column probes, int[] which, int count, int[] positions) {
-        long[] q = ((LongColumn) probes).values;
-        long[] a = values;
-        java.util.Arrays.fill(positions, 0, count, 0);
-        if (size == 0) return;
-        for (int len = size; len > 1; ) {
+        lockstepLowerBounds(values, size, ((LongColumn) probes).values, which, count, positions);
+    }
+
+    /**
+     * For the probes {@code q[which[p]]} ({@code which == null}: {@code q[p]}), the first index of
+     * sorted {@code a[0 .. n)} holding at least each, into {@code positions}: the branch-free
+     * bisection of {@link Column#lowerBounds}, level by level over all the probes.
+     */
+    private static void lockstepLowerBounds(long[] a, int n, long[] q, int[] which, int count, int[] positions) {
+        Arrays.fill(positions, 0, count, 0);
+        if (n == 0) return;
+        for (int len = n; len > 1; ) {
             int half = len >>> 1;
             if (which == null) {
                 for (int p = 0; p < count; p++) {
@@ -114,20 +121,12 @@ public final class LongColumn extends Column {
         long[] q = probes.values;
         long[] a = values;
         int n = size;
-        Arrays.fill(positions, 0, count, 0);
-        if (n == 0) return;
+        if (n == 0) {
+            Arrays.fill(positions, 0, count, 0);
+            return;
+        }
         // positions[p] first holds the first fence >= the probe
-        for (int len = fences.length; len > 1; ) {
-            int half = len >>> 1;
-            for (int p = 0; p < count; p++) {
-                int base = positions[p];
-                positions[p] = fences[base + half] < q[which == null ? p : which[p]] ? base + half : base;
-            }
-            len -= half;
-        }
-        for (int p = 0; p < count; p++) {
-            if (fences[positions[p]] < q[which == null ? p : which[p]]) positions[p]++;
-        }
+        lockstepLowerBounds(fences, fences.length, q, which, count, positions);
         // fence j >= x > fence j-1: the answer is in [lo, hi] = [S(j-1) + 1, min(Sj, n)] (j = 0: it is 0)
         int[] guess = scratchBounds(count);
         long sum = 0;
