@@ -76,7 +76,8 @@ public final class Arrange {
             trace.removeListener(listener);
             handle.drop();
         });
-        List<Batch> existing = trace.batches();
+        // replayed downstream, where readers may keep them: never to be recycled by the trace
+        List<Batch> existing = Batch.share(trace.batches());
         Antichain existingUpper = trace.upper();
         b.build(initial -> new OperatorLogic() {
             Capability cap = initial;

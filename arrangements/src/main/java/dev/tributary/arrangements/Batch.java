@@ -11,6 +11,15 @@ import dev.tributary.timely.Antichain;
  * zero, no {@code (key, val, time)} repeats, every key has a value and every value an update,
  * and every time lies within the {@link Description}. A batch is never changed once built, so
  * any number of readers and dataflows may hold it without copying.
+ *
+ * <p>The arrays may be longer than their contents: the counts are the columns' sizes and
+ * {@link #updateCount()}. A (long, long) batch that a trace sealed or merged has its arrays from
+ * its worker's {@link MergeScratch}, and they go back there for the next batches once nobody can
+ * read it: its trace has retired it (merged it into another) and every reader it was sent to has
+ * {@linkplain #release() released} it. A reader that never releases only keeps the arrays from
+ * being reused. Batches handed out otherwise ({@link TraceHandle#batches()}, a snapshot, an
+ * import's replay) are marked {@linkplain #share() shared} and never reused. A trace cursor reads
+ * its batches too, which is why it is valid only until its trace next changes.
  */
 public final class Batch {
     final Column keys;
@@ -19,6 +28,8 @@ public final class Batch {
     final int[] valOffsets;
     final long[] times;
     final long[] diffs;
+    /** Updates in the batch: the used length of {@link #diffs} ({@code times} holds {@code arity} longs per update). */
+    final int updates;
     final int arity;
     private final Description description;
     /**
@@ -50,27 +61,47 @@ public final class Batch {
     long probed;
     long probesFound;
 
+    /**
+     * Where the arrays go back to when a merge retires the batch (null: they are left to the
+     * collector). Only the trace that made the batch, on its worker's thread, reads or changes
+     * this and the two flags below.
+     */
+    private MergeScratch pool;
+    /** Handed outside the trace: someone may read it at any later time, so its arrays are never reused. */
+    private boolean shared;
+    /** Readers it was sent to that have not released it yet. */
+    private int holds;
+    /** Its trace no longer holds it (a merge retired it, or it was never in one). */
+    private boolean retired;
+    /** Its arrays went back to the pool: nothing may read it any more (checked by assertions). */
+    private boolean recycled;
+
     Batch(Column keys, int[] keyOffsets, Column vals, int[] valOffsets, long[] times, long[] diffs, int arity, Description description) {
-        this(keys, keyOffsets, vals, valOffsets, times, diffs, arity, description, maxTime(times, diffs.length, arity));
+        this(keys, keyOffsets, vals, valOffsets, times, diffs, diffs.length, arity, description, maxTime(times, diffs.length, arity));
     }
 
-    /** A batch whose times (arity 1) are known to be at most {@code maxTime}, sparing the scan for it (a merge knows a bound from its inputs). */
-    Batch(Column keys, int[] keyOffsets, Column vals, int[] valOffsets, long[] times, long[] diffs, int arity, Description description,
-                  long maxTime) {
+    /**
+     * A batch of the first {@code updates} entries of {@code diffs} (the offsets arrays hold one
+     * more entry than their column's size) whose times (arity 1) are known to be at most
+     * {@code maxTime}, sparing the scan for it (a merge knows a bound from its inputs).
+     */
+    Batch(Column keys, int[] keyOffsets, Column vals, int[] valOffsets, long[] times, long[] diffs, int updates, int arity,
+            Description description, long maxTime) {
         this.keys = keys;
         this.keyOffsets = keyOffsets;
         this.vals = vals;
         this.valOffsets = valOffsets;
         this.times = times;
         this.diffs = diffs;
+        this.updates = updates;
         this.arity = arity;
         this.description = description;
         this.maxTime = maxTime;
         this.oneValPerKey = vals.size() == keys.size();
-        this.oneUpdatePerVal = diffs.length == vals.size();
+        this.oneUpdatePerVal = updates == vals.size();
     }
 
-    private static long maxTime(long[] times, int updates, int arity) {
+    static long maxTime(long[] times, int updates, int arity) {
         if (arity != 1) return Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         for (int i = 0; i < updates; i++) max = Math.max(max, times[i]);
@@ -93,8 +124,13 @@ public final class Batch {
         }
         Batch data = older.isEmpty() ? newer : older;
         if (!older.isEmpty() && !newer.isEmpty()) throw new IllegalArgumentException("neither batch is empty");
-        Batch spanned = new Batch(data.keys, data.keyOffsets, data.vals, data.valOffsets, data.times, data.diffs, data.arity,
+        Batch spanned = new Batch(data.keys, data.keyOffsets, data.vals, data.valOffsets, data.times, data.diffs, data.updates, data.arity,
                 new Description(older.lower(), newer.upper(), data.since()), data.maxTime);
+        // the arrays are the spanned batch's now: it replaces both in the trace, and only it may give them back
+        spanned.pool = data.pool;
+        // readers still holding the data batch release that one, not this: then never reuse the arrays
+        spanned.shared = data.shared || data.holds > 0;
+        data.pool = null;
         // the same keys: what was learnt about searching them holds (a quiet trace spans a batch per step)
         spanned.filter = data.filter;
         spanned.fences = data.fences;
@@ -132,11 +168,96 @@ public final class Batch {
     }
 
     public int updateCount() {
-        return diffs.length;
+        return updates;
     }
 
     public boolean isEmpty() {
-        return diffs.length == 0;
+        return updates == 0;
+    }
+
+    /** This batch (of {@link LongColumn}s), its arrays to go back to {@code pool} once nobody can read it. */
+    Batch pooled(MergeScratch pool) {
+        this.pool = pool;
+        return this;
+    }
+
+    /** Marks the batch as held outside its trace: it will never be recycled. */
+    Batch share() {
+        shared = true;
+        return this;
+    }
+
+    /** Marks every batch of {@code batches} {@linkplain #share() shared}, and returns the list. */
+    static java.util.List<Batch> share(java.util.List<Batch> batches) {
+        for (Batch b : batches) b.shared = true;
+        return batches;
+    }
+
+    /**
+     * The batch is about to be sent to {@code readers} inputs, each of which may {@link #release}
+     * it once; {@code inTrace}: it is also being inserted into a trace, which will retire it.
+     */
+    void sendTo(int readers, boolean inTrace) {
+        holds = readers;
+        retired = !inTrace;
+        // only the writer that sealed it has it yet, so its arrays may go to this thread's pool in the end
+        if (keys instanceof LongColumn && vals instanceof LongColumn) pool = MergeScratch.ofThread();
+    }
+
+    /**
+     * Tells the batch that this reader of its arrangement's stream is done with it: it will not
+     * read it again, nor keep any column of it. Once every reader it was sent to has released it
+     * and its trace has merged it away, its arrays are reused for other batches, so a reader must
+     * release each batch it received at most once, and only on the worker's thread. Releasing is
+     * optional: a batch that some reader never releases is left to the garbage collector. A batch
+     * that is shared, or that did not come from a trace's writer, ignores releases.
+     *
+     * @throws IllegalStateException if the batch is released more times than it was sent
+     */
+    public void release() {
+        // nothing to count for a batch whose arrays will never be reused (shared, or not from a pool), nor off its thread
+        if (pool == null || shared || pool.owner != Thread.currentThread()) return;
+        if (holds <= 0) {
+            throw new IllegalStateException(this + " released more times than it was sent: a reader releases each batch it received once");
+        }
+        holds--;
+        free();
+    }
+
+    /** Called by the trace once a merge has replaced this batch: the trace will not read it again. */
+    void recycle() {
+        retired = true;
+        free();
+    }
+
+    /** Gives the arrays back to their pool if nobody can read the batch any more. */
+    private void free() {
+        if (pool == null || shared || recycled || holds > 0 || !retired) return;
+        recycled = true;
+        assert poison();
+        pool.recycle(((LongColumn) keys).array());
+        pool.recycle(keyOffsets);
+        pool.recycle(((LongColumn) vals).array());
+        pool.recycle(valOffsets);
+        pool.recycle(times);
+        pool.recycle(diffs);
+        pool = null;
+    }
+
+    /** Whether the batch's arrays went back to a pool; a reader of such a batch is a bug (a stale trace cursor). */
+    boolean recycled() {
+        return recycled;
+    }
+
+    /** With assertions on (tests), overwrites the recycled arrays, so that a stale reader that escapes the checks reads nonsense rather than old data. */
+    private boolean poison() {
+        java.util.Arrays.fill(((LongColumn) keys).array(), 0x5EED_DEAD_5EED_DEADL);
+        java.util.Arrays.fill(keyOffsets, Integer.MIN_VALUE);
+        java.util.Arrays.fill(((LongColumn) vals).array(), 0x5EED_DEAD_5EED_DEADL);
+        java.util.Arrays.fill(valOffsets, Integer.MIN_VALUE);
+        java.util.Arrays.fill(times, Long.MIN_VALUE);
+        java.util.Arrays.fill(diffs, 0);
+        return true;
     }
 
     /** The key column (distinct keys in order). */

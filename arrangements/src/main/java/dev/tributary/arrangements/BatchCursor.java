@@ -35,6 +35,17 @@ final class BatchCursor implements Cursor {
     /** Keeps the reads that bring a probe's updates into the cache from being optimized away. */
     private long touched;
 
+    /**
+     * Whether the batch may still be read; a cursor used after its trace has recycled the batch
+     * (a trace cursor kept past the trace's next change) fails here when assertions are on.
+     */
+    private boolean live() {
+        if (batch.recycled()) {
+            throw new AssertionError("a cursor read " + batch + " after its trace's merges recycled it: a trace cursor is valid only until the trace next changes");
+        }
+        return true;
+    }
+
     BatchCursor(Batch batch) {
         this.batch = batch;
         rewindKeys();
@@ -72,12 +83,14 @@ final class BatchCursor implements Cursor {
 
     @Override
     public void stepKey() {
+        assert live();
         key++;
         if (keyValid()) val = firstVal(key);
     }
 
     @Override
     public void prepareSeeks(Column keys) {
+        assert live();
         probes = null;
         int m = keys.size();
         int n = batch.keys.size();
@@ -177,6 +190,7 @@ final class BatchCursor implements Cursor {
 
     @Override
     public boolean seekKeyExact(Column column, int i) {
+        assert live();
         int p = probeIndex(column, i);
         if (p < 0) {
             seekKey(column, i);
@@ -190,6 +204,7 @@ final class BatchCursor implements Cursor {
 
     @Override
     public void seekKey(Column column, int i) {
+        assert live();
         int p = probeIndex(column, i);
         if (p >= 0 && probeAt[p] >= 0) {
             jump(probeAt[p]);
@@ -221,11 +236,13 @@ final class BatchCursor implements Cursor {
 
     @Override
     public void stepVal() {
+        assert live();
         val++;
     }
 
     @Override
     public void seekVal(Column column, int i) {
+        assert live();
         if (!keyValid()) return;
         int end = valEnd(key);
         while (val < end && batch.vals.compare(val, column, i) < 0) val++;
@@ -238,6 +255,7 @@ final class BatchCursor implements Cursor {
 
     @Override
     public void rewindKeys() {
+        assert live();
         key = 0;
         val = 0;
     }
@@ -260,12 +278,14 @@ final class BatchCursor implements Cursor {
 
     @Override
     public void forEachTime(TimeDiffConsumer consumer) {
+        assert live();
         int arity = batch.arity;
         for (int u = firstUpdate(val), e = updateEnd(val); u < e; u++) consumer.accept(batch.times, u * arity, batch.diffs[u]);
     }
 
     @Override
     public long accumulate(long[] time) {
+        assert live();
         int arity = batch.arity;
         long sum = 0;
         for (int u = firstUpdate(val), e = updateEnd(val); u < e; u++) {

@@ -211,10 +211,16 @@ public final class Batcher {
             }
             i = j;
         }
-        long[] keys = new long[distinctKeys];
-        int[] keyOffsets = new int[distinctKeys + 1];
-        long[] vals = new long[distinctVals];
-        int[] valOffsets = new int[distinctVals + 1];
+        // from the thread's pool where it has arrays that fit: a batch its readers release and its trace merges away gives them back
+        MergeScratch pool = MergeScratch.ofThread();
+        long[] keys = pool.longsFitting(distinctKeys);
+        int[] keyOffsets = pool.intsFitting(distinctKeys + 1);
+        long[] vals = pool.longsFitting(distinctVals);
+        int[] valOffsets = pool.intsFitting(distinctVals + 1);
+        long[] times = pool.longsFitting(groups);
+        long[] diffs = pool.longsFitting(groups);
+        System.arraycopy(st, 0, times, 0, groups);
+        System.arraycopy(sd, 0, diffs, 0, groups);
         int nk = 0;
         int nv = 0;
         for (int g = 0; g < groups; g++) {
@@ -230,7 +236,7 @@ public final class Batcher {
         }
         keyOffsets[nk] = nv;
         valOffsets[nv] = groups;
-        return new Batch(new LongColumn(keys, nk), keyOffsets, new LongColumn(vals, nv), valOffsets,
-                Arrays.copyOf(st, groups), Arrays.copyOf(sd, groups), 1, description);
+        return new Batch(new LongColumn(keys, nk), keyOffsets, new LongColumn(vals, nv), valOffsets, times, diffs, groups, 1, description,
+                Batch.maxTime(times, groups, 1));
     }
 }

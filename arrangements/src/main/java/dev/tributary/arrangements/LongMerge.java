@@ -1,5 +1,7 @@
 package dev.tributary.arrangements;
 
+import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -12,8 +14,9 @@ import java.util.List;
  * since cannot change it, and runs of one value from several inputs are merged by
  * {@link TotalRuns}.
  *
- * <p>The output is written into worst-case arrays from the thread's {@link MergeScratch} and
- * finished there, so the merge allocates only the result's exactly sized arrays.
+ * <p>The output is written into arrays from the thread's {@link MergeScratch} and finished there;
+ * the result's arrays go back to the pool when a later merge retires it, so a steady trace
+ * merges into the arrays of the batches it merged before.
  */
 final class LongMerge {
     /** Runs at least this long are copied by {@link System#arraycopy}; shorter ones by a loop. */
@@ -21,6 +24,57 @@ final class LongMerge {
     /** A key with at most this many updates over its inputs merges through a small sorted scratch. */
     private static final int SMALL = 16;
 
+    /**
+     * The scratch of one merge, reused by the thread's later merges once it is built: a trace
+     * starts a merge every few steps, and each would otherwise allocate a kilobyte of it.
+     */
+    private static final class Workspace {
+        final int capacity;
+        final int[] keyCount;
+        final long[][] inKeys;
+        final long[][] inVals;
+        final int[][] inKeyOff;
+        final int[][] inValOff;
+        final long[][] inTimes;
+        final long[][] inDiffs;
+        final int[] cursor;
+        final long[] head;
+        final int[] members;
+        final int[] valCursor;
+        final int[] valEnd;
+        final int[] same;
+        final long[] smallVals = new long[SMALL];
+        final long[] smallTimes = new long[SMALL];
+        final long[] smallDiffs = new long[SMALL];
+        long[] runTimes = new long[16];
+        long[] runDiffs = new long[16];
+        long[] runTimes2 = new long[16];
+        long[] runDiffs2 = new long[16];
+
+        Workspace(int capacity) {
+            this.capacity = capacity;
+            keyCount = new int[capacity];
+            inKeys = new long[capacity][];
+            inVals = new long[capacity][];
+            inKeyOff = new int[capacity][];
+            inValOff = new int[capacity][];
+            inTimes = new long[capacity][];
+            inDiffs = new long[capacity][];
+            cursor = new int[capacity];
+            head = new long[capacity];
+            members = new int[capacity];
+            valCursor = new int[capacity];
+            valEnd = new int[capacity];
+            same = new int[capacity];
+        }
+    }
+
+    /** Workspaces of finished merges, per thread (merges run on their trace's worker thread). */
+    private static final ThreadLocal<ArrayDeque<Workspace>> FREE = ThreadLocal.withInitial(ArrayDeque::new);
+    /** At most this many are kept: one per level merging at once is plenty. */
+    private static final int MAX_FREE = 16;
+
+    private final Workspace workspace;
     private final long floor;
     private final int n;
     /** The greatest time of any input: with the floor, a bound of the output's (no scan of the output needed). */
@@ -41,13 +95,13 @@ final class LongMerge {
     private final int[] valCursor;
     private final int[] valEnd;
     private final int[] same;
-    private final long[] smallVals = new long[SMALL];
-    private final long[] smallTimes = new long[SMALL];
-    private final long[] smallDiffs = new long[SMALL];
-    private long[] runTimes = new long[16];
-    private long[] runDiffs = new long[16];
-    private long[] runTimes2 = new long[16];
-    private long[] runDiffs2 = new long[16];
+    private final long[] smallVals;
+    private final long[] smallTimes;
+    private final long[] smallDiffs;
+    private long[] runTimes;
+    private long[] runDiffs;
+    private long[] runTimes2;
+    private long[] runDiffs2;
     // output, sized for the expected result and grown (up to the worst case, no consolidation) when that was too little
     private final int keyCap;
     private final int valCap;
@@ -70,19 +124,30 @@ final class LongMerge {
     LongMerge(List<Batch> inputs, long floor, double expected) {
         this.floor = floor;
         this.n = inputs.size();
-        keyCount = new int[n];
-        inKeys = new long[n][];
-        inVals = new long[n][];
-        inKeyOff = new int[n][];
-        inValOff = new int[n][];
-        inTimes = new long[n][];
-        inDiffs = new long[n][];
-        cursor = new int[n];
-        head = new long[n];
-        members = new int[n];
-        valCursor = new int[n];
-        valEnd = new int[n];
-        same = new int[n];
+        Workspace w = FREE.get().poll();
+        if (w == null || w.capacity < n) w = new Workspace(Math.max(n, Spine.LONG_FAN_IN));
+        workspace = w;
+        keyCount = w.keyCount;
+        inKeys = w.inKeys;
+        inVals = w.inVals;
+        inKeyOff = w.inKeyOff;
+        inValOff = w.inValOff;
+        inTimes = w.inTimes;
+        inDiffs = w.inDiffs;
+        cursor = w.cursor;
+        Arrays.fill(cursor, 0, n, 0);
+        head = w.head;
+        members = w.members;
+        valCursor = w.valCursor;
+        valEnd = w.valEnd;
+        same = w.same;
+        smallVals = w.smallVals;
+        smallTimes = w.smallTimes;
+        smallDiffs = w.smallDiffs;
+        runTimes = w.runTimes;
+        runDiffs = w.runDiffs;
+        runTimes2 = w.runTimes2;
+        runDiffs2 = w.runDiffs2;
         long keyCap = 0;
         long valCap = 0;
         long upd = 0;
@@ -137,6 +202,23 @@ final class LongMerge {
     /** A new capacity of at least {@code needed}: doubled, but never past the worst case. */
     private static int grown(int needed, int current, int worst) {
         return Math.max(needed, (int) Math.min(worst, 2L * current));
+    }
+
+    /** Gives the workspace to the thread's next merge, keeping the run arrays it grew and forgetting the inputs. */
+    private void releaseWorkspace() {
+        Workspace w = workspace;
+        w.runTimes = runTimes;
+        w.runDiffs = runDiffs;
+        w.runTimes2 = runTimes2;
+        w.runDiffs2 = runDiffs2;
+        Arrays.fill(w.inKeys, 0, n, null);
+        Arrays.fill(w.inVals, 0, n, null);
+        Arrays.fill(w.inKeyOff, 0, n, null);
+        Arrays.fill(w.inValOff, 0, n, null);
+        Arrays.fill(w.inTimes, 0, n, null);
+        Arrays.fill(w.inDiffs, 0, n, null);
+        ArrayDeque<Workspace> free = FREE.get();
+        if (free.size() < MAX_FREE) free.push(w);
     }
 
     static boolean applies(List<Batch> inputs) {
@@ -438,9 +520,12 @@ final class LongMerge {
     Batch build(Description description) {
         keyOffsets[nk] = nv;
         valOffsets[nv] = nu;
+        releaseWorkspace();
         MergeScratch scratch = MergeScratch.ofThread();
+        // the arrays are the pool's again once a later merge retires the batch (if it was never shared)
         return new Batch(new LongColumn(scratch.finish(keys, nk), nk), scratch.finish(keyOffsets, nk + 1),
                 new LongColumn(scratch.finish(vals, nv), nv), scratch.finish(valOffsets, nv + 1),
-                scratch.finish(times, nu), scratch.finish(diffs, nu), 1, description, nu == 0 ? Long.MIN_VALUE : Math.max(floor, inputMaxTime));
+                scratch.finish(times, nu), scratch.finish(diffs, nu), nu, 1, description, nu == 0 ? Long.MIN_VALUE : Math.max(floor, inputMaxTime))
+                .pooled(scratch);
     }
 }

@@ -6,19 +6,22 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Output arrays for merges on one thread, reused from one merge to the next.
+ * The arrays of merges and merged batches on one thread, reused from one merge to the next.
  *
  * <p>A merge does not know how many updates survive consolidation until it ends, so it writes into
  * arrays of the size it expects (at most its worst case, no consolidation), {@linkplain
  * #grow(long[], int, int) growing} them if that was too little. Taking them from here and
  * {@linkplain #finish(long[], int) finishing} them at the end means: an array that came out
- * exactly full becomes the batch's own (it leaves the pool for good); one that came out shorter
- * is copied once to its exact size and goes back to the pool for the next merge, as does an array
- * left behind by growing. So a merge allocates its batch's final arrays and, only when the pool
- * has nothing large enough, its scratch.
+ * nearly full (within {@link #slack}) becomes the batch's own; one that came out shorter is
+ * copied once into a pooled array that fits as well, or else into a new one of its exact size,
+ * and goes back to the pool for the next merge, as does an array left behind by growing. When a
+ * later merge retires a batch that nobody outside its trace can hold, its arrays come back here
+ * ({@link #recycle(long[])}, called by {@link Batch#recycle()}). So in a steady state a merge
+ * allocates nothing: it writes into the arrays of the batches merged before it.
  *
- * <p>Invariant: no array in the pool is, or ever was, part of a batch; batches stay immutable no
- * matter how often the pool is reused. The pool hands out the smallest array large enough, and
+ * <p>Invariant: no array in the pool is part of a live batch: it came from a merge's scratch or
+ * from a batch retired and never shared, which nothing reads any more, so batches stay immutable
+ * for as long as anyone can read them. The pool hands out the smallest array large enough, and
  * keeps at most {@link #capacityBytes} bytes (to make room it drops the oldest arrays of the kind
  * it holds more of). A pool belongs to one thread (traces are used from their worker's thread
  * only).
@@ -27,8 +30,10 @@ final class MergeScratch {
     private static final ThreadLocal<MergeScratch> OF_THREAD = ThreadLocal.withInitial(
             () -> new MergeScratch(Math.min(Runtime.getRuntime().maxMemory() / 16, 256L << 20)));
     /** Arrays this short are cheap to allocate; pooling them would only cost searches. */
-    private static final int MIN_POOLED = 256;
+    private static final int MIN_POOLED = 32;
 
+    /** The thread whose pool this is: only it may take or give arrays. */
+    final Thread owner = Thread.currentThread();
     private final long capacityBytes;
     private final ArrayList<long[]> longs = new ArrayList<>();
     private final ArrayList<int[]> ints = new ArrayList<>();
@@ -50,24 +55,36 @@ final class MergeScratch {
 
     /** An array of at least {@code n} longs, contents unspecified. */
     long[] longs(int n) {
-        long[] a = take(longs, n, 8);
+        long[] a = take(longs, n, Integer.MAX_VALUE, 8);
         return a != null ? a : new long[n];
     }
 
     /** An array of at least {@code n} ints, contents unspecified. */
     int[] ints(int n) {
-        int[] a = take(ints, n, 4);
+        int[] a = take(ints, n, Integer.MAX_VALUE, 4);
         return a != null ? a : new int[n];
     }
 
-    /** Removes and returns the shortest array in {@code pool} of at least {@code n} elements, or null. */
-    private <A> A take(List<A> pool, int n, int elementBytes) {
+    /** An array of {@code n} to {@code n + slack(n)} longs, contents unspecified: to be a batch's own. */
+    long[] longsFitting(int n) {
+        long[] a = take(longs, n, n + slack(n), 8);
+        return a != null ? a : new long[n];
+    }
+
+    /** An array of {@code n} to {@code n + slack(n)} ints, contents unspecified: to be a batch's own. */
+    int[] intsFitting(int n) {
+        int[] a = take(ints, n, n + slack(n), 4);
+        return a != null ? a : new int[n];
+    }
+
+    /** Removes and returns the shortest array in {@code pool} of at least {@code n} and at most {@code max} elements, or null. */
+    private <A> A take(List<A> pool, int n, int max, int elementBytes) {
         if (n < MIN_POOLED) return null;
         int best = -1;
         int bestLength = 0;
         for (int i = 0; i < pool.size(); i++) {
             int length = Array.getLength(pool.get(i));
-            if (length >= n && (best < 0 || length < bestLength)) {
+            if (length >= n && length <= max && (best < 0 || length < bestLength)) {
                 best = i;
                 bestLength = length;
             }
@@ -77,20 +94,45 @@ final class MergeScratch {
         return pool.remove(best);
     }
 
-    /** The first {@code n} values of {@code a} as an array of their own: {@code a} itself if it holds exactly that. */
+    /**
+     * Room a finished array may have beyond its {@code n} values: an eighth, plus a little for
+     * small arrays. It bounds what pooling adds to a trace's footprint (at most 12.5% plus 32
+     * elements per array), where exact sizes would make every result a fresh allocation.
+     */
+    static int slack(int n) {
+        return (n >>> 3) + 32;
+    }
+
+    /**
+     * The first {@code n} values of {@code a} in an array that becomes a batch's: {@code a} itself
+     * if it is within {@link #slack} of full, else a copy in a pooled array that is, else a copy
+     * of exactly {@code n}; {@code a} then goes back to the pool.
+     */
     long[] finish(long[] a, int n) {
-        if (a.length == n) return a;
-        long[] out = Arrays.copyOf(a, n);
+        if (a.length - n <= slack(n)) return a;
+        long[] out = longsFitting(n);
+        System.arraycopy(a, 0, out, 0, n);
         give(a);
         return out;
     }
 
-    /** The first {@code n} values of {@code a} as an array of their own: {@code a} itself if it holds exactly that. */
+    /** As {@link #finish(long[], int)}, for ints. */
     int[] finish(int[] a, int n) {
-        if (a.length == n) return a;
-        int[] out = Arrays.copyOf(a, n);
+        if (a.length - n <= slack(n)) return a;
+        int[] out = intsFitting(n);
+        System.arraycopy(a, 0, out, 0, n);
         give(a);
         return out;
+    }
+
+    /** Takes back an array of a retired batch that nothing reads any more. */
+    void recycle(long[] a) {
+        give(a);
+    }
+
+    /** Takes back an array of a retired batch that nothing reads any more. */
+    void recycle(int[] a) {
+        give(a);
     }
 
     /** An array of at least {@code capacity} longs starting with the first {@code n} of {@code a}, which goes back to the pool. */

@@ -72,7 +72,7 @@ final class Merger {
     /** Updates in the inputs: the work the whole merge does. */
     long inputUpdates() {
         long n = 0;
-        for (Batch b : inputs) n += b.updateCount();
+        for (int i = 0; i < inputs.size(); i++) n += inputs.get(i).updateCount();
         return n;
     }
 
@@ -98,6 +98,15 @@ final class Merger {
 
     private Description description() {
         return new Description(inputs.get(0).lower(), inputs.get(inputs.size() - 1).upper(), since);
+    }
+
+    /**
+     * Gives the inputs' arrays back to their pool, where they may: the merge is done and its
+     * trace has replaced the inputs by the result. Only the trace that owns the inputs calls this.
+     */
+    void retireInputs() {
+        if (result == null) throw new IllegalStateException("a merge retires its inputs only once it is done");
+        for (int i = 0; i < inputs.size(); i++) inputs.get(i).recycle();
     }
 
     /** Completes the merge at once. */

@@ -26,6 +26,12 @@ import java.util.List;
  * one pass however many there are, and 2 otherwise: a merge of four reads each update once where
  * two levels of pairs read it twice, for about as many batches held per quadrupling of size (up
  * to three waiting and four merging at one level, against one and two at each of two).
+ *
+ * <p>A finished merge {@linkplain Merger#retireInputs() retires} its inputs: those that a merge
+ * made and that were never handed outside the trace give their arrays back to the thread's
+ * {@link MergeScratch}, where the next merges take them. Nothing else of the trace holds a
+ * retired batch, and a trace cursor, the only other reader, is valid only until the trace next
+ * changes.
  */
 final class Spine {
     /** Default merge work per inserted update, per level. */
@@ -80,6 +86,7 @@ final class Spine {
 
     /** Idle merging may erase only batch boundaries this frontier has strictly passed. */
     void setPhysical(Antichain physical) {
+        listed = null;
         this.physical = physical;
         introducePending();
     }
@@ -116,6 +123,7 @@ final class Spine {
         if (!batch.lower().equals(upper)) {
             throw new IllegalArgumentException("batch " + batch.description() + " does not start where the trace ends (" + upper + ")");
         }
+        listed = null;
         upper = batch.upper();
         idleCredit = 0;
         pending.add(batch);
@@ -152,6 +160,7 @@ final class Spine {
      * upper, which erases no boundary) of a batch not yet compacted to the current since.
      */
     void exert(long fuel) {
+        listed = null;
         idleCredit = fuel > Long.MAX_VALUE - idleCredit ? Long.MAX_VALUE : idleCredit + fuel;
         if (!hasMergeInProgress()) {
             if (!startErasingMerge() && !startCompaction()) return;
@@ -197,7 +206,9 @@ final class Spine {
     /** The lowest level holding a non-empty batch compacted to an older since that compacting again may shrink, or -1. */
     private int staleLevel() {
         for (int i = 0; i < waiting.size(); i++) {
-            for (Batch b : waiting.get(i)) {
+            List<Batch> w = waiting.get(i);
+            for (int j = 0; j < w.size(); j++) {
+                Batch b = w.get(j);
                 if (!b.isEmpty() && !b.since().equals(since) && mayShrink(b)) return i;
             }
         }
@@ -286,18 +297,18 @@ final class Spine {
     /** The updates held, in waiting batches and in merges' inputs. */
     private long updates() {
         long n = 0;
-        for (List<Batch> w : waiting) {
-            for (Batch b : w) n += b.updateCount();
-        }
-        for (Merger m : merging) {
+        for (int i = 0; i < waiting.size(); i++) {
+            List<Batch> w = waiting.get(i);
+            for (int j = 0; j < w.size(); j++) n += w.get(j).updateCount();
+            Merger m = merging.get(i);
             if (m != null) n += m.inputUpdates();
         }
         return n;
     }
 
     private boolean hasMergeInProgress() {
-        for (Merger m : merging) {
-            if (m != null) return true;
+        for (int i = 0; i < merging.size(); i++) {
+            if (merging.get(i) != null) return true;
         }
         return false;
     }
@@ -311,6 +322,7 @@ final class Spine {
             if (m.isDone()) {
                 merging.set(i, null);
                 learn(m, i);
+                m.retireInputs();
                 placeResult(m.result(), i);
             }
         }
@@ -348,7 +360,9 @@ final class Spine {
             forcedMergeWork += n;
             mergeWork += n;
         }
-        return m.finish();
+        Batch result = m.finish();
+        m.retireInputs();
+        return result;
     }
 
     private Batch mergeNow(List<Batch> batches) {
@@ -356,7 +370,9 @@ final class Spine {
         long n = m.inputUpdates();
         forcedMergeWork += n;
         mergeWork += n;
-        return m.finish();
+        Batch result = m.finish();
+        m.retireInputs();
+        return result;
     }
 
     private void ensureLevel(int level) {
@@ -463,20 +479,32 @@ final class Spine {
         }
     }
 
-    /** Every batch, oldest first (a merge in progress contributes its inputs). */
+    /**
+     * Every batch, oldest first (a merge in progress contributes its inputs), as an unmodifiable
+     * list that stays the same until the spine next changes: readers ask for it several times per
+     * step (a join for each input batch and frontier), and the spine changes only through
+     * {@link #insert}, {@link #exert}, {@link #setPhysical} and {@link #clear}.
+     */
     List<Batch> batches() {
+        List<Batch> l = listed;
+        if (l != null) return l;
         List<Batch> out = new ArrayList<>();
         for (int i = waiting.size() - 1; i >= 0; i--) {
             Merger m = merging.get(i);
             if (m != null) out.addAll(m.inputs());
             out.addAll(waiting.get(i));
         }
-        out.addAll(pending);
-        return out;
+        for (Batch b : pending) out.add(b);
+        listed = l = java.util.Collections.unmodifiableList(out);
+        return l;
     }
+
+    /** What {@link #batches()} last listed, or null once anything may have changed. */
+    private List<Batch> listed;
 
     /** Drops every batch: the trace's last reader is gone. */
     void clear() {
+        listed = null;
         waiting.clear();
         merging.clear();
         pending.clear();

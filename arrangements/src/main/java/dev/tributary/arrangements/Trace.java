@@ -78,17 +78,34 @@ public final class Trace {
             listeners.clear();
             return;
         }
+        spine.setSince(meet(false));
+        spine.setPhysical(meet(true));
+    }
+
+    /**
+     * The meet of the handles' logical (or {@code physical}) compaction frontiers. Usually one of
+     * them is at or before all the others (always, with totally ordered times), and then it is
+     * the meet itself: no antichain is built for a frontier that every reader moves each step.
+     */
+    private Antichain meet(boolean physical) {
+        // one pass (a trace may have a handle per view reading it): the least so far, while there is one
+        Antichain least = frontierOf(handles.get(0), physical);
+        for (int i = 1; i < handles.size() && least != null; i++) {
+            Antichain f = frontierOf(handles.get(i), physical);
+            if (least.dominates(f)) continue;
+            least = f.dominates(least) ? f : null;
+        }
+        if (least != null) return least;
         Antichain.Builder meet = new Antichain.Builder(arity);
-        for (TraceHandle h : handles) {
-            for (int i = 0; i < h.logical.size(); i++) meet.insert(h.logical.get(i));
+        for (int i = 0; i < handles.size(); i++) {
+            Antichain f = frontierOf(handles.get(i), physical);
+            for (int e = 0; e < f.size(); e++) meet.insert(f.get(e));
         }
-        spine.setSince(meet.build());
-        Antichain.Builder physical = new Antichain.Builder(arity);
-        for (TraceHandle h : handles) {
-            Antichain p = h.physicalCompaction();
-            for (int i = 0; i < p.size(); i++) physical.insert(p.get(i));
-        }
-        spine.setPhysical(physical.build());
+        return meet.build();
+    }
+
+    private static Antichain frontierOf(TraceHandle h, boolean physical) {
+        return physical ? h.physicalCompaction() : h.logical;
     }
 
     void remove(TraceHandle h) {
@@ -104,6 +121,12 @@ public final class Trace {
     public void insert(Batch batch) {
         if (dropped) throw new IllegalStateException("trace '" + name + "' was freed; no batch can be added");
         version++;
+        if (listeners.isEmpty()) {
+            spine.insert(batch);
+            return;
+        }
+        // a listener sends it into other dataflows, whose readers may keep it
+        batch.share();
         spine.insert(batch);
         for (BatchListener l : new ArrayList<>(listeners)) l.batch(batch);
     }

@@ -68,7 +68,12 @@ public final class TraceHandle {
         trace.handleChanged();
     }
 
-    /** A cursor over everything in the trace now, all batches read as one. */
+    /**
+     * A cursor over everything in the trace now, all batches read as one. Like every trace cursor
+     * it is valid only until the trace next changes (an insertion, merge work, a compaction
+     * frontier moved): use it within one activation of the operator that made it. The merges that
+     * follow may reuse the arrays of the batches it reads.
+     */
     public Cursor cursor() {
         check();
         return Batch.cursor(trace.batches());
@@ -76,7 +81,8 @@ public final class TraceHandle {
 
     /**
      * A cursor over exactly the updates of the batches that end at or before {@code through}:
-     * what a reader that has received the trace's batches up to {@code through} has seen. The
+     * what a reader that has received the trace's batches up to {@code through} has seen, valid
+     * only until the trace next changes (as {@link #cursor()}). The
      * trace keeps the boundary there as long as this handle's physical compaction frontier is
      * not beyond it.
      *
@@ -117,10 +123,32 @@ public final class TraceHandle {
         return reached;
     }
 
-    /** The batches now in the trace, oldest first. They are immutable and may be kept. */
+    /**
+     * The batches now in the trace, oldest first. They are immutable and may be kept: the trace
+     * will never reuse their arrays (which it does for batches no one else has seen), so call
+     * this where the batches must outlive the moment, and {@link #largestBatchKeys()} or
+     * {@link #batchKeyCounts()} where their sizes are enough.
+     */
     public List<Batch> batches() {
         check();
-        return trace.batches();
+        return Batch.share(trace.batches());
+    }
+
+    /** The key count of the trace's largest batch (0 if it has none). */
+    public long largestBatchKeys() {
+        check();
+        long largest = 0;
+        for (Batch b : trace.batches()) largest = Math.max(largest, b.keyCount());
+        return largest;
+    }
+
+    /** The key counts of the trace's batches, oldest first. */
+    public int[] batchKeyCounts() {
+        check();
+        List<Batch> batches = trace.batches();
+        int[] counts = new int[batches.size()];
+        for (int i = 0; i < counts.length; i++) counts[i] = batches.get(i).keyCount();
+        return counts;
     }
 
     /**
@@ -132,7 +160,7 @@ public final class TraceHandle {
         check();
         TraceSnapshot s = snapshot;
         if (s == null || s.version() != trace.version() || !s.since().equals(logical)) {
-            s = new TraceSnapshot(trace.batches(), trace.upper(), logical, trace.version());
+            s = new TraceSnapshot(Batch.share(trace.batches()), trace.upper(), logical, trace.version());
             snapshot = s;
         }
         return s;

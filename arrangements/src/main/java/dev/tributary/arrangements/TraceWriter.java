@@ -17,7 +17,9 @@ import java.util.List;
  * is at or after the message's time: capabilities are retired in time order, and the batch
  * retiring capability {@code c} holds what neither the frontier nor a later capability still
  * covers. Used by the arrange operator and by operators that maintain their own output trace
- * (reduce). The trace may be null, to only batch and consolidate.
+ * (reduce). The trace may be null, to only batch and consolidate. A batch it sends counts on
+ * each reader to {@linkplain Batch#release() release} it; until all have, and its trace has
+ * merged it away, its arrays are not reused.
  */
 public final class TraceWriter {
     private final Batcher batcher;
@@ -87,6 +89,9 @@ public final class TraceWriter {
             for (int e = 0; e < frontier.size(); e++) upper.insert(frontier.get(e));
             for (int j = i + 1; j < caps.size(); j++) upper.insert(caps.get(j).time());
             Batch batch = batcher.seal(upper.build());
+            boolean inTrace = trace != null && !trace.isDropped();
+            // every reader gets the batch itself; those that release it let its arrays be reused
+            batch.sendTo(out.consumers(), inTrace);
             insert(batch);
             ListContainer<Batch> msg = out.newContainer();
             msg.add(batch);

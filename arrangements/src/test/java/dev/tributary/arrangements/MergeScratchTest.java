@@ -31,6 +31,21 @@ class MergeScratchTest {
     }
 
     @Test
+    void aNearlyFullArrayIsKeptAndAShorterResultGoesIntoAPooledArrayThatFits() {
+        MergeScratch s = new MergeScratch(1 << 20);
+        long[] a = s.longs(1000);
+        assertThat(s.finish(a, 900)).as("within the slack").isSameAs(a);
+        long[] fits = new long[650];
+        s.recycle(fits);
+        long[] b = s.longs(1000);
+        for (int i = 0; i < 600; i++) b[i] = i;
+        long[] out = s.finish(b, 600);
+        assertThat(out).as("the recycled array that fits").isSameAs(fits);
+        assertThat(out[599]).isEqualTo(599);
+        assertThat(s.longs(1000)).as("the scratch array is back").isSameAs(b);
+    }
+
+    @Test
     void theSmallestArrayLargeEnoughIsHandedOut() {
         MergeScratch s = new MergeScratch(1 << 20);
         long[] big = s.longs(10_000);

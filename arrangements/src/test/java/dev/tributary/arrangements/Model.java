@@ -168,11 +168,14 @@ final class Model {
     static void checkBatch(Batch b, Codec keys, Codec vals, boolean sealed) {
         int nk = b.keys.size();
         int nv = b.vals.size();
-        int nu = b.diffs.length;
+        int nu = b.updateCount();
         int a = b.arity;
-        assertThat(b.keyOffsets).as("%s key offsets", b).hasSize(nk + 1);
-        assertThat(b.valOffsets).as("%s value offsets", b).hasSize(nv + 1);
-        assertThat(b.times).as("%s times", b).hasSize(nu * a);
+        assertThat(b.recycled()).as("%s is in the trace but was recycled", b).isFalse();
+        // the arrays may be longer than their contents (pooled), but by no more than the pool's slack
+        assertThat(b.keyOffsets.length).as("%s key offsets", b).isBetween(nk + 1, nk + 1 + MergeScratch.slack(nk + 1));
+        assertThat(b.valOffsets.length).as("%s value offsets", b).isBetween(nv + 1, nv + 1 + MergeScratch.slack(nv + 1));
+        assertThat(b.diffs.length).as("%s diffs", b).isBetween(nu, nu + MergeScratch.slack(nu));
+        assertThat(b.times.length).as("%s times", b).isBetween(nu * a, nu * a + MergeScratch.slack(nu * a));
         assertThat(b.keyOffsets[0]).isZero();
         assertThat(b.keyOffsets[nk]).as("%s last key offset", b).isEqualTo(nv);
         assertThat(b.valOffsets[0]).isZero();

@@ -54,7 +54,9 @@ public final class Arrangement<K, V> {
         OperatorBuilder b = batches.scope().operator("follow:" + handle.trace().name());
         InputPort<ListContainer<Batch>> in = b.input(batches, Pact.pipeline());
         b.build(() -> {
-            in.forEach((cap, data) -> {});
+            in.forEach((cap, data) -> {
+                for (int i = 0; i < data.size(); i++) data.get(i).release();
+            });
             Antichain f = in.frontier();
             if (handle.isDropped()) return;
             if (!f.isEmpty() && !f.equals(handle.logicalCompaction()) && handle.logicalCompaction().dominates(f)) handle.setLogicalCompaction(f);

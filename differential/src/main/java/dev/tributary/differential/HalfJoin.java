@@ -145,7 +145,10 @@ public final class HalfJoin {
                 caps.insert(cap);
                 pending.appendAll(data);
             });
-            progress.forEach((cap, data) -> {});
+            progress.forEach((cap, data) -> {
+                // read only for its frontier
+                for (int i = 0; i < data.size(); i++) data.get(i).release();
+            });
             Antichain arrangedFrontier = progress.frontier();
             Updates waiting = keyedType.create();
             Updates o = out.newContainer();

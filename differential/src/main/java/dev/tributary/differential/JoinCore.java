@@ -118,12 +118,14 @@ final class JoinCore {
                 for (Batch batch : msg) {
                     if (trace2 != null) join(cap, batch, trace2, acknowledged2, true);
                     acknowledged1 = batch.upper();
+                    batch.release();
                 }
             });
             in2.forEach((cap, msg) -> {
                 for (Batch batch : msg) {
                     if (trace1 != null) join(cap, batch, trace1, acknowledged1, false);
                     acknowledged2 = batch.upper();
+                    batch.release();
                 }
             });
             // Empty batches are never sent, so acknowledge through them from the input frontiers:
@@ -166,7 +168,7 @@ final class JoinCore {
         private void join(Capability cap, Batch batch, TraceHandle trace, Antichain acknowledged, boolean batchIsLeft) {
             Cursor news = batch.cursor();
             Cursor history = trace.cursorThrough(acknowledged);
-            if (!Seeks.sparse(batch.keyCount(), trace.batches())) {
+            if (!Seeks.sparse(batch.keyCount(), trace.largestBatchKeys())) {
                 if (batchIsLeft) join(cap, news, history);
                 else join(cap, history, news);
                 return;

@@ -190,7 +190,7 @@ final class Reduce {
             }
             Cursor news = Batch.cursor(fresh);
             if (!news.keyValid() && due.isEmpty()) {
-                fresh.clear();
+                releaseFresh();
                 return;
             }
             Column keys = roundKeys();
@@ -226,9 +226,15 @@ final class Reduce {
             }
             visiting = null;
             due.clear();
-            fresh.clear();
+            releaseFresh();
             writer.pushBuffered(roundOutput);
             roundOutput.clear();
+        }
+
+        /** Lets go of the round's fresh batches: the round read them, and keeps nothing of them. */
+        private void releaseFresh() {
+            for (int i = 0; i < fresh.size(); i++) fresh.get(i).release();
+            fresh.clear();
         }
 
         /** The distinct keys of the fresh batches, in order: the keys the round will seek. */

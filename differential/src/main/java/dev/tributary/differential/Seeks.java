@@ -1,9 +1,7 @@
 package dev.tributary.differential;
 
-import dev.tributary.arrangements.Batch;
 import dev.tributary.arrangements.Column;
 import dev.tributary.arrangements.Cursor;
-import java.util.List;
 
 /**
  * How an operator finds the keys of a new batch in a trace.
@@ -23,11 +21,9 @@ final class Seeks {
     /** Probes are sparse when the trace's largest batch has at least this many keys per probe key. */
     static final long SPARSE_GAP = 8;
 
-    /** Whether {@code probeKeys} sorted probes are sparse in a trace of {@code batches}. */
-    static boolean sparse(long probeKeys, List<Batch> batches) {
-        long largest = 0;
-        for (Batch b : batches) largest = Math.max(largest, b.keyCount());
-        return largest >= SPARSE_GAP * Math.max(1, probeKeys);
+    /** Whether {@code probeKeys} sorted probes are sparse in a trace whose largest batch has {@code largestBatchKeys} keys. */
+    static boolean sparse(long probeKeys, long largestBatchKeys) {
+        return largestBatchKeys >= SPARSE_GAP * Math.max(1, probeKeys);
     }
 
     /** {@code c}, told that it will be looked up for the keys of {@code keys} in order ({@link Cursor#prepareSeeks}). */

@@ -41,8 +41,8 @@ class SparseProbeTest {
 
     @Test
     void fewKeysMeetALargeTrace() {
-        assertThat(Seeks.sparse(KEYS / Seeks.SPARSE_GAP, List.of(batchOfKeys(KEYS)))).isTrue();
-        assertThat(Seeks.sparse(KEYS / Seeks.SPARSE_GAP + 1, List.of(batchOfKeys(KEYS)))).isFalse();
+        assertThat(Seeks.sparse(KEYS / Seeks.SPARSE_GAP, batchOfKeys(KEYS).keyCount())).isTrue();
+        assertThat(Seeks.sparse(KEYS / Seeks.SPARSE_GAP + 1, batchOfKeys(KEYS).keyCount())).isFalse();
         for (int workers = 1; workers <= 2; workers++) {
             List<SmokeTest.Upd<Long>> joined = Collections.synchronizedList(new ArrayList<>());
             List<SmokeTest.Upd<Long>> counted = Collections.synchronizedList(new ArrayList<>());

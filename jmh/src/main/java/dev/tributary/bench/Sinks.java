@@ -84,6 +84,7 @@ final class Sinks {
                     }
                     c.stepKey();
                 }
+                batch.release();
             }
         };
         b.build(() -> in.forEach(fold));

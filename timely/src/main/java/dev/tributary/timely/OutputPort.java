@@ -32,6 +32,15 @@ public final class OutputPort<C extends Container> {
         return stream;
     }
 
+    /**
+     * The inputs connected to this output (each receives every container sent, the last one the
+     * container itself and the others copies of it): a sender of shared records, such as an
+     * arrangement's batches, can count on that many readers.
+     */
+    public int consumers() {
+        return channels.size();
+    }
+
     /** An empty container to fill and {@link #send}. */
     public C newContainer() {
         return pool.acquire();
