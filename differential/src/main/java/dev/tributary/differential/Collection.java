@@ -3,6 +3,7 @@ package dev.tributary.differential;
 import dev.tributary.arrangements.Arrange;
 import dev.tributary.arrangements.Batch;
 import dev.tributary.arrangements.Column;
+import dev.tributary.arrangements.LongColumn;
 import dev.tributary.arrangements.UnitColumn;
 import dev.tributary.arrangements.Updates;
 import dev.tributary.timely.ContainerType;
@@ -383,6 +384,58 @@ public final class Collection<D> {
         return Arrangement.arrange(kv, "byKey", keyType, valType);
     }
 
+    /**
+     * {@link #arrangeByKey} of a collection of {@code long}s into {@code long} keys and values,
+     * with no object made per record: the same arrangement as
+     * {@code arrangeByKey(d -> key.applyAsLong(d), DataType.longs(), d -> val.applyAsLong(d), DataType.longs())}.
+     *
+     * @throws IllegalArgumentException if this collection's type is not {@link DataType#longs()}
+     */
+    public Arrangement<Long, Long> arrangeLongsByKey(LongUnaryOperator key, LongUnaryOperator val) {
+        if (!(type instanceof DataType.Longs)) {
+            throw new IllegalArgumentException("arrangeLongsByKey needs a collection of longs; " + this + " holds " + type + ": use arrangeByKey");
+        }
+        int arity = scope().arity();
+        ContainerType<Updates> kvType = Updates.type(new LongColumn(16), new LongColumn(16), arity);
+        Stream<Updates> kv = stream.unary("key", Pact.pipeline(), kvType, new LongKeying(key, val, arity));
+        return Arrangement.arrange(kv, "byKey", DataType.longs(), DataType.longs());
+    }
+
+    /** {@link #arrangeLongsByKey}'s keying operator; its message consumer is made once, not per activation. */
+    private static final class LongKeying implements Stream.UnaryLogic<Updates, Updates> {
+        private final LongUnaryOperator key;
+        private final LongUnaryOperator val;
+        private final int arity;
+        private dev.tributary.timely.InputPort.MessageConsumer<Updates> consumer;
+
+        LongKeying(LongUnaryOperator key, LongUnaryOperator val, int arity) {
+            this.key = key;
+            this.val = val;
+            this.arity = arity;
+        }
+
+        @Override
+        public void schedule(dev.tributary.timely.InputPort<Updates> in, dev.tributary.timely.OutputPort<Updates> out) {
+            if (consumer == null) consumer = (cap, data) -> out.send(cap, keyed(data, out.newContainer()));
+            in.forEach(consumer);
+        }
+
+        private Updates keyed(Updates data, Updates o) {
+            LongColumn records = (LongColumn) data.keys();
+            LongColumn keys = (LongColumn) o.keys();
+            LongColumn vals = (LongColumn) o.vals();
+            long[] times = data.times();
+            long[] diffs = data.diffs();
+            for (int i = 0; i < data.size(); i++) {
+                long d = records.getLong(i);
+                keys.add(key.applyAsLong(d));
+                vals.add(val.applyAsLong(d));
+                o.push(times, i * arity, diffs[i]);
+            }
+            return o;
+        }
+    }
+
     /** This collection arranged by its data itself, with no value. */
     public Arrangement<D, Unit> arrangeBySelf() {
         return Arrangement.arrange(stream, "bySelf", type, DataType.unit());
@@ -453,6 +506,7 @@ public final class Collection<D> {
                     }
                     c.stepKey();
                 }
+                msg.get(b).release();
             }
             out.send(cap, o);
         })), outType);

@@ -38,8 +38,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>{@code op}:
  * <ul>
- *   <li>{@code arrange}: {@code arrangeByKey(key, val)} alone (batching, the trace and its merges);</li>
- *   <li>{@code count}: {@code arrangeByKey(key, val).count()}, the reduce's output arrangement
+ *   <li>{@code arrange}: {@code arrangeLongsByKey(key, val)} alone (batching, the trace and its merges);</li>
+ *   <li>{@code count}: {@code arrangeLongsByKey(key, val).count()}, the reduce's output arrangement
  *       watched by the probe (not read back as a collection);</li>
  *   <li>{@code join}: the arrangement joined with a second, static one of {@code keys} records
  *       (one per key), output {@code (v1 ^ v2)} as a collection of longs ({@code joinLongs}: the
@@ -189,7 +189,7 @@ public class IncrementalBenchmark {
         private record Built(InputSession<Long> left, InputSession<Long> right, Probe probe) {}
 
         private static Arrangement<Long, Long> byKey(Collection<Long> records) {
-            return records.arrangeByKey(x -> x >>> 32, DataType.longs(), x -> x & 0xFFFF_FFFFL, DataType.longs());
+            return records.arrangeLongsByKey(x -> x >>> 32, x -> x & 0xFFFF_FFFFL);
         }
 
         private long record(long key) {
@@ -223,9 +223,11 @@ public class IncrementalBenchmark {
         }
 
         private static String shape(TraceHandle trace) {
+            // the counts, not the batches: batches handed out are never recycled by the trace
+            int[] counts = trace.batchKeyCounts();
             StringBuilder s = new StringBuilder();
-            for (var b : trace.batches()) s.append(s.isEmpty() ? "" : " ").append(b.keyCount());
-            return trace.batches().size() + " [" + s + "]";
+            for (int c : counts) s.append(s.isEmpty() ? "" : " ").append(c);
+            return counts.length + " [" + s + "]";
         }
 
         private void advanceAndWait() {
