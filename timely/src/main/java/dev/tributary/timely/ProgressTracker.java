@@ -37,6 +37,12 @@ final class ProgressTracker {
     private final boolean[] touched;
     private final int[] touchedList;
     private final Antichain[] before;
+    /**
+     * Per target, a frontier pushed into it unchanged (through a path that keeps times) since the
+     * last drain: most likely the target's new frontier, which then shares that instance rather
+     * than making an equal one. Only a hint; {@link MutableAntichain#frontier(Antichain)} checks it.
+     */
+    private final Antichain[] candidates;
     private int touchedCount;
     private int dirtyCount;
     private int nonEmpty;
@@ -63,6 +69,7 @@ final class ProgressTracker {
         touched = new boolean[n];
         touchedList = new int[n];
         before = new Antichain[n];
+        candidates = new Antichain[n];
     }
 
     private void computeReach(int from, int[][] edges, int[][] internalSources, PathSummary[][] internalSummaries, List<String> names) {
@@ -154,10 +161,10 @@ final class ProgressTracker {
             Antichain now = pointstamps[l].frontier();
             if (old == now || old.equals(now)) continue;
             for (int e = 0; e < old.size(); e++) {
-                if (!contains(now, old.get(e))) imply(l, old.get(e), -1);
+                if (!contains(now, old.get(e))) imply(l, old.get(e), -1, null);
             }
             for (int e = 0; e < now.size(); e++) {
-                if (!contains(old, now.get(e))) imply(l, now.get(e), 1);
+                if (!contains(old, now.get(e))) imply(l, now.get(e), 1, now);
             }
         }
         touchedCount = 0;
@@ -170,7 +177,8 @@ final class ProgressTracker {
         return false;
     }
 
-    private void imply(int location, long[] time, long delta) {
+    /** {@code from}: the frontier {@code time} belongs to, offered to targets it reaches unchanged. */
+    private void imply(int location, long[] time, long delta, Antichain from) {
         int[] targets = reachTargets[location];
         PathSummary[] summaries = reachSummaries[location];
         for (int i = 0; i < targets.length; i++) {
@@ -178,6 +186,7 @@ final class ProgressTracker {
             if (t == null) continue;
             int target = targets[i];
             implications[target].update(t, delta);
+            if (from != null && t == time) candidates[target] = from;
             if (!dirty[target]) {
                 dirty[target] = true;
                 dirtyList[dirtyCount++] = target;
@@ -205,7 +214,9 @@ final class ProgressTracker {
         for (int i = 0; i < dirtyCount; i++) {
             int t = dirtyList[i];
             dirty[t] = false;
-            sink.frontier(t, implications[t].frontier());
+            Antichain candidate = candidates[t];
+            candidates[t] = null;
+            sink.frontier(t, implications[t].frontier(candidate));
         }
         dirtyCount = 0;
         return true;

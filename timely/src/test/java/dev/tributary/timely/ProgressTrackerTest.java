@@ -117,6 +117,30 @@ class ProgressTrackerTest {
     }
 
     @Test
+    void targetsReachedUnchangedShareOneFrontierInstanceOnlyWhenItIsTheirs() {
+        ProgressTracker p = chain(PathSummary.identity(1)).build();
+        Map<Integer, Antichain> seen = new TreeMap<>();
+        p.update(IN_OUT, t(5), 1);
+        p.drainChanged(seen::put);
+        assertThat(seen.get(MAP_IN)).isEqualTo(Antichain.of(5)).isSameAs(seen.get(SINK_IN));
+
+        seen.clear();
+        p.update(MAP_OUT, t(3), 1);
+        p.drainChanged(seen::put);
+        assertThat(seen).containsOnlyKeys(SINK_IN);
+        Antichain sink = seen.get(SINK_IN);
+        assertThat(sink).isEqualTo(Antichain.of(3));
+
+        seen.clear();
+        p.update(IN_OUT, t(6), 1);
+        p.update(IN_OUT, t(5), -1);
+        p.drainChanged(seen::put);
+        assertThat(seen.get(MAP_IN)).isEqualTo(Antichain.of(6));
+        assertThat(seen.get(SINK_IN)).as("{6} was offered to sink, whose frontier stays {3}, the same instance").isSameAs(sink);
+        assertThat(p.frontier(SINK_IN)).isSameAs(sink);
+    }
+
+    @Test
     void aMessageWaitingAtATargetHoldsThatTargetAndWhatItReaches() {
         ProgressTracker p = chain(PathSummary.identity(1)).build();
         p.update(MAP_IN, t(4), 1);
