@@ -13,22 +13,26 @@ public final class CapabilitySet {
 
     /** Holds a copy of {@code cap} (borrowed or owned) unless a held capability is at or before it. */
     public void insert(Capability cap) {
-        for (Capability c : caps) {
-            if (Timestamps.lessEqual(c.time(), cap.time())) return;
+        // Index loops and an in-place compaction: operators insert per message, and neither an
+        // iterator nor a capturing removeIf predicate should cost an allocation each time.
+        int n = caps.size();
+        for (int i = 0; i < n; i++) {
+            if (Timestamps.lessEqual(caps.get(i).time(), cap.time())) return;
         }
-        caps.removeIf(c -> {
-            if (Timestamps.lessEqual(cap.time(), c.time())) {
-                c.drop();
-                return true;
-            }
-            return false;
-        });
+        int w = 0;
+        for (int i = 0; i < n; i++) {
+            Capability c = caps.get(i);
+            if (Timestamps.lessEqual(cap.time(), c.time())) c.drop();
+            else caps.set(w++, c);
+        }
+        for (int i = n - 1; i >= w; i--) caps.remove(i);
         caps.add(cap.retain());
     }
 
     /** A held capability at or before {@code t}, or {@code null}. */
     public Capability holder(long[] t) {
-        for (Capability c : caps) {
+        for (int i = 0; i < caps.size(); i++) {
+            Capability c = caps.get(i);
             if (Timestamps.lessEqual(c.time(), t)) return c;
         }
         return null;
