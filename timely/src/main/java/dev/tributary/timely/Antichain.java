@@ -105,10 +105,19 @@ public final class Antichain {
         return new Antichain(arity, null, Arrays.copyOf(elems, size));
     }
 
-    /** Builds an antichain by inserting times; dominated times are discarded. */
+    /**
+     * Builds an antichain by inserting times; dominated times are discarded. A builder may go on
+     * inserting after {@link #build}; what it built does not change.
+     */
     public static final class Builder {
         private final int arity;
-        private long[][] elems = NONE;
+        /**
+         * The element while no two incomparable times were inserted, the common case: then the
+         * builder needs no array (and, once inlined, often no allocation at all).
+         */
+        private long[] one;
+        /** All elements once two incomparable times were inserted; {@link #one} is then unused. */
+        private long[][] elems;
         private int size;
 
         public Builder(int arity) {
@@ -117,7 +126,18 @@ public final class Antichain {
 
         /** Adds {@code t} unless some element is {@code <=} it; removes elements {@code >=} it. */
         public boolean insert(long[] t) {
-            if (size == elems.length) elems = Arrays.copyOf(elems, Math.max(2, size * 2));
+            if (elems == null) {
+                if (one != null && Timestamps.lessEqual(one, t)) return false;
+                if (one == null || Timestamps.lessEqual(t, one)) {
+                    one = t;
+                    return true;
+                }
+                elems = new long[4][];
+                elems[0] = one;
+                one = null;
+                size = 1;
+            }
+            if (size == elems.length) elems = Arrays.copyOf(elems, size * 2);
             int n = insertMinimal(elems, size, t);
             if (n < 0) return false;
             size = n;
@@ -125,6 +145,7 @@ public final class Antichain {
         }
 
         public Antichain build() {
+            if (elems == null) return one == null ? empty(arity) : new Antichain(arity, one, null);
             sortMinimal(elems, size);
             return ofMinimal(arity, elems, size);
         }

@@ -159,6 +159,14 @@ class AntichainTest {
         assertThat(b.insert(t(2, 2))).as("(1, 1) dominates it").isFalse();
         assertThat(b.build()).isEqualTo(of(2, t(0, 5), t(1, 1), t(3, 0)));
         assertThat(first).as("a built frontier does not see later inserts").isEqualTo(of(2, t(0, 5), t(3, 0)));
+        Antichain.Builder c = new Antichain.Builder(2);
+        c.insert(t(2, 2));
+        assertThat(c.build()).isEqualTo(Antichain.of(t(2, 2)));
+        assertThat(c.insert(t(1, 3))).as("incomparable to (2, 2)").isTrue();
+        assertThat(c.insert(t(1, 2))).as("evicts both").isTrue();
+        assertThat(c.build()).isEqualTo(Antichain.of(t(1, 2)));
+        assertThat(c.insert(t(0, 9))).isTrue();
+        assertThat(c.build()).isEqualTo(of(2, t(0, 9), t(1, 2)));
     }
 
     private static boolean contains(Antichain a, long[] t) {
