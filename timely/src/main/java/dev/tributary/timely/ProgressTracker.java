@@ -43,6 +43,12 @@ final class ProgressTracker {
      * than making an equal one. Only a hint; {@link MutableAntichain#frontier(Antichain)} checks it.
      */
     private final Antichain[] candidates;
+    /**
+     * The last non-empty frontier this tracker computed at any location: the candidate where a
+     * path offers none. In one scope most frontiers move to the same time together, so it usually
+     * matches, and a round makes one new frontier instead of one per location.
+     */
+    private Antichain recent;
     private int touchedCount;
     private int dirtyCount;
     private int nonEmpty;
@@ -158,7 +164,7 @@ final class ProgressTracker {
             touched[l] = false;
             Antichain old = before[l];
             before[l] = null;
-            Antichain now = pointstamps[l].frontier();
+            Antichain now = remember(pointstamps[l].frontier(recent));
             if (old == now || old.equals(now)) continue;
             for (int e = 0; e < old.size(); e++) {
                 if (!contains(now, old.get(e))) imply(l, old.get(e), -1, null);
@@ -216,7 +222,7 @@ final class ProgressTracker {
             dirty[t] = false;
             Antichain candidate = candidates[t];
             candidates[t] = null;
-            sink.frontier(t, implications[t].frontier(candidate));
+            sink.frontier(t, remember(implications[t].frontier(candidate != null ? candidate : recent)));
         }
         dirtyCount = 0;
         return true;
@@ -225,6 +231,11 @@ final class ProgressTracker {
     Antichain frontier(int target) {
         propagateTouched();
         return implications[target].frontier();
+    }
+
+    private Antichain remember(Antichain frontier) {
+        if (!frontier.isEmpty()) recent = frontier;
+        return frontier;
     }
 
     /** No pointstamp anywhere has a non-zero count: nothing can ever happen in this dataflow again. */
