@@ -145,9 +145,22 @@ public final class Antichain {
         }
 
         public Antichain build() {
-            if (elems == null) return one == null ? empty(arity) : new Antichain(arity, one, null);
+            return build(null);
+        }
+
+        /**
+         * {@link #build()}, but returns {@code previous} itself when it equals what would be
+         * built: a caller that rebuilds a frontier every step and usually gets the same one (a
+         * trace's compaction frontier, say) then allocates nothing. {@code null} matches nothing.
+         */
+        public Antichain build(Antichain previous) {
+            if (elems == null) {
+                if (one == null) return empty(arity);
+                return previous != null && previous.arity == arity && previous.single != null && Arrays.equals(previous.single, one)
+                        ? previous : new Antichain(arity, one, null);
+            }
             sortMinimal(elems, size);
-            return ofMinimal(arity, elems, size);
+            return previous != null && previous.hasElements(arity, elems, size) ? previous : ofMinimal(arity, elems, size);
         }
     }
 

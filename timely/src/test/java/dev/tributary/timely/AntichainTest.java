@@ -169,6 +169,23 @@ class AntichainTest {
         assertThat(c.build()).isEqualTo(of(2, t(0, 9), t(1, 2)));
     }
 
+    @Test
+    void aBuilderReturnsThePreviousFrontierWhenItIsEqual() {
+        Antichain.Builder b = new Antichain.Builder(1);
+        b.insert(t(4));
+        Antichain first = b.build();
+        assertThat(b.build(first)).isSameAs(first);
+        assertThat(b.build(Antichain.of(5))).isEqualTo(first).isNotSameAs(first);
+        Antichain.Builder two = new Antichain.Builder(2);
+        two.insert(t(0, 3));
+        two.insert(t(3, 0));
+        Antichain pair = two.build();
+        two.insert(t(4, 4));
+        assertThat(two.build(pair)).isSameAs(pair);
+        assertThat(two.build(Antichain.of(t(0, 3)))).isEqualTo(pair);
+        assertThat(new Antichain.Builder(1).build(first)).isSameAs(Antichain.empty(1));
+    }
+
     private static boolean contains(Antichain a, long[] t) {
         for (int i = 0; i < a.size(); i++) {
             if (java.util.Arrays.equals(a.get(i), t)) return true;
