@@ -22,7 +22,7 @@ public final class MutableAntichain {
     private long[][] times = new long[4][];
     private long[] counts = new long[4];
     private int size;
-    /** Where {@link #frontier} collects the minimal positive times; as long as {@link #times}, so never short. */
+    /** Where {@link #frontier} collects the minimal positive times; grown to {@link #times}' length before it could be short. */
     private long[][] scratch = new long[4][];
     private Antichain frontier;
     private boolean dirty;
@@ -108,7 +108,7 @@ public final class MutableAntichain {
                 frontier = candidate != null && candidate.hasElements(arity, scratch, n) ? candidate : Antichain.ofMinimal(arity, scratch, n);
             }
             // the scratch must not keep times alive that the counts have let go
-            java.util.Arrays.fill(scratch, 0, n, null);
+            Arrays.fill(scratch, 0, n, null);
         }
         return frontier;
     }
