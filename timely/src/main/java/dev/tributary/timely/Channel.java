@@ -4,7 +4,9 @@ package dev.tributary.timely;
  * One edge from an output to an input, on one worker: where a sent container goes.
  *
  * <p>{@link #push} takes ownership of the container and counts every message it creates at the
- * target input, before anyone can consume it.
+ * target input, before anyone can consume it. A message for this worker goes straight into the
+ * target's queue; only one for another worker becomes a {@link Message} object, which the
+ * receiving thread unpacks and drops.
  */
 abstract sealed class Channel<C extends Container> permits Channel.Pipeline, Channel.Exchange {
     final Dataflow dataflow;
@@ -33,7 +35,7 @@ abstract sealed class Channel<C extends Container> permits Channel.Pipeline, Cha
         @Override
         void push(long[] time, C data, ContainerPool<C> home) {
             dataflow.changes.update(targetLocation, time, 1);
-            target.deliver(new Message(dataflow.index, targetOperator, targetPort, time, data, home));
+            target.deliver(time, data, home);
         }
     }
 
@@ -60,7 +62,7 @@ abstract sealed class Channel<C extends Container> permits Channel.Pipeline, Cha
             int me = dataflow.worker.index();
             if (peers == 1) {
                 dataflow.changes.update(targetLocation, time, 1);
-                localTarget.deliver(new Message(dataflow.index, targetOperator, targetPort, time, data, home));
+                localTarget.deliver(time, data, home);
                 return;
             }
             for (int w = 0; w < peers; w++) parts[w] = pool.acquire();
@@ -75,9 +77,8 @@ abstract sealed class Channel<C extends Container> permits Channel.Pipeline, Cha
                     continue;
                 }
                 dataflow.changes.update(targetLocation, time, 1);
-                Message m = new Message(dataflow.index, targetOperator, targetPort, time, part, pool);
-                if (w == me) localTarget.deliver(m);
-                else dataflow.worker.fabric.send(w, m);
+                if (w == me) localTarget.deliver(time, part, pool);
+                else dataflow.worker.fabric.send(w, new Message(dataflow.index, targetOperator, targetPort, time, part, pool));
             }
         }
     }

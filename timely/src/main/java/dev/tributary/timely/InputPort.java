@@ -1,7 +1,5 @@
 package dev.tributary.timely;
 
-import java.util.ArrayDeque;
-
 /**
  * An operator's input: the messages that have arrived, and the frontier of times that may still
  * arrive.
@@ -19,7 +17,7 @@ public final class InputPort<C extends Container> {
     final OperatorNode operator;
     final int port;
     final int location;
-    private final ArrayDeque<Message> queue = new ArrayDeque<>();
+    private final MessageQueue queue = new MessageQueue();
     private final Capability borrowed;
     Antichain frontier;
 
@@ -51,28 +49,39 @@ public final class InputPort<C extends Container> {
         if (queue.isEmpty()) return false;
         Dataflow df = operator.dataflow;
         int worker = df.worker.index();
-        Message m;
-        while ((m = queue.pollFirst()) != null) {
-            if (!frontier.lessEqual(m.time)) {
+        // The message is taken off the queue before the consumer runs: what it sends may come
+        // back to this input, behind the others, and this same loop reads it.
+        while (!queue.isEmpty()) {
+            long[] time = queue.peekTime();
+            Container d = queue.peekData();
+            ContainerPool<?> home = queue.peekHome();
+            queue.pop();
+            if (!frontier.lessEqual(time)) {
                 throw new IllegalStateException("progress violated: operator '" + operator.displayName() + "' input " + port
-                        + " received a message at " + Timestamps.toString(m.time) + " while its frontier is " + frontier);
+                        + " received a message at " + Timestamps.toString(time) + " while its frontier is " + frontier);
             }
-            borrowed.time = m.time;
+            borrowed.time = time;
             borrowed.valid = true;
             try {
-                consumer.accept(borrowed, (C) m.data);
+                consumer.accept(borrowed, (C) d);
             } finally {
                 borrowed.valid = false;
                 borrowed.time = null;
             }
-            df.changes.update(location, m.time, -1);
-            if (m.home != null) m.home.release(m.data, worker);
+            df.changes.update(location, time, -1);
+            if (home != null) home.release(d, worker);
         }
         return true;
     }
 
+    /** Queues a message from another worker. */
     void deliver(Message m) {
-        queue.addLast(m);
+        deliver(m.time, m.data, m.home);
+    }
+
+    /** Queues {@code d} at {@code time}; {@code home} (or {@code null}) takes the container back once it is read. */
+    void deliver(long[] time, Container d, ContainerPool<?> home) {
+        queue.push(time, d, home);
         operator.dataflow.activate(operator.id);
     }
 }

@@ -1,8 +1,11 @@
 package dev.tributary.timely;
 
 /**
- * A container of records at one time, addressed to one operator input. Its count at the target
- * input is part of progress tracking from when it is sent until its consumer returns.
+ * A container of records at one time, addressed to one operator input on another worker: what
+ * travels through the {@link Fabric}. Its count at the target input is part of progress tracking
+ * from when it is sent until its consumer returns. The receiver copies its fields into the
+ * input's queue and keeps no reference to it; messages between operators of one worker never
+ * become objects.
  */
 final class Message {
     final int dataflow;

@@ -14,13 +14,16 @@ import java.util.Arrays;
  * <p>Distinct times are kept in flat arrays searched linearly: a location rarely has more than a
  * handful of outstanding times, and a scan of a few entries beats hashing a {@code long[]}.
  * The frontier is rebuilt lazily, only when asked after a time entered or left the set of
- * positive counts.
+ * positive counts, into a scratch array: a new {@link Antichain} is made only when its value
+ * changed, so reading an unchanged frontier allocates nothing.
  */
 public final class MutableAntichain {
     private final int arity;
     private long[][] times = new long[4][];
     private long[] counts = new long[4];
     private int size;
+    /** Where {@link #frontier} collects the minimal positive times; grown to {@link #times}' length before it could be short. */
+    private long[][] scratch = new long[4][];
     private Antichain frontier;
     private boolean dirty;
 
@@ -76,16 +79,36 @@ public final class MutableAntichain {
         return size == 0;
     }
 
-    /** The minimal times with a positive count. */
+    /**
+     * The minimal times with a positive count. While they do not change, the same instance is
+     * returned, so a caller may compare with {@code ==} first.
+     */
     public Antichain frontier() {
+        return frontier(null);
+    }
+
+    /**
+     * {@link #frontier()}, returning {@code candidate} (rather than a new instance) if the frontier
+     * changed to a value equal to it: the progress tracker offers the frontier it propagated, so
+     * locations that share a frontier share its instance. A candidate that does not match is
+     * ignored, so any candidate (or {@code null}) is correct.
+     */
+    Antichain frontier(Antichain candidate) {
         if (dirty) {
             dirty = false;
-            Antichain.Builder b = new Antichain.Builder(arity);
+            if (scratch.length < size) scratch = new long[times.length][];
+            int n = 0;
             for (int i = 0; i < size; i++) {
-                if (counts[i] > 0) b.insert(times[i]);
+                if (counts[i] <= 0) continue;
+                int m = Antichain.insertMinimal(scratch, n, times[i]);
+                if (m >= 0) n = m;
             }
-            Antichain next = b.build();
-            if (!next.equals(frontier)) frontier = next;
+            Antichain.sortMinimal(scratch, n);
+            if (!frontier.hasElements(arity, scratch, n)) {
+                frontier = candidate != null && candidate.hasElements(arity, scratch, n) ? candidate : Antichain.ofMinimal(arity, scratch, n);
+            }
+            // the scratch must not keep times alive that the counts have let go
+            Arrays.fill(scratch, 0, n, null);
         }
         return frontier;
     }

@@ -18,8 +18,8 @@ public final class Notificator {
     /** Asks to be told when the frontiers pass {@code capability}'s time; takes ownership of it. */
     public void notifyAt(Capability capability) {
         if (capability.borrowed) capability = capability.retain();
-        for (Capability c : pending) {
-            if (java.util.Arrays.equals(c.time, capability.time)) {
+        for (int i = 0; i < pending.size(); i++) {
+            if (java.util.Arrays.equals(pending.get(i).time, capability.time)) {
                 capability.drop();
                 return;
             }

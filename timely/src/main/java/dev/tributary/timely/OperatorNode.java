@@ -40,6 +40,6 @@ final class OperatorNode {
 
     void countCapability(long[] time, long delta) {
         held.update(time, delta);
-        for (OutputPort<?> o : outputs) dataflow.changes.update(o.location, time, delta);
+        for (int i = 0; i < outputs.size(); i++) dataflow.changes.update(outputs.get(i).location, time, delta);
     }
 }

@@ -37,6 +37,18 @@ final class ProgressTracker {
     private final boolean[] touched;
     private final int[] touchedList;
     private final Antichain[] before;
+    /**
+     * Per target, a frontier pushed into it unchanged (through a path that keeps times) since the
+     * last drain: most likely the target's new frontier, which then shares that instance rather
+     * than making an equal one. Only a hint; {@link MutableAntichain#frontier(Antichain)} checks it.
+     */
+    private final Antichain[] candidates;
+    /**
+     * The last non-empty frontier this tracker computed at any location: the candidate where a
+     * path offers none. In one scope most frontiers move to the same time together, so it usually
+     * matches, and a round makes one new frontier instead of one per location.
+     */
+    private Antichain recent;
     private int touchedCount;
     private int dirtyCount;
     private int nonEmpty;
@@ -63,6 +75,7 @@ final class ProgressTracker {
         touched = new boolean[n];
         touchedList = new int[n];
         before = new Antichain[n];
+        candidates = new Antichain[n];
     }
 
     private void computeReach(int from, int[][] edges, int[][] internalSources, PathSummary[][] internalSummaries, List<String> names) {
@@ -151,13 +164,13 @@ final class ProgressTracker {
             touched[l] = false;
             Antichain old = before[l];
             before[l] = null;
-            Antichain now = pointstamps[l].frontier();
+            Antichain now = remember(pointstamps[l].frontier(recent));
             if (old == now || old.equals(now)) continue;
             for (int e = 0; e < old.size(); e++) {
-                if (!contains(now, old.get(e))) imply(l, old.get(e), -1);
+                if (!contains(now, old.get(e))) imply(l, old.get(e), -1, null);
             }
             for (int e = 0; e < now.size(); e++) {
-                if (!contains(old, now.get(e))) imply(l, now.get(e), 1);
+                if (!contains(old, now.get(e))) imply(l, now.get(e), 1, now);
             }
         }
         touchedCount = 0;
@@ -170,7 +183,8 @@ final class ProgressTracker {
         return false;
     }
 
-    private void imply(int location, long[] time, long delta) {
+    /** {@code from}: the frontier {@code time} belongs to, offered to targets it reaches unchanged. */
+    private void imply(int location, long[] time, long delta, Antichain from) {
         int[] targets = reachTargets[location];
         PathSummary[] summaries = reachSummaries[location];
         for (int i = 0; i < targets.length; i++) {
@@ -178,6 +192,7 @@ final class ProgressTracker {
             if (t == null) continue;
             int target = targets[i];
             implications[target].update(t, delta);
+            if (from != null && t == time) candidates[target] = from;
             if (!dirty[target]) {
                 dirty[target] = true;
                 dirtyList[dirtyCount++] = target;
@@ -205,7 +220,9 @@ final class ProgressTracker {
         for (int i = 0; i < dirtyCount; i++) {
             int t = dirtyList[i];
             dirty[t] = false;
-            sink.frontier(t, implications[t].frontier());
+            Antichain candidate = candidates[t];
+            candidates[t] = null;
+            sink.frontier(t, remember(implications[t].frontier(candidate != null ? candidate : recent)));
         }
         dirtyCount = 0;
         return true;
@@ -214,6 +231,11 @@ final class ProgressTracker {
     Antichain frontier(int target) {
         propagateTouched();
         return implications[target].frontier();
+    }
+
+    private Antichain remember(Antichain frontier) {
+        if (!frontier.isEmpty()) recent = frontier;
+        return frontier;
     }
 
     /** No pointstamp anywhere has a non-zero count: nothing can ever happen in this dataflow again. */

@@ -1,6 +1,7 @@
 package dev.tributary.timely;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -124,6 +125,65 @@ class AntichainTest {
         assertThat(Antichain.of(1)).isEqualTo(Antichain.of(t(1)));
         assertThat(a).hasToString("{(0, 5), (3, 0)}");
         assertThat(Antichain.empty(1)).hasToString("{}");
+    }
+
+    @Test
+    void aOneElementFrontierBehavesLikeAnyOther() {
+        Antichain one = Antichain.of(t(2, 3));
+        assertThat(one.size()).isEqualTo(1);
+        assertThat(one.isEmpty()).isFalse();
+        assertThat(one.arity()).isEqualTo(2);
+        assertThat(one.get(0)).containsExactly(2, 3);
+        assertThatThrownBy(() -> one.get(1)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> Antichain.empty(2).get(0)).isInstanceOf(IndexOutOfBoundsException.class);
+        Antichain built = of(2, t(4, 4), t(2, 3));
+        assertThat(built).isEqualTo(one).hasSameHashCodeAs(one).hasToString("{(2, 3)}");
+        assertThat(one.dominates(built)).isTrue();
+        assertThat(of(2, t(0, 5), t(3, 0)).dominates(one)).isFalse();
+    }
+
+    @Test
+    void emptyFrontiersAreSharedPerArityAndStillValues() {
+        assertThat(Antichain.empty(1)).isSameAs(Antichain.empty(1)).isEqualTo(new Antichain.Builder(1).build());
+        assertThat(Antichain.empty(100)).as("an unusual arity is not cached but still equal").isEqualTo(Antichain.empty(100))
+                .isNotEqualTo(Antichain.empty(1));
+    }
+
+    @Test
+    void aBuilderKeepsWorkingAfterBuild() {
+        Antichain.Builder b = new Antichain.Builder(2);
+        b.insert(t(3, 0));
+        b.insert(t(0, 5));
+        Antichain first = b.build();
+        assertThat(b.insert(t(1, 1))).isTrue();
+        assertThat(b.insert(t(2, 2))).as("(1, 1) dominates it").isFalse();
+        assertThat(b.build()).isEqualTo(of(2, t(0, 5), t(1, 1), t(3, 0)));
+        assertThat(first).as("a built frontier does not see later inserts").isEqualTo(of(2, t(0, 5), t(3, 0)));
+        Antichain.Builder c = new Antichain.Builder(2);
+        c.insert(t(2, 2));
+        assertThat(c.build()).isEqualTo(Antichain.of(t(2, 2)));
+        assertThat(c.insert(t(1, 3))).as("incomparable to (2, 2)").isTrue();
+        assertThat(c.insert(t(1, 2))).as("evicts both").isTrue();
+        assertThat(c.build()).isEqualTo(Antichain.of(t(1, 2)));
+        assertThat(c.insert(t(0, 9))).isTrue();
+        assertThat(c.build()).isEqualTo(of(2, t(0, 9), t(1, 2)));
+    }
+
+    @Test
+    void aBuilderReturnsThePreviousFrontierWhenItIsEqual() {
+        Antichain.Builder b = new Antichain.Builder(1);
+        b.insert(t(4));
+        Antichain first = b.build();
+        assertThat(b.build(first)).isSameAs(first);
+        assertThat(b.build(Antichain.of(5))).isEqualTo(first).isNotSameAs(first);
+        Antichain.Builder two = new Antichain.Builder(2);
+        two.insert(t(0, 3));
+        two.insert(t(3, 0));
+        Antichain pair = two.build();
+        two.insert(t(4, 4));
+        assertThat(two.build(pair)).isSameAs(pair);
+        assertThat(two.build(Antichain.of(t(0, 3)))).isEqualTo(pair);
+        assertThat(new Antichain.Builder(1).build(first)).isSameAs(Antichain.empty(1));
     }
 
     private static boolean contains(Antichain a, long[] t) {

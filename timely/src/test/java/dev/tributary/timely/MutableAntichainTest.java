@@ -104,6 +104,56 @@ class MutableAntichainTest {
         }
     }
 
+    @Test
+    void anUnchangedFrontierIsTheSameInstance() {
+        MutableAntichain m = new MutableAntichain(1);
+        m.update(t(3), 1);
+        Antichain f = m.frontier();
+        assertThat(m.frontier()).as("read twice").isSameAs(f);
+        m.update(t(3), 1);
+        m.update(t(7), 1);
+        assertThat(m.frontier()).as("counts changed, the frontier did not").isSameAs(f);
+        m.update(t(1), 1);
+        m.update(t(1), -1);
+        assertThat(m.frontier()).as("a time that came and went within one read").isSameAs(f);
+        m.update(t(3), -2);
+        Antichain g = m.frontier();
+        assertThat(g).isNotSameAs(f).isEqualTo(Antichain.of(7));
+        assertThat(f).as("the old frontier is a value that did not move").isEqualTo(Antichain.of(3));
+        m.update(t(7), -1);
+        assertThat(m.frontier()).isEqualTo(Antichain.empty(1));
+    }
+
+    @Test
+    void anUnchangedFrontierOfSeveralElementsIsTheSameInstance() {
+        MutableAntichain m = new MutableAntichain(2);
+        m.update(t(3, 0), 1);
+        m.update(t(0, 5), 1);
+        Antichain f = m.frontier();
+        m.update(t(4, 4), 1);
+        assertThat(m.frontier()).isSameAs(f).isEqualTo(Antichain.fromTimes(2, List.of(t(0, 5), t(3, 0))));
+        m.update(t(1, 1), 1);
+        assertThat(m.frontier()).isNotSameAs(f).isEqualTo(Antichain.fromTimes(2, List.of(t(0, 5), t(1, 1), t(3, 0))));
+    }
+
+    @Test
+    void aCandidateIsTakenOnlyWhenItIsTheNewFrontier() {
+        MutableAntichain m = new MutableAntichain(1);
+        m.update(t(3), 1);
+        Antichain candidate = Antichain.of(3);
+        assertThat(m.frontier(candidate)).isSameAs(candidate);
+        m.update(t(3), -1);
+        m.update(t(4), 1);
+        Antichain wrong = Antichain.of(5);
+        assertThat(m.frontier(wrong)).isNotSameAs(wrong).isEqualTo(Antichain.of(4));
+        Antichain kept = m.frontier();
+        m.update(t(2), 1);
+        m.update(t(2), -1);
+        assertThat(m.frontier(Antichain.of(4))).as("an unchanged frontier keeps its own instance").isSameAs(kept);
+        m.update(t(4), -1);
+        assertThat(m.frontier(Antichain.of(t(4, 0)))).as("a candidate of another arity is no match").isEqualTo(Antichain.empty(1));
+    }
+
     private static int indexOf(List<long[]> keys, long[] t) {
         for (int i = 0; i < keys.size(); i++) {
             if (java.util.Arrays.equals(keys.get(i), t)) return i;

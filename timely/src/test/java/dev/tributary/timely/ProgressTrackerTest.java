@@ -117,6 +117,57 @@ class ProgressTrackerTest {
     }
 
     @Test
+    void targetsReachedUnchangedShareOneFrontierInstanceOnlyWhenItIsTheirs() {
+        ProgressTracker p = chain(PathSummary.identity(1)).build();
+        Map<Integer, Antichain> seen = new TreeMap<>();
+        p.update(IN_OUT, t(5), 1);
+        p.drainChanged(seen::put);
+        assertThat(seen.get(MAP_IN)).isEqualTo(Antichain.of(5)).isSameAs(seen.get(SINK_IN));
+
+        seen.clear();
+        p.update(MAP_OUT, t(3), 1);
+        p.drainChanged(seen::put);
+        assertThat(seen).containsOnlyKeys(SINK_IN);
+        Antichain sink = seen.get(SINK_IN);
+        assertThat(sink).isEqualTo(Antichain.of(3));
+
+        seen.clear();
+        p.update(IN_OUT, t(6), 1);
+        p.update(IN_OUT, t(5), -1);
+        p.drainChanged(seen::put);
+        assertThat(seen.get(MAP_IN)).isEqualTo(Antichain.of(6));
+        assertThat(seen.get(SINK_IN)).as("{6} was offered to sink, whose frontier stays {3}, the same instance").isSameAs(sink);
+        assertThat(p.frontier(SINK_IN)).isSameAs(sink);
+    }
+
+    @Test
+    void equalFrontiersOfUnrelatedLocationsShareTheMostRecentInstance() {
+        Graph g = new Graph();
+        int a = g.operator("a");
+        int b = g.operator("b");
+        int sinkA = g.operator("sinkA");
+        int sinkB = g.operator("sinkB");
+        int aOut = g.source(a, 0, 1);
+        int bOut = g.source(b, 0, 1);
+        int aIn = g.target(sinkA, 0, 1);
+        int bIn = g.target(sinkB, 0, 1);
+        g.edge(aOut, aIn).edge(bOut, bIn);
+        ProgressTracker p = g.build();
+        Map<Integer, Antichain> seen = new TreeMap<>();
+        p.update(aOut, t(5), 1);
+        p.drainChanged(seen::put);
+        p.update(bOut, t(5), 1);
+        p.drainChanged(seen::put);
+        assertThat(seen.get(bIn)).as("b's own time array, an equal value").isSameAs(seen.get(aIn)).isEqualTo(Antichain.of(5));
+        p.update(bOut, t(6), 1);
+        p.update(bOut, t(5), -1);
+        p.drainChanged(seen::put);
+        assertThat(seen.get(bIn)).isEqualTo(Antichain.of(6));
+        assertThat(seen.get(aIn)).isEqualTo(Antichain.of(5));
+        assertThat(p.frontier(aIn)).isEqualTo(Antichain.of(5));
+    }
+
+    @Test
     void aMessageWaitingAtATargetHoldsThatTargetAndWhatItReaches() {
         ProgressTracker p = chain(PathSummary.identity(1)).build();
         p.update(MAP_IN, t(4), 1);
