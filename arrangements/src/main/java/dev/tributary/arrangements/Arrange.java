@@ -154,11 +154,15 @@ public final class Arrange {
             this.trace = trace;
             this.own = own;
             this.activate = activate;
+            this.push = writer::push;
         }
+
+        /** Made once, not per activation. */
+        private final InputPort.MessageConsumer<Updates> push;
 
         @Override
         public void schedule() {
-            in.forEach(writer::push);
+            in.forEach(push);
             Antichain frontier = in.frontier();
             if (!frontier.equals(writer.sealed())) {
                 writer.advance(frontier);

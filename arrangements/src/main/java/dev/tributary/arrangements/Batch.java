@@ -189,7 +189,7 @@ public final class Batch {
 
     /** Marks every batch of {@code batches} {@linkplain #share() shared}, and returns the list. */
     static java.util.List<Batch> share(java.util.List<Batch> batches) {
-        for (Batch b : batches) b.shared = true;
+        for (int i = 0; i < batches.size(); i++) batches.get(i).shared = true;
         return batches;
     }
 
@@ -201,7 +201,8 @@ public final class Batch {
         holds = readers;
         retired = !inTrace;
         // only the writer that sealed it has it yet, so its arrays may go to this thread's pool in the end
-        if (keys instanceof LongColumn && vals instanceof LongColumn) pool = MergeScratch.ofThread();
+        // (not an empty batch's: the batcher shares those among all its empty batches)
+        if (updates > 0 && keys instanceof LongColumn && vals instanceof LongColumn) pool = MergeScratch.ofThread();
     }
 
     /**
@@ -280,7 +281,8 @@ public final class Batch {
     /** A cursor over {@code batches} read as one (they may overlap in keys). */
     public static Cursor cursor(java.util.List<Batch> batches) {
         java.util.List<Cursor> cursors = new java.util.ArrayList<>(batches.size());
-        for (Batch b : batches) {
+        for (int i = 0; i < batches.size(); i++) {
+            Batch b = batches.get(i);
             if (!b.isEmpty()) cursors.add(b.cursor());
         }
         return new CursorList(cursors);

@@ -18,7 +18,7 @@ final class BatchCursor implements Cursor {
      */
     static final long FILTER_AFTER_PROBES = 256;
 
-    private final Batch batch;
+    private Batch batch;
     private int key;
     private int val;
     /**
@@ -48,6 +48,14 @@ final class BatchCursor implements Cursor {
 
     BatchCursor(Batch batch) {
         this.batch = batch;
+        rewindKeys();
+    }
+
+    /** Points this cursor at {@code batch} from its first key, forgetting prepared probes (keeping their scratch). */
+    void aim(Batch batch) {
+        this.batch = batch;
+        probes = null;
+        probeNext = 0;
         rewindKeys();
     }
 

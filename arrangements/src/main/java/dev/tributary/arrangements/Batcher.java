@@ -168,6 +168,10 @@ public final class Batcher {
      * distinct keys and values, so the batch's arrays are allocated at their final size and filled
      * by a second, sequential pass.
      */
+    /** The arrays of every empty (long, long) batch the batcher seals: nothing writes a batch's arrays, and no pool takes these. */
+    private static final long[] NO_LONGS = new long[0];
+    private static final int[] NO_OFFSETS = new int[1];
+
     private Batch buildLongs(long[] k, long[] v, long[] t, long[] d, int ready, Description description) {
         if (sortedKeys.length < ready) {
             int cap = Math.max(ready, sortedKeys.length * 2);
@@ -210,6 +214,11 @@ public final class Batcher {
                 sd[groups++] = sum;
             }
             i = j;
+        }
+        if (groups == 0) {
+            // a frontier advance without data (one per step on a quiet input): arrays shared by all such batches, never pooled
+            return new Batch(new LongColumn(NO_LONGS, 0), NO_OFFSETS, new LongColumn(NO_LONGS, 0), NO_OFFSETS, NO_LONGS, NO_LONGS, 0, 1, description,
+                    Long.MIN_VALUE);
         }
         // from the thread's pool where it has arrays that fit: a batch its readers release and its trace merges away gives them back
         MergeScratch pool = MergeScratch.ofThread();

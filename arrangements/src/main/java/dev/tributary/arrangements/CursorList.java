@@ -8,9 +8,13 @@ import java.util.List;
  * positioned there. A trace has a logarithmic number of batches, so minima are found by scanning.
  */
 final class CursorList implements Cursor {
-    private final Cursor[] cursors;
-    private final boolean[] atKey;
-    private final boolean[] atVal;
+    private Cursor[] cursors;
+    /** How many of {@link #cursors} are read. */
+    private int n;
+    private boolean[] atKey;
+    private boolean[] atVal;
+    /** The batch cursors a list made for {@link #aim} owns and re-aims (null otherwise). */
+    private BatchCursor[] own;
     private int minKey = -1;
     private int minVal = -1;
     /**
@@ -21,15 +25,52 @@ final class CursorList implements Cursor {
 
     CursorList(List<Cursor> cursors) {
         this.cursors = cursors.toArray(new Cursor[0]);
-        this.atKey = new boolean[this.cursors.length];
-        this.atVal = new boolean[this.cursors.length];
+        this.n = this.cursors.length;
+        this.atKey = new boolean[n];
+        this.atVal = new boolean[n];
+        findKey();
+    }
+
+    /** A list that reads nothing until {@linkplain #aim aimed}, reusing its cursors from one aim to the next. */
+    CursorList() {
+        this.cursors = new Cursor[0];
+        this.own = new BatchCursor[0];
+        this.atKey = new boolean[0];
+        this.atVal = new boolean[0];
+        findKey();
+    }
+
+    /**
+     * Reads the non-empty batches among the first {@code count} of {@code batches} from their
+     * first key, with the cursors of the last aim re-aimed (so nothing is allocated once the list
+     * has had as many batches): whoever still used this list before is reading something else now.
+     */
+    void aim(List<Batch> batches, int count) {
+        if (own.length < count) {
+            own = java.util.Arrays.copyOf(own, count);
+            cursors = new Cursor[count];
+            atKey = new boolean[count];
+            atVal = new boolean[count];
+        }
+        int m = 0;
+        for (int i = 0; i < count; i++) {
+            Batch b = batches.get(i);
+            if (b.isEmpty()) continue;
+            if (own[m] == null) own[m] = new BatchCursor(b);
+            else own[m].aim(b);
+            cursors[m] = own[m];
+            m++;
+        }
+        for (int i = m; i < cursors.length; i++) cursors[i] = null;
+        n = m;
+        minVal = -1;
         findKey();
     }
 
     private void findKey() {
         exact = false;
         minKey = -1;
-        for (int c = 0; c < cursors.length; c++) {
+        for (int c = 0; c < n; c++) {
             atKey[c] = false;
             if (!cursors[c].keyValid()) continue;
             if (minKey < 0) {
@@ -40,7 +81,7 @@ final class CursorList implements Cursor {
             if (cmp < 0) minKey = c;
         }
         if (minKey >= 0) {
-            for (int c = 0; c < cursors.length; c++) {
+            for (int c = 0; c < n; c++) {
                 atKey[c] = cursors[c].keyValid()
                         && cursors[c].keyColumn().equal(cursors[c].keyIndex(), cursors[minKey].keyColumn(), cursors[minKey].keyIndex());
             }
@@ -50,7 +91,7 @@ final class CursorList implements Cursor {
 
     private void findVal() {
         minVal = -1;
-        for (int c = 0; c < cursors.length; c++) {
+        for (int c = 0; c < n; c++) {
             atVal[c] = false;
             if (!atKey[c] || !cursors[c].valValid()) continue;
             if (minVal < 0 || cursors[c].valColumn().compare(cursors[c].valIndex(), cursors[minVal].valColumn(), cursors[minVal].valIndex()) < 0) {
@@ -58,7 +99,7 @@ final class CursorList implements Cursor {
             }
         }
         if (minVal >= 0) {
-            for (int c = 0; c < cursors.length; c++) {
+            for (int c = 0; c < n; c++) {
                 atVal[c] = atKey[c] && cursors[c].valValid()
                         && cursors[c].valColumn().equal(cursors[c].valIndex(), cursors[minVal].valColumn(), cursors[minVal].valIndex());
             }
@@ -101,12 +142,12 @@ final class CursorList implements Cursor {
             if (minKey < 0) throw new IllegalStateException("stepKey after a seekKeyExact that found nothing: seek or rewind first");
             Column column = keyColumn();
             int i = keyIndex();
-            for (int c = 0; c < cursors.length; c++) {
+            for (int c = 0; c < n; c++) {
                 if (!atKey[c]) cursors[c].seekKey(column, i);
             }
             findKey();
         }
-        for (int c = 0; c < cursors.length; c++) {
+        for (int c = 0; c < n; c++) {
             if (atKey[c]) cursors[c].stepKey();
         }
         findKey();
@@ -114,7 +155,7 @@ final class CursorList implements Cursor {
 
     @Override
     public void seekKey(Column column, int i) {
-        for (Cursor c : cursors) c.seekKey(column, i);
+        for (int c = 0; c < n; c++) cursors[c].seekKey(column, i);
         findKey();
     }
 
@@ -122,7 +163,7 @@ final class CursorList implements Cursor {
     @Override
     public boolean seekKeyExact(Column column, int i) {
         minKey = -1;
-        for (int c = 0; c < cursors.length; c++) {
+        for (int c = 0; c < n; c++) {
             atKey[c] = cursors[c].seekKeyExact(column, i);
             if (atKey[c] && minKey < 0) minKey = c;
         }
@@ -133,12 +174,12 @@ final class CursorList implements Cursor {
 
     @Override
     public void prepareSeeks(Column keys) {
-        for (Cursor c : cursors) c.prepareSeeks(keys);
+        for (int c = 0; c < n; c++) cursors[c].prepareSeeks(keys);
     }
 
     @Override
     public void stepVal() {
-        for (int c = 0; c < cursors.length; c++) {
+        for (int c = 0; c < n; c++) {
             if (atVal[c]) cursors[c].stepVal();
         }
         findVal();
@@ -146,7 +187,7 @@ final class CursorList implements Cursor {
 
     @Override
     public void seekVal(Column column, int i) {
-        for (int c = 0; c < cursors.length; c++) {
+        for (int c = 0; c < n; c++) {
             if (atKey[c]) cursors[c].seekVal(column, i);
         }
         findVal();
@@ -154,7 +195,7 @@ final class CursorList implements Cursor {
 
     @Override
     public void rewindVals() {
-        for (int c = 0; c < cursors.length; c++) {
+        for (int c = 0; c < n; c++) {
             if (atKey[c]) cursors[c].rewindVals();
         }
         findVal();
@@ -162,13 +203,13 @@ final class CursorList implements Cursor {
 
     @Override
     public void rewindKeys() {
-        for (Cursor c : cursors) c.rewindKeys();
+        for (int c = 0; c < n; c++) cursors[c].rewindKeys();
         findKey();
     }
 
     @Override
     public void forEachTime(TimeDiffConsumer consumer) {
-        for (int c = 0; c < cursors.length; c++) {
+        for (int c = 0; c < n; c++) {
             if (atVal[c]) cursors[c].forEachTime(consumer);
         }
     }
@@ -176,7 +217,7 @@ final class CursorList implements Cursor {
     @Override
     public long accumulate(long[] time) {
         long sum = 0;
-        for (int c = 0; c < cursors.length; c++) {
+        for (int c = 0; c < n; c++) {
             if (atVal[c]) sum += cursors[c].accumulate(time);
         }
         return sum;

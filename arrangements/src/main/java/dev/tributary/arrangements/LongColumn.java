@@ -11,9 +11,9 @@ public final class LongColumn extends Column {
         this(16);
     }
 
-    /** A column over {@code values[0 .. size)}, taking ownership of the array. */
+    /** A column over {@code values[0 .. size)}, taking ownership of the array (which may be empty, and then shared). */
     LongColumn(long[] values, int size) {
-        this.values = values.length == 0 ? new long[1] : values;
+        this.values = values;
         this.size = size;
     }
 
@@ -22,7 +22,7 @@ public final class LongColumn extends Column {
     }
 
     public void add(long v) {
-        if (size == values.length) values = Arrays.copyOf(values, size * 2);
+        if (size == values.length) values = Arrays.copyOf(values, Math.max(16, size * 2));
         values[size++] = v;
     }
 

@@ -222,7 +222,8 @@ final class LongMerge {
     }
 
     static boolean applies(List<Batch> inputs) {
-        for (Batch b : inputs) {
+        for (int i = 0; i < inputs.size(); i++) {
+            Batch b = inputs.get(i);
             if (b.arity != 1 || !(b.keys instanceof LongColumn) || !(b.vals instanceof LongColumn)) return false;
         }
         return true;

@@ -81,7 +81,11 @@ final class Merger {
         if (result != null) return fuel;
         if (fast != null) {
             fuel = fast.work(fuel);
-            if (fast.isDone()) result = fast.build(description());
+            if (fast.isDone()) {
+                Description d = description();
+                retireInputs();
+                result = fast.build(d);
+            }
             return fuel;
         }
         while (fuel > 0 && result == null) {
@@ -89,6 +93,7 @@ final class Merger {
             if (!stage.isDone()) break;
             if (next == inputs.size()) {
                 result = stage.result();
+                retireInputs();
             } else {
                 stage = new ColumnMerge(stage.result(), inputs.get(next++), since);
             }
@@ -101,11 +106,11 @@ final class Merger {
     }
 
     /**
-     * Gives the inputs' arrays back to their pool, where they may: the merge is done and its
-     * trace has replaced the inputs by the result. Only the trace that owns the inputs calls this.
+     * Gives the inputs' arrays back to their pool, where they may (see {@link Batch#recycle()}):
+     * the merge has read them for the last time, and its trace replaces them by the result. Done
+     * before the result's arrays are finished, so that those can be the inputs' own.
      */
-    void retireInputs() {
-        if (result == null) throw new IllegalStateException("a merge retires its inputs only once it is done");
+    private void retireInputs() {
         for (int i = 0; i < inputs.size(); i++) inputs.get(i).recycle();
     }
 

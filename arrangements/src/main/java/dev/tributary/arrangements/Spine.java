@@ -1,7 +1,6 @@
 package dev.tributary.arrangements;
 
 import dev.tributary.timely.Antichain;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,11 +26,10 @@ import java.util.List;
  * two levels of pairs read it twice, for about as many batches held per quadrupling of size (up
  * to three waiting and four merging at one level, against one and two at each of two).
  *
- * <p>A finished merge {@linkplain Merger#retireInputs() retires} its inputs: those that a merge
- * made and that were never handed outside the trace give their arrays back to the thread's
- * {@link MergeScratch}, where the next merges take them. Nothing else of the trace holds a
- * retired batch, and a trace cursor, the only other reader, is valid only until the trace next
- * changes.
+ * <p>A merge retires its inputs as it finishes (see {@link Merger}): those that nobody outside
+ * the trace holds give their arrays back to the thread's {@link MergeScratch}, where the merge's
+ * own result and the next merges take them. Nothing else of the trace holds a retired batch, and
+ * a trace cursor, the only other reader, is valid only until the trace next changes.
  */
 final class Spine {
     /** Default merge work per inserted update, per level. */
@@ -62,7 +60,7 @@ final class Spine {
      * acknowledged frontier (a join reading "every batch it has seen") holds its physical
      * frontier there, and no merge may join a batch before that boundary with one after it.
      */
-    private final ArrayDeque<Batch> pending = new ArrayDeque<>();
+    private final ArrayList<Batch> pending = new ArrayList<>();
     private Antichain since;
     private Antichain physical;
     private Antichain upper;
@@ -86,7 +84,6 @@ final class Spine {
 
     /** Idle merging may erase only batch boundaries this frontier has strictly passed. */
     void setPhysical(Antichain physical) {
-        listed = null;
         this.physical = physical;
         introducePending();
     }
@@ -133,12 +130,14 @@ final class Spine {
     /** Moves pending batches whose upper every physical frontier has reached into the levels. */
     private void introducePending() {
         Batch next;
-        while ((next = pending.peek()) != null && next.upper().dominates(physical)) {
-            introduce(pending.poll());
+        // a handful at most (those past a reader's physical frontier): removing from the front is cheap
+        while (!pending.isEmpty() && (next = pending.get(0)).upper().dominates(physical)) {
+            introduce(pending.remove(0));
         }
     }
 
     private void introduce(Batch batch) {
+        listed = null;
         long before = mergeWork;
         int sizeClass = sizeClass(batch.updateCount());
         int level = levelOf(batch.updateCount());
@@ -160,7 +159,6 @@ final class Spine {
      * upper, which erases no boundary) of a batch not yet compacted to the current since.
      */
     void exert(long fuel) {
-        listed = null;
         idleCredit = fuel > Long.MAX_VALUE - idleCredit ? Long.MAX_VALUE : idleCredit + fuel;
         if (!hasMergeInProgress()) {
             if (!startErasingMerge() && !startCompaction()) return;
@@ -238,6 +236,7 @@ final class Spine {
             while (waiting.get(next).isEmpty()) next++;
             List<Batch> up = waiting.get(next);
             if (w.get(0).isEmpty() || up.getLast().isEmpty()) {
+                listed = null;
                 // only a boundary moves: joined for free, never merged (time passing rewrites no data)
                 up.set(up.size() - 1, Batch.spanning(up.getLast(), w.remove(0)));
                 return true;
@@ -246,6 +245,7 @@ final class Spine {
             for (Batch b : up) size += b.updateCount();
             if (!idleMayMerge(size, up.size() + 1)) return false;
             // the batch is newer than everything above it and older than the rest of its level
+            listed = null;
             up.add(w.remove(0));
             startMerge(next, up.size());
             return true;
@@ -253,6 +253,7 @@ final class Spine {
         long size = 0;
         for (int i = 0; i < count; i++) size += w.get(i).updateCount();
         if (!idleMayMerge(size, count)) return false;
+        listed = null;
         startMerge(level, count);
         return true;
     }
@@ -268,11 +269,13 @@ final class Spine {
             List<Batch> w = waiting.get(level);
             Batch b = w.get(0);
             if (b.isEmpty() || b.since().equals(since)) {
+                listed = null;
                 insertAt(w.remove(0), level + 1);
                 if (hasMergeInProgress()) return true;
                 continue;
             }
             if (!idleMayMerge(b.updateCount(), 1)) return false;
+            listed = null;
             w.remove(0);
             setMerging(level, new Merger(b, Batch.empty(keyProto, valProto, arity, b.upper(), b.upper(), since), since));
             return true;
@@ -320,9 +323,9 @@ final class Spine {
             long left = m.work(fuel);
             mergeWork += fuel - left;
             if (m.isDone()) {
+                listed = null;
                 merging.set(i, null);
                 learn(m, i);
-                m.retireInputs();
                 placeResult(m.result(), i);
             }
         }
@@ -330,18 +333,26 @@ final class Spine {
 
     /** Merges every batch below {@code level} (they are newer than those at and above it) into one at {@code level}. */
     private void rollUp(int level) {
-        List<Batch> below = new ArrayList<>();
+        // scratch lists reused by every insertion (rollUp does not nest), emptied again before placing the result
+        List<Batch> below = rollBelow;
+        List<Batch> data = rollData;
         for (int i = Math.min(level, waiting.size()) - 1; i >= 0; i--) takeAt(i, below);
         if (below.isEmpty()) return;
         // empty batches only move boundaries: join them to a neighbour, merge only data
-        List<Batch> data = new ArrayList<>();
-        for (Batch b : below) {
+        for (int i = 0; i < below.size(); i++) {
+            Batch b = below.get(i);
             if (data.isEmpty()) data.add(b);
             else if (data.getLast().isEmpty() || b.isEmpty()) data.set(data.size() - 1, Batch.spanning(data.getLast(), b));
             else data.add(b);
         }
-        insertAt(data.size() == 1 ? data.get(0) : mergeNow(data), level);
+        Batch rolled = data.size() == 1 ? data.get(0) : mergeNow(data);
+        below.clear();
+        data.clear();
+        insertAt(rolled, level);
     }
+
+    private final List<Batch> rollBelow = new ArrayList<>();
+    private final List<Batch> rollData = new ArrayList<>();
 
     /** Removes level {@code i}'s contents, finishing its merge if one is running, and appends them to {@code out} oldest first. */
     private void takeAt(int i, List<Batch> out) {
@@ -350,8 +361,9 @@ final class Spine {
             merging.set(i, null);
             out.add(finish(m));
         }
-        out.addAll(waiting.get(i));
-        waiting.get(i).clear();
+        List<Batch> w = waiting.get(i);
+        for (int j = 0; j < w.size(); j++) out.add(w.get(j));
+        w.clear();
     }
 
     private Batch finish(Merger m) {
@@ -360,9 +372,7 @@ final class Spine {
             forcedMergeWork += n;
             mergeWork += n;
         }
-        Batch result = m.finish();
-        m.retireInputs();
-        return result;
+        return m.finish();
     }
 
     private Batch mergeNow(List<Batch> batches) {
@@ -370,9 +380,7 @@ final class Spine {
         long n = m.inputUpdates();
         forcedMergeWork += n;
         mergeWork += n;
-        Batch result = m.finish();
-        m.retireInputs();
-        return result;
+        return m.finish();
     }
 
     private void ensureLevel(int level) {
@@ -482,21 +490,44 @@ final class Spine {
     /**
      * Every batch, oldest first (a merge in progress contributes its inputs), as an unmodifiable
      * list that stays the same until the spine next changes: readers ask for it several times per
-     * step (a join for each input batch and frontier), and the spine changes only through
-     * {@link #insert}, {@link #exert}, {@link #setPhysical} and {@link #clear}.
+     * step (a join for each input batch and frontier). Whatever changes the levels or the pending
+     * batches forgets it (an insertion, an introduction, a merge that starts or ends, a batch
+     * moved), which tests check against a list built afresh.
      */
     List<Batch> batches() {
         List<Batch> l = listed;
-        if (l != null) return l;
-        List<Batch> out = new ArrayList<>();
+        if (l != null) {
+            assert l.equals(listBatches()) : "the spine's cached batch list is stale";
+            return l;
+        }
+        listed = l = listBatches();
+        return l;
+    }
+
+    /** Fills {@code out} with {@link #batches()}, oldest first: for a reader that needs them only now, without building a list. */
+    void batchesInto(ArrayList<Batch> out) {
+        out.clear();
         for (int i = waiting.size() - 1; i >= 0; i--) {
             Merger m = merging.get(i);
-            if (m != null) out.addAll(m.inputs());
-            out.addAll(waiting.get(i));
+            if (m != null) {
+                List<Batch> in = m.inputs();
+                for (int j = 0; j < in.size(); j++) out.add(in.get(j));
+            }
+            List<Batch> w = waiting.get(i);
+            for (int j = 0; j < w.size(); j++) out.add(w.get(j));
         }
-        for (Batch b : pending) out.add(b);
-        listed = l = java.util.Collections.unmodifiableList(out);
-        return l;
+        for (int j = 0; j < pending.size(); j++) out.add(pending.get(j));
+    }
+
+    private List<Batch> listBatches() {
+        int n = pending.size();
+        for (int i = 0; i < waiting.size(); i++) {
+            Merger m = merging.get(i);
+            n += waiting.get(i).size() + (m == null ? 0 : m.inputs().size());
+        }
+        ArrayList<Batch> out = new ArrayList<>(n);
+        batchesInto(out);
+        return java.util.Collections.unmodifiableList(out);
     }
 
     /** What {@link #batches()} last listed, or null once anything may have changed. */

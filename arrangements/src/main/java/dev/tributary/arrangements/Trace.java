@@ -166,6 +166,11 @@ public final class Trace {
         return spine.batches();
     }
 
+    /** Fills {@code out} with the batches now, oldest first (see {@link Spine#batchesInto}). */
+    void batchesInto(ArrayList<Batch> out) {
+        spine.batchesInto(out);
+    }
+
     Column keyProto() {
         return keyProto;
     }

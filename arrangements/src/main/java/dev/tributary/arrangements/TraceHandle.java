@@ -21,6 +21,10 @@ public final class TraceHandle {
     private Antichain physical;
     private boolean dropped;
     private TraceSnapshot snapshot;
+    /** The cursor {@link #reusedCursor()} and {@link #reusedCursorThrough} re-aim; null until first asked for. */
+    private CursorList reused;
+    /** The trace's batches as {@link #current()} last listed them: read at once, never kept or handed out. */
+    private final ArrayList<Batch> scratch = new ArrayList<>();
 
     TraceHandle(Trace trace, Antichain logical) {
         this.trace = trace;
@@ -76,7 +80,7 @@ public final class TraceHandle {
      */
     public Cursor cursor() {
         check();
-        return Batch.cursor(trace.batches());
+        return Batch.cursor(current());
     }
 
     /**
@@ -91,19 +95,57 @@ public final class TraceHandle {
      */
     public Cursor cursorThrough(Antichain through) {
         check();
-        List<Cursor> cursors = new ArrayList<>();
+        List<Batch> batches = current();
+        CursorList c = new CursorList();
+        c.aim(batches, countThrough(batches, through));
+        return c;
+    }
+
+    /**
+     * {@link #cursor()}, but the same cursor object on every call to this method or to
+     * {@link #reusedCursorThrough}, aimed anew at the trace's batches: the cursor they returned
+     * before is invalid from then on. For an operator that reads the trace once or a few times per
+     * activation, one after the other, and should allocate nothing for it.
+     */
+    public Cursor reusedCursor() {
+        check();
+        List<Batch> batches = current();
+        return reused(batches, batches.size());
+    }
+
+    /** {@link #cursorThrough}, with the reused cursor of {@link #reusedCursor()}. */
+    public Cursor reusedCursorThrough(Antichain through) {
+        check();
+        List<Batch> batches = current();
+        return reused(batches, countThrough(batches, through));
+    }
+
+    /** The trace's batches now, in a list this handle reuses: for reading them at once, not for keeping. */
+    private List<Batch> current() {
+        trace.batchesInto(scratch);
+        return scratch;
+    }
+
+    private Cursor reused(List<Batch> batches, int count) {
+        if (reused == null) reused = new CursorList();
+        reused.aim(batches, count);
+        return reused;
+    }
+
+    /** How many of the trace's first batches end at or before {@code through}, which must be one of their boundaries (see {@link #cursorThrough}). */
+    private int countThrough(List<Batch> batches, Antichain through) {
         Antichain reached = null;
-        for (Batch b : trace.batches()) {
-            if (!b.upper().dominates(through)) break;
-            reached = b.upper();
-            if (!b.isEmpty()) cursors.add(b.cursor());
+        int count = 0;
+        while (count < batches.size() && batches.get(count).upper().dominates(through)) {
+            reached = batches.get(count).upper();
+            count++;
         }
         boolean atStart = reached == null && through.equals(Antichain.of(new long[trace.arity()]));
         if (!atStart && (reached == null || !reached.equals(through))) {
             throw new IllegalStateException("trace '" + trace.name() + "' has no batch boundary at " + through + " (batches reach " + reached
                     + ", this handle's physical compaction is " + physical + "): keep the physical frontier at or before the boundaries you read through");
         }
-        return new CursorList(cursors);
+        return count;
     }
 
     /**
@@ -116,7 +158,9 @@ public final class TraceHandle {
     public Antichain boundaryAtOrBefore(Antichain frontier) {
         check();
         Antichain reached = null;
-        for (Batch b : trace.batches()) {
+        List<Batch> batches = current();
+        for (int i = 0; i < batches.size(); i++) {
+            Batch b = batches.get(i);
             if (!b.upper().dominates(frontier)) break;
             reached = b.upper();
         }
@@ -138,14 +182,15 @@ public final class TraceHandle {
     public long largestBatchKeys() {
         check();
         long largest = 0;
-        for (Batch b : trace.batches()) largest = Math.max(largest, b.keyCount());
+        List<Batch> batches = current();
+        for (int i = 0; i < batches.size(); i++) largest = Math.max(largest, batches.get(i).keyCount());
         return largest;
     }
 
     /** The key counts of the trace's batches, oldest first. */
     public int[] batchKeyCounts() {
         check();
-        List<Batch> batches = trace.batches();
+        List<Batch> batches = current();
         int[] counts = new int[batches.size()];
         for (int i = 0; i < counts.length; i++) counts[i] = batches.get(i).keyCount();
         return counts;

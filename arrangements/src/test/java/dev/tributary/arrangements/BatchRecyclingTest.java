@@ -119,6 +119,24 @@ class BatchRecyclingTest {
     }
 
     @Test
+    void theReusedCursorIsOneObjectReadingWhatAFreshCursorReads() {
+        Window w = new Window();
+        Cursor first = null;
+        for (int s = 0; s < 120; s++) {
+            w.step();
+            Cursor reused = w.trace.reusedCursor();
+            if (first == null) first = reused;
+            assertThat(reused).isSameAs(first);
+            if (s % 7 == 0) {
+                assertThat(contents(reused)).as("step %d", s).isEqualTo(contents(w.trace.cursor())).isEqualTo(w.live);
+                Antichain through = w.trace.trace().upper();
+                assertThat(contents(w.trace.reusedCursorThrough(through))).isEqualTo(contents(w.trace.cursorThrough(through)));
+            }
+        }
+        assertThat(w.trace.reusedCursorThrough(w.trace.trace().upper())).isSameAs(first);
+    }
+
+    @Test
     void aCursorKeptPastTheTracesNextChangeFailsLoudly() {
         assertThat(Batch.class.desiredAssertionStatus()).as("tests run with assertions on").isTrue();
         Window w = new Window();

@@ -124,7 +124,13 @@ class SealedBatchReleaseTest {
 
     @Test
     void aBatchReleasedTwiceIsRefused() {
-        Batch b = new Batcher(new LongColumn(), new LongColumn(), 1).seal(dev.tributary.timely.Antichain.of(1));
+        Batcher batcher = new Batcher(new LongColumn(), new LongColumn(), 1);
+        Updates u = new Updates(new LongColumn(), new LongColumn(), 1);
+        ((LongColumn) u.keys()).add(1);
+        ((LongColumn) u.vals()).add(2);
+        u.push(0, 1);
+        batcher.push(u);
+        Batch b = batcher.seal(dev.tributary.timely.Antichain.of(1));
         b.sendTo(1, true);
         b.release();
         assertThatThrownBy(b::release).isInstanceOf(IllegalStateException.class).hasMessageContaining("released more times than it was sent");

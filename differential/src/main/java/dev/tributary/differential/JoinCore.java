@@ -112,22 +112,26 @@ final class JoinCore {
             this.joined = new long[arity];
         }
 
+        // made once: a lambda per activation was most of what the join allocated per step
+        private final InputPort.MessageConsumer<ListContainer<Batch>> fromLeft = (cap, msg) -> receive(cap, msg, true);
+        private final InputPort.MessageConsumer<ListContainer<Batch>> fromRight = (cap, msg) -> receive(cap, msg, false);
+
+        /** Joins each batch of one input's message with the other input's trace, then acknowledges and releases it. */
+        private void receive(Capability cap, ListContainer<Batch> msg, boolean left) {
+            for (int i = 0; i < msg.size(); i++) {
+                Batch batch = msg.get(i);
+                TraceHandle other = left ? trace2 : trace1;
+                if (other != null) join(cap, batch, other, left ? acknowledged2 : acknowledged1, left);
+                if (left) acknowledged1 = batch.upper();
+                else acknowledged2 = batch.upper();
+                batch.release();
+            }
+        }
+
         @Override
         public void schedule() {
-            in1.forEach((cap, msg) -> {
-                for (Batch batch : msg) {
-                    if (trace2 != null) join(cap, batch, trace2, acknowledged2, true);
-                    acknowledged1 = batch.upper();
-                    batch.release();
-                }
-            });
-            in2.forEach((cap, msg) -> {
-                for (Batch batch : msg) {
-                    if (trace1 != null) join(cap, batch, trace1, acknowledged1, false);
-                    acknowledged2 = batch.upper();
-                    batch.release();
-                }
-            });
+            in1.forEach(fromLeft);
+            in2.forEach(fromRight);
             // Empty batches are never sent, so acknowledge through them from the input frontiers:
             // otherwise a quiet input would hold every later batch of its trace pending.
             acknowledged1 = catchUp(trace1, acknowledged1, in1.frontier());
@@ -167,7 +171,8 @@ final class JoinCore {
          */
         private void join(Capability cap, Batch batch, TraceHandle trace, Antichain acknowledged, boolean batchIsLeft) {
             Cursor news = batch.cursor();
-            Cursor history = trace.cursorThrough(acknowledged);
+            // one join call at a time: the handle's reused cursor allocates nothing
+            Cursor history = trace.reusedCursorThrough(acknowledged);
             if (!Seeks.sparse(batch.keyCount(), trace.largestBatchKeys())) {
                 if (batchIsLeft) join(cap, news, history);
                 else join(cap, history, news);

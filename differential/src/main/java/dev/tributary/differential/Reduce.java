@@ -141,12 +141,15 @@ final class Reduce {
             this.roundOutput = outContainers.create();
         }
 
+        /** Made once, not per activation. */
+        private final InputPort.MessageConsumer<ListContainer<Batch>> receive = (cap, msg) -> {
+            for (int i = 0; i < msg.size(); i++) fresh.add(msg.get(i));
+            caps.insert(cap);
+        };
+
         @Override
         public void schedule() {
-            in.forEach((cap, msg) -> {
-                fresh.addAll(msg);
-                caps.insert(cap);
-            });
+            in.forEach(receive);
             Antichain frontier = in.frontier();
             if (frontier.equals(done)) return;
             round(frontier);
@@ -188,14 +191,15 @@ final class Reduce {
                     }
                 }
             }
-            Cursor news = Batch.cursor(fresh);
+            // usually one fresh batch a round: its own cursor, not a list of one
+            Cursor news = fresh.size() == 1 ? fresh.get(0).cursor() : Batch.cursor(fresh);
             if (!news.keyValid() && due.isEmpty()) {
                 releaseFresh();
                 return;
             }
             Column keys = roundKeys();
-            Cursor inputs = Seeks.prepared(input.cursor(), keys);
-            Cursor outputs = Seeks.prepared(output.cursor(), keys);
+            Cursor inputs = Seeks.prepared(input.reusedCursor(), keys);
+            Cursor outputs = Seeks.prepared(output.reusedCursor(), keys);
             int d = 0;
             while (news.keyValid() || d < due.size()) {
                 int c;
