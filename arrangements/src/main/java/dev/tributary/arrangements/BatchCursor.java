@@ -138,7 +138,10 @@ final class BatchCursor implements Cursor {
     private void search(Column keys, int[] which, int count, int[] positions) {
         if (batch.keys instanceof LongColumn own && keys instanceof LongColumn probes && own.size() >= FENCED_MIN_KEYS) {
             Batch.Fences f = batch.fences;
-            if (f == null) batch.fences = f = new Batch.Fences(own.fences());
+            if (f == null) {
+                batch.fences = f = new Batch.Fences(own.fences());
+                batch.uniform = Batch.Uniform.of(batch);
+            }
             own.lowerBounds(probes, which, count, positions, f.keys());
         } else {
             batch.keys.lowerBounds(keys, which, count, positions);
@@ -164,10 +167,13 @@ final class BatchCursor implements Cursor {
         long[] times = batch.times;
         long[] diffs = batch.diffs;
         int arity = batch.arity;
-        for (int p = 0; p < m; p++) {
-            if (at[p] >= 0 && at[p] < n) {
-                int u = firstUpdate(firstVal(at[p]));
-                sum += times[u * arity] + diffs[u];
+        Batch.Uniform uniform = batch.uniform;
+        if (uniform == null || !uniform.same()) {
+            for (int p = 0; p < m; p++) {
+                if (at[p] >= 0 && at[p] < n) {
+                    int u = firstUpdate(firstVal(at[p]));
+                    sum += times[u * arity] + diffs[u];
+                }
             }
         }
         if (batch.vals instanceof LongColumn v) {
@@ -287,6 +293,12 @@ final class BatchCursor implements Cursor {
     @Override
     public void forEachTime(TimeDiffConsumer consumer) {
         assert live();
+        Batch.Uniform uniform = batch.uniform;
+        if (uniform != null && uniform.same()) {
+            // every update has this time and diff: read neither array
+            for (int u = firstUpdate(val), e = updateEnd(val); u < e; u++) consumer.accept(uniform.time(), 0, uniform.diff());
+            return;
+        }
         int arity = batch.arity;
         for (int u = firstUpdate(val), e = updateEnd(val); u < e; u++) consumer.accept(batch.times, u * arity, batch.diffs[u]);
     }
@@ -294,6 +306,10 @@ final class BatchCursor implements Cursor {
     @Override
     public long accumulate(long[] time) {
         assert live();
+        Batch.Uniform uniform = batch.uniform;
+        if (uniform != null && uniform.same()) {
+            return Times.lessEqual(uniform.time(), 0, time, 0, 1) ? (long) (updateEnd(val) - firstUpdate(val)) * uniform.diff() : 0;
+        }
         int arity = batch.arity;
         long sum = 0;
         for (int u = firstUpdate(val), e = updateEnd(val); u < e; u++) {

@@ -117,6 +117,47 @@ class PreparedSeekTest {
     }
 
     @Test
+    void aLargeBatchOfOneTimeAndDiffIsReadWithoutItsUpdateArraysAndReadsTheSame() {
+        for (boolean mixed : new boolean[] {false, true}) {
+            SplittableRandom random = new SplittableRandom(8);
+            long[] keys = sortedDistinct(random, KEYS, 50L * KEYS);
+            Batcher batcher = new Batcher(new LongColumn(1), new LongColumn(1), 1);
+            Updates u = new Updates(new LongColumn(keys.length), new LongColumn(keys.length), 1);
+            for (int i = 0; i < keys.length; i++) {
+                for (int v = 0; v < 1 + (i % 3 == 0 ? 1 : 0); v++) {
+                    ((LongColumn) u.keys()).add(keys[i]);
+                    ((LongColumn) u.vals()).add(v);
+                    // one update differs in the mixed batch: the last
+                    u.push(3, mixed && i == keys.length - 1 ? 5 : 2);
+                }
+            }
+            batcher.push(u);
+            Batch batch = batcher.seal(Antichain.of(new long[] {10}));
+            long[] probes = probes(random, batch, 200, 0.5);
+            Cursor c = batch.cursor();
+            c.prepareSeeks(longs(probes));
+            assertThat(batch.uniform).isNotNull();
+            assertThat(batch.uniform.same()).as("mixed %s", mixed).isEqualTo(!mixed);
+            LongColumn target = new LongColumn(1);
+            for (long probe : probes) {
+                target.clear();
+                target.add(probe);
+                int i = java.util.Arrays.binarySearch(keys, probe);
+                assertThat(c.seekKeyExact(target, 0)).isEqualTo(i >= 0);
+                if (i < 0) continue;
+                long diff = mixed && i == keys.length - 1 ? 5 : 2;
+                List<Long> expected = new ArrayList<>(List.of(probe, 0L, 3L, diff));
+                if (i % 3 == 0) expected.addAll(List.of(1L, 3L, diff));
+                c.rewindVals();
+                assertThat(contents(c)).as("key %d", probe).isEqualTo(expected);
+                c.rewindVals();
+                assertThat(c.accumulate(new long[] {2})).isZero();
+                assertThat(c.accumulate(new long[] {3})).isEqualTo(diff);
+            }
+        }
+    }
+
+    @Test
     void aBatchThatProbesMostlyFindGetsNoFilter() {
         SplittableRandom random = new SplittableRandom(3);
         Batch batch = batch(sortedDistinct(random, KEYS, 4L * KEYS), random);
