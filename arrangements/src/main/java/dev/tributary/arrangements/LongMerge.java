@@ -173,12 +173,14 @@ final class LongMerge {
         int k = expect(this.keyCap, expected);
         int v = expect(this.valCap, expected);
         int u = expect(this.updateCap, expected);
-        keys = scratch.longs(k);
-        keyOffsets = scratch.ints(k + 1);
-        vals = scratch.longs(v);
-        valOffsets = scratch.ints(v + 1);
-        times = scratch.longs(u);
-        diffs = scratch.longs(u);
+        // roomy where the size is a guess (see MergeScratch.longs(int, boolean)); exact where it is the worst case
+        boolean roomy = expected < 1;
+        keys = scratch.longs(k, roomy);
+        keyOffsets = scratch.ints(k + 1, roomy);
+        vals = scratch.longs(v, roomy);
+        valOffsets = scratch.ints(v + 1, roomy);
+        times = scratch.longs(u, roomy);
+        diffs = scratch.longs(u, roomy);
     }
 
     private static int expect(int worst, double expected) {

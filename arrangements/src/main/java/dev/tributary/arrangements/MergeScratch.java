@@ -61,26 +61,45 @@ final class MergeScratch {
 
     /** An array of at least {@code n} longs, contents unspecified. */
     long[] longs(int n) {
+        return longs(n, false);
+    }
+
+    /**
+     * An array of at least {@code n} longs; {@code roomy}: if it must be made, an eighth longer.
+     * A merge whose output size is a guess (its trace cancels) asks for roomy scratch: the next
+     * merge at its level guesses a little more or less, and an array of exactly this guess would
+     * be too short for it half the time.
+     */
+    long[] longs(int n, boolean roomy) {
         long[] a = take(longs, n, Integer.MAX_VALUE, 8);
-        return a != null ? a : new long[n];
+        return a != null ? a : new long[roomy ? n + (n >>> 3) : n];
     }
 
     /** An array of at least {@code n} ints, contents unspecified. */
     int[] ints(int n) {
-        int[] a = take(ints, n, Integer.MAX_VALUE, 4);
-        return a != null ? a : new int[n];
+        return ints(n, false);
     }
 
-    /** An array of {@code n} to {@code n + slack(n)} longs, contents unspecified: to be a batch's own. */
+    /** As {@link #longs(int, boolean)}, for ints. */
+    int[] ints(int n, boolean roomy) {
+        int[] a = take(ints, n, Integer.MAX_VALUE, 4);
+        return a != null ? a : new int[roomy ? n + (n >>> 3) : n];
+    }
+
+    /**
+     * An array of {@code n} to {@code n + slack(n)} longs, contents unspecified: to be a batch's
+     * own. One that must be made is a sixteenth longer than {@code n}, within the slack: the batch
+     * that later takes it from the pool may be a little larger than this one.
+     */
     long[] longsFitting(int n) {
         long[] a = take(longs, n, n + slack(n), 8);
-        return a != null ? a : new long[n];
+        return a != null ? a : new long[n + (n >>> 4)];
     }
 
-    /** An array of {@code n} to {@code n + slack(n)} ints, contents unspecified: to be a batch's own. */
+    /** As {@link #longsFitting}, for ints. */
     int[] intsFitting(int n) {
         int[] a = take(ints, n, n + slack(n), 4);
-        return a != null ? a : new int[n];
+        return a != null ? a : new int[n + (n >>> 4)];
     }
 
     /** Removes and returns the shortest array in {@code pool} of at least {@code n} and at most {@code max} elements, or null. */
