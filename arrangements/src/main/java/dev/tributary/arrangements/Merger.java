@@ -32,7 +32,8 @@ final class Merger {
 
     /**
      * A merge that expects about {@code expected} of the inputs' updates to survive (1: all of
-     * them); it sizes its output for that and grows it if more survive.
+     * them); it sizes its output for that and grows it if more survive. It keeps {@code inputs}
+     * itself: the caller hands the list over and does not change it.
      */
     Merger(List<Batch> inputs, Antichain since, double expected) {
         if (inputs.size() < 2) throw new IllegalArgumentException("a merge needs at least two batches, not " + inputs.size());
@@ -41,7 +42,7 @@ final class Merger {
                 throw new IllegalArgumentException("batches " + inputs.get(i - 1).description() + " and " + inputs.get(i).description() + " are not adjacent");
             }
         }
-        this.inputs = List.copyOf(inputs);
+        this.inputs = inputs;
         this.since = since;
         if (LongMerge.applies(inputs)) {
             fast = new LongMerge(inputs, since.isEmpty() ? Long.MIN_VALUE : since.get(0)[0], expected);

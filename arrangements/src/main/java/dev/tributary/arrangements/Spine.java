@@ -345,7 +345,7 @@ final class Spine {
             else if (data.getLast().isEmpty() || b.isEmpty()) data.set(data.size() - 1, Batch.spanning(data.getLast(), b));
             else data.add(b);
         }
-        Batch rolled = data.size() == 1 ? data.get(0) : mergeNow(data);
+        Batch rolled = data.size() == 1 ? data.get(0) : mergeNow(new ArrayList<>(data));
         below.clear();
         data.clear();
         insertAt(rolled, level);
@@ -428,7 +428,8 @@ final class Spine {
                 insertAt(result, level + 1);
             }
         }
-        List<Batch> inputs = new ArrayList<>(w.subList(0, count));
+        List<Batch> inputs = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) inputs.add(w.get(i));
         w.subList(0, count).clear();
         // a little above what the last merge here kept, so a steady level rarely has to grow
         setMerging(level, new Merger(inputs, since, Math.min(1, kept[level] * 1.25)));

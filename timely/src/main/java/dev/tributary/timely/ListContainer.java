@@ -32,7 +32,8 @@ public final class ListContainer<D> extends ArrayList<D> implements Container {
 
             @Override
             public void appendAll(ListContainer<D> from, ListContainer<D> into) {
-                into.addAll(from);
+                // one by one: addAll would copy the list into an array first (a copy per extra reader of every message)
+                for (int i = 0, n = from.size(); i < n; i++) into.add(from.get(i));
             }
 
             @Override
