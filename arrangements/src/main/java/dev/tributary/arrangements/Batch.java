@@ -87,8 +87,8 @@ public final class Batch {
 
     /**
      * Where the arrays go back to when a merge retires the batch (null: they are left to the
-     * collector). Only the trace that made the batch, on its worker's thread, reads or changes
-     * this and the two flags below.
+     * collector). Only the batch's worker thread reads or changes this and the fields below
+     * (its trace, its writer and the readers it was sent to).
      */
     private MergeScratch pool;
     /** Handed outside the trace: someone may read it at any later time, so its arrays are never reused. */
@@ -305,12 +305,9 @@ public final class Batch {
 
     /** A cursor over {@code batches} read as one (they may overlap in keys). */
     public static Cursor cursor(java.util.List<Batch> batches) {
-        java.util.List<Cursor> cursors = new java.util.ArrayList<>(batches.size());
-        for (int i = 0; i < batches.size(); i++) {
-            Batch b = batches.get(i);
-            if (!b.isEmpty()) cursors.add(b.cursor());
-        }
-        return new CursorList(cursors);
+        CursorList c = new CursorList();
+        c.aim(batches, batches.size());
+        return c;
     }
 
     /** A cursor over this batch alone. */

@@ -13,7 +13,7 @@ final class CursorList implements Cursor {
     private int n;
     private boolean[] atKey;
     private boolean[] atVal;
-    /** The batch cursors a list made for {@link #aim} owns and re-aims (null otherwise). */
+    /** The batch cursors the list owns and re-aims at each {@link #aim}; {@link #cursors} holds the non-empty ones' first {@link #n}. */
     private BatchCursor[] own;
     private int minKey = -1;
     private int minVal = -1;
@@ -22,14 +22,6 @@ final class CursorList implements Cursor {
      * the current key; the others may lag behind it, so they are brought up before a step.
      */
     private boolean exact;
-
-    CursorList(List<Cursor> cursors) {
-        this.cursors = cursors.toArray(new Cursor[0]);
-        this.n = this.cursors.length;
-        this.atKey = new boolean[n];
-        this.atVal = new boolean[n];
-        findKey();
-    }
 
     /** A list that reads nothing until {@linkplain #aim aimed}, reusing its cursors from one aim to the next. */
     CursorList() {

@@ -13,7 +13,7 @@ import java.util.List;
  * #grow(long[], int, int) growing} them if that was too little. Taking them from here and
  * {@linkplain #finish(long[], int) finishing} them at the end means: an array that came out
  * nearly full (within {@link #slack}) becomes the batch's own; one that came out shorter is
- * copied once into a pooled array that fits as well, or else into a new one of its exact size,
+ * copied once into a pooled array that fits as well, or else into a new one a sixteenth longer,
  * and goes back to the pool for the next merge, as does an array left behind by growing. When a
  * later merge retires a batch that nobody outside its trace can hold, its arrays come back here
  * ({@link #recycle(long[])}, called by {@link Batch#recycle()}). So in a steady state a merge
@@ -131,13 +131,13 @@ final class MergeScratch {
     /**
      * The first {@code n} values of {@code a} in an array that becomes a batch's: {@code a} itself
      * if it is within {@link #slack} of full, else a copy in a pooled array that is, else a copy
-     * of exactly {@code n}; {@code a} then goes back to the pool.
+     * in a new one (see {@link #longsFitting}); {@code a} then goes back to the pool.
      */
     long[] finish(long[] a, int n) {
         if (a.length - n <= slack(n)) return a;
         long[] out = longsFitting(n);
         System.arraycopy(a, 0, out, 0, n);
-        give(a);
+        recycle(a);
         return out;
     }
 
@@ -146,25 +146,16 @@ final class MergeScratch {
         if (a.length - n <= slack(n)) return a;
         int[] out = intsFitting(n);
         System.arraycopy(a, 0, out, 0, n);
-        give(a);
+        recycle(a);
         return out;
     }
 
-    /** Takes back an array of a retired batch that nothing reads any more. */
-    void recycle(long[] a) {
-        give(a);
-    }
-
-    /** Takes back an array of a retired batch that nothing reads any more. */
-    void recycle(int[] a) {
-        give(a);
-    }
 
     /** An array of at least {@code capacity} longs starting with the first {@code n} of {@code a}, which goes back to the pool. */
     long[] grow(long[] a, int n, int capacity) {
         long[] b = longs(capacity);
         System.arraycopy(a, 0, b, 0, n);
-        give(a);
+        recycle(a);
         return b;
     }
 
@@ -172,15 +163,17 @@ final class MergeScratch {
     int[] grow(int[] a, int n, int capacity) {
         int[] b = ints(capacity);
         System.arraycopy(a, 0, b, 0, n);
-        give(a);
+        recycle(a);
         return b;
     }
 
-    private void give(long[] a) {
+    /** Takes back an array nothing reads any more: scratch, or an array of a retired batch. */
+    void recycle(long[] a) {
         keep(longs, a, a.length, 8);
     }
 
-    private void give(int[] a) {
+    /** As {@link #recycle(long[])}, for ints. */
+    void recycle(int[] a) {
         keep(ints, a, a.length, 4);
     }
 

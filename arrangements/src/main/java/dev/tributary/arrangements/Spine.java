@@ -99,6 +99,10 @@ final class Spine {
         this.since = since;
     }
 
+    Antichain physical() {
+        return physical;
+    }
+
     Antichain since() {
         return since;
     }

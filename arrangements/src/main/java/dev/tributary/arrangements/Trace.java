@@ -101,7 +101,7 @@ public final class Trace {
             Antichain f = frontierOf(handles.get(i), physical);
             for (int e = 0; e < f.size(); e++) meet.insert(f.get(e));
         }
-        return meet.build();
+        return meet.build(physical ? spine.physical() : spine.since());
     }
 
     private static Antichain frontierOf(TraceHandle h, boolean physical) {
