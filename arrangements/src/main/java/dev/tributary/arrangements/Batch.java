@@ -250,6 +250,16 @@ public final class Batch {
         free();
     }
 
+    /**
+     * Builds the batch's {@link #filter}. Its words come from the pool the batch's arrays go back
+     * to, and go back with them, when this is the pool's thread and the batch is not shared (a
+     * filter is one byte per key, built for most large merge results a reader probes sparsely).
+     */
+    void buildFilter() {
+        MergeScratch p = pool != null && !shared && pool.owner == Thread.currentThread() ? pool : null;
+        filter = KeyFilter.of(keys, p);
+    }
+
     /** Called by the trace once a merge has replaced this batch: the trace will not read it again. */
     void recycle() {
         retired = true;
@@ -267,6 +277,7 @@ public final class Batch {
         pool.recycle(valOffsets);
         pool.recycle(times);
         pool.recycle(diffs);
+        if (filter != null) pool.recycle(filter.words());
         pool = null;
     }
 
@@ -283,6 +294,7 @@ public final class Batch {
         java.util.Arrays.fill(valOffsets, Integer.MIN_VALUE);
         java.util.Arrays.fill(times, Long.MIN_VALUE);
         java.util.Arrays.fill(diffs, 0);
+        if (filter != null) java.util.Arrays.fill(filter.words(), 0L);
         return true;
     }
 

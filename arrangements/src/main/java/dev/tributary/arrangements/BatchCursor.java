@@ -114,7 +114,7 @@ final class BatchCursor implements Cursor {
             batch.probed += m;
             batch.probesFound += found;
             if (batch.probed >= FILTER_AFTER_PROBES && 2 * batch.probesFound < batch.probed && KeyFilter.applies(batch.keys)) {
-                batch.filter = KeyFilter.of(batch.keys);
+                batch.buildFilter();
             }
         } else {
             if (passed == null || passed.length < m) {

@@ -17,12 +17,13 @@ final class KeyFilter {
     private static final int BITS = 4;
     private static final int KEYS_PER_WORD = 8;
 
+    /** At least {@code mask + 1} words (a pooled array may be longer); only the first {@code mask + 1} are used. */
     private final long[] words;
     private final int mask;
 
-    private KeyFilter(long[] words) {
+    private KeyFilter(long[] words, int length) {
         this.words = words;
-        this.mask = words.length - 1;
+        this.mask = length - 1;
     }
 
     /**
@@ -35,12 +36,19 @@ final class KeyFilter {
         return keys instanceof LongColumn || keys instanceof BytesColumn;
     }
 
-    /** A filter of every value of {@code keys}. */
-    static KeyFilter of(Column keys) {
+    /** A filter of every value of {@code keys}, its words from {@code pool} (null: a new array). */
+    static KeyFilter of(Column keys, MergeScratch pool) {
         int n = keys.size();
         int length = Integer.highestOneBit(Math.max(1, n / KEYS_PER_WORD));
         if (length < Math.max(1, n / KEYS_PER_WORD)) length <<= 1;
-        KeyFilter f = new KeyFilter(new long[length]);
+        long[] words;
+        if (pool == null) {
+            words = new long[length];
+        } else {
+            words = pool.longs(length);
+            java.util.Arrays.fill(words, 0, length, 0L);
+        }
+        KeyFilter f = new KeyFilter(words, length);
         for (int i = 0; i < n; i++) {
             long h = mix(keys.hash(i));
             f.words[(int) h & f.mask] |= bits(h);
@@ -65,6 +73,11 @@ final class KeyFilter {
         x = (x ^ (x >>> 33)) * 0xff51afd7ed558ccdL;
         x = (x ^ (x >>> 33)) * 0xc4ceb9fe1a85ec53L;
         return x ^ (x >>> 33);
+    }
+
+    /** The array of words: the batch that owns the filter gives it back to its pool with its own arrays. */
+    long[] words() {
+        return words;
     }
 
     long heapBytes() {

@@ -1,5 +1,6 @@
 package dev.tributary.arrangements;
 
+import java.lang.ref.SoftReference;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,7 +14,7 @@ import java.util.List;
  * #grow(long[], int, int) growing} them if that was too little. Taking them from here and
  * {@linkplain #finish(long[], int) finishing} them at the end means: an array that came out
  * nearly full (within {@link #slack}) becomes the batch's own; one that came out shorter is
- * copied once into a pooled array that fits as well, or else into a new one a sixteenth longer,
+ * copied once into a pooled array that fits as well, or else into a new one of the {@link #ladder}'s length,
  * and goes back to the pool for the next merge, as does an array left behind by growing. When a
  * later merge retires a batch that nobody outside its trace can hold, its arrays come back here
  * ({@link #recycle(long[])}, called by {@link Batch#recycle()}). So in a steady state a merge
@@ -21,32 +22,67 @@ import java.util.List;
  *
  * <p>Invariant: no array in the pool is part of a live batch: it came from a merge's scratch or
  * from a batch retired and never shared, which nothing reads any more, so batches stay immutable
- * for as long as anyone can read them. The pool hands out the smallest array large enough, and
- * keeps at most {@link #capacityBytes} bytes (to make room it drops the oldest arrays of the kind
- * it holds more of). A pool belongs to one thread (traces are used from their worker's thread
+ * for as long as anyone can read them. The pool hands out the smallest array large enough (for
+ * scratch, at most twice as long; for a batch's own, within the slack), and
+ * keeps at most {@link #capacityBytes} bytes of arrays below {@link #SOFT_BYTES} and
+ * {@link #softCapacityBytes} of larger ones, held softly (to make room it drops the oldest
+ * arrays of the kind it holds more of). A pool belongs to one thread (traces are used from their worker's thread
  * only).
  */
 final class MergeScratch {
     /**
-     * A sixteenth of the heap per thread. The 256 MB cap it had made the merges of a trace of a
-     * million keys allocate their arrays again each time (arrange 14 B per update, join 23 B,
-     * against 7 and 10 B without it); the cost is memory held idle, at most this much per worker,
-     * that the collector cannot take back.
+     * A sixteenth of the heap per thread for arrays below {@link #SOFT_BYTES}, and a quarter for
+     * larger ones, which the pool holds {@linkplain SoftReference softly}. The 256 MB cap the pool
+     * once had made the merges of a trace of a million keys allocate their arrays again each time
+     * (arrange 14 B per update, join 23 B, against 7 and 10 B without it); a sixteenth of a 12 GB
+     * heap did the same at 10^7 keys, where the batches a top-level merge retires are more than
+     * that and are what the next merges at the levels below need. Held softly, they cost no
+     * memory the program needs: the collector clears them before it would run out.
      */
     private static final ThreadLocal<MergeScratch> OF_THREAD = ThreadLocal.withInitial(
-            () -> new MergeScratch(Runtime.getRuntime().maxMemory() / 16));
+            () -> new MergeScratch(Runtime.getRuntime().maxMemory() / 16, Runtime.getRuntime().maxMemory() / 4));
     /** Arrays this short are cheap to allocate; pooling them would only cost searches. */
     private static final int MIN_POOLED = 32;
+    /** Arrays of at least this many bytes are held softly. */
+    static final long SOFT_BYTES = 4L << 20;
 
     /** The thread whose pool this is: only it may take or give arrays. */
     final Thread owner = Thread.currentThread();
     private final long capacityBytes;
+    private final long softCapacityBytes;
     private final ArrayList<long[]> longs = new ArrayList<>();
     private final ArrayList<int[]> ints = new ArrayList<>();
+    private final ArrayList<Held<long[]>> softLongs = new ArrayList<>();
+    private final ArrayList<Held<int[]>> softInts = new ArrayList<>();
     private long bytes;
+    /** Bytes of the arrays held softly, counting those the collector may have cleared since. */
+    private long softBytes;
+
+    /** A large array held softly, with its size (still known once the collector has cleared it). */
+    private static final class Held<A> extends SoftReference<A> {
+        final int length;
+        final long size;
+
+        Held(A a, int length, long size) {
+            super(a);
+            this.length = length;
+            this.size = size;
+        }
+    }
 
     MergeScratch(long capacityBytes) {
+        this(capacityBytes, capacityBytes);
+    }
+
+    MergeScratch(long capacityBytes, long softCapacityBytes) {
         this.capacityBytes = capacityBytes;
+        this.softCapacityBytes = softCapacityBytes;
+    }
+
+    /** Clears every softly held array, as the collector does when it needs the memory (for tests). */
+    void clearSoftlyHeld() {
+        for (Held<long[]> h : softLongs) h.clear();
+        for (Held<int[]> h : softInts) h.clear();
     }
 
     /** The calling thread's pool. */
@@ -54,9 +90,9 @@ final class MergeScratch {
         return OF_THREAD.get();
     }
 
-    /** Bytes held for reuse. */
+    /** Bytes held for reuse (the soft ones as if none had been cleared). */
     long pooledBytes() {
-        return bytes;
+        return bytes + softBytes;
     }
 
     /** An array of at least {@code n} longs, contents unspecified. */
@@ -71,8 +107,8 @@ final class MergeScratch {
      * be too short for it half the time.
      */
     long[] longs(int n, boolean roomy) {
-        long[] a = take(longs, n, Integer.MAX_VALUE, 8);
-        return a != null ? a : new long[roomy ? n + (n >>> 3) : n];
+        long[] a = take(longs, softLongs, n, scratchMax(n), 8);
+        return a != null ? a : new long[roomy ? ladder(n + (n >>> 3)) : n];
     }
 
     /** An array of at least {@code n} ints, contents unspecified. */
@@ -82,28 +118,58 @@ final class MergeScratch {
 
     /** As {@link #longs(int, boolean)}, for ints. */
     int[] ints(int n, boolean roomy) {
-        int[] a = take(ints, n, Integer.MAX_VALUE, 4);
-        return a != null ? a : new int[roomy ? n + (n >>> 3) : n];
+        int[] a = take(ints, softInts, n, scratchMax(n), 4);
+        return a != null ? a : new int[roomy ? ladder(n + (n >>> 3)) : n];
     }
 
     /**
      * An array of {@code n} to {@code n + slack(n)} longs, contents unspecified: to be a batch's
-     * own. One that must be made is a sixteenth longer than {@code n}, within the slack: the batch
-     * that later takes it from the pool may be a little larger than this one.
+     * own. One that must be made has the {@linkplain #ladder ladder's} length for {@code n},
+     * within the slack: the batches that later take it from the pool may be a little larger or
+     * smaller than this one.
      */
     long[] longsFitting(int n) {
-        long[] a = take(longs, n, n + slack(n), 8);
-        return a != null ? a : new long[n + (n >>> 4)];
+        long[] a = take(longs, softLongs, n, n + slack(n), 8);
+        return a != null ? a : new long[ladder(n)];
     }
 
     /** As {@link #longsFitting}, for ints. */
     int[] intsFitting(int n) {
-        int[] a = take(ints, n, n + slack(n), 4);
-        return a != null ? a : new int[n + (n >>> 4)];
+        int[] a = take(ints, softInts, n, n + slack(n), 4);
+        return a != null ? a : new int[ladder(n)];
     }
 
-    /** Removes and returns the shortest array in {@code pool} of at least {@code n} and at most {@code max} elements, or null. */
-    private <A> A take(List<A> pool, int n, int max, int elementBytes) {
+    /**
+     * The length an array made for {@code n} elements gets: {@code n} rounded up to a multiple of
+     * an eighth of the largest power of two not above it, so eight lengths per doubling, each
+     * less than an eighth above what it was made for (within {@link #slack}). Arrays made for
+     * batches of similar sizes (one level's merges, whose results drift by a few percent from one
+     * merge to the next) then come out the same length and serve each other's batches, where
+     * lengths proportional to each request rarely matched a later one closely enough.
+     */
+    static int ladder(int n) {
+        if (n < MIN_POOLED) return n;
+        int step = Integer.highestOneBit(n) >>> 3;
+        long length = ((long) n + step - 1) / step * step;
+        return length > Integer.MAX_VALUE - 16 ? n : (int) length;
+    }
+
+    /**
+     * The longest pooled array scratch for {@code n} elements may take: twice as long. A small
+     * merge that took the smallest array at least as long as it needs took a large merge's (the
+     * pool's only arrays at times) and held it for as long as it ran, so that the large merge it
+     * was returned for found nothing, and the small merge's own result, copied out at its size,
+     * found nothing either: at 10^7 keys most merge results were new arrays. Half again as long
+     * was too tight the other way: a trace's top merge guesses its output from what the last one
+     * kept, and the last one's scratch, made for a guess from the level's first merge (which
+     * keeps everything), was often more than half again as long as the next guess.
+     */
+    private static int scratchMax(int n) {
+        return n > Integer.MAX_VALUE / 2 ? Integer.MAX_VALUE : 2 * n;
+    }
+
+    /** Removes and returns the shortest array of at least {@code n} and at most {@code max} elements, held strongly or softly, or null. */
+    private <A> A take(List<A> pool, List<Held<A>> soft, int n, int max, int elementBytes) {
         if (n < MIN_POOLED) return null;
         int best = -1;
         int bestLength = 0;
@@ -112,6 +178,20 @@ final class MergeScratch {
             if (length >= n && length <= max && (best < 0 || length < bestLength)) {
                 best = i;
                 bestLength = length;
+            }
+        }
+        if ((long) elementBytes * max >= SOFT_BYTES) {
+            int softBest = -1;
+            for (int i = 0; i < soft.size(); i++) {
+                int length = soft.get(i).length;
+                if (length >= n && length <= max && (softBest < 0 || length < soft.get(softBest).length)) softBest = i;
+            }
+            if (softBest >= 0 && (best < 0 || soft.get(softBest).length < bestLength)) {
+                Held<A> h = soft.remove(softBest);
+                softBytes -= h.size;
+                A a = h.get();
+                // cleared by the collector (it needed the memory): look again
+                return a != null ? a : take(pool, soft, n, max, elementBytes);
             }
         }
         if (best < 0) return null;
@@ -169,17 +249,25 @@ final class MergeScratch {
 
     /** Takes back an array nothing reads any more: scratch, or an array of a retired batch. */
     void recycle(long[] a) {
-        keep(longs, a, a.length, 8);
+        keep(longs, softLongs, a, a.length, 8);
     }
 
     /** As {@link #recycle(long[])}, for ints. */
     void recycle(int[] a) {
-        keep(ints, a, a.length, 4);
+        keep(ints, softInts, a, a.length, 4);
     }
 
-    private <A> void keep(List<A> pool, A a, int length, int elementBytes) {
+    private <A> void keep(List<A> pool, List<Held<A>> soft, A a, int length, int elementBytes) {
         long size = (long) elementBytes * length;
-        if (length < MIN_POOLED || size > capacityBytes) return;
+        if (length < MIN_POOLED) return;
+        if (size >= SOFT_BYTES) {
+            if (size > softCapacityBytes) return;
+            makeSoftRoom(size);
+            soft.add(new Held<>(a, length, size));
+            softBytes += size;
+            return;
+        }
+        if (size > capacityBytes) return;
         makeRoom(size);
         pool.add(a);
         bytes += size;
@@ -192,6 +280,16 @@ final class MergeScratch {
                 bytes -= 8L * longs.remove(0).length;
             } else {
                 bytes -= 4L * ints.remove(0).length;
+            }
+        }
+    }
+
+    private void makeSoftRoom(long needed) {
+        while (softBytes + needed > softCapacityBytes) {
+            if (!softLongs.isEmpty() && (softInts.isEmpty() || softLongs.size() >= softInts.size())) {
+                softBytes -= softLongs.remove(0).size;
+            } else {
+                softBytes -= softInts.remove(0).size;
             }
         }
     }

@@ -148,4 +148,36 @@ class BatchRecyclingTest {
         assertThat(under).as("a merge retired a batch the cursor reads").anyMatch(Batch::recycled);
         assertThatThrownBy(() -> contents(stale)).isInstanceOf(AssertionError.class).hasMessageContaining("valid only until the trace next changes");
     }
+
+    @Test
+    void aKeyFilterTakesItsWordsFromThePoolClearedAndGivesThemBackWithTheBatch() {
+        int n = 20_000;
+        Batcher batcher = new Batcher(new LongColumn(), new LongColumn(), 1);
+        Updates u = new Updates(new LongColumn(), new LongColumn(), 1);
+        for (int i = 0; i < n; i++) {
+            ((LongColumn) u.keys()).add(2L * i);
+            ((LongColumn) u.vals()).add(0);
+            u.push(0, 1);
+        }
+        batcher.push(u);
+        MergeScratch pool = new MergeScratch(1L << 30);
+        // a used array, every bit set: a filter that kept it uncleared would let every probe through
+        long[] dirty = new long[4096];
+        java.util.Arrays.fill(dirty, -1L);
+        pool.recycle(dirty);
+        Batch b = batcher.seal(Antichain.of(1)).pooled(pool);
+        b.buildFilter();
+        assertThat(b.filter.words()).as("the filter's words come from the pool").isSameAs(dirty);
+        LongColumn probe = new LongColumn();
+        for (int i = 0; i < n; i++) probe.add(2L * i);
+        for (int i = 0; i < n; i++) assertThat(b.filter.mayContain(probe.hash(i))).as("key %d is in the batch", 2L * i).isTrue();
+        LongColumn absent = new LongColumn();
+        for (int i = 0; i < n; i++) absent.add(2L * i + 1);
+        int passed = 0;
+        for (int i = 0; i < n; i++) if (b.filter.mayContain(absent.hash(i))) passed++;
+        assertThat(passed).as("absent keys the filter lets through").isLessThan(n / 10);
+        b.recycle();
+        assertThat(b.recycled()).isTrue();
+        assertThat(pool.longs(4096)).as("the filter's words went back with the batch's arrays").isSameAs(dirty);
+    }
 }

@@ -47,16 +47,38 @@ class MergeScratchTest {
     }
 
     @Test
-    void theSmallestArrayLargeEnoughIsHandedOut() {
+    void scratchIsTheSmallestArrayLargeEnoughAndAtMostTwiceAsLong() {
         MergeScratch s = new MergeScratch(1 << 20);
-        long[] big = s.longs(10_000);
-        long[] small = s.longs(2000);
-        s.finish(big, 1);
-        s.finish(small, 1);
-        assertThat(s.longs(1000)).isSameAs(small);
-        assertThat(s.longs(1000)).isSameAs(big);
-        assertThat(s.longs(1000)).isNotSameAs(big).hasSize(1000);
+        long[] huge = new long[10_000];
+        long[] larger = new long[1900];
+        long[] large = new long[1200];
+        s.recycle(huge);
+        s.recycle(larger);
+        s.recycle(large);
+        assertThat(s.longs(1000)).isSameAs(large);
+        assertThat(s.longs(1000)).isSameAs(larger);
+        assertThat(s.longs(1000)).as("not an array ten times too long: a larger merge needs it").isNotSameAs(huge).hasSize(1000);
+        assertThat(s.longs(8000)).isSameAs(huge);
         assertThat(s.pooledBytes()).isZero();
+    }
+
+    @Test
+    void newArraysComeInEightLengthsPerDoublingWithinTheSlack() {
+        java.util.Set<Integer> lengths = new java.util.TreeSet<>();
+        for (int n = 1 << 12; n < 1 << 13; n++) {
+            int l = MergeScratch.ladder(n);
+            assertThat(l).as("length for %d", n).isBetween(n, n + MergeScratch.slack(n));
+            lengths.add(l);
+        }
+        assertThat(lengths).as("8192 is the next doubling's first").containsExactly(4096, 4608, 5120, 5632, 6144, 6656, 7168, 7680, 8192);
+        assertThat(MergeScratch.ladder(Integer.MAX_VALUE - 3)).isEqualTo(Integer.MAX_VALUE - 3);
+        assertThat(MergeScratch.ladder(10)).isEqualTo(10);
+        MergeScratch s = new MergeScratch(1 << 24);
+        long[] first = s.finish(new long[20_000], 8_300);
+        assertThat(first).hasSize(9216);
+        s.recycle(first);
+        // a length proportional to the first result (a sixteenth longer, 8818) would be too short for this one
+        assertThat(s.finish(new long[20_000], 9_200)).as("a result 11%% larger takes the first one's array").isSameAs(first);
     }
 
     @Test
@@ -82,5 +104,24 @@ class MergeScratchTest {
         // an array larger than the whole capacity is never kept
         s.finish(new long[5000], 1);
         assertThat(s.pooledBytes()).isLessThanOrEqualTo(20_000);
+    }
+
+    @Test
+    void largeArraysAreHeldSoftlyBeyondTheCapacityAndForgottenOnceCleared() {
+        int n = (int) (MergeScratch.SOFT_BYTES / 8);
+        MergeScratch s = new MergeScratch(1 << 20, 4 * MergeScratch.SOFT_BYTES);
+        long[] a = new long[n];
+        long[] b = new long[n + 100];
+        s.recycle(a);
+        s.recycle(b);
+        assertThat(s.pooledBytes()).as("beyond the strong capacity of 1 MB").isEqualTo(8L * (2L * n + 100));
+        assertThat(s.longs(n)).isSameAs(a);
+        s.recycle(a);
+        s.clearSoftlyHeld();
+        long[] c = s.longs(n);
+        assertThat(c).as("a cleared array is never handed out").isNotSameAs(a).isNotSameAs(b).hasSize(n);
+        assertThat(s.pooledBytes()).isZero();
+        for (int i = 0; i < 6; i++) s.recycle(new long[n]);
+        assertThat(s.pooledBytes()).as("the soft capacity holds").isLessThanOrEqualTo(4 * MergeScratch.SOFT_BYTES);
     }
 }

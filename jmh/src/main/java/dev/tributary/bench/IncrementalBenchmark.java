@@ -51,6 +51,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * (thread CPU time, so less disturbed by other load on the machine than the score) and the key
  * counts of the batches in the left trace and in the right one (join) or the count's output.
  * At 10^7 keys run 8 or more measured iterations: the largest merges come every few iterations.
+ *
+ * <p>{@code settle}: before measuring, run steps (not measured) until the largest batch of the
+ * left trace, and of the count's output trace, has been replaced this many times since the load.
+ * A trace's largest merges come once per several million updates at 10^7 keys, and until each
+ * level has merged a few times the arrays its merges write have no retired batches of their size
+ * to come from: measured from the load on, allocation at 10^7 keys is that transient. With
+ * {@code settle=3} it is the steady state the allocation target is about (finding D11).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -73,10 +80,17 @@ public class IncrementalBenchmark {
     @Param({"1"})
     public int workers;
 
+    @Param({"0"})
+    public int settle;
+
     private RoundDriver driver;
     private Program[] programs;
     private long steps;
     private double loadSec;
+    private long settleSteps;
+    private double settleSec;
+    /** Settling gives up after this many steps (10^8 updates), whether or not the traces settled. */
+    private static final long MAX_SETTLE_STEPS = 1_000_000;
 
     @Setup(Level.Trial)
     public void start() {
@@ -93,6 +107,14 @@ public class IncrementalBenchmark {
         long start = System.nanoTime();
         driver.runBatch();
         loadSec = (System.nanoTime() - start) / 1e9;
+        start = System.nanoTime();
+        while (settle > 0 && !programs[0].settled(settle) && settleSteps < MAX_SETTLE_STEPS) {
+            driver.runBatch();
+            settleSteps += STEPS;
+        }
+        settleSec = (System.nanoTime() - start) / 1e9;
+        // the CPU time printed at the end is per update measured (warm-up included), not settling
+        for (Program p : programs) p.stepCpuNanos = 0;
     }
 
     @Benchmark
@@ -109,6 +131,10 @@ public class IncrementalBenchmark {
         for (Program p : programs) sum += p.checksum.value;
         long cpu = 0;
         for (Program p : programs) cpu += p.stepCpuNanos;
+        if (settle > 0) {
+            System.out.printf("%nsettling (largest batches replaced %d times: left %d, output %s): %d steps, %.1f s%n", settle, programs[0].leftReplaced,
+                    programs[0].rightTrace == null || op.equals("join") ? "-" : Long.toString(programs[0].rightReplaced), settleSteps, settleSec);
+        }
         System.out.printf("%nload of %d keys: %.2f s; then %d steps of %d updates; keys of the batches in the traces at the end (worker 0): left %s, right (join) or output (count) %s;"
                 + " worker CPU time per update over all steps (warm-up included): %.0f ns%n", keys, loadSec, steps, BATCH, programs[0].leftBatches,
                 programs[0].rightBatches, (double) cpu / Math.max(1, steps * BATCH));
@@ -140,11 +166,25 @@ public class IncrementalBenchmark {
         private TraceHandle rightTrace;
         String leftBatches = "";
         String rightBatches = "";
+        /** The key counts of the traces' largest batches after the last invocation, and how many times they changed since the load. */
+        private long leftLargest = -1;
+        private long rightLargest = -1;
+        long leftReplaced = -1;
+        long rightReplaced = -1;
+
+        /** Whether the largest batches of the left trace and of the count's output have each been replaced {@code times} times since the load. */
+        boolean settled(int times) {
+            return leftReplaced >= times && (rightTrace == null || op.equals("join") || rightReplaced >= times);
+        }
+
+        private final String op;
+
         /** The worker thread's CPU time in {@link #steps}: unlike wall-clock time, not inflated while other processes hold the cores. */
         long stepCpuNanos;
 
         Program(Worker worker, int keys, String op, int perStep) {
             this.worker = worker;
+            this.op = op;
             this.keys = keys;
             this.perStep = perStep;
             this.random = new SplittableRandom(99 + worker.index());
@@ -220,6 +260,18 @@ public class IncrementalBenchmark {
             stepCpuNanos += CPU.getCurrentThreadCpuTime() - cpu;
             leftBatches = shape(leftTrace);
             rightBatches = rightTrace == null ? "none" : shape(rightTrace);
+            long l = leftTrace.largestBatchKeys();
+            if (l != leftLargest) {
+                leftLargest = l;
+                leftReplaced++;
+            }
+            if (rightTrace != null) {
+                long r = rightTrace.largestBatchKeys();
+                if (r != rightLargest) {
+                    rightLargest = r;
+                    rightReplaced++;
+                }
+            }
         }
 
         private static String shape(TraceHandle trace) {
