@@ -1,10 +1,7 @@
 package dev.tributary.arrangements;
 
 import java.lang.ref.SoftReference;
-import java.lang.reflect.Array;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * The arrays of merges and merged batches on one thread, reused from one merge to the next.
@@ -25,8 +22,10 @@ import java.util.List;
  * for as long as anyone can read them. The pool hands out the smallest array large enough (for
  * scratch, at most twice as long; for a batch's own, within the slack), and
  * keeps at most {@link #capacityBytes} bytes of arrays below {@link #SOFT_BYTES} and
- * {@link #softCapacityBytes} of larger ones, held softly (to make room it drops the oldest
- * arrays of the kind it holds more of). A pool belongs to one thread (traces are used from their worker's thread
+ * {@link #softCapacityBytes} of larger ones, held softly (to make room it drops the arrays
+ * that came in longest ago). It keeps them in buckets by length class, so that finding one
+ * looks at a few arrays however many it holds (a linear search of thousands of pooled arrays
+ * was a tenth of a 10^7-key count's time). A pool belongs to one thread (traces are used from their worker's thread
  * only).
  */
 final class MergeScratch {
@@ -50,23 +49,85 @@ final class MergeScratch {
     final Thread owner = Thread.currentThread();
     private final long capacityBytes;
     private final long softCapacityBytes;
-    private final ArrayList<long[]> longs = new ArrayList<>();
-    private final ArrayList<int[]> ints = new ArrayList<>();
-    private final ArrayList<Held<long[]>> softLongs = new ArrayList<>();
-    private final ArrayList<Held<int[]>> softInts = new ArrayList<>();
+    /** Pooled arrays by kind and tier: longs and ints, held strongly (below {@link #SOFT_BYTES}) or softly. */
+    private final Shelf longs = new Shelf();
+    private final Shelf ints = new Shelf();
+    private final Shelf softLongs = new Shelf();
+    private final Shelf softInts = new Shelf();
     private long bytes;
     /** Bytes of the arrays held softly, counting those the collector may have cleared since. */
     private long softBytes;
+    /** Stamps arrays as they come in, so that the oldest can be dropped first. */
+    private long clock;
 
-    /** A large array held softly, with its size (still known once the collector has cleared it). */
+    /** A large array held softly. */
     private static final class Held<A> extends SoftReference<A> {
-        final int length;
-        final long size;
-
-        Held(A a, int length, long size) {
+        Held(A a) {
             super(a);
-            this.length = length;
-            this.size = size;
+        }
+    }
+
+    /** Buckets per shelf: eight per doubling (the {@link #ladder}'s classes) up to {@code 2^31}. */
+    private static final int CLASSES = (31 - 5) * 8;
+
+    /**
+     * The bucket of an array of {@code length >= MIN_POOLED} elements: the ladder class whose
+     * lowest length is the greatest at most {@code length}. Every array in a bucket is shorter
+     * than every array in the next, so the first bucket from {@code classOf(n)} on holding an
+     * array of at least {@code n} holds the shortest such.
+     */
+    static int classOf(int length) {
+        int e = 31 - Integer.numberOfLeadingZeros(length);
+        return (e - 5) * 8 + (length >>> (e - 3) & 7);
+    }
+
+    /** Pooled arrays of one kind and tier, in buckets by length class, each oldest first. */
+    private static final class Shelf {
+        private final Bucket[] buckets = new Bucket[CLASSES];
+
+        Bucket bucket(int c) {
+            Bucket b = buckets[c];
+            if (b == null) buckets[c] = b = new Bucket();
+            return b;
+        }
+
+        /** The non-empty bucket whose oldest entry is oldest, or null. */
+        Bucket oldest() {
+            Bucket best = null;
+            for (Bucket b : buckets) {
+                if (b != null && b.size > 0 && (best == null || b.seqs[0] < best.seqs[0])) best = b;
+            }
+            return best;
+        }
+    }
+
+    /** Arrays (or {@link Held} references to them) of one length class, with their lengths and arrival stamps, oldest first. */
+    private static final class Bucket {
+        Object[] items = new Object[4];
+        int[] lengths = new int[4];
+        long[] seqs = new long[4];
+        int size;
+
+        void add(Object item, int length, long seq) {
+            if (size == items.length) {
+                items = Arrays.copyOf(items, size * 2);
+                lengths = Arrays.copyOf(lengths, size * 2);
+                seqs = Arrays.copyOf(seqs, size * 2);
+            }
+            items[size] = item;
+            lengths[size] = length;
+            seqs[size] = seq;
+            size++;
+        }
+
+        Object removeAt(int i) {
+            Object item = items[i];
+            int tail = size - i - 1;
+            System.arraycopy(items, i + 1, items, i, tail);
+            System.arraycopy(lengths, i + 1, lengths, i, tail);
+            System.arraycopy(seqs, i + 1, seqs, i, tail);
+            items[--size] = null;
+            return item;
         }
     }
 
@@ -81,8 +142,11 @@ final class MergeScratch {
 
     /** Clears every softly held array, as the collector does when it needs the memory (for tests). */
     void clearSoftlyHeld() {
-        for (Held<long[]> h : softLongs) h.clear();
-        for (Held<int[]> h : softInts) h.clear();
+        for (Shelf shelf : new Shelf[] {softLongs, softInts}) {
+            for (Bucket b : shelf.buckets) {
+                for (int i = 0; b != null && i < b.size; i++) ((Held<?>) b.items[i]).clear();
+            }
+        }
     }
 
     /** The calling thread's pool. */
@@ -107,7 +171,7 @@ final class MergeScratch {
      * be too short for it half the time.
      */
     long[] longs(int n, boolean roomy) {
-        long[] a = take(longs, softLongs, n, scratchMax(n), 8);
+        long[] a = (long[]) take(longs, softLongs, n, scratchMax(n), 8);
         return a != null ? a : new long[roomy ? ladder(n + (n >>> 3)) : n];
     }
 
@@ -118,7 +182,7 @@ final class MergeScratch {
 
     /** As {@link #longs(int, boolean)}, for ints. */
     int[] ints(int n, boolean roomy) {
-        int[] a = take(ints, softInts, n, scratchMax(n), 4);
+        int[] a = (int[]) take(ints, softInts, n, scratchMax(n), 4);
         return a != null ? a : new int[roomy ? ladder(n + (n >>> 3)) : n];
     }
 
@@ -129,13 +193,13 @@ final class MergeScratch {
      * smaller than this one.
      */
     long[] longsFitting(int n) {
-        long[] a = take(longs, softLongs, n, n + slack(n), 8);
+        long[] a = (long[]) take(longs, softLongs, n, n + slack(n), 8);
         return a != null ? a : new long[ladder(n)];
     }
 
     /** As {@link #longsFitting}, for ints. */
     int[] intsFitting(int n) {
-        int[] a = take(ints, softInts, n, n + slack(n), 4);
+        int[] a = (int[]) take(ints, softInts, n, n + slack(n), 4);
         return a != null ? a : new int[ladder(n)];
     }
 
@@ -169,34 +233,37 @@ final class MergeScratch {
     }
 
     /** Removes and returns the shortest array of at least {@code n} and at most {@code max} elements, held strongly or softly, or null. */
-    private <A> A take(List<A> pool, List<Held<A>> soft, int n, int max, int elementBytes) {
+    private Object take(Shelf strong, Shelf soft, int n, int max, int elementBytes) {
         if (n < MIN_POOLED) return null;
-        int best = -1;
-        int bestLength = 0;
-        for (int i = 0; i < pool.size(); i++) {
-            int length = Array.getLength(pool.get(i));
-            if (length >= n && length <= max && (best < 0 || length < bestLength)) {
-                best = i;
-                bestLength = length;
-            }
-        }
-        if ((long) elementBytes * max >= SOFT_BYTES) {
-            int softBest = -1;
-            for (int i = 0; i < soft.size(); i++) {
-                int length = soft.get(i).length;
-                if (length >= n && length <= max && (softBest < 0 || length < soft.get(softBest).length)) softBest = i;
-            }
-            if (softBest >= 0 && (best < 0 || soft.get(softBest).length < bestLength)) {
-                Held<A> h = soft.remove(softBest);
-                softBytes -= h.size;
-                A a = h.get();
+        boolean large = (long) elementBytes * max >= SOFT_BYTES;
+        for (int c = classOf(n), last = classOf(max); c <= last; c++) {
+            Bucket sb = strong.buckets[c];
+            Bucket hb = large ? soft.buckets[c] : null;
+            int si = shortest(sb, n, max);
+            int hi = shortest(hb, n, max);
+            if (hi >= 0 && (si < 0 || hb.lengths[hi] < sb.lengths[si])) {
+                softBytes -= (long) elementBytes * hb.lengths[hi];
+                Object a = ((Held<?>) hb.removeAt(hi)).get();
                 // cleared by the collector (it needed the memory): look again
-                return a != null ? a : take(pool, soft, n, max, elementBytes);
+                return a != null ? a : take(strong, soft, n, max, elementBytes);
+            }
+            if (si >= 0) {
+                bytes -= (long) elementBytes * sb.lengths[si];
+                return sb.removeAt(si);
             }
         }
-        if (best < 0) return null;
-        bytes -= (long) elementBytes * bestLength;
-        return pool.remove(best);
+        return null;
+    }
+
+    /** The index of the shortest entry of {@code b} of {@code n} to {@code max} elements, or -1. */
+    private static int shortest(Bucket b, int n, int max) {
+        if (b == null) return -1;
+        int best = -1;
+        for (int i = 0; i < b.size; i++) {
+            int length = b.lengths[i];
+            if (length >= n && length <= max && (best < 0 || length < b.lengths[best])) best = i;
+        }
+        return best;
     }
 
     /**
@@ -257,40 +324,33 @@ final class MergeScratch {
         keep(ints, softInts, a, a.length, 4);
     }
 
-    private <A> void keep(List<A> pool, List<Held<A>> soft, A a, int length, int elementBytes) {
+    private void keep(Shelf strong, Shelf soft, Object a, int length, int elementBytes) {
         long size = (long) elementBytes * length;
         if (length < MIN_POOLED) return;
         if (size >= SOFT_BYTES) {
             if (size > softCapacityBytes) return;
-            makeSoftRoom(size);
-            soft.add(new Held<>(a, length, size));
+            while (softBytes + size > softCapacityBytes) softBytes -= drop(softLongs, softInts);
+            soft.bucket(classOf(length)).add(new Held<>(a), length, clock++);
             softBytes += size;
             return;
         }
         if (size > capacityBytes) return;
-        makeRoom(size);
-        pool.add(a);
+        while (bytes + size > capacityBytes) bytes -= drop(longs, ints);
+        strong.bucket(classOf(length)).add(a, length, clock++);
         bytes += size;
     }
 
-    private void makeRoom(long needed) {
-        while (bytes + needed > capacityBytes) {
-            // drop the array returned longest ago, of either kind: the larger list's head
-            if (!longs.isEmpty() && (ints.isEmpty() || longs.size() >= ints.size())) {
-                bytes -= 8L * longs.remove(0).length;
-            } else {
-                bytes -= 4L * ints.remove(0).length;
-            }
+    /** Drops the array that came in longest ago of either shelf, and returns its bytes. */
+    private static long drop(Shelf longShelf, Shelf intShelf) {
+        Bucket l = longShelf.oldest();
+        Bucket i = intShelf.oldest();
+        if (l != null && (i == null || l.seqs[0] < i.seqs[0])) {
+            long size = 8L * l.lengths[0];
+            l.removeAt(0);
+            return size;
         }
-    }
-
-    private void makeSoftRoom(long needed) {
-        while (softBytes + needed > softCapacityBytes) {
-            if (!softLongs.isEmpty() && (softInts.isEmpty() || softLongs.size() >= softInts.size())) {
-                softBytes -= softLongs.remove(0).size;
-            } else {
-                softBytes -= softInts.remove(0).size;
-            }
-        }
+        long size = 4L * i.lengths[0];
+        i.removeAt(0);
+        return size;
     }
 }

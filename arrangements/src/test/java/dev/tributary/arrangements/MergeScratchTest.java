@@ -124,4 +124,33 @@ class MergeScratchTest {
         for (int i = 0; i < 6; i++) s.recycle(new long[n]);
         assertThat(s.pooledBytes()).as("the soft capacity holds").isLessThanOrEqualTo(4 * MergeScratch.SOFT_BYTES);
     }
+
+    @Test
+    void toMakeRoomTheArrayThatCameInLongestAgoIsDropped() {
+        MergeScratch s = new MergeScratch(3 * 8000);
+        long[] first = new long[1000];
+        int[] second = new int[2000];
+        long[] third = new long[1000];
+        s.recycle(first);
+        s.recycle(second);
+        s.recycle(third);
+        s.recycle(new long[1000]);
+        assertThat(s.pooledBytes()).isEqualTo(3 * 8000);
+        assertThat(s.ints(2000)).isSameAs(second);
+        assertThat(s.longs(1000)).isNotSameAs(first);
+        assertThat(s.longs(1000)).isNotSameAs(first);
+        assertThat(s.pooledBytes()).isZero();
+    }
+
+    @Test
+    void lengthClassesAreOrderedAndEachHoldsOneRungOfTheLadder() {
+        int previous = -1;
+        for (int n = 32; n < 1 << 16; n++) {
+            int c = MergeScratch.classOf(n);
+            assertThat(c).as("class of %d", n).isBetween(previous, previous + 1);
+            previous = c;
+        }
+        assertThat(MergeScratch.classOf(Integer.MAX_VALUE)).isLessThan((31 - 5) * 8);
+        assertThat(MergeScratch.classOf(4608)).isEqualTo(MergeScratch.classOf(5119)).isEqualTo(MergeScratch.classOf(4096) + 1);
+    }
 }
