@@ -47,4 +47,34 @@ class LongTripleSortTest {
             assertThat(Arrays.stream(idx, 0, n).sorted().toArray()).as("a permutation").isEqualTo(java.util.stream.IntStream.range(0, n).toArray());
         }
     }
+
+    @Test
+    void sortsLongsSortedNearlySortedFarFromSortedAndRandom() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        for (int trial = 0; trial < 400; trial++) {
+            int n = random.nextInt(1, 3000);
+            long[] p = new long[n];
+            int shape = trial % 5;
+            for (int i = 0; i < n; i++) p[i] = shape == 3 ? random.nextLong() : 10L * i;
+            if (shape == 1) {
+                // a few adjacent swaps: a reduce's output
+                for (int s = 0; s < n / 40; s++) {
+                    int i = random.nextInt(Math.max(1, n - 1));
+                    if (i + 1 < n) { long x = p[i]; p[i] = p[i + 1]; p[i + 1] = x; }
+                }
+            } else if (shape == 2) {
+                // few descents, but elements far from their places: the budget runs out
+                for (int s = 0; s < Math.max(1, n / 100); s++) {
+                    int i = random.nextInt(n);
+                    p[i] = random.nextLong(-1000, 10L * n + 1000);
+                }
+            } else if (shape == 4) {
+                for (int i = 0; i < n / 2; i++) { long x = p[i]; p[i] = p[n - 1 - i]; p[n - 1 - i] = x; }
+            }
+            long[] expected = p.clone();
+            java.util.Arrays.sort(expected);
+            LongTripleSort.sortLongs(p, n);
+            assertThat(p).as("trial %d, shape %d, n %d", trial, shape, n).isEqualTo(expected);
+        }
+    }
 }
