@@ -60,13 +60,6 @@ final class MergeScratch {
     /** Stamps arrays as they come in, so that the oldest can be dropped first. */
     private long clock;
 
-    /** A large array held softly. */
-    private static final class Held<A> extends SoftReference<A> {
-        Held(A a) {
-            super(a);
-        }
-    }
-
     /** Buckets per shelf: eight per doubling (the {@link #ladder}'s classes) up to {@code 2^31}. */
     private static final int CLASSES = (31 - 5) * 8;
 
@@ -101,7 +94,7 @@ final class MergeScratch {
         }
     }
 
-    /** Arrays (or {@link Held} references to them) of one length class, with their lengths and arrival stamps, oldest first. */
+    /** Arrays (or {@link SoftReference}s to them) of one length class, with their lengths and arrival stamps, oldest first. */
     private static final class Bucket {
         Object[] items = new Object[4];
         int[] lengths = new int[4];
@@ -144,7 +137,7 @@ final class MergeScratch {
     void clearSoftlyHeld() {
         for (Shelf shelf : new Shelf[] {softLongs, softInts}) {
             for (Bucket b : shelf.buckets) {
-                for (int i = 0; b != null && i < b.size; i++) ((Held<?>) b.items[i]).clear();
+                for (int i = 0; b != null && i < b.size; i++) ((SoftReference<?>) b.items[i]).clear();
             }
         }
     }
@@ -243,7 +236,7 @@ final class MergeScratch {
             int hi = shortest(hb, n, max);
             if (hi >= 0 && (si < 0 || hb.lengths[hi] < sb.lengths[si])) {
                 softBytes -= (long) elementBytes * hb.lengths[hi];
-                Object a = ((Held<?>) hb.removeAt(hi)).get();
+                Object a = ((SoftReference<?>) hb.removeAt(hi)).get();
                 // cleared by the collector (it needed the memory): look again
                 return a != null ? a : take(strong, soft, n, max, elementBytes);
             }
@@ -330,7 +323,7 @@ final class MergeScratch {
         if (size >= SOFT_BYTES) {
             if (size > softCapacityBytes) return;
             while (softBytes + size > softCapacityBytes) softBytes -= drop(softLongs, softInts);
-            soft.bucket(classOf(length)).add(new Held<>(a), length, clock++);
+            soft.bucket(classOf(length)).add(new SoftReference<>(a), length, clock++);
             softBytes += size;
             return;
         }

@@ -89,6 +89,7 @@ public class IncrementalBenchmark {
     private double loadSec;
     private long settleSteps;
     private double settleSec;
+    private boolean settled;
     /** Settling gives up after this many steps (10^8 updates), whether or not the traces settled. */
     private static final long MAX_SETTLE_STEPS = 1_000_000;
 
@@ -113,6 +114,7 @@ public class IncrementalBenchmark {
             settleSteps += STEPS;
         }
         settleSec = (System.nanoTime() - start) / 1e9;
+        settled = programs[0].settled(settle);
         // the CPU time printed at the end is per update measured (warm-up included), not settling
         for (Program p : programs) p.stepCpuNanos = 0;
     }
@@ -132,8 +134,8 @@ public class IncrementalBenchmark {
         long cpu = 0;
         for (Program p : programs) cpu += p.stepCpuNanos;
         if (settle > 0) {
-            System.out.printf("%nsettling (largest batches replaced %d times: left %d, output %s): %d steps, %.1f s%n", settle, programs[0].leftReplaced,
-                    programs[0].rightTrace == null || op.equals("join") ? "-" : Long.toString(programs[0].rightReplaced), settleSteps, settleSec);
+            System.out.printf("%nsettling (worker 0's largest batches replaced %d times): %s after %d steps, %.1f s%n", settle,
+                    settled ? "settled" : "gave up, NOT settled,", settleSteps, settleSec);
         }
         System.out.printf("%nload of %d keys: %.2f s; then %d steps of %d updates; keys of the batches in the traces at the end (worker 0): left %s, right (join) or output (count) %s;"
                 + " worker CPU time per update over all steps (warm-up included): %.0f ns%n", keys, loadSec, steps, BATCH, programs[0].leftBatches,
@@ -166,25 +168,25 @@ public class IncrementalBenchmark {
         private TraceHandle rightTrace;
         String leftBatches = "";
         String rightBatches = "";
+        /** Whether settling watches the count's output trace too (the join's right side never changes). */
+        private final boolean settlesOutput;
         /** The key counts of the traces' largest batches after the last invocation, and how many times they changed since the load. */
         private long leftLargest = -1;
-        private long rightLargest = -1;
-        long leftReplaced = -1;
-        long rightReplaced = -1;
+        private long outputLargest = -1;
+        private long leftReplaced = -1;
+        private long outputReplaced = -1;
 
-        /** Whether the largest batches of the left trace and of the count's output have each been replaced {@code times} times since the load. */
+        /** Whether the largest batches of the left trace (and of the count's output) have each been replaced {@code times} times since the load. */
         boolean settled(int times) {
-            return leftReplaced >= times && (rightTrace == null || op.equals("join") || rightReplaced >= times);
+            return leftReplaced >= times && (!settlesOutput || outputReplaced >= times);
         }
-
-        private final String op;
 
         /** The worker thread's CPU time in {@link #steps}: unlike wall-clock time, not inflated while other processes hold the cores. */
         long stepCpuNanos;
 
         Program(Worker worker, int keys, String op, int perStep) {
             this.worker = worker;
-            this.op = op;
+            this.settlesOutput = op.equals("count");
             this.keys = keys;
             this.perStep = perStep;
             this.random = new SplittableRandom(99 + worker.index());
@@ -265,11 +267,11 @@ public class IncrementalBenchmark {
                 leftLargest = l;
                 leftReplaced++;
             }
-            if (rightTrace != null) {
+            if (settlesOutput) {
                 long r = rightTrace.largestBatchKeys();
-                if (r != rightLargest) {
-                    rightLargest = r;
-                    rightReplaced++;
+                if (r != outputLargest) {
+                    outputLargest = r;
+                    outputReplaced++;
                 }
             }
         }
