@@ -21,6 +21,11 @@ import java.util.List;
  * lets an idle trace keep merging until one batch holds everything, compacted to the current
  * {@code since}.
  *
+ * <p>The top level holds one batch ({@link #topJoining}): a merge big enough against the top
+ * batch, with nothing between the two, takes it in and runs at the top level. A trace under
+ * churn stays about the same size, and a top level that filled like the others held several
+ * batches each with most of the keys, all of which a probe for a live key searches.
+ *
  * <p>The fan-in is 4 for (long, long) batches at arity-1 times, which {@link LongMerge} merges in
  * one pass however many there are, and 2 otherwise: a merge of four reads each update once where
  * two levels of pairs read it twice, for about as many batches held per quadrupling of size (up
@@ -38,6 +43,10 @@ final class Spine {
     static final long UNFUELED = Long.MAX_VALUE;
     /** Batches merged at once where {@link LongMerge} applies. */
     static final int LONG_FAN_IN = 4;
+    /** A merge holding at least this share of the top batch's updates merges it in too ({@link #topJoining}). */
+    static final int TOP_SHARE = 3;
+    /** How many times the fuel of other merges a merge into the top batch gets ({@link #topMerge}). */
+    static final int TOP_FUEL = 4;
 
     private final Column keyProto;
     private final Column valProto;
@@ -324,11 +333,13 @@ final class Spine {
         for (int i = 0; i < merging.size(); i++) {
             Merger m = merging.get(i);
             if (m == null) continue;
-            long left = m.work(fuel);
-            mergeWork += fuel - left;
+            long f = m == topMerge && fuel <= Long.MAX_VALUE / TOP_FUEL ? fuel * TOP_FUEL : fuel;
+            long left = m.work(f);
+            mergeWork += f - left;
             if (m.isDone()) {
                 listed = null;
                 merging.set(i, null);
+                if (m == topMerge) topMerge = null;
                 learn(m, i);
                 placeResult(m.result(), i);
             }
@@ -371,6 +382,7 @@ final class Spine {
     }
 
     private Batch finish(Merger m) {
+        if (m == topMerge) topMerge = null;
         if (!m.isDone()) {
             long n = m.inputUpdates();
             forcedMergeWork += n;
@@ -432,11 +444,55 @@ final class Spine {
                 insertAt(result, level + 1);
             }
         }
-        List<Batch> inputs = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) inputs.add(w.get(i));
+        List<Batch> inputs = new ArrayList<>(count + 1);
+        long size = 0;
+        for (int i = 0; i < count; i++) {
+            inputs.add(w.get(i));
+            size += w.get(i).updateCount();
+        }
         w.subList(0, count).clear();
+        int top = topJoining(level, size);
         // a little above what the last merge here kept, so a steady level rarely has to grow
-        setMerging(level, new Merger(inputs, since, Math.min(1, kept[level] * 1.25)));
+        if (top > level) {
+            // the top batch is older than everything merging here, and nothing lies between
+            inputs.addFirst(waiting.get(top).removeFirst());
+            topMerge = new Merger(inputs, since, Math.min(1, kept[top] * 1.25));
+            setMerging(top, topMerge);
+        } else {
+            setMerging(level, new Merger(inputs, since, Math.min(1, kept[level] * 1.25)));
+        }
+    }
+
+    /**
+     * The running merge that took the top batch in, if any: it gets
+     * {@value #TOP_FUEL} times the fuel, so it finishes in a fraction of the time its level takes
+     * to fill again, and probes stop searching its inputs (each holding a share of the keys) that
+     * much sooner.
+     */
+    private Merger topMerge;
+
+    /**
+     * The level of the top batch if a merge at {@code level} of {@code size} updates should take
+     * it in, else {@code level}. The top batch joins when it is the only thing above {@code level}
+     * (no batch or merge between, nothing else at the top) and the merge holds at least
+     * {@code 1/TOP_SHARE} of its updates. Under churn a trace keeps about the same size, and
+     * without this its largest batches each hold most of its keys (up to seven at the top level
+     * and as many again at the one below), every one of which a probe for a live key searches;
+     * with it the top level holds one batch, which the levels below flow into before they grow
+     * comparable to it. The merge then does the top batch's work as well as its own, at most
+     * {@code (1 + TOP_SHARE) * size} units, and its fuel covers that before the level fills
+     * again: about {@code size} updates are inserted meanwhile, {@code EFFORT} units each. (If it
+     * has not finished, the level merges on its own and the result goes up a level, as before.)
+     */
+    private int topJoining(int level, long size) {
+        int top = waiting.size() - 1;
+        while (top > level && waiting.get(top).isEmpty() && merging.get(top) == null) top--;
+        if (top == level || merging.get(top) != null || waiting.get(top).size() != 1) return level;
+        for (int i = level + 1; i < top; i++) {
+            if (!waiting.get(i).isEmpty() || merging.get(i) != null) return level;
+        }
+        Batch t = waiting.get(top).getFirst();
+        return !t.isEmpty() && size * TOP_SHARE >= t.updateCount() ? top : level;
     }
 
     private void setMerging(int level, Merger m) {
@@ -544,5 +600,6 @@ final class Spine {
         waiting.clear();
         merging.clear();
         pending.clear();
+        topMerge = null;
     }
 }

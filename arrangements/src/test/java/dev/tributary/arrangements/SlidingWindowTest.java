@@ -1,10 +1,11 @@
 package dev.tributary.arrangements;
 
+import static dev.tributary.arrangements.TestColumns.add;
+import static dev.tributary.arrangements.TestColumns.column;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.arrangements.Model.KeyVal;
 import dev.tributary.timely.Antichain;
-import java.util.Comparator;
 import java.util.SortedMap;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -31,16 +32,6 @@ class SlidingWindowTest {
     @Test
     void aTraceOfOtherColumnsHoldsAFewTimesTheLiveRecords() {
         run(false);
-    }
-
-    private static Column column(boolean longs) {
-        return longs ? new LongColumn() : new ObjectColumn<Long>(Comparator.naturalOrder());
-    }
-
-    @SuppressWarnings("unchecked")
-    private static void add(Column c, long v) {
-        if (c instanceof LongColumn l) l.add(v);
-        else ((ObjectColumn<Long>) c).add(v);
     }
 
     /** Every (key, val) of the trace with its diffs summed over all times (all are at or before the read time). */
