@@ -38,12 +38,22 @@ public final class Arrange {
      * The returned handle reads from the least time on until the caller advances or drops it.
      */
     public static Arranged arrange(Stream<Updates> updates, String name, Column keyProto, Column valProto) {
+        return arrange(updates, name, keyProto, valProto, Trace.EFFORT);
+    }
+
+    /**
+     * {@link #arrange(Stream, String, Column, Column)} into a trace whose merges get
+     * {@code effort} units of work per inserted update at each level ({@link Trace#UNFUELED}:
+     * every merge completes as it begins, so the trace consolidates at once; for tests and
+     * measurements).
+     */
+    public static Arranged arrange(Stream<Updates> updates, String name, Column keyProto, Column valProto, long effort) {
         Scope scope = updates.scope();
         int arity = scope.arity();
         OperatorBuilder b = scope.operator("arrange:" + name);
         InputPort<Updates> in = b.input(updates, Pact.exchange());
         OutputPort<ListContainer<Batch>> out = b.output(ListContainer.type());
-        TraceHandle handle = Trace.create(name, keyProto, valProto, arity);
+        TraceHandle handle = Trace.create(name, keyProto, valProto, arity, effort);
         HeldState.of(scope).trace(handle.trace());
         TraceHandle own = handle.share();
         TraceWriter writer = new TraceWriter(new Batcher(keyProto, valProto, arity), handle.trace(), out, b.displayName(), arity);

@@ -40,7 +40,7 @@ public final class Trace {
 
     /** A new empty trace and the first handle to it (which reads from the least time on). */
     public static TraceHandle create(String name, Column keyProto, Column valProto, int arity) {
-        return create(name, keyProto, valProto, arity, Spine.EFFORT);
+        return create(name, keyProto, valProto, arity, EFFORT);
     }
 
     /**
@@ -54,6 +54,9 @@ public final class Trace {
 
     /** The merge effort that completes merges at once instead of spreading them over insertions. */
     public static final long UNFUELED = Spine.UNFUELED;
+
+    /** The merge effort traces get unless told otherwise: enough that no insertion waits on a large merge. */
+    public static final long EFFORT = Spine.EFFORT;
 
     public String name() {
         return name;

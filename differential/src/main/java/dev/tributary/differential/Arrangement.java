@@ -39,7 +39,12 @@ public final class Arrangement<K, V> {
 
     /** Arranges {@code updates} (keys and values in columns of the two types), exchanging them by key. */
     static <K, V> Arrangement<K, V> arrange(Stream<Updates> updates, String name, DataType<K> keyType, DataType<V> valType) {
-        Arrange.Arranged a = Arrange.arrange(updates, name, keyType.newColumn(1), valType.newColumn(1));
+        return arrange(updates, name, keyType, valType, dev.tributary.arrangements.Trace.EFFORT);
+    }
+
+    /** {@link #arrange(Stream, String, DataType, DataType)} into a trace whose merges get {@code effort} (for tests: {@link dev.tributary.arrangements.Trace#UNFUELED}). */
+    static <K, V> Arrangement<K, V> arrange(Stream<Updates> updates, String name, DataType<K> keyType, DataType<V> valType, long effort) {
+        Arrange.Arranged a = Arrange.arrange(updates, name, keyType.newColumn(1), valType.newColumn(1), effort);
         return wrap(a.batches(), a.trace(), keyType, valType);
     }
 

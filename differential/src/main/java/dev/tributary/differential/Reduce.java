@@ -41,7 +41,8 @@ import java.util.TreeSet;
  * difference between {@code logic(input@t)} and the output accumulated at {@code t}; candidates
  * not yet complete wait with the key for a later round. With totally ordered times the closure
  * is the set of times itself. The output is a new arrangement whose trace this operator writes
- * and reads.
+ * and reads; with totally ordered times it reads it only for keys with waiting times, and
+ * derives the output before the round from the input for the rest ({@code deriveOutput}).
  */
 final class Reduce {
     private Reduce() {}
@@ -104,6 +105,8 @@ final class Reduce {
         private K visiting;
         private final KeyHistory<V> in1;
         private final KeyHistory<R> out1;
+        /** The visited key's fresh updates: the round's batches at the key. */
+        private final KeyHistory<V> new1;
         /** The input accumulated at the time being evaluated: what the reducer reads. */
         private final Values<V> values;
         /** The output accumulated at the time being evaluated. */
@@ -135,6 +138,7 @@ final class Reduce {
             this.freshKeys = keyType.newColumn(16);
             this.in1 = new KeyHistory<>(valType, arity);
             this.out1 = new KeyHistory<>(outType, arity);
+            this.new1 = new KeyHistory<>(valType, arity);
             this.values = new Values<>(in1);
             this.current = new Values<>(out1);
             this.change = new Change<>(outType);
@@ -199,7 +203,9 @@ final class Reduce {
             }
             Column keys = roundKeys();
             Cursor inputs = Seeks.prepared(input.reusedCursor(), keys);
-            Cursor outputs = Seeks.prepared(output.reusedCursor(), keys);
+            // with totally ordered times the output is derived, not read, for keys with fresh
+            // updates (deriveOutput); the rest (waiting keys) read it unprepared when they come
+            outputs = arity == 1 ? null : Seeks.prepared(output.reusedCursor(), keys);
             int d = 0;
             while (news.keyValid() || d < due.size()) {
                 int c;
@@ -216,19 +222,19 @@ final class Reduce {
                 visiting = null;
                 if (c <= 0) {
                     probe.append(news.keyColumn(), news.keyIndex());
-                    while (news.valValid()) {
-                        news.forEachTime(collectNew);
-                        news.stepVal();
-                    }
+                    new1.load(news, probe);
+                    takeNewTimes();
                     news.stepKey();
                 } else {
                     keyType.append(probe, due.get(d));
+                    new1.clear();
                 }
                 if (c >= 0) visiting = due.get(d++);
-                visit(inputs, outputs, frontier);
+                visit(inputs, frontier);
                 newCount = 0;
             }
             visiting = null;
+            outputs = null;
             due.clear();
             releaseFresh();
             writer.pushBuffered(roundOutput);
@@ -256,10 +262,19 @@ final class Reduce {
             return visiting;
         }
 
-        private void visit(Cursor inputs, Cursor outputs, Antichain frontier) {
+        /** The round's cursor over the output trace, made when first needed (null: not yet). */
+        private Cursor outputs;
+
+        private Cursor outputs() {
+            if (outputs == null) outputs = output.reusedCursor();
+            return outputs;
+        }
+
+        private void visit(Cursor inputs, Antichain frontier) {
             in1.load(inputs, probe);
-            out1.load(outputs, probe);
             List<long[]> before = waiting.isEmpty() ? null : waiting.remove(key());
+            if (arity == 1 && before == null && newCount > 0) deriveOutput(frontier);
+            else out1.load(outputs(), probe);
             List<long[]> later = null;
             if (arity == 1) {
                 // Totally ordered times: the closure is the distinct times themselves.
@@ -304,12 +319,59 @@ final class Reduce {
         /** The key's fresh updates' own times (before any compaction), flat with a stride of {@code arity}. */
         private long[] newTimes = new long[16];
         private int newCount;
-        private final Cursor.TimeDiffConsumer collectNew = (t, off, diff) -> addNew(t, off);
 
-        private void addNew(long[] t, int off) {
-            if ((newCount + 1) * arity > newTimes.length) newTimes = Arrays.copyOf(newTimes, newTimes.length * 2);
-            System.arraycopy(t, off, newTimes, newCount * arity, arity);
-            newCount++;
+        /** Copies the times of the fresh updates {@link #new1} holds into {@link #newTimes}. */
+        private void takeNewTimes() {
+            int n = new1.updates * arity;
+            if (n > newTimes.length) newTimes = new long[Math.max(n, newTimes.length * 2)];
+            System.arraycopy(new1.times, 0, newTimes, 0, n);
+            newCount = new1.updates;
+        }
+
+        /** Per value of {@link #in1}, its count before this round's fresh updates ({@link #deriveOutput}). */
+        private long[] priorCounts = new long[16];
+
+        /**
+         * Totally ordered times, a key with fresh updates and no waiting times: sets {@link #out1}
+         * to the output before the round without reading the output trace. Every time before the
+         * round is decided, so the output accumulated there is the logic of the input accumulated
+         * there; and the input before the round is the input trace below the frontier (its
+         * history, compacted no later than the round's first time, and the fresh updates there)
+         * less the fresh updates below the frontier (fresh batches may reach past it: messages
+         * arrive before the progress that covers them). Times in between do not matter: the
+         * earliest time the round evaluates is the key's first fresh time, where the derived
+         * output is placed.
+         */
+        private void deriveOutput(Antichain frontier) {
+            long hi = frontier.isEmpty() ? Long.MAX_VALUE : frontier.get(0)[0];
+            long first = Long.MAX_VALUE;
+            for (int i = 0; i < newCount; i++) first = Math.min(first, newTimes[i]);
+            // a fresh value that cancelled against history in a merge is absent from the input
+            // trace, yet had a count before the round: give it a place (a zero update at a fresh time)
+            for (int v = 0, n = new1.vals.size(); v < n; v++) {
+                if (in1.indexOf(new1.vals, v) < 0) in1.addAt(new1.vals, v, first, 0);
+            }
+            int n = in1.vals.size();
+            if (priorCounts.length < n) priorCounts = new long[Math.max(n, priorCounts.length * 2)];
+            Arrays.fill(priorCounts, 0, n, 0);
+            for (int u = 0; u < in1.updates; u++) {
+                if (in1.times[u] < hi) priorCounts[in1.valOf(u)] += in1.diff(u);
+            }
+            for (int u = 0; u < new1.updates; u++) {
+                if (new1.times[u] < hi) priorCounts[in1.indexOf(new1.vals, new1.valOf(u))] -= new1.diff(u);
+            }
+            values.clear();
+            for (int v = 0; v < n; v++) {
+                if (priorCounts[v] != 0) values.add(v, priorCounts[v]);
+            }
+            out1.clear();
+            if (values.size() == 0) return;
+            change.clear();
+            logic.reduce(readsKey ? key() : null, values, change);
+            time1[0] = first;
+            for (int i = 0; i < change.size(); i++) {
+                if (change.count(i) != 0) out1.add(change.vals, i, time1, change.count(i));
+            }
         }
 
         /** Whether {@code t} is at or after one of the key's fresh times or waiting times. */
@@ -603,8 +665,8 @@ final class Reduce {
             }
         }
 
-        /** Reads the updates of {@code key} (the one value of its column) from {@code c}, looked up exactly (the visits' keys come in order). */
-        void load(Cursor c, Column key) {
+        /** Empties this history, for the next key. */
+        void clear() {
             if (anyObjects) {
                 Arrays.fill(objects, 0, Math.min(objects.length, vals.size()), null);
                 anyObjects = false;
@@ -612,6 +674,11 @@ final class Reduce {
             vals.clear();
             updates = 0;
             sweeping = false;
+        }
+
+        /** Reads the updates of {@code key} (the one value of its column) from {@code c}, looked up exactly (the visits' keys come in order). */
+        void load(Cursor c, Column key) {
+            clear();
             if (!c.seekKeyExact(key, 0)) return;
             while (c.valValid()) {
                 loading = vals.size();
@@ -631,6 +698,32 @@ final class Reduce {
             valOf[updates] = v;
             diffs[updates++] = diff;
         }
+
+        /** The index among the values of value {@code i} of {@code column} (same class), or -1. */
+        int indexOf(Column column, int i) {
+            for (int v = 0, n = vals.size(); v < n; v++) {
+                if (vals.equal(v, column, i)) return v;
+            }
+            return -1;
+        }
+
+        /** The value index of update {@code u}. */
+        int valOf(int u) {
+            return valOf[u];
+        }
+
+        /** The diff of update {@code u}. */
+        long diff(int u) {
+            return diffs[u];
+        }
+
+        /** Arity 1: {@link #add} at time {@code t}. */
+        void addAt(Column column, int i, long t, long diff) {
+            scratchTime[0] = t;
+            add(column, i, scratchTime, diff);
+        }
+
+        private final long[] scratchTime = new long[1];
 
         /** Adds an update of value {@code i} of {@code column} (same class; found or appended among the values). */
         void add(Column column, int i, long[] t, long diff) {

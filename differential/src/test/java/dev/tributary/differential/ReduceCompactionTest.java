@@ -2,6 +2,7 @@ package dev.tributary.differential;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.arrangements.Trace;
 import dev.tributary.timely.Config;
 import dev.tributary.timely.Probe;
 import dev.tributary.timely.Timely;
@@ -44,6 +45,55 @@ class ReduceCompactionTest {
         });
         assertThat(at(out, 0)).isEqualTo(Map.of(3L, 1L));
         for (long t = 1; t <= 6; t++) assertThat(at(out, t)).as("time %d", t).isEqualTo(Map.of(1L, 1L));
+    }
+
+    /**
+     * With totally ordered times a reduce derives a key's output before the round from its input
+     * less the fresh updates. A fresh retraction that cancelled in a merge against the history
+     * it retracts is gone from the input trace, and still had a count before the round: here
+     * the trace completes every merge as it begins, so the history of 7 (advanced to time 1)
+     * and its retraction at time 1 cancel before the count reads the trace.
+     */
+    @Test
+    void aFreshRetractionMergedAwayInTheInputTraceStillRetractsTheCount() {
+        // (record, time, diff), stepped time by time until the output passes each
+        long[][] script = {{7, 0, 1}, {8, 0, 1}, {20, 1, 1}, {21, 2, 1}, {22, 3, 1}, {23, 4, 1}, {7, 5, -1}, {24, 6, 1}, {7, 7, 2}, {7, 8, -1}, {8, 8, -1}};
+        long last = script[script.length - 1][1];
+        List<Object[]> out = Collections.synchronizedList(new ArrayList<>());
+        Timely.run(Config.workers(1), w -> {
+            InputSession<Long>[] in = new InputSession[1];
+            Probe probe = w.dataflow("count", scope -> {
+                in[0] = InputSession.create(scope, "in", DataType.longs());
+                Arrangement<Long, Unit> arranged = Arrangement.arrange(in[0].collection().stream(), "bySelf", DataType.longs(), DataType.unit(), Trace.UNFUELED);
+                Arrangement<Long, Long> counts = arranged.count();
+                // the count's share is then the input trace's only reader, and nothing holds its
+                // batches apart: each merges with the history below it as it arrives
+                arranged.trace().drop();
+                return counts.asCollection().inspect((d, t, diff) -> out.add(new Object[] {d.key() * 100 + d.val(), t[0], diff})).probe();
+            });
+            for (long t = 0; t <= last; t++) {
+                for (long[] u : script) {
+                    if (u[1] == t) in[0].update(u[0], u[2]);
+                }
+                in[0].advanceTo(t + 1);
+                long passed = t;
+                w.stepWhile(() -> probe.lessEqual(passed));
+            }
+            in[0].close();
+            w.stepWhile(() -> !probe.isDone());
+        });
+        for (long t = 0; t <= last; t++) {
+            Map<Long, Long> counts = new HashMap<>();
+            for (long[] u : script) {
+                if (u[1] <= t) counts.merge(u[0], u[2], Long::sum);
+            }
+            // the count's records as key * 100 + count
+            Map<Long, Long> expected = new HashMap<>();
+            counts.forEach((k, n) -> {
+                if (n != 0) expected.put(k * 100 + n, 1L);
+            });
+            assertThat(at(out, t)).as("time %d", t).isEqualTo(expected);
+        }
     }
 
     private static Map<Long, Long> at(List<Object[]> updates, long time) {
