@@ -273,16 +273,19 @@ final class Reduce {
         private void visit(Cursor inputs, Antichain frontier) {
             in1.load(inputs, probe);
             List<long[]> before = waiting.isEmpty() ? null : waiting.remove(key());
-            if (arity == 1 && before == null && newCount > 0) deriveOutput(frontier);
-            else out1.load(outputs(), probe);
-            List<long[]> later = null;
+            // arity 1: the key's first fresh or waiting time
+            long first = Long.MAX_VALUE;
             if (arity == 1) {
-                // Totally ordered times: the closure is the distinct times themselves.
-                long first = Long.MAX_VALUE;
                 for (int i = 0; i < newCount; i++) first = Math.min(first, newTimes[i]);
                 if (before != null) {
                     for (long[] t : before) first = Math.min(first, t[0]);
                 }
+            }
+            if (arity == 1 && before == null && newCount > 0) deriveOutput(first, frontier);
+            else out1.load(outputs(), probe);
+            List<long[]> later = null;
+            if (arity == 1) {
+                // Totally ordered times: the closure is the distinct times themselves.
                 int m = distinctTimes(before);
                 in1.startSweep();
                 out1.startSweep();
@@ -339,17 +342,16 @@ final class Reduce {
          * history, compacted no later than the round's first time, and the fresh updates there)
          * less the fresh updates below the frontier (fresh batches may reach past it: messages
          * arrive before the progress that covers them). Times in between do not matter: the
-         * earliest time the round evaluates is the key's first fresh time, where the derived
-         * output is placed.
+         * earliest time the round evaluates is the key's first fresh time {@code first}, where
+         * the derived output is placed.
          */
-        private void deriveOutput(Antichain frontier) {
+        private void deriveOutput(long first, Antichain frontier) {
             long hi = frontier.isEmpty() ? Long.MAX_VALUE : frontier.get(0)[0];
-            long first = Long.MAX_VALUE;
-            for (int i = 0; i < newCount; i++) first = Math.min(first, newTimes[i]);
+            time1[0] = first;
             // a fresh value that cancelled against history in a merge is absent from the input
             // trace, yet had a count before the round: give it a place (a zero update at a fresh time)
             for (int v = 0, n = new1.vals.size(); v < n; v++) {
-                if (in1.indexOf(new1.vals, v) < 0) in1.addAt(new1.vals, v, first, 0);
+                if (in1.indexOf(new1.vals, v) < 0) in1.add(new1.vals, v, time1, 0);
             }
             int n = in1.vals.size();
             if (priorCounts.length < n) priorCounts = new long[Math.max(n, priorCounts.length * 2)];
@@ -368,7 +370,6 @@ final class Reduce {
             if (values.size() == 0) return;
             change.clear();
             logic.reduce(readsKey ? key() : null, values, change);
-            time1[0] = first;
             for (int i = 0; i < change.size(); i++) {
                 if (change.count(i) != 0) out1.add(change.vals, i, time1, change.count(i));
             }
@@ -717,20 +718,12 @@ final class Reduce {
             return diffs[u];
         }
 
-        /** Arity 1: {@link #add} at time {@code t}. */
-        void addAt(Column column, int i, long t, long diff) {
-            scratchTime[0] = t;
-            add(column, i, scratchTime, diff);
-        }
-
-        private final long[] scratchTime = new long[1];
-
         /** Adds an update of value {@code i} of {@code column} (same class; found or appended among the values). */
         void add(Column column, int i, long[] t, long diff) {
             int n = vals.size();
-            int v = 0;
-            while (v < n && !vals.equal(v, column, i)) v++;
-            if (v == n) {
+            int v = indexOf(column, i);
+            if (v < 0) {
+                v = n;
                 vals.append(column, i);
                 if (counts.length < n + 1) counts = Arrays.copyOf(counts, (n + 1) * 2);
                 counts[v] = 0;
