@@ -6,29 +6,35 @@ import java.util.List;
  * Several cursors read as one: the current key is the least key of any cursor, the current
  * value the least value under it, and the updates of a value are those of every cursor
  * positioned there. A trace has a logarithmic number of batches, so minima are found by scanning.
+ *
+ * <p>The cursors at the current key are listed ({@link #atKey}, usually one or two of a trace's
+ * dozen or more batches), and so are those at the current value: reading a key's values and
+ * updates visits only them, and only a move to another key visits every cursor.
  */
 final class CursorList implements Cursor {
-    private Cursor[] cursors;
+    /** The batch cursors the list owns and re-aims at each {@link #aim}; the first {@link #n} are read. */
+    private BatchCursor[] cursors;
     /** How many of {@link #cursors} are read. */
     private int n;
-    private boolean[] atKey;
-    private boolean[] atVal;
-    /** The batch cursors the list owns and re-aims at each {@link #aim}; {@link #cursors} holds the non-empty ones' first {@link #n}. */
-    private BatchCursor[] own;
+    /** The indexes of the cursors at the current key, in order, and how many there are. */
+    private int[] atKey;
+    private int keyHolders;
+    /** The indexes of the cursors at the current value (a subset of {@link #atKey}), and how many. */
+    private int[] atVal;
+    private int valHolders;
     private int minKey = -1;
     private int minVal = -1;
     /**
-     * Set by {@link #seekKeyExact}: only the cursors flagged in {@link #atKey} are known to be at
+     * Set by {@link #seekKeyExact}: only the cursors listed in {@link #atKey} are known to be at
      * the current key; the others may lag behind it, so they are brought up before a step.
      */
     private boolean exact;
 
     /** A list that reads nothing until {@linkplain #aim aimed}, reusing its cursors from one aim to the next. */
     CursorList() {
-        this.cursors = new Cursor[0];
-        this.own = new BatchCursor[0];
-        this.atKey = new boolean[0];
-        this.atVal = new boolean[0];
+        this.cursors = new BatchCursor[0];
+        this.atKey = new int[0];
+        this.atVal = new int[0];
         findKey();
     }
 
@@ -38,22 +44,19 @@ final class CursorList implements Cursor {
      * has had as many batches): whoever still used this list before is reading something else now.
      */
     void aim(List<Batch> batches, int count) {
-        if (own.length < count) {
-            own = java.util.Arrays.copyOf(own, count);
-            cursors = new Cursor[count];
-            atKey = new boolean[count];
-            atVal = new boolean[count];
+        if (cursors.length < count) {
+            cursors = java.util.Arrays.copyOf(cursors, count);
+            atKey = new int[count];
+            atVal = new int[count];
         }
         int m = 0;
         for (int i = 0; i < count; i++) {
             Batch b = batches.get(i);
             if (b.isEmpty()) continue;
-            if (own[m] == null) own[m] = new BatchCursor(b);
-            else own[m].aim(b);
-            cursors[m] = own[m];
+            if (cursors[m] == null) cursors[m] = new BatchCursor(b);
+            else cursors[m].aim(b);
             m++;
         }
-        for (int i = m; i < cursors.length; i++) cursors[i] = null;
         n = m;
         minVal = -1;
         findKey();
@@ -62,39 +65,43 @@ final class CursorList implements Cursor {
     private void findKey() {
         exact = false;
         minKey = -1;
+        keyHolders = 0;
         for (int c = 0; c < n; c++) {
-            atKey[c] = false;
-            if (!cursors[c].keyValid()) continue;
+            BatchCursor cursor = cursors[c];
+            if (!cursor.keyValid()) continue;
             if (minKey < 0) {
                 minKey = c;
+                atKey[keyHolders++] = c;
                 continue;
             }
-            int cmp = cursors[c].keyColumn().compare(cursors[c].keyIndex(), cursors[minKey].keyColumn(), cursors[minKey].keyIndex());
-            if (cmp < 0) minKey = c;
-        }
-        if (minKey >= 0) {
-            for (int c = 0; c < n; c++) {
-                atKey[c] = cursors[c].keyValid()
-                        && cursors[c].keyColumn().equal(cursors[c].keyIndex(), cursors[minKey].keyColumn(), cursors[minKey].keyIndex());
+            int cmp = cursor.keyColumn().compare(cursor.keyIndex(), cursors[minKey].keyColumn(), cursors[minKey].keyIndex());
+            if (cmp < 0) {
+                minKey = c;
+                keyHolders = 0;
             }
+            if (cmp <= 0) atKey[keyHolders++] = c;
         }
         findVal();
     }
 
     private void findVal() {
         minVal = -1;
-        for (int c = 0; c < n; c++) {
-            atVal[c] = false;
-            if (!atKey[c] || !cursors[c].valValid()) continue;
-            if (minVal < 0 || cursors[c].valColumn().compare(cursors[c].valIndex(), cursors[minVal].valColumn(), cursors[minVal].valIndex()) < 0) {
+        valHolders = 0;
+        for (int h = 0; h < keyHolders; h++) {
+            int c = atKey[h];
+            BatchCursor cursor = cursors[c];
+            if (!cursor.valValid()) continue;
+            if (minVal < 0) {
                 minVal = c;
+                atVal[valHolders++] = c;
+                continue;
             }
-        }
-        if (minVal >= 0) {
-            for (int c = 0; c < n; c++) {
-                atVal[c] = atKey[c] && cursors[c].valValid()
-                        && cursors[c].valColumn().equal(cursors[c].valIndex(), cursors[minVal].valColumn(), cursors[minVal].valIndex());
+            int cmp = cursor.valColumn().compare(cursor.valIndex(), cursors[minVal].valColumn(), cursors[minVal].valIndex());
+            if (cmp < 0) {
+                minVal = c;
+                valHolders = 0;
             }
+            if (cmp <= 0) atVal[valHolders++] = c;
         }
     }
 
@@ -132,16 +139,16 @@ final class CursorList implements Cursor {
     public void stepKey() {
         if (exact) {
             if (minKey < 0) throw new IllegalStateException("stepKey after a seekKeyExact that found nothing: seek or rewind first");
+            // bring the cursors not at the key up to it (the holders are listed in index order)
             Column column = keyColumn();
             int i = keyIndex();
-            for (int c = 0; c < n; c++) {
-                if (!atKey[c]) cursors[c].seekKey(column, i);
+            for (int c = 0, h = 0; c < n; c++) {
+                if (h < keyHolders && atKey[h] == c) h++;
+                else cursors[c].seekKey(column, i);
             }
             findKey();
         }
-        for (int c = 0; c < n; c++) {
-            if (atKey[c]) cursors[c].stepKey();
-        }
+        for (int h = 0; h < keyHolders; h++) cursors[atKey[h]].stepKey();
         findKey();
     }
 
@@ -155,10 +162,11 @@ final class CursorList implements Cursor {
     @Override
     public boolean seekKeyExact(Column column, int i) {
         minKey = -1;
+        keyHolders = 0;
         for (int c = 0; c < n; c++) {
-            atKey[c] = cursors[c].seekKeyExact(column, i);
-            if (atKey[c] && minKey < 0) minKey = c;
+            if (cursors[c].seekKeyExact(column, i)) atKey[keyHolders++] = c;
         }
+        if (keyHolders > 0) minKey = atKey[0];
         exact = true;
         findVal();
         return minKey >= 0;
@@ -171,25 +179,19 @@ final class CursorList implements Cursor {
 
     @Override
     public void stepVal() {
-        for (int c = 0; c < n; c++) {
-            if (atVal[c]) cursors[c].stepVal();
-        }
+        for (int h = 0; h < valHolders; h++) cursors[atVal[h]].stepVal();
         findVal();
     }
 
     @Override
     public void seekVal(Column column, int i) {
-        for (int c = 0; c < n; c++) {
-            if (atKey[c]) cursors[c].seekVal(column, i);
-        }
+        for (int h = 0; h < keyHolders; h++) cursors[atKey[h]].seekVal(column, i);
         findVal();
     }
 
     @Override
     public void rewindVals() {
-        for (int c = 0; c < n; c++) {
-            if (atKey[c]) cursors[c].rewindVals();
-        }
+        for (int h = 0; h < keyHolders; h++) cursors[atKey[h]].rewindVals();
         findVal();
     }
 
@@ -201,17 +203,13 @@ final class CursorList implements Cursor {
 
     @Override
     public void forEachTime(TimeDiffConsumer consumer) {
-        for (int c = 0; c < n; c++) {
-            if (atVal[c]) cursors[c].forEachTime(consumer);
-        }
+        for (int h = 0; h < valHolders; h++) cursors[atVal[h]].forEachTime(consumer);
     }
 
     @Override
     public long accumulate(long[] time) {
         long sum = 0;
-        for (int c = 0; c < n; c++) {
-            if (atVal[c]) sum += cursors[c].accumulate(time);
-        }
+        for (int h = 0; h < valHolders; h++) sum += cursors[atVal[h]].accumulate(time);
         return sum;
     }
 }
