@@ -52,10 +52,7 @@ public final class Batch {
      */
     KeyFilter filter;
     /** The key column's {@link LongColumn#fences()}, made when prepared seeks first search a large batch of long keys; null until then (a cache like {@link #filter}). */
-    Fences fences;
-
-    /** Fences behind a final field, so that a reader that finds them through a data race sees them whole. */
-    record Fences(long[] keys) {}
+    LongColumn.Fences fences;
 
     /**
      * Whether every update of the batch has the same time and the same diff, found out with its
@@ -312,7 +309,7 @@ public final class Batch {
     public long heapBytes() {
         return 64 + keys.heapBytes() + vals.heapBytes() + Column.arrayBytes(keyOffsets.length, 4) + Column.arrayBytes(valOffsets.length, 4)
                 + Column.arrayBytes(times.length, 8) + Column.arrayBytes(diffs.length, 8) + (filter == null ? 0 : filter.heapBytes())
-                + (fences == null ? 0 : Column.arrayBytes(fences.keys().length, 8));
+                + (fences == null ? 0 : fences.bytes());
     }
 
     /** A cursor over {@code batches} read as one (they may overlap in keys). */

@@ -9,7 +9,7 @@ final class BatchCursor implements Cursor {
     static final int PREPARED_MIN_KEYS = 1 << 14;
     /** ... and at least this many keys per probe: denser probes share the cache lines galloping reads. */
     static final int PREPARED_MIN_GAP = 64;
-    /** A batch of {@code long} keys searched through fences ({@link LongColumn#lowerBounds(LongColumn, int[], int, int[], long[])}) from this many keys. */
+    /** A batch of {@code long} keys searched through fences ({@link LongColumn#lowerBounds(LongColumn, int[], int, int[], LongColumn.Fences)}) from this many keys. */
     static final int FENCED_MIN_KEYS = 1 << 16;
     /**
      * A batch whose prepared probes have found their key less than half the time, over at least
@@ -29,6 +29,8 @@ final class BatchCursor implements Cursor {
     private Column probes;
     private int[] probeAt;
     private int probeNext;
+    /** Scratch for the positions of the probes whose keys the batch holds ({@link #touchUpdates}). */
+    private int[] held;
     /** Scratch for the probes a filter lets through, and their positions. */
     private int[] passed;
     private int[] passedAt;
@@ -107,10 +109,7 @@ final class BatchCursor implements Cursor {
         KeyFilter filter = batch.filter;
         if (filter == null) {
             search(keys, null, m, probeAt);
-            int found = 0;
-            for (int p = 0; p < m; p++) {
-                if (probeAt[p] < n && batch.keys.equal(probeAt[p], keys, p)) found++;
-            }
+            int found = touchUpdates(keys, null, probeAt, m);
             batch.probed += m;
             batch.probesFound += found;
             if (batch.probed >= FILTER_AFTER_PROBES && 2 * batch.probesFound < batch.probed && KeyFilter.applies(batch.keys)) {
@@ -121,15 +120,18 @@ final class BatchCursor implements Cursor {
                 passed = new int[m];
                 passedAt = new int[m];
             }
+            // without a branch on the answer, which is as unpredictable as whether the batch holds the key
             int c = 0;
             for (int p = 0; p < m; p++) {
-                if (filter.mayContain(keys.hash(p))) passed[c++] = p;
-                else probeAt[p] = -1;
+                probeAt[p] = -1;
+                passed[c] = p;
+                c += filter.mayContain(keys.hash(p)) ? 1 : 0;
             }
             search(keys, passed, c, passedAt);
             for (int j = 0; j < c; j++) probeAt[passed[j]] = passedAt[j];
+            // only the probes the filter let through
+            touchUpdates(keys, passed, passedAt, c);
         }
-        touchUpdates(m);
         probes = keys;
         probeNext = 0;
     }
@@ -137,32 +139,40 @@ final class BatchCursor implements Cursor {
     /** {@link Column#lowerBounds} of the batch's keys, through fences where the batch is large. */
     private void search(Column keys, int[] which, int count, int[] positions) {
         if (batch.keys instanceof LongColumn own && keys instanceof LongColumn probes && own.size() >= FENCED_MIN_KEYS) {
-            Batch.Fences f = batch.fences;
+            LongColumn.Fences f = batch.fences;
             if (f == null) {
-                batch.fences = f = new Batch.Fences(own.fences());
+                batch.fences = f = own.fences();
                 batch.uniform = Batch.Uniform.of(batch);
             }
-            own.lowerBounds(probes, which, count, positions, f.keys());
+            own.lowerBounds(probes, which, count, positions, f);
         } else {
             batch.keys.lowerBounds(keys, which, count, positions);
         }
     }
 
     /**
-     * Reads, level by level over all the probes found, the first value and update of each: the
-     * reads a seek's caller makes next, each a likely miss in a large batch, issued together.
+     * Reads, level by level over the probes whose keys the batch holds, the first value and
+     * update of each: the reads a seek's caller makes next, each a likely miss in a large batch,
+     * issued together. Probe {@code which[j]} ({@code which == null}: {@code j}) of {@code keys}
+     * is at position {@code found[j]}, for {@code j < count}; a probe whose key is not there
+     * (another key, or past the last) reads nothing more. Returns how many probes found their key.
      */
-    private void touchUpdates(int m) {
+    private int touchUpdates(Column keys, int[] which, int[] found, int count) {
         int n = batch.keys.size();
-        int[] at = probeAt;
+        if (held == null || held.length < count) held = new int[keys.size()];
+        int[] at = held;
+        int m = 0;
+        for (int j = 0; j < count; j++) {
+            int f = found[j];
+            at[m] = f;
+            m += f < n && batch.keys.equal(f, keys, which == null ? j : which[j]) ? 1 : 0;
+        }
         long sum = 0;
         if (!batch.oneValPerKey) {
-            for (int p = 0; p < m; p++) sum += at[p] >= 0 && at[p] < n ? batch.keyOffsets[at[p]] : 0;
+            for (int p = 0; p < m; p++) sum += batch.keyOffsets[at[p]];
         }
         if (!batch.oneUpdatePerVal) {
-            for (int p = 0; p < m; p++) {
-                if (at[p] >= 0 && at[p] < n) sum += batch.valOffsets[firstVal(at[p])];
-            }
+            for (int p = 0; p < m; p++) sum += batch.valOffsets[firstVal(at[p])];
         }
         long[] times = batch.times;
         long[] diffs = batch.diffs;
@@ -170,18 +180,15 @@ final class BatchCursor implements Cursor {
         Batch.Uniform uniform = batch.uniform;
         if (uniform == null || !uniform.same()) {
             for (int p = 0; p < m; p++) {
-                if (at[p] >= 0 && at[p] < n) {
-                    int u = firstUpdate(firstVal(at[p]));
-                    sum += times[u * arity] + diffs[u];
-                }
+                int u = firstUpdate(firstVal(at[p]));
+                sum += times[u * arity] + diffs[u];
             }
         }
         if (batch.vals instanceof LongColumn v) {
-            for (int p = 0; p < m; p++) {
-                if (at[p] >= 0 && at[p] < n) sum += v.getLong(firstVal(at[p]));
-            }
+            for (int p = 0; p < m; p++) sum += v.getLong(firstVal(at[p]));
         }
         touched += sum;
+        return m;
     }
 
     /** The index of key {@code i} of {@code column} among the prepared probes, or -1 if it is not one. */
@@ -211,7 +218,14 @@ final class BatchCursor implements Cursor {
         } else {
             int at = probeAt[p];
             if (at < 0) return false;
+            if (at >= batch.keys.size() || !batch.keys.equal(at, column, i)) {
+                // not here: move to the first key past it, but read none of its values (in a
+                // large batch the offsets are a cache miss that the preparation did not take)
+                if (at > key) key = at;
+                return false;
+            }
             jump(at);
+            return true;
         }
         return keyValid() && batch.keys.equal(key, column, i);
     }

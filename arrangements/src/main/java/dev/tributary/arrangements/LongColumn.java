@@ -96,28 +96,78 @@ public final class LongColumn extends Column {
         }
     }
 
-    /** Values per fence: few enough fences to stay in the cache (20 KB for 10^7 values). */
-    static final int FENCE_SPACING = 4096;
+    /**
+     * Values per fence. Dense enough that the guess between two fences lands within a few values
+     * of the answer (for values spread evenly: within 8 nearly always), sparse enough that the
+     * fences stay in the cache: 1/128 of the column, 600 KB for 10^7 values.
+     */
+    static final int FENCE_SPACING = 128;
+    /** Values around each guess that the walk searches without branching (a window of two cache lines). */
+    static final int WINDOW = 16;
 
-    /** Every {@value #FENCE_SPACING}th value: a column's first level of search, small enough to stay in the cache. */
-    long[] fences() {
+    /**
+     * Every {@value #FENCE_SPACING}th value of a column, the first level of its search, and a
+     * radix table over them that finds the pair of fences around a probe without bisecting them:
+     * a probe in bucket {@code b = (x - min) >>> shift} has its first fence {@code >= x} in
+     * {@code keys[starts[b] .. starts[b + 1]]}. About two fences per bucket where the values
+     * spread evenly; where they do not, a bucket holds more and is bisected, no worse than the
+     * fences as a whole. Immutable (final fields), so a reader that finds it through a data race
+     * sees it whole.
+     */
+    record Fences(long[] keys, int[] starts, long min, long range, int shift) {
+        /** The first fence {@code >= x}. */
+        int firstAtLeast(long x) {
+            if (x <= min) return 0;
+            long d = x - min; // exact as an unsigned number, since x > min
+            if (Long.compareUnsigned(d, range) > 0) return keys.length;
+            int b = (int) (d >>> shift);
+            int lo = starts[b];
+            int hi = starts[b + 1];
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (keys[mid] < x) lo = mid + 1;
+                else hi = mid;
+            }
+            return lo;
+        }
+
+        long bytes() {
+            return Column.arrayBytes(keys.length, 8) + Column.arrayBytes(starts.length, 4);
+        }
+    }
+
+    /** This column's {@link Fences}; the column must not be empty. */
+    Fences fences() {
         long[] f = new long[(size + FENCE_SPACING - 1) / FENCE_SPACING];
         for (int j = 0; j < f.length; j++) f[j] = values[j * FENCE_SPACING];
-        return f;
+        long min = values[0];
+        long range = values[size - 1] - min; // unsigned
+        // half as many buckets as fences, rounded up to a power of two (at least two)
+        int bits = Math.max(1, 32 - Integer.numberOfLeadingZeros(Math.max(1, f.length / 2 - 1)));
+        int shift = Math.max(0, 64 - Long.numberOfLeadingZeros(range) - bits);
+        int buckets = (int) (range >>> shift) + 1;
+        int[] starts = new int[buckets + 1];
+        int b = 0;
+        for (int j = 0; j < f.length; j++) {
+            int fb = (int) ((f[j] - min) >>> shift);
+            while (b <= fb) starts[b++] = j;
+        }
+        while (b <= buckets) starts[b++] = f.length;
+        return new Fences(f, starts, min, range, shift);
     }
 
     /**
-     * {@link #lowerBounds} through {@code fences} (this column's {@link #fences()}). The probes
-     * search the fences, all at once and in the cache; then each guesses its position in the block
+     * {@link #lowerBounds} through {@code index} (this column's {@link #fences()}). Each probe finds
+     * its two fences through the radix table, in the cache; then each guesses its position in the block
      * of {@value #FENCE_SPACING} values between its two fences by interpolating between them, and
-     * all the guesses are read at once, the one cache miss of the search; then each walks from its
-     * guess (galloping, then bisecting) to the exact position. Where the values spread evenly
-     * within a block (numeric ids, hashes) the guess lands within a cache line or two of the
-     * answer, where a bisection of a column far larger than the cache misses once per level below
-     * what the cache holds; where they do not, the walk is a search of the block, no worse than
-     * bisecting it.
+     * all the guesses are read at once, the one cache miss of the search; then all of them bisect
+     * the {@value #WINDOW} values around their guesses together, without branching (a walk that
+     * branched on each comparison would mispredict about every other one). Where the values spread
+     * evenly within a block (numeric ids, hashes) the answer is nearly always inside the window, a
+     * cache line or two around the guess; where it is not, that probe walks from its guess
+     * (galloping, then bisecting) through its block, no worse than bisecting the block.
      */
-    void lowerBounds(LongColumn probes, int[] which, int count, int[] positions, long[] fences) {
+    void lowerBounds(LongColumn probes, int[] which, int count, int[] positions, Fences index) {
         long[] q = probes.values;
         long[] a = values;
         int n = size;
@@ -125,10 +175,13 @@ public final class LongColumn extends Column {
             Arrays.fill(positions, 0, count, 0);
             return;
         }
+        long[] fences = index.keys();
         // positions[p] first holds the first fence >= the probe
-        lockstepLowerBounds(fences, fences.length, q, which, count, positions);
+        for (int p = 0; p < count; p++) positions[p] = index.firstAtLeast(q[which == null ? p : which[p]]);
         // fence j >= x > fence j-1: the answer is in [lo, hi] = [S(j-1) + 1, min(Sj, n)] (j = 0: it is 0)
-        int[] guess = scratchBounds(count);
+        int[][] scratch = scratchBounds(count);
+        int[] guess = scratch[0];
+        int[] base = scratch[1];
         long sum = 0;
         for (int p = 0; p < count; p++) {
             int j = positions[p];
@@ -152,13 +205,59 @@ public final class LongColumn extends Column {
             guess[p] = g;
         }
         touched = sum;
+        // the window [wl, wl + WINDOW) around each guess, inside its block [lo, hi); base[p] < 0: no
+        // window (no guess, or a block too short for one: the column's last)
         for (int p = 0; p < count; p++) {
             int j = positions[p];
             int g = guess[p];
-            if (j == 0) positions[p] = 0;
-            else if (g >= n) positions[p] = n;
-            else positions[p] = lowerBoundNear(a, (j - 1) * FENCE_SPACING + 1, Math.min(j * FENCE_SPACING, n), g, q[which == null ? p : which[p]]);
+            base[p] = j == 0 || g >= n ? -1 : windowStart(j, n, g);
         }
+        for (int len = WINDOW; len > 1; ) {
+            int half = len >>> 1;
+            for (int p = 0; p < count; p++) {
+                int b = base[p];
+                if (b >= 0) base[p] = a[b + half] < q[which == null ? p : which[p]] ? b + half : b;
+            }
+            len -= half;
+        }
+        for (int p = 0; p < count; p++) {
+            int j = positions[p];
+            int g = guess[p];
+            if (j == 0) {
+                positions[p] = 0;
+                continue;
+            }
+            if (g >= n) {
+                positions[p] = n;
+                continue;
+            }
+            long x = q[which == null ? p : which[p]];
+            int lo = (j - 1) * FENCE_SPACING + 1;
+            int hi = Math.min(j * FENCE_SPACING, n);
+            int b = base[p];
+            if (b < 0) {
+                positions[p] = lowerBoundNear(a, lo, hi, g, x);
+                continue;
+            }
+            int wl = windowStart(j, n, g);
+            int wh = wl + WINDOW;
+            // the bisection leaves b at the last index of the window below x, or at wl if none is
+            int r = a[b] < x ? b + 1 : b;
+            // that is the answer if something before it is smaller (or the block starts there) and
+            // something at or after it is not (or the block ends there)
+            positions[p] = (r > wl || wl == lo) && (r < wh || wh == hi) ? r : lowerBoundNear(a, lo, hi, g, x);
+        }
+    }
+
+    /**
+     * The first index of the window around guess {@code g} in the block below fence {@code j} (of
+     * a column of {@code n} values), or -1 if the block holds fewer than {@value #WINDOW} values.
+     */
+    private static int windowStart(int j, int n, int g) {
+        int lo = (j - 1) * FENCE_SPACING + 1;
+        int hi = Math.min(j * FENCE_SPACING, n);
+        if (hi - lo < WINDOW) return -1;
+        return Math.max(lo, Math.min(g - WINDOW / 2, hi - WINDOW));
     }
 
     /** Keeps the guesses' reads from being optimized away. */
@@ -207,13 +306,16 @@ public final class LongColumn extends Column {
         return from;
     }
 
-    private static final ThreadLocal<int[][]> BOUNDS = ThreadLocal.withInitial(() -> new int[][] {new int[256]});
+    private static final ThreadLocal<int[][]> BOUNDS = ThreadLocal.withInitial(() -> new int[][] {new int[256], new int[256]});
 
-    /** Per-thread scratch for the fenced search's window ends (no allocation per search). */
-    private static int[] scratchBounds(int count) {
+    /** Per-thread scratch for the fenced search's guesses and windows, each of at least {@code count} (no allocation per search). */
+    private static int[][] scratchBounds(int count) {
         int[][] holder = BOUNDS.get();
-        if (holder[0].length < count) holder[0] = new int[Math.max(count, 2 * holder[0].length)];
-        return holder[0];
+        if (holder[0].length < count) {
+            holder[0] = new int[Math.max(count, 2 * holder[0].length)];
+            holder[1] = new int[holder[0].length];
+        }
+        return holder;
     }
 
     @Override

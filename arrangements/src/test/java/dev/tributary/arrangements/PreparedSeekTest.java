@@ -54,12 +54,12 @@ class PreparedSeekTest {
     @Test
     void fencedLowerBoundsMatchTheUnfencedOnes() {
         SplittableRandom random = new SplittableRandom(7);
-        for (int n : new int[] {1, 2, 63, 64, 65, 127, 128, 129, 1000, 4095, 4096, 4097, 70_001, 200_000, -50_000, -300_000}) {
+        for (int n : new int[] {1, 2, 16, 17, 63, 64, 65, 127, 128, 129, 143, 144, 145, 255, 256, 257, 1000, 4095, 4096, 4097, 70_001, 200_000, -50_000, -300_000}) {
             // negative: clustered values (runs of neighbours, then a jump), which interpolation guesses badly
             long[] values = n > 0 ? sortedDistinct(random, n, 10L * n) : clustered(random, -n);
             n = values.length;
             LongColumn column = longs(values);
-            long[] fences = column.fences();
+            LongColumn.Fences fences = column.fences();
             for (int trial = 0; trial < 5; trial++) {
                 TreeSet<Long> set = new TreeSet<>();
                 set.add(-1L);
