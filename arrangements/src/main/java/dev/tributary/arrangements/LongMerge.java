@@ -35,8 +35,6 @@ final class LongMerge {
         final long[][] inVals;
         final int[][] inKeyOff;
         final int[][] inValOff;
-        final boolean[] oneVal;
-        final boolean[] oneUpdate;
         final long[][] inTimes;
         final long[][] inDiffs;
         final int[] cursor;
@@ -60,8 +58,6 @@ final class LongMerge {
             inVals = new long[capacity][];
             inKeyOff = new int[capacity][];
             inValOff = new int[capacity][];
-            oneVal = new boolean[capacity];
-            oneUpdate = new boolean[capacity];
             inTimes = new long[capacity][];
             inDiffs = new long[capacity][];
             cursor = new int[capacity];
@@ -89,13 +85,6 @@ final class LongMerge {
     private final long[][] inVals;
     private final int[][] inKeyOff;
     private final int[][] inValOff;
-    /**
-     * Per input, whether its keys have one value each and its values one update each (see
-     * {@link Batch#oneValPerKey}): then the merge reads neither offsets array, two of the streams
-     * a merge of large batches reads from memory.
-     */
-    private final boolean[] oneVal;
-    private final boolean[] oneUpdate;
     private final long[][] inTimes;
     private final long[][] inDiffs;
     /** Per input, its next key; and that key, while the input has one. */
@@ -143,8 +132,6 @@ final class LongMerge {
         inVals = w.inVals;
         inKeyOff = w.inKeyOff;
         inValOff = w.inValOff;
-        oneVal = w.oneVal;
-        oneUpdate = w.oneUpdate;
         inTimes = w.inTimes;
         inDiffs = w.inDiffs;
         cursor = w.cursor;
@@ -171,8 +158,6 @@ final class LongMerge {
             inVals[i] = ((LongColumn) b.vals).array();
             inKeyOff[i] = b.keyOffsets;
             inValOff[i] = b.valOffsets;
-            oneVal[i] = b.oneValPerKey;
-            oneUpdate[i] = b.oneUpdatePerVal;
             inTimes[i] = b.times;
             inDiffs[i] = b.diffs;
             if (keyCount[i] > 0) head[i] = inKeys[i][0];
@@ -295,13 +280,10 @@ final class LongMerge {
         long[] vs = inVals[i];
         long[] ts = inTimes[i];
         long[] ds = inDiffs[i];
-        boolean ov = oneVal[i];
-        boolean ou = oneUpdate[i];
-        int v = ov ? k : keyOff[k];
-        int ve = ov ? k + 1 : keyOff[k + 1];
-        int from = ou ? v : valOff[v];
-        int to = ou ? ve : valOff[ve];
-        if (ve == v + 1 && to == from + 1) {
+        int v = keyOff[k];
+        int ve = keyOff[k + 1];
+        int from = valOff[v];
+        if (ve == v + 1 && valOff[ve] == from + 1) {
             // one value, one update: advancing a single time cannot consolidate anything
             room(1, 1, 1);
             long t = ts[from];
@@ -313,11 +295,11 @@ final class LongMerge {
             diffs[nu++] = ds[from];
             return 1;
         }
-        room(1, ve - v, to - from);
+        room(1, ve - v, valOff[ve] - from);
         int startVals = nv;
-        for (; v < ve; v++) appendVal(vs[v], ts, ds, ou ? v : valOff[v], ou ? v + 1 : valOff[v + 1]);
+        for (; v < ve; v++) appendVal(vs[v], ts, ds, valOff[v], valOff[v + 1]);
         closeKey(head[i], startVals);
-        return Math.max(to - from, 1);
+        return Math.max(valOff[ve] - from, 1);
     }
 
     /** Appends value {@code val} with its time run {@code [i, ie)} advanced and consolidated, unless it all cancels. */
@@ -357,11 +339,10 @@ final class LongMerge {
             int k = cursor[i];
             int[] keyOff = inKeyOff[i];
             int[] valOff = inValOff[i];
-            boolean ou = oneUpdate[i];
-            int v = oneVal[i] ? k : keyOff[k];
-            int ve = oneVal[i] ? k + 1 : keyOff[k + 1];
-            int u = ou ? v : valOff[v];
-            int ue = ou ? ve : valOff[ve];
+            int v = keyOff[k];
+            int ve = keyOff[k + 1];
+            int u = valOff[v];
+            int ue = valOff[ve];
             valCursor[j] = v;
             valEnd[j] = ve;
             valsHeld += ve - v;
