@@ -248,6 +248,16 @@ public final class Batch {
     }
 
     /**
+     * Pins the batch for a reader that keeps a cursor over it past its trace's next change (a
+     * {@link HeldCursor}): its arrays are not reused until a matching {@link #release}. Like a
+     * release, it counts nothing for a batch whose arrays will never be reused.
+     */
+    void hold() {
+        if (pool == null || shared || pool.owner != Thread.currentThread()) return;
+        holds++;
+    }
+
+    /**
      * Builds the batch's {@link #filter}. Its words come from the pool the batch's arrays go back
      * to, and go back with them, when this is the pool's thread and the batch is not shared (a
      * filter is one byte per key, built for most large merge results a reader probes sparsely).

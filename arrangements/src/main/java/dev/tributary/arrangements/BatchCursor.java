@@ -48,6 +48,11 @@ final class BatchCursor implements Cursor {
         return true;
     }
 
+    /** The batch read. */
+    Batch batch() {
+        return batch;
+    }
+
     BatchCursor(Batch batch) {
         this.batch = batch;
         rewindKeys();

@@ -11,7 +11,7 @@ import java.util.List;
  * dozen or more batches), and so are those at the current value: reading a key's values and
  * updates visits only them, and only a move to another key visits every cursor.
  */
-final class CursorList implements Cursor {
+final class CursorList implements HeldCursor {
     /** The batch cursors the list owns and re-aims at each {@link #aim}; the first {@link #n} are read. */
     private BatchCursor[] cursors;
     /** How many of {@link #cursors} are read. */
@@ -30,6 +30,9 @@ final class CursorList implements Cursor {
      */
     private boolean exact;
 
+    /** Whether the batches read are pinned ({@link #hold}) until {@link #release}. */
+    private boolean holding;
+
     /** A list that reads nothing until {@linkplain #aim aimed}, reusing its cursors from one aim to the next. */
     CursorList() {
         this.cursors = new BatchCursor[0];
@@ -44,6 +47,7 @@ final class CursorList implements Cursor {
      * has had as many batches): whoever still used this list before is reading something else now.
      */
     void aim(List<Batch> batches, int count) {
+        if (holding) throw new IllegalStateException("a held cursor is re-aimed before it is released");
         if (cursors.length < count) {
             cursors = java.util.Arrays.copyOf(cursors, count);
             atKey = new int[count];
@@ -60,6 +64,25 @@ final class CursorList implements Cursor {
         n = m;
         minVal = -1;
         findKey();
+    }
+
+    /** Pins the batches the list reads now, until {@link #release}: see {@link HeldCursor}. */
+    void hold() {
+        if (holding) throw new IllegalStateException("a held cursor is aimed again before it is released");
+        for (int c = 0; c < n; c++) cursors[c].batch().hold();
+        holding = true;
+    }
+
+    /** Whether the list holds its batches: it may not be re-aimed until released. */
+    boolean holding() {
+        return holding;
+    }
+
+    @Override
+    public void release() {
+        if (!holding) return;
+        holding = false;
+        for (int c = 0; c < n; c++) cursors[c].batch().release();
     }
 
     private void findKey() {

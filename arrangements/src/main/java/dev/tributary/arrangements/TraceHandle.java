@@ -120,6 +120,26 @@ public final class TraceHandle {
         return reused(batches, countThrough(batches, through));
     }
 
+    /**
+     * {@link #cursorThrough}, but valid after the trace changes, until released: the cursor holds
+     * the batches it reads (see {@link HeldCursor}). {@code reuse}, if not null, is a released
+     * cursor from an earlier call on any handle, re-aimed rather than a new one made.
+     *
+     * @throws IllegalArgumentException if {@code reuse} is still held or did not come from here
+     */
+    public HeldCursor heldCursorThrough(Antichain through, HeldCursor reuse) {
+        check();
+        if (reuse != null && !(reuse instanceof CursorList)) {
+            throw new IllegalArgumentException(reuse + " is not a held cursor of a trace; pass null or what heldCursorThrough returned");
+        }
+        CursorList c = reuse == null ? new CursorList() : (CursorList) reuse;
+        if (c.holding()) throw new IllegalArgumentException("the cursor to reuse still holds its batches; release() it first");
+        List<Batch> batches = current();
+        c.aim(batches, countThrough(batches, through));
+        c.hold();
+        return c;
+    }
+
     /** The trace's batches now, in a list this handle reuses: for reading them at once, not for keeping. */
     private List<Batch> current() {
         trace.batchesInto(scratch);

@@ -3,6 +3,7 @@ package dev.tributary.differential;
 import dev.tributary.arrangements.Batch;
 import dev.tributary.arrangements.Column;
 import dev.tributary.arrangements.Cursor;
+import dev.tributary.arrangements.HeldCursor;
 import dev.tributary.arrangements.LongColumn;
 import dev.tributary.arrangements.TraceHandle;
 import dev.tributary.arrangements.UnitColumn;
@@ -31,12 +32,38 @@ import java.util.List;
  * keeps that batch boundary in the trace, and its logical compaction at the other input's
  * frontier: the other side's future updates are at or after it, and joining with a time advanced
  * to that frontier gives the same output at every time.
+ *
+ * <p>Work is bounded per activation ({@link #FUEL} output pairs). A batch whose join is not done
+ * when the fuel runs out waits, with a retained capability at its time and a
+ * {@linkplain HeldCursor held cursor} over the trace as it was when the batch arrived, and goes
+ * on at the next activation; batches that arrive meanwhile queue behind it. Acknowledging does
+ * not wait for the work: what a batch meets is fixed when it arrives.
  */
 final class JoinCore {
     private JoinCore() {}
 
     /** Output containers are sent when they reach this many updates. */
     private static final int CHUNK = 4096;
+    /**
+     * The output pairs one activation produces at most; the rest of the work waits for the next.
+     * A join whose output is far larger than its inputs (a cross join) then sends it a piece per
+     * step, which the operators after it consume before the next piece: memory stays bounded, and
+     * a cancel between steps lands within one piece's time. The system property
+     * {@code tributary.join.fuel} sets another (the property tests use a tiny one, so that every
+     * join they check stops and resumes).
+     */
+    static final long FUEL = fuel(System.getProperty("tributary.join.fuel"));
+
+    private static long fuel(String setting) {
+        if (setting == null) return 1 << 18;
+        try {
+            long fuel = Long.parseLong(setting.trim());
+            if (fuel > 0) return fuel;
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("system property tributary.join.fuel is '" + setting + "': it must be a positive number of output pairs");
+    }
 
     static <K, V1, V2, R> Collection<R> join(Arrangement<K, V1> left, Arrangement<K, V2> right,
             Joiner<? super K, ? super V1, ? super V2, ? extends R> f, DataType<R> outType) {
@@ -66,7 +93,7 @@ final class JoinCore {
         OutputPort<Updates> out = b.output(Collection.containerType(outType, scope.arity()));
         TraceHandle trace1 = left.trace().share();
         TraceHandle trace2 = right.trace().share();
-        b.build(new Logic<>(in1, in2, out, trace1, trace2, left.keyType(), left.valType(), right.valType(), f, longs, outType, scope.arity()));
+        b.build(new Logic<>(in1, in2, out, trace1, trace2, left.keyType(), left.valType(), right.valType(), f, longs, outType, scope.arity(), b.activator()));
         return new Collection<>(out.stream(), outType);
     }
 
@@ -89,10 +116,22 @@ final class JoinCore {
         private final Side side1;
         private final Side side2;
         private final long[] joined;
+        private final Runnable activator;
+        /** Joins that ran out of fuel, oldest first: only the first may have stopped within a key. */
+        private final java.util.ArrayDeque<Work> pending = new java.util.ArrayDeque<>();
+        /** A finished {@link Work}, for the next batch. */
+        private Work idle;
+        /** Output pairs this activation may still produce. */
+        private long fuel;
+        /** The container being filled by {@link #pairs}. */
+        private Updates current;
+        /** The loaded key, as an object or (for {@link #longs}) a long. */
+        private K key;
+        private long longKey;
 
         Logic(InputPort<ListContainer<Batch>> in1, InputPort<ListContainer<Batch>> in2, OutputPort<Updates> out, TraceHandle trace1,
                 TraceHandle trace2, DataType<K> keyType, DataType<V1> valType1, DataType<V2> valType2,
-                Joiner<? super K, ? super V1, ? super V2, ? extends R> f, LongJoiner longs, DataType<R> outType, int arity) {
+                Joiner<? super K, ? super V1, ? super V2, ? extends R> f, LongJoiner longs, DataType<R> outType, int arity, Runnable activator) {
             this.in1 = in1;
             this.in2 = in2;
             this.out = out;
@@ -110,26 +149,44 @@ final class JoinCore {
             this.side1 = new Side(arity);
             this.side2 = new Side(arity);
             this.joined = new long[arity];
+            this.activator = activator;
         }
 
         // made once: a lambda per activation was most of what the join allocated per step
         private final InputPort.MessageConsumer<ListContainer<Batch>> fromLeft = (cap, msg) -> receive(cap, msg, true);
         private final InputPort.MessageConsumer<ListContainer<Batch>> fromRight = (cap, msg) -> receive(cap, msg, false);
 
-        /** Joins each batch of one input's message with the other input's trace, then acknowledges and releases it. */
+        /**
+         * Joins each batch of one input's message with the other input's trace (as far as the fuel
+         * lasts; the rest waits in {@link #pending}), then acknowledges it.
+         */
         private void receive(Capability cap, ListContainer<Batch> msg, boolean left) {
             for (int i = 0; i < msg.size(); i++) {
                 Batch batch = msg.get(i);
                 TraceHandle other = left ? trace2 : trace1;
-                if (other != null) join(cap, batch, other, left ? acknowledged2 : acknowledged1, left);
+                if (other != null) {
+                    Work w = start(batch, other, left ? acknowledged2 : acknowledged1, left);
+                    if (!pending.isEmpty() || !run(cap, w)) {
+                        w.cap = cap.retain();
+                        pending.addLast(w);
+                    } else finish(w);
+                } else batch.release();
                 if (left) acknowledged1 = batch.upper();
                 else acknowledged2 = batch.upper();
-                batch.release();
             }
         }
 
         @Override
         public void schedule() {
+            fuel = FUEL;
+            while (!pending.isEmpty() && fuel > 0) {
+                Work w = pending.peekFirst();
+                if (!run(w.cap, w)) break;
+                pending.removeFirst();
+                w.cap.drop();
+                w.cap = null;
+                finish(w);
+            }
             in1.forEach(fromLeft);
             in2.forEach(fromRight);
             // Empty batches are never sent, so acknowledge through them from the input frontiers:
@@ -138,6 +195,7 @@ final class JoinCore {
             acknowledged2 = catchUp(trace2, acknowledged2, in2.frontier());
             trace1 = advance(trace1, acknowledged1, in2.frontier());
             trace2 = advance(trace2, acknowledged2, in1.frontier());
+            if (!pending.isEmpty()) activator.run();
         }
 
         /** The latest boundary of {@code handle}'s trace that {@code frontier} has passed, if beyond {@code acknowledged}. */
@@ -165,91 +223,165 @@ final class JoinCore {
         }
 
         /**
-         * Joins a new batch of one input ({@code batchIsLeft}: input 1) with the other input's
-         * trace through its acknowledged frontier: by looking up each of the batch's keys when
-         * they are sparse in the trace, else by walking both in key order (see {@link Seeks}).
+         * The join of a new batch of one input ({@code batchIsLeft}: input 1) with the other
+         * input's trace through its acknowledged frontier, not yet done: by looking up each of the
+         * batch's keys when they are sparse in the trace, else by walking both in key order (see
+         * {@link Seeks}). The trace is read through a held cursor, so the work may go on in later
+         * activations whatever the trace does meanwhile.
          */
-        private void join(Capability cap, Batch batch, TraceHandle trace, Antichain acknowledged, boolean batchIsLeft) {
-            Cursor news = batch.cursor();
-            // one join call at a time: the handle's reused cursor allocates nothing
-            Cursor history = trace.reusedCursorThrough(acknowledged);
-            if (!Seeks.sparse(batch.keyCount(), trace.largestBatchKeys())) {
-                if (batchIsLeft) join(cap, news, history);
-                else join(cap, history, news);
-                return;
-            }
-            Column keys = batch.keys();
-            history.prepareSeeks(keys);
-            Updates o = out.newContainer();
-            for (int k = 0, n = batch.keyCount(); k < n; k++, news.stepKey()) {
-                if (!history.seekKeyExact(keys, k)) continue;
-                o = batchIsLeft ? joinKey(cap, o, news, history) : joinKey(cap, o, history, news);
-            }
-            out.send(cap, o);
+        private Work start(Batch batch, TraceHandle trace, Antichain acknowledged, boolean batchIsLeft) {
+            Work w = idle == null ? new Work() : idle;
+            idle = null;
+            w.batch = batch;
+            w.news = batch.cursor();
+            w.history = trace.heldCursorThrough(acknowledged, w.history);
+            w.batchIsLeft = batchIsLeft;
+            w.sparse = Seeks.sparse(batch.keyCount(), trace.largestBatchKeys());
+            w.probe = 0;
+            w.inKey = false;
+            if (w.sparse) w.history.prepareSeeks(batch.keys());
+            return w;
         }
 
-        /** Joins the updates of two cursors key by key, walking both in key order; {@code c1} reads input 1's side, {@code c2} input 2's. */
-        private void join(Capability cap, Cursor c1, Cursor c2) {
-            Updates o = out.newContainer();
+        /** Done with {@code w}: releases what it read and keeps it for the next batch. */
+        private void finish(Work w) {
+            w.history.release();
+            w.batch.release();
+            w.batch = null;
+            w.news = null;
+            idle = w;
+        }
+
+        /**
+         * Does {@code w}'s join until it is complete (true) or the activation's {@link #fuel} runs
+         * out (false: {@code w} remembers where it stopped, within a key if need be), sending what
+         * it produced under {@code cap}.
+         */
+        private boolean run(Capability cap, Work w) {
+            current = out.newContainer();
+            boolean done = w.sparse ? runSparse(cap, w) : runMerge(cap, w);
+            out.send(cap, current);
+            current = null;
+            return done;
+        }
+
+        /** The sparse join: each of the batch's keys looked up in the trace. */
+        private boolean runSparse(Capability cap, Work w) {
+            Column keys = w.batch.keys();
+            Cursor news = w.news;
+            Cursor history = w.history;
+            for (int n = w.batch.keyCount(); w.probe < n; w.probe++, news.stepKey()) {
+                if (!w.inKey) {
+                    if (!history.seekKeyExact(keys, w.probe)) continue;
+                    if (w.batchIsLeft) load(w, news, history);
+                    else load(w, history, news);
+                }
+                if (!pairs(cap, w)) return false;
+            }
+            return true;
+        }
+
+        /** The dense join: both cursors walked in key order. */
+        private boolean runMerge(Capability cap, Work w) {
+            Cursor c1 = w.batchIsLeft ? w.news : w.history;
+            Cursor c2 = w.batchIsLeft ? w.history : w.news;
             while (c1.keyValid() && c2.keyValid()) {
-                int cmp = c1.keyColumn().compare(c1.keyIndex(), c2.keyColumn(), c2.keyIndex());
-                if (cmp < 0) {
-                    c1.seekKey(c2.keyColumn(), c2.keyIndex());
-                } else if (cmp > 0) {
-                    c2.seekKey(c1.keyColumn(), c1.keyIndex());
-                } else {
-                    o = joinKey(cap, o, c1, c2);
-                    c1.stepKey();
-                    c2.stepKey();
+                if (!w.inKey) {
+                    int cmp = c1.keyColumn().compare(c1.keyIndex(), c2.keyColumn(), c2.keyIndex());
+                    if (cmp < 0) {
+                        c1.seekKey(c2.keyColumn(), c2.keyIndex());
+                        continue;
+                    }
+                    if (cmp > 0) {
+                        c2.seekKey(c1.keyColumn(), c1.keyIndex());
+                        continue;
+                    }
+                    load(w, c1, c2);
                 }
+                if (!pairs(cap, w)) return false;
+                c1.stepKey();
+                c2.stepKey();
             }
-            out.send(cap, o);
+            return true;
         }
 
-        /** The pairs of the cursors' (equal) current keys, leaving the cursors there; returns the container being filled. */
-        private Updates joinKey(Capability cap, Updates o, Cursor c1, Cursor c2) {
-            if (longs != null) return joinLongKey(cap, o, c1, c2);
-            K key = keyType.get(c1.keyColumn(), c1.keyIndex());
-            side1.load(c1, valType1);
-            side2.load(c2, valType2);
-            for (int a = 0; a < side1.updates; a++) {
-                @SuppressWarnings("unchecked")
-                V1 v1 = (V1) side1.vals.get(side1.valOf[a]);
-                for (int bi = 0; bi < side2.updates; bi++) {
-                    @SuppressWarnings("unchecked")
-                    V2 v2 = (V2) side2.vals.get(side2.valOf[bi]);
+        /** Reads the cursors' (equal) current keys' updates into the sides; {@code c1} reads input 1's side, {@code c2} input 2's. */
+        private void load(Work w, Cursor c1, Cursor c2) {
+            if (longs != null) {
+                longKey = ((LongColumn) c1.keyColumn()).getLong(c1.keyIndex());
+                side1.loadLongs(c1);
+                side2.loadLongs(c2);
+            } else {
+                key = keyType.get(c1.keyColumn(), c1.keyIndex());
+                side1.load(c1, valType1);
+                side2.load(c2, valType2);
+            }
+            w.inKey = true;
+            w.a = 0;
+            w.b = 0;
+        }
+
+        /**
+         * Sends the pairs of the loaded key's updates from where {@code w} left off, into
+         * {@link #current}: true once all are sent, false if the fuel ran out first.
+         */
+        private boolean pairs(Capability cap, Work w) {
+            int a = w.a;
+            int bi = w.b;
+            Updates o = current;
+            for (; a < side1.updates; a++, bi = 0) {
+                for (; bi < side2.updates; bi++) {
+                    if (fuel <= 0) {
+                        w.a = a;
+                        w.b = bi;
+                        current = o;
+                        return false;
+                    }
+                    fuel--;
                     for (int k = 0; k < arity; k++) joined[k] = Math.max(side1.times[a * arity + k], side2.times[bi * arity + k]);
-                    Collection.append(o, outType, f.join(key, v1, v2), joined, 0, Math.multiplyExact(side1.diffs[a], side2.diffs[bi]));
+                    long diff = Math.multiplyExact(side1.diffs[a], side2.diffs[bi]);
+                    if (longs != null) {
+                        ((LongColumn) o.keys()).add(longs.join(longKey, side1.longVals[side1.valOf[a]], side2.longVals[side2.valOf[bi]]));
+                        ((UnitColumn) o.vals()).add();
+                        o.push(joined, 0, diff);
+                    } else {
+                        @SuppressWarnings("unchecked")
+                        V1 v1 = (V1) side1.vals.get(side1.valOf[a]);
+                        @SuppressWarnings("unchecked")
+                        V2 v2 = (V2) side2.vals.get(side2.valOf[bi]);
+                        Collection.append(o, outType, f.join(key, v1, v2), joined, 0, diff);
+                    }
                     if (o.size() >= CHUNK) {
                         out.send(cap, o);
                         o = out.newContainer();
                     }
                 }
             }
-            return o;
+            w.inKey = false;
+            current = o;
+            return true;
         }
+    }
 
-        /** {@link #joinKey} of {@code long} keys and values, by {@link #longs}. */
-        private Updates joinLongKey(Capability cap, Updates o, Cursor c1, Cursor c2) {
-            long key = ((LongColumn) c1.keyColumn()).getLong(c1.keyIndex());
-            side1.loadLongs(c1);
-            side2.loadLongs(c2);
-            for (int a = 0; a < side1.updates; a++) {
-                long v1 = side1.longVals[side1.valOf[a]];
-                for (int bi = 0; bi < side2.updates; bi++) {
-                    long v2 = side2.longVals[side2.valOf[bi]];
-                    for (int k = 0; k < arity; k++) joined[k] = Math.max(side1.times[a * arity + k], side2.times[bi * arity + k]);
-                    ((LongColumn) o.keys()).add(longs.join(key, v1, v2));
-                    ((UnitColumn) o.vals()).add();
-                    o.push(joined, 0, Math.multiplyExact(side1.diffs[a], side2.diffs[bi]));
-                    if (o.size() >= CHUNK) {
-                        out.send(cap, o);
-                        o = out.newContainer();
-                    }
-                }
-            }
-            return o;
-        }
+    /**
+     * One batch's join with the other input's trace, as far as it has got: the batch (released
+     * when done), a cursor over it and a held cursor over the trace, and where within a key's
+     * pairs it stopped. Kept for the next batch once done, so a join that never runs out of fuel
+     * allocates none.
+     */
+    private static final class Work {
+        Capability cap;
+        Batch batch;
+        Cursor news;
+        HeldCursor history;
+        boolean batchIsLeft;
+        boolean sparse;
+        /** Sparse: the batch key being looked up. */
+        int probe;
+        /** Whether the sides hold the current key's updates, of which pairs {@code (a, b)} onward are still to send. */
+        boolean inKey;
+        int a;
+        int b;
     }
 
     /** One key's updates from one side, read out of a cursor: values and their (time, diff)s. */
