@@ -41,6 +41,18 @@ public final class Batcher {
     }
 
     public Batcher(Column keyProto, Column valProto, int arity) {
+        this(keyProto, valProto, arity, COMPACT_MIN, true);
+    }
+
+    /**
+     * A batcher that considers consolidating its buffer from {@code compactMin} updates on, and
+     * with {@code sampling} false consolidates it then whatever a sample would say (for tests).
+     */
+    Batcher(Column keyProto, Column valProto, int arity, int compactMin, boolean sampling) {
+        if (compactMin < 1) throw new IllegalArgumentException("compactMin must be positive, not " + compactMin);
+        this.compactMin = compactMin;
+        this.sampling = sampling;
+        this.compactAt = compactMin;
         this.keyProto = keyProto;
         this.valProto = valProto;
         this.arity = arity;
@@ -50,10 +62,85 @@ public final class Batcher {
         this.since = lower;
     }
 
-    /** Copies {@code updates} into the buffer. */
+    /** Copies {@code updates} into the buffer, consolidating it when it has grown large and looks like it would shrink. */
     public void push(Updates updates) {
         if (updates.arity() != arity) throw new IllegalArgumentException("updates of arity " + updates.arity() + " pushed to a batcher of arity " + arity);
         buffer.appendAll(updates);
+        if (buffer.size() >= compactAt) compactIfRepetitive();
+    }
+
+    /**
+     * The buffer size at which {@link #push} next considers consolidating it. Updates wait here
+     * until their time is complete, and a time can gather far more updates than distinct
+     * {@code (key, val, time)}s: a grouping over a large join's output, every one of whose pairs
+     * lands on one of a few groups. Consolidating early keeps such a buffer at the size of its
+     * distinct records.
+     */
+    private int compactAt;
+    /** The smallest buffer worth consolidating before its seal ({@link #COMPACT_MIN} but in tests). */
+    private final int compactMin;
+    /** How many times the buffer was consolidated before a seal (for tests). */
+    int consolidations;
+    /** Whether a sample decides if consolidating early is worth it (always, but in tests). */
+    private final boolean sampling;
+    static final int COMPACT_MIN = 1 << 20;
+    /** The records {@link #compactIfRepetitive} samples, and the slots of its hash set. */
+    private static final int SAMPLE = 4096;
+    private long[] sampleSlots;
+
+    /**
+     * Consolidates the buffer in place if its latest {@link #SAMPLE} records hold at most half
+     * as many distinct {@code (key, val, time)}s; either way moves {@link #compactAt} so that the
+     * work stays a constant share of the pushing: twice the consolidated size after a
+     * consolidation, four times the size after a sample that found the records mostly distinct
+     * (a large load of distinct records then pays for a few samples and nothing else).
+     */
+    private void compactIfRepetitive() {
+        int n = buffer.size();
+        int sampled = Math.min(SAMPLE, n);
+        if (sampling && distinctInSample(n, sampled) > sampled / 2) {
+            compactAt = (int) Math.min(Integer.MAX_VALUE - 8, 4L * n);
+            return;
+        }
+        consolidations++;
+        if (index.length < n) index = new int[Math.max(n, index.length * 2)];
+        for (int i = 0; i < n; i++) index[i] = i;
+        sort(n);
+        int groups = consolidate(buffer.keys(), buffer.vals(), buffer.times(), buffer.diffs(), n);
+        spare.clear();
+        for (int g = 0; g < groups; g++) {
+            spare.appendFrom(buffer, groupFirst[g]);
+            spare.diffs()[g] = groupSum[g];
+        }
+        Updates t = buffer;
+        buffer = spare;
+        spare = t;
+        spare.clear();
+        compactAt = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(compactMin, 2L * buffer.size()));
+    }
+
+    /** How many distinct {@code (key, val, time)}s the last {@code sampled} of the {@code n} buffered records hold (by hash: at most that many). */
+    private int distinctInSample(int n, int sampled) {
+        if (sampleSlots == null) sampleSlots = new long[2 * SAMPLE];
+        long[] slots = sampleSlots;
+        Arrays.fill(slots, 0L);
+        Column keys = buffer.keys();
+        Column vals = buffer.vals();
+        long[] times = buffer.times();
+        int distinct = 0;
+        for (int i = n - sampled; i < n; i++) {
+            long h = keys.hash(i) * 0x9E3779B97F4A7C15L + vals.hash(i);
+            for (int k = 0; k < arity; k++) h = h * 0x9E3779B97F4A7C15L + times[i * arity + k];
+            h = h ^ (h >>> 29);
+            if (h == 0) h = 1;
+            int slot = (int) (h & (slots.length - 1));
+            while (slots[slot] != 0 && slots[slot] != h) slot = (slot + 1) & (slots.length - 1);
+            if (slots[slot] == 0) {
+                slots[slot] = h;
+                distinct++;
+            }
+        }
+        return distinct;
     }
 
     /** The number of buffered updates. */
@@ -90,20 +177,10 @@ public final class Batcher {
             if (Times.beyond(upper, times, i * arity)) spare.appendFrom(buffer, i);
             else index[ready++] = i;
         }
+        sort(ready);
         Column keys = buffer.keys();
         Column vals = buffer.vals();
         int a = arity;
-        if (a == 1 && keys instanceof LongColumn lk && (vals instanceof LongColumn || vals instanceof UnitColumn)) {
-            // A unit value sorts as the value 0 of every record.
-            long[] v = vals instanceof LongColumn lv ? lv.array() : zeros(n);
-            longSort.sort(index, ready, lk.array(), v, times);
-        } else sorter.sort(index, ready, (x, y) -> {
-            int c = keys.compare(x, keys, y);
-            if (c != 0) return c;
-            c = vals.compare(x, vals, y);
-            if (c != 0) return c;
-            return Times.compare(times, x * a, times, y * a, a);
-        });
         long[] diffs = buffer.diffs();
         Batch batch = a == 1 && keys instanceof LongColumn lk && vals instanceof LongColumn lv
                 ? buildLongs(lk.array(), lv.array(), times, diffs, ready, new Description(lower, upper, since))
@@ -113,25 +190,47 @@ public final class Batcher {
         spare = t;
         spare.clear();
         lower = upper;
+        compactAt = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(compactMin, 2L * buffer.size()));
         return batch;
     }
 
-    /** Consolidates the {@code ready} sorted records of {@link #index} into a batch, through the columns. */
-    private Batch build(Column keys, Column vals, long[] times, long[] diffs, int ready, Description description) {
+    /** Sorts the first {@code count} entries of {@link #index}, records of the buffer, by {@code (key, val, time)}. */
+    private void sort(int count) {
+        Column keys = buffer.keys();
+        Column vals = buffer.vals();
+        long[] times = buffer.times();
         int a = arity;
-        // Consolidate first, then count the keys and values that survive, so the batch's arrays
-        // are allocated at their final size and never copied to trim them.
-        if (groupFirst.length < ready) {
-            groupFirst = new int[Math.max(ready, groupFirst.length * 2)];
+        if (a == 1 && keys instanceof LongColumn lk && (vals instanceof LongColumn || vals instanceof UnitColumn)) {
+            // A unit value sorts as the value 0 of every record.
+            long[] v = vals instanceof LongColumn lv ? lv.array() : zeros(buffer.size());
+            longSort.sort(index, count, lk.array(), v, times);
+        } else sorter.sort(index, count, (x, y) -> {
+            int c = keys.compare(x, keys, y);
+            if (c != 0) return c;
+            c = vals.compare(x, vals, y);
+            if (c != 0) return c;
+            return Times.compare(times, x * a, times, y * a, a);
+        });
+    }
+
+    /**
+     * Groups the first {@code count} records of {@link #index} (sorted) by {@code (key, val, time)}:
+     * for each group whose diffs do not cancel, its first record in {@link #groupFirst} and its
+     * summed diff in {@link #groupSum}. Returns how many groups there are.
+     */
+    private int consolidate(Column keys, Column vals, long[] times, long[] diffs, int count) {
+        if (groupFirst.length < count) {
+            groupFirst = new int[Math.max(count, groupFirst.length * 2)];
             groupSum = new long[groupFirst.length];
         }
+        int a = arity;
         int groups = 0;
         int i = 0;
-        while (i < ready) {
+        while (i < count) {
             int first = index[i];
             long sum = diffs[first];
             int j = i + 1;
-            while (j < ready) {
+            while (j < count) {
                 int next = index[j];
                 if (!keys.equal(first, keys, next) || !vals.equal(first, vals, next) || !Times.equal(times, first * a, times, next * a, a)) break;
                 sum += diffs[next];
@@ -143,6 +242,15 @@ public final class Batcher {
             }
             i = j;
         }
+        return groups;
+    }
+
+    /** Consolidates the {@code ready} sorted records of {@link #index} into a batch, through the columns. */
+    private Batch build(Column keys, Column vals, long[] times, long[] diffs, int ready, Description description) {
+        int a = arity;
+        // Consolidate first, then count the keys and values that survive, so the batch's arrays
+        // are allocated at their final size and never copied to trim them.
+        int groups = consolidate(keys, vals, times, diffs, ready);
         int distinctKeys = 0;
         int distinctVals = 0;
         for (int g = 0; g < groups; g++) {

@@ -28,7 +28,16 @@ class BatcherPropertyTest {
 
     @Property(seed = "20240611")
     void sealedBatchesHoldExactlyTheirRangeSortedAndConsolidated(@ForAll("histories") History h) {
-        Batcher batcher = new Batcher(h.keys().column(), h.vals().column(), h.arity());
+        check(h, new Batcher(h.keys().column(), h.vals().column(), h.arity()), false);
+    }
+
+    /** The same with a batcher that consolidates its buffer whenever it reaches four updates and twice its last consolidated size: it may buffer fewer updates, never other ones. */
+    @Property(seed = "20261201")
+    void consolidatingTheBufferEarlyChangesNoBatch(@ForAll("histories") History h) {
+        check(h, new Batcher(h.keys().column(), h.vals().column(), h.arity(), 4, false), true);
+    }
+
+    private static void check(History h, Batcher batcher, boolean compacting) {
         List<Antichain> previousUpper = new ArrayList<>(List.of(Antichain.of(0)));
         List<Batch> batches = Histories.feed(h, batcher, (step, batch, b, pushed) -> {
             Model.checkBatch(batch, h.keys(), h.vals());
@@ -47,8 +56,15 @@ class BatcherPropertyTest {
             for (Update u : pushed) {
                 if (batch.upper().lessEqual(u.time())) waiting.add(u);
             }
-            assertThat(b.buffered()).as("updates still buffered after sealing %s", batch.upper()).isEqualTo(waiting.size());
-            assertThat(b.pendingFrontier()).isEqualTo(Antichain.fromTimes(h.arity(), waiting.stream().map(Update::time).toList()));
+            if (compacting) {
+                // consolidated early, the buffer holds at most the waiting updates, and exactly their times but those that cancelled
+                assertThat(b.buffered()).as("updates still buffered after sealing %s", batch.upper()).isLessThanOrEqualTo(waiting.size());
+                assertThat(Antichain.fromTimes(h.arity(), waiting.stream().map(Update::time).toList()).dominates(b.pendingFrontier()))
+                        .as("pending frontier %s within the waiting updates' times", b.pendingFrontier()).isTrue();
+            } else {
+                assertThat(b.buffered()).as("updates still buffered after sealing %s", batch.upper()).isEqualTo(waiting.size());
+                assertThat(b.pendingFrontier()).isEqualTo(Antichain.fromTimes(h.arity(), waiting.stream().map(Update::time).toList()));
+            }
         });
 
         // What stays buffered is sealed by the empty frontier; with the sealed batches it is the input.
@@ -103,5 +119,63 @@ class BatcherPropertyTest {
         Batch b = batcher.seal(Antichain.empty(1));
         Model.checkBatch(b, Codec.LONG, Codec.LONG);
         assertThat(Model.consolidate(Model.updatesOf(b, Codec.LONG, Codec.LONG))).isEqualTo(Model.consolidate(model));
+    }
+
+    /**
+     * Three million updates to fourteen {@code (key, val, time)}s, pushed 4096 at a time as a
+     * join's output would be: the buffer is consolidated as it grows, never holding much more than
+     * {@link Batcher#COMPACT_MIN}, and the batches are what they would have been.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} keys, {1} values")
+    @org.junit.jupiter.params.provider.CsvSource({"LONG,LONG", "LONG,UNIT", "BYTES,STRINGS"})
+    void aBufferOfFewDistinctUpdatesIsConsolidatedAsItGrows(Codec keys, Codec vals) {
+        Batcher batcher = new Batcher(keys.column(), vals.column(), 1);
+        int largest = 0;
+        long[] expected = new long[14];
+        for (int chunk = 0; chunk < 3_000_000 / 4096; chunk++) {
+            Updates u = new Updates(keys.column(), vals.column(), 1);
+            for (int i = 0; i < 4096; i++) {
+                int r = (chunk * 4096 + i) % 14;
+                keys.add(u.keys(), r % 7);
+                vals.add(u.vals(), 0);
+                long diff = r % 3 == 0 ? -1 : 2;
+                u.push(r / 7, diff);
+                expected[r] += diff;
+            }
+            batcher.push(u);
+            largest = Math.max(largest, batcher.buffered());
+        }
+        assertThat(largest).as("largest buffer").isLessThan(Batcher.COMPACT_MIN + 4096);
+        assertThat(batcher.consolidations).as("early consolidations").isEqualTo(2);
+        Batch first = batcher.seal(Antichain.of(1));
+        Batch second = batcher.seal(Antichain.of(2));
+        List<String> got = new ArrayList<>();
+        for (Update x : Model.updatesOf(List.of(first, second), keys, vals)) got.add(x.toString());
+        List<String> want = new ArrayList<>();
+        for (int time = 0; time < 2; time++) {
+            for (int key = 0; key < 7; key++) {
+                long d = expected[time * 7 + key];
+                if (d != 0) want.add("(" + key + ", 0, " + time + ", " + d + ")");
+            }
+        }
+        assertThat(got).isEqualTo(want);
+    }
+
+    /** A buffer of distinct updates is sampled, found distinct and left alone: 1.5M updates stay 1.5M until the seal. */
+    @Test
+    void aBufferOfDistinctUpdatesIsNotConsolidatedEarly() {
+        Batcher batcher = new Batcher(new LongColumn(), new LongColumn(), 1);
+        Updates u = new Updates(new LongColumn(), new LongColumn(), 1);
+        for (int i = 0; i < 1_500_000; i++) {
+            ((LongColumn) u.keys()).add(i * 7919L % 1_500_007);
+            ((LongColumn) u.vals()).add(i);
+            u.push(0, 1);
+        }
+        batcher.push(u);
+        assertThat(batcher.buffered()).isEqualTo(1_500_000);
+        assertThat(batcher.consolidations).as("early consolidations of distinct updates").isZero();
+        Batch b = batcher.seal(Antichain.of(1));
+        assertThat(b.updateCount()).isEqualTo(1_500_000);
+        Model.checkBatch(b, Codec.LONG, Codec.LONG);
     }
 }
