@@ -41,6 +41,10 @@ import java.util.function.Function;
  * {@code AsOf} it stays at the given since for the operator's life, so its state is the
  * arrangement's history since then plus the updates still waiting ({@link Accounting}).
  * Top-level (one-coordinate) times only.
+ *
+ * <p>An activation looks up updates until it has produced {@link JoinCore#FUEL} outputs; the rest
+ * wait as if not yet ready and the operator schedules itself again, so a step's output, and the
+ * time between the checks for a cancel, stay bounded.
  */
 public final class HalfJoin {
     private HalfJoin() {}
@@ -140,6 +144,7 @@ public final class HalfJoin {
         // the waiting updates are this dataflow's state; the arrangement read is its owner's
         dev.tributary.arrangements.HeldState.of(scope).other("halfJoin:waiting", pending::size,
                 () -> pending.keys().heapBytes() + pending.vals().heapBytes() + 8L * pending.size() * (pending.arity() + 1));
+        Runnable activate = b.activator();
         b.build(() -> {
             updates.forEach((cap, data) -> {
                 caps.insert(cap);
@@ -158,8 +163,16 @@ public final class HalfJoin {
             long[] probeTime = new long[1];
             long[] emitTime = new long[1];
             Antichain.Builder hold = new Antichain.Builder(1);
+            // past the fuel, the rest waits for the next activation, held at the earliest of its output times
+            long deferredFrom = Long.MAX_VALUE;
             for (int i = 0; i < pending.size(); i++) {
                 long t = times[i];
+                if (o.size() >= JoinCore.FUEL) {
+                    waiting.appendFrom(pending, i);
+                    long emit = readTime instanceof ReadTime.AsOf<D> asOf ? Math.max(t, asOf.lookup().applyAsLong(dataType.get(pending.vals(), i))) : t;
+                    deferredFrom = Math.min(deferredFrom, emit);
+                    continue;
+                }
                 D d = null;
                 long readAt;
                 long floor;
@@ -216,6 +229,10 @@ public final class HalfJoin {
             pending.appendAll(waiting);
             if (accounting != null) accounting.waiting = pending.size();
             // hold capabilities only for the output times of waiting updates (future ones bring their own)
+            if (deferredFrom != Long.MAX_VALUE) {
+                hold.insert(new long[] {deferredFrom});
+                activate.run();
+            }
             caps.downgradeTo(hold.build(), name);
             if (trace.isDropped()) return;
             Antichain future = updates.frontier();
