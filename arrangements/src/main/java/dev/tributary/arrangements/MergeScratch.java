@@ -11,8 +11,10 @@ import java.util.Arrays;
  * #grow(long[], int, int) growing} them if that was too little. Taking them from here and
  * {@linkplain #finish(long[], int) finishing} them at the end means: an array that came out
  * nearly full (within {@link #slack}) becomes the batch's own; one that came out shorter is
- * copied once into a pooled array that fits as well, or else into a new one of the {@link #ladder}'s length,
- * and goes back to the pool for the next merge, as does an array left behind by growing. When a
+ * copied once into a pooled array that fits as well and goes back to the pool for the next merge,
+ * as does an array left behind by growing; with no such array in the pool it stays the batch's
+ * own, room and all, if at most twice as long as needed, and is copied into a new one of the
+ * {@link #ladder}'s length only if longer. When a
  * later merge retires a batch that nobody outside its trace can hold, its arrays come back here
  * ({@link #recycle(long[])}, called by {@link Batch#recycle()}). So in a steady state a merge
  * allocates nothing: it writes into the arrays of the batches merged before it.
@@ -270,12 +272,17 @@ final class MergeScratch {
 
     /**
      * The first {@code n} values of {@code a} in an array that becomes a batch's: {@code a} itself
-     * if it is within {@link #slack} of full, else a copy in a pooled array that is, else a copy
-     * in a new one (see {@link #longsFitting}); {@code a} then goes back to the pool.
+     * if it is within {@link #slack} of full; else a copy in a pooled array that is, {@code a}
+     * going back to the pool; else {@code a} itself if it is at most twice as long as needed
+     * ({@link #keepsLonger}); else a copy in a new one (see {@link #longsFitting}).
      */
     long[] finish(long[] a, int n) {
         if (a.length - n <= slack(n)) return a;
-        long[] out = longsFitting(n);
+        long[] out = (long[]) take(longs, softLongs, n, n + slack(n), 8);
+        if (out == null) {
+            if (keepsLonger(a.length, n)) return a;
+            out = new long[ladder(n)];
+        }
         System.arraycopy(a, 0, out, 0, n);
         recycle(a);
         return out;
@@ -284,10 +291,26 @@ final class MergeScratch {
     /** As {@link #finish(long[], int)}, for ints. */
     int[] finish(int[] a, int n) {
         if (a.length - n <= slack(n)) return a;
-        int[] out = intsFitting(n);
+        int[] out = (int[]) take(ints, softInts, n, n + slack(n), 4);
+        if (out == null) {
+            if (keepsLonger(a.length, n)) return a;
+            out = new int[ladder(n)];
+        }
         System.arraycopy(a, 0, out, 0, n);
         recycle(a);
         return out;
+    }
+
+    /**
+     * Whether a merge's scratch of {@code length} holding {@code n} values becomes the batch's
+     * own, room and all, when no pooled array fits: a merge whose trace cancels (a count's output,
+     * retractions meeting their insertions) comes out shorter than its scratch by more than the
+     * slack, and a new array of the right size for each such result was most of what a 10^7-key
+     * count allocated. Up to twice the length needed, as scratch is: the room goes back to the pool
+     * with the batch when a later merge retires it.
+     */
+    private static boolean keepsLonger(int length, int n) {
+        return length <= 2L * n + 32;
     }
 
 

@@ -15,20 +15,32 @@ class MergeScratchTest {
     }
 
     @Test
-    void aShorterResultIsCopiedAndItsArrayReused() {
+    void aMuchShorterResultIsCopiedAndItsArrayReused() {
         MergeScratch s = new MergeScratch(1 << 20);
         long[] a = s.longs(1000);
         for (int i = 0; i < 1000; i++) a[i] = i;
-        long[] out = s.finish(a, 600);
-        assertThat(out.length).as("a new array, a little longer than the result").isBetween(600, 600 + MergeScratch.slack(600));
+        long[] out = s.finish(a, 400);
+        assertThat(out.length).as("a new array, a little longer than the result").isBetween(400, 400 + MergeScratch.slack(400));
         assertThat(out).isNotSameAs(a);
-        assertThat(out[599]).isEqualTo(599);
+        assertThat(out[399]).isEqualTo(399);
         assertThat(s.pooledBytes()).isEqualTo(8000);
         assertThat(s.longs(900)).isSameAs(a);
         assertThat(s.pooledBytes()).isZero();
         int[] b = s.ints(1000);
         assertThat(s.finish(b, 10)).hasSize(10);
         assertThat(s.ints(1000)).isSameAs(b);
+    }
+
+    /** With nothing pooled that fits, a result at least half its scratch's length keeps the scratch rather than have an array made for it. */
+    @Test
+    void aShorterResultWithNoPooledFitKeepsItsScratch() {
+        MergeScratch s = new MergeScratch(1 << 20);
+        long[] a = s.longs(1000);
+        assertThat(s.finish(a, 600)).isSameAs(a);
+        assertThat(s.finish(a, 484)).as("2 x 484 + 32 = 1000").isSameAs(a);
+        assertThat(s.pooledBytes()).isZero();
+        int[] b = s.ints(1000);
+        assertThat(s.finish(b, 483)).as("more than twice as long").isNotSameAs(b).hasSizeBetween(483, 483 + MergeScratch.slack(483));
     }
 
     @Test
