@@ -99,7 +99,7 @@ public final class Batcher {
         int n = buffer.size();
         int sampled = Math.min(SAMPLE, n);
         if (sampling && distinctInSample(n, sampled) > sampled / 2) {
-            compactAt = (int) Math.min(Integer.MAX_VALUE - 8, 4L * n);
+            compactAt = mark(4L * n);
             return;
         }
         consolidations++;
@@ -116,7 +116,12 @@ public final class Batcher {
         buffer = spare;
         spare = t;
         spare.clear();
-        compactAt = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(compactMin, 2L * buffer.size()));
+        compactAt = mark(Math.max(compactMin, 2L * buffer.size()));
+    }
+
+    /** {@code size} as a buffer size to consolidate at, capped where an array still fits. */
+    private static int mark(long size) {
+        return (int) Math.min(Integer.MAX_VALUE - 8, size);
     }
 
     /** How many distinct {@code (key, val, time)}s the last {@code sampled} of the {@code n} buffered records hold (by hash: at most that many). */
@@ -190,7 +195,7 @@ public final class Batcher {
         spare = t;
         spare.clear();
         lower = upper;
-        compactAt = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(compactMin, 2L * buffer.size()));
+        compactAt = mark(Math.max(compactMin, 2L * buffer.size()));
         return batch;
     }
 

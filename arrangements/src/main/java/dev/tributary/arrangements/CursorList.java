@@ -66,9 +66,8 @@ final class CursorList implements HeldCursor {
         findKey();
     }
 
-    /** Pins the batches the list reads now, until {@link #release}: see {@link HeldCursor}. */
+    /** Pins the batches the list reads now, until {@link #release}: see {@link HeldCursor}. Called right after {@link #aim}, which refuses a held list. */
     void hold() {
-        if (holding) throw new IllegalStateException("a held cursor is aimed again before it is released");
         for (int c = 0; c < n; c++) cursors[c].batch().hold();
         holding = true;
     }

@@ -188,14 +188,24 @@ final class MergeScratch {
      * smaller than this one.
      */
     long[] longsFitting(int n) {
-        long[] a = (long[]) take(longs, softLongs, n, n + slack(n), 8);
+        long[] a = pooledLongsFitting(n);
         return a != null ? a : new long[ladder(n)];
     }
 
     /** As {@link #longsFitting}, for ints. */
     int[] intsFitting(int n) {
-        int[] a = (int[]) take(ints, softInts, n, n + slack(n), 4);
+        int[] a = pooledIntsFitting(n);
         return a != null ? a : new int[ladder(n)];
+    }
+
+    /** A pooled array of {@code n} to {@code n + slack(n)} longs, or null if the pool has none. */
+    private long[] pooledLongsFitting(int n) {
+        return (long[]) take(longs, softLongs, n, n + slack(n), 8);
+    }
+
+    /** As {@link #pooledLongsFitting}, for ints. */
+    private int[] pooledIntsFitting(int n) {
+        return (int[]) take(ints, softInts, n, n + slack(n), 4);
     }
 
     /**
@@ -278,7 +288,7 @@ final class MergeScratch {
      */
     long[] finish(long[] a, int n) {
         if (a.length - n <= slack(n)) return a;
-        long[] out = (long[]) take(longs, softLongs, n, n + slack(n), 8);
+        long[] out = pooledLongsFitting(n);
         if (out == null) {
             if (keepsLonger(a.length, n)) return a;
             out = new long[ladder(n)];
@@ -291,7 +301,7 @@ final class MergeScratch {
     /** As {@link #finish(long[], int)}, for ints. */
     int[] finish(int[] a, int n) {
         if (a.length - n <= slack(n)) return a;
-        int[] out = (int[]) take(ints, softInts, n, n + slack(n), 4);
+        int[] out = pooledIntsFitting(n);
         if (out == null) {
             if (keepsLonger(a.length, n)) return a;
             out = new int[ladder(n)];
