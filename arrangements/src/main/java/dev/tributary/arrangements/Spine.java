@@ -37,8 +37,16 @@ import java.util.List;
  * a trace cursor, the only other reader, is valid only until the trace next changes.
  */
 final class Spine {
-    /** Default merge work per inserted update, per level. */
-    static final long EFFORT = 4;
+    /**
+     * Default merge work per inserted update, per level. Any effort of at least about 1 keeps
+     * every merge ahead of its level's next batches; more makes each merge finish sooner, and
+     * while a merge runs its inputs stay separate batches that every probe checks (a filter, or a
+     * search where the filter passes). At 16 a merge takes about a fifth of the time a level
+     * takes to receive its next batch, where at 4 it took four fifths: count at 10^7 keys under
+     * churn 9-14% faster, unchanged at 10^4 (BENCHMARKS.md, D15). The price is burstier merge
+     * work, four times as much in the worst insertion, still a few multiples of the batch size.
+     */
+    static final long EFFORT = 16;
     /** An effort that completes every merge as soon as it begins: the unfueled baseline. */
     static final long UNFUELED = Long.MAX_VALUE;
     /** Batches merged at once where {@link LongMerge} applies. */
