@@ -43,8 +43,9 @@ final class Spine {
      * while a merge runs its inputs stay separate batches that every probe checks (a filter, or a
      * search where the filter passes). At 16 a merge takes about a fifth of the time a level
      * takes to receive its next batch, where at 4 it took four fifths: count at 10^7 keys under
-     * churn 9-14% faster, unchanged at 10^4 (BENCHMARKS.md, D15). The price is burstier merge
-     * work, four times as much in the worst insertion, still a few multiples of the batch size.
+     * churn 7% faster (median of five side-by-side pairs), unchanged at 10^4 (BENCHMARKS.md,
+     * D15). The price is burstier merge work: each insertion gives a merge in progress four
+     * times the fuel it did at 4.
      */
     static final long EFFORT = 16;
     /** An effort that completes every merge as soon as it begins: the unfueled baseline. */
