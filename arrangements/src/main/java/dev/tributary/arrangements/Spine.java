@@ -39,7 +39,9 @@ import java.util.List;
 final class Spine {
     /**
      * Default merge work per inserted update, per level. Any effort of at least about 1 keeps
-     * every merge ahead of its level's next batches; more makes each merge finish sooner, and
+     * every merge ahead of its level's next batches (a merge of {@code fanIn} batches of
+     * {@code S} updates needs {@code fanIn * S} units, and its level merges again only after
+     * {@code fanIn * S} more updates arrive); more makes each merge finish sooner, and
      * while a merge runs its inputs stay separate batches that every probe checks (a filter, or a
      * search where the filter passes). At 16 a merge takes about a fifth of the time a level
      * takes to receive its next batch, where at 4 it took four fifths: count at 10^7 keys under

@@ -115,10 +115,11 @@ class ChurnTest {
         // at worst 3.84 and 3.07; with the top batch taking in the merges below it, 1.54 and
         // 1.69, at worst 1.92 and 2.04; with merges finishing sooner (effort 16, where it was 4),
         // 1.42 and 1.45, at worst 1.80 and 1.80
-        assertThat(total / samples).as("the batches' keys per live key, on average over the last two thirds").isLessThan(2.0);
-        assertThat(worst).as("the batches' keys per live key, at worst over the last two thirds").isLessThan(2.5);
-        // fuelled merges: an insertion gives each merge in progress its fuel (the top merge four
-        // times as much) and no more, never a whole merge at once: at most the fuel of a handful
+        // (seeded, so exact: the bounds sit between the figures at effort 16 and at effort 4)
+        assertThat(total / samples).as("the batches' keys per live key, on average over the last two thirds").isLessThan(1.5);
+        assertThat(worst).as("the batches' keys per live key, at worst over the last two thirds").isLessThan(1.9);
+        // fuelled merges: an insertion gives each merge in progress its fuel (the top merge
+        // TOP_FUEL times as much) and no more, never a whole merge at once: at most the fuel of a handful
         // of merges, and far less than merging the trace
         long fuel = Spine.EFFORT << Spine.sizeClass(2 * PER_STEP);
         assertThat(trace.trace().forcedMergeWork()).as("merge work forced by an insertion").isZero();
