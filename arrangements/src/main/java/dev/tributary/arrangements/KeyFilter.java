@@ -59,8 +59,22 @@ final class KeyFilter {
     /** Whether a key with {@link Column#hash} {@code hash} may be in the batch (false: certainly not). */
     boolean mayContain(long hash) {
         long h = mix(hash);
-        long b = bits(h);
-        return (words[(int) h & mask] & b) == b;
+        return holds(word(h), h);
+    }
+
+    /**
+     * The word that key hash {@code mixed} (a {@link Column#hash} through {@link #mix}) falls in.
+     * {@link #mayContain} in two steps, for a loop over many probes: the words read first, the
+     * loads independent of each other and of any branch, so their cache misses overlap.
+     */
+    long word(long mixed) {
+        return words[(int) mixed & mask];
+    }
+
+    /** Whether {@code word}, the {@link #word} of {@code mixed}, says the key may be in the batch. */
+    static boolean holds(long word, long mixed) {
+        long b = bits(mixed);
+        return (word & b) == b;
     }
 
     /** {@value #BITS} bit positions from the hash's upper bits (the lower ones pick the word). */
@@ -68,8 +82,11 @@ final class KeyFilter {
         return 1L << (h >>> 58) | 1L << (h >>> 52 & 63) | 1L << (h >>> 46 & 63) | 1L << (h >>> 40 & 63);
     }
 
-    /** A finalizer that spreads every input bit over the whole word (column hashes of longs are the values themselves). */
-    private static long mix(long x) {
+    /**
+     * A finalizer that spreads every input bit over the whole word (column hashes of longs are the
+     * values themselves); the same for every filter, so probes checked against several mix once.
+     */
+    static long mix(long x) {
         x = (x ^ (x >>> 33)) * 0xff51afd7ed558ccdL;
         x = (x ^ (x >>> 33)) * 0xc4ceb9fe1a85ec53L;
         return x ^ (x >>> 33);
