@@ -58,12 +58,17 @@ import org.openjdk.jmh.annotations.Warmup;
  * level has merged a few times the arrays its merges write have no retired batches of their size
  * to come from: measured from the load on, allocation at 10^7 keys is that transient. With
  * {@code settle=3} it is the steady state the allocation target is about (finding D11).
+ *
+ * <p>The fork asks for transparent huge pages, as {@code bin/tributary} does where the kernel
+ * offers them: at 10^7 keys nearly every probe of a large batch is a TLB miss with 4 KB pages
+ * (finding D16). Where the kernel offers none the JVM warns and runs on small pages.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms12g", "-Xmx12g", "-XX:+AlwaysPreTouch"})
+@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms12g", "-Xmx12g", "-XX:+AlwaysPreTouch",
+        "-XX:+UseTransparentHugePages"})
 @State(Scope.Benchmark)
 public class IncrementalBenchmark {
     /** Updates per time step, over all workers (half insertions, half retractions). */
