@@ -22,13 +22,11 @@ final class BatchCursor implements Cursor {
     private int key;
     private int val;
     /**
-     * The prepared probes (null: none) and, for each, its position in the batch (the first key
-     * {@code >=} it), or -1 where the batch's filter says it lacks the key (position not sought);
-     * and the first probe not yet passed.
+     * The prepared probes and, for each, its position in the batch (the first key {@code >=} it),
+     * or -1 where the batch's filter says it lacks the key (position not sought).
      */
-    private Column probes;
+    private final ProbeWalk probes = new ProbeWalk();
     private int[] probeAt;
-    private int probeNext;
     /** Scratch for the positions of the probes whose keys the batch holds ({@link #touchUpdates}). */
     private int[] held;
     /** Scratch for the probes' mixed hashes (when the caller has none) and the filter words they fall in. */
@@ -64,8 +62,7 @@ final class BatchCursor implements Cursor {
     /** Points this cursor at {@code batch} from its first key, forgetting prepared probes (keeping their scratch). */
     void aim(Batch batch) {
         this.batch = batch;
-        probes = null;
-        probeNext = 0;
+        probes.reset(null);
         rewindKeys();
     }
 
@@ -118,7 +115,7 @@ final class BatchCursor implements Cursor {
      */
     boolean prepare(Column keys, long[] mixed) {
         assert live();
-        probes = null;
+        probes.reset(null);
         int m = keys.size();
         int n = batch.keys.size();
         if (m == 0 || n < PREPARED_MIN_KEYS || n / m < PREPARED_MIN_GAP || keys.getClass() != batch.keys.getClass()) return false;
@@ -137,7 +134,7 @@ final class BatchCursor implements Cursor {
                 passed = new int[m];
                 passedAt = new int[m];
             }
-            if (mixed == null) mixed = mixedHashes(keys, scratchMixed = grown(scratchMixed, m));
+            if (mixed == null) mixed = KeyFilter.mixAll(keys, scratchMixed = grown(scratchMixed, m));
             // the filter's words first, with no branch between their loads: a branch on an
             // answer (as unpredictable as whether the batch holds the key) mispredicts, and the
             // loads after it restart, where together their misses overlap (twice as fast, D16)
@@ -154,15 +151,8 @@ final class BatchCursor implements Cursor {
             // only the probes the filter let through
             touchUpdates(keys, passed, passedAt, c);
         }
-        probes = keys;
-        probeNext = 0;
+        probes.reset(keys);
         return true;
-    }
-
-    /** {@code keys}' {@link Column#hash}es through {@link KeyFilter#mix}, into {@code into} (at least as long); returns {@code into}. */
-    static long[] mixedHashes(Column keys, long[] into) {
-        for (int p = 0, m = keys.size(); p < m; p++) into[p] = KeyFilter.mix(keys.hash(p));
-        return into;
     }
 
     /** {@code a} if it holds {@code m} longs, else a new array that does. */
@@ -225,14 +215,6 @@ final class BatchCursor implements Cursor {
         return m;
     }
 
-    /** The index of key {@code i} of {@code column} among the prepared probes, or -1 if it is not one. */
-    private int probeIndex(Column column, int i) {
-        if (probes == null || probes.getClass() != column.getClass()) return -1;
-        int m = probes.size();
-        while (probeNext < m && probes.compare(probeNext, column, i) < 0) probeNext++;
-        return probeNext < m && probes.equal(probeNext, column, i) ? probeNext : -1;
-    }
-
     /** Moves forward to position {@code at}, known to be the first key {@code >=} the one sought. */
     private void jump(int at) {
         if (at > key) {
@@ -246,7 +228,7 @@ final class BatchCursor implements Cursor {
     @Override
     public boolean seekKeyExact(Column column, int i) {
         assert live();
-        int p = probeIndex(column, i);
+        int p = probes.find(column, i);
         if (p < 0) {
             seekKey(column, i);
             return keyValid() && batch.keys.equal(key, column, i);
@@ -263,8 +245,8 @@ final class BatchCursor implements Cursor {
     boolean seekKeyExact(Column column, int i, Column keys, int p) {
         assert live();
         // behind its own walk (a seekKey went past probe p): what seekKeyExact would do
-        if (probes != keys || probeNext > p) return seekKeyExact(column, i);
-        probeNext = p;
+        if (probes.keys != keys || probes.next > p) return seekKeyExact(column, i);
+        probes.next = p;
         return seekProbe(column, i, p);
     }
 
@@ -285,7 +267,7 @@ final class BatchCursor implements Cursor {
     @Override
     public void seekKey(Column column, int i) {
         assert live();
-        int p = probeIndex(column, i);
+        int p = probes.find(column, i);
         if (p >= 0 && probeAt[p] >= 0) {
             jump(probeAt[p]);
             return;

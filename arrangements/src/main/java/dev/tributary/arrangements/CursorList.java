@@ -30,15 +30,12 @@ final class CursorList implements HeldCursor {
      */
     private boolean exact;
     /**
-     * The keys of the last {@link #prepareSeeks} (null: none since the last aim, or no batch was
-     * large enough to prepare them) and the first of them not yet passed: an exact seek finds its
-     * probe here once for every cursor, where each would walk the probes to it.
+     * The keys of the last {@link #prepareSeeks} (none since the last aim, or no batch was large
+     * enough to prepare them: no keys): an exact seek finds its probe here once for every cursor,
+     * where each would walk the probes to it.
      */
-    private Column probes;
-    private int probeNext;
-    /** Which of {@link #cursors} the last {@link #prepareSeeks} prepared (valid while {@link #probes} is not null). */
-    private boolean[] prepared;
-    /** Scratch for the probes' mixed hashes ({@link BatchCursor#mixedHashes}). */
+    private final ProbeWalk probes = new ProbeWalk();
+    /** Scratch for the probes' mixed hashes ({@link KeyFilter#mixAll}). */
     private long[] mixed;
 
     /** Whether the batches read are pinned ({@link #hold}) until {@link #release}. */
@@ -49,7 +46,6 @@ final class CursorList implements HeldCursor {
         this.cursors = new BatchCursor[0];
         this.atKey = new int[0];
         this.atVal = new int[0];
-        this.prepared = new boolean[0];
         findKey();
     }
 
@@ -64,7 +60,6 @@ final class CursorList implements HeldCursor {
             cursors = java.util.Arrays.copyOf(cursors, count);
             atKey = new int[count];
             atVal = new int[count];
-            prepared = new boolean[count];
         }
         int m = 0;
         for (int i = 0; i < count; i++) {
@@ -75,8 +70,7 @@ final class CursorList implements HeldCursor {
             m++;
         }
         n = m;
-        probes = null;
-        probeNext = 0;
+        probes.reset(null);
         minVal = -1;
         findKey();
     }
@@ -200,15 +194,14 @@ final class CursorList implements HeldCursor {
     public boolean seekKeyExact(Column column, int i) {
         minKey = -1;
         keyHolders = 0;
-        int p = probeIndex(column, i);
+        int p = probes.find(column, i);
         if (p < 0) {
             for (int c = 0; c < n; c++) {
                 if (cursors[c].seekKeyExact(column, i)) atKey[keyHolders++] = c;
             }
         } else {
             for (int c = 0; c < n; c++) {
-                BatchCursor cursor = cursors[c];
-                if (prepared[c] ? cursor.seekKeyExact(column, i, probes, p) : cursor.seekKeyExact(column, i)) atKey[keyHolders++] = c;
+                if (cursors[c].seekKeyExact(column, i, probes.keys, p)) atKey[keyHolders++] = c;
             }
         }
         if (keyHolders > 0) minKey = atKey[0];
@@ -222,21 +215,12 @@ final class CursorList implements HeldCursor {
         // the probes' hashes, mixed once for every filter that checks them
         long[] hashes = null;
         for (int c = 0; c < n && hashes == null; c++) {
-            if (cursors[c].batch().filter != null) hashes = BatchCursor.mixedHashes(keys, mixed = BatchCursor.grown(mixed, keys.size()));
+            if (cursors[c].batch().filter != null) hashes = KeyFilter.mixAll(keys, mixed = BatchCursor.grown(mixed, keys.size()));
         }
         boolean any = false;
-        for (int c = 0; c < n; c++) any |= prepared[c] = cursors[c].prepare(keys, hashes);
+        for (int c = 0; c < n; c++) any |= cursors[c].prepare(keys, hashes);
         // no batch large enough (a small trace): nothing to find the probes for
-        probes = any ? keys : null;
-        probeNext = 0;
-    }
-
-    /** The index of key {@code i} of {@code column} among the prepared probes, or -1 if it is not one (as {@link BatchCursor} finds it). */
-    private int probeIndex(Column column, int i) {
-        if (probes == null || probes.getClass() != column.getClass()) return -1;
-        int m = probes.size();
-        while (probeNext < m && probes.compare(probeNext, column, i) < 0) probeNext++;
-        return probeNext < m && probes.equal(probeNext, column, i) ? probeNext : -1;
+        probes.reset(any ? keys : null);
     }
 
     @Override

@@ -77,6 +77,12 @@ final class KeyFilter {
         return (word & b) == b;
     }
 
+    /** {@code keys}' {@link Column#hash}es through {@link #mix}, into {@code into} (at least as long); returns {@code into}. */
+    static long[] mixAll(Column keys, long[] into) {
+        for (int p = 0, m = keys.size(); p < m; p++) into[p] = mix(keys.hash(p));
+        return into;
+    }
+
     /** {@value #BITS} bit positions from the hash's upper bits (the lower ones pick the word). */
     private static long bits(long h) {
         return 1L << (h >>> 58) | 1L << (h >>> 52 & 63) | 1L << (h >>> 46 & 63) | 1L << (h >>> 40 & 63);
