@@ -9,10 +9,12 @@ import java.util.List;
  * times have arity 1, the common numeric case. It merges any number of adjacent batches in one
  * pass (the spine merges several at once at a level, so each update is read fewer times on its
  * way up), reading and writing the batches' arrays directly with no call through a column per
- * update. A key held by one input with one value and one update (most keys, when keys are many)
- * is copied by a straight-line path; a value's time run is copied as it is when advancing by the
- * since cannot change it, and runs of one value from several inputs are merged by
- * {@link TotalRuns}.
+ * update. The input with the least key is found without a branch on the keys (which input it is
+ * is as random as the keys); its keys below every other input's are then copied as a run, and a
+ * key with one value and one update (most keys, when keys are many) by a straight-line path,
+ * which for a flat input (every key so) reads none of its offsets. A value's time run is copied
+ * as it is when advancing by the since cannot change it, and runs of one value from several
+ * inputs are merged by {@link TotalRuns}.
  *
  * <p>The output is written into arrays from the thread's {@link MergeScratch} and finished there;
  * the result's arrays go back to the pool when a later merge retires it, so a steady trace
@@ -37,6 +39,8 @@ final class LongMerge {
         final int[][] inValOff;
         final long[][] inTimes;
         final long[][] inDiffs;
+        final boolean[] flat;
+        final boolean[] runs;
         final int[] cursor;
         final long[] head;
         final int[] members;
@@ -60,6 +64,8 @@ final class LongMerge {
             inValOff = new int[capacity][];
             inTimes = new long[capacity][];
             inDiffs = new long[capacity][];
+            flat = new boolean[capacity];
+            runs = new boolean[capacity];
             cursor = new int[capacity];
             head = new long[capacity];
             members = new int[capacity];
@@ -87,6 +93,16 @@ final class LongMerge {
     private final int[][] inValOff;
     private final long[][] inTimes;
     private final long[][] inDiffs;
+    /** Per input: every key has one value and every value one update (then its offsets need not be read). */
+    private final boolean[] flat;
+    /**
+     * Per input: it holds at least two thirds of the merge's keys, so its keys come in long runs
+     * (a merge into the top batch), which {@link #copyFlatRun} copies; where inputs are alike in
+     * size runs are a key or two, and its setup would cost more than it saves.
+     */
+    private final boolean[] runs;
+    /** Inputs {@code 0 .. active-1} have keys left, oldest first: one that runs out is removed ({@link #remove}). */
+    private int active;
     /** Per input, its next key; and that key, while the input has one. */
     private final int[] cursor;
     private final long[] head;
@@ -134,6 +150,8 @@ final class LongMerge {
         inValOff = w.inValOff;
         inTimes = w.inTimes;
         inDiffs = w.inDiffs;
+        flat = w.flat;
+        runs = w.runs;
         cursor = w.cursor;
         Arrays.fill(cursor, 0, n, 0);
         head = w.head;
@@ -160,11 +178,17 @@ final class LongMerge {
             inValOff[i] = b.valOffsets;
             inTimes[i] = b.times;
             inDiffs[i] = b.diffs;
+            flat[i] = b.oneValPerKey && b.oneUpdatePerVal;
             if (keyCount[i] > 0) head[i] = inKeys[i][0];
             keyCap += b.keyCount();
             valCap += b.valCount();
             upd += b.updateCount();
             inputMaxTime = Math.max(inputMaxTime, b.maxTime);
+        }
+        for (int i = 0; i < n; i++) runs[i] = 3L * keyCount[i] >= 2 * keyCap;
+        active = n;
+        for (int i = n - 1; i >= 0; i--) {
+            if (keyCount[i] == 0) remove(i);
         }
         this.keyCap = (int) keyCap;
         this.valCap = (int) valCap;
@@ -232,38 +256,43 @@ final class LongMerge {
     }
 
     boolean isDone() {
-        for (int i = 0; i < n; i++) {
-            if (cursor[i] < keyCount[i]) return false;
-        }
-        return true;
+        return active == 0;
     }
 
-    /** Merges keys until {@code fuel} updates have been read; returns the fuel left. */
+    /**
+     * Merges keys until {@code fuel} updates have been read; returns the fuel left.
+     *
+     * <p>Which input holds the least key is as random as the keys, so the least key and the
+     * least of the others' keys are found without branching on the comparisons (a mispredicted
+     * branch per input per key was most of a four-way merge's time). A key held by one input
+     * starts a run: that input's keys are copied until one reaches the others' least.
+     */
     long work(long fuel) {
-        while (fuel > 0) {
-            // the inputs holding the least key
-            int m = 0;
-            long min = 0;
-            for (int i = 0; i < n; i++) {
-                if (cursor[i] >= keyCount[i]) continue;
+        while (fuel > 0 && active > 0) {
+            if (active == 1) {
+                fuel -= copyRun(0, false, 0, fuel);
+                continue;
+            }
+            long min = head[0];
+            long second = Long.MAX_VALUE;
+            int at = 0;
+            for (int i = 1; i < active; i++) {
                 long h = head[i];
-                if (m == 0 || h < min) {
-                    min = h;
-                    members[0] = i;
-                    m = 1;
-                } else if (h == min) {
-                    members[m++] = i;
-                }
+                second = Math.min(second, Math.max(min, h));
+                at = h < min ? i : at;
+                min = Math.min(min, h);
             }
-            if (m == 0) break;
-            if (m == 1) {
-                int i = members[0];
-                fuel -= copyKey(i);
-                advance(i);
-            } else {
-                fuel -= mergeKey(min, m);
-                for (int j = 0; j < m; j++) advance(members[j]);
+            if (min < second) {
+                fuel -= copyRun(at, true, second, fuel);
+                continue;
             }
+            int m = 0;
+            for (int i = 0; i < active; i++) {
+                if (head[i] == min) members[m++] = i;
+            }
+            fuel -= mergeKey(min, m);
+            // last first: an input that runs out is removed, which moves those after it
+            for (int j = m - 1; j >= 0; j--) advance(members[j]);
         }
         return fuel;
     }
@@ -271,10 +300,136 @@ final class LongMerge {
     private void advance(int i) {
         int c = ++cursor[i];
         if (c < keyCount[i]) head[i] = inKeys[i][c];
+        else remove(i);
     }
 
-    private int copyKey(int i) {
-        int k = cursor[i];
+    /** Drops input {@code i}, which has no keys left, keeping the others in order. */
+    private void remove(int i) {
+        for (int j = i; j < active - 1; j++) {
+            keyCount[j] = keyCount[j + 1];
+            inKeys[j] = inKeys[j + 1];
+            inVals[j] = inVals[j + 1];
+            inKeyOff[j] = inKeyOff[j + 1];
+            inValOff[j] = inValOff[j + 1];
+            inTimes[j] = inTimes[j + 1];
+            inDiffs[j] = inDiffs[j + 1];
+            flat[j] = flat[j + 1];
+            runs[j] = runs[j + 1];
+            cursor[j] = cursor[j + 1];
+            head[j] = head[j + 1];
+        }
+        active--;
+    }
+
+    /**
+     * Copies input {@code i}'s keys from its cursor (which holds the least key of all inputs) while
+     * they are below {@code bound} (if {@code bounded}: otherwise no other input has keys left),
+     * and until {@code fuel} runs out; returns the work done.
+     */
+    private long copyRun(int i, boolean bounded, long bound, long fuel) {
+        if (flat[i]) return runs[i] || !bounded ? copyFlatRun(i, bounded, bound, fuel) : copyFlatKeys(i, bound, fuel);
+        int c = cursor[i];
+        int end = keyCount[i];
+        long[] ks = inKeys[i];
+        long key = head[i];
+        long used = 0;
+        while (true) {
+            used += copyKey(i, c, key);
+            if (++c >= end || used >= fuel) break;
+            key = ks[c];
+            if (bounded && key >= bound) break;
+        }
+        cursor[i] = c;
+        if (c < end) head[i] = ks[c];
+        else remove(i);
+        return used;
+    }
+
+    /**
+     * {@link #copyRun} of a flat input (one value per key, one update per value): a tight loop
+     * that reads none of its offsets. Where one large input meets small ones, as in a merge into
+     * the top batch, most keys come in long runs from it.
+     */
+    private long copyFlatRun(int i, boolean bounded, long bound, long fuel) {
+        room(1, 1, 1);
+        int c = cursor[i];
+        int end = keyCount[i];
+        // as far as the output has room for (room() made some), and as far as the fuel goes
+        long space = Math.min(Math.min(keys.length - nk, keyOffsets.length - 1 - nk),
+                Math.min(Math.min(vals.length - nv, valOffsets.length - 1 - nv), Math.min(times.length - nu, diffs.length - nu)));
+        int limit = (int) Math.min(end, c + Math.min(space, Math.max(fuel, 1)));
+        long[] ks = inKeys[i];
+        long[] vs = inVals[i];
+        long[] ts = inTimes[i];
+        long[] ds = inDiffs[i];
+        long floor = this.floor;
+        long[] outKeys = keys;
+        int[] outKeyOff = keyOffsets;
+        long[] outVals = vals;
+        int[] outValOff = valOffsets;
+        long[] outTimes = times;
+        long[] outDiffs = diffs;
+        int k = nk;
+        int v = nv;
+        int u = nu;
+        int from = c;
+        long key = head[i];
+        while (true) {
+            long t = ts[c];
+            outKeys[k] = key;
+            outKeyOff[k++] = v;
+            outVals[v] = vs[c];
+            outValOff[v++] = u;
+            outTimes[u] = t < floor ? floor : t;
+            outDiffs[u++] = ds[c];
+            if (++c >= limit) break;
+            key = ks[c];
+            if (bounded && key >= bound) break;
+        }
+        nk = k;
+        nv = v;
+        nu = u;
+        cursor[i] = c;
+        if (c < end) head[i] = ks[c];
+        else remove(i);
+        return c - from;
+    }
+
+    /** {@link #copyRun} of a flat input among others alike in size: a key at a time, none of its offsets read. */
+    private long copyFlatKeys(int i, long bound, long fuel) {
+        int c = cursor[i];
+        int end = keyCount[i];
+        long[] ks = inKeys[i];
+        long[] vs = inVals[i];
+        long[] ts = inTimes[i];
+        long[] ds = inDiffs[i];
+        long key = head[i];
+        int from = c;
+        while (true) {
+            appendSingle(key, vs[c], ts[c], ds[c]);
+            if (++c >= end || c - from >= fuel) break;
+            key = ks[c];
+            if (key >= bound) break;
+        }
+        cursor[i] = c;
+        if (c < end) head[i] = ks[c];
+        else remove(i);
+        return c - from;
+    }
+
+    /** Appends a key with one value and one update, its time advanced (a single time cannot consolidate). */
+    private void appendSingle(long key, long val, long time, long diff) {
+        room(1, 1, 1);
+        keys[nk] = key;
+        keyOffsets[nk++] = nv;
+        vals[nv] = val;
+        valOffsets[nv++] = nu;
+        times[nu] = time < floor ? floor : time;
+        diffs[nu++] = diff;
+    }
+
+    /** Copies key {@code key}, input {@code i}'s {@code k}-th, held by no other input; returns the work done. */
+    private int copyKey(int i, int k, long key) {
         int[] keyOff = inKeyOff[i];
         int[] valOff = inValOff[i];
         long[] vs = inVals[i];
@@ -284,21 +439,13 @@ final class LongMerge {
         int ve = keyOff[k + 1];
         int from = valOff[v];
         if (ve == v + 1 && valOff[ve] == from + 1) {
-            // one value, one update: advancing a single time cannot consolidate anything
-            room(1, 1, 1);
-            long t = ts[from];
-            keys[nk] = head[i];
-            keyOffsets[nk++] = nv;
-            vals[nv] = vs[v];
-            valOffsets[nv++] = nu;
-            times[nu] = t < floor ? floor : t;
-            diffs[nu++] = ds[from];
+            appendSingle(key, vs[v], ts[from], ds[from]);
             return 1;
         }
         room(1, ve - v, valOff[ve] - from);
         int startVals = nv;
         for (; v < ve; v++) appendVal(vs[v], ts, ds, valOff[v], valOff[v + 1]);
-        closeKey(head[i], startVals);
+        closeKey(key, startVals);
         return Math.max(valOff[ve] - from, 1);
     }
 
@@ -306,7 +453,13 @@ final class LongMerge {
     private void appendVal(long val, long[] ts, long[] ds, int i, int ie) {
         vals[nv] = val;
         valOffsets[nv] = nu;
-        if (ts[i] >= floor) {
+        if (ie == i + 1) {
+            // one update (the usual case once a batch is compacted): advancing it consolidates nothing
+            long t = ts[i];
+            times[nu] = t < floor ? floor : t;
+            diffs[nu++] = ds[i];
+            nv++;
+        } else if (ts[i] >= floor) {
             // the run is sorted, so every time is at or past the floor: nothing to advance
             int count = ie - i;
             if (count >= BULK) {

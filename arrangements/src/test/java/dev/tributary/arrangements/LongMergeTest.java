@@ -99,6 +99,41 @@ class LongMergeTest {
         }
     }
 
+    /** The updates {@code (key, val, time, diff)} of the {@code b}-th input, at times in {@code [lower, upper)}. */
+    private interface InputUpdates {
+        List<long[]> of(int b, long lower, long upper);
+    }
+
+    /**
+     * Merges {@code inputs} adjacent batches made by {@code updates} on the (long, long) path, fed
+     * at most {@code maxFuel} at a time (resuming must not change the result) into an output
+     * sized for {@code expected} of them, and on the general path at once; asserts the two agree
+     * and returns the (long, long) path's inputs.
+     */
+    private static List<Batch> assertMergesAgree(Random r, int round, int inputs, InputUpdates updates, double expected, int maxFuel) {
+        Comparator<Long> natural = Comparator.naturalOrder();
+        List<Batch> fast = new ArrayList<>();
+        List<Batch> general = new ArrayList<>();
+        long lower = 0;
+        for (int b = 0; b < inputs; b++) {
+            long upper = lower + 1 + r.nextInt(4);
+            long[][] u = updates.of(b, lower, upper).toArray(new long[0][]);
+            fast.add(batch(new LongColumn(), new LongColumn(), u, lower, upper));
+            general.add(batch(new ObjectColumn<>(natural), new ObjectColumn<>(natural), u, lower, upper));
+            lower = upper;
+        }
+        long since = r.nextInt((int) lower + 2);
+        Merger f = new Merger(new ArrayList<>(fast), Antichain.of(since), expected);
+        while (!f.isDone()) f.work(1 + r.nextInt(maxFuel));
+        Batch g = new Merger(general, Antichain.of(since)).finish();
+        assertThat(contents(f.result())).as("round %d", round).isEqualTo(contents(g));
+        assertThat(f.result().keyCount()).isEqualTo(g.keyCount());
+        assertThat(f.result().valCount()).isEqualTo(g.valCount());
+        assertThat(f.result().updateCount()).isEqualTo(g.updateCount());
+        assertThat(f.result().description()).isEqualTo(g.description());
+        return fast;
+    }
+
     /**
      * The one-pass merge of several batches (the spine merges four at a level) against the
      * general path, which merges them as a chain of pairs: keys, values and times shared by two,
@@ -108,7 +143,6 @@ class LongMergeTest {
     @Test
     void aMergeOfSeveralBatchesAgreesWithTheGeneralMerge() {
         Random r = new Random(15);
-        Comparator<Long> natural = Comparator.naturalOrder();
         for (int round = 0; round < 300; round++) {
             // now and then more inputs than the small scratch holds, as a roll-up of many levels
             // merges, each with one update of the same few keys
@@ -116,33 +150,56 @@ class LongMergeTest {
             int inputs = many ? 20 : 2 + r.nextInt(5);
             int keyCount = many ? 1 + r.nextInt(2) : 1 + r.nextInt(round % 3 == 0 ? 4 : 40);
             int perInput = many ? 1 : r.nextInt(round % 5 == 0 ? 200 : 20);
-            List<Batch> fast = new ArrayList<>();
-            List<Batch> general = new ArrayList<>();
-            long lower = 0;
-            for (int b = 0; b < inputs; b++) {
-                long upper = lower + 1 + r.nextInt(4);
+            // an output sized for fewer updates than survive must grow
+            double expected = round % 3 == 0 ? 0 : round % 3 == 1 ? 0.3 : 1;
+            assertMergesAgree(r, round, inputs, (b, lower, upper) -> {
                 List<long[]> updates = new ArrayList<>();
                 int count = many ? 1 : r.nextInt(perInput + 1);
                 for (int i = 0; i < count; i++) {
                     long time = lower + r.nextInt((int) (upper - lower));
                     updates.add(new long[] {r.nextInt(keyCount), r.nextInt(3), time, r.nextBoolean() ? 1 : -1});
                 }
-                long[][] u = updates.toArray(new long[0][]);
-                fast.add(batch(new LongColumn(), new LongColumn(), u, lower, upper));
-                general.add(batch(new ObjectColumn<>(natural), new ObjectColumn<>(natural), u, lower, upper));
-                lower = upper;
-            }
-            long since = r.nextInt((int) lower + 2);
-            // an output sized for fewer updates than survive must grow
-            double expected = round % 3 == 0 ? 0 : round % 3 == 1 ? 0.3 : 1;
-            Merger f = new Merger(fast, Antichain.of(since), expected);
-            while (!f.isDone()) f.work(1 + r.nextInt(7));
-            Batch g = new Merger(general, Antichain.of(since)).finish();
-            assertThat(contents(f.result())).as("round %d", round).isEqualTo(contents(g));
-            assertThat(f.result().keyCount()).isEqualTo(g.keyCount());
-            assertThat(f.result().valCount()).isEqualTo(g.valCount());
-            assertThat(f.result().description()).isEqualTo(g.description());
+                return updates;
+            }, expected, 7);
         }
+    }
+
+    /**
+     * A flat batch (one value and one update per key, as a count's top batch) merged with others:
+     * its keys are copied without reading its offsets, a run at a time up to the next key of any
+     * other input, as far as the output has room and the fuel lasts; a long run at once when it
+     * holds most of the keys. Against the general path, with the flat batch oldest or not, as
+     * large as the others or larger, its times before and after the since, outputs sized too
+     * small, and little fuel or much.
+     */
+    @Test
+    void aFlatBatchMergesLikeAnyOther() {
+        Random r = new Random(16);
+        int flatSeen = 0;
+        for (int round = 0; round < 200; round++) {
+            int inputs = 2 + r.nextInt(3);
+            int flatAt = r.nextInt(inputs);
+            int keyRange = 50 + r.nextInt(2000);
+            double expected = round % 3 == 0 ? 0 : round % 3 == 1 ? 0.3 : 1;
+            List<Batch> fast = assertMergesAgree(r, round, inputs, (b, lower, upper) -> {
+                List<long[]> updates = new ArrayList<>();
+                if (b == flatAt) {
+                    // each key at most once: one value, one update
+                    for (long key = 0; key < keyRange; key++) {
+                        if (r.nextInt(3) > 0) updates.add(new long[] {key, r.nextInt(5), lower + r.nextInt((int) (upper - lower)), 1 + r.nextInt(3)});
+                    }
+                } else {
+                    int count = r.nextInt(1 + keyRange / (1 + r.nextInt(8)));
+                    for (int i = 0; i < count; i++) {
+                        updates.add(new long[] {r.nextInt(keyRange + 10), r.nextInt(5), lower + r.nextInt((int) (upper - lower)), r.nextBoolean() ? 1 : -1});
+                    }
+                }
+                return updates;
+            }, expected, round % 2 == 0 ? 7 : 500);
+            Batch flat = fast.get(flatAt);
+            if (flat.oneValPerKey && flat.oneUpdatePerVal && flat.keyCount() > 0) flatSeen++;
+        }
+        assertThat(flatSeen).as("rounds with a flat input").isEqualTo(200);
     }
 
     /**
