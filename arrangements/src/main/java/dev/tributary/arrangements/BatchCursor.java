@@ -17,6 +17,13 @@ final class BatchCursor implements Cursor {
      * share of the keys, and most probes would search them in vain.
      */
     static final long FILTER_AFTER_PROBES = 256;
+    /**
+     * A batch too small to prepare is still prepared through a filter, from this many keys, once
+     * its seeks have found their key less than half the time (as above): galloping to a key it
+     * lacks costs a dozen mispredicted comparisons, the filter a load. Under churn over many keys
+     * most of a trace's small batches hold the recent changes of other keys.
+     */
+    static final int FILTERED_MIN_KEYS = 256;
 
     private Batch batch;
     private int key;
@@ -118,7 +125,12 @@ final class BatchCursor implements Cursor {
         probes.reset(null);
         int m = keys.size();
         int n = batch.keys.size();
-        if (m == 0 || n < PREPARED_MIN_KEYS || n / m < PREPARED_MIN_GAP || keys.getClass() != batch.keys.getClass()) return false;
+        if (m == 0 || keys.getClass() != batch.keys.getClass()) return false;
+        if (n < PREPARED_MIN_KEYS || n / m < PREPARED_MIN_GAP) {
+            // small, or probed densely: galloping unless most seeks miss the batch (then its filter turns them away)
+            if (batch.filter == null && !filterDue(n)) return false;
+            if (batch.filter == null) batch.buildFilter();
+        }
         if (probeAt == null || probeAt.length < m) probeAt = new int[m];
         KeyFilter filter = batch.filter;
         if (filter == null) {
@@ -126,9 +138,7 @@ final class BatchCursor implements Cursor {
             int found = touchUpdates(keys, null, probeAt, m);
             batch.probed += m;
             batch.probesFound += found;
-            if (batch.probed >= FILTER_AFTER_PROBES && 2 * batch.probesFound < batch.probed && KeyFilter.applies(batch.keys)) {
-                batch.buildFilter();
-            }
+            if (filterDue(n)) batch.buildFilter();
         } else {
             if (passed == null || passed.length < m) {
                 passed = new int[m];
@@ -153,6 +163,12 @@ final class BatchCursor implements Cursor {
         }
         probes.reset(keys);
         return true;
+    }
+
+    /** Whether the batch, of {@code n} keys, has been missed by enough of its seeks (prepared or not) to be worth a filter. */
+    private boolean filterDue(int n) {
+        return n >= FILTERED_MIN_KEYS && batch.probed >= FILTER_AFTER_PROBES && 2 * batch.probesFound < batch.probed
+                && KeyFilter.applies(batch.keys);
     }
 
     /** {@code a} if it holds {@code m} longs, else a new array that does. */
@@ -231,7 +247,11 @@ final class BatchCursor implements Cursor {
         int p = probes.find(column, i);
         if (p < 0) {
             seekKey(column, i);
-            return keyValid() && batch.keys.equal(key, column, i);
+            boolean found = keyValid() && batch.keys.equal(key, column, i);
+            // what decides whether a filter would pay (filterDue)
+            batch.probed++;
+            if (found) batch.probesFound++;
+            return found;
         }
         return seekProbe(column, i, p);
     }

@@ -165,6 +165,34 @@ class PreparedSeekTest {
         assertThat(batch.filter).isNull();
     }
 
+    /**
+     * A batch too small to prepare is searched key to key; once its exact seeks have mostly
+     * missed it, it is prepared through a filter, and reads the same. One whose seeks mostly find
+     * their key, or that is tinier than {@link BatchCursor#FILTERED_MIN_KEYS}, is never filtered.
+     */
+    @Test
+    void aSmallBatchThatSeeksMostlyMissGetsAFilterAndReadsTheSame() {
+        SplittableRandom random = new SplittableRandom(9);
+        int small = BatchCursor.PREPARED_MIN_KEYS / 8;
+        Batch missed = batch(sortedDistinct(random, small, 100L * small), random);
+        Batch found = batch(sortedDistinct(random, small, 100L * small), random);
+        Batch tiny = batch(sortedDistinct(random, BatchCursor.FILTERED_MIN_KEYS / 2, 100L * small), random);
+        int rounds = 0;
+        while (missed.filter == null) {
+            compareRound(List.of(missed), probes(random, missed, 100, 0.02), random);
+            rounds++;
+            assertThat(rounds).as("a filter for a small batch that seeks mostly miss").isLessThan(10);
+        }
+        for (int r = 0; r < 20; r++) {
+            compareRound(List.of(missed), probes(random, missed, 100, 0.3), random);
+            compareRound(List.of(found), probes(random, found, 100, 0.9), random);
+            compareRound(List.of(tiny), probes(random, tiny, 40, 0.05), random);
+        }
+        assertThat(missed.fences).as("too small for fences").isNull();
+        assertThat(found.filter).isNull();
+        assertThat(tiny.filter).isNull();
+    }
+
     @Test
     void filtersAreBuiltOnlyWhereEqualKeysHashAlike() {
         assertThat(KeyFilter.applies(new LongColumn(1))).isTrue();
