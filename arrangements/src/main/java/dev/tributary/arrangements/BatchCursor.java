@@ -128,8 +128,10 @@ final class BatchCursor implements Cursor {
         if (m == 0 || keys.getClass() != batch.keys.getClass()) return false;
         if (n < PREPARED_MIN_KEYS || n / m < PREPARED_MIN_GAP) {
             // small, or probed densely: galloping unless most seeks miss the batch (then its filter turns them away)
-            if (batch.filter == null && !filterDue(n)) return false;
-            if (batch.filter == null) batch.buildFilter();
+            if (batch.filter == null) {
+                if (!filterDue(n)) return false;
+                batch.buildFilter();
+            }
         }
         if (probeAt == null || probeAt.length < m) probeAt = new int[m];
         KeyFilter filter = batch.filter;
