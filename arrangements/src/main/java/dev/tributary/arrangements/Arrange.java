@@ -71,7 +71,11 @@ public final class Arrange {
             throw new IllegalArgumentException("trace '" + source.trace().name() + "' has times of arity " + source.trace().arity()
                     + " but scope '" + scope.name() + "' has arity " + scope.arity());
         }
-        TraceHandle handle = source.share();
+        // The replayed batches end at the trace's upper, and a join downstream reads the other
+        // side through the boundaries it has received: the import's handle (and every share a
+        // reader takes of it) keeps that boundary, though the source may need none (a server's
+        // read handle), or merges would erase it while the join catches up.
+        TraceHandle handle = source.shareHoldingUpper();
         Trace trace = handle.trace();
         OperatorBuilder b = scope.operator("import:" + name);
         OutputPort<ListContainer<Batch>> out = b.output(ListContainer.type());
@@ -98,21 +102,24 @@ public final class Arrange {
                 if (cap == null) return;
                 if (!started) {
                     started = true;
-                    send(existing);
+                    // Empty ones too: a reader that acknowledges what it received (a join) must
+                    // reach existingUpper, which the handle holds, not an earlier boundary the
+                    // trace may merge away.
+                    send(existing, true);
                     downgradeTo(existingUpper);
                 }
                 List<Batch> fresh = new ArrayList<>(arrived);
                 arrived.clear();
                 if (!fresh.isEmpty()) {
-                    send(fresh);
+                    send(fresh, false);
                     downgradeTo(fresh.get(fresh.size() - 1).upper());
                 }
             }
 
-            private void send(List<Batch> batches) {
+            private void send(List<Batch> batches, boolean withEmpty) {
                 ListContainer<Batch> msg = out.newContainer();
                 for (Batch batch : batches) {
-                    if (!batch.isEmpty()) msg.add(batch);
+                    if (withEmpty || !batch.isEmpty()) msg.add(batch);
                 }
                 out.send(cap, msg);
             }

@@ -44,6 +44,20 @@ public final class TraceHandle {
         return h;
     }
 
+    /**
+     * Another handle at this one's logical compaction whose physical compaction is the trace's
+     * upper: a boundary the trace has now whatever its readers allowed, kept from now on until
+     * the new handle moves past it. For an import, which replays the batches up to that upper to
+     * readers (a join) that read the trace through the boundaries they have received.
+     */
+    TraceHandle shareHoldingUpper() {
+        check();
+        TraceHandle h = trace.newHandle(logical);
+        h.physical = trace.upper();
+        trace.handleChanged();
+        return h;
+    }
+
     public Antichain logicalCompaction() {
         return logical;
     }
