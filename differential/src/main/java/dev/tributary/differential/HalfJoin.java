@@ -51,14 +51,42 @@ public final class HalfJoin {
 
     /** When a record of a half-join reads the arrangement, and when its output leaves. */
     public sealed interface ReadTime<D> {
-        /** At the record's own time {@code t} ({@code strict}: just before it); output at {@code t}. */
-        record OwnTime<D>(boolean strict) implements ReadTime<D> {}
+        /**
+         * At the record's own time {@code t} ({@code strict}: just before it); output at {@code t}.
+         * The arrangement is taken to begin at {@code asOf}: a record before it is read and output
+         * at {@code asOf}, and a read before {@code asOf} finds nothing. A delta join over
+         * arrangements whose history is compacted (imported into a later dataflow) gives every
+         * half-join of every term the same {@code asOf}, at or after each arrangement's since: each
+         * input's history up to then then arrives once, at {@code asOf}, where the strict and
+         * non-strict reads count it exactly once (a strict read just before {@code asOf} would
+         * otherwise meet whatever history the trace had not compacted yet, and count it twice).
+         */
+        record OwnTime<D>(boolean strict, long asOf) implements ReadTime<D> {
+            /** Over arrangements with all their history: taken to begin at time 0. */
+            public OwnTime(boolean strict) {
+                this(strict, 0);
+            }
+        }
 
         /**
          * At {@code lookup(d)}; a lookup before {@code since} reads nothing (the history there is not
          * kept); output at {@code max(t, lookup(d))}.
          */
         record AsOf<D>(java.util.function.ToLongFunction<? super D> lookup, long since) implements ReadTime<D> {}
+    }
+
+    /**
+     * The time a delta join over {@code lookups} should take its arrangements to begin at (the
+     * {@code asOf} of {@link ReadTime.OwnTime}): the latest of their handles' logical compaction
+     * frontiers, where each of them reads exactly from then on.
+     */
+    public static long asOf(List<? extends Arrangement<?, ?>> lookups) {
+        long asOf = 0;
+        for (Arrangement<?, ?> a : lookups) {
+            Antichain since = a.trace().logicalCompaction();
+            for (int e = 0; e < since.size(); e++) asOf = Math.max(asOf, since.get(e)[0]);
+        }
+        return asOf;
     }
 
     /**
@@ -166,7 +194,7 @@ public final class HalfJoin {
             // past the fuel, the rest waits for the next activation, held at the earliest of its output times
             long deferredFrom = Long.MAX_VALUE;
             for (int i = 0; i < pending.size(); i++) {
-                long t = times[i];
+                long t = readTime instanceof ReadTime.OwnTime<D> own ? Math.max(times[i], own.asOf()) : times[i];
                 if (o.size() >= JoinCore.FUEL) {
                     waiting.appendFrom(pending, i);
                     long emit = readTime instanceof ReadTime.AsOf<D> asOf ? Math.max(t, asOf.lookup().applyAsLong(dataType.get(pending.vals(), i))) : t;
@@ -179,7 +207,7 @@ public final class HalfJoin {
                 switch (readTime) {
                     case ReadTime.OwnTime<D> own -> {
                         readAt = own.strict() ? t - 1 : t;
-                        floor = 0;
+                        floor = own.asOf();
                         // a delta join's term reads at t - 1 but is counted at t: wait for t, as the other terms do
                         if (arrangedFrontier.lessEqual(t)) {
                             waiting.appendFrom(pending, i);
@@ -246,7 +274,9 @@ public final class HalfJoin {
                 long[] wt = pending.times();
                 for (int i = 0; i < pending.size(); i++) earliest = Math.min(earliest, wt[i]);
                 for (int e = 0; e < future.size(); e++) earliest = Math.min(earliest, future.get(e)[0]);
-                Antichain since = Antichain.of(Math.max(0, earliest - 1));
+                // records before asOf read at asOf, so history up to just before it may go as well
+                long asOf = ((ReadTime.OwnTime<D>) readTime).asOf();
+                Antichain since = Antichain.of(Math.max(0, Math.max(earliest, asOf) - 1));
                 if (trace.logicalCompaction().dominates(since) && !trace.logicalCompaction().equals(since)) trace.setLogicalCompaction(since);
             }
         });

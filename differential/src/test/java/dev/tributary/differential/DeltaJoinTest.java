@@ -54,6 +54,36 @@ class DeltaJoinTest {
         return out;
     }
 
+    /**
+     * The three-way join of {@code changes} on their keys as a delta join: the term of input i
+     * looks its changes up in the other inputs' {@code lookups}, inputs after i at {@code <= t},
+     * inputs before it at {@code < t}, all taken to begin at {@code asOf}.
+     */
+    private static Collection<String> deltaJoin(List<Collection<KV<Long, Long>>> changes, List<Arrangement<Long, Long>> lookups, long asOf) {
+        DataType<List<Long>> rows = DataType.ordered((List<Long> x, List<Long> y) -> x.toString().compareTo(y.toString()));
+        Collection<String> all = null;
+        for (int i = 0; i < 3; i++) {
+            int self = i;
+            Collection<List<Long>> partial = changes.get(i).map(kv -> {
+                List<Long> row = new ArrayList<>(List.of(kv.key(), -1L, -1L, -1L));
+                row.set(1 + self, kv.val());
+                return row;
+            }, rows);
+            for (int j = 0; j < 3; j++) {
+                if (j == i) continue;
+                int other = j;
+                partial = partial.halfJoin(row -> row.get(0), lookups.get(j), new HalfJoin.ReadTime.OwnTime<>(j < i, asOf), false, (row, v) -> {
+                    List<Long> next = new ArrayList<>(row);
+                    next.set(1 + other, v);
+                    return next;
+                }, rows, null);
+            }
+            Collection<String> term = partial.map(row -> row.get(0) + ":" + row.get(1) + ":" + row.get(2) + ":" + row.get(3), DataType.strings());
+            all = all == null ? term : all.concat(term);
+        }
+        return all;
+    }
+
     private static Map<String, Long> run(List<U> history, int workers, long at) {
         List<Object[]> out = Collections.synchronizedList(new ArrayList<>());
         Timely.run(Config.workers(workers), w -> {
@@ -62,28 +92,9 @@ class DeltaJoinTest {
                 for (int i = 0; i < 3; i++) in.add(InputSession.create(scope, "in" + i, P));
                 List<Arrangement<Long, Long>> arr = new ArrayList<>();
                 for (int i = 0; i < 3; i++) arr.add(in.get(i).collection().arrangeByKey(KV::key, L, KV::val, L));
-                // term for input i: inputs after i at <= t, inputs before i at < t
-                Collection<String> all = null;
-                for (int i = 0; i < 3; i++) {
-                    int self = i;
-                    Collection<List<Long>> partial = in.get(i).collection().map(kv -> {
-                        List<Long> row = new ArrayList<>(List.of(kv.key(), -1L, -1L, -1L));
-                        row.set(1 + self, kv.val());
-                        return row;
-                    }, DataType.ordered((List<Long> x, List<Long> y) -> x.toString().compareTo(y.toString())));
-                    for (int j = 0; j < 3; j++) {
-                        if (j == i) continue;
-                        int other = j;
-                        partial = partial.halfJoin(row -> row.get(0), arr.get(j), j < i, (row, v) -> {
-                            List<Long> next = new ArrayList<>(row);
-                            next.set(1 + other, v);
-                            return next;
-                        }, DataType.ordered((List<Long> x, List<Long> y) -> x.toString().compareTo(y.toString())));
-                    }
-                    Collection<String> term = partial.map(row -> row.get(0) + ":" + row.get(1) + ":" + row.get(2) + ":" + row.get(3), DataType.strings());
-                    all = all == null ? term : all.concat(term);
-                }
-                return all.inspect((s, t, d) -> out.add(new Object[] {s, t[0], d})).probe();
+                List<Collection<KV<Long, Long>>> changes = new ArrayList<>();
+                for (int i = 0; i < 3; i++) changes.add(in.get(i).collection());
+                return deltaJoin(changes, arr, 0).inspect((s, t, d) -> out.add(new Object[] {s, t[0], d})).probe();
             });
             for (U u : history) {
                 if (u.time() > in.get(0).time()[0]) for (InputSession<KV<Long, Long>> s : in) s.advanceTo(u.time());
@@ -96,6 +107,89 @@ class DeltaJoinTest {
         for (Object[] o : out) if ((Long) o[1] <= at) acc.merge((String) o[0], (Long) o[2], Long::sum);
         acc.values().removeIf(n -> n == 0);
         return acc;
+    }
+
+    /**
+     * The delta join made in a second dataflow over the first one's arrangements, after half the
+     * history, with those arrangements' history compacted (as the server's indexes are when a view
+     * is made over existing rows): the existing rows arrive at once, and at every time from then on
+     * the output equals the join. Issue 23's repro ({@code ../shared/repro/delta-join-existing-rows.sh})
+     * gave each existing row twice: a strict read just before a change's (old) time met the
+     * history the traces had not compacted yet.
+     */
+    private static Map<String, Long> runOverCompactedImports(List<U> history, int workers, long split, long at) {
+        List<Object[]> out = Collections.synchronizedList(new ArrayList<>());
+        Timely.run(Config.workers(workers), w -> {
+            List<InputSession<KV<Long, Long>>> in = new ArrayList<>();
+            List<Arrangement<Long, Long>> arr = new ArrayList<>();
+            Probe stored = w.dataflow("stored", scope -> {
+                for (int i = 0; i < 3; i++) in.add(InputSession.create(scope, "in" + i, P));
+                for (int i = 0; i < 3; i++) arr.add(in.get(i).collection().arrangeByKey(KV::key, L, KV::val, L));
+                return arr.get(0).batches().concat(arr.get(1).batches()).concat(arr.get(2).batches()).probe();
+            });
+            // the server's read handles: history kept from the last read on, no boundaries
+            List<dev.tributary.arrangements.TraceHandle> readers = new ArrayList<>();
+            for (Arrangement<Long, Long> a : arr) {
+                dev.tributary.arrangements.TraceHandle r = a.trace().share();
+                r.setPhysicalCompaction(dev.tributary.timely.Antichain.empty(1));
+                readers.add(r);
+            }
+            int next = feed(w, history, in, 0, split, stored);
+            // some of the history compacted to the split, some not
+            for (int i = 0; i < 3; i++) {
+                readers.get(i).setLogicalCompaction(dev.tributary.timely.Antichain.of(split - i % 2));
+                for (int round = 0; round < 3 && readers.get(i).trace().exert(1 << 20); round++) {
+                    // a few rounds of merging, as idle workers do
+                }
+            }
+            Probe view = w.dataflow("view", scope -> {
+                List<Arrangement<Long, Long>> imported = new ArrayList<>();
+                for (int i = 0; i < 3; i++) imported.add(arr.get(i).importInto(scope, readers.get(i)));
+                List<Arrangement<Long, Long>> lookups = new ArrayList<>();
+                for (int i = 0; i < 3; i++) lookups.add(arr.get(i).importInto(scope, readers.get(i)));
+                List<Collection<KV<Long, Long>>> changes = new ArrayList<>();
+                for (int i = 0; i < 3; i++) changes.add(imported.get(i).asCollection());
+                return deltaJoin(changes, lookups, HalfJoin.asOf(lookups)).inspect((s, t, d) -> out.add(new Object[] {s, t[0], d})).probe();
+            });
+            feed(w, history, in, next, Long.MAX_VALUE, stored);
+            for (dev.tributary.arrangements.TraceHandle r : readers) r.drop();
+            for (InputSession<KV<Long, Long>> s : in) s.close();
+            w.stepWhile(() -> !stored.isDone() || !view.isDone());
+        });
+        Map<String, Long> acc = new TreeMap<>();
+        for (Object[] o : out) if ((Long) o[1] <= at) acc.merge((String) o[0], (Long) o[2], Long::sum);
+        acc.values().removeIf(n -> n == 0);
+        return acc;
+    }
+
+    /** Feeds the updates of {@code history} from index {@code from} with times before {@code until}, stepping until they are arranged; returns where it stopped. */
+    private static int feed(dev.tributary.timely.Worker w, List<U> history, List<InputSession<KV<Long, Long>>> in, int from, long until, Probe probe) {
+        int i = from;
+        for (; i < history.size() && history.get(i).time() < until; i++) {
+            U u = history.get(i);
+            if (u.time() > in.get(0).time()[0]) for (InputSession<KV<Long, Long>> s : in) s.advanceTo(u.time());
+            if ((u.key() + u.val() + u.time()) % w.peers() == w.index()) in.get(u.input()).update(KV.of(u.key(), u.val()), u.diff());
+            long t = u.time();
+            w.stepWhile(() -> probe.lessThan(t));
+        }
+        if (until != Long.MAX_VALUE) {
+            for (InputSession<KV<Long, Long>> s : in) s.advanceTo(until);
+            w.stepWhile(() -> probe.lessThan(until));
+        }
+        return i;
+    }
+
+    @Test
+    void aDeltaJoinOverCompactedImportsCountsTheExistingRowsOnce() {
+        long split = 15;
+        for (long seed = 1; seed <= 8; seed++) {
+            List<U> h = history(seed);
+            for (int workers = 1; workers <= 2; workers++) {
+                for (long at : new long[] {split, 20, 29}) {
+                    assertThat(runOverCompactedImports(h, workers, split, at)).as("seed %d, %d workers, time %d", seed, workers, at).isEqualTo(oracle(h, at));
+                }
+            }
+        }
     }
 
     @Test

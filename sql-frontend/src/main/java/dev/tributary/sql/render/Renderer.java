@@ -6,6 +6,7 @@ import dev.tributary.changeslog.ChangeLog;
 import dev.tributary.differential.Arrangement;
 import dev.tributary.differential.Collection;
 import dev.tributary.differential.DataType;
+import dev.tributary.differential.HalfJoin;
 import dev.tributary.differential.InputSession;
 import dev.tributary.differential.KV;
 import dev.tributary.differential.Reducer;
@@ -333,14 +334,28 @@ public final class Renderer {
             Collection<Row> e = sources.errors(d.inputs().get(i).id(), scope);
             errs = errs == null ? e : errs.concat(e);
         }
+        // every lookup's index, imported first: the terms read them all as beginning at one time,
+        // the latest of their sinces (see HalfJoin.ReadTime.OwnTime), so that the history they
+        // hold is counted once however much of it each has compacted
+        List<List<Arrangement<Row, Row>>> indexes = new ArrayList<>();
+        List<Arrangement<Row, Row>> all = new ArrayList<>();
         for (Plan.DeltaPath path : d.paths()) {
+            List<Arrangement<Row, Row>> lookups = new ArrayList<>();
+            for (Plan.DeltaStep step : path.steps()) lookups.add(sources.index(step.index(), scope));
+            indexes.add(lookups);
+            all.addAll(lookups);
+        }
+        long asOf = HalfJoin.asOf(all);
+        for (int p = 0; p < d.paths().size(); p++) {
+            Plan.DeltaPath path = d.paths().get(p);
             int start = path.start();
             Rendered changes = filterWith(sources.get(d.inputs().get(start).id(), scope), d.inputs().get(start).types(), d.filters().get(start), 0);
             errs = errs.concat(changes.errs());
             Collection<Row> acc = changes.oks();
             List<Integer> layout = new ArrayList<>(List.of(start));
             List<SqlType> accTypes = new ArrayList<>(d.inputs().get(start).types());
-            for (Plan.DeltaStep step : path.steps()) {
+            for (int q = 0; q < path.steps().size(); q++) {
+                Plan.DeltaStep step = path.steps().get(q);
                 int[] probe = new int[step.probe().size()];
                 for (int k = 0; k < probe.length; k++) probe[k] = position(d, layout, step.probe().get(k));
                 RowCodec accCodec = new RowCodec(accTypes);
@@ -349,8 +364,8 @@ public final class Renderer {
                     for (int c : probe) if (accCodec.isNull(row, c)) return false;
                     return true;
                 });
-                Arrangement<Row, Row> index = sources.index(step.index(), scope);
-                acc = acc.halfJoin(row -> accCodec.project(row, probe), index, step.input() < start, (row, found) -> Row.concat(row, found), ROW);
+                acc = acc.halfJoin(row -> accCodec.project(row, probe), indexes.get(p).get(q), new HalfJoin.ReadTime.OwnTime<>(step.input() < start, asOf),
+                        false, (row, found) -> Row.concat(row, found), ROW, null);
                 int width = accTypes.size();
                 accTypes.addAll(d.inputs().get(step.input()).types());
                 layout.add(step.input());
