@@ -15,7 +15,8 @@ import java.util.Set;
  * (perhaps through the binder's filter of NULL keys), where an index on that collection is keyed
  * by exactly the join's key columns, becomes a read through that index, so the join uses the
  * index's arrangement instead of building another copy of the collection. The NULL-key filter
- * can go: the other input has no NULL keys, so NULL keys find nothing either way.
+ * can go while the other input keeps its own: NULL keys then find nothing either way. Only one
+ * input of a join drops it.
  */
 final class IndexSelection {
     private IndexSelection() {}
@@ -32,7 +33,20 @@ final class IndexSelection {
      */
     static Plan apply(Plan plan, Collection<CatalogItem.Index> indexes, Set<Long> used, java.util.function.LongUnaryOperator sinceOf) {
         return switch (plan) {
-            case Plan.Join j -> new Plan.Join(side(j.left(), j.leftKey(), indexes, used), side(j.right(), j.rightKey(), indexes, used), j.leftKey(), j.rightKey());
+            case Plan.Join j -> {
+                Plan left = side(j.left(), j.leftKey(), indexes, used);
+                Set<Long> rightUsed = new java.util.HashSet<>();
+                Plan right = side(j.right(), j.rightKey(), indexes, rightUsed);
+                // A side read through an index keeps its NULL keys (the binder's filter of them goes),
+                // which is right only while the other side has none: where both would, the right one
+                // keeps its filter and is arranged anew, or NULL would meet NULL.
+                if (left instanceof Plan.IndexedGet && right instanceof Plan.IndexedGet && j.left() instanceof Plan.Filter && j.right() instanceof Plan.Filter) {
+                    rightUsed.clear();
+                    right = apply(j.right(), indexes, rightUsed, sinceOf);
+                }
+                used.addAll(rightUsed);
+                yield new Plan.Join(left, right, j.leftKey(), j.rightKey());
+            }
             case Plan.DeltaJoin d -> delta(d, indexes, used);
             case Plan.AsOfLookup a -> {
                 List<CatalogItem.Index> reaching = indexes.stream().filter(ix -> sinceOf.applyAsLong(ix.id()) <= a.since()).toList();

@@ -14,7 +14,8 @@ import net.jqwik.api.statistics.Statistics;
  * The SQL incrementality oracle: every view of the {@link Shapes catalogue}, created as a
  * materialized view on empty tables, stays equal to its recomputation from scratch and to
  * DuckDB's answer through a random {@link History history} of inserts, updates and deletes in
- * autocommit, committed and rolled-back transactions. One property per family of shapes, so each
+ * autocommit, committed and rolled-back transactions, and so does the same view created halfway
+ * through; in half the tries every column has an index, so that joins are planned through them. One property per family of shapes, so each
  * family gets its share of the tries ({@code jqwik.tries.default}; ten times more with
  * {@code -Plong}).
  *
@@ -29,9 +30,10 @@ class IncrementalityOracleTest {
         return History.histories(Schema.TABLES, MAX_TXS);
     }
 
-    private static void run(Shape shape, History history) {
+    private static void run(Shape shape, History history, boolean indexed) {
         Statistics.collect(shape.name());
-        Oracle.check(shape, history);
+        Statistics.label("indexes").collect(indexed ? "every column indexed" : "no indexes");
+        Oracle.check(shape, history, indexed);
     }
 
     /**
@@ -74,32 +76,32 @@ class IncrementalityOracleTest {
     }
 
     @Property(seed = "501", shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
-    void filtersAndProjections(@ForAll("filters") Shape shape, @ForAll("histories") History history) {
-        run(shape, history);
+    void filtersAndProjections(@ForAll("filters") Shape shape, @ForAll("histories") History history, @ForAll boolean indexed) {
+        run(shape, history, indexed);
     }
 
     @Property(seed = "502", shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
-    void joins(@ForAll("joins") Shape shape, @ForAll("histories") History history) {
-        run(shape, history);
+    void joins(@ForAll("joins") Shape shape, @ForAll("histories") History history, @ForAll boolean indexed) {
+        run(shape, history, indexed);
     }
 
     @Property(seed = "503", shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
-    void aggregates(@ForAll("aggregates") Shape shape, @ForAll("histories") History history) {
-        run(shape, history);
+    void aggregates(@ForAll("aggregates") Shape shape, @ForAll("histories") History history, @ForAll boolean indexed) {
+        run(shape, history, indexed);
     }
 
     @Property(seed = "504", shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
-    void distinctAndTopK(@ForAll("distinctTopK") Shape shape, @ForAll("histories") History history) {
-        run(shape, history);
+    void distinctAndTopK(@ForAll("distinctTopK") Shape shape, @ForAll("histories") History history, @ForAll boolean indexed) {
+        run(shape, history, indexed);
     }
 
     @Property(seed = "505", shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
-    void correlatedSubqueries(@ForAll("subqueries") Shape shape, @ForAll("histories") History history) {
-        run(shape, history);
+    void correlatedSubqueries(@ForAll("subqueries") Shape shape, @ForAll("histories") History history, @ForAll boolean indexed) {
+        run(shape, history, indexed);
     }
 
     @Property(seed = "506", shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
-    void setOperations(@ForAll("setOperations") Shape shape, @ForAll("histories") History history) {
-        run(shape, history);
+    void setOperations(@ForAll("setOperations") Shape shape, @ForAll("histories") History history, @ForAll boolean indexed) {
+        run(shape, history, indexed);
     }
 }

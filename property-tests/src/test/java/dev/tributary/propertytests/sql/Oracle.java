@@ -23,10 +23,16 @@ import java.util.stream.Collectors;
  * <ol>
  *   <li>the materialized view, created before any data arrived and maintained since, equals the
  *       same query run from scratch as a one-off SELECT, exactly (PostgreSQL text, as
- *       multisets; a data error must be the same error); and</li>
+ *       multisets; a data error must be the same error);</li>
+ *   <li>so does the same view created halfway through the history, over the rows that exist
+ *       then (a view built from existing data goes another way than one that saw every row
+ *       arrive: a delta join over indexes gave each existing row twice); and</li>
  *   <li>it equals DuckDB's answer to the query on the same data (committed transactions only),
  *       as multisets of normalised values ({@link Rows}).</li>
  * </ol>
+ * With {@code indexed}, every column of every table has an index first, so that joins and
+ * lookups are planned through indexes (index joins and delta joins), not only by arranging their
+ * inputs.
  * A failure throws an {@link AssertionError} whose message holds the view, the transaction log
  * up to the failure, the tables' contents and every answer.
  */
@@ -35,9 +41,13 @@ final class Oracle implements AutoCloseable {
     private final Tributary db = Tributary.inMemory(Clock.manual(0));
     private final Connection duck;
     private final List<Tx> log = new ArrayList<>();
+    private final boolean indexed;
+    /** Whether the view made halfway through the history ({@code late}) exists yet. */
+    private boolean late;
 
-    Oracle(Shape shape) {
+    Oracle(Shape shape, boolean indexed) {
         this.shape = shape;
+        this.indexed = indexed;
         try {
             duck = DriverManager.getConnection("jdbc:duckdb:");
             try (Statement st = duck.createStatement()) {
@@ -50,6 +60,7 @@ final class Oracle implements AutoCloseable {
         for (Schema.Table t : Schema.TABLES) {
             db.execute(t.ddl());
             duck(t.ddl());
+            if (indexed) for (String ddl : indexes(t)) db.execute(ddl);
         }
         try {
             db.execute("CREATE MATERIALIZED VIEW mv AS " + shape.sql());
@@ -66,16 +77,33 @@ final class Oracle implements AutoCloseable {
      * thread, so that an engine that hangs fails the property (naming the shape and history)
      * instead of the build.
      */
-    static void check(Shape shape, History history) {
+    static void check(Shape shape, History history, boolean indexed) {
         dev.tributary.propertytests.Guard.within(LIMIT, () -> {
-            try (Oracle o = new Oracle(shape)) {
+            try (Oracle o = new Oracle(shape, indexed)) {
                 o.checkNow();
-                for (Tx tx : history.txs()) {
-                    o.apply(tx);
+                int half = (history.txs().size() + 1) / 2;
+                for (int i = 0; i < history.txs().size(); i++) {
+                    o.apply(history.txs().get(i));
+                    if (i + 1 == half) o.createLate();
                     o.checkNow();
                 }
             }
-        }, () -> "view " + shape + "\ndid not finish within " + LIMIT + " on the history" + history);
+        }, () -> "view " + shape + (indexed ? " (every column indexed)" : "") + "\ndid not finish within " + LIMIT + " on the history" + history);
+    }
+
+    /** One index per column of {@code t}: every single-column join key and filter can be planned through an index. */
+    static List<String> indexes(Schema.Table t) {
+        return t.columns().stream().map(c -> "CREATE INDEX " + t.name() + "_" + c.name() + " ON " + t.name() + " (" + c.name() + ")").toList();
+    }
+
+    /** Creates the view again, as {@code late}, over the rows there are now. */
+    void createLate() {
+        try {
+            db.execute("CREATE MATERIALIZED VIEW late AS " + shape.sql());
+        } catch (SqlException e) {
+            throw new AssertionError(context() + "\nthe view cannot be created over existing rows: " + e.render(shape.sql()), e);
+        }
+        late = true;
     }
 
     void apply(Tx tx) {
@@ -108,14 +136,8 @@ final class Oracle implements AutoCloseable {
     void checkNow() {
         Answer maintained = tributary("SELECT * FROM mv");
         Answer recomputed = tributary(shape.sql());
-        boolean same = maintained.error() != null || recomputed.error() != null
-                ? java.util.Objects.equals(maintained.error(), recomputed.error())
-                : maintained.text().equals(recomputed.text());
-        if (!same) {
-            throw new AssertionError(context() + "\nthe maintained view differs from the recomputation"
-                    + "\nmaintained (SELECT * FROM mv):\n" + maintained.show()
-                    + "\nrecomputed (one-off SELECT):\n" + recomputed.show());
-        }
+        sameAsRecomputed("mv", "the maintained view", maintained, recomputed);
+        if (late) sameAsRecomputed("late", "the view created over existing rows", tributary("SELECT * FROM late"), recomputed);
         if (shape.duckSql() == null) return;
         Answer duckdb = duckQuery(shape.duckSql());
         boolean agree = maintained.error() != null || duckdb.error() != null
@@ -125,6 +147,17 @@ final class Oracle implements AutoCloseable {
             throw new AssertionError(context() + "\nthe maintained view differs from DuckDB"
                     + "\nmaintained (SELECT * FROM mv):\n" + maintained.show()
                     + "\nDuckDB:\n" + duckdb.show());
+        }
+    }
+
+    private void sameAsRecomputed(String view, String what, Answer maintained, Answer recomputed) {
+        boolean same = maintained.error() != null || recomputed.error() != null
+                ? java.util.Objects.equals(maintained.error(), recomputed.error())
+                : maintained.text().equals(recomputed.text());
+        if (!same) {
+            throw new AssertionError(context() + "\n" + what + " differs from the recomputation"
+                    + "\nmaintained (SELECT * FROM " + view + "):\n" + maintained.show()
+                    + "\nrecomputed (one-off SELECT):\n" + recomputed.show());
         }
     }
 
@@ -162,6 +195,8 @@ final class Oracle implements AutoCloseable {
     /** The view, the transactions so far and the tables now, for a failure message. */
     private String context() {
         StringBuilder b = new StringBuilder("\nview mv: ").append(shape);
+        if (indexed) b.append("\nindexes: one per column, before any data: ").append(Schema.TABLES.stream().flatMap(t -> indexes(t).stream()).collect(Collectors.joining("; ")));
+        if (late) b.append("\nview late: the same query, created after the first ").append((log.size() + 1) / 2).append(" transactions (or so)");
         b.append("\ntransactions (").append(log.size()).append("):");
         for (int i = 0; i < log.size(); i++) b.append("\n  tx").append(i + 1).append(": ").append(log.get(i).sql());
         b.append("\ntables now (DuckDB's copy):");

@@ -71,6 +71,10 @@ final class Shapes {
             Shape.of(JOIN, "full-then-coalesce",
                     "SELECT coalesce(t2.k, t3.k) AS k, t2.x, t3.y FROM t2 FULL JOIN t3 ON t2.k = t3.k AND t2.s = t3.s"),
             Shape.of(JOIN, "self-join", "SELECT p.k, p.a, q.a AS qa FROM t1 p JOIN t1 q ON p.k = q.k AND p.a < q.a"),
+            // three stored inputs joined on columns: a delta join where indexes exist on the keys
+            Shape.of(JOIN, "three-way-star", "SELECT t1.k, t1.a, t2.x, t3.y FROM t1 JOIN t2 ON t1.k = t2.k JOIN t3 ON t1.k = t3.k"),
+            Shape.of(JOIN, "three-way-chain", "SELECT t1.k, t2.x, t3.s FROM t1 JOIN t2 ON t1.a = t2.k JOIN t3 ON t2.x = t3.k"),
+            Shape.of(JOIN, "three-way-text-key", "SELECT t1.s, t1.a, t2.x, t3.y FROM t1 JOIN t2 ON t1.s = t2.s JOIN t3 ON t2.s = t3.s WHERE t1.a > 0"),
 
             // ---------------------------------------------------------------- aggregates
             Shape.of(AGGREGATE, "counts", "SELECT k, count(*) AS c, count(a) AS ca, count(DISTINCT s) AS cd FROM t1 GROUP BY k"),

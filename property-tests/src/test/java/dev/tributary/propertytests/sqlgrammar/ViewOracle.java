@@ -39,6 +39,7 @@ final class ViewOracle {
     private static void run(Case c, int workers, List<String> outcomes) {
         try (Tributary db = Engines.open(workers)) {
             for (Schema.Table t : c.schema().tables()) db.execute(t.ddl());
+            for (String ddl : c.indexes()) db.execute(ddl);
             for (int i = 0; i < c.views().size(); i++) {
                 String sql = c.views().get(i).query().sql();
                 try {
@@ -48,8 +49,9 @@ final class ViewOracle {
                             + e.getMessage() + "\n" + sql + "\nreplay:\n" + c.script(-1), e);
                 }
             }
-            checkAll(db, c, -1, outcomes);
+            checkAll(db, c, -1, outcomes, false);
             List<String> units = c.units();
+            boolean late = false;
             for (int u = 0; u < units.size(); u++) {
                 try {
                     db.execute(units.get(u));
@@ -57,7 +59,18 @@ final class ViewOracle {
                     throw new AssertionError("Tributary refused " + units.get(u) + ": " + e.sqlState() + ": " + e.getMessage()
                             + "\nreplay:\n" + c.script(u), e);
                 }
-                checkAll(db, c, u, outcomes);
+                if (u + 1 == c.lateAfter()) {
+                    for (String ddl : c.lateViews()) {
+                        try {
+                            db.execute(ddl);
+                        } catch (SqlException e) {
+                            throw new AssertionError("a view cannot be created over existing rows: " + e.sqlState() + ": " + e.getMessage()
+                                    + "\n" + ddl + "\nreplay:\n" + c.script(u), e);
+                        }
+                    }
+                    late = true;
+                }
+                checkAll(db, c, u, outcomes, late);
             }
         }
     }
@@ -87,28 +100,34 @@ final class ViewOracle {
         }
     }
 
-    private static void checkAll(Tributary db, Case c, int unit, List<String> outcomes) {
+    private static void checkAll(Tributary db, Case c, int unit, List<String> outcomes, boolean late) {
         for (int i = 0; i < c.views().size(); i++) {
             String sql = c.views().get(i).query().sql();
-            Answer maintained = Answer.of(db, "SELECT * FROM mv" + (i + 1));
             Answer recomputed = Answer.of(db, sql);
-            String problem = null;
-            if (recomputed.state() != null && !recomputed.dataError()) problem = "the one-off SELECT fails (not a data error)";
-            else if (maintained.state() != null && !maintained.dataError()) problem = "reading the view fails (not a data error)";
-            else if (maintained.state() != null || recomputed.state() != null) {
-                if (!java.util.Objects.equals(maintained.state(), recomputed.state())) problem = "the view and the one-off SELECT report different errors";
-            } else if (!maintained.rows().equals(recomputed.rows())) problem = "the maintained view differs from the recomputation";
-            if (unit == c.units().size() - 1) {
-                outcomes.add(maintained.state() != null ? "data error " + maintained.state() : maintained.rows().isEmpty() ? "empty" : "rows");
-            }
-            if (problem != null) {
-                String when = unit < 0 ? "before any transaction" : "after transaction " + (unit + 1) + ": " + c.units().get(unit);
-                throw new AssertionError(problem + " for mv" + (i + 1) + ", " + when
-                        + "\nview mv" + (i + 1) + ": " + sql
-                        + "\nmaintained (SELECT * FROM mv" + (i + 1) + "):\n" + maintained.show()
-                        + "\nrecomputed (one-off SELECT):\n" + recomputed.show()
-                        + "\nreplay (bin/tributary sql --clock manual -f FILE):\n" + c.script(unit));
-            }
+            check(db, c, unit, outcomes, "mv" + (i + 1), sql, recomputed);
+            if (late) check(db, c, unit, null, "lv" + (i + 1), sql, recomputed);
+        }
+    }
+
+    /** Checks view {@code view} of query {@code sql} against {@code recomputed}; adds how it ended to {@code outcomes} (if not null). */
+    private static void check(Tributary db, Case c, int unit, List<String> outcomes, String view, String sql, Answer recomputed) {
+        Answer maintained = Answer.of(db, "SELECT * FROM " + view);
+        String problem = null;
+        if (recomputed.state() != null && !recomputed.dataError()) problem = "the one-off SELECT fails (not a data error)";
+        else if (maintained.state() != null && !maintained.dataError()) problem = "reading the view fails (not a data error)";
+        else if (maintained.state() != null || recomputed.state() != null) {
+            if (!java.util.Objects.equals(maintained.state(), recomputed.state())) problem = "the view and the one-off SELECT report different errors";
+        } else if (!maintained.rows().equals(recomputed.rows())) problem = "the maintained view differs from the recomputation";
+        if (outcomes != null && unit == c.units().size() - 1) {
+            outcomes.add(maintained.state() != null ? "data error " + maintained.state() : maintained.rows().isEmpty() ? "empty" : "rows");
+        }
+        if (problem != null) {
+            String when = unit < 0 ? "before any transaction" : "after transaction " + (unit + 1) + ": " + c.units().get(unit);
+            throw new AssertionError(problem + " for " + view + ", " + when
+                    + "\nview " + view + ": " + sql
+                    + "\nmaintained (SELECT * FROM " + view + "):\n" + maintained.show()
+                    + "\nrecomputed (one-off SELECT):\n" + recomputed.show()
+                    + "\nreplay (bin/tributary sql --clock manual -f FILE):\n" + c.script(unit));
         }
     }
 }
