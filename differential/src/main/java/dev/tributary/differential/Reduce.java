@@ -523,14 +523,19 @@ final class Reduce {
         private final Column incoming;
         private long[] counts = new long[8];
 
+        /** Finds an output value among {@link #vals}: a reducer may output many (a top-k). */
+        private final ValueIndex index;
+
         Change(DataType<R> type) {
             this.type = type;
             this.vals = type.newColumn(8);
             this.incoming = type.newColumn(1);
+            this.index = new ValueIndex(vals);
         }
 
         void clear() {
             vals.clear();
+            index.clear();
         }
 
         int size() {
@@ -561,11 +566,10 @@ final class Reduce {
         /** Adds {@code count} to the entry equal to value {@code i} of {@code column} (same class), or appends one. */
         void merge(Column column, int i, long count) {
             int n = vals.size();
-            for (int j = 0; j < n; j++) {
-                if (vals.equal(j, column, i)) {
-                    counts[j] += count;
-                    return;
-                }
+            int j = index.find(column, i);
+            if (j >= 0) {
+                counts[j] += count;
+                return;
             }
             if (n == counts.length) counts = Arrays.copyOf(counts, n * 2);
             vals.append(column, i);
@@ -594,11 +598,15 @@ final class Reduce {
         private int loading;
         private final Cursor.TimeDiffConsumer loader = (t, off, diff) -> push(loading, t, off, diff);
 
+        /** Finds a value among {@link #vals}: a key may hold millions of them (a global aggregate). */
+        private final ValueIndex index;
+
         KeyHistory(DataType<V> type, int arity) {
             this.type = type;
             this.arity = arity;
             this.vals = type.newColumn(16);
             this.times = new long[16 * arity];
+            this.index = new ValueIndex(vals);
         }
 
         /** Value {@code v} as an object, made once per load. */
@@ -673,6 +681,7 @@ final class Reduce {
                 anyObjects = false;
             }
             vals.clear();
+            index.clear();
             updates = 0;
             sweeping = false;
         }
@@ -702,10 +711,7 @@ final class Reduce {
 
         /** The index among the values of value {@code i} of {@code column} (same class), or -1. */
         int indexOf(Column column, int i) {
-            for (int v = 0, n = vals.size(); v < n; v++) {
-                if (vals.equal(v, column, i)) return v;
-            }
-            return -1;
+            return index.find(column, i);
         }
 
         /** The value index of update {@code u}. */
