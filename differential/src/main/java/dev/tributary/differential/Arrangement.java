@@ -111,6 +111,17 @@ public final class Arrangement<K, V> {
     }
 
     /**
+     * Per key, the first values in the values' order: {@code offset} units skipped, then at most
+     * {@code limit} taken ({@code limit < 0}: all the rest), a value of count {@code c} being
+     * {@code c} units. A min is {@code topK(name, 0, 1)} over the values; a max the same over
+     * values whose order is reversed. Work per change is a walk to the units taken, not a pass
+     * over the key's values; see {@link TopK}.
+     */
+    public Arrangement<K, V> topK(String name, long offset, long limit) {
+        return TopK.topK(this, name, offset, limit);
+    }
+
+    /**
      * Pairs every {@code (key, v1)} here with every {@code (key, v2)} of {@code other}: the output
      * {@code f(key, v1, v2)} at the lattice join of the two times, with the product of the diffs.
      */

@@ -167,4 +167,14 @@ class OperatorTest {
     void max(@ForAll("oneInput") Script script) {
         check(script, Unary.MAX);
     }
+
+    @Property(seed = "125")
+    void topK(@ForAll("oneInput") Script script) {
+        check(script, Unary.TOP_K);
+    }
+
+    @Property(seed = "126")
+    void topKWithoutALimit(@ForAll("oneInput") Script script) {
+        check(script, Unary.TOP_K_ALL_BUT_FIRST);
+    }
 }

@@ -253,6 +253,30 @@ final class Operators {
             Map<?, Long> model(Map<Long, Long> m) {
                 return extreme(m, true);
             }
+        },
+        TOP_K("arrangeByKey(d mod 3, d).topK(1, 2)") {
+            @Override
+            Output<?> render(Collection<Long> c) {
+                Arrangement<Long, Long> a = c.arrangeByKey(d -> d % 3, LONGS, d -> d, LONGS).topK("topk", 1, 2);
+                return Harness.output(a.asCollection(), a, KV::of);
+            }
+
+            @Override
+            Map<?, Long> model(Map<Long, Long> m) {
+                return firstUnits(m, 1, 2);
+            }
+        },
+        TOP_K_ALL_BUT_FIRST("arrangeByKey(d mod 3, d).topK(2, no limit)") {
+            @Override
+            Output<?> render(Collection<Long> c) {
+                Arrangement<Long, Long> a = c.arrangeByKey(d -> d % 3, LONGS, d -> d, LONGS).topK("rest", 2, -1);
+                return Harness.output(a.asCollection(), a, KV::of);
+            }
+
+            @Override
+            Map<?, Long> model(Map<Long, Long> m) {
+                return firstUnits(m, 2, Long.MAX_VALUE);
+            }
         };
 
         final String description;
@@ -280,6 +304,30 @@ final class Operators {
                     if (n > 0) positive.add(v);
                 });
                 if (!positive.isEmpty()) out.put(KV.of(k, greatest ? positive.getLast() : positive.getFirst()), 1L);
+            });
+            return out;
+        }
+
+        /**
+         * Per key {@code d mod 3}, its data in ascending order counted in units (those with a
+         * positive count): {@code offset} units skipped, then at most {@code limit} taken.
+         */
+        static Map<?, Long> firstUnits(Map<Long, Long> m, long offset, long limit) {
+            Map<KV<Long, Long>, Long> out = new HashMap<>();
+            Multisets.group(m, d -> d % 3).forEach((k, vals) -> {
+                long skip = offset;
+                long take = limit;
+                for (Map.Entry<Long, Long> e : new TreeMap<>(vals).entrySet()) {
+                    long n = e.getValue();
+                    if (n <= 0 || take == 0) continue;
+                    long skipped = Math.min(skip, n);
+                    skip -= skipped;
+                    long taken = Math.min(n - skipped, take);
+                    if (taken > 0) {
+                        out.put(KV.of(k, e.getKey()), taken);
+                        take -= taken;
+                    }
+                }
             });
             return out;
         }
