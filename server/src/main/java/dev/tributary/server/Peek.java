@@ -242,11 +242,40 @@ record Peek(long source, CatalogItem.Index index, Row key, List<Plan> steps) {
     /** The steps applied to {@code rows}, in order. */
     private List<Object[]> applyTo(List<Object[]> rows) {
         List<Object[]> out = new ArrayList<>(rows.size());
+        FirstError error = new FirstError();
         for (Object[] r : rows) {
-            Object[] v = step(r);
+            Object[] v = error.step(this, r);
             if (v != null) out.add(v);
         }
+        error.throwIfAny();
         return out;
+    }
+
+    /**
+     * The error a query reports when rows fail: the least in the order of error rows, as a
+     * dataflow reports it ({@link Dataflows#firstError}), so that a query answered here and the
+     * same query maintained as a view report the same error, whatever order the rows come in.
+     */
+    private static final class FirstError {
+        private dev.tributary.sql.row.Row least;
+        private dev.tributary.sql.SqlException error;
+
+        Object[] step(Peek peek, Object[] row) {
+            try {
+                return peek.step(row);
+            } catch (dev.tributary.sql.SqlException e) {
+                dev.tributary.sql.row.Row r = dev.tributary.sql.render.Errors.encode(e);
+                if (least == null || r.compareTo(least) < 0) {
+                    least = r;
+                    error = e;
+                }
+                return null;
+            }
+        }
+
+        void throwIfAny() {
+            if (error != null) throw error;
+        }
     }
 
     /** The row after every step, or null when a filter drops it. */
@@ -281,11 +310,13 @@ record Peek(long source, CatalogItem.Index index, Row key, List<Plan> steps) {
     /** The steps applied to the source's rows (values decoded with {@code codec}), each repeated by its count. */
     List<Object[]> apply(Map<Row, Long> rows, RowCodec codec) {
         List<Object[]> out = new ArrayList<>();
+        FirstError error = new FirstError();
         for (Map.Entry<Row, Long> e : rows.entrySet()) {
-            Object[] v = step(codec.decode(e.getKey()));
+            Object[] v = error.step(this, codec.decode(e.getKey()));
             if (v == null) continue;
             for (long i = 0; i < e.getValue(); i++) out.add(v);
         }
+        error.throwIfAny();
         return out;
     }
 }

@@ -156,6 +156,22 @@ class CoordinatorTest {
     }
 
     @Test
+    void rowsThatFailDifferentlyReportTheSameErrorAsAQueryAndAsAView() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
+            db.execute("CREATE TABLE t (b bigint)");
+            String query = "SELECT b * b AS square, b % b AS rest FROM t";
+            db.execute("CREATE MATERIALIZED VIEW v AS " + query);
+            // the first row fails with 22012, the second with 22003: both report the least error, 22003
+            db.execute("INSERT INTO t VALUES (0), (4000000000)");
+            fails("22003", () -> db.query("SELECT * FROM v"));
+            fails("22003", () -> db.query(query));
+            db.execute("DELETE FROM t WHERE b = 4000000000");
+            fails("22012", () -> db.query("SELECT * FROM v"));
+            fails("22012", () -> db.query(query));
+        }
+    }
+
+    @Test
     void constantFiltersAreFoldedAwayButErrorsStillHappenPerRow() {
         try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
             db.execute("CREATE TABLE t (a int)");
