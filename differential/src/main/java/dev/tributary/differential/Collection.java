@@ -73,6 +73,72 @@ public final class Collection<D> {
         })), outType);
     }
 
+    /** Where {@link Exploder} puts the records it makes of one update. */
+    @FunctionalInterface
+    public interface ExplodeSink<R> {
+        /** A record at the exploded update's time, with multiplicity {@code diff}. */
+        void add(R data, long diff);
+    }
+
+    /** Makes records, each with its own multiplicity, of one {@code (data, diff)}. */
+    @FunctionalInterface
+    public interface Exploder<D, R> {
+        void explode(D data, long diff, ExplodeSink<R> out);
+    }
+
+    /**
+     * Each update {@code (d, t, n)} replaced by the records {@code f} makes of {@code (d, n)}, at
+     * the same time {@code t}, each with the multiplicity {@code f} gives it: differential
+     * dataflow's explode. A multiplicity can carry a value (a sum's addend times {@code n}), so
+     * that consolidation adds the values up: how accumulable aggregates keep no more than their
+     * totals. A zero multiplicity is dropped.
+     */
+    public <R> Collection<R> explode(Exploder<? super D, R> f, DataType<R> outType) {
+        return explode(f, outType, false);
+    }
+
+    /**
+     * {@link #explode(Exploder, DataType)}; with {@code combine}, the records of one message that
+     * are {@code equals} at the same time are sent as one, with their multiplicities added: where
+     * many updates add to few records (every row of a group to the group's sums), the arrangement
+     * that consolidates them then sorts a handful per message, not one per update. Only for data
+     * whose {@code equals} and {@code hashCode} agree with its type's equality.
+     */
+    public <R> Collection<R> explode(Exploder<? super D, R> f, DataType<R> outType, boolean combine) {
+        int arity = scope().arity();
+        return new Collection<>(stream.unary("explode", Pact.pipeline(), containerType(outType, arity), (in, out) -> in.forEach((cap, data) -> {
+            Updates o = out.newContainer();
+            long[] times = data.times();
+            long[] diffs = data.diffs();
+            int[] at = new int[1];
+            java.util.LinkedHashMap<R, long[]> combined = combine ? new java.util.LinkedHashMap<>() : null;
+            ExplodeSink<R> sink = combine
+                    ? (r, n) -> combined.computeIfAbsent(r, x -> new long[1])[0] += n
+                    : (r, n) -> {
+                        if (n != 0) append(o, outType, r, times, at[0] * arity, n);
+                    };
+            int from = 0;
+            for (int i = 0; i < data.size(); i++) {
+                if (combine && i > from && !java.util.Arrays.equals(times, i * arity, (i + 1) * arity, times, from * arity, (from + 1) * arity)) {
+                    flush(combined, o, outType, times, from * arity);
+                    from = i;
+                }
+                at[0] = i;
+                f.explode(type.get(data.keys(), i), diffs[i], sink);
+            }
+            if (combine && data.size() > 0) flush(combined, o, outType, times, from * arity);
+            out.send(cap, o);
+        })), outType);
+    }
+
+    /** Appends the combined records of one time, with their added multiplicities, and empties {@code combined}. */
+    private static <R> void flush(java.util.Map<R, long[]> combined, Updates o, DataType<R> type, long[] times, int offset) {
+        for (java.util.Map.Entry<R, long[]> e : combined.entrySet()) {
+            if (e.getValue()[0] != 0) append(o, type, e.getKey(), times, offset, e.getValue()[0]);
+        }
+        combined.clear();
+    }
+
     /** Where {@link UpdateExpander} puts the updates it makes of one. */
     @FunctionalInterface
     public interface UpdateSink<R> {

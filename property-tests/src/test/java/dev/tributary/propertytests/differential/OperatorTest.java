@@ -53,6 +53,11 @@ class OperatorTest {
         check(script, Unary.FLAT_MAP);
     }
 
+    @Property(seed = "127")
+    void explodeWithMultiplicitiesThatCarryValues(@ForAll("oneInput") Script script) {
+        check(script, Unary.EXPLODE);
+    }
+
     @Property(seed = "104")
     void negate(@ForAll("oneInput") Script script) {
         check(script, Unary.NEGATE);

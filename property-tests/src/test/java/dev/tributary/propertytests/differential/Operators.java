@@ -47,6 +47,25 @@ final class Operators {
                 return Multisets.filter(m, d -> d % 3 != 1);
             }
         },
+        EXPLODE("explode(d -> (d mod 3, d), (0, 1)), combined") {
+            @Override
+            Output<?> render(Collection<Long> c) {
+                return Harness.output(c.explode((d, n, out) -> {
+                    out.add(d % 3, n * d);
+                    out.add(0L, n);
+                }, LONGS, true));
+            }
+
+            @Override
+            Map<?, Long> model(Map<Long, Long> m) {
+                Map<Long, Long> out = new HashMap<>();
+                m.forEach((d, n) -> {
+                    Multisets.add(out, d % 3, n * d);
+                    Multisets.add(out, 0L, n);
+                });
+                return out;
+            }
+        },
         FLAT_MAP("flatMap(d -> [d, d/2, d/2])") {
             @Override
             Output<?> render(Collection<Long> c) {

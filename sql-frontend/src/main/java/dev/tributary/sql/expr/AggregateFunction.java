@@ -25,4 +25,15 @@ public interface AggregateFunction {
 
     /** The aggregate of the group; NULL (Java null) when PostgreSQL gives NULL (no non-NULL input, except count). */
     Object evaluate(List<Object[]> argRows, long[] multiplicities);
+
+    /**
+     * The aggregate as exact sums that rows add to and retractions subtract from (count, sum and
+     * avg of exact types, bool_and, bool_or), or null when it is not one: its result then needs
+     * the group's values (min, max, string_agg, sums of floating-point numbers, whose result
+     * depends on the order of the additions). Without DISTINCT, its result over a group equals
+     * {@link #evaluate}'s.
+     */
+    default Accumulation accumulation() {
+        return null;
+    }
 }

@@ -31,7 +31,7 @@ public final class Aggregates {
         Object evaluate(List<Object[]> rows, long[] mult);
     }
 
-    private record Agg(String name, List<SqlType> argTypes, SqlType resultType, Body body) implements AggregateFunction {
+    private record Agg(String name, List<SqlType> argTypes, SqlType resultType, Body body, Accumulation accumulation) implements AggregateFunction {
         public Object evaluate(List<Object[]> argRows, long[] multiplicities) {
             return body.evaluate(argRows, multiplicities);
         }
@@ -80,14 +80,14 @@ public final class Aggregates {
     public static AggregateFunction resolve(String name, List<SqlType> argTypes, boolean distinct, boolean star, int pos) {
         String n = name.toLowerCase(Locale.ROOT);
         if (n.equals("count")) {
-            if (star) return new Agg("count", List.of(), SqlType.BIGINT, (rows, m) -> total(m));
+            if (star) return new Agg("count", List.of(), SqlType.BIGINT, (rows, m) -> total(m), COUNT_ROWS);
             if (argTypes.size() == 1) {
                 SqlType t = argTypes.get(0).kind() == Kind.UNKNOWN ? SqlType.TEXT : argTypes.get(0);
                 return new Agg("count", List.of(t), SqlType.BIGINT, (rows, m) -> {
                     long c = 0;
                     for (int i = 0; i < rows.size(); i++) if (rows.get(i)[0] != null) c += m[i];
                     return c;
-                });
+                }, COUNT_VALUES);
             }
         }
         if (n.equals("array_agg") && !star && argTypes.size() == 1 && !argTypes.get(0).isArray()) {
@@ -98,7 +98,7 @@ public final class Aggregates {
                 List<Object> out = new ArrayList<>();
                 for (int i = 0; i < rows.size(); i++) for (long k = 0; k < m[i]; k++) out.add(rows.get(i)[0]);
                 return java.util.Collections.unmodifiableList(out);
-            });
+            }, null);
         }
         List<Resolver.Candidate> cands = star ? null : CANDIDATES.get(n);
         List<Resolver.Candidate> found = cands == null ? List.of() : Resolver.select(cands, argTypes, false);
@@ -128,7 +128,130 @@ public final class Aggregates {
             case "string_agg" -> in == Kind.BYTEA ? stringAggBytea() : stringAgg();
             default -> throw new IllegalStateException(n);
         };
-        return new Agg(n, params, result, body);
+        Accumulation accumulation = switch (n) {
+            case "sum" -> summing(in, result, false);
+            case "avg" -> summing(in, result, true);
+            case "bool_and", "every" -> BOOL_AND;
+            case "bool_or" -> BOOL_OR;
+            default -> null;
+        };
+        return new Agg(n, params, result, body, accumulation);
+    }
+
+    // ------------------------------------------------------------------ accumulable forms
+
+    /** count(*): one sum, of rows. */
+    private static final Accumulation COUNT_ROWS = new Accumulation() {
+        public void add(Object[] args, Sink sink) {
+            sink.add(0, 0, 1);
+        }
+
+        public Object result(Totals totals) {
+            return totals.sum(0, 0);
+        }
+    };
+
+    /** count(x): one sum, of non-NULL values. */
+    private static final Accumulation COUNT_VALUES = new Accumulation() {
+        public void add(Object[] args, Sink sink) {
+            if (args[0] != null) sink.add(0, 0, 1);
+        }
+
+        public Object result(Totals totals) {
+            return totals.sum(0, 0);
+        }
+    };
+
+    /** bool_and and bool_or: sums of true (component 0) and false (component 1) values. */
+    private static final Accumulation BOOL_AND = bools(true);
+    private static final Accumulation BOOL_OR = bools(false);
+
+    private static Accumulation bools(boolean and) {
+        return new Accumulation() {
+            public void add(Object[] args, Sink sink) {
+                if (args[0] instanceof Boolean b) sink.add(b ? 0 : 1, 0, 1);
+            }
+
+            public Object result(Totals totals) {
+                long t = totals.sum(0, 0);
+                long f = totals.sum(1, 0);
+                if (t + f == 0) return null;
+                return and ? f == 0 : t > 0;
+            }
+        };
+    }
+
+    /**
+     * sum and avg of an exact type: the count of non-NULL values (component 0; for numeric, one
+     * sum per scale, so the result has the largest scale of the values present, as adding
+     * BigDecimals gives) and the exact sum (component 1, an integer per scale; intervals sum
+     * months, days and microseconds in components 1 to 3). Floating-point sums are not
+     * accumulable: added in another order they differ in the last bits, so a maintained sum would
+     * drift from the recomputed one.
+     */
+    private static Accumulation summing(Kind in, SqlType result, boolean average) {
+        return switch (in) {
+            case SMALLINT, INTEGER, BIGINT -> new Accumulation() {
+                public void add(Object[] args, Sink sink) {
+                    if (args[0] == null) return;
+                    sink.add(0, 0, 1);
+                    sink.addInteger(1, 0, (Long) args[0]);
+                }
+
+                public Object result(Totals totals) {
+                    long n = totals.sum(0, 0);
+                    if (n == 0) return null;
+                    BigInteger s = totals.integer(1, 0);
+                    if (average) return Numerics.divide(new BigDecimal(s), BigDecimal.valueOf(n));
+                    if (result.kind() == Kind.NUMERIC) return new BigDecimal(s);
+                    if (s.bitLength() > 63) throw Casts.integerOutOfRange(Kind.BIGINT);
+                    return s.longValue();
+                }
+            };
+            case NUMERIC -> new Accumulation() {
+                public void add(Object[] args, Sink sink) {
+                    if (args[0] == null) return;
+                    BigDecimal v = (BigDecimal) args[0];
+                    if (v.scale() < 0) v = v.setScale(0);
+                    sink.add(0, v.scale(), 1);
+                    sink.addInteger(1, v.scale(), v.unscaledValue());
+                }
+
+                public Object result(Totals totals) {
+                    int[] scales = totals.keys(0);
+                    if (scales.length == 0) return null;
+                    BigDecimal s = average ? BigDecimal.ZERO : null;
+                    long n = 0;
+                    for (int scale : scales) {
+                        BigDecimal part = new BigDecimal(totals.integer(1, scale), scale);
+                        s = s == null ? part : s.add(part);
+                        n += totals.sum(0, scale);
+                    }
+                    return average ? Numerics.divide(s, BigDecimal.valueOf(n)) : s;
+                }
+            };
+            case INTERVAL -> new Accumulation() {
+                public void add(Object[] args, Sink sink) {
+                    if (!(args[0] instanceof Interval iv)) return;
+                    sink.add(0, 0, 1);
+                    sink.add(1, 0, iv.months());
+                    sink.add(2, 0, iv.days());
+                    sink.addInteger(3, 0, iv.micros());
+                }
+
+                public Object result(Totals totals) {
+                    long n = totals.sum(0, 0);
+                    if (n == 0) return null;
+                    long months = totals.sum(1, 0);
+                    long days = totals.sum(2, 0);
+                    BigInteger micros = totals.integer(3, 0);
+                    if (months != (int) months || days != (int) days || micros.bitLength() > 63) throw new SqlException("22008", "interval out of range");
+                    Interval sum = new Interval((int) months, (int) days, micros.longValue());
+                    return average ? DateTimes.divide(sum, n) : sum;
+                }
+            };
+            default -> null;
+        };
     }
 
     private static long total(long[] m) {

@@ -423,9 +423,9 @@ public final class Renderer {
         return new Side(r.oks().arrangeByKey(row -> codec.project(row, k), ROW, row -> row, ROW), r.errs());
     }
 
+    /** A GROUP BY: its aggregates rendered by {@link Grouping}, errors split off, and a global aggregate's row on empty input. */
     private Rendered reduce(Rendered in, Plan.Reduce r) {
         List<SqlType> inTypes = r.input().types();
-        RowCodec inCodec = new RowCodec(inTypes);
         int[] key = r.groupKey().stream().mapToInt(Integer::intValue).toArray();
         List<AggregateCall> aggs = r.aggregates();
         List<SqlType> aggTypes = new ArrayList<>();
@@ -433,29 +433,7 @@ public final class Renderer {
         for (AggregateCall a : aggs) aggTypes.add(a.function().resultType());
         RowCodec outCodec = new RowCodec(aggTypes);
         RowCodec errCodec = new RowCodec(FLAGGED_ERROR);
-        Reducer<Row, Row, Row> logic = (k, input, output) -> {
-            try {
-                int size = input.size();
-                Object[][] rows = new Object[size][];
-                long[] counts = new long[size];
-                for (int i = 0; i < size; i++) {
-                    counts[i] = input.count(i);
-                    if (counts[i] < 0) throw new SqlException("XX000", "a group of an aggregate holds a row a negative number of times; this is a bug");
-                    rows[i] = inCodec.decode(input.value(i));
-                }
-                Object[] out = new Object[aggs.size() + 1];
-                out[0] = Boolean.FALSE;
-                for (int a = 0; a < aggs.size(); a++) out[a + 1] = Aggregation.evaluate(aggs.get(a), inTypes, rows, counts);
-                output.add(outCodec.encode(out), 1);
-            } catch (SqlException e) {
-                output.add(errCodec.encode(new Object[] {Boolean.TRUE, e.sqlState(), e.getMessage()}), 1);
-            } catch (RuntimeException e) {
-                SqlException x = Errors.internal(e);
-                output.add(errCodec.encode(new Object[] {Boolean.TRUE, x.sqlState(), x.getMessage()}), 1);
-            }
-        };
-        Arrangement<Row, Row> grouped = in.oks().arrangeByKey(row -> inCodec.project(row, key), ROW, row -> row, ROW);
-        Arrangement<Row, Row> reduced = grouped.reduce("aggregate", logic, ROW);
+        Arrangement<Row, Row> reduced = Grouping.aggregate(in, r);
         List<SqlType> keyTypes = new ArrayList<>();
         for (int c : key) keyTypes.add(inTypes.get(c));
         int[] payload = new int[aggs.size()];
@@ -497,34 +475,49 @@ public final class Renderer {
         return idx;
     }
 
+    /**
+     * ORDER BY ... LIMIT/OFFSET per group (and DISTINCT ON): each row arranged under its group,
+     * as its sort key (bytes whose order is the ORDER BY's) then the row itself, which breaks
+     * ties; {@link Arrangement#topK} then takes the first rows by walking the group in that
+     * order, not by sorting it.
+     */
     private Rendered topK(Rendered in, Plan.TopK t) {
         List<SqlType> types = t.input().types();
         RowCodec codec = new RowCodec(types);
         int[] key = t.groupKey().stream().mapToInt(Integer::intValue).toArray();
-        Comparator<Object[]> order = rowOrder(t.order(), types);
-        long limit = t.limit();
-        long offset = t.offset();
-        Reducer<Row, Row, Row> logic = (k, input, output) -> {
-            int size = input.size();
-            Object[][] rows = new Object[size][];
-            Integer[] idx = sortedGroup(input, codec, order, rows);
-            long skip = offset;
-            long take = limit < 0 ? Long.MAX_VALUE : limit;
-            for (int j = 0; j < size && take > 0; j++) {
-                long c = input.count(idx[j]);
-                if (c <= 0) continue;
-                long skipped = Math.min(skip, c);
-                skip -= skipped;
-                long n = Math.min(c - skipped, take);
-                if (n > 0) {
-                    output.add(input.value(idx[j]), n);
-                    take -= n;
-                }
-            }
-        };
-        Arrangement<Row, Row> grouped = in.oks().arrangeByKey(row -> codec.project(row, key), ROW, row -> row, ROW);
-        Collection<Row> oks = grouped.reduce("topk", logic, ROW).flatten((k, v) -> v, ROW);
+        RowCodec keyed = SORT_KEY.concat(codec);
+        int[] row = new int[types.size()];
+        for (int c = 0; c < row.length; c++) row[c] = c + 1;
+        Arrangement<Row, Row> grouped = in.oks().arrangeByKey(r -> codec.project(r, key), ROW,
+                r -> Row.concat(SORT_KEY.encode(sortKey(r, codec, t.order())), r), ROW);
+        Collection<Row> oks = grouped.topK("topk", t.offset(), t.limit()).flatten((k, v) -> keyed.project(v, row), ROW);
         return new Rendered(oks, in.errs());
+    }
+
+    /** A sort key: bytes in a BYTEA column, which keeps their unsigned order. */
+    private static final RowCodec SORT_KEY = RowCodec.of(SqlType.BYTEA);
+
+    /**
+     * The bytes of {@code row}'s sort key, whose unsigned order is {@code order}'s: per key, a
+     * byte that puts NULL first or last, then (for a value) the column as encoded, complemented
+     * when descending (an encoded value is prefix-free, so its complement sorts in reverse).
+     * Numbers and intervals are encoded in their key form, so that values PostgreSQL orders as
+     * equal (1.0 and 1.00) tie, to be ordered by the rest of the row.
+     */
+    private static dev.tributary.sql.types.Bytea sortKey(Row row, RowCodec codec, List<Plan.SortKey> order) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (Plan.SortKey k : order) {
+            boolean isNull = codec.isNull(row, k.column());
+            out.write(isNull == k.nullsFirst() ? 0 : 1);
+            if (isNull) continue;
+            SqlType type = codec.types().get(k.column());
+            byte[] bytes = type.kind() == SqlType.Kind.NUMERIC || type.kind() == SqlType.Kind.INTERVAL
+                    ? RowCodec.of(type).encode(dev.tributary.sql.row.Keys.normalize(codec.get(row, k.column()))).toBytes()
+                    : codec.project(row, new int[] {k.column()}).toBytes();
+            if (k.descending()) for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) ~bytes[i];
+            out.writeBytes(bytes);
+        }
+        return dev.tributary.sql.types.Bytea.copyOf(out.toByteArray());
     }
 
     /** The order of decoded rows by sort keys, NULLs placed as each key says. */

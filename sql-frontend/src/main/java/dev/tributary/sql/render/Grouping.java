@@ -1,0 +1,406 @@
+package dev.tributary.sql.render;
+
+import dev.tributary.differential.Arrangement;
+import dev.tributary.differential.Collection;
+import dev.tributary.differential.DataType;
+import dev.tributary.differential.KV;
+import dev.tributary.differential.Reducer;
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.expr.Accumulation;
+import dev.tributary.sql.plan.AggregateCall;
+import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.row.Row;
+import dev.tributary.sql.row.RowCodec;
+import dev.tributary.sql.types.SqlType;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A GROUP BY's aggregates, each in the shape that keeps a change's work proportional to the
+ * change whatever the group's size (DESIGN.md, section 6):
+ * <ul>
+ *   <li><b>accumulable</b> (count, sum and avg of exact types, bool_and, bool_or: those with an
+ *       {@link Accumulation}): every row is exploded into the amounts it adds to its group's
+ *       sums, keyed by (group, sum), with the amount as its multiplicity, so the arrangement's
+ *       consolidation adds them up; a reduce per group then reads only its totals, a handful of
+ *       values. A DISTINCT one first takes the distinct (group, arguments).</li>
+ *   <li><b>ordered</b> (min and max): the group's non-NULL arguments arranged in order (reversed
+ *       for max) and {@link Arrangement#topK} of one: a walk to the first value that is there.</li>
+ *   <li><b>basic</b> (string_agg, array_agg, sums of floating-point numbers): a reduce over the
+ *       group's rows, linear in the group per change.</li>
+ * </ul>
+ * The accumulable part always runs, with a count of rows, and says which groups exist. Where
+ * other parts exist, a reduce per group collates one row from each part into the result.
+ *
+ * <p>The result is what {@link Aggregation#evaluate} gives for the group, row for row: its
+ * collection of {@code (group key, flag, aggregate values...)} rows, the flag true for a group
+ * whose aggregate failed, whose row then holds {@code (sqlstate, message)} instead.
+ */
+final class Grouping {
+    private Grouping() {}
+
+    private static final DataType<Row> ROW = Renderer.ROW;
+    private static final DataType<KV<Row, Row>> KEYED = DataType.pairs(ROW, ROW);
+    /** A sum's name: aggregate slot ({@link #ROWS} for the row count), component, key, chunk (-1: a plain sum). */
+    private static final RowCodec SUM = RowCodec.of(SqlType.BIGINT, SqlType.BIGINT, SqlType.BIGINT, SqlType.BIGINT);
+    private static final int ROWS = -1;
+    /** A collated part's tag: {@link #MAIN}, an ordered aggregate's slot, or {@link #BASIC}. */
+    private static final RowCodec TAG = RowCodec.of(SqlType.BIGINT);
+    private static final int TAG_BYTES = TAG.encode(0L).byteLength();
+    private static final RowCodec FLAG = RowCodec.of(SqlType.BOOLEAN);
+    private static final int MAIN = -1;
+    private static final int BASIC = -2;
+    private static final RowCodec FLAGGED_ERROR = RowCodec.of(SqlType.BOOLEAN, SqlType.TEXT, SqlType.TEXT);
+    private static final long MASK32 = 0xFFFFFFFFL;
+
+    private enum Shape { ACCUMULABLE, ORDERED, BASIC }
+
+    /**
+     * The groups of {@code in} with their aggregates, as an arrangement from group key to
+     * {@code (flag, values...)} (or a flagged error), one row per group that has rows.
+     */
+    static Arrangement<Row, Row> aggregate(Rendered in, Plan.Reduce r) {
+        List<SqlType> inTypes = r.input().types();
+        RowCodec inCodec = new RowCodec(inTypes);
+        int[] key = r.groupKey().stream().mapToInt(Integer::intValue).toArray();
+        List<AggregateCall> aggs = r.aggregates();
+        Shape[] shapes = new Shape[aggs.size()];
+        boolean collate = false;
+        for (int a = 0; a < aggs.size(); a++) {
+            AggregateCall call = aggs.get(a);
+            String name = call.function().name();
+            shapes[a] = call.function().accumulation() != null ? Shape.ACCUMULABLE
+                    : name.equals("min") || name.equals("max") ? Shape.ORDERED : Shape.BASIC;
+            collate |= shapes[a] != Shape.ACCUMULABLE;
+        }
+        Arrangement<Row, Row> main = accumulate(in.oks(), inCodec, key, aggs, shapes);
+        if (!collate) return main;
+
+        List<SqlType> flagged = new ArrayList<>();
+        flagged.add(SqlType.BOOLEAN);
+        for (AggregateCall a : aggs) flagged.add(a.function().resultType());
+        RowCodec outCodec = new RowCodec(flagged);
+        Collection<KV<Row, Row>> parts = main.asCollection().map(kv -> KV.of(kv.key(), Row.concat(TAG.encode((long) MAIN), kv.val())), KEYED);
+        List<Integer> basic = new ArrayList<>();
+        for (int a = 0; a < aggs.size(); a++) {
+            if (shapes[a] == Shape.ORDERED) parts = parts.concat(ordered(in.oks(), inCodec, key, aggs.get(a), a));
+            else if (shapes[a] == Shape.BASIC) basic.add(a);
+        }
+        if (!basic.isEmpty()) {
+            Arrangement<Row, Row> reduced = basic(in.oks(), inCodec, key, aggs, basic);
+            parts = parts.concat(reduced.asCollection().map(kv -> KV.of(kv.key(), Row.concat(TAG.encode((long) BASIC), kv.val())), KEYED));
+        }
+        RowCodec[] orderedCodecs = new RowCodec[aggs.size()];
+        for (int a = 0; a < aggs.size(); a++) if (shapes[a] == Shape.ORDERED) orderedCodecs[a] = RowCodec.of(aggs.get(a).function().resultType());
+        RowCodec mainCodec = flaggedCodec(aggs, shapes, Shape.ACCUMULABLE);
+        RowCodec basicCodec = flaggedCodec(aggs, shapes, Shape.BASIC);
+        Reducer<Row, Row, Row> collation = (k, input, output) -> {
+            Object[] out = new Object[aggs.size() + 1];
+            out[0] = Boolean.FALSE;
+            boolean present = false;
+            Row error = null;
+            for (int i = 0; i < input.size(); i++) {
+                Row v = input.value(i);
+                int tag = (int) (long) (Long) TAG.get(v, 0);
+                Row part = untagged(v);
+                if (tag == MAIN || tag == BASIC) {
+                    if (Boolean.TRUE.equals(FLAG.get(part, 0))) {
+                        if (error == null) error = part;
+                        continue;
+                    }
+                    present |= tag == MAIN;
+                    Shape shape = tag == MAIN ? Shape.ACCUMULABLE : Shape.BASIC;
+                    Object[] values = (tag == MAIN ? mainCodec : basicCodec).decode(part);
+                    int p = 1;
+                    for (int a = 0; a < aggs.size(); a++) if (shapes[a] == shape) out[a + 1] = values[p++];
+                } else {
+                    out[tag + 1] = orderedCodecs[tag].decode(arranged(part, aggs.get(tag)))[0];
+                }
+            }
+            if (error != null) output.add(error, 1);
+            else if (present) output.add(outCodec.encode(out), 1);
+        };
+        return parts.arrangeByKey(KV::key, ROW, KV::val, ROW).reduce("collate", collation, ROW);
+    }
+
+    /** The row layout of one part's output: the flag, then the values of the aggregates of {@code shape}. */
+    private static RowCodec flaggedCodec(List<AggregateCall> aggs, Shape[] shapes, Shape shape) {
+        List<SqlType> types = new ArrayList<>();
+        types.add(SqlType.BOOLEAN);
+        for (int a = 0; a < aggs.size(); a++) if (shapes[a] == shape) types.add(aggs.get(a).function().resultType());
+        return new RowCodec(types);
+    }
+
+    // ------------------------------------------------------------------ accumulable
+
+    /** Where one update's amounts go: each becomes a record (group, sum name) with the amount times the row's multiplicity. */
+    private static final class Amounts implements Accumulation.Sink {
+        Row group;
+        int slot;
+        long multiplicity;
+        Collection.ExplodeSink<KV<Row, Row>> out;
+
+        @Override
+        public void add(int component, int key, long amount) {
+            emit(component, key, -1, amount);
+        }
+
+        @Override
+        public void addInteger(int component, int key, long value) {
+            emit(component, key, 0, value & MASK32);
+            emit(component, key, 1, value >> 32);
+        }
+
+        @Override
+        public void addInteger(int component, int key, BigInteger value) {
+            if (value.bitLength() < 64) {
+                addInteger(component, key, value.longValue());
+                return;
+            }
+            int chunks = value.bitLength() / 32 + 1;
+            for (int c = 0; c < chunks - 1; c++) emit(component, key, c, value.shiftRight(32 * c).longValue() & MASK32);
+            emit(component, key, chunks - 1, value.shiftRight(32 * (chunks - 1)).longValue());
+        }
+
+        private void emit(int component, int key, int chunk, long amount) {
+            if (amount == 0) return;
+            out.add(KV.of(group, sumName(slot, component, key, chunk)), Math.multiplyExact(amount, multiplicity));
+        }
+    }
+
+    /** Sum names made so far: a row adds to the same few sums as every other. */
+    private static final java.util.concurrent.ConcurrentHashMap<List<Integer>, Row> NAMES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The name of a sum, encoded once. */
+    private static Row sumName(int slot, int component, int key, int chunk) {
+        return NAMES.computeIfAbsent(List.of(slot, component, key, chunk), n -> SUM.encode((long) slot, (long) component, (long) key, (long) chunk));
+    }
+
+    /** One aggregate's totals: the sums of its slot in the group's values, as {@link Accumulation.Totals}. */
+    private static final class Totals implements Accumulation.Totals {
+        int size;
+        long[] component = new long[8];
+        long[] key = new long[8];
+        long[] chunk = new long[8];
+        long[] total = new long[8];
+
+        void add(long c, long k, long ch, long t) {
+            if (size == total.length) {
+                component = Arrays.copyOf(component, size * 2);
+                key = Arrays.copyOf(key, size * 2);
+                chunk = Arrays.copyOf(chunk, size * 2);
+                total = Arrays.copyOf(total, size * 2);
+            }
+            component[size] = c;
+            key[size] = k;
+            chunk[size] = ch;
+            total[size++] = t;
+        }
+
+        @Override
+        public long sum(int c, int k) {
+            long s = 0;
+            for (int i = 0; i < size; i++) if (component[i] == c && key[i] == k && chunk[i] < 0) s += total[i];
+            return s;
+        }
+
+        @Override
+        public BigInteger integer(int c, int k) {
+            BigInteger s = BigInteger.ZERO;
+            for (int i = 0; i < size; i++) {
+                if (component[i] == c && key[i] == k && chunk[i] >= 0) s = s.add(BigInteger.valueOf(total[i]).shiftLeft(32 * (int) chunk[i]));
+            }
+            return s;
+        }
+
+        @Override
+        public int[] keys(int c) {
+            return Arrays.stream(Arrays.copyOf(key, size)).filter(k -> sum(c, (int) k) != 0).distinct().sorted().mapToInt(k -> (int) k).toArray();
+        }
+    }
+
+    /**
+     * The accumulable aggregates (and the row count) by group: rows and, for DISTINCT ones, the
+     * distinct (group, arguments) exploded into sums, arranged by group, and reduced from the
+     * totals to {@code (flag, values...)} in the order of the aggregates.
+     */
+    private static Arrangement<Row, Row> accumulate(Collection<Row> rows, RowCodec inCodec, int[] key, List<AggregateCall> aggs, Shape[] shapes) {
+        List<Integer> plain = new ArrayList<>();
+        Map<List<Integer>, List<Integer>> distinct = new LinkedHashMap<>();
+        for (int a = 0; a < aggs.size(); a++) {
+            if (shapes[a] != Shape.ACCUMULABLE) continue;
+            AggregateCall call = aggs.get(a);
+            if (!call.distinct()) {
+                plain.add(a);
+                continue;
+            }
+            List<Integer> source = new ArrayList<>(call.args());
+            source.add(call.filter());
+            distinct.computeIfAbsent(source, s -> new ArrayList<>()).add(a);
+        }
+        int[] plainSlots = plain.stream().mapToInt(Integer::intValue).toArray();
+        Collection<KV<Row, Row>> sums = rows.explode((row, n, out) -> {
+            Row group = inCodec.project(row, key);
+            out.add(KV.of(group, sumName(ROWS, 0, 0, -1)), n);
+            if (plainSlots.length == 0) return;
+            Object[] values = inCodec.decode(row);
+            Amounts amounts = new Amounts();
+            amounts.group = group;
+            amounts.multiplicity = n;
+            amounts.out = out;
+            for (int a : plainSlots) {
+                AggregateCall call = aggs.get(a);
+                if (call.filter() >= 0 && !Boolean.TRUE.equals(values[call.filter()])) continue;
+                amounts.slot = a;
+                call.function().accumulation().add(arguments(values, call.args()), amounts);
+            }
+        }, KEYED, true);
+        for (Map.Entry<List<Integer>, List<Integer>> e : distinct.entrySet()) {
+            List<Integer> args = e.getKey().subList(0, e.getKey().size() - 1);
+            int filter = e.getKey().get(e.getKey().size() - 1);
+            int[] argColumns = args.stream().mapToInt(Integer::intValue).toArray();
+            int[] slots = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+            Collection<Row> passing = filter < 0 ? rows : rows.filter(row -> Boolean.TRUE.equals(inCodec.get(row, filter)));
+            sums = sums.concat(distinctArguments(passing, inCodec, key, argColumns).explode((kv, n, out) -> {
+                Amounts amounts = new Amounts();
+                amounts.group = kv.key();
+                amounts.multiplicity = n;
+                amounts.out = out;
+                Object[] argValues = inCodec.project(argColumns).decode(kv.val());
+                for (int a : slots) {
+                    amounts.slot = a;
+                    aggs.get(a).function().accumulation().add(argValues, amounts);
+                }
+            }, KEYED, true));
+        }
+        RowCodec partCodec = flaggedCodec(aggs, shapes, Shape.ACCUMULABLE);
+        int slotCount = aggs.size();
+        Reducer<Row, Row, Row> totals = (k, input, output) -> {
+            Totals[] bySlot = new Totals[slotCount];
+            long rowCount = 0;
+            for (int i = 0; i < input.size(); i++) {
+                Object[] name = SUM.decode(input.value(i));
+                int slot = (int) (long) (Long) name[0];
+                if (slot == ROWS) {
+                    rowCount += input.count(i);
+                    continue;
+                }
+                if (bySlot[slot] == null) bySlot[slot] = new Totals();
+                bySlot[slot].add((Long) name[1], (Long) name[2], (Long) name[3], input.count(i));
+            }
+            if (rowCount <= 0) return;
+            try {
+                Object[] out = new Object[partCodec.arity()];
+                out[0] = Boolean.FALSE;
+                int p = 1;
+                for (int a = 0; a < slotCount; a++) {
+                    if (shapes[a] != Shape.ACCUMULABLE) continue;
+                    out[p++] = aggs.get(a).function().accumulation().result(bySlot[a] == null ? new Totals() : bySlot[a]);
+                }
+                output.add(partCodec.encode(out), 1);
+            } catch (RuntimeException e) {
+                output.add(failedGroup(e), 1);
+            }
+        };
+        return sums.arrangeByKey(KV::key, ROW, KV::val, ROW).reduce("aggregate", totals, ROW);
+    }
+
+    /**
+     * Per group, its distinct argument tuples, once each: {@code (group, arguments)}. Tuples are
+     * told apart by their arguments' key forms, as PostgreSQL compares them ({@code 1.0} and
+     * {@code 1.00}, {@code '1 mon'} and {@code '30 days'} are one), and each stands for its
+     * least tuple as written (a numeric(10,2) column's values keep their two digits).
+     */
+    private static Collection<KV<Row, Row>> distinctArguments(Collection<Row> rows, RowCodec inCodec, int[] key, int[] args) {
+        RowCodec keyCodec = inCodec.project(key);
+        RowCodec argCodec = inCodec.project(args);
+        RowCodec byArguments = keyCodec.concat(argCodec);
+        int[] groupColumns = new int[key.length];
+        for (int i = 0; i < key.length; i++) groupColumns[i] = i;
+        Arrangement<Row, Row> tuples = rows.arrangeByKey(row -> {
+            Object[] normalized = argCodec.decode(inCodec.project(row, args));
+            for (int i = 0; i < normalized.length; i++) normalized[i] = dev.tributary.sql.row.Keys.normalize(normalized[i]);
+            return Row.concat(inCodec.project(row, key), argCodec.encode(normalized));
+        }, ROW, row -> inCodec.project(row, args), ROW);
+        return tuples.topK("distinct", 0, 1).asCollection().map(kv -> KV.of(byArguments.project(kv.key(), groupColumns), kv.val()), KEYED);
+    }
+
+    /** The flagged error row of a group whose aggregate failed: an {@link SqlException}'s state and message, anything else as XX000. */
+    private static Row failedGroup(RuntimeException e) {
+        SqlException x = e instanceof SqlException s ? s : Errors.internal(e);
+        return FLAGGED_ERROR.encode(Boolean.TRUE, x.sqlState(), x.getMessage());
+    }
+
+    private static Object[] arguments(Object[] values, List<Integer> columns) {
+        Object[] args = new Object[columns.size()];
+        for (int i = 0; i < args.length; i++) args[i] = values[columns.get(i)];
+        return args;
+    }
+
+    // ------------------------------------------------------------------ ordered
+
+    /**
+     * min or max: the group's non-NULL arguments (FILTER applied) arranged in order, reversed for
+     * max by complementing the encoded bytes (every encoded value is prefix-free, so the
+     * complement sorts in the opposite order), and the first of them; tagged with {@code slot}.
+     */
+    private static Collection<KV<Row, Row>> ordered(Collection<Row> rows, RowCodec inCodec, int[] key, AggregateCall call, int slot) {
+        int arg = call.args().get(0);
+        int filter = call.filter();
+        RowCodec argCodec = RowCodec.of(call.function().argTypes().get(0));
+        int[] argColumn = {arg};
+        Collection<Row> present = rows.filter(row -> !inCodec.isNull(row, arg) && (filter < 0 || Boolean.TRUE.equals(inCodec.get(row, filter))));
+        Arrangement<Row, Row> first = present.arrangeByKey(row -> inCodec.project(row, key), ROW, row -> arranged(inCodec.project(row, argColumn), call), ROW)
+                .topK(call.function().name(), 0, 1);
+        Row tag = TAG.encode((long) slot);
+        return first.asCollection().map(kv -> KV.of(kv.key(), Row.concat(tag, kv.val())), KEYED);
+    }
+
+    /** An ordered aggregate's value as arranged (complemented for max), or back: complementing is its own inverse. */
+    private static Row arranged(Row value, AggregateCall call) {
+        if (!call.function().name().equals("max")) return value;
+        byte[] out = value.toBytes();
+        for (int i = 0; i < out.length; i++) out[i] = (byte) ~out[i];
+        return Row.fromBytes(out);
+    }
+
+    /** A collated row without its tag. */
+    private static Row untagged(Row v) {
+        int from = TAG_BYTES;
+        return Row.fromBytes(v.toBytes(), from, v.byteLength() - from);
+    }
+
+    // ------------------------------------------------------------------ basic
+
+    /** The basic aggregates of {@code slots}: a reduce over each group's rows, to {@code (flag, values...)}. */
+    private static Arrangement<Row, Row> basic(Collection<Row> rows, RowCodec inCodec, int[] key, List<AggregateCall> aggs, List<Integer> slots) {
+        List<SqlType> inTypes = inCodec.types();
+        List<SqlType> types = new ArrayList<>();
+        types.add(SqlType.BOOLEAN);
+        for (int a : slots) types.add(aggs.get(a).function().resultType());
+        RowCodec outCodec = new RowCodec(types);
+        Reducer<Row, Row, Row> logic = (k, input, output) -> {
+            try {
+                int size = input.size();
+                Object[][] values = new Object[size][];
+                long[] counts = new long[size];
+                for (int i = 0; i < size; i++) {
+                    counts[i] = input.count(i);
+                    if (counts[i] < 0) throw new SqlException("XX000", "a group of an aggregate holds a row a negative number of times; this is a bug");
+                    values[i] = inCodec.decode(input.value(i));
+                }
+                Object[] out = new Object[slots.size() + 1];
+                out[0] = Boolean.FALSE;
+                for (int s = 0; s < slots.size(); s++) out[s + 1] = Aggregation.evaluate(aggs.get(slots.get(s)), inTypes, values, counts);
+                output.add(outCodec.encode(out), 1);
+            } catch (RuntimeException e) {
+                output.add(failedGroup(e), 1);
+            }
+        };
+        return rows.arrangeByKey(row -> inCodec.project(row, key), ROW, row -> row, ROW).reduce("aggregate", logic, ROW);
+    }
+}
