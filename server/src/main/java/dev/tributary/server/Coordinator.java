@@ -14,9 +14,9 @@ import dev.tributary.sql.catalog.SystemCatalog;
 import dev.tributary.sql.expr.ScalarExpr;
 import dev.tributary.sql.parser.Parser;
 import dev.tributary.sql.plan.Explain;
+import dev.tributary.sql.plan.Optimizer;
 import dev.tributary.sql.plan.Plan;
 import dev.tributary.sql.plan.Plans;
-import dev.tributary.sql.plan.Optimizer;
 import dev.tributary.sql.expr.ScalarExprs;
 import dev.tributary.sql.render.Renderer;
 import dev.tributary.sql.row.Row;
@@ -1795,13 +1795,35 @@ final class Coordinator implements AutoCloseable, Catalog {
                 return null;
             });
         }, columns, types);
-        self[0] = new LiveSubscription(uses, listener, subscription);
+        self[0] = new LiveSubscription(uses, listener, subscription, index, Plans.reads(plan));
         live.add(self[0]);
         return subscription;
     }
 
-    /** A running subscription with the catalog items it reads, so dropping one of them ends it. */
-    private record LiveSubscription(Set<Long> uses, Subscription.Listener listener, Subscription subscription) {}
+    /**
+     * A running subscription with the catalog items it reads, so dropping one of them ends it,
+     * and its dataflow and the stored collections it reads, so a failure of either ends it too.
+     */
+    private record LiveSubscription(Set<Long> uses, Subscription.Listener listener, Subscription subscription, int dataflow, Set<Long> reads) {}
+
+    /**
+     * Ends with an error each subscription whose dataflow failed, or that of something it reads:
+     * it would never deliver again, and its client would wait for good.
+     */
+    private void endFailedSubscriptions() {
+        if (live.isEmpty()) return;
+        List<LiveSubscription> running = List.copyOf(live);
+        List<SqlException> failures = engine.call(w -> {
+            List<SqlException> out = new ArrayList<>();
+            for (LiveSubscription l : running) out.add(dataflows[w.index()].failure(w, l.dataflow(), "the subscription", l.reads()));
+            return out;
+        });
+        for (int i = 0; i < running.size(); i++) {
+            if (failures.get(i) == null) continue;
+            running.get(i).subscription().close();
+            running.get(i).listener().onError(failures.get(i));
+        }
+    }
 
     private final List<LiveSubscription> live = new ArrayList<>();
 
@@ -1897,6 +1919,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             dataflows[w.index()].compactTo(now, holds);
             return null;
         });
+        endFailedSubscriptions();
     }
 
     private static List<Integer> range(int n) {

@@ -13,6 +13,7 @@ import dev.tributary.differential.Unit;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.expr.ScalarExpr;
 import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.plan.Plans;
 import dev.tributary.sql.render.Errors;
 import dev.tributary.sql.render.Rendered;
 import dev.tributary.sql.render.Renderer;
@@ -20,6 +21,8 @@ import dev.tributary.sql.row.Row;
 import dev.tributary.sql.row.RowCodec;
 import dev.tributary.sql.row.RowDataType;
 import dev.tributary.timely.Antichain;
+import dev.tributary.timely.DataflowFailedException;
+import dev.tributary.timely.OperatorFailedException;
 import dev.tributary.timely.Probe;
 import dev.tributary.timely.Scope;
 import dev.tributary.timely.Worker;
@@ -28,6 +31,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The dataflows of one database, on the engine's worker thread: one per table (its input,
@@ -44,6 +48,10 @@ final class Dataflows {
     /** A stored collection: its rows and errors arranged, readable at any time from {@code readFrom}. */
     static final class Stored {
         final long id;
+        /** What it is, for errors: {@code materialized view "totals"}. */
+        final String what;
+        /** The stored collections and indexes its dataflow reads. */
+        final Set<Long> reads;
         final int dataflow;
         final Arrangement<Row, Unit> oks;
         final Arrangement<Row, Unit> errs;
@@ -53,8 +61,10 @@ final class Dataflows {
         final InputSession<Row> input;
         final HeldState held;
 
-        Stored(long id, Scope scope, Arrangement<Row, Unit> oks, Arrangement<Row, Unit> errs, Probe probe, InputSession<Row> input) {
+        Stored(long id, String what, Set<Long> reads, Scope scope, Arrangement<Row, Unit> oks, Arrangement<Row, Unit> errs, Probe probe, InputSession<Row> input) {
             this.id = id;
+            this.what = what;
+            this.reads = reads;
             this.dataflow = scope.dataflowIndex();
             this.held = HeldState.of(scope);
             this.oks = oks;
@@ -69,6 +79,7 @@ final class Dataflows {
     /** An index: rows of a stored collection arranged by key. */
     static final class Index {
         final long id;
+        final String what;
         final long on;
         final int dataflow;
         final Arrangement<Row, Row> byKey;
@@ -78,8 +89,9 @@ final class Dataflows {
         /** What this worker last published of the index (see {@link PublishedIndexes}). */
         PublishedIndexes.Shard published;
 
-        Index(long id, long on, Scope scope, Arrangement<Row, Row> byKey, Probe probe) {
+        Index(long id, String what, long on, Scope scope, Arrangement<Row, Row> byKey, Probe probe) {
             this.id = id;
+            this.what = what;
             this.on = on;
             this.dataflow = scope.dataflowIndex();
             this.held = HeldState.of(scope);
@@ -105,7 +117,7 @@ final class Dataflows {
             InputSession<Row> in = InputSession.create(scope, name, ROW);
             Arrangement<Row, Unit> oks = in.collection().arrangeBySelf();
             Probe probe = oks.asCollection().probe();
-            return new Stored(id, scope, oks, null, probe, in);
+            return new Stored(id, "table \"" + name + "\"", Set.of(), scope, oks, null, probe, in);
         });
         s.input.advanceTo(upper);
         stored.put(id, s);
@@ -138,7 +150,7 @@ final class Dataflows {
             Arrangement<Row, Unit> oks = r.oks().arrangeBySelf();
             Arrangement<Row, Unit> errs = r.errs().arrangeBySelf();
             Probe probe = oks.asCollection().concat(errs.asCollection()).probe();
-            return new Stored(id, scope, oks, errs, probe, null);
+            return new Stored(id, "materialized view \"" + name + "\"", Plans.reads(plan), scope, oks, errs, probe, null);
         });
         renderer[0].sealConstants();
         stored.put(id, s);
@@ -165,7 +177,7 @@ final class Dataflows {
                 return keyCodec.encode(key);
             }, ROW, row -> row, ROW);
             Probe probe = byKey.asCollection().probe();
-            return new Index(id, on, scope, byKey, probe);
+            return new Index(id, "index \"" + name + "\"", on, scope, byKey, probe);
         });
         indexes.put(id, ix);
     }
@@ -235,6 +247,63 @@ final class Dataflows {
         }
     }
 
+    /**
+     * Why stored collection or index {@code id} cannot be read, or null: its dataflow failed (an
+     * operator threw, ran out of memory), or that of something it reads, whose changes it will
+     * then never see. The error names the object and the operator, and says what to do.
+     */
+    SqlException failure(Worker worker, long id) {
+        Stored s = stored.get(id);
+        Index ix = s == null ? indexes.get(id) : null;
+        if (s == null && ix == null) return null;
+        DataflowFailedException f = worker.dataflowFailure(s != null ? s.dataflow : ix.dataflow);
+        if (f != null) return failed(s != null ? s.what : ix.what, f);
+        for (long in : s != null ? s.reads : Set.of(ix.on)) {
+            SqlException e = failure(worker, in);
+            if (e != null) return e;
+        }
+        return null;
+    }
+
+    /** The first failure among {@code ids} (see {@link #failure(Worker, long)}), or null. */
+    SqlException failure(Worker worker, Set<Long> ids) {
+        for (long id : ids) {
+            SqlException e = failure(worker, id);
+            if (e != null) return e;
+        }
+        return null;
+    }
+
+    /** Why dataflow {@code dataflow} ({@code what}), which reads {@code reads}, will produce nothing more, or null. */
+    SqlException failure(Worker worker, int dataflow, String what, Set<Long> reads) {
+        DataflowFailedException f = worker.dataflowFailure(dataflow);
+        return f != null ? failed(what, f) : failure(worker, reads);
+    }
+
+    /** XX000 for {@code what} whose dataflow stopped with {@code f}. */
+    static SqlException failed(String what, DataflowFailedException f) {
+        Throwable cause = f.getCause() instanceof OperatorFailedException o ? o : f;
+        return new SqlException("XX000", what + " failed: " + cause.getMessage(), 0,
+                "The server log has the stack trace. Drop it (and what is built on it) and create it again once the cause is removed.");
+    }
+
+    /**
+     * Steps until {@code probe} has passed {@code t} or {@code cancelled}; throws the failure of
+     * the dataflow being waited for ({@code what}) or of anything in {@code reads}, which would
+     * otherwise make the wait endless.
+     */
+    private void await(Worker worker, Probe probe, long t, String what, Set<Long> reads, java.util.function.BooleanSupplier cancelled) {
+        try {
+            worker.stepWhile(() -> {
+                SqlException e = failure(worker, reads);
+                if (e != null) throw e;
+                return probe.lessEqual(t) && !cancelled.getAsBoolean();
+            });
+        } catch (DataflowFailedException f) {
+            throw failed(what, f);
+        }
+    }
+
     /** A worker's part of an answer: its shard of the rows, and of the errors, each with counts. */
     record Answer(Map<Row, Long> oks, Map<Row, Long> errs) {
         /** The whole answer from every worker's part; the first error (in row order) if there is any. */
@@ -269,7 +338,7 @@ final class Dataflows {
     Answer read(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.BooleanSupplier cancelled) {
         if (plan instanceof Plan.Get g && !overlay.containsKey(g.id())) {
             Stored s = stored.get(g.id());
-            worker.stepWhile(() -> s.probe.lessEqual(t) && !cancelled.getAsBoolean());
+            await(worker, s.probe, t, s.what, Set.of(g.id()), cancelled);
             if (s.probe.lessEqual(t)) throw Session.canceled();
             return new Answer(readTrace(s.okRead, t), errorsAt(s.errRead, t));
         }
@@ -305,11 +374,11 @@ final class Dataflows {
         for (InputSession<Row> in : overlays) in.close();
         try {
             // every worker sees the same cancel and stops too, so each drops its part of the dataflow
-            worker.stepWhile(() -> probe.lessEqual(t) && !cancelled.getAsBoolean());
+            await(worker, probe, t, "the query", Plans.reads(plan), cancelled);
+            if (probe.lessEqual(t)) throw Session.canceled();
         } finally {
             worker.dropDataflow(index[0]);
         }
-        if (probe.lessEqual(t)) throw Session.canceled();
         return new Answer(oks, errs);
     }
 
@@ -397,7 +466,7 @@ final class Dataflows {
     /** Rows of index {@code id} whose key equals {@code key}, at {@code t} (this worker's shard). */
     Answer lookup(Worker worker, long id, Row key, long t) {
         Index ix = indexes.get(id);
-        worker.stepWhile(() -> ix.probe.lessEqual(t));
+        await(worker, ix.probe, t, ix.what, Set.of(id), () -> false);
         Stored s = stored.get(ix.on);
         Map<Row, Long> errs = s == null ? Map.of() : errorsAt(s.errRead, t);
         Map<Row, Long> out = new LinkedHashMap<>();

@@ -42,7 +42,8 @@ final class Engine implements AutoCloseable {
         this.afterStep = afterStep;
         this.threads = new Thread[workers];
         for (int i = 0; i < workers; i++) queues.add(new LinkedBlockingQueue<>());
-        execution = Timely.execute(Config.workers(workers), this::loop);
+        // one statement's failing dataflow must not stop the others, nor the worker threads
+        execution = Timely.execute(Config.workers(workers).containingFailures(), this::loop);
     }
 
     int workers() {
@@ -53,26 +54,34 @@ final class Engine implements AutoCloseable {
         LinkedBlockingQueue<Runnable> commands = queues.get(worker.index());
         threads[worker.index()] = Thread.currentThread();
         register(worker);
+        worker.onDataflowFailure((dataflow, cause) -> ServerLog.error("dataflow '" + dataflow + "' failed: " + cause.getMessage(), cause.getCause()));
         int index = worker.index();
         while (!closed) {
-            Runnable command = commands.poll();
-            if (command != null) {
-                command.run();
-                afterStep.accept(index);
-                continue;
-            }
-            boolean worked = worker.step();
-            afterStep.accept(index);
-            if (!worked) {
-                try {
-                    command = commands.poll(1, TimeUnit.MILLISECONDS);
-                } catch (InterruptedException e) {
-                    return;
-                }
+            try {
+                Runnable command = commands.poll();
                 if (command != null) {
                     command.run();
                     afterStep.accept(index);
+                    continue;
                 }
+                boolean worked = worker.step();
+                afterStep.accept(index);
+                if (!worked) {
+                    try {
+                        command = commands.poll(1, TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    if (command != null) {
+                        command.run();
+                        afterStep.accept(index);
+                    }
+                }
+            } catch (RuntimeException | Error e) {
+                // An operator's failure stops only its dataflow (timely contains it); anything
+                // else that escapes a step must not end the thread every statement waits on.
+                if (closed) return;
+                ServerLog.error("worker " + index + " survived an error outside any dataflow: " + e, e);
             }
         }
     }
@@ -100,9 +109,10 @@ final class Engine implements AutoCloseable {
         }
         List<T> out = new ArrayList<>(workers);
         Throwable failure = null;
-        for (CompletableFuture<T> r : results) {
+        for (int i = 0; i < workers; i++) {
+            CompletableFuture<T> r = results.get(i);
             try {
-                out.add(r.get());
+                out.add(await(r, i));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for the database", e);
@@ -116,6 +126,23 @@ final class Engine implements AutoCloseable {
         if (failure instanceof Error err) throw err;
         if (failure != null) throw new IllegalStateException(failure);
         return out;
+    }
+
+    /**
+     * Worker {@code i}'s result, waiting for it while the worker lives: a worker thread that has
+     * ended will never answer, and waiting on it would hang every session behind this one.
+     */
+    private <T> T await(CompletableFuture<T> r, int i) throws InterruptedException, ExecutionException {
+        while (true) {
+            try {
+                return r.get(100, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                Thread t = threads[i];
+                if (t != null && !t.isAlive()) {
+                    throw new SqlException("XX000", "worker " + i + " of the database has stopped; restart the server (the server log says why)");
+                }
+            }
+        }
     }
 
     /** Runs {@code command} on every worker and returns worker 0's result. */

@@ -117,6 +117,20 @@ final class Dataflow {
         return complete;
     }
 
+    /** Why this dataflow stopped, if an operator failed (see {@link Config#containFailures()}); else null. */
+    private volatile DataflowFailedException failure;
+
+    DataflowFailedException failure() {
+        return failure;
+    }
+
+    /** Stops this dataflow for good because of {@code cause}: it is dropped, and its probes throw. */
+    void fail(OperatorFailedException cause) {
+        if (failure != null) return;
+        failure = new DataflowFailedException(name, cause);
+        drop();
+    }
+
     /** Stops the dataflow for good: it is complete from now on, and its drop actions run once. */
     void drop() {
         if (complete && dropActions.isEmpty()) return;
@@ -198,10 +212,16 @@ final class Dataflow {
                 if (worker.events != null) worker.events.operatorScheduled(worker.index(), index, i, op.name);
                 try {
                     op.logic.schedule();
-                } catch (DataflowAbortedException | OperatorFailedException e) {
-                    throw e;
+                } catch (DataflowAbortedException | OperatorFailedException | DataflowFailedException e) {
+                    if (!worker.fabric.containFailures) throw e;
+                    worker.fail(this, new OperatorFailedException(op.displayName(), worker.index(), e));
+                    return true;
                 } catch (Throwable t) {
                     OperatorFailedException f = new OperatorFailedException(op.displayName(), worker.index(), t);
+                    if (worker.fabric.containFailures) {
+                        worker.fail(this, f);
+                        return true;
+                    }
                     worker.fabric.fail(f);
                     throw f;
                 }

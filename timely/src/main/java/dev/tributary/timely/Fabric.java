@@ -13,15 +13,18 @@ import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 final class Fabric {
     final int peers;
     final TimelyEvents events;
+    /** See {@link Config#containFailures()}. */
+    final boolean containFailures;
     private final ManyToOneConcurrentLinkedQueue<Object>[] inboxes;
     private final Thread[] threads;
     private final AtomicIntegerArray parked;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
     @SuppressWarnings("unchecked")
-    Fabric(int peers, TimelyEvents events) {
+    Fabric(int peers, TimelyEvents events, boolean containFailures) {
         this.peers = peers;
         this.events = events;
+        this.containFailures = containFailures;
         this.inboxes = new ManyToOneConcurrentLinkedQueue[peers];
         for (int i = 0; i < peers; i++) inboxes[i] = new ManyToOneConcurrentLinkedQueue<>();
         this.threads = new Thread[peers];

@@ -1,8 +1,10 @@
 package dev.tributary.timely;
 
 /**
- * An operator's logic threw: the computation was stopped on every worker, and this reaches the
- * caller of {@link Execution#join()} with the operator's name and the worker it ran on.
+ * An operator's logic threw. By default the computation was stopped on every worker, and this
+ * reaches the caller of {@link Execution#join()}; with {@link Config#containFailures()} only the
+ * operator's dataflow was stopped, and this is the cause of its {@link DataflowFailedException}.
+ * It names the operator and the worker it ran on.
  */
 public final class OperatorFailedException extends RuntimeException {
     private final String operator;

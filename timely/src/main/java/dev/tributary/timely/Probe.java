@@ -12,31 +12,38 @@ public final class Probe {
         this.input = input;
     }
 
-    /** The stream's frontier as this worker knows it. */
+    /**
+     * The stream's frontier as this worker knows it.
+     *
+     * @throws DataflowFailedException if the stream's dataflow stopped because an operator
+     *     failed: its frontier will never move (so do all the methods below)
+     */
     public Antichain frontier() {
+        DataflowFailedException failure = input.operator.dataflow.failure();
+        if (failure != null) throw failure;
         return input.frontier();
     }
 
     /** Whether data at a time {@code <= t} may still pass. */
     public boolean lessEqual(long[] t) {
-        return input.frontier().lessEqual(t);
+        return frontier().lessEqual(t);
     }
 
     /** Whether data at a time {@code < t} may still pass. */
     public boolean lessThan(long[] t) {
-        return input.frontier().lessThan(t);
+        return frontier().lessThan(t);
     }
 
     public boolean lessEqual(long t) {
-        return input.frontier().lessEqual(t);
+        return frontier().lessEqual(t);
     }
 
     public boolean lessThan(long t) {
-        return input.frontier().lessThan(t);
+        return frontier().lessThan(t);
     }
 
     /** Whether the stream is complete: nothing more will ever pass. */
     public boolean isDone() {
-        return input.frontier().isEmpty();
+        return frontier().isEmpty();
     }
 }

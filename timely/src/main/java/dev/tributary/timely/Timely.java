@@ -19,7 +19,7 @@ public final class Timely {
 
     /** Starts the workers and returns at once. */
     public static Execution execute(Config config, Consumer<Worker> program) {
-        Fabric fabric = new Fabric(config.workers(), config.events());
+        Fabric fabric = new Fabric(config.workers(), config.events(), config.containFailures());
         Thread[] threads = new Thread[config.workers()];
         for (int i = 0; i < threads.length; i++) {
             Worker w = new Worker(i, fabric);

@@ -127,7 +127,48 @@ public final class Worker {
         return work;
     }
 
+    /** Another worker's notice that dataflow {@code dataflow} failed there: stop it here too. */
+    private record FailureNotice(int dataflow, OperatorFailedException cause) {}
+
+    /**
+     * Stops {@code df} for good because {@code cause} (an operator of it threw on this worker),
+     * tells the other workers to stop theirs, and reports it to the failure listener.
+     */
+    void fail(Dataflow df, OperatorFailedException cause) {
+        if (df.failure() != null) return;
+        df.fail(cause);
+        dropped.set(df.index);
+        for (int w = 0; w < fabric.peers; w++) {
+            if (w != index) fabric.send(w, new FailureNotice(df.index, cause));
+        }
+        if (failureListener != null) failureListener.accept(df.name, cause);
+    }
+
+    private java.util.function.BiConsumer<String, OperatorFailedException> failureListener;
+
+    /**
+     * Calls {@code listener} (on this worker's thread) with a dataflow's name and the failure that
+     * stopped it, for each dataflow whose operator fails on this worker (see
+     * {@link Config#containFailures()}): where a server logs the stack trace.
+     */
+    public void onDataflowFailure(java.util.function.BiConsumer<String, OperatorFailedException> listener) {
+        this.failureListener = listener;
+    }
+
+    /** Why dataflow {@code index} stopped, if an operator of it failed on any worker; else null. */
+    public DataflowFailedException dataflowFailure(int index) {
+        return index < dataflows.size() ? dataflows.get(index).failure() : null;
+    }
+
     private void route(Object o) {
+        if (o instanceof FailureNotice n) {
+            if (n.dataflow() >= dataflows.size()) early.computeIfAbsent(n.dataflow(), k -> new ArrayList<>()).add(o);
+            else {
+                dataflows.get(n.dataflow()).fail(n.cause());
+                dropped.set(n.dataflow());
+            }
+            return;
+        }
         int d = o instanceof Message m ? m.dataflow : ((ProgressBatch) o).dataflow();
         if (d >= dataflows.size()) {
             early.computeIfAbsent(d, k -> new ArrayList<>()).add(o);

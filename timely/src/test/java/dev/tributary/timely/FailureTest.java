@@ -181,6 +181,73 @@ class FailureTest {
         assertThat(f.getCause()).isInstanceOf(ArithmeticException.class).hasMessage("cannot digest 13");
     }
 
+    /**
+     * With failures contained (a server's workers): the failing dataflow stops on every worker
+     * and its probes say why, naming the dataflow, the operator and the cause; a dataflow beside
+     * it goes on and completes, and so does the run.
+     */
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 3})
+    void aContainedFailureStopsOnlyItsDataflowOnEveryWorker(int workers) {
+        long poison = 13;
+        int failing = new Router(workers).route(poison);
+        Map<Integer, Throwable> seen = new ConcurrentHashMap<>();
+        Map<Integer, Long> healthy = new ConcurrentHashMap<>();
+        Map<Integer, String> logged = new ConcurrentHashMap<>();
+        Timely.run(Config.workers(workers).containingFailures(), worker -> {
+            worker.onDataflowFailure((dataflow, cause) -> logged.put(worker.index(), dataflow + ": " + cause.getMessage()));
+            Probe[] probe = new Probe[2];
+            InputHandle<LongContainer> in = worker.dataflow("boom", scope -> {
+                InputHandle<LongContainer> input = scope.input("numbers", LongContainer.TYPE);
+                OperatorBuilder b = scope.operator("explode");
+                InputPort<LongContainer> port = b.input(input.stream(), Pact.exchange());
+                OutputPort<LongContainer> out = b.output(LongContainer.TYPE);
+                b.build(() -> port.forEach((cap, data) -> {
+                    for (int i = 0; i < data.size(); i++) {
+                        if (data.get(i) == poison) throw new OutOfMemoryError("cannot digest " + poison);
+                    }
+                    LongContainer c = out.newContainer();
+                    LongContainer.TYPE.appendAll(data, c);
+                    out.send(cap, c);
+                }));
+                probe[0] = out.stream().probe();
+                return input;
+            });
+            long[] sum = new long[1];
+            InputHandle<LongContainer> other = worker.dataflow("fine", scope -> {
+                InputHandle<LongContainer> input = scope.input("numbers", LongContainer.TYPE);
+                probe[1] = input.stream().exchange().inspect((time, data) -> {
+                    for (int i = 0; i < data.size(); i++) sum[0] += data.get(i);
+                }).probe();
+                return input;
+            });
+            if (worker.index() == 0) {
+                in.staged().add(poison);
+                other.staged().add(poison);
+            }
+            in.advanceTo(1);
+            other.advanceTo(1);
+            try {
+                worker.stepWhile(() -> probe[0].lessEqual(0));
+            } catch (DataflowFailedException e) {
+                seen.put(worker.index(), e);
+            }
+            assertThat(worker.dataflowFailure(0)).isNotNull();
+            assertThat(worker.dataflowFailure(1)).isNull();
+            in.close();
+            other.close();
+            worker.stepWhile(() -> !probe[1].isDone());
+            healthy.put(worker.index(), sum[0]);
+        });
+        assertThat(seen).hasSize(workers).allSatisfy((w, e) -> assertThat(e).isInstanceOf(DataflowFailedException.class)
+                .hasMessageContaining("'boom'").hasMessageContaining("'explode#1'").hasMessageContaining("worker " + failing)
+                .hasMessageContaining("cannot digest 13")
+                .cause().isInstanceOf(OperatorFailedException.class).cause().isInstanceOf(OutOfMemoryError.class));
+        assertThat(healthy.values().stream().mapToLong(Long::longValue).sum()).as("the other dataflow's data").isEqualTo(poison);
+        assertThat(logged).as("the failure is reported once, where it happened").containsOnlyKeys(failing);
+        assertThat(logged.get(failing)).startsWith("boom: operator 'explode#1' failed");
+    }
+
     @Test
     void anAssertionErrorInAnOperatorIsReportedAsItsFailure() {
         Throwable thrown = catchThrowable(() -> {

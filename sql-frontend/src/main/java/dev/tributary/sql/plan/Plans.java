@@ -45,6 +45,35 @@ public final class Plans {
         };
     }
 
+    /**
+     * The catalog ids of the stored collections and indexes {@code plan} reads: its Gets, and
+     * the indexes and collections of its index reads and delta joins.
+     */
+    public static java.util.Set<Long> reads(Plan plan) {
+        java.util.Set<Long> out = new java.util.TreeSet<>();
+        collectReads(plan, out);
+        return out;
+    }
+
+    private static void collectReads(Plan plan, java.util.Set<Long> out) {
+        switch (plan) {
+            case Plan.Get g -> out.add(g.id());
+            case Plan.IndexedGet g -> {
+                out.add(g.index());
+                out.add(g.source());
+            }
+            case Plan.DeltaJoin d -> {
+                for (Plan.Get g : d.inputs()) out.add(g.id());
+                for (Plan.DeltaPath p : d.paths()) for (Plan.DeltaStep s : p.steps()) out.add(s.index());
+            }
+            default -> { }
+        }
+        withInputs(plan, in -> {
+            collectReads(in, out);
+            return in;
+        });
+    }
+
     /** {@code plan} with {@code f} applied to every scalar expression in it. */
     public static Plan mapExprs(Plan plan, UnaryOperator<ScalarExpr> f) {
         Plan p = withInputs(plan, in -> mapExprs(in, f));
