@@ -223,9 +223,12 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         try {
             if (session.consumeCancel()) throw Session.canceled();
+            session.startStatement();
             return body.get();
         } catch (SqlException e) {
             throw failed(session, e);
+        } finally {
+            session.endStatement();
         }
     }
 
@@ -579,7 +582,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             Map<Row, Long> counts = Dataflows.Answer.combine(engine.callAll(w -> {
                 Dataflows d = dataflows[w.index()];
                 d.advance(t + 1);
-                return d.read(w, inlined, t, overlay, () -> session.cancelRequested);
+                return d.read(w, inlined, t, overlay, session::stop);
             }));
             return decodeAll(counts, types);
         }
@@ -617,7 +620,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         return Dataflows.Answer.combine(engine.callAll(w -> {
             Dataflows d = dataflows[w.index()];
             d.advance(now + 1);
-            Dataflows.Answer r = d.read(w, plan, t, Map.of(), () -> session.cancelRequested);
+            Dataflows.Answer r = d.read(w, plan, t, Map.of(), session::stop);
             if (holds != null) d.compactTo(now, holds);
             return r;
         }));

@@ -288,16 +288,17 @@ final class Dataflows {
     }
 
     /**
-     * Steps until {@code probe} has passed {@code t} or {@code cancelled}; throws the failure of
-     * the dataflow being waited for ({@code what}) or of anything in {@code reads}, which would
-     * otherwise make the wait endless.
+     * Steps until {@code probe} has passed {@code t}; throws what {@code stop} gives (a cancel, a
+     * statement timeout) once it gives one, and the failure of the dataflow being waited for
+     * ({@code what}) or of anything in {@code reads}, which would otherwise make the wait endless.
      */
-    private void await(Worker worker, Probe probe, long t, String what, Set<Long> reads, java.util.function.BooleanSupplier cancelled) {
+    private void await(Worker worker, Probe probe, long t, String what, Set<Long> reads, java.util.function.Supplier<SqlException> stop) {
         try {
             worker.stepWhile(() -> {
                 SqlException e = failure(worker, reads);
+                if (e == null && probe.lessEqual(t)) e = stop.get();
                 if (e != null) throw e;
-                return probe.lessEqual(t) && !cancelled.getAsBoolean();
+                return probe.lessEqual(t);
             });
         } catch (DataflowFailedException f) {
             throw failed(what, f);
@@ -328,18 +329,17 @@ final class Dataflows {
      * arrangements, which is dropped afterwards. {@link Answer#combine} makes the whole answer.
      */
     Answer read(Worker worker, Plan plan, long t) {
-        return read(worker, plan, t, Map.of(), () -> false);
+        return read(worker, plan, t, Map.of(), () -> null);
     }
 
     /**
      * As {@link #read(Worker, Plan, long)}, with {@code overlay}'s changes (table id to row to
      * signed count) added to those tables: what a transaction block sees before it commits.
      */
-    Answer read(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.BooleanSupplier cancelled) {
+    Answer read(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.Supplier<SqlException> stop) {
         if (plan instanceof Plan.Get g && !overlay.containsKey(g.id())) {
             Stored s = stored.get(g.id());
-            await(worker, s.probe, t, s.what, Set.of(g.id()), cancelled);
-            if (s.probe.lessEqual(t)) throw Session.canceled();
+            await(worker, s.probe, t, s.what, Set.of(g.id()), stop);
             return new Answer(readTrace(s.okRead, t), errorsAt(s.errRead, t));
         }
         Map<Row, Long> oks = new LinkedHashMap<>();
@@ -374,8 +374,7 @@ final class Dataflows {
         for (InputSession<Row> in : overlays) in.close();
         try {
             // every worker sees the same cancel and stops too, so each drops its part of the dataflow
-            await(worker, probe, t, "the query", Plans.reads(plan), cancelled);
-            if (probe.lessEqual(t)) throw Session.canceled();
+            await(worker, probe, t, "the query", Plans.reads(plan), stop);
         } finally {
             worker.dropDataflow(index[0]);
         }
@@ -466,7 +465,7 @@ final class Dataflows {
     /** Rows of index {@code id} whose key equals {@code key}, at {@code t} (this worker's shard). */
     Answer lookup(Worker worker, long id, Row key, long t) {
         Index ix = indexes.get(id);
-        await(worker, ix.probe, t, ix.what, Set.of(id), () -> false);
+        await(worker, ix.probe, t, ix.what, Set.of(id), () -> null);
         Stored s = stored.get(ix.on);
         Map<Row, Long> errs = s == null ? Map.of() : errorsAt(s.errRead, t);
         Map<Row, Long> out = new LinkedHashMap<>();

@@ -65,6 +65,38 @@ public final class Session {
         }
     }
 
+    /** When the running statement must stop ({@code statement_timeout}), as {@link System#nanoTime}; 0 for never. */
+    private volatile long deadline;
+
+    /** A statement starts: its deadline is {@code statement_timeout} from now (none when it is 0). */
+    void startStatement() {
+        String setting = settings.get("statement_timeout");
+        long ms = setting == null ? 0 : dev.tributary.sql.catalog.Settings.millis(
+                dev.tributary.sql.catalog.Settings.find("statement_timeout").orElseThrow(), setting, 0);
+        deadline = ms == 0 ? 0 : System.nanoTime() + ms * 1_000_000L;
+    }
+
+    /** The statement ended: no deadline until the next starts. */
+    void endStatement() {
+        deadline = 0;
+    }
+
+    /**
+     * Why the running statement must stop now, or null to go on: the client's cancel, or its
+     * {@code statement_timeout} passed. What long statements check between steps.
+     */
+    dev.tributary.sql.SqlException stop() {
+        if (cancelRequested) return canceled();
+        long d = deadline;
+        if (d != 0 && System.nanoTime() - d >= 0) return timedOut();
+        return null;
+    }
+
+    /** PostgreSQL's error for a statement that ran past {@code statement_timeout}. */
+    static dev.tributary.sql.SqlException timedOut() {
+        return new dev.tributary.sql.SqlException("57014", "canceling statement due to statement timeout");
+    }
+
     /** Whether a cancel was asked for since the last call; clears it. */
     boolean consumeCancel() {
         boolean c = cancelRequested;

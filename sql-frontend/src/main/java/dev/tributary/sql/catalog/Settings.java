@@ -106,6 +106,10 @@ public final class Settings {
                 else throw new SqlException("22023", "parameter \"" + setting.name() + "\" requires a Boolean value", pos);
             }
             case "integer" -> {
+                if (MILLISECONDS.contains(setting.name())) {
+                    v = showMillis(millis(setting, v, pos));
+                    break;
+                }
                 try {
                     v = Long.toString(Long.parseLong(v.strip()));
                 } catch (NumberFormatException e) {
@@ -129,6 +133,48 @@ public final class Settings {
             if (setting.name().equals("DateStyle")) v = setting.bootValue();
         }
         return v;
+    }
+
+    /** The parameters that are durations in milliseconds, written with or without a unit. */
+    private static final java.util.Set<String> MILLISECONDS = java.util.Set.of("statement_timeout");
+
+    private static final String[] UNITS = {"d", "h", "min", "s", "ms"};
+    private static final long[] UNIT_MILLIS = {86_400_000L, 3_600_000L, 60_000L, 1000L, 1L};
+
+    /**
+     * A duration parameter's value in milliseconds, as PostgreSQL reads it: a number of
+     * milliseconds, or a number with a unit ({@code 120s}, {@code '2 min'}, {@code 1h},
+     * {@code 500ms}, {@code 1d}); 22023 otherwise, naming the units.
+     */
+    public static long millis(Setting setting, String value, int pos) {
+        String v = value.strip();
+        int i = 0;
+        while (i < v.length() && (Character.isDigit(v.charAt(i)) || v.charAt(i) == '.' || (i == 0 && (v.charAt(i) == '-' || v.charAt(i) == '+')))) i++;
+        String number = v.substring(0, i);
+        String unit = v.substring(i).strip();
+        long scale = unit.isEmpty() ? 1 : -1;
+        for (int u = 0; u < UNITS.length && scale < 0; u++) if (UNITS[u].equals(unit)) scale = UNIT_MILLIS[u];
+        if (scale < 0 || number.isEmpty()) {
+            throw new SqlException("22023", "invalid value for parameter \"" + setting.name() + "\": \"" + value + "\"", pos,
+                    "Valid units for this parameter are \"ms\", \"s\", \"min\", \"h\", and \"d\".");
+        }
+        double ms;
+        try {
+            ms = Double.parseDouble(number) * scale;
+        } catch (NumberFormatException e) {
+            throw new SqlException("22023", "invalid value for parameter \"" + setting.name() + "\": \"" + value + "\"", pos);
+        }
+        if (ms < 0 || ms > Integer.MAX_VALUE) {
+            throw new SqlException("22023", Math.round(ms) + " ms is outside the valid range for parameter \"" + setting.name() + "\" (0 .. " + Integer.MAX_VALUE + ")", pos);
+        }
+        return Math.round(ms);
+    }
+
+    /** A number of milliseconds as PostgreSQL shows it: in the largest unit that divides it ({@code 120000} is {@code 2min}). */
+    static String showMillis(long ms) {
+        if (ms == 0) return "0";
+        for (int u = 0; u < UNITS.length; u++) if (ms % UNIT_MILLIS[u] == 0) return ms / UNIT_MILLIS[u] + UNITS[u];
+        return ms + "ms";
     }
 
     /** A value without the quotes and spaces that do not change its meaning ({@code "$user", public}). */
