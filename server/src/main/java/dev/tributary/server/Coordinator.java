@@ -52,7 +52,6 @@ final class Coordinator implements AutoCloseable, Catalog {
     private final Map<Long, CatalogItem> byId = new HashMap<>();
     /** For each item, the items that depend on it (views over it, indexes on it). */
     private final Map<Long, Set<Long>> dependents = new HashMap<>();
-    private final Map<Long, TableData> tables = new HashMap<>();
     /** The history policies of the objects that have one (the rest keep no history behind the present). */
     private final Map<Long, HistoryPolicy> retention = new HashMap<>();
     private long nextId = 1;
@@ -71,12 +70,6 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** The indexes of the catalog at {@link #indexesVersion}, kept so a point lookup need not collect them per call. */
     private List<CatalogItem.Index> indexList = List.of();
     private long indexesVersion = -1;
-
-    /** A table's current contents, mirrored: rows with counts, and rows by primary key. */
-    private static final class TableData {
-        final Map<Row, Long> rows = new LinkedHashMap<>();
-        final Map<Row, Row> byKey = new HashMap<>();
-    }
 
     Coordinator(Clock clock, int workers) {
         this.oracle = new TimestampOracle(clock);
@@ -352,10 +345,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             for (int i : targets) given[i] = true;
             RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
             Map<Row, Long> changes = new LinkedHashMap<>();
-            // keys are checked row by row, so a duplicate names its line
-            int[] key = t.primaryKey().stream().mapToInt(Integer::intValue).toArray();
-            Map<Row, Long> keys = key.length == 0 ? null : new HashMap<>();
-            Map<Row, Long> pendingKeys = key.length == 0 ? Map.of() : pendingKeyCounts(t, session);
+            List<Row> encodedRows = new ArrayList<>(rows.size());
             for (int r = 0; r < rows.size(); r++) {
                 Object[] row = new Object[t.columns().size()];
                 try {
@@ -371,15 +361,22 @@ final class Coordinator implements AutoCloseable, Catalog {
                     throw e.context() == null ? e.withContext(copy.context(r)) : e;
                 }
                 Row encoded = codec.encode(row);
-                if (keys != null) {
-                    Row k = codec.project(encoded, key);
-                    long n = keys.computeIfAbsent(k, kk -> keyCount(t, kk) + pendingKeys.getOrDefault(kk, 0L)) + 1;
-                    keys.put(k, n);
-                    if (n > 1) throw duplicateKey(t, k).withContext(copy.lineContext(r));
-                }
+                encodedRows.add(encoded);
                 changes.merge(encoded, 1L, Long::sum);
             }
-            write(session, t, changes);
+            if (!t.primaryKey().isEmpty()) {
+                // the keys are counted at once; a duplicate names the line that repeats its key
+                java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
+                Map<Row, Long> counts = new HashMap<>(pendingKeyCounts(t, session));
+                Set<Row> keys = new HashSet<>();
+                for (Row r : encodedRows) keys.add(keyOf.apply(r));
+                committedKeyCounts(t, keys).forEach((k, n) -> counts.merge(k, n, Long::sum));
+                for (int r = 0; r < encodedRows.size(); r++) {
+                    Row k = keyOf.apply(encodedRows.get(r));
+                    if (counts.merge(k, 1L, Long::sum) > 1) throw duplicateKey(t, k).withContext(copy.lineContext(r));
+                }
+            }
+            write(session, t, changes, true);
             return Result.command("COPY " + rows.size());
         } catch (SqlException e) {
             throw failed(session, e);
@@ -792,7 +789,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         boolean failed = session.aborted;
         Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
         session.reset();
-        if (!failed) commit(pending);
+        if (!failed) commitBlock(pending);
     }
 
     /** Fails {@code session}'s transaction block, if it is in one, after an error raised outside the coordinator. */
@@ -1011,14 +1008,26 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         List<ScalarExpr> defaults = new Binder(this).bindDefaults(c.columns());
         HistoryPolicy history = policy(c.retain());
+        // the primary key's index, as PostgreSQL names it; the table's arrangement is keyed by it
+        String pkName = name + "_pkey";
+        if (!pk.isEmpty() && byName.containsKey(pkName)) throw new SqlException("42P07", "relation \"" + pkName + "\" already exists", c.pos());
         long id = nextId++;
+        long pkIndex = pk.isEmpty() ? -1 : nextId++;
         CatalogItem.Table t = new CatalogItem.Table(id, name, columns, pk, defaults, text(sql, c));
+        List<SqlType> types = Binder.typesOf(columns);
+        int[] key = pk.stream().mapToInt(Integer::intValue).toArray();
         engine.callAll(w -> {
-            dataflows[w.index()].createTable(w, id, name);
+            dataflows[w.index()].createTable(w, id, name, types, key, pkIndex, pkName);
             return null;
         });
-        tables.put(id, new TableData());
         register(t, Set.of());
+        if (!pk.isEmpty()) {
+            List<ScalarExpr> keys = new ArrayList<>();
+            for (int k : key) keys.add(new ScalarExpr.ColumnRef(k, columns.get(k).type()));
+            String pkSql = "CREATE UNIQUE INDEX " + dev.tributary.sql.parser.SqlFormatter.ident(pkName) + " ON " + dev.tributary.sql.parser.SqlFormatter.ident(name)
+                    + " (" + String.join(", ", pk.stream().map(k -> dev.tributary.sql.parser.SqlFormatter.ident(columns.get(k).name())).toList()) + ")";
+            register(new CatalogItem.Index(pkIndex, pkName, id, keys, pkSql, true), Set.of(id));
+        }
         if (history != null) retention.put(id, history);
         return Result.command("CREATE TABLE");
     }
@@ -1135,6 +1144,11 @@ final class Coordinator implements AutoCloseable, Catalog {
             if (!item.kind().equals(kind)) {
                 throw new SqlException("42809", "\"" + name + "\" is not a " + kind, d.pos(), "Use DROP " + item.kind().toUpperCase(java.util.Locale.ROOT) + " to remove a " + item.kind() + ".");
             }
+            if (item instanceof CatalogItem.Index ix && ix.primaryKey()) {
+                String table = byId.get(ix.on()).name();
+                throw new SqlException("2BP01", "cannot drop index " + name + " because constraint " + name + " on table " + table + " requires it", d.pos(),
+                        "You can drop constraint " + name + " on table " + table + " instead.");
+            }
             targets.add(item);
         }
         // everything that depends on the targets, transitively
@@ -1175,7 +1189,6 @@ final class Coordinator implements AutoCloseable, Catalog {
         byName.remove(item.name());
         dependents.remove(id);
         for (Set<Long> s : dependents.values()) s.remove(id);
-        tables.remove(id);
         retention.remove(id);
         if (!(item instanceof CatalogItem.View)) {
             engine.callAll(w -> {
@@ -1275,52 +1288,82 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** Checks constraints and commits {@code changes} now, or adds them to the open transaction. */
     private void write(Session session, CatalogItem.Table t, Map<Row, Long> changes) {
+        write(session, t, changes, false);
+    }
+
+    /** {@link #write(Session, CatalogItem.Table, Map)}; {@code keysChecked} when the caller has checked the primary key. */
+    private void write(Session session, CatalogItem.Table t, Map<Row, Long> changes, boolean keysChecked) {
         changes.values().removeIf(c -> c == 0);
         if (session.inTransaction) {
             Map<Row, Long> pending = session.pending.computeIfAbsent(t.id(), k -> new LinkedHashMap<>());
-            Map<Row, Long> trial = new LinkedHashMap<>(pending);
-            for (Map.Entry<Row, Long> e : changes.entrySet()) trial.merge(e.getKey(), e.getValue(), Long::sum);
-            checkKeys(t, trial);
-            pending.clear();
-            pending.putAll(trial);
+            if (!keysChecked) checkKeys(t, changes, pending);
+            for (Map.Entry<Row, Long> e : changes.entrySet()) pending.merge(e.getKey(), e.getValue(), Long::sum);
+            pending.values().removeIf(c -> c == 0);
             return;
         }
-        checkKeys(t, changes);
+        if (!keysChecked) checkKeys(t, changes, Map.of());
         commit(Map.of(t.id(), changes));
     }
 
-    /** 23505 if applying {@code changes} would give two rows one primary key. */
-    private void checkKeys(CatalogItem.Table t, Map<Row, Long> changes) {
-        if (t.primaryKey().isEmpty()) return;
-        RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
-        int[] key = t.primaryKey().stream().mapToInt(Integer::intValue).toArray();
-        TableData data = tables.get(t.id());
-        Map<Row, Long> keyCounts = new HashMap<>();
-        for (Map.Entry<Row, Long> e : changes.entrySet()) {
-            Row k = codec.project(e.getKey(), key);
-            long base = keyCounts.containsKey(k) ? 0 : (data.byKey.containsKey(k) ? data.rows.getOrDefault(data.byKey.get(k), 0L) : 0);
-            keyCounts.merge(k, base + e.getValue(), Long::sum);
+    /**
+     * 23505 if applying {@code changes} after {@code pending} (the open block's writes) would give
+     * two rows one primary key. Only keys that gain rows can collide; their committed rows are
+     * counted in the primary key's index, the table's own arrangement.
+     */
+    private void checkKeys(CatalogItem.Table t, Map<Row, Long> changes, Map<Row, Long> pending) {
+        if (t.primaryKey().isEmpty() || changes.isEmpty()) return;
+        java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
+        Map<Row, Long> delta = new HashMap<>();
+        for (Map.Entry<Row, Long> e : changes.entrySet()) delta.merge(keyOf.apply(e.getKey()), e.getValue(), Long::sum);
+        Set<Row> rising = new HashSet<>();
+        for (Map.Entry<Row, Long> e : delta.entrySet()) if (e.getValue() > 0) rising.add(e.getKey());
+        if (rising.isEmpty()) return;
+        Map<Row, Long> counts = committedKeyCounts(t, rising);
+        for (Map.Entry<Row, Long> e : pending.entrySet()) {
+            Row k = keyOf.apply(e.getKey());
+            if (rising.contains(k)) counts.merge(k, e.getValue(), Long::sum);
         }
-        for (Map.Entry<Row, Long> e : keyCounts.entrySet()) {
-            if (e.getValue() > 1) throw duplicateKey(t, e.getKey());
+        for (Row k : rising) {
+            if (counts.getOrDefault(k, 0L) + delta.get(k) > 1) throw duplicateKey(t, k);
         }
     }
 
-    /** For each primary key of {@code t}, how many rows have it, counting the open block's writes (only keys those touch are listed). */
+    /** For each primary key of {@code t}, how many rows the open block's writes add (only keys those touch are listed). */
     private Map<Row, Long> pendingKeyCounts(CatalogItem.Table t, Session session) {
         Map<Row, Long> out = new HashMap<>();
         Map<Row, Long> pending = session.pending.get(t.id());
         if (pending == null) return out;
-        RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
-        int[] key = t.primaryKey().stream().mapToInt(Integer::intValue).toArray();
-        for (Map.Entry<Row, Long> e : pending.entrySet()) out.merge(codec.project(e.getKey(), key), e.getValue(), Long::sum);
+        java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
+        for (Map.Entry<Row, Long> e : pending.entrySet()) out.merge(keyOf.apply(e.getKey()), e.getValue(), Long::sum);
         return out;
     }
 
-    /** How many committed rows of {@code t} have primary key {@code k}. */
-    private long keyCount(CatalogItem.Table t, Row k) {
-        TableData data = tables.get(t.id());
-        return data.byKey.containsKey(k) ? data.rows.getOrDefault(data.byKey.get(k), 0L) : 0;
+    /** How many committed rows of {@code t} have each of {@code keys}, read from its primary key's index now (keys with none are absent). */
+    private Map<Row, Long> committedKeyCounts(CatalogItem.Table t, java.util.Collection<Row> keys) {
+        long index = primaryKeyIndex(t);
+        long at = oracle.readTime();
+        Map<Row, Long> out = new HashMap<>();
+        for (Map<Row, Long> part : engine.callAll(w -> {
+            Dataflows d = dataflows[w.index()];
+            d.advance(at + 1);
+            return d.keyCounts(w, index, keys, at);
+        })) {
+            part.forEach((k, n) -> out.merge(k, n, Long::sum));
+        }
+        return out;
+    }
+
+    /** The id of {@code t}'s primary key index ({@code <table>_pkey}). */
+    private long primaryKeyIndex(CatalogItem.Table t) {
+        for (long dep : dependents.getOrDefault(t.id(), Set.of())) {
+            if (byId.get(dep) instanceof CatalogItem.Index ix && ix.primaryKey()) return ix.id();
+        }
+        throw new IllegalStateException("table " + t.name() + " has a primary key but no primary key index");
+    }
+
+    /** A row of {@code t}'s primary key, in the key form its index has (see {@link Dataflows#primaryKeyOf}). */
+    private static java.util.function.Function<Row, Row> primaryKeyOf(CatalogItem.Table t) {
+        return Dataflows.primaryKeyOf(Binder.typesOf(t.columns()), t.primaryKey().stream().mapToInt(Integer::intValue).toArray());
     }
 
     /** PostgreSQL's 23505 for a second row with primary key {@code k}. */
@@ -1347,28 +1390,24 @@ final class Coordinator implements AutoCloseable, Catalog {
         return k;
     }
 
+    /**
+     * Commits a transaction block's writes, after checking their primary keys again against what
+     * is committed now: another session may have committed a row with one of the keys since the
+     * block wrote it (the first to commit wins; this block fails with 23505, as in PostgreSQL).
+     */
+    private void commitBlock(Map<Long, Map<Row, Long>> changes) {
+        for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
+            if (byId.get(e.getKey()) instanceof CatalogItem.Table t) checkKeys(t, e.getValue(), Map.of());
+        }
+        commit(changes);
+    }
+
     /** Commits table changes at one new write time. */
     private void commit(Map<Long, Map<Row, Long>> changes) {
         boolean any = false;
         for (Map<Row, Long> c : changes.values()) any |= !c.isEmpty();
         if (!any) return;
         long time = oracle.writeTime();
-        for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
-            TableData data = tables.get(e.getKey());
-            CatalogItem.Table t = (CatalogItem.Table) byId.get(e.getKey());
-            if (data == null || t == null) continue;
-            RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
-            int[] key = t.primaryKey().stream().mapToInt(Integer::intValue).toArray();
-            for (Map.Entry<Row, Long> c : e.getValue().entrySet()) {
-                long n = data.rows.merge(c.getKey(), c.getValue(), Long::sum);
-                if (n == 0) data.rows.remove(c.getKey());
-                if (key.length > 0) {
-                    Row k = codec.project(c.getKey(), key);
-                    if (n > 0) data.byKey.put(k, c.getKey());
-                    else if (c.getKey().equals(data.byKey.get(k))) data.byKey.remove(k);
-                }
-            }
-        }
         engine.callAll(w -> {
             // worker 0 feeds the inputs; the exchange gives each worker its keys
             Dataflows d = dataflows[w.index()];
@@ -1400,14 +1439,14 @@ final class Coordinator implements AutoCloseable, Catalog {
                     Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
                     session.pending.clear();
                     session.closeCursors();
-                    commit(pending);
+                    commitBlock(pending);
                     yield Result.command("COMMIT").withNotice(noTransaction());
                 }
                 boolean failed = session.aborted;
                 Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
                 session.reset();
                 if (failed) yield Result.command("ROLLBACK");
-                commit(pending);
+                commitBlock(pending);
                 yield Result.command("COMMIT");
             }
             case ROLLBACK -> {

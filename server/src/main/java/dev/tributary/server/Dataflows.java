@@ -45,7 +45,11 @@ import java.util.Set;
 final class Dataflows {
     private static final RowDataType ROW = RowDataType.INSTANCE;
 
-    /** A stored collection: its rows and errors arranged, readable at any time from {@code readFrom}. */
+    /**
+     * A stored collection: its rows and errors arranged, readable at any time from {@code readFrom}.
+     * A table with a primary key is arranged by it (the rows are the values), and that arrangement
+     * is also its primary key's index; any other collection is arranged by its rows.
+     */
     static final class Stored {
         final long id;
         /** What it is, for errors: {@code materialized view "totals"}. */
@@ -53,7 +57,9 @@ final class Dataflows {
         /** The stored collections and indexes its dataflow reads. */
         final Set<Long> reads;
         final int dataflow;
-        final Arrangement<Row, Unit> oks;
+        final Arrangement<Row, ?> oks;
+        /** Whether {@link #oks} holds the rows as its values (a table by its primary key), not as its keys. */
+        final boolean rowsInValues;
         final Arrangement<Row, Unit> errs;
         final TraceHandle okRead;
         final TraceHandle errRead;
@@ -61,10 +67,12 @@ final class Dataflows {
         final InputSession<Row> input;
         final HeldState held;
 
-        Stored(long id, String what, Set<Long> reads, Scope scope, Arrangement<Row, Unit> oks, Arrangement<Row, Unit> errs, Probe probe, InputSession<Row> input) {
+        Stored(long id, String what, Set<Long> reads, Scope scope, Arrangement<Row, ?> oks, boolean rowsInValues, Arrangement<Row, Unit> errs, Probe probe,
+                InputSession<Row> input) {
             this.id = id;
             this.what = what;
             this.reads = reads;
+            this.rowsInValues = rowsInValues;
             this.dataflow = scope.dataflowIndex();
             this.held = HeldState.of(scope);
             this.oks = oks;
@@ -88,10 +96,13 @@ final class Dataflows {
         final HeldState held;
         /** What this worker last published of the index (see {@link PublishedIndexes}). */
         PublishedIndexes.Shard published;
+        /** Whether the arrangement is its collection's own (a primary key's), whose memory the collection reports. */
+        final boolean shared;
 
-        Index(long id, String what, long on, Scope scope, Arrangement<Row, Row> byKey, Probe probe) {
+        Index(long id, String what, long on, Scope scope, Arrangement<Row, Row> byKey, Probe probe, boolean shared) {
             this.id = id;
             this.what = what;
+            this.shared = shared;
             this.on = on;
             this.dataflow = scope.dataflowIndex();
             this.held = HeldState.of(scope);
@@ -111,16 +122,49 @@ final class Dataflows {
     private final Map<Long, Index> indexes = new HashMap<>();
     private long upper;
 
-    /** Creates table {@code id}'s dataflow: an input whose contents are arranged. */
-    void createTable(Worker worker, long id, String name) {
+    /**
+     * Creates table {@code id}'s dataflow: an input whose contents are arranged, by the primary
+     * key {@code primaryKey} (columns of {@code types}) if it has one, which is then also index
+     * {@code pkIndex} ({@code pkName}): point reads, UPDATE and DELETE by key, key checks and
+     * joins on the key seek it, and no other copy of the table is kept.
+     */
+    void createTable(Worker worker, long id, String name, List<dev.tributary.sql.types.SqlType> types, int[] primaryKey, long pkIndex, String pkName) {
         Stored s = worker.dataflow("table:" + name, scope -> {
             InputSession<Row> in = InputSession.create(scope, name, ROW);
-            Arrangement<Row, Unit> oks = in.collection().arrangeBySelf();
-            Probe probe = oks.asCollection().probe();
-            return new Stored(id, "table \"" + name + "\"", Set.of(), scope, oks, null, probe, in);
+            if (primaryKey.length == 0) {
+                Arrangement<Row, Unit> oks = in.collection().arrangeBySelf();
+                Probe probe = oks.asCollection().probe();
+                return new Stored(id, "table \"" + name + "\"", Set.of(), scope, oks, false, null, probe, in);
+            }
+            java.util.function.Function<Row, Row> key = primaryKeyOf(types, primaryKey);
+            Arrangement<Row, Row> byKey = in.collection().arrangeByKey(key, ROW, row -> row, ROW);
+            Probe probe = byKey.batches().probe();
+            indexes.put(pkIndex, new Index(pkIndex, "index \"" + pkName + "\"", id, scope, byKey, probe, true));
+            return new Stored(id, "table \"" + name + "\"", Set.of(), scope, byKey, true, null, probe, in);
         });
         s.input.advanceTo(upper);
         stored.put(id, s);
+    }
+
+    /**
+     * A row's primary key as an index key: its key columns' values in key form (numbers without
+     * trailing zeros, intervals by span), as {@link #createIndex} keys rows, so that 1.0 and 1.00
+     * are one key. Where no key column has another key form, the columns' bytes as they are.
+     */
+    static java.util.function.Function<Row, Row> primaryKeyOf(List<dev.tributary.sql.types.SqlType> types, int[] primaryKey) {
+        RowCodec codec = new RowCodec(types);
+        RowCodec keyCodec = codec.project(primaryKey);
+        boolean plain = true;
+        for (int c : primaryKey) {
+            var kind = types.get(c).kind();
+            plain &= kind != dev.tributary.sql.types.SqlType.Kind.NUMERIC && kind != dev.tributary.sql.types.SqlType.Kind.INTERVAL;
+        }
+        if (plain) return row -> codec.project(row, primaryKey);
+        return row -> {
+            Object[] k = new Object[primaryKey.length];
+            for (int i = 0; i < k.length; i++) k[i] = dev.tributary.sql.row.Keys.normalize(codec.get(row, primaryKey[i]));
+            return keyCodec.encode(k);
+        };
     }
 
     /** Writes {@code changes} (row to signed count) to table {@code id} at {@code time}. */
@@ -150,7 +194,7 @@ final class Dataflows {
             Arrangement<Row, Unit> oks = r.oks().arrangeBySelf();
             Arrangement<Row, Unit> errs = r.errs().arrangeBySelf();
             Probe probe = oks.asCollection().concat(errs.asCollection()).probe();
-            return new Stored(id, "materialized view \"" + name + "\"", Plans.reads(plan), scope, oks, errs, probe, null);
+            return new Stored(id, "materialized view \"" + name + "\"", Plans.reads(plan), scope, oks, false, errs, probe, null);
         });
         renderer[0].sealConstants();
         stored.put(id, s);
@@ -177,7 +221,7 @@ final class Dataflows {
                 return keyCodec.encode(key);
             }, ROW, row -> row, ROW);
             Probe probe = byKey.asCollection().probe();
-            return new Index(id, "index \"" + name + "\"", on, scope, byKey, probe);
+            return new Index(id, "index \"" + name + "\"", on, scope, byKey, probe, false);
         });
         indexes.put(id, ix);
     }
@@ -215,8 +259,15 @@ final class Dataflows {
     Rendered importInto(long id, Scope scope) {
         Stored s = stored.get(id);
         if (s == null) throw new IllegalStateException("no stored collection " + id);
-        Collection<Row> oks = s.oks.importInto(scope).flatten((k, v) -> k, ROW);
+        Collection<Row> oks = rows(s.oks, s.rowsInValues, scope);
         return new Rendered(oks, importErrors(id, scope));
+    }
+
+    /** The rows of a stored collection's arrangement, imported into {@code scope}. */
+    @SuppressWarnings("unchecked")
+    private static Collection<Row> rows(Arrangement<Row, ?> oks, boolean rowsInValues, Scope scope) {
+        return rowsInValues ? ((Arrangement<Row, Row>) oks).importInto(scope).flatten((k, v) -> v, ROW)
+                : ((Arrangement<Row, Unit>) oks).importInto(scope).flatten((k, v) -> k, ROW);
     }
 
     /**
@@ -228,7 +279,7 @@ final class Dataflows {
         Stored s = stored.get(id);
         if (s != null) return s.held.parts();
         Index ix = indexes.get(id);
-        return ix == null ? List.of() : ix.held.parts();
+        return ix == null || ix.shared ? List.of() : ix.held.parts();
     }
 
     /** Drops the dataflow of stored collection or index {@code id}. */
@@ -243,7 +294,8 @@ final class Dataflows {
         Index ix = indexes.remove(id);
         if (ix != null) {
             ix.read.drop();
-            worker.dropDataflow(ix.dataflow);
+            // a primary key's index is its table's arrangement, which goes with the table
+            if (!ix.shared) worker.dropDataflow(ix.dataflow);
         }
     }
 
@@ -340,7 +392,7 @@ final class Dataflows {
         if (plan instanceof Plan.Get g && !overlay.containsKey(g.id())) {
             Stored s = stored.get(g.id());
             await(worker, s.probe, t, s.what, Set.of(g.id()), stop);
-            return new Answer(readTrace(s.okRead, t), errorsAt(s.errRead, t));
+            return new Answer(readTrace(s.okRead, t, s.rowsInValues), errorsAt(s.errRead, t));
         }
         Map<Row, Long> oks = new LinkedHashMap<>();
         Map<Row, Long> errs = new HashMap<>();
@@ -473,6 +525,37 @@ final class Dataflows {
         return new Answer(out, errs);
     }
 
+    /**
+     * For each of {@code keys} (any order, no repeats), how many rows of this worker's shard of
+     * index {@code id} have it at {@code t}, where any do: the rows a primary key check counts.
+     * The keys are sought in order, prepared together, so a COPY's million keys cost a million
+     * seeks, not a scan per key.
+     */
+    Map<Row, Long> keyCounts(Worker worker, long id, java.util.Collection<Row> keys, long t) {
+        Index ix = indexes.get(id);
+        await(worker, ix.probe, t, ix.what, Set.of(id), () -> null);
+        List<Row> sorted = new ArrayList<>(keys);
+        sorted.sort(null);
+        int bytes = 0;
+        for (Row k : sorted) bytes += k.byteLength();
+        BytesColumn column = new BytesColumn(sorted.size(), Math.max(16, bytes));
+        for (Row k : sorted) column.add(k.toBytes());
+        dev.tributary.arrangements.Cursor c = ix.read.cursor();
+        c.prepareSeeks(column);
+        long[] at = {t};
+        Map<Row, Long> out = new HashMap<>();
+        for (int i = 0; i < column.size(); i++) {
+            if (!c.seekKeyExact(column, i)) continue;
+            long n = 0;
+            while (c.valValid()) {
+                n += c.accumulate(at);
+                c.stepVal();
+            }
+            if (n != 0) out.put(sorted.get(i), n);
+        }
+        return out;
+    }
+
     private static Map<Row, Long> errorsAt(TraceHandle errRead, long t) {
         return errRead == null ? Map.of() : readTrace(errRead, t);
     }
@@ -485,8 +568,13 @@ final class Dataflows {
     }
 
     private static Map<Row, Long> readTrace(TraceHandle h, long t) {
+        return readTrace(h, t, false);
+    }
+
+    /** The rows of {@code h} at {@code t} with their counts: its keys, or with {@code rowsInValues} its values. */
+    private static Map<Row, Long> readTrace(TraceHandle h, long t, boolean rowsInValues) {
         Map<Row, Long> out = new LinkedHashMap<>();
-        h.readAt(new long[] {t}, (keys, k, vals, v, count) -> out.merge(ROW.get(keys, k), count, Long::sum));
+        h.readAt(new long[] {t}, (keys, k, vals, v, count) -> out.merge(rowsInValues ? ROW.get(vals, v) : ROW.get(keys, k), count, Long::sum));
         return out;
     }
 

@@ -54,10 +54,18 @@ public sealed interface CatalogItem {
         }
     }
 
-    /** An index: the rows of {@code on} arranged by the values of {@code keys}. */
-    record Index(long id, String name, long on, List<ScalarExpr> keys, String sql) implements CatalogItem {
+    /**
+     * An index: the rows of {@code on} arranged by the values of {@code keys}. A table's
+     * {@code primaryKey} index ({@code <table>_pkey}) is the table's own arrangement, made with
+     * it and dropped with it.
+     */
+    record Index(long id, String name, long on, List<ScalarExpr> keys, String sql, boolean primaryKey) implements CatalogItem {
         public Index {
             keys = List.copyOf(keys);
+        }
+
+        public Index(long id, String name, long on, List<ScalarExpr> keys, String sql) {
+            this(id, name, on, keys, sql, false);
         }
 
         @Override

@@ -327,7 +327,8 @@ public final class SystemCatalog {
                     types.add(t.columns().get(k).type());
                 }
                 addIndex(new Idx(oid(t) + 1, pkeyName(t), on, keys, attnums, types, true));
-            } else if (item instanceof CatalogItem.Index i && userById.containsKey(i.on())) {
+            } else if (item instanceof CatalogItem.Index i && !i.primaryKey() && userById.containsKey(i.on())) {
+                // (a primary key's index is listed with its table, above, as PostgreSQL lists it)
                 Rel on = userById.get(i.on());
                 List<String> keys = indexKeyTexts(i, on.columns());
                 List<Integer> attnums = new ArrayList<>();

@@ -1,0 +1,107 @@
+package dev.tributary.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.sql.SqlException;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A table with a primary key is arranged by it, and that arrangement is the index
+ * {@code <table>_pkey}: point reads, UPDATE and DELETE by key seek it instead of scanning the
+ * table, joins on the key read it, and key checks count in it (no other copy of the table is
+ * kept). Issue 23: {@code WHERE id = $1} on a primary key scanned the table.
+ */
+class PrimaryKeyTest {
+    private static List<String> rows(Tributary db, String sql) {
+        List<String> out = new ArrayList<>();
+        for (List<String> r : db.query(sql).text()) out.add(String.join("|", r.stream().map(v -> v == null ? "NULL" : v).toList()));
+        return out;
+    }
+
+    private static SqlException error(Tributary.Connection s, String sql) {
+        try {
+            s.execute(sql);
+        } catch (SqlException e) {
+            return e;
+        }
+        throw new AssertionError(sql + " succeeded");
+    }
+
+    @Test
+    void readsUpdatesAndDeletesByKeySeekThePrimaryKey() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0), 2)) {
+            db.execute("CREATE TABLE orders (id bigint PRIMARY KEY, customer int, qty int)");
+            db.execute("INSERT INTO orders SELECT i, i % 100, i % 7 FROM generate_series(1, 5000) AS s(i)");
+            Coordinator c = db.coordinator();
+            assertThat(String.join("\n", rows(db, "EXPLAIN SELECT qty FROM orders WHERE id = 42"))).contains("lookup in index orders_pkey");
+            long seeks = c.seeks;
+            long scans = c.scans;
+            long built = c.dataflowsBuilt;
+            assertThat(rows(db, "SELECT customer, qty FROM orders WHERE id = 42")).containsExactly("42|0");
+            db.execute("UPDATE orders SET qty = qty + 100 WHERE id = 42");
+            db.execute("DELETE FROM orders WHERE id = 43");
+            assertThat(rows(db, "SELECT id, qty FROM orders WHERE id = 42")).containsExactly("42|100");
+            assertThat(rows(db, "SELECT id FROM orders WHERE id = 43")).isEmpty();
+            assertThat(c.seeks - seeks).as("reads, the update and the delete seek the key").isEqualTo(5);
+            assertThat(c.scans - scans).as("none scans the table").isZero();
+            assertThat(c.dataflowsBuilt - built).as("nor builds a dataflow").isZero();
+            assertThat(rows(db, "SELECT count(*), sum(qty) FROM orders")).containsExactly("4999|" + (expectedQty() + 100 - 1));
+        }
+    }
+
+    private static long expectedQty() {
+        long s = 0;
+        for (long i = 1; i <= 5000; i++) s += i % 7;
+        return s;
+    }
+
+    @Test
+    void aJoinOnTheKeyReadsTheTablesOwnArrangement() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
+            db.execute("CREATE TABLE customers (id int PRIMARY KEY, region text)");
+            db.execute("CREATE TABLE orders (id bigint PRIMARY KEY, customer int, qty int)");
+            String plan = String.join("\n", rows(db, "EXPLAIN SELECT o.id, c.region FROM orders o JOIN customers c ON o.customer = c.id"));
+            assertThat(plan).contains("through index customers_pkey");
+        }
+    }
+
+    @Test
+    void keysAreCheckedAgainstWhatIsCommittedWhenABlockCommits() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0), 2)) {
+            db.execute("CREATE TABLE t (id int PRIMARY KEY, v text)");
+            db.execute("INSERT INTO t VALUES (1, 'a')");
+            Tributary.Connection s = db.session();
+            assertThat(error(s, "INSERT INTO t VALUES (1, 'b')").sqlState()).isEqualTo("23505");
+            assertThat(error(s, "INSERT INTO t VALUES (2, 'b'), (2, 'c')").sqlState()).isEqualTo("23505");
+            // a key freed and taken again in one statement is no duplicate
+            s.execute("UPDATE t SET id = id + 1");
+            assertThat(rows(db, "SELECT * FROM t")).containsExactly("2|a");
+            // two blocks take one key: the first to commit wins
+            Tributary.Connection a = db.session();
+            Tributary.Connection b = db.session();
+            a.execute("BEGIN");
+            a.execute("INSERT INTO t VALUES (7, 'from a')");
+            b.execute("BEGIN");
+            b.execute("INSERT INTO t VALUES (7, 'from b')");
+            b.execute("COMMIT");
+            SqlException lost = error(a, "COMMIT");
+            assertThat(lost.sqlState()).isEqualTo("23505");
+            assertThat(lost.detail()).isEqualTo("Key (id)=(7) already exists.");
+            assertThat(rows(db, "SELECT v FROM t WHERE id = 7")).containsExactly("from b");
+            // the primary key's index goes only with its table
+            assertThatThrownBy(() -> db.execute("DROP INDEX t_pkey")).isInstanceOfSatisfying(SqlException.class, e -> {
+                assertThat(e.sqlState()).isEqualTo("2BP01");
+                assertThat(e.getMessage()).isEqualTo("cannot drop index t_pkey because constraint t_pkey on table t requires it");
+            });
+            assertThatThrownBy(() -> db.execute("CREATE TABLE t2 (id int PRIMARY KEY); CREATE TABLE t2_pkey (x int PRIMARY KEY); CREATE TABLE t2 (y int)"))
+                    .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("42P07"));
+            db.execute("DROP TABLE t");
+            db.execute("CREATE TABLE t (id int PRIMARY KEY)");
+            db.execute("INSERT INTO t VALUES (1)");
+            assertThat(rows(db, "SELECT * FROM t")).containsExactly("1");
+        }
+    }
+}
