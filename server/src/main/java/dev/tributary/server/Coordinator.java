@@ -585,14 +585,14 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         Peek peek = Peek.of(plan, indexes());
         if (peek != null && !(plan instanceof Plan.Get)) {
-            if (peek.index() != null) seeks++;
-            else scans++;
+            if (peek.index() == null) scans++;
+            else if (!peek.keys().isEmpty()) seeks++; // no key (NULL = x) finds nothing: no seek
             Map<Long, Long> holds = compactionDue(t);
             Map<Row, Long> source = Dataflows.Answer.combine(engine.callAll(w -> {
                 Dataflows d = dataflows[w.index()];
                 d.advance(t + 1);
                 Dataflows.Answer r = peek.index() != null
-                        ? d.lookup(w, peek.index().id(), peek.key(), t)
+                        ? d.lookup(w, peek.index().id(), peek.keys(), t)
                         : d.read(w, new Plan.Get(peek.source(), "", List.of()), t);
                 if (holds != null) d.compactTo(t, holds);
                 return r;
@@ -897,15 +897,16 @@ final class Coordinator implements AutoCloseable, Catalog {
             return null;
         }
         Peek peek;
-        Row key;
+        List<Row> keys;
         if (r.seek() != null) {
             peek = r.seek().rest();
-            key = r.seek().key(values);
+            Row key = r.seek().key(values);
             if (key == null) return null;
+            keys = List.of(key);
         } else {
             peek = Peek.of(Plans.withParameters(r.physical(), values, p.parameterTypes()), r.indexes());
             if (peek == null || peek.index() == null || peek.index().id() != r.index()) return null;
-            key = peek.key();
+            keys = peek.keys();
         }
         PublishedIndexes.Shard[] shards = new PublishedIndexes.Shard[published.workers()];
         if (!published.read(r.index(), shards)) return null;
@@ -917,8 +918,12 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         long t = upper - 1;
         if (t < since || t < oracle.decided()) return null;
-        Map<Row, Long> rows = Dataflows.lookup(shards, key, t);
-        if (rows == null) return null;
+        Map<Row, Long> rows = new LinkedHashMap<>();
+        for (Row key : keys) {
+            Map<Row, Long> found = Dataflows.lookup(shards, key, t);
+            if (found == null) return null;
+            found.forEach((row, n) -> rows.merge(row, n, Long::sum));
+        }
         for (long n : rows.values()) if (n < 0) return null;
         publishedSeeks.increment();
         return present(r.query(), r.seek() != null ? peek.apply(rows, r.seek().sourceCodec()) : peek.apply(rows, r.sourceTypes()));
@@ -1664,7 +1669,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         Peek peek = e.statement() instanceof Statement.QueryStatement ? Peek.of(plan, indexes()) : null;
         if (peek != null) {
             rows.add(new Object[] {peek.index() != null
-                    ? "Answered by a lookup in index " + peek.index().name() + ", no dataflow"
+                    ? "Answered by " + (peek.keys().size() == 1 ? "a lookup" : peek.keys().size() + " lookups") + " in index " + peek.index().name() + ", no dataflow"
                     : "Answered by reading the arrangement of " + describeStored(peek.source()) + ", no dataflow"});
         } else if (e.statement() instanceof Statement.QueryStatement) {
             rows.add(new Object[] {"Answered by a transient dataflow over the arrangements it reads"});

@@ -514,14 +514,15 @@ final class Dataflows {
         return false;
     }
 
-    /** Rows of index {@code id} whose key equals {@code key}, at {@code t} (this worker's shard). */
-    Answer lookup(Worker worker, long id, Row key, long t) {
+    /** Rows of index {@code id} whose key is one of {@code keys} (distinct), at {@code t} (this worker's shard). */
+    Answer lookup(Worker worker, long id, List<Row> keys, long t) {
         Index ix = indexes.get(id);
         await(worker, ix.probe, t, ix.what, Set.of(id), () -> null);
         Stored s = stored.get(ix.on);
         Map<Row, Long> errs = s == null ? Map.of() : errorsAt(s.errRead, t);
         Map<Row, Long> out = new LinkedHashMap<>();
-        seek(ix.read.cursor(), probe(key), new long[] {t}, out);
+        long[] at = {t};
+        for (Row key : keys) seek(ix.read.cursor(), probe(key), at, out);
         return new Answer(out, errs);
     }
 

@@ -14,53 +14,146 @@ import java.util.Map;
 
 /**
  * The pull-query fast path: a query that is only maps, filters and projections over one stored
- * collection is answered by reading the collection's arrangement, or, when its filter fixes every
- * key column of an index on it to a constant, by seeking that key in the index; the maps and
- * filters then run over just those rows. No dataflow is built.
+ * collection is answered by reading the collection's arrangement, or, when its filters fix every
+ * key column of an index on it to constants ({@code col = c}, {@code col IN (c1, c2, ...)},
+ * {@code col = ANY(array)}), by seeking those keys in the index; the maps and filters then run
+ * over just those rows. No dataflow is built.
  *
  * @param source the stored collection read
- * @param index the index whose key is looked up, or null to read the whole collection
- * @param key the key to look up (encoded with the index's key types), or null
+ * @param index the index whose keys are looked up, or null to read the whole collection
+ * @param keys the distinct keys to look up (encoded with the index's key types), or null
  * @param steps the maps, filters and projections, innermost first
  */
-record Peek(long source, CatalogItem.Index index, Row key, List<Plan> steps) {
+record Peek(long source, CatalogItem.Index index, List<Row> keys, List<Plan> steps) {
+    /** The most keys a peek seeks (an IN list's, or the product of several columns' lists); past it, it reads the collection. */
+    static final int MAX_KEYS = 10_000;
 
     /** The peek that answers {@code plan}, or null when it needs a dataflow. */
     static Peek of(Plan plan, Collection<CatalogItem.Index> indexes) {
         List<Plan> steps = stepsOf(plan);
         if (steps == null) return null;
         Plan.Get g = (Plan.Get) steps.remove(0);
-        // source column = constant, in any filter of the chain (every filter still runs on the rows found)
-        Map<Integer, Object> fixed = new java.util.HashMap<>();
-        forEachEquality(steps, g, (e, source, value) -> {
-            if (!value.isConstant()) return;
+        // source column = constant (or one of a list), in any filter of the chain (every filter still runs on the rows found)
+        Map<Integer, List<Object>> fixed = new java.util.HashMap<>();
+        forEachChoice(steps, g, (source, values) -> {
+            List<Object> matching = new ArrayList<>();
             try {
-                Object v = value.eval(new Object[0]);
-                // integers of every width are Longs; one outside the column's range matches nothing, so no seek
-                boolean integers = value.type().isInteger() && g.types().get(source).isInteger();
-                if (v == null || !integers || dev.tributary.sql.types.Values.inRange((Long) v, g.types().get(source))) fixed.putIfAbsent(source, v);
-            } catch (RuntimeException ignored) {
-                // an error in the constant: leave it to the general path to report
+                for (ScalarExpr value : values) {
+                    Object v = value.eval(new Object[0]);
+                    if (v instanceof List<?> array && value.type().isArray()) {
+                        for (Object e : array) if (matches(e, value.type().element(), g.types().get(source))) matching.add(e);
+                    } else if (matches(v, value.type(), g.types().get(source))) {
+                        matching.add(v);
+                    }
+                }
+            } catch (RuntimeException e) {
+                return; // an error in a constant: leave it to the general path to report
             }
+            fixed.putIfAbsent(source, matching);
         });
         for (CatalogItem.Index ix : indexes) {
             if (ix.on() != g.id()) continue;
-            Object[] key = new Object[ix.keys().size()];
-            boolean all = true;
-            for (int i = 0; i < key.length && all; i++) {
-                if (ix.keys().get(i) instanceof ScalarExpr.ColumnRef col && fixed.containsKey(col.index()) && fixed.get(col.index()) != null) {
-                    key[i] = dev.tributary.sql.row.Keys.normalize(fixed.get(col.index()));
-                } else {
-                    all = false;
-                }
+            List<List<Object>> choices = new ArrayList<>();
+            long product = 1;
+            for (ScalarExpr k : ix.keys()) {
+                List<Object> c = k instanceof ScalarExpr.ColumnRef col ? fixed.get(col.index()) : null;
+                if (c == null) break;
+                choices.add(c);
+                product *= Math.max(1, c.size());
             }
-            if (all) {
-                List<SqlType> types = new ArrayList<>();
-                for (ScalarExpr k : ix.keys()) types.add(k.type());
-                return new Peek(g.id(), ix, new RowCodec(types).encode(key), steps);
-            }
+            if (choices.size() < ix.keys().size() || product > MAX_KEYS) continue;
+            List<SqlType> types = new ArrayList<>();
+            for (ScalarExpr k : ix.keys()) types.add(k.type());
+            RowCodec codec = new RowCodec(types);
+            java.util.LinkedHashSet<Row> keys = new java.util.LinkedHashSet<>();
+            addKeys(choices, 0, new Object[choices.size()], codec, keys);
+            return new Peek(g.id(), ix, List.copyOf(keys), steps);
         }
         return new Peek(g.id(), null, null, steps);
+    }
+
+    /**
+     * Whether {@code v} (of {@code type}) can equal a value of a column of {@code column}'s type:
+     * not NULL, and an integer within the column's range (integers of every width are Longs; one
+     * outside the range matches nothing, so it is no key to seek).
+     */
+    private static boolean matches(Object v, SqlType type, SqlType column) {
+        if (v == null) return false;
+        boolean integers = type.isInteger() && column.isInteger();
+        return !integers || dev.tributary.sql.types.Values.inRange((Long) v, column);
+    }
+
+    /** Every combination of one choice per key column, in key form, encoded: the keys to seek (a set, so no row is found twice). */
+    private static void addKeys(List<List<Object>> choices, int column, Object[] key, RowCodec codec, java.util.Set<Row> out) {
+        if (column == choices.size()) {
+            out.add(codec.encode(key.clone()));
+            return;
+        }
+        for (Object v : choices.get(column)) {
+            key[column] = dev.tributary.sql.row.Keys.normalize(v);
+            addKeys(choices, column + 1, key, codec, out);
+        }
+    }
+
+    /** The one key of a peek that seeks exactly one (an equality on every key column). */
+    Row key() {
+        if (keys == null || keys.size() != 1) throw new IllegalStateException("this peek seeks " + (keys == null ? "no key" : keys.size() + " keys"));
+        return keys.get(0);
+    }
+
+    /** Receives the constant values a source column is restricted to by a filter: it equals one of {@code values}. */
+    private interface ChoiceConsumer {
+        void accept(int source, List<ScalarExpr> values);
+    }
+
+    /**
+     * Every restriction of a source column to constants in the filters of {@code steps}:
+     * {@code col = c} (one value), {@code col IN (c1, ...)} and {@code col = ANY(array)} (an
+     * array constant, whose elements are the values), seen through projections and maps.
+     */
+    private static void forEachChoice(List<Plan> steps, Plan.Get g, ChoiceConsumer consumer) {
+        forEachEquality(steps, g, (e, source, value) -> {
+            if (value.isConstant()) consumer.accept(source, List.of(value));
+        });
+        int[] source = new int[g.types().size()];
+        for (int i = 0; i < source.length; i++) source[i] = i;
+        for (Plan st : steps) {
+            switch (st) {
+                case Plan.Filter f -> {
+                    for (ScalarExpr e : conjuncts(f.predicates())) {
+                        ScalarExpr column;
+                        List<ScalarExpr> values;
+                        if (e instanceof ScalarExpr.InList in && !in.negated()) {
+                            column = in.expr();
+                            values = in.list();
+                        } else if (e instanceof ScalarExpr.Call c && c.name().equals("= ANY") && c.args().size() == 2) {
+                            column = c.args().get(0);
+                            values = List.of(c.args().get(1));
+                        } else {
+                            continue;
+                        }
+                        if (!(column instanceof ScalarExpr.ColumnRef col) || col.index() >= source.length || source[col.index()] < 0) continue;
+                        boolean constant = true;
+                        for (ScalarExpr v : values) {
+                            SqlType t = v.type().isArray() ? v.type().element() : v.type();
+                            constant &= v.isConstant() && (t.kind() == col.type().kind() || (t.isInteger() && col.type().isInteger()));
+                        }
+                        if (constant) consumer.accept(source[col.index()], values);
+                    }
+                }
+                case Plan.Map m -> {
+                    int[] wider = java.util.Arrays.copyOf(source, source.length + m.exprs().size());
+                    java.util.Arrays.fill(wider, source.length, wider.length, -1);
+                    source = wider;
+                }
+                case Plan.Project pr -> {
+                    int[] projected = new int[pr.columns().size()];
+                    for (int i = 0; i < projected.length; i++) projected[i] = source[pr.columns().get(i)];
+                    source = projected;
+                }
+                default -> throw new IllegalStateException("not a peek step: " + st);
+            }
+        }
     }
 
     /** {@code plan}'s Get first, then its maps, filters and projections, innermost first; null if it is not only those over a Get. */
@@ -92,6 +185,16 @@ record Peek(long source, CatalogItem.Index index, Row key, List<Plan> steps) {
         }
     }
 
+    /** A filter's predicates with every AND taken apart: each must hold of every row that passes. */
+    private static List<ScalarExpr> conjuncts(List<ScalarExpr> predicates) {
+        List<ScalarExpr> out = new ArrayList<>();
+        for (ScalarExpr p : predicates) {
+            if (p instanceof ScalarExpr.And and) out.addAll(conjuncts(and.args()));
+            else out.add(p);
+        }
+        return out;
+    }
+
     /** Receives a filter's predicate {@code column = value} on source column {@code source}, {@code value} free of columns. */
     private interface EqualityConsumer {
         void accept(ScalarExpr predicate, int source, ScalarExpr value);
@@ -108,7 +211,7 @@ record Peek(long source, CatalogItem.Index index, Row key, List<Plan> steps) {
         for (Plan st : steps) {
             switch (st) {
                 case Plan.Filter f -> {
-                    for (ScalarExpr e : f.predicates()) {
+                    for (ScalarExpr e : conjuncts(f.predicates())) {
                         if (!(e instanceof ScalarExpr.Call c && c.name().equals("=") && c.args().size() == 2)) continue;
                         ScalarExpr l = c.args().get(0);
                         ScalarExpr r = c.args().get(1);

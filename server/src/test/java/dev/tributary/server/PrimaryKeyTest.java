@@ -52,6 +52,28 @@ class PrimaryKeyTest {
         }
     }
 
+    @Test
+    void inListsAndAnyOfAnArraySeekEachKey() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0), 2)) {
+            db.execute("CREATE TABLE orders (id bigint PRIMARY KEY, customer int, qty int)");
+            db.execute("INSERT INTO orders SELECT i, i % 100, i % 7 FROM generate_series(1, 5000) AS s(i)");
+            Coordinator c = db.coordinator();
+            assertThat(String.join("\n", rows(db, "EXPLAIN SELECT * FROM orders WHERE id IN (1, 2, 3, 2)"))).contains("3 lookups in index orders_pkey");
+            long seeks = c.seeks;
+            long scans = c.scans;
+            // duplicates, NULL and a value outside the column's range find nothing twice
+            assertThat(rows(db, "SELECT id FROM orders WHERE id IN (10, 20, 20, NULL, 99999999999999999) ORDER BY id")).containsExactly("10", "20");
+            assertThat(rows(db, "SELECT id FROM orders WHERE id = ANY(ARRAY[7, 8, 4000000]) ORDER BY id")).containsExactly("7", "8");
+            db.execute("UPDATE orders SET qty = -1 WHERE id IN (100, 200, 300)");
+            db.execute("DELETE FROM orders WHERE id IN (101, 201) AND qty >= 0");
+            assertThat(rows(db, "SELECT id, qty FROM orders WHERE id IN (100, 101, 200, 201, 300) ORDER BY id")).containsExactly("100|-1", "200|-1", "300|-1");
+            assertThat(rows(db, "SELECT id FROM orders WHERE id IN (5) AND customer = 6")).isEmpty();
+            assertThat(c.seeks - seeks).as("every statement seeks").isEqualTo(6);
+            assertThat(c.scans - scans).as("none scans").isZero();
+            assertThat(rows(db, "SELECT count(*) FROM orders")).containsExactly("4998");
+        }
+    }
+
     private static long expectedQty() {
         long s = 0;
         for (long i = 1; i <= 5000; i++) s += i % 7;
