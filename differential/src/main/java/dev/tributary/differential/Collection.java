@@ -101,35 +101,49 @@ public final class Collection<D> {
      * {@link #explode(Exploder, DataType)}; with {@code combine}, the records of one message that
      * are {@code equals} at the same time are sent as one, with their multiplicities added: where
      * many updates add to few records (every row of a group to the group's sums), the arrangement
-     * that consolidates them then sorts a handful per message, not one per update. Only for data
-     * whose {@code equals} and {@code hashCode} agree with its type's equality.
+     * that consolidates them then sorts a handful per message, not one per update. Where a
+     * message's records turn out mostly distinct (many small groups), combining is dropped for
+     * the next {@value #COMBINE_PAUSE} messages: hashing every record would then cost more than
+     * it saves. Only for data whose {@code equals} and {@code hashCode} agree with its type's
+     * equality.
      */
     public <R> Collection<R> explode(Exploder<? super D, R> f, DataType<R> outType, boolean combine) {
         int arity = scope().arity();
+        int[] pause = new int[1];
         return new Collection<>(stream.unary("explode", Pact.pipeline(), containerType(outType, arity), (in, out) -> in.forEach((cap, data) -> {
             Updates o = out.newContainer();
             long[] times = data.times();
             long[] diffs = data.diffs();
             int[] at = new int[1];
-            java.util.LinkedHashMap<R, long[]> combined = combine ? new java.util.LinkedHashMap<>() : null;
-            ExplodeSink<R> sink = combine
-                    ? (r, n) -> combined.computeIfAbsent(r, x -> new long[1])[0] += n
+            boolean combining = combine && pause[0] == 0;
+            if (pause[0] > 0) pause[0]--;
+            java.util.LinkedHashMap<R, long[]> combined = combining ? new java.util.LinkedHashMap<>() : null;
+            long[] records = new long[1];
+            ExplodeSink<R> sink = combining
+                    ? (r, n) -> {
+                        records[0]++;
+                        combined.computeIfAbsent(r, x -> new long[1])[0] += n;
+                    }
                     : (r, n) -> {
                         if (n != 0) append(o, outType, r, times, at[0] * arity, n);
                     };
             int from = 0;
             for (int i = 0; i < data.size(); i++) {
-                if (combine && i > from && !java.util.Arrays.equals(times, i * arity, (i + 1) * arity, times, from * arity, (from + 1) * arity)) {
+                if (combining && i > from && !java.util.Arrays.equals(times, i * arity, (i + 1) * arity, times, from * arity, (from + 1) * arity)) {
                     flush(combined, o, outType, times, from * arity);
                     from = i;
                 }
                 at[0] = i;
                 f.explode(type.get(data.keys(), i), diffs[i], sink);
             }
-            if (combine && data.size() > 0) flush(combined, o, outType, times, from * arity);
+            if (combining && data.size() > 0) flush(combined, o, outType, times, from * arity);
+            if (combining && o.size() * 2 > records[0]) pause[0] = COMBINE_PAUSE;
             out.send(cap, o);
         })), outType);
     }
+
+    /** Messages {@link #explode(Exploder, DataType, boolean)} sends uncombined after one whose records were mostly distinct. */
+    static final int COMBINE_PAUSE = 16;
 
     /** Appends the combined records of one time, with their added multiplicities, and empties {@code combined}. */
     private static <R> void flush(java.util.Map<R, long[]> combined, Updates o, DataType<R> type, long[] times, int offset) {

@@ -332,7 +332,8 @@ final class Coordinator implements AutoCloseable, Catalog {
      * Ends a COPY FROM: its first error, or its rows written (at one time, or into the open block)
      * with defaults filled and constraints checked as INSERT does.
      */
-    synchronized Result finishCopy(Session session, CopyIn copy, CatalogItem.Table table, int[] targets, List<Object[]> rows, SqlException error) {
+    synchronized Result finishCopy(Session session, CopyIn copy, CatalogItem.Table table, int[] targets, List<Object[]> rows, List<Row> encoded,
+            SqlException error) {
         try {
             if (error != null) throw error;
             CatalogItem.Table t = byId.get(table.id()) instanceof CatalogItem.Table now ? now : null;
@@ -345,8 +346,9 @@ final class Coordinator implements AutoCloseable, Catalog {
             for (int i : targets) given[i] = true;
             RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
             Map<Row, Long> changes = new LinkedHashMap<>();
-            List<Row> encodedRows = new ArrayList<>(rows.size());
-            for (int r = 0; r < rows.size(); r++) {
+            List<Row> encodedRows = encoded != null ? encoded : new ArrayList<>(rows.size());
+            if (encoded != null) for (Row r : encoded) changes.merge(r, 1L, Long::sum);
+            for (int r = 0; encoded == null && r < rows.size(); r++) {
                 Object[] row = new Object[t.columns().size()];
                 try {
                     for (int i = 0; i < row.length; i++) {
@@ -360,9 +362,9 @@ final class Coordinator implements AutoCloseable, Catalog {
                 } catch (SqlException e) {
                     throw e.context() == null ? e.withContext(copy.context(r)) : e;
                 }
-                Row encoded = codec.encode(row);
-                encodedRows.add(encoded);
-                changes.merge(encoded, 1L, Long::sum);
+                Row encodedRow = codec.encode(row);
+                encodedRows.add(encodedRow);
+                changes.merge(encodedRow, 1L, Long::sum);
             }
             if (!t.primaryKey().isEmpty()) {
                 // the keys are counted at once; a duplicate names the line that repeats its key
@@ -377,7 +379,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 }
             }
             write(session, t, changes, true);
-            return Result.command("COPY " + rows.size());
+            return Result.command("COPY " + encodedRows.size());
         } catch (SqlException e) {
             throw failed(session, e);
         }
@@ -1240,7 +1242,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         return Result.command("INSERT 0 " + rows.size());
     }
 
-    private void checkNotNull(CatalogItem.Table t, Object[] row) {
+    /** 23502 if {@code row} has NULL in a NOT NULL column of {@code t}, with PostgreSQL's detail. */
+    static void checkNotNull(CatalogItem.Table t, Object[] row) {
         for (int i = 0; i < row.length; i++) {
             if (row[i] == null && !t.columns().get(i).nullable()) {
                 StringBuilder failing = new StringBuilder();

@@ -27,9 +27,18 @@ public final class CopyIn {
     private final List<SqlType> types;
     private final CopyText.Reader reader;
     private final List<Object[]> rows = new ArrayList<>();
+    /**
+     * For a COPY of every column in order, the rows encoded as they arrive (NOT NULL checked
+     * then), instead of {@link #rows}: a million rows are a million small byte strings, not a
+     * million arrays of boxed values and their lines' texts; null for other COPYs.
+     */
+    private final List<dev.tributary.sql.row.Row> encoded;
+    private final dev.tributary.sql.row.RowCodec codec;
     private final Statement.CopyOptions options;
-    /** The line and text of each row, for the context of a constraint error found at the end. */
-    private final List<Long> lines = new ArrayList<>();
+    /** The line of each row, for the context of a constraint error found at the end. */
+    private long[] lines = new long[1024];
+    private int count;
+    /** The text of each row, for the context of a NOT NULL error found at the end ({@link #rows}' COPYs only). */
     private final List<String> texts = new ArrayList<>();
     private SqlException error;
     private boolean done;
@@ -45,6 +54,10 @@ public final class CopyIn {
         this.types = new ArrayList<>();
         for (int t : targets) types.add(table.columns().get(t).type());
         this.reader = new CopyText.Reader(table.name(), options, this::record);
+        boolean everyColumn = targets.length == table.columns().size();
+        for (int i = 0; i < targets.length && everyColumn; i++) everyColumn = targets[i] == i;
+        this.encoded = everyColumn ? new ArrayList<>() : null;
+        this.codec = everyColumn ? new dev.tributary.sql.row.RowCodec(types) : null;
     }
 
     /** The number of fields in each line the client sends (for CopyInResponse). */
@@ -60,6 +73,7 @@ public final class CopyIn {
         } catch (SqlException e) {
             error = e;
             rows.clear();
+            if (encoded != null) encoded.clear();
         }
     }
 
@@ -79,7 +93,7 @@ public final class CopyIn {
                 error = e;
             }
         }
-        return coordinator.finishCopy(session, this, table, targets, rows, error);
+        return coordinator.finishCopy(session, this, table, targets, rows, encoded, error);
     }
 
     /** The client gave up (CopyFail): nothing is written. */
@@ -113,19 +127,29 @@ public final class CopyIn {
                         + (f == null ? "null input" : "\"" + CopyText.shorten(f) + "\""));
             }
         }
+        if (count == lines.length) lines = java.util.Arrays.copyOf(lines, count * 2);
+        lines[count++] = line;
+        if (encoded != null) {
+            try {
+                Coordinator.checkNotNull(table, values);
+            } catch (SqlException e) {
+                throw e.withContext(context + ": \"" + CopyText.shorten(text) + "\"");
+            }
+            encoded.add(codec.encode(values));
+            return;
+        }
         rows.add(values);
-        lines.add(line);
         texts.add(text);
     }
 
-    /** The context of row {@code i}: {@code COPY t, line n: "text"}. */
+    /** The context of row {@code i}: {@code COPY t, line n: "text"} ({@link #rows}' COPYs). */
     String context(int i) {
         return lineContext(i) + ": \"" + CopyText.shorten(texts.get(i)) + "\"";
     }
 
     /** The context of row {@code i} without its text: {@code COPY t, line n}. */
     String lineContext(int i) {
-        return "COPY " + table.name() + ", line " + lines.get(i);
+        return "COPY " + table.name() + ", line " + lines[i];
     }
 
     private void matchHeader(long line, String text, List<String> fields) {

@@ -208,6 +208,7 @@ public final class PgServer implements AutoCloseable {
     }
 
     private static final String USAGE = "usage: tributary serve [--port P (default " + DEFAULT_PORT + ")] [--listen ADDR (default 127.0.0.1)] [--clock manual|wall]\n"
+            + "                       [--workers N (default: one per core)]\n"
             + "                       [--auth auto|scram] [--tls-cert FILE --tls-key FILE] [--max-connections N (default 100)]\n"
             + "                       [--max-message-bytes N (default " + Options.DEFAULT_MAX_MESSAGE_BYTES + ")]\n"
             + "  TRIBUTARY_PASSWORD, if set, becomes the password of the role \"tributary\" at start.";
@@ -218,6 +219,8 @@ public final class PgServer implements AutoCloseable {
         boolean manual = false;
         Path cert = null;
         Path key = null;
+        // one worker per core, as the design says: a view over a million rows hydrates on all of them
+        int workers = Math.max(1, Math.min(64, Runtime.getRuntime().availableProcessors()));
         for (int i = 0; i < args.length; i++) {
             try {
                 switch (args[i]) {
@@ -233,6 +236,10 @@ public final class PgServer implements AutoCloseable {
                         case "scram", "scram-sha-256" -> Auth.SCRAM;
                         default -> throw new IllegalArgumentException("--auth takes 'auto' or 'scram', not '" + args[i] + "'");
                     });
+                    case "--workers" -> {
+                        workers = Integer.parseInt(args[++i]);
+                        if (workers < 1 || workers > 64) throw new IllegalArgumentException("--workers takes 1 to 64, not " + workers);
+                    }
                     case "--tls-cert" -> cert = Path.of(args[++i]);
                     case "--tls-key" -> key = Path.of(args[++i]);
                     case "--max-connections" -> options = options.withMaxConnections(Integer.parseInt(args[++i]));
@@ -265,14 +272,14 @@ public final class PgServer implements AutoCloseable {
             }
         }
         options = options.withListen(InetAddress.getByName(listen));
-        Tributary db = Tributary.inMemory(manual ? Clock.manual(0) : Clock.wall());
+        Tributary db = Tributary.inMemory(manual ? Clock.manual(0) : Clock.wall(), workers);
         String password = System.getenv("TRIBUTARY_PASSWORD");
         if (password != null && !password.isEmpty()) {
             db.roles().alter(dev.tributary.server.auth.Roles.BOOTSTRAP, null, true, db.roles().verifierOf(password));
         }
         PgServer server = new PgServer(db, options);
         System.err.println("tributary: listening on " + listen + ":" + server.port() + (options.tls() != null ? " (TLS available)" : "")
-                + " (psql -h " + listen + " -p " + server.port() + " -d tributary)");
+                + " (psql -h " + listen + " -p " + server.port() + " -d tributary), " + workers + (workers == 1 ? " worker" : " workers"));
         Thread.currentThread().join();
     }
 }

@@ -231,9 +231,13 @@ final class Grouping {
     private static Arrangement<Row, Row> accumulate(Collection<Row> rows, RowCodec inCodec, int[] key, List<AggregateCall> aggs, Shape[] shapes) {
         List<Integer> plain = new ArrayList<>();
         Map<List<Integer>, List<Integer>> distinct = new LinkedHashMap<>();
+        boolean[] countsRows = new boolean[aggs.size()];
         for (int a = 0; a < aggs.size(); a++) {
             if (shapes[a] != Shape.ACCUMULABLE) continue;
             AggregateCall call = aggs.get(a);
+            // count(*) is the row count every group has anyway: no sum of its own
+            countsRows[a] = call.function().name().equals("count") && call.args().isEmpty() && call.filter() < 0;
+            if (countsRows[a]) continue;
             if (!call.distinct()) {
                 plain.add(a);
                 continue;
@@ -247,16 +251,18 @@ final class Grouping {
             Row group = inCodec.project(row, key);
             out.add(KV.of(group, sumName(ROWS, 0, 0, -1)), n);
             if (plainSlots.length == 0) return;
-            Object[] values = inCodec.decode(row);
             Amounts amounts = new Amounts();
             amounts.group = group;
             amounts.multiplicity = n;
             amounts.out = out;
             for (int a : plainSlots) {
                 AggregateCall call = aggs.get(a);
-                if (call.filter() >= 0 && !Boolean.TRUE.equals(values[call.filter()])) continue;
+                // only the columns read are decoded, not the row
+                if (call.filter() >= 0 && !Boolean.TRUE.equals(inCodec.get(row, call.filter()))) continue;
                 amounts.slot = a;
-                call.function().accumulation().add(arguments(values, call.args()), amounts);
+                Object[] args = new Object[call.args().size()];
+                for (int i = 0; i < args.length; i++) args[i] = inCodec.get(row, call.args().get(i));
+                call.function().accumulation().add(args, amounts);
             }
         }, KEYED, true);
         for (Map.Entry<List<Integer>, List<Integer>> e : distinct.entrySet()) {
@@ -299,7 +305,7 @@ final class Grouping {
                 int p = 1;
                 for (int a = 0; a < slotCount; a++) {
                     if (shapes[a] != Shape.ACCUMULABLE) continue;
-                    out[p++] = aggs.get(a).function().accumulation().result(bySlot[a] == null ? new Totals() : bySlot[a]);
+                    out[p++] = countsRows[a] ? (Object) rowCount : aggs.get(a).function().accumulation().result(bySlot[a] == null ? new Totals() : bySlot[a]);
                 }
                 output.add(partCodec.encode(out), 1);
             } catch (RuntimeException e) {
@@ -333,12 +339,6 @@ final class Grouping {
     private static Row failedGroup(RuntimeException e) {
         SqlException x = e instanceof SqlException s ? s : Errors.internal(e);
         return FLAGGED_ERROR.encode(Boolean.TRUE, x.sqlState(), x.getMessage());
-    }
-
-    private static Object[] arguments(Object[] values, List<Integer> columns) {
-        Object[] args = new Object[columns.size()];
-        for (int i = 0; i < args.length; i++) args[i] = values[columns.get(i)];
-        return args;
     }
 
     // ------------------------------------------------------------------ ordered

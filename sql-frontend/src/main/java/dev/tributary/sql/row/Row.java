@@ -22,6 +22,8 @@ public final class Row implements Comparable<Row> {
     public static final Row EMPTY = new Row(new byte[0]);
 
     final byte[] bytes;
+    /** {@link #hashCode()}, computed when first asked for (0: not yet): rows are hashed again and again as keys of maps. */
+    private int hashCode;
 
     Row(byte[] bytes) {
         this.bytes = bytes;
@@ -92,8 +94,13 @@ public final class Row implements Comparable<Row> {
 
     @Override
     public int hashCode() {
-        long h = hash();
-        return (int) (h ^ (h >>> 32));
+        int c = hashCode;
+        if (c == 0) {
+            long h = hash();
+            c = (int) (h ^ (h >>> 32));
+            hashCode = c;
+        }
+        return c;
     }
 
     /** The encoding in hex, e.g. {@code Row[0180000000000000ff]}; a codec's {@link RowCodec#format} shows the values. */
