@@ -76,7 +76,10 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.published = new PublishedIndexes(workers);
         this.dataflows = new Dataflows[workers];
         for (int i = 0; i < workers; i++) dataflows[i] = new Dataflows();
-        this.engine = new Engine(workers, w -> dataflows[w].publish(published, w));
+        this.engine = new Engine(workers, w -> {
+            dataflows[w.index()].publish(published, w.index());
+            dataflows[w.index()].completeReads(w);
+        });
         startTicker();
     }
 
@@ -616,13 +619,58 @@ final class Coordinator implements AutoCloseable, Catalog {
      */
     private Map<Row, Long> readEverywhere(Session session, Plan plan, long t, long now) {
         Map<Long, Long> holds = compactionDue(now);
-        return Dataflows.Answer.combine(engine.callAll(w -> {
+        if (plan instanceof Plan.Get) {
+            // a stored collection's arrangement, read as it is: no dataflow to wait for
+            return Dataflows.Answer.combine(engine.callAll(w -> {
+                Dataflows d = dataflows[w.index()];
+                d.advance(now + 1);
+                Dataflows.Answer r = d.read(w, plan, t, Map.of(), session::stop);
+                if (holds != null) d.compactTo(now, holds);
+                return r;
+            }));
+        }
+        Session.Stop stop = session.new Stop();
+        List<Dataflows.PendingRead> reads = engine.callAll(w -> {
             Dataflows d = dataflows[w.index()];
             d.advance(now + 1);
-            Dataflows.Answer r = d.read(w, plan, t, Map.of(), session::stop);
+            Dataflows.PendingRead r = d.startRead(w, plan, t, Map.of(), stop);
             if (holds != null) d.compactTo(now, holds);
             return r;
-        }));
+        });
+        try {
+            return Dataflows.Answer.combine(awaitReads(reads));
+        } catch (RuntimeException e) {
+            // the parts still running would outlive this statement: stop them
+            stop.abandon();
+            throw e;
+        }
+    }
+
+    /**
+     * Each worker's part of a read under way, waiting for them with the coordinator free: while a
+     * large query computes, other sessions' statements (writes included, at later times) run,
+     * and the workers step them between the query's steps. What this statement holds (its read
+     * time, its dataflow's imports, whose handles keep their history) does not depend on the lock.
+     */
+    private List<Dataflows.Answer> awaitReads(List<Dataflows.PendingRead> reads) {
+        List<Dataflows.Answer> out = new ArrayList<>(reads.size());
+        for (Dataflows.PendingRead r : reads) {
+            for (int spins = 0; !r.result.isDone(); spins++) {
+                if (spins < 200) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                try {
+                    if (Thread.holdsLock(this)) wait(1);
+                    else java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new SqlException("57014", "canceling statement: the server is shutting down");
+                }
+            }
+            out.add(r.answer());
+        }
+        return out;
     }
 
     private static List<Object[]> decodeAll(Map<Row, Long> counts, List<SqlType> types) {

@@ -394,6 +394,62 @@ final class Dataflows {
             await(worker, s.probe, t, s.what, Set.of(g.id()), stop);
             return new Answer(readTrace(s.okRead, t, s.rowsInValues), errorsAt(s.errRead, t));
         }
+        PendingRead r = startRead(worker, plan, t, overlay, stop);
+        worker.stepWhile(() -> {
+            completeReads(worker);
+            return !r.result.isDone();
+        });
+        return r.answer();
+    }
+
+    /**
+     * A read whose transient dataflow runs with everything else the worker steps, until its
+     * probe passes {@code t}: then {@link #completeReads} completes {@link #result} with this
+     * worker's part of the answer (or with why it cannot be had) and drops the dataflow.
+     */
+    static final class PendingRead {
+        final java.util.concurrent.CompletableFuture<Answer> result = new java.util.concurrent.CompletableFuture<>();
+        final int dataflow;
+        final Probe probe;
+        final long t;
+        final Set<Long> reads;
+        final java.util.function.Supplier<SqlException> stop;
+        final Map<Row, Long> oks;
+        final Map<Row, Long> errs;
+
+        /** The answer, once {@link #result} is done; the exception it completed with, if any, thrown as it is. */
+        Answer answer() {
+            try {
+                return result.join();
+            } catch (java.util.concurrent.CompletionException e) {
+                if (e.getCause() instanceof RuntimeException x) throw x;
+                if (e.getCause() instanceof Error x) throw x;
+                throw e;
+            }
+        }
+
+        PendingRead(int dataflow, Probe probe, long t, Set<Long> reads, java.util.function.Supplier<SqlException> stop, Map<Row, Long> oks, Map<Row, Long> errs) {
+            this.dataflow = dataflow;
+            this.probe = probe;
+            this.t = t;
+            this.reads = reads;
+            this.stop = stop;
+            this.oks = oks;
+            this.errs = errs;
+        }
+    }
+
+    private final List<PendingRead> pendingReads = new ArrayList<>();
+
+    /**
+     * Builds the transient dataflow of {@code plan} read at {@code t} (with {@code overlay}'s
+     * uncommitted changes) and returns at once: the worker goes on with its commands and steps
+     * while it computes, and {@link #completeReads}, called after each step, completes it. So a
+     * large query takes its share of the workers' steps, not the workers (nor the coordinator)
+     * for as long as it runs. A stop ({@code stop}: a cancel, a timeout) or a failure completes it
+     * exceptionally.
+     */
+    PendingRead startRead(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.Supplier<SqlException> stop) {
         Map<Row, Long> oks = new LinkedHashMap<>();
         Map<Row, Long> errs = new HashMap<>();
         Renderer[] renderer = new Renderer[1];
@@ -424,13 +480,35 @@ final class Dataflows {
         });
         renderer[0].sealConstants();
         for (InputSession<Row> in : overlays) in.close();
-        try {
-            // every worker sees the same cancel and stops too, so each drops its part of the dataflow
-            await(worker, probe, t, "the query", Plans.reads(plan), stop);
-        } finally {
-            worker.dropDataflow(index[0]);
+        PendingRead read = new PendingRead(index[0], probe, t, Plans.reads(plan), stop, oks, errs);
+        pendingReads.add(read);
+        return read;
+    }
+
+    /**
+     * Completes the pending reads whose dataflow has passed their time, or that must stop (a
+     * cancel, a timeout: every worker sees the same stop, so each drops its part) or cannot go on
+     * (a failure), and drops their dataflows. Called by the worker after every step.
+     */
+    void completeReads(Worker worker) {
+        for (int i = 0; i < pendingReads.size(); i++) {
+            PendingRead r = pendingReads.get(i);
+            SqlException e;
+            boolean passed;
+            try {
+                e = failure(worker, r.reads);
+                passed = e == null && !r.probe.lessEqual(r.t);
+            } catch (DataflowFailedException f) {
+                e = failed("the query", f);
+                passed = false;
+            }
+            if (e == null && !passed) e = r.stop.get();
+            if (e == null && !passed) continue;
+            pendingReads.remove(i--);
+            worker.dropDataflow(r.dataflow);
+            if (e != null) r.result.completeExceptionally(e);
+            else r.result.complete(new Answer(r.oks, r.errs));
         }
-        return new Answer(oks, errs);
     }
 
     /**

@@ -28,15 +28,15 @@ final class Engine implements AutoCloseable {
     private final List<LinkedBlockingQueue<Runnable>> queues = new ArrayList<>();
     private final Thread[] threads;
     private final Execution execution;
-    private final java.util.function.IntConsumer afterStep;
+    private final java.util.function.Consumer<Worker> afterStep;
     private volatile boolean closed;
 
     /**
-     * Starts {@code workers} worker threads; each calls {@code afterStep} with its index after
+     * Starts {@code workers} worker threads; each calls {@code afterStep} with itself after
      * every command and every step of its dataflows (where it publishes what readers on other
-     * threads may see).
+     * threads may see, and completes the reads whose dataflows are done).
      */
-    Engine(int workers, java.util.function.IntConsumer afterStep) {
+    Engine(int workers, java.util.function.Consumer<Worker> afterStep) {
         if (workers < 1) throw new IllegalArgumentException("a database needs at least one worker, not " + workers);
         this.workers = workers;
         this.afterStep = afterStep;
@@ -61,11 +61,11 @@ final class Engine implements AutoCloseable {
                 Runnable command = commands.poll();
                 if (command != null) {
                     command.run();
-                    afterStep.accept(index);
+                    afterStep.accept(worker);
                     continue;
                 }
                 boolean worked = worker.step();
-                afterStep.accept(index);
+                afterStep.accept(worker);
                 if (!worked) {
                     try {
                         command = commands.poll(1, TimeUnit.MILLISECONDS);
@@ -74,7 +74,7 @@ final class Engine implements AutoCloseable {
                     }
                     if (command != null) {
                         command.run();
-                        afterStep.accept(index);
+                        afterStep.accept(worker);
                     }
                 }
             } catch (RuntimeException | Error e) {

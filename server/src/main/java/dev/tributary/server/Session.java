@@ -92,6 +92,29 @@ public final class Session {
         return null;
     }
 
+    /**
+     * The stop of one read under way: the session's cancel and the deadline of the statement
+     * that started it, and its own {@link #abandon}. A read's parts on the workers outlive the
+     * statement when one part fails first (the statement then ends, and with it its deadline and
+     * the cancel it used up): abandoning the read stops the rest.
+     */
+    final class Stop implements java.util.function.Supplier<dev.tributary.sql.SqlException> {
+        private final long readDeadline = deadline;
+        private volatile boolean abandoned;
+
+        @Override
+        public dev.tributary.sql.SqlException get() {
+            if (abandoned || cancelRequested) return canceled();
+            if (readDeadline != 0 && System.nanoTime() - readDeadline >= 0) return timedOut();
+            return null;
+        }
+
+        /** Stops every part of the read that has not finished. */
+        void abandon() {
+            abandoned = true;
+        }
+    }
+
     /** PostgreSQL's error for a statement that ran past {@code statement_timeout}. */
     static dev.tributary.sql.SqlException timedOut() {
         return new dev.tributary.sql.SqlException("57014", "canceling statement due to statement timeout");
