@@ -656,6 +656,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         List<Dataflows.Answer> out = new ArrayList<>(reads.size());
         for (Dataflows.PendingRead r : reads) {
             for (int spins = 0; !r.result.isDone(); spins++) {
+                if (closed) throw new SqlException("57P01", "terminating connection due to administrator command");
                 if (spins < 200) {
                     Thread.onSpinWait();
                     continue;
