@@ -107,6 +107,9 @@ final class Dataflow {
         active = new boolean[Math.max(1, operators.size())];
         activeCount = 0;
         for (int i = 0; i < operators.size(); i++) activate(i);
+        for (OperatorNode op : operators) {
+            for (OutputPort<?> o : op.outputs) o.sendEarly();
+        }
     }
 
     boolean isBuilt() {

@@ -17,6 +17,17 @@ public final class OutputPort<C extends Container> {
     final ContainerPool<C> pool;
     final List<Channel<C>> channels = new ArrayList<>();
     private Stream<C> stream;
+    private List<Early<C>> beforeBuild;
+
+    private record Early<C>(long[] time, C data) {}
+
+    /** Sends what was sent before the dataflow was built, now that its channels are connected. */
+    void sendEarly() {
+        if (beforeBuild == null) return;
+        List<Early<C>> early = beforeBuild;
+        beforeBuild = null;
+        for (Early<C> e : early) dispatch(e.time(), e.data());
+    }
 
     OutputPort(OperatorNode operator, int port, int location, ContainerType<C> type) {
         this.operator = operator;
@@ -71,6 +82,13 @@ public final class OutputPort<C extends Container> {
 
     void dispatch(long[] time, C data) {
         int n = data.size();
+        if (n > 0 && !operator.dataflow.isBuilt()) {
+            // sent while the dataflow is still being built (an input fed in its building closure):
+            // the consumers are not connected yet, so it waits for them instead of being lost
+            if (beforeBuild == null) beforeBuild = new ArrayList<>();
+            beforeBuild.add(new Early<>(time.clone(), data));
+            return;
+        }
         if (n == 0 || channels.isEmpty()) {
             pool.release(data, pool.owner);
             return;

@@ -107,4 +107,33 @@ class ExchangeTest {
         assertThat(left).hasSize(2_000).doesNotHaveDuplicates();
         assertThat(right).hasSize(2_000).containsExactlyInAnyOrderElementsOf(left);
     }
+
+    /**
+     * Records given to an input while its dataflow is still being built, more than one
+     * container's worth, then the input closed, all arrive: the containers sent before the
+     * consumers were connected wait for them. (A transaction block's uncommitted rows are fed so;
+     * the first full container was lost, and a block of 600 writes no longer saw its own insert.)
+     */
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void recordsSentWhileTheDataflowIsBuiltArrive(int workers) {
+        ConcurrentLinkedQueue<Long> arrivals = new ConcurrentLinkedQueue<>();
+        int n = 3 * InputHandle.BATCH + 7;
+        Timely.run(Config.workers(workers), worker -> {
+            worker.dataflow("early", scope -> {
+                InputHandle<LongContainer> input = scope.input("numbers", LongContainer.TYPE);
+                if (scope.worker() == 0) {
+                    for (long v = 0; v < n; v++) input.staged().add(v);
+                    input.flush();
+                }
+                input.close();
+                input.stream().exchange().sink("collect", Pact.pipeline(), (cap, data) -> {
+                    for (int i = 0; i < data.size(); i++) arrivals.add(data.get(i));
+                });
+                return null;
+            });
+        });
+        assertThat(arrivals).hasSize(n);
+        assertThat(new HashSet<>(arrivals)).hasSize(n);
+    }
 }
