@@ -568,22 +568,26 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** The rows of {@code unbound} now, each repeated by its multiplicity. */
     private List<Object[]> rowsOf(Session session, Plan unbound, List<SqlType> types) {
-        long t = oracle.readTime();
+        long t = readTimeFor(unbound);
         checkChanges(unbound, t, 0);
         return rowsAt(session, physical(unbound, t, session.pending.isEmpty(), new HashSet<>()), t, types);
     }
 
     /** The rows of the physical {@code plan} at time {@code t} (see {@link #physical}), each repeated by its multiplicity. */
     private List<Object[]> rowsAt(Session session, Plan plan, long t, List<SqlType> types) {
+        List<Object[]> constant = Peek.constantRows(plan);
+        if (constant != null) return constant; // SELECT 1, SELECT version(): no worker needed
         if (!session.pending.isEmpty()) {
             dataflowsBuilt++;
             // a transaction block reads its own writes: its changes are added to the tables, and
             // materialized views over them are computed from their plans rather than read
             Plan inlined = inlineMaterializedViews(plan);
             Map<Long, Map<Row, Long>> overlay = new HashMap<>(session.pending);
+            Set<Long> tables = baseTables(plan);
+            advanced(t + 1, tables);
             Map<Row, Long> counts = Dataflows.Answer.combine(engine.callAll(w -> {
                 Dataflows d = dataflows[w.index()];
-                d.advance(t + 1);
+                d.advance(t + 1, tables);
                 return d.read(w, inlined, t, overlay, session::stop);
             }));
             return decodeAll(counts, types);
@@ -593,9 +597,11 @@ final class Coordinator implements AutoCloseable, Catalog {
             if (peek.index() == null) scans++;
             else if (!peek.keys().isEmpty()) seeks++; // no key (NULL = x) finds nothing: no seek
             Map<Long, Long> holds = compactionDue(t);
+            Set<Long> tables = baseTablesOf(peek.source());
+            advanced(t + 1, tables);
             Map<Row, Long> source = Dataflows.Answer.combine(engine.callAll(w -> {
                 Dataflows d = dataflows[w.index()];
-                d.advance(t + 1);
+                d.advance(t + 1, tables);
                 Dataflows.Answer r = peek.index() != null
                         ? d.lookup(w, peek.index().id(), peek.keys(), t)
                         : d.read(w, new Plan.Get(peek.source(), "", List.of()), t);
@@ -619,11 +625,13 @@ final class Coordinator implements AutoCloseable, Catalog {
      */
     private Map<Row, Long> readEverywhere(Session session, Plan plan, long t, long now) {
         Map<Long, Long> holds = compactionDue(now);
+        Set<Long> tables = baseTables(plan);
+        advanced(now + 1, tables);
         if (plan instanceof Plan.Get) {
             // a stored collection's arrangement, read as it is: no dataflow to wait for
             return Dataflows.Answer.combine(engine.callAll(w -> {
                 Dataflows d = dataflows[w.index()];
-                d.advance(now + 1);
+                d.advance(now + 1, tables);
                 Dataflows.Answer r = d.read(w, plan, t, Map.of(), session::stop);
                 if (holds != null) d.compactTo(now, holds);
                 return r;
@@ -632,7 +640,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         Session.Stop stop = session.new Stop();
         List<Dataflows.PendingRead> reads = engine.callAll(w -> {
             Dataflows d = dataflows[w.index()];
-            d.advance(now + 1);
+            d.advance(now + 1, tables);
             Dataflows.PendingRead r = d.startRead(w, plan, t, Map.of(), stop);
             if (holds != null) d.compactTo(now, holds);
             return r;
@@ -868,7 +876,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** The rows of prepared plan {@code bound} with {@code values} for its parameters. */
     private List<Object[]> preparedRows(Session session, Prepared p, Plan bound, Object[] values) {
-        long t = oracle.readTime();
+        long t = readTimeFor(bound);
         checkChanges(bound, t, 0);
         List<SqlType> types = bound.types();
         if (p.physical == null) {
@@ -903,7 +911,123 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (peek == null || peek.index() == null || changesWithTime(peek.source())) return null;
         List<SqlType> sourceTypes = Binder.typesOf(byId.get(peek.source()).columns());
         return new Prepared.PointRead(catalogVersion, p.query, p.physical, indexes(), peek.index().id(), sourceTypes, p.desugarsAsOf,
-                Peek.Seek.of(p.physical, peek.index(), sourceTypes));
+                Peek.Seek.of(p.physical, peek.index(), sourceTypes), baseTablesOf(peek.source()).stream().mapToLong(Long::longValue).toArray());
+    }
+
+    /**
+     * The time to read {@code plan} (not yet bound to the statement time) at: the clock's now when
+     * its answer may change with the clock alone (it uses now(), or reads a view that does or
+     * filters by it), else the time its tables are complete through ({@link #readTimeOfData}),
+     * which needs no input moved: a read then costs the same whatever else the workers maintain.
+     */
+    private long readTimeFor(Plan plan) {
+        boolean[] clock = {Plans.usesStatementTime(plan)};
+        if (!clock[0]) {
+            Plans.mapGets(plan, g -> {
+                clock[0] |= changesWithTime(g.id());
+                return null;
+            });
+        }
+        return clock[0] ? oracle.readTime() : readTimeOfData(baseTables(plan));
+    }
+
+    /**
+     * A time to read {@code tables} at whose answer is the same as now, for reads whose answer
+     * cannot change without a write: the latest time any of them is complete through. Every write
+     * to them committed so far is at or before it (a write moves its table past it), and so is
+     * every time their arrangements were compacted to; the tables behind it are moved to it.
+     */
+    private long readTimeOfData(Set<Long> tables) {
+        if (tables.isEmpty()) return oracle.readTimeOfData();
+        long t = 0;
+        for (long id : tables) t = Math.max(t, tableUpper.getOrDefault(id, 0L) - 1);
+        return t;
+    }
+
+    // ------------------------------------------------------------------ input frontiers
+
+    /**
+     * Each table's input upper on the workers (the same on each): its later writes come at or
+     * after it, and its contents are final before it. Inputs move on their own: a write moves the
+     * tables whose changes meet its own in some dataflow ({@link #advancedByWrite}), a read the
+     * tables it reads, and only the clock's ticks move them all; so a statement's work does not
+     * grow with the dataflows over tables it does not touch (200 views over two tables made every
+     * SELECT 1 and every write elsewhere take 15 ms).
+     */
+    private final Map<Long, Long> tableUpper = new HashMap<>();
+
+    /** The greatest upper of any table: where a new table's input starts. */
+    private long maxUpper;
+
+    /** Notes that {@code tables} were moved to {@code time} (see {@link Dataflows#advance(long, Set)}). */
+    private void advanced(long time, Set<Long> tables) {
+        maxUpper = Math.max(maxUpper, time);
+        for (long id : tables) tableUpper.merge(id, time, Math::max);
+    }
+
+    /** Notes that every table was moved to {@code time}. */
+    private void advancedAll(long time) {
+        maxUpper = Math.max(maxUpper, time);
+        tableUpper.replaceAll((id, u) -> Math.max(u, time));
+    }
+
+    private final Map<Long, Set<Long>> baseTablesCache = new HashMap<>();
+    private long baseTablesVersion = -1;
+
+    /** The tables stored collection, view or index {@code id} is computed from (itself for a table). */
+    private Set<Long> baseTablesOf(long id) {
+        if (baseTablesVersion != catalogVersion) {
+            baseTablesCache.clear();
+            baseTablesVersion = catalogVersion;
+        }
+        Set<Long> known = baseTablesCache.get(id);
+        if (known != null) return known;
+        CatalogItem item = byId.get(id);
+        Set<Long> out = switch (item) {
+            case null -> Set.of();
+            case CatalogItem.Table t -> Set.of(t.id());
+            case CatalogItem.View v -> baseTables(v.plan());
+            case CatalogItem.MaterializedView m -> baseTables(m.plan());
+            case CatalogItem.Index i -> baseTablesOf(i.on());
+            case CatalogItem.SystemRelation r -> Set.of();
+        };
+        baseTablesCache.put(id, out);
+        return out;
+    }
+
+    /** The tables {@code plan} reads, through the views and indexes it reads. */
+    private Set<Long> baseTables(Plan plan) {
+        Set<Long> out = new HashSet<>();
+        Plans.mapGets(plan, g -> {
+            out.addAll(baseTablesOf(g.id()));
+            return null;
+        });
+        if (plan instanceof Plan.IndexedGet g) out.addAll(baseTablesOf(g.source()));
+        return out;
+    }
+
+    /**
+     * The tables a write to {@code written} moves forward with them: those, and every table some
+     * dataflow (a materialized view, an index, a subscription) reads together with one of them, so
+     * that what the write changes is complete at once, and no dataflow away from it does any work.
+     */
+    private Set<Long> advancedByWrite(Set<Long> written) {
+        Set<Long> out = new HashSet<>(written);
+        java.util.ArrayDeque<Long> todo = new java.util.ArrayDeque<>(written);
+        Set<Long> seen = new HashSet<>(written);
+        while (!todo.isEmpty()) {
+            for (long dep : dependents.getOrDefault(todo.poll(), Set.of())) {
+                if (!seen.add(dep)) continue;
+                out.addAll(baseTablesOf(dep));
+                todo.add(dep);
+            }
+        }
+        for (LiveSubscription l : live) {
+            Set<Long> reads = new HashSet<>();
+            for (long id : l.reads()) reads.addAll(baseTablesOf(id));
+            if (!java.util.Collections.disjoint(reads, written)) out.addAll(reads);
+        }
+        return out;
     }
 
     /** Whether stored collection {@code id}'s contents may change without a write: it or a view it reads has a temporal filter or uses the time. */
@@ -933,9 +1057,9 @@ final class Coordinator implements AutoCloseable, Catalog {
      * workers published, without the coordinator's lock or a round trip through the workers.
      *
      * <p>It reads at the latest time every shard is complete through, and only when that is no
-     * earlier than the latest time the oracle has handed out: the answer then holds every write
-     * committed before it began, and shows no earlier state than any read before it (it reads at
-     * a time a read would have been given). Returns null, and the caller takes the ordinary path,
+     * earlier than the latest write to the tables the index is computed from: the answer then
+     * holds every write committed before it began, and shows no earlier state than any read
+     * before it (their rows are the same from that write on). Returns null, and the caller takes the ordinary path,
      * when it cannot: no point read prepared, the catalog changed, a transaction block that wrote
      * or failed, the shards not yet caught up with the oracle, or errors in the collection read
      * (which the ordinary path reports).
@@ -968,7 +1092,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             since = Math.max(since, s.since());
         }
         long t = upper - 1;
-        if (t < since || t < oracle.decided()) return null;
+        if (t < since || t < oracle.lastWrite(r.tables())) return null;
         Map<Row, Long> rows = new LinkedHashMap<>();
         for (Row key : keys) {
             Map<Row, Long> found = Dataflows.lookup(shards, key, t);
@@ -1076,6 +1200,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             dataflows[w.index()].createTable(w, id, name, types, key, pkIndex, pkName);
             return null;
         });
+        tableUpper.put(id, maxUpper);
         register(t, Set.of());
         if (!pk.isEmpty()) {
             List<ScalarExpr> keys = new ArrayList<>();
@@ -1137,8 +1262,10 @@ final class Coordinator implements AutoCloseable, Catalog {
             uses = new HashSet<>(uses);
             uses.addAll(indexesUsed);
             long upper = oracle.upper();
+            Set<Long> tables = baseTables(p);
+            advanced(upper, tables);
             engine.callAll(w -> {
-                dataflows[w.index()].advance(upper);
+                dataflows[w.index()].advance(upper, tables);
                 dataflows[w.index()].createMaterializedView(w, id, name, p);
                 return null;
             });
@@ -1398,11 +1525,13 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** How many committed rows of {@code t} have each of {@code keys}, read from its primary key's index now (keys with none are absent). */
     private Map<Row, Long> committedKeyCounts(CatalogItem.Table t, java.util.Collection<Row> keys) {
         long index = primaryKeyIndex(t);
-        long at = oracle.readTime();
+        Set<Long> tables = Set.of(t.id());
+        long at = readTimeOfData(tables);
+        advanced(at + 1, tables);
         Map<Row, Long> out = new HashMap<>();
         for (Map<Row, Long> part : engine.callAll(w -> {
             Dataflows d = dataflows[w.index()];
-            d.advance(at + 1);
+            d.advance(at + 1, tables);
             return d.keyCounts(w, index, keys, at);
         })) {
             part.forEach((k, n) -> out.merge(k, n, Long::sum));
@@ -1465,11 +1594,16 @@ final class Coordinator implements AutoCloseable, Catalog {
         for (Map<Row, Long> c : changes.values()) any |= !c.isEmpty();
         if (!any) return;
         long time = oracle.writeTime();
+        for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
+            if (!e.getValue().isEmpty()) oracle.wrote(e.getKey(), time);
+        }
+        Set<Long> tables = advancedByWrite(changes.keySet());
+        advanced(time + 1, tables);
         engine.callAll(w -> {
             // worker 0 feeds the inputs; the exchange gives each worker its keys
             Dataflows d = dataflows[w.index()];
             for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) d.write(e.getKey(), time, w.index() == 0 ? e.getValue() : Map.of());
-            d.advance(time + 1);
+            d.advance(time + 1, tables);
             return null;
         });
     }
@@ -1877,6 +2011,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             }, downstream);
         }
         dev.tributary.changeslog.ChangeStream.Options options = new dev.tributary.changeslog.ChangeStream.Options(asOf, snapshot, progress, upTo);
+        advancedAll(start + 1);
         int index = engine.call(w -> {
             dataflows[w.index()].advance(start + 1);
             return dataflows[w.index()].subscribe(w, plan, options, sink);
@@ -2013,6 +2148,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         long now = oracle.advanceTime();
         Map<Long, Long> holds = holds(now);
         lastCompaction = now;
+        advancedAll(now + 1);
         engine.callAll(w -> {
             dataflows[w.index()].advance(now + 1);
             dataflows[w.index()].compactTo(now, holds);

@@ -178,10 +178,21 @@ final class Dataflows {
 
     /** Promises that no table gets writes before {@code time}. */
     void advance(long time) {
-        if (time <= upper) return;
-        upper = time;
+        upper = Math.max(upper, time);
         for (Stored s : stored.values()) {
-            if (s.input != null) s.input.advanceTo(Math.max(time, s.input.time()[0]));
+            if (s.input != null && s.input.time()[0] < time) s.input.advanceTo(time);
+        }
+    }
+
+    /**
+     * Promises that none of {@code tables} gets writes before {@code time}; the other tables keep
+     * their uppers, so the dataflows over them have no progress to process.
+     */
+    void advance(long time, Set<Long> tables) {
+        upper = Math.max(upper, time);
+        for (long id : tables) {
+            Stored s = stored.get(id);
+            if (s != null && s.input != null && s.input.time()[0] < time) s.input.advanceTo(time);
         }
     }
 

@@ -74,7 +74,7 @@ public final class Prepared {
      *     the plan and finds the seek again (the steps after it read parameters)
      */
     record PointRead(long version, BoundQuery query, Plan physical, List<CatalogItem.Index> indexes, long index, List<SqlType> sourceTypes,
-                     boolean desugarsAsOf, Peek.Seek seek) {}
+                     boolean desugarsAsOf, Peek.Seek seek, long[] tables) {}
 
     Prepared(String sql, Statement statement, Kind kind, List<SqlType> declared, List<SqlType> parameterTypes, List<String> columns,
              List<SqlType> types) {

@@ -9,9 +9,8 @@ package dev.tributary.server;
  */
 final class TimestampOracle {
     private final Clock clock;
-    // written under the lock, read without it by decided()
-    private volatile long lastWrite = -1;
-    private volatile long lastRead = -1;
+    private long lastWrite = -1;
+    private long lastRead = -1;
     /** The latest time the inputs were moved past by {@link #advanceTime} (the clock's ticks), not handed to any read. */
     private long lastAdvance = -1;
 
@@ -33,6 +32,25 @@ final class TimestampOracle {
         return t;
     }
 
+    /** Each table's latest write time (absent: none since it was created); read without the lock by point reads. */
+    private final java.util.concurrent.ConcurrentHashMap<Long, Long> lastWriteOf = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Records that {@code table} was written at {@code time}, a time {@link #writeTime} gave. */
+    void wrote(long table, long time) {
+        lastWriteOf.merge(table, time, Math::max);
+    }
+
+    /**
+     * The latest write to any of {@code tables}: a read of them at or after it sees every write to
+     * them committed so far, and the same rows as at any later time until their next write.
+     * Lock-free, for point reads that pick their own time.
+     */
+    long lastWrite(long[] tables) {
+        long t = -1;
+        for (long id : tables) t = Math.max(t, lastWriteOf.getOrDefault(id, -1L));
+        return t;
+    }
+
     synchronized long readTime() {
         long t = Math.max(clock.now(), latest());
         lastRead = t;
@@ -40,24 +58,28 @@ final class TimestampOracle {
     }
 
     /**
+     * A read time for an answer that cannot change without a write (no use of the clock, no
+     * temporal filter): the latest time decided, not the clock's. Every write committed so far is
+     * at or before it, and the inputs are complete through it already, so a read there moves no
+     * input forward: its cost does not grow with the dataflows the inputs feed.
+     */
+    synchronized long readTimeOfData() {
+        long latest = latest();
+        long t = latest < 0 ? clock.now() : latest;
+        lastRead = Math.max(lastRead, t);
+        return t;
+    }
+
+    /**
      * A time to complete the inputs through (they are advanced to it + 1) without handing it to
      * a read, for the clock's ticks: later writes get later times, as after a read, but point
-     * reads ({@link #decided}) need not wait for the indexes to reach it, since nothing was
-     * promised at it.
+     * reads ({@link #lastWrite(long[])}) need not wait for the indexes to reach it, since nothing
+     * was promised at it.
      */
     synchronized long advanceTime() {
         long t = Math.max(clock.now(), latest());
         lastAdvance = t;
         return t;
-    }
-
-    /**
-     * The latest time handed out, to a write or a read: a read at or after it sees every write
-     * committed so far and nothing any earlier read has not. Lock-free, for point reads that pick
-     * their own time (see {@link Coordinator}).
-     */
-    long decided() {
-        return Math.max(lastWrite, lastRead);
     }
 
     /** The time up to which everything is decided: nothing will be written at or before it. */
