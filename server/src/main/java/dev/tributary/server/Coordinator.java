@@ -61,6 +61,8 @@ final class Coordinator implements AutoCloseable, Catalog {
      * whole-arrangement reads, and transient dataflows built.
      */
     long planned, seeks, scans, dataflowsBuilt;
+    /** Statements answered without the workers (constant queries), for tests. */
+    long answeredLocally;
     /** Point reads answered on the client's thread from published index shards (see {@link #pointRead}). */
     final java.util.concurrent.atomic.LongAdder publishedSeeks = new java.util.concurrent.atomic.LongAdder();
     /** Bumped by every catalog change, so prepared statements know to bind and plan again; read without the lock by point reads. */
@@ -529,6 +531,14 @@ final class Coordinator implements AutoCloseable, Catalog {
     private static final long COMPACTION_INTERVAL_MS = 1_000;
     private long lastCompaction = Long.MIN_VALUE / 2;
 
+    /** The least time stored collection or index {@code name} is complete up to on the workers, for tests. */
+    synchronized long upperOf(String name) {
+        long id = byName.get(name).id();
+        long upper = Long.MAX_VALUE;
+        for (long u : engine.callAll(w -> dataflows[w.index()].upper(id))) upper = Math.min(upper, u);
+        return upper;
+    }
+
     /** The earliest time stored collection or index {@code id} is still readable at. */
     private long sinceOf(long id) {
         return engine.call(w -> dataflows[w.index()].since(id));
@@ -576,7 +586,10 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** The rows of the physical {@code plan} at time {@code t} (see {@link #physical}), each repeated by its multiplicity. */
     private List<Object[]> rowsAt(Session session, Plan plan, long t, List<SqlType> types) {
         List<Object[]> constant = Peek.constantRows(plan);
-        if (constant != null) return constant; // SELECT 1, SELECT version(): no worker needed
+        if (constant != null) {
+            answeredLocally++; // SELECT 1, SELECT version(): no worker needed
+            return constant;
+        }
         if (!session.pending.isEmpty()) {
             dataflowsBuilt++;
             // a transaction block reads its own writes: its changes are added to the tables, and

@@ -682,6 +682,13 @@ final class Dataflows {
     }
 
     /** The earliest time stored collection or index {@code id} can still be read at exactly. */
+    /** The time stored collection or index {@code id} is complete up to on this worker (its arrangement's upper), for tests. */
+    long upper(long id) {
+        Stored s = stored.get(id);
+        Antichain f = (s != null ? s.okRead : indexes.get(id).read).upper();
+        return f.isEmpty() ? Long.MAX_VALUE : f.get(0)[0];
+    }
+
     long since(long id) {
         Stored s = stored.get(id);
         TraceHandle h = s != null ? s.okRead : indexes.get(id).read;
