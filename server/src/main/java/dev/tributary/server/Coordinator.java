@@ -63,6 +63,8 @@ final class Coordinator implements AutoCloseable, Catalog {
     long planned, seeks, scans, dataflowsBuilt;
     /** Statements answered without the workers (constant queries), for tests. */
     long answeredLocally;
+    /** Primary key checks answered from the published shards and the coordinator's recent commits, for tests. */
+    long publishedKeyChecks;
     /** Point reads answered on the client's thread from published index shards (see {@link #pointRead}). */
     final java.util.concurrent.atomic.LongAdder publishedSeeks = new java.util.concurrent.atomic.LongAdder();
     /** Bumped by every catalog change, so prepared statements know to bind and plan again; read without the lock by point reads. */
@@ -76,6 +78,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     Coordinator(Clock clock, int workers) {
         this.oracle = new TimestampOracle(clock);
         this.published = new PublishedIndexes(workers);
+        this.publishedShards = new PublishedIndexes.Shard[workers];
         this.dataflows = new Dataflows[workers];
         for (int i = 0; i < workers; i++) dataflows[i] = new Dataflows();
         this.engine = new Engine(workers, w -> {
@@ -1098,14 +1101,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         PublishedIndexes.Shard[] shards = new PublishedIndexes.Shard[published.workers()];
         if (!published.read(r.index(), shards)) return null;
-        long upper = Long.MAX_VALUE;
-        long since = Long.MIN_VALUE;
-        for (PublishedIndexes.Shard s : shards) {
-            upper = Math.min(upper, s.upper());
-            since = Math.max(since, s.since());
-        }
-        long t = upper - 1;
-        if (t < since || t < oracle.lastWrite(r.tables())) return null;
+        long t = PublishedIndexes.readableThrough(shards);
+        if (t == Long.MIN_VALUE || t < oracle.lastWrite(r.tables())) return null;
         Map<Row, Long> rows = new LinkedHashMap<>();
         for (Row key : keys) {
             Map<Row, Long> found = Dataflows.lookup(shards, key, t);
@@ -1386,6 +1383,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         dependents.remove(id);
         for (Set<Long> s : dependents.values()) s.remove(id);
         retention.remove(id);
+        keyWrites.remove(id);
+        tableUpper.remove(id);
         if (!(item instanceof CatalogItem.View)) {
             engine.callAll(w -> {
                 dataflows[w.index()].drop(w, id);
@@ -1538,6 +1537,11 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** How many committed rows of {@code t} have each of {@code keys}, read from its primary key's index now (keys with none are absent). */
     private Map<Row, Long> committedKeyCounts(CatalogItem.Table t, java.util.Collection<Row> keys) {
         long index = primaryKeyIndex(t);
+        Map<Row, Long> published = publishedKeyCounts(t, index, keys);
+        if (published != null) {
+            publishedKeyChecks++;
+            return published;
+        }
         Set<Long> tables = Set.of(t.id());
         long at = readTimeOfData(tables);
         advanced(at + 1, tables);
@@ -1550,6 +1554,65 @@ final class Coordinator implements AutoCloseable, Catalog {
             part.forEach((k, n) -> out.merge(k, n, Long::sum));
         }
         return out;
+    }
+
+    /**
+     * {@link #committedKeyCounts} without a round trip through the workers: the primary key's
+     * shards as the workers last published them, complete through some time, plus the keys of
+     * the commits after it, which the coordinator keeps until the shards pass them
+     * ({@link #keyWrites}). Null when that cannot be had: no shards yet, a commit after them too
+     * large to have been kept, or history compacted past them.
+     */
+    private Map<Row, Long> publishedKeyCounts(CatalogItem.Table t, long index, java.util.Collection<Row> keys) {
+        long through = publishedThrough(index);
+        if (through == Long.MIN_VALUE) return null;
+        java.util.ArrayDeque<KeyWrite> log = keyWrites.get(t.id());
+        if (log != null) {
+            while (!log.isEmpty() && log.peek().time() <= through) log.poll();
+            for (KeyWrite w : log) if (w.keys() == null) return null;
+        }
+        Map<Row, Long> out = new HashMap<>();
+        for (Row key : keys) {
+            Map<Row, Long> found = Dataflows.lookup(publishedShards, key, through);
+            if (found == null) return null;
+            long n = 0;
+            for (long c : found.values()) n += c;
+            if (log != null) for (KeyWrite w : log) n += w.keys().getOrDefault(key, 0L);
+            if (n != 0) out.put(key, n);
+        }
+        return out;
+    }
+
+    private final PublishedIndexes.Shard[] publishedShards;
+
+    /** The time index {@code index}'s published shards are all complete and readable at, read into {@link #publishedShards}; MIN_VALUE if none. */
+    private long publishedThrough(long index) {
+        return published.read(index, publishedShards) ? PublishedIndexes.readableThrough(publishedShards) : Long.MIN_VALUE;
+    }
+
+    /**
+     * The primary key changes of one commit to a table (key to signed count), or null for a
+     * commit of more than {@link #KEY_WRITES_KEPT} rows, whose keys are not kept.
+     */
+    private record KeyWrite(long time, Map<Row, Long> keys) {}
+
+    /** Per table with a primary key, its commits' key changes, oldest first, until its published shards pass them. */
+    private final Map<Long, java.util.ArrayDeque<KeyWrite>> keyWrites = new HashMap<>();
+
+    private static final int KEY_WRITES_KEPT = 4096;
+
+    /** Notes the key changes of a commit at {@code time} to {@code t} (see {@link #publishedKeyCounts}). */
+    private void keptKeys(CatalogItem.Table t, long time, Map<Row, Long> changes) {
+        java.util.ArrayDeque<KeyWrite> log = keyWrites.computeIfAbsent(t.id(), k -> new java.util.ArrayDeque<>());
+        long through = publishedThrough(primaryKeyIndex(t));
+        while (!log.isEmpty() && log.peek().time() <= through) log.poll();
+        Map<Row, Long> keys = null;
+        if (changes.size() <= KEY_WRITES_KEPT) {
+            keys = new HashMap<>();
+            java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
+            for (Map.Entry<Row, Long> e : changes.entrySet()) keys.merge(keyOf.apply(e.getKey()), e.getValue(), Long::sum);
+        }
+        log.add(new KeyWrite(time, keys));
     }
 
     /** The id of {@code t}'s primary key index ({@code <table>_pkey}). */
@@ -1608,18 +1671,35 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (!any) return;
         long time = oracle.writeTime();
         for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
-            if (!e.getValue().isEmpty()) oracle.wrote(e.getKey(), time);
+            if (e.getValue().isEmpty()) continue;
+            oracle.wrote(e.getKey(), time);
+            if (byId.get(e.getKey()) instanceof CatalogItem.Table t && !t.primaryKey().isEmpty()) keptKeys(t, time, e.getValue());
         }
         Set<Long> tables = advancedByWrite(changes.keySet());
         advanced(time + 1, tables);
-        engine.callAll(w -> {
+        // Queued, not waited for: every later command to the workers (a read, another write) runs
+        // after it, so the commit is visible to everything that follows, and the session does not
+        // wait for two thread hand-offs per write. At most COMMITS_IN_FLIGHT wait in the queues,
+        // so writers cannot run ahead of the workers without bound.
+        java.util.concurrent.CompletableFuture<Void> applied = engine.sendAll(w -> {
             // worker 0 feeds the inputs; the exchange gives each worker its keys
             Dataflows d = dataflows[w.index()];
             for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) d.write(e.getKey(), time, w.index() == 0 ? e.getValue() : Map.of());
             d.advance(time + 1, tables);
-            return null;
         });
+        applied.whenComplete((v, failure) -> {
+            if (failure != null) ServerLog.error("the commit at " + time + " failed on a worker: " + failure, failure);
+        });
+        commitsInFlight.add(applied);
+        while (!commitsInFlight.isEmpty() && (commitsInFlight.peek().isDone() || commitsInFlight.size() > COMMITS_IN_FLIGHT)) {
+            engine.await(commitsInFlight.poll().exceptionally(failure -> null)); // a failure was logged where it happened
+        }
     }
+
+    /** Commits the workers have not applied yet, oldest first (see {@link #commit}). */
+    private final java.util.ArrayDeque<java.util.concurrent.CompletableFuture<Void>> commitsInFlight = new java.util.ArrayDeque<>();
+
+    private static final int COMMITS_IN_FLIGHT = 8;
 
     private Result transaction(Session session, Statement.Transaction t) {
         return switch (t.kind()) {

@@ -145,6 +145,52 @@ final class Engine implements AutoCloseable {
         }
     }
 
+    /**
+     * Queues {@code command} on every worker and returns at once, with a future done when every
+     * worker has run it (exceptionally with the first failure). Commands keep their order with
+     * those of {@link #callAll}: whatever is called later sees this one's effects.
+     */
+    CompletableFuture<Void> sendAll(java.util.function.Consumer<Worker> command) {
+        if (closed) throw new IllegalStateException("the database is closed");
+        List<CompletableFuture<Void>> parts = new ArrayList<>(workers);
+        for (int i = 0; i < workers; i++) {
+            CompletableFuture<Void> part = new CompletableFuture<>();
+            parts.add(part);
+            queues.get(i).add(() -> {
+                try {
+                    command.accept(currentWorker());
+                    part.complete(null);
+                } catch (Throwable t) {
+                    part.completeExceptionally(t);
+                }
+            });
+        }
+        return CompletableFuture.allOf(parts.toArray(new CompletableFuture[0]));
+    }
+
+    /** Waits for {@code done}, a future of {@link #sendAll}, while the workers live (XX000 if one has stopped). */
+    void await(CompletableFuture<?> done) {
+        while (true) {
+            try {
+                done.get(100, TimeUnit.MILLISECONDS);
+                return;
+            } catch (java.util.concurrent.TimeoutException e) {
+                for (int i = 0; i < workers; i++) {
+                    Thread t = threads[i];
+                    if (t != null && !t.isAlive()) {
+                        throw new SqlException("XX000", "worker " + i + " of the database has stopped; restart the server (the server log says why)");
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the database", e);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException r) throw r;
+                throw new IllegalStateException(e.getCause());
+            }
+        }
+    }
+
     /** Runs {@code command} on every worker and returns worker 0's result. */
     <T> T call(Function<Worker, T> command) {
         return callAll(command).get(0);

@@ -68,6 +68,21 @@ final class PublishedIndexes {
         return true;
     }
 
+    /**
+     * The latest time every one of {@code shards} (one index's, by worker) is complete through and
+     * can be read at exactly; {@code Long.MIN_VALUE} when there is none (history compacted past
+     * what they hold).
+     */
+    static long readableThrough(Shard[] shards) {
+        long upper = Long.MAX_VALUE;
+        long since = Long.MIN_VALUE;
+        for (Shard s : shards) {
+            upper = Math.min(upper, s.upper());
+            since = Math.max(since, s.since());
+        }
+        return upper - 1 < since ? Long.MIN_VALUE : upper - 1;
+    }
+
     int workers() {
         return workers;
     }

@@ -126,4 +126,30 @@ class PrimaryKeyTest {
             assertThat(rows(db, "SELECT * FROM t")).containsExactly("1");
         }
     }
+
+    /**
+     * Key checks read the primary key's shards as the workers last published them plus the
+     * commits the workers have not applied yet, which the coordinator keeps (commits are queued,
+     * not waited for): each write sees every commit before it, also right after a commit too
+     * large for its keys to be kept.
+     */
+    @Test
+    void keyChecksSeeEveryCommitBeforeThemWithoutWaitingForTheWorkers() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0), 2)) {
+            Coordinator c = db.coordinator();
+            db.execute("CREATE TABLE t (id int PRIMARY KEY, v int)");
+            db.execute("INSERT INTO t SELECT g, 0 FROM generate_series(1, 5000) g");
+            assertThat(error(db.session(), "INSERT INTO t VALUES (5000, 1)").sqlState()).isEqualTo("23505");
+            long published = c.publishedKeyChecks;
+            Tributary.Connection s = db.session();
+            for (int i = 5001; i <= 5300; i++) {
+                s.execute("INSERT INTO t VALUES (" + i + ", 1)");
+                assertThat(error(s, "INSERT INTO t VALUES (" + i + ", 2)").sqlState()).as("key %d just committed", i).isEqualTo("23505");
+                s.execute("DELETE FROM t WHERE id = " + (i - 1));
+                s.execute("INSERT INTO t VALUES (" + (i - 1) + ", 3)");
+            }
+            assertThat(rows(db, "SELECT count(*), count(DISTINCT id), sum(v) FROM t")).containsExactly("5300|5300|" + (300 * 3 + 1));
+            assertThat(c.publishedKeyChecks - published).as("checks answered without a round trip to the workers").isGreaterThan(0);
+        }
+    }
 }
