@@ -16,8 +16,10 @@ import java.util.Map;
  * The pull-query fast path: a query that is only maps, filters and projections over one stored
  * collection is answered by reading the collection's arrangement, or, when its filters fix every
  * key column of an index on it to constants ({@code col = c}, {@code col IN (c1, c2, ...)},
- * {@code col = ANY(array)}), by seeking those keys in the index; the maps and filters then run
- * over just those rows. No dataflow is built.
+ * {@code col = ANY(array)}, an integer column between two constants: {@code BETWEEN}, {@code <},
+ * {@code >=}, ...; up to {@link #MAX_KEYS} keys in all), by seeking those keys in the index; the
+ * maps and filters then run over just those rows. No dataflow is built. (Index keys are hashed
+ * bytes, not ordered, so a range is sought value by value, and one too wide scans.)
  *
  * @param source the stored collection read
  * @param index the index whose keys are looked up, or null to read the whole collection
@@ -117,10 +119,12 @@ record Peek(long source, CatalogItem.Index index, List<Row> keys, List<Plan> ste
         });
         int[] source = new int[g.types().size()];
         for (int i = 0; i < source.length; i++) source[i] = i;
+        Map<Integer, long[]> ranges = new java.util.TreeMap<>();
         for (Plan st : steps) {
             switch (st) {
                 case Plan.Filter f -> {
                     for (ScalarExpr e : conjuncts(f.predicates())) {
+                        narrowRange(e, source, ranges);
                         ScalarExpr column;
                         List<ScalarExpr> values;
                         if (e instanceof ScalarExpr.InList in && !in.negated()) {
@@ -153,6 +157,56 @@ record Peek(long source, CatalogItem.Index index, List<Row> keys, List<Plan> ste
                 }
                 default -> throw new IllegalStateException("not a peek step: " + st);
             }
+        }
+        // a range of integers no wider than a seek's keys is the list of its values
+        ranges.forEach((column, r) -> {
+            List<ScalarExpr> values = new ArrayList<>();
+            if (r[0] <= r[1]) { // else no value: the range seeks nothing
+                long width = r[1] - r[0]; // negative if it overflowed: far too wide
+                if (width < 0 || width >= MAX_KEYS) return;
+                for (long v = r[0]; v <= r[1]; v++) values.add(new ScalarExpr.Literal(v, g.types().get(column)));
+            }
+            consumer.accept(column, values);
+        });
+    }
+
+    /**
+     * Narrows {@code ranges} (source column to its least and greatest possible integer) by
+     * {@code e} when it compares an integer column with an integer constant ({@code <}, {@code <=},
+     * {@code >}, {@code >=}, either way round; BETWEEN is two of them).
+     */
+    private static void narrowRange(ScalarExpr e, int[] source, Map<Integer, long[]> ranges) {
+        if (!(e instanceof ScalarExpr.Call c) || c.args().size() != 2) return;
+        String op = c.name();
+        if (!op.equals("<") && !op.equals("<=") && !op.equals(">") && !op.equals(">=")) return;
+        ScalarExpr l = c.args().get(0);
+        ScalarExpr r = c.args().get(1);
+        if (r instanceof ScalarExpr.ColumnRef && !(l instanceof ScalarExpr.ColumnRef)) {
+            ScalarExpr x = l;
+            l = r;
+            r = x;
+            op = switch (op) {
+                case "<" -> ">";
+                case "<=" -> ">=";
+                case ">" -> "<";
+                default -> "<=";
+            };
+        }
+        if (!(l instanceof ScalarExpr.ColumnRef col) || col.index() >= source.length || source[col.index()] < 0) return;
+        if (!col.type().isInteger() || !r.type().isInteger() || !r.isConstant()) return;
+        Object v;
+        try {
+            v = r.eval(new Object[0]);
+        } catch (RuntimeException x) {
+            return; // an error in a constant: leave it to the general path to report
+        }
+        if (!(v instanceof Long bound)) return;
+        long[] range = ranges.computeIfAbsent(source[col.index()], k -> new long[] {Long.MIN_VALUE, Long.MAX_VALUE});
+        switch (op) {
+            case "<" -> range[1] = Math.min(range[1], bound == Long.MIN_VALUE ? Long.MIN_VALUE : bound - 1);
+            case "<=" -> range[1] = Math.min(range[1], bound);
+            case ">" -> range[0] = Math.max(range[0], bound == Long.MAX_VALUE ? Long.MAX_VALUE : bound + 1);
+            default -> range[0] = Math.max(range[0], bound);
         }
     }
 

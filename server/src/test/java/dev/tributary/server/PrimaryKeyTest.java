@@ -152,4 +152,33 @@ class PrimaryKeyTest {
             assertThat(c.publishedKeyChecks - published).as("checks answered without a round trip to the workers").isGreaterThan(0);
         }
     }
+
+    private static void assertSeeks(Coordinator c, int expected, Runnable statement) {
+        long seeks = c.seeks;
+        long scans = c.scans;
+        statement.run();
+        assertThat(c.seeks - seeks).as("seeks").isEqualTo(expected);
+        assertThat(c.scans - scans).as("scans").isZero();
+    }
+
+    /** Ranges of an integer key no wider than a seek's keys seek each value, in SELECT, UPDATE and DELETE alike; a wider one scans. */
+    @Test
+    void integerRangesOnTheKeySeekEachValue() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0), 2)) {
+            db.execute("CREATE TABLE orders (id bigint PRIMARY KEY, qty int)");
+            db.execute("INSERT INTO orders SELECT i, i % 7 FROM generate_series(1, 50000) AS s(i)");
+            Coordinator c = db.coordinator();
+            assertThat(String.join("\n", rows(db, "EXPLAIN SELECT qty FROM orders WHERE id BETWEEN 100 AND 119"))).contains("20 lookups");
+            assertSeeks(c, 1, () -> assertThat(rows(db, "SELECT id FROM orders WHERE id >= 100 AND id < 103 ORDER BY id")).containsExactly("100", "101", "102"));
+            assertSeeks(c, 1, () -> assertThat(rows(db, "SELECT id FROM orders WHERE 49998 < id AND id <= 55000 ORDER BY id")).containsExactly("49999", "50000"));
+            assertSeeks(c, 0, () -> assertThat(rows(db, "SELECT id FROM orders WHERE id > 5 AND id < 5")).isEmpty());
+            assertSeeks(c, 1, () -> db.execute("UPDATE orders SET qty = 100 WHERE id BETWEEN 10 AND 12"));
+            assertSeeks(c, 1, () -> db.execute("DELETE FROM orders WHERE id > 20 AND id <= 22"));
+            assertThat(rows(db, "SELECT id, qty FROM orders WHERE qty = 100 OR id IN (21, 22) ORDER BY id")).containsExactly("10|100", "11|100", "12|100");
+            long scansBefore = c.scans;
+            assertThat(rows(db, "SELECT id FROM orders WHERE id BETWEEN 1 AND 40000")).hasSize(39998);
+            assertThat(rows(db, "SELECT id FROM orders WHERE id > -9223372036854775807 AND id < 9223372036854775807")).hasSize(49998);
+            assertThat(c.scans - scansBefore).as("too wide a range scans").isEqualTo(2);
+        }
+    }
 }
