@@ -601,10 +601,11 @@ final class Coordinator implements AutoCloseable, Catalog {
             Map<Long, Map<Row, Long>> overlay = new HashMap<>(session.pending);
             Set<Long> tables = baseTables(plan);
             advanced(t + 1, tables);
+            Dataflows.ResultBudget budget = session.resultBudget();
             Map<Row, Long> counts = Dataflows.Answer.combine(engine.callAll(w -> {
                 Dataflows d = dataflows[w.index()];
                 d.advance(t + 1, tables);
-                return d.read(w, inlined, t, overlay, session::stop);
+                return d.read(w, inlined, t, overlay, session::stop, budget);
             }));
             return decodeAll(counts, types);
         }
@@ -628,7 +629,10 @@ final class Coordinator implements AutoCloseable, Catalog {
             for (Map.Entry<Row, Long> e : source.entrySet()) {
                 if (e.getValue() < 0) throw new SqlException("XX000", "a stored collection holds a row a negative number of times; this is a bug");
             }
-            return peek.apply(source, sourceTypes);
+            List<Object[]> rows = peek.apply(source, sourceTypes);
+            Dataflows.ResultBudget budget = session.resultBudget();
+            if (!budget.takeRows(rows, types)) throw budget.exceeded();
+            return rows;
         }
         if (plan instanceof Plan.Get) scans++;
         else dataflowsBuilt++;
@@ -645,19 +649,22 @@ final class Coordinator implements AutoCloseable, Catalog {
         advanced(now + 1, tables);
         if (plan instanceof Plan.Get) {
             // a stored collection's arrangement, read as it is: no dataflow to wait for
-            return Dataflows.Answer.combine(engine.callAll(w -> {
+            Map<Row, Long> rows = Dataflows.Answer.combine(engine.callAll(w -> {
                 Dataflows d = dataflows[w.index()];
                 d.advance(now + 1, tables);
                 Dataflows.Answer r = d.read(w, plan, t, Map.of(), session::stop);
                 if (holds != null) d.compactTo(now, holds);
                 return r;
             }));
+            checkResultSize(session, rows);
+            return rows;
         }
+        Dataflows.ResultBudget budget = session.resultBudget();
         Session.Stop stop = session.new Stop();
         List<Dataflows.PendingRead> reads = engine.callAll(w -> {
             Dataflows d = dataflows[w.index()];
             d.advance(now + 1, tables);
-            Dataflows.PendingRead r = d.startRead(w, plan, t, Map.of(), stop);
+            Dataflows.PendingRead r = d.startRead(w, plan, t, Map.of(), stop, budget);
             if (holds != null) d.compactTo(now, holds);
             return r;
         });
@@ -668,6 +675,12 @@ final class Coordinator implements AutoCloseable, Catalog {
             stop.abandon();
             throw e;
         }
+    }
+
+    /** 53200 if {@code rows}, a read's answer, are more than the session's {@code max_result_size}. */
+    private static void checkResultSize(Session session, Map<Row, Long> rows) {
+        Dataflows.ResultBudget budget = session.resultBudget();
+        if (!budget.takeAll(rows)) throw budget.exceeded();
     }
 
     /**

@@ -346,6 +346,13 @@ final class Dataflows {
     /** XX000 for {@code what} whose dataflow stopped with {@code f}. */
     static SqlException failed(String what, DataflowFailedException f) {
         Throwable cause = f.getCause() instanceof OperatorFailedException o ? o : f;
+        for (Throwable c = f; c != null; c = c.getCause()) {
+            if (c instanceof OutOfMemoryError) {
+                return new SqlException("53200", "out of memory: " + what + " failed: " + cause.getMessage(), 0,
+                        "It needed more memory than the server's heap had free. Narrow it, drop what it is built on if that is no longer needed, "
+                                + "or give the server a larger heap (TRIBUTARY_JAVA_OPTS=-Xmx...).");
+            }
+        }
         return new SqlException("XX000", what + " failed: " + cause.getMessage(), 0,
                 "The server log has the stack trace. Drop it (and what is built on it) and create it again once the cause is removed.");
     }
@@ -365,6 +372,52 @@ final class Dataflows {
             });
         } catch (DataflowFailedException f) {
             throw failed(what, f);
+        }
+    }
+
+    /**
+     * How many bytes of rows one read may collect ({@code max_result_size}), shared by its parts
+     * on every worker: a runaway query fails with 53200 instead of filling the heap. A row counts
+     * its encoded length once per copy.
+     */
+    static final class ResultBudget {
+        static final ResultBudget UNLIMITED = new ResultBudget(Long.MAX_VALUE);
+
+        private final long limit;
+        private final java.util.concurrent.atomic.AtomicLong used = new java.util.concurrent.atomic.AtomicLong();
+
+        ResultBudget(long limit) {
+            this.limit = limit;
+        }
+
+        /** Counts {@code copies} more copies of {@code row}; false once the budget is spent. */
+        boolean take(Row row, long copies) {
+            if (limit == Long.MAX_VALUE) return true;
+            long bytes = Math.max(1, row.byteLength());
+            long add = copies > limit / bytes ? limit + 1 : copies * bytes;
+            return used.addAndGet(add) <= limit && used.get() >= 0;
+        }
+
+        /** Counts every row of {@code rows}; false once the budget is spent. */
+        boolean takeAll(Map<Row, Long> rows) {
+            for (Map.Entry<Row, Long> e : rows.entrySet()) if (e.getValue() > 0 && !take(e.getKey(), e.getValue())) return false;
+            return true;
+        }
+
+        /** Counts {@code rows} (decoded, of {@code types}) by their encoded length; false once the budget is spent. */
+        boolean takeRows(List<Object[]> rows, List<dev.tributary.sql.types.SqlType> types) {
+            if (limit == Long.MAX_VALUE || rows.isEmpty()) return true;
+            RowCodec codec = new RowCodec(types);
+            for (Object[] r : rows) if (!take(codec.encode(r.length == types.size() ? r : java.util.Arrays.copyOf(r, types.size())), 1)) return false;
+            return true;
+        }
+
+        /** 53200 if the rows counted are more than the budget, else null. */
+        SqlException exceeded() {
+            long u = used.get();
+            if (u <= limit && u >= 0) return null;
+            return new SqlException("53200", "result exceeds max_result_size (" + dev.tributary.sql.catalog.Settings.showBytes(limit) + ")", 0,
+                    "Narrow the query (a WHERE, a LIMIT, an aggregate), or allow more: SET max_result_size = '4GB'.");
         }
     }
 
@@ -400,12 +453,17 @@ final class Dataflows {
      * signed count) added to those tables: what a transaction block sees before it commits.
      */
     Answer read(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.Supplier<SqlException> stop) {
+        return read(worker, plan, t, overlay, stop, ResultBudget.UNLIMITED);
+    }
+
+    /** As {@link #read(Worker, Plan, long, Map, java.util.function.Supplier)}, collecting at most {@code budget}'s bytes of rows (53200 past it). */
+    Answer read(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.Supplier<SqlException> stop, ResultBudget budget) {
         if (plan instanceof Plan.Get g && !overlay.containsKey(g.id())) {
             Stored s = stored.get(g.id());
             await(worker, s.probe, t, s.what, Set.of(g.id()), stop);
             return new Answer(readTrace(s.okRead, t, s.rowsInValues), errorsAt(s.errRead, t));
         }
-        PendingRead r = startRead(worker, plan, t, overlay, stop);
+        PendingRead r = startRead(worker, plan, t, overlay, stop, budget);
         worker.stepWhile(() -> {
             completeReads(worker);
             return !r.result.isDone();
@@ -439,7 +497,11 @@ final class Dataflows {
             }
         }
 
-        PendingRead(int dataflow, Probe probe, long t, Set<Long> reads, java.util.function.Supplier<SqlException> stop, Map<Row, Long> oks, Map<Row, Long> errs) {
+        final ResultBudget budget;
+
+        PendingRead(int dataflow, Probe probe, long t, Set<Long> reads, java.util.function.Supplier<SqlException> stop, Map<Row, Long> oks, Map<Row, Long> errs,
+                    ResultBudget budget) {
+            this.budget = budget;
             this.dataflow = dataflow;
             this.probe = probe;
             this.t = t;
@@ -460,7 +522,8 @@ final class Dataflows {
      * for as long as it runs. A stop ({@code stop}: a cancel, a timeout) or a failure completes it
      * exceptionally.
      */
-    PendingRead startRead(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.Supplier<SqlException> stop) {
+    PendingRead startRead(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.Supplier<SqlException> stop,
+                          ResultBudget budget) {
         Map<Row, Long> oks = new LinkedHashMap<>();
         Map<Row, Long> errs = new HashMap<>();
         Renderer[] renderer = new Renderer[1];
@@ -482,7 +545,8 @@ final class Dataflows {
             renderer[0] = new Renderer(scope, overlay.isEmpty() ? sources : withOverlay);
             Rendered r = renderer[0].render(plan);
             Collection<Row> o = r.oks().inspect((row, time, diff) -> {
-                if (time[0] <= t) oks.merge(row, diff, Long::sum);
+                // past the budget nothing more is kept: the read fails with 53200 (completeReads)
+                if (time[0] <= t && (diff < 0 || budget.take(row, diff))) oks.merge(row, diff, Long::sum);
             });
             Collection<Row> e = r.errs().inspect((row, time, diff) -> {
                 if (time[0] <= t) errs.merge(row, diff, Long::sum);
@@ -491,7 +555,7 @@ final class Dataflows {
         });
         renderer[0].sealConstants();
         for (InputSession<Row> in : overlays) in.close();
-        PendingRead read = new PendingRead(index[0], probe, t, Plans.reads(plan), stop, oks, errs);
+        PendingRead read = new PendingRead(index[0], probe, t, Plans.reads(plan), stop, oks, errs, budget);
         pendingReads.add(read);
         return read;
     }
@@ -513,6 +577,7 @@ final class Dataflows {
                 e = failed("the query", f);
                 passed = false;
             }
+            if (e == null) e = r.budget.exceeded();
             if (e == null && !passed) e = r.stop.get();
             if (e == null && !passed) continue;
             pendingReads.remove(i--);

@@ -76,6 +76,13 @@ public final class Session {
         deadline = ms == 0 ? 0 : System.nanoTime() + ms * 1_000_000L;
     }
 
+    /** A budget of {@code max_result_size} bytes for one read's rows. */
+    Dataflows.ResultBudget resultBudget() {
+        var setting = dev.tributary.sql.catalog.Settings.find("max_result_size").orElseThrow();
+        String value = settings.get("max_result_size");
+        return new Dataflows.ResultBudget(dev.tributary.sql.catalog.Settings.bytes(setting, value == null ? setting.bootValue() : value, 0));
+    }
+
     /** The statement ended: no deadline until the next starts. */
     void endStatement() {
         deadline = 0;

@@ -57,6 +57,7 @@ public final class Settings {
         def("IntervalStyle", "postgres", client, "Sets the display format for interval values.", "user", "enum", "postgres");
         def("lc_collate", "C", preset, "Shows the collation order locale.", "internal", "string");
         def("lc_ctype", "C", preset, "Shows the character classification and case conversion locale.", "internal", "string");
+        def("max_result_size", "1GB", "Tributary", "Sets the largest result, in bytes of rows, a query may return; larger ones fail with 53200.", "user", "integer");
         def("max_identifier_length", "63", preset, "Shows the maximum identifier length.", "internal", "integer");
         def("search_path", "\"$user\", public", "Client Connection Defaults / Statement Behavior", "Sets the schema search order for names that are not schema-qualified.", "user", "string",
                 "\"$user\", public", "public", "public, \"$user\"", "pg_catalog, public", "public, pg_catalog");
@@ -108,6 +109,10 @@ public final class Settings {
             case "integer" -> {
                 if (MILLISECONDS.contains(setting.name())) {
                     v = showMillis(millis(setting, v, pos));
+                    break;
+                }
+                if (BYTES.contains(setting.name())) {
+                    v = showBytes(bytes(setting, v, pos));
                     break;
                 }
                 try {
@@ -168,6 +173,45 @@ public final class Settings {
             throw new SqlException("22023", Math.round(ms) + " ms is outside the valid range for parameter \"" + setting.name() + "\" (0 .. " + Integer.MAX_VALUE + ")", pos);
         }
         return Math.round(ms);
+    }
+
+    /** The parameters that are sizes in bytes, written with or without a unit. */
+    private static final java.util.Set<String> BYTES = java.util.Set.of("max_result_size");
+
+    private static final String[] BYTE_UNITS = {"TB", "GB", "MB", "kB", "B"};
+
+    /**
+     * A size parameter's value in bytes, as PostgreSQL reads memory units: a number of bytes, or
+     * a whole number with a unit ({@code 1GB}, {@code '512 MB'}, {@code 64kB}, {@code 100B}); 22023
+     * otherwise, naming the units.
+     */
+    public static long bytes(Setting setting, String value, int pos) {
+        String v = value.strip();
+        int i = 0;
+        while (i < v.length() && Character.isDigit(v.charAt(i))) i++;
+        String number = v.substring(0, i);
+        String unit = v.substring(i).strip();
+        int shift = unit.isEmpty() ? 0 : -1;
+        for (int u = 0; u < BYTE_UNITS.length && shift < 0; u++) if (BYTE_UNITS[u].equals(unit)) shift = 10 * (BYTE_UNITS.length - 1 - u);
+        if (shift < 0 || number.isEmpty() || number.length() > 15) {
+            throw new SqlException("22023", "invalid value for parameter \"" + setting.name() + "\": \"" + value + "\"", pos,
+                    "Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".");
+        }
+        long n = Long.parseLong(number);
+        if (n > (Long.MAX_VALUE >> shift)) {
+            throw new SqlException("22023", value + " is outside the valid range for parameter \"" + setting.name() + "\"", pos);
+        }
+        return n << shift;
+    }
+
+    /** A number of bytes as PostgreSQL shows memory sizes: in the largest unit that divides it ({@code 1073741824} is {@code 1GB}). */
+    public static String showBytes(long bytes) {
+        if (bytes == 0) return "0";
+        for (int u = 0; u < BYTE_UNITS.length; u++) {
+            int shift = 10 * (BYTE_UNITS.length - 1 - u);
+            if (bytes % (1L << shift) == 0) return (bytes >> shift) + BYTE_UNITS[u];
+        }
+        return bytes + "B";
     }
 
     /** A number of milliseconds as PostgreSQL shows it: in the largest unit that divides it ({@code 120000} is {@code 2min}). */
