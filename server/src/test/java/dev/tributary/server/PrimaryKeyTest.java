@@ -1,5 +1,6 @@
 package dev.tributary.server;
 
+import static dev.tributary.server.SqlRows.error;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,14 +22,6 @@ class PrimaryKeyTest {
         return out;
     }
 
-    private static SqlException error(Tributary.Connection s, String sql) {
-        try {
-            s.execute(sql);
-        } catch (SqlException e) {
-            return e;
-        }
-        throw new AssertionError(sql + " succeeded");
-    }
 
     @Test
     void readsUpdatesAndDeletesByKeySeekThePrimaryKey() {

@@ -1,5 +1,6 @@
 package dev.tributary.server;
 
+import static dev.tributary.server.SqlRows.error;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,14 +14,6 @@ import org.junit.jupiter.api.Test;
  * the session and the database go on. Values take PostgreSQL's memory units.
  */
 class ResultSizeTest {
-    private static SqlException error(Tributary.Connection s, String sql) {
-        try {
-            s.execute(sql);
-        } catch (SqlException e) {
-            return e;
-        }
-        throw new AssertionError(sql + " succeeded");
-    }
 
     @Test
     void aResultLargerThanMaxResultSizeFailsWith53200() {

@@ -18,6 +18,16 @@ final class SqlRows {
         return out;
     }
 
+    /** The error {@code sql} raises in {@code s}; fails the test if it succeeds. */
+    static SqlException error(Tributary.Connection s, String sql) {
+        try {
+            s.execute(sql);
+        } catch (SqlException e) {
+            return e;
+        }
+        throw new AssertionError(sql + " succeeded");
+    }
+
     static void fails(String state, ThrowableAssert.ThrowingCallable call) {
         fails(state, null, call);
     }
