@@ -12,6 +12,11 @@ final class IndexSort {
 
     private int[] scratch = new int[16];
 
+    /** Lets go of scratch larger than {@code keep} entries (sized for an earlier, larger sort). */
+    void releaseScratch(long keep) {
+        if (scratch.length > keep) scratch = new int[16];
+    }
+
     void sort(int[] idx, int n, Order order) {
         final int run = 16;
         for (int lo = 0; lo < n; lo += run) {
