@@ -24,7 +24,10 @@ public final class Worker {
     final Fabric fabric;
     final TimelyEvents events;
     private final Router router;
+    /** Every dataflow built here, by index; null once dropped (indexes stay: messages name them). */
     private final List<Dataflow> dataflows = new ArrayList<>();
+    /** The dataflows not dropped, in the order built: what a step visits, so dropped ones cost nothing. */
+    private final List<Dataflow> running = new ArrayList<>();
     private final Map<Integer, List<Object>> early = new HashMap<>();
     private int idleRounds;
 
@@ -60,6 +63,7 @@ public final class Worker {
         R result = build.apply(new Scope(df, null, name, 1));
         df.build();
         dataflows.add(df);
+        running.add(df);
         List<Object> pending = early.remove(df.index);
         if (pending != null) {
             for (Object o : pending) route(o);
@@ -79,9 +83,13 @@ public final class Worker {
             throw new IllegalArgumentException("no dataflow " + index + " on worker " + this.index + " (it has " + dataflows.size() + ")");
         }
         Dataflow df = dataflows.get(index);
+        if (df == null) return;
         df.drop();
         dropped.set(index);
         early.remove(index);
+        // a transient dataflow per query: what it held, its progress tracker included, must go
+        dataflows.set(index, null);
+        running.remove(df);
     }
 
     private final java.util.BitSet dropped = new java.util.BitSet();
@@ -97,9 +105,8 @@ public final class Worker {
         if (failure != null) throw new DataflowAbortedException(failure);
         boolean work = false;
         // Index loops: a step runs several times per round, and profiles showed these iterators allocated.
-        List<Dataflow> dataflows = this.dataflows;
-        int n = dataflows.size();
-        for (int d = 0; d < n; d++) {
+        List<Dataflow> dataflows = this.running;
+        for (int d = 0; d < dataflows.size(); d++) {
             List<InputHandle<?>> inputs = dataflows.get(d).inputs;
             for (int i = 0; i < inputs.size(); i++) {
                 InputHandle<?> in = inputs.get(i);
@@ -113,13 +120,13 @@ public final class Worker {
                 route(o);
             }
         }
-        for (int d = 0; d < n; d++) {
+        for (int d = 0; d < dataflows.size(); d++) {
             Dataflow df = dataflows.get(d);
             if (!df.isComplete()) work |= df.step();
         }
         if (!work) {
             // Nothing else happened: now background work may run.
-            for (int d = 0; d < n; d++) {
+            for (int d = 0; d < dataflows.size(); d++) {
                 Dataflow df = dataflows.get(d);
                 if (!df.isComplete() && df.activateIdle()) work |= df.step();
             }
@@ -157,13 +164,14 @@ public final class Worker {
 
     /** Why dataflow {@code index} stopped, if an operator of it failed on any worker; else null. */
     public DataflowFailedException dataflowFailure(int index) {
-        return index < dataflows.size() ? dataflows.get(index).failure() : null;
+        Dataflow df = index < dataflows.size() ? dataflows.get(index) : null;
+        return df != null ? df.failure() : null;
     }
 
     private void route(Object o) {
         if (o instanceof FailureNotice n) {
             if (n.dataflow() >= dataflows.size()) early.computeIfAbsent(n.dataflow(), k -> new ArrayList<>()).add(o);
-            else {
+            else if (dataflows.get(n.dataflow()) != null) {
                 dataflows.get(n.dataflow()).fail(n.cause());
                 dropped.set(n.dataflow());
             }
@@ -188,9 +196,14 @@ public final class Worker {
         }
     }
 
+    /** How many dataflows this worker holds (built and not dropped): what each step visits. */
+    public int dataflowsHeld() {
+        return running.size();
+    }
+
     /** Whether every dataflow built on this worker has completed. */
     public boolean isIdle() {
-        for (Dataflow df : dataflows) {
+        for (Dataflow df : running) {
             if (!df.isComplete()) return false;
         }
         return true;
@@ -198,7 +211,7 @@ public final class Worker {
 
     /** Closes this worker's inputs and steps until all its dataflows complete. */
     public void drain() {
-        for (Dataflow df : dataflows) {
+        for (Dataflow df : running) {
             for (InputHandle<?> in : df.inputs) in.close();
         }
         stepWhile(() -> !isIdle());
