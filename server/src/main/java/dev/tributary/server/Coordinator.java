@@ -593,7 +593,12 @@ final class Coordinator implements AutoCloseable, Catalog {
             answeredLocally++; // SELECT 1, SELECT version(): no worker needed
             return constant;
         }
-        if (!session.pending.isEmpty()) {
+        Peek peek = Peek.of(plan, indexes());
+        // a block's own writes to the table a peek reads are added to what the peek finds
+        Map<Row, Long> ownWrites = peek == null ? null : session.pending.get(peek.source());
+        boolean peekable = peek != null && (session.pending.isEmpty() || byId.get(peek.source()) instanceof CatalogItem.Table
+                || java.util.Collections.disjoint(baseTablesOf(peek.source()), session.pending.keySet()));
+        if (!session.pending.isEmpty() && !peekable) {
             dataflowsBuilt++;
             // a transaction block reads its own writes: its changes are added to the tables, and
             // materialized views over them are computed from their plans rather than read
@@ -609,8 +614,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             }));
             return decodeAll(counts, types);
         }
-        Peek peek = Peek.of(plan, indexes());
-        if (peek != null && !(plan instanceof Plan.Get)) {
+        if (peekable && (!(plan instanceof Plan.Get) || ownWrites != null)) {
             if (peek.index() == null) scans++;
             else if (!peek.keys().isEmpty()) seeks++; // no key (NULL = x) finds nothing: no seek
             Map<Long, Long> holds = compactionDue(t);
@@ -625,6 +629,12 @@ final class Coordinator implements AutoCloseable, Catalog {
                 if (holds != null) d.compactTo(t, holds);
                 return r;
             }));
+            if (ownWrites != null) {
+                // The filters run over every row found, so the block's rows can all be added; a
+                // row it removes that the seek did not find (another key) is left out.
+                ownWrites.forEach((row, n) -> source.merge(row, n, Long::sum));
+                source.values().removeIf(n -> n <= 0);
+            }
             List<SqlType> sourceTypes = Binder.typesOf(byId.get(peek.source()).columns());
             for (Map.Entry<Row, Long> e : source.entrySet()) {
                 if (e.getValue() < 0) throw new SqlException("XX000", "a stored collection holds a row a negative number of times; this is a bug");
