@@ -196,7 +196,7 @@ public final class Batcher {
         spare.clear();
         lower = upper;
         compactAt = mark(Math.max(compactMin, 2L * buffer.size()));
-        releaseIdleScratch(n);
+        releaseIdleScratch();
         return batch;
     }
 
@@ -204,14 +204,15 @@ public final class Batcher {
     static final int KEEP_SCRATCH = 1 << 16;
 
     /**
-     * After a seal of {@code n} updates: lets go of buffers and sort scratch sized for an earlier,
-     * larger seal (a load of a million rows), so that an arrangement does not keep empty buffers
-     * of its largest batch's size for as long as it lives (a 1M-row table kept 130 MB of them
-     * beside its 86 MB of data). Up to {@link #KEEP_SCRATCH} entries stay, so a stream of small
-     * seals allocates nothing; a stream of large ones grows its buffers again, each by doubling.
+     * After a seal: lets go of buffers and sort scratch far larger than what is left to seal, sized
+     * for a large seal (a load of a million rows), so that an arrangement does not keep empty
+     * buffers of its largest batch's size for as long as it lives (a 1M-row table kept 130 MB of
+     * them beside its 86 MB of data; a view's hydration, hundreds). Up to {@link #KEEP_SCRATCH}
+     * entries stay, so a stream of small seals allocates nothing; a large seal grows its buffers
+     * again, by doubling, which costs little beside sorting that many updates.
      */
-    private void releaseIdleScratch(int n) {
-        long keep = 4L * n + KEEP_SCRATCH;
+    private void releaseIdleScratch() {
+        long keep = 4L * buffer.size() + KEEP_SCRATCH;
         if (spare.times().length / Math.max(1, arity) > keep) spare = new Updates(spare.keys().emptyLike(16), spare.vals().emptyLike(16), arity);
         if (buffer.size() < keep / 4 && buffer.times().length / Math.max(1, arity) > keep) {
             Updates small = new Updates(buffer.keys().emptyLike(16), buffer.vals().emptyLike(16), arity);

@@ -152,6 +152,11 @@ public final class Updates implements Container {
     }
 
     @Override
+    public long heapBytes() {
+        return 64 + keys.heapBytes() + vals.heapBytes() + 8L * (times.length + diffs.length);
+    }
+
+    @Override
     public void clear() {
         keys.clear();
         vals.clear();

@@ -14,4 +14,9 @@ public interface Container {
 
     /** Removes all records, keeping the capacity for reuse. */
     void clear();
+
+    /** About how many heap bytes the container keeps when cleared: what pooling it holds on to (0 if unknown). */
+    default long heapBytes() {
+        return 0;
+    }
 }

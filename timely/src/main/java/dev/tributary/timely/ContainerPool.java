@@ -9,10 +9,13 @@ import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
  * <p>The owning worker takes containers; whichever worker consumed a message gives its container
  * back: the owner into a plain deque, other workers through a bounded lock-free queue. When the
  * queue is full the container is left to the garbage collector: recycling is an optimization,
- * never a reason to wait.
+ * never a reason to wait. So is a container grown past {@link #MAX_POOLED_BYTES} (one message of
+ * a million records, say): pools are for the steady state, and such containers kept in them
+ * held gigabytes after a view's hydration. At most {@link #LIMIT} wait in each.
  */
 final class ContainerPool<C extends Container> {
-    private static final int LIMIT = 256;
+    private static final int LIMIT = 16;
+    static final long MAX_POOLED_BYTES = 1L << 20;
     final ContainerType<C> type;
     final int owner;
     private final ArrayDeque<C> free = new ArrayDeque<>();
@@ -34,6 +37,7 @@ final class ContainerPool<C extends Container> {
     @SuppressWarnings("unchecked")
     void release(Container c, int byWorker) {
         c.clear();
+        if (c.heapBytes() > MAX_POOLED_BYTES) return;
         if (byWorker == owner) {
             if (free.size() < LIMIT) free.addLast((C) c);
         } else {

@@ -38,6 +38,11 @@ public final class LongContainer implements Container {
         values = new long[Math.max(1, capacity)];
     }
 
+    @Override
+    public long heapBytes() {
+        return 16 + 8L * values.length;
+    }
+
     /** A container holding the given values. */
     public static LongContainer of(long... values) {
         LongContainer c = new LongContainer(values.length);
