@@ -1701,9 +1701,10 @@ final class Coordinator implements AutoCloseable, Catalog {
         Set<Long> tables = advancedByWrite(changes.keySet());
         advanced(time + 1, tables);
         // Queued, not waited for: every later command to the workers (a read, another write) runs
-        // after it, so the commit is visible to everything that follows, and the session does not
-        // wait for two thread hand-offs per write. At most COMMITS_IN_FLIGHT wait in the queues,
-        // so writers cannot run ahead of the workers without bound.
+        // after it, so the commit is visible to everything that follows, and the session waits
+        // neither for two thread hand-offs per write nor for a step of some large query that the
+        // workers are in. At most COMMITS_IN_FLIGHT commits, or ROWS_IN_FLIGHT rows beyond one
+        // commit, wait in the queues, so writers cannot run ahead of the workers without bound.
         java.util.concurrent.CompletableFuture<Void> applied = engine.sendAll(w -> {
             // worker 0 feeds the inputs; the exchange gives each worker its keys
             Dataflows d = dataflows[w.index()];
@@ -1713,16 +1714,29 @@ final class Coordinator implements AutoCloseable, Catalog {
         applied.whenComplete((v, failure) -> {
             if (failure != null) ServerLog.error("the commit at " + time + " failed on a worker: " + failure, failure);
         });
-        commitsInFlight.add(applied);
-        while (!commitsInFlight.isEmpty() && (commitsInFlight.peek().isDone() || commitsInFlight.size() > COMMITS_IN_FLIGHT)) {
-            engine.await(commitsInFlight.poll().exceptionally(failure -> null)); // a failure was logged where it happened
+        long rows = 0;
+        for (Map<Row, Long> c : changes.values()) rows += c.size();
+        commitsInFlight.add(new InFlight(applied, rows));
+        rowsInFlight += rows;
+        while (!commitsInFlight.isEmpty()) {
+            InFlight oldest = commitsInFlight.peek();
+            boolean tooMany = commitsInFlight.size() > COMMITS_IN_FLIGHT || (rowsInFlight > ROWS_IN_FLIGHT && commitsInFlight.size() > 1);
+            if (!oldest.applied().isDone() && !tooMany) break;
+            commitsInFlight.poll();
+            rowsInFlight -= oldest.rows();
+            engine.await(oldest.applied().exceptionally(failure -> null)); // a failure was logged where it happened
         }
     }
 
-    /** Commits the workers have not applied yet, oldest first (see {@link #commit}). */
-    private final java.util.ArrayDeque<java.util.concurrent.CompletableFuture<Void>> commitsInFlight = new java.util.ArrayDeque<>();
+    /** A commit queued on the workers, and how many rows it changes. */
+    private record InFlight(java.util.concurrent.CompletableFuture<Void> applied, long rows) {}
 
-    private static final int COMMITS_IN_FLIGHT = 8;
+    /** Commits the workers may not have applied yet, oldest first (see {@link #commit}). */
+    private final java.util.ArrayDeque<InFlight> commitsInFlight = new java.util.ArrayDeque<>();
+    private long rowsInFlight;
+
+    private static final int COMMITS_IN_FLIGHT = 1024;
+    private static final long ROWS_IN_FLIGHT = 1L << 18;
 
     private Result transaction(Session session, Statement.Transaction t) {
         return switch (t.kind()) {
