@@ -1560,7 +1560,9 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** How many committed rows of {@code t} have each of {@code keys}, read from its primary key's index now (keys with none are absent). */
     private Map<Row, Long> committedKeyCounts(CatalogItem.Table t, java.util.Collection<Row> keys) {
         long index = primaryKeyIndex(t);
-        Map<Row, Long> published = publishedKeyCounts(t, index, keys);
+        // a seek per key in the published shards: for a few keys; many (a COPY's) are sought
+        // together, in key order, on the workers
+        Map<Row, Long> published = keys.size() <= PUBLISHED_KEY_CHECKS ? publishedKeyCounts(t, index, keys) : null;
         if (published != null) {
             publishedKeyChecks++;
             return published;
@@ -1607,6 +1609,9 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     private final PublishedIndexes.Shard[] publishedShards;
+
+    /** The most keys one check seeks in the published shards (see {@link #committedKeyCounts}). */
+    private static final int PUBLISHED_KEY_CHECKS = 256;
 
     /** The time index {@code index}'s published shards are all complete and readable at, read into {@link #publishedShards}; MIN_VALUE if none. */
     private long publishedThrough(long index) {
