@@ -56,6 +56,12 @@ final class BatchCursor implements Cursor {
         return true;
     }
 
+    /** Lets go of the batch read and the probes prepared, until the next {@link #aim}. */
+    void forget() {
+        batch = null;
+        probes.reset(null);
+    }
+
     /** The batch read. */
     Batch batch() {
         return batch;

@@ -75,6 +75,14 @@ final class CursorList implements HeldCursor {
         findKey();
     }
 
+    /** Lets go of the batches read and the probes prepared, keeping the cursor objects for the next {@link #aim}. Not for a held list. */
+    void forget() {
+        if (holding) return;
+        for (BatchCursor c : cursors) if (c != null) c.forget();
+        n = 0;
+        probes.reset(null);
+    }
+
     /** Pins the batches the list reads now, until {@link #release}: see {@link HeldCursor}. Called right after {@link #aim}, which refuses a held list. */
     void hold() {
         for (int c = 0; c < n; c++) cursors[c].batch().hold();

@@ -94,7 +94,9 @@ public final class TraceHandle {
      */
     public Cursor cursor() {
         check();
-        return Batch.cursor(current());
+        Cursor c = Batch.cursor(current());
+        scratch.clear();
+        return c;
     }
 
     /**
@@ -112,6 +114,7 @@ public final class TraceHandle {
         List<Batch> batches = current();
         CursorList c = new CursorList();
         c.aim(batches, countThrough(batches, through));
+        scratch.clear();
         return c;
     }
 
@@ -151,6 +154,7 @@ public final class TraceHandle {
         List<Batch> batches = current();
         c.aim(batches, countThrough(batches, through));
         c.hold();
+        scratch.clear();
         return c;
     }
 
@@ -160,9 +164,21 @@ public final class TraceHandle {
         return scratch;
     }
 
+    /**
+     * Lets go of the batches {@link #reusedCursor()} last read (and the batch list this handle
+     * reads into): call when an activation is done reading, so that batches the trace merges away
+     * later are not kept alive by a cursor no one will read again (after a view's hydration they
+     * were, beside the merged batch that replaced them).
+     */
+    public void forgetReusedCursor() {
+        if (reused != null) reused.forget();
+        scratch.clear();
+    }
+
     private Cursor reused(List<Batch> batches, int count) {
         if (reused == null) reused = new CursorList();
         reused.aim(batches, count);
+        scratch.clear();
         return reused;
     }
 
@@ -198,6 +214,7 @@ public final class TraceHandle {
             if (!b.upper().dominates(frontier)) break;
             reached = b.upper();
         }
+        scratch.clear();
         return reached;
     }
 
@@ -218,6 +235,7 @@ public final class TraceHandle {
         long largest = 0;
         List<Batch> batches = current();
         for (int i = 0; i < batches.size(); i++) largest = Math.max(largest, batches.get(i).keyCount());
+        scratch.clear();
         return largest;
     }
 
@@ -227,6 +245,7 @@ public final class TraceHandle {
         List<Batch> batches = current();
         int[] counts = new int[batches.size()];
         for (int i = 0; i < counts.length; i++) counts[i] = batches.get(i).keyCount();
+        scratch.clear();
         return counts;
     }
 

@@ -114,7 +114,9 @@ final class Reduce {
         /** The reducer's output at the time being evaluated, minus {@link #current}. */
         private final Change<R> change;
         /** This round's output, pushed to the writer in one piece at the end of the round. */
-        private final Updates roundOutput;
+        private Updates roundOutput;
+        /** The most bytes of a round's output buffer kept for the next round. */
+        private static final long ROUND_OUTPUT_KEPT = 1L << 20;
         /** Keys waiting with a time in the round, in key order (reused across rounds). */
         private final List<K> due = new ArrayList<>();
 
@@ -157,6 +159,8 @@ final class Reduce {
             Antichain frontier = in.frontier();
             if (frontier.equals(done)) return;
             round(frontier);
+            input.forgetReusedCursor();
+            output.forgetReusedCursor();
             writer.advance(frontier);
             done = frontier;
             // Keep capabilities only for the waiting times: an idle reduce holds nothing, so a
@@ -239,6 +243,8 @@ final class Reduce {
             releaseFresh();
             writer.pushBuffered(roundOutput);
             roundOutput.clear();
+            // sized for a hydration's output: not kept for the small rounds that follow
+            if (roundOutput.heapBytes() > ROUND_OUTPUT_KEPT) roundOutput = outContainers.create();
         }
 
         /** Lets go of the round's fresh batches: the round read them, and keeps nothing of them. */

@@ -123,7 +123,9 @@ final class TopK {
         private long[] emittedDiffs = new long[8];
         /** The selection at the time being evaluated less the output there, by value. */
         private final Reduce.Change<V> change;
-        private final Updates roundOutput;
+        private Updates roundOutput;
+        /** The most bytes of a round's output buffer kept for the next round. */
+        private static final long ROUND_OUTPUT_KEPT = 1L << 20;
         private final long[] time1 = new long[1];
 
         Logic(String opName, InputPort<ListContainer<Batch>> in, TraceHandle input, TraceHandle output, TraceWriter writer, DataType<K> keyType,
@@ -155,6 +157,8 @@ final class TopK {
             Antichain frontier = in.frontier();
             if (frontier.equals(done)) return;
             round(frontier);
+            input.forgetReusedCursor();
+            output.forgetReusedCursor();
             writer.advance(frontier);
             done = frontier;
             Antichain.Builder minimal = new Antichain.Builder(1);
@@ -213,6 +217,8 @@ final class TopK {
             releaseFresh();
             writer.pushBuffered(roundOutput);
             roundOutput.clear();
+            // sized for a hydration's output: not kept for the small rounds that follow
+            if (roundOutput.heapBytes() > ROUND_OUTPUT_KEPT) roundOutput = Updates.type(roundOutput.keys().emptyLike(1), roundOutput.vals().emptyLike(1), 1).create();
         }
 
         private void addTime(long t) {
