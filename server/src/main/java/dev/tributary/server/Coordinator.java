@@ -960,7 +960,7 @@ final class Coordinator implements AutoCloseable, Catalog {
      * which needs no input moved: a read then costs the same whatever else the workers maintain.
      */
     private long readTimeFor(Plan plan) {
-        boolean[] clock = {Plans.usesStatementTime(plan)};
+        boolean[] clock = {Plans.usesStatementTime(plan) || readsHistory(plan)};
         if (!clock[0]) {
             Plans.mapGets(plan, g -> {
                 clock[0] |= changesWithTime(g.id());
@@ -968,6 +968,16 @@ final class Coordinator implements AutoCloseable, Catalog {
             });
         }
         return clock[0] ? oracle.readTime() : readTimeOfData(baseTables(plan));
+    }
+
+    /** Whether {@code plan} reads history from a given time on (CHANGES, AS OF SYSTEM TIME ... SINCE): its answer grows with the read time, so it reads at the clock's now. */
+    private static boolean readsHistory(Plan plan) {
+        boolean[] found = {plan instanceof Plan.Changes || plan instanceof Plan.AsOfLookup};
+        Plans.withInputs(plan, in -> {
+            found[0] |= readsHistory(in);
+            return in;
+        });
+        return found[0];
     }
 
     /**
