@@ -49,17 +49,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-# A JDK >= 21 (the build's own is 25): $JAVA, $JAVA_HOME, then the newest under /usr/lib/jvm.
-pick_java() {
-  local c v best="" best_v=0
-  for c in ${JAVA:+"$JAVA"} ${JAVA_HOME:+"$JAVA_HOME/bin/java"} /usr/lib/jvm/*/bin/java; do
-    [ -x "$c" ] || continue
-    v="$("$c" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p' | head -n1)"
-    if [ -n "$v" ] && [ "$v" -ge 21 ] && [ "$v" -gt "$best_v" ]; then best="$c"; best_v="$v"; fi
-  done
-  [ -n "$best" ] || { echo "realistic-compare: no JDK 21 or newer found (set JAVA)" >&2; exit 1; }
-  echo "$best"
-}
+me=realistic-compare
+# shellcheck source=jmh/side-by-side.sh
+. "$root/jmh/side-by-side.sh"
 java="$(pick_java)"
 if [ -n "$help" ]; then
   sed -n '2,/^set -euo pipefail$/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'
@@ -68,71 +60,9 @@ if [ -n "$help" ]; then
 fi
 jcmd="$(dirname "$java")/jcmd"
 [ -x "$jcmd" ] || { echo "realistic-compare: no jcmd beside $java (a JDK, not a JRE, is needed)" >&2; exit 1; }
-
-if [ ! -x "$pg_bin/postgres" ]; then
-  echo "realistic-compare: no PostgreSQL server binaries in $pg_bin (Debian: apt-get install postgresql-15; or set PG_BIN)" >&2
-  exit 1
-fi
-
-if [ ! -f "$jar" ] || [ -n "$(find "$root"/*/src/main "$root"/pom.xml "$root"/*/pom.xml -newer "$jar" -print -quit)" ]; then
-  echo "realistic-compare: building jmh/target/benchmarks.jar..." >&2
-  # shellcheck disable=SC2086
-  (cd "$root" && mvn -q -B -Dstyle.color=never ${MVN_FLAGS:-} -pl jmh -am package -DskipTests) >&2
-fi
-
-work="$(mktemp -d "${TMPDIR:-/tmp}/realistic-compare.XXXXXX")"
-tributary_pid=""
-pg_started=""
-if [ "$(id -u)" = 0 ]; then
-  chown postgres "$work"
-  as_postgres() { runuser -u postgres -- "$@"; }
-else
-  as_postgres() { "$@"; }
-fi
-
-cleanup() {
-  local rc=$?
-  if [ -n "$tributary_pid" ]; then
-    kill "$tributary_pid" 2>/dev/null || true
-    wait "$tributary_pid" 2>/dev/null || true
-  fi
-  if [ -n "$pg_started" ]; then
-    as_postgres "$pg_bin/pg_ctl" -D "$work/pgdata" -m fast -w stop >/dev/null 2>&1 || true
-  fi
-  if [ $rc -ne 0 ]; then
-    for log in "$work/postgres.log" "$work/tributary.log"; do
-      [ -s "$log" ] && { echo "--- $log (last lines)" >&2; tail -n 20 "$log" >&2; }
-    done
-  fi
-  rm -rf "$work"
-  exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-echo "realistic-compare: starting PostgreSQL ($("$pg_bin/postgres" --version)) on 127.0.0.1:$pg_port" >&2
-as_postgres "$pg_bin/initdb" -D "$work/pgdata" -U postgres --auth=trust -E UTF8 --locale=C >"$work/initdb.log" 2>&1 \
-  || { cat "$work/initdb.log" >&2; exit 1; }
-pg_started=yes
-as_postgres "$pg_bin/pg_ctl" -D "$work/pgdata" -l "$work/postgres.log" -w -t 60 \
-  -o "-p $pg_port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$work -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=1GB" \
-  start >/dev/null
-
-server_opts=(--add-exports java.base/jdk.internal.misc=ALL-UNNAMED)
-[ -n "$jfr" ] && server_opts+=("-XX:StartFlightRecording=filename=$jfr,settings=profile,dumponexit=true")
-# shellcheck disable=SC2206
-server_opts+=(${TRIBUTARY_JAVA_OPTS:--Xmx8g})
-"$java" "${server_opts[@]}" -cp "$jar" dev.tributary.server.pgwire.PgServer --port 0 >"$work/tributary.log" 2>&1 &
-tributary_pid=$!
-tributary_port=""
-for _ in $(seq 1 300); do
-  tributary_port="$(sed -n 's/^tributary: listening on [^ ]*:\([0-9]*\) .*/\1/p' "$work/tributary.log")"
-  [ -n "$tributary_port" ] && break
-  kill -0 "$tributary_pid" 2>/dev/null || { echo "realistic-compare: tributary serve exited" >&2; exit 1; }
-  sleep 0.2
-done
-[ -n "$tributary_port" ] || { echo "realistic-compare: tributary serve did not start listening within 60 s" >&2; exit 1; }
-echo "realistic-compare: tributary serve on 127.0.0.1:$tributary_port (pid $tributary_pid, $("$java" -version 2>&1 | head -n1), ${server_opts[*]})" >&2
+side_by_side_prepare
+start_postgres "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=1GB"
+start_tributary "-Xmx8g"
 
 # Live heap after a full GC, in bytes: G1's heap line reads "garbage-first heap   total reserved
 # 8388608K, committed 528384K, used 301234K [...]" (ZGC's "ZHeap used 10M, ..." also matches).

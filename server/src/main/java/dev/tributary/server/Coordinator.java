@@ -640,8 +640,13 @@ final class Coordinator implements AutoCloseable, Catalog {
                 if (e.getValue() < 0) throw new SqlException("XX000", "a stored collection holds a row a negative number of times; this is a bug");
             }
             List<Object[]> rows = peek.apply(source, sourceTypes);
-            Dataflows.ResultBudget budget = session.resultBudget();
-            if (!budget.takeRows(rows, types)) throw budget.exceeded();
+            // Filters and projections only shrink what was found: when that fits, so does the
+            // answer, and it need not be encoded again to be measured
+            boolean grows = peek.steps().stream().anyMatch(st -> st instanceof Plan.Map);
+            if (grows || !session.resultBudget().takeAll(source)) {
+                Dataflows.ResultBudget budget = session.resultBudget();
+                if (!budget.takeRows(rows, types)) throw budget.exceeded();
+            }
             return rows;
         }
         if (plan instanceof Plan.Get) scans++;
@@ -972,12 +977,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** Whether {@code plan} reads history from a given time on (CHANGES, AS OF SYSTEM TIME ... SINCE): its answer grows with the read time, so it reads at the clock's now. */
     private static boolean readsHistory(Plan plan) {
-        boolean[] found = {plan instanceof Plan.Changes || plan instanceof Plan.AsOfLookup};
-        Plans.withInputs(plan, in -> {
-            found[0] |= readsHistory(in);
-            return in;
-        });
-        return found[0];
+        return Plans.anyNode(plan, p -> p instanceof Plan.Changes || p instanceof Plan.AsOfLookup);
     }
 
     /**
@@ -1093,12 +1093,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     private static boolean hasTemporalFilter(Plan plan) {
-        boolean[] found = {plan instanceof Plan.TemporalFilter};
-        Plans.withInputs(plan, in -> {
-            found[0] |= hasTemporalFilter(in);
-            return in;
-        });
-        return found[0];
+        return Plans.anyNode(plan, p -> p instanceof Plan.TemporalFilter);
     }
 
     /**
@@ -1417,6 +1412,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         for (Set<Long> s : dependents.values()) s.remove(id);
         retention.remove(id);
         keyWrites.remove(id);
+        keyFunctions.remove(id);
         tableUpper.remove(id);
         if (!(item instanceof CatalogItem.View)) {
             engine.callAll(w -> {
@@ -1653,6 +1649,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         log.add(new KeyWrite(time, keys));
     }
 
+    /** Each keyed table's primary key projection (see {@link #primaryKeyOf}); a table's columns never change under its id. */
+    private final Map<Long, java.util.function.Function<Row, Row>> keyFunctions = new HashMap<>();
+
     /** The id of {@code t}'s primary key index ({@code <table>_pkey}). */
     private long primaryKeyIndex(CatalogItem.Table t) {
         for (long dep : dependents.getOrDefault(t.id(), Set.of())) {
@@ -1662,8 +1661,10 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     /** A row of {@code t}'s primary key, in the key form its index has (see {@link Dataflows#primaryKeyOf}). */
-    private static java.util.function.Function<Row, Row> primaryKeyOf(CatalogItem.Table t) {
-        return Dataflows.primaryKeyOf(Binder.typesOf(t.columns()), t.primaryKey().stream().mapToInt(Integer::intValue).toArray());
+    private java.util.function.Function<Row, Row> primaryKeyOf(CatalogItem.Table t) {
+        // made once per table: every write to a keyed table projects its rows' keys
+        return keyFunctions.computeIfAbsent(t.id(),
+                id -> Dataflows.primaryKeyOf(Binder.typesOf(t.columns()), t.primaryKey().stream().mapToInt(Integer::intValue).toArray()));
     }
 
     /** PostgreSQL's 23505 for a second row with primary key {@code k}. */

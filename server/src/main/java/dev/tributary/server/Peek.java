@@ -185,12 +185,7 @@ record Peek(long source, CatalogItem.Index index, List<Row> keys, List<Plan> ste
             ScalarExpr x = l;
             l = r;
             r = x;
-            op = switch (op) {
-                case "<" -> ">";
-                case "<=" -> ">=";
-                case ">" -> "<";
-                default -> "<=";
-            };
+            op = dev.tributary.sql.expr.BinaryOp.mirrored(op);
         }
         if (!(l instanceof ScalarExpr.ColumnRef col) || col.index() >= source.length || source[col.index()] < 0) return;
         if (!col.type().isInteger() || !r.type().isInteger() || !r.isConstant()) return;

@@ -15,6 +15,17 @@ public enum BinaryOp {
         return symbol;
     }
 
+    /** Comparison {@code op} ({@code "<"}, {@code ">="}, ...) with its operands swapped: {@code a < b} is {@code b > a}; any other name as it is. */
+    public static String mirrored(String op) {
+        return switch (op) {
+            case "<" -> ">";
+            case "<=" -> ">=";
+            case ">" -> "<";
+            case ">=" -> "<=";
+            default -> op;
+        };
+    }
+
     public boolean isComparison() {
         return ordinal() >= EQ.ordinal();
     }

@@ -111,6 +111,17 @@ public final class Plans {
         return withInputs(plan, in -> mapGets(in, f));
     }
 
+    /** Whether {@code plan} or some plan below it satisfies {@code p}. */
+    public static boolean anyNode(Plan plan, Predicate<Plan> p) {
+        if (p.test(plan)) return true;
+        boolean[] found = {false};
+        withInputs(plan, in -> {
+            found[0] |= !found[0] && anyNode(in, p);
+            return in;
+        });
+        return found[0];
+    }
+
     /** Whether some scalar expression of {@code plan} satisfies {@code p}. */
     public static boolean anyExpr(Plan plan, Predicate<ScalarExpr> p) {
         boolean[] found = {false};

@@ -73,13 +73,7 @@ public final class TemporalFilters {
             ScalarExpr t = l;
             l = r;
             r = t;
-            op = switch (op) {
-                case "<" -> ">";
-                case "<=" -> ">=";
-                case ">" -> "<";
-                case ">=" -> "<=";
-                default -> op;
-            };
+            op = dev.tributary.sql.expr.BinaryOp.mirrored(op);
         }
         if (!isNow(l) || ScalarExprs.usesStatementTime(r) || r.type().kind() != SqlType.Kind.TIMESTAMPTZ) return false;
         ScalarExpr ms = millis(r);
