@@ -81,7 +81,9 @@ public final class Arrange {
         OutputPort<ListContainer<Batch>> out = b.output(ListContainer.type());
         Runnable activate = b.activator();
         ArrayDeque<Batch> arrived = new ArrayDeque<>();
+        Hydration hydration = Hydration.of(scope);
         Trace.BatchListener listener = batch -> {
+            if (!hydration.finished()) hydration.addTotal(batch.updateCount());
             arrived.add(batch);
             activate.run();
         };
@@ -93,6 +95,9 @@ public final class Arrange {
         // replayed downstream, where readers may keep them: never to be recycled by the trace
         List<Batch> existing = Batch.share(trace.batches());
         Antichain existingUpper = trace.upper();
+        long existingUpdates = 0;
+        for (Batch batch : existing) existingUpdates += batch.updateCount();
+        hydration.addTotal(existingUpdates);
         b.build(initial -> new OperatorLogic() {
             Capability cap = initial;
             boolean started;

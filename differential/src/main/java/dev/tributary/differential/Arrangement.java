@@ -29,8 +29,12 @@ public final class Arrangement<K, V> {
     private final TraceHandle trace;
     private final DataType<K> keyType;
     private final DataType<V> valType;
+    /** For an imported arrangement, where its flatten counts what it has read of the import; null otherwise. */
+    private final dev.tributary.arrangements.Hydration hydration;
 
-    private Arrangement(Stream<ListContainer<Batch>> batches, TraceHandle trace, DataType<K> keyType, DataType<V> valType) {
+    private Arrangement(Stream<ListContainer<Batch>> batches, TraceHandle trace, DataType<K> keyType, DataType<V> valType,
+                        dev.tributary.arrangements.Hydration hydration) {
+        this.hydration = hydration;
         this.batches = batches;
         this.trace = trace;
         this.keyType = keyType;
@@ -51,7 +55,7 @@ public final class Arrangement<K, V> {
     /** An arrangement over {@code batches} and {@code trace}, whose handle then follows the batches' frontier. */
     static <K, V> Arrangement<K, V> wrap(Stream<ListContainer<Batch>> batches, TraceHandle trace, DataType<K> keyType, DataType<V> valType) {
         follow(batches, trace);
-        return new Arrangement<>(batches, trace, keyType, valType);
+        return new Arrangement<>(batches, trace, keyType, valType, null);
     }
 
     /** Advances {@code handle}'s frontiers with the stream's: the reader that only keeps the trace alive. */
@@ -107,7 +111,8 @@ public final class Arrangement<K, V> {
     public Arrangement<K, V> importInto(Scope scope, TraceHandle reader) {
         if (reader.trace() != trace.trace()) throw new IllegalArgumentException("handle of trace '" + reader.trace().name() + "' is not one of '" + trace.trace().name() + "'");
         Arrange.Arranged a = Arrange.importTrace(reader, scope, trace.trace().name());
-        return wrap(a.batches(), a.trace(), keyType, valType);
+        follow(a.batches(), a.trace());
+        return new Arrangement<>(a.batches(), a.trace(), keyType, valType, dev.tributary.arrangements.Hydration.of(scope));
     }
 
     /**
@@ -198,7 +203,7 @@ public final class Arrangement<K, V> {
 
     /** The arranged pairs as a collection of {@code f(key, val)}. */
     public <R> Collection<R> flatten(BiFunction<? super K, ? super V, ? extends R> f, DataType<R> outType) {
-        return Collection.flattenBatches(batches, outType, (keys, k, vals, v) -> f.apply(keyType.get(keys, k), valType.get(vals, v)));
+        return Collection.flattenBatches(batches, outType, (keys, k, vals, v) -> f.apply(keyType.get(keys, k), valType.get(vals, v)), hydration);
     }
 
     @Override

@@ -573,23 +573,75 @@ public final class Collection<D> {
 
     /** The updates of a stream of batches as a collection, each {@code (key, val)} read by {@code f}. */
     static <R> Collection<R> flattenBatches(Stream<ListContainer<Batch>> batches, DataType<R> outType, BatchRecord<R> f) {
+        return flattenBatches(batches, outType, f, null);
+    }
+
+    /** Updates {@link #flattenBatches} reads from its batches in one activation, at most (and about). */
+    static final int FLATTEN_BUDGET = 1 << 18;
+
+    /**
+     * {@link #flattenBatches(Stream, DataType, BatchRecord)}, counting what it reads into
+     * {@code hydration} (null: not counted), for a flatten of an imported arrangement. It reads at
+     * most about {@value #FLATTEN_BUDGET} updates per activation and sends them, keeping its place
+     * in the batch and its capability for the rest, and asks to run again: a view built over a
+     * million existing rows then takes many short steps of its worker, between which the worker
+     * runs everything else, instead of one long one; and what follows it works on bounded messages.
+     */
+    static <R> Collection<R> flattenBatches(Stream<ListContainer<Batch>> batches, DataType<R> outType, BatchRecord<R> f,
+                                            dev.tributary.arrangements.Hydration hydration) {
         int arity = batches.scope().arity();
-        return new Collection<>(batches.unary("flatten", Pact.pipeline(), containerType(outType, arity), (in, out) -> in.forEach((cap, msg) -> {
-            Updates o = out.newContainer();
-            for (int b = 0; b < msg.size(); b++) {
-                var c = msg.get(b).cursor();
-                while (c.keyValid()) {
-                    while (c.valValid()) {
-                        R r = f.read(c.keyColumn(), c.keyIndex(), c.valColumn(), c.valIndex());
-                        c.forEachTime((times, off, diff) -> append(o, outType, r, times, off, diff));
-                        c.stepVal();
+        dev.tributary.timely.OperatorBuilder b = batches.scope().operator("flatten");
+        dev.tributary.timely.InputPort<ListContainer<Batch>> in = b.input(batches, Pact.pipeline());
+        dev.tributary.timely.OutputPort<Updates> out = b.output(containerType(outType, arity));
+        Runnable activate = b.activator();
+        b.build(new dev.tributary.timely.OperatorLogic() {
+            /** Batches received and not yet read through, each with a capability for its time. */
+            private final java.util.ArrayDeque<Batch> queued = new java.util.ArrayDeque<>();
+            private final java.util.ArrayDeque<dev.tributary.timely.Capability> caps = new java.util.ArrayDeque<>();
+            /** The place in the first queued batch (null: not started). */
+            private dev.tributary.arrangements.Cursor at;
+
+            @Override
+            public void schedule() {
+                in.forEach((cap, msg) -> {
+                    for (int i = 0; i < msg.size(); i++) {
+                        Batch batch = msg.get(i);
+                        if (batch.isEmpty()) {
+                            batch.release();
+                            continue;
+                        }
+                        queued.add(batch);
+                        caps.add(cap.retain());
                     }
-                    c.stepKey();
+                });
+                long budget = FLATTEN_BUDGET;
+                while (!queued.isEmpty() && budget > 0) {
+                    Batch batch = queued.peek();
+                    if (at == null) at = batch.cursor();
+                    Updates o = out.newContainer();
+                    var c = at;
+                    while (c.keyValid() && o.size() < budget) {
+                        while (c.valValid() && o.size() < budget) {
+                            R r = f.read(c.keyColumn(), c.keyIndex(), c.valColumn(), c.valIndex());
+                            c.forEachTime((times, off, diff) -> append(o, outType, r, times, off, diff));
+                            c.stepVal();
+                        }
+                        if (!c.valValid()) c.stepKey();
+                    }
+                    budget -= Math.max(1, o.size());
+                    if (hydration != null) hydration.addDone(o.size());
+                    dev.tributary.timely.Capability cap = caps.peek();
+                    out.send(cap, o);
+                    if (!c.keyValid()) {
+                        at = null;
+                        queued.poll().release();
+                        caps.poll().drop();
+                    }
                 }
-                msg.get(b).release();
+                if (!queued.isEmpty()) activate.run();
             }
-            out.send(cap, o);
-        })), outType);
+        });
+        return new Collection<>(out.stream(), outType);
     }
 
     @Override

@@ -151,6 +151,11 @@ final class Coordinator implements AutoCloseable, Catalog {
             public Map<String, String> settings() {
                 return settings;
             }
+
+            @Override
+            public List<HydrationProgress> hydrationProgress() {
+                return self.hydrationProgress();
+            }
         };
     }
 
@@ -254,7 +259,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
             case Statement.CreateTable c -> createTable(c, sql);
             case Statement.CreateView v -> createView(session, v, sql);
-            case Statement.CreateIndex i -> createIndex(i, sql);
+            case Statement.CreateIndex i -> createIndex(session, i, sql);
             case Statement.Drop d -> drop(d);
             case Statement.Insert i -> insert(session, i);
             case Statement.Update u -> update(session, u);
@@ -1309,13 +1314,14 @@ final class Coordinator implements AutoCloseable, Catalog {
             });
             register(new CatalogItem.MaterializedView(id, name, columns, plan, text(sql, v)), uses);
             if (history != null) retention.put(id, history);
+            awaitHydration(session, id, "materialized view", name, upper - 1);
         } else {
             register(new CatalogItem.View(id, name, columns, plan, text(sql, v)), uses);
         }
         return Result.command(tag);
     }
 
-    private Result createIndex(Statement.CreateIndex i, String sql) {
+    private Result createIndex(Session session, Statement.CreateIndex i, String sql) {
         if (byName.containsKey(i.name())) {
             if (i.ifNotExists()) return Result.command("CREATE INDEX").withNotice(alreadyExists(i.name()));
             throw new SqlException("42P07", "relation \"" + i.name() + "\" already exists", i.pos());
@@ -1337,9 +1343,110 @@ final class Coordinator implements AutoCloseable, Catalog {
             dataflows[w.index()].createIndex(w, id, i.name(), target.id(), types, keys);
             return null;
         });
+        long upper = oracle.upper();
         register(new CatalogItem.Index(id, i.name(), target.id(), keys, text(sql, i)), Set.of(target.id()));
         if (history != null) retention.put(id, history);
+        awaitHydration(session, id, "index", i.name(), upper - 1);
         return Result.command("CREATE INDEX");
+    }
+
+    /**
+     * A materialized view or index being built over existing data, while its CREATE waits: what
+     * {@code tributary_internal.hydration_progress} shows. {@code parts} are its workers' counts.
+     */
+    private record Hydrating(long id, String kind, String name, long startedMillis, List<Dataflows.PendingHydration> parts) {
+        /** Updates read of those that existed when it was created, over all workers: {done, total}. */
+        long[] progress() {
+            long done = 0, total = 0;
+            for (Dataflows.PendingHydration p : parts) {
+                long t = p.progress.total();
+                total += t;
+                done += Math.min(p.progress.done(), t);
+            }
+            return new long[] {done, total};
+        }
+
+    }
+
+    /** The hydrations under way, by object id (their CREATEs are waiting in {@link #awaitHydration}). */
+    private final Map<Long, Hydrating> hydrating = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** How long a CREATE waits before its first progress NOTICE, and then between two (a second; tests make it shorter). */
+    volatile long progressNoticeNanos = 1_000_000_000L;
+
+    /**
+     * Waits, with the coordinator free for other sessions, until materialized view or index
+     * {@code id} (just created and registered) has read and computed everything that existed
+     * when it was created (its dataflow has passed {@code t}), as PostgreSQL's CREATE returns
+     * once the object is built. A build that takes longer than a second reports its progress
+     * (updates read of its inputs' total) in NOTICEs, at most one a second, and in
+     * {@code tributary_internal.hydration_progress} all along. A cancel, {@code statement_timeout}
+     * or the client leaving stops it: the object and whatever was built on it meanwhile are
+     * dropped, as if never created, and the statement fails with 57014. A failure of its
+     * dataflow ends the wait too: the object then reports the failure when read.
+     */
+    private void awaitHydration(Session session, long id, String kind, String name, long t) {
+        Session.Stop stop = session.new Stop();
+        List<Dataflows.PendingHydration> parts = engine.callAll(w -> dataflows[w.index()].watchHydration(id, t, stop));
+        Hydrating h = new Hydrating(id, kind, name, oracle.clock().now(), parts);
+        hydrating.put(id, h);
+        session.aboutToWait();
+        long nextNotice = System.nanoTime() + progressNoticeNanos;
+        try {
+            for (Dataflows.PendingHydration part : parts) {
+                for (int spins = 0; !part.done.isDone(); spins++) {
+                    if (closed) throw new SqlException("57P01", "terminating connection due to administrator command");
+                    if (System.nanoTime() >= nextNotice && h.progress()[1] > 0) {
+                        long[] p = h.progress();
+                        String what = kind + " \"" + name + "\"";
+                        session.notice(Notice.notice("00000", p[0] < p[1]
+                                ? "building " + what + ": " + p[0] + " of " + p[1] + " rows read (" + p[0] * 100 / p[1] + "%)"
+                                : "building " + what + ": all " + p[1] + " rows read, computing"));
+                        nextNotice = System.nanoTime() + progressNoticeNanos;
+                    }
+                    if (spins < 200) {
+                        Thread.onSpinWait();
+                        continue;
+                    }
+                    try {
+                        wait(1);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new SqlException("57014", "canceling statement: the server is shutting down");
+                    }
+                }
+                try {
+                    part.done.join();
+                } catch (java.util.concurrent.CompletionException e) {
+                    if (e.getCause() instanceof RuntimeException x) throw x;
+                    throw e;
+                }
+            }
+        } catch (RuntimeException e) {
+            stop.abandon();
+            // nothing half-built stays: the object, and anything made on it while it was built
+            if (byId.containsKey(id)) {
+                List<Long> order = new ArrayList<>();
+                collect(id, new HashSet<>(), order);
+                for (int k = order.size() - 1; k >= 0; k--) remove(order.get(k));
+            }
+            throw e;
+        } finally {
+            hydrating.remove(id);
+        }
+    }
+
+    /** The hydrations under way, for {@code tributary_internal.hydration_progress}. */
+    @Override
+    public List<dev.tributary.sql.catalog.Catalog.HydrationProgress> hydrationProgress() {
+        List<dev.tributary.sql.catalog.Catalog.HydrationProgress> out = new ArrayList<>();
+        for (Hydrating h : hydrating.values()) {
+            long[] p = h.progress();
+            out.add(new dev.tributary.sql.catalog.Catalog.HydrationProgress(h.id(), h.kind(), h.name(), p[1] == 0 || p[0] < p[1] ? "reading" : "computing",
+                    p[0], p[1], h.startedMillis()));
+        }
+        out.sort(java.util.Comparator.comparingLong(dev.tributary.sql.catalog.Catalog.HydrationProgress::id));
+        return out;
     }
 
     private static Notice alreadyExists(String name) {

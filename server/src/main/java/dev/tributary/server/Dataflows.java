@@ -66,6 +66,7 @@ final class Dataflows {
         final Probe probe;
         final InputSession<Row> input;
         final HeldState held;
+        final dev.tributary.arrangements.Hydration hydration;
 
         Stored(long id, String what, Set<Long> reads, Scope scope, Arrangement<Row, ?> oks, boolean rowsInValues, Arrangement<Row, Unit> errs, Probe probe,
                 InputSession<Row> input) {
@@ -75,6 +76,7 @@ final class Dataflows {
             this.rowsInValues = rowsInValues;
             this.dataflow = scope.dataflowIndex();
             this.held = HeldState.of(scope);
+            this.hydration = dev.tributary.arrangements.Hydration.of(scope);
             this.oks = oks;
             this.errs = errs;
             this.okRead = readHandle(oks.trace());
@@ -94,6 +96,7 @@ final class Dataflows {
         final TraceHandle read;
         final Probe probe;
         final HeldState held;
+        final dev.tributary.arrangements.Hydration hydration;
         /** What this worker last published of the index (see {@link PublishedIndexes}). */
         PublishedIndexes.Shard published;
         /** Whether the arrangement is its collection's own (a primary key's), whose memory the collection reports. */
@@ -106,6 +109,7 @@ final class Dataflows {
             this.on = on;
             this.dataflow = scope.dataflowIndex();
             this.held = HeldState.of(scope);
+            this.hydration = dev.tributary.arrangements.Hydration.of(scope);
             this.byKey = byKey;
             this.read = readHandle(byKey.trace());
             this.probe = probe;
@@ -561,11 +565,71 @@ final class Dataflows {
     }
 
     /**
+     * A new materialized view's or index's hydration on one worker: {@link #done} completes once
+     * its dataflow has passed {@link #t} (it has read and computed everything that existed when it
+     * was created), has failed (the object then reports the failure when read), or the object is
+     * gone; exceptionally with what {@link #stop} gives (a cancel, a timeout). {@link #progress}
+     * is read from the session's thread while the worker computes.
+     */
+    static final class PendingHydration {
+        final java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+        final long id;
+        final long t;
+        final java.util.function.Supplier<SqlException> stop;
+        final dev.tributary.arrangements.Hydration progress;
+        final Probe probe;
+
+        PendingHydration(long id, long t, java.util.function.Supplier<SqlException> stop, dev.tributary.arrangements.Hydration progress, Probe probe) {
+            this.id = id;
+            this.t = t;
+            this.stop = stop;
+            this.progress = progress;
+            this.probe = probe;
+        }
+    }
+
+    private final List<PendingHydration> pendingHydrations = new ArrayList<>();
+
+    /** Watches the hydration of materialized view or index {@code id} (just created) through time {@code t}; see {@link PendingHydration}. */
+    PendingHydration watchHydration(long id, long t, java.util.function.Supplier<SqlException> stop) {
+        Stored s = stored.get(id);
+        Index ix = s == null ? indexes.get(id) : null;
+        if (s == null && ix == null) throw new IllegalStateException("no materialized view or index " + id);
+        PendingHydration h = new PendingHydration(id, t, stop, s != null ? s.hydration : ix.hydration, s != null ? s.probe : ix.probe);
+        pendingHydrations.add(h);
+        return h;
+    }
+
+    /** Completes the hydrations that have ended (see {@link PendingHydration}). Called by the worker after every step. */
+    private void completeHydrations(Worker worker) {
+        for (int i = 0; i < pendingHydrations.size(); i++) {
+            PendingHydration h = pendingHydrations.get(i);
+            boolean ended;
+            if (!stored.containsKey(h.id) && !indexes.containsKey(h.id)) {
+                ended = true;
+            } else {
+                try {
+                    ended = failure(worker, h.id) != null || !h.probe.lessEqual(h.t);
+                } catch (DataflowFailedException f) {
+                    ended = true;
+                }
+            }
+            SqlException stop = ended ? null : h.stop.get();
+            if (!ended && stop == null) continue;
+            pendingHydrations.remove(i--);
+            h.progress.finish();
+            if (stop != null) h.done.completeExceptionally(stop);
+            else h.done.complete(null);
+        }
+    }
+
+    /**
      * Completes the pending reads whose dataflow has passed their time, or that must stop (a
      * cancel, a timeout: every worker sees the same stop, so each drops its part) or cannot go on
      * (a failure), and drops their dataflows. Called by the worker after every step.
      */
     void completeReads(Worker worker) {
+        if (!pendingHydrations.isEmpty()) completeHydrations(worker);
         for (int i = 0; i < pendingReads.size(); i++) {
             PendingRead r = pendingReads.get(i);
             SqlException e;

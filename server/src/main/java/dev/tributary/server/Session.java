@@ -45,6 +45,19 @@ public final class Session {
         cursors.clear();
     }
 
+    /** Where a statement's notices go while it runs (a long CREATE's progress); by default nowhere. */
+    private java.util.function.Consumer<Notice> noticeSink = n -> {};
+
+    /** Sends notices raised while a statement runs to {@code sink}, on the session's thread. */
+    void onNotice(java.util.function.Consumer<Notice> sink) {
+        noticeSink = sink;
+    }
+
+    /** A notice of the running statement, sent now rather than with its result. */
+    void notice(Notice n) {
+        noticeSink.accept(n);
+    }
+
     void beforeWaiting(Runnable r) {
         beforeWait = r;
     }

@@ -243,6 +243,15 @@ public final class Tributary implements AutoCloseable {
         }
 
         /**
+         * Sends the notices a statement raises while it runs (a long CREATE's progress) to
+         * {@code sink}, on this connection's thread, as they come; the others come with the
+         * statement's result.
+         */
+        public void onNotice(java.util.function.Consumer<Notice> sink) {
+            session.onNotice(sink);
+        }
+
+        /**
          * A setting the client chose when it connected (PostgreSQL's startup parameters, such as
          * {@code application_name}), as SET would make it but without validation messages to a
          * client that cannot see them yet: an unknown or invalid one is ignored.

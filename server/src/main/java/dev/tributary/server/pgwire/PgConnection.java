@@ -154,6 +154,14 @@ final class PgConnection {
             if (!startup()) return;
             socket.setSoTimeout(0);
             session.beforeWaiting(this::startReader);
+            session.onNotice(n -> {
+                try {
+                    notice(n);
+                    out.flush();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
             while (true) {
                 Message m = nextMessage();
                 if (m == null) return;
@@ -629,15 +637,17 @@ final class PgConnection {
 
     /** The statement's notices as NoticeResponses (severity, SQLSTATE, message), which go before its CommandComplete. */
     private void notices(Result r) throws IOException {
-        for (Notice n : r.notices()) {
-            message('N', b -> {
-                field(b, 'S', n.severity());
-                field(b, 'V', n.severity());
-                field(b, 'C', n.sqlState());
-                field(b, 'M', n.message());
-                b.writeByte(0);
-            });
-        }
+        for (Notice n : r.notices()) notice(n);
+    }
+
+    private void notice(Notice n) throws IOException {
+        message('N', b -> {
+            field(b, 'S', n.severity());
+            field(b, 'V', n.severity());
+            field(b, 'C', n.sqlState());
+            field(b, 'M', n.message());
+            b.writeByte(0);
+        });
     }
 
     private void readyForQuery() throws IOException {

@@ -43,7 +43,9 @@ class JdbcMetadataTest extends LocalServerTest {
                 assertThat(rows(rs, "TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "TABLE_TYPE", "REMARKS")).containsExactly(
                         "tributary|public|per_customer|MATERIALIZED VIEW|null",
                         "tributary|public|orders|TABLE|null",
-                        "tributary|public|big|VIEW|null");
+                        "tributary|public|big|VIEW|null",
+                        // Tributary's own relations (builds under way) are in a schema of their own, as an extension's would be
+                        "tributary|tributary_internal|hydration_progress|VIEW|null");
             }
             try (ResultSet rs = md.getTables(null, "public", "ord%", new String[] {"TABLE"})) {
                 assertThat(rows(rs, "TABLE_NAME")).containsExactly("orders");

@@ -26,4 +26,16 @@ public interface Catalog {
     default Map<String, String> settings() {
         return Map.of();
     }
+
+    /**
+     * A materialized view or index being built over the data that existed when it was created,
+     * while its CREATE waits: {@code rowsDone} of {@code rowsTotal} input updates read so far;
+     * {@code phase} is {@code reading}, then {@code computing} once all are read.
+     */
+    record HydrationProgress(long id, String kind, String name, String phase, long rowsDone, long rowsTotal, long startedMillis) {}
+
+    /** The builds under way (tributary_internal.hydration_progress), by object id. */
+    default List<HydrationProgress> hydrationProgress() {
+        return List.of();
+    }
 }

@@ -46,6 +46,8 @@ public final class SystemCatalog {
     public static final long PG_CATALOG = 11;
     public static final long PUBLIC = 2200;
     public static final long INFORMATION_SCHEMA = 13000;
+    /** Tributary's own relations about what the engine is doing (builds under way). */
+    public static final long TRIBUTARY_INTERNAL = 14000;
     /** The bootstrap superuser, who owns every object. */
     public static final long OWNER = 10;
     public static final String OWNER_NAME = "tributary";
@@ -152,6 +154,8 @@ public final class SystemCatalog {
                 + " maximum_cardinality int4, dtd_identifier text, is_self_referencing text, is_identity text, identity_generation text,"
                 + " identity_start text, identity_increment text, identity_maximum text, identity_minimum text, identity_cycle text,"
                 + " is_generated text, generation_expression text, is_updatable text");
+        rel(14001, "tributary_internal", "hydration_progress", true, "object_id oid, kind text, name text, phase text, rows_done int8,"
+                + " rows_total int8, started_at tstz");
         rel(13003, "information_schema", "schemata", true, "catalog_name text, schema_name text, schema_owner text,"
                 + " default_character_set_catalog text, default_character_set_schema text, default_character_set_name text, sql_path text");
     }
@@ -163,7 +167,7 @@ public final class SystemCatalog {
 
     /** Whether {@code schema} is one of the system schemas. */
     public static boolean isSystemSchema(String schema) {
-        return schema.equals("pg_catalog") || schema.equals("information_schema");
+        return schema.equals("pg_catalog") || schema.equals("information_schema") || schema.equals("tributary_internal");
     }
 
     /** The OID of a catalog object. */
@@ -293,13 +297,15 @@ public final class SystemCatalog {
     private final Map<Long, Idx> indexByOid = new HashMap<>();
     private final Map<String, String> settings;
     private final Map<String, Boolean> roles;
+    private final List<Catalog.HydrationProgress> hydrations;
 
     /** A snapshot of {@code catalog}'s objects, roles and settings. */
     public SystemCatalog(Catalog catalog) {
         this.settings = Map.copyOf(catalog.settings());
         this.roles = new java.util.TreeMap<>(catalog.roleLogins());
+        this.hydrations = List.copyOf(catalog.hydrationProgress());
         for (SystemRelation r : RELATIONS.values()) {
-            add(new Rel(r.id(), r.name(), r.schema().equals("pg_catalog") ? PG_CATALOG : INFORMATION_SCHEMA, r.view() ? "v" : "r", r.columns(), r));
+            add(new Rel(r.id(), r.name(), namespaceOid(r.schema()), r.view() ? "v" : "r", r.columns(), r));
         }
         Map<Long, Rel> userById = new HashMap<>();
         for (CatalogItem item : catalog.items()) {
@@ -435,6 +441,7 @@ public final class SystemCatalog {
                 out.add(row(PG_CATALOG, "pg_catalog", OWNER));
                 out.add(row(PUBLIC, "public", OWNER));
                 out.add(row(INFORMATION_SCHEMA, "information_schema", OWNER));
+                out.add(row(TRIBUTARY_INTERNAL, "tributary_internal", OWNER));
             }
             case "pg_catalog.pg_class" -> {
                 for (Rel x : relations) {
@@ -538,7 +545,7 @@ public final class SystemCatalog {
             }
             case "pg_catalog.pg_tables" -> {
                 for (Rel x : relations) {
-                    if (!x.kind().equals("r") || x.namespace() == INFORMATION_SCHEMA) continue;
+                    if (!x.kind().equals("r") || x.namespace() == INFORMATION_SCHEMA || x.namespace() == TRIBUTARY_INTERNAL) continue;
                     out.add(row(schemaName(x), x.name(), ownerName(), null, indexes.stream().anyMatch(i -> i.on() == x), false, false, false));
                 }
             }
@@ -573,8 +580,14 @@ public final class SystemCatalog {
                 }
             }
             case "information_schema.schemata" -> {
-                for (String s : List.of("pg_catalog", "public", "information_schema")) {
+                for (String s : List.of("pg_catalog", "public", "information_schema", "tributary_internal")) {
                     out.add(row(DATABASE_NAME, s, ownerName(), null, null, null, null));
+                }
+            }
+            case "tributary_internal.hydration_progress" -> {
+                for (Catalog.HydrationProgress h : hydrations) {
+                    out.add(row(FIRST_USER_OID + 3 * h.id(), h.kind(), h.name(), h.phase(), h.rowsDone(), h.rowsTotal(),
+                            java.time.Instant.ofEpochMilli(h.startedMillis())));
                 }
             }
             default -> throw new IllegalStateException("no rows for system relation " + r.name());
@@ -592,7 +605,8 @@ public final class SystemCatalog {
     }
 
     private static String schemaName(Rel x) {
-        return x.namespace() == PG_CATALOG ? "pg_catalog" : x.namespace() == INFORMATION_SCHEMA ? "information_schema" : "public";
+        return x.namespace() == PG_CATALOG ? "pg_catalog" : x.namespace() == INFORMATION_SCHEMA ? "information_schema"
+                : x.namespace() == TRIBUTARY_INTERNAL ? "tributary_internal" : "public";
     }
 
     /** The owner of every object: the bootstrap role. */
@@ -823,6 +837,7 @@ public final class SystemCatalog {
             case "pg_catalog" -> PG_CATALOG;
             case "public" -> PUBLIC;
             case "information_schema" -> INFORMATION_SCHEMA;
+            case "tributary_internal" -> TRIBUTARY_INTERNAL;
             default -> throw new SqlException("3F000", "schema \"" + name + "\" does not exist");
         };
     }
@@ -856,7 +871,7 @@ public final class SystemCatalog {
     /** Whether the relation with this OID is found by its bare name (pg_catalog first, then public). */
     private boolean visible(long oid) {
         Rel r = relByOid.get(oid);
-        if (r == null || r.namespace() == INFORMATION_SCHEMA) return false;
+        if (r == null || r.namespace() == INFORMATION_SCHEMA || r.namespace() == TRIBUTARY_INTERNAL) return false;
         if (r.namespace() == PG_CATALOG) return true;
         for (Rel other : relations) if (other.namespace() == PG_CATALOG && other.name().equals(r.name())) return false;
         return true;
