@@ -576,8 +576,12 @@ public final class Collection<D> {
         return flattenBatches(batches, outType, f, null);
     }
 
-    /** Updates {@link #flattenBatches} reads from its batches in one activation, at most (and about). */
-    static final int FLATTEN_BUDGET = 1 << 18;
+    /**
+     * Updates {@link #flattenBatches} reads from its batches in one activation, at most (and
+     * about). 2^14: beside a 1M-row aggregate, 8 clients' INSERT p99 6-7 ms where 2^18 gave 11-17 ms,
+     * and views over 1M rows build as fast (BENCHMARKS.md, session 17).
+     */
+    static final int FLATTEN_BUDGET = 1 << 14;
 
     /**
      * {@link #flattenBatches(Stream, DataType, BatchRecord)}, counting what it reads into
