@@ -753,7 +753,11 @@ final class Dataflows {
     Map<Row, Long> keyCounts(Worker worker, long id, java.util.Collection<Row> keys, long t) {
         Index ix = indexes.get(id);
         await(worker, ix.probe, t, ix.what, Set.of(id), () -> null);
-        List<Row> sorted = new ArrayList<>(keys);
+        // only the keys this worker's part of the index holds (the index is exchanged by its key's
+        // hash, which Row.hash computes as the column does): each worker sorts and seeks its share
+        dev.tributary.timely.Router router = new dev.tributary.timely.Router(worker.peers());
+        List<Row> sorted = new ArrayList<>(keys.size() / Math.max(1, worker.peers()) + 16);
+        for (Row k : keys) if (router.route(k.hash()) == worker.index()) sorted.add(k);
         sorted.sort(null);
         int bytes = 0;
         for (Row k : sorted) bytes += k.byteLength();

@@ -146,6 +146,26 @@ class PrimaryKeyTest {
         }
     }
 
+    /**
+     * A write of many keys (more than the coordinator checks itself) is checked on the workers,
+     * each seeking its own share of the keys: a duplicate is found whichever worker holds it.
+     */
+    @Test
+    void manyKeysAreCheckedOnTheWorkerThatHoldsEach() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0), 2)) {
+            db.execute("CREATE TABLE t (id int PRIMARY KEY, v int)");
+            db.execute("INSERT INTO t SELECT g, 0 FROM generate_series(1, 5000) g");
+            for (int k = 1; k <= 40; k++) {
+                int existing = k * 97;
+                String write = "INSERT INTO t SELECT g, 1 FROM generate_series(" + (10000 * k) + ", " + (10000 * k + 999) + ") g UNION ALL SELECT "
+                        + existing + ", 1";
+                assertThat(error(db.session(), write).sqlState()).as("key %d among 1001", existing).isEqualTo("23505");
+            }
+            db.execute("INSERT INTO t SELECT g, 1 FROM generate_series(5001, 7000) g");
+            assertThat(rows(db, "SELECT count(*), count(DISTINCT id), sum(v) FROM t")).containsExactly("7000|7000|2000");
+        }
+    }
+
     private static void assertSeeks(Coordinator c, int expected, Runnable statement) {
         long seeks = c.seeks;
         long scans = c.scans;

@@ -343,6 +343,11 @@ public final class Values {
         };
     }
 
+    /** The text forms of numbers, compiled once: a COPY parses one per value, and compiling the pattern each time took most of its time. */
+    private static final java.util.regex.Pattern FLOAT_TEXT = java.util.regex.Pattern.compile("([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(e[+-]?[0-9]+)?");
+    private static final java.util.regex.Pattern NUMERIC_TEXT = java.util.regex.Pattern.compile("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?");
+    private static final java.util.regex.Pattern NUMERIC_INFINITY = java.util.regex.Pattern.compile("(?i)[+-]?(inf|infinity)");
+
     public static Double parseDouble(String s, SqlType t) {
         String v = s.strip();
         String l = v.toLowerCase(Locale.ROOT);
@@ -350,9 +355,10 @@ public final class Values {
         boolean neg = l.startsWith("-");
         if (body.equals("nan") && l.equals(body)) return Double.NaN;
         if (body.equals("infinity") || body.equals("inf")) return neg ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-        if (!body.matches("([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(e[+-]?[0-9]+)?")) throw invalidSyntax(t, s);
+        if (!FLOAT_TEXT.matcher(body).matches()) throw invalidSyntax(t, s);
         double d = Double.parseDouble(l);
-        boolean nonZero = body.replaceAll("e.*", "").matches(".*[1-9].*");
+        boolean nonZero = false;
+        for (int i = 0; i < body.length() && body.charAt(i) != 'e'; i++) nonZero |= body.charAt(i) >= '1' && body.charAt(i) <= '9';
         if (t.kind() == SqlType.Kind.REAL) {
             float f = (float) d;
             if (Float.isInfinite(f) || (f == 0 && nonZero)) {
@@ -369,8 +375,8 @@ public final class Values {
     /** A NUMERIC literal with PostgreSQL's display scale: the digits after the point, at least 0. */
     public static BigDecimal parseNumeric(String s) {
         String v = s.strip();
-        if (!v.matches("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?")) {
-            if (v.equalsIgnoreCase("nan") || v.matches("(?i)[+-]?(inf|infinity)")) {
+        if (!NUMERIC_TEXT.matcher(v).matches()) {
+            if (v.equalsIgnoreCase("nan") || NUMERIC_INFINITY.matcher(v).matches()) {
                 throw new SqlException("0A000", "numeric value \"" + s + "\" is not supported by Tributary");
             }
             throw invalidSyntax(SqlType.NUMERIC, s);
