@@ -358,7 +358,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             boolean[] given = new boolean[t.columns().size()];
             for (int i : targets) given[i] = true;
             RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
-            Map<Row, Long> changes = new LinkedHashMap<>();
+            int size = encoded != null ? encoded.size() : rows.size();
+            Map<Row, Long> changes = new LinkedHashMap<>(capacityFor(size));
             List<Row> encodedRows = encoded != null ? encoded : new ArrayList<>(rows.size());
             if (encoded != null) for (Row r : encoded) changes.merge(r, 1L, Long::sum);
             for (int r = 0; encoded == null && r < rows.size(); r++) {
@@ -382,13 +383,22 @@ final class Coordinator implements AutoCloseable, Catalog {
             if (!t.primaryKey().isEmpty()) {
                 // the keys are counted at once; a duplicate names the line that repeats its key
                 java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
-                Map<Row, Long> counts = new HashMap<>(pendingKeyCounts(t, session));
-                Set<Row> keys = new HashSet<>();
-                for (Row r : encodedRows) keys.add(keyOf.apply(r));
-                committedKeyCounts(t, keys).forEach((k, n) -> counts.merge(k, n, Long::sum));
-                for (int r = 0; r < encodedRows.size(); r++) {
-                    Row k = keyOf.apply(encodedRows.get(r));
-                    if (counts.merge(k, 1L, Long::sum) > 1) throw duplicateKey(t, k).withContext(copy.lineContext(r));
+                Row[] rowKeys = new Row[encodedRows.size()];
+                Set<Row> keys = new HashSet<>(capacityFor(size));
+                boolean repeats = false;
+                for (int r = 0; r < rowKeys.length; r++) {
+                    rowKeys[r] = keyOf.apply(encodedRows.get(r));
+                    repeats |= !keys.add(rowKeys[r]);
+                }
+                Map<Row, Long> pendingKeys = pendingKeyCounts(t, session);
+                Map<Row, Long> committed = committedKeyCounts(t, keys);
+                if (repeats || !pendingKeys.isEmpty() || !committed.isEmpty()) {
+                    // some key is there twice: the first line that repeats one is the error's
+                    Map<Row, Long> counts = new HashMap<>(pendingKeys);
+                    committed.forEach((k, n) -> counts.merge(k, n, Long::sum));
+                    for (int r = 0; r < rowKeys.length; r++) {
+                        if (counts.merge(rowKeys[r], 1L, Long::sum) > 1) throw duplicateKey(t, rowKeys[r]).withContext(copy.lineContext(r));
+                    }
                 }
             }
             write(session, t, changes, true);
@@ -1554,8 +1564,13 @@ final class Coordinator implements AutoCloseable, Catalog {
         return insertRows(session, t, rowsOf(session, q.plan(), q.plan().types()));
     }
 
+    /** A hash map's initial capacity for {@code n} entries, so that filling it never rehashes. */
+    static int capacityFor(int n) {
+        return (int) Math.min(1 << 30, n * 4L / 3 + 16);
+    }
+
     private Result insertRows(Session session, CatalogItem.Table t, List<Object[]> rows) {
-        Map<Row, Long> changes = new LinkedHashMap<>();
+        Map<Row, Long> changes = new LinkedHashMap<>(capacityFor(rows.size()));
         RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
         for (Object[] r : rows) {
             Object[] row = r.length == t.columns().size() ? r : java.util.Arrays.copyOf(r, t.columns().size());
@@ -1645,9 +1660,9 @@ final class Coordinator implements AutoCloseable, Catalog {
     private void checkKeys(CatalogItem.Table t, Map<Row, Long> changes, Map<Row, Long> pending) {
         if (t.primaryKey().isEmpty() || changes.isEmpty()) return;
         java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
-        Map<Row, Long> delta = new HashMap<>();
+        Map<Row, Long> delta = new HashMap<>(capacityFor(changes.size()));
         for (Map.Entry<Row, Long> e : changes.entrySet()) delta.merge(keyOf.apply(e.getKey()), e.getValue(), Long::sum);
-        Set<Row> rising = new HashSet<>();
+        Set<Row> rising = new HashSet<>(capacityFor(delta.size()));
         for (Map.Entry<Row, Long> e : delta.entrySet()) if (e.getValue() > 0) rising.add(e.getKey());
         if (rising.isEmpty()) return;
         Map<Row, Long> counts = committedKeyCounts(t, rising);

@@ -163,6 +163,15 @@ class PrimaryKeyTest {
             }
             db.execute("INSERT INTO t SELECT g, 1 FROM generate_series(5001, 7000) g");
             assertThat(rows(db, "SELECT count(*), count(DISTINCT id), sum(v) FROM t")).containsExactly("7000|7000|2000");
+            // fewer rows than keys to check: the workers read their rows instead of seeking each key
+            db.execute("CREATE TABLE small (id int PRIMARY KEY)");
+            db.execute("INSERT INTO small SELECT g FROM generate_series(1, 100) g");
+            for (int existing = 1; existing <= 100; existing += 9) {
+                String write = "INSERT INTO small SELECT g FROM generate_series(1000, 1999) g UNION ALL SELECT " + existing;
+                assertThat(error(db.session(), write).sqlState()).as("key %d among 1001", existing).isEqualTo("23505");
+            }
+            db.execute("INSERT INTO small SELECT g FROM generate_series(101, 2000) g");
+            assertThat(rows(db, "SELECT count(*), count(DISTINCT id) FROM small")).containsExactly("2000|2000");
         }
     }
 

@@ -68,6 +68,12 @@ class CopyJdbcTest extends LocalServerTest {
                     });
             assertThatThrownBy(() -> copy.copyIn("COPY t (id, name) FROM STDIN (FORMAT csv)", new StringReader("7,seven\n1,again\n")))
                     .isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("23505"));
+            // a key repeated within the COPY: the line that repeats it is named
+            assertThatThrownBy(() -> copy.copyIn("COPY t (id, name) FROM STDIN (FORMAT csv)", new StringReader("9,nine\n10,ten\n9,again\n")))
+                    .isInstanceOfSatisfying(PSQLException.class, e -> {
+                        assertThat(e.getSQLState()).isEqualTo("23505");
+                        assertThat(e.getServerErrorMessage().getWhere()).isEqualTo("COPY t, line 3");
+                    });
             assertThatThrownBy(() -> copy.copyIn("COPY t (id) FROM STDIN", new StringReader("8\n")))
                     .isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("23502"));
             assertThat(rows(s, "SELECT count(*) FROM t")).containsExactly("4");
