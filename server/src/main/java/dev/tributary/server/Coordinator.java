@@ -1643,9 +1643,15 @@ final class Coordinator implements AutoCloseable, Catalog {
         changes.values().removeIf(c -> c == 0);
         if (session.inTransaction) {
             Map<Row, Long> pending = session.pending.computeIfAbsent(t.id(), k -> new LinkedHashMap<>());
-            if (!keysChecked) checkKeys(t, changes, pending);
-            for (Map.Entry<Row, Long> e : changes.entrySet()) pending.merge(e.getKey(), e.getValue(), Long::sum);
-            pending.values().removeIf(c -> c == 0);
+            Map<Row, Long> pendingKeys = t.primaryKey().isEmpty() ? null : session.pendingKeys.computeIfAbsent(t.id(), k -> new HashMap<>());
+            if (!keysChecked) checkKeys(t, changes, pendingKeys);
+            java.util.function.Function<Row, Row> keyOf = pendingKeys == null ? null : primaryKeyOf(t);
+            for (Map.Entry<Row, Long> e : changes.entrySet()) {
+                if (pending.merge(e.getKey(), e.getValue(), Long::sum) == 0) pending.remove(e.getKey());
+                if (keyOf == null) continue;
+                Row key = keyOf.apply(e.getKey());
+                if (pendingKeys.merge(key, e.getValue(), Long::sum) == 0) pendingKeys.remove(key);
+            }
             return;
         }
         if (!keysChecked) checkKeys(t, changes, Map.of());
@@ -1653,11 +1659,12 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     /**
-     * 23505 if applying {@code changes} after {@code pending} (the open block's writes) would give
-     * two rows one primary key. Only keys that gain rows can collide; their committed rows are
-     * counted in the primary key's index, the table's own arrangement.
+     * 23505 if applying {@code changes} after the open block's writes, whose rows per key are
+     * {@code pendingKeys} (empty outside a block), would give two rows one primary key. Only keys
+     * that gain rows can collide; their committed rows are counted in the primary key's index, the
+     * table's own arrangement.
      */
-    private void checkKeys(CatalogItem.Table t, Map<Row, Long> changes, Map<Row, Long> pending) {
+    private void checkKeys(CatalogItem.Table t, Map<Row, Long> changes, Map<Row, Long> pendingKeys) {
         if (t.primaryKey().isEmpty() || changes.isEmpty()) return;
         java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
         Map<Row, Long> delta = new HashMap<>(capacityFor(changes.size()));
@@ -1666,9 +1673,11 @@ final class Coordinator implements AutoCloseable, Catalog {
         for (Map.Entry<Row, Long> e : delta.entrySet()) if (e.getValue() > 0) rising.add(e.getKey());
         if (rising.isEmpty()) return;
         Map<Row, Long> counts = committedKeyCounts(t, rising);
-        for (Map.Entry<Row, Long> e : pending.entrySet()) {
-            Row k = keyOf.apply(e.getKey());
-            if (rising.contains(k)) counts.merge(k, e.getValue(), Long::sum);
+        if (!pendingKeys.isEmpty()) {
+            for (Row k : rising) {
+                Long n = pendingKeys.get(k);
+                if (n != null) counts.merge(k, n, Long::sum);
+            }
         }
         for (Row k : rising) {
             if (counts.getOrDefault(k, 0L) + delta.get(k) > 1) throw duplicateKey(t, k);
@@ -1677,12 +1686,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** For each primary key of {@code t}, how many rows the open block's writes add (only keys those touch are listed). */
     private Map<Row, Long> pendingKeyCounts(CatalogItem.Table t, Session session) {
-        Map<Row, Long> out = new HashMap<>();
-        Map<Row, Long> pending = session.pending.get(t.id());
-        if (pending == null) return out;
-        java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
-        for (Map.Entry<Row, Long> e : pending.entrySet()) out.merge(keyOf.apply(e.getKey()), e.getValue(), Long::sum);
-        return out;
+        return session.pendingKeys.getOrDefault(t.id(), Map.of());
     }
 
     /** How many committed rows of {@code t} have each of {@code keys}, read from its primary key's index now (keys with none are absent). */
@@ -1896,7 +1900,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 if (session.implicit) {
                     // PostgreSQL warns, commits what the implicit block wrote, and runs the rest in a new one
                     Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
-                    session.pending.clear();
+                    session.clearPending();
                     session.closeCursors();
                     commitBlock(pending);
                     yield Result.command("COMMIT").withNotice(noTransaction());
@@ -1912,7 +1916,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 if (!session.inTransaction) yield Result.command("ROLLBACK").withNotice(noTransaction());
                 if (session.implicit) {
                     // and drops what it wrote
-                    session.pending.clear();
+                    session.clearPending();
                     session.closeCursors();
                     yield Result.command("ROLLBACK").withNotice(noTransaction());
                 }

@@ -19,6 +19,18 @@ public final class Session {
     boolean aborted;
     /** Table id to row to signed count, for the open transaction. */
     final Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>();
+    /**
+     * For the tables with a primary key in {@link #pending}: table id to key to the rows the open
+     * transaction adds with it (signed). Kept as the writes come, so that each statement of a
+     * block checks its keys against the block's in time proportional to its own rows.
+     */
+    final Map<Long, Map<Row, Long>> pendingKeys = new java.util.HashMap<>();
+
+    /** Drops the open transaction's writes. */
+    void clearPending() {
+        pending.clear();
+        pendingKeys.clear();
+    }
     final Map<String, String> settings = new HashMap<>();
     /** The open cursors by name; they live as long as the transaction block. */
     final Map<String, Cursor> cursors = new HashMap<>();
@@ -36,7 +48,7 @@ public final class Session {
         implicit = false;
         multiStatement = false;
         aborted = false;
-        pending.clear();
+        clearPending();
         closeCursors();
     }
 

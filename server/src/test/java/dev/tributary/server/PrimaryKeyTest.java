@@ -175,6 +175,47 @@ class PrimaryKeyTest {
         }
     }
 
+    /**
+     * In a transaction block each write's keys are checked against the committed rows and the
+     * block's own writes so far (kept per key as the block writes, not recounted per statement):
+     * a key the block deleted can be written again once, a key it wrote cannot be written twice,
+     * and what a block keeps or drops is right after COMMIT and ROLLBACK.
+     */
+    @Test
+    void aBlockChecksItsKeysAgainstItsOwnWrites() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0), 2)) {
+            db.execute("CREATE TABLE t (id int PRIMARY KEY, v text)");
+            db.execute("INSERT INTO t VALUES (5, 'committed')");
+            Tributary.Connection s = db.session();
+            s.execute("BEGIN");
+            s.execute("INSERT INTO t VALUES (1, 'a')");
+            assertThat(error(s, "INSERT INTO t VALUES (1, 'b')").sqlState()).isEqualTo("23505");
+            s.execute("ROLLBACK");
+            s.execute("BEGIN");
+            for (int i = 10; i < 2000; i++) s.execute("INSERT INTO t VALUES (" + i + ", 'x')");
+            s.execute("DELETE FROM t WHERE id = 5");
+            s.execute("INSERT INTO t VALUES (5, 'again')");
+            assertThat(error(s, "INSERT INTO t VALUES (5, 'twice')").sqlState()).isEqualTo("23505");
+            s.execute("ROLLBACK");
+            s.execute("BEGIN");
+            s.execute("INSERT INTO t VALUES (1, 'a')");
+            s.execute("DELETE FROM t WHERE id = 1");
+            s.execute("INSERT INTO t VALUES (1, 'b')");
+            s.execute("UPDATE t SET v = 'c' WHERE id = 1");
+            s.execute("DELETE FROM t WHERE id = 5");
+            s.execute("INSERT INTO t VALUES (5, 'replaced')");
+            s.execute("COMMIT");
+            assertThat(rows(db, "SELECT id, v FROM t ORDER BY id")).containsExactly("1|c", "5|replaced");
+            assertThat(error(s, "INSERT INTO t VALUES (1, 'd')").sqlState()).isEqualTo("23505");
+            // a failed block forgets its keys: the next block may write them
+            s.execute("BEGIN");
+            s.execute("INSERT INTO t VALUES (2, 'a')");
+            s.execute("ROLLBACK");
+            s.execute("INSERT INTO t VALUES (2, 'b')");
+            assertThat(rows(db, "SELECT v FROM t WHERE id = 2")).containsExactly("b");
+        }
+    }
+
     private static void assertSeeks(Coordinator c, int expected, Runnable statement) {
         long seeks = c.seeks;
         long scans = c.scans;
