@@ -220,6 +220,10 @@ public final class Batcher {
             buffer = small;
         }
         if (index.length > keep) index = new int[16];
+        if (prefixHi.length > keep) {
+            prefixHi = new long[0];
+            prefixLo = new long[0];
+        }
         if (groupFirst.length > keep) {
             groupFirst = new int[16];
             groupSum = new long[16];
@@ -244,6 +248,34 @@ public final class Batcher {
             // A unit value sorts as the value 0 of every record.
             long[] v = vals instanceof LongColumn lv ? lv.array() : zeros(buffer.size());
             longSort.sort(index, count, lk.array(), v, times);
+        } else if (keys instanceof BytesColumn bk) {
+            // byte-string keys (rows): compared by their first 16 bytes as two longs, taken once,
+            // and only past those by their bytes, instead of a byte-by-byte compare per comparison
+            int n = buffer.size();
+            if (prefixHi.length < n) {
+                prefixHi = new long[Math.max(n, prefixHi.length * 2)];
+                prefixLo = new long[prefixHi.length];
+            }
+            long[] hi = prefixHi;
+            long[] lo = prefixLo;
+            for (int i = 0; i < count; i++) {
+                int r = index[i];
+                hi[r] = bk.prefix(r, 0);
+                lo[r] = bk.prefix(r, 8);
+            }
+            sorter.sort(index, count, (x, y) -> {
+                int c = Long.compareUnsigned(hi[x], hi[y]);
+                if (c == 0) c = Long.compareUnsigned(lo[x], lo[y]);
+                if (c == 0) {
+                    int lx = bk.length(x);
+                    int ly = bk.length(y);
+                    c = lx <= 16 && ly <= 16 ? Integer.compare(lx, ly) : bk.compare(x, bk, y);
+                }
+                if (c != 0) return c;
+                c = vals.compare(x, vals, y);
+                if (c != 0) return c;
+                return Times.compare(times, x * a, times, y * a, a);
+            });
         } else sorter.sort(index, count, (x, y) -> {
             int c = keys.compare(x, keys, y);
             if (c != 0) return c;
@@ -252,6 +284,10 @@ public final class Batcher {
             return Times.compare(times, x * a, times, y * a, a);
         });
     }
+
+    /** The sort's key prefixes by buffer position (byte-string keys), kept between seals. */
+    private long[] prefixHi = new long[0];
+    private long[] prefixLo = new long[0];
 
     /**
      * Groups the first {@code count} records of {@link #index} (sorted) by {@code (key, val, time)}:

@@ -49,6 +49,24 @@ public final class BytesColumn extends Column {
         return Arrays.compareUnsigned(slab, offsets[i], offsets[i + 1], o.slab, o.offsets[j], o.offsets[j + 1]);
     }
 
+    /** The length of string {@code i}. */
+    int length(int i) {
+        return offsets[i + 1] - offsets[i];
+    }
+
+    /**
+     * The 8 bytes of string {@code i} from byte {@code from} on, big-endian, past its end zeros:
+     * unsigned, prefixes order as the strings do (a smaller prefix, a smaller string), and equal
+     * prefixes leave the rest (and the length) to decide.
+     */
+    long prefix(int i, int from) {
+        int start = offsets[i] + from;
+        int end = offsets[i + 1];
+        long p = 0;
+        for (int k = 0; k < 8; k++) p = p << 8 | (start + k < end ? slab[start + k] & 0xFF : 0);
+        return p;
+    }
+
     @Override
     public boolean equal(int i, Column other, int j) {
         BytesColumn o = (BytesColumn) other;

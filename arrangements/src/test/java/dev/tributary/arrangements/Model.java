@@ -282,8 +282,11 @@ final class Model {
             java.util.TreeSet<byte[]> set = new java.util.TreeSet<>(Arrays::compareUnsigned);
             set.add(new byte[0]);
             while (set.size() < DOMAIN) {
-                byte[] b = new byte[r.nextInt(4)];
-                for (int i = 0; i < b.length; i++) b[i] = alphabet[r.nextInt(alphabet.length)];
+                // short strings, and long ones sharing their first 7 to 17 bytes (a sort may order
+                // by a fixed-length prefix first: the strings must differ past it, and in length)
+                int shared = r.nextBoolean() ? 7 + r.nextInt(11) : 0;
+                byte[] b = new byte[shared + r.nextInt(4)];
+                for (int i = 0; i < b.length; i++) b[i] = i < shared ? (byte) 0x42 : alphabet[r.nextInt(alphabet.length)];
                 set.add(b);
             }
             return set.toArray(new byte[0][]);

@@ -177,8 +177,24 @@ final class Grouping {
 
     /** The name of a sum, encoded once. */
     private static Row sumName(int slot, int component, int key, int chunk) {
+        if (slot == (short) slot && component == (short) component && key == (short) key && chunk == (short) chunk) {
+            // the usual names, made for every input row: a direct-mapped cache, with no key object to make and hash
+            long packed = (slot & 0xFFFFL) << 48 | (component & 0xFFFFL) << 32 | (key & 0xFFFFL) << 16 | (chunk & 0xFFFFL);
+            int at = (int) ((packed * 0x9E3779B97F4A7C15L) >>> 54);
+            CachedName cached = NAME_CACHE.get(at);
+            if (cached != null && cached.packed() == packed) return cached.name();
+            Row name = SUM.encode((long) slot, (long) component, (long) key, (long) chunk);
+            NAME_CACHE.set(at, new CachedName(packed, name));
+            return name;
+        }
         return NAMES.computeIfAbsent(List.of(slot, component, key, chunk), n -> SUM.encode((long) slot, (long) component, (long) key, (long) chunk));
     }
+
+    /** A sum's name and its four parts, packed 16 bits each. */
+    private record CachedName(long packed, Row name) {}
+
+    /** 1024 names, by a hash of their packed parts; entries are immutable, so workers may race to fill them. */
+    private static final java.util.concurrent.atomic.AtomicReferenceArray<CachedName> NAME_CACHE = new java.util.concurrent.atomic.AtomicReferenceArray<>(1024);
 
     /** One aggregate's totals: the sums of its slot in the group's values, as {@link Accumulation.Totals}. */
     private static final class Totals implements Accumulation.Totals {
