@@ -98,111 +98,52 @@ public final class Collection<D> {
     }
 
     /**
-     * {@link #explode(Exploder, DataType)}; with {@code combine}, records that are {@code equals}
-     * at the same time are sent as one, with their multiplicities added, across messages: the
-     * operator keeps the records of one time (and a capability for it) until its input frontier
-     * passes that time or it holds {@value #COMBINE_LIMIT} distinct records, then sends them.
-     * Where many updates add to few records (every row of a group to the group's sums), the
-     * arrangement that consolidates them then sorts a handful per group, however finely the input
-     * comes in messages (a view's build reads its input in bounded chunks). Where the records turn
-     * out mostly distinct (many small groups), combining stops for four times as many records as
-     * it took to find that out: hashing every record would then cost more than it saves. Only for
-     * data whose {@code equals} and {@code hashCode} agree with its type's equality.
+     * {@link #explode(Exploder, DataType)}; with {@code combine}, the records of one message that
+     * are {@code equals} at the same time are sent as one, with their multiplicities added: where
+     * many updates add to few records (every row of a group to the group's sums), the arrangement
+     * that consolidates them then sorts a handful per message, not one per update. Where a
+     * message's records turn out mostly distinct (many small groups), combining is dropped for
+     * the next {@value #COMBINE_PAUSE} messages: hashing every record would then cost more than
+     * it saves. Only for data whose {@code equals} and {@code hashCode} agree with its type's
+     * equality.
      */
     public <R> Collection<R> explode(Exploder<? super D, R> f, DataType<R> outType, boolean combine) {
         int arity = scope().arity();
-        if (combine) return combiningExplode(f, outType);
+        int[] pause = new int[1];
         return new Collection<>(stream.unary("explode", Pact.pipeline(), containerType(outType, arity), (in, out) -> in.forEach((cap, data) -> {
             Updates o = out.newContainer();
-            explodeInto(f, outType, data, o);
+            long[] times = data.times();
+            long[] diffs = data.diffs();
+            int[] at = new int[1];
+            boolean combining = combine && pause[0] == 0;
+            if (pause[0] > 0) pause[0]--;
+            java.util.LinkedHashMap<R, long[]> combined = combining ? new java.util.LinkedHashMap<>() : null;
+            long[] records = new long[1];
+            ExplodeSink<R> sink = combining
+                    ? (r, n) -> {
+                        records[0]++;
+                        combined.computeIfAbsent(r, x -> new long[1])[0] += n;
+                    }
+                    : (r, n) -> {
+                        if (n != 0) append(o, outType, r, times, at[0] * arity, n);
+                    };
+            int from = 0;
+            for (int i = 0; i < data.size(); i++) {
+                if (combining && i > from && !java.util.Arrays.equals(times, i * arity, (i + 1) * arity, times, from * arity, (from + 1) * arity)) {
+                    flush(combined, o, outType, times, from * arity);
+                    from = i;
+                }
+                at[0] = i;
+                f.explode(type.get(data.keys(), i), diffs[i], sink);
+            }
+            if (combining && data.size() > 0) flush(combined, o, outType, times, from * arity);
+            if (combining && o.size() * 2 > records[0]) pause[0] = COMBINE_PAUSE;
             out.send(cap, o);
         })), outType);
     }
 
-    /** Appends to {@code o} the records {@code f} makes of every update of {@code data}, at the update's time. */
-    private <R> void explodeInto(Exploder<? super D, R> f, DataType<R> outType, Updates data, Updates o) {
-        int arity = scope().arity();
-        long[] times = data.times();
-        long[] diffs = data.diffs();
-        int[] at = new int[1];
-        ExplodeSink<R> sink = (r, n) -> {
-            if (n != 0) append(o, outType, r, times, at[0] * arity, n);
-        };
-        for (int i = 0; i < data.size(); i++) {
-            at[0] = i;
-            f.explode(type.get(data.keys(), i), diffs[i], sink);
-        }
-    }
-
-    /** The most distinct records the combining explode holds before it sends them. */
-    static final int COMBINE_LIMIT = 1 << 18;
-
-    private <R> Collection<R> combiningExplode(Exploder<? super D, R> f, DataType<R> outType) {
-        int arity = scope().arity();
-        dev.tributary.timely.OperatorBuilder b = scope().operator("explode");
-        dev.tributary.timely.InputPort<Updates> in = b.input(stream, Pact.pipeline());
-        dev.tributary.timely.OutputPort<Updates> out = b.output(containerType(outType, arity));
-        b.build(new dev.tributary.timely.OperatorLogic() {
-            /** The records of {@link #heldTime} so far, with their summed multiplicities. */
-            private final java.util.LinkedHashMap<R, long[]> combined = new java.util.LinkedHashMap<>();
-            private final long[] heldTime = new long[arity];
-            /** A capability for {@link #heldTime}; null when nothing is held. */
-            private dev.tributary.timely.Capability held;
-            /** Records put into {@link #combined} since it was last sent. */
-            private long records;
-            /** Records still to explode without combining, after combining found mostly distinct ones. */
-            private long uncombined;
-
-            private final ExplodeSink<R> sink = (r, n) -> {
-                records++;
-                combined.computeIfAbsent(r, x -> new long[1])[0] += n;
-            };
-
-            @Override
-            public void schedule() {
-                in.forEach((cap, data) -> {
-                    if (uncombined > 0) {
-                        uncombined -= data.size();
-                        Updates o = out.newContainer();
-                        explodeInto(f, outType, data, o);
-                        out.send(cap, o);
-                        return;
-                    }
-                    long[] times = data.times();
-                    long[] diffs = data.diffs();
-                    for (int i = 0; i < data.size(); i++) {
-                        if (held == null || !java.util.Arrays.equals(times, i * arity, (i + 1) * arity, heldTime, 0, arity)) {
-                            release();
-                            System.arraycopy(times, i * arity, heldTime, 0, arity);
-                            held = cap.delayed(heldTime.clone());
-                        }
-                        f.explode(type.get(data.keys(), i), diffs[i], sink);
-                        if (combined.size() >= COMBINE_LIMIT) send();
-                    }
-                });
-                if (held != null && !in.frontier().lessEqual(heldTime)) release();
-            }
-
-            /** Sends what is held and lets go of its capability. */
-            private void release() {
-                if (held == null) return;
-                send();
-                held.drop();
-                held = null;
-            }
-
-            /** Sends the held records, keeping the capability. */
-            private void send() {
-                if (combined.isEmpty()) return;
-                Updates o = out.newContainer();
-                flush(combined, o, outType, heldTime, 0);
-                out.send(held, o);
-                if (o.size() * 2L > records) uncombined = 4 * records;
-                records = 0;
-            }
-        });
-        return new Collection<>(out.stream(), outType);
-    }
+    /** Messages {@link #explode(Exploder, DataType, boolean)} sends uncombined after one whose records were mostly distinct. */
+    static final int COMBINE_PAUSE = 16;
 
     /** Appends the combined records of one time, with their added multiplicities, and empties {@code combined}. */
     private static <R> void flush(java.util.Map<R, long[]> combined, Updates o, DataType<R> type, long[] times, int offset) {
