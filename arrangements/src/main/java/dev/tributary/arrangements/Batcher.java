@@ -271,18 +271,18 @@ public final class Batcher {
                     int ly = bk.length(y);
                     c = lx <= 16 && ly <= 16 ? Integer.compare(lx, ly) : bk.compare(x, bk, y);
                 }
-                if (c != 0) return c;
-                c = vals.compare(x, vals, y);
-                if (c != 0) return c;
-                return Times.compare(times, x * a, times, y * a, a);
+                return c != 0 ? c : compareValTime(vals, times, a, x, y);
             });
         } else sorter.sort(index, count, (x, y) -> {
             int c = keys.compare(x, keys, y);
-            if (c != 0) return c;
-            c = vals.compare(x, vals, y);
-            if (c != 0) return c;
-            return Times.compare(times, x * a, times, y * a, a);
+            return c != 0 ? c : compareValTime(vals, times, a, x, y);
         });
+    }
+
+    /** Records {@code x} and {@code y} of the buffer by value, then time: the order after the key. */
+    private static int compareValTime(Column vals, long[] times, int arity, int x, int y) {
+        int c = vals.compare(x, vals, y);
+        return c != 0 ? c : Times.compare(times, x * arity, times, y * arity, arity);
     }
 
     /** The sort's key prefixes by buffer position (byte-string keys), kept between seals. */

@@ -54,8 +54,14 @@ public final class Arrangement<K, V> {
 
     /** An arrangement over {@code batches} and {@code trace}, whose handle then follows the batches' frontier. */
     static <K, V> Arrangement<K, V> wrap(Stream<ListContainer<Batch>> batches, TraceHandle trace, DataType<K> keyType, DataType<V> valType) {
+        return wrap(batches, trace, keyType, valType, null);
+    }
+
+    /** {@link #wrap(Stream, TraceHandle, DataType, DataType)}, whose flatten counts what it reads into {@code hydration} (an import's). */
+    private static <K, V> Arrangement<K, V> wrap(Stream<ListContainer<Batch>> batches, TraceHandle trace, DataType<K> keyType, DataType<V> valType,
+                                                 dev.tributary.arrangements.Hydration hydration) {
         follow(batches, trace);
-        return new Arrangement<>(batches, trace, keyType, valType, null);
+        return new Arrangement<>(batches, trace, keyType, valType, hydration);
     }
 
     /** Advances {@code handle}'s frontiers with the stream's: the reader that only keeps the trace alive. */
@@ -111,8 +117,7 @@ public final class Arrangement<K, V> {
     public Arrangement<K, V> importInto(Scope scope, TraceHandle reader) {
         if (reader.trace() != trace.trace()) throw new IllegalArgumentException("handle of trace '" + reader.trace().name() + "' is not one of '" + trace.trace().name() + "'");
         Arrange.Arranged a = Arrange.importTrace(reader, scope, trace.trace().name());
-        follow(a.batches(), a.trace());
-        return new Arrangement<>(a.batches(), a.trace(), keyType, valType, dev.tributary.arrangements.Hydration.of(scope));
+        return wrap(a.batches(), a.trace(), keyType, valType, dev.tributary.arrangements.Hydration.of(scope));
     }
 
     /**

@@ -599,9 +599,10 @@ public final class Collection<D> {
         dev.tributary.timely.OutputPort<Updates> out = b.output(containerType(outType, arity));
         Runnable activate = b.activator();
         b.build(new dev.tributary.timely.OperatorLogic() {
-            /** Batches received and not yet read through, each with a capability for its time. */
-            private final java.util.ArrayDeque<Batch> queued = new java.util.ArrayDeque<>();
-            private final java.util.ArrayDeque<dev.tributary.timely.Capability> caps = new java.util.ArrayDeque<>();
+            /** A batch received and not yet read through, with a capability for its time. */
+            record Queued(Batch batch, dev.tributary.timely.Capability cap) {}
+
+            private final java.util.ArrayDeque<Queued> queued = new java.util.ArrayDeque<>();
             /** The place in the first queued batch (null: not started). */
             private dev.tributary.arrangements.Cursor at;
 
@@ -614,13 +615,13 @@ public final class Collection<D> {
                             batch.release();
                             continue;
                         }
-                        queued.add(batch);
-                        caps.add(cap.retain());
+                        queued.add(new Queued(batch, cap.retain()));
                     }
                 });
                 long budget = FLATTEN_BUDGET;
                 while (!queued.isEmpty() && budget > 0) {
-                    Batch batch = queued.peek();
+                    Queued head = queued.peek();
+                    Batch batch = head.batch();
                     if (at == null) at = batch.cursor();
                     Updates o = out.newContainer();
                     var c = at;
@@ -634,12 +635,12 @@ public final class Collection<D> {
                     }
                     budget -= Math.max(1, o.size());
                     if (hydration != null) hydration.addDone(o.size());
-                    dev.tributary.timely.Capability cap = caps.peek();
-                    out.send(cap, o);
+                    out.send(head.cap(), o);
                     if (!c.keyValid()) {
                         at = null;
-                        queued.poll().release();
-                        caps.poll().drop();
+                        queued.poll();
+                        batch.release();
+                        head.cap().drop();
                     }
                 }
                 if (!queued.isEmpty()) activate.run();

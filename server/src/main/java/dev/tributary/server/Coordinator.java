@@ -722,23 +722,33 @@ final class Coordinator implements AutoCloseable, Catalog {
     private List<Dataflows.Answer> awaitReads(List<Dataflows.PendingRead> reads) {
         List<Dataflows.Answer> out = new ArrayList<>(reads.size());
         for (Dataflows.PendingRead r : reads) {
-            for (int spins = 0; !r.result.isDone(); spins++) {
-                if (closed) throw new SqlException("57P01", "terminating connection due to administrator command");
-                if (spins < 200) {
-                    Thread.onSpinWait();
-                    continue;
-                }
-                try {
-                    if (Thread.holdsLock(this)) wait(1);
-                    else java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new SqlException("57014", "canceling statement: the server is shutting down");
-                }
-            }
+            awaitWorkers(r.result, () -> {});
             out.add(r.answer());
         }
         return out;
+    }
+
+    /**
+     * Waits until {@code done} (completed by a worker) is, with this coordinator's monitor
+     * released meanwhile (if held), running {@code eachTurn} at every look; 57P01 if the
+     * database closes.
+     */
+    private void awaitWorkers(java.util.concurrent.Future<?> done, Runnable eachTurn) {
+        for (int spins = 0; !done.isDone(); spins++) {
+            if (closed) throw new SqlException("57P01", "terminating connection due to administrator command");
+            eachTurn.run();
+            if (spins < 200) {
+                Thread.onSpinWait();
+                continue;
+            }
+            try {
+                if (Thread.holdsLock(this)) wait(1);
+                else java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SqlException("57014", "canceling statement: the server is shutting down");
+            }
+        }
     }
 
     private static List<Object[]> decodeAll(Map<Row, Long> counts, List<SqlType> types) {
@@ -1401,30 +1411,19 @@ final class Coordinator implements AutoCloseable, Catalog {
         Hydrating h = new Hydrating(id, kind, name, oracle.clock().now(), parts);
         hydrating.put(id, h);
         session.aboutToWait();
-        long nextNotice = System.nanoTime() + progressNoticeNanos;
         try {
+            long[] nextNotice = {System.nanoTime() + progressNoticeNanos};
+            Runnable progressNotice = () -> {
+                if (System.nanoTime() < nextNotice[0] || h.progress()[1] == 0) return;
+                long[] p = h.progress();
+                String what = kind + " \"" + name + "\"";
+                session.notice(Notice.notice("00000", p[0] < p[1]
+                        ? "building " + what + ": " + p[0] + " of " + p[1] + " rows read (" + p[0] * 100 / p[1] + "%)"
+                        : "building " + what + ": all " + p[1] + " rows read, computing"));
+                nextNotice[0] = System.nanoTime() + progressNoticeNanos;
+            };
             for (Dataflows.PendingHydration part : parts) {
-                for (int spins = 0; !part.done.isDone(); spins++) {
-                    if (closed) throw new SqlException("57P01", "terminating connection due to administrator command");
-                    if (System.nanoTime() >= nextNotice && h.progress()[1] > 0) {
-                        long[] p = h.progress();
-                        String what = kind + " \"" + name + "\"";
-                        session.notice(Notice.notice("00000", p[0] < p[1]
-                                ? "building " + what + ": " + p[0] + " of " + p[1] + " rows read (" + p[0] * 100 / p[1] + "%)"
-                                : "building " + what + ": all " + p[1] + " rows read, computing"));
-                        nextNotice = System.nanoTime() + progressNoticeNanos;
-                    }
-                    if (spins < 200) {
-                        Thread.onSpinWait();
-                        continue;
-                    }
-                    try {
-                        wait(1);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new SqlException("57014", "canceling statement: the server is shutting down");
-                    }
-                }
+                awaitWorkers(part.done, progressNotice);
                 try {
                     part.done.join();
                 } catch (java.util.concurrent.CompletionException e) {

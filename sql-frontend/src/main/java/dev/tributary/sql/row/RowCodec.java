@@ -265,43 +265,36 @@ public final class RowCodec {
             w.put(display & 0xFF);
             return;
         }
+        // the significant digits, most significant first, without trailing zeros
+        byte[] digits;
+        int n;
+        long scale;
         if (v.precision() <= 18) {
-            // the common case (money, quantities): the digits from a long, without BigInteger's string
+            // the common case (money, quantities): from a long, without BigInteger's string
             long u = Math.abs(v.unscaledValue().longValue());
-            long scale = v.scale();
+            scale = v.scale();
             while (u % 10 == 0) {
                 u /= 10;
                 scale--;
             }
-            byte[] digits = new byte[19];
-            int n = 0;
-            for (long x = u; x != 0; x /= 10) digits[n++] = (byte) (x % 10);
-            long exponent = n - scale;
-            if (exponent != (int) exponent) throw new SqlException("22003", "value overflows numeric format");
-            w.put(sign > 0 ? NUM_POSITIVE : NUM_NEGATIVE);
-            int start = w.length;
-            w.putInt((int) exponent ^ Integer.MIN_VALUE);
-            // digits[] holds them least significant first
-            for (int i = n - 1; i >= 0; i -= 2) w.put(NUM_DIGIT_BASE + 10 * digits[i] + (i > 0 ? digits[i - 1] : 0));
-            w.put(NUM_END);
-            if (sign < 0) w.invert(start);
-            w.put(display >>> 8);
-            w.put(display & 0xFF);
-            return;
+            n = 0;
+            for (long x = u; x != 0; x /= 10) n++;
+            digits = new byte[n];
+            for (int i = n - 1; i >= 0; i--, u /= 10) digits[i] = (byte) (u % 10);
+        } else {
+            BigDecimal s = v.stripTrailingZeros();
+            String text = s.unscaledValue().abs().toString();
+            scale = s.scale();
+            n = text.length();
+            digits = new byte[n];
+            for (int i = 0; i < n; i++) digits[i] = (byte) (text.charAt(i) - '0');
         }
-        BigDecimal s = v.stripTrailingZeros();
-        String digits = s.unscaledValue().abs().toString();
-        long exponent = (long) digits.length() - s.scale();
+        long exponent = n - scale;
         if (exponent != (int) exponent) throw new SqlException("22003", "value overflows numeric format");
         w.put(sign > 0 ? NUM_POSITIVE : NUM_NEGATIVE);
         int start = w.length;
         w.putInt((int) exponent ^ Integer.MIN_VALUE);
-        int n = digits.length();
-        for (int i = 0; i < n; i += 2) {
-            int hi = digits.charAt(i) - '0';
-            int lo = i + 1 < n ? digits.charAt(i + 1) - '0' : 0;
-            w.put(NUM_DIGIT_BASE + 10 * hi + lo);
-        }
+        for (int i = 0; i < n; i += 2) w.put(NUM_DIGIT_BASE + 10 * digits[i] + (i + 1 < n ? digits[i + 1] : 0));
         w.put(NUM_END);
         if (sign < 0) w.invert(start);
         w.put(display >>> 8);
