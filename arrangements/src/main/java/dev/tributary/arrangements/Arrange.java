@@ -54,10 +54,13 @@ public final class Arrange {
         InputPort<Updates> in = b.input(updates, Pact.exchange());
         OutputPort<ListContainer<Batch>> out = b.output(ListContainer.type());
         TraceHandle handle = Trace.create(name, keyProto, valProto, arity, effort);
-        HeldState.of(scope).trace(handle.trace());
+        HeldState held = HeldState.of(scope);
+        held.trace(handle.trace());
         TraceHandle own = handle.share();
-        TraceWriter writer = new TraceWriter(new Batcher(keyProto, valProto, arity), handle.trace(), out, b.displayName(), arity);
-        b.build(new ArrangeLogic(in, writer, handle.trace(), own, b.idleActivator()));
+        Batcher batcher = new Batcher(keyProto, valProto, arity);
+        held.buffer(batcher::heapBytes);
+        TraceWriter writer = new TraceWriter(batcher, handle.trace(), out, b.displayName(), arity);
+        b.build(new ArrangeLogic(in, writer, handle.trace(), own, b.idleActivator(), held));
         return new Arranged(out.stream(), handle);
     }
 
@@ -169,9 +172,12 @@ public final class Arrange {
         private final TraceHandle own;
         /** Schedules the operator again at a step where the worker is otherwise idle: merging is background work. */
         private final Runnable activate;
+        /** What the dataflow holds, checked against its limit after each input. */
+        private final HeldState held;
 
-        ArrangeLogic(InputPort<Updates> in, TraceWriter writer, Trace trace, TraceHandle own, Runnable activate) {
+        ArrangeLogic(InputPort<Updates> in, TraceWriter writer, Trace trace, TraceHandle own, Runnable activate, HeldState held) {
             this.in = in;
+            this.held = held;
             this.writer = writer;
             this.trace = trace;
             this.own = own;
@@ -184,7 +190,8 @@ public final class Arrange {
 
         @Override
         public void schedule() {
-            in.forEach(push);
+            boolean received = in.forEach(push);
+            if (received && held.limited()) held.check();
             Antichain frontier = in.frontier();
             if (!frontier.equals(writer.sealed())) {
                 writer.advance(frontier);

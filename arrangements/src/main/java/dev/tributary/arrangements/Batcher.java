@@ -153,6 +153,13 @@ public final class Batcher {
         return buffer.size();
     }
 
+    /** The heap bytes of the buffers and sorting scratch, for {@link HeldState#buffer}. */
+    public long heapBytes() {
+        return buffer.heapBytes() + spare.heapBytes()
+                + 8L * (sortedKeys.length + sortedVals.length + sortedTimes.length + sortedDiffs.length + groupSum.length)
+                + 4L * (index.length + groupFirst.length);
+    }
+
     /** The lower bound of the next batch: the upper of the last one sealed. */
     public Antichain lower() {
         return lower;

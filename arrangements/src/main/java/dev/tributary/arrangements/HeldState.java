@@ -20,6 +20,27 @@ public final class HeldState {
     private final Set<Trace> traces = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<Trace> traceOrder = new ArrayList<>();
     private final List<Other> others = new ArrayList<>();
+    /** Updates operators have buffered but not yet sealed: held, but not a part of their own. */
+    private final List<LongSupplier> buffers = new ArrayList<>();
+    private final int worker;
+    private Limit limit;
+
+    private HeldState(int worker) {
+        this.worker = worker;
+    }
+
+    /**
+     * A bound on what all workers' copies of one dataflow may hold together. One instance is
+     * shared by the copies; each reports what its own copy holds.
+     */
+    public interface Limit {
+        /**
+         * Null if {@code bytes}, what worker {@code worker}'s copy holds now (traces, other
+         * registered state and buffers), keeps the dataflow within the bound; otherwise what was
+         * exceeded, for the error.
+         */
+        String exceeded(int worker, long bytes);
+    }
 
     private record Other(String name, LongSupplier records, LongSupplier bytes) {}
 
@@ -37,7 +58,7 @@ public final class HeldState {
 
     /** The held state of {@code scope}'s dataflow on this worker. */
     public static HeldState of(Scope scope) {
-        return scope.attachment(HeldState.class, HeldState::new);
+        return scope.attachment(HeldState.class, () -> new HeldState(scope.worker()));
     }
 
     /** Counts {@code trace} as held by this dataflow (once, however often it is registered). */
@@ -51,6 +72,34 @@ public final class HeldState {
      */
     public void other(String name, LongSupplier records, LongSupplier bytes) {
         others.add(new Other(name, records, bytes));
+    }
+
+    /** Counts updates an operator buffers until their times complete ({@code bytes} read at each {@link #check}). */
+    public void buffer(LongSupplier bytes) {
+        buffers.add(bytes);
+    }
+
+    /** Bounds this dataflow by {@code limit} from now on (checked by {@link #check}). */
+    public void limit(Limit limit) {
+        this.limit = limit;
+    }
+
+    /** Whether a {@link #limit} is set: operators call {@link #check} only then. */
+    public boolean limited() {
+        return limit != null;
+    }
+
+    /**
+     * Throws {@link MemoryLimitExceededException} if what this copy holds now, with its buffers,
+     * is past the {@link #limit}. Operators that add to what a dataflow holds call it after
+     * taking input, so a runaway dataflow fails itself before it fills the heap.
+     */
+    public void check() {
+        if (limit == null) return;
+        long bytes = total().bytes();
+        for (LongSupplier b : buffers) bytes += b.getAsLong();
+        String why = limit.exceeded(worker, bytes);
+        if (why != null) throw new MemoryLimitExceededException(why);
     }
 
     /**

@@ -621,7 +621,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             Map<Long, Map<Row, Long>> overlay = new HashMap<>(session.pending);
             Set<Long> tables = baseTables(plan);
             advanced(t + 1, tables);
-            Dataflows.ResultBudget budget = session.resultBudget();
+            Dataflows.ResultBudget budget = session.resultBudget(engine.workers());
             Map<Row, Long> counts = Dataflows.Answer.combine(engine.callAll(w -> {
                 Dataflows d = dataflows[w.index()];
                 d.advance(t + 1, tables);
@@ -658,8 +658,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             // Filters and projections only shrink what was found: when that fits, so does the
             // answer, and it need not be encoded again to be measured
             boolean grows = peek.steps().stream().anyMatch(st -> st instanceof Plan.Map);
-            if (grows || !session.resultBudget().takeAll(source)) {
-                Dataflows.ResultBudget budget = session.resultBudget();
+            if (grows || !session.resultBudget(engine.workers()).takeAll(source)) {
+                Dataflows.ResultBudget budget = session.resultBudget(engine.workers());
                 if (!budget.takeRows(rows, types)) throw budget.exceeded();
             }
             return rows;
@@ -689,7 +689,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             checkResultSize(session, rows);
             return rows;
         }
-        Dataflows.ResultBudget budget = session.resultBudget();
+        Dataflows.ResultBudget budget = session.resultBudget(engine.workers());
         Session.Stop stop = session.new Stop();
         List<Dataflows.PendingRead> reads = engine.callAll(w -> {
             Dataflows d = dataflows[w.index()];
@@ -709,7 +709,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** 53200 if {@code rows}, a read's answer, are more than the session's {@code max_result_size}. */
     private static void checkResultSize(Session session, Map<Row, Long> rows) {
-        Dataflows.ResultBudget budget = session.resultBudget();
+        Dataflows.ResultBudget budget = session.resultBudget(1);
         if (!budget.takeAll(rows)) throw budget.exceeded();
     }
 
@@ -1327,9 +1327,10 @@ final class Coordinator implements AutoCloseable, Catalog {
             long upper = oracle.upper();
             Set<Long> tables = baseTables(p);
             advanced(upper, tables);
+            DataflowMemory memory = session.dataflowMemory(engine.workers());
             engine.callAll(w -> {
                 dataflows[w.index()].advance(upper, tables);
-                dataflows[w.index()].createMaterializedView(w, id, name, p);
+                dataflows[w.index()].createMaterializedView(w, id, name, p, memory);
                 return null;
             });
             register(new CatalogItem.MaterializedView(id, name, columns, plan, text(sql, v)), uses);
@@ -1359,11 +1360,17 @@ final class Coordinator implements AutoCloseable, Catalog {
         long id = nextId++;
         List<SqlType> types = new ArrayList<>();
         for (Column c : target.columns()) types.add(c.type());
+        DataflowMemory memory = session.dataflowMemory(engine.workers());
+        // the build waits until its input has passed the creation time: the tables under it
+        // must be promised complete up to then, however long since they were last written
+        long upper = oracle.upper();
+        Set<Long> tables = baseTablesOf(target.id());
+        advanced(upper, tables);
         engine.callAll(w -> {
-            dataflows[w.index()].createIndex(w, id, i.name(), target.id(), types, keys);
+            dataflows[w.index()].advance(upper, tables);
+            dataflows[w.index()].createIndex(w, id, i.name(), target.id(), types, keys, memory);
             return null;
         });
-        long upper = oracle.upper();
         register(new CatalogItem.Index(id, i.name(), target.id(), keys, text(sql, i)), Set.of(target.id()));
         if (history != null) retention.put(id, history);
         awaitHydration(session, id, "index", i.name(), upper - 1);
@@ -1403,7 +1410,8 @@ final class Coordinator implements AutoCloseable, Catalog {
      * {@code tributary_internal.hydration_progress} all along. A cancel, {@code statement_timeout}
      * or the client leaving stops it: the object and whatever was built on it meanwhile are
      * dropped, as if never created, and the statement fails with 57014. A failure of its
-     * dataflow ends the wait too: the object then reports the failure when read.
+     * dataflow (an operator's exception, {@code max_dataflow_memory} exceeded) drops them too, and
+     * the statement fails with that failure's error, as a PostgreSQL CREATE fails with its query.
      */
     private void awaitHydration(Session session, long id, String kind, String name, long t) {
         Session.Stop stop = session.new Stop();
@@ -2283,9 +2291,10 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         dev.tributary.changeslog.ChangeStream.Options options = new dev.tributary.changeslog.ChangeStream.Options(asOf, snapshot, progress, upTo);
         advancedAll(start + 1);
+        DataflowMemory memory = session.dataflowMemory(engine.workers());
         int index = engine.call(w -> {
             dataflows[w.index()].advance(start + 1);
-            return dataflows[w.index()].subscribe(w, plan, options, sink);
+            return dataflows[w.index()].subscribe(w, plan, options, sink, memory);
         });
         subscriptions++;
         Set<Long> uses = binder.dependencies();

@@ -201,9 +201,10 @@ final class Dataflows {
     }
 
     /** Creates a materialized view's dataflow: {@code plan} maintained, its rows and errors arranged. */
-    void createMaterializedView(Worker worker, long id, String name, Plan plan) {
+    void createMaterializedView(Worker worker, long id, String name, Plan plan, DataflowMemory memory) {
         Renderer[] renderer = new Renderer[1];
         Stored s = worker.dataflow("mv:" + name, scope -> {
+            if (memory != null) HeldState.of(scope).limit(memory);
             renderer[0] = new Renderer(scope, sources);
             Rendered r = renderer[0].render(plan);
             Arrangement<Row, Unit> oks = r.oks().arrangeBySelf();
@@ -216,12 +217,14 @@ final class Dataflows {
     }
 
     /** Creates an index: the rows of {@code on} arranged by the values of {@code keys}. */
-    void createIndex(Worker worker, long id, String name, long on, List<dev.tributary.sql.types.SqlType> types, List<ScalarExpr> keys) {
+    void createIndex(Worker worker, long id, String name, long on, List<dev.tributary.sql.types.SqlType> types, List<ScalarExpr> keys,
+                     DataflowMemory memory) {
         RowCodec codec = new RowCodec(types);
         List<dev.tributary.sql.types.SqlType> keyTypes = new ArrayList<>();
         for (ScalarExpr k : keys) keyTypes.add(k.type());
         RowCodec keyCodec = new RowCodec(keyTypes);
         Index ix = worker.dataflow("index:" + name, scope -> {
+            if (memory != null) HeldState.of(scope).limit(memory);
             Rendered source = importInto(on, scope);
             Arrangement<Row, Row> byKey = source.oks().arrangeByKey(row -> {
                 Object[] values = codec.decode(row);
@@ -351,6 +354,11 @@ final class Dataflows {
     static SqlException failed(String what, DataflowFailedException f) {
         Throwable cause = f.getCause() instanceof OperatorFailedException o ? o : f;
         for (Throwable c = f; c != null; c = c.getCause()) {
+            if (c instanceof dev.tributary.arrangements.MemoryLimitExceededException m) {
+                return new SqlException("53200", what + " failed: " + m.getMessage(), 0,
+                        "Narrow it (a WHERE, an aggregate, a join on a key), or allow more: SET max_dataflow_memory = '8GB' before creating it "
+                                + "(0: no limit; the server's heap is " + dev.tributary.sql.catalog.Settings.showBytes(Runtime.getRuntime().maxMemory() >> 20 << 20) + ").");
+            }
             if (c instanceof OutOfMemoryError) {
                 return new SqlException("53200", "out of memory: " + what + " failed: " + cause.getMessage(), 0,
                         "It needed more memory than the server's heap had free. Narrow it, drop what it is built on if that is no longer needed, "
@@ -382,16 +390,19 @@ final class Dataflows {
     /**
      * How many bytes of rows one read may collect ({@code max_result_size}), shared by its parts
      * on every worker: a runaway query fails with 53200 instead of filling the heap. A row counts
-     * its encoded length once per copy.
+     * its encoded length once per copy. {@code memory}: what the dataflow the read builds may hold
+     * ({@code max_dataflow_memory}; null: no limit).
      */
     static final class ResultBudget {
-        static final ResultBudget UNLIMITED = new ResultBudget(Long.MAX_VALUE);
+        static final ResultBudget UNLIMITED = new ResultBudget(Long.MAX_VALUE, null);
 
         private final long limit;
+        final DataflowMemory memory;
         private final java.util.concurrent.atomic.AtomicLong used = new java.util.concurrent.atomic.AtomicLong();
 
-        ResultBudget(long limit) {
+        ResultBudget(long limit, DataflowMemory memory) {
             this.limit = limit;
+            this.memory = memory;
         }
 
         /** Counts {@code copies} more copies of {@code row}; false once the budget is spent. */
@@ -546,6 +557,7 @@ final class Dataflows {
         };
         Probe probe = worker.dataflow("select", scope -> {
             index[0] = scope.dataflowIndex();
+            if (budget.memory != null) HeldState.of(scope).limit(budget.memory);
             renderer[0] = new Renderer(scope, overlay.isEmpty() ? sources : withOverlay);
             Rendered r = renderer[0].render(plan);
             Collection<Row> o = r.oks().inspect((row, time, diff) -> {
@@ -567,8 +579,8 @@ final class Dataflows {
     /**
      * A new materialized view's or index's hydration on one worker: {@link #done} completes once
      * its dataflow has passed {@link #t} (it has read and computed everything that existed when it
-     * was created), has failed (the object then reports the failure when read), or the object is
-     * gone; exceptionally with what {@link #stop} gives (a cancel, a timeout). {@link #progress}
+     * was created), or the object is
+     * gone; exceptionally with what {@link #stop} gives (a cancel, a timeout) or with its dataflow's failure. {@link #progress}
      * is read from the session's thread while the worker computes.
      */
     static final class PendingHydration {
@@ -578,9 +590,12 @@ final class Dataflows {
         final java.util.function.Supplier<SqlException> stop;
         final dev.tributary.arrangements.Hydration progress;
         final Probe probe;
+        final String what;
 
-        PendingHydration(long id, long t, java.util.function.Supplier<SqlException> stop, dev.tributary.arrangements.Hydration progress, Probe probe) {
+        PendingHydration(long id, long t, java.util.function.Supplier<SqlException> stop, dev.tributary.arrangements.Hydration progress, Probe probe,
+                         String what) {
             this.id = id;
+            this.what = what;
             this.t = t;
             this.stop = stop;
             this.progress = progress;
@@ -595,7 +610,8 @@ final class Dataflows {
         Stored s = stored.get(id);
         Index ix = s == null ? indexes.get(id) : null;
         if (s == null && ix == null) throw new IllegalStateException("no materialized view or index " + id);
-        PendingHydration h = new PendingHydration(id, t, stop, s != null ? s.hydration : ix.hydration, s != null ? s.probe : ix.probe);
+        PendingHydration h = new PendingHydration(id, t, stop, s != null ? s.hydration : ix.hydration, s != null ? s.probe : ix.probe,
+                s != null ? s.what : ix.what);
         pendingHydrations.add(h);
         return h;
     }
@@ -605,16 +621,20 @@ final class Dataflows {
         for (int i = 0; i < pendingHydrations.size(); i++) {
             PendingHydration h = pendingHydrations.get(i);
             boolean ended;
+            SqlException failed = null;
             if (!stored.containsKey(h.id) && !indexes.containsKey(h.id)) {
                 ended = true;
             } else {
+                failed = failure(worker, h.id);
                 try {
-                    ended = failure(worker, h.id) != null || !h.probe.lessEqual(h.t);
+                    ended = failed != null || !h.probe.lessEqual(h.t);
                 } catch (DataflowFailedException f) {
+                    failed = failed(h.what, f);
                     ended = true;
                 }
             }
-            SqlException stop = ended ? null : h.stop.get();
+            // a build that fails fails its CREATE, which then drops what it made
+            SqlException stop = ended ? failed : h.stop.get();
             if (!ended && stop == null) continue;
             pendingHydrations.remove(i--);
             h.progress.finish();
@@ -656,9 +676,10 @@ final class Dataflows {
      * as {@link ChangeStream} promises for {@code options}; error rows end the stream with the first
      * error ({@link #firstError}). Returns the dataflow's index, to drop it.
      */
-    int subscribe(Worker worker, Plan plan, ChangeStream.Options options, ChangeStream.Sink<Row, Row> sink) {
+    int subscribe(Worker worker, Plan plan, ChangeStream.Options options, ChangeStream.Sink<Row, Row> sink, DataflowMemory memory) {
         Renderer[] renderer = new Renderer[1];
         int index = worker.dataflow("subscribe", scope -> {
+            if (memory != null) HeldState.of(scope).limit(memory);
             renderer[0] = new Renderer(scope, sources);
             Rendered r = renderer[0].render(plan);
             ChangeStream.subscribe(r.oks(), r.errs(), options, sink);

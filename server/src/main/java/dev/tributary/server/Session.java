@@ -101,11 +101,24 @@ public final class Session {
         deadline = ms == 0 ? 0 : System.nanoTime() + ms * 1_000_000L;
     }
 
-    /** A budget of {@code max_result_size} bytes for one read's rows. */
-    Dataflows.ResultBudget resultBudget() {
-        var setting = dev.tributary.sql.catalog.Settings.find("max_result_size").orElseThrow();
-        String value = settings.get("max_result_size");
-        return new Dataflows.ResultBudget(dev.tributary.sql.catalog.Settings.bytes(setting, value == null ? setting.bootValue() : value, 0));
+    /**
+     * A budget of {@code max_result_size} bytes for one read's rows, and of
+     * {@code max_dataflow_memory} for the dataflow it may build on {@code workers} workers.
+     */
+    Dataflows.ResultBudget resultBudget(int workers) {
+        return new Dataflows.ResultBudget(bytesSetting("max_result_size"), dataflowMemory(workers));
+    }
+
+    /** The {@code max_dataflow_memory} one dataflow this session builds on {@code workers} workers may hold, or null for no limit. */
+    DataflowMemory dataflowMemory(int workers) {
+        long limit = bytesSetting("max_dataflow_memory");
+        return limit == 0 ? null : new DataflowMemory(limit, workers);
+    }
+
+    private long bytesSetting(String name) {
+        var setting = dev.tributary.sql.catalog.Settings.find(name).orElseThrow();
+        String value = settings.get(name);
+        return dev.tributary.sql.catalog.Settings.bytes(setting, value == null ? setting.bootValue() : value, 0);
     }
 
     /** The statement ended: no deadline until the next starts. */

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * An operator that fails (here: runs the heap out of memory) fails its own dataflow only: reading
+ * An operator that fails (here: runs the heap out of memory) fails its own dataflow only (and
+ * the CREATE, if it fails while building): reading
  * what is built on it reports 53200 (out of memory; XX000 for other causes) naming the object, the operator and the cause, the server log
  * has the stack trace, and the other objects, sessions and statements go on. Before, the worker
  * thread died with the failure and every later statement waited for it forever (issue 23).
@@ -35,9 +36,16 @@ class FailureContainmentTest {
             db.execute("CREATE TABLE t (a int)");
             db.execute("CREATE MATERIALIZED VIEW fine AS SELECT count(*) AS n, sum(a) AS s FROM t");
             db.execute("INSERT INTO t VALUES (1), (2)");
-            // each row a few hundred megabytes, far more of them than the test's heap holds
-            db.execute("CREATE MATERIALIZED VIEW huge AS SELECT repeat('x', 200000000) || i AS s FROM generate_series(1, 64) AS g(i)");
+            // each row a few hundred megabytes, far more of them than the test's heap holds: a
+            // CREATE whose build fails so fails, and leaves nothing behind
+            assertThatThrownBy(() -> db.execute("CREATE MATERIALIZED VIEW huge AS SELECT repeat('x', 200000000) || i AS s FROM generate_series(1, 64) AS g(i)"))
+                    .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("53200"));
+            assertThatThrownBy(() -> db.query("SELECT * FROM huge")).isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("42P01"));
+            // built over no rows, the same view fails once they come
+            db.execute("CREATE TABLE copies (n int)");
+            db.execute("CREATE MATERIALIZED VIEW huge AS SELECT repeat('x', 200000000) || i AS s FROM copies, generate_series(1, 64) AS g(i)");
             db.execute("CREATE MATERIALIZED VIEW above AS SELECT length(s) AS l FROM huge");
+            db.execute("INSERT INTO copies VALUES (1)");
             assertThatThrownBy(() -> db.query("SELECT count(*) FROM huge")).isInstanceOfSatisfying(SqlException.class, e -> {
                 assertThat(e.sqlState()).isEqualTo("53200");
                 assertThat(e.getMessage()).startsWith("out of memory: ").contains("materialized view \"huge\" failed").contains("operator '").contains("OutOfMemoryError");
@@ -66,7 +74,7 @@ class FailureContainmentTest {
             assertThat(rows(db, "SELECT 1 + 1")).containsExactly("2");
             // dropping the failed views frees the names; the same definition over less data works
             db.execute("DROP MATERIALIZED VIEW huge CASCADE");
-            db.execute("CREATE MATERIALIZED VIEW huge AS SELECT repeat('x', 3) || i AS s FROM generate_series(1, 2) AS g(i)");
+            db.execute("CREATE MATERIALIZED VIEW huge AS SELECT repeat('x', 3) || i AS s FROM copies, generate_series(1, 2) AS g(i)");
             assertThat(rows(db, "SELECT s FROM huge ORDER BY s")).containsExactly("xxx1", "xxx2");
         } finally {
             ServerLog.redirect(System.err);

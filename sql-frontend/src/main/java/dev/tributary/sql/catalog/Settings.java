@@ -57,6 +57,9 @@ public final class Settings {
         def("IntervalStyle", "postgres", client, "Sets the display format for interval values.", "user", "enum", "postgres");
         def("lc_collate", "C", preset, "Shows the collation order locale.", "internal", "string");
         def("lc_ctype", "C", preset, "Shows the character classification and case conversion locale.", "internal", "string");
+        def("max_dataflow_memory", (Runtime.getRuntime().maxMemory() / 2 >> 20) + "MB", "Tributary",
+                "Sets the most memory, in bytes, one materialized view, index, query or subscription may hold on all workers; more fails it with 53200 (0: no limit; the default is half the server's heap).",
+                "user", "integer");
         def("max_result_size", "1GB", "Tributary", "Sets the largest result, in bytes of rows, a query may return; larger ones fail with 53200.", "user", "integer");
         def("max_identifier_length", "63", preset, "Shows the maximum identifier length.", "internal", "integer");
         def("search_path", "\"$user\", public", "Client Connection Defaults / Statement Behavior", "Sets the schema search order for names that are not schema-qualified.", "user", "string",
@@ -176,7 +179,7 @@ public final class Settings {
     }
 
     /** The parameters that are sizes in bytes, written with or without a unit. */
-    private static final java.util.Set<String> BYTES = java.util.Set.of("max_result_size");
+    private static final java.util.Set<String> BYTES = java.util.Set.of("max_result_size", "max_dataflow_memory");
 
     private static final String[] BYTE_UNITS = {"TB", "GB", "MB", "kB", "B"};
 
