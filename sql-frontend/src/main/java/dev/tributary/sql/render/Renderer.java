@@ -78,11 +78,11 @@ public final class Renderer {
             case Plan.Get g -> sources.get(g.id(), scope);
             case Plan.IndexedGet g -> sources.get(g.source(), scope);
             case Plan.Constant c -> constant(c);
-            case Plan.Filter f -> filter(render(f.input()), f);
-            case Plan.Map m -> map(render(m.input()), m);
+            case Plan.Filter f -> fused(f);
+            case Plan.Map m -> fused(m);
             case Plan.FlatMap m -> flatMap(render(m.input()), m);
             case Plan.Window w -> window(render(w.input()), w);
-            case Plan.Project p -> project(render(p.input()), p);
+            case Plan.Project p -> p.input() instanceof Plan.Filter || p.input() instanceof Plan.Map ? fused(p) : project(render(p.input()), p);
             case Plan.Join j -> join(j);
             case Plan.DeltaJoin d -> d.paths().isEmpty() ? render(d.fallback()) : deltaJoin(d);
             case Plan.Reduce r -> reduce(render(r.input()), r);
@@ -202,28 +202,112 @@ public final class Renderer {
         return new Rendered(split.key(), in.errs().concat(split.val()));
     }
 
-    private Rendered filter(Rendered in, Plan.Filter f) {
-        RowCodec codec = new RowCodec(f.input().types());
-        List<ScalarExpr> predicates = f.predicates();
-        return rowByRow(in, row -> {
-            Object[] values = codec.decode(row);
-            for (ScalarExpr p : predicates) {
-                if (!Boolean.TRUE.equals(p.eval(values))) return null;
+    /**
+     * A chain of filters, maps and projections over one input, run as one pass per row (the
+     * map-filter-project of Materialize's plans): the input row's columns that some step reads
+     * are decoded once, each step works on the values, and the output row is encoded once, or,
+     * when every output column is an input column, cut out of the input row's bytes. The steps
+     * run in their order, so a map's expression is not evaluated for a row an earlier filter
+     * dropped, and its errors are those the steps one by one would give.
+     */
+    private Rendered fused(Plan top) {
+        List<Plan> steps = new ArrayList<>();
+        Plan base = top;
+        while (base instanceof Plan.Filter || base instanceof Plan.Map || base instanceof Plan.Project) {
+            steps.add(0, base);
+            base = switch (base) {
+                case Plan.Filter f -> f.input();
+                case Plan.Map m -> m.input();
+                case Plan.Project p -> p.input();
+                default -> throw new IllegalStateException();
+            };
+        }
+        Rendered in = render(base);
+        RowCodec inCodec = new RowCodec(base.types());
+        // which input columns some step needs, from the output down
+        java.util.BitSet needed = new java.util.BitSet();
+        needed.set(0, top.types().size());
+        for (int k = steps.size() - 1; k >= 0; k--) {
+            switch (steps.get(k)) {
+                case Plan.Filter f -> f.predicates().forEach(e -> dev.tributary.sql.expr.ScalarExprs.columns(e, needed));
+                case Plan.Map m -> {
+                    int n = m.input().types().size();
+                    needed.clear(n, Math.max(n, needed.length()));
+                    java.util.BitSet read = new java.util.BitSet();
+                    m.exprs().forEach(e -> dev.tributary.sql.expr.ScalarExprs.columns(e, read));
+                    read.clear(n, Math.max(n, read.length()));
+                    needed.or(read);
+                }
+                case Plan.Project p -> {
+                    java.util.BitSet below = new java.util.BitSet();
+                    for (int c = needed.nextSetBit(0); c >= 0; c = needed.nextSetBit(c + 1)) below.set(p.columns().get(c));
+                    needed.clear();
+                    needed.or(below);
+                }
+                default -> throw new IllegalStateException();
             }
-            return row;
-        });
-    }
-
-    private Rendered map(Rendered in, Plan.Map m) {
-        List<SqlType> inTypes = m.input().types();
-        RowCodec inCodec = new RowCodec(inTypes);
-        RowCodec outCodec = new RowCodec(m.types());
-        List<ScalarExpr> exprs = m.exprs();
-        int n = inTypes.size();
+        }
+        // where each column comes from as the steps run: an input column, or -1 (computed)
+        int width = base.types().size();
+        int[] origin = new int[width];
+        for (int c = 0; c < width; c++) origin[c] = c;
+        boolean computes = false;
+        for (Plan st : steps) {
+            switch (st) {
+                case Plan.Filter f -> computes |= !f.predicates().isEmpty();
+                case Plan.Map m -> {
+                    int n = m.input().types().size();
+                    origin = Arrays.copyOf(origin, n + m.exprs().size());
+                    for (int e = 0; e < m.exprs().size(); e++) {
+                        origin[n + e] = m.exprs().get(e) instanceof ScalarExpr.ColumnRef ref ? origin[ref.index()] : -1;
+                        computes |= origin[n + e] < 0;
+                    }
+                    width = Math.max(width, origin.length);
+                }
+                case Plan.Project p -> {
+                    int[] next = new int[p.columns().size()];
+                    for (int c = 0; c < next.length; c++) next[c] = origin[p.columns().get(c)];
+                    origin = next;
+                    width = Math.max(width, next.length);
+                }
+                default -> throw new IllegalStateException();
+            }
+        }
+        int[] outColumns = origin;
+        boolean copied = Arrays.stream(outColumns).allMatch(c -> c >= 0);
+        if (!computes && copied) return new Rendered(in.oks().map(row -> inCodec.project(row, outColumns), ROW), in.errs());
+        RowCodec outCodec = new RowCodec(top.types());
+        boolean identity = copied && outColumns.length == inCodec.arity() && java.util.stream.IntStream.range(0, outColumns.length).allMatch(c -> outColumns[c] == c);
+        int last = needed.length() - 1;
+        int size = width;
+        Plan[] chain = steps.toArray(Plan[]::new);
         return rowByRow(in, row -> {
-            Object[] values = Arrays.copyOf(inCodec.decode(row), n + exprs.size());
-            for (int i = 0; i < exprs.size(); i++) values[n + i] = exprs.get(i).eval(values);
-            return outCodec.encode(values);
+            Object[] values = inCodec.decode(row, needed, last);
+            if (values.length < size) values = Arrays.copyOf(values, size);
+            for (Plan st : chain) {
+                switch (st) {
+                    case Plan.Filter f -> {
+                        for (ScalarExpr p : f.predicates()) {
+                            if (!Boolean.TRUE.equals(p.eval(values))) return null;
+                        }
+                    }
+                    case Plan.Map m -> {
+                        int n = m.input().types().size();
+                        List<ScalarExpr> exprs = m.exprs();
+                        for (int e = 0; e < exprs.size(); e++) values[n + e] = exprs.get(e).eval(values);
+                    }
+                    case Plan.Project p -> {
+                        Object[] next = new Object[size];
+                        List<Integer> columns = p.columns();
+                        for (int c = 0; c < columns.size(); c++) next[c] = values[columns.get(c)];
+                        values = next;
+                    }
+                    default -> throw new IllegalStateException();
+                }
+            }
+            if (identity) return row;
+            if (copied) return inCodec.project(row, outColumns);
+            return outCodec.encode(values.length == outColumns.length ? values : Arrays.copyOf(values, outColumns.length));
         });
     }
 
@@ -403,8 +487,11 @@ public final class Renderer {
         List<ScalarExpr> shifted = new ArrayList<>();
         for (ScalarExpr p : predicates) shifted.add(shift == 0 ? p : dev.tributary.sql.expr.ScalarExprs.remap(p, map));
         RowCodec codec = new RowCodec(types);
+        java.util.BitSet read = new java.util.BitSet();
+        for (ScalarExpr p : shifted) dev.tributary.sql.expr.ScalarExprs.columns(p, read);
+        int last = read.length() - 1;
         return rowByRow(in, row -> {
-            Object[] values = codec.decode(row);
+            Object[] values = codec.decode(row, read, last);
             for (ScalarExpr p : shifted) {
                 if (!Boolean.TRUE.equals(p.eval(values))) return null;
             }

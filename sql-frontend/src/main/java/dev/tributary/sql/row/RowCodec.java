@@ -371,6 +371,22 @@ public final class RowCodec {
         return out;
     }
 
+    /**
+     * The values of {@code row}'s columns up to {@code last} that {@code wanted} holds, one per
+     * column of the row (null for NULL and for the columns not wanted, which are skipped, not
+     * decoded): what an expression over a few of a wide row's columns needs.
+     */
+    public Object[] decode(Row row, java.util.BitSet wanted, int last) {
+        byte[] b = row.bytes;
+        Object[] out = new Object[kinds.length];
+        int pos = 0;
+        for (int c = 0; c <= last; c++) {
+            if (wanted.get(c)) out[c] = read(b, pos, c);
+            pos = end(b, pos, c);
+        }
+        return out;
+    }
+
     /** The value of column {@code column} of {@code row}, decoding only that column. */
     public Object get(Row row, int column) {
         return read(row.bytes, offset(row.bytes, column), column);
