@@ -96,7 +96,8 @@ public final class Arrange {
             handle.drop();
         });
         // replayed downstream, where readers may keep them: never to be recycled by the trace
-        List<Batch> existing = Batch.share(trace.batches());
+        // emptied once sent (see toReplay below): what the logic captures must not pin them
+        List<Batch> existing = new ArrayList<>(Batch.share(trace.batches()));
         Antichain existingUpper = trace.upper();
         long existingUpdates = 0;
         for (Batch batch : existing) existingUpdates += batch.updateCount();
@@ -114,6 +115,9 @@ public final class Arrange {
                     // reach existingUpper, which the handle holds, not an earlier boundary the
                     // trace may merge away.
                     send(existing, true);
+                    // Kept, they would keep alive the batches the source's merges have since
+                    // replaced: a second copy of a table for as long as a view over it lived.
+                    existing.clear();
                     downgradeTo(existingUpper);
                 }
                 List<Batch> fresh = new ArrayList<>(arrived);

@@ -208,20 +208,26 @@ public final class Batcher {
     }
 
     /** Scratch past this many entries is let go once a seal no longer needs it. */
-    static final int KEEP_SCRATCH = 1 << 16;
+    static final int KEEP_SCRATCH = 1 << 12;
+    /** Heap bytes per kept entry a buffer may hold (its keys' and values' bytes included) before it is let go. */
+    private static final int KEEP_BYTES_PER_ENTRY = 64;
 
     /**
      * After a seal: lets go of buffers and sort scratch far larger than what is left to seal, sized
      * for a large seal (a load of a million rows), so that an arrangement does not keep empty
      * buffers of its largest batch's size for as long as it lives (a 1M-row table kept 130 MB of
-     * them beside its 86 MB of data; a view's hydration, hundreds). Up to {@link #KEEP_SCRATCH}
+     * them beside its 86 MB of data; a view's hydration, hundreds; and 65k entries kept by each of a
+     * view's arrange operators were 30 MB of v1's 60). Up to {@link #KEEP_SCRATCH}
      * entries stay, so a stream of small seals allocates nothing; a large seal grows its buffers
      * again, by doubling, which costs little beside sorting that many updates.
      */
     private void releaseIdleScratch() {
         long keep = 4L * buffer.size() + KEEP_SCRATCH;
-        if (spare.times().length / Math.max(1, arity) > keep) spare = new Updates(spare.keys().emptyLike(16), spare.vals().emptyLike(16), arity);
-        if (buffer.size() < keep / 4 && buffer.times().length / Math.max(1, arity) > keep) {
+        long keepBytes = keep * KEEP_BYTES_PER_ENTRY;
+        if (spare.times().length / Math.max(1, arity) > keep || spare.heapBytes() > keepBytes) {
+            spare = new Updates(spare.keys().emptyLike(16), spare.vals().emptyLike(16), arity);
+        }
+        if (buffer.size() < keep / 4 && (buffer.times().length / Math.max(1, arity) > keep || buffer.heapBytes() > keepBytes)) {
             Updates small = new Updates(buffer.keys().emptyLike(16), buffer.vals().emptyLike(16), arity);
             small.appendAll(buffer);
             buffer = small;

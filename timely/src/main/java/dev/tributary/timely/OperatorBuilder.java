@@ -58,7 +58,7 @@ public final class OperatorBuilder {
         Channel<C> ch = switch (pact) {
             case Pact.Pipeline<C> p -> new Channel.Pipeline<>(df, in);
             case Pact.Exchange<C> e -> new Channel.Exchange<>(df, in, e.partitioner() != null ? e.partitioner() : stream.source.type,
-                    new ContainerPool<>(stream.source.type, df.worker.index(), df.worker.peers()));
+                    new ContainerPool<>(stream.source.type, df.worker.index(), df.worker.peers(), df.worker.poolBudget));
         };
         source.channels.add(ch);
     }

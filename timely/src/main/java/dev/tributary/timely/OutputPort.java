@@ -34,7 +34,7 @@ public final class OutputPort<C extends Container> {
         this.port = port;
         this.location = location;
         this.type = type;
-        this.pool = new ContainerPool<>(type, operator.dataflow.worker.index(), operator.dataflow.worker.peers());
+        this.pool = new ContainerPool<>(type, operator.dataflow.worker.index(), operator.dataflow.worker.peers(), operator.dataflow.worker.poolBudget);
     }
 
     /** The stream of what this output sends. */

@@ -23,6 +23,8 @@ public final class Worker {
     private final int index;
     final Fabric fabric;
     final TimelyEvents events;
+    /** What the container pools this worker owns hold, together (see {@link ContainerPool}). */
+    final ContainerPool.Budget poolBudget = new ContainerPool.Budget();
     private final Router router;
     /** Every dataflow built here, by index; null once dropped (indexes stay: messages name them). */
     private final List<Dataflow> dataflows = new ArrayList<>();

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class ContainerPoolTest {
     @Test
     void oversizedContainersAreNotKept() {
-        ContainerPool<LongContainer> pool = new ContainerPool<>(LongContainer.TYPE, 0, 1);
+        ContainerPool<LongContainer> pool = new ContainerPool<>(LongContainer.TYPE, 0, 1, new ContainerPool.Budget());
         LongContainer big = pool.acquire();
         for (long i = 0; i < 1_000_000; i++) big.add(i);
         pool.release(big, 0);
@@ -26,7 +26,7 @@ class ContainerPoolTest {
 
     @Test
     void aPoolKeepsAFewContainers() {
-        ContainerPool<LongContainer> pool = new ContainerPool<>(LongContainer.TYPE, 0, 1);
+        ContainerPool<LongContainer> pool = new ContainerPool<>(LongContainer.TYPE, 0, 1, new ContainerPool.Budget());
         LongContainer[] many = new LongContainer[1000];
         for (int i = 0; i < many.length; i++) many[i] = pool.acquire();
         for (LongContainer c : many) pool.release(c, 0);
@@ -35,5 +35,28 @@ class ContainerPoolTest {
         int kept = 0;
         for (LongContainer c : many) if (reused.contains(c)) kept++;
         assertThat(kept).isBetween(1, 16);
+    }
+
+    /**
+     * A worker has a pool per channel of every dataflow; together they hold at most
+     * {@link ContainerPool#WORKER_POOLED_BYTES}, however many channels there are (after a large
+     * build, each pool's few full containers added up to 50 MB).
+     */
+    @Test
+    void aWorkersPoolsTogetherKeepABoundedNumberOfBytes() {
+        ContainerPool.Budget budget = new ContainerPool.Budget();
+        java.util.List<ContainerPool<LongContainer>> pools = new java.util.ArrayList<>();
+        for (int p = 0; p < 200; p++) pools.add(new ContainerPool<>(LongContainer.TYPE, 0, 2, budget));
+        for (ContainerPool<LongContainer> pool : pools) {
+            for (int k = 0; k < 8; k++) {
+                LongContainer c = pool.acquire();
+                for (long i = 0; i < 30_000; i++) c.add(i); // about 256 kB each
+                pool.release(c, k % 2); // by the owner and by another worker
+            }
+        }
+        assertThat(budget.pooled()).isPositive().isLessThanOrEqualTo(ContainerPool.WORKER_POOLED_BYTES);
+        // taking containers out gives their bytes back, to the last one
+        for (ContainerPool<LongContainer> pool : pools) for (int k = 0; k < 8; k++) pool.acquire();
+        assertThat(budget.pooled()).isZero();
     }
 }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class MessageQueueTest {
     private record Entry(long[] time, Container data, ContainerPool<?> home) {}
 
-    private static final ContainerPool<LongContainer> POOL = new ContainerPool<>(LongContainer.TYPE, 0, 1);
+    private static final ContainerPool<LongContainer> POOL = new ContainerPool<>(LongContainer.TYPE, 0, 1, new ContainerPool.Budget());
 
     @Test
     void isFirstInFirstOutThroughWrapsAndGrowth() {
