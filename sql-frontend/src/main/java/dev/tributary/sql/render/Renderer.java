@@ -280,35 +280,54 @@ public final class Renderer {
         boolean identity = copied && outColumns.length == inCodec.arity() && java.util.stream.IntStream.range(0, outColumns.length).allMatch(c -> outColumns[c] == c);
         int last = needed.length() - 1;
         int size = width;
-        Plan[] chain = steps.toArray(Plan[]::new);
+        // the steps as arrays, made once: a plan node's types() builds a list at each call
+        Step[] chain = new Step[steps.size()];
+        for (int k = 0; k < chain.length; k++) {
+            chain[k] = switch (steps.get(k)) {
+                case Plan.Filter f -> new Step.Keep(f.predicates().toArray(ScalarExpr[]::new));
+                case Plan.Map m -> new Step.Append(m.input().types().size(), m.exprs().toArray(ScalarExpr[]::new));
+                case Plan.Project p -> new Step.Pick(p.columns().stream().mapToInt(Integer::intValue).toArray());
+                default -> throw new IllegalStateException();
+            };
+        }
         return rowByRow(in, row -> {
             Object[] values = inCodec.decode(row, needed, last);
             if (values.length < size) values = Arrays.copyOf(values, size);
-            for (Plan st : chain) {
+            for (Step st : chain) {
                 switch (st) {
-                    case Plan.Filter f -> {
-                        for (ScalarExpr p : f.predicates()) {
+                    case Step.Keep k -> {
+                        for (ScalarExpr p : k.predicates()) {
                             if (!Boolean.TRUE.equals(p.eval(values))) return null;
                         }
                     }
-                    case Plan.Map m -> {
-                        int n = m.input().types().size();
-                        List<ScalarExpr> exprs = m.exprs();
-                        for (int e = 0; e < exprs.size(); e++) values[n + e] = exprs.get(e).eval(values);
+                    case Step.Append a -> {
+                        ScalarExpr[] exprs = a.exprs();
+                        for (int e = 0; e < exprs.length; e++) values[a.at() + e] = exprs[e].eval(values);
                     }
-                    case Plan.Project p -> {
+                    case Step.Pick p -> {
                         Object[] next = new Object[size];
-                        List<Integer> columns = p.columns();
-                        for (int c = 0; c < columns.size(); c++) next[c] = values[columns.get(c)];
+                        int[] columns = p.columns();
+                        for (int c = 0; c < columns.length; c++) next[c] = values[columns[c]];
                         values = next;
                     }
-                    default -> throw new IllegalStateException();
                 }
             }
             if (identity) return row;
             if (copied) return inCodec.project(row, outColumns);
             return outCodec.encode(values.length == outColumns.length ? values : Arrays.copyOf(values, outColumns.length));
         });
+    }
+
+    /** One step of a {@link #fused} chain over a row's values. */
+    private sealed interface Step {
+        /** A filter: the row goes on if every predicate is true. */
+        record Keep(ScalarExpr[] predicates) implements Step {}
+
+        /** A map: the values of {@code exprs} written from column {@code at} on. */
+        record Append(int at, ScalarExpr[] exprs) implements Step {}
+
+        /** A projection: the values at {@code columns}, in that order. */
+        record Pick(int[] columns) implements Step {}
     }
 
     /** Per partition (a reduce keyed by the partition columns): the rows sorted, each with its number appended. */
