@@ -96,7 +96,10 @@ public final class HeldState {
      */
     public void check() {
         if (limit == null) return;
-        long bytes = total().bytes();
+        // summed in place, not through parts(): this runs after every input an arrange takes
+        long bytes = 0;
+        for (Trace t : traceOrder) if (!t.isDropped()) bytes += t.heapBytes();
+        for (Other o : others) bytes += o.bytes.getAsLong();
         for (LongSupplier b : buffers) bytes += b.getAsLong();
         String why = limit.exceeded(worker, bytes);
         if (why != null) throw new MemoryLimitExceededException(why);

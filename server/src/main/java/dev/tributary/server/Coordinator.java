@@ -658,8 +658,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             // Filters and projections only shrink what was found: when that fits, so does the
             // answer, and it need not be encoded again to be measured
             boolean grows = peek.steps().stream().anyMatch(st -> st instanceof Plan.Map);
-            if (grows || !session.resultBudget(engine.workers()).takeAll(source)) {
-                Dataflows.ResultBudget budget = session.resultBudget(engine.workers());
+            if (grows || !session.rowBudget().takeAll(source)) {
+                Dataflows.ResultBudget budget = session.rowBudget();
                 if (!budget.takeRows(rows, types)) throw budget.exceeded();
             }
             return rows;
@@ -709,7 +709,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** 53200 if {@code rows}, a read's answer, are more than the session's {@code max_result_size}. */
     private static void checkResultSize(Session session, Map<Row, Long> rows) {
-        Dataflows.ResultBudget budget = session.resultBudget(1);
+        Dataflows.ResultBudget budget = session.rowBudget();
         if (!budget.takeAll(rows)) throw budget.exceeded();
     }
 

@@ -109,6 +109,11 @@ public final class Session {
         return new Dataflows.ResultBudget(bytesSetting("max_result_size"), dataflowMemory(workers));
     }
 
+    /** A budget of {@code max_result_size} bytes for the rows of a read that builds no dataflow (a scan, a seek). */
+    Dataflows.ResultBudget rowBudget() {
+        return new Dataflows.ResultBudget(bytesSetting("max_result_size"), null);
+    }
+
     /** The {@code max_dataflow_memory} one dataflow this session builds on {@code workers} workers may hold, or null for no limit. */
     DataflowMemory dataflowMemory(int workers) {
         long limit = bytesSetting("max_dataflow_memory");
