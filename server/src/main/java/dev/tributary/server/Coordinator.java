@@ -96,7 +96,23 @@ final class Coordinator implements AutoCloseable, Catalog {
     synchronized ArrangementSize arrangementSize(String name) {
         CatalogItem item = byName.get(name);
         if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist");
-        List<List<dev.tributary.arrangements.HeldState.Part>> perWorker = engine.callAll(w -> dataflows[w.index()].held(item.id()));
+        return arrangementSize(item.id());
+    }
+
+    /** Every relation's parts, for {@code tributary_internal.arrangement_sizes}, in object id order. */
+    @Override
+    public synchronized List<dev.tributary.sql.catalog.Catalog.ArrangementPart> arrangementSizes() {
+        List<dev.tributary.sql.catalog.Catalog.ArrangementPart> out = new ArrayList<>();
+        for (CatalogItem item : new TreeMap<>(byId).values()) {
+            for (ArrangementSize.Part p : arrangementSize(item.id()).parts()) {
+                out.add(new dev.tributary.sql.catalog.Catalog.ArrangementPart(item.id(), item.name(), p.name(), p.records(), p.bytes()));
+            }
+        }
+        return out;
+    }
+
+    private ArrangementSize arrangementSize(long id) {
+        List<List<dev.tributary.arrangements.HeldState.Part>> perWorker = engine.callAll(w -> dataflows[w.index()].held(id));
         List<ArrangementSize.Part> parts = new ArrayList<>();
         long records = 0;
         long bytes = 0;
@@ -155,6 +171,11 @@ final class Coordinator implements AutoCloseable, Catalog {
             @Override
             public List<HydrationProgress> hydrationProgress() {
                 return self.hydrationProgress();
+            }
+
+            @Override
+            public List<ArrangementPart> arrangementSizes() {
+                return self.arrangementSizes();
             }
         };
     }

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
  * {@link Tributary#arrangementSize}: a table counts its own arrangement; a materialized view
  * counts the arrangements its dataflow built (its result, its errors, a lookup's re-keyed input)
  * and an AS OF SYSTEM TIME lookup's waiting rows, never the tables it imports; the parts add up to
- * the totals, and the figures are the same on one worker and on several.
+ * the totals, and the figures are the same on one worker and on several, and in
+ * {@code tributary_internal.arrangement_sizes}.
  */
 class ArrangementSizeTest {
     private static long part(ArrangementSize s, String name) {
@@ -42,6 +43,11 @@ class ArrangementSizeTest {
                 assertThat(big.parts()).hasSize(2);
                 partsAddUp(big);
                 assertThat(db.arrangementSize("plain")).isEqualTo(new ArrangementSize(0, 0, List.of()));
+                // the same figures in SQL, a row per part
+                assertThat(db.query("SELECT name, part, records FROM tributary_internal.arrangement_sizes WHERE records > 0 ORDER BY name").text())
+                        .containsExactly(List.of("big", "bySelf", "2"), List.of("t", "bySelf", "3"));
+                assertThat(db.query("SELECT sum(bytes) FROM tributary_internal.arrangement_sizes WHERE name = 'big'").text())
+                        .containsExactly(List.of(String.valueOf(big.bytes())));
                 db.execute("DROP MATERIALIZED VIEW big");
                 for (String gone : List.of("big", "nothing")) {
                     assertThatThrownBy(() -> db.arrangementSize(gone))

@@ -38,4 +38,17 @@ public interface Catalog {
     default List<HydrationProgress> hydrationProgress() {
         return List.of();
     }
+
+    /**
+     * One arrangement (or other state) that relation {@code id}'s own dataflow holds, summed over
+     * the workers: {@code records} updates taking {@code bytes} of heap. A table's part is its
+     * arrangement; a materialized view's or index's parts are what its dataflow built, not what
+     * it reads from the arrangements of its inputs.
+     */
+    record ArrangementPart(long id, String name, String part, long records, long bytes) {}
+
+    /** What every relation's dataflow holds (tributary_internal.arrangement_sizes); asked for only when that relation is read. */
+    default List<ArrangementPart> arrangementSizes() {
+        return List.of();
+    }
 }

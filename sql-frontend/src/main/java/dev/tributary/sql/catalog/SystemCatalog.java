@@ -156,6 +156,7 @@ public final class SystemCatalog {
                 + " is_generated text, generation_expression text, is_updatable text");
         rel(14001, "tributary_internal", "hydration_progress", true, "object_id oid, kind text, name text, phase text, rows_done int8,"
                 + " rows_total int8, started_at tstz");
+        rel(14002, "tributary_internal", "arrangement_sizes", true, "object_id oid, name text, part text, records int8, bytes int8");
         rel(13003, "information_schema", "schemata", true, "catalog_name text, schema_name text, schema_owner text,"
                 + " default_character_set_catalog text, default_character_set_schema text, default_character_set_name text, sql_path text");
     }
@@ -298,12 +299,15 @@ public final class SystemCatalog {
     private final Map<String, String> settings;
     private final Map<String, Boolean> roles;
     private final List<Catalog.HydrationProgress> hydrations;
+    /** Asked only when tributary_internal.arrangement_sizes is read: it visits every worker. */
+    private final java.util.function.Supplier<List<Catalog.ArrangementPart>> arrangementSizes;
 
     /** A snapshot of {@code catalog}'s objects, roles and settings. */
     public SystemCatalog(Catalog catalog) {
         this.settings = Map.copyOf(catalog.settings());
         this.roles = new java.util.TreeMap<>(catalog.roleLogins());
         this.hydrations = List.copyOf(catalog.hydrationProgress());
+        this.arrangementSizes = catalog::arrangementSizes;
         for (SystemRelation r : RELATIONS.values()) {
             add(new Rel(r.id(), r.name(), namespaceOid(r.schema()), r.view() ? "v" : "r", r.columns(), r));
         }
@@ -588,6 +592,11 @@ public final class SystemCatalog {
                 for (Catalog.HydrationProgress h : hydrations) {
                     out.add(row(FIRST_USER_OID + 3 * h.id(), h.kind(), h.name(), h.phase(), h.rowsDone(), h.rowsTotal(),
                             java.time.Instant.ofEpochMilli(h.startedMillis())));
+                }
+            }
+            case "tributary_internal.arrangement_sizes" -> {
+                for (Catalog.ArrangementPart a : arrangementSizes.get()) {
+                    out.add(row(FIRST_USER_OID + 3 * a.id(), a.name(), a.part(), a.records(), a.bytes()));
                 }
             }
             default -> throw new IllegalStateException("no rows for system relation " + r.name());
