@@ -27,8 +27,6 @@ import java.util.List;
 public final class Arrange {
     private Arrange() {}
 
-    /** Merge work an arrange operator does per activation when it has nothing else to do. */
-    static final long IDLE_FUEL = 1 << 9;
 
     /** An arrangement: the stream of its batches and a handle to this worker's trace. */
     public record Arranged(Stream<ListContainer<Batch>> batches, TraceHandle trace) {}
@@ -205,7 +203,7 @@ public final class Arrange {
                     if (frontier.isEmpty()) own.drop();
                 }
             }
-            if (!trace.isDropped() && trace.exert(IDLE_FUEL)) activate.run();
+            if (!trace.isDropped() && trace.exert(Trace.IDLE_FUEL)) activate.run();
         }
     }
 }

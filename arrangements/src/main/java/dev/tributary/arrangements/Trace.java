@@ -142,6 +142,12 @@ public final class Trace {
         listeners.remove(l);
     }
 
+    /**
+     * Merge work an operator that writes a trace does per activation when its worker has nothing
+     * else to do ({@link #exert}), until the trace is merged and compacted.
+     */
+    public static final long IDLE_FUEL = 1 << 9;
+
     /** Does up to about {@code fuel} updates of merge work; returns whether more work remains. */
     public boolean exert(long fuel) {
         if (dropped) return false;

@@ -31,10 +31,17 @@ public final class Arrangement<K, V> {
     private final DataType<V> valType;
     /** For an imported arrangement, where its flatten counts what it has read of the import; null otherwise. */
     private final dev.tributary.arrangements.Hydration hydration;
+    /**
+     * For an imported arrangement, the earliest time it is read at ({@link #readableFrom}; null
+     * otherwise): its flatten advances earlier times to it (see
+     * {@link Collection#flattenBatches(Stream, DataType, BatchRecord, dev.tributary.arrangements.Hydration, long[])}).
+     */
+    private final long[] importSince;
 
     private Arrangement(Stream<ListContainer<Batch>> batches, TraceHandle trace, DataType<K> keyType, DataType<V> valType,
-                        dev.tributary.arrangements.Hydration hydration) {
+                        dev.tributary.arrangements.Hydration hydration, long[] importSince) {
         this.hydration = hydration;
+        this.importSince = importSince;
         this.batches = batches;
         this.trace = trace;
         this.keyType = keyType;
@@ -54,14 +61,14 @@ public final class Arrangement<K, V> {
 
     /** An arrangement over {@code batches} and {@code trace}, whose handle then follows the batches' frontier. */
     static <K, V> Arrangement<K, V> wrap(Stream<ListContainer<Batch>> batches, TraceHandle trace, DataType<K> keyType, DataType<V> valType) {
-        return wrap(batches, trace, keyType, valType, null);
+        return wrap(batches, trace, keyType, valType, null, null);
     }
 
     /** {@link #wrap(Stream, TraceHandle, DataType, DataType)}, whose flatten counts what it reads into {@code hydration} (an import's). */
     private static <K, V> Arrangement<K, V> wrap(Stream<ListContainer<Batch>> batches, TraceHandle trace, DataType<K> keyType, DataType<V> valType,
-                                                 dev.tributary.arrangements.Hydration hydration) {
+                                                 dev.tributary.arrangements.Hydration hydration, long[] importSince) {
         follow(batches, trace);
-        return new Arrangement<>(batches, trace, keyType, valType, hydration);
+        return new Arrangement<>(batches, trace, keyType, valType, hydration, importSince);
     }
 
     /** Advances {@code handle}'s frontiers with the stream's: the reader that only keeps the trace alive. */
@@ -117,7 +124,24 @@ public final class Arrangement<K, V> {
     public Arrangement<K, V> importInto(Scope scope, TraceHandle reader) {
         if (reader.trace() != trace.trace()) throw new IllegalArgumentException("handle of trace '" + reader.trace().name() + "' is not one of '" + trace.trace().name() + "'");
         Arrange.Arranged a = Arrange.importTrace(reader, scope, trace.trace().name());
-        return wrap(a.batches(), a.trace(), keyType, valType, dev.tributary.arrangements.Hydration.of(scope));
+        return wrap(a.batches(), a.trace(), keyType, valType, dev.tributary.arrangements.Hydration.of(scope), readableFrom(a.trace()));
+    }
+
+    /**
+     * The time to which an import through {@code h} may advance earlier times (null: none, with
+     * partially ordered times): the trace's since, before which no reader of the trace can tell
+     * times apart (a handle's own since is not enough: another handle may keep history that a
+     * read of the new dataflow asks for), but not past the last time the trace holds, at which a
+     * reader may read it while the since is ahead of the upper (a server's tables' since follows
+     * the clock; an idle table's upper does not).
+     */
+    private static long[] readableFrom(TraceHandle h) {
+        Antichain since = h.trace().since();
+        Antichain upper = h.upper();
+        if (since.size() != 1 || since.get(0).length != 1 || upper.size() > 1) return null;
+        long t = since.get(0)[0];
+        if (upper.size() == 1) t = Math.min(t, upper.get(0)[0] - 1);
+        return new long[] {t};
     }
 
     /**
@@ -208,7 +232,7 @@ public final class Arrangement<K, V> {
 
     /** The arranged pairs as a collection of {@code f(key, val)}. */
     public <R> Collection<R> flatten(BiFunction<? super K, ? super V, ? extends R> f, DataType<R> outType) {
-        return Collection.flattenBatches(batches, outType, (keys, k, vals, v) -> f.apply(keyType.get(keys, k), valType.get(vals, v)), hydration);
+        return Collection.flattenBatches(batches, outType, (keys, k, vals, v) -> f.apply(keyType.get(keys, k), valType.get(vals, v)), hydration, importSince);
     }
 
     @Override

@@ -573,7 +573,7 @@ public final class Collection<D> {
 
     /** The updates of a stream of batches as a collection, each {@code (key, val)} read by {@code f}. */
     static <R> Collection<R> flattenBatches(Stream<ListContainer<Batch>> batches, DataType<R> outType, BatchRecord<R> f) {
-        return flattenBatches(batches, outType, f, null);
+        return flattenBatches(batches, outType, f, null, null);
     }
 
     /**
@@ -590,9 +590,16 @@ public final class Collection<D> {
      * in the batch and its capability for the rest, and asks to run again: a view built over a
      * million existing rows then takes many short steps of its worker, between which the worker
      * runs everything else, instead of one long one; and what follows it works on bounded messages.
+     *
+     * <p>With {@code since} (one time of a totally ordered scope; null: none) every earlier time is
+     * advanced to {@code since}, and a value's updates that land there are added up into one. An
+     * import passes the time it can be read at from then on: the import's existing batches hold
+     * the times at which their data was written (a table loaded by ten COPYs, ten times), which
+     * no reader can tell apart any more, and without this every operator downstream computed its
+     * result at each of them in turn, and a reduce kept each of those results in its output.
      */
     static <R> Collection<R> flattenBatches(Stream<ListContainer<Batch>> batches, DataType<R> outType, BatchRecord<R> f,
-                                            dev.tributary.arrangements.Hydration hydration) {
+                                            dev.tributary.arrangements.Hydration hydration, long[] since) {
         int arity = batches.scope().arity();
         dev.tributary.timely.OperatorBuilder b = batches.scope().operator("flatten");
         dev.tributary.timely.InputPort<ListContainer<Batch>> in = b.input(batches, Pact.pipeline());
@@ -603,6 +610,7 @@ public final class Collection<D> {
             record Queued(Batch batch, dev.tributary.timely.Capability cap) {}
 
             private final java.util.ArrayDeque<Queued> queued = new java.util.ArrayDeque<>();
+            private final Advance advance = since == null ? null : new Advance(since);
             /** The place in the first queued batch (null: not started). */
             private dev.tributary.arrangements.Cursor at;
 
@@ -628,7 +636,8 @@ public final class Collection<D> {
                     while (c.keyValid() && o.size() < budget) {
                         while (c.valValid() && o.size() < budget) {
                             R r = f.read(c.keyColumn(), c.keyIndex(), c.valColumn(), c.valIndex());
-                            c.forEachTime((times, off, diff) -> append(o, outType, r, times, off, diff));
+                            if (advance == null) c.forEachTime((times, off, diff) -> append(o, outType, r, times, off, diff));
+                            else advance.value(c, o, outType, r);
                             c.stepVal();
                         }
                         if (!c.valValid()) c.stepKey();
@@ -647,6 +656,43 @@ public final class Collection<D> {
             }
         });
         return new Collection<>(out.stream(), outType);
+    }
+
+    /**
+     * Advances a flattened value's times (totally ordered) to a since, one time each (see
+     * {@link #flattenBatches(Stream, DataType, BatchRecord, dev.tributary.arrangements.Hydration, long[])}):
+     * the updates at or before it, which come first, are summed into one at the since, and the
+     * rest pass unchanged.
+     */
+    private static final class Advance implements dev.tributary.arrangements.Cursor.TimeDiffConsumer {
+        private final long[] since;
+        /** The sum of the current value's diffs at or before {@link #since}. */
+        private long advancedDiff;
+        private Updates into;
+        private DataType<Object> type;
+        private Object value;
+
+        Advance(long[] since) {
+            if (since.length != 1) throw new IllegalArgumentException("advancing flattened times needs totally ordered times, not arity " + since.length);
+            this.since = since;
+        }
+
+        @SuppressWarnings("unchecked")
+        <R> void value(dev.tributary.arrangements.Cursor c, Updates into, DataType<R> type, R value) {
+            this.into = into;
+            this.type = (DataType<Object>) type;
+            this.value = value;
+            advancedDiff = 0;
+            c.forEachTime(this);
+            if (advancedDiff != 0) append(into, this.type, value, since, 0, advancedDiff);
+            this.value = null;
+        }
+
+        @Override
+        public void accept(long[] times, int offset, long diff) {
+            if (times[offset] <= since[0]) advancedDiff += diff;
+            else append(into, type, value, times, offset, diff);
+        }
     }
 
     @Override

@@ -71,12 +71,14 @@ final class Reduce {
         TraceHandle own = output.share();
         own.setPhysicalCompaction(Antichain.empty(arity));
         TraceWriter writer = new TraceWriter(new Batcher(keyProto, outProto, arity), output.trace(), out, b.displayName(), arity);
-        b.build(new Logic<>(b.displayName(), in, input, own, writer, source.keyType(), source.valType(), logic, readsKey, outType, arity));
+        b.build(new Logic<>(b.displayName(), in, input, own, writer, source.keyType(), source.valType(), logic, readsKey, outType, arity, b.idleActivator()));
         return Arrangement.wrap(out.stream(), output, source.keyType(), outType);
     }
 
     private static final class Logic<K, V, R> implements OperatorLogic {
         private final InputPort<ListContainer<Batch>> in;
+        /** Schedules the operator at a step where its worker is otherwise idle, to merge its output. */
+        private final Runnable idle;
         private TraceHandle input;
         private TraceHandle output;
         private final TraceWriter writer;
@@ -121,7 +123,8 @@ final class Reduce {
         private final List<K> due = new ArrayList<>();
 
         Logic(String opName, InputPort<ListContainer<Batch>> in, TraceHandle input, TraceHandle output, TraceWriter writer, DataType<K> keyType,
-                DataType<V> valType, Reducer<K, V, R> logic, boolean readsKey, DataType<R> outType, int arity) {
+                DataType<V> valType, Reducer<K, V, R> logic, boolean readsKey, DataType<R> outType, int arity, Runnable idle) {
+            this.idle = idle;
             this.opName = opName;
             this.in = in;
             this.input = input;
@@ -157,7 +160,15 @@ final class Reduce {
         public void schedule() {
             in.forEach(receive);
             Antichain frontier = in.frontier();
-            if (frontier.equals(done)) return;
+            if (!frontier.equals(done)) decide(frontier);
+            // The output's merges go on in the worker's idle steps, as an arrange operator's do:
+            // otherwise a trace that stops changing keeps the batches it has, and a reduce built
+            // over data written at many times keeps a result per key for each of them.
+            if (!output.isDropped() && output.trace().exert(Trace.IDLE_FUEL)) idle.run();
+        }
+
+        /** Decides the times the frontier's move to {@code frontier} completes, and compacts behind it. */
+        private void decide(Antichain frontier) {
             round(frontier);
             input.forgetReusedCursor();
             output.forgetReusedCursor();

@@ -68,7 +68,7 @@ final class TopK {
         TraceHandle own = output.share();
         own.setPhysicalCompaction(Antichain.empty(1));
         TraceWriter writer = new TraceWriter(new Batcher(keyProto, valProto, 1), output.trace(), out, b.displayName(), 1);
-        b.build(new Logic<>(b.displayName(), in, input, own, writer, source.keyType(), source.valType(), offset, limit));
+        b.build(new Logic<>(b.displayName(), in, input, own, writer, source.keyType(), source.valType(), offset, limit, b.idleActivator()));
         return Arrangement.wrap(out.stream(), output, source.keyType(), source.valType());
     }
 
@@ -97,6 +97,8 @@ final class TopK {
     private static final class Logic<K, V> implements OperatorLogic {
         private final String opName;
         private final InputPort<ListContainer<Batch>> in;
+        /** Schedules the operator at a step where its worker is otherwise idle, to merge its output. */
+        private final Runnable idle;
         private TraceHandle input;
         private TraceHandle output;
         private final TraceWriter writer;
@@ -129,7 +131,8 @@ final class TopK {
         private final long[] time1 = new long[1];
 
         Logic(String opName, InputPort<ListContainer<Batch>> in, TraceHandle input, TraceHandle output, TraceWriter writer, DataType<K> keyType,
-                DataType<V> valType, long offset, long limit) {
+                DataType<V> valType, long offset, long limit, Runnable idle) {
+            this.idle = idle;
             this.opName = opName;
             this.in = in;
             this.input = input;
@@ -155,7 +158,15 @@ final class TopK {
         public void schedule() {
             in.forEach(receive);
             Antichain frontier = in.frontier();
-            if (frontier.equals(done)) return;
+            if (!frontier.equals(done)) decide(frontier);
+            // The output's merges go on in the worker's idle steps, as an arrange operator's do:
+            // otherwise a trace that stops changing keeps the batches it has, and a reduce built
+            // over data written at many times keeps a result per key for each of them.
+            if (!output.isDropped() && output.trace().exert(Trace.IDLE_FUEL)) idle.run();
+        }
+
+        /** Decides the times the frontier's move to {@code frontier} completes, and compacts behind it. */
+        private void decide(Antichain frontier) {
             round(frontier);
             input.forgetReusedCursor();
             output.forgetReusedCursor();

@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
  * Flattening an arrangement into a collection reads a bounded number of updates per step of its
  * worker, so that a dataflow built over a large existing arrangement leaves the worker between
  * bounded steps; the accumulated output is still the arrangement's contents, and an imported
- * arrangement's flatten counts what it read into the dataflow's {@link Hydration}.
+ * arrangement's flatten counts what it read into the dataflow's {@link Hydration}, and advances
+ * the times before the import's since to it, so that what was written at many times reaches the
+ * new dataflow as one time.
  */
 class FlattenTest {
     private static final DataType<Long> L = DataType.longs();
@@ -58,6 +60,63 @@ class FlattenTest {
             assertThat(seen).hasSize(n);
             for (long i = 0; i < n; i++) assertThat(seen.get(KV.of(i, i * 3))).isEqualTo(1L);
             assertThat(hydration[0].done()).isEqualTo(n);
+            in[0].close();
+        });
+    }
+
+    /**
+     * Ten rounds of writes (each key changed at every round, some keys deleted again) then an
+     * import: the new dataflow sees every existing update at the import's since, one per value,
+     * and the accumulation is the arrangement's contents; a reduce over it evaluates each key once
+     * and its output holds one update per key.
+     */
+    @Test
+    void anImportAdvancesTheTimesBeforeItsSinceToItAndAddsThemUp() {
+        int keys = 1000;
+        int rounds = 10;
+        Timely.run(Config.workers(1), w -> {
+            InputSession<KV<Long, Long>>[] in = new InputSession[1];
+            Arrangement<Long, Long>[] arranged = new Arrangement[1];
+            Probe built = w.dataflow("source", scope -> {
+                in[0] = InputSession.create(scope, "in", DataType.pairs(L, L));
+                arranged[0] = in[0].collection().arrangeByKey(KV::key, L, KV::val, L);
+                return arranged[0].asCollection().probe();
+            });
+            for (int r = 0; r < rounds; r++) {
+                for (long k = 0; k < keys; k++) {
+                    in[0].insert(KV.of(k, (long) r));
+                    if (r > 0) in[0].update(KV.of(k, (long) r - 1), -1);
+                }
+                if (r == rounds - 1) for (long k = 0; k < keys; k += 2) in[0].update(KV.of(k, (long) r), -1);
+                in[0].advanceTo(r + 1);
+                w.stepWhile(() -> built.lessThan(in[0].time()));
+            }
+            // the source's batches not all merged yet: some hold the times they were written at
+            assertThat(arranged[0].trace().batches().size()).isGreaterThan(1);
+
+            long since = arranged[0].trace().logicalCompaction().get(0)[0];
+            assertThat(since).isPositive();
+            Map<KV<Long, Long>, Long> seen = new HashMap<>();
+            java.util.Set<Long> times = new java.util.HashSet<>();
+            long[] updates = new long[1];
+            Arrangement<Long, Long>[] counted = new Arrangement[1];
+            Probe probe = w.dataflow("reader", scope -> {
+                Arrangement<Long, Long> imported = arranged[0].importInto(scope);
+                Collection<KV<Long, Long>> flat = imported.asCollection().inspect((kv, t, diff) -> {
+                    seen.merge(kv, diff, Long::sum);
+                    times.add(t[0]);
+                    updates[0]++;
+                });
+                counted[0] = flat.arrangeByKey(KV::key, L, KV::val, L).reduce("count", (k, vals, out) -> out.add((long) vals.size(), 1), L);
+                return flat.concat(counted[0].asCollection()).probe();
+            });
+            w.stepWhile(() -> probe.lessThan(rounds));
+            assertThat(times).containsExactly(since);
+            assertThat(updates[0]).isLessThan((long) keys * (2 * rounds - 1));
+            seen.values().removeIf(d -> d == 0);
+            assertThat(seen).hasSize(keys / 2);
+            for (long k = 1; k < keys; k += 2) assertThat(seen.get(KV.of(k, (long) rounds - 1))).isEqualTo(1L);
+            assertThat(counted[0].trace().trace().updateCount()).isEqualTo(keys / 2);
             in[0].close();
         });
     }

@@ -104,4 +104,36 @@ class ReduceCompactionTest {
         m.values().removeIf(v -> v == 0);
         return m;
     }
+
+    /**
+     * A reduce's and a top-k's outputs are traces they write themselves: once the input stops
+     * changing they go on merging in the worker's idle steps, as an arrangement does, until each
+     * key holds one update (before, the history of every round stayed for good).
+     */
+    @Test
+    void anIdleReduceOrTopKMergesItsOutputToOneUpdatePerKey() {
+        int keys = 1000;
+        int rounds = 10;
+        DataType<Long> l = DataType.longs();
+        Timely.run(Config.workers(1), w -> {
+            InputSession<KV<Long, Long>>[] in = new InputSession[1];
+            List<Arrangement<Long, Long>> outputs = new ArrayList<>();
+            Probe probe = w.dataflow("reduces", scope -> {
+                in[0] = InputSession.create(scope, "in", DataType.pairs(l, l));
+                Arrangement<Long, Long> byKey = in[0].collection().arrangeByKey(KV::key, l, KV::val, l);
+                outputs.add(byKey.reduce("count", (k, vals, out) -> out.add((long) vals.size(), 1), l));
+                outputs.add(byKey.topK("min", 0, 1));
+                return outputs.get(0).asCollection().concat(outputs.get(1).asCollection()).probe();
+            });
+            for (int r = 0; r < rounds; r++) {
+                for (long k = 0; k < keys; k++) in[0].insert(KV.of(k, (long) (rounds - r))); // a new count and a new least value
+                in[0].advanceTo(r + 1);
+                w.stepWhile(() -> probe.lessThan(in[0].time()));
+            }
+            for (Arrangement<Long, Long> out : outputs) assertThat(out.trace().trace().updateCount()).isGreaterThan(keys);
+            for (int step = 0; step < 100_000 && outputs.stream().anyMatch(o -> o.trace().trace().updateCount() > keys); step++) w.step();
+            for (Arrangement<Long, Long> out : outputs) assertThat(out.trace().trace().updateCount()).as(out.toString()).isEqualTo(keys);
+            in[0].close();
+        });
+    }
 }

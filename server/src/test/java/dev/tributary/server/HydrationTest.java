@@ -174,4 +174,33 @@ class HydrationTest {
             assertThat(db.query("SELECT count(*) FROM quiet_v WHERE k > 90").text()).containsExactly(List.of("10"));
         }
     }
+
+    /**
+     * A table written at many times, then left alone while the clock and other tables move on
+     * (its since then runs ahead of its upper): a view built over it reads its rows as of one
+     * time, so it is readable at once and its aggregate holds one result per group, not one per
+     * time the table was written at.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void aViewOverATableWrittenAtManyTimesIsBuiltAsOfOneTime(int workers) {
+        Clock.Manual clock = (Clock.Manual) Clock.manual(0);
+        try (Tributary db = Tributary.inMemory(clock, workers)) {
+            db.execute("CREATE TABLE quiet (k int, v int)");
+            for (int i = 0; i < 10; i++) {
+                db.execute("INSERT INTO quiet SELECT j, j % 7 FROM generate_series(" + (i * 100 + 1) + ", " + (i * 100 + 100) + ") AS s(j)");
+            }
+            db.execute("CREATE TABLE busy (k int)");
+            for (int i = 0; i < 3; i++) {
+                db.execute("INSERT INTO busy VALUES (" + i + ")");
+                clock.advanceTo(clock.now() + 2_000);
+                assertThat(db.query("SELECT count(*) FROM busy").text()).containsExactly(List.of(String.valueOf(i + 1)));
+            }
+            db.execute("CREATE MATERIALIZED VIEW g AS SELECT k % 10 AS g, count(*) AS n, sum(v) AS s FROM quiet GROUP BY 1");
+            assertThat(db.query("SELECT count(*), sum(n), sum(s) FROM g").text()).containsExactly(List.of("10", "1000", "3003"));
+            ArrangementSize size = db.arrangementSize("g");
+            assertThat(size.parts()).filteredOn(p -> p.name().equals("aggregate")).singleElement()
+                    .satisfies(p -> assertThat(p.records()).isEqualTo(10));
+        }
+    }
 }
