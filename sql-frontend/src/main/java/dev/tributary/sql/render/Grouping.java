@@ -50,7 +50,6 @@ final class Grouping {
     private static final int ROWS = -1;
     /** A collated part's tag: {@link #MAIN}, an ordered aggregate's slot, or {@link #BASIC}. */
     private static final RowCodec TAG = RowCodec.of(SqlType.BIGINT);
-    private static final int TAG_BYTES = TAG.encode(0L).byteLength();
     private static final RowCodec FLAG = RowCodec.of(SqlType.BOOLEAN);
     private static final int MAIN = -1;
     private static final int BASIC = -2;
@@ -386,8 +385,7 @@ final class Grouping {
 
     /** A collated row without its tag. */
     private static Row untagged(Row v) {
-        int from = TAG_BYTES;
-        return Row.fromBytes(v.toBytes(), from, v.byteLength() - from);
+        return TAG.suffix(v);
     }
 
     // ------------------------------------------------------------------ basic

@@ -28,7 +28,13 @@ import java.util.StringJoiner;
  * concatenates their columns. Payloads:
  * <ul>
  *   <li>BOOLEAN: one byte, 0 or 1.</li>
- *   <li>SMALLINT, INTEGER, BIGINT: the {@code long}, big-endian, sign bit flipped (8 bytes).</li>
+ *   <li>SMALLINT, INTEGER, BIGINT: a header byte, then the {@code long}'s low {@code n} bytes,
+ *       big-endian, where {@code n} (0 to 8) is the fewest that hold it (for a negative value,
+ *       the fewest that hold its complement): the header is {@code 9 + n} for a value of at
+ *       least 0 and {@code 8 - n} for a negative one, so a header orders values by sign and
+ *       magnitude class, and the bytes within a class. 0 and -1 take one byte, an id below a
+ *       million four, where a fixed width took eight: most integers in rows are small, and an
+ *       arrangement holds every one of them.</li>
  *   <li>REAL, DOUBLE: the IEEE bits, big-endian, with the sign bit flipped for positive values and
  *       all bits flipped for negative ones (8 bytes). {@code -0.0} is stored as {@code 0.0} and
  *       every NaN as the one canonical NaN, which sorts above infinity, as in PostgreSQL; so
@@ -84,8 +90,11 @@ public final class RowCodec {
 
     private final List<SqlType> types;
     private final SqlType.Kind[] kinds;
-    /** Payload bytes of each column when fixed, else -1. */
+    /** Payload bytes of each column when fixed, else {@link #VARIABLE} or {@link #INTEGER}. */
     private final int[] widths;
+    private static final int VARIABLE = -1;
+    /** The width of an integer column: a header byte says how many follow. */
+    private static final int INTEGER = -2;
     /** For each ARRAY column, the codec of its elements (one column); for each RECORD column, of its fields; null for other columns. */
     private final RowCodec[] elements;
     private static final byte ARRAY_END = 0x00;
@@ -111,10 +120,11 @@ public final class RowCodec {
     private static int payloadWidth(SqlType.Kind kind) {
         return switch (kind) {
             case BOOLEAN -> 1;
-            case SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, TIME, TIMESTAMP, TIMESTAMPTZ -> 8;
+            case SMALLINT, INTEGER, BIGINT -> INTEGER;
+            case REAL, DOUBLE, TIME, TIMESTAMP, TIMESTAMPTZ -> 8;
             case DATE -> 4;
             case INTERVAL -> 32;
-            case NUMERIC, TEXT, VARCHAR, CHAR, BYTEA, UNKNOWN, ARRAY, RECORD -> -1;
+            case NUMERIC, TEXT, VARCHAR, CHAR, BYTEA, UNKNOWN, ARRAY, RECORD -> VARIABLE;
         };
     }
 
@@ -171,7 +181,7 @@ public final class RowCodec {
     private void writeValue(Writer w, int c, Object v) {
         switch (kinds[c]) {
             case BOOLEAN -> w.put((Boolean) v ? 1 : 0);
-            case SMALLINT, INTEGER, BIGINT -> w.putLong((Long) v ^ Long.MIN_VALUE);
+            case SMALLINT, INTEGER, BIGINT -> w.putInteger((Long) v);
             case REAL, DOUBLE -> w.putLong(doubleKey((Double) v));
             case NUMERIC -> writeNumeric(w, (BigDecimal) v, types.get(c).scale());
             case TEXT, VARCHAR, UNKNOWN -> writeString(w, (String) v);
@@ -415,6 +425,14 @@ public final class RowCodec {
         return new Row(out);
     }
 
+    /** The columns of {@code row} after its first ones, which are this codec's columns (a byte copy). */
+    public Row suffix(Row row) {
+        byte[] b = row.bytes;
+        int pos = 0;
+        for (int c = 0; c < kinds.length; c++) pos = end(b, pos, c);
+        return Row.fromBytes(b, pos, b.length - pos);
+    }
+
     /** The row of {@code a}'s columns then {@code b}'s (a byte copy); its codec is {@link #concat(RowCodec)}. */
     public Row concat(Row a, Row b) {
         return Row.concat(a, b);
@@ -441,6 +459,7 @@ public final class RowCodec {
         if (b[pos] == NULL) return pos + 1;
         int w = widths[c];
         if (w >= 0) return pos + 1 + w;
+        if (w == INTEGER) return pos + 2 + integerBytes(b[pos + 1]);
         if (kinds[c] == SqlType.Kind.RECORD) {
             int p = pos + 1;
             for (int f = 0; f < elements[c].kinds.length; f++) p = elements[c].end(b, p, f);
@@ -482,7 +501,7 @@ public final class RowCodec {
         int p = pos + 1;
         return switch (kinds[c]) {
             case BOOLEAN -> b[p] != 0;
-            case SMALLINT, INTEGER, BIGINT -> getLong(b, p) ^ Long.MIN_VALUE;
+            case SMALLINT, INTEGER, BIGINT -> getInteger(b, p);
             case REAL, DOUBLE -> doubleFromKey(getLong(b, p));
             case NUMERIC -> readNumeric(b, p, types.get(c).scale());
             case TEXT, VARCHAR, UNKNOWN -> new String(unescape(b, p), StandardCharsets.UTF_8);
@@ -570,6 +589,20 @@ public final class RowCodec {
         return new Interval((int) (fields >> 32), (int) fields, getLong(b, pos + 24) ^ Long.MIN_VALUE);
     }
 
+    /** The payload bytes after an integer's header {@code h}. */
+    private static int integerBytes(byte h) {
+        return h >= 9 ? h - 9 : 8 - h;
+    }
+
+    /** The integer whose header is at {@code p}. */
+    private static long getInteger(byte[] b, int p) {
+        byte h = b[p];
+        int n = integerBytes(h);
+        long v = h >= 9 ? 0 : -1;
+        for (int i = 1; i <= n; i++) v = v << 8 | b[p + i] & 0xFF;
+        return v;
+    }
+
     private static long getLong(byte[] b, int p) {
         return (long) getInt(b, p) << 32 | getInt(b, p + 4) & 0xFFFFFFFFL;
     }
@@ -617,6 +650,15 @@ public final class RowCodec {
         void putLong(long v) {
             putInt((int) (v >>> 32));
             putInt((int) v);
+        }
+
+        /** An integer column's payload: its header and its significant bytes (see the class comment). */
+        void putInteger(long v) {
+            long magnitude = v < 0 ? ~v : v;
+            int n = (71 - Long.numberOfLeadingZeros(magnitude)) >> 3;
+            ensure(1 + n);
+            buf[length++] = (byte) (v < 0 ? 8 - n : 9 + n);
+            for (int i = n - 1; i >= 0; i--) buf[length++] = (byte) (v >>> (i << 3));
         }
 
         /** Inverts every byte written since {@code from}. */

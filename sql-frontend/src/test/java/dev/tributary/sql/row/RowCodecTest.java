@@ -29,7 +29,20 @@ class RowCodecTest {
     void integersSortBySignedValue() {
         assertThat(one(SqlType.INTEGER, -1L)).isLessThan(one(SqlType.INTEGER, 0L));
         assertThat(one(SqlType.BIGINT, Long.MIN_VALUE)).isLessThan(one(SqlType.BIGINT, -1L));
-        assertThat(one(SqlType.BIGINT, 1L).byteLength()).isEqualTo(9);
+    }
+
+    /** A tag, a header, and the bytes the value needs: small integers, the most common ones, take little room. */
+    @Test
+    void integersTakeTheBytesTheyNeed() {
+        assertThat(one(SqlType.INTEGER, 0L).byteLength()).isEqualTo(2);
+        assertThat(one(SqlType.INTEGER, -1L).byteLength()).isEqualTo(2);
+        assertThat(one(SqlType.INTEGER, 7L).byteLength()).isEqualTo(3);
+        assertThat(one(SqlType.INTEGER, -256L).byteLength()).isEqualTo(3);
+        assertThat(one(SqlType.INTEGER, 1_000_000L).byteLength()).isEqualTo(5);
+        assertThat(one(SqlType.BIGINT, Long.MIN_VALUE).byteLength()).isEqualTo(10);
+        assertThat(one(SqlType.BIGINT, Long.MAX_VALUE).byteLength()).isEqualTo(10);
+        assertThat(one(SqlType.BIGINT, -257L)).isLessThan(one(SqlType.BIGINT, -256L));
+        assertThat(one(SqlType.BIGINT, 255L)).isLessThan(one(SqlType.BIGINT, 256L));
     }
 
     @Test

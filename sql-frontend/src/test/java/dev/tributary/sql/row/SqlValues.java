@@ -51,8 +51,10 @@ final class SqlValues {
     static Arbitrary<Object> values(SqlType type) {
         Arbitrary<?> a = switch (type.kind()) {
             case BOOLEAN -> Arbitraries.of(true, false);
-            case SMALLINT, INTEGER, BIGINT -> mix(Arbitraries.of(-1L, 0L, 1L, 2L, 255L, 256L, Long.MIN_VALUE, Long.MAX_VALUE),
-                    Arbitraries.longs());
+            // the edges of each payload length (integers take as many bytes as they need), and small values
+            case SMALLINT, INTEGER, BIGINT -> mix(Arbitraries.of(-1L, 0L, 1L, 2L, -2L, 255L, 256L, -255L, -256L, -257L, 65535L, 65536L,
+                            -65536L, -65537L, (1L << 56) - 1, 1L << 56, -(1L << 56), -(1L << 56) - 1, Long.MIN_VALUE, Long.MAX_VALUE),
+                    mix(Arbitraries.longs(), Arbitraries.longs().between(-70_000, 70_000)));
             case REAL, DOUBLE -> mix(Arbitraries.of(0.0, -0.0, 1.5, -1.5, Double.NaN, Double.longBitsToDouble(0xfff0000000000123L),
                     Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MAX_VALUE),
                     Arbitraries.doubles());
