@@ -109,17 +109,42 @@ public final class Batch {
     Batch(Column keys, int[] keyOffsets, Column vals, int[] valOffsets, long[] times, long[] diffs, int updates, int arity,
             Description description, long maxTime) {
         this.keys = keys;
-        this.keyOffsets = keyOffsets;
         this.vals = vals;
-        this.valOffsets = valOffsets;
         this.times = times;
-        this.diffs = diffs;
         this.updates = updates;
         this.arity = arity;
         this.description = description;
         this.maxTime = maxTime;
         this.oneValPerKey = vals.size() == keys.size();
         this.oneUpdatePerVal = updates == vals.size();
+        // Offsets 0, 1, 2, ... and diffs all 1 are the same array for every such batch. Not for
+        // batches of longs, whose arrays go back to their pool for reuse (and are few).
+        boolean pooled = keys instanceof LongColumn && vals instanceof LongColumn;
+        boolean identityKeys = !pooled && oneValPerKey;
+        boolean identityVals = !pooled && oneUpdatePerVal;
+        boolean unitDiffs = !pooled && allOnes(diffs, updates);
+        this.keyOffsets = identityKeys ? SharedArrays.identity(keys.size() + 1) : keyOffsets;
+        this.valOffsets = identityVals ? SharedArrays.identity(vals.size() + 1) : valOffsets;
+        this.diffs = unitDiffs ? SharedArrays.ones(updates) : diffs;
+        this.sharedArrays = (identityKeys ? SHARED_KEY_OFFSETS : 0) | (identityVals ? SHARED_VAL_OFFSETS : 0) | (unitDiffs ? SHARED_DIFFS : 0);
+    }
+
+    /** Which of the batch's arrays are {@link SharedArrays} (held by many batches, so counted by none). */
+    private final int sharedArrays;
+    private static final int SHARED_KEY_OFFSETS = 1;
+    private static final int SHARED_VAL_OFFSETS = 2;
+    private static final int SHARED_DIFFS = 4;
+
+    /** Whether {@code array} is one of this batch's arrays that it shares with other batches ({@link SharedArrays}; longer than its contents). */
+    boolean isShared(Object array) {
+        return array == keyOffsets && (sharedArrays & SHARED_KEY_OFFSETS) != 0
+                || array == valOffsets && (sharedArrays & SHARED_VAL_OFFSETS) != 0
+                || array == diffs && (sharedArrays & SHARED_DIFFS) != 0;
+    }
+
+    private static boolean allOnes(long[] diffs, int updates) {
+        for (int i = 0; i < updates; i++) if (diffs[i] != 1) return false;
+        return true;
     }
 
     static long maxTime(long[] times, int updates, int arity) {
@@ -317,9 +342,11 @@ public final class Batch {
 
     /** Heap bytes of the batch's arrays and columns (and of its key filter and fences, if it has them). */
     public long heapBytes() {
-        return 64 + keys.heapBytes() + vals.heapBytes() + Column.arrayBytes(keyOffsets.length, 4) + Column.arrayBytes(valOffsets.length, 4)
-                + Column.arrayBytes(times.length, 8) + Column.arrayBytes(diffs.length, 8) + (filter == null ? 0 : filter.heapBytes())
-                + (fences == null ? 0 : fences.bytes());
+        return 64 + keys.heapBytes() + vals.heapBytes()
+                + ((sharedArrays & SHARED_KEY_OFFSETS) != 0 ? 0 : Column.arrayBytes(keyOffsets.length, 4))
+                + ((sharedArrays & SHARED_VAL_OFFSETS) != 0 ? 0 : Column.arrayBytes(valOffsets.length, 4))
+                + Column.arrayBytes(times.length, 8) + ((sharedArrays & SHARED_DIFFS) != 0 ? 0 : Column.arrayBytes(diffs.length, 8))
+                + (filter == null ? 0 : filter.heapBytes()) + (fences == null ? 0 : fences.bytes());
     }
 
     /** A cursor over {@code batches} read as one (they may overlap in keys). */
