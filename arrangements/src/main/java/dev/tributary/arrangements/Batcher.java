@@ -119,6 +119,91 @@ public final class Batcher {
         compactAt = mark(Math.max(compactMin, 2L * buffer.size()));
     }
 
+    /** Seals at least this large consider {@link #consolidateByHash}: a view's build, not a round's changes. */
+    static final int HASH_MIN = 1 << 14;
+
+    /**
+     * Before a large seal's sort: adds up the repeats among the first {@code count} records of
+     * {@link #index} through a hash table, when a sample says at least half of them are repeats,
+     * and returns how many distinct records remain there (their diffs in the buffer now the sums;
+     * those that sum to zero dropped). A sort of a million records is bound by the memory it reads
+     * at random, a hash pass mostly by reading the buffer in order: a grouping's build (a
+     * million rows into a hundred thousand groups' sums, or ten thousand groups' values) then
+     * sorts what is distinct, not every row. The sample is by hash value, so every copy of a
+     * sampled record is in it and its share of repeats is the whole's (a sample of the latest
+     * records would not see repeats spread across the buffer). Batches of longs have a faster sort
+     * of their own and skip this.
+     */
+    private int consolidateByHash(int count) {
+        Column keys = buffer.keys();
+        Column vals = buffer.vals();
+        if (count < HASH_MIN || keys instanceof LongColumn && vals instanceof LongColumn) return count;
+        long[] times = buffer.times();
+        long[] diffs = buffer.diffs();
+        int a = arity;
+        long[] h = new long[buffer.size()];
+        int shift = Math.max(0, 31 - Integer.numberOfLeadingZeros(count / SAMPLE));
+        if (sampleSlots == null) sampleSlots = new long[2 * SAMPLE];
+        long[] slots = sampleSlots;
+        Arrays.fill(slots, 0L);
+        int sampled = 0;
+        int sampledDistinct = 0;
+        for (int i = 0; i < count; i++) {
+            int x = index[i];
+            long hx = keys.hash(x) * 0x9E3779B97F4A7C15L + vals.hash(x);
+            for (int k = 0; k < a; k++) hx = hx * 0x9E3779B97F4A7C15L + times[x * a + k];
+            // every bit mixed into every other (murmur3's finalizer): the table takes low bits and
+            // the sample high ones, and a row's hash alone varies in few bits (linear probing
+            // then walked long runs of filled slots)
+            hx = (hx ^ hx >>> 33) * 0xff51afd7ed558ccdL;
+            hx = (hx ^ hx >>> 33) * 0xc4ceb9fe1a85ec53L;
+            hx ^= hx >>> 33;
+            h[x] = hx;
+            if (shift > 0 && hx >>> (64 - shift) != 0 || sampledDistinct >= SAMPLE) continue;
+            sampled++;
+            long tag = hx == 0 ? 1 : hx;
+            int slot = (int) (tag & (slots.length - 1));
+            while (slots[slot] != 0 && slots[slot] != tag) slot = (slot + 1) & (slots.length - 1);
+            if (slots[slot] == 0) {
+                slots[slot] = tag;
+                sampledDistinct++;
+            }
+        }
+        if (sampled < 64 || 2L * sampledDistinct > sampled) return count;
+        // a slot holds a record's hash (high half) and the record plus one (low half): a probe
+        // reads the buffer only where the hashes match
+        long[] table = new long[Integer.highestOneBit(count) << 2];
+        int mask = table.length - 1;
+        int out = 0;
+        for (int i = 0; i < count; i++) {
+            int x = index[i];
+            long hx = h[x];
+            long high = hx & 0xFFFFFFFF00000000L;
+            int slot = (int) hx & mask;
+            long e;
+            while ((e = table[slot]) != 0) {
+                int y = (int) e - 1;
+                if ((e & 0xFFFFFFFF00000000L) == high && keys.equal(y, keys, x) && vals.equal(y, vals, x)
+                        && Times.equal(times, y * a, times, x * a, a)) {
+                    diffs[y] += diffs[x];
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+            if (e == 0) {
+                table[slot] = high | (x + 1L);
+                index[out++] = x;
+            }
+        }
+        int kept = 0;
+        for (int i = 0; i < out; i++) if (diffs[index[i]] != 0) index[kept++] = index[i];
+        hashConsolidations++;
+        return kept;
+    }
+
+    /** How many seals {@link #consolidateByHash} shrank (for tests). */
+    int hashConsolidations;
+
     /** {@code size} as a buffer size to consolidate at, capped where an array still fits. */
     private static int mark(long size) {
         return (int) Math.min(Integer.MAX_VALUE - 8, size);
@@ -189,6 +274,7 @@ public final class Batcher {
             if (Times.beyond(upper, times, i * arity)) spare.appendFrom(buffer, i);
             else index[ready++] = i;
         }
+        ready = consolidateByHash(ready);
         sort(ready);
         Column keys = buffer.keys();
         Column vals = buffer.vals();
@@ -251,12 +337,22 @@ public final class Batcher {
         sorter.releaseScratch(keep);
     }
 
+    /**
+     * Whether the records last sorted all have one time: a view's build reads everything at one
+     * time, and then neither the sort nor the consolidation compares times, a cache miss each in
+     * a buffer of a million records whose keys and values tie (its groups).
+     */
+    private boolean oneTime;
+
     /** Sorts the first {@code count} entries of {@link #index}, records of the buffer, by {@code (key, val, time)}. */
     private void sort(int count) {
         Column keys = buffer.keys();
         Column vals = buffer.vals();
         long[] times = buffer.times();
         int a = arity;
+        oneTime = oneTime(times, count);
+        // arity 0 compares no time: what the comparators below do once the times are known to tie
+        int ta = oneTime ? 0 : a;
         if (a == 1 && keys instanceof LongColumn lk && (vals instanceof LongColumn || vals instanceof UnitColumn)) {
             // A unit value sorts as the value 0 of every record.
             long[] v = vals instanceof LongColumn lv ? lv.array() : zeros(buffer.size());
@@ -284,18 +380,26 @@ public final class Batcher {
                     int ly = bk.length(y);
                     c = lx <= 16 && ly <= 16 ? Integer.compare(lx, ly) : bk.compare(x, bk, y);
                 }
-                return c != 0 ? c : compareValTime(vals, times, a, x, y);
+                return c != 0 ? c : compareValTime(vals, times, ta, x, y);
             });
         } else sorter.sort(index, count, (x, y) -> {
             int c = keys.compare(x, keys, y);
-            return c != 0 ? c : compareValTime(vals, times, a, x, y);
+            return c != 0 ? c : compareValTime(vals, times, ta, x, y);
         });
+    }
+
+    /** Whether the first {@code count} records of {@link #index} have the same time (of arity 1). */
+    private boolean oneTime(long[] times, int count) {
+        if (arity != 1 || count == 0) return false;
+        long t = times[index[0]];
+        for (int i = 1; i < count; i++) if (times[index[i]] != t) return false;
+        return true;
     }
 
     /** Records {@code x} and {@code y} of the buffer by value, then time: the order after the key. */
     private static int compareValTime(Column vals, long[] times, int arity, int x, int y) {
         int c = vals.compare(x, vals, y);
-        return c != 0 ? c : Times.compare(times, x * arity, times, y * arity, arity);
+        return c != 0 || arity == 0 ? c : Times.compare(times, x * arity, times, y * arity, arity);
     }
 
     /** The sort's key prefixes by buffer position (byte-string keys), kept between seals. */
@@ -312,7 +416,7 @@ public final class Batcher {
             groupFirst = new int[Math.max(count, groupFirst.length * 2)];
             groupSum = new long[groupFirst.length];
         }
-        int a = arity;
+        int a = oneTime ? 0 : arity;
         int groups = 0;
         int i = 0;
         while (i < count) {
