@@ -141,33 +141,15 @@ public final class Batcher {
         long[] times = buffer.times();
         long[] diffs = buffer.diffs();
         int a = arity;
-        long[] h = new long[buffer.size()];
         int shift = Math.max(0, 31 - Integer.numberOfLeadingZeros(count / SAMPLE));
-        if (sampleSlots == null) sampleSlots = new long[2 * SAMPLE];
-        long[] slots = sampleSlots;
-        Arrays.fill(slots, 0L);
+        clearSample();
         int sampled = 0;
         int sampledDistinct = 0;
-        for (int i = 0; i < count; i++) {
-            int x = index[i];
-            long hx = keys.hash(x) * 0x9E3779B97F4A7C15L + vals.hash(x);
-            for (int k = 0; k < a; k++) hx = hx * 0x9E3779B97F4A7C15L + times[x * a + k];
-            // every bit mixed into every other (murmur3's finalizer): the table takes low bits and
-            // the sample high ones, and a row's hash alone varies in few bits (linear probing
-            // then walked long runs of filled slots)
-            hx = (hx ^ hx >>> 33) * 0xff51afd7ed558ccdL;
-            hx = (hx ^ hx >>> 33) * 0xc4ceb9fe1a85ec53L;
-            hx ^= hx >>> 33;
-            h[x] = hx;
-            if (shift > 0 && hx >>> (64 - shift) != 0 || sampledDistinct >= SAMPLE) continue;
+        for (int i = 0; i < count && sampledDistinct < SAMPLE; i++) {
+            long hx = recordHash(keys, vals, times, index[i]);
+            if (shift > 0 && hx >>> (64 - shift) != 0) continue;
             sampled++;
-            long tag = hx == 0 ? 1 : hx;
-            int slot = (int) (tag & (slots.length - 1));
-            while (slots[slot] != 0 && slots[slot] != tag) slot = (slot + 1) & (slots.length - 1);
-            if (slots[slot] == 0) {
-                slots[slot] = tag;
-                sampledDistinct++;
-            }
+            if (addToSample(hx)) sampledDistinct++;
         }
         if (sampled < 64 || 2L * sampledDistinct > sampled) return count;
         // a slot holds a record's hash (high half) and the record plus one (low half): a probe
@@ -177,7 +159,8 @@ public final class Batcher {
         int out = 0;
         for (int i = 0; i < count; i++) {
             int x = index[i];
-            long hx = h[x];
+            // hashed again rather than kept from the sample's pass: no array of a hash per record
+            long hx = recordHash(keys, vals, times, x);
             long high = hx & 0xFFFFFFFF00000000L;
             int slot = (int) hx & mask;
             long e;
@@ -211,26 +194,43 @@ public final class Batcher {
 
     /** How many distinct {@code (key, val, time)}s the last {@code sampled} of the {@code n} buffered records hold (by hash: at most that many). */
     private int distinctInSample(int n, int sampled) {
-        if (sampleSlots == null) sampleSlots = new long[2 * SAMPLE];
-        long[] slots = sampleSlots;
-        Arrays.fill(slots, 0L);
+        clearSample();
         Column keys = buffer.keys();
         Column vals = buffer.vals();
         long[] times = buffer.times();
         int distinct = 0;
-        for (int i = n - sampled; i < n; i++) {
-            long h = keys.hash(i) * 0x9E3779B97F4A7C15L + vals.hash(i);
-            for (int k = 0; k < arity; k++) h = h * 0x9E3779B97F4A7C15L + times[i * arity + k];
-            h = h ^ (h >>> 29);
-            if (h == 0) h = 1;
-            int slot = (int) (h & (slots.length - 1));
-            while (slots[slot] != 0 && slots[slot] != h) slot = (slot + 1) & (slots.length - 1);
-            if (slots[slot] == 0) {
-                slots[slot] = h;
-                distinct++;
-            }
-        }
+        for (int i = n - sampled; i < n; i++) if (addToSample(recordHash(keys, vals, times, i))) distinct++;
         return distinct;
+    }
+
+    /**
+     * A hash of buffered record {@code x}'s key, value and time, every bit mixed into every other
+     * (murmur3's finalizer): {@link #consolidateByHash}'s table takes its low bits and its sample
+     * the high ones, and a row's column hashes alone vary in few bits (linear probing then walked
+     * long runs of filled slots).
+     */
+    private long recordHash(Column keys, Column vals, long[] times, int x) {
+        long h = keys.hash(x) * 0x9E3779B97F4A7C15L + vals.hash(x);
+        for (int k = 0; k < arity; k++) h = h * 0x9E3779B97F4A7C15L + times[x * arity + k];
+        h = (h ^ h >>> 33) * 0xff51afd7ed558ccdL;
+        h = (h ^ h >>> 33) * 0xc4ceb9fe1a85ec53L;
+        return h ^ h >>> 33;
+    }
+
+    private void clearSample() {
+        if (sampleSlots == null) sampleSlots = new long[2 * SAMPLE];
+        else Arrays.fill(sampleSlots, 0L);
+    }
+
+    /** Adds record hash {@code h} to the sample's set (at most {@link #SAMPLE} distinct); whether it was new. */
+    private boolean addToSample(long h) {
+        long[] slots = sampleSlots;
+        long tag = h == 0 ? 1 : h;
+        int slot = (int) (tag & (slots.length - 1));
+        while (slots[slot] != 0 && slots[slot] != tag) slot = (slot + 1) & (slots.length - 1);
+        if (slots[slot] != 0) return false;
+        slots[slot] = tag;
+        return true;
     }
 
     /** The number of buffered updates. */

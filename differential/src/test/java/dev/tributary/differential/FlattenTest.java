@@ -21,19 +21,33 @@ import org.junit.jupiter.api.Test;
 class FlattenTest {
     private static final DataType<Long> L = DataType.longs();
 
+    /** A dataflow arranging (long, long) pairs by key: its input, its arrangement, a probe on it. */
+    private record Source(InputSession<KV<Long, Long>> in, Arrangement<Long, Long> arranged, Probe built) {
+        static Source on(dev.tributary.timely.Worker w) {
+            Object[] made = new Object[2];
+            Probe built = w.dataflow("source", scope -> {
+                InputSession<KV<Long, Long>> in = InputSession.create(scope, "in", DataType.pairs(L, L));
+                Arrangement<Long, Long> arranged = in.collection().arrangeByKey(KV::key, L, KV::val, L);
+                made[0] = in;
+                made[1] = arranged;
+                return arranged.asCollection().probe();
+            });
+            @SuppressWarnings("unchecked")
+            Source s = new Source((InputSession<KV<Long, Long>>) made[0], (Arrangement<Long, Long>) made[1], built);
+            return s;
+        }
+    }
+
     @Test
     void aLargeImportIsFlattenedInBoundedStepsAndCounted() {
         int n = 100_000;
         Timely.run(Config.workers(1), w -> {
-            InputSession<KV<Long, Long>>[] in = new InputSession[1];
-            Arrangement<Long, Long>[] arranged = new Arrangement[1];
-            Probe built = w.dataflow("source", scope -> {
-                in[0] = InputSession.create(scope, "in", DataType.pairs(L, L));
-                arranged[0] = in[0].collection().arrangeByKey(KV::key, L, KV::val, L);
-                return arranged[0].asCollection().probe();
-            });
-            for (long i = 0; i < n; i++) in[0].insert(KV.of(i, i * 3));
-            in[0].advanceTo(1);
+            Source source = Source.on(w);
+            InputSession<KV<Long, Long>> in = source.in();
+            Arrangement<Long, Long> arranged = source.arranged();
+            Probe built = source.built();
+            for (long i = 0; i < n; i++) in.insert(KV.of(i, i * 3));
+            in.advanceTo(1);
             w.stepWhile(() -> built.lessThan(1));
 
             Map<KV<Long, Long>, Long> seen = new HashMap<>();
@@ -41,7 +55,7 @@ class FlattenTest {
             Hydration[] hydration = new Hydration[1];
             Probe probe = w.dataflow("reader", scope -> {
                 hydration[0] = Hydration.of(scope);
-                return arranged[0].importInto(scope).asCollection().inspect((kv, t, diff) -> {
+                return arranged.importInto(scope).asCollection().inspect((kv, t, diff) -> {
                     seen.merge(kv, diff, Long::sum);
                     sinceStep[0]++;
                 }).probe();
@@ -60,7 +74,7 @@ class FlattenTest {
             assertThat(seen).hasSize(n);
             for (long i = 0; i < n; i++) assertThat(seen.get(KV.of(i, i * 3))).isEqualTo(1L);
             assertThat(hydration[0].done()).isEqualTo(n);
-            in[0].close();
+            in.close();
         });
     }
 
@@ -75,33 +89,30 @@ class FlattenTest {
         int keys = 1000;
         int rounds = 10;
         Timely.run(Config.workers(1), w -> {
-            InputSession<KV<Long, Long>>[] in = new InputSession[1];
-            Arrangement<Long, Long>[] arranged = new Arrangement[1];
-            Probe built = w.dataflow("source", scope -> {
-                in[0] = InputSession.create(scope, "in", DataType.pairs(L, L));
-                arranged[0] = in[0].collection().arrangeByKey(KV::key, L, KV::val, L);
-                return arranged[0].asCollection().probe();
-            });
+            Source source = Source.on(w);
+            InputSession<KV<Long, Long>> in = source.in();
+            Arrangement<Long, Long> arranged = source.arranged();
+            Probe built = source.built();
             for (int r = 0; r < rounds; r++) {
                 for (long k = 0; k < keys; k++) {
-                    in[0].insert(KV.of(k, (long) r));
-                    if (r > 0) in[0].update(KV.of(k, (long) r - 1), -1);
+                    in.insert(KV.of(k, (long) r));
+                    if (r > 0) in.update(KV.of(k, (long) r - 1), -1);
                 }
-                if (r == rounds - 1) for (long k = 0; k < keys; k += 2) in[0].update(KV.of(k, (long) r), -1);
-                in[0].advanceTo(r + 1);
-                w.stepWhile(() -> built.lessThan(in[0].time()));
+                if (r == rounds - 1) for (long k = 0; k < keys; k += 2) in.update(KV.of(k, (long) r), -1);
+                in.advanceTo(r + 1);
+                w.stepWhile(() -> built.lessThan(in.time()));
             }
             // the source's batches not all merged yet: some hold the times they were written at
-            assertThat(arranged[0].trace().batches().size()).isGreaterThan(1);
+            assertThat(arranged.trace().batches().size()).isGreaterThan(1);
 
-            long since = arranged[0].trace().logicalCompaction().get(0)[0];
+            long since = arranged.trace().logicalCompaction().get(0)[0];
             assertThat(since).isPositive();
             Map<KV<Long, Long>, Long> seen = new HashMap<>();
             java.util.Set<Long> times = new java.util.HashSet<>();
             long[] updates = new long[1];
             Arrangement<Long, Long>[] counted = new Arrangement[1];
             Probe probe = w.dataflow("reader", scope -> {
-                Arrangement<Long, Long> imported = arranged[0].importInto(scope);
+                Arrangement<Long, Long> imported = arranged.importInto(scope);
                 Collection<KV<Long, Long>> flat = imported.asCollection().inspect((kv, t, diff) -> {
                     seen.merge(kv, diff, Long::sum);
                     times.add(t[0]);
@@ -117,7 +128,7 @@ class FlattenTest {
             assertThat(seen).hasSize(keys / 2);
             for (long k = 1; k < keys; k += 2) assertThat(seen.get(KV.of(k, (long) rounds - 1))).isEqualTo(1L);
             assertThat(counted[0].trace().trace().updateCount()).isEqualTo(keys / 2);
-            in[0].close();
+            in.close();
         });
     }
 }

@@ -96,39 +96,53 @@ final class Coordinator implements AutoCloseable, Catalog {
     synchronized ArrangementSize arrangementSize(String name) {
         CatalogItem item = byName.get(name);
         if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist");
-        return arrangementSize(item.id());
+        return arrangementSizes(List.of(item.id())).get(0);
     }
 
     /** Every relation's parts, for {@code tributary_internal.arrangement_sizes}, in object id order. */
     @Override
     public synchronized List<dev.tributary.sql.catalog.Catalog.ArrangementPart> arrangementSizes() {
+        List<CatalogItem> items = new ArrayList<>(new TreeMap<>(byId).values());
+        List<Long> ids = new ArrayList<>(items.size());
+        for (CatalogItem item : items) ids.add(item.id());
+        List<ArrangementSize> sizes = arrangementSizes(ids);
         List<dev.tributary.sql.catalog.Catalog.ArrangementPart> out = new ArrayList<>();
-        for (CatalogItem item : new TreeMap<>(byId).values()) {
-            for (ArrangementSize.Part p : arrangementSize(item.id()).parts()) {
-                out.add(new dev.tributary.sql.catalog.Catalog.ArrangementPart(item.id(), item.name(), p.name(), p.records(), p.bytes()));
+        for (int k = 0; k < items.size(); k++) {
+            for (ArrangementSize.Part p : sizes.get(k).parts()) {
+                out.add(new dev.tributary.sql.catalog.Catalog.ArrangementPart(items.get(k).id(), items.get(k).name(), p.name(), p.records(), p.bytes()));
             }
         }
         return out;
     }
 
-    private ArrangementSize arrangementSize(long id) {
-        List<List<dev.tributary.arrangements.HeldState.Part>> perWorker = engine.callAll(w -> dataflows[w.index()].held(id));
-        List<ArrangementSize.Part> parts = new ArrayList<>();
-        long records = 0;
-        long bytes = 0;
-        // the workers' copies of a dataflow register the same parts in the same order
-        for (int i = 0; i < perWorker.get(0).size(); i++) {
-            long r = 0;
-            long b = 0;
-            for (List<dev.tributary.arrangements.HeldState.Part> w : perWorker) {
-                r += w.get(i).size().records();
-                b += w.get(i).size().bytes();
+    /** What each of {@code ids}' own dataflows holds, summed over the workers, read in one visit to each worker. */
+    private List<ArrangementSize> arrangementSizes(List<Long> ids) {
+        List<List<List<dev.tributary.arrangements.HeldState.Part>>> perWorker = engine.callAll(w -> {
+            List<List<dev.tributary.arrangements.HeldState.Part>> held = new ArrayList<>(ids.size());
+            for (long id : ids) held.add(dataflows[w.index()].held(id));
+            return held;
+        });
+        List<ArrangementSize> out = new ArrayList<>(ids.size());
+        for (int k = 0; k < ids.size(); k++) {
+            List<ArrangementSize.Part> parts = new ArrayList<>();
+            long records = 0;
+            long bytes = 0;
+            // the workers' copies of a dataflow register the same parts in the same order
+            List<dev.tributary.arrangements.HeldState.Part> first = perWorker.get(0).get(k);
+            for (int i = 0; i < first.size(); i++) {
+                long r = 0;
+                long b = 0;
+                for (List<List<dev.tributary.arrangements.HeldState.Part>> w : perWorker) {
+                    r += w.get(k).get(i).size().records();
+                    b += w.get(k).get(i).size().bytes();
+                }
+                parts.add(new ArrangementSize.Part(first.get(i).name(), r, b));
+                records += r;
+                bytes += b;
             }
-            parts.add(new ArrangementSize.Part(perWorker.get(0).get(i).name(), r, b));
-            records += r;
-            bytes += b;
+            out.add(new ArrangementSize(records, bytes, parts));
         }
-        return new ArrangementSize(records, bytes, parts);
+        return out;
     }
 
     @Override
