@@ -75,6 +75,10 @@ start_postgres() {
 start_tributary() {
   server_opts=(--add-exports java.base/jdk.internal.misc=ALL-UNNAMED)
   [ -n "$jfr" ] && server_opts+=("-XX:StartFlightRecording=filename=$jfr,settings=profile,dumponexit=true")
+  # the options bin/tributary starts a server with, then the script's or the user's
+  while read -r line; do
+    case "$line" in ''|'#'*) ;; *) server_opts+=("$line") ;; esac
+  done <"$root/bin/jvm.options"
   # shellcheck disable=SC2206
   server_opts+=(${TRIBUTARY_JAVA_OPTS:-$1})
   "$java" "${server_opts[@]}" -cp "$jar" dev.tributary.server.pgwire.PgServer --port 0 >"$work/tributary.log" 2>&1 &

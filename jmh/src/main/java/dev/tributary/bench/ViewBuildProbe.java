@@ -1,5 +1,6 @@
 package dev.tributary.bench;
 
+import dev.tributary.server.Clock;
 import dev.tributary.server.Tributary;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,7 +15,8 @@ import java.util.List;
  *
  * <p>Command: {@code java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -Xms6g -Xmx6g
  * -XX:+AlwaysPreTouch -cp jmh/target/benchmarks.jar dev.tributary.bench.ViewBuildProbe [views]
- * [rounds]} ({@code views} a string naming those to build, default {@code v1v2v3v4}; 5 rounds).
+ * [rounds] [workers]} ({@code views} a string naming those to build, default {@code v1v2v3v4}; 5
+ * rounds; 2 workers, as {@code bin/tributary serve} runs on this machine).
  * Pre-touching the heap keeps the JVM's first use of its memory out of the figures.
  */
 public final class ViewBuildProbe {
@@ -30,7 +32,8 @@ public final class ViewBuildProbe {
     public static void main(String[] args) {
         String which = args.length > 0 ? args[0] : "v1v2v3v4";
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
-        try (Tributary db = Tributary.inMemory()) {
+        int workers = args.length > 2 ? Integer.parseInt(args[2]) : 2;
+        try (Tributary db = Tributary.inMemory(Clock.wall(), workers)) {
             db.execute("CREATE TABLE customers (id int PRIMARY KEY, name text, region text)");
             db.execute("INSERT INTO customers SELECT i, 'customer-' || i, 'region-' || (i % 7) FROM generate_series(1, 100000) AS s(i)");
             db.execute("CREATE TABLE products (id int PRIMARY KEY, name text, price numeric(10,2))");
