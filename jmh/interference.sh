@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Latency under interference: p50/p99 of point selects by primary key and of single-row INSERTs
-# from 8 pgbench clients, first alone, then while another client runs an aggregate over 1M rows
+# Latency under interference: p50/p99 of point selects by primary key and of single-row INSERTs,
+# first from one pgbench client alone (INSERTs into the table with the primary key), then from 8
+# clients alone, then from 8 clients while another client runs an aggregate over 1M rows
 # (SELECT customer_id, count(*), sum(qty) FROM orders GROUP BY customer_id) over and over.
 # Runs against a server that is already running, so Tributary and PostgreSQL can be measured
 # the same way, one after the other:
@@ -39,6 +40,11 @@ cat >"$work/insert.sql" <<'SQL'
 \set v random(1, 1000000)
 INSERT INTO interference_log VALUES (:client_id, :v);
 SQL
+cat >"$work/insert-key.sql" <<'SQL'
+\set id random(2000000, 9000000000000000000)
+\set c random(1, 100000)
+INSERT INTO orders VALUES (:id, :c, 1);
+SQL
 
 # p50 and p99 in ms of each script (field 4 of pgbench's per-transaction log is the script's number)
 percentiles() {
@@ -57,6 +63,11 @@ run() {
   percentiles "$1"
 }
 
+# the fixed cost of a statement: one client, point selects and single-row INSERTs into the table
+# with the primary key (keys drawn from 2^63: a repeat, which would fail the client, is unlikely)
+(cd "$work" && pgbench -n -h 127.0.0.1 -p "$port" -U "$user" -M "$mode" -c 1 -T "$seconds" -l --log-prefix=log \
+  -f select.sql@1 -f insert-key.sql@1 "$db" >/dev/null)
+percentiles "one client"
 run "alone"
 (
   n=0

@@ -18,6 +18,7 @@ import dev.tributary.sql.plan.Optimizer;
 import dev.tributary.sql.plan.Plan;
 import dev.tributary.sql.plan.Plans;
 import dev.tributary.sql.expr.ScalarExprs;
+import dev.tributary.sql.render.MapFilterProject;
 import dev.tributary.sql.render.Renderer;
 import dev.tributary.sql.row.Row;
 import dev.tributary.sql.row.RowCodec;
@@ -664,7 +665,23 @@ final class Coordinator implements AutoCloseable, Catalog {
             }));
             return decodeAll(counts, types);
         }
-        if (peekable && (!(plan instanceof Plan.Get) || ownWrites != null)) {
+        if (peekable && peek.index() == null && ownWrites == null) {
+            // a scan: every worker runs the maps and filters over its part as it reads it
+            scans++;
+            Map<Long, Long> holds = compactionDue(t);
+            Set<Long> tables = baseTablesOf(peek.source());
+            advanced(t + 1, tables);
+            MapFilterProject mfp = MapFilterProject.of(peek.steps(), Binder.typesOf(byId.get(peek.source()).columns()));
+            Dataflows.ResultBudget budget = session.rowBudget();
+            return Dataflows.ScanPart.combine(engine.callAll(w -> {
+                Dataflows d = dataflows[w.index()];
+                d.advance(t + 1, tables);
+                Dataflows.ScanPart part = d.scan(w, peek.source(), mfp, t, budget);
+                if (holds != null) d.compactTo(t, holds);
+                return part;
+            }), mfp.outCodec(), budget);
+        }
+        if (peekable) {
             if (peek.index() == null) scans++;
             else if (!peek.keys().isEmpty()) seeks++; // no key (NULL = x) finds nothing: no seek
             Map<Long, Long> holds = compactionDue(t);

@@ -15,6 +15,7 @@ import dev.tributary.sql.expr.ScalarExpr;
 import dev.tributary.sql.plan.Plan;
 import dev.tributary.sql.plan.Plans;
 import dev.tributary.sql.render.Errors;
+import dev.tributary.sql.render.MapFilterProject;
 import dev.tributary.sql.render.Rendered;
 import dev.tributary.sql.render.Renderer;
 import dev.tributary.sql.row.Row;
@@ -451,6 +452,103 @@ final class Dataflows {
             oks.values().removeIf(n -> n == 0);
             return oks;
         }
+    }
+
+    /**
+     * A worker's part of a scan ({@link #scan}): the rows it found after the scan's
+     * map-filter-project, each with its count, in the order of its arrangement; the stored
+     * collection's own errors; the least error a row met in the steps; and whether the rows
+     * outgrew the read's budget (then collecting stopped).
+     */
+    static final class ScanPart {
+        final List<Row> rows = new ArrayList<>();
+        private long[] counts = new long[16];
+        final Map<Row, Long> storedErrors;
+        private Row leastError;
+        private SqlException error;
+        private boolean exceeded;
+
+        ScanPart(Map<Row, Long> storedErrors) {
+            this.storedErrors = storedErrors;
+        }
+
+        long count(int i) {
+            return counts[i];
+        }
+
+        private void add(MapFilterProject mfp, Row row, long count, ResultBudget budget) {
+            if (exceeded) return;
+            Row out;
+            try {
+                if (count < 0) throw new SqlException("XX000", "a stored collection holds a row a negative number of times; this is a bug");
+                out = mfp.apply(row);
+            } catch (SqlException e) {
+                failed(e);
+                return;
+            } catch (RuntimeException e) {
+                failed(Errors.internal(e));
+                return;
+            }
+            if (out == null || error != null) return;
+            if (!budget.take(out, count)) {
+                exceeded = true;
+                return;
+            }
+            if (rows.size() == counts.length) counts = java.util.Arrays.copyOf(counts, counts.length * 2);
+            counts[rows.size()] = count;
+            rows.add(out);
+        }
+
+        /** Keeps the least error (in the order of error rows, as a dataflow reports the first). */
+        private void failed(SqlException e) {
+            Row r = Errors.encode(e);
+            if (leastError == null || r.compareTo(leastError) < 0) {
+                leastError = r;
+                error = e;
+            }
+        }
+
+        /**
+         * The rows of every worker's part, decoded with {@code codec}, each repeated by its
+         * count, in worker order; throws the stored collection's first error if it has any, else
+         * the least error a row met, else 53200 if the rows outgrew {@code budget}.
+         */
+        static List<Object[]> combine(List<ScanPart> parts, RowCodec codec, ResultBudget budget) {
+            Map<Row, Long> stored = new HashMap<>();
+            for (ScanPart p : parts) p.storedErrors.forEach((r, n) -> stored.merge(r, n, Long::sum));
+            stored.values().removeIf(n -> n == 0);
+            if (!stored.isEmpty()) throw firstError(stored.keySet());
+            ScanPart failed = null;
+            for (ScanPart p : parts) {
+                if (p.error != null && (failed == null || p.leastError.compareTo(failed.leastError) < 0)) failed = p;
+            }
+            if (failed != null) throw failed.error;
+            for (ScanPart p : parts) if (p.exceeded) throw budget.exceeded();
+            List<Object[]> out = new ArrayList<>();
+            for (ScanPart p : parts) {
+                for (int i = 0; i < p.rows.size(); i++) {
+                    Object[] values = codec.decode(p.rows.get(i));
+                    for (long c = 0; c < p.counts[i]; c++) out.add(values);
+                }
+            }
+            return out;
+        }
+    }
+
+    /**
+     * This worker's part of stored collection {@code id} at {@code t} with {@code mfp} applied to
+     * every row as it is read from the arrangement: a query that filters, maps or projects one
+     * collection sends the workers' matching rows to the coordinator, not the collection. Rows
+     * are collected until they outgrow {@code budget}.
+     */
+    ScanPart scan(Worker worker, long id, MapFilterProject mfp, long t, ResultBudget budget) {
+        Stored s = stored.get(id);
+        await(worker, s.probe, t, s.what, Set.of(id), () -> null);
+        ScanPart out = new ScanPart(errorsAt(s.errRead, t));
+        if (!out.storedErrors.isEmpty()) return out; // the read reports them, whatever the rows
+        boolean inValues = s.rowsInValues;
+        s.okRead.readAt(new long[] {t}, (keys, k, vals, v, count) -> out.add(mfp, inValues ? ROW.get(vals, v) : ROW.get(keys, k), count, budget));
+        return out;
     }
 
     /**

@@ -18,8 +18,10 @@ import java.util.Map;
  * key column of an index on it to constants ({@code col = c}, {@code col IN (c1, c2, ...)},
  * {@code col = ANY(array)}, an integer column between two constants: {@code BETWEEN}, {@code <},
  * {@code >=}, ...; up to {@link #MAX_KEYS} keys in all), by seeking those keys in the index; the
- * maps and filters then run over just those rows. No dataflow is built. (Index keys are hashed
- * bytes, not ordered, so a range is sought value by value, and one too wide scans.)
+ * maps and filters then run over just those rows. Otherwise it scans: each worker runs the steps
+ * over its part of the arrangement as it reads it ({@link Dataflows#scan}). No dataflow is built.
+ * (Index keys are hashed bytes, not ordered, so a range is sought value by value, and one too
+ * wide scans.)
  *
  * @param source the stored collection read
  * @param index the index whose keys are looked up, or null to read the whole collection
@@ -261,15 +263,11 @@ record Peek(long source, CatalogItem.Index index, List<Row> keys, List<Plan> ste
             switch (st) {
                 case Plan.Filter f -> {
                     for (ScalarExpr e : conjuncts(f.predicates())) {
-                        if (!(e instanceof ScalarExpr.Call c && c.name().equals("=") && c.args().size() == 2)) continue;
-                        ScalarExpr l = c.args().get(0);
-                        ScalarExpr r = c.args().get(1);
-                        if (r instanceof ScalarExpr.ColumnRef) {
-                            ScalarExpr x = l;
-                            l = r;
-                            r = x;
-                        }
-                        if (!(l instanceof ScalarExpr.ColumnRef col) || col.index() >= source.length || source[col.index()] < 0) continue;
+                        dev.tributary.sql.expr.ScalarExprs.ColumnEquality eq = dev.tributary.sql.expr.ScalarExprs.columnEquality(e);
+                        if (eq == null) continue;
+                        ScalarExpr.ColumnRef col = eq.column();
+                        ScalarExpr r = eq.other();
+                        if (col.index() >= source.length || source[col.index()] < 0) continue;
                         if (!(r instanceof ScalarExpr.Param) && !r.isConstant()) continue;
                         boolean integers = col.type().isInteger() && r.type().isInteger();
                         if (r.type().kind() == col.type().kind() || integers) consumer.accept(e, source[col.index()], r);

@@ -34,6 +34,11 @@ final class Shapes {
             Shape.of(FILTER, "filter-null-or-bool", "SELECT * FROM t1 WHERE a IS NULL OR f"),
             Shape.of(FILTER, "filter-like-between", "SELECT k, s, n FROM t1 WHERE s LIKE 'a%' OR n BETWEEN 0 AND 5"),
             Shape.of(FILTER, "filter-in-list", "SELECT k, b FROM t1 WHERE b IN (1, 3, 5) OR k NOT IN (0, 2)"),
+            // equalities with constants are tested on a row's bytes, before it is decoded
+            Shape.of(FILTER, "filter-equal-constants", "SELECT * FROM t1 WHERE s = 'a' AND b = 3 AND f = true"),
+            Shape.noDuck(FILTER, "filter-equal-then-error", "SELECT k, x FROM t2 WHERE s = 'b' AND x / k > 0 AND k = 2",
+                    "DuckDB answers NULL for a division by zero where PostgreSQL reports 22012; a row with s = 'b' and "
+                            + "k = 0 must fail the query and the view alike, though the later k = 2 would drop it"),
             Shape.of(FILTER, "filter-distinct-from", "SELECT k, x FROM t2 WHERE x IS DISTINCT FROM k AND NOT (f IS NOT TRUE)"),
             Shape.of(FILTER, "project-arithmetic",
                     "SELECT k, a + b AS ab, a * 2 - 1 AS a2, n * 2 AS n2, -n AS nn, a % 3 AS m FROM t1"),

@@ -90,6 +90,22 @@ public final class ScalarExprs {
         return false;
     }
 
+    /** {@code column = other}, as an {@link #columnEquality} finds it. */
+    public record ColumnEquality(ScalarExpr.ColumnRef column, ScalarExpr other) {}
+
+    /**
+     * If {@code e} is an equality of a column with something else, either way round
+     * ({@code col = x} or {@code x = col}): the column and the other side; else null.
+     */
+    public static ColumnEquality columnEquality(ScalarExpr e) {
+        if (!(e instanceof ScalarExpr.Call c && c.name().equals("=") && c.args().size() == 2)) return null;
+        ScalarExpr l = c.args().get(0);
+        ScalarExpr r = c.args().get(1);
+        if (l instanceof ScalarExpr.ColumnRef col) return new ColumnEquality(col, r);
+        if (r instanceof ScalarExpr.ColumnRef col) return new ColumnEquality(col, l);
+        return null;
+    }
+
     /** Adds the columns {@code e} reads to {@code into}. */
     public static void columns(ScalarExpr e, java.util.BitSet into) {
         if (e instanceof ScalarExpr.ColumnRef c) into.set(c.index());

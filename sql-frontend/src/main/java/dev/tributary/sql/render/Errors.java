@@ -25,7 +25,7 @@ public final class Errors {
     }
 
     /** An error for a bug surfacing while evaluating a row, so it is reported rather than fatal. */
-    static SqlException internal(RuntimeException e) {
+    public static SqlException internal(RuntimeException e) {
         return new SqlException("XX000", "internal error while evaluating a row: " + e);
     }
 }

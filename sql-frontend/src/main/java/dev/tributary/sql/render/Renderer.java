@@ -202,14 +202,7 @@ public final class Renderer {
         return new Rendered(split.key(), in.errs().concat(split.val()));
     }
 
-    /**
-     * A chain of filters, maps and projections over one input, run as one pass per row (the
-     * map-filter-project of Materialize's plans): the input row's columns that some step reads
-     * are decoded once, each step works on the values, and the output row is encoded once, or,
-     * when every output column is an input column, cut out of the input row's bytes. The steps
-     * run in their order, so a map's expression is not evaluated for a row an earlier filter
-     * dropped, and its errors are those the steps one by one would give.
-     */
+    /** A chain of filters, maps and projections over one input, run as one pass per row ({@link MapFilterProject}). */
     private Rendered fused(Plan top) {
         List<Plan> steps = new ArrayList<>();
         Plan base = top;
@@ -223,111 +216,13 @@ public final class Renderer {
             };
         }
         Rendered in = render(base);
-        RowCodec inCodec = new RowCodec(base.types());
-        // which input columns some step needs, from the output down
-        java.util.BitSet needed = new java.util.BitSet();
-        needed.set(0, top.types().size());
-        for (int k = steps.size() - 1; k >= 0; k--) {
-            switch (steps.get(k)) {
-                case Plan.Filter f -> f.predicates().forEach(e -> dev.tributary.sql.expr.ScalarExprs.columns(e, needed));
-                case Plan.Map m -> {
-                    int n = m.input().types().size();
-                    needed.clear(n, Math.max(n, needed.length()));
-                    java.util.BitSet read = new java.util.BitSet();
-                    m.exprs().forEach(e -> dev.tributary.sql.expr.ScalarExprs.columns(e, read));
-                    read.clear(n, Math.max(n, read.length()));
-                    needed.or(read);
-                }
-                case Plan.Project p -> {
-                    java.util.BitSet below = new java.util.BitSet();
-                    for (int c = needed.nextSetBit(0); c >= 0; c = needed.nextSetBit(c + 1)) below.set(p.columns().get(c));
-                    needed.clear();
-                    needed.or(below);
-                }
-                default -> throw new IllegalStateException();
-            }
+        MapFilterProject mfp = MapFilterProject.of(steps, base.types());
+        if (mfp.isProjection()) {
+            RowCodec inCodec = new RowCodec(base.types());
+            int[] outColumns = mfp.outColumns();
+            return new Rendered(in.oks().map(row -> inCodec.project(row, outColumns), ROW), in.errs());
         }
-        // where each column comes from as the steps run: an input column, or -1 (computed)
-        int width = base.types().size();
-        int[] origin = new int[width];
-        for (int c = 0; c < width; c++) origin[c] = c;
-        boolean computes = false;
-        for (Plan st : steps) {
-            switch (st) {
-                case Plan.Filter f -> computes |= !f.predicates().isEmpty();
-                case Plan.Map m -> {
-                    int n = m.input().types().size();
-                    origin = Arrays.copyOf(origin, n + m.exprs().size());
-                    for (int e = 0; e < m.exprs().size(); e++) {
-                        origin[n + e] = m.exprs().get(e) instanceof ScalarExpr.ColumnRef ref ? origin[ref.index()] : -1;
-                        computes |= origin[n + e] < 0;
-                    }
-                    width = Math.max(width, origin.length);
-                }
-                case Plan.Project p -> {
-                    int[] next = new int[p.columns().size()];
-                    for (int c = 0; c < next.length; c++) next[c] = origin[p.columns().get(c)];
-                    origin = next;
-                    width = Math.max(width, next.length);
-                }
-                default -> throw new IllegalStateException();
-            }
-        }
-        int[] outColumns = origin;
-        boolean copied = Arrays.stream(outColumns).allMatch(c -> c >= 0);
-        if (!computes && copied) return new Rendered(in.oks().map(row -> inCodec.project(row, outColumns), ROW), in.errs());
-        RowCodec outCodec = new RowCodec(top.types());
-        boolean identity = copied && outColumns.length == inCodec.arity() && java.util.stream.IntStream.range(0, outColumns.length).allMatch(c -> outColumns[c] == c);
-        int last = needed.length() - 1;
-        int size = width;
-        // the steps as arrays, made once: a plan node's types() builds a list at each call
-        Step[] chain = new Step[steps.size()];
-        for (int k = 0; k < chain.length; k++) {
-            chain[k] = switch (steps.get(k)) {
-                case Plan.Filter f -> new Step.Keep(f.predicates().toArray(ScalarExpr[]::new));
-                case Plan.Map m -> new Step.Append(m.input().types().size(), m.exprs().toArray(ScalarExpr[]::new));
-                case Plan.Project p -> new Step.Pick(p.columns().stream().mapToInt(Integer::intValue).toArray());
-                default -> throw new IllegalStateException();
-            };
-        }
-        return rowByRow(in, row -> {
-            Object[] values = inCodec.decode(row, needed, last);
-            if (values.length < size) values = Arrays.copyOf(values, size);
-            for (Step st : chain) {
-                switch (st) {
-                    case Step.Keep k -> {
-                        for (ScalarExpr p : k.predicates()) {
-                            if (!Boolean.TRUE.equals(p.eval(values))) return null;
-                        }
-                    }
-                    case Step.Append a -> {
-                        ScalarExpr[] exprs = a.exprs();
-                        for (int e = 0; e < exprs.length; e++) values[a.at() + e] = exprs[e].eval(values);
-                    }
-                    case Step.Pick p -> {
-                        Object[] next = new Object[size];
-                        int[] columns = p.columns();
-                        for (int c = 0; c < columns.length; c++) next[c] = values[columns[c]];
-                        values = next;
-                    }
-                }
-            }
-            if (identity) return row;
-            if (copied) return inCodec.project(row, outColumns);
-            return outCodec.encode(values.length == outColumns.length ? values : Arrays.copyOf(values, outColumns.length));
-        });
-    }
-
-    /** One step of a {@link #fused} chain over a row's values. */
-    private sealed interface Step {
-        /** A filter: the row goes on if every predicate is true. */
-        record Keep(ScalarExpr[] predicates) implements Step {}
-
-        /** A map: the values of {@code exprs} written from column {@code at} on. */
-        record Append(int at, ScalarExpr[] exprs) implements Step {}
-
-        /** A projection: the values at {@code columns}, in that order. */
-        record Pick(int[] columns) implements Step {}
+        return rowByRow(in, mfp::apply);
     }
 
     /** Per partition (a reduce keyed by the partition columns): the rows sorted, each with its number appended. */

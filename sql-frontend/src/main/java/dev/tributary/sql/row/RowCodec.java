@@ -402,6 +402,20 @@ public final class RowCodec {
         return read(row.bytes, offset(row.bytes, column), column);
     }
 
+    /**
+     * Whether column {@code column} of {@code row} holds the same bytes as the one column of
+     * {@code value} (encoded with a codec of that column's type), compared in place. For a type
+     * whose every value has one encoding (text, integers, booleans, dates), that is whether
+     * the two are equal, without decoding either.
+     */
+    public boolean columnBytesEqual(Row row, int column, Row value) {
+        byte[] b = row.bytes;
+        int from = offset(b, column);
+        int to = end(b, from, column);
+        byte[] v = value.bytes;
+        return to - from == v.length && java.util.Arrays.equals(b, from, to, v, 0, v.length);
+    }
+
     /** Whether column {@code column} of {@code row} is NULL. */
     public boolean isNull(Row row, int column) {
         return row.bytes[offset(row.bytes, column)] == NULL;

@@ -1,0 +1,240 @@
+package dev.tributary.sql.render;
+
+import dev.tributary.sql.expr.ScalarExpr;
+import dev.tributary.sql.expr.ScalarExprs;
+import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.row.Row;
+import dev.tributary.sql.row.RowCodec;
+import dev.tributary.sql.types.SqlType;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * A chain of filters, maps and projections over rows of one type, run as one pass per encoded
+ * row (the map-filter-project of Materialize's plans): the input row's columns that some step
+ * reads are decoded once, each step works on the values, and the output row is encoded once, or,
+ * when every output column is an input column, cut out of the input row's bytes. The steps run
+ * in their order, so a map's expression is not evaluated for a row an earlier filter dropped,
+ * and its errors are those the steps one by one would give. Immutable and stateless: one
+ * instance may run on every worker at once.
+ */
+public final class MapFilterProject {
+    private final RowCodec inCodec;
+    private final RowCodec outCodec;
+    private final Step[] chain;
+    /**
+     * The leading equalities of input columns with constants, tested on the row's bytes before
+     * anything is decoded ({@link RowCodec#columnBytesEqual}): a scan for {@code name = 'x'}
+     * decodes no row that fails it.
+     */
+    private final int[] byteColumns;
+    private final Row[] byteValues;
+    /** Which input columns some step or the output reads, and the last of them. */
+    private final BitSet needed;
+    private final int last;
+    /** The most values the row holds at any step. */
+    private final int width;
+    /** Per output column, the input column it is a copy of, or -1 if computed. */
+    private final int[] outColumns;
+    /** Whether some step filters or computes (else the chain is a projection of the input). */
+    private final boolean computes;
+    /** Whether every output column is a copy of an input column. */
+    private final boolean copied;
+    /** Whether the output row is the input row. */
+    private final boolean identity;
+    /** Whether the leading equalities are the only steps that read values (the rest pick columns). */
+    private final boolean bytesOnly;
+
+    /**
+     * The chain of {@code steps} (each a {@link Plan.Filter}, {@link Plan.Map} or
+     * {@link Plan.Project}, innermost first) over rows of {@code inputTypes}.
+     *
+     * @throws IllegalArgumentException if a step is of another kind
+     */
+    public static MapFilterProject of(List<Plan> steps, List<SqlType> inputTypes) {
+        return new MapFilterProject(steps, inputTypes);
+    }
+
+    private MapFilterProject(List<Plan> steps, List<SqlType> inputTypes) {
+        inCodec = new RowCodec(inputTypes);
+        List<SqlType> outTypes = steps.isEmpty() ? inputTypes : steps.get(steps.size() - 1).types();
+        outCodec = new RowCodec(outTypes);
+        // where each column comes from as the steps run: an input column, or -1 (computed)
+        int size = inputTypes.size();
+        int[] origin = new int[size];
+        for (int c = 0; c < size; c++) origin[c] = c;
+        boolean computing = false;
+        chain = new Step[steps.size()];
+        List<Integer> columns = new java.util.ArrayList<>();
+        List<Row> values = new java.util.ArrayList<>();
+        boolean leading = true; // nothing that may fail so far: no other predicate, no computed column
+        for (int k = 0; k < chain.length; k++) {
+            switch (steps.get(k)) {
+                case Plan.Filter f -> {
+                    computing |= !f.predicates().isEmpty();
+                    List<ScalarExpr> rest = new java.util.ArrayList<>();
+                    for (ScalarExpr e : f.predicates()) {
+                        Row v = leading ? byteEquality(e, origin, inputTypes, columns) : null;
+                        if (v == null) {
+                            leading = false;
+                            rest.add(e);
+                        } else {
+                            values.add(v);
+                        }
+                    }
+                    chain[k] = new Step.Keep(rest.toArray(ScalarExpr[]::new));
+                }
+                case Plan.Map m -> {
+                    int n = m.input().types().size();
+                    origin = Arrays.copyOf(origin, n + m.exprs().size());
+                    for (int e = 0; e < m.exprs().size(); e++) {
+                        origin[n + e] = m.exprs().get(e) instanceof ScalarExpr.ColumnRef ref ? origin[ref.index()] : -1;
+                        computing |= origin[n + e] < 0;
+                        leading &= origin[n + e] >= 0; // a computed column may fail: what follows waits for it
+                    }
+                    size = Math.max(size, origin.length);
+                    chain[k] = new Step.Append(n, m.exprs().toArray(ScalarExpr[]::new));
+                }
+                case Plan.Project p -> {
+                    int[] next = new int[p.columns().size()];
+                    for (int c = 0; c < next.length; c++) next[c] = origin[p.columns().get(c)];
+                    origin = next;
+                    size = Math.max(size, next.length);
+                    chain[k] = new Step.Pick(p.columns().stream().mapToInt(Integer::intValue).toArray());
+                }
+                default -> throw new IllegalArgumentException("not a map, filter or projection: " + steps.get(k));
+            }
+        }
+        byteColumns = columns.stream().mapToInt(Integer::intValue).toArray();
+        byteValues = values.toArray(Row[]::new);
+        outColumns = origin;
+        width = size;
+        computes = computing;
+        copied = Arrays.stream(outColumns).allMatch(c -> c >= 0);
+        identity = copied && outColumns.length == inCodec.arity()
+                && java.util.stream.IntStream.range(0, outColumns.length).allMatch(c -> outColumns[c] == c);
+        // which input columns some step needs, from the output down
+        // (an output column cut from the input row's bytes is not decoded)
+        needed = new BitSet();
+        if (!copied) needed.set(0, outTypes.size());
+        for (int k = steps.size() - 1; k >= 0; k--) {
+            switch (steps.get(k)) {
+                case Plan.Filter f -> {
+                    for (ScalarExpr e : ((Step.Keep) chain[k]).predicates()) ScalarExprs.columns(e, needed);
+                }
+                case Plan.Map m -> {
+                    int n = m.input().types().size();
+                    needed.clear(n, Math.max(n, needed.length()));
+                    BitSet read = new BitSet();
+                    m.exprs().forEach(e -> ScalarExprs.columns(e, read));
+                    read.clear(n, Math.max(n, read.length()));
+                    needed.or(read);
+                }
+                case Plan.Project p -> {
+                    BitSet below = new BitSet();
+                    for (int c = needed.nextSetBit(0); c >= 0; c = needed.nextSetBit(c + 1)) below.set(p.columns().get(c));
+                    needed.clear();
+                    needed.or(below);
+                }
+                default -> throw new IllegalArgumentException("not a map, filter or projection: " + steps.get(k));
+            }
+        }
+        last = needed.length() - 1;
+        bytesOnly = copied && Arrays.stream(chain).allMatch(st -> st instanceof Step.Pick || st instanceof Step.Keep k && k.predicates().length == 0);
+    }
+
+    /** Whether the chain only picks input columns: no filter, no computed column. */
+    public boolean isProjection() {
+        return !computes && copied;
+    }
+
+    /** The codec of the rows {@link #apply} returns. */
+    public RowCodec outCodec() {
+        return outCodec;
+    }
+
+    /**
+     * {@code row} after every step, or null when a filter drops it.
+     *
+     * @throws dev.tributary.sql.SqlException what a step's expression throws for this row
+     */
+    public Row apply(Row row) {
+        if (isProjection()) return identity ? row : inCodec.project(row, outColumns);
+        for (int i = 0; i < byteColumns.length; i++) {
+            if (!inCodec.columnBytesEqual(row, byteColumns[i], byteValues[i])) return null;
+        }
+        if (bytesOnly) return identity ? row : inCodec.project(row, outColumns);
+        Object[] values = inCodec.decode(row, needed, last);
+        if (values.length < width) values = Arrays.copyOf(values, width);
+        for (Step st : chain) {
+            switch (st) {
+                case Step.Keep k -> {
+                    for (ScalarExpr p : k.predicates()) {
+                        if (!Boolean.TRUE.equals(p.eval(values))) return null;
+                    }
+                }
+                case Step.Append a -> {
+                    ScalarExpr[] exprs = a.exprs();
+                    for (int e = 0; e < exprs.length; e++) values[a.at() + e] = exprs[e].eval(values);
+                }
+                case Step.Pick p -> {
+                    Object[] next = new Object[width];
+                    int[] columns = p.columns();
+                    for (int c = 0; c < columns.length; c++) next[c] = values[columns[c]];
+                    values = next;
+                }
+            }
+        }
+        if (identity) return row;
+        if (copied) return inCodec.project(row, outColumns);
+        return outCodec.encode(values.length == outColumns.length ? values : Arrays.copyOf(values, outColumns.length));
+    }
+
+    /** The output columns as input columns, for a chain that {@link #isProjection() is a projection}. */
+    int[] outColumns() {
+        return outColumns.clone();
+    }
+
+    /**
+     * If {@code e} is {@code column = constant} (either way round), where the column is a copy of
+     * an input column ({@code origin} maps the step's columns to the input's) of a type whose
+     * values each have one encoding, and the constant is of its type and not NULL: the constant
+     * encoded as that column is, with the input column added to {@code columns}; else null.
+     */
+    private static Row byteEquality(ScalarExpr e, int[] origin, List<SqlType> inputTypes, List<Integer> columns) {
+        ScalarExprs.ColumnEquality eq = ScalarExprs.columnEquality(e);
+        if (eq == null) return null;
+        ScalarExpr.ColumnRef col = eq.column();
+        ScalarExpr r = eq.other();
+        if (col.index() >= origin.length || origin[col.index()] < 0 || !r.isConstant()) return null;
+        int input = origin[col.index()];
+        SqlType type = inputTypes.get(input);
+        if (!type.equals(col.type()) || !r.type().equals(type) || !ONE_ENCODING.contains(type.kind())) return null;
+        Object v;
+        try {
+            v = r.eval(new Object[0]);
+        } catch (RuntimeException x) {
+            return null; // an error in the constant: the expression reports it
+        }
+        if (v == null) return null;
+        columns.add(input);
+        return RowCodec.of(type).encode(v);
+    }
+
+    /** The kinds whose equal values are equal bytes in a row. */
+    private static final java.util.Set<SqlType.Kind> ONE_ENCODING = java.util.EnumSet.of(SqlType.Kind.BOOLEAN,
+            SqlType.Kind.SMALLINT, SqlType.Kind.INTEGER, SqlType.Kind.BIGINT, SqlType.Kind.TEXT, SqlType.Kind.VARCHAR, SqlType.Kind.DATE);
+
+    /** One step of the chain over a row's values. */
+    private sealed interface Step {
+        /** A filter: the row goes on if every predicate is true. */
+        record Keep(ScalarExpr[] predicates) implements Step {}
+
+        /** A map: the values of {@code exprs} written from column {@code at} on. */
+        record Append(int at, ScalarExpr[] exprs) implements Step {}
+
+        /** A projection: the values at {@code columns}, in that order. */
+        record Pick(int[] columns) implements Step {}
+    }
+}
