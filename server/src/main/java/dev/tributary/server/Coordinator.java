@@ -668,34 +668,16 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (peekable && peek.index() == null && ownWrites == null) {
             // a scan: every worker runs the maps and filters over its part as it reads it
             scans++;
-            Map<Long, Long> holds = compactionDue(t);
-            Set<Long> tables = baseTablesOf(peek.source());
-            advanced(t + 1, tables);
             MapFilterProject mfp = MapFilterProject.of(peek.steps(), Binder.typesOf(byId.get(peek.source()).columns()));
             Dataflows.ResultBudget budget = session.rowBudget();
-            return Dataflows.ScanPart.combine(engine.callAll(w -> {
-                Dataflows d = dataflows[w.index()];
-                d.advance(t + 1, tables);
-                Dataflows.ScanPart part = d.scan(w, peek.source(), mfp, t, budget);
-                if (holds != null) d.compactTo(t, holds);
-                return part;
-            }), mfp.outCodec(), budget);
+            return Dataflows.ScanPart.combine(onEveryWorker(peek.source(), t, (d, w) -> d.scan(w, peek.source(), mfp, t, budget)), mfp.outCodec(), budget);
         }
         if (peekable) {
             if (peek.index() == null) scans++;
             else if (!peek.keys().isEmpty()) seeks++; // no key (NULL = x) finds nothing: no seek
-            Map<Long, Long> holds = compactionDue(t);
-            Set<Long> tables = baseTablesOf(peek.source());
-            advanced(t + 1, tables);
-            Map<Row, Long> source = Dataflows.Answer.combine(engine.callAll(w -> {
-                Dataflows d = dataflows[w.index()];
-                d.advance(t + 1, tables);
-                Dataflows.Answer r = peek.index() != null
-                        ? d.lookup(w, peek.index().id(), peek.keys(), t)
-                        : d.read(w, new Plan.Get(peek.source(), "", List.of()), t);
-                if (holds != null) d.compactTo(t, holds);
-                return r;
-            }));
+            Map<Row, Long> source = Dataflows.Answer.combine(onEveryWorker(peek.source(), t, (d, w) -> peek.index() != null
+                    ? d.lookup(w, peek.index().id(), peek.keys(), t)
+                    : d.read(w, new Plan.Get(peek.source(), "", List.of()), t)));
             if (ownWrites != null) {
                 // The filters run over every row found, so the block's rows can all be added; a
                 // row it removes that the seek did not find (another key) is left out.
@@ -719,6 +701,24 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (plan instanceof Plan.Get) scans++;
         else dataflowsBuilt++;
         return decodeAll(readEverywhere(session, plan, t, t), types);
+    }
+
+    /**
+     * {@code read} run on every worker for a read of stored collection {@code source} at
+     * {@code t}, the tables under it first promised complete past {@code t}; afterwards history
+     * may go, if due.
+     */
+    private <R> List<R> onEveryWorker(long source, long t, java.util.function.BiFunction<Dataflows, dev.tributary.timely.Worker, R> read) {
+        Map<Long, Long> holds = compactionDue(t);
+        Set<Long> tables = baseTablesOf(source);
+        advanced(t + 1, tables);
+        return engine.callAll(w -> {
+            Dataflows d = dataflows[w.index()];
+            d.advance(t + 1, tables);
+            R r = read.apply(d, w);
+            if (holds != null) d.compactTo(t, holds);
+            return r;
+        });
     }
 
     /**

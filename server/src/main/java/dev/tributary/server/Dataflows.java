@@ -461,7 +461,7 @@ final class Dataflows {
      * outgrew the read's budget (then collecting stopped).
      */
     static final class ScanPart {
-        final List<Row> rows = new ArrayList<>();
+        private final List<Row> rows = new ArrayList<>();
         private long[] counts = new long[16];
         final Map<Row, Long> storedErrors;
         private Row leastError;
@@ -470,10 +470,6 @@ final class Dataflows {
 
         ScanPart(Map<Row, Long> storedErrors) {
             this.storedErrors = storedErrors;
-        }
-
-        long count(int i) {
-            return counts[i];
         }
 
         private void add(MapFilterProject mfp, Row row, long count, ResultBudget budget) {
