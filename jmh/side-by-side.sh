@@ -76,7 +76,7 @@ start_tributary() {
   server_opts=(--add-exports java.base/jdk.internal.misc=ALL-UNNAMED)
   [ -n "$jfr" ] && server_opts+=("-XX:StartFlightRecording=filename=$jfr,settings=profile,dumponexit=true")
   # the options bin/tributary starts a server with, then the script's or the user's
-  while read -r line; do
+  while read -r line || [ -n "$line" ]; do
     case "$line" in ''|'#'*) ;; *) server_opts+=("$line") ;; esac
   done <"$root/bin/jvm.options"
   # shellcheck disable=SC2206
