@@ -698,8 +698,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
             return rows;
         }
-        if (plan instanceof Plan.Get) scans++;
-        else dataflowsBuilt++;
+        dataflowsBuilt++; // every plan that only reads a stored collection was peeked above
         return decodeAll(readEverywhere(session, plan, t, t), types);
     }
 

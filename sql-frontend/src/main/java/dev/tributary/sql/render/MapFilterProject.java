@@ -191,11 +191,6 @@ public final class MapFilterProject {
         return outCodec.encode(values.length == outColumns.length ? values : Arrays.copyOf(values, outColumns.length));
     }
 
-    /** The output columns as input columns, for a chain that {@link #isProjection() is a projection}. */
-    int[] outColumns() {
-        return outColumns.clone();
-    }
-
     /**
      * If {@code e} is {@code column = constant} (either way round), where the column is a copy of
      * an input column ({@code origin} maps the step's columns to the input's) of a type whose

@@ -217,11 +217,8 @@ public final class Renderer {
         }
         Rendered in = render(base);
         MapFilterProject mfp = MapFilterProject.of(steps, base.types());
-        if (mfp.isProjection()) {
-            RowCodec inCodec = new RowCodec(base.types());
-            int[] outColumns = mfp.outColumns();
-            return new Rendered(in.oks().map(row -> inCodec.project(row, outColumns), ROW), in.errs());
-        }
+        // a projection cannot fail or drop a row: a plain map, no error output
+        if (mfp.isProjection()) return new Rendered(in.oks().map(mfp::apply, ROW), in.errs());
         return rowByRow(in, mfp::apply);
     }
 
