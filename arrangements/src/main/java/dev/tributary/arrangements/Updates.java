@@ -22,11 +22,17 @@ public final class Updates implements Container {
     private int size;
 
     public Updates(Column keys, Column vals, int arity) {
+        this(keys, vals, arity, 16);
+    }
+
+    /** Empty updates with room for {@code capacity} times and diffs (the columns have their own). */
+    public Updates(Column keys, Column vals, int arity, int capacity) {
         this.keys = keys;
         this.vals = vals;
         this.arity = arity;
-        this.times = new long[16 * arity];
-        this.diffs = new long[16];
+        int c = Math.max(1, capacity);
+        this.times = new long[c * arity];
+        this.diffs = new long[c];
     }
 
     /** The container type making updates with columns like {@code keys} and {@code vals}, exchanged by key hash. */
@@ -35,6 +41,12 @@ public final class Updates implements Container {
             @Override
             public Updates create() {
                 return new Updates(keys.emptyLike(16), vals.emptyLike(16), arity);
+            }
+
+            @Override
+            public Updates create(int records) {
+                int capacity = Math.max(16, records);
+                return new Updates(keys.emptyLike(capacity), vals.emptyLike(capacity), arity, capacity);
             }
 
             @Override

@@ -65,7 +65,7 @@ public final class Collection<D> {
     public <R> Collection<R> map(Function<? super D, ? extends R> f, DataType<R> outType) {
         int arity = scope().arity();
         return new Collection<>(stream.unary("map", Pact.pipeline(), containerType(outType, arity), (in, out) -> in.forEach((cap, data) -> {
-            Updates o = out.newContainer();
+            Updates o = out.newContainer(data.size());
             long[] times = data.times();
             long[] diffs = data.diffs();
             for (int i = 0; i < data.size(); i++) append(o, outType, f.apply(type.get(data.keys(), i)), times, i * arity, diffs[i]);
@@ -111,7 +111,7 @@ public final class Collection<D> {
         int arity = scope().arity();
         int[] pause = new int[1];
         return new Collection<>(stream.unary("explode", Pact.pipeline(), containerType(outType, arity), (in, out) -> in.forEach((cap, data) -> {
-            Updates o = out.newContainer();
+            Updates o = out.newContainer(data.size());
             long[] times = data.times();
             long[] diffs = data.diffs();
             int[] at = new int[1];
@@ -240,7 +240,7 @@ public final class Collection<D> {
     public <R> Collection<R> flatMap(Function<? super D, ? extends Iterable<? extends R>> f, DataType<R> outType) {
         int arity = scope().arity();
         return new Collection<>(stream.unary("flatMap", Pact.pipeline(), containerType(outType, arity), (in, out) -> in.forEach((cap, data) -> {
-            Updates o = out.newContainer();
+            Updates o = out.newContainer(data.size());
             long[] times = data.times();
             long[] diffs = data.diffs();
             for (int i = 0; i < data.size(); i++) {
@@ -270,7 +270,7 @@ public final class Collection<D> {
         dev.tributary.timely.OutputPort<Updates> okPort = b.output(containerType(okType, arity));
         dev.tributary.timely.OutputPort<Updates> otherPort = b.output(containerType(otherType, arity));
         b.build(() -> in.forEach((cap, data) -> {
-            Updates oks = okPort.newContainer();
+            Updates oks = okPort.newContainer(data.size());
             Updates others = otherPort.newContainer();
             long[] times = data.times();
             long[] diffs = data.diffs();
@@ -321,7 +321,7 @@ public final class Collection<D> {
     /** The records whose data satisfies {@code p}. */
     public Collection<D> filter(Predicate<? super D> p) {
         return new Collection<>(stream.unary("filter", Pact.pipeline(), stream.type(), (in, out) -> in.forEach((cap, data) -> {
-            Updates o = out.newContainer();
+            Updates o = out.newContainer(data.size());
             for (int i = 0; i < data.size(); i++) {
                 if (p.test(type.get(data.keys(), i))) o.appendFrom(data, i);
             }
@@ -333,7 +333,7 @@ public final class Collection<D> {
     public Collection<D> negate() {
         int arity = scope().arity();
         return new Collection<>(stream.unary("negate", Pact.pipeline(), stream.type(), (in, out) -> in.forEach((cap, data) -> {
-            Updates o = out.newContainer();
+            Updates o = out.newContainer(data.size());
             long[] times = data.times();
             long[] diffs = data.diffs();
             for (int i = 0; i < data.size(); i++) {
@@ -415,7 +415,7 @@ public final class Collection<D> {
     Collection<D> stepRound() {
         int arity = scope().arity();
         return new Collection<>(stream.unary("round+1", Pact.pipeline(), stream.type(), (in, out) -> in.forEach((cap, data) -> {
-            Updates o = out.newContainer();
+            Updates o = out.newContainer(data.size());
             long[] times = data.times();
             long[] t = new long[arity];
             for (int i = 0; i < data.size(); i++) {
@@ -450,7 +450,7 @@ public final class Collection<D> {
         int arity = scope().arity();
         ContainerType<Updates> kvType = Updates.type(keyType.newColumn(16), valType.newColumn(16), arity);
         Stream<Updates> kv = stream.unary("key", Pact.pipeline(), kvType, (in, out) -> in.forEach((cap, data) -> {
-            Updates o = out.newContainer();
+            Updates o = out.newContainer(data.size());
             long[] times = data.times();
             long[] diffs = data.diffs();
             for (int i = 0; i < data.size(); i++) {
@@ -496,7 +496,7 @@ public final class Collection<D> {
 
         @Override
         public void schedule(dev.tributary.timely.InputPort<Updates> in, dev.tributary.timely.OutputPort<Updates> out) {
-            if (consumer == null) consumer = (cap, data) -> out.send(cap, keyed(data, out.newContainer()));
+            if (consumer == null) consumer = (cap, data) -> out.send(cap, keyed(data, out.newContainer(data.size())));
             in.forEach(consumer);
         }
 
@@ -631,7 +631,7 @@ public final class Collection<D> {
                     Queued head = queued.peek();
                     Batch batch = head.batch();
                     if (at == null) at = batch.cursor();
-                    Updates o = out.newContainer();
+                    Updates o = out.newContainer((int) Math.min(budget, batch.updateCount()));
                     var c = at;
                     while (c.keyValid() && o.size() < budget) {
                         while (c.valValid() && o.size() < budget) {

@@ -56,6 +56,10 @@ abstract sealed class Channel<C extends Container> permits Channel.Pipeline, Cha
             this.parts = new Container[router.workers()];
         }
 
+        void closePool() {
+            pool.close();
+        }
+
         @Override
         void push(long[] time, C data, ContainerPool<C> home) {
             int peers = parts.length;
@@ -65,7 +69,9 @@ abstract sealed class Channel<C extends Container> permits Channel.Pipeline, Cha
                 localTarget.deliver(time, data, home);
                 return;
             }
-            for (int w = 0; w < peers; w++) parts[w] = pool.acquire();
+            // room for an even share and some: a skewed part grows, an even one is never copied
+            int share = data.size() / peers + data.size() / 8 + 16;
+            for (int w = 0; w < peers; w++) parts[w] = pool.acquire(share);
             partitioner.partition(data, parts, router);
             if (home != null) home.release(data, me);
             for (int w = 0; w < peers; w++) {

@@ -18,7 +18,7 @@ import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
  */
 final class ContainerPool<C extends Container> {
     private static final int LIMIT = 16;
-    static final long MAX_POOLED_BYTES = 512L << 10;
+    static final long MAX_POOLED_BYTES = 1L << 20;
     static final long WORKER_POOLED_BYTES = 8L << 20;
     final ContainerType<C> type;
     final int owner;
@@ -26,9 +26,38 @@ final class ContainerPool<C extends Container> {
     private final ArrayDeque<C> free = new ArrayDeque<>();
     private final ManyToOneConcurrentArrayQueue<C> returned;
 
-    /** The bytes of empty containers waiting in the pools one worker owns; any worker may return one. */
+    /**
+     * The bytes of empty containers waiting in the pools one worker owns; any worker may return
+     * one. When the owner returns a container and the budget is spent, the pools it returned
+     * containers to least recently give theirs up first: the budget goes to the dataflows at
+     * work (a view's build), not to those that were busy once and then idle (the tables loaded
+     * before it, whose full pools had spent the budget and left the build none).
+     */
     static final class Budget {
         private final java.util.concurrent.atomic.AtomicLong pooled = new java.util.concurrent.atomic.AtomicLong();
+        /** The owner's pools that may hold containers, least recently returned to first; the owning worker's alone. */
+        private final java.util.LinkedHashMap<ContainerPool<?>, Boolean> holders = new java.util.LinkedHashMap<>(16, 0.75f, true);
+
+        /** Notes that the owner just took a container from {@code pool} or returned one to it. */
+        void used(ContainerPool<?> pool) {
+            holders.put(pool, Boolean.TRUE);
+        }
+
+        void forget(ContainerPool<?> pool) {
+            holders.remove(pool);
+        }
+
+        /** Empties the least recently used of the owner's pools but {@code keep} until {@code bytes} more fit; whether they do. */
+        boolean evictFor(long bytes, ContainerPool<?> keep) {
+            var it = holders.keySet().iterator();
+            while (pooled.get() + bytes > WORKER_POOLED_BYTES && it.hasNext()) {
+                ContainerPool<?> p = it.next();
+                if (p == keep) continue;
+                p.empty();
+                it.remove();
+            }
+            return pooled.get() + bytes <= WORKER_POOLED_BYTES;
+        }
 
         /** Counts {@code bytes} more as pooled, unless that would pass {@link #WORKER_POOLED_BYTES}. */
         boolean take(long bytes) {
@@ -53,21 +82,54 @@ final class ContainerPool<C extends Container> {
         this.returned = peers > 1 ? new ManyToOneConcurrentArrayQueue<>(LIMIT) : null;
     }
 
+    /** Set once the pool's dataflow is dropped: what comes back then is left to the garbage collector. */
+    private volatile boolean closed;
+
+    /**
+     * Lets go of the pooled containers and gives their bytes back to the worker's {@link Budget},
+     * when the pool's dataflow is dropped, on the owning worker. Without it every dropped
+     * dataflow's pools kept their share of the budget for good, and after a few builds nothing
+     * was pooled any more. (A container another worker returns just as the pool closes may still
+     * count until then: one container's bytes, not a pool's.)
+     */
+    void close() {
+        closed = true;
+        empty();
+        budget.forget(this);
+    }
+
+    /** Lets go of every pooled container (on the owning worker). */
+    private void empty() {
+        for (C c; (c = free.pollLast()) != null; ) budget.give(c.heapBytes());
+        if (returned != null) for (C c; (c = returned.poll()) != null; ) budget.give(c.heapBytes());
+    }
+
     C acquire() {
+        return acquire(0);
+    }
+
+    /** A pooled container, or a new one with room for about {@code records} records (see {@link ContainerType#create(int)}). */
+    C acquire(int records) {
+        // a pool taken from is one other workers may return containers to: it may be asked to give them up
+        budget.used(this);
         C c = free.pollLast();
         if (c == null && returned != null) c = returned.poll();
-        if (c == null) return type.create();
+        if (c == null) return records > 0 ? type.create(records) : type.create();
         budget.give(c.heapBytes());
         return c;
     }
 
     @SuppressWarnings("unchecked")
     void release(Container c, int byWorker) {
+        if (closed) return;
         c.clear();
         long bytes = c.heapBytes();
         if (bytes > MAX_POOLED_BYTES) return;
         if (byWorker == owner) {
-            if (free.size() < LIMIT && budget.take(bytes)) free.addLast((C) c);
+            if (free.size() < LIMIT && (budget.take(bytes) || budget.evictFor(bytes, this) && budget.take(bytes))) {
+                free.addLast((C) c);
+                budget.used(this);
+            }
         } else if (budget.take(bytes) && !returned.offer((C) c)) {
             budget.give(bytes);
         }

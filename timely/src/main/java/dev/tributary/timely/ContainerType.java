@@ -10,6 +10,15 @@ public interface ContainerType<C extends Container> {
     /** A new empty container. */
     C create();
 
+    /**
+     * A new empty container with room for about {@code records} records, so that filling it does
+     * not copy its arrays as they double from a small start (a hydration's messages of thousands
+     * of records copied each array a dozen times); the default ignores the hint.
+     */
+    default C create(int records) {
+        return create();
+    }
+
     /** Appends all records of {@code from} to {@code into}. */
     void appendAll(C from, C into);
 

@@ -144,6 +144,9 @@ final class Dataflow {
         List<Runnable> actions = new ArrayList<>(dropActions);
         dropActions.clear();
         for (Runnable r : actions) r.run();
+        for (OperatorNode op : operators) {
+            for (OutputPort<?> out : op.outputs) out.closePools();
+        }
         operators.clear();
         inputs.clear();
         // the worker keeps a dropped dataflow's slot; what hangs off it (traces counted in its

@@ -52,9 +52,20 @@ public final class OutputPort<C extends Container> {
         return channels.size();
     }
 
+    /** Closes this port's pool and its exchange channels' pools (see {@link ContainerPool#close}). */
+    void closePools() {
+        pool.close();
+        for (Channel<C> ch : channels) if (ch instanceof Channel.Exchange<C> ex) ex.closePool();
+    }
+
     /** An empty container to fill and {@link #send}. */
     public C newContainer() {
         return pool.acquire();
+    }
+
+    /** An empty container to fill with about {@code records} records and {@link #send}: one made for it has room for them. */
+    public C newContainer(int records) {
+        return pool.acquire(records);
     }
 
     /** Sends {@code data} at the capability's time. */

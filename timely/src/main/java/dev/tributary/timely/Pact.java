@@ -35,6 +35,11 @@ public sealed interface Pact<C extends Container> permits Pact.Pipeline, Pact.Ex
             }
 
             @Override
+            public C create(int records) {
+                return type.create(records);
+            }
+
+            @Override
             public void appendAll(C from, C into) {
                 type.appendAll(from, into);
             }

@@ -81,7 +81,7 @@ public final class Stream<C extends Container> {
         InputPort<C> in = b.input(this, pact);
         OutputPort<C> out = b.output(type);
         InputPort.MessageConsumer<C> pass = (cap, data) -> {
-            C copy = out.newContainer();
+            C copy = out.newContainer(data.size());
             type.appendAll(data, copy);
             out.send(cap, copy);
         };
@@ -94,7 +94,7 @@ public final class Stream<C extends Container> {
         ContainerType<C> type = source.type;
         return unary("inspect", Pact.pipeline(), type, (in, out) -> in.forEach((cap, data) -> {
             action.accept(cap.time(), data);
-            C copy = out.newContainer();
+            C copy = out.newContainer(data.size());
             type.appendAll(data, copy);
             out.send(cap, copy);
         }));
@@ -105,7 +105,7 @@ public final class Stream<C extends Container> {
         ContainerType<C> type = source.type;
         return binary(other, "concat", Pact.pipeline(), Pact.pipeline(), type, (in1, in2, out) -> {
             InputPort.MessageConsumer<C> pass = (cap, data) -> {
-                C copy = out.newContainer();
+                C copy = out.newContainer(data.size());
                 type.appendAll(data, copy);
                 out.send(cap, copy);
             };
@@ -178,7 +178,7 @@ public final class Stream<C extends Container> {
         // The message being read holds the target's frontier at its time, which the summary maps to
         // the new time downstream, so forwarding needs no capability of its own.
         b.build(() -> in.forEach((cap, data) -> {
-            O copy = out.newContainer();
+            O copy = out.newContainer(data.size());
             convert.accept(data, copy);
             out.dispatch(f.apply(cap.time()), copy);
         }));

@@ -59,4 +59,36 @@ class ContainerPoolTest {
         for (ContainerPool<LongContainer> pool : pools) for (int k = 0; k < 8; k++) pool.acquire();
         assertThat(budget.pooled()).isZero();
     }
+
+    /**
+     * A dropped dataflow gives its pools' bytes back to the worker's budget: before, every
+     * dropped dataflow kept its share for good, and after a few view builds the budget was spent
+     * and no container was pooled any more (each hydration message then allocated its arrays).
+     */
+    @Test
+    void aDroppedDataflowGivesItsPoolsBytesBack() {
+        long[] pooled = new long[2];
+        Timely.run(Config.workers(1), w -> {
+            @SuppressWarnings("unchecked")
+            InputHandle<LongContainer>[] in = new InputHandle[1];
+            int index = w.dataflow("copies", s -> {
+                in[0] = s.input("in", LongContainer.TYPE);
+                in[0].stream().inspect((t, c) -> {}).inspect((t, c) -> {}).probe();
+                return s.dataflowIndex();
+            });
+            for (int round = 0; round < 10; round++) {
+                LongContainer c = new LongContainer();
+                for (long i = 0; i < 1000; i++) c.add(i);
+                in[0].send(c);
+                in[0].advanceTo(round + 1);
+                w.step();
+                w.step();
+            }
+            pooled[0] = w.poolBudget.pooled();
+            w.dropDataflow(index);
+            pooled[1] = w.poolBudget.pooled();
+        });
+        assertThat(pooled[0]).as("pooled while the dataflow runs").isPositive();
+        assertThat(pooled[1]).as("pooled after its drop").isZero();
+    }
 }
