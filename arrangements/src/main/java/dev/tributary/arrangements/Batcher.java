@@ -41,7 +41,7 @@ public final class Batcher {
     }
 
     public Batcher(Column keyProto, Column valProto, int arity) {
-        this(keyProto, valProto, arity, COMPACT_MIN, true);
+        this(keyProto, valProto, arity, hashable(keyProto, valProto) ? HASH_MIN : COMPACT_MIN, true);
     }
 
     /**
@@ -62,11 +62,92 @@ public final class Batcher {
         this.since = lower;
     }
 
-    /** Copies {@code updates} into the buffer, consolidating it when it has grown large and looks like it would shrink. */
+    /**
+     * Copies {@code updates} into the buffer, consolidating it when it has grown large and looks
+     * like it would shrink; once it did, adds each update to its buffered copy, if any, as it comes.
+     */
     public void push(Updates updates) {
         if (updates.arity() != arity) throw new IllegalArgumentException("updates of arity " + updates.arity() + " pushed to a batcher of arity " + arity);
+        if (combined != null) {
+            combine(updates);
+            return;
+        }
         buffer.appendAll(updates);
         if (buffer.size() >= compactAt) compactIfRepetitive();
+    }
+
+    /** Whether records of these columns are consolidated through a hash table (all but (long, long) ones, which sort fast enough). */
+    private static boolean hashable(Column keys, Column vals) {
+        return !(keys instanceof LongColumn && vals instanceof LongColumn);
+    }
+
+    /**
+     * While the buffer combines its repeats: an open-addressing table over the buffer's records,
+     * each slot a record's hash (high half) and its position plus one (low half), at most half
+     * full; {@code null} until a sample finds the buffer repetitive, and again after each seal. A
+     * grouping's build (a million rows onto a hundred thousand groups' sums) then buffers its
+     * distinct records only, and each update probes a table of that size, not, at the seal, a
+     * table and a buffer of a million records at random.
+     */
+    private long[] combined;
+
+    /** Starts combining: the buffer's records move to a fresh buffer, repeats added up, under a new {@link #combined} table. */
+    private void startCombining() {
+        Updates old = buffer;
+        buffer = spare;
+        spare = old;
+        buffer.clear();
+        combined = new long[Integer.highestOneBit(Math.max(16, old.size())) << 1];
+        combine(old);
+        spare.clear();
+    }
+
+    /** Adds each record of {@code from} to its copy in the buffer, or appends it there. */
+    private void combine(Updates from) {
+        Column fk = from.keys();
+        Column fv = from.vals();
+        long[] ft = from.times();
+        long[] fd = from.diffs();
+        Column bk = buffer.keys();
+        Column bv = buffer.vals();
+        int a = arity;
+        for (int i = 0, n = from.size(); i < n; i++) {
+            long hx = recordHash(fk, fv, ft, i);
+            long high = hx & 0xFFFFFFFF00000000L;
+            long[] table = combined;
+            int mask = table.length - 1;
+            int slot = (int) hx & mask;
+            long e;
+            while ((e = table[slot]) != 0) {
+                int y = (int) e - 1;
+                if ((e & 0xFFFFFFFF00000000L) == high && bk.equal(y, fk, i) && bv.equal(y, fv, i)
+                        && Times.equal(buffer.times(), y * a, ft, i * a, a)) {
+                    buffer.diffs()[y] += fd[i];
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+            if (e != 0) continue;
+            buffer.appendFrom(from, i);
+            table[slot] = high | buffer.size();
+            if (2L * buffer.size() > table.length) growCombined();
+        }
+    }
+
+    /** Doubles {@link #combined}, placing every buffered record again (by its hash, computed anew). */
+    private void growCombined() {
+        long[] table = new long[combined.length * 2];
+        int mask = table.length - 1;
+        Column keys = buffer.keys();
+        Column vals = buffer.vals();
+        long[] times = buffer.times();
+        for (int x = 0, n = buffer.size(); x < n; x++) {
+            long hx = recordHash(keys, vals, times, x);
+            int slot = (int) hx & mask;
+            while (table[slot] != 0) slot = (slot + 1) & mask;
+            table[slot] = (hx & 0xFFFFFFFF00000000L) | (x + 1L);
+        }
+        combined = table;
     }
 
     /**
@@ -89,14 +170,25 @@ public final class Batcher {
     private long[] sampleSlots;
 
     /**
-     * Consolidates the buffer in place if its latest {@link #SAMPLE} records hold at most half
-     * as many distinct {@code (key, val, time)}s; either way moves {@link #compactAt} so that the
-     * work stays a constant share of the pushing: twice the consolidated size after a
-     * consolidation, four times the size after a sample that found the records mostly distinct
-     * (a large load of distinct records then pays for a few samples and nothing else).
+     * Consolidates the buffer if a sample finds at most half of its records distinct: a buffer of
+     * byte-string records starts {@link #combined combining} (sampled by hash value, so that
+     * repeats spread over the whole buffer count), one of longs sorts in place if its latest
+     * {@link #SAMPLE} records say so. Either way moves {@link #compactAt} so that the work stays a
+     * constant share of the pushing: twice the consolidated size after a consolidation, four
+     * times the size after a sample that found the records mostly distinct (a large load of
+     * distinct records then pays for a few samples and nothing else).
      */
     private void compactIfRepetitive() {
         int n = buffer.size();
+        if (hashable(buffer.keys(), buffer.vals())) {
+            if (sampling && !repetitive(n, null)) {
+                compactAt = mark(4L * n);
+                return;
+            }
+            consolidations++;
+            startCombining();
+            return;
+        }
         int sampled = Math.min(SAMPLE, n);
         if (sampling && distinctInSample(n, sampled) > sampled / 2) {
             compactAt = mark(4L * n);
@@ -137,21 +229,12 @@ public final class Batcher {
     private int consolidateByHash(int count) {
         Column keys = buffer.keys();
         Column vals = buffer.vals();
-        if (count < HASH_MIN || keys instanceof LongColumn && vals instanceof LongColumn) return count;
+        // combined as they came, the records are distinct already
+        if (count < HASH_MIN || combined != null || !hashable(keys, vals)) return count;
         long[] times = buffer.times();
         long[] diffs = buffer.diffs();
         int a = arity;
-        int shift = Math.max(0, 31 - Integer.numberOfLeadingZeros(count / SAMPLE));
-        clearSample();
-        int sampled = 0;
-        int sampledDistinct = 0;
-        for (int i = 0; i < count && sampledDistinct < SAMPLE; i++) {
-            long hx = recordHash(keys, vals, times, index[i]);
-            if (shift > 0 && hx >>> (64 - shift) != 0) continue;
-            sampled++;
-            if (addToSample(hx)) sampledDistinct++;
-        }
-        if (sampled < 64 || 2L * sampledDistinct > sampled) return count;
+        if (!repetitive(count, index)) return count;
         // a slot holds a record's hash (high half) and the record plus one (low half): a probe
         // reads the buffer only where the hashes match
         long[] table = new long[Integer.highestOneBit(count) << 2];
@@ -182,6 +265,29 @@ public final class Batcher {
         for (int i = 0; i < out; i++) if (diffs[index[i]] != 0) index[kept++] = index[i];
         hashConsolidations++;
         return kept;
+    }
+
+    /**
+     * Whether at most half of the first {@code count} records ({@code index}'s, or the buffer's
+     * own order when it is {@code null}) are distinct, by a sample of about {@link #SAMPLE}
+     * records taken by hash value: every copy of a sampled record is in it, so its share of
+     * repeats is the whole's.
+     */
+    private boolean repetitive(int count, int[] index) {
+        Column keys = buffer.keys();
+        Column vals = buffer.vals();
+        long[] times = buffer.times();
+        int shift = Math.max(0, 31 - Integer.numberOfLeadingZeros(count / SAMPLE));
+        clearSample();
+        int sampled = 0;
+        int sampledDistinct = 0;
+        for (int i = 0; i < count && sampledDistinct < SAMPLE; i++) {
+            long hx = recordHash(keys, vals, times, index == null ? i : index[i]);
+            if (shift > 0 && hx >>> (64 - shift) != 0) continue;
+            sampled++;
+            if (addToSample(hx)) sampledDistinct++;
+        }
+        return sampled >= 64 && 2L * sampledDistinct <= sampled;
     }
 
     /** How many seals {@link #consolidateByHash} shrank (for tests). */
@@ -240,7 +346,7 @@ public final class Batcher {
 
     /** The heap bytes of the buffers and sorting scratch, for {@link HeldState#buffer}. */
     public long heapBytes() {
-        return buffer.heapBytes() + spare.heapBytes()
+        return buffer.heapBytes() + spare.heapBytes() + (combined == null ? 0 : 8L * combined.length)
                 + 8L * (sortedKeys.length + sortedVals.length + sortedTimes.length + sortedDiffs.length + groupSum.length)
                 + 4L * (index.length + groupFirst.length);
     }
@@ -287,6 +393,7 @@ public final class Batcher {
         buffer = spare;
         spare = t;
         spare.clear();
+        combined = null;
         lower = upper;
         compactAt = mark(Math.max(compactMin, 2L * buffer.size()));
         releaseIdleScratch();

@@ -70,8 +70,22 @@ public final class BytesColumn extends Column {
     @Override
     public boolean equal(int i, Column other, int j) {
         BytesColumn o = (BytesColumn) other;
-        return Arrays.equals(slab, offsets[i], offsets[i + 1], o.slab, o.offsets[j], o.offsets[j + 1]);
+        int from = offsets[i];
+        int length = offsets[i + 1] - from;
+        int otherFrom = o.offsets[j];
+        if (o.offsets[j + 1] - otherFrom != length) return false;
+        // encoded keys are mostly a few bytes: a plain loop beats the vectorized mismatch's set-up
+        if (length <= SHORT) {
+            byte[] a = slab;
+            byte[] b = o.slab;
+            for (int k = 0; k < length; k++) if (a[from + k] != b[otherFrom + k]) return false;
+            return true;
+        }
+        return Arrays.equals(slab, from, from + length, o.slab, otherFrom, otherFrom + length);
     }
+
+    /** Strings up to this long are compared byte by byte. */
+    private static final int SHORT = 16;
 
     @Override
     public void append(Column source, int i) {

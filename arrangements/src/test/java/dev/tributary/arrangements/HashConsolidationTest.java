@@ -21,8 +21,7 @@ class HashConsolidationTest {
     }
 
     /** Pushes {@code n} records over {@code distinct} (key, value)s, diffs +1 or -1, and seals them; checks the batch against a sum by map. */
-    private static Batcher sealChecked(int n, int distinct, long seed) {
-        Batcher batcher = new Batcher(new BytesColumn(), new BytesColumn(), 1);
+    private static Batcher sealChecked(int n, int distinct, long seed, Batcher batcher) {
         Map<String, Long> expected = new TreeMap<>();
         Random random = new Random(seed);
         Updates u = new Updates(new BytesColumn(), new BytesColumn(), 1);
@@ -42,6 +41,7 @@ class HashConsolidationTest {
             }
         }
         batcher.push(u);
+        if (batcher.consolidations > 0) assertThat(batcher.buffered()).as("records buffered when combined as they came").isLessThanOrEqualTo(distinct);
         expected.values().removeIf(d -> d == 0);
         Batch b = batcher.seal(Antichain.of(4));
         Map<String, Long> actual = new TreeMap<>();
@@ -63,15 +63,32 @@ class HashConsolidationTest {
         return batcher;
     }
 
+    /** A batcher that never consolidates before its seal. */
+    private static Batcher sealOnly() {
+        return new Batcher(new BytesColumn(), new BytesColumn(), 1, Integer.MAX_VALUE, true);
+    }
+
     @Test
     void repeatedRecordsAreAddedUpByHashAndGiveTheSortedBatch() {
         for (long seed = 1; seed <= 3; seed++) {
-            assertThat(sealChecked(200_000, 20_000, seed).hashConsolidations).isEqualTo(1);
+            assertThat(sealChecked(200_000, 20_000, seed, sealOnly()).hashConsolidations).isEqualTo(1);
+        }
+    }
+
+    /** Pushed 1000 at a time, the repeats are found by the first sample and combined as they come: the seal has nothing left to add up. */
+    @Test
+    void repeatedRecordsPushedInChunksAreCombinedAsTheyCome() {
+        for (long seed = 1; seed <= 3; seed++) {
+            Batcher b = sealChecked(200_000, 20_000, seed, new Batcher(new BytesColumn(), new BytesColumn(), 1));
+            assertThat(b.consolidations).isEqualTo(1);
+            assertThat(b.hashConsolidations).isZero();
         }
     }
 
     @Test
     void distinctRecordsSkipTheHashTable() {
-        assertThat(sealChecked(100_000, Integer.MAX_VALUE, 9).hashConsolidations).isZero();
+        Batcher b = sealChecked(100_000, Integer.MAX_VALUE, 9, new Batcher(new BytesColumn(), new BytesColumn(), 1));
+        assertThat(b.hashConsolidations).isZero();
+        assertThat(b.consolidations).isZero();
     }
 }

@@ -425,6 +425,32 @@ public final class RowCodec {
     public Row project(Row row, int[] columns) {
         if (columns.length == 0) return Row.EMPTY;
         byte[] b = row.bytes;
+        if (increasing(columns)) {
+            // the usual projection (a key, the columns a view keeps): two walks up to its last
+            // column, one to size the copy and one to fill it, and nothing allocated but the row
+            int last = columns[columns.length - 1];
+            int length = 0;
+            for (int c = 0, k = 0, pos = 0; c <= last; c++) {
+                int e = end(b, pos, c);
+                if (c == columns[k]) {
+                    length += e - pos;
+                    k++;
+                }
+                pos = e;
+            }
+            byte[] out = new byte[length];
+            int at = 0;
+            for (int c = 0, k = 0, pos = 0; c <= last; c++) {
+                int e = end(b, pos, c);
+                if (c == columns[k]) {
+                    System.arraycopy(b, pos, out, at, e - pos);
+                    at += e - pos;
+                    k++;
+                }
+                pos = e;
+            }
+            return new Row(out);
+        }
         int[] starts = new int[kinds.length + 1];
         for (int c = 0; c < kinds.length; c++) starts[c + 1] = end(b, starts[c], c);
         int length = 0;
@@ -437,6 +463,12 @@ public final class RowCodec {
             at += len;
         }
         return new Row(out);
+    }
+
+    /** Whether {@code columns} are in strictly increasing order (and so each at most once). */
+    private static boolean increasing(int[] columns) {
+        for (int i = 1; i < columns.length; i++) if (columns[i] <= columns[i - 1]) return false;
+        return true;
     }
 
     /** The columns of {@code row} after its first ones, which are this codec's columns (a byte copy). */
