@@ -18,6 +18,7 @@ import dev.tributary.sql.plan.Optimizer;
 import dev.tributary.sql.plan.Plan;
 import dev.tributary.sql.plan.Plans;
 import dev.tributary.sql.expr.ScalarExprs;
+import dev.tributary.sql.render.Aggregation;
 import dev.tributary.sql.render.MapFilterProject;
 import dev.tributary.sql.render.Renderer;
 import dev.tributary.sql.row.Row;
@@ -644,6 +645,10 @@ final class Coordinator implements AutoCloseable, Catalog {
             answeredLocally++; // SELECT 1, SELECT version(): no worker needed
             return constant;
         }
+        if (session.pending.isEmpty()) {
+            List<Object[]> reduced = reducedByScan(session, plan, t);
+            if (reduced != null) return reduced;
+        }
         Peek peek = Peek.of(plan, indexes());
         // a block's own writes to the table a peek reads are added to what the peek finds
         Map<Row, Long> ownWrites = peek == null ? null : session.pending.get(peek.source());
@@ -700,6 +705,70 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         dataflowsBuilt++; // every plan that only reads a stored collection was peeked above
         return decodeAll(readEverywhere(session, plan, t, t), types);
+    }
+
+    /** The most updates a worker's part of a stored collection may hold for {@link #reducedByScan} to scan it. */
+    static final long AGGREGATE_SCAN_UPDATES = 1L << 18;
+    /** The most bytes of input rows {@link #reducedByScan} collects (more: the dataflow aggregates them). */
+    static final long AGGREGATE_INPUT_BYTES = 16L << 20;
+
+    /**
+     * The rows of {@code plan} when it is an aggregate (with maps, filters and projections above
+     * it) over maps, filters and projections of one stored collection of moderate size: the
+     * workers scan their parts as for a plain scan, and the coordinator groups and aggregates the
+     * rows that pass ({@link Aggregation#reduce}), with no dataflow to build, hydrate and drop
+     * (a dashboard's {@code SELECT sum(n) FROM v WHERE region = $1} over 100k rows took 18-25
+     * ms that way). Null when the plan is not of that shape, a part is too large to scan in one
+     * step, the input rows outgrow {@link #AGGREGATE_INPUT_BYTES} or, consolidated, {@link
+     * Dataflows.ScanPart#CONSOLIDATED_ROWS} on a worker, or anything fails: then the
+     * dataflow computes the answer, and reports the error exactly as a view would.
+     */
+    private List<Object[]> reducedByScan(Session session, Plan plan, long t) {
+        List<Plan> above = new ArrayList<>();
+        Plan p = plan;
+        while (true) {
+            switch (p) {
+                case Plan.Filter f -> p = f.input();
+                case Plan.Map m -> p = m.input();
+                case Plan.Project pr -> p = pr.input();
+                default -> {
+                    if (!(p instanceof Plan.Reduce)) return null;
+                }
+            }
+            if (p instanceof Plan.Reduce) break;
+        }
+        for (Plan q = plan; q != p; ) {
+            above.add(0, q);
+            q = switch (q) {
+                case Plan.Filter f -> f.input();
+                case Plan.Map m -> m.input();
+                case Plan.Project pr -> pr.input();
+                default -> throw new IllegalStateException("unreachable");
+            };
+        }
+        Plan.Reduce reduce = (Plan.Reduce) p;
+        Peek peek = Peek.of(reduce.input(), indexes());
+        if (peek == null || peek.index() != null) return null;
+        MapFilterProject mfp = MapFilterProject.of(peek.steps(), Binder.typesOf(byId.get(peek.source()).columns()));
+        Dataflows.ResultBudget budget = new Dataflows.ResultBudget(AGGREGATE_INPUT_BYTES, null);
+        List<Dataflows.ScanPart> parts = onEveryWorker(peek.source(), t, (d, w) -> d.scan(w, peek.source(), mfp, t, budget, AGGREGATE_SCAN_UPDATES, true));
+        if (parts.stream().anyMatch(part -> part.skipped)) return null;
+        try {
+            Dataflows.Counted input = Dataflows.Counted.combine(parts, mfp.outCodec(), budget);
+            List<Object[]> reduced = Aggregation.reduce(reduce, input.rows(), input.counts());
+            if (above.isEmpty()) return reduced;
+            MapFilterProject top = MapFilterProject.of(above, reduce.types());
+            RowCodec codec = new RowCodec(reduce.types());
+            List<Object[]> out = new ArrayList<>();
+            for (Object[] r : reduced) {
+                Row row = top.apply(codec.encode(r));
+                if (row != null) out.add(top.outCodec().decode(row));
+            }
+            scans++;
+            return out;
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     /**

@@ -13,8 +13,48 @@ import java.util.Map;
  * call's {@code ORDER BY}, then the function. Groups are recomputed only when they change, so
  * this is the whole per-group cost of a maintained aggregate.
  */
-final class Aggregation {
+public final class Aggregation {
     private Aggregation() {}
+
+    /**
+     * What {@code reduce} gives over {@code rows}, its input's rows, row {@code i} with
+     * multiplicity {@code counts[i]} (positive), with no dataflow: per group, in the order groups first appear, the group key's values then each
+     * aggregate's; for an aggregate without GROUP BY over no rows, the one row of defaults. The
+     * rendered reduce ({@link Grouping}) gives the same rows, since what it keeps per group is
+     * what {@link #evaluate} computes. Throws what an aggregate throws for a group (which group
+     * is then not chosen as the dataflow would choose it: a caller that must report the same
+     * error runs the dataflow instead).
+     */
+    public static List<Object[]> reduce(dev.tributary.sql.plan.Plan.Reduce reduce, List<Object[]> rows, long[] counts) {
+        List<SqlType> inTypes = reduce.input().types();
+        int[] key = reduce.groupKey().stream().mapToInt(Integer::intValue).toArray();
+        List<SqlType> keyTypes = new ArrayList<>();
+        for (int k : key) keyTypes.add(inTypes.get(k));
+        dev.tributary.sql.row.RowCodec keyCodec = new dev.tributary.sql.row.RowCodec(keyTypes);
+        // grouped by the key's encoding, as the dataflow groups: equal values (1.0 and 1.00) are one group
+        Map<dev.tributary.sql.row.Row, List<Integer>> groups = new LinkedHashMap<>();
+        for (int r = 0; r < rows.size(); r++) {
+            Object[] k = new Object[key.length];
+            for (int i = 0; i < key.length; i++) k[i] = rows.get(r)[key[i]];
+            groups.computeIfAbsent(keyCodec.encode(k), x -> new ArrayList<>()).add(r);
+        }
+        if (groups.isEmpty() && reduce.global() && key.length == 0) groups.put(keyCodec.encode(new Object[0]), List.of());
+        List<AggregateCall> aggs = reduce.aggregates();
+        List<Object[]> out = new ArrayList<>(groups.size());
+        for (Map.Entry<dev.tributary.sql.row.Row, List<Integer>> g : groups.entrySet()) {
+            List<Integer> at = g.getValue();
+            Object[][] members = new Object[at.size()][];
+            long[] memberCounts = new long[at.size()];
+            for (int m = 0; m < members.length; m++) {
+                members[m] = rows.get(at.get(m));
+                memberCounts[m] = counts[at.get(m)];
+            }
+            Object[] result = Arrays.copyOf(keyCodec.decode(g.getKey()), key.length + aggs.size());
+            for (int a = 0; a < aggs.size(); a++) result[key.length + a] = evaluate(aggs.get(a), inTypes, members, memberCounts);
+            out.add(result);
+        }
+        return out;
+    }
 
     static Object evaluate(AggregateCall call, List<SqlType> inputTypes, Object[][] rows, long[] counts) {
         List<Object[]> selected = new ArrayList<>(rows.length);
