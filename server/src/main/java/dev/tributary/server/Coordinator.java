@@ -726,25 +726,15 @@ final class Coordinator implements AutoCloseable, Catalog {
     private List<Object[]> reducedByScan(Session session, Plan plan, long t) {
         List<Plan> above = new ArrayList<>();
         Plan p = plan;
-        while (true) {
-            switch (p) {
-                case Plan.Filter f -> p = f.input();
-                case Plan.Map m -> p = m.input();
-                case Plan.Project pr -> p = pr.input();
-                default -> {
-                    if (!(p instanceof Plan.Reduce)) return null;
-                }
-            }
-            if (p instanceof Plan.Reduce) break;
-        }
-        for (Plan q = plan; q != p; ) {
-            above.add(0, q);
-            q = switch (q) {
+        while (!(p instanceof Plan.Reduce)) {
+            above.add(0, p);
+            p = switch (p) {
                 case Plan.Filter f -> f.input();
                 case Plan.Map m -> m.input();
                 case Plan.Project pr -> pr.input();
-                default -> throw new IllegalStateException("unreachable");
+                default -> null;
             };
+            if (p == null) return null;
         }
         Plan.Reduce reduce = (Plan.Reduce) p;
         Peek peek = Peek.of(reduce.input(), indexes());
