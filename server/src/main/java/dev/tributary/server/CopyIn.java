@@ -103,19 +103,18 @@ public final class CopyIn {
         return coordinator.failCopy(session, new SqlException("57014", "COPY from stdin failed: " + message));
     }
 
-    private void record(long line, String text, List<String> fields) {
+    private void record(long line, CopyText.Reader.LineText text, List<String> fields) {
         if (options.header() != Statement.CopyHeader.NONE && seenHeader < 0) {
             seenHeader = line;
-            if (options.header() == Statement.CopyHeader.MATCH) matchHeader(line, text, fields);
+            if (options.header() == Statement.CopyHeader.MATCH) matchHeader(line, text.text(), fields);
             return;
         }
-        String context = "COPY " + table.name() + ", line " + line;
         if (fields.size() > targets.length) {
-            throw new SqlException("22P04", "extra data after last expected column").withContext(context + ": \"" + CopyText.shorten(text) + "\"");
+            throw new SqlException("22P04", "extra data after last expected column").withContext(context(line, text));
         }
         if (fields.size() < targets.length) {
             String missing = table.columns().get(targets[fields.size()]).name();
-            throw new SqlException("22P04", "missing data for column \"" + missing + "\"").withContext(context + ": \"" + CopyText.shorten(text) + "\"");
+            throw new SqlException("22P04", "missing data for column \"" + missing + "\"").withContext(context(line, text));
         }
         Object[] values = new Object[targets.length];
         for (int i = 0; i < targets.length; i++) {
@@ -123,7 +122,7 @@ public final class CopyIn {
             try {
                 values[i] = Values.fromText(f, types.get(i));
             } catch (SqlException e) {
-                throw e.withContext(context + ", column " + table.columns().get(targets[i]).name() + ": "
+                throw e.withContext("COPY " + table.name() + ", line " + line + ", column " + table.columns().get(targets[i]).name() + ": "
                         + (f == null ? "null input" : "\"" + CopyText.shorten(f) + "\""));
             }
         }
@@ -133,13 +132,18 @@ public final class CopyIn {
             try {
                 Coordinator.checkNotNull(table, values);
             } catch (SqlException e) {
-                throw e.withContext(context + ": \"" + CopyText.shorten(text) + "\"");
+                throw e.withContext(context(line, text));
             }
             encoded.add(codec.encode(values));
             return;
         }
         rows.add(values);
-        texts.add(text);
+        texts.add(text.text());
+    }
+
+    /** {@code COPY t, line n: "text"}, made only for an error. */
+    private String context(long line, CopyText.Reader.LineText text) {
+        return "COPY " + table.name() + ", line " + line + ": \"" + CopyText.shorten(text.text()) + "\"";
     }
 
     /** The context of row {@code i}: {@code COPY t, line n: "text"} ({@link #rows}' COPYs). */

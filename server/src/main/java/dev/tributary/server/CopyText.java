@@ -28,7 +28,8 @@ public final class CopyText {
     /**
      * Splits the bytes of a COPY FROM stream into records of fields, fed in chunks of any size (a
      * chunk may end inside a line or a character). Each complete record goes to {@code sink} with
-     * its 1-based line number and its text (for error context); NULL fields are null. Errors of
+     * its 1-based line number and its text (for error context, decoded only when asked for); NULL
+     * fields are null. Errors of
      * the data itself (bad UTF-8, an unterminated quote) are {@link SqlException}s whose context
      * names {@code table} and the line, as PostgreSQL's do.
      */
@@ -41,8 +42,17 @@ public final class CopyText {
         private boolean ended;
 
         interface Sink {
-            void record(long line, String text, List<String> fields);
+            void record(long line, LineText text, List<String> fields);
         }
+
+        /** A record's line as text, decoded when asked for: a load of a million lines asks for none. */
+        interface LineText {
+            String text();
+        }
+
+        /** Decodes UTF-8, reporting malformed input; one per reader, reset per use. */
+        private final java.nio.charset.CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
 
         Reader(String table, CopyOptions options, Sink sink) {
             this.table = table;
@@ -129,7 +139,8 @@ public final class CopyText {
                 return;
             }
             line++;
-            String text = utf8(buf, from, to);
+            // its fields are decoded (and so checked to be UTF-8) now; the whole line only for an error's context
+            LineText text = () -> utf8(buf, from, to);
             List<String> fields = options.csv() ? csvFields(buf, from, to) : textFields(buf, from, to);
             sink.record(line, text, fields);
         }
@@ -189,10 +200,20 @@ public final class CopyText {
         }
 
         private List<String> csvFields(byte[] buf, int from, int to) {
-            List<String> fields = new ArrayList<>();
+            List<String> fields = new ArrayList<>(16);
             String nul = options.nullString();
             int i = from;
             while (true) {
+                // an unquoted field (most of them) is its bytes as they are: no copy before decoding
+                int end = i;
+                while (end < to && buf[end] != options.delimiter() && buf[end] != options.quote()) end++;
+                if (end == to || buf[end] == options.delimiter()) {
+                    String value = utf8(buf, i, end);
+                    fields.add(value.equals(nul) ? null : value);
+                    if (end >= to) return fields;
+                    i = end + 1;
+                    continue;
+                }
                 ByteArrayOutputStream field = new ByteArrayOutputStream();
                 boolean everQuoted = false;
                 boolean quoted = false;
@@ -233,9 +254,12 @@ public final class CopyText {
         }
 
         private String utf8(byte[] b, int from, int to) {
+            int ascii = from;
+            while (ascii < to && b[ascii] >= 0) ascii++;
+            // ASCII, as most data is: every byte is its character
+            if (ascii == to) return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
             try {
-                return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b, from, to - from)).toString();
+                return decoder.reset().decode(ByteBuffer.wrap(b, from, to - from)).toString();
             } catch (CharacterCodingException e) {
                 int bad = from;
                 while (bad < to && b[bad] >= 0) bad++;

@@ -58,6 +58,19 @@ class CopyTextTest {
         });
     }
 
+    /** Bytes that are not UTF-8 are refused in any field, unquoted (read in place) or quoted, and the error names the line. */
+    @Test
+    void csvFieldsMustBeUtf8() {
+        for (byte[] bad : List.of(new byte[] {'1', ',', 'a', (byte) 0xff, '\n'}, new byte[] {'1', ',', '"', (byte) 0xc3, '"', '\n'})) {
+            CopyText.Reader r = new CopyText.Reader("t", CSV, (line, text, fields) -> {});
+            r.feed("0,ok\n".getBytes(StandardCharsets.UTF_8), 0, 5);
+            assertThatThrownBy(() -> r.feed(bad, 0, bad.length)).isInstanceOfSatisfying(SqlException.class, e -> {
+                assertThat(e.sqlState()).isEqualTo("22021");
+                assertThat(e.context()).isEqualTo("COPY t, line 2");
+            });
+        }
+    }
+
     @Test
     void chunksCutAnywhereGiveTheSameRecords() {
         String text = "a\\tb\t\\N\t\\101\r\né\t\\\\\n\\.\n";
