@@ -685,7 +685,10 @@ final class Coordinator implements AutoCloseable, Catalog {
                     : d.read(w, new Plan.Get(peek.source(), "", List.of()), t)));
             if (ownWrites != null) {
                 // The filters run over every row found, so the block's rows can all be added; a
-                // row it removes that the seek did not find (another key) is left out.
+                // row it removes that the seek did not find (another key) is left out. A seek's
+                // are first narrowed to its keys, or a block of 1,000 UPDATEs by key decoded and
+                // filtered all its earlier ones for each (quadratic in the block's size).
+                if (peek.index() != null) ownWrites = Peek.withKeys(ownWrites, peek, Binder.typesOf(byId.get(peek.source()).columns()));
                 ownWrites.forEach((row, n) -> source.merge(row, n, Long::sum));
                 source.values().removeIf(n -> n <= 0);
             }

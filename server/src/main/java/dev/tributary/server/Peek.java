@@ -77,6 +77,26 @@ record Peek(long source, CatalogItem.Index index, List<Row> keys, List<Plan> ste
     }
 
     /**
+     * The rows of {@code rows} (of the collection {@code peek} seeks, of {@code sourceTypes})
+     * whose index key is one of {@code peek}'s keys; all of them when the index keys are not
+     * all columns.
+     */
+    static Map<Row, Long> withKeys(Map<Row, Long> rows, Peek peek, List<SqlType> sourceTypes) {
+        int[] columns = new int[peek.index().keys().size()];
+        for (int i = 0; i < columns.length; i++) {
+            if (!(peek.index().keys().get(i) instanceof ScalarExpr.ColumnRef c)) return rows;
+            columns[i] = c.index();
+        }
+        RowCodec codec = new RowCodec(sourceTypes);
+        java.util.Set<Row> keys = new java.util.HashSet<>(peek.keys());
+        Map<Row, Long> out = new java.util.LinkedHashMap<>();
+        rows.forEach((row, n) -> {
+            if (keys.contains(codec.project(row, columns))) out.put(row, n);
+        });
+        return out;
+    }
+
+    /**
      * Whether {@code v} (of {@code type}) can equal a value of a column of {@code column}'s type:
      * not NULL, and an integer within the column's range (integers of every width are Longs; one
      * outside the range matches nothing, so it is no key to seek).

@@ -55,6 +55,11 @@ class TransactionOverlayTest {
                     .containsExactly(java.util.List.of("1", "12"), java.util.List.of("3", "2"), java.util.List.of("20001", "6"));
             assertThat(c.seeks - seeks).as("every statement sought the key").isEqualTo(54);
             assertThat(c.dataflowsBuilt - built).as("and none built a dataflow").isZero();
+            // a key the block changed is found under its new key only, whatever else the block wrote
+            s.execute("UPDATE t SET id = 30000 WHERE id = 3");
+            assertThat(s.execute("SELECT qty FROM t WHERE id = 3").get(0).rows()).isEmpty();
+            assertThat(s.execute("SELECT id, qty FROM t WHERE id IN (3, 30000, 20001) ORDER BY id").get(0).text())
+                    .containsExactly(java.util.List.of("20001", "6"), java.util.List.of("30000", "2"));
             // the view is computed with the block's rows (the block removed 1, added 49 + 10 + 6)
             assertThat(s.execute("SELECT s FROM total").get(0).text()).containsExactly(java.util.List.of(String.valueOf(20000 - 1 + 49 + 10 + 6)));
             s.execute("COMMIT");
