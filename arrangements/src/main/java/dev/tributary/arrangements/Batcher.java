@@ -19,6 +19,9 @@ public final class Batcher {
     private Updates buffer;
     private Updates spare;
     private final IndexSort sorter = new IndexSort();
+    private final PrefixSort prefixSort = new PrefixSort();
+    /** Seals of byte-string keys larger than this sort with {@link PrefixSort}. */
+    static final int PREFIX_SORT_MIN = 1 << 10;
     private final LongTripleSort longSort = new LongTripleSort();
     private int[] index = new int[16];
     // per consolidated (key, val, time): its first record and its summed diff; reused
@@ -347,7 +350,8 @@ public final class Batcher {
     /** The heap bytes of the buffers and sorting scratch, for {@link HeldState#buffer}. */
     public long heapBytes() {
         return buffer.heapBytes() + spare.heapBytes() + (combined == null ? 0 : 8L * combined.length)
-                + 8L * (sortedKeys.length + sortedVals.length + sortedTimes.length + sortedDiffs.length + groupSum.length)
+                + 8L * (sortedKeys.length + sortedVals.length + sortedTimes.length + sortedDiffs.length + groupSum.length + prefixHi.length + prefixLo.length)
+                + prefixSort.heapBytes()
                 + 4L * (index.length + groupFirst.length);
     }
 
@@ -442,6 +446,7 @@ public final class Batcher {
         }
         if (zeros.length > keep) zeros = new long[0];
         sorter.releaseScratch(keep);
+        prefixSort.releaseScratch(keep);
     }
 
     /**
@@ -479,7 +484,7 @@ public final class Batcher {
                 hi[r] = bk.prefix(r, 0);
                 lo[r] = bk.prefix(r, 8);
             }
-            sorter.sort(index, count, (x, y) -> {
+            IndexSort.Order order = (x, y) -> {
                 int c = Long.compareUnsigned(hi[x], hi[y]);
                 if (c == 0) c = Long.compareUnsigned(lo[x], lo[y]);
                 if (c == 0) {
@@ -488,7 +493,10 @@ public final class Batcher {
                     c = lx <= 16 && ly <= 16 ? Integer.compare(lx, ly) : bk.compare(x, bk, y);
                 }
                 return c != 0 ? c : compareValTime(vals, times, ta, x, y);
-            });
+            };
+            // a large seal sorts the prefixes beside the indexes (sequential), a small one through the order
+            if (count > PREFIX_SORT_MIN) prefixSort.sort(index, count, hi, lo, bk, vals instanceof BytesColumn bv ? bv : null, order);
+            else sorter.sort(index, count, order);
         } else sorter.sort(index, count, (x, y) -> {
             int c = keys.compare(x, keys, y);
             return c != 0 ? c : compareValTime(vals, times, ta, x, y);

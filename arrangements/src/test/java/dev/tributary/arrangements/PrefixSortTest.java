@@ -1,0 +1,62 @@
+package dev.tributary.arrangements;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A prefix sort orders records as a sort by the full order does: byte strings of every length,
+ * sharing long prefixes, repeated many times, with bytes above 0x7f (unsigned order), ties broken
+ * by a value (read by its prefix, or only through the order) and a third field. Seeded random data.
+ */
+class PrefixSortTest {
+    @Test
+    void ordersAsTheFullOrderDoes() {
+        for (long seed = 1; seed <= 20; seed++) {
+            Random random = new Random(seed);
+            int n = 1 + random.nextInt(seed % 4 == 0 ? 50_000 : 3_000);
+            BytesColumn keys = new BytesColumn();
+            BytesColumn vals = new BytesColumn();
+            long[] second = new long[n];
+            // a few distinct lengths and alphabets: shared prefixes, exact 8- and 16-byte boundaries
+            int distinct = 1 + random.nextInt(seed % 3 == 0 ? 5 : n);
+            byte[][] pool = new byte[distinct][];
+            for (int d = 0; d < distinct; d++) {
+                byte[] b = new byte[random.nextInt(24)];
+                for (int k = 0; k < b.length; k++) b[k] = (byte) (k < 9 && seed % 2 == 0 ? 'p' : random.nextInt(seed % 5 == 0 ? 2 : 256));
+                pool[d] = b;
+            }
+            for (int i = 0; i < n; i++) {
+                keys.add(pool[random.nextInt(distinct)]);
+                vals.add(pool[random.nextInt(distinct)]);
+                second[i] = random.nextInt(7);
+            }
+            long[] hi = new long[n];
+            long[] lo = new long[n];
+            for (int i = 0; i < n; i++) {
+                hi[i] = keys.prefix(i, 0);
+                lo[i] = keys.prefix(i, 8);
+            }
+            IndexSort.Order full = (x, y) -> {
+                int c = keys.compare(x, keys, y);
+                if (c == 0) c = vals.compare(x, vals, y);
+                return c != 0 ? c : Long.compare(second[x], second[y]);
+            };
+            int[] idx = new int[n];
+            for (int i = 0; i < n; i++) idx[i] = i;
+            // with and without the values' prefixes
+            if (seed % 2 == 0) new PrefixSort().sort(idx, n, hi, lo, keys, vals, full);
+            else new PrefixSort().sort(idx, n, hi, lo, full);
+            Integer[] expected = new Integer[n];
+            for (int i = 0; i < n; i++) expected[i] = i;
+            Arrays.sort(expected, full::compare);
+            for (int i = 1; i < n; i++) {
+                assertThat(full.compare(idx[i - 1], idx[i])).as("seed %d, positions %d and %d", seed, i - 1, i).isLessThanOrEqualTo(0);
+            }
+            assertThat(Arrays.stream(idx).sorted().toArray()).as("a permutation").isEqualTo(java.util.stream.IntStream.range(0, n).toArray());
+            for (int i = 0; i < n; i++) assertThat(full.compare(idx[i], expected[i])).isZero();
+        }
+    }
+}
