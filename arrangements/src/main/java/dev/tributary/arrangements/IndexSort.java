@@ -11,26 +11,42 @@ final class IndexSort {
     }
 
     private int[] scratch = new int[16];
+    private int[] range = new int[16];
+
+    /** Sorts {@code idx[from, to)}: in place for a few entries, through a copy for more. */
+    void sort(int[] idx, int from, int to, Order order) {
+        int n = to - from;
+        if (n <= 16) {
+            insertionSort(idx, from, to, order);
+            return;
+        }
+        if (range.length < n) range = new int[Math.max(n, range.length * 2)];
+        System.arraycopy(idx, from, range, 0, n);
+        sort(range, n, order);
+        System.arraycopy(range, 0, idx, from, n);
+    }
+
+    private static void insertionSort(int[] idx, int from, int to, Order order) {
+        for (int i = from + 1; i < to; i++) {
+            int v = idx[i];
+            int j = i - 1;
+            while (j >= from && order.compare(idx[j], v) > 0) {
+                idx[j + 1] = idx[j];
+                j--;
+            }
+            idx[j + 1] = v;
+        }
+    }
 
     /** Lets go of scratch larger than {@code keep} entries (sized for an earlier, larger sort). */
     void releaseScratch(long keep) {
         if (scratch.length > keep) scratch = new int[16];
+        if (range.length > keep) range = new int[16];
     }
 
     void sort(int[] idx, int n, Order order) {
         final int run = 16;
-        for (int lo = 0; lo < n; lo += run) {
-            int hi = Math.min(n, lo + run);
-            for (int i = lo + 1; i < hi; i++) {
-                int v = idx[i];
-                int j = i - 1;
-                while (j >= lo && order.compare(idx[j], v) > 0) {
-                    idx[j + 1] = idx[j];
-                    j--;
-                }
-                idx[j + 1] = v;
-            }
-        }
+        for (int lo = 0; lo < n; lo += run) insertionSort(idx, lo, Math.min(n, lo + run), order);
         if (n <= run) return;
         if (scratch.length < n) scratch = new int[Math.max(n, scratch.length * 2)];
         int[] src = idx;

@@ -12,7 +12,6 @@ package dev.tributary.arrangements;
  */
 final class PrefixSort {
     private long[] prefixes = new long[0];
-    private int[] run = new int[16];
     private final IndexSort runSort = new IndexSort();
 
     /**
@@ -60,7 +59,7 @@ final class PrefixSort {
             if (j - i > 1) {
                 boolean deeper = level == 0 || level == 1 && vals != null && oneKey(idx, i, j, keys) || level == 2;
                 if (deeper) sortLevel(idx, i, j, level + 1, hi, lo, keys, vals, order);
-                else sortTies(idx, i, j, order);
+                else runSort.sort(idx, i, j, order);
             }
             i = j;
         }
@@ -68,13 +67,12 @@ final class PrefixSort {
 
     /** The heap bytes of its scratch. */
     long heapBytes() {
-        return 8L * prefixes.length + 4L * run.length;
+        return 8L * prefixes.length;
     }
 
     /** Lets go of scratch larger than {@code keep} entries. */
     void releaseScratch(long keep) {
         if (prefixes.length > keep) prefixes = new long[0];
-        if (run.length > keep) run = new int[16];
         runSort.releaseScratch(keep);
     }
 
@@ -84,27 +82,6 @@ final class PrefixSort {
         if (length > 16) return false;
         for (int k = from + 1; k < to; k++) if (keys.length(idx[k]) != length) return false;
         return true;
-    }
-
-    /** Orders {@code idx[from, to)} by {@code order}: insertion for a few, a merge sort for more. */
-    private void sortTies(int[] idx, int from, int to, IndexSort.Order order) {
-        int n = to - from;
-        if (n <= 16) {
-            for (int i = from + 1; i < to; i++) {
-                int v = idx[i];
-                int j = i - 1;
-                while (j >= from && order.compare(idx[j], v) > 0) {
-                    idx[j + 1] = idx[j];
-                    j--;
-                }
-                idx[j + 1] = v;
-            }
-            return;
-        }
-        if (run.length < n) run = new int[Math.max(n, run.length * 2)];
-        System.arraycopy(idx, from, run, 0, n);
-        runSort.sort(run, n, order);
-        System.arraycopy(run, 0, idx, from, n);
     }
 
     /**
