@@ -18,7 +18,7 @@ import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
  */
 final class ContainerPool<C extends Container> {
     private static final int LIMIT = 16;
-    static final long MAX_POOLED_BYTES = 1L << 20;
+    static final long MAX_POOLED_BYTES = 512L << 10;
     static final long WORKER_POOLED_BYTES = 8L << 20;
     final ContainerType<C> type;
     final int owner;
