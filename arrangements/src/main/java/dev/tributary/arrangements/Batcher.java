@@ -349,7 +349,7 @@ public final class Batcher {
 
     /** The heap bytes of the buffers and sorting scratch, for {@link HeldState#buffer}. */
     public long heapBytes() {
-        return buffer.heapBytes() + spare.heapBytes() + (combined == null ? 0 : 8L * combined.length)
+        return buffer.heapBytes() + spare.heapBytes() + (combined == null ? 0 : 8L * combined.length) + (gathered == null ? 0 : gathered.heapBytes())
                 + 8L * (sortedKeys.length + sortedVals.length + sortedTimes.length + sortedDiffs.length + groupSum.length + prefixHi.length + prefixLo.length)
                 + prefixSort.heapBytes()
                 + 4L * (index.length + groupFirst.length);
@@ -445,6 +445,7 @@ public final class Batcher {
             sortedDiffs = new long[0];
         }
         if (zeros.length > keep) zeros = new long[0];
+        if (gathered != null && (gathered.times().length / Math.max(1, arity) > keep || gathered.heapBytes() > keepBytes)) gathered = null;
         sorter.releaseScratch(keep);
         prefixSort.releaseScratch(keep);
     }
@@ -553,8 +554,30 @@ public final class Batcher {
         return groups;
     }
 
-    /** Consolidates the {@code ready} sorted records of {@link #index} into a batch, through the columns. */
+    /** Seals of more records than this copy them into sorted order before consolidating (see {@link #build}). */
+    static final int GATHER_MIN = 1 << 12;
+    /** The records of a large seal in sorted order (see {@link #build}); reused, let go when idle. */
+    private Updates gathered;
+
+    /**
+     * Consolidates the {@code ready} sorted records of {@link #index} into a batch, through the
+     * columns. A large seal first copies its records into sorted order: consolidating, counting
+     * and building each compare or copy neighbours in that order, which in the buffer lie
+     * anywhere (random rows: a cache miss per record and pass), in the copy side by side.
+     */
     private Batch build(Column keys, Column vals, long[] times, long[] diffs, int ready, Description description) {
+        if (ready > GATHER_MIN) {
+            if (gathered == null) gathered = new Updates(keyProto.emptyLike(ready), valProto.emptyLike(ready), arity, ready);
+            gathered.clear();
+            for (int i = 0; i < ready; i++) {
+                gathered.appendFrom(buffer, index[i]);
+                index[i] = i;
+            }
+            keys = gathered.keys();
+            vals = gathered.vals();
+            times = gathered.times();
+            diffs = gathered.diffs();
+        }
         int a = arity;
         // Consolidate first, then count the keys and values that survive, so the batch's arrays
         // are allocated at their final size and never copied to trim them.
