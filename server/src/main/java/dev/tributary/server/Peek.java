@@ -79,12 +79,12 @@ record Peek(long source, CatalogItem.Index index, List<Row> keys, List<Plan> ste
     /**
      * The rows of {@code rows} (of the collection {@code peek} seeks, of {@code sourceTypes})
      * whose index key is one of {@code peek}'s keys; all of them when the index keys are not
-     * all columns.
+     * all columns of types whose equal values are equal bytes (a numeric 1.50 is the key 1.5).
      */
     static Map<Row, Long> withKeys(Map<Row, Long> rows, Peek peek, List<SqlType> sourceTypes) {
         int[] columns = new int[peek.index().keys().size()];
         for (int i = 0; i < columns.length; i++) {
-            if (!(peek.index().keys().get(i) instanceof ScalarExpr.ColumnRef c)) return rows;
+            if (!(peek.index().keys().get(i) instanceof ScalarExpr.ColumnRef c) || !RowCodec.oneEncoding(sourceTypes.get(c.index()).kind())) return rows;
             columns[i] = c.index();
         }
         RowCodec codec = new RowCodec(sourceTypes);

@@ -67,4 +67,21 @@ class TransactionOverlayTest {
             assertThat(db.query("SELECT count(*) FROM t").text()).containsExactly(java.util.List.of("20000"));
         }
     }
+
+    /** A key whose equal values have several encodings (numeric 1.50 and 1.5) is found among the block's own rows by value, not by bytes. */
+    @Test
+    void aBlocksOwnRowIsFoundByAnEqualKeyOfAnotherScale() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0), 2)) {
+            db.execute("CREATE TABLE n (k numeric PRIMARY KEY, v int)");
+            db.execute("INSERT INTO n VALUES (1, 10)");
+            Tributary.Connection s = db.session();
+            s.execute("BEGIN");
+            s.execute("INSERT INTO n VALUES (2.50, 20)");
+            assertThat(s.execute("SELECT v FROM n WHERE k = 2.5").get(0).text()).containsExactly(java.util.List.of("20"));
+            assertThat(s.execute("UPDATE n SET v = v + 1 WHERE k = 2.5").get(0).tag()).isEqualTo("UPDATE 1");
+            assertThat(s.execute("SELECT k, v FROM n WHERE k IN (1.0, 2.500) ORDER BY k").get(0).text())
+                    .containsExactly(java.util.List.of("1", "10"), java.util.List.of("2.50", "21"));
+            s.execute("COMMIT");
+        }
+    }
 }

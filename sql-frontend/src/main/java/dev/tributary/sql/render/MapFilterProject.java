@@ -205,7 +205,7 @@ public final class MapFilterProject {
         if (col.index() >= origin.length || origin[col.index()] < 0 || !r.isConstant()) return null;
         int input = origin[col.index()];
         SqlType type = inputTypes.get(input);
-        if (!type.equals(col.type()) || !r.type().equals(type) || !ONE_ENCODING.contains(type.kind())) return null;
+        if (!type.equals(col.type()) || !r.type().equals(type) || !RowCodec.oneEncoding(type.kind())) return null;
         Object v;
         try {
             v = r.eval(new Object[0]);
@@ -216,10 +216,6 @@ public final class MapFilterProject {
         columns.add(input);
         return RowCodec.of(type).encode(v);
     }
-
-    /** The kinds whose equal values are equal bytes in a row. */
-    private static final java.util.Set<SqlType.Kind> ONE_ENCODING = java.util.EnumSet.of(SqlType.Kind.BOOLEAN,
-            SqlType.Kind.SMALLINT, SqlType.Kind.INTEGER, SqlType.Kind.BIGINT, SqlType.Kind.TEXT, SqlType.Kind.VARCHAR, SqlType.Kind.DATE);
 
     /** One step of the chain over a row's values. */
     private sealed interface Step {

@@ -465,6 +465,18 @@ public final class RowCodec {
         return new Row(out);
     }
 
+    /**
+     * Whether equal values of {@code kind} are equal bytes in a row, so that an equality can be
+     * tested on the encoding: not numeric (1.0 and 1.00), floating point (0 and -0), char(n)
+     * (padding) or interval (1 day and 24 hours).
+     */
+    public static boolean oneEncoding(SqlType.Kind kind) {
+        return ONE_ENCODING.contains(kind);
+    }
+
+    private static final java.util.Set<SqlType.Kind> ONE_ENCODING = java.util.EnumSet.of(SqlType.Kind.BOOLEAN,
+            SqlType.Kind.SMALLINT, SqlType.Kind.INTEGER, SqlType.Kind.BIGINT, SqlType.Kind.TEXT, SqlType.Kind.VARCHAR, SqlType.Kind.DATE);
+
     /** Whether {@code columns} are in strictly increasing order (and so each at most once). */
     private static boolean increasing(int[] columns) {
         for (int i = 1; i < columns.length; i++) if (columns[i] <= columns[i - 1]) return false;
