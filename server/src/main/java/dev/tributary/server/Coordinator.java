@@ -688,7 +688,9 @@ final class Coordinator implements AutoCloseable, Catalog {
                 // row it removes that the seek did not find (another key) is left out. A seek's
                 // are first narrowed to its keys, or a block of 1,000 UPDATEs by key decoded and
                 // filtered all its earlier ones for each (quadratic in the block's size).
-                if (peek.index() != null) ownWrites = Peek.withKeys(ownWrites, peek, Binder.typesOf(byId.get(peek.source()).columns()));
+                Map<Row, Map<Row, Long>> byKey = peek.index() != null && peek.index().primaryKey() ? session.pendingRowsByKey.get(peek.source()) : null;
+                if (byKey != null) ownWrites = Peek.ofKeys(byKey, peek.keys());
+                else if (peek.index() != null) ownWrites = Peek.withKeys(ownWrites, peek, Binder.typesOf(byId.get(peek.source()).columns()));
                 ownWrites.forEach((row, n) -> source.merge(row, n, Long::sum));
                 source.values().removeIf(n -> n <= 0);
             }
@@ -1766,11 +1768,15 @@ final class Coordinator implements AutoCloseable, Catalog {
             Map<Row, Long> pendingKeys = t.primaryKey().isEmpty() ? null : session.pendingKeys.computeIfAbsent(t.id(), k -> new HashMap<>());
             if (!keysChecked) checkKeys(t, changes, pendingKeys);
             java.util.function.Function<Row, Row> keyOf = pendingKeys == null ? null : primaryKeyOf(t);
+            Map<Row, Map<Row, Long>> rowsByKey = keyOf == null ? null : session.pendingRowsByKey.computeIfAbsent(t.id(), k -> new HashMap<>());
             for (Map.Entry<Row, Long> e : changes.entrySet()) {
                 if (pending.merge(e.getKey(), e.getValue(), Long::sum) == 0) pending.remove(e.getKey());
                 if (keyOf == null) continue;
                 Row key = keyOf.apply(e.getKey());
                 if (pendingKeys.merge(key, e.getValue(), Long::sum) == 0) pendingKeys.remove(key);
+                Map<Row, Long> rows = rowsByKey.computeIfAbsent(key, k -> new LinkedHashMap<>(4));
+                if (rows.merge(e.getKey(), e.getValue(), Long::sum) == 0) rows.remove(e.getKey());
+                if (rows.isEmpty()) rowsByKey.remove(key);
             }
             return;
         }

@@ -76,6 +76,16 @@ record Peek(long source, CatalogItem.Index index, List<Row> keys, List<Plan> ste
         return new Peek(g.id(), null, null, steps);
     }
 
+    /** The rows of {@code rowsByKey} (rows by primary key, as the index holds the key) under {@code keys}. */
+    static Map<Row, Long> ofKeys(Map<Row, Map<Row, Long>> rowsByKey, List<Row> keys) {
+        Map<Row, Long> out = new java.util.LinkedHashMap<>();
+        for (Row k : keys) {
+            Map<Row, Long> rows = rowsByKey.get(k);
+            if (rows != null) out.putAll(rows);
+        }
+        return out;
+    }
+
     /**
      * The rows of {@code rows} (of the collection {@code peek} seeks, of {@code sourceTypes})
      * whose index key is one of {@code peek}'s keys; all of them when the index keys are not

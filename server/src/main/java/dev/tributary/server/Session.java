@@ -25,11 +25,18 @@ public final class Session {
      * block checks its keys against the block's in time proportional to its own rows.
      */
     final Map<Long, Map<Row, Long>> pendingKeys = new java.util.HashMap<>();
+    /**
+     * For the tables with a primary key in {@link #pending}: table id to key to the rows the open
+     * transaction wrote with it (signed), so that a seek by the key in the block finds the
+     * block's rows for its keys, not by going over every row the block wrote.
+     */
+    final Map<Long, Map<Row, Map<Row, Long>>> pendingRowsByKey = new java.util.HashMap<>();
 
     /** Drops the open transaction's writes. */
     void clearPending() {
         pending.clear();
         pendingKeys.clear();
+        pendingRowsByKey.clear();
     }
     final Map<String, String> settings = new HashMap<>();
     /** The open cursors by name; they live as long as the transaction block. */

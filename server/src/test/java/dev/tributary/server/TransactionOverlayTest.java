@@ -68,12 +68,17 @@ class TransactionOverlayTest {
         }
     }
 
-    /** A key whose equal values have several encodings (numeric 1.50 and 1.5) is found among the block's own rows by value, not by bytes. */
+    /**
+     * A key whose equal values have several encodings (numeric 1.50 and 1.5) is found among the
+     * block's own rows by value, not by bytes; a secondary index's seek finds the block's rows
+     * with its key.
+     */
     @Test
     void aBlocksOwnRowIsFoundByAnEqualKeyOfAnotherScale() {
         try (Tributary db = Tributary.inMemory(Clock.manual(0), 2)) {
             db.execute("CREATE TABLE n (k numeric PRIMARY KEY, v int)");
             db.execute("INSERT INTO n VALUES (1, 10)");
+            db.execute("CREATE INDEX n_v ON n (v)");
             Tributary.Connection s = db.session();
             s.execute("BEGIN");
             s.execute("INSERT INTO n VALUES (2.50, 20)");
@@ -81,6 +86,9 @@ class TransactionOverlayTest {
             assertThat(s.execute("UPDATE n SET v = v + 1 WHERE k = 2.5").get(0).tag()).isEqualTo("UPDATE 1");
             assertThat(s.execute("SELECT k, v FROM n WHERE k IN (1.0, 2.500) ORDER BY k").get(0).text())
                     .containsExactly(java.util.List.of("1", "10"), java.util.List.of("2.50", "21"));
+            // a seek of another index finds the block's rows with its key, and only those
+            assertThat(s.execute("SELECT k FROM n WHERE v = 21").get(0).text()).containsExactly(java.util.List.of("2.50"));
+            assertThat(s.execute("SELECT k FROM n WHERE v IN (10, 20)").get(0).text()).containsExactly(java.util.List.of("1"));
             s.execute("COMMIT");
         }
     }
