@@ -730,19 +730,8 @@ final class Coordinator implements AutoCloseable, Catalog {
      */
     private List<Object[]> reducedByScan(Session session, Plan plan, long t) {
         List<Plan> above = new ArrayList<>();
-        Plan p = plan;
-        while (!(p instanceof Plan.Reduce)) {
-            above.add(0, p);
-            p = switch (p) {
-                case Plan.Filter f -> f.input();
-                case Plan.Map m -> m.input();
-                case Plan.Project pr -> pr.input();
-                default -> null;
-            };
-            if (p == null) return null;
-        }
-        Plan.Reduce reduce = (Plan.Reduce) p;
-        Peek peek = Peek.of(reduce.input(), indexes());
+        Plan.Reduce reduce = reduceUnder(plan, above);
+        Peek peek = reduce == null ? null : Peek.of(reduce.input(), indexes());
         if (peek == null || peek.index() != null) return null;
         MapFilterProject mfp = MapFilterProject.of(peek.steps(), Binder.typesOf(byId.get(peek.source()).columns()));
         Dataflows.ResultBudget budget = new Dataflows.ResultBudget(AGGREGATE_INPUT_BYTES, null);
@@ -764,6 +753,22 @@ final class Coordinator implements AutoCloseable, Catalog {
         } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /** The Reduce under {@code plan}'s maps, filters and projections, which go into {@code above} (outermost last); null if there is none. */
+    private static Plan.Reduce reduceUnder(Plan plan, List<Plan> above) {
+        Plan p = plan;
+        while (!(p instanceof Plan.Reduce)) {
+            above.add(0, p);
+            p = switch (p) {
+                case Plan.Filter f -> f.input();
+                case Plan.Map m -> m.input();
+                case Plan.Project pr -> pr.input();
+                default -> null;
+            };
+            if (p == null) return null;
+        }
+        return (Plan.Reduce) p;
     }
 
     /**
@@ -2276,7 +2281,13 @@ final class Coordinator implements AutoCloseable, Catalog {
                     ? "Answered by " + (peek.keys().size() == 1 ? "a lookup" : peek.keys().size() + " lookups") + " in index " + peek.index().name() + ", no dataflow"
                     : "Answered by reading the arrangement of " + describeStored(peek.source()) + ", no dataflow"});
         } else if (e.statement() instanceof Statement.QueryStatement) {
-            rows.add(new Object[] {"Answered by a transient dataflow over the arrangements it reads"});
+            Plan.Reduce reduce = reduceUnder(plan, new ArrayList<>());
+            Peek scanned = reduce == null ? null : Peek.of(reduce.input(), indexes());
+            rows.add(new Object[] {scanned != null && scanned.index() == null
+                    ? "Answered by scanning the arrangement of " + describeStored(scanned.source()) + " and aggregating on the coordinator, no dataflow"
+                            + " (a transient dataflow when a worker's part holds more than " + AGGREGATE_SCAN_UPDATES + " updates or "
+                            + Dataflows.ScanPart.CONSOLIDATED_ROWS + " distinct input rows)"
+                    : "Answered by a transient dataflow over the arrangements it reads"});
         }
         return new Result("EXPLAIN", List.of("QUERY PLAN"), List.of(SqlType.TEXT), rows);
     }

@@ -44,6 +44,8 @@ class AggregateScanTest {
                 long built = c.dataflowsBuilt;
                 List<List<String>> scanned = sorted(s.execute(q).get(0).text());
                 assertThat(c.dataflowsBuilt).as("dataflows built for %s", q).isEqualTo(built);
+                assertThat(s.execute("EXPLAIN " + q).get(0).text().stream().map(r -> r.get(0)).toList())
+                        .as("EXPLAIN %s", q).anyMatch(line -> line.startsWith("Answered by scanning the arrangement of") && line.contains("aggregating on the coordinator"));
                 s.execute("CREATE MATERIALIZED VIEW check" + i + " AS " + q);
                 assertThat(scanned).as(q).isEqualTo(sorted(s.execute("SELECT * FROM check" + i).get(0).text()));
             }
