@@ -196,7 +196,8 @@ record Peek(long source, CatalogItem.Index index, List<Row> keys, List<Plan> ste
             if (r[0] <= r[1]) { // else no value: the range seeks nothing
                 long width = r[1] - r[0]; // negative if it overflowed: far too wide
                 if (width < 0 || width >= MAX_KEYS) return;
-                for (long v = r[0]; v <= r[1]; v++) values.add(new ScalarExpr.Literal(v, g.types().get(column)));
+                // counted, not compared with r[1]: a range ending at Long.MAX_VALUE would never end
+                for (long i = 0; i <= width; i++) values.add(new ScalarExpr.Literal(r[0] + i, g.types().get(column)));
             }
             consumer.accept(column, values);
         });
@@ -230,9 +231,16 @@ record Peek(long source, CatalogItem.Index index, List<Row> keys, List<Plan> ste
         if (!(v instanceof Long bound)) return;
         long[] range = ranges.computeIfAbsent(source[col.index()], k -> new long[] {Long.MIN_VALUE, Long.MAX_VALUE});
         switch (op) {
-            case "<" -> range[1] = Math.min(range[1], bound == Long.MIN_VALUE ? Long.MIN_VALUE : bound - 1);
+            // nothing is below the least long or above the greatest: an empty range
+            case "<" -> {
+                if (bound == Long.MIN_VALUE) range[0] = Long.MAX_VALUE;
+                range[1] = Math.min(range[1], bound == Long.MIN_VALUE ? Long.MIN_VALUE : bound - 1);
+            }
             case "<=" -> range[1] = Math.min(range[1], bound);
-            case ">" -> range[0] = Math.max(range[0], bound == Long.MAX_VALUE ? Long.MAX_VALUE : bound + 1);
+            case ">" -> {
+                if (bound == Long.MAX_VALUE) range[1] = Long.MIN_VALUE;
+                range[0] = Math.max(range[0], bound == Long.MAX_VALUE ? Long.MAX_VALUE : bound + 1);
+            }
             default -> range[0] = Math.max(range[0], bound);
         }
     }

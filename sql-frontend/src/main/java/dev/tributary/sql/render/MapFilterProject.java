@@ -24,12 +24,20 @@ public final class MapFilterProject {
     private final RowCodec outCodec;
     private final Step[] chain;
     /**
-     * The leading equalities of input columns with constants, tested on the row's bytes before
-     * anything is decoded ({@link RowCodec#columnBytesEqual}): a scan for {@code name = 'x'}
-     * decodes no row that fails it.
+     * The leading equalities of input columns with constants, and comparisons of integer and
+     * date columns with constants, tested on the row's bytes before anything is decoded
+     * ({@link RowCodec#columnBytesEqual}, {@link RowCodec#compareColumnBytes}): a scan for
+     * {@code name = 'x'} or {@code qty > 11} decodes no row that fails it.
      */
     private final int[] byteColumns;
     private final Row[] byteValues;
+    /** Per byte test, its operator: {@link #EQ}, {@link #LT}, {@link #LE}, {@link #GT} or {@link #GE}, with the column on the left. */
+    private final int[] byteOps;
+    private static final int EQ = 0;
+    private static final int LT = 1;
+    private static final int LE = 2;
+    private static final int GT = 3;
+    private static final int GE = 4;
     /** Which input columns some step or the output reads, and the last of them. */
     private final BitSet needed;
     private final int last;
@@ -68,6 +76,7 @@ public final class MapFilterProject {
         chain = new Step[steps.size()];
         List<Integer> columns = new java.util.ArrayList<>();
         List<Row> values = new java.util.ArrayList<>();
+        List<Integer> ops = new java.util.ArrayList<>();
         boolean leading = true; // nothing that may fail so far: no other predicate, no computed column
         for (int k = 0; k < chain.length; k++) {
             switch (steps.get(k)) {
@@ -75,7 +84,7 @@ public final class MapFilterProject {
                     computing |= !f.predicates().isEmpty();
                     List<ScalarExpr> rest = new java.util.ArrayList<>();
                     for (ScalarExpr e : f.predicates()) {
-                        Row v = leading ? byteEquality(e, origin, inputTypes, columns) : null;
+                        Row v = leading ? byteTest(e, origin, inputTypes, columns, ops) : null;
                         if (v == null) {
                             leading = false;
                             rest.add(e);
@@ -108,6 +117,7 @@ public final class MapFilterProject {
         }
         byteColumns = columns.stream().mapToInt(Integer::intValue).toArray();
         byteValues = values.toArray(Row[]::new);
+        byteOps = ops.stream().mapToInt(Integer::intValue).toArray();
         outColumns = origin;
         width = size;
         computes = computing;
@@ -162,7 +172,20 @@ public final class MapFilterProject {
     public Row apply(Row row) {
         if (isProjection()) return identity ? row : inCodec.project(row, outColumns);
         for (int i = 0; i < byteColumns.length; i++) {
-            if (!inCodec.columnBytesEqual(row, byteColumns[i], byteValues[i])) return null;
+            if (byteOps[i] == EQ) {
+                if (!inCodec.columnBytesEqual(row, byteColumns[i], byteValues[i])) return null;
+                continue;
+            }
+            int c = inCodec.compareColumnBytes(row, byteColumns[i], byteValues[i]);
+            // a NULL column makes the comparison NULL: the row does not pass
+            if (c == RowCodec.NULL_COLUMN) return null;
+            boolean holds = switch (byteOps[i]) {
+                case LT -> c < 0;
+                case LE -> c <= 0;
+                case GT -> c > 0;
+                default -> c >= 0;
+            };
+            if (!holds) return null;
         }
         if (bytesOnly) return identity ? row : inCodec.project(row, outColumns);
         Object[] values = inCodec.decode(row, needed, last);
@@ -192,16 +215,33 @@ public final class MapFilterProject {
     }
 
     /**
-     * If {@code e} is {@code column = constant} (either way round), where the column is a copy of
-     * an input column ({@code origin} maps the step's columns to the input's) of a type whose
-     * values each have one encoding, and the constant is of its type and not NULL: the constant
-     * encoded as that column is, with the input column added to {@code columns}; else null.
+     * If {@code e} is {@code column = constant}, or {@code column < constant} (or {@code <=},
+     * {@code >}, {@code >=}) for a column of an order-keeping encoding ({@link
+     * RowCodec#orderedEncoding}), either way round, where the column is a copy of an input column
+     * ({@code origin} maps the step's columns to the input's) of a type whose values each have one
+     * encoding, and the constant is of its type and not NULL: the constant encoded as that column
+     * is, with the input column added to {@code columns} and the operator (column on the left) to
+     * {@code ops}; else null.
      */
-    private static Row byteEquality(ScalarExpr e, int[] origin, List<SqlType> inputTypes, List<Integer> columns) {
+    private static Row byteTest(ScalarExpr e, int[] origin, List<SqlType> inputTypes, List<Integer> columns, List<Integer> ops) {
+        ScalarExpr.ColumnRef col;
+        ScalarExpr r;
+        int op;
         ScalarExprs.ColumnEquality eq = ScalarExprs.columnEquality(e);
-        if (eq == null) return null;
-        ScalarExpr.ColumnRef col = eq.column();
-        ScalarExpr r = eq.other();
+        if (eq != null) {
+            col = eq.column();
+            r = eq.other();
+            op = EQ;
+        } else if (e instanceof ScalarExpr.Call c && c.args().size() == 2 && comparison(c.name()) >= 0) {
+            boolean left = c.args().get(0) instanceof ScalarExpr.ColumnRef;
+            if (!left && !(c.args().get(1) instanceof ScalarExpr.ColumnRef)) return null;
+            col = (ScalarExpr.ColumnRef) c.args().get(left ? 0 : 1);
+            r = c.args().get(left ? 1 : 0);
+            op = left ? comparison(c.name()) : flipped(comparison(c.name()));
+            if (!RowCodec.orderedEncoding(col.type().kind())) return null;
+        } else {
+            return null;
+        }
         if (col.index() >= origin.length || origin[col.index()] < 0 || !r.isConstant()) return null;
         int input = origin[col.index()];
         SqlType type = inputTypes.get(input);
@@ -214,7 +254,29 @@ public final class MapFilterProject {
         }
         if (v == null) return null;
         columns.add(input);
+        ops.add(op);
         return RowCodec.of(type).encode(v);
+    }
+
+    /** The operator {@code name} as a byte test's, or -1 if it is not a comparison. */
+    private static int comparison(String name) {
+        return switch (name) {
+            case "<" -> LT;
+            case "<=" -> LE;
+            case ">" -> GT;
+            case ">=" -> GE;
+            default -> -1;
+        };
+    }
+
+    /** The operator that holds of {@code (b, a)} when {@code op} holds of {@code (a, b)}. */
+    private static int flipped(int op) {
+        return switch (op) {
+            case LT -> GT;
+            case LE -> GE;
+            case GT -> LT;
+            default -> LE;
+        };
     }
 
     /** One step of the chain over a row's values. */

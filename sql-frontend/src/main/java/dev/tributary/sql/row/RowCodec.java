@@ -416,6 +416,33 @@ public final class RowCodec {
         return to - from == v.length && java.util.Arrays.equals(b, from, to, v, 0, v.length);
     }
 
+    /**
+     * The sign of column {@code column} of {@code row} against {@code value} (one value encoded as
+     * that column is) in the order of their encodings, or {@link #NULL_COLUMN} when the column is
+     * NULL. For kinds whose encoding keeps their order ({@link #orderedEncoding}) that is the
+     * order of the values.
+     */
+    public int compareColumnBytes(Row row, int column, Row value) {
+        byte[] b = row.bytes;
+        int from = offset(b, column);
+        if (b[from] == NULL) return NULL_COLUMN;
+        int to = end(b, from, column);
+        return Arrays.compareUnsigned(b, from, to, value.bytes, 0, value.bytes.length);
+    }
+
+    /** What {@link #compareColumnBytes} returns for a NULL column. */
+    public static final int NULL_COLUMN = Integer.MIN_VALUE;
+
+    /**
+     * Whether the encodings of {@code kind}'s values, compared as unsigned bytes, are in the order
+     * of the values: integers (a header byte saying how many bytes follow, then the value's
+     * significant bytes) and dates (four bytes, sign flipped). Not text, whose SQL order is not
+     * the order of its UTF-8 bytes for every character.
+     */
+    public static boolean orderedEncoding(SqlType.Kind kind) {
+        return kind == SqlType.Kind.SMALLINT || kind == SqlType.Kind.INTEGER || kind == SqlType.Kind.BIGINT || kind == SqlType.Kind.DATE;
+    }
+
     /** Whether column {@code column} of {@code row} is NULL. */
     public boolean isNull(Row row, int column) {
         return row.bytes[offset(row.bytes, column)] == NULL;
