@@ -237,7 +237,7 @@ public final class MapFilterProject {
             if (!left && !(c.args().get(1) instanceof ScalarExpr.ColumnRef)) return null;
             col = (ScalarExpr.ColumnRef) c.args().get(left ? 0 : 1);
             r = c.args().get(left ? 1 : 0);
-            op = left ? comparison(c.name()) : flipped(comparison(c.name()));
+            op = comparison(left ? c.name() : dev.tributary.sql.expr.BinaryOp.mirrored(c.name()));
             if (!RowCodec.orderedEncoding(col.type().kind())) return null;
         } else {
             return null;
@@ -266,16 +266,6 @@ public final class MapFilterProject {
             case ">" -> GT;
             case ">=" -> GE;
             default -> -1;
-        };
-    }
-
-    /** The operator that holds of {@code (b, a)} when {@code op} holds of {@code (a, b)}. */
-    private static int flipped(int op) {
-        return switch (op) {
-            case LT -> GT;
-            case LE -> GE;
-            case GT -> LT;
-            default -> LE;
         };
     }
 
