@@ -1770,15 +1770,13 @@ final class Coordinator implements AutoCloseable, Catalog {
         changes.values().removeIf(c -> c == 0);
         if (session.inTransaction) {
             Map<Row, Long> pending = session.pending.computeIfAbsent(t.id(), k -> new LinkedHashMap<>());
-            Map<Row, Long> pendingKeys = t.primaryKey().isEmpty() ? null : session.pendingKeys.computeIfAbsent(t.id(), k -> new HashMap<>());
-            if (!keysChecked) checkKeys(t, changes, pendingKeys);
-            java.util.function.Function<Row, Row> keyOf = pendingKeys == null ? null : primaryKeyOf(t);
-            Map<Row, Map<Row, Long>> rowsByKey = keyOf == null ? null : session.pendingRowsByKey.computeIfAbsent(t.id(), k -> new HashMap<>());
+            Map<Row, Map<Row, Long>> rowsByKey = t.primaryKey().isEmpty() ? null : session.pendingRowsByKey.computeIfAbsent(t.id(), k -> new HashMap<>());
+            if (!keysChecked) checkKeys(t, changes, rowsByKey);
+            java.util.function.Function<Row, Row> keyOf = rowsByKey == null ? null : primaryKeyOf(t);
             for (Map.Entry<Row, Long> e : changes.entrySet()) {
                 if (pending.merge(e.getKey(), e.getValue(), Long::sum) == 0) pending.remove(e.getKey());
                 if (keyOf == null) continue;
                 Row key = keyOf.apply(e.getKey());
-                if (pendingKeys.merge(key, e.getValue(), Long::sum) == 0) pendingKeys.remove(key);
                 Map<Row, Long> rows = rowsByKey.computeIfAbsent(key, k -> new LinkedHashMap<>(4));
                 if (rows.merge(e.getKey(), e.getValue(), Long::sum) == 0) rows.remove(e.getKey());
                 if (rows.isEmpty()) rowsByKey.remove(key);
@@ -1795,7 +1793,7 @@ final class Coordinator implements AutoCloseable, Catalog {
      * that gain rows can collide; their committed rows are counted in the primary key's index, the
      * table's own arrangement.
      */
-    private void checkKeys(CatalogItem.Table t, Map<Row, Long> changes, Map<Row, Long> pendingKeys) {
+    private void checkKeys(CatalogItem.Table t, Map<Row, Long> changes, Map<Row, Map<Row, Long>> pendingRowsByKey) {
         if (t.primaryKey().isEmpty() || changes.isEmpty()) return;
         java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
         Map<Row, Long> delta = new HashMap<>(capacityFor(changes.size()));
@@ -1804,10 +1802,10 @@ final class Coordinator implements AutoCloseable, Catalog {
         for (Map.Entry<Row, Long> e : delta.entrySet()) if (e.getValue() > 0) rising.add(e.getKey());
         if (rising.isEmpty()) return;
         Map<Row, Long> counts = committedKeyCounts(t, rising);
-        if (!pendingKeys.isEmpty()) {
+        if (!pendingRowsByKey.isEmpty()) {
             for (Row k : rising) {
-                Long n = pendingKeys.get(k);
-                if (n != null) counts.merge(k, n, Long::sum);
+                Map<Row, Long> rows = pendingRowsByKey.get(k);
+                if (rows != null) counts.merge(k, Session.count(rows), Long::sum);
             }
         }
         for (Row k : rising) {
@@ -1817,7 +1815,12 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** For each primary key of {@code t}, how many rows the open block's writes add (only keys those touch are listed). */
     private Map<Row, Long> pendingKeyCounts(CatalogItem.Table t, Session session) {
-        return session.pendingKeys.getOrDefault(t.id(), Map.of());
+        Map<Row, Long> counts = new HashMap<>();
+        session.pendingRowsByKey.getOrDefault(t.id(), Map.of()).forEach((k, rows) -> {
+            long n = Session.count(rows);
+            if (n != 0) counts.put(k, n);
+        });
+        return counts;
     }
 
     /** How many committed rows of {@code t} have each of {@code keys}, read from its primary key's index now (keys with none are absent). */

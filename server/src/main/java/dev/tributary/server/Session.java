@@ -21,21 +21,23 @@ public final class Session {
     final Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>();
     /**
      * For the tables with a primary key in {@link #pending}: table id to key to the rows the open
-     * transaction adds with it (signed). Kept as the writes come, so that each statement of a
-     * block checks its keys against the block's in time proportional to its own rows.
-     */
-    final Map<Long, Map<Row, Long>> pendingKeys = new java.util.HashMap<>();
-    /**
-     * For the tables with a primary key in {@link #pending}: table id to key to the rows the open
-     * transaction wrote with it (signed), so that a seek by the key in the block finds the
-     * block's rows for its keys, not by going over every row the block wrote.
+     * transaction wrote with it (signed). Kept as the writes come, so that each statement of a
+     * block checks its keys against the block's ({@link #count} of a key's rows), and a seek by
+     * the key finds the block's rows for its keys, in time proportional to its own rows, not to
+     * every row the block wrote.
      */
     final Map<Long, Map<Row, Map<Row, Long>>> pendingRowsByKey = new java.util.HashMap<>();
+
+    /** How many rows one key's pending {@code rows} add (signed). */
+    static long count(Map<Row, Long> rows) {
+        long n = 0;
+        for (long c : rows.values()) n += c;
+        return n;
+    }
 
     /** Drops the open transaction's writes. */
     void clearPending() {
         pending.clear();
-        pendingKeys.clear();
         pendingRowsByKey.clear();
     }
     final Map<String, String> settings = new HashMap<>();

@@ -114,7 +114,7 @@ final class ContainerPool<C extends Container> {
         budget.used(this);
         C c = free.pollLast();
         if (c == null && returned != null) c = returned.poll();
-        if (c == null) return records > 0 ? type.create(records) : type.create();
+        if (c == null) return type.create(records);
         budget.give(c.heapBytes());
         return c;
     }
