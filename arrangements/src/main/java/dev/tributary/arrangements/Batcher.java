@@ -105,37 +105,74 @@ public final class Batcher {
         spare.clear();
     }
 
-    /** Adds each record of {@code from} to its copy in the buffer, or appends it there. */
+    /**
+     * Adds each record of {@code from} to its copy in the buffer, or appends it there.
+     *
+     * <p>A combining table is larger than the cache once a build has many groups, and a lookup
+     * that waited for each of its reads in turn (the slot, then the buffered record's key, value,
+     * time and diff) spent most of a build's combining stalled on memory. So the records' hashes
+     * are computed a chunk at a time, and while record {@code i} is looked up, the slot of record
+     * {@code i + 2 * AHEAD} and the buffered record in the slot of {@code i + AHEAD} are read:
+     * their misses overlap with the lookups in between.
+     */
     private void combine(Updates from) {
         Column fk = from.keys();
         Column fv = from.vals();
         long[] ft = from.times();
         long[] fd = from.diffs();
-        Column bk = buffer.keys();
-        Column bv = buffer.vals();
         int a = arity;
-        for (int i = 0, n = from.size(); i < n; i++) {
-            long hx = recordHash(fk, fv, ft, i);
-            long high = hx & 0xFFFFFFFF00000000L;
-            long[] table = combined;
-            int mask = table.length - 1;
-            int slot = (int) hx & mask;
-            long e;
-            while ((e = table[slot]) != 0) {
-                int y = (int) e - 1;
-                if ((e & 0xFFFFFFFF00000000L) == high && bk.equal(y, fk, i) && bv.equal(y, fv, i)
-                        && Times.equal(buffer.times(), y * a, ft, i * a, a)) {
-                    buffer.diffs()[y] += fd[i];
-                    break;
+        long[] hashes = chunkHashes;
+        long touched = 0;
+        for (int start = 0, n = from.size(); start < n; start += CHUNK) {
+            int end = Math.min(n, start + CHUNK);
+            for (int i = start; i < end; i++) hashes[i - start] = recordHash(fk, fv, ft, i);
+            // a table that fits in the cache gains nothing from reading ahead
+            int aheadEnd = combined.length >= AHEAD_MIN_SLOTS ? end : start;
+            for (int i = start; i < end; i++) {
+                long[] table = combined;
+                int mask = table.length - 1;
+                Column bk = buffer.keys();
+                Column bv = buffer.vals();
+                if (i + 2 * AHEAD < aheadEnd) touched += table[(int) hashes[i + 2 * AHEAD - start] & mask];
+                if (i + AHEAD < aheadEnd) {
+                    long ahead = table[(int) hashes[i + AHEAD - start] & mask];
+                    if (ahead != 0) {
+                        int y = (int) ahead - 1;
+                        touched += bk.touch(y) + bv.touch(y) + buffer.diffs()[y] + buffer.times()[y * a];
+                    }
                 }
-                slot = (slot + 1) & mask;
+                long hx = hashes[i - start];
+                long high = hx & 0xFFFFFFFF00000000L;
+                int slot = (int) hx & mask;
+                long e;
+                while ((e = table[slot]) != 0) {
+                    int y = (int) e - 1;
+                    if ((e & 0xFFFFFFFF00000000L) == high && bk.equal(y, fk, i) && bv.equal(y, fv, i)
+                            && Times.equal(buffer.times(), y * a, ft, i * a, a)) {
+                        buffer.diffs()[y] += fd[i];
+                        break;
+                    }
+                    slot = (slot + 1) & mask;
+                }
+                if (e != 0) continue;
+                buffer.appendFrom(from, i);
+                table[slot] = high | buffer.size();
+                if (2L * buffer.size() > table.length) growCombined();
             }
-            if (e != 0) continue;
-            buffer.appendFrom(from, i);
-            table[slot] = high | buffer.size();
-            if (2L * buffer.size() > table.length) growCombined();
         }
+        // kept, so that the reads ahead are not optimized away
+        touchedSink += touched;
     }
+
+    /** How far ahead {@link #combine} reads. */
+    private static final int AHEAD = 8;
+    /** The smallest table (in slots: 512 kB) {@link #combine} reads ahead in. */
+    private static final int AHEAD_MIN_SLOTS = 1 << 16;
+    /** How many records' hashes {@link #combine} computes at a time. */
+    private static final int CHUNK = 256;
+    private final long[] chunkHashes = new long[CHUNK];
+    /** The sum of what {@link #combine} read ahead: never used. */
+    private long touchedSink;
 
     /** Doubles {@link #combined}, placing every buffered record again (by its hash, computed anew). */
     private void growCombined() {

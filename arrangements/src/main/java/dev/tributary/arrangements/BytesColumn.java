@@ -84,6 +84,12 @@ public final class BytesColumn extends Column {
         return Arrays.equals(slab, from, from + length, o.slab, otherFrom, otherFrom + length);
     }
 
+    @Override
+    public long touch(int i) {
+        int from = offsets[i];
+        return from < used ? slab[from] : 0;
+    }
+
     /** Strings up to this long are compared byte by byte. */
     private static final int SHORT = 16;
 

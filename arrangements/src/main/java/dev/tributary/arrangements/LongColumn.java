@@ -319,6 +319,11 @@ public final class LongColumn extends Column {
     }
 
     @Override
+    public long touch(int i) {
+        return values[i];
+    }
+
+    @Override
     public long hash(int i) {
         return values[i];
     }
