@@ -85,6 +85,8 @@ final class Shapes {
             Shape.of(AGGREGATE, "counts", "SELECT k, count(*) AS c, count(a) AS ca, count(DISTINCT s) AS cd FROM t1 GROUP BY k"),
             Shape.of(AGGREGATE, "sum-avg", "SELECT s, sum(a) AS sa, sum(b) AS sb, sum(n) AS sn, avg(a) AS aa, avg(n) AS an FROM t1 GROUP BY s"),
             Shape.of(AGGREGATE, "min-max", "SELECT k, min(a) AS mia, max(a) AS maa, min(s) AS mis, max(s) AS mas, min(n) AS min, max(n) AS man FROM t1 GROUP BY k"),
+            // a max listed before the min it shares an arrangement with, and a pair under a FILTER
+            Shape.of(AGGREGATE, "min-max-shared", "SELECT k, max(a) FILTER (WHERE f) AS maf, min(a) FILTER (WHERE f) AS mif, max(s) AS mas, min(s) AS mis, min(a) AS mia FROM t1 GROUP BY k"),
             Shape.of(AGGREGATE, "bool", "SELECT k, bool_and(f) AS ba, bool_or(f) AS bo FROM t1 GROUP BY k"),
             Shape.of(AGGREGATE, "string-agg", "SELECT k, string_agg(s, ',' ORDER BY s) AS ss FROM t1 GROUP BY k"),
             Shape.of(AGGREGATE, "string-agg-desc", "SELECT f, string_agg(s, '|' ORDER BY a DESC, s) AS ss FROM t1 GROUP BY f"),

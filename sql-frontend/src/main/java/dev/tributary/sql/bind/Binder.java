@@ -1227,13 +1227,11 @@ public final class Binder {
             AggregateFunction fn = Sx.aggregate(fname, argTypes, call.distinct(), call.star(), call.pos());
             List<Integer> argCols = new ArrayList<>();
             for (int i = 0; i < args.size(); i++) {
-                mapped.add(Sx.coerce(args.get(i), fn.argTypes().get(i), call.pos(), "argument of " + fname));
-                argCols.add(base + mapped.size() - 1);
+                argCols.add(base + mappedColumn(mapped, Sx.coerce(args.get(i), fn.argTypes().get(i), call.pos(), "argument of " + fname)));
             }
             int filter = -1;
             if (call.filter() != null) {
-                mapped.add(Sx.coerce(expr(call.filter(), scope), SqlType.BOOLEAN, call.filter().pos(), "argument of FILTER"));
-                filter = base + mapped.size() - 1;
+                filter = base + mappedColumn(mapped, Sx.coerce(expr(call.filter(), scope), SqlType.BOOLEAN, call.filter().pos(), "argument of FILTER"));
             }
             List<Plan.SortKey> order = new ArrayList<>();
             for (OrderItem o : call.orderBy()) {
@@ -1272,6 +1270,18 @@ public final class Binder {
     private static boolean orderByAggregates(List<OrderItem> orderBy) {
         for (OrderItem o : orderBy) if (containsAggregate(List.of(o.expr()))) return true;
         return false;
+    }
+
+    /**
+     * The index in {@code mapped} of a grouping input column computing {@code e}: a column
+     * reference mapped already (min(x) beside max(x), or a FILTER shared by several aggregates)
+     * is read from its column, so that aggregates over the same column can share the work on it.
+     */
+    private static int mappedColumn(List<ScalarExpr> mapped, ScalarExpr e) {
+        int at = e instanceof ScalarExpr.ColumnRef ? mapped.indexOf(e) : -1;
+        if (at >= 0) return at;
+        mapped.add(e);
+        return mapped.size() - 1;
     }
 
     static boolean containsAggregate(List<Expr> exprs) {

@@ -15,6 +15,7 @@ import dev.tributary.sql.types.SqlType;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -85,8 +86,9 @@ final class Grouping {
         RowCodec outCodec = new RowCodec(flagged);
         Collection<KV<Row, Row>> parts = main.asCollection().map(kv -> KV.of(kv.key(), Row.concat(TAG.encode((long) MAIN), kv.val())), KEYED);
         List<Integer> basic = new ArrayList<>();
+        Map<List<Integer>, Arrangement<Row, Row>> ascending = new HashMap<>();
         for (int a = 0; a < aggs.size(); a++) {
-            if (shapes[a] == Shape.ORDERED) parts = parts.concat(ordered(in.oks(), inCodec, key, aggs.get(a), a));
+            if (shapes[a] == Shape.ORDERED) parts = parts.concat(ordered(in.oks(), inCodec, key, aggs, a, ascending));
             else if (shapes[a] == Shape.BASIC) basic.add(a);
         }
         if (!basic.isEmpty()) {
@@ -362,17 +364,46 @@ final class Grouping {
      * min or max: the group's non-NULL arguments (FILTER applied) arranged in order, reversed for
      * max by complementing the encoded bytes (every encoded value is prefix-free, so the
      * complement sorts in the opposite order), and the first of them; tagged with {@code slot}.
+     *
+     * <p>A min and a max of the same argument and filter (a common pair) share the work of
+     * arranging the rows: the max's arrangement is made from the min's, whose batches hold each
+     * group's distinct values once, not from every row again. {@code ascending} holds the
+     * arrangements made for mins, by argument and filter.
      */
-    private static Collection<KV<Row, Row>> ordered(Collection<Row> rows, RowCodec inCodec, int[] key, AggregateCall call, int slot) {
+    private static Collection<KV<Row, Row>> ordered(Collection<Row> rows, RowCodec inCodec, int[] key, List<AggregateCall> aggs, int slot,
+            Map<List<Integer>, Arrangement<Row, Row>> ascending) {
+        AggregateCall call = aggs.get(slot);
+        List<Integer> source = List.of(call.args().get(0), call.filter());
+        boolean max = call.function().name().equals("max");
+        int min = firstMinOver(aggs, source);
+        Arrangement<Row, Row> values;
+        if (!max) values = ascending.computeIfAbsent(source, s -> arrangedValues(rows, inCodec, key, call));
+        else if (min < 0) values = arrangedValues(rows, inCodec, key, call);
+        else {
+            values = ascending.computeIfAbsent(source, s -> arrangedValues(rows, inCodec, key, aggs.get(min)))
+                    .asCollection().map(kv -> KV.of(kv.key(), arranged(kv.val(), call)), KEYED)
+                    .arrangeByKey(KV::key, ROW, KV::val, ROW);
+        }
+        Row tag = TAG.encode((long) slot);
+        return values.topK(call.function().name(), 0, 1).asCollection().map(kv -> KV.of(kv.key(), Row.concat(tag, kv.val())), KEYED);
+    }
+
+    /** The first ordered min among {@code aggs} over {@code source} (argument, filter), or -1. */
+    private static int firstMinOver(List<AggregateCall> aggs, List<Integer> source) {
+        for (int a = 0; a < aggs.size(); a++) {
+            AggregateCall c = aggs.get(a);
+            if (c.function().name().equals("min") && c.function().accumulation() == null && List.of(c.args().get(0), c.filter()).equals(source)) return a;
+        }
+        return -1;
+    }
+
+    /** The group's non-NULL arguments of {@code call} (FILTER applied), arranged by group in {@code call}'s order. */
+    private static Arrangement<Row, Row> arrangedValues(Collection<Row> rows, RowCodec inCodec, int[] key, AggregateCall call) {
         int arg = call.args().get(0);
         int filter = call.filter();
-        RowCodec argCodec = RowCodec.of(call.function().argTypes().get(0));
         int[] argColumn = {arg};
         Collection<Row> present = rows.filter(row -> !inCodec.isNull(row, arg) && (filter < 0 || Boolean.TRUE.equals(inCodec.get(row, filter))));
-        Arrangement<Row, Row> first = present.arrangeByKey(row -> inCodec.project(row, key), ROW, row -> arranged(inCodec.project(row, argColumn), call), ROW)
-                .topK(call.function().name(), 0, 1);
-        Row tag = TAG.encode((long) slot);
-        return first.asCollection().map(kv -> KV.of(kv.key(), Row.concat(tag, kv.val())), KEYED);
+        return present.arrangeByKey(row -> inCodec.project(row, key), ROW, row -> arranged(inCodec.project(row, argColumn), call), ROW);
     }
 
     /** An ordered aggregate's value as arranged (complemented for max), or back: complementing is its own inverse. */
