@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Aggregates over a group of many rows (and a small group beside it), maintained through single
  * changes, against the aggregates computed here from the rows: count, sum, avg, bool_and/or
- * (accumulable), min and max (ordered), count and sum of DISTINCT, grouped and global. Views
+ * (accumulable), var_samp and stddev_pop (accumulable: sums of values and of their squares), min
+ * and max (ordered), count and sum of DISTINCT, grouped and global. Views
  * made before the load (fed incrementally) and after it (built from existing rows) are checked.
  *
  * <p>{@code 1000 * jqwik.tries.default} rows: 100 000 by default, a million with {@code -Plong}.
@@ -87,6 +88,33 @@ class LargeGroupAggregateTest {
             return String.join("|", "" + rs.size(), sum.toString(), "" + maxX, numeric(minN));
         }
 
+        /**
+         * var_samp(x) and stddev_pop(n) of group {@code g}, from the rows' plain sums as
+         * PostgreSQL's numeric aggregates finish them: {@code (N * sum(x^2) - sum(x)^2) / (N *
+         * (N - 1))} (or {@code N^2}) at NUMERIC division's scale, the root at the same scale.
+         */
+        String spread(long g) {
+            List<long[]> rs = group(g);
+            BigInteger sx = BigInteger.ZERO, sxx = BigInteger.ZERO, sn = BigInteger.ZERO, snn = BigInteger.ZERO;
+            for (long[] r : rs) {
+                sx = sx.add(BigInteger.valueOf(r[1]));
+                sxx = sxx.add(BigInteger.valueOf(r[1]).pow(2));
+                sn = sn.add(BigInteger.valueOf(r[2]));
+                snn = snn.add(BigInteger.valueOf(r[2]).pow(2));
+            }
+            BigDecimal count = BigDecimal.valueOf(rs.size());
+            BigDecimal varX = spread(count, new BigDecimal(sx), new BigDecimal(sxx), count.multiply(count.subtract(BigDecimal.ONE)));
+            BigDecimal varN = spread(count, new BigDecimal(sn, 2), new BigDecimal(snn, 4), count.multiply(count));
+            BigDecimal sdN = varN.signum() == 0 ? varN
+                    : varN.sqrt(new java.math.MathContext(varN.precision() + varN.scale() + 20)).setScale(varN.scale(), java.math.RoundingMode.HALF_UP);
+            return String.join("|", "" + g, varX.toPlainString(), sdN.toPlainString());
+        }
+
+        private static BigDecimal spread(BigDecimal count, BigDecimal sum, BigDecimal sumOfSquares, BigDecimal denominator) {
+            BigDecimal numerator = count.multiply(sumOfSquares).subtract(sum.multiply(sum));
+            return numerator.signum() <= 0 ? BigDecimal.ZERO : Numerics.divide(numerator, denominator);
+        }
+
         String distinct(long g) {
             TreeSet<Long> mod1000 = new TreeSet<>();
             TreeSet<Long> mod100 = new TreeSet<>();
@@ -105,6 +133,7 @@ class LargeGroupAggregateTest {
         "SELECT g, min(x) AS mix, max(x) AS max, min(s) AS mis, max(s) AS mas, max(n) AS man FROM big GROUP BY g",
         "SELECT count(*) AS c, sum(x) AS sx, max(x) AS max, min(n) AS min FROM big",
         "SELECT g, count(DISTINCT x % 1000) AS c, sum(DISTINCT x % 100) AS s FROM big GROUP BY g",
+        "SELECT g, var_samp(x) AS vx, stddev_pop(n) AS sn FROM big GROUP BY g",
     };
 
     private static List<String> rows(Tributary db, String sql) {
@@ -119,6 +148,7 @@ class LargeGroupAggregateTest {
             assertThat(rows(db, "SELECT * FROM " + prefix + "1 ORDER BY g")).as("%s, min and max, %s", when, prefix).containsExactly(m.ordered(1), m.ordered(2));
             assertThat(rows(db, "SELECT * FROM " + prefix + "2")).as("%s, global, %s", when, prefix).containsExactly(m.global());
             assertThat(rows(db, "SELECT * FROM " + prefix + "3 ORDER BY g")).as("%s, distinct, %s", when, prefix).containsExactly(m.distinct(1), m.distinct(2));
+            assertThat(rows(db, "SELECT * FROM " + prefix + "4 ORDER BY g")).as("%s, variance, %s", when, prefix).containsExactly(m.spread(1), m.spread(2));
         }
     }
 

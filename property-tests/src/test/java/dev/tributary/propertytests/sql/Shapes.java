@@ -87,6 +87,7 @@ final class Shapes {
             Shape.of(AGGREGATE, "min-max", "SELECT k, min(a) AS mia, max(a) AS maa, min(s) AS mis, max(s) AS mas, min(n) AS min, max(n) AS man FROM t1 GROUP BY k"),
             // a max listed before the min it shares an arrangement with, and a pair under a FILTER
             Shape.of(AGGREGATE, "min-max-shared", "SELECT k, max(a) FILTER (WHERE f) AS maf, min(a) FILTER (WHERE f) AS mif, max(s) AS mas, min(s) AS mis, min(a) AS mia FROM t1 GROUP BY k"),
+            Shape.of(AGGREGATE, "variance", "SELECT k, variance(a) AS va, stddev_pop(n) AS sn, var_samp(b) AS vb, stddev(a) FILTER (WHERE f) AS sf FROM t1 GROUP BY k"),
             Shape.of(AGGREGATE, "bool", "SELECT k, bool_and(f) AS ba, bool_or(f) AS bo FROM t1 GROUP BY k"),
             Shape.of(AGGREGATE, "string-agg", "SELECT k, string_agg(s, ',' ORDER BY s) AS ss FROM t1 GROUP BY k"),
             Shape.of(AGGREGATE, "string-agg-desc", "SELECT f, string_agg(s, '|' ORDER BY a DESC, s) AS ss FROM t1 GROUP BY f"),

@@ -1175,6 +1175,8 @@ public final class Binder {
     }
 
     private Grouping group(QueryBody.Select s, Scope scope, Plan input, List<Expr> items, List<String> names, List<OrderItem> orderBy, Correlation c) {
+        for (Expr e : items) unknownFunctions(e, scope);
+        unknownFunctions(s.having(), scope);
         Grouping g = new Grouping();
         g.inner = scope;
         int nD = c == null ? 0 : c.width();
@@ -1291,6 +1293,24 @@ public final class Binder {
     }
 
     /** The aggregate calls in {@code e}, not looking into subqueries (they aggregate on their own). */
+    /**
+     * Binds, over the rows before grouping, each call in {@code e} of a function that does not
+     * exist, for its error: PostgreSQL looks functions up before it checks grouping, so
+     * {@code SELECT foo(x), count(*) FROM t} is 42883 (no function foo(integer)), not 42803.
+     */
+    private void unknownFunctions(Expr e, Scope scope) {
+        if (e == null) return;
+        if (e instanceof Expr.FunctionCall f) {
+            String name = f.name().get(f.name().size() - 1);
+            if (Sx.isAggregate(name)) return;
+            if (!dev.tributary.sql.expr.Functions.exists(name) && !dev.tributary.sql.catalog.SystemCatalog.isCatalogFunction(name)
+                    && !dev.tributary.sql.expr.TableFunction.isSetReturning(name) && !containsAggregate(f.args())) {
+                expr(f, scope);
+            }
+        }
+        for (Expr child : Exprs.children(e)) unknownFunctions(child, scope);
+    }
+
     static void collectAggregates(Expr e, List<Expr.FunctionCall> out) {
         if (e == null) return;
         if (e instanceof Expr.FunctionCall f && Sx.isAggregate(f.name().get(f.name().size() - 1))) {

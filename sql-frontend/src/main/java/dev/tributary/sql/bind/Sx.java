@@ -17,7 +17,6 @@ import dev.tributary.sql.types.Values;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The binder's way into the typed expression layer ({@code dev.tributary.sql.expr}): building
@@ -27,10 +26,8 @@ import java.util.Set;
 final class Sx {
     private Sx() {}
 
-    private static final Set<String> AGGREGATES = Set.of("count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every", "string_agg", "array_agg");
-
     static boolean isAggregate(String name) {
-        return AGGREGATES.contains(name);
+        return dev.tributary.sql.expr.Aggregates.isAggregate(name);
     }
 
     static ScalarExpr column(int i, SqlType t) {

@@ -18,7 +18,8 @@ import java.util.Set;
 
 /**
  * PostgreSQL's built-in aggregates: count, sum, avg, min, max, bool_and, bool_or (every),
- * string_agg, with PostgreSQL's result types: sum of smallint/integer is bigint, of bigint
+ * string_agg, array_agg, and the variance family (variance, var_samp, var_pop, stddev,
+ * stddev_samp, stddev_pop), with PostgreSQL's result types: sum of smallint/integer is bigint, of bigint
  * numeric (exact, never overflowing), of real real; avg of integers and numeric is numeric with
  * NUMERIC division's scale ({@code avg(1, 2) = 1.5000000000000000}), of floats double precision.
  */
@@ -38,7 +39,12 @@ public final class Aggregates {
     }
 
     private static final Map<String, List<Resolver.Candidate>> CANDIDATES = new HashMap<>();
-    private static final Set<String> NAMES = Set.of("count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every", "string_agg", "array_agg");
+    private static final Set<String> NAMES = Set.of("count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every", "string_agg", "array_agg",
+            "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop");
+    /** The variance family: whether each is of a sample (not the population), and whether it is a standard deviation. */
+    private static final Map<String, boolean[]> SPREADS = Map.of(
+            "stddev", new boolean[] {true, true}, "stddev_samp", new boolean[] {true, true}, "stddev_pop", new boolean[] {false, true},
+            "variance", new boolean[] {true, false}, "var_samp", new boolean[] {true, false}, "var_pop", new boolean[] {false, false});
 
     private static void sig(String name, SqlType result, Kind... params) {
         CANDIDATES.computeIfAbsent(name, k -> new ArrayList<>()).add(new Resolver.Candidate(name, List.of(params), result, null, true));
@@ -60,6 +66,11 @@ public final class Aggregates {
                 Kind.CHAR, Kind.DATE, Kind.TIME, Kind.TIMESTAMP, Kind.TIMESTAMPTZ, Kind.INTERVAL}) {
             sig("min", SqlType.of(k), k);
             sig("max", SqlType.of(k), k);
+        }
+        for (String spread : SPREADS.keySet()) {
+            for (Kind k : new Kind[] {Kind.SMALLINT, Kind.INTEGER, Kind.BIGINT, Kind.NUMERIC}) sig(spread, SqlType.NUMERIC, k);
+            sig(spread, SqlType.DOUBLE, Kind.REAL);
+            sig(spread, SqlType.DOUBLE, Kind.DOUBLE);
         }
         sig("bool_and", SqlType.BOOLEAN, Kind.BOOLEAN);
         sig("bool_or", SqlType.BOOLEAN, Kind.BOOLEAN);
@@ -126,6 +137,7 @@ public final class Aggregates {
             case "bool_and", "every" -> bool(true);
             case "bool_or" -> bool(false);
             case "string_agg" -> in == Kind.BYTEA ? stringAggBytea() : stringAgg();
+            case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop" -> spread(in, SPREADS.get(n)[0], SPREADS.get(n)[1]);
             default -> throw new IllegalStateException(n);
         };
         Accumulation accumulation = switch (n) {
@@ -133,6 +145,7 @@ public final class Aggregates {
             case "avg" -> summing(in, result, true);
             case "bool_and", "every" -> BOOL_AND;
             case "bool_or" -> BOOL_OR;
+            case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop" -> spreading(in, SPREADS.get(n)[0], SPREADS.get(n)[1]);
             default -> null;
         };
         return new Agg(n, params, result, body, accumulation);
@@ -251,6 +264,99 @@ public final class Aggregates {
                 }
             };
             default -> null;
+        };
+    }
+
+    /**
+     * The variance family over an exact type: per scale {@code s} of the values ({@code x = u *
+     * 10^-s}), the count (component 0), the sum of {@code u} (component 1) and of {@code u^2}
+     * (component 2, at scale {@code 2s}): a group's spread from three exact sums, whatever its size.
+     * Floating-point ones are not accumulable, as with sum.
+     */
+    private static Accumulation spreading(Kind in, boolean sample, boolean root) {
+        if (in == Kind.REAL || in == Kind.DOUBLE) return null;
+        return new Accumulation() {
+            public void add(Object[] args, Sink sink) {
+                if (args[0] == null) return;
+                BigDecimal v = Numerics.toNumeric(args[0]);
+                if (v.scale() < 0) v = v.setScale(0);
+                BigInteger u = v.unscaledValue();
+                sink.add(0, v.scale(), 1);
+                sink.addInteger(1, v.scale(), u);
+                sink.addInteger(2, v.scale(), u.multiply(u));
+            }
+
+            public Object result(Totals totals) {
+                long n = 0;
+                BigDecimal sumX = BigDecimal.ZERO;
+                BigDecimal sumX2 = BigDecimal.ZERO;
+                for (int scale : totals.keys(0)) {
+                    n += totals.sum(0, scale);
+                    sumX = sumX.add(new BigDecimal(totals.integer(1, scale), scale));
+                    sumX2 = sumX2.add(new BigDecimal(totals.integer(2, scale), 2 * scale));
+                }
+                return spreadOf(n, sumX, sumX2, sample, root);
+            }
+        };
+    }
+
+    /**
+     * A variance or standard deviation from the count and the exact sums of the values and their
+     * squares, computed as PostgreSQL's numeric aggregates do: NULL without values (or with one,
+     * for a sample), 0 where rounding would make the numerator negative, else {@code (n * sumX2 -
+     * sumX^2) / (n * (n - 1))} (or {@code n^2}) at the division's scale, and its square root at the
+     * same scale.
+     */
+    private static BigDecimal spreadOf(long n, BigDecimal sumX, BigDecimal sumX2, boolean sample, boolean root) {
+        if (n == 0 || (sample && n == 1)) return null;
+        BigDecimal count = BigDecimal.valueOf(n);
+        BigDecimal numerator = count.multiply(sumX2).subtract(sumX.multiply(sumX));
+        if (numerator.signum() <= 0) return BigDecimal.ZERO;
+        BigDecimal denominator = sample ? count.multiply(BigDecimal.valueOf(n - 1)) : count.multiply(count);
+        int scale = Numerics.divScale(numerator, denominator);
+        BigDecimal variance = numerator.divide(denominator, scale, java.math.RoundingMode.HALF_UP);
+        return root ? Numerics.sqrt(variance, scale) : variance;
+    }
+
+    /** The variance family over a group's rows: exact types by {@link #spreadOf}, floats by Youngs and Cramer's updates, as PostgreSQL's float8_accum. */
+    private static Body spread(Kind in, boolean sample, boolean root) {
+        if (in == Kind.REAL || in == Kind.DOUBLE) {
+            return (rows, m) -> {
+                double count = 0, sumX = 0, sumXX = 0;
+                for (int i = 0; i < rows.size(); i++) {
+                    Object v = rows.get(i)[0];
+                    if (v == null) continue;
+                    double x = (Double) v;
+                    for (long k = 0; k < m[i]; k++) {
+                        count += 1;
+                        sumX += x;
+                        if (count > 1) {
+                            double t = x * count - sumX;
+                            sumXX += t * t / (count * (count - 1));
+                        }
+                    }
+                }
+                if (Double.isInfinite(sumX) || Double.isInfinite(sumXX)) throw new SqlException("22003", "value out of range: overflow");
+                if (count == 0 || (sample && count == 1)) return null;
+                double variance = sumXX <= 0 ? 0.0 : sumXX / (sample ? count - 1 : count);
+                return root ? Math.sqrt(variance) : variance;
+            };
+        }
+        return (rows, m) -> {
+            long n = 0;
+            BigDecimal sumX = BigDecimal.ZERO;
+            BigDecimal sumX2 = BigDecimal.ZERO;
+            for (int i = 0; i < rows.size(); i++) {
+                Object v = rows.get(i)[0];
+                if (v == null) continue;
+                BigDecimal x = Numerics.toNumeric(v);
+                if (x.scale() < 0) x = x.setScale(0);
+                BigDecimal times = BigDecimal.valueOf(m[i]);
+                n += m[i];
+                sumX = sumX.add(x.multiply(times));
+                sumX2 = sumX2.add(x.multiply(x).multiply(times));
+            }
+            return spreadOf(n, sumX, sumX2, sample, root);
         };
     }
 

@@ -154,6 +154,16 @@ public final class Functions {
         fn("to_timestamp", SqlType.TIMESTAMPTZ, x -> toTimestamp((Double) x[0]), D);
     }
 
+    /** The functions {@link #call} resolves by name before its table of signatures. */
+    private static final java.util.Set<String> SPECIAL = java.util.Set.of("now", "current_timestamp", "transaction_timestamp", "statement_timestamp",
+            "current_date", "localtimestamp", "localtime", "coalesce", "greatest", "least", "nullif", "concat", "concat_ws");
+
+    /** Whether a scalar function named {@code name} exists, with any arguments. */
+    public static boolean exists(String name) {
+        String n = name.toLowerCase(Locale.ROOT);
+        return SPECIAL.contains(n) || FUNCTIONS.containsKey(n) || ArrayExprs.isArrayFunction(n);
+    }
+
     /**
      * {@code name(args)} resolved; {@code pos} is the call's place in the statement. 42883
      * {@code function foo(integer) does not exist} (with PostgreSQL's hint) when no signature

@@ -179,6 +179,11 @@ public final class Numerics {
         int weight = weightAndFirstDigit(a)[0];
         int sweight = (weight + 1) * 4 / 2 - 1;
         int rscale = clampScale(MIN_SIG_DIGITS - sweight, a.scale());
+        return sqrt(a, rscale);
+    }
+
+    /** The square root of {@code a} (not negative), rounded half up to {@code rscale} digits ({@code sqrt_var}). */
+    static BigDecimal sqrt(BigDecimal a, int rscale) {
         if (a.signum() == 0) return BigDecimal.ZERO.setScale(rscale);
         return a.sqrt(new MathContext(a.precision() + rscale + 20)).setScale(rscale, RoundingMode.HALF_UP);
     }
