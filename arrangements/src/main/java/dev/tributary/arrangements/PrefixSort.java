@@ -52,7 +52,8 @@ final class PrefixSort {
             };
             p[k] = prefix ^ Long.MIN_VALUE;
         }
-        sortPairs(p, idx, from, to - 1);
+        // records that come in order (a reduce's output, key by key) need only this look
+        if (!ascending(p, from, to)) sortPairs(p, idx, from, to - 1);
         for (int i = from; i < to; ) {
             int j = i + 1;
             while (j < to && p[j] == p[i]) j++;
@@ -63,6 +64,12 @@ final class PrefixSort {
             }
             i = j;
         }
+    }
+
+    /** Whether {@code p[from, to)} is in ascending order already. */
+    private static boolean ascending(long[] p, int from, int to) {
+        for (int k = from + 1; k < to; k++) if (p[k] < p[k - 1]) return false;
+        return true;
     }
 
     /** The heap bytes of its scratch. */
