@@ -138,7 +138,7 @@ public final class Batcher {
                     long ahead = table[(int) hashes[i + AHEAD - start] & mask];
                     if (ahead != 0) {
                         int y = (int) ahead - 1;
-                        touched += bk.touch(y) + bv.touch(y) + buffer.diffs()[y] + buffer.times()[y * a];
+                        touched += touch(buffer, y);
                     }
                 }
                 long hx = hashes[i - start];
@@ -164,14 +164,19 @@ public final class Batcher {
         touchedSink += touched;
     }
 
-    /** How far ahead {@link #combine} reads. */
+    /** Reads record {@code x} of {@code u} (see {@link Column#touch}), to be thrown away. */
+    private long touch(Updates u, int x) {
+        return u.keys().touch(x) + u.vals().touch(x) + u.diffs()[x] + u.times()[x * arity];
+    }
+
+    /** How far ahead {@link #combine} and the gathering of a large seal read. */
     private static final int AHEAD = 8;
     /** The smallest table (in slots: 512 kB) {@link #combine} reads ahead in. */
     private static final int AHEAD_MIN_SLOTS = 1 << 16;
     /** How many records' hashes {@link #combine} computes at a time. */
     private static final int CHUNK = 256;
     private final long[] chunkHashes = new long[CHUNK];
-    /** The sum of what {@link #combine} read ahead: never used. */
+    /** The sum of what was read ahead: never used. */
     private long touchedSink;
 
     /** Doubles {@link #combined}, placing every buffered record again (by its hash, computed anew). */
@@ -517,11 +522,19 @@ public final class Batcher {
             }
             long[] hi = prefixHi;
             long[] lo = prefixLo;
+            int longest = 0;
             for (int i = 0; i < count; i++) {
                 int r = index[i];
                 hi[r] = bk.prefix(r, 0);
                 lo[r] = bk.prefix(r, 8);
+                longest = Math.max(longest, bk.length(r));
             }
+            // Keys of at most 15 bytes (encoded integer and short text keys) leave the second
+            // prefix's last byte zero: with the length there, the prefixes are the whole key (a
+            // key that is another's prefix has the smaller length), and records whose prefixes tie
+            // have one key, which the sort then need not find out by reading each key's length.
+            boolean whole = longest <= 15;
+            if (whole) for (int i = 0; i < count; i++) lo[index[i]] |= bk.length(index[i]);
             IndexSort.Order order = (x, y) -> {
                 int c = Long.compareUnsigned(hi[x], hi[y]);
                 if (c == 0) c = Long.compareUnsigned(lo[x], lo[y]);
@@ -533,7 +546,7 @@ public final class Batcher {
                 return c != 0 ? c : compareValTime(vals, times, ta, x, y);
             };
             // a large seal sorts the prefixes beside the indexes (sequential), a small one through the order
-            if (count > PREFIX_SORT_MIN) prefixSort.sort(index, count, hi, lo, bk, vals instanceof BytesColumn bv ? bv : null, order);
+            if (count > PREFIX_SORT_MIN) prefixSort.sort(index, count, hi, lo, bk, vals instanceof BytesColumn bv ? bv : null, whole, order);
             else sorter.sort(index, count, order);
         } else sorter.sort(index, count, (x, y) -> {
             int c = keys.compare(x, keys, y);

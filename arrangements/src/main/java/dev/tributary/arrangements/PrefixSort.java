@@ -20,7 +20,7 @@ final class PrefixSort {
      * among records whose prefixes tie).
      */
     void sort(int[] idx, int n, long[] hi, long[] lo, IndexSort.Order order) {
-        sort(idx, n, hi, lo, null, null, order);
+        sort(idx, n, hi, lo, null, null, false, order);
     }
 
     /**
@@ -28,12 +28,17 @@ final class PrefixSort {
      * prefixes holds one key (every key of the run no longer than 16 bytes and all of one
      * length, so the prefixes are the whole keys), by the values' first 16 bytes next, when
      * {@code keys} and {@code vals} are given: a key's values (a join's rows by their join key)
-     * are ordered mostly without reading them.
+     * are ordered mostly without reading them. {@code whole}: the prefixes are known to be the
+     * whole keys (equal prefixes, one key), so no run is looked at for that.
      */
-    void sort(int[] idx, int n, long[] hi, long[] lo, BytesColumn keys, BytesColumn vals, IndexSort.Order order) {
+    void sort(int[] idx, int n, long[] hi, long[] lo, BytesColumn keys, BytesColumn vals, boolean whole, IndexSort.Order order) {
         if (prefixes.length < n) prefixes = new long[Math.max(n, prefixes.length * 2)];
+        wholeKeys = whole;
         sortLevel(idx, 0, n, 0, hi, lo, keys, vals, order);
     }
+
+    /** Whether the sort under way has prefixes that are the whole keys. */
+    private boolean wholeKeys;
 
     /**
      * Sorts {@code idx[from, to)}, whose records tie on every level before {@code level}, by
@@ -58,7 +63,7 @@ final class PrefixSort {
             int j = i + 1;
             while (j < to && p[j] == p[i]) j++;
             if (j - i > 1) {
-                boolean deeper = level == 0 || level == 1 && vals != null && oneKey(idx, i, j, keys) || level == 2;
+                boolean deeper = level == 0 || level == 1 && vals != null && (wholeKeys || oneKey(idx, i, j, keys)) || level == 2;
                 if (deeper) sortLevel(idx, i, j, level + 1, hi, lo, keys, vals, order);
                 else runSort.sort(idx, i, j, order);
             }
