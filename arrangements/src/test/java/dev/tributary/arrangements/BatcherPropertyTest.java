@@ -168,6 +168,36 @@ class BatcherPropertyTest {
         assertThat(got).isEqualTo(want);
     }
 
+    /**
+     * Seals larger than {@link Batcher#GATHER_MIN} copy their records into sorted order first, the
+     * times and diffs too unless every record is at one time with diff 1: byte-string records in
+     * random order, repeated, at one time with unit diffs, with one other diff, and at two times
+     * of which the seal takes one, give the batches a model of sorting and consolidating gives.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"one time, unit diffs", "one other diff", "two times"})
+    void largeSealsGatherTheirRecordsInOrder(String variant) {
+        java.util.Random random = new java.util.Random(variant.hashCode());
+        Batcher batcher = new Batcher(Codec.BYTES.column(), Codec.BYTES.column(), 1);
+        Updates u = new Updates(Codec.BYTES.column(), Codec.BYTES.column(), 1);
+        List<Update> model = new ArrayList<>();
+        int n = 3 * Batcher.GATHER_MIN;
+        for (int i = 0; i < n; i++) {
+            long key = random.nextInt(Model.Codec.DOMAIN);
+            long val = random.nextInt(3);
+            long time = variant.equals("two times") ? random.nextInt(2) : 0;
+            long diff = variant.equals("one other diff") && i == n / 2 ? 3 : 1;
+            Codec.BYTES.add(u.keys(), key);
+            Codec.BYTES.add(u.vals(), val);
+            u.push(time, diff);
+            if (time == 0) model.add(new Update(key, val, new long[] {time}, diff));
+        }
+        batcher.push(u);
+        Batch b = batcher.seal(Antichain.of(1));
+        Model.checkBatch(b, Codec.BYTES, Codec.BYTES);
+        assertThat(Model.consolidate(Model.updatesOf(b, Codec.BYTES, Codec.BYTES))).isEqualTo(Model.consolidate(model));
+    }
+
     /** A buffer of distinct updates is sampled, found distinct and left alone: 1.5M updates stay 1.5M until the seal. */
     @Test
     void aBufferOfDistinctUpdatesIsNotConsolidatedEarly() {
