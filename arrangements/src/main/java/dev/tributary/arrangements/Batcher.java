@@ -169,7 +169,7 @@ public final class Batcher {
         return u.keys().touch(x) + u.vals().touch(x) + u.diffs()[x] + u.times()[x * arity];
     }
 
-    /** How far ahead {@link #combine} and the gathering of a large seal read. */
+    /** How far ahead {@link #combine} reads. */
     private static final int AHEAD = 8;
     /** The smallest table (in slots: 512 kB) {@link #combine} reads ahead in. */
     private static final int AHEAD_MIN_SLOTS = 1 << 16;

@@ -1292,7 +1292,6 @@ public final class Binder {
         return !found.isEmpty();
     }
 
-    /** The aggregate calls in {@code e}, not looking into subqueries (they aggregate on their own). */
     /**
      * Binds, over the rows before grouping, each call in {@code e} of a function that does not
      * exist, for its error: PostgreSQL looks functions up before it checks grouping, so
@@ -1311,6 +1310,7 @@ public final class Binder {
         for (Expr child : Exprs.children(e)) unknownFunctions(child, scope);
     }
 
+    /** The aggregate calls in {@code e}, not looking into subqueries (they aggregate on their own). */
     static void collectAggregates(Expr e, List<Expr.FunctionCall> out) {
         if (e == null) return;
         if (e instanceof Expr.FunctionCall f && Sx.isAggregate(f.name().get(f.name().size() - 1))) {
