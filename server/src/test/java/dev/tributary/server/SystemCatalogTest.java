@@ -50,6 +50,19 @@ class SystemCatalogTest {
                             "orders_pkey|t|1|CREATE UNIQUE INDEX orders_pkey ON public.orders USING btree (id)");
             assertThat(rows(db, "SELECT conname, contype, pg_get_constraintdef(oid) FROM pg_constraint")).containsExactly("orders_pkey|p|PRIMARY KEY (id)");
             assertThat(rows(db, "SELECT count(*) FROM pg_description")).containsExactly("0");
+            // what SQLAlchemy's reflection asks for a column's sequence: there are none
+            assertThat(rows(db, "SELECT count(*) FROM pg_catalog.pg_sequence")).containsExactly("0");
+            assertThat(rows(db, "SELECT pg_get_serial_sequence('orders', 'id')")).containsExactly("NULL");
+        }
+    }
+
+    /** PostgreSQL's spellings of two settings, as clients send them (SQLAlchemy asks for the isolation level so on connecting). */
+    @Test
+    void showSpellsTwoSettingsAsPostgreSqlDoes() {
+        try (Tributary db = withObjects()) {
+            assertThat(rows(db, "SHOW TRANSACTION ISOLATION LEVEL")).containsExactly(rows(db, "SHOW transaction_isolation").get(0));
+            assertThat(rows(db, "SHOW TIME ZONE")).containsExactly(rows(db, "SHOW timezone").get(0));
+            assertThat(db.query("SHOW TRANSACTION ISOLATION LEVEL").columns()).containsExactly("transaction_isolation");
         }
     }
 

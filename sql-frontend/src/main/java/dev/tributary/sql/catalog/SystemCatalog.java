@@ -123,6 +123,8 @@ public final class SystemCatalog {
                 + " pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool");
         rel(6106, "pg_catalog", "pg_publication_rel", false, "oid oid, prpubid oid, prrelid oid, prqual text, prattrs int2[]");
         rel(6237, "pg_catalog", "pg_publication_namespace", false, "oid oid, pnpubid oid, pnnspid oid");
+        rel(2224, "pg_catalog", "pg_sequence", false, "seqrelid oid, seqtypid oid, seqstart int8, seqincrement int8, seqmax int8, seqmin int8,"
+                + " seqcache int8, seqcycle bool");
         rel(2620, "pg_catalog", "pg_trigger", false, "oid oid, tgrelid oid, tgparentid oid, tgname text, tgfoid oid, tgtype int2,"
                 + " tgenabled text, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid, tgdeferrable bool,"
                 + " tginitdeferred bool, tgnargs int2, tgattr int2[], tgqual text, tgoldtable text, tgnewtable text");
@@ -512,9 +514,9 @@ public final class SystemCatalog {
             }
             case "pg_catalog.pg_description", "pg_catalog.pg_inherits", "pg_catalog.pg_policy", "pg_catalog.pg_statistic_ext",
                  "pg_catalog.pg_publication", "pg_catalog.pg_publication_rel", "pg_catalog.pg_publication_namespace",
-                 "pg_catalog.pg_trigger", "pg_catalog.pg_rewrite", "pg_catalog.pg_auth_members" -> {
+                 "pg_catalog.pg_trigger", "pg_catalog.pg_rewrite", "pg_catalog.pg_auth_members", "pg_catalog.pg_sequence" -> {
                 // Tributary has no comments (COMMENT ON), table inheritance, row security policies,
-                // extended statistics, publications, triggers or rules
+                // extended statistics, publications, triggers, rules or sequences
             }
             case "pg_catalog.pg_collation" -> {
                 out.add(row(DEFAULT_COLLATION, "default", PG_CATALOG, OWNER, "d", true, -1L, null, null, null, null));
@@ -688,7 +690,7 @@ public final class SystemCatalog {
                  "pg_table_is_visible", "pg_type_is_visible", "pg_get_userbyid", "format_type", "pg_get_indexdef", "pg_get_expr",
                  "pg_get_constraintdef", "pg_get_viewdef", "obj_description", "col_description", "shobj_description", "current_setting",
                  "pg_encoding_to_char", "regclass", "regtype", "regnamespace", "regproc", "regrole", "to_regclass", "to_regtype",
-                 "pg_relation_is_publishable", "pg_get_statisticsobjdef_columns" -> true;
+                 "pg_relation_is_publishable", "pg_get_statisticsobjdef_columns", "pg_get_serial_sequence" -> true;
             default -> false;
         };
     }
@@ -736,6 +738,8 @@ public final class SystemCatalog {
                     : fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.BIGINT, SqlType.TEXT);
             case "col_description" -> fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.BIGINT, SqlType.INTEGER);
             case "shobj_description" -> fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.BIGINT, SqlType.TEXT);
+            // no column owns a sequence (Tributary has none)
+            case "pg_get_serial_sequence" -> fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.TEXT, SqlType.TEXT);
             case "current_setting" -> n == 1
                     ? fn(name, args, pos, SqlType.TEXT, x -> setting((String) x[0], false), SqlType.TEXT)
                     : new ScalarExpr.Call(name, coerce(name, args, pos, SqlType.TEXT, SqlType.BOOLEAN), SqlType.TEXT,

@@ -676,6 +676,15 @@ public final class Parser {
             p++;
             return new Show(pos, ShowKind.VARIABLE, List.of("all"));
         }
+        // PostgreSQL's spellings of two settings (SQLAlchemy asks for the isolation level so)
+        if (isKw("transaction") && isKw(1, "isolation") && isKw(2, "level")) {
+            p += 3;
+            return new Show(pos, ShowKind.VARIABLE, List.of("transaction_isolation"));
+        }
+        if (isKw("time") && isKw(1, "zone")) {
+            p += 2;
+            return new Show(pos, ShowKind.VARIABLE, List.of("timezone"));
+        }
         return new Show(pos, ShowKind.VARIABLE, qualifiedName());
     }
 
