@@ -278,8 +278,7 @@ public final class Aggregates {
         return new Accumulation() {
             public void add(Object[] args, Sink sink) {
                 if (args[0] == null) return;
-                BigDecimal v = Numerics.toNumeric(args[0]);
-                if (v.scale() < 0) v = v.setScale(0);
+                BigDecimal v = exact(args[0]);
                 BigInteger u = v.unscaledValue();
                 sink.add(0, v.scale(), 1);
                 sink.addInteger(1, v.scale(), u);
@@ -298,6 +297,12 @@ public final class Aggregates {
                 return spreadOf(n, sumX, sumX2, sample, root);
             }
         };
+    }
+
+    /** An exact value (integer or numeric) as a numeric of scale 0 or more, as the variance family sums it. */
+    private static BigDecimal exact(Object v) {
+        BigDecimal x = Numerics.toNumeric(v);
+        return x.scale() < 0 ? x.setScale(0) : x;
     }
 
     /**
@@ -349,8 +354,7 @@ public final class Aggregates {
             for (int i = 0; i < rows.size(); i++) {
                 Object v = rows.get(i)[0];
                 if (v == null) continue;
-                BigDecimal x = Numerics.toNumeric(v);
-                if (x.scale() < 0) x = x.setScale(0);
+                BigDecimal x = exact(v);
                 BigDecimal times = BigDecimal.valueOf(m[i]);
                 n += m[i];
                 sumX = sumX.add(x.multiply(times));
