@@ -44,7 +44,7 @@ public final class Batcher {
     }
 
     public Batcher(Column keyProto, Column valProto, int arity) {
-        this(keyProto, valProto, arity, hashable(keyProto, valProto) ? HASH_MIN : COMPACT_MIN, true);
+        this(keyProto, valProto, arity, CombiningTable.supports(keyProto, valProto) ? HASH_MIN : COMPACT_MIN, true);
     }
 
     /**
@@ -71,8 +71,8 @@ public final class Batcher {
      */
     public void push(Updates updates) {
         if (updates.arity() != arity) throw new IllegalArgumentException("updates of arity " + updates.arity() + " pushed to a batcher of arity " + arity);
-        if (combined != null) {
-            combine(updates);
+        if (combining != null) {
+            combining.add(updates);
             return;
         }
         buffer.appendAll(updates);
@@ -85,114 +85,28 @@ public final class Batcher {
     }
 
     /**
-     * While the buffer combines its repeats: an open-addressing table over the buffer's records,
-     * each slot a record's hash (high half) and its position plus one (low half), at most half
-     * full; {@code null} until a sample finds the buffer repetitive, and again after each seal. A
-     * grouping's build (a million rows onto a hundred thousand groups' sums) then buffers its
+     * While the buffered records combine their repeats as they come: the records, each distinct
+     * one once with its diffs added up ({@code null} until a sample finds the buffer repetitive,
+     * and again after each seal, and for columns it does not {@link CombiningTable#supports}). A
+     * grouping's build (a million rows onto a hundred thousand groups' sums) then holds its
      * distinct records only, and each update probes a table of that size, not, at the seal, a
-     * table and a buffer of a million records at random.
+     * table and a buffer of a million records at random. The {@link #buffer} is empty meanwhile.
      */
-    private long[] combined;
+    private CombiningTable combining;
 
-    /** Starts combining: the buffer's records move to a fresh buffer, repeats added up, under a new {@link #combined} table. */
+    /** Starts combining: the buffer's records move into a new {@link #combining} table, repeats added up. */
     private void startCombining() {
-        Updates old = buffer;
-        buffer = spare;
-        spare = old;
+        combining = new CombiningTable(buffer.vals(), arity, buffer.size());
+        combining.add(buffer);
         buffer.clear();
-        combined = new long[Integer.highestOneBit(Math.max(16, old.size())) << 1];
-        combine(old);
-        spare.clear();
     }
 
-    /**
-     * Adds each record of {@code from} to its copy in the buffer, or appends it there.
-     *
-     * <p>A combining table is larger than the cache once a build has many groups, and a lookup
-     * that waited for each of its reads in turn (the slot, then the buffered record's key, value,
-     * time and diff) spent most of a build's combining stalled on memory. So the records' hashes
-     * are computed a chunk at a time, and while record {@code i} is looked up, the slot of record
-     * {@code i + 2 * AHEAD} and the buffered record in the slot of {@code i + AHEAD} are read:
-     * their misses overlap with the lookups in between.
-     */
-    private void combine(Updates from) {
-        Column fk = from.keys();
-        Column fv = from.vals();
-        long[] ft = from.times();
-        long[] fd = from.diffs();
-        int a = arity;
-        long[] hashes = chunkHashes;
-        long touched = 0;
-        for (int start = 0, n = from.size(); start < n; start += CHUNK) {
-            int end = Math.min(n, start + CHUNK);
-            for (int i = start; i < end; i++) hashes[i - start] = recordHash(fk, fv, ft, i);
-            // a table that fits in the cache gains nothing from reading ahead
-            int aheadEnd = combined.length >= AHEAD_MIN_SLOTS ? end : start;
-            for (int i = start; i < end; i++) {
-                long[] table = combined;
-                int mask = table.length - 1;
-                Column bk = buffer.keys();
-                Column bv = buffer.vals();
-                if (i + 2 * AHEAD < aheadEnd) touched += table[(int) hashes[i + 2 * AHEAD - start] & mask];
-                if (i + AHEAD < aheadEnd) {
-                    long ahead = table[(int) hashes[i + AHEAD - start] & mask];
-                    if (ahead != 0) {
-                        int y = (int) ahead - 1;
-                        touched += touch(buffer, y);
-                    }
-                }
-                long hx = hashes[i - start];
-                long high = hx & 0xFFFFFFFF00000000L;
-                int slot = (int) hx & mask;
-                long e;
-                while ((e = table[slot]) != 0) {
-                    int y = (int) e - 1;
-                    if ((e & 0xFFFFFFFF00000000L) == high && bk.equal(y, fk, i) && bv.equal(y, fv, i)
-                            && Times.equal(buffer.times(), y * a, ft, i * a, a)) {
-                        buffer.diffs()[y] += fd[i];
-                        break;
-                    }
-                    slot = (slot + 1) & mask;
-                }
-                if (e != 0) continue;
-                buffer.appendFrom(from, i);
-                table[slot] = high | buffer.size();
-                if (2L * buffer.size() > table.length) growCombined();
-            }
-        }
-        // kept, so that the reads ahead are not optimized away
-        touchedSink += touched;
-    }
-
-    /** Reads record {@code x} of {@code u} (see {@link Column#touch}), to be thrown away. */
-    private long touch(Updates u, int x) {
-        return u.keys().touch(x) + u.vals().touch(x) + u.diffs()[x] + u.times()[x * arity];
-    }
-
-    /** How far ahead {@link #combine} reads. */
-    private static final int AHEAD = 8;
-    /** The smallest table (in slots: 512 kB) {@link #combine} reads ahead in. */
-    private static final int AHEAD_MIN_SLOTS = 1 << 16;
-    /** How many records' hashes {@link #combine} computes at a time. */
-    private static final int CHUNK = 256;
-    private final long[] chunkHashes = new long[CHUNK];
-    /** The sum of what was read ahead: never used. */
-    private long touchedSink;
-
-    /** Doubles {@link #combined}, placing every buffered record again (by its hash, computed anew). */
-    private void growCombined() {
-        long[] table = new long[combined.length * 2];
-        int mask = table.length - 1;
-        Column keys = buffer.keys();
-        Column vals = buffer.vals();
-        long[] times = buffer.times();
-        for (int x = 0, n = buffer.size(); x < n; x++) {
-            long hx = recordHash(keys, vals, times, x);
-            int slot = (int) hx & mask;
-            while (table[slot] != 0) slot = (slot + 1) & mask;
-            table[slot] = (hx & 0xFFFFFFFF00000000L) | (x + 1L);
-        }
-        combined = table;
+    /** Ends combining, if it had started: the combined records back in the {@link #buffer}; whether it had. */
+    private boolean stopCombining() {
+        if (combining == null) return false;
+        combining.drainTo(buffer);
+        combining = null;
+        return true;
     }
 
     /**
@@ -216,7 +130,7 @@ public final class Batcher {
 
     /**
      * Consolidates the buffer if a sample finds at most half of its records distinct: a buffer of
-     * byte-string records starts {@link #combined combining} (sampled by hash value, so that
+     * byte-string records starts {@link #combining} (sampled by hash value, so that
      * repeats spread over the whole buffer count), one of longs sorts in place if its latest
      * {@link #SAMPLE} records say so. Either way moves {@link #compactAt} so that the work stays a
      * constant share of the pushing: twice the consolidated size after a consolidation, four
@@ -225,7 +139,7 @@ public final class Batcher {
      */
     private void compactIfRepetitive() {
         int n = buffer.size();
-        if (hashable(buffer.keys(), buffer.vals())) {
+        if (CombiningTable.supports(buffer.keys(), buffer.vals())) {
             if (sampling && !repetitive(n, null)) {
                 compactAt = mark(4L * n);
                 return;
@@ -274,8 +188,7 @@ public final class Batcher {
     private int consolidateByHash(int count) {
         Column keys = buffer.keys();
         Column vals = buffer.vals();
-        // combined as they came, the records are distinct already
-        if (count < HASH_MIN || combined != null || !hashable(keys, vals)) return count;
+        if (count < HASH_MIN || !hashable(keys, vals)) return count;
         long[] times = buffer.times();
         long[] diffs = buffer.diffs();
         int a = arity;
@@ -386,12 +299,12 @@ public final class Batcher {
 
     /** The number of buffered updates. */
     public int buffered() {
-        return buffer.size();
+        return buffer.size() + (combining == null ? 0 : combining.size());
     }
 
     /** The heap bytes of the buffers and sorting scratch, for {@link HeldState#buffer}. */
     public long heapBytes() {
-        return buffer.heapBytes() + spare.heapBytes() + (combined == null ? 0 : 8L * combined.length) + (gathered == null ? 0 : gathered.heapBytes())
+        return buffer.heapBytes() + spare.heapBytes() + (combining == null ? 0 : combining.heapBytes()) + (gathered == null ? 0 : gathered.heapBytes())
                 + 8L * (sortedKeys.length + sortedVals.length + sortedTimes.length + sortedDiffs.length + groupSum.length + prefixHi.length + prefixLo.length)
                 + prefixSort.heapBytes()
                 + 4L * (index.length + groupFirst.length);
@@ -404,6 +317,7 @@ public final class Batcher {
 
     /** The minimal times of buffered updates (what a holder of this batcher must keep capabilities for). */
     public Antichain pendingFrontier() {
+        stopCombining();
         Antichain.Builder b = new Antichain.Builder(arity);
         long[] times = buffer.times();
         long[] last = null;
@@ -417,6 +331,7 @@ public final class Batcher {
 
     /** Seals every buffered update at a time not {@code >=} {@code upper} into a batch {@code [lower, upper)}. */
     public Batch seal(Antichain upper) {
+        boolean combined = stopCombining();
         int n = buffer.size();
         if (index.length < n) index = new int[Math.max(n, index.length * 2)];
         long[] times = buffer.times();
@@ -426,7 +341,8 @@ public final class Batcher {
             if (Times.beyond(upper, times, i * arity)) spare.appendFrom(buffer, i);
             else index[ready++] = i;
         }
-        ready = consolidateByHash(ready);
+        // combined as they came, the records are distinct already
+        if (!combined) ready = consolidateByHash(ready);
         sort(ready);
         Column keys = buffer.keys();
         Column vals = buffer.vals();
@@ -439,7 +355,6 @@ public final class Batcher {
         buffer = spare;
         spare = t;
         spare.clear();
-        combined = null;
         lower = upper;
         compactAt = mark(Math.max(compactMin, 2L * buffer.size()));
         releaseIdleScratch();

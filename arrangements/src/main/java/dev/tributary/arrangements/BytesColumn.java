@@ -49,6 +49,16 @@ public final class BytesColumn extends Column {
         return Arrays.compareUnsigned(slab, offsets[i], offsets[i + 1], o.slab, o.offsets[j], o.offsets[j + 1]);
     }
 
+    /** Where string {@code i} starts in {@link #slab()} (string {@code size()}: where the next would). */
+    int start(int i) {
+        return offsets[i];
+    }
+
+    /** The bytes of every string, back to back; read-only. */
+    byte[] slab() {
+        return slab;
+    }
+
     /** The length of string {@code i}. */
     int length(int i) {
         return offsets[i + 1] - offsets[i];
@@ -82,12 +92,6 @@ public final class BytesColumn extends Column {
             return true;
         }
         return Arrays.equals(slab, from, from + length, o.slab, otherFrom, otherFrom + length);
-    }
-
-    @Override
-    public long touch(int i) {
-        int from = offsets[i];
-        return from < used ? slab[from] : 0;
     }
 
     /** Strings up to this long are compared byte by byte. */

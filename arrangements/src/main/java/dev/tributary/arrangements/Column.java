@@ -43,15 +43,6 @@ public abstract class Column {
     /** Value {@code i} as an object, for debugging and tests. */
     public abstract Object get(int i);
 
-    /**
-     * Reads value {@code i}'s storage and returns some of it, to be thrown away: a lookup that will
-     * compare this value soon reads it now, so that its cache misses overlap with other work
-     * instead of stalling the comparison. The default reads nothing.
-     */
-    public long touch(int i) {
-        return 0;
-    }
-
     /** Whether value {@code i} of this column equals value {@code j} of {@code other}. */
     public boolean equal(int i, Column other, int j) {
         return compare(i, other, j) == 0;

@@ -319,11 +319,6 @@ public final class LongColumn extends Column {
     }
 
     @Override
-    public long touch(int i) {
-        return values[i];
-    }
-
-    @Override
     public long hash(int i) {
         return values[i];
     }

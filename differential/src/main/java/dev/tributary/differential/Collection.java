@@ -108,50 +108,121 @@ public final class Collection<D> {
      * equality.
      */
     public <R> Collection<R> explode(Exploder<? super D, R> f, DataType<R> outType, boolean combine) {
+        // the sink of every keyed explode is also a plain one, whose values are units
+        return new Collection<>(explodeInto((d, n, out) -> f.explode(d, n, (ExplodeSink<R>) out), outType, DataType.unit(), combine), outType);
+    }
+
+    /** Where {@link KeyedExploder} puts the records it makes of one update. */
+    @FunctionalInterface
+    public interface KeyedSink<K, V> {
+        /** A record {@code (key, val)} at the exploded update's time, with multiplicity {@code diff}. */
+        void add(K key, V val, long diff);
+    }
+
+    /** Makes keyed records, each with its own multiplicity, of one {@code (data, diff)}. */
+    @FunctionalInterface
+    public interface KeyedExploder<D, K, V> {
+        void explode(D data, long diff, KeyedSink<K, V> out);
+    }
+
+    /**
+     * {@link #explode(Exploder, DataType, boolean)} into {@code (key, val)} records held in key and
+     * value columns, ready to be arranged by key: what {@code explode(...).arrangeByKey(KV::key,
+     * ..., KV::val, ...)} arranges, without a record object per update and a second pass to split
+     * it (a grouping's build explodes every row into its group's sums).
+     */
+    public <K, V> KeyedCollection<K, V> explodeByKey(KeyedExploder<? super D, K, V> f, DataType<K> keyType, DataType<V> valType, boolean combine) {
+        return new KeyedCollection<>(explodeInto(f, keyType, valType, combine), keyType, valType);
+    }
+
+    private <K, V> Stream<Updates> explodeInto(KeyedExploder<? super D, K, V> f, DataType<K> keyType, DataType<V> valType, boolean combine) {
         int arity = scope().arity();
         int[] pause = new int[1];
-        return new Collection<>(stream.unary("explode", Pact.pipeline(), containerType(outType, arity), (in, out) -> in.forEach((cap, data) -> {
-            Updates o = out.newContainer(data.size());
-            long[] times = data.times();
-            long[] diffs = data.diffs();
-            int[] at = new int[1];
+        ContainerType<Updates> outType = Updates.type(keyType.newColumn(16), valType.newColumn(16), arity);
+        return stream.unary("explode", Pact.pipeline(), outType, (in, out) -> in.forEach((cap, data) -> {
             boolean combining = combine && pause[0] == 0;
             if (pause[0] > 0) pause[0]--;
-            java.util.LinkedHashMap<R, long[]> combined = combining ? new java.util.LinkedHashMap<>() : null;
-            long[] records = new long[1];
-            ExplodeSink<R> sink = combining
-                    ? (r, n) -> {
-                        records[0]++;
-                        combined.computeIfAbsent(r, x -> new long[1])[0] += n;
-                    }
-                    : (r, n) -> {
-                        if (n != 0) append(o, outType, r, times, at[0] * arity, n);
-                    };
-            int from = 0;
+            ExplodingSink<K, V> sink = new ExplodingSink<>(out.newContainer(data.size()), keyType, valType, data.times(), arity, combining);
+            long[] diffs = data.diffs();
             for (int i = 0; i < data.size(); i++) {
-                if (combining && i > from && !java.util.Arrays.equals(times, i * arity, (i + 1) * arity, times, from * arity, (from + 1) * arity)) {
-                    flush(combined, o, outType, times, from * arity);
-                    from = i;
-                }
-                at[0] = i;
+                sink.at(i);
                 f.explode(type.get(data.keys(), i), diffs[i], sink);
             }
-            if (combining && data.size() > 0) flush(combined, o, outType, times, from * arity);
-            if (combining && o.size() * 2 > records[0]) pause[0] = COMBINE_PAUSE;
-            out.send(cap, o);
-        })), outType);
+            sink.flush();
+            if (combining && sink.out.size() * 2 > sink.records) pause[0] = COMBINE_PAUSE;
+            out.send(cap, sink.out);
+        }));
+    }
+
+    /**
+     * Where one message's exploded records go: appended to {@link #out} at the time of the update
+     * being exploded, or, combining, added up by {@code (key, val)} per time and appended at each
+     * change of time. Also the sink of a plain {@link Exploder}, whose records have unit values.
+     */
+    private static final class ExplodingSink<K, V> implements KeyedSink<K, V>, ExplodeSink<K> {
+        final Updates out;
+        private final DataType<K> keyType;
+        private final DataType<V> valType;
+        private final long[] times;
+        private final int arity;
+        private final java.util.LinkedHashMap<KV<K, V>, long[]> combined;
+        long records;
+        private int at;
+        /** The first update whose records {@link #combined} holds. */
+        private int from;
+
+        ExplodingSink(Updates out, DataType<K> keyType, DataType<V> valType, long[] times, int arity, boolean combining) {
+            this.out = out;
+            this.keyType = keyType;
+            this.valType = valType;
+            this.times = times;
+            this.arity = arity;
+            this.combined = combining ? new java.util.LinkedHashMap<>() : null;
+        }
+
+        /** The records that follow are made of update {@code i}. */
+        void at(int i) {
+            if (combined != null && i > from && !java.util.Arrays.equals(times, i * arity, (i + 1) * arity, times, from * arity, (from + 1) * arity)) {
+                flush();
+                from = i;
+            }
+            at = i;
+        }
+
+        @Override
+        public void add(K key, V val, long diff) {
+            if (combined != null) {
+                records++;
+                combined.computeIfAbsent(KV.of(key, val), x -> new long[1])[0] += diff;
+            } else if (diff != 0) {
+                append(key, val, at * arity, diff);
+            }
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public void add(K data, long diff) {
+            add(data, (V) Unit.UNIT, diff);
+        }
+
+        /** Appends the combined records, with their added multiplicities, at the time of update {@link #from}, and empties {@link #combined}. */
+        void flush() {
+            if (combined == null) return;
+            for (java.util.Map.Entry<KV<K, V>, long[]> e : combined.entrySet()) {
+                if (e.getValue()[0] != 0) append(e.getKey().key(), e.getKey().val(), from * arity, e.getValue()[0]);
+            }
+            combined.clear();
+        }
+
+        private void append(K key, V val, int timeOffset, long diff) {
+            keyType.append(out.keys(), key);
+            valType.append(out.vals(), val);
+            out.push(times, timeOffset, diff);
+        }
     }
 
     /** Messages {@link #explode(Exploder, DataType, boolean)} sends uncombined after one whose records were mostly distinct. */
     static final int COMBINE_PAUSE = 16;
-
-    /** Appends the combined records of one time, with their added multiplicities, and empties {@code combined}. */
-    private static <R> void flush(java.util.Map<R, long[]> combined, Updates o, DataType<R> type, long[] times, int offset) {
-        for (java.util.Map.Entry<R, long[]> e : combined.entrySet()) {
-            if (e.getValue()[0] != 0) append(o, type, e.getKey(), times, offset, e.getValue()[0]);
-        }
-        combined.clear();
-    }
 
     /** Where {@link UpdateExpander} puts the updates it makes of one. */
     @FunctionalInterface

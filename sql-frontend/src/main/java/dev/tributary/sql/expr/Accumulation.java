@@ -37,6 +37,13 @@ public interface Accumulation {
 
     /** A group's totals. */
     interface Totals {
+        /**
+         * How many argument rows the group has (NULLs included, FILTER applied), counted whatever
+         * the aggregate adds: a count of non-NULL values is this less a sum of the NULLs, so that
+         * a column without NULLs adds nothing per row for it.
+         */
+        long rows();
+
         /** The total of the sum {@code (component, key)}. */
         long sum(int component, int key);
 

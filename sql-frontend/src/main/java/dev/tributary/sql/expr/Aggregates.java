@@ -153,25 +153,23 @@ public final class Aggregates {
 
     // ------------------------------------------------------------------ accumulable forms
 
-    /** count(*): one sum, of rows. */
+    /** count(*): the rows, no sum of its own. */
     private static final Accumulation COUNT_ROWS = new Accumulation() {
-        public void add(Object[] args, Sink sink) {
-            sink.add(0, 0, 1);
-        }
+        public void add(Object[] args, Sink sink) {}
 
         public Object result(Totals totals) {
-            return totals.sum(0, 0);
+            return totals.rows();
         }
     };
 
-    /** count(x): one sum, of non-NULL values. */
+    /** count(x): the rows less one sum, of NULLs. */
     private static final Accumulation COUNT_VALUES = new Accumulation() {
         public void add(Object[] args, Sink sink) {
-            if (args[0] != null) sink.add(0, 0, 1);
+            if (args[0] == null) sink.add(0, 0, 1);
         }
 
         public Object result(Totals totals) {
-            return totals.sum(0, 0);
+            return totals.rows() - totals.sum(0, 0);
         }
     };
 
@@ -195,10 +193,11 @@ public final class Aggregates {
     }
 
     /**
-     * sum and avg of an exact type: the count of non-NULL values (component 0; for numeric, one
-     * sum per scale, so the result has the largest scale of the values present, as adding
-     * BigDecimals gives) and the exact sum (component 1, an integer per scale; intervals sum
-     * months, days and microseconds in components 1 to 3). Floating-point sums are not
+     * sum and avg of an exact type: the count of NULLs (component 0; the non-NULL values are the
+     * rows less those), or for numeric the count of values per scale, so the result has the
+     * largest scale of the values present, as adding BigDecimals gives; and the exact sum
+     * (component 1, an integer per scale; intervals sum months, days and microseconds in
+     * components 1 to 3). Floating-point sums are not
      * accumulable: added in another order they differ in the last bits, so a maintained sum would
      * drift from the recomputed one.
      */
@@ -206,13 +205,12 @@ public final class Aggregates {
         return switch (in) {
             case SMALLINT, INTEGER, BIGINT -> new Accumulation() {
                 public void add(Object[] args, Sink sink) {
-                    if (args[0] == null) return;
-                    sink.add(0, 0, 1);
-                    sink.addInteger(1, 0, (Long) args[0]);
+                    if (args[0] == null) sink.add(0, 0, 1);
+                    else sink.addInteger(1, 0, (Long) args[0]);
                 }
 
                 public Object result(Totals totals) {
-                    long n = totals.sum(0, 0);
+                    long n = totals.rows() - totals.sum(0, 0);
                     if (n == 0) return null;
                     BigInteger s = totals.integer(1, 0);
                     if (average) return Numerics.divide(new BigDecimal(s), BigDecimal.valueOf(n));
@@ -245,15 +243,17 @@ public final class Aggregates {
             };
             case INTERVAL -> new Accumulation() {
                 public void add(Object[] args, Sink sink) {
-                    if (!(args[0] instanceof Interval iv)) return;
-                    sink.add(0, 0, 1);
+                    if (!(args[0] instanceof Interval iv)) {
+                        sink.add(0, 0, 1);
+                        return;
+                    }
                     sink.add(1, 0, iv.months());
                     sink.add(2, 0, iv.days());
                     sink.addInteger(3, 0, iv.micros());
                 }
 
                 public Object result(Totals totals) {
-                    long n = totals.sum(0, 0);
+                    long n = totals.rows() - totals.sum(0, 0);
                     if (n == 0) return null;
                     long months = totals.sum(1, 0);
                     long days = totals.sum(2, 0);

@@ -4,6 +4,7 @@ import dev.tributary.differential.Arrangement;
 import dev.tributary.differential.Collection;
 import dev.tributary.differential.DataType;
 import dev.tributary.differential.KV;
+import dev.tributary.differential.KeyedCollection;
 import dev.tributary.differential.Reducer;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.expr.Accumulation;
@@ -49,6 +50,8 @@ final class Grouping {
     /** A sum's name: aggregate slot ({@link #ROWS} for the row count), component, key, chunk (-1: a plain sum). */
     private static final RowCodec SUM = RowCodec.of(SqlType.BIGINT, SqlType.BIGINT, SqlType.BIGINT, SqlType.BIGINT);
     private static final int ROWS = -1;
+    /** The component of an aggregate's sum of its own argument rows ({@link Accumulation.Totals#rows}), where they are not the group's. */
+    private static final int ROW_COMPONENT = -1;
     /** A collated part's tag: {@link #MAIN}, an ordered aggregate's slot, or {@link #BASIC}. */
     private static final RowCodec TAG = RowCodec.of(SqlType.BIGINT);
     private static final RowCodec FLAG = RowCodec.of(SqlType.BOOLEAN);
@@ -143,7 +146,7 @@ final class Grouping {
         Row group;
         int slot;
         long multiplicity;
-        Collection.ExplodeSink<KV<Row, Row>> out;
+        Collection.KeyedSink<Row, Row> out;
 
         @Override
         public void add(int component, int key, long amount) {
@@ -167,9 +170,14 @@ final class Grouping {
             emit(component, key, chunks - 1, value.shiftRight(32 * (chunks - 1)).longValue());
         }
 
+        /** Counts one argument row of the aggregate (one whose rows are not the group's: filtered, or distinct). */
+        void row() {
+            emit(ROW_COMPONENT, 0, -1, 1);
+        }
+
         private void emit(int component, int key, int chunk, long amount) {
             if (amount == 0) return;
-            out.add(KV.of(group, sumName(slot, component, key, chunk)), Math.multiplyExact(amount, multiplicity));
+            out.add(group, sumName(slot, component, key, chunk), Math.multiplyExact(amount, multiplicity));
         }
     }
 
@@ -199,6 +207,7 @@ final class Grouping {
 
     /** One aggregate's totals: the sums of its slot in the group's values, as {@link Accumulation.Totals}. */
     private static final class Totals implements Accumulation.Totals {
+        long rows;
         int size;
         long[] component = new long[8];
         long[] key = new long[8];
@@ -216,6 +225,11 @@ final class Grouping {
             key[size] = k;
             chunk[size] = ch;
             total[size++] = t;
+        }
+
+        @Override
+        public long rows() {
+            return rows;
         }
 
         @Override
@@ -264,9 +278,9 @@ final class Grouping {
             distinct.computeIfAbsent(source, s -> new ArrayList<>()).add(a);
         }
         int[] plainSlots = plain.stream().mapToInt(Integer::intValue).toArray();
-        Collection<KV<Row, Row>> sums = rows.explode((row, n, out) -> {
+        KeyedCollection<Row, Row> sums = rows.explodeByKey((row, n, out) -> {
             Row group = inCodec.project(row, key);
-            out.add(KV.of(group, sumName(ROWS, 0, 0, -1)), n);
+            out.add(group, sumName(ROWS, 0, 0, -1), n);
             if (plainSlots.length == 0) return;
             Amounts amounts = new Amounts();
             amounts.group = group;
@@ -277,18 +291,19 @@ final class Grouping {
                 // only the columns read are decoded, not the row
                 if (call.filter() >= 0 && !Boolean.TRUE.equals(inCodec.get(row, call.filter()))) continue;
                 amounts.slot = a;
+                if (call.filter() >= 0) amounts.row();
                 Object[] args = new Object[call.args().size()];
                 for (int i = 0; i < args.length; i++) args[i] = inCodec.get(row, call.args().get(i));
                 call.function().accumulation().add(args, amounts);
             }
-        }, KEYED, true);
+        }, ROW, ROW, true);
         for (Map.Entry<List<Integer>, List<Integer>> e : distinct.entrySet()) {
             List<Integer> args = e.getKey().subList(0, e.getKey().size() - 1);
             int filter = e.getKey().get(e.getKey().size() - 1);
             int[] argColumns = args.stream().mapToInt(Integer::intValue).toArray();
             int[] slots = e.getValue().stream().mapToInt(Integer::intValue).toArray();
             Collection<Row> passing = filter < 0 ? rows : rows.filter(row -> Boolean.TRUE.equals(inCodec.get(row, filter)));
-            sums = sums.concat(distinctArguments(passing, inCodec, key, argColumns).explode((kv, n, out) -> {
+            sums = sums.concat(distinctArguments(passing, inCodec, key, argColumns).explodeByKey((kv, n, out) -> {
                 Amounts amounts = new Amounts();
                 amounts.group = kv.key();
                 amounts.multiplicity = n;
@@ -296,9 +311,10 @@ final class Grouping {
                 Object[] argValues = inCodec.project(argColumns).decode(kv.val());
                 for (int a : slots) {
                     amounts.slot = a;
+                    amounts.row();
                     aggs.get(a).function().accumulation().add(argValues, amounts);
                 }
-            }, KEYED, true));
+            }, ROW, ROW, true));
         }
         RowCodec partCodec = flaggedCodec(aggs, shapes, Shape.ACCUMULABLE);
         int slotCount = aggs.size();
@@ -313,9 +329,16 @@ final class Grouping {
                     continue;
                 }
                 if (bySlot[slot] == null) bySlot[slot] = new Totals();
-                bySlot[slot].add((Long) name[1], (Long) name[2], (Long) name[3], input.count(i));
+                long component = (Long) name[1];
+                if (component == ROW_COMPONENT) bySlot[slot].rows += input.count(i);
+                else bySlot[slot].add(component, (Long) name[2], (Long) name[3], input.count(i));
             }
             if (rowCount <= 0) return;
+            for (int a : plainSlots) {
+                if (aggs.get(a).filter() >= 0) continue;
+                if (bySlot[a] == null) bySlot[a] = new Totals();
+                bySlot[a].rows = rowCount;
+            }
             try {
                 Object[] out = new Object[partCodec.arity()];
                 out[0] = Boolean.FALSE;
@@ -329,7 +352,7 @@ final class Grouping {
                 output.add(failedGroup(e), 1);
             }
         };
-        return sums.arrangeByKey(KV::key, ROW, KV::val, ROW).reduce("aggregate", totals, ROW);
+        return sums.arrange().reduce("aggregate", totals, ROW);
     }
 
     /**
