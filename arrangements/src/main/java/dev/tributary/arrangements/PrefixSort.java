@@ -24,37 +24,38 @@ final class PrefixSort {
     }
 
     /**
-     * {@link #sort(int[], int, long[], long[], IndexSort.Order)}, and where a run of equal
-     * prefixes holds one key (every key of the run no longer than 16 bytes and all of one
-     * length, so the prefixes are the whole keys), by the values' first 16 bytes next, when
-     * {@code keys} and {@code vals} are given: a key's values (a join's rows by their join key)
-     * are ordered mostly without reading them. {@code whole}: the prefixes are known to be the
-     * whole keys (equal prefixes, one key), so no run is looked at for that.
+     * {@link #sort(int[], int, long[], long[], IndexSort.Order)}, and, when {@code keys} and
+     * {@code vals} are given, the runs that tie on 16 bytes by the keys' next 8 bytes, and so on
+     * (keys that start alike: a group of a region and a product name), and where a run holds one
+     * key, by its values' first 16 bytes (a join's rows by their join key): records are ordered
+     * mostly without reading them. {@code whole}: the prefixes are known to be the whole keys
+     * (equal prefixes, one key), so no run's keys are looked at for that.
      */
     void sort(int[] idx, int n, long[] hi, long[] lo, BytesColumn keys, BytesColumn vals, boolean whole, IndexSort.Order order) {
         if (prefixes.length < n) prefixes = new long[Math.max(n, prefixes.length * 2)];
         wholeKeys = whole;
-        sortLevel(idx, 0, n, 0, hi, lo, keys, vals, order);
+        sortLevel(idx, 0, n, true, 0, hi, lo, keys, vals, order);
     }
 
     /** Whether the sort under way has prefixes that are the whole keys. */
     private boolean wholeKeys;
 
+    /** Key bytes past this many are left to the full order: a run of long keys alike that far is rare. */
+    private static final int KEY_BYTES = 64;
+
     /**
-     * Sorts {@code idx[from, to)}, whose records tie on every level before {@code level}, by
-     * level {@code level}'s 8 bytes (0 and 1: the key's, 2 and 3: the value's), then the runs
-     * that tie there by the next level or, past the last, by {@code order}.
+     * Sorts {@code idx[from, to)}, whose records tie on every byte before {@code offset} of their
+     * keys ({@code onKeys}) or on their keys and the bytes before {@code offset} of their values,
+     * by the 8 bytes there, then the runs that tie there by the next 8 or, where none is left to
+     * look at, by {@code order}. The keys' first 16 bytes come from {@code hi} and {@code lo}.
      */
-    private void sortLevel(int[] idx, int from, int to, int level, long[] hi, long[] lo, BytesColumn keys, BytesColumn vals, IndexSort.Order order) {
+    private void sortLevel(int[] idx, int from, int to, boolean onKeys, int offset, long[] hi, long[] lo, BytesColumn keys, BytesColumn vals,
+                           IndexSort.Order order) {
         long[] p = prefixes;
         // flipping the sign bit makes the signed order of a long its unsigned order
         for (int k = from; k < to; k++) {
             int x = idx[k];
-            long prefix = switch (level) {
-                case 0 -> hi[x];
-                case 1 -> lo[x];
-                default -> vals.prefix(x, level == 2 ? 0 : 8);
-            };
+            long prefix = !onKeys ? vals.prefix(x, offset) : offset == 0 ? hi[x] : offset == 8 ? lo[x] : keys.prefix(x, offset);
             p[k] = prefix ^ Long.MIN_VALUE;
         }
         // records that come in order (a reduce's output, key by key) need only this look
@@ -63,12 +64,26 @@ final class PrefixSort {
             int j = i + 1;
             while (j < to && p[j] == p[i]) j++;
             if (j - i > 1) {
-                boolean deeper = level == 0 || level == 1 && vals != null && (wholeKeys || oneKey(idx, i, j, keys)) || level == 2;
-                if (deeper) sortLevel(idx, i, j, level + 1, hi, lo, keys, vals, order);
-                else runSort.sort(idx, i, j, order);
+                int next = offset + 8;
+                if (!onKeys) {
+                    if (next < 16) sortLevel(idx, i, j, false, next, hi, lo, keys, vals, order);
+                    else runSort.sort(idx, i, j, order);
+                } else if (offset == 0 || keys != null && !wholeKeys && next < KEY_BYTES && longer(idx, i, j, keys, next)) {
+                    sortLevel(idx, i, j, true, next, hi, lo, keys, vals, order);
+                } else if (vals != null && (wholeKeys || oneKey(idx, i, j, keys, next))) {
+                    sortLevel(idx, i, j, false, 0, hi, lo, keys, vals, order);
+                } else {
+                    runSort.sort(idx, i, j, order);
+                }
             }
             i = j;
         }
+    }
+
+    /** Whether a key of {@code idx[from, to)} is longer than {@code bytes}. */
+    private static boolean longer(int[] idx, int from, int to, BytesColumn keys, int bytes) {
+        for (int k = from; k < to; k++) if (keys.length(idx[k]) > bytes) return true;
+        return false;
     }
 
     /** Whether {@code p[from, to)} is in ascending order already. */
@@ -88,10 +103,10 @@ final class PrefixSort {
         runSort.releaseScratch(keep);
     }
 
-    /** Whether the records {@code idx[from, to)}, whose 16-byte prefixes are equal, have one key: all of one length, at most 16. */
-    private static boolean oneKey(int[] idx, int from, int to, BytesColumn keys) {
+    /** Whether the records {@code idx[from, to)}, whose keys tie on their first {@code bytes} bytes, have one key: all of one length, at most that. */
+    private static boolean oneKey(int[] idx, int from, int to, BytesColumn keys, int bytes) {
         int length = keys.length(idx[from]);
-        if (length > 16) return false;
+        if (length > bytes) return false;
         for (int k = from + 1; k < to; k++) if (keys.length(idx[k]) != length) return false;
         return true;
     }
