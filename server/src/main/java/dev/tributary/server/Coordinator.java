@@ -2002,9 +2002,13 @@ final class Coordinator implements AutoCloseable, Catalog {
         // workers are in. At most COMMITS_IN_FLIGHT commits, or ROWS_IN_FLIGHT rows beyond one
         // commit, wait in the queues, so writers cannot run ahead of the workers without bound.
         java.util.concurrent.CompletableFuture<Void> applied = engine.sendAll(w -> {
-            // worker 0 feeds the inputs; the exchange gives each worker its keys
+            // worker 0 feeds a small write, every worker a share of a large one (a COPY); the
+            // exchange gives each worker its keys
             Dataflows d = dataflows[w.index()];
-            for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) d.write(e.getKey(), time, w.index() == 0 ? e.getValue() : Map.of());
+            for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
+                int parts = e.getValue().size() >= SHARED_FEED_MIN ? dataflows.length : 1;
+                d.write(e.getKey(), time, e.getValue(), w.index(), parts);
+            }
             d.advance(time + 1, tables);
         });
         applied.whenComplete((v, failure) -> {
@@ -2023,6 +2027,9 @@ final class Coordinator implements AutoCloseable, Catalog {
             engine.await(oldest.applied().exceptionally(failure -> null)); // a failure was logged where it happened
         }
     }
+
+    /** Writes of at least this many rows to a table are fed by every worker, each a share. */
+    private static final int SHARED_FEED_MIN = 1 << 12;
 
     /** A commit queued on the workers, and how many rows it changes. */
     private record InFlight(java.util.concurrent.CompletableFuture<Void> applied, long rows) {}

@@ -172,12 +172,16 @@ final class Dataflows {
         };
     }
 
-    /** Writes {@code changes} (row to signed count) to table {@code id} at {@code time}. */
-    void write(long id, long time, Map<Row, Long> changes) {
+    /**
+     * Writes this worker's share of {@code changes} (row to signed count) to table {@code id} at
+     * {@code time}: the changes whose position in the map is {@code part} modulo {@code parts}.
+     */
+    void write(long id, long time, Map<Row, Long> changes, int part, int parts) {
         Stored s = stored.get(id);
         s.input.advanceTo(Math.max(time, s.input.time()[0]));
+        int i = 0;
         for (Map.Entry<Row, Long> e : changes.entrySet()) {
-            if (e.getValue() != 0) s.input.update(e.getKey(), e.getValue());
+            if (i++ % parts == part && e.getValue() != 0) s.input.update(e.getKey(), e.getValue());
         }
     }
 
