@@ -80,7 +80,11 @@ final class Grouping {
                     : name.equals("min") || name.equals("max") ? Shape.ORDERED : Shape.BASIC;
             collate |= shapes[a] != Shape.ACCUMULABLE;
         }
-        Arrangement<Row, Row> main = accumulate(in.oks(), inCodec, key, aggs, shapes);
+        int carrier = existenceCarrier(aggs, shapes);
+        // with an unfiltered min or max and nothing to accumulate, the rows that say which groups
+        // exist are those its part does not hold: the ones whose argument is NULL (often none)
+        Collection<Row> counted = carrier < 0 ? in.oks() : in.oks().filter(row -> inCodec.isNull(row, aggs.get(carrier).args().get(0)));
+        Arrangement<Row, Row> main = accumulate(counted, inCodec, key, aggs, shapes);
         if (!collate) return main;
 
         List<SqlType> flagged = new ArrayList<>();
@@ -122,6 +126,7 @@ final class Grouping {
                     int p = 1;
                     for (int a = 0; a < aggs.size(); a++) if (shapes[a] == shape) out[a + 1] = values[p++];
                 } else {
+                    present |= tag == carrier;
                     out[tag + 1] = orderedCodecs[tag].decode(arranged(part, aggs.get(tag)))[0];
                 }
             }
@@ -129,6 +134,22 @@ final class Grouping {
             else if (present) output.add(outCodec.encode(out), 1);
         };
         return parts.arrangeByKey(KV::key, ROW, KV::val, ROW).reduce("collate", collation, ROW);
+    }
+
+    /**
+     * The slot of an ordered aggregate (min or max) without FILTER, whose part then has a row for
+     * every group with a non-NULL argument, when no aggregate is accumulable; -1 otherwise. The
+     * accumulable part, which always runs to say which groups exist, then counts only the rows
+     * whose argument for it is NULL, instead of every row (a min and max per group over a million
+     * rows explodes none, not a million).
+     */
+    private static int existenceCarrier(List<AggregateCall> aggs, Shape[] shapes) {
+        int carrier = -1;
+        for (int a = 0; a < aggs.size(); a++) {
+            if (shapes[a] == Shape.ACCUMULABLE) return -1;
+            if (carrier < 0 && shapes[a] == Shape.ORDERED && aggs.get(a).filter() < 0) carrier = a;
+        }
+        return carrier;
     }
 
     /** The row layout of one part's output: the flag, then the values of the aggregates of {@code shape}. */
