@@ -230,6 +230,16 @@ public final class Arrangement<K, V> {
         return flatten(KV::of, DataType.pairs(keyType, valType));
     }
 
+    /** The arranged values as a collection: {@code flatten((k, v) -> v, valType)}, copied column to column with no object per record. */
+    public Collection<V> values() {
+        return Collection.flattenBatches(batches, valType, new Collection.CopiedColumn<>(valType, false), hydration, importSince);
+    }
+
+    /** The arranged keys as a collection: {@code flatten((k, v) -> k, keyType)}, copied column to column with no object per record. */
+    public Collection<K> keys() {
+        return Collection.flattenBatches(batches, keyType, new Collection.CopiedColumn<>(keyType, true), hydration, importSince);
+    }
+
     /** The arranged pairs as a collection of {@code f(key, val)}. */
     public <R> Collection<R> flatten(BiFunction<? super K, ? super V, ? extends R> f, DataType<R> outType) {
         return Collection.flattenBatches(batches, outType, (keys, k, vals, v) -> f.apply(keyType.get(keys, k), valType.get(vals, v)), hydration, importSince);

@@ -54,6 +54,13 @@ public final class Collection<D> {
         return Updates.type(type.newColumn(16), new UnitColumn(), arity);
     }
 
+    /** Appends value {@code x} of {@code from} (the layout of {@code into}'s data) at {@code time} with {@code diff} to {@code into}, a container of a collection's kind. */
+    static void appendCopy(Updates into, Column from, int x, long[] times, int offset, long diff) {
+        into.keys().append(from, x);
+        ((UnitColumn) into.vals()).add();
+        into.push(times, offset, diff);
+    }
+
     /** Appends {@code (value, time, diff)} to {@code into}, a container of this collection's kind. */
     static <R> void append(Updates into, DataType<R> type, R value, long[] times, int offset, long diff) {
         type.append(into.keys(), value);
@@ -642,6 +649,18 @@ public final class Collection<D> {
         R read(Column keys, int key, Column vals, int val);
     }
 
+    /**
+     * The record that is a batch's key ({@code keys}) or its value itself, in the column layout of
+     * {@code type}, the collection's own: {@link #flattenBatches} appends it from the batch's
+     * column to its output's, with no object made and decoded per record.
+     */
+    record CopiedColumn<R>(DataType<R> type, boolean keys) implements BatchRecord<R> {
+        @Override
+        public R read(Column keyColumn, int key, Column valColumn, int val) {
+            return keys ? type.get(keyColumn, key) : type.get(valColumn, val);
+        }
+    }
+
     /** The updates of a stream of batches as a collection, each {@code (key, val)} read by {@code f}. */
     static <R> Collection<R> flattenBatches(Stream<ListContainer<Batch>> batches, DataType<R> outType, BatchRecord<R> f) {
         return flattenBatches(batches, outType, f, null, null);
@@ -682,6 +701,7 @@ public final class Collection<D> {
 
             private final java.util.ArrayDeque<Queued> queued = new java.util.ArrayDeque<>();
             private final Advance advance = since == null ? null : new Advance(since);
+            private final CopiedColumn<R> copied = f instanceof CopiedColumn<R> cc ? cc : null;
             /** The place in the first queued batch (null: not started). */
             private dev.tributary.arrangements.Cursor at;
 
@@ -706,9 +726,16 @@ public final class Collection<D> {
                     var c = at;
                     while (c.keyValid() && o.size() < budget) {
                         while (c.valValid() && o.size() < budget) {
-                            R r = f.read(c.keyColumn(), c.keyIndex(), c.valColumn(), c.valIndex());
-                            if (advance == null) c.forEachTime((times, off, diff) -> append(o, outType, r, times, off, diff));
-                            else advance.value(c, o, outType, r);
+                            if (copied != null) {
+                                Column from = copied.keys() ? c.keyColumn() : c.valColumn();
+                                int x = copied.keys() ? c.keyIndex() : c.valIndex();
+                                if (advance == null) c.forEachTime((times, off, diff) -> appendCopy(o, from, x, times, off, diff));
+                                else advance.copy(c, o, from, x);
+                            } else {
+                                R r = f.read(c.keyColumn(), c.keyIndex(), c.valColumn(), c.valIndex());
+                                if (advance == null) c.forEachTime((times, off, diff) -> append(o, outType, r, times, off, diff));
+                                else advance.value(c, o, outType, r);
+                            }
                             c.stepVal();
                         }
                         if (!c.valValid()) c.stepKey();
@@ -742,6 +769,9 @@ public final class Collection<D> {
         private Updates into;
         private DataType<Object> type;
         private Object value;
+        /** Where the current value is copied from, when it is copied ({@link #copy}) rather than appended as an object. */
+        private Column from;
+        private int x;
 
         Advance(long[] since) {
             if (since.length != 1) throw new IllegalArgumentException("advancing flattened times needs totally ordered times, not arity " + since.length);
@@ -759,9 +789,21 @@ public final class Collection<D> {
             this.value = null;
         }
 
+        /** {@link #value} of value {@code x} of {@code from}, copied column to column ({@link CopiedColumn}). */
+        void copy(dev.tributary.arrangements.Cursor c, Updates into, Column from, int x) {
+            this.into = into;
+            this.from = from;
+            this.x = x;
+            advancedDiff = 0;
+            c.forEachTime(this);
+            if (advancedDiff != 0) appendCopy(into, from, x, since, 0, advancedDiff);
+            this.from = null;
+        }
+
         @Override
         public void accept(long[] times, int offset, long diff) {
             if (times[offset] <= since[0]) advancedDiff += diff;
+            else if (from != null) appendCopy(into, from, x, times, offset, diff);
             else append(into, type, value, times, offset, diff);
         }
     }

@@ -272,7 +272,7 @@ final class Dataflows {
 
     private Collection<Row> importErrors(long id, Scope scope) {
         Stored s = stored.get(id);
-        if (s != null && s.errs != null) return s.errs.importInto(scope).flatten((k, v) -> k, ROW);
+        if (s != null && s.errs != null) return s.errs.importInto(scope).keys();
         InputSession<Row> none = InputSession.create(scope, "no-errors", ROW);
         none.close();
         return none.collection();
@@ -289,8 +289,7 @@ final class Dataflows {
     /** The rows of a stored collection's arrangement, imported into {@code scope}. */
     @SuppressWarnings("unchecked")
     private static Collection<Row> rows(Arrangement<Row, ?> oks, boolean rowsInValues, Scope scope) {
-        return rowsInValues ? ((Arrangement<Row, Row>) oks).importInto(scope).flatten((k, v) -> v, ROW)
-                : ((Arrangement<Row, Unit>) oks).importInto(scope).flatten((k, v) -> k, ROW);
+        return rowsInValues ? ((Arrangement<Row, Row>) oks).importInto(scope).values() : ((Arrangement<Row, Unit>) oks).importInto(scope).keys();
     }
 
     /**

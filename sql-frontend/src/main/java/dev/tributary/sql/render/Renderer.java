@@ -261,7 +261,7 @@ public final class Renderer {
             }
         };
         Arrangement<Row, Row> grouped = in.oks().arrangeByKey(row -> codec.project(row, key), ROW, row -> row, ROW);
-        Collection<Row> oks = grouped.reduce("window", logic, ROW).flatten((k, v) -> v, ROW);
+        Collection<Row> oks = grouped.reduce("window", logic, ROW).values();
         return new Rendered(oks, in.errs());
     }
 
