@@ -396,9 +396,11 @@ final class Coordinator implements AutoCloseable, Catalog {
             for (int i : targets) given[i] = true;
             RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
             int size = encoded != null ? encoded.size() : rows.size();
-            Map<Row, Long> changes = new LinkedHashMap<>(capacityFor(size));
+            // with a primary key, the rows are distinct once their keys are: no map of them is made
+            boolean keyed = !t.primaryKey().isEmpty();
+            Map<Row, Long> changes = keyed ? null : new LinkedHashMap<>(capacityFor(size));
             List<Row> encodedRows = encoded != null ? encoded : new ArrayList<>(rows.size());
-            if (encoded != null) for (Row r : encoded) changes.merge(r, 1L, Long::sum);
+            if (encoded != null && !keyed) for (Row r : encoded) changes.merge(r, 1L, Long::sum);
             for (int r = 0; encoded == null && r < rows.size(); r++) {
                 Object[] row = new Object[t.columns().size()];
                 try {
@@ -415,9 +417,9 @@ final class Coordinator implements AutoCloseable, Catalog {
                 }
                 Row encodedRow = codec.encode(row);
                 encodedRows.add(encodedRow);
-                changes.merge(encodedRow, 1L, Long::sum);
+                if (!keyed) changes.merge(encodedRow, 1L, Long::sum);
             }
-            if (!t.primaryKey().isEmpty()) {
+            if (keyed) {
                 // the keys are counted at once; a duplicate names the line that repeats its key
                 java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
                 Row[] rowKeys = new Row[encodedRows.size()];
@@ -437,6 +439,8 @@ final class Coordinator implements AutoCloseable, Catalog {
                         if (counts.merge(rowKeys[r], 1L, Long::sum) > 1) throw duplicateKey(t, rowKeys[r]).withContext(copy.lineContext(r));
                     }
                 }
+                // every key once (a repeat was an error above), so every row once
+                changes = new DistinctRows(encodedRows);
             }
             write(session, t, changes, true);
             return Result.command("COPY " + encodedRows.size());

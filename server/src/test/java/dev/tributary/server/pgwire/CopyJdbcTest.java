@@ -98,6 +98,38 @@ class CopyJdbcTest extends LocalServerTest {
         }
     }
 
+    /**
+     * A COPY large enough to be fed to the table by each of two workers, a share each, into a table with a
+     * primary key (its rows then go to the workers without a map of them) and a dependent view:
+     * the view counts every row once, and a second COPY that repeats a key writes nothing.
+     */
+    @Test
+    void aLargeCopyReachesADependentViewOnce() throws Exception {
+        try (dev.tributary.server.Tributary two = dev.tributary.server.Tributary.inMemory(dev.tributary.server.Clock.manual(0), 2);
+             PgServer twoServer = new PgServer(two, java.net.InetAddress.getLoopbackAddress(), 0, 10);
+             Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + twoServer.port() + "/tributary?user=anyone");
+             Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE big (id int PRIMARY KEY, g int, x int)");
+            s.execute("CREATE MATERIALIZED VIEW big_g AS SELECT g, count(*) AS n, sum(x) AS sx FROM big GROUP BY g");
+            StringBuilder csv = new StringBuilder();
+            int rows = 20_000;
+            for (int i = 1; i <= rows; i++) csv.append(i).append(',').append(i % 7).append(',').append(i % 100).append('\n');
+            CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
+            assertThat(copy.copyIn("COPY big FROM STDIN (FORMAT csv)", new StringReader(csv.toString()))).isEqualTo(rows);
+            long expectedSum = 0;
+            for (int i = 1; i <= rows; i++) expectedSum += i % 100;
+            assertThat(rows(s, "SELECT sum(n), sum(sx), count(*) FROM big_g")).containsExactly(rows + "|" + expectedSum + "|7");
+            assertThat(rows(s, "SELECT n FROM big_g WHERE g = 3")).containsExactly(String.valueOf(rows / 7));
+
+            StringBuilder again = new StringBuilder();
+            for (int i = rows + 1; i <= rows + 5_000; i++) again.append(i).append(",1,1\n");
+            again.append(rows).append(",1,1\n");
+            assertThatThrownBy(() -> copy.copyIn("COPY big FROM STDIN (FORMAT csv)", new StringReader(again.toString())))
+                    .isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("23505"));
+            assertThat(rows(s, "SELECT sum(n) FROM big_g")).containsExactly(String.valueOf(rows));
+        }
+    }
+
     @Test
     void copyOutOfATableAndAQuery() throws Exception {
         try (Connection c = connect(); Statement s = c.createStatement()) {
