@@ -50,12 +50,12 @@ public final class BytesColumn extends Column {
     }
 
     /** Where string {@code i} starts in {@link #slab()} (string {@code size()}: where the next would). */
-    int start(int i) {
+    public int start(int i) {
         return offsets[i];
     }
 
-    /** The bytes of every string, back to back; read-only. */
-    byte[] slab() {
+    /** The bytes of every string, back to back, for reading a string in place; never to be written. */
+    public byte[] slab() {
         return slab;
     }
 

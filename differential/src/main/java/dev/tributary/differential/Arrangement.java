@@ -232,12 +232,22 @@ public final class Arrangement<K, V> {
 
     /** The arranged values as a collection: {@code flatten((k, v) -> v, valType)}, copied column to column with no object per record. */
     public Collection<V> values() {
-        return Collection.flattenBatches(batches, valType, new Collection.CopiedColumn<>(valType, false), hydration, importSince);
+        return values(null);
+    }
+
+    /** {@link #values()}, of those that pass {@code test} (null: all), tested in their column before they are copied. */
+    public Collection<V> values(Collection.ColumnTest test) {
+        return Collection.flattenBatches(batches, valType, new Collection.CopiedColumn<>(valType, false, test), hydration, importSince);
     }
 
     /** The arranged keys as a collection: {@code flatten((k, v) -> k, keyType)}, copied column to column with no object per record. */
     public Collection<K> keys() {
-        return Collection.flattenBatches(batches, keyType, new Collection.CopiedColumn<>(keyType, true), hydration, importSince);
+        return keys(null);
+    }
+
+    /** {@link #keys()}, of those that pass {@code test} (null: all), tested in their column before they are copied. */
+    public Collection<K> keys(Collection.ColumnTest test) {
+        return Collection.flattenBatches(batches, keyType, new Collection.CopiedColumn<>(keyType, true, test), hydration, importSince);
     }
 
     /** The arranged pairs as a collection of {@code f(key, val)}. */

@@ -649,12 +649,19 @@ public final class Collection<D> {
         R read(Column keys, int key, Column vals, int val);
     }
 
+    /** A test of value {@code index} of {@code column} where it is stored (a filter read before anything is copied). */
+    @FunctionalInterface
+    public interface ColumnTest {
+        boolean test(Column column, int index);
+    }
+
     /**
      * The record that is a batch's key ({@code keys}) or its value itself, in the column layout of
      * {@code type}, the collection's own: {@link #flattenBatches} appends it from the batch's
-     * column to its output's, with no object made and decoded per record.
+     * column to its output's, with no object made and decoded per record; with a {@code test}
+     * (null: none), only the records that pass it.
      */
-    record CopiedColumn<R>(DataType<R> type, boolean keys) implements BatchRecord<R> {
+    record CopiedColumn<R>(DataType<R> type, boolean keys, ColumnTest test) implements BatchRecord<R> {
         @Override
         public R read(Column keyColumn, int key, Column valColumn, int val) {
             return keys ? type.get(keyColumn, key) : type.get(valColumn, val);
@@ -724,13 +731,20 @@ public final class Collection<D> {
                     if (at == null) at = batch.cursor();
                     Updates o = out.newContainer((int) Math.min(budget, batch.updateCount()));
                     var c = at;
-                    while (c.keyValid() && o.size() < budget) {
-                        while (c.valValid() && o.size() < budget) {
+                    // values read, passed or not: a filtered read is bounded (and counted) as a full one
+                    long read = 0;
+                    while (c.keyValid() && o.size() + read < budget) {
+                        while (c.valValid() && o.size() + read < budget) {
                             if (copied != null) {
                                 Column from = copied.keys() ? c.keyColumn() : c.valColumn();
                                 int x = copied.keys() ? c.keyIndex() : c.valIndex();
-                                if (advance == null) c.forEachTime((times, off, diff) -> appendCopy(o, from, x, times, off, diff));
-                                else advance.copy(c, o, from, x);
+                                if (copied.test() != null && !copied.test().test(from, x)) {
+                                    read++;
+                                } else if (advance == null) {
+                                    c.forEachTime((times, off, diff) -> appendCopy(o, from, x, times, off, diff));
+                                } else {
+                                    advance.copy(c, o, from, x);
+                                }
                             } else {
                                 R r = f.read(c.keyColumn(), c.keyIndex(), c.valColumn(), c.valIndex());
                                 if (advance == null) c.forEachTime((times, off, diff) -> append(o, outType, r, times, off, diff));
@@ -740,8 +754,8 @@ public final class Collection<D> {
                         }
                         if (!c.valValid()) c.stepKey();
                     }
-                    budget -= Math.max(1, o.size());
-                    if (hydration != null) hydration.addDone(o.size());
+                    budget -= Math.max(1, o.size() + read);
+                    if (hydration != null) hydration.addDone(o.size() + read);
                     out.send(head.cap(), o);
                     if (!c.keyValid()) {
                         at = null;

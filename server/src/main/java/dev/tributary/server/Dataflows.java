@@ -257,6 +257,11 @@ final class Dataflows {
         }
 
         @Override
+        public Rendered get(long id, Scope scope, Collection.ColumnTest rows) {
+            return importInto(id, scope, rows);
+        }
+
+        @Override
         public Collection<Row> errors(long id, Scope scope) {
             return importErrors(id, scope);
         }
@@ -280,16 +285,21 @@ final class Dataflows {
 
     /** Stored collection {@code id} imported into {@code scope}: shared, nothing copied. */
     Rendered importInto(long id, Scope scope) {
+        return importInto(id, scope, null);
+    }
+
+    /** {@link #importInto(long, Scope)} of the rows that pass {@code test} (null: all). */
+    private Rendered importInto(long id, Scope scope, Collection.ColumnTest test) {
         Stored s = stored.get(id);
         if (s == null) throw new IllegalStateException("no stored collection " + id);
-        Collection<Row> oks = rows(s.oks, s.rowsInValues, scope);
+        Collection<Row> oks = rows(s.oks, s.rowsInValues, scope, test);
         return new Rendered(oks, importErrors(id, scope));
     }
 
-    /** The rows of a stored collection's arrangement, imported into {@code scope}. */
+    /** The rows of a stored collection's arrangement that pass {@code test} (null: all), imported into {@code scope}. */
     @SuppressWarnings("unchecked")
-    private static Collection<Row> rows(Arrangement<Row, ?> oks, boolean rowsInValues, Scope scope) {
-        return rowsInValues ? ((Arrangement<Row, Row>) oks).importInto(scope).values() : ((Arrangement<Row, Unit>) oks).importInto(scope).keys();
+    private static Collection<Row> rows(Arrangement<Row, ?> oks, boolean rowsInValues, Scope scope, Collection.ColumnTest test) {
+        return rowsInValues ? ((Arrangement<Row, Row>) oks).importInto(scope).values(test) : ((Arrangement<Row, Unit>) oks).importInto(scope).keys(test);
     }
 
     /**

@@ -164,6 +164,45 @@ public final class MapFilterProject {
         return outCodec;
     }
 
+    /** Whether the chain begins with tests of the row's bytes ({@link #passesByteTests}). */
+    public boolean hasByteTests() {
+        return byteColumns.length > 0 && !isProjection();
+    }
+
+    /**
+     * Whether the input row encoded in {@code b} from {@code start} on passes the chain's leading
+     * tests of its bytes (equalities and comparisons of columns with constants): a row that does
+     * not is dropped by {@link #apply} too, which tests them first, before any step that could
+     * fail, so a reader may drop such rows before they are even copied out of a batch.
+     */
+    public boolean passesByteTests(byte[] b, int start) {
+        return byteTestsPass(null, b, start);
+    }
+
+    /** The byte tests of {@code row}, or (null) of the row encoded in {@code b} from {@code start} on. */
+    private boolean byteTestsPass(Row row, byte[] b, int start) {
+        for (int i = 0; i < byteColumns.length; i++) {
+            if (byteOps[i] == EQ) {
+                boolean equal = row != null ? inCodec.columnBytesEqual(row, byteColumns[i], byteValues[i])
+                        : inCodec.columnBytesEqual(b, start, byteColumns[i], byteValues[i]);
+                if (!equal) return false;
+                continue;
+            }
+            int c = row != null ? inCodec.compareColumnBytes(row, byteColumns[i], byteValues[i])
+                    : inCodec.compareColumnBytes(b, start, byteColumns[i], byteValues[i]);
+            // a NULL column makes the comparison NULL: the row does not pass
+            if (c == RowCodec.NULL_COLUMN) return false;
+            boolean holds = switch (byteOps[i]) {
+                case LT -> c < 0;
+                case LE -> c <= 0;
+                case GT -> c > 0;
+                default -> c >= 0;
+            };
+            if (!holds) return false;
+        }
+        return true;
+    }
+
     /**
      * {@code row} after every step, or null when a filter drops it.
      *
@@ -171,22 +210,7 @@ public final class MapFilterProject {
      */
     public Row apply(Row row) {
         if (isProjection()) return identity ? row : inCodec.project(row, outColumns);
-        for (int i = 0; i < byteColumns.length; i++) {
-            if (byteOps[i] == EQ) {
-                if (!inCodec.columnBytesEqual(row, byteColumns[i], byteValues[i])) return null;
-                continue;
-            }
-            int c = inCodec.compareColumnBytes(row, byteColumns[i], byteValues[i]);
-            // a NULL column makes the comparison NULL: the row does not pass
-            if (c == RowCodec.NULL_COLUMN) return null;
-            boolean holds = switch (byteOps[i]) {
-                case LT -> c < 0;
-                case LE -> c <= 0;
-                case GT -> c > 0;
-                default -> c >= 0;
-            };
-            if (!holds) return null;
-        }
+        if (!byteTestsPass(row, null, 0)) return null;
         if (bytesOnly) return identity ? row : inCodec.project(row, outColumns);
         Object[] values = inCodec.decode(row, needed, last);
         if (values.length < width) values = Arrays.copyOf(values, width);

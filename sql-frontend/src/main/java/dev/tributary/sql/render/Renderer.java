@@ -1,5 +1,7 @@
 package dev.tributary.sql.render;
 
+import dev.tributary.arrangements.BytesColumn;
+
 import dev.tributary.asofjoin.AsOfJoin;
 import dev.tributary.asofjoin.TemporalFilter;
 import dev.tributary.changeslog.ChangeLog;
@@ -42,6 +44,15 @@ public final class Renderer {
     public interface Sources {
         /** Collection {@code id} of the catalog in {@code scope}, with its errors. */
         Rendered get(long id, Scope scope);
+
+        /**
+         * {@link #get(long, Scope)}, where the source may leave out the rows that fail
+         * {@code rows}, tested where they are stored before they are copied: rows that the reader
+         * drops anyway (a filter's leading byte tests). A source may ignore it.
+         */
+        default Rendered get(long id, Scope scope, Collection.ColumnTest rows) {
+            return get(id, scope);
+        }
 
         /** Only the errors of collection {@code id} in {@code scope}. */
         default Collection<Row> errors(long id, Scope scope) {
@@ -215,8 +226,11 @@ public final class Renderer {
                 default -> throw new IllegalStateException();
             };
         }
-        Rendered in = render(base);
         MapFilterProject mfp = MapFilterProject.of(steps, base.types());
+        // a stored collection's rows that fail the filter's leading byte tests are not even copied out
+        Rendered in = base instanceof Plan.Get g && mfp.hasByteTests()
+                ? sources.get(g.id(), scope, (column, i) -> !(column instanceof BytesColumn b) || mfp.passesByteTests(b.slab(), b.start(i)))
+                : render(base);
         // a projection cannot fail or drop a row: a plain map, no error output
         if (mfp.isProjection()) return new Rendered(in.oks().map(mfp::apply, ROW), in.errs());
         return rowByRow(in, mfp::apply);

@@ -409,8 +409,12 @@ public final class RowCodec {
      * the two are equal, without decoding either.
      */
     public boolean columnBytesEqual(Row row, int column, Row value) {
-        byte[] b = row.bytes;
-        int from = offset(b, column);
+        return columnBytesEqual(row.bytes, 0, column, value);
+    }
+
+    /** {@link #columnBytesEqual(Row, int, Row)} of the row encoded in {@code b} from {@code start} on (a batch's column of rows). */
+    public boolean columnBytesEqual(byte[] b, int start, int column, Row value) {
+        int from = offset(b, start, column);
         int to = end(b, from, column);
         byte[] v = value.bytes;
         return to - from == v.length && java.util.Arrays.equals(b, from, to, v, 0, v.length);
@@ -423,8 +427,12 @@ public final class RowCodec {
      * order of the values.
      */
     public int compareColumnBytes(Row row, int column, Row value) {
-        byte[] b = row.bytes;
-        int from = offset(b, column);
+        return compareColumnBytes(row.bytes, 0, column, value);
+    }
+
+    /** {@link #compareColumnBytes(Row, int, Row)} of the row encoded in {@code b} from {@code start} on (a batch's column of rows). */
+    public int compareColumnBytes(byte[] b, int start, int column, Row value) {
+        int from = offset(b, start, column);
         if (b[from] == NULL) return NULL_COLUMN;
         int to = end(b, from, column);
         return Arrays.compareUnsigned(b, from, to, value.bytes, 0, value.bytes.length);
@@ -531,10 +539,15 @@ public final class RowCodec {
     }
 
     private int offset(byte[] b, int column) {
+        return offset(b, 0, column);
+    }
+
+    /** Where column {@code column} starts in the row encoded in {@code b} from {@code start} on. */
+    private int offset(byte[] b, int start, int column) {
         if (column < 0 || column >= kinds.length) {
             throw new IndexOutOfBoundsException("column " + column + " of a row of " + kinds.length + " columns");
         }
-        int pos = 0;
+        int pos = start;
         for (int c = 0; c < column; c++) pos = end(b, pos, c);
         return pos;
     }
