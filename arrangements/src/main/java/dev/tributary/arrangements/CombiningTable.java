@@ -53,12 +53,13 @@ final class CombiningTable {
         return keys instanceof BytesColumn && (vals instanceof BytesColumn || vals instanceof UnitColumn);
     }
 
-    /** An empty table for records of {@code arity}-long times, sized for about {@code expected} distinct records. */
+    /** An empty table for records of {@code arity}-long times, sized for the distinct records of {@code expected} buffered updates. */
     CombiningTable(Column vals, int arity, int expected) {
         this.arity = arity;
         this.unitVals = vals instanceof UnitColumn;
         this.slots = new long[Integer.highestOneBit(Math.max(16, expected)) << 1];
-        this.arena = new long[Math.max(64, expected * (arity + 4))];
+        // a batcher starts combining when at most half of its records are distinct
+        this.arena = new long[Math.max(64, expected / 2 * (arity + 4))];
     }
 
     /** The number of distinct records held. */
@@ -203,7 +204,7 @@ final class CombiningTable {
         slots = table;
     }
 
-    /** Appends every record to {@code into} (columns this table {@link #supports}), in the order they first arrived, and empties the table. */
+    /** Appends every record to {@code into} (columns this table {@link #supports}), in the order they first arrived, and empties the table, letting its arrays go. */
     void drainTo(Updates into) {
         BytesColumn keys = (BytesColumn) into.keys();
         int a = arity;
@@ -225,7 +226,10 @@ final class CombiningTable {
         }
         used = 0;
         size = 0;
-        Arrays.fill(slots, 0L);
+        // a drained table is dropped (a batcher makes a new one when it combines again): its
+        // arrays go, rather than being cleared for nothing
+        slots = new long[16];
+        arena = new long[64];
     }
 
     /** Copies {@code length} bytes packed from {@code w[q]} on into {@link #bytes}; the index past their longs. */

@@ -709,6 +709,7 @@ public final class Collection<D> {
             private final java.util.ArrayDeque<Queued> queued = new java.util.ArrayDeque<>();
             private final Advance advance = since == null ? null : new Advance(since);
             private final CopiedColumn<R> copied = f instanceof CopiedColumn<R> cc ? cc : null;
+            private final CopyAtEachTime copyAtEachTime = new CopyAtEachTime();
             /** The place in the first queued batch (null: not started). */
             private dev.tributary.arrangements.Cursor at;
 
@@ -741,7 +742,10 @@ public final class Collection<D> {
                                 if (copied.test() != null && !copied.test().test(from, x)) {
                                     read++;
                                 } else if (advance == null) {
-                                    c.forEachTime((times, off, diff) -> appendCopy(o, from, x, times, off, diff));
+                                    copyAtEachTime.into = o;
+                                    copyAtEachTime.from = from;
+                                    copyAtEachTime.x = x;
+                                    c.forEachTime(copyAtEachTime);
                                 } else {
                                     advance.copy(c, o, from, x);
                                 }
@@ -768,6 +772,18 @@ public final class Collection<D> {
             }
         });
         return new Collection<>(out.stream(), outType);
+    }
+
+    /** Appends value {@code x} of {@code from} to {@code into} at each of the times it is given: one per flatten, not an object per value. */
+    private static final class CopyAtEachTime implements dev.tributary.arrangements.Cursor.TimeDiffConsumer {
+        Updates into;
+        Column from;
+        int x;
+
+        @Override
+        public void accept(long[] times, int offset, long diff) {
+            appendCopy(into, from, x, times, offset, diff);
+        }
     }
 
     /**

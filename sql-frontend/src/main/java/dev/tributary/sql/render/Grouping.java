@@ -299,11 +299,15 @@ final class Grouping {
             distinct.computeIfAbsent(source, s -> new ArrayList<>()).add(a);
         }
         int[] plainSlots = plain.stream().mapToInt(Integer::intValue).toArray();
+        // one sink and one argument array per aggregate for the rows of this worker's dataflow, not
+        // per row: an accumulation reads its arguments and keeps none of them
+        Amounts amounts = new Amounts();
+        Object[][] argsOf = new Object[aggs.size()][];
+        for (int a : plainSlots) argsOf[a] = new Object[aggs.get(a).args().size()];
         KeyedCollection<Row, Row> sums = rows.explodeByKey((row, n, out) -> {
             Row group = inCodec.project(row, key);
             out.add(group, sumName(ROWS, 0, 0, -1), n);
             if (plainSlots.length == 0) return;
-            Amounts amounts = new Amounts();
             amounts.group = group;
             amounts.multiplicity = n;
             amounts.out = out;
@@ -313,7 +317,7 @@ final class Grouping {
                 if (call.filter() >= 0 && !Boolean.TRUE.equals(inCodec.get(row, call.filter()))) continue;
                 amounts.slot = a;
                 if (call.filter() >= 0) amounts.row();
-                Object[] args = new Object[call.args().size()];
+                Object[] args = argsOf[a];
                 for (int i = 0; i < args.length; i++) args[i] = inCodec.get(row, call.args().get(i));
                 call.function().accumulation().add(args, amounts);
             }
@@ -324,16 +328,16 @@ final class Grouping {
             int[] argColumns = args.stream().mapToInt(Integer::intValue).toArray();
             int[] slots = e.getValue().stream().mapToInt(Integer::intValue).toArray();
             Collection<Row> passing = filter < 0 ? rows : rows.filter(row -> Boolean.TRUE.equals(inCodec.get(row, filter)));
+            Amounts distinctAmounts = new Amounts();
             sums = sums.concat(distinctArguments(passing, inCodec, key, argColumns).explodeByKey((kv, n, out) -> {
-                Amounts amounts = new Amounts();
-                amounts.group = kv.key();
-                amounts.multiplicity = n;
-                amounts.out = out;
+                distinctAmounts.group = kv.key();
+                distinctAmounts.multiplicity = n;
+                distinctAmounts.out = out;
                 Object[] argValues = inCodec.project(argColumns).decode(kv.val());
                 for (int a : slots) {
-                    amounts.slot = a;
-                    amounts.row();
-                    aggs.get(a).function().accumulation().add(argValues, amounts);
+                    distinctAmounts.slot = a;
+                    distinctAmounts.row();
+                    aggs.get(a).function().accumulation().add(argValues, distinctAmounts);
                 }
             }, ROW, ROW, true));
         }
