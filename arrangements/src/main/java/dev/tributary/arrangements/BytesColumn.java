@@ -26,9 +26,23 @@ public final class BytesColumn extends Column {
     }
 
     public void add(byte[] src, int from, int length) {
+        addPart(src, from, length);
+        endValue();
+    }
+
+    /**
+     * Appends {@code src[from .. from + length)} to the value being built: {@link #endValue}
+     * completes it, so that a value can be put together from several ranges (a projection's
+     * columns) without a copy in between. The value is not in the column until then.
+     */
+    public void addPart(byte[] src, int from, int length) {
         if (used + length > slab.length) slab = Arrays.copyOf(slab, Math.max(used + length, slab.length * 2));
         System.arraycopy(src, from, slab, used, length);
         used += length;
+    }
+
+    /** Completes the value {@link #addPart} built (an empty one if none was added). */
+    public void endValue() {
         if (size + 2 > offsets.length) offsets = Arrays.copyOf(offsets, offsets.length * 2);
         offsets[++size] = used;
     }
@@ -101,6 +115,23 @@ public final class BytesColumn extends Column {
     public void append(Column source, int i) {
         BytesColumn s = (BytesColumn) source;
         add(s.slab, s.offsets[i], s.offsets[i + 1] - s.offsets[i]);
+    }
+
+    @Override
+    public void appendRange(Column source, int from, int to) {
+        BytesColumn s = (BytesColumn) source;
+        if (from < 0 || to > s.size || from > to) throw new IndexOutOfBoundsException("values [" + from + ", " + to + ") of a column of " + s.size);
+        int n = to - from;
+        if (n == 0) return;
+        int first = s.offsets[from];
+        int bytes = s.offsets[to] - first;
+        if (used + bytes > slab.length) slab = Arrays.copyOf(slab, Math.max(used + bytes, slab.length * 2));
+        System.arraycopy(s.slab, first, slab, used, bytes);
+        if (size + n + 1 > offsets.length) offsets = Arrays.copyOf(offsets, Math.max(size + n + 1, offsets.length * 2));
+        int shift = used - first;
+        for (int k = 1; k <= n; k++) offsets[size + k] = s.offsets[from + k] + shift;
+        used += bytes;
+        size += n;
     }
 
     @Override

@@ -11,6 +11,11 @@ public final class UnitColumn extends Column {
         size++;
     }
 
+    /** Adds {@code n} values. */
+    public void add(int n) {
+        size += n;
+    }
+
     @Override
     public void appendRange(Column source, int from, int to) {
         size += to - from;

@@ -93,6 +93,16 @@ public final class Updates implements Container {
         checkAligned();
     }
 
+    /** Completes the {@code n} records whose keys and values were just appended, all at {@code time} with {@code diff}. */
+    public void pushAll(long[] time, long diff, int n) {
+        if (time.length != arity) throw new IllegalArgumentException("a time of arity " + time.length + " pushed to updates of arity " + arity);
+        reserve(n);
+        for (int r = size; r < size + n; r++) System.arraycopy(time, 0, times, r * arity, arity);
+        Arrays.fill(diffs, size, size + n, diff);
+        size += n;
+        checkAligned();
+    }
+
     /** Appends record {@code i} of {@code other} (same column classes and arity). */
     public void appendFrom(Updates other, int i) {
         keys.append(other.keys, i);
@@ -108,14 +118,19 @@ public final class Updates implements Container {
         int n = other.size;
         keys.appendRange(other.keys, 0, n);
         vals.appendRange(other.vals, 0, n);
+        reserve(n);
+        System.arraycopy(other.times, 0, times, size * arity, n * arity);
+        System.arraycopy(other.diffs, 0, diffs, size, n);
+        size += n;
+    }
+
+    /** Room for {@code n} more times and diffs. */
+    private void reserve(int n) {
         if (size + n > diffs.length) {
             int capacity = Math.max(size + n, diffs.length * 2);
             diffs = Arrays.copyOf(diffs, capacity);
             times = Arrays.copyOf(times, capacity * arity);
         }
-        System.arraycopy(other.times, 0, times, size * arity, n * arity);
-        System.arraycopy(other.diffs, 0, diffs, size, n);
-        size += n;
     }
 
     private void ensure() {

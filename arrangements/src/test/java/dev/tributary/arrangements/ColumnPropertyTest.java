@@ -116,6 +116,36 @@ class ColumnPropertyTest {
         for (int i = 0; i < a.size(); i++) assertThat(c.getBytes(i)).isEqualTo(a.get(i));
     }
 
+    /** A range appended at once, and a value put together from parts, are what appending value by value gives. */
+    @Property(seed = "1007")
+    void bytesColumnAppendsRangesAndParts(@ForAll("byteStrings") List<byte[]> a, @ForAll("byteStrings") List<byte[]> before,
+            @ForAll @IntRange(max = 20) int x, @ForAll @IntRange(max = 20) int y) {
+        BytesColumn source = new BytesColumn(1, 1);
+        for (byte[] v : a) source.add(v);
+        int from = Math.min(x, y) % (a.size() + 1);
+        int to = Math.max(from, Math.max(x, y) % (a.size() + 1));
+        BytesColumn ranged = new BytesColumn(1, 1);
+        BytesColumn oneByOne = new BytesColumn(1, 1);
+        for (byte[] v : before) {
+            ranged.add(v);
+            oneByOne.add(v);
+        }
+        ranged.appendRange(source, from, to);
+        for (int i = from; i < to; i++) oneByOne.append(source, i);
+        // every value of a again, each from two parts split in its middle
+        for (byte[] v : a) {
+            ranged.addPart(v, 0, v.length / 2);
+            ranged.addPart(v, v.length / 2, v.length - v.length / 2);
+            ranged.endValue();
+            oneByOne.add(v);
+        }
+        assertThat(ranged.size()).isEqualTo(oneByOne.size());
+        for (int i = 0; i < ranged.size(); i++) assertThat(ranged.getBytes(i)).isEqualTo(oneByOne.getBytes(i));
+        int end = to;
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ranged.appendRange(source, 0, source.size() + 1 + end))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
     @Property(seed = "1004")
     void objectColumnOrdersByItsComparator(@ForAll @Size(max = 15) List<@net.jqwik.api.constraints.StringLength(max = 3) @net.jqwik.api.constraints.CharRange(from = 'a', to = 'c') String> a,
             @ForAll @Size(max = 15) List<@net.jqwik.api.constraints.StringLength(max = 3) @net.jqwik.api.constraints.CharRange(from = 'a', to = 'c') String> b) {

@@ -80,6 +80,36 @@ public final class Collection<D> {
         })), outType);
     }
 
+    /**
+     * Writes the image of value {@code i} of a collection's column straight into the column of the
+     * mapped collection, or drops it, with no object for either: a projection of encoded rows
+     * copies byte ranges from one slab to the other.
+     */
+    @FunctionalInterface
+    public interface ColumnMapper {
+        /** Appends the image of {@code from}'s value {@code i} to {@code into} (one value) and says so, or appends nothing and returns false. */
+        boolean map(Column from, int i, Column into);
+    }
+
+    /** {@link #map} (and a filter) done column to column by {@code f}, the records' data never made into objects. */
+    public <R> Collection<R> mapColumns(ColumnMapper f, DataType<R> outType) {
+        int arity = scope().arity();
+        return new Collection<>(stream.unary("map", Pact.pipeline(), containerType(outType, arity), (in, out) -> in.forEach((cap, data) -> {
+            Updates o = out.newContainer(data.size());
+            Column from = data.keys();
+            Column into = o.keys();
+            UnitColumn units = (UnitColumn) o.vals();
+            long[] times = data.times();
+            long[] diffs = data.diffs();
+            for (int i = 0; i < data.size(); i++) {
+                if (!f.map(from, i, into)) continue;
+                units.add();
+                o.push(times, i * arity, diffs[i]);
+            }
+            out.send(cap, o);
+        })), outType);
+    }
+
     /** Where {@link Exploder} puts the records it makes of one update. */
     @FunctionalInterface
     public interface ExplodeSink<R> {

@@ -1,5 +1,6 @@
 package dev.tributary.differential;
 
+import dev.tributary.arrangements.Column;
 import dev.tributary.arrangements.LongColumn;
 import dev.tributary.arrangements.UnitColumn;
 import dev.tributary.arrangements.Updates;
@@ -57,6 +58,23 @@ public final class InputSession<D> {
         type.append(staged.keys(), data);
         ((UnitColumn) staged.vals()).add();
         staged.push(time, diff);
+    }
+
+    /**
+     * {@link #update} of each of values {@code [from, to)} of {@code values}, a column of the
+     * session's type's class (as {@link DataType#newColumn} makes), by {@code diff} at the current
+     * time: a bulk load copies its column in ranges, with no object per value.
+     */
+    public void updateRange(Column values, int from, int to, long diff) {
+        long[] time = handle.time();
+        while (from < to) {
+            Updates staged = handle.staged();
+            int n = Math.min(to - from, Math.max(1, InputHandle.BATCH - staged.size()));
+            staged.keys().appendRange(values, from, from + n);
+            ((UnitColumn) staged.vals()).add(n);
+            staged.pushAll(time, diff, n);
+            from += n;
+        }
     }
 
     /**

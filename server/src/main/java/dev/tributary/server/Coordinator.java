@@ -1,5 +1,6 @@
 package dev.tributary.server;
 
+import dev.tributary.arrangements.BytesColumn;
 import dev.tributary.server.auth.Roles;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.ast.Expr;
@@ -23,6 +24,7 @@ import dev.tributary.sql.render.MapFilterProject;
 import dev.tributary.sql.render.Renderer;
 import dev.tributary.sql.row.Row;
 import dev.tributary.sql.row.RowCodec;
+import dev.tributary.sql.row.RowDataType;
 import dev.tributary.sql.types.Interval;
 import dev.tributary.sql.types.SqlType;
 import java.time.Instant;
@@ -382,7 +384,7 @@ final class Coordinator implements AutoCloseable, Catalog {
      * Ends a COPY FROM: its first error, or its rows written (at one time, or into the open block)
      * with defaults filled and constraints checked as INSERT does.
      */
-    synchronized Result finishCopy(Session session, CopyIn copy, CatalogItem.Table table, int[] targets, List<Object[]> rows, List<Row> encoded,
+    synchronized Result finishCopy(Session session, CopyIn copy, CatalogItem.Table table, int[] targets, List<Object[]> rows, BytesColumn encoded,
             SqlException error) {
         try {
             if (error != null) throw error;
@@ -390,63 +392,95 @@ final class Coordinator implements AutoCloseable, Catalog {
             if (t == null || !t.columns().equals(table.columns())) {
                 throw new SqlException("42P01", "relation \"" + table.name() + "\" was dropped or changed during COPY");
             }
-            Instant statementTime = Instant.ofEpochMilli(oracle.readTime());
-            Object[] defaults = new Object[t.columns().size()];
-            boolean[] given = new boolean[t.columns().size()];
-            for (int i : targets) given[i] = true;
             RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
-            int size = encoded != null ? encoded.size() : rows.size();
-            // with a primary key, the rows are distinct once their keys are: no map of them is made
-            boolean keyed = !t.primaryKey().isEmpty();
-            Map<Row, Long> changes = keyed ? null : new LinkedHashMap<>(capacityFor(size));
-            List<Row> encodedRows = encoded != null ? encoded : new ArrayList<>(rows.size());
-            if (encoded != null && !keyed) for (Row r : encoded) changes.merge(r, 1L, Long::sum);
-            for (int r = 0; encoded == null && r < rows.size(); r++) {
-                Object[] row = new Object[t.columns().size()];
-                try {
-                    for (int i = 0; i < row.length; i++) {
-                        if (given[i]) continue;
-                        // a default is computed per row, as INSERT does (it may be now())
-                        row[i] = t.defaults().isEmpty() ? null : ScalarExprs.bindStatementTime(t.defaults().get(i), statementTime).eval(new Object[0]);
-                    }
-                    Object[] values = rows.get(r);
-                    for (int k = 0; k < targets.length; k++) row[targets[k]] = values[k];
-                    checkNotNull(t, row);
-                } catch (SqlException e) {
-                    throw e.context() == null ? e.withContext(copy.context(r)) : e;
-                }
-                Row encodedRow = codec.encode(row);
-                encodedRows.add(encodedRow);
-                if (!keyed) changes.merge(encodedRow, 1L, Long::sum);
-            }
-            if (keyed) {
-                // the keys are counted at once; a duplicate names the line that repeats its key
-                java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
-                Row[] rowKeys = new Row[encodedRows.size()];
-                Set<Row> keys = new HashSet<>(capacityFor(size));
-                boolean repeats = false;
-                for (int r = 0; r < rowKeys.length; r++) {
-                    rowKeys[r] = keyOf.apply(encodedRows.get(r));
-                    repeats |= !keys.add(rowKeys[r]);
-                }
+            BytesColumn slab = encoded != null ? encoded : encodeWithDefaults(copy, t, targets, rows, codec);
+            if (!t.primaryKey().isEmpty()) {
+                // the keys are checked at once, in one slab; a duplicate names the line that repeats its key
+                BytesColumn keys = primaryKeys(t, codec, slab);
+                int repeat = RowSlab.firstRepeat(keys);
                 Map<Row, Long> pendingKeys = pendingKeyCounts(t, session);
-                Map<Row, Long> committed = committedKeyCounts(t, keys);
-                if (repeats || !pendingKeys.isEmpty() || !committed.isEmpty()) {
+                Map<Row, Long> committed = committedKeyCounts(t, rowsOf(keys));
+                if (repeat >= 0 || !pendingKeys.isEmpty() || !committed.isEmpty()) {
                     // some key is there twice: the first line that repeats one is the error's
                     Map<Row, Long> counts = new HashMap<>(pendingKeys);
                     committed.forEach((k, n) -> counts.merge(k, n, Long::sum));
-                    for (int r = 0; r < rowKeys.length; r++) {
-                        if (counts.merge(rowKeys[r], 1L, Long::sum) > 1) throw duplicateKey(t, rowKeys[r]).withContext(copy.lineContext(r));
+                    for (int r = 0; r < keys.size(); r++) {
+                        Row key = RowDataType.INSTANCE.get(keys, r);
+                        if (counts.merge(key, 1L, Long::sum) > 1) throw duplicateKey(t, key).withContext(copy.lineContext(r));
                     }
                 }
-                // every key once (a repeat was an error above), so every row once
-                changes = new DistinctRows(encodedRows);
             }
-            write(session, t, changes, true);
-            return Result.command("COPY " + encodedRows.size());
+            // every key once (a repeat was an error above); a table without a key takes repeated rows as they come
+            write(session, t, new RowSlab(slab), true);
+            return Result.command("COPY " + slab.size());
         } catch (SqlException e) {
             throw failed(session, e);
         }
+    }
+
+    /** The rows of a COPY of some columns, with the others' defaults, encoded into one slab; NOT NULL checked. */
+    private BytesColumn encodeWithDefaults(CopyIn copy, CatalogItem.Table t, int[] targets, List<Object[]> rows, RowCodec codec) {
+        Instant statementTime = Instant.ofEpochMilli(oracle.readTime());
+        boolean[] given = new boolean[t.columns().size()];
+        for (int i : targets) given[i] = true;
+        BytesColumn slab = new BytesColumn(rows.size(), Math.max(16, rows.size() * 16));
+        RowCodec.Builder builder = codec.builder();
+        for (int r = 0; r < rows.size(); r++) {
+            Object[] row = new Object[t.columns().size()];
+            try {
+                for (int i = 0; i < row.length; i++) {
+                    if (given[i]) continue;
+                    // a default is computed per row, as INSERT does (it may be now())
+                    row[i] = t.defaults().isEmpty() ? null : ScalarExprs.bindStatementTime(t.defaults().get(i), statementTime).eval(new Object[0]);
+                }
+                Object[] values = rows.get(r);
+                for (int k = 0; k < targets.length; k++) row[targets[k]] = values[k];
+                checkNotNull(t, row);
+            } catch (SqlException e) {
+                throw e.context() == null ? e.withContext(copy.context(r)) : e;
+            }
+            builder.reset();
+            for (Object v : row) builder.putValue(v);
+            slab.add(builder.buffer(), 0, builder.length());
+        }
+        return slab;
+    }
+
+    /**
+     * The primary key of each row of {@code rows}, in the key form of its index (see
+     * {@link Dataflows#primaryKeyOf}), in one slab: a one-column key of one encoding is a byte
+     * range of its row, copied as it is.
+     */
+    private BytesColumn primaryKeys(CatalogItem.Table t, RowCodec codec, BytesColumn rows) {
+        int n = rows.size();
+        BytesColumn keys = new BytesColumn(n, Math.max(16, n * 8));
+        int column = t.primaryKey().size() == 1 ? t.primaryKey().get(0) : -1;
+        if (column >= 0 && RowCodec.oneEncoding(t.columns().get(column).type().kind())) {
+            byte[] b = rows.slab();
+            for (int r = 0; r < n; r++) {
+                int from = codec.columnStart(b, rows.start(r), column);
+                keys.add(b, from, codec.columnEnd(b, from, column) - from);
+            }
+            return keys;
+        }
+        java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
+        for (int r = 0; r < n; r++) RowDataType.INSTANCE.append(keys, keyOf.apply(RowDataType.INSTANCE.get(rows, r)));
+        return keys;
+    }
+
+    /** The values of {@code column} as rows, made as they are iterated. */
+    private static java.util.Collection<Row> rowsOf(BytesColumn column) {
+        return new java.util.AbstractList<>() {
+            @Override
+            public Row get(int i) {
+                return RowDataType.INSTANCE.get(column, i);
+            }
+
+            @Override
+            public int size() {
+                return column.size();
+            }
+        };
     }
 
     /** A COPY FROM the client abandoned: its error, failing the open block. */
@@ -1771,7 +1805,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** {@link #write(Session, CatalogItem.Table, Map)}; {@code keysChecked} when the caller has checked the primary key. */
     private void write(Session session, CatalogItem.Table t, Map<Row, Long> changes, boolean keysChecked) {
-        changes.values().removeIf(c -> c == 0);
+        if (!(changes instanceof RowSlab)) changes.values().removeIf(c -> c == 0); // a slab's rows each count 1
         if (session.inTransaction) {
             Map<Row, Long> pending = session.pending.computeIfAbsent(t.id(), k -> new LinkedHashMap<>());
             Map<Row, Map<Row, Long>> rowsByKey = t.primaryKey().isEmpty() ? null : session.pendingRowsByKey.computeIfAbsent(t.id(), k -> new HashMap<>());
@@ -1992,7 +2026,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         boolean any = false;
         for (Map<Row, Long> c : changes.values()) any |= !c.isEmpty();
         if (!any) return;
-        long time = oracle.writeTime();
+        long inputsAt = Long.MIN_VALUE;
+        for (long id : changes.keySet()) inputsAt = Math.max(inputsAt, tableUpper.getOrDefault(id, Long.MIN_VALUE));
+        long time = oracle.writeTime(inputsAt);
         for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
             if (e.getValue().isEmpty()) continue;
             oracle.wrote(e.getKey(), time);

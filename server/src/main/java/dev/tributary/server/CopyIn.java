@@ -1,8 +1,10 @@
 package dev.tributary.server;
 
+import dev.tributary.arrangements.BytesColumn;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.ast.Statement;
 import dev.tributary.sql.catalog.CatalogItem;
+import dev.tributary.sql.row.RowCodec;
 import dev.tributary.sql.types.SqlType;
 import dev.tributary.sql.types.Values;
 import java.util.ArrayList;
@@ -29,11 +31,14 @@ public final class CopyIn {
     private final List<Object[]> rows = new ArrayList<>();
     /**
      * For a COPY of every column in order, the rows encoded as they arrive (NOT NULL checked
-     * then), instead of {@link #rows}: a million rows are a million small byte strings, not a
-     * million arrays of boxed values and their lines' texts; null for other COPYs.
+     * then), back to back in one slab, instead of {@link #rows}: a million rows are one array of
+     * bytes and one of offsets, not a million arrays of boxed values; null for other COPYs.
      */
-    private final List<dev.tributary.sql.row.Row> encoded;
-    private final dev.tributary.sql.row.RowCodec codec;
+    private final BytesColumn encoded;
+    private final RowCodec.Builder builder;
+    /** Per field, how {@link #encodeDirectly} reads it (a COPY of every column only). */
+    private final Direct[] direct;
+    private final boolean[] notNull;
     private final Statement.CopyOptions options;
     /** The line of each row, for the context of a constraint error found at the end. */
     private long[] lines = new long[1024];
@@ -56,8 +61,40 @@ public final class CopyIn {
         this.reader = new CopyText.Reader(table.name(), options, this::record);
         boolean everyColumn = targets.length == table.columns().size();
         for (int i = 0; i < targets.length && everyColumn; i++) everyColumn = targets[i] == i;
-        this.encoded = everyColumn ? new ArrayList<>() : null;
-        this.codec = everyColumn ? new dev.tributary.sql.row.RowCodec(types) : null;
+        this.encoded = everyColumn ? new BytesColumn(1 << 12, 1 << 16) : null;
+        this.builder = everyColumn ? new RowCodec(types).builder() : null;
+        this.direct = new Direct[targets.length];
+        this.notNull = new boolean[targets.length];
+        for (int i = 0; i < targets.length; i++) {
+            direct[i] = Direct.of(types.get(i));
+            notNull[i] = !table.columns().get(targets[i]).nullable();
+        }
+    }
+
+    /** How a field's text becomes its column's encoding without a Java value between them. */
+    private enum Direct {
+        SMALLINT(Short.MIN_VALUE, Short.MAX_VALUE), INTEGER(Integer.MIN_VALUE, Integer.MAX_VALUE), BIGINT(Long.MIN_VALUE, Long.MAX_VALUE),
+        TEXT(0, 0),
+        /** Through a Java value: {@link Values#fromText}. */
+        VALUE(0, 0);
+
+        final long min;
+        final long max;
+
+        Direct(long min, long max) {
+            this.min = min;
+            this.max = max;
+        }
+
+        static Direct of(SqlType type) {
+            return switch (type.kind()) {
+                case SMALLINT -> SMALLINT;
+                case INTEGER -> INTEGER;
+                case BIGINT -> BIGINT;
+                case TEXT -> TEXT;
+                default -> VALUE;
+            };
+        }
     }
 
     /** The number of fields in each line the client sends (for CopyInResponse). */
@@ -103,22 +140,28 @@ public final class CopyIn {
         return coordinator.failCopy(session, new SqlException("57014", "COPY from stdin failed: " + message));
     }
 
-    private void record(long line, CopyText.Reader.LineText text, List<String> fields) {
+    private void record(long line, CopyText.Reader.LineText text, CopyText.Fields fields) {
         if (options.header() != Statement.CopyHeader.NONE && seenHeader < 0) {
             seenHeader = line;
-            if (options.header() == Statement.CopyHeader.MATCH) matchHeader(line, text.text(), fields);
+            if (options.header() == Statement.CopyHeader.MATCH) matchHeader(line, text.text(), fields.strings());
             return;
         }
-        if (fields.size() > targets.length) {
+        if (fields.count() > targets.length) {
             throw new SqlException("22P04", "extra data after last expected column").withContext(context(line, text));
         }
-        if (fields.size() < targets.length) {
-            String missing = table.columns().get(targets[fields.size()]).name();
+        if (fields.count() < targets.length) {
+            String missing = table.columns().get(targets[fields.count()]).name();
             throw new SqlException("22P04", "missing data for column \"" + missing + "\"").withContext(context(line, text));
+        }
+        if (count == lines.length) lines = java.util.Arrays.copyOf(lines, count * 2);
+        if (encoded != null && encodeDirectly(fields)) {
+            lines[count++] = line;
+            encoded.add(builder.buffer(), 0, builder.length());
+            return;
         }
         Object[] values = new Object[targets.length];
         for (int i = 0; i < targets.length; i++) {
-            String f = fields.get(i);
+            String f = fields.string(i);
             try {
                 values[i] = Values.fromText(f, types.get(i));
             } catch (SqlException e) {
@@ -126,7 +169,6 @@ public final class CopyIn {
                         + (f == null ? "null input" : "\"" + CopyText.shorten(f) + "\""));
             }
         }
-        if (count == lines.length) lines = java.util.Arrays.copyOf(lines, count * 2);
         lines[count++] = line;
         if (encoded != null) {
             try {
@@ -134,11 +176,62 @@ public final class CopyIn {
             } catch (SqlException e) {
                 throw e.withContext(context(line, text));
             }
-            encoded.add(codec.encode(values));
+            builder.reset();
+            for (Object v : values) builder.putValue(v);
+            encoded.add(builder.buffer(), 0, builder.length());
             return;
         }
         rows.add(values);
         texts.add(text.text());
+    }
+
+    /**
+     * Encodes a record of every column into {@link #builder} straight from its fields' bytes
+     * (integers and text without a Java value; other types through theirs); false, with nothing
+     * reported, for anything out of the ordinary (a NULL in a NOT NULL column, an integer with
+     * spaces or out of range, any value that does not parse), which the general path then reads
+     * and reports as it does every record.
+     */
+    private boolean encodeDirectly(CopyText.Fields fields) {
+        builder.reset();
+        byte[] data = fields.data();
+        for (int i = 0; i < direct.length; i++) {
+            if (fields.isNull(i)) {
+                if (notNull[i]) return false;
+                builder.putNull();
+                continue;
+            }
+            int from = fields.start(i);
+            int to = fields.end(i);
+            switch (direct[i]) {
+                case SMALLINT, INTEGER, BIGINT -> {
+                    Direct d = direct[i];
+                    // up to 18 digits and a sign: no overflow in the long; anything else goes the general way
+                    int k = from < to && data[from] == '-' ? from + 1 : from;
+                    if (k == to || to - k > 18) return false;
+                    long v = 0;
+                    for (; k < to; k++) {
+                        int digit = data[k] - '0';
+                        if (digit < 0 || digit > 9) return false;
+                        v = v * 10 + digit;
+                    }
+                    if (data[from] == '-') v = -v;
+                    if (v < d.min || v > d.max) return false;
+                    builder.putInteger(v);
+                }
+                case TEXT -> builder.putText(data, from, to);
+                case VALUE -> {
+                    Object v;
+                    try {
+                        v = Values.fromText(fields.string(i), types.get(i));
+                    } catch (SqlException e) {
+                        return false;
+                    }
+                    builder.putValue(v);
+                }
+            }
+        }
+        return true;
     }
 
     /** {@code COPY t, line n: "text"}, made only for an error. */

@@ -2,7 +2,6 @@ package dev.tributary.server;
 
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.ast.Statement.CopyOptions;
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -28,21 +27,25 @@ public final class CopyText {
     /**
      * Splits the bytes of a COPY FROM stream into records of fields, fed in chunks of any size (a
      * chunk may end inside a line or a character). Each complete record goes to {@code sink} with
-     * its 1-based line number and its text (for error context, decoded only when asked for); NULL
-     * fields are null. Errors of
-     * the data itself (bad UTF-8, an unterminated quote) are {@link SqlException}s whose context
-     * names {@code table} and the line, as PostgreSQL's do.
+     * its 1-based line number, its text (for error context, decoded only when asked for) and its
+     * {@link Fields}, checked to be UTF-8. Errors of the data itself (bad UTF-8, an unterminated
+     * quote) are {@link SqlException}s whose context names {@code table} and the line, as
+     * PostgreSQL's do.
      */
     static final class Reader {
         private final String table;
         private final CopyOptions options;
         private final Sink sink;
-        private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+        /** The data not yet split into lines: {@code buf[0 .. length)}, a partial line at most once a chunk is read. */
+        private byte[] buf = new byte[1 << 16];
+        private int length;
         private long line;
         private boolean ended;
+        private final Fields fields = new Fields(this);
+        private final byte[] nullBytes;
 
         interface Sink {
-            void record(long line, LineText text, List<String> fields);
+            void record(long line, LineText text, Fields fields);
         }
 
         /** A record's line as text, decoded when asked for: a load of a million lines asks for none. */
@@ -58,6 +61,7 @@ public final class CopyText {
             this.table = table;
             this.options = options;
             this.sink = sink;
+            this.nullBytes = options.nullString().getBytes(StandardCharsets.UTF_8);
         }
 
         /** The number of the last line read. */
@@ -68,27 +72,30 @@ public final class CopyText {
         /** Reads {@code len} bytes at {@code off}: every record they complete goes to the sink. */
         void feed(byte[] b, int off, int len) {
             if (ended) return;
-            pending.write(b, off, len);
-            byte[] buf = pending.toByteArray();
+            if (length + len > buf.length) buf = java.util.Arrays.copyOf(buf, Math.max(length + len, 2 * buf.length));
+            System.arraycopy(b, off, buf, length, len);
+            length += len;
             int start = 0;
             boolean quoted = false;
-            for (int i = 0; i < buf.length && !ended; i++) {
+            boolean csv = options.csv();
+            byte quote = (byte) options.quote();
+            byte escape = (byte) options.escape();
+            for (int i = 0; i < length && !ended; i++) {
                 byte c = buf[i];
-                if (options.csv()) {
+                if (csv) {
                     if (quoted) {
-                        if (c == options.escape() && options.escape() != options.quote() && i + 1 < buf.length
-                                && (buf[i + 1] == options.quote() || buf[i + 1] == options.escape())) {
+                        if (c == escape && escape != quote && i + 1 < length && (buf[i + 1] == quote || buf[i + 1] == escape)) {
                             i++;
-                        } else if (c == options.quote()) {
+                        } else if (c == quote) {
                             quoted = false;
                         }
                         continue;
                     }
-                    if (c == options.quote()) {
+                    if (c == quote) {
                         quoted = true;
                         continue;
                     }
-                } else if (c == '\\' && i + 1 < buf.length && buf[i + 1] != '\n' && buf[i + 1] != '\r') {
+                } else if (c == '\\' && i + 1 < length && buf[i + 1] != '\n' && buf[i + 1] != '\r') {
                     i++; // an escaped character never ends a line
                     continue;
                 }
@@ -98,17 +105,21 @@ public final class CopyText {
                     start = i + 1;
                 }
             }
-            pending.reset();
-            if (!ended) pending.write(buf, start, buf.length - start);
+            if (ended) {
+                length = 0;
+                return;
+            }
+            System.arraycopy(buf, start, buf, 0, length - start);
+            length -= start;
         }
 
         /** The end of the data: a last line without a newline is a record too. */
         void finish() {
             if (ended) return;
-            byte[] buf = pending.toByteArray();
-            pending.reset();
-            if (buf.length > 0) {
-                int end = buf[buf.length - 1] == '\r' ? buf.length - 1 : buf.length;
+            int n = length;
+            length = 0;
+            if (n > 0) {
+                int end = buf[n - 1] == '\r' ? n - 1 : n;
                 if (options.csv() && unterminatedQuote(buf, end)) {
                     line++;
                     throw new SqlException("22P04", "unterminated CSV quoted field")
@@ -139,37 +150,38 @@ public final class CopyText {
                 return;
             }
             line++;
-            // its fields are decoded (and so checked to be UTF-8) now; the whole line only for an error's context
+            // its fields are checked to be UTF-8 now; the whole line is decoded only for an error's context
             LineText text = () -> utf8(buf, from, to);
-            List<String> fields = options.csv() ? csvFields(buf, from, to) : textFields(buf, from, to);
+            fields.clear();
+            if (options.csv()) csvFields(buf, from, to);
+            else textFields(buf, from, to);
             sink.record(line, text, fields);
         }
 
-        private List<String> textFields(byte[] buf, int from, int to) {
-            List<String> fields = new ArrayList<>();
-            byte[] nul = options.nullString().getBytes(StandardCharsets.UTF_8);
+        private void textFields(byte[] buf, int from, int to) {
+            byte delimiter = (byte) options.delimiter();
             int i = from;
             while (true) {
                 int start = i;
-                ByteArrayOutputStream field = new ByteArrayOutputStream();
-                while (i < to && buf[i] != options.delimiter()) {
+                fields.begin();
+                while (i < to && buf[i] != delimiter) {
                     byte c = buf[i++];
                     if (c != '\\') {
-                        field.write(c);
+                        fields.put(c);
                         continue;
                     }
                     if (i >= to) {
-                        field.write('\\'); // a backslash at the end of the line stands for itself
+                        fields.put((byte) '\\'); // a backslash at the end of the line stands for itself
                         break;
                     }
                     byte e = buf[i++];
                     switch (e) {
-                        case 'b' -> field.write('\b');
-                        case 'f' -> field.write('\f');
-                        case 'n' -> field.write('\n');
-                        case 'r' -> field.write('\r');
-                        case 't' -> field.write('\t');
-                        case 'v' -> field.write(0x0b);
+                        case 'b' -> fields.put((byte) '\b');
+                        case 'f' -> fields.put((byte) '\f');
+                        case 'n' -> fields.put((byte) '\n');
+                        case 'r' -> fields.put((byte) '\r');
+                        case 't' -> fields.put((byte) '\t');
+                        case 'v' -> fields.put((byte) 0x0b);
                         case 'x' -> {
                             int v = 0;
                             int n = 0;
@@ -177,97 +189,191 @@ public final class CopyText {
                                 v = v * 16 + Character.digit(buf[i++], 16);
                                 n++;
                             }
-                            if (n == 0) field.write('x');
-                            else field.write(v);
+                            fields.put((byte) (n == 0 ? 'x' : v));
                         }
                         default -> {
                             if (e >= '0' && e <= '7') {
                                 int v = e - '0';
                                 for (int n = 1; n < 3 && i < to && buf[i] >= '0' && buf[i] <= '7'; n++) v = v * 8 + (buf[i++] - '0');
-                                field.write(v & 0xff);
+                                fields.put((byte) v);
                             } else {
-                                field.write(e);
+                                fields.put(e);
                             }
                         }
                     }
                 }
-                boolean isNull = java.util.Arrays.equals(buf, start, i, nul, 0, nul.length);
-                byte[] bytes = field.toByteArray();
-                fields.add(isNull ? null : utf8(bytes, 0, bytes.length));
-                if (i >= to) return fields;
+                fields.end(java.util.Arrays.equals(buf, start, i, nullBytes, 0, nullBytes.length));
+                if (i >= to) return;
                 i++; // the delimiter
             }
         }
 
-        private List<String> csvFields(byte[] buf, int from, int to) {
-            List<String> fields = new ArrayList<>(16);
-            String nul = options.nullString();
+        private void csvFields(byte[] buf, int from, int to) {
+            byte delimiter = (byte) options.delimiter();
+            byte quote = (byte) options.quote();
+            byte escape = (byte) options.escape();
             int i = from;
             while (true) {
-                // an unquoted field (most of them) is its bytes as they are: no copy before decoding
+                // an unquoted field (most of them) is its bytes as they are
                 int end = i;
-                while (end < to && buf[end] != options.delimiter() && buf[end] != options.quote()) end++;
-                if (end == to || buf[end] == options.delimiter()) {
-                    String value = utf8(buf, i, end);
-                    fields.add(value.equals(nul) ? null : value);
-                    if (end >= to) return fields;
+                while (end < to && buf[end] != delimiter && buf[end] != quote) end++;
+                if (end == to || buf[end] == delimiter) {
+                    fields.add(buf, i, end, java.util.Arrays.equals(buf, i, end, nullBytes, 0, nullBytes.length));
+                    if (end >= to) return;
                     i = end + 1;
                     continue;
                 }
-                ByteArrayOutputStream field = new ByteArrayOutputStream();
+                fields.begin();
                 boolean everQuoted = false;
                 boolean quoted = false;
+                int start = i;
                 while (i < to) {
                     byte c = buf[i];
                     if (quoted) {
-                        if (c == options.escape() && i + 1 < to && (buf[i + 1] == options.quote() || buf[i + 1] == options.escape())
-                                && !(options.escape() == options.quote() && buf[i + 1] != options.quote())) {
-                            field.write(buf[i + 1]);
+                        if (c == escape && i + 1 < to && (buf[i + 1] == quote || buf[i + 1] == escape)
+                                && !(escape == quote && buf[i + 1] != quote)) {
+                            fields.put(buf[i + 1]);
                             i += 2;
                             continue;
                         }
-                        if (c == options.quote()) {
+                        if (c == quote) {
                             quoted = false;
                             i++;
                             continue;
                         }
-                        field.write(c);
+                        fields.put(c);
                         i++;
                         continue;
                     }
-                    if (c == options.delimiter()) break;
-                    if (c == options.quote()) {
+                    if (c == delimiter) break;
+                    if (c == quote) {
                         quoted = true;
                         everQuoted = true;
                         i++;
                         continue;
                     }
-                    field.write(c);
+                    fields.put(c);
                     i++;
                 }
-                byte[] bytes = field.toByteArray();
-                String value = utf8(bytes, 0, bytes.length);
-                fields.add(!everQuoted && value.equals(nul) ? null : value);
-                if (i >= to) return fields;
+                fields.end(!everQuoted && java.util.Arrays.equals(buf, start, i, nullBytes, 0, nullBytes.length));
+                if (i >= to) return;
                 i++; // the delimiter
             }
         }
 
-        private String utf8(byte[] b, int from, int to) {
-            int ascii = from;
-            while (ascii < to && b[ascii] >= 0) ascii++;
-            // ASCII, as most data is: every byte is its character
-            if (ascii == to) return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
+        /** The string whose UTF-8 is {@code b[from .. to)}; 22021 naming the line if it is not UTF-8. */
+        String utf8(byte[] b, int from, int to) {
+            if (ascii(b, from, to)) return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
             try {
                 return decoder.reset().decode(ByteBuffer.wrap(b, from, to - from)).toString();
             } catch (CharacterCodingException e) {
-                int bad = from;
-                while (bad < to && b[bad] >= 0) bad++;
-                StringBuilder hex = new StringBuilder();
-                for (int k = bad; k < Math.min(to, bad + 2); k++) hex.append(k > bad ? " " : "").append(String.format("0x%02x", b[k] & 0xff));
-                throw new SqlException("22021", "invalid byte sequence for encoding \"UTF8\": " + hex)
-                        .withContext("COPY " + table + ", line " + line);
+                throw notUtf8(b, from, to);
             }
+        }
+
+        /** 22021 naming the line if {@code b[from .. to)} is not UTF-8. */
+        void checkUtf8(byte[] b, int from, int to) {
+            if (!ascii(b, from, to)) utf8(b, from, to);
+        }
+
+        private static boolean ascii(byte[] b, int from, int to) {
+            for (int i = from; i < to; i++) if (b[i] < 0) return false;
+            return true;
+        }
+
+        private SqlException notUtf8(byte[] b, int from, int to) {
+            int bad = from;
+            while (bad < to && b[bad] >= 0) bad++;
+            StringBuilder hex = new StringBuilder();
+            for (int k = bad; k < Math.min(to, bad + 2); k++) hex.append(k > bad ? " " : "").append(String.format("0x%02x", b[k] & 0xff));
+            return new SqlException("22021", "invalid byte sequence for encoding \"UTF8\": " + hex).withContext("COPY " + table + ", line " + line);
+        }
+    }
+
+    /**
+     * The fields of one record, each its bytes after quotes and escapes are undone (checked to be
+     * UTF-8) or NULL; reused record after record, so a field's bytes are read before the next
+     * record, in place ({@link #data}, {@link #start}, {@link #end}) or as a {@link #string}.
+     */
+    static final class Fields {
+        private final Reader reader;
+        private byte[] data = new byte[256];
+        private int used;
+        private int[] starts = new int[16];
+        private int[] ends = new int[16];
+        private boolean[] nulls = new boolean[16];
+        private int count;
+
+        private Fields(Reader reader) {
+            this.reader = reader;
+        }
+
+        /** The number of fields. */
+        int count() {
+            return count;
+        }
+
+        boolean isNull(int i) {
+            return nulls[i];
+        }
+
+        /** The bytes every field is in: field {@code i} is {@code data()[start(i) .. end(i))}. */
+        byte[] data() {
+            return data;
+        }
+
+        int start(int i) {
+            return starts[i];
+        }
+
+        int end(int i) {
+            return ends[i];
+        }
+
+        /** Field {@code i} as a string, null for NULL. */
+        String string(int i) {
+            return nulls[i] ? null : reader.utf8(data, starts[i], ends[i]);
+        }
+
+        /** The fields as strings (null for NULL). */
+        List<String> strings() {
+            List<String> out = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) out.add(string(i));
+            return out;
+        }
+
+        private void clear() {
+            used = 0;
+            count = 0;
+        }
+
+        private void begin() {
+            if (count == starts.length) {
+                starts = java.util.Arrays.copyOf(starts, count * 2);
+                ends = java.util.Arrays.copyOf(ends, count * 2);
+                nulls = java.util.Arrays.copyOf(nulls, count * 2);
+            }
+            starts[count] = used;
+        }
+
+        private void put(byte b) {
+            if (used == data.length) data = java.util.Arrays.copyOf(data, used * 2);
+            data[used++] = b;
+        }
+
+        private void end(boolean isNull) {
+            if (!isNull) reader.checkUtf8(data, starts[count], used);
+            ends[count] = used;
+            nulls[count++] = isNull;
+        }
+
+        private void add(byte[] b, int from, int to, boolean isNull) {
+            begin();
+            int n = to - from;
+            if (used + n > data.length) data = java.util.Arrays.copyOf(data, Math.max(used + n, data.length * 2));
+            System.arraycopy(b, from, data, used, n);
+            used += n;
+            end(isNull);
         }
     }
 

@@ -174,11 +174,19 @@ final class Dataflows {
 
     /**
      * Writes this worker's share of {@code changes} (row to signed count) to table {@code id} at
-     * {@code time}: the changes whose position in the map is {@code part} modulo {@code parts}.
+     * {@code time}: share {@code part} of {@code parts} (none if {@code part >= parts}), the
+     * changes whose position in the map is {@code part} modulo {@code parts}, or of a
+     * {@link RowSlab}'s rows the {@code part}-th contiguous range, copied column to column.
      */
     void write(long id, long time, Map<Row, Long> changes, int part, int parts) {
         Stored s = stored.get(id);
         s.input.advanceTo(Math.max(time, s.input.time()[0]));
+        if (changes instanceof RowSlab slab) {
+            if (part >= parts) return;
+            int n = slab.size();
+            s.input.updateRange(slab.column(), (int) ((long) n * part / parts), (int) ((long) n * (part + 1) / parts), 1);
+            return;
+        }
         int i = 0;
         for (Map.Entry<Row, Long> e : changes.entrySet()) {
             if (i++ % parts == part && e.getValue() != 0) s.input.update(e.getKey(), e.getValue());

@@ -27,7 +27,17 @@ final class TimestampOracle {
     }
 
     synchronized long writeTime() {
-        long t = Math.max(clock.now(), latest() + 1);
+        return writeTime(Long.MIN_VALUE);
+    }
+
+    /**
+     * {@link #writeTime()}, and at least {@code atLeast}: the time the written tables' inputs were
+     * already moved to (a DDL statement moves a new table's input to where the others are, which
+     * no read or write of this oracle need have reached), since a write there would otherwise be
+     * made at a later time than the one its readers are given.
+     */
+    synchronized long writeTime(long atLeast) {
+        long t = Math.max(Math.max(clock.now(), latest() + 1), atLeast);
         lastWrite = t;
         return t;
     }

@@ -22,7 +22,7 @@ class CopyTextTest {
     /** The records of {@code data} fed in chunks cut at {@code cuts}. */
     private static List<List<String>> read(CopyOptions o, String data, int... cuts) {
         List<List<String>> out = new ArrayList<>();
-        CopyText.Reader r = new CopyText.Reader("t", o, (line, text, fields) -> out.add(fields));
+        CopyText.Reader r = new CopyText.Reader("t", o, (line, text, fields) -> out.add(fields.strings()));
         byte[] b = data.getBytes(StandardCharsets.UTF_8);
         int from = 0;
         for (int cut : cuts) {

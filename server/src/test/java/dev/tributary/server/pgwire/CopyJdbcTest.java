@@ -99,6 +99,53 @@ class CopyJdbcTest extends LocalServerTest {
     }
 
     /**
+     * Integers and text are encoded straight from the data's bytes; whatever that does not take
+     * (spaces, a plus sign, 19 digits, a value out of range, a NULL in a NOT NULL column) goes the
+     * general way, and the rows, errors and contexts are PostgreSQL's either way. A table without
+     * a key takes repeated rows, in a small COPY and in one fed by the workers in shares.
+     */
+    @Test
+    void integersAndTextReadStraightFromTheirBytesAsPostgresReadsThem() throws Exception {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE n (a smallint, b int, c bigint NOT NULL, d text, e varchar(5))");
+            CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
+            String data = "1\t2\t3\tplain\tab\n"
+                    + " 7\t+8\t-9\ttab\\there\tcd\n"
+                    + "-32768\t2147483647\t9223372036854775807\th\u00e9llo\t\\N\n"
+                    + "\\N\t\\N\t-9223372036854775808\t\t\n"
+                    + "1\t2\t3\tplain\tab\n";
+            assertThat(copy.copyIn("COPY n FROM STDIN", new StringReader(data))).isEqualTo(5);
+            assertThat(rows(s, "SELECT a, b, c, d, e, d IS NULL FROM n ORDER BY c, a"))
+                    .containsExactly("null|null|-9223372036854775808|||f", "7|8|-9|tab\there|cd|f", "1|2|3|plain|ab|f",
+                            "1|2|3|plain|ab|f", "-32768|2147483647|9223372036854775807|h\u00e9llo|null|f");
+            assertThatThrownBy(() -> copy.copyIn("COPY n FROM STDIN", new StringReader("1\t1\t1\tx\tx\n32768\t1\t1\tx\tx\n")))
+                    .isInstanceOfSatisfying(PSQLException.class, e -> {
+                        assertThat(e.getSQLState()).isEqualTo("22003");
+                        assertThat(e.getServerErrorMessage().getMessage()).isEqualTo("value \"32768\" is out of range for type smallint");
+                        assertThat(e.getServerErrorMessage().getWhere()).isEqualTo("COPY n, line 2, column a: \"32768\"");
+                    });
+            assertThatThrownBy(() -> copy.copyIn("COPY n FROM STDIN", new StringReader("1\t12x\t1\tx\tx\n")))
+                    .isInstanceOfSatisfying(PSQLException.class, e -> {
+                        assertThat(e.getSQLState()).isEqualTo("22P02");
+                        assertThat(e.getServerErrorMessage().getWhere()).isEqualTo("COPY n, line 1, column b: \"12x\"");
+                    });
+            assertThatThrownBy(() -> copy.copyIn("COPY n FROM STDIN", new StringReader("1\t2\t\\N\tx\ty\n")))
+                    .isInstanceOfSatisfying(PSQLException.class, e -> {
+                        assertThat(e.getSQLState()).isEqualTo("23502");
+                        assertThat(e.getServerErrorMessage().getDetail()).isEqualTo("Failing row contains (1, 2, null, x, y).");
+                        assertThat(e.getServerErrorMessage().getWhere()).isEqualTo("COPY n, line 1: \"1\t2\t\\N\tx\ty\"");
+                    });
+            assertThat(rows(s, "SELECT count(*) FROM n")).containsExactly("5");
+
+            // 6,000 rows, each of 1,000 rows six times: fed to the table in shares, every copy counted
+            StringBuilder repeated = new StringBuilder();
+            for (int i = 0; i < 6_000; i++) repeated.append(i % 7).append('\t').append(i % 1_000).append("\t0\tr\t\\N\n");
+            assertThat(copy.copyIn("COPY n FROM STDIN", new StringReader(repeated.toString()))).isEqualTo(6_000);
+            assertThat(rows(s, "SELECT count(*), count(DISTINCT b) FROM n WHERE d = 'r'")).containsExactly("6000|1000");
+        }
+    }
+
+    /**
      * A COPY large enough to be fed to the table by each of two workers, a share each, into a table with a
      * primary key (its rows then go to the workers without a map of them) and a dependent view:
      * the view counts every row once, and a second COPY that repeats a key writes nothing.

@@ -304,8 +304,9 @@ final class Grouping {
         Amounts amounts = new Amounts();
         Object[][] argsOf = new Object[aggs.size()][];
         for (int a : plainSlots) argsOf[a] = new Object[aggs.get(a).args().size()];
+        RowCodec.Projection groupOf = inCodec.projection(key);
         KeyedCollection<Row, Row> sums = rows.explodeByKey((row, n, out) -> {
-            Row group = inCodec.project(row, key);
+            Row group = groupOf.apply(row);
             out.add(group, sumName(ROWS, 0, 0, -1), n);
             if (plainSlots.length == 0) return;
             amounts.group = group;
@@ -451,7 +452,9 @@ final class Grouping {
         int filter = call.filter();
         int[] argColumn = {arg};
         Collection<Row> present = rows.filter(row -> !inCodec.isNull(row, arg) && (filter < 0 || Boolean.TRUE.equals(inCodec.get(row, filter))));
-        return present.arrangeByKey(row -> inCodec.project(row, key), ROW, row -> arranged(inCodec.project(row, argColumn), call), ROW);
+        RowCodec.Projection groupOf = inCodec.projection(key);
+        RowCodec.Projection argOf = inCodec.projection(argColumn);
+        return present.arrangeByKey(groupOf::apply, ROW, row -> arranged(argOf.apply(row), call), ROW);
     }
 
     /** An ordered aggregate's value as arranged (complemented for max), or back: complementing is its own inverse. */
@@ -494,6 +497,6 @@ final class Grouping {
                 output.add(failedGroup(e), 1);
             }
         };
-        return rows.arrangeByKey(row -> inCodec.project(row, key), ROW, row -> row, ROW).reduce("aggregate", logic, ROW);
+        return rows.arrangeByKey(inCodec.projection(key)::apply, ROW, row -> row, ROW).reduce("aggregate", logic, ROW);
     }
 }

@@ -1,5 +1,6 @@
 package dev.tributary.sql.render;
 
+import dev.tributary.arrangements.BytesColumn;
 import dev.tributary.sql.expr.ScalarExpr;
 import dev.tributary.sql.expr.ScalarExprs;
 import dev.tributary.sql.plan.Plan;
@@ -53,6 +54,8 @@ public final class MapFilterProject {
     private final boolean identity;
     /** Whether the leading equalities are the only steps that read values (the rest pick columns). */
     private final boolean bytesOnly;
+    /** The projection onto {@link #outColumns} when every output column is a copy of an input column, else null. */
+    private final RowCodec.Projection projection;
 
     /**
      * The chain of {@code steps} (each a {@link Plan.Filter}, {@link Plan.Map} or
@@ -151,6 +154,7 @@ public final class MapFilterProject {
             }
         }
         last = needed.length() - 1;
+        projection = copied ? inCodec.projection(outColumns) : null;
         bytesOnly = copied && Arrays.stream(chain).allMatch(st -> st instanceof Step.Pick || st instanceof Step.Keep k && k.predicates().length == 0);
     }
 
@@ -204,14 +208,37 @@ public final class MapFilterProject {
     }
 
     /**
+     * Whether the chain only tests bytes and picks columns ({@link #applyInto} runs it): it cannot
+     * fail, and needs no value decoded.
+     */
+    public boolean picksBytes() {
+        return isProjection() || bytesOnly;
+    }
+
+    /**
+     * {@link #apply} of the row that is value {@code i} of {@code from}, appended to {@code into}
+     * (and true), or nothing appended when a byte test drops it (false); for a chain that
+     * {@link #picksBytes}, with no object made.
+     */
+    public boolean applyInto(BytesColumn from, int i, BytesColumn into) {
+        if (!picksBytes()) throw new IllegalStateException("this chain computes values; use apply");
+        byte[] b = from.slab();
+        int start = from.start(i);
+        if (!isProjection() && !byteTestsPass(null, b, start)) return false;
+        if (identity) into.add(b, start, from.start(i + 1) - start);
+        else projection.into(b, start, into);
+        return true;
+    }
+
+    /**
      * {@code row} after every step, or null when a filter drops it.
      *
      * @throws dev.tributary.sql.SqlException what a step's expression throws for this row
      */
     public Row apply(Row row) {
-        if (isProjection()) return identity ? row : inCodec.project(row, outColumns);
+        if (isProjection()) return identity ? row : projection.apply(row);
         if (!byteTestsPass(row, null, 0)) return null;
-        if (bytesOnly) return identity ? row : inCodec.project(row, outColumns);
+        if (bytesOnly) return identity ? row : projection.apply(row);
         Object[] values = inCodec.decode(row, needed, last);
         if (values.length < width) values = Arrays.copyOf(values, width);
         for (Step st : chain) {
@@ -234,7 +261,7 @@ public final class MapFilterProject {
             }
         }
         if (identity) return row;
-        if (copied) return inCodec.project(row, outColumns);
+        if (copied) return projection.apply(row);
         return outCodec.encode(values.length == outColumns.length ? values : Arrays.copyOf(values, outColumns.length));
     }
 

@@ -231,8 +231,8 @@ public final class Renderer {
         Rendered in = base instanceof Plan.Get g && mfp.hasByteTests()
                 ? sources.get(g.id(), scope, (column, i) -> !(column instanceof BytesColumn b) || mfp.passesByteTests(b.slab(), b.start(i)))
                 : render(base);
-        // a projection cannot fail or drop a row: a plain map, no error output
-        if (mfp.isProjection()) return new Rendered(in.oks().map(mfp::apply, ROW), in.errs());
+        // byte tests and picked columns cannot fail: a map from column to column, no error output
+        if (mfp.picksBytes()) return new Rendered(in.oks().mapColumns((from, i, into) -> mfp.applyInto((BytesColumn) from, i, (BytesColumn) into), ROW), in.errs());
         return rowByRow(in, mfp::apply);
     }
 
@@ -274,7 +274,7 @@ public final class Renderer {
                 number += c;
             }
         };
-        Arrangement<Row, Row> grouped = in.oks().arrangeByKey(row -> codec.project(row, key), ROW, row -> row, ROW);
+        Arrangement<Row, Row> grouped = in.oks().arrangeByKey(codec.projection(key)::apply, ROW, row -> row, ROW);
         Collection<Row> oks = grouped.reduce("window", logic, ROW).values();
         return new Rendered(oks, in.errs());
     }
@@ -296,7 +296,12 @@ public final class Renderer {
     private Rendered project(Rendered in, Plan.Project p) {
         RowCodec codec = new RowCodec(p.input().types());
         int[] columns = p.columns().stream().mapToInt(Integer::intValue).toArray();
-        return new Rendered(in.oks().map(row -> codec.project(row, columns), ROW), in.errs());
+        RowCodec.Projection projection = codec.projection(columns);
+        return new Rendered(in.oks().mapColumns((from, i, into) -> {
+            BytesColumn rows = (BytesColumn) from;
+            projection.into(rows.slab(), rows.start(i), (BytesColumn) into);
+            return true;
+        }, ROW), in.errs());
     }
 
     private Rendered join(Plan.Join j) {
@@ -432,7 +437,7 @@ public final class Renderer {
         Rendered r = render(input);
         RowCodec codec = new RowCodec(input.types());
         int[] k = key.stream().mapToInt(Integer::intValue).toArray();
-        return new Side(r.oks().arrangeByKey(row -> codec.project(row, k), ROW, row -> row, ROW), r.errs());
+        return new Side(r.oks().arrangeByKey(codec.projection(k)::apply, ROW, row -> row, ROW), r.errs());
     }
 
     /** A GROUP BY: its aggregates rendered by {@link Grouping}, errors split off, and a global aggregate's row on empty input. */

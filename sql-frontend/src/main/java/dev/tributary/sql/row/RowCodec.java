@@ -1,5 +1,6 @@
 package dev.tributary.sql.row;
 
+import dev.tributary.arrangements.BytesColumn;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.types.Bytea;
 import dev.tributary.sql.types.Interval;
@@ -161,21 +162,100 @@ public final class RowCodec {
         }
         if (values.length == 0) return Row.EMPTY;
         Writer w = new Writer(16 * values.length);
-        for (int c = 0; c < values.length; c++) {
-            Object v = values[c];
-            if (v == null) {
-                w.put(NULL);
-                continue;
+        for (int c = 0; c < values.length; c++) writeColumn(w, c, values[c]);
+        return new Row(w.toArray());
+    }
+
+    /** Column {@code c}'s tag and payload: {@code v}, of its type's Java class, or null. */
+    private void writeColumn(Writer w, int c, Object v) {
+        if (v == null) {
+            w.put(NULL);
+            return;
+        }
+        w.put(VALUE);
+        try {
+            writeValue(w, c, v);
+        } catch (ClassCastException e) {
+            throw new IllegalArgumentException("column " + (c + 1) + " is " + types.get(c) + "; its value must be a "
+                    + javaClassOf(kinds[c]) + ", got " + v.getClass().getSimpleName() + " " + v, e);
+        }
+    }
+
+    /** A builder of rows of this codec's columns, one column at a time, reused row after row. */
+    public Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Builds one row at a time into a reusable buffer, column by column in order, without boxing the
+     * values that have a direct form (integers, UTF-8 text): a bulk load's rows go from their text
+     * straight into a slab. {@link #reset} starts a row; after the last column the row is
+     * {@code buffer()[0 .. length())}.
+     */
+    public final class Builder {
+        private final Writer w = new Writer(64);
+        private int column;
+
+        private Builder() {}
+
+        /** Starts a new row at its first column. */
+        public void reset() {
+            w.length = 0;
+            column = 0;
+        }
+
+        /** The next column is NULL. */
+        public void putNull() {
+            next();
+            w.put(NULL);
+        }
+
+        /** The next column, an integer column (SMALLINT, INTEGER or BIGINT; its range checked by the caller), is {@code v}. */
+        public void putInteger(long v) {
+            int c = next();
+            if (widths[c] != INTEGER) throw new IllegalArgumentException("column " + (c + 1) + " is " + types.get(c) + ", not an integer");
+            w.put(VALUE);
+            w.putInteger(v);
+        }
+
+        /**
+         * The next column, a TEXT (or unknown) column, is the string whose UTF-8 is
+         * {@code utf8[from .. to)}, already checked to be valid UTF-8.
+         */
+        public void putText(byte[] utf8, int from, int to) {
+            int c = next();
+            if (kinds[c] != SqlType.Kind.TEXT && kinds[c] != SqlType.Kind.UNKNOWN) {
+                throw new IllegalArgumentException("column " + (c + 1) + " is " + types.get(c) + ", not text");
             }
             w.put(VALUE);
-            try {
-                writeValue(w, c, v);
-            } catch (ClassCastException e) {
-                throw new IllegalArgumentException("column " + (c + 1) + " is " + types.get(c) + "; its value must be a "
-                        + javaClassOf(kinds[c]) + ", got " + v.getClass().getSimpleName() + " " + v, e);
+            w.ensure(to - from + 2);
+            for (int i = from; i < to; i++) {
+                byte b = utf8[i];
+                w.buf[w.length++] = b;
+                if (b == 0) w.put(0xFF);
             }
+            w.put(0);
+            w.put(1);
         }
-        return new Row(w.toArray());
+
+        /** The next column is {@code v}, of its type's Java class, or null. */
+        public void putValue(Object v) {
+            writeColumn(w, next(), v);
+        }
+
+        /** The row's bytes so far, from 0 to {@link #length()}; overwritten by the next row. */
+        public byte[] buffer() {
+            return w.buf;
+        }
+
+        public int length() {
+            return w.length;
+        }
+
+        private int next() {
+            if (column == kinds.length) throw new IllegalStateException("a row of " + types + " has only " + kinds.length + " columns");
+            return column++;
+        }
     }
 
     private void writeValue(Writer w, int c, Object v) {
@@ -458,9 +538,62 @@ public final class RowCodec {
 
     /** The row of {@code row}'s columns at {@code columns}, in that order (repeats allowed): byte copies. */
     public Row project(Row row, int[] columns) {
+        return project(row, columns, increasing(columns));
+    }
+
+    /** A projection onto {@code columns} (in that order, repeats allowed), set up once for the many rows it is applied to. */
+    public Projection projection(int[] columns) {
+        return new Projection(columns.clone());
+    }
+
+    /** {@link #project(Row, int[])} of rows of this codec onto fixed columns, as a row or straight into a column of rows. */
+    public final class Projection {
+        private final int[] columns;
+        private final boolean increasing;
+
+        private Projection(int[] columns) {
+            this.columns = columns;
+            this.increasing = increasing(columns);
+        }
+
+        /** The projected row (a byte copy). */
+        public Row apply(Row row) {
+            return project(row, columns, increasing);
+        }
+
+        /** Appends the projection of the row encoded in {@code b} from {@code start} on to {@code into}, as one value. */
+        public void into(byte[] b, int start, BytesColumn into) {
+            if (increasing) {
+                // adjacent columns go as one range
+                int last = columns.length == 0 ? -1 : columns[columns.length - 1];
+                int runStart = -1;
+                int pos = start;
+                for (int c = 0, k = 0; c <= last; c++) {
+                    int e = end(b, pos, c);
+                    if (c == columns[k]) {
+                        if (runStart < 0) runStart = pos;
+                        k++;
+                    } else if (runStart >= 0) {
+                        into.addPart(b, runStart, pos - runStart);
+                        runStart = -1;
+                    }
+                    pos = e;
+                }
+                if (runStart >= 0) into.addPart(b, runStart, pos - runStart);
+            } else {
+                int[] starts = new int[kinds.length + 1];
+                starts[0] = start;
+                for (int c = 0; c < kinds.length; c++) starts[c + 1] = end(b, starts[c], c);
+                for (int c : columns) into.addPart(b, starts[c], starts[c + 1] - starts[c]);
+            }
+            into.endValue();
+        }
+    }
+
+    private Row project(Row row, int[] columns, boolean increasing) {
         if (columns.length == 0) return Row.EMPTY;
         byte[] b = row.bytes;
-        if (increasing(columns)) {
+        if (increasing) {
             // the usual projection (a key, the columns a view keeps): two walks up to its last
             // column, one to size the copy and one to fill it, and nothing allocated but the row
             int last = columns[columns.length - 1];
@@ -536,6 +669,16 @@ public final class RowCodec {
         StringJoiner j = new StringJoiner(",", "(", ")");
         for (Object v : decode(row)) j.add(v == null ? "NULL" : String.valueOf(v));
         return j.toString();
+    }
+
+    /** Where column {@code column} of the row encoded in {@code b} from {@code start} on starts (its tag). */
+    public int columnStart(byte[] b, int start, int column) {
+        return offset(b, start, column);
+    }
+
+    /** Where column {@code column}, which starts (with its tag) at {@code columnStart} in {@code b}, ends. */
+    public int columnEnd(byte[] b, int columnStart, int column) {
+        return end(b, columnStart, column);
     }
 
     private int offset(byte[] b, int column) {

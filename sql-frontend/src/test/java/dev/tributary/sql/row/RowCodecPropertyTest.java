@@ -2,6 +2,7 @@ package dev.tributary.sql.row;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.arrangements.BytesColumn;
 import dev.tributary.arrangements.Column;
 import dev.tributary.sql.types.SqlType;
 import java.util.ArrayList;
@@ -107,6 +108,51 @@ class RowCodecPropertyTest {
         RowCodec codec = new RowCodec(s.types());
         Row projected = codec.project(codec.encode(s.values()), columns);
         assertThat(projected).isEqualTo(codec.project(columns).encode(chosen));
+    }
+
+    /** A projection set up once gives the rows {@code project} gives, as a row and appended to a column after other rows. */
+    @Property(seed = "711", tries = 1000)
+    void projectionAsARowAndIntoAColumn(@ForAll("samples") Sample s, @ForAll List<@net.jqwik.api.constraints.IntRange(max = 4) Integer> picks) {
+        int n = s.types().size();
+        int[] columns = picks.stream().filter(i -> i < n).mapToInt(Integer::intValue).toArray();
+        RowCodec codec = new RowCodec(s.types());
+        Row row = codec.encode(s.values());
+        Row expected = codec.project(row, columns);
+        RowCodec.Projection projection = codec.projection(columns);
+        assertThat(projection.apply(row)).isEqualTo(expected);
+        // the row read in place from a slab that holds other bytes before it
+        BytesColumn source = new BytesColumn(2, 4);
+        source.add(new byte[] {9, 9, 9});
+        RowDataType.INSTANCE.append(source, row);
+        BytesColumn into = new BytesColumn(1, 1);
+        into.add(new byte[] {7});
+        projection.into(source.slab(), source.start(1), into);
+        assertThat(into.size()).isEqualTo(2);
+        assertThat(RowDataType.INSTANCE.get(into, 1)).isEqualTo(expected);
+        assertThat(into.getBytes(0)).containsExactly(7);
+    }
+
+    /** A builder fed a row's values (integers and text in their direct forms) makes the bytes {@code encode} makes, row after row. */
+    @Property(seed = "712", tries = 1000)
+    void builderEncodesAsEncodeDoes(@ForAll("manies") Many m) {
+        RowCodec codec = new RowCodec(m.types());
+        RowCodec.Builder b = codec.builder();
+        for (Object[] values : m.rows()) {
+            b.reset();
+            for (int c = 0; c < values.length; c++) {
+                Object v = values[c];
+                SqlType.Kind kind = m.types().get(c).kind();
+                if (v instanceof Long l && (kind == SqlType.Kind.INTEGER || kind == SqlType.Kind.BIGINT || kind == SqlType.Kind.SMALLINT)) {
+                    b.putInteger(l);
+                } else if (v instanceof String text && kind == SqlType.Kind.TEXT) {
+                    byte[] utf8 = ("x" + text).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    b.putText(utf8, 1, utf8.length);
+                } else {
+                    b.putValue(v);
+                }
+            }
+            assertThat(java.util.Arrays.copyOf(b.buffer(), b.length())).isEqualTo(codec.encode(values).toBytes());
+        }
     }
 
     @Property(seed = "710", tries = 500)

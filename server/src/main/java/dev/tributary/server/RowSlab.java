@@ -1,0 +1,85 @@
+package dev.tributary.server;
+
+import dev.tributary.arrangements.BytesColumn;
+import dev.tributary.sql.row.Row;
+import dev.tributary.sql.row.RowDataType;
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+
+/**
+ * Changes that add each row of a column of encoded rows once (a COPY's rows, back to back in one
+ * slab): a map from row to 1 as far as iterating it goes, a row repeated in the slab coming once
+ * per copy. A table's input takes the column itself, in ranges, with no object per row
+ * ({@link Dataflows#write}); anything else iterates it. Lookups by row are linear searches: this
+ * map is for writing, not for asking.
+ */
+final class RowSlab extends AbstractMap<Row, Long> {
+    private final BytesColumn rows;
+
+    RowSlab(BytesColumn rows) {
+        this.rows = rows;
+    }
+
+    /** The rows, one encoded row per value. */
+    BytesColumn column() {
+        return rows;
+    }
+
+    @Override
+    public int size() {
+        return rows.size();
+    }
+
+    @Override
+    public Set<Map.Entry<Row, Long>> entrySet() {
+        return new AbstractSet<>() {
+            @Override
+            public Iterator<Map.Entry<Row, Long>> iterator() {
+                return new Iterator<>() {
+                    private int next;
+
+                    @Override
+                    public boolean hasNext() {
+                        return next < rows.size();
+                    }
+
+                    @Override
+                    public Map.Entry<Row, Long> next() {
+                        if (next >= rows.size()) throw new NoSuchElementException();
+                        return Map.entry(RowDataType.INSTANCE.get(rows, next++), 1L);
+                    }
+                };
+            }
+
+            @Override
+            public int size() {
+                return rows.size();
+            }
+        };
+    }
+
+    /**
+     * The first value of {@code values} equal to an earlier one, or -1 if all are distinct: one
+     * open-addressing table of indices over the values' hashes, no object per value.
+     */
+    static int firstRepeat(BytesColumn values) {
+        int n = values.size();
+        int capacity = Integer.highestOneBit(Math.max(8, n) * 2 - 1) << 1;
+        int mask = capacity - 1;
+        int shift = 64 - Integer.numberOfTrailingZeros(capacity);
+        int[] slots = new int[capacity]; // index + 1; 0: empty
+        for (int i = 0; i < n; i++) {
+            int slot = (int) ((values.hash(i) * 0x9E3779B97F4A7C15L) >>> shift);
+            while (slots[slot] != 0) {
+                if (values.equal(slots[slot] - 1, values, i)) return i;
+                slot = (slot + 1) & mask;
+            }
+            slots[slot] = i + 1;
+        }
+        return -1;
+    }
+}
