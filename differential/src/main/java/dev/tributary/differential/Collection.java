@@ -573,6 +573,40 @@ public final class Collection<D> {
     }
 
     /**
+     * {@link #arrangeByKey} done column to column: {@code key} and {@code val} each write one
+     * value for each record straight from this collection's column into the key and value
+     * columns, with no object made for the record, its key or its value. A record whose
+     * {@code key} writes nothing and returns false is dropped (a filter on the way in).
+     *
+     * @throws IllegalStateException (in the dataflow) if {@code val} writes no value for a record whose key was written
+     */
+    public <K, V> Arrangement<K, V> arrangeByKeyColumns(ColumnMapper key, DataType<K> keyType, ColumnMapper val, DataType<V> valType) {
+        int arity = scope().arity();
+        ContainerType<Updates> kvType = Updates.type(keyType.newColumn(16), valType.newColumn(16), arity);
+        Stream<Updates> kv = stream.unary("key", Pact.pipeline(), kvType, (in, out) -> in.forEach((cap, data) -> {
+            Updates o = out.newContainer(data.size());
+            Column from = data.keys();
+            long[] times = data.times();
+            long[] diffs = data.diffs();
+            for (int i = 0; i < data.size(); i++) {
+                if (!key.map(from, i, o.keys())) continue;
+                if (!val.map(from, i, o.vals())) {
+                    throw new IllegalStateException("arrangeByKeyColumns in " + scope().name() + ": the value mapper wrote no value for record " + i);
+                }
+                o.push(times, i * arity, diffs[i]);
+            }
+            out.send(cap, o);
+        }));
+        return Arrangement.arrange(kv, "byKey", keyType, valType);
+    }
+
+    /** A {@link ColumnMapper} that copies each value as it is. */
+    public static boolean copy(Column from, int i, Column into) {
+        into.append(from, i);
+        return true;
+    }
+
+    /**
      * {@link #arrangeByKey} of a collection of {@code long}s into {@code long} keys and values,
      * with no object made per record: the same arrangement as
      * {@code arrangeByKey(d -> key.applyAsLong(d), DataType.longs(), d -> val.applyAsLong(d), DataType.longs())}.

@@ -141,8 +141,9 @@ final class Dataflows {
                 Probe probe = oks.asCollection().probe();
                 return new Stored(id, "table \"" + name + "\"", Set.of(), scope, oks, false, null, probe, in);
             }
-            java.util.function.Function<Row, Row> key = primaryKeyOf(types, primaryKey);
-            Arrangement<Row, Row> byKey = in.collection().arrangeByKey(key, ROW, row -> row, ROW);
+            RowCodec.Projection plainKey = plainKeyOf(types, primaryKey);
+            Arrangement<Row, Row> byKey = plainKey != null ? in.collection().arrangeByKeyColumns(plainKey::map, ROW, Collection::copy, ROW)
+                    : in.collection().arrangeByKey(primaryKeyOf(types, primaryKey), ROW, row -> row, ROW);
             Probe probe = byKey.batches().probe();
             indexes.put(pkIndex, new Index(pkIndex, "index \"" + pkName + "\"", id, scope, byKey, probe, true));
             return new Stored(id, "table \"" + name + "\"", Set.of(), scope, byKey, true, null, probe, in);
@@ -157,19 +158,24 @@ final class Dataflows {
      * are one key. Where no key column has another key form, the columns' bytes as they are.
      */
     static java.util.function.Function<Row, Row> primaryKeyOf(List<dev.tributary.sql.types.SqlType> types, int[] primaryKey) {
+        RowCodec.Projection plain = plainKeyOf(types, primaryKey);
+        if (plain != null) return plain::apply;
         RowCodec codec = new RowCodec(types);
         RowCodec keyCodec = codec.project(primaryKey);
-        boolean plain = true;
-        for (int c : primaryKey) {
-            var kind = types.get(c).kind();
-            plain &= kind != dev.tributary.sql.types.SqlType.Kind.NUMERIC && kind != dev.tributary.sql.types.SqlType.Kind.INTERVAL;
-        }
-        if (plain) return row -> codec.project(row, primaryKey);
         return row -> {
             Object[] k = new Object[primaryKey.length];
             for (int i = 0; i < k.length; i++) k[i] = dev.tributary.sql.row.Keys.normalize(codec.get(row, primaryKey[i]));
             return keyCodec.encode(k);
         };
+    }
+
+    /** The projection onto {@code primaryKey} when no key column has another key form (see {@link #primaryKeyOf}), else null. */
+    private static RowCodec.Projection plainKeyOf(List<dev.tributary.sql.types.SqlType> types, int[] primaryKey) {
+        for (int c : primaryKey) {
+            var kind = types.get(c).kind();
+            if (kind == dev.tributary.sql.types.SqlType.Kind.NUMERIC || kind == dev.tributary.sql.types.SqlType.Kind.INTERVAL) return null;
+        }
+        return new RowCodec(types).projection(primaryKey);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.tributary.sql.render;
 
+import dev.tributary.arrangements.BytesColumn;
 import dev.tributary.differential.Arrangement;
 import dev.tributary.differential.Collection;
 import dev.tributary.differential.DataType;
@@ -451,9 +452,16 @@ final class Grouping {
         int arg = call.args().get(0);
         int filter = call.filter();
         int[] argColumn = {arg};
-        Collection<Row> present = rows.filter(row -> !inCodec.isNull(row, arg) && (filter < 0 || Boolean.TRUE.equals(inCodec.get(row, filter))));
         RowCodec.Projection groupOf = inCodec.projection(key);
         RowCodec.Projection argOf = inCodec.projection(argColumn);
+        if (filter < 0 && !call.function().name().equals("max")) {
+            // a min without FILTER: NULLs dropped and the pairs cut out of the rows' bytes, no row made
+            return rows.arrangeByKeyColumns((from, i, into) -> {
+                BytesColumn r = (BytesColumn) from;
+                return !inCodec.isNull(r.slab(), r.start(i), arg) && groupOf.map(from, i, into);
+            }, ROW, argOf::map, ROW);
+        }
+        Collection<Row> present = rows.filter(row -> !inCodec.isNull(row, arg) && (filter < 0 || Boolean.TRUE.equals(inCodec.get(row, filter))));
         return present.arrangeByKey(groupOf::apply, ROW, row -> arranged(argOf.apply(row), call), ROW);
     }
 
@@ -497,6 +505,6 @@ final class Grouping {
                 output.add(failedGroup(e), 1);
             }
         };
-        return rows.arrangeByKey(inCodec.projection(key)::apply, ROW, row -> row, ROW).reduce("aggregate", logic, ROW);
+        return rows.arrangeByKeyColumns(inCodec.projection(key)::map, ROW, Collection::copy, ROW).reduce("aggregate", logic, ROW);
     }
 }

@@ -274,7 +274,7 @@ public final class Renderer {
                 number += c;
             }
         };
-        Arrangement<Row, Row> grouped = in.oks().arrangeByKey(codec.projection(key)::apply, ROW, row -> row, ROW);
+        Arrangement<Row, Row> grouped = in.oks().arrangeByKeyColumns(codec.projection(key)::map, ROW, Collection::copy, ROW);
         Collection<Row> oks = grouped.reduce("window", logic, ROW).values();
         return new Rendered(oks, in.errs());
     }
@@ -296,12 +296,7 @@ public final class Renderer {
     private Rendered project(Rendered in, Plan.Project p) {
         RowCodec codec = new RowCodec(p.input().types());
         int[] columns = p.columns().stream().mapToInt(Integer::intValue).toArray();
-        RowCodec.Projection projection = codec.projection(columns);
-        return new Rendered(in.oks().mapColumns((from, i, into) -> {
-            BytesColumn rows = (BytesColumn) from;
-            projection.into(rows.slab(), rows.start(i), (BytesColumn) into);
-            return true;
-        }, ROW), in.errs());
+        return new Rendered(in.oks().mapColumns(codec.projection(columns)::map, ROW), in.errs());
     }
 
     private Rendered join(Plan.Join j) {
@@ -437,7 +432,7 @@ public final class Renderer {
         Rendered r = render(input);
         RowCodec codec = new RowCodec(input.types());
         int[] k = key.stream().mapToInt(Integer::intValue).toArray();
-        return new Side(r.oks().arrangeByKey(codec.projection(k)::apply, ROW, row -> row, ROW), r.errs());
+        return new Side(r.oks().arrangeByKeyColumns(codec.projection(k)::map, ROW, Collection::copy, ROW), r.errs());
     }
 
     /** A GROUP BY: its aggregates rendered by {@link Grouping}, errors split off, and a global aggregate's row on empty input. */

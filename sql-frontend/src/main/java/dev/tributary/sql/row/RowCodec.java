@@ -536,6 +536,11 @@ public final class RowCodec {
         return row.bytes[offset(row.bytes, column)] == NULL;
     }
 
+    /** Whether column {@code column} of the row encoded in {@code b} from {@code start} on is NULL. */
+    public boolean isNull(byte[] b, int start, int column) {
+        return b[offset(b, start, column)] == NULL;
+    }
+
     /** The row of {@code row}'s columns at {@code columns}, in that order (repeats allowed): byte copies. */
     public Row project(Row row, int[] columns) {
         return project(row, columns, increasing(columns));
@@ -559,6 +564,17 @@ public final class RowCodec {
         /** The projected row (a byte copy). */
         public Row apply(Row row) {
             return project(row, columns, increasing);
+        }
+
+        /**
+         * Appends the projection of row {@code i} of {@code rows} (a column of encoded rows, as
+         * {@link RowDataType} makes) to {@code into}, as one value, and returns true: a
+         * column-to-column map of a dataflow's rows.
+         */
+        public boolean map(dev.tributary.arrangements.Column rows, int i, dev.tributary.arrangements.Column into) {
+            BytesColumn r = (BytesColumn) rows;
+            into(r.slab(), r.start(i), (BytesColumn) into);
+            return true;
         }
 
         /** Appends the projection of the row encoded in {@code b} from {@code start} on to {@code into}, as one value. */
