@@ -25,20 +25,25 @@ public final class MapFilterProject {
     private final RowCodec outCodec;
     private final Step[] chain;
     /**
-     * The leading equalities of input columns with constants, and comparisons of integer and
-     * date columns with constants, tested on the row's bytes before anything is decoded
-     * ({@link RowCodec#columnBytesEqual}, {@link RowCodec#compareColumnBytes}): a scan for
-     * {@code name = 'x'} or {@code qty > 11} decodes no row that fails it.
+     * The leading equalities of input columns with constants, comparisons of integer and date
+     * columns with constants, and {@code IS [NOT] NULL} of input columns, tested on the row's
+     * bytes before anything is decoded ({@link RowCodec#columnBytesEqual},
+     * {@link RowCodec#compareColumnBytes}, {@link RowCodec#isNull}): a scan for
+     * {@code name = 'x'} or {@code qty > 11} decodes no row that fails it, and a join's
+     * {@code key IS NOT NULL} over picked columns runs column to column.
      */
     private final int[] byteColumns;
     private final Row[] byteValues;
-    /** Per byte test, its operator: {@link #EQ}, {@link #LT}, {@link #LE}, {@link #GT} or {@link #GE}, with the column on the left. */
+    /** Per byte test, its operator: {@link #EQ}, {@link #LT}, {@link #LE}, {@link #GT}, {@link #GE} (the column on the left), {@link #NOT_NULL} or {@link #IS_NULL}. */
     private final int[] byteOps;
     private static final int EQ = 0;
     private static final int LT = 1;
     private static final int LE = 2;
     private static final int GT = 3;
     private static final int GE = 4;
+    /** {@code column IS NOT NULL} and {@code column IS NULL}: the column's tag byte (its byte value is unused). */
+    private static final int NOT_NULL = 5;
+    private static final int IS_NULL = 6;
     /** Which input columns some step or the output reads, and the last of them. */
     private final BitSet needed;
     private final int last;
@@ -186,6 +191,11 @@ public final class MapFilterProject {
     /** The byte tests of {@code row}, or (null) of the row encoded in {@code b} from {@code start} on. */
     private boolean byteTestsPass(Row row, byte[] b, int start) {
         for (int i = 0; i < byteColumns.length; i++) {
+            if (byteOps[i] >= NOT_NULL) {
+                boolean isNull = row != null ? inCodec.isNull(row, byteColumns[i]) : inCodec.isNull(b, start, byteColumns[i]);
+                if (isNull != (byteOps[i] == IS_NULL)) return false;
+                continue;
+            }
             if (byteOps[i] == EQ) {
                 boolean equal = row != null ? inCodec.columnBytesEqual(row, byteColumns[i], byteValues[i])
                         : inCodec.columnBytesEqual(b, start, byteColumns[i], byteValues[i]);
@@ -275,6 +285,14 @@ public final class MapFilterProject {
      * {@code ops}; else null.
      */
     private static Row byteTest(ScalarExpr e, int[] origin, List<SqlType> inputTypes, List<Integer> columns, List<Integer> ops) {
+        // a column's NULL is its tag byte, whatever its type, but for a record, which PostgreSQL
+        // calls NULL also when every field is
+        if (e instanceof ScalarExpr.IsNull n && n.arg() instanceof ScalarExpr.ColumnRef c && c.index() < origin.length && origin[c.index()] >= 0
+                && c.type().kind() != SqlType.Kind.RECORD) {
+            columns.add(origin[c.index()]);
+            ops.add(n.negated() ? NOT_NULL : IS_NULL);
+            return Row.EMPTY;
+        }
         ScalarExpr.ColumnRef col;
         ScalarExpr r;
         int op;
