@@ -597,10 +597,12 @@ public final class RowCodec {
                 }
                 if (runStart >= 0) into.addPart(b, runStart, pos - runStart);
             } else {
-                int[] starts = new int[kinds.length + 1];
-                starts[0] = start;
-                for (int c = 0; c < kinds.length; c++) starts[c + 1] = end(b, starts[c], c);
-                for (int c : columns) into.addPart(b, starts[c], starts[c + 1] - starts[c]);
+                // each column found by a walk from the row's start: no array per row (one
+                // projection runs on every worker at once, so it keeps no scratch)
+                for (int c : columns) {
+                    int from = offset(b, start, c);
+                    into.addPart(b, from, end(b, from, c) - from);
+                }
             }
             into.endValue();
         }
