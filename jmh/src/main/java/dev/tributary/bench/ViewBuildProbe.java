@@ -17,7 +17,9 @@ import java.util.List;
  *
  * <p>Command: {@code java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -Xms6g -Xmx6g
  * -XX:+AlwaysPreTouch -cp jmh/target/benchmarks.jar dev.tributary.bench.ViewBuildProbe [views]
- * [rounds] [workers]} ({@code views} a string naming those to build, default {@code v1v2v3v4}; 5
+ * [rounds] [workers]} ({@code views} a string naming those to build, default {@code v1v2v3v4}, with {@code g1} a global count, sum
+ * and max, with {@code i1} also the
+ * workload's index on v1 after each build of v1; 5
  * rounds; 2 workers, as {@code bin/tributary serve} runs on this machine).
  * Pre-touching the heap keeps the JVM's first use of its memory out of the figures.
  */
@@ -29,7 +31,9 @@ public final class ViewBuildProbe {
             {"v2", "SELECT c.region, p.name, count(*) AS n, sum(o.qty * p.price) AS revenue FROM orders o"
                     + " JOIN customers c ON o.customer_id = c.id JOIN products p ON o.product_id = p.id GROUP BY c.region, p.name"},
             {"v3", "SELECT o.id, o.qty, c.name FROM orders o JOIN customers c ON o.customer_id = c.id WHERE c.region = 'region-3' AND o.qty > 8"},
-            {"v4", "SELECT product_id, min(qty) AS lo, max(qty) AS hi FROM orders GROUP BY product_id"}};
+            {"v4", "SELECT product_id, min(qty) AS lo, max(qty) AS hi FROM orders GROUP BY product_id"},
+            // not one of the workload's views: the "a global sum or max over 1M rows"
+            {"g1", "SELECT count(*) AS n, sum(qty) AS q, max(qty) AS hi FROM orders"}};
 
     public static void main(String[] args) {
         String which = args.length > 0 ? args[0] : "v1v2v3v4";
@@ -50,12 +54,19 @@ public final class ViewBuildProbe {
             }
             List<long[]> millis = new ArrayList<>();
             for (String[] v : VIEWS) millis.add(new long[rounds]);
+            long[] indexMillis = new long[rounds];
             for (int r = 0; r < rounds; r++) {
                 for (int i = 0; i < VIEWS.length; i++) {
                     if (!which.contains(VIEWS[i][0])) continue;
                     long start = System.nanoTime();
                     db.execute("CREATE MATERIALIZED VIEW " + VIEWS[i][0] + " AS " + VIEWS[i][1]);
                     millis.get(i)[r] = (System.nanoTime() - start) / 1_000_000;
+                    if (i == 0 && which.contains("i1")) {
+                        // the side-by-side workload's index on v1, built over the view's 100k rows
+                        start = System.nanoTime();
+                        db.execute("CREATE INDEX v1_customer ON v1 (customer_id)");
+                        indexMillis[r] = (System.nanoTime() - start) / 1_000_000;
+                    }
                     db.execute("DROP MATERIALIZED VIEW " + VIEWS[i][0]);
                 }
             }
@@ -64,6 +75,11 @@ public final class ViewBuildProbe {
                 long[] m = millis.get(i).clone();
                 Arrays.sort(m);
                 System.out.printf("%s built in %s ms; median %d ms%n", VIEWS[i][0], Arrays.toString(millis.get(i)), m[rounds / 2]);
+            }
+            if (which.contains("i1") && which.contains("v1")) {
+                long[] m = indexMillis.clone();
+                Arrays.sort(m);
+                System.out.printf("i1 (index on v1) built in %s ms; median %d ms%n", Arrays.toString(indexMillis), m[rounds / 2]);
             }
         }
     }
