@@ -1,0 +1,411 @@
+package dev.tributary.storage;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.zip.CRC32C;
+
+/**
+ * A {@link Consensus} kept in one append-only log file, forced to disk before a version is
+ * acknowledged, with every retained version also in the heap (shard states are small).
+ *
+ * <p>The log is a header and then records {@code (length, CRC-32C, kind, key, seqNo, data)}: a
+ * new version or a truncation. Writers append under a lock and then force the file outside it,
+ * so commits that arrive together share one {@code fsync} (group commit). A version counts, for
+ * every reader, only once the force that covers it has returned. Opening the log replays it;
+ * a record torn by a crash at its end is cut off (it was never acknowledged), while a damaged
+ * record with more log after it is a {@link CorruptDataException}: acknowledged versions are
+ * never silently dropped. When truncations leave the log mostly dead it is rewritten (a new
+ * file forced, then renamed over the old one).
+ *
+ * <p>An exclusive lock on the file keeps a second process (or a second instance in this one)
+ * out. An I/O error while appending or forcing leaves the store failed: what reached the disk
+ * is unknown until the log is replayed, so every later call throws until it is reopened.
+ */
+public final class FileConsensus implements Consensus {
+    private static final byte[] HEADER = "TRBCONS1".getBytes(StandardCharsets.US_ASCII);
+    private static final byte VERSION = 1;
+    private static final byte TRUNCATE = 2;
+    private static final int MAX_RECORD = 64 << 20;
+    /** The log is rewritten once it is past this size and four times the bytes of what it retains. */
+    private static final long REWRITE_MIN = 1 << 20;
+
+    private final Path file;
+    private FileChannel channel;
+    /** The lock file's channel and its lock: the log itself is replaced when rewritten, the lock file never. */
+    private final FileChannel lockChannel;
+    private final FileLock fileLock;
+    private final Path lockFile;
+    /**
+     * The lock files this JVM holds. A second store on one of them is refused before it opens
+     * the file: POSIX locks belong to the process, and closing any descriptor of the file would
+     * drop the first store's lock.
+     */
+    private static final java.util.Set<Path> HELD = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Guards {@link #logs}, {@link #position}, {@link #liveBytes} and appends. */
+    private final Object lock = new Object();
+    /** Held while forcing, and while the log is rewritten; taken before {@link #lock}. */
+    private final Object syncLock = new Object();
+    private final Map<String, List<Entry>> logs = new HashMap<>();
+    private long position;
+    private long liveBytes;
+    /** Every record ending at or before this offset is on disk. */
+    private volatile long durable;
+    private volatile String failure;
+    private volatile boolean closed;
+
+    /** A retained version and where its record ends in the log. */
+    private record Entry(VersionedData version, long end, int recordBytes) {}
+
+    /** Opens (creating if needed) the log {@code consensus.log} in {@code dir}, replaying it. */
+    public FileConsensus(Path dir) {
+        this.file = dir.toAbsolutePath().resolve("consensus.log");
+        this.lockFile = file.resolveSibling("consensus.lock").normalize();
+        if (!HELD.add(lockFile)) throw inUse();
+        try {
+            Files.createDirectories(file.getParent());
+            lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            HELD.remove(lockFile);
+            throw new StorageException("cannot open the consensus log " + file + ": " + e.getMessage(), e);
+        }
+        FileLock l;
+        try {
+            l = lockChannel.tryLock();
+        } catch (OverlappingFileLockException | IOException e) {
+            l = null;
+        }
+        fileLock = l;
+        if (l == null) {
+            closeQuietly();
+            throw inUse();
+        }
+        try {
+            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            closeQuietly();
+            throw new StorageException("cannot open the consensus log " + file + ": " + e.getMessage(), e);
+        }
+        try {
+            replay();
+        } catch (IOException e) {
+            closeQuietly();
+            throw new StorageException("cannot read the consensus log " + file + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            closeQuietly();
+            throw e;
+        }
+    }
+
+    private StorageException inUse() {
+        return new StorageException("the consensus log " + file + " is in use by another process (or another store in this one); "
+                + "stop it or use another data directory");
+    }
+
+    private void replay() throws IOException {
+        long size = channel.size();
+        if (size == 0) {
+            channel.write(ByteBuffer.wrap(HEADER), 0);
+            channel.force(true);
+            FileBlob.forceDirectory(file.getParent());
+            position = HEADER.length;
+            durable = position;
+            return;
+        }
+        ByteBuffer all = ByteBuffer.allocate((int) Math.min(size, Integer.MAX_VALUE - 8));
+        while (all.hasRemaining() && channel.read(all, all.position()) > 0) { /* read it all */ }
+        all.flip();
+        byte[] header = new byte[HEADER.length];
+        if (all.remaining() < HEADER.length || !java.util.Arrays.equals(readInto(all, header), HEADER)) {
+            throw new CorruptDataException("the consensus log " + file + " does not start with Tributary's header; it is not a consensus log or is damaged");
+        }
+        long at = HEADER.length;
+        while (all.remaining() > 0) {
+            String torn = null;
+            if (all.remaining() < 8) torn = "a record header cut short";
+            int length = torn == null ? all.getInt(all.position()) : 0;
+            int crc = torn == null ? all.getInt(all.position() + 4) : 0;
+            if (torn == null && (length < 11 || length > MAX_RECORD)) torn = "a record length of " + length;
+            else if (torn == null && all.remaining() < 8 + length) torn = "a record cut short";
+            if (torn == null) {
+                CRC32C c = new CRC32C();
+                c.update(all.array(), all.position() + 8, length);
+                if ((int) c.getValue() != crc) torn = "a record whose checksum does not match";
+            }
+            if (torn != null) {
+                // Torn at the end by a crash: never acknowledged, so cut off. Anything after it
+                // means the damage is in the middle of acknowledged history.
+                long end = torn.equals("a record whose checksum does not match") ? at + 8 + length : size;
+                if (end < size) {
+                    throw new CorruptDataException("the consensus log " + file + " is damaged at byte " + at + " (" + torn + ") with "
+                            + (size - end) + " bytes after it; restore it from a backup");
+                }
+                channel.truncate(at);
+                channel.force(true);
+                break;
+            }
+            all.position(all.position() + 8);
+            byte kind = all.get();
+            int keyLength = all.getShort() & 0xFFFF;
+            byte[] keyBytes = readInto(all, new byte[keyLength]);
+            long seqNo = all.getLong();
+            byte[] data = readInto(all, new byte[length - 11 - keyLength]);
+            at += 8 + length;
+            apply(kind, new String(keyBytes, StandardCharsets.UTF_8), seqNo, data, at, 8 + length);
+        }
+        position = at;
+        durable = at;
+    }
+
+    private static byte[] readInto(ByteBuffer b, byte[] into) {
+        b.get(into);
+        return into;
+    }
+
+    private void apply(byte kind, String key, long seqNo, byte[] data, long end, int recordBytes) {
+        List<Entry> log = logs.computeIfAbsent(key, k -> new ArrayList<>());
+        if (kind == VERSION) {
+            long head = log.isEmpty() ? NO_VERSION : log.get(log.size() - 1).version.seqNo();
+            if (seqNo != head + 1 && !(log.isEmpty() && seqNo > head)) {
+                throw new CorruptDataException("the consensus log " + file + " has version " + seqNo + " of '" + key + "' after version " + head);
+            }
+            log.add(new Entry(new VersionedData(seqNo, data), end, recordBytes));
+            liveBytes += recordBytes;
+        } else if (kind == TRUNCATE) {
+            forget(log, seqNo);
+        } else {
+            throw new CorruptDataException("the consensus log " + file + " has a record of unknown kind " + kind + " for '" + key + "'");
+        }
+    }
+
+    private int forget(List<Entry> log, long below) {
+        int n = 0;
+        while (n < log.size() - 1 && log.get(n).version.seqNo() < below) n++;
+        for (int i = 0; i < n; i++) liveBytes -= log.get(i).recordBytes;
+        log.subList(0, n).clear();
+        return n;
+    }
+
+    @Override
+    public Optional<VersionedData> head(String key) {
+        Consensus.checkKey(key);
+        synchronized (lock) {
+            checkUsable();
+            List<Entry> log = logs.get(key);
+            if (log == null) return Optional.empty();
+            for (int i = log.size() - 1; i >= 0; i--) if (log.get(i).end <= durable) return Optional.of(log.get(i).version);
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public CasResult compareAndSet(String key, long expected, byte[] data) {
+        Consensus.checkKey(key);
+        if (expected < NO_VERSION) throw new IllegalArgumentException("expected sequence number " + expected + " of '" + key + "' is not a version");
+        Entry written;
+        Entry found;
+        synchronized (lock) {
+            checkUsable();
+            List<Entry> log = logs.computeIfAbsent(key, k -> new ArrayList<>());
+            found = log.isEmpty() ? null : log.get(log.size() - 1);
+            long current = found == null ? NO_VERSION : found.version.seqNo();
+            if (current != expected) {
+                written = null;
+            } else {
+                long seqNo = expected + 1;
+                byte[] copy = data.clone();
+                int recordBytes = append(VERSION, key, seqNo, copy);
+                written = new Entry(new VersionedData(seqNo, copy), position, recordBytes);
+                log.add(written);
+                liveBytes += recordBytes;
+            }
+        }
+        if (written == null) {
+            // the version found may still be on its way to disk: report it once it is there
+            if (found != null) syncTo(found.end);
+            return new CasResult.Mismatch(Optional.ofNullable(found).map(Entry::version));
+        }
+        syncTo(written.end);
+        return new CasResult.Committed(written.version.seqNo());
+    }
+
+    @Override
+    public List<VersionedData> scan(String key, long from, int limit) {
+        Consensus.checkKey(key);
+        if (limit < 0) throw new IllegalArgumentException("a scan's limit is not negative: " + limit);
+        synchronized (lock) {
+            checkUsable();
+            List<VersionedData> out = new ArrayList<>();
+            for (Entry e : logs.getOrDefault(key, List.of())) {
+                if (out.size() >= limit || e.end > durable) break;
+                if (e.version.seqNo() >= from) out.add(e.version);
+            }
+            return out;
+        }
+    }
+
+    @Override
+    public int truncate(String key, long seqNo) {
+        Consensus.checkKey(key);
+        long end;
+        int forgotten;
+        synchronized (lock) {
+            checkUsable();
+            List<Entry> log = logs.get(key);
+            long head = NO_VERSION;
+            if (log != null) for (int i = log.size() - 1; i >= 0 && head == NO_VERSION; i--) if (log.get(i).end <= durable) head = log.get(i).version.seqNo();
+            if (seqNo > head) throw new IllegalArgumentException("cannot truncate '" + key + "' below " + seqNo + ": its latest version is " + head);
+            if (log == null) return 0;
+            append(TRUNCATE, key, seqNo, new byte[0]);
+            end = position;
+            forgotten = forget(log, seqNo);
+        }
+        syncTo(end);
+        if (position > REWRITE_MIN && position > 4 * liveBytes) rewrite();
+        return forgotten;
+    }
+
+    /** Appends a record at the end of the log (not yet forced); returns its size. Under {@link #lock}. */
+    private int append(byte kind, String key, long seqNo, byte[] data) {
+        ByteBuffer record = encode(kind, key, seqNo, data);
+        int bytes = record.remaining();
+        try {
+            long at = position;
+            while (record.hasRemaining()) at += channel.write(record, at);
+            position = at;
+        } catch (IOException e) {
+            throw fail("cannot append to the consensus log " + file + ": " + e.getMessage(), e);
+        }
+        return bytes;
+    }
+
+    /** A log record: {@code (length, CRC-32C, kind, key, seqNo, data)}, the checksum over what follows it. */
+    private static ByteBuffer encode(byte kind, String key, long seqNo, byte[] data) {
+        byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
+        int length = 11 + keyBytes.length + data.length;
+        if (keyBytes.length > 0xFFFF || length > MAX_RECORD) {
+            throw new IllegalArgumentException("a consensus value is at most " + MAX_RECORD + " bytes with its key; '" + key + "' would take " + length);
+        }
+        ByteBuffer record = ByteBuffer.allocate(8 + length);
+        record.position(8);
+        record.put(kind).putShort((short) keyBytes.length).put(keyBytes).putLong(seqNo).put(data);
+        CRC32C c = new CRC32C();
+        c.update(record.array(), 8, length);
+        record.putInt(0, length).putInt(4, (int) c.getValue());
+        record.position(0);
+        return record;
+    }
+
+    /** Returns once every record ending at or before {@code end} is on disk; forces the log if none has yet. */
+    private void syncTo(long end) {
+        if (durable >= end) return;
+        synchronized (syncLock) {
+            if (durable >= end) return;
+            long target;
+            synchronized (lock) {
+                checkUsable();
+                target = position;
+            }
+            try {
+                channel.force(false);
+            } catch (IOException e) {
+                throw fail("cannot force the consensus log " + file + " to disk: " + e.getMessage(), e);
+            }
+            durable = target;
+        }
+    }
+
+    /** Writes the retained versions to a new log and renames it over the old one. */
+    private void rewrite() {
+        synchronized (syncLock) {
+            synchronized (lock) {
+                if (failure != null || closed || !(position > REWRITE_MIN && position > 4 * liveBytes) || durable < position) return;
+                Path next = file.resolveSibling(file.getFileName() + "~rewrite");
+                Map<String, List<Entry>> rewritten = new HashMap<>();
+                long at = HEADER.length;
+                long live = 0;
+                try (FileChannel out = FileChannel.open(next, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+                    out.write(ByteBuffer.wrap(HEADER), 0);
+                    for (Map.Entry<String, List<Entry>> e : logs.entrySet()) {
+                        List<Entry> entries = new ArrayList<>();
+                        for (Entry old : e.getValue()) {
+                            VersionedData v = old.version;
+                            ByteBuffer record = encode(VERSION, e.getKey(), v.seqNo(), v.data());
+                            int bytes = record.remaining();
+                            while (record.hasRemaining()) at += out.write(record, at);
+                            entries.add(new Entry(v, at, bytes));
+                            live += bytes;
+                        }
+                        if (!entries.isEmpty()) rewritten.put(e.getKey(), entries);
+                    }
+                    out.force(true);
+                    Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                    FileBlob.forceDirectory(file.getParent());
+                } catch (IOException e) {
+                    // the old log is intact unless the rename happened, and then the new one is whole
+                    throw fail("cannot rewrite the consensus log " + file + ": " + e.getMessage(), e);
+                }
+                try {
+                    FileChannel reopened = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                    channel.close();
+                    channel = reopened;
+                } catch (IOException e) {
+                    throw fail("cannot reopen the consensus log " + file + " after rewriting it: " + e.getMessage(), e);
+                }
+                logs.clear();
+                logs.putAll(rewritten);
+                position = at;
+                liveBytes = live;
+                durable = at;
+            }
+        }
+    }
+
+    private StorageException fail(String message, Exception cause) {
+        failure = message;
+        return new StorageException(message + "; the store accepts nothing more until it is reopened", cause);
+    }
+
+    private void checkUsable() {
+        if (closed) throw new IllegalStateException("the consensus log " + file + " is closed");
+        if (failure != null) throw new StorageException("the consensus log failed earlier (" + failure + "); reopen it to recover what reached the disk");
+    }
+
+    @Override
+    public void close() {
+        synchronized (syncLock) {
+            synchronized (lock) {
+                if (closed) return;
+                closed = true;
+                closeQuietly();
+            }
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            if (fileLock != null && fileLock.isValid()) fileLock.release();
+        } catch (IOException ignored) {
+            // closing the channel releases it too
+        }
+        try {
+            if (channel != null) channel.close();
+            lockChannel.close();
+        } catch (IOException ignored) {
+            // nothing more to write through them
+        }
+        HELD.remove(lockFile);
+    }
+}

@@ -1,0 +1,137 @@
+package dev.tributary.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FileConsensusTest extends ConsensusContract {
+    @TempDir
+    Path dir;
+
+    @Override
+    protected Consensus open() {
+        return new FileConsensus(dir);
+    }
+
+    private Path log() {
+        return dir.resolve("consensus.log");
+    }
+
+    @Test
+    void versionsAndTruncationsOutliveTheStore() {
+        for (int i = 0; i < 5; i++) consensus.compareAndSet("a", i - 1, bytes(i));
+        consensus.compareAndSet("b", Consensus.NO_VERSION, bytes(42));
+        consensus.truncate("a", 3);
+        consensus.close();
+        consensus = open();
+        assertThat(consensus.scan("a", 0, 10)).extracting(VersionedData::seqNo).containsExactly(3L, 4L);
+        assertThat(value(consensus.head("b").orElseThrow())).isEqualTo(42);
+        assertThat(consensus.compareAndSet("a", 4, bytes(5))).isEqualTo(new CasResult.Committed(5));
+    }
+
+    @Test
+    void aRecordTornByACrashAtTheEndIsCutOffAndWritingGoesOn() throws IOException {
+        consensus.compareAndSet("a", Consensus.NO_VERSION, bytes(1));
+        consensus.compareAndSet("a", 0, bytes(2));
+        consensus.close();
+        long whole = Files.size(log());
+        // the first bytes of a third record, as a crash in the middle of its write leaves them
+        Files.write(log(), new byte[] {0, 0, 0, 40, 1, 2, 3}, StandardOpenOption.APPEND);
+        consensus = open();
+        assertThat(consensus.head("a").orElseThrow().seqNo()).isEqualTo(1);
+        assertThat(Files.size(log())).isEqualTo(whole);
+        assertThat(consensus.compareAndSet("a", 1, bytes(3))).isEqualTo(new CasResult.Committed(2));
+        consensus.close();
+        // a whole record whose bytes did not all reach the disk: its checksum fails, and it is last
+        byte[] bytes = Files.readAllBytes(log());
+        bytes[bytes.length - 1] ^= 0x55;
+        Files.write(log(), bytes);
+        consensus = open();
+        assertThat(consensus.head("a").orElseThrow().seqNo()).isEqualTo(1);
+    }
+
+    @Test
+    void damageBeforeTheEndIsAnErrorNotSilentlyLostVersions() throws IOException {
+        consensus.compareAndSet("a", Consensus.NO_VERSION, bytes(1));
+        consensus.compareAndSet("a", 0, bytes(2));
+        consensus.close();
+        byte[] bytes = Files.readAllBytes(log());
+        bytes[8 + 8 + 3] ^= 1; // in the first record's key
+        Files.write(log(), bytes);
+        assertThatThrownBy(this::open).isInstanceOf(CorruptDataException.class).hasMessageContaining("damaged at byte 8");
+        Files.write(log(), new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9});
+        assertThatThrownBy(this::open).isInstanceOf(CorruptDataException.class).hasMessageContaining("header");
+        consensus = new MemoryConsensus(); // for tearDown
+    }
+
+    @Test
+    void aSecondStoreOnTheSameDirectoryIsRefusedInThisProcess() {
+        assertThatThrownBy(this::open).isInstanceOf(StorageException.class).hasMessageContaining("in use");
+        // and the first goes on working
+        assertThat(consensus.compareAndSet("a", Consensus.NO_VERSION, bytes(1))).isEqualTo(new CasResult.Committed(0));
+    }
+
+    @Test
+    void aSecondProcessIsRefusedWhileTheFirstHoldsTheDirectory() throws Exception {
+        assertThat(runChild()).as("child while held").isEqualTo(3);
+        consensus.close();
+        assertThat(runChild()).as("child once released").isZero();
+        consensus = open();
+        assertThat(value(consensus.head("child").orElseThrow())).isEqualTo(7);
+    }
+
+    /** Opens the store in another JVM and writes a version: 0 if it could, 3 if refused. */
+    private int runChild() throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"), Child.class.getName(), dir.toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        if (p.exitValue() == 3) assertThat(out).contains("in use");
+        return p.exitValue();
+    }
+
+    /** The other process of {@link #aSecondProcessIsRefusedWhileTheFirstHoldsTheDirectory}. */
+    public static final class Child {
+        public static void main(String[] args) {
+            try (FileConsensus c = new FileConsensus(Path.of(args[0]))) {
+                c.compareAndSet("child", Consensus.NO_VERSION, bytes(7));
+            } catch (StorageException e) {
+                System.out.println(e.getMessage());
+                System.exit(3);
+            }
+            System.exit(0);
+        }
+    }
+
+    @Test
+    void aLogMostlyOfForgottenVersionsIsRewrittenAndKeepsWhatIsRetained() throws IOException {
+        byte[] big = new byte[4096];
+        for (int i = 0; i < 600; i++) {
+            big[0] = (byte) i;
+            consensus.compareAndSet("s", i - 1, big.clone());
+        }
+        consensus.compareAndSet("t", Consensus.NO_VERSION, bytes(1));
+        long before = Files.size(log());
+        assertThat(before).isGreaterThan(2_000_000);
+        consensus.truncate("s", 598);
+        assertThat(Files.size(log())).as("rewritten").isLessThan(before / 10);
+        assertThat(consensus.scan("s", 0, 10)).extracting(VersionedData::seqNo).containsExactly(598L, 599L);
+        assertThat(consensus.compareAndSet("s", 599, bytes(9))).isEqualTo(new CasResult.Committed(600));
+        consensus.close();
+        consensus = open();
+        assertThat(consensus.scan("s", 0, 10)).extracting(VersionedData::seqNo).containsExactly(598L, 599L, 600L);
+        assertThat(value(consensus.head("s").orElseThrow())).isEqualTo(9);
+        assertThat(value(consensus.head("t").orElseThrow())).isEqualTo(1);
+        assertThat(Files.list(dir).map(p -> p.getFileName().toString())).doesNotContain("consensus.log~rewrite");
+    }
+}
