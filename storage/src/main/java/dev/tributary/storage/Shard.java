@@ -1,0 +1,363 @@
+package dev.tributary.storage;
+
+import dev.tributary.arrangements.BytesColumn;
+import dev.tributary.arrangements.Column;
+import dev.tributary.arrangements.Description;
+import dev.tributary.arrangements.LongColumn;
+import dev.tributary.arrangements.UnitColumn;
+import dev.tributary.arrangements.Updates;
+import dev.tributary.timely.Antichain;
+import dev.tributary.timely.Timestamps;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+/**
+ * A handle on a shard: the durable form of a collection, as batches of {@code (key, val, time,
+ * diff)} in {@link Blob} parts, listed by a {@link ShardState} in {@link Consensus}.
+ *
+ * <p>Every change to the state is a compare-and-set on its consensus key ({@code shard/<id>}):
+ * a handle reads the latest state, makes the next one and sets it if nothing else did in
+ * between, else starts again from what did. Appends are fenced by the writer's epoch: opening a
+ * {@link Writer} raises the epoch, and an older writer's appends fail from then on, so that two
+ * processes never both extend a shard. A part is written to the blob store before the state
+ * that refers to it, so a state never names a part that is not there; a part no state refers to
+ * (its append lost the race, or its writer crashed before the compare-and-set) is garbage,
+ * removed by {@link #collectGarbage} once its writer is fenced.
+ *
+ * <p>Reads ({@link #snapshot}) are exact at any time at or after {@code since} and before
+ * {@code upper}. Readers hold history with {@link #holdSince}: {@code since} never passes a hold.
+ *
+ * <p>A handle is safe to use from one thread at a time; handles in several threads or processes
+ * on the same stores coordinate through consensus.
+ */
+public final class Shard {
+    private final Blob blob;
+    private final Consensus consensus;
+    private final String id;
+    private final String stateKey;
+    private final int arity;
+    private long seqNo;
+    private ShardState state;
+
+    private Shard(Blob blob, Consensus consensus, String id, int arity, VersionedData head) {
+        this.blob = blob;
+        this.consensus = consensus;
+        this.id = id;
+        this.stateKey = "shard/" + id;
+        this.arity = arity;
+        adopt(head);
+    }
+
+    /**
+     * The shard {@code id} (made, empty, if it has never been written) with times of
+     * {@code arity} coordinates. Ids are made of {@code [A-Za-z0-9._-]}.
+     */
+    public static Shard open(Blob blob, Consensus consensus, String id, int arity) {
+        if (id == null || id.isEmpty() || id.contains("/") || id.startsWith(".")) {
+            throw new IllegalArgumentException("a shard id is a non-empty name of [A-Za-z0-9._-] not starting with '.'; got '" + id + "'");
+        }
+        Blob.checkKey(id);
+        String key = "shard/" + id;
+        Optional<VersionedData> head = consensus.head(key);
+        if (head.isEmpty()) {
+            CasResult made = consensus.compareAndSet(key, Consensus.NO_VERSION, ShardState.initial(id, arity).encode());
+            head = made instanceof CasResult.Mismatch m ? m.current() : consensus.head(key);
+        }
+        VersionedData v = head.orElseThrow(() -> new StorageException("shard '" + id + "' has no state after it was made"));
+        Shard shard = new Shard(blob, consensus, id, arity, v);
+        if (shard.state.arity() != arity) {
+            throw new IllegalArgumentException("shard '" + id + "' has times of arity " + shard.state.arity() + ", not " + arity);
+        }
+        return shard;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    /** The latest state, read from consensus. */
+    public ShardState state() {
+        consensus.head(stateKey).ifPresent(this::adopt);
+        return state;
+    }
+
+    private void adopt(VersionedData v) {
+        ShardState s = ShardState.decode(v.data(), "the state of shard '" + id + "' (version " + v.seqNo() + ")");
+        if (!s.shard().equals(id)) throw new CorruptDataException("the state under '" + stateKey + "' is that of shard '" + s.shard() + "'");
+        seqNo = v.seqNo();
+        state = s;
+    }
+
+    /**
+     * Sets the state {@code change} makes of the latest one, retrying from whatever another
+     * handle set in between; {@code change} returns {@code null} to give up (the state it saw is
+     * then {@link #state}).
+     */
+    private ShardState update(UnaryOperator<ShardState> change) {
+        while (true) {
+            ShardState next = change.apply(state);
+            if (next == null) return null;
+            CasResult r = consensus.compareAndSet(stateKey, seqNo, next.encode());
+            switch (r) {
+                case CasResult.Committed c -> {
+                    seqNo = c.seqNo();
+                    state = next;
+                    return next;
+                }
+                case CasResult.Mismatch m -> adopt(m.current().orElseThrow(() -> new StorageException("the state of shard '" + id + "' is gone from consensus")));
+            }
+        }
+    }
+
+    /** Opens the writer of this shard, fencing every writer opened before it. */
+    public Writer openWriter() {
+        ShardState s = update(st -> st.withWriterEpoch(st.writerEpoch() + 1));
+        return new Writer(s.writerEpoch());
+    }
+
+    /** What {@link Writer#compareAndAppend} did. */
+    public sealed interface AppendResult {
+        /** The updates are durable; the shard's upper is the append's new upper. */
+        record Appended(ShardState state) implements AppendResult {}
+
+        /** Nothing was appended: the shard's upper is {@code current}, not the one expected. */
+        record UpperMismatch(Antichain current) implements AppendResult {}
+
+        /** Nothing was appended: a newer writer (of epoch {@code current}) has been opened. */
+        record Fenced(long current) implements AppendResult {}
+    }
+
+    /** The one writer that may extend the shard, until a newer one is opened. */
+    public final class Writer {
+        private final long epoch;
+
+        private Writer(long epoch) {
+            this.epoch = epoch;
+        }
+
+        public long epoch() {
+            return epoch;
+        }
+
+        /**
+         * Appends {@code updates}, all at times in {@code [expectedUpper, newUpper)}, if the
+         * shard's upper is {@code expectedUpper}; the shard's upper is then {@code newUpper}.
+         * Returns once the updates are durable, or says why nothing was appended.
+         */
+        public AppendResult compareAndAppend(Updates updates, Antichain expectedUpper, Antichain newUpper) {
+            if (updates.arity() != arity || expectedUpper.arity() != arity || newUpper.arity() != arity) {
+                throw new IllegalArgumentException("shard '" + id + "' has times of arity " + arity + "; the append's are " + updates.arity());
+            }
+            if (!expectedUpper.dominates(newUpper) || expectedUpper.equals(newUpper)) {
+                throw new IllegalArgumentException("an append to shard '" + id + "' must move its upper forward: " + expectedUpper + " to " + newUpper);
+            }
+            long[] times = updates.times();
+            long[] t = new long[arity];
+            for (int i = 0; i < updates.size(); i++) {
+                System.arraycopy(times, i * arity, t, 0, arity);
+                if (!expectedUpper.lessEqual(t) || newUpper.lessEqual(t)) {
+                    throw new IllegalArgumentException("an update at " + Timestamps.toString(t) + " is outside the append's [" + expectedUpper + ", " + newUpper
+                            + ") to shard '" + id + "'");
+                }
+            }
+            List<PartMeta> parts = new ArrayList<>();
+            if (updates.size() > 0) {
+                byte[] bytes = PartCodec.encode(updates);
+                String key = "shards/" + id + "/e" + epoch + "-" + UUID.randomUUID();
+                blob.put(key, bytes);
+                parts.add(new PartMeta(key, bytes.length, FileBlob.crc(bytes, bytes.length), updates.size()));
+            }
+            AppendResult[] refused = new AppendResult[1];
+            ShardState done = update(s -> {
+                if (s.writerEpoch() != epoch) {
+                    refused[0] = new AppendResult.Fenced(s.writerEpoch());
+                    return null;
+                }
+                if (!s.upper().equals(expectedUpper)) {
+                    refused[0] = new AppendResult.UpperMismatch(s.upper());
+                    return null;
+                }
+                return s.withBatch(new BatchMeta(new Description(expectedUpper, newUpper, s.since()), parts));
+            });
+            if (done != null) return new AppendResult.Appended(done);
+            // no state refers to the part: it is this writer's to remove
+            for (PartMeta p : parts) blob.delete(p.key());
+            return refused[0];
+        }
+    }
+
+    /**
+     * The shard's contents at {@code asOf}: every update at a time {@code <= asOf}, at time
+     * {@code asOf}, with the diffs of equal records added up (records that add to zero left
+     * out), ordered by key and value. {@code asOf} must be at or after {@code since} (history
+     * before it is no longer exact) and before {@code upper} (the shard is complete there).
+     */
+    public Updates snapshot(long[] asOf) {
+        ShardState s = state();
+        if (asOf.length != arity) throw new IllegalArgumentException("shard '" + id + "' has times of arity " + arity + "; asked as of " + Timestamps.toString(asOf));
+        if (!s.since().lessEqual(asOf)) {
+            throw new IllegalArgumentException("shard '" + id + "' is not readable as of " + Timestamps.toString(asOf) + ": its history is compacted up to " + s.since());
+        }
+        if (s.upper().lessEqual(asOf)) {
+            throw new IllegalArgumentException("shard '" + id + "' is not complete at " + Timestamps.toString(asOf) + ": it is written up to " + s.upper());
+        }
+        Map<ByteBuffer, long[]> totals = new HashMap<>();
+        byte[] kinds = null;
+        for (BatchMeta b : s.batches()) {
+            for (PartMeta p : b.parts()) {
+                Updates u = read(p);
+                byte[] k = {kind(u.keys()), kind(u.vals())};
+                if (kinds == null) kinds = k;
+                else if (kinds[0] != k[0] || kinds[1] != k[1]) throw new CorruptDataException("shard '" + id + "': part '" + p.key() + "' has columns of other kinds than its other parts");
+                long[] times = u.times();
+                long[] t = new long[arity];
+                for (int i = 0; i < u.size(); i++) {
+                    System.arraycopy(times, i * arity, t, 0, arity);
+                    if (!Timestamps.lessEqual(t, asOf)) continue;
+                    totals.computeIfAbsent(record(u, i), x -> new long[1])[0] += u.diff(i);
+                }
+            }
+        }
+        TreeMap<ByteBuffer, Long> sorted = new TreeMap<>();
+        for (Map.Entry<ByteBuffer, long[]> e : totals.entrySet()) if (e.getValue()[0] != 0) sorted.put(e.getKey(), e.getValue()[0]);
+        byte keyKind = kinds == null ? KIND_BYTES : kinds[0];
+        byte valKind = kinds == null ? KIND_UNIT : kinds[1];
+        Updates out = new Updates(column(keyKind), column(valKind), arity, Math.max(1, sorted.size()));
+        for (Map.Entry<ByteBuffer, Long> e : sorted.entrySet()) {
+            ByteBuffer r = e.getKey().duplicate();
+            append(out.keys(), keyKind, r);
+            append(out.vals(), valKind, r);
+            out.push(asOf, e.getValue());
+        }
+        return out;
+    }
+
+    /** Reads and checks a part: it must be there, of the size and checksum the state recorded. */
+    private Updates read(PartMeta p) {
+        String where = "shard '" + id + "': part '" + p.key() + "'";
+        byte[] bytes = blob.get(p.key()).orElseThrow(() -> new CorruptDataException(where + " is missing from blob storage"));
+        if (bytes.length != p.bytes() || FileBlob.crc(bytes, bytes.length) != p.crc32c()) {
+            throw new CorruptDataException(where + " is not the part the shard's state recorded (" + bytes.length + " bytes, " + p.bytes() + " recorded, or another checksum)");
+        }
+        Updates u = PartCodec.decode(bytes, where);
+        if (u.size() != p.records() || u.arity() != arity) throw new CorruptDataException(where + " holds " + u.size() + " updates of arity " + u.arity() + ", recorded " + p.records());
+        return u;
+    }
+
+    private static final byte KIND_UNIT = 0;
+    private static final byte KIND_LONG = 1;
+    private static final byte KIND_BYTES = 2;
+
+    private static byte kind(Column c) {
+        return c instanceof UnitColumn ? KIND_UNIT : c instanceof LongColumn ? KIND_LONG : KIND_BYTES;
+    }
+
+    private static Column column(byte kind) {
+        return kind == KIND_UNIT ? new UnitColumn() : kind == KIND_LONG ? new LongColumn() : new BytesColumn();
+    }
+
+    /** Record {@code i}'s key and value as one byte string, each byte string with its length first. */
+    private static ByteBuffer record(Updates u, int i) {
+        byte[] k = bytesOf(u.keys(), i);
+        byte[] v = bytesOf(u.vals(), i);
+        return ByteBuffer.allocate(8 + k.length + v.length).putInt(k.length).put(k).putInt(v.length).put(v).flip();
+    }
+
+    private static byte[] bytesOf(Column c, int i) {
+        return switch (c) {
+            case UnitColumn u -> new byte[0];
+            case LongColumn l -> ByteBuffer.allocate(8).putLong(l.getLong(i)).array();
+            case BytesColumn b -> b.getBytes(i);
+            default -> throw new IllegalStateException("parts hold no " + c.getClass().getSimpleName());
+        };
+    }
+
+    private static void append(Column c, byte kind, ByteBuffer r) {
+        byte[] bytes = new byte[r.getInt()];
+        r.get(bytes);
+        switch (kind) {
+            case KIND_UNIT -> ((UnitColumn) c).add();
+            case KIND_LONG -> ((LongColumn) c).add(ByteBuffer.wrap(bytes).getLong());
+            default -> ((BytesColumn) c).add(bytes);
+        }
+    }
+
+    /**
+     * Holds the shard's history from {@code hold} on for {@code reader} (moving its hold if it
+     * has one): {@code since} will not pass it. The hold must be at or after {@code since}.
+     */
+    public void holdSince(String reader, Antichain hold) {
+        update(s -> {
+            if (!s.since().dominates(hold)) {
+                throw new IllegalArgumentException("reader '" + reader + "' cannot hold shard '" + id + "' from " + hold + ": its history is compacted up to " + s.since());
+            }
+            Map<String, Antichain> readers = new TreeMap<>(s.readers());
+            readers.put(reader, hold);
+            return s.withReaders(readers);
+        });
+    }
+
+    /** Lets go of {@code reader}'s hold, if it has one. */
+    public void releaseHold(String reader) {
+        update(s -> {
+            if (!s.readers().containsKey(reader)) return null;
+            Map<String, Antichain> readers = new TreeMap<>(s.readers());
+            readers.remove(reader);
+            return s.withReaders(readers);
+        });
+    }
+
+    /**
+     * Moves {@code since} forward to {@code target}, which must not pass any reader's hold:
+     * reads before it are no longer promised (and compaction may fold that history). Returns
+     * the state it leaves.
+     */
+    public ShardState advanceSince(Antichain target) {
+        ShardState moved = update(s -> {
+            if (!s.since().dominates(target)) throw new IllegalArgumentException("shard '" + id + "''s since cannot go back from " + s.since() + " to " + target);
+            for (Map.Entry<String, Antichain> r : s.readers().entrySet()) {
+                if (!target.dominates(r.getValue())) {
+                    throw new IllegalArgumentException("shard '" + id + "''s since cannot pass reader '" + r.getKey() + "''s hold at " + r.getValue() + " (asked " + target + ")");
+                }
+            }
+            return s.since().equals(target) ? null : s.withSince(target);
+        });
+        return moved != null ? moved : state;
+    }
+
+    /**
+     * Removes the parts under this shard's prefix that no state refers to and that no writer
+     * can still refer to (written by a fenced writer); returns how many.
+     */
+    public int collectGarbage() {
+        ShardState s = state();
+        Set<String> referenced = new HashSet<>();
+        for (BatchMeta b : s.batches()) for (PartMeta p : b.parts()) referenced.add(p.key());
+        String prefix = "shards/" + id + "/e";
+        int removed = 0;
+        for (String key : blob.list(prefix)) {
+            if (referenced.contains(key)) continue;
+            int dash = key.indexOf('-', prefix.length());
+            long epoch;
+            try {
+                epoch = Long.parseLong(key.substring(prefix.length(), dash < 0 ? key.length() : dash));
+            } catch (NumberFormatException e) {
+                continue; // not a part this shard wrote
+            }
+            if (epoch < s.writerEpoch()) {
+                blob.delete(key);
+                removed++;
+            }
+        }
+        return removed;
+    }
+}
