@@ -134,4 +134,65 @@ class FileConsensusTest extends ConsensusContract {
         assertThat(value(consensus.head("t").orElseThrow())).isEqualTo(1);
         assertThat(Files.list(dir).map(p -> p.getFileName().toString())).doesNotContain("consensus.log~rewrite");
     }
+
+    /** Commits that arrive while a force is pending share it: eight writers, one force. */
+    @Test
+    void commitsThatArriveTogetherShareOneForce() throws Exception {
+        consensus.close();
+        int writers = 8;
+        FileConsensus[] log = new FileConsensus[1];
+        // the first force waits until every writer has appended: then it covers them all
+        log[0] = new FileConsensus(dir, () -> {
+            while (log[0].appended() < writers) Thread.onSpinWait();
+        });
+        consensus = log[0];
+        long before = log[0].forces();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(writers);
+        try {
+            List<java.util.concurrent.Future<CasResult>> results = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                String key = "shard/w" + w;
+                results.add(pool.submit(() -> log[0].compareAndSet(key, Consensus.NO_VERSION, bytes(1))));
+            }
+            for (var r : results) assertThat(r.get(60, TimeUnit.SECONDS)).isEqualTo(new CasResult.Committed(0));
+        } finally {
+            pool.shutdown();
+        }
+        assertThat(log[0].forces() - before).isEqualTo(1);
+    }
+
+    /**
+     * Writers waiting for their commit's force while truncations rewrite the log: a rewrite once
+     * made the log's offsets smaller than those waited for, and the waiters never returned.
+     */
+    @Test
+    void writersKeepCommittingWhileTheLogIsRewritten() throws Exception {
+        int writers = 4;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(writers);
+        long[] sizes = new long[1];
+        try {
+            List<java.util.concurrent.Future<Integer>> done = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                String key = "shard/w" + w;
+                done.add(pool.submit(() -> {
+                    byte[] value = new byte[4096];
+                    for (int i = 0; i < 400; i++) {
+                        value[0] = (byte) i;
+                        assertThat(consensus.compareAndSet(key, i - 1, value.clone())).isEqualTo(new CasResult.Committed(i));
+                        if (i % 50 == 49) consensus.truncate(key, i);
+                    }
+                    return 400;
+                }));
+            }
+            for (var d : done) assertThat(d.get(120, TimeUnit.SECONDS)).isEqualTo(400);
+            sizes[0] = Files.size(log());
+        } finally {
+            pool.shutdownNow();
+        }
+        // 6.5 MB of versions were written; a log that was never rewritten would hold them all
+        assertThat(sizes[0]).isLessThan(3_000_000);
+        consensus.close();
+        consensus = open();
+        for (int w = 0; w < writers; w++) assertThat(consensus.head("shard/w" + w).orElseThrow().seqNo()).isEqualTo(399);
+    }
 }
