@@ -7,7 +7,7 @@ import dev.tributary.timely.Antichain;
  * product partial order, lexicographic comparison for sorting, and advancing a time by a frontier
  * (logical compaction).
  */
-final class Times {
+public final class Times {
     private Times() {}
 
     static int compare(long[] a, int ai, long[] b, int bi, int arity) {
@@ -44,9 +44,10 @@ final class Times {
     /**
      * Replaces the time at {@code t[off..]} by the least time that compares to every time
      * {@code >= since} as the original did: the meet over {@code f} in {@code since} of
-     * {@code t join f}. An empty frontier leaves the time as it is.
+     * {@code t join f}. An empty frontier leaves the time as it is. {@code scratch} has room for a
+     * time (a shard's compaction advances its updates with it).
      */
-    static void advance(long[] t, int off, Antichain since, long[] scratch) {
+    public static void advance(long[] t, int off, Antichain since, long[] scratch) {
         int n = since.size();
         if (n == 0) return;
         int arity = since.arity();

@@ -202,7 +202,26 @@ public final class Shard {
      * before it is no longer exact) and before {@code upper} (the shard is complete there).
      */
     public Updates snapshot(long[] asOf) {
-        ShardState s = state();
+        for (int attempt = 0; ; attempt++) {
+            long seen = seqNo;
+            try {
+                return snapshotOf(state(), asOf);
+            } catch (PartGone e) {
+                // compaction replaced the batch after this read's state was taken: read the new one
+                state();
+                if (seqNo == seen || attempt >= 100) throw new CorruptDataException(e.getMessage());
+            }
+        }
+    }
+
+    /** A part the state named and the blob store no longer has: gone to compaction, or lost. */
+    private static final class PartGone extends RuntimeException {
+        PartGone(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private Updates snapshotOf(ShardState s, long[] asOf) {
         if (asOf.length != arity) throw new IllegalArgumentException("shard '" + id + "' has times of arity " + arity + "; asked as of " + Timestamps.toString(asOf));
         if (!s.since().lessEqual(asOf)) {
             throw new IllegalArgumentException("shard '" + id + "' is not readable as of " + Timestamps.toString(asOf) + ": its history is compacted up to " + s.since());
@@ -244,7 +263,7 @@ public final class Shard {
     /** Reads and checks a part: it must be there, of the size and checksum the state recorded. */
     private Updates read(PartMeta p) {
         String where = "shard '" + id + "': part '" + p.key() + "'";
-        byte[] bytes = blob.get(p.key()).orElseThrow(() -> new CorruptDataException(where + " is missing from blob storage"));
+        byte[] bytes = blob.get(p.key()).orElseThrow(() -> new PartGone(where + " is missing from blob storage"));
         if (bytes.length != p.bytes() || FileBlob.crc(bytes, bytes.length) != p.crc32c()) {
             throw new CorruptDataException(where + " is not the part the shard's state recorded (" + bytes.length + " bytes, " + p.bytes() + " recorded, or another checksum)");
         }
@@ -289,6 +308,107 @@ public final class Shard {
             case KIND_LONG -> ((LongColumn) c).add(ByteBuffer.wrap(bytes).getLong());
             default -> ((BytesColumn) c).add(bytes);
         }
+    }
+
+    /**
+     * Merges batches as a spine does: while the newest batch holds at least half as many updates
+     * as the one before it, the two become one, their updates advanced to the shard's since and
+     * added up (history before since folded, updates that cancel dropped). Batches then shrink
+     * geometrically from the oldest, a shard holds O(log n) of them, and an update is rewritten
+     * O(log n) times. The merged parts are deleted once the state no longer names them (a read
+     * that finds one gone starts again from the new state). Returns how many merges were made.
+     */
+    public int compact() {
+        int merges = 0;
+        while (true) {
+            ShardState s = state();
+            List<BatchMeta> bs = s.batches();
+            int n = bs.size();
+            if (n < 2) return merges;
+            BatchMeta older = bs.get(n - 2);
+            BatchMeta newer = bs.get(n - 1);
+            if (older.records() > 2 * newer.records() && !older.parts().isEmpty()) return merges;
+            if (!merge(n - 2, older, newer)) return merges;
+            merges++;
+        }
+    }
+
+    /** Replaces batches {@code at} and {@code at + 1} by one; false if the state no longer has them there. */
+    private boolean merge(int at, BatchMeta older, BatchMeta newer) {
+        if (older.parts().isEmpty() || newer.parts().isEmpty()) {
+            // one side holds nothing: the other's parts cover both intervals as they are
+            BatchMeta full = older.parts().isEmpty() ? newer : older;
+            return replace(older, newer, new BatchMeta(new Description(older.description().lower(), newer.description().upper(), full.description().since()), full.parts()), List.of());
+        }
+        Antichain since = state.since();
+        Map<ByteBuffer, long[]> totals = new HashMap<>();
+        byte[] kind = null;
+        long[] scratch = new long[arity];
+        for (BatchMeta b : List.of(older, newer)) {
+            for (PartMeta p : b.parts()) {
+                Updates u;
+                try {
+                    u = read(p);
+                } catch (PartGone e) {
+                    return false; // another compaction merged these first
+                }
+                byte[] k = {kind(u.keys()), kind(u.vals())};
+                if (kind == null) kind = k;
+                long[] times = u.times();
+                for (int i = 0; i < u.size(); i++) {
+                    long[] t = java.util.Arrays.copyOfRange(times, i * arity, (i + 1) * arity);
+                    dev.tributary.arrangements.Times.advance(t, 0, since, scratch);
+                    ByteBuffer r = record(u, i);
+                    ByteBuffer keyed = ByteBuffer.allocate(r.remaining() + 8 * arity);
+                    for (long c : t) keyed.putLong(c);
+                    keyed.put(r).flip();
+                    totals.computeIfAbsent(keyed, x -> new long[1])[0] += u.diff(i);
+                }
+            }
+        }
+        List<PartMeta> parts = new ArrayList<>();
+        TreeMap<ByteBuffer, Long> sorted = new TreeMap<>();
+        for (Map.Entry<ByteBuffer, long[]> e : totals.entrySet()) if (e.getValue()[0] != 0) sorted.put(e.getKey(), e.getValue()[0]);
+        if (!sorted.isEmpty()) {
+            Updates merged = new Updates(column(kind[0]), column(kind[1]), arity, sorted.size());
+            long[] t = new long[arity];
+            for (Map.Entry<ByteBuffer, Long> e : sorted.entrySet()) {
+                ByteBuffer r = e.getKey().duplicate();
+                for (int k = 0; k < arity; k++) t[k] = r.getLong();
+                append(merged.keys(), kind[0], r);
+                append(merged.vals(), kind[1], r);
+                merged.push(t, e.getValue());
+            }
+            byte[] bytes = PartCodec.encode(merged);
+            String key = "shards/" + id + "/c-" + UUID.randomUUID();
+            blob.put(key, bytes);
+            parts.add(new PartMeta(key, bytes.length, FileBlob.crc(bytes, bytes.length), merged.size()));
+        }
+        BatchMeta replacement = new BatchMeta(new Description(older.description().lower(), newer.description().upper(), since), parts);
+        return replace(older, newer, replacement, parts);
+    }
+
+    /**
+     * Sets a state with {@code older} and {@code newer} (still adjacent) replaced by
+     * {@code replacement}, then deletes the parts only they named; if they are no longer there,
+     * deletes {@code made} (the replacement's new parts) instead and returns false.
+     */
+    private boolean replace(BatchMeta older, BatchMeta newer, BatchMeta replacement, List<PartMeta> made) {
+        ShardState done = update(s -> {
+            List<BatchMeta> bs = s.batches();
+            int i = bs.indexOf(older);
+            if (i < 0 || i + 1 >= bs.size() || !bs.get(i + 1).equals(newer)) return null;
+            List<BatchMeta> next = new ArrayList<>(bs);
+            next.set(i, replacement);
+            next.remove(i + 1);
+            return s.withBatches(next);
+        });
+        if (done == null) {
+            for (PartMeta p : made) blob.delete(p.key());
+            return false;
+        }
+        for (BatchMeta b : List.of(older, newer)) for (PartMeta p : b.parts()) if (!replacement.parts().contains(p)) blob.delete(p.key());
+        return true;
     }
 
     /**
@@ -342,6 +462,7 @@ public final class Shard {
         ShardState s = state();
         Set<String> referenced = new HashSet<>();
         for (BatchMeta b : s.batches()) for (PartMeta p : b.parts()) referenced.add(p.key());
+        // compaction's parts (c-...) are removed by the compaction that made them if unused
         String prefix = "shards/" + id + "/e";
         int removed = 0;
         for (String key : blob.list(prefix)) {

@@ -67,6 +67,11 @@ public record ShardState(String shard, int arity, long writerEpoch, Antichain si
         return new ShardState(shard, arity, writerEpoch, since, batch.description().upper(), next, readers);
     }
 
+    /** This state with its batches replaced by {@code next}, which must cover the same times. */
+    ShardState withBatches(List<BatchMeta> next) {
+        return new ShardState(shard, arity, writerEpoch, since, upper, next, readers);
+    }
+
     ShardState withWriterEpoch(long epoch) {
         return new ShardState(shard, arity, epoch, since, upper, batches, readers);
     }
