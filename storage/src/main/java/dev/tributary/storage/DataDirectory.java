@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,12 +81,7 @@ public final class DataDirectory implements AutoCloseable {
         } catch (IOException e) {
             throw new StorageException("cannot open the lock of the data directory " + path + ": " + e.getMessage(), e);
         }
-        FileLock lock;
-        try {
-            lock = channel.tryLock();
-        } catch (OverlappingFileLockException | IOException e) {
-            lock = null;
-        }
+        FileLock lock = Locks.tryExclusive(channel);
         if (lock == null) {
             String holder = holder(channel);
             closeQuietly(channel);

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,12 +105,7 @@ public final class FileConsensus implements Consensus {
             HELD.remove(lockFile);
             throw new StorageException("cannot open the consensus log " + file + ": " + e.getMessage(), e);
         }
-        FileLock l;
-        try {
-            l = lockChannel.tryLock();
-        } catch (OverlappingFileLockException | IOException e) {
-            l = null;
-        }
+        FileLock l = Locks.tryExclusive(lockChannel);
         fileLock = l;
         if (l == null) {
             closeQuietly();
