@@ -34,6 +34,9 @@ public interface Consensus extends AutoCloseable {
     /** Up to {@code limit} versions of {@code key} from sequence number {@code from} on, in order. */
     List<VersionedData> scan(String key, long from, int limit);
 
+    /** The keys that have a version and start with {@code prefix}, in ascending order. */
+    List<String> keys(String prefix);
+
     /**
      * Forgets the versions of {@code key} below {@code seqNo}, which must be at most the latest
      * one's; returns how many were forgotten.

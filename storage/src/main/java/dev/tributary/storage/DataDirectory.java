@@ -50,7 +50,19 @@ public final class DataDirectory implements AutoCloseable {
 
     /** Opens (making it if it is missing or empty) the data directory at {@code dir}. */
     public static DataDirectory open(Path dir) {
+        return open(dir, true);
+    }
+
+    /** Opens the data directory at {@code dir}, which must exist: a tool that only reads never makes one. */
+    public static DataDirectory openExisting(Path dir) {
+        return open(dir, false);
+    }
+
+    private static DataDirectory open(Path dir, boolean make) {
         Path path = dir.toAbsolutePath().normalize();
+        if (!make && !Files.exists(path.resolve("FORMAT"))) {
+            throw new StorageException("there is no Tributary data directory at " + path + (Files.isDirectory(path) ? " (it has no FORMAT)" : ""));
+        }
         if (!HELD.add(path)) throw inUse(path, "this process");
         try {
             return openHeld(path);

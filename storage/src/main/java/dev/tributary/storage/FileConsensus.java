@@ -288,6 +288,19 @@ public final class FileConsensus implements Consensus {
     }
 
     @Override
+    public List<String> keys(String prefix) {
+        synchronized (lock) {
+            checkUsable();
+            List<String> out = new ArrayList<>();
+            for (Map.Entry<String, List<Entry>> e : logs.entrySet()) {
+                if (e.getKey().startsWith(prefix) && !e.getValue().isEmpty() && e.getValue().get(0).end <= durable) out.add(e.getKey());
+            }
+            out.sort(null);
+            return out;
+        }
+    }
+
+    @Override
     public int truncate(String key, long seqNo) {
         Consensus.checkKey(key);
         long end;

@@ -41,6 +41,15 @@ public final class MemoryConsensus implements Consensus {
     }
 
     @Override
+    public synchronized List<String> keys(String prefix) {
+        checkOpen();
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, List<VersionedData>> e : versions.entrySet()) if (e.getKey().startsWith(prefix) && !e.getValue().isEmpty()) out.add(e.getKey());
+        out.sort(null);
+        return out;
+    }
+
+    @Override
     public synchronized int truncate(String key, long seqNo) {
         checkOpen();
         long head = head(key).map(VersionedData::seqNo).orElse(NO_VERSION);

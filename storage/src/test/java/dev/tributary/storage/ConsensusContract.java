@@ -133,6 +133,16 @@ abstract class ConsensusContract {
     }
 
     @Test
+    void listsTheKeysThatHaveVersions() {
+        for (String k : List.of("shard/b", "shard/a", "catalog", "shard/c")) consensus.compareAndSet(k, Consensus.NO_VERSION, bytes(1));
+        consensus.compareAndSet("shard/a", 0, bytes(2));
+        consensus.truncate("shard/a", 1);
+        assertThat(consensus.keys("shard/")).containsExactly("shard/a", "shard/b", "shard/c");
+        assertThat(consensus.keys("")).containsExactly("catalog", "shard/a", "shard/b", "shard/c");
+        assertThat(consensus.keys("none")).isEmpty();
+    }
+
+    @Test
     void theStoreKeepsItsOwnCopy() {
         byte[] data = bytes(5);
         consensus.compareAndSet("s", Consensus.NO_VERSION, data);

@@ -69,6 +69,16 @@ class DataDirectoryTest {
     }
 
     @Test
+    void openingAnExistingDirectoryNeverMakesOne() {
+        assertThatThrownBy(() -> DataDirectory.openExisting(dir.resolve("nothing"))).isInstanceOf(StorageException.class)
+                .hasMessageContaining("there is no Tributary data directory");
+        assertThat(Files.exists(dir.resolve("nothing"))).isFalse();
+        assertThatThrownBy(() -> DataDirectory.openExisting(dir)).isInstanceOf(StorageException.class).hasMessageContaining("no FORMAT");
+        DataDirectory.open(dir).close();
+        DataDirectory.openExisting(dir).close();
+    }
+
+    @Test
     void anotherFormatIsRefused() throws Exception {
         Files.writeString(dir.resolve("FORMAT"), "tributary-data 99\n");
         assertThatThrownBy(() -> DataDirectory.open(dir)).isInstanceOf(StorageException.class).hasMessageContaining("tributary-data 99");

@@ -1,0 +1,96 @@
+package dev.tributary.storage;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code bin/tributary check --data DIR}: reads everything a data directory holds and says
+ * whether it is whole. Opening the consensus log checks every record's checksum; then every
+ * shard's state is decoded and checked, and every part it names is read, its size and checksum
+ * compared with what the state recorded and its updates decoded. Parts no state names are
+ * listed (an append a crash cut short leaves one; they are not errors). The server must be
+ * stopped: the directory is held by one process at a time.
+ */
+public final class StorageCheck {
+    private StorageCheck() {}
+
+    /** What a check found: the problems (empty: the data is whole), and what it read. */
+    public record Report(List<String> problems, int shards, int parts, long bytes, List<String> unreferenced) {
+        public boolean whole() {
+            return problems.isEmpty();
+        }
+    }
+
+    /** Checks the stores of {@code dir}. */
+    public static Report check(DataDirectory dir) {
+        return check(dir.blob(), dir.consensus());
+    }
+
+    static Report check(Blob blob, Consensus consensus) {
+        List<String> problems = new ArrayList<>();
+        Set<String> referenced = new HashSet<>();
+        int shards = 0;
+        int parts = 0;
+        long bytes = 0;
+        for (String key : consensus.keys("shard/")) {
+            shards++;
+            VersionedData v = consensus.head(key).orElseThrow();
+            ShardState state;
+            try {
+                state = ShardState.decode(v.data(), "the state of '" + key + "' (version " + v.seqNo() + ")");
+            } catch (CorruptDataException e) {
+                problems.add(e.getMessage());
+                continue;
+            }
+            for (BatchMeta b : state.batches()) {
+                for (PartMeta p : b.parts()) {
+                    referenced.add(p.key());
+                    parts++;
+                    String where = "shard '" + state.shard() + "': part '" + p.key() + "'";
+                    try {
+                        byte[] data = blob.get(p.key()).orElse(null);
+                        if (data == null) {
+                            problems.add(where + " is missing from blob storage");
+                            continue;
+                        }
+                        bytes += data.length;
+                        if (data.length != p.bytes() || FileBlob.crc(data, data.length) != p.crc32c()) {
+                            problems.add(where + " is not the part the state recorded (" + data.length + " bytes, " + p.bytes() + " recorded, or another checksum)");
+                            continue;
+                        }
+                        if (PartCodec.decode(data, where).size() != p.records()) problems.add(where + " does not hold the " + p.records() + " updates recorded");
+                    } catch (CorruptDataException e) {
+                        problems.add(e.getMessage());
+                    }
+                }
+            }
+        }
+        List<String> unreferenced = new ArrayList<>();
+        for (String key : blob.list("shards/")) if (!referenced.contains(key)) unreferenced.add(key);
+        return new Report(problems, shards, parts, bytes, unreferenced);
+    }
+
+    /** {@code check --data DIR}: prints the report; exits 0 when the data is whole, 1 when not, 2 on a usage error. */
+    public static void main(String[] args) {
+        if (args.length != 2 || !args[0].equals("--data")) {
+            System.err.println("usage: tributary check --data DIR");
+            System.exit(2);
+        }
+        Report r;
+        try (DataDirectory dir = DataDirectory.openExisting(Path.of(args[1]))) {
+            r = check(dir);
+        } catch (StorageException e) {
+            System.err.println("tributary check: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        for (String p : r.problems()) System.out.println("ERROR: " + p);
+        for (String u : r.unreferenced()) System.out.println("note: blob '" + u + "' is named by no shard (left by an interrupted append or compaction)");
+        System.out.printf("%s: %d shards, %d parts, %d bytes checked; %d problems, %d unreferenced blobs%n",
+                r.whole() ? "whole" : "DAMAGED", r.shards(), r.parts(), r.bytes(), r.problems().size(), r.unreferenced().size());
+        System.exit(r.whole() ? 0 : 1);
+    }
+}
