@@ -75,10 +75,11 @@ public final class DataDirectory implements AutoCloseable {
     private static DataDirectory openHeld(Path path) {
         Path format = path.resolve("FORMAT");
         try {
-            Files.createDirectories(path);
+            FileBlob.createDirectoriesDurably(path);
             if (!Files.exists(format)) {
                 try (Stream<Path> entries = Files.list(path)) {
-                    if (entries.anyMatch(p -> !p.getFileName().toString().equals("LOCK"))) {
+                    // LOCK and FORMAT~ are what a first open that crashed leaves
+                    if (entries.anyMatch(p -> !p.getFileName().toString().equals("LOCK") && !p.getFileName().toString().equals("FORMAT~"))) {
                         throw new StorageException(path + " is not a Tributary data directory (it has files and no FORMAT); "
                                 + "give --data an empty or new directory, or the one Tributary made");
                     }
@@ -107,7 +108,7 @@ public final class DataDirectory implements AutoCloseable {
                 }
             } else {
                 Path tmp = path.resolve("FORMAT~");
-                Files.writeString(tmp, FORMAT_LINE + "\n", StandardCharsets.UTF_8);
+                Files.writeString(tmp, FORMAT_LINE + "\n", StandardCharsets.UTF_8); // replaces one a crash left
                 try (FileChannel f = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                     f.force(true);
                 }

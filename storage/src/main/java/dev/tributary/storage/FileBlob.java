@@ -37,7 +37,7 @@ public final class FileBlob implements Blob {
     public FileBlob(Path root) {
         this.root = root.toAbsolutePath();
         try {
-            Files.createDirectories(this.root);
+            createDirectoriesDurably(this.root);
             try (Stream<Path> files = Files.walk(this.root)) {
                 for (Path p : (Iterable<Path>) files::iterator) {
                     if (p.getFileName().toString().contains("~")) Files.deleteIfExists(p);
@@ -84,7 +84,7 @@ public final class FileBlob implements Blob {
         Path dir = file.getParent();
         Path tmp = dir.resolve(file.getFileName() + "~" + temporaries.incrementAndGet());
         try {
-            Files.createDirectories(dir);
+            createDirectoriesDurably(dir);
             ByteBuffer trailer = ByteBuffer.allocate(TRAILER);
             trailer.putLong(value.length).putInt(crc(value, value.length)).putInt(MAGIC).flip();
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
@@ -169,6 +169,22 @@ public final class FileBlob implements Blob {
         CRC32C c = new CRC32C();
         c.update(bytes, 0, length);
         return (int) c.getValue();
+    }
+
+    /**
+     * Makes {@code dir} and any missing parents, each forced into its parent once made: a file
+     * forced into a directory that a crash then forgets is lost with it.
+     */
+    static void createDirectoriesDurably(Path dir) throws IOException {
+        Path missing = dir.toAbsolutePath();
+        java.util.ArrayDeque<Path> made = new java.util.ArrayDeque<>();
+        while (missing != null && !Files.isDirectory(missing)) {
+            made.push(missing);
+            missing = missing.getParent();
+        }
+        if (made.isEmpty()) return;
+        Files.createDirectories(dir);
+        for (Path p : made) forceDirectory(p.getParent());
     }
 
     /** Makes a rename or a new file in {@code dir} durable. */

@@ -99,7 +99,7 @@ public final class FileConsensus implements Consensus {
         this.lockFile = file.resolveSibling("consensus.lock").normalize();
         if (!HELD.add(lockFile)) throw inUse();
         try {
-            Files.createDirectories(file.getParent());
+            FileBlob.createDirectoriesDurably(file.getParent());
             lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         } catch (IOException e) {
             HELD.remove(lockFile);
@@ -143,44 +143,36 @@ public final class FileConsensus implements Consensus {
             durable = position;
             return;
         }
-        ByteBuffer all = ByteBuffer.allocate((int) Math.min(size, Integer.MAX_VALUE - 8));
-        while (all.hasRemaining() && channel.read(all, all.position()) > 0) { /* read it all */ }
-        all.flip();
-        byte[] header = new byte[HEADER.length];
-        if (all.remaining() < HEADER.length || !java.util.Arrays.equals(readInto(all, header), HEADER)) {
+        ByteBuffer header = readAt(0, HEADER.length, size);
+        if (header == null || !java.util.Arrays.equals(header.array(), HEADER)) {
             throw new CorruptDataException("the consensus log " + file + " does not start with Tributary's header; it is not a consensus log or is damaged");
         }
+        // record by record, so that a log of any size replays in little memory
         long at = HEADER.length;
-        while (all.remaining() > 0) {
-            String torn = null;
-            if (all.remaining() < 8) torn = "a record header cut short";
-            int length = torn == null ? all.getInt(all.position()) : 0;
-            int crc = torn == null ? all.getInt(all.position() + 4) : 0;
-            if (torn == null && (length < 11 || length > MAX_RECORD)) torn = "a record length of " + length;
-            else if (torn == null && all.remaining() < 8 + length) torn = "a record cut short";
-            if (torn == null) {
-                CRC32C c = new CRC32C();
-                c.update(all.array(), all.position() + 8, length);
-                if ((int) c.getValue() != crc) torn = "a record whose checksum does not match";
-            }
-            if (torn != null) {
-                // Torn at the end by a crash: never acknowledged, so cut off. Anything after it
-                // means the damage is in the middle of acknowledged history.
-                long end = torn.equals("a record whose checksum does not match") ? at + 8 + length : size;
-                if (end < size) {
-                    throw new CorruptDataException("the consensus log " + file + " is damaged at byte " + at + " (" + torn + ") with "
-                            + (size - end) + " bytes after it; restore it from a backup");
+        while (at < size) {
+            ByteBuffer body = record(at, size);
+            if (body == null) {
+                // A record a crash left unfinished was never acknowledged, and nothing was
+                // written after it: cut it off. A whole record further on means the damage is in
+                // acknowledged history instead, and nothing may be dropped silently.
+                long next = nextWholeRecord(at + 1, size);
+                if (next >= 0) {
+                    throw new CorruptDataException("the consensus log " + file + " is damaged at byte " + at + ", with whole records after it (the next at byte "
+                            + next + "); restore it from a backup");
                 }
                 channel.truncate(at);
                 channel.force(true);
                 break;
             }
-            all.position(all.position() + 8);
-            byte kind = all.get();
-            int keyLength = all.getShort() & 0xFFFF;
-            byte[] keyBytes = readInto(all, new byte[keyLength]);
-            long seqNo = all.getLong();
-            byte[] data = readInto(all, new byte[length - 11 - keyLength]);
+            int length = body.remaining();
+            byte kind = body.get();
+            int keyLength = body.getShort() & 0xFFFF;
+            if (keyLength > length - 11) throw new CorruptDataException("the consensus log " + file + " has a record at byte " + at + " whose key runs past it");
+            byte[] keyBytes = new byte[keyLength];
+            body.get(keyBytes);
+            long seqNo = body.getLong();
+            byte[] data = new byte[body.remaining()];
+            body.get(data);
             at += 8 + length;
             apply(kind, new String(keyBytes, StandardCharsets.UTF_8), seqNo, data, at, 8 + length);
         }
@@ -188,9 +180,33 @@ public final class FileConsensus implements Consensus {
         durable = at;
     }
 
-    private static byte[] readInto(ByteBuffer b, byte[] into) {
-        b.get(into);
-        return into;
+    /** The body of the whole record at {@code at} (length and checksum right), or null. */
+    private ByteBuffer record(long at, long size) throws IOException {
+        ByteBuffer head = readAt(at, 8, size);
+        if (head == null) return null;
+        int length = head.getInt();
+        int crc = head.getInt();
+        if (length < 11 || length > MAX_RECORD || at + 8 + length > size) return null;
+        ByteBuffer body = readAt(at + 8, length, size);
+        CRC32C c = new CRC32C();
+        c.update(body.array(), 0, length);
+        return (int) c.getValue() == crc ? body : null;
+    }
+
+    /** Where the first whole record at or after {@code from} starts, or -1 (a scan made only when the log is damaged). */
+    private long nextWholeRecord(long from, long size) throws IOException {
+        for (long p = from; p + 8 + 11 <= size; p++) if (record(p, size) != null) return p;
+        return -1;
+    }
+
+    /** {@code n} bytes of the log from {@code at}, or null if it ends before them. */
+    private ByteBuffer readAt(long at, int n, long size) throws IOException {
+        if (at + n > size) return null;
+        ByteBuffer b = ByteBuffer.allocate(n);
+        while (b.hasRemaining()) {
+            if (channel.read(b, at + b.position()) < 0) return null;
+        }
+        return b.flip();
     }
 
     private void apply(byte kind, String key, long seqNo, byte[] data, long end, int recordBytes) {
@@ -325,15 +341,49 @@ public final class FileConsensus implements Consensus {
     private int append(byte kind, String key, long seqNo, byte[] data) {
         ByteBuffer record = encode(kind, key, seqNo, data);
         int bytes = record.remaining();
+        boolean interrupted = Thread.interrupted();
         try {
-            long at = position - shift;
-            while (record.hasRemaining()) at += channel.write(record, at);
-            position = at + shift;
-            appendedRecords.incrementAndGet();
-        } catch (IOException e) {
-            throw fail("cannot append to the consensus log " + file + ": " + e.getMessage(), e);
+            while (true) {
+                FileChannel ch = channel;
+                record.position(0);
+                try {
+                    long at = position - shift;
+                    while (record.hasRemaining()) at += ch.write(record, at);
+                    position = at + shift;
+                    appendedRecords.incrementAndGet();
+                    return bytes;
+                } catch (java.nio.channels.ClosedByInterruptException e) {
+                    reopenAfterInterrupt(ch);
+                    interrupted = true;
+                    throw new StorageException("interrupted while appending to the consensus log " + file + "; nothing was written");
+                } catch (java.nio.channels.AsynchronousCloseException e) {
+                    reopenAfterInterrupt(ch); // another thread's interrupt closed it: write again
+                } catch (IOException e) {
+                    throw fail("cannot append to the consensus log " + file + ": " + e.getMessage(), e);
+                }
+            }
+        } finally {
+            if (interrupted) Thread.currentThread().interrupt();
         }
-        return bytes;
+    }
+
+    /**
+     * Replaces the log's channel after an interrupt closed it ({@code FileChannel}s close when a
+     * thread using them is interrupted): the file is reopened and anything past the last whole
+     * record (a write the interrupt cut short) is cut off. Nothing acknowledged is lost: records
+     * written but not yet forced are forced by the next force, through any descriptor.
+     */
+    private void reopenAfterInterrupt(FileChannel closed) {
+        synchronized (lock) {
+            if (channel != closed || closed.isOpen() || this.closed) return;
+            try {
+                FileChannel reopened = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                reopened.truncate(position - shift);
+                channel = reopened;
+            } catch (IOException e) {
+                throw fail("cannot reopen the consensus log " + file + " after an interrupt closed it: " + e.getMessage(), e);
+            }
+        }
     }
 
     /** A log record: {@code (length, CRC-32C, kind, key, seqNo, data)}, the checksum over what follows it. */
@@ -365,17 +415,30 @@ public final class FileConsensus implements Consensus {
                     if (durable < end) {
                         beforeForce.run();
                         long target;
+                        FileChannel ch;
                         synchronized (lock) {
                             checkUsable();
                             target = position;
+                            ch = channel;
                         }
+                        // an interrupt already pending would close the channel: kept for after the force
+                        boolean interrupted = Thread.interrupted();
                         try {
-                            channel.force(false);
+                            ch.force(false);
                             forces.incrementAndGet();
+                            durable = target;
+                        } catch (java.nio.channels.ClosedByInterruptException e) {
+                            reopenAfterInterrupt(ch);
+                            interrupted = true;
+                            throw new StorageException("interrupted while forcing the consensus log " + file + " to disk; the commit may or may not be durable");
+                        } catch (java.nio.channels.ClosedChannelException e) {
+                            // closed by another thread's interrupt (and reopened), or by close(): try again, or fail below
+                            reopenAfterInterrupt(ch);
                         } catch (IOException e) {
                             throw fail("cannot force the consensus log " + file + " to disk: " + e.getMessage(), e);
+                        } finally {
+                            if (interrupted) Thread.currentThread().interrupt();
                         }
-                        durable = target;
                     }
                 } finally {
                     forcing.unlock();

@@ -40,6 +40,8 @@ import java.util.function.UnaryOperator;
  * on the same stores coordinate through consensus.
  */
 public final class Shard {
+    /** Every this many versions of its state, a shard's older versions are truncated from consensus. */
+    static final int TRUNCATE_EVERY = 16;
     private final Blob blob;
     private final Consensus consensus;
     private final String id;
@@ -111,6 +113,8 @@ public final class Shard {
                 case CasResult.Committed c -> {
                     seqNo = c.seqNo();
                     state = next;
+                    // only the latest state is ever read: the versions before it are let go now and then
+                    if (seqNo % TRUNCATE_EVERY == 0) consensus.truncate(stateKey, seqNo);
                     return next;
                 }
                 case CasResult.Mismatch m -> adopt(m.current().orElseThrow(() -> new StorageException("the state of shard '" + id + "' is gone from consensus")));
@@ -198,7 +202,7 @@ public final class Shard {
     /**
      * The shard's contents at {@code asOf}: every update at a time {@code <= asOf}, at time
      * {@code asOf}, with the diffs of equal records added up (records that add to zero left
-     * out), ordered by key and value. {@code asOf} must be at or after {@code since} (history
+     * out), in an order that depends on the records alone (not on how they were appended). {@code asOf} must be at or after {@code since} (history
      * before it is no longer exact) and before {@code upper} (the shard is complete there).
      */
     public Updates snapshot(long[] asOf) {
@@ -354,6 +358,7 @@ public final class Shard {
                 }
                 byte[] k = {kind(u.keys()), kind(u.vals())};
                 if (kind == null) kind = k;
+                else if (kind[0] != k[0] || kind[1] != k[1]) throw new CorruptDataException("shard '" + id + "': part '" + p.key() + "' has columns of other kinds than its other parts");
                 long[] times = u.times();
                 for (int i = 0; i < u.size(); i++) {
                     long[] t = java.util.Arrays.copyOfRange(times, i * arity, (i + 1) * arity);

@@ -79,6 +79,15 @@ class DataDirectoryTest {
     }
 
     @Test
+    void aFirstOpenThatCrashedBeforeItsFormatWasInPlaceIsFinishedNextTime() throws Exception {
+        Files.writeString(dir.resolve("LOCK"), "123\n");
+        Files.writeString(dir.resolve("FORMAT~"), "tribu");
+        try (DataDirectory d = DataDirectory.open(dir)) {
+            assertThat(Files.readString(dir.resolve("FORMAT")).strip()).isEqualTo(DataDirectory.FORMAT_LINE);
+        }
+    }
+
+    @Test
     void anotherFormatIsRefused() throws Exception {
         Files.writeString(dir.resolve("FORMAT"), "tributary-data 99\n");
         assertThatThrownBy(() -> DataDirectory.open(dir)).isInstanceOf(StorageException.class).hasMessageContaining("tributary-data 99");

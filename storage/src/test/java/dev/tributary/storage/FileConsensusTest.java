@@ -195,4 +195,57 @@ class FileConsensusTest extends ConsensusContract {
         consensus = open();
         for (int w = 0; w < writers; w++) assertThat(consensus.head("shard/w" + w).orElseThrow().seqNo()).isEqualTo(399);
     }
+
+    /** A damaged length looks like a record cut short; whole records after it show it is not the end. */
+    @Test
+    void aDamagedLengthBeforeTheEndIsAnErrorNotACut() throws IOException {
+        for (int i = 0; i < 5; i++) consensus.compareAndSet("k", i - 1, bytes(i));
+        consensus.close();
+        byte[] bytes = Files.readAllBytes(log());
+        bytes[8] |= (byte) 0x80; // the first record's length, now negative
+        Files.write(log(), bytes);
+        assertThatThrownBy(this::open).isInstanceOf(CorruptDataException.class).hasMessageContaining("whole records after it");
+        assertThat(Files.size(log())).isEqualTo(bytes.length);
+        consensus = new MemoryConsensus(); // for tearDown
+    }
+
+    /** A record whose checksum is right but whose fields do not fit is damage, not an exception of another kind. */
+    @Test
+    void aRecordWhoseKeyRunsPastItIsCorruptData() throws IOException {
+        consensus.close();
+        java.nio.ByteBuffer r = java.nio.ByteBuffer.allocate(8 + 12);
+        r.position(8);
+        r.put((byte) 1).putShort((short) 5).put(new byte[9]);
+        java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+        c.update(r.array(), 8, 12);
+        r.putInt(0, 12).putInt(4, (int) c.getValue());
+        Files.write(log(), r.array(), StandardOpenOption.APPEND);
+        assertThatThrownBy(this::open).isInstanceOf(CorruptDataException.class).hasMessageContaining("key runs past it");
+        consensus = new MemoryConsensus(); // for tearDown
+    }
+
+    /**
+     * A caller whose thread is interrupted (a cancelled task) commits, keeps its interrupt, and
+     * leaves the store working for everyone: an interrupted thread's I/O used to close the log's
+     * channel and fail the store for good.
+     */
+    @Test
+    void anInterruptedCallerNeitherFailsTheStoreNorLosesItsInterrupt() throws Exception {
+        Thread.currentThread().interrupt();
+        CasResult r = consensus.compareAndSet("k", Consensus.NO_VERSION, bytes(1));
+        assertThat(Thread.interrupted()).as("the interrupt is kept").isTrue();
+        assertThat(r).isEqualTo(new CasResult.Committed(0));
+        java.util.concurrent.ExecutorService other = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            assertThat(other.submit(() -> consensus.compareAndSet("k", 0, bytes(2))).get(60, TimeUnit.SECONDS)).isEqualTo(new CasResult.Committed(1));
+        } finally {
+            other.shutdown();
+        }
+        Thread.currentThread().interrupt();
+        consensus.truncate("k", 1);
+        assertThat(Thread.interrupted()).isTrue();
+        consensus.close();
+        consensus = open();
+        assertThat(value(consensus.head("k").orElseThrow())).isEqualTo(2);
+    }
 }

@@ -327,6 +327,16 @@ class ShardTest {
     }
 
     @Test
+    void aShardKeepsFewVersionsOfItsStateInConsensus() {
+        stores("memory");
+        Shard s = Shard.open(blob, consensus, "t", 1);
+        Shard.Writer w = s.openWriter();
+        for (int i = 0; i < 100; i++) w.compareAndAppend(rows(i, "r" + i, 1), Antichain.of(i), Antichain.of(i + 1));
+        assertThat(consensus.scan("shard/t", 0, 1000)).hasSizeLessThanOrEqualTo(Shard.TRUNCATE_EVERY);
+        assertThat(contents(s.snapshot(new long[] {99}))).hasSize(100);
+    }
+
+    @Test
     void garbageIsOnlyWhatNoWriterCanStillReferTo() {
         stores("memory");
         Shard s = Shard.open(blob, consensus, "t", 1);
