@@ -30,8 +30,20 @@ class ShardTest {
     private Blob blob;
     private Consensus consensus;
 
+    private static final java.util.concurrent.atomic.AtomicInteger TABLES = new java.util.concurrent.atomic.AtomicInteger();
+    private String table;
+
     private void stores(String kind) {
-        if (kind.equals("files")) {
+        if (kind.equals("postgres")) {
+            // files for the parts, a PostgreSQL server for the state: the at-scale arrangement
+            if (table == null) table = "shard_consensus_" + TABLES.incrementAndGet();
+            blob = new FileBlob(dir.resolve("blob"));
+            try {
+                consensus = new PostgresConsensus(TestPostgres.url(), table);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        } else if (kind.equals("files")) {
             blob = new FileBlob(dir.resolve("blob"));
             consensus = new FileConsensus(dir.resolve("consensus"));
         } else {
@@ -42,7 +54,7 @@ class ShardTest {
 
     /** Closes and reopens file stores, as a restart does (in-memory ones are kept: they are the process). */
     private void restart(String kind) {
-        if (!kind.equals("files")) return;
+        if (kind.equals("memory")) return;
         blob.close();
         consensus.close();
         stores(kind);
@@ -75,7 +87,7 @@ class ShardTest {
      * read is allowed, the snapshot equals the updates up to that time added up from scratch.
      */
     @ParameterizedTest
-    @CsvSource({"memory,1", "memory,2", "files,3", "files,4", "files,5"})
+    @CsvSource({"memory,1", "memory,2", "files,3", "files,4", "files,5", "postgres,6"})
     void snapshotsEqualTheUpdatesAddedUpFromScratch(String kind, int seed) {
         stores(kind);
         Random r = new Random(seed);
@@ -169,7 +181,7 @@ class ShardTest {
 
     /** Reads racing compaction: a read whose parts were merged away starts again from the new state and answers right. */
     @ParameterizedTest
-    @ValueSource(strings = {"memory", "files"})
+    @ValueSource(strings = {"memory", "files", "postgres"})
     void readsRacingCompactionAnswerRight(String kind) throws Exception {
         stores(kind);
         Random r = new Random(9);
@@ -295,7 +307,7 @@ class ShardTest {
 
     /** Handles racing on one shard: a writer appending and a reader moving its hold; every change lands once. */
     @ParameterizedTest
-    @ValueSource(strings = {"memory", "files"})
+    @ValueSource(strings = {"memory", "files", "postgres"})
     void concurrentHandlesRetryTheirChangesOnWhatTheOthersDid(String kind) throws Exception {
         stores(kind);
         Shard.open(blob, consensus, "t", 1);
