@@ -15,21 +15,18 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-import java.util.zip.CRC32C;
 
 /**
  * A {@link Blob} of files under a directory, one per key ({@code /} in a key is a subdirectory).
  *
  * <p>A put writes a temporary file, forces it to disk, renames it over the key's file and
  * forces the directory: after a crash the key's file is the old one or the whole new one. Each
- * file ends in a trailer (its length, a CRC-32C of the bytes, a magic number) that a get checks,
+ * file ends in a {@link BlobTrailer} (its length, a CRC-32C of the bytes, a magic number) that a get checks,
  * so a torn or damaged file is a {@link CorruptDataException} naming the key and the file, never
  * wrong bytes. Temporary files ({@code ~} in their names, which keys cannot have) left by a crash
  * are removed when the store is opened.
  */
 public final class FileBlob implements Blob {
-    private static final int MAGIC = 0x54424C42; // "TBLB"
-    static final int TRAILER = 16;
     private final Path root;
     private final AtomicLong temporaries = new AtomicLong();
     private volatile boolean closed;
@@ -65,16 +62,7 @@ public final class FileBlob implements Blob {
         } catch (IOException e) {
             throw new StorageException("cannot read blob '" + key + "' (" + file + "): " + e.getMessage(), e);
         }
-        if (bytes.length < TRAILER) throw corrupt(key, file, "it has " + bytes.length + " bytes, less than its " + TRAILER + "-byte trailer");
-        ByteBuffer trailer = ByteBuffer.wrap(bytes, bytes.length - TRAILER, TRAILER);
-        long length = trailer.getLong();
-        int crc = trailer.getInt();
-        int magic = trailer.getInt();
-        if (magic != MAGIC) throw corrupt(key, file, "its trailer is not a Tributary blob trailer");
-        if (length != bytes.length - TRAILER) throw corrupt(key, file, "its trailer says " + length + " bytes and it has " + (bytes.length - TRAILER));
-        int actual = crc(bytes, bytes.length - TRAILER);
-        if (actual != crc) throw corrupt(key, file, String.format("its checksum is %08x, written as %08x", actual, crc));
-        return Optional.of(java.util.Arrays.copyOf(bytes, bytes.length - TRAILER));
+        return Optional.of(BlobTrailer.open(bytes, "blob '" + key + "' (" + file + ")"));
     }
 
     @Override
@@ -85,8 +73,7 @@ public final class FileBlob implements Blob {
         Path tmp = dir.resolve(file.getFileName() + "~" + temporaries.incrementAndGet());
         try {
             createDirectoriesDurably(dir);
-            ByteBuffer trailer = ByteBuffer.allocate(TRAILER);
-            trailer.putLong(value.length).putInt(crc(value, value.length)).putInt(MAGIC).flip();
+            ByteBuffer trailer = BlobTrailer.of(value);
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 ByteBuffer body = ByteBuffer.wrap(value);
                 while (body.hasRemaining()) ch.write(body);
@@ -161,14 +148,8 @@ public final class FileBlob implements Blob {
         if (closed) throw new IllegalStateException("the blob store at " + root + " is closed");
     }
 
-    private static CorruptDataException corrupt(String key, Path file, String what) {
-        return new CorruptDataException("blob '" + key + "' (" + file + ") is corrupt: " + what + "; restore it from a backup or drop the object that refers to it");
-    }
-
     static int crc(byte[] bytes, int length) {
-        CRC32C c = new CRC32C();
-        c.update(bytes, 0, length);
-        return (int) c.getValue();
+        return BlobTrailer.crc(bytes, length);
     }
 
     /**
