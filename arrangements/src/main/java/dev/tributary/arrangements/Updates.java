@@ -103,6 +103,20 @@ public final class Updates implements Container {
         checkAligned();
     }
 
+    /**
+     * Completes the {@code n} records whose keys and values were just appended (a column at a
+     * time, as a decoder fills them), with times {@code flat[0 .. n * arity)} and diffs
+     * {@code diffs[0 .. n)}.
+     */
+    public void pushAll(long[] flat, long[] diffs, int n) {
+        if (flat.length < n * arity || diffs.length < n) throw new IllegalArgumentException(n + " records need " + n * arity + " time coordinates and " + n + " diffs");
+        reserve(n);
+        System.arraycopy(flat, 0, times, size * arity, n * arity);
+        System.arraycopy(diffs, 0, this.diffs, size, n);
+        size += n;
+        checkAligned();
+    }
+
     /** Appends record {@code i} of {@code other} (same column classes and arity). */
     public void appendFrom(Updates other, int i) {
         keys.append(other.keys, i);

@@ -8,8 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
@@ -24,8 +22,6 @@ import java.util.stream.Stream;
  */
 public final class DataDirectory implements AutoCloseable {
     static final String FORMAT_LINE = "tributary-data 1";
-    /** Directories held in this JVM: POSIX locks belong to the process, and a second descriptor's close would drop them. */
-    private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
 
     private final Path path;
     private final FileChannel lockChannel;
@@ -63,11 +59,11 @@ public final class DataDirectory implements AutoCloseable {
         if (!make && !Files.exists(path.resolve("FORMAT"))) {
             throw new StorageException("there is no Tributary data directory at " + path + (Files.isDirectory(path) ? " (it has no FORMAT)" : ""));
         }
-        if (!HELD.add(path)) throw inUse(path, "this process");
+        if (!Locks.claim(path.resolve("LOCK"))) throw inUse(path, "this process");
         try {
             return openHeld(path);
         } catch (RuntimeException e) {
-            HELD.remove(path);
+            Locks.release(path.resolve("LOCK"));
             throw e;
         }
     }
@@ -173,7 +169,7 @@ public final class DataDirectory implements AutoCloseable {
                 // closing the channel releases it
             }
             closeQuietly(lockChannel);
-            HELD.remove(path);
+            Locks.release(path.resolve("LOCK"));
         }
     }
 }

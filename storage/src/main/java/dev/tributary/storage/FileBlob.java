@@ -148,10 +148,6 @@ public final class FileBlob implements Blob {
         if (closed) throw new IllegalStateException("the blob store at " + root + " is closed");
     }
 
-    static int crc(byte[] bytes, int length) {
-        return BlobTrailer.crc(bytes, length);
-    }
-
     /**
      * Makes {@code dir} and any missing parents, each forced into its parent once made: a file
      * forced into a directory that a crash then forgets is lost with it.

@@ -47,12 +47,6 @@ public final class FileConsensus implements Consensus {
     private final FileChannel lockChannel;
     private final FileLock fileLock;
     private final Path lockFile;
-    /**
-     * The lock files this JVM holds. A second store on one of them is refused before it opens
-     * the file: POSIX locks belong to the process, and closing any descriptor of the file would
-     * drop the first store's lock.
-     */
-    private static final java.util.Set<Path> HELD = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Guards {@link #logs}, {@link #position}, {@link #liveBytes} and appends. */
     private final Object lock = new Object();
     /**
@@ -97,12 +91,12 @@ public final class FileConsensus implements Consensus {
         this.beforeForce = beforeForce;
         this.file = dir.toAbsolutePath().resolve("consensus.log");
         this.lockFile = file.resolveSibling("consensus.lock").normalize();
-        if (!HELD.add(lockFile)) throw inUse();
+        if (!Locks.claim(lockFile)) throw inUse();
         try {
             FileBlob.createDirectoriesDurably(file.getParent());
             lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         } catch (IOException e) {
-            HELD.remove(lockFile);
+            Locks.release(lockFile);
             throw new StorageException("cannot open the consensus log " + file + ": " + e.getMessage(), e);
         }
         FileLock l = Locks.tryExclusive(lockChannel);
@@ -551,6 +545,6 @@ public final class FileConsensus implements Consensus {
         } catch (IOException ignored) {
             // nothing more to write through them
         }
-        HELD.remove(lockFile);
+        Locks.release(lockFile);
     }
 }

@@ -96,16 +96,12 @@ public final class PartCodec {
             Column keys = column(b, keyKind, n, where);
             Column vals = column(b, valKind, n, where);
             if (b.remaining() != 8L * n * (arity + 1)) throw corrupt(where, "its times and diffs take " + b.remaining() + " bytes, not " + 8L * n * (arity + 1));
-            Updates u = new Updates(keys.emptyLike(Math.max(1, n)), vals.emptyLike(Math.max(1, n)), arity, Math.max(1, n));
-            long[] time = new long[arity];
-            int timesAt = b.position();
-            int diffsAt = timesAt + 8 * n * arity;
-            for (int i = 0; i < n; i++) {
-                for (int k = 0; k < arity; k++) time[k] = b.getLong(timesAt + 8 * (i * arity + k));
-                u.keys().append(keys, i);
-                u.vals().append(vals, i);
-                u.push(time, b.getLong(diffsAt + 8 * i));
-            }
+            // the columns decoded are the updates' own: only the times and diffs are added to them
+            long[] times = new long[n * arity];
+            long[] diffs = new long[n];
+            b.asLongBuffer().get(times).get(diffs);
+            Updates u = new Updates(keys, vals, arity, Math.max(1, n));
+            u.pushAll(times, diffs, n);
             return u;
         } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
             throw corrupt(where, "it ends early (" + bytes.length + " bytes)");

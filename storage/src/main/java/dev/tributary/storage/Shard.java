@@ -1,16 +1,16 @@
 package dev.tributary.storage;
 
+import dev.tributary.arrangements.Batch;
+import dev.tributary.arrangements.Batcher;
 import dev.tributary.arrangements.BytesColumn;
-import dev.tributary.arrangements.Column;
+import dev.tributary.arrangements.Cursor;
 import dev.tributary.arrangements.Description;
-import dev.tributary.arrangements.LongColumn;
+import dev.tributary.arrangements.Times;
 import dev.tributary.arrangements.UnitColumn;
 import dev.tributary.arrangements.Updates;
 import dev.tributary.timely.Antichain;
 import dev.tributary.timely.Timestamps;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -178,7 +178,7 @@ public final class Shard {
                 byte[] bytes = PartCodec.encode(updates);
                 String key = "shards/" + id + "/e" + epoch + "-" + UUID.randomUUID();
                 blob.put(key, bytes);
-                parts.add(new PartMeta(key, bytes.length, FileBlob.crc(bytes, bytes.length), updates.size()));
+                parts.add(new PartMeta(key, bytes.length, BlobTrailer.crc(bytes, bytes.length), updates.size()));
             }
             AppendResult[] refused = new AppendResult[1];
             ShardState done = update(s -> {
@@ -202,7 +202,7 @@ public final class Shard {
     /**
      * The shard's contents at {@code asOf}: every update at a time {@code <= asOf}, at time
      * {@code asOf}, with the diffs of equal records added up (records that add to zero left
-     * out), in an order that depends on the records alone (not on how they were appended). {@code asOf} must be at or after {@code since} (history
+     * out), ordered by key and value as an arrangement orders them (bytewise, unsigned). {@code asOf} must be at or after {@code since} (history
      * before it is no longer exact) and before {@code upper} (the shard is complete there).
      */
     public Updates snapshot(long[] asOf) {
@@ -233,85 +233,98 @@ public final class Shard {
         if (s.upper().lessEqual(asOf)) {
             throw new IllegalArgumentException("shard '" + id + "' is not complete at " + Timestamps.toString(asOf) + ": it is written up to " + s.upper());
         }
-        Map<ByteBuffer, long[]> totals = new HashMap<>();
-        byte[] kinds = null;
-        for (BatchMeta b : s.batches()) {
-            for (PartMeta p : b.parts()) {
-                Updates u = read(p);
-                byte[] k = {kind(u.keys()), kind(u.vals())};
-                if (kinds == null) kinds = k;
-                else if (kinds[0] != k[0] || kinds[1] != k[1]) throw new CorruptDataException("shard '" + id + "': part '" + p.key() + "' has columns of other kinds than its other parts");
-                long[] times = u.times();
-                long[] t = new long[arity];
-                for (int i = 0; i < u.size(); i++) {
-                    System.arraycopy(times, i * arity, t, 0, arity);
-                    if (!Timestamps.lessEqual(t, asOf)) continue;
-                    totals.computeIfAbsent(record(u, i), x -> new long[1])[0] += u.diff(i);
-                }
+        List<PartMeta> parts = new ArrayList<>();
+        for (BatchMeta b : s.batches()) parts.addAll(b.parts());
+        // every update at or before asOf is read as of asOf; later ones are left out
+        return consolidate(parts, (times, at) -> {
+            for (int k = 0; k < arity; k++) if (times[at + k] > asOf[k]) return false;
+            System.arraycopy(asOf, 0, times, at, arity);
+            return true;
+        });
+    }
+
+    /** What a read does to each update's time, in place: moves it, or answers false to leave the update out. */
+    private interface TimeRule {
+        boolean apply(long[] times, int at);
+    }
+
+    /**
+     * The updates of {@code parts}, their times moved by {@code rule}, added up and ordered by
+     * (key, value, time) as an arrangement orders them: the arrangements' {@link Batcher} does
+     * the consolidating, and the batch it seals is read back out as updates.
+     */
+    private Updates consolidate(List<PartMeta> parts, TimeRule rule) {
+        Batcher batcher = null;
+        Class<?> keyKind = null;
+        Class<?> valKind = null;
+        for (PartMeta p : parts) {
+            Updates u = read(p);
+            if (batcher == null) {
+                batcher = new Batcher(u.keys().emptyLike(16), u.vals().emptyLike(16), arity);
+                keyKind = u.keys().getClass();
+                valKind = u.vals().getClass();
+            } else if (u.keys().getClass() != keyKind || u.vals().getClass() != valKind) {
+                throw new CorruptDataException("shard '" + id + "': part '" + p.key() + "' has columns of other kinds than its other parts");
+            }
+            long[] times = u.times();
+            int n = u.size();
+            int kept = 0;
+            boolean[] keep = new boolean[n];
+            for (int i = 0; i < n; i++) if (keep[i] = rule.apply(times, i * arity)) kept++;
+            if (kept == n) {
+                batcher.push(u);
+            } else if (kept > 0) {
+                Updates some = new Updates(u.keys().emptyLike(kept), u.vals().emptyLike(kept), arity, kept);
+                for (int i = 0; i < n; i++) if (keep[i]) some.appendFrom(u, i);
+                batcher.push(some);
             }
         }
-        TreeMap<ByteBuffer, Long> sorted = new TreeMap<>();
-        for (Map.Entry<ByteBuffer, long[]> e : totals.entrySet()) if (e.getValue()[0] != 0) sorted.put(e.getKey(), e.getValue()[0]);
-        byte keyKind = kinds == null ? KIND_BYTES : kinds[0];
-        byte valKind = kinds == null ? KIND_UNIT : kinds[1];
-        Updates out = new Updates(column(keyKind), column(valKind), arity, Math.max(1, sorted.size()));
-        for (Map.Entry<ByteBuffer, Long> e : sorted.entrySet()) {
-            ByteBuffer r = e.getKey().duplicate();
-            append(out.keys(), keyKind, r);
-            append(out.vals(), valKind, r);
-            out.push(asOf, e.getValue());
+        if (batcher == null) return new Updates(new BytesColumn(), new UnitColumn(), arity);
+        Batch batch = batcher.seal(Antichain.empty(arity));
+        int n = batch.updateCount();
+        Updates out = new Updates(batch.keys().emptyLike(Math.max(1, n)), batch.vals().emptyLike(Math.max(1, n)), arity, Math.max(1, n));
+        Copy copy = new Copy(out);
+        Cursor c = batch.cursor();
+        for (; c.keyValid(); c.stepKey()) {
+            for (; c.valValid(); c.stepVal()) {
+                copy.at(c);
+                c.forEachTime(copy);
+            }
         }
         return out;
+    }
+
+    /** Appends a cursor's current (key, value) with each of its (time, diff)s to updates. */
+    private static final class Copy implements Cursor.TimeDiffConsumer {
+        private final Updates out;
+        private Cursor at;
+
+        Copy(Updates out) {
+            this.out = out;
+        }
+
+        void at(Cursor c) {
+            at = c;
+        }
+
+        @Override
+        public void accept(long[] times, int offset, long diff) {
+            out.keys().append(at.keyColumn(), at.keyIndex());
+            out.vals().append(at.valColumn(), at.valIndex());
+            out.push(times, offset, diff);
+        }
     }
 
     /** Reads and checks a part: it must be there, of the size and checksum the state recorded. */
     private Updates read(PartMeta p) {
         String where = "shard '" + id + "': part '" + p.key() + "'";
         byte[] bytes = blob.get(p.key()).orElseThrow(() -> new PartGone(where + " is missing from blob storage"));
-        if (bytes.length != p.bytes() || FileBlob.crc(bytes, bytes.length) != p.crc32c()) {
+        if (bytes.length != p.bytes() || BlobTrailer.crc(bytes, bytes.length) != p.crc32c()) {
             throw new CorruptDataException(where + " is not the part the shard's state recorded (" + bytes.length + " bytes, " + p.bytes() + " recorded, or another checksum)");
         }
         Updates u = PartCodec.decode(bytes, where);
         if (u.size() != p.records() || u.arity() != arity) throw new CorruptDataException(where + " holds " + u.size() + " updates of arity " + u.arity() + ", recorded " + p.records());
         return u;
-    }
-
-    private static final byte KIND_UNIT = 0;
-    private static final byte KIND_LONG = 1;
-    private static final byte KIND_BYTES = 2;
-
-    private static byte kind(Column c) {
-        return c instanceof UnitColumn ? KIND_UNIT : c instanceof LongColumn ? KIND_LONG : KIND_BYTES;
-    }
-
-    private static Column column(byte kind) {
-        return kind == KIND_UNIT ? new UnitColumn() : kind == KIND_LONG ? new LongColumn() : new BytesColumn();
-    }
-
-    /** Record {@code i}'s key and value as one byte string, each byte string with its length first. */
-    private static ByteBuffer record(Updates u, int i) {
-        byte[] k = bytesOf(u.keys(), i);
-        byte[] v = bytesOf(u.vals(), i);
-        return ByteBuffer.allocate(8 + k.length + v.length).putInt(k.length).put(k).putInt(v.length).put(v).flip();
-    }
-
-    private static byte[] bytesOf(Column c, int i) {
-        return switch (c) {
-            case UnitColumn u -> new byte[0];
-            case LongColumn l -> ByteBuffer.allocate(8).putLong(l.getLong(i)).array();
-            case BytesColumn b -> b.getBytes(i);
-            default -> throw new IllegalStateException("parts hold no " + c.getClass().getSimpleName());
-        };
-    }
-
-    private static void append(Column c, byte kind, ByteBuffer r) {
-        byte[] bytes = new byte[r.getInt()];
-        r.get(bytes);
-        switch (kind) {
-            case KIND_UNIT -> ((UnitColumn) c).add();
-            case KIND_LONG -> ((LongColumn) c).add(ByteBuffer.wrap(bytes).getLong());
-            default -> ((BytesColumn) c).add(bytes);
-        }
     }
 
     /**
@@ -332,62 +345,38 @@ public final class Shard {
             BatchMeta older = bs.get(n - 2);
             BatchMeta newer = bs.get(n - 1);
             if (older.records() > 2 * newer.records() && !older.parts().isEmpty()) return merges;
-            if (!merge(n - 2, older, newer)) return merges;
+            if (!merge(older, newer)) return merges;
             merges++;
         }
     }
 
-    /** Replaces batches {@code at} and {@code at + 1} by one; false if the state no longer has them there. */
-    private boolean merge(int at, BatchMeta older, BatchMeta newer) {
+    /** Replaces the adjacent batches {@code older} and {@code newer} by one; false if the state no longer has them. */
+    private boolean merge(BatchMeta older, BatchMeta newer) {
         if (older.parts().isEmpty() || newer.parts().isEmpty()) {
             // one side holds nothing: the other's parts cover both intervals as they are
             BatchMeta full = older.parts().isEmpty() ? newer : older;
             return replace(older, newer, new BatchMeta(new Description(older.description().lower(), newer.description().upper(), full.description().since()), full.parts()), List.of());
         }
         Antichain since = state.since();
-        Map<ByteBuffer, long[]> totals = new HashMap<>();
-        byte[] kind = null;
+        List<PartMeta> both = new ArrayList<>(older.parts());
+        both.addAll(newer.parts());
         long[] scratch = new long[arity];
-        for (BatchMeta b : List.of(older, newer)) {
-            for (PartMeta p : b.parts()) {
-                Updates u;
-                try {
-                    u = read(p);
-                } catch (PartGone e) {
-                    return false; // another compaction merged these first
-                }
-                byte[] k = {kind(u.keys()), kind(u.vals())};
-                if (kind == null) kind = k;
-                else if (kind[0] != k[0] || kind[1] != k[1]) throw new CorruptDataException("shard '" + id + "': part '" + p.key() + "' has columns of other kinds than its other parts");
-                long[] times = u.times();
-                for (int i = 0; i < u.size(); i++) {
-                    long[] t = java.util.Arrays.copyOfRange(times, i * arity, (i + 1) * arity);
-                    dev.tributary.arrangements.Times.advance(t, 0, since, scratch);
-                    ByteBuffer r = record(u, i);
-                    ByteBuffer keyed = ByteBuffer.allocate(r.remaining() + 8 * arity);
-                    for (long c : t) keyed.putLong(c);
-                    keyed.put(r).flip();
-                    totals.computeIfAbsent(keyed, x -> new long[1])[0] += u.diff(i);
-                }
-            }
+        Updates merged;
+        try {
+            merged = consolidate(both, (times, at) -> {
+                Times.advance(times, at, since, scratch);
+                return true;
+            });
+        } catch (PartGone e) {
+            return false; // another compaction merged these first
         }
         List<PartMeta> parts = new ArrayList<>();
-        TreeMap<ByteBuffer, Long> sorted = new TreeMap<>();
-        for (Map.Entry<ByteBuffer, long[]> e : totals.entrySet()) if (e.getValue()[0] != 0) sorted.put(e.getKey(), e.getValue()[0]);
-        if (!sorted.isEmpty()) {
-            Updates merged = new Updates(column(kind[0]), column(kind[1]), arity, sorted.size());
-            long[] t = new long[arity];
-            for (Map.Entry<ByteBuffer, Long> e : sorted.entrySet()) {
-                ByteBuffer r = e.getKey().duplicate();
-                for (int k = 0; k < arity; k++) t[k] = r.getLong();
-                append(merged.keys(), kind[0], r);
-                append(merged.vals(), kind[1], r);
-                merged.push(t, e.getValue());
-            }
+        if (merged.size() > 0) {
             byte[] bytes = PartCodec.encode(merged);
-            String key = "shards/" + id + "/c-" + UUID.randomUUID();
+            // named by the writer epoch it was made under, as appends' parts are: garbage once that epoch is fenced
+            String key = "shards/" + id + "/e" + state.writerEpoch() + "-c" + UUID.randomUUID();
             blob.put(key, bytes);
-            parts.add(new PartMeta(key, bytes.length, FileBlob.crc(bytes, bytes.length), merged.size()));
+            parts.add(new PartMeta(key, bytes.length, BlobTrailer.crc(bytes, bytes.length), merged.size()));
         }
         BatchMeta replacement = new BatchMeta(new Description(older.description().lower(), newer.description().upper(), since), parts);
         return replace(older, newer, replacement, parts);
@@ -467,7 +456,6 @@ public final class Shard {
         ShardState s = state();
         Set<String> referenced = new HashSet<>();
         for (BatchMeta b : s.batches()) for (PartMeta p : b.parts()) referenced.add(p.key());
-        // compaction's parts (c-...) are removed by the compaction that made them if unused
         String prefix = "shards/" + id + "/e";
         int removed = 0;
         for (String key : blob.list(prefix)) {

@@ -57,7 +57,7 @@ public final class StorageCheck {
                             continue;
                         }
                         bytes += data.length;
-                        if (data.length != p.bytes() || FileBlob.crc(data, data.length) != p.crc32c()) {
+                        if (data.length != p.bytes() || BlobTrailer.crc(data, data.length) != p.crc32c()) {
                             problems.add(where + " is not the part the state recorded (" + data.length + " bytes, " + p.bytes() + " recorded, or another checksum)");
                             continue;
                         }

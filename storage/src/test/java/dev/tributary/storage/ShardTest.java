@@ -356,9 +356,10 @@ class ShardTest {
         w.compareAndAppend(rows(0, "x", 1), Antichain.of(0), Antichain.of(1));
         // a part written by a writer that crashed before its compare-and-set, and one of the current writer in flight
         blob.put("shards/t/e" + w.epoch() + "-crashed", new byte[] {1});
+        blob.put("shards/t/e" + w.epoch() + "-c-compaction-that-crashed", new byte[] {1});
         s.openWriter();
         blob.put("shards/t/e" + (w.epoch() + 1) + "-in-flight", new byte[] {1});
-        assertThat(s.collectGarbage()).isEqualTo(1);
+        assertThat(s.collectGarbage()).isEqualTo(2);
         assertThat(blob.list("shards/t/")).hasSize(2).contains("shards/t/e" + (w.epoch() + 1) + "-in-flight");
         assertThat(contents(s.snapshot(new long[] {0}))).containsOnlyKeys("x");
     }
