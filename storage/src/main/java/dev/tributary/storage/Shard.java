@@ -158,6 +158,16 @@ public final class Shard {
          * Returns once the updates are durable, or says why nothing was appended.
          */
         public AppendResult compareAndAppend(Updates updates, Antichain expectedUpper, Antichain newUpper) {
+            return compareAndAppend(updates, List.of(), expectedUpper, newUpper);
+        }
+
+        /**
+         * {@link #compareAndAppend(Updates, Antichain, Antichain)}, with {@code written}: parts
+         * already durable in blob storage under this shard's prefix ({@link #partKey}), whose
+         * updates are also in the append's range (the caller's promise: a write-ahead log hands
+         * over what it wrote). They join the batch as they are; refused, they stay the caller's.
+         */
+        public AppendResult compareAndAppend(Updates updates, List<PartMeta> written, Antichain expectedUpper, Antichain newUpper) {
             if (updates.arity() != arity || expectedUpper.arity() != arity || newUpper.arity() != arity) {
                 throw new IllegalArgumentException("shard '" + id + "' has times of arity " + arity + "; the append's are " + updates.arity());
             }
@@ -173,13 +183,10 @@ public final class Shard {
                             + ") to shard '" + id + "'");
                 }
             }
-            List<PartMeta> parts = new ArrayList<>();
-            if (updates.size() > 0) {
-                byte[] bytes = PartCodec.encode(updates);
-                String key = "shards/" + id + "/e" + epoch + "-" + UUID.randomUUID();
-                blob.put(key, bytes);
-                parts.add(new PartMeta(key, bytes.length, BlobTrailer.crc(bytes, bytes.length), updates.size()));
-            }
+            List<PartMeta> mine = new ArrayList<>();
+            if (updates.size() > 0) mine.add(writePart(updates, ""));
+            List<PartMeta> parts = new ArrayList<>(written);
+            parts.addAll(mine);
             AppendResult[] refused = new AppendResult[1];
             ShardState done = update(s -> {
                 if (s.writerEpoch() != epoch) {
@@ -194,8 +201,20 @@ public final class Shard {
             });
             if (done != null) return new AppendResult.Appended(done);
             // no state refers to the part: it is this writer's to remove
-            for (PartMeta p : parts) blob.delete(p.key());
+            for (PartMeta p : mine) blob.delete(p.key());
             return refused[0];
+        }
+
+        /**
+         * Writes {@code updates} as a part of this shard that no state names yet (durable when
+         * this returns), for a caller to hand to {@link #compareAndAppend(Updates, List, Antichain, Antichain)}
+         * later; a part a crash leaves unnamed is garbage once a newer writer opens.
+         */
+        public PartMeta writePart(Updates updates, String tag) {
+            byte[] bytes = PartCodec.encode(updates);
+            String key = "shards/" + id + "/e" + epoch + "-" + tag + UUID.randomUUID();
+            blob.put(key, bytes);
+            return new PartMeta(key, bytes.length, BlobTrailer.crc(bytes, bytes.length), updates.size());
         }
     }
 
@@ -218,6 +237,33 @@ public final class Shard {
         }
     }
 
+    /**
+     * The shard's history up to {@code asOf}: every update at a time {@code <= asOf}, its time
+     * advanced to the since (history before it folded), equal (record, time)s added up, ordered
+     * as {@link #snapshot} orders them. The same bounds on {@code asOf} as there.
+     */
+    public Updates history(long[] asOf) {
+        for (int attempt = 0; ; attempt++) {
+            long seen = seqNo;
+            try {
+                ShardState s = state();
+                snapshotBounds(s, asOf);
+                Antichain since = s.since();
+                long[] scratch = new long[arity];
+                List<PartMeta> parts = new ArrayList<>();
+                for (BatchMeta b : s.batches()) parts.addAll(b.parts());
+                return consolidate(parts, (times, at) -> {
+                    for (int k = 0; k < arity; k++) if (times[at + k] > asOf[k]) return false;
+                    Times.advance(times, at, since, scratch);
+                    return true;
+                });
+            } catch (PartGone e) {
+                state();
+                if (seqNo == seen || attempt >= 100) throw new CorruptDataException(e.getMessage());
+            }
+        }
+    }
+
     /** A part the state named and the blob store no longer has: gone to compaction, or lost. */
     private static final class PartGone extends RuntimeException {
         PartGone(String message) {
@@ -226,13 +272,7 @@ public final class Shard {
     }
 
     private Updates snapshotOf(ShardState s, long[] asOf) {
-        if (asOf.length != arity) throw new IllegalArgumentException("shard '" + id + "' has times of arity " + arity + "; asked as of " + Timestamps.toString(asOf));
-        if (!s.since().lessEqual(asOf)) {
-            throw new IllegalArgumentException("shard '" + id + "' is not readable as of " + Timestamps.toString(asOf) + ": its history is compacted up to " + s.since());
-        }
-        if (s.upper().lessEqual(asOf)) {
-            throw new IllegalArgumentException("shard '" + id + "' is not complete at " + Timestamps.toString(asOf) + ": it is written up to " + s.upper());
-        }
+        snapshotBounds(s, asOf);
         List<PartMeta> parts = new ArrayList<>();
         for (BatchMeta b : s.batches()) parts.addAll(b.parts());
         // every update at or before asOf is read as of asOf; later ones are left out
@@ -241,6 +281,16 @@ public final class Shard {
             System.arraycopy(asOf, 0, times, at, arity);
             return true;
         });
+    }
+
+    private void snapshotBounds(ShardState s, long[] asOf) {
+        if (asOf.length != arity) throw new IllegalArgumentException("shard '" + id + "' has times of arity " + arity + "; asked as of " + Timestamps.toString(asOf));
+        if (!s.since().lessEqual(asOf)) {
+            throw new IllegalArgumentException("shard '" + id + "' is not readable as of " + Timestamps.toString(asOf) + ": its history is compacted up to " + s.since());
+        }
+        if (s.upper().lessEqual(asOf)) {
+            throw new IllegalArgumentException("shard '" + id + "' is not complete at " + Timestamps.toString(asOf) + ": it is written up to " + s.upper());
+        }
     }
 
     /** What a read does to each update's time, in place: moves it, or answers false to leave the update out. */

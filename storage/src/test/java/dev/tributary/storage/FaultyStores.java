@@ -58,7 +58,7 @@ final class FaultyStores {
         }
     }
 
-    static final class Consensus implements dev.tributary.storage.Consensus {
+    static class Consensus implements dev.tributary.storage.Consensus {
         final dev.tributary.storage.Consensus inner;
         volatile boolean down;
         /** Compare-and-sets to fail before they reach the store. */

@@ -1,0 +1,418 @@
+package dev.tributary.storage;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.tributary.arrangements.BytesColumn;
+import dev.tributary.arrangements.UnitColumn;
+import dev.tributary.arrangements.Updates;
+import dev.tributary.storage.proto.ProtoPart;
+import dev.tributary.storage.proto.ProtoTableWrite;
+import dev.tributary.storage.proto.ProtoTxn;
+import dev.tributary.storage.proto.ProtoTxnGroup;
+import dev.tributary.timely.Antichain;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * The tables' durable writes: a write-ahead log of committed transactions in consensus (key
+ * {@value #KEY}), flushed now and then into each table's shard ({@code table-<id>}), after which
+ * the flushed versions of the log are truncated.
+ *
+ * <p>A transaction is its time and its updates per table, all at that time. {@link #append}
+ * queues it and answers a future that completes once it is durable; one thread writes what is
+ * queued as one version of the log, so concurrent commits share one durable write (group
+ * commit), and the log is a sequence of transactions in time order: what a crash leaves is
+ * always a prefix of what was appended. Small writes are held in the log itself; large ones
+ * (a COPY) are first written as a part of the table's shard and the log names the part, so a
+ * COPY is one durable append however large.
+ *
+ * <p>Invariant: every table's contents are its shard (complete up to the shard's upper) plus
+ * the log's transactions at or after that upper. Opening the log flushes all of it into the
+ * shards, so after {@link #open} a table's contents are its shard's ({@link #table}).
+ *
+ * <p>One process writes the log: a second one on the same stores makes the first one's next
+ * write fail ({@link DurableCatalog.FencedException}), never interleave.
+ */
+public final class TxnLog implements AutoCloseable {
+    static final String KEY = "txns";
+    /** Writes of a table larger than this, encoded, go to blob storage rather than into the log. */
+    static final int INLINE_MAX = 256 << 10;
+    /** The log is flushed into the shards once this many bytes of it are held inline, or ... */
+    static final long FLUSH_BYTES = 8 << 20;
+    /** ... this many transactions are waiting. */
+    static final int FLUSH_TXNS = 8192;
+
+    private final Blob blob;
+    private final Consensus consensus;
+    private final Map<Long, Shard> shards = new ConcurrentHashMap<>();
+    private final Map<Long, Shard.Writer> writers = new ConcurrentHashMap<>();
+    /** The log's latest version ({@link Consensus#NO_VERSION}: none yet). */
+    private long seqNo = Consensus.NO_VERSION;
+    /** The log's versions not yet flushed, oldest first, with the first one's sequence number. */
+    private final List<ProtoTxnGroup> unflushed = new ArrayList<>();
+    private long unflushedFrom = 0;
+    private long unflushedBytes;
+    private int unflushedTxns;
+    /** One more than the latest time in the log or any shard. */
+    private long upper;
+    /** The earliest time each table's history must stay readable from (absent: only its present). */
+    private final Map<Long, Long> holds = new ConcurrentHashMap<>();
+    private final Map<Long, Boolean> dropped = new ConcurrentHashMap<>();
+
+    /** A transaction waiting to be written. */
+    private record Pending(long time, Map<Long, Updates> writes, CompletableFuture<Void> durable) {}
+
+    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    private volatile CompletableFuture<Void> lastAppended = CompletableFuture.completedFuture(null);
+    private long lastTime = -1;
+    private boolean closing;
+    private StorageException failed;
+    private final Thread thread;
+    private final Consumer<String> log;
+    /** Durable writes made and log versions flushed, for tests and benchmarks. */
+    private volatile long groups, flushes;
+
+    private TxnLog(Blob blob, Consensus consensus, Consumer<String> log) {
+        this.blob = blob;
+        this.consensus = consensus;
+        this.log = log;
+        recover();
+        this.thread = new Thread(this::run, "tributary-txn-log");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /**
+     * The log in these stores, recovered: whatever it holds is flushed into the tables' shards
+     * before this returns. {@code log} hears of faults the writer retries.
+     */
+    public static TxnLog open(Blob blob, Consensus consensus, Consumer<String> log) {
+        return new TxnLog(blob, consensus, log);
+    }
+
+    private void recover() {
+        List<VersionedData> versions = new ArrayList<>();
+        for (long from = 0; ; ) {
+            List<VersionedData> some = consensus.scan(KEY, from, 256);
+            if (some.isEmpty()) break;
+            versions.addAll(some);
+            from = some.get(some.size() - 1).seqNo() + 1;
+        }
+        for (VersionedData v : versions) {
+            ProtoTxnGroup g = decode(v);
+            if (unflushed.isEmpty()) unflushedFrom = v.seqNo();
+            unflushed.add(g);
+            for (ProtoTxn t : g.getTxnsList()) upper = Math.max(upper, t.getTime() + 1);
+            seqNo = v.seqNo();
+        }
+        for (String key : consensus.keys("shard/table-")) {
+            long id = tableOf(key.substring("shard/".length()));
+            if (id >= 0) upper = Math.max(upper, shard(id).state().upper().get(0)[0]);
+        }
+        if (!unflushed.isEmpty()) flush();
+        for (long id : new ArrayList<>(shards.keySet())) shards.get(id).collectGarbage();
+    }
+
+    private static long tableOf(String shardId) {
+        try {
+            return Long.parseLong(shardId.substring("table-".length()));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static ProtoTxnGroup decode(VersionedData v) {
+        try {
+            return ProtoTxnGroup.parseFrom(v.data());
+        } catch (InvalidProtocolBufferException e) {
+            throw new CorruptDataException("version " + v.seqNo() + " of the tables' log ('" + KEY + "') is not a group of transactions: " + e.getMessage());
+        }
+    }
+
+    private Shard shard(long table) {
+        return shards.computeIfAbsent(table, id -> Shard.open(blob, consensus, "table-" + id, 1));
+    }
+
+    private Shard.Writer writer(long table) {
+        return writers.computeIfAbsent(table, id -> shard(id).openWriter());
+    }
+
+    /** One more than the latest time written to any table: a restarted server's times start there. */
+    public synchronized long upper() {
+        return upper;
+    }
+
+    /**
+     * Table {@code id}'s contents as recovered: every update at or before {@code asOf} (before
+     * {@link #upper}), at its own time or, before the table's retained history, at the start of
+     * it. Keys are the rows' bytes, values unit.
+     */
+    public synchronized Updates table(long id, long asOf) {
+        Shard s = shard(id);
+        ShardState st = s.state();
+        long shardUpper = st.upper().get(0)[0];
+        if (shardUpper == 0) return new Updates(new BytesColumn(), new UnitColumn(), 1);
+        return s.history(new long[] {Math.min(asOf, shardUpper - 1)});
+    }
+
+    /**
+     * Queues a transaction: {@code writes} per table, every update at {@code time}, which must be
+     * later than every earlier append's. The future completes once it is durable (and every
+     * transaction appended before it), or fails if it never can be.
+     */
+    public CompletableFuture<Void> append(long time, Map<Long, Updates> writes) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        synchronized (this) {
+            if (time <= lastTime) throw new IllegalArgumentException("transactions are appended in time order: " + time + " after " + lastTime);
+            if (failed != null) {
+                f.completeExceptionally(failed);
+                return f;
+            }
+            if (closing) throw new IllegalStateException("the tables' log is closed");
+            lastTime = time;
+            queue.add(new Pending(time, writes, f));
+            lastAppended = f;
+            notifyAll();
+        }
+        return f;
+    }
+
+    /** The future of the latest {@link #append}: complete once everything appended so far is durable. */
+    public CompletableFuture<Void> appended() {
+        return lastAppended;
+    }
+
+    /** Keeps table {@code id}'s history readable from {@code since} on (a retention policy), or only its present ({@code -1}). */
+    public void holdSince(long id, long since) {
+        if (since < 0) holds.remove(id);
+        else holds.put(id, since);
+    }
+
+    /** Table {@code id} is gone: its writes are no longer flushed into its shard. */
+    public void dropTable(long id) {
+        dropped.put(id, true);
+        holds.remove(id);
+    }
+
+    public long groups() {
+        return groups;
+    }
+
+    public long flushes() {
+        return flushes;
+    }
+
+    private void run() {
+        List<Pending> batch = new ArrayList<>();
+        while (true) {
+            synchronized (this) {
+                while (queue.isEmpty() && !closing) {
+                    try {
+                        wait();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+                if (queue.isEmpty()) return;
+                batch.addAll(queue);
+                queue.clear();
+            }
+            try {
+                write(batch);
+                for (Pending p : batch) p.durable().complete(null);
+            } catch (StorageException e) {
+                // fenced, or the stores refused the write for good: nothing after it can be made durable
+                synchronized (this) {
+                    failed = e;
+                    for (Pending p : queue) p.durable().completeExceptionally(e);
+                    queue.clear();
+                }
+                for (Pending p : batch) p.durable().completeExceptionally(e);
+                log.accept("the tables' log failed; no write is acknowledged from now on: " + e.getMessage());
+                return;
+            } catch (RuntimeException | Error e) {
+                for (Pending p : batch) p.durable().completeExceptionally(e);
+                throw e;
+            }
+            batch.clear();
+        }
+    }
+
+    /** Makes {@code batch} durable as one version of the log, retrying faults of the stores until it is. */
+    private void write(List<Pending> batch) {
+        ProtoTxnGroup.Builder g = ProtoTxnGroup.newBuilder().setVersion(1);
+        long inline = 0;
+        for (Pending p : batch) {
+            ProtoTxn.Builder t = ProtoTxn.newBuilder().setTime(p.time());
+            for (Map.Entry<Long, Updates> e : p.writes().entrySet()) {
+                Updates u = e.getValue();
+                if (u.size() == 0) continue;
+                ProtoTableWrite.Builder w = ProtoTableWrite.newBuilder().setTable(e.getKey());
+                if (u.heapBytes() > INLINE_MAX) {
+                    PartMeta part = retrying("writing a part of table " + e.getKey(), () -> writer(e.getKey()).writePart(u, "w"));
+                    w.setPart(ProtoPart.newBuilder().setKey(part.key()).setBytes(part.bytes()).setCrc32C(part.crc32c()).setRecords(part.records()));
+                } else {
+                    byte[] bytes = PartCodec.encode(u);
+                    inline += bytes.length;
+                    w.setInline(ByteString.copyFrom(bytes));
+                }
+                t.addWrites(w);
+            }
+            g.addTxns(t);
+        }
+        ProtoTxnGroup group = g.build();
+        byte[] data = group.toByteArray();
+        long expected = seqNo;
+        CasResult r = retrying("appending to the tables' log", () -> consensus.compareAndSet(KEY, expected, data));
+        switch (r) {
+            case CasResult.Committed c -> seqNo = c.seqNo();
+            case CasResult.Mismatch m -> {
+                // a retried append that had landed before its fault looks like this, with our own data
+                Optional<VersionedData> cur = m.current();
+                if (cur.isPresent() && cur.get().seqNo() == expected + 1 && java.util.Arrays.equals(cur.get().data(), data)) {
+                    seqNo = expected + 1;
+                } else {
+                    throw new DurableCatalog.FencedException("the tables' log was written by another server (version " + cur.map(VersionedData::seqNo).orElse(-1L)
+                            + ", expected " + expected + "): this one may write nothing more: stop it");
+                }
+            }
+        }
+        groups++;
+        synchronized (this) {
+            if (unflushed.isEmpty()) unflushedFrom = seqNo;
+            unflushed.add(group);
+            unflushedBytes += inline;
+            unflushedTxns += batch.size();
+            upper = Math.max(upper, batch.get(batch.size() - 1).time() + 1);
+        }
+        if (unflushedBytes >= FLUSH_BYTES || unflushedTxns >= FLUSH_TXNS) {
+            try {
+                flush();
+            } catch (StorageException e) {
+                // the log still holds it all: the next flush (or a restart) tries again
+                log.accept("flushing the tables' log into their shards failed, to be tried again: " + e.getMessage());
+            }
+        }
+    }
+
+    /** Retries {@code op} while the stores fail it, waiting longer each time (a store down for a while). */
+    private <T> T retrying(String what, java.util.function.Supplier<T> op) {
+        long waitMs = 10;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return op.get();
+            } catch (CorruptDataException | DurableCatalog.FencedException e) {
+                throw e;
+            } catch (StorageException e) {
+                synchronized (this) {
+                    if (closing && attempt > 3) throw e;
+                }
+                if (attempt == 1 || attempt % 20 == 0) log.accept(what + " failed (attempt " + attempt + "), retrying: " + e.getMessage());
+                try {
+                    Thread.sleep(waitMs);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+                waitMs = Math.min(1000, waitMs * 2);
+            }
+        }
+    }
+
+    /**
+     * Moves the unflushed versions of the log into the tables' shards: each table's writes
+     * become one batch up to one past the latest time flushed, its since follows its hold, its
+     * batches merge, and then the log forgets the flushed versions.
+     */
+    private void flush() {
+        List<ProtoTxnGroup> groupsToFlush;
+        long from, through;
+        synchronized (this) {
+            groupsToFlush = new ArrayList<>(unflushed);
+            from = unflushedFrom;
+            through = seqNo;
+        }
+        long newUpper = 0;
+        Map<Long, Updates> inline = new TreeMap<>();
+        Map<Long, List<PartMeta>> parts = new TreeMap<>();
+        for (ProtoTxnGroup g : groupsToFlush) {
+            for (ProtoTxn t : g.getTxnsList()) {
+                newUpper = Math.max(newUpper, t.getTime() + 1);
+                for (ProtoTableWrite w : t.getWritesList()) {
+                    long id = w.getTable();
+                    if (dropped.containsKey(id)) continue;
+                    long shardUpper = shard(id).state().upper().get(0)[0];
+                    if (t.getTime() < shardUpper) continue; // flushed before a crash cut the truncation short
+                    if (w.hasPart()) {
+                        ProtoPart p = w.getPart();
+                        parts.computeIfAbsent(id, k -> new ArrayList<>()).add(new PartMeta(p.getKey(), p.getBytes(), p.getCrc32C(), p.getRecords()));
+                    } else {
+                        Updates u = PartCodec.decode(w.getInline().toByteArray(), "table " + id + " at " + t.getTime() + " in the tables' log");
+                        Updates into = inline.get(id);
+                        if (into == null) inline.put(id, u);
+                        else into.appendAll(u);
+                    }
+                }
+            }
+        }
+        java.util.Set<Long> tables = new java.util.TreeSet<>(inline.keySet());
+        tables.addAll(parts.keySet());
+        for (long id : tables) {
+            Shard s = shard(id);
+            Antichain expected = s.state().upper();
+            if (expected.get(0)[0] >= newUpper) continue;
+            Updates u = inline.getOrDefault(id, new Updates(new BytesColumn(), new UnitColumn(), 1));
+            Shard.AppendResult r = writer(id).compareAndAppend(u, parts.getOrDefault(id, List.of()), expected, Antichain.of(newUpper));
+            if (!(r instanceof Shard.AppendResult.Appended)) {
+                throw new DurableCatalog.FencedException("table " + id + "'s shard was written by another server (" + r + "): stop this one");
+            }
+            long hold = holds.getOrDefault(id, Long.MAX_VALUE);
+            long since = Math.min(hold, newUpper - 1);
+            if (since > s.state().since().get(0)[0]) s.advanceSince(Antichain.of(since));
+            s.compact();
+        }
+        synchronized (this) {
+            int n = groupsToFlush.size();
+            unflushed.subList(0, n).clear();
+            unflushedFrom = from + n;
+            if (unflushed.isEmpty()) {
+                unflushedBytes = 0;
+                unflushedTxns = 0;
+            }
+        }
+        // the head stays (consensus never truncates it); flushed, it is skipped at recovery
+        consensus.truncate(KEY, Math.min(through, from + groupsToFlush.size()));
+        flushes++;
+    }
+
+    /** Writes what is queued, flushes the log and stops the writer. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            closing = true;
+            notifyAll();
+        }
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (this) {
+            if (failed == null && !unflushed.isEmpty()) {
+                try {
+                    flush();
+                } catch (StorageException e) {
+                    log.accept("flushing the tables' log at close failed; it is flushed at the next start: " + e.getMessage());
+                }
+            }
+        }
+    }
+}
