@@ -62,7 +62,7 @@ jcmd="$(dirname "$java")/jcmd"
 [ -x "$jcmd" ] || { echo "realistic-compare: no jcmd beside $java (a JDK, not a JRE, is needed)" >&2; exit 1; }
 side_by_side_prepare
 start_postgres "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=1GB"
-start_tributary "-Xmx8g"
+start_tributary "-Xmx8g" --in-memory  # PostgreSQL runs without fsync here too
 
 # Live heap after a full GC, in bytes: G1's heap line reads "garbage-first heap   total reserved
 # 8388608K, committed 528384K, used 301234K [...]" (ZGC's "ZHeap used 10M, ..." also matches).

@@ -71,8 +71,11 @@ start_postgres() {
     -o "-p $pg_port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$work $1" start >/dev/null
 }
 
-# start_tributary DEFAULT_JAVA_OPTS: Tributary's server from $jar on a free port, waited for.
+# start_tributary DEFAULT_JAVA_OPTS [SERVE_ARGS...]: Tributary's server from $jar on a free port, waited for;
+# durable in $work/tributary-data unless SERVE_ARGS say otherwise (--in-memory).
 start_tributary() {
+  local serve_args=("${@:2}")
+  [ ${#serve_args[@]} -gt 0 ] || serve_args=(--data "$work/tributary-data")
   server_opts=(--add-exports java.base/jdk.internal.misc=ALL-UNNAMED)
   [ -n "$jfr" ] && server_opts+=("-XX:StartFlightRecording=filename=$jfr,settings=profile,dumponexit=true")
   # the options bin/tributary starts a server with, then the script's or the user's
@@ -81,7 +84,7 @@ start_tributary() {
   done <"$root/bin/jvm.options"
   # shellcheck disable=SC2206
   server_opts+=(${TRIBUTARY_JAVA_OPTS:-$1})
-  "$java" "${server_opts[@]}" -cp "$jar" dev.tributary.server.pgwire.PgServer --port 0 >"$work/tributary.log" 2>&1 &
+  "$java" "${server_opts[@]}" -cp "$jar" dev.tributary.server.pgwire.PgServer --port 0 "${serve_args[@]}" >"$work/tributary.log" 2>&1 &
   tributary_pid=$!
   tributary_port=""
   for _ in $(seq 1 300); do
@@ -91,5 +94,5 @@ start_tributary() {
     sleep 0.2
   done
   [ -n "$tributary_port" ] || { echo "$me: tributary serve did not start listening within 60 s" >&2; exit 1; }
-  echo "$me: tributary serve on 127.0.0.1:$tributary_port (pid $tributary_pid, $("$java" -version 2>&1 | head -n1), ${server_opts[*]})" >&2
+  echo "$me: tributary serve on 127.0.0.1:$tributary_port (pid $tributary_pid, $("$java" -version 2>&1 | head -n1), ${server_opts[*]}, ${serve_args[*]})" >&2
 }

@@ -2,6 +2,8 @@ package dev.tributary.server;
 
 import dev.tributary.arrangements.BytesColumn;
 import dev.tributary.server.auth.Roles;
+import dev.tributary.server.storage.StorageController;
+import dev.tributary.storage.CatalogEntry;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.ast.Expr;
 import dev.tributary.sql.ast.Statement;
@@ -79,7 +81,19 @@ final class Coordinator implements AutoCloseable, Catalog {
     private List<CatalogItem.Index> indexList = List.of();
     private long indexesVersion = -1;
 
+    /** The stores this database is durable in; null for a database in memory only. */
+    private final StorageController storage;
+
     Coordinator(Clock clock, int workers) {
+        this(clock, workers, null);
+    }
+
+    /**
+     * A database on {@code clock} with {@code workers} workers, durable in {@code storage} (null:
+     * in memory): what the stores hold is recovered before this returns.
+     */
+    Coordinator(Clock clock, int workers, StorageController storage) {
+        this.storage = storage;
         this.oracle = new TimestampOracle(clock);
         this.published = new PublishedIndexes(workers);
         this.publishedShards = new PublishedIndexes.Shard[workers];
@@ -89,6 +103,11 @@ final class Coordinator implements AutoCloseable, Catalog {
             dataflows[w.index()].publish(published, w.index());
             dataflows[w.index()].completeReads(w);
         });
+        if (storage != null) {
+            synchronized (this) {
+                recover();
+            }
+        }
         startTicker();
     }
 
@@ -246,9 +265,24 @@ final class Coordinator implements AutoCloseable, Catalog {
      */
     Result execute(Session session, Statement st, String sql) {
         if (st instanceof Statement.Fetch f) return guarded(session, st, () -> fetch(session, f));
+        Result r;
         synchronized (this) {
-            return guarded(session, st, () -> run(session, st, sql));
+            try {
+                r = guarded(session, st, () -> run(session, st, sql));
+            } finally {
+                persistCatalog();
+            }
         }
+        awaitDurable();
+        return r;
+    }
+
+    /**
+     * Waits, without the coordinator, until every write committed so far is durable: called before
+     * any answer goes to a client, so that none acknowledges or shows a write a crash could take back.
+     */
+    private void awaitDurable() {
+        if (storage != null) storage.awaitDurable();
     }
 
     /** Runs {@code body} for statement {@code st} of {@code session}, as {@link #execute} runs a statement. */
@@ -384,7 +418,14 @@ final class Coordinator implements AutoCloseable, Catalog {
      * Ends a COPY FROM: its first error, or its rows written (at one time, or into the open block)
      * with defaults filled and constraints checked as INSERT does.
      */
-    synchronized Result finishCopy(Session session, CopyIn copy, CatalogItem.Table table, int[] targets, List<Object[]> rows, BytesColumn encoded,
+    Result finishCopy(Session session, CopyIn copy, CatalogItem.Table table, int[] targets, List<Object[]> rows, BytesColumn encoded,
+            SqlException error) {
+        Result r = finishCopyLocked(session, copy, table, targets, rows, encoded, error);
+        awaitDurable();
+        return r;
+    }
+
+    private synchronized Result finishCopyLocked(Session session, CopyIn copy, CatalogItem.Table table, int[] targets, List<Object[]> rows, BytesColumn encoded,
             SqlException error) {
         try {
             if (error != null) throw error;
@@ -1014,7 +1055,9 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
         }
         Result r = pointRead(session, p, values);
-        return r != null ? r : executeLocked(session, p, values);
+        if (r == null) r = executeLocked(session, p, values);
+        awaitDurable();
+        return r;
     }
 
     private synchronized Result executeLocked(Session session, Prepared p, Object[] values) {
@@ -1069,6 +1112,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             return;
         }
         endImplicitLocked(session);
+        awaitDurable();
     }
 
     private synchronized void endImplicitLocked(Session session) {
@@ -1341,6 +1385,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     private void register(CatalogItem item, Set<Long> uses) {
+        recordDurable(item, uses);
         catalogVersion++;
         byName.put(item.name(), item);
         byId.put(item.id(), item);
@@ -1378,14 +1423,14 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + a.kind().sql().toLowerCase(java.util.Locale.ROOT), a.pos());
         HistoryPolicy p = policy(a.retain());
         if (p == null) {
-            retention.remove(item.id());
+            setRetention(item.id(), null);
         } else {
             long since = engine.call(w -> dataflows[w.index()].since(item.id()));
             if (p.forMillis() < 0 && p.pinAt() < since) {
                 throw new SqlException("72000", "cannot pin the history of " + item.kind() + " \"" + name + "\" at " + p.pinAt()
                         + ": it is retained only from " + since + " on", a.pos());
             }
-            retention.put(item.id(), p);
+            setRetention(item.id(), p);
         }
         return Result.command("ALTER " + a.kind().sql());
     }
@@ -1430,7 +1475,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                     + " (" + String.join(", ", pk.stream().map(k -> dev.tributary.sql.parser.SqlFormatter.ident(columns.get(k).name())).toList()) + ")";
             register(new CatalogItem.Index(pkIndex, pkName, id, keys, pkSql, true), Set.of(id));
         }
-        if (history != null) retention.put(id, history);
+        if (history != null) setRetention(id, history);
         return Result.command("CREATE TABLE");
     }
 
@@ -1439,8 +1484,14 @@ final class Coordinator implements AutoCloseable, Catalog {
         return -1;
     }
 
+    /** The text of statement {@code st} in {@code sql}: what the durable catalog records and replays. */
     private static String text(String sql, Statement st) {
-        return sql == null ? "" : sql.substring(Math.max(0, st.pos() - 1)).split(";", 2)[0].trim();
+        if (sql == null) return "";
+        int at = Math.max(0, st.pos() - 1);
+        for (dev.tributary.sql.parser.Parsed p : Parser.parseScript(sql)) {
+            if (p.start() <= at && at < p.end()) return p.text().trim();
+        }
+        return sql.substring(at).split(";", 2)[0].trim();
     }
 
     private Result createView(Session session, Statement.CreateView v, String sql) {
@@ -1492,7 +1543,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 return null;
             });
             register(new CatalogItem.MaterializedView(id, name, columns, plan, text(sql, v)), uses);
-            if (history != null) retention.put(id, history);
+            if (history != null) setRetention(id, history);
             awaitHydration(session, id, "materialized view", name, upper - 1);
         } else {
             register(new CatalogItem.View(id, name, columns, plan, text(sql, v)), uses);
@@ -1530,7 +1581,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             return null;
         });
         register(new CatalogItem.Index(id, i.name(), target.id(), keys, text(sql, i)), Set.of(target.id()));
-        if (history != null) retention.put(id, history);
+        if (history != null) setRetention(id, history);
         awaitHydration(session, id, "index", i.name(), upper - 1);
         return Result.command("CREATE INDEX");
     }
@@ -1687,6 +1738,8 @@ final class Coordinator implements AutoCloseable, Catalog {
     private void remove(long id) {
         CatalogItem item = byId.remove(id);
         if (item == null) return;
+        forgetDurable(id);
+        if (storage != null && item instanceof CatalogItem.Table) storage.dropTable(id);
         catalogVersion++;
         endSubscriptionsOn(id);
         byName.remove(item.name());
@@ -2029,6 +2082,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         long inputsAt = Long.MIN_VALUE;
         for (long id : changes.keySet()) inputsAt = Math.max(inputsAt, tableUpper.getOrDefault(id, Long.MIN_VALUE));
         long time = oracle.writeTime(inputsAt);
+        if (storage != null && !replaying) storage.append(time, updatesOf(changes, time));
         for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
             if (e.getValue().isEmpty()) continue;
             oracle.wrote(e.getKey(), time);
@@ -2167,6 +2221,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     private Result createRole(Statement.CreateRole c) {
         RoleChange change = roleChange(c.options(), "CREATE ROLE");
         roles.create(c.name(), change.login() != null ? change.login() : c.user(), change.verifier());
+        recordRole(c.name());
         return change.result();
     }
 
@@ -2174,6 +2229,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (roles.find(a.name()).isEmpty()) throw Roles.notFound(a.name());
         RoleChange change = roleChange(a.options(), "ALTER ROLE");
         roles.alter(a.name(), change.login(), change.setsPassword(), change.verifier());
+        recordRole(a.name());
         return change.result();
     }
 
@@ -2184,6 +2240,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         Result r = Result.command("DROP ROLE");
         for (String name : d.names()) {
             if (!roles.drop(name)) r = r.withNotice(Notice.notice("00000", "role \"" + name + "\" does not exist, skipping"));
+            recordRole(name);
         }
         return r;
     }
@@ -2627,6 +2684,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         // on at the time the indexes have reached until they reach this one
         long now = oracle.advanceTime();
         Map<Long, Long> holds = holds(now);
+        if (storage != null) holds.forEach((id, since) -> {
+            if (byId.get(id) instanceof CatalogItem.Table) storage.holdSince(id, since);
+        });
         lastCompaction = now;
         advancedAll(now + 1);
         engine.callAll(w -> {
@@ -2649,6 +2709,265 @@ final class Coordinator implements AutoCloseable, Catalog {
     public synchronized void close() {
         closed = true;
         if (ticker != null) ticker.shutdownNow();
-        engine.close();
+        try {
+            engine.close();
+        } finally {
+            if (storage != null) storage.close();
+        }
+    }
+
+    // ------------------------------------------------------------------ durability
+
+    /** While the catalog is rebuilt from the stores: nothing it makes is recorded again. */
+    private boolean replaying;
+    /** The durable catalog's entries as this database last committed them, by entry id. */
+    private final Map<Long, CatalogEntry> durable = new HashMap<>();
+    /** The entry recording each object's history policy, by object id; each role's entry, by name. */
+    private final Map<Long, CatalogEntry> historyEntries = new HashMap<>();
+    private final Map<String, CatalogEntry> roleEntries = new HashMap<>();
+    /** The current statement's catalog changes, committed as one append when it ends ({@link #persistCatalog}). */
+    private final Map<Long, CatalogEntry> catalogAdded = new LinkedHashMap<>();
+    private final Map<Long, CatalogEntry> catalogRemoved = new LinkedHashMap<>();
+
+    private static final String PRIMARY_KEY = "primary key", HISTORY = "history", ROLE = "role";
+
+    private void recordDurable(CatalogItem item, Set<Long> uses) {
+        if (storage == null || replaying) return;
+        String sql = switch (item) {
+            case CatalogItem.Table t -> t.sql();
+            case CatalogItem.View v -> v.sql();
+            case CatalogItem.MaterializedView m -> m.sql();
+            case CatalogItem.Index i -> i.sql();
+            case CatalogItem.SystemRelation r -> throw new IllegalStateException("system relation " + r.name() + " registered");
+        };
+        String kind = item instanceof CatalogItem.Index i && i.primaryKey() ? PRIMARY_KEY : item.kind();
+        putEntry(new CatalogEntry(item.id(), kind, item.name(), sql, List.copyOf(new java.util.TreeSet<>(uses))));
+    }
+
+    private void forgetDurable(long id) {
+        if (storage == null || replaying) return;
+        removeEntry(id);
+        CatalogEntry h = historyEntries.remove(id);
+        if (h != null) removeEntry(h.id());
+    }
+
+    private void putEntry(CatalogEntry e) {
+        CatalogEntry old = durable.put(e.id(), e);
+        if (old != null && !catalogAdded.containsKey(old.id())) catalogRemoved.put(old.id(), old);
+        catalogAdded.put(e.id(), e);
+    }
+
+    private void removeEntry(long id) {
+        CatalogEntry old = durable.remove(id);
+        if (old == null) return;
+        if (catalogAdded.remove(id) == null) catalogRemoved.put(id, old);
+    }
+
+    /** Commits the statement's catalog changes in one durable append, before it is answered. */
+    private void persistCatalog() {
+        if (catalogAdded.isEmpty() && catalogRemoved.isEmpty()) return;
+        List<CatalogEntry> added = List.copyOf(catalogAdded.values());
+        List<CatalogEntry> removed = List.copyOf(catalogRemoved.values());
+        catalogAdded.clear();
+        catalogRemoved.clear();
+        storage.commitCatalog(added, removed);
+    }
+
+    /** Sets (or, with null, clears) object {@code id}'s history policy, durably. */
+    private void setRetention(long id, HistoryPolicy policy) {
+        if (policy == null) retention.remove(id);
+        else retention.put(id, policy);
+        if (storage == null) return;
+        if (byId.get(id) instanceof CatalogItem.Table || !byId.containsKey(id)) {
+            storage.holdSince(id, policy == null ? -1 : policy.since(oracle.upper()));
+        }
+        if (replaying) return;
+        CatalogEntry old = historyEntries.remove(id);
+        if (policy == null) {
+            if (old != null) removeEntry(old.id());
+            return;
+        }
+        String sql = policy.forMillis() >= 0 ? "FOR " + policy.forMillis() : "PIN AT " + policy.pinAt();
+        CatalogEntry e = new CatalogEntry(old != null ? old.id() : nextId++, HISTORY, "", sql, List.of(id));
+        historyEntries.put(id, e);
+        putEntry(e);
+    }
+
+    private static HistoryPolicy historyOf(CatalogEntry e) {
+        String sql = e.sql();
+        if (sql.startsWith("FOR ")) return new HistoryPolicy(Long.parseLong(sql.substring(4)), -1);
+        if (sql.startsWith("PIN AT ")) return new HistoryPolicy(-1, Long.parseLong(sql.substring(7)));
+        throw new dev.tributary.storage.CorruptDataException("catalog entry " + e.id() + " is not a history policy: '" + sql + "'");
+    }
+
+    /** Records role {@code name} as it is now (or its removal), durably. */
+    private void recordRole(String name) {
+        if (storage == null || replaying) return;
+        Optional<Roles.Role> role = roles.find(name);
+        CatalogEntry old = roleEntries.remove(name);
+        if (role.isEmpty()) {
+            if (old != null) removeEntry(old.id());
+            return;
+        }
+        Roles.Role r = role.get();
+        String sql = (r.login() ? "LOGIN" : "NOLOGIN") + (r.verifier() != null ? " " + r.verifier() : "");
+        CatalogEntry e = new CatalogEntry(old != null ? old.id() : nextId++, ROLE, name, sql, List.of());
+        roleEntries.put(name, e);
+        putEntry(e);
+    }
+
+    private void restoreRole(CatalogEntry e) {
+        String[] parts = e.sql().split(" ", 2);
+        boolean login = parts[0].equals("LOGIN");
+        dev.tributary.server.auth.ScramVerifier verifier = parts.length > 1 ? dev.tributary.server.auth.ScramVerifier.parse(parts[1]) : null;
+        if (roles.find(e.name()).isPresent()) roles.alter(e.name(), login, true, verifier);
+        else roles.create(e.name(), login, verifier);
+    }
+
+    /** A commit's changes as the stores take them: per table, the rows' bytes with their counts, at {@code time}. */
+    private static Map<Long, dev.tributary.arrangements.Updates> updatesOf(Map<Long, Map<Row, Long>> changes, long time) {
+        Map<Long, dev.tributary.arrangements.Updates> out = new HashMap<>();
+        long[] at = {time};
+        for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
+            Map<Row, Long> c = e.getValue();
+            if (c.isEmpty()) continue;
+            dev.tributary.arrangements.UnitColumn units = new dev.tributary.arrangements.UnitColumn();
+            dev.tributary.arrangements.Updates u;
+            if (c instanceof RowSlab slab) {
+                // the slab's column is shared, not copied: nothing writes to it once committed
+                units.add(slab.size());
+                u = new dev.tributary.arrangements.Updates(slab.column(), units, 1, slab.size());
+                u.pushAll(at, 1, slab.size());
+            } else {
+                BytesColumn rows = new BytesColumn();
+                u = new dev.tributary.arrangements.Updates(rows, units, 1, c.size());
+                for (Map.Entry<Row, Long> r : c.entrySet()) {
+                    if (r.getValue() == 0) continue;
+                    rows.add(r.getKey().toBytes());
+                    units.add();
+                    u.push(time, r.getValue());
+                }
+            }
+            out.put(e.getKey(), u);
+        }
+        return out;
+    }
+
+    /**
+     * Rebuilds the database from its stores: roles; tables, each with its rows at their times
+     * (history as far back as its policy kept it); then views, materialized views and indexes,
+     * each once what it reads is there, built again from the tables. No time handed out before
+     * is handed out again.
+     */
+    private void recover() {
+        replaying = true;
+        try {
+            List<CatalogEntry> entries = storage.catalog();
+            long floor = storage.recoveredUpper();
+            oracle.recovered(floor, storage::reserveTimes);
+            long maxId = 0;
+            for (CatalogEntry e : entries) {
+                durable.put(e.id(), e);
+                maxId = Math.max(maxId, e.id());
+            }
+            Session system = new Session();
+            Set<Long> tables = new HashSet<>();
+            List<CatalogEntry> rest = new ArrayList<>();
+            for (CatalogEntry e : entries) {
+                switch (e.kind()) {
+                    case ROLE -> {
+                        restoreRole(e);
+                        roleEntries.put(e.name(), e);
+                    }
+                    case "table" -> {
+                        nextId = e.id();
+                        replay(system, e);
+                        if (!(byId.get(e.id()) instanceof CatalogItem.Table t)) {
+                            throw new dev.tributary.storage.CorruptDataException("catalog entry " + e.id() + " (" + e.sql() + ") did not make table " + e.name() + " again");
+                        }
+                        loadTable(t, storage.table(t.id()));
+                        tables.add(t.id());
+                    }
+                    case PRIMARY_KEY -> { } // made with its table
+                    default -> rest.add(e);
+                }
+            }
+            advanced(floor, tables);
+            engine.callAll(w -> {
+                dataflows[w.index()].advance(floor, tables);
+                return null;
+            });
+            // the rest in id order, except where an object reads one made after it (CREATE OR REPLACE VIEW)
+            while (!rest.isEmpty()) {
+                CatalogEntry next = null;
+                for (CatalogEntry e : rest) {
+                    boolean ready = true;
+                    for (long u : e.uses()) ready &= byId.containsKey(u);
+                    if (ready) {
+                        next = e;
+                        break;
+                    }
+                }
+                if (next == null) throw new dev.tributary.storage.CorruptDataException("catalog entries " + rest + " read objects the catalog does not have");
+                rest.remove(next);
+                if (next.kind().equals(HISTORY)) {
+                    long on = next.uses().get(0);
+                    retention.put(on, historyOf(next));
+                    historyEntries.put(on, next);
+                    if (byId.get(on) instanceof CatalogItem.Table) storage.holdSince(on, historyOf(next).since(oracle.upper()));
+                } else {
+                    nextId = next.id();
+                    replay(system, next);
+                    if (!byId.containsKey(next.id())) {
+                        throw new dev.tributary.storage.CorruptDataException("catalog entry " + next.id() + " (" + next.sql() + ") did not make " + next.kind() + " " + next.name() + " again");
+                    }
+                }
+            }
+            nextId = Math.max(nextId, maxId + 2); // a table's primary key takes the id after it
+        } finally {
+            replaying = false;
+            catalogAdded.clear();
+            catalogRemoved.clear();
+        }
+    }
+
+    private void replay(Session system, CatalogEntry e) {
+        try {
+            run(system, Parser.parseStatement(e.sql()), e.sql());
+        } catch (SqlException failure) {
+            throw new dev.tributary.storage.CorruptDataException("catalog entry " + e.id() + " (" + e.kind() + " " + e.name() + ") failed to replay: "
+                    + failure.getMessage() + " [" + failure.sqlState() + "] in: " + e.sql());
+        }
+    }
+
+    /** Feeds table {@code t} its recovered rows, time by time in order, as commits at those times would have. */
+    private void loadTable(CatalogItem.Table t, dev.tributary.arrangements.Updates u) {
+        int n = u.size();
+        if (n == 0) return;
+        BytesColumn rows = (BytesColumn) u.keys();
+        boolean oneTime = true, ones = true;
+        for (int i = 0; i < n; i++) {
+            oneTime &= u.time(i) == u.time(0);
+            ones &= u.diff(i) == 1;
+        }
+        if (oneTime && ones) {
+            write(t, u.time(0), new RowSlab(rows));
+            return;
+        }
+        TreeMap<Long, Map<Row, Long>> byTime = new TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            byTime.computeIfAbsent(u.time(i), k -> new LinkedHashMap<>()).merge(RowDataType.INSTANCE.get(rows, i), u.diff(i), Long::sum);
+        }
+        byTime.forEach((time, changes) -> write(t, time, changes));
+    }
+
+    private void write(CatalogItem.Table t, long time, Map<Row, Long> changes) {
+        oracle.wrote(t.id(), time);
+        if (!t.primaryKey().isEmpty()) keptKeys(t, time, changes);
+        int parts = changes.size() >= SHARED_FEED_MIN ? dataflows.length : 1;
+        engine.callAll(w -> {
+            dataflows[w.index()].write(t.id(), time, changes, w.index(), parts);
+            return null;
+        });
     }
 }

@@ -22,6 +22,22 @@ public final class ServerLog {
         }
     }
 
+    /** Something an administrator should know of that the server carries on through (a store that is down, being retried). */
+    public static void warn(String message) {
+        PrintStream p = out;
+        synchronized (p) {
+            p.println(Instant.now() + " WARNING:  " + message);
+        }
+    }
+
+    /** Something an administrator may want to know (where the data is kept). */
+    public static void log(String message) {
+        PrintStream p = out;
+        synchronized (p) {
+            p.println(Instant.now() + " LOG:  " + message);
+        }
+    }
+
     /** Where the log goes from now on (tests read it). */
     static void redirect(PrintStream to) {
         out = to;

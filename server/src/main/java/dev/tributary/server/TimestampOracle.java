@@ -14,8 +14,29 @@ final class TimestampOracle {
     /** The latest time the inputs were moved past by {@link #advanceTime} (the clock's ticks), not handed to any read. */
     private long lastAdvance = -1;
 
+    /** Where handed-out times are reserved durably before use (null: in memory, nothing to reserve). */
+    private java.util.function.LongUnaryOperator reserve;
+    private long reserved = Long.MAX_VALUE;
+    /** How far past the time handed out a reservation reaches: one durable write per this many ticks of the clock. */
+    static final long RESERVE_AHEAD = 10_000;
+
     TimestampOracle(Clock clock) {
         this.clock = clock;
+    }
+
+    /**
+     * Makes the oracle durable: it hands out nothing before {@code floor} (the times an earlier
+     * run used end below it), and reserves times through {@code reserve} before handing them out.
+     */
+    synchronized void recovered(long floor, java.util.function.LongUnaryOperator reserve) {
+        lastAdvance = Math.max(lastAdvance, floor - 1);
+        this.reserve = reserve;
+        this.reserved = reserve.applyAsLong(latest() + RESERVE_AHEAD);
+    }
+
+    private long handOut(long t) {
+        if (t > reserved) reserved = reserve.applyAsLong(t + RESERVE_AHEAD);
+        return t;
     }
 
     Clock clock() {
@@ -37,7 +58,7 @@ final class TimestampOracle {
      * made at a later time than the one its readers are given.
      */
     synchronized long writeTime(long atLeast) {
-        long t = Math.max(Math.max(clock.now(), latest() + 1), atLeast);
+        long t = handOut(Math.max(Math.max(clock.now(), latest() + 1), atLeast));
         lastWrite = t;
         return t;
     }
@@ -62,7 +83,7 @@ final class TimestampOracle {
     }
 
     synchronized long readTime() {
-        long t = Math.max(clock.now(), latest());
+        long t = handOut(Math.max(clock.now(), latest()));
         lastRead = t;
         return t;
     }
@@ -75,7 +96,7 @@ final class TimestampOracle {
      */
     synchronized long readTimeOfData() {
         long latest = latest();
-        long t = latest < 0 ? clock.now() : latest;
+        long t = handOut(latest < 0 ? clock.now() : latest);
         lastRead = Math.max(lastRead, t);
         return t;
     }
@@ -87,7 +108,7 @@ final class TimestampOracle {
      * was promised at it.
      */
     synchronized long advanceTime() {
-        long t = Math.max(clock.now(), latest());
+        long t = handOut(Math.max(clock.now(), latest()));
         lastAdvance = t;
         return t;
     }

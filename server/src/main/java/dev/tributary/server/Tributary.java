@@ -29,6 +29,34 @@ public final class Tributary implements AutoCloseable {
         this.coordinator = new Coordinator(clock, workers);
     }
 
+    private Tributary(Clock clock, int workers, dev.tributary.server.storage.StorageController storage) {
+        try {
+            this.coordinator = new Coordinator(clock, workers, storage);
+        } catch (RuntimeException | Error e) {
+            storage.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The database in data directory {@code dataDirectory} (made if it does not exist), on the
+     * wall clock with one worker: everything it held is there again, and every statement that
+     * returns has its writes durable there. One process at a time may open a data directory.
+     */
+    public static Tributary open(java.nio.file.Path dataDirectory) {
+        return open(dataDirectory, Clock.wall(), 1);
+    }
+
+    /** {@link #open(java.nio.file.Path)} on {@code clock} with {@code workers} workers. */
+    public static Tributary open(java.nio.file.Path dataDirectory, Clock clock, int workers) {
+        return open(dev.tributary.server.storage.StorageController.open(dataDirectory, ServerLog::warn), clock, workers);
+    }
+
+    /** The database in {@code storage}'s stores (S3 and PostgreSQL, say), which it closes. */
+    public static Tributary open(dev.tributary.server.storage.StorageController storage, Clock clock, int workers) {
+        return new Tributary(clock, workers, storage);
+    }
+
     /** A database in memory, on the wall clock, with one worker. */
     public static Tributary inMemory() {
         return new Tributary(Clock.wall(), 1);

@@ -116,7 +116,18 @@ public final class TxnLog implements AutoCloseable {
             long id = tableOf(key.substring("shard/".length()));
             if (id >= 0) upper = Math.max(upper, shard(id).state().upper().get(0)[0]);
         }
-        if (!unflushed.isEmpty()) flush();
+        // a version of our own at once: a server still writing these stores is fenced by it now,
+        // not only once this one first commits
+        byte[] fence = ProtoTxnGroup.newBuilder().setVersion(1).build().toByteArray();
+        switch (consensus.compareAndSet(KEY, seqNo, fence)) {
+            case CasResult.Committed c -> {
+                if (unflushed.isEmpty()) unflushedFrom = c.seqNo();
+                unflushed.add(ProtoTxnGroup.getDefaultInstance());
+                seqNo = c.seqNo();
+            }
+            case CasResult.Mismatch m -> throw new DurableCatalog.FencedException("the tables' log changed while it was being recovered: another server is writing it");
+        }
+        flush();
         for (long id : new ArrayList<>(shards.keySet())) shards.get(id).collectGarbage();
     }
 

@@ -92,8 +92,9 @@ class TxnLogTest {
         MemoryBlob blob = new MemoryBlob();
         MemoryConsensus consensus = new MemoryConsensus();
         TxnLog first = open(blob, consensus);
+        long flushedAtOpen = first.flushes();
         Map<Long, Map<String, Long>> expected = churn(first, new Random(1), 10, 300);
-        assertEquals(0, first.flushes(), "300 small transactions stay in the log");
+        assertEquals(flushedAtOpen, first.flushes(), "300 small transactions stay in the log");
         // no close: a crash. The reopened log flushes it all into the shards
         TxnLog second = open(blob, consensus);
         assertTables(second, expected);

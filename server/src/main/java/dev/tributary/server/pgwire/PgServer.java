@@ -209,6 +209,7 @@ public final class PgServer implements AutoCloseable {
 
     private static final String USAGE = "usage: tributary serve [--port P (default " + DEFAULT_PORT + ")] [--listen ADDR (default 127.0.0.1)] [--clock manual|wall]\n"
             + "                       [--workers N (default: one per core)]\n"
+            + "                       [--data DIR (default ./tributary-data) | --in-memory | --blob s3://BUCKET[/PREFIX][?endpoint=URL] --consensus postgres://HOST/DB]\n"
             + "                       [--auth auto|scram] [--tls-cert FILE --tls-key FILE] [--max-connections N (default 100)]\n"
             + "                       [--max-message-bytes N (default " + Options.DEFAULT_MAX_MESSAGE_BYTES + ")]\n"
             + "  TRIBUTARY_PASSWORD, if set, becomes the password of the role \"tributary\" at start.";
@@ -217,6 +218,10 @@ public final class PgServer implements AutoCloseable {
         Options options = Options.defaults();
         String listen = "127.0.0.1";
         boolean manual = false;
+        Path data = Path.of("tributary-data");
+        boolean inMemory = false;
+        String blob = null;
+        String consensus = null;
         Path cert = null;
         Path key = null;
         // one worker per core, as the design says: a view over a million rows hydrates on all of them
@@ -240,6 +245,10 @@ public final class PgServer implements AutoCloseable {
                         workers = Integer.parseInt(args[++i]);
                         if (workers < 1 || workers > 64) throw new IllegalArgumentException("--workers takes 1 to 64, not " + workers);
                     }
+                    case "--data" -> data = Path.of(args[++i]);
+                    case "--in-memory" -> inMemory = true;
+                    case "--blob" -> blob = args[++i];
+                    case "--consensus" -> consensus = args[++i];
                     case "--tls-cert" -> cert = Path.of(args[++i]);
                     case "--tls-key" -> key = Path.of(args[++i]);
                     case "--max-connections" -> options = options.withMaxConnections(Integer.parseInt(args[++i]));
@@ -271,15 +280,42 @@ public final class PgServer implements AutoCloseable {
                 System.exit(1);
             }
         }
+        if ((blob == null) != (consensus == null)) {
+            System.err.println("tributary serve: --blob and --consensus go together");
+            System.exit(1);
+        }
         options = options.withListen(InetAddress.getByName(listen));
-        Tributary db = Tributary.inMemory(manual ? Clock.manual(0) : Clock.wall(), workers);
+        Clock clock = manual ? Clock.manual(0) : Clock.wall();
+        Tributary db;
+        String where;
+        try {
+            if (inMemory) {
+                db = Tributary.inMemory(clock, workers);
+                where = "in memory only (--in-memory): nothing is kept after it stops";
+            } else if (blob != null) {
+                db = Tributary.open(dev.tributary.server.storage.StorageController.open(blob, consensus, dev.tributary.server.ServerLog::warn), clock, workers);
+                where = "data in " + blob + " and " + consensus.replaceAll("//[^@/]*@", "//");
+            } else {
+                long started = System.nanoTime();
+                System.err.println("tributary: opening the data directory " + data.toAbsolutePath().normalize() + " (--data DIR for another, --in-memory for none)");
+                db = Tributary.open(data, clock, workers);
+                where = "data in " + data.toAbsolutePath().normalize() + ", recovered in " + (System.nanoTime() - started) / 1_000_000 + " ms";
+            }
+        } catch (RuntimeException e) {
+            System.err.println("tributary serve: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
         String password = System.getenv("TRIBUTARY_PASSWORD");
         if (password != null && !password.isEmpty()) {
             db.roles().alter(dev.tributary.server.auth.Roles.BOOTSTRAP, null, true, db.roles().verifierOf(password));
         }
+        Tributary opened = db;
+        // a stop (Ctrl-C, kill) writes what is queued and lets go of the data directory; kill -9 loses nothing acknowledged either
+        Runtime.getRuntime().addShutdownHook(new Thread(opened::close, "tributary-shutdown"));
         PgServer server = new PgServer(db, options);
         System.err.println("tributary: listening on " + listen + ":" + server.port() + (options.tls() != null ? " (TLS available)" : "")
-                + " (psql -h " + listen + " -p " + server.port() + " -d tributary), " + workers + (workers == 1 ? " worker" : " workers"));
+                + " (psql -h " + listen + " -p " + server.port() + " -d tributary), " + workers + (workers == 1 ? " worker" : " workers") + ", " + where);
         Thread.currentThread().join();
     }
 }

@@ -64,6 +64,7 @@ public final class Shell {
         ShellOutput options = ShellOutput.DEFAULT;
         boolean stopOnError = false;
         boolean manualClock = false;
+        java.nio.file.Path data = null;
         int workers = 1;
         List<String[]> actions = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -103,6 +104,7 @@ public final class Shell {
                             return 1;
                         }
                     }
+                    case "--data" -> data = java.nio.file.Path.of(args[++i]);
                     case "-h", "--host" -> host = args[++i];
                     case "-p", "--port" -> {
                         try {
@@ -136,7 +138,13 @@ public final class Shell {
         }
         Database target;
         if (host == null) {
-            target = new Embedded(Tributary.inMemory(manualClock ? Clock.manual(0) : Clock.wall(), workers));
+            Clock clock = manualClock ? Clock.manual(0) : Clock.wall();
+            try {
+                target = new Embedded(data == null ? Tributary.inMemory(clock, workers) : Tributary.open(data, clock, workers));
+            } catch (RuntimeException e) {
+                err.println("tributary sql: " + e.getMessage());
+                return 2;
+            }
         } else {
             target = connect(host, port, user, database, askPassword, neverAsk, env, err);
             if (target == null) return 2;
@@ -215,6 +223,7 @@ public final class Shell {
         return """
                 usage: tributary sql [OPTION]...
                   -h, --host=HOST           connect to the server at HOST instead of starting an in-memory database
+                      --data=DIR            keep the database in data directory DIR (made if missing) instead of in memory
                   -p, --port=PORT           its port (default 6875)
                   -U, --username=USER       the role to log in as (default tributary)
                   -d, --dbname=DB           the database (default tributary)

@@ -36,16 +36,7 @@ class CopyJdbcTest extends LocalServerTest {
     }
 
     private static List<String> rows(Statement s, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet rs = s.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int i = 1; i <= n; i++) b.append(i > 1 ? "|" : "").append(rs.getString(i));
-                out.add(b.toString());
-            }
-        }
-        return out;
+        return JdbcRows.rows(s, sql);
     }
 
     @Test

@@ -1,0 +1,195 @@
+package dev.tributary.server;
+
+import static dev.tributary.server.SqlRows.rows;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.server.storage.StorageController;
+import dev.tributary.sql.SqlException;
+import dev.tributary.storage.MemoryBlob;
+import dev.tributary.storage.MemoryConsensus;
+import dev.tributary.storage.StorageException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A database in a data directory (or in memory stores standing for S3 and PostgreSQL) is the
+ * same after it is closed and opened again, or after it crashed (never closed) and was opened
+ * again: tables and their rows, views, materialized views, indexes, roles, history policies and
+ * the history they keep, and times that never go backwards.
+ */
+class DurabilityTest {
+    private static final String SCHEMA = """
+            CREATE TABLE customers (id int PRIMARY KEY, name text NOT NULL, region text DEFAULT 'north');
+            CREATE TABLE orders (id bigint PRIMARY KEY, customer int, amount numeric(10,2), note text);
+            CREATE TABLE events (kind text, n int);
+            CREATE VIEW big AS SELECT * FROM orders WHERE amount > 100;
+            CREATE MATERIALIZED VIEW per_customer AS
+              SELECT c.name, count(*) AS n, sum(o.amount) AS total FROM customers c JOIN orders o ON o.customer = c.id GROUP BY c.name;
+            CREATE INDEX orders_by_customer ON orders (customer);
+            CREATE MATERIALIZED VIEW kinds AS SELECT kind, sum(n) AS n FROM events GROUP BY kind;
+            CREATE INDEX kinds_by_n ON kinds (n);
+            """;
+
+    private static final List<String> QUERIES = List.of(
+            "SELECT * FROM customers ORDER BY id",
+            "SELECT * FROM orders ORDER BY id",
+            "SELECT kind, n FROM events ORDER BY kind, n",
+            "SELECT * FROM big ORDER BY id",
+            "SELECT * FROM per_customer ORDER BY name",
+            "SELECT * FROM orders WHERE customer = 3 ORDER BY id",
+            "SELECT * FROM kinds ORDER BY kind",
+            "SELECT kind FROM kinds WHERE n = 7");
+
+    private static TreeMap<String, List<String>> answers(Tributary db) {
+        TreeMap<String, List<String>> out = new TreeMap<>();
+        for (String q : QUERIES) out.put(q, rows(db, q));
+        return out;
+    }
+
+    /** Random writes of every kind: inserts, updates, deletes, a transaction block, a failed statement. */
+    private static void churn(Tributary db, Random random, int rounds) {
+        int base = random.nextInt(1_000_000) * 1000;
+        for (int i = 0; i < rounds; i++) {
+            int c = random.nextInt(10);
+            switch (random.nextInt(6)) {
+                case 0 -> db.execute("INSERT INTO customers VALUES (" + (base + 100 + i) + ", 'c" + i + "')");
+                case 1 -> db.execute("INSERT INTO orders VALUES (" + (base + i) + ", " + c + ", " + random.nextInt(300) + ".5, 'it''s; " + i + "')");
+                case 2 -> db.execute("UPDATE orders SET amount = amount + 1 WHERE customer = " + c);
+                case 3 -> db.execute("DELETE FROM orders WHERE id % 7 = " + random.nextInt(7));
+                case 4 -> db.execute("BEGIN; INSERT INTO events VALUES ('k" + c + "', " + i + "); INSERT INTO events VALUES ('k" + c + "', " + i + "); COMMIT");
+                default -> {
+                    try {
+                        db.execute("INSERT INTO customers VALUES (" + c + ", 'dup')");
+                    } catch (SqlException e) {
+                        assertThat(e.sqlState()).isEqualTo("23505");
+                    }
+                }
+            }
+        }
+    }
+
+    private static void populate(Tributary db) {
+        db.execute(SCHEMA);
+        for (int c = 0; c < 10; c++) db.execute("INSERT INTO customers VALUES (" + c + ", 'name " + c + "', 'r" + c % 3 + "')");
+        db.execute("INSERT INTO events SELECT 'k' || (g % 4), g FROM generate_series(1, 5000) g");
+    }
+
+    @Test
+    void everythingSurvivesCloseAndOpen(@TempDir Path dir) {
+        TreeMap<String, List<String>> before;
+        long lastTime;
+        try (Tributary db = Tributary.open(dir.resolve("data"), Clock.manual(1_000), 2)) {
+            populate(db);
+            churn(db, new Random(7), 200);
+            before = answers(db);
+            lastTime = Long.parseLong(rows(db, "SELECT (extract(epoch FROM now()) * 1000)::bigint").get(0));
+        }
+        try (Tributary db = Tributary.open(dir.resolve("data"), Clock.manual(0), 2)) {
+            assertThat(answers(db)).isEqualTo(before);
+            // the clock was set back to 0: times still go on from where they were
+            db.execute("INSERT INTO events VALUES ('later', 1)");
+            assertThat(Long.parseLong(rows(db, "SELECT (extract(epoch FROM now()) * 1000)::bigint").get(0))).isGreaterThan(lastTime);
+            // the database goes on: constraints, writes, DDL
+            SqlRows.fails("23505", () -> db.execute("INSERT INTO customers VALUES (1, 'again')"));
+            db.execute("CREATE TABLE more (x int)");
+            db.execute("DROP MATERIALIZED VIEW kinds CASCADE");
+            churn(db, new Random(8), 50);
+            before = answers2(db);
+        }
+        try (Tributary db = Tributary.open(dir.resolve("data"), Clock.manual(0), 1)) {
+            assertThat(answers2(db)).isEqualTo(before);
+            assertThat(rows(db, "SELECT count(*) FROM more")).containsExactly("0");
+            SqlRows.fails("42P01", () -> db.execute("SELECT * FROM kinds"));
+        }
+    }
+
+    private static TreeMap<String, List<String>> answers2(Tributary db) {
+        TreeMap<String, List<String>> out = new TreeMap<>();
+        for (String q : QUERIES) if (!q.contains("kinds")) out.put(q, rows(db, q));
+        return out;
+    }
+
+    @Test
+    void aCrashLosesNoReturnedWrite() {
+        MemoryBlob blob = new MemoryBlob();
+        MemoryConsensus consensus = new MemoryConsensus();
+        TreeMap<String, List<String>> before;
+        // never closed: a crash, as far as the stores know
+        Tributary crashed = Tributary.open(StorageController.open(blob, consensus, m -> {}), Clock.manual(1_000), 2);
+        populate(crashed);
+        churn(crashed, new Random(9), 300);
+        before = answers(crashed);
+        try (Tributary db = Tributary.open(StorageController.open(blob, consensus, m -> {}), Clock.manual(0), 2)) {
+            assertThat(answers(db)).isEqualTo(before);
+            // the old server is fenced: nothing it writes is acknowledged
+            assertThatThrownBy(() -> crashed.execute("INSERT INTO events VALUES ('zombie', 1)")).isInstanceOfSatisfying(SqlException.class,
+                    e -> assertThat(e.sqlState()).isEqualTo("58030"));
+            assertThat(rows(db, "SELECT count(*) FROM events WHERE kind = 'zombie'")).containsExactly("0");
+        }
+    }
+
+    @Test
+    void rolesAndHistoryPoliciesSurvive(@TempDir Path dir) {
+        try (Tributary db = Tributary.open(dir, Clock.manual(1_000), 1)) {
+            db.execute("CREATE ROLE alice LOGIN PASSWORD 'secret'");
+            db.execute("CREATE ROLE bob");
+            db.execute("CREATE ROLE carol");
+            db.execute("DROP ROLE carol");
+            db.execute("CREATE TABLE prices (sym text, price int) WITH (RETAIN HISTORY FOR '1 hour')");
+            db.execute("CREATE TABLE pinned (x int) WITH (RETAIN HISTORY PIN AT 1000)");
+            db.execute("INSERT INTO prices VALUES ('a', 1)");
+            db.execute("INSERT INTO pinned VALUES (1)");
+            db.execute("ADVANCE CLOCK TO 2000");
+            db.execute("ALTER TABLE pinned SET (RETAIN HISTORY PIN AT 1500)");
+            db.execute("UPDATE prices SET price = 2");
+            db.execute("UPDATE pinned SET x = 2");
+            db.execute("ADVANCE CLOCK TO 3000");
+        }
+        try (Tributary db = Tributary.open(dir, Clock.manual(0), 1)) {
+            assertThat(db.roles().find("alice")).hasValueSatisfying(r -> {
+                assertThat(r.login()).isTrue();
+                assertThat(r.verifier().verifies("secret")).isTrue();
+            });
+            assertThat(db.roles().find("bob")).hasValueSatisfying(r -> assertThat(r.login()).isFalse());
+            assertThat(db.roles().find("carol")).isEmpty();
+            assertThat(rows(db, "SELECT * FROM prices AS OF 1500")).containsExactly("a|1");
+            assertThat(rows(db, "SELECT * FROM prices")).containsExactly("a|2");
+            assertThat(rows(db, "SELECT * FROM pinned AS OF 1500")).containsExactly("1");
+            assertThat(rows(db, "SELECT * FROM pinned")).containsExactly("2");
+        }
+    }
+
+    @Test
+    void aSecondOpenOfTheSameDirectoryIsRefused(@TempDir Path dir) {
+        try (Tributary db = Tributary.open(dir)) {
+            db.execute("CREATE TABLE t (x int)");
+            assertThatThrownBy(() -> Tributary.open(dir)).isInstanceOf(StorageException.class).hasMessageContaining("in use");
+            db.execute("INSERT INTO t VALUES (1)");
+        }
+        try (Tributary db = Tributary.open(dir)) {
+            assertThat(rows(db, "SELECT * FROM t")).containsExactly("1");
+        }
+    }
+
+    @Test
+    void copyIsOneDurableWrite(@TempDir Path dir) {
+        // COPY FROM STDIN goes through a client; here through the API's COPY handler
+        try (Tributary db = Tributary.open(dir, Clock.manual(1_000), 2)) {
+            db.execute("CREATE TABLE t (id int PRIMARY KEY, v text)");
+            Tributary.Connection s = db.session();
+            CopyIn copy = s.copyIn((dev.tributary.sql.ast.Statement.Copy) dev.tributary.sql.parser.Parser.parseStatement("COPY t FROM STDIN"));
+            StringBuilder data = new StringBuilder();
+            for (int i = 0; i < 50_000; i++) data.append(i).append('\t').append("v").append(i).append('\n');
+            copy.data(data.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(copy.finish().tag()).isEqualTo("COPY 50000");
+        }
+        try (Tributary db = Tributary.open(dir, Clock.manual(0), 2)) {
+            assertThat(rows(db, "SELECT count(*), sum(id) FROM t")).containsExactly("50000|1249975000");
+        }
+    }
+}
