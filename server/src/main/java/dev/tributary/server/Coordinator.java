@@ -2443,7 +2443,8 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     /** Starts a subscription to {@code st}: a SUBSCRIBE or a SELECT ... EMIT CHANGES. */
-    synchronized Subscription subscribe(Session session, Statement st, Subscription.Listener listener) {
+    synchronized Subscription subscribe(Session session, Statement st, Subscription.Listener given) {
+        Subscription.Listener listener = afterDurable(given);
         BoundQuery q;
         Binder binder = binder(session);
         Statement.Subscribe sub = null;
@@ -2718,6 +2719,51 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     // ------------------------------------------------------------------ durability
 
+    /**
+     * {@code listener}, told of changes only once the writes they come from are durable: a
+     * subscriber never sees a change a crash could take back. Its events keep their order; the
+     * waiting is on futures, so no worker waits for an fsync.
+     */
+    private Subscription.Listener afterDurable(Subscription.Listener listener) {
+        if (storage == null) return listener;
+        return new Subscription.Listener() {
+            private java.util.concurrent.CompletableFuture<Void> chain = java.util.concurrent.CompletableFuture.completedFuture(null);
+            private boolean failed;
+
+            private synchronized void then(Runnable event) {
+                java.util.concurrent.CompletableFuture<Void> durable = storage.appended();
+                chain = chain.thenCompose(v -> durable.handle((x, e) -> e)).thenAccept(e -> {
+                    if (failed) return;
+                    if (e == null) {
+                        event.run();
+                    } else {
+                        failed = true;
+                        Throwable cause = e.getCause() != null ? e.getCause() : e;
+                        listener.onError(new SqlException("58030", "could not make the changes durable: " + cause.getMessage()));
+                    }
+                }).exceptionally(e -> {
+                    ServerLog.error("a subscriber failed to take its changes", e);
+                    return null;
+                });
+            }
+
+            @Override
+            public void onChanges(Result batch) {
+                then(() -> listener.onChanges(batch));
+            }
+
+            @Override
+            public void onError(SqlException error) {
+                then(() -> listener.onError(error));
+            }
+
+            @Override
+            public void onDone() {
+                then(listener::onDone);
+            }
+        };
+    }
+
     /** While the catalog is rebuilt from the stores: nothing it makes is recorded again. */
     private boolean replaying;
     /** The durable catalog's entries as this database last committed them, by entry id. */
@@ -2885,8 +2931,13 @@ final class Coordinator implements AutoCloseable, Catalog {
                         if (!(byId.get(e.id()) instanceof CatalogItem.Table t)) {
                             throw new dev.tributary.storage.CorruptDataException("catalog entry " + e.id() + " (" + e.sql() + ") did not make table " + e.name() + " again");
                         }
-                        loadTable(t, storage.table(t.id()));
+                        long started = System.nanoTime();
+                        dev.tributary.arrangements.Updates rows = storage.table(t.id());
+                        long read = System.nanoTime();
+                        loadTable(t, rows);
                         tables.add(t.id());
+                        ServerLog.log("recovery: table " + t.name() + ": " + rows.size() + " updates read in " + (read - started) / 1_000_000 + " ms, fed in "
+                                + (System.nanoTime() - read) / 1_000_000 + " ms");
                     }
                     case PRIMARY_KEY -> { } // made with its table
                     default -> rest.add(e);
@@ -2917,7 +2968,9 @@ final class Coordinator implements AutoCloseable, Catalog {
                     if (byId.get(on) instanceof CatalogItem.Table) storage.holdSince(on, historyOf(next).since(oracle.upper()));
                 } else {
                     nextId = next.id();
+                    long started = System.nanoTime();
                     replay(system, next);
+                    if (!next.kind().equals("view")) ServerLog.log("recovery: " + next.kind() + " " + next.name() + " built in " + (System.nanoTime() - started) / 1_000_000 + " ms");
                     if (!byId.containsKey(next.id())) {
                         throw new dev.tributary.storage.CorruptDataException("catalog entry " + next.id() + " (" + next.sql() + ") did not make " + next.kind() + " " + next.name() + " again");
                     }

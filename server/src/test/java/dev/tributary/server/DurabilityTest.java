@@ -134,7 +134,8 @@ class DurabilityTest {
     }
 
     @Test
-    void rolesAndHistoryPoliciesSurvive(@TempDir Path dir) {
+    @SuppressWarnings("unchecked")
+    void rolesAndHistoryPoliciesSurvive(@TempDir Path dir) throws Exception {
         try (Tributary db = Tributary.open(dir, Clock.manual(1_000), 1)) {
             db.execute("CREATE ROLE alice LOGIN PASSWORD 'secret'");
             db.execute("CREATE ROLE bob");
@@ -161,6 +162,15 @@ class DurabilityTest {
             assertThat(rows(db, "SELECT * FROM prices")).containsExactly("a|2");
             assertThat(rows(db, "SELECT * FROM pinned AS OF 1500")).containsExactly("1");
             assertThat(rows(db, "SELECT * FROM pinned")).containsExactly("2");
+            // a subscription resumed as of a time before the restart repeats nothing and misses nothing
+            SubscribeOptionsTest.Events e = new SubscribeOptionsTest.Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE prices AS OF 1500 UP TO 2500", e)) {
+                assertThat(e.next()).isEqualTo(List.of("1970-01-01 00:00:01.5+00|1|a|1"));
+                Object update = e.next();
+                assertThat(update).asList().hasSize(2);
+                assertThat(String.join(",", (List<String>) update)).contains("|-1|a|1").contains("|1|a|2");
+                assertThat(e.next()).isEqualTo("done");
+            }
         }
     }
 

@@ -190,6 +190,11 @@ public final class StorageController implements AutoCloseable {
         return tables.append(time, writes);
     }
 
+    /** A future that completes once every write appended so far is durable (or fails if one never can be). */
+    public CompletableFuture<Void> appended() {
+        return tables.appended();
+    }
+
     /**
      * Waits until every write appended so far is durable; 58030 if one never can be (the stores
      * failed for good, or another server took them over).
