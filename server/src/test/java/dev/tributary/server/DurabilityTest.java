@@ -174,6 +174,80 @@ class DurabilityTest {
         }
     }
 
+    /** A consensus store that can be taken down: every call fails while it is. */
+    private static final class Outage implements dev.tributary.storage.Consensus {
+        final MemoryConsensus inner = new MemoryConsensus();
+        volatile boolean down;
+
+        private void check() {
+            if (down) throw new StorageException("consensus store unreachable (injected)");
+        }
+
+        @Override
+        public java.util.Optional<dev.tributary.storage.VersionedData> head(String key) {
+            check();
+            return inner.head(key);
+        }
+
+        @Override
+        public dev.tributary.storage.CasResult compareAndSet(String key, long expected, byte[] data) {
+            check();
+            return inner.compareAndSet(key, expected, data);
+        }
+
+        @Override
+        public List<dev.tributary.storage.VersionedData> scan(String key, long from, int limit) {
+            check();
+            return inner.scan(key, from, limit);
+        }
+
+        @Override
+        public List<String> keys(String prefix) {
+            check();
+            return inner.keys(prefix);
+        }
+
+        @Override
+        public int truncate(String key, long seqNo) {
+            check();
+            return inner.truncate(key, seqNo);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void aStoreThatIsDownHoldsBackAcknowledgementsAndAnswersUntilItIsBack() throws Exception {
+        MemoryBlob blob = new MemoryBlob();
+        Outage consensus = new Outage();
+        List<String> warnings = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        Tributary db = Tributary.open(StorageController.open(blob, consensus, warnings::add), Clock.manual(1_000), 1);
+        db.execute("CREATE TABLE t (x int)");
+        db.execute("INSERT INTO t VALUES (1)");
+        consensus.down = true;
+        java.util.concurrent.CompletableFuture<Object> insert = java.util.concurrent.CompletableFuture.supplyAsync(() -> db.session().execute("INSERT INTO t VALUES (2)"));
+        java.util.concurrent.CompletableFuture<Object> select = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                throw new RuntimeException(e);
+            }
+            return rows(db, "SELECT count(*) FROM t");
+        });
+        assertThatThrownBy(() -> insert.get(300, java.util.concurrent.TimeUnit.MILLISECONDS)).isInstanceOf(java.util.concurrent.TimeoutException.class);
+        assertThatThrownBy(() -> select.get(100, java.util.concurrent.TimeUnit.MILLISECONDS)).as("no answer shows the write before it is durable")
+                .isInstanceOf(java.util.concurrent.TimeoutException.class);
+        assertThat(warnings).as("the outage is reported").anySatisfy(w -> assertThat(w).contains("unreachable"));
+        consensus.down = false;
+        insert.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(select.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(List.of("2"));
+        // and it was durable: a server started on the stores has it
+        try (Tributary again = Tributary.open(StorageController.open(blob, consensus.inner, m -> {}), Clock.manual(0), 1)) {
+            assertThat(rows(again, "SELECT x FROM t ORDER BY x")).containsExactly("1", "2");
+        }
+    }
+
     @Test
     void aSecondOpenOfTheSameDirectoryIsRefused(@TempDir Path dir) {
         try (Tributary db = Tributary.open(dir)) {
