@@ -2,6 +2,7 @@ package dev.tributary.server;
 
 import dev.tributary.arrangements.BytesColumn;
 import dev.tributary.server.auth.Roles;
+import dev.tributary.server.storage.CatalogRecorder;
 import dev.tributary.server.storage.StorageController;
 import dev.tributary.storage.CatalogEntry;
 import dev.tributary.sql.SqlException;
@@ -94,6 +95,7 @@ final class Coordinator implements AutoCloseable, Catalog {
      */
     Coordinator(Clock clock, int workers, StorageController storage) {
         this.storage = storage;
+        this.recorder = storage == null ? null : new CatalogRecorder(storage);
         this.oracle = new TimestampOracle(clock);
         this.published = new PublishedIndexes(workers);
         this.publishedShards = new PublishedIndexes.Shard[workers];
@@ -2766,19 +2768,11 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** While the catalog is rebuilt from the stores: nothing it makes is recorded again. */
     private boolean replaying;
-    /** The durable catalog's entries as this database last committed them, by entry id. */
-    private final Map<Long, CatalogEntry> durable = new HashMap<>();
-    /** The entry recording each object's history policy, by object id; each role's entry, by name. */
-    private final Map<Long, CatalogEntry> historyEntries = new HashMap<>();
-    private final Map<String, CatalogEntry> roleEntries = new HashMap<>();
-    /** The current statement's catalog changes, committed as one append when it ends ({@link #persistCatalog}). */
-    private final Map<Long, CatalogEntry> catalogAdded = new LinkedHashMap<>();
-    private final Map<Long, CatalogEntry> catalogRemoved = new LinkedHashMap<>();
-
-    private static final String PRIMARY_KEY = "primary key", HISTORY = "history", ROLE = "role";
+    /** The catalog's durable entries (null in memory). */
+    private final CatalogRecorder recorder;
 
     private void recordDurable(CatalogItem item, Set<Long> uses) {
-        if (storage == null || replaying) return;
+        if (recorder == null || replaying) return;
         String sql = switch (item) {
             case CatalogItem.Table t -> t.sql();
             case CatalogItem.View v -> v.sql();
@@ -2786,37 +2780,17 @@ final class Coordinator implements AutoCloseable, Catalog {
             case CatalogItem.Index i -> i.sql();
             case CatalogItem.SystemRelation r -> throw new IllegalStateException("system relation " + r.name() + " registered");
         };
-        String kind = item instanceof CatalogItem.Index i && i.primaryKey() ? PRIMARY_KEY : item.kind();
-        putEntry(new CatalogEntry(item.id(), kind, item.name(), sql, List.copyOf(new java.util.TreeSet<>(uses))));
+        String kind = item instanceof CatalogItem.Index i && i.primaryKey() ? CatalogRecorder.PRIMARY_KEY : item.kind();
+        recorder.object(item.id(), kind, item.name(), sql, uses);
     }
 
     private void forgetDurable(long id) {
-        if (storage == null || replaying) return;
-        removeEntry(id);
-        CatalogEntry h = historyEntries.remove(id);
-        if (h != null) removeEntry(h.id());
-    }
-
-    private void putEntry(CatalogEntry e) {
-        CatalogEntry old = durable.put(e.id(), e);
-        if (old != null && !catalogAdded.containsKey(old.id())) catalogRemoved.put(old.id(), old);
-        catalogAdded.put(e.id(), e);
-    }
-
-    private void removeEntry(long id) {
-        CatalogEntry old = durable.remove(id);
-        if (old == null) return;
-        if (catalogAdded.remove(id) == null) catalogRemoved.put(id, old);
+        if (recorder != null && !replaying) recorder.dropped(id);
     }
 
     /** Commits the statement's catalog changes in one durable append, before it is answered. */
     private void persistCatalog() {
-        if (catalogAdded.isEmpty() && catalogRemoved.isEmpty()) return;
-        List<CatalogEntry> added = List.copyOf(catalogAdded.values());
-        List<CatalogEntry> removed = List.copyOf(catalogRemoved.values());
-        catalogAdded.clear();
-        catalogRemoved.clear();
-        storage.commitCatalog(added, removed);
+        if (recorder != null) recorder.commit();
     }
 
     /** Sets (or, with null, clears) object {@code id}'s history policy, durably. */
@@ -2824,42 +2798,17 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (policy == null) retention.remove(id);
         else retention.put(id, policy);
         if (storage == null) return;
-        if (byId.get(id) instanceof CatalogItem.Table || !byId.containsKey(id)) {
-            storage.holdSince(id, policy == null ? -1 : policy.since(oracle.upper()));
-        }
+        if (byId.get(id) instanceof CatalogItem.Table) storage.holdSince(id, policy == null ? -1 : policy.since(oracle.upper()));
         if (replaying) return;
-        CatalogEntry old = historyEntries.remove(id);
-        if (policy == null) {
-            if (old != null) removeEntry(old.id());
-            return;
-        }
-        String sql = policy.forMillis() >= 0 ? "FOR " + policy.forMillis() : "PIN AT " + policy.pinAt();
-        CatalogEntry e = new CatalogEntry(old != null ? old.id() : nextId++, HISTORY, "", sql, List.of(id));
-        historyEntries.put(id, e);
-        putEntry(e);
-    }
-
-    private static HistoryPolicy historyOf(CatalogEntry e) {
-        String sql = e.sql();
-        if (sql.startsWith("FOR ")) return new HistoryPolicy(Long.parseLong(sql.substring(4)), -1);
-        if (sql.startsWith("PIN AT ")) return new HistoryPolicy(-1, Long.parseLong(sql.substring(7)));
-        throw new dev.tributary.storage.CorruptDataException("catalog entry " + e.id() + " is not a history policy: '" + sql + "'");
+        String text = policy == null ? null : policy.forMillis() >= 0 ? "FOR " + policy.forMillis() : "PIN AT " + policy.pinAt();
+        recorder.history(id, text, () -> nextId++);
     }
 
     /** Records role {@code name} as it is now (or its removal), durably. */
     private void recordRole(String name) {
-        if (storage == null || replaying) return;
-        Optional<Roles.Role> role = roles.find(name);
-        CatalogEntry old = roleEntries.remove(name);
-        if (role.isEmpty()) {
-            if (old != null) removeEntry(old.id());
-            return;
-        }
-        Roles.Role r = role.get();
-        String sql = (r.login() ? "LOGIN" : "NOLOGIN") + (r.verifier() != null ? " " + r.verifier() : "");
-        CatalogEntry e = new CatalogEntry(old != null ? old.id() : nextId++, ROLE, name, sql, List.of());
-        roleEntries.put(name, e);
-        putEntry(e);
+        if (recorder == null || replaying) return;
+        recorder.role(name, roles.find(name).map(r -> (r.login() ? "LOGIN" : "NOLOGIN") + (r.verifier() != null ? " " + r.verifier() : "")).orElse(null),
+                () -> nextId++);
     }
 
     private void restoreRole(CatalogEntry e) {
@@ -2908,23 +2857,17 @@ final class Coordinator implements AutoCloseable, Catalog {
     private void recover() {
         replaying = true;
         try {
-            List<CatalogEntry> entries = storage.catalog();
+            List<CatalogEntry> entries = recorder.recover();
             long floor = storage.recoveredUpper();
             oracle.recovered(floor, storage::reserveTimes);
             long maxId = 0;
-            for (CatalogEntry e : entries) {
-                durable.put(e.id(), e);
-                maxId = Math.max(maxId, e.id());
-            }
+            for (CatalogEntry e : entries) maxId = Math.max(maxId, e.id());
             Session system = new Session();
             Set<Long> tables = new HashSet<>();
             List<CatalogEntry> rest = new ArrayList<>();
             for (CatalogEntry e : entries) {
                 switch (e.kind()) {
-                    case ROLE -> {
-                        restoreRole(e);
-                        roleEntries.put(e.name(), e);
-                    }
+                    case CatalogRecorder.ROLE -> restoreRole(e);
                     case "table" -> {
                         nextId = e.id();
                         replay(system, e);
@@ -2932,14 +2875,23 @@ final class Coordinator implements AutoCloseable, Catalog {
                             throw new dev.tributary.storage.CorruptDataException("catalog entry " + e.id() + " (" + e.sql() + ") did not make table " + e.name() + " again");
                         }
                         long started = System.nanoTime();
-                        dev.tributary.arrangements.Updates rows = storage.table(t.id());
-                        long read = System.nanoTime();
-                        loadTable(t, rows);
+                        long[] updates = {0};
+                        if (storage.tableKeepsHistory(t.id())) {
+                            dev.tributary.arrangements.Updates rows = storage.table(t.id());
+                            updates[0] = rows.size();
+                            loadTable(t, rows);
+                        } else {
+                            // every update at one time: each part goes to the table's input as it
+                            // is read, and the table's arrangement adds them up
+                            storage.tableParts(t.id(), part -> {
+                                updates[0] += part.size();
+                                loadTable(t, part);
+                            });
+                        }
                         tables.add(t.id());
-                        ServerLog.log("recovery: table " + t.name() + ": " + rows.size() + " updates read in " + (read - started) / 1_000_000 + " ms, fed in "
-                                + (System.nanoTime() - read) / 1_000_000 + " ms");
+                        ServerLog.log("recovery: table " + t.name() + ": " + updates[0] + " updates read in " + (System.nanoTime() - started) / 1_000_000 + " ms");
                     }
-                    case PRIMARY_KEY -> { } // made with its table
+                    case CatalogRecorder.PRIMARY_KEY -> { } // made with its table
                     default -> rest.add(e);
                 }
             }
@@ -2961,11 +2913,9 @@ final class Coordinator implements AutoCloseable, Catalog {
                 }
                 if (next == null) throw new dev.tributary.storage.CorruptDataException("catalog entries " + rest + " read objects the catalog does not have");
                 rest.remove(next);
-                if (next.kind().equals(HISTORY)) {
-                    long on = next.uses().get(0);
-                    retention.put(on, historyOf(next));
-                    historyEntries.put(on, next);
-                    if (byId.get(on) instanceof CatalogItem.Table) storage.holdSince(on, historyOf(next).since(oracle.upper()));
+                if (next.kind().equals(CatalogRecorder.HISTORY)) {
+                    long[] p = CatalogRecorder.history(next);
+                    setRetention(next.uses().get(0), new HistoryPolicy(p[0], p[1]));
                 } else {
                     nextId = next.id();
                     long started = System.nanoTime();
@@ -2979,8 +2929,6 @@ final class Coordinator implements AutoCloseable, Catalog {
             nextId = Math.max(nextId, maxId + 2); // a table's primary key takes the id after it
         } finally {
             replaying = false;
-            catalogAdded.clear();
-            catalogRemoved.clear();
         }
     }
 

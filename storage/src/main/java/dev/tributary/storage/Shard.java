@@ -264,6 +264,49 @@ public final class Shard {
         }
     }
 
+    /**
+     * The shard's updates up to {@code asOf}, part by part and not added up, for a reader that
+     * consolidates them itself (an arrangement being loaded): each update at a time
+     * {@code <= asOf}, its time advanced to the since. The same bounds on {@code asOf} as
+     * {@link #snapshot}. Meant for a shard nothing compacts meanwhile (recovery): a part gone
+     * under it is an error, not a retry.
+     */
+    public void forEachPart(long[] asOf, java.util.function.Consumer<Updates> each) {
+        ShardState s = state();
+        snapshotBounds(s, asOf);
+        Antichain since = s.since();
+        long[] scratch = new long[arity];
+        for (BatchMeta b : s.batches()) {
+            for (PartMeta p : b.parts()) {
+                Updates u;
+                try {
+                    u = read(p);
+                } catch (PartGone e) {
+                    throw new CorruptDataException(e.getMessage());
+                }
+                long[] times = u.times();
+                int n = u.size(), kept = 0;
+                boolean[] keep = new boolean[n];
+                for (int i = 0; i < n; i++) {
+                    boolean k = true;
+                    for (int c = 0; c < arity; c++) if (times[i * arity + c] > asOf[c]) k = false;
+                    if (k) {
+                        Times.advance(times, i * arity, since, scratch);
+                        kept++;
+                    }
+                    keep[i] = k;
+                }
+                if (kept == n) {
+                    each.accept(u);
+                } else if (kept > 0) {
+                    Updates some = new Updates(u.keys().emptyLike(kept), u.vals().emptyLike(kept), arity, kept);
+                    for (int i = 0; i < n; i++) if (keep[i]) some.appendFrom(u, i);
+                    each.accept(some);
+                }
+            }
+        }
+    }
+
     /** A part the state named and the blob store no longer has: gone to compaction, or lost. */
     private static final class PartGone extends RuntimeException {
         PartGone(String message) {

@@ -174,6 +174,27 @@ public final class TxnLog implements AutoCloseable {
     }
 
     /**
+     * Table {@code id}'s contents as recovered, part by part, for a caller that adds them up
+     * itself: each update at or before {@code asOf}, its time advanced to the table's since (so
+     * a table keeping no history has every update at one time). Returns that since (or -1 for a
+     * table never written).
+     */
+    public synchronized long table(long id, long asOf, java.util.function.Consumer<Updates> each) {
+        Shard s = shard(id);
+        ShardState st = s.state();
+        long shardUpper = st.upper().get(0)[0];
+        if (shardUpper == 0) return -1;
+        s.forEachPart(new long[] {Math.min(asOf, shardUpper - 1)}, each);
+        return st.since().get(0)[0];
+    }
+
+    /** Whether table {@code id} holds history: updates at more than one time (its since is before its last time). */
+    public synchronized boolean keepsHistory(long id) {
+        ShardState st = shard(id).state();
+        return st.since().get(0)[0] < st.upper().get(0)[0] - 1;
+    }
+
+    /**
      * Queues a transaction: {@code writes} per table, every update at {@code time}, which must be
      * later than every earlier append's. The future completes once it is durable (and every
      * transaction appended before it), or fails if it never can be.

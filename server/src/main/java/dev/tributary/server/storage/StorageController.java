@@ -185,6 +185,16 @@ public final class StorageController implements AutoCloseable {
         return tables.table(id, Long.MAX_VALUE);
     }
 
+    /** Whether table {@code id} was recovered with history (updates at more than one time). */
+    public boolean tableKeepsHistory(long id) {
+        return tables.keepsHistory(id);
+    }
+
+    /** Table {@code id}'s updates as recovered, part by part and not added up (see {@link TxnLog#table(long, long, Consumer)}). */
+    public void tableParts(long id, Consumer<Updates> each) {
+        tables.table(id, Long.MAX_VALUE, each);
+    }
+
     /** Queues a commit's writes (table id to updates, all at {@code time}); see {@link TxnLog#append}. */
     public CompletableFuture<Void> append(long time, Map<Long, Updates> writes) {
         return tables.append(time, writes);
