@@ -49,28 +49,63 @@ public final class StorageCheck {
                 for (PartMeta p : b.parts()) {
                     referenced.add(p.key());
                     parts++;
-                    String where = "shard '" + state.shard() + "': part '" + p.key() + "'";
-                    try {
-                        byte[] data = blob.get(p.key()).orElse(null);
-                        if (data == null) {
-                            problems.add(where + " is missing from blob storage");
-                            continue;
-                        }
-                        bytes += data.length;
-                        if (data.length != p.bytes() || BlobTrailer.crc(data, data.length) != p.crc32c()) {
-                            problems.add(where + " is not the part the state recorded (" + data.length + " bytes, " + p.bytes() + " recorded, or another checksum)");
-                            continue;
-                        }
-                        if (PartCodec.decode(data, where).size() != p.records()) problems.add(where + " does not hold the " + p.records() + " updates recorded");
-                    } catch (CorruptDataException e) {
-                        problems.add(e.getMessage());
-                    }
+                    bytes += checkPart(blob, p, "shard '" + state.shard() + "': part '" + p.key() + "'", problems);
                 }
             }
+        }
+        // the tables' log: its transactions, and the parts it names that no shard has adopted yet
+        for (long from = 0; ; ) {
+            List<VersionedData> versions = consensus.scan(TxnLog.KEY, from, 256);
+            if (versions.isEmpty()) break;
+            for (VersionedData v : versions) {
+                String where = "the tables' log, version " + v.seqNo();
+                try {
+                    for (dev.tributary.storage.proto.ProtoTxn t : dev.tributary.storage.proto.ProtoTxnGroup.parseFrom(v.data()).getTxnsList()) {
+                        for (dev.tributary.storage.proto.ProtoTableWrite w : t.getWritesList()) {
+                            String what = where + ", table " + w.getTable() + " at " + t.getTime();
+                            if (w.hasPart()) {
+                                var pp = w.getPart();
+                                PartMeta p = new PartMeta(pp.getKey(), pp.getBytes(), pp.getCrc32C(), pp.getRecords());
+                                if (referenced.add(p.key())) {
+                                    parts++;
+                                    bytes += checkPart(blob, p, what + ": part '" + p.key() + "'", problems);
+                                }
+                            } else {
+                                PartCodec.decode(w.getInline().toByteArray(), what);
+                            }
+                        }
+                    }
+                } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+                    problems.add(where + " is not a group of transactions: " + e.getMessage());
+                } catch (CorruptDataException e) {
+                    problems.add(e.getMessage());
+                }
+            }
+            from = versions.get(versions.size() - 1).seqNo() + 1;
         }
         List<String> unreferenced = new ArrayList<>();
         for (String key : blob.list("shards/")) if (!referenced.contains(key)) unreferenced.add(key);
         return new Report(problems, shards, parts, bytes, unreferenced);
+    }
+
+    /** Checks one part against what names it; returns its size (0 if it is missing), adding what is wrong to {@code problems}. */
+    private static long checkPart(Blob blob, PartMeta p, String where, List<String> problems) {
+        try {
+            byte[] data = blob.get(p.key()).orElse(null);
+            if (data == null) {
+                problems.add(where + " is missing from blob storage");
+                return 0;
+            }
+            if (data.length != p.bytes() || BlobTrailer.crc(data, data.length) != p.crc32c()) {
+                problems.add(where + " is not the part recorded (" + data.length + " bytes, " + p.bytes() + " recorded, or another checksum)");
+            } else if (PartCodec.decode(data, where).size() != p.records()) {
+                problems.add(where + " does not hold the " + p.records() + " updates recorded");
+            }
+            return data.length;
+        } catch (CorruptDataException e) {
+            problems.add(e.getMessage());
+            return 0;
+        }
     }
 
     /** {@code check --data DIR}: prints the report; exits 0 when the data is whole, 1 when not, 2 on a usage error. */
