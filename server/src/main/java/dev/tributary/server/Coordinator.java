@@ -275,7 +275,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 persistCatalog();
             }
         }
-        awaitDurable();
+        awaitDurable(session);
         return r;
     }
 
@@ -283,8 +283,17 @@ final class Coordinator implements AutoCloseable, Catalog {
      * Waits, without the coordinator, until every write committed so far is durable: called before
      * any answer goes to a client, so that none acknowledges or shows a write a crash could take back.
      */
-    private void awaitDurable() {
-        if (storage != null) storage.awaitDurable();
+    private void awaitDurable(Session session) {
+        if (storage == null) return;
+        // a client may cancel the wait (a store that is down): the write is then neither
+        // acknowledged nor taken back, as a commit whose connection broke
+        while (!storage.awaitDurable(50)) {
+            if (session.stop() != null) {
+                session.consumeCancel();
+                throw new SqlException("57014", "canceling the wait for the write to become durable")
+                        .withDetail("The statement's writes were committed and will be durable once the stores answer; until then no one sees them.");
+            }
+        }
     }
 
     /** Runs {@code body} for statement {@code st} of {@code session}, as {@link #execute} runs a statement. */
@@ -423,7 +432,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     Result finishCopy(Session session, CopyIn copy, CatalogItem.Table table, int[] targets, List<Object[]> rows, BytesColumn encoded,
             SqlException error) {
         Result r = finishCopyLocked(session, copy, table, targets, rows, encoded, error);
-        awaitDurable();
+        awaitDurable(session);
         return r;
     }
 
@@ -1058,7 +1067,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         Result r = pointRead(session, p, values);
         if (r == null) r = executeLocked(session, p, values);
-        awaitDurable();
+        awaitDurable(session);
         return r;
     }
 
@@ -1114,7 +1123,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             return;
         }
         endImplicitLocked(session);
-        awaitDurable();
+        awaitDurable(session);
     }
 
     private synchronized void endImplicitLocked(Session session) {

@@ -210,11 +210,22 @@ public final class StorageController implements AutoCloseable {
      * failed for good, or another server took them over).
      */
     public void awaitDurable() {
+        while (!awaitDurable(Long.MAX_VALUE)) { }
+    }
+
+    /** {@link #awaitDurable()} for at most {@code millis}: false if it is not durable yet. */
+    public boolean awaitDurable(long millis) {
         CompletableFuture<Void> f = tables.appended();
-        if (f.isDone() && !f.isCompletedExceptionally()) return;
+        if (f.isDone() && !f.isCompletedExceptionally()) return true;
         try {
-            f.join();
-        } catch (java.util.concurrent.CompletionException e) {
+            f.get(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SqlException("57014", "interrupted while waiting for the write to become durable");
+        } catch (java.util.concurrent.ExecutionException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new SqlException("58030", "could not make the write durable: " + cause.getMessage())
                     .withDetail("The server stops acknowledging writes until it is restarted.");
