@@ -219,9 +219,6 @@ public final class RealisticWorkload {
         }
     }
 
-    /** A server under test: a name for the report and the JDBC URL to reach it (with the user). */
-    record Target(String name, String url) {}
-
     /** The parsed command line. */
     record Options(List<Target> targets, int orders, int customers, int products, int single, int batches,
                    int dimension, long seed, Map<String, String> memoryCommands, int pgRefreshes,
@@ -1303,11 +1300,7 @@ public final class RealisticWorkload {
             String v = args[++i];
             try {
                 switch (a) {
-                    case "--target" -> {
-                        int eq = v.indexOf('=');
-                        if (eq <= 0) throw new IllegalArgumentException("--target takes NAME=JDBC_URL, not '" + v + "'");
-                        targets.add(new Target(v.substring(0, eq), v.substring(eq + 1)));
-                    }
+                    case "--target" -> targets.add(Target.parse(v));
                     case "--memory-cmd" -> {
                         int eq = v.indexOf('=');
                         if (eq <= 0) throw new IllegalArgumentException("--memory-cmd takes NAME=SHELL_COMMAND, not '" + v + "'");
