@@ -15,7 +15,8 @@ import org.HdrHistogram.Histogram;
  * One configuration of a closed-loop comparison over JDBC: {@code connections} client threads,
  * each with its own connection, running one operation back to back (no think time), first for a
  * warm-up and then for a measured duration. What an operation is comes from an {@link Opener}:
- * the point selects of {@link PointSelectLoad}.
+ * the point selects of {@link PointSelectLoad}, the durable INSERTs of
+ * {@link DurableWriteHarness}.
  *
  * <p>An operation times itself (it knows which part is the server's answer and which is the
  * client's check of it) and its latency is recorded into the thread's own {@link Histogram}

@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.function.ToIntFunction;
 
 /**
- * The report of the side-by-side harnesses ({@link RealisticWorkload}): the figures of all
- * targets, a row per (phase, figure) in the phases' order and then in order of first appearance,
- * a column per target, printed as a Markdown table.
+ * The report of the side-by-side harnesses ({@link RealisticWorkload}, {@link
+ * DurableWriteHarness}): the figures of all targets, a row per (phase, figure) in the phases'
+ * order and then in order of first appearance, a column per target, printed as a Markdown table.
  */
 final class FigureTable {
     private record Row(int phase, int seq, String phaseName, String figure, String format) {}
