@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * Point selects by key through JDBC prepared statements against several PostgreSQL-protocol
  * servers side by side: Tributary's {@code serve} and a PostgreSQL server, driven by the same
- * client code ({@link PointSelectLoad}) over the same data ({@link KvDataset}).
+ * client code ({@link ClosedLoop} running {@link PointSelectLoad}) over the same data ({@link KvDataset}).
  *
  * <pre>
  * java -cp jmh/target/benchmarks.jar dev.tributary.bench.PointSelectHarness \
@@ -39,8 +39,8 @@ import java.util.Map;
 public final class PointSelectHarness {
     private PointSelectHarness() {}
 
-    /** A server under test: a name for the report and the JDBC URL to reach it (with the user). */
-    record Target(String name, String url) {}
+    /** How long a query may still be running after a configuration's end before the run is failed as a hang. */
+    private static final Duration HANG_GRACE = Duration.ofMinutes(2);
 
     /** The parsed command line. */
     record Options(List<Target> targets, int[] connections, Duration warmup, Duration measure,
@@ -72,17 +72,17 @@ public final class PointSelectHarness {
                 }
             }
         }
-        Map<String, PointSelectLoad.Result> results = new LinkedHashMap<>();
+        Map<String, ClosedLoop.Result> results = new LinkedHashMap<>();
         boolean anyFailed = false;
         for (int connections : o.connections()) {
             for (Target t : o.targets()) {
                 try {
-                    var r = new PointSelectLoad(t.url(), o.relation(), o.rows())
-                            .run(t.name(), connections, o.warmup(), o.measure(), o.seed());
+                    var r = new ClosedLoop(t.url()).run(t.name(), connections, o.warmup(), o.measure(), HANG_GRACE,
+                            PointSelectLoad.opener(o.relation(), o.rows(), o.seed()));
                     results.put(t.name() + "/" + connections, r);
                     System.out.printf(Locale.ROOT, "%-10s %3d connections: %9.0f queries/s  p50 %8.1f us  p99 %8.1f us  p99.9 %8.1f us  max %9.1f us  (%d queries)%n",
-                            t.name(), connections, r.queriesPerSecond(), r.percentileMicros(50), r.percentileMicros(99),
-                            r.percentileMicros(99.9), r.latency().getMaxValue() / 1e3, r.queries());
+                            t.name(), connections, r.perSecond(), r.percentileMicros(50), r.percentileMicros(99),
+                            r.percentileMicros(99.9), r.latency().getMaxValue() / 1e3, r.measured());
                 } catch (SQLException | IllegalStateException e) {
                     anyFailed = true;
                     System.out.printf("%-10s %3d connections: FAILED: %s%n", t.name(), connections, e.getMessage());
@@ -95,7 +95,7 @@ public final class PointSelectHarness {
     }
 
     /** The report: a row per connection count, per target its qps, p50 and p99; with two targets, the first's qps over the second's. */
-    static String table(Options o, Map<String, PointSelectLoad.Result> results) {
+    static String table(Options o, Map<String, ClosedLoop.Result> results) {
         StringBuilder head = new StringBuilder("| connections |");
         StringBuilder rule = new StringBuilder("|---:|");
         for (Target t : o.targets()) {
@@ -113,12 +113,12 @@ public final class PointSelectHarness {
             for (Target t : o.targets()) {
                 var r = results.get(t.name() + "/" + connections);
                 if (r == null) out.append(" failed | | |");
-                else out.append(String.format(Locale.ROOT, " %.0f | %.0f | %.0f |", r.queriesPerSecond(), r.percentileMicros(50), r.percentileMicros(99)));
+                else out.append(String.format(Locale.ROOT, " %.0f | %.0f | %.0f |", r.perSecond(), r.percentileMicros(50), r.percentileMicros(99)));
             }
             if (ratio) {
                 var a = results.get(o.targets().get(0).name() + "/" + connections);
                 var b = results.get(o.targets().get(1).name() + "/" + connections);
-                out.append(a == null || b == null ? " |" : String.format(Locale.ROOT, " %.2f |", a.queriesPerSecond() / b.queriesPerSecond()));
+                out.append(a == null || b == null ? " |" : String.format(Locale.ROOT, " %.2f |", a.perSecond() / b.perSecond()));
             }
             out.append('\n');
         }
@@ -144,11 +144,7 @@ public final class PointSelectHarness {
             String v = args[++i];
             try {
                 switch (a) {
-                    case "--target" -> {
-                        int eq = v.indexOf('=');
-                        if (eq <= 0) throw new IllegalArgumentException("--target takes NAME=JDBC_URL, not '" + v + "'");
-                        targets.add(new Target(v.substring(0, eq), v.substring(eq + 1)));
-                    }
+                    case "--target" -> targets.add(Target.parse(v));
                     case "--connections" -> connections = Arrays.stream(v.split(",")).mapToInt(s -> Integer.parseInt(s.trim())).toArray();
                     case "--warmup" -> warmup = Long.parseLong(v);
                     case "--seconds" -> seconds = Long.parseLong(v);

@@ -219,9 +219,6 @@ public final class RealisticWorkload {
         }
     }
 
-    /** A server under test: a name for the report and the JDBC URL to reach it (with the user). */
-    record Target(String name, String url) {}
-
     /** The parsed command line. */
     record Options(List<Target> targets, int orders, int customers, int products, int single, int batches,
                    int dimension, long seed, Map<String, String> memoryCommands, int pgRefreshes,
@@ -257,7 +254,7 @@ public final class RealisticWorkload {
                         + " %,d single-row, %,d x %,d-row, %,d dimension transactions; phase timeout %d s%n",
                 Runtime.version(), org.postgresql.util.DriverInfo.DRIVER_FULL_NAME, o.orders(), o.customers(), o.products(),
                 o.seed(), o.single(), o.batches(), BATCH_STATEMENTS, o.dimension(), o.phaseTimeoutSeconds());
-        Report report = new Report();
+        FigureTable report = new FigureTable(Phase::ordinalOf);
         List<String> failures = new ArrayList<>();
         ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon().name("phase-watchdog").unstarted(r));
         List<Run> runs = new ArrayList<>();
@@ -429,7 +426,7 @@ public final class RealisticWorkload {
     private static final class Run {
         private final Options o;
         private final Target t;
-        private final Report report;
+        private final FigureTable report;
         private final ScheduledExecutorService watchdog;
         private final RealisticData data;
         /** The workload's choices: the same sequence on every target, whatever the answers. */
@@ -449,7 +446,7 @@ public final class RealisticWorkload {
         /** What the last phase that compares read, by relation, for {@link #compare}. */
         final Map<String, Contents> contents = new LinkedHashMap<>();
 
-        Run(Options o, Target t, Report report, ScheduledExecutorService watchdog) {
+        Run(Options o, Target t, FigureTable report, ScheduledExecutorService watchdog) {
             this.o = o;
             this.t = t;
             this.report = report;
@@ -1232,55 +1229,6 @@ public final class RealisticWorkload {
         return s.length() <= 200 ? s : s.substring(0, 200) + "...";
     }
 
-    /** The figures of all targets, a row per (phase, figure) in phase order and then first appearance. */
-    static final class Report {
-        private record Row(int phase, int seq, String phaseName, String figure, String format) {}
-
-        private final Map<String, Row> rows = new LinkedHashMap<>();
-        private final Map<String, Map<String, Double>> values = new HashMap<>();
-
-        void put(String phase, String figure, String format, String target, double value) {
-            String key = phase + "\0" + figure;
-            int ordinal = Phase.ordinalOf(phase);
-            rows.computeIfAbsent(key, k -> new Row(ordinal, rows.size(), phase, figure, format));
-            values.computeIfAbsent(key, k -> new HashMap<>()).put(target, value);
-        }
-
-        /** A Markdown table; with two targets, a last column of the first's figure over the second's. */
-        String table(List<Target> targets) {
-            StringBuilder out = new StringBuilder("| phase | figure |");
-            StringBuilder rule = new StringBuilder("|---|---|");
-            for (Target t : targets) {
-                out.append(' ').append(t.name()).append(" |");
-                rule.append("---:|");
-            }
-            boolean ratio = targets.size() == 2;
-            if (ratio) {
-                out.append(' ').append(targets.get(0).name()).append(" / ").append(targets.get(1).name()).append(" |");
-                rule.append("---:|");
-            }
-            out.append('\n').append(rule).append('\n');
-            List<Map.Entry<String, Row>> sorted = new ArrayList<>(rows.entrySet());
-            sorted.sort(Comparator.comparingInt((Map.Entry<String, Row> en) -> en.getValue().phase()).thenComparingInt(en -> en.getValue().seq()));
-            for (var en : sorted) {
-                Row row = en.getValue();
-                Map<String, Double> v = values.get(en.getKey());
-                out.append("| ").append(row.phaseName()).append(" | ").append(row.figure()).append(" |");
-                for (Target t : targets) {
-                    Double x = v.get(t.name());
-                    out.append(' ').append(x == null ? "" : String.format(Locale.ROOT, row.format(), x)).append(" |");
-                }
-                if (ratio) {
-                    Double a = v.get(targets.get(0).name());
-                    Double b = v.get(targets.get(1).name());
-                    out.append(a == null || b == null || b == 0 ? " |" : String.format(Locale.ROOT, " %.2f |", a / b));
-                }
-                out.append('\n');
-            }
-            return out.toString();
-        }
-    }
-
     static Options parse(String[] args) {
         List<Target> targets = new ArrayList<>();
         Map<String, String> memory = new LinkedHashMap<>();
@@ -1303,11 +1251,7 @@ public final class RealisticWorkload {
             String v = args[++i];
             try {
                 switch (a) {
-                    case "--target" -> {
-                        int eq = v.indexOf('=');
-                        if (eq <= 0) throw new IllegalArgumentException("--target takes NAME=JDBC_URL, not '" + v + "'");
-                        targets.add(new Target(v.substring(0, eq), v.substring(eq + 1)));
-                    }
+                    case "--target" -> targets.add(Target.parse(v));
                     case "--memory-cmd" -> {
                         int eq = v.indexOf('=');
                         if (eq <= 0) throw new IllegalArgumentException("--memory-cmd takes NAME=SHELL_COMMAND, not '" + v + "'");
