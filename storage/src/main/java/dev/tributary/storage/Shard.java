@@ -36,8 +36,8 @@ import java.util.function.UnaryOperator;
  * <p>Reads ({@link #snapshot}) are exact at any time at or after {@code since} and before
  * {@code upper}. Readers hold history with {@link #holdSince}: {@code since} never passes a hold.
  *
- * <p>A handle is safe to use from one thread at a time; handles in several threads or processes
- * on the same stores coordinate through consensus.
+ * <p>A handle's state changes one at a time (its writer's appends and a compaction from another
+ * thread, say); handles in several processes on the same stores coordinate through consensus.
  */
 public final class Shard {
     /** Every this many versions of its state, a shard's older versions are truncated from consensus. */
@@ -87,12 +87,12 @@ public final class Shard {
     }
 
     /** The latest state, read from consensus. */
-    public ShardState state() {
+    public synchronized ShardState state() {
         consensus.head(stateKey).ifPresent(this::adopt);
         return state;
     }
 
-    private void adopt(VersionedData v) {
+    private synchronized void adopt(VersionedData v) {
         ShardState s = ShardState.decode(v.data(), "the state of shard '" + id + "' (version " + v.seqNo() + ")");
         if (!s.shard().equals(id)) throw new CorruptDataException("the state under '" + stateKey + "' is that of shard '" + s.shard() + "'");
         seqNo = v.seqNo();
@@ -104,7 +104,7 @@ public final class Shard {
      * handle set in between; {@code change} returns {@code null} to give up (the state it saw is
      * then {@link #state}).
      */
-    private ShardState update(UnaryOperator<ShardState> change) {
+    private synchronized ShardState update(UnaryOperator<ShardState> change) {
         while (true) {
             ShardState next = change.apply(state);
             if (next == null) return null;

@@ -12,6 +12,7 @@ import dev.tributary.storage.proto.ProtoTxnGroup;
 import dev.tributary.timely.Antichain;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,9 +58,14 @@ public final class TxnLog implements AutoCloseable {
     private long seqNo = Consensus.NO_VERSION;
     /** The log's versions not yet flushed, oldest first, with the first one's sequence number. */
     private final List<ProtoTxnGroup> unflushed = new ArrayList<>();
+    /** Each unflushed version's inline bytes and transactions, to take off the totals once it is flushed. */
+    private final List<long[]> unflushedSizes = new ArrayList<>();
     private long unflushedFrom = 0;
     private long unflushedBytes;
-    private int unflushedTxns;
+    private long unflushedTxns;
+    /** Flushes run here, beside the writer, so commits go on while the shards are written. */
+    private final Thread flusher;
+    private boolean flushWanted;
     /** One more than the latest time in the log or any shard. */
     private long upper;
     /** The earliest time each table's history must stay readable from (absent: only its present). */
@@ -87,6 +93,9 @@ public final class TxnLog implements AutoCloseable {
         this.thread = new Thread(this::run, "tributary-txn-log");
         thread.setDaemon(true);
         thread.start();
+        this.flusher = new Thread(this::flushWhenWanted, "tributary-txn-log-flush");
+        flusher.setDaemon(true);
+        flusher.start();
     }
 
     /**
@@ -109,6 +118,7 @@ public final class TxnLog implements AutoCloseable {
             ProtoTxnGroup g = decode(v);
             if (unflushed.isEmpty()) unflushedFrom = v.seqNo();
             unflushed.add(g);
+            unflushedSizes.add(new long[] {0, 0});
             for (ProtoTxn t : g.getTxnsList()) upper = Math.max(upper, t.getTime() + 1);
             seqNo = v.seqNo();
         }
@@ -123,6 +133,7 @@ public final class TxnLog implements AutoCloseable {
             case CasResult.Committed c -> {
                 if (unflushed.isEmpty()) unflushedFrom = c.seqNo();
                 unflushed.add(ProtoTxnGroup.getDefaultInstance());
+                unflushedSizes.add(new long[] {0, 0});
                 seqNo = c.seqNo();
             }
             case CasResult.Mismatch m -> throw new DurableCatalog.FencedException("the tables' log changed while it was being recovered: another server is writing it");
@@ -321,11 +332,32 @@ public final class TxnLog implements AutoCloseable {
         synchronized (this) {
             if (unflushed.isEmpty()) unflushedFrom = seqNo;
             unflushed.add(group);
+            unflushedSizes.add(new long[] {inline, batch.size()});
             unflushedBytes += inline;
             unflushedTxns += batch.size();
             upper = Math.max(upper, batch.get(batch.size() - 1).time() + 1);
+            if (unflushedBytes >= FLUSH_BYTES || unflushedTxns >= FLUSH_TXNS) {
+                flushWanted = true;
+                notifyAll();
+            }
         }
-        if (unflushedBytes >= FLUSH_BYTES || unflushedTxns >= FLUSH_TXNS) {
+    }
+
+    /** The flusher's loop: a flush each time the writer asks for one, until the log closes. */
+    private void flushWhenWanted() {
+        while (true) {
+            synchronized (this) {
+                while (!flushWanted && !closing) {
+                    try {
+                        wait();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+                if (!flushWanted) return;
+                flushWanted = false;
+            }
             try {
                 flush();
             } catch (StorageException e) {
@@ -365,23 +397,34 @@ public final class TxnLog implements AutoCloseable {
      * batches merge, and then the log forgets the flushed versions.
      */
     private void flush() {
+        synchronized (flushing) {
+            flushLocked();
+        }
+    }
+
+    /** One flush at a time: the flusher's, or the one at open or close. */
+    private final Object flushing = new Object();
+
+    private void flushLocked() {
         List<ProtoTxnGroup> groupsToFlush;
-        long from, through;
+        long from;
         synchronized (this) {
             groupsToFlush = new ArrayList<>(unflushed);
             from = unflushedFrom;
-            through = seqNo;
         }
+        if (groupsToFlush.isEmpty()) return;
         long newUpper = 0;
         Map<Long, Updates> inline = new TreeMap<>();
         Map<Long, List<PartMeta>> parts = new TreeMap<>();
+        // each table's upper, read once: what the flush appends after (and expects to find then)
+        Map<Long, Antichain> uppers = new HashMap<>();
         for (ProtoTxnGroup g : groupsToFlush) {
             for (ProtoTxn t : g.getTxnsList()) {
                 newUpper = Math.max(newUpper, t.getTime() + 1);
                 for (ProtoTableWrite w : t.getWritesList()) {
                     long id = w.getTable();
                     if (dropped.containsKey(id)) continue;
-                    long shardUpper = shard(id).state().upper().get(0)[0];
+                    long shardUpper = uppers.computeIfAbsent(id, k -> shard(k).state().upper()).get(0)[0];
                     if (t.getTime() < shardUpper) continue; // flushed before a crash cut the truncation short
                     if (w.hasPart()) {
                         ProtoPart p = w.getPart();
@@ -399,7 +442,7 @@ public final class TxnLog implements AutoCloseable {
         tables.addAll(parts.keySet());
         for (long id : tables) {
             Shard s = shard(id);
-            Antichain expected = s.state().upper();
+            Antichain expected = uppers.get(id);
             if (expected.get(0)[0] >= newUpper) continue;
             Updates u = inline.getOrDefault(id, new Updates(new BytesColumn(), new UnitColumn(), 1));
             Shard.AppendResult r = writer(id).compareAndAppend(u, parts.getOrDefault(id, List.of()), expected, Antichain.of(newUpper));
@@ -411,17 +454,20 @@ public final class TxnLog implements AutoCloseable {
             if (since > s.state().since().get(0)[0]) s.advanceSince(Antichain.of(since));
             s.compact();
         }
+        long head;
+        int n = groupsToFlush.size();
         synchronized (this) {
-            int n = groupsToFlush.size();
+            for (long[] size : unflushedSizes.subList(0, n)) {
+                unflushedBytes -= size[0];
+                unflushedTxns -= size[1];
+            }
+            unflushedSizes.subList(0, n).clear();
             unflushed.subList(0, n).clear();
             unflushedFrom = from + n;
-            if (unflushed.isEmpty()) {
-                unflushedBytes = 0;
-                unflushedTxns = 0;
-            }
+            head = seqNo;
         }
         // the head stays (consensus never truncates it); flushed, it is skipped at recovery
-        consensus.truncate(KEY, Math.min(through, from + groupsToFlush.size()));
+        consensus.truncate(KEY, Math.min(head, from + n));
         flushes++;
     }
 
@@ -434,16 +480,19 @@ public final class TxnLog implements AutoCloseable {
         }
         try {
             thread.join();
+            flusher.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        boolean flushNow;
         synchronized (this) {
-            if (failed == null && !unflushed.isEmpty()) {
-                try {
-                    flush();
-                } catch (StorageException e) {
-                    log.accept("flushing the tables' log at close failed; it is flushed at the next start: " + e.getMessage());
-                }
+            flushNow = failed == null && !unflushed.isEmpty();
+        }
+        if (flushNow) {
+            try {
+                flush();
+            } catch (StorageException e) {
+                log.accept("flushing the tables' log at close failed; it is flushed at the next start: " + e.getMessage());
             }
         }
     }
