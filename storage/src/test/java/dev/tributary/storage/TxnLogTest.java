@@ -245,6 +245,23 @@ class TxnLogTest {
     }
 
     @Test
+    void aFullDiskUnderALargeWriteDelaysItWithoutLosingIt() throws Exception {
+        FaultyStores.Blob blob = new FaultyStores.Blob(new MemoryBlob());
+        MemoryConsensus consensus = new MemoryConsensus();
+        TxnLog log = open(blob, consensus);
+        Updates big = new Updates(new BytesColumn(), new UnitColumn(), 1);
+        for (int i = 0; i < 50_000; i++) {
+            ((BytesColumn) big.keys()).add(("row " + i).getBytes(StandardCharsets.UTF_8));
+            ((UnitColumn) big.vals()).add();
+            big.push(2, 1);
+        }
+        blob.failPuts = 3; // no space left, three times over
+        log.append(2, Map.of(1L, big)).get(30, TimeUnit.SECONDS);
+        assertEquals(0, blob.failPuts);
+        assertEquals(50_000, contents(open(blob.inner, consensus).table(1, Long.MAX_VALUE)).size());
+    }
+
+    @Test
     void aSecondWriterFencesTheFirst() throws Exception {
         MemoryBlob blob = new MemoryBlob();
         MemoryConsensus consensus = new MemoryConsensus();
