@@ -93,7 +93,8 @@ public final class PgServer implements AutoCloseable {
         }
     }
 
-    private final Tributary db;
+    /** The database served; null while it is still being opened (recovering), when every client gets 57P03. */
+    private volatile Tributary db;
     private final Options options;
     private final ServerSocket socket;
     // virtual threads: measured against platform threads per connection, they answered point
@@ -109,7 +110,11 @@ public final class PgServer implements AutoCloseable {
     /** Connections being served now (guarded by {@code this}). */
     private int open;
 
-    /** Listens as {@code options} say. */
+    /**
+     * Listens as {@code options} say, serving {@code db}; with a null {@code db} every client is
+     * told the database is starting up (57P03, as PostgreSQL says during recovery) until
+     * {@link #ready}.
+     */
     public PgServer(Tributary db, Options options) throws IOException {
         this.db = db;
         this.options = options;
@@ -130,6 +135,11 @@ public final class PgServer implements AutoCloseable {
         return options;
     }
 
+    /** Serves {@code db} from now on: the database it was started without is open. */
+    public void ready(Tributary db) {
+        this.db = java.util.Objects.requireNonNull(db);
+    }
+
     /** The port it listens on. */
     public int port() {
         return socket.getLocalPort();
@@ -142,6 +152,11 @@ public final class PgServer implements AutoCloseable {
                 client = socket.accept();
             } catch (IOException e) {
                 if (closed) return;
+                continue;
+            }
+            Tributary serving = db;
+            if (serving == null) {
+                threads.execute(() -> PgConnection.refuse(client, "57P03", "the database system is starting up", options.tls()));
                 continue;
             }
             if (!slots.tryAcquire()) {
@@ -157,7 +172,7 @@ public final class PgServer implements AutoCloseable {
             opened(1);
             threads.execute(() -> {
                 try {
-                    PgConnection c = new PgConnection(db, client, this, nextPid.getAndIncrement(), secrets.nextInt(), options);
+                    PgConnection c = new PgConnection(serving, client, this, nextPid.getAndIncrement(), secrets.nextInt(), options);
                     connections.put(c.pid(), c);
                     c.run();
                 } finally {
@@ -286,6 +301,15 @@ public final class PgServer implements AutoCloseable {
         }
         options = options.withListen(InetAddress.getByName(listen));
         Clock clock = manual ? Clock.manual(0) : Clock.wall();
+        // the port first: a clash shows at once, and clients of a recovering server hear why they wait (57P03)
+        PgServer server;
+        try {
+            server = new PgServer(null, options);
+        } catch (IOException e) {
+            System.err.println("tributary serve: cannot listen on " + listen + ":" + options.port() + ": " + e.getMessage());
+            System.exit(1);
+            return;
+        }
         Tributary db;
         String where;
         try {
@@ -297,12 +321,14 @@ public final class PgServer implements AutoCloseable {
                 where = "data in " + blob + " and " + consensus.replaceAll("//[^@/]*@", "//");
             } else {
                 long started = System.nanoTime();
-                System.err.println("tributary: opening the data directory " + data.toAbsolutePath().normalize() + " (--data DIR for another, --in-memory for none)");
+                System.err.println("tributary: opening the data directory " + data.toAbsolutePath().normalize() + " (--data DIR for another, --in-memory for none);"
+                        + " clients of port " + server.port() + " get 57P03 until it is recovered");
                 db = Tributary.open(data, clock, workers);
                 where = "data in " + data.toAbsolutePath().normalize() + ", recovered in " + (System.nanoTime() - started) / 1_000_000 + " ms";
             }
         } catch (RuntimeException e) {
             System.err.println("tributary serve: " + e.getMessage());
+            server.close();
             System.exit(1);
             return;
         }
@@ -313,7 +339,7 @@ public final class PgServer implements AutoCloseable {
         Tributary opened = db;
         // a stop (Ctrl-C, kill) writes what is queued and lets go of the data directory; kill -9 loses nothing acknowledged either
         Runtime.getRuntime().addShutdownHook(new Thread(opened::close, "tributary-shutdown"));
-        PgServer server = new PgServer(db, options);
+        server.ready(db);
         System.err.println("tributary: listening on " + listen + ":" + server.port() + (options.tls() != null ? " (TLS available)" : "")
                 + " (psql -h " + listen + " -p " + server.port() + " -d tributary), " + workers + (workers == 1 ? " worker" : " workers") + ", " + where);
         Thread.currentThread().join();

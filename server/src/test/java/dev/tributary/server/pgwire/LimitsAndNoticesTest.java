@@ -59,6 +59,20 @@ class LimitsAndNoticesTest {
     }
 
     @Test
+    void whileTheDatabaseOpensClientsGet57P03ThenAreServed() throws Exception {
+        server = new PgServer(null, PgServer.Options.defaults().withPort(0));
+        try (PgServerTest.Client early = new PgServerTest.Client(server.port())) {
+            early.startup("tributary");
+            assertThat(lines(early.untilReady())).containsExactly("E C=57P03");
+        }
+        server.ready(db);
+        try (PgServerTest.Client later = new PgServerTest.Client(server.port())) {
+            later.startup("tributary");
+            assertThat(lines(later.untilReady()).getLast()).isEqualTo("Z I");
+        }
+    }
+
+    @Test
     void aMessageAboveTheLimitEndsOnlyItsConnectionWith08P01NamingTheLimit() throws Exception {
         server = new PgServer(db, PgServer.Options.defaults().withPort(0).withMaxMessageBytes(4096));
         try (PgServerTest.Client big = new PgServerTest.Client(server.port()); PgServerTest.Client good = new PgServerTest.Client(server.port())) {
