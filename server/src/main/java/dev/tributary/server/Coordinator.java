@@ -2936,6 +2936,8 @@ final class Coordinator implements AutoCloseable, Catalog {
                 }
             }
             nextId = Math.max(nextId, maxId + 2); // a table's primary key takes the id after it
+            // tables dropped before a crash let go of their data at the log's next flush
+            for (long id : storage.tables()) if (!(byId.get(id) instanceof CatalogItem.Table)) storage.dropTable(id);
         } finally {
             replaying = false;
         }

@@ -260,6 +260,30 @@ class DurabilityTest {
         }
     }
 
+    private static long bytesUnder(Path dir) throws java.io.IOException {
+        try (var files = java.nio.file.Files.walk(dir)) {
+            return files.filter(java.nio.file.Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+        }
+    }
+
+    @Test
+    void droppingATableFreesItsDiskSpace(@TempDir Path dir) throws Exception {
+        long full;
+        try (Tributary db = Tributary.open(dir, Clock.manual(1_000), 1)) {
+            db.execute("CREATE TABLE big (id int PRIMARY KEY, v text)");
+            db.execute("CREATE TABLE small (x int)");
+            db.execute("INSERT INTO big SELECT g, repeat('x', 100) || g FROM generate_series(1, 50000) g");
+            db.execute("INSERT INTO small VALUES (1)");
+            full = bytesUnder(dir.resolve("blob"));
+            db.execute("DROP TABLE big");
+        }
+        assertThat(bytesUnder(dir.resolve("blob"))).as("blob bytes after the drop, of %d", full).isLessThan(full / 10);
+        try (Tributary db = Tributary.open(dir, Clock.manual(0), 1)) {
+            assertThat(rows(db, "SELECT * FROM small")).containsExactly("1");
+            SqlRows.fails("42P01", () -> db.execute("SELECT * FROM big"));
+        }
+    }
+
     @Test
     void copyIsOneDurableWrite(@TempDir Path dir) {
         // COPY FROM STDIN goes through a client; here through the API's COPY handler

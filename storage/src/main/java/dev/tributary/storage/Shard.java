@@ -542,6 +542,19 @@ public final class Shard {
     }
 
     /**
+     * Drops the shard for good (its collection is gone): its state keeps one batch without parts
+     * up to the empty frontier, so it is complete forever and holds nothing, its readers' holds
+     * go, and every part under its prefix is deleted. Appends are refused from then on.
+     */
+    public void tombstone() {
+        Antichain empty = Antichain.empty(arity);
+        Antichain min = Antichain.of(new long[arity]);
+        update(s -> s.upper().isEmpty() ? null
+                : new ShardState(s.shard(), arity, s.writerEpoch(), empty, empty, List.of(new BatchMeta(new Description(min, empty, empty), List.of())), Map.of()));
+        for (String key : blob.list("shards/" + id + "/")) blob.delete(key);
+    }
+
+    /**
      * Removes the parts under this shard's prefix that no state refers to and that no writer
      * can still refer to (written by a fenced writer); returns how many.
      */

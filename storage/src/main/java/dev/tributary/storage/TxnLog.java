@@ -70,6 +70,7 @@ public final class TxnLog implements AutoCloseable {
     private long upper;
     /** The earliest time each table's history must stay readable from (absent: only its present). */
     private final Map<Long, Long> holds = new ConcurrentHashMap<>();
+    /** Dropped tables: true while their shards are still to be dropped, false once they are. */
     private final Map<Long, Boolean> dropped = new ConcurrentHashMap<>();
 
     /** A transaction waiting to be written. */
@@ -124,7 +125,10 @@ public final class TxnLog implements AutoCloseable {
         }
         for (String key : consensus.keys("shard/table-")) {
             long id = tableOf(key.substring("shard/".length()));
-            if (id >= 0) upper = Math.max(upper, shard(id).state().upper().get(0)[0]);
+            if (id < 0) continue;
+            Antichain u = shard(id).state().upper();
+            if (u.isEmpty()) dropped.put(id, false);
+            else upper = Math.max(upper, u.get(0)[0]);
         }
         // a version of our own at once: a server still writing these stores is fenced by it now,
         // not only once this one first commits
@@ -179,6 +183,7 @@ public final class TxnLog implements AutoCloseable {
     public synchronized Updates table(long id, long asOf) {
         Shard s = shard(id);
         ShardState st = s.state();
+        if (st.upper().isEmpty()) return new Updates(new BytesColumn(), new UnitColumn(), 1); // dropped
         long shardUpper = st.upper().get(0)[0];
         if (shardUpper == 0) return new Updates(new BytesColumn(), new UnitColumn(), 1);
         return s.history(new long[] {Math.min(asOf, shardUpper - 1)});
@@ -193,6 +198,7 @@ public final class TxnLog implements AutoCloseable {
     public synchronized long table(long id, long asOf, java.util.function.Consumer<Updates> each) {
         Shard s = shard(id);
         ShardState st = s.state();
+        if (st.upper().isEmpty()) return -1; // dropped
         long shardUpper = st.upper().get(0)[0];
         if (shardUpper == 0) return -1;
         s.forEachPart(new long[] {Math.min(asOf, shardUpper - 1)}, each);
@@ -202,7 +208,7 @@ public final class TxnLog implements AutoCloseable {
     /** Whether table {@code id} holds history: updates at more than one time (its since is before its last time). */
     public synchronized boolean keepsHistory(long id) {
         ShardState st = shard(id).state();
-        return st.since().get(0)[0] < st.upper().get(0)[0] - 1;
+        return !st.upper().isEmpty() && st.since().get(0)[0] < st.upper().get(0)[0] - 1;
     }
 
     /**
@@ -238,10 +244,28 @@ public final class TxnLog implements AutoCloseable {
         else holds.put(id, since);
     }
 
-    /** Table {@code id} is gone: its writes are no longer flushed into its shard. */
+    /**
+     * Table {@code id} is gone: its writes are no longer flushed, and at the next flush its shard
+     * is dropped and its parts deleted. (Not itself durable: a server that restarts drops again
+     * the tables its catalog no longer has; see {@link #tables}.)
+     */
     public void dropTable(long id) {
         dropped.put(id, true);
         holds.remove(id);
+        synchronized (this) {
+            flushWanted = true;
+            notifyAll();
+        }
+    }
+
+    /** The tables whose shards hold data (dropped ones left out). */
+    public java.util.Set<Long> tables() {
+        java.util.Set<Long> out = new java.util.TreeSet<>();
+        for (String key : consensus.keys("shard/table-")) {
+            long id = tableOf(key.substring("shard/".length()));
+            if (id >= 0 && !dropped.containsKey(id)) out.add(id);
+        }
+        return out;
     }
 
     public long groups() {
@@ -412,7 +436,10 @@ public final class TxnLog implements AutoCloseable {
             groupsToFlush = new ArrayList<>(unflushed);
             from = unflushedFrom;
         }
-        if (groupsToFlush.isEmpty()) return;
+        if (groupsToFlush.isEmpty()) {
+            dropShards();
+            return;
+        }
         long newUpper = 0;
         Map<Long, Updates> inline = new TreeMap<>();
         Map<Long, List<PartMeta>> parts = new TreeMap<>();
@@ -424,8 +451,8 @@ public final class TxnLog implements AutoCloseable {
                 for (ProtoTableWrite w : t.getWritesList()) {
                     long id = w.getTable();
                     if (dropped.containsKey(id)) continue;
-                    long shardUpper = uppers.computeIfAbsent(id, k -> shard(k).state().upper()).get(0)[0];
-                    if (t.getTime() < shardUpper) continue; // flushed before a crash cut the truncation short
+                    Antichain shardUpper = uppers.computeIfAbsent(id, k -> shard(k).state().upper());
+                    if (shardUpper.isEmpty() || t.getTime() < shardUpper.get(0)[0]) continue; // dropped, or flushed before a crash cut the truncation short
                     if (w.hasPart()) {
                         ProtoPart p = w.getPart();
                         parts.computeIfAbsent(id, k -> new ArrayList<>()).add(new PartMeta(p.getKey(), p.getBytes(), p.getCrc32C(), p.getRecords()));
@@ -454,6 +481,7 @@ public final class TxnLog implements AutoCloseable {
             if (since > s.state().since().get(0)[0]) s.advanceSince(Antichain.of(since));
             s.compact();
         }
+        dropShards();
         long head;
         int n = groupsToFlush.size();
         synchronized (this) {
@@ -469,6 +497,21 @@ public final class TxnLog implements AutoCloseable {
         // the head stays (consensus never truncates it); flushed, it is skipped at recovery
         consensus.truncate(KEY, Math.min(head, from + n));
         flushes++;
+    }
+
+    /**
+     * Drops the shards of dropped tables and deletes their parts. A version of the log that
+     * still names one of those parts is skipped when flushed (the shard's upper is empty), and a
+     * part written after this is an unnamed part of a fenced writer at the next open.
+     */
+    private void dropShards() {
+        for (Map.Entry<Long, Boolean> e : dropped.entrySet()) {
+            if (!e.getValue()) continue;
+            long id = e.getKey();
+            shard(id).tombstone();
+            writers.remove(id);
+            dropped.put(id, false);
+        }
     }
 
     /** Writes what is queued, flushes the log and stops the writer. */

@@ -262,6 +262,30 @@ class TxnLogTest {
     }
 
     @Test
+    void aDroppedTablesDataIsDeletedAndStaysGone() throws Exception {
+        MemoryBlob blob = new MemoryBlob();
+        MemoryConsensus consensus = new MemoryConsensus();
+        TxnLog log = open(blob, consensus);
+        Updates big = new Updates(new BytesColumn(), new UnitColumn(), 1);
+        for (int i = 0; i < 50_000; i++) {
+            ((BytesColumn) big.keys()).add(("row " + i).getBytes(StandardCharsets.UTF_8));
+            ((UnitColumn) big.vals()).add();
+            big.push(1, 1);
+        }
+        log.append(1, Map.of(5L, big, 6L, rows(1, "kept", 1L))).join();
+        log.append(2, Map.of(5L, rows(2, "more", 1L))).join();
+        assertFalse(blob.list("shards/table-5/").isEmpty());
+        log.dropTable(5);
+        log.close();
+        assertEquals(List.of(), blob.list("shards/table-5/"), "the dropped table's parts are deleted");
+        TxnLog again = open(blob, consensus);
+        assertEquals(Map.of(), contents(again.table(5, Long.MAX_VALUE)));
+        assertEquals(Map.of("kept", 1L), contents(again.table(6, Long.MAX_VALUE)));
+        assertEquals(java.util.Set.of(6L), again.tables());
+        assertEquals(List.of(), blob.list("shards/table-5/"));
+    }
+
+    @Test
     void aSecondWriterFencesTheFirst() throws Exception {
         MemoryBlob blob = new MemoryBlob();
         MemoryConsensus consensus = new MemoryConsensus();

@@ -261,8 +261,14 @@ public final class StorageController implements AutoCloseable {
         tables.holdSince(id, since);
     }
 
+    /** Table {@code id} is gone: its data is deleted at the log's next flush. */
     public void dropTable(long id) {
         tables.dropTable(id);
+    }
+
+    /** The ids of the tables the stores hold data of. */
+    public java.util.Set<Long> tables() {
+        return tables.tables();
     }
 
     /** Durable writes made (log versions), for tests: fewer than commits when commits share them. */
