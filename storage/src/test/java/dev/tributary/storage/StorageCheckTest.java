@@ -52,14 +52,7 @@ class StorageCheckTest {
         String part;
         try (DataDirectory d = DataDirectory.open(dir)) {
             TxnLog log = TxnLog.open(d.blob(), d.consensus(), m -> {});
-            dev.tributary.arrangements.Updates big = new dev.tributary.arrangements.Updates(new dev.tributary.arrangements.BytesColumn(),
-                    new dev.tributary.arrangements.UnitColumn(), 1);
-            for (int i = 0; i < 50_000; i++) {
-                ((dev.tributary.arrangements.BytesColumn) big.keys()).add(("row " + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                ((dev.tributary.arrangements.UnitColumn) big.vals()).add();
-                big.push(3, 1);
-            }
-            log.append(3, java.util.Map.of(1L, big)).join();
+            log.append(3, java.util.Map.of(1L, TxnLogTest.manyRows(50_000, 3))).join();
             // not closed: the part is named by the log only, as after a crash
             part = d.blob().list("shards/table-1/").get(0);
             StorageCheck.Report r = StorageCheck.check(d);

@@ -41,6 +41,17 @@ class TxnLogTest {
         return u;
     }
 
+    /** {@code n} distinct rows inserted at {@code time}: a write large enough to go to blob storage. */
+    static Updates manyRows(int n, long time) {
+        Updates big = new Updates(new BytesColumn(), new UnitColumn(), 1);
+        for (int i = 0; i < n; i++) {
+            ((BytesColumn) big.keys()).add(("row " + i).getBytes(StandardCharsets.UTF_8));
+            ((UnitColumn) big.vals()).add();
+            big.push(time, 1);
+        }
+        return big;
+    }
+
     /** Row text to count, for the updates at or before {@code asOf}. */
     private static Map<String, Long> contents(Updates u) {
         Map<String, Long> out = new TreeMap<>();
@@ -178,12 +189,7 @@ class TxnLogTest {
         MemoryBlob blob = new MemoryBlob();
         MemoryConsensus consensus = new MemoryConsensus();
         TxnLog log = open(blob, consensus);
-        Updates big = new Updates(new BytesColumn(), new UnitColumn(), 1);
-        for (int i = 0; i < 100_000; i++) {
-            ((BytesColumn) big.keys()).add(("row " + i).getBytes(StandardCharsets.UTF_8));
-            ((UnitColumn) big.vals()).add();
-            big.push(5, 1);
-        }
+        Updates big = manyRows(100_000, 5);
         log.append(5, Map.of(7L, big)).get(30, TimeUnit.SECONDS);
         byte[] head = consensus.head(TxnLog.KEY).orElseThrow().data();
         assertTrue(head.length < 1000, "the log names the part rather than holding 100,000 rows: " + head.length + " bytes");
@@ -249,12 +255,7 @@ class TxnLogTest {
         FaultyStores.Blob blob = new FaultyStores.Blob(new MemoryBlob());
         MemoryConsensus consensus = new MemoryConsensus();
         TxnLog log = open(blob, consensus);
-        Updates big = new Updates(new BytesColumn(), new UnitColumn(), 1);
-        for (int i = 0; i < 50_000; i++) {
-            ((BytesColumn) big.keys()).add(("row " + i).getBytes(StandardCharsets.UTF_8));
-            ((UnitColumn) big.vals()).add();
-            big.push(2, 1);
-        }
+        Updates big = manyRows(50_000, 2);
         blob.failPuts = 3; // no space left, three times over
         log.append(2, Map.of(1L, big)).get(30, TimeUnit.SECONDS);
         assertEquals(0, blob.failPuts);
@@ -266,12 +267,7 @@ class TxnLogTest {
         MemoryBlob blob = new MemoryBlob();
         MemoryConsensus consensus = new MemoryConsensus();
         TxnLog log = open(blob, consensus);
-        Updates big = new Updates(new BytesColumn(), new UnitColumn(), 1);
-        for (int i = 0; i < 50_000; i++) {
-            ((BytesColumn) big.keys()).add(("row " + i).getBytes(StandardCharsets.UTF_8));
-            ((UnitColumn) big.vals()).add();
-            big.push(1, 1);
-        }
+        Updates big = manyRows(50_000, 1);
         log.append(1, Map.of(5L, big, 6L, rows(1, "kept", 1L))).join();
         log.append(2, Map.of(5L, rows(2, "more", 1L))).join();
         assertFalse(blob.list("shards/table-5/").isEmpty());
