@@ -86,7 +86,12 @@ public final class TxnLog implements AutoCloseable {
     /** Durable writes made and log versions flushed, for tests and benchmarks. */
     private volatile long groups, flushes;
 
-    private TxnLog(Blob blob, Consensus consensus, Consumer<String> log) {
+    /** The most bytes (as the updates hold them in the heap) one part of a large write holds. */
+    private final long partMaxBytes;
+    static final long PART_MAX_BYTES = 64 << 20;
+
+    private TxnLog(Blob blob, Consensus consensus, Consumer<String> log, long partMaxBytes) {
+        this.partMaxBytes = partMaxBytes;
         this.blob = blob;
         this.consensus = consensus;
         this.log = log;
@@ -104,7 +109,12 @@ public final class TxnLog implements AutoCloseable {
      * before this returns. {@code log} hears of faults the writer retries.
      */
     public static TxnLog open(Blob blob, Consensus consensus, Consumer<String> log) {
-        return new TxnLog(blob, consensus, log);
+        return new TxnLog(blob, consensus, log, PART_MAX_BYTES);
+    }
+
+    /** {@link #open}, with large writes cut into parts of at most {@code partMaxBytes} (tests). */
+    static TxnLog open(Blob blob, Consensus consensus, Consumer<String> log, long partMaxBytes) {
+        return new TxnLog(blob, consensus, log, partMaxBytes);
     }
 
     private void recover() {
@@ -322,16 +332,21 @@ public final class TxnLog implements AutoCloseable {
             for (Map.Entry<Long, Updates> e : p.writes().entrySet()) {
                 Updates u = e.getValue();
                 if (u.size() == 0) continue;
-                ProtoTableWrite.Builder w = ProtoTableWrite.newBuilder().setTable(e.getKey());
                 if (u.heapBytes() > INLINE_MAX) {
-                    PartMeta part = retrying("writing a part of table " + e.getKey(), () -> writer(e.getKey()).writePart(u, "w"));
-                    w.setPart(ProtoPart.newBuilder().setKey(part.key()).setBytes(part.bytes()).setCrc32C(part.crc32c()).setRecords(part.records()));
+                    // parts of at most partMaxBytes each: a COPY of gigabytes is never one array in the heap
+                    int n = u.size();
+                    int chunk = (int) Math.max(1, Math.min(n, partMaxBytes / Math.max(1, u.heapBytes() / n)));
+                    for (int from = 0; from < n; from += chunk) {
+                        Updates slice = chunk >= n ? u : slice(u, from, Math.min(n, from + chunk));
+                        PartMeta part = retrying("writing a part of table " + e.getKey(), () -> writer(e.getKey()).writePart(slice, "w"));
+                        t.addWrites(ProtoTableWrite.newBuilder().setTable(e.getKey())
+                                .setPart(ProtoPart.newBuilder().setKey(part.key()).setBytes(part.bytes()).setCrc32C(part.crc32c()).setRecords(part.records())));
+                    }
                 } else {
                     byte[] bytes = PartCodec.encode(u);
                     inline += bytes.length;
-                    w.setInline(ByteString.copyFrom(bytes));
+                    t.addWrites(ProtoTableWrite.newBuilder().setTable(e.getKey()).setInline(ByteString.copyFrom(bytes)));
                 }
-                t.addWrites(w);
             }
             g.addTxns(t);
         }
@@ -389,6 +404,16 @@ public final class TxnLog implements AutoCloseable {
                 log.accept("flushing the tables' log into their shards failed, to be tried again: " + e.getMessage());
             }
         }
+    }
+
+    /** Records {@code [from, to)} of {@code u}, copied column by column. */
+    private static Updates slice(Updates u, int from, int to) {
+        int n = to - from, arity = u.arity();
+        Updates s = new Updates(u.keys().emptyLike(n), u.vals().emptyLike(n), arity, n);
+        s.keys().appendRange(u.keys(), from, to);
+        s.vals().appendRange(u.vals(), from, to);
+        s.pushAll(java.util.Arrays.copyOfRange(u.times(), from * arity, to * arity), java.util.Arrays.copyOfRange(u.diffs(), from, to), n);
+        return s;
     }
 
     /** Retries {@code op} while the stores fail it, waiting longer each time (a store down for a while). */

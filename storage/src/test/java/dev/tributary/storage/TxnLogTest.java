@@ -200,6 +200,18 @@ class TxnLogTest {
     }
 
     @Test
+    void aVeryLargeWriteIsCutIntoParts() throws Exception {
+        MemoryBlob blob = new MemoryBlob();
+        MemoryConsensus consensus = new MemoryConsensus();
+        TxnLog log = TxnLog.open(blob, consensus, LOG::add, 1 << 20);
+        log.append(4, Map.of(7L, manyRows(200_000, 4))).get(30, TimeUnit.SECONDS);
+        assertTrue(blob.list("shards/table-7/").size() >= 4, "parts: " + blob.list("shards/table-7/").size());
+        Map<String, Long> got = contents(open(blob, consensus).table(7, Long.MAX_VALUE));
+        assertEquals(200_000, got.size());
+        assertTrue(got.values().stream().allMatch(d -> d == 1));
+    }
+
+    @Test
     void manySmallCommitsAreFlushedAndTruncatedAsTheyGo() throws Exception {
         MemoryBlob blob = new MemoryBlob();
         MemoryConsensus consensus = new MemoryConsensus();
