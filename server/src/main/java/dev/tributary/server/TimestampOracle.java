@@ -17,8 +17,12 @@ final class TimestampOracle {
     /** Where handed-out times are reserved durably before use (null: in memory, nothing to reserve). */
     private java.util.function.LongUnaryOperator reserve;
     private long reserved = Long.MAX_VALUE;
-    /** How far past the time handed out a reservation reaches: one durable write per this many ticks of the clock. */
-    static final long RESERVE_AHEAD = 10_000;
+    /**
+     * How far past the time handed out a reservation reaches: one durable write per this many
+     * ticks of the clock (a second of the wall clock), and after a restart times may run at most
+     * this far ahead of the clock until it catches up.
+     */
+    static final long RESERVE_AHEAD = 1_000;
 
     TimestampOracle(Clock clock) {
         this.clock = clock;
