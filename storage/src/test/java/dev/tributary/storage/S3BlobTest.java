@@ -58,6 +58,25 @@ class S3BlobTest extends BlobContract {
         assertThatThrownBy(() -> new S3Blob(client(), BUCKET, "no-slash")).isInstanceOf(IllegalArgumentException.class);
     }
 
+    /** The tables' log as `serve --blob s3://... --consensus postgres://...` runs it: parts in S3, the log and shard states in PostgreSQL. */
+    @Test
+    void theTablesLogOnS3AndPostgresSurvivesACrash() throws Exception {
+        String table = "consensus_txns_" + PREFIXES.incrementAndGet();
+        try (PostgresConsensus consensus = new PostgresConsensus(TestPostgres.url(), table)) {
+            TxnLog crashed = TxnLog.open(blob, consensus, m -> {});
+            crashed.append(1, java.util.Map.of(1L, TxnLogTest.manyRows(30_000, 1))).get(60, java.util.concurrent.TimeUnit.SECONDS);
+            crashed.append(2, java.util.Map.of(1L, TxnLogTest.rows(2, "row 7", -1L, "extra", 1L), 2L, TxnLogTest.rows(2, "b", 1L)))
+                    .get(60, java.util.concurrent.TimeUnit.SECONDS);
+            // never closed: a crash, as far as the stores know
+            TxnLog again = TxnLog.open(blob, consensus, m -> {});
+            java.util.Map<String, Long> one = TxnLogTest.contents(again.table(1, Long.MAX_VALUE));
+            assertThat(one).hasSize(30_000).containsEntry("extra", 1L).doesNotContainKey("row 7");
+            assertThat(TxnLogTest.contents(again.table(2, Long.MAX_VALUE))).containsExactly(java.util.Map.entry("b", 1L));
+            again.close();
+            assertThat(StorageCheck.check(blob, consensus).problems()).isEmpty();
+        }
+    }
+
     /** A shard whose parts are in S3 and whose state is in the local log: appends, reads and compaction. */
     @Test
     void aShardKeepsItsPartsInS3() throws Exception {

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 class TxnLogTest {
     private static final List<String> LOG = new ArrayList<>();
 
-    private static Updates rows(long time, Object... rowAndDiff) {
+    static Updates rows(long time, Object... rowAndDiff) {
         Updates u = new Updates(new BytesColumn(), new UnitColumn(), 1);
         for (int i = 0; i < rowAndDiff.length; i += 2) {
             ((BytesColumn) u.keys()).add(((String) rowAndDiff[i]).getBytes(StandardCharsets.UTF_8));
@@ -53,7 +53,7 @@ class TxnLogTest {
     }
 
     /** Row text to count, for the updates at or before {@code asOf}. */
-    private static Map<String, Long> contents(Updates u) {
+    static Map<String, Long> contents(Updates u) {
         Map<String, Long> out = new TreeMap<>();
         for (int i = 0; i < u.size(); i++) {
             String row = new String(((BytesColumn) u.keys()).getBytes(i), StandardCharsets.UTF_8);
