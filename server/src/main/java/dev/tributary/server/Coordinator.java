@@ -42,8 +42,9 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The coordinator of one database: it owns the catalog, the timestamp oracle and the engine,
- * and runs statements for sessions one at a time.
+ * The coordinator of one database: it owns the catalog, the timestamp oracle and the
+ * {@link ComputeController} that runs its dataflows, and runs statements for sessions one at a
+ * time.
  *
  * <p>Writes commit at the oracle's write times; a transaction block's writes all commit at one
  * time. A query reads at the oracle's read time, after every table has been promised complete
@@ -51,9 +52,7 @@ import java.util.TreeMap;
  * primary keys) so that UPDATE, DELETE and constraint checks need no dataflow.
  */
 final class Coordinator implements AutoCloseable, Catalog {
-    private final Engine engine;
-    /** Each worker's dataflows, by worker index. */
-    private final Dataflows[] dataflows;
+    private final ComputeController compute;
     private final TimestampOracle oracle;
     private final Map<String, CatalogItem> byName = new TreeMap<>();
     private final Map<Long, CatalogItem> byId = new HashMap<>();
@@ -97,14 +96,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.storage = storage;
         this.recorder = storage == null ? null : new CatalogRecorder(storage);
         this.oracle = new TimestampOracle(clock);
-        this.published = new PublishedIndexes(workers);
+        this.compute = new ComputeController(workers);
+        this.published = compute.published();
         this.publishedShards = new PublishedIndexes.Shard[workers];
-        this.dataflows = new Dataflows[workers];
-        for (int i = 0; i < workers; i++) dataflows[i] = new Dataflows();
-        this.engine = new Engine(workers, w -> {
-            dataflows[w.index()].publish(published, w.index());
-            dataflows[w.index()].completeReads(w);
-        });
         if (storage != null) {
             synchronized (this) {
                 recover();
@@ -121,7 +115,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     synchronized ArrangementSize arrangementSize(String name) {
         CatalogItem item = byName.get(name);
         if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist");
-        return arrangementSizes(List.of(item.id())).get(0);
+        return compute.arrangementSizes(List.of(item.id())).get(0);
     }
 
     /** Every relation's parts, for {@code tributary_internal.arrangement_sizes}, in object id order. */
@@ -130,42 +124,12 @@ final class Coordinator implements AutoCloseable, Catalog {
         List<CatalogItem> items = new ArrayList<>(new TreeMap<>(byId).values());
         List<Long> ids = new ArrayList<>(items.size());
         for (CatalogItem item : items) ids.add(item.id());
-        List<ArrangementSize> sizes = arrangementSizes(ids);
+        List<ArrangementSize> sizes = compute.arrangementSizes(ids);
         List<dev.tributary.sql.catalog.Catalog.ArrangementPart> out = new ArrayList<>();
         for (int k = 0; k < items.size(); k++) {
             for (ArrangementSize.Part p : sizes.get(k).parts()) {
                 out.add(new dev.tributary.sql.catalog.Catalog.ArrangementPart(items.get(k).id(), items.get(k).name(), p.name(), p.records(), p.bytes()));
             }
-        }
-        return out;
-    }
-
-    /** What each of {@code ids}' own dataflows holds, summed over the workers, read in one visit to each worker. */
-    private List<ArrangementSize> arrangementSizes(List<Long> ids) {
-        List<List<List<dev.tributary.arrangements.HeldState.Part>>> perWorker = engine.callAll(w -> {
-            List<List<dev.tributary.arrangements.HeldState.Part>> held = new ArrayList<>(ids.size());
-            for (long id : ids) held.add(dataflows[w.index()].held(id));
-            return held;
-        });
-        List<ArrangementSize> out = new ArrayList<>(ids.size());
-        for (int k = 0; k < ids.size(); k++) {
-            List<ArrangementSize.Part> parts = new ArrayList<>();
-            long records = 0;
-            long bytes = 0;
-            // the workers' copies of a dataflow register the same parts in the same order
-            List<dev.tributary.arrangements.HeldState.Part> first = perWorker.get(0).get(k);
-            for (int i = 0; i < first.size(); i++) {
-                long r = 0;
-                long b = 0;
-                for (List<List<dev.tributary.arrangements.HeldState.Part>> w : perWorker) {
-                    r += w.get(k).get(i).size().records();
-                    b += w.get(k).get(i).size().bytes();
-                }
-                parts.add(new ArrangementSize.Part(first.get(i).name(), r, b));
-                records += r;
-                bytes += b;
-            }
-            out.add(new ArrangementSize(records, bytes, parts));
         }
         return out;
     }
@@ -649,7 +613,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             return null;
         });
         for (long id : inputs) {
-            long since = engine.call(w -> dataflows[w.index()].since(id));
+            long since = compute.since(id);
             if (t < since) {
                 CatalogItem item = byId.get(id);
                 String kind = item.kind();
@@ -678,15 +642,12 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** The least time stored collection or index {@code name} is complete up to on the workers, for tests. */
     synchronized long upperOf(String name) {
-        long id = byName.get(name).id();
-        long upper = Long.MAX_VALUE;
-        for (long u : engine.callAll(w -> dataflows[w.index()].upper(id))) upper = Math.min(upper, u);
-        return upper;
+        return compute.upper(byName.get(name).id());
     }
 
     /** The earliest time stored collection or index {@code id} is still readable at. */
     private long sinceOf(long id) {
-        return engine.call(w -> dataflows[w.index()].since(id));
+        return compute.since(id);
     }
 
     /** What each object's history policy keeps at time {@code now}: object id to the earliest time it must stay readable at. */
@@ -752,12 +713,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             Map<Long, Map<Row, Long>> overlay = new HashMap<>(session.pending);
             Set<Long> tables = baseTables(plan);
             advanced(t + 1, tables);
-            Dataflows.ResultBudget budget = session.resultBudget(engine.workers());
-            Map<Row, Long> counts = Dataflows.Answer.combine(engine.callAll(w -> {
-                Dataflows d = dataflows[w.index()];
-                d.advance(t + 1, tables);
-                return d.read(w, inlined, t, overlay, session::stop, budget);
-            }));
+            Dataflows.ResultBudget budget = session.resultBudget(compute.workers());
+            Map<Row, Long> counts = Dataflows.Answer.combine(compute.onEveryWorker(t + 1, tables, null, (d, w) -> d.read(w, inlined, t, overlay, session::stop, budget)));
             return decodeAll(counts, types);
         }
         if (peekable && peek.index() == null && ownWrites == null) {
@@ -870,13 +827,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         Map<Long, Long> holds = compactionDue(t);
         Set<Long> tables = baseTablesOf(source);
         advanced(t + 1, tables);
-        return engine.callAll(w -> {
-            Dataflows d = dataflows[w.index()];
-            d.advance(t + 1, tables);
-            R r = read.apply(d, w);
-            if (holds != null) d.compactTo(t, holds);
-            return r;
-        });
+        return compute.onEveryWorker(t + 1, tables, holds, read);
     }
 
     /**
@@ -889,25 +840,13 @@ final class Coordinator implements AutoCloseable, Catalog {
         advanced(now + 1, tables);
         if (plan instanceof Plan.Get) {
             // a stored collection's arrangement, read as it is: no dataflow to wait for
-            Map<Row, Long> rows = Dataflows.Answer.combine(engine.callAll(w -> {
-                Dataflows d = dataflows[w.index()];
-                d.advance(now + 1, tables);
-                Dataflows.Answer r = d.read(w, plan, t, Map.of(), session::stop);
-                if (holds != null) d.compactTo(now, holds);
-                return r;
-            }));
+            Map<Row, Long> rows = Dataflows.Answer.combine(compute.onEveryWorker(now + 1, tables, holds, (d, w) -> d.read(w, plan, t, Map.of(), session::stop)));
             checkResultSize(session, rows);
             return rows;
         }
-        Dataflows.ResultBudget budget = session.resultBudget(engine.workers());
+        Dataflows.ResultBudget budget = session.resultBudget(compute.workers());
         Session.Stop stop = session.new Stop();
-        List<Dataflows.PendingRead> reads = engine.callAll(w -> {
-            Dataflows d = dataflows[w.index()];
-            d.advance(now + 1, tables);
-            Dataflows.PendingRead r = d.startRead(w, plan, t, Map.of(), stop, budget);
-            if (holds != null) d.compactTo(now, holds);
-            return r;
-        });
+        List<Dataflows.PendingRead> reads = compute.onEveryWorker(now + 1, tables, holds, (d, w) -> d.startRead(w, plan, t, Map.of(), stop, budget));
         try {
             return Dataflows.Answer.combine(awaitReads(reads));
         } catch (RuntimeException e) {
@@ -1436,7 +1375,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (p == null) {
             setRetention(item.id(), null);
         } else {
-            long since = engine.call(w -> dataflows[w.index()].since(item.id()));
+            long since = compute.since(item.id());
             if (p.forMillis() < 0 && p.pinAt() < since) {
                 throw new SqlException("72000", "cannot pin the history of " + item.kind() + " \"" + name + "\" at " + p.pinAt()
                         + ": it is retained only from " + since + " on", a.pos());
@@ -1473,10 +1412,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         CatalogItem.Table t = new CatalogItem.Table(id, name, columns, pk, defaults, text(sql, c));
         List<SqlType> types = Binder.typesOf(columns);
         int[] key = pk.stream().mapToInt(Integer::intValue).toArray();
-        engine.callAll(w -> {
-            dataflows[w.index()].createTable(w, id, name, types, key, pkIndex, pkName);
-            return null;
-        });
+        compute.createTable(id, name, types, key, pkIndex, pkName);
         tableUpper.put(id, maxUpper);
         register(t, Set.of());
         if (!pk.isEmpty()) {
@@ -1547,12 +1483,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             long upper = oracle.upper();
             Set<Long> tables = baseTables(p);
             advanced(upper, tables);
-            DataflowMemory memory = session.dataflowMemory(engine.workers());
-            engine.callAll(w -> {
-                dataflows[w.index()].advance(upper, tables);
-                dataflows[w.index()].createMaterializedView(w, id, name, p, memory);
-                return null;
-            });
+            DataflowMemory memory = session.dataflowMemory(compute.workers());
+            compute.createMaterializedView(id, name, p, memory, upper, tables);
             register(new CatalogItem.MaterializedView(id, name, columns, plan, text(sql, v)), uses);
             if (history != null) setRetention(id, history);
             awaitHydration(session, id, "materialized view", name, upper - 1);
@@ -1580,17 +1512,13 @@ final class Coordinator implements AutoCloseable, Catalog {
         long id = nextId++;
         List<SqlType> types = new ArrayList<>();
         for (Column c : target.columns()) types.add(c.type());
-        DataflowMemory memory = session.dataflowMemory(engine.workers());
+        DataflowMemory memory = session.dataflowMemory(compute.workers());
         // the build waits until its input has passed the creation time: the tables under it
         // must be promised complete up to then, however long since they were last written
         long upper = oracle.upper();
         Set<Long> tables = baseTablesOf(target.id());
         advanced(upper, tables);
-        engine.callAll(w -> {
-            dataflows[w.index()].advance(upper, tables);
-            dataflows[w.index()].createIndex(w, id, i.name(), target.id(), types, keys, memory);
-            return null;
-        });
+        compute.createIndex(id, i.name(), target.id(), types, keys, memory, upper, tables);
         register(new CatalogItem.Index(id, i.name(), target.id(), keys, text(sql, i)), Set.of(target.id()));
         if (history != null) setRetention(id, history);
         awaitHydration(session, id, "index", i.name(), upper - 1);
@@ -1635,7 +1563,7 @@ final class Coordinator implements AutoCloseable, Catalog {
      */
     private void awaitHydration(Session session, long id, String kind, String name, long t) {
         Session.Stop stop = session.new Stop();
-        List<Dataflows.PendingHydration> parts = engine.callAll(w -> dataflows[w.index()].watchHydration(id, t, stop));
+        List<Dataflows.PendingHydration> parts = compute.watchHydration(id, t, stop);
         Hydrating h = new Hydrating(id, kind, name, oracle.clock().now(), parts);
         hydrating.put(id, h);
         session.aboutToWait();
@@ -1761,11 +1689,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         keyFunctions.remove(id);
         tableUpper.remove(id);
         if (!(item instanceof CatalogItem.View)) {
-            engine.callAll(w -> {
-                dataflows[w.index()].drop(w, id);
-                return null;
-            });
-            published.remove(id);
+            compute.drop(id);
         }
     }
 
@@ -1939,11 +1863,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         long at = readTimeOfData(tables);
         advanced(at + 1, tables);
         Map<Row, Long> out = new HashMap<>();
-        for (Map<Row, Long> part : engine.callAll(w -> {
-            Dataflows d = dataflows[w.index()];
-            d.advance(at + 1, tables);
-            return d.keyCounts(w, index, keys, at);
-        })) {
+        for (Map<Row, Long> part : compute.onEveryWorker(at + 1, tables, null, (d, w) -> d.keyCounts(w, index, keys, at))) {
             part.forEach((k, n) -> out.merge(k, n, Long::sum));
         }
         return out;
@@ -2106,16 +2026,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         // neither for two thread hand-offs per write nor for a step of some large query that the
         // workers are in. At most COMMITS_IN_FLIGHT commits, or ROWS_IN_FLIGHT rows beyond one
         // commit, wait in the queues, so writers cannot run ahead of the workers without bound.
-        java.util.concurrent.CompletableFuture<Void> applied = engine.sendAll(w -> {
-            // worker 0 feeds a small write, every worker a share of a large one (a COPY); the
-            // exchange gives each worker its keys
-            Dataflows d = dataflows[w.index()];
-            for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
-                int parts = e.getValue().size() >= SHARED_FEED_MIN ? dataflows.length : 1;
-                d.write(e.getKey(), time, e.getValue(), w.index(), parts);
-            }
-            d.advance(time + 1, tables);
-        });
+        java.util.concurrent.CompletableFuture<Void> applied = compute.commit(time, changes, tables);
         applied.whenComplete((v, failure) -> {
             if (failure != null) ServerLog.error("the commit at " + time + " failed on a worker: " + failure, failure);
         });
@@ -2129,12 +2040,9 @@ final class Coordinator implements AutoCloseable, Catalog {
             if (!oldest.applied().isDone() && !tooMany) break;
             commitsInFlight.poll();
             rowsInFlight -= oldest.rows();
-            engine.await(oldest.applied().exceptionally(failure -> null)); // a failure was logged where it happened
+            compute.awaitApplied(oldest.applied().exceptionally(failure -> null)); // a failure was logged where it happened
         }
     }
-
-    /** Writes of at least this many rows to a table are fed by every worker, each a share. */
-    private static final int SHARED_FEED_MIN = 1 << 12;
 
     /** A commit queued on the workers, and how many rows it changes. */
     private record InFlight(java.util.concurrent.CompletableFuture<Void> applied, long rows) {}
@@ -2560,11 +2468,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         dev.tributary.changeslog.ChangeStream.Options options = new dev.tributary.changeslog.ChangeStream.Options(asOf, snapshot, progress, upTo);
         advancedAll(start + 1);
-        DataflowMemory memory = session.dataflowMemory(engine.workers());
-        int index = engine.call(w -> {
-            dataflows[w.index()].advance(start + 1);
-            return dataflows[w.index()].subscribe(w, plan, options, sink, memory);
-        });
+        DataflowMemory memory = session.dataflowMemory(compute.workers());
+        int index = compute.subscribe(start, plan, options, sink, memory);
         subscriptions++;
         Set<Long> uses = binder.dependencies();
         LiveSubscription[] self = new LiveSubscription[1];
@@ -2573,10 +2478,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 subscriptions--;
                 live.remove(self[0]);
             }
-            engine.callAll(w -> {
-                w.dropDataflow(index);
-                return null;
-            });
+            compute.dropSubscription(index);
         }, columns, types);
         self[0] = new LiveSubscription(uses, listener, subscription, index, Plans.reads(plan));
         live.add(self[0]);
@@ -2596,11 +2498,8 @@ final class Coordinator implements AutoCloseable, Catalog {
     private void endFailedSubscriptions() {
         if (live.isEmpty()) return;
         List<LiveSubscription> running = List.copyOf(live);
-        List<SqlException> failures = engine.call(w -> {
-            List<SqlException> out = new ArrayList<>();
-            for (LiveSubscription l : running) out.add(dataflows[w.index()].failure(w, l.dataflow(), "the subscription", l.reads()));
-            return out;
-        });
+        List<SqlException> failures = compute.subscriptionFailures(running.stream().map(LiveSubscription::dataflow).toList(),
+                running.stream().map(LiveSubscription::reads).toList());
         for (int i = 0; i < running.size(); i++) {
             if (failures.get(i) == null) continue;
             running.get(i).subscription().close();
@@ -2701,11 +2600,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         });
         lastCompaction = now;
         advancedAll(now + 1);
-        engine.callAll(w -> {
-            dataflows[w.index()].advance(now + 1);
-            dataflows[w.index()].compactTo(now, holds);
-            return null;
-        });
+        compute.tick(now, holds);
         endFailedSubscriptions();
     }
 
@@ -2722,7 +2617,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         closed = true;
         if (ticker != null) ticker.shutdownNow();
         try {
-            engine.close();
+            compute.close();
         } finally {
             if (storage != null) storage.close();
         }
@@ -2905,10 +2800,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 }
             }
             advanced(floor, tables);
-            engine.callAll(w -> {
-                dataflows[w.index()].advance(floor, tables);
-                return null;
-            });
+            compute.advance(floor, tables);
             // the rest in id order, except where an object reads one made after it (CREATE OR REPLACE VIEW)
             while (!rest.isEmpty()) {
                 CatalogEntry next = null;
@@ -2976,10 +2868,6 @@ final class Coordinator implements AutoCloseable, Catalog {
     private void write(CatalogItem.Table t, long time, Map<Row, Long> changes) {
         oracle.wrote(t.id(), time);
         if (!t.primaryKey().isEmpty()) keptKeys(t, time, changes);
-        int parts = changes.size() >= SHARED_FEED_MIN ? dataflows.length : 1;
-        engine.callAll(w -> {
-            dataflows[w.index()].write(t.id(), time, changes, w.index(), parts);
-            return null;
-        });
+        compute.write(t.id(), time, changes);
     }
 }

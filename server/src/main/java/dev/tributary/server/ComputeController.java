@@ -1,0 +1,247 @@
+package dev.tributary.server;
+
+import dev.tributary.arrangements.HeldState;
+import dev.tributary.changeslog.ChangeStream;
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.expr.ScalarExpr;
+import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.row.Row;
+import dev.tributary.sql.types.SqlType;
+import dev.tributary.timely.Worker;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
+
+/**
+ * The dataflows of one database: the {@link Engine}'s workers, each worker's {@link Dataflows},
+ * and the {@link PublishedIndexes} they publish for point reads. The coordinator decides what to
+ * compute and at which times; this runs it.
+ *
+ * <p>Every worker gets the same commands in the same order, so all build the same dataflows in
+ * the same order (timely's rule) and each answers for its shard. What one method does on a
+ * worker happens in one command: a CREATE's advance of its inputs and its build, a read's
+ * advance, read and compaction, are never interleaved with another command.
+ *
+ * <p>Every method waits until all workers have run its command, except {@link #commit}, which
+ * only queues it: later commands still run after it, so they see its effects. A read that
+ * starts a dataflow ({@link #onEveryWorker} with {@link Dataflows#startRead}, {@link
+ * #watchHydration}) returns once the workers have started it; the caller waits for its results.
+ *
+ * <p>Not thread-safe: called under the coordinator's lock, which keeps the commands in one order
+ * on every worker. The one exception is {@link #dropSubscription}, which a closing subscription
+ * calls without it: a dropped dataflow's index is never reused, so its order against the others
+ * does not matter.
+ */
+final class ComputeController implements AutoCloseable {
+    /** Writes of at least this many rows to a table are fed by every worker, each a share. */
+    private static final int SHARED_FEED_MIN = 1 << 12;
+
+    private final Engine engine;
+    /** Each worker's dataflows, by worker index. */
+    private final Dataflows[] dataflows;
+    /** Each index's shards as the workers last published them, for point reads. */
+    private final PublishedIndexes published;
+
+    /** Starts {@code workers} workers, with no dataflows yet. */
+    ComputeController(int workers) {
+        this.published = new PublishedIndexes(workers);
+        this.dataflows = new Dataflows[workers];
+        for (int i = 0; i < workers; i++) dataflows[i] = new Dataflows();
+        this.engine = new Engine(workers, w -> {
+            dataflows[w.index()].publish(published, w.index());
+            dataflows[w.index()].completeReads(w);
+        });
+    }
+
+    int workers() {
+        return engine.workers();
+    }
+
+    /** What the workers publish; read on any thread, without the coordinator's lock. */
+    PublishedIndexes published() {
+        return published;
+    }
+
+    void createTable(long id, String name, List<SqlType> types, int[] key, long pkIndex, String pkName) {
+        engine.callAll(w -> {
+            dataflows[w.index()].createTable(w, id, name, types, key, pkIndex, pkName);
+            return null;
+        });
+    }
+
+    /** Builds materialized view {@code id} of {@code plan}, {@code tables} (its inputs) first promised complete up to {@code upper}. */
+    void createMaterializedView(long id, String name, Plan plan, DataflowMemory memory, long upper, Set<Long> tables) {
+        engine.callAll(w -> {
+            dataflows[w.index()].advance(upper, tables);
+            dataflows[w.index()].createMaterializedView(w, id, name, plan, memory);
+            return null;
+        });
+    }
+
+    /** Builds index {@code id} of stored collection {@code on}, {@code tables} (its inputs) first promised complete up to {@code upper}. */
+    void createIndex(long id, String name, long on, List<SqlType> types, List<ScalarExpr> keys, DataflowMemory memory, long upper, Set<Long> tables) {
+        engine.callAll(w -> {
+            dataflows[w.index()].advance(upper, tables);
+            dataflows[w.index()].createIndex(w, id, name, on, types, keys, memory);
+            return null;
+        });
+    }
+
+    /** Each worker's watch of object {@code id}'s build until its dataflow passes {@code t}. */
+    List<Dataflows.PendingHydration> watchHydration(long id, long t, java.util.function.Supplier<SqlException> stop) {
+        return engine.callAll(w -> dataflows[w.index()].watchHydration(id, t, stop));
+    }
+
+    /** Drops table, materialized view or index {@code id}'s dataflows and what they published. */
+    void drop(long id) {
+        engine.callAll(w -> {
+            dataflows[w.index()].drop(w, id);
+            return null;
+        });
+        published.remove(id);
+    }
+
+    /**
+     * Queues a commit at {@code time}: each table's {@code changes}, then {@code tables} promised
+     * complete up to {@code time + 1}. Returns at once, with a future done when every worker has
+     * applied it (see {@link #awaitApplied}).
+     */
+    CompletableFuture<Void> commit(long time, Map<Long, Map<Row, Long>> changes, Set<Long> tables) {
+        return engine.sendAll(w -> {
+            // worker 0 feeds a small write, every worker a share of a large one (a COPY); the
+            // exchange gives each worker its keys
+            Dataflows d = dataflows[w.index()];
+            for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) d.write(e.getKey(), time, e.getValue(), w.index(), feeders(e.getValue()));
+            d.advance(time + 1, tables);
+        });
+    }
+
+    /** Waits for {@code applied}, a future of {@link #commit}, while the workers live (XX000 if one has stopped). */
+    void awaitApplied(CompletableFuture<?> applied) {
+        engine.await(applied);
+    }
+
+    /** Writes {@code changes} to table {@code id} at {@code time}, as a commit would, waiting for it. */
+    void write(long id, long time, Map<Row, Long> changes) {
+        int parts = feeders(changes);
+        engine.callAll(w -> {
+            dataflows[w.index()].write(id, time, changes, w.index(), parts);
+            return null;
+        });
+    }
+
+    private int feeders(Map<Row, Long> changes) {
+        return changes.size() >= SHARED_FEED_MIN ? dataflows.length : 1;
+    }
+
+    /** Promises {@code tables} complete up to {@code upper}. */
+    void advance(long upper, Set<Long> tables) {
+        engine.callAll(w -> {
+            dataflows[w.index()].advance(upper, tables);
+            return null;
+        });
+    }
+
+    /** Promises every table complete up to {@code now + 1}, then lets history go up to {@code now} as {@code holds} allow. */
+    void tick(long now, Map<Long, Long> holds) {
+        engine.callAll(w -> {
+            dataflows[w.index()].advance(now + 1);
+            dataflows[w.index()].compactTo(now, holds);
+            return null;
+        });
+    }
+
+    /**
+     * {@code read} run on every worker at {@code t}, {@code tables} (what it reads is computed
+     * from) first promised complete up to {@code upper}; afterwards, unless {@code holds} is null,
+     * history goes up to {@code upper - 1} as they allow. The workers' results, by worker index.
+     */
+    <R> List<R> onEveryWorker(long upper, Set<Long> tables, Map<Long, Long> holds, BiFunction<Dataflows, Worker, R> read) {
+        return engine.callAll(w -> {
+            Dataflows d = dataflows[w.index()];
+            d.advance(upper, tables);
+            R r = read.apply(d, w);
+            if (holds != null) d.compactTo(upper - 1, holds);
+            return r;
+        });
+    }
+
+    /** The earliest time stored collection or index {@code id} is still readable at. */
+    long since(long id) {
+        return engine.call(w -> dataflows[w.index()].since(id));
+    }
+
+    /** The least time stored collection or index {@code id} is complete up to on the workers. */
+    long upper(long id) {
+        long upper = Long.MAX_VALUE;
+        for (long u : engine.callAll(w -> dataflows[w.index()].upper(id))) upper = Math.min(upper, u);
+        return upper;
+    }
+
+    /** What each of {@code ids}' own dataflows holds, summed over the workers, read in one visit to each worker. */
+    List<ArrangementSize> arrangementSizes(List<Long> ids) {
+        List<List<List<HeldState.Part>>> perWorker = engine.callAll(w -> {
+            List<List<HeldState.Part>> held = new ArrayList<>(ids.size());
+            for (long id : ids) held.add(dataflows[w.index()].held(id));
+            return held;
+        });
+        List<ArrangementSize> out = new ArrayList<>(ids.size());
+        for (int k = 0; k < ids.size(); k++) {
+            List<ArrangementSize.Part> parts = new ArrayList<>();
+            long records = 0;
+            long bytes = 0;
+            // the workers' copies of a dataflow register the same parts in the same order
+            List<HeldState.Part> first = perWorker.get(0).get(k);
+            for (int i = 0; i < first.size(); i++) {
+                long r = 0;
+                long b = 0;
+                for (List<List<HeldState.Part>> w : perWorker) {
+                    r += w.get(k).get(i).size().records();
+                    b += w.get(k).get(i).size().bytes();
+                }
+                parts.add(new ArrangementSize.Part(first.get(i).name(), r, b));
+                records += r;
+                bytes += b;
+            }
+            out.add(new ArrangementSize(records, bytes, parts));
+        }
+        return out;
+    }
+
+    /** Starts a subscription to {@code plan}, every table first promised complete up to {@code start + 1}; returns its dataflow's index. */
+    int subscribe(long start, Plan plan, ChangeStream.Options options, ChangeStream.Sink<Row, Row> sink, DataflowMemory memory) {
+        return engine.call(w -> {
+            dataflows[w.index()].advance(start + 1);
+            return dataflows[w.index()].subscribe(w, plan, options, sink, memory);
+        });
+    }
+
+    /** Ends subscription dataflow {@code index}. */
+    void dropSubscription(int index) {
+        engine.callAll(w -> {
+            w.dropDataflow(index);
+            return null;
+        });
+    }
+
+    /**
+     * For each subscription dataflow of {@code subscriptions} (with the stored collections it
+     * reads, in {@code reads}), its failure or that of something it reads, as worker 0 sees it;
+     * null for one that runs on.
+     */
+    List<SqlException> subscriptionFailures(List<Integer> subscriptions, List<Set<Long>> reads) {
+        return engine.call(w -> {
+            List<SqlException> out = new ArrayList<>();
+            for (int i = 0; i < subscriptions.size(); i++) out.add(dataflows[w.index()].failure(w, subscriptions.get(i), "the subscription", reads.get(i)));
+            return out;
+        });
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+    }
+}
