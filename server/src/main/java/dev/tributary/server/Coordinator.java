@@ -237,6 +237,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 r = guarded(session, st, () -> run(session, st, sql));
             } finally {
                 persistCatalog();
+                noteDurable(session);
             }
         }
         awaitDurable(session);
@@ -244,14 +245,25 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     /**
+     * Notes, under the coordinator, what the statement must wait for before it answers: every
+     * write appended so far (its own, and all it could have read), not the later ones other
+     * sessions append while it waits.
+     */
+    private void noteDurable(Session session) {
+        if (storage != null) session.durableAt = storage.appended();
+    }
+
+    /**
      * Waits, without the coordinator, until every write committed so far is durable: called before
      * any answer goes to a client, so that none acknowledges or shows a write a crash could take back.
      */
     private void awaitDurable(Session session) {
-        if (storage == null) return;
+        java.util.concurrent.CompletableFuture<Void> durable = session.durableAt;
+        if (storage == null || durable == null) return;
+        session.durableAt = null;
         // a client may cancel the wait (a store that is down): the write is then neither
         // acknowledged nor taken back, as a commit whose connection broke
-        while (!storage.awaitDurable(50)) {
+        while (!storage.awaitDurable(durable, 50)) {
             if (session.stop() != null) {
                 session.consumeCancel();
                 throw new SqlException("57014", "canceling the wait for the write to become durable")
@@ -401,6 +413,15 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     private synchronized Result finishCopyLocked(Session session, CopyIn copy, CatalogItem.Table table, int[] targets, List<Object[]> rows, BytesColumn encoded,
+            SqlException error) {
+        try {
+            return writeCopy(session, copy, table, targets, rows, encoded, error);
+        } finally {
+            noteDurable(session);
+        }
+    }
+
+    private Result writeCopy(Session session, CopyIn copy, CatalogItem.Table table, int[] targets, List<Object[]> rows, BytesColumn encoded,
             SqlException error) {
         try {
             if (error != null) throw error;
@@ -1006,11 +1027,20 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         Result r = pointRead(session, p, values);
         if (r == null) r = executeLocked(session, p, values);
+        else noteDurable(session); // what the published index showed was appended by now
         awaitDurable(session);
         return r;
     }
 
     private synchronized Result executeLocked(Session session, Prepared p, Object[] values) {
+        try {
+            return runPrepared(session, p, values);
+        } finally {
+            noteDurable(session);
+        }
+    }
+
+    private Result runPrepared(Session session, Prepared p, Object[] values) {
         if (p.kind == Prepared.Kind.EMPTY) return Result.command("");
         if (p.kind == Prepared.Kind.OTHER) return execute(session, p.statement, p.sql);
         if (session.aborted) {
@@ -1069,7 +1099,11 @@ final class Coordinator implements AutoCloseable, Catalog {
         boolean failed = session.aborted;
         Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
         session.reset();
-        if (!failed) commitBlock(pending);
+        try {
+            if (!failed) commitBlock(pending);
+        } finally {
+            noteDurable(session);
+        }
     }
 
     /** Fails {@code session}'s transaction block, if it is in one, after an error raised outside the coordinator. */

@@ -99,6 +99,9 @@ public final class Session {
         }
     }
 
+    /** What the statement that just ran must see durable before it answers (see Coordinator.noteDurable); set and taken by its client's thread. */
+    java.util.concurrent.CompletableFuture<Void> durableAt;
+
     /** When the running statement must stop ({@code statement_timeout}), as {@link System#nanoTime}; 0 for never. */
     private volatile long deadline;
 

@@ -130,6 +130,8 @@ class DurabilityTest {
             assertThatThrownBy(() -> crashed.execute("INSERT INTO events VALUES ('zombie', 1)")).isInstanceOfSatisfying(SqlException.class,
                     e -> assertThat(e.sqlState()).isEqualTo("58030"));
             assertThat(rows(db, "SELECT count(*) FROM events WHERE kind = 'zombie'")).containsExactly("0");
+        } finally {
+            crashed.close(); // its threads: its stores were taken over, so it writes nothing more
         }
     }
 
@@ -242,10 +244,11 @@ class DurabilityTest {
         consensus.down = false;
         insert.get(30, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(select.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(List.of("2"));
-        // and it was durable: a server started on the stores has it
+        // and it was durable: a server started on the stores has it (and fences this one)
         try (Tributary again = Tributary.open(StorageController.open(blob, consensus.inner, m -> {}), Clock.manual(0), 1)) {
             assertThat(rows(again, "SELECT x FROM t ORDER BY x")).containsExactly("1", "2");
         }
+        // db is left to the garbage collector: its stores are the new server's now
     }
 
     @Test

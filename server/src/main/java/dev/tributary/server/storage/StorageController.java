@@ -215,7 +215,11 @@ public final class StorageController implements AutoCloseable {
 
     /** {@link #awaitDurable()} for at most {@code millis}: false if it is not durable yet. */
     public boolean awaitDurable(long millis) {
-        CompletableFuture<Void> f = tables.appended();
+        return awaitDurable(tables.appended(), millis);
+    }
+
+    /** Waits at most {@code millis} for {@code f} ({@link #appended} as it was): false if it is not durable yet. */
+    public boolean awaitDurable(CompletableFuture<Void> f, long millis) {
         if (f.isDone() && !f.isCompletedExceptionally()) return true;
         try {
             f.get(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
