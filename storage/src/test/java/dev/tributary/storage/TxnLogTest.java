@@ -145,43 +145,45 @@ class TxnLogTest {
     @Test
     void concurrentCommitsShareDurableWrites() throws Exception {
         MemoryBlob blob = new MemoryBlob();
-        // a consensus as slow as an fsync, so that commits queue behind one another
         MemoryConsensus inner = new MemoryConsensus();
-        Consensus slow = new FaultyStores.Consensus(inner) {
+        // the log's writes wait for the test's permit, as for a slow fsync: commits queue behind them
+        java.util.concurrent.Semaphore permits = new java.util.concurrent.Semaphore(0);
+        boolean[] gating = {false};
+        Consensus gated = new FaultyStores.Consensus(inner) {
             @Override
             public CasResult compareAndSet(String key, long expected, byte[] data) {
-                try {
-                    Thread.sleep(2);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                if (gating[0] && key.equals(TxnLog.KEY)) permits.acquireUninterruptibly();
                 return super.compareAndSet(key, expected, data);
             }
         };
-        TxnLog log = open(blob, slow);
+        TxnLog log = open(blob, gated);
+        gating[0] = true;
         Object clock = new Object();
         long[] next = {1};
-        int threads = 8, each = 50;
-        List<Thread> ts = new ArrayList<>();
-        List<CompletableFuture<Void>> all = java.util.Collections.synchronizedList(new ArrayList<>());
-        for (int k = 0; k < threads; k++) {
-            int me = k;
-            ts.add(Thread.ofPlatform().start(() -> {
-                for (int i = 0; i < each; i++) {
-                    CompletableFuture<Void> f;
+        int threads = 8, rounds = 20;
+        long groupsBefore = log.groups();
+        for (int round = 0; round < rounds; round++) {
+            java.util.concurrent.CountDownLatch queued = new java.util.concurrent.CountDownLatch(threads);
+            List<CompletableFuture<Void>> acks = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<Thread> ts = new ArrayList<>();
+            for (int k = 0; k < threads; k++) {
+                int me = k, r = round;
+                ts.add(Thread.ofPlatform().start(() -> {
                     synchronized (clock) { // as the coordinator gives times: in order, under its lock
                         long time = next[0]++;
-                        f = log.append(time, Map.of(1L, rows(time, "t" + me + "-" + i, 1L)));
+                        acks.add(log.append(time, Map.of(1L, rows(time, "t" + me + "-" + r, 1L))));
                     }
-                    all.add(f);
-                    f.join(); // acknowledged only once durable
-                }
-            }));
+                    queued.countDown();
+                }));
+            }
+            queued.await(); // every commit queued while the first write waits for its permit
+            permits.release(2); // that write, and one more for all the others
+            for (Thread t : ts) t.join();
+            for (CompletableFuture<Void> f : acks) f.get(30, TimeUnit.SECONDS);
         }
-        for (Thread t : ts) t.join();
-        for (CompletableFuture<Void> f : all) assertTrue(f.isDone() && !f.isCompletedExceptionally());
-        assertTrue(log.groups() < threads * each / 2, "400 commits from 8 threads took " + log.groups() + " durable writes");
-        assertEquals(threads * each, contents(open(blob, inner).table(1, Long.MAX_VALUE)).size());
+        long groups = log.groups() - groupsBefore;
+        assertTrue(groups <= 2L * rounds, threads * rounds + " commits from " + threads + " threads took " + groups + " durable writes");
+        assertEquals(threads * rounds, contents(open(blob, inner).table(1, Long.MAX_VALUE)).size());
     }
 
     @Test

@@ -206,19 +206,10 @@ public final class StorageController implements AutoCloseable {
     }
 
     /**
-     * Waits until every write appended so far is durable; 58030 if one never can be (the stores
-     * failed for good, or another server took them over).
+     * Waits at most {@code millis} for {@code f} ({@link #appended} as it was): false if it is not
+     * durable yet; 58030 if it never can be (the stores failed for good, or another server took
+     * them over).
      */
-    public void awaitDurable() {
-        while (!awaitDurable(Long.MAX_VALUE)) { }
-    }
-
-    /** {@link #awaitDurable()} for at most {@code millis}: false if it is not durable yet. */
-    public boolean awaitDurable(long millis) {
-        return awaitDurable(tables.appended(), millis);
-    }
-
-    /** Waits at most {@code millis} for {@code f} ({@link #appended} as it was): false if it is not durable yet. */
     public boolean awaitDurable(CompletableFuture<Void> f, long millis) {
         if (f.isDone() && !f.isCompletedExceptionally()) return true;
         try {
@@ -273,11 +264,6 @@ public final class StorageController implements AutoCloseable {
     /** The ids of the tables the stores hold data of. */
     public java.util.Set<Long> tables() {
         return tables.tables();
-    }
-
-    /** Durable writes made (log versions), for tests: fewer than commits when commits share them. */
-    public long durableWrites() {
-        return tables.groups();
     }
 
     @Override

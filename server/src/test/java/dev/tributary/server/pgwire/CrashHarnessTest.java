@@ -121,6 +121,8 @@ class CrashHarnessTest {
         for (int run = 0; run < RUNS; run++) {
             // clients write until the server dies under them
             AtomicInteger failures = new AtomicInteger();
+            // the kill comes after a random number of acknowledged commits, with the others in flight
+            CountDownLatch killAt = new CountDownLatch(20 + random.nextInt(300));
             List<Thread> clients = new ArrayList<>();
             Server current = server;
             for (int c = 0; c < CLIENTS; c++) {
@@ -130,13 +132,14 @@ class CrashHarnessTest {
                         for (int k = acked.get(client); ; k++) {
                             transaction(st, client, k);
                             acked.set(client, k + 1); // acknowledged
+                            killAt.countDown();
                         }
                     } catch (SQLException e) {
                         failures.incrementAndGet(); // the kill, seen by the client
                     }
                 }));
             }
-            Thread.sleep(150 + random.nextInt(600));
+            if (!killAt.await(120, TimeUnit.SECONDS)) throw new AssertionError("run " + run + ": the clients made no progress; failures " + failures + "\n" + server.log());
             server.process().destroyForcibly(); // SIGKILL
             server.process().waitFor(30, TimeUnit.SECONDS);
             for (Thread t : clients) t.join(30_000);
