@@ -58,15 +58,20 @@ answers() { # answers PSQL_ARGS...: every query's rows, one block each
 now() { date +%s.%N; }
 secs() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$1" "$2"; }
 
+load() { # load NAME PSQL_ARGS...: the tables, their rows and the five objects (progress notices dropped)
+  local name=$1 start; shift
+  psql "$@" -X -q -v ON_ERROR_STOP=1 -c "$schema"
+  start=$(now)
+  gen_customers | psql "$@" -X -q -v ON_ERROR_STOP=1 -c "COPY customers FROM STDIN"
+  gen_orders | psql "$@" -X -q -v ON_ERROR_STOP=1 -c "COPY orders FROM STDIN"
+  psql "$@" -X -q -v ON_ERROR_STOP=1 -c "$objects" 2>/dev/null
+  echo "$me: $name: loaded $rows orders and made five objects in $(secs "$start" "$(now)") s" >&2
+}
+
 # --- Tributary
 start_tributary "-Xmx8g"
 t=(-h 127.0.0.1 -p "$tributary_port" -U tributary -d tributary)
-psql "${t[@]}" -X -q -v ON_ERROR_STOP=1 -c "$schema"
-start=$(now)
-gen_customers | psql "${t[@]}" -X -q -v ON_ERROR_STOP=1 -c "COPY customers FROM STDIN"
-gen_orders | psql "${t[@]}" -X -q -v ON_ERROR_STOP=1 -c "COPY orders FROM STDIN"
-psql "${t[@]}" -X -q -v ON_ERROR_STOP=1 -c "$objects" 2>/dev/null
-echo "$me: tributary: loaded $rows orders and made five objects in $(secs "$start" "$(now)") s" >&2
+load tributary "${t[@]}"
 before="$(answers "${t[@]}")"
 bytes=$(du -sb "$work/tributary-data" | cut -f1)
 kill -9 "$tributary_pid"; wait "$tributary_pid" 2>/dev/null || true
@@ -86,12 +91,7 @@ tributary_pid=""
 # --- PostgreSQL
 start_postgres ""
 p=(-h 127.0.0.1 -p "$pg_port" -U postgres -d postgres)
-psql "${p[@]}" -X -q -v ON_ERROR_STOP=1 -c "$schema"
-start=$(now)
-gen_customers | psql "${p[@]}" -X -q -v ON_ERROR_STOP=1 -c "COPY customers FROM STDIN"
-gen_orders | psql "${p[@]}" -X -q -v ON_ERROR_STOP=1 -c "COPY orders FROM STDIN"
-psql "${p[@]}" -X -q -v ON_ERROR_STOP=1 -c "$objects"
-echo "$me: postgres: loaded $rows orders and made five objects in $(secs "$start" "$(now)") s" >&2
+load postgres "${p[@]}"
 before_pg="$(answers "${p[@]}")"
 [ "$before_pg" = "$before" ] || { echo "$me: PostgreSQL and Tributary answer differently:"; diff <(echo "$before") <(echo "$before_pg"); exit 1; } >&2
 pg_bytes=$(psql "${p[@]}" -X -A -t -c "SELECT pg_database_size('postgres')")

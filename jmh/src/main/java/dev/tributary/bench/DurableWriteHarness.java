@@ -122,31 +122,9 @@ public final class DurableWriteHarness {
     record Options(List<Target> targets, int[] connections, Duration warmup, Duration measure, long copyRows,
                    long seed, Path tributaryData, Duration settle, int subscribeRate, Duration phaseTimeout) {}
 
-    /** A wrong answer or a phase past its time: fails the measurement like a server's error. */
-    static final class Failure extends Exception {
-        Failure(String message) {
-            super(message);
-        }
-
-        Failure(String message, Throwable cause) {
-            super(message, cause);
-        }
-    }
-
     public static void main(String[] args) throws Exception {
-        if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
-            System.out.print(USAGE);
-            return;
-        }
-        Options o;
-        try {
-            o = parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("DurableWriteHarness: " + e.getMessage());
-            System.err.print(USAGE);
-            System.exit(2);
-            return;
-        }
+        Options o = HarnessFailure.optionsOrExit("DurableWriteHarness", USAGE, args, DurableWriteHarness::parse);
+        if (o == null) return;
         DriverManager.setLoginTimeout(60);
         System.out.printf(Locale.ROOT, "client: JDK %s, %s; INSERT at %s connections, warm-up %d s, measured %d s; COPY of %,d rows from seed %d;"
                         + " bytes on disk after %d s; subscriber at %d INSERTs/s; phase timeout %d s%n",
@@ -232,7 +210,7 @@ public final class DurableWriteHarness {
     private static String failed(String what, Exception e) {
         String message = what + ": FAILED: " + switch (e) {
             case SQLException s -> "SQLSTATE " + s.getSQLState() + ": " + s.getMessage();
-            case Failure f -> f.getMessage() + (f.getCause() == null ? "" : " (" + f.getCause() + ")");
+            case HarnessFailure f -> f.getMessage() + (f.getCause() == null ? "" : " (" + f.getCause() + ")");
             default -> e.toString();
         };
         System.out.println(message);
@@ -289,7 +267,7 @@ public final class DurableWriteHarness {
         });
         long count = inserters.stream().mapToLong(i -> i.acknowledged).sum();
         long sum = inserters.stream().mapToLong(Inserter::keySum).sum();
-        if (count != r.completed()) throw new Failure("the clients counted " + count + " commits, the loop " + r.completed());
+        if (count != r.completed()) throw new HarnessFailure("the clients counted " + count + " commits, the loop " + r.completed());
         try (Connection c = DriverManager.getConnection(t.url()); Statement s = c.createStatement()) {
             bounded(t.name() + " checking w", o.phaseTimeout(), () -> {
                 try (ResultSet rs = s.executeQuery("SELECT count(*), sum(k) FROM w")) {
@@ -297,7 +275,7 @@ public final class DurableWriteHarness {
                     long found = rs.getLong(1);
                     long foundSum = rs.getLong(2);
                     if (found != count || foundSum != sum) {
-                        throw new Failure("after " + count + " acknowledged commits (keys summing to " + sum + ") w holds "
+                        throw new HarnessFailure("after " + count + " acknowledged commits (keys summing to " + sum + ") w holds "
                                 + found + " rows (keys summing to " + foundSum + ")");
                     }
                 }
@@ -383,7 +361,7 @@ public final class DurableWriteHarness {
                 long t0 = System.nanoTime();
                 long copied = c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY bulk FROM STDIN", reader, 1 << 16);
                 double seconds = (System.nanoTime() - t0) / 1e9;
-                if (copied != rows || reader.made() != rows) throw new Failure("COPY reported " + copied + " rows, sent " + reader.made() + " of " + rows);
+                if (copied != rows || reader.made() != rows) throw new HarnessFailure("COPY reported " + copied + " rows, sent " + reader.made() + " of " + rows);
                 System.out.printf(Locale.ROOT, "%-10s COPY of %,d rows: %8.2f s  %,10.0f rows/s%n", t.name(), rows, seconds, rows / seconds);
                 String phase = String.format(Locale.ROOT, "COPY of %,d rows", rows);
                 report.put(phase, "seconds", "%.2f", t.name(), seconds);
@@ -396,7 +374,7 @@ public final class DurableWriteHarness {
                     BigDecimal amount = rs.getBigDecimal(3);
                     BigDecimal expected = BigDecimal.valueOf(reader.amountCentsSum, 2);
                     if (count != rows || customers != reader.customerSum || amount == null || amount.compareTo(expected) != 0) {
-                        throw new Failure("after COPY of " + rows + " rows (customers summing to " + reader.customerSum + ", amounts to " + expected
+                        throw new HarnessFailure("after COPY of " + rows + " rows (customers summing to " + reader.customerSum + ", amounts to " + expected
                                 + ") bulk holds " + count + " rows (customers summing to " + customers + ", amounts to " + amount + ")");
                     }
                 }
@@ -549,14 +527,14 @@ public final class DurableWriteHarness {
                 Thread reader = Thread.ofPlatform().name(t.name() + "-subscriber").start(() -> {
                     try {
                         subscriber.unwrap(PGConnection.class).getCopyAPI().copyOut("COPY (SUBSCRIBE w2) TO STDOUT", sink);
-                        ended.set(new Failure("the subscription ended by itself"));
+                        ended.set(new HarnessFailure("the subscription ended by itself"));
                     } catch (Throwable e) {
                         ended.set(e);
                     }
                 });
                 try {
                     if (!sink.subscribed.await(VISIBLE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                        throw new Failure("the subscriber did not read the marker row within " + VISIBLE_TIMEOUT_SECONDS + " s");
+                        throw new HarnessFailure("the subscriber did not read the marker row within " + VISIBLE_TIMEOUT_SECONDS + " s");
                     }
                     Histogram ack = new Histogram(TimeUnit.HOURS.toNanos(1), 3);
                     long interval = 1_000_000_000L / o.subscribeRate();
@@ -578,7 +556,7 @@ public final class DurableWriteHarness {
                         long t0 = System.nanoTime();
                         insert.setLong(1, k);
                         insert.setLong(2, t0);
-                        if (insert.executeUpdate() != 1) throw new Failure("INSERT of key " + k + " reported no row");
+                        if (insert.executeUpdate() != 1) throw new HarnessFailure("INSERT of key " + k + " reported no row");
                         long t1 = System.nanoTime();
                         k++;
                         if (t0 >= measureFrom) {
@@ -596,24 +574,24 @@ public final class DurableWriteHarness {
                         subscriber.unwrap(BaseConnection.class).cancelQuery();
                     }
                     reader.join(Duration.ofSeconds(VISIBLE_TIMEOUT_SECONDS));
-                    if (reader.isAlive()) throw new Failure("the subscriber's COPY did not end within " + VISIBLE_TIMEOUT_SECONDS + " s of its cancel");
-                    if (sink.wrong.get() != null) throw new Failure(sink.wrong.get());
+                    if (reader.isAlive()) throw new HarnessFailure("the subscriber's COPY did not end within " + VISIBLE_TIMEOUT_SECONDS + " s of its cancel");
+                    if (sink.wrong.get() != null) throw new HarnessFailure(sink.wrong.get());
                     Throwable end1 = ended.get();
                     boolean cancelledAsAsked = cancelled.get() && end1 instanceof PSQLException p && "57014".equals(p.getSQLState());
-                    if (!cancelledAsAsked) throw new Failure("the subscriber's COPY ended before it was cancelled", end1);
+                    if (!cancelledAsAsked) throw new HarnessFailure("the subscriber's COPY ended before it was cancelled", end1);
                     if (sink.seen.get() != inserted || sink.maxKey != inserted - 1) {
-                        throw new Failure("the subscriber read " + sink.seen.get() + " of " + inserted + " inserted rows (the highest key "
+                        throw new HarnessFailure("the subscriber read " + sink.seen.get() + " of " + inserted + " inserted rows (the highest key "
                                 + sink.maxKey + ") within " + VISIBLE_TIMEOUT_SECONDS + " s of the last INSERT");
                     }
                     long count = queryLong(s, "SELECT count(*) FROM w2");
-                    if (count != inserted + 1) throw new Failure("after " + inserted + " acknowledged INSERTs and the marker w2 holds " + count + " rows");
+                    if (count != inserted + 1) throw new HarnessFailure("after " + inserted + " acknowledged INSERTs and the marker w2 holds " + count + " rows");
                     Histogram h = sink.latency;
                     System.out.printf(Locale.ROOT, "%-10s commit to subscriber at %d/s: p50 %7.3f ms  p99 %7.3f ms  p99.9 %7.3f ms  max %8.3f ms"
                                     + "  (%,d measured of %,d rows; the INSERT's own acknowledgement p50 %.3f ms, p99 %.3f ms)%n",
                             t.name(), o.subscribeRate(), h.getValueAtPercentile(50) / 1e6, h.getValueAtPercentile(99) / 1e6,
                             h.getValueAtPercentile(99.9) / 1e6, h.getMaxValue() / 1e6, h.getTotalCount(), inserted,
                             ack.getValueAtPercentile(50) / 1e6, ack.getValueAtPercentile(99) / 1e6);
-                    if (h.getTotalCount() != measured) throw new Failure("the subscriber measured " + h.getTotalCount() + " rows, the writer sent " + measured);
+                    if (h.getTotalCount() != measured) throw new HarnessFailure("the subscriber measured " + h.getTotalCount() + " rows, the writer sent " + measured);
                     String phase = "commit to subscriber, " + o.subscribeRate() + " INSERTs/s";
                     report.put(phase, "p50 ms", "%.3f", t.name(), h.getValueAtPercentile(50) / 1e6);
                     report.put(phase, "p99 ms", "%.3f", t.name(), h.getValueAtPercentile(99) / 1e6);
@@ -660,7 +638,7 @@ public final class DurableWriteHarness {
         try {
             return body.run();
         } catch (Exception e) {
-            if (expired.get()) throw new Failure(what + " did not finish within " + limit.toSeconds() + " s; its connections were aborted", e);
+            if (expired.get()) throw new HarnessFailure(what + " did not finish within " + limit.toSeconds() + " s; its connections were aborted", e);
             throw e;
         } finally {
             abort.cancel(false);

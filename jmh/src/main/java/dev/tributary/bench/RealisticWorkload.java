@@ -225,31 +225,9 @@ public final class RealisticWorkload {
                    long phaseTimeoutSeconds, long visibleTimeoutSeconds, int copyRows, int pointReads,
                    long pollMicros) {}
 
-    /** Why a target's run stopped: a wrong answer, a timeout, a failed statement or command. */
-    static final class WorkloadFailure extends Exception {
-        WorkloadFailure(String message) {
-            super(message);
-        }
-
-        WorkloadFailure(String message, Throwable cause) {
-            super(message, cause);
-        }
-    }
-
     public static void main(String[] args) throws Exception {
-        if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
-            System.out.print(USAGE);
-            return;
-        }
-        Options o;
-        try {
-            o = parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("RealisticWorkload: " + e.getMessage());
-            System.err.print(USAGE);
-            System.exit(2);
-            return;
-        }
+        Options o = HarnessFailure.optionsOrExit("RealisticWorkload", USAGE, args, RealisticWorkload::parse);
+        if (o == null) return;
         System.out.printf(Locale.ROOT, "client: JDK %s, %s; %,d orders, %,d customers, %,d products, seed %d;"
                         + " %,d single-row, %,d x %,d-row, %,d dimension transactions; phase timeout %d s%n",
                 Runtime.version(), org.postgresql.util.DriverInfo.DRIVER_FULL_NAME, o.orders(), o.customers(), o.products(),
@@ -265,7 +243,7 @@ public final class RealisticWorkload {
                 try {
                     run.connect();
                     live.add(run);
-                } catch (WorkloadFailure | SQLException | RuntimeException e) {
+                } catch (HarnessFailure | SQLException | RuntimeException e) {
                     failures.add(run.failed(e));
                 }
             }
@@ -281,7 +259,7 @@ public final class RealisticWorkload {
                             planned = ran;
                             capped = true;
                         }
-                    } catch (WorkloadFailure | SQLException | RuntimeException e) {
+                    } catch (HarnessFailure | SQLException | RuntimeException e) {
                         failures.add(run.failed(e));
                         run.close();
                         it.remove();
@@ -305,11 +283,11 @@ public final class RealisticWorkload {
     private static String describe(Throwable e) {
         String message = switch (e) {
             case SQLException s -> "SQLSTATE " + s.getSQLState() + ": " + s.getMessage();
-            case WorkloadFailure w -> w.getMessage();
+            case HarnessFailure w -> w.getMessage();
             default -> e.toString();
         };
         // a failure caused by an aborted connection says what the abort interrupted
-        return e.getCause() instanceof SQLException s && e instanceof WorkloadFailure
+        return e.getCause() instanceof SQLException s && e instanceof HarnessFailure
                 ? message + " (SQLSTATE " + s.getSQLState() + ": " + s.getMessage() + ")" : message;
     }
 
@@ -458,7 +436,7 @@ public final class RealisticWorkload {
             this.readRandom = new SplittableRandom(o.seed() * 0x9E3779B97F4A7C15L + 2);
         }
 
-        void connect() throws SQLException, WorkloadFailure {
+        void connect() throws SQLException, HarnessFailure {
             writer = DriverManager.getConnection(t.url());
             reader = DriverManager.getConnection(t.url());
             DatabaseMetaData meta = writer.getMetaData();
@@ -492,7 +470,7 @@ public final class RealisticWorkload {
          * Past twice the phase timeout, the watchdog aborts both connections, which makes whatever
          * statement is waiting fail at once, and that failure is reported as the timeout.
          */
-        int run(Phase p, int planned) throws SQLException, WorkloadFailure {
+        int run(Phase p, int planned) throws SQLException, HarnessFailure {
             phase = p.label;
             phaseStart = System.nanoTime();
             ScheduledFuture<?> alarm = watchdog.schedule(this::abort, 2 * o.phaseTimeoutSeconds(), TimeUnit.SECONDS);
@@ -533,7 +511,7 @@ public final class RealisticWorkload {
                 }
                 if (timedOut) throw timeout(null);
                 return ran;
-            } catch (SQLException | WorkloadFailure e) {
+            } catch (SQLException | HarnessFailure e) {
                 if (timedOut) throw timeout(e);
                 throw e;
             } finally {
@@ -557,8 +535,8 @@ public final class RealisticWorkload {
                     o.phaseTimeoutSeconds(), ran, planned, what, writes ? ", and the other targets run as many" : "");
         }
 
-        private WorkloadFailure timeout(Throwable cause) {
-            return new WorkloadFailure("still running " + 2 * o.phaseTimeoutSeconds() + " s after the phase began (twice --phase-timeout-seconds);"
+        private HarnessFailure timeout(Throwable cause) {
+            return new HarnessFailure("still running " + 2 * o.phaseTimeoutSeconds() + " s after the phase began (twice --phase-timeout-seconds);"
                     + " connections aborted" + (lastStatement.isEmpty() ? "" : " during: " + abbreviate(lastStatement)), cause);
         }
 
@@ -646,7 +624,7 @@ public final class RealisticWorkload {
 
         // ---------------------------------------------------------------- load
 
-        private void load() throws SQLException, WorkloadFailure {
+        private void load() throws SQLException, HarnessFailure {
             for (String[] v : VIEWS) execute(writer, "DROP MATERIALIZED VIEW IF EXISTS " + v[0] + " CASCADE");
             for (String table : List.of("orders", "customers", "products")) execute(writer, "DROP TABLE IF EXISTS " + table + " CASCADE");
             execute(writer, "CREATE TABLE customers (id int PRIMARY KEY, name text, region text)");
@@ -667,7 +645,7 @@ public final class RealisticWorkload {
         }
 
         /** Loads one table by one COPY per chunk; returns the seconds it took. */
-        private double copy(String table, CopyManager copy, List<byte[]> chunks, long rows) throws SQLException, WorkloadFailure {
+        private double copy(String table, CopyManager copy, List<byte[]> chunks, long rows) throws SQLException, HarnessFailure {
             String sql = "COPY " + table + " FROM STDIN";
             lastStatement = sql;
             long copied = 0;
@@ -682,9 +660,9 @@ public final class RealisticWorkload {
                 throw new SQLException("COPY " + table + ": " + e.getMessage(), "08006", e);
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            if (copied != rows) throw new WorkloadFailure("COPY " + table + " reported " + copied + " rows, sent " + rows);
+            if (copied != rows) throw new HarnessFailure("COPY " + table + " reported " + copied + " rows, sent " + rows);
             long count = queryLong(writer, "SELECT count(*) FROM " + table);
-            if (count != rows) throw new WorkloadFailure("SELECT count(*) FROM " + table + " answered " + count + " after loading " + rows + " rows");
+            if (count != rows) throw new HarnessFailure("SELECT count(*) FROM " + table + " answered " + count + " after loading " + rows + " rows");
             line("%-9s %,10d rows in %7.2f s: %,10.0f rows/s (%d COPY FROM STDIN of up to %,d rows)",
                     table, rows, seconds, rows / seconds, chunks.size(), o.copyRows());
             figure(table + " rows/s", "%,.0f", rows / seconds);
@@ -693,7 +671,7 @@ public final class RealisticWorkload {
 
         // ---------------------------------------------------------------- views
 
-        private void views() throws SQLException, WorkloadFailure {
+        private void views() throws SQLException, HarnessFailure {
             RealisticData.Expected e = data.expected();
             long[] rows = {e.v1Rows(), e.v2Rows(), e.v3Rows(), e.v4Rows()};
             for (int i = 0; i < VIEWS.length; i++) {
@@ -703,7 +681,7 @@ public final class RealisticWorkload {
                 long created = System.nanoTime();
                 long count = queryLong(writer, "SELECT count(*) FROM " + name);
                 long readable = System.nanoTime();
-                if (count != rows[i]) throw new WorkloadFailure("SELECT count(*) FROM " + name + " answered " + count + " after CREATE; expected " + rows[i]);
+                if (count != rows[i]) throw new HarnessFailure("SELECT count(*) FROM " + name + " answered " + count + " after CREATE; expected " + rows[i]);
                 line("%s readable in %7.2f s (CREATE returned after %.2f s), %,d rows", name, (readable - start) / 1e9, (created - start) / 1e9, count);
                 figure(name + " s to readable", "%.2f", (readable - start) / 1e9);
                 if (i == 0) {
@@ -731,18 +709,18 @@ public final class RealisticWorkload {
             insert.setObject(5, order.placed());
         }
 
-        private static void expectOneRow(PreparedStatement s, String what) throws SQLException, WorkloadFailure {
+        private static void expectOneRow(PreparedStatement s, String what) throws SQLException, HarnessFailure {
             expectOneRow(s, what, "");
         }
 
         /** Executes a write that must change one row; {@code context} says where it was, for the failure. */
-        private static void expectOneRow(PreparedStatement s, String what, String context) throws SQLException, WorkloadFailure {
+        private static void expectOneRow(PreparedStatement s, String what, String context) throws SQLException, HarnessFailure {
             int n = s.executeUpdate();
-            if (n != 1) throw new WorkloadFailure(what + " changed " + n + " rows, expected 1" + context);
+            if (n != 1) throw new HarnessFailure(what + " changed " + n + " rows, expected 1" + context);
         }
 
         /** Runs at most {@code planned} single-row INSERTs; returns how many ran. */
-        private int singleRow(int planned) throws SQLException, WorkloadFailure {
+        private int singleRow(int planned) throws SQLException, HarnessFailure {
             Histogram insertLatency = histogram();
             Histogram visible = histogram();
             int refreshes = maintained ? 0 : Math.min(planned, o.pgRefreshes());
@@ -811,7 +789,7 @@ public final class RealisticWorkload {
          * answer is wrong. Returns the number of stale reads.
          */
         private long awaitV1(PreparedStatement poll, int customer, long wantN, long wantQ, long beforeN, long beforeQ, String after)
-                throws SQLException, WorkloadFailure {
+                throws SQLException, HarnessFailure {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(o.visibleTimeoutSeconds());
             long stale = 0;
             while (true) {
@@ -822,19 +800,19 @@ public final class RealisticWorkload {
                     if (r.next()) {
                         n = r.getLong(1);
                         q = r.getLong(2);
-                        if (r.next()) throw new WorkloadFailure("v1 has two rows for customer_id " + customer);
+                        if (r.next()) throw new HarnessFailure("v1 has two rows for customer_id " + customer);
                     }
                 }
                 if (n == wantN && q == wantQ) return stale;
                 if (n != beforeN || q != beforeQ) {
-                    throw new WorkloadFailure(String.format(Locale.ROOT,
+                    throw new HarnessFailure(String.format(Locale.ROOT,
                             "SELECT n, q FROM v1 WHERE customer_id = %d answered (%d, %d) after %s; expected (%d, %d)%s",
                             customer, n, q, after, wantN, wantQ,
                             beforeN == wantN && beforeQ == wantQ ? "" : String.format(Locale.ROOT, ", or (%d, %d) before it is visible", beforeN, beforeQ)));
                 }
                 stale++;
                 if (System.nanoTime() > deadline) {
-                    throw new WorkloadFailure(String.format(Locale.ROOT, "v1 for customer_id %d still reads (%d, %d) %d s after %s; expected (%d, %d)",
+                    throw new HarnessFailure(String.format(Locale.ROOT, "v1 for customer_id %d still reads (%d, %d) %d s after %s; expected (%d, %d)",
                             customer, n, q, o.visibleTimeoutSeconds(), after, wantN, wantQ));
                 }
                 LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(o.pollMicros()));
@@ -844,7 +822,7 @@ public final class RealisticWorkload {
         // ---------------------------------------------------------------- 1000-row transactions
 
         /** Runs at most {@code planned} transactions of 1000 statements; returns how many ran. */
-        private int batches(int planned) throws SQLException, WorkloadFailure {
+        private int batches(int planned) throws SQLException, HarnessFailure {
             Histogram commitLatency = histogram();
             Histogram visible = histogram();
             long stale = 0;
@@ -953,7 +931,7 @@ public final class RealisticWorkload {
         // ---------------------------------------------------------------- dimension updates
 
         /** Runs at most {@code planned} UPDATEs of a customer's region; returns how many ran. */
-        private int dimension(int planned) throws SQLException, WorkloadFailure {
+        private int dimension(int planned) throws SQLException, HarnessFailure {
             Histogram updateLatency = histogram();
             Histogram visible = histogram();
             long stale = 0;
@@ -980,7 +958,7 @@ public final class RealisticWorkload {
                     visible.recordValue(Math.min(System.nanoTime() - t0, MAX_LATENCY_NANOS));
                     long sum = queryLong(total);
                     if (sum != data.liveOrders()) {
-                        throw new WorkloadFailure("SELECT sum(n) FROM v2 answered " + sum + " after moving customer " + customer
+                        throw new HarnessFailure("SELECT sum(n) FROM v2 answered " + sum + " after moving customer " + customer
                                 + " to " + RealisticData.regionName(region) + "; expected " + data.liveOrders() + " (every order)");
                     }
                 }
@@ -1005,7 +983,7 @@ public final class RealisticWorkload {
 
         /** Polls v2's order count of {@code region} until it is {@code want}; as {@link #awaitV1}. */
         private long awaitRegion(PreparedStatement regionSum, int region, long want, long before, int customer)
-                throws SQLException, WorkloadFailure {
+                throws SQLException, HarnessFailure {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(o.visibleTimeoutSeconds());
             long stale = 0;
             String name = RealisticData.regionName(region);
@@ -1014,9 +992,9 @@ public final class RealisticWorkload {
                 long got = queryLong(regionSum);
                 if (got == want) return stale;
                 String what = "SELECT sum(n) FROM v2 WHERE region = '" + name + "' answered " + got + " after moving customer " + customer + " there";
-                if (got != before) throw new WorkloadFailure(what + "; expected " + want + ", or " + before + " before it is visible");
+                if (got != before) throw new HarnessFailure(what + "; expected " + want + ", or " + before + " before it is visible");
                 stale++;
-                if (System.nanoTime() > deadline) throw new WorkloadFailure(what + " " + o.visibleTimeoutSeconds() + " s later; expected " + want);
+                if (System.nanoTime() > deadline) throw new HarnessFailure(what + " " + o.visibleTimeoutSeconds() + " s later; expected " + want);
                 LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(o.pollMicros()));
             }
         }
@@ -1024,7 +1002,7 @@ public final class RealisticWorkload {
         // ---------------------------------------------------------------- point reads
 
         /** Point selects by primary key of existing orders, each answer checked against the model. */
-        private void pointReads() throws SQLException, WorkloadFailure {
+        private void pointReads() throws SQLException, HarnessFailure {
             Histogram latency = histogram();
             long measuredNanos = 0;
             lastStatement = "SELECT * FROM orders WHERE id = ?";
@@ -1039,18 +1017,18 @@ public final class RealisticWorkload {
                     int qty;
                     OffsetDateTime placed;
                     try (ResultSet r = read.executeQuery()) {
-                        if (!r.next()) throw new WorkloadFailure("SELECT * FROM orders WHERE id = " + id + " found no row");
+                        if (!r.next()) throw new HarnessFailure("SELECT * FROM orders WHERE id = " + id + " found no row");
                         gotId = r.getLong(1);
                         customer = r.getInt(2);
                         product = r.getInt(3);
                         qty = r.getInt(4);
                         placed = r.getObject(5, OffsetDateTime.class);
-                        if (r.next()) throw new WorkloadFailure("SELECT * FROM orders WHERE id = " + id + " found two rows");
+                        if (r.next()) throw new HarnessFailure("SELECT * FROM orders WHERE id = " + id + " found two rows");
                     }
                     long t1 = System.nanoTime();
                     if (gotId != id || customer != data.customerOf(id) || product != data.productOf(id) || qty != data.qtyOf(id)
                             || placed == null || !placed.isEqual(data.placedOf(id))) {
-                        throw new WorkloadFailure(String.format(Locale.ROOT, "SELECT * FROM orders WHERE id = %d answered (%d, %d, %d, %d, %s); expected (%d, %d, %d, %d, %s)",
+                        throw new HarnessFailure(String.format(Locale.ROOT, "SELECT * FROM orders WHERE id = %d answered (%d, %d, %d, %d, %s); expected (%d, %d, %d, %d, %s)",
                                 id, gotId, customer, product, qty, placed, id, data.customerOf(id), data.productOf(id), data.qtyOf(id), data.placedOf(id)));
                     }
                     if (i >= POINT_READ_WARMUP) {
@@ -1072,7 +1050,7 @@ public final class RealisticWorkload {
         }
 
         /** A prepared {@code SELECT 1}: the round trip of a statement that reads nothing. */
-        private void selectOne() throws SQLException, WorkloadFailure {
+        private void selectOne() throws SQLException, HarnessFailure {
             Histogram latency = histogram();
             lastStatement = "SELECT 1";
             try (PreparedStatement one = reader.prepareStatement(lastStatement)) {
@@ -1080,11 +1058,11 @@ public final class RealisticWorkload {
                     long t0 = System.nanoTime();
                     int got;
                     try (ResultSet r = one.executeQuery()) {
-                        if (!r.next()) throw new WorkloadFailure("SELECT 1 returned no row");
+                        if (!r.next()) throw new HarnessFailure("SELECT 1 returned no row");
                         got = r.getInt(1);
                     }
                     long t1 = System.nanoTime();
-                    if (got != 1) throw new WorkloadFailure("SELECT 1 answered " + got);
+                    if (got != 1) throw new HarnessFailure("SELECT 1 answered " + got);
                     if (i >= POINT_READ_WARMUP) latency.recordValue(Math.min(t1 - t0, MAX_LATENCY_NANOS));
                 }
             }
@@ -1099,7 +1077,7 @@ public final class RealisticWorkload {
         // ---------------------------------------------------------------- memory
 
         /** Prints and records what the server holds, from --memory-cmd or PostgreSQL's relation sizes. */
-        private void memory(String when) throws SQLException, WorkloadFailure {
+        private void memory(String when) throws SQLException, HarnessFailure {
             String saved = phase;
             phase = "memory";
             try {
@@ -1127,7 +1105,7 @@ public final class RealisticWorkload {
             }
         }
 
-        private long runMemoryCommand(String command) throws WorkloadFailure {
+        private long runMemoryCommand(String command) throws HarnessFailure {
             lastStatement = command;
             try {
                 Process p = new ProcessBuilder("sh", "-c", command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -1137,20 +1115,20 @@ public final class RealisticWorkload {
                 }
                 if (!p.waitFor(o.phaseTimeoutSeconds(), TimeUnit.SECONDS)) {
                     p.destroyForcibly();
-                    throw new WorkloadFailure("--memory-cmd did not finish: " + command);
+                    throw new HarnessFailure("--memory-cmd did not finish: " + command);
                 }
                 String text = new String(out, StandardCharsets.UTF_8).trim();
-                if (p.exitValue() != 0) throw new WorkloadFailure("--memory-cmd exited with " + p.exitValue() + ": " + command);
+                if (p.exitValue() != 0) throw new HarnessFailure("--memory-cmd exited with " + p.exitValue() + ": " + command);
                 try {
                     return Long.parseLong(text);
                 } catch (NumberFormatException e) {
-                    throw new WorkloadFailure("--memory-cmd printed '" + abbreviate(text) + "', not a number of bytes: " + command);
+                    throw new HarnessFailure("--memory-cmd printed '" + abbreviate(text) + "', not a number of bytes: " + command);
                 }
             } catch (IOException e) {
-                throw new WorkloadFailure("--memory-cmd could not run: " + e.getMessage(), e);
+                throw new HarnessFailure("--memory-cmd could not run: " + e.getMessage(), e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new WorkloadFailure("interrupted while running --memory-cmd", e);
+                throw new HarnessFailure("interrupted while running --memory-cmd", e);
             }
         }
 
@@ -1162,7 +1140,7 @@ public final class RealisticWorkload {
          * oracle; PostgreSQL's views have just been refreshed), so a difference is a wrong answer,
          * not lag.
          */
-        private void verify() throws SQLException, WorkloadFailure {
+        private void verify() throws SQLException, HarnessFailure {
             RealisticData.Expected e = data.expected();
             check("SELECT count(*), sum(qty) FROM orders", e.orders(), e.ordersQty());
             check("SELECT count(*), sum(n), sum(q) FROM v1", e.v1Rows(), e.v1N(), e.v1Q());
@@ -1171,11 +1149,11 @@ public final class RealisticWorkload {
             check("SELECT count(*), sum(lo), sum(hi) FROM v4", e.v4Rows(), e.v4Lo(), e.v4Hi());
         }
 
-        private void check(String sql, Object... expected) throws SQLException, WorkloadFailure {
+        private void check(String sql, Object... expected) throws SQLException, HarnessFailure {
             lastStatement = sql;
             List<BigDecimal> got = new ArrayList<>();
             try (Statement s = reader.createStatement(); ResultSet r = s.executeQuery(sql)) {
-                if (!r.next()) throw new WorkloadFailure(sql + " returned no row");
+                if (!r.next()) throw new HarnessFailure(sql + " returned no row");
                 for (int i = 1; i <= expected.length; i++) {
                     BigDecimal v = r.getBigDecimal(i);
                     got.add(v == null ? BigDecimal.ZERO : v);  // sum of no rows is NULL
@@ -1184,28 +1162,28 @@ public final class RealisticWorkload {
             for (int i = 0; i < expected.length; i++) {
                 BigDecimal want = expected[i] instanceof BigDecimal b ? b : BigDecimal.valueOf((Long) expected[i]);
                 if (got.get(i).compareTo(want) != 0) {
-                    throw new WorkloadFailure(sql + " answered " + got + " after phase " + phase + "; expected " + List.of(expected));
+                    throw new HarnessFailure(sql + " answered " + got + " after phase " + phase + "; expected " + List.of(expected));
                 }
             }
         }
 
-        private long queryLong(Connection c, String sql) throws SQLException, WorkloadFailure {
+        private long queryLong(Connection c, String sql) throws SQLException, HarnessFailure {
             lastStatement = sql;
             try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
                 return oneLong(r, sql);
             }
         }
 
-        private static long queryLong(PreparedStatement s) throws SQLException, WorkloadFailure {
+        private static long queryLong(PreparedStatement s) throws SQLException, HarnessFailure {
             try (ResultSet r = s.executeQuery()) {
                 return oneLong(r, s.toString());
             }
         }
 
-        private static long oneLong(ResultSet r, String sql) throws SQLException, WorkloadFailure {
-            if (!r.next()) throw new WorkloadFailure(sql + " returned no row");
+        private static long oneLong(ResultSet r, String sql) throws SQLException, HarnessFailure {
+            if (!r.next()) throw new HarnessFailure(sql + " returned no row");
             long v = r.getLong(1);
-            if (r.next()) throw new WorkloadFailure(sql + " returned more than one row");
+            if (r.next()) throw new HarnessFailure(sql + " returned more than one row");
             return v;
         }
 

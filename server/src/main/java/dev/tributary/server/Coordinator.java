@@ -2776,7 +2776,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 u = new dev.tributary.arrangements.Updates(rows, units, 1, c.size());
                 for (Map.Entry<Row, Long> r : c.entrySet()) {
                     if (r.getValue() == 0) continue;
-                    rows.add(r.getKey().toBytes());
+                    RowDataType.INSTANCE.append(rows, r.getKey());
                     units.add();
                     u.push(time, r.getValue());
                 }

@@ -225,12 +225,28 @@ public final class Shard {
      * before it is no longer exact) and before {@code upper} (the shard is complete there).
      */
     public Updates snapshot(long[] asOf) {
+        return read(asOf, s -> (times, at) -> {
+            // every update at or before asOf is read as of asOf; later ones are left out
+            for (int k = 0; k < arity; k++) if (times[at + k] > asOf[k]) return false;
+            System.arraycopy(asOf, 0, times, at, arity);
+            return true;
+        });
+    }
+
+    /**
+     * Every part's updates under the rule {@code ruleOf} makes of the state read, added up; read
+     * again from a newer state when compaction replaced a part after the state was taken.
+     */
+    private Updates read(long[] asOf, java.util.function.Function<ShardState, TimeRule> ruleOf) {
         for (int attempt = 0; ; attempt++) {
             long seen = seqNo;
             try {
-                return snapshotOf(state(), asOf);
+                ShardState s = state();
+                snapshotBounds(s, asOf);
+                List<PartMeta> parts = new ArrayList<>();
+                for (BatchMeta b : s.batches()) parts.addAll(b.parts());
+                return consolidate(parts, ruleOf.apply(s));
             } catch (PartGone e) {
-                // compaction replaced the batch after this read's state was taken: read the new one
                 state();
                 if (seqNo == seen || attempt >= 100) throw new CorruptDataException(e.getMessage());
             }
@@ -243,25 +259,7 @@ public final class Shard {
      * as {@link #snapshot} orders them. The same bounds on {@code asOf} as there.
      */
     public Updates history(long[] asOf) {
-        for (int attempt = 0; ; attempt++) {
-            long seen = seqNo;
-            try {
-                ShardState s = state();
-                snapshotBounds(s, asOf);
-                Antichain since = s.since();
-                long[] scratch = new long[arity];
-                List<PartMeta> parts = new ArrayList<>();
-                for (BatchMeta b : s.batches()) parts.addAll(b.parts());
-                return consolidate(parts, (times, at) -> {
-                    for (int k = 0; k < arity; k++) if (times[at + k] > asOf[k]) return false;
-                    Times.advance(times, at, since, scratch);
-                    return true;
-                });
-            } catch (PartGone e) {
-                state();
-                if (seqNo == seen || attempt >= 100) throw new CorruptDataException(e.getMessage());
-            }
-        }
+        return read(asOf, s -> historyRule(asOf, s.since(), new long[arity]));
     }
 
     /**
@@ -275,7 +273,7 @@ public final class Shard {
         ShardState s = state();
         snapshotBounds(s, asOf);
         Antichain since = s.since();
-        long[] scratch = new long[arity];
+        TimeRule rule = historyRule(asOf, since, new long[arity]);
         for (BatchMeta b : s.batches()) {
             for (PartMeta p : b.parts()) {
                 Updates u;
@@ -284,25 +282,8 @@ public final class Shard {
                 } catch (PartGone e) {
                     throw new CorruptDataException(e.getMessage());
                 }
-                long[] times = u.times();
-                int n = u.size(), kept = 0;
-                boolean[] keep = new boolean[n];
-                for (int i = 0; i < n; i++) {
-                    boolean k = true;
-                    for (int c = 0; c < arity; c++) if (times[i * arity + c] > asOf[c]) k = false;
-                    if (k) {
-                        Times.advance(times, i * arity, since, scratch);
-                        kept++;
-                    }
-                    keep[i] = k;
-                }
-                if (kept == n) {
-                    each.accept(u);
-                } else if (kept > 0) {
-                    Updates some = new Updates(u.keys().emptyLike(kept), u.vals().emptyLike(kept), arity, kept);
-                    for (int i = 0; i < n; i++) if (keep[i]) some.appendFrom(u, i);
-                    each.accept(some);
-                }
+                Updates some = kept(u, rule);
+                if (some != null) each.accept(some);
             }
         }
     }
@@ -314,18 +295,6 @@ public final class Shard {
         }
     }
 
-    private Updates snapshotOf(ShardState s, long[] asOf) {
-        snapshotBounds(s, asOf);
-        List<PartMeta> parts = new ArrayList<>();
-        for (BatchMeta b : s.batches()) parts.addAll(b.parts());
-        // every update at or before asOf is read as of asOf; later ones are left out
-        return consolidate(parts, (times, at) -> {
-            for (int k = 0; k < arity; k++) if (times[at + k] > asOf[k]) return false;
-            System.arraycopy(asOf, 0, times, at, arity);
-            return true;
-        });
-    }
-
     private void snapshotBounds(ShardState s, long[] asOf) {
         if (asOf.length != arity) throw new IllegalArgumentException("shard '" + id + "' has times of arity " + arity + "; asked as of " + Timestamps.toString(asOf));
         if (!s.since().lessEqual(asOf)) {
@@ -334,6 +303,28 @@ public final class Shard {
         if (s.upper().lessEqual(asOf)) {
             throw new IllegalArgumentException("shard '" + id + "' is not complete at " + Timestamps.toString(asOf) + ": it is written up to " + s.upper());
         }
+    }
+
+    /** A history read's rule: updates at or before {@code asOf}, their times advanced to {@code since}. */
+    private TimeRule historyRule(long[] asOf, Antichain since, long[] scratch) {
+        return (times, at) -> {
+            for (int k = 0; k < arity; k++) if (times[at + k] > asOf[k]) return false;
+            Times.advance(times, at, since, scratch);
+            return true;
+        };
+    }
+
+    /** The updates of {@code u} that {@code rule} keeps (their times moved in place): {@code u} itself if all, null if none. */
+    private Updates kept(Updates u, TimeRule rule) {
+        long[] times = u.times();
+        int n = u.size(), kept = 0;
+        boolean[] keep = new boolean[n];
+        for (int i = 0; i < n; i++) if (keep[i] = rule.apply(times, i * arity)) kept++;
+        if (kept == n) return u;
+        if (kept == 0) return null;
+        Updates some = new Updates(u.keys().emptyLike(kept), u.vals().emptyLike(kept), arity, kept);
+        for (int i = 0; i < n; i++) if (keep[i]) some.appendFrom(u, i);
+        return some;
     }
 
     /** What a read does to each update's time, in place: moves it, or answers false to leave the update out. */
@@ -359,18 +350,8 @@ public final class Shard {
             } else if (u.keys().getClass() != keyKind || u.vals().getClass() != valKind) {
                 throw new CorruptDataException("shard '" + id + "': part '" + p.key() + "' has columns of other kinds than its other parts");
             }
-            long[] times = u.times();
-            int n = u.size();
-            int kept = 0;
-            boolean[] keep = new boolean[n];
-            for (int i = 0; i < n; i++) if (keep[i] = rule.apply(times, i * arity)) kept++;
-            if (kept == n) {
-                batcher.push(u);
-            } else if (kept > 0) {
-                Updates some = new Updates(u.keys().emptyLike(kept), u.vals().emptyLike(kept), arity, kept);
-                for (int i = 0; i < n; i++) if (keep[i]) some.appendFrom(u, i);
-                batcher.push(some);
-            }
+            Updates some = kept(u, rule);
+            if (some != null) batcher.push(some);
         }
         if (batcher == null) return new Updates(new BytesColumn(), new UnitColumn(), arity);
         Batch batch = batcher.seal(Antichain.empty(arity));
