@@ -7,11 +7,13 @@
 #
 #   jmh/restart-compare.sh [ROWS (default 10000000)]
 #
-# Tributary rebuilds its materialized views and indexes from the recovered tables at start
-# (rehydration; checkpoints of arrangements are not built yet), so its figure is the cost of
-# reading the tables and computing the views again. PostgreSQL's materialized views are stored
-# tables and its crash recovery replays only the WAL since the last checkpoint.
-# Environment: PG_BIN, PG_PORT (default 15453), JAVA, TRIBUTARY_JAVA_OPTS (default -Xmx8g), MVN_FLAGS.
+# Both servers take a CHECKPOINT after the load (as each would by itself within minutes: Tributary
+# every 60 s while writes come, PostgreSQL every checkpoint_timeout), then are killed. Tributary
+# restores its tables, materialized views and indexes from the checkpoint (every worker's
+# arrangements as they were) and replays the log after it; PostgreSQL's materialized views are
+# stored tables and its crash recovery replays the WAL after its checkpoint. CHECKPOINT=0 skips
+# the checkpoints: Tributary then rebuilds everything from the tables (rehydration).
+# Environment: PG_BIN, PG_PORT (default 15453), JAVA, TRIBUTARY_JAVA_OPTS (default -Xmx8g), MVN_FLAGS, CHECKPOINT.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 pg_bin="${PG_BIN:-/usr/lib/postgresql/15/bin}"
@@ -66,6 +68,11 @@ load() { # load NAME PSQL_ARGS...: the tables, their rows and the five objects (
   gen_orders | psql "$@" -X -q -v ON_ERROR_STOP=1 -c "COPY orders FROM STDIN"
   psql "$@" -X -q -v ON_ERROR_STOP=1 -c "$objects" 2>/dev/null
   echo "$me: $name: loaded $rows orders and made five objects in $(secs "$start" "$(now)") s" >&2
+  if [ "${CHECKPOINT:-1}" != 0 ]; then
+    start=$(now)
+    psql "$@" -X -q -v ON_ERROR_STOP=1 -c "CHECKPOINT"
+    echo "$me: $name: CHECKPOINT in $(secs "$start" "$(now)") s" >&2
+  fi
 }
 
 # --- Tributary
@@ -83,7 +90,7 @@ after="$(answers "${t[@]}")"
 answered=$(now)
 [ "$before" = "$after" ] || { echo "$me: tributary's answers after the restart differ:"; diff <(echo "$before") <(echo "$after"); exit 1; } >&2
 echo "$me: tributary: listening $(secs "$start" "$listening") s after the start, every answer right $(secs "$start" "$answered") s after it; data directory $bytes bytes" >&2
-grep "recovery:" "$work/tributary.log" >&2 || true
+grep -E "recovery:|checkpoint at" "$work/tributary.log" >&2 || true
 trib_listen=$(secs "$start" "$listening"); trib_answer=$(secs "$start" "$answered")
 kill "$tributary_pid"; wait "$tributary_pid" 2>/dev/null || true
 tributary_pid=""

@@ -51,13 +51,14 @@ public final class Arrange {
         OperatorBuilder b = scope.operator("arrange:" + name);
         InputPort<Updates> in = b.input(updates, Pact.exchange());
         OutputPort<ListContainer<Batch>> out = b.output(ListContainer.type());
-        TraceHandle handle = Trace.create(name, keyProto, valProto, arity, effort);
+        Seed seed = Seed.of(scope);
+        TraceHandle handle = seed.trace(scope, name, keyProto, valProto, arity, effort);
         HeldState held = HeldState.of(scope);
-        held.trace(handle.trace());
         TraceHandle own = handle.share();
         Batcher batcher = new Batcher(keyProto, valProto, arity);
         held.buffer(batcher::heapBytes);
         TraceWriter writer = new TraceWriter(batcher, handle.trace(), out, b.displayName(), arity);
+        if (seed.seeded()) writer.resumeAt(seed.from());
         b.build(new ArrangeLogic(in, writer, handle.trace(), own, b.idleActivator(), held));
         return new Arranged(out.stream(), handle);
     }
@@ -95,8 +96,13 @@ public final class Arrange {
         });
         // replayed downstream, where readers may keep them: never to be recycled by the trace
         // emptied once sent (see toReplay below): what the logic captures must not pin them
-        List<Batch> existing = new ArrayList<>(Batch.share(trace.batches()));
         Antichain existingUpper = trace.upper();
+        Seed seed = Seed.of(scope);
+        if (seed.seeded() && !seed.from().dominates(existingUpper)) {
+            throw new Seed.Mismatch("trace '" + trace.name() + "' is complete only up to " + existingUpper + ", before the checkpoint's " + seed.from());
+        }
+        List<Batch> all = new ArrayList<>(Batch.share(trace.batches()));
+        List<Batch> existing = seed.seeded() ? after(all, seed.from(), trace.name()) : all;
         long existingUpdates = 0;
         for (Batch batch : existing) existingUpdates += batch.updateCount();
         hydration.addTotal(existingUpdates);
@@ -150,6 +156,31 @@ public final class Arrange {
     }
 
     /**
+     * For an import into a dataflow seeded up to {@code from}: what of {@code batches} (a trace's,
+     * oldest first) lies at or after {@code from}, the rest being in the seeds already. The first
+     * batch returned starts at {@code from}, so a join reading the trace through {@code from}
+     * finds the boundary there.
+     */
+    private static List<Batch> after(List<Batch> batches, Antichain from, String trace) {
+        List<Batch> out = new ArrayList<>();
+        for (Batch b : batches) {
+            if (from.dominates(b.lower())) {
+                out.add(b);
+            } else if (!b.upper().dominates(from)) {
+                // across from: its times before from must not have been advanced to it
+                if (from.dominates(b.since())) {
+                    throw new Seed.Mismatch("trace '" + trace + "' was compacted to " + b.since() + ", past the checkpoint's " + from);
+                }
+                out.add(BatchCodec.from(b, from));
+            }
+        }
+        if (!out.isEmpty() && !out.get(0).lower().equals(from)) {
+            throw new Seed.Mismatch("trace '" + trace + "' has no boundary at the checkpoint's " + from + " to import from");
+        }
+        return out;
+    }
+
+    /**
      * Sorts and consolidates {@code updates} by frontier into batches, without keeping a trace:
      * each batch holds the updates that became complete, exchanged by key hash.
      */
@@ -195,7 +226,7 @@ public final class Arrange {
             boolean received = in.forEach(push);
             if (received && held.limited()) held.check();
             Antichain frontier = in.frontier();
-            if (!frontier.equals(writer.sealed())) {
+            if (!frontier.equals(writer.sealed()) && writer.sealed().dominates(frontier)) {
                 writer.advance(frontier);
                 if (!own.isDropped()) {
                     own.setLogicalCompaction(frontier);

@@ -315,6 +315,12 @@ public final class Batcher {
         return lower;
     }
 
+    /** Starts the batches at {@code lower} instead of the least time: for a trace seeded up to there (see {@link Seed}). */
+    void resumeAt(Antichain lower) {
+        if (buffered() != 0) throw new IllegalStateException("a batcher holding updates cannot resume at " + lower);
+        this.lower = lower;
+    }
+
     /** The minimal times of buffered updates (what a holder of this batcher must keep capabilities for). */
     public Antichain pendingFrontier() {
         stopCombining();

@@ -66,6 +66,16 @@ public final class HeldState {
         if (traces.add(trace)) traceOrder.add(trace);
     }
 
+    /** The traces registered, in the order registered (the order a {@link Seed} lists them in). */
+    List<Trace> traces() {
+        return traceOrder;
+    }
+
+    /** Whether all the dataflow's state is in its traces: nothing registered with {@link #other}. */
+    boolean onlyTraces() {
+        return others.isEmpty();
+    }
+
     /**
      * Counts state outside traces, named {@code name}: {@code records} and {@code bytes} are read
      * each time the size is asked for.

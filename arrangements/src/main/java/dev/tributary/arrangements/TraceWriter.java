@@ -59,6 +59,15 @@ public final class TraceWriter {
         caps.insert(cap);
     }
 
+    /**
+     * Seals from {@code frontier} on, as if it had sealed everything before: for a trace seeded up
+     * to there ({@link Seed}). Frontiers not past it are then ignored by {@link #advance}.
+     */
+    public void resumeAt(Antichain frontier) {
+        batcher.resumeAt(frontier);
+        sealed = frontier;
+    }
+
     /** The frontier last sealed at. */
     public Antichain sealed() {
         return sealed;
@@ -66,7 +75,8 @@ public final class TraceWriter {
 
     /** Seals, inserts and sends everything buffered at times not {@code >=} {@code frontier}, if it moved. */
     public void advance(Antichain frontier) {
-        if (frontier.equals(sealed)) return;
+        // a seeded writer sees its inputs' frontiers start before where it resumed
+        if (frontier.equals(sealed) || !sealed.dominates(frontier)) return;
         seal(frontier);
         sealed = frontier;
     }

@@ -170,6 +170,7 @@ public final class HalfJoin {
         CapabilitySet caps = new CapabilitySet();
         Updates pending = keyedType.create();
         // the waiting updates are this dataflow's state; the arrangement read is its owner's
+        dev.tributary.arrangements.Seed.of(scope).refuse(scope, "a half join (its waiting records)");
         dev.tributary.arrangements.HeldState.of(scope).other("halfJoin:waiting", pending::size,
                 () -> pending.keys().heapBytes() + pending.vals().heapBytes() + 8L * pending.size() * (pending.arity() + 1));
         Runnable activate = b.activator();

@@ -22,6 +22,9 @@ public final class InputSession<D> {
         this.handle = scope.input(name, Collection.containerType(type, scope.arity()));
         this.type = type;
         this.collection = new Collection<>(handle.stream(), type);
+        // a seeded dataflow holds everything before its checkpoint: its inputs start there
+        dev.tributary.arrangements.Seed seed = dev.tributary.arrangements.Seed.of(scope);
+        if (seed.seeded() && seed.from().size() == 1) advanceTo(seed.from().get(0));
     }
 
     public static <D> InputSession<D> create(Scope scope, String name, DataType<D> type) {

@@ -93,7 +93,12 @@ final class JoinCore {
         OutputPort<Updates> out = b.output(Collection.containerType(outType, scope.arity()));
         TraceHandle trace1 = left.trace().share();
         TraceHandle trace2 = right.trace().share();
-        b.build(new Logic<>(in1, in2, out, trace1, trace2, left.keyType(), left.valType(), right.valType(), f, longs, outType, scope.arity(), b.activator()));
+        Logic<K, V1, V2, R> logic = new Logic<>(in1, in2, out, trace1, trace2, left.keyType(), left.valType(), right.valType(), f, longs, outType, scope.arity(),
+                b.activator());
+        dev.tributary.arrangements.Seed seed = dev.tributary.arrangements.Seed.of(scope);
+        // in a seeded dataflow every pair of updates before the checkpoint has met: both sides are acknowledged through it
+        if (seed.seeded()) logic.acknowledged1 = logic.acknowledged2 = seed.from();
+        b.build(logic);
         return new Collection<>(out.stream(), outType);
     }
 

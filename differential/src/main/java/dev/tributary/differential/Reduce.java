@@ -66,12 +66,14 @@ final class Reduce {
         input.setPhysicalCompaction(Antichain.empty(arity));
         Column keyProto = source.keyType().newColumn(1);
         Column outProto = outType.newColumn(1);
-        TraceHandle output = Trace.create(name, keyProto, outProto, arity);
-        dev.tributary.arrangements.HeldState.of(scope).trace(output.trace());
+        dev.tributary.arrangements.Seed seed = dev.tributary.arrangements.Seed.of(scope);
+        TraceHandle output = seed.trace(scope, name, keyProto, outProto, arity, Trace.EFFORT);
         TraceHandle own = output.share();
         own.setPhysicalCompaction(Antichain.empty(arity));
         TraceWriter writer = new TraceWriter(new Batcher(keyProto, outProto, arity), output.trace(), out, b.displayName(), arity);
-        b.build(new Logic<>(b.displayName(), in, input, own, writer, source.keyType(), source.valType(), logic, readsKey, outType, arity, b.idleActivator()));
+        Logic<K, V, R> logic1 = new Logic<>(b.displayName(), in, input, own, writer, source.keyType(), source.valType(), logic, readsKey, outType, arity, b.idleActivator());
+        if (seed.seeded()) logic1.resumeAt(seed.from());
+        b.build(logic1);
         return Arrangement.wrap(out.stream(), output, source.keyType(), outType);
     }
 
@@ -156,11 +158,17 @@ final class Reduce {
             caps.insert(cap);
         };
 
+        /** Every time before {@code from} is decided already: the output trace was seeded with it. */
+        void resumeAt(Antichain from) {
+            done = from;
+            writer.resumeAt(from);
+        }
+
         @Override
         public void schedule() {
             in.forEach(receive);
             Antichain frontier = in.frontier();
-            if (!frontier.equals(done)) decide(frontier);
+            if (!frontier.equals(done) && done.dominates(frontier)) decide(frontier);
             // The output's merges go on in the worker's idle steps, as an arrange operator's do:
             // otherwise a trace that stops changing keeps the batches it has, and a reduce built
             // over data written at many times keeps a result per key for each of them.

@@ -63,12 +63,14 @@ final class TopK {
         input.setPhysicalCompaction(Antichain.empty(1));
         Column keyProto = source.keyType().newColumn(1);
         Column valProto = source.valType().newColumn(1);
-        TraceHandle output = Trace.create(name, keyProto, valProto, 1);
-        dev.tributary.arrangements.HeldState.of(scope).trace(output.trace());
+        dev.tributary.arrangements.Seed seed = dev.tributary.arrangements.Seed.of(scope);
+        TraceHandle output = seed.trace(scope, name, keyProto, valProto, 1, Trace.EFFORT);
         TraceHandle own = output.share();
         own.setPhysicalCompaction(Antichain.empty(1));
         TraceWriter writer = new TraceWriter(new Batcher(keyProto, valProto, 1), output.trace(), out, b.displayName(), 1);
-        b.build(new Logic<>(b.displayName(), in, input, own, writer, source.keyType(), source.valType(), offset, limit, b.idleActivator()));
+        Logic<K, V> logic = new Logic<>(b.displayName(), in, input, own, writer, source.keyType(), source.valType(), offset, limit, b.idleActivator());
+        if (seed.seeded()) logic.resumeAt(seed.from());
+        b.build(logic);
         return Arrangement.wrap(out.stream(), output, source.keyType(), source.valType());
     }
 
@@ -154,11 +156,17 @@ final class TopK {
             caps.insert(cap);
         };
 
+        /** Every time before {@code from} is decided already: the output trace was seeded with it. */
+        void resumeAt(Antichain from) {
+            done = from;
+            writer.resumeAt(from);
+        }
+
         @Override
         public void schedule() {
             in.forEach(receive);
             Antichain frontier = in.frontier();
-            if (!frontier.equals(done)) decide(frontier);
+            if (!frontier.equals(done) && done.dominates(frontier)) decide(frontier);
             // The output's merges go on in the worker's idle steps, as an arrange operator's do:
             // otherwise a trace that stops changing keeps the batches it has, and a reduce built
             // over data written at many times keeps a result per key for each of them.

@@ -7,6 +7,7 @@ import dev.tributary.sql.expr.ScalarExpr;
 import dev.tributary.sql.plan.Plan;
 import dev.tributary.sql.row.Row;
 import dev.tributary.sql.types.SqlType;
+import dev.tributary.timely.Antichain;
 import dev.tributary.timely.Worker;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +54,7 @@ final class ComputeController implements AutoCloseable {
         this.engine = new Engine(workers, w -> {
             dataflows[w.index()].publish(published, w.index());
             dataflows[w.index()].completeReads(w);
+            dataflows[w.index()].pollCheckpoint();
         });
     }
 
@@ -87,6 +89,65 @@ final class ComputeController implements AutoCloseable {
             dataflows[w.index()].advance(upper, tables);
             dataflows[w.index()].createIndex(w, id, name, on, types, keys, memory);
             return null;
+        });
+    }
+
+    /**
+     * Gives each worker its seeds of {@code objects} of checkpoint {@code m}: read from the stores
+     * on the workers' threads, all at once; each object's dataflow starts from them when it is
+     * next created.
+     */
+    void seed(dev.tributary.storage.Checkpoints checkpoints, dev.tributary.storage.Checkpoints.Manifest m,
+              java.util.Collection<dev.tributary.storage.Checkpoints.Stored> objects) {
+        engine.callAll(w -> {
+            for (var o : objects) dataflows[w.index()].seed(o.id(), checkpoints.seed(m, o, w.index()));
+            return null;
+        });
+    }
+
+    /** Whether object {@code id}'s dataflow was restored from its checkpoint (every worker builds alike, so worker 0 tells). */
+    boolean restored(long id) {
+        return engine.call(w -> dataflows[w.index()].restored(id));
+    }
+
+    /** Keeps restored object {@code id}'s traces' boundary at {@code at + 1} until {@link #endRecovery}. */
+    void holdBoundary(long id, long at) {
+        engine.callAll(w -> {
+            dataflows[w.index()].holdBoundary(id, Antichain.of(new long[] {at + 1}));
+            return null;
+        });
+    }
+
+    /** The recovery is over: unused seeds and the restored traces' boundaries go. */
+    void endRecovery() {
+        engine.callAll(w -> {
+            dataflows[w.index()].endRecovery();
+            return null;
+        });
+    }
+
+    /**
+     * Starts a checkpoint of the dataflows at {@code at} (see {@link Dataflows#beginCheckpoint});
+     * the future gets each object every worker took, with its workers' seeds in worker order.
+     */
+    CompletableFuture<List<dev.tributary.storage.Checkpoints.Captured>> checkpoint(long at, long timeoutMillis) {
+        List<CompletableFuture<Map<Long, Dataflows.Captured>>> perWorker = new java.util.ArrayList<>();
+        for (int i = 0; i < dataflows.length; i++) perWorker.add(new CompletableFuture<>());
+        engine.sendAll(w -> dataflows[w.index()].beginCheckpoint(w, at, timeoutMillis, perWorker.get(w.index())));
+        return CompletableFuture.allOf(perWorker.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            List<Map<Long, Dataflows.Captured>> taken = perWorker.stream().map(CompletableFuture::join).toList();
+            List<dev.tributary.storage.Checkpoints.Captured> out = new java.util.ArrayList<>();
+            for (var e : taken.get(0).entrySet()) {
+                List<List<dev.tributary.arrangements.Seed.TraceSeed>> workers = new java.util.ArrayList<>();
+                for (Map<Long, Dataflows.Captured> w : taken) {
+                    Dataflows.Captured c = w.get(e.getKey());
+                    if (c != null) workers.add(c.traces());
+                }
+                if (workers.size() == taken.size()) {
+                    out.add(new dev.tributary.storage.Checkpoints.Captured(e.getKey(), List.copyOf(e.getValue().reads()), workers));
+                }
+            }
+            return out;
         });
     }
 

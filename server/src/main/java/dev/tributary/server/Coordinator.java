@@ -226,11 +226,13 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     /**
-     * Runs one statement of {@code sql}. FETCH runs without holding the coordinator, since it may
-     * wait for a subscription's rows; everything else runs one statement at a time.
+     * Runs one statement of {@code sql}. FETCH and CHECKPOINT run without holding the coordinator,
+     * since they may wait (for a subscription's rows, for the stores); everything else runs one
+     * statement at a time.
      */
     Result execute(Session session, Statement st, String sql) {
         if (st instanceof Statement.Fetch f) return guarded(session, st, () -> fetch(session, f));
+        if (st instanceof Statement.Checkpoint c) return guarded(session, st, () -> checkpoint(session));
         Result r;
         synchronized (this) {
             try {
@@ -329,6 +331,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.Explain e -> explain(session, e);
             case Statement.Subscribe s -> throw new SqlException("0A000", "SUBSCRIBE is served by subscribe(), not by execute()", s.pos());
             case Statement.AdvanceClock a -> advanceClock(a);
+            case Statement.Checkpoint c -> throw new IllegalStateException("CHECKPOINT runs without the coordinator (see execute)");
             case Statement.AlterRetainHistory a -> alterRetainHistory(a);
             case Statement.CreateRole r -> createRole(r);
             case Statement.AlterRole r -> alterRole(r);
@@ -2047,7 +2050,10 @@ final class Coordinator implements AutoCloseable, Catalog {
         long inputsAt = Long.MIN_VALUE;
         for (long id : changes.keySet()) inputsAt = Math.max(inputsAt, tableUpper.getOrDefault(id, Long.MIN_VALUE));
         long time = oracle.writeTime(inputsAt);
-        if (storage != null && !replaying) storage.append(time, updatesOf(changes, time));
+        if (storage != null && !replaying) {
+            storage.append(time, updatesOf(changes, time));
+            changedSinceCheckpoint = true;
+        }
         for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
             if (e.getValue().isEmpty()) continue;
             oracle.wrote(e.getKey(), time);
@@ -2619,6 +2625,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             synchronized (this) {
                 if (closed) return;
                 if (subscriptions > 0 || ++ticks[0] % 20 == 0) tick();
+                if (ticks[0] % 20 == 0) checkpointIfDue();
             }
         }, 50, 50, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
@@ -2627,7 +2634,11 @@ final class Coordinator implements AutoCloseable, Catalog {
     void tick() {
         // the inputs move with the clock, but no read is promised at the new time: point reads go
         // on at the time the indexes have reached until they reach this one
-        long now = oracle.advanceTime();
+        advanceAll(oracle.advanceTime());
+    }
+
+    /** Completes every table through {@code now} (moves them to {@code now + 1}), then lets history go up to {@code now} as the holds allow. */
+    private void advanceAll(long now) {
         Map<Long, Long> holds = holds(now);
         if (storage != null) holds.forEach((id, since) -> {
             if (byId.get(id) instanceof CatalogItem.Table) storage.holdSince(id, since);
@@ -2650,6 +2661,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     public synchronized void close() {
         closed = true;
         if (ticker != null) ticker.shutdownNow();
+        if (checkpointWriter != null) checkpointWriter.shutdownNow();
         try {
             compute.close();
         } finally {
@@ -2658,6 +2670,102 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     // ------------------------------------------------------------------ durability
+
+    /**
+     * How often the server checkpoints its dataflows while anything changes (system property
+     * {@code tributary.checkpoint.interval.ms}; 0: only on CHECKPOINT): the most a restart
+     * replays is about this much of the log.
+     */
+    private static final long CHECKPOINT_INTERVAL_MILLIS = Long.getLong("tributary.checkpoint.interval.ms", 60_000);
+    /** Whether a write or a DDL statement came since the last checkpoint started. */
+    private boolean changedSinceCheckpoint;
+    private long lastCheckpointNanos = System.nanoTime();
+
+    /** Starts a checkpoint if something changed and the interval has passed since the last one. */
+    private synchronized void checkpointIfDue() {
+        if (storage == null || CHECKPOINT_INTERVAL_MILLIS <= 0 || !changedSinceCheckpoint) return;
+        if (System.nanoTime() - lastCheckpointNanos < CHECKPOINT_INTERVAL_MILLIS * 1_000_000) return;
+        checkpoint();
+    }
+
+    /** CHECKPOINT: waits (cancellably) for a checkpoint started now, or the one being written. */
+    private Result checkpoint(Session session) {
+        if (session.inTransaction && !session.implicit) throw new SqlException("25001", "CHECKPOINT cannot run inside a transaction block");
+        java.util.concurrent.CompletableFuture<Long> done = checkpoint();
+        while (true) {
+            try {
+                done.get(50, java.util.concurrent.TimeUnit.MILLISECONDS);
+                return Result.command("CHECKPOINT");
+            } catch (java.util.concurrent.TimeoutException e) {
+                if (session.stop() != null) {
+                    session.consumeCancel();
+                    throw new SqlException("57014", "canceling statement due to user request").withDetail("The checkpoint goes on in the background.");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SqlException("57014", "interrupted while waiting for the checkpoint");
+            } catch (java.util.concurrent.ExecutionException e) {
+                Throwable cause = e.getCause() != null ? e.getCause() : e;
+                throw new SqlException("58030", "could not write the checkpoint: " + cause.getMessage())
+                        .withDetail("The previous checkpoint stays the latest; a restart replays more of the log.");
+            }
+        }
+    }
+
+    /** A checkpoint whose traces are taken within this long after it starts, or without the dataflows that are late. */
+    private static final long CHECKPOINT_TAKE_MILLIS = 30_000;
+    /** The checkpoint being written (null: none), which a second request joins. */
+    private java.util.concurrent.CompletableFuture<Long> checkpointing;
+    private java.util.concurrent.ExecutorService checkpointWriter;
+
+    /**
+     * Checkpoints every dataflow that can be (tables, materialized views, indexes): each worker's
+     * traces are cut at the time every table is complete up to now, written to the stores (a
+     * batch already in the previous checkpoint is named, not written again), and made the
+     * latest checkpoint once the log holds every write before it; then the tables' logs keep
+     * history only from it on. A restart restores these dataflows from it and replays only the
+     * writes after it. The future completes with the checkpoint's time (-1: in memory, nothing
+     * to do), or fails if the stores refused (the previous checkpoint stays the latest).
+     */
+    java.util.concurrent.CompletableFuture<Long> checkpoint() {
+        java.util.concurrent.CompletableFuture<List<dev.tributary.storage.Checkpoints.Captured>> captured;
+        long at;
+        synchronized (this) {
+            if (storage == null || closed) return java.util.concurrent.CompletableFuture.completedFuture(-1L);
+            if (checkpointing != null && !checkpointing.isDone()) return checkpointing;
+            // a time no table has passed yet (so that no trace has let go of times before it), at
+            // which nothing will be written after the checkpoint starts
+            at = oracle.writeTime(maxUpper);
+            changedSinceCheckpoint = false;
+            lastCheckpointNanos = System.nanoTime();
+            captured = compute.checkpoint(at, CHECKPOINT_TAKE_MILLIS);
+            // every table past the checkpoint's time, so that every trace can be cut there
+            advanceAll(at);
+            if (checkpointWriter == null) {
+                checkpointWriter = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "tributary-checkpoint");
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+            java.util.concurrent.CompletableFuture<Void> logged = storage.appended();
+            long started = System.nanoTime();
+            checkpointing = captured.thenApplyAsync(objects -> {
+                // never restore a write the log could still lose
+                logged.join();
+                long bytes = storage.checkpoints().write(at, compute.workers(), objects);
+                storage.holdAllSince(at);
+                ServerLog.log("checkpoint at " + at + ": " + objects.size() + " dataflows, " + (bytes >> 10) + " kB written, in "
+                        + (System.nanoTime() - started) / 1_000_000 + " ms");
+                return at;
+            }, checkpointWriter);
+            checkpointing.exceptionally(e -> {
+                ServerLog.error("checkpoint at " + at + " failed (the previous one stays the latest)", e);
+                return null;
+            });
+            return checkpointing;
+        }
+    }
 
     /**
      * {@code listener}, told of changes only once the writes they come from are durable: a
@@ -2704,6 +2812,14 @@ final class Coordinator implements AutoCloseable, Catalog {
         };
     }
 
+    /** The objects the recovery restored from the latest checkpoint instead of building them again, in the order restored. */
+    private final List<String> restoredFromCheckpoint = new ArrayList<>();
+
+    /** See {@link #restoredFromCheckpoint}. */
+    synchronized List<String> restoredFromCheckpoint() {
+        return List.copyOf(restoredFromCheckpoint);
+    }
+
     /** While the catalog is rebuilt from the stores: nothing it makes is recorded again. */
     private boolean replaying;
     /** The catalog's durable entries (null in memory). */
@@ -2728,7 +2844,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** Commits the statement's catalog changes in one durable append, before it is answered. */
     private void persistCatalog() {
-        if (recorder != null) recorder.commit();
+        if (recorder != null && recorder.commit()) changedSinceCheckpoint = true;
     }
 
     /** Sets (or, with null, clears) object {@code id}'s history policy, durably. */
@@ -2800,6 +2916,13 @@ final class Coordinator implements AutoCloseable, Catalog {
             oracle.recovered(floor, storage::reserveTimes);
             long maxId = 0;
             for (CatalogEntry e : entries) maxId = Math.max(maxId, e.id());
+            dev.tributary.storage.Checkpoints.Manifest checkpoint = restorable(entries);
+            if (checkpoint != null) {
+                long started = System.nanoTime();
+                compute.seed(storage.checkpoints(), checkpoint, checkpoint.objects().values());
+                ServerLog.log("recovery: checkpoint at " + checkpoint.at() + " of " + checkpoint.objects().size() + " objects read in "
+                        + (System.nanoTime() - started) / 1_000_000 + " ms");
+            }
             Session system = new Session();
             Set<Long> tables = new HashSet<>();
             List<CatalogEntry> rest = new ArrayList<>();
@@ -2814,7 +2937,14 @@ final class Coordinator implements AutoCloseable, Catalog {
                         }
                         long started = System.nanoTime();
                         long[] updates = {0};
-                        if (storage.tableKeepsHistory(t.id())) {
+                        if (checkpoint != null && compute.restored(t.id())) {
+                            restoredFromCheckpoint.add(t.name());
+                            // restored as it was at the checkpoint: only what was written after it is fed
+                            dev.tributary.arrangements.Updates after = after(storage.table(t.id()), checkpoint.at());
+                            updates[0] = after.size();
+                            loadTable(t, after);
+                            compute.holdBoundary(t.id(), checkpoint.at());
+                        } else if (storage.tableKeepsHistory(t.id())) {
                             dev.tributary.arrangements.Updates rows = storage.table(t.id());
                             updates[0] = rows.size();
                             loadTable(t, rows);
@@ -2855,18 +2985,79 @@ final class Coordinator implements AutoCloseable, Catalog {
                     nextId = next.id();
                     long started = System.nanoTime();
                     replay(system, next);
-                    if (!next.kind().equals("view")) ServerLog.log("recovery: " + next.kind() + " " + next.name() + " built in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+                    if (!next.kind().equals("view")) {
+                        boolean restored = checkpoint != null && compute.restored(next.id());
+                        if (restored) {
+                            compute.holdBoundary(next.id(), checkpoint.at());
+                            restoredFromCheckpoint.add(next.name());
+                        }
+                        ServerLog.log("recovery: " + next.kind() + " " + next.name() + (restored ? " restored from the checkpoint in " : " built in ")
+                                + (System.nanoTime() - started) / 1_000_000 + " ms");
+                    }
                     if (!byId.containsKey(next.id())) {
                         throw new dev.tributary.storage.CorruptDataException("catalog entry " + next.id() + " (" + next.sql() + ") did not make " + next.kind() + " " + next.name() + " again");
                     }
                 }
             }
+            compute.endRecovery();
             nextId = Math.max(nextId, maxId + 2); // a table's primary key takes the id after it
             // tables dropped before a crash let go of their data at the log's next flush
             for (long id : storage.tables()) if (!(byId.get(id) instanceof CatalogItem.Table)) storage.dropTable(id);
         } finally {
             replaying = false;
         }
+    }
+
+    /**
+     * The latest checkpoint, with only the objects that can be restored from it: taken with as
+     * many workers as there are now, every table it holds keeping its history from the
+     * checkpoint on (what the restart replays), and everything each object reads restorable too;
+     * null if nothing is.
+     */
+    private dev.tributary.storage.Checkpoints.Manifest restorable(List<CatalogEntry> entries) {
+        var found = storage.recoveredCheckpoint();
+        if (found.isEmpty()) return null;
+        var m = found.get();
+        if (m.workers() != compute.workers()) {
+            ServerLog.log("recovery: the checkpoint was taken with " + m.workers() + " workers, not " + compute.workers() + ": everything is built again");
+            return null;
+        }
+        Set<Long> tableIds = new HashSet<>();
+        Map<Long, Long> tableOfKey = new HashMap<>();
+        for (CatalogEntry e : entries) {
+            if (e.kind().equals("table")) tableIds.add(e.id());
+            if (e.kind().equals(CatalogRecorder.PRIMARY_KEY) && !e.uses().isEmpty()) tableOfKey.put(e.id(), e.uses().get(0));
+        }
+        Map<Long, dev.tributary.storage.Checkpoints.Stored> ok = new LinkedHashMap<>(m.objects());
+        for (boolean changed = true; changed; ) {
+            changed = false;
+            for (var it = ok.values().iterator(); it.hasNext(); ) {
+                var o = it.next();
+                boolean keep = o.workers().size() == m.workers();
+                // a table's primary key index is the table's own arrangement, restored with it
+                for (long r : o.reads()) keep &= ok.containsKey(r) || ok.containsKey(tableOfKey.getOrDefault(r, -1L));
+                if (tableIds.contains(o.id()) && storage.tableSince(o.id()) > m.at()) keep = false;
+                if (!keep) {
+                    it.remove();
+                    changed = true;
+                }
+            }
+        }
+        return ok.isEmpty() ? null : new dev.tributary.storage.Checkpoints.Manifest(m.at(), m.workers(), ok);
+    }
+
+    /** The updates of {@code u} at times after {@code at}. */
+    private static dev.tributary.arrangements.Updates after(dev.tributary.arrangements.Updates u, long at) {
+        BytesColumn keys = new BytesColumn();
+        dev.tributary.arrangements.UnitColumn units = new dev.tributary.arrangements.UnitColumn();
+        dev.tributary.arrangements.Updates out = new dev.tributary.arrangements.Updates(keys, units, 1, 16);
+        for (int i = 0; i < u.size(); i++) {
+            if (u.time(i) <= at) continue;
+            keys.append(u.keys(), i);
+            units.add();
+            out.push(u.time(i), u.diff(i));
+        }
+        return out;
     }
 
     private void replay(Session system, CatalogEntry e) {

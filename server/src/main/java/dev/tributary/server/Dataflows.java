@@ -134,7 +134,7 @@ final class Dataflows {
      * joins on the key seek it, and no other copy of the table is kept.
      */
     void createTable(Worker worker, long id, String name, List<dev.tributary.sql.types.SqlType> types, int[] primaryKey, long pkIndex, String pkName) {
-        Stored s = worker.dataflow("table:" + name, scope -> {
+        Stored s = build(worker, "table:" + name, id, scope -> {
             InputSession<Row> in = InputSession.create(scope, name, ROW);
             if (primaryKey.length == 0) {
                 Arrangement<Row, Unit> oks = in.collection().arrangeBySelf();
@@ -148,7 +148,7 @@ final class Dataflows {
             indexes.put(pkIndex, new Index(pkIndex, "index \"" + pkName + "\"", id, scope, byKey, probe, true));
             return new Stored(id, "table \"" + name + "\"", Set.of(), scope, byKey, true, null, probe, in);
         });
-        s.input.advanceTo(upper);
+        if (s.input.time()[0] < upper) s.input.advanceTo(upper);
         stored.put(id, s);
     }
 
@@ -222,7 +222,7 @@ final class Dataflows {
     /** Creates a materialized view's dataflow: {@code plan} maintained, its rows and errors arranged. */
     void createMaterializedView(Worker worker, long id, String name, Plan plan, DataflowMemory memory) {
         Renderer[] renderer = new Renderer[1];
-        Stored s = worker.dataflow("mv:" + name, scope -> {
+        Stored s = build(worker, "mv:" + name, id, scope -> {
             if (memory != null) HeldState.of(scope).limit(memory);
             renderer[0] = new Renderer(scope, sources);
             Rendered r = renderer[0].render(plan);
@@ -242,7 +242,7 @@ final class Dataflows {
         List<dev.tributary.sql.types.SqlType> keyTypes = new ArrayList<>();
         for (ScalarExpr k : keys) keyTypes.add(k.type());
         RowCodec keyCodec = new RowCodec(keyTypes);
-        Index ix = worker.dataflow("index:" + name, scope -> {
+        Index ix = build(worker, "index:" + name, id, scope -> {
             if (memory != null) HeldState.of(scope).limit(memory);
             Rendered source = importInto(on, scope);
             Arrangement<Row, Row> byKey = source.oks().arrangeByKey(row -> {
@@ -261,6 +261,143 @@ final class Dataflows {
             return new Index(id, "index \"" + name + "\"", on, scope, byKey, probe, false);
         });
         indexes.put(id, ix);
+    }
+
+    // ------------------------------------------------------------------ checkpoints
+
+    /** Seeds for the dataflows a recovery builds, by object id (this worker's copies): taken by the object's create. */
+    private final Map<Long, dev.tributary.arrangements.Seed> seeds = new HashMap<>();
+    /** The objects whose dataflows were built from their seeds. */
+    private final Set<Long> restored = new java.util.HashSet<>();
+    /**
+     * Handles that keep each restored trace's boundary at its checkpoint until the recovery ends:
+     * the restored dataflows that import it start there, and a merge across it would make each
+     * import cut a copy of the merged batch.
+     */
+    private final List<TraceHandle> recoveryHolds = new ArrayList<>();
+
+    /** Builds object {@code id}'s dataflow {@code name} from its seed if it has one (and it fits), from scratch otherwise. */
+    private <R> R build(Worker worker, String name, long id, java.util.function.Function<Scope, R> build) {
+        dev.tributary.arrangements.Seed seed = seeds.remove(id);
+        if (seed != null) {
+            try {
+                R r = worker.dataflow(name, scope -> {
+                    dev.tributary.arrangements.Seed.install(scope, seed);
+                    R built = build.apply(scope);
+                    seed.checkComplete(scope);
+                    return built;
+                });
+                restored.add(id);
+                return r;
+            } catch (dev.tributary.arrangements.Seed.Mismatch e) {
+                if (worker.index() == 0) ServerLog.log("recovery: " + name + " is built again, not restored from the checkpoint: " + e.getMessage());
+            }
+        }
+        return worker.dataflow(name, build);
+    }
+
+    /** Gives object {@code id}'s dataflow, when it is next created, this worker's {@code seed}. */
+    void seed(long id, dev.tributary.arrangements.Seed seed) {
+        seeds.put(id, seed);
+    }
+
+    /** Whether object {@code id}'s dataflow was restored from its seed. */
+    boolean restored(long id) {
+        return restored.contains(id);
+    }
+
+    /** Holds restored object {@code id}'s traces' boundary at {@code from} until {@link #endRecovery}. */
+    void holdBoundary(long id, Antichain from) {
+        Stored s = stored.get(id);
+        Index ix = indexes.get(id);
+        List<TraceHandle> own = new ArrayList<>();
+        if (s != null) {
+            own.add(s.oks.trace());
+            if (s.errs != null) own.add(s.errs.trace());
+        } else if (ix != null && !ix.shared) {
+            own.add(ix.byKey.trace());
+        }
+        for (TraceHandle t : own) {
+            if (t.isDropped()) continue;
+            TraceHandle h = t.share();
+            if (h.physicalCompaction().dominates(from)) h.setPhysicalCompaction(from);
+            recoveryHolds.add(h);
+        }
+    }
+
+    /** The recovery is over: unused seeds and the boundaries' holds go. */
+    void endRecovery() {
+        seeds.clear();
+        for (TraceHandle h : recoveryHolds) if (!h.isDropped()) h.drop();
+        recoveryHolds.clear();
+    }
+
+    /** The checkpoint being taken on this worker (null: none). */
+    private PendingCheckpoint checkpoint;
+
+    /** One worker's part of a checkpoint: per object, the hold on its dataflow, and what the caller waits on. */
+    private record PendingCheckpoint(Map<Long, dev.tributary.arrangements.CheckpointHold> holds, Map<Long, Set<Long>> reads, long deadline,
+                                     java.util.concurrent.CompletableFuture<Map<Long, Captured>> done) {}
+
+    /** One object's dataflow on one worker as a checkpoint took it: the stored collections and indexes it reads, and its traces' seeds. */
+    record Captured(Set<Long> reads, List<dev.tributary.arrangements.Seed.TraceSeed> traces) {}
+
+    /**
+     * Starts a checkpoint at {@code at} of every dataflow that can be taken (see
+     * {@link dev.tributary.arrangements.CheckpointHold}) and has not failed: each is cut once all
+     * of its traces pass {@code at}, checked after every step ({@link #pollCheckpoint}); {@code done}
+     * gets them all, or those ready by {@code timeoutMillis}. A checkpoint still pending is abandoned.
+     */
+    void beginCheckpoint(Worker worker, long at, long timeoutMillis, java.util.concurrent.CompletableFuture<Map<Long, Captured>> done) {
+        if (checkpoint != null) {
+            checkpoint.holds().values().forEach(dev.tributary.arrangements.CheckpointHold::release);
+            checkpoint.done().cancel(false);
+        }
+        Map<Long, dev.tributary.arrangements.CheckpointHold> holds = new LinkedHashMap<>();
+        Map<Long, Set<Long>> reads = new HashMap<>();
+        for (Stored s : stored.values()) {
+            if (worker.dataflowFailure(s.dataflow) != null) continue;
+            var h = dev.tributary.arrangements.CheckpointHold.begin(s.held, at);
+            if (h == null) continue;
+            holds.put(s.id, h);
+            reads.put(s.id, s.reads);
+        }
+        for (Index ix : indexes.values()) {
+            if (ix.shared || worker.dataflowFailure(ix.dataflow) != null) continue;
+            var h = dev.tributary.arrangements.CheckpointHold.begin(ix.held, at);
+            if (h == null) continue;
+            holds.put(ix.id, h);
+            reads.put(ix.id, Set.of(ix.on));
+        }
+        checkpoint = new PendingCheckpoint(holds, reads, System.nanoTime() + timeoutMillis * 1_000_000, done);
+        pollCheckpoint();
+    }
+
+    /** Cuts the pending checkpoint's traces once all are ready (or, past its deadline, those that are), and hands them over. */
+    void pollCheckpoint() {
+        PendingCheckpoint c = checkpoint;
+        if (c == null) return;
+        boolean late = System.nanoTime() - c.deadline() > 0;
+        if (!late) {
+            for (var h : c.holds().values()) if (!h.ready()) return;
+        }
+        checkpoint = null;
+        Map<Long, Captured> out = new LinkedHashMap<>();
+        try {
+            for (var e : c.holds().entrySet()) {
+                if (!e.getValue().ready()) {
+                    e.getValue().release();
+                    continue;
+                }
+                List<dev.tributary.arrangements.Seed.TraceSeed> traces = e.getValue().take();
+                if (traces != null) out.put(e.getKey(), new Captured(c.reads().get(e.getKey()), traces));
+            }
+        } catch (RuntimeException e) {
+            c.holds().values().forEach(dev.tributary.arrangements.CheckpointHold::release);
+            c.done().completeExceptionally(e);
+            return;
+        }
+        c.done().complete(out);
     }
 
     /** Where rendered plans find stored collections and indexes: imported, shared, nothing copied. */

@@ -142,6 +142,11 @@ public final class Tributary implements AutoCloseable {
         return coordinator.clock();
     }
 
+    /** The tables, materialized views and indexes the opening restored from a checkpoint rather than built again (for tests). */
+    List<String> restoredFromCheckpoint() {
+        return coordinator.restoredFromCheckpoint();
+    }
+
     @Override
     public void close() {
         coordinator.close();

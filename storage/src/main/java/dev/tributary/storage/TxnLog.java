@@ -90,8 +90,9 @@ public final class TxnLog implements AutoCloseable {
     private final long partMaxBytes;
     static final long PART_MAX_BYTES = 64 << 20;
 
-    private TxnLog(Blob blob, Consensus consensus, Consumer<String> log, long partMaxBytes) {
+    private TxnLog(Blob blob, Consensus consensus, Consumer<String> log, long partMaxBytes, long holdAllSince) {
         this.partMaxBytes = partMaxBytes;
+        holdAllSince(holdAllSince);
         this.blob = blob;
         this.consensus = consensus;
         this.log = log;
@@ -109,12 +110,17 @@ public final class TxnLog implements AutoCloseable {
      * before this returns. {@code log} hears of faults the writer retries.
      */
     public static TxnLog open(Blob blob, Consensus consensus, Consumer<String> log) {
-        return new TxnLog(blob, consensus, log, PART_MAX_BYTES);
+        return openHolding(blob, consensus, log, -1);
+    }
+
+    /** {@link #open}, every table's history held from {@code holdAllSince} on from the recovery's flush on (see {@link #holdAllSince}). */
+    public static TxnLog openHolding(Blob blob, Consensus consensus, Consumer<String> log, long holdAllSince) {
+        return new TxnLog(blob, consensus, log, PART_MAX_BYTES, holdAllSince);
     }
 
     /** {@link #open}, with large writes cut into parts of at most {@code partMaxBytes} (tests). */
     static TxnLog open(Blob blob, Consensus consensus, Consumer<String> log, long partMaxBytes) {
-        return new TxnLog(blob, consensus, log, partMaxBytes);
+        return new TxnLog(blob, consensus, log, partMaxBytes, -1);
     }
 
     private void recover() {
@@ -252,6 +258,20 @@ public final class TxnLog implements AutoCloseable {
     public void holdSince(long id, long since) {
         if (since < 0) holds.remove(id);
         else holds.put(id, since);
+    }
+
+    /** Every table's history from {@code since} on (a checkpoint's time: what a restart replays after it); {@code -1}: none. */
+    public void holdAllSince(long since) {
+        holdAll = since < 0 ? Long.MAX_VALUE : since;
+    }
+
+    /** See {@link #holdAllSince}. */
+    private volatile long holdAll = Long.MAX_VALUE;
+
+    /** The time before which table {@code id}'s shard no longer tells times apart ({@code -1}: never written or dropped). */
+    public synchronized long since(long id) {
+        ShardState st = shard(id).state();
+        return st.upper().isEmpty() || st.upper().get(0)[0] == 0 ? -1 : st.since().get(0)[0];
     }
 
     /**
@@ -501,7 +521,7 @@ public final class TxnLog implements AutoCloseable {
             if (!(r instanceof Shard.AppendResult.Appended)) {
                 throw new DurableCatalog.FencedException("table " + id + "'s shard was written by another server (" + r + "): stop this one");
             }
-            long hold = holds.getOrDefault(id, Long.MAX_VALUE);
+            long hold = Math.min(holds.getOrDefault(id, Long.MAX_VALUE), holdAll);
             long since = Math.min(hold, newUpper - 1);
             if (since > s.state().since().get(0)[0]) s.advanceSince(Antichain.of(since));
             s.compact();

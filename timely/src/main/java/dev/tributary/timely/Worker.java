@@ -58,11 +58,19 @@ public final class Worker {
     /**
      * Builds a dataflow: {@code build} adds inputs and operators to the top-level scope, and what
      * it returns (usually probes and input handles) is returned. Every worker must build the same
-     * dataflows in the same order.
+     * dataflows in the same order. If {@code build} throws, the dataflow's drop actions run and
+     * the worker is as it was.
      */
     public <R> R dataflow(String name, Function<Scope, R> build) {
         Dataflow df = new Dataflow(this, dataflows.size(), name);
-        R result = build.apply(new Scope(df, null, name, 1));
+        R result;
+        try {
+            result = build.apply(new Scope(df, null, name, 1));
+        } catch (RuntimeException | Error e) {
+            // what the half-built dataflow registered elsewhere (an import's listener) lets go
+            df.drop();
+            throw e;
+        }
         df.build();
         dataflows.add(df);
         running.add(df);

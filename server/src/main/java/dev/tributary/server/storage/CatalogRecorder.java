@@ -113,13 +113,14 @@ public final class CatalogRecorder {
         if (added.remove(id) == null) removed.put(id, old);
     }
 
-    /** Commits the current statement's changes in one durable append (58030 if the store refuses). */
-    public void commit() {
-        if (added.isEmpty() && removed.isEmpty()) return;
+    /** Commits the current statement's changes in one durable append (58030 if the store refuses); whether there were any. */
+    public boolean commit() {
+        if (added.isEmpty() && removed.isEmpty()) return false;
         List<CatalogEntry> a = new ArrayList<>(added.values());
         List<CatalogEntry> r = new ArrayList<>(removed.values());
         added.clear();
         removed.clear();
         storage.commitCatalog(a, r);
+        return true;
     }
 }

@@ -4,6 +4,7 @@ import dev.tributary.arrangements.Updates;
 import dev.tributary.storage.Blob;
 import dev.tributary.storage.CasResult;
 import dev.tributary.storage.CatalogEntry;
+import dev.tributary.storage.Checkpoints;
 import dev.tributary.storage.Consensus;
 import dev.tributary.storage.DataDirectory;
 import dev.tributary.storage.DurableCatalog;
@@ -37,6 +38,9 @@ public final class StorageController implements AutoCloseable {
     private final Consensus consensus;
     private final DurableCatalog catalog;
     private final TxnLog tables;
+    private final Checkpoints checkpoints;
+    /** The latest checkpoint as found at open (null: none). */
+    private final Checkpoints.Manifest checkpoint;
     private long timesSeqNo = Consensus.NO_VERSION;
     private long timesReserved = -1;
 
@@ -45,7 +49,10 @@ public final class StorageController implements AutoCloseable {
         this.stores = stores;
         this.consensus = consensus;
         this.catalog = DurableCatalog.open(blob, consensus);
-        this.tables = TxnLog.open(blob, consensus, log);
+        this.checkpoints = new Checkpoints(blob, consensus, log);
+        // the tables keep what a restart from the latest checkpoint replays, from the log's first flush on
+        this.checkpoint = checkpoints.latest().orElse(null);
+        this.tables = TxnLog.openHolding(blob, consensus, log, checkpoint == null ? -1 : checkpoint.at());
         Optional<VersionedData> t = consensus.head(TIMESTAMPS);
         if (t.isPresent()) {
             timesSeqNo = t.get().seqNo();
@@ -254,6 +261,26 @@ public final class StorageController implements AutoCloseable {
     /** Keeps table {@code id}'s history from {@code since} on across restarts ({@code -1}: only its present). */
     public void holdSince(long id, long since) {
         tables.holdSince(id, since);
+    }
+
+    /** Keeps every table's history from {@code since} on across restarts: the latest checkpoint's time, after which a restart replays the tables. */
+    public void holdAllSince(long since) {
+        tables.holdAllSince(since);
+    }
+
+    /** The time before which table {@code id}'s stored history no longer tells times apart ({@code -1}: nothing stored). */
+    public long tableSince(long id) {
+        return tables.since(id);
+    }
+
+    /** The latest checkpoint as found when the stores were opened, if any. */
+    public Optional<Checkpoints.Manifest> recoveredCheckpoint() {
+        return Optional.ofNullable(checkpoint);
+    }
+
+    /** The dataflows' checkpoints in these stores. */
+    public Checkpoints checkpoints() {
+        return checkpoints;
     }
 
     /** Table {@code id} is gone: its data is deleted at the log's next flush. */

@@ -152,6 +152,9 @@ public sealed interface Statement extends Node {
         }
     }
 
+    /** CHECKPOINT: the server's dataflows checkpointed now, so that a restart restores them and replays only later writes. */
+    record Checkpoint(int pos) implements Statement {}
+
     /** ADVANCE CLOCK BY interval ({@code to} false) or ADVANCE CLOCK TO timestamp ({@code to} true). */
     record AdvanceClock(int pos, boolean to, Expr value) implements Statement {}
 

@@ -306,6 +306,10 @@ public final class Parser {
             case "explain" -> explain();
             case "subscribe" -> subscribe();
             case "advance" -> advance();
+            case "checkpoint" -> {
+                p++;
+                yield new Statement.Checkpoint(pos);
+            }
             case "set" -> set();
             case "copy" -> copy();
             case "declare" -> declare();

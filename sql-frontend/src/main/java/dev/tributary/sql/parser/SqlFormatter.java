@@ -231,6 +231,7 @@ public final class SqlFormatter {
                 b.append("DROP ROLE ").append(r.ifExists() ? "IF EXISTS " : "");
                 for (int i = 0; i < r.names().size(); i++) b.append(i > 0 ? ", " : "").append(ident(r.names().get(i)));
             }
+            case Statement.Checkpoint c -> b.append("CHECKPOINT");
             case AdvanceClock a -> expr(b.append("ADVANCE CLOCK ").append(a.to() ? "TO " : "BY "), a.value(), 0);
             case Statement.Set set -> {
                 b.append("SET ");

@@ -172,7 +172,8 @@ public final class Renderer {
     private Rendered constant(Plan.Constant c) {
         InputSession<Row> in = InputSession.create(scope, "constant", ROW);
         RowCodec codec = new RowCodec(c.types());
-        if (scope.worker() == 0) {
+        // a dataflow seeded from a checkpoint holds the constant's rows in its state already
+        if (scope.worker() == 0 && !dev.tributary.arrangements.Seed.of(scope).seeded()) {
             for (Object[] row : c.rows()) in.insert(codec.encode(row));
         }
         constants.add(in);

@@ -1,0 +1,183 @@
+package dev.tributary.storage;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.tributary.arrangements.Batch;
+import dev.tributary.arrangements.BatchCodec;
+import dev.tributary.arrangements.Seed;
+import dev.tributary.storage.proto.ProtoCheckpoint;
+import dev.tributary.storage.proto.ProtoCheckpointObject;
+import dev.tributary.storage.proto.ProtoCheckpointTrace;
+import dev.tributary.storage.proto.ProtoCheckpointWorker;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Checkpoints of dataflows: every trace of every checkpointed dataflow, per worker, cut at one
+ * time {@code at}, written as parts (one {@link BatchCodec} batch each) to blob storage under
+ * {@code checkpoints/}, and named by one version of the consensus key {@code checkpoint}.
+ *
+ * <p>Model (DESIGN section 9): batches are immutable, so a checkpoint at a frontier is a manifest
+ * of batch files. A batch written by one checkpoint and still in a trace at the next is not
+ * written again: the next manifest names the same part, so a checkpoint writes about what
+ * changed since the last one (the traces' new and merged batches), not the whole state. A
+ * checkpoint is complete once its manifest is durable; parts no manifest names any more are
+ * deleted after. A checkpoint that fails (a store down) is abandoned and the previous one stays
+ * the latest: a checkpoint only saves work at a restart, it never holds data nothing else has.
+ *
+ * <p>One writer at a time ({@link #write} is synchronized); reading the latest is safe alongside.
+ */
+public final class Checkpoints {
+    static final String KEY = "checkpoint";
+    static final String PREFIX = "checkpoints/";
+    private static final int VERSION = 1;
+
+    private final Blob blob;
+    private final Consensus consensus;
+    private final Consumer<String> log;
+    /** The parts the latest manifest names, by the batch they hold: written once, named again while the batch lives. */
+    private IdentityHashMap<Batch, String> written = new IdentityHashMap<>();
+    private long nextPart;
+
+    /** One object's dataflow as one checkpoint captured it: per worker, its traces' seeds. */
+    public record Captured(long id, List<Long> reads, List<List<Seed.TraceSeed>> workers) {}
+
+    /** One object's dataflow as a checkpoint holds it: per worker, per trace, its name and part keys. */
+    public record Stored(long id, List<Long> reads, List<List<ProtoCheckpointTrace>> workers) {}
+
+    /** A complete checkpoint: its time, the number of workers it was taken with, and its objects by id. */
+    public record Manifest(long at, int workers, Map<Long, Stored> objects) {}
+
+    public Checkpoints(Blob blob, Consensus consensus, Consumer<String> log) {
+        this.blob = blob;
+        this.consensus = consensus;
+        this.log = log;
+        this.nextPart = System.currentTimeMillis() * 1000;
+    }
+
+    /** The latest complete checkpoint, if any. */
+    public Optional<Manifest> latest() {
+        Optional<VersionedData> head = consensus.head(KEY);
+        if (head.isEmpty() || head.get().data().length == 0) return Optional.empty();
+        ProtoCheckpoint p;
+        try {
+            p = ProtoCheckpoint.parseFrom(head.get().data());
+        } catch (InvalidProtocolBufferException e) {
+            throw new CorruptDataException("checkpoint version " + head.get().seqNo() + " does not decode: " + e.getMessage());
+        }
+        if (p.getVersion() != VERSION) throw new CorruptDataException("checkpoint version " + head.get().seqNo() + " has format " + p.getVersion() + ", not " + VERSION);
+        Map<Long, Stored> objects = new java.util.LinkedHashMap<>();
+        for (ProtoCheckpointObject o : p.getObjectsList()) {
+            List<List<ProtoCheckpointTrace>> workers = new ArrayList<>();
+            for (ProtoCheckpointWorker w : o.getWorkersList()) workers.add(w.getTracesList());
+            objects.put(o.getId(), new Stored(o.getId(), o.getReadsList(), workers));
+        }
+        return Optional.of(new Manifest(p.getAt(), p.getWorkers(), objects));
+    }
+
+    /** One worker's seed of a checkpointed dataflow: its parts read back (the checkpoint's time + 1 is the seed's frontier). Safe to call from several threads. */
+    public Seed seed(Manifest m, Stored object, int worker) {
+        List<Seed.TraceSeed> traces = new ArrayList<>();
+        for (ProtoCheckpointTrace t : object.workers().get(worker)) {
+            List<Batch> batches = new ArrayList<>();
+            for (String key : t.getPartsList()) {
+                Batch b = read(key);
+                batches.add(b);
+                // the first checkpoint after the restart names the part again while the trace holds the batch
+                synchronized (this) {
+                    written.put(b, key);
+                }
+            }
+            traces.add(new Seed.TraceSeed(t.getName(), batches));
+        }
+        return Seed.of(dev.tributary.timely.Antichain.of(new long[] {m.at() + 1}), traces);
+    }
+
+    private Batch read(String key) {
+        byte[] bytes = blob.get(key).orElseThrow(() -> new CorruptDataException("checkpoint part " + key + " is missing"));
+        try {
+            return BatchCodec.decode(bytes);
+        } catch (IllegalArgumentException e) {
+            throw new CorruptDataException("checkpoint part " + key + " does not decode: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Writes a checkpoint at {@code at} of {@code objects} (taken with {@code workers} workers)
+     * and makes it the latest; parts of the previous one no longer named are deleted. Returns
+     * the bytes written (parts new in this checkpoint). Throws {@link StorageException} if a store
+     * refuses, leaving the previous checkpoint the latest.
+     */
+    public synchronized long write(long at, int workers, List<Captured> objects) {
+        IdentityHashMap<Batch, String> now = new IdentityHashMap<>();
+        List<String> fresh = new ArrayList<>();
+        long bytes = 0;
+        ProtoCheckpoint.Builder p = ProtoCheckpoint.newBuilder().setVersion(VERSION).setAt(at).setWorkers(workers);
+        try {
+            for (Captured c : objects) {
+                ProtoCheckpointObject.Builder o = p.addObjectsBuilder().setId(c.id()).addAllReads(c.reads());
+                for (List<Seed.TraceSeed> worker : c.workers()) {
+                    ProtoCheckpointWorker.Builder w = o.addWorkersBuilder();
+                    for (Seed.TraceSeed t : worker) {
+                        ProtoCheckpointTrace.Builder tb = w.addTracesBuilder().setName(t.name());
+                        for (Batch b : t.batches()) {
+                            String key = now.get(b);
+                            if (key == null) key = written.get(b);
+                            if (key == null) {
+                                byte[] data = BatchCodec.encode(b);
+                                key = PREFIX + at + "-" + (nextPart++);
+                                blob.put(key, data);
+                                fresh.add(key);
+                                bytes += data.length;
+                            }
+                            now.put(b, key);
+                            tb.addParts(key);
+                        }
+                    }
+                }
+            }
+            Optional<VersionedData> head = consensus.head(KEY);
+            long expected = head.map(VersionedData::seqNo).orElse(Consensus.NO_VERSION);
+            switch (consensus.compareAndSet(KEY, expected, p.build().toByteArray())) {
+                case CasResult.Committed committed -> {
+                    if (committed.seqNo() > 0) consensus.truncate(KEY, committed.seqNo());
+                }
+                case CasResult.Mismatch m -> throw new StorageException("checkpoint manifest changed under this server (another server writes these stores?)", null);
+            }
+        } catch (RuntimeException e) {
+            for (String key : fresh) deleteQuietly(key);
+            throw e;
+        }
+        written = now;
+        deleteUnnamed(new HashSet<>(now.values()));
+        return bytes;
+    }
+
+    /** Deletes parts under {@code checkpoints/} the latest manifest does not name (left by a crash mid-checkpoint). */
+    public synchronized void collectGarbage() {
+        Set<String> named = new HashSet<>();
+        latest().ifPresent(m -> m.objects().values().forEach(o -> o.workers().forEach(w -> w.forEach(t -> named.addAll(t.getPartsList())))));
+        deleteUnnamed(named);
+    }
+
+    private void deleteUnnamed(Set<String> named) {
+        try {
+            for (String key : blob.list(PREFIX)) if (!named.contains(key)) deleteQuietly(key);
+        } catch (StorageException e) {
+            log.accept("could not list checkpoint parts (unused ones are left for later): " + e.getMessage());
+        }
+    }
+
+    private void deleteQuietly(String key) {
+        try {
+            blob.delete(key);
+        } catch (StorageException e) {
+            log.accept("could not delete checkpoint part " + key + " (left for the next restart): " + e.getMessage());
+        }
+    }
+}
