@@ -2940,7 +2940,10 @@ final class Coordinator implements AutoCloseable, Catalog {
                         if (checkpoint != null && compute.restored(t.id())) {
                             restoredFromCheckpoint.add(t.name());
                             // restored as it was at the checkpoint: only what was written after it is fed
-                            dev.tributary.arrangements.Updates after = after(storage.table(t.id()), checkpoint.at());
+                            // (in one piece: parts need not be in time order, and the table is fed time by time)
+                            dev.tributary.arrangements.Updates after = new dev.tributary.arrangements.Updates(new BytesColumn(),
+                                    new dev.tributary.arrangements.UnitColumn(), 1);
+                            storage.tablePartsAfter(t.id(), checkpoint.at(), after::appendAll);
                             updates[0] = after.size();
                             loadTable(t, after);
                             compute.holdBoundary(t.id(), checkpoint.at());
@@ -3044,20 +3047,6 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
         }
         return ok.isEmpty() ? null : new dev.tributary.storage.Checkpoints.Manifest(m.at(), m.workers(), ok);
-    }
-
-    /** The updates of {@code u} at times after {@code at}. */
-    private static dev.tributary.arrangements.Updates after(dev.tributary.arrangements.Updates u, long at) {
-        BytesColumn keys = new BytesColumn();
-        dev.tributary.arrangements.UnitColumn units = new dev.tributary.arrangements.UnitColumn();
-        dev.tributary.arrangements.Updates out = new dev.tributary.arrangements.Updates(keys, units, 1, 16);
-        for (int i = 0; i < u.size(); i++) {
-            if (u.time(i) <= at) continue;
-            keys.append(u.keys(), i);
-            units.add();
-            out.push(u.time(i), u.diff(i));
-        }
-        return out;
     }
 
     private void replay(Session system, CatalogEntry e) {

@@ -214,7 +214,7 @@ public final class Shard {
             byte[] bytes = PartCodec.encode(updates);
             String key = "shards/" + id + "/e" + epoch + "-" + tag + UUID.randomUUID();
             blob.put(key, bytes);
-            return new PartMeta(key, bytes.length, BlobTrailer.crc(bytes, bytes.length), updates.size());
+            return PartMeta.of(key, bytes, updates);
         }
     }
 
@@ -283,6 +283,32 @@ public final class Shard {
                     throw new CorruptDataException(e.getMessage());
                 }
                 Updates some = kept(u, rule);
+                if (some != null) each.accept(some);
+            }
+        }
+    }
+
+    /**
+     * The shard's updates at times after {@code after} (one-coordinate times), part by part and
+     * not added up, as {@link #forEachPart} gives them: parts that hold none are not read. The
+     * since must not be past {@code after} (else those times are no longer told apart).
+     */
+    public void forEachPartAfter(long after, java.util.function.Consumer<Updates> each) {
+        ShardState s = state();
+        if (arity != 1) throw new IllegalArgumentException("shard '" + id + "' has times of arity " + arity + ", not 1");
+        if (!s.since().lessEqual(after)) {
+            throw new IllegalArgumentException("shard '" + id + "' no longer tells times up to " + after + " from later ones: its history is compacted up to " + s.since());
+        }
+        for (BatchMeta b : s.batches()) {
+            for (PartMeta p : b.parts()) {
+                if (!p.mayHoldAfter(after)) continue;
+                Updates u;
+                try {
+                    u = read(p);
+                } catch (PartGone e) {
+                    throw new CorruptDataException(e.getMessage());
+                }
+                Updates some = kept(u, (times, at) -> times[at] > after);
                 if (some != null) each.accept(some);
             }
         }
@@ -450,7 +476,7 @@ public final class Shard {
             // named by the writer epoch it was made under, as appends' parts are: garbage once that epoch is fenced
             String key = "shards/" + id + "/e" + state.writerEpoch() + "-c" + UUID.randomUUID();
             blob.put(key, bytes);
-            parts.add(new PartMeta(key, bytes.length, BlobTrailer.crc(bytes, bytes.length), merged.size()));
+            parts.add(PartMeta.of(key, bytes, merged));
         }
         BatchMeta replacement = new BatchMeta(new Description(older.description().lower(), newer.description().upper(), since), parts);
         return replace(older, newer, replacement, parts);

@@ -101,7 +101,7 @@ public record ShardState(String shard, int arity, long writerEpoch, Antichain si
                     .setUpper(proto(batch.description().upper()))
                     .setSince(proto(batch.description().since()));
             for (PartMeta p : batch.parts()) {
-                pb.addParts(ProtoPart.newBuilder().setKey(p.key()).setBytes(p.bytes()).setCrc32C(p.crc32c()).setRecords(p.records()));
+                pb.addParts(p.toProto());
             }
             b.addBatches(pb);
         }
@@ -122,7 +122,7 @@ public record ShardState(String shard, int arity, long writerEpoch, Antichain si
             List<BatchMeta> batches = new ArrayList<>();
             for (ProtoBatch pb : p.getBatchesList()) {
                 List<PartMeta> parts = new ArrayList<>();
-                for (ProtoPart part : pb.getPartsList()) parts.add(new PartMeta(part.getKey(), part.getBytes(), part.getCrc32C(), part.getRecords()));
+                for (ProtoPart part : pb.getPartsList()) parts.add(PartMeta.fromProto(part));
                 batches.add(new BatchMeta(new Description(antichain(pb.getLower()), antichain(pb.getUpper()), antichain(pb.getSince())), parts));
             }
             Map<String, Antichain> readers = new TreeMap<>();

@@ -65,7 +65,7 @@ public final class StorageCheck {
                             String what = where + ", table " + w.getTable() + " at " + t.getTime();
                             if (w.hasPart()) {
                                 var pp = w.getPart();
-                                PartMeta p = new PartMeta(pp.getKey(), pp.getBytes(), pp.getCrc32C(), pp.getRecords());
+                                PartMeta p = PartMeta.fromProto(pp);
                                 if (referenced.add(p.key())) {
                                     parts++;
                                     bytes += checkPart(blob, p, what + ": part '" + p.key() + "'", problems);

@@ -221,6 +221,18 @@ public final class TxnLog implements AutoCloseable {
         return st.since().get(0)[0];
     }
 
+    /**
+     * Table {@code id}'s updates at times after {@code after}, at their times, part by part and
+     * not added up (what a restart from a checkpoint at {@code after} replays); parts with none
+     * are not read. The table must keep its history from {@code after} on ({@link #since}).
+     */
+    public synchronized void tableAfter(long id, long after, java.util.function.Consumer<Updates> each) {
+        Shard s = shard(id);
+        ShardState st = s.state();
+        if (st.upper().isEmpty() || st.upper().get(0)[0] == 0) return;
+        s.forEachPartAfter(after, each);
+    }
+
     /** Whether table {@code id} holds history: updates at more than one time (its since is before its last time). */
     public synchronized boolean keepsHistory(long id) {
         ShardState st = shard(id).state();
@@ -360,7 +372,7 @@ public final class TxnLog implements AutoCloseable {
                         Updates slice = chunk >= n ? u : slice(u, from, Math.min(n, from + chunk));
                         PartMeta part = retrying("writing a part of table " + e.getKey(), () -> writer(e.getKey()).writePart(slice, "w"));
                         t.addWrites(ProtoTableWrite.newBuilder().setTable(e.getKey())
-                                .setPart(ProtoPart.newBuilder().setKey(part.key()).setBytes(part.bytes()).setCrc32C(part.crc32c()).setRecords(part.records())));
+                                .setPart(part.toProto()));
                     }
                 } else {
                     byte[] bytes = PartCodec.encode(u);
@@ -500,7 +512,7 @@ public final class TxnLog implements AutoCloseable {
                     if (shardUpper.isEmpty() || t.getTime() < shardUpper.get(0)[0]) continue; // dropped, or flushed before a crash cut the truncation short
                     if (w.hasPart()) {
                         ProtoPart p = w.getPart();
-                        parts.computeIfAbsent(id, k -> new ArrayList<>()).add(new PartMeta(p.getKey(), p.getBytes(), p.getCrc32C(), p.getRecords()));
+                        parts.computeIfAbsent(id, k -> new ArrayList<>()).add(PartMeta.fromProto(p));
                     } else {
                         Updates u = PartCodec.decode(w.getInline().toByteArray(), "table " + id + " at " + t.getTime() + " in the tables' log");
                         Updates into = inline.get(id);

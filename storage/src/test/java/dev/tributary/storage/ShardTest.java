@@ -369,7 +369,7 @@ class ShardTest {
         Antichain two = Antichain.fromTimes(2, List.of(new long[] {1, 5}, new long[] {3, 2}));
         ShardState st = new ShardState("s", 2, 7, Antichain.of(new long[] {0, 0}), two,
                 List.of(new BatchMeta(new dev.tributary.arrangements.Description(Antichain.of(new long[] {0, 0}), two, Antichain.of(new long[] {0, 0})),
-                        List.of(new PartMeta("shards/s/e7-a", 10, 123, 2)))),
+                        List.of(new PartMeta("shards/s/e7-a", 10, 123, 2, Long.MAX_VALUE)))),
                 Map.of("r", Antichain.of(new long[] {1, 1})));
         assertThat(ShardState.decode(st.encode(), "state")).isEqualTo(st);
         assertThatThrownBy(() -> ShardState.decode(new byte[] {1, 2, 3}, "state of s")).isInstanceOf(CorruptDataException.class).hasMessageContaining("state of s");

@@ -202,6 +202,11 @@ public final class StorageController implements AutoCloseable {
         tables.table(id, Long.MAX_VALUE, each);
     }
 
+    /** Table {@code id}'s updates after {@code after}, at their times, part by part (see {@link TxnLog#tableAfter}). */
+    public void tablePartsAfter(long id, long after, Consumer<Updates> each) {
+        tables.tableAfter(id, after, each);
+    }
+
     /** Queues a commit's writes (table id to updates, all at {@code time}); see {@link TxnLog#append}. */
     public CompletableFuture<Void> append(long time, Map<Long, Updates> writes) {
         return tables.append(time, writes);
