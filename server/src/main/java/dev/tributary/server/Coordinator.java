@@ -1202,7 +1202,9 @@ final class Coordinator implements AutoCloseable, Catalog {
      */
     private long readTimeOfData(Set<Long> tables) {
         if (tables.isEmpty()) return oracle.readTimeOfData();
-        long t = 0;
+        // not before the latest compaction, which every trace may have reached: a read of a table
+        // nothing moved since (one restored at a restart, say) sees the same rows there
+        long t = Math.max(0, lastCompaction);
         for (long id : tables) t = Math.max(t, tableUpper.getOrDefault(id, 0L) - 1);
         return t;
     }

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * directory, round after round. After each restart: every commit a client saw acknowledged is
  * there exactly once, no transaction is there in part (each client's commits are sequential, so
  * what survives of them is a prefix: the acknowledged ones and at most the one in flight), and
- * the materialized view equals its query over the recovered tables. Five rounds by default;
+ * the materialized view equals its query over the recovered tables, whether it was restored from a
+ * checkpoint (the child takes one every second while writes come) or built again. Five rounds by default;
  * {@code -Dtributary.crash.runs=N} (100 in {@code -Plong}).
  */
 class CrashHarnessTest {
@@ -44,6 +45,8 @@ class CrashHarnessTest {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.add("-Xmx512m");
+        // a checkpoint every second while writes come: kills land before, during and after them
+        cmd.add("-Dtributary.checkpoint.interval.ms=100");
         cmd.add("--add-exports");
         cmd.add("java.base/jdk.internal.misc=ALL-UNNAMED");
         cmd.add("-cp");
@@ -113,6 +116,7 @@ class CrashHarnessTest {
         Random random = new Random(24);
         AtomicIntegerArray acked = new AtomicIntegerArray(CLIENTS);
         Server server = start(data);
+        int restored = 0;
         try (Connection conn = connect(server); Statement st = conn.createStatement()) {
             st.execute("CREATE TABLE acct (id int PRIMARY KEY, client int NOT NULL, v int)");
             st.execute("CREATE TABLE log (client int, seq int)");
@@ -147,30 +151,39 @@ class CrashHarnessTest {
             for (int c = 0; c < CLIENTS; c++) ackedBefore[c] = acked.get(c);
 
             server = start(data);
+            if (server.log().toString().contains("restored from the checkpoint")) restored++;
             try (Connection conn = connect(server); Statement st = conn.createStatement()) {
-                for (int c = 0; c < CLIENTS; c++) {
-                    List<String> seqs = rows(st, "SELECT seq FROM log WHERE client = " + c + " ORDER BY seq");
-                    int k = seqs.size();
-                    assertThat(k).as("run %d: client %d's commits recovered, of %d acknowledged", run, c, ackedBefore[c])
-                            .isBetween(ackedBefore[c], ackedBefore[c] + 1);
-                    for (int i = 0; i < k; i++) assertThat(seqs.get(i)).as("run %d: client %d's commits, each once", run, c).isEqualTo(String.valueOf(i));
-                    List<String> want = new ArrayList<>();
-                    expected(c, k).forEach((id, v) -> want.add(id + "|" + v));
-                    assertThat(rows(st, "SELECT id, v FROM acct WHERE client = " + c + " ORDER BY id"))
-                            .as("run %d: client %d's rows after %d whole transactions", run, c, k).isEqualTo(want);
-                    acked.set(c, k); // the one in flight landed: the next run goes on after it
-                }
-                assertThat(rows(st, "SELECT * FROM totals ORDER BY client"))
-                        .as("run %d: the materialized view over the recovered tables", run)
-                        .isEqualTo(rows(st, "SELECT client, count(*), sum(v) FROM acct GROUP BY client ORDER BY client"));
+                check(st, run, ackedBefore, acked);
+            } catch (AssertionError | SQLException e) {
+                throw new AssertionError("run " + run + " after the restart: " + e.getMessage() + "\nserver log:\n" + server.log(), e);
             }
         }
         int total = 0;
         for (int c = 0; c < CLIENTS; c++) total += acked.get(c);
-        System.out.println("crash harness: " + RUNS + " kills, " + total + " commits recovered");
+        System.out.println("crash harness: " + RUNS + " kills, " + total + " commits recovered, " + restored + " restarts from a checkpoint");
+        assertThat(restored).as("restarts that restored the view from a checkpoint (a checkpoint every second)").isGreaterThan(0);
         assertThat(total).as("commits made over all runs").isGreaterThan(RUNS * CLIENTS);
         server.process().destroyForcibly();
         server.process().waitFor(30, TimeUnit.SECONDS);
         assertThat(Files.exists(data.resolve("FORMAT"))).isTrue();
+    }
+
+    /** After a restart: each client's acknowledged commits there once and whole, and the view equal to its query. */
+    private static void check(Statement st, int run, int[] ackedBefore, AtomicIntegerArray acked) throws SQLException {
+        for (int c = 0; c < CLIENTS; c++) {
+            List<String> seqs = rows(st, "SELECT seq FROM log WHERE client = " + c + " ORDER BY seq");
+            int k = seqs.size();
+            assertThat(k).as("run %d: client %d's commits recovered, of %d acknowledged", run, c, ackedBefore[c])
+                    .isBetween(ackedBefore[c], ackedBefore[c] + 1);
+            for (int i = 0; i < k; i++) assertThat(seqs.get(i)).as("run %d: client %d's commits, each once", run, c).isEqualTo(String.valueOf(i));
+            List<String> want = new ArrayList<>();
+            expected(c, k).forEach((id, v) -> want.add(id + "|" + v));
+            assertThat(rows(st, "SELECT id, v FROM acct WHERE client = " + c + " ORDER BY id"))
+                    .as("run %d: client %d's rows after %d whole transactions", run, c, k).isEqualTo(want);
+            acked.set(c, k); // the one in flight landed: the next run goes on after it
+        }
+        assertThat(rows(st, "SELECT * FROM totals ORDER BY client"))
+                .as("run %d: the materialized view over the recovered tables", run)
+                .isEqualTo(rows(st, "SELECT client, count(*), sum(v) FROM acct GROUP BY client ORDER BY client"));
     }
 }
