@@ -2661,6 +2661,14 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     @Override
     public synchronized void close() {
+        if (!closed && storage != null && changedSinceCheckpoint) {
+            // a shutdown checkpoint, as PostgreSQL takes one: the next start replays nothing
+            try {
+                checkpoint().get(SHUTDOWN_CHECKPOINT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (Exception e) {
+                ServerLog.log("no checkpoint at shutdown (the next start replays the log after the latest one): " + e);
+            }
+        }
         closed = true;
         if (ticker != null) ticker.shutdownNow();
         if (checkpointWriter != null) checkpointWriter.shutdownNow();
@@ -2679,6 +2687,8 @@ final class Coordinator implements AutoCloseable, Catalog {
      * replays is about this much of the log.
      */
     private static final long CHECKPOINT_INTERVAL_MILLIS = Long.getLong("tributary.checkpoint.interval.ms", 60_000);
+    /** How long a shutdown waits for its checkpoint before it goes without one. */
+    private static final long SHUTDOWN_CHECKPOINT_SECONDS = 60;
     /** Whether a write or a DDL statement came since the last checkpoint started. */
     private boolean changedSinceCheckpoint;
     private long lastCheckpointNanos = System.nanoTime();

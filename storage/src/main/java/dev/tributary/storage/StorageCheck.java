@@ -83,8 +83,40 @@ public final class StorageCheck {
             }
             from = versions.get(versions.size() - 1).seqNo() + 1;
         }
+        // the latest checkpoint: its manifest, and every part it names decodes as a batch (a
+        // checkpoint only saves work at a restart, but a damaged one would restore wrong state)
+        try {
+            var latest = new Checkpoints(blob, consensus, m -> {}).latest();
+            if (latest.isPresent()) {
+                for (var o : latest.get().objects().values()) {
+                    for (var worker : o.workers()) {
+                        for (var trace : worker) {
+                            for (String key : trace.getPartsList()) {
+                                if (!referenced.add(key)) continue;
+                                parts++;
+                                String where = "checkpoint at " + latest.get().at() + ", object " + o.id() + ", trace '" + trace.getName() + "': part '" + key + "'";
+                                byte[] data = blob.get(key).orElse(null);
+                                if (data == null) {
+                                    problems.add(where + " is missing from blob storage");
+                                    continue;
+                                }
+                                bytes += data.length;
+                                try {
+                                    dev.tributary.arrangements.BatchCodec.decode(data);
+                                } catch (IllegalArgumentException e) {
+                                    problems.add(where + " does not decode: " + e.getMessage());
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        } catch (CorruptDataException e) {
+            problems.add(e.getMessage());
+        }
         List<String> unreferenced = new ArrayList<>();
         for (String key : blob.list("shards/")) if (!referenced.contains(key)) unreferenced.add(key);
+        for (String key : blob.list(Checkpoints.PREFIX)) if (!referenced.contains(key)) unreferenced.add(key);
         return new Report(problems, shards, parts, bytes, unreferenced);
     }
 

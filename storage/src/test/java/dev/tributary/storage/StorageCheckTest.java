@@ -66,4 +66,28 @@ class StorageCheckTest {
             assertThat(damaged.problems()).singleElement().satisfies(p -> assertThat(p).contains("the tables' log").contains(part));
         }
     }
+
+    @Test
+    void theLatestCheckpointsPartsAreCheckedAndOldOnesReportedAsStray() throws Exception {
+        try (DataDirectory d = DataDirectory.open(dir)) {
+            dev.tributary.arrangements.Batcher batcher = new dev.tributary.arrangements.Batcher(new dev.tributary.arrangements.BytesColumn(),
+                    new dev.tributary.arrangements.UnitColumn(), 1);
+            batcher.push(ShardTest.rows(3, "x", 1));
+            dev.tributary.arrangements.Batch batch = batcher.seal(Antichain.of(6));
+            Checkpoints checkpoints = new Checkpoints(d.blob(), d.consensus(), m -> {});
+            checkpoints.write(5, 1, java.util.List.of(new Checkpoints.Captured(7, java.util.List.of(),
+                    java.util.List.of(java.util.List.of(new dev.tributary.arrangements.Seed.TraceSeed("bySelf", java.util.List.of(batch)))))));
+            StorageCheck.Report r = StorageCheck.check(d);
+            assertThat(r.whole()).as(r.problems().toString()).isTrue();
+            assertThat(r.parts()).isEqualTo(1);
+            assertThat(r.unreferenced()).isEmpty();
+            String part = d.blob().list(Checkpoints.PREFIX).get(0);
+            d.blob().put(Checkpoints.PREFIX + "1-left-by-a-crash", new byte[] {1});
+            byte[] bytes = d.blob().get(part).orElseThrow();
+            d.blob().put(part, java.util.Arrays.copyOf(bytes, bytes.length - 3));
+            StorageCheck.Report damaged = StorageCheck.check(d);
+            assertThat(damaged.problems()).singleElement().satisfies(p -> assertThat(p).contains("checkpoint at 5").contains(part).contains("does not decode"));
+            assertThat(damaged.unreferenced()).containsExactly(Checkpoints.PREFIX + "1-left-by-a-crash");
+        }
+    }
 }
