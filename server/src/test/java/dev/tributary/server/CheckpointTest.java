@@ -145,20 +145,22 @@ class CheckpointTest {
     }
 
     @Test
-    void objectsMadeAfterTheCheckpointAreBuiltAndTheRestRestored(@TempDir Path dir) {
+    void objectsMadeAfterTheCheckpointAreBuiltAndTheRestRestored() {
+        MemoryBlob blob = new MemoryBlob();
+        MemoryConsensus consensus = new MemoryConsensus();
         TreeMap<String, List<String>> before;
-        try (Tributary db = Tributary.open(dir, Clock.manual(1_000), 2)) {
-            populate(db);
-            db.execute("CREATE MATERIALIZED VIEW gone AS SELECT DISTINCT region FROM customers");
-            db.execute("CHECKPOINT");
-            churn(db, new Random(11), 100);
-            db.execute("CREATE MATERIALIZED VIEW later AS SELECT customer, count(*) AS n FROM orders GROUP BY customer");
-            db.execute("DROP MATERIALIZED VIEW gone");
-            churn(db, new Random(12), 100);
-            before = answers(db);
-            before.put("later", rows(db, "SELECT * FROM later ORDER BY customer"));
-        }
-        try (Tributary db = Tributary.open(dir, Clock.manual(0), 2)) {
+        // never closed: a crash, so no shutdown checkpoint
+        Tributary crashed = Tributary.open(stores(blob, consensus), Clock.manual(1_000), 2);
+        populate(crashed);
+        crashed.execute("CREATE MATERIALIZED VIEW gone AS SELECT DISTINCT region FROM customers");
+        crashed.execute("CHECKPOINT");
+        churn(crashed, new Random(11), 100);
+        crashed.execute("CREATE MATERIALIZED VIEW later AS SELECT customer, count(*) AS n FROM orders GROUP BY customer");
+        crashed.execute("DROP MATERIALIZED VIEW gone");
+        churn(crashed, new Random(12), 100);
+        before = answers(crashed);
+        before.put("later", rows(crashed, "SELECT * FROM later ORDER BY customer"));
+        try (Tributary db = Tributary.open(stores(blob, consensus), Clock.manual(0), 2)) {
             assertThat(db.restoredFromCheckpoint()).contains("orders", "per_customer", "kinds").doesNotContain("later", "gone");
             TreeMap<String, List<String>> after = answers(db);
             after.put("later", rows(db, "SELECT * FROM later ORDER BY customer"));
@@ -166,6 +168,26 @@ class CheckpointTest {
             churn(db, new Random(13), 100);
             consistent(db);
             assertThat(rows(db, "SELECT * FROM later ORDER BY customer")).isEqualTo(rows(db, "SELECT customer, count(*) AS n FROM orders GROUP BY customer ORDER BY customer"));
+        }
+        crashed.close();
+    }
+
+    @Test
+    void aCleanShutdownCheckpointsSoTheNextStartRestoresEverything(@TempDir Path dir) {
+        TreeMap<String, List<String>> before;
+        try (Tributary db = Tributary.open(dir, Clock.manual(1_000), 2)) {
+            populate(db);
+            churn(db, new Random(21), 100);
+            db.execute("CREATE MATERIALIZED VIEW later AS SELECT customer, count(*) AS n FROM orders GROUP BY customer");
+            before = answers(db);
+        }
+        try (Tributary db = Tributary.open(dir, Clock.manual(0), 2)) {
+            List<String> all = new java.util.ArrayList<>(MAINTAINED);
+            all.add("later");
+            assertThat(db.restoredFromCheckpoint()).containsExactlyInAnyOrderElementsOf(all);
+            assertThat(answers(db)).isEqualTo(before);
+            churn(db, new Random(22), 50);
+            consistent(db);
         }
     }
 }
