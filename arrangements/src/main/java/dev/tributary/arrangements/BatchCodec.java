@@ -169,6 +169,14 @@ public final class BatchCodec {
      *     count (every key has a value and every value an update), or a zero diff
      */
     public static Batch decode(byte[] bytes) {
+        return decode(ByteBuffer.wrap(Objects.requireNonNull(bytes, "bytes")));
+    }
+
+    /**
+     * {@link #decode(byte[])} of the bytes from {@code bytes}' position to its limit (a mapped
+     * file's, say, read without a copy on the heap first); the buffer itself is not moved.
+     */
+    public static Batch decode(ByteBuffer bytes) {
         Reader r = new Reader(bytes);
         r.need(FIXED_HEADER, "the header");
         for (byte m : MAGIC) {
@@ -243,11 +251,9 @@ public final class BatchCodec {
     /** Reads the encoding, checking each length against what remains before reading or allocating for it. */
     private static final class Reader {
         final ByteBuffer b;
-        final byte[] bytes;
 
-        Reader(byte[] bytes) {
-            this.bytes = Objects.requireNonNull(bytes, "bytes");
-            this.b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        Reader(ByteBuffer bytes) {
+            this.b = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
         }
 
         void need(long n, String what) {
@@ -288,26 +294,22 @@ public final class BatchCodec {
                 return c;
             }
             if (kind == KIND_LONGS) return new LongColumn(longs(n, what + "s"), n);
-            int[] ends = ints(n, what + " end offsets");
-            int previous = 0;
-            for (int i = 0; i < n; i++) {
-                if (ends[i] < previous) {
-                    throw new IllegalArgumentException(what + " end offsets not monotone: " + what + " " + i + " ends at " + ends[i] + ", before " + previous);
+            // the end offsets read as the column's offsets (after a leading 0), the slab in one
+            // piece: the column adopts both, with no copy per value
+            need(4L * n, what + " end offsets");
+            int[] offsets = new int[n + 1];
+            b.asIntBuffer().get(offsets, 1, n);
+            b.position(b.position() + 4 * n);
+            for (int i = 1; i <= n; i++) {
+                if (offsets[i] < offsets[i - 1]) {
+                    throw new IllegalArgumentException(what + " end offsets not monotone: " + what + " " + (i - 1) + " ends at " + offsets[i] + ", before " + offsets[i - 1]);
                 }
-                previous = ends[i];
             }
-            int slab = previous;
+            int slab = offsets[n];
             need(slab, "the " + slab + " bytes of the " + what + "s");
-            int base = b.position();
-            BytesColumn c = new BytesColumn(n, slab);
-            int start = 0;
-            // the values straight from the input: no intermediate slab
-            for (int i = 0; i < n; i++) {
-                c.add(bytes, base + start, ends[i] - start);
-                start = ends[i];
-            }
-            b.position(base + slab);
-            return c;
+            byte[] bytes = new byte[slab];
+            b.get(bytes);
+            return new BytesColumn(bytes, offsets, n);
         }
 
         int[] ints(int n, String what) {

@@ -21,6 +21,14 @@ public final class BytesColumn extends Column {
         offsets = new int[Math.max(2, capacity + 1)];
     }
 
+    /** A column of {@code size} values adopting {@code slab} and {@code offsets} (value {@code i} is {@code slab[offsets[i] .. offsets[i + 1])}, {@code offsets[0] == 0}): no copy, for a decoder. */
+    BytesColumn(byte[] slab, int[] offsets, int size) {
+        this.slab = slab;
+        this.offsets = offsets;
+        this.size = size;
+        this.used = offsets[size];
+    }
+
     public void add(byte[] value) {
         add(value, 0, value.length);
     }

@@ -20,6 +20,15 @@ public interface Blob extends AutoCloseable {
     /** The object under {@code key}, or empty when there is none. */
     Optional<byte[]> get(String key);
 
+    /**
+     * {@link #get} as a read-only buffer, verified the same way, for a reader that decodes it
+     * once and keeps nothing of it: a store that can serve the object without a copy on the heap
+     * (a file, mapped) does.
+     */
+    default Optional<java.nio.ByteBuffer> getBuffer(String key) {
+        return get(key).map(java.nio.ByteBuffer::wrap);
+    }
+
     /** Stores {@code value} under {@code key}, durably, before returning. */
     void put(String key, byte[] value);
 

@@ -40,6 +40,22 @@ final class BlobTrailer {
         return java.util.Arrays.copyOf(stored, stored.length - BYTES);
     }
 
+    /** {@link #open(byte[], String)} of a stored object in a buffer (position 0 to its limit): the value as a slice, not copied. */
+    static ByteBuffer open(ByteBuffer stored, String what) {
+        int n = stored.limit();
+        if (n < BYTES) throw corrupt(what, "it has " + n + " bytes, less than its " + BYTES + "-byte trailer");
+        long length = stored.getLong(n - BYTES);
+        int crc = stored.getInt(n - BYTES + 8);
+        int magic = stored.getInt(n - BYTES + 12);
+        if (magic != MAGIC) throw corrupt(what, "its trailer is not a Tributary blob trailer");
+        if (length != n - BYTES) throw corrupt(what, "its trailer says " + length + " bytes and it has " + (n - BYTES));
+        ByteBuffer value = stored.slice(0, n - BYTES);
+        CRC32C c = new CRC32C();
+        c.update(value.duplicate());
+        if ((int) c.getValue() != crc) throw corrupt(what, String.format("its checksum is %08x, written as %08x", (int) c.getValue(), crc));
+        return value.asReadOnlyBuffer();
+    }
+
     static int crc(byte[] bytes, int length) {
         CRC32C c = new CRC32C();
         c.update(bytes, 0, length);

@@ -99,7 +99,7 @@ public final class Checkpoints {
     }
 
     private Batch read(String key) {
-        byte[] bytes = blob.get(key).orElseThrow(() -> new CorruptDataException("checkpoint part " + key + " is missing"));
+        java.nio.ByteBuffer bytes = blob.getBuffer(key).orElseThrow(() -> new CorruptDataException("checkpoint part " + key + " is missing"));
         try {
             return BatchCodec.decode(bytes);
         } catch (IllegalArgumentException e) {

@@ -65,6 +65,22 @@ public final class FileBlob implements Blob {
         return Optional.of(BlobTrailer.open(bytes, "blob '" + key + "' (" + file + ")"));
     }
 
+    /** The file mapped, not read onto the heap: a checkpoint's parts are decoded straight from the page cache. */
+    @Override
+    public Optional<ByteBuffer> getBuffer(String key) {
+        checkOpen();
+        Path file = file(key);
+        ByteBuffer mapped;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new StorageException("cannot read blob '" + key + "' (" + file + "): " + e.getMessage(), e);
+        }
+        return Optional.of(BlobTrailer.open(mapped, "blob '" + key + "' (" + file + ")"));
+    }
+
     @Override
     public void put(String key, byte[] value) {
         checkOpen();

@@ -41,6 +41,14 @@ abstract class BlobContract {
         assertThat(blob.get("empty")).hasValueSatisfying(v -> assertThat(v).isEmpty());
         assertThat(blob.get("one")).hasValueSatisfying(v -> assertThat(v).containsExactly(42));
         assertThat(blob.get("missing")).isEmpty();
+        // the same bytes as a buffer (a file store maps the file)
+        for (String k : List.of("shard/s1/part-0", "empty", "one")) {
+            java.nio.ByteBuffer b = blob.getBuffer(k).orElseThrow();
+            byte[] copy = new byte[b.remaining()];
+            b.duplicate().get(copy);
+            assertThat(copy).as(k).isEqualTo(blob.get(k).orElseThrow());
+        }
+        assertThat(blob.getBuffer("missing")).isEmpty();
     }
 
     @Test

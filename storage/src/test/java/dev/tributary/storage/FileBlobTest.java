@@ -37,6 +37,10 @@ class FileBlobTest extends BlobContract {
                 .isInstanceOf(CorruptDataException.class)
                 .hasMessageContaining("blob 's1/part-7'")
                 .hasMessageContaining("checksum");
+        assertThatThrownBy(() -> blob.getBuffer("s1/part-7"))
+                .isInstanceOf(CorruptDataException.class)
+                .hasMessageContaining("blob 's1/part-7'")
+                .hasMessageContaining("checksum");
     }
 
     @Test
@@ -45,8 +49,10 @@ class FileBlobTest extends BlobContract {
         Path file = dir.resolve("blob/p");
         Files.write(file, java.util.Arrays.copyOf(Files.readAllBytes(file), 60));
         assertThatThrownBy(() -> blob.get("p")).isInstanceOf(CorruptDataException.class).hasMessageContaining("blob 'p'");
+        assertThatThrownBy(() -> blob.getBuffer("p")).isInstanceOf(CorruptDataException.class).hasMessageContaining("blob 'p'");
         Files.write(file, new byte[3]);
         assertThatThrownBy(() -> blob.get("p")).isInstanceOf(CorruptDataException.class).hasMessageContaining("3 bytes");
+        assertThatThrownBy(() -> blob.getBuffer("p")).isInstanceOf(CorruptDataException.class).hasMessageContaining("3 bytes");
     }
 
     @Test
