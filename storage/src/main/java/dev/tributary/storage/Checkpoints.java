@@ -10,7 +10,6 @@ import dev.tributary.storage.proto.ProtoCheckpointTrace;
 import dev.tributary.storage.proto.ProtoCheckpointWorker;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,8 +39,12 @@ public final class Checkpoints {
     private final Blob blob;
     private final Consensus consensus;
     private final Consumer<String> log;
-    /** The parts the latest manifest names, by the batch they hold: written once, named again while the batch lives. */
-    private IdentityHashMap<Batch, String> written = new IdentityHashMap<>();
+    /**
+     * The parts the latest manifest names, by the batch they hold: written once, named again
+     * while the batch lives. Weakly: a batch its trace has merged away must not stay on the heap
+     * for this (Batch has identity equality, so this is an identity map).
+     */
+    private java.util.WeakHashMap<Batch, String> written = new java.util.WeakHashMap<>();
     private long nextPart;
 
     /** One object's dataflow as one checkpoint captured it: per worker, its traces' seeds. */
@@ -114,7 +117,7 @@ public final class Checkpoints {
      * refuses, leaving the previous checkpoint the latest.
      */
     public synchronized long write(long at, int workers, List<Captured> objects) {
-        IdentityHashMap<Batch, String> now = new IdentityHashMap<>();
+        java.util.WeakHashMap<Batch, String> now = new java.util.WeakHashMap<>();
         List<String> fresh = new ArrayList<>();
         long bytes = 0;
         ProtoCheckpoint.Builder p = ProtoCheckpoint.newBuilder().setVersion(VERSION).setAt(at).setWorkers(workers);
@@ -153,9 +156,17 @@ public final class Checkpoints {
             for (String key : fresh) deleteQuietly(key);
             throw e;
         }
+        deleteUnnamed(named(p));
         written = now;
-        deleteUnnamed(new HashSet<>(now.values()));
         return bytes;
+    }
+
+    private static Set<String> named(ProtoCheckpoint.Builder p) {
+        Set<String> named = new HashSet<>();
+        for (ProtoCheckpointObject o : p.getObjectsList()) {
+            for (ProtoCheckpointWorker w : o.getWorkersList()) for (ProtoCheckpointTrace t : w.getTracesList()) named.addAll(t.getPartsList());
+        }
+        return named;
     }
 
     /** Deletes parts under {@code checkpoints/} the latest manifest does not name (left by a crash mid-checkpoint). */
