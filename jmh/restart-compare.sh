@@ -79,7 +79,10 @@ load() { # load NAME PSQL_ARGS...: the tables, their rows and the five objects (
 start_tributary "-Xmx8g"
 t=(-h 127.0.0.1 -p "$tributary_port" -U tributary -d tributary)
 load tributary "${t[@]}"
+start=$(now)
 before="$(answers "${t[@]}")"
+trib_warm=$(secs "$start" "$(now)")
+echo "$me: tributary: the five answers take $trib_warm s on the running server (before the kill)" >&2
 bytes=$(du -sb "$work/tributary-data" | cut -f1)
 kill -9 "$tributary_pid"; wait "$tributary_pid" 2>/dev/null || true
 start=$(now)
@@ -99,7 +102,9 @@ tributary_pid=""
 start_postgres ""
 p=(-h 127.0.0.1 -p "$pg_port" -U postgres -d postgres)
 load postgres "${p[@]}"
+start=$(now)
 before_pg="$(answers "${p[@]}")"
+pg_warm=$(secs "$start" "$(now)")
 [ "$before_pg" = "$before" ] || { echo "$me: PostgreSQL and Tributary answer differently:"; diff <(echo "$before") <(echo "$before_pg"); exit 1; } >&2
 pg_bytes=$(psql "${p[@]}" -X -A -t -c "SELECT pg_database_size('postgres')")
 as_postgres "$pg_bin/pg_ctl" -D "$work/pgdata" -m immediate -w stop >/dev/null   # SIGQUIT: no checkpoint, crash recovery at start
@@ -117,4 +122,5 @@ echo "| $rows orders, 100,000 customers, 5 objects | tributary | postgres |"
 echo "|---|---:|---:|"
 echo "| accepting connections after the start, s | $trib_listen | $(secs "$start" "$listening") |"
 echo "| every object's answer right after the start, s | $trib_answer | $(secs "$start" "$answered") |"
+echo "| the five answers on the running server before the kill, s | $trib_warm | $pg_warm |"
 echo "| bytes on disk | $bytes | $pg_bytes |"

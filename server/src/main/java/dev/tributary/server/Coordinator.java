@@ -2700,9 +2700,12 @@ final class Coordinator implements AutoCloseable, Catalog {
         checkpoint();
     }
 
-    /** CHECKPOINT: waits (cancellably) for a checkpoint started now, or the one being written. */
+    /**
+     * CHECKPOINT: waits (cancellably) for a checkpoint started now, or the one being written. As in
+     * PostgreSQL it may run inside a transaction block: the block's writes are not committed, so
+     * not in it.
+     */
     private Result checkpoint(Session session) {
-        if (session.inTransaction && !session.implicit) throw new SqlException("25001", "CHECKPOINT cannot run inside a transaction block");
         java.util.concurrent.CompletableFuture<Long> done = checkpoint();
         while (true) {
             try {

@@ -190,4 +190,24 @@ class CheckpointTest {
             consistent(db);
         }
     }
+
+    @Test
+    void aCheckpointInsideATransactionBlockHoldsNoneOfTheBlocksWrites() {
+        MemoryBlob blob = new MemoryBlob();
+        MemoryConsensus consensus = new MemoryConsensus();
+        Tributary crashed = Tributary.open(stores(blob, consensus), Clock.manual(1_000), 2);
+        crashed.execute("CREATE TABLE t (id int PRIMARY KEY, v int); CREATE MATERIALIZED VIEW c AS SELECT count(*) AS n, sum(v) AS s FROM t");
+        crashed.execute("INSERT INTO t SELECT g, g FROM generate_series(1, 100) g");
+        Tributary.Connection session = crashed.session();
+        session.execute("BEGIN");
+        session.execute("INSERT INTO t VALUES (1000, 1000)");
+        session.execute("CHECKPOINT");
+        session.execute("ROLLBACK");
+        try (Tributary db = Tributary.open(stores(blob, consensus), Clock.manual(0), 2)) {
+            assertThat(db.restoredFromCheckpoint()).contains("t", "c");
+            assertThat(rows(db, "SELECT * FROM c")).containsExactly("100|5050");
+            assertThat(rows(db, "SELECT count(*) FROM t WHERE id = 1000")).containsExactly("0");
+        }
+        crashed.close();
+    }
 }
