@@ -94,7 +94,15 @@ public final class PostgresConsensus implements Consensus {
             String sql = expected == NO_VERSION
                     ? "INSERT INTO " + table + " SELECT ?, 0, ? WHERE NOT EXISTS (SELECT 1 FROM " + table + " WHERE key = ?)"
                     : "INSERT INTO " + table + " SELECT ?, ?, ? WHERE (SELECT max(seqno) FROM " + table + " WHERE key = ?) = ?";
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
+            // The check and the insert are one statement, but its snapshot may be older than the
+            // insert: a version written and then truncated in between is no longer there to collide
+            // with, and the insert would land on a stale head. The key's advisory lock, taken first,
+            // makes the statement's snapshot the latest (only writers of the key take it).
+            c.setAutoCommit(false);
+            try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))");
+                 PreparedStatement ps = c.prepareStatement(sql)) {
+                lock.setString(1, table + "/" + key);
+                lock.execute();
                 ps.setString(1, key);
                 if (expected == NO_VERSION) {
                     ps.setBytes(2, copy);
@@ -105,10 +113,15 @@ public final class PostgresConsensus implements Consensus {
                     ps.setString(4, key);
                     ps.setLong(5, expected);
                 }
-                return ps.executeUpdate() == 1;
+                boolean inserted = ps.executeUpdate() == 1;
+                c.commit();
+                return inserted;
             } catch (SQLException e) {
+                c.rollback();
                 if ("23505".equals(e.getSQLState())) return false; // another writer's version won
                 throw e;
+            } finally {
+                c.setAutoCommit(true);
             }
         }, "compare-and-set '" + key + "'");
         return won ? new CasResult.Committed(expected + 1) : new CasResult.Mismatch(head(key));
