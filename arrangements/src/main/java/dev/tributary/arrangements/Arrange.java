@@ -73,12 +73,28 @@ public final class Arrange {
             throw new IllegalArgumentException("trace '" + source.trace().name() + "' has times of arity " + source.trace().arity()
                     + " but scope '" + scope.name() + "' has arity " + scope.arity());
         }
+        Seed seed = Seed.of(scope);
+        Trace trace = source.trace();
+        Antichain existingUpper = trace.upper();
+        if (seed.seeded() && !seed.from().dominates(existingUpper)) {
+            throw new Seed.Mismatch("trace '" + trace.name() + "' is complete only up to " + existingUpper + ", before the checkpoint's " + seed.from());
+        }
+        // A seeded dataflow has decided every time before its checkpoint and decides the rest from
+        // the trace as it is from there on: its reduces read it at each time from the checkpoint's
+        // on, its joins read it through the checkpoint's boundary. So its import's handle (which
+        // every reader's share copies) reads from the checkpoint, logically and physically, not
+        // from where the source's handle got to: that may be past it (a restored table takes the
+        // log after the checkpoint before the views over it are restored), and then, once nothing
+        // else held the trace there, its updates after the checkpoint were advanced past the times
+        // the seeded operators decide, and a seeded reduce's output went wrong.
+        if (seed.seeded() && !trace.since().dominates(seed.from())) {
+            throw new Seed.Mismatch("trace '" + trace.name() + "' was compacted to " + trace.since() + ", past the checkpoint's " + seed.from());
+        }
         // The replayed batches end at the trace's upper, and a join downstream reads the other
         // side through the boundaries it has received: the import's handle (and every share a
         // reader takes of it) keeps that boundary, though the source may need none (a server's
         // read handle), or merges would erase it while the join catches up.
-        TraceHandle handle = source.shareHoldingUpper();
-        Trace trace = handle.trace();
+        TraceHandle handle = seed.seeded() ? source.shareFrom(seed.from()) : source.shareHoldingUpper();
         OperatorBuilder b = scope.operator("import:" + name);
         OutputPort<ListContainer<Batch>> out = b.output(ListContainer.type());
         Runnable activate = b.activator();
@@ -96,11 +112,6 @@ public final class Arrange {
         });
         // replayed downstream, where readers may keep them: never to be recycled by the trace
         // emptied once sent (see toReplay below): what the logic captures must not pin them
-        Antichain existingUpper = trace.upper();
-        Seed seed = Seed.of(scope);
-        if (seed.seeded() && !seed.from().dominates(existingUpper)) {
-            throw new Seed.Mismatch("trace '" + trace.name() + "' is complete only up to " + existingUpper + ", before the checkpoint's " + seed.from());
-        }
         List<Batch> all = new ArrayList<>(Batch.share(trace.batches()));
         List<Batch> existing = seed.seeded() ? after(all, seed.from(), trace.name()) : all;
         long existingUpdates = 0;
@@ -115,6 +126,12 @@ public final class Arrange {
                 if (cap == null) return;
                 if (!started) {
                     started = true;
+                    // In a seeded dataflow everything sent lies at or after the checkpoint: sent
+                    // under the least time, it kept an arrange downstream (its writer resumed at
+                    // the checkpoint, which seals and lets its capabilities go only once its input
+                    // frontier passes there) holding a capability before the checkpoint, and the
+                    // dataflow's frontier there, until the inputs moved past the checkpoint.
+                    if (seed.seeded()) downgradeTo(seed.from());
                     // Empty ones too: a reader that acknowledges what it received (a join) must
                     // reach existingUpper, which the handle holds, not an earlier boundary the
                     // trace may merge away.

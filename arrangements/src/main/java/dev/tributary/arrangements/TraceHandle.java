@@ -45,6 +45,22 @@ public final class TraceHandle {
     }
 
     /**
+     * Another handle whose logical and physical compaction are {@code frontier}, which may be
+     * before this one's: for an import into a dataflow seeded up to {@code frontier} (see
+     * {@link Seed}), which reads the trace exactly, boundary included, from there on. The trace
+     * must not be compacted past it (its since at or before {@code frontier}).
+     */
+    TraceHandle shareFrom(Antichain frontier) {
+        check();
+        if (!trace.since().dominates(frontier)) {
+            throw new IllegalArgumentException("trace '" + trace.name() + "' is compacted to " + trace.since() + ", past " + frontier);
+        }
+        TraceHandle h = trace.newHandle(frontier);
+        trace.handleChanged();
+        return h;
+    }
+
+    /**
      * Another handle at this one's logical compaction whose physical compaction is the trace's
      * upper: a boundary the trace has now whatever its readers allowed, kept from now on until
      * the new handle moves past it. For an import, which replays the batches up to that upper to

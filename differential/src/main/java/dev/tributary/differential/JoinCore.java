@@ -93,6 +93,11 @@ final class JoinCore {
         OutputPort<Updates> out = b.output(Collection.containerType(outType, scope.arity()));
         TraceHandle trace1 = left.trace().share();
         TraceHandle trace2 = right.trace().share();
+        // Either side may be another dataflow's trace (an import): if this dataflow is dropped, or
+        // its build throws (a seed that does not fit), the shares must go with it, or they pin that
+        // trace's compaction and a batch boundary for good (see Scope#onDrop).
+        scope.onDrop(trace1::drop);
+        scope.onDrop(trace2::drop);
         Logic<K, V1, V2, R> logic = new Logic<>(in1, in2, out, trace1, trace2, left.keyType(), left.valType(), right.valType(), f, longs, outType, scope.arity(),
                 b.activator());
         dev.tributary.arrangements.Seed seed = dev.tributary.arrangements.Seed.of(scope);

@@ -60,6 +60,10 @@ final class TopK {
         InputPort<ListContainer<Batch>> in = b.input(source.batches(), Pact.pipeline());
         OutputPort<ListContainer<Batch>> out = b.output(ListContainer.type());
         TraceHandle input = source.trace().share();
+        // the source may be another dataflow's trace (an import): the share goes if this dataflow
+        // is dropped or its build throws (a seed that does not fit), or it pins that trace's
+        // compaction for good (see Scope#onDrop)
+        scope.onDrop(input::drop);
         input.setPhysicalCompaction(Antichain.empty(1));
         Column keyProto = source.keyType().newColumn(1);
         Column valProto = source.valType().newColumn(1);
