@@ -158,9 +158,20 @@ public final class TxnLog implements AutoCloseable {
             }
             case CasResult.Mismatch m -> throw new DurableCatalog.FencedException("the tables' log changed while it was being recovered: another server is writing it");
         }
-        flush();
+        // nothing held is known yet (the holds come back as the catalog is replayed, after
+        // this): the recovery's flush lets no history go, or a crash would take a table's
+        // retained history with it
+        recovering = true;
+        try {
+            flush();
+        } finally {
+            recovering = false;
+        }
         for (long id : new ArrayList<>(shards.keySet())) shards.get(id).collectGarbage();
     }
+
+    /** The flush running is the recovery's: no table's since moves (see {@link #recover}). */
+    private boolean recovering;
 
     private static long tableOf(String shardId) {
         try {
@@ -533,7 +544,7 @@ public final class TxnLog implements AutoCloseable {
             if (!(r instanceof Shard.AppendResult.Appended)) {
                 throw new DurableCatalog.FencedException("table " + id + "'s shard was written by another server (" + r + "): stop this one");
             }
-            long hold = Math.min(holds.getOrDefault(id, Long.MAX_VALUE), holdAll);
+            long hold = recovering ? Long.MIN_VALUE : Math.min(holds.getOrDefault(id, Long.MAX_VALUE), holdAll);
             long since = Math.min(hold, newUpper - 1);
             if (since > s.state().since().get(0)[0]) s.advanceSince(Antichain.of(since));
             s.compact();

@@ -243,6 +243,22 @@ class TxnLogTest {
         assertEquals(Map.of("b", 1L), contents(t2));
     }
 
+    /** Regression (crash harness, session 28): the recovery's flush folded a held table's history, as the holds were not set again yet. */
+    @Test
+    void aHeldTableKeepsItsHistoryAcrossACrash() throws Exception {
+        MemoryBlob blob = new MemoryBlob();
+        MemoryConsensus consensus = new MemoryConsensus();
+        TxnLog log = open(blob, consensus);
+        log.holdSince(1, 0);
+        log.append(10, Map.of(1L, rows(10, "a", 1L))).join();
+        log.append(20, Map.of(1L, rows(20, "a", -1L, "b", 1L))).join();
+        // no close: a crash, with both writes still in the log only
+        TxnLog again = open(blob, consensus);
+        assertEquals(Map.of("a", 1L), contents(again.table(1, 15)), "table 1 as of 15, after the recovery's flush");
+        assertEquals(Map.of("b", 1L), contents(again.table(1, 20)));
+        assertEquals(true, again.keepsHistory(1));
+    }
+
     @Test
     void aStoreThatIsDownDelaysCommitsWithoutLosingThem() throws Exception {
         MemoryBlob blob = new MemoryBlob();
