@@ -118,6 +118,14 @@ final class ComputeController implements AutoCloseable {
         });
     }
 
+    /** Recovered table {@code id} is exact only from {@code since} on (its stored history starts there): reads before it are refused. */
+    void historyFrom(long id, long since) {
+        engine.callAll(w -> {
+            dataflows[w.index()].historyFrom(id, Antichain.of(new long[] {since}));
+            return null;
+        });
+    }
+
     /** The recovery is over: unused seeds and the restored traces' boundaries go. */
     void endRecovery() {
         engine.callAll(w -> {

@@ -2977,6 +2977,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                                 loadTable(t, part);
                             });
                         }
+                        if (!restoredFromCheckpoint.contains(t.name())) compute.historyFrom(t.id(), Math.max(0, storage.tableSince(t.id())));
                         tables.add(t.id());
                         ServerLog.log("recovery: table " + t.name() + ": " + updates[0] + " updates read in " + (System.nanoTime() - started) / 1_000_000 + " ms");
                     }

@@ -232,7 +232,28 @@ final class Dataflows {
             return new Stored(id, "materialized view \"" + name + "\"", Plans.reads(plan), scope, oks, false, errs, probe, null);
         });
         renderer[0].sealConstants();
+        if (!restored.contains(id)) {
+            Antichain exact = exactFrom(s.reads);
+            compact(s.okRead, exact);
+            if (s.errRead != null) compact(s.errRead, exact);
+        }
         stored.put(id, s);
+    }
+
+    /**
+     * The earliest time a dataflow built now over {@code reads} is exact at: its inputs' latest
+     * since. Before it an input no longer tells times apart, so what the dataflow computes there is
+     * not the view's history (a view with RETAIN HISTORY built again at a restart over tables that
+     * keep none would answer AS OF an earlier time with nothing); its reads start there. A dataflow
+     * restored from a checkpoint keeps the history it had.
+     */
+    private Antichain exactFrom(Set<Long> reads) {
+        long t = 0;
+        for (long r : reads) {
+            long since = stored.containsKey(r) || indexes.containsKey(r) ? since(r) : 0;
+            if (since != Long.MAX_VALUE) t = Math.max(t, since);
+        }
+        return Antichain.of(new long[] {t});
     }
 
     /** Creates an index: the rows of {@code on} arranged by the values of {@code keys}. */
@@ -323,6 +344,13 @@ final class Dataflows {
             if (h.physicalCompaction().dominates(from)) h.setPhysicalCompaction(from);
             recoveryHolds.add(h);
         }
+    }
+
+    /** Stored collection {@code id}'s reads start at {@code since} (a recovered table's history starts there). */
+    void historyFrom(long id, Antichain since) {
+        Stored s = stored.get(id);
+        compact(s.okRead, since);
+        if (s.errRead != null) compact(s.errRead, since);
     }
 
     /** The recovery is over: unused seeds and the boundaries' holds go. */

@@ -2,8 +2,10 @@ package dev.tributary.server;
 
 import static dev.tributary.server.SqlRows.rows;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.server.storage.StorageController;
+import dev.tributary.sql.SqlException;
 import dev.tributary.storage.MemoryBlob;
 import dev.tributary.storage.MemoryConsensus;
 import java.nio.file.Path;
@@ -207,6 +209,48 @@ class CheckpointTest {
             assertThat(db.restoredFromCheckpoint()).contains("t", "c");
             assertThat(rows(db, "SELECT * FROM c")).containsExactly("100|5050");
             assertThat(rows(db, "SELECT count(*) FROM t WHERE id = 1000")).containsExactly("0");
+        }
+        crashed.close();
+    }
+
+    /**
+     * A materialized view's retained history across a crash: restored from a checkpoint it keeps
+     * the history it had; built again over a table that keeps none, it cannot know its past and
+     * refuses AS OF before its table's stored history (it answered with nothing, a wrong answer).
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+    void aViewsHistoryIsRestoredWithItOrRefusedWhenItIsBuiltAgain(boolean checkpoint) {
+        MemoryBlob blob = new MemoryBlob();
+        MemoryConsensus consensus = new MemoryConsensus();
+        Tributary crashed = Tributary.open(stores(blob, consensus), Clock.manual(1_000), 2);
+        crashed.execute("CREATE TABLE t (k int, v int)");
+        crashed.execute("CREATE MATERIALIZED VIEW s WITH (RETAIN HISTORY FOR '1 hour') AS SELECT k, sum(v) AS total FROM t GROUP BY k");
+        crashed.execute("INSERT INTO t VALUES (1, 10)");
+        crashed.execute("ADVANCE CLOCK TO 2000");
+        crashed.execute("INSERT INTO t VALUES (1, 5)");
+        crashed.execute("ADVANCE CLOCK TO 3000");
+        if (checkpoint) crashed.execute("CHECKPOINT");
+        crashed.execute("INSERT INTO t VALUES (1, 1)");
+        crashed.execute("ADVANCE CLOCK TO 4000");
+        assertThat(rows(crashed, "SELECT * FROM s AS OF 1500")).containsExactly("1|10");
+        // never closed: a crash
+        try (Tributary db = Tributary.open(stores(blob, consensus), Clock.manual(0), 2)) {
+            assertThat(rows(db, "SELECT * FROM s")).containsExactly("1|16");
+            assertThat(rows(db, "SELECT * FROM s AS OF 3500")).containsExactly("1|16");
+            if (checkpoint) {
+                assertThat(db.restoredFromCheckpoint()).containsExactlyInAnyOrder("t", "s");
+                assertThat(rows(db, "SELECT * FROM s AS OF 1500")).containsExactly("1|10");
+                assertThat(rows(db, "SELECT * FROM s AS OF 2500")).containsExactly("1|15");
+            } else {
+                assertThat(db.restoredFromCheckpoint()).isEmpty();
+                assertThatThrownBy(() -> rows(db, "SELECT * FROM s AS OF 1500")).isInstanceOfSatisfying(SqlException.class, e -> {
+                    assertThat(e.sqlState()).isEqualTo("72000");
+                    assertThat(e.getMessage()).contains("materialized view \"s\"");
+                });
+                assertThatThrownBy(() -> rows(db, "SELECT * FROM t AS OF 1500")).isInstanceOfSatisfying(SqlException.class,
+                        e -> assertThat(e.sqlState()).isEqualTo("72000"));
+            }
         }
         crashed.close();
     }
