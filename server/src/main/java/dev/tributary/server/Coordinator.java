@@ -1029,15 +1029,31 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
         }
         Result r = pointRead(session, p, values);
-        if (r == null) r = executeLocked(session, p, values);
-        else noteDurable(session); // what the published index showed was appended by now
+        if (r == null) {
+            boolean[] readNothing = {false};
+            try {
+                r = executeLocked(session, p, values, readNothing);
+            } catch (RuntimeException e) {
+                awaitDurable(session); // an error may tell of others' writes (a duplicate key)
+                throw e;
+            }
+            // an INSERT of given values in a block (an implicit one too) shows nothing of the
+            // database: its answer waits with its commit (COMMIT, or Sync in endImplicit), one
+            // durable write instead of two (the writes in flight, and then its own)
+            if (readNothing[0] && !r.hasRows()) return r;
+        } else {
+            noteDurable(session); // what the published index showed was appended by now
+        }
         awaitDurable(session);
         return r;
     }
 
-    private synchronized Result executeLocked(Session session, Prepared p, Object[] values) {
+    private synchronized Result executeLocked(Session session, Prepared p, Object[] values, boolean[] readNothing) {
         try {
-            return runPrepared(session, p, values);
+            Result r = runPrepared(session, p, values);
+            readNothing[0] = session.inTransaction && p.kind == Prepared.Kind.INSERT && p.query != null && !p.readsSystemCatalog
+                    && Plans.reads(p.query.plan()).isEmpty();
+            return r;
         } finally {
             noteDurable(session);
         }
@@ -1092,6 +1108,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (!session.implicit) return;
         if (session.pending.isEmpty() && session.cursors.isEmpty()) {
             session.reset(); // nothing to commit or close: no need to wait for the coordinator
+            awaitDurable(session); // what a statement of the block answered without waiting for
             return;
         }
         endImplicitLocked(session);

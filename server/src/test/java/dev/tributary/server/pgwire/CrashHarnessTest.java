@@ -129,55 +129,59 @@ class CrashHarnessTest {
             st.execute("CREATE MATERIALIZED VIEW totals AS SELECT client, count(*) AS n, sum(v) AS s FROM acct GROUP BY client");
             follower.start(Follower.millis(rows(st, "SELECT now()").get(0)));
         }
-        for (int run = 0; run < RUNS; run++) {
-            // clients write until the server dies under them
-            AtomicInteger failures = new AtomicInteger();
-            // the kill comes after a random number of acknowledged commits, with the others in flight
-            CountDownLatch killAt = new CountDownLatch(20 + random.nextInt(300));
-            List<Thread> clients = new ArrayList<>();
-            Server current = server;
-            for (int c = 0; c < CLIENTS; c++) {
-                int client = c;
-                clients.add(Thread.ofPlatform().start(() -> {
-                    try (Connection conn = connect(current); Statement st = conn.createStatement()) {
-                        for (int k = acked.get(client); ; k++) {
-                            transaction(st, client, k);
-                            acked.set(client, k + 1); // acknowledged
-                            killAt.countDown();
+        try {
+            for (int run = 0; run < RUNS; run++) {
+                // clients write until the server dies under them
+                AtomicInteger failures = new AtomicInteger();
+                // the kill comes after a random number of acknowledged commits, with the others in flight
+                CountDownLatch killAt = new CountDownLatch(20 + random.nextInt(300));
+                List<Thread> clients = new ArrayList<>();
+                Server current = server;
+                for (int c = 0; c < CLIENTS; c++) {
+                    int client = c;
+                    clients.add(Thread.ofPlatform().start(() -> {
+                        try (Connection conn = connect(current); Statement st = conn.createStatement()) {
+                            for (int k = acked.get(client); ; k++) {
+                                transaction(st, client, k);
+                                acked.set(client, k + 1); // acknowledged
+                                killAt.countDown();
+                            }
+                        } catch (SQLException e) {
+                            failures.incrementAndGet(); // the kill, seen by the client
                         }
-                    } catch (SQLException e) {
-                        failures.incrementAndGet(); // the kill, seen by the client
-                    }
-                }));
-            }
-            Thread following = Thread.ofPlatform().start(() -> follower.follow(current));
-            if (!killAt.await(120, TimeUnit.SECONDS)) throw new AssertionError("run " + run + ": the clients made no progress; failures " + failures + "\n" + server.log());
-            server.process().destroyForcibly(); // SIGKILL
-            server.process().waitFor(30, TimeUnit.SECONDS);
-            for (Thread t : clients) t.join(30_000);
-            following.join(30_000);
-            int[] ackedBefore = new int[CLIENTS];
-            for (int c = 0; c < CLIENTS; c++) ackedBefore[c] = acked.get(c);
+                    }));
+                }
+                Thread following = Thread.ofPlatform().start(() -> follower.follow(current));
+                if (!killAt.await(120, TimeUnit.SECONDS)) throw new AssertionError("run " + run + ": the clients made no progress; failures " + failures + "\n" + server.log());
+                server.process().destroyForcibly(); // SIGKILL
+                server.process().waitFor(30, TimeUnit.SECONDS);
+                for (Thread t : clients) t.join(30_000);
+                following.join(30_000);
+                int[] ackedBefore = new int[CLIENTS];
+                for (int c = 0; c < CLIENTS; c++) ackedBefore[c] = acked.get(c);
 
-            server = start(data);
-            if (server.log().toString().contains("restored from the checkpoint")) restored++;
-            try (Connection conn = connect(server); Statement st = conn.createStatement()) {
-                check(st, run, ackedBefore, acked);
-                follower.resume(conn, st, run);
-            } catch (AssertionError | SQLException e) {
-                throw new AssertionError("run " + run + " after the restart: " + e.getMessage() + "\nserver log:\n" + server.log(), e);
+                server = start(data);
+                if (server.log().toString().contains("restored from the checkpoint")) restored++;
+                try (Connection conn = connect(server); Statement st = conn.createStatement()) {
+                    check(st, run, ackedBefore, acked);
+                    follower.resume(conn, st, run);
+                } catch (AssertionError | SQLException e) {
+                    throw new AssertionError("run " + run + " after the restart: " + e.getMessage() + "\nserver log:\n" + server.log(), e);
+                }
             }
+            int total = 0;
+            for (int c = 0; c < CLIENTS; c++) total += acked.get(c);
+            System.out.println("crash harness: " + RUNS + " kills, " + total + " commits recovered, " + restored + " restarts from a checkpoint, "
+                    + follower.changes + " changes followed, " + follower.resumedChanges + " after resuming");
+            assertThat(follower.changes).as("changes the subscriber saw while the clients wrote").isGreaterThan(RUNS);
+            // (a subscriber once kept the periodic checkpoints from being taken at all)
+            assertThat(restored).as("restarts that restored the view from a checkpoint (a checkpoint every second)").isGreaterThan(0);
+            assertThat(total).as("commits made over all runs").isGreaterThan(RUNS * CLIENTS);
+        } finally {
+            // also when a check failed: no server is left running
+            server.process().destroyForcibly();
+            server.process().waitFor(30, TimeUnit.SECONDS);
         }
-        int total = 0;
-        for (int c = 0; c < CLIENTS; c++) total += acked.get(c);
-        System.out.println("crash harness: " + RUNS + " kills, " + total + " commits recovered, " + restored + " restarts from a checkpoint, "
-                + follower.changes + " changes followed, " + follower.resumedChanges + " after resuming");
-        assertThat(follower.changes).as("changes the subscriber saw while the clients wrote").isGreaterThan(RUNS);
-        // (a subscriber once kept the periodic checkpoints from being taken at all)
-        assertThat(restored).as("restarts that restored the view from a checkpoint (a checkpoint every second)").isGreaterThan(0);
-        assertThat(total).as("commits made over all runs").isGreaterThan(RUNS * CLIENTS);
-        server.process().destroyForcibly();
-        server.process().waitFor(30, TimeUnit.SECONDS);
         assertThat(Files.exists(data.resolve("FORMAT"))).isTrue();
     }
 
