@@ -172,7 +172,7 @@ public final class CopyIn {
         lines[count++] = line;
         if (encoded != null) {
             try {
-                Coordinator.checkNotNull(table, values);
+                WritePath.checkNotNull(table, values);
             } catch (SqlException e) {
                 throw e.withContext(context(line, text));
             }

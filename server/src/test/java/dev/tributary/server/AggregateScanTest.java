@@ -41,9 +41,9 @@ class AggregateScanTest {
             Coordinator c = db.coordinator();
             for (int i = 0; i < QUERIES.size(); i++) {
                 String q = QUERIES.get(i);
-                long built = c.dataflowsBuilt;
+                long built = c.reads().dataflowsBuilt;
                 List<List<String>> scanned = sorted(s.execute(q).get(0).text());
-                assertThat(c.dataflowsBuilt).as("dataflows built for %s", q).isEqualTo(built);
+                assertThat(c.reads().dataflowsBuilt).as("dataflows built for %s", q).isEqualTo(built);
                 assertThat(s.execute("EXPLAIN " + q).get(0).text().stream().map(r -> r.get(0)).toList())
                         .as("EXPLAIN %s", q).anyMatch(line -> line.startsWith("Answered by scanning the arrangement of") && line.contains("aggregating on the coordinator"));
                 s.execute("CREATE MATERIALIZED VIEW check" + i + " AS " + q);
@@ -75,12 +75,12 @@ class AggregateScanTest {
         try (Tributary db = Tributary.inMemory(Clock.manual(0), 1)) {
             Tributary.Connection s = db.session();
             s.execute("CREATE TABLE big (x int)");
-            s.execute("INSERT INTO big SELECT * FROM generate_series(1, " + (Coordinator.AGGREGATE_SCAN_UPDATES + 10) + ")");
+            s.execute("INSERT INTO big SELECT * FROM generate_series(1, " + (ReadPath.AGGREGATE_SCAN_UPDATES + 10) + ")");
             Coordinator c = db.coordinator();
-            long built = c.dataflowsBuilt;
-            long n = Coordinator.AGGREGATE_SCAN_UPDATES + 10;
+            long built = c.reads().dataflowsBuilt;
+            long n = ReadPath.AGGREGATE_SCAN_UPDATES + 10;
             assertThat(s.execute("SELECT count(*), sum(x) FROM big").get(0).text()).containsExactly(List.of(String.valueOf(n), String.valueOf(n * (n + 1) / 2)));
-            assertThat(c.dataflowsBuilt).isEqualTo(built + 1);
+            assertThat(c.reads().dataflowsBuilt).isEqualTo(built + 1);
         }
     }
 
@@ -93,11 +93,11 @@ class AggregateScanTest {
             s.execute("CREATE TABLE t (k int PRIMARY KEY, g int)");
             s.execute("INSERT INTO t SELECT i, i % 3 FROM generate_series(1, " + n + ") i");
             Coordinator c = db.coordinator();
-            long built = c.dataflowsBuilt;
+            long built = c.reads().dataflowsBuilt;
             assertThat(s.execute("SELECT sum(k) FROM t").get(0).text()).containsExactly(List.of(String.valueOf((long) n * (n + 1) / 2)));
-            assertThat(c.dataflowsBuilt).as("distinct keys: a dataflow").isEqualTo(built + 1);
+            assertThat(c.reads().dataflowsBuilt).as("distinct keys: a dataflow").isEqualTo(built + 1);
             assertThat(s.execute("SELECT g, count(*) FROM t GROUP BY g ORDER BY g").get(0).text()).hasSize(3);
-            assertThat(c.dataflowsBuilt).as("three distinct rows: consolidated on the workers").isEqualTo(built + 1);
+            assertThat(c.reads().dataflowsBuilt).as("three distinct rows: consolidated on the workers").isEqualTo(built + 1);
         }
     }
 

@@ -23,12 +23,12 @@ class CancelTest {
             db.execute("INSERT INTO a SELECT * FROM generate_series(1, 3000)");
             Coordinator c = db.coordinator();
             Tributary.Connection s = db.session();
-            long built = c.dataflowsBuilt;
+            long built = c.reads().dataflowsBuilt;
             // nine million pairs: seconds of work, far longer than the cancel takes to arrive
             CompletableFuture<List<Result>> query = CompletableFuture.supplyAsync(
                     () -> s.execute("SELECT count(*) FROM a a1, a a2 WHERE a1.x + a2.x > 0 GROUP BY a1.x % 7"));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (c.dataflowsBuilt == built && !query.isDone() && System.nanoTime() < deadline) Thread.onSpinWait();
+            while (c.reads().dataflowsBuilt == built && !query.isDone() && System.nanoTime() < deadline) Thread.onSpinWait();
             s.cancel();
             Throwable failure = null;
             try {

@@ -27,9 +27,9 @@ class CatalogSizeTest {
             }
             long viewUpper = c.upperOf("v7");
 
-            long local = c.answeredLocally;
+            long local = c.reads().answeredLocally;
             assertThat(db.query("SELECT 1, version() IS NOT NULL").text()).containsExactly(List.of("1", "t"));
-            assertThat(c.answeredLocally - local).as("SELECT 1 goes to no worker").isEqualTo(1);
+            assertThat(c.reads().answeredLocally - local).as("SELECT 1 goes to no worker").isEqualTo(1);
 
             for (int i = 1; i <= 5; i++) {
                 db.execute("INSERT INTO other VALUES (" + i + ")");

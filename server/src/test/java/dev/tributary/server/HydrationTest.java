@@ -30,7 +30,7 @@ class HydrationTest {
         try (Tributary db = Tributary.inMemory(Clock.manual(0), workers)) {
             db.execute("CREATE TABLE t (id int PRIMARY KEY, g int, x int)");
             db.execute("INSERT INTO t SELECT i, i % 1000, i % 7 FROM generate_series(1, 300000) AS s(i)");
-            db.coordinator().progressNoticeNanos = 0; // a notice at every look, not after a second
+            db.coordinator().ddl().progressNoticeNanos = 0; // a notice at every look, not after a second
             Tributary.Connection s = db.session();
             Tributary.Connection other = db.session();
             List<String> notices = new ArrayList<>();
@@ -106,7 +106,7 @@ class HydrationTest {
         try (Tributary db = Tributary.inMemory(Clock.manual(0), workers)) {
             db.execute("CREATE TABLE a (x int)");
             db.execute("INSERT INTO a SELECT * FROM generate_series(1, 3000)");
-            db.coordinator().progressNoticeNanos = 0;
+            db.coordinator().ddl().progressNoticeNanos = 0;
             Tributary.Connection s = db.session();
             Tributary.Connection other = db.session();
             s.onNotice(n -> {

@@ -64,10 +64,10 @@ class PointReadTest {
         Tributary.Connection writer = db.session();
         Prepared get = indexedKv(reader, 100);
         assertThat(run(reader, get, 5L)).containsExactly("50");
-        long before = c.publishedSeeks.sum();
+        long before = c.reads().publishedSeeks.sum();
         for (long k = 1; k <= 100; k++) assertThat(run(reader, get, k)).containsExactly(String.valueOf(k * 10));
         assertThat(run(reader, get, 1000L)).isEmpty();
-        assertThat(c.publishedSeeks.sum() - before).as("runs answered without the coordinator").isGreaterThanOrEqualTo(100);
+        assertThat(c.reads().publishedSeeks.sum() - before).as("runs answered without the coordinator").isGreaterThanOrEqualTo(100);
 
         // another session's write is seen by the very next read, and so is the reader's own
         writer.execute("UPDATE kv SET v = -1 WHERE k = 7");
@@ -77,9 +77,9 @@ class PointReadTest {
         writer.execute("INSERT INTO kv VALUES (1000, 1)");
         assertThat(run(reader, get, 1000L)).containsExactly("1");
         // and, once the index has caught up, reads go back to the published shards
-        long again = c.publishedSeeks.sum();
+        long again = c.reads().publishedSeeks.sum();
         for (int i = 0; i < 10; i++) assertThat(run(reader, get, 1000L)).containsExactly("1");
-        assertThat(c.publishedSeeks.sum()).isGreaterThan(again);
+        assertThat(c.reads().publishedSeeks.sum()).isGreaterThan(again);
     }
 
     @ParameterizedTest
@@ -159,12 +159,12 @@ class PointReadTest {
         Tributary.Connection s = db.session();
         Prepared get = s.prepare("SELECT k FROM live WHERE k = $1", List.of());
         assertThat(run(s, get, 1L)).containsExactly("1");
-        long before = c.publishedSeeks.sum();
+        long before = c.reads().publishedSeeks.sum();
         assertThat(run(s, get, 1L)).containsExactly("1");
         db.execute("ADVANCE CLOCK TO 2000");
         assertThat(run(s, get, 1L)).isEmpty();
         assertThat(run(s, get, 2L)).containsExactly("2");
-        assertThat(c.publishedSeeks.sum()).as("a view that changes with time is read through the workers").isEqualTo(before);
+        assertThat(c.reads().publishedSeeks.sum()).as("a view that changes with time is read through the workers").isEqualTo(before);
     }
 
     @ParameterizedTest
@@ -204,7 +204,7 @@ class PointReadTest {
         Prepared wide = s.prepare("SELECT v FROM kv WHERE k = $1", List.of(dev.tributary.sql.types.SqlType.BIGINT));
         Prepared byNumeric = s.prepare("SELECT k FROM kv WHERE n = $1", List.of());
         for (int round = 0; round < 3; round++) {
-            long before = c.publishedSeeks.sum();
+            long before = c.reads().publishedSeeks.sum();
             assertThat(run(s, byKey, 2L)).containsExactly("20|40");
             assertThat(run(s, byKey, 9L)).isEmpty();
             assertThat(run(s, byKeyAndMin, 3L, 30L)).containsExactly("30");
@@ -214,13 +214,13 @@ class PointReadTest {
             assertThat(run(s, wide, new Object[] {null})).isEmpty();
             assertThat(run(s, byNumeric, new java.math.BigDecimal("2"))).as("2 = 2.00").containsExactly("2");
             assertThat(run(s, byNumeric, new java.math.BigDecimal("1.500"))).containsExactly("1");
-            if (round > 0) assertThat(c.publishedSeeks.sum() - before).as("runs served from the published shards").isGreaterThanOrEqualTo(7);
+            if (round > 0) assertThat(c.reads().publishedSeeks.sum() - before).as("runs served from the published shards").isGreaterThanOrEqualTo(7);
         }
         // a one-off query that leaves a column unread (the optimizer projects it away under the
         // filter) still seeks the index rather than reading the table
-        long seeks = c.seeks;
+        long seeks = c.reads().seeks;
         assertThat(db.execute("SELECT v FROM kv WHERE k = 3").get(0).text()).containsExactly(List.of("30"));
-        assertThat(c.seeks).isEqualTo(seeks + 1);
+        assertThat(c.reads().seeks).isEqualTo(seeks + 1);
     }
 
     @ParameterizedTest
@@ -231,13 +231,13 @@ class PointReadTest {
         Prepared get = indexedKv(s, 10);
         for (int i = 0; i < 3; i++) assertThat(run(s, get, 4L)).containsExactly("40");
         for (int tick = 0; tick < 5; tick++) {
-            long before = c.publishedSeeks.sum();
+            long before = c.reads().publishedSeeks.sum();
             ((Clock.Manual) db.clock()).advanceTo(1_000L * (tick + 1));
             synchronized (c) {
                 c.tick(); // the inputs and compaction move on with the clock; no read is promised at the new time
             }
             assertThat(run(s, get, 4L)).containsExactly(String.valueOf(40 + tick));
-            assertThat(c.publishedSeeks.sum()).as("tick %d", tick).isEqualTo(before + 1);
+            assertThat(c.reads().publishedSeeks.sum()).as("tick %d", tick).isEqualTo(before + 1);
             // and a write after the tick is seen by the next read, as ever
             db.execute("UPDATE kv SET v = " + (41 + tick) + " WHERE k = 4");
             assertThat(run(s, get, 4L)).containsExactly(String.valueOf(41 + tick));

@@ -48,27 +48,27 @@ class PreparedTest {
         assertThat(p.columns()).containsExactly("v");
         assertThat(p.types()).containsExactly(SqlType.TEXT);
         // no index yet: answered by reading the view's arrangement
-        long scans = coordinator.scans;
+        long scans = coordinator.reads().scans;
         assertThat(run(p, 7L)).containsExactly("v7!");
-        assertThat(coordinator.scans).isEqualTo(scans + 1);
+        assertThat(coordinator.reads().scans).isEqualTo(scans + 1);
 
         db.execute("CREATE INDEX mv_k ON mv (k)");
-        long planned = coordinator.planned;
-        long seeks = coordinator.seeks + coordinator.publishedSeeks.sum();
-        long built = coordinator.dataflowsBuilt;
+        long planned = coordinator.reads().planned;
+        long seeks = coordinator.reads().seeks + coordinator.reads().publishedSeeks.sum();
+        long built = coordinator.reads().dataflowsBuilt;
         for (long k = 1; k <= 100; k++) assertThat(run(p, k)).containsExactly("v" + k + "!");
         assertThat(run(p, 1000L)).isEmpty();
         assertThat(run(p, new Object[] {null})).isEmpty();
         // one new plan for the new catalog, then a seek per run (NULL matches nothing: no seek needed)
-        assertThat(coordinator.planned).isEqualTo(planned + 1);
-        assertThat(coordinator.seeks + coordinator.publishedSeeks.sum()).isEqualTo(seeks + 101);
-        assertThat(coordinator.dataflowsBuilt).isEqualTo(built);
+        assertThat(coordinator.reads().planned).isEqualTo(planned + 1);
+        assertThat(coordinator.reads().seeks + coordinator.reads().publishedSeeks.sum()).isEqualTo(seeks + 101);
+        assertThat(coordinator.reads().dataflowsBuilt).isEqualTo(built);
 
         // a bigint value against the int key (JDBC's setLong) still seeks
         Prepared wide = session.prepare("SELECT v FROM mv WHERE k = $1", List.of(SqlType.BIGINT));
         assertThat(run(wide, 5L)).containsExactly("v5!");
         assertThat(run(wide, 1L << 40)).isEmpty();
-        assertThat(coordinator.seeks + coordinator.publishedSeeks.sum()).isEqualTo(seeks + 102);
+        assertThat(coordinator.reads().seeks + coordinator.reads().publishedSeeks.sum()).isEqualTo(seeks + 102);
 
         // writes show at once: the cached plan reads the live index
         db.execute("UPDATE kv SET v = 'new' WHERE k = 3");
@@ -81,12 +81,12 @@ class PreparedTest {
         Prepared ins = session.prepare("INSERT INTO t VALUES ($1, $2, $3, $4)", List.of());
         assertThat(ins.parameterTypes()).containsExactly(SqlType.INTEGER, SqlType.VARCHAR, SqlType.NUMERIC, SqlType.TIMESTAMP);
         assertThat(ins.columns()).isNull();
-        long built = coordinator.dataflowsBuilt;
+        long built = coordinator.reads().dataflowsBuilt;
         for (long i = 1; i <= 50; i++) {
             Result r = session.execute(ins, values(i, "n" + i, new BigDecimal("1.005").multiply(BigDecimal.valueOf(i)), java.time.LocalDateTime.of(2024, 1, 1, 0, 0).plusHours(i)));
             assertThat(r.tag()).isEqualTo("INSERT 0 1");
         }
-        assertThat(coordinator.dataflowsBuilt).isEqualTo(built);
+        assertThat(coordinator.reads().dataflowsBuilt).isEqualTo(built);
         // constraints and assignment casts apply to parameter values as to literals
         assertThatThrownBy(() -> session.execute(ins, values(1L, "x", null, null)))
                 .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("23505"));

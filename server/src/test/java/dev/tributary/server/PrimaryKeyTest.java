@@ -30,17 +30,17 @@ class PrimaryKeyTest {
             db.execute("INSERT INTO orders SELECT i, i % 100, i % 7 FROM generate_series(1, 5000) AS s(i)");
             Coordinator c = db.coordinator();
             assertThat(String.join("\n", rows(db, "EXPLAIN SELECT qty FROM orders WHERE id = 42"))).contains("lookup in index orders_pkey");
-            long seeks = c.seeks;
-            long scans = c.scans;
-            long built = c.dataflowsBuilt;
+            long seeks = c.reads().seeks;
+            long scans = c.reads().scans;
+            long built = c.reads().dataflowsBuilt;
             assertThat(rows(db, "SELECT customer, qty FROM orders WHERE id = 42")).containsExactly("42|0");
             db.execute("UPDATE orders SET qty = qty + 100 WHERE id = 42");
             db.execute("DELETE FROM orders WHERE id = 43");
             assertThat(rows(db, "SELECT id, qty FROM orders WHERE id = 42")).containsExactly("42|100");
             assertThat(rows(db, "SELECT id FROM orders WHERE id = 43")).isEmpty();
-            assertThat(c.seeks - seeks).as("reads, the update and the delete seek the key").isEqualTo(5);
-            assertThat(c.scans - scans).as("none scans the table").isZero();
-            assertThat(c.dataflowsBuilt - built).as("nor builds a dataflow").isZero();
+            assertThat(c.reads().seeks - seeks).as("reads, the update and the delete seek the key").isEqualTo(5);
+            assertThat(c.reads().scans - scans).as("none scans the table").isZero();
+            assertThat(c.reads().dataflowsBuilt - built).as("nor builds a dataflow").isZero();
             assertThat(rows(db, "SELECT count(*), sum(qty) FROM orders")).containsExactly("4999|" + (expectedQty() + 100 - 1));
         }
     }
@@ -52,8 +52,8 @@ class PrimaryKeyTest {
             db.execute("INSERT INTO orders SELECT i, i % 100, i % 7 FROM generate_series(1, 5000) AS s(i)");
             Coordinator c = db.coordinator();
             assertThat(String.join("\n", rows(db, "EXPLAIN SELECT * FROM orders WHERE id IN (1, 2, 3, 2)"))).contains("3 lookups in index orders_pkey");
-            long seeks = c.seeks;
-            long scans = c.scans;
+            long seeks = c.reads().seeks;
+            long scans = c.reads().scans;
             // duplicates, NULL and a value outside the column's range find nothing twice
             assertThat(rows(db, "SELECT id FROM orders WHERE id IN (10, 20, 20, NULL, 99999999999999999) ORDER BY id")).containsExactly("10", "20");
             assertThat(rows(db, "SELECT id FROM orders WHERE id = ANY(ARRAY[7, 8, 4000000]) ORDER BY id")).containsExactly("7", "8");
@@ -61,8 +61,8 @@ class PrimaryKeyTest {
             db.execute("DELETE FROM orders WHERE id IN (101, 201) AND qty >= 0");
             assertThat(rows(db, "SELECT id, qty FROM orders WHERE id IN (100, 101, 200, 201, 300) ORDER BY id")).containsExactly("100|-1", "200|-1", "300|-1");
             assertThat(rows(db, "SELECT id FROM orders WHERE id IN (5) AND customer = 6")).isEmpty();
-            assertThat(c.seeks - seeks).as("every statement seeks").isEqualTo(6);
-            assertThat(c.scans - scans).as("none scans").isZero();
+            assertThat(c.reads().seeks - seeks).as("every statement seeks").isEqualTo(6);
+            assertThat(c.reads().scans - scans).as("none scans").isZero();
             assertThat(rows(db, "SELECT count(*) FROM orders")).containsExactly("4998");
         }
     }
@@ -133,7 +133,7 @@ class PrimaryKeyTest {
             db.execute("CREATE TABLE t (id int PRIMARY KEY, v int)");
             db.execute("INSERT INTO t SELECT g, 0 FROM generate_series(1, 5000) g");
             assertThat(error(db.session(), "INSERT INTO t VALUES (5000, 1)").sqlState()).isEqualTo("23505");
-            long published = c.publishedKeyChecks;
+            long published = c.writes().publishedKeyChecks;
             Tributary.Connection s = db.session();
             for (int i = 5001; i <= 5300; i++) {
                 s.execute("INSERT INTO t VALUES (" + i + ", 1)");
@@ -142,7 +142,7 @@ class PrimaryKeyTest {
                 s.execute("INSERT INTO t VALUES (" + (i - 1) + ", 3)");
             }
             assertThat(rows(db, "SELECT count(*), count(DISTINCT id), sum(v) FROM t")).containsExactly("5300|5300|" + (300 * 3 + 1));
-            assertThat(c.publishedKeyChecks - published).as("checks answered without a round trip to the workers").isGreaterThan(0);
+            assertThat(c.writes().publishedKeyChecks - published).as("checks answered without a round trip to the workers").isGreaterThan(0);
         }
     }
 
@@ -217,11 +217,11 @@ class PrimaryKeyTest {
     }
 
     private static void assertSeeks(Coordinator c, int expected, Runnable statement) {
-        long seeks = c.seeks;
-        long scans = c.scans;
+        long seeks = c.reads().seeks;
+        long scans = c.reads().scans;
         statement.run();
-        assertThat(c.seeks - seeks).as("seeks").isEqualTo(expected);
-        assertThat(c.scans - scans).as("scans").isZero();
+        assertThat(c.reads().seeks - seeks).as("seeks").isEqualTo(expected);
+        assertThat(c.reads().scans - scans).as("scans").isZero();
     }
 
     /** Ranges of an integer key no wider than a seek's keys seek each value, in SELECT, UPDATE and DELETE alike; a wider one scans. */
@@ -238,10 +238,10 @@ class PrimaryKeyTest {
             assertSeeks(c, 1, () -> db.execute("UPDATE orders SET qty = 100 WHERE id BETWEEN 10 AND 12"));
             assertSeeks(c, 1, () -> db.execute("DELETE FROM orders WHERE id > 20 AND id <= 22"));
             assertThat(rows(db, "SELECT id, qty FROM orders WHERE qty = 100 OR id IN (21, 22) ORDER BY id")).containsExactly("10|100", "11|100", "12|100");
-            long scansBefore = c.scans;
+            long scansBefore = c.reads().scans;
             assertThat(rows(db, "SELECT id FROM orders WHERE id BETWEEN 1 AND 40000")).hasSize(39998);
             assertThat(rows(db, "SELECT id FROM orders WHERE id > -9223372036854775807 AND id < 9223372036854775807")).hasSize(49998);
-            assertThat(c.scans - scansBefore).as("too wide a range scans").isEqualTo(2);
+            assertThat(c.reads().scans - scansBefore).as("too wide a range scans").isEqualTo(2);
         }
     }
 }

@@ -45,16 +45,16 @@ class TransactionOverlayTest {
             Tributary.Connection s = db.session();
             s.execute("BEGIN");
             s.execute("INSERT INTO t VALUES (20001, 5)");
-            long built = c.dataflowsBuilt;
-            long seeks = c.seeks;
+            long built = c.reads().dataflowsBuilt;
+            long seeks = c.reads().seeks;
             for (int i = 1; i <= 50; i++) s.execute("UPDATE t SET qty = qty + 1 WHERE id = " + i);
             s.execute("UPDATE t SET qty = qty + 10 WHERE id = 1");
             s.execute("DELETE FROM t WHERE id = 2");
             s.execute("UPDATE t SET qty = qty + 1 WHERE id = 20001");
             assertThat(s.execute("SELECT id, qty FROM t WHERE id IN (1, 2, 3, 20001) ORDER BY id").get(0).text())
                     .containsExactly(java.util.List.of("1", "12"), java.util.List.of("3", "2"), java.util.List.of("20001", "6"));
-            assertThat(c.seeks - seeks).as("every statement sought the key").isEqualTo(54);
-            assertThat(c.dataflowsBuilt - built).as("and none built a dataflow").isZero();
+            assertThat(c.reads().seeks - seeks).as("every statement sought the key").isEqualTo(54);
+            assertThat(c.reads().dataflowsBuilt - built).as("and none built a dataflow").isZero();
             // a key the block changed is found under its new key only, whatever else the block wrote
             s.execute("UPDATE t SET id = 30000 WHERE id = 3");
             assertThat(s.execute("SELECT qty FROM t WHERE id = 3").get(0).rows()).isEmpty();

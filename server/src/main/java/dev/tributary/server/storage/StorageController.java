@@ -187,19 +187,9 @@ public final class StorageController implements AutoCloseable {
         return Math.max(tables.upper(), timesReserved + 1);
     }
 
-    /** Table {@code id}'s updates as recovered, at their times (see {@link TxnLog#table}). */
-    public Updates table(long id) {
-        return tables.table(id, Long.MAX_VALUE);
-    }
-
-    /** Whether table {@code id} was recovered with history (updates at more than one time). */
-    public boolean tableKeepsHistory(long id) {
-        return tables.keepsHistory(id);
-    }
-
-    /** Table {@code id}'s updates as recovered, part by part and not added up (see {@link TxnLog#table(long, long, Consumer)}). */
-    public void tableParts(long id, Consumer<Updates> each) {
-        tables.table(id, Long.MAX_VALUE, each);
+    /** Table {@code id}'s updates at or before {@code asOf}, part by part and not added up, each at the table's since (see {@link TxnLog#table(long, long, Consumer)}). */
+    public void tablePartsAsOf(long id, long asOf, Consumer<Updates> each) {
+        tables.table(id, asOf, each);
     }
 
     /** Table {@code id}'s updates after {@code after}, at their times, part by part (see {@link TxnLog#tableAfter}). */

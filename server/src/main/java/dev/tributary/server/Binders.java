@@ -1,0 +1,93 @@
+package dev.tributary.server;
+
+import dev.tributary.server.auth.Roles;
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.bind.Binder;
+import dev.tributary.sql.catalog.Catalog;
+import dev.tributary.sql.catalog.CatalogItem;
+import dev.tributary.sql.types.SqlType;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The catalog statements are bound against: the database's objects and system relations (the
+ * coordinator as a {@link Catalog}) and, for a session's queries, its roles and settings, which
+ * the system catalogs show and {@code asof_join} reads.
+ */
+final class Binders {
+    private final Catalog database;
+    private final Roles roles;
+
+    Binders(Catalog database, Roles roles) {
+        this.database = database;
+        this.roles = roles;
+    }
+
+    /** A binder over the database's objects alone: for constants, defaults, keys and DML. */
+    Binder plain() {
+        return new Binder(database);
+    }
+
+    /** A binder for {@code session}'s statements, planning AS OF SYSTEM TIME as its {@code asof_join} setting says. */
+    Binder of(Session session) {
+        return new Binder(catalogFor(session)).desugarAsOfSystemTime(desugarsAsOf(session));
+    }
+
+    /** Like {@link #of(Session)}, with parameters {@code $i} of {@code declared.get(i - 1)} where given. */
+    Binder of(Session session, List<SqlType> declared) {
+        return new Binder(catalogFor(session), declared).desugarAsOfSystemTime(desugarsAsOf(session));
+    }
+
+    /** Whether {@code session} plans AS OF SYSTEM TIME as a join of its own ({@code asof_join = desugared}). */
+    static boolean desugarsAsOf(Session session) {
+        return "desugared".equals(session.settings.get("asof_join"));
+    }
+
+    /** 0A000: a maintained object ({@code what}) cannot read the system catalogs. */
+    static SqlException systemCatalogIn(String what, int pos) {
+        return new SqlException("0A000", "system catalogs cannot be read by " + what + ": their rows are computed when a query is planned, not maintained", pos,
+                "Query pg_catalog and information_schema directly.");
+    }
+
+    /** The catalog as {@code session} sees it: the database's objects and the session's settings. */
+    private Catalog catalogFor(Session session) {
+        Catalog self = database;
+        Map<String, String> settings = Map.copyOf(session.settings);
+        return new Catalog() {
+            @Override
+            public Optional<CatalogItem> lookup(String name) {
+                return self.lookup(name);
+            }
+
+            @Override
+            public Collection<CatalogItem> items() {
+                return self.items();
+            }
+
+            @Override
+            public Map<String, Boolean> roleLogins() {
+                Map<String, Boolean> out = new TreeMap<>();
+                for (Roles.Role r : roles.all()) out.put(r.name(), r.login());
+                return out;
+            }
+
+            @Override
+            public Map<String, String> settings() {
+                return settings;
+            }
+
+            @Override
+            public List<HydrationProgress> hydrationProgress() {
+                return self.hydrationProgress();
+            }
+
+            @Override
+            public List<ArrangementPart> arrangementSizes() {
+                return self.arrangementSizes();
+            }
+        };
+    }
+}

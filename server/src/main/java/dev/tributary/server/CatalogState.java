@@ -1,0 +1,271 @@
+package dev.tributary.server;
+
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.catalog.CatalogItem;
+import dev.tributary.sql.catalog.Column;
+import dev.tributary.sql.catalog.SystemCatalog;
+import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.plan.Plans;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The catalog of one database as the coordinator holds it in memory: its objects by name and by
+ * id, what depends on what, the history policies, the id allocator, and a version bumped by every
+ * change. What it makes durable is the coordinator's business ({@code CatalogRecorder}); what runs
+ * is the compute controller's.
+ *
+ * <p>Invariant: {@code byName} and {@code byId} list the same objects (except while CREATE OR
+ * REPLACE VIEW swaps one, see {@link #unlist}); {@code dependents} names only listed objects.
+ *
+ * <p>Not thread-safe: called with the coordinator's lock held. Only {@link #version} is read
+ * without it, by point reads on the client's thread.
+ */
+final class CatalogState {
+    private final Map<String, CatalogItem> byName = new TreeMap<>();
+    private final Map<Long, CatalogItem> byId = new HashMap<>();
+    /** For each item, the items that depend on it (views over it, indexes on it). */
+    private final Map<Long, Set<Long>> dependents = new HashMap<>();
+    /** The history policies of the objects that have one (the rest keep no history behind the present). */
+    private final Map<Long, HistoryPolicy> retention = new HashMap<>();
+    private long nextId = 1;
+    /** Bumped by every catalog change, so prepared statements know to bind and plan again; read without the lock by point reads. */
+    private volatile long version;
+    /** The indexes of the catalog at {@link #indexesVersion}, kept so a point lookup need not collect them per call. */
+    private List<CatalogItem.Index> indexList = List.of();
+    private long indexesVersion = -1;
+    private final Map<Long, Set<Long>> baseTablesCache = new HashMap<>();
+    private long baseTablesVersion = -1;
+
+    /** See {@link #version}; safe to read without the coordinator's lock. */
+    long version() {
+        return version;
+    }
+
+    CatalogItem get(String name) {
+        return byName.get(name);
+    }
+
+    CatalogItem get(long id) {
+        return byId.get(id);
+    }
+
+    boolean contains(String name) {
+        return byName.containsKey(name);
+    }
+
+    boolean contains(long id) {
+        return byId.containsKey(id);
+    }
+
+    /** Every object, in name order (what SHOW lists). */
+    Collection<CatalogItem> inNameOrder() {
+        return byName.values();
+    }
+
+    /** Every object, in id order (a copy). */
+    Collection<CatalogItem> inIdOrder() {
+        return new TreeMap<>(byId).values();
+    }
+
+    /** A fresh object id. */
+    long newId() {
+        return nextId++;
+    }
+
+    /** Ids are handed out from {@code id} on (recovery makes each object again with its own id). */
+    void idsFrom(long id) {
+        nextId = id;
+    }
+
+    /** Ids are handed out from no earlier than {@code id} on. */
+    void idsFromAtLeast(long id) {
+        nextId = Math.max(nextId, id);
+    }
+
+    /** Lists {@code item}, which reads {@code uses}. */
+    void register(CatalogItem item, Set<Long> uses) {
+        version++;
+        byName.put(item.name(), item);
+        byId.put(item.id(), item);
+        for (long u : uses) dependents.computeIfAbsent(u, k -> new HashSet<>()).add(item.id());
+    }
+
+    /** Takes {@code item} off the lists, keeping what depends on it, for CREATE OR REPLACE VIEW to list its new version under its id. */
+    void unlist(CatalogItem item) {
+        byName.remove(item.name());
+        byId.remove(item.id());
+    }
+
+    /** Removes object {@code id} and its history policy; null if it was not there. */
+    CatalogItem remove(long id) {
+        CatalogItem item = byId.remove(id);
+        if (item == null) return null;
+        version++;
+        byName.remove(item.name());
+        dependents.remove(id);
+        for (Set<Long> s : dependents.values()) s.remove(id);
+        retention.remove(id);
+        return item;
+    }
+
+    /** The objects that read {@code id} directly. */
+    Set<Long> dependentsOf(long id) {
+        return dependents.getOrDefault(id, Set.of());
+    }
+
+    /** Adds {@code id} and everything that depends on it, transitively, to {@code order} (each after what it depends on), skipping {@code seen}. */
+    void collect(long id, Set<Long> seen, List<Long> order) {
+        if (!seen.add(id)) return;
+        order.add(id);
+        for (long dep : dependentsOf(id)) collect(dep, seen, order);
+    }
+
+    /** Sets (or, with null, clears) object {@code id}'s history policy. */
+    void setPolicy(long id, HistoryPolicy policy) {
+        if (policy == null) retention.remove(id);
+        else retention.put(id, policy);
+    }
+
+    /** What each object's history policy keeps at time {@code now}: object id to the earliest time it must stay readable at. */
+    Map<Long, Long> holds(long now) {
+        Map<Long, Long> h = new HashMap<>();
+        retention.forEach((id, policy) -> h.put(id, policy.since(now)));
+        return Map.copyOf(h);
+    }
+
+    /** The catalog's indexes. */
+    List<CatalogItem.Index> indexes() {
+        if (indexesVersion != version) {
+            List<CatalogItem.Index> out = new ArrayList<>();
+            for (CatalogItem item : byId.values()) if (item instanceof CatalogItem.Index ix) out.add(ix);
+            indexList = List.copyOf(out);
+            indexesVersion = version;
+        }
+        return indexList;
+    }
+
+    /** The id of {@code t}'s primary key index ({@code <table>_pkey}). */
+    long primaryKeyIndex(CatalogItem.Table t) {
+        for (long dep : dependentsOf(t.id())) {
+            if (byId.get(dep) instanceof CatalogItem.Index ix && ix.primaryKey()) return ix.id();
+        }
+        throw new IllegalStateException("table " + t.name() + " has a primary key but no primary key index");
+    }
+
+    /** The tables stored collection, view or index {@code id} is computed from (itself for a table). */
+    Set<Long> baseTablesOf(long id) {
+        if (baseTablesVersion != version) {
+            baseTablesCache.clear();
+            baseTablesVersion = version;
+        }
+        Set<Long> known = baseTablesCache.get(id);
+        if (known != null) return known;
+        CatalogItem item = byId.get(id);
+        Set<Long> out = switch (item) {
+            case null -> Set.of();
+            case CatalogItem.Table t -> Set.of(t.id());
+            case CatalogItem.View v -> baseTables(v.plan());
+            case CatalogItem.MaterializedView m -> baseTables(m.plan());
+            case CatalogItem.Index i -> baseTablesOf(i.on());
+            case CatalogItem.SystemRelation r -> Set.of();
+        };
+        baseTablesCache.put(id, out);
+        return out;
+    }
+
+    /** The tables {@code plan} reads, through the views and indexes it reads. */
+    Set<Long> baseTables(Plan plan) {
+        Set<Long> out = new HashSet<>();
+        Plans.mapGets(plan, g -> {
+            out.addAll(baseTablesOf(g.id()));
+            return null;
+        });
+        if (plan instanceof Plan.IndexedGet g) out.addAll(baseTablesOf(g.source()));
+        return out;
+    }
+
+    /** Whether stored collection {@code id}'s contents may change without a write: it or a view it reads has a temporal filter or uses the time. */
+    boolean changesWithTime(long id) {
+        CatalogItem item = byId.get(id);
+        Plan plan = item instanceof CatalogItem.MaterializedView m ? m.plan() : item instanceof CatalogItem.View v ? v.plan() : null;
+        if (plan == null) return false;
+        boolean[] found = {Plans.usesStatementTime(plan) || Plans.anyNode(plan, p -> p instanceof Plan.TemporalFilter)};
+        Plans.mapGets(plan, g -> {
+            found[0] |= changesWithTime(g.id());
+            return null;
+        });
+        return found[0];
+    }
+
+    /** How EXPLAIN names stored collection {@code id}. */
+    String describeStored(long id) {
+        CatalogItem item = byId.get(id);
+        return item == null ? "#" + id : item.kind() + " " + item.name();
+    }
+
+    // ------------------------------------------------------------------ names
+
+    /** The object name {@code parts} give: a bare name or {@code public.name} (3F000 for another schema). */
+    static String nameOf(List<String> parts, int pos) {
+        if (parts.size() > 2 || (parts.size() == 2 && !parts.get(0).equals("public"))) {
+            throw new SqlException("3F000", "schema \"" + parts.get(0) + "\" does not exist", pos);
+        }
+        return parts.get(parts.size() - 1);
+    }
+
+    /** 42P07 if {@code name} is taken (unless {@code ifNotExists}). */
+    void checkNew(String name, boolean ifNotExists, int pos) {
+        if (byName.containsKey(name) && !ifNotExists) {
+            throw new SqlException("42P07", "relation \"" + name + "\" already exists", pos);
+        }
+    }
+
+    /** The table {@code parts} names, for a statement that writes to it ({@code verb} says how), with PostgreSQL's errors for anything else. */
+    CatalogItem.Table table(List<String> parts, int pos, String verb) {
+        Optional<CatalogItem.SystemRelation> sys = systemRelation(parts);
+        if (sys.isPresent()) {
+            // as PostgreSQL answers a user who is not allowed to change the catalogs
+            CatalogItem.SystemRelation r = sys.get();
+            if (!r.view()) throw new SqlException("42501", "permission denied for table " + r.name());
+            throw new SqlException("55000", "cannot " + verb + " view \"" + r.name() + "\"")
+                    .withDetail("Views that do not select from a single table or view are not automatically updatable.");
+        }
+        String name = nameOf(parts, pos);
+        CatalogItem item = byName.get(name);
+        if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", pos);
+        if (item instanceof CatalogItem.Table t) return t;
+        throw new SqlException("42809", "cannot change " + item.kind() + " \"" + name + "\"", pos, "Only tables can be written to; views are maintained from them.");
+    }
+
+    /**
+     * The system relation {@code parts} names, if it does: a {@code pg_catalog.} or
+     * {@code information_schema.} name, or a bare name of pg_catalog's (searched first).
+     */
+    static Optional<CatalogItem.SystemRelation> systemRelation(List<String> parts) {
+        if (parts.size() == 2 && SystemCatalog.isSystemSchema(parts.get(0))) return SystemCatalog.relation(parts.get(0), parts.get(1));
+        if (parts.size() == 1) return SystemCatalog.relation("pg_catalog", parts.get(0));
+        return Optional.empty();
+    }
+
+    /** 0A000 if {@code parts} names a system relation, which a statement cannot {@code verb}. */
+    static void rejectSystemRelation(List<String> parts, String verb, int pos) {
+        Optional<CatalogItem.SystemRelation> sys = systemRelation(parts);
+        if (sys.isPresent()) {
+            throw new SqlException("0A000", "cannot " + verb + " \"" + sys.get().name() + "\": it is a system catalog, computed from the catalog when read", pos);
+        }
+    }
+
+    /** The position of column {@code name} in {@code columns}, or -1. */
+    static int indexOfColumn(List<Column> columns, String name) {
+        for (int i = 0; i < columns.size(); i++) if (columns.get(i).name().equals(name)) return i;
+        return -1;
+    }
+}

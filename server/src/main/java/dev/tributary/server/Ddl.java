@@ -1,0 +1,398 @@
+package dev.tributary.server;
+
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.ast.Statement;
+import dev.tributary.sql.bind.Binder;
+import dev.tributary.sql.bind.BoundQuery;
+import dev.tributary.sql.catalog.CatalogItem;
+import dev.tributary.sql.catalog.Column;
+import dev.tributary.sql.expr.ScalarExpr;
+import dev.tributary.sql.parser.Parser;
+import dev.tributary.sql.plan.Optimizer;
+import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.types.SqlType;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The data definition statements of one database: CREATE TABLE, VIEW, MATERIALIZED VIEW and
+ * INDEX, DROP (2BP01 for dependents unless CASCADE) and ALTER ... RETAIN HISTORY. Each change
+ * goes to the in-memory catalog and the statement's durable catalog changes together; a
+ * materialized view or index is built by the compute controller and its CREATE waits, with the
+ * coordinator free, until it has read everything that existed ({@link #awaitHydration}), dropping
+ * it again if that fails or is cancelled.
+ *
+ * <p>Called with the coordinator's lock held (a CREATE lets go of it while it waits for its
+ * build, as a large read does). {@link #hydrationProgress} may be read without it.
+ */
+final class Ddl {
+    private final CatalogState catalog;
+    private final Binders binders;
+    private final TimestampOracle oracle;
+    private final ComputeController compute;
+    private final TableFrontiers frontiers;
+    private final ReadPath reads;
+    private final WritePath writes;
+    private final Subscriptions subscriptions;
+    private final Durability durability;
+    private final WorkerWait waits;
+
+    Ddl(CatalogState catalog, Binders binders, TimestampOracle oracle, ComputeController compute, TableFrontiers frontiers, ReadPath reads, WritePath writes,
+            Subscriptions subscriptions, Durability durability, WorkerWait waits) {
+        this.catalog = catalog;
+        this.binders = binders;
+        this.oracle = oracle;
+        this.compute = compute;
+        this.frontiers = frontiers;
+        this.reads = reads;
+        this.writes = writes;
+        this.subscriptions = subscriptions;
+        this.durability = durability;
+        this.waits = waits;
+    }
+
+    Result alterRetainHistory(Statement.AlterRetainHistory a) {
+        String name = CatalogState.nameOf(a.name(), a.pos());
+        CatalogItem item = catalog.get(name);
+        if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", a.pos());
+        boolean fits = switch (a.kind()) {
+            case TABLE -> item instanceof CatalogItem.Table;
+            case MATERIALIZED_VIEW -> item instanceof CatalogItem.MaterializedView;
+            case INDEX -> item instanceof CatalogItem.Index;
+            case VIEW -> false;
+        };
+        if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + a.kind().sql().toLowerCase(java.util.Locale.ROOT), a.pos());
+        HistoryPolicy p = HistoryPolicy.of(a.retain(), binders.plain());
+        if (p == null) {
+            setRetention(item.id(), null);
+        } else {
+            long since = compute.since(item.id());
+            if (p.forMillis() < 0 && p.pinAt() < since) {
+                throw new SqlException("72000", "cannot pin the history of " + item.kind() + " \"" + name + "\" at " + p.pinAt()
+                        + ": it is retained only from " + since + " on", a.pos());
+            }
+            setRetention(item.id(), p);
+        }
+        return Result.command("ALTER " + a.kind().sql());
+    }
+
+    Result createTable(Statement.CreateTable c, String sql) {
+        String name = CatalogState.nameOf(c.name(), c.pos());
+        if (catalog.contains(name) && c.ifNotExists()) return Result.command("CREATE TABLE").withNotice(alreadyExists(name));
+        catalog.checkNew(name, false, c.pos());
+        List<Column> columns = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Statement.ColumnDef d : c.columns()) {
+            if (!seen.add(d.name())) throw new SqlException("42701", "column \"" + d.name() + "\" specified more than once", d.pos());
+            columns.add(new Column(d.name(), d.type(), !d.notNull() && !c.primaryKey().contains(d.name())));
+        }
+        List<Integer> pk = new ArrayList<>();
+        for (String k : c.primaryKey()) {
+            int i = CatalogState.indexOfColumn(columns, k);
+            if (i < 0) throw new SqlException("42703", "column \"" + k + "\" named in key does not exist", c.pos());
+            if (pk.contains(i)) throw new SqlException("42701", "column \"" + k + "\" appears twice in primary key constraint", c.pos());
+            pk.add(i);
+        }
+        List<ScalarExpr> defaults = binders.plain().bindDefaults(c.columns());
+        HistoryPolicy history = HistoryPolicy.of(c.retain(), binders.plain());
+        // the primary key's index, as PostgreSQL names it; the table's arrangement is keyed by it
+        String pkName = name + "_pkey";
+        if (!pk.isEmpty() && catalog.contains(pkName)) throw new SqlException("42P07", "relation \"" + pkName + "\" already exists", c.pos());
+        long id = catalog.newId();
+        long pkIndex = pk.isEmpty() ? -1 : catalog.newId();
+        CatalogItem.Table t = new CatalogItem.Table(id, name, columns, pk, defaults, text(sql, c));
+        List<SqlType> types = Binder.typesOf(columns);
+        int[] key = pk.stream().mapToInt(Integer::intValue).toArray();
+        compute.createTable(id, name, types, key, pkIndex, pkName);
+        frontiers.created(id);
+        register(t, Set.of());
+        if (!pk.isEmpty()) {
+            List<ScalarExpr> keys = new ArrayList<>();
+            for (int k : key) keys.add(new ScalarExpr.ColumnRef(k, columns.get(k).type()));
+            String pkSql = "CREATE UNIQUE INDEX " + dev.tributary.sql.parser.SqlFormatter.ident(pkName) + " ON " + dev.tributary.sql.parser.SqlFormatter.ident(name)
+                    + " (" + String.join(", ", pk.stream().map(k -> dev.tributary.sql.parser.SqlFormatter.ident(columns.get(k).name())).toList()) + ")";
+            register(new CatalogItem.Index(pkIndex, pkName, id, keys, pkSql, true), Set.of(id));
+        }
+        if (history != null) setRetention(id, history);
+        return Result.command("CREATE TABLE");
+    }
+
+    /** The text of statement {@code st} in {@code sql}: what the durable catalog records and replays. */
+    private static String text(String sql, Statement st) {
+        if (sql == null) return "";
+        int at = Math.max(0, st.pos() - 1);
+        for (dev.tributary.sql.parser.Parsed p : Parser.parseScript(sql)) {
+            if (p.start() <= at && at < p.end()) return p.text().trim();
+        }
+        return sql.substring(at).split(";", 2)[0].trim();
+    }
+
+    Result createView(Session session, Statement.CreateView v, String sql) {
+        String name = CatalogState.nameOf(v.name(), v.pos());
+        String tag = v.materialized() ? "CREATE MATERIALIZED VIEW" : "CREATE VIEW";
+        if (catalog.contains(name) && v.ifNotExists()) return Result.command(tag).withNotice(alreadyExists(name));
+        CatalogItem existing = catalog.get(name);
+        if (existing != null && !(v.orReplace() && existing instanceof CatalogItem.View)) catalog.checkNew(name, false, v.pos());
+        Binder binder = binders.of(session);
+        BoundQuery q = binder.bindQuery(v.query());
+        if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn(v.materialized() ? "a materialized view" : "a view", v.pos());
+        Plan plan = visiblePlan(q);
+        if (v.columns().size() > q.visible()) throw new SqlException("42601", "CREATE VIEW specifies more column names than columns", v.pos());
+        List<Column> columns = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < q.visible(); i++) {
+            String cn = i < v.columns().size() ? v.columns().get(i) : q.names().get(i);
+            if (!seen.add(cn)) throw new SqlException("42701", "column \"" + cn + "\" specified more than once", v.pos());
+            columns.add(new Column(cn, q.types().get(i), true));
+        }
+        if (existing != null) {
+            // CREATE OR REPLACE VIEW: PostgreSQL keeps the old columns as a prefix
+            List<Column> old = existing.columns();
+            for (int i = 0; i < old.size(); i++) {
+                if (i >= columns.size() || !old.get(i).name().equals(columns.get(i).name()) || !old.get(i).type().equals(columns.get(i).type())) {
+                    throw new SqlException("42P16", "cannot change name or type of view column \"" + old.get(i).name() + "\"", v.pos());
+                }
+            }
+            catalog.unlist(existing);
+        }
+        HistoryPolicy history = HistoryPolicy.of(v.retain(), binders.plain());
+        long id = existing != null ? existing.id() : catalog.newId();
+        Set<Long> uses = binder.dependencies();
+        if (v.materialized()) {
+            reads.checkChanges(plan, oracle.readTime(), v.pos());
+            Set<Long> indexesUsed = new HashSet<>();
+            Plan p = Optimizer.prune(IndexSelection.apply(Optimizer.fold(temporal(plan, v.pos())), catalog.indexes(), indexesUsed, compute::since));
+            uses = new HashSet<>(uses);
+            uses.addAll(indexesUsed);
+            long upper = oracle.upper();
+            Set<Long> tables = catalog.baseTables(p);
+            frontiers.advanced(upper, tables);
+            DataflowMemory memory = session.dataflowMemory(compute.workers());
+            compute.createMaterializedView(id, name, p, memory, upper, tables);
+            register(new CatalogItem.MaterializedView(id, name, columns, plan, text(sql, v)), uses);
+            if (history != null) setRetention(id, history);
+            awaitHydration(session, id, "materialized view", name, upper - 1);
+        } else {
+            register(new CatalogItem.View(id, name, columns, plan, text(sql, v)), uses);
+        }
+        return Result.command(tag);
+    }
+
+    Result createIndex(Session session, Statement.CreateIndex i, String sql) {
+        if (catalog.contains(i.name())) {
+            if (i.ifNotExists()) return Result.command("CREATE INDEX").withNotice(alreadyExists(i.name()));
+            throw new SqlException("42P07", "relation \"" + i.name() + "\" already exists", i.pos());
+        }
+        CatalogState.rejectSystemRelation(i.on(), "create an index on", i.pos());
+        String on = CatalogState.nameOf(i.on(), i.pos());
+        CatalogItem target = catalog.get(on);
+        if (target == null) throw new SqlException("42P01", "relation \"" + on + "\" does not exist", i.pos());
+        if (!(target instanceof CatalogItem.Table || target instanceof CatalogItem.MaterializedView)) {
+            throw new SqlException("42809", "cannot create index on " + target.kind() + " \"" + on + "\"", i.pos(),
+                    "Create a materialized view over it and index that.");
+        }
+        List<ScalarExpr> keys = binders.plain().bindOver(on, target.columns(), i.exprs());
+        HistoryPolicy history = HistoryPolicy.of(i.retain(), binders.plain());
+        long id = catalog.newId();
+        List<SqlType> types = new ArrayList<>();
+        for (Column c : target.columns()) types.add(c.type());
+        DataflowMemory memory = session.dataflowMemory(compute.workers());
+        // the build waits until its input has passed the creation time: the tables under it
+        // must be promised complete up to then, however long since they were last written
+        long upper = oracle.upper();
+        Set<Long> tables = catalog.baseTablesOf(target.id());
+        frontiers.advanced(upper, tables);
+        compute.createIndex(id, i.name(), target.id(), types, keys, memory, upper, tables);
+        register(new CatalogItem.Index(id, i.name(), target.id(), keys, text(sql, i)), Set.of(target.id()));
+        if (history != null) setRetention(id, history);
+        awaitHydration(session, id, "index", i.name(), upper - 1);
+        return Result.command("CREATE INDEX");
+    }
+
+    /**
+     * A materialized view or index being built over existing data, while its CREATE waits: what
+     * {@code tributary_internal.hydration_progress} shows. {@code parts} are its workers' counts.
+     */
+    private record Hydrating(long id, String kind, String name, long startedMillis, List<Dataflows.PendingHydration> parts) {
+        /** Updates read of those that existed when it was created, over all workers: {done, total}. */
+        long[] progress() {
+            long done = 0, total = 0;
+            for (Dataflows.PendingHydration p : parts) {
+                long t = p.progress.total();
+                total += t;
+                done += Math.min(p.progress.done(), t);
+            }
+            return new long[] {done, total};
+        }
+
+    }
+
+    /** The hydrations under way, by object id (their CREATEs are waiting in {@link #awaitHydration}). */
+    private final Map<Long, Hydrating> hydrating = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** How long a CREATE waits before its first progress NOTICE, and then between two (a second; tests make it shorter). */
+    volatile long progressNoticeNanos = 1_000_000_000L;
+
+    /**
+     * Waits, with the coordinator free for other sessions, until materialized view or index
+     * {@code id} (just created and registered) has read and computed everything that existed
+     * when it was created (its dataflow has passed {@code t}), as PostgreSQL's CREATE returns
+     * once the object is built. A build that takes longer than a second reports its progress
+     * (updates read of its inputs' total) in NOTICEs, at most one a second, and in
+     * {@code tributary_internal.hydration_progress} all along. A cancel, {@code statement_timeout}
+     * or the client leaving stops it: the object and whatever was built on it meanwhile are
+     * dropped, as if never created, and the statement fails with 57014. A failure of its
+     * dataflow (an operator's exception, {@code max_dataflow_memory} exceeded) drops them too, and
+     * the statement fails with that failure's error, as a PostgreSQL CREATE fails with its query.
+     */
+    private void awaitHydration(Session session, long id, String kind, String name, long t) {
+        Session.Stop stop = session.new Stop();
+        List<Dataflows.PendingHydration> parts = compute.watchHydration(id, t, stop);
+        Hydrating h = new Hydrating(id, kind, name, oracle.clock().now(), parts);
+        hydrating.put(id, h);
+        session.aboutToWait();
+        try {
+            long[] nextNotice = {System.nanoTime() + progressNoticeNanos};
+            Runnable progressNotice = () -> {
+                if (System.nanoTime() < nextNotice[0] || h.progress()[1] == 0) return;
+                long[] p = h.progress();
+                String what = kind + " \"" + name + "\"";
+                session.notice(Notice.notice("00000", p[0] < p[1]
+                        ? "building " + what + ": " + p[0] + " of " + p[1] + " rows read (" + p[0] * 100 / p[1] + "%)"
+                        : "building " + what + ": all " + p[1] + " rows read, computing"));
+                nextNotice[0] = System.nanoTime() + progressNoticeNanos;
+            };
+            for (Dataflows.PendingHydration part : parts) {
+                waits.await(part.done, progressNotice);
+                try {
+                    part.done.join();
+                } catch (java.util.concurrent.CompletionException e) {
+                    if (e.getCause() instanceof RuntimeException x) throw x;
+                    throw e;
+                }
+            }
+        } catch (RuntimeException e) {
+            stop.abandon();
+            // nothing half-built stays: the object, and anything made on it while it was built
+            if (catalog.contains(id)) {
+                List<Long> order = new ArrayList<>();
+                catalog.collect(id, new HashSet<>(), order);
+                for (int k = order.size() - 1; k >= 0; k--) remove(order.get(k));
+            }
+            throw e;
+        } finally {
+            hydrating.remove(id);
+        }
+    }
+
+    /** The hydrations under way, for {@code tributary_internal.hydration_progress}. */
+    List<dev.tributary.sql.catalog.Catalog.HydrationProgress> hydrationProgress() {
+        List<dev.tributary.sql.catalog.Catalog.HydrationProgress> out = new ArrayList<>();
+        for (Hydrating h : hydrating.values()) {
+            long[] p = h.progress();
+            out.add(new dev.tributary.sql.catalog.Catalog.HydrationProgress(h.id(), h.kind(), h.name(), p[1] == 0 || p[0] < p[1] ? "reading" : "computing",
+                    p[0], p[1], h.startedMillis()));
+        }
+        out.sort(java.util.Comparator.comparingLong(dev.tributary.sql.catalog.Catalog.HydrationProgress::id));
+        return out;
+    }
+
+    private static Notice alreadyExists(String name) {
+        return Notice.notice("42P07", "relation \"" + name + "\" already exists, skipping");
+    }
+
+    Result drop(Statement.Drop d) {
+        List<CatalogItem> targets = new ArrayList<>();
+        List<Notice> skipped = new ArrayList<>();
+        for (List<String> parts : d.names()) {
+            CatalogState.rejectSystemRelation(parts, "drop", d.pos());
+            String name = CatalogState.nameOf(parts, d.pos());
+            CatalogItem item = catalog.get(name);
+            String kind = d.kind().sql().toLowerCase(java.util.Locale.ROOT);
+            if (item == null) {
+                String what = d.kind() == Statement.ObjectKind.TABLE ? "table" : d.kind() == Statement.ObjectKind.INDEX ? "index" : kind;
+                if (d.ifExists()) {
+                    skipped.add(Notice.notice("00000", what + " \"" + name + "\" does not exist, skipping"));
+                    continue;
+                }
+                throw new SqlException("42P01", what + " \"" + name + "\" does not exist", d.pos());
+            }
+            if (!item.kind().equals(kind)) {
+                throw new SqlException("42809", "\"" + name + "\" is not a " + kind, d.pos(), "Use DROP " + item.kind().toUpperCase(java.util.Locale.ROOT) + " to remove a " + item.kind() + ".");
+            }
+            if (item instanceof CatalogItem.Index ix && ix.primaryKey()) {
+                String table = catalog.get(ix.on()).name();
+                throw new SqlException("2BP01", "cannot drop index " + name + " because constraint " + name + " on table " + table + " requires it", d.pos(),
+                        "You can drop constraint " + name + " on table " + table + " instead.");
+            }
+            targets.add(item);
+        }
+        // everything that depends on the targets, transitively
+        List<Long> order = new ArrayList<>();
+        Set<Long> seen = new HashSet<>();
+        for (CatalogItem t : targets) catalog.collect(t.id(), seen, order);
+        Set<Long> targetIds = new HashSet<>();
+        for (CatalogItem t : targets) targetIds.add(t.id());
+        if (!d.cascade()) {
+            for (long id : order) {
+                if (targetIds.contains(id)) continue;
+                CatalogItem dep = catalog.get(id);
+                CatalogItem on = null;
+                for (CatalogItem t : targets) if (catalog.dependentsOf(t.id()).contains(id)) on = t;
+                if (dep instanceof CatalogItem.Index && on != null && targetIds.contains(on.id())) continue; // indexes go with their relation
+                throw new SqlException("2BP01", "cannot drop " + (on == null ? "it" : on.kind() + " " + on.name()) + " because other objects depend on it", d.pos(),
+                        "Use DROP ... CASCADE to drop the dependent objects too.");
+            }
+        }
+        // dependents first
+        for (int k = order.size() - 1; k >= 0; k--) remove(order.get(k));
+        Result r = Result.command("DROP " + d.kind().sql());
+        for (Notice n : skipped) r = r.withNotice(n);
+        return r;
+    }
+
+    /** Drops object {@code id} (after what depends on it), durably: the subscriptions that read it end, its dataflow goes. */
+    private void remove(long id) {
+        CatalogItem item = catalog.remove(id);
+        if (item == null) return;
+        durability.dropped(id, item instanceof CatalogItem.Table);
+        subscriptions.endOn(id);
+        writes.dropped(id);
+        frontiers.dropped(id);
+        if (!(item instanceof CatalogItem.View)) {
+            compute.drop(id);
+        }
+    }
+
+    /** Sets (or, with null, clears) object {@code id}'s history policy, durably. */
+    void setRetention(long id, HistoryPolicy policy) {
+        catalog.setPolicy(id, policy);
+        durability.recordHistory(id, catalog.get(id) instanceof CatalogItem.Table, policy, oracle::upper, catalog::newId);
+    }
+
+    /** Lists {@code item}, which reads {@code uses}, in the catalog and in the statement's durable changes. */
+    private void register(CatalogItem item, Set<Long> uses) {
+        durability.recordObject(item, uses);
+        catalog.register(item, uses);
+    }
+
+    /** A maintained query's plan with now() in its WHERE as temporal filters (0A000, at {@code pos}, for other uses of now()). */
+    static Plan temporal(Plan plan, int pos) {
+        try {
+            return dev.tributary.sql.plan.TemporalFilters.extract(plan);
+        } catch (SqlException e) {
+            throw new SqlException(e.sqlState(), e.getMessage(), pos, e.hint());
+        }
+    }
+
+    /** A bound query's plan without the columns only its ORDER BY needed. */
+    static Plan visiblePlan(BoundQuery q) {
+        Plan plan = q.plan();
+        if (plan.arity() <= q.visible()) return plan;
+        List<Integer> visible = new ArrayList<>(q.visible());
+        for (int i = 0; i < q.visible(); i++) visible.add(i);
+        return new Plan.Project(plan, visible);
+    }}

@@ -1,0 +1,262 @@
+package dev.tributary.server;
+
+import dev.tributary.changeslog.ChangeStream;
+import dev.tributary.changeslog.UpsertEnvelope;
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.ast.Statement;
+import dev.tributary.sql.bind.Binder;
+import dev.tributary.sql.bind.BoundQuery;
+import dev.tributary.sql.parser.Parser;
+import dev.tributary.sql.parser.SqlFormatter;
+import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.plan.Plans;
+import dev.tributary.sql.row.Row;
+import dev.tributary.sql.row.RowCodec;
+import dev.tributary.sql.types.SqlType;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The running subscriptions of one database ({@code SUBSCRIBE}, {@code SELECT ... EMIT CHANGES},
+ * and the COPY streams and cursors over them): each a dataflow ending in a {@link ChangeStream}
+ * whose sink turns deliveries into {@link Result} batches for its listener, told of changes only
+ * once they are durable. A subscription ends when its client closes it, when something it reads
+ * is dropped ({@link #endOn}), or with an error when its dataflow or an input's fails
+ * ({@link #endFailed}).
+ *
+ * <p>Called with the coordinator's lock held; a subscription's close takes that lock itself, as
+ * it comes from the client's thread.
+ */
+final class Subscriptions {
+    private final Object monitor;
+    private final Binders binders;
+    private final TimestampOracle oracle;
+    private final ComputeController compute;
+    private final TableFrontiers frontiers;
+    private final ReadPath reads;
+    private final Durability durability;
+    private final List<LiveSubscription> live = new ArrayList<>();
+    private int count;
+
+    /**
+     * A running subscription with the catalog items it reads, so dropping one of them ends it,
+     * and its dataflow and the stored collections it reads, so a failure of either ends it too.
+     */
+    private record LiveSubscription(Set<Long> uses, Subscription.Listener listener, Subscription subscription, int dataflow, Set<Long> reads) {}
+
+    Subscriptions(Object monitor, Binders binders, TimestampOracle oracle, ComputeController compute, TableFrontiers frontiers, ReadPath reads,
+            Durability durability) {
+        this.monitor = monitor;
+        this.binders = binders;
+        this.oracle = oracle;
+        this.compute = compute;
+        this.frontiers = frontiers;
+        this.reads = reads;
+        this.durability = durability;
+    }
+
+    /** The number of subscriptions running (COPY streams and cursors included). */
+    int count() {
+        return count;
+    }
+
+    /** The stored collections each running subscription reads (a write to a table under one moves the others with it). */
+    Collection<Set<Long>> reads() {
+        return live.stream().map(LiveSubscription::reads).toList();
+    }
+
+    /** Starts a subscription to {@code st}: a SUBSCRIBE or a SELECT ... EMIT CHANGES. */
+    Subscription subscribe(Session session, Statement st, Subscription.Listener given) {
+        Subscription.Listener listener = durability.afterDurable(given);
+        BoundQuery q;
+        Binder binder = binders.of(session);
+        Statement.Subscribe sub = null;
+        switch (st) {
+            case Statement.Subscribe s -> {
+                sub = s;
+                dev.tributary.sql.ast.Query query = s.query() != null ? s.query()
+                        : Parser.parseQuery("SELECT * FROM " + String.join(".", s.name().stream().map(SqlFormatter::ident).toList()));
+                q = binder.bindQuery(query);
+            }
+            case Statement.QueryStatement qs when qs.emitChanges() -> q = binder.bindQuery(qs.query());
+            default -> throw new SqlException("42601", "subscribe takes SUBSCRIBE or SELECT ... EMIT CHANGES", st.pos());
+        }
+        if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn("a subscription", st.pos());
+        Plan plan = Ddl.temporal(Ddl.visiblePlan(q), st.pos());
+        long start = oracle.readTime();
+        reads.checkChanges(plan, start, st.pos());
+        long asOf = start;
+        long upTo = Long.MAX_VALUE;
+        boolean snapshot = true;
+        boolean progress = false;
+        int[] keyColumns = null;
+        if (sub != null) {
+            snapshot = sub.snapshot();
+            progress = sub.progress();
+            if (sub.asOf() != null) {
+                asOf = binder.systemTime(sub.asOf(), "AS OF");
+                reads.checkRetained(plan, asOf, start, sub.asOf().pos(), false);
+            }
+            if (sub.upTo() != null) {
+                upTo = binder.systemTime(sub.upTo(), "UP TO");
+                if (upTo < asOf) throw new SqlException("22023", "UP TO " + upTo + " is before AS OF " + asOf, sub.upTo().pos());
+            }
+            if (sub.upsertKey() != null) {
+                keyColumns = new int[sub.upsertKey().size()];
+                for (int i = 0; i < keyColumns.length; i++) {
+                    String k = sub.upsertKey().get(i);
+                    keyColumns[i] = q.names().subList(0, q.visible()).indexOf(k);
+                    if (keyColumns[i] < 0) throw new SqlException("42703", "column \"" + k + "\" does not exist", sub.pos(),
+                            "ENVELOPE UPSERT (KEY (...)) names columns of the subscribed query: " + String.join(", ", q.names()) + ".");
+                }
+            }
+        }
+        List<String> columns = new ArrayList<>(List.of("change_time"));
+        List<SqlType> types = new ArrayList<>(List.of(SqlType.TIMESTAMPTZ));
+        if (progress) {
+            columns.add("change_progressed");
+            types.add(SqlType.BOOLEAN);
+        }
+        columns.add(keyColumns == null ? "change_diff" : "change_state");
+        types.add(keyColumns == null ? SqlType.BIGINT : SqlType.TEXT);
+        int prefix = columns.size();
+        columns.addAll(q.names());
+        types.addAll(q.types());
+        RowCodec codec = new RowCodec(q.types());
+        boolean withProgress = progress;
+        java.util.function.BiFunction<Long, Object, Object[]> row = (time, tag) -> {
+            Object[] r = new Object[columns.size()];
+            r[0] = Instant.ofEpochMilli(time);
+            if (withProgress) r[1] = false;
+            r[prefix - 1] = tag;
+            return r;
+        };
+        ChangeStream.Sink<Row, Row> sink;
+        if (keyColumns == null) {
+            sink = new SubscriptionSink<Row>(listener, columns, types, withProgress) {
+                @Override
+                public void changes(long time, Map<Row, Long> changes) {
+                    List<Object[]> rows = new ArrayList<>();
+                    for (Map.Entry<Row, Long> e : changes.entrySet()) {
+                        Object[] r = row.apply(time, e.getValue());
+                        System.arraycopy(codec.decode(e.getKey()), 0, r, prefix, codec.arity());
+                        rows.add(r);
+                    }
+                    deliver(rows);
+                }
+            };
+        } else {
+            int[] keys = keyColumns;
+            var downstream = new SubscriptionSink<UpsertEnvelope.KeyChange<List<Object>, Row>>(listener, columns, types, withProgress) {
+                @Override
+                public void changes(long time, Map<UpsertEnvelope.KeyChange<List<Object>, Row>, Long> changes) {
+                    List<Object[]> rows = new ArrayList<>();
+                    for (var c : changes.keySet()) {
+                        Object[] r = row.apply(time, c.state().name().toLowerCase(java.util.Locale.ROOT));
+                        if (c.row() != null) {
+                            System.arraycopy(codec.decode(c.row()), 0, r, prefix, codec.arity());
+                        } else {
+                            for (int i = 0; i < keys.length; i++) r[prefix + keys[i]] = c.key().get(i);
+                        }
+                        rows.add(r);
+                    }
+                    deliver(rows);
+                }
+            };
+            sink = new UpsertEnvelope<List<Object>, Row, Row>(r -> {
+                Object[] values = codec.decode(r);
+                List<Object> key = new ArrayList<>(keys.length);
+                for (int k : keys) key.add(dev.tributary.sql.row.Keys.normalize(values[k]));
+                return key;
+            }, downstream);
+        }
+        ChangeStream.Options options = new ChangeStream.Options(asOf, snapshot, progress, upTo);
+        frontiers.advancedAll(start + 1);
+        DataflowMemory memory = session.dataflowMemory(compute.workers());
+        int index = compute.subscribe(start, plan, options, sink, memory);
+        count++;
+        Set<Long> uses = binder.dependencies();
+        LiveSubscription[] self = new LiveSubscription[1];
+        Subscription subscription = new Subscription(() -> {
+            synchronized (monitor) {
+                count--;
+                live.remove(self[0]);
+            }
+            compute.dropSubscription(index);
+        }, columns, types);
+        self[0] = new LiveSubscription(uses, listener, subscription, index, Plans.reads(plan));
+        live.add(self[0]);
+        return subscription;
+    }
+
+    /**
+     * Ends with an error each subscription whose dataflow failed, or that of something it reads:
+     * it would never deliver again, and its client would wait for good.
+     */
+    void endFailed() {
+        if (live.isEmpty()) return;
+        List<LiveSubscription> running = List.copyOf(live);
+        List<SqlException> failures = compute.subscriptionFailures(running.stream().map(LiveSubscription::dataflow).toList(),
+                running.stream().map(LiveSubscription::reads).toList());
+        for (int i = 0; i < running.size(); i++) {
+            if (failures.get(i) == null) continue;
+            running.get(i).subscription().close();
+            running.get(i).listener().onError(failures.get(i));
+        }
+    }
+
+    /** Ends the subscriptions that read item {@code id}, which is being dropped: their listeners hear {@link Subscription.Listener#onDone()}. */
+    void endOn(long id) {
+        for (LiveSubscription l : List.copyOf(live)) {
+            if (!l.uses().contains(id)) continue;
+            l.subscription().close();
+            l.listener().onDone();
+        }
+    }
+
+    /**
+     * A change stream's deliveries as {@link Result} batches for a {@link Subscription.Listener}:
+     * progress as a row of its own ({@code change_progressed} true, the rest NULL), errors as the
+     * first error, the end as {@link Subscription.Listener#onDone()}.
+     */
+    private abstract static class SubscriptionSink<D> implements ChangeStream.Sink<D, Row> {
+        private final Subscription.Listener listener;
+        private final List<String> columns;
+        private final List<SqlType> types;
+        private final boolean progress;
+
+        SubscriptionSink(Subscription.Listener listener, List<String> columns, List<SqlType> types, boolean progress) {
+            this.listener = listener;
+            this.columns = columns;
+            this.types = types;
+            this.progress = progress;
+        }
+
+        void deliver(List<Object[]> rows) {
+            listener.onChanges(new Result("SUBSCRIBE", columns, types, rows));
+        }
+
+        @Override
+        public void progressed(long frontier) {
+            if (!progress) return;
+            Object[] r = new Object[columns.size()];
+            r[0] = Instant.ofEpochMilli(frontier);
+            r[1] = true;
+            deliver(List.<Object[]>of(r));
+        }
+
+        @Override
+        public void failed(long time, Map<Row, Long> errors) {
+            listener.onError(Dataflows.firstError(errors.keySet()));
+        }
+
+        @Override
+        public void done() {
+            listener.onDone();
+        }
+    }
+}

@@ -1,0 +1,531 @@
+package dev.tributary.server;
+
+import dev.tributary.arrangements.BytesColumn;
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.ast.Statement;
+import dev.tributary.sql.bind.Binder;
+import dev.tributary.sql.bind.BoundQuery;
+import dev.tributary.sql.catalog.CatalogItem;
+import dev.tributary.sql.expr.ScalarExprs;
+import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.row.Row;
+import dev.tributary.sql.row.RowCodec;
+import dev.tributary.sql.row.RowDataType;
+import dev.tributary.sql.types.SqlType;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The write path of one database: INSERT, UPDATE, DELETE and COPY FROM turned into changes of a
+ * table's rows, NOT NULL and primary keys checked, and the changes added to the session's open
+ * transaction block or committed at one new write time: appended to the log, then queued on the
+ * workers without waiting for them (at most {@link #COMMITS_IN_FLIGHT} commits in flight).
+ *
+ * <p>A primary key check counts the changed keys' committed rows in the key's index shards as the
+ * workers last published them, plus the key changes of the commits they have not reached yet,
+ * which this keeps ({@link #keyWrites}); many keys, or a commit too large to keep, are counted
+ * on the workers instead.
+ *
+ * <p>Called with the coordinator's lock held.
+ */
+final class WritePath {
+    private final CatalogState catalog;
+    private final Binders binders;
+    private final TimestampOracle oracle;
+    private final ComputeController compute;
+    private final PublishedIndexes published;
+    private final TableFrontiers frontiers;
+    private final ReadPath reads;
+    private final Subscriptions subscriptions;
+    private final Durability durability;
+    /** Primary key checks answered from the published shards and the recent commits kept here, for tests. */
+    long publishedKeyChecks;
+
+    WritePath(CatalogState catalog, Binders binders, TimestampOracle oracle, ComputeController compute, TableFrontiers frontiers, ReadPath reads,
+            Subscriptions subscriptions, Durability durability) {
+        this.catalog = catalog;
+        this.binders = binders;
+        this.oracle = oracle;
+        this.compute = compute;
+        this.published = compute.published();
+        this.publishedShards = new PublishedIndexes.Shard[compute.workers()];
+        this.frontiers = frontiers;
+        this.reads = reads;
+        this.subscriptions = subscriptions;
+        this.durability = durability;
+    }
+
+    /** Forgets what is kept of table {@code id}, which is dropped. */
+    void dropped(long id) {
+        keyWrites.remove(id);
+        keyFunctions.remove(id);
+    }
+
+    /**
+     * Ends a COPY FROM: its first {@code error}, or its rows written (at one time, or into the open
+     * block) with defaults filled and constraints checked as INSERT does. {@code encoded} are the
+     * rows already encoded (every column given), or null: then {@code rows} are the values of
+     * {@code targets}.
+     */
+    Result copy(Session session, CopyIn copy, CatalogItem.Table table, int[] targets, List<Object[]> rows, BytesColumn encoded, SqlException error) {
+        if (error != null) throw error;
+        CatalogItem.Table t = catalog.get(table.id()) instanceof CatalogItem.Table now ? now : null;
+        if (t == null || !t.columns().equals(table.columns())) {
+            throw new SqlException("42P01", "relation \"" + table.name() + "\" was dropped or changed during COPY");
+        }
+        RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
+        BytesColumn slab = encoded != null ? encoded : encodeWithDefaults(copy, t, targets, rows, codec);
+        if (!t.primaryKey().isEmpty()) {
+            // the keys are checked at once, in one slab; a duplicate names the line that repeats its key
+            BytesColumn keys = primaryKeys(t, codec, slab);
+            int repeat = RowSlab.firstRepeat(keys);
+            Map<Row, Long> pendingKeys = pendingKeyCounts(t, session);
+            Map<Row, Long> committed = committedKeyCounts(t, rowsOf(keys));
+            if (repeat >= 0 || !pendingKeys.isEmpty() || !committed.isEmpty()) {
+                // some key is there twice: the first line that repeats one is the error's
+                Map<Row, Long> counts = new HashMap<>(pendingKeys);
+                committed.forEach((k, n) -> counts.merge(k, n, Long::sum));
+                for (int r = 0; r < keys.size(); r++) {
+                    Row key = RowDataType.INSTANCE.get(keys, r);
+                    if (counts.merge(key, 1L, Long::sum) > 1) throw duplicateKey(t, key).withContext(copy.lineContext(r));
+                }
+            }
+        }
+        // every key once (a repeat was an error above); a table without a key takes repeated rows as they come
+        write(session, t, new RowSlab(slab), true);
+        return Result.command("COPY " + slab.size());
+    }
+
+    /** The rows of a COPY of some columns, with the others' defaults, encoded into one slab; NOT NULL checked. */
+    private BytesColumn encodeWithDefaults(CopyIn copy, CatalogItem.Table t, int[] targets, List<Object[]> rows, RowCodec codec) {
+        Instant statementTime = Instant.ofEpochMilli(oracle.readTime());
+        boolean[] given = new boolean[t.columns().size()];
+        for (int i : targets) given[i] = true;
+        BytesColumn slab = new BytesColumn(rows.size(), Math.max(16, rows.size() * 16));
+        RowCodec.Builder builder = codec.builder();
+        for (int r = 0; r < rows.size(); r++) {
+            Object[] row = new Object[t.columns().size()];
+            try {
+                for (int i = 0; i < row.length; i++) {
+                    if (given[i]) continue;
+                    // a default is computed per row, as INSERT does (it may be now())
+                    row[i] = t.defaults().isEmpty() ? null : ScalarExprs.bindStatementTime(t.defaults().get(i), statementTime).eval(new Object[0]);
+                }
+                Object[] values = rows.get(r);
+                for (int k = 0; k < targets.length; k++) row[targets[k]] = values[k];
+                checkNotNull(t, row);
+            } catch (SqlException e) {
+                throw e.context() == null ? e.withContext(copy.context(r)) : e;
+            }
+            builder.reset();
+            for (Object v : row) builder.putValue(v);
+            slab.add(builder.buffer(), 0, builder.length());
+        }
+        return slab;
+    }
+
+    /**
+     * The primary key of each row of {@code rows}, in the key form of its index (see
+     * {@link Dataflows#primaryKeyOf}), in one slab: a one-column key of one encoding is a byte
+     * range of its row, copied as it is.
+     */
+    private BytesColumn primaryKeys(CatalogItem.Table t, RowCodec codec, BytesColumn rows) {
+        int n = rows.size();
+        BytesColumn keys = new BytesColumn(n, Math.max(16, n * 8));
+        int column = t.primaryKey().size() == 1 ? t.primaryKey().get(0) : -1;
+        if (column >= 0 && RowCodec.oneEncoding(t.columns().get(column).type().kind())) {
+            byte[] b = rows.slab();
+            for (int r = 0; r < n; r++) {
+                int from = codec.columnStart(b, rows.start(r), column);
+                keys.add(b, from, codec.columnEnd(b, from, column) - from);
+            }
+            return keys;
+        }
+        java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
+        for (int r = 0; r < n; r++) RowDataType.INSTANCE.append(keys, keyOf.apply(RowDataType.INSTANCE.get(rows, r)));
+        return keys;
+    }
+
+    /** The values of {@code column} as rows, made as they are iterated. */
+    private static java.util.Collection<Row> rowsOf(BytesColumn column) {
+        return new java.util.AbstractList<>() {
+            @Override
+            public Row get(int i) {
+                return RowDataType.INSTANCE.get(column, i);
+            }
+
+            @Override
+            public int size() {
+                return column.size();
+            }
+        };
+    }
+
+    Result insert(Session session, Statement.Insert ins) {
+        CatalogItem.Table t = catalog.table(ins.table(), ins.pos(), "insert into");
+        BoundQuery q = binders.plain().bindInsert(t, ins);
+        return insertRows(session, t, reads.rowsOf(session, q.plan(), q.plan().types()));
+    }
+
+    /** A hash map's initial capacity for {@code n} entries, so that filling it never rehashes. */
+    static int capacityFor(int n) {
+        return (int) Math.min(1 << 30, n * 4L / 3 + 16);
+    }
+
+    Result insertRows(Session session, CatalogItem.Table t, List<Object[]> rows) {
+        Map<Row, Long> changes = new LinkedHashMap<>(capacityFor(rows.size()));
+        RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
+        for (Object[] r : rows) {
+            Object[] row = r.length == t.columns().size() ? r : java.util.Arrays.copyOf(r, t.columns().size());
+            checkNotNull(t, row);
+            changes.merge(codec.encode(row), 1L, Long::sum);
+        }
+        write(session, t, changes);
+        return Result.command("INSERT 0 " + rows.size());
+    }
+
+    /** 23502 if {@code row} has NULL in a NOT NULL column of {@code t}, with PostgreSQL's detail. */
+    static void checkNotNull(CatalogItem.Table t, Object[] row) {
+        for (int i = 0; i < row.length; i++) {
+            if (row[i] == null && !t.columns().get(i).nullable()) {
+                StringBuilder failing = new StringBuilder();
+                for (int k = 0; k < row.length; k++) {
+                    if (k > 0) failing.append(", ");
+                    failing.append(row[k] == null ? "null" : dev.tributary.sql.types.Values.toText(row[k], t.columns().get(k).type()));
+                }
+                throw new SqlException("23502", "null value in column \"" + t.columns().get(i).name() + "\" of relation \"" + t.name() + "\" violates not-null constraint")
+                        .withDetail("Failing row contains (" + failing + ").");
+            }
+        }
+    }
+
+    Result update(Session session, Statement.Update u) {
+        CatalogItem.Table t = catalog.table(u.table(), u.pos(), "update");
+        String alias = u.alias() != null ? u.alias() : t.name();
+        Plan plan = binders.plain().bindUpdate(t, alias, u.assignments(), u.where());
+        return updateRows(session, t, reads.rowsOf(session, plan, plan.types()));
+    }
+
+    /** UPDATE of {@code t} with {@code pairs}: each the old row's columns followed by the new row's. */
+    Result updateRows(Session session, CatalogItem.Table t, List<Object[]> pairs) {
+        int n = t.columns().size();
+        RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
+        Map<Row, Long> changes = new LinkedHashMap<>();
+        for (Object[] pair : pairs) {
+            Object[] row = java.util.Arrays.copyOfRange(pair, n, 2 * n);
+            checkNotNull(t, row);
+            changes.merge(codec.encode(java.util.Arrays.copyOf(pair, n)), -1L, Long::sum);
+            changes.merge(codec.encode(row), 1L, Long::sum);
+        }
+        write(session, t, changes);
+        return Result.command("UPDATE " + pairs.size());
+    }
+
+    Result delete(Session session, Statement.Delete d) {
+        CatalogItem.Table t = catalog.table(d.table(), d.pos(), "delete from");
+        String alias = d.alias() != null ? d.alias() : t.name();
+        Plan plan = binders.plain().bindDelete(t, alias, d.where());
+        return deleteRows(session, t, reads.rowsOf(session, plan, plan.types()));
+    }
+
+    Result deleteRows(Session session, CatalogItem.Table t, List<Object[]> rows) {
+        RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
+        Map<Row, Long> changes = new LinkedHashMap<>();
+        for (Object[] row : rows) changes.merge(codec.encode(row), -1L, Long::sum);
+        write(session, t, changes);
+        return Result.command("DELETE " + rows.size());
+    }
+
+    /** Checks constraints and commits {@code changes} now, or adds them to the open transaction. */
+    private void write(Session session, CatalogItem.Table t, Map<Row, Long> changes) {
+        write(session, t, changes, false);
+    }
+
+    /** {@link #write(Session, CatalogItem.Table, Map)}; {@code keysChecked} when the caller has checked the primary key. */
+    private void write(Session session, CatalogItem.Table t, Map<Row, Long> changes, boolean keysChecked) {
+        if (!(changes instanceof RowSlab)) changes.values().removeIf(c -> c == 0); // a slab's rows each count 1
+        if (session.inTransaction) {
+            Map<Row, Long> pending = session.pending.computeIfAbsent(t.id(), k -> new LinkedHashMap<>());
+            Map<Row, Map<Row, Long>> rowsByKey = t.primaryKey().isEmpty() ? null : session.pendingRowsByKey.computeIfAbsent(t.id(), k -> new HashMap<>());
+            if (!keysChecked) checkKeys(t, changes, rowsByKey);
+            java.util.function.Function<Row, Row> keyOf = rowsByKey == null ? null : primaryKeyOf(t);
+            for (Map.Entry<Row, Long> e : changes.entrySet()) {
+                if (pending.merge(e.getKey(), e.getValue(), Long::sum) == 0) pending.remove(e.getKey());
+                if (keyOf == null) continue;
+                Row key = keyOf.apply(e.getKey());
+                Map<Row, Long> rows = rowsByKey.computeIfAbsent(key, k -> new LinkedHashMap<>(4));
+                if (rows.merge(e.getKey(), e.getValue(), Long::sum) == 0) rows.remove(e.getKey());
+                if (rows.isEmpty()) rowsByKey.remove(key);
+            }
+            return;
+        }
+        if (!keysChecked) checkKeys(t, changes, Map.of());
+        commit(Map.of(t.id(), changes));
+    }
+
+    /**
+     * 23505 if applying {@code changes} after the open block's writes, whose rows per key are
+     * {@code pendingKeys} (empty outside a block), would give two rows one primary key. Only keys
+     * that gain rows can collide; their committed rows are counted in the primary key's index, the
+     * table's own arrangement.
+     */
+    private void checkKeys(CatalogItem.Table t, Map<Row, Long> changes, Map<Row, Map<Row, Long>> pendingRowsByKey) {
+        if (t.primaryKey().isEmpty() || changes.isEmpty()) return;
+        java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
+        Map<Row, Long> delta = new HashMap<>(capacityFor(changes.size()));
+        for (Map.Entry<Row, Long> e : changes.entrySet()) delta.merge(keyOf.apply(e.getKey()), e.getValue(), Long::sum);
+        Set<Row> rising = new HashSet<>(capacityFor(delta.size()));
+        for (Map.Entry<Row, Long> e : delta.entrySet()) if (e.getValue() > 0) rising.add(e.getKey());
+        if (rising.isEmpty()) return;
+        Map<Row, Long> counts = committedKeyCounts(t, rising);
+        if (!pendingRowsByKey.isEmpty()) {
+            for (Row k : rising) {
+                Map<Row, Long> rows = pendingRowsByKey.get(k);
+                if (rows != null) counts.merge(k, Session.count(rows), Long::sum);
+            }
+        }
+        for (Row k : rising) {
+            if (counts.getOrDefault(k, 0L) + delta.get(k) > 1) throw duplicateKey(t, k);
+        }
+    }
+
+    /** For each primary key of {@code t}, how many rows the open block's writes add (only keys those touch are listed). */
+    private Map<Row, Long> pendingKeyCounts(CatalogItem.Table t, Session session) {
+        Map<Row, Long> counts = new HashMap<>();
+        session.pendingRowsByKey.getOrDefault(t.id(), Map.of()).forEach((k, rows) -> {
+            long n = Session.count(rows);
+            if (n != 0) counts.put(k, n);
+        });
+        return counts;
+    }
+
+    /** How many committed rows of {@code t} have each of {@code keys}, read from its primary key's index now (keys with none are absent). */
+    private Map<Row, Long> committedKeyCounts(CatalogItem.Table t, java.util.Collection<Row> keys) {
+        long index = catalog.primaryKeyIndex(t);
+        // a seek per key in the published shards: for a few keys; many (a COPY's) are sought
+        // together, in key order, on the workers
+        Map<Row, Long> published = keys.size() <= PUBLISHED_KEY_CHECKS ? publishedKeyCounts(t, index, keys) : null;
+        if (published != null) {
+            publishedKeyChecks++;
+            return published;
+        }
+        Set<Long> tables = Set.of(t.id());
+        long at = frontiers.readTimeOfData(tables);
+        frontiers.advanced(at + 1, tables);
+        Map<Row, Long> out = new HashMap<>();
+        for (Map<Row, Long> part : compute.onEveryWorker(at + 1, tables, null, (d, w) -> d.keyCounts(w, index, keys, at))) {
+            part.forEach((k, n) -> out.merge(k, n, Long::sum));
+        }
+        return out;
+    }
+
+    /**
+     * {@link #committedKeyCounts} without a round trip through the workers: the primary key's
+     * shards as the workers last published them, complete through some time, plus the keys of
+     * the commits after it, which this keeps until the shards pass them
+     * ({@link #keyWrites}). Null when that cannot be had: no shards yet, a commit after them too
+     * large to have been kept, or history compacted past them.
+     */
+    private Map<Row, Long> publishedKeyCounts(CatalogItem.Table t, long index, java.util.Collection<Row> keys) {
+        try {
+            return publishedKeyCountsThrough(t, publishedThrough(index), keys);
+        } finally {
+            releasePublished();
+        }
+    }
+
+    private Map<Row, Long> publishedKeyCountsThrough(CatalogItem.Table t, long through, java.util.Collection<Row> keys) {
+        if (through == Long.MIN_VALUE) return null;
+        java.util.ArrayDeque<KeyWrite> log = keyWrites.get(t.id());
+        if (log != null) {
+            while (!log.isEmpty() && log.peek().time() <= through) log.poll();
+            for (KeyWrite w : log) if (w.keys() == null) return null;
+        }
+        Map<Row, Long> out = new HashMap<>();
+        for (Row key : keys) {
+            Map<Row, Long> found = Dataflows.lookup(publishedShards, key, through);
+            if (found == null) return null;
+            long n = 0;
+            for (long c : found.values()) n += c;
+            if (log != null) for (KeyWrite w : log) n += w.keys().getOrDefault(key, 0L);
+            if (n != 0) out.put(key, n);
+        }
+        return out;
+    }
+
+    private final PublishedIndexes.Shard[] publishedShards;
+
+    /** The most keys one check seeks in the published shards (see {@link #committedKeyCounts}). */
+    private static final int PUBLISHED_KEY_CHECKS = 256;
+
+    /**
+     * The time index {@code index}'s published shards are all complete and readable at, read into
+     * {@link #publishedShards} (let go of them with {@link #releasePublished}); MIN_VALUE if none.
+     */
+    private long publishedThrough(long index) {
+        return published.read(index, publishedShards) ? PublishedIndexes.readableThrough(publishedShards) : Long.MIN_VALUE;
+    }
+
+    /**
+     * Forgets the shards {@link #publishedThrough} read: a snapshot holds the batches its trace
+     * had then, which merges (or a DROP) would otherwise free; kept here until the next check,
+     * they held a second copy of a table (90 MB of a 1M-row one, even after it was dropped).
+     */
+    private void releasePublished() {
+        java.util.Arrays.fill(publishedShards, null);
+    }
+
+    /**
+     * The primary key changes of one commit to a table (key to signed count), or null for a
+     * commit of more than {@link #KEY_WRITES_KEPT} rows, whose keys are not kept.
+     */
+    private record KeyWrite(long time, Map<Row, Long> keys) {}
+
+    /** Per table with a primary key, its commits' key changes, oldest first, until its published shards pass them. */
+    private final Map<Long, java.util.ArrayDeque<KeyWrite>> keyWrites = new HashMap<>();
+
+    private static final int KEY_WRITES_KEPT = 4096;
+
+    /** Notes the key changes of a commit at {@code time} to {@code t} (see {@link #publishedKeyCounts}). */
+    private void keptKeys(CatalogItem.Table t, long time, Map<Row, Long> changes) {
+        java.util.ArrayDeque<KeyWrite> log = keyWrites.computeIfAbsent(t.id(), k -> new java.util.ArrayDeque<>());
+        long through = publishedThrough(catalog.primaryKeyIndex(t));
+        releasePublished();
+        while (!log.isEmpty() && log.peek().time() <= through) log.poll();
+        Map<Row, Long> keys = null;
+        if (changes.size() <= KEY_WRITES_KEPT) {
+            keys = new HashMap<>();
+            java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
+            for (Map.Entry<Row, Long> e : changes.entrySet()) keys.merge(keyOf.apply(e.getKey()), e.getValue(), Long::sum);
+        }
+        log.add(new KeyWrite(time, keys));
+    }
+
+    /** Each keyed table's primary key projection (see {@link #primaryKeyOf}); a table's columns never change under its id. */
+    private final Map<Long, java.util.function.Function<Row, Row>> keyFunctions = new HashMap<>();
+
+    /** A row of {@code t}'s primary key, in the key form its index has (see {@link Dataflows#primaryKeyOf}). */
+    private java.util.function.Function<Row, Row> primaryKeyOf(CatalogItem.Table t) {
+        // made once per table: every write to a keyed table projects its rows' keys
+        return keyFunctions.computeIfAbsent(t.id(),
+                id -> Dataflows.primaryKeyOf(Binder.typesOf(t.columns()), t.primaryKey().stream().mapToInt(Integer::intValue).toArray()));
+    }
+
+    /** PostgreSQL's 23505 for a second row with primary key {@code k}. */
+    private SqlException duplicateKey(CatalogItem.Table t, Row k) {
+        int[] key = t.primaryKey().stream().mapToInt(Integer::intValue).toArray();
+        Object[] kv = new RowCodec(keyTypes(t)).decode(k);
+        StringBuilder cols = new StringBuilder();
+        StringBuilder vals = new StringBuilder();
+        for (int i = 0; i < key.length; i++) {
+            if (i > 0) {
+                cols.append(", ");
+                vals.append(", ");
+            }
+            cols.append(t.columns().get(key[i]).name());
+            vals.append(kv[i] == null ? "null" : dev.tributary.sql.types.Values.toText(kv[i], t.columns().get(key[i]).type()));
+        }
+        return new SqlException("23505", "duplicate key value violates unique constraint \"" + t.name() + "_pkey\"", 0,
+                null).withDetail("Key (" + cols + ")=(" + vals + ") already exists.");
+    }
+
+    private static List<SqlType> keyTypes(CatalogItem.Table t) {
+        List<SqlType> k = new ArrayList<>();
+        for (int i : t.primaryKey()) k.add(t.columns().get(i).type());
+        return k;
+    }
+
+    /**
+     * Commits a transaction block's writes, after checking their primary keys again against what
+     * is committed now: another session may have committed a row with one of the keys since the
+     * block wrote it (the first to commit wins; this block fails with 23505, as in PostgreSQL).
+     */
+    void commitBlock(Map<Long, Map<Row, Long>> changes) {
+        for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
+            if (catalog.get(e.getKey()) instanceof CatalogItem.Table t) checkKeys(t, e.getValue(), Map.of());
+        }
+        commit(changes);
+    }
+
+    /** Commits table changes at one new write time. */
+    private void commit(Map<Long, Map<Row, Long>> changes) {
+        boolean any = false;
+        for (Map<Row, Long> c : changes.values()) any |= !c.isEmpty();
+        if (!any) return;
+        long inputsAt = Long.MIN_VALUE;
+        for (long id : changes.keySet()) inputsAt = Math.max(inputsAt, frontiers.upper(id, Long.MIN_VALUE));
+        long time = oracle.writeTime(inputsAt);
+        durability.appendCommit(time, changes);
+        for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
+            if (e.getValue().isEmpty()) continue;
+            oracle.wrote(e.getKey(), time);
+            if (catalog.get(e.getKey()) instanceof CatalogItem.Table t && !t.primaryKey().isEmpty()) keptKeys(t, time, e.getValue());
+        }
+        Set<Long> tables = frontiers.advancedByWrite(changes.keySet(), subscriptions.reads());
+        frontiers.advanced(time + 1, tables);
+        // Queued, not waited for: every later command to the workers (a read, another write) runs
+        // after it, so the commit is visible to everything that follows, and the session waits
+        // neither for two thread hand-offs per write nor for a step of some large query that the
+        // workers are in. At most COMMITS_IN_FLIGHT commits, or ROWS_IN_FLIGHT rows beyond one
+        // commit, wait in the queues, so writers cannot run ahead of the workers without bound.
+        java.util.concurrent.CompletableFuture<Void> applied = compute.commit(time, changes, tables);
+        applied.whenComplete((v, failure) -> {
+            if (failure != null) ServerLog.error("the commit at " + time + " failed on a worker: " + failure, failure);
+        });
+        long rows = 0;
+        for (Map<Row, Long> c : changes.values()) rows += c.size();
+        commitsInFlight.add(new InFlight(applied, rows));
+        rowsInFlight += rows;
+        while (!commitsInFlight.isEmpty()) {
+            InFlight oldest = commitsInFlight.peek();
+            boolean tooMany = commitsInFlight.size() > COMMITS_IN_FLIGHT || (rowsInFlight > ROWS_IN_FLIGHT && commitsInFlight.size() > 1);
+            if (!oldest.applied().isDone() && !tooMany) break;
+            commitsInFlight.poll();
+            rowsInFlight -= oldest.rows();
+            compute.awaitApplied(oldest.applied().exceptionally(failure -> null)); // a failure was logged where it happened
+        }
+    }
+
+    /** A commit queued on the workers, and how many rows it changes. */
+    private record InFlight(java.util.concurrent.CompletableFuture<Void> applied, long rows) {}
+
+    /** Commits the workers may not have applied yet, oldest first (see {@link #commit}). */
+    private final java.util.ArrayDeque<InFlight> commitsInFlight = new java.util.ArrayDeque<>();
+    private long rowsInFlight;
+
+    private static final int COMMITS_IN_FLIGHT = 1024;
+    private static final long ROWS_IN_FLIGHT = 1L << 18;
+
+    /** Feeds table {@code t} its recovered rows, time by time in order, as commits at those times would have. */
+    void load(CatalogItem.Table t, dev.tributary.arrangements.Updates u) {
+        int n = u.size();
+        if (n == 0) return;
+        BytesColumn rows = (BytesColumn) u.keys();
+        boolean oneTime = true, ones = true;
+        for (int i = 0; i < n; i++) {
+            oneTime &= u.time(i) == u.time(0);
+            ones &= u.diff(i) == 1;
+        }
+        if (oneTime && ones) {
+            loadAt(t, u.time(0), new RowSlab(rows));
+            return;
+        }
+        TreeMap<Long, Map<Row, Long>> byTime = new TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            byTime.computeIfAbsent(u.time(i), k -> new LinkedHashMap<>()).merge(RowDataType.INSTANCE.get(rows, i), u.diff(i), Long::sum);
+        }
+        byTime.forEach((time, changes) -> loadAt(t, time, changes));
+    }
+
+    private void loadAt(CatalogItem.Table t, long time, Map<Row, Long> changes) {
+        oracle.wrote(t.id(), time);
+        if (!t.primaryKey().isEmpty()) keptKeys(t, time, changes);
+        compute.write(t.id(), time, changes);
+    }}
