@@ -65,7 +65,15 @@ public final class TxnLog implements AutoCloseable {
     private long unflushedTxns;
     /** Flushes run here, beside the writer, so commits go on while the shards are written. */
     private final Thread flusher;
+    /**
+     * What the flusher waits on, apart from the writer's monitor (this log): a commit wakes only
+     * the writer, and only when it waits (with both on one monitor, every commit woke both).
+     */
+    private final Object flushSignal = new Object();
+    /** Guarded by {@link #flushSignal}. */
     private boolean flushWanted;
+    /** The writer waits for a transaction (guarded by this log): an append needs to wake it. */
+    private boolean writerWaiting;
     /** One more than the latest time in the log or any shard. */
     private long upper;
     /** The earliest time each table's history must stay readable from (absent: only its present). */
@@ -79,7 +87,7 @@ public final class TxnLog implements AutoCloseable {
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private volatile CompletableFuture<Void> lastAppended = CompletableFuture.completedFuture(null);
     private long lastTime = -1;
-    private boolean closing;
+    private volatile boolean closing;
     private StorageException failed;
     private final Thread thread;
     private final Consumer<String> log;
@@ -267,7 +275,8 @@ public final class TxnLog implements AutoCloseable {
             lastTime = time;
             queue.add(new Pending(time, writes, f));
             lastAppended = f;
-            notifyAll();
+            // the writer busy with a write takes this one with the next: no wake-up needed
+            if (writerWaiting) notify();
         }
         return f;
     }
@@ -305,10 +314,7 @@ public final class TxnLog implements AutoCloseable {
     public void dropTable(long id) {
         dropped.put(id, true);
         holds.remove(id);
-        synchronized (this) {
-            flushWanted = true;
-            notifyAll();
-        }
+        requestFlush();
     }
 
     /** The tables whose shards hold data (dropped ones left out). */
@@ -334,11 +340,14 @@ public final class TxnLog implements AutoCloseable {
         while (true) {
             synchronized (this) {
                 while (queue.isEmpty() && !closing) {
+                    writerWaiting = true;
                     try {
                         wait();
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         return;
+                    } finally {
+                        writerWaiting = false;
                     }
                 }
                 if (queue.isEmpty()) return;
@@ -411,6 +420,7 @@ public final class TxnLog implements AutoCloseable {
             }
         }
         groups++;
+        boolean flushNow;
         synchronized (this) {
             if (unflushed.isEmpty()) unflushedFrom = seqNo;
             unflushed.add(group);
@@ -418,20 +428,25 @@ public final class TxnLog implements AutoCloseable {
             unflushedBytes += inline;
             unflushedTxns += batch.size();
             upper = Math.max(upper, batch.get(batch.size() - 1).time() + 1);
-            if (unflushedBytes >= FLUSH_BYTES || unflushedTxns >= FLUSH_TXNS) {
-                flushWanted = true;
-                notifyAll();
-            }
+            flushNow = unflushedBytes >= FLUSH_BYTES || unflushedTxns >= FLUSH_TXNS;
+        }
+        if (flushNow) requestFlush();
+    }
+
+    private void requestFlush() {
+        synchronized (flushSignal) {
+            flushWanted = true;
+            flushSignal.notifyAll();
         }
     }
 
     /** The flusher's loop: a flush each time the writer asks for one, until the log closes. */
     private void flushWhenWanted() {
         while (true) {
-            synchronized (this) {
+            synchronized (flushSignal) {
                 while (!flushWanted && !closing) {
                     try {
-                        wait();
+                        flushSignal.wait();
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         return;
@@ -588,6 +603,9 @@ public final class TxnLog implements AutoCloseable {
         synchronized (this) {
             closing = true;
             notifyAll();
+        }
+        synchronized (flushSignal) {
+            flushSignal.notifyAll();
         }
         try {
             thread.join();
