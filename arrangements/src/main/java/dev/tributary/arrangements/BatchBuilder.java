@@ -22,8 +22,13 @@ final class BatchBuilder {
 
     /** A builder sized for at most the given numbers of updates, keys and values. */
     BatchBuilder(Column keyProto, Column valProto, int arity, int updates, int keyCount, int valCount) {
-        this.keys = keyProto.emptyLike(Math.max(keyCount, 1));
-        this.vals = valProto.emptyLike(Math.max(valCount, 1));
+        this(keyProto, valProto, arity, updates, keyCount, valCount, 0, 0);
+    }
+
+    /** {@link #BatchBuilder(Column, Column, int, int, int, int)}, with the bytes the keys and values take where known (0: not known). */
+    BatchBuilder(Column keyProto, Column valProto, int arity, int updates, int keyCount, int valCount, long keyBytes, long valBytes) {
+        this.keys = keyBytes > 0 ? keyProto.emptyLike(Math.max(keyCount, 1), keyBytes) : keyProto.emptyLike(Math.max(keyCount, 1));
+        this.vals = valBytes > 0 ? valProto.emptyLike(Math.max(valCount, 1), valBytes) : valProto.emptyLike(Math.max(valCount, 1));
         this.arity = arity;
         int c = Math.max(updates, 1);
         keyOffsets = new int[Math.max(keyCount, 1) + 1];

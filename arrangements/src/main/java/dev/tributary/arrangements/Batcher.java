@@ -578,16 +578,21 @@ public final class Batcher {
         int groups = consolidate(keys, vals, times, diffs, ready);
         int distinctKeys = 0;
         int distinctVals = 0;
+        long keyBytes = 0;
+        long valBytes = 0;
         for (int g = 0; g < groups; g++) {
             int x = groupFirst[g];
             if (g == 0 || !keys.equal(groupFirst[g - 1], keys, x)) {
                 distinctKeys++;
                 distinctVals++;
+                keyBytes += keys.bytesOf(x);
+                valBytes += vals.bytesOf(x);
             } else if (!vals.equal(groupFirst[g - 1], vals, x)) {
                 distinctVals++;
+                valBytes += vals.bytesOf(x);
             }
         }
-        BatchBuilder builder = new BatchBuilder(keyProto, valProto, arity, groups, distinctKeys, distinctVals);
+        BatchBuilder builder = new BatchBuilder(keyProto, valProto, arity, groups, distinctKeys, distinctVals, keyBytes, valBytes);
         for (int g = 0; g < groups; g++) {
             int x = groupFirst[g];
             builder.push(keys, x, vals, x, times, x * a, groupSum[g]);

@@ -158,6 +158,21 @@ public final class BytesColumn extends Column {
     }
 
     @Override
+    public Column emptyLike(int capacity, long bytes) {
+        return new BytesColumn(capacity, (int) Math.min(Math.max(bytes, 16), Integer.MAX_VALUE - 16));
+    }
+
+    @Override
+    public long bytesUsed() {
+        return used;
+    }
+
+    @Override
+    public int bytesOf(int i) {
+        return offsets[i + 1] - offsets[i];
+    }
+
+    @Override
     public void clear() {
         size = 0;
         used = 0;

@@ -31,6 +31,26 @@ public abstract class Column {
     /** An empty column of the same class and configuration, able to hold {@code capacity} values. */
     public abstract Column emptyLike(int capacity);
 
+    /**
+     * {@link #emptyLike(int)}, its storage sized for values taking {@code bytes} in all (see
+     * {@link #bytesUsed}): a column filled with values whose sizes are known up front never grows
+     * (a batch of hundreds of megabytes grown by doubling copied its bytes twice over, and on this
+     * kind of machine touched every new page twice).
+     */
+    public Column emptyLike(int capacity, long bytes) {
+        return emptyLike(capacity);
+    }
+
+    /** The bytes its values take where the column keeps them as bytes ({@link BytesColumn}), 0 otherwise. */
+    public long bytesUsed() {
+        return 0;
+    }
+
+    /** The bytes value {@code i} takes where the column keeps values as bytes, 0 otherwise. */
+    public int bytesOf(int i) {
+        return 0;
+    }
+
     /** Removes all values, keeping capacity. */
     public abstract void clear();
 

@@ -29,7 +29,10 @@ final class ColumnMerge {
         this.since = since;
         this.arity = older.arity;
         this.advanceScratch = new long[arity];
-        this.builder = new BatchBuilder(older.keys, older.vals, arity, older.updateCount() + newer.updateCount());
+        int updates = older.updateCount() + newer.updateCount();
+        // at most both inputs' keys and values: sized once, not grown by doubling
+        this.builder = new BatchBuilder(older.keys, older.vals, arity, updates, updates, updates,
+                older.keys.bytesUsed() + newer.keys.bytesUsed(), older.vals.bytesUsed() + newer.vals.bytesUsed());
     }
 
     boolean isDone() {
