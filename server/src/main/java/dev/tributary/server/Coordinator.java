@@ -534,8 +534,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     private synchronized Result executeLocked(Session session, Prepared p, Object[] values, boolean[] readNothing) {
         try {
             Result r = runPrepared(session, p, values);
-            readNothing[0] = session.inTransaction && p.kind == Prepared.Kind.INSERT && p.query != null && !p.readsSystemCatalog
-                    && dev.tributary.sql.plan.Plans.reads(p.query.plan()).isEmpty();
+            readNothing[0] = session.inTransaction && p.insertsGivenValues();
             return r;
         } finally {
             durability.noteDurable(session);

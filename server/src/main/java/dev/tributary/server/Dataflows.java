@@ -232,11 +232,7 @@ final class Dataflows {
             return new Stored(id, "materialized view \"" + name + "\"", Plans.reads(plan), scope, oks, false, errs, probe, null);
         });
         renderer[0].sealConstants();
-        if (!restored.contains(id)) {
-            Antichain exact = exactFrom(s.reads);
-            compact(s.okRead, exact);
-            if (s.errRead != null) compact(s.errRead, exact);
-        }
+        if (!restored.contains(id)) readsFrom(s, exactFrom(s.reads));
         stored.put(id, s);
     }
 
@@ -348,7 +344,11 @@ final class Dataflows {
 
     /** Stored collection {@code id}'s reads start at {@code since} (a recovered table's history starts there). */
     void historyFrom(long id, Antichain since) {
-        Stored s = stored.get(id);
+        readsFrom(stored.get(id), since);
+    }
+
+    /** Reads of {@code s} (rows and errors) start at {@code since}: before it they are refused. */
+    private static void readsFrom(Stored s, Antichain since) {
         compact(s.okRead, since);
         if (s.errRead != null) compact(s.errRead, since);
     }

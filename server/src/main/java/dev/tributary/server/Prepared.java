@@ -53,6 +53,22 @@ public final class Prepared {
     BoundQuery query;
     /** UPDATE and DELETE: the bound plan (old and new rows, or the rows removed). */
     Plan plan;
+    /** The {@link #query} {@link #insertsGivenValues} last looked at, and what it found. */
+    private BoundQuery examined;
+    private boolean givenValues;
+
+    /**
+     * Whether it is an INSERT of given values (parameters and literals; no stored collection, no
+     * system catalog read), whose answer shows nothing of the database. Worked out once per binding.
+     */
+    boolean insertsGivenValues() {
+        if (query != examined) {
+            examined = query;
+            givenValues = kind == Kind.INSERT && query != null && !readsSystemCatalog
+                    && dev.tributary.sql.plan.Plans.reads(query.plan()).isEmpty();
+        }
+        return givenValues;
+    }
     /** INSERT, UPDATE, DELETE: the table written. */
     CatalogItem.Table table;
     /** The plan as it runs when no uncommitted writes are visible, or null until first needed. */

@@ -248,6 +248,43 @@ class DurabilityTest {
         // db is left to the garbage collector: its stores are the new server's now
     }
 
+    /**
+     * A prepared INSERT of given values in an implicit block (Parse, Bind, Execute, Sync) answers
+     * its Execute without waiting for the writes in flight, which its answer shows nothing of; the
+     * Sync that commits it returns only once it is durable.
+     */
+    @Test
+    void aPreparedInsertAnswersAtOnceAndItsCommitWaitsUntilDurable() throws Exception {
+        MemoryBlob blob = new MemoryBlob();
+        Outage consensus = new Outage();
+        Tributary db = Tributary.open(StorageController.open(blob, consensus, m -> {}), Clock.manual(1_000), 1);
+        db.execute("CREATE TABLE t (x int)");
+        Tributary.Connection c = db.session();
+        Prepared insert = c.prepare("INSERT INTO t VALUES ($1)", List.of(dev.tributary.sql.types.SqlType.INTEGER));
+        // once while the store is up: the oracle's reservation of times then covers what follows
+        c.beginImplicitTransaction();
+        c.execute(insert, List.of(0L));
+        c.endImplicitTransaction();
+        db.execute("DELETE FROM t");
+        consensus.down = true;
+        // another session's write, committed and waiting for the store
+        java.util.concurrent.CompletableFuture<Object> other = java.util.concurrent.CompletableFuture.supplyAsync(() -> db.session().execute("INSERT INTO t VALUES (1)"));
+        consensus.refused.acquire();
+        c.beginImplicitTransaction();
+        java.util.concurrent.CompletableFuture<Result> execute = java.util.concurrent.CompletableFuture.supplyAsync(() -> c.execute(insert, List.of(2L)));
+        assertThat(execute.get(30, java.util.concurrent.TimeUnit.SECONDS).tag()).as("Execute answers without waiting for the other write").isEqualTo("INSERT 0 1");
+        java.util.concurrent.CompletableFuture<Void> sync = java.util.concurrent.CompletableFuture.runAsync(c::endImplicitTransaction);
+        consensus.refused.acquire(2); // the store still refuses: the commit is not durable
+        assertThat(sync.isDone()).as("Sync acknowledges the commit only once it is durable").isFalse();
+        assertThat(other.isDone()).isFalse();
+        consensus.down = false;
+        sync.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        other.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        try (Tributary again = Tributary.open(StorageController.open(blob, consensus.inner, m -> {}), Clock.manual(0), 1)) {
+            assertThat(rows(again, "SELECT x FROM t ORDER BY x")).containsExactly("1", "2");
+        }
+    }
+
     @Test
     void aSecondOpenOfTheSameDirectoryIsRefused(@TempDir Path dir) {
         try (Tributary db = Tributary.open(dir)) {

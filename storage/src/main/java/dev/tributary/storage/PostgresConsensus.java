@@ -117,7 +117,12 @@ public final class PostgresConsensus implements Consensus {
                 c.commit();
                 return inserted;
             } catch (SQLException e) {
-                c.rollback();
+                try {
+                    c.rollback();
+                } catch (SQLException again) {
+                    e.addSuppressed(again);
+                    throw e; // the connection is broken: dropped, and the error is the one that came first
+                }
                 if ("23505".equals(e.getSQLState())) return false; // another writer's version won
                 throw e;
             } finally {

@@ -252,12 +252,6 @@ public final class TxnLog implements AutoCloseable {
         s.forEachPartAfter(after, each);
     }
 
-    /** Whether table {@code id} holds history: updates at more than one time (its since is before its last time). */
-    public synchronized boolean keepsHistory(long id) {
-        ShardState st = shard(id).state();
-        return !st.upper().isEmpty() && st.since().get(0)[0] < st.upper().get(0)[0] - 1;
-    }
-
     /**
      * Queues a transaction: {@code writes} per table, every update at {@code time}, which must be
      * later than every earlier append's. The future completes once it is durable (and every
