@@ -78,6 +78,22 @@ public final class Batch {
         }
     }
 
+    /**
+     * A parted batch's pieces, in key order, each a plain batch of a range of its keys (no key in
+     * two parts); null for a plain batch, whose data are the fields above. A parted batch has none
+     * of those (its columns and arrays are null): it is read through its cursor, merged part by
+     * part, and written by checkpoints part by part. See {@link Paging}.
+     */
+    final Part[] parts;
+    /** A parted batch's last key of each part (a column like its keys), to find where a seek lands; null for a plain batch. */
+    final Column bounds;
+    /** A parted batch's empty key and value columns, the kind of its parts' (for building batches like it); null for a plain batch. */
+    private final Column keyProto;
+    private final Column valProto;
+    /** A parted batch's key and value counts (a plain batch's are its columns' sizes). */
+    private final int partedKeys;
+    private final int partedVals;
+
     /** Probes sought in the batch by prepared seeks before it had a filter, and how many found their key. */
     long probed;
     long probesFound;
@@ -127,6 +143,94 @@ public final class Batch {
         this.valOffsets = identityVals ? SharedArrays.identity(vals.size() + 1) : valOffsets;
         this.diffs = unitDiffs ? SharedArrays.ones(updates) : diffs;
         this.sharedArrays = (identityKeys ? SHARED_KEY_OFFSETS : 0) | (identityVals ? SHARED_VAL_OFFSETS : 0) | (unitDiffs ? SHARED_DIFFS : 0);
+        this.parts = null;
+        this.bounds = null;
+        this.keyProto = null;
+        this.valProto = null;
+        this.partedKeys = 0;
+        this.partedVals = 0;
+    }
+
+    /**
+     * A parted batch of {@code parts} (at least one; in key order, no key in two), whose last keys
+     * are {@code bounds}' values, described by {@code description}.
+     */
+    Batch(Part[] parts, Column bounds, Column keyProto, Column valProto, int arity, Description description) {
+        if (parts.length == 0 || bounds.size() != parts.length) {
+            throw new IllegalArgumentException("a parted batch needs at least one part and a bound for each: " + parts.length + " parts, " + bounds.size() + " bounds");
+        }
+        this.parts = parts;
+        this.bounds = bounds;
+        this.keyProto = keyProto.emptyLike(1);
+        this.valProto = valProto.emptyLike(1);
+        this.arity = arity;
+        this.description = description;
+        int nk = 0;
+        int nv = 0;
+        long nu = 0;
+        long max = Long.MIN_VALUE;
+        for (Part p : parts) {
+            nk += p.keyCount;
+            nv += p.valCount;
+            nu += p.updateCount;
+            max = Math.max(max, p.maxTime);
+        }
+        if (nu > Integer.MAX_VALUE) throw new IllegalArgumentException("a batch holds at most " + Integer.MAX_VALUE + " updates, not " + nu);
+        this.partedKeys = nk;
+        this.partedVals = nv;
+        this.updates = (int) nu;
+        this.maxTime = arity == 1 ? max : Long.MAX_VALUE;
+        this.keys = null;
+        this.vals = null;
+        this.keyOffsets = null;
+        this.valOffsets = null;
+        this.times = null;
+        this.diffs = null;
+        this.oneValPerKey = false;
+        this.oneUpdatePerVal = false;
+        this.sharedArrays = 0;
+    }
+
+    /** Whether the batch is held in {@linkplain Paging parts} (read through cursors only: {@link #keys()} and {@link #vals()} have nothing to give). */
+    public boolean isParted() {
+        return parts != null;
+    }
+
+    /** A parted batch's parts, in key order. @throws IllegalStateException if the batch is plain */
+    public java.util.List<Part> parts() {
+        if (parts == null) throw new IllegalStateException(this + " is not held in parts");
+        return java.util.List.of(parts);
+    }
+
+    /** An empty key column of the batch's kind. */
+    Column keyProto() {
+        return parts != null ? keyProto : keys;
+    }
+
+    /** An empty value column of the batch's kind. */
+    Column valProto() {
+        return parts != null ? valProto : vals;
+    }
+
+    /** The bytes the keys take where they are bytes ({@link Column#bytesUsed}). */
+    long keyBytes() {
+        if (parts == null) return keys.bytesUsed();
+        long n = 0;
+        for (Part p : parts) n += p.keyBytes;
+        return n;
+    }
+
+    /** The bytes the values take where they are bytes ({@link Column#bytesUsed}). */
+    long valBytes() {
+        if (parts == null) return vals.bytesUsed();
+        long n = 0;
+        for (Part p : parts) n += p.valBytes;
+        return n;
+    }
+
+    /** About how many bytes the batch's encoding takes ({@link BatchCodec}): what a merge of it writes. */
+    long encodedBytes() {
+        return keyBytes() + valBytes() + 4L * (keyCount() + valCount()) + 8L * updates * (arity + 1);
     }
 
     /** Which of the batch's arrays are {@link SharedArrays} (held by many batches, so counted by none). */
@@ -170,6 +274,9 @@ public final class Batch {
         }
         Batch data = older.isEmpty() ? newer : older;
         if (!older.isEmpty() && !newer.isEmpty()) throw new IllegalArgumentException("neither batch is empty");
+        if (data.parts != null) {
+            return new Batch(data.parts, data.bounds, data.keyProto, data.valProto, data.arity, new Description(older.lower(), newer.upper(), data.since()));
+        }
         Batch spanned = new Batch(data.keys, data.keyOffsets, data.vals, data.valOffsets, data.times, data.diffs, data.updates, data.arity,
                 new Description(older.lower(), newer.upper(), data.since()), data.maxTime);
         // the arrays are the spanned batch's now: it replaces both in the trace, and only it may give them back
@@ -207,11 +314,11 @@ public final class Batch {
     }
 
     public int keyCount() {
-        return keys.size();
+        return parts != null ? partedKeys : keys.size();
     }
 
     public int valCount() {
-        return vals.size();
+        return parts != null ? partedVals : vals.size();
     }
 
     public int updateCount() {
@@ -330,18 +437,30 @@ public final class Batch {
         return true;
     }
 
-    /** The key column (distinct keys in order). */
+    /**
+     * The key column (distinct keys in order).
+     *
+     * @throws IllegalStateException if the batch is {@linkplain #isParted parted} (read it through a cursor)
+     */
     public Column keys() {
+        if (parts != null) throw new IllegalStateException(this + " is held in parts: read its keys through a cursor");
         return keys;
     }
 
-    /** The value column (per key, distinct values in order). */
+    /**
+     * The value column (per key, distinct values in order).
+     *
+     * @throws IllegalStateException if the batch is {@linkplain #isParted parted} (read it through a cursor)
+     */
     public Column vals() {
+        if (parts != null) throw new IllegalStateException(this + " is held in parts: read its values through a cursor");
         return vals;
     }
 
     /** Heap bytes of the batch's arrays and columns (and of its key filter and fences, if it has them). */
     public long heapBytes() {
+        // a parted batch's parts are on the heap only while paging keeps them, within its budget
+        if (parts != null) return 64 + bounds.heapBytes() + 64L * parts.length;
         return 64 + keys.heapBytes() + vals.heapBytes()
                 + ((sharedArrays & SHARED_KEY_OFFSETS) != 0 ? 0 : Column.arrayBytes(keyOffsets.length, 4))
                 + ((sharedArrays & SHARED_VAL_OFFSETS) != 0 ? 0 : Column.arrayBytes(valOffsets.length, 4))
@@ -363,6 +482,6 @@ public final class Batch {
 
     @Override
     public String toString() {
-        return "Batch" + description + " of " + updateCount() + " updates";
+        return "Batch" + description + " of " + updateCount() + " updates" + (parts != null ? " in " + parts.length + " parts" : "");
     }
 }

@@ -69,6 +69,9 @@ public final class BatchCodec {
      *     caller splits such a batch beforehand, see {@link #before} and {@link #from})
      */
     public static byte[] encode(Batch batch) {
+        if (batch.parts != null) {
+            throw new IllegalArgumentException(batch + " is held in parts: encode each part (Batch.parts(), Part.encoding())");
+        }
         byte keyKind = kind(batch.keys);
         byte valKind = kind(batch.vals);
         if (keyKind == 0 || valKind == 0) {
@@ -219,6 +222,43 @@ public final class BatchCodec {
         }
         if (r.b.hasRemaining()) throw new IllegalArgumentException(r.b.remaining() + " bytes follow the encoded batch");
         return new Batch(keys, keyOffsets, vals, valOffsets, times, diffs, arity, new Description(lower, upper, since));
+    }
+
+    /**
+     * The parted batch whose parts are encoded in {@code encodings} (each as {@link #encode}
+     * writes a batch, in key order, all with one since, each within {@code [lower, upper)}), each
+     * part left to {@link Paging} over its buffer (a mapped file's is not copied to the heap but
+     * while read). The batch is described by {@code [lower, upper)} and the parts' since.
+     *
+     * @throws IllegalArgumentException if an encoding does not decode (see {@link #decode}), if
+     *     the parts' sinces, arities or column kinds differ, if a part's range is not within
+     *     {@code [lower, upper)}, or if their keys are not in order from one part to the next
+     */
+    public static Batch decodeParts(java.util.List<ByteBuffer> encodings, Antichain lower, Antichain upper) {
+        if (encodings.isEmpty()) throw new IllegalArgumentException("a batch needs at least one part");
+        Part[] parts = new Part[encodings.size()];
+        Column bounds = null;
+        Batch first = null;
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = Paging.adopt(encodings.get(i));
+            Batch b = parts[i].batch();
+            if (b.isEmpty()) throw new IllegalArgumentException("part " + i + " of a parted batch is empty");
+            if (first == null) {
+                first = b;
+                bounds = b.keys.emptyLike(parts.length);
+            } else {
+                if (!b.since().equals(first.since()) || b.arity != first.arity
+                        || b.keys.getClass() != first.keys.getClass() || b.vals.getClass() != first.vals.getClass()) {
+                    throw new IllegalArgumentException("part " + i + " (" + b + ") is not like part 0 (" + first + ")");
+                }
+                if (bounds.compare(i - 1, b.keys, 0) >= 0) throw new IllegalArgumentException("part " + i + " starts at or before the last key of part " + (i - 1));
+            }
+            if (!lower.dominates(b.lower()) || !b.upper().dominates(upper)) {
+                throw new IllegalArgumentException("part " + i + " (" + b.description() + ") is not within [" + lower + ", " + upper + ")");
+            }
+            bounds.append(b.keys, b.keys.size() - 1);
+        }
+        return new Batch(parts, bounds, first.keys, first.vals, first.arity, new Description(lower, upper, first.since()));
     }
 
     private static void checkKind(byte kind, String what) {
@@ -377,6 +417,7 @@ public final class BatchCodec {
 
     /** The updates whose time is {@code >=} {@code frontier} ({@code beyond}) or not, walking the trie in order. */
     private static Batch select(Batch batch, Antichain frontier, boolean beyond, Description description) {
+        if (batch.parts != null) return selectParted(batch, frontier, beyond, description);
         int arity = batch.arity;
         long[] times = batch.times;
         int kept = 0;
@@ -400,5 +441,19 @@ public final class BatchCodec {
             }
         }
         return out.build(description);
+    }
+
+    /** {@link #select} of a parted batch: part by part, each selection a part of the result (parts left empty dropped). */
+    private static Batch selectParted(Batch batch, Antichain frontier, boolean beyond, Description description) {
+        java.util.List<Part> parts = new java.util.ArrayList<>();
+        Column bounds = batch.keyProto().emptyLike(batch.parts.length);
+        for (Part p : batch.parts) {
+            Batch some = select(p.batch(), frontier, beyond, description);
+            if (some.isEmpty()) continue;
+            parts.add(Paging.spill(some));
+            bounds.append(some.keys, some.keys.size() - 1);
+        }
+        if (parts.isEmpty()) return new BatchBuilder(batch.keyProto(), batch.valProto(), batch.arity, 0).build(description);
+        return new Batch(parts.toArray(new Part[0]), bounds, batch.keyProto(), batch.valProto(), batch.arity, description);
     }
 }

@@ -26,6 +26,12 @@ final class BatchCursor implements Cursor {
     static final int FILTERED_MIN_KEYS = 256;
 
     private Batch batch;
+    /**
+     * The plain batch read: {@link #batch} itself, or where that is parted, its part {@link #part}
+     * (positions are indexes into it; past the last part: {@code part == parts.length}, no key).
+     */
+    private Batch cur;
+    private int part;
     private int key;
     private int val;
     /**
@@ -59,6 +65,7 @@ final class BatchCursor implements Cursor {
     /** Lets go of the batch read and the probes prepared, until the next {@link #aim}. */
     void forget() {
         batch = null;
+        cur = null;
         probes.reset(null);
     }
 
@@ -69,19 +76,21 @@ final class BatchCursor implements Cursor {
 
     BatchCursor(Batch batch) {
         this.batch = batch;
+        this.cur = batch;
         rewindKeys();
     }
 
     /** Points this cursor at {@code batch} from its first key, forgetting prepared probes (keeping their scratch). */
     void aim(Batch batch) {
         this.batch = batch;
+        this.cur = batch;
         probes.reset(null);
         rewindKeys();
     }
 
     @Override
     public boolean keyValid() {
-        return key < batch.keys.size();
+        return key < cur.keys.size();
     }
 
     @Override
@@ -91,7 +100,7 @@ final class BatchCursor implements Cursor {
 
     @Override
     public Column keyColumn() {
-        return batch.keys;
+        return cur.keys;
     }
 
     @Override
@@ -101,7 +110,7 @@ final class BatchCursor implements Cursor {
 
     @Override
     public Column valColumn() {
-        return batch.vals;
+        return cur.vals;
     }
 
     @Override
@@ -113,7 +122,45 @@ final class BatchCursor implements Cursor {
     public void stepKey() {
         assert live();
         key++;
+        if (batch.parts != null && key >= cur.keys.size()) nextPart();
         if (keyValid()) val = firstVal(key);
+    }
+
+    /** Past the current part's last key: to the next part's first, if there is a next part. */
+    private void nextPart() {
+        Part[] parts = batch.parts;
+        if (part + 1 >= parts.length) return;
+        part++;
+        cur = parts[part].batch();
+        key = 0;
+    }
+
+    /**
+     * For a parted batch, moves to the part where the first key {@code >=} key {@code i} of
+     * {@code column} would be, if that is a later part (from its first key); past the last part
+     * if every key is smaller.
+     */
+    private void seekPart(Column column, int i) {
+        Part[] parts = batch.parts;
+        Column bounds = batch.bounds;
+        if (part >= parts.length || bounds.compare(part, column, i) >= 0) return;
+        int lo = part;
+        int hi = parts.length;
+        // the first part whose last key is >= the key sought: it holds the first key >= it
+        while (lo + 1 < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (bounds.compare(mid, column, i) < 0) lo = mid;
+            else hi = mid;
+        }
+        if (hi == parts.length) {
+            // every key is smaller: no key, without reading the last part
+            part = parts.length;
+            key = cur.keys.size();
+            return;
+        }
+        part = hi;
+        cur = parts[hi].batch();
+        key = 0;
     }
 
     @Override
@@ -129,24 +176,26 @@ final class BatchCursor implements Cursor {
     boolean prepare(Column keys, long[] mixed) {
         assert live();
         probes.reset(null);
+        // a parted batch is sought part by part: its parts come and go from the heap
+        if (batch.parts != null) return false;
         int m = keys.size();
-        int n = batch.keys.size();
-        if (m == 0 || keys.getClass() != batch.keys.getClass()) return false;
+        int n = cur.keys.size();
+        if (m == 0 || keys.getClass() != cur.keys.getClass()) return false;
         if (n < PREPARED_MIN_KEYS || n / m < PREPARED_MIN_GAP) {
             // small, or probed densely: galloping unless most seeks miss the batch (then its filter turns them away)
-            if (batch.filter == null) {
+            if (cur.filter == null) {
                 if (!filterDue(n)) return false;
-                batch.buildFilter();
+                cur.buildFilter();
             }
         }
         if (probeAt == null || probeAt.length < m) probeAt = new int[m];
-        KeyFilter filter = batch.filter;
+        KeyFilter filter = cur.filter;
         if (filter == null) {
             search(keys, null, m, probeAt);
             int found = touchUpdates(keys, null, probeAt, m);
-            batch.probed += m;
-            batch.probesFound += found;
-            if (filterDue(n)) batch.buildFilter();
+            cur.probed += m;
+            cur.probesFound += found;
+            if (filterDue(n)) cur.buildFilter();
         } else {
             if (passed == null || passed.length < m) {
                 passed = new int[m];
@@ -175,8 +224,8 @@ final class BatchCursor implements Cursor {
 
     /** Whether the batch, of {@code n} keys, has been missed by enough of its seeks (prepared or not) to be worth a filter. */
     private boolean filterDue(int n) {
-        return n >= FILTERED_MIN_KEYS && batch.probed >= FILTER_AFTER_PROBES && 2 * batch.probesFound < batch.probed
-                && KeyFilter.applies(batch.keys);
+        return n >= FILTERED_MIN_KEYS && cur.probed >= FILTER_AFTER_PROBES && 2 * cur.probesFound < cur.probed
+                && KeyFilter.applies(cur.keys);
     }
 
     /** {@code a} if it holds {@code m} longs, else a new array that does. */
@@ -186,15 +235,15 @@ final class BatchCursor implements Cursor {
 
     /** {@link Column#lowerBounds} of the batch's keys, through fences where the batch is large. */
     private void search(Column keys, int[] which, int count, int[] positions) {
-        if (batch.keys instanceof LongColumn own && keys instanceof LongColumn probes && own.size() >= FENCED_MIN_KEYS) {
-            LongColumn.Fences f = batch.fences;
+        if (cur.keys instanceof LongColumn own && keys instanceof LongColumn probes && own.size() >= FENCED_MIN_KEYS) {
+            LongColumn.Fences f = cur.fences;
             if (f == null) {
-                batch.fences = f = own.fences();
-                batch.uniform = Batch.Uniform.of(batch);
+                cur.fences = f = own.fences();
+                cur.uniform = Batch.Uniform.of(cur);
             }
             own.lowerBounds(probes, which, count, positions, f);
         } else {
-            batch.keys.lowerBounds(keys, which, count, positions);
+            cur.keys.lowerBounds(keys, which, count, positions);
         }
     }
 
@@ -206,33 +255,33 @@ final class BatchCursor implements Cursor {
      * (another key, or past the last) reads nothing more. Returns how many probes found their key.
      */
     private int touchUpdates(Column keys, int[] which, int[] found, int count) {
-        int n = batch.keys.size();
+        int n = cur.keys.size();
         if (held == null || held.length < count) held = new int[keys.size()];
         int[] at = held;
         int m = 0;
         for (int j = 0; j < count; j++) {
             int f = found[j];
             at[m] = f;
-            m += f < n && batch.keys.equal(f, keys, which == null ? j : which[j]) ? 1 : 0;
+            m += f < n && cur.keys.equal(f, keys, which == null ? j : which[j]) ? 1 : 0;
         }
         long sum = 0;
-        if (!batch.oneValPerKey) {
-            for (int p = 0; p < m; p++) sum += batch.keyOffsets[at[p]];
+        if (!cur.oneValPerKey) {
+            for (int p = 0; p < m; p++) sum += cur.keyOffsets[at[p]];
         }
-        if (!batch.oneUpdatePerVal) {
-            for (int p = 0; p < m; p++) sum += batch.valOffsets[firstVal(at[p])];
+        if (!cur.oneUpdatePerVal) {
+            for (int p = 0; p < m; p++) sum += cur.valOffsets[firstVal(at[p])];
         }
-        long[] times = batch.times;
-        long[] diffs = batch.diffs;
-        int arity = batch.arity;
-        Batch.Uniform uniform = batch.uniform;
+        long[] times = cur.times;
+        long[] diffs = cur.diffs;
+        int arity = cur.arity;
+        Batch.Uniform uniform = cur.uniform;
         if (uniform == null || !uniform.same()) {
             for (int p = 0; p < m; p++) {
                 int u = firstUpdate(firstVal(at[p]));
                 sum += times[u * arity] + diffs[u];
             }
         }
-        if (batch.vals instanceof LongColumn v) {
+        if (cur.vals instanceof LongColumn v) {
             for (int p = 0; p < m; p++) sum += v.getLong(firstVal(at[p]));
         }
         touched += sum;
@@ -255,10 +304,10 @@ final class BatchCursor implements Cursor {
         int p = probes.find(column, i);
         if (p < 0) {
             seekKey(column, i);
-            boolean found = keyValid() && batch.keys.equal(key, column, i);
+            boolean found = keyValid() && cur.keys.equal(key, column, i);
             // what decides whether a filter would pay (filterDue)
-            batch.probed++;
-            if (found) batch.probesFound++;
+            cur.probed++;
+            if (found) cur.probesFound++;
             return found;
         }
         return seekProbe(column, i, p);
@@ -282,7 +331,7 @@ final class BatchCursor implements Cursor {
     private boolean seekProbe(Column column, int i, int p) {
         int at = probeAt[p];
         if (at < 0) return false;
-        if (at >= batch.keys.size() || !batch.keys.equal(at, column, i)) {
+        if (at >= cur.keys.size() || !cur.keys.equal(at, column, i)) {
             // not here: move to the first key past it, but read none of its values (in a
             // large batch the offsets are a cache miss that the preparation did not take)
             if (at > key) key = at;
@@ -300,8 +349,9 @@ final class BatchCursor implements Cursor {
             jump(probeAt[p]);
             return;
         }
-        int n = batch.keys.size();
-        if (key >= n || batch.keys.compare(key, column, i) >= 0) {
+        if (batch.parts != null) seekPart(column, i);
+        int n = cur.keys.size();
+        if (key >= n || cur.keys.compare(key, column, i) >= 0) {
             rewindVals();
             return;
         }
@@ -310,14 +360,14 @@ final class BatchCursor implements Cursor {
         int step = 1;
         int lo = key;
         int hi = key == 0 ? n : key + 1;
-        while (hi < n && batch.keys.compare(hi, column, i) < 0) {
+        while (hi < n && cur.keys.compare(hi, column, i) < 0) {
             lo = hi;
             step <<= 1;
             hi = Math.min(n, lo + step);
         }
         while (lo + 1 < hi) {
             int mid = (lo + hi) >>> 1;
-            if (batch.keys.compare(mid, column, i) < 0) lo = mid;
+            if (cur.keys.compare(mid, column, i) < 0) lo = mid;
             else hi = mid;
         }
         key = hi;
@@ -335,7 +385,7 @@ final class BatchCursor implements Cursor {
         assert live();
         if (!keyValid()) return;
         int end = valEnd(key);
-        while (val < end && batch.vals.compare(val, column, i) < 0) val++;
+        while (val < end && cur.vals.compare(val, column, i) < 0) val++;
     }
 
     @Override
@@ -346,50 +396,54 @@ final class BatchCursor implements Cursor {
     @Override
     public void rewindKeys() {
         assert live();
+        if (batch.parts != null) {
+            part = 0;
+            cur = batch.parts[0].batch();
+        }
         key = 0;
         val = 0;
     }
 
     private int firstVal(int k) {
-        return batch.oneValPerKey ? k : batch.keyOffsets[k];
+        return cur.oneValPerKey ? k : cur.keyOffsets[k];
     }
 
     private int valEnd(int k) {
-        return batch.oneValPerKey ? k + 1 : batch.keyOffsets[k + 1];
+        return cur.oneValPerKey ? k + 1 : cur.keyOffsets[k + 1];
     }
 
     private int firstUpdate(int v) {
-        return batch.oneUpdatePerVal ? v : batch.valOffsets[v];
+        return cur.oneUpdatePerVal ? v : cur.valOffsets[v];
     }
 
     private int updateEnd(int v) {
-        return batch.oneUpdatePerVal ? v + 1 : batch.valOffsets[v + 1];
+        return cur.oneUpdatePerVal ? v + 1 : cur.valOffsets[v + 1];
     }
 
     @Override
     public void forEachTime(TimeDiffConsumer consumer) {
         assert live();
-        Batch.Uniform uniform = batch.uniform;
+        Batch.Uniform uniform = cur.uniform;
         if (uniform != null && uniform.same()) {
             // every update has this time and diff: read neither array
             for (int u = firstUpdate(val), e = updateEnd(val); u < e; u++) consumer.accept(uniform.time(), 0, uniform.diff());
             return;
         }
-        int arity = batch.arity;
-        for (int u = firstUpdate(val), e = updateEnd(val); u < e; u++) consumer.accept(batch.times, u * arity, batch.diffs[u]);
+        int arity = cur.arity;
+        for (int u = firstUpdate(val), e = updateEnd(val); u < e; u++) consumer.accept(cur.times, u * arity, cur.diffs[u]);
     }
 
     @Override
     public long accumulate(long[] time) {
         assert live();
-        Batch.Uniform uniform = batch.uniform;
+        Batch.Uniform uniform = cur.uniform;
         if (uniform != null && uniform.same()) {
             return Times.lessEqual(uniform.time(), 0, time, 0, 1) ? (long) (updateEnd(val) - firstUpdate(val)) * uniform.diff() : 0;
         }
-        int arity = batch.arity;
+        int arity = cur.arity;
         long sum = 0;
         for (int u = firstUpdate(val), e = updateEnd(val); u < e; u++) {
-            if (Times.lessEqual(batch.times, u * arity, time, 0, arity)) sum += batch.diffs[u];
+            if (Times.lessEqual(cur.times, u * arity, time, 0, arity)) sum += cur.diffs[u];
         }
         return sum;
     }

@@ -11,8 +11,16 @@ final class ColumnMerge {
     private final Batch older;
     private final Batch newer;
     private final Antichain since;
-    private final BatchBuilder builder;
+    private final PartedBuilder builder;
     private final int arity;
+    /**
+     * The plain batches read: the inputs themselves, or the current part of a parted input
+     * ({@link #pa}, {@link #pb}), with the key reached in each.
+     */
+    private Batch a;
+    private Batch b;
+    private int pa;
+    private int pb;
     private int ka;
     private int kb;
     private Batch result;
@@ -29,10 +37,29 @@ final class ColumnMerge {
         this.since = since;
         this.arity = older.arity;
         this.advanceScratch = new long[arity];
-        int updates = older.updateCount() + newer.updateCount();
-        // at most both inputs' keys and values: sized once, not grown by doubling
-        this.builder = new BatchBuilder(older.keys, older.vals, arity, updates, updates, updates,
-                older.keys.bytesUsed() + newer.keys.bytesUsed(), older.vals.bytesUsed() + newer.vals.bytesUsed());
+        this.a = older.parts == null ? older : older.parts[0].batch();
+        this.b = newer.parts == null ? newer : newer.parts[0].batch();
+        this.builder = new PartedBuilder(older, newer, new Description(older.lower(), newer.upper(), since));
+    }
+
+    /** Whether the older input has a key left, moving to its next part where the current one is read. */
+    private boolean olderLeft() {
+        while (ka >= a.keys.size()) {
+            if (older.parts == null || pa + 1 >= older.parts.length) return false;
+            a = older.parts[++pa].batch();
+            ka = 0;
+        }
+        return true;
+    }
+
+    /** Whether the newer input has a key left, moving to its next part where the current one is read. */
+    private boolean newerLeft() {
+        while (kb >= b.keys.size()) {
+            if (newer.parts == null || pb + 1 >= newer.parts.length) return false;
+            b = newer.parts[++pb].batch();
+            kb = 0;
+        }
+        return true;
     }
 
     boolean isDone() {
@@ -46,25 +73,27 @@ final class ColumnMerge {
     /** Does about {@code fuel} updates of work; returns the fuel left over. */
     long work(long fuel) {
         if (result != null) return fuel;
-        int na = older.keys.size();
-        int nb = newer.keys.size();
-        while (fuel > 0 && (ka < na || kb < nb)) {
-            int c = ka >= na ? 1 : kb >= nb ? -1 : older.keys.compare(ka, newer.keys, kb);
+        boolean la = olderLeft();
+        boolean lb = newerLeft();
+        while (fuel > 0 && (la || lb)) {
+            int c = !la ? 1 : !lb ? -1 : a.keys.compare(ka, b.keys, kb);
             if (c < 0) {
-                fuel -= mergeKey(older, ka, null, -1);
+                fuel -= mergeKey(a, ka, null, -1);
                 ka++;
+                la = olderLeft();
             } else if (c > 0) {
-                fuel -= mergeKey(null, -1, newer, kb);
+                fuel -= mergeKey(null, -1, b, kb);
                 kb++;
+                lb = newerLeft();
             } else {
-                fuel -= mergeKey(older, ka, newer, kb);
+                fuel -= mergeKey(a, ka, b, kb);
                 ka++;
                 kb++;
+                la = olderLeft();
+                lb = newerLeft();
             }
         }
-        if (ka >= na && kb >= nb) {
-            result = builder.build(new Description(older.lower(), newer.upper(), since));
-        }
+        if (!la && !lb) result = builder.build();
         return fuel;
     }
 

@@ -45,6 +45,11 @@ public final class Seed {
         this.traces = traces;
     }
 
+    /** The traces' batches, in creation order (none for {@link #NONE}). */
+    public List<TraceSeed> traces() {
+        return traces;
+    }
+
     /** A seed for one worker's copy of a dataflow: {@code traces} in creation order, cut at {@code from}. */
     public static Seed of(Antichain from, List<TraceSeed> traces) {
         if (from == null || from.isEmpty()) throw new IllegalArgumentException("a seed needs a non-empty frontier, not " + from);

@@ -80,6 +80,11 @@ class CursorPropertyTest {
         return out;
     }
 
+    /** The cursor the properties read: here the trace's own, over its batches as the script left them. */
+    Cursor cursor(TraceDriver d) {
+        return d.handles[0].cursor();
+    }
+
     /** A trace built by the script, all batches inserted; the updates it holds. */
     private static List<Update> inTrace(TraceDriver d) {
         return Model.within(d.updates, Antichain.of(0), d.trace().upper());
@@ -94,7 +99,7 @@ class CursorPropertyTest {
         pairs(inTrace(d)).forEach((k, vs) -> vs.forEach(v -> expected.add(new KeyVal(k, v))));
 
         List<KeyVal> visited = new ArrayList<>();
-        Cursor c = d.handles[0].cursor();
+        Cursor c = cursor(d);
         while (c.keyValid()) {
             assertThat(c.valValid()).as("key %s has no value", c.keyColumn().get(c.keyIndex())).isTrue();
             while (c.valValid()) {
@@ -113,7 +118,7 @@ class CursorPropertyTest {
         d.run(script);
         TreeMap<Long, List<Long>> model = pairs(inTrace(d));
         for (long target = 0; target <= MAX_TARGET; target++) {
-            Cursor c = d.handles[0].cursor();
+            Cursor c = cursor(d);
             c.seekKey(h.keys().single(target), 0);
             Long key = model.ceilingKey(target);
             assertThat(c.keyValid()).as("seekKey(%d) over keys %s", target, model.keySet()).isEqualTo(key != null);
@@ -145,7 +150,7 @@ class CursorPropertyTest {
         List<Update> held = inTrace(d);
         TreeMap<Long, List<Long>> model = pairs(held);
         List<Long> keys = new ArrayList<>(model.keySet());
-        Cursor c = d.handles[0].cursor();
+        Cursor c = cursor(d);
         int k = 0;
         int v = 0;
         List<Nav> done = new ArrayList<>();

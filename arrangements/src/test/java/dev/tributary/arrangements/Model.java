@@ -166,6 +166,32 @@ final class Model {
      * points of advancing and {@code >=} lower, but may lie beyond upper.
      */
     static void checkBatch(Batch b, Codec keys, Codec vals, boolean sealed) {
+        if (b.isParted()) {
+            // each part a batch of its own, all with the batch's description, keys rising across parts, bounds their last keys
+            int nk = 0;
+            int nv = 0;
+            int nu = 0;
+            Batch previous = null;
+            for (int i = 0; i < b.parts.length; i++) {
+                Batch p = b.parts[i].batch();
+                assertThat(p.isParted()).isFalse();
+                // a parted batch spanned over an empty neighbour has a wider description than its parts were built with
+                assertThat(p.since()).as("%s: part %d", b, i).isEqualTo(b.since());
+                assertThat(b.lower().dominates(p.lower()) && p.upper().dominates(b.upper())).as("%s: part %d's %s within it", b, i, p.description()).isTrue();
+                assertThat(p.isEmpty()).as("%s: part %d is empty", b, i).isFalse();
+                checkBatch(p, keys, vals, sealed);
+                assertThat(b.bounds.compare(i, p.keys, p.keys.size() - 1)).as("%s: bound of part %d", b, i).isZero();
+                if (previous != null) {
+                    assertThat(previous.keys.compare(previous.keys.size() - 1, p.keys, 0)).as("%s: part %d starts at or before part %d ends", b, i, i - 1).isNegative();
+                }
+                previous = p;
+                nk += p.keyCount();
+                nv += p.valCount();
+                nu += p.updateCount();
+            }
+            assertThat(new int[] {b.keyCount(), b.valCount(), b.updateCount()}).as("%s counts", b).containsExactly(nk, nv, nu);
+            return;
+        }
         int nk = b.keys.size();
         int nv = b.vals.size();
         int nu = b.updateCount();

@@ -246,7 +246,8 @@ final class JoinCore {
             w.news = batch.cursor();
             w.history = trace.heldCursorThrough(acknowledged, w.history);
             w.batchIsLeft = batchIsLeft;
-            w.sparse = Seeks.sparse(batch.keyCount(), trace.largestBatchKeys());
+            // a batch held in parts is walked, never looked up key by key (its keys are not on the heap at once)
+            w.sparse = !batch.isParted() && Seeks.sparse(batch.keyCount(), trace.largestBatchKeys());
             w.probe = 0;
             w.inKey = false;
             if (w.sparse) w.history.prepareSeeks(batch.keys());

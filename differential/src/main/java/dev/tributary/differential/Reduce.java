@@ -278,7 +278,7 @@ final class Reduce {
 
         /** The distinct keys of the fresh batches, in order: the keys the round will seek. */
         private Column roundKeys() {
-            if (fresh.size() == 1) return fresh.get(0).keys();
+            if (fresh.size() == 1 && !fresh.get(0).isParted()) return fresh.get(0).keys();
             freshKeys.clear();
             for (Cursor c = Batch.cursor(fresh); c.keyValid(); c.stepKey()) freshKeys.append(c.keyColumn(), c.keyIndex());
             return freshKeys;

@@ -3,9 +3,11 @@ package dev.tributary.storage;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.tributary.arrangements.Batch;
 import dev.tributary.arrangements.BatchCodec;
+import dev.tributary.arrangements.Part;
 import dev.tributary.arrangements.Seed;
 import dev.tributary.storage.proto.ProtoCheckpoint;
 import dev.tributary.storage.proto.ProtoCheckpointObject;
+import dev.tributary.storage.proto.ProtoCheckpointSpan;
 import dev.tributary.storage.proto.ProtoCheckpointTrace;
 import dev.tributary.storage.proto.ProtoCheckpointWorker;
 import java.util.ArrayList;
@@ -45,6 +47,8 @@ public final class Checkpoints {
      * for this (Batch has identity equality, so this is an identity map).
      */
     private java.util.WeakHashMap<Batch, String> written = new java.util.WeakHashMap<>();
+    /** The same for the parts of parted batches ({@link Batch#isParted}): a part is written once, whatever batch holds it. */
+    private java.util.WeakHashMap<Part, String> writtenParts = new java.util.WeakHashMap<>();
     private long nextPart;
 
     /** One object's dataflow as one checkpoint captured it: per worker, its traces' seeds. */
@@ -88,17 +92,61 @@ public final class Checkpoints {
         List<Seed.TraceSeed> traces = new ArrayList<>();
         for (ProtoCheckpointTrace t : object.workers().get(worker)) {
             List<Batch> batches = new ArrayList<>();
-            for (String key : t.getPartsList()) {
-                Batch b = read(key);
+            List<String> keys = t.getPartsList();
+            int count = t.getPiecesCount() == 0 ? keys.size() : t.getPiecesCount();
+            int spans = 0;
+            for (int i = 0, k = 0; i < count; i++) {
+                int pieces = t.getPiecesCount() == 0 ? 1 : t.getPieces(i);
+                if (pieces < 1 || k + pieces > keys.size()) {
+                    throw new CorruptDataException("checkpoint trace '" + t.getName() + "' names " + keys.size() + " parts, fewer than its batches' pieces");
+                }
+                if (pieces == 1) {
+                    String key = keys.get(k++);
+                    Batch b = read(key);
+                    batches.add(b);
+                    // the first checkpoint after the restart names the part again while the trace holds the batch
+                    synchronized (this) {
+                        written.put(b, key);
+                    }
+                    continue;
+                }
+                List<String> partKeys = keys.subList(k, k + pieces);
+                k += pieces;
+                if (spans >= t.getSpansCount()) throw new CorruptDataException("checkpoint trace '" + t.getName() + "' lacks the span of its batch " + i);
+                Batch b = readParts(partKeys, t.getSpans(spans++));
                 batches.add(b);
-                // the first checkpoint after the restart names the part again while the trace holds the batch
                 synchronized (this) {
-                    written.put(b, key);
+                    List<Part> parts = b.parts();
+                    for (int j = 0; j < parts.size(); j++) writtenParts.put(parts.get(j), partKeys.get(j));
                 }
             }
             traces.add(new Seed.TraceSeed(t.getName(), batches));
         }
         return Seed.of(dev.tributary.timely.Antichain.of(new long[] {m.at() + 1}), traces);
+    }
+
+    /** A batch held in parts, each part read from its mapped blob when paging needs it. */
+    private Batch readParts(List<String> keys, ProtoCheckpointSpan span) {
+        List<java.nio.ByteBuffer> buffers = new ArrayList<>();
+        for (String key : keys) buffers.add(blob.getBuffer(key).orElseThrow(() -> new CorruptDataException("checkpoint part " + key + " is missing")));
+        try {
+            return BatchCodec.decodeParts(buffers, frontier(span.getLowerList()), frontier(span.getUpperList()));
+        } catch (IllegalArgumentException e) {
+            throw new CorruptDataException("checkpoint parts " + keys + " do not decode as one batch: " + e.getMessage());
+        }
+    }
+
+    private static ProtoCheckpointSpan span(Batch b) {
+        ProtoCheckpointSpan.Builder s = ProtoCheckpointSpan.newBuilder();
+        for (int i = 0; i < b.lower().size(); i++) s.addLower(b.lower().get(i)[0]);
+        for (int i = 0; i < b.upper().size(); i++) s.addUpper(b.upper().get(i)[0]);
+        return s.build();
+    }
+
+    private static dev.tributary.timely.Antichain frontier(List<Long> times) {
+        dev.tributary.timely.Antichain.Builder f = new dev.tributary.timely.Antichain.Builder(1);
+        for (long t : times) f.insert(new long[] {t});
+        return f.build();
     }
 
     private Batch read(String key) {
@@ -118,8 +166,9 @@ public final class Checkpoints {
      */
     public synchronized long write(long at, int workers, List<Captured> objects) {
         java.util.WeakHashMap<Batch, String> now = new java.util.WeakHashMap<>();
+        java.util.WeakHashMap<Part, String> nowParts = new java.util.WeakHashMap<>();
         List<String> fresh = new ArrayList<>();
-        long bytes = 0;
+        long[] bytes = {0};
         ProtoCheckpoint.Builder p = ProtoCheckpoint.newBuilder().setVersion(VERSION).setAt(at).setWorkers(workers);
         try {
             for (Captured c : objects) {
@@ -129,17 +178,22 @@ public final class Checkpoints {
                     for (Seed.TraceSeed t : worker) {
                         ProtoCheckpointTrace.Builder tb = w.addTracesBuilder().setName(t.name());
                         for (Batch b : t.batches()) {
-                            String key = now.get(b);
-                            if (key == null) key = written.get(b);
-                            if (key == null) {
-                                byte[] data = BatchCodec.encode(b);
-                                key = PREFIX + at + "-" + (nextPart++);
-                                blob.put(key, data);
-                                fresh.add(key);
-                                bytes += data.length;
+                            if (b.isParted()) {
+                                List<Part> parts = b.parts();
+                                for (Part part : parts) {
+                                    tb.addParts(named(part, nowParts, writtenParts, () -> {
+                                        java.nio.ByteBuffer enc = part.encoding();
+                                        byte[] data = new byte[enc.remaining()];
+                                        enc.get(data);
+                                        return data;
+                                    }, at, fresh, bytes));
+                                }
+                                tb.addPieces(parts.size());
+                                tb.addSpans(span(b));
+                            } else {
+                                tb.addPieces(1);
+                                tb.addParts(named(b, now, written, () -> BatchCodec.encode(b), at, fresh, bytes));
                             }
-                            now.put(b, key);
-                            tb.addParts(key);
                         }
                     }
                 }
@@ -158,7 +212,28 @@ public final class Checkpoints {
         }
         deleteUnnamed(named(p));
         written = now;
-        return bytes;
+        writtenParts = nowParts;
+        return bytes[0];
+    }
+
+    /**
+     * The blob key of {@code thing} (a batch or a part) in this checkpoint: the key it already has
+     * in it or had in the last one, else a new part written now with {@code encode}'s bytes (its
+     * key added to {@code fresh}, its size to {@code bytes[0]}).
+     */
+    private <T> String named(T thing, java.util.WeakHashMap<T, String> now, java.util.WeakHashMap<T, String> before,
+            java.util.function.Supplier<byte[]> encode, long at, List<String> fresh, long[] bytes) {
+        String key = now.get(thing);
+        if (key == null) key = before.get(thing);
+        if (key == null) {
+            byte[] data = encode.get();
+            key = PREFIX + at + "-" + (nextPart++);
+            blob.put(key, data);
+            fresh.add(key);
+            bytes[0] += data.length;
+        }
+        now.put(thing, key);
+        return key;
     }
 
     private static Set<String> named(ProtoCheckpoint.Builder p) {

@@ -1,5 +1,7 @@
 package dev.tributary.server.storage;
 
+import dev.tributary.arrangements.Paging;
+
 import dev.tributary.arrangements.Updates;
 import dev.tributary.storage.Blob;
 import dev.tributary.storage.CasResult;
@@ -44,12 +46,18 @@ public final class StorageController implements AutoCloseable {
     private long timesSeqNo = Consensus.NO_VERSION;
     private long timesReserved = -1;
 
+    /** Where this database's batches are paged (null: not paged). */
+    private final Path spill;
+
     private StorageController(Path where, AutoCloseable stores, Blob blob, Consensus consensus, Consumer<String> log) {
         this.where = where;
         this.stores = stores;
         this.consensus = consensus;
         this.catalog = DurableCatalog.open(blob, consensus);
         this.checkpoints = new Checkpoints(blob, consensus, log);
+        // within the locked data directory, so no other process shares it; else this process's own
+        this.spill = pageUnder(where != null ? where.resolve("spill")
+                : Path.of(System.getProperty("java.io.tmpdir"), "tributary-spill-" + ProcessHandle.current().pid()), log);
         // the tables keep what a restart from the latest checkpoint replays, from the log's first flush on
         this.checkpoint = checkpoints.latest().orElse(null);
         this.tables = TxnLog.openHolding(blob, consensus, log, checkpoint == null ? -1 : checkpoint.at());
@@ -72,6 +80,24 @@ public final class StorageController implements AutoCloseable {
             d.close();
             throw e;
         }
+    }
+
+    /** Part size for paged batches by default: small enough that a few dozen fit the budget of a 1 GB heap. */
+    static final long PART_BYTES = 4L << 20;
+
+    /**
+     * Lets arrangements outgrow the heap ({@link Paging}): large batches are kept in parts under
+     * {@code spill}, with an eighth of the heap for the parts read lately; returns the directory
+     * (null: paging is off). {@code -Dtributary.paging=false} turns it off;
+     * {@code -Dtributary.paging.part.bytes} and {@code -Dtributary.paging.resident.bytes} size it.
+     */
+    private static Path pageUnder(Path spill, Consumer<String> log) {
+        if (!Boolean.parseBoolean(System.getProperty("tributary.paging", "true"))) return null;
+        long part = Long.getLong("tributary.paging.part.bytes", PART_BYTES);
+        long resident = Long.getLong("tributary.paging.resident.bytes", Math.max(4 * part, Runtime.getRuntime().maxMemory() / 8));
+        Paging.enable(spill, resident, part);
+        log.accept("large arrangement batches are paged under " + spill + " (" + (resident >> 20) + " MB of them on the heap at most)");
+        return spill;
     }
 
     /** The database in {@code blob} and {@code consensus} (S3 and PostgreSQL, say), closed with it. */
@@ -290,6 +316,7 @@ public final class StorageController implements AutoCloseable {
 
     @Override
     public void close() {
+        if (spill != null) Paging.disable(spill);
         try {
             tables.close();
         } finally {

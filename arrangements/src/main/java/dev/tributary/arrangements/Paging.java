@@ -1,0 +1,224 @@
+package dev.tributary.arrangements;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.ref.Cleaner;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Lets arrangements hold more than the heap: large batches are built as key-range {@link Part}s,
+ * each written once to a file in a spill directory and mapped, and only the parts read lately are
+ * kept decoded on the heap, up to a budget of bytes (the least recently used go first).
+ *
+ * <p>Model: the operating system's page cache is the second level of memory, as it is for a
+ * database's buffer pool over its files. A part that paging lets go of costs nothing on the heap
+ * (its mapping is address space, not heap), and reading it again decodes it from the page cache
+ * (or the disk) in a few bulk copies. Granularity is a part, not a page: a cursor reads a part's
+ * keys in order, and a seek lands in one part found by its last key.
+ *
+ * <p>Off until {@link #enable} (a server with a data directory turns it on): then no batch is
+ * parted and nothing here runs. Process-wide, like the heap it protects. Spill files belong to
+ * this process: each is deleted when nothing refers to its part any more, and the directory is
+ * emptied when paging is enabled.
+ */
+public final class Paging {
+    private Paging() {}
+
+    /** The settings while paging is on; null while it is off. */
+    private static volatile Settings settings;
+    private static final Cleaner CLEANER = Cleaner.create();
+    private static final Object LOCK = new Object();
+    /** The resident parts, in no order (eviction scans for the least recently used: there are few). */
+    private static final List<Part> resident = new ArrayList<>();
+    private static long residentBytes;
+    private static long clock;
+    private static long fileSeq;
+    private static long loads;
+    private static long evictions;
+    private static long spilledBytes;
+
+    private record Settings(Path dir, long residentBudget, long partBytes) {}
+
+    /**
+     * Turns paging on: parts are written under {@code dir} (created, and emptied of earlier
+     * parts), each about {@code partBytes} encoded, and at most {@code residentBudget} bytes of
+     * decoded parts stay on the heap (at least one part: the one being read).
+     *
+     * @throws IllegalArgumentException if a size is not positive
+     * @throws UncheckedIOException if the directory cannot be made or emptied
+     */
+    public static void enable(Path dir, long residentBudget, long partBytes) {
+        if (residentBudget <= 0 || partBytes <= 0) {
+            throw new IllegalArgumentException("paging needs a positive budget and part size, not " + residentBudget + " and " + partBytes);
+        }
+        try {
+            Files.createDirectories(dir);
+            try (var files = Files.list(dir)) {
+                for (Path p : (Iterable<Path>) files::iterator) if (p.getFileName().toString().endsWith(".part")) Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot use " + dir + " for paged batches: " + e.getMessage(), e);
+        }
+        settings = new Settings(dir, residentBudget, partBytes);
+    }
+
+    /** Turns paging off: batches built from now on are not parted (parted ones stay readable). */
+    public static void disable() {
+        settings = null;
+    }
+
+    /** {@link #disable()}, if paging is on under {@code dir} (a database closing turns off only its own paging). */
+    public static void disable(Path dir) {
+        Settings s = settings;
+        if (s != null && s.dir.equals(dir)) settings = null;
+    }
+
+    /** Whether batches are parted. */
+    public static boolean enabled() {
+        return settings != null;
+    }
+
+    /** The encoded size a part is built up to (0 while paging is off). */
+    static long partBytes() {
+        Settings s = settings;
+        return s == null ? 0 : s.partBytes;
+    }
+
+    /**
+     * Whether a batch expected to encode to about {@code bytes} is built in parts: paging is on
+     * and it would make at least a few parts (a smaller one is read whole as often as not).
+     */
+    static boolean parts(long bytes) {
+        Settings s = settings;
+        return s != null && bytes >= 4 * s.partBytes;
+    }
+
+    /** Counters since start, for tests and introspection. */
+    public record Stats(long residentBytes, int residentParts, long loads, long evictions, long spilledBytes) {}
+
+    public static Stats stats() {
+        synchronized (LOCK) {
+            return new Stats(residentBytes, resident.size(), loads, evictions, spilledBytes);
+        }
+    }
+
+    static long tick() {
+        return ++clock;
+    }
+
+    /**
+     * Writes {@code batch} (plain, not empty) to a new spill file and returns it as a part, resident
+     * for now. Where paging has been turned off meanwhile, the part's encoding stays on the heap.
+     */
+    static Part spill(Batch batch) {
+        byte[] bytes = BatchCodec.encode(batch);
+        Settings s = settings;
+        ByteBuffer encoded;
+        Path file = null;
+        if (s == null) {
+            encoded = ByteBuffer.wrap(bytes);
+        } else {
+            synchronized (LOCK) {
+                file = s.dir.resolve(ProcessHandle.current().pid() + "-" + (fileSeq++) + ".part");
+            }
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.READ)) {
+                ByteBuffer src = ByteBuffer.wrap(bytes);
+                while (src.hasRemaining()) ch.write(src);
+                // no fsync: a spill file is scratch, rebuilt from the tables after a crash, never read by another process
+                encoded = ch.map(FileChannel.MapMode.READ_ONLY, 0, bytes.length);
+            } catch (IOException e) {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException ignored) {
+                    // the write failed already: that is the error to report
+                }
+                throw new UncheckedIOException("cannot write a part of " + batch + " to " + file + ": " + e.getMessage(), e);
+            }
+        }
+        Part p = new Part(encoded, batch.keyCount(), batch.valCount(), batch.updateCount(), batch.keys.bytesUsed(), batch.vals.bytesUsed(), batch.maxTime);
+        if (file != null) {
+            Path f = file;
+            CLEANER.register(p, () -> {
+                try {
+                    Files.deleteIfExists(f);
+                } catch (IOException ignored) {
+                    // left for the next start, which empties the directory
+                }
+            });
+        }
+        synchronized (LOCK) {
+            spilledBytes += bytes.length;
+        }
+        makeResident(p, batch);
+        return p;
+    }
+
+    /**
+     * A part over an encoding that already lies in a mapped file (a checkpoint's, read back at a
+     * restart): decoded once here, to learn its counts and check it, then left to paging.
+     */
+    static Part adopt(ByteBuffer encoded) {
+        Batch b = BatchCodec.decode(encoded);
+        Part p = new Part(encoded, b.keyCount(), b.valCount(), b.updateCount(), b.keys.bytesUsed(), b.vals.bytesUsed(), b.maxTime);
+        makeResident(p, b);
+        return p;
+    }
+
+    /** {@code p} decoded, made resident (evicting others if the budget is spent). */
+    static Batch load(Part p) {
+        synchronized (LOCK) {
+            Batch b = p.resident;
+            if (b != null) return b;
+        }
+        // decoded outside the lock: other threads' parts need not wait for this copy
+        Batch b = BatchCodec.decode(p.encoded.duplicate());
+        synchronized (LOCK) {
+            loads++;
+            Batch other = p.resident;
+            if (other != null) return other;
+        }
+        makeResident(p, b);
+        return b;
+    }
+
+    private static void makeResident(Part p, Batch b) {
+        Settings s = settings;
+        long budget = s == null ? Long.MAX_VALUE : s.residentBudget;
+        synchronized (LOCK) {
+            if (p.resident != null) return;
+            p.resident = b;
+            p.lastUse = ++clock;
+            resident.add(p);
+            residentBytes += p.encodedBytes();
+            while (residentBytes > budget && resident.size() > 1) {
+                int lru = -1;
+                for (int i = 0; i < resident.size(); i++) {
+                    Part q = resident.get(i);
+                    if (q != p && (lru < 0 || q.lastUse < resident.get(lru).lastUse)) lru = i;
+                }
+                Part q = resident.get(lru);
+                resident.set(lru, resident.get(resident.size() - 1));
+                resident.remove(resident.size() - 1);
+                q.resident = null;
+                residentBytes -= q.encodedBytes();
+                evictions++;
+            }
+        }
+    }
+
+    /** Drops every resident part (tests: the next read of each loads it from its file). */
+    static void evictAll() {
+        synchronized (LOCK) {
+            for (Part q : resident) q.resident = null;
+            evictions += resident.size();
+            resident.clear();
+            residentBytes = 0;
+        }
+    }
+}
