@@ -196,6 +196,35 @@ public final class Batch {
         return parts != null;
     }
 
+    /** The first value of key {@code k} of a plain batch ({@code k == keyCount()}: the value count). */
+    int valOf(int k) {
+        return k == keys.size() ? vals.size() : oneValPerKey ? k : keyOffsets[k];
+    }
+
+    /** The first update of value {@code v} of a plain batch ({@code v == valCount()}: the update count). */
+    int updateOf(int v) {
+        return v == vals.size() ? updates : oneUpdatePerVal ? v : valOffsets[v];
+    }
+
+    /** A plain batch of this plain batch's keys {@code [from, to)} and their values and updates, copied, with its description. */
+    Batch slice(int from, int to) {
+        int v0 = valOf(from);
+        int v1 = valOf(to);
+        int u0 = updateOf(v0);
+        int u1 = updateOf(v1);
+        Column k = keys.emptyLike(to - from);
+        k.appendRange(keys, from, to);
+        Column v = vals.emptyLike(v1 - v0);
+        v.appendRange(vals, v0, v1);
+        int[] ko = new int[to - from + 1];
+        for (int i = from; i <= to; i++) ko[i - from] = valOf(i) - v0;
+        int[] vo = new int[v1 - v0 + 1];
+        for (int i = v0; i <= v1; i++) vo[i - v0] = updateOf(i) - u0;
+        long[] t = java.util.Arrays.copyOfRange(times, u0 * arity, u1 * arity);
+        long[] d = java.util.Arrays.copyOfRange(diffs, u0, u1);
+        return new Batch(k, ko, v, vo, t, d, arity, description);
+    }
+
     /** A parted batch's parts, in key order. @throws IllegalStateException if the batch is plain */
     public java.util.List<Part> parts() {
         if (parts == null) throw new IllegalStateException(this + " is not held in parts");

@@ -364,7 +364,8 @@ public final class Batcher {
         lower = upper;
         compactAt = mark(Math.max(compactMin, 2L * buffer.size()));
         releaseIdleScratch();
-        return batch;
+        // a large seal (a load, a hydration) leaves the heap as soon as it is built
+        return Paging.partitioned(batch);
     }
 
     /** Scratch past this many entries is let go once a seal no longer needs it. */

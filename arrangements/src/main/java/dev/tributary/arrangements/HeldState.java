@@ -47,10 +47,14 @@ public final class HeldState {
     /** What one trace or other registered state holds, under its name. */
     public record Part(String name, Size size) {}
 
-    /** Records and heap bytes held. */
-    public record Size(long records, long bytes) {
+    /** Records and heap bytes held, and the bytes of {@linkplain Paging paged} parts (on the heap only while read). */
+    public record Size(long records, long bytes, long pagedBytes) {
+        public Size(long records, long bytes) {
+            this(records, bytes, 0);
+        }
+
         public Size plus(Size o) {
-            return new Size(records + o.records, bytes + o.bytes);
+            return new Size(records + o.records, bytes + o.bytes, pagedBytes + o.pagedBytes);
         }
 
         public static final Size ZERO = new Size(0, 0);
@@ -122,7 +126,7 @@ public final class HeldState {
      */
     public List<Part> parts() {
         List<Part> out = new ArrayList<>();
-        for (Trace t : traceOrder) out.add(new Part(t.name(), t.isDropped() ? Size.ZERO : new Size(t.updateCount(), t.heapBytes())));
+        for (Trace t : traceOrder) out.add(new Part(t.name(), t.isDropped() ? Size.ZERO : new Size(t.updateCount(), t.heapBytes(), t.pagedBytes())));
         for (Other o : others) out.add(new Part(o.name, new Size(o.records.getAsLong(), o.bytes.getAsLong())));
         return out;
     }

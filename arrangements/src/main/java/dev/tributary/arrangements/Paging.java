@@ -84,8 +84,14 @@ public final class Paging {
         return settings != null;
     }
 
+    /** The bytes of decoded parts kept on the heap at most (0 while paging is off). */
+    public static long residentBudget() {
+        Settings s = settings;
+        return s == null ? 0 : s.residentBudget;
+    }
+
     /** The encoded size a part is built up to (0 while paging is off). */
-    static long partBytes() {
+    public static long partBytes() {
         Settings s = settings;
         return s == null ? 0 : s.partBytes;
     }
@@ -97,6 +103,31 @@ public final class Paging {
     static boolean parts(long bytes) {
         Settings s = settings;
         return s != null && bytes >= 4 * s.partBytes;
+    }
+
+    /**
+     * {@code batch} itself, or where paging is on and it is large enough to be {@linkplain #parts
+     * parted}, the same updates in parts of about {@link #partBytes} (cut at key boundaries),
+     * written to their files and left to paging: a batch sealed from a large load need not stay
+     * on the heap until a merge rewrites it.
+     */
+    static Batch partitioned(Batch batch) {
+        if (batch.parts != null || !parts(batch.encodedBytes()) || !BatchCodec.encodable(batch.keys, batch.vals)) return batch;
+        long perPart = Math.max(1, (long) ((double) batch.updates * partBytes() / batch.encodedBytes()));
+        List<Part> parts = new ArrayList<>();
+        Column bounds = batch.keys.emptyLike(16);
+        int nk = batch.keys.size();
+        for (int from = 0; from < nk; ) {
+            // the keys whose updates make about a part's share
+            int firstUpdate = batch.updateOf(batch.valOf(from));
+            int to = from + 1;
+            while (to < nk && batch.updateOf(batch.valOf(to)) - firstUpdate < perPart) to++;
+            Batch slice = batch.slice(from, to);
+            parts.add(spill(slice));
+            bounds.append(batch.keys, to - 1);
+            from = to;
+        }
+        return new Batch(parts.toArray(new Part[0]), bounds, batch.keys, batch.vals, batch.arity, batch.description());
     }
 
     /** Counters since start, for tests and introspection. */

@@ -205,6 +205,13 @@ public final class Trace {
         return n;
     }
 
+    /** Bytes of the parts of the {@linkplain Paging paged} batches held (their encodings, in files). */
+    public long pagedBytes() {
+        long n = 0;
+        for (Batch b : batches()) if (b.parts != null) for (Part p : b.parts) n += p.encodedBytes();
+        return n;
+    }
+
     /** Heap bytes of the batches held. */
     public long heapBytes() {
         long n = 0;

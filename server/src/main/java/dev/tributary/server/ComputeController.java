@@ -262,20 +262,24 @@ final class ComputeController implements AutoCloseable {
             List<ArrangementSize.Part> parts = new ArrayList<>();
             long records = 0;
             long bytes = 0;
+            long paged = 0;
             // the workers' copies of a dataflow register the same parts in the same order
             List<HeldState.Part> first = perWorker.get(0).get(k);
             for (int i = 0; i < first.size(); i++) {
                 long r = 0;
                 long b = 0;
+                long p = 0;
                 for (List<List<HeldState.Part>> w : perWorker) {
                     r += w.get(k).get(i).size().records();
                     b += w.get(k).get(i).size().bytes();
+                    p += w.get(k).get(i).size().pagedBytes();
                 }
-                parts.add(new ArrangementSize.Part(first.get(i).name(), r, b));
+                parts.add(new ArrangementSize.Part(first.get(i).name(), r, b, p));
                 records += r;
                 bytes += b;
+                paged += p;
             }
-            out.add(new ArrangementSize(records, bytes, parts));
+            out.add(new ArrangementSize(records, bytes, paged, parts));
         }
         return out;
     }

@@ -133,7 +133,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         List<dev.tributary.sql.catalog.Catalog.ArrangementPart> out = new ArrayList<>();
         for (int k = 0; k < items.size(); k++) {
             for (ArrangementSize.Part p : sizes.get(k).parts()) {
-                out.add(new dev.tributary.sql.catalog.Catalog.ArrangementPart(items.get(k).id(), items.get(k).name(), p.name(), p.records(), p.bytes()));
+                out.add(new dev.tributary.sql.catalog.Catalog.ArrangementPart(items.get(k).id(), items.get(k).name(), p.name(), p.records(), p.bytes(), p.pagedBytes()));
             }
         }
         return out;

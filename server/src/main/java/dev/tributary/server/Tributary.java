@@ -54,6 +54,9 @@ public final class Tributary implements AutoCloseable {
 
     /** The database in {@code storage}'s stores (S3 and PostgreSQL, say), which it closes. */
     public static Tributary open(dev.tributary.server.storage.StorageController storage, Clock clock, int workers) {
+        storage.spillDirectory().ifPresent(d -> ServerLog.log("arrangement batches of more than "
+                + (4 * dev.tributary.arrangements.Paging.partBytes() >> 20) + " MB are paged under " + d + ", at most "
+                + (dev.tributary.arrangements.Paging.residentBudget() >> 20) + " MB of them on the heap"));
         return new Tributary(clock, workers, storage);
     }
 

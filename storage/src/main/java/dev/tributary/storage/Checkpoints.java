@@ -96,11 +96,11 @@ public final class Checkpoints {
             int count = t.getPiecesCount() == 0 ? keys.size() : t.getPiecesCount();
             int spans = 0;
             for (int i = 0, k = 0; i < count; i++) {
-                int pieces = t.getPiecesCount() == 0 ? 1 : t.getPieces(i);
-                if (pieces < 1 || k + pieces > keys.size()) {
+                int pieces = t.getPiecesCount() == 0 ? 0 : t.getPieces(i);
+                if (k + Math.max(1, pieces) > keys.size()) {
                     throw new CorruptDataException("checkpoint trace '" + t.getName() + "' names " + keys.size() + " parts, fewer than its batches' pieces");
                 }
-                if (pieces == 1) {
+                if (pieces == 0) {
                     String key = keys.get(k++);
                     Batch b = read(key);
                     batches.add(b);
@@ -191,7 +191,7 @@ public final class Checkpoints {
                                 tb.addPieces(parts.size());
                                 tb.addSpans(span(b));
                             } else {
-                                tb.addPieces(1);
+                                tb.addPieces(0);
                                 tb.addParts(named(b, now, written, () -> BatchCodec.encode(b), at, fresh, bytes));
                             }
                         }

@@ -365,11 +365,15 @@ public final class Shard {
      */
     private Updates consolidate(List<PartMeta> parts, TimeRule rule) {
         Batcher batcher = null;
+        dev.tributary.arrangements.Column keyLike = null;
+        dev.tributary.arrangements.Column valLike = null;
         Class<?> keyKind = null;
         Class<?> valKind = null;
         for (PartMeta p : parts) {
             Updates u = read(p);
             if (batcher == null) {
+                keyLike = u.keys();
+                valLike = u.vals();
                 batcher = new Batcher(u.keys().emptyLike(16), u.vals().emptyLike(16), arity);
                 keyKind = u.keys().getClass();
                 valKind = u.vals().getClass();
@@ -382,7 +386,8 @@ public final class Shard {
         if (batcher == null) return new Updates(new BytesColumn(), new UnitColumn(), arity);
         Batch batch = batcher.seal(Antichain.empty(arity));
         int n = batch.updateCount();
-        Updates out = new Updates(batch.keys().emptyLike(Math.max(1, n)), batch.vals().emptyLike(Math.max(1, n)), arity, Math.max(1, n));
+        // (a large seal may be paged, in parts with no columns of their own: the columns' kinds are the parts')
+        Updates out = new Updates(keyLike.emptyLike(Math.max(1, n)), valLike.emptyLike(Math.max(1, n)), arity, Math.max(1, n));
         Copy copy = new Copy(out);
         Cursor c = batch.cursor();
         for (; c.keyValid(); c.stepKey()) {

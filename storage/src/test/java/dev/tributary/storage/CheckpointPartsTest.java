@@ -73,6 +73,20 @@ class CheckpointPartsTest {
     }
 
     @Test
+    void aBatchOfOnePartKeepsItsWiderRange() throws Exception {
+        // a paged batch of a single part, spanned over an empty neighbour: its range is not its part's
+        Batch one = BatchCodec.decodeParts(List.of(ByteBuffer.wrap(BatchCodec.encode(sealed("a", "b")))), Antichain.of(0), Antichain.of(9));
+        try (DataDirectory d = DataDirectory.open(dir)) {
+            Checkpoints checkpoints = new Checkpoints(d.blob(), d.consensus(), m -> {});
+            checkpoints.write(8, 1, List.of(new Checkpoints.Captured(7, List.of(), List.of(List.of(new Seed.TraceSeed("byKey", List.of(one)))))));
+            Checkpoints.Manifest m = checkpoints.latest().orElseThrow();
+            Batch back = checkpoints.seed(m, m.objects().get(7L), 0).traces().get(0).batches().get(0);
+            assertThat(back.description()).isEqualTo(one.description());
+            assertThat(keys(back)).containsExactly("a", "b");
+        }
+    }
+
+    @Test
     void partsOutOfOrderOrOutsideTheRangeAreRefused() {
         ByteBuffer ab = ByteBuffer.wrap(BatchCodec.encode(sealed("a", "b")));
         ByteBuffer bc = ByteBuffer.wrap(BatchCodec.encode(sealed("b", "c")));

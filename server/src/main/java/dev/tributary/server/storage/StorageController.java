@@ -49,6 +49,11 @@ public final class StorageController implements AutoCloseable {
     /** Where this database's batches are paged (null: not paged). */
     private final Path spill;
 
+    /** Where large arrangement batches are paged ({@link Paging}), if they are. */
+    public Optional<Path> spillDirectory() {
+        return Optional.ofNullable(spill);
+    }
+
     private StorageController(Path where, AutoCloseable stores, Blob blob, Consensus consensus, Consumer<String> log) {
         this.where = where;
         this.stores = stores;
@@ -57,7 +62,7 @@ public final class StorageController implements AutoCloseable {
         this.checkpoints = new Checkpoints(blob, consensus, log);
         // within the locked data directory, so no other process shares it; else this process's own
         this.spill = pageUnder(where != null ? where.resolve("spill")
-                : Path.of(System.getProperty("java.io.tmpdir"), "tributary-spill-" + ProcessHandle.current().pid()), log);
+                : Path.of(System.getProperty("java.io.tmpdir"), "tributary-spill-" + ProcessHandle.current().pid()));
         // the tables keep what a restart from the latest checkpoint replays, from the log's first flush on
         this.checkpoint = checkpoints.latest().orElse(null);
         this.tables = TxnLog.openHolding(blob, consensus, log, checkpoint == null ? -1 : checkpoint.at());
@@ -82,8 +87,8 @@ public final class StorageController implements AutoCloseable {
         }
     }
 
-    /** Part size for paged batches by default: small enough that a few dozen fit the budget of a 1 GB heap. */
-    static final long PART_BYTES = 4L << 20;
+    /** Part size for paged batches by default: a batch is paged from four parts (4 MB) on, so that each arrangement keeps only its small batches on the heap, and a hundred parts fit the budget of a 1 GB heap. */
+    static final long PART_BYTES = 1L << 20;
 
     /**
      * Lets arrangements outgrow the heap ({@link Paging}): large batches are kept in parts under
@@ -91,12 +96,11 @@ public final class StorageController implements AutoCloseable {
      * (null: paging is off). {@code -Dtributary.paging=false} turns it off;
      * {@code -Dtributary.paging.part.bytes} and {@code -Dtributary.paging.resident.bytes} size it.
      */
-    private static Path pageUnder(Path spill, Consumer<String> log) {
+    private static Path pageUnder(Path spill) {
         if (!Boolean.parseBoolean(System.getProperty("tributary.paging", "true"))) return null;
         long part = Long.getLong("tributary.paging.part.bytes", PART_BYTES);
         long resident = Long.getLong("tributary.paging.resident.bytes", Math.max(4 * part, Runtime.getRuntime().maxMemory() / 8));
         Paging.enable(spill, resident, part);
-        log.accept("large arrangement batches are paged under " + spill + " (" + (resident >> 20) + " MB of them on the heap at most)");
         return spill;
     }
 

@@ -45,7 +45,7 @@ public interface Catalog {
      * arrangement; a materialized view's or index's parts are what its dataflow built, not what
      * it reads from the arrangements of its inputs.
      */
-    record ArrangementPart(long id, String name, String part, long records, long bytes) {}
+    record ArrangementPart(long id, String name, String part, long records, long bytes, long pagedBytes) {}
 
     /** What every relation's dataflow holds (tributary_internal.arrangement_sizes); asked for only when that relation is read. */
     default List<ArrangementPart> arrangementSizes() {

@@ -158,7 +158,7 @@ public final class SystemCatalog {
                 + " is_generated text, generation_expression text, is_updatable text");
         rel(14001, "tributary_internal", "hydration_progress", true, "object_id oid, kind text, name text, phase text, rows_done int8,"
                 + " rows_total int8, started_at tstz");
-        rel(14002, "tributary_internal", "arrangement_sizes", true, "object_id oid, name text, part text, records int8, bytes int8");
+        rel(14002, "tributary_internal", "arrangement_sizes", true, "object_id oid, name text, part text, records int8, bytes int8, paged_bytes int8");
         rel(13003, "information_schema", "schemata", true, "catalog_name text, schema_name text, schema_owner text,"
                 + " default_character_set_catalog text, default_character_set_schema text, default_character_set_name text, sql_path text");
     }
@@ -598,7 +598,7 @@ public final class SystemCatalog {
             }
             case "tributary_internal.arrangement_sizes" -> {
                 for (Catalog.ArrangementPart a : arrangementSizes.get()) {
-                    out.add(row(FIRST_USER_OID + 3 * a.id(), a.name(), a.part(), a.records(), a.bytes()));
+                    out.add(row(FIRST_USER_OID + 3 * a.id(), a.name(), a.part(), a.records(), a.bytes(), a.pagedBytes()));
                 }
             }
             default -> throw new IllegalStateException("no rows for system relation " + r.name());
