@@ -42,51 +42,13 @@ class CrashHarnessTest {
     private static final int CLIENTS = 4;
     private static final int RUNS = Integer.getInteger("tributary.crash.runs", Integer.getInteger("jqwik.tries.default", 100) >= 1000 ? 100 : 5);
 
-    /** A running child server. */
-    private record Server(Process process, int port, StringBuffer log) {}
-
-    private static Server start(Path data) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse("java"));
-        cmd.add("-Xmx512m");
+    private static ChildServer.Server start(Path data) throws Exception {
         // a checkpoint every second while writes come: kills land before, during and after them
-        cmd.add("-Dtributary.checkpoint.interval.ms=100");
-        cmd.add("--add-exports");
-        cmd.add("java.base/jdk.internal.misc=ALL-UNNAMED");
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add("dev.tributary.server.pgwire.PgServer");
-        cmd.addAll(List.of("--port", "0", "--workers", "2", "--data", data.toString()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        StringBuffer log = new StringBuffer();
-        CountDownLatch listening = new CountDownLatch(1);
-        int[] port = {-1};
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    log.append(line).append('\n');
-                    var m = java.util.regex.Pattern.compile("listening on [^ ]*:(\\d+) ").matcher(line);
-                    if (m.find()) {
-                        port[0] = Integer.parseInt(m.group(1));
-                        listening.countDown();
-                    }
-                }
-            } catch (java.io.IOException ignored) {
-                // the process was killed
-            }
-            listening.countDown();
-        });
-        reader.setDaemon(true);
-        reader.start();
-        if (!listening.await(120, TimeUnit.SECONDS) || port[0] < 0) {
-            p.destroyForcibly();
-            throw new AssertionError("the server did not start:\n" + log);
-        }
-        return new Server(p, port[0], log);
+        return ChildServer.start(data, List.of("-Xmx512m", "-Dtributary.checkpoint.interval.ms=100"));
     }
 
-    private static Connection connect(Server s) throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + s.port() + "/tributary?user=tributary");
+    private static Connection connect(ChildServer.Server s) throws SQLException {
+        return s.connect();
     }
 
     /** What client {@code c}'s first {@code k} transactions leave in acct: id to v. */
@@ -119,7 +81,7 @@ class CrashHarnessTest {
         Path data = dir.resolve("data");
         Random random = new Random(24);
         AtomicIntegerArray acked = new AtomicIntegerArray(CLIENTS);
-        Server server = start(data);
+        ChildServer.Server server = start(data);
         int restored = 0;
         Follower follower = new Follower();
         try (Connection conn = connect(server); Statement st = conn.createStatement()) {
@@ -136,7 +98,7 @@ class CrashHarnessTest {
                 // the kill comes after a random number of acknowledged commits, with the others in flight
                 CountDownLatch killAt = new CountDownLatch(20 + random.nextInt(300));
                 List<Thread> clients = new ArrayList<>();
-                Server current = server;
+                ChildServer.Server current = server;
                 for (int c = 0; c < CLIENTS; c++) {
                     int client = c;
                     clients.add(Thread.ofPlatform().start(() -> {
@@ -226,7 +188,7 @@ class CrashHarnessTest {
         }
 
         /** Follows acct on {@code server} from {@link #through} until the stream breaks (the kill). */
-        void follow(Server server) {
+        void follow(ChildServer.Server server) {
             try (Connection conn = connect(server)) {
                 org.postgresql.copy.CopyOut out = conn.unwrap(org.postgresql.PGConnection.class).getCopyAPI()
                         .copyOut("COPY (SUBSCRIBE acct AS OF " + through + ") TO STDOUT");

@@ -1,0 +1,70 @@
+package dev.tributary.server.pgwire;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** A {@code serve --data} server in a child JVM of its own (its own heap, killable with SIGKILL), for tests that need one. */
+final class ChildServer {
+    private ChildServer() {}
+
+    /** A running child server; its output so far in {@code log}. */
+    record Server(Process process, int port, StringBuffer log) {
+        Connection connect() throws SQLException {
+            return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/tributary?user=tributary");
+        }
+
+        /** Stops it at once (SIGKILL), as a crash would. */
+        void kill() throws InterruptedException {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** A server on {@code data} with two workers, its JVM started with {@code jvmOptions}; returns once it listens. */
+    static Server start(Path data, List<String> jvmOptions) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.addAll(jvmOptions);
+        cmd.add("--add-exports");
+        cmd.add("java.base/jdk.internal.misc=ALL-UNNAMED");
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add("dev.tributary.server.pgwire.PgServer");
+        cmd.addAll(List.of("--port", "0", "--workers", "2", "--data", data.toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        StringBuffer log = new StringBuffer();
+        CountDownLatch listening = new CountDownLatch(1);
+        int[] port = {-1};
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    log.append(line).append('\n');
+                    var m = java.util.regex.Pattern.compile("listening on [^ ]*:(\\d+) ").matcher(line);
+                    if (m.find()) {
+                        port[0] = Integer.parseInt(m.group(1));
+                        listening.countDown();
+                    }
+                }
+            } catch (java.io.IOException ignored) {
+                // the process was killed
+            }
+            listening.countDown();
+        });
+        reader.setDaemon(true);
+        reader.start();
+        if (!listening.await(120, TimeUnit.SECONDS) || port[0] < 0) {
+            p.destroyForcibly();
+            throw new AssertionError("the server did not start:\n" + log);
+        }
+        return new Server(p, port[0], log);
+    }
+}

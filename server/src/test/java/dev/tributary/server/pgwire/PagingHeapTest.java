@@ -1,0 +1,102 @@
+package dev.tributary.server.pgwire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.StringReader;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.PGConnection;
+
+/**
+ * Arrangements several times the heap: a server in a child JVM with a 160 MB heap keeps a table
+ * of 1.5M orders of about 250 bytes, a join of it with 200k customers and a GROUP BY over the join,
+ * whose arrangements add up to more than 2.5 times its heap (paged: {@code Paging}, 128 kB parts),
+ * and the view stays exactly right through the load (in COPYs of 25k rows) and through updates and
+ * deletes. With {@code -Dtributary.paging=false} the server runs out of memory part of the way in.
+ * The same as {@code jmh/paging-demo.sh} at a test's size.
+ */
+class PagingHeapTest {
+    private static final int HEAP_MB = 160;
+    private static final int CUSTOMERS = 200_000;
+    private static final int ORDERS = 1_500_000;
+    private static final int CHUNK = 25_000;
+    private static final String NOTE = "x".repeat(200);
+
+    private static long amount(long i) {
+        return (i * 7919) % 100_000;
+    }
+
+    /** Per customer: how many orders and their total in cents, after the changes made so far. */
+    private static void check(Statement st, boolean changed, String when) throws Exception {
+        long[] count = new long[CUSTOMERS];
+        long[] total = new long[CUSTOMERS];
+        for (long i = 1; i <= ORDERS; i++) {
+            if (changed && i % 5000 == 3) continue;
+            int c = (int) (i % CUSTOMERS);
+            count[c]++;
+            total[c] += amount(i) + (changed && i % 1000 == 7 ? 100 : 0);
+        }
+        int rows = 0;
+        int wrong = 0;
+        String first = null;
+        try (ResultSet r = st.executeQuery("SELECT id, n, total FROM per_customer")) {
+            while (r.next()) {
+                rows++;
+                int c = r.getInt(1);
+                long cents = r.getBigDecimal(3).movePointRight(2).longValueExact();
+                if (count[c] != r.getLong(2) || total[c] != cents) {
+                    wrong++;
+                    if (first == null) first = "customer " + c + ": " + r.getLong(2) + ", " + cents + " instead of " + count[c] + ", " + total[c];
+                }
+            }
+        }
+        long customersWithOrders = java.util.Arrays.stream(count).filter(n -> n > 0).count();
+        assertThat(wrong).as("%s: rows of per_customer unlike the model (first: %s)", when, first).isZero();
+        assertThat(rows).as("%s: rows of per_customer", when).isEqualTo(customersWithOrders);
+    }
+
+    @Test
+    void aJoinAndGroupByViewSeveralTimesTheHeapStaysRight(@TempDir Path dir) throws Exception {
+        ChildServer.Server server = ChildServer.start(dir.resolve("data"),
+                List.of("-Xmx" + HEAP_MB + "m", "-Dtributary.paging.part.bytes=131072"));
+        try (Connection conn = server.connect(); Statement st = conn.createStatement()) {
+            st.execute("CREATE TABLE customers (id int PRIMARY KEY, name text NOT NULL)");
+            st.execute("CREATE TABLE orders (id bigint PRIMARY KEY, customer int, amount numeric(10,2), note text)");
+            st.execute("CREATE MATERIALIZED VIEW per_customer AS SELECT c.id, c.name, count(*) AS n, sum(o.amount) AS total"
+                    + " FROM customers c JOIN orders o ON o.customer = c.id GROUP BY c.id, c.name");
+            var copy = conn.unwrap(PGConnection.class).getCopyAPI();
+            StringBuilder b = new StringBuilder();
+            for (int c = 0; c < CUSTOMERS; c++) b.append(c).append("\tcustomer ").append(c).append('\n');
+            copy.copyIn("COPY customers FROM STDIN", new StringReader(b.toString()));
+            for (long lo = 1; lo <= ORDERS; lo += CHUNK) {
+                b.setLength(0);
+                for (long i = lo; i < lo + CHUNK; i++) {
+                    long a = amount(i);
+                    b.append(i).append('\t').append(i % CUSTOMERS).append('\t').append(a / 100).append('.').append(String.format("%02d", a % 100))
+                            .append('\t').append(NOTE).append(i).append('\n');
+                }
+                copy.copyIn("COPY orders FROM STDIN", new StringReader(b.toString()));
+            }
+            check(st, false, "after the load");
+            st.execute("UPDATE orders SET amount = amount + 1 WHERE id % 1000 = 7");
+            st.execute("DELETE FROM orders WHERE id % 5000 = 3");
+            check(st, true, "after updates and deletes");
+            try (ResultSet r = st.executeQuery("SELECT sum(paged_bytes), sum(bytes) FROM tributary_internal.arrangement_sizes")) {
+                r.next();
+                long paged = r.getLong(1);
+                assertThat(paged).as("bytes of paged arrangement batches, against a heap of %d MB", HEAP_MB).isGreaterThan(5L * HEAP_MB << 19);
+                assertThat(r.getLong(2)).as("heap bytes of the arrangements").isLessThan((long) HEAP_MB << 20);
+            }
+        } catch (Throwable e) {
+            throw new AssertionError(e.getMessage() + "\nserver log:\n" + server.log(), e);
+        } finally {
+            server.kill();
+        }
+        assertThat(server.log().toString()).doesNotContain("OutOfMemoryError");
+    }
+}
