@@ -28,7 +28,9 @@ final class BatchCursor implements Cursor {
     private Batch batch;
     /**
      * The plain batch read: {@link #batch} itself, or where that is parted, its part {@link #part}
-     * (positions are indexes into it; past the last part: {@code part == parts.length}, no key).
+     * (positions are indexes into it). Past the last key: {@code key == cur.keys.size()}, with
+     * {@code part} the last part (stepped there) or {@code parts.length} (a seek past every key,
+     * which loads no part).
      */
     private Batch cur;
     private int part;

@@ -1,7 +1,9 @@
 package dev.tributary.arrangements;
 
 import dev.tributary.timely.Antichain;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Buffers unsorted updates until their times are complete, then seals them into a batch.
@@ -73,10 +75,53 @@ public final class Batcher {
         if (updates.arity() != arity) throw new IllegalArgumentException("updates of arity " + updates.arity() + " pushed to a batcher of arity " + arity);
         if (combining != null) {
             combining.add(updates);
-            return;
+        } else {
+            buffer.appendAll(updates);
+            if (buffer.size() >= compactAt) compactIfRepetitive();
         }
-        buffer.appendAll(updates);
-        if (buffer.size() >= compactAt) compactIfRepetitive();
+        if (Paging.enabled() && arity == 1 && pendingBytes() >= Paging.partBytes() * SPILL_PARTS && BatchCodec.encodable(keyProto, valProto)) spill();
+    }
+
+    /**
+     * With {@link Paging} on, a buffer of this many parts' bytes is sealed into a sorted run and
+     * paged out ({@link #spill}): a hydration or a large transaction, all at one time, would
+     * otherwise need the whole of its updates on the heap until its time is complete.
+     */
+    static final long SPILL_PARTS = 32;
+
+    /**
+     * Runs spilled from the buffer, sorted and consolidated, each with the least time it may hold
+     * (arity 1; a bound from below): what {@link #seal} merges with the buffer's updates.
+     */
+    private List<Run> runs = new ArrayList<>();
+
+    private record Run(Batch batch, long minTime) {}
+
+    /**
+     * Seals the whole buffer (every time) into a run, paged out, and merges runs of comparable
+     * sizes, so that a load of n updates in runs of r is read O(log(n / r)) times, not n / r.
+     */
+    private void spill() {
+        Antichain pending = bufferFrontier();
+        if (pending.isEmpty()) return;
+        Antichain keep = lower;
+        Batch all = sealBuffer(Antichain.empty(arity));
+        lower = keep;
+        runs.add(new Run(all, pending.get(0)[0]));
+        while (runs.size() >= 2 && 2L * runs.get(runs.size() - 1).batch.updateCount() >= runs.get(runs.size() - 2).batch.updateCount()) {
+            Run newer = runs.remove(runs.size() - 1);
+            Run older = runs.remove(runs.size() - 1);
+            long min = Math.min(older.minTime, newer.minTime);
+            Antichain from = Antichain.of(Math.min(older.batch.lower().get(0)[0], newer.batch.lower().get(0)[0]));
+            runs.add(new Run(mergeRuns(older.batch, newer.batch, new Description(from, Antichain.empty(arity), since)), min));
+        }
+    }
+
+    /** {@code a} and {@code b} (sorted runs of any ranges) merged into one batch described by {@code d}, their times as they are. */
+    private Batch mergeRuns(Batch a, Batch b, Description d) {
+        ColumnMerge m = new ColumnMerge(a, b, Antichain.of(Long.MIN_VALUE), d);
+        m.work(Long.MAX_VALUE);
+        return m.result();
     }
 
     /** Whether records of these columns are consolidated through a hash table (all but (long, long) ones, which sort fast enough). */
@@ -297,9 +342,16 @@ public final class Batcher {
         return true;
     }
 
-    /** The number of buffered updates. */
+    /** The number of buffered updates (spilled ones included). */
     public int buffered() {
-        return buffer.size() + (combining == null ? 0 : combining.size());
+        long spilled = 0;
+        for (Run r : runs) spilled += r.batch.updateCount();
+        return (int) Math.min(Integer.MAX_VALUE, buffer.size() + (combining == null ? 0 : combining.size()) + spilled);
+    }
+
+    /** The heap bytes of the updates waiting in the buffer (or the combining table). */
+    private long pendingBytes() {
+        return buffer.heapBytes() + (combining == null ? 0 : combining.heapBytes());
     }
 
     /** The heap bytes of the buffers and sorting scratch, for {@link HeldState#buffer}. */
@@ -323,6 +375,16 @@ public final class Batcher {
 
     /** The minimal times of buffered updates (what a holder of this batcher must keep capabilities for). */
     public Antichain pendingFrontier() {
+        Antichain buffered = bufferFrontier();
+        if (runs.isEmpty()) return buffered;
+        Antichain.Builder b = new Antichain.Builder(arity);
+        for (int i = 0; i < buffered.size(); i++) b.insert(buffered.get(i));
+        for (Run r : runs) b.insert(new long[] {r.minTime});
+        return b.build();
+    }
+
+    /** The minimal times of the updates in the buffer (not the spilled runs). */
+    private Antichain bufferFrontier() {
         stopCombining();
         Antichain.Builder b = new Antichain.Builder(arity);
         long[] times = buffer.times();
@@ -337,6 +399,32 @@ public final class Batcher {
 
     /** Seals every buffered update at a time not {@code >=} {@code upper} into a batch {@code [lower, upper)}. */
     public Batch seal(Antichain upper) {
+        if (runs.isEmpty()) return sealBuffer(upper);
+        Batch out = sealBuffer(upper);
+        Description d = out.description();
+        List<Run> later = new ArrayList<>();
+        for (Run r : runs) {
+            Batch ready;
+            Batch rest;
+            if (upper.isEmpty() || r.batch.maxTime < upper.get(0)[0]) {
+                ready = r.batch;
+                rest = null;
+            } else if (r.minTime >= upper.get(0)[0]) {
+                ready = null;
+                rest = r.batch;
+            } else {
+                ready = BatchCodec.before(r.batch, upper);
+                rest = BatchCodec.from(r.batch, upper);
+            }
+            if (ready != null && !ready.isEmpty()) out = mergeRuns(out, ready, d);
+            if (rest != null && !rest.isEmpty()) later.add(new Run(rest, Math.max(r.minTime, upper.get(0)[0])));
+        }
+        runs = later;
+        return out;
+    }
+
+    /** {@link #seal} of the buffer alone. */
+    private Batch sealBuffer(Antichain upper) {
         boolean combined = stopCombining();
         int n = buffer.size();
         if (index.length < n) index = new int[Math.max(n, index.length * 2)];

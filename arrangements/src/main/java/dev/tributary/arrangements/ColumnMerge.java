@@ -32,6 +32,14 @@ final class ColumnMerge {
     private final IndexSort sorter = new IndexSort();
 
     ColumnMerge(Batch older, Batch newer, Antichain since) {
+        this(older, newer, since, new Description(older.lower(), newer.upper(), since));
+    }
+
+    /**
+     * A merge whose result is described by {@code description} whatever the inputs' ranges: a
+     * {@link Batcher}'s spilled runs, which are not adjacent in time, merged by key.
+     */
+    ColumnMerge(Batch older, Batch newer, Antichain since, Description description) {
         this.older = older;
         this.newer = newer;
         this.since = since;
@@ -39,7 +47,7 @@ final class ColumnMerge {
         this.advanceScratch = new long[arity];
         this.a = older.parts == null ? older : older.parts[0].batch();
         this.b = newer.parts == null ? newer : newer.parts[0].batch();
-        this.builder = new PartedBuilder(older, newer, new Description(older.lower(), newer.upper(), since));
+        this.builder = new PartedBuilder(older, newer, description);
     }
 
     /** Whether the older input has a key left, moving to its next part where the current one is read. */

@@ -68,15 +68,30 @@ public final class Paging {
         settings = new Settings(dir, residentBudget, partBytes);
     }
 
-    /** Turns paging off: batches built from now on are not parted (parted ones stay readable). */
+    /**
+     * Turns paging off: batches built from now on are not parted, and no part stays resident
+     * (parted batches still held stay readable: each read decodes its part from its mapping).
+     */
     public static void disable() {
         settings = null;
+        evictAll();
     }
 
-    /** {@link #disable()}, if paging is on under {@code dir} (a database closing turns off only its own paging). */
+    /**
+     * {@link #disable()}, if paging is on under {@code dir} (a database closing turns off only its
+     * own paging), and deletes the spill files there: a mapping outlives its file, so parted
+     * batches still held stay readable, and nothing is left on disk for a next process that may
+     * not empty the directory (a temporary one named by process).
+     */
     public static void disable(Path dir) {
         Settings s = settings;
-        if (s != null && s.dir.equals(dir)) settings = null;
+        if (s == null || !s.dir.equals(dir)) return;
+        disable();
+        try (var files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) if (p.getFileName().toString().endsWith(".part")) Files.deleteIfExists(p);
+        } catch (IOException e) {
+            // left for the next start under this directory, which empties it
+        }
     }
 
     /** Whether batches are parted. */
@@ -139,6 +154,7 @@ public final class Paging {
         }
     }
 
+    /** The LRU clock: advanced without a lock by every reader, so only roughly ordered (eviction needs no more). */
     static long tick() {
         return ++clock;
     }
@@ -149,6 +165,17 @@ public final class Paging {
      */
     static Part spill(Batch batch) {
         byte[] bytes = BatchCodec.encode(batch);
+        Mapped m = write(bytes, batch.toString());
+        Part p = new Part(m.encoded, batch.keyCount(), batch.valCount(), batch.updateCount(), batch.keys.bytesUsed(), batch.vals.bytesUsed(), batch.maxTime);
+        deleteWhenUnreachable(p, m.file);
+        makeResident(p, batch);
+        return p;
+    }
+
+    /** An encoding in a new spill file, mapped (file null: paging is off, the bytes stay on the heap). */
+    private record Mapped(ByteBuffer encoded, Path file) {}
+
+    private static Mapped write(byte[] bytes, String what) {
         Settings s = settings;
         ByteBuffer encoded;
         Path file = null;
@@ -169,25 +196,24 @@ public final class Paging {
                 } catch (IOException ignored) {
                     // the write failed already: that is the error to report
                 }
-                throw new UncheckedIOException("cannot write a part of " + batch + " to " + file + ": " + e.getMessage(), e);
+                throw new UncheckedIOException("cannot write a part of " + what + " to " + file + ": " + e.getMessage(), e);
             }
-        }
-        Part p = new Part(encoded, batch.keyCount(), batch.valCount(), batch.updateCount(), batch.keys.bytesUsed(), batch.vals.bytesUsed(), batch.maxTime);
-        if (file != null) {
-            Path f = file;
-            CLEANER.register(p, () -> {
-                try {
-                    Files.deleteIfExists(f);
-                } catch (IOException ignored) {
-                    // left for the next start, which empties the directory
-                }
-            });
         }
         synchronized (LOCK) {
             spilledBytes += bytes.length;
         }
-        makeResident(p, batch);
-        return p;
+        return new Mapped(encoded, file);
+    }
+
+    private static void deleteWhenUnreachable(Part p, Path file) {
+        if (file == null) return;
+        CLEANER.register(p, () -> {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // left for the next start, which empties the directory
+            }
+        });
     }
 
     /**
@@ -196,7 +222,17 @@ public final class Paging {
      */
     static Part adopt(ByteBuffer encoded) {
         Batch b = BatchCodec.decode(encoded);
+        Path file = null;
+        if (!encoded.isDirect() && settings != null) {
+            // a store that is not a mapped file (S3) gave the bytes on the heap: they go to a spill file, or the whole state would stay on the heap
+            byte[] bytes = new byte[encoded.remaining()];
+            encoded.duplicate().get(bytes);
+            Mapped m = write(bytes, b.toString());
+            encoded = m.encoded;
+            file = m.file;
+        }
         Part p = new Part(encoded, b.keyCount(), b.valCount(), b.updateCount(), b.keys.bytesUsed(), b.vals.bytesUsed(), b.maxTime);
+        deleteWhenUnreachable(p, file);
         makeResident(p, b);
         return p;
     }
@@ -220,7 +256,9 @@ public final class Paging {
 
     private static void makeResident(Part p, Batch b) {
         Settings s = settings;
-        long budget = s == null ? Long.MAX_VALUE : s.residentBudget;
+        // paging off: nothing is kept (a reader holds what it decoded for as long as it reads)
+        if (s == null) return;
+        long budget = s.residentBudget;
         synchronized (LOCK) {
             if (p.resident != null) return;
             p.resident = b;

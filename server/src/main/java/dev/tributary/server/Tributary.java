@@ -54,10 +54,13 @@ public final class Tributary implements AutoCloseable {
 
     /** The database in {@code storage}'s stores (S3 and PostgreSQL, say), which it closes. */
     public static Tributary open(dev.tributary.server.storage.StorageController storage, Clock clock, int workers) {
-        storage.spillDirectory().ifPresent(d -> ServerLog.log("arrangement batches of more than "
-                + (4 * dev.tributary.arrangements.Paging.partBytes() >> 20) + " MB are paged under " + d + ", at most "
-                + (dev.tributary.arrangements.Paging.residentBudget() >> 20) + " MB of them on the heap"));
+        storage.spillDirectory().ifPresent(d -> ServerLog.log("arrangement batches of " + kB(4 * dev.tributary.arrangements.Paging.partBytes())
+                + " or more are paged under " + d + ", at most " + kB(dev.tributary.arrangements.Paging.residentBudget()) + " of them on the heap"));
         return new Tributary(clock, workers, storage);
+    }
+
+    private static String kB(long bytes) {
+        return bytes >= 1 << 20 ? (bytes >> 20) + " MB" : (bytes >> 10) + " kB";
     }
 
     /** A database in memory, on the wall clock, with one worker. */
