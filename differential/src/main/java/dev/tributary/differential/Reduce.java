@@ -125,6 +125,8 @@ final class Reduce {
         private Updates roundOutput;
         /** The most bytes of a round's output buffer kept for the next round. */
         private static final long ROUND_OUTPUT_KEPT = 1L << 20;
+        /** Output updates a round hands to the writer at once (see {@link #round}). */
+        private static final int ROUND_FLUSH = 1 << 16;
         /** Keys waiting with a time in the round, in key order (reused across rounds). */
         private final List<K> due = new ArrayList<>();
 
@@ -229,10 +231,10 @@ final class Reduce {
                 return;
             }
             Column keys = roundKeys();
-            Cursor inputs = Seeks.prepared(input.reusedCursor(), keys);
+            Cursor inputs = keys == null ? input.reusedCursor() : Seeks.prepared(input.reusedCursor(), keys);
             // with totally ordered times the output is derived, not read, for keys with fresh
             // updates (deriveOutput); the rest (waiting keys) read it unprepared when they come
-            outputs = arity == 1 ? null : Seeks.prepared(output.reusedCursor(), keys);
+            outputs = arity == 1 ? null : keys == null ? output.reusedCursor() : Seeks.prepared(output.reusedCursor(), keys);
             int d = 0;
             while (news.keyValid() || d < due.size()) {
                 int c;
@@ -259,6 +261,12 @@ final class Reduce {
                 if (c >= 0) visiting = due.get(d++);
                 visit(inputs, frontier);
                 newCount = 0;
+                // a hydration's round visits every key: its output goes to the writer's batcher
+                // as it grows (which pages it out where it is large), not all at the round's end
+                if (roundOutput.size() >= ROUND_FLUSH) {
+                    writer.pushBuffered(roundOutput);
+                    roundOutput.clear();
+                }
             }
             visiting = null;
             outputs = null;
@@ -276,9 +284,14 @@ final class Reduce {
             fresh.clear();
         }
 
-        /** The distinct keys of the fresh batches, in order: the keys the round will seek. */
+        /**
+         * The distinct keys of the fresh batches, in order: the keys the round will seek; null if a
+         * fresh batch is paged (a hydration's: its keys are not copied onto the heap, and the round,
+         * visiting most keys, seeks them in order without preparing).
+         */
         private Column roundKeys() {
-            if (fresh.size() == 1 && !fresh.get(0).isParted()) return fresh.get(0).keys();
+            for (int i = 0; i < fresh.size(); i++) if (fresh.get(i).isParted()) return null;
+            if (fresh.size() == 1) return fresh.get(0).keys();
             freshKeys.clear();
             for (Cursor c = Batch.cursor(fresh); c.keyValid(); c.stepKey()) freshKeys.append(c.keyColumn(), c.keyIndex());
             return freshKeys;
