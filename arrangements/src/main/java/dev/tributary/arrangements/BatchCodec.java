@@ -238,27 +238,81 @@ public final class BatchCodec {
         if (encodings.isEmpty()) throw new IllegalArgumentException("a batch needs at least one part");
         Part[] parts = new Part[encodings.size()];
         Column bounds = null;
-        Batch first = null;
+        Summary first = null;
         for (int i = 0; i < parts.length; i++) {
-            parts[i] = Paging.adopt(encodings.get(i));
-            Batch b = parts[i].batch();
-            if (b.isEmpty()) throw new IllegalArgumentException("part " + i + " of a parted batch is empty");
+            // read from the header and the columns' ends, not decoded: a restart's parts stay in their files
+            Summary b = summarize(encodings.get(i));
+            if (b.updates == 0) throw new IllegalArgumentException("part " + i + " of a parted batch is empty");
             if (first == null) {
                 first = b;
-                bounds = b.keys.emptyLike(parts.length);
+                bounds = b.keyProto.emptyLike(parts.length);
             } else {
-                if (!b.since().equals(first.since()) || b.arity != first.arity
-                        || b.keys.getClass() != first.keys.getClass() || b.vals.getClass() != first.vals.getClass()) {
-                    throw new IllegalArgumentException("part " + i + " (" + b + ") is not like part 0 (" + first + ")");
+                if (!b.description.since().equals(first.description.since()) || b.arity != first.arity
+                        || b.keyProto.getClass() != first.keyProto.getClass() || b.valProto.getClass() != first.valProto.getClass()) {
+                    throw new IllegalArgumentException("part " + i + " (" + b.description + ") is not like part 0 (" + first.description + ")");
                 }
-                if (bounds.compare(i - 1, b.keys, 0) >= 0) throw new IllegalArgumentException("part " + i + " starts at or before the last key of part " + (i - 1));
+                if (bounds.compare(i - 1, b.ends, 0) >= 0) throw new IllegalArgumentException("part " + i + " starts at or before the last key of part " + (i - 1));
             }
-            if (!lower.dominates(b.lower()) || !b.upper().dominates(upper)) {
-                throw new IllegalArgumentException("part " + i + " (" + b.description() + ") is not within [" + lower + ", " + upper + ")");
+            if (!lower.dominates(b.description.lower()) || !b.description.upper().dominates(upper)) {
+                throw new IllegalArgumentException("part " + i + " (" + b.description + ") is not within [" + lower + ", " + upper + ")");
             }
-            bounds.append(b.keys, b.keys.size() - 1);
+            bounds.append(b.ends, 1);
+            parts[i] = Paging.adopt(encodings.get(i), b);
         }
-        return new Batch(parts, bounds, first.keys, first.vals, first.arity, new Description(lower, upper, first.since()));
+        return new Batch(parts, bounds, first.keyProto, first.valProto, first.arity, new Description(lower, upper, first.description.since()));
+    }
+
+    /**
+     * What an encoding says of its batch without decoding its arrays: the header, the counts, the
+     * bytes its keys and values take, its greatest time (arity 1; else MAX_VALUE), and in
+     * {@code ends} its first and last keys (a column of the key kind). The lengths are checked to
+     * add up to the buffer's; the arrays' contents are checked when the part is first decoded.
+     */
+    record Summary(int arity, Description description, Column keyProto, Column valProto, int keys, int vals, int updates,
+            long keyBytes, long valBytes, long maxTime, Column ends) {}
+
+    static Summary summarize(ByteBuffer bytes) {
+        Reader r = new Reader(bytes);
+        r.need(FIXED_HEADER, "the header");
+        for (byte m : MAGIC) {
+            if (r.b.get() != m) throw new IllegalArgumentException("not an encoded batch: the magic is not \"TRBC\"");
+        }
+        int version = r.b.getInt();
+        if (version != VERSION) throw new IllegalArgumentException("unknown format version " + version + " (this reads version " + VERSION + ")");
+        int arity = r.b.getInt();
+        if (arity < 1) throw new IllegalArgumentException("arity " + arity + " is not positive");
+        byte keyKind = r.b.get();
+        byte valKind = r.b.get();
+        checkKind(keyKind, "key");
+        checkKind(valKind, "value");
+        Antichain lower = r.antichain(arity, "lower");
+        Antichain upper = r.antichain(arity, "upper");
+        Antichain since = r.antichain(arity, "since");
+        r.need(12, "the counts");
+        int nk = r.count("key count");
+        int nv = r.count("value count");
+        int nu = r.count("update count");
+        Column ends = protoOf(keyKind);
+        long keyBytes = r.skipColumn(keyKind, nk, "key", ends);
+        long valBytes = r.skipColumn(valKind, nv, "value", null);
+        r.need(4L * (nk + 1) + 4L * (nv + 1), "the offsets");
+        r.b.position(r.b.position() + 4 * (nk + 1) + 4 * (nv + 1));
+        long timeLongs = (long) nu * arity;
+        if (timeLongs > r.b.remaining() / 8) throw new IllegalArgumentException("truncated: " + nu + " updates' times do not fit in " + r.b.remaining() + " bytes");
+        long maxTime = Long.MAX_VALUE;
+        if (arity == 1) {
+            maxTime = Long.MIN_VALUE;
+            for (int u = 0, at = r.b.position(); u < nu; u++, at += 8) maxTime = Math.max(maxTime, r.b.getLong(at));
+        }
+        r.b.position(r.b.position() + (int) (8 * timeLongs));
+        r.need(8L * nu, "diffs");
+        r.b.position(r.b.position() + 8 * nu);
+        if (r.b.hasRemaining()) throw new IllegalArgumentException(r.b.remaining() + " bytes follow the encoded batch");
+        return new Summary(arity, new Description(lower, upper, since), protoOf(keyKind), protoOf(valKind), nk, nv, nu, keyBytes, valBytes, maxTime, ends);
+    }
+
+    private static Column protoOf(byte kind) {
+        return kind == KIND_BYTES ? new BytesColumn() : kind == KIND_LONGS ? new LongColumn() : new UnitColumn();
     }
 
     private static void checkKind(byte kind, String what) {
@@ -350,6 +404,45 @@ public final class BatchCodec {
             byte[] bytes = new byte[slab];
             b.get(bytes);
             return new BytesColumn(bytes, offsets, n);
+        }
+
+        /**
+         * Moves past a column of {@code n} values of {@code kind}, appending its first and last
+         * values to {@code ends} (if not null); returns the bytes its values take (bytes columns).
+         */
+        long skipColumn(byte kind, int n, String what, Column ends) {
+            if (kind == KIND_UNIT) {
+                if (ends != null && n > 0) ((UnitColumn) ends).add(2);
+                return 0;
+            }
+            if (kind == KIND_LONGS) {
+                need(8L * n, what + "s");
+                if (ends != null && n > 0) {
+                    ((LongColumn) ends).add(b.getLong(b.position()));
+                    ((LongColumn) ends).add(b.getLong(b.position() + 8 * (n - 1)));
+                }
+                b.position(b.position() + 8 * n);
+                return 0;
+            }
+            need(4L * n, what + " end offsets");
+            int at = b.position();
+            int slab = n == 0 ? 0 : b.getInt(at + 4 * (n - 1));
+            if (slab < 0) throw new IllegalArgumentException(what + "s' slab length " + slab + " is negative");
+            need(4L * n + slab, "the " + slab + " bytes of the " + what + "s");
+            if (ends != null && n > 0) {
+                int firstEnd = b.getInt(at);
+                int lastStart = n == 1 ? 0 : b.getInt(at + 4 * (n - 2));
+                if (firstEnd < 0 || firstEnd > slab || lastStart < 0 || lastStart > slab) throw new IllegalArgumentException(what + " end offsets outside the slab");
+                int base = at + 4 * n;
+                byte[] first = new byte[firstEnd];
+                b.get(base, first);
+                byte[] last = new byte[slab - lastStart];
+                b.get(base + lastStart, last);
+                ((BytesColumn) ends).add(first);
+                ((BytesColumn) ends).add(last);
+            }
+            b.position(at + 4 * n + slab);
+            return slab;
         }
 
         int[] ints(int n, String what) {

@@ -217,23 +217,21 @@ public final class Paging {
     }
 
     /**
-     * A part over an encoding that already lies in a mapped file (a checkpoint's, read back at a
-     * restart): decoded once here, to learn its counts and check it, then left to paging.
+     * A part over an encoding that {@code summary} describes, not decoded (a restart's checkpoint
+     * parts stay in their mapped files until read). A store that is not a mapped file (S3) gave
+     * the bytes on the heap: they go to a spill file, or the whole state would stay on the heap.
      */
-    static Part adopt(ByteBuffer encoded) {
-        Batch b = BatchCodec.decode(encoded);
+    static Part adopt(ByteBuffer encoded, BatchCodec.Summary summary) {
         Path file = null;
         if (!encoded.isDirect() && settings != null) {
-            // a store that is not a mapped file (S3) gave the bytes on the heap: they go to a spill file, or the whole state would stay on the heap
             byte[] bytes = new byte[encoded.remaining()];
             encoded.duplicate().get(bytes);
-            Mapped m = write(bytes, b.toString());
+            Mapped m = write(bytes, "a checkpoint's part");
             encoded = m.encoded;
             file = m.file;
         }
-        Part p = new Part(encoded, b.keyCount(), b.valCount(), b.updateCount(), b.keys.bytesUsed(), b.vals.bytesUsed(), b.maxTime);
+        Part p = new Part(encoded, summary.keys(), summary.vals(), summary.updates(), summary.keyBytes(), summary.valBytes(), summary.maxTime());
         deleteWhenUnreachable(p, file);
-        makeResident(p, b);
         return p;
     }
 

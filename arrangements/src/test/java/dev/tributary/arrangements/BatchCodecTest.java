@@ -205,6 +205,36 @@ class BatchCodecTest {
         }
     }
 
+    /** What a restart reads of a paged batch's part without decoding it agrees with the part decoded. */
+    @Test
+    void aSummaryTellsWhatTheDecodedBatchHolds() {
+        Random seeds = new Random(20261204);
+        for (int round = 0; round < 200; round++) {
+            long seed = seeds.nextLong();
+            Random rnd = new Random(seed);
+            Kind kk = Kind.values()[rnd.nextInt(3)];
+            Kind vk = Kind.values()[rnd.nextInt(3)];
+            int arity = 1 + rnd.nextInt(2);
+            Batch b = BatchCodec.decode(BatchCodec.encode(randomBatch(rnd, kk, vk, arity, rnd.nextInt(301))));
+            BatchCodec.Summary sum = BatchCodec.summarize(java.nio.ByteBuffer.wrap(BatchCodec.encode(b)));
+            assertThat(new long[] {sum.arity(), sum.keys(), sum.vals(), sum.updates(), sum.keyBytes(), sum.valBytes()}).as("seed %d", seed)
+                    .containsExactly(b.arity, b.keyCount(), b.valCount(), b.updateCount(), b.keys.bytesUsed(), b.vals.bytesUsed());
+            assertThat(sum.description()).isEqualTo(b.description());
+            assertThat(sum.keyProto().getClass()).isEqualTo(b.keys.getClass());
+            assertThat(sum.valProto().getClass()).isEqualTo(b.vals.getClass());
+            if (arity == 1 && !b.isEmpty()) assertThat(sum.maxTime()).as("seed %d", seed).isEqualTo(Batch.maxTime(b.times, b.updates, 1));
+            if (b.keyCount() > 0) {
+                assertThat(sum.ends().compare(0, b.keys, 0)).as("first key, seed %d", seed).isZero();
+                assertThat(sum.ends().compare(1, b.keys, b.keyCount() - 1)).as("last key, seed %d", seed).isZero();
+            }
+        }
+        byte[] bytes = BatchCodec.encode(small());
+        assertThatThrownBy(() -> BatchCodec.summarize(java.nio.ByteBuffer.wrap(java.util.Arrays.copyOf(bytes, bytes.length - 1))))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> BatchCodec.summarize(java.nio.ByteBuffer.wrap(java.util.Arrays.copyOf(bytes, bytes.length + 1))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("follow");
+    }
+
     @Test
     void emptyBatchesOfEveryKindComeBack() {
         for (Kind kk : Kind.values()) {
