@@ -181,25 +181,13 @@ public final class BatchCodec {
      */
     public static Batch decode(ByteBuffer bytes) {
         Reader r = new Reader(bytes);
-        r.need(FIXED_HEADER, "the header");
-        for (byte m : MAGIC) {
-            if (r.b.get() != m) throw new IllegalArgumentException("not an encoded batch: the magic is not \"TRBC\"");
-        }
-        int version = r.b.getInt();
-        if (version != VERSION) throw new IllegalArgumentException("unknown format version " + version + " (this reads version " + VERSION + ")");
-        int arity = r.b.getInt();
-        if (arity < 1) throw new IllegalArgumentException("arity " + arity + " is not positive");
-        byte keyKind = r.b.get();
-        byte valKind = r.b.get();
-        checkKind(keyKind, "key");
-        checkKind(valKind, "value");
-        Antichain lower = r.antichain(arity, "lower");
-        Antichain upper = r.antichain(arity, "upper");
-        Antichain since = r.antichain(arity, "since");
-        r.need(12, "the counts");
-        int nk = r.count("key count");
-        int nv = r.count("value count");
-        int nu = r.count("update count");
+        Header h = r.header();
+        int arity = h.arity;
+        byte keyKind = h.keyKind;
+        byte valKind = h.valKind;
+        int nk = h.keys;
+        int nv = h.vals;
+        int nu = h.updates;
         // the least the counts take (a bytes column's slab may add more): refused here, before any array exists
         // (the times first, whose count times the arity could overflow a long)
         long timeLongs = (long) nu * arity;
@@ -221,7 +209,7 @@ public final class BatchCodec {
             if (diffs[i] == 0) throw new IllegalArgumentException("update " + i + " has a zero diff");
         }
         if (r.b.hasRemaining()) throw new IllegalArgumentException(r.b.remaining() + " bytes follow the encoded batch");
-        return new Batch(keys, keyOffsets, vals, valOffsets, times, diffs, arity, new Description(lower, upper, since));
+        return new Batch(keys, keyOffsets, vals, valOffsets, times, diffs, arity, h.description);
     }
 
     /**
@@ -273,28 +261,14 @@ public final class BatchCodec {
 
     static Summary summarize(ByteBuffer bytes) {
         Reader r = new Reader(bytes);
-        r.need(FIXED_HEADER, "the header");
-        for (byte m : MAGIC) {
-            if (r.b.get() != m) throw new IllegalArgumentException("not an encoded batch: the magic is not \"TRBC\"");
-        }
-        int version = r.b.getInt();
-        if (version != VERSION) throw new IllegalArgumentException("unknown format version " + version + " (this reads version " + VERSION + ")");
-        int arity = r.b.getInt();
-        if (arity < 1) throw new IllegalArgumentException("arity " + arity + " is not positive");
-        byte keyKind = r.b.get();
-        byte valKind = r.b.get();
-        checkKind(keyKind, "key");
-        checkKind(valKind, "value");
-        Antichain lower = r.antichain(arity, "lower");
-        Antichain upper = r.antichain(arity, "upper");
-        Antichain since = r.antichain(arity, "since");
-        r.need(12, "the counts");
-        int nk = r.count("key count");
-        int nv = r.count("value count");
-        int nu = r.count("update count");
-        Column ends = protoOf(keyKind);
-        long keyBytes = r.skipColumn(keyKind, nk, "key", ends);
-        long valBytes = r.skipColumn(valKind, nv, "value", null);
+        Header h = r.header();
+        int arity = h.arity;
+        int nk = h.keys;
+        int nv = h.vals;
+        int nu = h.updates;
+        Column ends = protoOf(h.keyKind);
+        long keyBytes = r.skipColumn(h.keyKind, nk, "key", ends);
+        long valBytes = r.skipColumn(h.valKind, nv, "value", null);
         r.need(4L * (nk + 1) + 4L * (nv + 1), "the offsets");
         r.b.position(r.b.position() + 4 * (nk + 1) + 4 * (nv + 1));
         long timeLongs = (long) nu * arity;
@@ -308,7 +282,7 @@ public final class BatchCodec {
         r.need(8L * nu, "diffs");
         r.b.position(r.b.position() + 8 * nu);
         if (r.b.hasRemaining()) throw new IllegalArgumentException(r.b.remaining() + " bytes follow the encoded batch");
-        return new Summary(arity, new Description(lower, upper, since), protoOf(keyKind), protoOf(valKind), nk, nv, nu, keyBytes, valBytes, maxTime, ends);
+        return new Summary(arity, h.description, protoOf(h.keyKind), protoOf(h.valKind), nk, nv, nu, keyBytes, valBytes, maxTime, ends);
     }
 
     private static Column protoOf(byte kind) {
@@ -342,12 +316,38 @@ public final class BatchCodec {
         }
     }
 
+    /** What precedes an encoding's columns: checked, with its counts not yet checked against the length. */
+    private record Header(int arity, byte keyKind, byte valKind, Description description, int keys, int vals, int updates) {}
+
     /** Reads the encoding, checking each length against what remains before reading or allocating for it. */
     private static final class Reader {
         final ByteBuffer b;
 
         Reader(ByteBuffer bytes) {
             this.b = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
+        }
+
+        Header header() {
+            need(FIXED_HEADER, "the header");
+            for (byte m : MAGIC) {
+                if (b.get() != m) throw new IllegalArgumentException("not an encoded batch: the magic is not \"TRBC\"");
+            }
+            int version = b.getInt();
+            if (version != VERSION) throw new IllegalArgumentException("unknown format version " + version + " (this reads version " + VERSION + ")");
+            int arity = b.getInt();
+            if (arity < 1) throw new IllegalArgumentException("arity " + arity + " is not positive");
+            byte keyKind = b.get();
+            byte valKind = b.get();
+            checkKind(keyKind, "key");
+            checkKind(valKind, "value");
+            Antichain lower = antichain(arity, "lower");
+            Antichain upper = antichain(arity, "upper");
+            Antichain since = antichain(arity, "since");
+            need(12, "the counts");
+            int nk = count("key count");
+            int nv = count("value count");
+            int nu = count("update count");
+            return new Header(arity, keyKind, valKind, new Description(lower, upper, since), nk, nv, nu);
         }
 
         void need(long n, String what) {

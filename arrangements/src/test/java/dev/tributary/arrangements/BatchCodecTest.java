@@ -110,6 +110,14 @@ class BatchCodecTest {
         return batcher.seal(second);
     }
 
+    /** {@link #randomBatch} of random column kinds, arity (1 or 2) and size (up to 300 updates). */
+    static Batch randomOfAnyKind(Random rnd) {
+        Kind kk = Kind.values()[rnd.nextInt(3)];
+        Kind vk = Kind.values()[rnd.nextInt(3)];
+        int arity = 1 + rnd.nextInt(2);
+        return randomBatch(rnd, kk, vk, arity, rnd.nextInt(301));
+    }
+
     /** {@code b} with another description (a since the batcher never sets), sharing its arrays. */
     static Batch describedAs(Batch b, Description d) {
         return new Batch(b.keys, b.keyOffsets, b.vals, b.valOffsets, b.times, b.diffs, b.updates, b.arity, d, b.maxTime);
@@ -195,11 +203,7 @@ class BatchCodecTest {
         Random seeds = new Random(424242);
         for (int round = 0; round < 200; round++) {
             long seed = seeds.nextLong();
-            Random rnd = new Random(seed);
-            Kind kk = Kind.values()[rnd.nextInt(3)];
-            Kind vk = Kind.values()[rnd.nextInt(3)];
-            int arity = 1 + rnd.nextInt(2);
-            Batch b = randomBatch(rnd, kk, vk, arity, rnd.nextInt(301));
+            Batch b = randomOfAnyKind(new Random(seed));
             assertThat(rows(BatchCodec.decode(BatchCodec.encode(b)))).as("seed %d", seed).isEqualTo(rows(b));
             assertSameBatch(BatchCodec.decode(BatchCodec.encode(b)), b);
         }
@@ -211,11 +215,8 @@ class BatchCodecTest {
         Random seeds = new Random(20261204);
         for (int round = 0; round < 200; round++) {
             long seed = seeds.nextLong();
-            Random rnd = new Random(seed);
-            Kind kk = Kind.values()[rnd.nextInt(3)];
-            Kind vk = Kind.values()[rnd.nextInt(3)];
-            int arity = 1 + rnd.nextInt(2);
-            Batch b = BatchCodec.decode(BatchCodec.encode(randomBatch(rnd, kk, vk, arity, rnd.nextInt(301))));
+            Batch b = BatchCodec.decode(BatchCodec.encode(randomOfAnyKind(new Random(seed))));
+            int arity = b.arity;
             BatchCodec.Summary sum = BatchCodec.summarize(java.nio.ByteBuffer.wrap(BatchCodec.encode(b)));
             assertThat(new long[] {sum.arity(), sum.keys(), sum.vals(), sum.updates(), sum.keyBytes(), sum.valBytes()}).as("seed %d", seed)
                     .containsExactly(b.arity, b.keyCount(), b.valCount(), b.updateCount(), b.keys.bytesUsed(), b.vals.bytesUsed());
