@@ -81,6 +81,41 @@ public final class InputSession<D> {
     }
 
     /**
+     * Each update {@code [from, to)} of {@code updates} at its own time and with its own diff:
+     * its key a value of the session's type in a column of {@link DataType#newColumn}'s class,
+     * its time not before the current time. A recovered part, whose updates are at many times in
+     * no order, goes in as it is, with no object per value; the times are the caller's to close
+     * with {@link #advanceTo} once every part is in.
+     *
+     * @throws IllegalArgumentException naming the first update before the current time (none of
+     *     the range is taken then)
+     */
+    public void updateAll(Updates updates, int from, int to) {
+        long[] now = handle.time();
+        long[] times = updates.times();
+        int arity = now.length;
+        if (updates.arity() != arity) throw new IllegalArgumentException("input '" + collection.scope().name() + "' has times of arity " + arity + ", not " + updates.arity());
+        for (int i = from; i < to; i++) {
+            boolean ok = true;
+            for (int k = 0; k < arity; k++) ok &= now[k] <= times[i * arity + k];
+            if (!ok) {
+                throw new IllegalArgumentException("input '" + collection.scope().name() + "' cannot take an update at "
+                        + Timestamps.toString(java.util.Arrays.copyOfRange(times, i * arity, (i + 1) * arity)) + ": the session is at " + Timestamps.toString(now)
+                        + " and promised nothing earlier");
+            }
+        }
+        long[] diffs = updates.diffs();
+        while (from < to) {
+            Updates staged = handle.staged();
+            int n = Math.min(to - from, Math.max(1, InputHandle.BATCH - staged.size()));
+            staged.keys().appendRange(updates.keys(), from, from + n);
+            ((UnitColumn) staged.vals()).add(n);
+            staged.pushAll(java.util.Arrays.copyOfRange(times, from * arity, (from + n) * arity), java.util.Arrays.copyOfRange(diffs, from, from + n), n);
+            from += n;
+        }
+    }
+
+    /**
      * {@link #update} of a {@code long} in a session of {@link DataType#longs()}, with no object
      * made: the change goes into the staged container's column as it is.
      *

@@ -202,6 +202,15 @@ final class ComputeController implements AutoCloseable {
         });
     }
 
+    /** Feeds table {@code id} recovered {@code updates} at their own times (see {@link Dataflows#replay}), waiting for it. */
+    void replay(long id, dev.tributary.arrangements.Updates updates) {
+        int parts = updates.size() >= SHARED_FEED_MIN ? dataflows.length : 1;
+        engine.callAll(w -> {
+            dataflows[w.index()].replay(id, updates, w.index(), parts);
+            return null;
+        });
+    }
+
     private int feeders(Map<Row, Long> changes) {
         return changes.size() >= SHARED_FEED_MIN ? dataflows.length : 1;
     }

@@ -1099,13 +1099,12 @@ final class Coordinator implements AutoCloseable, Catalog {
                         long[] updates = {0};
                         if (checkpoint != null && compute.restored(t.id())) {
                             restoredFromCheckpoint.add(t.name());
-                            // restored as it was at the checkpoint: only what was written after it is fed
-                            // (in one piece: parts need not be in time order, and the table is fed time by time)
-                            dev.tributary.arrangements.Updates after = new dev.tributary.arrangements.Updates(new BytesColumn(),
-                                    new dev.tributary.arrangements.UnitColumn(), 1);
-                            storage.tablePartsAfter(t.id(), checkpoint.at(), after::appendAll);
-                            updates[0] = after.size();
-                            writes.load(t, after);
+                            // restored as it was at the checkpoint: only what was written after it is fed,
+                            // part by part at the updates' own times
+                            storage.tablePartsAfter(t.id(), checkpoint.at(), part -> {
+                                updates[0] += part.size();
+                                writes.replay(t, part);
+                            });
                             compute.holdBoundary(t.id(), checkpoint.at());
                         } else {
                             long since = storage.tableSince(t.id());
@@ -1118,12 +1117,11 @@ final class Coordinator implements AutoCloseable, Catalog {
                                     writes.load(t, part);
                                 });
                                 // then the history the shard keeps after it (a retention policy's,
-                                // or what the log held at a crash), at its own times, in one piece
-                                dev.tributary.arrangements.Updates after = new dev.tributary.arrangements.Updates(new BytesColumn(),
-                                        new dev.tributary.arrangements.UnitColumn(), 1);
-                                storage.tablePartsAfter(t.id(), since, after::appendAll);
-                                updates[0] += after.size();
-                                writes.load(t, after);
+                                // or what the log held at a crash), part by part at its own times
+                                storage.tablePartsAfter(t.id(), since, part -> {
+                                    updates[0] += part.size();
+                                    writes.replay(t, part);
+                                });
                             }
                         }
                         if (!restoredFromCheckpoint.contains(t.name())) compute.historyFrom(t.id(), Math.max(0, storage.tableSince(t.id())));

@@ -199,6 +199,18 @@ final class Dataflows {
         }
     }
 
+    /**
+     * Feeds this worker's share of {@code updates} (recovered rows at their own times, none
+     * before the table's input time) to table {@code id}: the {@code part}-th contiguous range of
+     * {@code parts}. The input's time stays where it is: parts come in no time order, and the
+     * caller advances the tables once all are in.
+     */
+    void replay(long id, dev.tributary.arrangements.Updates updates, int part, int parts) {
+        if (part >= parts) return;
+        int n = updates.size();
+        stored.get(id).input.updateAll(updates, (int) ((long) n * part / parts), (int) ((long) n * (part + 1) / parts));
+    }
+
     /** Promises that no table gets writes before {@code time}. */
     void advance(long time) {
         upper = Math.max(upper, time);

@@ -524,6 +524,23 @@ final class WritePath {
         byTime.forEach((time, changes) -> loadAt(t, time, changes));
     }
 
+    /**
+     * Feeds table {@code t} recovered updates at their own times, as one part of several that
+     * come in no time order (what a restart replays after a checkpoint or the table's since): no
+     * part is held beyond the call, however much is replayed. The tables' times are the caller's
+     * to advance once every part is in. The keys' changes are not kept: key checks before the
+     * primary key's index has them go through the workers.
+     */
+    void replay(CatalogItem.Table t, dev.tributary.arrangements.Updates u) {
+        int n = u.size();
+        if (n == 0) return;
+        long latest = Long.MIN_VALUE;
+        for (int i = 0; i < n; i++) latest = Math.max(latest, u.time(i));
+        oracle.wrote(t.id(), latest);
+        if (!t.primaryKey().isEmpty()) keyWrites.computeIfAbsent(t.id(), k -> new java.util.ArrayDeque<>()).add(new KeyWrite(latest, null));
+        compute.replay(t.id(), u);
+    }
+
     private void loadAt(CatalogItem.Table t, long time, Map<Row, Long> changes) {
         oracle.wrote(t.id(), time);
         if (!t.primaryKey().isEmpty()) keptKeys(t, time, changes);

@@ -42,6 +42,12 @@ import java.util.function.UnaryOperator;
 public final class Shard {
     /** Every this many versions of its state, a shard's older versions are truncated from consensus. */
     static final int TRUNCATE_EVERY = 16;
+    /**
+     * A compaction's parts hold at most about this many bytes of updates each (as the tables' log
+     * writes a large append's): 64 MB, or a sixteenth of the heap if that is less (a part is
+     * built, encoded and read whole on the heap).
+     */
+    public static final long PART_MAX_BYTES = Math.max(1 << 20, Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 16));
     private final Blob blob;
     private final Consensus consensus;
     private final String id;
@@ -360,48 +366,73 @@ public final class Shard {
 
     /**
      * The updates of {@code parts}, their times moved by {@code rule}, added up and ordered by
-     * (key, value, time) as an arrangement orders them: the arrangements' {@link Batcher} does
-     * the consolidating, and the batch it seals is read back out as updates.
+     * (key, value, time) as an arrangement orders them, as one {@link Updates}.
      */
     private Updates consolidate(List<PartMeta> parts, TimeRule rule) {
+        Updates[] all = new Updates[1];
+        consolidate(parts, rule, Long.MAX_VALUE, u -> all[0] = u);
+        return all[0] != null ? all[0] : new Updates(new BytesColumn(), new UnitColumn(), arity);
+    }
+
+    /**
+     * The updates of {@code parts}, their times moved by {@code rule}, added up and ordered as
+     * {@link #consolidate(List, TimeRule)} orders them, handed to {@code each} in pieces of about
+     * {@code pieceBytes} at most (checked each time a piece grows by a sixteenth), in order; nothing if they add up to
+     * nothing. The arrangements' {@link Batcher} does the consolidating (with paging on, it spills
+     * sorted runs rather than keep them all on the heap), and the batch it seals is read back out
+     * a piece at a time: a merge of shards larger than the heap holds one part in, one piece out.
+     */
+    private void consolidate(List<PartMeta> parts, TimeRule rule, long pieceBytes, java.util.function.Consumer<Updates> each) {
         Batcher batcher = null;
         dev.tributary.arrangements.Column keyLike = null;
         dev.tributary.arrangements.Column valLike = null;
-        Class<?> keyKind = null;
-        Class<?> valKind = null;
         for (PartMeta p : parts) {
             Updates u = read(p);
             if (batcher == null) {
                 keyLike = u.keys();
                 valLike = u.vals();
                 batcher = new Batcher(u.keys().emptyLike(16), u.vals().emptyLike(16), arity);
-                keyKind = u.keys().getClass();
-                valKind = u.vals().getClass();
-            } else if (u.keys().getClass() != keyKind || u.vals().getClass() != valKind) {
+            } else if (u.keys().getClass() != keyLike.getClass() || u.vals().getClass() != valLike.getClass()) {
                 throw new CorruptDataException("shard '" + id + "': part '" + p.key() + "' has columns of other kinds than its other parts");
             }
             Updates some = kept(u, rule);
             if (some != null) batcher.push(some);
         }
-        if (batcher == null) return new Updates(new BytesColumn(), new UnitColumn(), arity);
+        if (batcher == null) return;
         Batch batch = batcher.seal(Antichain.empty(arity));
         int n = batch.updateCount();
+        if (n == 0) return;
         // (a large seal may be paged, in parts with no columns of their own: the columns' kinds are the parts')
-        Updates out = new Updates(keyLike.emptyLike(Math.max(1, n)), valLike.emptyLike(Math.max(1, n)), arity, Math.max(1, n));
-        Copy copy = new Copy(out);
+        int capacity = (int) Math.min(n, pieceBytes == Long.MAX_VALUE ? n : 1 << 10);
+        Copy copy = new Copy(new Updates(keyLike.emptyLike(capacity), valLike.emptyLike(capacity), arity, capacity));
         Cursor c = batch.cursor();
+        int nextCheck = 1;
         for (; c.keyValid(); c.stepKey()) {
             for (; c.valValid(); c.stepVal()) {
                 copy.at(c);
                 c.forEachTime(copy);
+                if (copy.out.size() >= nextCheck) {
+                    nextCheck = copy.out.size() + Math.max(1, copy.out.size() >> 4);
+                    if (bytesHeld(copy.out) >= pieceBytes) {
+                        each.accept(copy.out);
+                        copy.out = new Updates(keyLike.emptyLike(capacity), valLike.emptyLike(capacity), arity, capacity);
+                        nextCheck = 1;
+                    }
+                }
             }
         }
-        return out;
+        if (copy.out.size() > 0) each.accept(copy.out);
+    }
+
+    /** About the bytes {@code u}'s updates take (not its arrays' spare room): a compaction's measure of a part. */
+    private static long bytesHeld(Updates u) {
+        long n = u.size();
+        return n * (8L * u.arity() + 8 + 2 * 8) + u.keys().bytesUsed() + u.vals().bytesUsed();
     }
 
     /** Appends a cursor's current (key, value) with each of its (time, diff)s to updates. */
     private static final class Copy implements Cursor.TimeDiffConsumer {
-        private final Updates out;
+        private Updates out;
         private Cursor at;
 
         Copy(Updates out) {
@@ -441,6 +472,16 @@ public final class Shard {
      * that finds one gone starts again from the new state). Returns how many merges were made.
      */
     public int compact() {
+        return compact(PART_MAX_BYTES);
+    }
+
+    /**
+     * {@link #compact()}, writing a merge's result in parts of at most about {@code partMaxBytes}
+     * of updates each (ordered: each part's keys come after the one's before it), so that a merge
+     * never needs its whole result on the heap.
+     */
+    public int compact(long partMaxBytes) {
+        if (partMaxBytes <= 0) throw new IllegalArgumentException("parts of " + partMaxBytes + " bytes");
         int merges = 0;
         while (true) {
             ShardState s = state();
@@ -450,13 +491,13 @@ public final class Shard {
             BatchMeta older = bs.get(n - 2);
             BatchMeta newer = bs.get(n - 1);
             if (older.records() > 2 * newer.records() && !older.parts().isEmpty()) return merges;
-            if (!merge(older, newer)) return merges;
+            if (!merge(older, newer, partMaxBytes)) return merges;
             merges++;
         }
     }
 
     /** Replaces the adjacent batches {@code older} and {@code newer} by one; false if the state no longer has them. */
-    private boolean merge(BatchMeta older, BatchMeta newer) {
+    private boolean merge(BatchMeta older, BatchMeta newer, long partMaxBytes) {
         if (older.parts().isEmpty() || newer.parts().isEmpty()) {
             // one side holds nothing: the other's parts cover both intervals as they are
             BatchMeta full = older.parts().isEmpty() ? newer : older;
@@ -466,22 +507,21 @@ public final class Shard {
         List<PartMeta> both = new ArrayList<>(older.parts());
         both.addAll(newer.parts());
         long[] scratch = new long[arity];
-        Updates merged;
+        List<PartMeta> parts = new ArrayList<>();
         try {
-            merged = consolidate(both, (times, at) -> {
+            consolidate(both, (times, at) -> {
                 Times.advance(times, at, since, scratch);
                 return true;
+            }, partMaxBytes, merged -> {
+                byte[] bytes = PartCodec.encode(merged);
+                // named by the writer epoch it was made under, as appends' parts are: garbage once that epoch is fenced
+                String key = "shards/" + id + "/e" + state.writerEpoch() + "-c" + UUID.randomUUID();
+                blob.put(key, bytes);
+                parts.add(PartMeta.of(key, bytes, merged));
             });
         } catch (PartGone e) {
+            for (PartMeta p : parts) blob.delete(p.key());
             return false; // another compaction merged these first
-        }
-        List<PartMeta> parts = new ArrayList<>();
-        if (merged.size() > 0) {
-            byte[] bytes = PartCodec.encode(merged);
-            // named by the writer epoch it was made under, as appends' parts are: garbage once that epoch is fenced
-            String key = "shards/" + id + "/e" + state.writerEpoch() + "-c" + UUID.randomUUID();
-            blob.put(key, bytes);
-            parts.add(PartMeta.of(key, bytes, merged));
         }
         BatchMeta replacement = new BatchMeta(new Description(older.description().lower(), newer.description().upper(), since), parts);
         return replace(older, newer, replacement, parts);

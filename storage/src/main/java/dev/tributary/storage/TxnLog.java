@@ -96,7 +96,7 @@ public final class TxnLog implements AutoCloseable {
 
     /** The most bytes (as the updates hold them in the heap) one part of a large write holds. */
     private final long partMaxBytes;
-    static final long PART_MAX_BYTES = 64 << 20;
+    static final long PART_MAX_BYTES = Shard.PART_MAX_BYTES;
 
     private TxnLog(Blob blob, Consensus consensus, Consumer<String> log, long partMaxBytes, long holdAllSince) {
         this.partMaxBytes = partMaxBytes;
@@ -556,7 +556,7 @@ public final class TxnLog implements AutoCloseable {
             long hold = recovering ? Long.MIN_VALUE : Math.min(holds.getOrDefault(id, Long.MAX_VALUE), holdAll);
             long since = Math.min(hold, newUpper - 1);
             if (since > s.state().since().get(0)[0]) s.advanceSince(Antichain.of(since));
-            s.compact();
+            s.compact(partMaxBytes);
         }
         dropShards();
         long head;

@@ -116,7 +116,8 @@ class ShardTest {
             }
             long since = shard.state().since().get(0)[0];
             if (r.nextInt(5) == 0) since = shard.advanceSince(Antichain.of(since + r.nextInt((int) (upper - since)))).since().get(0)[0];
-            if (r.nextInt(3) == 0) shard.compact();
+            // merges written in parts of a few updates each, or one part
+            if (r.nextInt(3) == 0) shard.compact(r.nextBoolean() ? 64 : Shard.PART_MAX_BYTES);
             for (long asOf = since; asOf < upper; asOf++) {
                 Map<String, Long> expected = new TreeMap<>();
                 for (long[] h : history) if (h[0] <= asOf) expected.merge("k" + h[1], h[2], Long::sum);
@@ -127,6 +128,56 @@ class ShardTest {
             }
         }
         assertThat(shard.state().upper()).isEqualTo(Antichain.of(upper));
+    }
+
+    /**
+     * A merge larger than a part is written as several: each of bounded size, in key order (a
+     * part's keys all after the one's before it), the shard reading the same as before; with
+     * paging on, the updates being merged go to spill files on the way rather than all into
+     * the heap. (A table shard of gigabytes merged into one array would run a small heap out of
+     * memory, or pass the 2 GB an array can hold.)
+     */
+    @Test
+    void aMergeIsWrittenInBoundedOrderedPartsAndSpillsWhenPaged(@TempDir Path spill) {
+        stores("files");
+        Shard shard = Shard.open(blob, consensus, "big", 1);
+        Shard.Writer w = shard.openWriter();
+        Map<String, Long> expected = new TreeMap<>();
+        for (int t = 0; t < 2; t++) {
+            Updates u = new Updates(new BytesColumn(), new UnitColumn(), 1);
+            for (int i = 0; i < 20_000; i++) {
+                String row = "row-" + ((i * 7919L + t * 13) % 30_000) + "-" + "x".repeat(40);
+                ((BytesColumn) u.keys()).add(row.getBytes(StandardCharsets.UTF_8));
+                ((UnitColumn) u.vals()).add();
+                u.push(t, 1);
+                expected.merge(row, 1L, Long::sum);
+            }
+            assertThat(w.compareAndAppend(u, Antichain.of(t), Antichain.of(t + 1))).isInstanceOf(Shard.AppendResult.Appended.class);
+        }
+        shard.advanceSince(Antichain.of(1));
+        long partMax = 64 << 10;
+        dev.tributary.arrangements.Paging.enable(spill, 32 << 10, 16 << 10);
+        long spilledBefore = dev.tributary.arrangements.Paging.stats().spilledBytes();
+        try {
+            assertThat(shard.compact(partMax)).isEqualTo(1);
+            assertThat(dev.tributary.arrangements.Paging.stats().spilledBytes()).as("bytes the merge spilled").isGreaterThan(spilledBefore + 1_000_000);
+        } finally {
+            dev.tributary.arrangements.Paging.disable(spill);
+        }
+        ShardState st = shard.state();
+        assertThat(st.batches()).hasSize(1);
+        List<PartMeta> parts = st.batches().get(0).parts();
+        assertThat(parts.size()).as("parts of a merge of %d updates", 40_000).isGreaterThan(10);
+        String lastKey = null;
+        for (PartMeta p : parts) {
+            Updates u = PartCodec.decode(blob.get(p.key()).orElseThrow(), p.key());
+            assertThat(p.bytes()).as("bytes of part %s", p.key()).isLessThan(2 * partMax);
+            String first = new String(((BytesColumn) u.keys()).getBytes(0), StandardCharsets.UTF_8);
+            if (lastKey != null) assertThat(first).as("first key of %s after the part before's last", p.key()).isGreaterThan(lastKey);
+            lastKey = new String(((BytesColumn) u.keys()).getBytes(u.size() - 1), StandardCharsets.UTF_8);
+        }
+        assertThat(contents(shard.snapshot(new long[] {1}))).isEqualTo(expected);
+        assertThat(blob.list("shards/big/")).hasSize(parts.size());
     }
 
     /**

@@ -109,4 +109,46 @@ class PagingHeapTest {
         }
         assertThat(server.log().toString()).doesNotContain("OutOfMemoryError");
     }
+
+    /**
+     * A table larger than the heap merges its shard's batches in parts: 2 x 500k rows of about
+     * 250 bytes, each half made its own batch by a restart (a restart flushes the tables' log into
+     * the shards), so the second restart merges two batches of 125 MB each in a 128 MB heap. The
+     * merge sorts through the paged batcher and writes bounded parts; held as one array, it ran
+     * the heap out of memory and the server did not start.
+     */
+    @Test
+    void aTableShardLargerThanTheHeapMergesInBoundedParts(@TempDir Path dir) throws Exception {
+        int rows = 500_000;
+        List<String> options = List.of("-Xmx128m", "-Dtributary.paging.part.bytes=131072");
+        ChildServer.Server server = ChildServer.start(dir.resolve("data"), options);
+        try {
+            for (int half = 0; half < 2; half++) {
+                try (Connection conn = server.connect(); Statement st = conn.createStatement()) {
+                    if (half == 0) st.execute("CREATE TABLE events (id bigint PRIMARY KEY, note text)");
+                    var copy = conn.unwrap(PGConnection.class).getCopyAPI();
+                    StringBuilder b = new StringBuilder();
+                    for (long lo = (long) half * rows; lo < (half + 1L) * rows; lo += CHUNK) {
+                        b.setLength(0);
+                        for (long i = lo; i < lo + CHUNK; i++) b.append(i).append('\t').append(NOTE).append(i).append('\n');
+                        copy.copyIn("COPY events FROM STDIN", new StringReader(b.toString()));
+                    }
+                }
+                server.kill();
+                server = ChildServer.start(dir.resolve("data"), options);
+            }
+            try (Connection conn = server.connect(); Statement st = conn.createStatement();
+                    ResultSet r = st.executeQuery("SELECT count(*), sum(id), sum(length(note)) FROM events")) {
+                r.next();
+                long n = 2L * rows;
+                assertThat(r.getLong(1)).isEqualTo(n);
+                assertThat(r.getLong(2)).isEqualTo(n * (n - 1) / 2);
+            }
+        } catch (Throwable e) {
+            throw new AssertionError(e.getMessage() + "\nserver log:\n" + server.log(), e);
+        } finally {
+            server.kill();
+        }
+        assertThat(server.log().toString()).doesNotContain("OutOfMemoryError");
+    }
 }
