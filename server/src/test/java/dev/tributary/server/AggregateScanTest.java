@@ -101,6 +101,47 @@ class AggregateScanTest {
         }
     }
 
+    /**
+     * An aggregate over the rows an index finds (its key columns fixed by the filter) seeks them
+     * and aggregates on the coordinator, however large the collection (more than a scan takes
+     * here): no dataflow, and the view's rows; a step that fails on a row found leaves it to the
+     * dataflow, which reports the view's error.
+     */
+    @Test
+    void anAggregateOverTheRowsAnIndexFindsSeeksThemWithNoDataflow() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0), 2)) {
+            Tributary.Connection s = db.session();
+            long n = ReadPath.AGGREGATE_SCAN_UPDATES * 3;
+            s.execute("CREATE TABLE orders (id bigint PRIMARY KEY, customer int, amount numeric(10,2), status int)");
+            s.execute("INSERT INTO orders SELECT g, g % 1000, (g % 9973) / 100.0, g % 5 FROM generate_series(1, " + n + ") g");
+            s.execute("CREATE INDEX orders_by_customer ON orders (customer)");
+            Coordinator c = db.coordinator();
+            for (String q : List.of("SELECT count(*), sum(amount) FROM orders WHERE customer = 42",
+                    "SELECT status, count(*), max(amount) FROM orders WHERE customer IN (7, 8, 9) AND status <> 2 GROUP BY status",
+                    "SELECT count(*), sum(amount) FROM orders WHERE customer = 5000",
+                    "SELECT avg(amount) * 2 FROM orders WHERE customer = 3 HAVING count(*) > 1")) {
+                long built = c.reads().dataflowsBuilt;
+                long seeks = c.reads().seeks;
+                List<List<String>> looked = sorted(s.execute(q).get(0).text());
+                assertThat(c.reads().dataflowsBuilt).as("dataflows built for %s", q).isEqualTo(built);
+                assertThat(c.reads().seeks).as("seeks for %s", q).isGreaterThan(seeks);
+                assertThat(s.execute("EXPLAIN " + q).get(0).text().stream().map(r -> r.get(0)).toList())
+                        .as("EXPLAIN %s", q).anyMatch(line -> line.contains("in index orders_by_customer and aggregating on the coordinator"));
+                s.execute("CREATE VIEW check_view AS " + q);
+                assertThat(looked).as(q).isEqualTo(sorted(s.execute("SELECT * FROM check_view").get(0).text()));
+                s.execute("DROP VIEW check_view");
+            }
+            String failing = "SELECT sum(amount) FROM orders WHERE customer = 0 AND 1 / (status - status) = 1";
+            long built = c.reads().dataflowsBuilt;
+            SqlException looked = error(s, failing);
+            assertThat(c.reads().dataflowsBuilt).as("a failing step: the dataflow answers").isEqualTo(built + 1);
+            s.execute("CREATE VIEW check_view AS " + failing);
+            SqlException viewed = error(s, "SELECT * FROM check_view");
+            assertThat(looked.sqlState()).isEqualTo("22012").isEqualTo(viewed.sqlState());
+            assertThat(looked.getMessage()).isEqualTo(viewed.getMessage());
+        }
+    }
+
     private static List<List<String>> sorted(List<List<String>> rows) {
         List<List<String>> out = new ArrayList<>(rows);
         out.sort((a, b) -> a.toString().compareTo(b.toString()));
