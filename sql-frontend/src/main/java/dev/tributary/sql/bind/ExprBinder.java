@@ -147,9 +147,17 @@ final class ExprBinder {
         Plan r;
         List<Integer> dKeys = Binder.range(0, nD);
         AggregateFunction count = Sx.aggregate("count", List.of(), false, true, pos);
+        // an uncorrelated subquery of exactly one row (a global aggregate, say): no row of p
+        // misses it and none meets two, so the left join is a cross join with that row, and the
+        // count of its rows that was there to catch a second one is not made at all
+        boolean oneRow = kind == Kind.SCALAR && nD == 0 && dev.tributary.sql.plan.Plans.exactlyOneRow(sub.plan());
         switch (kind) {
             case SCALAR -> {
                 if (width != 1) throw new SqlException("42601", "subquery must return only one column", pos);
+                if (oneRow) {
+                    r = sub.plan();
+                    break;
+                }
                 SqlType t = sub.fields().get(nD).type();
                 int sId = Binder.nextLetId();
                 Plan s = new Plan.LetRef(sId, sub.plan().types());
@@ -178,7 +186,7 @@ final class ExprBinder {
             default -> throw new IllegalStateException();
         }
         int pArity = p.arity();
-        Plan joined = leftJoinOnKeys(pRef, r, dColumns, dKeys);
+        Plan joined = oneRow ? new Plan.Join(pRef, r, List.of(), List.of()) : leftJoinOnKeys(pRef, r, dColumns, dKeys);
         if (nD > 0) joined = new Plan.Let(dId, dValue, joined);
         rel.plan = new Plan.Let(pId, p, joined);
         int v = pArity + nD;

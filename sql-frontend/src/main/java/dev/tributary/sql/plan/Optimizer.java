@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * Rewrites a bound plan into a cheaper one with the same meaning: constant subexpressions are
  * folded (an expression that fails is left to fail at run time, for the rows that reach it), a
- * filter that is always true disappears, and one that is never true makes its input empty.
+ * filter that is always true disappears, one that is never true makes its input empty, and a
+ * cross join with one row of no columns is its other side.
  * Then {@link Pruner} pushes projections down, so joins and reductions arrange only the columns
  * that are read above them. (Predicate pushdown and join key extraction happen as the binder
  * plans joins.)
@@ -30,6 +31,10 @@ public final class Optimizer {
         return Pruner.prune(plan);
     }
 
+    private static boolean noColumnsOneRow(Plan p) {
+        return p instanceof Plan.Constant c && c.types().isEmpty() && c.rows().size() == 1;
+    }
+
     private static Plan simplify(Plan plan) {
         return switch (plan) {
             case Plan.Filter f -> {
@@ -43,6 +48,11 @@ public final class Optimizer {
                     kept.add(p);
                 }
                 yield kept.isEmpty() ? input : new Plan.Filter(input, kept);
+            }
+            case Plan.Join j when j.leftKey().isEmpty() && (noColumnsOneRow(j.left()) || noColumnsOneRow(j.right())) -> {
+                // crossed with one row of no columns (what an uncorrelated subquery is planned
+                // against): the other side as it is, not arranged under the empty key
+                yield simplify(noColumnsOneRow(j.left()) ? j.right() : j.left());
             }
             default -> Plans.withInputs(plan, Optimizer::simplify);
         };

@@ -111,6 +111,22 @@ public final class Plans {
         return withInputs(plan, in -> mapGets(in, f));
     }
 
+    /**
+     * Whether {@code plan} has exactly one row at every time, whatever its inputs hold: a global
+     * aggregate (no GROUP BY, no HAVING), a constant of one row, or maps and projections of one.
+     * (A failing expression makes an error instead, as it would for any row.)
+     */
+    public static boolean exactlyOneRow(Plan plan) {
+        return switch (plan) {
+            case Plan.Reduce r -> r.global() && r.groupKey().isEmpty();
+            case Plan.Constant c -> c.rows().size() == 1;
+            case Plan.Map m -> exactlyOneRow(m.input());
+            case Plan.Project p -> exactlyOneRow(p.input());
+            case Plan.Let l -> exactlyOneRow(l.body());
+            default -> false;
+        };
+    }
+
     /** Whether {@code plan} or some plan below it satisfies {@code p}. */
     public static boolean anyNode(Plan plan, Predicate<Plan> p) {
         if (p.test(plan)) return true;
