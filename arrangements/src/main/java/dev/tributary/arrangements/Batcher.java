@@ -113,7 +113,11 @@ public final class Batcher {
             Run older = runs.remove(runs.size() - 1);
             long min = Math.min(older.minTime, newer.minTime);
             Antichain from = Antichain.of(Math.min(older.batch.lower().get(0)[0], newer.batch.lower().get(0)[0]));
-            runs.add(new Run(mergeRuns(older.batch, newer.batch, new Description(from, Antichain.empty(arity), since)), min));
+            Batch merged = mergeRuns(older.batch, newer.batch, new Description(from, Antichain.empty(arity), since));
+            // the runs are this batcher's alone: their files go now, not when a collection finds them
+            Paging.discard(older.batch, merged);
+            Paging.discard(newer.batch, merged);
+            runs.add(new Run(merged, min));
         }
     }
 
@@ -416,7 +420,13 @@ public final class Batcher {
                 ready = BatchCodec.before(r.batch, upper);
                 rest = BatchCodec.from(r.batch, upper);
             }
-            if (ready != null && !ready.isEmpty()) out = mergeRuns(out, ready, d);
+            if (ready != null && !ready.isEmpty()) {
+                Batch merged = mergeRuns(out, ready, d);
+                Paging.discard(out, merged, rest);
+                Paging.discard(ready, merged, rest);
+                out = merged;
+            }
+            if (ready != r.batch && rest != r.batch) Paging.discard(r.batch, out, rest); // cut in two: the run itself is done with
             if (rest != null && !rest.isEmpty()) later.add(new Run(rest, Math.max(r.minTime, upper.get(0)[0])));
         }
         runs = later;

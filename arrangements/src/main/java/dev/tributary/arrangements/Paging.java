@@ -3,6 +3,8 @@ package dev.tributary.arrangements;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.ref.Cleaner;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -24,8 +26,10 @@ import java.util.List;
  *
  * <p>Off until {@link #enable} (a server with a data directory turns it on): then no batch is
  * parted and nothing here runs. Process-wide, like the heap it protects. Spill files belong to
- * this process: each is deleted when nothing refers to its part any more, and the directory is
- * emptied when paging is enabled.
+ * this process: each is unmapped and deleted when nothing refers to its part any more (the
+ * resident list holds its parts weakly, so that it keeps no dead part alive), or at once when
+ * its only owner {@linkplain #discard discards} it; the directory is emptied when paging is
+ * enabled.
  */
 public final class Paging {
     private Paging() {}
@@ -34,16 +38,33 @@ public final class Paging {
     private static volatile Settings settings;
     private static final Cleaner CLEANER = Cleaner.create();
     private static final Object LOCK = new Object();
-    /** The resident parts, in no order (eviction scans for the least recently used: there are few). */
-    private static final List<Part> resident = new ArrayList<>();
+    /**
+     * The resident parts, in no order (eviction scans for the least recently used: there are few),
+     * held weakly: a part that nothing else refers to is dead, and its decoded batch and file go
+     * with it (held strongly, the list kept up to a budget of dead parts and their files alive:
+     * 900 MB of the 1.2 GB of spill after a 3M-row COPY).
+     */
+    private static final List<Resident> resident = new ArrayList<>();
+    private static final ReferenceQueue<Part> gone = new ReferenceQueue<>();
     private static long residentBytes;
     private static long clock;
     private static long fileSeq;
     private static long loads;
     private static long evictions;
     private static long spilledBytes;
+    private static long discarded;
 
     private record Settings(Path dir, long residentBudget, long partBytes) {}
+
+    /** A resident part, weakly, with the bytes it was counted for. */
+    static final class Resident extends WeakReference<Part> {
+        final long bytes;
+
+        Resident(Part p, long bytes) {
+            super(p, gone);
+            this.bytes = bytes;
+        }
+    }
 
     /**
      * Turns paging on: parts are written under {@code dir} (created, and emptied of earlier
@@ -146,11 +167,12 @@ public final class Paging {
     }
 
     /** Counters since start, for tests and introspection. */
-    public record Stats(long residentBytes, int residentParts, long loads, long evictions, long spilledBytes) {}
+    public record Stats(long residentBytes, int residentParts, long loads, long evictions, long spilledBytes, long discardedParts) {}
 
     public static Stats stats() {
         synchronized (LOCK) {
-            return new Stats(residentBytes, resident.size(), loads, evictions, spilledBytes);
+            forgetDead();
+            return new Stats(residentBytes, resident.size(), loads, evictions, spilledBytes, discarded);
         }
     }
 
@@ -167,53 +189,129 @@ public final class Paging {
         byte[] bytes = BatchCodec.encode(batch);
         Mapped m = write(bytes, batch.toString());
         Part p = new Part(m.encoded, batch.keyCount(), batch.valCount(), batch.updateCount(), batch.keys.bytesUsed(), batch.vals.bytesUsed(), batch.maxTime);
-        deleteWhenUnreachable(p, m.file);
+        ownFile(p, m);
         makeResident(p, batch);
         return p;
     }
 
-    /** An encoding in a new spill file, mapped (file null: paging is off, the bytes stay on the heap). */
-    private record Mapped(ByteBuffer encoded, Path file) {}
+    /** An encoding in a new spill file, {@code mapping} it (file and mapping null: paging is off, the bytes stay on the heap). */
+    private record Mapped(ByteBuffer encoded, Path file, java.nio.MappedByteBuffer mapping) {}
 
     private static Mapped write(byte[] bytes, String what) {
         Settings s = settings;
-        ByteBuffer encoded;
-        Path file = null;
-        if (s == null) {
-            encoded = ByteBuffer.wrap(bytes);
-        } else {
-            synchronized (LOCK) {
-                file = s.dir.resolve(ProcessHandle.current().pid() + "-" + (fileSeq++) + ".part");
+        if (s == null) return new Mapped(ByteBuffer.wrap(bytes), null, null);
+        Path file;
+        synchronized (LOCK) {
+            file = s.dir.resolve(ProcessHandle.current().pid() + "-" + (fileSeq++) + ".part");
+        }
+        java.nio.MappedByteBuffer encoded;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.READ)) {
+            ByteBuffer src = ByteBuffer.wrap(bytes);
+            while (src.hasRemaining()) ch.write(src);
+            // no fsync: a spill file is scratch, rebuilt from the tables after a crash, never read by another process
+            encoded = ch.map(FileChannel.MapMode.READ_ONLY, 0, bytes.length);
+        } catch (IOException e) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // the write failed already: that is the error to report
             }
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.READ)) {
-                ByteBuffer src = ByteBuffer.wrap(bytes);
-                while (src.hasRemaining()) ch.write(src);
-                // no fsync: a spill file is scratch, rebuilt from the tables after a crash, never read by another process
-                encoded = ch.map(FileChannel.MapMode.READ_ONLY, 0, bytes.length);
-            } catch (IOException e) {
-                try {
-                    Files.deleteIfExists(file);
-                } catch (IOException ignored) {
-                    // the write failed already: that is the error to report
-                }
-                throw new UncheckedIOException("cannot write a part of " + what + " to " + file + ": " + e.getMessage(), e);
-            }
+            throw new UncheckedIOException("cannot write a part of " + what + " to " + file + ": " + e.getMessage(), e);
         }
         synchronized (LOCK) {
             spilledBytes += bytes.length;
         }
-        return new Mapped(encoded, file);
+        return new Mapped(encoded, file, encoded);
     }
 
-    private static void deleteWhenUnreachable(Part p, Path file) {
-        if (file == null) return;
-        CLEANER.register(p, () -> {
+    /** Makes {@code m}'s file {@code p}'s own: deleted with it, by {@link #discard} or once it is unreachable. */
+    private static void ownFile(Part p, Mapped m) {
+        if (m.file == null) return;
+        p.mapping = m.mapping;
+        p.fileDeleter = CLEANER.register(p, () -> {
             try {
-                Files.deleteIfExists(file);
+                Files.deleteIfExists(m.file);
             } catch (IOException ignored) {
                 // left for the next start, which empties the directory
             }
         });
+    }
+
+    /**
+     * Unmaps {@code mapping} now. Only for a mapping nothing else can be reading: any access
+     * after this crashes the JVM, where a mapping left to the collector is unmapped only once no
+     * view of it is reachable (and a deleted file's disk space is freed only then).
+     */
+    private static void unmap(java.nio.MappedByteBuffer mapping) {
+        if (UNMAP == null) return; // left to the collector
+        try {
+            UNMAP.invokeExact((ByteBuffer) mapping);
+        } catch (Throwable e) {
+            throw new IllegalStateException("cannot unmap a discarded part: " + e, e);
+        }
+    }
+
+    /**
+     * The JDK's unmapping of a direct buffer: {@code jdk.internal.misc.Unsafe.invokeCleaner} where
+     * the package is exported to us (as the server's launcher does), else {@code sun.misc.Unsafe}'s
+     * (which warns that it will go), else none (discarded parts are then unmapped by the collector).
+     */
+    private static final java.lang.invoke.MethodHandle UNMAP = unmapper();
+
+    private static java.lang.invoke.MethodHandle unmapper() {
+        java.lang.invoke.MethodType type = java.lang.invoke.MethodType.methodType(void.class, ByteBuffer.class);
+        for (String name : new String[] {"jdk.internal.misc.Unsafe", "sun.misc.Unsafe"}) {
+            try {
+                Class<?> c = Class.forName(name);
+                Object unsafe;
+                if (name.startsWith("jdk.")) {
+                    unsafe = c.getMethod("getUnsafe").invoke(null); // public, in a package exported to us or not at all
+                } else {
+                    java.lang.reflect.Field f = c.getDeclaredField("theUnsafe");
+                    f.setAccessible(true);
+                    unsafe = f.get(null);
+                }
+                return java.lang.invoke.MethodHandles.lookup().findVirtual(c, "invokeCleaner", type).bindTo(unsafe);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // not exported to this module, or not there: the next one
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Releases the parts of {@code dead}, a batch its owner will never read again and never gave
+     * to anyone (a batcher's spilled run once merged), except those also in one of {@code kept}
+     * (a merge or a cut may take parts over as they are): each is dropped from the resident list,
+     * unmapped and its file deleted now rather than when a collection finds it unreachable (its
+     * disk space is freed at once). The part must never be read again: its mapping is gone. A
+     * plain batch, or paging off: nothing to do.
+     */
+    static void discard(Batch dead, Batch... kept) {
+        if (dead == null || dead.parts == null) return;
+        java.util.Set<Part> keep = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Batch k : kept) if (k != null && k.parts != null) keep.addAll(java.util.Arrays.asList(k.parts));
+        for (Part p : dead.parts) {
+            if (keep.contains(p) || p.fileDeleter == null) continue;
+            synchronized (LOCK) {
+                if (p.resident != null) {
+                    for (int i = 0; i < resident.size(); i++) {
+                        if (resident.get(i).get() == p) {
+                            residentBytes -= resident.get(i).bytes;
+                            resident.set(i, resident.get(resident.size() - 1));
+                            resident.remove(resident.size() - 1);
+                            break;
+                        }
+                    }
+                    p.resident = null;
+                }
+                discarded++;
+            }
+            java.nio.MappedByteBuffer mapping = p.mapping;
+            p.mapping = null;
+            if (mapping != null) unmap(mapping);
+            p.fileDeleter.clean();
+        }
     }
 
     /**
@@ -222,16 +320,15 @@ public final class Paging {
      * the bytes on the heap: they go to a spill file, or the whole state would stay on the heap.
      */
     static Part adopt(ByteBuffer encoded, BatchCodec.Summary summary) {
-        Path file = null;
+        Mapped m = null;
         if (!encoded.isDirect() && settings != null) {
             byte[] bytes = new byte[encoded.remaining()];
             encoded.duplicate().get(bytes);
-            Mapped m = write(bytes, "a checkpoint's part");
+            m = write(bytes, "a checkpoint's part");
             encoded = m.encoded;
-            file = m.file;
         }
         Part p = new Part(encoded, summary.keys(), summary.vals(), summary.updates(), summary.keyBytes(), summary.valBytes(), summary.maxTime());
-        deleteWhenUnreachable(p, file);
+        if (m != null) ownFile(p, m);
         return p;
     }
 
@@ -259,30 +356,56 @@ public final class Paging {
         long budget = s.residentBudget;
         synchronized (LOCK) {
             if (p.resident != null) return;
+            forgetDead();
             p.resident = b;
             p.lastUse = ++clock;
-            resident.add(p);
+            resident.add(new Resident(p, p.encodedBytes()));
             residentBytes += p.encodedBytes();
             while (residentBytes > budget && resident.size() > 1) {
                 int lru = -1;
+                long lruUse = Long.MAX_VALUE;
                 for (int i = 0; i < resident.size(); i++) {
-                    Part q = resident.get(i);
-                    if (q != p && (lru < 0 || q.lastUse < resident.get(lru).lastUse)) lru = i;
+                    Part q = resident.get(i).get();
+                    if (q == null) {
+                        lru = i; // dead: the first to go
+                        break;
+                    }
+                    if (q != p && q.lastUse < lruUse) {
+                        lru = i;
+                        lruUse = q.lastUse;
+                    }
                 }
-                Part q = resident.get(lru);
+                Resident e = resident.get(lru);
                 resident.set(lru, resident.get(resident.size() - 1));
                 resident.remove(resident.size() - 1);
-                q.resident = null;
-                residentBytes -= q.encodedBytes();
-                evictions++;
+                Part q = e.get();
+                if (q != null) {
+                    q.resident = null;
+                    evictions++;
+                }
+                residentBytes -= e.bytes;
             }
+        }
+    }
+
+    /** Takes the parts collected since the last look off the resident list (under {@link #LOCK}). */
+    private static void forgetDead() {
+        for (java.lang.ref.Reference<? extends Part> r; (r = gone.poll()) != null; ) {
+            int i = resident.indexOf(r);
+            if (i < 0) continue;
+            residentBytes -= ((Resident) r).bytes;
+            resident.set(i, resident.get(resident.size() - 1));
+            resident.remove(resident.size() - 1);
         }
     }
 
     /** Drops every resident part (tests: the next read of each loads it from its file). */
     static void evictAll() {
         synchronized (LOCK) {
-            for (Part q : resident) q.resident = null;
+            for (Resident e : resident) {
+                Part q = e.get();
+                if (q != null) q.resident = null;
+            }
             evictions += resident.size();
             resident.clear();
             residentBytes = 0;

@@ -27,6 +27,10 @@ public final class Part {
     volatile Batch resident;
     /** When {@link Paging} last handed the part out (its clock), for evicting the least recently used. */
     long lastUse;
+    /** The mapping of the part's own spill file, for {@link Paging#discard} to unmap (null: none, or the mapping is another's, a checkpoint blob's). */
+    java.nio.MappedByteBuffer mapping;
+    /** Deletes the part's own spill file, at most once: when the part is discarded or unreachable (null: no file of its own). */
+    java.lang.ref.Cleaner.Cleanable fileDeleter;
 
     Part(ByteBuffer encoded, int keyCount, int valCount, int updateCount, long keyBytes, long valBytes, long maxTime) {
         this.encoded = encoded.asReadOnlyBuffer();
