@@ -238,6 +238,19 @@ public final class RowCodec {
             w.put(1);
         }
 
+        /**
+         * The next column, a NUMERIC column, is {@code unscaled} x 10^-{@code scale} ({@code scale}
+         * >= 0), already fitted to the column's precision and scale by the caller (a scale at most
+         * the column's): the bytes {@link #putValue} writes for that {@link BigDecimal}, with none made.
+         */
+        public void putNumeric(long unscaled, int scale) {
+            int c = next();
+            if (kinds[c] != SqlType.Kind.NUMERIC) throw new IllegalArgumentException("column " + (c + 1) + " is " + types.get(c) + ", not numeric");
+            if (unscaled == Long.MIN_VALUE || scale < 0) throw new IllegalArgumentException("numeric " + unscaled + "e-" + scale + " is out of the long path's range");
+            w.put(VALUE);
+            writeNumeric(w, unscaled, scale, Math.max(Math.max(0, types.get(c).scale()), scale));
+        }
+
         /** The next column is {@code v}, of its type's Java class, or null. */
         public void putValue(Object v) {
             writeColumn(w, next(), v);
@@ -346,9 +359,24 @@ public final class RowCodec {
     }
 
     private static void writeNumeric(Writer w, BigDecimal v, int declaredScale) {
-        int sign = v.signum();
         int display = Math.max(Math.max(0, declaredScale), v.scale());
+        if (v.precision() <= 18) {
+            // the common case (money, quantities): from a long, without BigInteger's string
+            writeNumeric(w, v.unscaledValue().longValue(), v.scale(), display);
+            return;
+        }
+        BigDecimal s = v.stripTrailingZeros();
+        String text = s.unscaledValue().abs().toString();
+        int n = text.length();
+        byte[] digits = new byte[n];
+        for (int i = 0; i < n; i++) digits[i] = (byte) (text.charAt(i) - '0');
+        writeDigits(w, v.signum(), digits, n, s.scale(), display);
+    }
+
+    /** A NUMERIC of {@code unscaled} x 10^-{@code scale} (of at most 18 digits), shown with {@code display} fraction digits. */
+    private static void writeNumeric(Writer w, long unscaled, long scale, int display) {
         if (display > 0xFFFF) throw new SqlException("22003", "value overflows numeric format");
+        int sign = Long.signum(unscaled);
         if (sign == 0) {
             w.put(NUM_ZERO);
             w.put(display >>> 8);
@@ -356,28 +384,25 @@ public final class RowCodec {
             return;
         }
         // the significant digits, most significant first, without trailing zeros
-        byte[] digits;
-        int n;
-        long scale;
-        if (v.precision() <= 18) {
-            // the common case (money, quantities): from a long, without BigInteger's string
-            long u = Math.abs(v.unscaledValue().longValue());
-            scale = v.scale();
-            while (u % 10 == 0) {
-                u /= 10;
-                scale--;
-            }
-            n = 0;
-            for (long x = u; x != 0; x /= 10) n++;
-            digits = new byte[n];
-            for (int i = n - 1; i >= 0; i--, u /= 10) digits[i] = (byte) (u % 10);
-        } else {
-            BigDecimal s = v.stripTrailingZeros();
-            String text = s.unscaledValue().abs().toString();
-            scale = s.scale();
-            n = text.length();
-            digits = new byte[n];
-            for (int i = 0; i < n; i++) digits[i] = (byte) (text.charAt(i) - '0');
+        long u = Math.abs(unscaled);
+        while (u % 10 == 0) {
+            u /= 10;
+            scale--;
+        }
+        int n = 0;
+        for (long x = u; x != 0; x /= 10) n++;
+        byte[] digits = new byte[n];
+        for (int i = n - 1; i >= 0; i--, u /= 10) digits[i] = (byte) (u % 10);
+        writeDigits(w, sign, digits, n, scale, display);
+    }
+
+    private static void writeDigits(Writer w, int sign, byte[] digits, int n, long scale, int display) {
+        if (display > 0xFFFF) throw new SqlException("22003", "value overflows numeric format");
+        if (sign == 0) {
+            w.put(NUM_ZERO);
+            w.put(display >>> 8);
+            w.put(display & 0xFF);
+            return;
         }
         long exponent = n - scale;
         if (exponent != (int) exponent) throw new SqlException("22003", "value overflows numeric format");
