@@ -364,10 +364,30 @@ final class Coordinator implements AutoCloseable, Catalog {
         try {
             return writes.copy(session, copy, table, targets, rows, encoded, error);
         } catch (SqlException e) {
+            copy.discardPrewritten();
             throw failed(session, e);
         } finally {
             durability.noteDurable(session);
         }
+    }
+
+    /** Whether writes go to durable storage (a data directory, or S3 and PostgreSQL). */
+    boolean durable() {
+        return storage != null;
+    }
+
+    /**
+     * Writes a COPY's rows so far to the tables' log in the background, before the COPY has a
+     * time (see {@link StorageController#prewrite}); null without durable storage.
+     */
+    java.util.concurrent.CompletableFuture<List<dev.tributary.storage.PartMeta>> prewrite(long table, dev.tributary.arrangements.Updates rows) {
+        return storage == null ? null : storage.prewrite(table, rows);
+    }
+
+    /** Deletes prewritten parts once written (a COPY that failed, or joined a transaction block); the future completes when they are gone. */
+    java.util.concurrent.CompletableFuture<Void> discardPrewritten(List<java.util.concurrent.CompletableFuture<List<dev.tributary.storage.PartMeta>>> parts) {
+        if (storage == null) return java.util.concurrent.CompletableFuture.completedFuture(null);
+        return java.util.concurrent.CompletableFuture.allOf(parts.stream().map(f -> f.thenAccept(storage::discard)).toArray(java.util.concurrent.CompletableFuture[]::new));
     }
 
     /** A COPY FROM the client abandoned: its error, failing the open block. */

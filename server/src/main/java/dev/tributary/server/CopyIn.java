@@ -49,6 +49,19 @@ public final class CopyIn {
     private boolean done;
     /** The line of the header, once read; -1 before. */
     private long seenHeader = -1;
+    /**
+     * Whether the rows are written to the tables' log as they arrive, {@link #prewriteBytes} at a
+     * time, in the background ({@link Coordinator#prewrite}): an autocommitted COPY of every column
+     * with durable storage. Its commit then names those parts and writes only the rest, so the
+     * log's writing overlaps the parsing instead of following it.
+     */
+    private final boolean prewrite;
+    private final List<java.util.concurrent.CompletableFuture<List<dev.tributary.storage.PartMeta>>> prewritten = new ArrayList<>();
+    /** Rows {@code [0, prewrittenRows)} of {@link #encoded} are handed to {@link #prewritten}. */
+    private int prewrittenRows;
+    private long prewrittenBytes;
+    /** Bytes of rows per prewritten piece (tests make it small). */
+    static long prewriteBytes = 16 << 20;
 
     CopyIn(Coordinator coordinator, Session session, CatalogItem.Table table, int[] targets, Statement.CopyOptions options) {
         this.coordinator = coordinator;
@@ -62,6 +75,7 @@ public final class CopyIn {
         boolean everyColumn = targets.length == table.columns().size();
         for (int i = 0; i < targets.length && everyColumn; i++) everyColumn = targets[i] == i;
         this.encoded = everyColumn ? new BytesColumn(1 << 12, 1 << 16) : null;
+        this.prewrite = everyColumn && !session.inTransaction && coordinator.durable();
         this.builder = everyColumn ? new RowCodec(types).builder() : null;
         this.direct = new Direct[targets.length];
         this.notNull = new boolean[targets.length];
@@ -114,6 +128,7 @@ public final class CopyIn {
             error = e;
             rows.clear();
             if (encoded != null) encoded.clear();
+            discardPrewritten();
         }
     }
 
@@ -140,6 +155,7 @@ public final class CopyIn {
     public SqlException fail(String message) {
         done = true;
         rows.clear();
+        discardPrewritten();
         return coordinator.failCopy(session, new SqlException("57014", "COPY from stdin failed: " + message));
     }
 
@@ -160,6 +176,7 @@ public final class CopyIn {
         if (encoded != null && encodeDirectly(fields)) {
             lines[count++] = line;
             encoded.add(builder.buffer(), 0, builder.length());
+            if (prewrite && encoded.bytesUsed() - prewrittenBytes >= prewriteBytes) prewriteRows();
             return;
         }
         Object[] values = new Object[targets.length];
@@ -182,6 +199,7 @@ public final class CopyIn {
             builder.reset();
             for (Object v : values) builder.putValue(v);
             encoded.add(builder.buffer(), 0, builder.length());
+            if (prewrite && encoded.bytesUsed() - prewrittenBytes >= prewriteBytes) prewriteRows();
             return;
         }
         rows.add(values);
@@ -275,6 +293,64 @@ public final class CopyIn {
         }
         builder.putNumeric(data[from] == '-' ? -unscaled : unscaled, scale);
         return true;
+    }
+
+    /** Hands the rows since the last prewrite to the log's background writer (a copy: the slab keeps growing meanwhile). */
+    private void prewriteRows() {
+        int from = prewrittenRows;
+        int to = encoded.size();
+        long bytes = encoded.bytesUsed() - prewrittenBytes;
+        BytesColumn chunk = new BytesColumn(to - from, (int) bytes);
+        chunk.appendRange(encoded, from, to);
+        dev.tributary.arrangements.UnitColumn units = new dev.tributary.arrangements.UnitColumn();
+        units.add(to - from);
+        dev.tributary.arrangements.Updates u = new dev.tributary.arrangements.Updates(chunk, units, 1, to - from);
+        u.pushAll(new long[] {0}, 1, to - from); // a placeholder: the log puts them at the COPY's time
+        var written = coordinator.prewrite(table.id(), u);
+        if (written == null) return;
+        prewritten.add(written);
+        prewrittenRows = to;
+        prewrittenBytes = encoded.bytesUsed();
+    }
+
+    /**
+     * The parts written so far, once durable, handed over to the caller's commit (this COPY no
+     * longer discards them: the log may name them now; if it never does, the next start collects
+     * them). 58030 if the log could not write one: nothing of the COPY is then committed.
+     */
+    List<dev.tributary.storage.PartMeta> awaitPrewritten() {
+        List<dev.tributary.storage.PartMeta> parts = new ArrayList<>();
+        for (var f : prewritten) {
+            try {
+                parts.addAll(f.join());
+            } catch (java.util.concurrent.CompletionException e) {
+                discardPrewritten();
+                throw new SqlException("58030", "could not write the COPY's rows to the log: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+            }
+        }
+        prewritten.clear();
+        return parts;
+    }
+
+    private java.util.concurrent.CompletableFuture<Void> discarded = java.util.concurrent.CompletableFuture.completedFuture(null);
+
+    /** Completes once the parts the COPY let go of are deleted (tests). */
+    java.util.concurrent.CompletableFuture<Void> discarded() {
+        return discarded;
+    }
+
+    /** How many of the rows the parts of {@link #awaitPrewritten} hold (the first ones). */
+    int prewrittenRows() {
+        return prewrittenRows;
+    }
+
+    /** Lets go of the parts written so far: deleted once written (the COPY failed, or a block's commit writes its rows). */
+    void discardPrewritten() {
+        if (prewritten.isEmpty()) return;
+        discarded = coordinator.discardPrewritten(new ArrayList<>(prewritten));
+        prewritten.clear();
+        prewrittenRows = 0;
+        prewrittenBytes = 0;
     }
 
     /** {@code COPY t, line n: "text"}, made only for an error. */

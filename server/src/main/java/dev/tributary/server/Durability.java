@@ -70,7 +70,8 @@ final class Durability {
     /** Appends a commit's {@code changes} at {@code time} to the log. */
     void appendCommit(long time, Map<Long, Map<Row, Long>> changes) {
         if (storage == null || replaying) return;
-        storage.append(time, updatesOf(changes, time));
+        Map<Long, java.util.List<dev.tributary.storage.PartMeta>> written = new HashMap<>();
+        storage.append(time, updatesOf(changes, time, written), written);
         changedSinceCheckpoint = true;
     }
 
@@ -197,8 +198,11 @@ final class Durability {
         };
     }
 
-    /** A commit's changes as the stores take them: per table, the rows' bytes with their counts, at {@code time}. */
-    private static Map<Long, Updates> updatesOf(Map<Long, Map<Row, Long>> changes, long time) {
+    /**
+     * A commit's changes as the stores take them: per table, the rows' bytes with their counts, at
+     * {@code time}; a COPY's rows already written as parts go into {@code written} instead.
+     */
+    private static Map<Long, Updates> updatesOf(Map<Long, Map<Row, Long>> changes, long time, Map<Long, java.util.List<dev.tributary.storage.PartMeta>> written) {
         Map<Long, Updates> out = new HashMap<>();
         long[] at = {time};
         for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
@@ -206,7 +210,16 @@ final class Durability {
             if (c.isEmpty()) continue;
             UnitColumn units = new UnitColumn();
             Updates u;
-            if (c instanceof RowSlab slab) {
+            if (c instanceof RowSlab slab && slab.writtenRows() > 0) {
+                written.put(e.getKey(), slab.written());
+                int rest = slab.size() - slab.writtenRows();
+                if (rest == 0) continue;
+                BytesColumn tail = new BytesColumn(rest, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(16, slab.column().bytesUsed() / slab.size() * rest * 2)));
+                tail.appendRange(slab.column(), slab.writtenRows(), slab.size());
+                units.add(rest);
+                u = new Updates(tail, units, 1, rest);
+                u.pushAll(at, 1, rest);
+            } else if (c instanceof RowSlab slab) {
                 // the slab's column is shared, not copied: nothing writes to it once committed
                 units.add(slab.size());
                 u = new Updates(slab.column(), units, 1, slab.size());

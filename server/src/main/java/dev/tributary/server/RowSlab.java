@@ -19,9 +19,29 @@ import java.util.Set;
  */
 final class RowSlab extends AbstractMap<Row, Long> {
     private final BytesColumn rows;
+    /** Parts holding rows {@code [0, writtenRows)}, durable already (a COPY wrote them as they came); empty if none. */
+    private final java.util.List<dev.tributary.storage.PartMeta> written;
+    private final int writtenRows;
 
     RowSlab(BytesColumn rows) {
+        this(rows, java.util.List.of(), 0);
+    }
+
+    /** The slab {@code rows} whose first {@code writtenRows} rows are durable in {@code written} (parts of the tables' log not yet named by it). */
+    RowSlab(BytesColumn rows, java.util.List<dev.tributary.storage.PartMeta> written, int writtenRows) {
+        if (writtenRows < 0 || writtenRows > rows.size()) throw new IllegalArgumentException(writtenRows + " rows of " + rows.size() + " written");
         this.rows = rows;
+        this.written = java.util.List.copyOf(written);
+        this.writtenRows = writtenRows;
+    }
+
+    /** Parts already holding the first {@link #writtenRows} rows (the log names them with the commit). */
+    java.util.List<dev.tributary.storage.PartMeta> written() {
+        return written;
+    }
+
+    int writtenRows() {
+        return writtenRows;
     }
 
     /** The rows, one encoded row per value. */

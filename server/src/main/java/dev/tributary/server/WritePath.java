@@ -99,7 +99,14 @@ final class WritePath {
             }
         }
         // every key once (a repeat was an error above); a table without a key takes repeated rows as they come
-        write(session, t, new RowSlab(slab), true);
+        RowSlab copied = new RowSlab(slab);
+        if (session.inTransaction || encoded == null) {
+            copy.discardPrewritten(); // the block's commit writes them with its other writes
+        } else {
+            List<dev.tributary.storage.PartMeta> written = copy.awaitPrewritten();
+            if (!written.isEmpty()) copied = new RowSlab(slab, written, copy.prewrittenRows());
+        }
+        write(session, t, copied, true);
         return Result.command("COPY " + slab.size());
     }
 

@@ -297,10 +297,22 @@ class DurabilityTest {
         }
     }
 
+    /** The bytes of the files under {@code dir}; a file deleted meanwhile (a merge's inputs) counts nothing. */
     private static long bytesUnder(Path dir) throws java.io.IOException {
-        try (var files = java.nio.file.Files.walk(dir)) {
-            return files.filter(java.nio.file.Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
-        }
+        long[] sum = {0};
+        java.nio.file.Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                if (attrs.isRegularFile()) sum[0] += attrs.size();
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFileFailed(Path file, java.io.IOException e) {
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+        });
+        return sum[0];
     }
 
     @Test
@@ -335,6 +347,61 @@ class DurabilityTest {
         }
         try (Tributary db = Tributary.open(dir, Clock.manual(0), 2)) {
             assertThat(rows(db, "SELECT count(*), sum(id) FROM t")).containsExactly("50000|1249975000");
+        }
+    }
+
+    /**
+     * A COPY larger than a piece is written to the log as its rows arrive (here 4 kB at a time)
+     * and committed at its own time: after a crash (no checkpoint since: the restart replays the
+     * table from its log and shard) its rows are there, AS OF before it they are not (the pieces
+     * were written before the COPY had a time); a COPY that then fails (a repeated key on its last
+     * line) commits nothing and leaves no part behind.
+     */
+    @Test
+    void aLargeCopyIsWrittenAsItArrivesAndCommittedAtItsTime() {
+        long piece = CopyIn.prewriteBytes;
+        CopyIn.prewriteBytes = 4096;
+        MemoryBlob blob = new MemoryBlob();
+        MemoryConsensus consensus = new MemoryConsensus();
+        Tributary crashed = Tributary.open(StorageController.open(blob, consensus, m -> {}), Clock.manual(1_000), 2);
+        try {
+            crashed.execute("CREATE TABLE t (id int PRIMARY KEY, v text) WITH (RETAIN HISTORY FOR '1 hour')");
+            crashed.execute("INSERT INTO t VALUES (-1, 'before')");
+            crashed.execute("ADVANCE CLOCK TO 2000");
+            Tributary.Connection s = crashed.session();
+            CopyIn copy = s.copyIn((dev.tributary.sql.ast.Statement.Copy) dev.tributary.sql.parser.Parser.parseStatement("COPY t FROM STDIN"));
+            for (int chunk = 0; chunk < 20; chunk++) {
+                StringBuilder data = new StringBuilder();
+                for (int i = chunk * 1000; i < (chunk + 1) * 1000; i++) data.append(i).append('\t').append("row ").append(i).append('\n');
+                copy.data(data.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            assertThat(copy.prewrittenRows()).as("rows written before the COPY ended").isGreaterThan(10_000);
+            assertThat(copy.finish().tag()).isEqualTo("COPY 20000");
+            crashed.execute("ADVANCE CLOCK TO 3000");
+            crashed.execute("INSERT INTO t VALUES (-2, 'after')"); // the log's writes before it are done
+            java.util.Set<String> parts = new java.util.HashSet<>(blob.list("shards/"));
+            CopyIn failing = s.copyIn((dev.tributary.sql.ast.Statement.Copy) dev.tributary.sql.parser.Parser.parseStatement("COPY t FROM STDIN"));
+            StringBuilder data = new StringBuilder();
+            for (int i = 100_000; i < 120_000; i++) data.append(i).append('\t').append("again ").append(i).append('\n');
+            data.append(100_000).append("\tthe repeat\n");
+            failing.data(data.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(failing.prewrittenRows()).isGreaterThan(10_000);
+            assertThatThrownBy(failing::finish).isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("23505"));
+            failing.discarded().join();
+            assertThat(blob.list("shards/")).as("parts after the failed COPY").allMatch(parts::contains);
+            assertThat(rows(crashed, "SELECT count(*) FROM t")).containsExactly("20002");
+            try (Tributary db = Tributary.open(StorageController.open(blob, consensus, m -> {}), Clock.manual(0), 2)) {
+                assertThat(rows(db, "SELECT count(*), sum(id) FROM t")).containsExactly("20002|199989997");
+                assertThat(rows(db, "SELECT count(*) FROM t AS OF 1500")).containsExactly("1");
+                assertThat(rows(db, "SELECT count(*) FROM t AS OF 2999")).containsExactly("20001");
+                assertThat(rows(db, "SELECT v FROM t WHERE id = 19999")).containsExactly("row 19999");
+                // the old server is fenced (its close then writes nothing)
+                assertThatThrownBy(() -> crashed.execute("INSERT INTO t VALUES (-3, 'zombie')")).isInstanceOfSatisfying(SqlException.class,
+                        e -> assertThat(e.sqlState()).isEqualTo("58030"));
+                crashed.close(); // while the stores are open: what it tries to write is refused
+            }
+        } finally {
+            CopyIn.prewriteBytes = piece;
         }
     }
 }

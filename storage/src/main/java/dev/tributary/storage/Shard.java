@@ -460,6 +460,10 @@ public final class Shard {
         }
         Updates u = PartCodec.decode(bytes, where);
         if (u.size() != p.records() || u.arity() != arity) throw new CorruptDataException(where + " holds " + u.size() + " updates of arity " + u.arity() + ", recorded " + p.records());
+        if (p.at() != PartMeta.NO_TIME) {
+            if (arity != 1) throw new CorruptDataException(where + " is put at time " + p.at() + " in a shard of times of arity " + arity);
+            java.util.Arrays.fill(u.times(), 0, u.size(), p.at());
+        }
         return u;
     }
 

@@ -82,7 +82,7 @@ public final class TxnLog implements AutoCloseable {
     private final Map<Long, Boolean> dropped = new ConcurrentHashMap<>();
 
     /** A transaction waiting to be written. */
-    private record Pending(long time, Map<Long, Updates> writes, CompletableFuture<Void> durable) {}
+    private record Pending(long time, Map<Long, Updates> writes, Map<Long, List<PartMeta>> written, CompletableFuture<Void> durable) {}
 
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private volatile CompletableFuture<Void> lastAppended = CompletableFuture.completedFuture(null);
@@ -258,6 +258,15 @@ public final class TxnLog implements AutoCloseable {
      * transaction appended before it), or fails if it never can be.
      */
     public CompletableFuture<Void> append(long time, Map<Long, Updates> writes) {
+        return append(time, writes, Map.of());
+    }
+
+    /**
+     * {@link #append(long, Map)}, with parts already written per table by {@link #prewrite} (their
+     * updates at whatever time: they are put at {@code time}), which join the transaction as they
+     * are, before its {@code writes} to the same table.
+     */
+    public CompletableFuture<Void> append(long time, Map<Long, Updates> writes, Map<Long, List<PartMeta>> written) {
         CompletableFuture<Void> f = new CompletableFuture<>();
         synchronized (this) {
             if (time <= lastTime) throw new IllegalArgumentException("transactions are appended in time order: " + time + " after " + lastTime);
@@ -267,13 +276,56 @@ public final class TxnLog implements AutoCloseable {
             }
             if (closing) throw new IllegalStateException("the tables' log is closed");
             lastTime = time;
-            queue.add(new Pending(time, writes, f));
+            queue.add(new Pending(time, writes, written, f));
             lastAppended = f;
             // the writer busy with a write takes this one with the next: no wake-up needed
             if (writerWaiting) notify();
         }
         return f;
     }
+
+    /**
+     * Writes {@code updates} of table {@code id} (at any time: {@link #append(long, Map, Map)}
+     * puts them at the transaction's) as parts of at most the log's part size, in the background
+     * ({@link #prewriting}, one thread: the caller goes on meanwhile, as a COPY reads its next
+     * rows), durable when the future completes. No state names them until that append: if it
+     * never comes, {@link #discard} them (a crash leaves them to the next open's garbage collection).
+     */
+    public CompletableFuture<List<PartMeta>> prewrite(long id, Updates updates) {
+        synchronized (this) {
+            if (closing) throw new IllegalStateException("the tables' log is closed");
+            if (prewriting == null) {
+                prewriting = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "tributary-part-writer");
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+        }
+        return CompletableFuture.supplyAsync(() -> {
+            List<PartMeta> parts = new ArrayList<>();
+            int n = updates.size();
+            int chunk = (int) Math.max(1, Math.min(n, partMaxBytes / Math.max(1, updates.heapBytes() / Math.max(1, n))));
+            for (int from = 0; from < n; from += chunk) {
+                Updates slice = chunk >= n ? updates : slice(updates, from, Math.min(n, from + chunk));
+                parts.add(retrying("writing a part of table " + id, () -> writer(id).writePart(slice, "p")));
+            }
+            return parts;
+        }, prewriting);
+    }
+
+    /** Deletes parts {@link #prewrite} wrote that no append will name (a COPY that failed). */
+    public void discard(List<PartMeta> parts) {
+        for (PartMeta p : parts) {
+            try {
+                blob.delete(p.key());
+            } catch (StorageException e) {
+                log.accept("a part of a failed write was not deleted (the next start collects it): " + e.getMessage());
+            }
+        }
+    }
+
+    private java.util.concurrent.ExecutorService prewriting;
 
     /** The future of the latest {@link #append}: complete once everything appended so far is durable. */
     public CompletableFuture<Void> appended() {
@@ -375,6 +427,9 @@ public final class TxnLog implements AutoCloseable {
         long inline = 0;
         for (Pending p : batch) {
             ProtoTxn.Builder t = ProtoTxn.newBuilder().setTime(p.time());
+            for (Map.Entry<Long, List<PartMeta>> e : p.written().entrySet()) {
+                for (PartMeta part : e.getValue()) t.addWrites(ProtoTableWrite.newBuilder().setTable(e.getKey()).setPart(part.at(p.time()).toProto()));
+            }
             for (Map.Entry<Long, Updates> e : p.writes().entrySet()) {
                 Updates u = e.getValue();
                 if (u.size() == 0) continue;
@@ -597,6 +652,7 @@ public final class TxnLog implements AutoCloseable {
         synchronized (this) {
             closing = true;
             notifyAll();
+            if (prewriting != null) prewriting.shutdown();
         }
         synchronized (flushSignal) {
             flushSignal.notifyAll();

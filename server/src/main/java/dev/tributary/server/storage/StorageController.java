@@ -232,6 +232,21 @@ public final class StorageController implements AutoCloseable {
         return tables.append(time, writes);
     }
 
+    /** {@link #append(long, Map)} with parts {@link #prewrite} wrote, per table, put at {@code time} (see {@link TxnLog#append(long, Map, Map)}). */
+    public CompletableFuture<Void> append(long time, Map<Long, Updates> writes, Map<Long, java.util.List<dev.tributary.storage.PartMeta>> written) {
+        return tables.append(time, writes, written);
+    }
+
+    /** Writes rows of table {@code id} in the background before their transaction has a time (see {@link TxnLog#prewrite}). */
+    public CompletableFuture<java.util.List<dev.tributary.storage.PartMeta>> prewrite(long id, Updates updates) {
+        return tables.prewrite(id, updates);
+    }
+
+    /** Deletes prewritten parts no append will name. */
+    public void discard(java.util.List<dev.tributary.storage.PartMeta> parts) {
+        tables.discard(parts);
+    }
+
     /** A future that completes once every write appended so far is durable (or fails if one never can be). */
     public CompletableFuture<Void> appended() {
         return tables.appended();
