@@ -23,7 +23,8 @@
 # e.g. a table not holding every acknowledged commit).
 # --jfr FILE records a JFR profile (settings=profile) of Tributary's server into FILE.
 # Environment: PG_BIN (default /usr/lib/postgresql/15/bin), PG_PORT, JAVA (a JDK >= 21 java),
-# TMPDIR (where both servers' data go), TRIBUTARY_JAVA_OPTS, MVN_FLAGS (e.g. -o).
+# TMPDIR (where both servers' data go), TRIBUTARY_JAVA_OPTS, MVN_FLAGS (e.g. -o), POSTGRES_FIRST=1
+# (PostgreSQL's run of each phase first: run both orders to see what the other's leftovers cost).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 pg_bin="${PG_BIN:-/usr/lib/postgresql/15/bin}"
@@ -55,8 +56,12 @@ side_by_side_prepare
 start_postgres ""
 start_tributary "-Xmx8g" --data "$work/tributary-data"
 
+targets=(--target "tributary=jdbc:postgresql://127.0.0.1:$tributary_port/tributary?user=tributary"
+         --target "postgres=jdbc:postgresql://127.0.0.1:$pg_port/postgres?user=postgres")
+# each phase runs the targets in this order; the one that goes second runs beside what the first
+# left behind (Tributary's workers applying and merging a COPY, PostgreSQL's checkpoint of its WAL)
+[ "${POSTGRES_FIRST:-0}" = 1 ] && targets=("${targets[@]:2:2}" "${targets[@]:0:2}")
 "$java" -cp "$jar" dev.tributary.bench.DurableWriteHarness \
-  --target "tributary=jdbc:postgresql://127.0.0.1:$tributary_port/tributary?user=tributary" \
-  --target "postgres=jdbc:postgresql://127.0.0.1:$pg_port/postgres?user=postgres" \
+  "${targets[@]}" \
   --tributary-data "$work/tributary-data" \
   ${harness_args[@]+"${harness_args[@]}"}
