@@ -249,6 +249,36 @@ class DurabilityTest {
     }
 
     /**
+     * A reservation of the timestamp oracle's times (needed before a time past the last one is
+     * handed out) waits while the consensus store is down, retrying with the outage logged, and
+     * is recorded once the store is back, rather than failing the statement that needed it.
+     */
+    @Test
+    void aTimeReservationWaitsForTheStore() throws Exception {
+        MemoryBlob blob = new MemoryBlob();
+        Outage consensus = new Outage();
+        List<String> warnings = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        try (StorageController storage = StorageController.open(blob, consensus, warnings::add)) {
+            storage.reserveTimes(5_000);
+            consensus.down = true;
+            try {
+                java.util.concurrent.CompletableFuture<Long> reserved = java.util.concurrent.CompletableFuture.supplyAsync(() -> storage.reserveTimes(9_000));
+                // refused, and retried (a reservation that gave up would be refused once)
+                assertThat(consensus.refused.tryAcquire(2, 30, java.util.concurrent.TimeUnit.SECONDS)).as("refused twice").isTrue();
+                assertThat(reserved.isDone()).as("the reservation waits for the store").isFalse();
+                assertThat(warnings).anySatisfy(w -> assertThat(w).contains("timestamp oracle's reservation").contains("unreachable"));
+                consensus.down = false;
+                assertThat(reserved.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(9_000L);
+            } finally {
+                consensus.down = false;
+            }
+        }
+        try (StorageController again = StorageController.open(blob, consensus.inner, m -> {})) {
+            assertThat(again.recoveredUpper()).as("a restart's times start after the reservation").isGreaterThan(9_000L);
+        }
+    }
+
+    /**
      * A prepared INSERT of given values in an implicit block (Parse, Bind, Execute, Sync) answers
      * its Execute without waiting for the writes in flight, which its answer shows nothing of; the
      * Sync that commits it returns only once it is durable.

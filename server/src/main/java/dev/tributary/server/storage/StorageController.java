@@ -39,6 +39,7 @@ public final class StorageController implements AutoCloseable {
     private final AutoCloseable stores;
     private final Consensus consensus;
     private final DurableCatalog catalog;
+    private final Consumer<String> log;
     private final TxnLog tables;
     private final Checkpoints checkpoints;
     /** The latest checkpoint as found at open (null: none). */
@@ -55,6 +56,7 @@ public final class StorageController implements AutoCloseable {
     }
 
     private StorageController(Path where, AutoCloseable stores, Blob blob, Consensus consensus, Consumer<String> log) {
+        this.log = log;
         this.where = where;
         this.stores = stores;
         this.consensus = consensus;
@@ -281,22 +283,49 @@ public final class StorageController implements AutoCloseable {
     public synchronized long reserveTimes(long through) {
         if (through <= timesReserved) return timesReserved;
         byte[] data = ByteBuffer.allocate(8).putLong(through).array();
-        CasResult r;
-        try {
-            r = consensus.compareAndSet(TIMESTAMPS, timesSeqNo, data);
-        } catch (StorageException e) {
-            throw new SqlException("58030", "could not record the timestamp oracle's reservation: " + e.getMessage());
+        CasResult r = null;
+        // a store that is down for a while holds the reservation (and the statement needing it)
+        // back, as it holds writes back, rather than failing reads: retried with backoff
+        long waitMs = 10;
+        long deadline = System.nanoTime() + RESERVE_PATIENCE_NANOS;
+        for (int attempt = 1; r == null; attempt++) {
+            try {
+                r = consensus.compareAndSet(TIMESTAMPS, timesSeqNo, data);
+            } catch (StorageException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new SqlException("58030", "could not record the timestamp oracle's reservation: " + e.getMessage());
+                }
+                if (attempt == 1 || attempt % 20 == 0) log.accept("recording the timestamp oracle's reservation failed (attempt " + attempt + "), retrying: " + e.getMessage());
+                try {
+                    Thread.sleep(waitMs);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new SqlException("57014", "interrupted while recording the timestamp oracle's reservation");
+                }
+                waitMs = Math.min(1000, waitMs * 2);
+            }
         }
         switch (r) {
             case CasResult.Committed c -> {
                 timesSeqNo = c.seqNo();
                 if (timesSeqNo % 64 == 0) consensus.truncate(TIMESTAMPS, timesSeqNo);
             }
-            case CasResult.Mismatch m -> throw new SqlException("58030", "the timestamp oracle was taken over by another server; stop this one");
+            case CasResult.Mismatch m -> {
+                // a retried reservation whose first attempt landed before its reply was lost looks like this, with our own data
+                Optional<VersionedData> cur = m.current();
+                if (cur.isPresent() && cur.get().seqNo() == timesSeqNo + 1 && java.util.Arrays.equals(cur.get().data(), data)) {
+                    timesSeqNo++;
+                } else {
+                    throw new SqlException("58030", "the timestamp oracle was taken over by another server; stop this one");
+                }
+            }
         }
         timesReserved = through;
         return through;
     }
+
+    /** How long a reservation waits for a consensus store that is down before the statement fails (58030). */
+    private static final long RESERVE_PATIENCE_NANOS = Long.getLong("tributary.store.patience.ms", 300_000) * 1_000_000;
 
     /** Keeps table {@code id}'s history from {@code since} on across restarts ({@code -1}: only its present). */
     public void holdSince(long id, long since) {
