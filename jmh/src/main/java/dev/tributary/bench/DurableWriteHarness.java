@@ -387,10 +387,16 @@ public final class DurableWriteHarness {
                     long right = directorySize(dir);
                     Thread.sleep(o.settle());
                     long after = directorySize(dir);
+                    // paging's scratch files (arrangement batches out of the heap), not durable data
+                    Path spill = dir.resolve("spill");
+                    long spilled = Files.isDirectory(spill) ? directorySize(spill) : 0;
                     System.out.printf(Locale.ROOT, "%-10s bytes on disk: data directory %,d before, %,d right after the COPY, %,d after %d s:"
-                                    + " %.1f bytes/row of growth%n",
-                            t.name(), before, right, after, o.settle().toSeconds(), (after - before) / (double) rows);
+                                    + " %.1f bytes/row of growth, of which paging's spill %,d (%.1f bytes/row): durable %.1f bytes/row%n",
+                            t.name(), before, right, after, o.settle().toSeconds(), (after - before) / (double) rows, spilled, spilled / (double) rows,
+                            (after - spilled - before) / (double) rows);
                     disk(report, t, before, after, rows);
+                    report.put(DISK, "of which paging's spill (Tributary: scratch, not durable)", "%,.0f", t.name(), spilled);
+                    report.put(DISK, "durable growth per row (Tributary: without the spill)", "%.1f", t.name(), (after - spilled - before) / (double) rows);
                 } else {
                     Thread.sleep(o.settle());
                     long table = queryLong(s, "SELECT pg_total_relation_size('bulk')");
