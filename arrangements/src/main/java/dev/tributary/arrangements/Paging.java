@@ -205,11 +205,18 @@ public final class Paging {
             file = s.dir.resolve(ProcessHandle.current().pid() + "-" + (fileSeq++) + ".part");
         }
         java.nio.MappedByteBuffer encoded;
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.READ)) {
-            ByteBuffer src = ByteBuffer.wrap(bytes);
-            while (src.hasRemaining()) ch.write(src);
-            // no fsync: a spill file is scratch, rebuilt from the tables after a crash, never read by another process
-            encoded = ch.map(FileChannel.MapMode.READ_ONLY, 0, bytes.length);
+        // A file channel closes itself when its thread is interrupted (a worker at a server's
+        // shutdown), which failed the dataflow mid-write: the interrupt is set aside for the
+        // write (a stream, not interruptible) and the mapping, and set again after.
+        boolean interrupted = Thread.interrupted();
+        try {
+            try (java.io.FileOutputStream out = new java.io.FileOutputStream(Files.createFile(file).toFile())) {
+                // no fsync: a spill file is scratch, rebuilt from the tables after a crash, never read by another process
+                out.write(bytes);
+            }
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+                encoded = ch.map(FileChannel.MapMode.READ_ONLY, 0, bytes.length);
+            }
         } catch (IOException e) {
             try {
                 Files.deleteIfExists(file);
@@ -217,6 +224,8 @@ public final class Paging {
                 // the write failed already: that is the error to report
             }
             throw new UncheckedIOException("cannot write a part of " + what + " to " + file + ": " + e.getMessage(), e);
+        } finally {
+            if (interrupted) Thread.currentThread().interrupt();
         }
         synchronized (LOCK) {
             spilledBytes += bytes.length;

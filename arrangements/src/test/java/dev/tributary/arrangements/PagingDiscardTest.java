@@ -57,4 +57,32 @@ class PagingDiscardTest {
             Paging.disable(spill);
         }
     }
+
+    /** A part written by an interrupted thread (a worker at shutdown) is written all the same, and the thread stays interrupted. */
+    @Test
+    void anInterruptedThreadStillSpills(@TempDir Path spill) {
+        Paging.enable(spill, 64 << 10, 4 << 10);
+        try {
+            Batcher batcher = new Batcher(new BytesColumn(), new UnitColumn(), 1);
+            Updates u = new Updates(new BytesColumn(), new UnitColumn(), 1);
+            for (int i = 0; i < 20_000; i++) {
+                ((BytesColumn) u.keys()).add(("key-" + i).getBytes(StandardCharsets.UTF_8));
+                ((UnitColumn) u.vals()).add();
+                u.push(0, 1);
+            }
+            Thread.currentThread().interrupt();
+            Batch sealed;
+            try {
+                batcher.push(u);
+                sealed = batcher.seal(Antichain.of(1));
+                assertThat(Thread.currentThread().isInterrupted()).as("the interrupt kept").isTrue();
+            } finally {
+                Thread.interrupted();
+            }
+            assertThat(sealed.isParted()).isTrue();
+            assertThat(sealed.updateCount()).isEqualTo(20_000);
+        } finally {
+            Paging.disable(spill);
+        }
+    }
 }
