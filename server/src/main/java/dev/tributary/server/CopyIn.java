@@ -62,8 +62,6 @@ public final class CopyIn {
     private long prewrittenBytes;
     /** Bytes of rows per prewritten piece (tests make it small). */
     static long prewriteBytes = 16 << 20;
-    /** The primary key's first repeat, checked as rows arrive (a key of one column of one encoding in a COPY of every column; else null). */
-    private final KeyRepeats keyRepeats;
 
     CopyIn(Coordinator coordinator, Session session, CatalogItem.Table table, int[] targets, Statement.CopyOptions options) {
         this.coordinator = coordinator;
@@ -78,8 +76,6 @@ public final class CopyIn {
         for (int i = 0; i < targets.length && everyColumn; i++) everyColumn = targets[i] == i;
         this.encoded = everyColumn ? new BytesColumn(1 << 12, 1 << 16) : null;
         this.prewrite = everyColumn && !session.inTransaction && coordinator.durable();
-        int key = table.primaryKey().size() == 1 ? table.primaryKey().get(0) : -1;
-        this.keyRepeats = everyColumn && key >= 0 && RowCodec.oneEncoding(table.columns().get(key).type().kind()) ? new KeyRepeats(new RowCodec(types), key) : null;
         this.builder = everyColumn ? new RowCodec(types).builder() : null;
         this.direct = new Direct[targets.length];
         this.notNull = new boolean[targets.length];
@@ -180,7 +176,6 @@ public final class CopyIn {
         if (encoded != null && encodeDirectly(fields)) {
             lines[count++] = line;
             encoded.add(builder.buffer(), 0, builder.length());
-            if (keyRepeats != null) keyRepeats.add(encoded, encoded.size() - 1);
             if (prewrite && encoded.bytesUsed() - prewrittenBytes >= prewriteBytes) prewriteRows();
             return;
         }
@@ -204,7 +199,6 @@ public final class CopyIn {
             builder.reset();
             for (Object v : values) builder.putValue(v);
             encoded.add(builder.buffer(), 0, builder.length());
-            if (keyRepeats != null) keyRepeats.add(encoded, encoded.size() - 1);
             if (prewrite && encoded.bytesUsed() - prewrittenBytes >= prewriteBytes) prewriteRows();
             return;
         }
@@ -299,16 +293,6 @@ public final class CopyIn {
         }
         builder.putNumeric(data[from] == '-' ? -unscaled : unscaled, scale);
         return true;
-    }
-
-    /**
-     * The first of the encoded rows whose primary key repeats an earlier row's, as checked while
-     * they arrived: -1 for none, -2 if not checked (then the caller checks the slab itself).
-     */
-    int firstKeyRepeat() {
-        if (keyRepeats == null || encoded == null) return -2;
-        if (keyRepeats.firstRepeat() >= 0) return keyRepeats.firstRepeat();
-        return keyRepeats.added() == encoded.size() ? -1 : -2;
     }
 
     /** Hands the rows since the last prewrite to the log's background writer (a copy: the slab keeps growing meanwhile). */

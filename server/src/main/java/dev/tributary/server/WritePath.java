@@ -85,8 +85,7 @@ final class WritePath {
         if (!t.primaryKey().isEmpty()) {
             // the keys are checked at once, in one slab; a duplicate names the line that repeats its key
             BytesColumn keys = primaryKeys(t, codec, slab);
-            int checked = encoded != null ? copy.firstKeyRepeat() : -2;
-            int repeat = checked != -2 ? checked : RowSlab.firstRepeat(keys);
+            int repeat = RowSlab.firstRepeat(keys);
             Map<Row, Long> pendingKeys = pendingKeyCounts(t, session);
             Map<Row, Long> committed = committedKeyCounts(t, rowsOf(keys));
             if (repeat >= 0 || !pendingKeys.isEmpty() || !committed.isEmpty()) {
