@@ -297,16 +297,9 @@ public final class CopyIn {
 
     /** Hands the rows since the last prewrite to the log's background writer (a copy: the slab keeps growing meanwhile). */
     private void prewriteRows() {
-        int from = prewrittenRows;
         int to = encoded.size();
-        long bytes = encoded.bytesUsed() - prewrittenBytes;
-        BytesColumn chunk = new BytesColumn(to - from, (int) bytes);
-        chunk.appendRange(encoded, from, to);
-        dev.tributary.arrangements.UnitColumn units = new dev.tributary.arrangements.UnitColumn();
-        units.add(to - from);
-        dev.tributary.arrangements.Updates u = new dev.tributary.arrangements.Updates(chunk, units, 1, to - from);
-        u.pushAll(new long[] {0}, 1, to - from); // a placeholder: the log puts them at the COPY's time
-        var written = coordinator.prewrite(table.id(), u);
+        // at time 0, a placeholder: the log puts them at the COPY's time
+        var written = coordinator.prewrite(table.id(), RowSlab.updates(encoded, prewrittenRows, to, 0));
         if (written == null) return;
         prewritten.add(written);
         prewrittenRows = to;

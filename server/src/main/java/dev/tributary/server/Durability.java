@@ -204,28 +204,18 @@ final class Durability {
      */
     private static Map<Long, Updates> updatesOf(Map<Long, Map<Row, Long>> changes, long time, Map<Long, java.util.List<dev.tributary.storage.PartMeta>> written) {
         Map<Long, Updates> out = new HashMap<>();
-        long[] at = {time};
         for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
             Map<Row, Long> c = e.getValue();
             if (c.isEmpty()) continue;
-            UnitColumn units = new UnitColumn();
             Updates u;
-            if (c instanceof RowSlab slab && slab.writtenRows() > 0) {
-                written.put(e.getKey(), slab.written());
-                int rest = slab.size() - slab.writtenRows();
-                if (rest == 0) continue;
-                BytesColumn tail = new BytesColumn(rest, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(16, slab.column().bytesUsed() / slab.size() * rest * 2)));
-                tail.appendRange(slab.column(), slab.writtenRows(), slab.size());
-                units.add(rest);
-                u = new Updates(tail, units, 1, rest);
-                u.pushAll(at, 1, rest);
-            } else if (c instanceof RowSlab slab) {
-                // the slab's column is shared, not copied: nothing writes to it once committed
-                units.add(slab.size());
-                u = new Updates(slab.column(), units, 1, slab.size());
-                u.pushAll(at, 1, slab.size());
+            if (c instanceof RowSlab slab) {
+                // a COPY's rows already written as parts are named, the rest written with the commit
+                if (slab.writtenRows() > 0) written.put(e.getKey(), slab.written());
+                if (slab.writtenRows() == slab.size()) continue;
+                u = RowSlab.updates(slab.column(), slab.writtenRows(), slab.size(), time);
             } else {
                 BytesColumn rows = new BytesColumn();
+                UnitColumn units = new UnitColumn();
                 u = new Updates(rows, units, 1, c.size());
                 for (Map.Entry<Row, Long> r : c.entrySet()) {
                     if (r.getValue() == 0) continue;

@@ -35,6 +35,25 @@ final class RowSlab extends AbstractMap<Row, Long> {
         this.writtenRows = writtenRows;
     }
 
+    /**
+     * Rows {@code [from, to)} of {@code rows} as updates each at {@code time} with diff 1, as the
+     * stores take them: the column itself when that is all of it (nothing writes to it once
+     * committed), else a copy of the range.
+     */
+    static dev.tributary.arrangements.Updates updates(BytesColumn rows, int from, int to, long time) {
+        int n = to - from;
+        BytesColumn keys = rows;
+        if (from != 0 || to != rows.size()) {
+            keys = new BytesColumn(n, Math.max(16, rows.start(to) - rows.start(from)));
+            keys.appendRange(rows, from, to);
+        }
+        dev.tributary.arrangements.UnitColumn units = new dev.tributary.arrangements.UnitColumn();
+        units.add(n);
+        dev.tributary.arrangements.Updates u = new dev.tributary.arrangements.Updates(keys, units, 1, n);
+        u.pushAll(new long[] {time}, 1, n);
+        return u;
+    }
+
     /** Parts already holding the first {@link #writtenRows} rows (the log names them with the commit). */
     java.util.List<dev.tributary.storage.PartMeta> written() {
         return written;

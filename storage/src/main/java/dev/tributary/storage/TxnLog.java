@@ -302,16 +302,22 @@ public final class TxnLog implements AutoCloseable {
                 });
             }
         }
-        return CompletableFuture.supplyAsync(() -> {
-            List<PartMeta> parts = new ArrayList<>();
-            int n = updates.size();
-            int chunk = (int) Math.max(1, Math.min(n, partMaxBytes / Math.max(1, updates.heapBytes() / Math.max(1, n))));
-            for (int from = 0; from < n; from += chunk) {
-                Updates slice = chunk >= n ? updates : slice(updates, from, Math.min(n, from + chunk));
-                parts.add(retrying("writing a part of table " + id, () -> writer(id).writePart(slice, "p")));
-            }
-            return parts;
-        }, prewriting);
+        return CompletableFuture.supplyAsync(() -> writeParts(id, updates, "p"), prewriting);
+    }
+
+    /**
+     * Writes {@code u} (table {@code id}'s) as parts of at most {@link #partMaxBytes} each, so a
+     * COPY of gigabytes is never one array in the heap, retrying faults of the store.
+     */
+    private List<PartMeta> writeParts(long id, Updates u, String tag) {
+        List<PartMeta> parts = new ArrayList<>();
+        int n = u.size();
+        int chunk = (int) Math.max(1, Math.min(n, partMaxBytes / Math.max(1, u.heapBytes() / Math.max(1, n))));
+        for (int from = 0; from < n; from += chunk) {
+            Updates slice = chunk >= n ? u : slice(u, from, Math.min(n, from + chunk));
+            parts.add(retrying("writing a part of table " + id, () -> writer(id).writePart(slice, tag)));
+        }
+        return parts;
     }
 
     /** Deletes parts {@link #prewrite} wrote that no append will name (a COPY that failed). */
@@ -434,15 +440,7 @@ public final class TxnLog implements AutoCloseable {
                 Updates u = e.getValue();
                 if (u.size() == 0) continue;
                 if (u.heapBytes() > INLINE_MAX) {
-                    // parts of at most partMaxBytes each: a COPY of gigabytes is never one array in the heap
-                    int n = u.size();
-                    int chunk = (int) Math.max(1, Math.min(n, partMaxBytes / Math.max(1, u.heapBytes() / n)));
-                    for (int from = 0; from < n; from += chunk) {
-                        Updates slice = chunk >= n ? u : slice(u, from, Math.min(n, from + chunk));
-                        PartMeta part = retrying("writing a part of table " + e.getKey(), () -> writer(e.getKey()).writePart(slice, "w"));
-                        t.addWrites(ProtoTableWrite.newBuilder().setTable(e.getKey())
-                                .setPart(part.toProto()));
-                    }
+                    for (PartMeta part : writeParts(e.getKey(), u, "w")) t.addWrites(ProtoTableWrite.newBuilder().setTable(e.getKey()).setPart(part.toProto()));
                 } else {
                     byte[] bytes = PartCodec.encode(u);
                     inline += bytes.length;
