@@ -193,15 +193,6 @@ final class ComputeController implements AutoCloseable {
         engine.await(applied);
     }
 
-    /** Writes {@code changes} to table {@code id} at {@code time}, as a commit would, waiting for it. */
-    void write(long id, long time, Map<Row, Long> changes) {
-        int parts = feeders(changes);
-        engine.callAll(w -> {
-            dataflows[w.index()].write(id, time, changes, w.index(), parts);
-            return null;
-        });
-    }
-
     /** Feeds table {@code id} recovered {@code updates} at their own times (see {@link Dataflows#replay}), waiting for it. */
     void replay(long id, dev.tributary.arrangements.Updates updates) {
         int parts = updates.size() >= SHARED_FEED_MIN ? dataflows.length : 1;

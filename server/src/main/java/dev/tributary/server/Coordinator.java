@@ -1134,7 +1134,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                                 // arrangement adds them up
                                 storage.tablePartsAsOf(t.id(), since, part -> {
                                     updates[0] += part.size();
-                                    writes.load(t, part);
+                                    writes.replay(t, part);
                                 });
                                 // then the history the shard keeps after it (a retention policy's,
                                 // or what the log held at a crash), part by part at its own times

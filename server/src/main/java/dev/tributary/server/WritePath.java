@@ -20,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * The write path of one database: INSERT, UPDATE, DELETE and COPY FROM turned into changes of a
@@ -510,30 +509,10 @@ final class WritePath {
     private static final int COMMITS_IN_FLIGHT = 1024;
     private static final long ROWS_IN_FLIGHT = 1L << 18;
 
-    /** Feeds table {@code t} its recovered rows, time by time in order, as commits at those times would have. */
-    void load(CatalogItem.Table t, dev.tributary.arrangements.Updates u) {
-        int n = u.size();
-        if (n == 0) return;
-        BytesColumn rows = (BytesColumn) u.keys();
-        boolean oneTime = true, ones = true;
-        for (int i = 0; i < n; i++) {
-            oneTime &= u.time(i) == u.time(0);
-            ones &= u.diff(i) == 1;
-        }
-        if (oneTime && ones) {
-            loadAt(t, u.time(0), new RowSlab(rows));
-            return;
-        }
-        TreeMap<Long, Map<Row, Long>> byTime = new TreeMap<>();
-        for (int i = 0; i < n; i++) {
-            byTime.computeIfAbsent(u.time(i), k -> new LinkedHashMap<>()).merge(RowDataType.INSTANCE.get(rows, i), u.diff(i), Long::sum);
-        }
-        byTime.forEach((time, changes) -> loadAt(t, time, changes));
-    }
-
     /**
      * Feeds table {@code t} recovered updates at their own times, as one part of several that
-     * come in no time order (what a restart replays after a checkpoint or the table's since): no
+     * come in no time order (what a restart reads of a table: its rows as of its since, then its
+     * history after the since or the checkpoint): no
      * part is held beyond the call, however much is replayed. The tables' times are the caller's
      * to advance once every part is in. The keys' changes are not kept: key checks before the
      * primary key's index has them go through the workers.
@@ -548,8 +527,4 @@ final class WritePath {
         compute.replay(t.id(), u);
     }
 
-    private void loadAt(CatalogItem.Table t, long time, Map<Row, Long> changes) {
-        oracle.wrote(t.id(), time);
-        if (!t.primaryKey().isEmpty()) keptKeys(t, time, changes);
-        compute.write(t.id(), time, changes);
-    }}
+}
