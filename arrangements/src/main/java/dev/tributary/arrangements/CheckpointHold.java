@@ -33,9 +33,18 @@ public final class CheckpointHold {
      */
     public static CheckpointHold begin(HeldState held, long at) {
         if (!held.onlyTraces()) return null;
+        return begin(held.traces(), at);
+    }
+
+    /**
+     * Holds {@code traces} at {@code at}, whatever else their dataflow holds (a cut of one
+     * arrangement, such as a view's output); null if one of them cannot be held (see
+     * {@link #begin(HeldState, long)}).
+     */
+    public static CheckpointHold begin(List<Trace> traces, long at) {
         List<TraceHandle> holds = new ArrayList<>();
         Antichain logical = Antichain.of(new long[] {at});
-        for (Trace t : held.traces()) {
+        for (Trace t : traces) {
             boolean ok = !t.isDropped() && t.arity() == 1 && BatchCodec.encodable(t.keyProto(), t.valProto()) && t.since().dominates(logical);
             if (!ok) {
                 holds.forEach(TraceHandle::drop);

@@ -1,5 +1,6 @@
 package dev.tributary.differential;
 
+import dev.tributary.arrangements.BytesColumn;
 import dev.tributary.arrangements.Column;
 import dev.tributary.arrangements.LongColumn;
 import dev.tributary.arrangements.UnitColumn;
@@ -70,6 +71,18 @@ public final class InputSession<D> {
      */
     public void updateRange(Column values, int from, int to, long diff) {
         long[] time = handle.time();
+        // whole containers are made at their size (a staged one grows by doubling: a second copy of a bulk load)
+        while (to - from >= InputHandle.BATCH) {
+            int n = InputHandle.BATCH;
+            Column keys = values instanceof BytesColumn b ? b.emptyLike(n, b.start(from + n) - b.start(from)) : values.emptyLike(n);
+            keys.appendRange(values, from, from + n);
+            UnitColumn units = new UnitColumn();
+            units.add(n);
+            Updates whole = new Updates(keys, units, time.length, n);
+            whole.pushAll(time, diff, n);
+            handle.send(whole);
+            from += n;
+        }
         while (from < to) {
             Updates staged = handle.staged();
             int n = Math.min(to - from, Math.max(1, InputHandle.BATCH - staged.size()));

@@ -68,7 +68,9 @@ class ColumnMappingTest {
                 List<Row> live = new ArrayList<>();
                 for (long t = 0; t < STEPS; t++) {
                     BytesColumn slab = new BytesColumn();
-                    for (int i = 0; i < 30; i++) {
+                    // now and then a slab of more than two of an input's containers (whole ones are made apart)
+                    int rows = t % 5 == 2 ? 2_600 : 30;
+                    for (int i = 0; i < rows; i++) {
                         Row r = CODEC.encode((long) random.nextInt(20), random.nextInt(4) == 0 ? null : (long) random.nextInt(6), "s" + random.nextInt(3));
                         inputs.get(0).update(r, 1);
                         ROW.append(slab, r);
