@@ -2,6 +2,7 @@ package dev.tributary.server;
 
 import dev.tributary.arrangements.BytesColumn;
 import dev.tributary.server.auth.Roles;
+import dev.tributary.server.compute.ComputeController;
 import dev.tributary.server.storage.CatalogRecorder;
 import dev.tributary.server.storage.StorageController;
 import dev.tributary.storage.CatalogEntry;

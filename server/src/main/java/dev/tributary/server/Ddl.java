@@ -1,5 +1,8 @@
 package dev.tributary.server;
 
+import dev.tributary.server.compute.ComputeController;
+import dev.tributary.server.compute.DataflowMemory;
+import dev.tributary.server.compute.Dataflows;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.ast.Statement;
 import dev.tributary.sql.bind.Binder;

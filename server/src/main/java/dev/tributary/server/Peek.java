@@ -19,7 +19,7 @@ import java.util.Map;
  * {@code col = ANY(array)}, an integer column between two constants: {@code BETWEEN}, {@code <},
  * {@code >=}, ...; up to {@link #MAX_KEYS} keys in all), by seeking those keys in the index; the
  * maps and filters then run over just those rows. Otherwise it scans: each worker runs the steps
- * over its part of the arrangement as it reads it ({@link Dataflows#scan}). No dataflow is built.
+ * over its part of the arrangement as it reads it ({@link dev.tributary.server.compute.Dataflows#scan}). No dataflow is built.
  * (Index keys are hashed bytes, not ordered, so a range is sought value by value, and one too
  * wide scans.)
  *
@@ -441,7 +441,7 @@ record Peek(long source, CatalogItem.Index index, List<Row> keys, List<Plan> ste
 
     /**
      * The error a query reports when rows fail: the least in the order of error rows, as a
-     * dataflow reports it ({@link Dataflows#firstError}), so that a query answered here and the
+     * dataflow reports it ({@link dev.tributary.server.compute.Dataflows#firstError}), so that a query answered here and the
      * same query maintained as a view report the same error, whatever order the rows come in.
      */
     private static final class FirstError {

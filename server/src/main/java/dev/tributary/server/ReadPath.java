@@ -1,5 +1,8 @@
 package dev.tributary.server;
 
+import dev.tributary.server.compute.ComputeController;
+import dev.tributary.server.compute.Dataflows;
+import dev.tributary.server.compute.PublishedIndexes;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.ast.Statement;
 import dev.tributary.sql.bind.Binder;
@@ -254,7 +257,7 @@ final class ReadPath {
         } else {
             MapFilterProject mfp = MapFilterProject.of(peek.steps(), Binder.typesOf(catalog.get(peek.source()).columns()));
             List<Dataflows.ScanPart> parts = onEveryWorker(peek.source(), t, (d, w) -> d.scan(w, peek.source(), mfp, t, budget, AGGREGATE_SCAN_UPDATES, true));
-            if (parts.stream().anyMatch(part -> part.skipped)) return null;
+            if (parts.stream().anyMatch(part -> part.skipped())) return null;
             try {
                 input = Dataflows.Counted.combine(parts, mfp.outCodec(), budget);
             } catch (RuntimeException e) {

@@ -14,10 +14,10 @@ import java.util.Set;
  * Changes that add each row of a column of encoded rows once (a COPY's rows, back to back in one
  * slab): a map from row to 1 as far as iterating it goes, a row repeated in the slab coming once
  * per copy. A table's input takes the column itself, in ranges, with no object per row
- * ({@link Dataflows#write}); anything else iterates it. Lookups by row are linear searches: this
+ * ({@link dev.tributary.server.compute.Dataflows#write}); anything else iterates it. Lookups by row are linear searches: this
  * map is for writing, not for asking.
  */
-final class RowSlab extends AbstractMap<Row, Long> {
+public final class RowSlab extends AbstractMap<Row, Long> {
     private final BytesColumn rows;
     /** Parts holding rows {@code [0, writtenRows)}, durable already (a COPY wrote them as they came); empty if none. */
     private final java.util.List<dev.tributary.storage.PartMeta> written;
@@ -64,7 +64,7 @@ final class RowSlab extends AbstractMap<Row, Long> {
     }
 
     /** The rows, one encoded row per value. */
-    BytesColumn column() {
+    public BytesColumn column() {
         return rows;
     }
 

@@ -1,5 +1,7 @@
 package dev.tributary.server;
 
+import dev.tributary.server.compute.DataflowMemory;
+import dev.tributary.server.compute.Dataflows;
 import dev.tributary.sql.row.Row;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -59,7 +59,7 @@ final class TableFrontiers {
         tableUpper.remove(id);
     }
 
-    /** Notes that {@code tables} were moved to {@code time} (see {@link Dataflows#advance(long, Set)}). */
+    /** Notes that {@code tables} were moved to {@code time} (see {@link dev.tributary.server.compute.Dataflows#advance(long, Set)}). */
     void advanced(long time, Set<Long> tables) {
         maxUpper = Math.max(maxUpper, time);
         for (long id : tables) tableUpper.merge(id, time, Math::max);

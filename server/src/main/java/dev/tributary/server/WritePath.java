@@ -1,6 +1,9 @@
 package dev.tributary.server;
 
 import dev.tributary.arrangements.BytesColumn;
+import dev.tributary.server.compute.ComputeController;
+import dev.tributary.server.compute.Dataflows;
+import dev.tributary.server.compute.PublishedIndexes;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.ast.Statement;
 import dev.tributary.sql.bind.Binder;

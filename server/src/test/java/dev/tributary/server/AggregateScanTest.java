@@ -3,6 +3,7 @@ package dev.tributary.server;
 import static dev.tributary.server.SqlRows.error;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.server.compute.Dataflows;
 import dev.tributary.sql.SqlException;
 import java.util.ArrayList;
 import java.util.List;

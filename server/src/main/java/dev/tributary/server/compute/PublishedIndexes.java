@@ -1,4 +1,4 @@
-package dev.tributary.server;
+package dev.tributary.server.compute;
 
 import dev.tributary.arrangements.TraceSnapshot;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,11 +13,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * a {@link Shard}: a {@link TraceSnapshot} of its part of the index and one of the errors of the
  * collection indexed. A reader takes every worker's latest shard; each is immutable and exact at
  * every time from its {@code since} up to (not including) its {@code upper}, so the shards answer
- * together at any time inside all of those ranges (see {@link Coordinator}'s point reads).
+ * together at any time inside all of those ranges (see the coordinator's point reads).
  * Entries are written only by the workers and removed by the coordinator after the index's
  * dataflows are dropped.
  */
-final class PublishedIndexes {
+public final class PublishedIndexes {
     /**
      * One worker's part of an index at one moment.
      *
@@ -25,7 +25,7 @@ final class PublishedIndexes {
      * @param errors the worker's shard of the indexed collection's errors, or null when that
      *     collection cannot fail (a table)
      */
-    record Shard(TraceSnapshot rows, TraceSnapshot errors) {
+    public record Shard(TraceSnapshot rows, TraceSnapshot errors) {
         /** The first time not yet complete in both traces (their times are single longs). */
         long upper() {
             return errors == null ? first(rows.upper()) : Math.min(first(rows.upper()), first(errors.upper()));
@@ -57,7 +57,7 @@ final class PublishedIndexes {
      * Every worker's latest shard of index {@code id}, by worker index, into {@code into}; false
      * when some worker has published none yet (or the index is gone).
      */
-    boolean read(long id, Shard[] into) {
+    public boolean read(long id, Shard[] into) {
         AtomicReferenceArray<Shard> shards = byIndex.get(id);
         if (shards == null) return false;
         for (int w = 0; w < workers; w++) {
@@ -73,7 +73,7 @@ final class PublishedIndexes {
      * can be read at exactly; {@code Long.MIN_VALUE} when there is none (history compacted past
      * what they hold).
      */
-    static long readableThrough(Shard[] shards) {
+    public static long readableThrough(Shard[] shards) {
         long upper = Long.MAX_VALUE;
         long since = Long.MIN_VALUE;
         for (Shard s : shards) {
@@ -83,7 +83,8 @@ final class PublishedIndexes {
         return upper - 1 < since ? Long.MIN_VALUE : upper - 1;
     }
 
-    int workers() {
+    /** How many workers publish shards: the length of the array {@link #read} fills. */
+    public int workers() {
         return workers;
     }
 

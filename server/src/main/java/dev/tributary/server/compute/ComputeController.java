@@ -1,7 +1,8 @@
-package dev.tributary.server;
+package dev.tributary.server.compute;
 
 import dev.tributary.arrangements.HeldState;
 import dev.tributary.changeslog.ChangeStream;
+import dev.tributary.server.ArrangementSize;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.expr.ScalarExpr;
 import dev.tributary.sql.plan.Plan;
@@ -36,7 +37,7 @@ import java.util.function.BiFunction;
  * calls without it: a dropped dataflow's index is never reused, so its order against the others
  * does not matter.
  */
-final class ComputeController implements AutoCloseable {
+public final class ComputeController implements AutoCloseable {
     /** Writes of at least this many rows to a table are fed by every worker, each a share. */
     private static final int SHARED_FEED_MIN = 1 << 12;
 
@@ -47,7 +48,7 @@ final class ComputeController implements AutoCloseable {
     private final PublishedIndexes published;
 
     /** Starts {@code workers} workers, with no dataflows yet. */
-    ComputeController(int workers) {
+    public ComputeController(int workers) {
         this.published = new PublishedIndexes(workers);
         this.dataflows = new Dataflows[workers];
         for (int i = 0; i < workers; i++) dataflows[i] = new Dataflows();
@@ -58,16 +59,21 @@ final class ComputeController implements AutoCloseable {
         });
     }
 
-    int workers() {
+    /** How many workers there are: every dataflow has a copy on each, which answers for its shard. */
+    public int workers() {
         return engine.workers();
     }
 
     /** What the workers publish; read on any thread, without the coordinator's lock. */
-    PublishedIndexes published() {
+    public PublishedIndexes published() {
         return published;
     }
 
-    void createTable(long id, String name, List<SqlType> types, int[] key, long pkIndex, String pkName) {
+    /**
+     * Builds table {@code id}'s dataflow: its input, arranged by its primary key {@code key}
+     * (columns of {@code types}; empty: none), which is then also index {@code pkIndex} ({@code pkName}).
+     */
+    public void createTable(long id, String name, List<SqlType> types, int[] key, long pkIndex, String pkName) {
         engine.callAll(w -> {
             dataflows[w.index()].createTable(w, id, name, types, key, pkIndex, pkName);
             return null;
@@ -75,7 +81,7 @@ final class ComputeController implements AutoCloseable {
     }
 
     /** Builds materialized view {@code id} of {@code plan}, {@code tables} (its inputs) first promised complete up to {@code upper}. */
-    void createMaterializedView(long id, String name, Plan plan, DataflowMemory memory, long upper, Set<Long> tables) {
+    public void createMaterializedView(long id, String name, Plan plan, DataflowMemory memory, long upper, Set<Long> tables) {
         engine.callAll(w -> {
             dataflows[w.index()].advance(upper, tables);
             dataflows[w.index()].createMaterializedView(w, id, name, plan, memory);
@@ -84,7 +90,7 @@ final class ComputeController implements AutoCloseable {
     }
 
     /** Builds index {@code id} of stored collection {@code on}, {@code tables} (its inputs) first promised complete up to {@code upper}. */
-    void createIndex(long id, String name, long on, List<SqlType> types, List<ScalarExpr> keys, DataflowMemory memory, long upper, Set<Long> tables) {
+    public void createIndex(long id, String name, long on, List<SqlType> types, List<ScalarExpr> keys, DataflowMemory memory, long upper, Set<Long> tables) {
         engine.callAll(w -> {
             dataflows[w.index()].advance(upper, tables);
             dataflows[w.index()].createIndex(w, id, name, on, types, keys, memory);
@@ -97,8 +103,8 @@ final class ComputeController implements AutoCloseable {
      * on the workers' threads, all at once; each object's dataflow starts from them when it is
      * next created.
      */
-    void seed(dev.tributary.storage.Checkpoints checkpoints, dev.tributary.storage.Checkpoints.Manifest m,
-              java.util.Collection<dev.tributary.storage.Checkpoints.Stored> objects) {
+    public void seed(dev.tributary.storage.Checkpoints checkpoints, dev.tributary.storage.Checkpoints.Manifest m,
+                     java.util.Collection<dev.tributary.storage.Checkpoints.Stored> objects) {
         engine.callAll(w -> {
             for (var o : objects) dataflows[w.index()].seed(o.id(), checkpoints.seed(m, o, w.index()));
             return null;
@@ -106,12 +112,12 @@ final class ComputeController implements AutoCloseable {
     }
 
     /** Whether object {@code id}'s dataflow was restored from its checkpoint (every worker builds alike, so worker 0 tells). */
-    boolean restored(long id) {
+    public boolean restored(long id) {
         return engine.call(w -> dataflows[w.index()].restored(id));
     }
 
     /** Keeps restored object {@code id}'s traces' boundary at {@code at + 1} until {@link #endRecovery}. */
-    void holdBoundary(long id, long at) {
+    public void holdBoundary(long id, long at) {
         engine.callAll(w -> {
             dataflows[w.index()].holdBoundary(id, Antichain.of(new long[] {at + 1}));
             return null;
@@ -119,7 +125,7 @@ final class ComputeController implements AutoCloseable {
     }
 
     /** Recovered table {@code id} is exact only from {@code since} on (its stored history starts there): reads before it are refused. */
-    void historyFrom(long id, long since) {
+    public void historyFrom(long id, long since) {
         engine.callAll(w -> {
             dataflows[w.index()].historyFrom(id, Antichain.of(new long[] {since}));
             return null;
@@ -127,7 +133,7 @@ final class ComputeController implements AutoCloseable {
     }
 
     /** The recovery is over: unused seeds and the restored traces' boundaries go. */
-    void endRecovery() {
+    public void endRecovery() {
         engine.callAll(w -> {
             dataflows[w.index()].endRecovery();
             return null;
@@ -138,7 +144,7 @@ final class ComputeController implements AutoCloseable {
      * Starts a checkpoint of the dataflows at {@code at} (see {@link Dataflows#beginCheckpoint});
      * the future gets each object every worker took, with its workers' seeds in worker order.
      */
-    CompletableFuture<List<dev.tributary.storage.Checkpoints.Captured>> checkpoint(long at, long timeoutMillis) {
+    public CompletableFuture<List<dev.tributary.storage.Checkpoints.Captured>> checkpoint(long at, long timeoutMillis) {
         List<CompletableFuture<Map<Long, Dataflows.Captured>>> perWorker = new java.util.ArrayList<>();
         for (int i = 0; i < dataflows.length; i++) perWorker.add(new CompletableFuture<>());
         engine.sendAll(w -> dataflows[w.index()].beginCheckpoint(w, at, timeoutMillis, perWorker.get(w.index())));
@@ -160,12 +166,12 @@ final class ComputeController implements AutoCloseable {
     }
 
     /** Each worker's watch of object {@code id}'s build until its dataflow passes {@code t}. */
-    List<Dataflows.PendingHydration> watchHydration(long id, long t, java.util.function.Supplier<SqlException> stop) {
+    public List<Dataflows.PendingHydration> watchHydration(long id, long t, java.util.function.Supplier<SqlException> stop) {
         return engine.callAll(w -> dataflows[w.index()].watchHydration(id, t, stop));
     }
 
     /** Drops table, materialized view or index {@code id}'s dataflows and what they published. */
-    void drop(long id) {
+    public void drop(long id) {
         engine.callAll(w -> {
             dataflows[w.index()].drop(w, id);
             return null;
@@ -178,7 +184,7 @@ final class ComputeController implements AutoCloseable {
      * complete up to {@code time + 1}. Returns at once, with a future done when every worker has
      * applied it (see {@link #awaitApplied}).
      */
-    CompletableFuture<Void> commit(long time, Map<Long, Map<Row, Long>> changes, Set<Long> tables) {
+    public CompletableFuture<Void> commit(long time, Map<Long, Map<Row, Long>> changes, Set<Long> tables) {
         return engine.sendAll(w -> {
             // worker 0 feeds a small write, every worker a share of a large one (a COPY); the
             // exchange gives each worker its keys
@@ -189,12 +195,12 @@ final class ComputeController implements AutoCloseable {
     }
 
     /** Waits for {@code applied}, a future of {@link #commit}, while the workers live (XX000 if one has stopped). */
-    void awaitApplied(CompletableFuture<?> applied) {
+    public void awaitApplied(CompletableFuture<?> applied) {
         engine.await(applied);
     }
 
     /** Feeds table {@code id} recovered {@code updates} at their own times (see {@link Dataflows#replay}), waiting for it. */
-    void replay(long id, dev.tributary.arrangements.Updates updates) {
+    public void replay(long id, dev.tributary.arrangements.Updates updates) {
         int parts = updates.size() >= SHARED_FEED_MIN ? dataflows.length : 1;
         engine.callAll(w -> {
             dataflows[w.index()].replay(id, updates, w.index(), parts);
@@ -207,7 +213,7 @@ final class ComputeController implements AutoCloseable {
     }
 
     /** Promises {@code tables} complete up to {@code upper}. */
-    void advance(long upper, Set<Long> tables) {
+    public void advance(long upper, Set<Long> tables) {
         engine.callAll(w -> {
             dataflows[w.index()].advance(upper, tables);
             return null;
@@ -215,7 +221,7 @@ final class ComputeController implements AutoCloseable {
     }
 
     /** Promises every table complete up to {@code now + 1}, then lets history go up to {@code now} as {@code holds} allow. */
-    void tick(long now, Map<Long, Long> holds) {
+    public void tick(long now, Map<Long, Long> holds) {
         engine.callAll(w -> {
             dataflows[w.index()].advance(now + 1);
             dataflows[w.index()].compactTo(now, holds);
@@ -228,7 +234,7 @@ final class ComputeController implements AutoCloseable {
      * from) first promised complete up to {@code upper}; afterwards, unless {@code holds} is null,
      * history goes up to {@code upper - 1} as they allow. The workers' results, by worker index.
      */
-    <R> List<R> onEveryWorker(long upper, Set<Long> tables, Map<Long, Long> holds, BiFunction<Dataflows, Worker, R> read) {
+    public <R> List<R> onEveryWorker(long upper, Set<Long> tables, Map<Long, Long> holds, BiFunction<Dataflows, Worker, R> read) {
         return engine.callAll(w -> {
             Dataflows d = dataflows[w.index()];
             d.advance(upper, tables);
@@ -239,19 +245,19 @@ final class ComputeController implements AutoCloseable {
     }
 
     /** The earliest time stored collection or index {@code id} is still readable at. */
-    long since(long id) {
+    public long since(long id) {
         return engine.call(w -> dataflows[w.index()].since(id));
     }
 
     /** The least time stored collection or index {@code id} is complete up to on the workers. */
-    long upper(long id) {
+    public long upper(long id) {
         long upper = Long.MAX_VALUE;
         for (long u : engine.callAll(w -> dataflows[w.index()].upper(id))) upper = Math.min(upper, u);
         return upper;
     }
 
     /** What each of {@code ids}' own dataflows holds, summed over the workers, read in one visit to each worker. */
-    List<ArrangementSize> arrangementSizes(List<Long> ids) {
+    public List<ArrangementSize> arrangementSizes(List<Long> ids) {
         List<List<List<HeldState.Part>>> perWorker = engine.callAll(w -> {
             List<List<HeldState.Part>> held = new ArrayList<>(ids.size());
             for (long id : ids) held.add(dataflows[w.index()].held(id));
@@ -285,7 +291,7 @@ final class ComputeController implements AutoCloseable {
     }
 
     /** Starts a subscription to {@code plan}, every table first promised complete up to {@code start + 1}; returns its dataflow's index. */
-    int subscribe(long start, Plan plan, ChangeStream.Options options, ChangeStream.Sink<Row, Row> sink, DataflowMemory memory) {
+    public int subscribe(long start, Plan plan, ChangeStream.Options options, ChangeStream.Sink<Row, Row> sink, DataflowMemory memory) {
         return engine.call(w -> {
             dataflows[w.index()].advance(start + 1);
             return dataflows[w.index()].subscribe(w, plan, options, sink, memory);
@@ -293,7 +299,7 @@ final class ComputeController implements AutoCloseable {
     }
 
     /** Ends subscription dataflow {@code index}. */
-    void dropSubscription(int index) {
+    public void dropSubscription(int index) {
         engine.callAll(w -> {
             w.dropDataflow(index);
             return null;
@@ -305,7 +311,7 @@ final class ComputeController implements AutoCloseable {
      * reads, in {@code reads}), its failure or that of something it reads, as worker 0 sees it;
      * null for one that runs on.
      */
-    List<SqlException> subscriptionFailures(List<Integer> subscriptions, List<Set<Long>> reads) {
+    public List<SqlException> subscriptionFailures(List<Integer> subscriptions, List<Set<Long>> reads) {
         return engine.call(w -> {
             List<SqlException> out = new ArrayList<>();
             for (int i = 0; i < subscriptions.size(); i++) out.add(dataflows[w.index()].failure(w, subscriptions.get(i), "the subscription", reads.get(i)));
@@ -313,6 +319,7 @@ final class ComputeController implements AutoCloseable {
         });
     }
 
+    /** Stops the workers, and their dataflows with them; nothing can be run afterwards. */
     @Override
     public void close() {
         engine.close();

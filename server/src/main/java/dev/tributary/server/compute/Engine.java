@@ -1,5 +1,6 @@
-package dev.tributary.server;
+package dev.tributary.server.compute;
 
+import dev.tributary.server.ServerLog;
 import dev.tributary.sql.SqlException;
 import dev.tributary.timely.Config;
 import dev.tributary.timely.Execution;

@@ -1,4 +1,4 @@
-package dev.tributary.server;
+package dev.tributary.server.compute;
 
 import dev.tributary.arrangements.HeldState;
 import dev.tributary.sql.catalog.Settings;
@@ -13,11 +13,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * heap out of memory. What each copy last reported is read without locking: a check may see
  * another worker's figure a little late, never a wrong one.
  */
-final class DataflowMemory implements HeldState.Limit {
+public final class DataflowMemory implements HeldState.Limit {
     private final long limit;
     private final AtomicLongArray held;
 
-    DataflowMemory(long limit, int workers) {
+    /** A limit of {@code limit} bytes for one dataflow on {@code workers} workers. */
+    public DataflowMemory(long limit, int workers) {
         this.limit = limit;
         this.held = new AtomicLongArray(workers);
     }

@@ -1,4 +1,4 @@
-package dev.tributary.server;
+package dev.tributary.server.compute;
 
 import dev.tributary.arrangements.BytesColumn;
 import dev.tributary.arrangements.HeldState;
@@ -10,6 +10,8 @@ import dev.tributary.differential.Collection;
 import dev.tributary.differential.InputSession;
 import dev.tributary.differential.KV;
 import dev.tributary.differential.Unit;
+import dev.tributary.server.RowSlab;
+import dev.tributary.server.ServerLog;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.expr.ScalarExpr;
 import dev.tributary.sql.plan.Plan;
@@ -43,7 +45,7 @@ import java.util.Set;
  * so history at and after it stays exact while older history compacts away. Only the engine
  * thread may call these methods.
  */
-final class Dataflows {
+public final class Dataflows {
     private static final RowDataType ROW = RowDataType.INSTANCE;
 
     /**
@@ -157,7 +159,7 @@ final class Dataflows {
      * trailing zeros, intervals by span), as {@link #createIndex} keys rows, so that 1.0 and 1.00
      * are one key. Where no key column has another key form, the columns' bytes as they are.
      */
-    static java.util.function.Function<Row, Row> primaryKeyOf(List<dev.tributary.sql.types.SqlType> types, int[] primaryKey) {
+    public static java.util.function.Function<Row, Row> primaryKeyOf(List<dev.tributary.sql.types.SqlType> types, int[] primaryKey) {
         RowCodec.Projection plain = plainKeyOf(types, primaryKey);
         if (plain != null) return plain::apply;
         RowCodec codec = new RowCodec(types);
@@ -598,14 +600,15 @@ final class Dataflows {
      * its encoded length once per copy. {@code memory}: what the dataflow the read builds may hold
      * ({@code max_dataflow_memory}; null: no limit).
      */
-    static final class ResultBudget {
+    public static final class ResultBudget {
         static final ResultBudget UNLIMITED = new ResultBudget(Long.MAX_VALUE, null);
 
         private final long limit;
         final DataflowMemory memory;
         private final java.util.concurrent.atomic.AtomicLong used = new java.util.concurrent.atomic.AtomicLong();
 
-        ResultBudget(long limit, DataflowMemory memory) {
+        /** A budget of {@code limit} bytes of rows ({@code Long.MAX_VALUE}: none) for a read whose dataflow may hold {@code memory} (null: no limit). */
+        public ResultBudget(long limit, DataflowMemory memory) {
             this.limit = limit;
             this.memory = memory;
         }
@@ -619,13 +622,13 @@ final class Dataflows {
         }
 
         /** Counts every row of {@code rows}; false once the budget is spent. */
-        boolean takeAll(Map<Row, Long> rows) {
+        public boolean takeAll(Map<Row, Long> rows) {
             for (Map.Entry<Row, Long> e : rows.entrySet()) if (e.getValue() > 0 && !take(e.getKey(), e.getValue())) return false;
             return true;
         }
 
         /** Counts {@code rows} (decoded, of {@code types}) by their encoded length; false once the budget is spent. */
-        boolean takeRows(List<Object[]> rows, List<dev.tributary.sql.types.SqlType> types) {
+        public boolean takeRows(List<Object[]> rows, List<dev.tributary.sql.types.SqlType> types) {
             if (limit == Long.MAX_VALUE || rows.isEmpty()) return true;
             RowCodec codec = new RowCodec(types);
             for (Object[] r : rows) if (!take(codec.encode(r.length == types.size() ? r : java.util.Arrays.copyOf(r, types.size())), 1)) return false;
@@ -633,7 +636,7 @@ final class Dataflows {
         }
 
         /** 53200 if the rows counted are more than the budget, else null. */
-        SqlException exceeded() {
+        public SqlException exceeded() {
             long u = used.get();
             if (u <= limit && u >= 0) return null;
             return new SqlException("53200", "result exceeds max_result_size (" + dev.tributary.sql.catalog.Settings.showBytes(limit) + ")", 0,
@@ -642,9 +645,9 @@ final class Dataflows {
     }
 
     /** A worker's part of an answer: its shard of the rows, and of the errors, each with counts. */
-    record Answer(Map<Row, Long> oks, Map<Row, Long> errs) {
+    public record Answer(Map<Row, Long> oks, Map<Row, Long> errs) {
         /** The whole answer from every worker's part; the first error (in row order) if there is any. */
-        static Map<Row, Long> combine(List<Answer> parts) {
+        public static Map<Row, Long> combine(List<Answer> parts) {
             Map<Row, Long> oks = new LinkedHashMap<>();
             Map<Row, Long> errs = new HashMap<>();
             for (Answer a : parts) {
@@ -664,7 +667,7 @@ final class Dataflows {
      * collection's own errors; the least error a row met in the steps; and whether the rows
      * outgrew the read's budget (then collecting stopped).
      */
-    static final class ScanPart {
+    public static final class ScanPart {
         private final List<Row> rows = new ArrayList<>();
         private long[] counts = new long[16];
         final Map<Row, Long> storedErrors;
@@ -672,7 +675,12 @@ final class Dataflows {
         private SqlException error;
         private boolean exceeded;
         /** Whether the part was larger than the scan would read (see {@link Dataflows#scan(Worker, long, MapFilterProject, long, ResultBudget, long)}). */
-        boolean skipped;
+        private boolean skipped;
+
+        /** Whether the part was larger than the scan's {@code maxUpdates}, and so was not read. */
+        public boolean skipped() {
+            return skipped;
+        }
 
         /**
          * The most distinct rows a consolidated part collects (more: {@linkplain #exceeded
@@ -680,7 +688,7 @@ final class Dataflows {
          * thousand rows takes longer than a dataflow over the arrangement takes on every worker
          * (100k distinct rows of (text, numeric): 118 ms against 44).
          */
-        static final int CONSOLIDATED_ROWS = 8192;
+        public static final int CONSOLIDATED_ROWS = 8192;
         /** The rows found, each once with its summed count, for a part read {@linkplain #scan consolidated}; null otherwise. */
         private final Map<Row, Long> consolidated;
 
@@ -747,7 +755,7 @@ final class Dataflows {
          * count, in worker order; throws the stored collection's first error if it has any, else
          * the least error a row met, else 53200 if the rows outgrew {@code budget}.
          */
-        static List<Object[]> combine(List<ScanPart> parts, RowCodec codec, ResultBudget budget) {
+        public static List<Object[]> combine(List<ScanPart> parts, RowCodec codec, ResultBudget budget) {
             throwFailure(parts, budget);
             List<Object[]> out = new ArrayList<>();
             for (ScanPart p : parts) {
@@ -765,8 +773,9 @@ final class Dataflows {
      * {@code codec}, in {@code rows}, and their counts summed over the workers in {@code counts};
      * fails as {@link ScanPart#combine} does.
      */
-    record Counted(List<Object[]> rows, long[] counts) {
-        static Counted combine(List<ScanPart> parts, RowCodec codec, ResultBudget budget) {
+    public record Counted(List<Object[]> rows, long[] counts) {
+        /** The counted rows of {@code parts}, decoded with {@code codec}; fails as {@link ScanPart#combine} does. */
+        public static Counted combine(List<ScanPart> parts, RowCodec codec, ResultBudget budget) {
             ScanPart.throwFailure(parts, budget);
             Map<Row, Long> all = new LinkedHashMap<>();
             for (ScanPart p : parts) p.consolidated.forEach((r, n) -> all.merge(r, n, Long::sum));
@@ -788,7 +797,7 @@ final class Dataflows {
      * collection sends the workers' matching rows to the coordinator, not the collection. Rows
      * are collected until they outgrow {@code budget}.
      */
-    ScanPart scan(Worker worker, long id, MapFilterProject mfp, long t, ResultBudget budget) {
+    public ScanPart scan(Worker worker, long id, MapFilterProject mfp, long t, ResultBudget budget) {
         return scan(worker, id, mfp, t, budget, Long.MAX_VALUE, false);
     }
 
@@ -801,7 +810,7 @@ final class Dataflows {
      * aggregate's input projected to its few columns repeats, and what reaches the coordinator
      * is then what it aggregates, not every row.
      */
-    ScanPart scan(Worker worker, long id, MapFilterProject mfp, long t, ResultBudget budget, long maxUpdates, boolean consolidate) {
+    public ScanPart scan(Worker worker, long id, MapFilterProject mfp, long t, ResultBudget budget, long maxUpdates, boolean consolidate) {
         Stored s = stored.get(id);
         await(worker, s.probe, t, s.what, Set.of(id), () -> null);
         ScanPart out = new ScanPart(errorsAt(s.errRead, t), consolidate);
@@ -825,7 +834,7 @@ final class Dataflows {
      * is read from its arrangement; any other runs in a transient dataflow over the stored
      * arrangements, which is dropped afterwards. {@link Answer#combine} makes the whole answer.
      */
-    Answer read(Worker worker, Plan plan, long t) {
+    public Answer read(Worker worker, Plan plan, long t) {
         return read(worker, plan, t, Map.of(), () -> null);
     }
 
@@ -833,12 +842,12 @@ final class Dataflows {
      * As {@link #read(Worker, Plan, long)}, with {@code overlay}'s changes (table id to row to
      * signed count) added to those tables: what a transaction block sees before it commits.
      */
-    Answer read(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.Supplier<SqlException> stop) {
+    public Answer read(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.Supplier<SqlException> stop) {
         return read(worker, plan, t, overlay, stop, ResultBudget.UNLIMITED);
     }
 
     /** As {@link #read(Worker, Plan, long, Map, java.util.function.Supplier)}, collecting at most {@code budget}'s bytes of rows (53200 past it). */
-    Answer read(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.Supplier<SqlException> stop, ResultBudget budget) {
+    public Answer read(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.Supplier<SqlException> stop, ResultBudget budget) {
         if (plan instanceof Plan.Get g && !overlay.containsKey(g.id())) {
             Stored s = stored.get(g.id());
             await(worker, s.probe, t, s.what, Set.of(g.id()), stop);
@@ -857,8 +866,9 @@ final class Dataflows {
      * probe passes {@code t}: then {@link #completeReads} completes {@link #result} with this
      * worker's part of the answer (or with why it cannot be had) and drops the dataflow.
      */
-    static final class PendingRead {
-        final java.util.concurrent.CompletableFuture<Answer> result = new java.util.concurrent.CompletableFuture<>();
+    public static final class PendingRead {
+        /** This worker's part of the answer, once its dataflow has passed the read's time; exceptionally with why it cannot be had. */
+        public final java.util.concurrent.CompletableFuture<Answer> result = new java.util.concurrent.CompletableFuture<>();
         final int dataflow;
         final Probe probe;
         final long t;
@@ -868,7 +878,7 @@ final class Dataflows {
         final Map<Row, Long> errs;
 
         /** The answer, once {@link #result} is done; the exception it completed with, if any, thrown as it is. */
-        Answer answer() {
+        public Answer answer() {
             try {
                 return result.join();
             } catch (java.util.concurrent.CompletionException e) {
@@ -903,8 +913,8 @@ final class Dataflows {
      * for as long as it runs. A stop ({@code stop}: a cancel, a timeout) or a failure completes it
      * exceptionally.
      */
-    PendingRead startRead(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.Supplier<SqlException> stop,
-                          ResultBudget budget) {
+    public PendingRead startRead(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.Supplier<SqlException> stop,
+                                 ResultBudget budget) {
         Map<Row, Long> oks = new LinkedHashMap<>();
         Map<Row, Long> errs = new HashMap<>();
         Renderer[] renderer = new Renderer[1];
@@ -949,12 +959,14 @@ final class Dataflows {
      * gone; exceptionally with what {@link #stop} gives (a cancel, a timeout) or with its dataflow's failure. {@link #progress}
      * is read from the session's thread while the worker computes.
      */
-    static final class PendingHydration {
-        final java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+    public static final class PendingHydration {
+        /** Done once the build has passed its time or the object is gone; exceptionally with a stop or a failure. */
+        public final java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
         final long id;
         final long t;
         final java.util.function.Supplier<SqlException> stop;
-        final dev.tributary.arrangements.Hydration progress;
+        /** How far the build has come, read on any thread. */
+        public final dev.tributary.arrangements.Hydration progress;
         final Probe probe;
         final String what;
 
@@ -1076,7 +1088,7 @@ final class Dataflows {
      * counts; null when some shard holds errors at {@code t} (the caller then asks the workers,
      * which report the error). Runs on any thread: it reads only the immutable snapshots.
      */
-    static Map<Row, Long> lookup(PublishedIndexes.Shard[] shards, Row key, long t) {
+    public static Map<Row, Long> lookup(PublishedIndexes.Shard[] shards, Row key, long t) {
         long[] at = {t};
         BytesColumn probeKey = probe(key);
         Map<Row, Long> out = new LinkedHashMap<>();
@@ -1120,7 +1132,7 @@ final class Dataflows {
     }
 
     /** Rows of index {@code id} whose key is one of {@code keys} (distinct), at {@code t} (this worker's shard). */
-    Answer lookup(Worker worker, long id, List<Row> keys, long t) {
+    public Answer lookup(Worker worker, long id, List<Row> keys, long t) {
         Index ix = indexes.get(id);
         await(worker, ix.probe, t, ix.what, Set.of(id), () -> null);
         Stored s = stored.get(ix.on);
@@ -1137,7 +1149,7 @@ final class Dataflows {
      * The keys are sought in order, prepared together, so a COPY's million keys cost a million
      * seeks, not a scan per key.
      */
-    Map<Row, Long> keyCounts(Worker worker, long id, java.util.Collection<Row> keys, long t) {
+    public Map<Row, Long> keyCounts(Worker worker, long id, java.util.Collection<Row> keys, long t) {
         Index ix = indexes.get(id);
         await(worker, ix.probe, t, ix.what, Set.of(id), () -> null);
         long held = ix.read.trace().updateCount();
@@ -1184,7 +1196,7 @@ final class Dataflows {
     }
 
     /** The error a set of error rows stands for: the first in their order. */
-    static SqlException firstError(java.util.Set<Row> errs) {
+    public static SqlException firstError(java.util.Set<Row> errs) {
         Row first = null;
         for (Row r : errs) if (first == null || r.compareTo(first) < 0) first = r;
         return Errors.decode(first);
