@@ -86,6 +86,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.writes = new WritePath(catalog, binders, oracle, compute, frontiers, reads, subscriptions, durability);
         this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits);
         if (storage != null) {
+            compute.writeOutputShards(CHECKPOINT_INTERVAL_MILLIS > 0);
             synchronized (this) {
                 recover();
             }
@@ -1022,7 +1023,7 @@ final class Coordinator implements AutoCloseable, Catalog {
      * to do), or fails if the stores refused (the previous checkpoint stays the latest).
      */
     java.util.concurrent.CompletableFuture<Long> checkpoint() {
-        java.util.concurrent.CompletableFuture<List<dev.tributary.storage.Checkpoints.Captured>> captured;
+        java.util.concurrent.CompletableFuture<ComputeController.CheckpointCut> captured;
         long at;
         synchronized (this) {
             if (storage == null || closed) return java.util.concurrent.CompletableFuture.completedFuture(-1L);
@@ -1032,7 +1033,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             at = oracle.writeTime(frontiers.maxUpper());
             durability.checkpointStarted();
             lastCheckpointNanos = System.nanoTime();
-            captured = compute.checkpoint(at, CHECKPOINT_TAKE_MILLIS);
+            captured = compute.checkpoint(at, CHECKPOINT_TAKE_MILLIS, outputsAppended);
             // every table past the checkpoint's time, so that every trace can be cut there
             advanceAll(at);
             if (checkpointWriter == null) {
@@ -1044,13 +1045,14 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
             java.util.concurrent.CompletableFuture<Void> logged = storage.appended();
             long started = System.nanoTime();
-            checkpointing = captured.thenApplyAsync(objects -> {
+            checkpointing = captured.thenApplyAsync(cut -> {
                 // never restore a write the log could still lose
                 logged.join();
-                long bytes = storage.checkpoints().write(at, compute.workers(), objects);
+                long bytes = storage.checkpoints().write(at, compute.workers(), cut.dataflows());
                 storage.holdAllSince(at);
-                ServerLog.log("checkpoint at " + at + ": " + objects.size() + " dataflows, " + (bytes >> 10) + " kB written, in "
-                        + (System.nanoTime() - started) / 1_000_000 + " ms");
+                int outputs = appendOutputs(at, cut.outputs());
+                ServerLog.log("checkpoint at " + at + ": " + cut.dataflows().size() + " dataflows, " + (bytes >> 10) + " kB written, "
+                        + outputs + " views' outputs appended, in " + (System.nanoTime() - started) / 1_000_000 + " ms");
                 return at;
             }, checkpointWriter);
             checkpointing.exceptionally(e -> {
@@ -1061,12 +1063,60 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
     }
 
+    /** Per materialized view, the time its output shard holds its output through (appended by checkpoints; read when the next one starts). */
+    private final Map<Long, Long> outputsAppended = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Appends each view's output as the checkpoint at {@code at} cut it to its output shard, on
+     * the checkpoint's thread; a view whose append fails is logged and left behind (its next
+     * append rebases it). Returns how many were appended.
+     */
+    private int appendOutputs(long at, List<ComputeController.OutputCut> outputs) {
+        int appended = 0;
+        for (ComputeController.OutputCut o : outputs) {
+            try {
+                if (storage.outputs().append(o.id(), at, o.workers(), o.exactAfter(), o.retainFrom())) {
+                    outputsAppended.put(o.id(), at);
+                    appended++;
+                }
+            } catch (RuntimeException e) {
+                ServerLog.error("the output shard of materialized view " + o.id() + " was not appended at " + at, e);
+            }
+        }
+        // views dropped meanwhile
+        outputsAppended.keySet().retainAll(outputs.stream().map(ComputeController.OutputCut::id).collect(java.util.stream.Collectors.toSet()));
+        return appended;
+    }
+
     /** The objects the recovery restored from the latest checkpoint instead of building them again, in the order restored. */
     private final List<String> restoredFromCheckpoint = new ArrayList<>();
 
     /** See {@link #restoredFromCheckpoint}. */
     synchronized List<String> restoredFromCheckpoint() {
         return List.copyOf(restoredFromCheckpoint);
+    }
+
+    /** The catalog's object {@code name} (null: none), for tests. */
+    synchronized CatalogItem catalogItem(String name) {
+        return catalog.get(name);
+    }
+
+    /**
+     * Materialized view {@code name}'s rows as of {@code asOf} as its output shard holds them, each
+     * as often as its count (for tests and checks: no session, no AS OF bounds but the shard's).
+     */
+    synchronized Result outputShard(String name, long asOf) {
+        if (!(catalog.get(name) instanceof CatalogItem.MaterializedView mv)) throw new IllegalArgumentException(name + " is not a materialized view");
+        if (storage == null) throw new IllegalStateException("a database in memory keeps no output shards");
+        List<SqlType> types = mv.columns().stream().map(Column::type).toList();
+        dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(types);
+        dev.tributary.arrangements.Updates u = storage.outputs().snapshot(mv.id(), asOf);
+        List<Object[]> rows = new ArrayList<>();
+        for (int i = 0; i < u.size(); i++) {
+            Object[] row = codec.decode(dev.tributary.sql.row.RowDataType.INSTANCE.get(u.keys(), i));
+            for (long n = 0; n < u.diff(i); n++) rows.add(row);
+        }
+        return new Result("SELECT " + rows.size(), mv.columns().stream().map(Column::name).toList(), types, rows);
     }
 
     /** Records role {@code name} as it is now (or its removal), durably. */
@@ -1193,6 +1243,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             catalog.idsFromAtLeast(maxId + 2); // a table's primary key takes the id after it
             // tables dropped before a crash let go of their data at the log's next flush
             for (long id : storage.tables()) if (!(catalog.get(id) instanceof CatalogItem.Table)) storage.dropTable(id);
+            // and views dropped before a crash, their output shards
+            for (long id : storage.outputs().outputs()) if (!(catalog.get(id) instanceof CatalogItem.MaterializedView)) storage.outputs().drop(id);
         } finally {
             durability.replaying(false);
         }

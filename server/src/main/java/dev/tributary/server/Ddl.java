@@ -361,7 +361,7 @@ final class Ddl {
     private void remove(long id) {
         CatalogItem item = catalog.remove(id);
         if (item == null) return;
-        durability.dropped(id, item instanceof CatalogItem.Table);
+        durability.dropped(id, item);
         subscriptions.endOn(id);
         writes.dropped(id);
         frontiers.dropped(id);

@@ -89,10 +89,12 @@ final class Durability {
         recorder.object(item.id(), kind, item.name(), sql, uses);
     }
 
-    /** Records that object {@code id} (a table: {@code table}) is dropped; a table's data goes with it. */
-    void dropped(long id, boolean table) {
+    /** Records that object {@code id} ({@code item}) is dropped; a table's data and a materialized view's output shard go with it. */
+    void dropped(long id, CatalogItem item) {
         if (recorder != null && !replaying) recorder.dropped(id);
-        if (storage != null && table) storage.dropTable(id);
+        if (storage == null) return;
+        if (item instanceof CatalogItem.Table) storage.dropTable(id);
+        if (item instanceof CatalogItem.MaterializedView) storage.outputs().drop(id);
     }
 
     /**

@@ -61,7 +61,7 @@ class CheckpointTest {
         for (String[] v : VIEWS) assertThat(rows(db, v[0])).as(v[0]).isEqualTo(rows(db, v[1]));
     }
 
-    private static void churn(Tributary db, Random random, int rounds) {
+    static void churn(Tributary db, Random random, int rounds) {
         int base = random.nextInt(1_000_000) * 1000;
         for (int i = 0; i < rounds; i++) {
             int c = random.nextInt(12);
@@ -76,7 +76,7 @@ class CheckpointTest {
         }
     }
 
-    private static void populate(Tributary db) {
+    static void populate(Tributary db) {
         db.execute(SCHEMA);
         for (int c = 0; c < 10; c++) db.execute("INSERT INTO customers VALUES (" + c + ", 'name " + c + "', 'r" + c % 3 + "')");
         db.execute("INSERT INTO orders SELECT g, g % 10, g % 500, 'bulk' FROM generate_series(1, 3000) g");
@@ -87,7 +87,7 @@ class CheckpointTest {
             "regions", "top_orders", "with_constant");
 
     /** The memory stores as a server sees them, except that closing the server leaves them open for the next. */
-    private static StorageController stores(MemoryBlob blob, MemoryConsensus consensus) {
+    static StorageController stores(MemoryBlob blob, MemoryConsensus consensus) {
         dev.tributary.storage.Blob b = new dev.tributary.storage.Blob() {
             public java.util.Optional<byte[]> get(String key) { return blob.get(key); }
             public void put(String key, byte[] value) { blob.put(key, value); }

@@ -42,6 +42,7 @@ public final class OutputShards {
     private final Consumer<String> log;
     private final Map<Long, Shard> shards = new HashMap<>();
     private final Map<Long, Shard.Writer> writers = new HashMap<>();
+    private long rebases;
 
     public OutputShards(Blob blob, Consensus consensus, Consumer<String> log) {
         this.blob = blob;
@@ -139,8 +140,14 @@ public final class OutputShards {
         long since = incremental ? Math.min(Math.max(retainFrom, 0), at) : at;
         if (!s.since().isEmpty() && s.since().get(0)[0] < since) shard.advanceSince(Antichain.of(since));
         shard.compact();
+        if (!incremental) rebases++;
         if (!incremental && upper > 0) log.accept("output shard of view " + id + ": rebased at " + at + " (its view was built again or missed an append)");
         return true;
+    }
+
+    /** How many appends rebased a shard (wrote a view's whole contents less the shard's: a view built again, an append missed). */
+    public synchronized long rebases() {
+        return rebases;
     }
 
     /** Drops view {@code id}'s output shard for good: its parts are deleted. */

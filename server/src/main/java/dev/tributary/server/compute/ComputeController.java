@@ -141,27 +141,71 @@ public final class ComputeController implements AutoCloseable {
     }
 
     /**
-     * Starts a checkpoint of the dataflows at {@code at} (see {@link Dataflows#beginCheckpoint});
-     * the future gets each object every worker took, with its workers' seeds in worker order.
+     * A checkpoint as the workers took it: each dataflow every worker took, with its workers'
+     * seeds in worker order, and each materialized view's output every worker cut, for its output
+     * shard.
      */
-    public CompletableFuture<List<dev.tributary.storage.Checkpoints.Captured>> checkpoint(long at, long timeoutMillis) {
-        List<CompletableFuture<Map<Long, Dataflows.Captured>>> perWorker = new java.util.ArrayList<>();
+    public record CheckpointCut(List<dev.tributary.storage.Checkpoints.Captured> dataflows, List<OutputCut> outputs) {}
+
+    /**
+     * Materialized view {@code id}'s output as the workers cut it at a checkpoint: each worker's
+     * batches (in worker order), the time after which all of them are exact (-1: every time),
+     * and where the view's history policy lets its history start.
+     */
+    public record OutputCut(long id, List<List<dev.tributary.arrangements.Batch>> workers, long exactAfter, long retainFrom) {}
+
+    /**
+     * Makes checkpoints cut every materialized view made from now on for its output shard, and,
+     * if {@code hold} (a server that checkpoints now and then; otherwise the holds would keep the
+     * outputs' history until someone asked for one), makes each keep its output's times apart
+     * until a checkpoint has appended them, so that an append writes only what is new.
+     */
+    public void writeOutputShards(boolean hold) {
+        engine.callAll(w -> {
+            dataflows[w.index()].writeOutputShards(hold);
+            return null;
+        });
+    }
+
+    /**
+     * Starts a checkpoint of the dataflows at {@code at} (see {@link Dataflows#beginCheckpoint});
+     * {@code appended} says, per view, up to which time its output shard holds its output (the
+     * views' holds move there).
+     */
+    public CompletableFuture<CheckpointCut> checkpoint(long at, long timeoutMillis, Map<Long, Long> appended) {
+        Map<Long, Long> shards = Map.copyOf(appended);
+        List<CompletableFuture<Dataflows.Cut>> perWorker = new java.util.ArrayList<>();
         for (int i = 0; i < dataflows.length; i++) perWorker.add(new CompletableFuture<>());
-        engine.sendAll(w -> dataflows[w.index()].beginCheckpoint(w, at, timeoutMillis, perWorker.get(w.index())));
+        engine.sendAll(w -> dataflows[w.index()].beginCheckpoint(w, at, timeoutMillis, shards, perWorker.get(w.index())));
         return CompletableFuture.allOf(perWorker.toArray(CompletableFuture[]::new)).thenApply(v -> {
-            List<Map<Long, Dataflows.Captured>> taken = perWorker.stream().map(CompletableFuture::join).toList();
+            List<Dataflows.Cut> taken = perWorker.stream().map(CompletableFuture::join).toList();
             List<dev.tributary.storage.Checkpoints.Captured> out = new java.util.ArrayList<>();
-            for (var e : taken.get(0).entrySet()) {
+            for (var e : taken.get(0).dataflows().entrySet()) {
                 List<List<dev.tributary.arrangements.Seed.TraceSeed>> workers = new java.util.ArrayList<>();
-                for (Map<Long, Dataflows.Captured> w : taken) {
-                    Dataflows.Captured c = w.get(e.getKey());
+                for (Dataflows.Cut w : taken) {
+                    Dataflows.Captured c = w.dataflows().get(e.getKey());
                     if (c != null) workers.add(c.traces());
                 }
                 if (workers.size() == taken.size()) {
                     out.add(new dev.tributary.storage.Checkpoints.Captured(e.getKey(), List.copyOf(e.getValue().reads()), workers));
                 }
             }
-            return out;
+            List<OutputCut> outputs = new java.util.ArrayList<>();
+            for (long id : taken.get(0).outputs().keySet()) {
+                List<List<dev.tributary.arrangements.Batch>> workers = new java.util.ArrayList<>();
+                long exactAfter = Long.MAX_VALUE;
+                long retainFrom = Long.MAX_VALUE;
+                for (Dataflows.Cut w : taken) {
+                    Dataflows.OutputCut c = w.outputs().get(id);
+                    if (c == null) break;
+                    workers.add(c.batches());
+                    // a worker whose view was built again rather than restored has all of its output at other times
+                    exactAfter = Math.min(exactAfter, c.exactAfter());
+                    retainFrom = Math.min(retainFrom, c.retainFrom());
+                }
+                if (workers.size() == taken.size()) outputs.add(new OutputCut(id, workers, exactAfter, retainFrom));
+            }
+            return new CheckpointCut(out, outputs);
         });
     }
 

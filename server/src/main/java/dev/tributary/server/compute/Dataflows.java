@@ -70,6 +70,16 @@ public final class Dataflows {
         final InputSession<Row> input;
         final HeldState held;
         final dev.tributary.arrangements.Hydration hydration;
+        /**
+         * A materialized view's hold on its output arrangement for its output shard: times after
+         * {@link #exactAfter} stay apart until a checkpoint has appended them (null: no output
+         * shard is written, or not a view).
+         */
+        TraceHandle outputHold;
+        /** The time after which {@link #outputHold} keeps the output's times exact (-1: all of them). */
+        long exactAfter = -1;
+        /** Whether checkpoints cut this view's output for its output shard. */
+        boolean outputShard;
 
         Stored(long id, String what, Set<Long> reads, Scope scope, Arrangement<Row, ?> oks, boolean rowsInValues, Arrangement<Row, Unit> errs, Probe probe,
                 InputSession<Row> input) {
@@ -247,7 +257,42 @@ public final class Dataflows {
         });
         renderer[0].sealConstants();
         if (!restored.contains(id)) readsFrom(s, exactFrom(s.reads));
+        s.outputShard = outputShards;
+        if (holdOutputs) holdOutput(s, restored.contains(id) ? restoredAt : -1);
         stored.put(id, s);
+    }
+
+    /** Whether materialized views' outputs are written to shards at checkpoints (a durable server). */
+    private boolean outputShards;
+    /** Whether views hold their outputs' times apart between checkpoints (checkpoints come periodically). */
+    private boolean holdOutputs;
+    /** The time of the checkpoint the recovery restores from (-1: none). */
+    private long restoredAt = -1;
+
+    /**
+     * Views made from now on have their outputs cut at checkpoints for their output shards, and,
+     * if {@code hold}, keep their outputs' times apart until a checkpoint has appended them.
+     */
+    void writeOutputShards(boolean hold) {
+        outputShards = true;
+        holdOutputs = hold;
+    }
+
+    /**
+     * Holds {@code s}'s output from {@code exactAfter} on (-1: from its start): what a view
+     * restored from a checkpoint at {@code a} holds after {@code a} is exact, as is all of a view
+     * built now. On a trace that already let go of those times the hold is where the trace is,
+     * and exact only after that (its shard's next append then rebases it).
+     */
+    private static void holdOutput(Stored s, long exactAfter) {
+        TraceHandle h = s.oks.trace().share();
+        h.setPhysicalCompaction(Antichain.empty(1));
+        Antichain wanted = Antichain.of(Math.max(exactAfter, 0));
+        if (h.logicalCompaction().dominates(wanted)) h.setLogicalCompaction(wanted);
+        long held = h.logicalCompaction().get(0)[0];
+        s.outputHold = h;
+        // times before the hold may have moved onto it, so only those after it are told apart (none before 0)
+        s.exactAfter = held == 0 ? -1 : held;
     }
 
     /**
@@ -330,6 +375,8 @@ public final class Dataflows {
     /** Gives object {@code id}'s dataflow, when it is next created, this worker's {@code seed}. */
     void seed(long id, dev.tributary.arrangements.Seed seed) {
         seeds.put(id, seed);
+        // a seed's frontier is its checkpoint's time + 1
+        restoredAt = seed.from().get(0)[0] - 1;
     }
 
     /** Whether object {@code id}'s dataflow was restored from its seed. */
@@ -378,11 +425,22 @@ public final class Dataflows {
     private PendingCheckpoint checkpoint;
 
     /** One worker's part of a checkpoint: per object, the hold on its dataflow, and what the caller waits on. */
-    private record PendingCheckpoint(Map<Long, dev.tributary.arrangements.CheckpointHold> holds, Map<Long, Set<Long>> reads, long deadline,
-                                     java.util.concurrent.CompletableFuture<Map<Long, Captured>> done) {}
+    private record PendingCheckpoint(Map<Long, dev.tributary.arrangements.CheckpointHold> holds, Map<Long, Set<Long>> reads,
+                                     Map<Long, dev.tributary.arrangements.CheckpointHold> outputs, long deadline,
+                                     java.util.concurrent.CompletableFuture<Cut> done) {}
 
     /** One object's dataflow on one worker as a checkpoint took it: the stored collections and indexes it reads, and its traces' seeds. */
     record Captured(Set<Long> reads, List<dev.tributary.arrangements.Seed.TraceSeed> traces) {}
+
+    /**
+     * One materialized view's output on one worker as a checkpoint took it, for its output shard:
+     * the output arrangement's batches up to the checkpoint, exact after {@code exactAfter} (-1:
+     * all), and where the view's history policy lets its history start.
+     */
+    record OutputCut(List<dev.tributary.arrangements.Batch> batches, long exactAfter, long retainFrom) {}
+
+    /** One worker's part of a checkpoint: the dataflows taken, and the views' outputs. */
+    record Cut(Map<Long, Captured> dataflows, Map<Long, OutputCut> outputs) {}
 
     /**
      * Starts a checkpoint at {@code at} of every dataflow that can be taken (see
@@ -390,10 +448,23 @@ public final class Dataflows {
      * of its traces pass {@code at}, checked after every step ({@link #pollCheckpoint}); {@code done}
      * gets them all, or those ready by {@code timeoutMillis}. A checkpoint still pending is abandoned.
      */
-    void beginCheckpoint(Worker worker, long at, long timeoutMillis, java.util.concurrent.CompletableFuture<Map<Long, Captured>> done) {
+    void beginCheckpoint(Worker worker, long at, long timeoutMillis, Map<Long, Long> appended, java.util.concurrent.CompletableFuture<Cut> done) {
         if (checkpoint != null) {
             checkpoint.holds().values().forEach(dev.tributary.arrangements.CheckpointHold::release);
+            checkpoint.outputs().values().forEach(dev.tributary.arrangements.CheckpointHold::release);
             checkpoint.done().cancel(false);
+        }
+        Map<Long, dev.tributary.arrangements.CheckpointHold> outputs = new LinkedHashMap<>();
+        for (Stored s : stored.values()) {
+            if (!s.outputShard || worker.dataflowFailure(s.dataflow) != null) continue;
+            // what the output shard has since taken need no longer be kept apart
+            Long through = appended.get(s.id);
+            if (s.outputHold != null && through != null && through > s.exactAfter && through <= at) {
+                s.exactAfter = through;
+                s.outputHold.setLogicalCompaction(Antichain.of(through));
+            }
+            var h = dev.tributary.arrangements.CheckpointHold.begin(List.of(s.oks.trace().trace()), at);
+            if (h != null) outputs.put(s.id, h);
         }
         Map<Long, dev.tributary.arrangements.CheckpointHold> holds = new LinkedHashMap<>();
         Map<Long, Set<Long>> reads = new HashMap<>();
@@ -411,7 +482,7 @@ public final class Dataflows {
             holds.put(ix.id, h);
             reads.put(ix.id, Set.of(ix.on));
         }
-        checkpoint = new PendingCheckpoint(holds, reads, System.nanoTime() + timeoutMillis * 1_000_000, done);
+        checkpoint = new PendingCheckpoint(holds, reads, outputs, System.nanoTime() + timeoutMillis * 1_000_000, done);
         pollCheckpoint();
     }
 
@@ -422,9 +493,11 @@ public final class Dataflows {
         boolean late = System.nanoTime() - c.deadline() > 0;
         if (!late) {
             for (var h : c.holds().values()) if (!h.ready()) return;
+            for (var h : c.outputs().values()) if (!h.ready()) return;
         }
         checkpoint = null;
         Map<Long, Captured> out = new LinkedHashMap<>();
+        Map<Long, OutputCut> outputs = new LinkedHashMap<>();
         try {
             for (var e : c.holds().entrySet()) {
                 if (!e.getValue().ready()) {
@@ -434,12 +507,25 @@ public final class Dataflows {
                 List<dev.tributary.arrangements.Seed.TraceSeed> traces = e.getValue().take();
                 if (traces != null) out.put(e.getKey(), new Captured(c.reads().get(e.getKey()), traces));
             }
+            for (var e : c.outputs().entrySet()) {
+                Stored s = stored.get(e.getKey());
+                if (!e.getValue().ready() || s == null) {
+                    e.getValue().release();
+                    continue;
+                }
+                List<dev.tributary.arrangements.Seed.TraceSeed> traces = e.getValue().take();
+                if (traces != null) {
+                    long retainFrom = s.okRead.logicalCompaction().isEmpty() ? Long.MAX_VALUE : s.okRead.logicalCompaction().get(0)[0];
+                    outputs.put(e.getKey(), new OutputCut(traces.get(0).batches(), s.exactAfter, retainFrom));
+                }
+            }
         } catch (RuntimeException e) {
             c.holds().values().forEach(dev.tributary.arrangements.CheckpointHold::release);
+            c.outputs().values().forEach(dev.tributary.arrangements.CheckpointHold::release);
             c.done().completeExceptionally(e);
             return;
         }
-        c.done().complete(out);
+        c.done().complete(new Cut(out, outputs));
     }
 
     /** Where rendered plans find stored collections and indexes: imported, shared, nothing copied. */
@@ -512,6 +598,7 @@ public final class Dataflows {
         Stored s = stored.remove(id);
         if (s != null) {
             if (s.input != null) s.input.close();
+            if (s.outputHold != null && !s.outputHold.isDropped()) s.outputHold.drop();
             s.okRead.drop();
             if (s.errRead != null) s.errRead.drop();
             worker.dropDataflow(s.dataflow);

@@ -42,6 +42,8 @@ public final class StorageController implements AutoCloseable {
     private final Consumer<String> log;
     private final TxnLog tables;
     private final Checkpoints checkpoints;
+    /** Materialized views' outputs as shards, appended at each checkpoint. */
+    private final dev.tributary.storage.OutputShards outputs;
     /** The latest checkpoint as found at open (null: none). */
     private final Checkpoints.Manifest checkpoint;
     private long timesSeqNo = Consensus.NO_VERSION;
@@ -62,6 +64,7 @@ public final class StorageController implements AutoCloseable {
         this.consensus = consensus;
         this.catalog = DurableCatalog.open(blob, consensus);
         this.checkpoints = new Checkpoints(blob, consensus, log);
+        this.outputs = new dev.tributary.storage.OutputShards(blob, consensus, log);
         // within the locked data directory, so no other process shares it; else this process's own
         this.spill = pageUnder(where != null ? where.resolve("spill")
                 : Path.of(System.getProperty("java.io.tmpdir"), "tributary-spill-" + ProcessHandle.current().pid()));
@@ -350,6 +353,11 @@ public final class StorageController implements AutoCloseable {
     /** The dataflows' checkpoints in these stores. */
     public Checkpoints checkpoints() {
         return checkpoints;
+    }
+
+    /** Materialized views' outputs as shards: written by the checkpoint writer, dropped with their views. */
+    public dev.tributary.storage.OutputShards outputs() {
+        return outputs;
     }
 
     /** Table {@code id} is gone: its data is deleted at the log's next flush. */
