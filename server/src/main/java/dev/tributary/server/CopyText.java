@@ -53,6 +53,20 @@ public final class CopyText {
             String text();
         }
 
+        /** The line being read, as the sink sees it: one per reader (a line's own object was a tenth of a COPY's parse), valid during its record call. */
+        private final class Current implements LineText {
+            private byte[] buf;
+            private int from;
+            private int to;
+
+            @Override
+            public String text() {
+                return utf8(buf, from, to);
+            }
+        }
+
+        private final Current current = new Current();
+
         /** Decodes UTF-8, reporting malformed input; one per reader, reset per use. */
         private final java.nio.charset.CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
@@ -151,11 +165,13 @@ public final class CopyText {
             }
             line++;
             // its fields are checked to be UTF-8 now; the whole line is decoded only for an error's context
-            LineText text = () -> utf8(buf, from, to);
+            current.buf = buf;
+            current.from = from;
+            current.to = to;
             fields.clear();
             if (options.csv()) csvFields(buf, from, to);
             else textFields(buf, from, to);
-            sink.record(line, text, fields);
+            sink.record(line, current, fields);
         }
 
         private void textFields(byte[] buf, int from, int to) {
@@ -163,6 +179,15 @@ public final class CopyText {
             int i = from;
             while (true) {
                 int start = i;
+                // a field without a backslash (most of them) is its bytes as they are, copied at once
+                int end = i;
+                while (end < to && buf[end] != delimiter && buf[end] != '\\') end++;
+                if (end == to || buf[end] == delimiter) {
+                    fields.add(buf, i, end, java.util.Arrays.equals(buf, i, end, nullBytes, 0, nullBytes.length));
+                    if (end >= to) return;
+                    i = end + 1;
+                    continue;
+                }
                 fields.begin();
                 while (i < to && buf[i] != delimiter) {
                     byte c = buf[i++];
