@@ -524,6 +524,16 @@ final class Coordinator implements AutoCloseable, Catalog {
      * through an index costs the seek.
      */
     Result execute(Session session, Prepared p, Object[] values) {
+        return execute(session, p, values, false);
+    }
+
+    /**
+     * {@link #execute(Session, Prepared, Object[])}, and if {@code endImplicit}, the session's
+     * implicit block ends (commits) in the same turn of the coordinator, once the statement has
+     * run: the extended protocol's Execute directly followed by Sync (an autocommitted prepared
+     * statement) takes the coordinator once, not twice (a second turn behind every other session's).
+     */
+    Result execute(Session session, Prepared p, Object[] values, boolean endImplicit) {
         if (values.length != p.parameterTypes().size()) {
             throw new SqlException("08P01", "bind message supplies " + values.length + " parameters, but prepared statement requires " + p.parameterTypes().size());
         }
@@ -537,7 +547,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (r == null) {
             boolean[] readNothing = {false};
             try {
-                r = executeLocked(session, p, values, readNothing);
+                r = executeLocked(session, p, values, readNothing, endImplicit);
             } catch (RuntimeException e) {
                 durability.awaitDurable(session); // an error may tell of others' writes (a duplicate key)
                 throw e;
@@ -545,7 +555,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             // an INSERT of given values in a block (an implicit one too) shows nothing of the
             // database: its answer waits with its commit (COMMIT, or Sync in endImplicit), one
             // durable write instead of two (the writes in flight, and then its own)
-            if (readNothing[0] && !r.hasRows()) return r;
+            if (readNothing[0] && !r.hasRows() && session.inTransaction) return r;
         } else {
             durability.noteDurable(session); // what the published index showed was appended by now
         }
@@ -553,10 +563,11 @@ final class Coordinator implements AutoCloseable, Catalog {
         return r;
     }
 
-    private synchronized Result executeLocked(Session session, Prepared p, Object[] values, boolean[] readNothing) {
+    private synchronized Result executeLocked(Session session, Prepared p, Object[] values, boolean[] readNothing, boolean endImplicit) {
         try {
             Result r = runPrepared(session, p, values);
             readNothing[0] = session.inTransaction && p.insertsGivenValues();
+            if (endImplicit && session.implicit) endImplicitLocked(session);
             return r;
         } finally {
             durability.noteDurable(session);

@@ -249,6 +249,15 @@ public final class Tributary implements AutoCloseable {
         }
 
         /**
+         * {@link #execute(Prepared, List)}, then {@link #endImplicitTransaction} if the statement
+         * succeeded, in one turn of the coordinator: for a client whose next message ends the
+         * implicit block (the extended protocol's Execute directly followed by Sync).
+         */
+        public Result executeAndEndImplicit(Prepared statement, List<Object> values) {
+            return coordinator.execute(session, statement, values.toArray(), true);
+        }
+
+        /**
          * Starts an implicit transaction block unless one is open: what runs until
          * {@link #endImplicitTransaction} commits together then, or not at all after an error, as
          * the extended query protocol's messages up to a Sync do in PostgreSQL. BEGIN inside it

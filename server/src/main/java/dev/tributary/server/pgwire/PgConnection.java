@@ -285,6 +285,23 @@ final class PgConnection {
         return m.type() < 0 ? null : m;
     }
 
+    /** Whether the client's next message is Sync and already here (read without waiting and left to be read). */
+    private boolean syncFollows() {
+        if (reader != null) {
+            Message m = incoming.peek();
+            return m != null && m.type() == 'S';
+        }
+        try {
+            if (in.available() < 1) return false;
+            in.mark(1);
+            int type = in.read();
+            in.reset();
+            return type == 'S';
+        } catch (IOException e) {
+            return false; // the next read reports it
+        }
+    }
+
     /** The head of {@code queue}, waiting for it; an interrupt (the server closing) ends the connection. */
     private static <T> T take(BlockingQueue<T> queue) throws java.io.InterruptedIOException {
         try {
@@ -931,7 +948,8 @@ final class PgConnection {
             if (p.result != null) return;
             // the statements up to Sync are one transaction, as in PostgreSQL: a batch commits whole or not at all
             session.beginImplicitTransaction();
-            p.result = session.execute(p.statement, p.values);
+            // an autocommitted statement (Sync already waiting behind its Execute) commits in the same turn of the coordinator
+            p.result = syncFollows() ? session.executeAndEndImplicit(p.statement, p.values) : session.execute(p.statement, p.values);
         }
 
         /**
