@@ -73,6 +73,8 @@ public final class Prepared {
     CatalogItem.Table table;
     /** The plan as it runs when no uncommitted writes are visible, or null until first needed. */
     Plan physical;
+    /** Whether {@link #physical} uses the statement time (now() and the like): an INSERT's VALUES then need a read time. */
+    boolean valuesUseStatementTime;
     /** How to run it as a point read without the coordinator, or null; read by the client's thread without the lock. */
     volatile PointRead pointRead;
 

@@ -396,12 +396,18 @@ final class ReadPath {
 
     /** The rows of prepared plan {@code bound} with {@code values} for its parameters. */
     List<Object[]> preparedRows(Session session, Prepared p, Plan bound, Object[] values) {
+        if (p.kind == Prepared.Kind.INSERT && p.physical != null && !p.valuesUseStatementTime) {
+            // VALUES of parameters and constants: no read time to find (it costs a walk of the catalog per run)
+            List<Object[]> local = Peek.constantRows(Plans.withParameters(p.physical, values, p.parameterTypes()));
+            if (local != null) return local;
+        }
         long t = readTimeFor(bound);
         checkChanges(bound, t, 0);
         List<SqlType> types = bound.types();
         if (p.physical == null) {
             // optimized before the statement time and the values are known, so it serves every run
             p.physical = Optimizer.prune(IndexSelection.apply(Optimizer.fold(bound), catalog.indexes(), new HashSet<>(), compute::since));
+            p.valuesUseStatementTime = Plans.usesStatementTime(p.physical);
             planned++;
         }
         if (p.kind == Prepared.Kind.INSERT) {

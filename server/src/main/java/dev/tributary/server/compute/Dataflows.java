@@ -1177,12 +1177,13 @@ public final class Dataflows {
      */
     public static Map<Row, Long> lookup(PublishedIndexes.Shard[] shards, Row key, long t) {
         long[] at = {t};
-        BytesColumn probeKey = probe(key);
-        Map<Row, Long> out = new LinkedHashMap<>();
         for (PublishedIndexes.Shard shard : shards) {
             if (shard.errors() != null && anyAt(shard.errors(), at)) return null;
-            seek(shard.rows().cursor(), probeKey, at, out);
         }
+        // an index is exchanged by its key's hash (Row.hash is the column's): only one worker's shard can hold the key
+        PublishedIndexes.Shard holder = shards[new dev.tributary.timely.Router(shards.length).route(key.hash())];
+        Map<Row, Long> out = new LinkedHashMap<>();
+        seek(holder.rows().cursor(), probe(key), at, out);
         return out;
     }
 
