@@ -565,9 +565,13 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     private synchronized Result executeLocked(Session session, Prepared p, Object[] values, boolean[] readNothing, boolean endImplicit) {
         try {
+            // an INSERT of given values that opens its block, committed in the same turn: nothing
+            // came between its key check and its commit (it waits for no dataflow), so the commit
+            // need not check again
+            boolean checkedNow = endImplicit && session.pending.isEmpty() && p.insertsGivenValues();
             Result r = runPrepared(session, p, values);
             readNothing[0] = session.inTransaction && p.insertsGivenValues();
-            if (endImplicit && session.implicit) endImplicitLocked(session);
+            if (endImplicit && session.implicit) endImplicitLocked(session, !checkedNow);
             return r;
         } finally {
             durability.noteDurable(session);
@@ -631,11 +635,16 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     private synchronized void endImplicitLocked(Session session) {
+        endImplicitLocked(session, true);
+    }
+
+    /** Ends the implicit block; {@code checkKeys} false when its writes' keys were checked in this turn of the coordinator. */
+    private synchronized void endImplicitLocked(Session session, boolean checkKeys) {
         boolean failed = session.aborted;
         Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
         session.reset();
         try {
-            if (!failed) writes.commitBlock(pending);
+            if (!failed) writes.commitBlock(pending, checkKeys);
         } finally {
             durability.noteDurable(session);
         }

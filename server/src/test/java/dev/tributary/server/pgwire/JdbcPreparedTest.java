@@ -222,6 +222,56 @@ class JdbcPreparedTest {
         }
     }
 
+    /**
+     * Autocommitted prepared INSERTs from several connections at once, each Execute directly
+     * followed by Sync and so committed in the statement's own turn of the coordinator (its key
+     * check not made again at the commit): of the clients inserting the same keys, exactly one
+     * gets each key and every other gets 23505.
+     */
+    @Test
+    void racingAutocommittedInsertsOfOneKeyLetExactlyOneIn() throws Exception {
+        try (Connection c = connect(""); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE once (id int PRIMARY KEY, who int)");
+        }
+        int clients = 4;
+        int keys = 300;
+        java.util.concurrent.atomic.AtomicInteger in = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        try {
+            List<Future<Object>> done = new ArrayList<>();
+            for (int w = 0; w < clients; w++) {
+                int who = w;
+                done.add(pool.submit(() -> {
+                    try (Connection c = connect(""); PreparedStatement ins = c.prepareStatement("INSERT INTO once VALUES (?, ?)")) {
+                        for (int k = 0; k < keys; k++) {
+                            ins.setInt(1, k);
+                            ins.setInt(2, who);
+                            try {
+                                ins.executeUpdate();
+                                in.incrementAndGet();
+                            } catch (SQLException e) {
+                                assertThat(e.getSQLState()).isEqualTo("23505");
+                                refused.incrementAndGet();
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<Object> f : done) f.get(60, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(in.get()).isEqualTo(keys);
+        assertThat(refused.get()).isEqualTo(keys * (clients - 1));
+        try (Connection c = connect(""); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*), count(DISTINCT id) FROM once")) {
+            rs.next();
+            assertThat(rs.getLong(1)).isEqualTo(keys);
+            assertThat(rs.getLong(2)).isEqualTo(keys);
+        }
+    }
+
     @Test
     void transactionsCommitAndRollBack() throws SQLException {
         try (Connection c = connect(""); Statement s = c.createStatement()) {
