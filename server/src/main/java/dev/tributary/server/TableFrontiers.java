@@ -108,6 +108,32 @@ final class TableFrontiers {
      * dataflow away from it does any work.
      */
     Set<Long> advancedByWrite(Set<Long> written, Collection<Set<Long>> subscribed) {
+        if (catalog.version() != closuresVersion) {
+            closures.clear();
+            closuresVersion = catalog.version();
+        }
+        // the same for every write to these tables until the catalog changes: worked out once (a walk of the catalog per commit)
+        Set<Long> closure = closures.get(written);
+        if (closure == null) {
+            closure = Set.copyOf(closureOf(written));
+            if (closures.size() < 1024) closures.put(Set.copyOf(written), closure);
+        }
+        if (subscribed.isEmpty()) return closure;
+        Set<Long> out = new HashSet<>(closure);
+        for (Set<Long> ids : subscribed) {
+            Set<Long> reads = new HashSet<>();
+            for (long id : ids) reads.addAll(catalog.baseTablesOf(id));
+            if (!java.util.Collections.disjoint(reads, written)) out.addAll(reads);
+        }
+        return out;
+    }
+
+    /** Per set of tables written, the tables a write to them moves (see {@link #advancedByWrite}), as of catalog version {@link #closuresVersion}. */
+    private final java.util.Map<Set<Long>, Set<Long>> closures = new java.util.HashMap<>();
+    private long closuresVersion = -1;
+
+    /** {@code written} and the tables of every view, index or materialized view over them. */
+    private Set<Long> closureOf(Set<Long> written) {
         Set<Long> out = new HashSet<>(written);
         ArrayDeque<Long> todo = new ArrayDeque<>(written);
         Set<Long> seen = new HashSet<>(written);
@@ -117,11 +143,6 @@ final class TableFrontiers {
                 out.addAll(catalog.baseTablesOf(dep));
                 todo.add(dep);
             }
-        }
-        for (Set<Long> ids : subscribed) {
-            Set<Long> reads = new HashSet<>();
-            for (long id : ids) reads.addAll(catalog.baseTablesOf(id));
-            if (!java.util.Collections.disjoint(reads, written)) out.addAll(reads);
         }
         return out;
     }
