@@ -69,6 +69,7 @@ class MessageBody {
     }
 
     private void need(int n) throws ProtocolException {
-        if (n < 0 || pos + n > b.length) throw new ProtocolException("message too short");
+        // compared without adding: a length near 2^31 would overflow pos + n and pass
+        if (n < 0 || n > b.length - pos) throw new ProtocolException("message too short");
     }
 }

@@ -491,10 +491,28 @@ final class PgConnection {
                     + " bytes (--max-message-bytes)");
         }
         if (length < 4) throw new ProtocolException("invalid message length " + length);
-        byte[] b = new byte[length - 4];
-        in.readFully(b);
+        int n = length - 4;
+        if (n <= BODY_READ_AHEAD) {
+            byte[] b = new byte[n];
+            in.readFully(b);
+            return b;
+        }
+        // a large claimed length is taken on as its bytes arrive, not allocated before them
+        byte[] b = new byte[BODY_READ_AHEAD];
+        int got = 0;
+        while (got < n) {
+            if (got == b.length) b = java.util.Arrays.copyOf(b, (int) Math.min(n, 2L * b.length));
+            int r = in.read(b, got, b.length - got);
+            if (r < 0) throw new EOFException("the connection ended inside a message of " + length + " bytes");
+            got += r;
+        }
         return b;
     }
+
+    /** Message bodies up to this size are allocated at once; larger ones grow as their bytes arrive. */
+    private static final int BODY_READ_AHEAD = 1 << 20;
+    /** PostgreSQL's MAX_STARTUP_PACKET_LENGTH: a start-up packet claiming more is refused before any of it is read. */
+    private static final int MAX_STARTUP_PACKET_BYTES = 10_000;
 
     /** The startup exchange; false if the connection ends in it. */
     private boolean startup() throws IOException {
@@ -505,8 +523,8 @@ final class PgConnection {
             } catch (EOFException e) {
                 return false;
             }
+            if (length < 8 || length > MAX_STARTUP_PACKET_BYTES) throw new ProtocolException("invalid length of startup packet");
             byte[] body = body(length);
-            if (body.length < 4) throw new ProtocolException("invalid startup packet");
             int code = ((body[0] & 0xff) << 24) | ((body[1] & 0xff) << 16) | ((body[2] & 0xff) << 8) | (body[3] & 0xff);
             if (code == SSL_REQUEST && options.tls() != null && !(socket instanceof SSLSocket)) {
                 // bytes sent after the request but before the handshake would be taken as if encrypted
