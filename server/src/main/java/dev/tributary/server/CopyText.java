@@ -298,7 +298,14 @@ public final class CopyText {
 
         /** 22021 naming the line if {@code b[from .. to)} is not UTF-8. */
         void checkUtf8(byte[] b, int from, int to) {
-            if (!ascii(b, from, to)) utf8(b, from, to);
+            int i = from;
+            while (i < to && b[i] > 0) i++; // ASCII without NUL, most fields: one pass
+            if (i == to) return;
+            for (int k = i; k < to; k++) {
+                // NUL is valid UTF-8 but no text may hold it (PostgreSQL's answer, also for an escaped \000)
+                if (b[k] == 0) throw new SqlException("22021", "invalid byte sequence for encoding \"UTF8\": 0x00").withContext("COPY " + table + ", line " + line);
+            }
+            utf8(b, from, to);
         }
 
         private static boolean ascii(byte[] b, int from, int to) {

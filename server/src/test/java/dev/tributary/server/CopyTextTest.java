@@ -71,6 +71,22 @@ class CopyTextTest {
         }
     }
 
+    /** NUL is valid UTF-8 but no text holds it: raw or escaped (\\000), text or CSV, it is 22021 naming the line, as in PostgreSQL. */
+    @Test
+    void aNulInAFieldIsRefused() {
+        List<Object[]> cases = List.of(new Object[] {CopyOptions.TEXT, new byte[] {'a', 0, 'b', '\n'}}, new Object[] {CopyOptions.TEXT, "a\\000b\n".getBytes(StandardCharsets.UTF_8)},
+                new Object[] {CSV, new byte[] {'1', ',', 'x', 0, '\n'}}, new Object[] {CSV, new byte[] {'1', ',', '"', 0, '"', '\n'}});
+        for (Object[] c : cases) {
+            byte[] bad = (byte[]) c[1];
+            CopyText.Reader r = new CopyText.Reader("t", (CopyOptions) c[0], (line, text, fields) -> {});
+            assertThatThrownBy(() -> r.feed(bad, 0, bad.length)).isInstanceOfSatisfying(SqlException.class, e -> {
+                assertThat(e.sqlState()).isEqualTo("22021");
+                assertThat(e.getMessage()).contains("0x00");
+                assertThat(e.context()).isEqualTo("COPY t, line 1");
+            });
+        }
+    }
+
     @Test
     void chunksCutAnywhereGiveTheSameRecords() {
         String text = "a\\tb\t\\N\t\\101\r\né\t\\\\\n\\.\n";

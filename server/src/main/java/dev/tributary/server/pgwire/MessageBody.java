@@ -61,6 +61,19 @@ class MessageBody {
         return s;
     }
 
+    /**
+     * A NUL-terminated string that must be valid UTF-8 (statement text): 22021 otherwise, as
+     * PostgreSQL answers, rather than replacement characters taken into the statement.
+     */
+    String text() throws ProtocolException {
+        int end = pos;
+        while (end < b.length && b[end] != 0) end++;
+        if (end >= b.length) throw new ProtocolException("invalid string in message: no terminator");
+        String s = PgBinary.utf8(Arrays.copyOfRange(b, pos, end));
+        pos = end + 1;
+        return s;
+    }
+
     /** Everything left, as text. */
     String rest() {
         String s = new String(b, pos, b.length - pos, StandardCharsets.UTF_8);

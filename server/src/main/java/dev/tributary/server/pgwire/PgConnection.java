@@ -173,7 +173,7 @@ final class PgConnection {
                 switch (type) {
                     case 'Q' -> {
                         session.endImplicitTransaction();
-                        query(cString(body, 0));
+                        query(new MessageBody(body));
                     }
                     case 'X' -> {
                         return;
@@ -636,6 +636,21 @@ final class PgConnection {
         out.flush();
     }
 
+    /** A Query message: its text must be valid UTF-8 (22021, and the next query is taken). */
+    private void query(MessageBody body) throws IOException {
+        String sql;
+        try {
+            sql = body.text();
+        } catch (SqlException e) {
+            writeError(out, e, "ERROR");
+            idle();
+            readyForQuery();
+            out.flush();
+            return;
+        }
+        query(sql);
+    }
+
     private void query(String sql) throws IOException {
         if (sql.isBlank()) {
             message('I', b -> {});
@@ -824,7 +839,7 @@ final class PgConnection {
 
         private void parse(MessageBody r) throws IOException {
             String name = r.string();
-            String sql = r.string();
+            String sql = r.text();
             int n = r.int16();
             if (n < 0) throw new ProtocolException("invalid number of parameter types " + n);
             List<SqlType> types = new ArrayList<>(n);

@@ -47,6 +47,34 @@ class ProtocolLimitsTest extends LocalServerTest {
         }
     }
 
+    /** Statement text that is not UTF-8 is 22021 (an ERROR: the connection goes on), in a Query and in a Parse, not taken with replacement characters. */
+    @Test
+    void statementTextThatIsNotUtf8Is22021() throws IOException {
+        db.execute("CREATE TABLE notes (t text)");
+        try (WireClient c = WireClient.connect(server.port())) {
+            byte[] badQuery = WireClient.message('Q', (DataOutputStream d) -> {
+                d.write("INSERT INTO notes VALUES ('a".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                d.write(new byte[] {(byte) 0xff, (byte) 0xfe});
+                d.write("')".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                d.writeByte(0);
+            });
+            c.send(badQuery);
+            assertThat(c.briefUntilReady()).containsExactly("E 22021", "Z I");
+            byte[] badParse = WireClient.message('P', (DataOutputStream d) -> {
+                WireClient.cstring(d, "");
+                d.write("SELECT '".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                d.write(new byte[] {(byte) 0xc3, 0x28});
+                d.write("'".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                d.writeByte(0);
+                d.writeShort(0);
+            });
+            c.send(badParse, WireClient.sync());
+            assertThat(c.briefUntilReady()).containsExactly("E 22021", "Z I");
+            c.send(WireClient.query("SELECT count(*) FROM notes"));
+            assertThat(c.briefUntilReady()).contains("D 0");
+        }
+    }
+
     @Test
     void aParameterLengthNearTwoToTheThirtyOneIsAProtocolViolation() throws IOException {
         try (WireClient c = WireClient.connect(server.port())) {
