@@ -1806,12 +1806,12 @@ public final class Parser {
                 try {
                     return new IntegerLiteral(pos, Long.parseLong(t.value()));
                 } catch (NumberFormatException e) {
-                    return new NumericLiteral(pos, new BigDecimal(t.value()));
+                    return new NumericLiteral(pos, numericLiteral(t.value(), pos));
                 }
             }
             case NUMBER -> {
                 p++;
-                return new NumericLiteral(pos, new BigDecimal(t.value()));
+                return new NumericLiteral(pos, numericLiteral(t.value(), pos));
             }
             case STRING -> {
                 p++;
@@ -2377,6 +2377,15 @@ public final class Parser {
         if (isKw("without") && isKw(1, "time")) {
             p += 2;
             expectKw("zone");
+        }
+    }
+
+    /** A numeric literal's value, within PostgreSQL's limits (22003 at its position otherwise). */
+    private static BigDecimal numericLiteral(String text, int pos) {
+        try {
+            return dev.tributary.sql.types.Values.numeric(text);
+        } catch (SqlException e) {
+            throw new SqlException(e.sqlState(), e.getMessage(), pos);
         }
     }
 }

@@ -63,6 +63,27 @@ class ValuesTest {
         assertThat(roundTrip(in, SqlType.NUMERIC)).isEqualTo(out);
     }
 
+    /**
+     * NUMERIC within PostgreSQL's limits: 131072 digits before the point and 16383 after; beyond
+     * them 22003, found before a long text is parsed (a million digits took 20-36 s) or an
+     * exponent expanded, as text input and as a literal.
+     */
+    @Test
+    void numericInputIsLimitedAsPostgreSqlLimitsIt() {
+        String most = "9".repeat(131_072);
+        assertThat(Values.fromText(most, SqlType.NUMERIC)).isEqualTo(new BigDecimal(most));
+        assertThat(Values.fromText("0." + "1".repeat(16_383), SqlType.NUMERIC)).isEqualTo(new BigDecimal("0." + "1".repeat(16_383)));
+        assertError(() -> Values.fromText(most + "9", SqlType.NUMERIC), "22003", "value overflows numeric format");
+        assertError(() -> Values.fromText("0." + "1".repeat(16_384), SqlType.NUMERIC), "22003", "value overflows numeric format");
+        assertError(() -> Values.fromText("1" + "0".repeat(1_000_000), SqlType.NUMERIC), "22003", "value overflows numeric format");
+        assertError(() -> Values.fromText("1e1000000", SqlType.NUMERIC), "22003", "value overflows numeric format");
+        assertError(() -> Values.fromText("1e-20000", SqlType.NUMERIC), "22003", "value overflows numeric format");
+        SqlException literal = catchThrowableOfType(SqlException.class,
+                () -> dev.tributary.sql.parser.Parser.parse("SELECT 1" + "0".repeat(1_000_000)));
+        assertThat(literal.sqlState()).isEqualTo("22003");
+        assertThat(literal.position()).isEqualTo(8);
+    }
+
     @Test
     void numericTypmodRoundsAndChecksPrecision() {
         SqlType t = SqlType.numeric(10, 2);
