@@ -567,6 +567,13 @@ final class PgConnection {
                 return false;
             }
             String database = params.getOrDefault("database", user);
+            if (options.tlsRequired() && !(socket instanceof SSLSocket)) {
+                // as from a pg_hba.conf of hostssl lines only
+                writeError(out, new SqlException("28000", "no pg_hba.conf entry for host \"" + socket.getInetAddress().getHostAddress() + "\", user \""
+                        + user + "\", database \"" + database + "\", no encryption", 0, "The server requires TLS (--tls-required): connect with sslmode=require."), "FATAL");
+                out.flush();
+                return false;
+            }
             if (!database.equals("tributary")) {
                 writeError(out, new SqlException("3D000", "database \"" + database + "\" does not exist", 0,
                         "The one database is \"tributary\"."), "FATAL");

@@ -20,7 +20,7 @@ import javax.net.ssl.SSLContext;
 /**
  * A PostgreSQL protocol 3.0 server in front of a {@link Tributary} database, so psql and other
  * Postgres clients can use it: {@code bin/tributary serve [--port P] [--listen ADDR] [--clock manual]
- * [--auth scram] [--tls-cert FILE --tls-key FILE] [--max-connections N] [--max-message-bytes N]}.
+ * [--auth scram] [--tls-cert FILE --tls-key FILE [--tls-required]] [--max-connections N] [--max-message-bytes N]}.
  *
  * <p>Each connection is a session of its own (transaction blocks, settings) and runs on a virtual
  * thread; {@link Options} says how many may be open at once, how large a message may be, how
@@ -51,8 +51,10 @@ public final class PgServer implements AutoCloseable {
      * @param maxMessageBytes the largest message a client may send (length field included); a larger one ends its connection with 08P01
      * @param auth how clients authenticate
      * @param tls the TLS context that answers SSLRequest, or null to refuse encryption
+     * @param tlsRequired whether a client must encrypt ({@code --tls-required}): one that starts
+     *     up in plaintext gets FATAL 28000, as from a {@code hostssl}-only {@code pg_hba.conf}
      */
-    public record Options(InetAddress listen, int port, int maxConnections, int maxMessageBytes, Auth auth, SSLContext tls) {
+    public record Options(InetAddress listen, int port, int maxConnections, int maxMessageBytes, Auth auth, SSLContext tls, boolean tlsRequired) {
         /** The default limit on a message: 64 MiB. */
         public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 << 20;
 
@@ -61,35 +63,41 @@ public final class PgServer implements AutoCloseable {
             if (maxConnections < 1) throw new IllegalArgumentException("--max-connections must be at least 1, not " + maxConnections);
             if (maxMessageBytes < 1024) throw new IllegalArgumentException("--max-message-bytes must be at least 1024, not " + maxMessageBytes);
             if (listen == null || auth == null) throw new IllegalArgumentException("listen and auth must be given");
+            if (tlsRequired && tls == null) throw new IllegalArgumentException("--tls-required needs --tls-cert and --tls-key");
         }
 
         /** Loopback, {@link #DEFAULT_PORT}, 100 connections, 64 MiB messages, {@link Auth#AUTO}, no TLS. */
         public static Options defaults() {
-            return new Options(InetAddress.getLoopbackAddress(), DEFAULT_PORT, 100, DEFAULT_MAX_MESSAGE_BYTES, Auth.AUTO, null);
+            return new Options(InetAddress.getLoopbackAddress(), DEFAULT_PORT, 100, DEFAULT_MAX_MESSAGE_BYTES, Auth.AUTO, null, false);
         }
 
         public Options withListen(InetAddress listen) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired);
         }
 
         public Options withPort(int port) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired);
         }
 
         public Options withMaxConnections(int maxConnections) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired);
         }
 
         public Options withMaxMessageBytes(int maxMessageBytes) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired);
         }
 
         public Options withAuth(Auth auth) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired);
         }
 
         public Options withTls(SSLContext tls) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired);
+        }
+
+        /** These options with TLS required of every client (TLS must be configured). */
+        public Options withTlsRequired(boolean tlsRequired) {
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired);
         }
     }
 
@@ -225,7 +233,7 @@ public final class PgServer implements AutoCloseable {
     private static final String USAGE = "usage: tributary serve [--port P (default " + DEFAULT_PORT + ")] [--listen ADDR (default 127.0.0.1)] [--clock manual|wall]\n"
             + "                       [--workers N (default: one per core)]\n"
             + "                       [--data DIR (default ./tributary-data) | --in-memory | --blob s3://BUCKET[/PREFIX][?endpoint=URL] --consensus postgres://HOST/DB]\n"
-            + "                       [--auth auto|scram] [--tls-cert FILE --tls-key FILE] [--max-connections N (default 100)]\n"
+            + "                       [--auth auto|scram] [--tls-cert FILE --tls-key FILE [--tls-required]] [--max-connections N (default 100)]\n"
             + "                       [--max-message-bytes N (default " + Options.DEFAULT_MAX_MESSAGE_BYTES + ")]\n"
             + "  TRIBUTARY_PASSWORD, if set, becomes the password of the role \"tributary\" at start.";
 
@@ -239,6 +247,7 @@ public final class PgServer implements AutoCloseable {
         String consensus = null;
         Path cert = null;
         Path key = null;
+        boolean tlsRequired = false;
         // one worker per core, as the design says: a view over a million rows hydrates on all of them
         int workers = Math.max(1, Math.min(64, Runtime.getRuntime().availableProcessors()));
         for (int i = 0; i < args.length; i++) {
@@ -266,6 +275,7 @@ public final class PgServer implements AutoCloseable {
                     case "--consensus" -> consensus = args[++i];
                     case "--tls-cert" -> cert = Path.of(args[++i]);
                     case "--tls-key" -> key = Path.of(args[++i]);
+                    case "--tls-required" -> tlsRequired = true;
                     case "--max-connections" -> options = options.withMaxConnections(Integer.parseInt(args[++i]));
                     case "--max-message-bytes" -> options = options.withMaxMessageBytes(Integer.parseInt(args[++i]));
                     case "-h", "--help" -> {
@@ -283,13 +293,17 @@ public final class PgServer implements AutoCloseable {
                 System.exit(1);
             }
         }
+        if (tlsRequired && cert == null) {
+            System.err.println("tributary serve: --tls-required needs --tls-cert and --tls-key");
+            System.exit(1);
+        }
         if ((cert == null) != (key == null)) {
             System.err.println("tributary serve: --tls-cert and --tls-key go together");
             System.exit(1);
         }
         if (cert != null) {
             try {
-                options = options.withTls(Tls.serverContext(cert, key));
+                options = options.withTls(Tls.serverContext(cert, key)).withTlsRequired(tlsRequired);
             } catch (IOException | IllegalArgumentException e) {
                 System.err.println("tributary serve: " + (e instanceof IOException ? "cannot read " + e.getMessage() : e.getMessage()));
                 System.exit(1);

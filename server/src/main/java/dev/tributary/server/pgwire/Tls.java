@@ -51,6 +51,11 @@ public final class Tls {
                 throw new IllegalArgumentException(keyFile + " holds no PKCS#8 PEM key (-----BEGIN PRIVATE KEY-----); convert it with: openssl pkcs8 -topk8 -nocrypt -in KEY -out KEY.pk8");
             }
             PrivateKey key = privateKey(keys.get(0), chain.get(0).getPublicKey().getAlgorithm(), keyFile);
+            // a key of the right kind but not the certificate's would be taken, and every handshake would then fail
+            if (!belongTogether(key, chain.get(0).getPublicKey())) {
+                throw new IllegalArgumentException("the private key in " + keyFile + " does not belong to the certificate in " + certificateFile
+                        + " (its public key does not verify the key's signature); give the key the certificate was made for");
+            }
             char[] pass = new char[0];
             KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(null, null);
@@ -63,6 +68,28 @@ public final class Tls {
         } catch (GeneralSecurityException e) {
             throw new IllegalArgumentException("cannot use " + certificateFile + " and " + keyFile + " for TLS: " + e.getMessage(), e);
         }
+    }
+
+    /** Whether {@code key} signs what {@code certificateKey} verifies: a random challenge, signed and checked. */
+    private static boolean belongTogether(PrivateKey key, java.security.PublicKey certificateKey) throws GeneralSecurityException {
+        String algorithm = switch (certificateKey.getAlgorithm()) {
+            case "RSA" -> "SHA256withRSA";
+            case "EC" -> "SHA256withECDSA";
+            case "RSASSA-PSS" -> "RSASSA-PSS";
+            default -> certificateKey.getAlgorithm(); // Ed25519, Ed448, EdDSA: the algorithm is its own signature
+        };
+        byte[] challenge = new byte[32];
+        new java.security.SecureRandom().nextBytes(challenge);
+        java.security.Signature sign = java.security.Signature.getInstance(algorithm);
+        if (algorithm.equals("RSASSA-PSS")) sign.setParameter(new java.security.spec.PSSParameterSpec("SHA-256", "MGF1", java.security.spec.MGF1ParameterSpec.SHA256, 32, 1));
+        sign.initSign(key);
+        sign.update(challenge);
+        byte[] signature = sign.sign();
+        java.security.Signature verify = java.security.Signature.getInstance(algorithm);
+        if (algorithm.equals("RSASSA-PSS")) verify.setParameter(new java.security.spec.PSSParameterSpec("SHA-256", "MGF1", java.security.spec.MGF1ParameterSpec.SHA256, 32, 1));
+        verify.initVerify(certificateKey);
+        verify.update(challenge);
+        return verify.verify(signature);
     }
 
     private static PrivateKey privateKey(byte[] der, String algorithm, Path file) throws GeneralSecurityException {

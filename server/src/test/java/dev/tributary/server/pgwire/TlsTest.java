@@ -75,6 +75,43 @@ class TlsTest {
         }
     }
 
+    /** A key of the certificate's kind that is not the certificate's is refused when the server starts, naming both files (every handshake would fail). */
+    @Test
+    void aKeyThatIsNotTheCertificatesIsRefusedAtStart(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        java.security.cert.Certificate cert;
+        try (InputStream in = java.nio.file.Files.newInputStream(resource("server.crt"))) {
+            cert = CertificateFactory.getInstance("X.509").generateCertificate(in);
+        }
+        String algorithm = cert.getPublicKey().getAlgorithm();
+        java.security.KeyPairGenerator g = java.security.KeyPairGenerator.getInstance(algorithm);
+        if (algorithm.equals("RSA")) g.initialize(2048);
+        if (algorithm.equals("EC")) g.initialize(new java.security.spec.ECGenParameterSpec(((java.security.interfaces.ECPublicKey) cert.getPublicKey()).getParams().toString().contains("P-384") ? "secp384r1" : "secp256r1"));
+        byte[] der = g.generateKeyPair().getPrivate().getEncoded();
+        Path other = dir.resolve("other.key");
+        java.nio.file.Files.writeString(other, "-----BEGIN PRIVATE KEY-----\n" + java.util.Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
+                + "\n-----END PRIVATE KEY-----\n");
+        assertThatThrownBy(() -> Tls.serverContext(resource("server.crt"), other)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("does not belong to the certificate").hasMessageContaining("other.key");
+        // and the certificate's own key is taken
+        assertThat(serverContext()).isNotNull();
+    }
+
+    /** With TLS required, a client that starts up in plaintext gets FATAL 28000 (as from hostssl-only pg_hba.conf lines); one over TLS is served. */
+    @Test
+    void tlsRequiredRefusesPlaintextClients() throws Exception {
+        try (PgServer strict = new PgServer(db, PgServer.Options.defaults().withPort(0).withTls(serverContext()).withTlsRequired(true))) {
+            String base = "jdbc:postgresql://127.0.0.1:" + strict.port() + "/tributary?prepareThreshold=0&user=u&";
+            assertThatThrownBy(() -> DriverManager.getConnection(base + "sslmode=disable")).isInstanceOfSatisfying(PSQLException.class, e -> {
+                assertThat(e.getSQLState()).isEqualTo("28000");
+                assertThat(e.getMessage()).contains("no encryption");
+            });
+            try (Connection c = DriverManager.getConnection(base + "sslmode=require&sslfactory=org.postgresql.ssl.NonValidatingFactory")) {
+                assertThat(one(c, "SELECT 'encrypted'")).isEqualTo("encrypted");
+            }
+        }
+        assertThatThrownBy(() -> PgServer.Options.defaults().withTlsRequired(true)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--tls-cert");
+    }
+
     @Test
     void scramOverTls() throws SQLException {
         db.execute("CREATE ROLE alice LOGIN PASSWORD 'pw'");
