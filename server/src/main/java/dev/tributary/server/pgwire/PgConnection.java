@@ -321,6 +321,10 @@ final class PgConnection {
     private static final Object CANCELLED = new Object();
     private static final Object CLIENT_GONE = new Object();
     private static final Object DONE = new Object();
+    /** The client left more rows unread than {@link PgServer.Options#subscribeBufferRows}: it is disconnected. */
+    private static final Object OVERFLOW = new Object();
+    /** How long a stream's writer has, once its client is past its buffer, to send the error before the socket is closed under it. */
+    private static final long OVERFLOW_GRACE_MILLIS = 2_000;
 
     private void busy() {
         synchronized (cancelLock) {
@@ -400,9 +404,36 @@ final class PgConnection {
      */
     private Result copyStream(Statement.Copy c) throws IOException {
         BlockingQueue<Object> events = new LinkedBlockingQueue<>();
+        // rows queued beyond the batch being written: bounded, so a client that stops reading cannot fill the heap
+        java.util.concurrent.atomic.AtomicLong waiting = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicBoolean overflowed = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+        long limit = options.subscribeBufferRows();
         Subscription sub = session.subscribe(c, new Subscription.Listener() {
             @Override
             public void onChanges(Result batch) {
+                if (overflowed.get()) return;
+                int rows = batch.rows().size();
+                long before = waiting.getAndAdd(rows);
+                if (before > 0 && before + rows > limit) {
+                    // the client has not read what came before this batch: drop it all and disconnect it
+                    overflowed.set(true);
+                    events.clear();
+                    waiting.set(0);
+                    events.add(OVERFLOW);
+                    dev.tributary.server.ServerLog.log("connection " + pid + ": a COPY (SUBSCRIBE ...) TO STDOUT client left " + (before + rows)
+                            + " rows unread, past the limit of " + limit + " (--subscribe-buffer-rows): disconnecting it");
+                    // a writer blocked on the client's full socket never takes the event: the socket is closed under it
+                    Thread.ofVirtual().name("tributary-pg-overflow-" + pid).start(() -> {
+                        try {
+                            Thread.sleep(OVERFLOW_GRACE_MILLIS);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        if (!ended.get()) close(socket);
+                    });
+                    return;
+                }
                 events.add(batch);
             }
 
@@ -431,9 +462,15 @@ final class PgConnection {
             while (true) {
                 Object e = take(events);
                 if (e instanceof Result batch) {
+                    waiting.addAndGet(-batch.rows().size());
                     for (List<String> row : batch.text()) copyData(w.line(row));
                     sent += batch.rows().size();
                     out.flush();
+                } else if (e == OVERFLOW) {
+                    writeError(out, new SqlException("53400", "terminating connection: the client did not read the changes of its COPY (SUBSCRIBE ...) TO STDOUT,"
+                            + " and more than " + limit + " rows were waiting", 0, "Read the stream as it comes, or raise the server's --subscribe-buffer-rows."), "FATAL");
+                    out.flush();
+                    throw new EOFException("a streaming client past its buffer is disconnected");
                 } else if (e == DONE) {
                     message('c', b -> {});
                     return new Result("COPY " + sent, List.of(), List.of(), List.of());
@@ -446,6 +483,7 @@ final class PgConnection {
                 }
             }
         } finally {
+            ended.set(true);
             synchronized (cancelLock) {
                 streamEvents = null;
             }

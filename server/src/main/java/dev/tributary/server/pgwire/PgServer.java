@@ -53,10 +53,16 @@ public final class PgServer implements AutoCloseable {
      * @param tls the TLS context that answers SSLRequest, or null to refuse encryption
      * @param tlsRequired whether a client must encrypt ({@code --tls-required}): one that starts
      *     up in plaintext gets FATAL 28000, as from a {@code hostssl}-only {@code pg_hba.conf}
+     * @param subscribeBufferRows how many rows of changes may wait for a streaming client
+     *     ({@code COPY (SUBSCRIBE ...) TO STDOUT}) that does not read them, beyond the batch it is
+     *     being sent: past it the client is disconnected (53400) and its subscription dropped
      */
-    public record Options(InetAddress listen, int port, int maxConnections, int maxMessageBytes, Auth auth, SSLContext tls, boolean tlsRequired) {
+    public record Options(InetAddress listen, int port, int maxConnections, int maxMessageBytes, Auth auth, SSLContext tls, boolean tlsRequired,
+                          long subscribeBufferRows) {
         /** The default limit on a message: 64 MiB. */
         public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 << 20;
+        /** The default limit on the rows waiting for a streaming client: a million. */
+        public static final long DEFAULT_SUBSCRIBE_BUFFER_ROWS = 1_000_000;
 
         public Options {
             if (port < 0 || port > 65535) throw new IllegalArgumentException("a port is from 0 to 65535, not " + port);
@@ -64,40 +70,46 @@ public final class PgServer implements AutoCloseable {
             if (maxMessageBytes < 1024) throw new IllegalArgumentException("--max-message-bytes must be at least 1024, not " + maxMessageBytes);
             if (listen == null || auth == null) throw new IllegalArgumentException("listen and auth must be given");
             if (tlsRequired && tls == null) throw new IllegalArgumentException("--tls-required needs --tls-cert and --tls-key");
+            if (subscribeBufferRows < 1) throw new IllegalArgumentException("--subscribe-buffer-rows must be at least 1, not " + subscribeBufferRows);
         }
 
         /** Loopback, {@link #DEFAULT_PORT}, 100 connections, 64 MiB messages, {@link Auth#AUTO}, no TLS. */
         public static Options defaults() {
-            return new Options(InetAddress.getLoopbackAddress(), DEFAULT_PORT, 100, DEFAULT_MAX_MESSAGE_BYTES, Auth.AUTO, null, false);
+            return new Options(InetAddress.getLoopbackAddress(), DEFAULT_PORT, 100, DEFAULT_MAX_MESSAGE_BYTES, Auth.AUTO, null, false, DEFAULT_SUBSCRIBE_BUFFER_ROWS);
         }
 
         public Options withListen(InetAddress listen) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows);
         }
 
         public Options withPort(int port) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows);
         }
 
         public Options withMaxConnections(int maxConnections) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows);
         }
 
         public Options withMaxMessageBytes(int maxMessageBytes) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows);
         }
 
         public Options withAuth(Auth auth) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows);
         }
 
         public Options withTls(SSLContext tls) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows);
+        }
+
+        /** These options with at most {@code rows} rows of changes waiting for a streaming client that does not read. */
+        public Options withSubscribeBufferRows(long rows) {
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, rows);
         }
 
         /** These options with TLS required of every client (TLS must be configured). */
         public Options withTlsRequired(boolean tlsRequired) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows);
         }
     }
 
@@ -234,7 +246,7 @@ public final class PgServer implements AutoCloseable {
             + "                       [--workers N (default: one per core)]\n"
             + "                       [--data DIR (default ./tributary-data) | --in-memory | --blob s3://BUCKET[/PREFIX][?endpoint=URL] --consensus postgres://HOST/DB]\n"
             + "                       [--auth auto|scram] [--tls-cert FILE --tls-key FILE [--tls-required]] [--max-connections N (default 100)]\n"
-            + "                       [--max-message-bytes N (default " + Options.DEFAULT_MAX_MESSAGE_BYTES + ")]\n"
+            + "                       [--max-message-bytes N (default " + Options.DEFAULT_MAX_MESSAGE_BYTES + ")] [--subscribe-buffer-rows N (default " + Options.DEFAULT_SUBSCRIBE_BUFFER_ROWS + ")]\n"
             + "  TRIBUTARY_PASSWORD, if set, becomes the password of the role \"tributary\" at start.";
 
     public static void main(String[] args) throws Exception {
@@ -278,6 +290,7 @@ public final class PgServer implements AutoCloseable {
                     case "--tls-required" -> tlsRequired = true;
                     case "--max-connections" -> options = options.withMaxConnections(Integer.parseInt(args[++i]));
                     case "--max-message-bytes" -> options = options.withMaxMessageBytes(Integer.parseInt(args[++i]));
+                    case "--subscribe-buffer-rows" -> options = options.withSubscribeBufferRows(Long.parseLong(args[++i]));
                     case "-h", "--help" -> {
                         System.out.println(USAGE);
                         return;

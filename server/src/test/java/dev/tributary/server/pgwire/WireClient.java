@@ -24,7 +24,14 @@ final class WireClient implements AutoCloseable {
     final DataOutputStream out;
 
     WireClient(int port) throws IOException {
-        socket = new Socket(InetAddress.getLoopbackAddress(), port);
+        this(port, 0);
+    }
+
+    /** A client whose socket's receive buffer is {@code receiveBufferBytes} (0: the default), so that a server writing to it blocks soon when it stops reading. */
+    WireClient(int port, int receiveBufferBytes) throws IOException {
+        socket = new Socket();
+        if (receiveBufferBytes > 0) socket.setReceiveBufferSize(receiveBufferBytes);
+        socket.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         socket.setSoTimeout(30_000);
         socket.setTcpNoDelay(true);
         in = new DataInputStream(new java.io.BufferedInputStream(socket.getInputStream()));

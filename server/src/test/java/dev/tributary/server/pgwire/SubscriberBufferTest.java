@@ -1,0 +1,75 @@
+package dev.tributary.server.pgwire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.server.Clock;
+import dev.tributary.server.Tributary;
+import java.io.IOException;
+import java.net.SocketException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A client that asks for {@code COPY (SUBSCRIBE ...) TO STDOUT} and stops reading cannot make the
+ * server hold its changes without bound (issue 25: 773 MB after 2M changes): past the server's
+ * {@code subscribeBufferRows} waiting rows it is disconnected (FATAL 53400, or the socket closed
+ * under a writer its full socket blocks), its subscription dropped, and the writer and other
+ * clients go on.
+ */
+class SubscriberBufferTest {
+    private Tributary db;
+    private PgServer server;
+
+    @BeforeEach
+    void start() throws IOException {
+        db = Tributary.inMemory(Clock.manual(0));
+        server = new PgServer(db, PgServer.Options.defaults().withPort(0).withSubscribeBufferRows(2_000));
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        server.close();
+        db.close();
+    }
+
+    @Test
+    void aSubscriberThatDoesNotReadIsDisconnectedPastItsBuffer() throws Exception {
+        db.execute("CREATE TABLE t (k int, pad text)");
+        WireClient stalled = new WireClient(server.port(), 4096);
+        stalled.send(WireClient.startup("tributary"));
+        stalled.untilReady();
+        stalled.send(WireClient.query("COPY (SUBSCRIBE t) TO STDOUT"));
+        assertThat(stalled.next().type()).as("CopyOutResponse").isEqualTo('H');
+        // the client reads nothing more; the writer goes on, and the server must let the stream go
+        String pad = "x".repeat(200);
+        long inserted = 0;
+        for (int round = 0; round < 400; round++) {
+            db.execute("INSERT INTO t SELECT g, '" + pad + "' FROM generate_series(1, 500) g");
+            inserted += 500;
+        }
+        // what reaches the client ends: an error 53400 after some rows, or the connection closed
+        long rows = 0;
+        char last = 0;
+        try {
+            for (WireClient.Msg m = stalled.next(); m != null; m = stalled.next()) {
+                last = m.type();
+                if (m.type() == 'd') rows++;
+                if (m.type() == 'E') assertThat(m.fields()).containsEntry('C', "53400").containsEntry('S', "FATAL");
+            }
+        } catch (SocketException e) {
+            last = 'X'; // reset by the server's close
+        }
+        // reaching the end at all says the server ended the stream (else the read times out)
+        assertThat(last).as("the last message").isIn('E', 'X', 'd', 'H');
+        assertThat(rows).as("not every change was held for the client").isLessThan(inserted);
+        assertThat(server.awaitConnections(0, 30_000)).as("the stalled connection is gone").isTrue();
+        stalled.close();
+        // the writer and other clients go on
+        db.execute("INSERT INTO t VALUES (-1, 'after')");
+        try (WireClient c = WireClient.connect(server.port())) {
+            c.send(WireClient.query("SELECT count(*) FROM t"));
+            assertThat(c.briefUntilReady()).contains("D " + (inserted + 1));
+        }
+    }
+}
