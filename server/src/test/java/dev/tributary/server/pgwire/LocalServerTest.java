@@ -18,7 +18,12 @@ abstract class LocalServerTest {
     @BeforeEach
     void startLocalServer() throws IOException {
         db = Tributary.inMemory(Clock.manual(0));
-        server = new PgServer(db, InetAddress.getLoopbackAddress(), 0, 10);
+        server = new PgServer(db, serverOptions());
+    }
+
+    /** The server's options: loopback, a free port, at most 10 connections; a test class may change them. */
+    protected PgServer.Options serverOptions() {
+        return PgServer.Options.defaults().withListen(InetAddress.getLoopbackAddress()).withPort(0).withMaxConnections(10);
     }
 
     @AfterEach

@@ -2,12 +2,8 @@ package dev.tributary.server.pgwire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tributary.server.Clock;
-import dev.tributary.server.Tributary;
 import java.io.IOException;
 import java.net.SocketException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,20 +13,10 @@ import org.junit.jupiter.api.Test;
  * under a writer its full socket blocks), its subscription dropped, and the writer and other
  * clients go on.
  */
-class SubscriberBufferTest {
-    private Tributary db;
-    private PgServer server;
-
-    @BeforeEach
-    void start() throws IOException {
-        db = Tributary.inMemory(Clock.manual(0));
-        server = new PgServer(db, PgServer.Options.defaults().withPort(0).withSubscribeBufferRows(2_000));
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        server.close();
-        db.close();
+class SubscriberBufferTest extends LocalServerTest {
+    @Override
+    protected PgServer.Options serverOptions() {
+        return super.serverOptions().withSubscribeBufferRows(2_000);
     }
 
     @Test
