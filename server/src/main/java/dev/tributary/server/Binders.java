@@ -5,6 +5,7 @@ import dev.tributary.sql.SqlException;
 import dev.tributary.sql.bind.Binder;
 import dev.tributary.sql.catalog.Catalog;
 import dev.tributary.sql.catalog.CatalogItem;
+import dev.tributary.sql.catalog.SystemCatalog;
 import dev.tributary.sql.types.SqlType;
 import java.util.Collection;
 import java.util.List;
@@ -21,7 +22,11 @@ final class Binders {
     private final Catalog database;
     private final Roles roles;
 
-    Binders(Catalog database, Roles roles) {
+    /** Where a session's pg_cancel_backend and pg_terminate_backend go (it yields null without a wire server). */
+    private final java.util.function.Supplier<Tributary.Backends> backends;
+
+    Binders(Catalog database, Roles roles, java.util.function.Supplier<Tributary.Backends> backends) {
+        this.backends = backends;
         this.database = database;
         this.roles = roles;
     }
@@ -77,6 +82,17 @@ final class Binders {
             @Override
             public Map<String, String> settings() {
                 return settings;
+            }
+
+            @Override
+            public int backendPid() {
+                return session.backendPid;
+            }
+
+            @Override
+            public boolean signalBackend(int pid, boolean terminate) {
+                Tributary.Backends b = backends.get();
+                return b != null && b.signal(pid, terminate, settings.getOrDefault("session_authorization", SystemCatalog.OWNER_NAME));
             }
 
             @Override

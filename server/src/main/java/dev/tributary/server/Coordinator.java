@@ -78,7 +78,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.durability = new Durability(storage);
         this.oracle = new TimestampOracle(clock);
         this.compute = new ComputeController(workers);
-        this.binders = new Binders(this, roles);
+        this.binders = new Binders(this, roles, () -> backends);
         this.frontiers = new TableFrontiers(catalog, oracle);
         WorkerWait waits = new WorkerWait(this, () -> closed);
         this.reads = new ReadPath(catalog, binders, oracle, compute, frontiers, waits);
@@ -96,6 +96,13 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     Clock clock() {
         return oracle.clock();
+    }
+
+    /** Where sessions' signals to other backends go (see {@link Tributary.Backends}); null without a wire server. */
+    private volatile Tributary.Backends backends;
+
+    void setBackends(Tributary.Backends backends) {
+        this.backends = backends;
     }
 
     /** The least time stored collection or index {@code name} is complete up to on the workers, for tests. */

@@ -43,6 +43,8 @@ public final class Session {
         pendingRowsByKey.clear();
     }
     final Map<String, String> settings = new HashMap<>();
+    /** The process id the session's client knows it by; 0 for an embedded session. */
+    volatile int backendPid;
     /** The open cursors by name; they live as long as the transaction block. */
     final Map<String, Cursor> cursors = new HashMap<>();
     /** Set by a cancel, consumed by the statement it stops. */

@@ -106,6 +106,20 @@ public final class Tributary implements AutoCloseable {
         return new Connection(coordinator, new Session());
     }
 
+    /**
+     * The client connections a server keeps, for {@code pg_cancel_backend} and
+     * {@code pg_terminate_backend}: signals backend {@code pid} on behalf of role {@code byRole};
+     * whether there was such a backend. 42501 (an SqlException) if the role may not.
+     */
+    public interface Backends {
+        boolean signal(int pid, boolean terminate, String byRole);
+    }
+
+    /** Where this database's sessions send signals to other backends (a wire server sets it; without one, no backend is there). */
+    public void setBackends(Backends backends) {
+        coordinator.setBackends(backends);
+    }
+
     /** The coordinator, for tests of what statements cost. */
     Coordinator coordinator() {
         return coordinator;
@@ -318,6 +332,11 @@ public final class Tributary implements AutoCloseable {
         /** The role the client authenticated as: {@code current_user} and {@code session_user}. */
         public void authenticatedAs(String role) {
             session.settings.put("session_authorization", role);
+        }
+
+        /** The process id the client knows this session by (BackendKeyData), as {@code pg_backend_pid()} answers. */
+        public void setBackendPid(int pid) {
+            session.backendPid = pid;
         }
 
         /** {@code I} idle, {@code T} in a transaction block, {@code E} in a failed one. */

@@ -341,6 +341,22 @@ final class PgConnection {
     }
 
     /** A CancelRequest with this connection's key: stops the statement running, if any. */
+    /** The role the client logged in as (null until it has). */
+    private volatile String user;
+
+    String user() {
+        return user;
+    }
+
+    /** pg_terminate_backend: its statement is canceled and its connection closed (the client sees the connection end). */
+    void terminate() {
+        synchronized (cancelLock) {
+            session.cancel();
+            if (streamEvents != null) streamEvents.add(CANCELLED);
+        }
+        close(socket);
+    }
+
     void cancel() {
         synchronized (cancelLock) {
             if (!busy) return;
@@ -622,6 +638,8 @@ final class PgConnection {
                 return false;
             }
             session.authenticatedAs(user);
+            session.setBackendPid(pid);
+            this.user = user;
             for (Map.Entry<String, String> e : params.entrySet()) {
                 if (!e.getKey().equals("user") && !e.getKey().equals("database")) session.startupSetting(e.getKey(), e.getValue());
             }

@@ -137,6 +137,7 @@ public final class PgServer implements AutoCloseable {
      */
     public PgServer(Tributary db, Options options) throws IOException {
         this.db = db;
+        if (db != null) db.setBackends(this::signal);
         this.options = options;
         this.socket = new ServerSocket();
         this.socket.bind(new InetSocketAddress(options.listen(), options.port()));
@@ -158,6 +159,7 @@ public final class PgServer implements AutoCloseable {
     /** Serves {@code db} from now on: the database it was started without is open. */
     public void ready(Tributary db) {
         this.db = java.util.Objects.requireNonNull(db);
+        db.setBackends(this::signal);
     }
 
     /** The port it listens on. */
@@ -228,6 +230,24 @@ public final class PgServer implements AutoCloseable {
     void cancel(int pid, int secret) {
         PgConnection c = connections.get(pid);
         if (c != null && c.hasSecret(secret)) c.cancel();
+    }
+
+    /**
+     * pg_cancel_backend / pg_terminate_backend from a session of role {@code byRole}: as in
+     * PostgreSQL, a role signals its own backends, the superuser ({@code tributary}) any; 42501
+     * otherwise. Whether backend {@code pid} was there.
+     */
+    private boolean signal(int pid, boolean terminate, String byRole) {
+        PgConnection c = connections.get(pid);
+        if (c == null) return false;
+        if (!byRole.equals(dev.tributary.sql.catalog.SystemCatalog.OWNER_NAME) && !byRole.equals(c.user())) {
+            throw new dev.tributary.sql.SqlException("42501", "permission denied to " + (terminate ? "terminate" : "cancel") + " process", 0,
+                    "Only roles with the privileges of the role whose process is being " + (terminate ? "terminated" : "canceled")
+                            + " or with privileges of the \"pg_signal_backend\" role may " + (terminate ? "terminate" : "cancel") + " this process.");
+        }
+        if (terminate) c.terminate();
+        else c.cancel();
+        return true;
     }
 
     /** A connection has ended. */

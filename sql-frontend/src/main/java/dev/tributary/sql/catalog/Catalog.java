@@ -22,6 +22,20 @@ public interface Catalog {
         return Map.of(SystemCatalog.OWNER_NAME, true);
     }
 
+    /** The process id the session's client knows it by (BackendKeyData), as {@code pg_backend_pid()} answers; 0 for a session with no client connection. */
+    default int backendPid() {
+        return 0;
+    }
+
+    /**
+     * {@code pg_cancel_backend(pid)} ({@code terminate} false: its running statement ends with
+     * 57014) or {@code pg_terminate_backend(pid)} (its connection ends): whether a backend of that
+     * pid was there to signal. 42501 if the session may not signal it.
+     */
+    default boolean signalBackend(int pid, boolean terminate) {
+        return false;
+    }
+
     /** The session's settings that differ from their defaults, by lower-case name. */
     default Map<String, String> settings() {
         return Map.of();

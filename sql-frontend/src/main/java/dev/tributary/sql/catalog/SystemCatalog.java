@@ -304,8 +304,14 @@ public final class SystemCatalog {
     /** Asked only when tributary_internal.arrangement_sizes is read: it visits every worker. */
     private final java.util.function.Supplier<List<Catalog.ArrangementPart>> arrangementSizes;
 
+    /** The session's backend pid, and where its signals to other backends go. */
+    private final int backendPid;
+    private final Catalog signals;
+
     /** A snapshot of {@code catalog}'s objects, roles and settings. */
     public SystemCatalog(Catalog catalog) {
+        this.backendPid = catalog.backendPid();
+        this.signals = catalog;
         this.settings = Map.copyOf(catalog.settings());
         this.roles = new java.util.TreeMap<>(catalog.roleLogins());
         this.hydrations = List.copyOf(catalog.hydrationProgress());
@@ -690,7 +696,8 @@ public final class SystemCatalog {
                  "pg_table_is_visible", "pg_type_is_visible", "pg_get_userbyid", "format_type", "pg_get_indexdef", "pg_get_expr",
                  "pg_get_constraintdef", "pg_get_viewdef", "obj_description", "col_description", "shobj_description", "current_setting",
                  "pg_encoding_to_char", "regclass", "regtype", "regnamespace", "regproc", "regrole", "to_regclass", "to_regtype",
-                 "pg_relation_is_publishable", "pg_get_statisticsobjdef_columns", "pg_get_serial_sequence" -> true;
+                 "pg_relation_is_publishable", "pg_get_statisticsobjdef_columns", "pg_get_serial_sequence", "pg_backend_pid",
+                 "pg_cancel_backend", "pg_terminate_backend" -> true;
             default -> false;
         };
     }
@@ -712,6 +719,15 @@ public final class SystemCatalog {
             case "current_schema" -> constant(name, n, 0, "public", pos);
             case "current_user", "session_user", "current_role" -> constant(name, n, 0, sessionUser(), pos);
             case "version" -> constant(name, n, 0, version(), pos);
+            case "pg_backend_pid" -> {
+                if (n != 0) throw noFunction(name, pos);
+                yield new ScalarExpr.Literal((long) backendPid, SqlType.INTEGER);
+            }
+            case "pg_cancel_backend", "pg_terminate_backend" -> {
+                boolean terminate = name.equals("pg_terminate_backend");
+                yield new ScalarExpr.Call(name, coerce(name, args, pos, SqlType.INTEGER), SqlType.BOOLEAN,
+                        x -> signals.signalBackend((int) (long) (Long) x[0], terminate), true);
+            }
             case "pg_table_is_visible" -> fn(name, args, pos, SqlType.BOOLEAN, x -> visible((Long) x[0]), SqlType.BIGINT);
             case "pg_type_is_visible" -> fn(name, args, pos, SqlType.BOOLEAN, x -> TYPE_BY_OID.containsKey((Long) x[0]), SqlType.BIGINT);
             case "pg_get_userbyid" -> fn(name, args, pos, SqlType.TEXT, x -> {
