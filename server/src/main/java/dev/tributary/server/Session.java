@@ -109,6 +109,14 @@ public final class Session {
     /** When the running statement must stop ({@code statement_timeout}), as {@link System#nanoTime}; 0 for never. */
     private volatile long deadline;
 
+    /** {@code idle_in_transaction_session_timeout} in milliseconds while the session is in a transaction block (0: none, or not in a block). */
+    long idleInTransactionTimeoutMillis() {
+        if (!inTransaction || implicit) return 0;
+        String setting = settings.get("idle_in_transaction_session_timeout");
+        return setting == null ? 0 : dev.tributary.sql.catalog.Settings.millis(
+                dev.tributary.sql.catalog.Settings.find("idle_in_transaction_session_timeout").orElseThrow(), setting, 0);
+    }
+
     /** A statement starts: its deadline is {@code statement_timeout} from now (none when it is 0). */
     void startStatement() {
         String setting = settings.get("statement_timeout");

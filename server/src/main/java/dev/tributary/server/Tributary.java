@@ -334,6 +334,11 @@ public final class Tributary implements AutoCloseable {
             session.settings.put("session_authorization", role);
         }
 
+        /** How long the client may stay idle now ({@code idle_in_transaction_session_timeout} inside a transaction block), in ms; 0: without limit. */
+        public long idleTimeoutMillis() {
+            return session.idleInTransactionTimeoutMillis();
+        }
+
         /** The process id the client knows this session by (BackendKeyData), as {@code pg_backend_pid()} answers. */
         public void setBackendPid(int pid) {
             session.backendPid = pid;

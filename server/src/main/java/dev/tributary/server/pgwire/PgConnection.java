@@ -163,8 +163,14 @@ final class PgConnection {
                 }
             });
             while (true) {
-                Message m = nextMessage();
+                Message m = nextMessage(session.idleTimeoutMillis());
                 if (m == null) return;
+                if (m == IDLE_TIMEOUT) {
+                    // the block goes with the session (rolled back), as PostgreSQL ends such a backend
+                    writeError(out, new SqlException("25P03", "terminating connection due to idle-in-transaction timeout"), "FATAL");
+                    out.flush();
+                    return;
+                }
                 int type = m.type();
                 byte[] body = m.body();
                 if (type == 'd' || type == 'c' || type == 'f') continue; // COPY data after the COPY failed is dropped
@@ -272,6 +278,41 @@ final class PgConnection {
                 Thread.currentThread().interrupt();
             }
         });
+    }
+
+    /** What {@link #nextMessage(long)} gives when no message came in time. */
+    private static final Message IDLE_TIMEOUT = new Message(-2, null, null);
+
+    /**
+     * The next message from the client, waiting at most {@code timeoutMillis} for it to begin (0:
+     * without limit; {@link #IDLE_TIMEOUT} past it); null when the client has closed the connection.
+     */
+    private Message nextMessage(long timeoutMillis) throws IOException {
+        if (timeoutMillis <= 0) return nextMessage();
+        if (reader == null) {
+            if (in.available() == 0) {
+                socket.setSoTimeout((int) Math.min(timeoutMillis, Integer.MAX_VALUE));
+                try {
+                    in.mark(1);
+                    if (in.read() < 0) return null;
+                    in.reset();
+                } catch (java.net.SocketTimeoutException e) {
+                    return IDLE_TIMEOUT;
+                } finally {
+                    socket.setSoTimeout(0);
+                }
+            }
+            return nextMessage();
+        }
+        try {
+            Message m = incoming.poll(timeoutMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+            if (m == null) return IDLE_TIMEOUT;
+            if (m.failure() != null) throw m.failure();
+            return m.type() < 0 ? null : m;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("server shutting down");
+        }
     }
 
     /** The next message from the client; null when it has closed the connection. */

@@ -75,6 +75,32 @@ class ProtocolLimitsTest extends LocalServerTest {
         }
     }
 
+    /**
+     * {@code idle_in_transaction_session_timeout} (PostgreSQL's units): a client idle that long
+     * inside a transaction block is disconnected with FATAL 25P03 and its block rolled back.
+     */
+    @Test
+    void aClientIdleInATransactionBlockIsDisconnected() throws IOException {
+        db.execute("CREATE TABLE held (k int)");
+        try (WireClient c = WireClient.connect(server.port())) {
+            c.send(WireClient.query("SET idle_in_transaction_session_timeout = '200ms'"));
+            assertThat(c.briefUntilReady()).containsExactly("C SET", "Z I");
+            c.send(WireClient.query("SELECT current_setting('idle_in_transaction_session_timeout')"));
+            assertThat(c.briefUntilReady()).contains("D 200ms");
+            c.send(WireClient.query("BEGIN; INSERT INTO held VALUES (1)"));
+            assertThat(c.briefUntilReady()).containsExactly("C BEGIN", "C INSERT 0 1", "Z T");
+            // the client sends nothing more: the server ends the connection (the read waits for it)
+            WireClient.Msg m = c.next();
+            assertThat(m.type()).isEqualTo('E');
+            assertThat(m.fields()).containsEntry('S', "FATAL").containsEntry('C', "25P03");
+            assertThat(c.next()).isNull();
+        }
+        try (WireClient c = WireClient.connect(server.port())) {
+            c.send(WireClient.query("SELECT count(*) FROM held"));
+            assertThat(c.briefUntilReady()).as("the block was rolled back").contains("D 0");
+        }
+    }
+
     @Test
     void aParameterLengthNearTwoToTheThirtyOneIsAProtocolViolation() throws IOException {
         try (WireClient c = WireClient.connect(server.port())) {

@@ -61,6 +61,8 @@ public final class Settings {
                 "Sets the most memory, in bytes, one materialized view, index, query or subscription may hold on all workers; more fails it with 53200 (0: no limit; the default is half the server's heap).",
                 "user", "integer");
         def("max_result_size", "1GB", "Tributary", "Sets the largest result, in bytes of rows, a query may return; larger ones fail with 53200.", "user", "integer");
+        def("idle_in_transaction_session_timeout", "0", "Client Connection Defaults / Statement Behavior",
+                "Sets the maximum allowed idle time between queries, when in a transaction.", "user", "integer");
         def("max_identifier_length", "63", preset, "Shows the maximum identifier length.", "internal", "integer");
         def("search_path", "\"$user\", public", "Client Connection Defaults / Statement Behavior", "Sets the schema search order for names that are not schema-qualified.", "user", "string",
                 "\"$user\", public", "public", "public, \"$user\"", "pg_catalog, public", "public, pg_catalog");
@@ -144,7 +146,12 @@ public final class Settings {
     }
 
     /** The parameters that are durations in milliseconds, written with or without a unit. */
-    private static final java.util.Set<String> MILLISECONDS = java.util.Set.of("statement_timeout");
+    private static final java.util.Set<String> MILLISECONDS = java.util.Set.of("statement_timeout", "idle_in_transaction_session_timeout");
+
+    /** Whether {@code setting} is a duration in milliseconds (shown with the unit {@code ms} in pg_settings). */
+    public static boolean inMilliseconds(Setting setting) {
+        return MILLISECONDS.contains(setting.name());
+    }
 
     private static final String[] UNITS = {"d", "h", "min", "s", "ms"};
     private static final long[] UNIT_MILLIS = {86_400_000L, 3_600_000L, 60_000L, 1000L, 1L};

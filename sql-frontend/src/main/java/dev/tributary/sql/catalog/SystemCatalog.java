@@ -551,7 +551,7 @@ public final class SystemCatalog {
                 for (Settings.Setting s : Settings.all()) {
                     String value = settings.getOrDefault(s.name().toLowerCase(Locale.ROOT), s.bootValue());
                     boolean changed = settings.containsKey(s.name().toLowerCase(Locale.ROOT));
-                    out.add(row(s.name(), value, s.name().equals("statement_timeout") ? "ms" : null, s.category(), s.description(), null,
+                    out.add(row(s.name(), value, Settings.inMilliseconds(s) ? "ms" : null, s.category(), s.description(), null,
                             s.context(), s.vartype(), changed ? "session" : "default", null, null, s.bootValue(), s.bootValue(), null, null, false));
                 }
             }
