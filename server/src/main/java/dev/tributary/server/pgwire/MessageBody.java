@@ -53,9 +53,7 @@ class MessageBody {
 
     /** A NUL-terminated string; the position steps over the bytes as sent (invalid UTF-8 decodes to replacements of another length). */
     String string() throws ProtocolException {
-        int end = pos;
-        while (end < b.length && b[end] != 0) end++;
-        if (end >= b.length) throw new ProtocolException("invalid string in message: no terminator");
+        int end = terminator();
         String s = new String(b, pos, end - pos, StandardCharsets.UTF_8);
         pos = end + 1;
         return s;
@@ -66,12 +64,18 @@ class MessageBody {
      * PostgreSQL answers, rather than replacement characters taken into the statement.
      */
     String text() throws ProtocolException {
-        int end = pos;
-        while (end < b.length && b[end] != 0) end++;
-        if (end >= b.length) throw new ProtocolException("invalid string in message: no terminator");
+        int end = terminator();
         String s = PgBinary.utf8(Arrays.copyOfRange(b, pos, end));
         pos = end + 1;
         return s;
+    }
+
+    /** Where the NUL-terminated string at the position ends (its NUL). */
+    private int terminator() throws ProtocolException {
+        int end = pos;
+        while (end < b.length && b[end] != 0) end++;
+        if (end >= b.length) throw new ProtocolException("invalid string in message: no terminator");
+        return end;
     }
 
     /** Everything left, as text. */

@@ -391,10 +391,7 @@ final class PgConnection {
 
     /** pg_terminate_backend: its statement is canceled and its connection closed (the client sees the connection end). */
     void terminate() {
-        synchronized (cancelLock) {
-            session.cancel();
-            if (streamEvents != null) streamEvents.add(CANCELLED);
-        }
+        cancel();
         close(socket);
     }
 
