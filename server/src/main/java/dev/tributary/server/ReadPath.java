@@ -396,6 +396,14 @@ final class ReadPath {
 
     /** The rows of prepared plan {@code bound} with {@code values} for its parameters. */
     List<Object[]> preparedRows(Session session, Prepared p, Plan bound, Object[] values) {
+        if (p.kind == Prepared.Kind.INSERT && p.physical != null && !p.valuesUseStatementTime) {
+            // VALUES of parameters and constants: no read time to find (it costs a walk of the catalog per run)
+            List<Object[]> local = Peek.constantRows(Plans.withParameters(p.physical, values, p.parameterTypes()));
+            if (local != null) return local;
+        }
+        long t = readTimeFor(bound);
+        checkChanges(bound, t, 0);
+        List<SqlType> types = bound.types();
         if (p.physical == null) {
             // optimized before the statement time and the values are known, so it serves every run
             p.physical = Optimizer.prune(IndexSelection.apply(Optimizer.fold(bound), catalog.indexes(), new HashSet<>(), compute::since));
@@ -403,16 +411,10 @@ final class ReadPath {
             planned++;
         }
         if (p.kind == Prepared.Kind.INSERT) {
-            // VALUES rows read no table, so uncommitted writes do not matter to them, and they need
-            // a read time only for the statement time (finding one walks the catalog)
-            Plan rows = Plans.withParameters(p.physical, values, p.parameterTypes());
-            if (p.valuesUseStatementTime) rows = Plans.atStatementTime(rows, Instant.ofEpochMilli(readTimeFor(bound)));
-            List<Object[]> local = Peek.constantRows(rows);
+            // VALUES rows read no table, so uncommitted writes do not matter to them
+            List<Object[]> local = Peek.constantRows(Plans.atStatementTime(Plans.withParameters(p.physical, values, p.parameterTypes()), Instant.ofEpochMilli(t)));
             if (local != null) return local;
         }
-        long t = readTimeFor(bound);
-        checkChanges(bound, t, 0);
-        List<SqlType> types = bound.types();
         if (!session.pending.isEmpty()) {
             // reading the block's own writes: the general path, planned for this run
             return rowsAt(session, physical(Plans.withParameters(bound, values, p.parameterTypes()), t, false, new HashSet<>()), t, types);
