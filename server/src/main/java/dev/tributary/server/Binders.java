@@ -20,15 +20,20 @@ import java.util.TreeMap;
  */
 final class Binders {
     private final Catalog database;
-    private final Roles roles;
+    private final AccessControl access;
 
     /** Where a session's pg_cancel_backend and pg_terminate_backend go (it yields null without a wire server). */
     private final java.util.function.Supplier<Tributary.Backends> backends;
 
-    Binders(Catalog database, Roles roles, java.util.function.Supplier<Tributary.Backends> backends) {
+    Binders(Catalog database, AccessControl access, java.util.function.Supplier<Tributary.Backends> backends) {
         this.backends = backends;
         this.database = database;
-        this.roles = roles;
+        this.access = access;
+    }
+
+    /** The privileges statements are checked against. */
+    AccessControl access() {
+        return access;
     }
 
     /** A binder over the database's objects alone: for constants, defaults, keys and DML. */
@@ -73,10 +78,8 @@ final class Binders {
             }
 
             @Override
-            public Map<String, Boolean> roleLogins() {
-                Map<String, Boolean> out = new TreeMap<>();
-                for (Roles.Role r : roles.all()) out.put(r.name(), r.login());
-                return out;
+            public dev.tributary.sql.catalog.Access access() {
+                return access.access(session);
             }
 
             @Override
@@ -92,7 +95,7 @@ final class Binders {
             @Override
             public boolean signalBackend(int pid, boolean terminate) {
                 Tributary.Backends b = backends.get();
-                return b != null && b.signal(pid, terminate, settings.getOrDefault("session_authorization", SystemCatalog.OWNER_NAME));
+                return b != null && b.signal(pid, terminate, session.currentUser());
             }
 
             @Override

@@ -33,6 +33,8 @@ final class CatalogState {
     private final Map<Long, CatalogItem> byId = new HashMap<>();
     /** For each item, the items that depend on it (views over it, indexes on it). */
     private final Map<Long, Set<Long>> dependents = new HashMap<>();
+    /** What each object reads directly (a view's relations, whose privileges its owner needs). */
+    private final Map<Long, Set<Long>> uses = new HashMap<>();
     /** The history policies of the objects that have one (the rest keep no history behind the present). */
     private final Map<Long, HistoryPolicy> retention = new HashMap<>();
     private long nextId = 1;
@@ -96,6 +98,7 @@ final class CatalogState {
         byName.put(item.name(), item);
         byId.put(item.id(), item);
         for (long u : uses) dependents.computeIfAbsent(u, k -> new HashSet<>()).add(item.id());
+        this.uses.put(item.id(), Set.copyOf(uses));
     }
 
     /** Takes {@code item} off the lists, keeping what depends on it, for CREATE OR REPLACE VIEW to list its new version under its id. */
@@ -111,9 +114,15 @@ final class CatalogState {
         version++;
         byName.remove(item.name());
         dependents.remove(id);
+        uses.remove(id);
         for (Set<Long> s : dependents.values()) s.remove(id);
         retention.remove(id);
         return item;
+    }
+
+    /** The objects {@code id} reads directly. */
+    Set<Long> usesOf(long id) {
+        return uses.getOrDefault(id, Set.of());
     }
 
     /** The objects that read {@code id} directly. */

@@ -56,6 +56,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     private final Roles roles = new Roles(new java.security.SecureRandom());
     private final CatalogState catalog = new CatalogState();
     private final Durability durability;
+    private final AccessControl access;
     private final Binders binders;
     private final TableFrontiers frontiers;
     private final ReadPath reads;
@@ -78,7 +79,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.durability = new Durability(storage);
         this.oracle = new TimestampOracle(clock);
         this.compute = new ComputeController(workers);
-        this.binders = new Binders(this, roles, () -> backends);
+        this.access = new AccessControl(roles, catalog, durability);
+        this.binders = new Binders(this, access, () -> backends);
         this.frontiers = new TableFrontiers(catalog, oracle);
         WorkerWait waits = new WorkerWait(this, () -> closed);
         this.reads = new ReadPath(catalog, binders, oracle, compute, frontiers, waits);
@@ -269,13 +271,14 @@ final class Coordinator implements AutoCloseable, Catalog {
                 if (q.emitChanges()) throw new SqlException("0A000", "EMIT CHANGES is served by subscribe(), not by execute()", q.pos());
                 Binder binder = binders.of(session);
                 BoundQuery bound = binder.bindQuery(q.query());
+                access.checkSelect(session, binder.dependencies());
                 if (q.asOf() != null) yield reads.queryAsOf(session, bound, binder.systemTime(q.asOf(), "AS OF"), q.asOf().pos());
                 yield reads.query(session, bound);
             }
-            case Statement.CreateTable c -> ddl.createTable(c, sql);
+            case Statement.CreateTable c -> ddl.createTable(session, c, sql);
             case Statement.CreateView v -> ddl.createView(session, v, sql);
             case Statement.CreateIndex i -> ddl.createIndex(session, i, sql);
-            case Statement.Drop d -> ddl.drop(d);
+            case Statement.Drop d -> ddl.drop(session, d);
             case Statement.Insert i -> writes.insert(session, i);
             case Statement.Update u -> writes.update(session, u);
             case Statement.Delete d -> writes.delete(session, d);
@@ -285,10 +288,14 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.Subscribe s -> throw new SqlException("0A000", "SUBSCRIBE is served by subscribe(), not by execute()", s.pos());
             case Statement.AdvanceClock a -> advanceClock(a);
             case Statement.Checkpoint c -> throw new IllegalStateException("CHECKPOINT runs without the coordinator (see execute)");
-            case Statement.AlterRetainHistory a -> ddl.alterRetainHistory(a);
-            case Statement.CreateRole r -> createRole(r);
-            case Statement.AlterRole r -> alterRole(r);
-            case Statement.DropRole r -> dropRole(r);
+            case Statement.AlterRetainHistory a -> ddl.alterRetainHistory(session, a);
+            case Statement.CreateRole r -> createRole(session, r);
+            case Statement.AlterRole r -> alterRole(session, r);
+            case Statement.DropRole r -> dropRole(session, r);
+            case Statement.Grant g -> access.grant(session, g);
+            case Statement.GrantRole g -> access.grantRole(session, g);
+            case Statement.AlterOwner a -> access.alterOwner(session, a);
+            case Statement.SetRole r -> access.setRole(session, r);
             case Statement.Set s -> set(session, s);
             case Statement.Copy c -> {
                 if (c.from()) {
@@ -321,6 +328,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             String name = CatalogState.nameOf(c.table(), c.pos());
             CatalogItem item = catalog.get(name);
             if (item == null || item instanceof CatalogItem.Index) throw new SqlException("42P01", "relation \"" + name + "\" does not exist");
+            access.check(session, item, dev.tributary.server.auth.Privilege.SELECT);
             List<String> cols = new ArrayList<>();
             for (String col : c.columns()) {
                 if (CatalogState.indexOfColumn(item.columns(), col) < 0) throw new SqlException("42703", "column \"" + col + "\" of relation \"" + name + "\" does not exist");
@@ -329,7 +337,10 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
             query = Parser.parseQuery("SELECT " + (cols.isEmpty() ? "*" : String.join(", ", cols)) + " FROM " + dev.tributary.sql.parser.SqlFormatter.ident(name));
         }
-        Result r = reads.query(session, binders.plain().bindQuery(query));
+        Binder binder = binders.plain();
+        BoundQuery bound = binder.bindQuery(query);
+        access.checkSelect(session, binder.dependencies());
+        Result r = reads.query(session, bound);
         return new Result("COPY " + r.rows().size(), r.columns(), r.types(), r.rows());
     }
 
@@ -344,6 +355,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 if (!(item instanceof CatalogItem.Table t)) {
                     throw new SqlException("42809", "cannot copy to " + item.kind() + " \"" + name + "\"", 0, "Only tables can be written to; views are maintained from them.");
                 }
+                access.check(session, t, dev.tributary.server.auth.Privilege.INSERT);
                 List<Integer> targets = new ArrayList<>();
                 for (String col : c.columns()) {
                     int i = CatalogState.indexOfColumn(t.columns(), col);
@@ -516,6 +528,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             throw new SqlException("0A000", "cached plan must not change result type");
         }
         p.version = catalog.version();
+        p.reads = binder.dependencies();
         p.readsSystemCatalog = binder.readsSystemCatalog();
         p.desugarsAsOf = Binders.desugarsAsOf(session);
         p.query = query;
@@ -550,7 +563,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                         + valueOf(p.parameterTypes().get(i).kind()).getSimpleName() + ", not as " + values[i].getClass().getSimpleName());
             }
         }
-        Result r = reads.pointRead(session, p, values);
+        Result r = access.cleared(session, p) ? reads.pointRead(session, p, values) : null;
         if (r == null) {
             boolean[] readNothing = {false};
             try {
@@ -601,9 +614,11 @@ final class Coordinator implements AutoCloseable, Catalog {
                 p.query = again.query;
                 p.plan = again.plan;
                 p.table = again.table;
+                p.reads = again.reads;
                 p.physical = null;
                 p.pointRead = null;
             }
+            access.checkPrepared(session, p);
             Plan bound = p.query != null ? p.query.plan() : p.plan;
             List<Object[]> rows = reads.preparedRows(session, p, bound, values);
             return switch (p.kind) {
@@ -740,15 +755,16 @@ final class Coordinator implements AutoCloseable, Catalog {
      * What the options of CREATE/ALTER ROLE ask for: {@code login} null when not given;
      * {@code setsPassword} when PASSWORD was given, with its verifier (null for PASSWORD NULL or '').
      */
-    private record RoleChange(Boolean login, boolean setsPassword, dev.tributary.server.auth.ScramVerifier verifier, Result result) {}
+    private record RoleChange(Roles.Attributes attributes, boolean setsPassword, dev.tributary.server.auth.ScramVerifier verifier, Result result) {}
 
-    private RoleChange roleChange(List<Statement.RoleOption> options, String tag) {
-        Boolean login = null;
+    private RoleChange roleChange(List<Statement.RoleOption> options, Roles.Attributes start, String tag) {
+        Roles.Attributes a = start;
         boolean setsPassword = false;
         String password = null;
         for (Statement.RoleOption o : options) {
             switch (o) {
-                case Statement.RoleOption.Login l -> login = l.login();
+                case Statement.RoleOption.Login l -> a = a.with("login", l.login());
+                case Statement.RoleOption.Attribute at -> a = a.with(at.name(), at.value());
                 case Statement.RoleOption.Password p -> {
                     setsPassword = true;
                     password = p.password();
@@ -760,32 +776,42 @@ final class Coordinator implements AutoCloseable, Catalog {
             r = r.withNotice(Notice.notice("00000", "empty string is not a valid password, clearing password"));
             password = null;
         }
-        return new RoleChange(login, setsPassword, password == null ? null : roles.verifierOf(password), r);
+        return new RoleChange(a, setsPassword, password == null ? null : roles.verifierOf(password), r);
     }
 
-    private Result createRole(Statement.CreateRole c) {
-        RoleChange change = roleChange(c.options(), "CREATE ROLE");
-        roles.create(c.name(), change.login() != null ? change.login() : c.user(), change.verifier());
-        recordRole(c.name());
+    private Result createRole(Session session, Statement.CreateRole c) {
+        RoleChange change = roleChange(c.options(), Roles.Attributes.defaults(c.user()), "CREATE ROLE");
+        access.checkCreateRole(session, change.attributes());
+        roles.create(c.name(), change.attributes(), change.verifier());
+        access.recordRole(c.name());
         return change.result();
     }
 
-    private Result alterRole(Statement.AlterRole a) {
-        if (roles.find(a.name()).isEmpty()) throw Roles.notFound(a.name());
-        RoleChange change = roleChange(a.options(), "ALTER ROLE");
-        roles.alter(a.name(), change.login(), change.setsPassword(), change.verifier());
-        recordRole(a.name());
+    private Result alterRole(Session session, Statement.AlterRole a) {
+        Roles.Role target = roles.find(a.name()).orElseThrow(() -> Roles.notFound(a.name()));
+        access.checkAlterRole(session, a.name(), target, a.options());
+        RoleChange change = roleChange(a.options(), target.attributes(), "ALTER ROLE");
+        roles.alter(a.name(), change.attributes());
+        if (change.setsPassword()) roles.alter(a.name(), null, true, change.verifier());
+        access.recordRole(a.name());
         return change.result();
     }
 
-    private Result dropRole(Statement.DropRole d) {
-        for (String name : d.names()) {
-            if (roles.find(name).isEmpty() && !d.ifExists()) throw Roles.notFound(name);
-        }
+    private Result dropRole(Session session, Statement.DropRole d) {
+        access.checkMayDropRoles(session);
         Result r = Result.command("DROP ROLE");
         for (String name : d.names()) {
-            if (!roles.drop(name)) r = r.withNotice(Notice.notice("00000", "role \"" + name + "\" does not exist, skipping"));
-            recordRole(name);
+            if (roles.find(name).isEmpty()) {
+                if (!d.ifExists()) throw Roles.notFound(name);
+                r = r.withNotice(Notice.notice("00000", "role \"" + name + "\" does not exist, skipping"));
+                continue;
+            }
+            access.checkDropRole(session, name);
+        }
+        for (String name : d.names()) {
+            List<String> members = new ArrayList<>();
+            for (Roles.Membership m : roles.memberships()) if (m.role().equals(name)) members.add(m.member());
+            if (roles.drop(name)) access.roleDropped(name, members);
         }
         return r;
     }
@@ -1146,20 +1172,6 @@ final class Coordinator implements AutoCloseable, Catalog {
         return new Result("SELECT " + rows.size(), mv.columns().stream().map(Column::name).toList(), types, rows);
     }
 
-    /** Records role {@code name} as it is now (or its removal), durably. */
-    private void recordRole(String name) {
-        durability.recordRole(name, roles.find(name).map(r -> (r.login() ? "LOGIN" : "NOLOGIN") + (r.verifier() != null ? " " + r.verifier() : "")).orElse(null),
-                catalog::newId);
-    }
-
-    private void restoreRole(CatalogEntry e) {
-        String[] parts = e.sql().split(" ", 2);
-        boolean login = parts[0].equals("LOGIN");
-        dev.tributary.server.auth.ScramVerifier verifier = parts.length > 1 ? dev.tributary.server.auth.ScramVerifier.parse(parts[1]) : null;
-        if (roles.find(e.name()).isPresent()) roles.alter(e.name(), login, true, verifier);
-        else roles.create(e.name(), login, verifier);
-    }
-
     /**
      * Rebuilds the database from its stores: roles; tables, each with its rows at their times
      * (history as far back as its policy kept it); then views, materialized views and indexes,
@@ -1186,7 +1198,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             List<CatalogEntry> rest = new ArrayList<>();
             for (CatalogEntry e : entries) {
                 switch (e.kind()) {
-                    case CatalogRecorder.ROLE -> restoreRole(e);
+                    case CatalogRecorder.ROLE -> roles.restore(e.name(), e.sql());
+                    case CatalogRecorder.PRIVILEGES -> access.restore(e);
                     case "table" -> {
                         catalog.idsFrom(e.id());
                         replay(system, e);

@@ -57,7 +57,7 @@ final class Ddl {
         this.waits = waits;
     }
 
-    Result alterRetainHistory(Statement.AlterRetainHistory a) {
+    Result alterRetainHistory(Session session, Statement.AlterRetainHistory a) {
         String name = CatalogState.nameOf(a.name(), a.pos());
         CatalogItem item = catalog.get(name);
         if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", a.pos());
@@ -68,6 +68,7 @@ final class Ddl {
             case VIEW -> false;
         };
         if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + a.kind().sql().toLowerCase(java.util.Locale.ROOT), a.pos());
+        binders.access().checkOwner(session, item);
         HistoryPolicy p = HistoryPolicy.of(a.retain(), binders.plain());
         if (p == null) {
             setRetention(item.id(), null);
@@ -82,8 +83,9 @@ final class Ddl {
         return Result.command("ALTER " + a.kind().sql());
     }
 
-    Result createTable(Statement.CreateTable c, String sql) {
+    Result createTable(Session session, Statement.CreateTable c, String sql) {
         String name = CatalogState.nameOf(c.name(), c.pos());
+        binders.access().checkCreate(session);
         if (catalog.contains(name) && c.ifNotExists()) return Result.command("CREATE TABLE").withNotice(alreadyExists(name));
         catalog.checkNew(name, false, c.pos());
         List<Column> columns = new ArrayList<>();
@@ -112,6 +114,7 @@ final class Ddl {
         compute.createTable(id, name, types, key, pkIndex, pkName);
         frontiers.created(id);
         register(t, Set.of());
+        binders.access().created(session, t);
         if (!pk.isEmpty()) {
             List<ScalarExpr> keys = new ArrayList<>();
             for (int k : key) keys.add(new ScalarExpr.ColumnRef(k, columns.get(k).type()));
@@ -136,11 +139,15 @@ final class Ddl {
     Result createView(Session session, Statement.CreateView v, String sql) {
         String name = CatalogState.nameOf(v.name(), v.pos());
         String tag = v.materialized() ? "CREATE MATERIALIZED VIEW" : "CREATE VIEW";
+        binders.access().checkCreate(session);
         if (catalog.contains(name) && v.ifNotExists()) return Result.command(tag).withNotice(alreadyExists(name));
         CatalogItem existing = catalog.get(name);
         if (existing != null && !(v.orReplace() && existing instanceof CatalogItem.View)) catalog.checkNew(name, false, v.pos());
+        if (existing != null) binders.access().checkOwner(session, existing);
         Binder binder = binders.of(session);
         BoundQuery q = binder.bindQuery(v.query());
+        // a materialized view reads its relations as its creator now; a view as its owner whenever it is read
+        if (v.materialized()) binders.access().checkSelect(session, binder.dependencies());
         if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn(v.materialized() ? "a materialized view" : "a view", v.pos());
         Plan plan = visiblePlan(q);
         if (v.columns().size() > q.visible()) throw new SqlException("42601", "CREATE VIEW specifies more column names than columns", v.pos());
@@ -175,11 +182,15 @@ final class Ddl {
             frontiers.advanced(upper, tables);
             DataflowMemory memory = session.dataflowMemory(compute.workers());
             compute.createMaterializedView(id, name, p, memory, upper, tables);
-            register(new CatalogItem.MaterializedView(id, name, columns, plan, text(sql, v)), uses);
+            CatalogItem.MaterializedView mv = new CatalogItem.MaterializedView(id, name, columns, plan, text(sql, v));
+            register(mv, uses);
+            binders.access().created(session, mv);
             if (history != null) setRetention(id, history);
             awaitHydration(session, id, "materialized view", name, upper - 1);
         } else {
-            register(new CatalogItem.View(id, name, columns, plan, text(sql, v)), uses);
+            CatalogItem.View view = new CatalogItem.View(id, name, columns, plan, text(sql, v));
+            register(view, uses);
+            binders.access().created(session, view);
         }
         return Result.command(tag);
     }
@@ -197,6 +208,7 @@ final class Ddl {
             throw new SqlException("42809", "cannot create index on " + target.kind() + " \"" + on + "\"", i.pos(),
                     "Create a materialized view over it and index that.");
         }
+        binders.access().checkOwner(session, target);
         List<ScalarExpr> keys = binders.plain().bindOver(on, target.columns(), i.exprs());
         HistoryPolicy history = HistoryPolicy.of(i.retain(), binders.plain());
         long id = catalog.newId();
@@ -307,7 +319,7 @@ final class Ddl {
         return Notice.notice("42P07", "relation \"" + name + "\" already exists, skipping");
     }
 
-    Result drop(Statement.Drop d) {
+    Result drop(Session session, Statement.Drop d) {
         List<CatalogItem> targets = new ArrayList<>();
         List<Notice> skipped = new ArrayList<>();
         for (List<String> parts : d.names()) {
@@ -331,6 +343,7 @@ final class Ddl {
                 throw new SqlException("2BP01", "cannot drop index " + name + " because constraint " + name + " on table " + table + " requires it", d.pos(),
                         "You can drop constraint " + name + " on table " + table + " instead.");
             }
+            binders.access().checkOwner(session, item);
             targets.add(item);
         }
         // everything that depends on the targets, transitively
@@ -362,6 +375,7 @@ final class Ddl {
         CatalogItem item = catalog.remove(id);
         if (item == null) return;
         durability.dropped(id, item);
+        binders.access().dropped(id);
         subscriptions.endOn(id);
         writes.dropped(id);
         frontiers.dropped(id);

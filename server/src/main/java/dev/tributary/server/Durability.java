@@ -114,6 +114,12 @@ final class Durability {
         recorder.role(name, text, ids);
     }
 
+    /** Records the owner and ACL of the object {@code key} names as {@code text}, null for the defaults. */
+    void recordPrivileges(String key, String text, LongSupplier ids) {
+        if (recorder == null || replaying) return;
+        recorder.privileges(key, text, ids);
+    }
+
     /** Commits the statement's catalog changes in one durable append, before it is answered. */
     void commitCatalog() {
         if (recorder != null && recorder.commit()) changedSinceCheckpoint = true;

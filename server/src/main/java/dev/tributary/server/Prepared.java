@@ -94,6 +94,12 @@ public final class Prepared {
     record PointRead(long version, BoundQuery query, Plan physical, List<CatalogItem.Index> indexes, long index, List<SqlType> sourceTypes,
                      boolean desugarsAsOf, Peek.Seek seek, long[] tables) {}
 
+    /** The relations the statement reads (SELECT is checked on them), as bound. */
+    java.util.Set<Long> reads = java.util.Set.of();
+    /** The privileges version at which, and the role for which, the statement last passed its privilege checks (see {@link AccessControl#cleared}). */
+    long accessVersion = -1;
+    String accessUser;
+
     Prepared(String sql, Statement statement, Kind kind, List<SqlType> declared, List<SqlType> parameterTypes, List<String> columns,
              List<SqlType> types) {
         this.sql = sql;

@@ -513,7 +513,9 @@ final class ReadPath {
         Plan plan;
         List<String> names;
         if (e.statement() instanceof Statement.QueryStatement q) {
-            BoundQuery b = binders.of(session).bindQuery(q.query());
+            dev.tributary.sql.bind.Binder binder = binders.of(session);
+            BoundQuery b = binder.bindQuery(q.query());
+            binders.access().checkSelect(session, binder.dependencies());
             plan = b.plan();
             names = b.names();
         } else if (e.statement() instanceof Statement.CreateView v) {

@@ -45,6 +45,20 @@ public final class Session {
     final Map<String, String> settings = new HashMap<>();
     /** The process id the session's client knows it by; 0 for an embedded session. */
     volatile int backendPid;
+
+    /** The role the client authenticated as; SET SESSION AUTHORIZATION may act as another only if this one is a superuser. */
+    String authenticatedUser = dev.tributary.server.auth.Roles.BOOTSTRAP;
+
+    /** {@code session_user}: the authenticated role, or the one SET SESSION AUTHORIZATION chose. */
+    String sessionUser() {
+        return settings.getOrDefault("session_authorization", authenticatedUser);
+    }
+
+    /** {@code current_user}, whose privileges statements are checked against: SET ROLE's role, else the session user. */
+    String currentUser() {
+        String role = settings.get("role");
+        return role != null ? role : sessionUser();
+    }
     /** The open cursors by name; they live as long as the transaction block. */
     final Map<String, Cursor> cursors = new HashMap<>();
     /** Set by a cancel, consumed by the statement it stops. */

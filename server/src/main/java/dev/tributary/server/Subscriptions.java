@@ -89,6 +89,7 @@ final class Subscriptions {
             default -> throw new SqlException("42601", "subscribe takes SUBSCRIBE or SELECT ... EMIT CHANGES", st.pos());
         }
         if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn("a subscription", st.pos());
+        binders.access().checkSelect(session, binder.dependencies());
         Plan plan = Ddl.temporal(Ddl.visiblePlan(q), st.pos());
         long start = oracle.readTime();
         reads.checkChanges(plan, start, st.pos());

@@ -331,6 +331,7 @@ public final class Tributary implements AutoCloseable {
 
         /** The role the client authenticated as: {@code current_user} and {@code session_user}. */
         public void authenticatedAs(String role) {
+            session.authenticatedUser = role;
             session.settings.put("session_authorization", role);
         }
 

@@ -179,7 +179,9 @@ final class WritePath {
 
     Result insert(Session session, Statement.Insert ins) {
         CatalogItem.Table t = catalog.table(ins.table(), ins.pos(), "insert into");
-        BoundQuery q = binders.plain().bindInsert(t, ins);
+        Binder binder = binders.plain();
+        BoundQuery q = binder.bindInsert(t, ins);
+        binders.access().checkStatement(session, ins, t, binder.dependencies());
         return insertRows(session, t, reads.rowsOf(session, q.plan(), q.plan().types()));
     }
 
@@ -218,7 +220,9 @@ final class WritePath {
     Result update(Session session, Statement.Update u) {
         CatalogItem.Table t = catalog.table(u.table(), u.pos(), "update");
         String alias = u.alias() != null ? u.alias() : t.name();
-        Plan plan = binders.plain().bindUpdate(t, alias, u.assignments(), u.where());
+        Binder binder = binders.plain();
+        Plan plan = binder.bindUpdate(t, alias, u.assignments(), u.where());
+        binders.access().checkStatement(session, u, t, binder.dependencies());
         return updateRows(session, t, reads.rowsOf(session, plan, plan.types()));
     }
 
@@ -240,7 +244,9 @@ final class WritePath {
     Result delete(Session session, Statement.Delete d) {
         CatalogItem.Table t = catalog.table(d.table(), d.pos(), "delete from");
         String alias = d.alias() != null ? d.alias() : t.name();
-        Plan plan = binders.plain().bindDelete(t, alias, d.where());
+        Binder binder = binders.plain();
+        Plan plan = binder.bindDelete(t, alias, d.where());
+        binders.access().checkStatement(session, d, t, binder.dependencies());
         return deleteRows(session, t, reads.rowsOf(session, plan, plan.types()));
     }
 

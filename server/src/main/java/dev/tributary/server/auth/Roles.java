@@ -3,6 +3,7 @@ package dev.tributary.server.auth;
 import dev.tributary.sql.SqlException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -10,12 +11,14 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The roles of one database: who may log in and with what password. Passwords are kept only as
+ * The roles of one database: who may log in and with what password, each role's attributes
+ * (SUPERUSER, CREATEROLE, ...), and which roles are members of which. Passwords are kept only as
  * {@link ScramVerifier}s; a password is never stored or logged as text.
  *
- * <p>It starts with one role, {@value #BOOTSTRAP}, which may log in and has no password (as
- * PostgreSQL's bootstrap superuser). Role changes apply at once, not at the end of a transaction
- * block. Thread-safe.
+ * <p>It starts with one role, {@value #BOOTSTRAP}, PostgreSQL's bootstrap superuser: it may log
+ * in, has no password, and always keeps SUPERUSER, so the database always has a superuser (it
+ * cannot be dropped either). Role changes apply at once, not at the end of a transaction block.
+ * Thread-safe.
  *
  * <p>{@link #credentials} gives, for any user name, a verifier to run the SCRAM exchange against: a
  * role's own verifier, or for a name with no role, no password or no LOGIN a fake one derived
@@ -25,15 +28,48 @@ import java.util.TreeMap;
 public final class Roles {
     /** The role every database starts with. */
     public static final String BOOTSTRAP = "tributary";
+    /** The predefined role whose only member is the database's owner ({@value #BOOTSTRAP}); it owns schema public. */
+    public static final String DATABASE_OWNER = "pg_database_owner";
+
+    /** A role's attributes, PostgreSQL's: {@code rolsuper}, {@code rolcreatedb}, ... */
+    public record Attributes(boolean superuser, boolean createDb, boolean createRole, boolean inherit, boolean login,
+                             boolean replication, boolean bypassRls) {
+        /** CREATE ROLE's defaults: INHERIT, and LOGIN for CREATE USER. */
+        public static Attributes defaults(boolean login) {
+            return new Attributes(false, false, false, true, login, false, false);
+        }
+
+        /** These attributes with {@code name} ({@code superuser}, {@code createdb}, ..., {@code login}) set to {@code value}. */
+        public Attributes with(String name, boolean value) {
+            return switch (name) {
+                case "superuser" -> new Attributes(value, createDb, createRole, inherit, login, replication, bypassRls);
+                case "createdb" -> new Attributes(superuser, value, createRole, inherit, login, replication, bypassRls);
+                case "createrole" -> new Attributes(superuser, createDb, value, inherit, login, replication, bypassRls);
+                case "inherit" -> new Attributes(superuser, createDb, createRole, value, login, replication, bypassRls);
+                case "login" -> new Attributes(superuser, createDb, createRole, inherit, value, replication, bypassRls);
+                case "replication" -> new Attributes(superuser, createDb, createRole, inherit, login, value, bypassRls);
+                case "bypassrls" -> new Attributes(superuser, createDb, createRole, inherit, login, replication, value);
+                default -> throw new IllegalArgumentException("not a role attribute: " + name);
+            };
+        }
+    }
 
     /**
      * One role.
      *
      * @param name its name
-     * @param login whether it may log in
+     * @param attributes what it may do beyond its privileges
      * @param verifier its password's verifier, or null without a password
      */
-    public record Role(String name, boolean login, ScramVerifier verifier) {}
+    public record Role(String name, Attributes attributes, ScramVerifier verifier) {
+        /** Whether it may log in. */
+        public boolean login() {
+            return attributes.login();
+        }
+    }
+
+    /** {@code member} is a member of {@code role}, as {@code grantor} granted; {@code admin}: it may grant {@code role} to others. */
+    public record Membership(String role, String member, String grantor, boolean admin) {}
 
     /**
      * What a login attempt is checked against.
@@ -44,13 +80,14 @@ public final class Roles {
     public record Credentials(ScramVerifier verifier, boolean mayLogIn) {}
 
     private final Map<String, Role> roles = new TreeMap<>();
+    private final List<Membership> memberships = new ArrayList<>();
     private final SecureRandom random;
     private final byte[] secret = new byte[32];
 
     public Roles(SecureRandom random) {
         this.random = random;
         random.nextBytes(secret);
-        roles.put(BOOTSTRAP, new Role(BOOTSTRAP, true, null));
+        roles.put(BOOTSTRAP, new Role(BOOTSTRAP, new Attributes(true, true, true, true, true, true, true), null));
     }
 
     /** The role named {@code name}, if there is one. */
@@ -61,6 +98,11 @@ public final class Roles {
     /** All roles, by name. */
     public synchronized List<Role> all() {
         return List.copyOf(roles.values());
+    }
+
+    /** All memberships, in the order they were granted. */
+    public synchronized List<Membership> memberships() {
+        return List.copyOf(memberships);
     }
 
     /** Whether some role has a password: from then on every connection authenticates. */
@@ -84,11 +126,16 @@ public final class Roles {
         return ScramVerifier.of(password, random);
     }
 
-    /** Adds a role; 42710 if it exists, 42939 for a reserved name (the parser refuses {@code public} and {@code none} already). */
-    public synchronized void create(String name, boolean login, ScramVerifier verifier) {
+    /** Adds a role with LOGIN or not and the other attributes' defaults. */
+    public void create(String name, boolean login, ScramVerifier verifier) {
+        create(name, Attributes.defaults(login), verifier);
+    }
+
+    /** Adds a role; 42710 if it exists, 42939 for a reserved name. */
+    public synchronized void create(String name, Attributes attributes, ScramVerifier verifier) {
         checkName(name);
         if (roles.containsKey(name)) throw new SqlException("42710", "role \"" + name + "\" already exists");
-        roles.put(name, new Role(name, login, verifier));
+        roles.put(name, new Role(name, attributes, verifier));
     }
 
     /**
@@ -98,12 +145,111 @@ public final class Roles {
     public synchronized void alter(String name, Boolean login, boolean setPassword, ScramVerifier verifier) {
         Role r = roles.get(name);
         if (r == null) throw notFound(name);
-        roles.put(name, new Role(name, login == null ? r.login() : login, setPassword ? verifier : r.verifier()));
+        Attributes a = login == null ? r.attributes() : r.attributes().with("login", login);
+        roles.put(name, new Role(name, a, setPassword ? verifier : r.verifier()));
     }
 
-    /** Removes a role; false if there was none. */
+    /** Sets role {@code name}'s attributes; 42704 if there is no such role. */
+    public synchronized void alter(String name, Attributes attributes) {
+        Role r = roles.get(name);
+        if (r == null) throw notFound(name);
+        roles.put(name, new Role(name, attributes, r.verifier()));
+    }
+
+    /** Removes a role, and every membership of it or in it; false if there was none. */
     public synchronized boolean drop(String name) {
+        memberships.removeIf(m -> m.role().equals(name) || m.member().equals(name));
         return roles.remove(name) != null;
+    }
+
+    /** Makes {@code member} a member of {@code role} (or changes its admin option), granted by {@code grantor}; false if it was one already with that admin option. */
+    public synchronized boolean addMember(String role, String member, String grantor, boolean admin) {
+        for (int i = 0; i < memberships.size(); i++) {
+            Membership m = memberships.get(i);
+            if (m.role().equals(role) && m.member().equals(member)) {
+                if (!admin || m.admin()) return false;
+                memberships.set(i, new Membership(role, member, m.grantor(), true));
+                return true;
+            }
+        }
+        memberships.add(new Membership(role, member, grantor, admin));
+        return true;
+    }
+
+    /** Ends {@code member}'s membership in {@code role} (only its admin option when {@code adminOnly}); false if it was not a member. */
+    public synchronized boolean removeMember(String role, String member, boolean adminOnly) {
+        for (int i = 0; i < memberships.size(); i++) {
+            Membership m = memberships.get(i);
+            if (m.role().equals(role) && m.member().equals(member)) {
+                if (adminOnly) memberships.set(i, new Membership(role, member, m.grantor(), false));
+                else memberships.remove(i);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code name} is a superuser. */
+    public synchronized boolean isSuperuser(String name) {
+        Role r = roles.get(name);
+        return r != null && r.attributes().superuser();
+    }
+
+    /** Whether {@code name} is a superuser or has CREATEROLE. */
+    public synchronized boolean mayCreateRoles(String name) {
+        Role r = roles.get(name);
+        return r != null && (r.attributes().superuser() || r.attributes().createRole());
+    }
+
+    /**
+     * Whether {@code member} has the privileges of {@code role}: it is that role, a superuser, or a
+     * member of it through roles that each INHERIT (PostgreSQL's has_privs_of_role); the bootstrap
+     * role has those of {@value #DATABASE_OWNER}.
+     */
+    public synchronized boolean hasPrivilegesOf(String member, String role) {
+        if (member.equals(role) || isSuperuser(member)) return true;
+        return reaches(member, role, true);
+    }
+
+    /** Whether {@code member} is {@code role}, a superuser or a member of it, directly or not, whatever INHERIT says: what SET ROLE and OWNER TO need. */
+    public synchronized boolean isMemberOf(String member, String role) {
+        if (member.equals(role) || isSuperuser(member)) return true;
+        return reaches(member, role, false);
+    }
+
+    /** Whether {@code member} is {@code role} or a member of it, directly or not; with {@code superusers} false a superuser is not a member of every role. */
+    public synchronized boolean isMemberOf(String member, String role, boolean superusers) {
+        if (superusers) return isMemberOf(member, role);
+        return member.equals(role) || reaches(member, role, false);
+    }
+
+    /** Whether {@code member} may grant and revoke membership in {@code role}: a superuser, or a member of it with ADMIN OPTION. */
+    public synchronized boolean isAdminOf(String member, String role) {
+        if (isSuperuser(member)) return true;
+        for (Membership m : memberships) {
+            if (m.role().equals(role) && m.admin() && isMemberOf(member, m.member())) return true;
+        }
+        return false;
+    }
+
+    private boolean reaches(String member, String role, boolean inheritOnly) {
+        List<String> frontier = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        frontier.add(member);
+        seen.add(member);
+        while (!frontier.isEmpty()) {
+            String r = frontier.remove(frontier.size() - 1);
+            Role at = roles.get(r);
+            if (inheritOnly && at != null && !at.attributes().inherit()) continue;
+            if (r.equals(BOOTSTRAP) && role.equals(DATABASE_OWNER)) return true;
+            for (Membership m : memberships) {
+                if (m.member().equals(r) && seen.add(m.role())) {
+                    if (m.role().equals(role)) return true;
+                    frontier.add(m.role());
+                }
+            }
+        }
+        return false;
     }
 
     /** 42704 role does not exist. */
@@ -118,6 +264,54 @@ public final class Roles {
         if (name.startsWith("pg_")) {
             throw new SqlException("42939", "role name \"" + name + "\" is reserved")
                     .withDetail("Role names starting with \"pg_\" are reserved.");
+        }
+    }
+
+    /**
+     * Role {@code name} as the durable catalog keeps it: its attributes and verifier on the first
+     * line, then one line per role it is a member of; null when there is no such role.
+     */
+    public synchronized String encode(String name) {
+        Role r = roles.get(name);
+        if (r == null) return null;
+        Attributes a = r.attributes();
+        StringBuilder b = new StringBuilder();
+        b.append(a.login() ? "LOGIN" : "NOLOGIN").append(a.superuser() ? " SUPERUSER" : " NOSUPERUSER")
+                .append(a.createDb() ? " CREATEDB" : " NOCREATEDB").append(a.createRole() ? " CREATEROLE" : " NOCREATEROLE")
+                .append(a.inherit() ? " INHERIT" : " NOINHERIT").append(a.replication() ? " REPLICATION" : " NOREPLICATION")
+                .append(a.bypassRls() ? " BYPASSRLS" : " NOBYPASSRLS");
+        if (r.verifier() != null) b.append(' ').append(r.verifier());
+        for (Membership m : memberships) {
+            if (m.member().equals(name)) {
+                b.append("\nMEMBER OF\t").append(Acl.escape(m.role())).append('\t').append(Acl.escape(m.grantor())).append('\t').append(m.admin() ? "ADMIN" : "");
+            }
+        }
+        return b.toString();
+    }
+
+    /** Makes role {@code name} again as {@link #encode} recorded it (also the older {@code LOGIN|NOLOGIN [verifier]} form). */
+    public synchronized void restore(String name, String text) {
+        String[] lines = text.split("\n");
+        Role old = roles.get(name);
+        Attributes a = old != null ? old.attributes() : Attributes.defaults(false);
+        ScramVerifier verifier = null;
+        for (String word : lines[0].split(" ")) {
+            if (word.isEmpty()) continue;
+            if (ScramVerifier.looksLikeVerifier(word)) {
+                verifier = ScramVerifier.parse(word);
+                continue;
+            }
+            String w = word.toLowerCase(java.util.Locale.ROOT);
+            boolean value = !w.startsWith("no");
+            a = a.with(value ? w : w.substring(2), value);
+        }
+        if (name.equals(BOOTSTRAP)) a = a.with("superuser", true);
+        roles.put(name, new Role(name, a, verifier));
+        memberships.removeIf(m -> m.member().equals(name));
+        for (int i = 1; i < lines.length; i++) {
+            String[] f = lines[i].split("\t", -1);
+            if (f.length != 4 || !f[0].equals("MEMBER OF")) throw new IllegalArgumentException("not a membership: '" + lines[i] + "'");
+            memberships.add(new Membership(Acl.unescape(f[1]), name, Acl.unescape(f[2]), f[3].equals("ADMIN")));
         }
     }
 

@@ -14,8 +14,8 @@ import java.util.Optional;
  * The authentication step of the startup exchange.
  *
  * <p>Trust (AuthenticationOk at once) when the server runs {@link PgServer.Auth#AUTO}, the client is on
- * a loopback address and no role has a password; a role without LOGIN is still refused then
- * (28000). Otherwise SCRAM-SHA-256: AuthenticationSASL offering {@code SCRAM-SHA-256} only (no
+ * a loopback address and no role has a password; a name that is no role, or a role without
+ * LOGIN, is still refused then (28000), as PostgreSQL's trust does. Otherwise SCRAM-SHA-256: AuthenticationSASL offering {@code SCRAM-SHA-256} only (no
  * {@code -PLUS}: channel binding is not offered), SASLInitialResponse, AuthenticationSASLContinue,
  * SASLResponse, then AuthenticationSASLFinal and AuthenticationOk, or 28P01 {@code password
  * authentication failed for user "x"}. A wrong password, a name with no role, a role without a
@@ -49,7 +49,12 @@ final class Authenticator {
     boolean authenticate(String user, PgConnection connection) throws IOException {
         if (trusted(mode, loopback, roles)) {
             Optional<Roles.Role> role = roles.find(user);
-            if (role.isPresent() && !role.get().login()) {
+            if (role.isEmpty()) {
+                // as PostgreSQL under trust: only a password exchange must not tell names apart
+                connection.fatal(new SqlException("28000", "role \"" + user + "\" does not exist"));
+                return false;
+            }
+            if (!role.get().login()) {
                 connection.fatal(new SqlException("28000", "role \"" + user + "\" is not permitted to log in"));
                 return false;
             }

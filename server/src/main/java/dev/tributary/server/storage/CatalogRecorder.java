@@ -19,16 +19,18 @@ import java.util.function.LongSupplier;
  *
  * <p>Kinds: the catalog's own names for objects ({@code table}, {@code view},
  * {@code materialized view}, {@code index}), {@link #PRIMARY_KEY} (made again with its table),
- * {@link #HISTORY} (a policy, reading the object it holds) and {@link #ROLE}.
+ * {@link #HISTORY} (a policy, reading the object it holds), {@link #ROLE} and {@link #PRIVILEGES}
+ * (an object's owner and access control list, by a key such as {@code relation 12}).
  */
 public final class CatalogRecorder {
-    public static final String PRIMARY_KEY = "primary key", HISTORY = "history", ROLE = "role";
+    public static final String PRIMARY_KEY = "primary key", HISTORY = "history", ROLE = "role", PRIVILEGES = "privileges";
 
     private final StorageController storage;
     /** The entries as last committed (and being changed by the current statement), by entry id. */
     private final Map<Long, CatalogEntry> entries = new HashMap<>();
     private final Map<Long, CatalogEntry> historyOf = new HashMap<>();
     private final Map<String, CatalogEntry> roles = new HashMap<>();
+    private final Map<String, CatalogEntry> privileges = new HashMap<>();
     private final Map<Long, CatalogEntry> added = new LinkedHashMap<>();
     private final Map<Long, CatalogEntry> removed = new LinkedHashMap<>();
 
@@ -44,6 +46,7 @@ public final class CatalogRecorder {
             switch (e.kind()) {
                 case HISTORY -> historyOf.put(e.uses().get(0), e);
                 case ROLE -> roles.put(e.name(), e);
+                case PRIVILEGES -> privileges.put(e.name(), e);
                 default -> { }
             }
         }
@@ -89,15 +92,25 @@ public final class CatalogRecorder {
         throw new CorruptDataException("catalog entry " + e.id() + " is not a history policy: '" + sql + "'");
     }
 
-    /** Role {@code name} is now as {@code state} says ({@code LOGIN|NOLOGIN [verifier]}), or gone (null). */
+    /** Role {@code name} is now as {@code state} says ({@link dev.tributary.server.auth.Roles#encode}), or gone (null). */
     public void role(String name, String state, LongSupplier ids) {
-        CatalogEntry old = roles.remove(name);
+        keyed(roles, ROLE, name, state, ids);
+    }
+
+    /** The owner and ACL of the object {@code key} names are now as {@code state} says, or the defaults (null). */
+    public void privileges(String key, String state, LongSupplier ids) {
+        keyed(privileges, PRIVILEGES, key, state, ids);
+    }
+
+    /** The entry of {@code kind} for {@code key} is now {@code state} (under the id it had, or a new one), or gone (null). */
+    private void keyed(Map<String, CatalogEntry> byKey, String kind, String key, String state, LongSupplier ids) {
+        CatalogEntry old = byKey.remove(key);
         if (state == null) {
             if (old != null) remove(old.id());
             return;
         }
-        CatalogEntry e = new CatalogEntry(old != null ? old.id() : ids.getAsLong(), ROLE, name, state, List.of());
-        roles.put(name, e);
+        CatalogEntry e = new CatalogEntry(old != null ? old.id() : ids.getAsLong(), kind, key, state, List.of());
+        byKey.put(key, e);
         put(e);
     }
 

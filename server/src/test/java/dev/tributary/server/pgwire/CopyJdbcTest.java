@@ -32,7 +32,7 @@ import org.postgresql.util.PSQLException;
 @Timeout(60)
 class CopyJdbcTest extends LocalServerTest {
     private Connection connect() throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=anyone&prepareThreshold=0");
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=tributary&prepareThreshold=0");
     }
 
     private static List<String> rows(Statement s, String sql) throws SQLException {
@@ -145,7 +145,7 @@ class CopyJdbcTest extends LocalServerTest {
     void aLargeCopyReachesADependentViewOnce() throws Exception {
         try (dev.tributary.server.Tributary two = dev.tributary.server.Tributary.inMemory(dev.tributary.server.Clock.manual(0), 2);
              PgServer twoServer = new PgServer(two, java.net.InetAddress.getLoopbackAddress(), 0, 10);
-             Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + twoServer.port() + "/tributary?user=anyone");
+             Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + twoServer.port() + "/tributary?user=tributary");
              Statement s = c.createStatement()) {
             s.execute("CREATE TABLE big (id int PRIMARY KEY, g int, x int)");
             s.execute("CREATE MATERIALIZED VIEW big_g AS SELECT g, count(*) AS n, sum(x) AS sx FROM big GROUP BY g");

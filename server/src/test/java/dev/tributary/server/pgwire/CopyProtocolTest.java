@@ -76,7 +76,7 @@ class CopyProtocolTest {
             ByteArrayOutputStream b = new ByteArrayOutputStream();
             DataOutputStream d = new DataOutputStream(b);
             d.writeInt(196608);
-            for (String s : new String[] {"user", "tester", "database", "tributary"}) {
+            for (String s : new String[] {"user", "tributary", "database", "tributary"}) {
                 d.write(s.getBytes(StandardCharsets.UTF_8));
                 d.writeByte(0);
             }

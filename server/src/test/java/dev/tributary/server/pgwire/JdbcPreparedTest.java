@@ -60,7 +60,7 @@ class JdbcPreparedTest {
     }
 
     private Connection connect(String options) throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=anyone" + options);
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=tributary" + options);
     }
 
     private static final String ALL_TYPES = "CREATE TABLE all_types (id int PRIMARY KEY, b boolean, i2 smallint, i4 integer, i8 bigint,"

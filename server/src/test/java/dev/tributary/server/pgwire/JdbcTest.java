@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /** The PostgreSQL JDBC driver against {@link PgServer}: statements, prepared statements with parameters, errors, transactions. */
 class JdbcTest extends LocalServerTest {
     private Connection connect() throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=anyone");
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=tributary");
     }
 
     @Test

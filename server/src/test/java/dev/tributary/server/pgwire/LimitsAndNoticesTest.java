@@ -125,7 +125,7 @@ class LimitsAndNoticesTest {
             List<PgServerTest.Msg> got = c.untilReady();
             assertThat(got).extracting(PgServerTest.Msg::type).containsExactly('N', 'C', 'N', 'C', 'Z');
         }
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=u&prepareThreshold=0");
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=tributary&prepareThreshold=0");
                 Statement s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS missing");
             SQLWarning w = s.getWarnings();
@@ -150,7 +150,7 @@ class LimitsAndNoticesTest {
         assertSqlState("DROP ROLE nobody", "42704", "role \"nobody\" does not exist");
         assertSqlState("CREATE ROLE public", "42939", "role name \"public\" is reserved");
         assertSqlState("CREATE ROLE b LOGIN NOLOGIN", "42601", "conflicting or redundant options");
-        assertSqlState("CREATE ROLE b SUPERUSER", "0A000", "role option SUPERUSER is not supported");
+        assertSqlState("CREATE ROLE b CONNECTION LIMIT 3", "0A000", "role option CONNECTION is not supported");
         assertThat(db.query("DROP ROLE IF EXISTS nobody").notices()).containsExactly(Notice.notice("00000", "role \"nobody\" does not exist, skipping"));
         assertThat(db.query("CREATE USER u").tag()).isEqualTo("CREATE ROLE");
         assertThat(db.roles().find("u").orElseThrow().login()).isTrue();

@@ -40,7 +40,7 @@ class PgServerTest extends LocalServerTest {
             ByteArrayOutputStream b = new ByteArrayOutputStream();
             DataOutputStream d = new DataOutputStream(b);
             d.writeInt(196608);
-            for (String s : new String[] {"user", "someone", "database", database}) {
+            for (String s : new String[] {"user", "tributary", "database", database}) {
                 d.write(s.getBytes(StandardCharsets.UTF_8));
                 d.writeByte(0);
             }

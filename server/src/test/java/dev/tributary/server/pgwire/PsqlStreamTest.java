@@ -35,7 +35,7 @@ class PsqlStreamTest {
         Path dir = Path.of(PsqlStreamTest.class.getResource("/psql-stream").toURI());
         try (Tributary db = Tributary.inMemory(Clock.manual(0));
              PgServer server = new PgServer(db, InetAddress.getLoopbackAddress(), 0, 10);
-             Connection writer = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=writer");
+             Connection writer = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=tributary");
              Statement w = writer.createStatement()) {
             w.execute("CREATE TABLE t (id int, name text)");
             w.execute("INSERT INTO t VALUES (1, 'first')");

@@ -66,11 +66,11 @@ class TlsTest {
 
     @Test
     void jdbcWithSslModeRequireAndVerifyFull() throws SQLException {
-        try (Connection c = DriverManager.getConnection(url("user=u&sslmode=require&sslfactory=org.postgresql.ssl.NonValidatingFactory"))) {
+        try (Connection c = DriverManager.getConnection(url("user=tributary&sslmode=require&sslfactory=org.postgresql.ssl.NonValidatingFactory"))) {
             assertThat(one(c, "SELECT 'over tls'")).isEqualTo("over tls");
         }
         // verify-full checks the chain against the test certificate and the host name against its subjectAltName
-        try (Connection c = DriverManager.getConnection(url("user=u&sslmode=verify-full&sslrootcert=" + resource("server.crt")))) {
+        try (Connection c = DriverManager.getConnection(url("user=tributary&sslmode=verify-full&sslrootcert=" + resource("server.crt")))) {
             assertThat(one(c, "SELECT 1 + 1")).isEqualTo("2");
         }
     }
@@ -100,7 +100,7 @@ class TlsTest {
     @Test
     void tlsRequiredRefusesPlaintextClients() throws Exception {
         try (PgServer strict = new PgServer(db, PgServer.Options.defaults().withPort(0).withTls(serverContext()).withTlsRequired(true))) {
-            String base = "jdbc:postgresql://127.0.0.1:" + strict.port() + "/tributary?prepareThreshold=0&user=u&";
+            String base = "jdbc:postgresql://127.0.0.1:" + strict.port() + "/tributary?prepareThreshold=0&user=tributary&";
             assertThatThrownBy(() -> DriverManager.getConnection(base + "sslmode=disable")).isInstanceOfSatisfying(PSQLException.class, e -> {
                 assertThat(e.getSQLState()).isEqualTo("28000");
                 assertThat(e.getMessage()).contains("no encryption");
@@ -199,7 +199,7 @@ class TlsTest {
     @Test
     void sslModeRequireAgainstAServerWithoutACertificateFailsCleanly() throws Exception {
         try (PgServer plain = new PgServer(db, PgServer.Options.defaults().withPort(0))) {
-            String base = "jdbc:postgresql://127.0.0.1:" + plain.port() + "/tributary?user=u&prepareThreshold=0";
+            String base = "jdbc:postgresql://127.0.0.1:" + plain.port() + "/tributary?user=tributary&prepareThreshold=0";
             assertThatThrownBy(() -> DriverManager.getConnection(base + "&sslmode=require&sslfactory=org.postgresql.ssl.NonValidatingFactory"))
                     .isInstanceOf(PSQLException.class)
                     .hasMessageContaining("does not support SSL");
@@ -213,7 +213,7 @@ class TlsTest {
     @Test
     void aClientRequiringTlsHearsTooManyClientsOverTls() throws Exception {
         try (PgServer one = new PgServer(db, PgServer.Options.defaults().withPort(0).withMaxConnections(1).withTls(serverContext()))) {
-            String base = "jdbc:postgresql://127.0.0.1:" + one.port() + "/tributary?user=u&prepareThreshold=0&sslmode=require&sslfactory=org.postgresql.ssl.NonValidatingFactory";
+            String base = "jdbc:postgresql://127.0.0.1:" + one.port() + "/tributary?user=tributary&prepareThreshold=0&sslmode=require&sslfactory=org.postgresql.ssl.NonValidatingFactory";
             try (Connection held = DriverManager.getConnection(base)) {
                 assertThat(one(held, "SELECT 1")).isEqualTo("1");
                 assertThatThrownBy(() -> DriverManager.getConnection(base))

@@ -216,7 +216,64 @@ public sealed interface Statement extends Node {
 
         /** {@code [ENCRYPTED] PASSWORD 'pw'}; {@code password} is null for {@code PASSWORD NULL}. */
         record Password(int pos, String password) implements RoleOption {}
+
+        /**
+         * A role attribute other than LOGIN: {@code SUPERUSER}, {@code CREATEDB}, {@code CREATEROLE},
+         * {@code INHERIT}, {@code REPLICATION} or {@code BYPASSRLS} ({@code value} true), or its
+         * {@code NO...} form; {@code name} is the attribute's lower-case name without {@code no}.
+         */
+        record Attribute(int pos, String name, boolean value) implements RoleOption {}
     }
+
+    /**
+     * The objects of GRANT and REVOKE on privileges: {@code TABLE} covers tables, views and
+     * materialized views (the word is optional, as in PostgreSQL), {@code ALL_TABLES_IN_SCHEMA}
+     * every one of them in the named schemas, {@code SCHEMA} schemas.
+     */
+    enum GrantTarget {
+        TABLE, ALL_TABLES_IN_SCHEMA, SCHEMA
+    }
+
+    /**
+     * GRANT privileges ON target TO grantees [WITH GRANT OPTION], or REVOKE [GRANT OPTION FOR]
+     * privileges ON target FROM grantees [CASCADE | RESTRICT] ({@code grant} false).
+     * {@code privileges} are lower-case words as written ({@code select}, ...), empty for ALL
+     * [PRIVILEGES]; {@code grantees} are role names, {@code public} for PUBLIC.
+     * {@code grantOption}: WITH GRANT OPTION in a GRANT, GRANT OPTION FOR in a REVOKE.
+     */
+    record Grant(int pos, boolean grant, List<String> privileges, GrantTarget target, List<List<String>> objects, List<String> grantees,
+                 boolean grantOption, boolean cascade) implements Statement {
+        public Grant {
+            privileges = List.copyOf(privileges);
+            objects = List.copyOf(objects);
+            grantees = List.copyOf(grantees);
+        }
+    }
+
+    /**
+     * GRANT roles TO members [WITH ADMIN OPTION], or REVOKE [ADMIN OPTION FOR] roles FROM members
+     * ({@code grant} false). {@code adminOption}: WITH ADMIN OPTION in a GRANT, ADMIN OPTION FOR in a REVOKE.
+     */
+    record GrantRole(int pos, boolean grant, List<String> roles, List<String> members, boolean adminOption) implements Statement {
+        public GrantRole {
+            roles = List.copyOf(roles);
+            members = List.copyOf(members);
+        }
+    }
+
+    /** ALTER TABLE|VIEW|MATERIALIZED VIEW name OWNER TO role. */
+    record AlterOwner(int pos, ObjectKind kind, List<String> name, String owner) implements Statement {
+        public AlterOwner {
+            name = List.copyOf(name);
+        }
+    }
+
+    /**
+     * SET ROLE name / SET ROLE NONE / RESET ROLE ({@code role} null), or, with {@code session}
+     * true, SET SESSION AUTHORIZATION name / DEFAULT / RESET SESSION AUTHORIZATION ({@code role} null);
+     * {@code reset} for the RESET forms.
+     */
+    record SetRole(int pos, boolean session, String role, boolean reset) implements Statement {}
 
     /**
      * CREATE ROLE name [WITH] options, or CREATE USER ({@code user} true), which is CREATE ROLE with

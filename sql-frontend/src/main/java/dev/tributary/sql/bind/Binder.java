@@ -41,7 +41,8 @@ public final class Binder {
 
     private final Catalog catalog;
     private final Map<String, Bound> ctes = new HashMap<>();
-    private final java.util.Set<Long> dependencies = new java.util.HashSet<>();
+    /** The relations read, in the order the query names them (privilege errors name the first one refused, as PostgreSQL's do). */
+    private final java.util.Set<Long> dependencies = new java.util.LinkedHashSet<>();
 
     private boolean asOfDesugared;
     /** The types given for {@code $1, $2, ...} (null where not given), or null when the statement may have no parameters. */
@@ -1489,7 +1490,7 @@ public final class Binder {
 
     /** The catalog items the bound statements read, directly (a view counts, not what it reads). */
     public java.util.Set<Long> dependencies() {
-        return java.util.Set.copyOf(dependencies);
+        return java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(dependencies));
     }
 
     public static List<SqlType> typesOf(List<Column> columns) {

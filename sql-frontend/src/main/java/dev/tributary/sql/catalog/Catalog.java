@@ -17,9 +17,9 @@ public interface Catalog {
         return List.of();
     }
 
-    /** The roles, by name, and whether each may log in (pg_roles, pg_user). */
-    default Map<String, Boolean> roleLogins() {
-        return Map.of(SystemCatalog.OWNER_NAME, true);
+    /** The session's role and what roles may do (pg_roles, relacl, has_table_privilege, ...). */
+    default Access access() {
+        return Access.BOOTSTRAP_ONLY;
     }
 
     /** The process id the session's client knows it by (BackendKeyData), as {@code pg_backend_pid()} answers; 0 for a session with no client connection. */

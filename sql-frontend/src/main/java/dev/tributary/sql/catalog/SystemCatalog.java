@@ -57,6 +57,10 @@ public final class SystemCatalog {
     private static final long BTREE_AM = 403;
     private static final long DEFAULT_COLLATION = 100;
     private static final long FIRST_USER_OID = 16384;
+    /** PostgreSQL's pg_database_owner, the role that owns schema public: whoever owns the database. */
+    static final long PG_DATABASE_OWNER = 6171;
+    /** The first OID of pg_auth_members rows. */
+    private static final long MEMBERSHIP_OIDS = 3_000_000_000L;
 
     private static final Map<String, SystemRelation> RELATIONS = new LinkedHashMap<>();
 
@@ -83,7 +87,7 @@ public final class SystemCatalog {
     }
 
     static {
-        rel(2615, "pg_catalog", "pg_namespace", false, "oid oid, nspname text, nspowner oid");
+        rel(2615, "pg_catalog", "pg_namespace", false, "oid oid, nspname text, nspowner oid, nspacl text[]");
         rel(1259, "pg_catalog", "pg_class", false, "oid oid, relname text, relnamespace oid, reltype oid, reloftype oid, relowner oid, relam oid,"
                 + " relfilenode oid, reltablespace oid, relpages int4, reltuples float4, relallvisible int4, reltoastrelid oid, relhasindex bool,"
                 + " relisshared bool, relpersistence text, relkind text, relnatts int2, relchecks int2, relhasrules bool, relhastriggers bool,"
@@ -299,7 +303,9 @@ public final class SystemCatalog {
     private final List<Idx> indexes = new ArrayList<>();
     private final Map<Long, Idx> indexByOid = new HashMap<>();
     private final Map<String, String> settings;
-    private final Map<String, Boolean> roles;
+    /** The roles by name. */
+    private final Map<String, Access.RoleInfo> roles = new java.util.TreeMap<>();
+    private final Access access;
     private final List<Catalog.HydrationProgress> hydrations;
     /** Asked only when tributary_internal.arrangement_sizes is read: it visits every worker. */
     private final java.util.function.Supplier<List<Catalog.ArrangementPart>> arrangementSizes;
@@ -313,7 +319,8 @@ public final class SystemCatalog {
         this.backendPid = catalog.backendPid();
         this.signals = catalog;
         this.settings = Map.copyOf(catalog.settings());
-        this.roles = new java.util.TreeMap<>(catalog.roleLogins());
+        this.access = catalog.access();
+        for (Access.RoleInfo r : access.roles()) roles.put(r.name(), r);
         this.hydrations = List.copyOf(catalog.hydrationProgress());
         this.arrangementSizes = catalog::arrangementSizes;
         for (SystemRelation r : RELATIONS.values()) {
@@ -450,19 +457,19 @@ public final class SystemCatalog {
         List<Object[]> out = new ArrayList<>();
         switch (r.schema() + "." + r.name()) {
             case "pg_catalog.pg_namespace" -> {
-                out.add(row(PG_CATALOG, "pg_catalog", OWNER));
-                out.add(row(PUBLIC, "public", OWNER));
-                out.add(row(INFORMATION_SCHEMA, "information_schema", OWNER));
-                out.add(row(TRIBUTARY_INTERNAL, "tributary_internal", OWNER));
+                out.add(row(PG_CATALOG, "pg_catalog", OWNER, access.schemaAcl("pg_catalog")));
+                out.add(row(PUBLIC, "public", PG_DATABASE_OWNER, access.schemaAcl("public")));
+                out.add(row(INFORMATION_SCHEMA, "information_schema", OWNER, access.schemaAcl("information_schema")));
+                out.add(row(TRIBUTARY_INTERNAL, "tributary_internal", OWNER, access.schemaAcl("tributary_internal")));
             }
             case "pg_catalog.pg_class" -> {
                 for (Rel x : relations) {
                     boolean index = x.kind().equals("i");
                     boolean stored = x.kind().equals("r") || x.kind().equals("m");
                     boolean hasIndex = indexes.stream().anyMatch(i -> i.on() == x);
-                    out.add(row(x.oid(), x.name(), x.namespace(), 0L, 0L, OWNER, index ? BTREE_AM : stored ? HEAP_AM : 0L,
+                    out.add(row(x.oid(), x.name(), x.namespace(), 0L, 0L, ownerOid(x), index ? BTREE_AM : stored ? HEAP_AM : 0L,
                             stored || index ? x.oid() : 0L, 0L, 0L, -1.0, 0L, 0L, hasIndex, false, "p", x.kind(), (long) x.columns().size(),
-                            0L, false, false, false, false, false, true, stored ? "d" : "n", false, 0L, 0L, 0L, null, null, null));
+                            0L, false, false, false, false, false, true, stored ? "d" : "n", false, 0L, 0L, 0L, aclOf(x), null, null));
                 }
             }
             case "pg_catalog.pg_attribute" -> {
@@ -520,9 +527,15 @@ public final class SystemCatalog {
             }
             case "pg_catalog.pg_description", "pg_catalog.pg_inherits", "pg_catalog.pg_policy", "pg_catalog.pg_statistic_ext",
                  "pg_catalog.pg_publication", "pg_catalog.pg_publication_rel", "pg_catalog.pg_publication_namespace",
-                 "pg_catalog.pg_trigger", "pg_catalog.pg_rewrite", "pg_catalog.pg_auth_members", "pg_catalog.pg_sequence" -> {
+                 "pg_catalog.pg_trigger", "pg_catalog.pg_rewrite", "pg_catalog.pg_sequence" -> {
                 // Tributary has no comments (COMMENT ON), table inheritance, row security policies,
                 // extended statistics, publications, triggers, rules or sequences
+            }
+            case "pg_catalog.pg_auth_members" -> {
+                long n = 0;
+                for (Access.Membership m : access.memberships()) {
+                    out.add(row(MEMBERSHIP_OIDS + n++, roleOid(m.role()), roleOid(m.member()), roleOid(m.grantor()), m.admin()));
+                }
             }
             case "pg_catalog.pg_collation" -> {
                 out.add(row(DEFAULT_COLLATION, "default", PG_CATALOG, OWNER, "d", true, -1L, null, null, null, null));
@@ -536,15 +549,14 @@ public final class SystemCatalog {
                 out.add(row(1664L, "pg_global", OWNER));
             }
             case "pg_catalog.pg_roles" -> {
-                for (Map.Entry<String, Boolean> role : roles.entrySet()) {
-                    boolean boot = role.getKey().equals(OWNER_NAME);
-                    out.add(row(role.getKey(), boot, true, boot, boot, role.getValue(), false, -1L, "********", null, boot, null, roleOid(role.getKey())));
+                for (Access.RoleInfo role : roles.values()) {
+                    out.add(row(role.name(), role.superuser(), role.inherit(), role.createRole(), role.createDb(), role.login(), role.replication(), -1L,
+                            "********", null, role.bypassRls(), null, roleOid(role.name())));
                 }
             }
             case "pg_catalog.pg_user" -> {
-                for (Map.Entry<String, Boolean> role : roles.entrySet()) {
-                    boolean boot = role.getKey().equals(OWNER_NAME);
-                    if (role.getValue()) out.add(row(role.getKey(), roleOid(role.getKey()), boot, boot, false, boot, "********", null));
+                for (Access.RoleInfo role : roles.values()) {
+                    if (role.login()) out.add(row(role.name(), roleOid(role.name()), role.createDb(), role.superuser(), role.replication(), role.bypassRls(), "********", null));
                 }
             }
             case "pg_catalog.pg_settings" -> {
@@ -558,18 +570,18 @@ public final class SystemCatalog {
             case "pg_catalog.pg_tables" -> {
                 for (Rel x : relations) {
                     if (!x.kind().equals("r") || x.namespace() == INFORMATION_SCHEMA || x.namespace() == TRIBUTARY_INTERNAL) continue;
-                    out.add(row(schemaName(x), x.name(), ownerName(), null, indexes.stream().anyMatch(i -> i.on() == x), false, false, false));
+                    out.add(row(schemaName(x), x.name(), ownerName(x), null, indexes.stream().anyMatch(i -> i.on() == x), false, false, false));
                 }
             }
             case "pg_catalog.pg_views" -> {
                 for (Rel x : relations) {
-                    if (x.kind().equals("v")) out.add(row(schemaName(x), x.name(), ownerName(), x.item() == null ? null : definition(x.item())));
+                    if (x.kind().equals("v")) out.add(row(schemaName(x), x.name(), ownerName(x), x.item() == null ? null : definition(x.item())));
                 }
             }
             case "pg_catalog.pg_matviews" -> {
                 for (Rel x : relations) {
                     if (x.kind().equals("m")) {
-                        out.add(row("public", x.name(), ownerName(), null, indexes.stream().anyMatch(i -> i.on() == x), true, definition(x.item())));
+                        out.add(row("public", x.name(), ownerName(x), null, indexes.stream().anyMatch(i -> i.on() == x), true, definition(x.item())));
                     }
                 }
             }
@@ -593,7 +605,7 @@ public final class SystemCatalog {
             }
             case "information_schema.schemata" -> {
                 for (String s : List.of("pg_catalog", "public", "information_schema", "tributary_internal")) {
-                    out.add(row(DATABASE_NAME, s, ownerName(), null, null, null, null));
+                    out.add(row(DATABASE_NAME, s, s.equals("public") ? "pg_database_owner" : OWNER_NAME, null, null, null, null));
                 }
             }
             case "tributary_internal.hydration_progress" -> {
@@ -626,22 +638,39 @@ public final class SystemCatalog {
                 : x.namespace() == TRIBUTARY_INTERNAL ? "tributary_internal" : "public";
     }
 
-    /** The owner of every object: the bootstrap role. */
-    private static String ownerName() {
-        return OWNER_NAME;
+    /** The owner of {@code x}: the bootstrap role for a system relation. */
+    private String ownerName(Rel x) {
+        return x.item() == null || x.item() instanceof SystemRelation ? OWNER_NAME : access.owner(userId(x));
+    }
+
+    private long ownerOid(Rel x) {
+        return roleOid(ownerName(x));
+    }
+
+    /** The id the catalog knows {@code x} by: an index's is its table's for privileges, as PostgreSQL shows no ACL on indexes. */
+    private static long userId(Rel x) {
+        return x.item().id();
+    }
+
+    /** {@code x}'s relacl: null (the default) for system relations and indexes. */
+    private List<String> aclOf(Rel x) {
+        if (x.item() == null || x.item() instanceof SystemRelation || x.item() instanceof CatalogItem.Index) return null;
+        return access.acl(userId(x));
     }
 
     /** The role the session authenticated as. */
     private String sessionUser() {
-        return settings.getOrDefault("session_authorization", OWNER_NAME);
+        return access.sessionUser();
     }
 
-    /** A role's OID: the bootstrap role's is 10, another's is derived from its name, so it is the same while the role exists. */
+    /** A role's OID: the bootstrap role's is 10, {@code pg_database_owner}'s 6171, another's is derived from its name, so it is the same while the role exists. */
     private static long roleOid(String name) {
+        if (name.equals("pg_database_owner")) return PG_DATABASE_OWNER;
         return name.equals(OWNER_NAME) ? OWNER : FIRST_USER_OID + 1_000_000_000L + (name.hashCode() & 0x7fffffffL);
     }
 
     private String roleName(long oid) {
+        if (oid == PG_DATABASE_OWNER) return "pg_database_owner";
         for (String r : roles.keySet()) if (roleOid(r) == oid) return r;
         return null;
     }
@@ -697,7 +726,7 @@ public final class SystemCatalog {
                  "pg_get_constraintdef", "pg_get_viewdef", "obj_description", "col_description", "shobj_description", "current_setting",
                  "pg_encoding_to_char", "regclass", "regtype", "regnamespace", "regproc", "regrole", "to_regclass", "to_regtype",
                  "pg_relation_is_publishable", "pg_get_statisticsobjdef_columns", "pg_get_serial_sequence", "pg_backend_pid",
-                 "pg_cancel_backend", "pg_terminate_backend" -> true;
+                 "pg_cancel_backend", "pg_terminate_backend", "has_table_privilege", "has_schema_privilege", "pg_has_role" -> true;
             default -> false;
         };
     }
@@ -717,7 +746,15 @@ public final class SystemCatalog {
         return switch (name) {
             case "current_database", "current_catalog" -> constant(name, n, 0, DATABASE_NAME, pos);
             case "current_schema" -> constant(name, n, 0, "public", pos);
-            case "current_user", "session_user", "current_role" -> constant(name, n, 0, sessionUser(), pos);
+            case "current_user", "current_role" -> constant(name, n, 0, access.currentUser(), pos);
+            case "session_user" -> constant(name, n, 0, sessionUser(), pos);
+            case "has_table_privilege" -> tablePrivilege(name, args, pos);
+            case "has_schema_privilege" -> schemaPrivilege(name, args, pos);
+            case "pg_has_role" -> {
+                List<ScalarExpr> a = n == 2 ? List.of(new ScalarExpr.Literal(access.currentUser(), SqlType.TEXT), args.get(0), args.get(1)) : args;
+                if (n != 2 && n != 3) throw noFunction(name, pos);
+                yield fn(name, a, pos, SqlType.BOOLEAN, x -> access.hasRole(roleArg(x[0]), roleArg(x[1]), (String) x[2]), SqlType.TEXT, SqlType.TEXT, SqlType.TEXT);
+            }
             case "version" -> constant(name, n, 0, version(), pos);
             case "pg_backend_pid" -> {
                 if (n != 0) throw noFunction(name, pos);
@@ -771,7 +808,7 @@ public final class SystemCatalog {
             case "regtype", "to_regtype" -> regCast(name, args, pos, s -> typeOidByName(s, name.equals("regtype")));
             case "regnamespace" -> regCast(name, args, pos, s -> namespaceOid(s));
             case "regrole" -> regCast(name, args, pos, s -> {
-                if (roles.containsKey(s)) return roleOid(s);
+                if (roles.containsKey(s) || s.equals("pg_database_owner")) return roleOid(s);
                 throw new SqlException("42704", "role \"" + s + "\" does not exist");
             });
             case "regproc" -> regCast(name, args, pos, s -> {
@@ -809,6 +846,68 @@ public final class SystemCatalog {
 
     private static ScalarExpr fn(String name, List<ScalarExpr> args, int pos, SqlType result, ScalarExpr.Impl impl, SqlType... params) {
         return new ScalarExpr.Call(name, coerce(name, args, pos, params), result, impl, true);
+    }
+
+    /**
+     * {@code has_table_privilege([user,] table, privilege)}: user a name or an OID (the current
+     * user when left out), table a name or an OID; NULL for an OID that names no relation, as
+     * PostgreSQL answers.
+     */
+    private ScalarExpr tablePrivilege(String name, List<ScalarExpr> args, int pos) {
+        return privilegeInquiry(name, args, pos, x -> {
+            String role = roleArg(x[0]);
+            long oid = x[1] instanceof Long l ? l : relationOid((String) x[1], true);
+            Rel r = relByOid.get(oid);
+            if (r == null) return null;
+            if (r.item() == null || r.item() instanceof SystemRelation) {
+                // the system catalogs are readable by PUBLIC, and by nobody writable
+                return privilegeWords((String) x[2]).stream().allMatch(p -> p.equals("select"));
+            }
+            return access.hasTablePrivilege(role, userId(r), (String) x[2]);
+        });
+    }
+
+    /** {@code has_schema_privilege([user,] schema, privilege)}. */
+    private ScalarExpr schemaPrivilege(String name, List<ScalarExpr> args, int pos) {
+        return privilegeInquiry(name, args, pos, x -> {
+            String schema = x[1] instanceof Long l ? namespaceName(l) : (String) x[1];
+            if (schema == null) return null;
+            namespaceOid(schema);
+            return access.hasSchemaPrivilege(roleArg(x[0]), schema, (String) x[2]);
+        });
+    }
+
+    /** A privilege inquiry {@code name([user,] object, privilege)}: user and object each a name or an OID, the current user when left out. */
+    private ScalarExpr privilegeInquiry(String name, List<ScalarExpr> args, int pos, ScalarExpr.Impl answer) {
+        if (args.size() != 2 && args.size() != 3) throw noFunction(name, pos);
+        List<ScalarExpr> a = args.size() == 2 ? List.of(new ScalarExpr.Literal(access.currentUser(), SqlType.TEXT), args.get(0), args.get(1)) : args;
+        SqlType userType = a.get(0).type().isInteger() ? SqlType.BIGINT : SqlType.TEXT;
+        SqlType objectType = a.get(1).type().isInteger() ? SqlType.BIGINT : SqlType.TEXT;
+        return new ScalarExpr.Call(name, coerce(name, a, pos, userType, objectType, SqlType.TEXT), SqlType.BOOLEAN, answer, true);
+    }
+
+    /** A role given by name or OID; 42704 when there is no such role. */
+    private String roleArg(Object value) {
+        String role = value instanceof Long oid ? roleName(oid) : (String) value;
+        if (role == null) throw new SqlException("42704", "role with OID " + value + " does not exist");
+        if (value instanceof String s && s.equalsIgnoreCase("public")) return "public";
+        if (!roles.containsKey(role) && !role.equals("pg_database_owner")) throw new SqlException("42704", "role \"" + role + "\" does not exist");
+        return role;
+    }
+
+    /** The lower-case privilege words of a privilege inquiry's list ({@code "SELECT, INSERT WITH GRANT OPTION"}). */
+    public static List<String> privilegeWords(String list) {
+        List<String> out = new ArrayList<>();
+        for (String part : list.split(",")) out.add(part.strip().toLowerCase(Locale.ROOT).replaceAll("\\s+", " "));
+        return out;
+    }
+
+    private static String namespaceName(long oid) {
+        if (oid == PG_CATALOG) return "pg_catalog";
+        if (oid == PUBLIC) return "public";
+        if (oid == INFORMATION_SCHEMA) return "information_schema";
+        if (oid == TRIBUTARY_INTERNAL) return "tributary_internal";
+        return null;
     }
 
     /** A cast to an OID alias type: a name (text) is looked up, a number is taken as the OID itself. */

@@ -294,6 +294,18 @@ public final class Parser {
                 yield new Transaction(pos, TransactionKind.ROLLBACK);
             }
             case "drop" -> drop();
+            case "grant", "revoke" -> grant();
+            case "reset" -> {
+                if (isKw(1, "role")) {
+                    p += 2;
+                    yield new Statement.SetRole(pos, false, null, true);
+                }
+                if (isKw(1, "session") && isKw(2, "authorization")) {
+                    p += 3;
+                    yield new Statement.SetRole(pos, true, null, true);
+                }
+                throw unsupported("RESET " + (peek(1).type() == Type.EOF ? "" : peek(1).value()), pos);
+            }
             case "alter" -> {
                 if (isKw(1, "role") || isKw(1, "user")) {
                     p += 2;
@@ -526,6 +538,7 @@ public final class Parser {
         ObjectKind kind;
         if (acceptKw("table")) kind = ObjectKind.TABLE;
         else if (acceptKw("index")) kind = ObjectKind.INDEX;
+        else if (acceptKw("view")) kind = ObjectKind.VIEW;
         else if (isKw("materialized")) {
             p++;
             expectKw("view");
@@ -534,6 +547,11 @@ public final class Parser {
             throw unsupported("ALTER " + peek().value().toUpperCase(Locale.ROOT), pos());
         }
         List<String> name = qualifiedName();
+        if (isKw("owner") && isKw(1, "to")) {
+            p += 2;
+            return new Statement.AlterOwner(pos, kind, name, roleSpec());
+        }
+        if (kind == ObjectKind.VIEW) throw unsupported("ALTER VIEW " + (peek().type() == Type.EOF ? "" : peek().value().toUpperCase(Locale.ROOT)), pos());
         if (acceptKw("set")) {
             expect(Type.LPAREN);
             RetainHistory r = retainHistory();
@@ -828,12 +846,142 @@ public final class Parser {
                 case "unencrypted" -> throw new SqlException("0A000", "UNENCRYPTED PASSWORD is no longer supported", opos,
                         "Remove UNENCRYPTED to store the password as a SCRAM-SHA-256 verifier.");
                 case "superuser", "nosuperuser", "createdb", "nocreatedb", "createrole", "nocreaterole", "inherit",
-                     "noinherit", "replication", "noreplication", "bypassrls", "nobypassrls", "connection", "valid",
-                     "in", "role", "admin", "sysid" -> throw unsupported("role option " + t.value().toUpperCase(Locale.ROOT), opos);
+                     "noinherit", "replication", "noreplication", "bypassrls", "nobypassrls" -> {
+                    p++;
+                    boolean value = !t.value().startsWith("no");
+                    String attribute = value ? t.value() : t.value().substring(2);
+                    for (Statement.RoleOption o : options) {
+                        if (o instanceof Statement.RoleOption.Attribute a && a.name().equals(attribute)) {
+                            throw new SqlException("42601", "conflicting or redundant options", opos);
+                        }
+                    }
+                    options.add(new Statement.RoleOption.Attribute(opos, attribute, value));
+                }
+                case "connection", "valid", "in", "role", "admin", "sysid" -> throw unsupported("role option " + t.value().toUpperCase(Locale.ROOT), opos);
                 default -> throw syntaxError(t);
             }
         }
         return options;
+    }
+
+    /** A role as GRANT, REVOKE, OWNER TO and SET ROLE name it: a name, or {@code PUBLIC} as {@code public}. */
+    private String roleSpec() {
+        Token t = peek();
+        if (t.type() == Type.IDENT && (t.value().equals("current_user") || t.value().equals("session_user") || t.value().equals("current_role"))) {
+            throw unsupported(t.value().toUpperCase(Locale.ROOT) + " as a role name", pos());
+        }
+        return name();
+    }
+
+    /** SET ROLE and SET SESSION AUTHORIZATION take a name or a string. */
+    private String roleNameOrString() {
+        if (is(Type.STRING)) return next().value();
+        return roleSpec();
+    }
+
+    /**
+     * GRANT/REVOKE of privileges on tables, views, materialized views and schemas, or of roles
+     * to roles. Column lists, other object kinds and GRANTED BY are refused with 0A000.
+     */
+    private Statement grant() {
+        int pos = pos();
+        boolean grant = next().value().equals("grant");
+        boolean option = false;
+        if (!grant && (isKw("grant") || isKw("admin")) && isKw(1, "option") && isKw(2, "for")) {
+            option = true;
+            boolean admin = isKw("admin");
+            p += 3;
+            if (admin) return roleGrant(pos, false, true);
+        }
+        // a list of privileges (or ALL), then ON; otherwise a list of roles
+        List<String> privileges = new ArrayList<>();
+        int start = p;
+        boolean all = false;
+        if (acceptKw("all")) {
+            all = true;
+            acceptKw("privileges");
+        } else {
+            do {
+                Token t = peek();
+                if (t.type() != Type.IDENT && t.type() != Type.QUOTED_IDENT) throw syntaxError(t);
+                p++;
+                if (is(Type.LPAREN)) throw unsupported("column privileges", pos());
+                privileges.add(t.value());
+            } while (accept(Type.COMMA));
+        }
+        if (!isKw("on")) {
+            if (all) throw syntaxError(peek());
+            p = start;
+            return roleGrant(pos, grant, false);
+        }
+        p++;
+        Statement.GrantTarget target;
+        if (acceptKw("schema")) {
+            target = Statement.GrantTarget.SCHEMA;
+        } else if (isKw("all") && (isKw(1, "tables"))) {
+            p += 2;
+            expectKw("in");
+            expectKw("schema");
+            target = Statement.GrantTarget.ALL_TABLES_IN_SCHEMA;
+        } else {
+            target = Statement.GrantTarget.TABLE;
+            if (!acceptKw("table")) {
+                Token t = peek();
+                if (t.type() == Type.IDENT) {
+                    switch (t.value()) {
+                        case "sequence", "database", "function", "procedure", "routine", "language", "type", "domain", "tablespace",
+                             "foreign", "large", "parameter", "all" -> throw unsupported("GRANT and REVOKE on " + t.value().toUpperCase(Locale.ROOT), pos());
+                        default -> { }
+                    }
+                }
+            }
+        }
+        List<List<String>> objects = new ArrayList<>();
+        do {
+            objects.add(target == Statement.GrantTarget.TABLE ? qualifiedName() : List.of(name()));
+        } while (accept(Type.COMMA));
+        if (grant) expectKw("to");
+        else expectKw("from");
+        List<String> grantees = roleSpecs();
+        boolean cascade = false;
+        if (grant) {
+            if (isKw("with")) {
+                p++;
+                expectKw("grant");
+                expectKw("option");
+                option = true;
+            }
+        } else {
+            cascade = acceptKw("cascade");
+            if (!cascade) acceptKw("restrict");
+        }
+        if (isKw("granted")) throw unsupported("GRANTED BY", pos());
+        return new Statement.Grant(pos, grant, privileges, target, objects, grantees, option, cascade);
+    }
+
+    private Statement roleGrant(int pos, boolean grant, boolean adminOption) {
+        List<String> roles = roleSpecs();
+        if (grant) expectKw("to");
+        else expectKw("from");
+        List<String> members = roleSpecs();
+        if (grant && isKw("with")) {
+            p++;
+            expectKw("admin");
+            expectKw("option");
+            adminOption = true;
+        }
+        if (isKw("granted")) throw unsupported("GRANTED BY", pos());
+        if (!grant && !acceptKw("cascade")) acceptKw("restrict");
+        return new Statement.GrantRole(pos, grant, roles, members, adminOption);
+    }
+
+    private List<String> roleSpecs() {
+        List<String> out = new ArrayList<>();
+        do {
+            acceptKw("group");
+            out.add(roleSpec());
+        } while (accept(Type.COMMA));
+        return out;
     }
 
     private Statement advance() {
@@ -851,6 +999,16 @@ public final class Parser {
         int pos = pos();
         expectKw("set");
         if (isKw("local")) throw unsupported("SET LOCAL", pos());
+        if (isKw("role") && !isKw(1, "to") && !(peek(1).isOp("="))) {
+            p++;
+            if (acceptKw("none")) return new Statement.SetRole(pos, false, null, false);
+            return new Statement.SetRole(pos, false, roleNameOrString(), false);
+        }
+        if (isKw("session") && isKw(1, "authorization")) {
+            p += 2;
+            if (acceptKw("default")) return new Statement.SetRole(pos, true, null, false);
+            return new Statement.SetRole(pos, true, roleNameOrString(), false);
+        }
         acceptKw("session");
         String name;
         if (isKw("time") && isKw(1, "zone")) {

@@ -231,6 +231,39 @@ public final class SqlFormatter {
                 b.append("DROP ROLE ").append(r.ifExists() ? "IF EXISTS " : "");
                 for (int i = 0; i < r.names().size(); i++) b.append(i > 0 ? ", " : "").append(ident(r.names().get(i)));
             }
+            case Statement.Grant g -> {
+                b.append(g.grant() ? "GRANT " : "REVOKE ");
+                if (!g.grant() && g.grantOption()) b.append("GRANT OPTION FOR ");
+                if (g.privileges().isEmpty()) b.append("ALL");
+                for (int i = 0; i < g.privileges().size(); i++) b.append(i > 0 ? ", " : "").append(g.privileges().get(i).toUpperCase(java.util.Locale.ROOT));
+                b.append(switch (g.target()) {
+                    case TABLE -> " ON TABLE ";
+                    case ALL_TABLES_IN_SCHEMA -> " ON ALL TABLES IN SCHEMA ";
+                    case SCHEMA -> " ON SCHEMA ";
+                });
+                for (int i = 0; i < g.objects().size(); i++) b.append(i > 0 ? ", " : "").append(name(g.objects().get(i)));
+                b.append(g.grant() ? " TO " : " FROM ");
+                for (int i = 0; i < g.grantees().size(); i++) {
+                    String r = g.grantees().get(i);
+                    b.append(i > 0 ? ", " : "").append(r.equals("public") ? "PUBLIC" : ident(r));
+                }
+                if (g.grant() && g.grantOption()) b.append(" WITH GRANT OPTION");
+                if (g.cascade()) b.append(" CASCADE");
+            }
+            case Statement.GrantRole g -> {
+                b.append(g.grant() ? "GRANT " : "REVOKE ");
+                if (!g.grant() && g.adminOption()) b.append("ADMIN OPTION FOR ");
+                for (int i = 0; i < g.roles().size(); i++) b.append(i > 0 ? ", " : "").append(ident(g.roles().get(i)));
+                b.append(g.grant() ? " TO " : " FROM ");
+                for (int i = 0; i < g.members().size(); i++) b.append(i > 0 ? ", " : "").append(ident(g.members().get(i)));
+                if (g.grant() && g.adminOption()) b.append(" WITH ADMIN OPTION");
+            }
+            case Statement.AlterOwner a -> b.append("ALTER ").append(a.kind().sql()).append(' ').append(name(a.name())).append(" OWNER TO ").append(ident(a.owner()));
+            case Statement.SetRole r -> {
+                if (r.reset()) b.append(r.session() ? "RESET SESSION AUTHORIZATION" : "RESET ROLE");
+                else if (r.role() == null) b.append(r.session() ? "SET SESSION AUTHORIZATION DEFAULT" : "SET ROLE NONE");
+                else b.append(r.session() ? "SET SESSION AUTHORIZATION " : "SET ROLE ").append(ident(r.role()));
+            }
             case Statement.Checkpoint c -> b.append("CHECKPOINT");
             case AdvanceClock a -> expr(b.append("ADVANCE CLOCK ").append(a.to() ? "TO " : "BY "), a.value(), 0);
             case Statement.Set set -> {
@@ -278,6 +311,7 @@ public final class SqlFormatter {
             switch (o) {
                 case Statement.RoleOption.Login l -> b.append(l.login() ? " LOGIN" : " NOLOGIN");
                 case Statement.RoleOption.Password pw -> b.append(" PASSWORD ").append(pw.password() == null ? "NULL" : string(pw.password()));
+                case Statement.RoleOption.Attribute a -> b.append(a.value() ? " " : " NO").append(a.name().toUpperCase(java.util.Locale.ROOT));
             }
         }
     }

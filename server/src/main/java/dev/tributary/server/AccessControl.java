@@ -1,0 +1,623 @@
+package dev.tributary.server;
+
+import dev.tributary.server.auth.Acl;
+import dev.tributary.server.auth.Privilege;
+import dev.tributary.server.auth.Roles;
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.ast.Statement;
+import dev.tributary.sql.catalog.Access;
+import dev.tributary.sql.catalog.CatalogItem;
+import dev.tributary.storage.CatalogEntry;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Privileges as PostgreSQL has them: every table, view and materialized view has an owner (who
+ * made it) and an access control list; schema public has one too (PostgreSQL 15's: only the
+ * database owner may CREATE in it until granted). Statements are checked against the session's
+ * {@code current_user}: reading a relation needs SELECT on it, a view's own reads are checked
+ * against the view's owner, writing needs INSERT, UPDATE or DELETE (and SELECT where the
+ * statement reads the table's columns), DDL on an object needs its ownership, creating one needs
+ * CREATE on the schema. Superusers pass every check. Errors are PostgreSQL's, 42501 with its
+ * messages.
+ *
+ * <p>Runs on the coordinator's thread (the coordinator's monitor held), except {@link #access},
+ * whose answers are read under the same monitor when a session binds a statement.
+ */
+final class AccessControl {
+    /** Who owns a relation, and its ACL (null: the default, the owner holding everything). */
+    private record Owned(String owner, Acl acl) {}
+
+    private final Roles roles;
+    private final CatalogState catalog;
+    private final Durability durability;
+    private final Map<Long, Owned> relations = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Acl> schemas = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Changes with every change of a role, an owner or an ACL: a prepared statement checked at this version and by the same role need not be checked again. */
+    private volatile long version;
+
+    AccessControl(Roles roles, CatalogState catalog, Durability durability) {
+        this.roles = roles;
+        this.catalog = catalog;
+        this.durability = durability;
+        schemas.put("public", Acl.initial(Roles.DATABASE_OWNER, Privilege.SCHEMA_ALL, Privilege.USAGE.bit()));
+        for (String s : List.of("pg_catalog", "information_schema", "tributary_internal")) {
+            schemas.put(s, Acl.initial(Roles.BOOTSTRAP, Privilege.SCHEMA_ALL, Privilege.USAGE.bit()));
+        }
+    }
+
+    // ------------------------------------------------------------------ checks
+
+    /** Something a privilege check depends on changed. */
+    void changed() {
+        version++;
+    }
+
+    /**
+     * The privileges statement {@code st} needs: INSERT, UPDATE or DELETE on its {@code target}
+     * table (and SELECT where it reads the table's columns, in WHERE or SET), and SELECT on
+     * {@code reads}, the relations it reads otherwise.
+     */
+    void checkStatement(Session session, Statement st, CatalogItem.Table target, Collection<Long> reads) {
+        String user = session.currentUser();
+        if (roles.isSuperuser(user)) return;
+        switch (st) {
+            case Statement.Insert i -> check(user, target, Privilege.INSERT);
+            case Statement.Update u -> {
+                check(user, target, Privilege.UPDATE);
+                if (readsColumns(u.assignments()) || readsColumns(u.where())) check(user, target, Privilege.SELECT);
+            }
+            case Statement.Delete d -> {
+                check(user, target, Privilege.DELETE);
+                if (readsColumns(d.where())) check(user, target, Privilege.SELECT);
+            }
+            default -> { }
+        }
+        checkSelect(session, reads);
+    }
+
+    /**
+     * Checks prepared statement {@code p} for the session's current user, unless it passed for that
+     * user since the last change of privileges; runs on the coordinator's thread.
+     */
+    void checkPrepared(Session session, Prepared p) {
+        if (cleared(session, p)) return;
+        long at = version;
+        checkStatement(session, p.statement, p.table, p.reads);
+        p.accessVersion = at;
+        p.accessUser = session.currentUser();
+    }
+
+    /** Whether {@code p} passed its checks for the session's current user with privileges as they are now: a read may then skip the coordinator. */
+    boolean cleared(Session session, Prepared p) {
+        return p.accessVersion == version && session.currentUser().equals(p.accessUser);
+    }
+
+    /** Whether an expression (or list of them, or assignments) refers to any column, in subqueries too. */
+    private static boolean readsColumns(Object node) {
+        if (node == null) return false;
+        if (node instanceof dev.tributary.sql.ast.Expr.ColumnRef) return true;
+        if (node instanceof List<?> list) {
+            for (Object o : list) if (readsColumns(o)) return true;
+            return false;
+        }
+        if (node instanceof Record r) {
+            for (java.lang.reflect.RecordComponent c : r.getClass().getRecordComponents()) {
+                try {
+                    if (readsColumns(c.getAccessor().invoke(r))) return true;
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException("reading " + c + " of " + r, e);
+                }
+            }
+        }
+        return false;
+    }
+
+    /** 42501 unless the session may read every relation in {@code ids} (and each view's owner what the view reads). */
+    void checkSelect(Session session, Collection<Long> ids) {
+        String user = session.currentUser();
+        if (roles.isSuperuser(user)) return;
+        for (long id : ids) checkRead(user, id, new LinkedHashSet<>());
+    }
+
+    private void checkRead(String user, long id, Set<Long> seen) {
+        CatalogItem item = catalog.get(id);
+        if (item == null || item instanceof CatalogItem.Index || !seen.add(id)) return;
+        check(user, item, Privilege.SELECT);
+        if (item instanceof CatalogItem.View) {
+            String owner = ownerOf(id);
+            if (roles.isSuperuser(owner)) return;
+            for (long used : catalog.usesOf(id)) checkRead(owner, used, seen);
+        }
+    }
+
+    /** 42501 unless the session holds {@code privilege} on {@code item}. */
+    void check(Session session, CatalogItem item, Privilege privilege) {
+        check(session.currentUser(), item, privilege);
+    }
+
+    private void check(String user, CatalogItem item, Privilege privilege) {
+        if ((privileges(user, item.id())[0] & privilege.bit()) == 0) throw denied(item);
+    }
+
+    /** 42501 unless the session owns {@code item} (or has the privileges of its owner). */
+    void checkOwner(Session session, CatalogItem item) {
+        long id = item instanceof CatalogItem.Index i ? i.on() : item.id();
+        if (!roles.hasPrivilegesOf(session.currentUser(), ownerOf(id))) throw notOwner(item);
+    }
+
+    /** 42501 unless the session may create objects in schema public. */
+    void checkCreate(Session session) {
+        checkCreate(session.currentUser());
+    }
+
+    private void checkCreate(String user) {
+        if (!holdsOnSchema(user, "public", Privilege.CREATE.bit())) {
+            throw new SqlException("42501", "permission denied for schema public");
+        }
+    }
+
+    /** The privileges (0) and grant options (1) {@code user} holds on relation {@code id}: all for a superuser; every grant option for its owner. */
+    private int[] privileges(String user, long id) {
+        if (roles.isSuperuser(user)) return new int[] {Privilege.RELATION_ALL, Privilege.RELATION_ALL};
+        String owner = ownerOf(id);
+        int[] held = aclOf(id).held(g -> g.equals(Acl.PUBLIC) || roles.hasPrivilegesOf(user, g));
+        if (roles.hasPrivilegesOf(user, owner)) held[1] = Privilege.RELATION_ALL;
+        return held;
+    }
+
+    private boolean holdsOnSchema(String user, String schema, int bits) {
+        if (roles.isSuperuser(user)) return true;
+        int held = schemas.get(schema).held(g -> g.equals(Acl.PUBLIC) || roles.hasPrivilegesOf(user, g))[0];
+        return (held & bits) == bits;
+    }
+
+    private String ownerOf(long id) {
+        Owned o = relations.get(id);
+        return o == null ? Roles.BOOTSTRAP : o.owner();
+    }
+
+    private Acl aclOf(long id) {
+        Owned o = relations.get(id);
+        if (o == null) return Acl.initial(Roles.BOOTSTRAP, Privilege.RELATION_ALL, 0);
+        return o.acl() != null ? o.acl() : Acl.initial(o.owner(), Privilege.RELATION_ALL, 0);
+    }
+
+    static SqlException denied(CatalogItem item) {
+        return new SqlException("42501", "permission denied for " + item.kind() + " " + item.name());
+    }
+
+    private static SqlException notOwner(CatalogItem item) {
+        return new SqlException("42501", "must be owner of " + item.kind() + " " + item.name());
+    }
+
+    // ------------------------------------------------------------------ objects come and go
+
+    /** {@code item} was made by the session: its owner is the session's current user (an index's, its relation's owner). */
+    void created(Session session, CatalogItem item) {
+        if (item instanceof CatalogItem.Index) return;
+        // a view replaced (or an object made again when the catalog is replayed) keeps its owner
+        if (relations.containsKey(item.id())) return;
+        String owner = session.currentUser();
+        relations.put(item.id(), new Owned(owner, null));
+        if (!owner.equals(Roles.BOOTSTRAP)) record(item.id());
+    }
+
+    /** Object {@code id} is gone, and with it its owner and ACL. */
+    void dropped(long id) {
+        version++;
+        if (relations.remove(id) != null) durability.recordPrivileges(key(id), null, catalog::newId);
+    }
+
+    /** Restores what a {@link dev.tributary.server.storage.CatalogRecorder#PRIVILEGES} entry recorded. */
+    void restore(CatalogEntry e) {
+        String[] parts = e.sql().split("\n", 2);
+        Acl acl = parts.length > 1 && !parts[1].equals("DEFAULT") ? Acl.decode(parts[1]) : null;
+        if (e.name().startsWith("schema ")) {
+            schemas.put(e.name().substring("schema ".length()), acl);
+        } else {
+            relations.put(Long.parseLong(e.name().substring("relation ".length())), new Owned(Acl.unescape(parts[0]), acl));
+        }
+    }
+
+    private static String key(long id) {
+        return "relation " + id;
+    }
+
+    private void record(long id) {
+        version++;
+        Owned o = relations.get(id);
+        durability.recordPrivileges(key(id), o == null ? null : Acl.escape(o.owner()) + "\n" + (o.acl() == null ? "DEFAULT" : o.acl().encode()), catalog::newId);
+    }
+
+    private void recordSchema(String name) {
+        version++;
+        durability.recordPrivileges("schema " + name, Roles.DATABASE_OWNER + "\n" + schemas.get(name).encode(), catalog::newId);
+    }
+
+    // ------------------------------------------------------------------ GRANT, REVOKE, OWNER TO
+
+    /** GRANT/REVOKE privileges ON tables or schemas. */
+    Result grant(Session session, Statement.Grant g) {
+        String tag = g.grant() ? "GRANT" : "REVOKE";
+        List<String> grantees = new ArrayList<>();
+        for (String r : g.grantees()) {
+            if (r.equals("public")) {
+                if (g.grant() && g.grantOption()) throw new SqlException("0LP01", "grant options can only be granted to roles");
+                grantees.add(Acl.PUBLIC);
+            } else {
+                if (roles.find(r).isEmpty() && !r.equals(Roles.DATABASE_OWNER)) throw Roles.notFound(r);
+                grantees.add(r);
+            }
+        }
+        Result result = Result.command(tag);
+        String user = session.currentUser();
+        switch (g.target()) {
+            case SCHEMA -> {
+                int bits = bits(g.privileges(), Privilege.SCHEMA_ALL, "schema");
+                for (List<String> name : g.objects()) {
+                    String schema = name.get(0);
+                    Acl acl = schemas.get(schema);
+                    if (acl == null) throw new SqlException("3F000", "schema \"" + schema + "\" does not exist");
+                    String owner = schema.equals("public") ? Roles.DATABASE_OWNER : Roles.BOOTSTRAP;
+                    int[] held = roles.hasPrivilegesOf(user, owner) ? new int[] {Privilege.SCHEMA_ALL, Privilege.SCHEMA_ALL}
+                            : acl.held(x -> x.equals(Acl.PUBLIC) || roles.hasPrivilegesOf(user, x));
+                    String grantor = roles.hasPrivilegesOf(user, owner) ? owner : user;
+                    Acl changed = apply(g, acl, grantor, grantees, bits, held, "schema " + schema, "schema \"" + schema + "\"");
+                    if (changed == null) continue;
+                    result = withWarnings(result, g, bits, held[1], schema);
+                    schemas.put(schema, changed);
+                    recordSchema(schema);
+                }
+            }
+            case TABLE, ALL_TABLES_IN_SCHEMA -> {
+                int bits = bits(g.privileges(), Privilege.RELATION_ALL, "table");
+                List<CatalogItem> items = new ArrayList<>();
+                if (g.target() == Statement.GrantTarget.TABLE) {
+                    for (List<String> name : g.objects()) {
+                        CatalogState.rejectSystemRelation(name, g.grant() ? "grant on" : "revoke on", g.pos());
+                        String n = CatalogState.nameOf(name, g.pos());
+                        CatalogItem item = catalog.get(n);
+                        if (item == null) throw new SqlException("42P01", "relation \"" + n + "\" does not exist");
+                        if (item instanceof CatalogItem.Index) throw new SqlException("42809", "\"" + n + "\" is an index");
+                        items.add(item);
+                    }
+                } else {
+                    for (List<String> name : g.objects()) {
+                        if (!name.get(0).equals("public")) {
+                            if (schemas.containsKey(name.get(0))) continue;
+                            throw new SqlException("3F000", "schema \"" + name.get(0) + "\" does not exist");
+                        }
+                        for (CatalogItem item : catalog.inIdOrder()) if (!(item instanceof CatalogItem.Index)) items.add(item);
+                    }
+                }
+                for (CatalogItem item : items) {
+                    String owner = ownerOf(item.id());
+                    int[] held = privileges(user, item.id());
+                    String grantor = roles.isSuperuser(user) || roles.hasPrivilegesOf(user, owner) ? owner : user;
+                    Acl changed = apply(g, aclOf(item.id()), grantor, grantees, bits, held, item.kind() + " " + item.name(), null);
+                    if (changed == null) continue;
+                    result = withWarnings(result, g, bits, held[1], item.name());
+                    relations.put(item.id(), new Owned(owner, changed));
+                    record(item.id());
+                }
+            }
+        }
+        return result;
+    }
+
+    /** The ACL after {@code g}, or 42501 when the user holds nothing at all on the object; null when nothing changes. */
+    private static Acl apply(Statement.Grant g, Acl acl, String grantor, List<String> grantees, int bits, int[] held, String what, String quoted) {
+        if (held[0] == 0 && held[1] == 0) throw new SqlException("42501", "permission denied for " + what);
+        int effective = bits & held[1];
+        for (String grantee : grantees) {
+            if (g.grant()) {
+                if (effective != 0) acl = acl.grant(grantor, grantee, effective, g.grantOption());
+            } else if (effective != 0) {
+                acl = acl.revoke(grantor, grantee, effective, g.grantOption(), g.cascade());
+            }
+        }
+        return acl;
+    }
+
+    /** PostgreSQL's warnings when the grant options held cover none or not all of the privileges named. */
+    private static Result withWarnings(Result r, Statement.Grant g, int bits, int options, String name) {
+        int effective = bits & options;
+        boolean all = g.privileges().isEmpty();
+        if (effective == 0) {
+            return r.withNotice(g.grant() ? new Notice("WARNING", "01007", "no privileges were granted for \"" + name + "\"")
+                    : new Notice("WARNING", "01006", "no privileges could be revoked for \"" + name + "\""));
+        }
+        if (!all && effective != bits) {
+            return r.withNotice(g.grant() ? new Notice("WARNING", "01007", "not all privileges were granted for \"" + name + "\"")
+                    : new Notice("WARNING", "01006", "not all privileges could be revoked for \"" + name + "\""));
+        }
+        return r;
+    }
+
+    /** The privileges named (empty: ALL), each one an object of {@code kind} can have (0LP01 otherwise). */
+    private static int bits(List<String> words, int allowed, String kind) {
+        if (words.isEmpty()) return allowed;
+        int bits = 0;
+        for (String w : words) {
+            Privilege p = Privilege.named(w);
+            if ((p.bit() & allowed) == 0) throw new SqlException("0LP01", "invalid privilege type " + p.name() + " for " + kind);
+            bits |= p.bit();
+        }
+        return bits;
+    }
+
+    /** ALTER TABLE|VIEW|MATERIALIZED VIEW name OWNER TO role. */
+    Result alterOwner(Session session, Statement.AlterOwner a) {
+        CatalogState.rejectSystemRelation(a.name(), "alter", a.pos());
+        String name = CatalogState.nameOf(a.name(), a.pos());
+        CatalogItem item = catalog.get(name);
+        String kind = a.kind().sql().toLowerCase(Locale.ROOT);
+        if (item == null || (item instanceof CatalogItem.Index) != (a.kind() == Statement.ObjectKind.INDEX)) {
+            throw new SqlException("42P01", "relation \"" + name + "\" does not exist");
+        }
+        if (a.kind() == Statement.ObjectKind.INDEX) {
+            return Result.command("ALTER INDEX").withNotice(new Notice("WARNING", "42809", "cannot change owner of index \"" + name + "\"")
+                   );
+        }
+        if (a.kind() != Statement.ObjectKind.TABLE && !item.kind().equals(kind)) {
+            throw new SqlException("42809", "\"" + name + "\" is not a " + kind, a.pos(), "Use ALTER " + item.kind().toUpperCase(Locale.ROOT) + " instead.");
+        }
+        if (roles.find(a.owner()).isEmpty()) throw Roles.notFound(a.owner());
+        String old = ownerOf(item.id());
+        String tag = "ALTER " + a.kind().sql();
+        if (old.equals(a.owner())) return Result.command(tag);
+        String user = session.currentUser();
+        if (!roles.isSuperuser(user)) {
+            if (!roles.hasPrivilegesOf(user, old)) throw notOwner(item);
+            if (!roles.isMemberOf(user, a.owner())) throw new SqlException("42501", "must be member of role \"" + a.owner() + "\"");
+            checkCreate(a.owner());
+        }
+        Owned o = relations.get(item.id());
+        Acl acl = o == null || o.acl() == null ? null : o.acl().renamed(old, a.owner());
+        relations.put(item.id(), new Owned(a.owner(), acl));
+        record(item.id());
+        return Result.command(tag);
+    }
+
+    // ------------------------------------------------------------------ roles
+
+    /** CREATE ROLE: a superuser may make any role, a CREATEROLE role any but superusers (and REPLICATION and BYPASSRLS ones). */
+    void checkCreateRole(Session session, Roles.Attributes a) {
+        String user = session.currentUser();
+        if (a.superuser()) {
+            if (!roles.isSuperuser(user)) throw new SqlException("42501", "must be superuser to create superusers");
+        } else if (a.replication()) {
+            if (!roles.isSuperuser(user)) throw new SqlException("42501", "must be superuser to create replication users");
+        } else if (a.bypassRls()) {
+            if (!roles.isSuperuser(user)) throw new SqlException("42501", "must be superuser to create bypassrls users");
+        } else if (!roles.mayCreateRoles(user)) {
+            throw new SqlException("42501", "permission denied to create role");
+        }
+    }
+
+    /**
+     * ALTER ROLE: superusers, and the SUPERUSER, REPLICATION and BYPASSRLS attributes, only by a
+     * superuser; other roles by a CREATEROLE role; a role without it may only change its own
+     * password. The bootstrap role keeps SUPERUSER, so there is always a superuser.
+     */
+    void checkAlterRole(Session session, String name, Roles.Role target, List<Statement.RoleOption> options) {
+        String user = session.currentUser();
+        boolean superuser = roles.isSuperuser(user);
+        boolean onlyPassword = true;
+        String attribute = null;
+        for (Statement.RoleOption o : options) {
+            switch (o) {
+                case Statement.RoleOption.Password p -> { }
+                case Statement.RoleOption.Login l -> onlyPassword = false;
+                case Statement.RoleOption.Attribute at -> {
+                    onlyPassword = false;
+                    if (attribute == null || at.name().equals("superuser")) attribute = at.name();
+                    if (name.equals(Roles.BOOTSTRAP) && at.name().equals("superuser") && !at.value()) {
+                        throw new SqlException("42501", "permission denied to alter role").withDetail("The bootstrap user must have the SUPERUSER attribute.");
+                    }
+                }
+            }
+        }
+        if (target.attributes().superuser() || "superuser".equals(attribute)) {
+            if (!superuser) throw new SqlException("42501", "must be superuser to alter superuser roles or change superuser attribute");
+        } else if (target.attributes().replication() || "replication".equals(attribute)) {
+            if (!superuser) throw new SqlException("42501", "must be superuser to alter replication roles or change replication attribute");
+        } else if ("bypassrls".equals(attribute)) {
+            if (!superuser) throw new SqlException("42501", "must be superuser to change bypassrls attribute");
+        } else if (!roles.mayCreateRoles(user)) {
+            if (!(onlyPassword && name.equals(user))) throw new SqlException("42501", "permission denied");
+        }
+    }
+
+    /**
+     * DROP ROLE of {@code name}: by a CREATEROLE role (a superuser for superusers); never the
+     * current or session user, the bootstrap role, or a role that owns objects or holds privileges.
+     */
+    void checkDropRole(Session session, String name) {
+        String user = session.currentUser();
+        if (name.equals(user)) throw new SqlException("55006", "current user cannot be dropped");
+        if (name.equals(session.sessionUser())) throw new SqlException("55006", "session user cannot be dropped");
+        if (roles.isSuperuser(name) && !roles.isSuperuser(user)) throw new SqlException("42501", "must be superuser to drop superusers");
+        if (name.equals(Roles.BOOTSTRAP)) {
+            throw new SqlException("2BP01", "cannot drop role " + name + " because it is required by the database system");
+        }
+        List<String> uses = new ArrayList<>();
+        for (Map.Entry<String, Acl> s : schemas.entrySet()) {
+            if (s.getValue().mentions(name)) uses.add("privileges for schema " + s.getKey());
+        }
+        for (CatalogItem item : catalog.inIdOrder()) {
+            if (item instanceof CatalogItem.Index) continue;
+            if (ownerOf(item.id()).equals(name)) uses.add("owner of " + item.kind() + " " + item.name());
+            else if (aclOf(item.id()).mentions(name)) uses.add("privileges for " + item.kind() + " " + item.name());
+        }
+        if (!uses.isEmpty()) {
+            throw new SqlException("2BP01", "role \"" + name + "\" cannot be dropped because some objects depend on it").withDetail(String.join("\n", uses));
+        }
+    }
+
+    /** 42501 unless the session may drop roles at all. */
+    void checkMayDropRoles(Session session) {
+        if (!roles.mayCreateRoles(session.currentUser())) throw new SqlException("42501", "permission denied to drop role");
+    }
+
+    /** GRANT/REVOKE role TO/FROM member: by a superuser (for a superuser role), a CREATEROLE role or one with ADMIN OPTION on the role. */
+    Result grantRole(Session session, Statement.GrantRole g) {
+        String user = session.currentUser();
+        Result result = Result.command(g.grant() ? "GRANT ROLE" : "REVOKE ROLE");
+        List<String> changed = new ArrayList<>();
+        for (String role : g.roles()) {
+            if (roles.find(role).isEmpty() && !role.equals(Roles.DATABASE_OWNER)) throw Roles.notFound(role);
+            if (role.equals(Roles.DATABASE_OWNER)) throw new SqlException("0LP01", "role \"" + role + "\" cannot have explicit members");
+            if (roles.isSuperuser(role)) {
+                if (!roles.isSuperuser(user)) throw new SqlException("42501", "must be superuser to alter superusers");
+            } else if (!roles.mayCreateRoles(user) && !roles.isAdminOf(user, role)) {
+                throw new SqlException("42501", "must have admin option on role \"" + role + "\"");
+            }
+            for (String member : g.members()) {
+                if (member.equals("public")) throw new SqlException("0LP01", "role \"public\" cannot have explicit members");
+                if (roles.find(member).isEmpty()) throw Roles.notFound(member);
+                if (g.grant()) {
+                    if (member.equals(role) || roles.isMemberOf(role, member, false)) {
+                        throw new SqlException("0LP01", "role \"" + role + "\" is a member of role \"" + member + "\"");
+                    }
+                    if (roles.addMember(role, member, roles.isSuperuser(user) ? Roles.BOOTSTRAP : user, g.adminOption())) changed.add(member);
+                    else result = result.withNotice(Notice.notice("00000", "role \"" + member + "\" is already a member of role \"" + role + "\""));
+                } else if (roles.removeMember(role, member, g.adminOption())) {
+                    changed.add(member);
+                } else {
+                    result = result.withNotice(new Notice("WARNING", "01000", "role \"" + member + "\" is not a member of role \"" + role + "\""));
+                }
+            }
+        }
+        for (String member : new LinkedHashSet<>(changed)) recordRole(member);
+        return result;
+    }
+
+    /** SET ROLE name / NONE, SET SESSION AUTHORIZATION name / DEFAULT. */
+    Result setRole(Session session, Statement.SetRole s) {
+        if (s.session()) {
+            if (s.role() == null) {
+                session.settings.put("session_authorization", session.authenticatedUser);
+            } else {
+                if (roles.find(s.role()).isEmpty()) throw new SqlException("22023", "role \"" + s.role() + "\" does not exist");
+                if (!roles.isSuperuser(session.authenticatedUser) && !s.role().equals(session.authenticatedUser)) {
+                    throw new SqlException("42501", "permission denied to set session authorization");
+                }
+                session.settings.put("session_authorization", s.role());
+            }
+            session.settings.remove("role");
+            return Result.command(s.reset() ? "RESET" : "SET");
+        }
+        if (s.role() == null) {
+            session.settings.remove("role");
+            return Result.command(s.reset() ? "RESET" : "SET");
+        }
+        if (roles.find(s.role()).isEmpty()) throw new SqlException("22023", "role \"" + s.role() + "\" does not exist");
+        if (!roles.isMemberOf(session.sessionUser(), s.role())) {
+            throw new SqlException("42501", "permission denied to set role \"" + s.role() + "\"");
+        }
+        session.settings.put("role", s.role());
+        return Result.command("SET");
+    }
+
+    /** Role {@code name} as it is now (or its removal), durably. */
+    void recordRole(String name) {
+        version++;
+        durability.recordRole(name, roles.encode(name), catalog::newId);
+    }
+
+    /** Everything a role was granted or granted to others is gone with it: the roles that were its members are recorded again. */
+    void roleDropped(String name, List<String> formerMembers) {
+        recordRole(name);
+        for (String m : formerMembers) recordRole(m);
+    }
+
+    // ------------------------------------------------------------------ as the system catalogs show it
+
+    /** What {@code session}'s system catalogs and privilege inquiry functions see. */
+    Access access(Session session) {
+        String current = session.currentUser();
+        String sessionUser = session.sessionUser();
+        return new Access() {
+            @Override
+            public String currentUser() {
+                return current;
+            }
+
+            @Override
+            public String sessionUser() {
+                return sessionUser;
+            }
+
+            @Override
+            public List<RoleInfo> roles() {
+                List<RoleInfo> out = new ArrayList<>();
+                for (Roles.Role r : roles.all()) {
+                    Roles.Attributes a = r.attributes();
+                    out.add(new RoleInfo(r.name(), a.superuser(), a.inherit(), a.createRole(), a.createDb(), a.login(), a.replication(), a.bypassRls(),
+                            r.verifier() != null));
+                }
+                return out;
+            }
+
+            @Override
+            public List<Membership> memberships() {
+                return roles.memberships().stream().map(m -> new Membership(m.role(), m.member(), m.grantor(), m.admin())).toList();
+            }
+
+            @Override
+            public String owner(long id) {
+                CatalogItem item = catalog.get(id);
+                return ownerOf(item instanceof CatalogItem.Index i ? i.on() : id);
+            }
+
+            @Override
+            public List<String> acl(long id) {
+                Owned o = relations.get(id);
+                return o == null || o.acl() == null ? null : o.acl().texts();
+            }
+
+            @Override
+            public List<String> schemaAcl(String name) {
+                Acl acl = schemas.get(name);
+                return acl == null ? null : acl.texts();
+            }
+
+            @Override
+            public boolean hasTablePrivilege(String role, long id, String list) {
+                int[] asked = Privilege.inquiry(list, Privilege.RELATION_ALL);
+                int[] held = role.equals("public") ? aclOf(id).held(g -> g.equals(Acl.PUBLIC)) : privileges(role, id);
+                return (held[0] & asked[0]) == asked[0] && (held[1] & asked[1]) == asked[1];
+            }
+
+            @Override
+            public boolean hasSchemaPrivilege(String role, String name, String list) {
+                int[] asked = Privilege.inquiry(list, Privilege.SCHEMA_ALL);
+                Acl acl = schemas.get(name);
+                if (acl == null) return false;
+                if (!role.equals("public") && roles.isSuperuser(role)) return true;
+                int[] held = acl.held(g -> g.equals(Acl.PUBLIC) || (!role.equals("public") && roles.hasPrivilegesOf(role, g)));
+                return (held[0] & asked[0]) == asked[0] && (held[1] & asked[1]) == asked[1];
+            }
+
+            @Override
+            public boolean hasRole(String role, String target, String mode) {
+                String m = mode.strip().toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");
+                return switch (m) {
+                    case "member", "set" -> roles.isMemberOf(role, target);
+                    case "usage" -> roles.hasPrivilegesOf(role, target);
+                    case "member with admin option", "usage with admin option", "set with admin option", "member with grant option",
+                         "usage with grant option" -> roles.isAdminOf(role, target);
+                    default -> throw new SqlException("22023", "unrecognized privilege type: \"" + mode + "\"");
+                };
+            }
+        };
+    }
+}
