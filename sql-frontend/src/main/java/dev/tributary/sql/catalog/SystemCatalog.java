@@ -96,7 +96,7 @@ public final class SystemCatalog {
         rel(1249, "pg_catalog", "pg_attribute", false, "attrelid oid, attname text, atttypid oid, attstattarget int4, attlen int2, attnum int2,"
                 + " attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, attalign text, attstorage text, attcompression text,"
                 + " attnotnull bool, atthasdef bool, atthasmissing bool, attidentity text, attgenerated text, attisdropped bool, attislocal bool,"
-                + " attinhcount int4, attcollation oid");
+                + " attinhcount int4, attcollation oid, attacl text[]");
         rel(1247, "pg_catalog", "pg_type", false, "oid oid, typname text, typnamespace oid, typowner oid, typlen int2, typbyval bool, typtype text,"
                 + " typcategory text, typispreferred bool, typisdefined bool, typdelim text, typrelid oid, typsubscript text, typelem oid, typarray oid,"
                 + " typinput text, typoutput text, typreceive text, typsend text, typmodin text, typmodout text, typanalyze text, typalign text,"
@@ -483,7 +483,7 @@ public final class SystemCatalog {
                         out.add(row(x.oid(), c.name(), typeOid, -1L, (long) pt.len(), (long) (a + 1), 0L, -1L, (long) typmod(c.type()), byval,
                                 pt.len() == 8 ? "d" : pt.len() == 2 ? "s" : pt.len() == 1 ? "c" : "i", storage(pt), "",
                                 !c.nullable() && !x.kind().equals("i"), defaults.containsKey(a + 1), false, "", "", false, true, 0L,
-                                pt.collation() == DEFAULT_COLLATION ? DEFAULT_COLLATION : 0L));
+                                pt.collation() == DEFAULT_COLLATION ? DEFAULT_COLLATION : 0L, null)); // no column privileges
                     }
                 }
             }
@@ -785,10 +785,11 @@ public final class SystemCatalog {
             case "pg_get_viewdef" -> n == 1
                     ? fn(name, args, pos, SqlType.TEXT, x -> viewDef((Long) x[0]), SqlType.BIGINT)
                     : fn(name, args, pos, SqlType.TEXT, x -> viewDef((Long) x[0]), SqlType.BIGINT, SqlType.BOOLEAN);
-            // Tributary has no COMMENT ON: every object's description is NULL
+            // Tributary has no COMMENT ON: every object's description is NULL but schema public's, as initdb leaves it
             case "obj_description" -> n == 1
                     ? fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.BIGINT)
-                    : fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.BIGINT, SqlType.TEXT);
+                    : fn(name, args, pos, SqlType.TEXT, x -> (Long) x[0] == PUBLIC && "pg_namespace".equals(x[1]) ? "standard public schema" : null,
+                            SqlType.BIGINT, SqlType.TEXT);
             case "col_description" -> fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.BIGINT, SqlType.INTEGER);
             case "shobj_description" -> fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.BIGINT, SqlType.TEXT);
             // no column owns a sequence (Tributary has none)
