@@ -99,6 +99,12 @@ final class Binders {
             }
 
             @Override
+            public List<Activity> activity() {
+                Tributary.Backends b = backends.get();
+                return b == null ? List.of() : b.activity();
+            }
+
+            @Override
             public List<HydrationProgress> hydrationProgress() {
                 return self.hydrationProgress();
             }

@@ -113,6 +113,11 @@ public final class Tributary implements AutoCloseable {
      */
     public interface Backends {
         boolean signal(int pid, boolean terminate, String byRole);
+
+        /** The client connections that have logged in, as pg_stat_activity shows them. */
+        default java.util.List<dev.tributary.sql.catalog.Catalog.Activity> activity() {
+            return java.util.List.of();
+        }
     }
 
     /** Where this database's sessions send signals to other backends (a wire server sets it; without one, no backend is there). */

@@ -164,7 +164,13 @@ final class PgConnection {
             });
             while (true) {
                 Message m = nextMessage(session.idleTimeoutMillis());
-                if (m == null) return;
+                if (m == null || terminated) {
+                    if (terminated) {
+                        writeError(out, new SqlException("57P01", "terminating connection due to administrator command"), "FATAL");
+                        out.flush();
+                    }
+                    return;
+                }
                 if (m == IDLE_TIMEOUT) {
                     // the block goes with the session (rolled back), as PostgreSQL ends such a backend
                     writeError(out, new SqlException("25P03", "terminating connection due to idle-in-transaction timeout"), "FATAL");
@@ -389,10 +395,56 @@ final class PgConnection {
         return user;
     }
 
-    /** pg_terminate_backend: its statement is canceled and its connection closed (the client sees the connection end). */
+    /**
+     * pg_terminate_backend: its statement is canceled, and the connection ends with FATAL 57P01
+     * (its own thread writes it, once its reading ends: the socket's input is shut down here).
+     */
     void terminate() {
+        terminated = true;
         cancel();
-        close(socket);
+        try {
+            socket.shutdownInput();
+        } catch (IOException | UnsupportedOperationException e) {
+            close(socket); // a TLS socket cannot shut down one direction: the client just sees the connection end
+        }
+    }
+
+    /** Set by {@link #terminate}: the connection ends with FATAL 57P01. */
+    private volatile boolean terminated;
+
+    // ------------------------------------------------------------------ pg_stat_activity
+
+    private final long backendStart = System.currentTimeMillis();
+    private volatile String applicationName = "";
+    /** The statement running, or the last one: pg_stat_activity's query. */
+    private volatile String lastQuery = "";
+    private volatile long queryStart;
+    private volatile long stateChange = backendStart;
+    /** When the open transaction block began; 0 outside one. */
+    private volatile long xactStart;
+
+    /** A statement begins: pg_stat_activity shows it as active from now. */
+    private void started(String sql) {
+        lastQuery = sql;
+        queryStart = System.currentTimeMillis();
+        stateChange = queryStart;
+        if (xactStart == 0) xactStart = queryStart;
+    }
+
+    /** This backend as pg_stat_activity shows it. */
+    dev.tributary.sql.catalog.Catalog.Activity activity() {
+        String u = user;
+        if (u == null) return null;
+        boolean running;
+        synchronized (cancelLock) {
+            running = busy;
+        }
+        char status = session.transactionStatus();
+        String state = running ? "active" : status == 'T' ? "idle in transaction" : status == 'E' ? "idle in transaction (aborted)" : "idle";
+        long xact = running || status != 'I' ? xactStart : 0;
+        java.net.InetAddress address = socket.getInetAddress();
+        return new dev.tributary.sql.catalog.Catalog.Activity(pid, u, "tributary", applicationName, address == null ? null : address.getHostAddress(),
+                socket.getPort(), backendStart, xact, queryStart, stateChange, state, lastQuery);
     }
 
     void cancel() {
@@ -676,6 +728,7 @@ final class PgConnection {
                 return false;
             }
             session.authenticatedAs(user);
+            applicationName = params.getOrDefault("application_name", "");
             session.setBackendPid(pid);
             this.user = user;
             for (Map.Entry<String, String> e : params.entrySet()) {
@@ -753,6 +806,7 @@ final class PgConnection {
     }
 
     private void query(String sql) throws IOException {
+        started(sql);
         if (sql.isBlank()) {
             message('I', b -> {});
         } else {
@@ -802,7 +856,10 @@ final class PgConnection {
     }
 
     private void readyForQuery() throws IOException {
-        message('Z', b -> b.writeByte(session.transactionStatus()));
+        char status = session.transactionStatus();
+        if (status == 'I') xactStart = 0;
+        stateChange = System.currentTimeMillis();
+        message('Z', b -> b.writeByte(status));
     }
 
     private void parameter(String name, String value) throws IOException {
@@ -1033,6 +1090,7 @@ final class PgConnection {
         }
 
         private void execute(Portal p, int max) throws IOException {
+            started(p.statement.sql());
             if (p.statement.isEmpty()) {
                 message('I', b -> {});
                 return;

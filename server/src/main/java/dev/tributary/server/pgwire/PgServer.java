@@ -137,7 +137,7 @@ public final class PgServer implements AutoCloseable {
      */
     public PgServer(Tributary db, Options options) throws IOException {
         this.db = db;
-        if (db != null) db.setBackends(this::signal);
+        if (db != null) db.setBackends(backends());
         this.options = options;
         this.socket = new ServerSocket();
         this.socket.bind(new InetSocketAddress(options.listen(), options.port()));
@@ -159,7 +159,22 @@ public final class PgServer implements AutoCloseable {
     /** Serves {@code db} from now on: the database it was started without is open. */
     public void ready(Tributary db) {
         this.db = java.util.Objects.requireNonNull(db);
-        db.setBackends(this::signal);
+        db.setBackends(backends());
+    }
+
+    /** What sessions see of the other connections: pg_cancel_backend, pg_terminate_backend, pg_stat_activity. */
+    private Tributary.Backends backends() {
+        return new Tributary.Backends() {
+            @Override
+            public boolean signal(int pid, boolean terminate, String byRole) {
+                return PgServer.this.signal(pid, terminate, byRole);
+            }
+
+            @Override
+            public java.util.List<dev.tributary.sql.catalog.Catalog.Activity> activity() {
+                return PgServer.this.activity();
+            }
+        };
     }
 
     /** The port it listens on. */
@@ -239,8 +254,13 @@ public final class PgServer implements AutoCloseable {
      */
     private boolean signal(int pid, boolean terminate, String byRole) {
         PgConnection c = connections.get(pid);
-        if (c == null) return false;
-        if (!byRole.equals(dev.tributary.sql.catalog.SystemCatalog.OWNER_NAME) && !byRole.equals(c.user())) {
+        if (c == null || c.user() == null) return false;
+        dev.tributary.server.auth.Roles roles = db.roles();
+        if (roles.isSuperuser(c.user()) && !roles.isSuperuser(byRole)) {
+            throw new dev.tributary.sql.SqlException("42501", "permission denied to " + (terminate ? "terminate" : "cancel") + " process", 0,
+                    "Only roles with the SUPERUSER attribute may " + (terminate ? "terminate" : "cancel") + " processes of roles with the SUPERUSER attribute.");
+        }
+        if (!roles.hasPrivilegesOf(byRole, c.user())) {
             throw new dev.tributary.sql.SqlException("42501", "permission denied to " + (terminate ? "terminate" : "cancel") + " process", 0,
                     "Only roles with the privileges of the role whose process is being " + (terminate ? "terminated" : "canceled")
                             + " or with privileges of the \"pg_signal_backend\" role may " + (terminate ? "terminate" : "cancel") + " this process.");
@@ -248,6 +268,17 @@ public final class PgServer implements AutoCloseable {
         if (terminate) c.terminate();
         else c.cancel();
         return true;
+    }
+
+    /** The connections that have logged in, as pg_stat_activity shows them, by process id. */
+    private java.util.List<dev.tributary.sql.catalog.Catalog.Activity> activity() {
+        java.util.List<dev.tributary.sql.catalog.Catalog.Activity> out = new java.util.ArrayList<>();
+        for (PgConnection c : connections.values()) {
+            dev.tributary.sql.catalog.Catalog.Activity a = c.activity();
+            if (a != null) out.add(a);
+        }
+        out.sort(java.util.Comparator.comparingInt(dev.tributary.sql.catalog.Catalog.Activity::pid));
+        return out;
     }
 
     /** A connection has ended. */

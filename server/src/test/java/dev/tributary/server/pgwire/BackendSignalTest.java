@@ -8,6 +8,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
 
@@ -38,6 +40,7 @@ class BackendSignalTest extends LocalServerTest {
 
     @Test
     void aBackendIsKnownByItsPidAndCanBeCanceledOrTerminated() throws SQLException {
+        db.execute("CREATE ROLE bob LOGIN");
         try (Connection victim = connect("tributary"); Connection admin = connect("tributary"); Connection other = connect("bob")) {
             int pid = victim.unwrap(PGConnection.class).getBackendPID();
             assertThat(one(victim, "SELECT pg_backend_pid()")).isEqualTo(pid);
@@ -50,7 +53,11 @@ class BackendSignalTest extends LocalServerTest {
             assertThat(one(victim, "SELECT 2")).as("an idle backend canceled goes on").isEqualTo(2);
             assertThat(bool(admin, "SELECT pg_terminate_backend(999999)")).as("no such backend").isFalse();
             assertThat(bool(admin, "SELECT pg_terminate_backend(" + pid + ")")).isTrue();
-            assertThatThrownBy(() -> one(victim, "SELECT 3")).as("the terminated connection is gone").isInstanceOf(SQLException.class);
+            assertThatThrownBy(() -> one(victim, "SELECT 3")).as("the terminated connection is gone, told why")
+                    .isInstanceOfSatisfying(SQLException.class, e -> {
+                        assertThat(e.getSQLState()).isEqualTo("57P01");
+                        assertThat(e.getMessage()).contains("terminating connection due to administrator command");
+                    });
             // a role signals its own backends
             try (Connection bob2 = connect("bob")) {
                 int bobPid = bob2.unwrap(PGConnection.class).getBackendPID();
@@ -58,6 +65,45 @@ class BackendSignalTest extends LocalServerTest {
                 assertThatThrownBy(() -> one(bob2, "SELECT 4")).isInstanceOf(SQLException.class);
             }
             assertThat(one(admin, "SELECT 5")).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void pgStatActivityShowsEachBackendAndHidesOtherRolesQueries() throws SQLException {
+        db.execute("CREATE ROLE bob LOGIN");
+        try (Connection admin = connect("tributary"); Connection bob = connect("bob")) {
+            int adminPid = admin.unwrap(PGConnection.class).getBackendPID();
+            int bobPid = bob.unwrap(PGConnection.class).getBackendPID();
+            one(bob, "SELECT 42");
+            try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery(
+                    "SELECT pid, usename, datname, state, query, backend_type, backend_start IS NOT NULL, client_addr FROM pg_stat_activity ORDER BY pid")) {
+                List<String> rows = new ArrayList<>();
+                while (rs.next()) {
+                    rows.add(rs.getInt(1) + "|" + rs.getString(2) + "|" + rs.getString(3) + "|" + rs.getString(4) + "|" + rs.getString(5) + "|"
+                            + rs.getString(6) + "|" + rs.getString(7) + "|" + rs.getString(8));
+                }
+                assertThat(rows).containsExactly(
+                        adminPid + "|tributary|tributary|active|SELECT pid, usename, datname, state, query, backend_type, backend_start IS NOT NULL, client_addr "
+                                + "FROM pg_stat_activity ORDER BY pid|client backend|t|127.0.0.1",
+                        bobPid + "|bob|tributary|idle|SELECT 42|client backend|t|127.0.0.1");
+            }
+            // bob sees that the superuser's backend is there, not what it runs
+            try (Statement s = bob.createStatement(); ResultSet rs = s.executeQuery("SELECT query, state FROM pg_stat_activity WHERE pid = " + adminPid)) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo("<insufficient privilege>");
+                assertThat(rs.getString(2)).isNull();
+            }
+            admin.setAutoCommit(false);
+            one(admin, "SELECT 1");
+            try (Statement s = bob.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(1)).isEqualTo(2);
+            }
+            db.execute("GRANT tributary TO bob");
+            try (Statement s = bob.createStatement(); ResultSet rs = s.executeQuery("SELECT state, query, xact_start IS NOT NULL FROM pg_stat_activity WHERE pid = " + adminPid)) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1) + "|" + rs.getString(2) + "|" + rs.getString(3)).isEqualTo("idle in transaction|SELECT 1|t");
+            }
         }
     }
 }

@@ -36,6 +36,19 @@ public interface Catalog {
         return false;
     }
 
+    /**
+     * One client connection, as pg_stat_activity shows it: times in ms since the epoch (0: none);
+     * {@code state} {@code active}, {@code idle}, {@code idle in transaction} or {@code idle in
+     * transaction (aborted)}; {@code query} the statement running, or the last one.
+     */
+    record Activity(int pid, String user, String database, String applicationName, String clientAddress, int clientPort, long backendStart,
+                    long xactStart, long queryStart, long stateChange, String state, String query) {}
+
+    /** The client connections now (pg_stat_activity); none without a wire server. */
+    default List<Activity> activity() {
+        return List.of();
+    }
+
     /** The session's settings that differ from their defaults, by lower-case name. */
     default Map<String, String> settings() {
         return Map.of();

@@ -139,6 +139,10 @@ public final class SystemCatalog {
                 + " rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil tstz, rolbypassrls bool, rolconfig text[], oid oid");
         rel(12002, "pg_catalog", "pg_user", true, "usename text, usesysid oid, usecreatedb bool, usesuper bool, userepl bool, usebypassrls bool,"
                 + " passwd text, valuntil tstz");
+        rel(12008, "pg_catalog", "pg_stat_activity", true, "datid oid, datname text, pid int4, leader_pid int4, usesysid oid, usename text,"
+                + " application_name text, client_addr text, client_hostname text, client_port int4, backend_start tstz, xact_start tstz,"
+                + " query_start tstz, state_change tstz, wait_event_type text, wait_event text, state text, backend_xid text, backend_xmin text,"
+                + " query_id int8, query text, backend_type text");
         rel(12003, "pg_catalog", "pg_settings", true, "name text, setting text, unit text, category text, short_desc text, extra_desc text,"
                 + " context text, vartype text, source text, min_val text, max_val text, boot_val text, reset_val text, sourcefile text,"
                 + " sourceline int4, pending_restart bool");
@@ -309,6 +313,8 @@ public final class SystemCatalog {
     private final List<Catalog.HydrationProgress> hydrations;
     /** Asked only when tributary_internal.arrangement_sizes is read: it visits every worker. */
     private final java.util.function.Supplier<List<Catalog.ArrangementPart>> arrangementSizes;
+    /** Asked only when pg_stat_activity is read. */
+    private final java.util.function.Supplier<List<Catalog.Activity>> activity;
 
     /** The session's backend pid, and where its signals to other backends go. */
     private final int backendPid;
@@ -323,6 +329,7 @@ public final class SystemCatalog {
         for (Access.RoleInfo r : access.roles()) roles.put(r.name(), r);
         this.hydrations = List.copyOf(catalog.hydrationProgress());
         this.arrangementSizes = catalog::arrangementSizes;
+        this.activity = catalog::activity;
         for (SystemRelation r : RELATIONS.values()) {
             add(new Rel(r.id(), r.name(), namespaceOid(r.schema()), r.view() ? "v" : "r", r.columns(), r));
         }
@@ -559,6 +566,17 @@ public final class SystemCatalog {
                     if (role.login()) out.add(row(role.name(), roleOid(role.name()), role.createDb(), role.superuser(), role.replication(), role.bypassRls(), "********", null));
                 }
             }
+            case "pg_catalog.pg_stat_activity" -> {
+                for (Catalog.Activity a : activity.get()) {
+                    // as in PostgreSQL, a role sees the details of its own backends (and a superuser's, of every one)
+                    boolean visible = access.hasRole(access.currentUser(), a.user(), "USAGE");
+                    out.add(row(DATABASE, a.database(), (long) a.pid(), null, roleOid(a.user()), a.user(), visible ? a.applicationName() : null,
+                            visible ? a.clientAddress() : null, null, visible ? (long) a.clientPort() : null, instant(visible, a.backendStart()),
+                            instant(visible, a.xactStart()), instant(visible, a.queryStart()), instant(visible, a.stateChange()),
+                            visible && a.state().equals("active") ? null : visible ? "Client" : null, visible && !a.state().equals("active") ? "ClientRead" : null,
+                            visible ? a.state() : null, null, null, null, visible ? a.query() : "<insufficient privilege>", "client backend"));
+                }
+            }
             case "pg_catalog.pg_settings" -> {
                 for (Settings.Setting s : Settings.all()) {
                     String value = settings.getOrDefault(s.name().toLowerCase(Locale.ROOT), s.bootValue());
@@ -707,6 +725,11 @@ public final class SystemCatalog {
                 precision, radix, scale, datetime, null, null, null, null, null, null, null, null, null, null, null, DATABASE_NAME, "pg_catalog",
                 pt.name(), null, null, null, null, String.valueOf(a + 1), "NO", "NO", null, null, null, null, null, "NO", "NEVER", null,
                 updatable ? "YES" : "NO");
+    }
+
+    /** A time in ms since the epoch as a timestamptz value; null when hidden or 0 (none). */
+    private static java.time.Instant instant(boolean visible, long millis) {
+        return visible && millis != 0 ? java.time.Instant.ofEpochMilli(millis) : null;
     }
 
     private static Object[] row(Object... values) {
