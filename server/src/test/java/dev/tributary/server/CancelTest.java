@@ -61,6 +61,9 @@ class CancelTest {
             assertThat(s.execute("SHOW statement_timeout").get(0).text()).containsExactly(List.of("2min"));
             s.execute("SET statement_timeout TO 1500");
             assertThat(s.execute("SHOW statement_timeout").get(0).text()).containsExactly(List.of("1500ms"));
+            // accepted with PostgreSQL's units too; Tributary has no lock a statement waits for, so it never fires
+            s.execute("SET lock_timeout = '2s'");
+            assertThat(s.execute("SHOW lock_timeout").get(0).text()).containsExactly(List.of("2s"));
             s.execute("SET statement_timeout = '200ms'");
             // ten billion pairs
             for (String slow : List.of("SELECT count(*) FROM a a1, a a2 WHERE a1.x + a2.x > 0 GROUP BY a1.x % 7",

@@ -63,6 +63,11 @@ public final class Settings {
         def("max_result_size", "1GB", "Tributary", "Sets the largest result, in bytes of rows, a query may return; larger ones fail with 53200.", "user", "integer");
         def("idle_in_transaction_session_timeout", "0", "Client Connection Defaults / Statement Behavior",
                 "Sets the maximum allowed idle time between queries, when in a transaction.", "user", "integer");
+        // Tributary takes no lock a statement waits for (a write that conflicts fails at once with
+        // 40001 or 23505); like PostgreSQL's lock_timeout, which bounds only such waits (not its
+        // internal latches), it never fires, and clients that set it (pg_dump, ORMs) are served
+        def("lock_timeout", "0", "Client Connection Defaults / Statement Behavior",
+                "Sets the maximum allowed duration of any wait for a lock.", "user", "integer");
         def("max_identifier_length", "63", preset, "Shows the maximum identifier length.", "internal", "integer");
         def("search_path", "\"$user\", public", "Client Connection Defaults / Statement Behavior", "Sets the schema search order for names that are not schema-qualified.", "user", "string",
                 "\"$user\", public", "public", "public, \"$user\"", "pg_catalog, public", "public, pg_catalog");
@@ -146,7 +151,7 @@ public final class Settings {
     }
 
     /** The parameters that are durations in milliseconds, written with or without a unit. */
-    private static final java.util.Set<String> MILLISECONDS = java.util.Set.of("statement_timeout", "idle_in_transaction_session_timeout");
+    private static final java.util.Set<String> MILLISECONDS = java.util.Set.of("statement_timeout", "idle_in_transaction_session_timeout", "lock_timeout");
 
     /** Whether {@code setting} is a duration in milliseconds (shown with the unit {@code ms} in pg_settings). */
     public static boolean inMilliseconds(Setting setting) {
