@@ -967,8 +967,13 @@ final class Coordinator implements AutoCloseable, Catalog {
                 // counted apart from the test for subscribers: a subscriber once kept the count
                 // (and with it every periodic checkpoint) from moving
                 boolean second = ++ticks[0] % 20 == 0;
-                if (subscriptions.count() > 0 || second) tick();
-                if (second) checkpointIfDue();
+                try {
+                    if (subscriptions.count() > 0 || second) tick();
+                    if (second) checkpointIfDue();
+                } catch (RuntimeException e) {
+                    // a periodic task that throws is never run again: the clock would stop for good, and silently
+                    ServerLog.error("the clock's tick failed (it ticks again in 50 ms): " + e, e);
+                }
             }
         }, 50, 50, java.util.concurrent.TimeUnit.MILLISECONDS);
     }

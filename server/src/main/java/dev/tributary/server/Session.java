@@ -126,17 +126,25 @@ public final class Session {
     /** {@code idle_in_transaction_session_timeout} in milliseconds while the session is in a transaction block (0: none, or not in a block). */
     long idleInTransactionTimeoutMillis() {
         if (!inTransaction || implicit) return 0;
-        String setting = settings.get("idle_in_transaction_session_timeout");
-        return setting == null ? 0 : dev.tributary.sql.catalog.Settings.millis(
-                dev.tributary.sql.catalog.Settings.find("idle_in_transaction_session_timeout").orElseThrow(), setting, 0);
+        return millisSetting("idle_in_transaction_session_timeout");
+    }
+
+    /** {@code log_min_duration_statement} in milliseconds: statements that take at least this long are logged with their duration (-1: none). */
+    long logMinDurationStatementMillis() {
+        return millisSetting("log_min_duration_statement");
     }
 
     /** A statement starts: its deadline is {@code statement_timeout} from now (none when it is 0). */
     void startStatement() {
-        String setting = settings.get("statement_timeout");
-        long ms = setting == null ? 0 : dev.tributary.sql.catalog.Settings.millis(
-                dev.tributary.sql.catalog.Settings.find("statement_timeout").orElseThrow(), setting, 0);
+        long ms = millisSetting("statement_timeout");
         deadline = ms == 0 ? 0 : System.nanoTime() + ms * 1_000_000L;
+    }
+
+    /** The duration setting {@code name} in milliseconds, as this session has it: its value, or its boot value if it was not set. */
+    private long millisSetting(String name) {
+        var setting = dev.tributary.sql.catalog.Settings.find(name).orElseThrow();
+        String value = settings.get(name);
+        return dev.tributary.sql.catalog.Settings.millis(setting, value == null ? setting.bootValue() : value, 0);
     }
 
     /**

@@ -345,6 +345,14 @@ public final class Tributary implements AutoCloseable {
             return session.idleInTransactionTimeoutMillis();
         }
 
+        /**
+         * {@code log_min_duration_statement} in ms: a statement (a Query message, an Execute) that
+         * took at least this long goes to the server log with its duration; -1: none does.
+         */
+        public long logMinDurationStatementMillis() {
+            return session.logMinDurationStatementMillis();
+        }
+
         /** The process id the client knows this session by (BackendKeyData), as {@code pg_backend_pid()} answers. */
         public void setBackendPid(int pid) {
             session.backendPid = pid;

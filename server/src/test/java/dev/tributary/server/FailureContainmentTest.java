@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.sql.SqlException;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,9 +27,8 @@ class FailureContainmentTest {
 
     @Test
     void aViewThatRunsOutOfMemoryFailsAloneAndEverythingElseGoesOn() {
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        ServerLog.redirect(new PrintStream(log, true, StandardCharsets.UTF_8));
-        try (Tributary db = Tributary.inMemory(Clock.manual(0), 2)) {
+        String logged;
+        try (ServerLog.Capture log = ServerLog.capture(); Tributary db = Tributary.inMemory(Clock.manual(0), 2)) {
             db.execute("CREATE TABLE t (a int)");
             db.execute("CREATE MATERIALIZED VIEW fine AS SELECT count(*) AS n, sum(a) AS s FROM t");
             db.execute("INSERT INTO t VALUES (1), (2)");
@@ -76,10 +72,8 @@ class FailureContainmentTest {
             db.execute("DROP MATERIALIZED VIEW huge CASCADE");
             db.execute("CREATE MATERIALIZED VIEW huge AS SELECT repeat('x', 3) || i AS s FROM copies, generate_series(1, 2) AS g(i)");
             assertThat(rows(db, "SELECT s FROM huge ORDER BY s")).containsExactly("xxx1", "xxx2");
-        } finally {
-            ServerLog.redirect(System.err);
+            logged = log.text();
         }
-        String logged = log.toString(StandardCharsets.UTF_8);
         assertThat(logged).contains("ERROR:  dataflow 'mv:huge' failed").contains("java.lang.OutOfMemoryError").contains("\tat ");
     }
 }

@@ -794,6 +794,8 @@ public final class Dataflows {
                 failed(e);
                 return;
             } catch (RuntimeException e) {
+                // the reader gets XX000 with the exception's name; the bug's stack trace is kept here (once a read, not once a row)
+                if (error == null) ServerLog.error("internal error while reading a stored row: " + e, e);
                 failed(Errors.internal(e));
                 return;
             }

@@ -5,6 +5,7 @@ import dev.tributary.server.CopyText;
 import dev.tributary.server.Notice;
 import dev.tributary.server.Prepared;
 import dev.tributary.server.Result;
+import dev.tributary.server.ServerLog;
 import dev.tributary.server.Subscription;
 import dev.tributary.server.Tributary;
 import dev.tributary.sql.ast.Statement;
@@ -74,6 +75,12 @@ final class PgConnection {
     private DataOutputStream out;
     private boolean failed;
     private final Extended extended = new Extended();
+    /** When the client connected, for the session time the log's disconnection line gives. */
+    private final long connectedNanos = System.nanoTime();
+    /** The database the client logged in to (null until it has). */
+    private String database;
+    /** The text of the statement the message being handled concerns, for the log's STATEMENT line; null when none. */
+    private String statement;
 
     PgConnection(Tributary db, Socket socket, PgServer server, int pid, int secret, PgServer.Options options) {
         this.session = db.session();
@@ -102,6 +109,7 @@ final class PgConnection {
      * given, so a client that requires TLS hears the real reason.
      */
     static void refuse(Socket client, String sqlState, String message, SSLContext tls) {
+        ServerLog.connectionReceived(client.getInetAddress().getHostAddress(), client.getPort());
         Socket transport = client;
         try {
             client.setSoTimeout(5_000);
@@ -125,7 +133,9 @@ final class PgConnection {
                 o.write('N');
                 o.flush();
             }
-            writeError(o, new SqlException(sqlState, message), "FATAL");
+            SqlException refusal = new SqlException(sqlState, message);
+            ServerLog.clientError(refusal, true, null);
+            writeError(o, refusal, "FATAL");
             o.flush();
         } catch (IOException ignored) {
             // the client is gone anyway
@@ -144,7 +154,15 @@ final class PgConnection {
         return s;
     }
 
+    /** Serves the client until it leaves; every line logged meanwhile on this thread is marked with the connection's process id. */
     void run() {
+        try (var marked = ServerLog.forConnection(pid)) {
+            ServerLog.connectionReceived(socket.getInetAddress().getHostAddress(), socket.getPort());
+            serve();
+        }
+    }
+
+    private void serve() {
         Socket client = socket;
         // not try-with-resources: that would close the socket before the catch below could send the error
         try {
@@ -173,12 +191,12 @@ final class PgConnection {
                 }
                 if (m == IDLE_TIMEOUT) {
                     // the block goes with the session (rolled back), as PostgreSQL ends such a backend
-                    writeError(out, new SqlException("25P03", "terminating connection due to idle-in-transaction timeout"), "FATAL");
-                    out.flush();
+                    fatal(new SqlException("25P03", "terminating connection due to idle-in-transaction timeout"));
                     return;
                 }
                 int type = m.type();
                 byte[] body = m.body();
+                statement = null;
                 if (type == 'd' || type == 'c' || type == 'f') continue; // COPY data after the COPY failed is dropped
                 if (failed && type != 'S' && type != 'X') continue; // after an error, the extended protocol skips to Sync
                 if (type != 'S' && type != 'X' && type != 'H') busy();
@@ -194,11 +212,11 @@ final class PgConnection {
                         try {
                             extended.handle((char) type, new MessageBody(body));
                         } catch (SqlException e) {
-                            writeError(out, e, "ERROR");
+                            error(e);
                             session.failTransaction();
                             failed = true;
                         } catch (RuntimeException e) {
-                            writeError(out, new SqlException("XX000", "internal error: " + e), "ERROR");
+                            error(internal(e));
                             session.failTransaction();
                             failed = true;
                         }
@@ -213,22 +231,23 @@ final class PgConnection {
                     }
                     case 'H' -> out.flush();
                     default -> {
-                        writeError(out, new SqlException("08P01", "invalid frontend message type " + type), "FATAL");
-                        out.flush();
+                        fatal(new SqlException("08P01", "invalid frontend message type " + type));
                         return;
                     }
                 }
             }
         } catch (ProtocolException e) {
-            try {
-                writeError(out, new SqlException("08P01", e.getMessage()), "FATAL");
-                out.flush();
-            } catch (IOException ignored) {
-                // the client is gone
-            }
-        } catch (IOException | RuntimeException e) {
+            fatalIfStillThere(new SqlException("08P01", e.getMessage()));
+        } catch (IOException | java.io.UncheckedIOException e) {
             // a client that vanished, or a message we could not read: this connection ends here
+        } catch (SqlException e) {
+            // raised between statements (a block that Sync could not commit): the client and the log hear why its connection ends
+            fatalIfStillThere(e);
+        } catch (RuntimeException e) {
+            // a bug outside any statement (they answer their own): the connection ends, the log says why
+            fatalIfStillThere(internal(e));
         } finally {
+            if (user != null) ServerLog.disconnection(System.nanoTime() - connectedNanos, user, database, client.getInetAddress().getHostAddress(), client.getPort());
             if (reader != null) reader.interrupt(); // it may wait to hand over a message no one will take
             session.close();
             server.forget(this);
@@ -573,9 +592,8 @@ final class PgConnection {
                     sent += batch.rows().size();
                     out.flush();
                 } else if (e == OVERFLOW) {
-                    writeError(out, new SqlException("53400", "terminating connection: the client did not read the changes of its COPY (SUBSCRIBE ...) TO STDOUT,"
-                            + " and more than " + limit + " rows were waiting", 0, "Read the stream as it comes, or raise the server's --subscribe-buffer-rows."), "FATAL");
-                    out.flush();
+                    fatal(new SqlException("53400", "terminating connection: the client did not read the changes of its COPY (SUBSCRIBE ...) TO STDOUT,"
+                            + " and more than " + limit + " rows were waiting", 0, "Read the stream as it comes, or raise the server's --subscribe-buffer-rows."));
                     throw new EOFException("a streaming client past its buffer is disconnected");
                 } else if (e == DONE) {
                     message('c', b -> {});
@@ -690,9 +708,8 @@ final class PgConnection {
                 return false; // PostgreSQL answers a cancel request with nothing but hanging up
             }
             if (code != PROTOCOL_3) {
-                writeError(out, new SqlException("0A000", "unsupported frontend protocol " + (code >>> 16) + "." + (code & 0xffff)
-                        + ": server supports 3.0"), "FATAL");
-                out.flush();
+                fatal(new SqlException("0A000", "unsupported frontend protocol " + (code >>> 16) + "." + (code & 0xffff)
+                        + ": server supports 3.0"));
                 return false;
             }
             Map<String, String> params = new HashMap<>();
@@ -706,22 +723,19 @@ final class PgConnection {
             }
             String user = params.get("user");
             if (user == null) {
-                writeError(out, new SqlException("28000", "no PostgreSQL user name specified in startup packet"), "FATAL");
-                out.flush();
+                fatal(new SqlException("28000", "no PostgreSQL user name specified in startup packet"));
                 return false;
             }
             String database = params.getOrDefault("database", user);
             if (options.tlsRequired() && !(socket instanceof SSLSocket)) {
                 // as from a pg_hba.conf of hostssl lines only
-                writeError(out, new SqlException("28000", "no pg_hba.conf entry for host \"" + socket.getInetAddress().getHostAddress() + "\", user \""
-                        + user + "\", database \"" + database + "\", no encryption", 0, "The server requires TLS (--tls-required): connect with sslmode=require."), "FATAL");
-                out.flush();
+                fatal(new SqlException("28000", "no pg_hba.conf entry for host \"" + socket.getInetAddress().getHostAddress() + "\", user \""
+                        + user + "\", database \"" + database + "\", no encryption", 0, "The server requires TLS (--tls-required): connect with sslmode=require."));
                 return false;
             }
             if (!database.equals("tributary")) {
-                writeError(out, new SqlException("3D000", "database \"" + database + "\" does not exist", 0,
-                        "The one database is \"tributary\"."), "FATAL");
-                out.flush();
+                fatal(new SqlException("3D000", "database \"" + database + "\" does not exist", 0,
+                        "The one database is \"tributary\"."));
                 return false;
             }
             if (!new Authenticator(db.roles(), options.auth(), socket.getInetAddress().isLoopbackAddress(), RANDOM).authenticate(user, this)) {
@@ -731,6 +745,10 @@ final class PgConnection {
             applicationName = params.getOrDefault("application_name", "");
             session.setBackendPid(pid);
             this.user = user;
+            this.database = database;
+            javax.net.ssl.SSLSession tls = socket instanceof SSLSocket s ? s.getSession() : null;
+            ServerLog.connectionAuthorized(user, database, params.get("application_name"), tls == null ? null : tls.getProtocol(),
+                    tls == null ? null : tls.getCipherSuite());
             for (Map.Entry<String, String> e : params.entrySet()) {
                 if (!e.getKey().equals("user") && !e.getKey().equals("database")) session.startupSetting(e.getKey(), e.getValue());
             }
@@ -784,10 +802,36 @@ final class PgConnection {
         return body;
     }
 
-    /** Sends a FATAL error and flushes; the connection then ends. */
+    /** Sends a FATAL error and flushes, and logs it; the connection then ends. */
     void fatal(SqlException e) throws IOException {
+        ServerLog.clientError(e, true, statement);
         writeError(out, e, "FATAL");
         out.flush();
+    }
+
+    /** {@link #fatal}, to a client that may be gone already (the log has it all the same). */
+    private void fatalIfStillThere(SqlException e) {
+        try {
+            fatal(e);
+        } catch (IOException ignored) {
+            // the client is gone
+        }
+    }
+
+    /** Sends an ERROR, and logs it with the statement it came from. */
+    private void error(SqlException e) throws IOException {
+        ServerLog.clientError(e, false, statement);
+        writeError(out, e, "ERROR");
+    }
+
+    /**
+     * The XX000 a client gets for {@code bug}, an exception no statement should throw; its cause
+     * is the bug, whose stack trace the log shows.
+     */
+    private static SqlException internal(RuntimeException bug) {
+        SqlException e = new SqlException("XX000", "internal error: " + bug);
+        e.initCause(bug);
+        return e;
     }
 
     /** A Query message: its text must be valid UTF-8 (22021, and the next query is taken). */
@@ -796,7 +840,7 @@ final class PgConnection {
         try {
             sql = body.text();
         } catch (SqlException e) {
-            writeError(out, e, "ERROR");
+            error(e);
             idle();
             readyForQuery();
             out.flush();
@@ -810,6 +854,8 @@ final class PgConnection {
         if (sql.isBlank()) {
             message('I', b -> {});
         } else {
+            statement = sql;
+            long started = System.nanoTime();
             try {
                 session.executeMessage(sql, r -> {
                     try {
@@ -818,12 +864,13 @@ final class PgConnection {
                         throw new java.io.UncheckedIOException(e);
                     }
                 }, this::copy);
+                ServerLog.duration(session.logMinDurationStatementMillis(), System.nanoTime() - started, () -> "statement: " + sql);
             } catch (SqlException e) {
-                writeError(out, e, "ERROR");
+                error(e);
             } catch (java.io.UncheckedIOException e) {
                 throw e.getCause();
             } catch (RuntimeException e) {
-                writeError(out, new SqlException("XX000", "internal error: " + e), "ERROR");
+                error(internal(e));
             }
         }
         idle();
@@ -931,6 +978,8 @@ final class PgConnection {
 
     /** A bound portal: a prepared statement with its parameter values and result formats, run at its first Execute. */
     private static final class Portal {
+        /** The name of the prepared statement it was bound from ("" for the unnamed one). */
+        final String statementName;
         final Prepared statement;
         final List<Object> values;
         /** Result format codes as Bind gave them: none (all text), one for all, or one per column. */
@@ -938,7 +987,8 @@ final class PgConnection {
         Result result;
         int sent;
 
-        Portal(Prepared statement, List<Object> values, int[] formats) {
+        Portal(String statementName, Prepared statement, List<Object> values, int[] formats) {
+            this.statementName = statementName;
             this.statement = statement;
             this.values = values;
             this.formats = formats;
@@ -969,14 +1019,28 @@ final class PgConnection {
                 case 'D' -> {
                     char what = r.byte1();
                     String name = r.string();
-                    if (what == 'S') describeStatement(statement(name));
-                    else if (what == 'P') describePortal(portal(name));
-                    else throw new ProtocolException("invalid DESCRIBE message subtype " + (int) what);
+                    if (what == 'S') {
+                        Prepared p = statement(name);
+                        statement = p.sql();
+                        describeStatement(p);
+                    } else if (what == 'P') {
+                        Portal p = portal(name);
+                        statement = p.statement.sql();
+                        describePortal(p);
+                    } else {
+                        throw new ProtocolException("invalid DESCRIBE message subtype " + (int) what);
+                    }
                 }
                 case 'E' -> {
-                    Portal p = portal(r.string());
+                    String name = r.string();
+                    Portal p = portal(name);
                     int max = r.int32();
+                    statement = p.statement.sql();
+                    long started = System.nanoTime();
                     execute(p, max);
+                    // PostgreSQL's words for an Execute: the statement's name (and the portal's, if it has one)
+                    ServerLog.duration(session.logMinDurationStatementMillis(), System.nanoTime() - started, () -> "execute "
+                            + (p.statementName.isEmpty() ? "<unnamed>" : p.statementName) + (name.isEmpty() ? "" : "/" + name) + ": " + p.statement.sql());
                 }
                 case 'C' -> {
                     char what = r.byte1();
@@ -998,6 +1062,7 @@ final class PgConnection {
         private void parse(MessageBody r) throws IOException {
             String name = r.string();
             String sql = r.text();
+            statement = sql;
             int n = r.int16();
             if (n < 0) throw new ProtocolException("invalid number of parameter types " + n);
             List<SqlType> types = new ArrayList<>(n);
@@ -1013,6 +1078,7 @@ final class PgConnection {
             String portal = r.string();
             String name = r.string();
             Prepared p = statement(name);
+            statement = p.sql();
             int nf = r.int16();
             if (nf < 0) throw new ProtocolException("invalid number of parameter formats " + nf);
             int[] formats = new int[nf];
@@ -1044,7 +1110,7 @@ final class PgConnection {
                 throw new SqlException("08P01", "bind message has " + nr + " result formats but query has " + columns + " columns");
             }
             if (!portal.isEmpty() && portals.containsKey(portal)) throw new SqlException("42P03", "cursor \"" + portal + "\" already exists");
-            portals.put(portal, new Portal(p, values, results));
+            portals.put(portal, new Portal(name, p, values, results));
             message('2', b -> {});
         }
 

@@ -1,6 +1,7 @@
 package dev.tributary.server.pgwire;
 
 import dev.tributary.server.Clock;
+import dev.tributary.server.ServerLog;
 import dev.tributary.server.Tributary;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -20,12 +21,15 @@ import javax.net.ssl.SSLContext;
 /**
  * A PostgreSQL protocol 3.0 server in front of a {@link Tributary} database, so psql and other
  * Postgres clients can use it: {@code bin/tributary serve [--port P] [--listen ADDR] [--clock manual]
- * [--auth scram] [--tls-cert FILE --tls-key FILE [--tls-required]] [--max-connections N] [--max-message-bytes N]}.
+ * [--auth scram] [--tls-cert FILE --tls-key FILE [--tls-required]] [--max-connections N] [--max-message-bytes N]
+ * [--log-file PATH] [--log-level debug|info|warn|error]}.
  *
  * <p>Each connection is a session of its own (transaction blocks, settings) and runs on a virtual
  * thread; {@link Options} says how many may be open at once, how large a message may be, how
  * clients authenticate and whether they may encrypt. See {@link PgConnection} for what a
- * connection answers and what it refuses.
+ * connection answers and what it refuses. The {@link ServerLog} has a line for each connection
+ * received, authorized and ended, each error a client is sent (with its statement; an internal
+ * error with its stack trace) and each statement at least {@code log_min_duration_statement} long.
  */
 public final class PgServer implements AutoCloseable {
     /** The default port, beside PostgreSQL's 5432 rather than on it. */
@@ -142,8 +146,9 @@ public final class PgServer implements AutoCloseable {
         this.socket = new ServerSocket();
         this.socket.bind(new InetSocketAddress(options.listen(), options.port()));
         this.slots = new Semaphore(options.maxConnections());
-        Thread acceptor = Thread.ofPlatform().daemon().name("tributary-pg-accept").start(this::accept);
-        acceptor.setUncaughtExceptionHandler((t, e) -> {});
+        Thread.ofPlatform().daemon().name("tributary-pg-accept")
+                .uncaughtExceptionHandler((t, e) -> ServerLog.error("the server stopped accepting connections: " + e, e))
+                .start(this::accept);
     }
 
     /** Listens on {@code address}:{@code port} (0 picks a free port) for at most {@code maxConnections} clients at once, otherwise with the {@link Options#defaults()}. */
@@ -189,6 +194,9 @@ public final class PgServer implements AutoCloseable {
                 client = socket.accept();
             } catch (IOException e) {
                 if (closed) return;
+                ServerLog.log("could not accept new connection: " + e.getMessage());
+                // out of file descriptors, say: the next accept would fail at once again
+                pauseAfterFailedAccept();
                 continue;
             }
             Tributary serving = db;
@@ -212,11 +220,22 @@ public final class PgServer implements AutoCloseable {
                     PgConnection c = new PgConnection(serving, client, this, nextPid.getAndIncrement(), secrets.nextInt(), options);
                     connections.put(c.pid(), c);
                     c.run();
+                } catch (RuntimeException | Error e) {
+                    // a connection answers its own errors; what escapes it is a bug, kept in the log rather than on a dead thread
+                    ServerLog.error("a connection ended with an internal error: " + e, e);
                 } finally {
                     slots.release();
                     opened(-1);
                 }
             });
+        }
+    }
+
+    private void pauseAfterFailedAccept() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -298,6 +317,7 @@ public final class PgServer implements AutoCloseable {
             + "                       [--data DIR (default ./tributary-data) | --in-memory | --blob s3://BUCKET[/PREFIX][?endpoint=URL] --consensus postgres://HOST/DB]\n"
             + "                       [--auth auto|scram] [--tls-cert FILE --tls-key FILE [--tls-required]] [--max-connections N (default 100)]\n"
             + "                       [--max-message-bytes N (default " + Options.DEFAULT_MAX_MESSAGE_BYTES + ")] [--subscribe-buffer-rows N (default " + Options.DEFAULT_SUBSCRIBE_BUFFER_ROWS + ")]\n"
+            + "                       [--log-file PATH (the log goes there too, appended; it always goes to standard error)] [--log-level debug|info|warn|error (default info)]\n"
             + "  TRIBUTARY_PASSWORD, if set, becomes the password of the role \"tributary\" at start.";
 
     public static void main(String[] args) throws Exception {
@@ -311,6 +331,7 @@ public final class PgServer implements AutoCloseable {
         Path cert = null;
         Path key = null;
         boolean tlsRequired = false;
+        Path logFile = null;
         // one worker per core, as the design says: a view over a million rows hydrates on all of them
         int workers = Math.max(1, Math.min(64, Runtime.getRuntime().availableProcessors()));
         for (int i = 0; i < args.length; i++) {
@@ -342,6 +363,8 @@ public final class PgServer implements AutoCloseable {
                     case "--max-connections" -> options = options.withMaxConnections(Integer.parseInt(args[++i]));
                     case "--max-message-bytes" -> options = options.withMaxMessageBytes(Integer.parseInt(args[++i]));
                     case "--subscribe-buffer-rows" -> options = options.withSubscribeBufferRows(Long.parseLong(args[++i]));
+                    case "--log-file" -> logFile = Path.of(args[++i]);
+                    case "--log-level" -> ServerLog.setLevel(args[++i]);
                     case "-h", "--help" -> {
                         System.out.println(USAGE);
                         return;
@@ -354,6 +377,14 @@ public final class PgServer implements AutoCloseable {
                         : e.getMessage();
                 System.err.println("tributary serve: " + why);
                 System.err.println(USAGE);
+                System.exit(1);
+            }
+        }
+        if (logFile != null) {
+            try {
+                ServerLog.alsoTo(logFile);
+            } catch (IOException e) {
+                System.err.println("tributary serve: cannot write the log file " + logFile + ": " + e);
                 System.exit(1);
             }
         }
@@ -384,7 +415,7 @@ public final class PgServer implements AutoCloseable {
         try {
             server = new PgServer(null, options);
         } catch (IOException e) {
-            System.err.println("tributary serve: cannot listen on " + listen + ":" + options.port() + ": " + e.getMessage());
+            ServerLog.fatal("could not listen on " + listen + ":" + options.port() + ": " + e.getMessage());
             System.exit(1);
             return;
         }
@@ -399,13 +430,13 @@ public final class PgServer implements AutoCloseable {
                 where = "data in " + blob + " and " + consensus.replaceAll("//[^@/]*@", "//");
             } else {
                 long started = System.nanoTime();
-                System.err.println("tributary: opening the data directory " + data.toAbsolutePath().normalize() + " (--data DIR for another, --in-memory for none);"
+                ServerLog.log("opening the data directory " + data.toAbsolutePath().normalize() + " (--data DIR for another, --in-memory for none);"
                         + " clients of port " + server.port() + " get 57P03 until it is recovered");
                 db = Tributary.open(data, clock, workers);
                 where = "data in " + data.toAbsolutePath().normalize() + ", recovered in " + (System.nanoTime() - started) / 1_000_000 + " ms";
             }
         } catch (RuntimeException e) {
-            System.err.println("tributary serve: " + e.getMessage());
+            ServerLog.fatal("could not open the database: " + e.getMessage());
             server.close();
             System.exit(1);
             return;
@@ -418,7 +449,7 @@ public final class PgServer implements AutoCloseable {
         // a stop (Ctrl-C, kill) writes what is queued and lets go of the data directory; kill -9 loses nothing acknowledged either
         Runtime.getRuntime().addShutdownHook(new Thread(opened::close, "tributary-shutdown"));
         server.ready(db);
-        System.err.println("tributary: listening on " + listen + ":" + server.port() + (options.tls() != null ? " (TLS available)" : "")
+        ServerLog.log("listening on " + listen + ":" + server.port() + (options.tls() != null ? " (TLS available)" : "")
                 + " (psql -h " + listen + " -p " + server.port() + " -d tributary), " + workers + (workers == 1 ? " worker" : " workers") + ", " + where);
         Thread.currentThread().join();
     }

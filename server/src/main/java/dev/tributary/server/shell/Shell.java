@@ -326,6 +326,8 @@ public final class Shell {
         } catch (RuntimeException e) {
             failed = true;
             err.println("ERROR:  XX000: internal error: " + e);
+            // a bug: its stack trace goes to the log, for a report
+            dev.tributary.server.ServerLog.error("internal error running " + sql + ": " + e, e);
             return false;
         }
     }

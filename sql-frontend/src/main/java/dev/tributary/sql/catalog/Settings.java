@@ -55,6 +55,8 @@ public final class Settings {
         def("extra_float_digits", "1", client, "Sets the number of digits displayed for floating-point values.", "user", "integer");
         def("integer_datetimes", "on", preset, "Shows whether datetimes are integer based.", "internal", "bool");
         def("IntervalStyle", "postgres", client, "Sets the display format for interval values.", "user", "enum", "postgres");
+        def("log_min_duration_statement", "-1", "Reporting and Logging / When to Log",
+                "Sets the minimum execution time above which all statements will be logged (0: every statement; -1: none).", "user", "integer");
         def("lc_collate", "C", preset, "Shows the collation order locale.", "internal", "string");
         def("lc_ctype", "C", preset, "Shows the character classification and case conversion locale.", "internal", "string");
         def("max_dataflow_memory", (Runtime.getRuntime().maxMemory() / 2 >> 20) + "MB", "Tributary",
@@ -117,7 +119,7 @@ public final class Settings {
                 else throw new SqlException("22023", "parameter \"" + setting.name() + "\" requires a Boolean value", pos);
             }
             case "integer" -> {
-                if (MILLISECONDS.contains(setting.name())) {
+                if (MILLISECONDS.containsKey(setting.name())) {
                     v = showMillis(millis(setting, v, pos));
                     break;
                 }
@@ -150,12 +152,17 @@ public final class Settings {
         return v;
     }
 
-    /** The parameters that are durations in milliseconds, written with or without a unit. */
-    private static final java.util.Set<String> MILLISECONDS = java.util.Set.of("statement_timeout", "idle_in_transaction_session_timeout", "lock_timeout");
+    /**
+     * The parameters that are durations in milliseconds, written with or without a unit, each
+     * with its least value: -1 where PostgreSQL has it mean "off" rather than 0 (for
+     * {@code log_min_duration_statement}, 0 logs every statement).
+     */
+    private static final Map<String, Long> MILLISECONDS = Map.of("statement_timeout", 0L, "idle_in_transaction_session_timeout", 0L,
+            "lock_timeout", 0L, "log_min_duration_statement", -1L);
 
     /** Whether {@code setting} is a duration in milliseconds (shown with the unit {@code ms} in pg_settings). */
     public static boolean inMilliseconds(Setting setting) {
-        return MILLISECONDS.contains(setting.name());
+        return MILLISECONDS.containsKey(setting.name());
     }
 
     private static final String[] UNITS = {"d", "h", "min", "s", "ms"};
@@ -164,7 +171,8 @@ public final class Settings {
     /**
      * A duration parameter's value in milliseconds, as PostgreSQL reads it: a number of
      * milliseconds, or a number with a unit ({@code 120s}, {@code '2 min'}, {@code 1h},
-     * {@code 500ms}, {@code 1d}); 22023 otherwise, naming the units.
+     * {@code 500ms}, {@code 1d}); 22023 otherwise, naming the units, or for a value below the
+     * parameter's least (0, or -1 where that means off) or above 2^31 - 1 ms.
      */
     public static long millis(Setting setting, String value, int pos) {
         String v = value.strip();
@@ -184,8 +192,10 @@ public final class Settings {
         } catch (NumberFormatException e) {
             throw new SqlException("22023", "invalid value for parameter \"" + setting.name() + "\": \"" + value + "\"", pos);
         }
-        if (ms < 0 || ms > Integer.MAX_VALUE) {
-            throw new SqlException("22023", Math.round(ms) + " ms is outside the valid range for parameter \"" + setting.name() + "\" (0 .. " + Integer.MAX_VALUE + ")", pos);
+        long least = MILLISECONDS.getOrDefault(setting.name(), 0L);
+        if (ms < least || ms > Integer.MAX_VALUE) {
+            throw new SqlException("22023", Math.round(ms) + " ms is outside the valid range for parameter \"" + setting.name() + "\" ("
+                    + least + " .. " + Integer.MAX_VALUE + ")", pos);
         }
         return Math.round(ms);
     }
@@ -231,7 +241,7 @@ public final class Settings {
 
     /** A number of milliseconds as PostgreSQL shows it: in the largest unit that divides it ({@code 120000} is {@code 2min}). */
     static String showMillis(long ms) {
-        if (ms == 0) return "0";
+        if (ms <= 0) return Long.toString(ms); // -1 is "off", shown bare as PostgreSQL shows it
         for (int u = 0; u < UNITS.length; u++) if (ms % UNIT_MILLIS[u] == 0) return ms / UNIT_MILLIS[u] + UNITS[u];
         return ms + "ms";
     }
