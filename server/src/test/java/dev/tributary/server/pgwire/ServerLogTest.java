@@ -56,8 +56,8 @@ class ServerLogTest extends LocalServerTest {
             List<String> lines = log.lines();
             String who = TIME + "\\[" + pid + "\\] LOG:  ";
             int received = lineMatching(lines, who + "connection received: host=127\\.0\\.0\\.1 port=" + port);
-            int authorized = lineMatching(lines, who + "connection authorized: user=tester database=tributary");
-            int ended = lineMatching(lines, who + "disconnection: session time: \\d+:\\d\\d:\\d\\d\\.\\d{3} user=tester database=tributary host=127\\.0\\.0\\.1 port=" + port);
+            int authorized = lineMatching(lines, who + "connection authorized: user=tributary database=tributary");
+            int ended = lineMatching(lines, who + "disconnection: session time: \\d+:\\d\\d:\\d\\d\\.\\d{3} user=tributary database=tributary host=127\\.0\\.0\\.1 port=" + port);
             assertThat(received).isLessThan(authorized);
             assertThat(authorized).isLessThan(ended);
         }
