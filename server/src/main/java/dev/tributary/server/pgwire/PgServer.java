@@ -147,7 +147,12 @@ public final class PgServer implements AutoCloseable {
         this.socket.bind(new InetSocketAddress(options.listen(), options.port()));
         this.slots = new Semaphore(options.maxConnections());
         Thread.ofPlatform().daemon().name("tributary-pg-accept")
-                .uncaughtExceptionHandler((t, e) -> ServerLog.error("the server stopped accepting connections: " + e, e))
+                .uncaughtExceptionHandler((t, e) -> {
+                    ServerLog.error("the server stopped accepting connections: " + e, e);
+                    // a server that accepts no one is hung for every new client: the process's policy decides (serve exits)
+                    Thread.UncaughtExceptionHandler process = Thread.getDefaultUncaughtExceptionHandler();
+                    if (process != null) process.uncaughtException(t, e);
+                })
                 .start(this::accept);
     }
 
@@ -320,7 +325,29 @@ public final class PgServer implements AutoCloseable {
             + "                       [--log-file PATH (the log goes there too, appended; it always goes to standard error)] [--log-level debug|info|warn|error (default info)]\n"
             + "  TRIBUTARY_PASSWORD, if set, becomes the password of the role \"tributary\" at start.";
 
+    /**
+     * What {@code serve} does with an error no thread contained: a {@link VirtualMachineError} (out
+     * of memory where nothing could fail a statement for it, a stack overflow) leaves the process
+     * beyond saving, so it says so in the log and exits (status 3) for a supervisor to start it
+     * again, rather than staying up hung; everything acknowledged is durable. Anything else is
+     * logged with its stack trace.
+     */
+    static void exitOnFatalErrors() {
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
+            if (e instanceof VirtualMachineError) {
+                try {
+                    ServerLog.fatal("the server cannot go on after " + e + " in thread " + t.getName()
+                            + "; exiting so that it can be started again (what was acknowledged is durable)");
+                } finally {
+                    Runtime.getRuntime().halt(3);
+                }
+            }
+            ServerLog.error("thread " + t.getName() + " ended with an internal error: " + e, e);
+        });
+    }
+
     public static void main(String[] args) throws Exception {
+        exitOnFatalErrors();
         Options options = Options.defaults();
         String listen = "127.0.0.1";
         boolean manual = false;

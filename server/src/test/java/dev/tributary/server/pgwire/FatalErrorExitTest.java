@@ -1,0 +1,53 @@
+package dev.tributary.server.pgwire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A server beyond saving exits with a clear log line instead of staying up hung (issue 25): in a
+ * child JVM with {@code serve}'s policy ({@link PgServer#exitOnFatalErrors}), an
+ * {@link OutOfMemoryError} that no thread contained ends the process with status 3 and a FATAL
+ * line, and another uncaught error is only logged.
+ */
+class FatalErrorExitTest {
+    /** The child: {@code serve}'s policy, then a thread that dies of {@code args[0]}. */
+    public static void main(String[] args) throws Exception {
+        PgServer.exitOnFatalErrors();
+        Thread t = new Thread(() -> {
+            if (args[0].equals("oom")) throw new OutOfMemoryError("Java heap space (thrown by the test)");
+            throw new IllegalStateException("a bug (thrown by the test)");
+        }, "doomed");
+        t.start();
+        t.join();
+        System.out.println("still running");
+        System.out.flush();
+    }
+
+    private static Process child(String what) throws Exception {
+        return new ProcessBuilder(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
+                FatalErrorExitTest.class.getName(), what)).redirectErrorStream(true).start();
+    }
+
+    @Test
+    void anUncontainedOutOfMemoryErrorEndsTheProcessWithAFatalLine() throws Exception {
+        Process p = child("oom");
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as(out).isEqualTo(3);
+        assertThat(out).contains("FATAL:  the server cannot go on after java.lang.OutOfMemoryError: Java heap space (thrown by the test) in thread doomed")
+                .doesNotContain("still running");
+    }
+
+    @Test
+    void anotherUncaughtErrorIsLoggedAndTheProcessGoesOn() throws Exception {
+        Process p = child("bug");
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).contains("thread doomed ended with an internal error: java.lang.IllegalStateException: a bug (thrown by the test)").contains("still running");
+    }
+}
