@@ -428,7 +428,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (d.query() instanceof Statement.QueryStatement q && !q.emitChanges()) {
             cursor = Cursor.over(run(session, q, null));
         } else {
-            cursor = Cursor.subscribing();
+            cursor = Cursor.subscribing(d.name(), session.subscribeBufferRows);
             cursor.attach(subscribe(session, d.query(), cursor.listener()));
         }
         session.cursors.put(d.name(), cursor);

@@ -14,6 +14,11 @@ import java.util.List;
  * are the subscription's as they arrive ({@code change_time, change_diff, columns...}); FETCH
  * takes those already there, waiting up to its timeout for the first. The waiting is on this
  * object's monitor, which the subscription's deliveries and a cancel of the session notify.
+ *
+ * <p>Bounded: a subscription's rows left unfetched, beyond its snapshot and the batch being
+ * delivered, may number at most {@code bufferRows} (the session's, from {@code --subscribe-buffer-rows}); past it the rows
+ * are dropped, the subscription is closed, and FETCH fails with 53400, so a client that declares
+ * a cursor and stops fetching cannot fill the heap.
  */
 final class Cursor implements AutoCloseable {
     private List<String> columns;
@@ -25,8 +30,18 @@ final class Cursor implements AutoCloseable {
     private SqlException error;
     /** The subscription is over: no rows will come. */
     private boolean done;
+    private final String name;
+    private final long bufferRows;
+    /** The snapshot's rows not fetched yet (they come first): they do not count against {@code bufferRows}. */
+    private long snapshotLeft = -1;
 
     private Cursor(List<String> columns, List<SqlType> types, boolean subscribed) {
+        this(columns, types, subscribed, "", Long.MAX_VALUE);
+    }
+
+    private Cursor(List<String> columns, List<SqlType> types, boolean subscribed, String name, long bufferRows) {
+        this.name = name;
+        this.bufferRows = bufferRows;
         this.columns = List.copyOf(columns);
         this.types = List.copyOf(types);
         this.subscribed = subscribed;
@@ -39,9 +54,12 @@ final class Cursor implements AutoCloseable {
         return c;
     }
 
-    /** A cursor to be fed by a subscription: {@link #listener()} goes to the subscription, then {@link #attach}. */
-    static Cursor subscribing() {
-        return new Cursor(List.of(), List.of(), true);
+    /**
+     * Cursor {@code name}, to be fed by a subscription, holding at most {@code bufferRows} unfetched
+     * rows beyond a batch: {@link #listener()} goes to the subscription, then {@link #attach}.
+     */
+    static Cursor subscribing(String name, long bufferRows) {
+        return new Cursor(List.of(), List.of(), true, name, bufferRows);
     }
 
     synchronized void attach(Subscription s) {
@@ -54,9 +72,27 @@ final class Cursor implements AutoCloseable {
         return new Subscription.Listener() {
             @Override
             public void onChanges(Result batch) {
+                Subscription overflowed = null;
                 synchronized (Cursor.this) {
-                    rows.addAll(batch.rows());
+                    if (error != null && rows.isEmpty() && subscription == null) return;
+                    if (snapshotLeft < 0) snapshotLeft = batch.rows().size();
+                    long before = rows.size() - snapshotLeft;
+                    if (before > 0 && before + batch.rows().size() > bufferRows) {
+                        rows.clear();
+                        error = new SqlException("53400", "cursor \"" + name + "\" was not fetched from: " + (before + batch.rows().size())
+                                + " rows of its subscription waited, more than the limit of " + bufferRows + "; the subscription is dropped", 0,
+                                "FETCH more often, or raise the server's --subscribe-buffer-rows.");
+                        overflowed = subscription;
+                        subscription = null;
+                    } else {
+                        rows.addAll(batch.rows());
+                    }
                     Cursor.this.notifyAll();
+                }
+                if (overflowed != null) {
+                    Subscription s = overflowed;
+                    // closing waits for the workers, one of which is delivering this batch: another thread does it
+                    Thread.ofVirtual().name("tributary-cursor-overflow").start(s::close);
                 }
             }
 
@@ -110,6 +146,7 @@ final class Cursor implements AutoCloseable {
         }
         List<Object[]> out = new ArrayList<>();
         while (out.size() < n && !rows.isEmpty()) out.add(rows.poll());
+        if (snapshotLeft > 0) snapshotLeft = Math.max(0, snapshotLeft - out.size());
         return new Result("FETCH " + out.size(), columns, types, out);
     }
 

@@ -46,6 +46,9 @@ public final class Session {
     /** The process id the session's client knows it by; 0 for an embedded session. */
     volatile int backendPid;
 
+    /** How many rows a subscription may leave unfetched in a cursor beyond one batch (the server's {@code --subscribe-buffer-rows}). */
+    long subscribeBufferRows = 1_000_000;
+
     /** The role the client authenticated as; SET SESSION AUTHORIZATION may act as another only if this one is a superuser. */
     String authenticatedUser = dev.tributary.server.auth.Roles.BOOTSTRAP;
 

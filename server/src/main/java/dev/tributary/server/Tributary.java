@@ -334,6 +334,11 @@ public final class Tributary implements AutoCloseable {
             });
         }
 
+        /** How many rows a subscription may leave unfetched in one of this session's cursors beyond one batch (53400 past it). */
+        public void setSubscribeBufferRows(long rows) {
+            session.subscribeBufferRows = rows;
+        }
+
         /** The role the client authenticated as: {@code current_user} and {@code session_user}. */
         public void authenticatedAs(String role) {
             session.authenticatedUser = role;

@@ -744,6 +744,7 @@ final class PgConnection {
             session.authenticatedAs(user);
             applicationName = params.getOrDefault("application_name", "");
             session.setBackendPid(pid);
+            session.setSubscribeBufferRows(options.subscribeBufferRows());
             this.user = user;
             this.database = database;
             javax.net.ssl.SSLSession tls = socket instanceof SSLSocket s ? s.getSession() : null;

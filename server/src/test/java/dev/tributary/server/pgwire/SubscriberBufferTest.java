@@ -1,6 +1,7 @@
 package dev.tributary.server.pgwire;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.net.SocketException;
@@ -56,6 +57,35 @@ class SubscriberBufferTest extends LocalServerTest {
         try (WireClient c = WireClient.connect(server.port())) {
             c.send(WireClient.query("SELECT count(*) FROM t"));
             assertThat(c.briefUntilReady()).contains("D " + (inserted + 1));
+        }
+    }
+
+    @Test
+    void aCursorOverASubscriptionThatIsNotFetchedFromDropsItsSubscriptionPastItsBuffer() throws Exception {
+        db.execute("CREATE TABLE t (k int)");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=tributary");
+             java.sql.Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            s.execute("DECLARE c CURSOR FOR SUBSCRIBE t");
+            assertThat(db.activeSubscriptions()).isEqualTo(1);
+            // a batch of any size fits an empty buffer; what waits beyond one is bounded
+            db.execute("INSERT INTO t SELECT g FROM generate_series(1, 5000) g");
+            for (int round = 0; round < 10; round++) db.execute("INSERT INTO t SELECT g FROM generate_series(1, 500) g");
+            assertThatThrownBy(() -> s.execute("FETCH ALL c")).isInstanceOfSatisfying(java.sql.SQLException.class, e -> {
+                assertThat(e.getSQLState()).isEqualTo("53400");
+                assertThat(e.getMessage()).contains("cursor \"c\" was not fetched from").contains("more than the limit of 2000");
+            });
+            c.rollback();
+            // the subscription went with the overflow, not only with the block
+            assertThat(db.activeSubscriptions()).isZero();
+            s.execute("DECLARE d CURSOR FOR SUBSCRIBE t");
+            db.execute("INSERT INTO t VALUES (1)");
+            s.execute("FETCH ALL d");
+            try (java.sql.ResultSet rs = s.getResultSet()) {
+                int n = 0;
+                while (rs.next()) n++;
+                assertThat(n).as("a cursor fetched from keeps working").isGreaterThan(0);
+            }
         }
     }
 }
