@@ -850,7 +850,13 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         String key = name.toLowerCase(java.util.Locale.ROOT);
         Optional<Settings.Setting> setting = Settings.find(key);
-        String value = session.settings.get(key);
+        String value = switch (key) {
+            // who the session is, as PostgreSQL shows it (SET ROLE and SET SESSION AUTHORIZATION change them)
+            case "role" -> session.settings.getOrDefault("role", "none");
+            case "session_authorization" -> session.sessionUser();
+            case "is_superuser" -> roles.isSuperuser(session.currentUser()) ? "on" : "off";
+            default -> session.settings.get(key);
+        };
         if (value == null && setting.isEmpty()) throw Settings.unrecognized(name, 0);
         if (value == null) value = setting.get().bootValue();
         String column = setting.map(Settings.Setting::name).orElse(key);

@@ -1022,6 +1022,16 @@ public final class Parser {
                 if (!isOp("=")) throw syntaxError(peek());
                 p++;
             }
+            // SET role = x and SET session_authorization = x are SET ROLE and SET SESSION AUTHORIZATION
+            boolean session = name.equals("session_authorization");
+            if (name.equals("role") || session) {
+                if (acceptKw("default")) return new Statement.SetRole(pos, session, null, false);
+                if (!session && isKw("none")) {
+                    p++;
+                    return new Statement.SetRole(pos, false, null, false);
+                }
+                return new Statement.SetRole(pos, session, roleNameOrString(), false);
+            }
         }
         List<Expr> values = new ArrayList<>();
         if (isKw("default")) {
