@@ -295,6 +295,14 @@ public final class Parser {
             }
             case "drop" -> drop();
             case "grant", "revoke" -> grant();
+            case "reassign" -> {
+                p++;
+                expectKw("owned");
+                expectKw("by");
+                List<String> from = roleSpecs();
+                expectKw("to");
+                yield new Statement.ReassignOwned(pos, from, roleSpec());
+            }
             case "reset" -> {
                 if (isKw(1, "role")) {
                     p += 2;
@@ -571,6 +579,13 @@ public final class Parser {
     private Statement drop() {
         int pos = pos();
         expectKw("drop");
+        if (isKw("owned") && isKw(1, "by")) {
+            p += 2;
+            List<String> roles = roleSpecs();
+            boolean cascade = acceptKw("cascade");
+            if (!cascade) acceptKw("restrict");
+            return new Statement.DropOwned(pos, roles, cascade);
+        }
         if (acceptKw("role") || acceptKw("user")) {
             boolean ifExists = ifExists();
             List<String> names = new ArrayList<>();
