@@ -6,6 +6,7 @@ import dev.tributary.arrangements.Column;
 import dev.tributary.arrangements.LongColumn;
 import dev.tributary.arrangements.UnitColumn;
 import dev.tributary.arrangements.Updates;
+import dev.tributary.timely.Capability;
 import dev.tributary.timely.ContainerType;
 import dev.tributary.timely.ListContainer;
 import dev.tributary.timely.Pact;
@@ -366,9 +367,21 @@ public final class Collection<D> {
     }
 
     /**
+     * How many records {@link #flatMapOr} emits in one activation before it yields the worker: a
+     * cross product of table functions makes billions of rows of a few, and one activation that
+     * made them all held the worker (and every statement waiting on it) until the heap ran out.
+     */
+    static final int FLAT_MAP_FUEL = 1 << 16;
+
+    /**
      * Each record replaced by what {@code f} emits for it, to one of two collections, each with
      * the record's time and diff. The SQL layer sends rows to the first and the errors met while
      * computing them to the second, so a bad row is data, not a failed dataflow.
+     *
+     * <p>Fuelled: once an activation has emitted {@link #FLAT_MAP_FUEL} records it sends them and
+     * stops between two input records, keeping the rest of its input (and a capability for its
+     * time) for its next activation, which it schedules; so the worker goes back to its loop
+     * (other dataflows, commands, cancels) and what follows consumes the output as it comes.
      */
     public <R, E> KV<Collection<R>, Collection<E>> flatMapOr(java.util.function.BiConsumer<? super D, Outputs<R, E>> f,
             DataType<R> okType, DataType<E> otherType) {
@@ -377,30 +390,72 @@ public final class Collection<D> {
         dev.tributary.timely.InputPort<Updates> in = b.input(stream, Pact.pipeline());
         dev.tributary.timely.OutputPort<Updates> okPort = b.output(containerType(okType, arity));
         dev.tributary.timely.OutputPort<Updates> otherPort = b.output(containerType(otherType, arity));
-        b.build(() -> in.forEach((cap, data) -> {
-            Updates oks = okPort.newContainer(data.size());
-            Updates others = otherPort.newContainer();
-            long[] times = data.times();
-            long[] diffs = data.diffs();
-            int[] at = new int[1];
-            Outputs<R, E> outputs = new Outputs<>() {
-                @Override
-                public void ok(R value) {
-                    append(oks, okType, value, times, at[0] * arity, diffs[at[0]]);
-                }
+        Runnable again = b.activator();
+        ContainerType<Updates> inType = stream.type();
+        b.build(new dev.tributary.timely.OperatorLogic() {
+            /** Input records not expanded yet, each container with a capability for its time. */
+            private final java.util.ArrayDeque<KV<Capability, Updates>> waiting = new java.util.ArrayDeque<>();
+            private long fuel;
 
-                @Override
-                public void other(E value) {
-                    append(others, otherType, value, times, at[0] * arity, diffs[at[0]]);
+            @Override
+            public void schedule() {
+                fuel = FLAT_MAP_FUEL;
+                while (!waiting.isEmpty() && fuel > 0) {
+                    KV<Capability, Updates> w = waiting.peek();
+                    int next = expand(w.key(), w.val(), waitingFrom);
+                    if (next < w.val().size()) {
+                        waitingFrom = next;
+                        break;
+                    }
+                    waitingFrom = 0;
+                    waiting.poll().key().drop();
                 }
-            };
-            for (int i = 0; i < data.size(); i++) {
-                at[0] = i;
-                f.accept(type.get(data.keys(), i), outputs);
+                in.forEach((cap, data) -> {
+                    int next = waiting.isEmpty() && fuel > 0 ? expand(cap, data, 0) : 0;
+                    if (next < data.size()) {
+                        // the container goes back to the runtime: what is left of it is copied
+                        Updates rest = inType.create(data.size() - next);
+                        for (int i = next; i < data.size(); i++) rest.appendFrom(data, i);
+                        waiting.add(KV.of(cap.retain(), rest));
+                    }
+                });
+                if (!waiting.isEmpty()) again.run();
             }
-            if (oks.size() > 0) okPort.send(cap, oks);
-            if (others.size() > 0) otherPort.send(cap, others);
-        }));
+
+            /** Where the first waiting container's next record is. */
+            private int waitingFrom;
+
+            /** Expands {@code data}'s records from {@code from} on until the fuel is spent; the index of the first not expanded. */
+            private int expand(Capability cap, Updates data, int from) {
+                Updates oks = okPort.newContainer(Math.min(data.size() - from, FLAT_MAP_FUEL));
+                Updates others = otherPort.newContainer();
+                long[] times = data.times();
+                long[] diffs = data.diffs();
+                int[] at = new int[1];
+                Outputs<R, E> outputs = new Outputs<>() {
+                    @Override
+                    public void ok(R value) {
+                        append(oks, okType, value, times, at[0] * arity, diffs[at[0]]);
+                    }
+
+                    @Override
+                    public void other(E value) {
+                        append(others, otherType, value, times, at[0] * arity, diffs[at[0]]);
+                    }
+                };
+                int i = from;
+                while (i < data.size() && fuel > 0) {
+                    at[0] = i;
+                    int before = oks.size() + others.size();
+                    f.accept(type.get(data.keys(), i), outputs);
+                    fuel -= Math.max(1, oks.size() + others.size() - before);
+                    i++;
+                }
+                if (oks.size() > 0) okPort.send(cap, oks);
+                if (others.size() > 0) otherPort.send(cap, others);
+                return i;
+            }
+        });
         return KV.of(new Collection<>(okPort.stream(), okType), new Collection<>(otherPort.stream(), otherType));
     }
 

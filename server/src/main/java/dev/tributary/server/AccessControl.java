@@ -386,6 +386,66 @@ final class AccessControl {
         return Result.command(tag);
     }
 
+    /** REASSIGN OWNED BY roles TO role: by a role with the privileges of all of them (42501 otherwise). */
+    Result reassignOwned(Session session, Statement.ReassignOwned r) {
+        String user = session.currentUser();
+        for (String from : r.from()) {
+            if (roles.find(from).isEmpty()) throw Roles.notFound(from);
+            if (!roles.hasPrivilegesOf(user, from)) throw new SqlException("42501", "permission denied to reassign objects");
+        }
+        if (roles.find(r.to()).isEmpty()) throw Roles.notFound(r.to());
+        if (!roles.hasPrivilegesOf(user, r.to())) throw new SqlException("42501", "permission denied to reassign objects");
+        for (CatalogItem item : catalog.inIdOrder()) {
+            if (item instanceof CatalogItem.Index) continue;
+            String owner = ownerOf(item.id());
+            if (!r.from().contains(owner) || owner.equals(r.to())) continue;
+            Owned o = relations.get(item.id());
+            Acl acl = o == null || o.acl() == null ? null : o.acl().renamed(owner, r.to());
+            relations.put(item.id(), new Owned(r.to(), acl));
+            record(item.id());
+        }
+        return Result.command("REASSIGN OWNED");
+    }
+
+    /**
+     * The relations DROP OWNED BY {@code names} drops, newest first (what reads another was made
+     * after it), once the session may (it has the privileges of each role; 42501 otherwise).
+     */
+    List<CatalogItem> ownedBy(Session session, List<String> names) {
+        String user = session.currentUser();
+        for (String name : names) {
+            if (roles.find(name).isEmpty()) throw Roles.notFound(name);
+            if (!roles.hasPrivilegesOf(user, name)) throw new SqlException("42501", "permission denied to drop objects");
+        }
+        List<CatalogItem> owned = new ArrayList<>();
+        for (CatalogItem item : catalog.inIdOrder()) {
+            if (!(item instanceof CatalogItem.Index) && names.contains(ownerOf(item.id()))) owned.add(0, item);
+        }
+        return owned;
+    }
+
+    /** What DROP OWNED does after dropping the objects: every privilege granted to {@code names} is revoked. */
+    void revokeAllFrom(List<String> names) {
+        for (Map.Entry<Long, Owned> e : List.copyOf(relations.entrySet())) {
+            Acl acl = e.getValue().acl();
+            if (acl == null) continue;
+            Acl less = acl;
+            for (String name : names) less = new Acl(less.items().stream().filter(i -> !i.grantee().equals(name)).toList());
+            if (!less.equals(acl)) {
+                relations.put(e.getKey(), new Owned(e.getValue().owner(), less));
+                record(e.getKey());
+            }
+        }
+        for (Map.Entry<String, Acl> e : List.copyOf(schemas.entrySet())) {
+            Acl less = e.getValue();
+            for (String name : names) less = new Acl(less.items().stream().filter(i -> !i.grantee().equals(name)).toList());
+            if (!less.equals(e.getValue())) {
+                schemas.put(e.getKey(), less);
+                recordSchema(e.getKey());
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ roles
 
     /** CREATE ROLE: a superuser may make any role, a CREATEROLE role any but superusers (and REPLICATION and BYPASSRLS ones). */

@@ -295,6 +295,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.Grant g -> access.grant(session, g);
             case Statement.GrantRole g -> access.grantRole(session, g);
             case Statement.AlterOwner a -> access.alterOwner(session, a);
+            case Statement.ReassignOwned r -> access.reassignOwned(session, r);
+            case Statement.DropOwned d -> dropOwned(session, d);
             case Statement.SetRole r -> access.setRole(session, r);
             case Statement.Set s -> set(session, s);
             case Statement.Copy c -> {
@@ -797,6 +799,42 @@ final class Coordinator implements AutoCloseable, Catalog {
         return change.result();
     }
 
+    /** DROP OWNED BY roles: their objects dropped together (others' objects that read them only with CASCADE), then every privilege granted to them revoked. */
+    private Result dropOwned(Session session, Statement.DropOwned d) {
+        List<CatalogItem> owned = access.ownedBy(session, d.roles());
+        Set<Long> ownedIds = new HashSet<>();
+        for (CatalogItem item : owned) ownedIds.add(item.id());
+        List<Long> reached = new ArrayList<>();
+        Set<Long> seen = new HashSet<>();
+        for (CatalogItem item : owned) catalog.collect(item.id(), seen, reached);
+        List<String> others = new ArrayList<>();
+        for (long id : reached) {
+            CatalogItem dep = catalog.get(id);
+            if (!ownedIds.contains(id) && !(dep instanceof CatalogItem.Index)) others.add(dep.kind() + " " + dep.name());
+        }
+        if (!others.isEmpty() && !d.cascade()) {
+            // checked before anything is dropped: the statement drops all it names or nothing
+            throw new SqlException("2BP01", "cannot drop desired object(s) because other objects depend on them", d.pos(),
+                    "Use DROP ... CASCADE to drop the dependent objects too.");
+        }
+        Result result = Result.command("DROP OWNED");
+        if (others.size() == 1) result = result.withNotice(Notice.notice("00000", "drop cascades to " + others.get(0)));
+        else if (others.size() > 1) result = result.withNotice(Notice.notice("00000", "drop cascades to " + others.size() + " other objects"));
+        for (CatalogItem item : owned) {
+            if (!catalog.contains(item.id())) continue; // gone with one dropped before it
+            Statement.ObjectKind kind = switch (item) {
+                case CatalogItem.Table t -> Statement.ObjectKind.TABLE;
+                case CatalogItem.View v -> Statement.ObjectKind.VIEW;
+                case CatalogItem.MaterializedView m -> Statement.ObjectKind.MATERIALIZED_VIEW;
+                case CatalogItem.Index i -> Statement.ObjectKind.INDEX;
+                case CatalogItem.SystemRelation r -> throw new IllegalStateException("system relations are owned by no role");
+            };
+            ddl.drop(session, new Statement.Drop(d.pos(), kind, false, List.of(List.of(item.name())), true));
+        }
+        access.revokeAllFrom(d.roles());
+        return result;
+    }
+
     private Result dropRole(Session session, Statement.DropRole d) {
         access.checkMayDropRoles(session);
         Result r = Result.command("DROP ROLE");
@@ -850,7 +888,13 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         String key = name.toLowerCase(java.util.Locale.ROOT);
         Optional<Settings.Setting> setting = Settings.find(key);
-        String value = session.settings.get(key);
+        String value = switch (key) {
+            // who the session is, as PostgreSQL shows it (SET ROLE and SET SESSION AUTHORIZATION change them)
+            case "role" -> session.settings.getOrDefault("role", "none");
+            case "session_authorization" -> session.sessionUser();
+            case "is_superuser" -> roles.isSuperuser(session.currentUser()) ? "on" : "off";
+            default -> session.settings.get(key);
+        };
         if (value == null && setting.isEmpty()) throw Settings.unrecognized(name, 0);
         if (value == null) value = setting.get().bootValue();
         String column = setting.map(Settings.Setting::name).orElse(key);

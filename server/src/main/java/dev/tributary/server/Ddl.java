@@ -363,9 +363,17 @@ final class Ddl {
                         "Use DROP ... CASCADE to drop the dependent objects too.");
             }
         }
+        // as PostgreSQL, CASCADE tells what else went (not indexes: they go with their relation)
+        List<String> cascaded = new ArrayList<>();
+        for (long id : order) {
+            CatalogItem dep = catalog.get(id);
+            if (!targetIds.contains(id) && !(dep instanceof CatalogItem.Index)) cascaded.add(dep.kind() + " " + dep.name());
+        }
         // dependents first
         for (int k = order.size() - 1; k >= 0; k--) remove(order.get(k));
         Result r = Result.command("DROP " + d.kind().sql());
+        if (cascaded.size() == 1) r = r.withNotice(Notice.notice("00000", "drop cascades to " + cascaded.get(0)));
+        else if (cascaded.size() > 1) r = r.withNotice(Notice.notice("00000", "drop cascades to " + cascaded.size() + " other objects"));
         for (Notice n : skipped) r = r.withNotice(n);
         return r;
     }

@@ -41,6 +41,30 @@ public final class Session {
     void clearPending() {
         pending.clear();
         pendingRowsByKey.clear();
+        pendingBytes = 0;
+    }
+
+    /** The heap the open block's writes are estimated to hold: counted as they are added, never less when rows cancel out. */
+    long pendingBytes;
+
+    /**
+     * Counts {@code changes} against {@code max_session_memory} before they join the open block:
+     * 53200 (the statement fails, and with it the block) if the block's writes would hold more. An
+     * estimate per row of its bytes and the maps' entries that hold it (more with a primary key,
+     * whose rows are also kept by key).
+     */
+    void reservePending(Map<Row, Long> changes, boolean keyed) {
+        long limit = bytesSetting("max_session_memory");
+        long perRow = keyed ? 240 : 112;
+        long bytes = 0;
+        for (Row r : changes.keySet()) bytes += r.byteLength() + perRow;
+        if (limit > 0 && pendingBytes + bytes > limit) {
+            throw new dev.tributary.sql.SqlException("53200", "out of memory: the transaction block's writes would hold about "
+                    + dev.tributary.sql.catalog.Settings.showBytes(pendingBytes + bytes) + ", more than max_session_memory ("
+                    + dev.tributary.sql.catalog.Settings.showBytes(limit) + ")", 0,
+                    "Commit in smaller blocks, load large data with COPY outside a block, or SET max_session_memory higher (the server's heap allowing).");
+        }
+        pendingBytes += bytes;
     }
     final Map<String, String> settings = new HashMap<>();
     /** The process id the session's client knows it by; 0 for an embedded session. */

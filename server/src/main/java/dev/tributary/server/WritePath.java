@@ -267,6 +267,7 @@ final class WritePath {
     private void write(Session session, CatalogItem.Table t, Map<Row, Long> changes, boolean keysChecked) {
         if (!(changes instanceof RowSlab)) changes.values().removeIf(c -> c == 0); // a slab's rows each count 1
         if (session.inTransaction) {
+            session.reservePending(changes, !t.primaryKey().isEmpty());
             Map<Row, Long> pending = session.pending.computeIfAbsent(t.id(), k -> new LinkedHashMap<>());
             Map<Row, Map<Row, Long>> rowsByKey = t.primaryKey().isEmpty() ? null : session.pendingRowsByKey.computeIfAbsent(t.id(), k -> new HashMap<>());
             if (!keysChecked) checkKeys(t, changes, rowsByKey);

@@ -46,6 +46,24 @@ class PrivilegesTest {
     }
 
     @Test
+    void showAndSetKnowRoleAndSessionAuthorizationByTheirSettingNames() {
+        try (Tributary db = Tributary.inMemory()) {
+            db.execute("CREATE ROLE bob LOGIN; CREATE ROLE readers; GRANT readers TO bob");
+            Tributary.Connection c = db.session();
+            assertThat(c.execute("SHOW role").get(0).text()).containsExactly(List.of("none"));
+            assertThat(c.execute("SHOW is_superuser").get(0).text()).containsExactly(List.of("on"));
+            c.execute("SET session_authorization = bob");
+            assertThat(c.execute("SHOW session_authorization").get(0).text()).containsExactly(List.of("bob"));
+            assertThat(c.execute("SHOW is_superuser").get(0).text()).containsExactly(List.of("off"));
+            c.execute("SET role TO readers");
+            assertThat(c.execute("SELECT current_user, session_user").get(0).text()).containsExactly(List.of("readers", "bob"));
+            assertDenied(c, "SET role = tributary", "42501", "permission denied to set role \"tributary\"");
+            c.execute("SET role TO DEFAULT");
+            assertThat(c.execute("SHOW role").get(0).text()).containsExactly(List.of("none"));
+        }
+    }
+
+    @Test
     void subscribeCopyAndMaterializedViewsNeedSelectAndCopyFromNeedsInsert() throws Exception {
         try (Tributary db = Tributary.inMemory()) {
             db.execute("CREATE ROLE bob LOGIN; CREATE TABLE t (a int); INSERT INTO t VALUES (1); GRANT CREATE ON SCHEMA public TO bob");

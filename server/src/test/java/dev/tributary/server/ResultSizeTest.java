@@ -16,6 +16,30 @@ import org.junit.jupiter.api.Test;
 class ResultSizeTest {
 
     @Test
+    void aTransactionBlockWhoseWritesOutgrowMaxSessionMemoryFailsWith53200() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0), 2)) {
+            Tributary.Connection s = db.session();
+            assertThat(s.execute("SHOW max_session_memory").get(0).text()).containsExactly(List.of((Runtime.getRuntime().maxMemory() / 2 >> 20) + "MB"));
+            s.execute("CREATE TABLE t (id int PRIMARY KEY, pad text)");
+            s.execute("SET max_session_memory = '1MB'");
+            s.execute("BEGIN");
+            s.execute("INSERT INTO t SELECT g, repeat('x', 100) FROM generate_series(1, 2000) g"); // about 0.7 MB
+            SqlException e = error(s, "INSERT INTO t SELECT g, repeat('x', 100) FROM generate_series(2001, 4000) g");
+            assertThat(e.sqlState()).isEqualTo("53200");
+            assertThat(e.getMessage()).startsWith("out of memory: the transaction block's writes would hold about").endsWith("more than max_session_memory (1MB)");
+            assertThat(error(s, "SELECT 1").sqlState()).as("the block failed").isEqualTo("25P02");
+            s.execute("ROLLBACK");
+            // outside a block nothing waits to commit: the same rows are written at once
+            s.execute("INSERT INTO t SELECT g, repeat('x', 100) FROM generate_series(1, 4000) g");
+            // and a new block starts from nothing
+            s.execute("BEGIN");
+            s.execute("DELETE FROM t WHERE id <= 2000");
+            s.execute("COMMIT");
+            assertThat(s.execute("SELECT count(*) FROM t").get(0).text()).containsExactly(List.of("2000"));
+        }
+    }
+
+    @Test
     void aResultLargerThanMaxResultSizeFailsWith53200() {
         try (Tributary db = Tributary.inMemory(Clock.manual(0), 2)) {
             Tributary.Connection s = db.session();

@@ -138,6 +138,22 @@ class PrivilegeMatrixTest extends LocalServerTest {
         s.add("SELECT has_table_privilege('t', 'SELECT, INSERT WITH GRANT OPTION'), has_table_privilege('t', 'FOO')");
         s.add("SELECT has_schema_privilege('bob', 'public', 'CREATE'), has_schema_privilege('erin', 'public', 'CREATE'), has_schema_privilege('erin', 'public', 'USAGE')");
         s.add("SELECT has_table_privilege('nosuch', 't', 'SELECT')");
+        // what a role owns and holds goes before the role: REASSIGN OWNED, DROP OWNED, then DROP ROLE
+        s.add("CREATE ROLE frank LOGIN");
+        s.add("GRANT CREATE ON SCHEMA public TO frank, erin");
+        as(s, "frank", "CREATE TABLE f (x int)", "CREATE VIEW fv AS SELECT x FROM f", "GRANT SELECT ON f TO erin");
+        as(s, "erin", "CREATE VIEW ef AS SELECT x FROM f");
+        s.add("DROP ROLE frank");
+        as(s, "carol", "REASSIGN OWNED BY frank TO carol", "DROP OWNED BY frank");
+        s.add("REASSIGN OWNED BY alice TO nosuch");
+        s.add("REASSIGN OWNED BY alice TO bob");
+        s.add("SELECT relname, pg_get_userbyid(relowner), array_to_string(relacl, ' ') FROM pg_class WHERE relname IN ('t', 'v', 'm', 'f', 'fv', 'ef', 'd2', 'dv') ORDER BY 1");
+        s.add("DROP OWNED BY frank");
+        s.add("DROP OWNED BY frank CASCADE");
+        s.add("SELECT relname FROM pg_class WHERE relname IN ('f', 'fv', 'ef') ORDER BY 1");
+        s.add("DROP ROLE frank");
+        s.add("DROP OWNED BY erin");
+        acls(s);
         return s;
     }
 

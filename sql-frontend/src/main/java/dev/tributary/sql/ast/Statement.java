@@ -261,6 +261,20 @@ public sealed interface Statement extends Node {
         }
     }
 
+    /** REASSIGN OWNED BY roles TO role: what {@code from} own, {@code to} owns from now on. */
+    record ReassignOwned(int pos, List<String> from, String to) implements Statement {
+        public ReassignOwned {
+            from = List.copyOf(from);
+        }
+    }
+
+    /** DROP OWNED BY roles [CASCADE | RESTRICT]: the objects they own are dropped, and every privilege granted to them revoked. */
+    record DropOwned(int pos, List<String> roles, boolean cascade) implements Statement {
+        public DropOwned {
+            roles = List.copyOf(roles);
+        }
+    }
+
     /** ALTER TABLE|VIEW|MATERIALIZED VIEW name OWNER TO role. */
     record AlterOwner(int pos, ObjectKind kind, List<String> name, String owner) implements Statement {
         public AlterOwner {

@@ -62,6 +62,9 @@ public final class Settings {
         def("max_dataflow_memory", (Runtime.getRuntime().maxMemory() / 2 >> 20) + "MB", "Tributary",
                 "Sets the most memory, in bytes, one materialized view, index, query or subscription may hold on all workers; more fails it with 53200 (0: no limit; the default is half the server's heap).",
                 "user", "integer");
+        def("max_session_memory", (Runtime.getRuntime().maxMemory() / 2 >> 20) + "MB", "Tributary",
+                "Sets the most memory, in bytes, the writes of one session's open transaction block may hold before it commits; more fails the statement with 53200 (0: no limit; the default is half the server's heap).",
+                "user", "integer");
         def("max_result_size", "1GB", "Tributary", "Sets the largest result, in bytes of rows, a query may return; larger ones fail with 53200.", "user", "integer");
         def("idle_in_transaction_session_timeout", "0", "Client Connection Defaults / Statement Behavior",
                 "Sets the maximum allowed idle time between queries, when in a transaction.", "user", "integer");
@@ -201,7 +204,7 @@ public final class Settings {
     }
 
     /** The parameters that are sizes in bytes, written with or without a unit. */
-    private static final java.util.Set<String> BYTES = java.util.Set.of("max_result_size", "max_dataflow_memory");
+    private static final java.util.Set<String> BYTES = java.util.Set.of("max_result_size", "max_dataflow_memory", "max_session_memory");
 
     private static final String[] BYTE_UNITS = {"TB", "GB", "MB", "kB", "B"};
 

@@ -295,6 +295,14 @@ public final class Parser {
             }
             case "drop" -> drop();
             case "grant", "revoke" -> grant();
+            case "reassign" -> {
+                p++;
+                expectKw("owned");
+                expectKw("by");
+                List<String> from = roleSpecs();
+                expectKw("to");
+                yield new Statement.ReassignOwned(pos, from, roleSpec());
+            }
             case "reset" -> {
                 if (isKw(1, "role")) {
                     p += 2;
@@ -571,6 +579,13 @@ public final class Parser {
     private Statement drop() {
         int pos = pos();
         expectKw("drop");
+        if (isKw("owned") && isKw(1, "by")) {
+            p += 2;
+            List<String> roles = roleSpecs();
+            boolean cascade = acceptKw("cascade");
+            if (!cascade) acceptKw("restrict");
+            return new Statement.DropOwned(pos, roles, cascade);
+        }
         if (acceptKw("role") || acceptKw("user")) {
             boolean ifExists = ifExists();
             List<String> names = new ArrayList<>();
@@ -1021,6 +1036,16 @@ public final class Parser {
             if (!acceptKw("to")) {
                 if (!isOp("=")) throw syntaxError(peek());
                 p++;
+            }
+            // SET role = x and SET session_authorization = x are SET ROLE and SET SESSION AUTHORIZATION
+            boolean session = name.equals("session_authorization");
+            if (name.equals("role") || session) {
+                if (acceptKw("default")) return new Statement.SetRole(pos, session, null, false);
+                if (!session && isKw("none")) {
+                    p++;
+                    return new Statement.SetRole(pos, false, null, false);
+                }
+                return new Statement.SetRole(pos, session, roleNameOrString(), false);
             }
         }
         List<Expr> values = new ArrayList<>();

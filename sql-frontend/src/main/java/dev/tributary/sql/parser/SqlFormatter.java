@@ -258,6 +258,16 @@ public final class SqlFormatter {
                 for (int i = 0; i < g.members().size(); i++) b.append(i > 0 ? ", " : "").append(ident(g.members().get(i)));
                 if (g.grant() && g.adminOption()) b.append(" WITH ADMIN OPTION");
             }
+            case Statement.ReassignOwned r -> {
+                b.append("REASSIGN OWNED BY ");
+                for (int i = 0; i < r.from().size(); i++) b.append(i > 0 ? ", " : "").append(ident(r.from().get(i)));
+                b.append(" TO ").append(ident(r.to()));
+            }
+            case Statement.DropOwned d -> {
+                b.append("DROP OWNED BY ");
+                for (int i = 0; i < d.roles().size(); i++) b.append(i > 0 ? ", " : "").append(ident(d.roles().get(i)));
+                if (d.cascade()) b.append(" CASCADE");
+            }
             case Statement.AlterOwner a -> b.append("ALTER ").append(a.kind().sql()).append(' ').append(name(a.name())).append(" OWNER TO ").append(ident(a.owner()));
             case Statement.SetRole r -> {
                 if (r.reset()) b.append(r.session() ? "RESET SESSION AUTHORIZATION" : "RESET ROLE");
