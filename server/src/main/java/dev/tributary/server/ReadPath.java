@@ -350,7 +350,7 @@ final class ReadPath {
         Session.Stop stop = session.new Stop();
         List<Dataflows.PendingRead> reads = compute.onEveryWorker(now + 1, tables, holds, (d, w) -> d.startRead(w, plan, t, Map.of(), stop, budget));
         try {
-            return Dataflows.Answer.combine(awaitReads(reads));
+            return Dataflows.Answer.combine(awaitReads(session, reads));
         } catch (RuntimeException e) {
             // the parts still running would outlive this statement: stop them
             stop.abandon();
@@ -370,14 +370,28 @@ final class ReadPath {
      * and the workers step them between the query's steps. What this statement holds (its read
      * time, its dataflow's imports, whose handles keep their history) does not depend on the lock.
      */
-    private List<Dataflows.Answer> awaitReads(List<Dataflows.PendingRead> reads) {
+    private List<Dataflows.Answer> awaitReads(Session session, List<Dataflows.PendingRead> reads) {
         List<Dataflows.Answer> out = new ArrayList<>(reads.size());
+        long started = System.nanoTime();
+        boolean[] watching = {false};
+        // a read that takes a while has the wire server watch for its client leaving (a client
+        // that gives up and disconnects cancels it, as a cancel request would); a quick one never
+        // pays for the watcher
+        Runnable eachTurn = () -> {
+            if (!watching[0] && System.nanoTime() - started > WATCH_CLIENT_AFTER_NANOS) {
+                watching[0] = true;
+                session.aboutToWait();
+            }
+        };
         for (Dataflows.PendingRead r : reads) {
-            waits.await(r.result, () -> {});
+            waits.await(r.result, eachTurn);
             out.add(r.answer());
         }
         return out;
     }
+
+    /** How long a read waits for the workers before the client's leaving is watched for. */
+    private static final long WATCH_CLIENT_AFTER_NANOS = 50_000_000L;
 
     private static List<Object[]> decodeAll(Map<Row, Long> counts, List<SqlType> types) {
         RowCodec codec = new RowCodec(types);

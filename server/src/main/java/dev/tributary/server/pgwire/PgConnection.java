@@ -442,6 +442,40 @@ final class PgConnection {
     /** When the open transaction block began; 0 outside one. */
     private volatile long xactStart;
 
+    /**
+     * The settings of the start-up parameter {@code options} (libpq's PGOPTIONS), as PostgreSQL
+     * reads them: words separated by spaces (a backslash keeps the next character), each
+     * {@code -c name=value} or {@code --name=value}; other words are ignored.
+     */
+    static List<String[]> commandLineOptions(String options) {
+        List<String> words = new ArrayList<>();
+        StringBuilder w = new StringBuilder();
+        for (int i = 0; i < options.length(); i++) {
+            char c = options.charAt(i);
+            if (c == '\\' && i + 1 < options.length()) {
+                w.append(options.charAt(++i));
+            } else if (Character.isWhitespace(c)) {
+                if (!w.isEmpty()) words.add(w.toString());
+                w.setLength(0);
+            } else {
+                w.append(c);
+            }
+        }
+        if (!w.isEmpty()) words.add(w.toString());
+        List<String[]> out = new ArrayList<>();
+        for (int i = 0; i < words.size(); i++) {
+            String word = words.get(i);
+            String setting = null;
+            if (word.equals("-c") && i + 1 < words.size()) setting = words.get(++i);
+            else if (word.startsWith("-c")) setting = word.substring(2);
+            else if (word.startsWith("--")) setting = word.substring(2);
+            if (setting == null) continue;
+            int eq = setting.indexOf('=');
+            if (eq > 0) out.add(new String[] {setting.substring(0, eq).replace('-', '_'), setting.substring(eq + 1)});
+        }
+        return out;
+    }
+
     /** A statement begins: pg_stat_activity shows it as active from now. */
     private void started(String sql) {
         lastQuery = sql;
@@ -751,7 +785,11 @@ final class PgConnection {
             ServerLog.connectionAuthorized(user, database, params.get("application_name"), tls == null ? null : tls.getProtocol(),
                     tls == null ? null : tls.getCipherSuite());
             for (Map.Entry<String, String> e : params.entrySet()) {
-                if (!e.getKey().equals("user") && !e.getKey().equals("database")) session.startupSetting(e.getKey(), e.getValue());
+                if (e.getKey().equals("options")) {
+                    for (String[] setting : commandLineOptions(e.getValue())) session.startupSetting(setting[0], setting[1]);
+                } else if (!e.getKey().equals("user") && !e.getKey().equals("database")) {
+                    session.startupSetting(e.getKey(), e.getValue());
+                }
             }
             parameter("server_version", "15.0 (Tributary)");
             parameter("server_encoding", "UTF8");

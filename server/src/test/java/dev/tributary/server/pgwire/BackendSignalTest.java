@@ -106,4 +106,25 @@ class BackendSignalTest extends LocalServerTest {
             }
         }
     }
+
+    @Test
+    void aClientThatLeavesDuringALongQueryHasItCanceled() throws Exception {
+        try (Connection admin = connect("tributary")) {
+            WireClient leaving = WireClient.connect(server.port());
+            // ten billion rows to count: minutes of both workers, unless it is stopped
+            leaving.send(WireClient.query("SELECT count(*) FROM generate_series(1, 10000000) a, generate_series(1, 1000) b"));
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (one(admin, "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%generate_series(1, 10000000)%'") == 0) {
+                assertThat(System.nanoTime()).as("the query is running").isLessThan(deadline);
+            }
+            leaving.close();
+            // the server notices the client gone and cancels the query: the workers are free again
+            deadline = System.nanoTime() + 30_000_000_000L;
+            while (one(admin, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%generate_series(1, 10000000)%' AND pid <> pg_backend_pid()") > 0) {
+                assertThat(System.nanoTime()).as("the abandoned query ended").isLessThan(deadline);
+            }
+            assertThat(server.awaitConnections(1, 30_000)).isTrue();
+            assertThat(one(admin, "SELECT count(*) FROM generate_series(1, 1000)")).isEqualTo(1000);
+        }
+    }
 }

@@ -21,6 +21,22 @@ class JdbcTest extends LocalServerTest {
     }
 
     @Test
+    void startupOptionsSetSettingsAsPgoptionsDoes() throws SQLException {
+        String options = java.net.URLEncoder.encode("-c statement_timeout=5s --lock-timeout=2s -c search_path=public\\ ,pg_catalog -X", java.nio.charset.StandardCharsets.UTF_8);
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=tributary&options=" + options);
+             Statement s = c.createStatement()) {
+            for (String[] expected : new String[][] {{"statement_timeout", "5s"}, {"lock_timeout", "2s"}}) {
+                try (ResultSet rs = s.executeQuery("SHOW " + expected[0])) {
+                    rs.next();
+                    assertThat(rs.getString(1)).isEqualTo(expected[1]);
+                }
+            }
+        }
+        assertThat(PgConnection.commandLineOptions("-c a=1 -cb=2 --c-d=x\\ y -X --noeq"))
+                .extracting(kv -> kv[0] + "=" + kv[1]).containsExactly("a=1", "b=2", "c_d=x y");
+    }
+
+    @Test
     void statementsPreparedStatementsErrorsAndTransactions() throws SQLException {
         try (Connection c = connect(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE t (id int PRIMARY KEY, name text, amount numeric(10,2), ok boolean)");
