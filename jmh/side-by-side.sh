@@ -88,7 +88,7 @@ start_tributary() {
   tributary_pid=$!
   tributary_port=""
   for _ in $(seq 1 300); do
-    tributary_port="$(sed -n 's/^tributary: listening on [^ ]*:\([0-9]*\) .*/\1/p' "$work/tributary.log")"
+    tributary_port="$(sed -n 's/.* LOG:  listening on [^ ]*:\([0-9]*\) .*/\1/p' "$work/tributary.log" | head -n1)"
     [ -n "$tributary_port" ] && break
     kill -0 "$tributary_pid" 2>/dev/null || { echo "$me: tributary serve exited" >&2; exit 1; }
     sleep 0.2
