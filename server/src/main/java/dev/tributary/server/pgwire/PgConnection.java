@@ -37,9 +37,10 @@ import javax.net.ssl.SSLSocket;
  * client terminates or breaks the protocol.
  *
  * <p>Answered: SSLRequest ({@code S} and a TLS handshake when the server has a certificate, else
- * {@code N}), GSSENCRequest ({@code N}), StartupMessage (database {@code tributary} only, else
- * 3D000; authentication as {@link Authenticator} decides: trust, or SCRAM-SHA-256; ParameterStatus;
- * BackendKeyData),
+ * {@code N}) and GSSENCRequest ({@code N}), once each, StartupMessage (database {@code tributary}
+ * only, else 3D000; then a session is taken, 53300 if none is free; authentication as
+ * {@link Authenticator} decides: trust, or SCRAM-SHA-256; ParameterStatus; BackendKeyData), all
+ * within the server's authentication timeout from the connection, after which it hangs up,
  * Query (each statement's RowDescription, DataRows and CommandComplete in turn, or an
  * ErrorResponse with SQLSTATE, position, detail and hint; then ReadyForQuery with the session's
  * transaction status), Terminate, the extended protocol (see {@link Extended}), and the COPY
@@ -58,8 +59,6 @@ final class PgConnection {
     private static final int GSSENC_REQUEST = 80877104;
     private static final int CANCEL_REQUEST = 80877102;
     private static final int PROTOCOL_3 = 196608;
-    /** How long a client may take over the startup exchange and authentication, as PostgreSQL's authentication_timeout. */
-    private static final int STARTUP_TIMEOUT_MILLIS = 60_000;
 
     private final Tributary.Connection session;
     private final Tributary db;
@@ -73,6 +72,8 @@ final class PgConnection {
     private DataInputStream in;
     private DataOutputStream out;
     private boolean failed;
+    /** Whether the connection holds one of the server's sessions ({@link PgServer#admit}), which it gives back when it ends. */
+    private boolean admitted;
     private final Extended extended = new Extended();
 
     PgConnection(Tributary db, Socket socket, PgServer server, int pid, int secret, PgServer.Options options) {
@@ -87,6 +88,11 @@ final class PgConnection {
 
     int pid() {
         return pid;
+    }
+
+    /** Whether it took a session ({@link PgServer#admit}); read by the thread that ran it, once it has ended. */
+    boolean admitted() {
+        return admitted;
     }
 
     /** Whether {@code key} is this connection's secret, compared in constant time. */
@@ -146,13 +152,19 @@ final class PgConnection {
 
     void run() {
         Socket client = socket;
+        // the whole start-up exchange, however slowly its bytes come, as PostgreSQL's authentication_timeout
+        java.util.concurrent.Future<?> deadline = server.hangUpAfter(client, options.authenticationTimeoutMillis());
         // not try-with-resources: that would close the socket before the catch below could send the error
         try {
             in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
-            socket.setSoTimeout(STARTUP_TIMEOUT_MILLIS);
-            if (!startup()) return;
-            socket.setSoTimeout(0);
+            boolean started;
+            try {
+                started = startup();
+            } finally {
+                deadline.cancel(false);
+            }
+            if (!started) return;
             session.beforeWaiting(this::startReader);
             session.onNotice(n -> {
                 try {
@@ -569,7 +581,7 @@ final class PgConnection {
         }
     }
 
-    private static void close(Socket s) {
+    static void close(Socket s) {
         try {
             s.close();
         } catch (IOException ignored) {
@@ -608,6 +620,9 @@ final class PgConnection {
 
     /** The startup exchange; false if the connection ends in it. */
     private boolean startup() throws IOException {
+        // as in PostgreSQL, one SSLRequest and one GSSENCRequest at most: another is an unknown protocol
+        boolean sslAsked = false;
+        boolean gssAsked = false;
         while (true) {
             int length;
             try {
@@ -618,7 +633,8 @@ final class PgConnection {
             if (length < 8 || length > MAX_STARTUP_PACKET_BYTES) throw new ProtocolException("invalid length of startup packet");
             byte[] body = body(length);
             int code = ((body[0] & 0xff) << 24) | ((body[1] & 0xff) << 16) | ((body[2] & 0xff) << 8) | (body[3] & 0xff);
-            if (code == SSL_REQUEST && options.tls() != null && !(socket instanceof SSLSocket)) {
+            if (code == SSL_REQUEST && !sslAsked && options.tls() != null) {
+                sslAsked = true;
                 // bytes sent after the request but before the handshake would be taken as if encrypted
                 if (in.available() > 0) throw new ProtocolException("received unencrypted data after SSL request");
                 out.write('S');
@@ -626,7 +642,9 @@ final class PgConnection {
                 startTls();
                 continue;
             }
-            if (code == SSL_REQUEST || code == GSSENC_REQUEST) {
+            if ((code == SSL_REQUEST && !sslAsked) || (code == GSSENC_REQUEST && !gssAsked)) {
+                if (code == SSL_REQUEST) sslAsked = true;
+                else gssAsked = true;
                 out.write('N');
                 out.flush();
                 continue;
@@ -672,6 +690,13 @@ final class PgConnection {
                 out.flush();
                 return false;
             }
+            // a session is taken here, before authentication, as a PostgreSQL backend takes its slot
+            if (!server.admit()) {
+                writeError(out, new SqlException("53300", "sorry, too many clients already"), "FATAL");
+                out.flush();
+                return false;
+            }
+            admitted = true;
             if (!new Authenticator(db.roles(), options.auth(), socket.getInetAddress().isLoopbackAddress(), RANDOM).authenticate(user, this)) {
                 return false;
             }

@@ -125,7 +125,7 @@ final class WireClient implements AutoCloseable {
         DataOutputStream d = new DataOutputStream(b);
         try {
             d.writeInt(196608);
-            for (String s : new String[] {"user", "tester", "database", database}) cstring(d, s);
+            for (String s : new String[] {"user", "tributary", "database", database}) cstring(d, s);
             d.writeByte(0);
             ByteArrayOutputStream framed = new ByteArrayOutputStream();
             DataOutputStream f = new DataOutputStream(framed);
