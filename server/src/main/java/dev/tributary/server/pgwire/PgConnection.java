@@ -451,7 +451,7 @@ final class PgConnection {
                 case 'c' -> {
                     return copy.finish();
                 }
-                case 'f' -> throw copy.fail(cString(m.body(), 0));
+                case 'f' -> throw copy.fail(new MessageBody(m.body()).string());
                 case 'H', 'S' -> {} // Flush and Sync mean nothing while copying in
                 case 'X' -> throw new EOFException("the client terminated during COPY FROM STDIN");
                 default -> {
@@ -655,20 +655,22 @@ final class PgConnection {
                 if (body.length == 12) server.cancel(r.int32(), r.int32());
                 return false; // PostgreSQL answers a cancel request with nothing but hanging up
             }
-            if (code != PROTOCOL_3) {
+            if (code >>> 16 != 3) {
                 writeError(out, new SqlException("0A000", "unsupported frontend protocol " + (code >>> 16) + "." + (code & 0xffff)
-                        + ": server supports 3.0"), "FATAL");
+                        + ": server supports 3.0 to 3.0"), "FATAL");
                 out.flush();
                 return false;
             }
-            Map<String, String> params = new HashMap<>();
-            int pos = 4;
-            while (pos < body.length && body[pos] != 0) {
-                String name = cString(body, pos);
-                pos += name.getBytes(StandardCharsets.UTF_8).length + 1;
-                String value = cString(body, pos);
-                pos += value.getBytes(StandardCharsets.UTF_8).length + 1;
-                params.put(name, value);
+            Map<String, String> params = startupParameters(body);
+            // a later 3.x, or protocol options (_pq_.*), are negotiated down to 3.0 without them, as PostgreSQL does
+            List<String> unknownOptions = params.keySet().stream().filter(k -> k.startsWith("_pq_.")).sorted().toList();
+            if (code != PROTOCOL_3 || !unknownOptions.isEmpty()) {
+                message('v', b -> {
+                    b.writeInt(0);
+                    b.writeInt(unknownOptions.size());
+                    for (String o : unknownOptions) writeCString(b, o);
+                });
+                params.keySet().removeAll(unknownOptions);
             }
             String user = params.get("user");
             if (user == null) {
@@ -728,6 +730,28 @@ final class PgConnection {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /**
+     * A StartupMessage's parameters (after the version): names and values, NUL-terminated, then a
+     * NUL as its last byte, or 08P01 as PostgreSQL says it. Strings are stepped over as sent: a
+     * name that is not UTF-8 decodes to replacements of another length, and had moved the
+     * reading of the rest (a value could be taken for a name, and the user from elsewhere).
+     */
+    private static Map<String, String> startupParameters(byte[] body) throws ProtocolException {
+        MessageBody r = new MessageBody(body);
+        r.int32();
+        Map<String, String> params = new HashMap<>();
+        try {
+            while (r.remaining() > 1 && r.peek() != 0) {
+                String name = r.string();
+                params.put(name, r.string());
+            }
+        } catch (ProtocolException e) {
+            throw new ProtocolException("invalid startup packet layout: expected terminator as last byte");
+        }
+        if (r.remaining() != 1 || r.peek() != 0) throw new ProtocolException("invalid startup packet layout: expected terminator as last byte");
+        return params;
+    }
+
+    /**
      * Encryption after an SSLRequest answered {@code S}: the TLS handshake (server mode, TLS 1.2 or
      * later), then the rest of the connection runs over it.
      */
@@ -747,14 +771,24 @@ final class PgConnection {
         out.flush();
     }
 
-    /** The body of the client's next message, which must be of {@code type}; null if the client hung up. */
+    /**
+     * The body of the client's next message of the authentication exchange, which must be of
+     * {@code type} and at most {@link #MAX_AUTH_MESSAGE_BYTES}; null if the client hung up.
+     */
     byte[] expect(char type, String what) throws IOException {
         int t = in.read();
         if (t < 0) return null;
-        byte[] body = body(in.readInt());
+        int length = in.readInt();
+        // before login a client may not make the server hold a message up to --max-message-bytes
+        if (length > MAX_AUTH_MESSAGE_BYTES) throw new ProtocolException("invalid message length " + length + " for " + what);
+        // read whole before it is refused: a close with its bytes unread would reset the connection and lose the error
+        byte[] body = body(length);
         if (t != type) throw new ProtocolException("expected " + what + ", got message type " + t);
         return body;
     }
+
+    /** PostgreSQL's PG_MAX_AUTH_TOKEN_LENGTH: the largest message of the authentication exchange. */
+    private static final int MAX_AUTH_MESSAGE_BYTES = 65_535;
 
     /** Sends a FATAL error and flushes; the connection then ends. */
     void fatal(SqlException e) throws IOException {
@@ -888,13 +922,6 @@ final class PgConnection {
     private static void writeCString(DataOutputStream b, String s) throws IOException {
         b.write(s.getBytes(StandardCharsets.UTF_8));
         b.writeByte(0);
-    }
-
-    private static String cString(byte[] b, int from) throws ProtocolException {
-        int end = from;
-        while (end < b.length && b[end] != 0) end++;
-        if (end >= b.length) throw new ProtocolException("invalid string in message: no terminator");
-        return new String(b, from, end - from, StandardCharsets.UTF_8);
     }
 
     /** A bound portal: a prepared statement with its parameter values and result formats, run at its first Execute. */

@@ -38,6 +38,9 @@ import org.junit.jupiter.api.Test;
  * must have ended (or finished) that connection, a well-behaved client must connect and get
  * correct answers from both protocols, and no connection may be left behind.
  *
+ * <p>Start-up packets, built from their fields ({@link Frame}), are answered as PostgreSQL
+ * answers them ({@link #startUpPacketsAreAnsweredAsPostgresAnswersThem}).
+ *
  * <p>Seeded: case {@code i} uses seed {@code tributary.fuzz.seed + i}, printed on failure.
  * {@code 3 * jqwik.tries.default} cases by default (300; {@code -Plong} gives 3000), or
  * {@code -Dtributary.fuzz.cases=N}.
@@ -264,5 +267,163 @@ class ProtocolFuzzTest {
         byte[] b = new byte[n];
         for (int i = 0; i < n; i++) b[i] = (byte) r.nextInt(256);
         return b;
+    }
+
+    // ---------------------------------------------------------------- the start-up phase
+
+    /** What the server answered, briefly: {@code N} for a refused SSL/GSS request, then each message ({@code E code}, {@code R code}, {@code Z status}, or its type); {@code MALFORMED} if the bytes are not messages. */
+    static List<String> answers(byte[] raw) {
+        List<String> out = new ArrayList<>();
+        int p = 0;
+        // the single-byte answers to SSLRequest and GSSENCRequest come first; no message of the start-up phase begins with N
+        while (p < raw.length && raw[p] == 'N') {
+            out.add("N");
+            p++;
+        }
+        while (p < raw.length) {
+            if (raw.length - p < 5) {
+                out.add("MALFORMED: " + (raw.length - p) + " bytes left");
+                return out;
+            }
+            char type = (char) raw[p];
+            int length = ByteBuffer.wrap(raw, p + 1, 4).getInt();
+            if (length < 4 || length > raw.length - p - 1) {
+                out.add("MALFORMED: length " + length + " of a message " + type);
+                return out;
+            }
+            byte[] body = java.util.Arrays.copyOfRange(raw, p + 5, p + 1 + length);
+            WireClient.Msg m = new WireClient.Msg(type, body);
+            out.add(switch (type) {
+                case 'E' -> "E " + m.fields().get('C') + " " + m.fields().get('S');
+                case 'R' -> "R " + ByteBuffer.wrap(body).getInt();
+                case 'Z' -> "Z " + (char) body[0];
+                default -> String.valueOf(type);
+            });
+            p += 1 + length;
+        }
+        return out;
+    }
+
+    /** The codes an error of the start-up phase may have: protocol violation, unsupported protocol, no such user or database, a failed login, no session free. */
+    private static final java.util.Set<String> START_UP_CODES = java.util.Set.of("08P01", "0A000", "28000", "28P01", "3D000", "53300");
+
+    /**
+     * What must hold of any answer: well-formed messages; an error only as the last message;
+     * before ReadyForQuery (the start-up phase) only FATAL with a start-up code; after it no
+     * internal error (XX000) and a FATAL only for a protocol violation (08P01); at most one
+     * refused SSLRequest and one GSSENCRequest.
+     */
+    private static void assertProperAnswer(List<String> got, String context) {
+        assertThat(got).as(context).noneMatch(a -> a.startsWith("MALFORMED"));
+        assertThat(got.stream().filter("N"::equals).count()).as(context + ": N answers").isLessThanOrEqualTo(2);
+        boolean started = false;
+        for (int i = 0; i < got.size(); i++) {
+            String a = got.get(i);
+            if (a.startsWith("Z ")) started = true;
+            if (!a.startsWith("E ")) continue;
+            String[] parts = a.split(" ");
+            assertThat(parts[1]).as(context + ": " + got).isNotEqualTo("XX000").matches("[0-9A-Z]{5}");
+            if (!started) {
+                assertThat(parts[2]).as(context + ": an error before the session starts is FATAL: " + got).isEqualTo("FATAL");
+                assertThat(START_UP_CODES).as(context + ": " + got).contains(parts[1]);
+            } else if (parts[2].equals("FATAL")) {
+                assertThat(parts[1]).as(context + ": " + got).isIn("08P01", "53200");
+            }
+            if (parts[2].equals("FATAL")) assertThat(i).as(context + ": nothing follows a FATAL: " + got).isEqualTo(got.size() - 1);
+        }
+    }
+
+    /** {@code frames} sent as one stream (then the end of the client's output), and the answer, briefly, without ParameterStatus and BackendKeyData. */
+    private List<String> startUpExchange(List<Frame> frames) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        for (Frame f : frames) b.writeBytes(f.bytes());
+        List<String> got = new ArrayList<>(answers(exchange(b.toByteArray())));
+        got.removeIf(a -> a.equals("S") || a.equals("K"));
+        return got;
+    }
+
+    private static List<Frame> frames(Frame... f) {
+        return List.of(f);
+    }
+
+    private static Frame withLength(Frame f, int length) {
+        Frame c = f.copy();
+        c.length = length;
+        return c;
+    }
+
+    /** A start-up packet for user tributary whose last parameter value is {@code value} (raw bytes). */
+    private static Frame startupWith(byte[] name, byte[] value) {
+        Frame f = Frame.startup();
+        f.fields.add(f.fields.size() - 1, new Frame.Str(name));
+        f.fields.add(f.fields.size() - 1, new Frame.Str(value));
+        return f;
+    }
+
+    @Test
+    void startUpPacketsAreAnsweredAsPostgresAnswersThem() throws Exception {
+        Frame ok = Frame.startup();
+        int real = ok.realLength();
+        List<String> served = List.of("R 0", "Z I");
+        record Case(String what, List<Frame> frames, List<String> answer) {}
+        List<Case> cases = new ArrayList<>();
+        for (int length : new int[] {0, 1, 4, 7, 10_001, 1 << 24, Integer.MAX_VALUE, -1, -8, Integer.MIN_VALUE}) {
+            cases.add(new Case("length " + length, frames(withLength(ok, length)), List.of("E 08P01 FATAL")));
+        }
+        cases.add(new Case("the real packet", frames(ok), served));
+        cases.add(new Case("a length one short (the final NUL outside)", frames(withLength(ok, real - 1)), List.of("E 08P01 FATAL")));
+        cases.add(new Case("a length past the bytes sent", frames(withLength(ok, real + 100)), List.of()));
+        cases.add(new Case("a length of 8: the version alone", frames(Frame.request(Frame.PROTOCOL_3)), List.of("E 08P01 FATAL")));
+        Frame unterminated = Frame.startup();
+        ((Frame.Str) unterminated.fields.get(2)).terminated = false;
+        cases.add(new Case("a value without its NUL", frames(unterminated), List.of("E 08P01 FATAL")));
+        Frame noFinal = Frame.startup();
+        noFinal.fields.removeLast();
+        cases.add(new Case("no final NUL", frames(noFinal), List.of("E 08P01 FATAL")));
+        Frame trailing = Frame.startup();
+        trailing.fields.add(new Frame.Raw(new byte[] {'x', 'y', 0}));
+        cases.add(new Case("bytes after the final NUL", frames(trailing), List.of("E 08P01 FATAL")));
+        cases.add(new Case("a name without a value", frames(Frame.startup(Frame.PROTOCOL_3, "user", "tributary", "database")), List.of("E 08P01 FATAL")));
+        cases.add(new Case("protocol 2.0", frames(Frame.startup(2 << 16, "user", "tributary")), List.of("E 0A000 FATAL")));
+        cases.add(new Case("protocol 4.0", frames(Frame.startup(4 << 16, "user", "tributary")), List.of("E 0A000 FATAL")));
+        cases.add(new Case("protocol 3.1: negotiated down to 3.0", frames(Frame.startup(Frame.PROTOCOL_3 + 1, "user", "tributary", "database", "tributary")),
+                List.of("v", "R 0", "Z I")));
+        cases.add(new Case("a _pq_ option: negotiated away", frames(Frame.startup(Frame.PROTOCOL_3, "user", "tributary", "_pq_.fuzz", "1")), List.of("v", "R 0", "Z I")));
+        cases.add(new Case("no user", frames(Frame.startup(Frame.PROTOCOL_3, "database", "tributary")), List.of("E 28000 FATAL")));
+        cases.add(new Case("another database", frames(Frame.startup(Frame.PROTOCOL_3, "user", "tributary", "database", "postgres")), List.of("E 3D000 FATAL")));
+        cases.add(new Case("SSLRequest, then start-up", frames(Frame.request(Frame.SSL_REQUEST), ok), List.of("N", "R 0", "Z I")));
+        cases.add(new Case("GSSENCRequest, SSLRequest, then start-up", frames(Frame.request(Frame.GSSENC_REQUEST), Frame.request(Frame.SSL_REQUEST), ok),
+                List.of("N", "N", "R 0", "Z I")));
+        cases.add(new Case("SSLRequest twice", frames(Frame.request(Frame.SSL_REQUEST), Frame.request(Frame.SSL_REQUEST), ok), List.of("N", "E 0A000 FATAL")));
+        cases.add(new Case("GSSENCRequest twice", frames(Frame.request(Frame.GSSENC_REQUEST), Frame.request(Frame.GSSENC_REQUEST)), List.of("N", "E 0A000 FATAL")));
+        cases.add(new Case("an SSLRequest with a body", frames(withLength(new Frame(-1, List.of(new Frame.Int32(Frame.SSL_REQUEST), new Frame.Int32(0))), 12)),
+                List.of("N")));
+        cases.add(new Case("a CancelRequest: hung up on without a word", frames(Frame.cancelRequest(1, 2)), List.of()));
+        cases.add(new Case("a CancelRequest without its key", frames(new Frame(-1, List.of(new Frame.Int32(Frame.CANCEL_REQUEST), new Frame.Int32(1)))), List.of()));
+        cases.add(new Case("a parameter value that is not UTF-8", frames(startupWith("application_name".getBytes(), new byte[] {(byte) 0xff, (byte) 0xfe, 'a'})),
+                served));
+        cases.add(new Case("a parameter name that is not UTF-8, then the user", frames(Frame.startup(Frame.PROTOCOL_3, "database", "tributary"))
+                .stream().map(f -> {
+                    Frame c = f.copy();
+                    // the name's invalid bytes decode to replacements of another length: the user after it must still be found
+                    c.fields.add(c.fields.size() - 1, new Frame.Str(new byte[] {(byte) 0xc3, (byte) 0x28, (byte) 0xff}));
+                    c.fields.add(c.fields.size() - 1, Frame.str("v"));
+                    c.fields.add(c.fields.size() - 1, Frame.str("user"));
+                    c.fields.add(c.fields.size() - 1, Frame.str("tributary"));
+                    return c;
+                }).toList(), served));
+        Frame many = Frame.startup();
+        for (int i = 0; i < 400; i++) {
+            many.fields.add(many.fields.size() - 1, Frame.str("x" + i));
+            many.fields.add(many.fields.size() - 1, Frame.str("y"));
+        }
+        cases.add(new Case("400 parameters", frames(many), served));
+        for (Case c : cases) {
+            List<String> got = startUpExchange(c.frames());
+            assertThat(got).as(c.what()).containsExactlyElementsOf(c.answer());
+            assertProperAnswer(got, c.what());
+        }
+        assertWellBehavedClientServed(new SplittableRandom(SEED));
+        assertThat(server.awaitConnections(0, 20_000)).isTrue();
     }
 }
