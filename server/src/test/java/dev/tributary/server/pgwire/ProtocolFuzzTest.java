@@ -280,7 +280,13 @@ class ProtocolFuzzTest {
 
     // ---------------------------------------------------------------- the start-up phase
 
-    /** What the server answered, briefly: {@code N} for a refused SSL/GSS request, then each message ({@code E code}, {@code R code}, {@code Z status}, or its type); {@code MALFORMED} if the bytes are not messages. */
+    /**
+     * What the server answered, briefly: {@code N} for a refused SSL/GSS request, then each
+     * message ({@code E code}, {@code R code}, {@code Z status}, or its type); {@code MALFORMED}
+     * if the bytes are not messages, {@code CUT} if the last one is cut short (a server that
+     * meets the client's end of input while its answers wait in its buffer ends the connection
+     * without them, as PostgreSQL's backend does).
+     */
     static List<String> answers(byte[] raw) {
         List<String> out = new ArrayList<>();
         int p = 0;
@@ -291,13 +297,18 @@ class ProtocolFuzzTest {
         }
         while (p < raw.length) {
             if (raw.length - p < 5) {
-                out.add("MALFORMED: " + (raw.length - p) + " bytes left");
+                out.add("CUT");
                 return out;
             }
             char type = (char) raw[p];
             int length = ByteBuffer.wrap(raw, p + 1, 4).getInt();
-            if (length < 4 || length > raw.length - p - 1) {
+            if (length < 4) {
                 out.add("MALFORMED: length " + length + " of a message " + type);
+                return out;
+            }
+            if (length > raw.length - p - 1) {
+                // the server was cut off by the client's end: what it had written, not flushed, goes with the connection
+                out.add("CUT");
                 return out;
             }
             byte[] body = java.util.Arrays.copyOfRange(raw, p + 5, p + 1 + length);
