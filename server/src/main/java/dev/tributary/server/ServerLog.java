@@ -15,26 +15,33 @@ public final class ServerLog {
 
     /** An error that stopped something, with the stack trace of its cause. */
     public static void error(String message, Throwable cause) {
-        PrintStream p = out;
-        synchronized (p) {
-            p.println(Instant.now() + " ERROR:  " + message);
-            if (cause != null) cause.printStackTrace(p);
-        }
+        write("ERROR", message, cause);
     }
 
     /** Something an administrator should know of that the server carries on through (a store that is down, being retried). */
     public static void warn(String message) {
-        PrintStream p = out;
-        synchronized (p) {
-            p.println(Instant.now() + " WARNING:  " + message);
-        }
+        write("WARNING", message, null);
     }
 
     /** Something an administrator may want to know (where the data is kept). */
     public static void log(String message) {
-        PrintStream p = out;
-        synchronized (p) {
-            p.println(Instant.now() + " LOG:  " + message);
+        write("LOG", message, null);
+    }
+
+    /**
+     * Writes one entry. Logging never throws: its callers are often in the middle of surviving
+     * an error, and an OutOfMemoryError while the line was made (the heap still full) had gone
+     * on from a worker's catch and ended the worker thread, and with it the computation.
+     */
+    private static void write(String level, String message, Throwable cause) {
+        try {
+            PrintStream p = out;
+            synchronized (p) {
+                p.println(Instant.now() + " " + level + ":  " + message);
+                if (cause != null) cause.printStackTrace(p);
+            }
+        } catch (Throwable ignored) {
+            // the entry is lost; what was being done goes on
         }
     }
 

@@ -78,6 +78,12 @@ final class Engine implements AutoCloseable {
                         afterStep.accept(worker);
                     }
                 }
+            } catch (dev.tributary.timely.DataflowAbortedException e) {
+                // another worker's thread has ended, and with it the computation: every step from
+                // now on would throw this again (it was logged in a loop, gigabytes a minute);
+                // this worker ends too, and every statement is told so (Engine.await)
+                ServerLog.error("worker " + index + " stops: " + e.getMessage(), null);
+                return;
             } catch (RuntimeException | Error e) {
                 // An operator's failure stops only its dataflow (timely contains it); anything
                 // else that escapes a step must not end the thread every statement waits on.
