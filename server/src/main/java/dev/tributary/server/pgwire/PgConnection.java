@@ -234,6 +234,18 @@ final class PgConnection {
             }
         } catch (IOException | RuntimeException e) {
             // a client that vanished, or a message we could not read: this connection ends here
+        } catch (OutOfMemoryError e) {
+            // what this connection was building (a message, a result's rows) is garbage once it has
+            // unwound to here: the client hears why its connection ends (it had been cut without a
+            // word), and the server goes on
+            try {
+                dev.tributary.server.ServerLog.error("connection " + pid + " ran out of memory and is closed: " + e, e);
+                writeError(out, new SqlException("53200", "out of memory", 0,
+                        "The connection's statement or message needed more memory than the server's heap had free; it is closed."), "FATAL");
+                out.flush();
+            } catch (IOException | RuntimeException | OutOfMemoryError ignored) {
+                // the client is gone, or the heap is still full: the connection ends all the same
+            }
         } finally {
             if (reader != null) reader.interrupt(); // it may wait to hand over a message no one will take
             session.close();
