@@ -31,6 +31,11 @@ final class ChildServer {
 
     /** A server on {@code data} with two workers, its JVM started with {@code jvmOptions}; returns once it listens. */
     static Server start(Path data, List<String> jvmOptions) throws Exception {
+        return start(data, jvmOptions, List.of());
+    }
+
+    /** As {@link #start(Path, List)}, with {@code serverOptions} ({@code --max-connections 10}, say) after the usual ones. */
+    static Server start(Path data, List<String> jvmOptions, List<String> serverOptions) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(jvmOptions);
@@ -40,6 +45,7 @@ final class ChildServer {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("dev.tributary.server.pgwire.PgServer");
         cmd.addAll(List.of("--port", "0", "--workers", "2", "--data", data.toString()));
+        cmd.addAll(serverOptions);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         StringBuffer log = new StringBuffer();
         CountDownLatch listening = new CountDownLatch(1);
