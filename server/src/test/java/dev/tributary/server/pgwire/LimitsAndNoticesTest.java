@@ -121,11 +121,12 @@ class LimitsAndNoticesTest {
 
     /**
      * The connections in start-up are bounded too ({@link PgServer.Options#maxStartingConnections}):
-     * past them a client hears 53300 at once, and once the stalled ones are gone clients are served.
+     * past them a client hears 53300 at once, and once the stalled ones have gone clients are served.
      */
     @Test
     void pastTheConnectionsInStartUpAClientGets53300() throws Exception {
-        server = new PgServer(db, PgServer.Options.defaults().withPort(0).withMaxConnections(2).withAuthenticationTimeoutMillis(1_000));
+        // a timeout far longer than the test, so that no stalled one is hung up on meanwhile
+        server = new PgServer(db, PgServer.Options.defaults().withPort(0).withMaxConnections(2).withAuthenticationTimeoutMillis(600_000));
         int bound = server.options().maxStartingConnections();
         List<WireClient> stalled = new ArrayList<>();
         try {
@@ -136,10 +137,6 @@ class LimitsAndNoticesTest {
                 List<WireClient.Msg> got = late.untilReady();
                 assertThat(got).extracting(WireClient.Msg::brief).containsExactly("E 53300");
                 assertThat(got.get(0).fields()).containsEntry('S', "FATAL").containsEntry('M', "sorry, too many clients already");
-            }
-            for (WireClient c : stalled) {
-                c.socket.setSoTimeout(10_000);
-                assertThat(c.next()).isNull();
             }
         } finally {
             for (WireClient c : stalled) c.close();
