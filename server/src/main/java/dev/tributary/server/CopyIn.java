@@ -28,7 +28,7 @@ public final class CopyIn {
     private final int[] targets;
     private final List<SqlType> types;
     private final CopyText.Reader reader;
-    private final List<Object[]> rows = new ArrayList<>();
+    private final ArrayList<Object[]> rows = new ArrayList<>();
     /**
      * For a COPY of every column in order, the rows encoded as they arrive (NOT NULL checked
      * then), back to back in one slab, instead of {@link #rows}: a million rows are one array of
@@ -44,7 +44,7 @@ public final class CopyIn {
     private long[] lines = new long[1024];
     private int count;
     /** The text of each row, for the context of a NOT NULL error found at the end ({@link #rows}' COPYs only). */
-    private final List<String> texts = new ArrayList<>();
+    private final ArrayList<String> texts = new ArrayList<>();
     private SqlException error;
     private boolean done;
     /** The line of the header, once read; -1 before. */
@@ -119,17 +119,41 @@ public final class CopyIn {
         return targets.length;
     }
 
-    /** The next chunk of the client's data. */
+    /**
+     * The next chunk of the client's data. A COPY holds its rows until its end: one that outgrows
+     * the heap fails with 53200 (the error {@link #finish} reports) instead of ending the
+     * connection, and lets go of its rows at once, as after any error in the data.
+     */
     public void data(byte[] chunk) {
         if (error != null || done) return;
         try {
             reader.feed(chunk, 0, chunk.length);
         } catch (SqlException e) {
-            error = e;
-            rows.clear();
-            if (encoded != null) encoded.clear();
-            discardPrewritten();
+            failWith(e);
+        } catch (OutOfMemoryError e) {
+            // caught here, where the rows held are this COPY's own: dropping them gives the heap back whole
+            long held = count;
+            failWith(new SqlException("53200", "out of memory: COPY " + table.name() + " held more rows than the server's heap has room for", 0,
+                    "A COPY holds its rows until its end, to write them at one time: split the data into smaller COPYs, "
+                            + "or give the server a larger heap (TRIBUTARY_JAVA_OPTS=-Xmx...)."));
+            ServerLog.warn("COPY " + table.name() + " ran out of memory holding " + held + " rows: it fails with 53200, and its rows are dropped");
         }
+    }
+
+    /** The COPY fails with {@code e}: what it holds goes now (the rest of the data is only read), and {@link #finish} reports {@code e}. */
+    private void failWith(SqlException e) {
+        error = e;
+        rows.clear();
+        rows.trimToSize();
+        texts.clear();
+        texts.trimToSize();
+        lines = new long[1];
+        count = 0;
+        if (encoded != null) {
+            encoded.clear();
+            encoded.trim();
+        }
+        discardPrewritten();
     }
 
     /**

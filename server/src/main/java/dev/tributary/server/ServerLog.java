@@ -38,6 +38,9 @@ import org.slf4j.spi.LoggingEventBuilder;
  * {@value #STATEMENTS}, so a Logback configuration can quiet one kind of line alone.
  */
 public final class ServerLog {
+    // Logging never throws: its callers are often in the middle of surviving an error, and an
+    // OutOfMemoryError while a line was made (the heap still full) had gone on from a worker's
+    // catch and ended the worker thread, and with it the computation. The entry is lost instead.
     private ServerLog() {}
 
     /** The logger of what the server does on its own: recovery, checkpoints, failures. */
@@ -56,22 +59,38 @@ public final class ServerLog {
 
     /** An error that stopped something, with the stack trace of its cause (none if {@code cause} is null). */
     public static void error(String message, Throwable cause) {
-        server.error(message, cause);
+        try {
+            server.error(message, cause);
+        } catch (Throwable ignored) {
+            // logging never throws (see the class comment): the entry is lost, what was being done goes on
+        }
     }
 
     /** Something an administrator should know of that the server carries on through (a store that is down, being retried). */
     public static void warn(String message) {
-        server.warn(message);
+        try {
+            server.warn(message);
+        } catch (Throwable ignored) {
+            // logging never throws (see the class comment): the entry is lost, what was being done goes on
+        }
     }
 
     /** Something an administrator may want to know (where the data is kept). */
     public static void log(String message) {
-        server.info(message);
+        try {
+            server.info(message);
+        } catch (Throwable ignored) {
+            // logging never throws (see the class comment): the entry is lost, what was being done goes on
+        }
     }
 
     /** A server that cannot go on ({@code FATAL:}): it could not listen, or not open its data. */
     public static void fatal(String message) {
-        server.atError().addMarker(FATAL).log(message);
+        try {
+            server.atError().addMarker(FATAL).log(message);
+        } catch (Throwable ignored) {
+            // logging never throws (see the class comment): the entry is lost, what was being done goes on
+        }
     }
 
     // ------------------------------------------------------------------ connections

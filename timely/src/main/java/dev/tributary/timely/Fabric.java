@@ -29,6 +29,10 @@ final class Fabric {
         for (int i = 0; i < peers; i++) inboxes[i] = new ManyToOneConcurrentLinkedQueue<>();
         this.threads = new Thread[peers];
         this.parked = new AtomicIntegerArray(peers);
+        // links the compare-and-set now: its first use, in fail(), often comes with the heap full,
+        // where linking it could itself run out of memory and end the failing worker's thread
+        // without a word to the others
+        failure.compareAndSet(null, null);
     }
 
     void register(int worker, Thread thread) {

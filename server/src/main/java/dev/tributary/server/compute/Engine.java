@@ -55,7 +55,7 @@ final class Engine implements AutoCloseable {
         LinkedBlockingQueue<Runnable> commands = queues.get(worker.index());
         threads[worker.index()] = Thread.currentThread();
         register(worker);
-        worker.onDataflowFailure((dataflow, cause) -> ServerLog.error("dataflow '" + dataflow + "' failed: " + cause.getMessage(), cause.getCause()));
+        worker.onDataflowFailure(Engine::dataflowFailed);
         int index = worker.index();
         while (!closed) {
             try {
@@ -78,12 +78,47 @@ final class Engine implements AutoCloseable {
                         afterStep.accept(worker);
                     }
                 }
+            } catch (dev.tributary.timely.DataflowAbortedException e) {
+                // another worker's thread has ended, and with it the computation: every step from
+                // now on would throw this again (it was logged in a loop, gigabytes a minute);
+                // this worker ends too, and every statement is told so (Engine.await)
+                stopped(index, e);
+                return;
             } catch (RuntimeException | Error e) {
                 // An operator's failure stops only its dataflow (timely contains it); anything
                 // else that escapes a step must not end the thread every statement waits on.
                 if (closed) return;
-                ServerLog.error("worker " + index + " survived an error outside any dataflow: " + e, e);
+                survived(index, e);
             }
+        }
+    }
+
+    // What a worker logs while it survives an error. Each never throws: making the line allocates
+    // (its text, a string concatenation's first linkage), and with the heap still full an
+    // OutOfMemoryError there had gone on from the worker's catch and ended its thread. The line
+    // is made inside the try, and nothing is allocated before it (no capturing lambda).
+
+    private static void dataflowFailed(String dataflow, dev.tributary.timely.OperatorFailedException cause) {
+        try {
+            ServerLog.error("dataflow '" + dataflow + "' failed: " + cause.getMessage(), cause.getCause());
+        } catch (Throwable ignored) {
+            // the line is lost; the worker goes on
+        }
+    }
+
+    private static void survived(int worker, Throwable e) {
+        try {
+            ServerLog.error("worker " + worker + " survived an error outside any dataflow: " + e, e);
+        } catch (Throwable ignored) {
+            // the line is lost; the worker goes on
+        }
+    }
+
+    private static void stopped(int worker, Throwable e) {
+        try {
+            ServerLog.error("worker " + worker + " stops: " + e.getMessage(), null);
+        } catch (Throwable ignored) {
+            // the line is lost
         }
     }
 

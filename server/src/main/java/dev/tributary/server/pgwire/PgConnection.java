@@ -38,9 +38,10 @@ import javax.net.ssl.SSLSocket;
  * client terminates or breaks the protocol.
  *
  * <p>Answered: SSLRequest ({@code S} and a TLS handshake when the server has a certificate, else
- * {@code N}), GSSENCRequest ({@code N}), StartupMessage (database {@code tributary} only, else
- * 3D000; authentication as {@link Authenticator} decides: trust, or SCRAM-SHA-256; ParameterStatus;
- * BackendKeyData),
+ * {@code N}) and GSSENCRequest ({@code N}), once each, StartupMessage (database {@code tributary}
+ * only, else 3D000; then a session is taken, 53300 if none is free; authentication as
+ * {@link Authenticator} decides: trust, or SCRAM-SHA-256; ParameterStatus; BackendKeyData), all
+ * within the server's authentication timeout from the connection, after which it hangs up,
  * Query (each statement's RowDescription, DataRows and CommandComplete in turn, or an
  * ErrorResponse with SQLSTATE, position, detail and hint; then ReadyForQuery with the session's
  * transaction status), Terminate, the extended protocol (see {@link Extended}), and the COPY
@@ -59,8 +60,6 @@ final class PgConnection {
     private static final int GSSENC_REQUEST = 80877104;
     private static final int CANCEL_REQUEST = 80877102;
     private static final int PROTOCOL_3 = 196608;
-    /** How long a client may take over the startup exchange and authentication, as PostgreSQL's authentication_timeout. */
-    private static final int STARTUP_TIMEOUT_MILLIS = 60_000;
 
     private final Tributary.Connection session;
     private final Tributary db;
@@ -74,6 +73,8 @@ final class PgConnection {
     private DataInputStream in;
     private DataOutputStream out;
     private boolean failed;
+    /** Whether the connection holds one of the server's sessions ({@link PgServer#admit}), which it gives back when it ends. */
+    private boolean admitted;
     private final Extended extended = new Extended();
     /** When the client connected, for the session time the log's disconnection line gives. */
     private final long connectedNanos = System.nanoTime();
@@ -94,6 +95,11 @@ final class PgConnection {
 
     int pid() {
         return pid;
+    }
+
+    /** Whether it took a session ({@link PgServer#admit}); read by the thread that ran it, once it has ended. */
+    boolean admitted() {
+        return admitted;
     }
 
     /** Whether {@code key} is this connection's secret, compared in constant time. */
@@ -164,13 +170,19 @@ final class PgConnection {
 
     private void serve() {
         Socket client = socket;
+        // the whole start-up exchange, however slowly its bytes come, as PostgreSQL's authentication_timeout
+        java.util.concurrent.Future<?> deadline = server.hangUpAfter(client, options.authenticationTimeoutMillis());
         // not try-with-resources: that would close the socket before the catch below could send the error
         try {
             in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
-            socket.setSoTimeout(STARTUP_TIMEOUT_MILLIS);
-            if (!startup()) return;
-            socket.setSoTimeout(0);
+            boolean started;
+            try {
+                started = startup();
+            } finally {
+                deadline.cancel(false);
+            }
+            if (!started) return;
             session.beforeWaiting(this::startReader);
             session.onNotice(n -> {
                 try {
@@ -246,6 +258,18 @@ final class PgConnection {
         } catch (RuntimeException e) {
             // a bug outside any statement (they answer their own): the connection ends, the log says why
             fatalIfStillThere(internal(e));
+        } catch (OutOfMemoryError e) {
+            // what this connection was building (a message, a result's rows) is garbage once it has
+            // unwound to here: the client hears why its connection ends (it had been cut without a
+            // word), and the server goes on
+            try {
+                dev.tributary.server.ServerLog.error("connection " + pid + " ran out of memory and is closed: " + e, e);
+                writeError(out, new SqlException("53200", "out of memory", 0,
+                        "The connection's statement or message needed more memory than the server's heap had free; it is closed."), "FATAL");
+                out.flush();
+            } catch (IOException | RuntimeException | OutOfMemoryError ignored) {
+                // the client is gone, or the heap is still full: the connection ends all the same
+            }
         } finally {
             if (user != null) ServerLog.disconnection(System.nanoTime() - connectedNanos, user, database, client.getInetAddress().getHostAddress(), client.getPort());
             if (reader != null) reader.interrupt(); // it may wait to hand over a message no one will take
@@ -544,7 +568,7 @@ final class PgConnection {
                 case 'c' -> {
                     return copy.finish();
                 }
-                case 'f' -> throw copy.fail(cString(m.body(), 0));
+                case 'f' -> throw copy.fail(new MessageBody(m.body()).string());
                 case 'H', 'S' -> {} // Flush and Sync mean nothing while copying in
                 case 'X' -> throw new EOFException("the client terminated during COPY FROM STDIN");
                 default -> {
@@ -673,7 +697,7 @@ final class PgConnection {
         }
     }
 
-    private static void close(Socket s) {
+    static void close(Socket s) {
         try {
             s.close();
         } catch (IOException ignored) {
@@ -712,6 +736,9 @@ final class PgConnection {
 
     /** The startup exchange; false if the connection ends in it. */
     private boolean startup() throws IOException {
+        // as in PostgreSQL, one SSLRequest and one GSSENCRequest at most: another is an unknown protocol
+        boolean sslAsked = false;
+        boolean gssAsked = false;
         while (true) {
             int length;
             try {
@@ -722,7 +749,8 @@ final class PgConnection {
             if (length < 8 || length > MAX_STARTUP_PACKET_BYTES) throw new ProtocolException("invalid length of startup packet");
             byte[] body = body(length);
             int code = ((body[0] & 0xff) << 24) | ((body[1] & 0xff) << 16) | ((body[2] & 0xff) << 8) | (body[3] & 0xff);
-            if (code == SSL_REQUEST && options.tls() != null && !(socket instanceof SSLSocket)) {
+            if (code == SSL_REQUEST && !sslAsked && options.tls() != null) {
+                sslAsked = true;
                 // bytes sent after the request but before the handshake would be taken as if encrypted
                 if (in.available() > 0) throw new ProtocolException("received unencrypted data after SSL request");
                 out.write('S');
@@ -730,7 +758,9 @@ final class PgConnection {
                 startTls();
                 continue;
             }
-            if (code == SSL_REQUEST || code == GSSENC_REQUEST) {
+            if ((code == SSL_REQUEST && !sslAsked) || (code == GSSENC_REQUEST && !gssAsked)) {
+                if (code == SSL_REQUEST) sslAsked = true;
+                else gssAsked = true;
                 out.write('N');
                 out.flush();
                 continue;
@@ -741,19 +771,21 @@ final class PgConnection {
                 if (body.length == 12) server.cancel(r.int32(), r.int32());
                 return false; // PostgreSQL answers a cancel request with nothing but hanging up
             }
-            if (code != PROTOCOL_3) {
+            if (code >>> 16 != 3) {
                 fatal(new SqlException("0A000", "unsupported frontend protocol " + (code >>> 16) + "." + (code & 0xffff)
-                        + ": server supports 3.0"));
+                        + ": server supports 3.0 to 3.0"));
                 return false;
             }
-            Map<String, String> params = new HashMap<>();
-            int pos = 4;
-            while (pos < body.length && body[pos] != 0) {
-                String name = cString(body, pos);
-                pos += name.getBytes(StandardCharsets.UTF_8).length + 1;
-                String value = cString(body, pos);
-                pos += value.getBytes(StandardCharsets.UTF_8).length + 1;
-                params.put(name, value);
+            Map<String, String> params = startupParameters(body);
+            // a later 3.x, or protocol options (_pq_.*), are negotiated down to 3.0 without them, as PostgreSQL does
+            List<String> unknownOptions = params.keySet().stream().filter(k -> k.startsWith("_pq_.")).sorted().toList();
+            if (code != PROTOCOL_3 || !unknownOptions.isEmpty()) {
+                message('v', b -> {
+                    b.writeInt(0);
+                    b.writeInt(unknownOptions.size());
+                    for (String o : unknownOptions) writeCString(b, o);
+                });
+                params.keySet().removeAll(unknownOptions);
             }
             String user = params.get("user");
             if (user == null) {
@@ -772,6 +804,13 @@ final class PgConnection {
                         "The one database is \"tributary\"."));
                 return false;
             }
+            // a session is taken here, before authentication, as a PostgreSQL backend takes its slot
+            if (!server.admit()) {
+                writeError(out, new SqlException("53300", "sorry, too many clients already"), "FATAL");
+                out.flush();
+                return false;
+            }
+            admitted = true;
             if (!new Authenticator(db.roles(), options.auth(), socket.getInetAddress().isLoopbackAddress(), RANDOM).authenticate(user, this)) {
                 return false;
             }
@@ -813,6 +852,28 @@ final class PgConnection {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /**
+     * A StartupMessage's parameters (after the version): names and values, NUL-terminated, then a
+     * NUL as its last byte, or 08P01 as PostgreSQL says it. Strings are stepped over as sent: a
+     * name that is not UTF-8 decodes to replacements of another length, and had moved the
+     * reading of the rest (a value could be taken for a name, and the user from elsewhere).
+     */
+    private static Map<String, String> startupParameters(byte[] body) throws ProtocolException {
+        MessageBody r = new MessageBody(body);
+        r.int32();
+        Map<String, String> params = new HashMap<>();
+        try {
+            while (r.remaining() > 1 && r.peek() != 0) {
+                String name = r.string();
+                params.put(name, r.string());
+            }
+        } catch (ProtocolException e) {
+            throw new ProtocolException("invalid startup packet layout: expected terminator as last byte");
+        }
+        if (r.remaining() != 1 || r.peek() != 0) throw new ProtocolException("invalid startup packet layout: expected terminator as last byte");
+        return params;
+    }
+
+    /**
      * Encryption after an SSLRequest answered {@code S}: the TLS handshake (server mode, TLS 1.2 or
      * later), then the rest of the connection runs over it.
      */
@@ -832,14 +893,24 @@ final class PgConnection {
         out.flush();
     }
 
-    /** The body of the client's next message, which must be of {@code type}; null if the client hung up. */
+    /**
+     * The body of the client's next message of the authentication exchange, which must be of
+     * {@code type} and at most {@link #MAX_AUTH_MESSAGE_BYTES}; null if the client hung up.
+     */
     byte[] expect(char type, String what) throws IOException {
         int t = in.read();
         if (t < 0) return null;
-        byte[] body = body(in.readInt());
+        int length = in.readInt();
+        // before login a client may not make the server hold a message up to --max-message-bytes
+        if (length > MAX_AUTH_MESSAGE_BYTES) throw new ProtocolException("invalid message length " + length + " for " + what);
+        // read whole before it is refused: a close with its bytes unread would reset the connection and lose the error
+        byte[] body = body(length);
         if (t != type) throw new ProtocolException("expected " + what + ", got message type " + t);
         return body;
     }
+
+    /** PostgreSQL's PG_MAX_AUTH_TOKEN_LENGTH: the largest message of the authentication exchange. */
+    private static final int MAX_AUTH_MESSAGE_BYTES = 65_535;
 
     /** Sends a FATAL error and flushes, and logs it; the connection then ends. */
     void fatal(SqlException e) throws IOException {
@@ -1006,13 +1077,6 @@ final class PgConnection {
     private static void writeCString(DataOutputStream b, String s) throws IOException {
         b.write(s.getBytes(StandardCharsets.UTF_8));
         b.writeByte(0);
-    }
-
-    private static String cString(byte[] b, int from) throws ProtocolException {
-        int end = from;
-        while (end < b.length && b[end] != 0) end++;
-        if (end >= b.length) throw new ProtocolException("invalid string in message: no terminator");
-        return new String(b, from, end - from, StandardCharsets.UTF_8);
     }
 
     /** A bound portal: a prepared statement with its parameter values and result formats, run at its first Execute. */

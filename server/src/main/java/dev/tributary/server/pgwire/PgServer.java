@@ -14,7 +14,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 
@@ -22,7 +25,7 @@ import javax.net.ssl.SSLContext;
  * A PostgreSQL protocol 3.0 server in front of a {@link Tributary} database, so psql and other
  * Postgres clients can use it: {@code bin/tributary serve [--port P] [--listen ADDR] [--clock manual]
  * [--auth scram] [--tls-cert FILE --tls-key FILE [--tls-required]] [--max-connections N] [--max-message-bytes N]
- * [--log-file PATH] [--log-level debug|info|warn|error]}.
+ * [--subscribe-buffer-rows N] [--authentication-timeout SECONDS] [--log-file PATH] [--log-level debug|info|warn|error]}.
  *
  * <p>Each connection is a session of its own (transaction blocks, settings) and runs on a virtual
  * thread; {@link Options} says how many may be open at once, how large a message may be, how
@@ -51,7 +54,10 @@ public final class PgServer implements AutoCloseable {
      *
      * @param listen the address to listen on
      * @param port the port, 0 for a free one
-     * @param maxConnections how many clients may be connected at once; the next gets 53300
+     * @param maxConnections how many sessions may be open at once: a connection takes one once its
+     *     startup packet is in, before it authenticates (as a PostgreSQL backend takes its slot), and
+     *     gets 53300 if none is free; connections still sending their startup packet do not count
+     *     (see {@link #maxStartingConnections()})
      * @param maxMessageBytes the largest message a client may send (length field included); a larger one ends its connection with 08P01
      * @param auth how clients authenticate
      * @param tls the TLS context that answers SSLRequest, or null to refuse encryption
@@ -60,13 +66,18 @@ public final class PgServer implements AutoCloseable {
      * @param subscribeBufferRows how many rows of changes may wait for a streaming client
      *     ({@code COPY (SUBSCRIBE ...) TO STDOUT}) that does not read them, beyond the batch it is
      *     being sent: past it the client is disconnected (53400) and its subscription dropped
+     * @param authenticationTimeoutMillis how long a client has, from its connection, to finish the
+     *     start-up exchange and authentication (PostgreSQL's {@code authentication_timeout}, 60 s by
+     *     default, {@code --authentication-timeout}): past it the server hangs up, as PostgreSQL does
      */
     public record Options(InetAddress listen, int port, int maxConnections, int maxMessageBytes, Auth auth, SSLContext tls, boolean tlsRequired,
-                          long subscribeBufferRows) {
+                          long subscribeBufferRows, long authenticationTimeoutMillis) {
         /** The default limit on a message: 64 MiB. */
         public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 << 20;
         /** The default limit on the rows waiting for a streaming client: a million. */
         public static final long DEFAULT_SUBSCRIBE_BUFFER_ROWS = 1_000_000;
+        /** PostgreSQL's default {@code authentication_timeout}: a minute. */
+        public static final long DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS = 60_000;
 
         public Options {
             if (port < 0 || port > 65535) throw new IllegalArgumentException("a port is from 0 to 65535, not " + port);
@@ -75,45 +86,63 @@ public final class PgServer implements AutoCloseable {
             if (listen == null || auth == null) throw new IllegalArgumentException("listen and auth must be given");
             if (tlsRequired && tls == null) throw new IllegalArgumentException("--tls-required needs --tls-cert and --tls-key");
             if (subscribeBufferRows < 1) throw new IllegalArgumentException("--subscribe-buffer-rows must be at least 1, not " + subscribeBufferRows);
+            if (authenticationTimeoutMillis < 1) throw new IllegalArgumentException("the authentication timeout must be positive, not " + authenticationTimeoutMillis + " ms");
         }
 
-        /** Loopback, {@link #DEFAULT_PORT}, 100 connections, 64 MiB messages, {@link Auth#AUTO}, no TLS. */
+        /**
+         * How many connections may be in start-up at once, not yet holding a session: twice
+         * {@link #maxConnections}, and at least 100, so that clients that connect and stall (each
+         * holding a thread and its buffers until {@link #authenticationTimeoutMillis}) cannot keep
+         * a real client from a free session when the limit is small, while their number stays
+         * bounded (PostgreSQL's postmaster, likewise, allows twice its backends in child processes).
+         */
+        public int maxStartingConnections() {
+            return Math.max(100, 2 * maxConnections);
+        }
+
+        /** Loopback, {@link #DEFAULT_PORT}, 100 connections, 64 MiB messages, {@link Auth#AUTO}, no TLS, a minute to authenticate. */
         public static Options defaults() {
-            return new Options(InetAddress.getLoopbackAddress(), DEFAULT_PORT, 100, DEFAULT_MAX_MESSAGE_BYTES, Auth.AUTO, null, false, DEFAULT_SUBSCRIBE_BUFFER_ROWS);
+            return new Options(InetAddress.getLoopbackAddress(), DEFAULT_PORT, 100, DEFAULT_MAX_MESSAGE_BYTES, Auth.AUTO, null, false, DEFAULT_SUBSCRIBE_BUFFER_ROWS,
+                    DEFAULT_AUTHENTICATION_TIMEOUT_MILLIS);
         }
 
         public Options withListen(InetAddress listen) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows, authenticationTimeoutMillis);
         }
 
         public Options withPort(int port) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows, authenticationTimeoutMillis);
         }
 
         public Options withMaxConnections(int maxConnections) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows, authenticationTimeoutMillis);
         }
 
         public Options withMaxMessageBytes(int maxMessageBytes) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows, authenticationTimeoutMillis);
         }
 
         public Options withAuth(Auth auth) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows, authenticationTimeoutMillis);
         }
 
         public Options withTls(SSLContext tls) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows, authenticationTimeoutMillis);
         }
 
         /** These options with at most {@code rows} rows of changes waiting for a streaming client that does not read. */
         public Options withSubscribeBufferRows(long rows) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, rows);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, rows, authenticationTimeoutMillis);
+        }
+
+        /** These options with clients given {@code millis} to finish the start-up exchange and authentication. */
+        public Options withAuthenticationTimeoutMillis(long millis) {
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows, millis);
         }
 
         /** These options with TLS required of every client (TLS must be configured). */
         public Options withTlsRequired(boolean tlsRequired) {
-            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows);
+            return new Options(listen, port, maxConnections, maxMessageBytes, auth, tls, tlsRequired, subscribeBufferRows, authenticationTimeoutMillis);
         }
     }
 
@@ -124,7 +153,21 @@ public final class PgServer implements AutoCloseable {
     // virtual threads: measured against platform threads per connection, they answered point
     // selects faster at 1 and 16 connections and a little slower at 4 (docs/BENCHMARKS.md)
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    /** Sessions ({@link Options#maxConnections}), taken by a connection once its startup packet is in ({@link #admit}). */
     private final Semaphore slots;
+    /** Connections accepted that hold no session yet ({@link Options#maxStartingConnections}); past it a client gets 53300 at once. */
+    private final Semaphore starting;
+    /**
+     * Clients being told why they are refused (57P03, 53300), each read for its startup packet
+     * first: bounded, so a flood of them costs a bounded number of threads; beyond it a client is
+     * hung up on without an answer.
+     */
+    private final Semaphore refusing = new Semaphore(MAX_REFUSING);
+    private static final int MAX_REFUSING = 64;
+    /** How long a refused client has to send its startup packet and hear why. */
+    private static final long REFUSAL_MILLIS = 5_000;
+    /** Hangs up on connections past their deadline: the start-up exchange's ({@link Options#authenticationTimeoutMillis}), a refusal's. */
+    private final ScheduledThreadPoolExecutor deadlines;
     private final AtomicInteger nextPid = new AtomicInteger(1);
     /** The live connections by process id, for CancelRequests to find. */
     private final Map<Integer, PgConnection> connections = new ConcurrentHashMap<>();
@@ -146,6 +189,10 @@ public final class PgServer implements AutoCloseable {
         this.socket = new ServerSocket();
         this.socket.bind(new InetSocketAddress(options.listen(), options.port()));
         this.slots = new Semaphore(options.maxConnections());
+        this.starting = new Semaphore(options.maxStartingConnections());
+        this.deadlines = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon().name("tributary-pg-deadlines").factory());
+        // a deadline met in time is cancelled: it leaves the queue then, not a minute later
+        this.deadlines.setRemoveOnCancelPolicy(true);
         Thread.ofPlatform().daemon().name("tributary-pg-accept")
                 .uncaughtExceptionHandler((t, e) -> {
                     ServerLog.error("the server stopped accepting connections: " + e, e);
@@ -197,42 +244,72 @@ public final class PgServer implements AutoCloseable {
             Socket client;
             try {
                 client = socket.accept();
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException | Error e) {
+                // an Error too (out of memory): the acceptor must outlive it, or no client connects again
                 if (closed) return;
                 ServerLog.log("could not accept new connection: " + e.getMessage());
                 // out of file descriptors, say: the next accept would fail at once again
                 pauseAfterFailedAccept();
                 continue;
             }
-            Tributary serving = db;
-            if (serving == null) {
-                threads.execute(() -> PgConnection.refuse(client, "57P03", "the database system is starting up", options.tls()));
-                continue;
-            }
-            if (!slots.tryAcquire()) {
-                threads.execute(() -> PgConnection.refuse(client, "53300", "sorry, too many clients already", options.tls()));
-                continue;
-            }
             try {
-                // answers go out whole in one flush; without this, a small answer after another waits on a delayed ACK
-                client.setTcpNoDelay(true);
-            } catch (IOException e) {
-                // the client is already gone: its connection ends at the first read
+                serve(client);
+            } catch (RuntimeException | Error e) {
+                // no memory or thread for this client (a 200 MB COPY had the acceptor die this way, and
+                // with it every later connection; issue 25): it is let go, and the acceptor goes on
+                PgConnection.close(client);
             }
-            opened(1);
+        }
+    }
+
+    /**
+     * Hands {@code client} to a thread of its own: its connection, or a refusal (57P03 while the
+     * database opens; 53300 past {@link Options#maxStartingConnections}). The start-up exchange
+     * must end within {@link Options#authenticationTimeoutMillis} (the connection hangs up past it);
+     * the connection takes a session only once its startup packet is in, so clients that connect
+     * and stall do not keep others from the sessions (they held one each for a minute or more).
+     */
+    private void serve(Socket client) {
+        Tributary serving = db;
+        if (serving == null) {
+            refuse(client, "57P03", "the database system is starting up");
+            return;
+        }
+        if (!starting.tryAcquire()) {
+            refuse(client, "53300", "sorry, too many clients already");
+            return;
+        }
+        try {
+            // answers go out whole in one flush; without this, a small answer after another waits on a delayed ACK
+            client.setTcpNoDelay(true);
+        } catch (IOException e) {
+            // the client is already gone: its connection ends at the first read
+        }
+        opened(1);
+        boolean handedOver = false;
+        try {
             threads.execute(() -> {
+                PgConnection c = null;
                 try {
-                    PgConnection c = new PgConnection(serving, client, this, nextPid.getAndIncrement(), secrets.nextInt(), options);
+                    c = new PgConnection(serving, client, this, nextPid.getAndIncrement(), secrets.nextInt(), options);
                     connections.put(c.pid(), c);
                     c.run();
                 } catch (RuntimeException | Error e) {
                     // a connection answers its own errors; what escapes it is a bug, kept in the log rather than on a dead thread
                     ServerLog.error("a connection ended with an internal error: " + e, e);
                 } finally {
-                    slots.release();
+                    if (c == null) PgConnection.close(client);
+                    if (c != null && c.admitted()) slots.release();
+                    else starting.release();
                     opened(-1);
                 }
             });
+            handedOver = true;
+        } finally {
+            if (!handedOver) {
+                starting.release();
+                opened(-1);
+            }
         }
     }
 
@@ -242,6 +319,44 @@ public final class PgServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Tells {@code client} why it is refused, on a thread of its own and within {@link #REFUSAL_MILLIS}; at once and without a word past {@link #MAX_REFUSING}. */
+    private void refuse(Socket client, String sqlState, String message) {
+        if (!refusing.tryAcquire()) {
+            PgConnection.close(client);
+            return;
+        }
+        boolean handedOver = false;
+        try {
+            Future<?> deadline = hangUpAfter(client, REFUSAL_MILLIS);
+            threads.execute(() -> {
+                try {
+                    PgConnection.refuse(client, sqlState, message, options.tls());
+                } finally {
+                    deadline.cancel(false);
+                    refusing.release();
+                }
+            });
+            handedOver = true;
+        } finally {
+            if (!handedOver) refusing.release();
+        }
+    }
+
+    /**
+     * A connection whose startup packet is in takes a session, and gives back its place among
+     * the connections starting; false if no session is free (the client gets 53300).
+     */
+    boolean admit() {
+        if (!slots.tryAcquire()) return false;
+        starting.release();
+        return true;
+    }
+
+    /** Closes {@code socket} in {@code millis} unless the returned future is cancelled first. */
+    Future<?> hangUpAfter(Socket socket, long millis) {
+        return deadlines.schedule(() -> PgConnection.close(socket), millis, TimeUnit.MILLISECONDS);
     }
 
     private synchronized void opened(int delta) {
@@ -315,6 +430,7 @@ public final class PgServer implements AutoCloseable {
         closed = true;
         socket.close();
         threads.shutdownNow();
+        deadlines.shutdownNow();
     }
 
     private static final String USAGE = "usage: tributary serve [--port P (default " + DEFAULT_PORT + ")] [--listen ADDR (default 127.0.0.1)] [--clock manual|wall]\n"
@@ -322,6 +438,7 @@ public final class PgServer implements AutoCloseable {
             + "                       [--data DIR (default ./tributary-data) | --in-memory | --blob s3://BUCKET[/PREFIX][?endpoint=URL] --consensus postgres://HOST/DB]\n"
             + "                       [--auth auto|scram] [--tls-cert FILE --tls-key FILE [--tls-required]] [--max-connections N (default 100)]\n"
             + "                       [--max-message-bytes N (default " + Options.DEFAULT_MAX_MESSAGE_BYTES + ")] [--subscribe-buffer-rows N (default " + Options.DEFAULT_SUBSCRIBE_BUFFER_ROWS + ")]\n"
+            + "                       [--authentication-timeout SECONDS (default 60)]\n"
             + "                       [--log-file PATH (the log goes there too, appended; it always goes to standard error)] [--log-level debug|info|warn|error (default info)]\n"
             + "  TRIBUTARY_PASSWORD, if set, becomes the password of the role \"tributary\" at start.";
 
@@ -392,6 +509,11 @@ public final class PgServer implements AutoCloseable {
                     case "--subscribe-buffer-rows" -> options = options.withSubscribeBufferRows(Long.parseLong(args[++i]));
                     case "--log-file" -> logFile = Path.of(args[++i]);
                     case "--log-level" -> ServerLog.setLevel(args[++i]);
+                    case "--authentication-timeout" -> {
+                        int seconds = Integer.parseInt(args[++i]);
+                        if (seconds < 1 || seconds > 600) throw new IllegalArgumentException("--authentication-timeout takes 1 to 600 seconds, not " + seconds);
+                        options = options.withAuthenticationTimeoutMillis(seconds * 1000L);
+                    }
                     case "-h", "--help" -> {
                         System.out.println(USAGE);
                         return;

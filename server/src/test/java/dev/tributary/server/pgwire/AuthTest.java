@@ -118,6 +118,31 @@ class AuthTest {
         }
     }
 
+    /**
+     * A message of the authentication exchange over PostgreSQL's 65,535 bytes is FATAL 08P01 at
+     * once, before its bytes come: a client that has not logged in could make the server hold a
+     * message up to --max-message-bytes (64 MiB) per connection.
+     */
+    @Test
+    void anAuthenticationMessageOver65535BytesIsRefusedBeforeItsBytesCome() throws IOException {
+        server.close();
+        server = new PgServer(db, PgServer.Options.defaults().withPort(0).withAuth(PgServer.Auth.SCRAM));
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+            s.setSoTimeout(30_000);
+            DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            startup(out, "tributary");
+            assertThat(read(in).type()).isEqualTo('R');
+            out.writeByte('p');
+            out.writeInt(1 << 24);
+            out.flush();
+            Msg error = read(in);
+            assertThat(error.type()).isEqualTo('E');
+            assertThat(error.text()).contains("SFATAL\0").contains("C08P01\0").contains("invalid message length 16777216");
+            assertThat(read(in)).isNull();
+        }
+    }
+
     /** One backend message. */
     record Msg(char type, byte[] body) {
         String text() {

@@ -58,6 +58,96 @@ class LimitsAndNoticesTest {
         }
     }
 
+    /**
+     * Clients that connect and never finish their startup packet (issue 25: twenty such sockets
+     * held a session each for 30-62 s) take no session, so real clients are served beside them
+     * even when sessions are few; the server hangs up on them once {@code authentication_timeout}
+     * has passed since they connected, also on one that keeps sending a byte now and then (a
+     * timeout per read had let it stay for ever).
+     */
+    @Test
+    void clientsThatStallInStartUpHoldNoSessionAndAreHungUpOnAtTheTimeout() throws Exception {
+        long timeoutMillis = 1_000;
+        server = new PgServer(db, PgServer.Options.defaults().withPort(0).withMaxConnections(2).withAuthenticationTimeoutMillis(timeoutMillis));
+        List<WireClient> stalled = new ArrayList<>();
+        try {
+            long started = System.nanoTime();
+            for (int i = 0; i < 20; i++) {
+                WireClient c = new WireClient(server.port());
+                stalled.add(c);
+                c.out.writeInt(100); // a startup packet of 100 bytes, of which only the protocol version comes
+                c.out.writeInt(196608);
+                c.out.flush();
+            }
+            // both sessions are there for real clients, and a third finds none
+            try (WireClient a = WireClient.connect(server.port()); WireClient b = WireClient.connect(server.port());
+                 WireClient c = new WireClient(server.port())) {
+                a.send(WireClient.query("SELECT 1"));
+                assertThat(a.briefUntilReady()).contains("D 1");
+                b.send(WireClient.query("SELECT 2"));
+                assertThat(b.briefUntilReady()).contains("D 2");
+                c.send(WireClient.startup("tributary"));
+                assertThat(c.briefUntilReady()).containsExactly("E 53300");
+            }
+            // one more that trickles its startup packet, a byte whenever 100 ms pass without an answer
+            WireClient trickle = new WireClient(server.port());
+            stalled.add(trickle);
+            trickle.socket.setSoTimeout(100);
+            byte[] packet = WireClient.startup("tributary");
+            int sent = 0;
+            long deadline = System.nanoTime() + 10 * timeoutMillis * 1_000_000L;
+            while (true) {
+                try {
+                    assertThat(trickle.in.read()).as("the server hangs up on the trickling client").isEqualTo(-1);
+                    break;
+                } catch (java.net.SocketTimeoutException e) {
+                    assertThat(System.nanoTime()).as("hung up on within ten times the timeout").isLessThan(deadline);
+                    assertThat(sent).as("the packet is not complete yet").isLessThan(packet.length - 1);
+                    trickle.out.write(packet[sent++]);
+                    trickle.out.flush();
+                }
+            }
+            // the stalled ones were hung up on too, none before the timeout
+            for (WireClient c : stalled) {
+                c.socket.setSoTimeout((int) (10 * timeoutMillis));
+                assertThat(c.next()).as("the connection ends without a word, as PostgreSQL's does").isNull();
+            }
+            assertThat((System.nanoTime() - started) / 1_000_000).isGreaterThanOrEqualTo(timeoutMillis);
+            assertThat(server.awaitConnections(0, 10_000)).isTrue();
+        } finally {
+            for (WireClient c : stalled) c.close();
+        }
+    }
+
+    /**
+     * The connections in start-up are bounded too ({@link PgServer.Options#maxStartingConnections}):
+     * past them a client hears 53300 at once, and once the stalled ones have gone clients are served.
+     */
+    @Test
+    void pastTheConnectionsInStartUpAClientGets53300() throws Exception {
+        // a timeout far longer than the test, so that no stalled one is hung up on meanwhile
+        server = new PgServer(db, PgServer.Options.defaults().withPort(0).withMaxConnections(2).withAuthenticationTimeoutMillis(600_000));
+        int bound = server.options().maxStartingConnections();
+        List<WireClient> stalled = new ArrayList<>();
+        try {
+            for (int i = 0; i < bound; i++) stalled.add(new WireClient(server.port()));
+            // the acceptor takes them in order: once this one is refused, every stalled one holds its place
+            try (WireClient late = new WireClient(server.port())) {
+                late.send(WireClient.startup("tributary"));
+                List<WireClient.Msg> got = late.untilReady();
+                assertThat(got).extracting(WireClient.Msg::brief).containsExactly("E 53300");
+                assertThat(got.get(0).fields()).containsEntry('S', "FATAL").containsEntry('M', "sorry, too many clients already");
+            }
+        } finally {
+            for (WireClient c : stalled) c.close();
+        }
+        assertThat(server.awaitConnections(0, 10_000)).isTrue();
+        try (WireClient c = WireClient.connect(server.port())) {
+            c.send(WireClient.query("SELECT 3"));
+            assertThat(c.briefUntilReady()).contains("D 3");
+        }
+    }
+
     @Test
     void whileTheDatabaseOpensClientsGet57P03ThenAreServed() throws Exception {
         server = new PgServer(null, PgServer.Options.defaults().withPort(0));

@@ -38,6 +38,18 @@ import org.junit.jupiter.api.Test;
  * must have ended (or finished) that connection, a well-behaved client must connect and get
  * correct answers from both protocols, and no connection may be left behind.
  *
+ * <p>The start-up phase is fuzzed too, as messages built from their fields ({@link Frame}) so
+ * that every count and length can be aimed at: start-up packets (lengths from 0 to 2^31 and
+ * negative, truncated, SSLRequest, GSSENCRequest and CancelRequest codes, other protocol versions,
+ * strings without their NUL, parameters that are not UTF-8, hundreds of parameters), the
+ * SCRAM-SHA-256 exchange's messages, and every count and length field of the messages after it
+ * (Parse's parameter types, Bind's formats, parameters and their lengths, Execute's row limit,
+ * CopyData). The server must answer a start-up packet as PostgreSQL does where the answer is
+ * known ({@link #startUpPacketsAreAnsweredAsPostgresAnswersThem}), and otherwise: end or finish
+ * every connection in time, send only well-formed messages, send an error only as FATAL with a
+ * proper code in the start-up phase and never an internal error (XX000), close the connection
+ * after a FATAL, and go on serving well-behaved clients.
+ *
  * <p>Seeded: case {@code i} uses seed {@code tributary.fuzz.seed + i}, printed on failure.
  * {@code 3 * jqwik.tries.default} cases by default (300; {@code -Plong} gives 3000), or
  * {@code -Dtributary.fuzz.cases=N}.
@@ -264,5 +276,502 @@ class ProtocolFuzzTest {
         byte[] b = new byte[n];
         for (int i = 0; i < n; i++) b[i] = (byte) r.nextInt(256);
         return b;
+    }
+
+    // ---------------------------------------------------------------- the start-up phase
+
+    /**
+     * What the server answered, briefly: {@code N} for a refused SSL/GSS request, then each
+     * message ({@code E code}, {@code R code}, {@code Z status}, or its type); {@code MALFORMED}
+     * if the bytes are not messages, {@code CUT} if the last one is cut short (a server that
+     * meets the client's end of input while its answers wait in its buffer ends the connection
+     * without them, as PostgreSQL's backend does).
+     */
+    static List<String> answers(byte[] raw) {
+        List<String> out = new ArrayList<>();
+        int p = 0;
+        // the single-byte answers to SSLRequest and GSSENCRequest come first; no message of the start-up phase begins with N
+        while (p < raw.length && raw[p] == 'N') {
+            out.add("N");
+            p++;
+        }
+        while (p < raw.length) {
+            if (raw.length - p < 5) {
+                out.add("CUT");
+                return out;
+            }
+            char type = (char) raw[p];
+            int length = ByteBuffer.wrap(raw, p + 1, 4).getInt();
+            if (length < 4) {
+                out.add("MALFORMED: length " + length + " of a message " + type);
+                return out;
+            }
+            if (length > raw.length - p - 1) {
+                // the server was cut off by the client's end: what it had written, not flushed, goes with the connection
+                out.add("CUT");
+                return out;
+            }
+            byte[] body = java.util.Arrays.copyOfRange(raw, p + 5, p + 1 + length);
+            WireClient.Msg m = new WireClient.Msg(type, body);
+            out.add(switch (type) {
+                case 'E' -> "E " + m.fields().get('C') + " " + m.fields().get('S');
+                case 'R' -> "R " + ByteBuffer.wrap(body).getInt();
+                case 'Z' -> "Z " + (char) body[0];
+                default -> String.valueOf(type);
+            });
+            p += 1 + length;
+        }
+        return out;
+    }
+
+    /** The codes an error of the start-up phase may have: protocol violation, unsupported protocol, no such user or database, a failed login, no session free. */
+    private static final java.util.Set<String> START_UP_CODES = java.util.Set.of("08P01", "0A000", "28000", "28P01", "3D000", "53300");
+
+    /**
+     * What must hold of any answer: well-formed messages; an error only as the last message;
+     * before ReadyForQuery (the start-up phase) only FATAL with a start-up code; after it no
+     * internal error (XX000) and a FATAL only for a protocol violation (08P01); at most one
+     * refused SSLRequest and one GSSENCRequest.
+     */
+    private static void assertProperAnswer(List<String> got, String context) {
+        assertThat(got).as(context).noneMatch(a -> a.startsWith("MALFORMED"));
+        assertThat(got.stream().filter("N"::equals).count()).as(context + ": N answers").isLessThanOrEqualTo(2);
+        boolean started = false;
+        for (int i = 0; i < got.size(); i++) {
+            String a = got.get(i);
+            if (a.startsWith("Z ")) started = true;
+            if (!a.startsWith("E ")) continue;
+            String[] parts = a.split(" ");
+            assertThat(parts[1]).as(context + ": " + got).isNotEqualTo("XX000").matches("[0-9A-Z]{5}");
+            if (!started) {
+                assertThat(parts[2]).as(context + ": an error before the session starts is FATAL: " + got).isEqualTo("FATAL");
+                assertThat(START_UP_CODES).as(context + ": " + got).contains(parts[1]);
+            } else if (parts[2].equals("FATAL")) {
+                assertThat(parts[1]).as(context + ": " + got).isIn("08P01", "53200");
+            }
+            if (parts[2].equals("FATAL")) assertThat(i).as(context + ": nothing follows a FATAL: " + got).isEqualTo(got.size() - 1);
+        }
+    }
+
+    /** {@code frames} sent as one stream (then the end of the client's output), and the answer, briefly, without ParameterStatus and BackendKeyData. */
+    private List<String> startUpExchange(List<Frame> frames) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        for (Frame f : frames) b.writeBytes(f.bytes());
+        List<String> got = new ArrayList<>(answers(exchange(b.toByteArray())));
+        got.removeIf(a -> a.equals("S") || a.equals("K"));
+        return got;
+    }
+
+    private static List<Frame> frames(Frame... f) {
+        return List.of(f);
+    }
+
+    private static Frame withLength(Frame f, int length) {
+        Frame c = f.copy();
+        c.length = length;
+        return c;
+    }
+
+    /** A start-up packet for user tributary whose last parameter value is {@code value} (raw bytes). */
+    private static Frame startupWith(byte[] name, byte[] value) {
+        Frame f = Frame.startup();
+        f.fields.add(f.fields.size() - 1, new Frame.Str(name));
+        f.fields.add(f.fields.size() - 1, new Frame.Str(value));
+        return f;
+    }
+
+    @Test
+    void startUpPacketsAreAnsweredAsPostgresAnswersThem() throws Exception {
+        Frame ok = Frame.startup();
+        int real = ok.realLength();
+        List<String> served = List.of("R 0", "Z I");
+        record Case(String what, List<Frame> frames, List<String> answer) {}
+        List<Case> cases = new ArrayList<>();
+        for (int length : new int[] {0, 1, 4, 7, 10_001, 1 << 24, Integer.MAX_VALUE, -1, -8, Integer.MIN_VALUE}) {
+            cases.add(new Case("length " + length, frames(withLength(ok, length)), List.of("E 08P01 FATAL")));
+        }
+        cases.add(new Case("the real packet", frames(ok), served));
+        cases.add(new Case("a length one short (the final NUL outside)", frames(withLength(ok, real - 1)), List.of("E 08P01 FATAL")));
+        cases.add(new Case("a length past the bytes sent", frames(withLength(ok, real + 100)), List.of()));
+        cases.add(new Case("a length of 8: the version alone", frames(Frame.request(Frame.PROTOCOL_3)), List.of("E 08P01 FATAL")));
+        Frame unterminated = Frame.startup();
+        ((Frame.Str) unterminated.fields.get(2)).terminated = false;
+        cases.add(new Case("a value without its NUL", frames(unterminated), List.of("E 08P01 FATAL")));
+        Frame noFinal = Frame.startup();
+        noFinal.fields.removeLast();
+        cases.add(new Case("no final NUL", frames(noFinal), List.of("E 08P01 FATAL")));
+        Frame trailing = Frame.startup();
+        trailing.fields.add(new Frame.Raw(new byte[] {'x', 'y', 0}));
+        cases.add(new Case("bytes after the final NUL", frames(trailing), List.of("E 08P01 FATAL")));
+        cases.add(new Case("a name without a value", frames(Frame.startup(Frame.PROTOCOL_3, "user", "tributary", "database")), List.of("E 08P01 FATAL")));
+        cases.add(new Case("protocol 2.0", frames(Frame.startup(2 << 16, "user", "tributary")), List.of("E 0A000 FATAL")));
+        cases.add(new Case("protocol 4.0", frames(Frame.startup(4 << 16, "user", "tributary")), List.of("E 0A000 FATAL")));
+        cases.add(new Case("protocol 3.1: negotiated down to 3.0", frames(Frame.startup(Frame.PROTOCOL_3 + 1, "user", "tributary", "database", "tributary")),
+                List.of("v", "R 0", "Z I")));
+        cases.add(new Case("a _pq_ option: negotiated away", frames(Frame.startup(Frame.PROTOCOL_3, "user", "tributary", "_pq_.fuzz", "1")), List.of("v", "R 0", "Z I")));
+        cases.add(new Case("no user", frames(Frame.startup(Frame.PROTOCOL_3, "database", "tributary")), List.of("E 28000 FATAL")));
+        cases.add(new Case("another database", frames(Frame.startup(Frame.PROTOCOL_3, "user", "tributary", "database", "postgres")), List.of("E 3D000 FATAL")));
+        cases.add(new Case("SSLRequest, then start-up", frames(Frame.request(Frame.SSL_REQUEST), ok), List.of("N", "R 0", "Z I")));
+        cases.add(new Case("GSSENCRequest, SSLRequest, then start-up", frames(Frame.request(Frame.GSSENC_REQUEST), Frame.request(Frame.SSL_REQUEST), ok),
+                List.of("N", "N", "R 0", "Z I")));
+        cases.add(new Case("SSLRequest twice", frames(Frame.request(Frame.SSL_REQUEST), Frame.request(Frame.SSL_REQUEST), ok), List.of("N", "E 0A000 FATAL")));
+        cases.add(new Case("GSSENCRequest twice", frames(Frame.request(Frame.GSSENC_REQUEST), Frame.request(Frame.GSSENC_REQUEST)), List.of("N", "E 0A000 FATAL")));
+        cases.add(new Case("an SSLRequest with a body", frames(withLength(new Frame(-1, List.of(new Frame.Int32(Frame.SSL_REQUEST), new Frame.Int32(0))), 12)),
+                List.of("N")));
+        cases.add(new Case("a CancelRequest: hung up on without a word", frames(Frame.cancelRequest(1, 2)), List.of()));
+        cases.add(new Case("a CancelRequest without its key", frames(new Frame(-1, List.of(new Frame.Int32(Frame.CANCEL_REQUEST), new Frame.Int32(1)))), List.of()));
+        cases.add(new Case("a parameter value that is not UTF-8", frames(startupWith("application_name".getBytes(), new byte[] {(byte) 0xff, (byte) 0xfe, 'a'})),
+                served));
+        cases.add(new Case("a parameter name that is not UTF-8, then the user", frames(Frame.startup(Frame.PROTOCOL_3, "database", "tributary"))
+                .stream().map(f -> {
+                    Frame c = f.copy();
+                    // the name's invalid bytes decode to replacements of another length: the user after it must still be found
+                    c.fields.add(c.fields.size() - 1, new Frame.Str(new byte[] {(byte) 0xc3, (byte) 0x28, (byte) 0xff}));
+                    c.fields.add(c.fields.size() - 1, Frame.str("v"));
+                    c.fields.add(c.fields.size() - 1, Frame.str("user"));
+                    c.fields.add(c.fields.size() - 1, Frame.str("tributary"));
+                    return c;
+                }).toList(), served));
+        Frame many = Frame.startup();
+        for (int i = 0; i < 400; i++) {
+            many.fields.add(many.fields.size() - 1, Frame.str("x" + i));
+            many.fields.add(many.fields.size() - 1, Frame.str("y"));
+        }
+        cases.add(new Case("400 parameters", frames(many), served));
+        for (Case c : cases) {
+            List<String> got = startUpExchange(c.frames());
+            assertThat(got).as(c.what()).containsExactlyElementsOf(c.answer());
+            assertProperAnswer(got, c.what());
+        }
+        assertWellBehavedClientServed(new SplittableRandom(SEED));
+        assertThat(server.awaitConnections(0, 20_000)).isTrue();
+    }
+
+    private static final String[] PARAMETER_NAMES = {"user", "database", "application_name", "options", "client_encoding", "DateStyle", "TimeZone",
+        "search_path", "replication", "_pq_.fuzz", "statement_timeout", "extra_float_digits", ""};
+    private static final String[] PARAMETER_VALUES = {"tributary", "tributary", "", "0", "-c statement_timeout=1", "UTF8", "LATIN1", "ISO, MDY", "true",
+        "database", "x".repeat(3000)};
+
+    /** Bytes of a parameter: from the pools, or random (a NUL inside splits it, invalid UTF-8 now and then). */
+    private static byte[] parameterBytes(SplittableRandom r, String[] pool) {
+        if (r.nextInt(6) > 0) return pool[r.nextInt(pool.length)].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return random(r, r.nextInt(40));
+    }
+
+    /** A start-up packet of random parameters (user tributary among them most of the time) and version. */
+    private static Frame randomStartup(SplittableRandom r) {
+        int[] versions = {Frame.PROTOCOL_3, Frame.PROTOCOL_3, Frame.PROTOCOL_3, Frame.PROTOCOL_3 + 1 + r.nextInt(3), 2 << 16, 0, -1,
+            Frame.SSL_REQUEST, Frame.GSSENC_REQUEST, Frame.CANCEL_REQUEST, r.nextInt()};
+        List<Frame.Field> f = new ArrayList<>();
+        f.add(new Frame.Int32(versions[r.nextInt(versions.length)]));
+        if (r.nextInt(5) > 0) {
+            f.add(Frame.str("user"));
+            f.add(Frame.str("tributary"));
+        }
+        int n = r.nextInt(10) == 0 ? r.nextInt(600) : r.nextInt(5);
+        for (int i = 0; i < n; i++) {
+            f.add(new Frame.Str(parameterBytes(r, PARAMETER_NAMES)));
+            f.add(new Frame.Str(parameterBytes(r, PARAMETER_VALUES)));
+        }
+        f.add(new Frame.Raw(new byte[] {0}));
+        return new Frame(-1, f);
+    }
+
+    /** A value to put in a 16-bit field now {@code v}: the edges of the type and of the value. */
+    private static int int16Edge(SplittableRandom r, int v) {
+        int[] choices = {Short.MIN_VALUE, -2, -1, 0, 1, 2, v - 1, v + 1, 255, 256, Short.MAX_VALUE, r.nextInt(1 << 16) - (1 << 15)};
+        return choices[r.nextInt(choices.length)];
+    }
+
+    /** A value to put in a 32-bit field now {@code v}: the edges of the type, of the value and of the server's limits. */
+    private static int int32Edge(SplittableRandom r, int v) {
+        int[] choices = {Integer.MIN_VALUE, -2, -1, 0, 1, 3, 4, 5, 7, 8, v - 1, v + 1, v + 100, 10_000, 10_001, Integer.MAX_VALUE - 8, Integer.MAX_VALUE,
+            1 << 24, (64 << 20) + 1, r.nextInt()};
+        return choices[r.nextInt(choices.length)];
+    }
+
+    /**
+     * One mutation of {@code f}, described into {@code what}: its length field or any count or
+     * length in it set to an edge, a string's NUL dropped, a string or raw field replaced by
+     * random bytes (invalid UTF-8 too), bytes added at its end, or its type byte changed.
+     */
+    static void mutate(Frame f, SplittableRandom r, StringBuilder what) {
+        List<Integer> ints = new ArrayList<>();
+        List<Integer> others = new ArrayList<>();
+        for (int i = 0; i < f.fields.size(); i++) {
+            if (f.fields.get(i) instanceof Frame.Int16 || f.fields.get(i) instanceof Frame.Int32) ints.add(i);
+            else others.add(i);
+        }
+        int kind = r.nextInt(10);
+        if (kind < 2 || (kind < 6 && ints.isEmpty()) || (kind >= 6 && kind < 9 && others.isEmpty())) {
+            f.length = int32Edge(r, f.realLength());
+            what.append("length := ").append(f.length);
+        } else if (kind < 6) {
+            switch (f.fields.get(ints.get(r.nextInt(ints.size())))) {
+                case Frame.Int16 i -> {
+                    int old = i.value;
+                    i.value = int16Edge(r, old);
+                    what.append("int16 ").append(old).append(" := ").append(i.value);
+                }
+                case Frame.Int32 i -> {
+                    int old = i.value;
+                    i.value = int32Edge(r, old);
+                    what.append("int32 ").append(old).append(" := ").append(i.value);
+                }
+                default -> throw new IllegalStateException();
+            }
+        } else if (kind < 9) {
+            switch (f.fields.get(others.get(r.nextInt(others.size())))) {
+                case Frame.Str s when r.nextBoolean() -> {
+                    s.terminated = false;
+                    what.append("NUL of '").append(new String(s.bytes, java.nio.charset.StandardCharsets.UTF_8)).append("' dropped");
+                }
+                case Frame.Str s -> {
+                    s.bytes = random(r, r.nextInt(24));
+                    for (int b = 0; b < s.bytes.length; b++) if (s.bytes[b] == 0) s.bytes[b] = (byte) 0xff;
+                    what.append("string := ").append(s.bytes.length).append(" random bytes");
+                }
+                case Frame.Raw raw -> {
+                    raw.bytes = r.nextBoolean() ? random(r, r.nextInt(24)) : java.util.Arrays.copyOf(raw.bytes, r.nextInt(raw.bytes.length + 1));
+                    what.append("raw := ").append(raw.bytes.length).append(" bytes");
+                }
+                default -> throw new IllegalStateException();
+            }
+        } else if (f.type >= 0 && r.nextBoolean()) {
+            byte[] types = "pQPBDESCHXFdcfv\0".getBytes();
+            f.type = types[r.nextInt(types.length)];
+            what.append("type := ").append(f.type);
+        } else {
+            byte[] junk = random(r, 1 + r.nextInt(16));
+            f.fields.add(new Frame.Raw(junk));
+            what.append(junk.length).append(" bytes added");
+        }
+    }
+
+    @Test
+    void mutatedStartUpPhasesNeverHurtTheServer() throws Exception {
+        for (int i = 0; i < CASES; i++) {
+            long seed = SEED + 1_000_000 + i;
+            SplittableRandom r = new SplittableRandom(seed);
+            List<Frame> frames = new ArrayList<>();
+            int[] negotiations = {Frame.SSL_REQUEST, Frame.GSSENC_REQUEST, Frame.SSL_REQUEST, Frame.CANCEL_REQUEST};
+            for (int k = r.nextInt(4); k > 0; k--) frames.add(Frame.request(negotiations[r.nextInt(negotiations.length)]));
+            frames.add(r.nextInt(3) == 0 ? Frame.startup() : randomStartup(r));
+            if (r.nextBoolean()) frames.add(Frame.query("SELECT 1"));
+            if (r.nextBoolean()) frames.add(Frame.empty('X'));
+            StringBuilder what = new StringBuilder();
+            for (int m = 1 + r.nextInt(2); m > 0; m--) {
+                int at = r.nextInt(frames.size());
+                what.append("frame ").append(at).append(": ");
+                mutate(frames.get(at), r, what);
+                what.append("; ");
+            }
+            assertHarmless(frames, i, r, "start-up case " + i + " (seed " + seed + "): " + what);
+        }
+        assertWellBehavedClientServed(new SplittableRandom(SEED));
+    }
+
+    /**
+     * Sends {@code frames} and checks that the answer is proper ({@link #assertProperAnswer}),
+     * every tenth case that a well-behaved client is served, and that no connection is left.
+     */
+    private void assertHarmless(List<Frame> frames, int i, SplittableRandom r, String context) throws InterruptedException {
+        try {
+            assertProperAnswer(startUpExchange(frames), context);
+            if (i % 10 == 0) assertWellBehavedClientServed(r);
+            assertThat(server.awaitConnections(0, 20_000)).as("connections left after " + context).isTrue();
+        } catch (AssertionError | IOException e) {
+            throw new AssertionError(context, e);
+        }
+    }
+
+    // ---------------------------------------------------------------- authentication
+
+    private static final String[] SCRAM_FIRSTS = {"", "n,,", "n,,n=", "n,,n=,r=", "y,,n=,r=abc", "p=tls-server-end-point,,n=,r=abc", "n,a=x,n=,r=abc",
+        "n,,n=,r=a\u0001b", "n,,r=abc", "x,,n=,r=abc", "n,,n=,r=abc,e=ext", "n,,n=,r=" + "a".repeat(5000)};
+    private static final String[] SCRAM_FINALS = {"", "c=biws", "c=biws,r=", "c=biws,r=x,p=", "c=biws,r=x,p=!!!", "c=eSws,r=x,p=AAAA", "r=x,p=AAAA",
+        "c=biws,r=x,p=" + "A".repeat(44), "c=biws,p=AAAA,r=x", ",p=", "c=,r=,p="};
+
+    /**
+     * The SCRAM-SHA-256 exchange with one of its two client messages mutated: its fields (the
+     * mechanism, the inner length, the outer length, the type), or its text replaced by a
+     * malformed one; the other message is right, with the right or a wrong password. Each
+     * exchange must end in time with AuthenticationOk or a FATAL of 08P01, 28P01 or 28000, and
+     * the server goes on letting a right password in.
+     */
+    @Test
+    void mutatedAuthenticationExchangesNeverHurtTheServer() throws Exception {
+        try (Tributary scramDb = Tributary.inMemory(Clock.manual(0));
+             PgServer scram = new PgServer(scramDb, PgServer.Options.defaults().withPort(0).withMaxConnections(8).withAuth(PgServer.Auth.SCRAM))) {
+            scramDb.roles().alter(dev.tributary.server.auth.Roles.BOOTSTRAP, null, true, scramDb.roles().verifierOf("right"));
+            int cases = Math.max(30, CASES / 5); // each runs SCRAM's 4096 rounds of HMAC on both sides
+            for (int i = 0; i < cases; i++) {
+                long seed = SEED + 2_000_000 + i;
+                SplittableRandom r = new SplittableRandom(seed);
+                StringBuilder what = new StringBuilder();
+                String context = "authentication case " + i + " (seed " + seed + "): ";
+                try {
+                    List<String> got = mutatedScram(scram.port(), r, what);
+                    assertProperAnswer(got, context + what);
+                    // a protocol violation, a failed login, or an authorization identity (not supported, as in PostgreSQL)
+                    assertThat(got).as(context + what).allMatch(a -> !a.startsWith("E ") || a.startsWith("E 08P01") || a.startsWith("E 28P01")
+                            || a.startsWith("E 0A000"));
+                    if (i % 5 == 0) assertScramLogin(scram.port());
+                    assertThat(scram.awaitConnections(0, 20_000)).as("connections left after " + context + what).isTrue();
+                } catch (AssertionError | IOException e) {
+                    throw new AssertionError(context + what, e);
+                }
+            }
+            assertScramLogin(scram.port());
+        }
+    }
+
+    /** One exchange with a mutated message; the answers, briefly. */
+    private static List<String> mutatedScram(int port, SplittableRandom r, StringBuilder what) throws IOException {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            s.setSoTimeout(20_000);
+            java.io.DataInputStream in = new java.io.DataInputStream(new java.io.BufferedInputStream(s.getInputStream()));
+            OutputStream out = s.getOutputStream();
+            out.write(Frame.startup().bytes());
+            out.flush();
+            List<String> got = new ArrayList<>();
+            WireClient.Msg sasl = read(in);
+            got.add("R " + ByteBuffer.wrap(sasl.body()).getInt());
+            dev.tributary.server.auth.ScramClient client = new dev.tributary.server.auth.ScramClient(r.nextInt(4) == 0 ? "wrong" : "right",
+                    new java.security.SecureRandom());
+            boolean first = r.nextBoolean();
+            String mechanism = r.nextInt(8) == 0 ? "SCRAM-SHA-1" : "SCRAM-SHA-256";
+            if (!mechanism.equals("SCRAM-SHA-256")) what.append("mechanism ").append(mechanism).append("; ");
+            Frame initial = Frame.saslInitial(mechanism, client.clientFirst());
+            if (first) {
+                what.append("first message: ");
+                if (r.nextInt(3) == 0) {
+                    String text = SCRAM_FIRSTS[r.nextInt(SCRAM_FIRSTS.length)];
+                    initial = Frame.saslInitial("SCRAM-SHA-256", text);
+                    what.append("text := '").append(text.length() > 40 ? text.substring(0, 40) + "..." : text).append("'");
+                } else {
+                    mutate(initial, r, what);
+                }
+            }
+            out.write(initial.bytes());
+            out.flush();
+            // past the mutated message the client sends nothing: the server must answer or hang up without more
+            if (first) s.shutdownOutput();
+            WireClient.Msg m = read(in);
+            if (!first && m != null && m.type() == 'R' && ByteBuffer.wrap(m.body()).getInt() == 11) {
+                got.add("R 11");
+                String serverFirst = new String(m.body(), 4, m.body().length - 4, java.nio.charset.StandardCharsets.UTF_8);
+                Frame response = Frame.saslResponse(client.clientFinal(serverFirst));
+                if (!first) {
+                    what.append("final message: ");
+                    if (r.nextInt(3) == 0) {
+                        String text = SCRAM_FINALS[r.nextInt(SCRAM_FINALS.length)];
+                        response = Frame.saslResponse(text);
+                        what.append("text := '").append(text).append("'");
+                    } else {
+                        mutate(response, r, what);
+                    }
+                }
+                out.write(response.bytes());
+                out.flush();
+                s.shutdownOutput();
+                m = read(in);
+            }
+            for (; m != null; m = read(in)) {
+                got.add(switch (m.type()) {
+                    case 'E' -> "E " + m.fields().get('C') + " " + m.fields().get('S');
+                    case 'R' -> "R " + ByteBuffer.wrap(m.body()).getInt();
+                    case 'Z' -> "Z " + (char) m.body()[0];
+                    default -> String.valueOf(m.type());
+                });
+            }
+            got.removeIf(a -> a.equals("S") || a.equals("K"));
+            return got;
+        }
+    }
+
+    /** The next message, null at the end of the connection (or its reset); a read that times out is a hang. */
+    private static WireClient.Msg read(java.io.DataInputStream in) throws IOException {
+        try {
+            int type = in.read();
+            if (type < 0) return null;
+            int length = in.readInt();
+            assertThat(length).as("a message's length").isBetween(4, 1 << 20);
+            byte[] body = new byte[length - 4];
+            in.readFully(body);
+            return new WireClient.Msg((char) type, body);
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("the server neither answered nor hung up within 20 s");
+        } catch (java.net.SocketException | java.io.EOFException e) {
+            return null; // reset or cut after a fatal error: the connection ended
+        }
+    }
+
+    /** A client with the right password logs in by SCRAM-SHA-256 and is answered. */
+    private static void assertScramLogin(int port) throws Exception {
+        String url = "jdbc:postgresql://127.0.0.1:" + port + "/tributary?user=tributary&password=right";
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url); java.sql.ResultSet rs = c.createStatement().executeQuery("SELECT 41 + 1")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getInt(1)).isEqualTo(42);
+        }
+    }
+
+    // ---------------------------------------------------------------- every message's counts and lengths
+
+    private static byte[] int4(int v) {
+        return ByteBuffer.allocate(4).putInt(v).array();
+    }
+
+    /** Sessions as frames, the start-up packet first: the extended protocol with text and binary values, COPY in and out, and messages the server does not take. */
+    private static List<List<Frame>> frameSessions() {
+        byte[] two = int4(2);
+        return List.of(
+                List.of(Frame.startup(),
+                        Frame.parse("s1", "SELECT $1::int + $2::int", 23, 23),
+                        Frame.bind("p", "s1", new int[] {0, 1}, new byte[][] {"1".getBytes(), two}, new int[] {1}),
+                        Frame.describe('P', "p"), Frame.execute("p", 0), Frame.close('P', "p"), Frame.empty('S'),
+                        Frame.parse("", "SELECT b FROM fz WHERE a = $1", 23),
+                        Frame.bind("", "", new int[0], new byte[][] {"1".getBytes()}, new int[0]),
+                        Frame.describe('S', ""), Frame.execute("", 1), Frame.empty('H'), Frame.empty('S'),
+                        Frame.query("SELECT 1"), Frame.empty('X')),
+                List.of(Frame.startup(),
+                        Frame.parse("", "INSERT INTO fz VALUES ($1, $2)", 23, 25),
+                        Frame.bind("", "", new int[] {1, 0}, new byte[][] {int4(10), null}, new int[0]),
+                        Frame.execute("", 0), Frame.close('S', ""), Frame.empty('S'),
+                        Frame.query("BEGIN"), Frame.parse("q", "SELECT a FROM fz ORDER BY a"), Frame.bind("c", "q", new int[0], new byte[0][], new int[] {1}),
+                        Frame.execute("c", 1), Frame.execute("c", 2), Frame.empty('S'), Frame.query("COMMIT"), Frame.empty('X')),
+                List.of(Frame.startup(),
+                        Frame.query("COPY fz FROM STDIN"), Frame.copyData("7\tseven\n"), Frame.copyData("8\teight\n8"), Frame.copyData("\tmore\n"),
+                        Frame.empty('c'),
+                        Frame.query("COPY fz FROM STDIN"), Frame.copyData("9\tnine\n"), Frame.copyFail("changed my mind"),
+                        Frame.query("COPY fz TO STDOUT"), Frame.query("SELECT count(*) FROM fz"), Frame.empty('X')),
+                List.of(Frame.startup(),
+                        Frame.query("SELECT 1"), Frame.saslResponse("not now"), Frame.functionCall(1), Frame.empty('X')));
+    }
+
+    /**
+     * Sessions whose messages after start-up have one to three fields mutated (see
+     * {@link #mutate(Frame, SplittableRandom, StringBuilder)}): counts of parameter types,
+     * formats, parameters and result formats, parameter lengths, row limits, CopyData, the
+     * messages' own lengths.
+     */
+    @Test
+    void mutatedCountsAndLengthsOfEveryMessageNeverHurtTheServer() throws Exception {
+        List<List<Frame>> sessions = frameSessions();
+        for (int i = 0; i < CASES; i++) {
+            long seed = SEED + 3_000_000 + i;
+            SplittableRandom r = new SplittableRandom(seed);
+            List<Frame> frames = new ArrayList<>();
+            for (Frame f : sessions.get(r.nextInt(sessions.size()))) frames.add(f.copy());
+            StringBuilder what = new StringBuilder();
+            for (int m = 1 + r.nextInt(3); m > 0; m--) {
+                int at = 1 + r.nextInt(frames.size() - 1);
+                what.append("message ").append(at).append(" (").append((char) frames.get(at).type).append("): ");
+                mutate(frames.get(at), r, what);
+                what.append("; ");
+            }
+            assertHarmless(frames, i, r, "message case " + i + " (seed " + seed + "): " + what);
+        }
+        assertWellBehavedClientServed(new SplittableRandom(SEED));
     }
 }
