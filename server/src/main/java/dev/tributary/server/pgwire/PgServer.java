@@ -444,14 +444,18 @@ public final class PgServer implements AutoCloseable {
 
     /**
      * What {@code serve} does with an error no thread contained: a {@link VirtualMachineError} (out
-     * of memory where nothing could fail a statement for it, a stack overflow) leaves the process
-     * beyond saving, so it says so in the log and exits (status 3) for a supervisor to start it
-     * again, rather than staying up hung; everything acknowledged is durable. Anything else is
-     * logged with its stack trace.
+     * of memory where nothing could fail a statement for it, a stack overflow) that ends one of the
+     * threads the server cannot run without (a worker, the clock, the acceptor, the checkpointer, the
+     * JDK's thread that wakes virtual threads' timed waits)
+     * leaves the process beyond saving, so it says so in the log and exits (status 3) for a
+     * supervisor to start it again, rather than staying up hung; everything acknowledged is
+     * durable. The same error ending any other thread (a connection's, the JDK's own, a
+     * management connection's) is logged, and the server goes on, as PostgreSQL's postmaster
+     * outlives a backend that ran out of memory.
      */
     static void exitOnFatalErrors() {
         Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
-            if (e instanceof VirtualMachineError) {
+            if (e instanceof VirtualMachineError && essential(t)) {
                 try {
                     ServerLog.fatal("the server cannot go on after " + e + " in thread " + t.getName()
                             + "; exiting so that it can be started again (what was acknowledged is durable)");
@@ -461,6 +465,15 @@ public final class PgServer implements AutoCloseable {
             }
             ServerLog.error("thread " + t.getName() + " ended with an internal error: " + e, e);
         });
+    }
+
+    /** Whether the server cannot run without thread {@code t}. */
+    static boolean essential(Thread t) {
+        String name = t.getName();
+        // the JDK's unblocker wakes every virtual thread's timed wait: without it, a statement
+        // waiting for the workers is never woken again
+        return name.startsWith("tributary-worker-") || name.equals("tributary-clock") || name.equals("tributary-pg-accept")
+                || name.startsWith("tributary-checkpoint") || name.startsWith("VirtualThread-unblocker") || name.startsWith("VirtualThread-unparker");
     }
 
     public static void main(String[] args) throws Exception {

@@ -10,17 +10,18 @@ import org.junit.jupiter.api.Test;
 /**
  * A server beyond saving exits with a clear log line instead of staying up hung (issue 25): in a
  * child JVM with {@code serve}'s policy ({@link PgServer#exitOnFatalErrors}), an
- * {@link OutOfMemoryError} that no thread contained ends the process with status 3 and a FATAL
- * line, and another uncaught error is only logged.
+ * {@link OutOfMemoryError} that ends a thread the server cannot run without (a worker) ends the
+ * process with status 3 and a FATAL line; the same error ending another thread, or another
+ * uncaught error, is only logged.
  */
 class FatalErrorExitTest {
     /** The child: {@code serve}'s policy, then a thread that dies of {@code args[0]}. */
     public static void main(String[] args) throws Exception {
         PgServer.exitOnFatalErrors();
         Thread t = new Thread(() -> {
-            if (args[0].equals("oom")) throw new OutOfMemoryError("Java heap space (thrown by the test)");
+            if (args[0].startsWith("oom")) throw new OutOfMemoryError("Java heap space (thrown by the test)");
             throw new IllegalStateException("a bug (thrown by the test)");
-        }, "doomed");
+        }, args[0].equals("oom") ? "tributary-worker-0" : "doomed");
         t.start();
         t.join();
         System.out.println("still running");
@@ -38,8 +39,17 @@ class FatalErrorExitTest {
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.exitValue()).as(out).isEqualTo(3);
-        assertThat(out).contains("FATAL:  the server cannot go on after java.lang.OutOfMemoryError: Java heap space (thrown by the test) in thread doomed")
+        assertThat(out).contains("FATAL:  the server cannot go on after java.lang.OutOfMemoryError: Java heap space (thrown by the test) in thread tributary-worker-0")
                 .doesNotContain("still running");
+    }
+
+    @Test
+    void anOutOfMemoryErrorEndingAnotherThreadIsLoggedAndTheProcessGoesOn() throws Exception {
+        Process p = child("oom-elsewhere");
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).contains("thread doomed ended with an internal error: java.lang.OutOfMemoryError").contains("still running");
     }
 
     @Test

@@ -65,7 +65,11 @@ public final class Settings {
         def("max_session_memory", (Runtime.getRuntime().maxMemory() / 2 >> 20) + "MB", "Tributary",
                 "Sets the most memory, in bytes, the writes of one session's open transaction block may hold before it commits; more fails the statement with 53200 (0: no limit; the default is half the server's heap).",
                 "user", "integer");
-        def("max_result_size", "1GB", "Tributary", "Sets the largest result, in bytes of rows, a query may return; larger ones fail with 53200.", "user", "integer");
+        // a quarter of the heap, at most 1GB: the rows are held again as the client's answer, and
+        // the default must fail a result with 53200 before a small heap runs out (issue 25)
+        def("max_result_size", Math.min(1024, Runtime.getRuntime().maxMemory() / 4 >> 20) + "MB", "Tributary",
+                "Sets the largest result, in bytes of rows, a query may return; larger ones fail with 53200 (the default is a quarter of the server's heap, at most 1GB).",
+                "user", "integer");
         def("idle_in_transaction_session_timeout", "0", "Client Connection Defaults / Statement Behavior",
                 "Sets the maximum allowed idle time between queries, when in a transaction.", "user", "integer");
         // Tributary takes no lock a statement waits for (a write that conflicts fails at once with
