@@ -1,5 +1,9 @@
 package dev.tributary.differential;
 
+import static dev.tributary.differential.FuelSteps.accumulated;
+import static dev.tributary.differential.FuelSteps.recorder;
+import static dev.tributary.differential.FuelSteps.step;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.timely.Config;
@@ -37,12 +41,7 @@ class FlatMapFuelTest {
                     for (long i = 0; i < EACH; i++) o.ok(x * 10_000 + i);
                     if (x % 10 == 0) o.other(-x);
                 }, L, L);
-                return split.key().concat(split.val()).inspect((v, t, d) -> {
-                    seen[w.index()] += Math.abs(d);
-                    synchronized (out) {
-                        out.computeIfAbsent(t[0], k -> new HashMap<>()).merge(v, d, (p, q) -> p + q == 0 ? null : p + q);
-                    }
-                }).probe();
+                return split.key().concat(split.val()).inspect(recorder(out, seen, w.index())).probe();
             });
             boolean first = w.index() == 0;
             if (first) for (long x = 0; x < N; x++) in[0].insert(x);
@@ -62,20 +61,6 @@ class FlatMapFuelTest {
         // it stops between records: at most one record's expansion past the fuel
         for (long n : mostInAStep) assertThat(n).as("a worker's outputs in one step").isLessThanOrEqualTo(Collection.FLAT_MAP_FUEL + EACH + 1);
         for (long t = 0; t < 2; t++) assertThat(accumulated(out, t)).as("expansion at time %d", t).isEqualTo(oracle(t));
-    }
-
-    private static void step(dev.tributary.timely.Worker w, long[] seen, long[] mostInAStep) {
-        long before = seen[w.index()];
-        w.step();
-        mostInAStep[w.index()] = Math.max(mostInAStep[w.index()], seen[w.index()] - before);
-    }
-
-    private static Map<Long, Long> accumulated(Map<Long, Map<Long, Long>> out, long t) {
-        Map<Long, Long> acc = new HashMap<>();
-        out.forEach((time, updates) -> {
-            if (time <= t) updates.forEach((v, d) -> acc.merge(v, d, (p, q) -> p + q == 0 ? null : p + q));
-        });
-        return acc;
     }
 
     /** The expansion of the records present at {@code t}, recomputed. */

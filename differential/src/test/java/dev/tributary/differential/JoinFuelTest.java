@@ -1,5 +1,9 @@
 package dev.tributary.differential;
 
+import static dev.tributary.differential.FuelSteps.accumulated;
+import static dev.tributary.differential.FuelSteps.recorder;
+import static dev.tributary.differential.FuelSteps.step;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.timely.Config;
@@ -112,16 +116,6 @@ class JoinFuelTest {
         }
     }
 
-    /** Records each output update in {@code out} by time, and counts it for worker {@code index} (the thread it runs on). */
-    private static Collection.UpdateConsumer<Long> recorder(Map<Long, Map<Long, Long>> out, long[] seen, int index) {
-        return (v, t, d) -> {
-            seen[index] += Math.abs(d);
-            synchronized (out) {
-                out.computeIfAbsent(t[0], x -> new HashMap<>()).merge(v, d, (p, q) -> p + q == 0 ? null : p + q);
-            }
-        };
-    }
-
     /** Worker 0 inserts the left values 0..LEFT and the right ones 0..RIGHT at time 0; every worker advances to 1. */
     private static void load(InputSession<Long>[] in, boolean first) {
         if (first) {
@@ -130,21 +124,6 @@ class JoinFuelTest {
         }
         in[0].advanceTo(1);
         in[1].advanceTo(1);
-    }
-
-    /** One step of {@code w}, noting the most output its worker saw in a step. */
-    private static void step(dev.tributary.timely.Worker w, long[] seen, long[] mostInAStep) {
-        long before = seen[w.index()];
-        w.step();
-        mostInAStep[w.index()] = Math.max(mostInAStep[w.index()], seen[w.index()] - before);
-    }
-
-    private static Map<Long, Long> accumulated(Map<Long, Map<Long, Long>> out, long t) {
-        Map<Long, Long> acc = new HashMap<>();
-        out.forEach((time, updates) -> {
-            if (time <= t) updates.forEach((v, d) -> acc.merge(v, d, (p, q) -> p + q == 0 ? null : p + q));
-        });
-        return acc;
     }
 
     /** The join recomputed from the inputs as they stand at {@code t}. */

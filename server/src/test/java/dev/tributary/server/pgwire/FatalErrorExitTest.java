@@ -28,36 +28,35 @@ class FatalErrorExitTest {
         System.out.flush();
     }
 
-    private static Process child(String what) throws Exception {
-        return new ProcessBuilder(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
+    /** The child's exit status and output, once it has ended. */
+    private record Ended(int status, String output) {}
+
+    private static Ended child(String what) throws Exception {
+        Process p = new ProcessBuilder(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
                 FatalErrorExitTest.class.getName(), what)).redirectErrorStream(true).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return new Ended(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
     }
 
     @Test
     void anUncontainedOutOfMemoryErrorEndsTheProcessWithAFatalLine() throws Exception {
-        Process p = child("oom");
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.exitValue()).as(out).isEqualTo(3);
-        assertThat(out).contains("FATAL:  the server cannot go on after java.lang.OutOfMemoryError: Java heap space (thrown by the test) in thread tributary-worker-0")
+        Ended e = child("oom");
+        assertThat(e.status()).as(e.output()).isEqualTo(3);
+        assertThat(e.output()).contains("FATAL:  the server cannot go on after java.lang.OutOfMemoryError: Java heap space (thrown by the test) in thread tributary-worker-0")
                 .doesNotContain("still running");
     }
 
     @Test
     void anOutOfMemoryErrorEndingAnotherThreadIsLoggedAndTheProcessGoesOn() throws Exception {
-        Process p = child("oom-elsewhere");
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.exitValue()).as(out).isZero();
-        assertThat(out).contains("thread doomed ended with an internal error: java.lang.OutOfMemoryError").contains("still running");
+        Ended e = child("oom-elsewhere");
+        assertThat(e.status()).as(e.output()).isZero();
+        assertThat(e.output()).contains("thread doomed ended with an internal error: java.lang.OutOfMemoryError").contains("still running");
     }
 
     @Test
     void anotherUncaughtErrorIsLoggedAndTheProcessGoesOn() throws Exception {
-        Process p = child("bug");
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.exitValue()).as(out).isZero();
-        assertThat(out).contains("thread doomed ended with an internal error: java.lang.IllegalStateException: a bug (thrown by the test)").contains("still running");
+        Ended e = child("bug");
+        assertThat(e.status()).as(e.output()).isZero();
+        assertThat(e.output()).contains("thread doomed ended with an internal error: java.lang.IllegalStateException: a bug (thrown by the test)").contains("still running");
     }
 }
