@@ -374,6 +374,20 @@ public final class Collection<D> {
     static final int FLAT_MAP_FUEL = 1 << 16;
 
     /**
+     * How long one activation of {@link #expandOr} may spend in one record's results, besides its
+     * fuel: a commit that needs a dozen worker steps to reach an index waits up to a slice (and
+     * what the slice's output costs downstream) per step when a runaway expansion shares the
+     * worker. With the fuel alone a step of a cross product of table functions ran 20-40 ms and a
+     * read of a view after a write beside it took 100-400 ms at p99; with 1 ms slices about 20 ms,
+     * with these about 12 ms; large expansions were no slower with them (they are no faster with
+     * no slice at all).
+     */
+    static final long FLAT_MAP_SLICE_NANOS = 250_000;
+
+    /** How many results of one record {@link #expandOr} emits between two looks at the clock. */
+    private static final int FLAT_MAP_CLOCK_EVERY = 1 << 10;
+
+    /**
      * Each record replaced by what {@code f} emits for it, to one of two collections, each with
      * the record's time and diff. The SQL layer sends rows to the first and the errors met while
      * computing them to the second, so a bad row is data, not a failed dataflow.
@@ -381,25 +395,76 @@ public final class Collection<D> {
      * <p>Fuelled: once an activation has emitted {@link #FLAT_MAP_FUEL} records it sends them and
      * stops between two input records, keeping the rest of its input (and a capability for its
      * time) for its next activation, which it schedules; so the worker goes back to its loop
-     * (other dataflows, commands, cancels) and what follows consumes the output as it comes.
+     * (other dataflows, commands, cancels) and what follows consumes the output as it comes. One
+     * record's results are emitted in one go: see {@link #expandOr} for records that make many.
      */
     public <R, E> KV<Collection<R>, Collection<E>> flatMapOr(java.util.function.BiConsumer<? super D, Outputs<R, E>> f,
             DataType<R> okType, DataType<E> otherType) {
+        return expanding(f, null, okType, otherType);
+    }
+
+    /**
+     * A record's results, emitted a part at a time: {@link #expandOr} keeps it between activations
+     * while it has more, so one record that makes millions of results (a table function over a
+     * large range) does not hold the worker for all of them.
+     */
+    public interface Expansion<R, E> {
+        /**
+         * Emits the next results, about {@code budget} of them (at least one while any remain);
+         * whether any remain after these.
+         */
+        boolean emit(Outputs<R, E> out, long budget);
+    }
+
+    /**
+     * As {@link #flatMapOr}, with each record's results made by the expansion {@code f} returns
+     * for it (null for none), and fuelled within a record too: an activation stops when its fuel
+     * is spent, also in the middle of a record's results, or when one record's results have taken
+     * it {@link #FLAT_MAP_SLICE_NANOS}; the next one goes on from there, after the worker's other
+     * dataflows have had a step when it stopped within a record
+     * ({@link dev.tributary.timely.OperatorBuilder#yieldActivator}).
+     */
+    public <R, E> KV<Collection<R>, Collection<E>> expandOr(Function<? super D, ? extends Expansion<R, E>> f,
+            DataType<R> okType, DataType<E> otherType) {
+        return expanding(null, f, okType, otherType);
+    }
+
+    /** {@link #flatMapOr} ({@code eager} given) or {@link #expandOr} ({@code lazy} given). */
+    private <R, E> KV<Collection<R>, Collection<E>> expanding(java.util.function.BiConsumer<? super D, Outputs<R, E>> eager,
+            Function<? super D, ? extends Expansion<R, E>> lazy, DataType<R> okType, DataType<E> otherType) {
         int arity = scope().arity();
-        dev.tributary.timely.OperatorBuilder b = scope().operator("flatMapOr");
+        dev.tributary.timely.OperatorBuilder b = scope().operator(eager != null ? "flatMapOr" : "expandOr");
         dev.tributary.timely.InputPort<Updates> in = b.input(stream, Pact.pipeline());
         dev.tributary.timely.OutputPort<Updates> okPort = b.output(containerType(okType, arity));
         dev.tributary.timely.OutputPort<Updates> otherPort = b.output(containerType(otherType, arity));
         Runnable again = b.activator();
+        // One record's expansion that outlasts a slice (a table function's billion rows) is what
+        // runs away: it stops at the slice's end and waits for the worker's other dataflows to
+        // have had a step. Between records only the fuel counts, and the ordinary activation: the
+        // upstream paces a record-by-record step, and a slice there let a scan produce faster than
+        // slices consumed, piling its input up here (a 250 MB table summed in a 128 MB heap ran out
+        // of memory so).
+        Runnable afterOthers = b.yieldActivator();
         ContainerType<Updates> inType = stream.type();
         b.build(new dev.tributary.timely.OperatorLogic() {
             /** Input records not expanded yet, each container with a capability for its time. */
             private final java.util.ArrayDeque<KV<Capability, Updates>> waiting = new java.util.ArrayDeque<>();
             private long fuel;
+            /** Where the first waiting container's next record is. */
+            private int waitingFrom;
+            /** The unfinished expansion of the record at {@link #waitingFrom}, or null. */
+            private Expansion<R, E> started;
+
+            /** When this activation's slice ends ({@link #FLAT_MAP_SLICE_NANOS}). */
+            private long deadline;
+            /** Records emitted since the clock was last read. */
+            private long sinceClock;
 
             @Override
             public void schedule() {
                 fuel = FLAT_MAP_FUEL;
+                deadline = System.nanoTime() + FLAT_MAP_SLICE_NANOS;
+                sinceClock = 0;
                 while (!waiting.isEmpty() && fuel > 0) {
                     KV<Capability, Updates> w = waiting.peek();
                     int next = expand(w.key(), w.val(), waitingFrom);
@@ -414,20 +479,22 @@ public final class Collection<D> {
                     int next = waiting.isEmpty() && fuel > 0 ? expand(cap, data, 0) : 0;
                     if (next < data.size()) {
                         // the container goes back to the runtime: what is left of it is copied
+                        // (when it is the first to wait, started belongs to its first record)
                         Updates rest = inType.create(data.size() - next);
                         for (int i = next; i < data.size(); i++) rest.appendFrom(data, i);
                         waiting.add(KV.of(cap.retain(), rest));
                     }
                 });
-                if (!waiting.isEmpty()) again.run();
+                if (started != null) afterOthers.run();
+                else if (!waiting.isEmpty()) again.run();
             }
 
-            /** Where the first waiting container's next record is. */
-            private int waitingFrom;
-
-            /** Expands {@code data}'s records from {@code from} on until the fuel is spent; the index of the first not expanded. */
+            /**
+             * Expands {@code data}'s records from {@code from} on until the fuel is spent; the
+             * index of the first not expanded completely (its expansion then in {@link #started}).
+             */
             private int expand(Capability cap, Updates data, int from) {
-                Updates oks = okPort.newContainer(Math.min(data.size() - from, FLAT_MAP_FUEL));
+                Updates oks = okPort.newContainer((int) Math.min(data.size() - from, FLAT_MAP_FUEL));
                 Updates others = otherPort.newContainer();
                 long[] times = data.times();
                 long[] diffs = data.diffs();
@@ -447,8 +514,29 @@ public final class Collection<D> {
                 while (i < data.size() && fuel > 0) {
                     at[0] = i;
                     int before = oks.size() + others.size();
-                    f.accept(type.get(data.keys(), i), outputs);
-                    fuel -= Math.max(1, oks.size() + others.size() - before);
+                    boolean unfinished = false;
+                    if (eager != null) {
+                        eager.accept(type.get(data.keys(), i), outputs);
+                    } else {
+                        Expansion<R, E> e = started != null ? started : lazy.apply(type.get(data.keys(), i));
+                        started = null;
+                        if (e != null && e.emit(outputs, Math.min(fuel, FLAT_MAP_CLOCK_EVERY))) {
+                            started = e;
+                            unfinished = true;
+                        }
+                    }
+                    long emitted = Math.max(1, oks.size() + others.size() - before);
+                    fuel -= emitted;
+                    if (unfinished) {
+                        sinceClock += emitted;
+                        if (sinceClock >= FLAT_MAP_CLOCK_EVERY) {
+                            sinceClock = 0;
+                            // past its slice the activation ends within the record, as when its fuel is spent
+                            if (System.nanoTime() - deadline > 0) fuel = 0;
+                        }
+                        if (fuel > 0) continue;
+                        break;
+                    }
                     i++;
                 }
                 if (oks.size() > 0) okPort.send(cap, oks);

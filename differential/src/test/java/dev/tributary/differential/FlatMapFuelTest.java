@@ -33,34 +33,78 @@ class FlatMapFuelTest {
         Map<Long, Map<Long, Long>> out = new TreeMap<>();
         long[] seen = new long[workers];
         long[] mostInAStep = new long[workers];
+        run(workers, records -> records.flatMapOr((x, o) -> {
+            for (long i = 0; i < EACH; i++) o.ok(x * 10_000 + i);
+            if (x % 10 == 0) o.other(-x);
+        }, L, L), 0, N, 50, 20, out, seen, mostInAStep);
+        assertThat(java.util.Arrays.stream(seen).max().getAsLong()).as("the most outputs of a worker").isGreaterThan(2L * Collection.FLAT_MAP_FUEL);
+        // it stops between records: at most one record's expansion past the fuel
+        for (long n : mostInAStep) assertThat(n).as("a worker's outputs in one step").isLessThanOrEqualTo(Collection.FLAT_MAP_FUEL + EACH + 1);
+        for (long t = 0; t < 2; t++) assertThat(accumulated(out, t)).as("expansion at time %d", t).isEqualTo(oracle(t));
+    }
+
+    /** Records 0..BIG_N, each expanding (lazily) to BIG_EACH values, several activations' fuel each. */
+    private static final int BIG_N = 3;
+    private static final int BIG_EACH = 150_000;
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void oneRecordsLargeExpansionIsSpreadOverStepsAndExact(int workers) {
+        Map<Long, Map<Long, Long>> out = new TreeMap<>();
+        long[] seen = new long[workers];
+        long[] mostInAStep = new long[workers];
+        run(workers, records -> records.expandOr(x -> {
+            if (x == 1) return null;
+            long[] next = {0};
+            return (o, budget) -> {
+                for (long k = 0; k < budget && next[0] < BIG_EACH; k++, next[0]++) o.ok(x * 1_000_000 + next[0]);
+                if (next[0] < BIG_EACH) return true;
+                if (x == 2) o.other(-x);
+                return false;
+            };
+        }, L, L), 0, BIG_N, 1, 1, out, seen, mostInAStep);
+        assertThat(java.util.Arrays.stream(seen).max().getAsLong()).as("the most outputs of a worker").isGreaterThan(2L * Collection.FLAT_MAP_FUEL);
+        // it stops within a record: never more than the fuel in a step
+        for (long n : mostInAStep) assertThat(n).as("a worker's outputs in one step").isLessThanOrEqualTo(Collection.FLAT_MAP_FUEL);
+        for (long t = 0; t < 2; t++) {
+            Map<Long, Long> expected = new HashMap<>();
+            for (long x : t == 0 ? new long[] {0, 1, 2} : new long[] {1, 2, BIG_N}) {
+                if (x == 1) continue;
+                for (long i = 0; i < BIG_EACH; i++) expected.put(x * 1_000_000 + i, 1L);
+                if (x == 2) expected.put(-x, 1L);
+            }
+            assertThat(accumulated(out, t)).as("expansion at time %d", t).isEqualTo(expected);
+        }
+    }
+
+    /**
+     * Runs {@code expand} over records {@code from..to-1} inserted at time 0; while their
+     * expansion is unfinished, retracts the first {@code retract} of them and inserts
+     * {@code insert} more ({@code to..}) at time 1; records the output in {@code out}, per worker
+     * in {@code seen}, and the most in one step in {@code mostInAStep}.
+     */
+    private static void run(int workers, java.util.function.Function<Collection<Long>, KV<Collection<Long>, Collection<Long>>> expand,
+            long from, long to, long retract, long insert, Map<Long, Map<Long, Long>> out, long[] seen, long[] mostInAStep) {
         Timely.run(Config.workers(workers), w -> {
             InputSession<Long>[] in = new InputSession[1];
             Probe probe = w.dataflow("fuel", scope -> {
                 in[0] = InputSession.create(scope, "records", L);
-                KV<Collection<Long>, Collection<Long>> split = in[0].collection().flatMapOr((x, o) -> {
-                    for (long i = 0; i < EACH; i++) o.ok(x * 10_000 + i);
-                    if (x % 10 == 0) o.other(-x);
-                }, L, L);
+                KV<Collection<Long>, Collection<Long>> split = expand.apply(in[0].collection());
                 return split.key().concat(split.val()).inspect(recorder(out, seen, w.index())).probe();
             });
             boolean first = w.index() == 0;
-            if (first) for (long x = 0; x < N; x++) in[0].insert(x);
+            if (first) for (long x = from; x < to; x++) in[0].insert(x);
             in[0].advanceTo(1);
             step(w, seen, mostInAStep);
-            // while the first expansion is unfinished: retract some records, add others
             if (first) {
-                for (long x = 0; x < 50; x++) in[0].remove(x);
-                for (long x = N; x < N + 20; x++) in[0].insert(x);
+                for (long x = from; x < from + retract; x++) in[0].remove(x);
+                for (long x = to; x < to + insert; x++) in[0].insert(x);
             }
             in[0].advanceTo(2);
             while (probe.lessThan(2)) step(w, seen, mostInAStep);
             in[0].close();
             while (!probe.isDone()) step(w, seen, mostInAStep);
         });
-        assertThat(java.util.Arrays.stream(seen).max().getAsLong()).as("the most outputs of a worker").isGreaterThan(2L * Collection.FLAT_MAP_FUEL);
-        // it stops between records: at most one record's expansion past the fuel
-        for (long n : mostInAStep) assertThat(n).as("a worker's outputs in one step").isLessThanOrEqualTo(Collection.FLAT_MAP_FUEL + EACH + 1);
-        for (long t = 0; t < 2; t++) assertThat(accumulated(out, t)).as("expansion at time %d", t).isEqualTo(oracle(t));
     }
 
     /** The expansion of the records present at {@code t}, recomputed. */

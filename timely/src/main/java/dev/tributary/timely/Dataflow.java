@@ -141,6 +141,7 @@ final class Dataflow {
         activeCount = 0;
         java.util.Arrays.fill(active, false);
         whenIdle.clear();
+        yielded.clear();
         List<Runnable> actions = new ArrayList<>(dropActions);
         dropActions.clear();
         for (Runnable r : actions) r.run();
@@ -167,6 +168,21 @@ final class Dataflow {
 
     void activateWhenIdle(int operator) {
         whenIdle.set(operator);
+    }
+
+    /** Operators that stopped with work left, waiting for their turn after the other dataflows' work. */
+    private final java.util.BitSet yielded = new java.util.BitSet();
+
+    void activateAfterOthers(int operator) {
+        yielded.set(operator);
+    }
+
+    /** Schedules the operators that yielded; returns whether there were any. */
+    boolean activateYielded() {
+        if (yielded.isEmpty()) return false;
+        for (int i = yielded.nextSetBit(0); i >= 0; i = yielded.nextSetBit(i + 1)) activate(i);
+        yielded.clear();
+        return true;
     }
 
     /** Schedules the operators waiting for an idle step; returns whether there were any. */

@@ -108,6 +108,19 @@ public final class OperatorBuilder {
         return () -> df.activateWhenIdle(id);
     }
 
+    /**
+     * Schedules this operator again once the worker has given the other dataflows' work a step:
+     * for an operator that stops because its fuel is spent with work left (a runaway expansion),
+     * so that a commit or a read that needs a dozen steps of other dataflows does not wait a slice
+     * of it in each. It runs at the next step in which nothing else had work, or after
+     * {@link Worker#YIELD_EVERY} steps that had, whichever comes first: it is never starved.
+     */
+    public Runnable yieldActivator() {
+        Dataflow df = scope.dataflow;
+        int id = op.id;
+        return () -> df.activateAfterOthers(id);
+    }
+
     /** The operator's name and id as shown in errors and events, {@code name#id}. */
     public String displayName() {
         return op.displayName();

@@ -134,6 +134,14 @@ public final class Worker {
             Dataflow df = dataflows.get(d);
             if (!df.isComplete()) work |= df.step();
         }
+        if (!work || ++stepsSinceYielded >= YIELD_EVERY) {
+            // operators that yielded (OperatorBuilder.yieldActivator) take their turn
+            stepsSinceYielded = 0;
+            for (int d = 0; d < dataflows.size(); d++) {
+                Dataflow df = dataflows.get(d);
+                if (!df.isComplete() && df.activateYielded()) work |= df.step();
+            }
+        }
         if (!work) {
             // Nothing else happened: now background work may run.
             for (int d = 0; d < dataflows.size(); d++) {
@@ -143,6 +151,15 @@ public final class Worker {
         }
         return work;
     }
+
+    /**
+     * At most how many steps with other work pass before the operators that yielded run again:
+     * they get at least this share of a busy worker's steps, and all of an otherwise idle one's.
+     */
+    public static final int YIELD_EVERY = 4;
+
+    /** Steps since the operators that yielded last ran. */
+    private int stepsSinceYielded;
 
     /** Another worker's notice that dataflow {@code dataflow} failed there: stop it here too. */
     private record FailureNotice(int dataflow, OperatorFailedException cause) {}
@@ -196,6 +213,15 @@ public final class Worker {
         Dataflow df = dataflows.get(d);
         if (o instanceof Message m) df.receive(m);
         else df.receive((ProgressBatch) o);
+    }
+
+    /**
+     * Sleeps for at most {@code nanos}, returning early when another worker sends this one
+     * something or this thread is unparked: how a loop that also takes commands from elsewhere
+     * idles (its senders unpark the worker's thread) without missing the other workers' messages.
+     */
+    public void park(long nanos) {
+        fabric.park(index, nanos);
     }
 
     /** Steps, idling when there is nothing to do, while {@code condition} holds. */

@@ -3,11 +3,16 @@ package dev.tributary.sql.expr;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.types.SqlType;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 
 /**
  * A set-returning function call, as a table: for the values of {@code args} (evaluated over one
- * input row) it gives zero or more rows of {@code columnTypes}. {@code generate_series(a, b[,
+ * input row) it gives zero or more rows of {@code columnTypes}, lazily: a caller takes as many as
+ * it has room for, so {@code generate_series(1, 1000000000)} is never a list of a billion rows. {@code generate_series(a, b[,
  * step])} over integers, {@code unnest(array)}, and {@code information_schema._pg_expandarray(array)}
  * (each element with its 1-based index, as columns {@code x} and {@code n}).
  *
@@ -24,17 +29,20 @@ public record TableFunction(String name, List<ScalarExpr> args, List<String> col
         columnTypes = List.copyOf(columnTypes);
     }
 
-    /** The rows for one call's argument values (none of them null, for a strict function). */
+    /**
+     * The rows for one call's argument values (none of them null, for a strict function), made as
+     * they are taken; an argument error (22023 for a zero step) is raised by {@code apply}.
+     */
     public interface Rows {
-        List<Object[]> apply(Object[] args);
+        Iterator<Object[]> apply(Object[] args);
     }
 
-    /** The rows of the call over {@code input} (the row its arguments read). */
-    public List<Object[]> evaluate(Object[] input) {
+    /** The rows of the call over {@code input} (the row its arguments read), made as they are taken. */
+    public Iterator<Object[]> evaluate(Object[] input) {
         Object[] values = new Object[args.size()];
         for (int i = 0; i < values.length; i++) {
             values[i] = args.get(i).eval(input);
-            if (values[i] == null && strict) return List.of();
+            if (values[i] == null && strict) return Collections.emptyIterator();
         }
         return rows.apply(values);
     }
@@ -63,30 +71,35 @@ public record TableFunction(String name, List<ScalarExpr> args, List<String> col
         }
         int width = types.size();
         return new TableFunction(String.join(" + ", callNames), args, names, types, x -> {
-            List<List<Object[]>> each = new ArrayList<>();
+            List<Iterator<Object[]>> each = new ArrayList<>();
             int at = 0;
-            int longest = 0;
             for (TableFunction f : calls) {
-                Object[] mine = java.util.Arrays.copyOfRange(x, at, at + f.args().size());
+                Object[] mine = Arrays.copyOfRange(x, at, at + f.args().size());
                 at += f.args().size();
                 boolean anyNull = false;
                 for (Object v : mine) anyNull |= v == null;
-                List<Object[]> rows = anyNull && f.strict() ? List.of() : f.rows().apply(mine);
-                each.add(rows);
-                longest = Math.max(longest, rows.size());
+                each.add(anyNull && f.strict() ? Collections.emptyIterator() : f.rows().apply(mine));
             }
-            List<Object[]> out = new ArrayList<>();
-            for (int r = 0; r < longest; r++) {
-                Object[] row = new Object[width];
-                int col = 0;
-                for (int k = 0; k < calls.size(); k++) {
-                    int n = calls.get(k).columnTypes().size();
-                    if (r < each.get(k).size()) System.arraycopy(each.get(k).get(r), 0, row, col, n);
-                    col += n;
+            return new Iterator<>() {
+                @Override
+                public boolean hasNext() {
+                    for (Iterator<Object[]> it : each) if (it.hasNext()) return true;
+                    return false;
                 }
-                out.add(row);
-            }
-            return out;
+
+                @Override
+                public Object[] next() {
+                    if (!hasNext()) throw new NoSuchElementException();
+                    Object[] row = new Object[width];
+                    int col = 0;
+                    for (int k = 0; k < calls.size(); k++) {
+                        int n = calls.get(k).columnTypes().size();
+                        if (each.get(k).hasNext()) System.arraycopy(each.get(k).next(), 0, row, col, n);
+                        col += n;
+                    }
+                    return row;
+                }
+            };
         }, false);
     }
 
@@ -105,18 +118,15 @@ public record TableFunction(String name, List<ScalarExpr> args, List<String> col
             case "unnest" -> {
                 SqlType array = arrayArgument(name, args, pos);
                 yield new TableFunction(name, args, List.of("unnest"), List.of(array.element()), x -> {
-                    List<Object[]> out = new ArrayList<>();
-                    for (Object e : (List<?>) x[0]) out.add(new Object[] {e});
-                    return out;
+                    List<?> elements = (List<?>) x[0];
+                    return indexed(elements.size(), i -> new Object[] {elements.get(i)});
                 });
             }
             case "_pg_expandarray" -> {
                 SqlType array = arrayArgument(name, args, pos);
                 yield new TableFunction(name, args, List.of("x", "n"), List.of(array.element(), SqlType.INTEGER), x -> {
                     List<?> elements = (List<?>) x[0];
-                    List<Object[]> out = new ArrayList<>();
-                    for (int i = 0; i < elements.size(); i++) out.add(new Object[] {elements.get(i), (long) (i + 1)});
-                    return out;
+                    return indexed(elements.size(), i -> new Object[] {elements.get(i), (long) (i + 1)});
                 });
             }
             default -> throw new IllegalArgumentException("not a set-returning function: " + name);
@@ -140,18 +150,45 @@ public record TableFunction(String name, List<ScalarExpr> args, List<String> col
         return new TableFunction("generate_series", coerced, List.of("generate_series"), List.of(t), x -> {
             long from = (Long) x[0], to = (Long) x[1], step = x.length > 2 ? (Long) x[2] : 1;
             if (step == 0) throw new SqlException("22023", "step size cannot equal zero");
-            List<Object[]> out = new ArrayList<>();
-            for (long v = from; step > 0 ? v <= to : v >= to; ) {
-                out.add(new Object[] {v});
-                if (out.size() > 10_000_000) throw new SqlException("54000", "generate_series would return more than 10000000 rows");
-                try {
-                    v = Math.addExact(v, step);
-                } catch (ArithmeticException e) {
-                    break;
+            return new Iterator<>() {
+                private long next = from;
+                private boolean done = step > 0 ? from > to : from < to;
+
+                @Override
+                public boolean hasNext() {
+                    return !done;
                 }
-            }
-            return out;
+
+                @Override
+                public Object[] next() {
+                    if (done) throw new NoSuchElementException();
+                    long v = next;
+                    // the last value may be the type's bound: the series ends there, it does not wrap
+                    long following = v + step;
+                    done = ((v ^ following) & (step ^ following)) < 0 || (step > 0 ? following > to : following < to);
+                    next = following;
+                    return new Object[] {v};
+                }
+            };
         });
+    }
+
+    /** Rows 0 to {@code size - 1}, each made by {@code row} when it is taken. */
+    private static Iterator<Object[]> indexed(int size, java.util.function.IntFunction<Object[]> row) {
+        return new Iterator<>() {
+            private int i;
+
+            @Override
+            public boolean hasNext() {
+                return i < size;
+            }
+
+            @Override
+            public Object[] next() {
+                if (i >= size) throw new NoSuchElementException();
+                return row.apply(i++);
+            }
+        };
     }
 
     private static SqlException noFunction(String name, List<ScalarExpr> args, int pos) {

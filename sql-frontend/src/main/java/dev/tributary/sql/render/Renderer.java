@@ -205,10 +205,8 @@ public final class Renderer {
         KV<Collection<Row>, Collection<Row>> split = in.oks().flatMapOr((row, out) -> {
             try {
                 step.accept(row, out::ok);
-            } catch (SqlException e) {
-                out.other(Errors.encode(e));
             } catch (RuntimeException e) {
-                out.other(Errors.encode(Errors.internal(e)));
+                out.other(errorRow(e));
             }
         }, ROW, ROW);
         return new Rendered(split.key(), in.errs().concat(split.val()));
@@ -284,14 +282,46 @@ public final class Renderer {
         RowCodec inCodec = new RowCodec(m.input().types());
         RowCodec outCodec = new RowCodec(m.types());
         int n = m.input().arity();
-        return rowsByRow(in, (row, emit) -> {
+        // a row's rows are taken from the function a fuel's worth at a time (expandOr): one call
+        // that makes a billion of them holds the worker no longer than any other step
+        KV<Collection<Row>, Collection<Row>> split = in.oks().expandOr(row -> {
             Object[] values = inCodec.decode(row);
-            for (Object[] produced : m.function().evaluate(values)) {
-                Object[] all = Arrays.copyOf(values, n + produced.length);
-                System.arraycopy(produced, 0, all, n, produced.length);
-                emit.accept(outCodec.encode(all));
+            java.util.Iterator<Object[]> rows;
+            try {
+                rows = m.function().evaluate(values);
+            } catch (RuntimeException e) {
+                return failed(e);
             }
-        });
+            return (out, budget) -> {
+                try {
+                    for (long k = 0; k < budget && rows.hasNext(); k++) {
+                        Object[] produced = rows.next();
+                        Object[] all = Arrays.copyOf(values, n + produced.length);
+                        System.arraycopy(produced, 0, all, n, produced.length);
+                        out.ok(outCodec.encode(all));
+                    }
+                    return rows.hasNext();
+                } catch (RuntimeException e) {
+                    out.other(errorRow(e));
+                    return false;
+                }
+            };
+        }, ROW, ROW);
+        return new Rendered(split.key(), in.errs().concat(split.val()));
+    }
+
+    /** An expansion whose only output is the error row of {@code e}. */
+    private static Collection.Expansion<Row, Row> failed(RuntimeException e) {
+        Row error = errorRow(e);
+        return (out, budget) -> {
+            out.other(error);
+            return false;
+        };
+    }
+
+    /** The error row for {@code e}: its SQLSTATE if it is a SQL error, XX000 otherwise. */
+    private static Row errorRow(RuntimeException e) {
+        return Errors.encode(e instanceof SqlException s ? s : Errors.internal(e));
     }
 
     private Rendered project(Rendered in, Plan.Project p) {
