@@ -509,9 +509,13 @@ final class ReadPath {
             keys = peek.keys();
         }
         PublishedIndexes.Shard[] shards = new PublishedIndexes.Shard[published.workers()];
-        if (!published.read(r.index(), shards)) return null;
+        // right after a write to its tables the index may not hold it yet: the read waits for the
+        // workers to publish it here, not on the coordinator, where it held every other session
+        // back for as long as the workers took (steps of a large query included)
+        long lastWrite = oracle.lastWrite(r.tables());
+        if (!published.awaitReadable(r.index(), lastWrite, shards, PUBLISHED_WAIT_NANOS, () -> session.stop() != null)) return null;
         long t = PublishedIndexes.readableThrough(shards);
-        if (t == Long.MIN_VALUE || t < oracle.lastWrite(r.tables())) return null;
+        if (t == Long.MIN_VALUE || t < lastWrite) return null;
         Map<Row, Long> rows = new LinkedHashMap<>();
         for (Row key : keys) {
             Map<Row, Long> found = Dataflows.lookup(shards, key, t);
@@ -522,6 +526,13 @@ final class ReadPath {
         publishedSeeks.increment();
         return present(r.query(), r.seek() != null ? peek.apply(rows, r.seek().sourceCodec()) : peek.apply(rows, r.sourceTypes()));
     }
+
+    /**
+     * How long a prepared point read waits for the published index to hold the latest write
+     * before it takes the coordinator's path (which waits for the workers as long as it takes,
+     * and answers a cancel or statement_timeout).
+     */
+    private static final long PUBLISHED_WAIT_NANOS = 200_000_000L;
 
     Result explain(Session session, Statement.Explain e) {
         Plan plan;

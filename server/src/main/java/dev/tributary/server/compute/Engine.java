@@ -51,6 +51,9 @@ final class Engine implements AutoCloseable {
         return workers;
     }
 
+    /** The longest a worker with nothing to do sleeps before it looks at its queue again. */
+    private static final long IDLE_PARK_NANOS = 1_000_000L;
+
     private void loop(Worker worker) {
         LinkedBlockingQueue<Runnable> commands = queues.get(worker.index());
         threads[worker.index()] = Thread.currentThread();
@@ -68,11 +71,13 @@ final class Engine implements AutoCloseable {
                 boolean worked = worker.step();
                 afterStep.accept(worker);
                 if (!worked) {
-                    try {
-                        command = commands.poll(1, TimeUnit.MILLISECONDS);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
+                    // idle until a command (enqueue unparks) or another worker's message (the
+                    // fabric unparks): waiting on the command queue alone left a message from the
+                    // other worker unseen for up to the whole wait, once per hop of a commit
+                    // through the dataflows, so a read of a view after a write took milliseconds
+                    worker.park(IDLE_PARK_NANOS);
+                    if (Thread.interrupted()) return;
+                    command = commands.poll();
                     if (command != null) {
                         command.run();
                         afterStep.accept(worker);
@@ -135,7 +140,7 @@ final class Engine implements AutoCloseable {
         for (int i = 0; i < workers; i++) {
             CompletableFuture<T> result = new CompletableFuture<>();
             results.add(result);
-            queues.get(i).add(() -> {
+            enqueue(i, () -> {
                 try {
                     result.complete(command.apply(currentWorker()));
                 } catch (Throwable t) {
@@ -162,6 +167,13 @@ final class Engine implements AutoCloseable {
         if (failure instanceof Error err) throw err;
         if (failure != null) throw new IllegalStateException(failure);
         return out;
+    }
+
+    /** Queues {@code command} for worker {@code i} and wakes it if it is idle. */
+    private void enqueue(int i, Runnable command) {
+        queues.get(i).add(command);
+        Thread t = threads[i];
+        if (t != null) java.util.concurrent.locks.LockSupport.unpark(t);
     }
 
     /**
@@ -192,7 +204,7 @@ final class Engine implements AutoCloseable {
         for (int i = 0; i < workers; i++) {
             CompletableFuture<Void> part = new CompletableFuture<>();
             parts.add(part);
-            queues.get(i).add(() -> {
+            enqueue(i, () -> {
                 try {
                     command.accept(currentWorker());
                     part.complete(null);

@@ -51,6 +51,52 @@ public final class PublishedIndexes {
     /** Worker {@code worker}'s newest shard of index {@code id}. Called on that worker's thread. */
     void publish(long id, int worker, Shard shard) {
         byIndex.computeIfAbsent(id, k -> new AtomicReferenceArray<>(workers)).set(worker, shard);
+        if (waiters.get() > 0) {
+            lock.lock();
+            try {
+                published.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Readers in {@link #awaitReadable}; a publish wakes them only when there are any. */
+    private final java.util.concurrent.atomic.AtomicInteger waiters = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    private final java.util.concurrent.locks.Condition published = lock.newCondition();
+
+    /**
+     * Every worker's latest shard of index {@code id} into {@code into}, once they are readable
+     * through {@code through} ({@link #readableThrough}), waiting for the workers to publish them
+     * for at most {@code timeoutNanos} and while {@code giveUp} is false: a point read right after
+     * a write waits here, on its own thread, for the write to reach the index, instead of taking
+     * the coordinator to wait for it. False when they are not readable through it by then (or
+     * some worker has published none, or the index is gone).
+     */
+    public boolean awaitReadable(long id, long through, Shard[] into, long timeoutNanos, java.util.function.BooleanSupplier giveUp) {
+        if (!read(id, into)) return false;
+        if (readableThrough(into) >= through) return true;
+        long end = System.nanoTime() + timeoutNanos;
+        waiters.incrementAndGet();
+        lock.lock();
+        try {
+            while (true) {
+                // read again under the lock: a publish after this read signals this wait
+                if (!read(id, into)) return false;
+                if (readableThrough(into) >= through) return true;
+                long left = end - System.nanoTime();
+                if (left <= 0 || giveUp.getAsBoolean()) return false;
+                // bounded: a signal lost to a race costs a millisecond, not the timeout
+                published.awaitNanos(Math.min(left, 1_000_000L));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } finally {
+            lock.unlock();
+            waiters.decrementAndGet();
+        }
     }
 
     /**
