@@ -47,6 +47,9 @@ public final class CopyIn {
     private final ArrayList<String> texts = new ArrayList<>();
     private SqlException error;
     private boolean done;
+    /** Bytes of data received, and the session's {@code max_write_size} (0: none) they are held to. */
+    private long received;
+    private final long writeLimit;
     /** The line of the header, once read; -1 before. */
     private long seenHeader = -1;
     /**
@@ -69,6 +72,7 @@ public final class CopyIn {
         this.table = table;
         this.targets = targets;
         this.options = options;
+        this.writeLimit = session.writeLimit();
         this.types = new ArrayList<>();
         for (int t : targets) types.add(table.columns().get(t).type());
         this.reader = new CopyText.Reader(table.name(), options, this::record);
@@ -126,6 +130,14 @@ public final class CopyIn {
      */
     public void data(byte[] chunk) {
         if (error != null || done) return;
+        received += chunk.length;
+        // past max_write_size the commit would be refused anyway: the rows are not held until the
+        // end to find that out (the rows encoded so far, or the text, about their size)
+        long holding = encoded != null ? encoded.bytesUsed() : received;
+        if (writeLimit > 0 && holding > writeLimit) {
+            failWith(Session.writeTooLarge(holding, writeLimit, "COPY " + table.name()));
+            return;
+        }
         try {
             reader.feed(chunk, 0, chunk.length);
         } catch (SqlException e) {

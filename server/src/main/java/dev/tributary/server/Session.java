@@ -42,6 +42,38 @@ public final class Session {
         pending.clear();
         pendingRowsByKey.clear();
         pendingBytes = 0;
+        pendingRowBytes = 0;
+    }
+
+    /** The bytes of rows the open block has written, for {@code max_write_size}. */
+    long pendingRowBytes;
+
+    /**
+     * Counts a write of {@code bytes} bytes of rows against {@code max_write_size}, with the open
+     * block's earlier ones when {@code inBlock}: 53200 if one commit would write more. Checked
+     * before anything is written, since the workers hold a commit's rows several times over while
+     * they arrange it, and a commit they cannot hold would fail its tables after it was
+     * acknowledged.
+     */
+    void reserveWrite(long bytes, boolean inBlock) {
+        long limit = writeLimit();
+        long total = (inBlock ? pendingRowBytes : 0) + bytes;
+        if (limit > 0 && total > limit) throw writeTooLarge(total, limit, inBlock ? "the transaction block" : "the statement");
+        if (inBlock) pendingRowBytes = total;
+    }
+
+    /** {@code max_write_size} in bytes (0: no limit). */
+    long writeLimit() {
+        return bytesSetting("max_write_size");
+    }
+
+    /** The 53200 of a write of {@code bytes} bytes of rows past {@code max_write_size} ({@code limit}), by {@code what}. */
+    static dev.tributary.sql.SqlException writeTooLarge(long bytes, long limit, String what) {
+        return new dev.tributary.sql.SqlException("53200", "out of memory: " + what + " would write "
+                + (bytes >= 10L << 20 ? "more than " + dev.tributary.sql.catalog.Settings.showBytes(bytes & ~((1L << 20) - 1)) : dev.tributary.sql.catalog.Settings.showBytes(bytes))
+                + " of rows in one commit, more than max_write_size (" + dev.tributary.sql.catalog.Settings.showBytes(limit) + ")", 0,
+                "Write the data in several commits (split a COPY into parts), or SET max_write_size higher: the workers hold a commit's rows "
+                        + "about three times over while they arrange them, so the server's heap must have room for that.");
     }
 
     /** The heap the open block's writes are estimated to hold: counted as they are added, never less when rows cancel out. */

@@ -266,6 +266,7 @@ final class WritePath {
     /** {@link #write(Session, CatalogItem.Table, Map)}; {@code keysChecked} when the caller has checked the primary key. */
     private void write(Session session, CatalogItem.Table t, Map<Row, Long> changes, boolean keysChecked) {
         if (!(changes instanceof RowSlab)) changes.values().removeIf(c -> c == 0); // a slab's rows each count 1
+        session.reserveWrite(rowBytes(changes), session.inTransaction);
         if (session.inTransaction) {
             session.reservePending(changes, !t.primaryKey().isEmpty());
             Map<Row, Long> pending = session.pending.computeIfAbsent(t.id(), k -> new LinkedHashMap<>());
@@ -284,6 +285,14 @@ final class WritePath {
         }
         if (!keysChecked) checkKeys(t, changes, Map.of());
         commit(Map.of(t.id(), changes));
+    }
+
+    /** The bytes of the rows of {@code changes}, each counted once. */
+    private static long rowBytes(Map<Row, Long> changes) {
+        if (changes instanceof RowSlab slab) return slab.column().bytesUsed();
+        long bytes = 0;
+        for (Row r : changes.keySet()) bytes += r.byteLength();
+        return bytes;
     }
 
     /**

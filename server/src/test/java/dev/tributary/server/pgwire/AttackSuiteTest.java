@@ -22,7 +22,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -32,9 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The attacks of issue 25, each against one server in a child JVM with a small heap, on
- * loopback: statements that need more memory than the heap has (a count over ten million
- * generated rows, cross joins counted, returned and materialized, an INSERT ... SELECT of
- * millions of rows, a COPY larger than the heap), clients that stop reading (a large result, a
+ * loopback: statements that need (or once needed) more memory than the heap has (a count over
+ * ten million generated rows, cross joins counted, returned and materialized, an INSERT ...
+ * SELECT of millions of rows, a COPY larger than the heap or than {@code max_write_size}), clients that stop reading (a large result, a
  * subscription), and what a client can send before or instead of a well-formed message (sockets
  * that stall in start-up or claim 64 MiB start-up packets, a Bind parameter length of 2^31 - 9,
  * text that is not UTF-8, a NUL in COPY data, a million-digit number).
@@ -165,12 +164,13 @@ class AttackSuiteTest {
 
     List<Attack> attacks() {
         return List.of(
-                new Attack("count(*) of 10M generated rows", Set.of("53200"), () -> oneStatement("SELECT count(*) FROM generate_series(1, 10000000)")),
-                new Attack("cross join counted", Set.of("53200"),
+                // generate_series makes its rows a slice at a time: counting them needs no memory for them (as in PostgreSQL)
+                new Attack("count(*) of 10M generated rows", Set.of("ok"), () -> oneStatement("SELECT count(*) FROM generate_series(1, 10000000)")),
+                new Attack("cross join counted", Set.of("ok"),
                         () -> oneStatement("SELECT count(*) FROM generate_series(1, 10000000) AS a(x), generate_series(1, 3) AS b(y)")),
                 new Attack("cross join returned, read slowly, cancelled", Set.of("53200", "57014"), this::crossJoinReadSlowlyAndCancelled),
                 new Attack("large result, its client stops reading", Set.of("rows, then hung up"), this::largeResultNotRead),
-                new Attack("CREATE MATERIALIZED VIEW over a cross join", Set.of("53200"), this::materializedCrossJoin),
+                new Attack("CREATE MATERIALIZED VIEW over a cross join", Set.of("ok", "53200"), this::materializedCrossJoin),
                 new Attack("INSERT ... SELECT of 2M rows", Set.of("53200"), this::insertSelect),
                 new Attack("COPY FROM STDIN larger than the heap", Set.of("53200"), () -> copyIn("attack_copy", HEAP_MB * 3L / 2 << 20)),
                 new Attack("COPY (SUBSCRIBE ...) TO STDOUT not read", Set.of("53400", DISCONNECTED), this::stalledSubscriber),
@@ -188,25 +188,21 @@ class AttackSuiteTest {
     }
 
     /**
-     * A COPY of between a quarter and a third of the heap (110 MB of 384) gets past the
-     * connection's own memory (its rows fit) and is committed and acknowledged ({@code COPY n});
-     * then the workers copy its rows twice more (the exchange's updates, the arrange operator's
-     * batcher) and one of them runs out of memory arranging the table: the table's dataflow
-     * fails, and the table, committed and durable, cannot be read (53200) until the server
-     * restarts. It happens in about two of three runs on two cores; this test tries three times.
-     * An INSERT ... SELECT of a little less stops earlier, in the connection's encoding of the
-     * commit (FATAL 53200, nothing written), and a COPY of more fails in its own buffer (53200,
-     * nothing written).
+     * A COPY of between a quarter and a third of the heap (110 MB of 384) is refused with 53200
+     * as soon as its rows pass {@code max_write_size} (an eighth of the heap by default), nothing
+     * written. Before that limit such a COPY got past the connection's own memory, was committed
+     * and acknowledged, and then ran a worker out of memory arranging it (the workers hold a
+     * commit's rows about three times over): the table, committed, could not be read until the
+     * server restarted. A COPY within the limit (a tenth of the heap) is written, and its table
+     * reads back every row.
      */
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
-    @Disabled("a write of a quarter to a third of the heap is acknowledged and then fails its table on a worker (arrange:bySelf out of memory), "
-            + "the table unreadable (53200) until a restart: the workers' copies of a commit are not bounded; a fix needs a budget for the rows "
-            + "one write may hold, or a commit handed to the workers in parts")
-    void aCopyOfAQuarterToAThirdOfTheHeapIsWrittenOrRefusedAndItsTableStaysReadable() throws Exception {
+    void aCopyPastMaxWriteSizeIsRefusedAndOneWithinItIsWritten() throws Exception {
         for (int i = 0; i < 3; i++) {
-            attack(new Attack("COPY FROM STDIN of 2/7 of the heap, try " + (i + 1), Set.of("ok", "53200"), () -> copyIn("attack_copy_part", HEAP_MB * 2L / 7 << 20)));
+            attack(new Attack("COPY FROM STDIN of 2/7 of the heap, try " + (i + 1), Set.of("53200"), () -> copyIn("attack_copy_part", HEAP_MB * 2L / 7 << 20)));
         }
+        attack(new Attack("COPY FROM STDIN of 1/10 of the heap", Set.of("ok"), () -> copyIn("attack_copy_part", (long) HEAP_MB / 10 << 20)));
     }
 
     /**
@@ -531,13 +527,22 @@ class AttackSuiteTest {
         return "rows, then hung up";
     }
 
-    /** CREATE MATERIALIZED VIEW over a cross join of nine million rows: it fails and leaves no view behind. */
+    /**
+     * CREATE MATERIALIZED VIEW over a cross join of nine million rows: it fails and leaves no view
+     * behind, or (its expansion taken a slice at a time, its arrangement paged) it is built whole,
+     * and then dropped.
+     */
     private String materializedCrossJoin() throws IOException {
         try (WireClient c = WireClient.connect(server.port())) {
             c.send(query("CREATE MATERIALIZED VIEW attack_mv AS SELECT a.x, b.y FROM generate_series(1, 3000) AS a(x), generate_series(1, 3000) AS b(y)"));
             String answer = answerOf(c.untilReady());
             c.send(query("SELECT count(*) FROM attack_mv"));
-            assertThat(c.briefUntilReady()).as("no view is left").containsExactly("E 42P01", "Z I");
+            if (answer.equals("ok")) {
+                assertThat(c.briefUntilReady()).as("the view, built").contains("D 9000000");
+                run(c, "DROP MATERIALIZED VIEW attack_mv");
+            } else {
+                assertThat(c.briefUntilReady()).as("no view is left").containsExactly("E 42P01", "Z I");
+            }
             return answer;
         }
     }

@@ -65,6 +65,12 @@ public final class Settings {
         def("max_session_memory", (Runtime.getRuntime().maxMemory() / 2 >> 20) + "MB", "Tributary",
                 "Sets the most memory, in bytes, the writes of one session's open transaction block may hold before it commits; more fails the statement with 53200 (0: no limit; the default is half the server's heap).",
                 "user", "integer");
+        // an eighth of the heap: the workers hold a commit's rows several times over while they
+        // arrange it (their input, the sort, the new batch), and a COPY of 2/7 of a 384 MB heap
+        // was acknowledged and then ran a worker out of memory, its table unreadable (issue 25)
+        def("max_write_size", (Runtime.getRuntime().maxMemory() / 8 >> 20) + "MB", "Tributary",
+                "Sets the most bytes of rows one commit may write (a COPY, an INSERT, a transaction block's writes together); more fails the statement with 53200 before anything is written (0: no limit; the default is an eighth of the server's heap).",
+                "user", "integer");
         // a quarter of the heap, at most 1GB: the rows are held again as the client's answer, and
         // the default must fail a result with 53200 before a small heap runs out (issue 25)
         def("max_result_size", Math.min(1024, Runtime.getRuntime().maxMemory() / 4 >> 20) + "MB", "Tributary",
@@ -208,7 +214,7 @@ public final class Settings {
     }
 
     /** The parameters that are sizes in bytes, written with or without a unit. */
-    private static final java.util.Set<String> BYTES = java.util.Set.of("max_result_size", "max_dataflow_memory", "max_session_memory");
+    private static final java.util.Set<String> BYTES = java.util.Set.of("max_result_size", "max_dataflow_memory", "max_session_memory", "max_write_size");
 
     private static final String[] BYTE_UNITS = {"TB", "GB", "MB", "kB", "B"};
 
