@@ -239,6 +239,15 @@ public final class Tributary implements AutoCloseable {
             session.cancel();
         }
 
+        /**
+         * 57014 if the statement whose result is being sent was cancelled meanwhile, else
+         * nothing: what a connection checks between rows of a large result, so a cancel stops
+         * the sending too, as PostgreSQL's does (it sends the rows as its executor makes them).
+         */
+        public void checkCancelled() {
+            if (session.cancelRequested) throw Session.canceled();
+        }
+
         /** Forgets a cancel that came too late to stop anything. */
         public void clearCancel() {
             session.consumeCancel();

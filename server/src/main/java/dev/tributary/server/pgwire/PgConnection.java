@@ -524,6 +524,9 @@ final class PgConnection {
                 socket.getPort(), backendStart, xact, queryStart, stateChange, state, lastQuery);
     }
 
+    /** A cancel is looked for once per this many rows sent, plus one (a mask). */
+    private static final int CANCEL_CHECK_ROWS = (1 << 10) - 1;
+
     void cancel() {
         synchronized (cancelLock) {
             if (!busy) return;
@@ -544,7 +547,11 @@ final class PgConnection {
             copyOutResponse(rows.columns().size());
             CopyText.Writer w = new CopyText.Writer(c.options());
             if (c.options().header() != Statement.CopyHeader.NONE) copyData(w.line(rows.columns()));
-            for (List<String> row : rows.text()) copyData(w.line(row));
+            int sent = 0;
+            for (List<String> row : rows.text()) {
+                if ((++sent & CANCEL_CHECK_ROWS) == 0) session.checkCancelled();
+                copyData(w.line(row));
+            }
             message('c', b -> {});
             return new Result(rows.tag(), List.of(), List.of(), List.of());
         } catch (IOException e) {
@@ -991,7 +998,11 @@ final class PgConnection {
     private void result(Result r) throws IOException {
         if (r.hasRows()) {
             rowDescription(r);
-            for (List<String> row : r.text()) dataRow(row);
+            int sent = 0;
+            for (List<String> row : r.text()) {
+                if ((++sent & CANCEL_CHECK_ROWS) == 0) session.checkCancelled();
+                dataRow(row);
+            }
         }
         notices(r);
         message('C', b -> writeCString(b, r.tag()));
@@ -1282,7 +1293,13 @@ final class PgConnection {
                 checkFormats(p);
                 List<Object[]> rows = result.rows();
                 int end = max <= 0 ? rows.size() : (int) Math.min(rows.size(), (long) p.sent + max);
-                for (int i = p.sent; i < end; i++) dataRow(rows.get(i), result.types(), p::format);
+                for (int i = p.sent; i < end; i++) {
+                    if (((i - p.sent + 1) & CANCEL_CHECK_ROWS) == 0) {
+                        p.sent = i; // a portal's later Execute goes on from here
+                        session.checkCancelled();
+                    }
+                    dataRow(rows.get(i), result.types(), p::format);
+                }
                 p.sent = end;
                 if (end < rows.size()) {
                     message('s', b -> {});
