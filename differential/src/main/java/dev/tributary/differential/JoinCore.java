@@ -54,6 +54,14 @@ final class JoinCore {
      */
     static final long FUEL = fuel(System.getProperty("tributary.join.fuel"));
 
+    /**
+     * How long one activation may spend making pairs, besides its fuel (the clock is read once a
+     * {@link #CHUNK}): a cross join's activation of {@link #FUEL} pairs, with what its output cost
+     * downstream, held the worker 20-120 ms, and a commit beside it waited that in each of the
+     * steps it needed to reach an index.
+     */
+    static final long SLICE_NANOS = 1_000_000;
+
     private static long fuel(String setting) {
         if (setting == null) return 1 << 18;
         try {
@@ -98,8 +106,10 @@ final class JoinCore {
         // trace's compaction and a batch boundary for good (see Scope#onDrop).
         scope.onDrop(trace1::drop);
         scope.onDrop(trace2::drop);
+        // the rest of a join that ran out of fuel waits for the worker's other dataflows to have had
+        // a step: a runaway cross join takes turns with every other statement's work
         Logic<K, V1, V2, R> logic = new Logic<>(in1, in2, out, trace1, trace2, left.keyType(), left.valType(), right.valType(), f, longs, outType, scope.arity(),
-                b.activator());
+                b.yieldActivator());
         dev.tributary.arrangements.Seed seed = dev.tributary.arrangements.Seed.of(scope);
         // in a seeded dataflow every pair of updates before the checkpoint has met: both sides are acknowledged through it
         if (seed.seeded()) logic.acknowledged1 = logic.acknowledged2 = seed.from();
@@ -133,6 +143,8 @@ final class JoinCore {
         private Work idle;
         /** Output pairs this activation may still produce. */
         private long fuel;
+        /** When this activation's slice ends ({@link #SLICE_NANOS}). */
+        private long deadline;
         /** The container being filled by {@link #pairs}. */
         private Updates current;
         /** The loaded key, as an object or (for {@link #longs}) a long. */
@@ -189,6 +201,7 @@ final class JoinCore {
         @Override
         public void schedule() {
             fuel = FUEL;
+            deadline = System.nanoTime() + SLICE_NANOS;
             while (!pending.isEmpty() && fuel > 0) {
                 Work w = pending.peekFirst();
                 if (!run(w.cap, w)) break;
@@ -365,6 +378,8 @@ final class JoinCore {
                     if (o.size() >= CHUNK) {
                         out.send(cap, o);
                         o = out.newContainer();
+                        // past its slice the activation ends as when its fuel is spent
+                        if (System.nanoTime() - deadline > 0) fuel = 0;
                     }
                 }
             }

@@ -566,6 +566,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
         }
         Result r = access.cleared(session, p) ? reads.pointRead(session, p, values) : null;
+        if (r == null && p.kind == Prepared.Kind.QUERY && refreshPointRead(session, p, values)) r = reads.pointRead(session, p, values);
         if (r == null) {
             boolean[] readNothing = {false};
             try {
@@ -600,6 +601,53 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
     }
 
+    /**
+     * Prepared query {@code p}'s point read made ready again when the catalog (or the session's
+     * privileges) changed since it was last, or made the first time: bound again, checked and
+     * planned under the lock, so that its read can then run without it. Any DDL (a materialized
+     * view being built, say) changes the catalog, and every prepared point read used to take the
+     * coordinator's path once after it, waiting there for the workers while holding every other
+     * session back. Whether there is a point read to try now; failures are left to the ordinary
+     * path, which reports them.
+     */
+    private boolean refreshPointRead(Session session, Prepared p, Object[] values) {
+        // looked at without the lock first: a query that is no point read must not take it twice a run
+        if (!pointReadStale(session, p)) return false;
+        synchronized (this) {
+            if (!pointReadStale(session, p) || session.aborted || !session.pending.isEmpty() || p.readsSystemCatalog) return false;
+            try {
+                rebindIfStale(session, p);
+                access.checkPrepared(session, p);
+                reads.planPointRead(p, values);
+            } catch (SqlException e) {
+                return false;
+            }
+            return p.pointRead != null;
+        }
+    }
+
+    /** Whether {@code p} was bound, planned or cleared before the catalog, the session's AS OF desugaring or its privileges last changed. */
+    private boolean pointReadStale(Session session, Prepared p) {
+        return p.version != catalog.version() || p.desugarsAsOf != Binders.desugarsAsOf(session) || p.physical == null || !access.cleared(session, p);
+    }
+
+    /** {@code p} bound again if the catalog or the session's AS OF desugaring changed since it was, or it reads the system catalogs. */
+    private void rebindIfStale(Session session, Prepared p) {
+        // a snapshot of the system catalogs (settings, roles, the catalog itself) is taken per run
+        if (p.version != catalog.version() || p.readsSystemCatalog || p.desugarsAsOf != Binders.desugarsAsOf(session)) {
+            // bound as it was first (inference included), then held to the types it had
+            Prepared again = bind(session, p.sql, p.statement, p.declared, p);
+            p.desugarsAsOf = again.desugarsAsOf;
+            p.version = again.version;
+            p.query = again.query;
+            p.plan = again.plan;
+            p.table = again.table;
+            p.reads = again.reads;
+            p.physical = null;
+            p.pointRead = null;
+        }
+    }
+
     private Result runPrepared(Session session, Prepared p, Object[] values) {
         if (p.kind == Prepared.Kind.EMPTY) return Result.command("");
         if (p.kind == Prepared.Kind.OTHER) return execute(session, p.statement, p.sql);
@@ -607,19 +655,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             throw new SqlException("25P02", "current transaction is aborted, commands ignored until end of transaction block");
         }
         try {
-            // a snapshot of the system catalogs (settings, roles, the catalog itself) is taken per run
-            if (p.version != catalog.version() || p.readsSystemCatalog || p.desugarsAsOf != Binders.desugarsAsOf(session)) {
-                // bound as it was first (inference included), then held to the types it had
-                Prepared again = bind(session, p.sql, p.statement, p.declared, p);
-                p.desugarsAsOf = again.desugarsAsOf;
-                p.version = again.version;
-                p.query = again.query;
-                p.plan = again.plan;
-                p.table = again.table;
-                p.reads = again.reads;
-                p.physical = null;
-                p.pointRead = null;
-            }
+            rebindIfStale(session, p);
             access.checkPrepared(session, p);
             Plan bound = p.query != null ? p.query.plan() : p.plan;
             List<Object[]> rows = reads.preparedRows(session, p, bound, values);

@@ -418,12 +418,7 @@ final class ReadPath {
         long t = readTimeFor(bound);
         checkChanges(bound, t, 0);
         List<SqlType> types = bound.types();
-        if (p.physical == null) {
-            // optimized before the statement time and the values are known, so it serves every run
-            p.physical = Optimizer.prune(IndexSelection.apply(Optimizer.fold(bound), catalog.indexes(), new HashSet<>(), compute::since));
-            p.valuesUseStatementTime = Plans.usesStatementTime(p.physical);
-            planned++;
-        }
+        planPrepared(p, bound);
         if (p.kind == Prepared.Kind.INSERT) {
             // VALUES rows read no table, so uncommitted writes do not matter to them
             List<Object[]> local = Peek.constantRows(Plans.atStatementTime(Plans.withParameters(p.physical, values, p.parameterTypes()), Instant.ofEpochMilli(t)));
@@ -437,6 +432,23 @@ final class ReadPath {
         if (p.kind == Prepared.Kind.QUERY && p.pointRead == null) p.pointRead = pointReadOf(p, withValues);
         Plan plan = Plans.atStatementTime(withValues, Instant.ofEpochMilli(t));
         return rowsAt(session, plan, t, types);
+    }
+
+    /** {@code p}'s physical plan, made once: optimized before the statement time and the values are known, so it serves every run. */
+    private void planPrepared(Prepared p, Plan bound) {
+        if (p.physical != null) return;
+        p.physical = Optimizer.prune(IndexSelection.apply(Optimizer.fold(bound), catalog.indexes(), new HashSet<>(), compute::since));
+        p.valuesUseStatementTime = Plans.usesStatementTime(p.physical);
+        planned++;
+    }
+
+    /**
+     * Prepared query {@code p} planned, with its point read (see {@link #pointRead}) if it is one,
+     * judged with {@code values}, without running it. Called with the coordinator's lock held.
+     */
+    void planPointRead(Prepared p, Object[] values) {
+        planPrepared(p, p.query.plan());
+        if (p.pointRead == null) p.pointRead = pointReadOf(p, Plans.withParameters(p.physical, values, p.parameterTypes()));
     }
 
     /**
@@ -529,10 +541,13 @@ final class ReadPath {
 
     /**
      * How long a prepared point read waits for the published index to hold the latest write
-     * before it takes the coordinator's path (which waits for the workers as long as it takes,
-     * and answers a cancel or statement_timeout).
+     * before it takes the coordinator's path (which waits for the workers as long as it takes).
+     * Long: the coordinator's path waits for the same index, holding every other session back
+     * meanwhile (with a 200 ms bound, a materialized view being built over a cross join, whose
+     * steps took the workers 100-200 ms, sent reads there and the load beside it fell to 64
+     * transactions/s). A cancel, the statement's timeout and the index's failure end the wait.
      */
-    private static final long PUBLISHED_WAIT_NANOS = 200_000_000L;
+    private static final long PUBLISHED_WAIT_NANOS = 5_000_000_000L;
 
     Result explain(Session session, Statement.Explain e) {
         Plan plan;

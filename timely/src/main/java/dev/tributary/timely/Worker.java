@@ -172,6 +172,7 @@ public final class Worker {
         if (df.failure() != null) return;
         df.fail(cause);
         dropped.set(df.index);
+        failures++;
         for (int w = 0; w < fabric.peers; w++) {
             if (w != index) fabric.send(w, new FailureNotice(df.index, cause));
         }
@@ -195,12 +196,20 @@ public final class Worker {
         return df != null ? df.failure() : null;
     }
 
+    /** How many dataflows have failed on this worker so far: what a caller compares to learn whether to look for new failures. */
+    public int failures() {
+        return failures;
+    }
+
+    private int failures;
+
     private void route(Object o) {
         if (o instanceof FailureNotice n) {
             if (n.dataflow() >= dataflows.size()) early.computeIfAbsent(n.dataflow(), k -> new ArrayList<>()).add(o);
             else if (dataflows.get(n.dataflow()) != null) {
                 dataflows.get(n.dataflow()).fail(n.cause());
                 dropped.set(n.dataflow());
+                failures++;
             }
             return;
         }

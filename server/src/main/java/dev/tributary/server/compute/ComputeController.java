@@ -53,7 +53,7 @@ public final class ComputeController implements AutoCloseable {
         this.dataflows = new Dataflows[workers];
         for (int i = 0; i < workers; i++) dataflows[i] = new Dataflows();
         this.engine = new Engine(workers, w -> {
-            dataflows[w.index()].publish(published, w.index());
+            dataflows[w.index()].publish(published, w);
             dataflows[w.index()].completeReads(w);
             dataflows[w.index()].pollCheckpoint();
         });

@@ -1160,7 +1160,13 @@ public final class Dataflows {
      * Publishes this worker's shard of every index whose contents, upper or since changed since
      * it last did, for readers on other threads. Called by the worker after each step.
      */
-    void publish(PublishedIndexes into, int worker) {
+    void publish(PublishedIndexes into, Worker worker) {
+        if (worker.failures() != failuresPublished) {
+            // an index over a failed dataflow will never catch up: its readers are told so, and
+            // take the ordinary path, which reports the failure
+            failuresPublished = worker.failures();
+            for (Index ix : indexes.values()) if (failure(worker, ix.id) != null) into.fail(ix.id);
+        }
         for (Index ix : indexes.values()) {
             Stored s = stored.get(ix.on);
             TraceSnapshot rows = ix.read.snapshot();
@@ -1168,9 +1174,12 @@ public final class Dataflows {
             PublishedIndexes.Shard last = ix.published;
             if (last != null && last.rows() == rows && last.errors() == errors) continue;
             ix.published = new PublishedIndexes.Shard(rows, errors);
-            into.publish(ix.id, worker, ix.published);
+            into.publish(ix.id, worker.index(), ix.published);
         }
     }
+
+    /** {@link Worker#failures()} when {@link #publish} last looked for failed indexes. */
+    private int failuresPublished;
 
     /**
      * The rows of index shards {@code shards} under {@code key} at time {@code t}, with their

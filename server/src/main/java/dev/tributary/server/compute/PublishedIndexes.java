@@ -72,7 +72,7 @@ public final class PublishedIndexes {
      * for at most {@code timeoutNanos} and while {@code giveUp} is false: a point read right after
      * a write waits here, on its own thread, for the write to reach the index, instead of taking
      * the coordinator to wait for it. False when they are not readable through it by then (or
-     * some worker has published none, or the index is gone).
+     * some worker has published none, the index is gone, or it failed: see {@link #fail}).
      */
     public boolean awaitReadable(long id, long through, Shard[] into, long timeoutNanos, java.util.function.BooleanSupplier giveUp) {
         if (!read(id, into)) return false;
@@ -83,7 +83,7 @@ public final class PublishedIndexes {
         try {
             while (true) {
                 // read again under the lock: a publish after this read signals this wait
-                if (!read(id, into)) return false;
+                if (failed.contains(id) || !read(id, into)) return false;
                 if (readableThrough(into) >= through) return true;
                 long left = end - System.nanoTime();
                 if (left <= 0 || giveUp.getAsBoolean()) return false;
@@ -134,8 +134,23 @@ public final class PublishedIndexes {
         return workers;
     }
 
+    /** Indexes whose dataflow (or one they are computed from) failed: their shards will never catch up. */
+    private final java.util.Set<Long> failed = ConcurrentHashMap.newKeySet();
+
+    /** Index {@code id} will not be published further: its dataflow or one it reads failed. Wakes its readers. */
+    void fail(long id) {
+        failed.add(id);
+        lock.lock();
+        try {
+            published.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Forgets index {@code id}, once no worker holds it any more. */
     void remove(long id) {
         byIndex.remove(id);
+        failed.remove(id);
     }
 }
