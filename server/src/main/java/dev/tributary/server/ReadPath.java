@@ -54,6 +54,8 @@ final class ReadPath {
      * whole-arrangement reads, and transient dataflows built.
      */
     long planned, seeks, scans, dataflowsBuilt;
+    /** Seeks under the coordinator answered from the published shards, without the workers ({@link #shardSeek}). */
+    long shardSeeks;
     /** Statements answered without the workers (constant queries), for tests. */
     long answeredLocally;
     /** Point reads answered on the client's thread from published index shards (see {@link #pointRead}). */
@@ -194,9 +196,12 @@ final class ReadPath {
         if (peekable) {
             if (peek.index() == null) scans++;
             else if (!peek.keys().isEmpty()) seeks++; // no key (NULL = x) finds nothing: no seek
-            Map<Row, Long> source = Dataflows.Answer.combine(onEveryWorker(peek.source(), t, (d, w) -> peek.index() != null
-                    ? d.lookup(w, peek.index().id(), peek.keys(), t)
-                    : d.read(w, new Plan.Get(peek.source(), "", List.of()), t)));
+            // an index the workers have published up to t is read from its shards, without them
+            Map<Row, Long> fromShards = peek.index() != null ? shardSeek(peek, t) : null;
+            Map<Row, Long> source = fromShards != null ? fromShards
+                    : Dataflows.Answer.combine(onEveryWorker(peek.source(), t, (d, w) -> peek.index() != null
+                            ? d.lookup(w, peek.index().id(), peek.keys(), t)
+                            : d.read(w, new Plan.Get(peek.source(), "", List.of()), t)));
             if (ownWrites != null) {
                 // The filters run over every row found, so the block's rows can all be added; a
                 // row it removes that the seek did not find (another key) is left out. A seek's
@@ -537,6 +542,27 @@ final class ReadPath {
         for (long n : rows.values()) if (n < 0) return null;
         publishedSeeks.increment();
         return present(r.query(), r.seek() != null ? peek.apply(rows, r.seek().sourceCodec()) : peek.apply(rows, r.sourceTypes()));
+    }
+
+    /**
+     * The rows of {@code peek}'s seek (in an index) at {@code t}, from the shards the workers
+     * published, when every shard is exact at {@code t}; null otherwise (or when the collection
+     * has errors at t), and the workers are asked. A seek sent as SQL text (psql, or psycopg2,
+     * which puts the parameters in the text) took a round trip through both workers, waiting
+     * behind whatever step they were in, even when the index they published already had the
+     * answer.
+     */
+    private Map<Row, Long> shardSeek(Peek peek, long t) {
+        PublishedIndexes.Shard[] shards = new PublishedIndexes.Shard[published.workers()];
+        if (!published.read(peek.index().id(), shards) || !PublishedIndexes.exactAt(shards, t)) return null;
+        Map<Row, Long> rows = new LinkedHashMap<>();
+        for (Row key : peek.keys()) {
+            Map<Row, Long> found = Dataflows.lookup(shards, key, t);
+            if (found == null) return null;
+            found.forEach((row, n) -> rows.merge(row, n, Long::sum));
+        }
+        shardSeeks++;
+        return rows;
     }
 
     /**

@@ -83,6 +83,37 @@ class PointReadTest {
     }
 
     @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3})
+    void aSeekSentAsTextIsAnsweredFromThePublishedShardsWhenTheyHaveItsTime(int workers) {
+        Coordinator c = open(workers);
+        Tributary.Connection session = db.session();
+        Prepared get = indexedKv(session, 100);
+        // a prepared read waits until the shards hold the load: from then on they are exact at the read time
+        assertThat(run(session, get, 5L)).containsExactly("50");
+        long before = c.reads().shardSeeks;
+        for (long k = 1; k <= 20; k++) assertThat(text(session, "SELECT v FROM kv WHERE k = " + k)).containsExactly(String.valueOf(k * 10));
+        assertThat(text(session, "SELECT v FROM kv WHERE k = 1000")).isEmpty();
+        assertThat(c.reads().shardSeeks - before).as("seeks sent as text answered from the shards").isGreaterThanOrEqualTo(1);
+        // a write is seen by the next read sent as text, whichever way it goes
+        session.execute("UPDATE kv SET v = -7 WHERE k = 7");
+        assertThat(text(session, "SELECT v FROM kv WHERE k = 7")).containsExactly("-7");
+        // and inside a block, with the block's own writes added
+        session.execute("BEGIN");
+        session.execute("UPDATE kv SET v = -8 WHERE k = 8");
+        assertThat(text(session, "SELECT v FROM kv WHERE k = 8")).containsExactly("-8");
+        session.execute("ROLLBACK");
+        assertThat(text(session, "SELECT v FROM kv WHERE k = 8")).containsExactly("80");
+    }
+
+    /** The rows of {@code sql} run as text by {@code session}, columns joined by '|'. */
+    private static List<String> text(Tributary.Connection session, String sql) {
+        List<String> out = new ArrayList<>();
+        List<Result> results = session.execute(sql);
+        for (List<String> row : results.get(results.size() - 1).text()) out.add(String.join("|", row));
+        return out;
+    }
+
+    @ParameterizedTest
     @ValueSource(ints = {1, 2})
     void aReadRightAfterAWriteWaitsForThePublishedShardsNotForTheCoordinator(int workers) {
         Coordinator c = open(workers);

@@ -129,6 +129,14 @@ public final class PublishedIndexes {
         return upper - 1 < since ? Long.MIN_VALUE : upper - 1;
     }
 
+    /** Whether every one of {@code shards} (one index's, by worker) is complete through {@code t} and can be read at it exactly. */
+    public static boolean exactAt(Shard[] shards, long t) {
+        for (Shard s : shards) {
+            if (t < s.since() || t >= s.upper()) return false;
+        }
+        return true;
+    }
+
     /** How many workers publish shards: the length of the array {@link #read} fills. */
     public int workers() {
         return workers;
