@@ -554,16 +554,39 @@ final class ReadPath {
      */
     private Map<Row, Long> shardSeek(Peek peek, long t) {
         PublishedIndexes.Shard[] shards = new PublishedIndexes.Shard[published.workers()];
-        if (!published.read(peek.index().id(), shards) || !PublishedIndexes.exactAt(shards, t)) return null;
+        if (!published.read(peek.index().id(), shards)) return null;
+        long at = t;
+        if (!PublishedIndexes.exactAt(shards, t)) {
+            // The shards' own latest time serves as well when it is no earlier than the latest
+            // write to the tables the index is computed from: the rows are the same from that
+            // write on (as for a prepared point read), unless they change with the clock alone.
+            // Under a steady stream of writes the index is a step behind t at most reads, and
+            // those asked the workers, holding the coordinator while they caught up.
+            if (catalog.changesWithTime(peek.source())) return null;
+            at = PublishedIndexes.readableThrough(shards);
+            if (at == Long.MIN_VALUE || at < oracle.lastWrite(baseTables(peek.source()))) return null;
+        }
         Map<Row, Long> rows = new LinkedHashMap<>();
         for (Row key : peek.keys()) {
-            Map<Row, Long> found = Dataflows.lookup(shards, key, t);
+            Map<Row, Long> found = Dataflows.lookup(shards, key, at);
             if (found == null) return null;
             found.forEach((row, n) -> rows.merge(row, n, Long::sum));
         }
         shardSeeks++;
         return rows;
     }
+
+    /** The base tables of stored collection {@code source}, as an array for {@link TimestampOracle#lastWrite}, kept per catalog version. */
+    private long[] baseTables(long source) {
+        if (baseTablesVersion != catalog.version()) {
+            baseTablesOf.clear();
+            baseTablesVersion = catalog.version();
+        }
+        return baseTablesOf.computeIfAbsent(source, s -> catalog.baseTablesOf(s).stream().mapToLong(Long::longValue).toArray());
+    }
+
+    private final Map<Long, long[]> baseTablesOf = new HashMap<>();
+    private long baseTablesVersion = -1;
 
     /**
      * How long a prepared point read waits for the published index to hold the latest write

@@ -48,6 +48,20 @@ final class ChildHeap implements AutoCloseable {
         return least >> 20;
     }
 
+    /**
+     * The child's live objects by class, largest first ({@code GC.class_histogram}, the first
+     * {@code lines} lines): what a failed heap check reports, so the failure names what is held.
+     */
+    String histogram(int lines) {
+        try {
+            Object text = connector.getMBeanServerConnection().invoke(new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"),
+                    "gcClassHistogram", new Object[] {new String[0]}, new String[] {String[].class.getName()});
+            return String.join("\n", String.valueOf(text).lines().limit(lines).toList());
+        } catch (Exception e) {
+            return "(no class histogram: " + e + ")";
+        }
+    }
+
     /** The largest the heap may grow, in MB. */
     long maxMegabytes() {
         return memory.getHeapMemoryUsage().getMax() >> 20;
