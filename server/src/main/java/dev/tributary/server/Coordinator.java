@@ -565,8 +565,13 @@ final class Coordinator implements AutoCloseable, Catalog {
                         + valueOf(p.parameterTypes().get(i).kind()).getSimpleName() + ", not as " + values[i].getClass().getSimpleName());
             }
         }
-        Result r = access.cleared(session, p) ? reads.pointRead(session, p, values) : null;
-        if (r == null && p.kind == Prepared.Kind.QUERY && refreshPointRead(session, p, values)) r = reads.pointRead(session, p, values);
+        Result r;
+        try {
+            r = access.cleared(session, p) ? reads.pointRead(session, p, values) : null;
+            if (r == null && p.kind == Prepared.Kind.QUERY && refreshPointRead(session, p, values)) r = reads.pointRead(session, p, values);
+        } catch (SqlException e) {
+            throw failed(session, e); // statement_timeout while waiting for the published index
+        }
         if (r == null) {
             boolean[] readNothing = {false};
             try {

@@ -530,7 +530,14 @@ final class ReadPath {
         // workers to publish it here, not on the coordinator, where it held every other session
         // back for as long as the workers took (steps of a large query included)
         long lastWrite = oracle.lastWrite(r.tables());
-        if (!published.awaitReadable(r.index(), lastWrite, shards, PUBLISHED_WAIT_NANOS, () -> session.stop() != null)) return null;
+        // the statement's own timeout applies here, before the coordinator would start it
+        long timeout = session.statementTimeoutNanos();
+        long waitFrom = System.nanoTime();
+        if (!published.awaitReadable(r.index(), lastWrite, shards, timeout > 0 ? Math.min(timeout, PUBLISHED_WAIT_NANOS) : PUBLISHED_WAIT_NANOS,
+                () -> session.cancelRequested)) {
+            if (timeout > 0 && System.nanoTime() - waitFrom >= timeout) throw Session.timedOut();
+            return null;
+        }
         long t = PublishedIndexes.readableThrough(shards);
         if (t == Long.MIN_VALUE || t < lastWrite) return null;
         Map<Row, Long> rows = new LinkedHashMap<>();

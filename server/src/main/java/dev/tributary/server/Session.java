@@ -199,6 +199,11 @@ public final class Session {
         deadline = ms == 0 ? 0 : System.nanoTime() + ms * 1_000_000L;
     }
 
+    /** {@code statement_timeout} in nanoseconds, 0 for none: what a wait outside the coordinator (a point read's) holds itself to. */
+    long statementTimeoutNanos() {
+        return millisSetting("statement_timeout") * 1_000_000L;
+    }
+
     /** The duration setting {@code name} in milliseconds, as this session has it: its value, or its boot value if it was not set. */
     private long millisSetting(String name) {
         var setting = dev.tributary.sql.catalog.Settings.find(name).orElseThrow();
