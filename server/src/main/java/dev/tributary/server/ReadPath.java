@@ -571,7 +571,7 @@ final class ReadPath {
             // those asked the workers, holding the coordinator while they caught up.
             if (catalog.changesWithTime(peek.source())) return null;
             at = PublishedIndexes.readableThrough(shards);
-            if (at == Long.MIN_VALUE || at < oracle.lastWrite(baseTables(peek.source()))) return null;
+            if (at == Long.MIN_VALUE || at > t || at < oracle.lastWrite(baseTables(peek.source()))) return null;
         }
         Map<Row, Long> rows = new LinkedHashMap<>();
         for (Row key : peek.keys()) {
