@@ -30,17 +30,12 @@ class FlatMapFuelTest {
     @ParameterizedTest(name = "workers={0}")
     @ValueSource(ints = {1, 2})
     void aLargeExpansionIsSpreadOverStepsAndExact(int workers) {
-        Map<Long, Map<Long, Long>> out = new TreeMap<>();
-        long[] seen = new long[workers];
-        long[] mostInAStep = new long[workers];
-        run(workers, records -> records.flatMapOr((x, o) -> {
+        Run run = run(workers, records -> records.flatMapOr((x, o) -> {
             for (long i = 0; i < EACH; i++) o.ok(x * 10_000 + i);
             if (x % 10 == 0) o.other(-x);
-        }, L, L), 0, N, 50, 20, out, seen, mostInAStep);
-        assertThat(java.util.Arrays.stream(seen).max().getAsLong()).as("the most outputs of a worker").isGreaterThan(2L * Collection.FLAT_MAP_FUEL);
-        // it stops between records: at most one record's expansion past the fuel
-        for (long n : mostInAStep) assertThat(n).as("a worker's outputs in one step").isLessThanOrEqualTo(Collection.FLAT_MAP_FUEL + EACH + 1);
-        for (long t = 0; t < 2; t++) assertThat(accumulated(out, t)).as("expansion at time %d", t).isEqualTo(oracle(t));
+        }, L, L), 0, N, 50, 20);
+        run.assertSpread(Collection.FLAT_MAP_FUEL + EACH + 1); // it stops between records: at most one record's expansion past the fuel
+        for (long t = 0; t < 2; t++) assertThat(accumulated(run.out(), t)).as("expansion at time %d", t).isEqualTo(oracle(t));
     }
 
     /** Records 0..BIG_N, each expanding (lazily) to BIG_EACH values, several activations' fuel each. */
@@ -50,10 +45,7 @@ class FlatMapFuelTest {
     @ParameterizedTest(name = "workers={0}")
     @ValueSource(ints = {1, 2})
     void oneRecordsLargeExpansionIsSpreadOverStepsAndExact(int workers) {
-        Map<Long, Map<Long, Long>> out = new TreeMap<>();
-        long[] seen = new long[workers];
-        long[] mostInAStep = new long[workers];
-        run(workers, records -> records.expandOr(x -> {
+        Run run = run(workers, records -> records.expandOr(x -> {
             if (x == 1) return null;
             long[] next = {0};
             return (o, budget) -> {
@@ -62,10 +54,8 @@ class FlatMapFuelTest {
                 if (x == 2) o.other(-x);
                 return false;
             };
-        }, L, L), 0, BIG_N, 1, 1, out, seen, mostInAStep);
-        assertThat(java.util.Arrays.stream(seen).max().getAsLong()).as("the most outputs of a worker").isGreaterThan(2L * Collection.FLAT_MAP_FUEL);
-        // it stops within a record: never more than the fuel in a step
-        for (long n : mostInAStep) assertThat(n).as("a worker's outputs in one step").isLessThanOrEqualTo(Collection.FLAT_MAP_FUEL);
+        }, L, L), 0, BIG_N, 1, 1);
+        run.assertSpread(Collection.FLAT_MAP_FUEL); // it stops within a record: never more than the fuel in a step
         for (long t = 0; t < 2; t++) {
             Map<Long, Long> expected = new HashMap<>();
             for (long x : t == 0 ? new long[] {0, 1, 2} : new long[] {1, 2, BIG_N}) {
@@ -73,18 +63,20 @@ class FlatMapFuelTest {
                 for (long i = 0; i < BIG_EACH; i++) expected.put(x * 1_000_000 + i, 1L);
                 if (x == 2) expected.put(-x, 1L);
             }
-            assertThat(accumulated(out, t)).as("expansion at time %d", t).isEqualTo(expected);
+            assertThat(accumulated(run.out(), t)).as("expansion at time %d", t).isEqualTo(expected);
         }
     }
 
     /**
      * Runs {@code expand} over records {@code from..to-1} inserted at time 0; while their
      * expansion is unfinished, retracts the first {@code retract} of them and inserts
-     * {@code insert} more ({@code to..}) at time 1; records the output in {@code out}, per worker
-     * in {@code seen}, and the most in one step in {@code mostInAStep}.
+     * {@code insert} more ({@code to..}) at time 1.
      */
-    private static void run(int workers, java.util.function.Function<Collection<Long>, KV<Collection<Long>, Collection<Long>>> expand,
-            long from, long to, long retract, long insert, Map<Long, Map<Long, Long>> out, long[] seen, long[] mostInAStep) {
+    private static Run run(int workers, java.util.function.Function<Collection<Long>, KV<Collection<Long>, Collection<Long>>> expand,
+            long from, long to, long retract, long insert) {
+        Map<Long, Map<Long, Long>> out = new TreeMap<>();
+        long[] seen = new long[workers];
+        long[] mostInAStep = new long[workers];
         Timely.run(Config.workers(workers), w -> {
             InputSession<Long>[] in = new InputSession[1];
             Probe probe = w.dataflow("fuel", scope -> {
@@ -105,6 +97,16 @@ class FlatMapFuelTest {
             in[0].close();
             while (!probe.isDone()) step(w, seen, mostInAStep);
         });
+        return new Run(out, seen, mostInAStep);
+    }
+
+    /** What a {@link #run} gave: the output by time, the outputs of each worker, and the most a worker emitted in one step. */
+    private record Run(Map<Long, Map<Long, Long>> out, long[] seen, long[] mostInAStep) {
+        /** The output took several activations' fuel, and no step of a worker emitted more than {@code mostPerStep}. */
+        void assertSpread(long mostPerStep) {
+            assertThat(java.util.Arrays.stream(seen).max().getAsLong()).as("the most outputs of a worker").isGreaterThan(2L * Collection.FLAT_MAP_FUEL);
+            for (long n : mostInAStep) assertThat(n).as("a worker's outputs in one step").isLessThanOrEqualTo(mostPerStep);
+        }
     }
 
     /** The expansion of the records present at {@code t}, recomputed. */

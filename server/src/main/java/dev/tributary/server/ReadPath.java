@@ -468,7 +468,7 @@ final class ReadPath {
         if (peek == null || peek.index() == null || catalog.changesWithTime(peek.source())) return null;
         List<SqlType> sourceTypes = Binder.typesOf(catalog.get(peek.source()).columns());
         return new Prepared.PointRead(catalog.version(), p.query, p.physical, catalog.indexes(), peek.index().id(), sourceTypes, p.desugarsAsOf,
-                Peek.Seek.of(p.physical, peek.index(), sourceTypes), catalog.baseTablesOf(peek.source()).stream().mapToLong(Long::longValue).toArray());
+                Peek.Seek.of(p.physical, peek.index(), sourceTypes), baseTables(peek.source()));
     }
 
     /**
@@ -530,22 +530,21 @@ final class ReadPath {
         // workers to publish it here, not on the coordinator, where it held every other session
         // back for as long as the workers took (steps of a large query included)
         long lastWrite = oracle.lastWrite(r.tables());
-        // the statement's own timeout applies here, before the coordinator would start it
-        long timeout = session.statementTimeoutNanos();
+        // the statement's own timeout applies here, before the coordinator would start it (read
+        // from the settings only when the read must wait)
+        long[] timeout = {0};
         long waitFrom = System.nanoTime();
-        if (!published.awaitReadable(r.index(), lastWrite, shards, timeout > 0 ? Math.min(timeout, PUBLISHED_WAIT_NANOS) : PUBLISHED_WAIT_NANOS,
-                () -> session.cancelRequested)) {
-            if (timeout > 0 && System.nanoTime() - waitFrom >= timeout) throw Session.timedOut();
+        if (!published.awaitReadable(r.index(), lastWrite, shards, () -> {
+            timeout[0] = session.statementTimeoutNanos();
+            return timeout[0] > 0 ? Math.min(timeout[0], PUBLISHED_WAIT_NANOS) : PUBLISHED_WAIT_NANOS;
+        }, () -> session.cancelRequested)) {
+            if (timeout[0] > 0 && System.nanoTime() - waitFrom >= timeout[0]) throw Session.timedOut();
             return null;
         }
         long t = PublishedIndexes.readableThrough(shards);
         if (t == Long.MIN_VALUE || t < lastWrite) return null;
-        Map<Row, Long> rows = new LinkedHashMap<>();
-        for (Row key : keys) {
-            Map<Row, Long> found = Dataflows.lookup(shards, key, t);
-            if (found == null) return null;
-            found.forEach((row, n) -> rows.merge(row, n, Long::sum));
-        }
+        Map<Row, Long> rows = lookupAll(shards, keys, t);
+        if (rows == null) return null;
         for (long n : rows.values()) if (n < 0) return null;
         publishedSeeks.increment();
         return present(r.query(), r.seek() != null ? peek.apply(rows, r.seek().sourceCodec()) : peek.apply(rows, r.sourceTypes()));
@@ -573,13 +572,19 @@ final class ReadPath {
             at = PublishedIndexes.readableThrough(shards);
             if (at == Long.MIN_VALUE || at > t || at < oracle.lastWrite(baseTables(peek.source()))) return null;
         }
+        Map<Row, Long> rows = lookupAll(shards, peek.keys(), at);
+        if (rows != null) shardSeeks++;
+        return rows;
+    }
+
+    /** The rows under each of {@code keys} in index shards {@code shards} at {@code t}, added up; null when the indexed collection has errors at t. */
+    private static Map<Row, Long> lookupAll(PublishedIndexes.Shard[] shards, List<Row> keys, long t) {
         Map<Row, Long> rows = new LinkedHashMap<>();
-        for (Row key : peek.keys()) {
-            Map<Row, Long> found = Dataflows.lookup(shards, key, at);
+        for (Row key : keys) {
+            Map<Row, Long> found = Dataflows.lookup(shards, key, t);
             if (found == null) return null;
             found.forEach((row, n) -> rows.merge(row, n, Long::sum));
         }
-        shardSeeks++;
         return rows;
     }
 

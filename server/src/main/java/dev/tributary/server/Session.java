@@ -80,16 +80,14 @@ public final class Session {
     long pendingBytes;
 
     /**
-     * Counts {@code changes} against {@code max_session_memory} before they join the open block:
+     * Counts {@code rows} changed rows of {@code rowBytes} bytes against {@code max_session_memory} before they join the open block:
      * 53200 (the statement fails, and with it the block) if the block's writes would hold more. An
      * estimate per row of its bytes and the maps' entries that hold it (more with a primary key,
      * whose rows are also kept by key).
      */
-    void reservePending(Map<Row, Long> changes, boolean keyed) {
+    void reservePending(long rowBytes, int rows, boolean keyed) {
         long limit = bytesSetting("max_session_memory");
-        long perRow = keyed ? 240 : 112;
-        long bytes = 0;
-        for (Row r : changes.keySet()) bytes += r.byteLength() + perRow;
+        long bytes = rowBytes + (long) rows * (keyed ? 240 : 112);
         if (limit > 0 && pendingBytes + bytes > limit) {
             throw new dev.tributary.sql.SqlException("53200", "out of memory: the transaction block's writes would hold about "
                     + dev.tributary.sql.catalog.Settings.showBytes(pendingBytes + bytes) + ", more than max_session_memory ("

@@ -266,9 +266,10 @@ final class WritePath {
     /** {@link #write(Session, CatalogItem.Table, Map)}; {@code keysChecked} when the caller has checked the primary key. */
     private void write(Session session, CatalogItem.Table t, Map<Row, Long> changes, boolean keysChecked) {
         if (!(changes instanceof RowSlab)) changes.values().removeIf(c -> c == 0); // a slab's rows each count 1
-        session.reserveWrite(rowBytes(changes), session.inTransaction);
+        long bytes = rowBytes(changes);
+        session.reserveWrite(bytes, session.inTransaction);
         if (session.inTransaction) {
-            session.reservePending(changes, !t.primaryKey().isEmpty());
+            session.reservePending(bytes, changes.size(), !t.primaryKey().isEmpty());
             Map<Row, Long> pending = session.pending.computeIfAbsent(t.id(), k -> new LinkedHashMap<>());
             Map<Row, Map<Row, Long>> rowsByKey = t.primaryKey().isEmpty() ? null : session.pendingRowsByKey.computeIfAbsent(t.id(), k -> new HashMap<>());
             if (!keysChecked) checkKeys(t, changes, rowsByKey);

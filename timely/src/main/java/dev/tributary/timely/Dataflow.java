@@ -179,17 +179,19 @@ final class Dataflow {
 
     /** Schedules the operators that yielded; returns whether there were any. */
     boolean activateYielded() {
-        if (yielded.isEmpty()) return false;
-        for (int i = yielded.nextSetBit(0); i >= 0; i = yielded.nextSetBit(i + 1)) activate(i);
-        yielded.clear();
-        return true;
+        return activateAll(yielded);
     }
 
     /** Schedules the operators waiting for an idle step; returns whether there were any. */
     boolean activateIdle() {
-        if (whenIdle.isEmpty()) return false;
-        for (int i = whenIdle.nextSetBit(0); i >= 0; i = whenIdle.nextSetBit(i + 1)) activate(i);
-        whenIdle.clear();
+        return activateAll(whenIdle);
+    }
+
+    /** Schedules the operators of {@code waiting} and empties it; whether there were any. */
+    private boolean activateAll(java.util.BitSet waiting) {
+        if (waiting.isEmpty()) return false;
+        for (int i = waiting.nextSetBit(0); i >= 0; i = waiting.nextSetBit(i + 1)) activate(i);
+        waiting.clear();
         return true;
     }
 

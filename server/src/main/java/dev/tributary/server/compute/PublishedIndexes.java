@@ -51,13 +51,16 @@ public final class PublishedIndexes {
     /** Worker {@code worker}'s newest shard of index {@code id}. Called on that worker's thread. */
     void publish(long id, int worker, Shard shard) {
         byIndex.computeIfAbsent(id, k -> new AtomicReferenceArray<>(workers)).set(worker, shard);
-        if (waiters.get() > 0) {
-            lock.lock();
-            try {
-                published.signalAll();
-            } finally {
-                lock.unlock();
-            }
+        if (waiters.get() > 0) wakeReaders();
+    }
+
+    /** Wakes the readers waiting in {@link #awaitReadable}, to look at the shards again. */
+    private void wakeReaders() {
+        lock.lock();
+        try {
+            published.signalAll();
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -69,15 +72,15 @@ public final class PublishedIndexes {
     /**
      * Every worker's latest shard of index {@code id} into {@code into}, once they are readable
      * through {@code through} ({@link #readableThrough}), waiting for the workers to publish them
-     * for at most {@code timeoutNanos} and while {@code giveUp} is false: a point read right after
+     * for at most {@code timeoutNanos} (asked only if it must wait) and while {@code giveUp} is false: a point read right after
      * a write waits here, on its own thread, for the write to reach the index, instead of taking
      * the coordinator to wait for it. False when they are not readable through it by then (or
      * some worker has published none, the index is gone, or it failed: see {@link #fail}).
      */
-    public boolean awaitReadable(long id, long through, Shard[] into, long timeoutNanos, java.util.function.BooleanSupplier giveUp) {
+    public boolean awaitReadable(long id, long through, Shard[] into, java.util.function.LongSupplier timeoutNanos, java.util.function.BooleanSupplier giveUp) {
         if (!read(id, into)) return false;
         if (readableThrough(into) >= through) return true;
-        long end = System.nanoTime() + timeoutNanos;
+        long end = System.nanoTime() + timeoutNanos.getAsLong();
         waiters.incrementAndGet();
         lock.lock();
         try {
@@ -148,12 +151,7 @@ public final class PublishedIndexes {
     /** Index {@code id} will not be published further: its dataflow or one it reads failed. Wakes its readers. */
     void fail(long id) {
         failed.add(id);
-        lock.lock();
-        try {
-            published.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        wakeReaders();
     }
 
     /** Forgets index {@code id}, once no worker holds it any more. */
