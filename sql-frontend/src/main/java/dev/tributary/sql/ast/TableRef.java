@@ -21,6 +21,19 @@ public sealed interface TableRef extends Node {
     /** A set-returning function call in FROM, e.g. {@code generate_series(1, 3) AS g(n)}. */
     record FunctionTable(int pos, boolean lateral, Expr.FunctionCall call, Alias alias) implements TableRef {}
 
+    /**
+     * A windowing table function: {@code TUMBLE(input, time_col, size [, offset])},
+     * {@code HOP(input, time_col, slide, size [, offset])}, {@code CUMULATE(input, time_col, step,
+     * size [, offset])} or {@code SESSION(input, time_col, gap)}, also in Flink's spelling
+     * {@code TABLE(TUMBLE(TABLE input, DESCRIPTOR(time_col), size))}. {@code function} is the
+     * function's name in lower case; {@code input} a {@link NamedTable} or a {@link DerivedTable}.
+     */
+    record WindowTable(int pos, String function, TableRef input, Expr.ColumnRef timeColumn, List<Expr> args, Alias alias) implements TableRef {
+        public WindowTable {
+            args = List.copyOf(args);
+        }
+    }
+
     enum JoinKind { INNER, LEFT, RIGHT, FULL, CROSS }
 
     /** How a join matches rows: ON, USING, NATURAL, or nothing (CROSS JOIN). */

@@ -847,6 +847,7 @@ public final class Binder {
             }
             case TableRef.FunctionTable f -> functionTable(new Bound(one(), List.of()), f, new Scope(List.of(), null));
             case TableRef.Join j -> join(j);
+            case TableRef.WindowTable w -> WindowTables.bind(this, w);
             case TableRef.AsOfSystemTime a -> throw new SqlException("0A000", "AS OF SYSTEM TIME is supported as the one FROM item of a LATERAL subquery: "
                     + "[LEFT] JOIN LATERAL (SELECT ... FROM x AS OF SYSTEM TIME expr SINCE lit WHERE ...) ON true", a.pos());
             case TableRef.Changes c -> changes(c);

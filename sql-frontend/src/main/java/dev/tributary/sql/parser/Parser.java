@@ -1612,6 +1612,21 @@ public final class Parser {
                 expect(Type.RPAREN);
                 return new Changes(pos, name, asOf, alias());
             }
+            if (!lateral && is(Type.IDENT) && WINDOW_FUNCTIONS.contains(peek().value()) && is(1, Type.LPAREN)) {
+                String function = next().value();
+                p++;
+                return windowTable(pos, function, false);
+            }
+            if (!lateral && isKw("table") && is(1, Type.LPAREN)) {
+                // Flink's spelling: TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), size))
+                p += 2;
+                if (!(is(Type.IDENT) && WINDOW_FUNCTIONS.contains(peek().value()) && is(1, Type.LPAREN))) {
+                    throw unsupported("TABLE(...) in FROM but for the window functions TUMBLE, HOP, CUMULATE and SESSION", pos);
+                }
+                String function = next().value();
+                p++;
+                return windowTable(pos, function, true);
+            }
             if (isKw("only")) throw unsupported("ONLY", pos);
             List<String> name = qualifiedName();
             if (is(Type.LPAREN)) {
@@ -1634,6 +1649,41 @@ public final class Parser {
         } finally {
             leave();
         }
+    }
+
+    /** The windowing table functions, which take a relation as their first argument. */
+    private static final java.util.Set<String> WINDOW_FUNCTIONS = java.util.Set.of("tumble", "hop", "cumulate", "session");
+
+    /**
+     * The rest of a window function's call after its opening parenthesis: the relation (a name,
+     * {@code TABLE name}, or a parenthesised query), the time column (a name, or
+     * {@code DESCRIPTOR(name)}), the other arguments, the closing parenthesis (two in Flink's
+     * spelling, whose {@code TABLE(} was read), and the alias.
+     */
+    private TableRef windowTable(int pos, String function, boolean flink) {
+        int inputPos = pos();
+        TableRef input;
+        if (!flink && is(Type.LPAREN) && queryStartsAt(p + 1)) {
+            p++;
+            Query q = query();
+            expect(Type.RPAREN);
+            input = new DerivedTable(inputPos, false, q, null);
+        } else {
+            if (flink) expectKw("table");
+            else acceptKw("table");
+            input = new NamedTable(inputPos, qualifiedName(), null);
+        }
+        expect(Type.COMMA);
+        int columnPos = pos();
+        boolean descriptor = isKw("descriptor") && is(1, Type.LPAREN);
+        if (descriptor) p += 2;
+        ColumnRef timeColumn = new ColumnRef(columnPos, List.of(name()));
+        if (descriptor) expect(Type.RPAREN);
+        List<Expr> args = new ArrayList<>();
+        while (accept(Type.COMMA)) args.add(expr());
+        expect(Type.RPAREN);
+        if (flink) expect(Type.RPAREN);
+        return new WindowTable(pos, function, input, timeColumn, args, alias());
     }
 
     private Alias alias() {

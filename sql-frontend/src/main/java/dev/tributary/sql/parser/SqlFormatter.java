@@ -469,6 +469,14 @@ public final class SqlFormatter {
                     }
                 }
             }
+            case WindowTable w -> {
+                b.append(w.function().toUpperCase(java.util.Locale.ROOT)).append('(');
+                table(b, w.input());
+                b.append(", ").append(name(w.timeColumn().parts()));
+                for (Expr a : w.args()) expr(b.append(", "), a, 0);
+                b.append(')');
+                alias(b, w.alias());
+            }
             case AsOfSystemTime a -> {
                 b.append(name(a.name())).append(" AS OF SYSTEM TIME ");
                 expr(b, a.asOf(), 7);

@@ -1,0 +1,158 @@
+package dev.tributary.sql.expr;
+
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.types.Interval;
+import dev.tributary.sql.types.SqlType;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+/**
+ * The windows a row's time falls into, as the table functions {@code TUMBLE}, {@code HOP} and
+ * {@code CUMULATE} give them (Flink's and RisingWave's window table functions): each input row
+ * once per window that holds its time, with the window's {@code window_start} (inclusive) and
+ * {@code window_end} (exclusive) added.
+ *
+ * <p>Windows are aligned to the epoch (1970-01-01 00:00, UTC for {@code timestamptz}) plus an
+ * optional offset, and measured in microseconds; a time column of an integer type takes integer
+ * sizes and its windows are of its own units. A hop's windows start every {@code slide} and last
+ * {@code size} (a row falls into none when it lies in a gap between windows shorter than the
+ * slide); a tumble is a hop whose slide is its size; a cumulating window starts every
+ * {@code size} and gives its prefixes that end every {@code step}: {@code [s, s + step)},
+ * {@code [s, s + 2 step)}, ..., {@code [s, s + size)}. Each row's windows come out in order of
+ * start, then end. A row whose time is NULL falls into no window. Every window is a function of
+ * its row alone, so a window table over a table is maintained like any other expansion of rows:
+ * a deleted row's windows are retracted with it.
+ */
+public final class TimeWindows {
+    private TimeWindows() {}
+
+    /** Whether {@code t} can be a window function's time column. */
+    public static boolean isTimeType(SqlType t) {
+        return t.isInteger() || t.kind() == SqlType.Kind.TIMESTAMP || t.kind() == SqlType.Kind.TIMESTAMPTZ;
+    }
+
+    /** The type of a window function's sizes for a time column of type {@code t}: an interval, or a bigint for an integer time. */
+    public static SqlType sizeType(SqlType t) {
+        return t.isInteger() ? SqlType.BIGINT : SqlType.INTERVAL;
+    }
+
+    /**
+     * A size or offset (a value of {@link #sizeType}) in the time column's units; 22023 for an
+     * interval with months (a month has no fixed length), or one too long.
+     */
+    public static long units(Object size, String function, String what) {
+        if (size instanceof Long l) return l;
+        Interval iv = (Interval) size;
+        if (iv.months() != 0) {
+            throw new SqlException("22023", "the " + what + " of " + function + " cannot be in months or years: a month has no fixed length; give it in days");
+        }
+        try {
+            return Math.addExact(Math.multiplyExact(iv.days(), Interval.MICROS_PER_DAY), iv.micros());
+        } catch (ArithmeticException e) {
+            throw new SqlException("22008", "the " + what + " of " + function + " is out of range");
+        }
+    }
+
+    /**
+     * The table function giving {@code (window_start, window_end)} for {@code time}'s value: a
+     * {@code function} ("tumble", "hop" or "cumulate") whose windows start every {@code every}
+     * (the slide; a cumulating window's size) and last {@code size} (a cumulating window's
+     * prefixes grow by {@code size}: its step), all in the time column's units; {@code shown} are
+     * the arguments as written, for EXPLAIN. The caller checks that {@code every} and
+     * {@code size} are positive, and for "cumulate" that the step divides the size.
+     */
+    public static TableFunction windows(String function, ScalarExpr time, List<ScalarExpr> shown, long every, long size, long offset) {
+        SqlType t = time.type();
+        boolean cumulate = function.equals("cumulate");
+        List<ScalarExpr> args = new java.util.ArrayList<>();
+        args.add(time);
+        args.addAll(shown);
+        return new TableFunction(function, args, List.of("window_start", "window_end"), List.of(t, t), x -> {
+            long at = ticks(x[0]);
+            long[] bounds;
+            try {
+                bounds = cumulate ? cumulating(at, every, size, offset) : hopping(at, every, size, offset);
+            } catch (ArithmeticException e) {
+                throw new SqlException(t.isInteger() ? "22003" : "22008", t + " out of range for the windows of " + function + " at " + x[0]);
+            }
+            return new Iterator<>() {
+                private int i;
+
+                @Override
+                public boolean hasNext() {
+                    return i < bounds.length;
+                }
+
+                @Override
+                public Object[] next() {
+                    if (i >= bounds.length) throw new NoSuchElementException();
+                    Object[] row = {value(bounds[i], t, function), value(bounds[i + 1], t, function)};
+                    i += 2;
+                    return row;
+                }
+            };
+        });
+    }
+
+    /** The windows of a hop that hold {@code at}, as start and end pairs, in order of start. */
+    static long[] hopping(long at, long slide, long size, long offset) {
+        long last = Math.subtractExact(at, Math.floorMod(Math.subtractExact(at, offset), slide));
+        long reach = Math.addExact(Math.subtractExact(last, at), size);
+        if (reach <= 0) return new long[0];
+        long n = (reach - 1) / slide + 1;
+        if (n > Integer.MAX_VALUE / 2) throw new SqlException("54000", "a row would fall into " + n + " windows: the window is too long for its slide");
+        long[] bounds = new long[2 * (int) n];
+        for (int i = 0; i < n; i++) {
+            long start = last - (n - 1 - i) * slide;
+            bounds[2 * i] = start;
+            bounds[2 * i + 1] = Math.addExact(start, size);
+        }
+        return bounds;
+    }
+
+    /** The prefixes of {@code at}'s cumulating window that hold it, as start and end pairs, shortest first. */
+    static long[] cumulating(long at, long size, long step, long offset) {
+        long start = Math.subtractExact(at, Math.floorMod(Math.subtractExact(at, offset), size));
+        long first = (at - start) / step + 1;
+        long steps = size / step;
+        if (steps - first + 1 > Integer.MAX_VALUE / 2) throw new SqlException("54000", "a row would fall into " + (steps - first + 1) + " windows: the step is too short for the size");
+        long[] bounds = new long[2 * (int) (steps - first + 1)];
+        for (long k = first, i = 0; k <= steps; k++, i += 2) {
+            bounds[(int) i] = start;
+            bounds[(int) i + 1] = Math.addExact(start, Math.multiplyExact(k, step));
+        }
+        return bounds;
+    }
+
+    private static long ticks(Object v) {
+        return switch (v) {
+            case Long l -> l;
+            case LocalDateTime ts -> {
+                long seconds = ts.toEpochSecond(ZoneOffset.UTC);
+                yield Math.addExact(Math.multiplyExact(seconds, 1_000_000L), ts.getNano() / 1_000);
+            }
+            case Instant i -> Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L), i.getNano() / 1_000);
+            default -> throw new IllegalArgumentException("not a window function's time: " + v.getClass().getName());
+        };
+    }
+
+    private static Object value(long ticks, SqlType t, String function) {
+        return switch (t.kind()) {
+            case TIMESTAMP -> LocalDateTime.ofEpochSecond(Math.floorDiv(ticks, 1_000_000L), (int) Math.floorMod(ticks, 1_000_000L) * 1_000, ZoneOffset.UTC);
+            case TIMESTAMPTZ -> Instant.ofEpochSecond(Math.floorDiv(ticks, 1_000_000L), Math.floorMod(ticks, 1_000_000L) * 1_000);
+            case SMALLINT -> {
+                if (ticks != (short) ticks) throw new SqlException("22003", "smallint out of range for the windows of " + function);
+                yield ticks;
+            }
+            case INTEGER -> {
+                if (ticks != (int) ticks) throw new SqlException("22003", "integer out of range for the windows of " + function);
+                yield ticks;
+            }
+            default -> ticks;
+        };
+    }
+}
