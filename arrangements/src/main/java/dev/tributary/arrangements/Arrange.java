@@ -232,7 +232,15 @@ public final class Arrange {
             this.trace = trace;
             this.own = own;
             this.activate = activate;
-            this.push = writer::push;
+            this.push = (cap, data) -> {
+                // a growth of the buffer allocates twice what it holds while still holding that:
+                // checked first, a runaway build fails on its limit instead of the heap's
+                if (held.limited()) {
+                    long growth = writer.growthBytes(data.size());
+                    if (growth > 0) held.check(growth);
+                }
+                writer.push(cap, data);
+            };
         }
 
         /** Made once, not per activation. */
@@ -244,6 +252,8 @@ public final class Arrange {
             if (received && held.limited()) held.check();
             Antichain frontier = in.frontier();
             if (!frontier.equals(writer.sealed()) && writer.sealed().dominates(frontier)) {
+                // a seal allocates a batch as large as what it seals, and the sort's scratch
+                if (held.limited()) held.check(writer.sealBytes());
                 writer.advance(frontier);
                 if (!own.isDropped()) {
                     own.setLogicalCompaction(frontier);

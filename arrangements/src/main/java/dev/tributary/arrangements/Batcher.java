@@ -346,6 +346,25 @@ public final class Batcher {
         return true;
     }
 
+    /**
+     * The bytes pushing {@code incoming} more updates would allocate beyond what the buffer holds:
+     * if it must grow, new arrays twice its size, allocated while the old ones are still held (so
+     * that a dataflow can fail itself on its memory limit before a growth runs the heap out).
+     */
+    public long growthBytes(int incoming) {
+        if (combining != null) return 0;
+        return (long) buffer.size() + incoming > buffer.capacity() ? 2 * buffer.heapBytes() : 0;
+    }
+
+    /**
+     * About the bytes a seal of the whole buffer allocates beyond it: the batch it builds (the
+     * buffer's size again) and the sort's scratch (an index and two prefix words per record).
+     */
+    public long sealBytes() {
+        long n = buffer.size() + (combining == null ? 0 : combining.size());
+        return pendingBytes() + 24 * n;
+    }
+
     /** The number of buffered updates (spilled ones included). */
     public int buffered() {
         long spilled = 0;

@@ -109,13 +109,21 @@ public final class HeldState {
      * taking input, so a runaway dataflow fails itself before it fills the heap.
      */
     public void check() {
+        check(0);
+    }
+
+    /**
+     * As {@link #check()}, counting {@code extra} bytes more: what an operator is about to
+     * allocate (a buffer's growth), checked before it does.
+     */
+    public void check(long extra) {
         if (limit == null) return;
         // summed in place, not through parts(): this runs after every input an arrange takes
         long bytes = 0;
         for (Trace t : traceOrder) if (!t.isDropped()) bytes += t.heapBytes();
         for (Other o : others) bytes += o.bytes.getAsLong();
         for (LongSupplier b : buffers) bytes += b.getAsLong();
-        String why = limit.exceeded(worker, bytes);
+        String why = limit.exceeded(worker, bytes + extra);
         if (why != null) throw new MemoryLimitExceededException(why);
     }
 

@@ -41,6 +41,16 @@ public final class TraceWriter {
     }
 
     /** Buffers {@code data}, whose updates are all at times {@code >= cap.time()}. */
+    /** See {@link Batcher#sealBytes}. */
+    public long sealBytes() {
+        return batcher.sealBytes();
+    }
+
+    /** See {@link Batcher#growthBytes}. */
+    public long growthBytes(int incoming) {
+        return batcher.growthBytes(incoming);
+    }
+
     public void push(Capability cap, Updates data) {
         batcher.push(data);
         hold(cap);

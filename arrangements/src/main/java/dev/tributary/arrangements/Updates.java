@@ -138,6 +138,11 @@ public final class Updates implements Container {
         size += n;
     }
 
+    /** How many records the time and diff arrays have room for before they grow. */
+    public int capacity() {
+        return diffs.length;
+    }
+
     /** Room for {@code n} more times and diffs. */
     private void reserve(int n) {
         if (size + n > diffs.length) {

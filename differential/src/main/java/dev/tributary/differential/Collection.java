@@ -382,7 +382,7 @@ public final class Collection<D> {
      * with these about 12 ms; large expansions were no slower with them (they are no faster with
      * no slice at all).
      */
-    static final long FLAT_MAP_SLICE_NANOS = 250_000;
+    static final long FLAT_MAP_SLICE_NANOS = 100_000;
 
     /** How many results of one record {@link #expandOr} emits between two looks at the clock. */
     private static final int FLAT_MAP_CLOCK_EVERY = 1 << 10;

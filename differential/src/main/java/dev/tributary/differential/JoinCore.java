@@ -43,7 +43,7 @@ final class JoinCore {
     private JoinCore() {}
 
     /** Output containers are sent when they reach this many updates. */
-    private static final int CHUNK = 4096;
+    private static final int CHUNK = 1024;
     /**
      * The output pairs one activation produces at most; the rest of the work waits for the next.
      * A join whose output is far larger than its inputs (a cross join) then sends it a piece per
@@ -60,7 +60,7 @@ final class JoinCore {
      * downstream, held the worker 20-120 ms, and a commit beside it waited that in each of the
      * steps it needed to reach an index.
      */
-    static final long SLICE_NANOS = 1_000_000;
+    static final long SLICE_NANOS = 100_000;
 
     private static long fuel(String setting) {
         if (setting == null) return 1 << 18;

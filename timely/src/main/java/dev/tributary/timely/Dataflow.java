@@ -170,6 +170,38 @@ final class Dataflow {
         whenIdle.set(operator);
     }
 
+    /**
+     * The worker time this dataflow has taken beyond its share, in nanoseconds: what it was
+     * {@link #charge charged} for its steps, less {@link Worker#BUSY_SHARE} of the time passed
+     * (never below zero, never above {@link Worker#MAX_DEBT_NANOS}). Past {@link Worker#BURST_NANOS} it waits while other dataflows have work
+     * ({@link #overShare}): a statement that computes for seconds then leaves the others most of a
+     * busy worker, as an operating system's scheduler leaves a busy core to its other processes.
+     */
+    private long debtNanos;
+    private long debtAt;
+
+    /** Whether this dataflow has taken more than its share of the worker lately (at {@code now}, a {@link System#nanoTime}). */
+    boolean overShare(long now) {
+        if (debtNanos == 0) return false;
+        debtNanos = Math.max(0, debtNanos - (long) ((now - debtAt) * Worker.BUSY_SHARE));
+        debtAt = now;
+        return debtNanos > Worker.BURST_NANOS;
+    }
+
+    /** Whether this dataflow has taken little beyond its share lately: a statement's or a commit's, not a long computation's. */
+    boolean light(long now) {
+        overShare(now);
+        return debtNanos < Worker.LIGHT_NANOS;
+    }
+
+    /** Charges {@code nanos} of the worker's time, ending at {@code now}, to this dataflow. */
+    void charge(long nanos, long now) {
+        overShare(now);
+        // capped: time taken alone is not owed later, once other dataflows have work
+        debtNanos = Math.min(debtNanos + nanos, Worker.MAX_DEBT_NANOS);
+        debtAt = now;
+    }
+
     /** Operators that stopped with work left, waiting for their turn after the other dataflows' work. */
     private final java.util.BitSet yielded = new java.util.BitSet();
 
@@ -227,8 +259,15 @@ final class Dataflow {
         boolean work = propagate();
         if (activeCount > 0) {
             work = true;
+            // a long computation's step stops between two operators once another worker's
+            // message or a command waits: the rest stay scheduled for its next step, and a
+            // commit's hop through this worker waits for one operator's slice, not a whole step's
+            boolean interruptible = !light(System.nanoTime());
+            boolean ranOne = false;
             for (int i = 0; i < operators.size() && activeCount > 0; i++) {
                 if (!active[i]) continue;
+                if (interruptible && ranOne && worker.urgent()) break;
+                ranOne = true;
                 active[i] = false;
                 activeCount--;
                 OperatorNode op = operators.get(i);

@@ -111,6 +111,30 @@ public final class Worker {
      * @throws DataflowAbortedException if another worker failed
      */
     public boolean step() {
+        try {
+            return stepOnce();
+        } catch (VirtualMachineError e) {
+            // an operator's errors fail only its dataflow (Dataflow.step); this one came from the
+            // worker's own routing or progress, which may have lost a message or a change of
+            // progress half sent: no dataflow can be trusted to finish any more
+            if (lost == null) lost = e;
+            throw e;
+        }
+    }
+
+    /**
+     * The error that escaped this worker's own work between operators (routing messages,
+     * sharing progress) outside any dataflow's containment, or null: once set, a frontier may
+     * never advance again, and whoever runs the worker must stop the computation (a server exits
+     * to be restarted) rather than wait on it.
+     */
+    public Throwable lostState() {
+        return lost;
+    }
+
+    private Throwable lost;
+
+    private boolean stepOnce() {
         Throwable failure = fabric.failure();
         if (failure != null) throw new DataflowAbortedException(failure);
         boolean work = false;
@@ -130,20 +154,65 @@ public final class Worker {
                 route(o);
             }
         }
+        // A dataflow that has taken more than its share of this worker lately waits while the
+        // others have work; the time of a step is charged to the dataflow that did work in it
+        // (with that of any idle ones visited before it: nanoTime is read only after work).
+        long now = System.nanoTime();
+        boolean deferred = false;
+        boolean stepped = false;
+        boolean lightStepped = false;
+        boolean heavy = false;
         for (int d = 0; d < dataflows.size(); d++) {
             Dataflow df = dataflows.get(d);
-            if (!df.isComplete()) work |= df.step();
+            if (df.isComplete()) continue;
+            if (df.overShare(now)) {
+                deferred = true;
+                continue;
+            }
+            boolean light = df.light(now);
+            heavy |= !light;
+            if (df.step()) {
+                stepped = true;
+                lightStepped |= light;
+                now = charge(df, now);
+            }
         }
-        if (!work || ++stepsSinceYielded >= YIELD_EVERY) {
+        if (lightStepped && (heavy || deferred)) {
+            now = stepLight(now);
+            // what they did is told before the long computation takes its next slice
+            afterLight.run();
+        }
+        if (!stepped || ++stepsSinceYielded >= YIELD_EVERY) {
             // operators that yielded (OperatorBuilder.yieldActivator) take their turn
             stepsSinceYielded = 0;
             for (int d = 0; d < dataflows.size(); d++) {
                 Dataflow df = dataflows.get(d);
-                if (!df.isComplete() && df.activateYielded()) work |= df.step();
+                if (df.isComplete() || df.overShare(now)) continue;
+                if (df.activateYielded() && df.step()) {
+                    stepped = true;
+                    now = charge(df, now);
+                }
             }
         }
-        if (!work) {
-            // Nothing else happened: now background work may run.
+        if (deferred && !stepped) {
+            // nothing else to do: those over their share run (and yielded operators with them)
+            for (int d = 0; d < dataflows.size(); d++) {
+                Dataflow df = dataflows.get(d);
+                if (df.isComplete() || !df.overShare(now)) continue;
+                df.activateYielded();
+                if (df.step()) {
+                    stepped = true;
+                    now = charge(df, now);
+                }
+            }
+        }
+        work |= stepped;
+        if (!work || ++stepsSinceIdle >= YIELD_EVERY) {
+            // Nothing else happened, or enough steps did: background work (merging) runs. Only in
+            // idle steps, a statement that kept the worker busy for seconds kept every other
+            // arrangement from merging meanwhile, and with thousands of batches piled up each
+            // read of them took milliseconds (a point read behind a write, 0.75 -> 17 ms).
+            stepsSinceIdle = 0;
             for (int d = 0; d < dataflows.size(); d++) {
                 Dataflow df = dataflows.get(d);
                 if (!df.isComplete() && df.activateIdle()) work |= df.step();
@@ -153,10 +222,99 @@ public final class Worker {
     }
 
     /**
+     * With a long computation on this worker, light dataflows (a commit's way through the views,
+     * a read) step again and again, the other workers' messages taken as they come, until they
+     * are quiet for a moment ({@link #LIGHT_QUIET_NANOS}), a command waits, or
+     * {@link #LIGHT_ROUNDS_NANOS} passed: a commit then crosses its dataflows' operators and the
+     * workers' exchanges without a slice of the long computation at each hop (a read of a view
+     * behind a write took 16 ms beside one, 0.7 ms alone). Returns the time now.
+     */
+    private long stepLight(long now) {
+        long until = now + LIGHT_ROUNDS_NANOS;
+        long quietSince = now;
+        List<Dataflow> dataflows = this.running;
+        while (now < until && !commandWaiting.getAsBoolean()) {
+            boolean any = false;
+            if (fabric.peers > 1) {
+                Object o;
+                while ((o = fabric.poll(index)) != null) {
+                    any = true;
+                    route(o);
+                }
+            }
+            for (int d = 0; d < dataflows.size(); d++) {
+                Dataflow df = dataflows.get(d);
+                if (df.isComplete() || !df.light(now)) continue;
+                if (df.step()) {
+                    any = true;
+                    now = charge(df, now);
+                }
+            }
+            if (any) {
+                quietSince = now;
+            } else {
+                now = System.nanoTime();
+                if (now - quietSince > LIGHT_QUIET_NANOS) break;
+                Thread.onSpinWait();
+            }
+        }
+        return now;
+    }
+
+    private Runnable afterLight = () -> {};
+
+    /** Runs {@code hook} after {@link #stepLight}, before the long computations' turn in the same step: where a server publishes what its indexes have reached. */
+    public void afterLightWork(Runnable hook) {
+        this.afterLight = hook;
+    }
+
+    /** Whether another worker's message or a command waits for this worker. */
+    boolean urgent() {
+        return (fabric.peers > 1 && fabric.hasMail(index)) || commandWaiting.getAsBoolean();
+    }
+
+    /** Whether whoever runs this worker has a command waiting for it (see {@link #commandWaiting(BooleanSupplier)}). */
+    private BooleanSupplier commandWaiting = () -> false;
+
+    /** Tells the worker how to learn that a command waits for it: {@link #stepLight} then stops. */
+    public void commandWaiting(BooleanSupplier waiting) {
+        this.commandWaiting = waiting;
+    }
+
+    /** Below this much time over its share, a dataflow is light ({@link Dataflow#light}). */
+    static final long LIGHT_NANOS = 200_000L;
+    /** The longest {@link #stepLight} runs. */
+    static final long LIGHT_ROUNDS_NANOS = 500_000L;
+    /** How long {@link #stepLight} waits for more light work (another worker's answer) before it stops. */
+    static final long LIGHT_QUIET_NANOS = 30_000L;
+
+    /** Charges the time since {@code since} to {@code df}; the time now. */
+    private static long charge(Dataflow df, long since) {
+        long now = System.nanoTime();
+        df.charge(now - since, now);
+        return now;
+    }
+
+    /**
+     * The share of a worker's time one dataflow may take while others have work (see
+     * {@link Dataflow#overShare}); alone, a dataflow takes all of it.
+     */
+    public static final double BUSY_SHARE = Double.parseDouble(System.getProperty("tributary.busyShare", "0.25"));
+
+    /** How far beyond its share a dataflow may run in one burst before it waits for others' work. */
+    public static final long BURST_NANOS = 2_000_000L;
+
+    /** The most a dataflow is owed: one that ran alone for long waits at most about this over the share once others have work. */
+    static final long MAX_DEBT_NANOS = 20_000_000L;
+
+    /**
      * At most how many steps with other work pass before the operators that yielded run again:
      * they get at least this share of a busy worker's steps, and all of an otherwise idle one's.
      */
     public static final int YIELD_EVERY = 4;
+
+    /** Steps with work since the operators waiting for an idle step last ran. */
+    private int stepsSinceIdle;
 
     /** Steps since the operators that yielded last ran. */
     private int stepsSinceYielded;

@@ -234,6 +234,7 @@ class FailureTest {
             }
             assertThat(worker.dataflowFailure(0)).isNotNull();
             assertThat(worker.dataflowFailure(1)).isNull();
+            assertThat(worker.lostState()).as("an operator's error is its dataflow's alone").isNull();
             in.close();
             other.close();
             worker.stepWhile(() -> !probe[1].isDone());
@@ -327,5 +328,47 @@ class FailureTest {
             return;
         }
         errors.put(what, new AssertionError(what + " was accepted"));
+    }
+
+    /**
+     * An error outside every operator (here where a worker's input is split among the workers,
+     * as a full heap could make it) may have lost a message or a change of progress: the worker
+     * says so, for whoever runs it to stop rather than wait on a frontier that may never move.
+     */
+    @Test
+    void anErrorOutsideEveryOperatorMarksTheWorkersStateLost() {
+        ContainerType<LongContainer> exploding = new ContainerType<>() {
+            @Override
+            public LongContainer create() {
+                return LongContainer.TYPE.create();
+            }
+
+            @Override
+            public void appendAll(LongContainer from, LongContainer into) {
+                LongContainer.TYPE.appendAll(from, into);
+            }
+
+            @Override
+            public void partition(LongContainer input, Container[] outputs, Router router) {
+                throw new OutOfMemoryError("no room to split the input");
+            }
+        };
+        Map<Integer, Throwable> lost = new ConcurrentHashMap<>();
+        catchThrowable(() -> Timely.run(Config.workers(2).containingFailures(), worker -> {
+            InputHandle<LongContainer> in = worker.dataflow("split", scope -> {
+                InputHandle<LongContainer> input = scope.input("numbers", LongContainer.TYPE);
+                OperatorBuilder b = scope.operator("sink");
+                InputPort<LongContainer> port = b.input(input.stream(), Pact.exchange(exploding));
+                b.build(() -> port.forEach((cap, data) -> {}));
+                return input;
+            });
+            assertThat(worker.lostState()).isNull();
+            if (worker.index() != 0) return;
+            in.staged().add(7);
+            Throwable thrown = catchThrowable(worker::step);
+            assertThat(thrown).isInstanceOf(OutOfMemoryError.class);
+            lost.put(worker.index(), worker.lostState());
+        }));
+        assertThat(lost.get(0)).isInstanceOf(OutOfMemoryError.class).hasMessage("no room to split the input");
     }
 }

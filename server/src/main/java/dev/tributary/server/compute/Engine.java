@@ -59,9 +59,15 @@ final class Engine implements AutoCloseable {
         threads[worker.index()] = Thread.currentThread();
         register(worker);
         worker.onDataflowFailure(Engine::dataflowFailed);
+        worker.commandWaiting(() -> !commands.isEmpty());
+        worker.afterLightWork(() -> afterStep.accept(worker));
         int index = worker.index();
         while (!closed) {
             try {
+                if (worker.lostState() instanceof VirtualMachineError lost) {
+                    // a command that stepped the worker caught it: it ends the thread all the same
+                    throw lost;
+                }
                 Runnable command = commands.poll();
                 if (command != null) {
                     command.run();
@@ -90,6 +96,17 @@ final class Engine implements AutoCloseable {
                 stopped(index, e);
                 return;
             } catch (RuntimeException | Error e) {
+                if (worker.lostState() instanceof VirtualMachineError lost) {
+                    // The worker's own routing or progress failed (out of memory between
+                    // operators): a message or a change of progress may be lost, and a statement
+                    // waiting on a frontier would wait for ever. The thread ends; a server then
+                    // exits to be restarted (PgServer.exitOnFatalErrors), and every statement of
+                    // an embedded database is told the worker stopped (Engine.await).
+                    stopped(index, lost);
+                    Thread.UncaughtExceptionHandler fatal = Thread.getDefaultUncaughtExceptionHandler();
+                    if (fatal != null) fatal.uncaughtException(Thread.currentThread(), lost);
+                    throw lost;
+                }
                 // An operator's failure stops only its dataflow (timely contains it); anything
                 // else that escapes a step must not end the thread every statement waits on.
                 if (closed) return;
@@ -121,7 +138,7 @@ final class Engine implements AutoCloseable {
 
     private static void stopped(int worker, Throwable e) {
         try {
-            ServerLog.error("worker " + worker + " stops: " + e.getMessage(), null);
+            ServerLog.error("worker " + worker + " stops: " + e, null);
         } catch (Throwable ignored) {
             // the line is lost
         }

@@ -29,4 +29,58 @@ class EngineTest {
             assertThat(fail).isFalse();
         }
     }
+
+    /**
+     * An error in a worker's own routing or progress (not an operator's, which fails only its
+     * dataflow) may have lost a message: the worker stops, and every statement is told so
+     * instead of waiting for ever on a frontier that will not move (the attack suite's long
+     * profile hung so, a read waiting on one worker while the other idled).
+     */
+    @Test
+    void aWorkerWhoseOwnStateWasLostStopsAndStatementsAreToldSo() {
+        dev.tributary.timely.ContainerType<dev.tributary.timely.LongContainer> exploding = new dev.tributary.timely.ContainerType<>() {
+            @Override
+            public dev.tributary.timely.LongContainer create() {
+                return dev.tributary.timely.LongContainer.TYPE.create();
+            }
+
+            @Override
+            public void appendAll(dev.tributary.timely.LongContainer from, dev.tributary.timely.LongContainer into) {
+                dev.tributary.timely.LongContainer.TYPE.appendAll(from, into);
+            }
+
+            @Override
+            public void partition(dev.tributary.timely.LongContainer input, dev.tributary.timely.Container[] outputs, dev.tributary.timely.Router router) {
+                throw new OutOfMemoryError("no room to split the input");
+            }
+        };
+        Engine engine = new Engine(2, w -> {});
+        try (AutoCloseable quiet = ServerLogs.failing()) {
+            Throwable first = org.assertj.core.api.Assertions.catchThrowable(() -> engine.callAll(w -> {
+                var in = w.dataflow("split", scope -> {
+                    var input = scope.input("numbers", dev.tributary.timely.LongContainer.TYPE);
+                    var b = scope.operator("sink");
+                    var port = b.input(input.stream(), dev.tributary.timely.Pact.exchange(exploding));
+                    b.build(() -> port.forEach((cap, data) -> {}));
+                    return input;
+                });
+                if (w.index() == 0) {
+                    in.staged().add(7);
+                    w.step();
+                }
+                return null;
+            }));
+            assertThat(first).isInstanceOf(OutOfMemoryError.class);
+            // the next statements: told the worker stopped (XX000), never left waiting
+            Throwable next = null;
+            for (int i = 0; i < 1000 && next == null; i++) next = org.assertj.core.api.Assertions.catchThrowable(() -> engine.callAll(w -> w.index()));
+            assertThat(next).isInstanceOf(dev.tributary.sql.SqlException.class).hasMessageContaining("has stopped");
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        } finally {
+            // closing reports how the computation ended: that error again, which JUnit must not see raw
+            Throwable closing = org.assertj.core.api.Assertions.catchThrowable(engine::close);
+            if (closing != null) assertThat(closing).hasMessage("no room to split the input");
+        }
+    }
 }

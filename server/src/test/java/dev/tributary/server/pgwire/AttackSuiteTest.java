@@ -212,7 +212,13 @@ class AttackSuiteTest {
     private void attack(Attack a) throws Exception {
         long before = quiet(heap::liveMegabytes);
         long started = System.nanoTime();
-        String answer = a.body().run();
+        String answer;
+        try {
+            answer = a.body().run();
+        } catch (java.net.SocketTimeoutException e) {
+            // where the server waits, for whoever reads the failure
+            throw new AssertionError(a.name() + ": the server did not answer in time; its threads:\n" + heap.threads(), e);
+        }
         long took = (System.nanoTime() - started) / 1_000_000;
         assertThat(answer).as(a.name() + ": what its client was told").isIn(a.answers());
         long recovered = millisToServe();

@@ -62,6 +62,17 @@ final class ChildHeap implements AutoCloseable {
         }
     }
 
+    /** The child's threads and their stacks ({@code Thread.print}): what a hung attack reports, so the failure shows where the server waits. */
+    String threads() {
+        try {
+            Object text = connector.getMBeanServerConnection().invoke(new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"),
+                    "threadPrint", new Object[] {new String[0]}, new String[] {String[].class.getName()});
+            return String.valueOf(text);
+        } catch (Exception e) {
+            return "(no thread dump: " + e + ")";
+        }
+    }
+
     /** The largest the heap may grow, in MB. */
     long maxMegabytes() {
         return memory.getHeapMemoryUsage().getMax() >> 20;
