@@ -233,7 +233,7 @@ public final class Arrange {
             this.own = own;
             this.activate = activate;
             this.push = (cap, data) -> {
-                // a growth of the buffer allocates twice what it holds while still holding that:
+                // a growth of the buffer allocates new arrays while still holding the old ones:
                 // checked first, a runaway build fails on its limit instead of the heap's
                 if (held.limited()) {
                     long growth = writer.growthBytes(data.size());

@@ -348,12 +348,18 @@ public final class Batcher {
 
     /**
      * The bytes pushing {@code incoming} more updates would allocate beyond what the buffer holds:
-     * if it must grow, new arrays twice its size, allocated while the old ones are still held (so
-     * that a dataflow can fail itself on its memory limit before a growth runs the heap out).
+     * if it must grow, its new arrays (twice its length, or what the updates need if more),
+     * allocated while the old ones are still held (so that a dataflow can fail itself on its
+     * memory limit before a growth runs the heap out).
      */
     public long growthBytes(int incoming) {
         if (combining != null) return 0;
-        return (long) buffer.size() + incoming > buffer.capacity() ? 2 * buffer.heapBytes() : 0;
+        long needed = (long) buffer.size() + incoming;
+        int capacity = buffer.capacity();
+        if (needed <= capacity) return 0;
+        // the arrays grow to the larger of twice their length and what is needed, as they are
+        long perRecord = (buffer.heapBytes() + capacity - 1) / capacity;
+        return perRecord * Math.max(needed, 2L * capacity);
     }
 
     /**
@@ -362,7 +368,7 @@ public final class Batcher {
      */
     public long sealBytes() {
         long n = buffer.size() + (combining == null ? 0 : combining.size());
-        return pendingBytes() + 24 * n;
+        return n == 0 ? 0 : pendingBytes() + 24 * n;
     }
 
     /** The number of buffered updates (spilled ones included). */

@@ -210,8 +210,7 @@ public final class Worker {
         if (!work || ++stepsSinceIdle >= YIELD_EVERY) {
             // Nothing else happened, or enough steps did: background work (merging) runs. Only in
             // idle steps, a statement that kept the worker busy for seconds kept every other
-            // arrangement from merging meanwhile, and with thousands of batches piled up each
-            // read of them took milliseconds (a point read behind a write, 0.75 -> 17 ms).
+            // arrangement from merging meanwhile, their batches piling up.
             stepsSinceIdle = 0;
             for (int d = 0; d < dataflows.size(); d++) {
                 Dataflow df = dataflows.get(d);
