@@ -90,20 +90,7 @@ target() {
 }
 psql_() { psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U "$user" -d "$db" "$@"; }
 
-cat >"$work/select.sql" <<SQL
-\set id random(1, $rows)
-SELECT qty FROM orders WHERE id = :id;
-SQL
-# keys far above the loaded ones, drawn from 2^63: a repeat, which would fail the client, is unlikely
-cat >"$work/insert.sql" <<'SQL'
-\set id random(1000000000000, 9000000000000000000)
-\set c random(0, 99999)
-INSERT INTO orders VALUES (:id, :c, 1);
-SQL
-cat >"$work/view.sql" <<'SQL'
-\set c random(0, 99999)
-SELECT * FROM per_customer WHERE customer_id = :c;
-SQL
+mixed_load_scripts "$work" "$rows"
 python3 -c "print('SELECT ' + '9' * 1000000 + ' AS big;')" >"$work/big-numeric.sql"
 scripts=(select insert view)
 

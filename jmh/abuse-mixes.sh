@@ -4,16 +4,16 @@
 # prepared for 5 s alone and 5 s beside one runaway statement (count(*) of a cross product of
 # generate_series, ended by statement_timeout 7 s), printing the average latency of each script.
 #
-#   jmh/abuse-mixes.sh [CLIENTS:SCRIPTS ...]      e.g. 4:ins,view 50:sel,ins,view (the default)
+#   jmh/abuse-mixes.sh [CLIENTS:SCRIPTS ...]      e.g. 4:insert,view 50:select,insert,view (the default)
 #
-# Scripts: sel (point select by primary key), ins (single-row INSERT), view (point read of
-# per_customer). Needs psql and pgbench; the server comes from bin/tributary (built if needed),
+# Scripts (jmh/side-by-side.sh's mixed_load_scripts): select (point select by primary key),
+# insert (single-row INSERT), view (point read of per_customer). Needs psql and pgbench; the server comes from bin/tributary (built if needed),
 # with $TRIBUTARY_JAVA_OPTS (default -Xmx2g) and port $PORT (default 15700).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 port="${PORT:-15700}"
 mixes=("$@")
-[ ${#mixes[@]} -gt 0 ] || mixes=(4:ins,view 50:sel,ins,view)
+[ ${#mixes[@]} -gt 0 ] || mixes=(4:insert,view 50:select,insert,view)
 work="$(mktemp -d)"
 server=""
 cleanup() {
@@ -22,19 +22,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cat >"$work/sel.sql" <<'SQL'
-\set id random(1, 1000000)
-SELECT qty FROM orders WHERE id = :id;
-SQL
-cat >"$work/ins.sql" <<'SQL'
-\set id random(1000000000000, 9000000000000000000)
-\set c random(0, 99999)
-INSERT INTO orders VALUES (:id, :c, 1);
-SQL
-cat >"$work/view.sql" <<'SQL'
-\set c random(0, 99999)
-SELECT * FROM per_customer WHERE customer_id = :c;
-SQL
+# shellcheck source=jmh/side-by-side.sh
+. "$root/jmh/side-by-side.sh"
+mixed_load_scripts "$work" 1000000
 
 TRIBUTARY_JAVA_OPTS="${TRIBUTARY_JAVA_OPTS:--Xmx2g}" "$root/bin/tributary" serve --port "$port" --in-memory --max-connections 260 >"$work/server.log" 2>&1 &
 server=$!
@@ -46,7 +36,7 @@ psql_ -c "SET client_min_messages = warning" -c "CREATE TABLE orders (id bigint 
   -c "CREATE MATERIALIZED VIEW per_customer AS SELECT customer_id, count(*), sum(qty) FROM orders GROUP BY customer_id" \
   -c "CREATE INDEX per_customer_customer_id ON per_customer (customer_id)" >/dev/null
 bench() { (cd "$work" && pgbench -n -h 127.0.0.1 -p "$port" -U tributary -M prepared -j 2 "$@" tributary 2>&1); }
-bench -c 8 -T 5 -f sel.sql@1 -f ins.sql@1 -f view.sql@1 >/dev/null # warm-up
+bench -c 8 -T 5 -f select.sql@1 -f insert.sql@1 -f view.sql@1 >/dev/null # warm-up
 for mix in "${mixes[@]}"; do
   clients="${mix%%:*}"
   scripts=()

@@ -96,3 +96,23 @@ start_tributary() {
   [ -n "$tributary_port" ] || { echo "$me: tributary serve did not start listening within 60 s" >&2; exit 1; }
   echo "$me: tributary serve on 127.0.0.1:$tributary_port (pid $tributary_pid, $("$java" -version 2>&1 | head -n1), ${server_opts[*]}, ${serve_args[*]})" >&2
 }
+
+# mixed_load_scripts DIR ROWS: the mixed load's pgbench scripts in DIR (select.sql, a point
+# select by primary key on orders of ROWS rows; insert.sql, a single-row INSERT into orders;
+# view.sql, a point read of per_customer), shared by abuse-compare.sh and abuse-mixes.sh
+mixed_load_scripts() {
+  cat >"$1/select.sql" <<SQL
+\set id random(1, $2)
+SELECT qty FROM orders WHERE id = :id;
+SQL
+  # keys far above the loaded ones, drawn from 2^63: a repeat, which would fail the client, is unlikely
+  cat >"$1/insert.sql" <<'SQL'
+\set id random(1000000000000, 9000000000000000000)
+\set c random(0, 99999)
+INSERT INTO orders VALUES (:id, :c, 1);
+SQL
+  cat >"$1/view.sql" <<'SQL'
+\set c random(0, 99999)
+SELECT * FROM per_customer WHERE customer_id = :c;
+SQL
+}
