@@ -254,19 +254,31 @@ final class Dataflow {
         }
     }
 
+    /** Where the next step starts running scheduled operators: after an interrupted step, the first one it left. */
+    private int resumeAt;
+
     /** One round: deliver known progress, run scheduled operators, share the progress they made. */
     boolean step() {
         boolean work = propagate();
         if (activeCount > 0) {
             work = true;
             // a long computation's step stops between two operators once another worker's
-            // message or a command waits: the rest stay scheduled for its next step, and a
-            // commit's hop through this worker waits for one operator's slice, not a whole step's
+            // message or a command waits: the rest stay scheduled, and its next step starts
+            // with them (not from the first operator again, which let a producer run at every
+            // step and its consumer at few: a restart over a table larger than the heap piled
+            // its rows up); a commit's hop through this worker waits for one operator's slice
             boolean interruptible = !light(System.nanoTime());
             boolean ranOne = false;
-            for (int i = 0; i < operators.size() && activeCount > 0; i++) {
+            int n = operators.size();
+            int start = resumeAt < n ? resumeAt : 0;
+            resumeAt = 0;
+            for (int k = 0; k < n && activeCount > 0; k++) {
+                int i = start + k < n ? start + k : start + k - n;
                 if (!active[i]) continue;
-                if (interruptible && ranOne && worker.urgent()) break;
+                if (interruptible && ranOne && worker.urgent()) {
+                    resumeAt = i;
+                    break;
+                }
                 ranOne = true;
                 active[i] = false;
                 activeCount--;
