@@ -22,6 +22,22 @@ final class ChildServer {
             return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/tributary?user=tributary");
         }
 
+        /**
+         * Whether its output has {@code text} within 30 s: its standard error is read on another
+         * thread, so a line the server wrote before it answered may not be in {@link #log} yet.
+         */
+        boolean logs(String text) throws InterruptedException {
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            synchronized (log) {
+                while (log.indexOf(text) < 0) {
+                    long left = end - System.nanoTime();
+                    if (left <= 0) return false;
+                    TimeUnit.NANOSECONDS.timedWait(log, left);
+                }
+                return true;
+            }
+        }
+
         /** Stops it at once (SIGKILL), as a crash would. */
         void kill() throws InterruptedException {
             process.destroyForcibly();
@@ -53,7 +69,10 @@ final class ChildServer {
         Thread reader = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = r.readLine()) != null; ) {
-                    log.append(line).append('\n');
+                    synchronized (log) {
+                        log.append(line).append('\n');
+                        log.notifyAll();
+                    }
                     var m = java.util.regex.Pattern.compile("listening on [^ ]*:(\\d+) ").matcher(line);
                     if (m.find()) {
                         port[0] = Integer.parseInt(m.group(1));

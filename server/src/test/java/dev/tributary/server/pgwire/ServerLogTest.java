@@ -164,7 +164,7 @@ class ServerLogTest extends LocalServerTest {
             int error = lineMatching(lines, TIME + "\\[\\d+\\] ERROR:  42P01: relation \"nosuch\" does not exist at character 15");
             assertThat(lines.get(error + 1)).endsWith("STATEMENT:  SELECT * FROM nosuch");
             // and standard error has them too
-            assertThat(child.log().toString()).contains("ERROR:  42P01: relation \"nosuch\" does not exist");
+            assertThat(child.logs("ERROR:  42P01: relation \"nosuch\" does not exist")).as("standard error has the error:\n" + child.log()).isTrue();
         } finally {
             child.kill();
         }
