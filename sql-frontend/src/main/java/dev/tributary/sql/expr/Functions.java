@@ -69,6 +69,7 @@ public final class Functions {
         fn("initcap", SqlType.TEXT, x -> initcap((String) x[0]), T);
         fn("substring", SqlType.TEXT, x -> substring((String) x[0], (Long) x[1], null), T, I);
         fn("substring", SqlType.TEXT, x -> substring((String) x[0], (Long) x[1], (Long) x[2]), T, I, I);
+        fn("substring", SqlType.TEXT, x -> Regexes.substring((String) x[0], (String) x[1]), T, T);
         fn("substring", SqlType.BYTEA, x -> substring((Bytea) x[0], (Long) x[1], null), Kind.BYTEA, I);
         fn("substring", SqlType.BYTEA, x -> substring((Bytea) x[0], (Long) x[1], (Long) x[2]), Kind.BYTEA, I, I);
         alias("substr", "substring");

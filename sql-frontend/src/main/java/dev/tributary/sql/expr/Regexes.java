@@ -48,6 +48,17 @@ public final class Regexes {
         return compile(pattern, caseInsensitive).matcher(s).find();
     }
 
+    /**
+     * {@code substring(s FROM pattern)}: the part of {@code s} that the first parenthesised
+     * group of the first match captured, or the whole match if the pattern has no group; NULL
+     * if there is no match (or the group took no part in it), as in PostgreSQL.
+     */
+    public static String substring(String s, String pattern) {
+        java.util.regex.Matcher m = compile(pattern, false).matcher(s);
+        if (!m.find()) return null;
+        return m.groupCount() > 0 ? m.group(1) : m.group();
+    }
+
     private static Pattern compile(String pattern, boolean ci) {
         ConcurrentHashMap<String, Pattern> cache = ci ? CACHE_CI : CACHE;
         Pattern p = cache.get(pattern);

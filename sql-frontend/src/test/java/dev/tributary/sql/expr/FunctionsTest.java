@@ -72,6 +72,16 @@ class FunctionsTest {
         assertThat(show(fn("substring", lit("\\x01020304", SqlType.BYTEA), i4(2), i4(2)))).isEqualTo("\\x0203");
     }
 
+    /** {@code substring(s FROM pattern)} with a text pattern is PostgreSQL's regular-expression substring. */
+    @Test
+    void substringFromAPatternTakesTheFirstGroupOrTheMatch() {
+        assertThat(show(fn("substring", text("https://x/item?a=1&ch=42&b"), unknown("[&?]ch=([^&]*)")))).isEqualTo("42");
+        assertThat(show(fn("substring", text("Thomas"), unknown("...$")))).isEqualTo("mas");
+        assertThat(show(fn("substring", text("https://x/item?a=1"), unknown("[&?]ch=([^&]*)")))).isEqualTo("NULL");
+        assertThat(show(fn("substring", text("abc"), unknown("(x)|b")))).as("the group took no part in the match").isEqualTo("NULL");
+        assertError(() -> eval(fn("substring", text("abc"), unknown("("))), "2201B", "invalid regular expression: Unclosed group");
+    }
+
     @Test
     void concatFunctions() {
         assertThat(show(fn("concat", unknown("a"), nul(SqlType.UNKNOWN), i4(1), bool(true), num("1.50")))).isEqualTo("a1t1.50");

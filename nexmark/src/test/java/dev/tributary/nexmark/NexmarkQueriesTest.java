@@ -1,0 +1,127 @@
+package dev.tributary.nexmark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import dev.tributary.nexmark.NexmarkGenerator.Kind;
+import dev.tributary.server.Clock;
+import dev.tributary.server.Tributary;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Every Nexmark query, maintained as a materialized view while the events arrive in chunks, ends
+ * with the result DuckDB computes in batch over the same events (read from the same CSV files);
+ * and so does the same view created over the loaded events, and the query run once. Multisets of
+ * rows, numbers compared to 12 significant digits (an average is a numeric here and a double in
+ * DuckDB). {@code -Dtributary.nexmark.events=100000} runs the issue's size; the default is a
+ * fifth of it.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class NexmarkQueriesTest {
+    private static final long EVENTS = Long.getLong("tributary.nexmark.events", 20_000);
+    private static final int CHUNKS = 16;
+
+    private Tributary db;
+    private Connection duck;
+
+    @BeforeAll
+    void load(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        NexmarkGenerator generator = new NexmarkGenerator();
+        generator.writeFiles(dir, EVENTS);
+        duck = DriverManager.getConnection("jdbc:duckdb:");
+        try (Statement st = duck.createStatement()) {
+            for (String ddl : NexmarkQueries.TABLES) st.execute(ddl.replace("timestamp(3)", "timestamp"));
+            for (Kind k : Kind.values()) {
+                String table = NexmarkLoader.table(k);
+                st.execute("COPY " + table + " FROM '" + dir.resolve(table + ".csv") + "' (FORMAT csv, HEADER false)");
+            }
+            for (String sql : NexmarkQueries.SIDE_INPUT) st.execute(sql.replace("generate_series(0, 9999) AS g(k)", "range(0, 10000) AS g(k)"));
+        }
+        db = Tributary.inMemory(Clock.manual(0), 2);
+        NexmarkLoader.createTables(db);
+        for (NexmarkQueries.Query q : NexmarkQueries.all()) db.execute("CREATE MATERIALIZED VIEW " + q.name() + " AS " + q.sql());
+        Tributary.Connection session = db.session();
+        for (NexmarkGenerator.Lines chunk : NexmarkLoader.chunks(generator, EVENTS, (int) ((EVENTS + CHUNKS - 1) / CHUNKS))) {
+            NexmarkLoader.load(session, chunk, EnumSet.allOf(Kind.class));
+        }
+    }
+
+    @AfterAll
+    void close() throws Exception {
+        if (db != null) db.close();
+        if (duck != null) duck.close();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> eachQueryMaintainedEqualsDuckDBsBatchResult() {
+        return NexmarkQueries.all().stream().map(q -> dynamicTest(q.name(), () -> {
+            List<String> expected = duckDb(q.duckSql());
+            assertThat(expected).as(q.name() + " has rows on this data (or it checks nothing)").isNotEmpty();
+            assertThat(tributary("SELECT * FROM " + q.name())).as(q.name() + " maintained while the events arrived").isEqualTo(expected);
+            db.execute("CREATE MATERIALIZED VIEW " + q.name() + "_late AS " + q.sql());
+            try {
+                assertThat(tributary("SELECT * FROM " + q.name() + "_late")).as(q.name() + " built over the loaded events").isEqualTo(expected);
+            } finally {
+                db.execute("DROP MATERIALIZED VIEW " + q.name() + "_late");
+            }
+        }));
+    }
+
+    private List<String> tributary(String sql) {
+        List<String> rows = new ArrayList<>();
+        for (List<String> row : db.query(sql).text()) rows.add(normalise(row));
+        rows.sort(null);
+        return rows;
+    }
+
+    private List<String> duckDb(String sql) throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                List<String> row = new ArrayList<>();
+                for (int i = 1; i <= n; i++) row.add(rs.getString(i));
+                rows.add(normalise(row));
+            }
+        }
+        rows.sort(null);
+        return rows;
+    }
+
+    /** One row as text: numbers to 12 significant digits, times without a zero fraction. */
+    private static String normalise(List<String> row) {
+        StringBuilder sb = new StringBuilder();
+        for (String v : row) {
+            if (!sb.isEmpty()) sb.append('|');
+            if (v == null) {
+                sb.append("NULL");
+            } else if (v.matches("-?\\d+(\\.\\d+)?([eE][-+]?\\d+)?")) {
+                sb.append(new BigDecimal(v).round(new MathContext(12)).stripTrailingZeros().toPlainString());
+            } else if (v.matches("\\d{4}-\\d\\d-\\d\\d[ T]\\d\\d:\\d\\d(:\\d\\d(\\.\\d+)?)?")) {
+                String t = v.replace('T', ' ');
+                if (t.length() == 16) t += ":00";
+                if (t.contains(".")) t = t.replaceAll("0+$", "").replaceAll("\\.$", "");
+                sb.append(t);
+            } else {
+                sb.append(v);
+            }
+        }
+        return sb.toString();
+    }
+}
