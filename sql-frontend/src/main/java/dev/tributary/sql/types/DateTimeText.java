@@ -48,6 +48,16 @@ final class DateTimeText {
     }
 
     static LocalDateTime parseTimestamp(String s) {
+        if (withoutZone(s)) {
+            // PostgreSQL's own output form, without the regular expressions (as isoTimestamptz)
+            Instant fast = isoTimestamptz(s);
+            if (fast != null) return LocalDateTime.ofEpochSecond(fast.getEpochSecond(), fast.getNano(), ZoneOffset.UTC);
+        }
+        return parseTimestampGenerally(s);
+    }
+
+    /** {@link #parseTimestamp} by the general path, for any form PostgreSQL accepts. */
+    static LocalDateTime parseTimestampGenerally(String s) {
         Parts p = parse(s, SqlType.TIMESTAMP, true, false);
         return p.date.atTime(p.time == null ? LocalTime.MIDNIGHT : p.time);
     }
@@ -111,6 +121,15 @@ final class DateTimeText {
         if (i != n || (year | month | day | hour | minute | second) < 0) return null;
         long days = java.time.LocalDate.of(year, month, day).toEpochDay();
         return Instant.ofEpochSecond(days * 86400 + hour * 3600L + minute * 60L + second - offset, nanos);
+    }
+
+    /** Whether {@code s} ends, after its 19 characters of date and time, in nothing but a fraction: no zone for a timestamp to drop. */
+    private static boolean withoutZone(String s) {
+        for (int i = 19; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c != '.' && (c < '0' || c > '9')) return false;
+        }
+        return s.length() >= 19;
     }
 
     /** The number written by the {@code count} ASCII digits of {@code s} from {@code from}, or -1 if one is not a digit. */

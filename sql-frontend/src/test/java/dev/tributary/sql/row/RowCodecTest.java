@@ -161,4 +161,25 @@ class RowCodecTest {
         assertThat(RowCodec.of().encode()).isSameAs(Row.EMPTY);
         assertThat(abc.format(joined)).isEqualTo("(x,7,-1.5)");
     }
+
+    /**
+     * A column after an escaped one is found wherever the escaped value's zero bytes and its end
+     * fall among the eight-byte words the scan reads (values of 0 to 40 bytes, a zero at each place).
+     */
+    @Test
+    void columnsAfterEscapedValuesOfEveryLengthAndZeroPlace() {
+        RowCodec codec = RowCodec.of(SqlType.BYTEA, SqlType.TEXT, SqlType.BIGINT);
+        for (int length = 0; length <= 40; length++) {
+            for (int zero = -1; zero < length; zero++) {
+                byte[] b = new byte[length];
+                for (int k = 0; k < length; k++) b[k] = (byte) ('a' + k % 26);
+                if (zero >= 0) b[zero] = 0;
+                String text = "t".repeat(length);
+                Object[] values = {Bytea.copyOf(b), text, (long) length * 1000 + zero};
+                Row row = codec.encode(values);
+                assertThat(codec.decode(row)).as("length %d, zero at %d", length, zero).containsExactly(values);
+                assertThat(codec.project(row, new int[] {2})).isEqualTo(RowCodec.of(SqlType.BIGINT).encode(new Object[] {values[2]}));
+            }
+        }
+    }
 }

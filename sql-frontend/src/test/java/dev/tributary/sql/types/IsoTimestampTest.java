@@ -45,4 +45,29 @@ class IsoTimestampTest {
             assertThat(DateTimeText.isoTimestamptz(other)).as(other).isNull();
         }
     }
+
+    /** A timestamp without time zone: the fast reading (which takes only a form without a zone) agrees with the general one, errors included. */
+    @Test
+    void timestampsAgreeWithTheGeneralReading() {
+        SplittableRandom r = new SplittableRandom(23);
+        String[] fractions = {"", ".5", ".123", ".123456", ".0000001", ".1234567", "."};
+        String[] offsets = {"", "", "", "+00", "-08", "Z", " UTC"};
+        for (int i = 0; i < 20_000; i++) {
+            int year = r.nextInt(10) == 0 ? r.nextInt(1, 10_000) : r.nextInt(1900, 2100);
+            int month = r.nextInt(20) == 0 ? 13 : r.nextInt(1, 13);
+            int day = r.nextInt(1, r.nextInt(15) == 0 ? 33 : 29);
+            int hour = r.nextInt(20) == 0 ? 24 : r.nextInt(24);
+            String s = String.format("%04d-%02d-%02d%s%02d:%02d:%02d%s%s", year, month, day, r.nextBoolean() ? " " : "T", hour,
+                    r.nextInt(60), r.nextInt(r.nextInt(20) == 0 ? 70 : 60), fractions[r.nextInt(fractions.length)], offsets[r.nextInt(offsets.length)]);
+            assertThat(readTimestamp(s, true)).as(s).isEqualTo(readTimestamp(s, false));
+        }
+    }
+
+    private static String readTimestamp(String s, boolean fast) {
+        try {
+            return String.valueOf(fast ? DateTimeText.parseTimestamp(s) : DateTimeText.parseTimestampGenerally(s));
+        } catch (SqlException e) {
+            return e.sqlState() + " " + e.getMessage();
+        }
+    }
 }
