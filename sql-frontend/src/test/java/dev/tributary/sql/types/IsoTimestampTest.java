@@ -20,6 +20,16 @@ class IsoTimestampTest {
         }
     }
 
+    /** A timestamp in PostgreSQL's form with one of {@code fractions} and {@code offsets}, now and then with a field out of range. */
+    private static String randomTimestamp(SplittableRandom r, String[] fractions, String[] offsets) {
+        int year = r.nextInt(10) == 0 ? r.nextInt(1, 10_000) : r.nextInt(1900, 2100);
+        int month = r.nextInt(20) == 0 ? 13 : r.nextInt(1, 13);
+        int day = r.nextInt(1, r.nextInt(15) == 0 ? 33 : 29);
+        int hour = r.nextInt(20) == 0 ? 24 : r.nextInt(24);
+        return String.format("%04d-%02d-%02d%s%02d:%02d:%02d%s%s", year, month, day, r.nextBoolean() ? " " : "T", hour,
+                r.nextInt(60), r.nextInt(r.nextInt(20) == 0 ? 70 : 60), fractions[r.nextInt(fractions.length)], offsets[r.nextInt(offsets.length)]);
+    }
+
     @Test
     void agreesWithTheGeneralReadingOnRandomTimestamps() {
         SplittableRandom r = new SplittableRandom(17);
@@ -27,12 +37,7 @@ class IsoTimestampTest {
         String[] offsets = {"", "+00", "-08", "+05:30", "Z", "+14:00", "-00:30", "+16", "+5"};
         int fast = 0;
         for (int i = 0; i < 20_000; i++) {
-            int year = r.nextInt(10) == 0 ? r.nextInt(1, 10_000) : r.nextInt(1900, 2100);
-            int month = r.nextInt(20) == 0 ? 13 : r.nextInt(1, 13);
-            int day = r.nextInt(1, r.nextInt(15) == 0 ? 33 : 29);
-            int hour = r.nextInt(20) == 0 ? 24 : r.nextInt(24);
-            String s = String.format("%04d-%02d-%02d%s%02d:%02d:%02d%s%s", year, month, day, r.nextBoolean() ? " " : "T", hour,
-                    r.nextInt(60), r.nextInt(r.nextInt(20) == 0 ? 70 : 60), fractions[r.nextInt(fractions.length)], offsets[r.nextInt(offsets.length)]);
+            String s = randomTimestamp(r, fractions, offsets);
             Instant quick = DateTimeText.isoTimestamptz(s);
             if (quick != null) {
                 fast++;
@@ -53,12 +58,7 @@ class IsoTimestampTest {
         String[] fractions = {"", ".5", ".123", ".123456", ".0000001", ".1234567", "."};
         String[] offsets = {"", "", "", "+00", "-08", "Z", " UTC"};
         for (int i = 0; i < 20_000; i++) {
-            int year = r.nextInt(10) == 0 ? r.nextInt(1, 10_000) : r.nextInt(1900, 2100);
-            int month = r.nextInt(20) == 0 ? 13 : r.nextInt(1, 13);
-            int day = r.nextInt(1, r.nextInt(15) == 0 ? 33 : 29);
-            int hour = r.nextInt(20) == 0 ? 24 : r.nextInt(24);
-            String s = String.format("%04d-%02d-%02d%s%02d:%02d:%02d%s%s", year, month, day, r.nextBoolean() ? " " : "T", hour,
-                    r.nextInt(60), r.nextInt(r.nextInt(20) == 0 ? 70 : 60), fractions[r.nextInt(fractions.length)], offsets[r.nextInt(offsets.length)]);
+            String s = randomTimestamp(r, fractions, offsets);
             assertThat(readTimestamp(s, true)).as(s).isEqualTo(readTimestamp(s, false));
         }
     }
