@@ -250,7 +250,13 @@ final class CatalogState {
         String name = nameOf(parts, pos);
         CatalogItem item = byName.get(name);
         if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", pos);
-        if (item instanceof CatalogItem.Table t) return t;
+        if (item instanceof CatalogItem.Table t) {
+            if (t.appendOnly() && !verb.equals("insert into")) {
+                throw new SqlException("55000", "cannot " + verb + " table \"" + name + "\": it is append-only", pos,
+                        "An APPEND ONLY table takes INSERT and COPY FROM only: its rows are never changed or deleted once written.");
+            }
+            return t;
+        }
         throw new SqlException("42809", "cannot change " + item.kind() + " \"" + name + "\"", pos, "Only tables can be written to; views are maintained from them.");
     }
 

@@ -108,7 +108,7 @@ final class Ddl {
         if (!pk.isEmpty() && catalog.contains(pkName)) throw new SqlException("42P07", "relation \"" + pkName + "\" already exists", c.pos());
         long id = catalog.newId();
         long pkIndex = pk.isEmpty() ? -1 : catalog.newId();
-        CatalogItem.Table t = new CatalogItem.Table(id, name, columns, pk, defaults, text(sql, c));
+        CatalogItem.Table t = new CatalogItem.Table(id, name, columns, pk, defaults, text(sql, c), c.appendOnly());
         List<SqlType> types = Binder.typesOf(columns);
         int[] key = pk.stream().mapToInt(Integer::intValue).toArray();
         compute.createTable(id, name, types, key, pkIndex, pkName);

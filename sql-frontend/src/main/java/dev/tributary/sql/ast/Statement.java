@@ -25,8 +25,9 @@ public sealed interface Statement extends Node {
      */
     record RetainHistory(int pos, Expr interval, Expr pinAt) implements Node {}
 
+    /** {@code appendOnly}: {@code WITH (APPEND ONLY)}, a table that takes inserts only (no UPDATE or DELETE). */
     record CreateTable(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns,
-                       List<String> primaryKey, RetainHistory retain) implements Statement {
+                       List<String> primaryKey, RetainHistory retain, boolean appendOnly) implements Statement {
         public CreateTable {
             name = List.copyOf(name);
             columns = List.copyOf(columns);

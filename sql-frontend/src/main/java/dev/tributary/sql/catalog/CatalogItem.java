@@ -17,11 +17,16 @@ public sealed interface CatalogItem {
     /** The kind as SQL names it: {@code table}, {@code view}, ... */
     String kind();
 
-    /** A table: rows written by INSERT, UPDATE and DELETE. */
-    record Table(long id, String name, List<Column> columns, List<Integer> primaryKey, List<ScalarExpr> defaults, String sql) implements CatalogItem {
+    /** A table: rows written by INSERT, UPDATE and DELETE; only by INSERT (and COPY) if {@code appendOnly}. */
+    record Table(long id, String name, List<Column> columns, List<Integer> primaryKey, List<ScalarExpr> defaults, String sql, boolean appendOnly) implements CatalogItem {
         public Table {
             columns = List.copyOf(columns);
             primaryKey = List.copyOf(primaryKey);
+        }
+
+        /** An ordinary (not append-only) table. */
+        public Table(long id, String name, List<Column> columns, List<Integer> primaryKey, List<ScalarExpr> defaults, String sql) {
+            this(id, name, columns, primaryKey, defaults, sql, false);
         }
 
         @Override

@@ -474,8 +474,44 @@ public final class Parser {
         } while (accept(Type.COMMA));
         expect(Type.RPAREN);
         if (isKw("partition") || isKw("inherits")) throw unsupported("table options", pos());
-        RetainHistory retain = isKw("with") ? withRetainHistory() : null;
-        return new CreateTable(pos, name, ifNotExists, cols, key, retain);
+        // options: WITH (APPEND ONLY, RETAIN HISTORY ...) in any order, each once; or RisingWave's bare APPEND ONLY
+        RetainHistory retain = null;
+        boolean appendOnly = false;
+        if (isKw("append")) {
+            appendOnly();
+            appendOnly = true;
+        }
+        if (isKw("with")) {
+            p++;
+            expect(Type.LPAREN);
+            do {
+                int opos = pos();
+                if (isKw("append")) {
+                    if (appendOnly) throw new SqlException("42601", "APPEND ONLY is given twice", opos);
+                    appendOnly();
+                    appendOnly = true;
+                } else if (isKw("retain")) {
+                    if (retain != null) throw new SqlException("42601", "RETAIN HISTORY is given twice", opos);
+                    retain = retainHistory();
+                } else {
+                    throw new SqlException("42601", "unrecognized option \"" + peek().value() + "\"", opos,
+                            "The table options are APPEND ONLY and RETAIN HISTORY FOR interval (or PIN AT time).");
+                }
+            } while (accept(Type.COMMA));
+            expect(Type.RPAREN);
+        }
+        return new CreateTable(pos, name, ifNotExists, cols, key, retain, appendOnly);
+    }
+
+    /** {@code APPEND ONLY [= true]}: {@code = false} is refused rather than meaning an ordinary table, which is what leaving it out says. */
+    private void appendOnly() {
+        expectKw("append");
+        expectKw("only");
+        if (isOp("=")) {
+            p++;
+            int vpos = pos();
+            if (!acceptKw("true")) throw new SqlException("42601", "APPEND ONLY takes no value but true", vpos, "Leave the option out for a table that takes UPDATE and DELETE.");
+        }
     }
 
     private static String last(List<String> name) {

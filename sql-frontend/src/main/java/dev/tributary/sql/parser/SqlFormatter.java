@@ -120,7 +120,13 @@ public final class SqlFormatter {
                 }
                 if (!c.primaryKey().isEmpty()) b.append(", PRIMARY KEY ").append(names(c.primaryKey()));
                 b.append(')');
-                retain(b, c.retain());
+                if (c.appendOnly()) {
+                    b.append(" WITH (APPEND ONLY");
+                    if (c.retain() != null) retainOption(b.append(", "), c.retain());
+                    b.append(')');
+                } else {
+                    retain(b, c.retain());
+                }
             }
             case CreateView v -> {
                 b.append("CREATE ");

@@ -563,6 +563,25 @@ class ParserTest {
         assertError("ALTER TABLE t ADD COLUMN b int", "0A000", 15, "ALTER TABLE ADD is not supported");
     }
 
+    /** {@code WITH (APPEND ONLY)}, beside RETAIN HISTORY in either order, or RisingWave's bare {@code APPEND ONLY}; printed back as it reads. */
+    @Test
+    void appendOnlyTables() {
+        for (String sql : List.of("CREATE TABLE t (a int) WITH (APPEND ONLY)", "CREATE TABLE t (a int) APPEND ONLY",
+                "CREATE TABLE t (a int) WITH (APPEND ONLY = true)", "create table t (a int) with (retain history for '1 hour', append only)")) {
+            CreateTable t = (CreateTable) stmt(sql);
+            assertThat(t.appendOnly()).as(sql).isTrue();
+            Statement once = Parser.parseStatement(SqlFormatter.format(t)); // positions as the printed text has them
+            assertThat(((CreateTable) once).appendOnly()).isTrue();
+            assertThat(((CreateTable) once).retain() != null).isEqualTo(t.retain() != null);
+            assertThat(Parser.parseStatement(SqlFormatter.format(once))).as(sql).isEqualTo(once);
+        }
+        assertThat(((CreateTable) stmt("CREATE TABLE t (a int) WITH (RETAIN HISTORY FOR '1 hour', APPEND ONLY)")).retain()).isNotNull();
+        assertThat(((CreateTable) stmt("CREATE TABLE t (a int)")).appendOnly()).isFalse();
+        assertError("CREATE TABLE t (a int) WITH (APPEND ONLY, APPEND ONLY)", "42601", 43, "APPEND ONLY is given twice");
+        assertError("CREATE TABLE t (a int) WITH (APPEND ONLY = false)", "42601", 44, "APPEND ONLY takes no value but true");
+        assertError("CREATE TABLE t (a int) WITH (APPEND)", "42601", 36, "syntax error at or near \")\"");
+    }
+
     @Test
     void clockAndSettings() {
         AdvanceClock by = (AdvanceClock) stmt("ADVANCE CLOCK BY INTERVAL '5 minutes'");

@@ -1,0 +1,68 @@
+package dev.tributary.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.sql.SqlException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A table created {@code WITH (APPEND ONLY)} takes INSERT and COPY, is read and maintained in
+ * views as any table, and refuses UPDATE and DELETE with 55000 (simple and prepared, and after a
+ * restart, since its definition is kept as written).
+ */
+class AppendOnlyTableTest {
+    private static List<String> rows(Tributary db, String sql) {
+        return db.query(sql).text().stream().map(r -> String.join("|", r)).toList();
+    }
+
+    private static void refused(ThrowingRunnable r, String message) {
+        assertThatThrownBy(r::run).isInstanceOfSatisfying(SqlException.class, e -> {
+            assertThat(e.sqlState()).isEqualTo("55000");
+            assertThat(e.getMessage()).isEqualTo(message);
+        });
+    }
+
+    private interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+
+    @Test
+    void takesInsertsAndCopiesAndRefusesUpdatesAndDeletes() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
+            db.execute("CREATE TABLE events (id int, kind text) WITH (APPEND ONLY)");
+            db.execute("CREATE MATERIALIZED VIEW per_kind AS SELECT kind, count(*) AS n FROM events GROUP BY kind");
+            db.execute("INSERT INTO events VALUES (1, 'a'), (2, 'b'), (3, 'a')");
+            Tributary.Connection s = db.session();
+            CopyIn copy = s.copyIn((dev.tributary.sql.ast.Statement.Copy) dev.tributary.sql.parser.Parser.parseStatement("COPY events FROM STDIN"));
+            copy.data("4\tb\n5\ta\n".getBytes(StandardCharsets.UTF_8));
+            assertThat(copy.finish().tag()).isEqualTo("COPY 2");
+            assertThat(rows(db, "SELECT * FROM per_kind ORDER BY kind")).containsExactly("a|3", "b|2");
+
+            refused(() -> db.execute("UPDATE events SET kind = 'c' WHERE id = 1"), "cannot update table \"events\": it is append-only");
+            refused(() -> db.execute("DELETE FROM events WHERE id = 1"), "cannot delete from table \"events\": it is append-only");
+            refused(() -> s.prepare("DELETE FROM events", List.of()), "cannot delete from table \"events\": it is append-only");
+            db.execute("BEGIN");
+            refused(() -> db.execute("UPDATE events SET id = 0"), "cannot update table \"events\": it is append-only");
+            db.execute("ROLLBACK");
+            assertThat(rows(db, "SELECT count(*) FROM events")).containsExactly("5");
+        }
+    }
+
+    @Test
+    void staysAppendOnlyAfterARestart(@TempDir Path dir) {
+        try (Tributary db = Tributary.open(dir, Clock.manual(1_000), 1)) {
+            db.execute("CREATE TABLE events (id int) WITH (APPEND ONLY, RETAIN HISTORY FOR '1 hour')");
+            db.execute("INSERT INTO events VALUES (1)");
+        }
+        try (Tributary db = Tributary.open(dir, Clock.manual(2_000), 1)) {
+            refused(() -> db.execute("DELETE FROM events"), "cannot delete from table \"events\": it is append-only");
+            db.execute("INSERT INTO events VALUES (2)");
+            assertThat(rows(db, "SELECT sum(id) FROM events")).containsExactly("3");
+        }
+    }
+}
