@@ -9,9 +9,10 @@ import java.util.List;
  * Rewrites a bound plan into a cheaper one with the same meaning: constant subexpressions are
  * folded (an expression that fails is left to fail at run time, for the rows that reach it), a
  * filter that is always true disappears, one that is never true makes its input empty, and a
- * cross join with one row of no columns is its other side.
+ * cross join with one row of no columns is its other side, and a row_number() kept to its first
+ * k is computed over a top-k ({@link RowNumberLimits}).
  * Then {@link Pruner} pushes projections down, so joins and reductions arrange only the columns
- * that are read above them. (Predicate pushdown and join key extraction happen as the binder
+ * that are read above them, and {@link CommonSubplans} computes a subplan read twice once. (Predicate pushdown and join key extraction happen as the binder
  * plans joins.)
  */
 public final class Optimizer {
@@ -21,14 +22,14 @@ public final class Optimizer {
         return prune(fold(plan));
     }
 
-    /** Constant folding and filter simplification, the first half of {@link #optimize}. */
+    /** Constant folding, filter simplification and top-N, the first half of {@link #optimize}. */
     public static Plan fold(Plan plan) {
-        return simplify(Plans.mapExprs(plan, ScalarExprs::fold));
+        return RowNumberLimits.apply(simplify(Plans.mapExprs(plan, ScalarExprs::fold)));
     }
 
-    /** Projection pushdown, the second half of {@link #optimize}. */
+    /** Projection pushdown, then a subplan that occurs twice computed once ({@link CommonSubplans}): the second half of {@link #optimize}. */
     public static Plan prune(Plan plan) {
-        return Pruner.prune(plan);
+        return CommonSubplans.share(Pruner.prune(plan));
     }
 
     private static boolean noColumnsOneRow(Plan p) {
