@@ -46,7 +46,7 @@ class NexmarkQueriesTest {
         generator.writeFiles(dir, EVENTS);
         duck = DriverManager.getConnection("jdbc:duckdb:");
         try (Statement st = duck.createStatement()) {
-            for (String ddl : NexmarkQueries.TABLES) st.execute(ddl.replace("timestamp(3)", "timestamp"));
+            for (String ddl : NexmarkQueries.TABLES) st.execute(ddl.replace("timestamp(3)", "timestamp").replace(" WITH (APPEND ONLY)", ""));
             for (Kind k : Kind.values()) {
                 String table = NexmarkLoader.table(k);
                 st.execute("COPY " + table + " FROM '" + dir.resolve(table + ".csv") + "' (FORMAT csv, HEADER false)");
