@@ -280,8 +280,10 @@ public final class Renderer {
 
     private Rendered flatMap(Rendered in, Plan.FlatMap m) {
         RowCodec inCodec = new RowCodec(m.input().types());
-        RowCodec outCodec = new RowCodec(m.types());
         int n = m.input().arity();
+        // an output row is the input row's bytes and then the produced columns' (rows concatenate
+        // column-wise): the input's columns are not encoded again for each row it makes
+        RowCodec producedCodec = new RowCodec(m.types().subList(n, m.types().size()));
         // a row's rows are taken from the function a fuel's worth at a time (expandOr): one call
         // that makes a billion of them holds the worker no longer than any other step
         KV<Collection<Row>, Collection<Row>> split = in.oks().expandOr(row -> {
@@ -295,10 +297,7 @@ public final class Renderer {
             return (out, budget) -> {
                 try {
                     for (long k = 0; k < budget && rows.hasNext(); k++) {
-                        Object[] produced = rows.next();
-                        Object[] all = Arrays.copyOf(values, n + produced.length);
-                        System.arraycopy(produced, 0, all, n, produced.length);
-                        out.ok(outCodec.encode(all));
+                        out.ok(Row.concat(row, producedCodec.encode(rows.next())));
                     }
                     return rows.hasNext();
                 } catch (RuntimeException e) {
