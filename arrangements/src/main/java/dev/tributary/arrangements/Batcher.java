@@ -323,7 +323,7 @@ public final class Batcher {
      * long runs of filled slots).
      */
     private long recordHash(Column keys, Column vals, long[] times, int x) {
-        long h = keys.hash(x) * 0x9E3779B97F4A7C15L + vals.hash(x);
+        long h = keys.localHash(x) * 0x9E3779B97F4A7C15L + vals.localHash(x);
         for (int k = 0; k < arity; k++) h = h * 0x9E3779B97F4A7C15L + times[x * arity + k];
         h = (h ^ h >>> 33) * 0xff51afd7ed558ccdL;
         h = (h ^ h >>> 33) * 0xc4ceb9fe1a85ec53L;

@@ -152,6 +152,22 @@ public final class BytesColumn extends Column {
         return h;
     }
 
+    /** Eight bytes at a time, then a final mix: a long row (a join's output under a group's value index) costs an eighth of {@link #hash}'s byte-by-byte walk. */
+    @Override
+    public long localHash(int i) {
+        int k = offsets[i], e = offsets[i + 1];
+        long h = 0x9E3779B97F4A7C15L ^ (e - k);
+        for (; k + Long.BYTES <= e; k += Long.BYTES) h = Long.rotateLeft((h ^ (long) LONGS.get(slab, k)) * 0xC2B2AE3D27D4EB4FL, 31);
+        for (; k < e; k++) h = (h ^ (slab[k] & 0xff)) * 0x100000001B3L;
+        h ^= h >>> 33;
+        h *= 0xFF51AFD7ED558CCDL;
+        h ^= h >>> 33;
+        h *= 0xC4CEB9FE1A85EC53L;
+        return h ^ (h >>> 33);
+    }
+
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
     @Override
     public Column emptyLike(int capacity) {
         return new BytesColumn(capacity, Math.max(16, capacity * 8));

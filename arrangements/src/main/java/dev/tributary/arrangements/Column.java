@@ -28,6 +28,17 @@ public abstract class Column {
     /** A 64-bit hash of value {@code i}, equal for equal values in any column of this class. */
     public abstract long hash(int i);
 
+    /**
+     * A 64-bit hash of value {@code i} for tables that live in one process and one operator (a
+     * group's value index, a batch's consolidation by hash): equal for equal values in any column
+     * of this class, like {@link #hash}, but free to be computed faster and to differ from it, and
+     * from one version to the next. {@link #hash} routes records to workers, so it must not change
+     * while a checkpoint holds each worker's share; this may.
+     */
+    public long localHash(int i) {
+        return hash(i);
+    }
+
     /** An empty column of the same class and configuration, able to hold {@code capacity} values. */
     public abstract Column emptyLike(int capacity);
 

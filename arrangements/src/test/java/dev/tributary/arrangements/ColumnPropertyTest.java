@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Columns against plain Java values: compare agrees in sign with the value order (within a column
- * and across two columns of a class), equal agrees with compare, equal values hash alike, and
+ * and across two columns of a class), equal agrees with compare, equal values hash alike (both hashes), and
  * append, emptyLike, trim and clear keep values intact. Also the index sort and time advancing the
  * batcher and merger are built on.
  */
@@ -41,7 +41,10 @@ class ColumnPropertyTest {
                 assertThat(Integer.signum(ca.compare(i, cb, j))).as("compare(%s, %s)", ca.get(i), cb.get(j)).isEqualTo(expected);
                 assertThat(Integer.signum(cb.compare(j, ca, i))).as("compare(%s, %s)", cb.get(j), ca.get(i)).isEqualTo(-expected);
                 assertThat(ca.equal(i, cb, j)).as("equal(%s, %s)", ca.get(i), cb.get(j)).isEqualTo(expected == 0);
-                if (expected == 0) assertThat(ca.hash(i)).as("hashes of equal values %s", ca.get(i)).isEqualTo(cb.hash(j));
+                if (expected == 0) {
+                    assertThat(ca.hash(i)).as("hashes of equal values %s", ca.get(i)).isEqualTo(cb.hash(j));
+                    assertThat(ca.localHash(i)).as("local hashes of equal values %s", ca.get(i)).isEqualTo(cb.localHash(j));
+                }
             }
         }
         // append from both, trim, append again, clear and reuse

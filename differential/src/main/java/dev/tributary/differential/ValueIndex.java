@@ -51,7 +51,7 @@ final class ValueIndex {
         }
         catchUp(n);
         int mask = slots.length - 1;
-        for (int s = slot(column.hash(i), mask); ; s = (s + 1) & mask) {
+        for (int s = slot(column.localHash(i), mask); ; s = (s + 1) & mask) {
             int e = slots[s];
             if (e == 0) return -1;
             if (values.equal(e - 1, column, i)) return e - 1;
@@ -69,7 +69,7 @@ final class ValueIndex {
         }
         int mask = slots.length - 1;
         for (; indexed < n; indexed++) {
-            int s = slot(values.hash(indexed), mask);
+            int s = slot(values.localHash(indexed), mask);
             while (slots[s] != 0) s = (s + 1) & mask;
             slots[s] = indexed + 1;
         }
