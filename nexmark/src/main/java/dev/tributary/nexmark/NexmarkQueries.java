@@ -104,10 +104,16 @@ public final class NexmarkQueries {
                         + " maxes AS (SELECT max(price) AS maxprice, window_start, window_end FROM w GROUP BY window_start, window_end)"
                         + " SELECT b.auction, b.price, b.bidder, b.dateTime, b.extra, b.window_start, b.window_end FROM w AS b JOIN maxes AS m"
                         + " ON b.window_start = m.window_start AND b.window_end = m.window_end WHERE b.price = m.maxprice");
-        // q8: people who opened an auction in the 10 s window they registered in
-        add("q8", Set.of(Kind.PERSON, Kind.AUCTION), "SELECT p.id, p.name, p.window_start FROM TABLE(TUMBLE(TABLE person, DESCRIPTOR(dateTime), INTERVAL '10' SECOND)) AS p"
-                + " WHERE p.id IN (SELECT a.seller FROM TABLE(TUMBLE(TABLE auction, DESCRIPTOR(dateTime), INTERVAL '10' SECOND)) AS a"
-                + " WHERE a.window_start = p.window_start AND a.window_end = p.window_end)",
+        // q8: people who opened an auction in the 10 s window they registered in: Nexmark's own
+        // formulation, a join of the two windowed groupings (the harness's IN subquery gives the
+        // same rows, a person being one event; our planner still crosses each window's persons
+        // with its auctions for that IN: see IN_FORM)
+        add("q8", Set.of(Kind.PERSON, Kind.AUCTION), "SELECT p.id, p.name, p.window_start FROM"
+                + " (SELECT id, name, window_start, window_end FROM TABLE(TUMBLE(TABLE person, DESCRIPTOR(dateTime), INTERVAL '10' SECOND))"
+                + " GROUP BY id, name, window_start, window_end) AS p JOIN"
+                + " (SELECT seller, window_start, window_end FROM TABLE(TUMBLE(TABLE auction, DESCRIPTOR(dateTime), INTERVAL '10' SECOND))"
+                + " GROUP BY seller, window_start, window_end) AS a"
+                + " ON p.id = a.seller AND p.window_start = a.window_start AND p.window_end = a.window_end",
                 "SELECT p.id, p.name, time_bucket(INTERVAL 10 SECOND, p.dateTime) AS window_start FROM person AS p"
                         + " WHERE p.id IN (SELECT a.seller FROM auction AS a WHERE time_bucket(INTERVAL 10 SECOND, a.dateTime) = time_bucket(INTERVAL 10 SECOND, p.dateTime))");
         // q9: each auction's winning bid (the highest within its life, the earliest of equal ones)
@@ -157,6 +163,15 @@ public final class NexmarkQueries {
                 + " split_part(url, '/', 6) AS dir3 FROM bid", null);
     }
 
+    /**
+     * q8 as the Flink harness spells it, a correlated {@code IN}: the same rows as q8, but planned
+     * as every person of a window against every auction of it (the IN's equality is not yet a
+     * join key), 16k events/s against q8's; kept to measure that planner gap until it is closed.
+     */
+    public static final Query Q8_IN_FORM = new Query("q8in", "SELECT p.id, p.name, p.window_start FROM TABLE(TUMBLE(TABLE person, DESCRIPTOR(dateTime), INTERVAL '10' SECOND)) AS p"
+            + " WHERE p.id IN (SELECT a.seller FROM TABLE(TUMBLE(TABLE auction, DESCRIPTOR(dateTime), INTERVAL '10' SECOND)) AS a"
+            + " WHERE a.window_start = p.window_start AND a.window_end = p.window_end)", ALL.get("q8").duckSql(), Set.of(Kind.PERSON, Kind.AUCTION));
+
     /** Every query expressed, in order. */
     public static List<Query> all() {
         return List.copyOf(ALL.values());
@@ -164,6 +179,7 @@ public final class NexmarkQueries {
 
     /** Query {@code name} ({@code q0}...); an error naming the known ones if there is none. */
     public static Query get(String name) {
+        if (name.equals(Q8_IN_FORM.name())) return Q8_IN_FORM;
         Query q = ALL.get(name);
         if (q != null) return q;
         String why = PENDING.get(name);

@@ -55,7 +55,7 @@ class NexmarkQueriesTest {
         }
         db = Tributary.inMemory(Clock.manual(0), 2);
         NexmarkLoader.createTables(db);
-        for (NexmarkQueries.Query q : NexmarkQueries.all()) db.execute("CREATE MATERIALIZED VIEW " + q.name() + " AS " + q.sql());
+        for (NexmarkQueries.Query q : queries()) db.execute("CREATE MATERIALIZED VIEW " + q.name() + " AS " + q.sql());
         Tributary.Connection session = db.session();
         for (NexmarkGenerator.Lines chunk : NexmarkLoader.chunks(generator, EVENTS, (int) ((EVENTS + CHUNKS - 1) / CHUNKS))) {
             NexmarkLoader.load(session, chunk, EnumSet.allOf(Kind.class));
@@ -70,7 +70,7 @@ class NexmarkQueriesTest {
 
     @TestFactory
     Stream<DynamicTest> eachQueryMaintainedEqualsDuckDBsBatchResult() {
-        return NexmarkQueries.all().stream().map(q -> dynamicTest(q.name(), () -> {
+        return queries().stream().map(q -> dynamicTest(q.name(), () -> {
             List<String> expected = duckDb(q.duckSql());
             assertThat(expected).as(q.name() + " has rows on this data (or it checks nothing)").isNotEmpty();
             assertThat(tributary("SELECT * FROM " + q.name())).as(q.name() + " maintained while the events arrived").isEqualTo(expected);
@@ -81,6 +81,13 @@ class NexmarkQueriesTest {
                 db.execute("DROP MATERIALIZED VIEW " + q.name() + "_late");
             }
         }));
+    }
+
+    /** Every query, and q8 as the Flink harness spells it. */
+    private static List<NexmarkQueries.Query> queries() {
+        List<NexmarkQueries.Query> all = new ArrayList<>(NexmarkQueries.all());
+        all.add(NexmarkQueries.Q8_IN_FORM);
+        return all;
     }
 
     private List<String> tributary(String sql) {
