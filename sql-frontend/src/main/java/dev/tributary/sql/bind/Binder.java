@@ -545,7 +545,7 @@ public final class Binder {
         if (!withSubqueries.isEmpty()) {
             Rel rel = new Rel(plan);
             List<ScalarExpr> predicates = new ArrayList<>();
-            for (Expr part : withSubqueries) predicates.add(Sx.coerce(expr(part, scope, null, rel), SqlType.BOOLEAN, part.pos(), "argument of WHERE"));
+            for (Expr part : withSubqueries) predicates.add(Sx.coerce(expr(semiJoin(part), scope, null, rel), SqlType.BOOLEAN, part.pos(), "argument of WHERE"));
             plan = project(new Plan.Filter(rel.plan, predicates), range(0, width));
         }
 
@@ -1286,6 +1286,31 @@ public final class Binder {
         if (at >= 0) return at;
         mapped.add(e);
         return mapped.size() - 1;
+    }
+
+    /**
+     * {@code x IN (SELECT e FROM ... WHERE c)} as a conjunct of WHERE is true exactly when some
+     * row has {@code e = x}, and WHERE drops a row whose condition is NULL as it drops one whose
+     * condition is false: so the equality may go into the subquery ({@code WHERE c AND x = e}),
+     * where it is a join key between the outer values and the subquery's FROM, instead of being
+     * compared with every row the correlation leaves (Nexmark's q8 crossed each window's persons
+     * with all its auctions). Only a plain SELECT of one expression, without grouping, aggregates,
+     * window functions, DISTINCT ON, ORDER BY, LIMIT or OFFSET, for which a filter on its rows is a
+     * filter on its answer; NOT IN, and IN anywhere else, keep their three-valued meaning.
+     */
+    private static Expr semiJoin(Expr part) {
+        if (!(part instanceof Expr.InSubquery in) || in.negated()) return part;
+        Query q = in.query();
+        if (q.limit() != null || q.offset() != null || !q.orderBy().isEmpty() || !(q.body() instanceof QueryBody.Select s)) return part;
+        if (!s.groupBy().isEmpty() || s.having() != null || !s.distinctOn().isEmpty() || s.items().size() != 1) return part;
+        Expr e = s.items().get(0).expr();
+        List<Expr.WindowCall> windows = new ArrayList<>();
+        collectWindows(e, windows);
+        if (e instanceof Expr.Star || e instanceof Expr.QualifiedStar || containsAggregate(List.of(e)) || !windows.isEmpty() || Exprs.hasSubquery(e)) return part;
+        Expr eq = new Expr.Binary(e.pos(), dev.tributary.sql.ast.BinaryOp.EQ, new Expr.ColumnRef(in.pos(), List.of(ExprBinder.inLhsQualifier(in.pos()), "lhs")), e, e.pos());
+        Expr where = s.where() == null ? eq : new Expr.Binary(s.where().pos(), dev.tributary.sql.ast.BinaryOp.AND, s.where(), eq, s.where().pos());
+        QueryBody.Select filtered = new QueryBody.Select(s.pos(), s.distinct(), s.distinctOn(), s.items(), s.from(), where, s.groupBy(), s.having());
+        return new Expr.InSubquery(in.pos(), in.expr(), new Query(q.pos(), q.with(), filtered, q.orderBy(), q.limit(), q.offset()), false);
     }
 
     static boolean containsAggregate(List<Expr> exprs) {

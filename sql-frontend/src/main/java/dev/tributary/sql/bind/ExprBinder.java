@@ -101,6 +101,16 @@ final class ExprBinder {
     private enum Kind { SCALAR, EXISTS, ANY, ALL }
 
     /**
+     * The qualifier of the column a quantified subquery's left-hand value is inside the subquery
+     * ({@code lhs}): no SQL can name it (a name holds no NUL), but the binder's own rewrite of an
+     * {@code IN} into a semi-join can ({@link Binder}). One per subquery (by its position), so
+     * that an IN inside another's subquery names its own.
+     */
+    static String inLhsQualifier(int pos) {
+        return "\0in" + pos;
+    }
+
+    /**
      * A subquery as a value of each row of {@code rel}: the subquery is planned per distinct value
      * D of the outer columns it reads (and of {@code lhs}), reduced to one row per D, and
      * left-joined to {@code rel} on D; the value is then an expression over the joined columns.
@@ -116,7 +126,7 @@ final class ExprBinder {
             int col = rel.plan.arity();
             rel.plan = new Plan.Map(rel.plan, List.of(lhs));
             lhsField = outer.size();
-            outer.add(new Field(null, "?lhs", lhs.type(), true));
+            outer.add(new Field(inLhsQualifier(pos), "lhs", lhs.type(), true));
             columns.add(col);
         }
         // first pass: which outer columns does it read?
