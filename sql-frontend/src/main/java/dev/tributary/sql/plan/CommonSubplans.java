@@ -20,13 +20,13 @@ import java.util.Set;
  * steps (which the renderer fuses with their reader, and which cost less run twice than
  * materialized once).
  */
-public final class CommonSubplans {
+final class CommonSubplans {
     private CommonSubplans() {}
 
     /** Plans larger than this are left as they are: counting hashes every subplan, whose hash is its whole subtree's. */
     private static final int MAX_NODES = 2_000;
 
-    public static Plan share(Plan plan) {
+    static Plan share(Plan plan) {
         // the largest shared subplan first, then again on the result: a subplan inside one
         // already shared occurs once there, and is shared only if it also occurs elsewhere
         for (int round = 0; round < MAX_ROUNDS; round++) {

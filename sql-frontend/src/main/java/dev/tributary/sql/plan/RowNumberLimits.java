@@ -12,10 +12,10 @@ import dev.tributary.sql.expr.ScalarExprs;
  * renumbers at most {@code k} rows instead of the whole partition, and a partition of a million
  * rows costs its top-k's walk, not a sort of a million. Nexmark's q9, q18 and q19 are this shape.
  */
-public final class RowNumberLimits {
+final class RowNumberLimits {
     private RowNumberLimits() {}
 
-    public static Plan apply(Plan plan) {
+    static Plan apply(Plan plan) {
         Plan p = Plans.withInputs(plan, RowNumberLimits::apply);
         if (!(p instanceof Plan.Filter f)) return p;
         for (ScalarExpr pred : f.predicates()) {
