@@ -37,10 +37,17 @@ public final class NexmarkLoader {
         for (Kind k : Kind.values()) {
             byte[] lines = chunk.of(k);
             if (!kinds.contains(k) || lines.length == 0) continue;
-            CopyIn copy = session.copyIn((Statement.Copy) Parser.parseStatement("COPY " + table(k) + " FROM STDIN WITH (FORMAT csv)"));
+            CopyIn copy = session.copyIn(COPIES.get(k));
             copy.data(lines);
             copy.finish();
         }
+    }
+
+    /** Each table's COPY, parsed once (statements are values). */
+    private static final java.util.Map<Kind, Statement.Copy> COPIES = new java.util.EnumMap<>(Kind.class);
+
+    static {
+        for (Kind k : Kind.values()) COPIES.put(k, (Statement.Copy) Parser.parseStatement("COPY " + table(k) + " FROM STDIN WITH (FORMAT csv)"));
     }
 
     /** The table of {@code kind}'s events. */

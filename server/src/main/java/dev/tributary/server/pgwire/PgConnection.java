@@ -271,10 +271,11 @@ final class PgConnection {
                 // the client is gone, or the heap is still full: the connection ends all the same
             }
         } finally {
-            if (user != null) ServerLog.disconnection(System.nanoTime() - connectedNanos, user, database, client.getInetAddress().getHostAddress(), client.getPort());
             if (reader != null) reader.interrupt(); // it may wait to hand over a message no one will take
             session.close();
             server.forget(this);
+            // after the session has let go of what it held: the line says the session is gone
+            if (user != null) ServerLog.disconnection(System.nanoTime() - connectedNanos, user, database, client.getInetAddress().getHostAddress(), client.getPort());
             close(socket);
             if (socket != client) close(client);
         }

@@ -27,9 +27,14 @@ final class ChildServer {
          * thread, so a line the server wrote before it answered may not be in {@link #log} yet.
          */
         boolean logs(String text) throws InterruptedException {
+            return logsUntil(l -> l.indexOf(text) >= 0);
+        }
+
+        /** Whether its output comes to satisfy {@code done} within 30 s, waiting on the log's monitor (the reader thread notifies it per line). */
+        boolean logsUntil(java.util.function.Predicate<StringBuffer> done) throws InterruptedException {
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             synchronized (log) {
-                while (log.indexOf(text) < 0) {
+                while (!done.test(log)) {
                     long left = end - System.nanoTime();
                     if (left <= 0) return false;
                     TimeUnit.NANOSECONDS.timedWait(log, left);
