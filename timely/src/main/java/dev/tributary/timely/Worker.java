@@ -105,6 +105,18 @@ public final class Worker {
     private final java.util.BitSet dropped = new java.util.BitSet();
 
     /**
+     * Drops every dataflow this worker holds, for a computation that is being shut down: no
+     * worker exchanges anything any more, so a dataflow left to {@link #drain} could wait for ever
+     * on a peer that has already stopped (one whose dataflow failed at the shutdown, say). What
+     * the dataflows held is released as {@link #dropDataflow} releases it.
+     */
+    public void abandon() {
+        for (int d = 0; d < dataflows.size(); d++) {
+            if (dataflows.get(d) != null) dropDataflow(d);
+        }
+    }
+
+    /**
      * One round of work.
      *
      * @return whether anything happened

@@ -62,6 +62,20 @@ final class Engine implements AutoCloseable {
         worker.commandWaiting(() -> !commands.isEmpty());
         worker.afterLightWork(() -> afterStep.accept(worker));
         int index = worker.index();
+        try {
+            serve(worker, commands, index);
+        } finally {
+            // the database is closing (or this worker stopped): nothing its dataflows would still
+            // compute is wanted, and draining them could wait for ever on a worker already gone
+            try {
+                worker.abandon();
+            } catch (RuntimeException | Error e) {
+                // what failed here is garbage of a worker that is ending; what ended it is reported
+            }
+        }
+    }
+
+    private void serve(Worker worker, LinkedBlockingQueue<Runnable> commands, int index) {
         while (!closed) {
             try {
                 if (worker.lostState() instanceof VirtualMachineError lost) {
@@ -272,11 +286,29 @@ final class Engine implements AutoCloseable {
         current.set(w);
     }
 
+    /** How long {@link #close} waits for the workers to leave their loops before it interrupts them. */
+    private static final long CLOSE_GRACE_MILLIS = 10_000;
+
     @Override
     public void close() {
         if (closed) return;
         closed = true;
-        for (Thread t : threads) if (t != null) t.interrupt();
+        // Woken, not interrupted: an interrupt closes a file channel a worker is writing a paged
+        // batch through, which failed that dataflow at every shutdown. Only a worker still busy
+        // after CLOSE_GRACE_MILLIS (a command blocked on something else) is interrupted.
+        for (Thread t : threads) if (t != null) java.util.concurrent.locks.LockSupport.unpark(t);
+        long deadline = System.nanoTime() + CLOSE_GRACE_MILLIS * 1_000_000L;
+        boolean interrupted = false;
+        for (Thread t : threads) {
+            if (t == null) continue;
+            try {
+                t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000L));
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+            if (t.isAlive()) t.interrupt();
+        }
+        if (interrupted) Thread.currentThread().interrupt();
         try {
             execution.join();
         } catch (RuntimeException e) {

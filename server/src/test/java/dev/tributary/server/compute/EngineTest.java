@@ -83,4 +83,24 @@ class EngineTest {
             if (closing != null) assertThat(closing).hasMessage("no room to split the input");
         }
     }
+
+    /**
+     * Closing the database does not wait for its dataflows to finish: a worker that stopped
+     * first (the other's dataflow failed at the shutdown, found by CheckpointTest) can never tell
+     * the other that its work is done, and a close that drained the dataflows waited for ever
+     * (the CI run timed out). Here a dataflow that never completes stands for that.
+     */
+    @Test
+    void closingDoesNotWaitForDataflowsThatCannotFinish() {
+        Engine engine = new Engine(2, w -> {});
+        engine.callAll(w -> w.dataflow("forever", scope -> {
+            var b = scope.operator("holds its capability");
+            b.output(dev.tributary.timely.LongContainer.TYPE);
+            b.build(cap -> () -> {});
+            return null;
+        }));
+        assertThat(engine.callAll(w -> w.isIdle())).containsExactly(false, false);
+        engine.close(); // within the class's timeout: it had never returned
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> engine.callAll(w -> w.index())).hasMessageContaining("closed");
+    }
 }
