@@ -76,7 +76,7 @@ final class Subscriptions {
     Subscription subscribe(Session session, Statement st, Subscription.Listener given) {
         Subscription.Listener listener = durability.afterDurable(given);
         BoundQuery q;
-        Binder binder = binders.of(session);
+        Binder binder = binders.of(session).allowStreams();
         Statement.Subscribe sub = null;
         switch (st) {
             case Statement.Subscribe s -> {
@@ -92,6 +92,14 @@ final class Subscriptions {
         binders.access().checkSelect(session, binder.dependencies());
         Plan plan = Ddl.temporal(Ddl.visiblePlan(q), st.pos());
         long start = oracle.readTime();
+        // a subscription to a stream is in event time: its times are the events', its progress the watermark
+        SqlType eventTime = eventTimeType(plan);
+        if (eventTime != null) {
+            if (sub != null && (sub.asOf() != null || sub.upTo() != null)) {
+                throw new SqlException("0A000", "AS OF and UP TO are system times; a subscription to a stream in event time takes neither", sub.pos());
+            }
+            plan = startStreams(plan, start);
+        }
         reads.checkChanges(plan, start, st.pos());
         long asOf = start;
         long upTo = Long.MAX_VALUE;
@@ -120,7 +128,9 @@ final class Subscriptions {
             }
         }
         List<String> columns = new ArrayList<>(List.of("change_time"));
-        List<SqlType> types = new ArrayList<>(List.of(SqlType.TIMESTAMPTZ));
+        List<SqlType> types = new ArrayList<>(List.of(eventTime != null ? eventTime : SqlType.TIMESTAMPTZ));
+        java.util.function.LongFunction<Object> timeValue = eventTime != null ? t -> dev.tributary.sql.expr.TimeWindows.fromTicks(t, eventTime)
+                : Instant::ofEpochMilli;
         if (progress) {
             columns.add("change_progressed");
             types.add(SqlType.BOOLEAN);
@@ -134,14 +144,14 @@ final class Subscriptions {
         boolean withProgress = progress;
         java.util.function.BiFunction<Long, Object, Object[]> row = (time, tag) -> {
             Object[] r = new Object[columns.size()];
-            r[0] = Instant.ofEpochMilli(time);
+            r[0] = timeValue.apply(time);
             if (withProgress) r[1] = false;
             r[prefix - 1] = tag;
             return r;
         };
         ChangeStream.Sink<Row, Row> sink;
         if (keyColumns == null) {
-            sink = new SubscriptionSink<Row>(listener, columns, types, withProgress) {
+            sink = new SubscriptionSink<Row>(listener, columns, types, withProgress, timeValue) {
                 @Override
                 public void changes(long time, Map<Row, Long> changes) {
                     List<Object[]> rows = new ArrayList<>();
@@ -155,7 +165,7 @@ final class Subscriptions {
             };
         } else {
             int[] keys = keyColumns;
-            var downstream = new SubscriptionSink<UpsertEnvelope.KeyChange<List<Object>, Row>>(listener, columns, types, withProgress) {
+            var downstream = new SubscriptionSink<UpsertEnvelope.KeyChange<List<Object>, Row>>(listener, columns, types, withProgress, timeValue) {
                 @Override
                 public void changes(long time, Map<UpsertEnvelope.KeyChange<List<Object>, Row>, Long> changes) {
                     List<Object[]> rows = new ArrayList<>();
@@ -178,7 +188,8 @@ final class Subscriptions {
                 return key;
             }, downstream);
         }
-        ChangeStream.Options options = new ChangeStream.Options(asOf, snapshot, progress, upTo);
+        ChangeStream.Options options = eventTime != null ? new ChangeStream.Options(-1, false, progress, Long.MAX_VALUE)
+                : new ChangeStream.Options(asOf, snapshot, progress, upTo);
         frontiers.advancedAll(start + 1);
         DataflowMemory memory = session.dataflowMemory(compute.workers());
         int index = compute.subscribe(start, plan, options, sink, memory);
@@ -195,6 +206,29 @@ final class Subscriptions {
         self[0] = new LiveSubscription(uses, listener, subscription, index, Plans.reads(plan));
         live.add(self[0]);
         return subscription;
+    }
+
+    /**
+     * The type of the event time of the first stream {@code plan} reads in event time (an
+     * integer's as bigint), or null when it reads none: the type of a subscription's change_time.
+     */
+    private static SqlType eventTimeType(Plan plan) {
+        if (plan instanceof Plan.EventTime e) {
+            SqlType t = e.input().types().get(e.timeColumn());
+            return t.isInteger() ? SqlType.BIGINT : t;
+        }
+        SqlType[] found = {null};
+        Plans.withInputs(plan, in -> {
+            if (found[0] == null) found[0] = eventTimeType(in);
+            return in;
+        });
+        return found[0];
+    }
+
+    /** {@code plan} with each stream read FROM NOW starting after {@code start}. */
+    private static Plan startStreams(Plan plan, long start) {
+        Plan p = Plans.withInputs(plan, in -> startStreams(in, start));
+        return p instanceof Plan.EventTime e && e.fromNow() ? new Plan.EventTime(e.input(), e.timeColumn(), e.watermark(), true, start) : p;
     }
 
     /**
@@ -232,12 +266,15 @@ final class Subscriptions {
         private final List<String> columns;
         private final List<SqlType> types;
         private final boolean progress;
+        private final java.util.function.LongFunction<Object> timeValue;
 
-        SubscriptionSink(Subscription.Listener listener, List<String> columns, List<SqlType> types, boolean progress) {
+        SubscriptionSink(Subscription.Listener listener, List<String> columns, List<SqlType> types, boolean progress,
+                java.util.function.LongFunction<Object> timeValue) {
             this.listener = listener;
             this.columns = columns;
             this.types = types;
             this.progress = progress;
+            this.timeValue = timeValue;
         }
 
         void deliver(List<Object[]> rows) {
@@ -248,7 +285,7 @@ final class Subscriptions {
         public void progressed(long frontier) {
             if (!progress) return;
             Object[] r = new Object[columns.size()];
-            r[0] = Instant.ofEpochMilli(frontier);
+            r[0] = timeValue.apply(frontier);
             r[1] = true;
             deliver(List.<Object[]>of(r));
         }

@@ -28,6 +28,16 @@ public sealed interface Pact<C extends Container> permits Pact.Pipeline, Pact.Ex
 
     /** Every record to worker 0: for an operator that must see the whole stream in one place (a sink, a subscriber). */
     static <C extends Container> Pact<C> gather(ContainerType<C> type) {
+        return whole(type, false);
+    }
+
+    /** Every record to every worker: for what all workers must know (each worker's largest event time, say). */
+    static <C extends Container> Pact<C> broadcast(ContainerType<C> type) {
+        return whole(type, true);
+    }
+
+    /** Whole containers of {@code type} to worker 0, or to {@code everyWorker}. */
+    private static <C extends Container> Pact<C> whole(ContainerType<C> type, boolean everyWorker) {
         return new Exchange<>(new ContainerType<>() {
             @Override
             public C create() {
@@ -47,7 +57,8 @@ public sealed interface Pact<C extends Container> permits Pact.Pipeline, Pact.Ex
             @Override
             @SuppressWarnings("unchecked")
             public void partition(C input, Container[] outputs, Router router) {
-                type.appendAll(input, (C) outputs[0]);
+                int to = everyWorker ? outputs.length : 1;
+                for (int i = 0; i < to; i++) type.appendAll(input, (C) outputs[i]);
             }
         });
     }

@@ -9,11 +9,16 @@ import java.util.List;
  * ONLY} is read as {@code LIMIT n}. A parenthesised query inside a set operation is a
  * {@code Query} used as a body; parentheses around a bare body are dropped.
  */
-public record Query(int pos, List<Cte> with, QueryBody body, List<OrderItem> orderBy, Expr limit, Expr offset)
+public record Query(int pos, List<Cte> with, QueryBody body, List<OrderItem> orderBy, Expr limit, Expr offset, boolean emitOnWindowClose)
         implements QueryBody {
     public Query {
         with = List.copyOf(with);
         orderBy = List.copyOf(orderBy);
+    }
+
+    /** A query without {@code EMIT ON WINDOW CLOSE}. */
+    public Query(int pos, List<Cte> with, QueryBody body, List<OrderItem> orderBy, Expr limit, Expr offset) {
+        this(pos, with, body, orderBy, limit, offset, false);
     }
 
     /** A query that is just {@code body}. */
@@ -23,6 +28,6 @@ public record Query(int pos, List<Cte> with, QueryBody body, List<OrderItem> ord
 
     /** Whether this query adds nothing to its body. */
     public boolean isBare() {
-        return with.isEmpty() && orderBy.isEmpty() && limit == null && offset == null;
+        return with.isEmpty() && orderBy.isEmpty() && limit == null && offset == null && !emitOnWindowClose;
     }
 }

@@ -27,7 +27,7 @@ public sealed interface Statement extends Node {
 
     /** {@code appendOnly}: {@code WITH (APPEND ONLY)}, a table that takes inserts only (no UPDATE or DELETE). */
     record CreateTable(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns,
-                       List<String> primaryKey, RetainHistory retain, boolean appendOnly) implements Statement {
+                       List<String> primaryKey, RetainHistory retain, boolean appendOnly, Watermark watermark) implements Statement {
         public CreateTable {
             name = List.copyOf(name);
             columns = List.copyOf(columns);

@@ -34,6 +34,21 @@ public sealed interface TableRef extends Node {
         }
     }
 
+    /**
+     * {@code table STREAM [FROM BEGINNING | FROM NOW] [WATERMARK FOR col AS expr] [TUMBLE INTERVAL
+     * size | HOP INTERVAL size EVERY slide]}: a table's rows as a stream in event time, in the
+     * order they commit. {@code watermark} is null where the table's declared one applies,
+     * {@code window} null for none.
+     */
+    record Stream(int pos, NamedTable input, boolean fromNow, Watermark watermark, StreamWindow window, Alias alias) implements TableRef {}
+
+    /** A STREAM's window clause: {@code function} "tumble" with args (size) or "hop" with (slide, size). */
+    record StreamWindow(int pos, String function, List<Expr> args) {
+        public StreamWindow {
+            args = List.copyOf(args);
+        }
+    }
+
     enum JoinKind { INNER, LEFT, RIGHT, FULL, CROSS }
 
     /** How a join matches rows: ON, USING, NATURAL, or nothing (CROSS JOIN). */

@@ -136,6 +136,21 @@ public final class Binder {
         return this;
     }
 
+    /**
+     * Lets the statement read streams ({@code STREAM}): only a continuous query (a subscription)
+     * can; a view, a materialized view or a one-off read of one is 0A000.
+     */
+    public Binder allowStreams() {
+        this.streamsAllowed = true;
+        return this;
+    }
+
+    private boolean streamsAllowed;
+
+    boolean streamsAllowed() {
+        return streamsAllowed;
+    }
+
     /** The statement's snapshot of the system catalogs (taken on first use). */
     dev.tributary.sql.catalog.SystemCatalog system() {
         readsSystemCatalog = true;
@@ -182,7 +197,21 @@ public final class Binder {
 
     private BoundQuery query(Query q, boolean topLevel) {
         Ordered o = ordered(q);
-        return new BoundQuery(o.plan, o.names, o.types, topLevel ? o.order : List.of());
+        Plan plan = o.plan;
+        if (q.emitOnWindowClose()) {
+            if (!topLevel) throw new SqlException("0A000", "EMIT ON WINDOW CLOSE ends the outermost query, not a subquery or a view's", q.pos());
+            if (!Streams.inEventTime(plan)) {
+                throw new SqlException("0A000", "EMIT ON WINDOW CLOSE needs a window over a STREAM with a WATERMARK: windows close when the watermark passes their end",
+                        q.pos());
+            }
+            int end = o.names.indexOf("window_end");
+            if (end < 0) {
+                throw new SqlException("42P20", "EMIT ON WINDOW CLOSE needs the window's end among the query's columns: select window_end (and group by it)",
+                        q.pos());
+            }
+            plan = new Plan.Delay(plan, end);
+        }
+        return new BoundQuery(plan, o.names, o.types, topLevel ? o.order : List.of());
     }
 
     private Ordered ordered(Query q) {
@@ -848,6 +877,7 @@ public final class Binder {
             case TableRef.FunctionTable f -> functionTable(new Bound(one(), List.of()), f, new Scope(List.of(), null));
             case TableRef.Join j -> join(j);
             case TableRef.WindowTable w -> WindowTables.bind(this, w);
+            case TableRef.Stream s -> Streams.bind(this, s);
             case TableRef.AsOfSystemTime a -> throw new SqlException("0A000", "AS OF SYSTEM TIME is supported as the one FROM item of a LATERAL subquery: "
                     + "[LEFT] JOIN LATERAL (SELECT ... FROM x AS OF SYSTEM TIME expr SINCE lit WHERE ...) ON true", a.pos());
             case TableRef.Changes c -> changes(c);
@@ -898,6 +928,11 @@ public final class Binder {
         List<Field> fields = new ArrayList<>(left.fields());
         for (int i = 0; i < names.size(); i++) fields.add(new Field(qualifier, names.get(i), fn.columnTypes().get(i), false));
         return new Bound(new Plan.FlatMap(left.plan(), fn), fields);
+    }
+
+    /** The user catalog's item named {@code name}. */
+    Optional<CatalogItem> catalogItem(String name) {
+        return catalog.lookup(name);
     }
 
     Bound named(TableRef.NamedTable t) {

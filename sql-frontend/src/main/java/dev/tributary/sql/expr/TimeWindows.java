@@ -128,7 +128,8 @@ public final class TimeWindows {
         return bounds;
     }
 
-    private static long ticks(Object v) {
+    /** A value of a time column (timestamp, timestamptz or integer) in its units: microseconds since the epoch, or the integer. */
+    public static long ticks(Object v) {
         return switch (v) {
             case Long l -> l;
             case LocalDateTime ts -> {
@@ -138,6 +139,11 @@ public final class TimeWindows {
             case Instant i -> Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L), i.getNano() / 1_000);
             default -> throw new IllegalArgumentException("not a window function's time: " + v.getClass().getName());
         };
+    }
+
+    /** The time column value of type {@code t} that is {@code ticks} of its units (see {@link #ticks}). */
+    public static Object fromTicks(long ticks, SqlType t) {
+        return value(ticks, t, "a stream");
     }
 
     private static Object value(long ticks, SqlType t, String function) {

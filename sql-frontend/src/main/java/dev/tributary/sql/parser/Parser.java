@@ -18,6 +18,7 @@ import dev.tributary.sql.ast.Statement;
 import dev.tributary.sql.ast.Statement.*;
 import dev.tributary.sql.ast.TableRef;
 import dev.tributary.sql.ast.TableRef.*;
+import dev.tributary.sql.ast.Watermark;
 import dev.tributary.sql.parser.Token.Type;
 import dev.tributary.sql.types.SqlType;
 import java.math.BigDecimal;
@@ -341,7 +342,10 @@ public final class Parser {
 
     private Statement queryStatement() {
         int pos = pos();
+        int streamsBefore = streamClauses;
         Query q = query();
+        // a query over a stream never ends: it is served as EMIT CHANGES is
+        boolean continuous = streamClauses > streamsBefore;
         Expr asOf = null;
         boolean emit = false;
         while (true) {
@@ -356,8 +360,11 @@ public final class Parser {
                 break;
             }
         }
-        return new QueryStatement(pos, q, asOf, emit);
+        return new QueryStatement(pos, q, asOf, emit || continuous);
     }
+
+    /** How many STREAM clauses and EMIT ON WINDOW CLOSE this parser has read. */
+    private int streamClauses;
 
     private Statement create() {
         int pos = pos();
@@ -424,8 +431,14 @@ public final class Parser {
         List<ColumnDef> cols = new ArrayList<>();
         List<String> key = new ArrayList<>();
         int keyPos = 0;
+        Watermark watermark = null;
         do {
             int itemPos = pos();
+            if (isKw("watermark") && isKw(1, "for")) {
+                if (watermark != null) throw new SqlException("42601", "WATERMARK is given twice", itemPos);
+                watermark = watermark();
+                continue;
+            }
             if (isKw("primary")) {
                 p++;
                 expectKw("key");
@@ -500,7 +513,7 @@ public final class Parser {
             } while (accept(Type.COMMA));
             expect(Type.RPAREN);
         }
-        return new CreateTable(pos, name, ifNotExists, cols, key, retain, appendOnly);
+        return new CreateTable(pos, name, ifNotExists, cols, key, retain, appendOnly, watermark);
     }
 
     /** {@code APPEND ONLY [= true]}: {@code = false} is refused rather than meaning an ordinary table, which is what leaving it out says. */
@@ -1407,7 +1420,15 @@ public final class Parser {
             }
         }
         if (isKw("for")) throw unsupported("FOR UPDATE/SHARE", pos());
-        return new Query(pos, with, body, order, limit, offset);
+        boolean onWindowClose = false;
+        if (isKw("emit") && isKw(1, "on")) {
+            p += 2;
+            expectKw("window");
+            expectKw("close");
+            onWindowClose = true;
+            streamClauses++;
+        }
+        return new Query(pos, with, body, order, limit, offset, onWindowClose);
     }
 
     private List<OrderItem> orderList() {
@@ -1681,10 +1702,59 @@ public final class Parser {
                 return new AsOfSystemTime(pos, name, asOf, since, alias());
             }
             if (isKw("tablesample")) throw unsupported("TABLESAMPLE", pos());
-            return new NamedTable(pos, name, alias());
+            return streamOr(new NamedTable(pos, name, isKw("stream") ? null : alias()));
         } finally {
             leave();
         }
+    }
+
+    /**
+     * {@code table}, or the stream of it when a STREAM clause follows: {@code STREAM [FROM
+     * BEGINNING | FROM NOW] [WATERMARK FOR col AS expr] [TUMBLE INTERVAL size | HOP INTERVAL size
+     * EVERY slide]}, then the alias (one written before STREAM is kept).
+     */
+    private TableRef streamOr(NamedTable table) {
+        if (!isKw("stream")) return table;
+        p++;
+        streamClauses++;
+        boolean fromNow = false;
+        if (acceptKw("from")) {
+            if (acceptKw("now")) {
+                fromNow = true;
+            } else if (isKw("cursor")) {
+                throw unsupported("STREAM FROM CURSOR", pos());
+            } else {
+                expectKw("beginning");
+            }
+        }
+        Watermark watermark = isKw("watermark") ? watermark() : null;
+        TableRef.StreamWindow window = null;
+        int wpos = pos();
+        if (isKw("tumble") && isKw(1, "interval")) {
+            p++;
+            window = new TableRef.StreamWindow(wpos, "tumble", List.of(otherOperator()));
+        } else if (isKw("hop") && isKw(1, "interval")) {
+            p++;
+            Expr size = otherOperator();
+            expectKw("every");
+            Expr slide = otherOperator();
+            window = new TableRef.StreamWindow(wpos, "hop", List.of(slide, size));
+        } else if (isKw("session") && isKw(1, "gap")) {
+            throw unsupported("SESSION windows", wpos);
+        }
+        Alias alias = table.alias() != null ? table.alias() : alias();
+        return new TableRef.Stream(table.pos(), new NamedTable(table.pos(), table.name(), null), fromNow, watermark, window, alias);
+    }
+
+    /** {@code WATERMARK FOR column AS expr}. */
+    private Watermark watermark() {
+        int pos = pos();
+        expectKw("watermark");
+        expectKw("for");
+        int cpos = pos();
+        ColumnRef column = new ColumnRef(cpos, List.of(name()));
+        expectKw("as");
+        return new Watermark(pos, column, otherOperator());
     }
 
     /** The windowing table functions, which take a relation as their first argument. */
@@ -1707,7 +1777,7 @@ public final class Parser {
         } else {
             if (flink) expectKw("table");
             else acceptKw("table");
-            input = new NamedTable(inputPos, qualifiedName(), null);
+            input = streamOr(new NamedTable(inputPos, qualifiedName(), null));
         }
         expect(Type.COMMA);
         int columnPos = pos();

@@ -119,6 +119,7 @@ public final class SqlFormatter {
                     if (col.defaultExpr() != null) expr(b.append(" DEFAULT "), col.defaultExpr(), 7);
                 }
                 if (!c.primaryKey().isEmpty()) b.append(", PRIMARY KEY ").append(names(c.primaryKey()));
+                if (c.watermark() != null) watermark(b.append(", "), c.watermark());
                 b.append(')');
                 if (c.appendOnly()) {
                     b.append(" WITH (APPEND ONLY");
@@ -350,6 +351,7 @@ public final class SqlFormatter {
         if (!q.orderBy().isEmpty()) orderBy(b.append(" ORDER BY "), q.orderBy());
         if (q.limit() != null) expr(b.append(" LIMIT "), q.limit(), 0);
         if (q.offset() != null) expr(b.append(" OFFSET "), q.offset(), 7);
+        if (q.emitOnWindowClose()) b.append(" EMIT ON WINDOW CLOSE");
         return b;
     }
 
@@ -422,6 +424,11 @@ public final class SqlFormatter {
         if (s.having() != null) expr(b.append(" HAVING "), s.having(), 0);
     }
 
+    private static void watermark(StringBuilder b, dev.tributary.sql.ast.Watermark w) {
+        b.append("WATERMARK FOR ").append(name(w.column().parts())).append(" AS ");
+        expr(b, w.expr(), 7);
+    }
+
     private static void alias(StringBuilder b, Alias a) {
         if (a == null) return;
         b.append(" AS ").append(ident(a.name()));
@@ -482,6 +489,21 @@ public final class SqlFormatter {
                 for (Expr a : w.args()) expr(b.append(", "), a, 0);
                 b.append(')');
                 alias(b, w.alias());
+            }
+            case TableRef.Stream s -> {
+                b.append(name(s.input().name())).append(" STREAM");
+                if (s.fromNow()) b.append(" FROM NOW");
+                if (s.watermark() != null) watermark(b.append(' '), s.watermark());
+                if (s.window() != null) {
+                    TableRef.StreamWindow w = s.window();
+                    if (w.function().equals("tumble")) {
+                        expr(b.append(" TUMBLE "), w.args().get(0), 7);
+                    } else {
+                        expr(b.append(" HOP "), w.args().get(1), 7);
+                        expr(b.append(" EVERY "), w.args().get(0), 7);
+                    }
+                }
+                alias(b, s.alias());
             }
             case AsOfSystemTime a -> {
                 b.append(name(a.name())).append(" AS OF SYSTEM TIME ");

@@ -90,6 +90,7 @@ final class CommonSubplans {
             case Plan.AsOfLookup a -> true;
             case Plan.Changes c -> true;
             case Plan.TemporalFilter t -> true;
+            case Plan.EventTime e -> true;
             default -> false;
         };
         if (here) return true;

@@ -97,6 +97,15 @@ public final class Explain {
                 write(a.outer(), d + 1, stored, b);
                 write(a.dimension(), d + 1, stored, b);
             }
+            case Plan.EventTime e -> {
+                line(b, d, "EventTime on #" + e.timeColumn() + " watermark " + exprs(List.of(e.watermark()), e.input()) + " of the largest seen"
+                        + (e.fromNow() ? ", from now" : "") + " (rows below the watermark when they commit are dropped and counted)");
+                write(e.input(), d + 1, stored, b);
+            }
+            case Plan.Delay x -> {
+                line(b, d, "Delay to #" + x.column() + " (each window's rows once, final, when the watermark passes its end)");
+                write(x.input(), d + 1, stored, b);
+            }
             case Plan.TemporalFilter t -> {
                 line(b, d, "TemporalFilter present while now() >= " + cols(t.lower()) + " and now() < " + cols(t.upper())
                         + " (inserted and retracted as time passes)");

@@ -72,6 +72,32 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * A stream in event time ({@code STREAM ... WATERMARK FOR}): {@code input}'s rows, which come
+     * at the system times they commit, each moved to the event time in column {@code timeColumn}
+     * (microseconds for a timestamp, the integer itself otherwise), with the watermark, {@code
+     * watermark} of the largest event time seen (an expression over that column alone), as the
+     * frontier; a row already below the watermark when it commits is dropped and counted. See
+     * {@code dev.tributary.differential.EventTime}. {@code fromNow}: the rows committed before the
+     * stream started are left out; {@code from} is that start (set when the stream starts).
+     */
+    record EventTime(Plan input, int timeColumn, ScalarExpr watermark, boolean fromNow, long from) implements Plan {
+        public List<SqlType> types() {
+            return input.types();
+        }
+    }
+
+    /**
+     * Each update of {@code input} moved to the event time just before column {@code column}'s
+     * value (a window's end) when that is later: what {@code EMIT ON WINDOW CLOSE} does, so that a
+     * window's rows come out once, final, when the watermark reaches its end.
+     */
+    record Delay(Plan input, int column) implements Plan {
+        public List<SqlType> types() {
+            return input.types();
+        }
+    }
+
     /** Each row of {@code input} its column {@code count} times (multiplicity times the count; NULL: none), as {@code repeat_row} does. */
     record RepeatRow(Plan input, int count) implements Plan {
         public List<SqlType> types() {

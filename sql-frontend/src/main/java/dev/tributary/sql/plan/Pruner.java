@@ -219,6 +219,19 @@ final class Pruner {
                     identityMap(arity), needed, arity);
             case Plan.TemporalFilter t -> finish(new Plan.TemporalFilter(prune(t.input(), all(t.input().arity())).plan(), t.lower(), t.upper()),
                     identityMap(arity), needed, arity);
+            case Plan.EventTime e -> {
+                BitSet required = (BitSet) needed.clone();
+                required.set(e.timeColumn());
+                Pruned in = prune(e.input(), required);
+                ScalarExpr w = dev.tributary.sql.expr.ScalarExprs.remap(e.watermark(), in.map());
+                yield finish(new Plan.EventTime(in.plan(), in.map()[e.timeColumn()], w, e.fromNow(), e.from()), in.map(), needed, arity);
+            }
+            case Plan.Delay x -> {
+                BitSet required = (BitSet) needed.clone();
+                required.set(x.column());
+                Pruned in = prune(x.input(), required);
+                yield finish(new Plan.Delay(in.plan(), in.map()[x.column()]), in.map(), needed, arity);
+            }
             case Plan.RepeatRow r -> {
                 BitSet required = (BitSet) needed.clone();
                 required.set(r.count());

@@ -8,12 +8,14 @@ import dev.tributary.changeslog.ChangeLog;
 import dev.tributary.differential.Arrangement;
 import dev.tributary.differential.Collection;
 import dev.tributary.differential.DataType;
+import dev.tributary.differential.EventTime;
 import dev.tributary.differential.HalfJoin;
 import dev.tributary.differential.InputSession;
 import dev.tributary.differential.KV;
 import dev.tributary.differential.Reducer;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.expr.ScalarExpr;
+import dev.tributary.sql.expr.TimeWindows;
 import dev.tributary.sql.plan.AggregateCall;
 import dev.tributary.sql.plan.Plan;
 import dev.tributary.sql.row.Row;
@@ -130,6 +132,17 @@ public final class Renderer {
                     return true;
                 }), in.errs());
             }
+            case Plan.EventTime e -> eventTime(render(e.input()), e);
+            case Plan.Delay x -> {
+                Rendered in = render(x.input());
+                RowCodec codec = new RowCodec(x.input().types());
+                int column = x.column();
+                yield new Rendered(in.oks().flatMapUpdates((row, t, n, out) -> {
+                    Object v = codec.get(row, column);
+                    long end = v == null ? t : TimeWindows.ticks(v) - 1;
+                    out.update(row, Math.max(t, end), n);
+                }, ROW), in.errs());
+            }
             case Plan.Changes c -> {
                 Rendered in = render(c.input());
                 RowCodec tail = RowCodec.of(SqlType.TIMESTAMPTZ, SqlType.BIGINT);
@@ -167,6 +180,49 @@ public final class Renderer {
                 yield v;
             }
         };
+    }
+
+    /** What each stream in event time rendered here has dropped and how far its watermark is, in the order they were rendered. */
+    public List<EventTime.Stats> streams() {
+        return List.copyOf(streams);
+    }
+
+    private final List<EventTime.Stats> streams = new ArrayList<>();
+
+    private Rendered eventTime(Rendered in, Plan.EventTime e) {
+        RowCodec codec = new RowCodec(e.input().types());
+        int column = e.timeColumn();
+        SqlType type = e.input().types().get(column);
+        ScalarExpr watermark = e.watermark();
+        Object[] scratch = new Object[e.input().arity()];
+        EventTime.Stats stats = new EventTime.Stats();
+        streams.add(stats);
+        Collection<Row> rows = in.oks();
+        Collection<Row> errors = in.errs();
+        if (e.fromNow()) {
+            long from = e.from();
+            rows = rows.flatMapUpdates((row, t, n, out) -> {
+                if (t > from) out.update(row, t, n);
+            }, ROW);
+            errors = errors.flatMapUpdates((row, t, n, out) -> {
+                if (t > from) out.update(row, t, n);
+            }, ROW);
+        }
+        EventTime.Reclocked<Row, Row> r = EventTime.assign(rows, errors, row -> {
+            Object v = codec.get(row, column);
+            return v == null ? EventTime.NONE : TimeWindows.ticks(v);
+        }, largest -> {
+            // the watermark is an expression of the largest event time alone (the binder checked)
+            scratch[column] = TimeWindows.fromTicks(largest, type);
+            try {
+                Object w = watermark.eval(scratch);
+                return w == null ? Long.MIN_VALUE : TimeWindows.ticks(w);
+            } catch (SqlException x) {
+                // out of range near the ends of time: the watermark stays where it was
+                return Long.MIN_VALUE;
+            }
+        }, stats);
+        return new Rendered(r.data(), r.errors());
     }
 
     private Rendered constant(Plan.Constant c) {

@@ -1,0 +1,205 @@
+package dev.tributary.differential;
+
+import dev.tributary.arrangements.Updates;
+import dev.tributary.timely.Antichain;
+import dev.tributary.timely.Capability;
+import dev.tributary.timely.InputPort;
+import dev.tributary.timely.LongContainer;
+import dev.tributary.timely.OperatorBuilder;
+import dev.tributary.timely.OperatorLogic;
+import dev.tributary.timely.OutputPort;
+import dev.tributary.timely.Pact;
+import dev.tributary.timely.Scope;
+import dev.tributary.timely.Stream;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * Event time: a collection whose updates come at the system times they committed, reclocked so
+ * that each update's time is its data's own event time, with the watermark as the frontier.
+ *
+ * <p>The model. Take the system times at which the input changes in order, {@code t1 < t2 < ...}.
+ * The watermark starts at 0; after {@code tk} it is {@code W(k) = max(W(k-1), watermarkOf(m))}
+ * where {@code m} is the largest event time of an insertion committed at or before {@code tk}. An
+ * update committed at {@code tk} whose event time is below {@code W(k-1)} (or that has none) is
+ * <em>late</em>: it is dropped and counted. Every other update {@code (d, tk, n)} becomes
+ * {@code (d, eventTime(d), n)}. The output's frontier is the watermark: once it is {@code W}, no
+ * update below {@code W} will ever come, which is what closes a window. Updates of one commit never
+ * make each other late, so what is late depends only on the order of commits, not on how the
+ * updates were spread over workers or batched: every worker learns every worker's largest event
+ * time per system time (broadcast) and processes a system time only once all of them are in.
+ *
+ * <p>Errors (a second collection, also in system time) come out at the watermark in force when
+ * their system time is processed, so that a failing source still fails the stream.
+ *
+ * <p>Times here are non-negative, as everywhere: an event time below 0 is always late.
+ */
+public final class EventTime {
+    private EventTime() {}
+
+    /** An update's event time, or {@link #NONE} when it has none (a NULL time column). */
+    @FunctionalInterface
+    public interface TimeOf<D> {
+        long of(D data);
+    }
+
+    /** What {@link TimeOf} answers for data without an event time: such an update is late. */
+    public static final long NONE = Long.MIN_VALUE;
+
+    /**
+     * What one stream has done, readable from any thread: how many updates it dropped as late
+     * (rows, by their multiplicity) and its watermark (the same on every worker).
+     */
+    public static final class Stats {
+        private final AtomicLong late = new AtomicLong();
+        private volatile long watermark;
+
+        public long lateRows() {
+            return late.get();
+        }
+
+        public long watermark() {
+            return watermark;
+        }
+
+        void advanced(long w) {
+            if (w > watermark) watermark = w;
+        }
+    }
+
+    /** The reclocked data and errors. */
+    public record Reclocked<D, E>(Collection<D> data, Collection<E> errors) {}
+
+    /**
+     * {@code data} and {@code errors} (system time) in event time, as the class describes; the
+     * watermark of a largest event time {@code m} is {@code watermarkOf(m)}, which must not
+     * decrease as {@code m} grows.
+     */
+    public static <D, E> Reclocked<D, E> assign(Collection<D> data, Collection<E> errors, TimeOf<? super D> timeOf, LongUnaryOperator watermarkOf,
+            Stats stats) {
+        Scope scope = data.scope();
+        if (scope.arity() != 1) throw new IllegalArgumentException("event time works on top-level times only; scope '" + scope.name() + "' has " + scope.arity());
+        DataType<D> type = data.type();
+        // each worker's largest event time of an insertion per system time, to every worker, as
+        // (system time, largest) pairs: a message's records may lie at later times than the message
+        Stream<LongContainer> maxima = data.stream().unary("eventTime:maxima", Pact.pipeline(), LongContainer.TYPE, (in, out) -> in.forEach((cap, batch) -> {
+            TreeMap<Long, Long> largest = new TreeMap<>();
+            long[] times = batch.times();
+            long[] diffs = batch.diffs();
+            for (int i = 0; i < batch.size(); i++) {
+                if (diffs[i] <= 0) continue;
+                long e = timeOf.of(type.get(batch.keys(), i));
+                if (e != NONE) largest.merge(times[i], e, Math::max);
+            }
+            if (largest.isEmpty()) return;
+            LongContainer pairs = new LongContainer(2 * largest.size());
+            for (var m : largest.entrySet()) {
+                pairs.add(m.getKey());
+                pairs.add(m.getValue());
+            }
+            out.send(cap, pairs);
+        }));
+        OperatorBuilder b = scope.operator("eventTime");
+        InputPort<Updates> dataIn = b.input(data.stream(), Pact.pipeline());
+        InputPort<LongContainer> maximaIn = b.input(maxima, Pact.broadcast(LongContainer.TYPE));
+        InputPort<Updates> errorsIn = b.input(errors.stream(), Pact.pipeline());
+        OutputPort<Updates> dataOut = b.output(data.stream().type());
+        OutputPort<Updates> errorsOut = b.output(errors.stream().type());
+        // nothing that arrives gives a capability: output comes only at the watermark this holds,
+        // so the output frontier is the watermark, not the input's system time
+        for (int i = 0; i < 3; i++) {
+            b.summary(i, 0, null);
+            b.summary(i, 1, null);
+        }
+        b.build(initial -> new OperatorLogic() {
+            Capability cap = initial;
+            long watermark;
+            final TreeMap<Long, Updates> pendingData = new TreeMap<>();
+            final TreeMap<Long, Updates> pendingErrors = new TreeMap<>();
+            final TreeMap<Long, Long> pendingMaxima = new TreeMap<>();
+
+            @Override
+            public void schedule() {
+                dataIn.forEach((c, batch) -> buffer(batch, pendingData, data.stream().type()));
+                errorsIn.forEach((c, batch) -> buffer(batch, pendingErrors, errors.stream().type()));
+                maximaIn.forEach((c, pairs) -> {
+                    for (int i = 0; i + 1 < pairs.size(); i += 2) pendingMaxima.merge(pairs.get(i), pairs.get(i + 1), Math::max);
+                });
+                if (cap == null) return;
+                Antichain f1 = dataIn.frontier();
+                Antichain f2 = maximaIn.frontier();
+                Antichain f3 = errorsIn.frontier();
+                long complete = Math.min(bound(f1), Math.min(bound(f2), bound(f3)));
+                long late = 0;
+                while (true) {
+                    long t = next(complete);
+                    if (t == Long.MAX_VALUE) break;
+                    Updates batch = pendingData.remove(t);
+                    if (batch != null) late += emit(batch);
+                    Updates errs = pendingErrors.remove(t);
+                    if (errs != null) errorsOut.send(cap, errs);
+                    Long m = pendingMaxima.remove(t);
+                    if (m != null) {
+                        long w = watermarkOf.applyAsLong(m);
+                        if (w > watermark) {
+                            watermark = w;
+                            stats.advanced(w);
+                        }
+                    }
+                }
+                if (late != 0) stats.late.addAndGet(late);
+                if (f1.isEmpty() && f2.isEmpty() && f3.isEmpty() && pendingData.isEmpty() && pendingErrors.isEmpty()) {
+                    cap.drop();
+                    cap = null;
+                    return;
+                }
+                if (watermark > cap.time()[0]) cap.downgrade(watermark);
+            }
+
+            /** The least pending system time below {@code complete}, or MAX_VALUE for none. */
+            private long next(long complete) {
+                long t = Long.MAX_VALUE;
+                for (TreeMap<Long, ?> m : java.util.List.of(pendingData, pendingErrors, pendingMaxima)) {
+                    if (!m.isEmpty() && m.firstKey() < t) t = m.firstKey();
+                }
+                return t < complete ? t : Long.MAX_VALUE;
+            }
+
+            private long emit(Updates batch) {
+                Updates out = dataOut.newContainer(batch.size());
+                long[] times = batch.times();
+                long[] diffs = batch.diffs();
+                long[] at = new long[1];
+                long late = 0;
+                for (int i = 0; i < batch.size(); i++) {
+                    long e = timeOf.of(type.get(batch.keys(), i));
+                    if (e == NONE || e < watermark) {
+                        late += Math.abs(diffs[i]);
+                        continue;
+                    }
+                    at[0] = e;
+                    Collection.appendCopy(out, batch.keys(), i, at, 0, diffs[i]);
+                }
+                if (out.size() > 0) dataOut.send(cap, out);
+                return late;
+            }
+        });
+        return new Reclocked<>(new Collection<>(dataOut.stream(), type), new Collection<>(errorsOut.stream(), errors.type()));
+    }
+
+    private static void buffer(Updates batch, TreeMap<Long, Updates> pending, dev.tributary.timely.ContainerType<Updates> type) {
+        long[] times = batch.times();
+        long[] diffs = batch.diffs();
+        for (int i = 0; i < batch.size(); i++) {
+            Updates into = pending.get(times[i]);
+            if (into == null) pending.put(times[i], into = type.create());
+            Collection.appendCopy(into, batch.keys(), i, times, i, diffs[i]);
+        }
+    }
+
+    /** The least time a frontier of arity 1 still allows, MAX_VALUE when it is empty. */
+    private static long bound(Antichain f) {
+        return f.isEmpty() ? Long.MAX_VALUE : f.get(0)[0];
+    }
+}

@@ -1,0 +1,167 @@
+package dev.tributary.propertytests.differential;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.changeslog.ChangeStream;
+import dev.tributary.differential.DataType;
+import dev.tributary.differential.EventTime;
+import dev.tributary.differential.InputSession;
+import dev.tributary.propertytests.Guard;
+import dev.tributary.timely.Config;
+import dev.tributary.timely.Probe;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+
+/**
+ * {@link EventTime} against its model, recomputed from scratch: system times taken in order, the
+ * watermark raised after each by its largest event time so far less a delay, an update late when
+ * its event time is below the watermark before its own commit (or it has none), every other one
+ * moved to its event time. Random updates (out of order in event time, with retractions and rows
+ * without a time), random delays, one to three workers; the output delivered by a change stream
+ * must be the model's, every delivered time final, progress never ahead of the watermark, and the
+ * late rows and the watermark counted as the model counts them.
+ */
+class EventTimeTest {
+    private static final DataType<Long> L = DataType.longs();
+
+    /** A datum committed at system time {@code time}; its event time is {@code data / 4}, none when negative. */
+    record Upd(long data, long time, long diff) {}
+
+    static long eventTime(long data) {
+        return data < 0 ? EventTime.NONE : data / 4;
+    }
+
+    @Provide
+    Arbitrary<List<Upd>> updates() {
+        return Combinators.combine(Arbitraries.longs().between(-3, 120), Arbitraries.longs().between(0, 20),
+                Arbitraries.of(1L, 1L, 1L, -1L, 2L)).as(Upd::new).list().ofMaxSize(50);
+    }
+
+    /** The model's output (event time to data to diff), late rows and final watermark. */
+    record Model(Map<Long, Map<Long, Long>> output, long late, long watermark) {}
+
+    static Model model(List<Upd> given, long delay) {
+        // the stream sees each system time's net change per datum (the input is consolidated)
+        Map<List<Long>, Long> net = new TreeMap<>(java.util.Comparator.<List<Long>, Long>comparing(k -> k.get(0)).thenComparing(k -> k.get(1)));
+        for (Upd u : given) net.merge(List.of(u.time(), u.data()), u.diff(), Long::sum);
+        List<Upd> updates = new ArrayList<>();
+        net.forEach((k, n) -> {
+            if (n != 0) updates.add(new Upd(k.get(1), k.get(0), n));
+        });
+        Map<Long, Map<Long, Long>> out = new TreeMap<>();
+        long late = 0;
+        long w = 0;
+        long max = Long.MIN_VALUE;
+        for (long t = 0; t <= 20; t++) {
+            for (Upd u : updates) {
+                if (u.time() != t) continue;
+                long e = eventTime(u.data());
+                if (e == EventTime.NONE || e < w) {
+                    late += Math.abs(u.diff());
+                    continue;
+                }
+                out.computeIfAbsent(e, k -> new TreeMap<>()).merge(u.data(), u.diff(), Long::sum);
+            }
+            for (Upd u : updates) {
+                if (u.time() == t && u.diff() > 0 && eventTime(u.data()) != EventTime.NONE) max = Math.max(max, eventTime(u.data()));
+            }
+            if (max != Long.MIN_VALUE) w = Math.max(w, max - delay);
+        }
+        for (Map<Long, Long> m : out.values()) m.values().removeIf(n -> n == 0);
+        out.values().removeIf(Map::isEmpty);
+        return new Model(out, late, w);
+    }
+
+    sealed interface Event {}
+    record Changes(long time, Map<Long, Long> changes) implements Event {}
+    record Progressed(long frontier) implements Event {}
+
+    @Property(seed = "2612")
+    void updatesMoveToTheirEventTimesAndLateOnesAreDropped(@ForAll("updates") List<Upd> updates, @ForAll @IntRange(min = 0, max = 12) int delay,
+            @ForAll @IntRange(min = 1, max = 3) int workers) {
+        Model expected = model(updates, delay);
+        EventTime.Stats stats = new EventTime.Stats();
+        List<Event> events = run(updates, delay, workers, stats);
+        String context = workers + " workers, delay " + delay + ", events " + events;
+
+        Map<Long, Map<Long, Long>> delivered = new TreeMap<>();
+        long progressed = -1;
+        for (Event e : events) {
+            switch (e) {
+                case Changes c -> {
+                    assertThat(c.time()).as("a change after progress past its time: " + context).isGreaterThanOrEqualTo(progressed);
+                    assertThat(delivered).as("each time delivered once: " + context).doesNotContainKey(c.time());
+                    delivered.put(c.time(), c.changes());
+                }
+                case Progressed p -> {
+                    if (p.frontier() != Long.MAX_VALUE) {
+                        assertThat(p.frontier()).as("progress never passes the watermark: " + context).isLessThanOrEqualTo(expected.watermark());
+                    }
+                    progressed = p.frontier();
+                }
+            }
+        }
+        assertThat(delivered).as(context).isEqualTo(expected.output());
+        assertThat(stats.lateRows()).as("late rows: " + context).isEqualTo(expected.late());
+        assertThat(stats.watermark()).as("watermark: " + context).isEqualTo(expected.watermark());
+    }
+
+    static List<Event> run(List<Upd> updates, long delay, int workers, EventTime.Stats stats) {
+        List<Upd> sorted = new ArrayList<>(updates);
+        sorted.sort(Comparator.comparingLong(Upd::time));
+        List<Event> events = Collections.synchronizedList(new ArrayList<>());
+        ChangeStream.Sink<Long, Long> sink = new ChangeStream.Sink<>() {
+            @Override
+            public void changes(long time, Map<Long, Long> changes) {
+                events.add(new Changes(time, new TreeMap<>(changes)));
+            }
+
+            @Override
+            public void progressed(long frontier) {
+                events.add(new Progressed(frontier));
+            }
+        };
+        Guard.run(Config.workers(workers), w -> {
+            @SuppressWarnings("unchecked")
+            InputSession<Long>[] in = new InputSession[2];
+            Probe probe = w.dataflow("stream", scope -> {
+                in[0] = InputSession.create(scope, "t", L);
+                in[1] = InputSession.create(scope, "errors", L);
+                // consolidated first: batches of an arrangement, as a table's import sends them, whose
+                // records lie at later times than their messages
+                EventTime.Reclocked<Long, Long> r = EventTime.assign(in[0].collection().consolidate(), in[1].collection(), EventTimeTest::eventTime, m -> m - delay, stats);
+                ChangeStream.subscribe(r.data(), r.errors(), new ChangeStream.Options(-1, false, true, Long.MAX_VALUE), sink);
+                return in[0].collection().probe();
+            });
+            int next = 0;
+            for (long t = 0; t <= 20; t++) {
+                in[0].advanceTo(t);
+                in[1].advanceTo(t);
+                for (; next < sorted.size() && sorted.get(next).time() == t; next++) {
+                    Upd u = sorted.get(next);
+                    if (next % w.peers() == w.index()) in[0].update(u.data(), u.diff());
+                }
+                if (t % 3 == 0) {
+                    long upTo = t;
+                    w.stepWhile(() -> probe.lessThan(upTo));
+                }
+            }
+            in[0].close();
+            in[1].close();
+            w.drain();
+        }, Duration.ofSeconds(30));
+        return events;
+    }
+}

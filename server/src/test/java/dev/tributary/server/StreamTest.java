@@ -1,0 +1,159 @@
+package dev.tributary.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.sql.SqlException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Streams in event time through SQL: {@code STREAM} with a watermark (declared on the table or
+ * given in the query), window table functions and the STREAM window clause over it, {@code EMIT
+ * ON WINDOW CLOSE} giving each window once when the watermark passes its end, late rows dropped,
+ * progress as the watermark, and the errors for what a stream cannot do yet.
+ */
+class StreamTest {
+    /** Waits for each batch of a subscription; data rows as text without change_time, progress as "progress at". */
+    private static final class Events implements Subscription.Listener {
+        final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+
+        @Override
+        public void onChanges(Result batch) {
+            queue.add(batch);
+        }
+
+        @Override
+        public void onError(SqlException error) {
+            queue.add(error);
+        }
+
+        /** The rows of the next batch, every column as text, sorted. */
+        List<String> next() throws InterruptedException {
+            Object e = queue.poll(20, TimeUnit.SECONDS);
+            assertThat(e).as("waiting for a batch").isNotNull().isInstanceOf(Result.class);
+            List<String> rows = new ArrayList<>();
+            for (List<String> row : ((Result) e).text()) rows.add(String.join("|", row));
+            rows.sort(null);
+            return rows;
+        }
+
+        /** The data rows delivered until the progress row at {@code time} (text of change_time), sorted. */
+        List<String> until(String time) throws InterruptedException {
+            List<String> rows = new ArrayList<>();
+            while (true) {
+                Object e = queue.poll(20, TimeUnit.SECONDS);
+                assertThat(e).as("waiting for progress to %s after %s", time, rows).isNotNull().isInstanceOf(Result.class);
+                for (List<String> row : ((Result) e).text()) {
+                    if (row.get(1).equals("t")) {
+                        if (row.get(0).equals(time)) {
+                            rows.sort(null);
+                            return rows;
+                        }
+                        continue;
+                    }
+                    rows.add(String.join("|", row.subList(2, row.size())));
+                }
+            }
+        }
+    }
+
+    private static final String BIDS = "CREATE TABLE bids (auction int, price int, ts timestamp, WATERMARK FOR ts AS ts - INTERVAL '2 seconds') "
+            + "WITH (APPEND ONLY)";
+
+    private static void bid(Tributary db, int auction, int price, int second) {
+        db.execute("INSERT INTO bids VALUES (" + auction + ", " + price + ", TIMESTAMP '2026-01-01 00:00:00' + INTERVAL '" + second + " seconds')");
+    }
+
+    @Test
+    void eachWindowComesOnceWhenTheWatermarkPassesItsEnd() throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
+            db.execute(BIDS);
+            Events events = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT window_start, window_end, count(*) AS n, sum(price) AS total "
+                    + "FROM TUMBLE(bids STREAM, ts, INTERVAL '10 seconds') GROUP BY window_start, window_end EMIT ON WINDOW CLOSE) WITH (PROGRESS)", events)) {
+                assertThat(sub.columns()).containsExactly("change_time", "change_progressed", "change_diff", "window_start", "window_end", "n", "total");
+                bid(db, 1, 10, 1);
+                bid(db, 2, 20, 5);
+                // the watermark is 5 s - 2 s: the window [0 s, 10 s) is open
+                assertThat(events.until("2026-01-01 00:00:03")).isEmpty();
+                bid(db, 1, 30, 9);
+                assertThat(events.until("2026-01-01 00:00:07")).isEmpty();
+                bid(db, 3, 40, 13);
+                assertThat(events.until("2026-01-01 00:00:11")).containsExactly("1|2026-01-01 00:00:00|2026-01-01 00:00:10|3|60");
+                // late: below the watermark when it commits, dropped
+                bid(db, 9, 1000, 4);
+                bid(db, 3, 50, 15);
+                assertThat(events.until("2026-01-01 00:00:13")).isEmpty();
+                bid(db, 4, 60, 31);
+                assertThat(events.until("2026-01-01 00:00:29")).containsExactly("1|2026-01-01 00:00:10|2026-01-01 00:00:20|2|90");
+            }
+        }
+    }
+
+    @Test
+    void withoutEmitOnWindowCloseAWindowsResultChangesAtEachEventTime() throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 1)) {
+            db.execute(BIDS);
+            Events events = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT window_start, count(*) AS n FROM bids STREAM TUMBLE INTERVAL '10 seconds' "
+                    + "GROUP BY window_start) WITH (PROGRESS)", events)) {
+                assertThat(sub.columns()).containsExactly("change_time", "change_progressed", "change_diff", "window_start", "n");
+                bid(db, 1, 10, 1);
+                bid(db, 1, 10, 3);
+                // an event at the watermark is not complete yet: more may come at that time
+                assertThat(events.until("2026-01-01 00:00:01")).isEmpty();
+                bid(db, 1, 10, 12);
+                assertThat(events.until("2026-01-01 00:00:10")).containsExactly(
+                        "-1|2026-01-01 00:00:00|1", "1|2026-01-01 00:00:00|1", "1|2026-01-01 00:00:00|2");
+            }
+            // again from the beginning: what the table holds is replayed, each change at its event time
+            Events again = new Events();
+            try (Subscription sub = db.subscribe("SELECT window_start, count(*) AS n FROM bids STREAM TUMBLE INTERVAL '10 seconds' "
+                    + "GROUP BY window_start EMIT CHANGES", again)) {
+                assertThat(sub.columns()).containsExactly("change_time", "change_diff", "window_start", "n");
+                assertThat(again.next()).containsExactly("2026-01-01 00:00:01|1|2026-01-01 00:00:00|1");
+                assertThat(again.next()).containsExactly("2026-01-01 00:00:03|-1|2026-01-01 00:00:00|1", "2026-01-01 00:00:03|1|2026-01-01 00:00:00|2");
+            }
+        }
+    }
+
+    @Test
+    void fromNowLeavesOutWhatCameBefore() throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
+            db.execute(BIDS);
+            bid(db, 1, 10, 1);
+            bid(db, 1, 10, 20);
+            Events events = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT auction, price FROM bids STREAM FROM NOW WATERMARK FOR ts AS ts) WITH (PROGRESS)", events)) {
+                bid(db, 2, 5, 2);
+                assertThat(events.until("2026-01-01 00:00:02")).isEmpty();
+                bid(db, 3, 7, 3);
+                assertThat(events.until("2026-01-01 00:00:03")).containsExactly("1|2|5");
+            }
+        }
+    }
+
+    @Test
+    void whatAStreamCannotDoIsRefusedWithItsCode() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000))) {
+            db.execute(BIDS);
+            db.execute("CREATE TABLE plain (a int, ts timestamp)");
+            assertThatThrownBy(() -> db.execute("CREATE MATERIALIZED VIEW v AS SELECT * FROM bids STREAM")).isInstanceOfSatisfying(SqlException.class,
+                    e -> assertThat(e.sqlState()).isEqualTo("0A000"));
+            assertThatThrownBy(() -> db.subscribe("SUBSCRIBE (SELECT * FROM plain STREAM TUMBLE INTERVAL '1 second')", b -> {}))
+                    .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("42601"));
+            assertThatThrownBy(() -> db.subscribe("SUBSCRIBE (SELECT * FROM plain STREAM WATERMARK FOR ts AS ts - a * INTERVAL '1 second')", b -> {}))
+                    .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("42P17"));
+            assertThatThrownBy(() -> db.subscribe("SUBSCRIBE (SELECT count(*) FROM bids STREAM EMIT ON WINDOW CLOSE)", b -> {}))
+                    .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("42P20"));
+            assertThatThrownBy(() -> db.subscribe("SUBSCRIBE (SELECT window_end FROM TUMBLE(plain, ts, INTERVAL '1 second') EMIT ON WINDOW CLOSE)", b -> {}))
+                    .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("0A000"));
+            assertThatThrownBy(() -> db.subscribe("SUBSCRIBE (SELECT * FROM bids STREAM) AS OF 5", b -> {}))
+                    .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("0A000"));
+        }
+    }
+}

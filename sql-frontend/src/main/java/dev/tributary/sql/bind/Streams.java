@@ -1,0 +1,85 @@
+package dev.tributary.sql.bind;
+
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.ast.Statement;
+import dev.tributary.sql.ast.TableRef;
+import dev.tributary.sql.ast.Watermark;
+import dev.tributary.sql.bind.Binder.Bound;
+import dev.tributary.sql.bind.Binder.Scope;
+import dev.tributary.sql.catalog.CatalogItem;
+import dev.tributary.sql.expr.ScalarExpr;
+import dev.tributary.sql.expr.ScalarExprs;
+import dev.tributary.sql.expr.TimeWindows;
+import dev.tributary.sql.parser.Parser;
+import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.types.SqlType;
+import java.util.BitSet;
+
+/**
+ * {@code table STREAM ...} in FROM: the table's rows as a stream. With a watermark (given here,
+ * or declared by the table's {@code CREATE TABLE ... WATERMARK FOR}) the stream is in event time
+ * ({@link Plan.EventTime}); without one its rows keep the times they commit at. A window clause
+ * is the window table function over the stream ({@code TUMBLE INTERVAL s} is {@code TUMBLE(t
+ * STREAM ..., col, s)}, {@code HOP INTERVAL s EVERY e} is {@code HOP(t STREAM ..., col, e, s)}),
+ * and needs the watermark's column.
+ */
+final class Streams {
+    private Streams() {}
+
+    static Bound bind(Binder binder, TableRef.Stream s) {
+        if (!binder.streamsAllowed()) {
+            throw new SqlException("0A000", "a STREAM is read by a continuous query: SUBSCRIBE to it, or SELECT ... EMIT CHANGES; "
+                    + "views and materialized views over streams are not supported yet", s.pos());
+        }
+        Watermark watermark = s.watermark() != null ? s.watermark() : declared(binder, s.input());
+        if (s.window() != null) {
+            if (watermark == null) {
+                throw new SqlException("42601", "a STREAM's window clause needs a WATERMARK: give WATERMARK FOR column AS expression before "
+                        + s.window().function().toUpperCase(java.util.Locale.ROOT) + ", or declare one on the table", s.window().pos());
+            }
+            TableRef.Stream unwindowed = new TableRef.Stream(s.pos(), s.input(), s.fromNow(), watermark, null, null);
+            return WindowTables.bind(binder, new TableRef.WindowTable(s.window().pos(), s.window().function(), unwindowed, watermark.column(),
+                    s.window().args(), s.alias()));
+        }
+        TableRef.NamedTable named = new TableRef.NamedTable(s.input().pos(), s.input().name(), s.alias());
+        Bound in = binder.named(named);
+        if (watermark == null) {
+            // no event time: a continuous query over the rows as they commit
+            return in;
+        }
+        Scope scope = new Scope(in.fields(), null);
+        ScalarExpr column = binder.expr(watermark.column(), scope);
+        if (!(column instanceof ScalarExpr.ColumnRef ref)) throw new IllegalStateException("a column name bound to " + column);
+        SqlType t = ref.type();
+        if (!TimeWindows.isTimeType(t)) {
+            throw new SqlException("42804", "the event time column of a WATERMARK must be a timestamp, a timestamp with time zone or an integer, but "
+                    + String.join(".", watermark.column().parts()) + " is of type " + t, watermark.column().pos());
+        }
+        ScalarExpr w = binder.expr(watermark.expr(), scope);
+        if (!w.type().equals(t)) {
+            throw new SqlException("42804", "the WATERMARK expression must be of the event time's type " + t + ", but it is of type " + w.type(),
+                    watermark.expr().pos());
+        }
+        BitSet reads = new BitSet();
+        ScalarExprs.columns(w, reads);
+        reads.clear(ref.index());
+        if (!reads.isEmpty()) {
+            throw new SqlException("42P17", "the WATERMARK expression may read only its event time column "
+                    + String.join(".", watermark.column().parts()) + ": it is computed from the largest event time seen, not from a row",
+                    watermark.expr().pos());
+        }
+        return new Bound(new Plan.EventTime(in.plan(), ref.index(), w, s.fromNow(), 0), in.fields());
+    }
+
+    /** The watermark declared by the table {@code t} names, if it is a table that declares one. */
+    private static Watermark declared(Binder binder, TableRef.NamedTable t) {
+        if (t.name().size() != 1) return null;
+        return binder.catalogItem(t.name().get(0)).map(item -> item instanceof CatalogItem.Table table
+                && Parser.parseStatement(table.sql()) instanceof Statement.CreateTable c ? c.watermark() : null).orElse(null);
+    }
+
+    /** Whether {@code plan} reads a stream in event time. */
+    static boolean inEventTime(Plan plan) {
+        return dev.tributary.sql.plan.Plans.anyNode(plan, p -> p instanceof Plan.EventTime);
+    }
+}
