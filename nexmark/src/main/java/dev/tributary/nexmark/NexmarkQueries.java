@@ -25,12 +25,27 @@ public final class NexmarkQueries {
     /** One query: its name ({@code q0}...), Tributary's SQL, DuckDB's SQL, and the tables it reads. */
     public record Query(String name, String sql, String duckSql, Set<Kind> reads) {}
 
-    /** The three tables, as the harness's CSV files lay them out; events are facts, so append-only. */
+    /** How late an event may come: the Flink harness's watermark delay. */
+    public static final java.time.Duration WATERMARK_DELAY = java.time.Duration.ofSeconds(4);
+
+    private static final String WATERMARK = ", WATERMARK FOR dateTime AS dateTime - INTERVAL '4' SECOND";
+
+    /**
+     * The three tables, as the harness's CSV files lay them out; events are facts, so append-only;
+     * the watermark is the harness's (event time less 4 s), which only the streaming forms read.
+     */
     public static final List<String> TABLES = List.of(
-            "CREATE TABLE person (id bigint, name text, emailAddress text, creditCard text, city text, state text, dateTime timestamp(3), extra text) WITH (APPEND ONLY)",
+            "CREATE TABLE person (id bigint, name text, emailAddress text, creditCard text, city text, state text, dateTime timestamp(3), extra text"
+                    + WATERMARK + ") WITH (APPEND ONLY)",
             "CREATE TABLE auction (id bigint, itemName text, description text, initialBid bigint, reserve bigint, dateTime timestamp(3), expires timestamp(3),"
-                    + " seller bigint, category bigint, extra text) WITH (APPEND ONLY)",
-            "CREATE TABLE bid (auction bigint, bidder bigint, price bigint, channel text, url text, dateTime timestamp(3), extra text) WITH (APPEND ONLY)");
+                    + " seller bigint, category bigint, extra text" + WATERMARK + ") WITH (APPEND ONLY)",
+            "CREATE TABLE bid (auction bigint, bidder bigint, price bigint, channel text, url text, dateTime timestamp(3), extra text"
+                    + WATERMARK + ") WITH (APPEND ONLY)");
+
+    /** {@code ddl} of {@link #TABLES} as DuckDB takes it: no watermark, no append-only option, plain timestamps. */
+    public static String forDuckDb(String ddl) {
+        return ddl.replace(WATERMARK, "").replace(" WITH (APPEND ONLY)", "").replace("timestamp(3)", "timestamp");
+    }
 
     /** q13's side input: a value for each of 10,000 keys, which bids look up by {@code auction % 10000}. */
     public static final List<String> SIDE_INPUT = List.of(
@@ -171,6 +186,25 @@ public final class NexmarkQueries {
             + " WHERE p.id IN (SELECT a.seller FROM TABLE(TUMBLE(TABLE auction, DESCRIPTOR(dateTime), INTERVAL '10' SECOND)) AS a"
             + " WHERE a.window_start = p.window_start AND a.window_end = p.window_end)", ALL.get("q8").duckSql(), Set.of(Kind.PERSON, Kind.AUCTION));
 
+    /**
+     * The windowed queries as continuous queries over the tables' streams in event time, each
+     * window's rows delivered once when the watermark passes its end ({@code EMIT ON WINDOW
+     * CLOSE}), as Flink runs them; named {@code q5s}, ... Their rows once every window has closed
+     * are the batch result, so the same DuckDB query checks them.
+     */
+    public static final Map<String, Query> STREAMING = streaming("q5", "q7");
+
+    private static Map<String, Query> streaming(String... names) {
+        Map<String, Query> out = new LinkedHashMap<>();
+        for (String n : names) {
+            Query q = ALL.get(n);
+            String sql = q.sql().replace("TABLE bid,", "TABLE bid STREAM,").replace("TABLE person,", "TABLE person STREAM,")
+                    .replace("TABLE auction,", "TABLE auction STREAM,") + " EMIT ON WINDOW CLOSE";
+            out.put(n + "s", new Query(n + "s", sql, q.duckSql(), q.reads()));
+        }
+        return java.util.Collections.unmodifiableMap(out);
+    }
+
     /** Every query expressed, in order. */
     public static List<Query> all() {
         return List.copyOf(ALL.values());
@@ -179,7 +213,7 @@ public final class NexmarkQueries {
     /** Query {@code name} ({@code q0}...); an error naming the known ones if there is none. */
     public static Query get(String name) {
         if (name.equals(Q8_IN_FORM.name())) return Q8_IN_FORM;
-        Query q = ALL.get(name);
+        Query q = ALL.containsKey(name) ? ALL.get(name) : STREAMING.get(name);
         if (q != null) return q;
         String why = PENDING.get(name);
         throw new IllegalArgumentException(why != null ? name + " is not expressed yet: " + why : "no query " + name + "; known: " + ALL.keySet());

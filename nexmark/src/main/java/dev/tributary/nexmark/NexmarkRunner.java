@@ -97,6 +97,15 @@ public final class NexmarkRunner {
                 long rows;
                 if (view) {
                     rows = (Long) db.query("SELECT count(*) FROM " + q.name()).rows().get(0)[0]; // waits for the view to pass the last load
+                } else if (NexmarkQueries.STREAMING.containsKey(q.name())) {
+                    // in event time: done when the watermark has reached the last event less the delay
+                    java.time.LocalDateTime last = java.time.LocalDateTime.MIN;
+                    for (NexmarkGenerator.Kind k : q.reads()) {
+                        Object m = db.query("SELECT max(dateTime) FROM " + NexmarkLoader.table(k)).rows().get(0)[0];
+                        if (m != null && last.isBefore((java.time.LocalDateTime) m)) last = (java.time.LocalDateTime) m;
+                    }
+                    sink.awaitPast(last.minus(NexmarkQueries.WATERMARK_DELAY).toInstant(java.time.ZoneOffset.UTC));
+                    rows = sink.rows.get();
                 } else {
                     // a read's time is at or after every write's (the clock's may be behind them: commits
                     // faster than one a millisecond take the times after it), and progress past it covers them
@@ -123,7 +132,8 @@ public final class NexmarkRunner {
         public void onChanges(Result batch) {
             for (Object[] row : batch.rows()) {
                 if (Boolean.TRUE.equals(row[1])) {
-                    Instant at = (Instant) row[0];
+                    // a system time, or a stream's event time (a timestamp, taken as UTC)
+                    Instant at = row[0] instanceof java.time.LocalDateTime t ? t.toInstant(java.time.ZoneOffset.UTC) : (Instant) row[0];
                     progressed.set(at);
                     CountDownLatch w = waiting;
                     if (w != null && !at.isBefore(target)) w.countDown();

@@ -614,7 +614,8 @@ final class ReadPath {
         Plan plan;
         List<String> names;
         if (e.statement() instanceof Statement.QueryStatement q) {
-            dev.tributary.sql.bind.Binder binder = binders.of(session);
+            // a continuous query (over a stream) is explained as its subscription would run it
+            dev.tributary.sql.bind.Binder binder = q.emitChanges() ? binders.of(session).allowStreams() : binders.of(session);
             BoundQuery b = binder.bindQuery(q.query());
             binders.access().checkSelect(session, binder.dependencies());
             plan = b.plan();

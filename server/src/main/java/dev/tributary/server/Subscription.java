@@ -28,15 +28,30 @@ public final class Subscription implements AutoCloseable {
         default void onDone() {}
     }
 
+    /**
+     * What a running subscription's dataflow holds and what its streams have done: the records
+     * in its arrangements (summed over the workers), the rows its streams dropped as late, and
+     * the watermark of its streams in event time (the least, if several; -1 without streams), in
+     * the units of the event time column (microseconds for a timestamp).
+     */
+    public record Status(long records, long lateRows, long watermark) {}
+
     private final Runnable cancel;
+    private final java.util.function.Supplier<Status> status;
     private final List<String> columns;
     private final List<SqlType> types;
     private volatile boolean closed;
 
-    Subscription(Runnable cancel, List<String> columns, List<SqlType> types) {
+    Subscription(Runnable cancel, java.util.function.Supplier<Status> status, List<String> columns, List<SqlType> types) {
         this.cancel = cancel;
+        this.status = status;
         this.columns = List.copyOf(columns);
         this.types = List.copyOf(types);
+    }
+
+    /** Its status now, read from every worker; null once it is closed. */
+    public Status status() {
+        return closed ? null : status.get();
     }
 
     /** The column names of the delivered rows, {@code change_time} and {@code change_diff} first. */

@@ -90,7 +90,7 @@ final class Subscriptions {
         }
         if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn("a subscription", st.pos());
         binders.access().checkSelect(session, binder.dependencies());
-        Plan plan = Ddl.temporal(Ddl.visiblePlan(q), st.pos());
+        Plan plan = dev.tributary.sql.plan.Optimizer.optimize(IndexSelection.binaryOnly(Ddl.temporal(Ddl.visiblePlan(q), st.pos())));
         long start = oracle.readTime();
         // a subscription to a stream is in event time: its times are the events', its progress the watermark
         SqlType eventTime = eventTimeType(plan);
@@ -202,6 +202,10 @@ final class Subscriptions {
                 live.remove(self[0]);
             }
             compute.dropSubscription(index);
+        }, () -> {
+            synchronized (monitor) {
+                return compute.subscriptionStatus(index);
+            }
         }, columns, types);
         self[0] = new LiveSubscription(uses, listener, subscription, index, Plans.reads(plan));
         live.add(self[0]);

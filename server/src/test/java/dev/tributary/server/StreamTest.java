@@ -121,6 +121,59 @@ class StreamTest {
         }
     }
 
+    /**
+     * State bounded by the watermark: a windowed aggregation with EMIT ON WINDOW CLOSE keeps only
+     * the open windows' rows and results; a closed window's state adds up to nothing and
+     * compaction behind the watermark frees it. The records held stay flat (about 200: two open
+     * windows of 50 groups, in the aggregation's input and output) while the input grows twentyfold,
+     * and every window comes once with its count. Without the expiry they grew by 100 a second.
+     */
+    @Test
+    void aClosedWindowsStateIsFreedBehindTheWatermark() throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
+            db.execute(BIDS);
+            Events events = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT auction, window_end, count(*) AS n FROM TUMBLE(bids STREAM, ts, INTERVAL '1 second') "
+                    + "GROUP BY auction, window_end EMIT ON WINDOW CLOSE) WITH (PROGRESS)", events)) {
+                List<Long> held = new ArrayList<>();
+                int delivered = 0;
+                for (int second = 0; second < 300; second++) {
+                    // 400 bids in this second, 8 per auction
+                    db.execute("INSERT INTO bids SELECT g % 50, g, TIMESTAMP '2026-01-01 00:00:00' + " + second + " * INTERVAL '1 second' + g * INTERVAL '1 millisecond' "
+                            + "FROM generate_series(0, 399) g");
+                    if (second < 3) continue;
+                    // the watermark is this second's last bid less 2 s: the window two seconds back has closed
+                    List<String> rows = events.until(String.format("2026-01-01 00:%02d:%02d.399", (second - 2) / 60, (second - 2) % 60));
+                    for (String row : rows) assertThat(row).endsWith("|8");
+                    delivered += rows.size();
+                    held.add(sub.status().records());
+                }
+                assertThat(delivered).as("windows closed: 50 auctions in each of 297 seconds").isEqualTo(50 * 297);
+                long early = held.subList(5, 15).stream().mapToLong(Long::longValue).max().orElseThrow();
+                long late = held.subList(held.size() - 10, held.size()).stream().mapToLong(Long::longValue).max().orElseThrow();
+                assertThat(late).as("records held after 15 and after 297 seconds: %s", held).isLessThanOrEqualTo(Math.max(2 * early, 2_000));
+                assertThat(sub.status().lateRows()).isZero();
+            }
+        }
+    }
+
+    @Test
+    void explainShowsTheWatermarkAndWhereAClosedWindowsStateIsFreed() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000))) {
+            db.execute(BIDS);
+            List<String> plan = db.query("EXPLAIN SELECT auction, window_end, count(*) FROM TUMBLE(bids STREAM, ts, INTERVAL '1 second') "
+                    + "GROUP BY auction, window_end EMIT ON WINDOW CLOSE").text().stream().map(r -> r.get(0).strip()).toList();
+            assertThat(plan.get(0)).startsWith("AtClose");
+            // the rows are delayed to their window's close and expired there below the aggregation, not its results above it
+            int reduce = plan.indexOf(plan.stream().filter(l -> l.startsWith("Reduce")).findFirst().orElseThrow());
+            int delay = plan.indexOf(plan.stream().filter(l -> l.contains("and expire there")).findFirst().orElseThrow());
+            assertThat(delay).as("%s", plan).isGreaterThan(reduce);
+            int windows = plan.indexOf(plan.stream().filter(l -> l.startsWith("FlatMap tumble")).findFirst().orElseThrow());
+            assertThat(delay).as("%s", plan).isLessThan(windows);
+            assertThat(plan).anySatisfy(l -> assertThat(l).startsWith("EventTime on #1 watermark"));
+        }
+    }
+
     @Test
     void fromNowLeavesOutWhatCameBefore() throws Exception {
         try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {

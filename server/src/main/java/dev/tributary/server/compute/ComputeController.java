@@ -345,9 +345,28 @@ public final class ComputeController implements AutoCloseable {
     /** Ends subscription dataflow {@code index}. */
     public void dropSubscription(int index) {
         engine.callAll(w -> {
+            dataflows[w.index()].subscriptionDropped(index);
             w.dropDataflow(index);
             return null;
         });
+    }
+
+    /**
+     * Subscription dataflow {@code index}: the records its arrangements hold (summed over the
+     * workers), the rows its streams dropped as late, and their watermark (-1 without streams);
+     * null once it is dropped.
+     */
+    public dev.tributary.server.Subscription.Status subscriptionStatus(int index) {
+        long records = 0;
+        long late = 0;
+        long watermark = Long.MAX_VALUE;
+        for (long[] s : engine.callAll(w -> dataflows[w.index()].subscriptionStatus(index))) {
+            if (s == null) return null;
+            records += s[0];
+            late += s[1];
+            watermark = Math.min(watermark, s[2]);
+        }
+        return new dev.tributary.server.Subscription.Status(records, late, watermark);
     }
 
     /**

@@ -1145,15 +1145,45 @@ public final class Dataflows {
      */
     int subscribe(Worker worker, Plan plan, ChangeStream.Options options, ChangeStream.Sink<Row, Row> sink, DataflowMemory memory) {
         Renderer[] renderer = new Renderer[1];
+        HeldState[] held = new HeldState[1];
         int index = worker.dataflow("subscribe", scope -> {
-            if (memory != null) HeldState.of(scope).limit(memory);
+            held[0] = HeldState.of(scope);
+            if (memory != null) held[0].limit(memory);
             renderer[0] = new Renderer(scope, sources);
             Rendered r = renderer[0].render(plan);
             ChangeStream.subscribe(r.oks(), r.errs(), options, sink);
             return scope.dataflowIndex();
         });
         renderer[0].sealConstants();
+        subscriptions.put(index, new SubscriptionState(held[0], renderer[0].streams()));
         return index;
+    }
+
+    /** What a subscription's dataflow holds on this worker, and its streams' counts. */
+    private record SubscriptionState(HeldState held, List<dev.tributary.differential.EventTime.Stats> streams) {}
+
+    private final Map<Integer, SubscriptionState> subscriptions = new HashMap<>();
+
+    /**
+     * Subscription dataflow {@code index} on this worker: the records its arrangements hold, the
+     * rows its streams dropped as late, and their least watermark (-1 without streams); null once
+     * it is dropped.
+     */
+    long[] subscriptionStatus(int index) {
+        SubscriptionState s = subscriptions.get(index);
+        if (s == null) return null;
+        long late = 0;
+        long watermark = s.streams().isEmpty() ? -1 : Long.MAX_VALUE;
+        for (var stream : s.streams()) {
+            late += stream.lateRows();
+            watermark = Math.min(watermark, stream.watermark());
+        }
+        return new long[] {s.held().total().records(), late, watermark};
+    }
+
+    /** Forgets subscription dataflow {@code index}, which is being dropped. */
+    void subscriptionDropped(int index) {
+        subscriptions.remove(index);
     }
 
     /**

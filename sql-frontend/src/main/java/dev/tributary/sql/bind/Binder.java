@@ -209,7 +209,7 @@ public final class Binder {
                 throw new SqlException("42P20", "EMIT ON WINDOW CLOSE needs the window's end among the query's columns: select window_end (and group by it)",
                         q.pos());
             }
-            plan = new Plan.Delay(plan, end);
+            plan = new Plan.Delay(plan, end, false);
         }
         return new BoundQuery(plan, o.names, o.types, topLevel ? o.order : List.of());
     }

@@ -103,7 +103,12 @@ public final class Explain {
                 write(e.input(), d + 1, stored, b);
             }
             case Plan.Delay x -> {
-                line(b, d, "Delay to #" + x.column() + " (each window's rows once, final, when the watermark passes its end)");
+                line(b, d, "Delay to #" + x.column() + (x.expire() ? " and expire there (a closed window's state is freed behind the watermark)"
+                        : " (each window's rows once, final, when the watermark passes its end)"));
+                write(x.input(), d + 1, stored, b);
+            }
+            case Plan.AtClose x -> {
+                line(b, d, "AtClose #" + x.column() + " (each window's rows once, when the watermark passes its end)");
                 write(x.input(), d + 1, stored, b);
             }
             case Plan.TemporalFilter t -> {

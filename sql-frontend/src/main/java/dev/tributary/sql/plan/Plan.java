@@ -90,9 +90,23 @@ public sealed interface Plan {
     /**
      * Each update of {@code input} moved to the event time just before column {@code column}'s
      * value (a window's end) when that is later: what {@code EMIT ON WINDOW CLOSE} does, so that a
-     * window's rows come out once, final, when the watermark reaches its end.
+     * window's rows come out once, final, when the watermark reaches its end. With {@code expire}
+     * each update is also retracted at the window's end, so that what is kept of a closed window
+     * (an aggregation's state) adds up to nothing and compaction behind the watermark frees it;
+     * an {@link AtClose} above keeps the retractions from the output.
      */
-    record Delay(Plan input, int column) implements Plan {
+    record Delay(Plan input, int column, boolean expire) implements Plan {
+        public List<SqlType> types() {
+            return input.types();
+        }
+    }
+
+    /**
+     * The updates of {@code input} at the last instant of their window (column {@code column}'s
+     * value, a window's end, less one) and no others: over an expiring {@link Delay}, each
+     * window's rows once, without the retractions that free its state.
+     */
+    record AtClose(Plan input, int column) implements Plan {
         public List<SqlType> types() {
             return input.types();
         }

@@ -31,7 +31,8 @@ public final class Plans {
             case Plan.RepeatRow r -> new Plan.RepeatRow(f.apply(r.input()), r.count());
             case Plan.TemporalFilter t -> new Plan.TemporalFilter(f.apply(t.input()), t.lower(), t.upper());
             case Plan.EventTime e -> new Plan.EventTime(f.apply(e.input()), e.timeColumn(), e.watermark(), e.fromNow(), e.from());
-            case Plan.Delay d -> new Plan.Delay(f.apply(d.input()), d.column());
+            case Plan.Delay d -> new Plan.Delay(f.apply(d.input()), d.column(), d.expire());
+            case Plan.AtClose a -> new Plan.AtClose(f.apply(a.input()), a.column());
             case Plan.AsOfLookup a -> new Plan.AsOfLookup(f.apply(a.outer()), f.apply(a.dimension()), a.outerKey(), a.dimensionKey(), a.time(),
                     a.since(), a.left(), a.types());
             case Plan.TopK t -> new Plan.TopK(f.apply(t.input()), t.groupKey(), t.order(), t.limit(), t.offset());

@@ -230,7 +230,13 @@ final class Pruner {
                 BitSet required = (BitSet) needed.clone();
                 required.set(x.column());
                 Pruned in = prune(x.input(), required);
-                yield finish(new Plan.Delay(in.plan(), in.map()[x.column()]), in.map(), needed, arity);
+                yield finish(new Plan.Delay(in.plan(), in.map()[x.column()], x.expire()), in.map(), needed, arity);
+            }
+            case Plan.AtClose x -> {
+                BitSet required = (BitSet) needed.clone();
+                required.set(x.column());
+                Pruned in = prune(x.input(), required);
+                yield finish(new Plan.AtClose(in.plan(), in.map()[x.column()]), in.map(), needed, arity);
             }
             case Plan.RepeatRow r -> {
                 BitSet required = (BitSet) needed.clone();

@@ -137,10 +137,26 @@ public final class Renderer {
                 Rendered in = render(x.input());
                 RowCodec codec = new RowCodec(x.input().types());
                 int column = x.column();
+                boolean expire = x.expire();
                 yield new Rendered(in.oks().flatMapUpdates((row, t, n, out) -> {
                     Object v = codec.get(row, column);
-                    long end = v == null ? t : TimeWindows.ticks(v) - 1;
-                    out.update(row, Math.max(t, end), n);
+                    if (v == null) {
+                        out.update(row, t, n);
+                        return;
+                    }
+                    long end = TimeWindows.ticks(v);
+                    long at = Math.max(t, end - 1);
+                    out.update(row, at, n);
+                    if (expire && end > at) out.update(row, end, -n);
+                }, ROW), in.errs());
+            }
+            case Plan.AtClose x -> {
+                Rendered in = render(x.input());
+                RowCodec codec = new RowCodec(x.input().types());
+                int column = x.column();
+                yield new Rendered(in.oks().flatMapUpdates((row, t, n, out) -> {
+                    Object v = codec.get(row, column);
+                    if (v == null || TimeWindows.ticks(v) - 1 == t) out.update(row, t, n);
                 }, ROW), in.errs());
             }
             case Plan.Changes c -> {
