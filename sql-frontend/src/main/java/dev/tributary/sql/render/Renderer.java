@@ -139,12 +139,11 @@ public final class Renderer {
                 int column = x.column();
                 boolean expire = x.expire();
                 yield new Rendered(in.oks().flatMapUpdates((row, t, n, out) -> {
-                    Object v = codec.get(row, column);
-                    if (v == null) {
+                    long end = codec.getTicks(row, column, Long.MIN_VALUE);
+                    if (end == Long.MIN_VALUE) {
                         out.update(row, t, n);
                         return;
                     }
-                    long end = TimeWindows.ticks(v);
                     long at = Math.max(t, end - 1);
                     out.update(row, at, n);
                     if (expire && end > at) out.update(row, end, -n);
@@ -155,8 +154,8 @@ public final class Renderer {
                 RowCodec codec = new RowCodec(x.input().types());
                 int column = x.column();
                 yield new Rendered(in.oks().flatMapUpdates((row, t, n, out) -> {
-                    Object v = codec.get(row, column);
-                    if (v == null || TimeWindows.ticks(v) - 1 == t) out.update(row, t, n);
+                    long end = codec.getTicks(row, column, Long.MIN_VALUE);
+                    if (end == Long.MIN_VALUE || end - 1 == t) out.update(row, t, n);
                 }, ROW), in.errs());
             }
             case Plan.Changes c -> {
@@ -224,10 +223,7 @@ public final class Renderer {
                 if (t > from) out.update(row, t, n);
             }, ROW);
         }
-        EventTime.Reclocked<Row, Row> r = EventTime.assign(rows, errors, row -> {
-            Object v = codec.get(row, column);
-            return v == null ? EventTime.NONE : TimeWindows.ticks(v);
-        }, largest -> {
+        EventTime.Reclocked<Row, Row> r = EventTime.assign(rows, errors, row -> codec.getTicks(row, column, EventTime.NONE), largest -> {
             // the watermark is an expression of the largest event time alone (the binder checked)
             scratch[column] = TimeWindows.fromTicks(largest, type);
             try {

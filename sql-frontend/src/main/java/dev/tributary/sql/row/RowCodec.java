@@ -508,6 +508,22 @@ public final class RowCodec {
     }
 
     /**
+     * Column {@code column} of {@code row}, a timestamp, timestamptz or integer, as a long
+     * (microseconds since the epoch for the times), read in place without making a value;
+     * {@code ifNull} for NULL. What a stream's event time and a window's end are compared as.
+     */
+    public long getTicks(Row row, int column, long ifNull) {
+        byte[] b = row.bytes;
+        int pos = offset(b, column);
+        if (b[pos] == NULL) return ifNull;
+        return switch (kinds[column]) {
+            case TIMESTAMP, TIMESTAMPTZ -> getLong(b, pos + 1) ^ Long.MIN_VALUE;
+            case SMALLINT, INTEGER, BIGINT -> getInteger(b, pos + 1);
+            default -> throw new IllegalArgumentException("column " + column + " of " + types + " is not a time");
+        };
+    }
+
+    /**
      * Whether column {@code column} of {@code row} holds the same bytes as the one column of
      * {@code value} (encoded with a codec of that column's type), compared in place. For a type
      * whose every value has one encoding (text, integers, booleans, dates), that is whether
