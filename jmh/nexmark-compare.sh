@@ -6,7 +6,8 @@
 # pre-touched heap. Prints each side's line, then a table of events/s, the ratio, and the
 # geometric mean over the queries both ran.
 #
-#   jmh/nexmark-compare.sh [--events 2000000] [--queries "q0 q1 q2 q3 q4 q5 q7 q8 q9 q20"]
+#   jmh/nexmark-compare.sh [--events 2000000] [--queries "q0 q1 q2 q3 q4 q5 q7 q8 q9 q20"] (q5s, q7s: the
+#                          streaming forms, against Flink's q5, q7)
 #                          [--repeat 1] [--tributary-only] [--sink subscribe|view]
 #
 # Tributary's figure is the first run in its JVM (as Flink's, JIT warm-up included); with
@@ -50,13 +51,18 @@ if [ "$flink" = 1 ] && [ ! -x "$harness/run-all.sh" ]; then
 fi
 
 echo "# $("$java" -version 2>&1 | head -1); events=$events; java_opts=[$java_opts]; $(date -u +%Y-%m-%dT%H:%MZ); $(nproc) cpus"
-declare -A flink_rate trib_rate warm_rate
+declare -A flink_rate trib_rate warm_rate flink_line
 for q in $queries; do
+  # q5s, q7s: Tributary's streaming forms (EMIT ON WINDOW CLOSE) of q5, q7, against Flink's q5, q7 (run once)
+  fq="$q"
+  [[ "$q" =~ ^q[0-9]+s$ ]] && fq="${q%s}"
+  if [ "$flink" = 1 ] && [ -z "${flink_line[$fq]:-}" ]; then
+    flink_line[$fq]="$(EVENTS="$events" QUERIES="$fq" JAVA_HOME="$(dirname "$(dirname "$java")")" JAVA_OPTS="$java_opts" \
+      bash "$harness/run-all.sh" 2>/dev/null | grep "^query=$fq " || true)"
+    echo "flink     ${flink_line[$fq]}"
+  fi
   if [ "$flink" = 1 ]; then
-    line="$(EVENTS="$events" QUERIES="$q" JAVA_HOME="$(dirname "$(dirname "$java")")" JAVA_OPTS="$java_opts" \
-      bash "$harness/run-all.sh" 2>/dev/null | grep "^query=$q " || true)"
-    echo "flink     $line"
-    flink_rate[$q]="$(sed -n 's/.*events_per_s=\([0-9]*\).*/\1/p' <<<"$line")"
+    flink_rate[$q]="$(sed -n 's/.*events_per_s=\([0-9]*\).*/\1/p' <<<"${flink_line[$fq]}")"
   fi
   # shellcheck disable=SC2086
   out="$("$java" $java_opts --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp "$jar" dev.tributary.nexmark.NexmarkRunner \

@@ -113,6 +113,11 @@ final class Binders {
             public List<ArrangementPart> arrangementSizes() {
                 return self.arrangementSizes();
             }
+
+            @Override
+            public List<SubscriptionState> runningSubscriptions() {
+                return self.runningSubscriptions();
+            }
         };
     }
 }

@@ -134,6 +134,12 @@ final class Coordinator implements AutoCloseable, Catalog {
         return compute.arrangementSizes(List.of(item.id())).get(0);
     }
 
+    /** The running subscriptions, for {@code tributary_internal.subscriptions}. */
+    @Override
+    public synchronized List<dev.tributary.sql.catalog.Catalog.SubscriptionState> runningSubscriptions() {
+        return subscriptions.states();
+    }
+
     /** Every relation's parts, for {@code tributary_internal.arrangement_sizes}, in object id order. */
     @Override
     public synchronized List<dev.tributary.sql.catalog.Catalog.ArrangementPart> arrangementSizes() {

@@ -49,7 +49,21 @@ final class Subscriptions {
      * A running subscription with the catalog items it reads, so dropping one of them ends it,
      * and its dataflow and the stored collections it reads, so a failure of either ends it too.
      */
-    private record LiveSubscription(Set<Long> uses, Subscription.Listener listener, Subscription subscription, int dataflow, Set<Long> reads) {}
+    private record LiveSubscription(Set<Long> uses, Subscription.Listener listener, Subscription subscription, int dataflow, Set<Long> reads,
+            int pid, String query, SqlType eventTime) {}
+
+    /** Each running subscription's state, in the order they started (called with the coordinator's lock held). */
+    List<dev.tributary.sql.catalog.Catalog.SubscriptionState> states() {
+        List<dev.tributary.sql.catalog.Catalog.SubscriptionState> out = new ArrayList<>();
+        for (LiveSubscription l : live) {
+            Subscription.Status s = compute.subscriptionStatus(l.dataflow());
+            if (s == null) continue;
+            String watermark = l.eventTime() == null || s.watermark() < 0 ? null
+                    : dev.tributary.sql.types.Values.toText(dev.tributary.sql.expr.TimeWindows.fromTicks(s.watermark(), l.eventTime()), l.eventTime());
+            out.add(new dev.tributary.sql.catalog.Catalog.SubscriptionState(l.dataflow(), l.pid(), l.query(), s.records(), s.lateRows(), watermark));
+        }
+        return out;
+    }
 
     Subscriptions(Object monitor, Binders binders, TimestampOracle oracle, ComputeController compute, TableFrontiers frontiers, ReadPath reads,
             Durability durability) {
@@ -207,7 +221,8 @@ final class Subscriptions {
                 return compute.subscriptionStatus(index);
             }
         }, columns, types);
-        self[0] = new LiveSubscription(uses, listener, subscription, index, Plans.reads(plan));
+        self[0] = new LiveSubscription(uses, listener, subscription, index, Plans.reads(plan), session.backendPid,
+                dev.tributary.sql.parser.SqlFormatter.format(st), eventTime);
         live.add(self[0]);
         return subscription;
     }
@@ -232,7 +247,7 @@ final class Subscriptions {
     /** {@code plan} with each stream read FROM NOW starting after {@code start}. */
     private static Plan startStreams(Plan plan, long start) {
         Plan p = Plans.withInputs(plan, in -> startStreams(in, start));
-        return p instanceof Plan.EventTime e && e.fromNow() ? new Plan.EventTime(e.input(), e.timeColumn(), e.watermark(), true, start) : p;
+        return p instanceof Plan.EventTime e && e.fromNow() ? new Plan.EventTime(e.input(), e.timeColumn(), e.watermark(), true, start, e.appendOnly()) : p;
     }
 
     /**

@@ -88,6 +88,10 @@ class StreamTest {
                 bid(db, 9, 1000, 4);
                 bid(db, 3, 50, 15);
                 assertThat(events.until("2026-01-01 00:00:13")).isEmpty();
+                // the late row is counted, and the count and the watermark can be read in SQL
+                assertThat(sub.status().lateRows()).isEqualTo(1);
+                assertThat(db.query("SELECT late_rows, watermark FROM tributary_internal.subscriptions").text())
+                        .containsExactly(List.of("1", "2026-01-01 00:00:13"));
                 bid(db, 4, 60, 31);
                 assertThat(events.until("2026-01-01 00:00:29")).containsExactly("1|2026-01-01 00:00:10|2026-01-01 00:00:20|2|90");
             }
@@ -171,6 +175,52 @@ class StreamTest {
             int windows = plan.indexOf(plan.stream().filter(l -> l.startsWith("FlatMap tumble")).findFirst().orElseThrow());
             assertThat(delay).as("%s", plan).isLessThan(windows);
             assertThat(plan).anySatisfy(l -> assertThat(l).startsWith("EventTime on #1 watermark"));
+        }
+    }
+
+    /**
+     * An interval join of two append-only streams holds only what the other side's watermark still
+     * allows (a view for the 2 s a click may follow it, a click until the views it may follow have
+     * passed), while its result is the join of everything: each pair once, never retracted.
+     */
+    @Test
+    void anIntervalJoinKeepsOnlyWhatTheOtherSidesWatermarkStillAllows() throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
+            for (String t : List.of("views", "clicks")) {
+                db.execute("CREATE TABLE " + t + " (ad int, ts timestamp, WATERMARK FOR ts AS ts - INTERVAL '1 second') WITH (APPEND ONLY)");
+            }
+            Events events = new Events();
+            String join = "SELECT v.ad, v.ts AS viewed, c.ts AS clicked FROM views STREAM AS v JOIN clicks STREAM AS c"
+                    + " ON v.ad = c.ad AND c.ts BETWEEN v.ts AND v.ts + INTERVAL '2 seconds'";
+            assertThat(db.query("EXPLAIN " + join + " EMIT CHANGES").text().stream().map(r -> r.get(0).strip()).toList())
+                    .anySatisfy(l -> assertThat(l).startsWith("Inserts"))
+                    .anySatisfy(l -> assertThat(l).startsWith("Expire at #1 + 1"))
+                    .anySatisfy(l -> assertThat(l).startsWith("Expire at #1 + 2000001"));
+            try (Subscription sub = db.subscribe("SUBSCRIBE (" + join + ") WITH (PROGRESS)", events)) {
+                List<String> delivered = new ArrayList<>();
+                List<Long> held = new ArrayList<>();
+                String at = "TIMESTAMP '2026-01-01 00:00:00' + %d * INTERVAL '1 second' + g * INTERVAL '1 millisecond'";
+                for (int second = 0; second < 120; second++) {
+                    db.execute("INSERT INTO views SELECT g % 20, " + String.format(at, second) + " FROM generate_series(0, 49) g");
+                    db.execute("INSERT INTO clicks SELECT g % 20, " + String.format(at, second) + " + INTERVAL '500 milliseconds' FROM generate_series(0, 9) g");
+                    if (second == 0) continue;
+                    // the views' watermark, the lower: this second's last view less 1 s
+                    delivered.addAll(events.until(String.format("2026-01-01 00:%02d:%02d.049", (second - 1) / 60, (second - 1) % 60)));
+                    held.add(sub.status().records());
+                }
+                String w = "TIMESTAMP '2026-01-01 00:01:58.049'";
+                List<String> expected = new ArrayList<>();
+                for (List<String> r : db.query("SELECT 1, v.ad, v.ts, c.ts FROM views v JOIN clicks c ON v.ad = c.ad AND c.ts BETWEEN v.ts AND v.ts + INTERVAL '2 seconds'"
+                        + " WHERE v.ts < " + w + " AND c.ts < " + w).text()) {
+                    expected.add(String.join("|", r));
+                }
+                expected.sort(null);
+                delivered.sort(null);
+                assertThat(delivered).hasSize(expected.size()).isEqualTo(expected);
+                long early = held.subList(10, 30).stream().mapToLong(Long::longValue).max().orElseThrow();
+                long late = held.subList(held.size() - 20, held.size()).stream().mapToLong(Long::longValue).max().orElseThrow();
+                assertThat(late).as("records held after 30 and after 119 seconds: %s", held).isLessThanOrEqualTo(2 * early);
+            }
         }
     }
 

@@ -68,7 +68,9 @@ final class Streams {
                     + String.join(".", watermark.column().parts()) + ": it is computed from the largest event time seen, not from a row",
                     watermark.expr().pos());
         }
-        return new Bound(new Plan.EventTime(in.plan(), ref.index(), w, s.fromNow(), 0), in.fields());
+        boolean appendOnly = s.input().name().size() == 1
+                && binder.catalogItem(s.input().name().get(0)).map(i -> i instanceof CatalogItem.Table table && table.appendOnly()).orElse(false);
+        return new Bound(new Plan.EventTime(in.plan(), ref.index(), w, s.fromNow(), 0, appendOnly), in.fields());
     }
 
     /** The watermark declared by the table {@code t} names, if it is a table that declares one. */

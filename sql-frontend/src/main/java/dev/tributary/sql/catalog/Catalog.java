@@ -78,4 +78,16 @@ public interface Catalog {
     default List<ArrangementPart> arrangementSizes() {
         return List.of();
     }
+
+    /**
+     * A running subscription (tributary_internal.subscriptions): its id, its session's pid, its
+     * query, the records its dataflow holds, the rows its streams dropped as late, and their
+     * watermark as text of the event time's type (null without streams).
+     */
+    record SubscriptionState(long id, int pid, String query, long records, long lateRows, String watermark) {}
+
+    /** The running subscriptions; asked for only when tributary_internal.subscriptions is read. */
+    default List<SubscriptionState> runningSubscriptions() {
+        return List.of();
+    }
 }

@@ -167,6 +167,7 @@ public final class SystemCatalog {
         rel(14001, "tributary_internal", "hydration_progress", true, "object_id oid, kind text, name text, phase text, rows_done int8,"
                 + " rows_total int8, started_at tstz");
         rel(14002, "tributary_internal", "arrangement_sizes", true, "object_id oid, name text, part text, records int8, bytes int8, paged_bytes int8");
+        rel(14003, "tributary_internal", "subscriptions", true, "id int8, pid int4, query text, records int8, late_rows int8, watermark text");
         rel(13003, "information_schema", "schemata", true, "catalog_name text, schema_name text, schema_owner text,"
                 + " default_character_set_catalog text, default_character_set_schema text, default_character_set_name text, sql_path text");
     }
@@ -313,6 +314,7 @@ public final class SystemCatalog {
     private final List<Catalog.HydrationProgress> hydrations;
     /** Asked only when tributary_internal.arrangement_sizes is read: it visits every worker. */
     private final java.util.function.Supplier<List<Catalog.ArrangementPart>> arrangementSizes;
+    private final java.util.function.Supplier<List<Catalog.SubscriptionState>> subscriptions;
     /** Asked only when pg_stat_activity is read. */
     private final java.util.function.Supplier<List<Catalog.Activity>> activity;
 
@@ -329,6 +331,7 @@ public final class SystemCatalog {
         for (Access.RoleInfo r : access.roles()) roles.put(r.name(), r);
         this.hydrations = List.copyOf(catalog.hydrationProgress());
         this.arrangementSizes = catalog::arrangementSizes;
+        this.subscriptions = catalog::runningSubscriptions;
         this.activity = catalog::activity;
         for (SystemRelation r : RELATIONS.values()) {
             add(new Rel(r.id(), r.name(), namespaceOid(r.schema()), r.view() ? "v" : "r", r.columns(), r));
@@ -635,6 +638,11 @@ public final class SystemCatalog {
             case "tributary_internal.arrangement_sizes" -> {
                 for (Catalog.ArrangementPart a : arrangementSizes.get()) {
                     out.add(row(FIRST_USER_OID + 3 * a.id(), a.name(), a.part(), a.records(), a.bytes(), a.pagedBytes()));
+                }
+            }
+            case "tributary_internal.subscriptions" -> {
+                for (Catalog.SubscriptionState s : subscriptions.get()) {
+                    out.add(row(s.id(), s.pid(), s.query(), s.records(), s.lateRows(), s.watermark()));
                 }
             }
             default -> throw new IllegalStateException("no rows for system relation " + r.name());

@@ -107,6 +107,14 @@ public final class Explain {
                         : " (each window's rows once, final, when the watermark passes its end)"));
                 write(x.input(), d + 1, stored, b);
             }
+            case Plan.Expire x -> {
+                line(b, d, "Expire at #" + x.column() + " + " + x.after() + " (freed once the watermark passes the last time it can match)");
+                write(x.input(), d + 1, stored, b);
+            }
+            case Plan.Inserts x -> {
+                line(b, d, "Inserts (the retractions below only free state)");
+                write(x.input(), d + 1, stored, b);
+            }
             case Plan.AtClose x -> {
                 line(b, d, "AtClose #" + x.column() + " (each window's rows once, when the watermark passes its end)");
                 write(x.input(), d + 1, stored, b);

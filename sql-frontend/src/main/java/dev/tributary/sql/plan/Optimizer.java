@@ -24,7 +24,7 @@ public final class Optimizer {
 
     /** Constant folding, filter simplification and top-N, the first half of {@link #optimize}. */
     public static Plan fold(Plan plan) {
-        return WindowCloses.apply(RowNumberLimits.apply(simplify(Plans.mapExprs(plan, ScalarExprs::fold))));
+        return IntervalJoins.apply(WindowCloses.apply(RowNumberLimits.apply(simplify(Plans.mapExprs(plan, ScalarExprs::fold)))));
     }
 
     /** Projection pushdown, then a subplan that occurs twice computed once ({@link CommonSubplans}): the second half of {@link #optimize}. */

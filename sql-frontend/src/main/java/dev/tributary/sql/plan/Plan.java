@@ -80,8 +80,9 @@ public sealed interface Plan {
      * frontier; a row already below the watermark when it commits is dropped and counted. See
      * {@code dev.tributary.differential.EventTime}. {@code fromNow}: the rows committed before the
      * stream started are left out; {@code from} is that start (set when the stream starts).
+     * {@code appendOnly}: the input is an append-only table, so the stream only ever inserts.
      */
-    record EventTime(Plan input, int timeColumn, ScalarExpr watermark, boolean fromNow, long from) implements Plan {
+    record EventTime(Plan input, int timeColumn, ScalarExpr watermark, boolean fromNow, long from, boolean appendOnly) implements Plan {
         public List<SqlType> types() {
             return input.types();
         }
@@ -96,6 +97,29 @@ public sealed interface Plan {
      * an {@link AtClose} above keeps the retractions from the output.
      */
     record Delay(Plan input, int column, boolean expire) implements Plan {
+        public List<SqlType> types() {
+            return input.types();
+        }
+    }
+
+    /**
+     * Each row of {@code input} retracted again at the event time {@code after} past its column
+     * {@code column} (an event time), when the watermark has passed the last time it could still
+     * matter (an interval join's bound); a row that comes already past it is left out. Only below
+     * an {@link Inserts}: the retractions free state, they are not changes of the result.
+     */
+    record Expire(Plan input, int column, long after) implements Plan {
+        public List<SqlType> types() {
+            return input.types();
+        }
+    }
+
+    /**
+     * The insertions of {@code input} and not its retractions (of its changes consolidated per
+     * row and time): over streams that only insert (append-only tables), where every retraction
+     * below is an {@link Expire}'s.
+     */
+    record Inserts(Plan input) implements Plan {
         public List<SqlType> types() {
             return input.types();
         }

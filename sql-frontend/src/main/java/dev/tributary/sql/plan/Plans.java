@@ -30,7 +30,9 @@ public final class Plans {
             case Plan.Changes c -> new Plan.Changes(f.apply(c.input()), c.since(), c.types());
             case Plan.RepeatRow r -> new Plan.RepeatRow(f.apply(r.input()), r.count());
             case Plan.TemporalFilter t -> new Plan.TemporalFilter(f.apply(t.input()), t.lower(), t.upper());
-            case Plan.EventTime e -> new Plan.EventTime(f.apply(e.input()), e.timeColumn(), e.watermark(), e.fromNow(), e.from());
+            case Plan.EventTime e -> new Plan.EventTime(f.apply(e.input()), e.timeColumn(), e.watermark(), e.fromNow(), e.from(), e.appendOnly());
+            case Plan.Expire x -> new Plan.Expire(f.apply(x.input()), x.column(), x.after());
+            case Plan.Inserts x -> new Plan.Inserts(f.apply(x.input()));
             case Plan.Delay d -> new Plan.Delay(f.apply(d.input()), d.column(), d.expire());
             case Plan.AtClose a -> new Plan.AtClose(f.apply(a.input()), a.column());
             case Plan.AsOfLookup a -> new Plan.AsOfLookup(f.apply(a.outer()), f.apply(a.dimension()), a.outerKey(), a.dimensionKey(), a.time(),

@@ -75,6 +75,14 @@ final class Pruner {
         return out;
     }
 
+    /** A row-wise node over {@code input} that reads its column {@code column}: what it needs and that column, pruned below it. */
+    private static Pruned withColumn(Plan input, int column, BitSet needed, int arity, java.util.function.BiFunction<Plan, Integer, Plan> make) {
+        BitSet required = (BitSet) needed.clone();
+        required.set(column);
+        Pruned in = prune(input, required);
+        return finish(make.apply(in.plan(), in.map()[column]), in.map(), needed, arity);
+    }
+
     private static BitSet all(int n) {
         BitSet b = new BitSet();
         b.set(0, n);
@@ -224,20 +232,15 @@ final class Pruner {
                 required.set(e.timeColumn());
                 Pruned in = prune(e.input(), required);
                 ScalarExpr w = dev.tributary.sql.expr.ScalarExprs.remap(e.watermark(), in.map());
-                yield finish(new Plan.EventTime(in.plan(), in.map()[e.timeColumn()], w, e.fromNow(), e.from()), in.map(), needed, arity);
+                yield finish(new Plan.EventTime(in.plan(), in.map()[e.timeColumn()], w, e.fromNow(), e.from(), e.appendOnly()), in.map(), needed, arity);
             }
-            case Plan.Delay x -> {
-                BitSet required = (BitSet) needed.clone();
-                required.set(x.column());
-                Pruned in = prune(x.input(), required);
-                yield finish(new Plan.Delay(in.plan(), in.map()[x.column()], x.expire()), in.map(), needed, arity);
+            case Plan.Expire x -> withColumn(x.input(), x.column(), needed, arity, (in, c) -> new Plan.Expire(in, c, x.after()));
+            case Plan.Inserts x -> {
+                Pruned in = prune(x.input(), needed);
+                yield new Pruned(new Plan.Inserts(in.plan()), in.map());
             }
-            case Plan.AtClose x -> {
-                BitSet required = (BitSet) needed.clone();
-                required.set(x.column());
-                Pruned in = prune(x.input(), required);
-                yield finish(new Plan.AtClose(in.plan(), in.map()[x.column()]), in.map(), needed, arity);
-            }
+            case Plan.Delay x -> withColumn(x.input(), x.column(), needed, arity, (in, c) -> new Plan.Delay(in, c, x.expire()));
+            case Plan.AtClose x -> withColumn(x.input(), x.column(), needed, arity, Plan.AtClose::new);
             case Plan.RepeatRow r -> {
                 BitSet required = (BitSet) needed.clone();
                 required.set(r.count());

@@ -149,6 +149,32 @@ public final class Renderer {
                     if (expire && end > at) out.update(row, end, -n);
                 }, ROW), in.errs());
             }
+            case Plan.Expire x -> {
+                Rendered in = render(x.input());
+                RowCodec codec = new RowCodec(x.input().types());
+                int column = x.column();
+                long after = x.after();
+                yield new Rendered(in.oks().flatMapUpdates((row, t, n, out) -> {
+                    long at = codec.getTicks(row, column, Long.MIN_VALUE);
+                    if (at == Long.MIN_VALUE) {
+                        out.update(row, t, n);
+                        return;
+                    }
+                    long end = at + after;
+                    if (end <= t) return; // past it already: inserted and retracted at once
+                    out.update(row, t, n);
+                    out.update(row, end, -n);
+                }, ROW), in.errs());
+            }
+            case Plan.Inserts x -> {
+                Rendered in = render(x.input());
+                // consolidated first: a join emits a pair's +1 and -1 at one time when the two
+                // cancel (a delta against a trace's insertion and its expiry), and only their sum,
+                // nothing, is a change
+                yield new Rendered(in.oks().consolidate().flatMapUpdates((row, t, n, out) -> {
+                    if (n > 0) out.update(row, t, n);
+                }, ROW), in.errs());
+            }
             case Plan.AtClose x -> {
                 Rendered in = render(x.input());
                 RowCodec codec = new RowCodec(x.input().types());
