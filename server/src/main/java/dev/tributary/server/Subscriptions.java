@@ -104,7 +104,9 @@ final class Subscriptions {
         }
         if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn("a subscription", st.pos());
         binders.access().checkSelect(session, binder.dependencies());
-        Plan plan = dev.tributary.sql.plan.Optimizer.optimize(IndexSelection.binaryOnly(Ddl.temporal(Ddl.visiblePlan(q), st.pos())));
+        Plan temporal = Ddl.temporal(Ddl.visiblePlan(q), st.pos());
+        Binder.checkOneTime(temporal, st.pos());
+        Plan plan = dev.tributary.sql.plan.Optimizer.optimize(IndexSelection.binaryOnly(temporal));
         long start = oracle.readTime();
         // a subscription to a stream is in event time: its times are the events', its progress the watermark
         SqlType eventTime = eventTimeType(plan);

@@ -46,7 +46,8 @@ class JdbcMetadataTest extends LocalServerTest {
                         "tributary|public|big|VIEW|null",
                         // Tributary's own relations (builds under way, what dataflows hold) are in a schema of their own, as an extension's would be
                         "tributary|tributary_internal|arrangement_sizes|VIEW|null",
-                        "tributary|tributary_internal|hydration_progress|VIEW|null");
+                        "tributary|tributary_internal|hydration_progress|VIEW|null",
+                        "tributary|tributary_internal|subscriptions|VIEW|null");
             }
             try (ResultSet rs = md.getTables(null, "public", "ord%", new String[] {"TABLE"})) {
                 assertThat(rows(rs, "TABLE_NAME")).containsExactly("orders");

@@ -137,6 +137,14 @@ public final class Binder {
     }
 
     /**
+     * 0A000 when {@code plan} (after its temporal filters are made) reads a stream in event time
+     * beside anything in system time; see {@code Streams.checkOneTime}.
+     */
+    public static void checkOneTime(Plan plan, int pos) {
+        Streams.checkOneTime(plan, pos);
+    }
+
+    /**
      * Lets the statement read streams ({@code STREAM}): only a continuous query (a subscription)
      * can; a view, a materialized view or a one-off read of one is 0A000.
      */
@@ -198,6 +206,7 @@ public final class Binder {
     private BoundQuery query(Query q, boolean topLevel) {
         Ordered o = ordered(q);
         Plan plan = o.plan;
+        if (topLevel) Streams.checkOneTime(plan, q.pos());
         if (q.emitOnWindowClose()) {
             if (!topLevel) throw new SqlException("0A000", "EMIT ON WINDOW CLOSE ends the outermost query, not a subquery or a view's", q.pos());
             if (!Streams.inEventTime(plan)) {

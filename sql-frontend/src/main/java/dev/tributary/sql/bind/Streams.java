@@ -80,6 +80,41 @@ final class Streams {
                 && Parser.parseStatement(table.sql()) instanceof Statement.CreateTable c ? c.watermark() : null).orElse(null);
     }
 
+    /**
+     * 0A000 when {@code plan} reads a stream in event time beside something in system time (a
+     * table or view read directly, a temporal filter, history): their times do not compare, and
+     * the system time's frontier would hold every window open for ever.
+     */
+    static void checkOneTime(Plan plan, int pos) {
+        if (!inEventTime(plan)) return;
+        String other = systemTimeRead(plan);
+        if (other != null) {
+            throw new SqlException("0A000", "a query over a STREAM in event time cannot also read " + other
+                    + " in system time yet; read it as a STREAM too, or join with tables in a query without event time", pos);
+        }
+    }
+
+    /** What {@code plan} reads in system time outside its streams, or null. */
+    private static String systemTimeRead(Plan plan) {
+        return switch (plan) {
+            case Plan.EventTime e -> null;
+            case Plan.Get g -> "\"" + g.name() + "\"";
+            case Plan.IndexedGet g -> "\"" + g.indexName() + "\"";
+            case Plan.DeltaJoin d -> systemTimeRead(d.fallback());
+            case Plan.TemporalFilter t -> "now()";
+            case Plan.Changes c -> "CHANGES";
+            case Plan.AsOfLookup a -> "AS OF SYSTEM TIME";
+            default -> {
+                String[] found = {null};
+                dev.tributary.sql.plan.Plans.withInputs(plan, in -> {
+                    if (found[0] == null) found[0] = systemTimeRead(in);
+                    return in;
+                });
+                yield found[0];
+            }
+        };
+    }
+
     /** Whether {@code plan} reads a stream in event time. */
     static boolean inEventTime(Plan plan) {
         return dev.tributary.sql.plan.Plans.anyNode(plan, p -> p instanceof Plan.EventTime);
