@@ -43,6 +43,18 @@ class StreamTest {
 
         /** The data rows delivered until the progress row at {@code time} (text of change_time), sorted. */
         List<String> until(String time) throws InterruptedException {
+            return until(time, 2);
+        }
+
+        /** {@link #until(String)}, each row with its change_time first. */
+        List<String> untilTimed(String time) throws InterruptedException {
+            List<String> rows = until(time, 0);
+            List<String> out = new ArrayList<>();
+            for (String r : rows) out.add(r.replaceFirst("\\|f\\|", "|"));
+            return out;
+        }
+
+        private List<String> until(String time, int from) throws InterruptedException {
             List<String> rows = new ArrayList<>();
             while (true) {
                 Object e = queue.poll(20, TimeUnit.SECONDS);
@@ -55,7 +67,7 @@ class StreamTest {
                         }
                         continue;
                     }
-                    rows.add(String.join("|", row.subList(2, row.size())));
+                    rows.add(String.join("|", row.subList(from, row.size())));
                 }
             }
         }
@@ -220,6 +232,30 @@ class StreamTest {
                 long early = held.subList(10, 30).stream().mapToLong(Long::longValue).max().orElseThrow();
                 long late = held.subList(held.size() - 20, held.size()).stream().mapToLong(Long::longValue).max().orElseThrow();
                 assertThat(late).as("records held after 30 and after 119 seconds: %s", held).isLessThanOrEqualTo(2 * early);
+            }
+        }
+    }
+
+    /**
+     * A global (unwindowed) aggregation over a stream emits running results, each change at the
+     * largest event time that produced it, once the watermark has passed that time.
+     */
+    @Test
+    void aGlobalAggregationRunsWithEachChangeAtItsEventTime() throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
+            db.execute(BIDS);
+            Events events = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT auction, count(*) AS n, max(price) AS top FROM bids STREAM GROUP BY auction) WITH (PROGRESS)",
+                    events)) {
+                bid(db, 1, 10, 1);
+                bid(db, 1, 30, 4);
+                bid(db, 2, 5, 3);
+                // the watermark (4 s - 2 s) has passed the bid at 1 s only
+                assertThat(events.until("2026-01-01 00:00:02")).containsExactly("1|1|1|10");
+                bid(db, 1, 20, 9);
+                // the changes at 3 s and 4 s, each at the event time it happened at
+                assertThat(events.untilTimed("2026-01-01 00:00:07")).containsExactly(
+                        "2026-01-01 00:00:03|1|2|1|5", "2026-01-01 00:00:04|-1|1|1|10", "2026-01-01 00:00:04|1|1|2|30");
             }
         }
     }
