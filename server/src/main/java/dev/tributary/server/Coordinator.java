@@ -274,7 +274,10 @@ final class Coordinator implements AutoCloseable, Catalog {
     private Result run(Session session, Statement st, String sql) {
         return switch (st) {
             case Statement.QueryStatement q -> {
-                if (q.emitChanges()) throw new SqlException("0A000", "EMIT CHANGES is served by subscribe(), not by execute()", q.pos());
+                if (q.emitChanges()) {
+                    throw new SqlException("0A000", "a continuous query (EMIT CHANGES, or a STREAM) never ends, so it cannot be answered as a one-off result",
+                            q.pos(), "Read it as a stream: COPY (query) TO STDOUT, or DECLARE c CURSOR FOR query and FETCH from it.");
+                }
                 Binder binder = binders.of(session);
                 BoundQuery bound = binder.bindQuery(q.query());
                 access.checkSelect(session, binder.dependencies());

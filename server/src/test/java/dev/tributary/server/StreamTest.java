@@ -283,6 +283,11 @@ class StreamTest {
             db.execute("CREATE TABLE plain (a int, ts timestamp)");
             assertThatThrownBy(() -> db.execute("CREATE MATERIALIZED VIEW v AS SELECT * FROM bids STREAM")).isInstanceOfSatisfying(SqlException.class,
                     e -> assertThat(e.sqlState()).isEqualTo("0A000"));
+            // a one-off statement (psql's simple query) is told how to read a stream instead
+            assertThatThrownBy(() -> db.execute("SELECT * FROM bids STREAM")).isInstanceOfSatisfying(SqlException.class, e -> {
+                assertThat(e.sqlState()).isEqualTo("0A000");
+                assertThat(e.hint()).contains("COPY (query) TO STDOUT");
+            });
             assertThatThrownBy(() -> db.subscribe("SUBSCRIBE (SELECT * FROM plain STREAM TUMBLE INTERVAL '1 second')", b -> {}))
                     .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("42601"));
             assertThatThrownBy(() -> db.subscribe("SUBSCRIBE (SELECT * FROM plain STREAM WATERMARK FOR ts AS ts - a * INTERVAL '1 second')", b -> {}))
