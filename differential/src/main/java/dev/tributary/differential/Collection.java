@@ -888,6 +888,14 @@ public final class Collection<D> {
     static final int FLATTEN_BUDGET = 1 << 14;
 
     /**
+     * The heap a container {@link #flattenBatches} sends may reach before it is sent, whatever its
+     * count: 16k rows of 250 bytes made 6 MB containers, several of which in flight through a
+     * view's build ran a 192 MB server out of memory (arrays that large are also humongous
+     * allocations in G1, each in regions of its own).
+     */
+    static final long FLATTEN_CONTAINER_BYTES = 1 << 20;
+
+    /**
      * {@link #flattenBatches(Stream, DataType, BatchRecord)}, counting what it reads into
      * {@code hydration} (null: not counted), for a flatten of an imported arrangement. It reads at
      * most about {@value #FLATTEN_BUDGET} updates per activation and sends them, keeping its place
@@ -941,8 +949,8 @@ public final class Collection<D> {
                     var c = at;
                     // values read, passed or not: a filtered read is bounded (and counted) as a full one
                     long read = 0;
-                    while (c.keyValid() && o.size() + read < budget) {
-                        while (c.valValid() && o.size() + read < budget) {
+                    while (c.keyValid() && o.size() + read < budget && o.heapBytes() < FLATTEN_CONTAINER_BYTES) {
+                        while (c.valValid() && o.size() + read < budget && o.heapBytes() < FLATTEN_CONTAINER_BYTES) {
                             if (copied != null) {
                                 Column from = copied.keys() ? c.keyColumn() : c.valColumn();
                                 int x = copied.keys() ? c.keyIndex() : c.valIndex();
