@@ -110,6 +110,38 @@ class StreamTest {
         }
     }
 
+    /**
+     * Session windows over a stream: a session comes once, when the watermark passes its last row
+     * plus the gap; a row that arrives while it is open extends it, one between two open sessions
+     * merges them (and neither came before).
+     */
+    @Test
+    void eachSessionComesOnceWhenTheWatermarkPassesItsEnd() throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
+            db.execute(BIDS);
+            Events events = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT auction, window_start, window_end, count(*) AS n "
+                    + "FROM bids STREAM SESSION GAP INTERVAL '5 seconds' PARTITION BY auction GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE)"
+                    + " WITH (PROGRESS)", events)) {
+                bid(db, 1, 10, 1);
+                bid(db, 2, 10, 2);
+                bid(db, 1, 10, 4);
+                bid(db, 1, 10, 12);
+                // watermark 10 s: auction 1's session [1 s, 9 s) and auction 2's [2 s, 7 s) closed; [12 s, 17 s) open
+                assertThat(events.until("2026-01-01 00:00:10")).containsExactly(
+                        "1|1|2026-01-01 00:00:01|2026-01-01 00:00:09|2", "1|2|2026-01-01 00:00:02|2026-01-01 00:00:07|1");
+                bid(db, 1, 10, 18);
+                // watermark 16 s: [12 s, 17 s) and [18 s, 23 s) are open
+                assertThat(events.until("2026-01-01 00:00:16")).isEmpty();
+                bid(db, 1, 10, 16);
+                // 16 s (not late: at the watermark) merges them
+                bid(db, 2, 10, 40);
+                assertThat(events.until("2026-01-01 00:00:38")).containsExactly("1|1|2026-01-01 00:00:12|2026-01-01 00:00:23|3");
+                assertThat(sub.status().lateRows()).isZero();
+            }
+        }
+    }
+
     @Test
     void withoutEmitOnWindowCloseAWindowsResultChangesAtEachEventTime() throws Exception {
         try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 1)) {

@@ -13,7 +13,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * The window table functions TUMBLE, HOP and CUMULATE in FROM, in RisingWave's and Flink's
+ * The window table functions TUMBLE, HOP, CUMULATE and SESSION in FROM, in RisingWave's and Flink's
  * spellings: each row once per window that holds its time, with window_start and window_end; a
  * windowed aggregate kept as a materialized view agrees with one recomputed from the table after
  * every change.
@@ -69,6 +69,109 @@ class WindowTableFunctionsTest {
     }
 
     @Test
+    void sessionWindowsGroupRowsLessThanTheGapApart() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
+            db.execute("CREATE TABLE bid (id int, who text, ts timestamp)");
+            db.execute("INSERT INTO bid VALUES (1, 'a', '2026-01-01 10:00:00'), (2, 'b', '2026-01-01 10:00:03'), (3, 'a', '2026-01-01 10:00:04'),"
+                    + " (4, 'a', '2026-01-01 10:00:09'), (5, 'b', '2026-01-01 10:00:20'), (6, 'a', NULL)");
+            // one stream of sessions: 0, 3, 4 are less than 5 s apart (and 9 is 5 s after 4: a new one)
+            assertThat(rows(db, "SELECT id, window_start, window_end FROM SESSION(bid, ts, INTERVAL '5 seconds') ORDER BY id")).containsExactly(
+                    "1|2026-01-01 10:00:00|2026-01-01 10:00:09",
+                    "2|2026-01-01 10:00:00|2026-01-01 10:00:09",
+                    "3|2026-01-01 10:00:00|2026-01-01 10:00:09",
+                    "4|2026-01-01 10:00:09|2026-01-01 10:00:14",
+                    "5|2026-01-01 10:00:20|2026-01-01 10:00:25");
+            // per who: a's 0 and 4 are one session, 9 another; b's rows are 17 s apart
+            assertThat(rows(db, "SELECT who, window_start, window_end, count(*) FROM SESSION(bid PARTITION BY who, ts, INTERVAL '5 seconds')"
+                    + " GROUP BY who, window_start, window_end ORDER BY 1, 2")).containsExactly(
+                    "a|2026-01-01 10:00:00|2026-01-01 10:00:09|2",
+                    "a|2026-01-01 10:00:09|2026-01-01 10:00:14|1",
+                    "b|2026-01-01 10:00:03|2026-01-01 10:00:08|1",
+                    "b|2026-01-01 10:00:20|2026-01-01 10:00:25|1");
+            // Flink's spelling, the partition in parentheses
+            assertThat(rows(db, "SELECT s.id, s.window_end FROM TABLE(SESSION(TABLE bid PARTITION BY (who), DESCRIPTOR(ts), INTERVAL '5' SECOND)) AS s"
+                    + " WHERE s.who = 'a' ORDER BY 1")).containsExactly("1|2026-01-01 10:00:09", "3|2026-01-01 10:00:09", "4|2026-01-01 10:00:14");
+            // equal rows are each in the session (a count of two)
+            db.execute("INSERT INTO bid VALUES (4, 'a', '2026-01-01 10:00:09')");
+            assertThat(rows(db, "SELECT id, window_start, count(*) FROM SESSION(bid PARTITION BY who, ts, INTERVAL '5 seconds') WHERE id = 4 GROUP BY 1, 2"))
+                    .containsExactly("4|2026-01-01 10:00:09|2");
+            // a row between two sessions merges them
+            db.execute("INSERT INTO bid VALUES (7, 'b', '2026-01-01 10:00:12'), (8, 'b', '2026-01-01 10:00:16')");
+            assertThat(rows(db, "SELECT DISTINCT window_start, window_end FROM SESSION(bid PARTITION BY who, ts, INTERVAL '5 seconds') WHERE who = 'b' ORDER BY 1"))
+                    .containsExactly("2026-01-01 10:00:03|2026-01-01 10:00:08", "2026-01-01 10:00:12|2026-01-01 10:00:25");
+            assertThat(rows(db, "SELECT * FROM SESSION(bid, ts, INTERVAL '1 hour') WHERE id = 2"))
+                    .containsExactly("2|b|2026-01-01 10:00:03|2026-01-01 10:00:00|2026-01-01 11:00:20");
+            assertThat(String.join("\n", rows(db, "EXPLAIN SELECT * FROM SESSION(bid PARTITION BY who, ts, INTERVAL '5 seconds')")))
+                    .contains("Sessions partition #1 time #2 gap '00:00:05'");
+            db.execute("CREATE VIEW sessions AS SELECT * FROM SESSION(bid PARTITION BY who, ts, INTERVAL '5 seconds')");
+            assertThat(rows(db, "SELECT definition FROM pg_views WHERE viewname = 'sessions'").get(0)).contains("SESSION(bid PARTITION BY (who), ts, interval '5 seconds')");
+            // a session's end past the time type's range
+            db.execute("CREATE TABLE small (s smallint)");
+            db.execute("INSERT INTO small VALUES (32760)");
+            fails("22003", () -> db.query("SELECT * FROM SESSION(small, s, 10)"));
+            assertThat(rows(db, "SELECT window_start, window_end FROM SESSION(small, s, 7)")).containsExactly("32760|32767");
+        }
+    }
+
+    /**
+     * Session counts kept as materialized views (partitioned and not) through random inserts,
+     * updates and deletes, which merge and split sessions, equal after every round to sessions
+     * computed here from the table's rows.
+     */
+    @Test
+    void maintainedSessionsAgreeWithARecomputation() {
+        Random random = new Random(11);
+        try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
+            db.execute("CREATE TABLE t (id int PRIMARY KEY, k int, ts bigint, v int)");
+            db.execute("CREATE MATERIALIZED VIEW per_k AS SELECT k, window_start, window_end, count(*) AS n, sum(v) AS s FROM SESSION(t PARTITION BY k, ts, 6)"
+                    + " GROUP BY k, window_start, window_end");
+            db.execute("CREATE MATERIALIZED VIEW overall AS SELECT 0 AS k, window_start, window_end, count(*) AS n, sum(v) AS s FROM SESSION(t, ts, 3)"
+                    + " GROUP BY window_start, window_end");
+            Map<Integer, long[]> table = new HashMap<>();
+            for (int round = 0; round < 40; round++) {
+                db.execute("BEGIN");
+                for (int c = 0; c < 6; c++) {
+                    int id = random.nextInt(50);
+                    long[] row = {random.nextInt(3), random.nextInt(150), random.nextInt(100)};
+                    if (!table.containsKey(id)) {
+                        db.execute("INSERT INTO t VALUES (" + id + ", " + row[0] + ", " + row[1] + ", " + row[2] + ")");
+                        table.put(id, row);
+                    } else if (random.nextBoolean()) {
+                        db.execute("DELETE FROM t WHERE id = " + id);
+                        table.remove(id);
+                    } else {
+                        db.execute("UPDATE t SET ts = " + row[1] + ", v = " + row[2] + " WHERE id = " + id);
+                        table.get(id)[1] = row[1];
+                        table.get(id)[2] = row[2];
+                    }
+                }
+                db.execute("COMMIT");
+                assertThat(rows(db, "SELECT * FROM per_k ORDER BY 1, 2")).as("per k, round %d", round).containsExactlyElementsOf(sessions(table, 6, true));
+                assertThat(rows(db, "SELECT * FROM overall ORDER BY 1, 2")).as("overall, round %d", round).containsExactlyElementsOf(sessions(table, 3, false));
+            }
+        }
+    }
+
+    /** The oracle: each partition's times sorted, a session ending where the next time is {@code gap} or more later. */
+    private static List<String> sessions(Map<Integer, long[]> table, long gap, boolean partitioned) {
+        TreeMap<Long, List<long[]>> parts = new TreeMap<>();
+        for (long[] row : table.values()) parts.computeIfAbsent(partitioned ? row[0] : 0L, x -> new ArrayList<>()).add(row);
+        List<String> out = new ArrayList<>();
+        parts.forEach((k, rows) -> {
+            rows.sort((a, b) -> Long.compare(a[1], b[1]));
+            int first = 0;
+            while (first < rows.size()) {
+                int last = first;
+                long sum = rows.get(first)[2];
+                while (last + 1 < rows.size() && rows.get(last + 1)[1] - rows.get(last)[1] < gap) sum += rows.get(++last)[2];
+                out.add(k + "|" + rows.get(first)[1] + "|" + (rows.get(last)[1] + gap) + "|" + (last - first + 1) + "|" + sum);
+                first = last + 1;
+            }
+        });
+        return out;
+    }
+
+    @Test
     void badArgumentsAreClearErrors() {
         try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
             db.execute("CREATE TABLE bid (id int, ts timestamp, note text)");
@@ -84,7 +187,11 @@ class WindowTableFunctionsTest {
             fails("42883", () -> db.query("SELECT * FROM TUMBLE(bid, ts)"));
             fails("42883", () -> db.query("SELECT * FROM HOP(bid, ts, INTERVAL '1 second')"));
             fails("0A000", () -> db.query("SELECT * FROM TUMBLE(bid, ts, INTERVAL '1 second' * id)".replace("* id", "* (SELECT 1)")));
-            fails("0A000", () -> db.query("SELECT * FROM SESSION(bid, ts, INTERVAL '1 second')"));
+            fails("42883", () -> db.query("SELECT * FROM SESSION(bid, ts, INTERVAL '1 second', INTERVAL '1 second')"));
+            fails("22023", () -> db.query("SELECT * FROM SESSION(bid, ts, INTERVAL '0 seconds')"));
+            fails("42601", () -> db.query("SELECT * FROM TUMBLE(bid PARTITION BY id, ts, INTERVAL '1 second')"));
+            fails("42703", () -> db.query("SELECT * FROM SESSION(bid PARTITION BY nope, ts, INTERVAL '1 second')"));
+            fails("42601", () -> db.query("SELECT * FROM SESSION(bid PARTITION BY (id, ts, INTERVAL '1 second')"));
             fails("0A000", () -> db.query("SELECT * FROM TABLE(generate_series(1, 2))"));
             fails("42601", () -> db.query("SELECT * FROM TABLE(TUMBLE(bid, DESCRIPTOR(ts), INTERVAL '1' SECOND))"));
         }

@@ -24,28 +24,36 @@ public sealed interface TableRef extends Node {
     /**
      * A windowing table function: {@code TUMBLE(input, time_col, size [, offset])},
      * {@code HOP(input, time_col, slide, size [, offset])}, {@code CUMULATE(input, time_col, step,
-     * size [, offset])} or {@code SESSION(input, time_col, gap)}, also in Flink's spelling
-     * {@code TABLE(TUMBLE(TABLE input, DESCRIPTOR(time_col), size))}. {@code function} is the
-     * function's name in lower case; {@code input} a {@link NamedTable} or a {@link DerivedTable}.
+     * size [, offset])} or {@code SESSION(input [PARTITION BY cols], time_col, gap)}, also in
+     * Flink's spelling {@code TABLE(TUMBLE(TABLE input, DESCRIPTOR(time_col), size))}.
+     * {@code function} is the function's name in lower case; {@code input} a {@link NamedTable}, a
+     * {@link Stream} or a {@link DerivedTable}; {@code partitionBy} empty but for a partitioned
+     * SESSION.
      */
-    record WindowTable(int pos, String function, TableRef input, Expr.ColumnRef timeColumn, List<Expr> args, Alias alias) implements TableRef {
+    record WindowTable(int pos, String function, TableRef input, List<Expr.ColumnRef> partitionBy, Expr.ColumnRef timeColumn, List<Expr> args,
+            Alias alias) implements TableRef {
         public WindowTable {
+            partitionBy = List.copyOf(partitionBy);
             args = List.copyOf(args);
         }
     }
 
     /**
      * {@code table STREAM [FROM BEGINNING | FROM NOW] [WATERMARK FOR col AS expr] [TUMBLE INTERVAL
-     * size | HOP INTERVAL size EVERY slide]}: a table's rows as a stream in event time, in the
+     * size | HOP INTERVAL size EVERY slide | SESSION GAP gap [PARTITION BY cols]]}: a table's rows as a stream in event time, in the
      * order they commit. {@code watermark} is null where the table's declared one applies,
      * {@code window} null for none.
      */
     record Stream(int pos, NamedTable input, boolean fromNow, Watermark watermark, StreamWindow window, Alias alias) implements TableRef {}
 
-    /** A STREAM's window clause: {@code function} "tumble" with args (size) or "hop" with (slide, size). */
-    record StreamWindow(int pos, String function, List<Expr> args) {
+    /**
+     * A STREAM's window clause: {@code function} "tumble" with args (size), "hop" with (slide,
+     * size) or "session" with (gap) and its {@code partitionBy} columns (empty for the others).
+     */
+    record StreamWindow(int pos, String function, List<Expr> args, List<Expr.ColumnRef> partitionBy) {
         public StreamWindow {
             args = List.copyOf(args);
+            partitionBy = List.copyOf(partitionBy);
         }
     }
 

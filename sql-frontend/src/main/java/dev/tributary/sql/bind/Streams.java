@@ -38,8 +38,8 @@ final class Streams {
                         + s.window().function().toUpperCase(java.util.Locale.ROOT) + ", or declare one on the table", s.window().pos());
             }
             TableRef.Stream unwindowed = new TableRef.Stream(s.pos(), s.input(), s.fromNow(), watermark, null, null);
-            return WindowTables.bind(binder, new TableRef.WindowTable(s.window().pos(), s.window().function(), unwindowed, watermark.column(),
-                    s.window().args(), s.alias()));
+            return WindowTables.bind(binder, new TableRef.WindowTable(s.window().pos(), s.window().function(), unwindowed,
+                    s.window().partitionBy(), watermark.column(), s.window().args(), s.alias()));
         }
         TableRef.NamedTable named = new TableRef.NamedTable(s.input().pos(), s.input().name(), s.alias());
         Bound in = binder.named(named);

@@ -1732,15 +1732,17 @@ public final class Parser {
         int wpos = pos();
         if (isKw("tumble") && isKw(1, "interval")) {
             p++;
-            window = new TableRef.StreamWindow(wpos, "tumble", List.of(otherOperator()));
+            window = new TableRef.StreamWindow(wpos, "tumble", List.of(otherOperator()), List.of());
         } else if (isKw("hop") && isKw(1, "interval")) {
             p++;
             Expr size = otherOperator();
             expectKw("every");
             Expr slide = otherOperator();
-            window = new TableRef.StreamWindow(wpos, "hop", List.of(slide, size));
+            window = new TableRef.StreamWindow(wpos, "hop", List.of(slide, size), List.of());
         } else if (isKw("session") && isKw(1, "gap")) {
-            throw unsupported("SESSION windows", wpos);
+            p += 2;
+            Expr gap = otherOperator();
+            window = new TableRef.StreamWindow(wpos, "session", List.of(gap), partitionBy());
         }
         Alias alias = table.alias() != null ? table.alias() : alias();
         return new TableRef.Stream(table.pos(), new NamedTable(table.pos(), table.name(), null), fromNow, watermark, window, alias);
@@ -1779,6 +1781,7 @@ public final class Parser {
             else acceptKw("table");
             input = streamOr(new NamedTable(inputPos, qualifiedName(), null));
         }
+        List<ColumnRef> partitionBy = partitionBy();
         expect(Type.COMMA);
         int columnPos = pos();
         boolean descriptor = isKw("descriptor") && is(1, Type.LPAREN);
@@ -1789,12 +1792,30 @@ public final class Parser {
         while (accept(Type.COMMA)) args.add(expr());
         expect(Type.RPAREN);
         if (flink) expect(Type.RPAREN);
-        return new WindowTable(pos, function, input, timeColumn, args, alias());
+        return new WindowTable(pos, function, input, partitionBy, timeColumn, args, alias());
+    }
+
+    /**
+     * A SESSION window's {@code PARTITION BY col} or {@code PARTITION BY (col, ...)} (Flink's
+     * spelling for a table argument: a comma after one column ends the partition), or none.
+     */
+    private List<ColumnRef> partitionBy() {
+        if (!(isKw("partition") && isKw(1, "by"))) return List.of();
+        p += 2;
+        List<ColumnRef> columns = new ArrayList<>();
+        boolean list = accept(Type.LPAREN);
+        do {
+            int cpos = pos();
+            columns.add(new ColumnRef(cpos, qualifiedName()));
+        } while (list && accept(Type.COMMA));
+        if (list) expect(Type.RPAREN);
+        return columns;
     }
 
     private Alias alias() {
         int pos = pos();
         String name;
+        if (isKw("partition") && isKw(1, "by")) return null; // a SESSION's PARTITION BY, after its input
         if (isKw("as") && !isKw(1, "of")) {
             p++;
             name = name();

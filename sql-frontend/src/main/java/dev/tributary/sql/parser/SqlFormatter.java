@@ -485,6 +485,7 @@ public final class SqlFormatter {
             case WindowTable w -> {
                 b.append(w.function().toUpperCase(java.util.Locale.ROOT)).append('(');
                 table(b, w.input());
+                partitionBy(b, w.partitionBy());
                 b.append(", ").append(name(w.timeColumn().parts()));
                 for (Expr a : w.args()) expr(b.append(", "), a, 0);
                 b.append(')');
@@ -498,6 +499,9 @@ public final class SqlFormatter {
                     TableRef.StreamWindow w = s.window();
                     if (w.function().equals("tumble")) {
                         expr(b.append(" TUMBLE "), w.args().get(0), 7);
+                    } else if (w.function().equals("session")) {
+                        expr(b.append(" SESSION GAP "), w.args().get(0), 7);
+                        partitionBy(b, w.partitionBy());
                     } else {
                         expr(b.append(" HOP "), w.args().get(1), 7);
                         expr(b.append(" EVERY "), w.args().get(0), 7);
@@ -518,6 +522,13 @@ public final class SqlFormatter {
                 alias(b, c.alias());
             }
         }
+    }
+
+    private static void partitionBy(StringBuilder b, List<Expr.ColumnRef> columns) {
+        if (columns.isEmpty()) return;
+        b.append(" PARTITION BY (");
+        for (int i = 0; i < columns.size(); i++) b.append(i == 0 ? "" : ", ").append(name(columns.get(i).parts()));
+        b.append(')');
     }
 
     // ------------------------------------------------------------------ expressions

@@ -83,6 +83,7 @@ final class CommonSubplans {
             case Plan.Join j -> true;
             case Plan.DeltaJoin d -> true;
             case Plan.Window w -> true;
+            case Plan.Sessions s -> true;
             case Plan.TopK t -> true;
             case Plan.Distinct d -> true;
             case Plan.Threshold t -> true;

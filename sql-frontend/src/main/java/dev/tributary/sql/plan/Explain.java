@@ -61,6 +61,12 @@ public final class Explain {
                         + " order " + cols(w.order().stream().map(Plan.SortKey::column).toList()));
                 write(w.input(), d + 1, stored, b);
             }
+            case Plan.Sessions s -> {
+                line(b, d, "Sessions partition " + cols(s.partition()) + " time #" + s.time() + " gap "
+                        + (s.input().types().get(s.time()).isInteger() ? Long.toString(s.gap())
+                                : "'" + dev.tributary.sql.types.Values.toText(new dev.tributary.sql.types.Interval(0, 0, s.gap()), dev.tributary.sql.types.SqlType.INTERVAL) + "'"));
+                write(s.input(), d + 1, stored, b);
+            }
             case Plan.FlatMap m -> {
                 line(b, d, "FlatMap " + m.function().name() + "(" + exprs(m.function().args(), m.input()) + ")");
                 write(m.input(), d + 1, stored, b);

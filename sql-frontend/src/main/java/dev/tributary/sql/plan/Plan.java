@@ -294,6 +294,29 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * Session windows ({@code SESSION}): per group of equal {@code partition} columns, the rows
+     * whose {@code time} column values lie less than {@code gap} apart, one after another, form a
+     * session {@code [first time, last time + gap)}; each row with its session's
+     * {@code window_start} and {@code window_end} appended (of the time column's type). A row whose
+     * time is NULL is in no session. Unlike TUMBLE and HOP a row's window depends on the other
+     * rows of its partition: a row arriving between two sessions merges them, and one deleted can
+     * split a session in two.
+     */
+    record Sessions(Plan input, List<Integer> partition, int time, long gap) implements Plan {
+        public Sessions {
+            partition = List.copyOf(partition);
+        }
+
+        @Override
+        public List<SqlType> types() {
+            List<SqlType> t = new ArrayList<>(input.types());
+            t.add(input.types().get(time));
+            t.add(input.types().get(time));
+            return t;
+        }
+    }
+
     /** Each row reduced to the given columns, in the given order (columns may repeat). */
     record Project(Plan input, List<Integer> columns) implements Plan {
         public Project {

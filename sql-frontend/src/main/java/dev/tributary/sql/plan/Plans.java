@@ -23,6 +23,7 @@ public final class Plans {
             case Plan.Map m -> new Plan.Map(f.apply(m.input()), m.exprs());
             case Plan.FlatMap m -> new Plan.FlatMap(f.apply(m.input()), m.function());
             case Plan.Window w -> new Plan.Window(f.apply(w.input()), w.partition(), w.order(), w.function());
+            case Plan.Sessions s -> new Plan.Sessions(f.apply(s.input()), s.partition(), s.time(), s.gap());
             case Plan.Project p -> new Plan.Project(f.apply(p.input()), p.columns());
             case Plan.Join j -> new Plan.Join(f.apply(j.left()), f.apply(j.right()), j.leftKey(), j.rightKey());
             case Plan.Reduce r -> new Plan.Reduce(f.apply(r.input()), r.groupKey(), r.aggregates(), r.global());

@@ -142,6 +142,21 @@ final class Pruner {
                         w.order().stream().map(k -> new Plan.SortKey(in.map()[k.column()], k.descending(), k.nullsFirst())).toList(), w.function());
                 yield finish(window, inner, needed, arity);
             }
+            case Plan.Sessions s -> {
+                // a session depends on its partition's times only: other columns not needed above go
+                // (rows then equal add up, and a row's session is its count's)
+                int n = s.input().arity();
+                BitSet required = new BitSet();
+                for (int c = needed.nextSetBit(0); c >= 0 && c < n; c = needed.nextSetBit(c + 1)) required.set(c);
+                for (int c : s.partition()) required.set(c);
+                required.set(s.time());
+                Pruned in = prune(s.input(), required);
+                int[] inner = new int[arity];
+                for (int c = 0; c < n; c++) inner[c] = in.map()[c];
+                inner[n] = in.plan().arity();
+                inner[n + 1] = in.plan().arity() + 1;
+                yield finish(new Plan.Sessions(in.plan(), remap(s.partition(), in.map()), in.map()[s.time()], s.gap()), inner, needed, arity);
+            }
             case Plan.FlatMap m -> {
                 // the function's columns are kept; its arguments and the needed input columns are read
                 int n = m.input().arity();

@@ -95,6 +95,7 @@ public final class Renderer {
             case Plan.Map m -> fused(m);
             case Plan.FlatMap m -> flatMap(render(m.input()), m);
             case Plan.Window w -> window(render(w.input()), w);
+            case Plan.Sessions x -> sessions(render(x.input()), x);
             case Plan.Project p -> p.input() instanceof Plan.Filter || p.input() instanceof Plan.Map ? fused(p) : project(render(p.input()), p);
             case Plan.Join j -> join(j);
             case Plan.DeltaJoin d -> d.paths().isEmpty() ? render(d.fallback()) : deltaJoin(d);
@@ -370,6 +371,79 @@ public final class Renderer {
         Arrangement<Row, Row> grouped = in.oks().arrangeByKeyColumns(codec.projection(key)::map, ROW, Collection::copy, ROW);
         Collection<Row> oks = grouped.reduce("window", logic, ROW).values();
         return new Rendered(oks, in.errs());
+    }
+
+    /**
+     * SESSION windows: each partition's rows arranged under it, and a reduce that walks them in
+     * order of time, starting a session where a time lies {@code gap} or more past the last one.
+     * A session's rows are made again whenever the partition changes (a new row can merge two
+     * sessions, a deleted one split one), so a partition's work is its size: fine for many
+     * partitions of moderate size, costly for one huge one. Output is flagged: a window end past
+     * the time type's range is an error row (22008), split off after the reduce.
+     */
+    private Rendered sessions(Rendered in, Plan.Sessions x) {
+        List<SqlType> types = x.input().types();
+        RowCodec codec = new RowCodec(types);
+        SqlType timeType = types.get(x.time());
+        RowCodec produced = new RowCodec(List.of(timeType, timeType));
+        RowCodec flag = new RowCodec(List.of(SqlType.BOOLEAN));
+        Row ok = flag.encode(false);
+        RowCodec errCodec = new RowCodec(FLAGGED_ERROR);
+        List<SqlType> flagged = new ArrayList<>();
+        flagged.add(SqlType.BOOLEAN);
+        flagged.addAll(x.types());
+        RowCodec flaggedCodec = new RowCodec(flagged);
+        int[] unflagged = new int[x.types().size()];
+        for (int c = 0; c < unflagged.length; c++) unflagged[c] = c + 1;
+        int column = x.time();
+        long gap = x.gap();
+        int[] key = x.partition().stream().mapToInt(Integer::intValue).toArray();
+        Reducer<Row, Row, Row> logic = (k, input, output) -> {
+            int size = input.size();
+            long[] times = new long[size];
+            Integer[] idx = new Integer[size];
+            int n = 0;
+            for (int i = 0; i < size; i++) {
+                if (input.count(i) <= 0) continue;
+                long t = codec.getTicks(input.value(i), column, Long.MIN_VALUE);
+                if (t == Long.MIN_VALUE) continue; // a NULL time: in no session
+                times[i] = t;
+                idx[n++] = i;
+            }
+            Arrays.sort(idx, 0, n, (a, b) -> Long.compare(times[a], times[b]));
+            int first = 0;
+            while (first < n) {
+                int last = first;
+                while (last + 1 < n && times[idx[last + 1]] - times[idx[last]] < gap) last++;
+                long start = times[idx[first]];
+                Row bounds;
+                try {
+                    long end = Math.addExact(times[idx[last]], gap);
+                    bounds = produced.encode(TimeWindows.fromTicks(start, timeType), TimeWindows.fromTicks(end, timeType));
+                } catch (ArithmeticException | SqlException e) {
+                    SqlException error = e instanceof SqlException se ? se
+                            : new SqlException("22008", timeType + " out of range for the end of a session window starting at " + TimeWindows.fromTicks(start, timeType));
+                    output.add(errCodec.encode(true, error.sqlState(), error.getMessage()), 1);
+                    first = last + 1;
+                    continue;
+                }
+                for (int j = first; j <= last; j++) {
+                    int i = idx[j];
+                    output.add(Row.concat(ok, Row.concat(input.value(i), bounds)), input.count(i));
+                }
+                first = last + 1;
+            }
+        };
+        Arrangement<Row, Row> grouped = in.oks().arrangeByKeyColumns(codec.projection(key)::map, ROW, Collection::copy, ROW);
+        KV<Collection<Row>, Collection<Row>> split = grouped.reduce("sessions", logic, ROW).values().flatMapOr((row, out) -> {
+            if (Boolean.TRUE.equals(flag.get(row, 0))) {
+                Object[] e = errCodec.decode(row);
+                out.other(Errors.encode(new SqlException((String) e[1], (String) e[2])));
+            } else {
+                out.ok(flaggedCodec.project(row, unflagged));
+            }
+        }, ROW, ROW);
+        return new Rendered(split.key(), in.errs().concat(split.val()));
     }
 
     private Rendered flatMap(Rendered in, Plan.FlatMap m) {
