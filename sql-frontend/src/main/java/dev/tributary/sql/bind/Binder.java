@@ -206,6 +206,7 @@ public final class Binder {
     private BoundQuery query(Query q, boolean topLevel) {
         Ordered o = ordered(q);
         Plan plan = o.plan;
+        if (topLevel && Streams.inEventTime(plan)) plan = StreamLookups.apply(plan);
         if (topLevel) Streams.checkOneTime(plan, q.pos());
         if (q.emitOnWindowClose()) {
             if (!topLevel) throw new SqlException("0A000", "EMIT ON WINDOW CLOSE ends the outermost query, not a subquery or a view's", q.pos());
@@ -1107,8 +1108,15 @@ public final class Binder {
         }
         Plan plan = switch (j.kind()) {
             case INNER, CROSS -> JoinPlanner.innerJoin(List.of(l.plan(), r.plan()), conjuncts);
-            case LEFT -> JoinPlanner.outerJoin(l.plan(), r.plan(), conjuncts, true, false);
-            case RIGHT -> JoinPlanner.outerJoin(l.plan(), r.plan(), conjuncts, false, true);
+            case LEFT -> {
+                Plan lookup = StreamLookups.leftJoin(l.plan(), r.plan(), conjuncts);
+                yield lookup != null ? lookup : JoinPlanner.outerJoin(l.plan(), r.plan(), conjuncts, true, false);
+            }
+            case RIGHT -> {
+                Plan lookup = StreamLookups.leftJoin(r.plan(), l.plan(), swapped(conjuncts, nl, fields.size() - nl));
+                yield lookup != null ? project(lookup, swap(fields.size() - nl, nl))
+                        : JoinPlanner.outerJoin(l.plan(), r.plan(), conjuncts, false, true);
+            }
             case FULL -> JoinPlanner.outerJoin(l.plan(), r.plan(), conjuncts, true, true);
         };
         if (pairs.isEmpty()) return new Bound(plan, fields);
@@ -1761,6 +1769,21 @@ public final class Binder {
             if (identity) return p;
         }
         return new Plan.Project(p, cols);
+    }
+
+    /** {@code conjuncts} over (left, right) columns renumbered for (right, left). */
+    private static List<ScalarExpr> swapped(List<ScalarExpr> conjuncts, int nl, int nr) {
+        int[] map = new int[nl + nr];
+        for (int c = 0; c < nl; c++) map[c] = nr + c;
+        for (int c = 0; c < nr; c++) map[nl + c] = c;
+        return conjuncts.stream().map(x -> Sx.remap(x, map)).toList();
+    }
+
+    /** The columns of (a, b) put back as (b, a)'s: b's {@code nb} columns after a's {@code na}, then a's. */
+    private static List<Integer> swap(int na, int nb) {
+        List<Integer> order = new ArrayList<>(range(na, na + nb));
+        order.addAll(range(0, na));
+        return order;
     }
 
     static List<Integer> range(int from, int to) {

@@ -89,6 +89,7 @@ final class CommonSubplans {
             case Plan.Threshold t -> true;
             case Plan.FlatMap m -> true;
             case Plan.AsOfLookup a -> true;
+            case Plan.Lookup l -> true;
             case Plan.Changes c -> true;
             case Plan.TemporalFilter t -> true;
             case Plan.EventTime e -> true;

@@ -97,6 +97,12 @@ public final class Explain {
                 line(b, d, "Distinct (arranges input)");
                 write(x.input(), d + 1, stored, b);
             }
+            case Plan.Lookup l -> {
+                line(b, d, "Lookup on " + cols(l.streamKey()) + " = " + cols(l.tableKey())
+                        + " as each row's commit finds the table (a half join: the stream is not stored; the table side is arranged)");
+                write(l.stream(), d + 1, stored, b);
+                write(l.table(), d + 1, stored, b);
+            }
             case Plan.AsOfLookup a -> {
                 line(b, d, (a.left() ? "Left " : "") + "AsOfLookup on " + cols(a.outerKey()) + " = " + cols(a.dimensionKey()) + " at #" + a.time()
                         + " since " + a.since() + " (half-join: each row waits for its time, reads the second input's history once)");

@@ -57,6 +57,30 @@ public sealed interface Plan {
     }
 
     /**
+     * A stream's rows joined with a table as the table is at each row's own time, what a join of a
+     * STREAM with a table is: each row of {@code stream} with the rows of {@code table} whose
+     * {@code tableKey} columns equal its {@code streamKey} columns at the row's time, once, then a
+     * boolean "found"; a row that finds nothing leaves once with NULL table columns and false. A
+     * half join: the stream's rows are not stored, and a later change of the table changes no
+     * result already given. Planned below the stream's {@link EventTime}, in system time, so a row
+     * reads the table as of its commit.
+     */
+    record Lookup(Plan stream, Plan table, List<Integer> streamKey, List<Integer> tableKey) implements Plan {
+        public Lookup {
+            streamKey = List.copyOf(streamKey);
+            tableKey = List.copyOf(tableKey);
+        }
+
+        @Override
+        public List<SqlType> types() {
+            List<SqlType> t = new ArrayList<>(stream.types());
+            t.addAll(table.types());
+            t.add(SqlType.BOOLEAN);
+            return t;
+        }
+    }
+
+    /**
      * A temporal filter: each row present exactly while the system time is at or after every
      * column of {@code lower} and before every column of {@code upper} (bigint milliseconds; a NULL
      * bound: never present). See {@code dev.tributary.asofjoin.TemporalFilter}.

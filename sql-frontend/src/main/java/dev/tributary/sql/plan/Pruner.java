@@ -65,6 +65,32 @@ final class Pruner {
         ScalarExprs.columns(e, into);
     }
 
+    /** Two sides joined on keys, each pruned to what is needed of it above and its keys; {@code inner} maps the first {@code width} columns. */
+    private record Sides(Pruned left, Pruned right, List<Integer> leftKey, List<Integer> rightKey, int[] inner) {}
+
+    private static Sides sides(Plan left, Plan right, List<Integer> leftKey, List<Integer> rightKey, BitSet needed, int width) {
+        int nl = left.arity();
+        BitSet l = new BitSet();
+        BitSet r = new BitSet();
+        for (int c = needed.nextSetBit(0); c >= 0 && c < width; c = needed.nextSetBit(c + 1)) {
+            if (c < nl) l.set(c);
+            else r.set(c - nl);
+        }
+        for (int k : leftKey) l.set(k);
+        for (int k : rightKey) r.set(k);
+        // an index read must keep its columns: its arrangement holds whole rows
+        if (left instanceof Plan.IndexedGet) l = all(nl);
+        if (right instanceof Plan.IndexedGet) r = all(right.arity());
+        Pruned pl = prune(left, l);
+        Pruned pr = prune(right, r);
+        int[] inner = new int[width];
+        java.util.Arrays.fill(inner, -1);
+        int newL = pl.plan().arity();
+        for (int c = 0; c < nl; c++) inner[c] = pl.map()[c];
+        for (int c = nl; c < width; c++) inner[c] = pr.map()[c - nl] < 0 ? -1 : newL + pr.map()[c - nl];
+        return new Sides(pl, pr, remap(leftKey, pl.map()), remap(rightKey, pr.map()), inner);
+    }
+
     private static ScalarExpr remap(ScalarExpr e, int[] map) {
         return ScalarExprs.remap(e, map);
     }
@@ -181,27 +207,8 @@ final class Pruner {
                 yield finish(new Plan.Filter(in.plan(), preds), in.map(), needed, arity);
             }
             case Plan.Join j -> {
-                int nl = j.left().arity();
-                BitSet l = new BitSet();
-                BitSet r = new BitSet();
-                for (int c = needed.nextSetBit(0); c >= 0; c = needed.nextSetBit(c + 1)) {
-                    if (c < nl) l.set(c);
-                    else r.set(c - nl);
-                }
-                for (int k : j.leftKey()) l.set(k);
-                for (int k : j.rightKey()) r.set(k);
-                // an index read must keep its columns: its arrangement holds whole rows
-                if (j.left() instanceof Plan.IndexedGet) l = all(nl);
-                if (j.right() instanceof Plan.IndexedGet) r = all(j.right().arity());
-                Pruned pl = prune(j.left(), l);
-                Pruned pr = prune(j.right(), r);
-                Plan join = new Plan.Join(pl.plan(), pr.plan(), remap(j.leftKey(), pl.map()), remap(j.rightKey(), pr.map()));
-                int[] inner = new int[arity];
-                java.util.Arrays.fill(inner, -1);
-                int newL = pl.plan().arity();
-                for (int c = 0; c < nl; c++) inner[c] = pl.map()[c];
-                for (int c = nl; c < arity; c++) inner[c] = pr.map()[c - nl] < 0 ? -1 : newL + pr.map()[c - nl];
-                yield finish(join, inner, needed, arity);
+                Sides sides = sides(j.left(), j.right(), j.leftKey(), j.rightKey(), needed, arity);
+                yield finish(new Plan.Join(sides.left().plan(), sides.right().plan(), sides.leftKey(), sides.rightKey()), sides.inner(), needed, arity);
             }
             case Plan.Reduce r -> {
                 BitSet required = new BitSet();
@@ -237,6 +244,13 @@ final class Pruner {
             }
             case Plan.Distinct d -> finish(new Plan.Distinct(prune(d.input(), all(arity)).plan()), identityMap(arity), needed, arity);
             // every input column decides which rows are distinct changes, so all are kept
+            case Plan.Lookup l -> {
+                // the stream's and the table's columns as a join's, then the "found" flag, always kept
+                Sides sides = sides(l.stream(), l.table(), l.streamKey(), l.tableKey(), needed, arity - 1);
+                int[] inner = java.util.Arrays.copyOf(sides.inner(), arity);
+                inner[arity - 1] = sides.left().plan().arity() + sides.right().plan().arity();
+                yield finish(new Plan.Lookup(sides.left().plan(), sides.right().plan(), sides.leftKey(), sides.rightKey()), inner, needed, arity);
+            }
             case Plan.AsOfLookup a -> finish(new Plan.AsOfLookup(prune(a.outer(), all(a.outer().arity())).plan(),
                     prune(a.dimension(), all(a.dimension().arity())).plan(), a.outerKey(), a.dimensionKey(), a.time(), a.since(), a.left(), a.types()),
                     identityMap(arity), needed, arity);

@@ -101,6 +101,7 @@ public final class Renderer {
             case Plan.DeltaJoin d -> d.paths().isEmpty() ? render(d.fallback()) : deltaJoin(d);
             case Plan.Reduce r -> reduce(render(r.input()), r);
             case Plan.AsOfLookup a -> asOfLookup(a);
+            case Plan.Lookup l -> lookup(l);
             case Plan.RepeatRow r -> {
                 Rendered in = render(r.input());
                 RowCodec codec = new RowCodec(r.input().types());
@@ -507,6 +508,27 @@ public final class Renderer {
     private record Side(Arrangement<Row, Row> arranged, Collection<Row> errs) {}
 
     /** The as-of lookup on a half-join: the dimension arranged by its key, each outer row looked up once at its time. */
+    /**
+     * A stream's rows looked up in a table at their own times: a half join at each row's time
+     * (strict: no, a row sees its own transaction's table changes), left (a row that finds nothing
+     * still leaves, flagged), so that the {@link Plan.EventTime} above it sees every row of the
+     * stream and its watermark is the stream's.
+     */
+    private Rendered lookup(Plan.Lookup l) {
+        Rendered stream = render(l.stream());
+        Side table = side(l.table(), l.tableKey());
+        RowCodec streamCodec = new RowCodec(l.stream().types());
+        int[] key = l.streamKey().stream().mapToInt(Integer::intValue).toArray();
+        Row nothing = new RowCodec(l.table().types()).encode(new Object[l.table().arity()]);
+        RowCodec flag = RowCodec.of(SqlType.BOOLEAN);
+        Row found = flag.encode(true);
+        Row notFound = flag.encode(false);
+        long asOf = HalfJoin.asOf(List.of(table.arranged()));
+        Collection<Row> out = stream.oks().halfJoin(row -> streamCodec.project(row, key), table.arranged(), new HalfJoin.ReadTime.OwnTime<>(false, asOf), true,
+                (row, match) -> match == null ? Row.concat(Row.concat(row, nothing), notFound) : Row.concat(Row.concat(row, match), found), ROW, null);
+        return new Rendered(out, stream.errs().concat(table.errs()));
+    }
+
     private Rendered asOfLookup(Plan.AsOfLookup a) {
         Rendered outer = render(a.outer());
         Side dim = side(a.dimension(), a.dimensionKey());
