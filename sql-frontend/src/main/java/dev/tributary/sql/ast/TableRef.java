@@ -57,7 +57,8 @@ public sealed interface TableRef extends Node {
         }
     }
 
-    enum JoinKind { INNER, LEFT, RIGHT, FULL, CROSS }
+    /** How a join keeps rows; {@code ASOF} and {@code ASOF_LEFT} match each left row with its nearest right row in time. */
+    enum JoinKind { INNER, LEFT, RIGHT, FULL, CROSS, ASOF, ASOF_LEFT }
 
     /** How a join matches rows: ON, USING, NATURAL, or nothing (CROSS JOIN). */
     sealed interface JoinCondition {}

@@ -1118,6 +1118,12 @@ public final class Binder {
                         : JoinPlanner.outerJoin(l.plan(), r.plan(), conjuncts, false, true);
             }
             case FULL -> JoinPlanner.outerJoin(l.plan(), r.plan(), conjuncts, true, true);
+            case ASOF, ASOF_LEFT -> {
+                if (!(j.condition() instanceof TableRef.On)) {
+                    throw new SqlException("0A000", "ASOF JOIN takes ON (keys and one inequality of times), not USING or NATURAL", j.pos());
+                }
+                yield AsofJoins.plan(l.plan(), r.plan(), conjuncts, j.kind() == TableRef.JoinKind.ASOF_LEFT, j.pos());
+            }
         };
         if (pairs.isEmpty()) return new Bound(plan, fields);
         // merged USING columns come first, then the others; the originals stay reachable qualified
@@ -1171,6 +1177,7 @@ public final class Binder {
                 yield new Bound(AsOfLookups.isLookup(d.query()) && asOfDesugared ? new AsOfLookups(this).untilDue(l, d, padded) : padded, inner.fields());
             }
             case RIGHT, FULL -> throw new SqlException("0A000", j.kind() + " JOIN with a LATERAL subquery is not supported (PostgreSQL refuses it too)", j.pos());
+            case ASOF, ASOF_LEFT -> throw new SqlException("0A000", "ASOF JOIN with a LATERAL subquery is not supported", j.pos());
         };
     }
 

@@ -1612,6 +1612,15 @@ public final class Parser {
             } else if (isKw("inner") && isKw(1, "join")) {
                 p += 2;
                 kind = JoinKind.INNER;
+            } else if (!natural && isKw("asof") && (isKw(1, "join") || isKw(1, "left"))) {
+                // DuckDB's ASOF [LEFT] JOIN; Snowflake's MATCH_CONDITION(...) before ON is read below
+                p++;
+                kind = JoinKind.ASOF;
+                if (acceptKw("left")) {
+                    acceptKw("outer");
+                    kind = JoinKind.ASOF_LEFT;
+                }
+                expectKw("join");
             } else if (isKw("left") || isKw("right") || isKw("full")) {
                 String k = next().value();
                 kind = k.equals("left") ? JoinKind.LEFT : k.equals("right") ? JoinKind.RIGHT : JoinKind.FULL;
@@ -1625,10 +1634,19 @@ public final class Parser {
             chain(++n);
             TableRef right = tablePrimary();
             JoinCondition cond;
+            Expr match = null;
+            if ((kind == JoinKind.ASOF || kind == JoinKind.ASOF_LEFT) && isKw("match_condition") && is(1, Type.LPAREN)) {
+                p += 2;
+                match = expr();
+                expect(Type.RPAREN);
+            }
             if (natural) {
                 cond = new Natural();
             } else if (acceptKw("on")) {
-                cond = new On(expr());
+                Expr on = expr();
+                cond = new On(match == null ? on : new Binary(match.pos(), BinaryOp.AND, match, on, match.pos()));
+            } else if (match != null) {
+                cond = new On(match);
             } else if (acceptKw("using")) {
                 cond = new Using(nameList());
                 if (isKw("as")) throw unsupported("JOIN ... USING (...) AS alias", pos());
@@ -1816,6 +1834,7 @@ public final class Parser {
         int pos = pos();
         String name;
         if (isKw("partition") && isKw(1, "by")) return null; // a SESSION's PARTITION BY, after its input
+        if (isKw("asof") && (isKw(1, "join") || isKw(1, "left"))) return null; // ASOF JOIN after a table
         if (isKw("as") && !isKw(1, "of")) {
             p++;
             name = name();

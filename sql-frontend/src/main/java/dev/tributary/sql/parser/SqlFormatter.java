@@ -466,6 +466,8 @@ public final class SqlFormatter {
                     case RIGHT -> "RIGHT JOIN ";
                     case FULL -> "FULL JOIN ";
                     case CROSS -> "CROSS JOIN ";
+                    case ASOF -> "ASOF JOIN ";
+                    case ASOF_LEFT -> "ASOF LEFT JOIN ";
                 });
                 if (j.right() instanceof Join) {
                     table(b.append('('), j.right());

@@ -90,6 +90,7 @@ final class CommonSubplans {
             case Plan.FlatMap m -> true;
             case Plan.AsOfLookup a -> true;
             case Plan.Lookup l -> true;
+            case Plan.AsofJoin a -> true;
             case Plan.Changes c -> true;
             case Plan.TemporalFilter t -> true;
             case Plan.EventTime e -> true;

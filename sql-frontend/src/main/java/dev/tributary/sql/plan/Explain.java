@@ -97,6 +97,12 @@ public final class Explain {
                 line(b, d, "Distinct (arranges input)");
                 write(x.input(), d + 1, stored, b);
             }
+            case Plan.AsofJoin a -> {
+                line(b, d, "Asof" + (a.leftOuter() ? " Left" : "") + "Join on left " + cols(a.leftKey()) + " = right " + cols(a.rightKey())
+                        + ", nearest with left #" + a.leftTime() + " " + a.op() + " right #" + a.rightTime() + " (arranges both inputs by key)");
+                write(a.left(), d + 1, stored, b);
+                write(a.right(), d + 1, stored, b);
+            }
             case Plan.Lookup l -> {
                 line(b, d, "Lookup on " + cols(l.streamKey()) + " = " + cols(l.tableKey())
                         + " as each row's commit finds the table (a half join: the stream is not stored; the table side is arranged)");

@@ -81,6 +81,31 @@ public sealed interface Plan {
     }
 
     /**
+     * {@code left ASOF [LEFT] JOIN right}: each row of {@code left} with the one row of
+     * {@code right} of equal keys whose {@code rightTime} is nearest its {@code leftTime} on the
+     * side {@code op} allows ({@code leftTime op rightTime}: for {@code >=} the latest right row at
+     * or before, for {@code >} strictly before, for {@code <=} and {@code <} the earliest at or
+     * after, strictly after); of right rows tied at that time the last in row order. A left row
+     * that finds none (a NULL key or time included) is dropped, or with {@code leftOuter} kept once
+     * with NULL right columns. Each copy of a left row is matched: the output has left's counts.
+     * Columns: left's, then right's.
+     */
+    record AsofJoin(Plan left, Plan right, List<Integer> leftKey, List<Integer> rightKey, int leftTime, int rightTime, String op,
+            boolean leftOuter) implements Plan {
+        public AsofJoin {
+            leftKey = List.copyOf(leftKey);
+            rightKey = List.copyOf(rightKey);
+        }
+
+        @Override
+        public List<SqlType> types() {
+            List<SqlType> t = new ArrayList<>(left.types());
+            t.addAll(right.types());
+            return t;
+        }
+    }
+
+    /**
      * A temporal filter: each row present exactly while the system time is at or after every
      * column of {@code lower} and before every column of {@code upper} (bigint milliseconds; a NULL
      * bound: never present). See {@code dev.tributary.asofjoin.TemporalFilter}.

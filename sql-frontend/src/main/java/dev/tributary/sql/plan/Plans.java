@@ -36,6 +36,8 @@ public final class Plans {
             case Plan.Inserts x -> new Plan.Inserts(f.apply(x.input()));
             case Plan.Delay d -> new Plan.Delay(f.apply(d.input()), d.column(), d.expire());
             case Plan.AtClose a -> new Plan.AtClose(f.apply(a.input()), a.column());
+            case Plan.AsofJoin a -> new Plan.AsofJoin(f.apply(a.left()), f.apply(a.right()), a.leftKey(), a.rightKey(), a.leftTime(), a.rightTime(), a.op(),
+                    a.leftOuter());
             case Plan.Lookup l -> new Plan.Lookup(f.apply(l.stream()), f.apply(l.table()), l.streamKey(), l.tableKey());
             case Plan.AsOfLookup a -> new Plan.AsOfLookup(f.apply(a.outer()), f.apply(a.dimension()), a.outerKey(), a.dimensionKey(), a.time(),
                     a.since(), a.left(), a.types());

@@ -244,6 +244,8 @@ final class Pruner {
             }
             case Plan.Distinct d -> finish(new Plan.Distinct(prune(d.input(), all(arity)).plan()), identityMap(arity), needed, arity);
             // every input column decides which rows are distinct changes, so all are kept
+            case Plan.AsofJoin a -> finish(new Plan.AsofJoin(prune(a.left(), all(a.left().arity())).plan(), prune(a.right(), all(a.right().arity())).plan(),
+                    a.leftKey(), a.rightKey(), a.leftTime(), a.rightTime(), a.op(), a.leftOuter()), identityMap(arity), needed, arity);
             case Plan.Lookup l -> {
                 // the stream's and the table's columns as a join's, then the "found" flag, always kept
                 Sides sides = sides(l.stream(), l.table(), l.streamKey(), l.tableKey(), needed, arity - 1);

@@ -102,6 +102,7 @@ public final class Renderer {
             case Plan.Reduce r -> reduce(render(r.input()), r);
             case Plan.AsOfLookup a -> asOfLookup(a);
             case Plan.Lookup l -> lookup(l);
+            case Plan.AsofJoin a -> asofJoin(a);
             case Plan.RepeatRow r -> {
                 Rendered in = render(r.input());
                 RowCodec codec = new RowCodec(r.input().types());
@@ -527,6 +528,97 @@ public final class Renderer {
         Collection<Row> out = stream.oks().halfJoin(row -> streamCodec.project(row, key), table.arranged(), new HalfJoin.ReadTime.OwnTime<>(false, asOf), true,
                 (row, match) -> match == null ? Row.concat(Row.concat(row, nothing), notFound) : Row.concat(Row.concat(row, match), found), ROW, null);
         return new Rendered(out, stream.errs().concat(table.errs()));
+    }
+
+    /**
+     * ASOF JOIN: both sides' rows, tagged, arranged together by the key (right rows with a NULL
+     * key or time are left out first), and a reduce that sorts a key's right rows by time and finds
+     * each left row's nearest by binary search. A key's result is made again when it changes, so a
+     * change costs the size of its key's group on both sides.
+     */
+    private Rendered asofJoin(Plan.AsofJoin a) {
+        Rendered left = render(a.left());
+        Rendered right = render(a.right());
+        List<SqlType> lt = a.left().types();
+        List<SqlType> rt = a.right().types();
+        RowCodec flag = RowCodec.of(SqlType.BOOLEAN);
+        Row isLeft = flag.encode(true);
+        Row isRight = flag.encode(false);
+        List<SqlType> ltTagged = new ArrayList<>(List.of(SqlType.BOOLEAN));
+        ltTagged.addAll(lt);
+        List<SqlType> rtTagged = new ArrayList<>(List.of(SqlType.BOOLEAN));
+        rtTagged.addAll(rt);
+        RowCodec lc = new RowCodec(ltTagged);
+        RowCodec rc = new RowCodec(rtTagged);
+        int[] lk = a.leftKey().stream().mapToInt(k -> k + 1).toArray();
+        int[] rk = a.rightKey().stream().mapToInt(k -> k + 1).toArray();
+        int[] lcols = new int[lt.size()];
+        for (int c = 0; c < lcols.length; c++) lcols[c] = c + 1;
+        int[] rcols = new int[rt.size()];
+        for (int c = 0; c < rcols.length; c++) rcols[c] = c + 1;
+        int ltime = a.leftTime() + 1;
+        int rtime = a.rightTime() + 1;
+        SqlType timeType = lt.get(a.leftTime());
+        boolean before = a.op().startsWith(">"); // the right row's time is at or before the left's
+        boolean strict = a.op().length() == 1;
+        RowCodec rightCodec = new RowCodec(rt);
+        Row nothing = rightCodec.encode(new Object[rt.size()]);
+        Collection<Row> rights = right.oks().filter(row -> {
+            if (rightCodec.isNull(row, a.rightTime())) return false;
+            for (int k : a.rightKey()) if (rightCodec.isNull(row, k)) return false;
+            return true;
+        }).map(row -> Row.concat(isRight, row), ROW);
+        Collection<Row> tagged = left.oks().map(row -> Row.concat(isLeft, row), ROW).concat(rights);
+        Arrangement<Row, Row> grouped = tagged.arrangeByKey(row -> Boolean.TRUE.equals(flag.get(row, 0)) ? lc.project(row, lk) : rc.project(row, rk), ROW,
+                row -> row, ROW);
+        Reducer<Row, Row, Row> logic = (k, input, output) -> {
+            int size = input.size();
+            List<Integer> rs = new ArrayList<>();
+            Object[] times = new Object[size];
+            for (int i = 0; i < size; i++) {
+                if (input.count(i) <= 0) continue;
+                Row row = input.value(i);
+                boolean l = Boolean.TRUE.equals(flag.get(row, 0));
+                times[i] = (l ? lc : rc).get(row, l ? ltime : rtime);
+                if (!l) rs.add(i);
+            }
+            // right rows by time; of equal times the last in row order is the match (values come in row order)
+            rs.sort((x, y) -> Values.compare(times[x], times[y], timeType));
+            for (int i = 0; i < size; i++) {
+                long n = input.count(i);
+                Row row = input.value(i);
+                if (n <= 0 || !Boolean.TRUE.equals(flag.get(row, 0))) continue;
+                int match = -1;
+                Object t = times[i];
+                boolean keyNull = false;
+                for (int c : lk) keyNull |= lc.isNull(row, c);
+                if (t != null && !keyNull && !rs.isEmpty()) {
+                    // the first right row whose time is past t (before: past or, strictly, at t)
+                    int lo = 0;
+                    int hi = rs.size();
+                    while (lo < hi) {
+                        int mid = (lo + hi) >>> 1;
+                        int cmp = Values.compare(times[rs.get(mid)], t, timeType);
+                        boolean pastT = before ? (strict ? cmp >= 0 : cmp > 0) : (strict ? cmp > 0 : cmp >= 0);
+                        if (pastT) hi = mid;
+                        else lo = mid + 1;
+                    }
+                    if (before) {
+                        if (lo > 0) match = rs.get(lo - 1);
+                    } else if (lo < rs.size()) {
+                        // the earliest time after t: of its ties, the last
+                        int last = lo;
+                        while (last + 1 < rs.size() && Values.compare(times[rs.get(last + 1)], times[rs.get(lo)], timeType) == 0) last++;
+                        match = rs.get(last);
+                    }
+                }
+                Row l = lc.project(row, lcols);
+                if (match >= 0) output.add(Row.concat(l, rc.project(input.value(match), rcols)), n);
+                else if (a.leftOuter()) output.add(Row.concat(l, nothing), n);
+            }
+        };
+        Collection<Row> oks = grouped.reduce("asof", logic, ROW).values();
+        return new Rendered(oks, left.errs().concat(right.errs()));
     }
 
     private Rendered asOfLookup(Plan.AsOfLookup a) {
