@@ -3,6 +3,7 @@ package dev.tributary.differential;
 import dev.tributary.arrangements.Updates;
 import dev.tributary.timely.Antichain;
 import dev.tributary.timely.Capability;
+import dev.tributary.timely.CapabilitySet;
 import dev.tributary.timely.InputPort;
 import dev.tributary.timely.LongContainer;
 import dev.tributary.timely.OperatorBuilder;
@@ -68,8 +69,12 @@ public final class EventTime {
         }
     }
 
-    /** The reclocked data and errors. */
-    public record Reclocked<D, E>(Collection<D> data, Collection<E> errors) {}
+    /**
+     * The reclocked data and errors, and the stream's clock: in system time, at each system time
+     * at which the watermark moves, the pair (that system time, the new watermark), on every
+     * worker; what {@link #toSystemTime} reads to move event-time results back.
+     */
+    public record Reclocked<D, E>(Collection<D> data, Collection<E> errors, Stream<LongContainer> clock) {}
 
     /**
      * {@code data} and {@code errors} (system time) in event time, as the class describes; the
@@ -100,6 +105,7 @@ public final class EventTime {
             }
             out.send(cap, pairs);
         }));
+        Stream<LongContainer> clock = clock(maxima, watermarkOf);
         OperatorBuilder b = scope.operator("eventTime");
         InputPort<Updates> dataIn = b.input(data.stream(), Pact.pipeline());
         InputPort<LongContainer> maximaIn = b.input(maxima, Pact.broadcast(LongContainer.TYPE));
@@ -185,7 +191,117 @@ public final class EventTime {
                 return late;
             }
         });
-        return new Reclocked<>(new Collection<>(dataOut.stream(), type), new Collection<>(errorsOut.stream(), errors.type()));
+        return new Reclocked<>(new Collection<>(dataOut.stream(), type), new Collection<>(errorsOut.stream(), errors.type()), clock);
+    }
+
+    /**
+     * The watermark as a function of system time, computed from every worker's (system time,
+     * largest event time) pairs as {@link #assign} does: a pair (s, W(s)) at time s for each system
+     * time s at which it moves, sent once every pair at or before s is in.
+     */
+    private static Stream<LongContainer> clock(Stream<LongContainer> maxima, LongUnaryOperator watermarkOf) {
+        OperatorBuilder b = maxima.scope().operator("eventTime:clock");
+        InputPort<LongContainer> in = b.input(maxima, Pact.broadcast(LongContainer.TYPE));
+        OutputPort<LongContainer> out = b.output(LongContainer.TYPE);
+        CapabilitySet caps = new CapabilitySet();
+        TreeMap<Long, Long> pending = new TreeMap<>();
+        long[] watermark = {0};
+        String name = b.displayName();
+        b.build(() -> {
+            in.forEach((cap, pairs) -> {
+                caps.insert(cap);
+                for (int i = 0; i + 1 < pairs.size(); i += 2) pending.merge(pairs.get(i), pairs.get(i + 1), Math::max);
+            });
+            long complete = bound(in.frontier());
+            while (!pending.isEmpty() && pending.firstKey() < complete) {
+                var e = pending.pollFirstEntry();
+                long w = watermarkOf.applyAsLong(e.getValue());
+                if (w <= watermark[0]) continue;
+                watermark[0] = w;
+                LongContainer pair = new LongContainer(2);
+                pair.add(e.getKey());
+                pair.add(w);
+                long[] t = {e.getKey()};
+                Capability holder = caps.holder(t);
+                if (holder == null) throw new IllegalStateException("operator '" + name + "' has no capability at or before " + e.getKey());
+                out.send(holder, t, pair);
+            }
+            Antichain.Builder hold = new Antichain.Builder(1);
+            if (!pending.isEmpty()) hold.insert(new long[] {pending.firstKey()});
+            caps.downgradeTo(hold.build(), name);
+        });
+        return out.stream();
+    }
+
+    /**
+     * {@code data} in event time (its frontier at most the combined watermark of {@code clocks},
+     * the clocks of the streams it is computed from) back in system time: each update leaves at
+     * the first system time at which every stream's watermark had passed its event time, which is
+     * when it became final; an update at a time no watermark has passed yet waits. The result's
+     * frontier follows the clocks' (system time), so a reader at a system time sees exactly what
+     * the streams had settled by then. What a materialized view over streams keeps.
+     */
+    public static <D> Collection<D> toSystemTime(Collection<D> data, java.util.List<Stream<LongContainer>> clocks) {
+        Scope scope = data.scope();
+        if (clocks.isEmpty()) throw new IllegalArgumentException("toSystemTime needs the clock of at least one stream");
+        dev.tributary.arrangements.Seed.of(scope).refuse(scope, "results in event time waiting for their streams' watermarks");
+        OperatorBuilder b = scope.operator("eventTime:toSystemTime");
+        InputPort<Updates> dataIn = b.input(data.stream(), Pact.pipeline());
+        java.util.List<InputPort<LongContainer>> clockIns = new java.util.ArrayList<>();
+        for (Stream<LongContainer> c : clocks) clockIns.add(b.input(c, Pact.pipeline()));
+        OutputPort<Updates> out = b.output(data.stream().type());
+        // event time does not become system time by a path summary: data waits for the clocks
+        b.summary(0, 0, null);
+        CapabilitySet caps = new CapabilitySet();
+        TreeMap<Long, Updates> pending = new TreeMap<>(); // by event time
+        java.util.List<TreeMap<Long, Long>> ticks = new java.util.ArrayList<>();
+        long[] watermarks = new long[clocks.size()];
+        java.util.Arrays.fill(watermarks, Long.MIN_VALUE);
+        for (int i = 0; i < clocks.size(); i++) ticks.add(new TreeMap<>());
+        String name = b.displayName();
+        dev.tributary.timely.ContainerType<Updates> type = data.stream().type();
+        b.build(() -> {
+            dataIn.forEach((cap, batch) -> buffer(batch, pending, type));
+            for (int i = 0; i < clockIns.size(); i++) {
+                TreeMap<Long, Long> mine = ticks.get(i);
+                clockIns.get(i).forEach((cap, pairs) -> {
+                    caps.insert(cap);
+                    for (int k = 0; k + 1 < pairs.size(); k += 2) mine.merge(pairs.get(k), pairs.get(k + 1), Math::max);
+                });
+            }
+            long complete = Long.MAX_VALUE;
+            for (InputPort<LongContainer> c : clockIns) complete = Math.min(complete, bound(c.frontier()));
+            long settled = bound(dataIn.frontier());
+            while (true) {
+                long s = Long.MAX_VALUE;
+                for (TreeMap<Long, Long> t : ticks) if (!t.isEmpty()) s = Math.min(s, t.firstKey());
+                if (s >= complete) break;
+                long[] next = watermarks.clone();
+                for (int i = 0; i < ticks.size(); i++) {
+                    Long w = ticks.get(i).get(s);
+                    if (w != null) next[i] = Math.max(next[i], w);
+                }
+                long combined = Long.MAX_VALUE;
+                for (long w : next) combined = Math.min(combined, w);
+                // what the watermark passes at s must all be in before it leaves at s
+                if (settled < combined) break;
+                for (TreeMap<Long, Long> t : ticks) t.remove(s);
+                System.arraycopy(next, 0, watermarks, 0, next.length);
+                long[] at = {s};
+                Capability holder = caps.holder(at);
+                if (holder == null) throw new IllegalStateException("operator '" + name + "' has no capability at or before " + s);
+                while (!pending.isEmpty() && pending.firstKey() < combined) {
+                    Updates batch = pending.pollFirstEntry().getValue();
+                    long[] times = batch.times();
+                    java.util.Arrays.fill(times, 0, batch.size(), s);
+                    out.send(holder, at, batch);
+                }
+            }
+            Antichain.Builder hold = new Antichain.Builder(1);
+            for (TreeMap<Long, Long> t : ticks) if (!t.isEmpty()) hold.insert(new long[] {t.firstKey()});
+            caps.downgradeTo(hold.build(), name);
+        });
+        return new Collection<>(out.stream(), data.type());
     }
 
     private static void buffer(Updates batch, TreeMap<Long, Updates> pending, dev.tributary.timely.ContainerType<Updates> type) {

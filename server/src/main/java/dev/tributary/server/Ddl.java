@@ -13,6 +13,7 @@ import dev.tributary.sql.expr.ScalarExpr;
 import dev.tributary.sql.parser.Parser;
 import dev.tributary.sql.plan.Optimizer;
 import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.plan.Plans;
 import dev.tributary.sql.types.SqlType;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -144,12 +145,19 @@ final class Ddl {
         CatalogItem existing = catalog.get(name);
         if (existing != null && !(v.orReplace() && existing instanceof CatalogItem.View)) catalog.checkNew(name, false, v.pos());
         if (existing != null) binders.access().checkOwner(session, existing);
-        Binder binder = binders.of(session);
+        // a materialized view may read streams: it keeps what their watermarks have settled
+        Binder binder = v.materialized() ? binders.of(session).allowStreams() : binders.of(session);
         BoundQuery q = binder.bindQuery(v.query());
         // a materialized view reads its relations as its creator now; a view as its owner whenever it is read
         if (v.materialized()) binders.access().checkSelect(session, binder.dependencies());
         if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn(v.materialized() ? "a materialized view" : "a view", v.pos());
         Plan plan = visiblePlan(q);
+        if (Plans.anyNode(plan, p -> p instanceof Plan.EventTime)) {
+            if (Plans.anyNode(plan, p -> p instanceof Plan.EventTime e && e.fromNow())) {
+                throw new SqlException("0A000", "a materialized view reads a STREAM from its beginning, not FROM NOW", v.pos());
+            }
+            plan = new Plan.SystemTime(plan);
+        }
         if (v.columns().size() > q.visible()) throw new SqlException("42601", "CREATE VIEW specifies more column names than columns", v.pos());
         List<Column> columns = new ArrayList<>();
         Set<String> seen = new HashSet<>();

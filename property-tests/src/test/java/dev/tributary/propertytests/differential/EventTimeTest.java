@@ -96,6 +96,63 @@ class EventTimeTest {
         List<Event> events = run(updates, delay, workers, stats);
         String context = workers + " workers, delay " + delay + ", events " + events;
 
+        assertThat(delivered(events, expected.watermark(), context)).as(context).isEqualTo(expected.output());
+        assertThat(stats.lateRows()).as("late rows: " + context).isEqualTo(expected.late());
+        assertThat(stats.watermark()).as("watermark: " + context).isEqualTo(expected.watermark());
+    }
+
+    /**
+     * The model of {@link EventTime#toSystemTime}: each update that is not late leaves at the first
+     * system time after whose commit the watermark is past its event time (system time to data to
+     * diff); one the watermark never passes never leaves.
+     */
+    static Map<Long, Map<Long, Long>> settled(List<Upd> given, long delay) {
+        Map<List<Long>, Long> net = new TreeMap<>(java.util.Comparator.<List<Long>, Long>comparing(k -> k.get(0)).thenComparing(k -> k.get(1)));
+        for (Upd u : given) net.merge(List.of(u.time(), u.data()), u.diff(), Long::sum);
+        Map<Long, Map<Long, Long>> byEventTime = new TreeMap<>();
+        Map<Long, Map<Long, Long>> out = new TreeMap<>();
+        long w = 0;
+        long max = Long.MIN_VALUE;
+        for (long t = 0; t <= 20; t++) {
+            for (var e : net.entrySet()) {
+                if (e.getKey().get(0) != t || e.getValue() == 0) continue;
+                long data = e.getKey().get(1);
+                long et = eventTime(data);
+                if (et == EventTime.NONE || et < w) continue;
+                byEventTime.computeIfAbsent(et, k -> new TreeMap<>()).merge(data, e.getValue(), Long::sum);
+                if (e.getValue() > 0) max = Math.max(max, et);
+            }
+            if (max != Long.MIN_VALUE) w = Math.max(w, max - delay);
+            while (!byEventTime.isEmpty() && ((TreeMap<Long, Map<Long, Long>>) byEventTime).firstKey() < w) {
+                var first = ((TreeMap<Long, Map<Long, Long>>) byEventTime).pollFirstEntry();
+                Map<Long, Long> at = out.computeIfAbsent(t, k -> new TreeMap<>());
+                first.getValue().forEach((d, n) -> at.merge(d, n, Long::sum));
+            }
+        }
+        for (Map<Long, Long> m : out.values()) m.values().removeIf(n -> n == 0);
+        out.values().removeIf(Map::isEmpty);
+        return out;
+    }
+
+    /**
+     * {@link EventTime#toSystemTime} against {@link #settled}: the stream's output moved back to
+     * system time by its clock leaves each update once, at the system time its event time became
+     * final, on one to three workers.
+     */
+    @Property(seed = "2613")
+    void backInSystemTimeEachUpdateLeavesWhenTheWatermarkPassesIt(@ForAll("updates") List<Upd> updates,
+            @ForAll @IntRange(min = 0, max = 12) int delay, @ForAll @IntRange(min = 1, max = 3) int workers) {
+        Map<Long, Map<Long, Long>> expected = settled(updates, delay);
+        List<Event> events = run(updates, delay, workers, new EventTime.Stats(), true);
+        String context = workers + " workers, delay " + delay + ", events " + events;
+        assertThat(delivered(events, Long.MAX_VALUE, context)).as(context).isEqualTo(expected);
+    }
+
+    /**
+     * The changes delivered, by time, checked as they come: each time once, none at or after a
+     * time progress has passed, and progress (until the end) never past {@code bound}.
+     */
+    static Map<Long, Map<Long, Long>> delivered(List<Event> events, long bound, String context) {
         Map<Long, Map<Long, Long>> delivered = new TreeMap<>();
         long progressed = -1;
         for (Event e : events) {
@@ -107,18 +164,20 @@ class EventTimeTest {
                 }
                 case Progressed p -> {
                     if (p.frontier() != Long.MAX_VALUE) {
-                        assertThat(p.frontier()).as("progress never passes the watermark: " + context).isLessThanOrEqualTo(expected.watermark());
+                        assertThat(p.frontier()).as("progress never passes the watermark: " + context).isLessThanOrEqualTo(bound);
                     }
                     progressed = p.frontier();
                 }
             }
         }
-        assertThat(delivered).as(context).isEqualTo(expected.output());
-        assertThat(stats.lateRows()).as("late rows: " + context).isEqualTo(expected.late());
-        assertThat(stats.watermark()).as("watermark: " + context).isEqualTo(expected.watermark());
+        return delivered;
     }
 
     static List<Event> run(List<Upd> updates, long delay, int workers, EventTime.Stats stats) {
+        return run(updates, delay, workers, stats, false);
+    }
+
+    static List<Event> run(List<Upd> updates, long delay, int workers, EventTime.Stats stats, boolean backToSystemTime) {
         List<Upd> sorted = new ArrayList<>(updates);
         sorted.sort(Comparator.comparingLong(Upd::time));
         List<Event> events = Collections.synchronizedList(new ArrayList<>());
@@ -142,7 +201,13 @@ class EventTimeTest {
                 // consolidated first: batches of an arrangement, as a table's import sends them, whose
                 // records lie at later times than their messages
                 EventTime.Reclocked<Long, Long> r = EventTime.assign(in[0].collection().consolidate(), in[1].collection(), EventTimeTest::eventTime, m -> m - delay, stats);
-                ChangeStream.subscribe(r.data(), r.errors(), new ChangeStream.Options(-1, false, true, Long.MAX_VALUE), sink);
+                if (backToSystemTime) {
+                    List<dev.tributary.timely.Stream<dev.tributary.timely.LongContainer>> clocks = List.of(r.clock());
+                    ChangeStream.subscribe(EventTime.toSystemTime(r.data(), clocks), EventTime.toSystemTime(r.errors(), clocks),
+                            new ChangeStream.Options(-1, false, true, Long.MAX_VALUE), sink);
+                } else {
+                    ChangeStream.subscribe(r.data(), r.errors(), new ChangeStream.Options(-1, false, true, Long.MAX_VALUE), sink);
+                }
                 return in[0].collection().probe();
             });
             int next = 0;

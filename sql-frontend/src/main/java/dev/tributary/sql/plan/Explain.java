@@ -103,6 +103,10 @@ public final class Explain {
                 write(a.left(), d + 1, stored, b);
                 write(a.right(), d + 1, stored, b);
             }
+            case Plan.SystemTime x -> {
+                line(b, d, "SystemTime (each result at the system time the streams' watermarks passed it)");
+                write(x.input(), d + 1, stored, b);
+            }
             case Plan.Lookup l -> {
                 line(b, d, "Lookup on " + cols(l.streamKey()) + " = " + cols(l.tableKey())
                         + " as each row's commit finds the table (a half join: the stream is not stored; the table side is arranged)");

@@ -138,6 +138,18 @@ public sealed interface Plan {
     }
 
     /**
+     * {@code input}, computed in event time from streams ({@link EventTime}), back in system time:
+     * each of its updates at the first system time at which every stream's watermark had passed
+     * it, when it became final. What a materialized view over streams keeps, and what its readers
+     * see. See {@code dev.tributary.differential.EventTime#toSystemTime}.
+     */
+    record SystemTime(Plan input) implements Plan {
+        public List<SqlType> types() {
+            return input.types();
+        }
+    }
+
+    /**
      * Each update of {@code input} moved to the event time just before column {@code column}'s
      * value (a window's end) when that is later: what {@code EMIT ON WINDOW CLOSE} does, so that a
      * window's rows come out once, final, when the watermark reaches its end. With {@code expire}

@@ -246,6 +246,10 @@ final class Pruner {
             // every input column decides which rows are distinct changes, so all are kept
             case Plan.AsofJoin a -> finish(new Plan.AsofJoin(prune(a.left(), all(a.left().arity())).plan(), prune(a.right(), all(a.right().arity())).plan(),
                     a.leftKey(), a.rightKey(), a.leftTime(), a.rightTime(), a.op(), a.leftOuter()), identityMap(arity), needed, arity);
+            case Plan.SystemTime x -> {
+                Pruned in = prune(x.input(), needed);
+                yield new Pruned(new Plan.SystemTime(in.plan()), in.map());
+            }
             case Plan.Lookup l -> {
                 // the stream's and the table's columns as a join's, then the "found" flag, always kept
                 Sides sides = sides(l.stream(), l.table(), l.streamKey(), l.tableKey(), needed, arity - 1);

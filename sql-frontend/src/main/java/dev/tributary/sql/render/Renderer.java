@@ -136,6 +136,14 @@ public final class Renderer {
                 }), in.errs());
             }
             case Plan.EventTime e -> eventTime(render(e.input()), e);
+            case Plan.SystemTime x -> {
+                // the clocks of the streams under it: every EventTime rendered from here on
+                int mark = clocks.size();
+                Rendered in = render(x.input());
+                List<dev.tributary.timely.Stream<dev.tributary.timely.LongContainer>> mine = new ArrayList<>(clocks.subList(mark, clocks.size()));
+                if (mine.isEmpty()) yield in;
+                yield new Rendered(EventTime.toSystemTime(in.oks(), mine), EventTime.toSystemTime(in.errs(), mine));
+            }
             case Plan.Delay x -> {
                 Rendered in = render(x.input());
                 RowCodec codec = new RowCodec(x.input().types());
@@ -232,6 +240,8 @@ public final class Renderer {
     }
 
     private final List<EventTime.Stats> streams = new ArrayList<>();
+    /** The clocks of the streams rendered so far, for {@link Plan.SystemTime} above them. */
+    private final List<dev.tributary.timely.Stream<dev.tributary.timely.LongContainer>> clocks = new ArrayList<>();
 
     private Rendered eventTime(Rendered in, Plan.EventTime e) {
         RowCodec codec = new RowCodec(e.input().types());
@@ -263,6 +273,7 @@ public final class Renderer {
                 return Long.MIN_VALUE;
             }
         }, stats);
+        clocks.add(r.clock());
         return new Rendered(r.data(), r.errors());
     }
 
