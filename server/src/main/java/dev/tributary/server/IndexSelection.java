@@ -49,7 +49,7 @@ final class IndexSelection {
             }
             case Plan.DeltaJoin d -> delta(d, indexes, used);
             case Plan.AsOfLookup a -> {
-                List<CatalogItem.Index> reaching = indexes.stream().filter(ix -> sinceOf.applyAsLong(ix.id()) <= a.since()).toList();
+                List<CatalogItem.Index> reaching = indexes.stream().filter(ix -> a.since() == Plan.AsOfLookup.READABLE || sinceOf.applyAsLong(ix.id()) <= a.since()).toList();
                 Plan dim = side(a.dimension(), a.dimensionKey(), reaching, used);
                 if (!(dim instanceof Plan.IndexedGet)) dim = apply(a.dimension(), indexes, used, sinceOf);
                 yield new Plan.AsOfLookup(apply(a.outer(), indexes, used, sinceOf), dim, a.outerKey(), a.dimensionKey(), a.time(), a.since(), a.left(), a.types());

@@ -516,6 +516,52 @@ class StreamTest {
         }
     }
 
+    /**
+     * A stream joined with a table FOR SYSTEM_TIME AS OF its event time (Flink's temporal join):
+     * each row meets the table as it was at the row's own time, read from the table's retained
+     * history (bigint event times are milliseconds, the system clock's unit); a row before the
+     * history meets nothing; a row from the future waits for the clock (and holds the watermark
+     * back until then: the lookup is below the reclocking); a later change of the table changes
+     * nothing given; LEFT JOIN pads a row that met nothing.
+     */
+    @Test
+    void aStreamJoinedForSystemTimeAsOfItsEventTimeMeetsTheTableAsItWasThen() throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(10_000), 2)) {
+            db.execute("CREATE TABLE prices (sym text, price int) WITH (RETAIN HISTORY PIN AT 10000)");
+            db.execute("CREATE TABLE orders (id int, sym text, ts bigint, WATERMARK FOR ts AS ts - 1000) WITH (APPEND ONLY)");
+            db.execute("INSERT INTO prices VALUES ('x', 1)");
+            db.execute("ADVANCE CLOCK TO 20000");
+            db.execute("UPDATE prices SET price = 2");
+            db.execute("ADVANCE CLOCK TO 30000");
+            db.execute("UPDATE prices SET price = 3");
+            db.execute("ADVANCE CLOCK TO 40000");
+            Events inner = new Events();
+            Events left = new Events();
+            try (Subscription a = db.subscribe("SUBSCRIBE (SELECT o.id, p.price FROM orders STREAM AS o JOIN prices FOR SYSTEM_TIME AS OF o.ts AS p"
+                    + " ON p.sym = o.sym) WITH (PROGRESS)", inner);
+                    Subscription b = db.subscribe("SUBSCRIBE (SELECT o.id, p.price FROM orders STREAM AS o LEFT JOIN prices FOR SYSTEM_TIME AS OF o.ts p"
+                            + " ON p.sym = o.sym) WITH (PROGRESS)", left)) {
+                db.execute("INSERT INTO orders VALUES (1, 'x', 15000), (2, 'x', 25000), (3, 'x', 35000), (4, 'x', 5000), (5, 'y', 36000)");
+                // watermark 35,000: the rows before it are final
+                assertThat(inner.until("35000")).containsExactly("1|1|1", "1|2|2");
+                assertThat(left.until("35000")).containsExactly("1|1|1", "1|2|2", "1|4|null");
+                db.execute("UPDATE prices SET price = 100");
+                // from the future (the clock is at 40,000): it waits for the clock
+                db.execute("INSERT INTO orders VALUES (6, 'x', 60000)");
+                db.execute("ADVANCE CLOCK TO 70000");
+                db.execute("INSERT INTO orders VALUES (7, 'x', 61000), (8, 'x', 80000)");
+                // 8 waits for the clock to pass 80,000, and holds the watermark back meanwhile (6 and 7 gave 60,000)
+                assertThat(inner.until("60000")).containsExactly("1|3|3");
+                db.execute("ADVANCE CLOCK TO 90000");
+                db.execute("INSERT INTO orders VALUES (9, 'x', 85000)");
+                assertThat(inner.until("84000")).containsExactly("1|6|100", "1|7|100", "1|8|100");
+                assertThat(left.until("84000")).containsExactly("1|3|3", "1|5|null", "1|6|100", "1|7|100", "1|8|100");
+                assertThat(String.join("\n", SqlRows.rows(db, "EXPLAIN SELECT o.id, p.price FROM orders STREAM AS o JOIN prices FOR SYSTEM_TIME AS OF o.ts AS p"
+                        + " ON p.sym = o.sym"))).contains("AsOfLookup").contains("since its history is readable");
+            }
+        }
+    }
+
     @Test
     void fromNowLeavesOutWhatCameBefore() throws Exception {
         try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {

@@ -75,6 +75,11 @@ public sealed interface TableRef extends Node {
     record Join(int pos, JoinKind kind, TableRef left, TableRef right, JoinCondition condition) implements TableRef {}
 
     /** {@code name AS OF SYSTEM TIME asOf SINCE since [AS alias]}: the table as it was at a time. */
+    /**
+     * {@code name AS OF SYSTEM TIME asOf [SINCE since]}; {@code since} null: as far back as the
+     * table's history is readable when the query starts (what Flink's {@code FOR SYSTEM_TIME AS
+     * OF} becomes).
+     */
     record AsOfSystemTime(int pos, List<String> name, Expr asOf, Expr since, Alias alias) implements TableRef {
         public AsOfSystemTime {
             name = List.copyOf(name);

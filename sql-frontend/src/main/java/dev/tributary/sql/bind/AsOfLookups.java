@@ -58,6 +58,7 @@ final class AsOfLookups {
         if (a.alias() != null && !a.alias().columns().isEmpty()) {
             throw new SqlException("0A000", "column aliases on an AS OF SYSTEM TIME relation are not supported in its desugaring", a.alias().pos());
         }
+        if (a.since() == null) throw new SqlException("0A000", "the desugaring of an AS OF SYSTEM TIME lookup needs its SINCE", a.pos());
         Bound x = binder.named(new TableRef.NamedTable(a.pos(), a.name(), a.alias()));
         String alias = SqlFormatter.ident(a.alias() != null ? a.alias().name() : a.name().get(a.name().size() - 1));
         String e = "(" + SqlFormatter.format(a.asOf()) + ")";
@@ -122,7 +123,8 @@ final class AsOfLookups {
                     + "without WITH, DISTINCT, GROUP BY, HAVING, ORDER BY, LIMIT or OFFSET", d.pos());
         }
         Bound x = binder.named(new TableRef.NamedTable(a.pos(), a.name(), a.alias()));
-        long since = binder.systemTime(a.since(), "AS OF SYSTEM TIME ... SINCE");
+        // no SINCE (FOR SYSTEM_TIME AS OF): as far back as the table is readable when the query starts
+        long since = a.since() == null ? Plan.AsOfLookup.READABLE : binder.systemTime(a.since(), "AS OF SYSTEM TIME ... SINCE");
         int nl = left.fields().size();
         int nx = x.fields().size();
         // bound first over [outer | x]; x's columns are moved once the layout is known

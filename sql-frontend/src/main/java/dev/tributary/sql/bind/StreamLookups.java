@@ -33,6 +33,20 @@ final class StreamLookups {
     static Plan apply(Plan plan) {
         if (plan instanceof Plan.DeltaJoin d && Streams.inEventTime(d)) return apply(d.fallback());
         Plan p = Plans.withInputs(plan, StreamLookups::apply);
+        if (p instanceof Plan.AsOfLookup a && Streams.inEventTime(a.outer()) && !Streams.inEventTime(a.dimension())) {
+            // x AS OF SYSTEM TIME e (FOR SYSTEM_TIME AS OF e) looked up by a stream: in system time,
+            // below the reclocking, left (so every row moves the watermark), "found" kept
+            List<Integer> below = new ArrayList<>(a.outerKey());
+            below.add(a.time());
+            int k = a.outerKey().size();
+            Plan looked = lookup(a.outer(), below, (rows, at) -> {
+                List<SqlType> types = new ArrayList<>(rows.types());
+                types.addAll(a.dimension().types());
+                types.add(SqlType.BOOLEAN);
+                return new Plan.AsOfLookup(rows, a.dimension(), at.subList(0, k), a.dimensionKey(), at.get(k), a.since(), true, types);
+            }, a.dimension().arity(), a.left(), true);
+            return looked == null ? p : looked;
+        }
         if (!(p instanceof Plan.Join j)) return p;
         boolean leftStream = Streams.inEventTime(j.left());
         if (leftStream == Streams.inEventTime(j.right())) return p;
@@ -80,6 +94,18 @@ final class StreamLookups {
      * {@code stream} cannot be taken apart.
      */
     private static Plan lookup(Plan stream, Plan table, List<Integer> streamKey, List<Integer> tableKey, boolean left) {
+        return lookup(stream, streamKey, (rows, key) -> new Plan.Lookup(rows, table, key, tableKey), table.arity(), left, false);
+    }
+
+    /**
+     * The core of {@link #lookup(Plan, Plan, List, List, boolean)}: {@code make} builds the lookup
+     * over the rows below the reclocking, given where the stream side's columns {@code below}
+     * (keys, a lookup time) are among them; it gives the rows, {@code looked} looked-up columns and
+     * a "found" flag. The result: the stream side's columns, the looked-up ones, and with
+     * {@code keepFound} the flag.
+     */
+    private static Plan lookup(Plan stream, List<Integer> below, java.util.function.BiFunction<Plan, List<Integer>, Plan> make, int looked,
+            boolean left, boolean keepFound) {
         List<Plan> ops = new ArrayList<>(); // outermost first
         Plan q = stream;
         while (!(q instanceof Plan.EventTime)) {
@@ -102,10 +128,10 @@ final class StreamLookups {
             next--;
         }
         int nb = rows.arity();
-        int nt = table.arity();
+        int nt = looked;
         // where each column of the stream side is among the joined columns, operation by operation
         List<Integer> at = new ArrayList<>(Binder.range(0, nb));
-        int width = nb + nt;
+        int width = nb + nt + (keepFound ? 1 : 0);
         List<java.util.function.UnaryOperator<Plan>> above = new ArrayList<>();
         for (int i = next; i >= 0; i--) {
             int[] map = at.stream().mapToInt(Integer::intValue).toArray();
@@ -132,21 +158,22 @@ final class StreamLookups {
                 default -> throw new IllegalStateException("not an operation over a stream's rows: " + ops.get(i));
             }
         }
-        // the keys must be columns below the reclocking
+        // the keys (and lookup time) must be columns below the reclocking
         List<Integer> key = new ArrayList<>();
-        for (int k : streamKey) {
+        for (int k : below) {
             int c = at.get(k);
             if (c >= nb) return null;
             key.add(c);
         }
-        Plan.Lookup lookup = new Plan.Lookup(rows, table, key, tableKey);
+        Plan lookup = make.apply(rows, key);
         int found = nb + nt;
         Plan out = new Plan.EventTime(lookup, e.timeColumn(), e.watermark(), e.fromNow(), e.from(), e.appendOnly());
-        out = left ? Binder.project(out, Binder.range(0, found)) : Binder.project(new Plan.Filter(out, List.of(new ScalarExpr.ColumnRef(found, SqlType.BOOLEAN))),
-                Binder.range(0, found));
+        if (!left) out = new Plan.Filter(out, List.of(new ScalarExpr.ColumnRef(found, SqlType.BOOLEAN)));
+        if (!keepFound) out = Binder.project(out, Binder.range(0, found));
         for (var op : above) out = op.apply(out);
         List<Integer> order = new ArrayList<>(at);
         order.addAll(Binder.range(nb, nb + nt));
+        if (keepFound) order.add(found);
         return Binder.project(out, order);
     }
 }

@@ -1653,6 +1653,15 @@ public final class Parser {
             } else {
                 throw syntaxError(peek());
             }
+            if (right instanceof AsOfSystemTime a && a.since() == null && cond instanceof On on && (kind == JoinKind.INNER || kind == JoinKind.LEFT)) {
+                // t FOR SYSTEM_TIME AS OF e AS a ON cond: JOIN LATERAL (SELECT * FROM t AS OF SYSTEM TIME e AS a WHERE cond) AS a ON true
+                Alias alias = a.alias() != null ? a.alias() : new Alias(a.pos(), a.name().get(a.name().size() - 1), List.of());
+                QueryBody.Select select = new QueryBody.Select(a.pos(), false, List.of(), List.of(new SelectItem(a.pos(), new Star(a.pos()), null)),
+                        List.of(new AsOfSystemTime(a.pos(), a.name(), a.asOf(), null, new Alias(alias.pos(), alias.name(), List.of()))),
+                        on.condition(), List.of(), null);
+                right = new DerivedTable(a.pos(), true, new Query(a.pos(), List.of(), select, List.of(), null, null, false), alias);
+                cond = new On(new BooleanLiteral(a.pos(), true));
+            }
             left = new Join(left.pos(), kind, left, right, cond);
         }
     }
@@ -1715,9 +1724,16 @@ public final class Parser {
                 p += 3;
                 expectKw("time");
                 Expr asOf = otherOperator();
-                expectKw("since");
-                Expr since = otherOperator();
+                Expr since = null;
+                if (acceptKw("since")) since = otherOperator();
                 return new AsOfSystemTime(pos, name, asOf, since, alias());
+            }
+            if (isKw("for") && isKw(1, "system_time") && isKw(2, "as") && isKw(3, "of")) {
+                // Flink's temporal join: JOIN t FOR SYSTEM_TIME AS OF expr [AS] a ON cond, made
+                // a lookup once the ON is read (see tableRef)
+                p += 4;
+                Expr asOf = otherOperator();
+                return new AsOfSystemTime(pos, name, asOf, null, alias());
             }
             if (isKw("tablesample")) throw unsupported("TABLESAMPLE", pos());
             return streamOr(new NamedTable(pos, name, isKw("stream") ? null : alias()));

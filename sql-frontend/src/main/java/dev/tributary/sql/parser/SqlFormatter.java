@@ -514,7 +514,7 @@ public final class SqlFormatter {
             case AsOfSystemTime a -> {
                 b.append(name(a.name())).append(" AS OF SYSTEM TIME ");
                 expr(b, a.asOf(), 7);
-                expr(b.append(" SINCE "), a.since(), 7);
+                if (a.since() != null) expr(b.append(" SINCE "), a.since(), 7);
                 alias(b, a.alias());
             }
             case Changes c -> {

@@ -115,7 +115,7 @@ public final class Explain {
             }
             case Plan.AsOfLookup a -> {
                 line(b, d, (a.left() ? "Left " : "") + "AsOfLookup on " + cols(a.outerKey()) + " = " + cols(a.dimensionKey()) + " at #" + a.time()
-                        + " since " + a.since() + " (half-join: each row waits for its time, reads the second input's history once)");
+                        + (a.since() == Plan.AsOfLookup.READABLE ? " since its history is readable" : " since " + a.since()) + " (half-join: each row waits for its time, reads the second input's history once)");
                 write(a.outer(), d + 1, stored, b);
                 write(a.dimension(), d + 1, stored, b);
             }

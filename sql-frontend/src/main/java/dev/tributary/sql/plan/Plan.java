@@ -49,6 +49,9 @@ public sealed interface Plan {
      */
     record AsOfLookup(Plan outer, Plan dimension, List<Integer> outerKey, List<Integer> dimensionKey, int time, long since,
                       boolean left, List<SqlType> types) implements Plan {
+        /** {@code since} of a lookup without SINCE: as far back as the dimension is readable when the dataflow starts. */
+        public static final long READABLE = Long.MIN_VALUE;
+
         public AsOfLookup {
             outerKey = List.copyOf(outerKey);
             dimensionKey = List.copyOf(dimensionKey);

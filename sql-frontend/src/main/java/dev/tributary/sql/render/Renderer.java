@@ -642,12 +642,13 @@ public final class Renderer {
         RowCodec flag = RowCodec.of(SqlType.BOOLEAN);
         Row found = flag.encode(true);
         Row notFound = flag.encode(false);
+        long since = a.since() == Plan.AsOfLookup.READABLE ? HalfJoin.asOf(List.of(dim.arranged())) : a.since();
         AsOfJoin<Row> lookup = AsOfJoin.lookup(outer.oks(), row -> outerCodec.project(row, key), row -> {
             // SQL's = never matches NULL, and a dimension read through an index may hold NULL keys
             for (int k : key) if (outerCodec.isNull(row, k)) return Long.MIN_VALUE;
             Object t = outerCodec.get(row, time);
             return t == null ? Long.MIN_VALUE : (Long) t;
-        }, a.since(), dim.arranged(), a.left(), (row, match) -> match == null ? Row.concat(Row.concat(row, nothing), notFound)
+        }, since, dim.arranged(), a.left(), (row, match) -> match == null ? Row.concat(Row.concat(row, nothing), notFound)
                 : Row.concat(Row.concat(row, match), found), ROW);
         return new Rendered(lookup.output(), outer.errs().concat(dim.errs()));
     }
