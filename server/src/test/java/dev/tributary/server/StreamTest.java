@@ -562,6 +562,100 @@ class StreamTest {
         }
     }
 
+    /**
+     * The oracle for windowed aggregates in event time: random transactions of bids, out of order
+     * within the watermark's delay and some late, on 1, 2 and 3 workers, through TUMBLE, HOP and
+     * SESSION counts and sums EMIT ON WINDOW CLOSE; once a far bid has moved the watermark past
+     * them, each window came once, never retracted, and the windows are those computed in batch
+     * over the bids that were not late.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3})
+    void windowedAggregatesAgreeWithTheirBatchEvaluationOverTheRowsNotLate(int workers) throws Exception {
+        java.util.Random random = new java.util.Random(260 + workers);
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), workers)) {
+            db.execute(BIDS);
+            List<String> queries = List.of(
+                    "SELECT auction, window_start, window_end, count(*) AS n, sum(price) AS total FROM TUMBLE(bids STREAM, ts, INTERVAL '10 seconds')"
+                            + " GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE",
+                    "SELECT auction, window_start, window_end, count(*) AS n, sum(price) AS total FROM HOP(bids STREAM, ts, INTERVAL '4 seconds', INTERVAL '10 seconds')"
+                            + " GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE",
+                    "SELECT auction, window_start, window_end, count(*) AS n, sum(price) AS total FROM SESSION(bids STREAM PARTITION BY auction, ts, INTERVAL '3 seconds')"
+                            + " GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE");
+            List<Events> events = new ArrayList<>();
+            List<Subscription> subs = new ArrayList<>();
+            for (String q : queries) {
+                Events e = new Events();
+                events.add(e);
+                subs.add(db.subscribe("SUBSCRIBE (" + q + ") WITH (PROGRESS)", e));
+            }
+            try {
+                List<int[]> kept = new ArrayList<>(); // auction, price, second
+                long maxSecond = -1;
+                for (int round = 0; round < 80; round++) {
+                    long watermark = maxSecond - 2;
+                    db.execute("BEGIN");
+                    List<int[]> tx = new ArrayList<>();
+                    for (int c = random.nextInt(3); c >= 0; c--) {
+                        int[] bid = {random.nextInt(3), random.nextInt(100), (int) Math.max(0, maxSecond + random.nextInt(8) - 3)};
+                        bid(db, bid[0], bid[1], bid[2]);
+                        tx.add(bid);
+                    }
+                    db.execute("COMMIT");
+                    for (int[] bid : tx) {
+                        if (bid[2] < watermark) continue;
+                        kept.add(bid);
+                        maxSecond = Math.max(maxSecond, bid[2]);
+                    }
+                }
+                bid(db, 9, 0, 100_000);
+                String end = "2026-01-02 03:46:38"; // 100,000 s - 2 s
+                long[][] windows = {{10, 10}, {4, 10}};
+                for (int q = 0; q < queries.size(); q++) {
+                    java.util.TreeMap<String, long[]> expected = new java.util.TreeMap<>();
+                    for (int[] bid : kept) {
+                        if (q < 2) {
+                            long slide = windows[q][0];
+                            long size = windows[q][1];
+                            for (long start = Math.floorDiv(bid[2], slide) * slide; start > bid[2] - size; start -= slide) {
+                                long[] agg = expected.computeIfAbsent(bid[0] + "|" + at(start) + "|" + at(start + size), k -> new long[2]);
+                                agg[0]++;
+                                agg[1] += bid[1];
+                            }
+                        }
+                    }
+                    if (q == 2) {
+                        for (int auction = 0; auction < 3; auction++) {
+                            final int a = auction;
+                            List<int[]> mine = new ArrayList<>(kept.stream().filter(b -> b[0] == a).toList());
+                            mine.sort(java.util.Comparator.comparingInt(b -> b[2]));
+                            for (int i = 0; i < mine.size(); ) {
+                                int j = i;
+                                long sum = mine.get(i)[1];
+                                while (j + 1 < mine.size() && mine.get(j + 1)[2] - mine.get(j)[2] < 3) sum += mine.get(++j)[1];
+                                expected.put(a + "|" + at(mine.get(i)[2]) + "|" + at(mine.get(j)[2] + 3), new long[] {j - i + 1, sum});
+                                i = j + 1;
+                            }
+                        }
+                    }
+                    List<String> want = new ArrayList<>();
+                    expected.forEach((k, v) -> want.add("1|" + k + "|" + v[0] + "|" + v[1]));
+                    want.sort(null);
+                    assertThat(want).as("windows to check").hasSizeGreaterThan(8);
+                    assertThat(events.get(q).until(end)).as("%s on %d workers", queries.get(q), workers).isEqualTo(want);
+                }
+                assertThat(subs.get(0).status().lateRows()).as("some bids came late").isPositive();
+            } finally {
+                for (Subscription sub : subs) sub.close();
+            }
+        }
+    }
+
+    /** The text of the time {@code second} seconds into 2026. */
+    private static String at(long second) {
+        return java.time.LocalDateTime.of(2026, 1, 1, 0, 0).plusSeconds(second).format(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss"));
+    }
+
     @Test
     void fromNowLeavesOutWhatCameBefore() throws Exception {
         try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
