@@ -656,6 +656,33 @@ class StreamTest {
         return java.time.LocalDateTime.of(2026, 1, 1, 0, 0).plusSeconds(second).format(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss"));
     }
 
+    /**
+     * The third output mode, changed rows only: a running aggregation over a stream through the
+     * upsert envelope keyed by its GROUP BY columns gives each group's new row when the watermark
+     * has passed the event time that changed it, one row per changed key, at that event time.
+     */
+    @Test
+    void changedRowsOnlyThroughTheUpsertEnvelope() throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
+            db.execute(BIDS);
+            Events events = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT auction, count(*) AS n, max(price) AS top FROM bids STREAM GROUP BY auction)"
+                    + " ENVELOPE UPSERT (KEY (auction)) WITH (PROGRESS)", events)) {
+                assertThat(sub.columns()).containsExactly("change_time", "change_progressed", "change_state", "auction", "n", "top");
+                bid(db, 1, 10, 1);
+                bid(db, 2, 20, 2);
+                bid(db, 1, 30, 3);
+                bid(db, 3, 5, 10);
+                assertThat(events.untilTimed("2026-01-01 00:00:08")).containsExactly(
+                        "2026-01-01 00:00:01|upsert|1|1|10", "2026-01-01 00:00:02|upsert|2|1|20", "2026-01-01 00:00:03|upsert|1|2|30");
+                bid(db, 2, 1, 11);
+                bid(db, 1, 7, 20);
+                assertThat(events.untilTimed("2026-01-01 00:00:18")).containsExactly(
+                        "2026-01-01 00:00:10|upsert|3|1|5", "2026-01-01 00:00:11|upsert|2|2|20");
+            }
+        }
+    }
+
     @Test
     void fromNowLeavesOutWhatCameBefore() throws Exception {
         try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
