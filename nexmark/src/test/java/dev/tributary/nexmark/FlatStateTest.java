@@ -55,7 +55,7 @@ class FlatStateTest {
         }
 
         synchronized void await(LocalDateTime w) throws InterruptedException {
-            long deadline = System.nanoTime() + 120_000_000_000L;
+            long deadline = System.nanoTime() + 600_000_000_000L;
             while (at.isBefore(w) && error == null && System.nanoTime() < deadline) wait(1_000);
             assertThat(error).isNull();
             assertThat(at).as("watermark caught up").isAfterOrEqualTo(w);
@@ -82,6 +82,8 @@ class FlatStateTest {
                     windows.await(caught);
                     joined.await(caught);
                     samples.add(new long[] {to, q7.status().records(), join.status().records()});
+                    System.out.println("after " + to + " events: " + q7.status().records() + " records held by q7s, " + join.status().records()
+                            + " by the interval join");
                 }
                 assertThat(q7.status().lateRows()).isZero();
             }
