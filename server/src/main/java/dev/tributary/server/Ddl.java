@@ -145,19 +145,15 @@ final class Ddl {
         CatalogItem existing = catalog.get(name);
         if (existing != null && !(v.orReplace() && existing instanceof CatalogItem.View)) catalog.checkNew(name, false, v.pos());
         if (existing != null) binders.access().checkOwner(session, existing);
-        // a materialized view may read streams: it keeps what their watermarks have settled
-        Binder binder = v.materialized() ? binders.of(session).allowStreams() : binders.of(session);
+        // a view may read streams (subscriptions to it are continuous); a materialized view keeps
+        // what their watermarks have settled
+        Binder binder = binders.of(session).allowStreams();
         BoundQuery q = binder.bindQuery(v.query());
         // a materialized view reads its relations as its creator now; a view as its owner whenever it is read
         if (v.materialized()) binders.access().checkSelect(session, binder.dependencies());
         if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn(v.materialized() ? "a materialized view" : "a view", v.pos());
         Plan plan = visiblePlan(q);
-        if (Plans.anyNode(plan, p -> p instanceof Plan.EventTime)) {
-            if (Plans.anyNode(plan, p -> p instanceof Plan.EventTime e && e.fromNow())) {
-                throw new SqlException("0A000", "a materialized view reads a STREAM from its beginning, not FROM NOW", v.pos());
-            }
-            plan = new Plan.SystemTime(plan);
-        }
+        if (v.materialized()) plan = inSystemTime(plan, v.pos());
         if (v.columns().size() > q.visible()) throw new SqlException("42601", "CREATE VIEW specifies more column names than columns", v.pos());
         List<Column> columns = new ArrayList<>();
         Set<String> seen = new HashSet<>();
@@ -419,6 +415,18 @@ final class Ddl {
         } catch (SqlException e) {
             throw new SqlException(e.sqlState(), e.getMessage(), pos, e.hint());
         }
+    }
+
+    /**
+     * A materialized view's plan: one that reads streams in event time has its results moved back
+     * to system time ({@link Plan.SystemTime}), reading its streams from their beginning.
+     */
+    static Plan inSystemTime(Plan plan, int pos) {
+        if (!Plans.anyNode(plan, p -> p instanceof Plan.EventTime)) return plan;
+        if (Plans.anyNode(plan, p -> p instanceof Plan.EventTime e && e.fromNow())) {
+            throw new SqlException("0A000", "a materialized view reads a STREAM from its beginning, not FROM NOW", pos);
+        }
+        return new Plan.SystemTime(plan);
     }
 
     /** A bound query's plan without the columns only its ORDER BY needed. */

@@ -76,6 +76,17 @@ final class ReadPath {
         return present(q, rowsOf(session, q.plan(), q.plan().types()));
     }
 
+    /**
+     * A one-off read of a plan over a stream in event time (a view over a STREAM): 0A000, as for a
+     * continuous query sent as a one-off statement; it is read by a subscription.
+     */
+    private static void refuseStreams(Plan plan) {
+        if (Plans.anyNode(plan, p -> p instanceof Plan.EventTime)) {
+            throw new SqlException("0A000", "this query reads a view over a STREAM, so it never ends and cannot be answered as a one-off result", 0,
+                    "Subscribe to it: SUBSCRIBE (query), or add EMIT CHANGES (COPY (... EMIT CHANGES) TO STDOUT from psql).");
+        }
+    }
+
     /** A query's rows as its result: in its ORDER BY, without the columns only sorting needed. */
     static Result present(BoundQuery q, List<Object[]> rows) {
         if (!q.order().isEmpty()) rows.sort(Renderer.rowOrder(q.order(), q.plan().types()));
@@ -94,6 +105,7 @@ final class ReadPath {
             throw new SqlException("0A000", "SELECT ... AS OF in a transaction block that has written is not supported", pos,
                     "It reads committed history; run it outside the block or before its writes.");
         }
+        refuseStreams(q.plan());
         long now = oracle.readTime();
         checkRetained(q.plan(), t, now, pos, true);
         Plan plan = physical(q.plan(), t, false, new HashSet<>());
@@ -153,6 +165,7 @@ final class ReadPath {
 
     /** The rows of {@code unbound} now, each repeated by its multiplicity. */
     List<Object[]> rowsOf(Session session, Plan unbound, List<SqlType> types) {
+        refuseStreams(unbound);
         long t = readTimeFor(unbound);
         checkChanges(unbound, t, 0);
         return rowsAt(session, physical(unbound, t, session.pending.isEmpty(), new HashSet<>()), t, types);
@@ -621,8 +634,8 @@ final class ReadPath {
             plan = b.plan();
             names = b.names();
         } else if (e.statement() instanceof Statement.CreateView v) {
-            BoundQuery b = binders.of(session).bindQuery(v.query());
-            plan = b.plan();
+            BoundQuery b = binders.of(session).allowStreams().bindQuery(v.query());
+            plan = v.materialized() ? Ddl.inSystemTime(b.plan(), v.pos()) : b.plan();
             names = b.names();
         } else {
             throw new SqlException("0A000", "EXPLAIN of this statement is not supported; explain a query or CREATE [MATERIALIZED] VIEW", e.statement().pos());

@@ -28,8 +28,8 @@ final class Streams {
 
     static Bound bind(Binder binder, TableRef.Stream s) {
         if (!binder.streamsAllowed()) {
-            throw new SqlException("0A000", "a STREAM is read by a continuous query (SUBSCRIBE to it, or SELECT ... EMIT CHANGES) or by a "
-                    + "materialized view; a plain view over a stream is not supported yet", s.pos());
+            throw new SqlException("0A000", "a STREAM is read by a continuous query (SUBSCRIBE to it, or SELECT ... EMIT CHANGES), a view or a "
+                    + "materialized view", s.pos());
         }
         Watermark watermark = s.watermark() != null ? s.watermark() : declared(binder, s.input());
         if (s.window() != null) {
