@@ -118,6 +118,7 @@ final class Subscriptions {
         }
         reads.checkChanges(plan, start, st.pos());
         long asOf = start;
+        Binder.StreamStart from = binder.streamStart();
         long upTo = Long.MAX_VALUE;
         boolean snapshot = true;
         boolean progress = false;
@@ -125,6 +126,10 @@ final class Subscriptions {
         if (sub != null) {
             snapshot = sub.snapshot();
             progress = sub.progress();
+            if (binder.streamStart() != null && (sub.asOf() != null || sub.upTo() != null)) {
+                throw new SqlException("0A000", "a STREAM FROM NOW or FROM CURSOR says where the subscription starts: give it no AS OF or UP TO",
+                        sub.pos());
+            }
             if (sub.asOf() != null) {
                 asOf = binder.systemTime(sub.asOf(), "AS OF");
                 reads.checkRetained(plan, asOf, start, sub.asOf().pos(), false);
@@ -203,6 +208,16 @@ final class Subscriptions {
                 for (int k : keys) key.add(dev.tributary.sql.row.Keys.normalize(values[k]));
                 return key;
             }, downstream);
+        }
+        if (from != null && eventTime == null) {
+            // FROM NOW: no snapshot; FROM CURSOR c: every change from the progress time c on (the
+            // changes at times >= c), read from the tables' retained history
+            snapshot = false;
+            if (from.cursor() != null) {
+                if (from.cursor() > start) throw new SqlException("22023", "FROM CURSOR " + from.cursor() + " is ahead of the present " + start, from.pos());
+                asOf = from.cursor() - 1;
+                reads.checkRetained(plan, asOf, start, from.pos(), false);
+            }
         }
         ChangeStream.Options options = eventTime != null ? new ChangeStream.Options(-1, false, progress, Long.MAX_VALUE)
                 : new ChangeStream.Options(asOf, snapshot, progress, upTo);

@@ -694,6 +694,75 @@ class StreamTest {
         }
     }
 
+    /**
+     * A table read as a queue with a cursor: a subscription's progress rows report its position
+     * (a system time); a new subscription FROM CURSOR at that position gets exactly the rows
+     * committed from there on, those committed while no one was reading included, with no
+     * snapshot and no repeat. A cursor before the table's retained history is 72000; FROM NOW
+     * without a watermark gives no snapshot.
+     */
+    @Test
+    void aStreamResumesFromTheCursorItsProgressReported() throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
+            db.execute("CREATE TABLE q (id int, msg text) WITH (RETAIN HISTORY FOR '1 hour')");
+            db.execute("INSERT INTO q VALUES (1, 'a')");
+            Events first = new Events();
+            String cursor = null;
+            List<String> seen = new ArrayList<>();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT * FROM q STREAM) WITH (PROGRESS)", first)) {
+                db.execute("INSERT INTO q VALUES (2, 'b')");
+                // read until a progress row after row 2
+                while (cursor == null) {
+                    Object e = first.queue.poll(20, TimeUnit.SECONDS);
+                    assertThat(e).as("a batch").isInstanceOf(Result.class);
+                    for (List<String> row : ((Result) e).text()) {
+                        if (row.get(1).equals("t")) {
+                            if (seen.contains("2")) cursor = row.get(0);
+                        } else {
+                            seen.add(row.get(3));
+                        }
+                    }
+                }
+            }
+            assertThat(seen).containsExactly("1", "2");
+            db.execute("INSERT INTO q VALUES (3, 'c')");
+            db.execute("INSERT INTO q VALUES (4, 'd')");
+            Events resumed = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT id, msg FROM q STREAM FROM CURSOR '" + cursor + "') WITH (PROGRESS)", resumed)) {
+                db.execute("INSERT INTO q VALUES (5, 'e')");
+                List<String> rows = new ArrayList<>();
+                while (rows.size() < 3) {
+                    Object e = resumed.queue.poll(20, TimeUnit.SECONDS);
+                    assertThat(e).as("a batch after %s", rows).isInstanceOf(Result.class);
+                    for (List<String> row : ((Result) e).text()) if (!row.get(1).equals("t")) rows.add(row.get(3) + "|" + row.get(4));
+                }
+                assertThat(rows).containsExactly("3|c", "4|d", "5|e");
+            }
+            Events now = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT id FROM q STREAM FROM NOW)", now)) {
+                db.execute("INSERT INTO q VALUES (6, 'f')");
+                List<String> rows = new ArrayList<>();
+                while (rows.isEmpty()) {
+                    Object e = now.queue.poll(20, TimeUnit.SECONDS);
+                    assertThat(e).as("a batch").isInstanceOf(Result.class);
+                    for (List<String> row : ((Result) e).text()) rows.add(row.get(2));
+                }
+                assertThat(rows).containsExactly("6");
+            }
+            // a table that keeps no history cannot be read from a cursor in its past
+            db.execute("CREATE TABLE plain (id int)");
+            db.execute("ADVANCE CLOCK TO 60000");
+            db.execute("INSERT INTO plain VALUES (1)");
+            assertThatThrownBy(() -> db.subscribe("SUBSCRIBE (SELECT * FROM plain STREAM FROM CURSOR 10)", b -> {}))
+                    .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("72000"));
+            assertThatThrownBy(() -> db.subscribe("SUBSCRIBE (SELECT * FROM q STREAM FROM CURSOR 99999999)", b -> {}))
+                    .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("22023"));
+            db.execute(BIDS);
+            assertThatThrownBy(() -> db.subscribe("SUBSCRIBE (SELECT * FROM bids STREAM FROM CURSOR 10)", b -> {}))
+                    .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("0A000"));
+        }
+    }
+
     @Test
     void fromNowLeavesOutWhatCameBefore() throws Exception {
         try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {

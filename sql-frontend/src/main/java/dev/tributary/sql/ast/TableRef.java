@@ -41,10 +41,10 @@ public sealed interface TableRef extends Node {
     /**
      * {@code table STREAM [FROM BEGINNING | FROM NOW] [WATERMARK FOR col AS expr] [TUMBLE INTERVAL
      * size | HOP INTERVAL size EVERY slide | SESSION GAP gap [PARTITION BY cols]]}: a table's rows as a stream in event time, in the
-     * order they commit. {@code watermark} is null where the table's declared one applies,
-     * {@code window} null for none.
+     * order they commit. {@code cursor} is the read position of {@code FROM CURSOR}, null for none;
+     * {@code watermark} is null where the table's declared one applies, {@code window} null for none.
      */
-    record Stream(int pos, NamedTable input, boolean fromNow, Watermark watermark, StreamWindow window, Alias alias) implements TableRef {}
+    record Stream(int pos, NamedTable input, boolean fromNow, Expr cursor, Watermark watermark, StreamWindow window, Alias alias) implements TableRef {}
 
     /**
      * A STREAM's window clause: {@code function} "tumble" with args (size), "hop" with (slide,

@@ -155,6 +155,27 @@ public final class Binder {
 
     private boolean streamsAllowed;
 
+    /**
+     * Where a continuous query over a stream without a watermark starts: after the system time
+     * {@code cursor} (a progress time a subscription reported: FROM CURSOR), or with no snapshot
+     * (FROM NOW, {@code cursor} null).
+     */
+    public record StreamStart(Long cursor, int pos) {}
+
+    private StreamStart streamStart;
+
+    void streamStart(StreamStart start) {
+        if (streamStart != null && !streamStart.equals(start) && !java.util.Objects.equals(streamStart.cursor(), start.cursor())) {
+            throw new SqlException("0A000", "the streams of one query start from one place: FROM NOW or one FROM CURSOR", start.pos());
+        }
+        streamStart = start;
+    }
+
+    /** Where the query's streams without a watermark start, or null: from the beginning (a snapshot, then changes). */
+    public StreamStart streamStart() {
+        return streamStart;
+    }
+
     boolean streamsAllowed() {
         return streamsAllowed;
     }

@@ -37,14 +37,23 @@ final class Streams {
                 throw new SqlException("42601", "a STREAM's window clause needs a WATERMARK: give WATERMARK FOR column AS expression before "
                         + s.window().function().toUpperCase(java.util.Locale.ROOT) + ", or declare one on the table", s.window().pos());
             }
-            TableRef.Stream unwindowed = new TableRef.Stream(s.pos(), s.input(), s.fromNow(), watermark, null, null);
+            TableRef.Stream unwindowed = new TableRef.Stream(s.pos(), s.input(), s.fromNow(), s.cursor(), watermark, null, null);
             return WindowTables.bind(binder, new TableRef.WindowTable(s.window().pos(), s.window().function(), unwindowed,
                     s.window().partitionBy(), watermark.column(), s.window().args(), s.alias()));
+        }
+        if (s.cursor() != null && watermark != null) {
+            throw new SqlException("0A000", "a stream in event time cannot resume FROM CURSOR yet (its windows' state is not in the cursor);"
+                    + " a stream without a watermark can", s.cursor().pos());
         }
         TableRef.NamedTable named = new TableRef.NamedTable(s.input().pos(), s.input().name(), s.alias());
         Bound in = binder.named(named);
         if (watermark == null) {
-            // no event time: a continuous query over the rows as they commit
+            // no event time: a continuous query over the rows as they commit, from where it starts
+            if (s.fromNow() || s.cursor() != null) {
+                Binder.StreamStart start = new Binder.StreamStart(s.cursor() == null ? null : binder.systemTime(s.cursor(), "FROM CURSOR"),
+                        s.cursor() != null ? s.cursor().pos() : s.pos());
+                binder.streamStart(start);
+            }
             return in;
         }
         Scope scope = new Scope(in.fields(), null);

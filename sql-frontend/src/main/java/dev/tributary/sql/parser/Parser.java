@@ -1752,11 +1752,12 @@ public final class Parser {
         p++;
         streamClauses++;
         boolean fromNow = false;
+        Expr cursor = null;
         if (acceptKw("from")) {
             if (acceptKw("now")) {
                 fromNow = true;
-            } else if (isKw("cursor")) {
-                throw unsupported("STREAM FROM CURSOR", pos());
+            } else if (acceptKw("cursor")) {
+                cursor = otherOperator();
             } else {
                 expectKw("beginning");
             }
@@ -1779,7 +1780,7 @@ public final class Parser {
             window = new TableRef.StreamWindow(wpos, "session", List.of(gap), partitionBy());
         }
         Alias alias = table.alias() != null ? table.alias() : alias();
-        return new TableRef.Stream(table.pos(), new NamedTable(table.pos(), table.name(), null), fromNow, watermark, window, alias);
+        return new TableRef.Stream(table.pos(), new NamedTable(table.pos(), table.name(), null), fromNow, cursor, watermark, window, alias);
     }
 
     /** {@code WATERMARK FOR column AS expr}. */

@@ -496,6 +496,7 @@ public final class SqlFormatter {
             case TableRef.Stream s -> {
                 b.append(name(s.input().name())).append(" STREAM");
                 if (s.fromNow()) b.append(" FROM NOW");
+                if (s.cursor() != null) expr(b.append(" FROM CURSOR "), s.cursor(), 7);
                 if (s.watermark() != null) watermark(b.append(' '), s.watermark());
                 if (s.window() != null) {
                     TableRef.StreamWindow w = s.window();
