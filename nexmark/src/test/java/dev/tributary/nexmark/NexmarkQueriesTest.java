@@ -150,6 +150,19 @@ class NexmarkQueriesTest {
         }));
     }
 
+    /** q12, over processing time: its windows are ten seconds of commit times, and its counts add up to the bids. */
+    @org.junit.jupiter.api.Test
+    void q12CountsEveryBidInWindowsOfProcessingTime() throws Exception {
+        db.execute("CREATE MATERIALIZED VIEW q12 AS " + NexmarkQueries.Q12.sql());
+        try {
+            long bids = Long.parseLong(duckDb(NexmarkQueries.Q12.duckSql()).get(0));
+            assertThat(db.query("SELECT sum(bid_count) FROM q12").text().get(0).get(0)).isEqualTo(String.valueOf(bids));
+            assertThat(db.query("SELECT count(*) FROM q12 WHERE window_end - window_start <> INTERVAL '10 seconds'").text().get(0).get(0)).isEqualTo("0");
+        } finally {
+            db.execute("DROP MATERIALIZED VIEW q12");
+        }
+    }
+
     @AfterAll
     void close() throws Exception {
         for (Collector c : streams.values()) if (c.subscription != null) c.subscription.close();

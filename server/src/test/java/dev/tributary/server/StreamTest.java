@@ -763,6 +763,36 @@ class StreamTest {
         }
     }
 
+    /**
+     * PROCTIME(): a stream's processing time, each row's commit time. A SELECT that reads it reads
+     * its streams in processing time (the table's declared watermark does not apply): the rows
+     * come at their commit times, with PROCTIME() equal to them; outside a stream it is 0A000.
+     */
+    @Test
+    void procTimeIsEachRowsCommitTime() throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
+            db.execute(BIDS);
+            Events events = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT auction, PROCTIME() AS at FROM bids STREAM)", events)) {
+                assertThat(sub.columns()).containsExactly("change_time", "change_diff", "auction", "at");
+                bid(db, 1, 10, 5);
+                db.execute("ADVANCE CLOCK TO 5000");
+                bid(db, 2, 10, 1); // below the declared watermark's 3 s: not late in processing time
+                List<List<String>> rows = new ArrayList<>();
+                while (rows.size() < 2) {
+                    Object e = events.queue.poll(20, TimeUnit.SECONDS);
+                    assertThat(e).as("a batch after %s", rows).isInstanceOf(Result.class);
+                    rows.addAll(((Result) e).text());
+                }
+                assertThat(rows).extracting(r -> r.get(2)).containsExactly("1", "2");
+                for (List<String> r : rows) assertThat(r.get(3)).as("PROCTIME() is the commit time").isEqualTo(r.get(0));
+                assertThat(rows.get(1).get(3)).startsWith("1970-01-01 00:00:05");
+            }
+            assertThatThrownBy(() -> db.query("SELECT PROCTIME() FROM bids")).isInstanceOfSatisfying(SqlException.class,
+                    e -> assertThat(e.sqlState()).isEqualTo("0A000"));
+        }
+    }
+
     @Test
     void fromNowLeavesOutWhatCameBefore() throws Exception {
         try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {

@@ -538,6 +538,33 @@ public final class Binder {
     }
 
     private SelectResult select(QueryBody.Select s, List<OrderItem> orderBy) {
+        // a SELECT that reads PROCTIME() reads its streams in processing time (their commit
+        // times), without their declared watermarks: as Flink keeps a processing-time attribute
+        // apart from the rowtime one
+        boolean outerProcessing = processingTime;
+        processingTime = readsProcTime(s);
+        try {
+            return selectIn(s, orderBy);
+        } finally {
+            processingTime = outerProcessing;
+        }
+    }
+
+    /** Whether the select list, WHERE, GROUP BY or HAVING of {@code s} calls PROCTIME(). */
+    private static boolean readsProcTime(QueryBody.Select s) {
+        QueryBody.Select noFrom = new QueryBody.Select(s.pos(), s.distinct(), s.distinctOn(), s.items(), List.of(), s.where(), s.groupBy(), s.having());
+        String text = SqlFormatter.format(new dev.tributary.sql.ast.Query(s.pos(), List.of(), noFrom, List.of(), null, null, false));
+        return text.toLowerCase(java.util.Locale.ROOT).contains("proctime()");
+    }
+
+    private boolean processingTime;
+
+    /** Whether the SELECT being bound reads PROCTIME(), so that its streams ignore their declared watermarks. */
+    boolean processingTime() {
+        return processingTime;
+    }
+
+    private SelectResult selectIn(QueryBody.Select s, List<OrderItem> orderBy) {
         Correlation c = corr;
         corr = null;
         int nD = c == null ? 0 : c.width();
@@ -1506,6 +1533,19 @@ public final class Binder {
             }
             if (found >= 0 && used != null) used.set(found);
             return found < 0 ? null : new Resolved(index[found], fields.get(found));
+        }
+
+        /** The one hidden column {@code name} of this scope's relation (not an outer one's), or null if none or more. */
+        ScalarExpr hidden(String name) {
+            int found = -1;
+            for (int i = 0; i < fields.size(); i++) {
+                if (!fields.get(i).hidden() || !fields.get(i).name().equals(name)) continue;
+                if (found >= 0) return null;
+                found = i;
+            }
+            if (found < 0) return null;
+            if (used != null) used.set(found);
+            return new ScalarExpr.ColumnRef(index[found], fields.get(found).type());
         }
 
         private boolean hasQualifier(String qualifier) {

@@ -258,6 +258,12 @@ final class ExprBinder {
         if (f.name().size() > 1 && !dev.tributary.sql.catalog.SystemCatalog.isSystemSchema(f.name().get(f.name().size() - 2))) {
             throw new SqlException("42883", "function " + String.join(".", f.name()) + " does not exist", f.pos());
         }
+        if (name.equals("proctime") && f.args().isEmpty()) {
+            // a STREAM's processing time: the commit time of the row, a hidden column of the stream
+            ScalarExpr t = scope.hidden(Streams.PROCTIME);
+            if (t == null) throw new SqlException("0A000", "PROCTIME() is the commit time of a STREAM's row: use it over one table STREAM", f.pos());
+            return t;
+        }
         List<ScalarExpr> args = new ArrayList<>();
         for (Expr a : f.args()) args.add(bind(a));
         if (dev.tributary.sql.catalog.SystemCatalog.isCatalogFunction(name)) return binder.system().call(name, args, f.pos());

@@ -31,7 +31,8 @@ final class Streams {
             throw new SqlException("0A000", "a STREAM is read by a continuous query (SUBSCRIBE to it, or SELECT ... EMIT CHANGES), a view or a "
                     + "materialized view", s.pos());
         }
-        Watermark watermark = s.watermark() != null ? s.watermark() : declared(binder, s.input());
+        // in a SELECT that reads PROCTIME() the table's declared watermark does not apply
+        Watermark watermark = s.watermark() != null ? s.watermark() : binder.processingTime() ? null : declared(binder, s.input());
         if (s.window() != null) {
             if (watermark == null) {
                 throw new SqlException("42601", "a STREAM's window clause needs a WATERMARK: give WATERMARK FOR column AS expression before "
@@ -46,7 +47,7 @@ final class Streams {
                     + " a stream without a watermark can", s.cursor().pos());
         }
         TableRef.NamedTable named = new TableRef.NamedTable(s.input().pos(), s.input().name(), s.alias());
-        Bound in = binder.named(named);
+        Bound in = withCommitTime(binder.named(named));
         if (watermark == null) {
             // no event time: a continuous query over the rows as they commit, from where it starts
             if (s.fromNow() || s.cursor() != null) {
@@ -80,6 +81,17 @@ final class Streams {
         boolean appendOnly = s.input().name().size() == 1
                 && binder.catalogItem(s.input().name().get(0)).map(i -> i instanceof CatalogItem.Table table && table.appendOnly()).orElse(false);
         return new Bound(new Plan.EventTime(in.plan(), ref.index(), w, s.fromNow(), 0, appendOnly), in.fields());
+    }
+
+    /** The name of a stream's hidden column of commit times, which {@code PROCTIME()} reads. */
+    static final String PROCTIME = "proctime()";
+
+    /** {@code in} with each row's commit time appended as a hidden column ({@link Plan.CommitTime}; pruned away unless read). */
+    private static Bound withCommitTime(Bound in) {
+        java.util.List<Field> fields = new java.util.ArrayList<>(in.fields());
+        String qualifier = fields.isEmpty() ? null : fields.get(0).qualifier();
+        fields.add(new Field(qualifier, PROCTIME, SqlType.TIMESTAMPTZ, true));
+        return new Bound(new Plan.CommitTime(in.plan()), fields);
     }
 
     /** The watermark declared by the table {@code t} names, if it is a table that declares one. */

@@ -103,6 +103,10 @@ public final class Explain {
                 write(a.left(), d + 1, stored, b);
                 write(a.right(), d + 1, stored, b);
             }
+            case Plan.CommitTime x -> {
+                line(b, d, "CommitTime (each row with the time it committed at: PROCTIME())");
+                write(x.input(), d + 1, stored, b);
+            }
             case Plan.SystemTime x -> {
                 line(b, d, "SystemTime (each result at the system time the streams' watermarks passed it)");
                 write(x.input(), d + 1, stored, b);

@@ -141,6 +141,19 @@ public sealed interface Plan {
     }
 
     /**
+     * {@code input}'s rows, each with the system time it committed at appended (a timestamptz):
+     * a STREAM's processing time, what {@code PROCTIME()} reads.
+     */
+    record CommitTime(Plan input) implements Plan {
+        @Override
+        public List<SqlType> types() {
+            List<SqlType> t = new ArrayList<>(input.types());
+            t.add(SqlType.TIMESTAMPTZ);
+            return t;
+        }
+    }
+
+    /**
      * {@code input}, computed in event time from streams ({@link EventTime}), back in system time:
      * each of its updates at the first system time at which every stream's watermark had passed
      * it, when it became final. What a materialized view over streams keeps, and what its readers

@@ -246,6 +246,20 @@ final class Pruner {
             // every input column decides which rows are distinct changes, so all are kept
             case Plan.AsofJoin a -> finish(new Plan.AsofJoin(prune(a.left(), all(a.left().arity())).plan(), prune(a.right(), all(a.right().arity())).plan(),
                     a.leftKey(), a.rightKey(), a.leftTime(), a.rightTime(), a.op(), a.leftOuter()), identityMap(arity), needed, arity);
+            case Plan.CommitTime x -> {
+                int n = x.input().arity();
+                BitSet below = (BitSet) needed.clone();
+                below.clear(n);
+                Pruned in = prune(x.input(), below);
+                int[] inner = java.util.Arrays.copyOf(in.map(), arity);
+                if (!needed.get(n)) {
+                    // nobody reads the commit time: no node
+                    inner[n] = -1;
+                    yield new Pruned(in.plan(), inner);
+                }
+                inner[n] = in.plan().arity();
+                yield new Pruned(new Plan.CommitTime(in.plan()), inner);
+            }
             case Plan.SystemTime x -> {
                 Pruned in = prune(x.input(), needed);
                 yield new Pruned(new Plan.SystemTime(in.plan()), in.map());

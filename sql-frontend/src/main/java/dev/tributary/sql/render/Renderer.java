@@ -136,6 +136,12 @@ public final class Renderer {
                 }), in.errs());
             }
             case Plan.EventTime e -> eventTime(render(e.input()), e);
+            case Plan.CommitTime x -> {
+                Rendered in = render(x.input());
+                RowCodec at = new RowCodec(List.of(SqlType.TIMESTAMPTZ));
+                yield new Rendered(in.oks().flatMapUpdates((row, t, n, out) -> out.update(Row.concat(row, at.encode(java.time.Instant.ofEpochMilli(t))), t, n),
+                        ROW), in.errs());
+            }
             case Plan.SystemTime x -> {
                 // the clocks of the streams under it: every EventTime rendered from here on
                 int mark = clocks.size();
