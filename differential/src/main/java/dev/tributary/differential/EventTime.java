@@ -74,7 +74,12 @@ public final class EventTime {
      * at which the watermark moves, the pair (that system time, the new watermark), on every
      * worker; what {@link #toSystemTime} reads to move event-time results back.
      */
-    public record Reclocked<D, E>(Collection<D> data, Collection<E> errors, Stream<LongContainer> clock) {}
+    public record Reclocked<D, E>(Collection<D> data, Collection<E> errors, java.util.function.Supplier<Stream<LongContainer>> clockSource) {
+        /** The clock, built on first use (while the dataflow is being built): a stream that no view moves back to system time needs none. */
+        public Stream<LongContainer> clock() {
+            return clockSource.get();
+        }
+    }
 
     /**
      * {@code data} and {@code errors} (system time) in event time, as the class describes; the
@@ -105,7 +110,11 @@ public final class EventTime {
             }
             out.send(cap, pairs);
         }));
-        Stream<LongContainer> clock = clock(maxima, watermarkOf);
+        java.util.List<Stream<LongContainer>> built = new java.util.ArrayList<>(1);
+        java.util.function.Supplier<Stream<LongContainer>> clock = () -> {
+            if (built.isEmpty()) built.add(clock(maxima, watermarkOf));
+            return built.get(0);
+        };
         OperatorBuilder b = scope.operator("eventTime");
         InputPort<Updates> dataIn = b.input(data.stream(), Pact.pipeline());
         InputPort<LongContainer> maximaIn = b.input(maxima, Pact.broadcast(LongContainer.TYPE));

@@ -43,6 +43,20 @@ class StreamTest {
             return rows;
         }
 
+        /**
+         * The next {@code n} data rows, as delivered (every column as text; progress rows skipped,
+         * told apart by {@code progressColumn}, -1 when the subscription has none).
+         */
+        List<List<String>> dataRows(int n, int progressColumn) throws InterruptedException {
+            List<List<String>> rows = new ArrayList<>();
+            while (rows.size() < n) {
+                Object e = queue.poll(20, TimeUnit.SECONDS);
+                assertThat(e).as("waiting for %d rows after %s", n, rows).isNotNull().isInstanceOf(Result.class);
+                for (List<String> row : ((Result) e).text()) if (progressColumn < 0 || !row.get(progressColumn).equals("t")) rows.add(row);
+            }
+            return rows;
+        }
+
         /** The data rows delivered until the progress row at {@code time} (text of change_time), sorted. */
         List<String> until(String time) throws InterruptedException {
             return until(time, 2);
@@ -730,24 +744,12 @@ class StreamTest {
             Events resumed = new Events();
             try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT id, msg FROM q STREAM FROM CURSOR '" + cursor + "') WITH (PROGRESS)", resumed)) {
                 db.execute("INSERT INTO q VALUES (5, 'e')");
-                List<String> rows = new ArrayList<>();
-                while (rows.size() < 3) {
-                    Object e = resumed.queue.poll(20, TimeUnit.SECONDS);
-                    assertThat(e).as("a batch after %s", rows).isInstanceOf(Result.class);
-                    for (List<String> row : ((Result) e).text()) if (!row.get(1).equals("t")) rows.add(row.get(3) + "|" + row.get(4));
-                }
-                assertThat(rows).containsExactly("3|c", "4|d", "5|e");
+                assertThat(resumed.dataRows(3, 1)).extracting(r -> r.get(3) + "|" + r.get(4)).containsExactly("3|c", "4|d", "5|e");
             }
             Events now = new Events();
             try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT id FROM q STREAM FROM NOW)", now)) {
                 db.execute("INSERT INTO q VALUES (6, 'f')");
-                List<String> rows = new ArrayList<>();
-                while (rows.isEmpty()) {
-                    Object e = now.queue.poll(20, TimeUnit.SECONDS);
-                    assertThat(e).as("a batch").isInstanceOf(Result.class);
-                    for (List<String> row : ((Result) e).text()) rows.add(row.get(2));
-                }
-                assertThat(rows).containsExactly("6");
+                assertThat(now.dataRows(1, -1)).extracting(r -> r.get(2)).containsExactly("6");
             }
             // a table that keeps no history cannot be read from a cursor in its past
             db.execute("CREATE TABLE plain (id int)");
@@ -778,12 +780,7 @@ class StreamTest {
                 bid(db, 1, 10, 5);
                 db.execute("ADVANCE CLOCK TO 5000");
                 bid(db, 2, 10, 1); // below the declared watermark's 3 s: not late in processing time
-                List<List<String>> rows = new ArrayList<>();
-                while (rows.size() < 2) {
-                    Object e = events.queue.poll(20, TimeUnit.SECONDS);
-                    assertThat(e).as("a batch after %s", rows).isInstanceOf(Result.class);
-                    rows.addAll(((Result) e).text());
-                }
+                List<List<String>> rows = events.dataRows(2, -1);
                 assertThat(rows).extracting(r -> r.get(2)).containsExactly("1", "2");
                 for (List<String> r : rows) assertThat(r.get(3)).as("PROCTIME() is the commit time").isEqualTo(r.get(0));
                 assertThat(rows.get(1).get(3)).startsWith("1970-01-01 00:00:05");

@@ -550,11 +550,22 @@ public final class Binder {
         }
     }
 
-    /** Whether the select list, WHERE, GROUP BY or HAVING of {@code s} calls PROCTIME(). */
+    /** Whether the select list, WHERE, GROUP BY or HAVING of {@code s} calls PROCTIME() (not looking into subqueries). */
     private static boolean readsProcTime(QueryBody.Select s) {
-        QueryBody.Select noFrom = new QueryBody.Select(s.pos(), s.distinct(), s.distinctOn(), s.items(), List.of(), s.where(), s.groupBy(), s.having());
-        String text = SqlFormatter.format(new dev.tributary.sql.ast.Query(s.pos(), List.of(), noFrom, List.of(), null, null, false));
-        return text.toLowerCase(java.util.Locale.ROOT).contains("proctime()");
+        List<Expr> exprs = new ArrayList<>();
+        for (SelectItem item : s.items()) exprs.add(item.expr());
+        exprs.add(s.where());
+        exprs.addAll(s.groupBy());
+        exprs.add(s.having());
+        for (Expr e : exprs) if (callsProcTime(e)) return true;
+        return false;
+    }
+
+    private static boolean callsProcTime(Expr e) {
+        if (e == null) return false;
+        if (e instanceof Expr.FunctionCall f && f.args().isEmpty() && f.name().get(f.name().size() - 1).equals("proctime")) return true;
+        for (Expr child : Exprs.children(e)) if (callsProcTime(child)) return true;
+        return false;
     }
 
     private boolean processingTime;
@@ -1848,7 +1859,7 @@ public final class Binder {
     }
 
     /** The columns of (a, b) put back as (b, a)'s: b's {@code nb} columns after a's {@code na}, then a's. */
-    private static List<Integer> swap(int na, int nb) {
+    static List<Integer> swap(int na, int nb) {
         List<Integer> order = new ArrayList<>(range(na, na + nb));
         order.addAll(range(0, na));
         return order;

@@ -234,9 +234,7 @@ final class JoinPlanner {
             Plan unmatched = unmatched(r, Binder.project(j, Binder.range(nl, nl + nr)));
             List<ScalarExpr> nulls = new ArrayList<>();
             for (SqlType t : left.types()) nulls.add(Sx.literal(null, t));
-            List<Integer> order = new ArrayList<>(Binder.range(nr, nr + nl));
-            order.addAll(Binder.range(0, nr));
-            parts.add(Binder.project(new Plan.Map(unmatched, nulls), order));
+            parts.add(Binder.project(new Plan.Map(unmatched, nulls), Binder.swap(nr, nl)));
         }
         return new Plan.Let(lid, left, new Plan.Let(rid, right, new Plan.Let(jid, inner, new Plan.Union(parts))));
     }

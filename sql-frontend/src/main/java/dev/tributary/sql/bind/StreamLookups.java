@@ -55,9 +55,7 @@ final class StreamLookups {
         if (joined == null) return p;
         if (leftStream) return joined;
         int ns = j.right().arity();
-        List<Integer> order = new ArrayList<>(Binder.range(ns, joined.arity()));
-        order.addAll(Binder.range(0, ns));
-        return Binder.project(joined, order);
+        return Binder.project(joined, Binder.swap(ns, joined.arity() - ns));
     }
 
     /**

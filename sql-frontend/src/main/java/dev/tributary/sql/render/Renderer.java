@@ -146,7 +146,8 @@ public final class Renderer {
                 // the clocks of the streams under it: every EventTime rendered from here on
                 int mark = clocks.size();
                 Rendered in = render(x.input());
-                List<dev.tributary.timely.Stream<dev.tributary.timely.LongContainer>> mine = new ArrayList<>(clocks.subList(mark, clocks.size()));
+                List<dev.tributary.timely.Stream<dev.tributary.timely.LongContainer>> mine = new ArrayList<>();
+                for (EventTime.Reclocked<Row, Row> stream : clocks.subList(mark, clocks.size())) mine.add(stream.clock());
                 if (mine.isEmpty()) yield in;
                 yield new Rendered(EventTime.toSystemTime(in.oks(), mine), EventTime.toSystemTime(in.errs(), mine));
             }
@@ -246,8 +247,8 @@ public final class Renderer {
     }
 
     private final List<EventTime.Stats> streams = new ArrayList<>();
-    /** The clocks of the streams rendered so far, for {@link Plan.SystemTime} above them. */
-    private final List<dev.tributary.timely.Stream<dev.tributary.timely.LongContainer>> clocks = new ArrayList<>();
+    /** The streams rendered so far, whose clocks a {@link Plan.SystemTime} above them reads. */
+    private final List<EventTime.Reclocked<Row, Row>> clocks = new ArrayList<>();
 
     private Rendered eventTime(Rendered in, Plan.EventTime e) {
         RowCodec codec = new RowCodec(e.input().types());
@@ -279,7 +280,7 @@ public final class Renderer {
                 return Long.MIN_VALUE;
             }
         }, stats);
-        clocks.add(r.clock());
+        clocks.add(r);
         return new Rendered(r.data(), r.errors());
     }
 
@@ -592,10 +593,12 @@ public final class Renderer {
             int size = input.size();
             List<Integer> rs = new ArrayList<>();
             Object[] times = new Object[size];
+            boolean[] isLeftRow = new boolean[size];
             for (int i = 0; i < size; i++) {
                 if (input.count(i) <= 0) continue;
                 Row row = input.value(i);
                 boolean l = Boolean.TRUE.equals(flag.get(row, 0));
+                isLeftRow[i] = l;
                 times[i] = (l ? lc : rc).get(row, l ? ltime : rtime);
                 if (!l) rs.add(i);
             }
@@ -603,8 +606,8 @@ public final class Renderer {
             rs.sort((x, y) -> Values.compare(times[x], times[y], timeType));
             for (int i = 0; i < size; i++) {
                 long n = input.count(i);
+                if (n <= 0 || !isLeftRow[i]) continue;
                 Row row = input.value(i);
-                if (n <= 0 || !Boolean.TRUE.equals(flag.get(row, 0))) continue;
                 int match = -1;
                 Object t = times[i];
                 boolean keyNull = false;
