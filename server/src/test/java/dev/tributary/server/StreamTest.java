@@ -225,16 +225,25 @@ class StreamTest {
     void explainShowsTheWatermarkAndWhereAClosedWindowsStateIsFreed() {
         try (Tributary db = Tributary.inMemory(Clock.manual(1_000))) {
             db.execute(BIDS);
-            List<String> plan = db.query("EXPLAIN SELECT auction, window_end, count(*) FROM TUMBLE(bids STREAM, ts, INTERVAL '1 second') "
+            // an aggregate whose panes merge: on panes, no expansion into windows and no delay
+            List<String> panes = db.query("EXPLAIN SELECT auction, window_end, count(*), max(price) FROM HOP(bids STREAM, ts, INTERVAL '2 seconds', INTERVAL '6 seconds') "
+                    + "GROUP BY auction, window_end EMIT ON WINDOW CLOSE").text().stream().map(r -> r.get(0).strip()).toList();
+            assertThat(panes.get(0)).startsWith("AtClose");
+            assertThat(panes).as("%s", panes).anySatisfy(l -> assertThat(l).startsWith(
+                    "PaneAggregate windows of #0 size '00:00:06' every '00:00:02' on panes of '00:00:02' group by [#1, window_end] aggregates [count(), max(#2)]"));
+            assertThat(panes).noneSatisfy(l -> assertThat(l).contains("FlatMap"));
+            assertThat(panes).noneSatisfy(l -> assertThat(l).contains("Delay"));
+            // one whose panes do not (a distinct count): the rows are delayed to their window's
+            // close and expired there below the aggregation, not its results above it
+            List<String> plan = db.query("EXPLAIN SELECT auction, window_end, count(DISTINCT price) FROM TUMBLE(bids STREAM, ts, INTERVAL '1 second') "
                     + "GROUP BY auction, window_end EMIT ON WINDOW CLOSE").text().stream().map(r -> r.get(0).strip()).toList();
             assertThat(plan.get(0)).startsWith("AtClose");
-            // the rows are delayed to their window's close and expired there below the aggregation, not its results above it
             int reduce = plan.indexOf(plan.stream().filter(l -> l.startsWith("Reduce")).findFirst().orElseThrow());
             int delay = plan.indexOf(plan.stream().filter(l -> l.contains("and expire there")).findFirst().orElseThrow());
             assertThat(delay).as("%s", plan).isGreaterThan(reduce);
             int windows = plan.indexOf(plan.stream().filter(l -> l.startsWith("FlatMap tumble")).findFirst().orElseThrow());
             assertThat(delay).as("%s", plan).isLessThan(windows);
-            assertThat(plan).anySatisfy(l -> assertThat(l).startsWith("EventTime on #1 watermark"));
+            assertThat(plan).anySatisfy(l -> assertThat(l).startsWith("EventTime on #2 watermark"));
         }
     }
 
@@ -590,7 +599,8 @@ class StreamTest {
     /**
      * The oracle for windowed aggregates in event time: random transactions of bids, out of order
      * within the watermark's delay and some late, on 1, 2 and 3 workers, through TUMBLE, HOP and
-     * SESSION counts and sums EMIT ON WINDOW CLOSE; once a far bid has moved the watermark past
+     * SESSION counts and sums, and HOP counts, mins, maxes and filtered counts on panes (windows
+     * apart, and overlapping by less than a slide) EMIT ON WINDOW CLOSE; once a far bid has moved the watermark past
      * them, each window came once, never retracted, and the windows are those computed in batch
      * over the bids that were not late.
      */
@@ -606,7 +616,12 @@ class StreamTest {
                     "SELECT auction, window_start, window_end, count(*) AS n, sum(price) AS total FROM HOP(bids STREAM, ts, INTERVAL '4 seconds', INTERVAL '10 seconds')"
                             + " GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE",
                     "SELECT auction, window_start, window_end, count(*) AS n, sum(price) AS total FROM SESSION(bids STREAM PARTITION BY auction, ts, INTERVAL '3 seconds')"
-                            + " GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE");
+                            + " GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE",
+                    // on panes, with windows apart (a row in a gap is in none) and overlapping by less than a slide
+                    "SELECT auction, window_start, window_end, count(*) AS n, min(price), max(price), count(*) FILTER (WHERE price >= 50)"
+                            + " FROM HOP(bids STREAM, ts, INTERVAL '10 seconds', INTERVAL '4 seconds') GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE",
+                    "SELECT auction, window_start, window_end, count(*) AS n, min(price), max(price), count(*) FILTER (WHERE price >= 50)"
+                            + " FROM HOP(bids STREAM, ts, INTERVAL '6 seconds', INTERVAL '9 seconds') GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE");
             List<Events> events = new ArrayList<>();
             List<Subscription> subs = new ArrayList<>();
             for (String q : queries) {
@@ -635,17 +650,26 @@ class StreamTest {
                 }
                 bid(db, 9, 0, 100_000);
                 String end = "2026-01-02 03:46:38"; // 100,000 s - 2 s
-                long[][] windows = {{10, 10}, {4, 10}};
+                long[][] windows = {{10, 10}, {4, 10}, {}, {10, 4}, {6, 9}};
                 for (int q = 0; q < queries.size(); q++) {
                     java.util.TreeMap<String, long[]> expected = new java.util.TreeMap<>();
                     for (int[] bid : kept) {
-                        if (q < 2) {
+                        if (q != 2) {
                             long slide = windows[q][0];
                             long size = windows[q][1];
                             for (long start = Math.floorDiv(bid[2], slide) * slide; start > bid[2] - size; start -= slide) {
-                                long[] agg = expected.computeIfAbsent(bid[0] + "|" + at(start) + "|" + at(start + size), k -> new long[2]);
-                                agg[0]++;
-                                agg[1] += bid[1];
+                                String window = bid[0] + "|" + at(start) + "|" + at(start + size);
+                                if (q < 2) {
+                                    long[] agg = expected.computeIfAbsent(window, k -> new long[2]);
+                                    agg[0]++;
+                                    agg[1] += bid[1];
+                                } else {
+                                    long[] agg = expected.computeIfAbsent(window, k -> new long[] {0, Long.MAX_VALUE, Long.MIN_VALUE, 0});
+                                    agg[0]++;
+                                    agg[1] = Math.min(agg[1], bid[1]);
+                                    agg[2] = Math.max(agg[2], bid[1]);
+                                    if (bid[1] >= 50) agg[3]++;
+                                }
                             }
                         }
                     }
@@ -664,7 +688,7 @@ class StreamTest {
                         }
                     }
                     List<String> want = new ArrayList<>();
-                    expected.forEach((k, v) -> want.add("1|" + k + "|" + v[0] + "|" + v[1]));
+                    expected.forEach((k, v) -> want.add("1|" + k + "|" + java.util.Arrays.stream(v).mapToObj(Long::toString).collect(java.util.stream.Collectors.joining("|"))));
                     want.sort(null);
                     assertThat(want).as("windows to check").hasSizeGreaterThan(8);
                     assertThat(events.get(q).until(end)).as("%s on %d workers", queries.get(q), workers).isEqualTo(want);

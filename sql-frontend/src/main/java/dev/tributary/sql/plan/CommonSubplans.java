@@ -84,6 +84,7 @@ final class CommonSubplans {
             case Plan.DeltaJoin d -> true;
             case Plan.Window w -> true;
             case Plan.Sessions s -> true;
+            case Plan.PaneAggregate a -> true;
             case Plan.TopK t -> true;
             case Plan.Distinct d -> true;
             case Plan.Threshold t -> true;

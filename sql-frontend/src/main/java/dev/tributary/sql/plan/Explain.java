@@ -93,6 +93,19 @@ public final class Explain {
                 line(b, d, "Reduce group by [" + cols(r.groupKey()) + "] aggregates [" + String.join(", ", aggs) + "] (arranges input by group)");
                 write(r.input(), d + 1, stored, b);
             }
+            case Plan.PaneAggregate x -> {
+                List<String> aggs = new ArrayList<>();
+                for (AggregateCall a : x.aggregates()) aggs.add(a.name() + "(" + cols(a.args()) + ")" + (a.filter() >= 0 ? " FILTER #" + a.filter() : ""));
+                List<String> keys = new ArrayList<>();
+                for (int k : x.groupKey()) keys.add(k == Plan.PaneAggregate.WINDOW_START ? "window_start" : k == Plan.PaneAggregate.WINDOW_END ? "window_end" : "#" + k);
+                long pane = x.slide() == x.size() ? x.size() : java.math.BigInteger.valueOf(x.slide()).gcd(java.math.BigInteger.valueOf(x.size())).longValue();
+                java.util.function.LongFunction<String> shown = units -> x.input().types().get(x.time()).isInteger() ? Long.toString(units)
+                        : "'" + dev.tributary.sql.types.Values.toText(new dev.tributary.sql.types.Interval(0, 0, units), dev.tributary.sql.types.SqlType.INTERVAL) + "'";
+                line(b, d, "PaneAggregate windows of #" + x.time() + " size " + shown.apply(x.size()) + " every " + shown.apply(x.slide())
+                        + (x.offset() != 0 ? " offset " + shown.apply(x.offset()) : "") + " on panes of " + shown.apply(pane) + " group by [" + String.join(", ", keys) + "] aggregates [" + String.join(", ", aggs) + "]"
+                        + " (each window once, when the watermark passes its end; a pane freed when its last window closes)");
+                write(x.input(), d + 1, stored, b);
+            }
             case Plan.Distinct x -> {
                 line(b, d, "Distinct (arranges input)");
                 write(x.input(), d + 1, stored, b);

@@ -213,6 +213,41 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * A TUMBLE or HOP window aggregate under {@code EMIT ON WINDOW CLOSE}, on panes of
+     * {@code gcd(slide, size)}: each row updates one pane's aggregate, each window's result
+     * merges its panes' when the watermark passes its end, and a pane is freed once no open
+     * window holds it (see {@code dev.tributary.differential.Panes}). The rows are those of a
+     * {@link Reduce} grouping {@code input}'s rows expanded into their windows, delayed to
+     * their windows' close and expiring there: each at the event time just before its
+     * {@code window_end}, retracted at {@code window_end}. A {@code groupKey} entry is a column of
+     * {@code input}, or {@link #WINDOW_START} or {@link #WINDOW_END}; windows are of column
+     * {@code time}'s value (in its units, see {@code TimeWindows}). Aggregates are those whose
+     * panes merge: count, sum and avg of exact types, bool_and, bool_or, min and max, none
+     * DISTINCT.
+     */
+    record PaneAggregate(Plan input, int time, long slide, long size, long offset, List<Integer> groupKey, List<AggregateCall> aggregates)
+            implements Plan {
+        /** A group key entry: the window's start. */
+        public static final int WINDOW_START = -1;
+        /** A group key entry: the window's end. */
+        public static final int WINDOW_END = -2;
+
+        public PaneAggregate {
+            groupKey = List.copyOf(groupKey);
+            aggregates = List.copyOf(aggregates);
+        }
+
+        @Override
+        public List<SqlType> types() {
+            List<SqlType> in = input.types();
+            List<SqlType> t = new ArrayList<>();
+            for (int c : groupKey) t.add(c >= 0 ? in.get(c) : in.get(time));
+            for (AggregateCall a : aggregates) t.add(a.function().resultType());
+            return t;
+        }
+    }
+
     /** Each row of {@code input} its column {@code count} times (multiplicity times the count; NULL: none), as {@code repeat_row} does. */
     record RepeatRow(Plan input, int count) implements Plan {
         public List<SqlType> types() {

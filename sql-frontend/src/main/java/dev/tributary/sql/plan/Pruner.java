@@ -228,6 +228,24 @@ final class Pruner {
                 }
                 yield finish(new Plan.Reduce(in.plan(), remap(r.groupKey(), m), aggs, r.global()), identityMap(arity), needed, arity);
             }
+            case Plan.PaneAggregate r -> {
+                BitSet required = new BitSet();
+                required.set(r.time());
+                for (int k : r.groupKey()) if (k >= 0) required.set(k);
+                for (AggregateCall a : r.aggregates()) {
+                    for (int c : a.args()) required.set(c);
+                    if (a.filter() >= 0) required.set(a.filter());
+                }
+                Pruned in = prune(r.input(), required);
+                int[] m = in.map();
+                List<Integer> key = new ArrayList<>();
+                for (int k : r.groupKey()) key.add(k >= 0 ? m[k] : k);
+                List<AggregateCall> aggs = new ArrayList<>();
+                for (AggregateCall a : r.aggregates()) {
+                    aggs.add(new AggregateCall(a.function(), a.name(), remap(a.args(), m), false, a.filter() >= 0 ? m[a.filter()] : -1, List.of()));
+                }
+                yield finish(new Plan.PaneAggregate(in.plan(), m[r.time()], r.slide(), r.size(), r.offset(), key, aggs), identityMap(arity), needed, arity);
+            }
             case Plan.Negate n -> {
                 Pruned in = prune(n.input(), needed);
                 yield new Pruned(new Plan.Negate(in.plan()), in.map());

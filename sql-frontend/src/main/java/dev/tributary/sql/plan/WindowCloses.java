@@ -14,7 +14,8 @@ import java.util.List;
  * aggregation's rows and result, a join's both sides) adds up to nothing and compaction behind the
  * watermark frees it. A {@link Plan.AtClose} at the top keeps each window's rows at its close and
  * not the retractions that free it. (An expiring delay with nothing stateful above it gives, under
- * the AtClose, what the plain delay gave.)
+ * the AtClose, what the plain delay gave.) A TUMBLE or HOP window aggregate goes on panes
+ * instead ({@link PaneAggregates}), which close and free windows themselves.
  */
 final class WindowCloses {
     private WindowCloses() {}
@@ -33,8 +34,10 @@ final class WindowCloses {
             case Plan.Map m when m.exprs().get(c - m.input().arity()) instanceof ScalarExpr.ColumnRef ref ->
                 new Plan.Map(push(m.input(), ref.index()), m.exprs());
             case Plan.Filter f -> new Plan.Filter(push(f.input(), c), f.predicates());
-            case Plan.Reduce r when c < r.groupKey().size() ->
-                new Plan.Reduce(push(r.input(), r.groupKey().get(c)), r.groupKey(), r.aggregates(), r.global());
+            case Plan.Reduce r when c < r.groupKey().size() -> {
+                Plan panes = PaneAggregates.rewrite(r, r.groupKey().get(c));
+                yield panes != null ? panes : new Plan.Reduce(push(r.input(), r.groupKey().get(c)), r.groupKey(), r.aggregates(), r.global());
+            }
             case Plan.TopK t when t.groupKey().contains(c) -> new Plan.TopK(push(t.input(), c), t.groupKey(), t.order(), t.limit(), t.offset());
             case Plan.Distinct d -> new Plan.Distinct(push(d.input(), c));
             case Plan.Union u -> {

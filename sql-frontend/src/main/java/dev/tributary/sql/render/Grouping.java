@@ -14,7 +14,6 @@ import dev.tributary.sql.plan.Plan;
 import dev.tributary.sql.row.Row;
 import dev.tributary.sql.row.RowCodec;
 import dev.tributary.sql.types.SqlType;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -59,7 +58,6 @@ final class Grouping {
     private static final int MAIN = -1;
     private static final int BASIC = -2;
     private static final RowCodec FLAGGED_ERROR = RowCodec.of(SqlType.BOOLEAN, SqlType.TEXT, SqlType.TEXT);
-    private static final long MASK32 = 0xFFFFFFFFL;
 
     private enum Shape { ACCUMULABLE, ORDERED, BASIC }
 
@@ -164,40 +162,19 @@ final class Grouping {
     // ------------------------------------------------------------------ accumulable
 
     /** Where one update's amounts go: each becomes a record (group, sum name) with the amount times the row's multiplicity. */
-    private static final class Amounts implements Accumulation.Sink {
+    private static final class Amounts extends Sums.Chunks {
         Row group;
         int slot;
         long multiplicity;
         Collection.KeyedSink<Row, Row> out;
-
-        @Override
-        public void add(int component, int key, long amount) {
-            emit(component, key, -1, amount);
-        }
-
-        @Override
-        public void addInteger(int component, int key, long value) {
-            emit(component, key, 0, value & MASK32);
-            emit(component, key, 1, value >> 32);
-        }
-
-        @Override
-        public void addInteger(int component, int key, BigInteger value) {
-            if (value.bitLength() < 64) {
-                addInteger(component, key, value.longValue());
-                return;
-            }
-            int chunks = value.bitLength() / 32 + 1;
-            for (int c = 0; c < chunks - 1; c++) emit(component, key, c, value.shiftRight(32 * c).longValue() & MASK32);
-            emit(component, key, chunks - 1, value.shiftRight(32 * (chunks - 1)).longValue());
-        }
 
         /** Counts one argument row of the aggregate (one whose rows are not the group's: filtered, or distinct). */
         void row() {
             emit(ROW_COMPONENT, 0, -1, 1);
         }
 
-        private void emit(int component, int key, int chunk, long amount) {
+        @Override
+        void emit(int component, int key, int chunk, long amount) {
             if (amount == 0) return;
             out.add(group, sumName(slot, component, key, chunk), Math.multiplyExact(amount, multiplicity));
         }
@@ -226,55 +203,6 @@ final class Grouping {
 
     /** 1024 names, by a hash of their packed parts; entries are immutable, so workers may race to fill them. */
     private static final java.util.concurrent.atomic.AtomicReferenceArray<CachedName> NAME_CACHE = new java.util.concurrent.atomic.AtomicReferenceArray<>(1024);
-
-    /** One aggregate's totals: the sums of its slot in the group's values, as {@link Accumulation.Totals}. */
-    private static final class Totals implements Accumulation.Totals {
-        long rows;
-        int size;
-        long[] component = new long[8];
-        long[] key = new long[8];
-        long[] chunk = new long[8];
-        long[] total = new long[8];
-
-        void add(long c, long k, long ch, long t) {
-            if (size == total.length) {
-                component = Arrays.copyOf(component, size * 2);
-                key = Arrays.copyOf(key, size * 2);
-                chunk = Arrays.copyOf(chunk, size * 2);
-                total = Arrays.copyOf(total, size * 2);
-            }
-            component[size] = c;
-            key[size] = k;
-            chunk[size] = ch;
-            total[size++] = t;
-        }
-
-        @Override
-        public long rows() {
-            return rows;
-        }
-
-        @Override
-        public long sum(int c, int k) {
-            long s = 0;
-            for (int i = 0; i < size; i++) if (component[i] == c && key[i] == k && chunk[i] < 0) s += total[i];
-            return s;
-        }
-
-        @Override
-        public BigInteger integer(int c, int k) {
-            BigInteger s = BigInteger.ZERO;
-            for (int i = 0; i < size; i++) {
-                if (component[i] == c && key[i] == k && chunk[i] >= 0) s = s.add(BigInteger.valueOf(total[i]).shiftLeft(32 * (int) chunk[i]));
-            }
-            return s;
-        }
-
-        @Override
-        public int[] keys(int c) {
-            return Arrays.stream(Arrays.copyOf(key, size)).filter(k -> sum(c, (int) k) != 0).distinct().sorted().mapToInt(k -> (int) k).toArray();
-        }
-    }
 
     /**
      * The accumulable aggregates (and the row count) by group: rows and, for DISTINCT ones, the
@@ -346,7 +274,7 @@ final class Grouping {
         RowCodec partCodec = flaggedCodec(aggs, shapes, Shape.ACCUMULABLE);
         int slotCount = aggs.size();
         Reducer<Row, Row, Row> totals = (k, input, output) -> {
-            Totals[] bySlot = new Totals[slotCount];
+            Sums[] bySlot = new Sums[slotCount];
             long rowCount = 0;
             for (int i = 0; i < input.size(); i++) {
                 Object[] name = SUM.decode(input.value(i));
@@ -355,15 +283,15 @@ final class Grouping {
                     rowCount += input.count(i);
                     continue;
                 }
-                if (bySlot[slot] == null) bySlot[slot] = new Totals();
+                if (bySlot[slot] == null) bySlot[slot] = new Sums();
                 long component = (Long) name[1];
                 if (component == ROW_COMPONENT) bySlot[slot].rows += input.count(i);
-                else bySlot[slot].add(component, (Long) name[2], (Long) name[3], input.count(i));
+                else bySlot[slot].add((int) component, (int) (long) (Long) name[2], (int) (long) (Long) name[3], input.count(i));
             }
             if (rowCount <= 0) return;
             for (int a : plainSlots) {
                 if (aggs.get(a).filter() >= 0) continue;
-                if (bySlot[a] == null) bySlot[a] = new Totals();
+                if (bySlot[a] == null) bySlot[a] = new Sums();
                 bySlot[a].rows = rowCount;
             }
             try {
@@ -372,7 +300,7 @@ final class Grouping {
                 int p = 1;
                 for (int a = 0; a < slotCount; a++) {
                     if (shapes[a] != Shape.ACCUMULABLE) continue;
-                    out[p++] = countsRows[a] ? (Object) rowCount : aggs.get(a).function().accumulation().result(bySlot[a] == null ? new Totals() : bySlot[a]);
+                    out[p++] = countsRows[a] ? (Object) rowCount : aggs.get(a).function().accumulation().result(bySlot[a] == null ? new Sums() : bySlot[a]);
                 }
                 output.add(partCodec.encode(out), 1);
             } catch (RuntimeException e) {

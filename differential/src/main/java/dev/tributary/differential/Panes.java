@@ -1,0 +1,308 @@
+package dev.tributary.differential;
+
+import dev.tributary.arrangements.Updates;
+import dev.tributary.timely.Antichain;
+import dev.tributary.timely.Capability;
+import dev.tributary.timely.CapabilitySet;
+import dev.tributary.timely.ContainerType;
+import dev.tributary.timely.InputPort;
+import dev.tributary.timely.OperatorBuilder;
+import dev.tributary.timely.OutputPort;
+import dev.tributary.timely.Pact;
+import dev.tributary.timely.Scope;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
+
+/**
+ * Window aggregation on panes, each window's result once, when its window closes.
+ *
+ * <p>Model: windows of {@code size} start every {@code slide}, aligned to {@code offset}; a
+ * record whose window time is {@code w} belongs to every window {@code [s, s + size)} that holds
+ * {@code w} (a tumble is a hop whose slide is its size). The time line is cut into panes of
+ * {@code gcd(slide, size)}: every window is a whole number of panes, and each record falls into
+ * exactly one pane, where it updates its key's accumulator once (not once per window, as
+ * expanding each record into its windows would). When the input frontier passes a window's last
+ * instant {@code end - 1}, the window's result for each key is its panes' accumulators merged; it
+ * is emitted at {@code end - 1} and retracted at {@code end}, so that what operators above keep
+ * of a closed window adds up to nothing and compaction behind the frontier frees it (the same
+ * updates as delaying each record to {@code end - 1}, aggregating, and expiring at {@code end}).
+ * A pane's accumulators are dropped as soon as the last window holding the pane has been emitted.
+ *
+ * <p>An update at time {@code t} counts only in the windows whose last instant is at or after
+ * {@code t}: a window emitted before the update could come has its result without it (an update
+ * that lies past its window's close is, under a delay to the close, no change to what the window
+ * gave there). Updates are exchanged by key, so each key's panes live on one worker. Times are
+ * the top-level, totally ordered ones of event time.
+ */
+public final class Panes {
+    private Panes() {}
+
+    /**
+     * A key's aggregate in a pane or a window: accumulators made by {@link #create}, updated by
+     * {@link #add} (with the update's multiplicity, negative for a retraction), merged pane by
+     * pane into a fresh window accumulator by {@link #merge}, and read by {@link #results}. A
+     * pane's accumulator receives no update after its first merge.
+     */
+    public interface Aggregator<K, D, A, R> {
+        A create();
+
+        void add(A acc, D data, long diff);
+
+        /** Adds the pane accumulator {@code pane} into the window accumulator {@code window}. */
+        void merge(A window, A pane);
+
+        /** The rows of {@code key}'s window {@code [start, end)} from its accumulator (none when it holds no rows). */
+        void results(K key, long start, long end, A acc, Consumer<R> out);
+    }
+
+    /** Window times of records in no window (a NULL time). */
+    public static final long NONE = Long.MIN_VALUE;
+
+    /**
+     * The windows' results of {@code data} by {@code keyOf}, as the class describes; {@code time}
+     * gives a record's window time ({@link #NONE}: in no window).
+     */
+    public static <D, K, A, R> Collection<R> aggregate(Collection<D> data, String name, long slide, long size, long offset,
+            Function<? super D, ? extends K> keyOf, DataType<K> keyType, ToLongFunction<? super D> time, Aggregator<K, D, A, R> aggregator,
+            DataType<R> outType) {
+        if (slide <= 0 || size <= 0) throw new IllegalArgumentException("panes need a positive slide and size, not " + slide + " and " + size);
+        Scope scope = data.scope();
+        if (scope.arity() != 1) throw new IllegalArgumentException("panes work on top-level times only; scope '" + scope.name() + "' has " + scope.arity());
+        DataType<D> dataType = data.type();
+        // key each update, and send it to the worker that holds the key's panes
+        Updates proto = new Updates(keyType.newColumn(1), dataType.newColumn(1), 1);
+        ContainerType<Updates> keyedType = Updates.type(proto.keys(), proto.vals(), 1);
+        OperatorBuilder kb = scope.operator("panes:key");
+        InputPort<Updates> raw = kb.input(data.stream(), Pact.pipeline());
+        OutputPort<Updates> keyedOut = kb.output(keyedType);
+        kb.build(() -> raw.forEach((cap, batch) -> {
+            Updates o = keyedOut.newContainer(batch.size());
+            long[] times = batch.times();
+            long[] diffs = batch.diffs();
+            for (int i = 0; i < batch.size(); i++) {
+                D d = dataType.get(batch.keys(), i);
+                keyType.append(o.keys(), keyOf.apply(d));
+                o.vals().append(batch.keys(), i);
+                o.push(times, i, diffs[i]);
+            }
+            keyedOut.send(cap, o);
+        }));
+
+        OperatorBuilder b = scope.operator("panes:" + name);
+        InputPort<Updates> in = b.input(keyedOut.stream(), Pact.exchange());
+        OutputPort<Updates> out = b.output(Collection.containerType(outType, 1));
+        String opName = b.displayName();
+        Windows<D, K, A, R> w = new Windows<>(new Layout(slide, size, offset), dataType, keyType, time, aggregator, outType, out, opName);
+        dev.tributary.arrangements.Seed.of(scope).refuse(scope, "a window aggregation's panes");
+        dev.tributary.arrangements.HeldState.of(scope).other("panes:" + name, () -> w.accumulators, () -> w.accumulators * ACCUMULATOR_BYTES);
+        b.build(() -> {
+            in.forEach((cap, batch) -> {
+                w.caps.insert(cap);
+                w.add(batch);
+            });
+            w.close(in.frontier());
+        });
+        return new Collection<>(out.stream(), outType);
+    }
+
+    /** A rough size of a key's accumulator in a pane, for the dataflow's memory accounting. */
+    private static final long ACCUMULATOR_BYTES = 160;
+
+    /** Where windows and panes lie on the time line. */
+    record Layout(long slide, long size, long offset, long pane) {
+        Layout(long slide, long size, long offset) {
+            this(slide, size, offset, gcd(slide, size));
+        }
+
+        /** The start of the pane holding {@code w}. */
+        long paneOf(long w) {
+            return Math.subtractExact(w, Math.floorMod(Math.subtractExact(w, offset), pane));
+        }
+
+        /** The least window end after {@code x}: window ends lie at {@code offset + size} plus multiples of the slide. */
+        long endAfter(long x) {
+            long phase = Math.floorMod(Math.addExact(offset, size), slide);
+            long next = Math.addExact(x, 1);
+            return Math.addExact(next, Math.floorMod(phase - Math.floorMod(next, slide), slide));
+        }
+
+        /** The end of the first window holding pane {@code p} (past {@link #lastEnd} when a gap between windows holds it). */
+        long firstEnd(long p) {
+            return endAfter(p);
+        }
+
+        /** The end of the last window holding pane {@code p}: the one that starts at the last window start at or before it. */
+        long lastEnd(long p) {
+            return Math.addExact(Math.subtractExact(p, Math.floorMod(Math.subtractExact(p, offset), slide)), size);
+        }
+
+        private static long gcd(long a, long b) {
+            return b == 0 ? a : gcd(b, a % b);
+        }
+    }
+
+    /** A pane's accumulators: those whose first window is the pane's first, and those of updates that came later, by their first window. */
+    private static final class Pane<K, A> {
+        final long start;
+        final long first;
+        final long last;
+        final HashMap<K, A> main = new HashMap<>();
+        /** Accumulators of updates at times past the pane's first window's close, by the end of the first window they count in. */
+        TreeMap<Long, HashMap<K, A>> later;
+
+        Pane(long start, long first, long last) {
+            this.start = start;
+            this.first = first;
+            this.last = last;
+        }
+
+        HashMap<K, A> from(long end) {
+            if (end == first) return main;
+            if (later == null) later = new TreeMap<>();
+            return later.computeIfAbsent(end, e -> new HashMap<>());
+        }
+    }
+
+    /** The operator's state on one worker: the open panes, and the capabilities for the windows not yet emitted. */
+    private static final class Windows<D, K, A, R> {
+        final Layout layout;
+        final DataType<D> dataType;
+        final DataType<K> keyType;
+        final ToLongFunction<? super D> time;
+        final Aggregator<K, D, A, R> aggregator;
+        final DataType<R> outType;
+        final OutputPort<Updates> out;
+        final String name;
+        final CapabilitySet caps = new CapabilitySet();
+        final TreeMap<Long, Pane<K, A>> panes = new TreeMap<>();
+        /** The end of the last window emitted; windows are emitted in order of their ends. */
+        long emitted = Long.MIN_VALUE;
+        /** Accumulators held, for the memory accounting. */
+        long accumulators;
+        /** The pane the last update went to: updates mostly come in time order. */
+        Pane<K, A> recent;
+
+        Windows(Layout layout, DataType<D> dataType, DataType<K> keyType, ToLongFunction<? super D> time, Aggregator<K, D, A, R> aggregator,
+                DataType<R> outType, OutputPort<Updates> out, String name) {
+            this.layout = layout;
+            this.dataType = dataType;
+            this.keyType = keyType;
+            this.time = time;
+            this.aggregator = aggregator;
+            this.outType = outType;
+            this.out = out;
+            this.name = name;
+        }
+
+        void add(Updates batch) {
+            long[] times = batch.times();
+            long[] diffs = batch.diffs();
+            for (int i = 0; i < batch.size(); i++) {
+                D d = dataType.get(batch.vals(), i);
+                long w = time.applyAsLong(d);
+                if (w == NONE) continue;
+                Pane<K, A> pane;
+                long p;
+                try {
+                    p = layout.paneOf(w);
+                    pane = recent != null && recent.start == p ? recent : panes.get(p);
+                    if (pane == null) {
+                        long first = layout.firstEnd(p);
+                        long last = layout.lastEnd(p);
+                        // in a gap between windows, or in windows all emitted already
+                        if (first > last || last <= emitted) continue;
+                        pane = new Pane<>(p, first, last);
+                        panes.put(p, pane);
+                    }
+                } catch (ArithmeticException e) {
+                    // a time at the very end of the range has no window that ends within it
+                    continue;
+                }
+                recent = pane;
+                // the first window the update counts in: the first whose last instant is not before it
+                long from = times[i] < pane.first ? pane.first : layout.endAfter(times[i]);
+                if (from > pane.last || from <= emitted) continue;
+                HashMap<K, A> accs = pane.from(from);
+                K key = keyType.get(batch.keys(), i);
+                A acc = accs.get(key);
+                if (acc == null) {
+                    accs.put(key, acc = aggregator.create());
+                    accumulators++;
+                }
+                aggregator.add(acc, d, diffs[i]);
+            }
+        }
+
+        /** Emits every window whose last instant {@code frontier} has passed, frees the panes no open window holds, and holds what is left. */
+        void close(Antichain frontier) {
+            long bound = frontier.isEmpty() ? Long.MAX_VALUE : frontier.get(0)[0];
+            while (true) {
+                long end = next();
+                if (end == Long.MAX_VALUE || end - 1 >= bound) break;
+                emit(end);
+                emitted = end;
+                while (!panes.isEmpty() && panes.firstEntry().getValue().last <= end) {
+                    Pane<K, A> gone = panes.pollFirstEntry().getValue();
+                    accumulators -= gone.main.size();
+                    if (gone.later != null) for (HashMap<K, A> m : gone.later.values()) accumulators -= m.size();
+                    if (gone == recent) recent = null;
+                }
+            }
+            long end = next();
+            caps.downgradeTo(end == Long.MAX_VALUE ? Antichain.empty(1) : Antichain.of(end - 1), name);
+        }
+
+        /** The end of the next window to emit: the least one past {@link #emitted} that holds accumulators, or MAX_VALUE. */
+        private long next() {
+            long next = Long.MAX_VALUE;
+            long after = emitted == Long.MIN_VALUE ? Long.MIN_VALUE : layout.endAfter(emitted);
+            for (Pane<K, A> p : panes.values()) {
+                if (!p.main.isEmpty()) next = Math.min(next, Math.max(p.first, after));
+                if (p.later != null) for (Map.Entry<Long, HashMap<K, A>> e : p.later.entrySet()) {
+                    if (!e.getValue().isEmpty()) next = Math.min(next, Math.max(e.getKey(), after));
+                }
+                // panes are in time order, and a later pane's windows end later
+                if (next != Long.MAX_VALUE && p.start >= next) break;
+            }
+            return next;
+        }
+
+        private void emit(long end) {
+            long start = end - layout.size();
+            java.util.List<HashMap<K, A>> parts = new java.util.ArrayList<>();
+            for (Pane<K, A> p : panes.subMap(start, true, end, false).values()) {
+                if (p.first <= end && !p.main.isEmpty()) parts.add(p.main);
+                if (p.later != null) for (Map.Entry<Long, HashMap<K, A>> e : p.later.headMap(end, true).entrySet()) parts.add(e.getValue());
+            }
+            if (parts.isEmpty()) return;
+            long[] at = {end - 1};
+            Capability holder = caps.holder(at);
+            if (holder == null) throw new IllegalStateException("operator '" + name + "' holds no capability at or before " + at[0]);
+            Updates o = out.newContainer();
+            long[] times = {end - 1, end};
+            Consumer<R> sink = r -> {
+                Collection.append(o, outType, r, times, 0, 1);
+                Collection.append(o, outType, r, times, 1, -1);
+            };
+            if (parts.size() == 1) {
+                // one pane (a tumble's window): its accumulators are the window's
+                for (Map.Entry<K, A> e : parts.get(0).entrySet()) aggregator.results(e.getKey(), start, end, e.getValue(), sink);
+            } else {
+                HashMap<K, A> window = new HashMap<>();
+                for (HashMap<K, A> part : parts) {
+                    for (Map.Entry<K, A> e : part.entrySet()) {
+                        A acc = window.get(e.getKey());
+                        if (acc == null) window.put(e.getKey(), acc = aggregator.create());
+                        aggregator.merge(acc, e.getValue());
+                    }
+                }
+                for (Map.Entry<K, A> e : window.entrySet()) aggregator.results(e.getKey(), start, end, e.getValue(), sink);
+            }
+            if (o.size() > 0) out.send(holder, at, o);
+        }
+    }
+}

@@ -1,0 +1,233 @@
+package dev.tributary.sql.render;
+
+import dev.tributary.differential.Collection;
+import dev.tributary.differential.KV;
+import dev.tributary.differential.Panes;
+import dev.tributary.sql.SqlException;
+import dev.tributary.sql.expr.TimeWindows;
+import dev.tributary.sql.plan.AggregateCall;
+import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.row.Row;
+import dev.tributary.sql.row.RowCodec;
+import dev.tributary.sql.types.SqlType;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * {@link Plan.PaneAggregate} rendered on {@link Panes}: a group's aggregate in a pane is its row
+ * count, each accumulable aggregate's exact sums ({@link Sums}), and for min and max the pane's
+ * values with their counts until the pane first goes into a window, then their min or max.
+ * Windows merge their panes' counts and sums, and the min or max of their panes'. A group whose
+ * aggregate fails (a sum out of range) gives an error row in its window's place.
+ */
+final class PaneAggregation {
+    private PaneAggregation() {}
+
+    private static final RowCodec FLAG = RowCodec.of(SqlType.BOOLEAN);
+    private static final Row OK = FLAG.encode(Boolean.FALSE);
+    private static final Row FAILED = FLAG.encode(Boolean.TRUE);
+
+    private enum Kind { ROWS, SUMS, ORDERED }
+
+    static Rendered render(Rendered in, Plan.PaneAggregate p) {
+        List<SqlType> inTypes = p.input().types();
+        RowCodec inCodec = new RowCodec(inTypes);
+        List<AggregateCall> aggs = p.aggregates();
+        Kind[] kinds = new Kind[aggs.size()];
+        for (int a = 0; a < kinds.length; a++) {
+            AggregateCall call = aggs.get(a);
+            kinds[a] = call.function().name().equals("count") && call.args().isEmpty() && call.filter() < 0 ? Kind.ROWS
+                    : call.function().accumulation() != null ? Kind.SUMS : Kind.ORDERED;
+        }
+        List<Integer> keyColumns = new ArrayList<>();
+        for (int k : p.groupKey()) if (k >= 0) keyColumns.add(k);
+        int[] keyOf = keyColumns.stream().mapToInt(Integer::intValue).toArray();
+        RowCodec.Projection project = inCodec.projection(keyOf);
+        RowCodec keyCodec = inCodec.project(keyOf);
+        RowCodec outCodec = new RowCodec(p.types());
+        SqlType timeType = inTypes.get(p.time());
+        int time = p.time();
+        Groups groups = new Groups(p, inCodec, kinds, keyCodec, outCodec, timeType);
+        Collection<Row> flagged = Panes.aggregate(in.oks(), "aggregate", p.slide(), p.size(), p.offset(), project::apply, Renderer.ROW,
+                row -> inCodec.getTicks(row, time, Panes.NONE), groups, Renderer.ROW);
+        KV<Collection<Row>, Collection<Row>> split = flagged.flatMapOr((row, out) -> {
+            if (Boolean.TRUE.equals(FLAG.get(row, 0))) out.other(FLAG.suffix(row));
+            else out.ok(FLAG.suffix(row));
+        }, Renderer.ROW, Renderer.ROW);
+        return new Rendered(split.key(), in.errs().concat(split.val()));
+    }
+
+    /** A group's aggregates in a pane or a window. */
+    private static final class Acc {
+        long rows;
+        final Sums[] sums;
+        /** Per min or max: the values and their counts, until the pane first goes into a window. */
+        final HashMap<Row, long[]>[] values;
+        /** Per min or max: its panes' results (a window's), or the pane's own once it has gone into one. */
+        final List<Object>[] results;
+
+        @SuppressWarnings("unchecked")
+        Acc(int aggregates) {
+            sums = new Sums[aggregates];
+            values = new HashMap[aggregates];
+            results = new List[aggregates];
+        }
+    }
+
+    /** The aggregates of the plan's groups as {@link Panes} keeps them. */
+    private static final class Groups extends Sums.Chunks implements Panes.Aggregator<Row, Row, Acc, Row> {
+        private final Plan.PaneAggregate plan;
+        private final RowCodec inCodec;
+        private final Kind[] kinds;
+        private final RowCodec keyCodec;
+        private final RowCodec outCodec;
+        private final SqlType timeType;
+        private final List<AggregateCall> aggs;
+        private final Object[][] args;
+        private final RowCodec.Projection[] valueOf;
+        private final RowCodec[] valueCodec;
+        /** Where {@link #emit} adds: the sums being updated, and the update's multiplicity. */
+        private Sums target;
+        private long multiplicity;
+
+        Groups(Plan.PaneAggregate plan, RowCodec inCodec, Kind[] kinds, RowCodec keyCodec, RowCodec outCodec, SqlType timeType) {
+            this.plan = plan;
+            this.inCodec = inCodec;
+            this.kinds = kinds;
+            this.keyCodec = keyCodec;
+            this.outCodec = outCodec;
+            this.timeType = timeType;
+            this.aggs = plan.aggregates();
+            args = new Object[aggs.size()][];
+            valueOf = new RowCodec.Projection[aggs.size()];
+            valueCodec = new RowCodec[aggs.size()];
+            for (int a = 0; a < aggs.size(); a++) {
+                args[a] = new Object[aggs.get(a).args().size()];
+                if (kinds[a] == Kind.ORDERED) {
+                    int[] arg = {aggs.get(a).args().get(0)};
+                    valueOf[a] = inCodec.projection(arg);
+                    valueCodec[a] = inCodec.project(arg);
+                }
+            }
+        }
+
+        @Override
+        public Acc create() {
+            return new Acc(aggs.size());
+        }
+
+        @Override
+        public void add(Acc acc, Row row, long diff) {
+            acc.rows += diff;
+            for (int a = 0; a < kinds.length; a++) {
+                AggregateCall call = aggs.get(a);
+                if (kinds[a] == Kind.ROWS) continue;
+                if (call.filter() >= 0 && !Boolean.TRUE.equals(inCodec.get(row, call.filter()))) continue;
+                if (kinds[a] == Kind.ORDERED) {
+                    int column = call.args().get(0);
+                    if (inCodec.isNull(row, column)) continue;
+                    if (acc.values[a] == null) acc.values[a] = new HashMap<>();
+                    long[] count = acc.values[a].computeIfAbsent(valueOf[a].apply(row), v -> new long[1]);
+                    count[0] += diff;
+                    continue;
+                }
+                if (acc.sums[a] == null) acc.sums[a] = new Sums();
+                Sums s = acc.sums[a];
+                // a filtered aggregate counts its own rows; the others' are the group's
+                if (call.filter() >= 0) s.rows += diff;
+                Object[] values = args[a];
+                for (int i = 0; i < values.length; i++) values[i] = inCodec.get(row, call.args().get(i));
+                target = s;
+                multiplicity = diff;
+                call.function().accumulation().add(values, this);
+            }
+        }
+
+        @Override
+        void emit(int component, int key, int chunk, long amount) {
+            if (amount != 0) target.add(component, key, chunk, Math.multiplyExact(amount, multiplicity));
+        }
+
+        @Override
+        public void merge(Acc window, Acc pane) {
+            window.rows += pane.rows;
+            for (int a = 0; a < kinds.length; a++) {
+                switch (kinds[a]) {
+                    case ROWS -> { }
+                    case SUMS -> {
+                        if (pane.sums[a] == null) continue;
+                        if (window.sums[a] == null) window.sums[a] = new Sums();
+                        window.sums[a].addAll(pane.sums[a]);
+                    }
+                    case ORDERED -> {
+                        settle(pane, a);
+                        if (pane.results[a] == null) continue;
+                        if (window.results[a] == null) window.results[a] = new ArrayList<>();
+                        window.results[a].addAll(pane.results[a]);
+                    }
+                }
+            }
+        }
+
+        /** A pane's min or max from its values: it takes no more updates once it goes into a window. */
+        private void settle(Acc pane, int a) {
+            HashMap<Row, long[]> values = pane.values[a];
+            if (values == null) return;
+            pane.values[a] = null;
+            Object result = ordered(a, values, pane.results[a]);
+            pane.results[a] = result == null ? null : new ArrayList<>(List.of(result));
+        }
+
+        /** Min or max {@code a} over {@code values} (counted) and {@code results}. */
+        private Object ordered(int a, HashMap<Row, long[]> values, List<Object> results) {
+            List<Object[]> rows = new ArrayList<>();
+            List<Long> counts = new ArrayList<>();
+            if (results != null) for (Object r : results) {
+                rows.add(new Object[] {r});
+                counts.add(1L);
+            }
+            if (values != null) for (Map.Entry<Row, long[]> e : values.entrySet()) {
+                if (e.getValue()[0] <= 0) continue;
+                rows.add(valueCodec[a].decode(e.getKey()));
+                counts.add(e.getValue()[0]);
+            }
+            if (rows.isEmpty()) return null;
+            long[] m = new long[counts.size()];
+            for (int i = 0; i < m.length; i++) m[i] = counts.get(i);
+            return aggs.get(a).function().evaluate(rows, m);
+        }
+
+        @Override
+        public void results(Row key, long start, long end, Acc acc, Consumer<Row> out) {
+            if (acc.rows <= 0) return;
+            try {
+                Object[] row = new Object[outCodec.arity()];
+                Object[] keys = keyCodec.decode(key);
+                int k = 0;
+                int c = 0;
+                for (int g : plan.groupKey()) {
+                    row[c++] = g == Plan.PaneAggregate.WINDOW_START ? TimeWindows.fromTicks(start, timeType)
+                            : g == Plan.PaneAggregate.WINDOW_END ? TimeWindows.fromTicks(end, timeType) : keys[k++];
+                }
+                for (int a = 0; a < kinds.length; a++) {
+                    AggregateCall call = aggs.get(a);
+                    row[c++] = switch (kinds[a]) {
+                        case ROWS -> acc.rows;
+                        case SUMS -> {
+                            Sums s = acc.sums[a] == null ? new Sums() : acc.sums[a];
+                            if (call.filter() < 0) s.rows = acc.rows;
+                            yield call.function().accumulation().result(s);
+                        }
+                        case ORDERED -> ordered(a, acc.values[a], acc.results[a]);
+                    };
+                }
+                out.accept(Row.concat(OK, outCodec.encode(row)));
+            } catch (RuntimeException e) {
+                out.accept(Row.concat(FAILED, Errors.encode(e instanceof SqlException s ? s : Errors.internal(e))));
+            }
+        }
+    }
+}
