@@ -3,13 +3,6 @@ package dev.tributary.differential;
 import dev.tributary.arrangements.Updates;
 import dev.tributary.timely.Antichain;
 import dev.tributary.timely.Capability;
-import dev.tributary.timely.CapabilitySet;
-import dev.tributary.timely.ContainerType;
-import dev.tributary.timely.InputPort;
-import dev.tributary.timely.OperatorBuilder;
-import dev.tributary.timely.OutputPort;
-import dev.tributary.timely.Pact;
-import dev.tributary.timely.Scope;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -41,24 +34,6 @@ import java.util.function.ToLongFunction;
 public final class Panes {
     private Panes() {}
 
-    /**
-     * A key's aggregate in a pane or a window: accumulators made by {@link #create}, updated by
-     * {@link #add} (with the update's multiplicity, negative for a retraction), merged pane by
-     * pane into a fresh window accumulator by {@link #merge}, and read by {@link #results}. A
-     * pane's accumulator receives no update after its first merge.
-     */
-    public interface Aggregator<K, D, A, R> {
-        A create();
-
-        void add(A acc, D data, long diff);
-
-        /** Adds the pane accumulator {@code pane} into the window accumulator {@code window}. */
-        void merge(A window, A pane);
-
-        /** The rows of {@code key}'s window {@code [start, end)} from its accumulator (none when it holds no rows). */
-        void results(K key, long start, long end, A acc, Consumer<R> out);
-    }
-
     /** Window times of records in no window (a NULL time). */
     public static final long NONE = Long.MIN_VALUE;
 
@@ -67,46 +42,11 @@ public final class Panes {
      * gives a record's window time ({@link #NONE}: in no window).
      */
     public static <D, K, A, R> Collection<R> aggregate(Collection<D> data, String name, long slide, long size, long offset,
-            Function<? super D, ? extends K> keyOf, DataType<K> keyType, ToLongFunction<? super D> time, Aggregator<K, D, A, R> aggregator,
+            Function<? super D, ? extends K> keyOf, DataType<K> keyType, ToLongFunction<? super D> time, WindowAggregator<K, D, A, R> aggregator,
             DataType<R> outType) {
         if (slide <= 0 || size <= 0) throw new IllegalArgumentException("panes need a positive slide and size, not " + slide + " and " + size);
-        Scope scope = data.scope();
-        if (scope.arity() != 1) throw new IllegalArgumentException("panes work on top-level times only; scope '" + scope.name() + "' has " + scope.arity());
-        DataType<D> dataType = data.type();
-        // key each update, and send it to the worker that holds the key's panes
-        Updates proto = new Updates(keyType.newColumn(1), dataType.newColumn(1), 1);
-        ContainerType<Updates> keyedType = Updates.type(proto.keys(), proto.vals(), 1);
-        OperatorBuilder kb = scope.operator("panes:key");
-        InputPort<Updates> raw = kb.input(data.stream(), Pact.pipeline());
-        OutputPort<Updates> keyedOut = kb.output(keyedType);
-        kb.build(() -> raw.forEach((cap, batch) -> {
-            Updates o = keyedOut.newContainer(batch.size());
-            long[] times = batch.times();
-            long[] diffs = batch.diffs();
-            for (int i = 0; i < batch.size(); i++) {
-                D d = dataType.get(batch.keys(), i);
-                keyType.append(o.keys(), keyOf.apply(d));
-                o.vals().append(batch.keys(), i);
-                o.push(times, i, diffs[i]);
-            }
-            keyedOut.send(cap, o);
-        }));
-
-        OperatorBuilder b = scope.operator("panes:" + name);
-        InputPort<Updates> in = b.input(keyedOut.stream(), Pact.exchange());
-        OutputPort<Updates> out = b.output(Collection.containerType(outType, 1));
-        String opName = b.displayName();
-        Windows<D, K, A, R> w = new Windows<>(new Layout(slide, size, offset), dataType, keyType, time, aggregator, outType, out, opName);
-        dev.tributary.arrangements.Seed.of(scope).refuse(scope, "a window aggregation's panes");
-        dev.tributary.arrangements.HeldState.of(scope).other("panes:" + name, () -> w.accumulators, () -> w.accumulators * ACCUMULATOR_BYTES);
-        b.build(() -> {
-            in.forEach((cap, batch) -> {
-                w.caps.insert(cap);
-                w.add(batch);
-            });
-            w.close(in.frontier());
-        });
-        return new Collection<>(out.stream(), outType);
+        Windows<D, K, A, R> w = new Windows<>(new Layout(slide, size, offset), data.type(), keyType, time, aggregator, outType);
+        return KeyedWindows.build(data, "panes", name, keyOf, w, ACCUMULATOR_BYTES, "a window aggregation's panes");
     }
 
     /** A rough size of a key's accumulator in a pane, for the dataflow's memory accounting. */
@@ -168,36 +108,28 @@ public final class Panes {
     }
 
     /** The operator's state on one worker: the open panes, and the capabilities for the windows not yet emitted. */
-    private static final class Windows<D, K, A, R> {
+    private static final class Windows<D, K, A, R> extends KeyedWindows<D, K, A, R> {
         final Layout layout;
-        final DataType<D> dataType;
-        final DataType<K> keyType;
-        final ToLongFunction<? super D> time;
-        final Aggregator<K, D, A, R> aggregator;
-        final DataType<R> outType;
-        final OutputPort<Updates> out;
-        final String name;
-        final CapabilitySet caps = new CapabilitySet();
         final TreeMap<Long, Pane<K, A>> panes = new TreeMap<>();
         /** The end of the last window emitted; windows are emitted in order of their ends. */
         long emitted = Long.MIN_VALUE;
-        /** Accumulators held, for the memory accounting. */
+        /** Accumulators held. */
         long accumulators;
         /** The pane the last update went to: updates mostly come in time order. */
         Pane<K, A> recent;
 
-        Windows(Layout layout, DataType<D> dataType, DataType<K> keyType, ToLongFunction<? super D> time, Aggregator<K, D, A, R> aggregator,
-                DataType<R> outType, OutputPort<Updates> out, String name) {
+        Windows(Layout layout, DataType<D> dataType, DataType<K> keyType, ToLongFunction<? super D> time, WindowAggregator<K, D, A, R> aggregator,
+                DataType<R> outType) {
+            super(dataType, keyType, time, aggregator, outType);
             this.layout = layout;
-            this.dataType = dataType;
-            this.keyType = keyType;
-            this.time = time;
-            this.aggregator = aggregator;
-            this.outType = outType;
-            this.out = out;
-            this.name = name;
         }
 
+        @Override
+        long held() {
+            return accumulators;
+        }
+
+        @Override
         void add(Updates batch) {
             long[] times = batch.times();
             long[] diffs = batch.diffs();
@@ -238,6 +170,7 @@ public final class Panes {
         }
 
         /** Emits every window whose last instant {@code frontier} has passed, frees the panes no open window holds, and holds what is left. */
+        @Override
         void close(Antichain frontier) {
             long bound = frontier.isEmpty() ? Long.MAX_VALUE : frontier.get(0)[0];
             while (true) {

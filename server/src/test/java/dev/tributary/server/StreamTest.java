@@ -158,6 +158,30 @@ class StreamTest {
         }
     }
 
+    /**
+     * A session that gains many rows in one commit costs its rows, not their square: 1,000
+     * auctions' 200-row sessions in one INSERT, under a 16 MB bound on the dataflow's memory
+     * (restating each session's rows at each of its rows' event times held far more).
+     */
+    @Test
+    void aSessionThatGainsManyRowsAtOnceCostsItsRowsNotTheirSquare() throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
+            db.execute(BIDS);
+            db.execute("SET max_dataflow_memory = '16MB'");
+            Events events = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT auction, window_start, window_end, count(*) AS n FROM SESSION(bids STREAM PARTITION BY auction,"
+                    + " ts, INTERVAL '3 seconds') GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE) WITH (PROGRESS)", events)) {
+                db.execute("INSERT INTO bids SELECT g % 1000, 1, TIMESTAMP '2026-01-01 00:00:00' + (g / 1000) * INTERVAL '1 second' FROM generate_series(0, 199999) AS g");
+                bid(db, 5000, 0, 1000);
+                List<String> want = new ArrayList<>();
+                for (int a = 0; a < 1000; a++) want.add("1|" + a + "|2026-01-01 00:00:00|2026-01-01 00:03:22|200");
+                want.sort(null);
+                assertThat(events.until("2026-01-01 00:16:38")).isEqualTo(want);
+                assertThat(sub.status().lateRows()).isZero();
+            }
+        }
+    }
+
     @Test
     void withoutEmitOnWindowCloseAWindowsResultChangesAtEachEventTime() throws Exception {
         try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 1)) {
@@ -230,9 +254,15 @@ class StreamTest {
                     + "GROUP BY auction, window_end EMIT ON WINDOW CLOSE").text().stream().map(r -> r.get(0).strip()).toList();
             assertThat(panes.get(0)).startsWith("AtClose");
             assertThat(panes).as("%s", panes).anySatisfy(l -> assertThat(l).startsWith(
-                    "PaneAggregate windows of #0 size '00:00:06' every '00:00:02' on panes of '00:00:02' group by [#1, window_end] aggregates [count(), max(#2)]"));
+                    "PaneAggregate windows of #2 size '00:00:06' every '00:00:02' on panes of '00:00:02' group by [#0, window_end] aggregates [count(), max(#1)]"));
             assertThat(panes).noneSatisfy(l -> assertThat(l).contains("FlatMap"));
             assertThat(panes).noneSatisfy(l -> assertThat(l).contains("Delay"));
+            // sessions by their partition over an append-only stream: each session's aggregate kept as its rows come
+            List<String> sessions = db.query("EXPLAIN SELECT auction, window_start, window_end, count(*), sum(price) FROM SESSION(bids STREAM PARTITION BY auction, ts,"
+                    + " INTERVAL '5 seconds') GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE").text().stream().map(r -> r.get(0).strip()).toList();
+            assertThat(sessions).as("%s", sessions).anySatisfy(l -> assertThat(l).startsWith(
+                    "SessionAggregate sessions of #2 gap '00:00:05' group by [#0, window_start, window_end] aggregates [count(), sum(#1)]"));
+            assertThat(sessions).noneSatisfy(l -> assertThat(l).contains("Delay"));
             // one whose panes do not (a distinct count): the rows are delayed to their window's
             // close and expired there below the aggregation, not its results above it
             List<String> plan = db.query("EXPLAIN SELECT auction, window_end, count(DISTINCT price) FROM TUMBLE(bids STREAM, ts, INTERVAL '1 second') "

@@ -178,18 +178,54 @@ class EventTimeTest {
     }
 
     static List<Event> run(List<Upd> updates, long delay, int workers, EventTime.Stats stats, boolean backToSystemTime) {
+        return run(updates, workers, 20, 3, (data, errors, sink) -> {
+            // consolidated first: batches of an arrangement, as a table's import sends them, whose
+            // records lie at later times than their messages
+            EventTime.Reclocked<Long, Long> r = EventTime.assign(data.consolidate(), errors, EventTimeTest::eventTime, m -> m - delay, stats);
+            if (backToSystemTime) {
+                List<dev.tributary.timely.Stream<dev.tributary.timely.LongContainer>> clocks = List.of(r.clock());
+                ChangeStream.subscribe(EventTime.toSystemTime(r.data(), clocks), EventTime.toSystemTime(r.errors(), clocks),
+                        new ChangeStream.Options(-1, false, true, Long.MAX_VALUE), sink.<Long>of());
+            } else {
+                ChangeStream.subscribe(r.data(), r.errors(), new ChangeStream.Options(-1, false, true, Long.MAX_VALUE), sink.<Long>of());
+            }
+        });
+    }
+
+    /** Where a dataflow under test delivers its changes: a change stream's sink of any data type, recording events. */
+    interface Events {
+        <D> ChangeStream.Sink<D, Long> of();
+    }
+
+    /** The dataflow under test over the data and error inputs, subscribed to {@code sink}. */
+    interface Dataflow {
+        void build(dev.tributary.differential.Collection<Long> data, dev.tributary.differential.Collection<Long> errors, Events sink);
+    }
+
+    /**
+     * The events a change stream delivers of {@code dataflow}, fed {@code updates} at their times
+     * 0 to {@code last} (dealt out among the workers), stepping until the probe passes every
+     * {@code every}th time.
+     */
+    @SuppressWarnings("unchecked")
+    static List<Event> run(List<Upd> updates, int workers, long last, int every, Dataflow dataflow) {
         List<Upd> sorted = new ArrayList<>(updates);
         sorted.sort(Comparator.comparingLong(Upd::time));
         List<Event> events = Collections.synchronizedList(new ArrayList<>());
-        ChangeStream.Sink<Long, Long> sink = new ChangeStream.Sink<>() {
+        Events sink = new Events() {
             @Override
-            public void changes(long time, Map<Long, Long> changes) {
-                events.add(new Changes(time, new TreeMap<>(changes)));
-            }
+            public <D> ChangeStream.Sink<D, Long> of() {
+                return new ChangeStream.Sink<>() {
+                    @Override
+                    public void changes(long time, Map<D, Long> changes) {
+                        events.add(new Changes(time, (Map<Long, Long>) (Map<?, Long>) new TreeMap<>(changes)));
+                    }
 
-            @Override
-            public void progressed(long frontier) {
-                events.add(new Progressed(frontier));
+                    @Override
+                    public void progressed(long frontier) {
+                        events.add(new Progressed(frontier));
+                    }
+                };
             }
         };
         Guard.run(Config.workers(workers), w -> {
@@ -198,27 +234,18 @@ class EventTimeTest {
             Probe probe = w.dataflow("stream", scope -> {
                 in[0] = InputSession.create(scope, "t", L);
                 in[1] = InputSession.create(scope, "errors", L);
-                // consolidated first: batches of an arrangement, as a table's import sends them, whose
-                // records lie at later times than their messages
-                EventTime.Reclocked<Long, Long> r = EventTime.assign(in[0].collection().consolidate(), in[1].collection(), EventTimeTest::eventTime, m -> m - delay, stats);
-                if (backToSystemTime) {
-                    List<dev.tributary.timely.Stream<dev.tributary.timely.LongContainer>> clocks = List.of(r.clock());
-                    ChangeStream.subscribe(EventTime.toSystemTime(r.data(), clocks), EventTime.toSystemTime(r.errors(), clocks),
-                            new ChangeStream.Options(-1, false, true, Long.MAX_VALUE), sink);
-                } else {
-                    ChangeStream.subscribe(r.data(), r.errors(), new ChangeStream.Options(-1, false, true, Long.MAX_VALUE), sink);
-                }
+                dataflow.build(in[0].collection(), in[1].collection(), sink);
                 return in[0].collection().probe();
             });
             int next = 0;
-            for (long t = 0; t <= 20; t++) {
+            for (long t = 0; t <= last; t++) {
                 in[0].advanceTo(t);
                 in[1].advanceTo(t);
                 for (; next < sorted.size() && sorted.get(next).time() == t; next++) {
                     Upd u = sorted.get(next);
                     if (next % w.peers() == w.index()) in[0].update(u.data(), u.diff());
                 }
-                if (t % 3 == 0) {
+                if (t % every == 0) {
                     long upTo = t;
                     w.stepWhile(() -> probe.lessThan(upTo));
                 }

@@ -85,6 +85,7 @@ final class CommonSubplans {
             case Plan.Window w -> true;
             case Plan.Sessions s -> true;
             case Plan.PaneAggregate a -> true;
+            case Plan.SessionAggregate a -> true;
             case Plan.TopK t -> true;
             case Plan.Distinct d -> true;
             case Plan.Threshold t -> true;

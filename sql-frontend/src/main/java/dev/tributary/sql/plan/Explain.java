@@ -94,16 +94,16 @@ public final class Explain {
                 write(r.input(), d + 1, stored, b);
             }
             case Plan.PaneAggregate x -> {
-                List<String> aggs = new ArrayList<>();
-                for (AggregateCall a : x.aggregates()) aggs.add(a.name() + "(" + cols(a.args()) + ")" + (a.filter() >= 0 ? " FILTER #" + a.filter() : ""));
-                List<String> keys = new ArrayList<>();
-                for (int k : x.groupKey()) keys.add(k == Plan.PaneAggregate.WINDOW_START ? "window_start" : k == Plan.PaneAggregate.WINDOW_END ? "window_end" : "#" + k);
-                long pane = x.slide() == x.size() ? x.size() : java.math.BigInteger.valueOf(x.slide()).gcd(java.math.BigInteger.valueOf(x.size())).longValue();
-                java.util.function.LongFunction<String> shown = units -> x.input().types().get(x.time()).isInteger() ? Long.toString(units)
-                        : "'" + dev.tributary.sql.types.Values.toText(new dev.tributary.sql.types.Interval(0, 0, units), dev.tributary.sql.types.SqlType.INTERVAL) + "'";
+                java.util.function.LongFunction<String> shown = units -> windowUnits(x.input(), x.time(), units);
+                long pane = java.math.BigInteger.valueOf(x.slide()).gcd(java.math.BigInteger.valueOf(x.size())).longValue();
                 line(b, d, "PaneAggregate windows of #" + x.time() + " size " + shown.apply(x.size()) + " every " + shown.apply(x.slide())
-                        + (x.offset() != 0 ? " offset " + shown.apply(x.offset()) : "") + " on panes of " + shown.apply(pane) + " group by [" + String.join(", ", keys) + "] aggregates [" + String.join(", ", aggs) + "]"
+                        + (x.offset() != 0 ? " offset " + shown.apply(x.offset()) : "") + " on panes of " + shown.apply(pane) + windowGroups(x.groupKey(), x.aggregates())
                         + " (each window once, when the watermark passes its end; a pane freed when its last window closes)");
+                write(x.input(), d + 1, stored, b);
+            }
+            case Plan.SessionAggregate x -> {
+                line(b, d, "SessionAggregate sessions of #" + x.time() + " gap " + windowUnits(x.input(), x.time(), x.gap()) + windowGroups(x.groupKey(), x.aggregates())
+                        + " (each session once, when the watermark passes its end, and freed then)");
                 write(x.input(), d + 1, stored, b);
             }
             case Plan.Distinct x -> {
@@ -215,5 +215,20 @@ public final class Explain {
                 }
             }
         }
+    }
+
+    /** A window's size in its time column's units, as written: an interval, or an integer. */
+    private static String windowUnits(Plan input, int time, long units) {
+        return input.types().get(time).isInteger() ? Long.toString(units)
+                : "'" + dev.tributary.sql.types.Values.toText(new dev.tributary.sql.types.Interval(0, 0, units), dev.tributary.sql.types.SqlType.INTERVAL) + "'";
+    }
+
+    /** " group by [...] aggregates [...]" of a window aggregate. */
+    private static String windowGroups(List<Integer> groupKey, List<AggregateCall> aggregates) {
+        List<String> aggs = new ArrayList<>();
+        for (AggregateCall a : aggregates) aggs.add(a.name() + "(" + cols(a.args()) + ")" + (a.filter() >= 0 ? " FILTER #" + a.filter() : ""));
+        List<String> keys = new ArrayList<>();
+        for (int k : groupKey) keys.add(k == Plan.PaneAggregate.WINDOW_START ? "window_start" : k == Plan.PaneAggregate.WINDOW_END ? "window_end" : "#" + k);
+        return " group by [" + String.join(", ", keys) + "] aggregates [" + String.join(", ", aggs) + "]";
     }
 }

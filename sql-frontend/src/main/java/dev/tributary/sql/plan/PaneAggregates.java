@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * A TUMBLE or HOP window aggregate that {@link WindowCloses} would delay to its windows' close,
- * as a {@link Plan.PaneAggregate} instead: the same rows, with each input row aggregated once
+ * as a {@link Plan.PaneAggregate} instead (a SESSION one as a {@link Plan.SessionAggregate}): the same rows, with each input row aggregated once
  * into its pane rather than expanded into every window that holds it, delayed, and arranged.
  *
  * <pre>
@@ -38,12 +38,12 @@ final class PaneAggregates {
             exprs = mapped.exprs();
             below = mapped.input();
         }
+        if (below instanceof Plan.Sessions sessions) return sessions(r, end, exprs, sessions);
         if (!(below instanceof Plan.FlatMap m)) return null;
         TableFunction f = m.function();
         boolean hop = f.name().equals("hop");
         if (!hop && !f.name().equals("tumble")) return null;
         Plan x = m.input();
-        int n = x.arity();
         // the windows' sizes, as the binder wrote them: tumble(time, size[, offset]), hop(time, slide, size[, offset])
         int sizes = hop ? 2 : 1;
         if (f.args().size() < 1 + sizes) return null;
@@ -56,6 +56,50 @@ final class PaneAggregates {
         long size = hop ? v[1] : v[0];
         long offset = v.length > sizes ? v[sizes] : 0;
         if (slide <= 0 || size <= 0) return null;
+        Grouping g = grouping(r, end, exprs, x, f.args().get(0));
+        return g == null ? null : new Plan.PaneAggregate(g.input(), g.time(), slide, size, offset, g.key(), g.aggregates());
+    }
+
+    /**
+     * {@code r} over {@code SESSION} windows on {@link Plan.SessionAggregate}: when it groups by the
+     * sessions' partition and window, and the sessions are of a stream that only inserts, in its
+     * own event time (so that a session is final once the watermark passes its end).
+     */
+    private static Plan sessions(Plan.Reduce r, int end, List<ScalarExpr> exprs, Plan.Sessions s) {
+        Plan x = s.input();
+        if (!insertsAtEventTime(x, s.time())) return null;
+        Grouping g = grouping(r, end, exprs, x, new ScalarExpr.ColumnRef(s.time(), x.types().get(s.time())));
+        if (g == null) return null;
+        java.util.Set<Integer> keys = new java.util.HashSet<>();
+        for (int k : g.key()) if (k >= 0) keys.add(k);
+        if (!keys.equals(new java.util.HashSet<>(s.partition()))) return null;
+        return new Plan.SessionAggregate(g.input(), g.time(), s.gap(), g.key(), g.aggregates());
+    }
+
+    /** Whether column {@code c} of {@code p} is the event time of a stream over an append-only table, through projections, maps and filters. */
+    private static boolean insertsAtEventTime(Plan p, int c) {
+        return switch (p) {
+            case Plan.Project pr -> insertsAtEventTime(pr.input(), pr.columns().get(c));
+            case Plan.Map m when c < m.input().arity() -> insertsAtEventTime(m.input(), c);
+            case Plan.Map m when m.exprs().get(c - m.input().arity()) instanceof ScalarExpr.ColumnRef ref -> insertsAtEventTime(m.input(), ref.index());
+            case Plan.Filter f -> insertsAtEventTime(f.input(), c);
+            case Plan.EventTime e -> e.appendOnly() && e.timeColumn() == c;
+            default -> false;
+        };
+    }
+
+    /** A window aggregate's input (x with its window time, then the map's columns), group key and aggregates. */
+    private record Grouping(Plan input, int time, List<Integer> key, List<AggregateCall> aggregates) {}
+
+    /**
+     * The reduce's grouping over {@code x}'s windows (their start and end appended) mapped by
+     * {@code exprs}, in columns of {@code Map(x, time, exprs)} (the time read from x when it is
+     * one of its columns); null when something other than
+     * the group key reads the window, column {@code end} is not its end, or an aggregate's
+     * windows do not merge.
+     */
+    private static Grouping grouping(Plan.Reduce r, int end, List<ScalarExpr> exprs, Plan x, ScalarExpr time) {
+        int n = x.arity();
         // where each column of the reduce's input goes: x's stay, the time is #n, the map's follow it
         int width = n + 2;
         int[] to = new int[width + exprs.size()];
@@ -63,11 +107,12 @@ final class PaneAggregates {
         to[n] = Plan.PaneAggregate.WINDOW_START;
         to[n + 1] = Plan.PaneAggregate.WINDOW_END;
         List<ScalarExpr> columns = new ArrayList<>();
-        ScalarExpr time = f.args().get(0);
-        columns.add(time);
+        // a time that is a column of x is read there; a computed one is a column of its own
+        boolean copied = time instanceof ScalarExpr.ColumnRef;
+        columns.add(copied ? new ScalarExpr.Literal(null, time.type()) : time);
         for (int i = 0; i < exprs.size(); i++) {
             ScalarExpr e = exprs.get(i);
-            if (e instanceof ScalarExpr.ColumnRef ref && ref.index() >= n) {
+            if (e instanceof ScalarExpr.ColumnRef ref) {
                 to[width + i] = to[ref.index()];
                 columns.add(new ScalarExpr.Literal(null, e.type()));
                 continue;
@@ -95,6 +140,6 @@ final class PaneAggregates {
             if (a.filter() >= 0 && to[a.filter()] < 0) return null;
             aggs.add(new AggregateCall(a.function(), a.name(), args, false, a.filter() >= 0 ? to[a.filter()] : -1, List.of()));
         }
-        return new Plan.PaneAggregate(new Plan.Map(x, columns), n, slide, size, offset, key, aggs);
+        return new Grouping(new Plan.Map(x, columns), copied ? ((ScalarExpr.ColumnRef) time).index() : n, key, aggs);
     }
 }

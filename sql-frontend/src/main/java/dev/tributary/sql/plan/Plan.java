@@ -240,11 +240,37 @@ public sealed interface Plan {
 
         @Override
         public List<SqlType> types() {
+            return types(input, time, groupKey, aggregates);
+        }
+
+        /** The group key's columns' types (the window's of the time column's), then the aggregates'. */
+        static List<SqlType> types(Plan input, int time, List<Integer> groupKey, List<AggregateCall> aggregates) {
             List<SqlType> in = input.types();
             List<SqlType> t = new ArrayList<>();
             for (int c : groupKey) t.add(c >= 0 ? in.get(c) : in.get(time));
             for (AggregateCall a : aggregates) t.add(a.function().resultType());
             return t;
+        }
+    }
+
+    /**
+     * A SESSION window aggregate under {@code EMIT ON WINDOW CLOSE} over the insertions of a
+     * stream in event time (column {@code time} the stream's event time): per group of
+     * {@code groupKey}'s columns (the sessions' partition), each session's aggregate kept as its
+     * rows come and merged when a row joins two sessions, emitted once the watermark passes the
+     * session's end (see {@code dev.tributary.differential.SessionWindows}). The rows are those of
+     * a {@link Reduce} over the rows of {@link Sessions} delayed to their window's close and
+     * expiring there; group keys and aggregates as in {@link PaneAggregate}.
+     */
+    record SessionAggregate(Plan input, int time, long gap, List<Integer> groupKey, List<AggregateCall> aggregates) implements Plan {
+        public SessionAggregate {
+            groupKey = List.copyOf(groupKey);
+            aggregates = List.copyOf(aggregates);
+        }
+
+        @Override
+        public List<SqlType> types() {
+            return PaneAggregate.types(input, time, groupKey, aggregates);
         }
     }
 

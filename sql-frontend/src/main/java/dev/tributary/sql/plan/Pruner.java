@@ -65,6 +65,28 @@ final class Pruner {
         ScalarExprs.columns(e, into);
     }
 
+    /** A window aggregate's input pruned to what it reads, and its columns renumbered. */
+    private record Windowed(Plan input, int time, List<Integer> groupKey, List<AggregateCall> aggregates) {}
+
+    private static Windowed windowed(Plan input, int time, List<Integer> groupKey, List<AggregateCall> aggregates) {
+        BitSet required = new BitSet();
+        required.set(time);
+        for (int k : groupKey) if (k >= 0) required.set(k);
+        for (AggregateCall a : aggregates) {
+            for (int c : a.args()) required.set(c);
+            if (a.filter() >= 0) required.set(a.filter());
+        }
+        Pruned in = prune(input, required);
+        int[] m = in.map();
+        List<Integer> key = new ArrayList<>();
+        for (int k : groupKey) key.add(k >= 0 ? m[k] : k);
+        List<AggregateCall> aggs = new ArrayList<>();
+        for (AggregateCall a : aggregates) {
+            aggs.add(new AggregateCall(a.function(), a.name(), remap(a.args(), m), false, a.filter() >= 0 ? m[a.filter()] : -1, List.of()));
+        }
+        return new Windowed(in.plan(), m[time], key, aggs);
+    }
+
     /** Two sides joined on keys, each pruned to what is needed of it above and its keys; {@code inner} maps the first {@code width} columns. */
     private record Sides(Pruned left, Pruned right, List<Integer> leftKey, List<Integer> rightKey, int[] inner) {}
 
@@ -229,22 +251,13 @@ final class Pruner {
                 yield finish(new Plan.Reduce(in.plan(), remap(r.groupKey(), m), aggs, r.global()), identityMap(arity), needed, arity);
             }
             case Plan.PaneAggregate r -> {
-                BitSet required = new BitSet();
-                required.set(r.time());
-                for (int k : r.groupKey()) if (k >= 0) required.set(k);
-                for (AggregateCall a : r.aggregates()) {
-                    for (int c : a.args()) required.set(c);
-                    if (a.filter() >= 0) required.set(a.filter());
-                }
-                Pruned in = prune(r.input(), required);
-                int[] m = in.map();
-                List<Integer> key = new ArrayList<>();
-                for (int k : r.groupKey()) key.add(k >= 0 ? m[k] : k);
-                List<AggregateCall> aggs = new ArrayList<>();
-                for (AggregateCall a : r.aggregates()) {
-                    aggs.add(new AggregateCall(a.function(), a.name(), remap(a.args(), m), false, a.filter() >= 0 ? m[a.filter()] : -1, List.of()));
-                }
-                yield finish(new Plan.PaneAggregate(in.plan(), m[r.time()], r.slide(), r.size(), r.offset(), key, aggs), identityMap(arity), needed, arity);
+                Windowed w = windowed(r.input(), r.time(), r.groupKey(), r.aggregates());
+                yield finish(new Plan.PaneAggregate(w.input(), w.time(), r.slide(), r.size(), r.offset(), w.groupKey(), w.aggregates()), identityMap(arity),
+                        needed, arity);
+            }
+            case Plan.SessionAggregate r -> {
+                Windowed w = windowed(r.input(), r.time(), r.groupKey(), r.aggregates());
+                yield finish(new Plan.SessionAggregate(w.input(), w.time(), r.gap(), w.groupKey(), w.aggregates()), identityMap(arity), needed, arity);
             }
             case Plan.Negate n -> {
                 Pruned in = prune(n.input(), needed);

@@ -3,6 +3,8 @@ package dev.tributary.sql.render;
 import dev.tributary.differential.Collection;
 import dev.tributary.differential.KV;
 import dev.tributary.differential.Panes;
+import dev.tributary.differential.SessionWindows;
+import dev.tributary.differential.WindowAggregator;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.expr.TimeWindows;
 import dev.tributary.sql.plan.AggregateCall;
@@ -17,10 +19,11 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * {@link Plan.PaneAggregate} rendered on {@link Panes}: a group's aggregate in a pane is its row
+ * {@link Plan.PaneAggregate} rendered on {@link Panes}, and {@link Plan.SessionAggregate} on
+ * {@link SessionWindows}: a group's aggregate in a pane is its row
  * count, each accumulable aggregate's exact sums ({@link Sums}), and for min and max the pane's
- * values with their counts until the pane first goes into a window, then their min or max.
- * Windows merge their panes' counts and sums, and the min or max of their panes'. A group whose
+ * values with their counts until the pane first goes into a window (or a session into another),
+ * then their min or max. Windows (and sessions that meet) merge their panes' counts and sums, and the min or max of their panes'. A group whose
  * aggregate fails (a sum out of range) gives an error row in its window's place.
  */
 final class PaneAggregation {
@@ -33,26 +36,33 @@ final class PaneAggregation {
     private enum Kind { ROWS, SUMS, ORDERED }
 
     static Rendered render(Rendered in, Plan.PaneAggregate p) {
-        List<SqlType> inTypes = p.input().types();
+        return render(in, p.input(), p.time(), p.groupKey(), p.aggregates(), p.types(), (groups, key, time) ->
+                Panes.aggregate(in.oks(), "aggregate", p.slide(), p.size(), p.offset(), key, Renderer.ROW, time, groups, Renderer.ROW));
+    }
+
+    static Rendered render(Rendered in, Plan.SessionAggregate p) {
+        return render(in, p.input(), p.time(), p.groupKey(), p.aggregates(), p.types(), (groups, key, time) ->
+                SessionWindows.aggregate(in.oks(), "aggregate", p.gap(), key, Renderer.ROW, time, groups, Renderer.ROW));
+    }
+
+    /** Builds the windows' operator over the groups' aggregates, a row's group key and its window time. */
+    private interface Windowing {
+        Collection<Row> build(Groups groups, java.util.function.Function<Row, Row> key, java.util.function.ToLongFunction<Row> time);
+    }
+
+    private static Rendered render(Rendered in, Plan input, int time, List<Integer> groupKey, List<AggregateCall> aggs, List<SqlType> types, Windowing windowing) {
+        List<SqlType> inTypes = input.types();
         RowCodec inCodec = new RowCodec(inTypes);
-        List<AggregateCall> aggs = p.aggregates();
         Kind[] kinds = new Kind[aggs.size()];
         for (int a = 0; a < kinds.length; a++) {
             AggregateCall call = aggs.get(a);
             kinds[a] = call.function().name().equals("count") && call.args().isEmpty() && call.filter() < 0 ? Kind.ROWS
                     : call.function().accumulation() != null ? Kind.SUMS : Kind.ORDERED;
         }
-        List<Integer> keyColumns = new ArrayList<>();
-        for (int k : p.groupKey()) if (k >= 0) keyColumns.add(k);
-        int[] keyOf = keyColumns.stream().mapToInt(Integer::intValue).toArray();
+        int[] keyOf = groupKey.stream().filter(k -> k >= 0).mapToInt(Integer::intValue).toArray();
         RowCodec.Projection project = inCodec.projection(keyOf);
-        RowCodec keyCodec = inCodec.project(keyOf);
-        RowCodec outCodec = new RowCodec(p.types());
-        SqlType timeType = inTypes.get(p.time());
-        int time = p.time();
-        Groups groups = new Groups(p, inCodec, kinds, keyCodec, outCodec, timeType);
-        Collection<Row> flagged = Panes.aggregate(in.oks(), "aggregate", p.slide(), p.size(), p.offset(), project::apply, Renderer.ROW,
-                row -> inCodec.getTicks(row, time, Panes.NONE), groups, Renderer.ROW);
+        Groups groups = new Groups(groupKey, aggs, inCodec, kinds, inCodec.project(keyOf), new RowCodec(types), inTypes.get(time));
+        Collection<Row> flagged = windowing.build(groups, project::apply, row -> inCodec.getTicks(row, time, Panes.NONE));
         KV<Collection<Row>, Collection<Row>> split = flagged.flatMapOr((row, out) -> {
             if (Boolean.TRUE.equals(FLAG.get(row, 0))) out.other(FLAG.suffix(row));
             else out.ok(FLAG.suffix(row));
@@ -78,8 +88,8 @@ final class PaneAggregation {
     }
 
     /** The aggregates of the plan's groups as {@link Panes} keeps them. */
-    private static final class Groups extends Sums.Chunks implements Panes.Aggregator<Row, Row, Acc, Row> {
-        private final Plan.PaneAggregate plan;
+    private static final class Groups extends Sums.Chunks implements WindowAggregator<Row, Row, Acc, Row> {
+        private final List<Integer> groupKey;
         private final RowCodec inCodec;
         private final Kind[] kinds;
         private final RowCodec keyCodec;
@@ -93,14 +103,14 @@ final class PaneAggregation {
         private Sums target;
         private long multiplicity;
 
-        Groups(Plan.PaneAggregate plan, RowCodec inCodec, Kind[] kinds, RowCodec keyCodec, RowCodec outCodec, SqlType timeType) {
-            this.plan = plan;
+        Groups(List<Integer> groupKey, List<AggregateCall> aggs, RowCodec inCodec, Kind[] kinds, RowCodec keyCodec, RowCodec outCodec, SqlType timeType) {
+            this.groupKey = groupKey;
             this.inCodec = inCodec;
             this.kinds = kinds;
             this.keyCodec = keyCodec;
             this.outCodec = outCodec;
             this.timeType = timeType;
-            this.aggs = plan.aggregates();
+            this.aggs = aggs;
             args = new Object[aggs.size()][];
             valueOf = new RowCodec.Projection[aggs.size()];
             valueCodec = new RowCodec[aggs.size()];
@@ -208,7 +218,7 @@ final class PaneAggregation {
                 Object[] keys = keyCodec.decode(key);
                 int k = 0;
                 int c = 0;
-                for (int g : plan.groupKey()) {
+                for (int g : groupKey) {
                     row[c++] = g == Plan.PaneAggregate.WINDOW_START ? TimeWindows.fromTicks(start, timeType)
                             : g == Plan.PaneAggregate.WINDOW_END ? TimeWindows.fromTicks(end, timeType) : keys[k++];
                 }

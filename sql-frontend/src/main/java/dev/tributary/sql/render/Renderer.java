@@ -97,6 +97,7 @@ public final class Renderer {
             case Plan.Window w -> window(render(w.input()), w);
             case Plan.Sessions x -> sessions(render(x.input()), x);
             case Plan.PaneAggregate x -> PaneAggregation.render(render(x.input()), x);
+            case Plan.SessionAggregate x -> PaneAggregation.render(render(x.input()), x);
             case Plan.Project p -> p.input() instanceof Plan.Filter || p.input() instanceof Plan.Map ? fused(p) : project(render(p.input()), p);
             case Plan.Join j -> join(j);
             case Plan.DeltaJoin d -> d.paths().isEmpty() ? render(d.fallback()) : deltaJoin(d);

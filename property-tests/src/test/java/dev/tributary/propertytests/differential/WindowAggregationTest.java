@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.changeslog.ChangeStream;
 import dev.tributary.differential.DataType;
-import dev.tributary.differential.InputSession;
 import dev.tributary.differential.Panes;
-import dev.tributary.propertytests.Guard;
-import dev.tributary.timely.Config;
-import dev.tributary.timely.Probe;
-import java.time.Duration;
+import dev.tributary.differential.SessionWindows;
+import dev.tributary.differential.WindowAggregator;
+import dev.tributary.propertytests.differential.EventTimeTest.Upd;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -26,18 +23,20 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * {@link Panes} against its model, recomputed from scratch: for every window (of every size,
+ * {@link Panes} and {@link SessionWindows} against their models, recomputed from scratch. Panes: for every window (of every size,
  * slide and offset drawn, gaps between windows included) and key, the count and sum of the
  * updates in it whose time is at or before the window's last instant, delivered at that instant
  * and retracted at the window's end, when the count is positive. Updates come at random times,
  * before and after their windows close, with retractions, on one to three workers; the delivered
- * changes must be the model's at every time.
+ * changes must be the model's at every time. Sessions: per key, the updates' window times in
+ * order, cut where two lie {@code gap} or more apart, each session's count and sum delivered at
+ * its last instant {@code last + gap - 1} and retracted at {@code last + gap}, for insertions at
+ * their window times (as a stream in event time gives them), in any order within a time.
  */
-class PanesTest {
+class WindowAggregationTest {
     private static final DataType<Long> L = DataType.longs();
 
-    /** A datum at time {@code time}: key {@code data % 3}, window time {@code data / 2}, value {@code data}. */
-    record Upd(long data, long time, long diff) {}
+    // an update's datum: key data % 3, window time data / 2, value data
 
     @Provide
     Arbitrary<List<Upd>> updates() {
@@ -77,7 +76,7 @@ class PanesTest {
     }
 
     /** Count and sum, the model's aggregate. */
-    static final class CountSum implements Panes.Aggregator<Long, Long, long[], String> {
+    static final class CountSum implements WindowAggregator<Long, Long, long[], String> {
         @Override
         public long[] create() {
             return new long[2];
@@ -107,6 +106,11 @@ class PanesTest {
         Map<Long, Map<String, Long>> expected = model(updates, slide, size, offset);
         List<EventTimeTest.Event> events = run(updates, slide, size, offset, workers);
         String context = workers + " workers, slide " + slide + ", size " + size + ", offset " + offset + ", events " + events;
+        assertThat(delivered(events, context)).as(context).isEqualTo(expected);
+    }
+
+    /** The changes delivered, by time, each time once. */
+    static Map<Long, Map<String, Long>> delivered(List<EventTimeTest.Event> events, String context) {
         Map<Long, Map<String, Long>> delivered = new TreeMap<>();
         for (EventTimeTest.Event e : events) {
             if (e instanceof EventTimeTest.Changes c) {
@@ -116,52 +120,63 @@ class PanesTest {
                 delivered.put(c.time(), changes);
             }
         }
-        assertThat(delivered).as(context).isEqualTo(expected);
+        return delivered;
+    }
+
+    @Provide
+    Arbitrary<List<Upd>> insertions() {
+        // each at its window time: a stream in event time
+        return Arbitraries.longs().between(0, 60).map(d -> new Upd(d, d / 2, 1)).list().ofMaxSize(60);
+    }
+
+    /** The sessions' count and sum, time to row to change. */
+    static Map<Long, Map<String, Long>> sessions(List<Upd> updates, long gap) {
+        Map<Long, Map<String, Long>> out = new TreeMap<>();
+        for (long key = 0; key < 3; key++) {
+            long k = key;
+            List<Upd> mine = new ArrayList<>(updates.stream().filter(u -> u.data() % 3 == k).toList());
+            mine.sort(Comparator.comparingLong(u -> u.data() / 2));
+            for (int i = 0; i < mine.size(); ) {
+                int j = i;
+                long[] agg = {mine.get(i).diff(), mine.get(i).diff() * mine.get(i).data()};
+                while (j + 1 < mine.size() && mine.get(j + 1).data() / 2 - mine.get(j).data() / 2 < gap) {
+                    j++;
+                    agg[0] += mine.get(j).diff();
+                    agg[1] += mine.get(j).diff() * mine.get(j).data();
+                }
+                long end = mine.get(j).data() / 2 + gap;
+                String row = row(key, mine.get(i).data() / 2, end, agg);
+                out.computeIfAbsent(end - 1, t -> new TreeMap<>()).merge(row, 1L, Long::sum);
+                out.computeIfAbsent(end, t -> new TreeMap<>()).merge(row, -1L, Long::sum);
+                i = j + 1;
+            }
+        }
+        for (Map<String, Long> m : out.values()) m.values().removeIf(n -> n == 0);
+        out.values().removeIf(Map::isEmpty);
+        return out;
+    }
+
+    @Property(seed = "2615")
+    void eachSessionOnceAtItsClose(@ForAll("insertions") List<Upd> updates, @ForAll @IntRange(min = 1, max = 8) int gap,
+            @ForAll @IntRange(min = 1, max = 3) int workers) {
+        Map<Long, Map<String, Long>> expected = sessions(updates, gap);
+        List<EventTimeTest.Event> events = run(updates, workers,
+                in -> SessionWindows.aggregate(in, "countSum", gap, d -> d % 3, L, d -> d / 2, new CountSum(), DataType.strings()));
+        String context = workers + " workers, gap " + gap + ", events " + events;
+        assertThat(delivered(events, context)).as(context).isEqualTo(expected);
+    }
+
+    /** The operator under test over the input collection. */
+    interface Operator {
+        dev.tributary.differential.Collection<String> apply(dev.tributary.differential.Collection<Long> in);
     }
 
     static List<EventTimeTest.Event> run(List<Upd> updates, long slide, long size, long offset, int workers) {
-        List<Upd> sorted = new ArrayList<>(updates);
-        sorted.sort(Comparator.comparingLong(Upd::time));
-        List<EventTimeTest.Event> events = Collections.synchronizedList(new ArrayList<>());
-        ChangeStream.Sink<String, Long> sink = new ChangeStream.Sink<>() {
-            @Override
-            @SuppressWarnings("unchecked")
-            public void changes(long time, Map<String, Long> changes) {
-                events.add(new EventTimeTest.Changes(time, (Map<Long, Long>) (Map<?, Long>) new TreeMap<>(changes)));
-            }
+        return run(updates, workers, in -> Panes.aggregate(in, "countSum", slide, size, offset, d -> d % 3, L, d -> d / 2, new CountSum(), DataType.strings()));
+    }
 
-            @Override
-            public void progressed(long frontier) {
-                events.add(new EventTimeTest.Progressed(frontier));
-            }
-        };
-        Guard.run(Config.workers(workers), w -> {
-            @SuppressWarnings("unchecked")
-            InputSession<Long>[] in = new InputSession[2];
-            Probe probe = w.dataflow("panes", scope -> {
-                in[0] = InputSession.create(scope, "t", L);
-                in[1] = InputSession.create(scope, "errors", L);
-                ChangeStream.subscribe(Panes.aggregate(in[0].collection(), "countSum", slide, size, offset, d -> d % 3, L, d -> d / 2, new CountSum(),
-                        DataType.strings()), in[1].collection(), new ChangeStream.Options(-1, false, true, Long.MAX_VALUE), sink);
-                return in[0].collection().probe();
-            });
-            int next = 0;
-            for (long t = 0; t <= 30; t++) {
-                in[0].advanceTo(t);
-                in[1].advanceTo(t);
-                for (; next < sorted.size() && sorted.get(next).time() == t; next++) {
-                    Upd u = sorted.get(next);
-                    if (next % w.peers() == w.index()) in[0].update(u.data(), u.diff());
-                }
-                if (t % 4 == 0) {
-                    long upTo = t;
-                    w.stepWhile(() -> probe.lessThan(upTo));
-                }
-            }
-            in[0].close();
-            in[1].close();
-            w.drain();
-        }, Duration.ofSeconds(30));
-        return events;
+    static List<EventTimeTest.Event> run(List<Upd> updates, int workers, Operator operator) {
+        return EventTimeTest.run(updates, workers, 30, 4, (data, errors, sink) ->
+                ChangeStream.subscribe(operator.apply(data), errors, new ChangeStream.Options(-1, false, true, Long.MAX_VALUE), sink.<String>of()));
     }
 }
