@@ -182,6 +182,48 @@ class StreamTest {
         }
     }
 
+    /**
+     * LIMIT on an infinite query keeps the stream's first rows, by event time (by commit time
+     * without a watermark) when there is no ORDER BY, and never retracts them as more rows come;
+     * {@code LIMIT n BY cols} keeps the first n of each group.
+     */
+    @Test
+    void limitsOnAStreamKeepItsFirstRows() throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
+            db.execute(BIDS);
+            Events first = new Events();
+            Events perAuction = new Events();
+            Events ordered = new Events();
+            try (Subscription a = db.subscribe("SUBSCRIBE (SELECT auction, price FROM bids STREAM LIMIT 3) WITH (PROGRESS)", first);
+                    Subscription b = db.subscribe("SUBSCRIBE (SELECT auction, price FROM bids STREAM LIMIT 2 BY auction) WITH (PROGRESS)", perAuction);
+                    Subscription c = db.subscribe("SUBSCRIBE (SELECT auction, price FROM bids STREAM ORDER BY price DESC LIMIT 1 BY auction) WITH (PROGRESS)",
+                            ordered)) {
+                bid(db, 2, 20, 2);
+                bid(db, 1, 10, 1);
+                bid(db, 1, 11, 3);
+                bid(db, 1, 12, 4);
+                bid(db, 2, 21, 5);
+                bid(db, 3, 30, 6);
+                bid(db, 1, 13, 7);
+                bid(db, 9, 0, 100);
+                // the watermark is 98 s: every bid but the last is final
+                assertThat(first.until("2026-01-01 00:01:38")).containsExactly("1|1|10", "1|1|11", "1|2|20");
+                assertThat(perAuction.until("2026-01-01 00:01:38")).containsExactly("1|1|10", "1|1|11", "1|2|20", "1|2|21", "1|3|30");
+                // with ORDER BY the top row of each group as it changes: a larger price replaces the one delivered
+                assertThat(ordered.until("2026-01-01 00:01:38")).contains("1|1|13", "1|2|21", "1|3|30", "-1|1|10");
+            }
+            db.execute("CREATE TABLE q (id int)");
+            db.execute("INSERT INTO q VALUES (1)");
+            Events commits = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT id FROM q STREAM LIMIT 2)", commits)) {
+                db.execute("INSERT INTO q VALUES (2)");
+                db.execute("INSERT INTO q VALUES (3)");
+                assertThat(commits.dataRows(2, -1)).extracting(r -> r.get(1) + "|" + r.get(2)).containsExactly("1|1", "1|2");
+            }
+            assertThat(db.query("EXPLAIN SELECT id FROM q STREAM LIMIT 2 EMIT CHANGES").text()).anySatisfy(r -> assertThat(r.get(0)).contains("TimeColumn"));
+        }
+    }
+
     @Test
     void withoutEmitOnWindowCloseAWindowsResultChangesAtEachEventTime() throws Exception {
         try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 1)) {

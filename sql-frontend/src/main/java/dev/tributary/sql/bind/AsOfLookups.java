@@ -117,7 +117,7 @@ final class AsOfLookups {
         Query q = d.query();
         QueryBody.Select sel = (QueryBody.Select) q.body();
         TableRef.AsOfSystemTime a = (TableRef.AsOfSystemTime) sel.from().get(0);
-        if (!q.with().isEmpty() || !q.orderBy().isEmpty() || q.limit() != null || q.offset() != null || sel.distinct()
+        if (!q.with().isEmpty() || !q.orderBy().isEmpty() || q.limit() != null || q.offset() != null || q.limitBy() != null || sel.distinct()
                 || !sel.groupBy().isEmpty() || sel.having() != null) {
             throw new SqlException("0A000", "a LATERAL subquery over AS OF SYSTEM TIME is SELECT ... FROM x AS OF SYSTEM TIME expr SINCE lit [WHERE ...], "
                     + "without WITH, DISTINCT, GROUP BY, HAVING, ORDER BY, LIMIT or OFFSET", d.pos());

@@ -276,8 +276,11 @@ public final class Binder {
         Plan plan;
         int prefix;
         List<Plan.SortKey> order = new ArrayList<>();
+        // a LIMIT ... BY's expressions are resolved as ORDER BY items are, after them
+        List<OrderItem> sorted = new ArrayList<>(q.orderBy());
+        if (q.limitBy() != null) for (Expr e : q.limitBy().by()) sorted.add(new OrderItem(e.pos(), e, false, OrderItem.Nulls.DEFAULT));
         if (body instanceof QueryBody.Select s) {
-            SelectResult r = select(s, q.orderBy());
+            SelectResult r = select(s, sorted);
             plan = r.plan;
             names = r.names;
             types = r.types;
@@ -300,15 +303,32 @@ public final class Binder {
                 names.add(f.name());
                 types.add(f.type());
             }
-            for (OrderItem item : q.orderBy()) {
+            for (OrderItem item : sorted) {
                 Plan.SortKey k = outputSortKey(item, b.fields());
                 order.add(new Plan.SortKey(k.column() + prefix, k.descending(), k.nullsFirst()));
             }
         }
+        List<Integer> by = new ArrayList<>();
+        for (Plan.SortKey k : order.subList(q.orderBy().size(), order.size())) by.add(k.column());
+        order = new ArrayList<>(order.subList(0, q.orderBy().size()));
         long limit = q.limit() == null ? -1 : constantLong(q.limit(), "LIMIT");
         long offset = q.offset() == null ? 0 : constantLong(q.offset(), "OFFSET");
+        boolean limited = limit >= 0 || offset > 0 || q.limitBy() != null;
+        // over a stream, the first rows are the earliest: without ORDER BY, by their times
+        List<Plan.SortKey> firstRows = order;
+        if (limited && order.isEmpty() && Streams.readsStream(plan)) {
+            plan = new Plan.TimeColumn(plan);
+            firstRows = List.of(new Plan.SortKey(plan.arity() - 1, false, false));
+        }
+        if (q.limitBy() != null) {
+            long n = constantLong(q.limitBy().limit(), "LIMIT");
+            long m = q.limitBy().offset() == null ? 0 : constantLong(q.limitBy().offset(), "OFFSET");
+            List<Integer> group = new ArrayList<>(range(0, prefix));
+            group.addAll(by);
+            if (n >= 0 || m > 0) plan = new Plan.TopK(plan, group, firstRows, n, m);
+        }
         if (limit >= 0 || offset > 0) {
-            plan = new Plan.TopK(plan, range(0, prefix), order, limit, offset);
+            plan = new Plan.TopK(plan, range(0, prefix), firstRows, limit, offset);
         }
         return new Ordered(plan, names, types, order, prefix);
     }
@@ -1419,7 +1439,7 @@ public final class Binder {
     private static Expr semiJoin(Expr part) {
         if (!(part instanceof Expr.InSubquery in) || in.negated()) return part;
         Query q = in.query();
-        if (q.limit() != null || q.offset() != null || !q.orderBy().isEmpty() || !(q.body() instanceof QueryBody.Select s)) return part;
+        if (q.limit() != null || q.offset() != null || q.limitBy() != null || !q.orderBy().isEmpty() || !(q.body() instanceof QueryBody.Select s)) return part;
         if (!s.groupBy().isEmpty() || s.having() != null || !s.distinctOn().isEmpty() || s.items().size() != 1) return part;
         Expr e = s.items().get(0).expr();
         List<Expr.WindowCall> windows = new ArrayList<>();

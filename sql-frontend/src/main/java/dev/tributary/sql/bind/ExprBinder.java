@@ -295,7 +295,7 @@ final class ExprBinder {
             if (!byPosition && !byName) throw new SqlException("0A000", "ORDER BY in ARRAY(subquery) must name its one column", o.pos());
             order.add(new dev.tributary.sql.ast.OrderItem(o.pos(), value, o.descending(), o.nulls()));
         }
-        boolean limited = q.limit() != null || q.offset() != null;
+        boolean limited = q.limit() != null || q.offset() != null || q.limitBy() != null;
         dev.tributary.sql.ast.Query inner = limited ? q : new dev.tributary.sql.ast.Query(q.pos(), q.with(), q.body(), List.of(), null, null);
         Expr agg = new Expr.FunctionCall(pos, List.of("array_agg"), List.of(value), false, false, order, null);
         var select = new dev.tributary.sql.ast.QueryBody.Select(pos, false, List.of(), List.of(new dev.tributary.sql.ast.SelectItem(pos, agg, null)),

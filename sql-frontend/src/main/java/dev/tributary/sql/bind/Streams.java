@@ -136,6 +136,11 @@ final class Streams {
         };
     }
 
+    /** Whether {@code plan} reads a stream, in event time or as its rows commit. */
+    static boolean readsStream(Plan plan) {
+        return dev.tributary.sql.plan.Plans.anyNode(plan, p -> p instanceof Plan.EventTime || p instanceof Plan.CommitTime);
+    }
+
     /** Whether {@code plan} reads a stream in event time. */
     static boolean inEventTime(Plan plan) {
         return dev.tributary.sql.plan.Plans.anyNode(plan, p -> p instanceof Plan.EventTime);

@@ -1389,18 +1389,33 @@ public final class Parser {
         }
         Expr limit = null;
         Expr offset = null;
+        Query.LimitBy limitBy = null;
         boolean sawLimit = false;
         boolean sawOffset = false;
         while (true) {
             if (!sawLimit && isKw("limit")) {
+                int lpos = pos();
                 p++;
-                sawLimit = true;
-                if (acceptKw("all")) limit = null;
-                else limit = expr();
+                Expr n = acceptKw("all") ? null : expr();
                 if (is(Type.COMMA)) {
                     throw new SqlException("0A000", "LIMIT #,# syntax is not supported", pos(),
                             "Use separate LIMIT and OFFSET clauses.");
                 }
+                // LIMIT n [OFFSET m] BY expr, ...: the first rows per group, before a plain LIMIT
+                Expr byOffset = null;
+                if (limitBy == null && n != null && isKw("offset") && byFollowsOffset()) {
+                    p++;
+                    byOffset = otherOperator();
+                }
+                if (limitBy == null && n != null && isKw("by")) {
+                    p++;
+                    List<Expr> by = new ArrayList<>();
+                    do by.add(expr()); while (accept(Type.COMMA));
+                    limitBy = new Query.LimitBy(lpos, n, byOffset, by);
+                    continue;
+                }
+                sawLimit = true;
+                limit = n;
             } else if (!sawOffset && isKw("offset")) {
                 p++;
                 sawOffset = true;
@@ -1428,7 +1443,21 @@ public final class Parser {
             onWindowClose = true;
             streamClauses++;
         }
-        return new Query(pos, with, body, order, limit, offset, onWindowClose);
+        return new Query(pos, with, body, order, limit, offset, onWindowClose, limitBy);
+    }
+
+    /** Whether the OFFSET at the cursor is a LIMIT ... BY's: {@code OFFSET m BY}. */
+    private boolean byFollowsOffset() {
+        int save = p;
+        try {
+            p++;
+            otherOperator();
+            return isKw("by");
+        } catch (SqlException e) {
+            return false;
+        } finally {
+            p = save;
+        }
     }
 
     private List<OrderItem> orderList() {

@@ -349,6 +349,12 @@ public final class SqlFormatter {
         }
         body(b, q.body());
         if (!q.orderBy().isEmpty()) orderBy(b.append(" ORDER BY "), q.orderBy());
+        if (q.limitBy() != null) {
+            expr(b.append(" LIMIT "), q.limitBy().limit(), 0);
+            if (q.limitBy().offset() != null) expr(b.append(" OFFSET "), q.limitBy().offset(), 7);
+            b.append(" BY ");
+            for (int i = 0; i < q.limitBy().by().size(); i++) expr(i > 0 ? b.append(", ") : b, q.limitBy().by().get(i), 0);
+        }
         if (q.limit() != null) expr(b.append(" LIMIT "), q.limit(), 0);
         if (q.offset() != null) expr(b.append(" OFFSET "), q.offset(), 7);
         if (q.emitOnWindowClose()) b.append(" EMIT ON WINDOW CLOSE");

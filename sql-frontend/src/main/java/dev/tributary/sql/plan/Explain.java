@@ -116,6 +116,10 @@ public final class Explain {
                 write(a.left(), d + 1, stored, b);
                 write(a.right(), d + 1, stored, b);
             }
+            case Plan.TimeColumn x -> {
+                line(b, d, "TimeColumn (each row with its time: a stream's first rows come first)");
+                write(x.input(), d + 1, stored, b);
+            }
             case Plan.CommitTime x -> {
                 line(b, d, "CommitTime (each row with the time it committed at: PROCTIME())");
                 write(x.input(), d + 1, stored, b);

@@ -274,6 +274,19 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * Each row of {@code input} with its update's time appended as a bigint: over a stream in
+     * event time the event time (in the time column's units), otherwise the system time (ms).
+     * What the first rows of a stream are ordered by when a LIMIT has no ORDER BY.
+     */
+    record TimeColumn(Plan input) implements Plan {
+        public List<SqlType> types() {
+            List<SqlType> t = new ArrayList<>(input.types());
+            t.add(SqlType.BIGINT);
+            return t;
+        }
+    }
+
     /** Each row of {@code input} its column {@code count} times (multiplicity times the count; NULL: none), as {@code repeat_row} does. */
     record RepeatRow(Plan input, int count) implements Plan {
         public List<SqlType> types() {

@@ -42,6 +42,7 @@ public final class Plans {
                     a.leftOuter());
             case Plan.SystemTime x -> new Plan.SystemTime(f.apply(x.input()));
             case Plan.CommitTime x -> new Plan.CommitTime(f.apply(x.input()));
+            case Plan.TimeColumn x -> new Plan.TimeColumn(f.apply(x.input()));
             case Plan.Lookup l -> new Plan.Lookup(f.apply(l.stream()), f.apply(l.table()), l.streamKey(), l.tableKey());
             case Plan.AsOfLookup a -> new Plan.AsOfLookup(f.apply(a.outer()), f.apply(a.dimension()), a.outerKey(), a.dimensionKey(), a.time(),
                     a.since(), a.left(), a.types());

@@ -291,6 +291,15 @@ final class Pruner {
                 inner[n] = in.plan().arity();
                 yield new Pruned(new Plan.CommitTime(in.plan()), inner);
             }
+            case Plan.TimeColumn x -> {
+                int n = x.input().arity();
+                BitSet below = (BitSet) needed.clone();
+                below.clear(n);
+                Pruned in = prune(x.input(), below);
+                int[] inner = java.util.Arrays.copyOf(in.map(), arity);
+                inner[n] = in.plan().arity();
+                yield new Pruned(new Plan.TimeColumn(in.plan()), inner);
+            }
             case Plan.SystemTime x -> {
                 Pruned in = prune(x.input(), needed);
                 yield new Pruned(new Plan.SystemTime(in.plan()), in.map());

@@ -144,6 +144,11 @@ public final class Renderer {
                 yield new Rendered(in.oks().flatMapUpdates((row, t, n, out) -> out.update(Row.concat(row, at.encode(java.time.Instant.ofEpochMilli(t))), t, n),
                         ROW), in.errs());
             }
+            case Plan.TimeColumn x -> {
+                Rendered in = render(x.input());
+                RowCodec at = new RowCodec(List.of(SqlType.BIGINT));
+                yield new Rendered(in.oks().flatMapUpdates((row, t, n, out) -> out.update(Row.concat(row, at.encode(t)), t, n), ROW), in.errs());
+            }
             case Plan.SystemTime x -> {
                 // the clocks of the streams under it: every EventTime rendered from here on
                 int mark = clocks.size();

@@ -332,6 +332,17 @@ class ParserTest {
         Query fetch = Parser.parseQuery("SELECT a FROM t OFFSET 2 ROWS FETCH FIRST 3 ROWS ONLY");
         assertThat(fetch.limit()).isEqualTo(new IntegerLiteral(43, 3));
         assertThat(SqlFormatter.format(fetch)).isEqualTo("SELECT a FROM t LIMIT 3 OFFSET 2");
+        // ClickHouse's LIMIT n [OFFSET m] BY exprs: the first rows of each group, before a plain LIMIT
+        Query by = Parser.parseQuery("SELECT a FROM t LIMIT 2 OFFSET 1 BY a, b LIMIT 5");
+        assertThat(by.limitBy().limit()).isEqualTo(new IntegerLiteral(23, 2));
+        assertThat(by.limitBy().offset()).isEqualTo(new IntegerLiteral(32, 1));
+        assertThat(by.limitBy().by()).hasSize(2);
+        assertThat(by.limit()).isEqualTo(new IntegerLiteral(48, 5));
+        assertThat(by.offset()).isNull();
+        // a plain OFFSET after LIMIT is not the BY's
+        Query plain = Parser.parseQuery("SELECT a FROM t LIMIT 2 OFFSET 1");
+        assertThat(plain.limitBy()).isNull();
+        assertThat(plain.offset()).isEqualTo(new IntegerLiteral(32, 1));
     }
 
     @Test

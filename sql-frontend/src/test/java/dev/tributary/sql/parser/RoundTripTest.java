@@ -84,6 +84,8 @@ class RoundTripTest {
                 "SELECT a FROM t WHERE b GROUP BY a, 2 HAVING count(*) > 1",
                 "SELECT a FROM t ORDER BY a ASC, b DESC NULLS FIRST LIMIT 10 OFFSET 20",
                 "SELECT a FROM t LIMIT ALL",
+                "SELECT a, b FROM t ORDER BY b DESC LIMIT 2 BY a LIMIT 10",
+                "SELECT a, b FROM t LIMIT 1 OFFSET 1 BY a, b % 2 OFFSET 3",
                 "SELECT a FROM t OFFSET 5",
                 "SELECT a FROM t FETCH FIRST 5 ROWS ONLY",
                 "SELECT a FROM t FETCH NEXT ROW ONLY",
