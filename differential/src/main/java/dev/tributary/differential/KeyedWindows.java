@@ -75,7 +75,7 @@ abstract class KeyedWindows<D, K, A, R> {
      * Each update of {@code data} keyed by {@code keyOf}: the key in a container's keys, the datum
      * in its values, so that an exchange by key sends it to the worker that holds the key's state.
      */
-    private static <D, K> dev.tributary.timely.Stream<Updates> keyed(Collection<D> data, Function<? super D, ? extends K> keyOf, DataType<K> keyType, String name) {
+    static <D, K> dev.tributary.timely.Stream<Updates> keyed(Collection<D> data, Function<? super D, ? extends K> keyOf, DataType<K> keyType, String name) {
         DataType<D> dataType = data.type();
         Updates proto = new Updates(keyType.newColumn(1), dataType.newColumn(1), 1);
         ContainerType<Updates> keyedType = Updates.type(proto.keys(), proto.vals(), 1);

@@ -220,7 +220,35 @@ class StreamTest {
                 db.execute("INSERT INTO q VALUES (3)");
                 assertThat(commits.dataRows(2, -1)).extracting(r -> r.get(1) + "|" + r.get(2)).containsExactly("1|1", "1|2");
             }
+            // a stream that may delete keeps the rows it has seen, ordered by time; one that only inserts, a count per group
             assertThat(db.query("EXPLAIN SELECT id FROM q STREAM LIMIT 2 EMIT CHANGES").text()).anySatisfy(r -> assertThat(r.get(0)).contains("TimeColumn"));
+            assertThat(db.query("EXPLAIN SELECT auction FROM bids STREAM LIMIT 2 BY auction EMIT CHANGES").text())
+                    .anySatisfy(r -> assertThat(r.get(0)).contains("FirstRows group by [#0] limit 2"));
+        }
+    }
+
+    /**
+     * The first rows of an append-only stream cost a count per group, not the rows: a LIMIT BY
+     * subscription over a 400,000-row INSERT fits a 8 MB bound on its dataflow's memory.
+     */
+    @Test
+    void theFirstRowsOfAnAppendOnlyStreamKeepACountPerGroup() throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
+            db.execute(BIDS);
+            db.execute("SET max_dataflow_memory = '8MB'");
+            Events events = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT auction, price FROM bids STREAM LIMIT 2 BY auction) WITH (PROGRESS)", events)) {
+                db.execute("INSERT INTO bids SELECT g % 1000, g / 1000, TIMESTAMP '2026-01-01 00:00:00' + (g / 1000) * INTERVAL '1 second'"
+                        + " FROM generate_series(0, 399999) AS g");
+                bid(db, 5000, 0, 1000);
+                List<String> want = new ArrayList<>();
+                for (int a = 0; a < 1000; a++) {
+                    want.add("1|" + a + "|0");
+                    want.add("1|" + a + "|1");
+                }
+                want.sort(null);
+                assertThat(events.until("2026-01-01 00:16:38")).isEqualTo(want);
+            }
         }
     }
 

@@ -314,9 +314,12 @@ public final class Binder {
         long limit = q.limit() == null ? -1 : constantLong(q.limit(), "LIMIT");
         long offset = q.offset() == null ? 0 : constantLong(q.offset(), "OFFSET");
         boolean limited = limit >= 0 || offset > 0 || q.limitBy() != null;
-        // over a stream, the first rows are the earliest: without ORDER BY, by their times
+        // over a stream, the first rows are the earliest: without ORDER BY, by their times; over
+        // one that only inserts, counted per group rather than kept
+        boolean first = limited && order.isEmpty() && Streams.readsStream(plan);
+        boolean counted = first && prefix == 0 && Streams.insertsOnly(plan);
         List<Plan.SortKey> firstRows = order;
-        if (limited && order.isEmpty() && Streams.readsStream(plan)) {
+        if (first && !counted) {
             plan = new Plan.TimeColumn(plan);
             firstRows = List.of(new Plan.SortKey(plan.arity() - 1, false, false));
         }
@@ -325,10 +328,11 @@ public final class Binder {
             long m = q.limitBy().offset() == null ? 0 : constantLong(q.limitBy().offset(), "OFFSET");
             List<Integer> group = new ArrayList<>(range(0, prefix));
             group.addAll(by);
-            if (n >= 0 || m > 0) plan = new Plan.TopK(plan, group, firstRows, n, m);
+            if (counted) plan = new Plan.FirstRows(plan, group, n, m);
+            else if (n >= 0 || m > 0) plan = new Plan.TopK(plan, group, firstRows, n, m);
         }
         if (limit >= 0 || offset > 0) {
-            plan = new Plan.TopK(plan, range(0, prefix), firstRows, limit, offset);
+            plan = counted ? new Plan.FirstRows(plan, List.of(), limit, offset) : new Plan.TopK(plan, range(0, prefix), firstRows, limit, offset);
         }
         return new Ordered(plan, names, types, order, prefix);
     }

@@ -86,6 +86,7 @@ final class CommonSubplans {
             case Plan.Sessions s -> true;
             case Plan.PaneAggregate a -> true;
             case Plan.SessionAggregate a -> true;
+            case Plan.FirstRows f -> true;
             case Plan.TopK t -> true;
             case Plan.Distinct d -> true;
             case Plan.Threshold t -> true;

@@ -175,6 +175,11 @@ public final class Explain {
                 line(b, d, "Changes since " + c.since() + " (each update as a row with change_time and change_diff)");
                 write(c.input(), d + 1, stored, b);
             }
+            case Plan.FirstRows x -> {
+                line(b, d, "FirstRows group by [" + cols(x.groupKey()) + "]" + (x.limit() >= 0 ? " limit " + x.limit() : "") + (x.offset() > 0 ? " offset " + x.offset() : "")
+                        + " (the stream's first rows by time, never retracted: a count per group, not the rows)");
+                write(x.input(), d + 1, stored, b);
+            }
             case Plan.TopK t -> {
                 List<String> keys = new ArrayList<>();
                 for (Plan.SortKey k : t.order()) keys.add("#" + k.column() + (k.descending() ? " DESC" : "") + (k.nullsFirst() ? " NULLS FIRST" : ""));

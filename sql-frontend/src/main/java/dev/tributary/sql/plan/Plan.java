@@ -287,6 +287,23 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * The first rows of each group of {@code groupKey}'s values of {@code input}, a stream that only
+     * inserts: by time, and within a time by the rows' order, the rows at positions
+     * {@code [offset, offset + limit)} ({@code limit} -1: all), each at its own time and never
+     * retracted. What a LIMIT without ORDER BY over such a stream gives, keeping a count per group
+     * rather than the rows (see {@code dev.tributary.differential.FirstRows}).
+     */
+    record FirstRows(Plan input, List<Integer> groupKey, long limit, long offset) implements Plan {
+        public FirstRows {
+            groupKey = List.copyOf(groupKey);
+        }
+
+        public List<SqlType> types() {
+            return input.types();
+        }
+    }
+
     /** Each row of {@code input} its column {@code count} times (multiplicity times the count; NULL: none), as {@code repeat_row} does. */
     record RepeatRow(Plan input, int count) implements Plan {
         public List<SqlType> types() {

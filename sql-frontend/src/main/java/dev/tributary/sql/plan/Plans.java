@@ -43,6 +43,7 @@ public final class Plans {
             case Plan.SystemTime x -> new Plan.SystemTime(f.apply(x.input()));
             case Plan.CommitTime x -> new Plan.CommitTime(f.apply(x.input()));
             case Plan.TimeColumn x -> new Plan.TimeColumn(f.apply(x.input()));
+            case Plan.FirstRows x -> new Plan.FirstRows(f.apply(x.input()), x.groupKey(), x.limit(), x.offset());
             case Plan.Lookup l -> new Plan.Lookup(f.apply(l.stream()), f.apply(l.table()), l.streamKey(), l.tableKey());
             case Plan.AsOfLookup a -> new Plan.AsOfLookup(f.apply(a.outer()), f.apply(a.dimension()), a.outerKey(), a.dimensionKey(), a.time(),
                     a.since(), a.left(), a.types());

@@ -341,6 +341,8 @@ final class Pruner {
             case Plan.Threshold t -> finish(new Plan.Threshold(prune(t.input(), all(arity)).plan()), identityMap(arity), needed, arity);
             case Plan.TopK t -> finish(new Plan.TopK(prune(t.input(), all(arity)).plan(), t.groupKey(), t.order(), t.limit(), t.offset()),
                     identityMap(arity), needed, arity);
+            case Plan.FirstRows x -> finish(new Plan.FirstRows(prune(x.input(), all(arity)).plan(), x.groupKey(), x.limit(), x.offset()), identityMap(arity),
+                    needed, arity);
             case Plan.DeltaJoin d -> finish(d, identityMap(arity), needed, arity);
             case Plan.Let l -> {
                 Plan value = prune(l.value(), all(l.value().arity())).plan();

@@ -144,6 +144,11 @@ public final class Renderer {
                 yield new Rendered(in.oks().flatMapUpdates((row, t, n, out) -> out.update(Row.concat(row, at.encode(java.time.Instant.ofEpochMilli(t))), t, n),
                         ROW), in.errs());
             }
+            case Plan.FirstRows x -> {
+                Rendered in = render(x.input());
+                RowCodec.Projection group = new RowCodec(x.input().types()).projection(x.groupKey().stream().mapToInt(Integer::intValue).toArray());
+                yield new Rendered(dev.tributary.differential.FirstRows.of(in.oks(), group::apply, ROW, x.limit(), x.offset()), in.errs());
+            }
             case Plan.TimeColumn x -> {
                 Rendered in = render(x.input());
                 RowCodec at = new RowCodec(List.of(SqlType.BIGINT));
