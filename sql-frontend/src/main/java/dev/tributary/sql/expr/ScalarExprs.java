@@ -126,6 +126,11 @@ public final class ScalarExprs {
         });
     }
 
+    /** {@code e} with each column {@code i} it reads replaced by {@code columns.get(i)}: {@code e} over a map's input. */
+    public static ScalarExpr substitute(ScalarExpr e, List<ScalarExpr> columns) {
+        return rewrite(e, x -> x instanceof ScalarExpr.ColumnRef c ? columns.get(c.index()) : null);
+    }
+
     /**
      * {@code e} with every subtree for which {@code replace} gives an expression replaced by it
      * (its own subtrees not visited); unchanged parts are shared, not copied.

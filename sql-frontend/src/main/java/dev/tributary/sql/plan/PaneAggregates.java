@@ -30,14 +30,14 @@ import java.util.List;
 final class PaneAggregates {
     private PaneAggregates() {}
 
-    /** {@code r} on panes when column {@code end} of its input is the window end of a TUMBLE or HOP right below it; else null. */
+    /**
+     * {@code r} on panes when column {@code end} of its input is the window end of a TUMBLE or HOP
+     * below it (through projections and maps); else null.
+     */
     static Plan rewrite(Plan.Reduce r, int end) {
-        Plan below = r.input();
-        List<ScalarExpr> exprs = List.of();
-        if (below instanceof Plan.Map mapped) {
-            exprs = mapped.exprs();
-            below = mapped.input();
-        }
+        Over o = over(r.input());
+        Plan below = o.base();
+        List<ScalarExpr> exprs = o.columns();
         if (below instanceof Plan.Sessions sessions) return sessions(r, end, exprs, sessions);
         if (!(below instanceof Plan.FlatMap m)) return null;
         TableFunction f = m.function();
@@ -88,6 +88,31 @@ final class PaneAggregates {
         };
     }
 
+    /** A plan as projections and maps over the plan they end at: that plan, and the columns as expressions over its columns. */
+    private record Over(Plan base, List<ScalarExpr> columns) {}
+
+    private static Over over(Plan p) {
+        return switch (p) {
+            case Plan.Project pr -> {
+                Over o = over(pr.input());
+                List<ScalarExpr> columns = new ArrayList<>();
+                for (int c : pr.columns()) columns.add(o.columns().get(c));
+                yield new Over(o.base(), columns);
+            }
+            case Plan.Map m -> {
+                Over o = over(m.input());
+                List<ScalarExpr> columns = new ArrayList<>(o.columns());
+                for (ScalarExpr e : m.exprs()) columns.add(ScalarExprs.substitute(e, o.columns()));
+                yield new Over(o.base(), columns);
+            }
+            default -> {
+                List<ScalarExpr> columns = new ArrayList<>();
+                for (int c = 0; c < p.arity(); c++) columns.add(new ScalarExpr.ColumnRef(c, p.types().get(c)));
+                yield new Over(p, columns);
+            }
+        };
+    }
+
     /** A window aggregate's input (x with its window time, then the map's columns), group key and aggregates. */
     private record Grouping(Plan input, int time, List<Integer> key, List<AggregateCall> aggregates) {}
 
@@ -100,12 +125,10 @@ final class PaneAggregates {
      */
     private static Grouping grouping(Plan.Reduce r, int end, List<ScalarExpr> exprs, Plan x, ScalarExpr time) {
         int n = x.arity();
-        // where each column of the reduce's input goes: x's stay, the time is #n, the map's follow it
+        // where each column of the reduce's input goes: a copy of one of x's to it, of the window's
+        // start or end to those, a computed one to a column of its own after x's and the time
         int width = n + 2;
-        int[] to = new int[width + exprs.size()];
-        for (int c = 0; c < n; c++) to[c] = c;
-        to[n] = Plan.PaneAggregate.WINDOW_START;
-        to[n + 1] = Plan.PaneAggregate.WINDOW_END;
+        int[] to = new int[exprs.size()];
         List<ScalarExpr> columns = new ArrayList<>();
         // a time that is a column of x is read there; a computed one is a column of its own
         boolean copied = time instanceof ScalarExpr.ColumnRef;
@@ -113,7 +136,7 @@ final class PaneAggregates {
         for (int i = 0; i < exprs.size(); i++) {
             ScalarExpr e = exprs.get(i);
             if (e instanceof ScalarExpr.ColumnRef ref) {
-                to[width + i] = to[ref.index()];
+                to[i] = ref.index() < n ? ref.index() : ref.index() == n ? Plan.PaneAggregate.WINDOW_START : Plan.PaneAggregate.WINDOW_END;
                 columns.add(new ScalarExpr.Literal(null, e.type()));
                 continue;
             }
@@ -121,7 +144,7 @@ final class PaneAggregates {
             ScalarExprs.columns(e, read);
             int w = read.nextSetBit(n);
             if (w >= 0 && w < width) return null;
-            to[width + i] = n + 1 + i;
+            to[i] = n + 1 + i;
             columns.add(e);
         }
         if (to[end] != Plan.PaneAggregate.WINDOW_END) return null;

@@ -862,15 +862,20 @@ public final class Renderer {
      * equal (1.0 and 1.00) tie, to be ordered by the rest of the row.
      */
     private static dev.tributary.sql.types.Bytea sortKey(Row row, RowCodec codec, List<Plan.SortKey> order) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        int last = -1;
+        for (Plan.SortKey k : order) last = Math.max(last, k.column());
+        // one walk over the row for every key column: a wide row's text columns are stepped over once
+        int[] at = codec.bounds(row, last);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(64);
         for (Plan.SortKey k : order) {
-            boolean isNull = codec.isNull(row, k.column());
+            int c = k.column();
+            boolean isNull = RowCodec.isNullAt(row, at[c]);
             out.write(isNull == k.nullsFirst() ? 0 : 1);
             if (isNull) continue;
-            SqlType type = codec.types().get(k.column());
+            SqlType type = codec.types().get(c);
             byte[] bytes = type.kind() == SqlType.Kind.NUMERIC || type.kind() == SqlType.Kind.INTERVAL
-                    ? RowCodec.of(type).encode(dev.tributary.sql.row.Keys.normalize(codec.get(row, k.column()))).toBytes()
-                    : codec.project(row, new int[] {k.column()}).toBytes();
+                    ? RowCodec.of(type).encode(dev.tributary.sql.row.Keys.normalize(codec.get(row, c))).toBytes()
+                    : row.slice(at[c], at[c + 1]);
             if (k.descending()) for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) ~bytes[i];
             out.writeBytes(bytes);
         }

@@ -53,6 +53,11 @@ public final class Row implements Comparable<Row> {
         return bytes.clone();
     }
 
+    /** A copy of bytes {@code [from, to)} of the encoding. */
+    public byte[] slice(int from, int to) {
+        return Arrays.copyOfRange(bytes, from, to);
+    }
+
     /** The length of the encoding in bytes. */
     public int byteLength() {
         return bytes.length;
