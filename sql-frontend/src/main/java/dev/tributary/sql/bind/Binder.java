@@ -1066,7 +1066,7 @@ public final class Binder {
             for (Column c : it.columns()) fields.add(new Field(name, c.name(), c.type(), false));
             Plan plan = switch (it) {
                 case CatalogItem.View v -> v.plan();
-                case CatalogItem.Table x -> new Plan.Get(x.id(), x.name(), types(x.columns()));
+                case CatalogItem.Table x -> new Plan.Get(x.id(), x.name(), types(x.columns()), x.appendOnly());
                 case CatalogItem.MaterializedView m -> new Plan.Get(m.id(), m.name(), types(m.columns()));
                 case CatalogItem.Index i -> throw new IllegalStateException();
                 case CatalogItem.SystemRelation r -> throw new IllegalStateException("system relations are not in the user catalog");

@@ -184,7 +184,8 @@ public final class Explain {
                 List<String> keys = new ArrayList<>();
                 for (Plan.SortKey k : t.order()) keys.add("#" + k.column() + (k.descending() ? " DESC" : "") + (k.nullsFirst() ? " NULLS FIRST" : ""));
                 line(b, d, "TopK group by [" + cols(t.groupKey()) + "] order by [" + String.join(", ", keys) + "]"
-                        + (t.limit() >= 0 ? " limit " + t.limit() : "") + (t.offset() > 0 ? " offset " + t.offset() : "") + " (arranges input by group)");
+                        + (t.limit() >= 0 ? " limit " + t.limit() : "") + (t.offset() > 0 ? " offset " + t.offset() : "")
+                        + (Plans.insertsOnly(t.input()) ? " (keeps each group's top rows only: its input only grows)" : " (arranges input by group)"));
                 write(t.input(), d + 1, stored, b);
             }
             case Plan.Union u -> {

@@ -311,10 +311,18 @@ public sealed interface Plan {
         }
     }
 
-    /** A stored collection of the catalog: a table, materialized view or index, by its id. */
-    record Get(long id, String name, List<SqlType> types) implements Plan {
+    /**
+     * A stored collection of the catalog: a table, materialized view or index, by its id.
+     * {@code appendOnly}: an APPEND ONLY table, whose rows are only ever inserted.
+     */
+    record Get(long id, String name, List<SqlType> types, boolean appendOnly) implements Plan {
         public Get {
             types = List.copyOf(types);
+        }
+
+        /** A collection that may change in any way. */
+        public Get(long id, String name, List<SqlType> types) {
+            this(id, name, types, false);
         }
     }
 

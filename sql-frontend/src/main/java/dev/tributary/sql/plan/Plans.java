@@ -61,6 +61,28 @@ public final class Plans {
     }
 
     /**
+     * Whether {@code plan}'s rows are only ever inserted, never retracted: it reads only APPEND
+     * ONLY tables (and streams of them), through maps, filters, projections, expansions, joins,
+     * unions and a stream's lookups. Such rows let a top-k forget what falls out of it.
+     */
+    public static boolean insertsOnly(Plan plan) {
+        return switch (plan) {
+            case Plan.Get g -> g.appendOnly();
+            case Plan.Map m -> insertsOnly(m.input());
+            case Plan.Filter f -> insertsOnly(f.input());
+            case Plan.Project p -> insertsOnly(p.input());
+            case Plan.FlatMap m -> insertsOnly(m.input());
+            case Plan.Join j -> insertsOnly(j.left()) && insertsOnly(j.right());
+            case Plan.Union u -> u.inputs().stream().allMatch(Plans::insertsOnly);
+            case Plan.EventTime e -> e.appendOnly() && insertsOnly(e.input());
+            case Plan.CommitTime c -> insertsOnly(c.input());
+            case Plan.TimeColumn t -> insertsOnly(t.input());
+            case Plan.Lookup l -> insertsOnly(l.stream());
+            default -> false;
+        };
+    }
+
+    /**
      * The catalog ids of the stored collections and indexes {@code plan} reads: its Gets, and
      * the indexes and collections of its index reads and delta joins.
      */

@@ -55,6 +55,10 @@ public final class MapFilterProject {
     private final boolean computes;
     /** Whether every output column is a copy of an input column. */
     private final boolean copied;
+    /** Some output columns are copies of input columns, spliced from the input row's bytes, and some are computed. */
+    private final boolean spliced;
+    /** The last input column an output column copies (-1: none). */
+    private final int lastCopied;
     /** Whether the output row is the input row. */
     private final boolean identity;
     /** Whether the leading equalities are the only steps that read values (the rest pick columns). */
@@ -135,7 +139,10 @@ public final class MapFilterProject {
         // which input columns some step needs, from the output down
         // (an output column cut from the input row's bytes is not decoded)
         needed = new BitSet();
-        if (!copied) needed.set(0, outTypes.size());
+        // an output column that copies an input column is spliced from the input's bytes, not decoded
+        for (int c = 0; c < outColumns.length; c++) if (outColumns[c] < 0) needed.set(c);
+        spliced = !copied && Arrays.stream(outColumns).anyMatch(c -> c >= 0);
+        lastCopied = Arrays.stream(outColumns).max().orElse(-1);
         for (int k = steps.size() - 1; k >= 0; k--) {
             switch (steps.get(k)) {
                 case Plan.Filter f -> {
@@ -272,6 +279,7 @@ public final class MapFilterProject {
         }
         if (identity) return row;
         if (copied) return projection.apply(row);
+        if (spliced) return outCodec.splice(row, inCodec.bounds(row, lastCopied), outColumns, values);
         return outCodec.encode(values.length == outColumns.length ? values : Arrays.copyOf(values, outColumns.length));
     }
 

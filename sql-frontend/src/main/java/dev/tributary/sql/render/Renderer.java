@@ -845,6 +845,13 @@ public final class Renderer {
         RowCodec keyed = SORT_KEY.concat(codec);
         int[] row = new int[types.size()];
         for (int c = 0; c < row.length; c++) row[c] = c + 1;
+        if (dev.tributary.sql.plan.Plans.insertsOnly(t.input())) {
+            // rows that only come: per group only those still among its first are kept
+            Collection<Row> sorted = in.oks().map(r -> Row.concat(SORT_KEY.encode(sortKey(r, codec, t.order())), r), ROW);
+            RowCodec.Projection group = keyed.projection(java.util.Arrays.stream(key).map(c -> c + 1).toArray());
+            Collection<Row> top = dev.tributary.differential.MonotonicTopK.topK(sorted, "topk", group::apply, ROW, ROW.order(), t.offset(), t.limit());
+            return new Rendered(top.map(v -> keyed.project(v, row), ROW), in.errs());
+        }
         Arrangement<Row, Row> grouped = in.oks().arrangeByKey(r -> codec.project(r, key), ROW,
                 r -> Row.concat(SORT_KEY.encode(sortKey(r, codec, t.order())), r), ROW);
         Collection<Row> oks = grouped.topK("topk", t.offset(), t.limit()).flatten((k, v) -> keyed.project(v, row), ROW);

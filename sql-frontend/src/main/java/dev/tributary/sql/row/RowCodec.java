@@ -166,6 +166,31 @@ public final class RowCodec {
         return new Row(w.toArray());
     }
 
+    /**
+     * A row of this codec's columns: column {@code c} a byte copy of column {@code from[c]} of
+     * {@code in} (a row of a codec whose column {@code k} is {@code in}'s bytes
+     * {@code [at[k], at[k + 1])}, as {@link #bounds} gives them) when {@code from[c] >= 0}, else
+     * {@code values[c]} encoded. A map's output whose columns are mostly its input's, copied
+     * rather than decoded and encoded again.
+     */
+    public Row splice(Row in, int[] at, int[] from, Object[] values) {
+        if (from.length != kinds.length) throw new IllegalArgumentException("a row of " + types + " needs " + kinds.length + " columns; got " + from.length);
+        if (from.length == 0) return Row.EMPTY;
+        Writer w = new Writer(in.bytes.length + 16);
+        for (int c = 0; c < from.length; c++) {
+            int k = from[c];
+            if (k < 0) {
+                writeColumn(w, c, values[c]);
+                continue;
+            }
+            int n = at[k + 1] - at[k];
+            w.ensure(n);
+            System.arraycopy(in.bytes, at[k], w.buf, w.length, n);
+            w.length += n;
+        }
+        return new Row(w.toArray());
+    }
+
     /** Column {@code c}'s tag and payload: {@code v}, of its type's Java class, or null. */
     private void writeColumn(Writer w, int c, Object v) {
         if (v == null) {
