@@ -54,9 +54,10 @@ class AppendOnlyTableTest {
     }
 
     /**
-     * A top-k over rows that only grow keeps each group's top rows only (EXPLAIN says so), and its
-     * views agree with the same views over an ordinary table through random inserts: per group
-     * by row_number, a global ORDER BY ... LIMIT ... OFFSET, ties and duplicate rows, joins.
+     * A top-k over rows that only grow keeps each group's top rows only (EXPLAIN says so), a min
+     * or max its extreme, and their views agree with the same views over an ordinary table through
+     * random inserts: per group by row_number, a global ORDER BY ... LIMIT ... OFFSET, LIMIT BY,
+     * min and max with and without FILTER, ties and duplicate rows, joins.
      */
     @Test
     void topKsOverAppendOnlyTablesAgreeWithTheOrdinaryOnes() {
@@ -67,7 +68,9 @@ class AppendOnlyTableTest {
             List<String> views = List.of(
                     "SELECT k, v, w FROM (SELECT k, v, w, row_number() OVER (PARTITION BY k ORDER BY v DESC, w) AS rn FROM %s) AS r WHERE rn <= 2",
                     "SELECT k, v, w FROM %s ORDER BY v, w LIMIT 3 OFFSET 1",
-                    "SELECT t.k, t.v, d.name FROM %s AS t JOIN d ON d.k = t.k ORDER BY t.v DESC LIMIT 2 BY t.k");
+                    "SELECT t.k, t.v, d.name FROM %s AS t JOIN d ON d.k = t.k ORDER BY t.v DESC LIMIT 2 BY t.k",
+                    "SELECT k, min(v) AS lo, max(w) AS top, max(v) FILTER (WHERE v > 3) AS hi, count(*) AS n FROM %s GROUP BY k",
+                    "SELECT t.k, max(t.v), min(d.name) FROM %s AS t JOIN d ON d.k = t.k GROUP BY t.k");
             for (int i = 0; i < views.size(); i++) {
                 db.execute("CREATE MATERIALIZED VIEW va" + i + " AS " + views.get(i).formatted("a"));
                 db.execute("CREATE MATERIALIZED VIEW vo" + i + " AS " + views.get(i).formatted("o"));

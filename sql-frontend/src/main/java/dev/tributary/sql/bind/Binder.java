@@ -317,7 +317,7 @@ public final class Binder {
         // over a stream, the first rows are the earliest: without ORDER BY, by their times; over
         // one that only inserts, counted per group rather than kept
         boolean first = limited && order.isEmpty() && Streams.readsStream(plan);
-        boolean counted = first && prefix == 0 && Streams.insertsOnly(plan);
+        boolean counted = first && prefix == 0 && dev.tributary.sql.plan.Plans.insertsOnly(plan);
         List<Plan.SortKey> firstRows = order;
         if (first && !counted) {
             plan = new Plan.TimeColumn(plan);

@@ -141,20 +141,6 @@ final class Streams {
         return dev.tributary.sql.plan.Plans.anyNode(plan, p -> p instanceof Plan.EventTime || p instanceof Plan.CommitTime);
     }
 
-    /**
-     * Whether {@code plan} only ever inserts: rows of streams over append-only tables in event
-     * time, through projections, maps and filters.
-     */
-    static boolean insertsOnly(Plan plan) {
-        return switch (plan) {
-            case Plan.Project p -> insertsOnly(p.input());
-            case Plan.Map m -> insertsOnly(m.input());
-            case Plan.Filter f -> insertsOnly(f.input());
-            case Plan.EventTime e -> e.appendOnly();
-            default -> false;
-        };
-    }
-
     /** Whether {@code plan} reads a stream in event time. */
     static boolean inEventTime(Plan plan) {
         return dev.tributary.sql.plan.Plans.anyNode(plan, p -> p instanceof Plan.EventTime);

@@ -93,8 +93,10 @@ final class Grouping {
         Collection<KV<Row, Row>> parts = main.asCollection().map(kv -> KV.of(kv.key(), Row.concat(TAG.encode((long) MAIN), kv.val())), KEYED);
         List<Integer> basic = new ArrayList<>();
         Map<List<Integer>, Arrangement<Row, Row>> ascending = new HashMap<>();
+        boolean monotonic = dev.tributary.sql.plan.Plans.insertsOnly(r.input());
         for (int a = 0; a < aggs.size(); a++) {
-            if (shapes[a] == Shape.ORDERED) parts = parts.concat(ordered(in.oks(), inCodec, key, aggs, a, ascending));
+            if (shapes[a] == Shape.ORDERED && monotonic) parts = parts.concat(monotonicExtreme(in.oks(), inCodec, key, aggs.get(a), a));
+            else if (shapes[a] == Shape.ORDERED) parts = parts.concat(ordered(in.oks(), inCodec, key, aggs, a, ascending));
             else if (shapes[a] == Shape.BASIC) basic.add(a);
         }
         if (!basic.isEmpty()) {
@@ -364,6 +366,22 @@ final class Grouping {
         }
         Row tag = TAG.encode((long) slot);
         return values.topK(call.function().name(), 0, 1).asCollection().map(kv -> KV.of(kv.key(), Row.concat(tag, kv.val())), KEYED);
+    }
+
+    /**
+     * {@link #ordered}'s part of a min or max over rows that only grow: per group only its
+     * extreme so far is kept ({@link dev.tributary.differential.MonotonicTopK}), not every value.
+     */
+    private static Collection<KV<Row, Row>> monotonicExtreme(Collection<Row> rows, RowCodec inCodec, int[] key, AggregateCall call, int slot) {
+        int arg = call.args().get(0);
+        int filter = call.filter();
+        RowCodec.Projection groupOf = inCodec.projection(key);
+        RowCodec.Projection argOf = inCodec.projection(new int[] {arg});
+        Collection<KV<Row, Row>> values = rows.filter(row -> !inCodec.isNull(row, arg) && (filter < 0 || Boolean.TRUE.equals(inCodec.get(row, filter))))
+                .map(row -> KV.of(groupOf.apply(row), arranged(argOf.apply(row), call)), KEYED);
+        Row tag = TAG.encode((long) slot);
+        return dev.tributary.differential.MonotonicTopK.topK(values, call.function().name(), KV::key, ROW, (x, y) -> x.val().compareTo(y.val()), 0, 1)
+                .map(kv -> KV.of(kv.key(), Row.concat(tag, kv.val())), KEYED);
     }
 
     /** The first ordered min among {@code aggs} over {@code source} (argument, filter), or -1. */
