@@ -252,6 +252,31 @@ class StreamTest {
         }
     }
 
+    /**
+     * A stream over a table that is not append-only carries its deletes: a row deleted before its
+     * window closes is not in the window's result, on panes too (count, min, max of the rows left).
+     */
+    @Test
+    void aRowDeletedBeforeItsWindowClosesIsNotInIt() throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
+            db.execute("CREATE TABLE quotes (sym int, price int, ts timestamp, WATERMARK FOR ts AS ts - INTERVAL '2 seconds')");
+            Events events = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT sym, window_end, count(*) AS n, min(price) AS lo, max(price) AS hi"
+                    + " FROM HOP(quotes STREAM, ts, INTERVAL '2 seconds', INTERVAL '4 seconds') GROUP BY sym, window_end EMIT ON WINDOW CLOSE) WITH (PROGRESS)",
+                    events)) {
+                assertThat(db.query("EXPLAIN SELECT sym, window_end, count(*) FROM HOP(quotes STREAM, ts, INTERVAL '2 seconds', INTERVAL '4 seconds')"
+                        + " GROUP BY sym, window_end EMIT ON WINDOW CLOSE").text()).anySatisfy(r -> assertThat(r.get(0)).contains("PaneAggregate"));
+                db.execute("INSERT INTO quotes VALUES (1, 10, TIMESTAMP '2026-01-01 00:00:01'), (1, 50, TIMESTAMP '2026-01-01 00:00:02'),"
+                        + " (1, 5, TIMESTAMP '2026-01-01 00:00:03')");
+                db.execute("DELETE FROM quotes WHERE price = 5");
+                db.execute("INSERT INTO quotes VALUES (2, 1, TIMESTAMP '2026-01-01 00:00:20')");
+                // the watermark is 18 s: windows [-2 s, 2 s), [0 s, 4 s), [2 s, 6 s) closed with the rows left
+                assertThat(events.until("2026-01-01 00:00:18")).containsExactly(
+                        "1|1|2026-01-01 00:00:02|1|10|10", "1|1|2026-01-01 00:00:04|2|10|50", "1|1|2026-01-01 00:00:06|1|50|50");
+            }
+        }
+    }
+
     @Test
     void withoutEmitOnWindowCloseAWindowsResultChangesAtEachEventTime() throws Exception {
         try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 1)) {
