@@ -44,8 +44,20 @@ public final class Panes {
     public static <D, K, A, R> Collection<R> aggregate(Collection<D> data, String name, long slide, long size, long offset,
             Function<? super D, ? extends K> keyOf, DataType<K> keyType, ToLongFunction<? super D> time, WindowAggregator<K, D, A, R> aggregator,
             DataType<R> outType) {
+        return aggregate(data, name, slide, size, offset, false, keyOf, keyType, time, aggregator, outType);
+    }
+
+    /**
+     * {@link #aggregate}, and with {@code cumulative} CUMULATE's windows instead: every {@code size}
+     * a window starts, and its prefixes ending every {@code slide} (the step, which divides the
+     * size) are windows too, on panes of the step.
+     */
+    public static <D, K, A, R> Collection<R> aggregate(Collection<D> data, String name, long slide, long size, long offset, boolean cumulative,
+            Function<? super D, ? extends K> keyOf, DataType<K> keyType, ToLongFunction<? super D> time, WindowAggregator<K, D, A, R> aggregator,
+            DataType<R> outType) {
         if (slide <= 0 || size <= 0) throw new IllegalArgumentException("panes need a positive slide and size, not " + slide + " and " + size);
-        Windows<D, K, A, R> w = new Windows<>(new Layout(slide, size, offset), data.type(), keyType, time, aggregator, outType);
+        if (cumulative && size % slide != 0) throw new IllegalArgumentException("a cumulating window's step " + slide + " must divide its size " + size);
+        Windows<D, K, A, R> w = new Windows<>(new Layout(slide, size, offset, cumulative), data.type(), keyType, time, aggregator, outType);
         return KeyedWindows.build(data, "panes", name, keyOf, w, ACCUMULATOR_BYTES, "a window aggregation's panes");
     }
 
@@ -53,9 +65,16 @@ public final class Panes {
     private static final long ACCUMULATOR_BYTES = 160;
 
     /** Where windows and panes lie on the time line. */
-    record Layout(long slide, long size, long offset, long pane) {
-        Layout(long slide, long size, long offset) {
-            this(slide, size, offset, gcd(slide, size));
+    record Layout(long slide, long size, long offset, long pane, boolean cumulative) {
+        Layout(long slide, long size, long offset, boolean cumulative) {
+            this(slide, size, offset, gcd(slide, size), cumulative);
+        }
+
+        /** The start of the window that ends at {@code end}: a cumulating window's start is the last multiple of its size before it. */
+        long startOf(long end) {
+            if (!cumulative) return end - size;
+            long last = end - 1;
+            return last - Math.floorMod(last - offset, size);
         }
 
         /** The start of the pane holding {@code w}. */
@@ -75,9 +94,12 @@ public final class Panes {
             return endAfter(p);
         }
 
-        /** The end of the last window holding pane {@code p}: the one that starts at the last window start at or before it. */
+        /**
+         * The end of the last window holding pane {@code p}: the one that starts at the last window
+         * start at or before it (a cumulating window's: the whole window of its start).
+         */
         long lastEnd(long p) {
-            return Math.addExact(Math.subtractExact(p, Math.floorMod(Math.subtractExact(p, offset), slide)), size);
+            return Math.addExact(Math.subtractExact(p, Math.floorMod(Math.subtractExact(p, offset), cumulative ? size : slide)), size);
         }
 
         private static long gcd(long a, long b) {
@@ -205,7 +227,7 @@ public final class Panes {
         }
 
         private void emit(long end) {
-            long start = end - layout.size();
+            long start = layout.startOf(end);
             java.util.List<HashMap<K, A>> parts = new java.util.ArrayList<>();
             for (Pane<K, A> p : panes.subMap(start, true, end, false).values()) {
                 if (p.first <= end && !p.main.isEmpty()) parts.add(p.main);

@@ -352,6 +352,9 @@ class StreamTest {
                     "PaneAggregate windows of #2 size '00:00:06' every '00:00:02' on panes of '00:00:02' group by [#0, window_end] aggregates [count(), max(#1)]"));
             assertThat(panes).noneSatisfy(l -> assertThat(l).contains("FlatMap"));
             assertThat(panes).noneSatisfy(l -> assertThat(l).contains("Delay"));
+            assertThat(db.query("EXPLAIN SELECT window_end, sum(price) FROM CUMULATE(bids STREAM, ts, INTERVAL '1 second', INTERVAL '4 seconds') GROUP BY window_end"
+                    + " EMIT ON WINDOW CLOSE").text()).anySatisfy(r -> assertThat(r.get(0)).contains("PaneAggregate cumulating windows of #1 size '00:00:04' growing by"
+                            + " '00:00:01' on panes of '00:00:01'"));
             // sessions by their partition over an append-only stream: each session's aggregate kept as its rows come
             List<String> sessions = db.query("EXPLAIN SELECT auction, window_start, window_end, count(*), sum(price) FROM SESSION(bids STREAM PARTITION BY auction, ts,"
                     + " INTERVAL '5 seconds') GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE").text().stream().map(r -> r.get(0).strip()).toList();
@@ -724,8 +727,8 @@ class StreamTest {
     /**
      * The oracle for windowed aggregates in event time: random transactions of bids, out of order
      * within the watermark's delay and some late, on 1, 2 and 3 workers, through TUMBLE, HOP and
-     * SESSION counts and sums, and HOP counts, mins, maxes and filtered counts on panes (windows
-     * apart, and overlapping by less than a slide) EMIT ON WINDOW CLOSE; once a far bid has moved the watermark past
+     * SESSION counts and sums, and HOP and CUMULATE counts, mins, maxes and filtered counts on
+     * panes (windows apart, and overlapping by less than a slide) EMIT ON WINDOW CLOSE; once a far bid has moved the watermark past
      * them, each window came once, never retracted, and the windows are those computed in batch
      * over the bids that were not late.
      */
@@ -746,7 +749,9 @@ class StreamTest {
                     "SELECT auction, window_start, window_end, count(*) AS n, min(price), max(price), count(*) FILTER (WHERE price >= 50)"
                             + " FROM HOP(bids STREAM, ts, INTERVAL '10 seconds', INTERVAL '4 seconds') GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE",
                     "SELECT auction, window_start, window_end, count(*) AS n, min(price), max(price), count(*) FILTER (WHERE price >= 50)"
-                            + " FROM HOP(bids STREAM, ts, INTERVAL '6 seconds', INTERVAL '9 seconds') GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE");
+                            + " FROM HOP(bids STREAM, ts, INTERVAL '6 seconds', INTERVAL '9 seconds') GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE",
+                    "SELECT auction, window_start, window_end, count(*) AS n, min(price), max(price), count(*) FILTER (WHERE price >= 50)"
+                            + " FROM CUMULATE(bids STREAM, ts, INTERVAL '2 seconds', INTERVAL '6 seconds') GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE");
             List<Events> events = new ArrayList<>();
             List<Subscription> subs = new ArrayList<>();
             for (String q : queries) {
@@ -775,15 +780,23 @@ class StreamTest {
                 }
                 bid(db, 9, 0, 100_000);
                 String end = "2026-01-02 03:46:38"; // 100,000 s - 2 s
-                long[][] windows = {{10, 10}, {4, 10}, {}, {10, 4}, {6, 9}};
+                long[][] windows = {{10, 10}, {4, 10}, {}, {10, 4}, {6, 9}, {2, 6}};
                 for (int q = 0; q < queries.size(); q++) {
                     java.util.TreeMap<String, long[]> expected = new java.util.TreeMap<>();
                     for (int[] bid : kept) {
                         if (q != 2) {
                             long slide = windows[q][0];
                             long size = windows[q][1];
-                            for (long start = Math.floorDiv(bid[2], slide) * slide; start > bid[2] - size; start -= slide) {
-                                String window = bid[0] + "|" + at(start) + "|" + at(start + size);
+                            List<long[]> bounds = new ArrayList<>();
+                            if (q == 5) {
+                                // CUMULATE(step 2 s, size 6 s): the prefixes of [start, start + 6 s) that hold the bid
+                                long start = Math.floorDiv(bid[2], size) * size;
+                                for (long e = start + slide; e <= start + size; e += slide) if (e > bid[2]) bounds.add(new long[] {start, e});
+                            } else {
+                                for (long start = Math.floorDiv(bid[2], slide) * slide; start > bid[2] - size; start -= slide) bounds.add(new long[] {start, start + size});
+                            }
+                            for (long[] bound : bounds) {
+                                String window = bid[0] + "|" + at(bound[0]) + "|" + at(bound[1]);
                                 if (q < 2) {
                                     long[] agg = expected.computeIfAbsent(window, k -> new long[2]);
                                     agg[0]++;

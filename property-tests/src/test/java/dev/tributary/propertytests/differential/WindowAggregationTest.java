@@ -71,6 +71,44 @@ class WindowAggregationTest {
         return out;
     }
 
+    /** {@link #model} for CUMULATE's windows: every {@code size} a window starts, and its prefixes end every {@code step}. */
+    static Map<Long, Map<String, Long>> cumulating(List<Upd> updates, long step, long size, long offset) {
+        Map<String, long[]> windows = new TreeMap<>(); // "key|start|end" to count, sum
+        for (Upd u : updates) {
+            long w = u.data() / 2;
+            long start = w - Math.floorMod(w - offset, size);
+            for (long end = start + step; end <= start + size; end += step) {
+                if (end <= w || u.time() > end - 1) continue;
+                long[] agg = windows.computeIfAbsent(u.data() % 3 + "|" + start + "|" + end, k -> new long[2]);
+                agg[0] += u.diff();
+                agg[1] += u.diff() * u.data();
+            }
+        }
+        Map<Long, Map<String, Long>> out = new TreeMap<>();
+        windows.forEach((k, agg) -> {
+            if (agg[0] <= 0) return;
+            String[] parts = k.split("\\|");
+            long end = Long.parseLong(parts[2]);
+            String row = row(Long.parseLong(parts[0]), Long.parseLong(parts[1]), end, agg);
+            out.computeIfAbsent(end - 1, t -> new TreeMap<>()).merge(row, 1L, Long::sum);
+            out.computeIfAbsent(end, t -> new TreeMap<>()).merge(row, -1L, Long::sum);
+        });
+        for (Map<String, Long> m : out.values()) m.values().removeIf(n -> n == 0);
+        out.values().removeIf(Map::isEmpty);
+        return out;
+    }
+
+    @Property(seed = "2619")
+    void eachCumulatingWindowOnceAtItsClose(@ForAll("updates") List<Upd> updates, @ForAll @IntRange(min = 1, max = 4) int step,
+            @ForAll @IntRange(min = 1, max = 4) int steps, @ForAll @IntRange(min = 0, max = 3) int offset, @ForAll @IntRange(min = 1, max = 3) int workers) {
+        long size = (long) step * steps;
+        Map<Long, Map<String, Long>> expected = cumulating(updates, step, size, offset);
+        List<EventTimeTest.Event> events = run(updates, workers,
+                in -> Panes.aggregate(in, "countSum", step, size, offset, true, d -> d % 3, L, d -> d / 2, new CountSum(), DataType.strings()));
+        String context = workers + " workers, step " + step + ", size " + size + ", offset " + offset + ", events " + events;
+        assertThat(delivered(events, context)).as(context).isEqualTo(expected);
+    }
+
     static String row(long key, long start, long end, long[] agg) {
         return key + "|" + start + "|" + end + "|" + agg[0] + "|" + agg[1];
     }

@@ -96,7 +96,8 @@ public final class Explain {
             case Plan.PaneAggregate x -> {
                 java.util.function.LongFunction<String> shown = units -> windowUnits(x.input(), x.time(), units);
                 long pane = java.math.BigInteger.valueOf(x.slide()).gcd(java.math.BigInteger.valueOf(x.size())).longValue();
-                line(b, d, "PaneAggregate windows of #" + x.time() + " size " + shown.apply(x.size()) + " every " + shown.apply(x.slide())
+                line(b, d, "PaneAggregate " + (x.cumulative() ? "cumulating " : "") + "windows of #" + x.time() + " size " + shown.apply(x.size())
+                        + (x.cumulative() ? " growing by " : " every ") + shown.apply(x.slide())
                         + (x.offset() != 0 ? " offset " + shown.apply(x.offset()) : "") + " on panes of " + shown.apply(pane) + windowGroups(x.groupKey(), x.aggregates())
                         + " (each window once, when the watermark passes its end; a pane freed when its last window closes)");
                 write(x.input(), d + 1, stored, b);

@@ -9,7 +9,7 @@ import java.util.BitSet;
 import java.util.List;
 
 /**
- * A TUMBLE or HOP window aggregate that {@link WindowCloses} would delay to its windows' close,
+ * A TUMBLE, HOP or CUMULATE window aggregate that {@link WindowCloses} would delay to its windows' close,
  * as a {@link Plan.PaneAggregate} instead (a SESSION one as a {@link Plan.SessionAggregate}): the same rows, with each input row aggregated once
  * into its pane rather than expanded into every window that holds it, delayed, and arranged.
  *
@@ -42,10 +42,12 @@ final class PaneAggregates {
         if (!(below instanceof Plan.FlatMap m)) return null;
         TableFunction f = m.function();
         boolean hop = f.name().equals("hop");
-        if (!hop && !f.name().equals("tumble")) return null;
+        boolean cumulate = f.name().equals("cumulate");
+        if (!hop && !cumulate && !f.name().equals("tumble")) return null;
         Plan x = m.input();
-        // the windows' sizes, as the binder wrote them: tumble(time, size[, offset]), hop(time, slide, size[, offset])
-        int sizes = hop ? 2 : 1;
+        // the windows' sizes, as the binder wrote them: tumble(time, size[, offset]), hop(time, slide,
+        // size[, offset]), cumulate(time, step, size[, offset])
+        int sizes = hop || cumulate ? 2 : 1;
         if (f.args().size() < 1 + sizes) return null;
         long[] v = new long[f.args().size() - 1];
         for (int i = 1; i < f.args().size(); i++) {
@@ -53,11 +55,11 @@ final class PaneAggregates {
             v[i - 1] = TimeWindows.units(l.value(), f.name().toUpperCase(java.util.Locale.ROOT), "size");
         }
         long slide = v[0];
-        long size = hop ? v[1] : v[0];
+        long size = hop || cumulate ? v[1] : v[0];
         long offset = v.length > sizes ? v[sizes] : 0;
-        if (slide <= 0 || size <= 0) return null;
+        if (slide <= 0 || size <= 0 || cumulate && size % slide != 0) return null;
         Grouping g = grouping(r, end, exprs, x, f.args().get(0));
-        return g == null ? null : new Plan.PaneAggregate(g.input(), g.time(), slide, size, offset, g.key(), g.aggregates());
+        return g == null ? null : new Plan.PaneAggregate(g.input(), g.time(), slide, size, offset, cumulate, g.key(), g.aggregates());
     }
 
     /**

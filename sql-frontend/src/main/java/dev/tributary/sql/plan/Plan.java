@@ -215,7 +215,8 @@ public sealed interface Plan {
 
     /**
      * A TUMBLE or HOP window aggregate under {@code EMIT ON WINDOW CLOSE}, on panes of
-     * {@code gcd(slide, size)}: each row updates one pane's aggregate, each window's result
+     * {@code gcd(slide, size)} (with {@code cumulative} a CUMULATE's, {@code slide} its step, on
+     * panes of the step): each row updates one pane's aggregate, each window's result
      * merges its panes' when the watermark passes its end, and a pane is freed once no open
      * window holds it (see {@code dev.tributary.differential.Panes}). The rows are those of a
      * {@link Reduce} grouping {@code input}'s rows expanded into their windows, delayed to
@@ -226,7 +227,7 @@ public sealed interface Plan {
      * panes merge: count, sum and avg of exact types, bool_and, bool_or, min and max, none
      * DISTINCT.
      */
-    record PaneAggregate(Plan input, int time, long slide, long size, long offset, List<Integer> groupKey, List<AggregateCall> aggregates)
+    record PaneAggregate(Plan input, int time, long slide, long size, long offset, boolean cumulative, List<Integer> groupKey, List<AggregateCall> aggregates)
             implements Plan {
         /** A group key entry: the window's start. */
         public static final int WINDOW_START = -1;

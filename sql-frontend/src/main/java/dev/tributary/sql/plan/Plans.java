@@ -27,7 +27,8 @@ public final class Plans {
             case Plan.Project p -> new Plan.Project(f.apply(p.input()), p.columns());
             case Plan.Join j -> new Plan.Join(f.apply(j.left()), f.apply(j.right()), j.leftKey(), j.rightKey());
             case Plan.Reduce r -> new Plan.Reduce(f.apply(r.input()), r.groupKey(), r.aggregates(), r.global());
-            case Plan.PaneAggregate a -> new Plan.PaneAggregate(f.apply(a.input()), a.time(), a.slide(), a.size(), a.offset(), a.groupKey(), a.aggregates());
+            case Plan.PaneAggregate a -> new Plan.PaneAggregate(f.apply(a.input()), a.time(), a.slide(), a.size(), a.offset(), a.cumulative(), a.groupKey(),
+                    a.aggregates());
             case Plan.SessionAggregate a -> new Plan.SessionAggregate(f.apply(a.input()), a.time(), a.gap(), a.groupKey(), a.aggregates());
             case Plan.Distinct d -> new Plan.Distinct(f.apply(d.input()));
             case Plan.Changes c -> new Plan.Changes(f.apply(c.input()), c.since(), c.types());

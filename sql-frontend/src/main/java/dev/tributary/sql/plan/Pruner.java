@@ -252,7 +252,7 @@ final class Pruner {
             }
             case Plan.PaneAggregate r -> {
                 Windowed w = windowed(r.input(), r.time(), r.groupKey(), r.aggregates());
-                yield finish(new Plan.PaneAggregate(w.input(), w.time(), r.slide(), r.size(), r.offset(), w.groupKey(), w.aggregates()), identityMap(arity),
+                yield finish(new Plan.PaneAggregate(w.input(), w.time(), r.slide(), r.size(), r.offset(), r.cumulative(), w.groupKey(), w.aggregates()), identityMap(arity),
                         needed, arity);
             }
             case Plan.SessionAggregate r -> {

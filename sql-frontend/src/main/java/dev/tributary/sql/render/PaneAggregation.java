@@ -37,7 +37,7 @@ final class PaneAggregation {
 
     static Rendered render(Rendered in, Plan.PaneAggregate p) {
         return render(in, p.input(), p.time(), p.groupKey(), p.aggregates(), p.types(), (groups, key, time) ->
-                Panes.aggregate(in.oks(), "aggregate", p.slide(), p.size(), p.offset(), key, Renderer.ROW, time, groups, Renderer.ROW));
+                Panes.aggregate(in.oks(), "aggregate", p.slide(), p.size(), p.offset(), p.cumulative(), key, Renderer.ROW, time, groups, Renderer.ROW));
     }
 
     static Rendered render(Rendered in, Plan.SessionAggregate p) {
