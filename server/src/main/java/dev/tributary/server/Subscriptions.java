@@ -163,9 +163,10 @@ final class Subscriptions {
         types.addAll(q.types());
         RowCodec codec = new RowCodec(q.types());
         boolean withProgress = progress;
-        java.util.function.BiFunction<Long, Object, Object[]> row = (time, tag) -> {
+        // a batch's rows share its time: made into a value once per batch, not per row
+        java.util.function.BiFunction<Object, Object, Object[]> row = (time, tag) -> {
             Object[] r = new Object[columns.size()];
-            r[0] = timeValue.apply(time);
+            r[0] = time;
             if (withProgress) r[1] = false;
             r[prefix - 1] = tag;
             return r;
@@ -175,9 +176,10 @@ final class Subscriptions {
             sink = new SubscriptionSink<Row>(listener, columns, types, withProgress, timeValue) {
                 @Override
                 public void changes(long time, Map<Row, Long> changes) {
-                    List<Object[]> rows = new ArrayList<>();
+                    List<Object[]> rows = new ArrayList<>(changes.size());
+                    Object at = timeValue.apply(time);
                     for (Map.Entry<Row, Long> e : changes.entrySet()) {
-                        Object[] r = row.apply(time, e.getValue());
+                        Object[] r = row.apply(at, e.getValue());
                         System.arraycopy(codec.decode(e.getKey()), 0, r, prefix, codec.arity());
                         rows.add(r);
                     }
@@ -190,8 +192,9 @@ final class Subscriptions {
                 @Override
                 public void changes(long time, Map<UpsertEnvelope.KeyChange<List<Object>, Row>, Long> changes) {
                     List<Object[]> rows = new ArrayList<>();
+                    Object at = timeValue.apply(time);
                     for (var c : changes.keySet()) {
-                        Object[] r = row.apply(time, c.state().name().toLowerCase(java.util.Locale.ROOT));
+                        Object[] r = row.apply(at, c.state().name().toLowerCase(java.util.Locale.ROOT));
                         if (c.row() != null) {
                             System.arraycopy(codec.decode(c.row()), 0, r, prefix, codec.arity());
                         } else {
