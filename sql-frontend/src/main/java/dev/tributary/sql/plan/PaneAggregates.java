@@ -31,13 +31,17 @@ final class PaneAggregates {
     private PaneAggregates() {}
 
     /**
-     * {@code r} on panes when column {@code end} of its input is the window end of a TUMBLE or HOP
-     * below it (through projections and maps); else null.
+     * {@code r} on panes when column {@code end} of its input is the window end of a TUMBLE, HOP or
+     * CUMULATE below it (through projections, maps, and filters that read none of the window's
+     * columns, which go below the windows); else null.
      */
     static Plan rewrite(Plan.Reduce r, int end) {
         Over o = over(r.input());
         Plan below = o.base();
         List<ScalarExpr> exprs = o.columns();
+        // filters go below the windows when they read none of the window's columns; a session's
+        // rows are its partition's, so a filter stays above them
+        if (!o.filters().isEmpty() && !(below instanceof Plan.FlatMap)) return null;
         if (below instanceof Plan.Sessions sessions) return sessions(r, end, exprs, sessions);
         if (!(below instanceof Plan.FlatMap m)) return null;
         TableFunction f = m.function();
@@ -45,6 +49,12 @@ final class PaneAggregates {
         boolean cumulate = f.name().equals("cumulate");
         if (!hop && !cumulate && !f.name().equals("tumble")) return null;
         Plan x = m.input();
+        if (!o.filters().isEmpty()) {
+            BitSet read = new BitSet();
+            for (ScalarExpr e : o.filters()) ScalarExprs.columns(e, read);
+            if (read.nextSetBit(x.arity()) >= 0) return null;
+            x = new Plan.Filter(x, o.filters());
+        }
         // the windows' sizes, as the binder wrote them: tumble(time, size[, offset]), hop(time, slide,
         // size[, offset]), cumulate(time, step, size[, offset])
         int sizes = hop || cumulate ? 2 : 1;
@@ -91,7 +101,7 @@ final class PaneAggregates {
     }
 
     /** A plan as projections and maps over the plan they end at: that plan, and the columns as expressions over its columns. */
-    private record Over(Plan base, List<ScalarExpr> columns) {}
+    private record Over(Plan base, List<ScalarExpr> columns, List<ScalarExpr> filters) {}
 
     private static Over over(Plan p) {
         return switch (p) {
@@ -99,18 +109,25 @@ final class PaneAggregates {
                 Over o = over(pr.input());
                 List<ScalarExpr> columns = new ArrayList<>();
                 for (int c : pr.columns()) columns.add(o.columns().get(c));
-                yield new Over(o.base(), columns);
+                yield new Over(o.base(), columns, o.filters());
             }
             case Plan.Map m -> {
                 Over o = over(m.input());
                 List<ScalarExpr> columns = new ArrayList<>(o.columns());
                 for (ScalarExpr e : m.exprs()) columns.add(ScalarExprs.substitute(e, o.columns()));
-                yield new Over(o.base(), columns);
+                yield new Over(o.base(), columns, o.filters());
+            }
+            case Plan.Filter f -> {
+                // a WHERE over the windows' rows: its predicates over the plan below, kept to be applied there
+                Over o = over(f.input());
+                List<ScalarExpr> filters = new ArrayList<>(o.filters());
+                for (ScalarExpr e : f.predicates()) filters.add(ScalarExprs.substitute(e, o.columns()));
+                yield new Over(o.base(), o.columns(), filters);
             }
             default -> {
                 List<ScalarExpr> columns = new ArrayList<>();
                 for (int c = 0; c < p.arity(); c++) columns.add(new ScalarExpr.ColumnRef(c, p.types().get(c)));
-                yield new Over(p, columns);
+                yield new Over(p, columns, List.of());
             }
         };
     }
