@@ -277,6 +277,30 @@ class StreamTest {
         }
     }
 
+    /**
+     * Sessions by their partition, grouped by more than it: each session's rows of each group
+     * aggregated apart (here by the price's parity), on open sessions.
+     */
+    @Test
+    void sessionsGroupedByMoreThanTheirPartition() throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
+            db.execute(BIDS);
+            String query = "SELECT auction, price % 2 AS odd, window_start, window_end, count(*) AS n FROM SESSION(bids STREAM PARTITION BY auction, ts,"
+                    + " INTERVAL '5 seconds') GROUP BY auction, price % 2, window_start, window_end EMIT ON WINDOW CLOSE";
+            assertThat(db.query("EXPLAIN " + query).text()).anySatisfy(r -> assertThat(r.get(0)).contains("SessionAggregate"));
+            Events events = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (" + query + ") WITH (PROGRESS)", events)) {
+                bid(db, 1, 10, 1);
+                bid(db, 1, 11, 3);
+                bid(db, 2, 5, 2);
+                bid(db, 1, 12, 4);
+                bid(db, 3, 0, 40);
+                assertThat(events.until("2026-01-01 00:00:38")).containsExactly("1|1|0|2026-01-01 00:00:01|2026-01-01 00:00:09|2",
+                        "1|1|1|2026-01-01 00:00:01|2026-01-01 00:00:09|1", "1|2|1|2026-01-01 00:00:02|2026-01-01 00:00:07|1");
+            }
+        }
+    }
+
     @Test
     void withoutEmitOnWindowCloseAWindowsResultChangesAtEachEventTime() throws Exception {
         try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 1)) {
@@ -362,7 +386,7 @@ class StreamTest {
             List<String> sessions = db.query("EXPLAIN SELECT auction, window_start, window_end, count(*), sum(price) FROM SESSION(bids STREAM PARTITION BY auction, ts,"
                     + " INTERVAL '5 seconds') GROUP BY auction, window_start, window_end EMIT ON WINDOW CLOSE").text().stream().map(r -> r.get(0).strip()).toList();
             assertThat(sessions).as("%s", sessions).anySatisfy(l -> assertThat(l).startsWith(
-                    "SessionAggregate sessions of #2 gap '00:00:05' group by [#0, window_start, window_end] aggregates [count(), sum(#1)]"));
+                    "SessionAggregate sessions of #2 gap '00:00:05' partition by [#0] group by [#0, window_start, window_end] aggregates [count(), sum(#1)]"));
             assertThat(sessions).noneSatisfy(l -> assertThat(l).contains("Delay"));
             // one whose panes do not (a distinct count): the rows are delayed to their window's
             // close and expired there below the aggregation, not its results above it

@@ -103,7 +103,8 @@ public final class Explain {
                 write(x.input(), d + 1, stored, b);
             }
             case Plan.SessionAggregate x -> {
-                line(b, d, "SessionAggregate sessions of #" + x.time() + " gap " + windowUnits(x.input(), x.time(), x.gap()) + windowGroups(x.groupKey(), x.aggregates())
+                line(b, d, "SessionAggregate sessions of #" + x.time() + " gap " + windowUnits(x.input(), x.time(), x.gap()) + " partition by ["
+                        + cols(x.partition()) + "]" + windowGroups(x.groupKey(), x.aggregates())
                         + " (each session once, when the watermark passes its end, and freed then)");
                 write(x.input(), d + 1, stored, b);
             }

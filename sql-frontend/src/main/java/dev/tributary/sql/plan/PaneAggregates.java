@@ -74,7 +74,7 @@ final class PaneAggregates {
 
     /**
      * {@code r} over {@code SESSION} windows on {@link Plan.SessionAggregate}: when it groups by the
-     * sessions' partition and window, and the sessions are of a stream that only inserts, in its
+     * sessions' partition (and maybe more) and window, and the sessions are of a stream that only inserts, in its
      * own event time (so that a session is final once the watermark passes its end).
      */
     private static Plan sessions(Plan.Reduce r, int end, List<ScalarExpr> exprs, Plan.Sessions s) {
@@ -84,8 +84,8 @@ final class PaneAggregates {
         if (g == null) return null;
         java.util.Set<Integer> keys = new java.util.HashSet<>();
         for (int k : g.key()) if (k >= 0) keys.add(k);
-        if (!keys.equals(new java.util.HashSet<>(s.partition()))) return null;
-        return new Plan.SessionAggregate(g.input(), g.time(), s.gap(), g.key(), g.aggregates());
+        if (!keys.containsAll(s.partition())) return null;
+        return new Plan.SessionAggregate(g.input(), g.time(), s.gap(), s.partition(), g.key(), g.aggregates());
     }
 
     /** Whether column {@code c} of {@code p} is the event time of a stream over an append-only table, through projections, maps and filters. */

@@ -257,14 +257,17 @@ public sealed interface Plan {
     /**
      * A SESSION window aggregate under {@code EMIT ON WINDOW CLOSE} over the insertions of a
      * stream in event time (column {@code time} the stream's event time): per group of
-     * {@code groupKey}'s columns (the sessions' partition), each session's aggregate kept as its
+     * {@code partition}'s columns the sessions, and per session and group of {@code groupKey}'s
+     * columns (the partition's and maybe more), each session's aggregate kept as its
      * rows come and merged when a row joins two sessions, emitted once the watermark passes the
      * session's end (see {@code dev.tributary.differential.SessionWindows}). The rows are those of
      * a {@link Reduce} over the rows of {@link Sessions} delayed to their window's close and
      * expiring there; group keys and aggregates as in {@link PaneAggregate}.
      */
-    record SessionAggregate(Plan input, int time, long gap, List<Integer> groupKey, List<AggregateCall> aggregates) implements Plan {
+    record SessionAggregate(Plan input, int time, long gap, List<Integer> partition, List<Integer> groupKey, List<AggregateCall> aggregates)
+            implements Plan {
         public SessionAggregate {
+            partition = List.copyOf(partition);
             groupKey = List.copyOf(groupKey);
             aggregates = List.copyOf(aggregates);
         }

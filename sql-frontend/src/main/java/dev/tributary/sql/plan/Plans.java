@@ -29,7 +29,8 @@ public final class Plans {
             case Plan.Reduce r -> new Plan.Reduce(f.apply(r.input()), r.groupKey(), r.aggregates(), r.global());
             case Plan.PaneAggregate a -> new Plan.PaneAggregate(f.apply(a.input()), a.time(), a.slide(), a.size(), a.offset(), a.cumulative(), a.groupKey(),
                     a.aggregates());
-            case Plan.SessionAggregate a -> new Plan.SessionAggregate(f.apply(a.input()), a.time(), a.gap(), a.groupKey(), a.aggregates());
+            case Plan.SessionAggregate a -> new Plan.SessionAggregate(f.apply(a.input()), a.time(), a.gap(), a.partition(), a.groupKey(),
+                    a.aggregates());
             case Plan.Distinct d -> new Plan.Distinct(f.apply(d.input()));
             case Plan.Changes c -> new Plan.Changes(f.apply(c.input()), c.since(), c.types());
             case Plan.RepeatRow r -> new Plan.RepeatRow(f.apply(r.input()), r.count());

@@ -66,7 +66,7 @@ final class Pruner {
     }
 
     /** A window aggregate's input pruned to what it reads, and its columns renumbered. */
-    private record Windowed(Plan input, int time, List<Integer> groupKey, List<AggregateCall> aggregates) {}
+    private record Windowed(Plan input, int time, List<Integer> groupKey, List<AggregateCall> aggregates, int[] map) {}
 
     private static Windowed windowed(Plan input, int time, List<Integer> groupKey, List<AggregateCall> aggregates) {
         BitSet required = new BitSet();
@@ -84,7 +84,7 @@ final class Pruner {
         for (AggregateCall a : aggregates) {
             aggs.add(new AggregateCall(a.function(), a.name(), remap(a.args(), m), false, a.filter() >= 0 ? m[a.filter()] : -1, List.of()));
         }
-        return new Windowed(in.plan(), m[time], key, aggs);
+        return new Windowed(in.plan(), m[time], key, aggs, m);
     }
 
     /** Two sides joined on keys, each pruned to what is needed of it above and its keys; {@code inner} maps the first {@code width} columns. */
@@ -257,7 +257,8 @@ final class Pruner {
             }
             case Plan.SessionAggregate r -> {
                 Windowed w = windowed(r.input(), r.time(), r.groupKey(), r.aggregates());
-                yield finish(new Plan.SessionAggregate(w.input(), w.time(), r.gap(), w.groupKey(), w.aggregates()), identityMap(arity), needed, arity);
+                yield finish(new Plan.SessionAggregate(w.input(), w.time(), r.gap(), remap(r.partition(), w.map()), w.groupKey(), w.aggregates()),
+                        identityMap(arity), needed, arity);
             }
             case Plan.Negate n -> {
                 Pruned in = prune(n.input(), needed);

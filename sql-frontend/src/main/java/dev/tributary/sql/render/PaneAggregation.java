@@ -41,8 +41,39 @@ final class PaneAggregation {
     }
 
     static Rendered render(Rendered in, Plan.SessionAggregate p) {
+        java.util.Set<Integer> keys = new java.util.HashSet<>();
+        for (int k : p.groupKey()) if (k >= 0) keys.add(k);
+        if (keys.equals(new java.util.HashSet<>(p.partition()))) {
+            return render(in, p.input(), p.time(), p.groupKey(), p.aggregates(), p.types(), (groups, key, time) ->
+                    SessionWindows.aggregate(in.oks(), "aggregate", p.gap(), key, Renderer.ROW, time, groups, Renderer.ROW));
+        }
+        // sessions by the partition, and within each session a group per value of the group key
+        RowCodec.Projection partitionOf = new RowCodec(p.input().types()).projection(p.partition().stream().mapToInt(Integer::intValue).toArray());
         return render(in, p.input(), p.time(), p.groupKey(), p.aggregates(), p.types(), (groups, key, time) ->
-                SessionWindows.aggregate(in.oks(), "aggregate", p.gap(), key, Renderer.ROW, time, groups, Renderer.ROW));
+                SessionWindows.aggregate(in.oks(), "aggregate", p.gap(), partitionOf::apply, Renderer.ROW, time, new Subgroups(groups, key), Renderer.ROW));
+    }
+
+    /** A session's groups (by the whole group key, of which the partition is part), each with its aggregates. */
+    private record Subgroups(Groups groups, java.util.function.Function<Row, Row> key) implements WindowAggregator<Row, Row, HashMap<Row, Acc>, Row> {
+        @Override
+        public HashMap<Row, Acc> create() {
+            return new HashMap<>();
+        }
+
+        @Override
+        public void add(HashMap<Row, Acc> acc, Row data, long diff) {
+            groups.add(acc.computeIfAbsent(key.apply(data), k -> groups.create()), data, diff);
+        }
+
+        @Override
+        public void merge(HashMap<Row, Acc> into, HashMap<Row, Acc> from) {
+            for (Map.Entry<Row, Acc> e : from.entrySet()) groups.merge(into.computeIfAbsent(e.getKey(), k -> groups.create()), e.getValue());
+        }
+
+        @Override
+        public void results(Row partition, long start, long end, HashMap<Row, Acc> acc, Consumer<Row> out) {
+            for (Map.Entry<Row, Acc> e : acc.entrySet()) groups.results(e.getKey(), start, end, e.getValue(), out);
+        }
     }
 
     /** Builds the windows' operator over the groups' aggregates, a row's group key and its window time. */
