@@ -77,6 +77,8 @@ class AppendOnlyTableTest {
             }
             assertThat(rows(db, "EXPLAIN SELECT * FROM a ORDER BY v LIMIT 3")).anySatisfy(l -> assertThat(l).contains("keeps each group's top rows only"));
             assertThat(rows(db, "EXPLAIN SELECT * FROM o ORDER BY v LIMIT 3")).anySatisfy(l -> assertThat(l).contains("arranges input by group"));
+            assertThat(rows(db, "EXPLAIN SELECT k, max(v) FROM a GROUP BY k")).anySatisfy(l -> assertThat(l).contains("keeps each group's extreme only"));
+            assertThat(rows(db, "EXPLAIN SELECT k, max(v) FROM o GROUP BY k")).noneSatisfy(l -> assertThat(l).contains("extreme"));
             java.util.Random random = new java.util.Random(2618);
             for (int round = 0; round < 30; round++) {
                 StringBuilder values = new StringBuilder();

@@ -90,7 +90,10 @@ public final class Explain {
                 for (AggregateCall a : r.aggregates()) {
                     aggs.add(a.name() + "(" + (a.distinct() ? "DISTINCT " : "") + cols(a.args()) + ")" + (a.filter() >= 0 ? " FILTER #" + a.filter() : ""));
                 }
-                line(b, d, "Reduce group by [" + cols(r.groupKey()) + "] aggregates [" + String.join(", ", aggs) + "] (arranges input by group)");
+                boolean extremes = r.aggregates().stream().anyMatch(a -> a.function().accumulation() == null
+                        && (a.function().name().equals("min") || a.function().name().equals("max"))) && Plans.insertsOnly(r.input());
+                line(b, d, "Reduce group by [" + cols(r.groupKey()) + "] aggregates [" + String.join(", ", aggs) + "] (arranges input by group"
+                        + (extremes ? "; a min or max keeps each group's extreme only: its input only grows)" : ")"));
                 write(r.input(), d + 1, stored, b);
             }
             case Plan.PaneAggregate x -> {
