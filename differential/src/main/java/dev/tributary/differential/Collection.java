@@ -51,6 +51,31 @@ public final class Collection<D> {
         return stream.scope();
     }
 
+    /**
+     * Each update of {@code data} keyed by {@code keyOf}: the key in a container's keys, the datum
+     * in its values, so that an exchange by key sends it to the worker that holds the key's state.
+     */
+    static <D, K> Stream<Updates> keyed(Collection<D> data, Function<? super D, ? extends K> keyOf, DataType<K> keyType, String name) {
+        DataType<D> dataType = data.type();
+        Updates proto = new Updates(keyType.newColumn(1), dataType.newColumn(1), 1);
+        ContainerType<Updates> keyedType = Updates.type(proto.keys(), proto.vals(), 1);
+        dev.tributary.timely.OperatorBuilder kb = data.scope().operator(name);
+        dev.tributary.timely.InputPort<Updates> raw = kb.input(data.stream(), dev.tributary.timely.Pact.pipeline());
+        dev.tributary.timely.OutputPort<Updates> keyedOut = kb.output(keyedType);
+        kb.build(() -> raw.forEach((cap, batch) -> {
+            Updates o = keyedOut.newContainer(batch.size());
+            long[] times = batch.times();
+            long[] diffs = batch.diffs();
+            for (int i = 0; i < batch.size(); i++) {
+                keyType.append(o.keys(), keyOf.apply(dataType.get(batch.keys(), i)));
+                o.vals().append(batch.keys(), i);
+                o.push(times, i, diffs[i]);
+            }
+            keyedOut.send(cap, o);
+        }));
+        return keyedOut.stream();
+    }
+
     static ContainerType<Updates> containerType(DataType<?> type, int arity) {
         return Updates.type(type.newColumn(16), new UnitColumn(), arity);
     }

@@ -131,23 +131,8 @@ public final class HalfJoin {
         DataType<V> valType = arranged.valType();
         DataType<D> dataType = stream.type();
         // key each update, and send it to the worker holding that key's shard of the arrangement
-        Updates proto = new Updates(keyType.newColumn(1), dataType.newColumn(1), 1);
-        dev.tributary.timely.ContainerType<Updates> keyedType = Updates.type(proto.keys(), proto.vals(), 1);
-        OperatorBuilder kb = scope.operator("halfJoin:key");
-        InputPort<Updates> raw = kb.input(stream.stream(), Pact.pipeline());
-        OutputPort<Updates> keyedOut = kb.output(keyedType);
-        kb.build(() -> raw.forEach((cap, data) -> {
-            Updates o = keyedOut.newContainer();
-            long[] times = data.times();
-            long[] diffs = data.diffs();
-            for (int i = 0; i < data.size(); i++) {
-                D d = dataType.get(data.keys(), i);
-                keyType.append(o.keys(), keyOf.apply(d));
-                dataType.append(o.vals(), d);
-                o.push(times, i, diffs[i]);
-            }
-            keyedOut.send(cap, o);
-        }));
+        dev.tributary.timely.Stream<Updates> keyedStream = Collection.keyed(stream, keyOf, keyType, "halfJoin:key");
+        dev.tributary.timely.ContainerType<Updates> keyedType = keyedStream.type();
 
         TraceHandle trace = arranged.trace().share();
         trace.setPhysicalCompaction(Antichain.empty(1));
@@ -163,7 +148,7 @@ public final class HalfJoin {
         if (accounting != null) accounting.history = trace;
         scope.onDrop(trace::drop);
         OperatorBuilder b = scope.operator("halfJoin");
-        InputPort<Updates> updates = b.input(keyedOut.stream(), Pact.exchange());
+        InputPort<Updates> updates = b.input(keyedStream, Pact.exchange());
         InputPort<dev.tributary.timely.ListContainer<dev.tributary.arrangements.Batch>> progress = b.input(arranged.batches(), Pact.pipeline());
         OutputPort<Updates> out = b.output(Collection.containerType(outType, 1));
         String name = b.displayName();

@@ -37,7 +37,7 @@ final class Insertions {
         Scope scope = data.scope();
         if (scope.arity() != 1) throw new IllegalArgumentException(kind + " works on top-level times only; scope '" + scope.name() + "' has " + scope.arity());
         DataType<D> dataType = data.type();
-        dev.tributary.timely.Stream<Updates> keyed = KeyedWindows.keyed(data, keyOf, keyType, kind + ":key");
+        dev.tributary.timely.Stream<Updates> keyed = Collection.keyed(data, keyOf, keyType, kind + ":key");
         OperatorBuilder b = scope.operator(kind);
         InputPort<Updates> in = b.input(keyed, Pact.exchange());
         OutputPort<Updates> out = b.output(Collection.containerType(dataType, 1));

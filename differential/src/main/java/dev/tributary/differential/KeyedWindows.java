@@ -3,7 +3,6 @@ package dev.tributary.differential;
 import dev.tributary.arrangements.Updates;
 import dev.tributary.timely.Antichain;
 import dev.tributary.timely.CapabilitySet;
-import dev.tributary.timely.ContainerType;
 import dev.tributary.timely.InputPort;
 import dev.tributary.timely.OperatorBuilder;
 import dev.tributary.timely.OutputPort;
@@ -36,8 +35,19 @@ abstract class KeyedWindows<D, K, A, R> {
         this.outType = outType;
     }
 
-    /** Takes in a batch of keyed updates: keys in its keys, data in its values. */
-    abstract void add(Updates batch);
+    /** Takes in a batch of keyed updates (keys in its keys, data in its values), each with its window time; NULL times are in no window. */
+    final void add(Updates batch) {
+        long[] times = batch.times();
+        long[] diffs = batch.diffs();
+        for (int i = 0; i < batch.size(); i++) {
+            D d = dataType.get(batch.vals(), i);
+            long w = time.applyAsLong(d);
+            if (w != Panes.NONE) add(batch, i, d, w, times[i], diffs[i]);
+        }
+    }
+
+    /** Takes in update {@code i} of {@code batch}: datum {@code d} of window time {@code w}, at {@code time} with {@code diff}. */
+    abstract void add(Updates batch, int i, D d, long w, long time, long diff);
 
     /** Emits the windows {@code frontier} has closed, frees their state, and holds the capability of the next close (or none). */
     abstract void close(Antichain frontier);
@@ -54,7 +64,7 @@ abstract class KeyedWindows<D, K, A, R> {
             long bytes, String what) {
         Scope scope = data.scope();
         if (scope.arity() != 1) throw new IllegalArgumentException(kind + " work on top-level times only; scope '" + scope.name() + "' has " + scope.arity());
-        dev.tributary.timely.Stream<Updates> keyed = keyed(data, keyOf, state.keyType, kind + ":key");
+        dev.tributary.timely.Stream<Updates> keyed = Collection.keyed(data, keyOf, state.keyType, kind + ":key");
         OperatorBuilder b = scope.operator(kind + ":" + name);
         InputPort<Updates> in = b.input(keyed, Pact.exchange());
         state.out = b.output(Collection.containerType(state.outType, 1));
@@ -69,30 +79,5 @@ abstract class KeyedWindows<D, K, A, R> {
             state.close(in.frontier());
         });
         return new Collection<>(state.out.stream(), state.outType);
-    }
-
-    /**
-     * Each update of {@code data} keyed by {@code keyOf}: the key in a container's keys, the datum
-     * in its values, so that an exchange by key sends it to the worker that holds the key's state.
-     */
-    static <D, K> dev.tributary.timely.Stream<Updates> keyed(Collection<D> data, Function<? super D, ? extends K> keyOf, DataType<K> keyType, String name) {
-        DataType<D> dataType = data.type();
-        Updates proto = new Updates(keyType.newColumn(1), dataType.newColumn(1), 1);
-        ContainerType<Updates> keyedType = Updates.type(proto.keys(), proto.vals(), 1);
-        OperatorBuilder kb = data.scope().operator(name);
-        InputPort<Updates> raw = kb.input(data.stream(), Pact.pipeline());
-        OutputPort<Updates> keyedOut = kb.output(keyedType);
-        kb.build(() -> raw.forEach((cap, batch) -> {
-            Updates o = keyedOut.newContainer(batch.size());
-            long[] times = batch.times();
-            long[] diffs = batch.diffs();
-            for (int i = 0; i < batch.size(); i++) {
-                keyType.append(o.keys(), keyOf.apply(dataType.get(batch.keys(), i)));
-                o.vals().append(batch.keys(), i);
-                o.push(times, i, diffs[i]);
-            }
-            keyedOut.send(cap, o);
-        }));
-        return keyedOut.stream();
     }
 }

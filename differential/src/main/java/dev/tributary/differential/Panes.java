@@ -152,43 +152,35 @@ public final class Panes {
         }
 
         @Override
-        void add(Updates batch) {
-            long[] times = batch.times();
-            long[] diffs = batch.diffs();
-            for (int i = 0; i < batch.size(); i++) {
-                D d = dataType.get(batch.vals(), i);
-                long w = time.applyAsLong(d);
-                if (w == NONE) continue;
-                Pane<K, A> pane;
-                long p;
-                try {
-                    p = layout.paneOf(w);
-                    pane = recent != null && recent.start == p ? recent : panes.get(p);
-                    if (pane == null) {
-                        long first = layout.firstEnd(p);
-                        long last = layout.lastEnd(p);
-                        // in a gap between windows, or in windows all emitted already
-                        if (first > last || last <= emitted) continue;
-                        pane = new Pane<>(p, first, last);
-                        panes.put(p, pane);
-                    }
-                } catch (ArithmeticException e) {
-                    // a time at the very end of the range has no window that ends within it
-                    continue;
+        void add(Updates batch, int i, D d, long w, long time, long diff) {
+            Pane<K, A> pane;
+            try {
+                long p = layout.paneOf(w);
+                pane = recent != null && recent.start == p ? recent : panes.get(p);
+                if (pane == null) {
+                    long first = layout.firstEnd(p);
+                    long last = layout.lastEnd(p);
+                    // in a gap between windows, or in windows all emitted already
+                    if (first > last || last <= emitted) return;
+                    pane = new Pane<>(p, first, last);
+                    panes.put(p, pane);
                 }
-                recent = pane;
-                // the first window the update counts in: the first whose last instant is not before it
-                long from = times[i] < pane.first ? pane.first : layout.endAfter(times[i]);
-                if (from > pane.last || from <= emitted) continue;
-                HashMap<K, A> accs = pane.from(from);
-                K key = keyType.get(batch.keys(), i);
-                A acc = accs.get(key);
-                if (acc == null) {
-                    accs.put(key, acc = aggregator.create());
-                    accumulators++;
-                }
-                aggregator.add(acc, d, diffs[i]);
+            } catch (ArithmeticException e) {
+                // a time at the very end of the range has no window that ends within it
+                return;
             }
+            recent = pane;
+            // the first window the update counts in: the first whose last instant is not before it
+            long from = time < pane.first ? pane.first : layout.endAfter(time);
+            if (from > pane.last || from <= emitted) return;
+            HashMap<K, A> accs = pane.from(from);
+            K key = keyType.get(batch.keys(), i);
+            A acc = accs.get(key);
+            if (acc == null) {
+                accs.put(key, acc = aggregator.create());
+                accumulators++;
+            }
+            aggregator.add(acc, d, diff);
         }
 
         /** Emits every window whose last instant {@code frontier} has passed, frees the panes no open window holds, and holds what is left. */

@@ -90,52 +90,45 @@ public final class SessionWindows {
         }
 
         @Override
-        void add(Updates batch) {
-            long[] times = batch.times();
-            long[] diffs = batch.diffs();
-            for (int i = 0; i < batch.size(); i++) {
-                D d = dataType.get(batch.vals(), i);
-                long w = time.applyAsLong(d);
-                if (w == NONE) continue;
-                // a record whose own session would have closed before it came
-                if (times[i] > plusGap(w) - 1) continue;
-                K key = keyType.get(batch.keys(), i);
-                TreeMap<Long, Session<K, A>> sessions = byKey.get(key);
-                if (sessions == null) byKey.put(key, sessions = new TreeMap<>());
-                // the sessions within gap of w: from the last starting before w + gap, back while they reach w
-                touched.clear();
-                Map.Entry<Long, Session<K, A>> e = sessions.floorEntry(plusGap(w) - 1);
-                while (e != null && plusGap(e.getValue().last) > w) {
-                    touched.add(e.getValue());
-                    e = sessions.lowerEntry(e.getKey());
-                }
-                Session<K, A> s;
-                if (touched.isEmpty()) {
-                    if (diffs[i] < 0) continue; // a retraction of nothing open
-                    s = new Session<>(key, seq++, w, aggregator.create());
-                    sessions.put(w, s);
-                    byEnd.add(s);
-                } else {
-                    // the earliest absorbs the others
-                    s = touched.get(touched.size() - 1);
-                    byEnd.remove(s);
-                    for (int k = 0; k < touched.size() - 1; k++) {
-                        Session<K, A> other = touched.get(k);
-                        sessions.remove(other.start);
-                        byEnd.remove(other);
-                        aggregator.merge(s.acc, other.acc);
-                        s.last = Math.max(s.last, other.last);
-                    }
-                    if (w < s.start) {
-                        sessions.remove(s.start);
-                        s.start = w;
-                        sessions.put(w, s);
-                    }
-                    s.last = Math.max(s.last, w);
-                    byEnd.add(s);
-                }
-                aggregator.add(s.acc, d, diffs[i]);
+        void add(Updates batch, int i, D d, long w, long time, long diff) {
+            // a record whose own session would have closed before it came
+            if (time > plusGap(w) - 1) return;
+            K key = keyType.get(batch.keys(), i);
+            TreeMap<Long, Session<K, A>> sessions = byKey.get(key);
+            if (sessions == null) byKey.put(key, sessions = new TreeMap<>());
+            // the sessions within gap of w: from the last starting before w + gap, back while they reach w
+            touched.clear();
+            Map.Entry<Long, Session<K, A>> e = sessions.floorEntry(plusGap(w) - 1);
+            while (e != null && plusGap(e.getValue().last) > w) {
+                touched.add(e.getValue());
+                e = sessions.lowerEntry(e.getKey());
             }
+            Session<K, A> s;
+            if (touched.isEmpty()) {
+                if (diff < 0) return; // a retraction of nothing open
+                s = new Session<>(key, seq++, w, aggregator.create());
+                sessions.put(w, s);
+                byEnd.add(s);
+            } else {
+                // the earliest absorbs the others
+                s = touched.get(touched.size() - 1);
+                byEnd.remove(s);
+                for (int k = 0; k < touched.size() - 1; k++) {
+                    Session<K, A> other = touched.get(k);
+                    sessions.remove(other.start);
+                    byEnd.remove(other);
+                    aggregator.merge(s.acc, other.acc);
+                    s.last = Math.max(s.last, other.last);
+                }
+                if (w < s.start) {
+                    sessions.remove(s.start);
+                    s.start = w;
+                    sessions.put(w, s);
+                }
+                s.last = Math.max(s.last, w);
+                byEnd.add(s);
+            }
+            aggregator.add(s.acc, d, diff);
         }
 
         /** Emits every session whose last instant {@code frontier} has passed, and holds the earliest close still to come. */

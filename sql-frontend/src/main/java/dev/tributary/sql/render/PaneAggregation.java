@@ -130,6 +130,9 @@ final class PaneAggregation {
         private final Object[][] args;
         private final RowCodec.Projection[] valueOf;
         private final RowCodec[] valueCodec;
+        /** The input columns the aggregates read (arguments, filters), and the last of them (-1: none). */
+        private final java.util.BitSet reads = new java.util.BitSet();
+        private final int last;
         /** Where {@link #emit} adds: the sums being updated, and the update's multiplicity. */
         private Sums target;
         private long multiplicity;
@@ -145,6 +148,11 @@ final class PaneAggregation {
             args = new Object[aggs.size()][];
             valueOf = new RowCodec.Projection[aggs.size()];
             valueCodec = new RowCodec[aggs.size()];
+            for (AggregateCall call : aggs) {
+                for (int c : call.args()) reads.set(c);
+                if (call.filter() >= 0) reads.set(call.filter());
+            }
+            last = reads.length() - 1;
             for (int a = 0; a < aggs.size(); a++) {
                 args[a] = new Object[aggs.get(a).args().size()];
                 if (kinds[a] == Kind.ORDERED) {
@@ -163,13 +171,16 @@ final class PaneAggregation {
         @Override
         public void add(Acc acc, Row row, long diff) {
             acc.rows += diff;
+            if (last < 0) return; // count(*) only
+            // the columns the aggregates read, decoded in one walk of the row
+            Object[] read = inCodec.decode(row, reads, last);
             for (int a = 0; a < kinds.length; a++) {
                 AggregateCall call = aggs.get(a);
                 if (kinds[a] == Kind.ROWS) continue;
-                if (call.filter() >= 0 && !Boolean.TRUE.equals(inCodec.get(row, call.filter()))) continue;
+                if (call.filter() >= 0 && !Boolean.TRUE.equals(read[call.filter()])) continue;
                 if (kinds[a] == Kind.ORDERED) {
                     int column = call.args().get(0);
-                    if (inCodec.isNull(row, column)) continue;
+                    if (read[column] == null) continue;
                     if (acc.values[a] == null) acc.values[a] = new HashMap<>();
                     long[] count = acc.values[a].computeIfAbsent(valueOf[a].apply(row), v -> new long[1]);
                     count[0] += diff;
@@ -180,7 +191,7 @@ final class PaneAggregation {
                 // a filtered aggregate counts its own rows; the others' are the group's
                 if (call.filter() >= 0) s.rows += diff;
                 Object[] values = args[a];
-                for (int i = 0; i < values.length; i++) values[i] = inCodec.get(row, call.args().get(i));
+                for (int i = 0; i < values.length; i++) values[i] = read[call.args().get(i)];
                 target = s;
                 multiplicity = diff;
                 call.function().accumulation().add(values, this);

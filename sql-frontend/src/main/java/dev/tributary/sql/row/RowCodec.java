@@ -704,10 +704,12 @@ public final class RowCodec {
      * Where each column up to {@code last} of {@code row} begins and ends, found in one walk:
      * column {@code c} is the bytes {@code [at[c], at[c + 1])} of {@link Row#toBytes()} (its tag
      * first; a NULL is its tag alone). For reading several columns of a wide row without walking
-     * it once per column.
+     * it once per column. The array is this thread's scratch (no allocation per row), valid until
+     * its next call of this or a projection.
      */
     public int[] bounds(Row row, int last) {
-        return boundsOf(row, last);
+        if (last < -1 || last >= kinds.length) throw new IndexOutOfBoundsException("column " + last + " of a row of " + kinds.length + " columns");
+        return bounds(row.bytes, 0, last);
     }
 
     /** Whether the column that begins at {@code pos} of {@code row} (a start {@link #bounds} gave) is NULL. */
@@ -715,13 +717,6 @@ public final class RowCodec {
         return row.bytes[pos] == NULL;
     }
 
-    private int[] boundsOf(Row row, int last) {
-        if (last < -1 || last >= kinds.length) throw new IndexOutOfBoundsException("column " + last + " of a row of " + kinds.length + " columns");
-        int[] at = new int[last + 2];
-        byte[] b = row.bytes;
-        for (int c = 0; c <= last; c++) at[c + 1] = end(b, at[c], c);
-        return at;
-    }
 
     /** The largest of {@code columns} (-1 for none): how far a projection onto them walks. */
     private int lastOf(int[] columns) {
