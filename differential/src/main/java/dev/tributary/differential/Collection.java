@@ -689,6 +689,14 @@ public final class Collection<D> {
 
     /** The same updates with the innermost time coordinate advanced by one: what a loop's next round sees. */
     Collection<D> stepRound() {
+        return stepRound(Long.MAX_VALUE);
+    }
+
+    /**
+     * {@link #stepRound()} for the updates of rounds below {@code limit}; the updates of round
+     * {@code limit} and later are dropped, so a loop fed by this stops after that round.
+     */
+    Collection<D> stepRound(long limit) {
         int arity = scope().arity();
         return new Collection<>(stream.unary("round+1", Pact.pipeline(), stream.type(), (in, out) -> in.forEach((cap, data) -> {
             Updates o = out.newContainer(data.size());
@@ -696,13 +704,29 @@ public final class Collection<D> {
             long[] t = new long[arity];
             for (int i = 0; i < data.size(); i++) {
                 System.arraycopy(times, i * arity, t, 0, arity);
-                if (t[arity - 1] == Long.MAX_VALUE) continue;
+                if (t[arity - 1] >= limit || t[arity - 1] == Long.MAX_VALUE) continue;
                 t[arity - 1]++;
                 o.keys().append(data.keys(), i);
                 ((UnitColumn) o.vals()).add();
                 o.push(t, 0, data.diffs()[i]);
             }
             out.send(cap, o);
+        })), type);
+    }
+
+    /** The updates whose innermost time coordinate is exactly {@code round}, at their times. */
+    Collection<D> inRound(long round) {
+        int arity = scope().arity();
+        return new Collection<>(stream.unary("in round " + round, Pact.pipeline(), stream.type(), (in, out) -> in.forEach((cap, data) -> {
+            Updates o = out.newContainer(data.size());
+            long[] times = data.times();
+            for (int i = 0; i < data.size(); i++) {
+                if (times[i * arity + arity - 1] != round) continue;
+                o.keys().append(data.keys(), i);
+                ((UnitColumn) o.vals()).add();
+                o.push(times, i * arity, data.diffs()[i]);
+            }
+            if (o.size() > 0) out.send(cap, o);
         })), type);
     }
 

@@ -40,7 +40,14 @@ public final class Binder {
     private static final AtomicInteger LET_IDS = new AtomicInteger();
 
     private final Catalog catalog;
-    private final Map<String, Bound> ctes = new HashMap<>();
+    final Map<String, Bound> ctes = new HashMap<>();
+    /** The recursive WITH bindings being bound, by name: where a reference to one may appear. */
+    final Map<String, RecursiveQueries.SelfReference> selfReferences = new HashMap<>();
+    /** How deep binding is in expression subqueries, nullable sides of outer joins, INTERSECTs and EXCEPTs' right sides (PostgreSQL's limits on recursive references). */
+    int subqueryDepth;
+    int nullableDepth;
+    int intersectDepth;
+    int exceptDepth;
     /** The relations read, in the order the query names them (privilege errors name the first one refused, as PostgreSQL's do). */
     private final java.util.Set<Long> dependencies = new java.util.LinkedHashSet<>();
 
@@ -123,6 +130,17 @@ public final class Binder {
             out.add(t.kind() == SqlType.Kind.UNKNOWN ? SqlType.TEXT : t);
         }
         return out;
+    }
+
+    /** The most rounds a recursive query iterates: the session's {@code max_recursion_iterations}. */
+    private long maxRecursionIterations() {
+        String v = catalog.settings().get("max_recursion_iterations");
+        if (v == null) v = dev.tributary.sql.catalog.Settings.find("max_recursion_iterations").orElseThrow().bootValue();
+        try {
+            return Math.max(1, Long.parseLong(v.trim()));
+        } catch (NumberFormatException e) {
+            return 1;
+        }
     }
 
     /**
@@ -250,15 +268,24 @@ public final class Binder {
         Correlation c = corr;
         corr = null;
         try {
-            for (Cte cte : q.with()) {
-                if (ctes.containsKey(cte.name()) && !saved.containsKey(cte.name())) {
-                    throw new SqlException("42712", "WITH query name \"" + cte.name() + "\" specified more than once", cte.pos());
+            Query.Recursion recursion = q.recursion();
+            long limit = recursion.limit() > 0 ? recursion.limit() : maxRecursionIterations();
+            List<Plan.Binding> mutual = List.of();
+            if (recursion.kind() == Query.Recursion.Kind.MUTUALLY_RECURSIVE) {
+                mutual = RecursiveQueries.mutuallyRecursive(this, q.with(), ctes);
+            } else {
+                for (Cte cte : q.with()) {
+                    if (ctes.containsKey(cte.name()) && !saved.containsKey(cte.name())) {
+                        throw new SqlException("42712", "WITH query name \"" + cte.name() + "\" specified more than once", cte.pos());
+                    }
+                    Bound b = recursion.kind() == Query.Recursion.Kind.RECURSIVE ? RecursiveQueries.recursive(this, cte, limit) : relation(cte.query());
+                    ctes.put(cte.name(), rename(b, cte.name(), cte.columns(), cte.pos()));
                 }
-                Bound b = relation(cte.query());
-                ctes.put(cte.name(), rename(b, cte.name(), cte.columns(), cte.pos()));
             }
             corr = c;
-            return orderedBody(q);
+            Ordered o = orderedBody(q);
+            if (mutual.isEmpty()) return o;
+            return new Ordered(new Plan.LetRec(mutual, o.plan(), limit, recursion.errorAtLimit()), o.names(), o.types(), o.order(), o.prefix());
         } finally {
             corr = null;
             ctes.clear();
@@ -457,8 +484,29 @@ public final class Binder {
     }
 
     private Bound setOperation(QueryBody.SetOperation op) {
-        Bound l = body(op.left());
-        Bound r = body(op.right());
+        // where PostgreSQL refuses a recursive reference: either side of INTERSECT ALL, the right
+        // of EXCEPT and either side of EXCEPT ALL
+        int intersect = op.op() == QueryBody.SetOp.INTERSECT && op.all() ? 1 : 0;
+        int exceptLeft = op.op() == QueryBody.SetOp.EXCEPT && op.all() ? 1 : 0;
+        int exceptRight = op.op() == QueryBody.SetOp.EXCEPT ? 1 : 0;
+        Bound l;
+        Bound r;
+        intersectDepth += intersect;
+        exceptDepth += exceptLeft;
+        try {
+            l = body(op.left());
+        } finally {
+            intersectDepth -= intersect;
+            exceptDepth -= exceptLeft;
+        }
+        intersectDepth += intersect;
+        exceptDepth += exceptRight;
+        try {
+            r = body(op.right());
+        } finally {
+            intersectDepth -= intersect;
+            exceptDepth -= exceptRight;
+        }
         String name = op.op().name();
         if (l.fields().size() != r.fields().size()) {
             throw new SqlException("42601", "each " + name + " query must have the same number of columns", op.right().pos());
@@ -508,7 +556,7 @@ public final class Binder {
         return project(new Plan.Map(p, exprs), range(types.size(), 2 * types.size()));
     }
 
-    private static Plan coerceColumns(Plan p, List<SqlType> types, int pos, String context) {
+    static Plan coerceColumns(Plan p, List<SqlType> types, int pos, String context) {
         List<SqlType> have = p.types();
         if (have.equals(types)) return p;
         List<ScalarExpr> exprs = new ArrayList<>();
@@ -1047,6 +1095,8 @@ public final class Binder {
         Optional<CatalogItem.SystemRelation> sys = cte != null || "public".equals(schema) ? Optional.empty()
                 : dev.tributary.sql.catalog.SystemCatalog.relation(schema == null ? "pg_catalog" : schema, name);
         if (cte != null) {
+            RecursiveQueries.SelfReference self = selfReferences.get(name);
+            if (self != null && self.bound == cte) self.seen(this, t.pos());
             b = cte;
         } else if (sys.isPresent()) {
             CatalogItem.SystemRelation r = sys.get();
@@ -1157,8 +1207,22 @@ public final class Binder {
 
     private Bound join(TableRef.Join j) {
         if (j.right() instanceof TableRef.DerivedTable d && d.lateral()) return lateralJoin(j, d);
-        Bound l = tableRef(j.left());
-        Bound r = tableRef(j.right());
+        boolean leftNullable = j.kind() == TableRef.JoinKind.RIGHT || j.kind() == TableRef.JoinKind.FULL;
+        boolean rightNullable = j.kind() == TableRef.JoinKind.LEFT || j.kind() == TableRef.JoinKind.FULL;
+        Bound l;
+        Bound r;
+        nullableDepth += leftNullable ? 1 : 0;
+        try {
+            l = tableRef(j.left());
+        } finally {
+            nullableDepth -= leftNullable ? 1 : 0;
+        }
+        nullableDepth += rightNullable ? 1 : 0;
+        try {
+            r = tableRef(j.right());
+        } finally {
+            nullableDepth -= rightNullable ? 1 : 0;
+        }
         int nl = l.fields().size();
         List<Field> fields = new ArrayList<>(l.fields());
         fields.addAll(r.fields());
@@ -1452,7 +1516,7 @@ public final class Binder {
         Expr eq = new Expr.Binary(e.pos(), dev.tributary.sql.ast.BinaryOp.EQ, new Expr.ColumnRef(in.pos(), List.of(ExprBinder.inLhsQualifier(in.pos()), "lhs")), e, e.pos());
         Expr where = s.where() == null ? eq : new Expr.Binary(s.where().pos(), dev.tributary.sql.ast.BinaryOp.AND, s.where(), eq, s.where().pos());
         QueryBody.Select filtered = new QueryBody.Select(s.pos(), s.distinct(), s.distinctOn(), s.items(), s.from(), where, s.groupBy(), s.having());
-        return new Expr.InSubquery(in.pos(), in.expr(), new Query(q.pos(), q.with(), filtered, q.orderBy(), q.limit(), q.offset()), false);
+        return new Expr.InSubquery(in.pos(), in.expr(), new Query(q.pos(), q.recursion(), q.with(), filtered, q.orderBy(), q.limit(), q.offset(), false, null), false);
     }
 
     static boolean containsAggregate(List<Expr> exprs) {

@@ -117,6 +117,15 @@ final class ExprBinder {
      * Correlated or not, it is a join, so it is maintained incrementally like any other.
      */
     private ScalarExpr subquery(Kind kind, dev.tributary.sql.ast.Query q, ScalarExpr lhs, BinaryOp cmp, int pos) {
+        binder.subqueryDepth++;
+        try {
+            return unnestedSubquery(kind, q, lhs, cmp, pos);
+        } finally {
+            binder.subqueryDepth--;
+        }
+    }
+
+    private ScalarExpr unnestedSubquery(Kind kind, dev.tributary.sql.ast.Query q, ScalarExpr lhs, BinaryOp cmp, int pos) {
         if (rel == null) throw new SqlException("0A000", "subqueries are not supported in this part of a statement yet", pos);
         List<Field> outer = new ArrayList<>();
         List<Integer> columns = new ArrayList<>();
@@ -279,6 +288,15 @@ final class ExprBinder {
      * with the empty array for no rows; the query has one column and orders by it (if at all).
      */
     private ScalarExpr arraySubquery(Expr.ArraySubquery a) {
+        binder.subqueryDepth++;
+        try {
+            return arrayOfSubquery(a);
+        } finally {
+            binder.subqueryDepth--;
+        }
+    }
+
+    private ScalarExpr arrayOfSubquery(Expr.ArraySubquery a) {
         dev.tributary.sql.ast.Query q = a.query();
         if (!(q.body() instanceof dev.tributary.sql.ast.QueryBody.Select sel) || sel.items().size() != 1
                 || sel.items().get(0).expr() instanceof Expr.Star || sel.items().get(0).expr() instanceof Expr.QualifiedStar) {

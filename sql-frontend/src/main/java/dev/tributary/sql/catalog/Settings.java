@@ -62,6 +62,9 @@ public final class Settings {
         def("max_dataflow_memory", (Runtime.getRuntime().maxMemory() / 2 >> 20) + "MB", "Tributary",
                 "Sets the most memory, in bytes, one materialized view, index, query or subscription may hold on all workers; more fails it with 53200 (0: no limit; the default is half the server's heap).",
                 "user", "integer");
+        def("max_recursion_iterations", "100000", "Tributary",
+                "Sets the most rounds a recursive query (WITH RECURSIVE, WITH MUTUALLY RECURSIVE) iterates; one still changing after them fails with 54000, as does a materialized view over it, until its inputs let it converge.",
+                "user", "integer");
         def("max_session_memory", (Runtime.getRuntime().maxMemory() / 2 >> 20) + "MB", "Tributary",
                 "Sets the most memory, in bytes, the writes of one session's open transaction block may hold before it commits; more fails the statement with 53200 (0: no limit; the default is half the server's heap).",
                 "user", "integer");

@@ -390,7 +390,7 @@ public final class Parser {
         if (isKw("unique")) throw unsupported("CREATE UNIQUE INDEX", pos());
         if (!orReplace && acceptKw("index")) return createIndex(pos);
         boolean materialized = !orReplace && acceptKw("materialized");
-        if (isKw("recursive")) throw unsupported("CREATE RECURSIVE VIEW", pos());
+        boolean recursive = !materialized && acceptKw("recursive");
         expectKw("view");
         boolean ifNotExists = materialized && ifNotExists();
         List<String> name = qualifiedName();
@@ -402,8 +402,18 @@ public final class Parser {
             if (!materialized) throw new SqlException("42601", "RETAIN HISTORY is an option of materialized views, tables and indexes, not of views", wpos);
         }
         expectKw("as");
+        int qpos = pos();
         Query q = query();
         if (isKw("with")) throw unsupported("WITH options after a view's query", pos());
+        if (recursive) {
+            // PostgreSQL's shorthand: CREATE VIEW v AS WITH RECURSIVE v (cols) AS (query) SELECT cols FROM v
+            if (cols.isEmpty()) throw new SqlException("42601", "CREATE RECURSIVE VIEW needs its column names: CREATE RECURSIVE VIEW name (column, ...) AS query", qpos);
+            String self = name.get(name.size() - 1);
+            List<dev.tributary.sql.ast.SelectItem> items = new ArrayList<>();
+            for (String c : cols) items.add(new dev.tributary.sql.ast.SelectItem(qpos, new Expr.ColumnRef(qpos, List.of(c)), null));
+            QueryBody.Select select = new QueryBody.Select(qpos, false, List.of(), items, List.of(new TableRef.NamedTable(qpos, List.of(self), null)), null, List.of(), null);
+            q = new Query(qpos, Query.Recursion.RECURSIVE, List.of(new Cte(qpos, self, cols, q)), select, List.of(), null, null, false, null);
+        }
         return new CreateView(pos, name, materialized, orReplace, ifNotExists, cols, q, retain);
     }
 
@@ -1357,12 +1367,32 @@ public final class Parser {
         try {
             int pos = pos();
             List<Cte> with = new ArrayList<>();
+            Query.Recursion recursion = Query.Recursion.NONE;
             if (acceptKw("with")) {
-                if (isKw("recursive")) throw unsupported("WITH RECURSIVE", pos());
+                if (acceptKw("recursive")) {
+                    recursion = Query.Recursion.RECURSIVE;
+                } else if (isKw("mutually") && isKw(1, "recursive")) {
+                    p += 2;
+                    recursion = recursionLimit();
+                }
                 do {
                     int cpos = pos();
                     String name = name();
-                    List<String> cols = is(Type.LPAREN) ? nameList() : List.of();
+                    List<String> cols = List.of();
+                    List<SqlType> types = List.of();
+                    if (recursion.kind() == Query.Recursion.Kind.MUTUALLY_RECURSIVE) {
+                        // name (col type, ...): each binding's columns are declared, as its readers see them before it is computed
+                        cols = new ArrayList<>();
+                        types = new ArrayList<>();
+                        expect(Type.LPAREN);
+                        do {
+                            cols.add(name());
+                            types.add(type());
+                        } while (accept(Type.COMMA));
+                        expect(Type.RPAREN);
+                    } else if (is(Type.LPAREN)) {
+                        cols = nameList();
+                    }
                     expectKw("as");
                     if (isKw("materialized") || (isKw("not") && isKw(1, "materialized"))) {
                         throw unsupported("WITH ... AS [NOT] MATERIALIZED", pos());
@@ -1370,18 +1400,50 @@ public final class Parser {
                     expect(Type.LPAREN);
                     Query q = query();
                     expect(Type.RPAREN);
-                    with.add(new Cte(cpos, name, cols, q));
+                    if (isKw("search")) throw unsupported("the SEARCH clause of WITH RECURSIVE", pos());
+                    if (isKw("cycle")) throw unsupported("the CYCLE clause of WITH RECURSIVE", pos());
+                    with.add(new Cte(cpos, name, cols, types, q));
                 } while (accept(Type.COMMA));
             }
             QueryBody body = setExpr(0);
-            return queryTail(pos, with, body);
+            return queryTail(pos, recursion, with, body);
         } finally {
             leave();
         }
     }
 
     /** ORDER BY, LIMIT, OFFSET and FETCH after a body. */
+    /** After {@code WITH MUTUALLY RECURSIVE}: {@code [( {RETURN | ERROR} AT RECURSION LIMIT n )]}. */
+    private Query.Recursion recursionLimit() {
+        if (!is(Type.LPAREN)) return new Query.Recursion(Query.Recursion.Kind.MUTUALLY_RECURSIVE, 0, true);
+        expect(Type.LPAREN);
+        boolean error;
+        if (acceptKw("error")) error = true;
+        else {
+            expectKw("return");
+            error = false;
+        }
+        expectKw("at");
+        expectKw("recursion");
+        expectKw("limit");
+        int npos = pos();
+        Token t = next();
+        long n;
+        try {
+            n = t.type() == Type.INTEGER ? Long.parseLong(t.value()) : -1;
+        } catch (NumberFormatException e) {
+            n = -1;
+        }
+        if (n < 1) throw new SqlException("22023", "RECURSION LIMIT must be a positive integer", npos);
+        expect(Type.RPAREN);
+        return new Query.Recursion(Query.Recursion.Kind.MUTUALLY_RECURSIVE, n, error);
+    }
+
     private Query queryTail(int pos, List<Cte> with, QueryBody body) {
+        return queryTail(pos, Query.Recursion.NONE, with, body);
+    }
+
+    private Query queryTail(int pos, Query.Recursion recursion, List<Cte> with, QueryBody body) {
         List<OrderItem> order = List.of();
         if (isKw("order") && isKw(1, "by")) {
             p += 2;
@@ -1443,7 +1505,7 @@ public final class Parser {
             onWindowClose = true;
             streamClauses++;
         }
-        return new Query(pos, with, body, order, limit, offset, onWindowClose, limitBy);
+        return new Query(pos, recursion, with, body, order, limit, offset, onWindowClose, limitBy);
     }
 
     /** Whether the OFFSET at the cursor is a LIMIT ... BY's: {@code OFFSET m BY}. */

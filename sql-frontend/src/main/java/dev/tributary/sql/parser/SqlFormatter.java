@@ -338,11 +338,27 @@ public final class SqlFormatter {
     private static StringBuilder query(StringBuilder b, Query q) {
         if (!q.with().isEmpty()) {
             b.append("WITH ");
+            Query.Recursion r = q.recursion();
+            switch (r.kind()) {
+                case NONE -> {}
+                case RECURSIVE -> b.append("RECURSIVE ");
+                case MUTUALLY_RECURSIVE -> {
+                    b.append("MUTUALLY RECURSIVE ");
+                    if (r.limit() > 0) b.append(r.errorAtLimit() ? "(ERROR" : "(RETURN").append(" AT RECURSION LIMIT ").append(r.limit()).append(") ");
+                }
+            }
             for (int i = 0; i < q.with().size(); i++) {
                 Cte c = q.with().get(i);
                 if (i > 0) b.append(", ");
                 b.append(ident(c.name()));
-                if (!c.columns().isEmpty()) b.append(' ').append(names(c.columns()));
+                if (!c.types().isEmpty()) {
+                    b.append(" (");
+                    for (int j = 0; j < c.columns().size(); j++) {
+                        if (j > 0) b.append(", ");
+                        b.append(ident(c.columns().get(j))).append(' ').append(c.types().get(j));
+                    }
+                    b.append(')');
+                } else if (!c.columns().isEmpty()) b.append(' ').append(names(c.columns()));
                 query(b.append(" AS ("), c.query()).append(')');
             }
             b.append(' ');

@@ -36,7 +36,7 @@ final class CommonSubplans {
             int bestSize = 0;
             for (Map.Entry<Plan, Integer> e : counts.entrySet()) {
                 Plan p = e.getKey();
-                if (e.getValue() < 2 || !worthSharing(p) || !freeRefs(p).isEmpty()) continue;
+                if (e.getValue() < 2 || !worthSharing(p) || !Plans.freeRefs(p).isEmpty()) continue;
                 int size = size(p);
                 if (size > bestSize) {
                     best = p;
@@ -108,27 +108,9 @@ final class CommonSubplans {
         return below[0];
     }
 
-    /** The ids of the {@code LetRef}s in {@code p} that no {@code Let} inside {@code p} binds. */
-    private static Set<Integer> freeRefs(Plan p) {
-        Set<Integer> out = new HashSet<>();
-        switch (p) {
-            case Plan.LetRef r -> out.add(r.id());
-            case Plan.Let l -> {
-                out.addAll(freeRefs(l.value()));
-                Set<Integer> body = freeRefs(l.body());
-                body.remove(l.id());
-                out.addAll(body);
-            }
-            default -> Plans.withInputs(p, in -> {
-                out.addAll(freeRefs(in));
-                return in;
-            });
-        }
-        return out;
-    }
-
     private static int maxLetId(Plan p) {
         int[] max = {p instanceof Plan.Let l ? l.id() : p instanceof Plan.LetRef r ? r.id() : -1};
+        if (p instanceof Plan.LetRec r) for (int id : r.ids()) max[0] = Math.max(max[0], id);
         Plans.withInputs(p, in -> {
             max[0] = Math.max(max[0], maxLetId(in));
             return in;

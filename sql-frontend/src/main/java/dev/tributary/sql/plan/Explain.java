@@ -211,6 +211,21 @@ public final class Explain {
                 line(b, d, "in");
                 write(l.body(), d + 1, stored, b);
             }
+            case Plan.LetRec r -> {
+                line(b, d, "LetRec (iterates until no binding changes, at most " + r.limit() + " rounds" + (r.errorAtLimit() ? "" : ", then returns what it has") + ")");
+                for (Plan.Binding x : r.bindings()) {
+                    if (x.initial() != null) {
+                        line(b, d + 1, "l" + x.id() + " (" + x.name() + ") starts as");
+                        write(x.initial(), d + 2, stored, b);
+                        line(b, d + 1, "and then is");
+                    } else {
+                        line(b, d + 1, "l" + x.id() + " (" + x.name() + ") =");
+                    }
+                    write(x.value(), d + 2, stored, b);
+                }
+                line(b, d, "in");
+                write(r.body(), d + 1, stored, b);
+            }
             case Plan.LetRef r -> line(b, d, "Ref l" + r.id());
             case Plan.DeltaJoin j -> {
                 if (j.paths().isEmpty()) {

@@ -616,7 +616,46 @@ public sealed interface Plan {
         }
     }
 
-    /** The value bound by the enclosing {@link Let} with this id. */
+    /**
+     * Bindings defined in terms of themselves and of each other, and a body that reads them
+     * ({@code WITH RECURSIVE}, {@code WITH MUTUALLY RECURSIVE}): a binding's value may read any
+     * binding through a {@link LetRef} to its id. All bindings start empty and are recomputed
+     * together, round after round, each from the others' values of the round before, until no
+     * binding changes; the body reads those final values. {@code limit} caps the rounds: a
+     * binding still changing after that many stops there, and the result carries an error when
+     * {@code errorAtLimit} (otherwise it is what the last round gave).
+     */
+    record LetRec(List<Binding> bindings, Plan body, long limit, boolean errorAtLimit) implements Plan {
+        public LetRec {
+            bindings = List.copyOf(bindings);
+            if (limit < 1) throw new IllegalArgumentException("a recursion limit is at least one round");
+        }
+
+        @Override
+        public List<SqlType> types() {
+            return body.types();
+        }
+
+        /** The ids this node binds. */
+        public java.util.Set<Integer> ids() {
+            java.util.Set<Integer> ids = new java.util.HashSet<>();
+            for (Binding b : bindings) ids.add(b.id());
+            return ids;
+        }
+    }
+
+    /**
+     * One binding of a {@link LetRec}: the value of {@code LetRef(id)}, named as the query named
+     * it. It holds {@code initial} in round 0 (nothing when null; {@code initial} reads no
+     * binding of its LetRec), and in each later round what {@code value} gave in the round before.
+     */
+    record Binding(int id, String name, Plan initial, Plan value) {
+        public List<SqlType> types() {
+            return value.types();
+        }
+    }
+
+    /** The value bound by the enclosing {@link Let} or {@link LetRec} with this id. */
     record LetRef(int id, List<SqlType> types) implements Plan {
         public LetRef {
             types = List.copyOf(types);

@@ -58,8 +58,41 @@ public final class Plans {
             case Plan.Negate n -> new Plan.Negate(f.apply(n.input()));
             case Plan.Threshold t -> new Plan.Threshold(f.apply(t.input()));
             case Plan.Let l -> new Plan.Let(l.id(), f.apply(l.value()), f.apply(l.body()));
+            case Plan.LetRec r -> {
+                List<Plan.Binding> bindings = new ArrayList<>();
+                for (Plan.Binding b : r.bindings()) bindings.add(new Plan.Binding(b.id(), b.name(), b.initial() == null ? null : f.apply(b.initial()), f.apply(b.value())));
+                yield new Plan.LetRec(bindings, f.apply(r.body()), r.limit(), r.errorAtLimit());
+            }
             case Plan.DeltaJoin d -> new Plan.DeltaJoin(d.inputs(), d.filters(), d.equalities(), d.residual(), f.apply(d.fallback()), d.paths());
         };
+    }
+
+    /** The ids of the {@code LetRef}s in {@code p} that no {@code Let} or {@code LetRec} inside {@code p} binds. */
+    public static java.util.Set<Integer> freeRefs(Plan p) {
+        java.util.Set<Integer> out = new java.util.HashSet<>();
+        switch (p) {
+            case Plan.LetRef r -> out.add(r.id());
+            case Plan.Let l -> {
+                out.addAll(freeRefs(l.value()));
+                java.util.Set<Integer> body = freeRefs(l.body());
+                body.remove(l.id());
+                out.addAll(body);
+            }
+            case Plan.LetRec r -> {
+                java.util.Set<Integer> inside = freeRefs(r.body());
+                for (Plan.Binding b : r.bindings()) {
+                    inside.addAll(freeRefs(b.value()));
+                    if (b.initial() != null) inside.addAll(freeRefs(b.initial()));
+                }
+                inside.removeAll(r.ids());
+                out.addAll(inside);
+            }
+            default -> Plans.withInputs(p, in -> {
+                out.addAll(freeRefs(in));
+                return in;
+            });
+        }
+        return out;
     }
 
     /**

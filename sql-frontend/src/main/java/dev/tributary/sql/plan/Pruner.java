@@ -13,7 +13,7 @@ import java.util.List;
  *
  * <p>Distinct, threshold and top-k keep every column of their input (what they compare is the
  * whole row), and the value of a {@code Let} is kept whole since its uses may need different
- * columns.
+ * columns (the value of a {@code LetRec}'s binding too).
  */
 final class Pruner {
     private Pruner() {}
@@ -349,6 +349,14 @@ final class Pruner {
                 Plan value = prune(l.value(), all(l.value().arity())).plan();
                 Pruned body = prune(l.body(), needed);
                 yield new Pruned(new Plan.Let(l.id(), value, body.plan()), body.map());
+            }
+            case Plan.LetRec r -> {
+                // a binding's value is read with all its columns (by itself, round after round)
+                List<Plan.Binding> bindings = new ArrayList<>();
+                for (Plan.Binding b : r.bindings()) bindings.add(new Plan.Binding(b.id(), b.name(), b.initial() == null ? null : prune(b.initial(), all(b.initial().arity())).plan(),
+                        prune(b.value(), all(b.value().arity())).plan()));
+                Pruned body = prune(r.body(), needed);
+                yield new Pruned(new Plan.LetRec(bindings, body.plan(), r.limit(), r.errorAtLimit()), body.map());
             }
         };
     }

@@ -11,6 +11,7 @@ import dev.tributary.differential.DataType;
 import dev.tributary.differential.EventTime;
 import dev.tributary.differential.HalfJoin;
 import dev.tributary.differential.InputSession;
+import dev.tributary.differential.Variable;
 import dev.tributary.differential.KV;
 import dev.tributary.differential.Reducer;
 import dev.tributary.sql.SqlException;
@@ -18,6 +19,7 @@ import dev.tributary.sql.expr.ScalarExpr;
 import dev.tributary.sql.expr.TimeWindows;
 import dev.tributary.sql.plan.AggregateCall;
 import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.plan.Plans;
 import dev.tributary.sql.row.Row;
 import dev.tributary.sql.row.RowCodec;
 import dev.tributary.sql.row.RowDataType;
@@ -75,9 +77,24 @@ public final class Renderer {
     private final Map<Integer, Rendered> lets = new HashMap<>();
     private final List<InputSession<Row>> constants = new ArrayList<>();
 
+    /** The renderer of the scope around this one's loop, which renders what the loop only reads; null at the top. */
+    private final Renderer outside;
+    /** The ids of the loop's bindings and of the Lets bound inside it: a subplan that reads none of them is the same in every round. */
+    private final java.util.Set<Integer> loopIds;
+
     public Renderer(Scope scope, Sources sources) {
         this.scope = scope;
         this.sources = sources;
+        this.outside = null;
+        this.loopIds = java.util.Set.of();
+    }
+
+    /** A renderer for the body of a {@link Plan.LetRec} in {@code inner}, nested in {@code outside}'s scope. */
+    private Renderer(Renderer outside, Scope inner, java.util.Set<Integer> loopIds) {
+        this.scope = inner;
+        this.sources = outside.sources;
+        this.outside = outside;
+        this.loopIds = new java.util.HashSet<>(loopIds);
     }
 
     /** Closes the inputs that feed constant rows, once the dataflow is built. */
@@ -87,6 +104,11 @@ public final class Renderer {
     }
 
     public Rendered render(Plan plan) {
+        if (outside != null && java.util.Collections.disjoint(Plans.freeRefs(plan), loopIds)) {
+            // the same in every round: computed once outside the loop, and entered
+            Rendered r = outside.render(plan);
+            return new Rendered(r.oks().enter(scope), r.errs().enter(scope));
+        }
         return switch (plan) {
             case Plan.Get g -> sources.get(g.id(), scope);
             case Plan.IndexedGet g -> sources.get(g.source(), scope);
@@ -242,9 +264,12 @@ public final class Renderer {
                 yield new Rendered(in.oks().threshold(n -> n > 0 ? n : 0), in.errs());
             }
             case Plan.Let l -> {
+                // inside a loop, what reads this binding reads something of this scope
+                if (outside != null) loopIds.add(l.id());
                 lets.put(l.id(), render(l.value()));
                 yield render(l.body());
             }
+            case Plan.LetRec r -> letRec(r);
             case Plan.LetRef r -> {
                 Rendered v = lets.get(r.id());
                 if (v == null) throw new IllegalStateException("plan refers to let " + r.id() + " outside its binding");
@@ -307,7 +332,50 @@ public final class Renderer {
         return new Rendered(in.collection(), emptyErrors());
     }
 
+    /**
+     * The bindings as variables of a new iterative scope, each set to its value computed from all
+     * of them; outside, each binding is its value after the last round, and every binding's
+     * errors (and, under a limit that raises, its failure to converge) are the errors of each.
+     */
+    private Rendered letRec(Plan.LetRec r) {
+        Scope inner = scope.iterative("recursive");
+        Renderer loop = new Renderer(this, inner, r.ids());
+        Collection<Row> none = emptyErrors().enter(inner);
+        Map<Integer, Variable<Row>> variables = new HashMap<>();
+        Collection<Row> errors = emptyErrors();
+        for (Plan.Binding b : r.bindings()) {
+            Variable<Row> v;
+            if (b.initial() == null) {
+                v = Variable.empty(inner, ROW, r.limit());
+            } else {
+                Rendered initial = render(b.initial());
+                errors = errors.concat(initial.errs());
+                v = Variable.from(initial.oks().enter(inner), r.limit());
+            }
+            variables.put(b.id(), v);
+            loop.lets.put(b.id(), new Rendered(v.collection(), none));
+        }
+        Map<Integer, Rendered> values = new HashMap<>();
+        for (Plan.Binding b : r.bindings()) {
+            Rendered value = loop.render(b.value());
+            variables.get(b.id()).set(value.oks());
+            values.put(b.id(), value);
+        }
+        for (Plan.Binding b : r.bindings()) {
+            errors = errors.concat(values.get(b.id()).errs().leave());
+            if (!r.errorAtLimit()) continue;
+            Row error = Errors.encode(new SqlException("54000", "recursive query \"" + b.name() + "\" did not converge within " + r.limit()
+                    + " iterations; the recursion may not terminate, or it needs more rounds: raise max_recursion_iterations (SET max_recursion_iterations = n)"));
+            // a row still changing in the last round, at an outer time, means no fixed point by then
+            errors = errors.concat(variables.get(b.id()).overflow().leave().threshold(n -> n != 0 ? 1 : 0).map(x -> error, ROW).distinct());
+        }
+        // a binding's contents in its last round: its value's once it converged, and what the limit's round left otherwise
+        for (Plan.Binding b : r.bindings()) lets.put(b.id(), new Rendered(variables.get(b.id()).collection().leave(), errors));
+        return render(r.body());
+    }
+
     private Collection<Row> emptyErrors() {
+        if (outside != null) return outside.emptyErrors().enter(scope);
         InputSession<Row> none = InputSession.create(scope, "no-errors", ROW);
         constants.add(none);
         return none.collection();

@@ -371,7 +371,23 @@ class ParserTest {
         Query w = Parser.parseQuery("WITH x (a) AS (SELECT 1), y AS (SELECT * FROM x) SELECT * FROM y");
         assertThat(w.with()).hasSize(2);
         assertThat(w.with().get(0).columns()).containsExactly("a");
-        assertError("WITH RECURSIVE x AS (SELECT 1) SELECT 1", "0A000", 6, "WITH RECURSIVE is not supported");
+        Query r = Parser.parseQuery("WITH RECURSIVE t (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) SELECT * FROM t");
+        assertThat(r.recursion()).isEqualTo(Query.Recursion.RECURSIVE);
+        assertThat(SqlFormatter.format(r)).isEqualTo("WITH RECURSIVE t (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) SELECT * FROM t");
+        Query m = Parser.parseQuery("WITH MUTUALLY RECURSIVE (RETURN AT RECURSION LIMIT 7) a (x int, y text) AS (SELECT * FROM b), b (x int, y text) AS (SELECT * FROM a) "
+                + "SELECT * FROM a");
+        assertThat(m.recursion()).isEqualTo(new Query.Recursion(Query.Recursion.Kind.MUTUALLY_RECURSIVE, 7, false));
+        assertThat(m.with().get(1).types()).containsExactly(dev.tributary.sql.types.SqlType.INTEGER, dev.tributary.sql.types.SqlType.TEXT);
+        assertThat(SqlFormatter.format(m)).isEqualTo("WITH MUTUALLY RECURSIVE (RETURN AT RECURSION LIMIT 7) a (x integer, y text) AS (SELECT * FROM b), "
+                + "b (x integer, y text) AS (SELECT * FROM a) SELECT * FROM a");
+        assertThat(Parser.parseQuery(SqlFormatter.format(m))).isEqualTo(Parser.parseQuery(SqlFormatter.format(Parser.parseQuery(SqlFormatter.format(m)))));
+        assertError("WITH MUTUALLY RECURSIVE a (x) AS (SELECT 1) SELECT 1", "42601", 29, "syntax error at or near \")\"");
+        assertError("WITH MUTUALLY RECURSIVE (ERROR AT RECURSION LIMIT 0) a (x int) AS (SELECT 1) SELECT 1", "22023", 51,
+                "RECURSION LIMIT must be a positive integer");
+        assertError("WITH RECURSIVE t (n) AS (SELECT 1 UNION ALL SELECT n FROM t) SEARCH DEPTH FIRST BY n SET o SELECT * FROM t", "0A000", 62,
+                "the SEARCH clause of WITH RECURSIVE is not supported");
+        assertError("WITH RECURSIVE t (n) AS (SELECT 1 UNION ALL SELECT n FROM t) CYCLE n SET c USING p SELECT * FROM t", "0A000", 62,
+                "the CYCLE clause of WITH RECURSIVE is not supported");
     }
 
     @Test
