@@ -459,12 +459,21 @@ final class Reduce {
          * already have cancelled against history.
          */
         private List<long[]> closure(List<long[]> waitingTimes) {
+            List<long[]> times = new ArrayList<>();
+            in1.addTimes(times);
+            out1.addTimes(times);
+            if (waitingTimes != null) times.addAll(waitingTimes);
+            for (int i = 0; i < newCount; i++) times.add(Arrays.copyOfRange(newTimes, i * arity, (i + 1) * arity));
+            times.sort(Timestamps::compare);
+            List<long[]> all = new ArrayList<>(times.size());
+            for (long[] t : times) if (all.isEmpty() || !Arrays.equals(all.get(all.size() - 1), t)) all.add(t);
+            // a chain (each time at or after the one before it in the sorted order, as a loop's
+            // rounds at one outer time are) is closed under join already
+            boolean chain = true;
+            for (int i = 1; i < all.size() && chain; i++) chain = Timestamps.lessEqual(all.get(i - 1), all.get(i));
+            if (chain) return all;
             TreeSet<long[]> set = new TreeSet<>(Timestamps::compare);
-            in1.addTimes(set);
-            out1.addTimes(set);
-            if (waitingTimes != null) set.addAll(waitingTimes);
-            for (int i = 0; i < newCount; i++) set.add(Arrays.copyOfRange(newTimes, i * arity, (i + 1) * arity));
-            List<long[]> all = new ArrayList<>(set);
+            set.addAll(all);
             for (int i = 0; i < all.size(); i++) {
                 for (int j = 0; j < i; j++) {
                     long[] joined = Timestamps.join(all.get(i), all.get(j));
@@ -798,7 +807,7 @@ final class Reduce {
             if (sweeping) counts[v] += diff;
         }
 
-        void addTimes(TreeSet<long[]> set) {
+        void addTimes(java.util.Collection<long[]> set) {
             for (int i = 0; i < updates; i++) set.add(Arrays.copyOfRange(times, i * arity, (i + 1) * arity));
         }
 
