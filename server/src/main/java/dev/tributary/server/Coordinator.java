@@ -206,7 +206,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         try {
             for (Statement st : statements) {
-                each.accept(st instanceof Statement.Copy c && copies != null ? copies.copy(c, sql) : execute(session, st, sql));
+                Statement.Copy copy = st instanceof Statement.Copy c ? c : st instanceof Statement.Subscribe sub ? asCopy(sub) : null;
+                each.accept(copy != null && copies != null ? copies.copy(copy, sql) : execute(session, st, sql));
             }
         } finally {
             // BEGIN inside made it an ordinary block, which goes on after the message
@@ -294,9 +295,11 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.Transaction t -> transaction(session, t);
             case Statement.Show s -> show(session, s);
             case Statement.Explain e -> reads.explain(session, e);
-            case Statement.Subscribe s -> throw new SqlException("0A000", "SUBSCRIBE is served by subscribe(), not by execute()", s.pos());
+            case Statement.Subscribe s -> throw new SqlException("0A000", "SUBSCRIBE streams to a client: run it over the wire (psql, JDBC) or with subscribe(), not with execute()",
+                    s.pos(), "Over the wire it streams as COPY (SUBSCRIBE ...) TO STDOUT does.");
             case Statement.AdvanceClock a -> advanceClock(a);
             case Statement.Checkpoint c -> throw new IllegalStateException("CHECKPOINT runs without the coordinator (see execute)");
+            case Statement.Refresh r -> refresh(session, r);
             case Statement.AlterRetainHistory a -> ddl.alterRetainHistory(session, a);
             case Statement.CreateRole r -> createRole(session, r);
             case Statement.AlterRole r -> alterRole(session, r);
@@ -323,6 +326,14 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     // ------------------------------------------------------------------ COPY
+
+    /**
+     * A SUBSCRIBE sent over the wire as it is: {@code COPY (SUBSCRIBE ...) TO STDOUT}, streamed in
+     * COPY's text format, as Materialize serves it.
+     */
+    static Statement.Copy asCopy(Statement.Subscribe s) {
+        return new Statement.Copy(s.pos(), List.of(), List.of(), s, false, Statement.CopyOptions.TEXT);
+    }
 
     /** Whether a COPY ... TO STDOUT streams a subscription's changes rather than a query's rows. */
     static boolean streams(Statement.Copy c) {
@@ -524,7 +535,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 plan = binder.bindUpdate(table, u.alias() != null ? u.alias() : table.name(), u.assignments(), u.where());
                 plans.add(plan);
             }
-            case Statement.Delete d -> {
+            case Statement.Delete d when !d.truncate() -> {
                 kind = Prepared.Kind.DELETE;
                 table = catalog.table(d.table(), d.pos(), "delete from");
                 plan = binder.bindDelete(table, d.alias() != null ? d.alias() : table.name(), d.where());
@@ -790,7 +801,36 @@ final class Coordinator implements AutoCloseable, Catalog {
                 session.reset();
                 yield Result.command("ROLLBACK");
             }
+            case SAVEPOINT, RELEASE_SAVEPOINT, ROLLBACK_TO_SAVEPOINT -> {
+                String what = switch (t.kind()) {
+                    case SAVEPOINT -> "SAVEPOINT";
+                    case RELEASE_SAVEPOINT -> "RELEASE SAVEPOINT";
+                    default -> "ROLLBACK TO SAVEPOINT";
+                };
+                if (!session.inTransaction || session.implicit) {
+                    throw new SqlException("25P01", what + " can only be used in transaction blocks");
+                }
+                if (session.aborted && t.kind() != Statement.TransactionKind.ROLLBACK_TO_SAVEPOINT) {
+                    throw new SqlException("25P02", "current transaction is aborted, commands ignored until end of transaction block");
+                }
+                switch (t.kind()) {
+                    case SAVEPOINT -> session.savepoint(t.savepoint());
+                    case RELEASE_SAVEPOINT -> session.release(t.savepoint());
+                    default -> session.rollbackTo(t.savepoint());
+                }
+                yield Result.command(t.kind() == Statement.TransactionKind.SAVEPOINT ? "SAVEPOINT" : t.kind() == Statement.TransactionKind.RELEASE_SAVEPOINT ? "RELEASE" : "ROLLBACK");
+            }
         };
+    }
+
+    /** REFRESH MATERIALIZED VIEW: Tributary's are maintained, so there is nothing to do once the name is checked. */
+    private Result refresh(Session session, Statement.Refresh r) {
+        String name = CatalogState.nameOf(r.name(), r.pos());
+        CatalogItem item = catalog.get(name);
+        if (item == null) throw new SqlException("42P01", "relation \"" + String.join(".", r.name()) + "\" does not exist", r.pos());
+        if (!(item instanceof CatalogItem.MaterializedView)) throw new SqlException("0A000", "\"" + name + "\" is not a materialized view", r.pos());
+        access.checkSelect(session, java.util.Set.of(item.id()));
+        return Result.command("REFRESH MATERIALIZED VIEW");
     }
 
     private static Notice noTransaction() {

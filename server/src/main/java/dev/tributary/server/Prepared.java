@@ -139,8 +139,9 @@ public final class Prepared {
                 || statement instanceof Statement.QueryStatement);
     }
 
-    /** The COPY statement it is, or null: COPY is run by the wire server, which moves the data. */
+    /** The COPY statement it is (a SUBSCRIBE is run as COPY of it), or null: COPY is run by the wire server, which moves the data. */
     public Statement.Copy copy() {
+        if (statement instanceof Statement.Subscribe s) return Coordinator.asCopy(s);
         return statement instanceof Statement.Copy c ? c : null;
     }
 

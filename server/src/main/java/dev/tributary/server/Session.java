@@ -37,6 +37,70 @@ public final class Session {
         return n;
     }
 
+    /**
+     * A savepoint of the open block: its writes and their byte counts as they were when it was
+     * set, and the cursors open then (PostgreSQL's subtransaction, kept as a copy of the writes).
+     */
+    record Savepoint(String name, Map<Long, Map<Row, Long>> pending, Map<Long, Map<Row, Map<Row, Long>>> byKey, long bytes, long rowBytes,
+                     java.util.Set<String> cursors) {}
+
+    /** The open block's savepoints, oldest first. */
+    final java.util.List<Savepoint> savepoints = new java.util.ArrayList<>();
+
+    /** Sets savepoint {@code name} at the block's writes as they are now. */
+    void savepoint(String name) {
+        Map<Long, Map<Row, Long>> rows = new LinkedHashMap<>();
+        Map<Long, Map<Row, Map<Row, Long>>> byKey = new java.util.HashMap<>();
+        copyWrites(pending, pendingRowsByKey, rows, byKey);
+        savepoints.add(new Savepoint(name, rows, byKey, pendingBytes, pendingRowBytes, new java.util.HashSet<>(cursors.keySet())));
+    }
+
+    /** Copies a block's writes and their rows by key into the empty {@code rowsTo} and {@code byKeyTo}, every level a new map. */
+    private static void copyWrites(Map<Long, Map<Row, Long>> rows, Map<Long, Map<Row, Map<Row, Long>>> byKey, Map<Long, Map<Row, Long>> rowsTo,
+                                   Map<Long, Map<Row, Map<Row, Long>>> byKeyTo) {
+        for (Map.Entry<Long, Map<Row, Long>> e : rows.entrySet()) rowsTo.put(e.getKey(), new LinkedHashMap<>(e.getValue()));
+        for (Map.Entry<Long, Map<Row, Map<Row, Long>>> e : byKey.entrySet()) {
+            Map<Row, Map<Row, Long>> keys = new java.util.HashMap<>();
+            for (Map.Entry<Row, Map<Row, Long>> k : e.getValue().entrySet()) keys.put(k.getKey(), new java.util.HashMap<>(k.getValue()));
+            byKeyTo.put(e.getKey(), keys);
+        }
+    }
+
+    /** The index of the latest savepoint named {@code name}; 3B001 when there is none. */
+    private int savepointIndex(String name) {
+        for (int i = savepoints.size() - 1; i >= 0; i--) if (savepoints.get(i).name().equals(name)) return i;
+        throw new dev.tributary.sql.SqlException("3B001", "savepoint \"" + name + "\" does not exist");
+    }
+
+    /**
+     * Back to savepoint {@code name}: the block's writes as they were then, the cursors opened
+     * since closed, the later savepoints gone (this one stays), and a failed block usable again.
+     */
+    void rollbackTo(String name) {
+        int i = savepointIndex(name);
+        Savepoint s = savepoints.get(i);
+        savepoints.subList(i + 1, savepoints.size()).clear();
+        pending.clear();
+        pendingRowsByKey.clear();
+        copyWrites(s.pending(), s.byKey(), pending, pendingRowsByKey);
+        pendingBytes = s.bytes();
+        pendingRowBytes = s.rowBytes();
+        for (java.util.Iterator<Map.Entry<String, Cursor>> it = cursors.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, Cursor> c = it.next();
+            if (!s.cursors().contains(c.getKey())) {
+                c.getValue().close();
+                it.remove();
+            }
+        }
+        aborted = false;
+    }
+
+    /** Forgets savepoint {@code name} and every later one; the writes since stay the block's. */
+    void release(String name) {
+        int i = savepointIndex(name);
+        savepoints.subList(i, savepoints.size()).clear();
+    }
+
     /** Drops the open transaction's writes. */
     void clearPending() {
         pending.clear();
@@ -133,6 +197,7 @@ public final class Session {
         multiStatement = false;
         aborted = false;
         clearPending();
+        savepoints.clear();
         closeCursors();
     }
 

@@ -242,12 +242,13 @@ final class WritePath {
     }
 
     Result delete(Session session, Statement.Delete d) {
-        CatalogItem.Table t = catalog.table(d.table(), d.pos(), "delete from");
+        CatalogItem.Table t = catalog.table(d.table(), d.pos(), d.truncate() ? "truncate" : "delete from");
         String alias = d.alias() != null ? d.alias() : t.name();
         Binder binder = binders.plain();
         Plan plan = binder.bindDelete(t, alias, d.where());
         binders.access().checkStatement(session, d, t, binder.dependencies());
-        return deleteRows(session, t, reads.rowsOf(session, plan, plan.types()));
+        Result deleted = deleteRows(session, t, reads.rowsOf(session, plan, plan.types()));
+        return d.truncate() ? Result.command("TRUNCATE TABLE") : deleted;
     }
 
     Result deleteRows(Session session, CatalogItem.Table t, List<Object[]> rows) {

@@ -19,10 +19,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * psql running {@code COPY (SUBSCRIBE t) TO STDOUT} (the script {@code psql-stream/subscribe.sql})
+ * psql running {@code COPY (SUBSCRIBE t) TO STDOUT} (the script {@code psql-stream/subscribe.sql}),
+ * and a plain {@code SUBSCRIBE t} ({@code subscribe-plain.sql}),
  * while this test inserts from another connection, then interrupted as a user would with Ctrl-C
  * (SIGINT: psql sends a CancelRequest); psql then runs the rest of the script on the same
- * connection. What psql printed must equal {@code subscribe.out} (stdout, then stderr). Every
+ * connection. What psql printed must equal the script's {@code .out} (stdout, then stderr). Every
  * step waits on psql's output, never on time: a row is inserted after the line before it arrived.
  * psql runs under coreutils' {@code stdbuf -o0} so that its stdout is not held in a buffer.
  */
@@ -32,6 +33,16 @@ class PsqlStreamTest {
 
     @Test
     void subscribeThroughCopyReceivesChangesUntilInterrupted() throws Exception {
+        run("subscribe");
+    }
+
+    /** A plain {@code SUBSCRIBE t;} (no COPY around it) streams the same way, as Materialize serves it. */
+    @Test
+    void plainSubscribeStreamsAsCopyDoes() throws Exception {
+        run("subscribe-plain");
+    }
+
+    private static void run(String script) throws Exception {
         Path dir = Path.of(PsqlStreamTest.class.getResource("/psql-stream").toURI());
         try (Tributary db = Tributary.inMemory(Clock.manual(0));
              PgServer server = new PgServer(db, InetAddress.getLoopbackAddress(), 0, 10);
@@ -41,7 +52,7 @@ class PsqlStreamTest {
             w.execute("INSERT INTO t VALUES (1, 'first')");
             // psql writes COPY rows to stdout with stdio and flushes only at the end; unbuffered, each row shows as it comes
             ProcessBuilder pb = new ProcessBuilder("stdbuf", "-o0", PSQL, "-X", "-a", "-q", "-v", "ON_ERROR_STOP=0",
-                    "-h", "127.0.0.1", "-p", String.valueOf(server.port()), "-U", "tributary", "-d", "tributary", "-f", "subscribe.sql");
+                    "-h", "127.0.0.1", "-p", String.valueOf(server.port()), "-U", "tributary", "-d", "tributary", "-f", script + ".sql");
             pb.directory(dir.toFile());
             pb.environment().put("PGTZ", "UTC");
             pb.environment().put("LC_ALL", "C");
@@ -76,9 +87,9 @@ class PsqlStreamTest {
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getLong(1)).isEqualTo(1);
             }
-            Path expected = dir.resolve("subscribe.out");
+            Path expected = dir.resolve(script + ".out");
             if (Boolean.getBoolean("psql.golden.update")) {
-                Files.writeString(Path.of("src/test/resources/psql-stream/subscribe.out"), printed, StandardCharsets.UTF_8);
+                Files.writeString(Path.of("src/test/resources/psql-stream/" + script + ".out"), printed, StandardCharsets.UTF_8);
                 return;
             }
             assertThat(printed).isEqualTo(Files.readString(expected, StandardCharsets.UTF_8));

@@ -97,17 +97,28 @@ public sealed interface Statement extends Node {
         }
     }
 
-    /** DELETE FROM table [AS alias] [WHERE where]. */
-    record Delete(int pos, List<String> table, String alias, Expr where) implements Statement {
+    /** DELETE FROM table [AS alias] [WHERE where]; {@code truncate} for TRUNCATE [TABLE] table, which deletes every row. */
+    record Delete(int pos, List<String> table, String alias, Expr where, boolean truncate) implements Statement {
         public Delete {
             table = List.copyOf(table);
         }
+
+        public Delete(int pos, List<String> table, String alias, Expr where) {
+            this(pos, table, alias, where, false);
+        }
     }
 
-    enum TransactionKind { BEGIN, COMMIT, ROLLBACK }
+    enum TransactionKind { BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE_SAVEPOINT, ROLLBACK_TO_SAVEPOINT }
 
-    /** BEGIN / START TRANSACTION, COMMIT / END, ROLLBACK. */
-    record Transaction(int pos, TransactionKind kind) implements Statement {}
+    /**
+     * BEGIN / START TRANSACTION, COMMIT / END, ROLLBACK; SAVEPOINT name, RELEASE [SAVEPOINT] name,
+     * ROLLBACK TO [SAVEPOINT] name ({@code savepoint} is the name, null for the others).
+     */
+    record Transaction(int pos, TransactionKind kind, String savepoint) implements Statement {
+        public Transaction(int pos, TransactionKind kind) {
+            this(pos, kind, null);
+        }
+    }
 
     enum ShowKind {
         TABLES, VIEWS, MATERIALIZED_VIEWS, INDEXES, COLUMNS, CREATE_TABLE, CREATE_VIEW, CREATE_MATERIALIZED_VIEW,
@@ -155,6 +166,13 @@ public sealed interface Statement extends Node {
 
     /** CHECKPOINT: the server's dataflows checkpointed now, so that a restart restores them and replays only later writes. */
     record Checkpoint(int pos) implements Statement {}
+
+    /** REFRESH MATERIALIZED VIEW name: a maintained view is always fresh, so it only checks the name. */
+    record Refresh(int pos, List<String> name) implements Statement {
+        public Refresh {
+            name = List.copyOf(name);
+        }
+    }
 
     /** ADVANCE CLOCK BY interval ({@code to} false) or ADVANCE CLOCK TO timestamp ({@code to} true). */
     record AdvanceClock(int pos, boolean to, Expr value) implements Statement {}

@@ -1356,6 +1356,8 @@ public final class Binder {
         Plan plan;
         final Map<String, Integer> keyColumns = new LinkedHashMap<>();
         final Map<String, Integer> aggColumns = new LinkedHashMap<>();
+        /** The key column of each input column grouped by as a bare reference, so {@code col0} finds {@code GROUP BY cor0.col0}'s key. */
+        final Map<Integer, Integer> keyOfInput = new HashMap<>();
         Scope inner;
         /** What a subquery above the grouping may see of the enclosing query: only D's columns. */
         Scope subqueryScope = Scope.EMPTY;
@@ -1376,6 +1378,8 @@ public final class Binder {
             if (e instanceof Expr.ColumnRef c) {
                 Resolved r = inner.resolve(c);
                 if (r.index() < prefix) return Sx.column(r.index(), r.field().type()); // an outer column: constant per group
+                Integer key = keyOfInput.get(r.index());
+                if (key != null) return Sx.column(key, plan.types().get(key));
                 throw new SqlException("42803", "column \"" + r.field().qualifiedName() + "\" must appear in the GROUP BY clause or be used in an aggregate function", c.pos());
             }
             return null;
@@ -1410,6 +1414,7 @@ public final class Binder {
             keyIndex.put(text, keyCols.size());
             if (key instanceof Expr.ColumnRef ref) {
                 // a subquery above the grouping may name this column: it is the key's column there
+                g.keyOfInput.putIfAbsent(scope.resolve(ref).index(), keyCols.size());
                 groupedFields.add(scope.resolve(ref).field());
                 groupedIndex.add(keyCols.size());
             }

@@ -36,6 +36,13 @@ public final class ScalarExprs {
             changed |= f != c;
             folded.add(f);
         }
+        // a strict call with a NULL argument is NULL whatever its other arguments are: PostgreSQL
+        // folds it so, and never evaluates them (x / 0 = NULL is no error there)
+        if (e instanceof ScalarExpr.Call call && call.strict()) {
+            for (ScalarExpr f : folded) {
+                if (f instanceof ScalarExpr.Literal l && l.value() == null) return new ScalarExpr.Literal(null, call.type());
+            }
+        }
         return changed ? e.withChildren(folded) : e;
     }
 

@@ -292,7 +292,38 @@ public final class Parser {
             case "rollback", "abort" -> {
                 p++;
                 if (!acceptKw("work")) acceptKw("transaction");
+                if (t.value().equals("rollback") && acceptKw("to")) {
+                    acceptKw("savepoint");
+                    yield new Transaction(pos, TransactionKind.ROLLBACK_TO_SAVEPOINT, name());
+                }
                 yield new Transaction(pos, TransactionKind.ROLLBACK);
+            }
+            case "truncate" -> truncate();
+            case "refresh" -> {
+                // a materialized view is always up to date: REFRESH has nothing to do
+                p++;
+                expectKw("materialized");
+                expectKw("view");
+                acceptKw("concurrently");
+                List<String> name = qualifiedName();
+                if (acceptKw("with")) {
+                    if (acceptKw("no")) throw unsupported("REFRESH MATERIALIZED VIEW ... WITH NO DATA", pos);
+                    expectKw("data");
+                }
+                yield new Statement.Refresh(pos, name);
+            }
+            case "listen", "unlisten", "notify" -> throw unsupported(t.value().toUpperCase(Locale.ROOT), pos);
+            case "vacuum", "analyze", "analyse", "cluster", "reindex", "lock", "discard", "prepare", "execute", "deallocate", "do", "call",
+                 "import", "security", "load", "move", "merge" -> throw unsupported(t.value().toUpperCase(Locale.ROOT), pos);
+            case "comment" -> throw unsupported("COMMENT ON", pos);
+            case "savepoint" -> {
+                p++;
+                yield new Transaction(pos, TransactionKind.SAVEPOINT, name());
+            }
+            case "release" -> {
+                p++;
+                acceptKw("savepoint");
+                yield new Transaction(pos, TransactionKind.RELEASE_SAVEPOINT, name());
             }
             case "drop" -> drop();
             case "grant", "revoke" -> grant();
@@ -388,6 +419,10 @@ public final class Parser {
         }
         if (!orReplace && acceptKw("table")) return createTable(pos);
         if (isKw("unique")) throw unsupported("CREATE UNIQUE INDEX", pos());
+        for (String kind : List.of("schema", "sequence", "database", "function", "procedure", "trigger", "type", "domain", "extension", "rule",
+                "policy", "publication", "subscription", "tablespace", "aggregate", "operator", "cast", "collation", "language", "server")) {
+            if (isKw(kind)) throw unsupported("CREATE " + kind.toUpperCase(Locale.ROOT), pos());
+        }
         if (!orReplace && acceptKw("index")) return createIndex(pos);
         boolean materialized = !orReplace && acceptKw("materialized");
         boolean recursive = !materialized && acceptKw("recursive");
@@ -725,6 +760,20 @@ public final class Parser {
     private Expr whereExpr() {
         if (isKw("current") && isKw(1, "of")) throw unsupported("WHERE CURRENT OF", pos());
         return expr();
+    }
+
+    /** TRUNCATE [TABLE] [ONLY] name [RESTART IDENTITY | CONTINUE IDENTITY] [CASCADE | RESTRICT]: one table. */
+    private Statement truncate() {
+        int pos = pos();
+        expectKw("truncate");
+        acceptKw("table");
+        acceptKw("only");
+        List<String> table = qualifiedName();
+        if (is(Type.COMMA)) throw new SqlException("0A000", "TRUNCATE of several tables is not supported", pos(), "Truncate them one by one, in one transaction.");
+        if (acceptKw("restart") || acceptKw("continue")) expectKw("identity");
+        if (isKw("cascade")) throw unsupported("TRUNCATE ... CASCADE", pos());
+        acceptKw("restrict");
+        return new Delete(pos, table, null, null, true);
     }
 
     private Statement delete() {

@@ -178,12 +178,20 @@ public final class SqlFormatter {
                 }
                 if (u.where() != null) expr(b.append(" WHERE "), u.where(), 0);
             }
+            case Delete d when d.truncate() -> b.append("TRUNCATE TABLE ").append(name(d.table()));
             case Delete d -> {
                 b.append("DELETE FROM ").append(name(d.table()));
                 if (d.alias() != null) b.append(" AS ").append(ident(d.alias()));
                 if (d.where() != null) expr(b.append(" WHERE "), d.where(), 0);
             }
-            case Transaction t -> b.append(t.kind().name());
+            case Transaction t -> {
+                switch (t.kind()) {
+                    case SAVEPOINT -> b.append("SAVEPOINT ").append(ident(t.savepoint()));
+                    case RELEASE_SAVEPOINT -> b.append("RELEASE SAVEPOINT ").append(ident(t.savepoint()));
+                    case ROLLBACK_TO_SAVEPOINT -> b.append("ROLLBACK TO SAVEPOINT ").append(ident(t.savepoint()));
+                    default -> b.append(t.kind().name());
+                }
+            }
             case Show sh -> {
                 b.append("SHOW ");
                 switch (sh.kind()) {
@@ -282,6 +290,7 @@ public final class SqlFormatter {
                 else b.append(r.session() ? "SET SESSION AUTHORIZATION " : "SET ROLE ").append(ident(r.role()));
             }
             case Statement.Checkpoint c -> b.append("CHECKPOINT");
+            case Statement.Refresh r -> b.append("REFRESH MATERIALIZED VIEW ").append(name(r.name()));
             case AdvanceClock a -> expr(b.append("ADVANCE CLOCK ").append(a.to() ? "TO " : "BY "), a.value(), 0);
             case Statement.Set set -> {
                 b.append("SET ");

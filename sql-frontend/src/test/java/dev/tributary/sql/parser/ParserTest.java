@@ -699,4 +699,27 @@ class ParserTest {
         String ok = "SELECT " + "(".repeat(50) + "1" + ")".repeat(50) + " + " + "1 + ".repeat(300) + "1";
         assertThat(Parser.parse(ok)).hasSize(1);
     }
+
+    /** Savepoints, TRUNCATE and REFRESH parse and format back; statements Tributary does not run are 0A000 naming them, never 42601. */
+    @Test
+    void savepointsTruncateRefreshAndStatementsNotSupported() {
+        for (String sql : List.of("SAVEPOINT s1", "RELEASE SAVEPOINT s1", "ROLLBACK TO SAVEPOINT s1", "TRUNCATE TABLE t", "REFRESH MATERIALIZED VIEW mv")) {
+            assertThat(SqlFormatter.format(Parser.parseStatement(sql))).isEqualTo(sql);
+        }
+        assertThat(SqlFormatter.format(Parser.parseStatement("release s1"))).isEqualTo("RELEASE SAVEPOINT s1");
+        assertThat(SqlFormatter.format(Parser.parseStatement("rollback work to s1"))).isEqualTo("ROLLBACK TO SAVEPOINT s1");
+        assertThat(SqlFormatter.format(Parser.parseStatement("truncate only t restart identity restrict"))).isEqualTo("TRUNCATE TABLE t");
+        assertThat(SqlFormatter.format(Parser.parseStatement("refresh materialized view concurrently mv with data"))).isEqualTo("REFRESH MATERIALIZED VIEW mv");
+        assertError("TRUNCATE a, b", "0A000", 11, "TRUNCATE of several tables is not supported");
+        assertError("TRUNCATE a CASCADE", "0A000", 12, "TRUNCATE ... CASCADE is not supported");
+        assertError("REFRESH MATERIALIZED VIEW mv WITH NO DATA", "0A000", 1, "REFRESH MATERIALIZED VIEW ... WITH NO DATA is not supported");
+        assertError("VACUUM t", "0A000", 1, "VACUUM is not supported");
+        assertError("ANALYZE t", "0A000", 1, "ANALYZE is not supported");
+        assertError("LISTEN ch", "0A000", 1, "LISTEN is not supported");
+        assertError("NOTIFY ch", "0A000", 1, "NOTIFY is not supported");
+        assertError("COMMENT ON TABLE t IS 'x'", "0A000", 1, "COMMENT ON is not supported");
+        assertError("CREATE SCHEMA s", "0A000", 8, "CREATE SCHEMA is not supported");
+        assertError("CREATE SEQUENCE q", "0A000", 8, "CREATE SEQUENCE is not supported");
+        assertError("CREATE EXTENSION pgcrypto", "0A000", 8, "CREATE EXTENSION is not supported");
+    }
 }
