@@ -41,7 +41,12 @@ final class PgTypes {
             case 1114 -> SqlType.TIMESTAMP;
             case 1184 -> SqlType.TIMESTAMPTZ;
             case 1186 -> SqlType.INTERVAL;
-            default -> null;
+            default -> {
+                // an array type: of an element type Tributary has
+                long element = dev.tributary.sql.catalog.SystemCatalog.elementOid(oid);
+                SqlType e = element < 0 ? null : known((int) element);
+                yield e == null ? null : SqlType.array(e);
+            }
         };
     }
 

@@ -248,6 +248,11 @@ public final class SystemCatalog {
 
 
     /** PostgreSQL's OID for a stored type, as clients see it in RowDescription. */
+    /** The element type's OID of array type {@code oid}, or -1 when {@code oid} is not an array type. */
+    public static long elementOid(long oid) {
+        return ELEMENT_OF.getOrDefault(oid, -1L);
+    }
+
     public static long typeOid(SqlType t) {
         return switch (t.kind()) {
             case BOOLEAN -> 16;

@@ -256,6 +256,11 @@ public final class Casts {
      * exists (so a binder can raise its own 42804 message cheaply). An untyped literal is converted
      * now, so a malformed literal is an error at {@code pos} as in PostgreSQL.
      */
+    /** {@code t} without length, precision or scale (an array's element likewise). */
+    private static SqlType plainKind(SqlType t) {
+        return t.isArray() ? SqlType.array(plainKind(t.element())) : SqlType.of(t.kind());
+    }
+
     public static ScalarExpr tryCoerce(ScalarExpr e, SqlType target, CastContext ctx, int pos) {
         SqlType from = e.type();
         if (from.equals(target)) return e;
@@ -266,7 +271,7 @@ public final class Casts {
         if (e instanceof ScalarExpr.Param p && from.kind() == Kind.UNKNOWN) {
             // an untyped parameter takes the type its context wants, as an untyped literal does;
             // the parameter itself is of the plain kind, a length or scale is then a cast
-            ScalarExpr typed = new ScalarExpr.Param(p.index(), SqlType.of(target.kind()));
+            ScalarExpr typed = new ScalarExpr.Param(p.index(), plainKind(target));
             return typed.type().equals(target) ? typed : new ScalarExpr.Cast(typed, target, ctx);
         }
         if (e instanceof ScalarExpr.Literal lit && (from.kind() == Kind.UNKNOWN || lit.value() == null)) {

@@ -33,7 +33,11 @@ public final class Types {
                 continue;
             }
             if (t.kind() == p.kind()) {
-                if (!t.equals(p)) samePrecise = false;
+                if (!t.equals(p)) {
+                    samePrecise = false;
+                    // arrays of different elements: an array of the elements' common type
+                    if (p.isArray()) p = SqlType.array(common(List.of(p.element(), t.element()), construct, pos));
+                }
                 continue;
             }
             samePrecise = false;
@@ -46,7 +50,7 @@ public final class Types {
             }
         }
         if (p == null) return SqlType.TEXT;
-        SqlType result = samePrecise ? p : SqlType.of(p.kind());
+        SqlType result = samePrecise || p.isArray() ? p : SqlType.of(p.kind());
         for (SqlType t : types) {
             if (!Resolver.implicit(t.kind(), result.kind())) {
                 throw new SqlException("42846", construct + " could not convert type " + t + " to " + result, pos);
