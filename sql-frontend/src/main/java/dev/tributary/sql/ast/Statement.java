@@ -47,12 +47,20 @@ public sealed interface Statement extends Node {
         }
     }
 
-    /** CREATE INDEX [IF NOT EXISTS] name ON on (exprs) [WITH (RETAIN HISTORY ...)]. */
-    record CreateIndex(int pos, String name, boolean ifNotExists, List<String> on, List<Expr> exprs, RetainHistory retain)
+    /**
+     * CREATE INDEX [IF NOT EXISTS] name ON table (expr [ASC | DESC] [NULLS FIRST | LAST], ...)
+     * [WITH (RETAIN HISTORY ...)]: {@code orders} holds
+     * each key's options as written ("" for none, else e.g. "DESC NULLS LAST"). An index is an
+     * arrangement by its keys' values, whatever their options; they are kept to show the
+     * definition as it was written.
+     */
+    record CreateIndex(int pos, String name, boolean ifNotExists, List<String> on, List<Expr> exprs, List<String> orders, RetainHistory retain)
             implements Statement {
         public CreateIndex {
             on = List.copyOf(on);
             exprs = List.copyOf(exprs);
+            orders = List.copyOf(orders);
+            if (orders.size() != exprs.size()) throw new IllegalArgumentException("an order (maybe empty) per key");
         }
     }
 

@@ -595,16 +595,27 @@ public final class Parser {
         if (isKw("using")) throw unsupported("CREATE INDEX ... USING", pos());
         expect(Type.LPAREN);
         List<Expr> exprs = new ArrayList<>();
+        List<String> orders = new ArrayList<>();
         do {
             exprs.add(expr());
-            if (isKw("asc") || isKw("desc") || isKw("nulls") || isKw("collate")) {
-                throw unsupported("index column options", pos());
+            if (isKw("collate")) throw unsupported("COLLATE in an index", pos());
+            StringBuilder order = new StringBuilder();
+            if (acceptKw("asc")) order.append("ASC");
+            else if (acceptKw("desc")) order.append("DESC");
+            if (acceptKw("nulls")) {
+                if (!order.isEmpty()) order.append(' ');
+                if (acceptKw("first")) order.append("NULLS FIRST");
+                else {
+                    expectKw("last");
+                    order.append("NULLS LAST");
+                }
             }
+            orders.add(order.toString());
         } while (accept(Type.COMMA));
         expect(Type.RPAREN);
         if (isKw("where") || isKw("include")) throw unsupported("index options", pos());
         RetainHistory retain = isKw("with") ? withRetainHistory() : null;
-        return new CreateIndex(pos, name, ifNotExists, on, exprs, retain);
+        return new CreateIndex(pos, name, ifNotExists, on, exprs, orders, retain);
     }
 
     /** {@code WITH (RETAIN HISTORY [=] FOR interval | PIN AT time)}: the one object option there is. */

@@ -144,7 +144,11 @@ public final class SqlFormatter {
                 b.append("CREATE INDEX ");
                 if (i.ifNotExists()) b.append("IF NOT EXISTS ");
                 b.append(ident(i.name())).append(" ON ").append(name(i.on())).append(" (");
-                list(b, i.exprs());
+                for (int k = 0; k < i.exprs().size(); k++) {
+                    if (k > 0) b.append(", ");
+                    expr(b, i.exprs().get(k), 0);
+                    if (!i.orders().get(k).isEmpty()) b.append(' ').append(i.orders().get(k));
+                }
                 b.append(')');
                 retain(b, i.retain());
             }

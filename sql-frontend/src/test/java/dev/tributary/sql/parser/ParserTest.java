@@ -721,5 +721,8 @@ class ParserTest {
         assertError("CREATE SCHEMA s", "0A000", 8, "CREATE SCHEMA is not supported");
         assertError("CREATE SEQUENCE q", "0A000", 8, "CREATE SEQUENCE is not supported");
         assertError("CREATE EXTENSION pgcrypto", "0A000", 8, "CREATE EXTENSION is not supported");
+        // index key options are kept as written
+        assertThat(SqlFormatter.format(Parser.parseStatement("create index i on t (a desc, b nulls first, c asc nulls last, d)")))
+                .isEqualTo("CREATE INDEX i ON t (a DESC, b NULLS FIRST, c ASC NULLS LAST, d)");
     }
 }
