@@ -26,7 +26,9 @@ import org.jline.terminal.TerminalBuilder;
  * {@code -c}, {@code -f}, standard input, or the terminal (with line editing and history).
  *
  * <p>Exit status as psql: 0 when all went well, 1 for a fatal error of the shell itself (a bad
- * flag, an unreadable file), 3 when a statement failed and {@code ON_ERROR_STOP} is set.
+ * flag, an unreadable file) or when the last action is a {@code -c} that failed, 3 when
+ * a statement failed and {@code ON_ERROR_STOP} is set. Short flags combine as psql's do
+ * ({@code -Atc 'SELECT 1'}).
  */
 public final class Shell {
     private final Database db;
@@ -67,6 +69,7 @@ public final class Shell {
         java.nio.file.Path data = null;
         int workers = 1;
         List<String[]> actions = new ArrayList<>();
+        args = expandShortFlags(args);
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             try {
@@ -155,8 +158,10 @@ public final class Shell {
                 if (System.console() != null) return shell.interactive();
                 return shell.script(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), null);
             }
+            boolean lastFailed = false;
             for (String[] action : actions) {
                 int status;
+                shell.failed = false;
                 if (action[0].equals("c")) {
                     status = shell.script(new BufferedReader(new java.io.StringReader(action[1])), null);
                 } else {
@@ -169,8 +174,10 @@ public final class Shell {
                     }
                 }
                 if (status != 0) return status;
+                lastFailed = action[0].equals("c") && shell.failed;
             }
-            return 0;
+            // as psql: 1 when the last action is a -c whose statement (or backslash command) failed; a -f's errors do not count
+            return lastFailed ? 1 : 0;
         }
     }
 
@@ -242,6 +249,35 @@ public final class Shell {
                 With no -c or -f, reads statements from the terminal or standard input.""";
     }
 
+    /** The short options that take a value, as psql's. */
+    private static final String VALUED = "cfFvhpUd";
+
+    /**
+     * psql's short options as separate arguments: {@code -Atc SQL} is {@code -A -t -c SQL}, and a
+     * valued option's value may be joined to it ({@code -p5432}, {@code -c'SELECT 1'}).
+     */
+    static String[] expandShortFlags(String[] args) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.length() <= 2 || !a.startsWith("-") || a.startsWith("--")) {
+                out.add(a);
+                if (a.length() == 2 && a.charAt(0) == '-' && VALUED.indexOf(a.charAt(1)) >= 0 && i + 1 < args.length) out.add(args[++i]);
+                continue;
+            }
+            for (int k = 1; k < a.length(); k++) {
+                char c = a.charAt(k);
+                out.add("-" + c);
+                if (VALUED.indexOf(c) >= 0) {
+                    if (k + 1 < a.length()) out.add(a.substring(k + 1));
+                    else if (i + 1 < args.length) out.add(args[++i]);
+                    break;
+                }
+            }
+        }
+        return out.toArray(new String[0]);
+    }
+
     /** Runs the statements read from {@code in}; returns the exit status. */
     int script(BufferedReader in, String file) {
         StatementSplitter splitter = new StatementSplitter();
@@ -267,8 +303,23 @@ public final class Shell {
     /** The interactive loop, with line editing and history; returns the exit status. */
     int interactive() {
         try (Terminal terminal = TerminalBuilder.builder().system(true).build()) {
-            LineReader reader = LineReaderBuilder.builder().terminal(terminal)
+            return interactive(terminal);
+        } catch (IOException e) {
+            err.println("tributary sql: cannot open the terminal: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** {@link #interactive()} on {@code terminal}. */
+    int interactive(Terminal terminal) {
+        {
+            // backslashes are psql's commands and SQL's text, not the line editor's escapes, and
+            // '!' is not history expansion: the line comes back exactly as typed
+            org.jline.reader.impl.DefaultParser parser = new org.jline.reader.impl.DefaultParser();
+            parser.setEscapeChars(null);
+            LineReader reader = LineReaderBuilder.builder().terminal(terminal).parser(parser)
                     .variable(LineReader.HISTORY_FILE, Path.of(System.getProperty("user.home"), ".tributary_history"))
+                    .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true)
                     .build();
             out.println("tributary (" + db.description() + "; \\q to quit, \\? for help)");
             StatementSplitter splitter = new StatementSplitter();
@@ -289,9 +340,6 @@ public final class Shell {
                 }
                 for (String stmt : splitter.add(line + "\n")) runStatement(stmt);
             }
-        } catch (IOException e) {
-            err.println("tributary sql: cannot open the terminal: " + e.getMessage());
-            return 1;
         }
     }
 
@@ -303,11 +351,15 @@ public final class Shell {
                 return false;
             }
             case "\\d" -> runStatement(parts.length > 1 ? "SHOW COLUMNS FROM " + parts[1] : "SHOW TABLES");
+            case "\\dt" -> runStatement("SHOW TABLES");
             case "\\dv" -> runStatement("SHOW VIEWS");
             case "\\dm" -> runStatement("SHOW MATERIALIZED VIEWS");
             case "\\di" -> runStatement("SHOW INDEXES");
-            case "\\?" -> out.println("\\q quit   \\d [NAME] tables or a relation's columns   \\dv views   \\dm materialized views   \\di indexes");
-            default -> err.println("invalid command " + parts[0] + "\nTry \\? for help.");
+            case "\\?" -> out.println("\\q quit   \\d [NAME] tables or a relation's columns   \\dt tables   \\dv views   \\dm materialized views   \\di indexes");
+            default -> {
+                failed = true;
+                err.println("invalid command " + parts[0] + "\nTry \\? for help.");
+            }
         }
         return true;
     }

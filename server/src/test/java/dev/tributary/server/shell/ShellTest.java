@@ -57,6 +57,41 @@ class ShellTest {
         assertThat(stopped.out()).as("the statement after the error never ran").isEmpty();
     }
 
+    /** psql's combined short flags, and its exit status for -c: 1 when the last -c failed (a statement or a backslash command). */
+    @Test
+    void combinedShortFlagsAndTheStatusOfTheLastCommand() {
+        assertThat(run("-Atc", "SELECT 1, 'x'").out()).isEqualTo("1|x\n");
+        assertThat(run("-Atq", "-F,", "-c", "SELECT 1, 2").out()).isEqualTo("1,2\n");
+        assertThat(run("-qAtcSELECT 7").out()).isEqualTo("7\n");
+        assertThat(Shell.expandShortFlags(new String[] {"-Atc", "SELECT 1", "-p5432", "--workers", "2", "-vON_ERROR_STOP=1"}))
+                .containsExactly("-A", "-t", "-c", "SELECT 1", "-p", "5432", "--workers", "2", "-v", "ON_ERROR_STOP=1");
+        assertThat(run("-c", "SELEC 1").status()).isEqualTo(1);
+        assertThat(run("-c", "SELEC 1", "-c", "SELECT 1").status()).isZero();
+        Run invalid = run("-c", "\\bogus");
+        assertThat(invalid.status()).isEqualTo(1);
+        assertThat(invalid.err()).contains("invalid command \\bogus");
+        Run tables = run("-c", "CREATE TABLE t (a int)", "-c", "\\dt");
+        assertThat(tables.status()).isZero();
+        assertThat(tables.out()).contains("\n t\n");
+    }
+
+    /** At the prompt, a backslash command reaches the shell with its backslash (the line editor once took it for an escape). */
+    @Test
+    void backslashCommandsWorkAtThePrompt() throws Exception {
+        java.io.ByteArrayInputStream typed = new java.io.ByteArrayInputStream("CREATE TABLE t (a int);\n\\dt\nSELECT 'a\\b' AS s;\n\\q\n".getBytes(StandardCharsets.UTF_8));
+        ByteArrayOutputStream screen = new ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (dev.tributary.server.Tributary db = dev.tributary.server.Tributary.inMemory(dev.tributary.server.Clock.manual(0));
+             org.jline.terminal.Terminal terminal = new org.jline.terminal.impl.DumbTerminal(typed, screen)) {
+            Shell shell = new Shell(new Embedded(db), ShellOutput.DEFAULT, false, new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8));
+            assertThat(shell.interactive(terminal)).isZero();
+        }
+        assertThat(err.toString(StandardCharsets.UTF_8)).as(screen.toString(StandardCharsets.UTF_8)).isEmpty();
+        assertThat(out.toString(StandardCharsets.UTF_8)).as(screen.toString(StandardCharsets.UTF_8)).contains("CREATE TABLE").contains("\n t\n").contains("a\\b");
+    }
+
     @Test
     void badFlagsAreRefusedWithStatusOne() {
         assertThat(run("--bogus").status()).isEqualTo(1);
