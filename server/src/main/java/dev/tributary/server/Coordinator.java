@@ -516,6 +516,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         BoundQuery query = null;
         Plan plan = null;
         CatalogItem.Table table = null;
+        dev.tributary.sql.bind.Returning returning = null;
         List<Plan> plans = new ArrayList<>();
         switch (st) {
             case Statement.QueryStatement q when !q.emitChanges() && q.asOf() == null -> {
@@ -528,24 +529,28 @@ final class Coordinator implements AutoCloseable, Catalog {
                 table = catalog.table(i.table(), i.pos(), "insert into");
                 query = binder.bindInsert(table, i);
                 plans.add(query.plan());
+                returning = binder.bindReturning(table, table.name(), i.returning());
             }
             case Statement.Update u -> {
                 kind = Prepared.Kind.UPDATE;
                 table = catalog.table(u.table(), u.pos(), "update");
                 plan = binder.bindUpdate(table, u.alias() != null ? u.alias() : table.name(), u.assignments(), u.where());
                 plans.add(plan);
+                returning = binder.bindReturning(table, u.alias() != null ? u.alias() : table.name(), u.returning());
             }
             case Statement.Delete d when !d.truncate() -> {
                 kind = Prepared.Kind.DELETE;
                 table = catalog.table(d.table(), d.pos(), "delete from");
                 plan = binder.bindDelete(table, d.alias() != null ? d.alias() : table.name(), d.where());
                 plans.add(plan);
+                returning = binder.bindReturning(table, d.alias() != null ? d.alias() : table.name(), d.returning());
             }
             default -> kind = Prepared.Kind.OTHER;
         }
         List<SqlType> parameterTypes = binder.parameterTypes(plans);
         boolean rows = kind == Prepared.Kind.QUERY;
-        Prepared p = new Prepared(sql, st, kind, declared, parameterTypes, rows ? query.names() : null, rows ? query.types() : null);
+        Prepared p = new Prepared(sql, st, kind, declared, parameterTypes, rows ? query.names() : returning != null ? returning.names() : null,
+                rows ? query.types() : returning != null ? returning.types() : null);
         if (previous != null && (!parameterTypes.equals(previous.parameterTypes()) || !java.util.Objects.equals(p.types(), previous.types()))) {
             throw new SqlException("0A000", "cached plan must not change result type");
         }
@@ -556,6 +561,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         p.query = query;
         p.plan = plan;
         p.table = table;
+        p.returning = returning;
         return p;
     }
 
@@ -667,6 +673,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             p.query = again.query;
             p.plan = again.plan;
             p.table = again.table;
+            p.returning = again.returning;
             p.reads = again.reads;
             p.physical = null;
             p.pointRead = null;
@@ -686,9 +693,9 @@ final class Coordinator implements AutoCloseable, Catalog {
             List<Object[]> rows = reads.preparedRows(session, p, bound, values);
             return switch (p.kind) {
                 case QUERY -> ReadPath.present(p.query, rows);
-                case INSERT -> writes.insertRows(session, p.table, rows);
-                case UPDATE -> writes.updateRows(session, p.table, rows);
-                case DELETE -> writes.deleteRows(session, p.table, rows);
+                case INSERT -> writes.insertRows(session, p.table, rows, p.returning);
+                case UPDATE -> writes.updateRows(session, p.table, rows, p.returning);
+                case DELETE -> writes.deleteRows(session, p.table, rows, p.returning);
                 case EMPTY, OTHER -> throw new IllegalStateException("not run from a plan: " + p.kind);
             };
         } catch (SqlException e) {

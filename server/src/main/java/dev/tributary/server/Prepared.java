@@ -71,6 +71,8 @@ public final class Prepared {
     }
     /** INSERT, UPDATE, DELETE: the table written. */
     CatalogItem.Table table;
+    /** An INSERT's, UPDATE's or DELETE's RETURNING list, or null. */
+    dev.tributary.sql.bind.Returning returning;
     /** The plan as it runs when no uncommitted writes are visible, or null until first needed. */
     Plan physical;
     /** Whether {@link #physical} uses the statement time (now() and the like): an INSERT's VALUES then need a read time. */

@@ -7,6 +7,7 @@ import dev.tributary.server.compute.PublishedIndexes;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.ast.Statement;
 import dev.tributary.sql.bind.Binder;
+import dev.tributary.sql.bind.Returning;
 import dev.tributary.sql.bind.BoundQuery;
 import dev.tributary.sql.catalog.CatalogItem;
 import dev.tributary.sql.expr.ScalarExprs;
@@ -182,7 +183,7 @@ final class WritePath {
         Binder binder = binders.plain();
         BoundQuery q = binder.bindInsert(t, ins);
         binders.access().checkStatement(session, ins, t, binder.dependencies());
-        return insertRows(session, t, reads.rowsOf(session, q.plan(), q.plan().types()));
+        return insertRows(session, t, reads.rowsOf(session, q.plan(), q.plan().types()), binder.bindReturning(t, t.name(), ins.returning()));
     }
 
     /** A hash map's initial capacity for {@code n} entries, so that filling it never rehashes. */
@@ -190,16 +191,24 @@ final class WritePath {
         return (int) Math.min(1 << 30, n * 4L / 3 + 16);
     }
 
-    Result insertRows(Session session, CatalogItem.Table t, List<Object[]> rows) {
+    Result insertRows(Session session, CatalogItem.Table t, List<Object[]> rows, Returning returning) {
         Map<Row, Long> changes = new LinkedHashMap<>(capacityFor(rows.size()));
         RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
+        List<Object[]> written = returning == null ? null : new ArrayList<>(rows.size());
         for (Object[] r : rows) {
             Object[] row = r.length == t.columns().size() ? r : java.util.Arrays.copyOf(r, t.columns().size());
             checkNotNull(t, row);
             changes.merge(codec.encode(row), 1L, Long::sum);
+            if (written != null) written.add(row);
         }
         write(session, t, changes);
-        return Result.command("INSERT 0 " + rows.size());
+        return returned("INSERT 0 " + rows.size(), returning, written);
+    }
+
+    /** The command's tag, with the rows RETURNING makes of the rows written when it has one. */
+    private static Result returned(String tag, Returning returning, List<Object[]> written) {
+        if (returning == null) return Result.command(tag);
+        return new Result(tag, returning.names(), returning.types(), returning.apply(written));
     }
 
     /** 23502 if {@code row} has NULL in a NOT NULL column of {@code t}, with PostgreSQL's detail. */
@@ -223,22 +232,24 @@ final class WritePath {
         Binder binder = binders.plain();
         Plan plan = binder.bindUpdate(t, alias, u.assignments(), u.where());
         binders.access().checkStatement(session, u, t, binder.dependencies());
-        return updateRows(session, t, reads.rowsOf(session, plan, plan.types()));
+        return updateRows(session, t, reads.rowsOf(session, plan, plan.types()), binder.bindReturning(t, alias, u.returning()));
     }
 
     /** UPDATE of {@code t} with {@code pairs}: each the old row's columns followed by the new row's. */
-    Result updateRows(Session session, CatalogItem.Table t, List<Object[]> pairs) {
+    Result updateRows(Session session, CatalogItem.Table t, List<Object[]> pairs, Returning returning) {
         int n = t.columns().size();
         RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
         Map<Row, Long> changes = new LinkedHashMap<>();
+        List<Object[]> written = returning == null ? null : new ArrayList<>(pairs.size());
         for (Object[] pair : pairs) {
             Object[] row = java.util.Arrays.copyOfRange(pair, n, 2 * n);
             checkNotNull(t, row);
             changes.merge(codec.encode(java.util.Arrays.copyOf(pair, n)), -1L, Long::sum);
             changes.merge(codec.encode(row), 1L, Long::sum);
+            if (written != null) written.add(row);
         }
         write(session, t, changes);
-        return Result.command("UPDATE " + pairs.size());
+        return returned("UPDATE " + pairs.size(), returning, written);
     }
 
     Result delete(Session session, Statement.Delete d) {
@@ -247,16 +258,16 @@ final class WritePath {
         Binder binder = binders.plain();
         Plan plan = binder.bindDelete(t, alias, d.where());
         binders.access().checkStatement(session, d, t, binder.dependencies());
-        Result deleted = deleteRows(session, t, reads.rowsOf(session, plan, plan.types()));
+        Result deleted = deleteRows(session, t, reads.rowsOf(session, plan, plan.types()), binder.bindReturning(t, alias, d.returning()));
         return d.truncate() ? Result.command("TRUNCATE TABLE") : deleted;
     }
 
-    Result deleteRows(Session session, CatalogItem.Table t, List<Object[]> rows) {
+    Result deleteRows(Session session, CatalogItem.Table t, List<Object[]> rows, Returning returning) {
         RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
         Map<Row, Long> changes = new LinkedHashMap<>();
         for (Object[] row : rows) changes.merge(codec.encode(row), -1L, Long::sum);
         write(session, t, changes);
-        return Result.command("DELETE " + rows.size());
+        return returned("DELETE " + rows.size(), returning, rows);
     }
 
     /** Checks constraints and commits {@code changes} now, or adds them to the open transaction. */

@@ -87,32 +87,43 @@ public sealed interface Statement extends Node {
     }
 
     /** INSERT INTO table [(columns)] source; {@code columns} is empty when not given. */
-    record Insert(int pos, List<String> table, List<String> columns, Query source) implements Statement {
+    record Insert(int pos, List<String> table, List<String> columns, Query source, List<SelectItem> returning) implements Statement {
         public Insert {
             table = List.copyOf(table);
             columns = List.copyOf(columns);
+            returning = List.copyOf(returning);
+        }
+
+        public Insert(int pos, List<String> table, List<String> columns, Query source) {
+            this(pos, table, columns, source, List.of());
         }
     }
 
     record Assignment(int pos, String column, Expr value) implements Node {}
 
     /** UPDATE table [AS alias] SET assignments [WHERE where]. */
-    record Update(int pos, List<String> table, String alias, List<Assignment> assignments, Expr where)
+    record Update(int pos, List<String> table, String alias, List<Assignment> assignments, Expr where, List<SelectItem> returning)
             implements Statement {
         public Update {
             table = List.copyOf(table);
             assignments = List.copyOf(assignments);
+            returning = List.copyOf(returning);
+        }
+
+        public Update(int pos, List<String> table, String alias, List<Assignment> assignments, Expr where) {
+            this(pos, table, alias, assignments, where, List.of());
         }
     }
 
-    /** DELETE FROM table [AS alias] [WHERE where]; {@code truncate} for TRUNCATE [TABLE] table, which deletes every row. */
-    record Delete(int pos, List<String> table, String alias, Expr where, boolean truncate) implements Statement {
+    /** DELETE FROM table [AS alias] [WHERE where] [RETURNING items]; {@code truncate} for TRUNCATE [TABLE] table, which deletes every row. */
+    record Delete(int pos, List<String> table, String alias, Expr where, boolean truncate, List<SelectItem> returning) implements Statement {
         public Delete {
             table = List.copyOf(table);
+            returning = List.copyOf(returning);
         }
 
         public Delete(int pos, List<String> table, String alias, Expr where) {
-            this(pos, table, alias, where, false);
+            this(pos, table, alias, where, false, List.of());
         }
     }
 

@@ -1775,6 +1775,38 @@ public final class Binder {
     }
 
     /** The rows DELETE removes: those of {@code t} for which {@code where} is true (all when null). */
+    /**
+     * An INSERT's, UPDATE's or DELETE's RETURNING list over a row of {@code t} (named {@code
+     * alias}), {@code *} and {@code alias.*} as all its columns; null when there is none.
+     */
+    public Returning bindReturning(CatalogItem.Table t, String alias, List<dev.tributary.sql.ast.SelectItem> items) {
+        if (items.isEmpty()) return null;
+        Scope scope = scopeOf(alias, t.columns());
+        List<ScalarExpr> exprs = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (dev.tributary.sql.ast.SelectItem item : items) {
+            Expr e = item.expr();
+            if (e instanceof Expr.Star || (e instanceof Expr.QualifiedStar q && q.qualifier().size() == 1 && q.qualifier().get(0).equals(alias))) {
+                for (int i = 0; i < t.columns().size(); i++) {
+                    exprs.add(Sx.column(i, t.columns().get(i).type()));
+                    names.add(t.columns().get(i).name());
+                }
+                continue;
+            }
+            if (e instanceof Expr.QualifiedStar q) {
+                throw new SqlException("42P01", "missing FROM-clause entry for table \"" + String.join(".", q.qualifier()) + "\"", q.pos());
+            }
+            if (containsAggregate(List.of(e))) throw new SqlException("42803", "aggregate functions are not allowed in RETURNING", e.pos());
+            ScalarExpr x = expr(e, scope, null, null);
+            if (x.type().kind() == SqlType.Kind.UNKNOWN) x = Sx.coerce(x, SqlType.TEXT, e.pos(), "RETURNING");
+            exprs.add(x);
+            names.add(item.alias() != null ? item.alias() : columnName(e));
+        }
+        List<SqlType> types = new ArrayList<>();
+        for (ScalarExpr x : exprs) types.add(x.type());
+        return new Returning(exprs, names, types);
+    }
+
     public Plan bindDelete(CatalogItem.Table t, String alias, Expr where) {
         Plan get = new Plan.Get(t.id(), t.name(), types(t.columns()));
         if (where == null) return get;

@@ -735,8 +735,15 @@ public final class Parser {
             source = query();
         }
         if (isKw("on")) throw unsupported("INSERT ... ON CONFLICT", pos());
-        if (isKw("returning")) throw unsupported("RETURNING", pos());
-        return new Insert(pos, table, cols, source);
+        return new Insert(pos, table, cols, source, returning());
+    }
+
+    /** {@code [RETURNING item, ...]} after INSERT, UPDATE or DELETE: select items over the written rows (empty when absent). */
+    private List<SelectItem> returning() {
+        if (!acceptKw("returning")) return List.of();
+        List<SelectItem> items = new ArrayList<>();
+        do items.add(selectItem()); while (accept(Type.COMMA));
+        return items;
     }
 
     private String optionalAlias() {
@@ -764,8 +771,7 @@ public final class Parser {
         } while (accept(Type.COMMA));
         if (isKw("from")) throw unsupported("UPDATE ... FROM", pos());
         Expr where = acceptKw("where") ? whereExpr() : null;
-        if (isKw("returning")) throw unsupported("RETURNING", pos());
-        return new Update(pos, table, alias, set, where);
+        return new Update(pos, table, alias, set, where, returning());
     }
 
     private Expr whereExpr() {
@@ -784,7 +790,7 @@ public final class Parser {
         if (acceptKw("restart") || acceptKw("continue")) expectKw("identity");
         if (isKw("cascade")) throw unsupported("TRUNCATE ... CASCADE", pos());
         acceptKw("restrict");
-        return new Delete(pos, table, null, null, true);
+        return new Delete(pos, table, null, null, true, List.of());
     }
 
     private Statement delete() {
@@ -796,8 +802,7 @@ public final class Parser {
         String alias = isKw("where") ? null : optionalAlias();
         if (isKw("using")) throw unsupported("DELETE ... USING", pos());
         Expr where = acceptKw("where") ? whereExpr() : null;
-        if (isKw("returning")) throw unsupported("RETURNING", pos());
-        return new Delete(pos, table, alias, where);
+        return new Delete(pos, table, alias, where, false, returning());
     }
 
     private Statement show() {

@@ -170,6 +170,7 @@ public final class SqlFormatter {
                 b.append("INSERT INTO ").append(name(i.table()));
                 if (!i.columns().isEmpty()) b.append(' ').append(names(i.columns()));
                 query(b.append(' '), i.source());
+                returning(b, i.returning());
             }
             case Update u -> {
                 b.append("UPDATE ").append(name(u.table()));
@@ -181,12 +182,14 @@ public final class SqlFormatter {
                     expr(b.append(ident(a.column())).append(" = "), a.value(), 0);
                 }
                 if (u.where() != null) expr(b.append(" WHERE "), u.where(), 0);
+                returning(b, u.returning());
             }
             case Delete d when d.truncate() -> b.append("TRUNCATE TABLE ").append(name(d.table()));
             case Delete d -> {
                 b.append("DELETE FROM ").append(name(d.table()));
                 if (d.alias() != null) b.append(" AS ").append(ident(d.alias()));
                 if (d.where() != null) expr(b.append(" WHERE "), d.where(), 0);
+                returning(b, d.returning());
             }
             case Transaction t -> {
                 switch (t.kind()) {
@@ -348,6 +351,20 @@ public final class SqlFormatter {
 
     // ------------------------------------------------------------------ queries
 
+    /** Select items, each after a space (the first) or a comma. */
+    private static void items(StringBuilder b, List<SelectItem> items) {
+        for (int i = 0; i < items.size(); i++) {
+            SelectItem item = items.get(i);
+            b.append(i > 0 ? ", " : " ");
+            expr(b, item.expr(), 0);
+            if (item.alias() != null) b.append(" AS ").append(ident(item.alias()));
+        }
+    }
+
+    private static void returning(StringBuilder b, List<SelectItem> items) {
+        if (!items.isEmpty()) items(b.append(" RETURNING"), items);
+    }
+
     private static StringBuilder query(StringBuilder b, Query q) {
         if (!q.with().isEmpty()) {
             b.append("WITH ");
@@ -441,12 +458,7 @@ public final class SqlFormatter {
             b.append(" DISTINCT");
             if (!s.distinctOn().isEmpty()) list(b.append(" ON ("), s.distinctOn()).append(')');
         }
-        for (int i = 0; i < s.items().size(); i++) {
-            SelectItem item = s.items().get(i);
-            b.append(i > 0 ? ", " : " ");
-            expr(b, item.expr(), 0);
-            if (item.alias() != null) b.append(" AS ").append(ident(item.alias()));
-        }
+        items(b, s.items());
         if (!s.from().isEmpty()) {
             b.append(" FROM ");
             for (int i = 0; i < s.from().size(); i++) {
