@@ -530,6 +530,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 query = binder.bindInsert(table, i);
                 plans.add(query.plan());
                 returning = binder.bindReturning(table, table.name(), i.returning());
+                WritePath.checkConflictTarget(table, i.onConflict());
             }
             case Statement.Update u -> {
                 kind = Prepared.Kind.UPDATE;
@@ -693,7 +694,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             List<Object[]> rows = reads.preparedRows(session, p, bound, values);
             return switch (p.kind) {
                 case QUERY -> ReadPath.present(p.query, rows);
-                case INSERT -> writes.insertRows(session, p.table, rows, p.returning);
+                case INSERT -> writes.insertRows(session, p.table, rows, p.returning, ((Statement.Insert) p.statement).onConflict() != null);
                 case UPDATE -> writes.updateRows(session, p.table, rows, p.returning);
                 case DELETE -> writes.deleteRows(session, p.table, rows, p.returning);
                 case EMPTY, OTHER -> throw new IllegalStateException("not run from a plan: " + p.kind);

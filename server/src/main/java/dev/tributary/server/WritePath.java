@@ -183,7 +183,19 @@ final class WritePath {
         Binder binder = binders.plain();
         BoundQuery q = binder.bindInsert(t, ins);
         binders.access().checkStatement(session, ins, t, binder.dependencies());
-        return insertRows(session, t, reads.rowsOf(session, q.plan(), q.plan().types()), binder.bindReturning(t, t.name(), ins.returning()));
+        checkConflictTarget(t, ins.onConflict());
+        return insertRows(session, t, reads.rowsOf(session, q.plan(), q.plan().types()), binder.bindReturning(t, t.name(), ins.returning()),
+                ins.onConflict() != null);
+    }
+
+    /** 42P10 unless ON CONFLICT's target is the table's primary key (or not given, on a table with one): the only unique constraint there is. */
+    static void checkConflictTarget(CatalogItem.Table t, Statement.OnConflict c) {
+        if (c == null) return;
+        java.util.Set<String> key = new java.util.HashSet<>();
+        for (int i : t.primaryKey()) key.add(t.columns().get(i).name());
+        if (key.isEmpty() || (!c.columns().isEmpty() && !key.equals(new java.util.HashSet<>(c.columns())))) {
+            throw new SqlException("42P10", "there is no unique or exclusion constraint matching the ON CONFLICT specification", c.pos());
+        }
     }
 
     /** A hash map's initial capacity for {@code n} entries, so that filling it never rehashes. */
@@ -191,18 +203,46 @@ final class WritePath {
         return (int) Math.min(1 << 30, n * 4L / 3 + 16);
     }
 
-    Result insertRows(Session session, CatalogItem.Table t, List<Object[]> rows, Returning returning) {
+    /**
+     * INSERT of {@code rows} into {@code t}; with {@code skipConflicts} (ON CONFLICT DO NOTHING) a
+     * row whose primary key is taken (committed, written earlier in the block, or by an earlier
+     * row of this INSERT) is left out.
+     */
+    Result insertRows(Session session, CatalogItem.Table t, List<Object[]> rows, Returning returning, boolean skipConflicts) {
         Map<Row, Long> changes = new LinkedHashMap<>(capacityFor(rows.size()));
         RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
         List<Object[]> written = returning == null ? null : new ArrayList<>(rows.size());
+        List<Object[]> full = new ArrayList<>(rows.size());
+        List<Row> encoded = new ArrayList<>(rows.size());
         for (Object[] r : rows) {
             Object[] row = r.length == t.columns().size() ? r : java.util.Arrays.copyOf(r, t.columns().size());
             checkNotNull(t, row);
-            changes.merge(codec.encode(row), 1L, Long::sum);
-            if (written != null) written.add(row);
+            full.add(row);
+            encoded.add(codec.encode(row));
+        }
+        boolean[] skip = skipConflicts ? conflicts(session, t, encoded) : null;
+        int inserted = 0;
+        for (int i = 0; i < full.size(); i++) {
+            if (skip != null && skip[i]) continue;
+            changes.merge(encoded.get(i), 1L, Long::sum);
+            if (written != null) written.add(full.get(i));
+            inserted++;
         }
         write(session, t, changes);
-        return returned("INSERT 0 " + rows.size(), returning, written);
+        return returned("INSERT 0 " + inserted, returning, written);
+    }
+
+    /** Which of {@code rows} take a primary key that is taken already, or by an earlier one of them. */
+    private boolean[] conflicts(Session session, CatalogItem.Table t, List<Row> rows) {
+        java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
+        List<Row> keys = new ArrayList<>(rows.size());
+        for (Row r : rows) keys.add(keyOf.apply(r));
+        Map<Row, Long> taken = committedKeyCounts(t, new HashSet<>(keys));
+        pendingKeyCounts(t, session).forEach((k, n) -> taken.merge(k, n, Long::sum));
+        boolean[] skip = new boolean[rows.size()];
+        Set<Row> seen = new HashSet<>();
+        for (int i = 0; i < rows.size(); i++) skip[i] = taken.getOrDefault(keys.get(i), 0L) > 0 || !seen.add(keys.get(i));
+        return skip;
     }
 
     /** The command's tag, with the rows RETURNING makes of the rows written when it has one. */

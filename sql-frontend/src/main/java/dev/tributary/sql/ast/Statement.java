@@ -87,7 +87,7 @@ public sealed interface Statement extends Node {
     }
 
     /** INSERT INTO table [(columns)] source; {@code columns} is empty when not given. */
-    record Insert(int pos, List<String> table, List<String> columns, Query source, List<SelectItem> returning) implements Statement {
+    record Insert(int pos, List<String> table, List<String> columns, Query source, List<SelectItem> returning, OnConflict onConflict) implements Statement {
         public Insert {
             table = List.copyOf(table);
             columns = List.copyOf(columns);
@@ -95,7 +95,14 @@ public sealed interface Statement extends Node {
         }
 
         public Insert(int pos, List<String> table, List<String> columns, Query source) {
-            this(pos, table, columns, source, List.of());
+            this(pos, table, columns, source, List.of(), null);
+        }
+    }
+
+    /** {@code ON CONFLICT [(columns)] DO NOTHING}: rows whose key is taken are skipped ({@code columns} empty when not given). */
+    record OnConflict(int pos, List<String> columns) implements Node {
+        public OnConflict {
+            columns = List.copyOf(columns);
         }
     }
 

@@ -734,8 +734,19 @@ public final class Parser {
         } else {
             source = query();
         }
-        if (isKw("on")) throw unsupported("INSERT ... ON CONFLICT", pos());
-        return new Insert(pos, table, cols, source, returning());
+        Statement.OnConflict onConflict = null;
+        if (isKw("on") && isKw(1, "conflict")) {
+            int cpos = pos();
+            p += 2;
+            if (isKw("on") && isKw(1, "constraint")) throw unsupported("ON CONFLICT ON CONSTRAINT", pos());
+            List<String> target = is(Type.LPAREN) ? nameList() : List.of();
+            if (isKw("where")) throw unsupported("ON CONFLICT ... WHERE", pos());
+            expectKw("do");
+            if (isKw("update")) throw unsupported("INSERT ... ON CONFLICT DO UPDATE", pos());
+            expectKw("nothing");
+            onConflict = new Statement.OnConflict(cpos, target);
+        }
+        return new Insert(pos, table, cols, source, returning(), onConflict);
     }
 
     /** {@code [RETURNING item, ...]} after INSERT, UPDATE or DELETE: select items over the written rows (empty when absent). */

@@ -170,6 +170,11 @@ public final class SqlFormatter {
                 b.append("INSERT INTO ").append(name(i.table()));
                 if (!i.columns().isEmpty()) b.append(' ').append(names(i.columns()));
                 query(b.append(' '), i.source());
+                if (i.onConflict() != null) {
+                    b.append(" ON CONFLICT");
+                    if (!i.onConflict().columns().isEmpty()) b.append(' ').append(names(i.onConflict().columns()));
+                    b.append(" DO NOTHING");
+                }
                 returning(b, i.returning());
             }
             case Update u -> {

@@ -721,6 +721,10 @@ class ParserTest {
         assertError("CREATE SCHEMA s", "0A000", 8, "CREATE SCHEMA is not supported");
         assertError("CREATE SEQUENCE q", "0A000", 8, "CREATE SEQUENCE is not supported");
         assertError("CREATE EXTENSION pgcrypto", "0A000", 8, "CREATE EXTENSION is not supported");
+        assertThat(SqlFormatter.format(Parser.parseStatement("insert into t values (1) on conflict (a, b) do nothing returning a, b + 1 as c")))
+                .isEqualTo("INSERT INTO t VALUES (1) ON CONFLICT (a, b) DO NOTHING RETURNING a, b + 1 AS c");
+        assertError("INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET b = 1", "0A000", 45, "INSERT ... ON CONFLICT DO UPDATE is not supported");
+        assertError("INSERT INTO t VALUES (1) ON CONFLICT ON CONSTRAINT t_pkey DO NOTHING", "0A000", 38, "ON CONFLICT ON CONSTRAINT is not supported");
         // index key options are kept as written
         assertThat(SqlFormatter.format(Parser.parseStatement("create index i on t (a desc, b nulls first, c asc nulls last, d)")))
                 .isEqualTo("CREATE INDEX i ON t (a DESC, b NULLS FIRST, c ASC NULLS LAST, d)");
