@@ -5,7 +5,8 @@ public enum BinaryOp {
     OR("OR"), AND("AND"),
     EQ("="), NE("<>"), LT("<"), LE("<="), GT(">"), GE(">="),
     CONCAT("||"), MATCH("~"), IMATCH("~*"), NOT_MATCH("!~"), NOT_IMATCH("!~*"),
-    ADD("+"), SUB("-"), MUL("*"), DIV("/"), MOD("%"), POW("^");
+    ADD("+"), SUB("-"), MUL("*"), DIV("/"), MOD("%"), POW("^"),
+    BIT_AND("&"), BIT_OR("|"), BIT_XOR("#"), SHIFT_LEFT("<<"), SHIFT_RIGHT(">>");
 
     private final String symbol;
 

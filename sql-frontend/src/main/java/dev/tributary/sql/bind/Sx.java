@@ -91,6 +91,11 @@ final class Sx {
             case DIV -> Operators.binary(BinaryOp.DIV, l, r, pos);
             case MOD -> Operators.binary(BinaryOp.MOD, l, r, pos);
             case POW -> Operators.binary(BinaryOp.POW, l, r, pos);
+            case BIT_AND -> Operators.binary(BinaryOp.BIT_AND, l, r, pos);
+            case BIT_OR -> Operators.binary(BinaryOp.BIT_OR, l, r, pos);
+            case BIT_XOR -> Operators.binary(BinaryOp.BIT_XOR, l, r, pos);
+            case SHIFT_LEFT -> Operators.binary(BinaryOp.SHIFT_LEFT, l, r, pos);
+            case SHIFT_RIGHT -> Operators.binary(BinaryOp.SHIFT_RIGHT, l, r, pos);
             case MATCH, IMATCH, NOT_MATCH, NOT_IMATCH -> dev.tributary.sql.expr.Regexes.match(op.symbol(), l, r, pos);
         };
     }

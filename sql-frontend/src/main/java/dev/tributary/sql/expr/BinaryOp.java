@@ -3,6 +3,7 @@ package dev.tributary.sql.expr;
 /** The binary operators {@link Operators#binary} resolves, with their SQL spelling. */
 public enum BinaryOp {
     ADD("+"), SUB("-"), MUL("*"), DIV("/"), MOD("%"), POW("^"), CONCAT("||"),
+    BIT_AND("&"), BIT_OR("|"), BIT_XOR("#"), SHIFT_LEFT("<<"), SHIFT_RIGHT(">>"),
     EQ("="), NE("<>"), LT("<"), LE("<="), GT(">"), GE(">=");
 
     private final String symbol;

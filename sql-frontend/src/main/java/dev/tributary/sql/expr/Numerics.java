@@ -340,4 +340,18 @@ public final class Numerics {
     static String text(Object v) {
         return Values.toText(v, dev.tributary.sql.types.SqlType.NUMERIC);
     }
+
+    /**
+     * {@code v << n} or {@code v >> n} (arithmetic) at the width of {@code kind}, as PostgreSQL's
+     * int2/int4/int8 shifts: the count is taken modulo the width, and the result wraps to it.
+     */
+    static long shift(long v, long n, boolean left, Kind kind) {
+        int bits = kind == Kind.SMALLINT ? 16 : kind == Kind.INTEGER ? 32 : 64;
+        int count = (int) (n & (bits == 64 ? 63 : 31));
+        long r;
+        if (bits == 64) r = left ? v << count : v >> count;
+        else if (bits == 32) r = left ? (long) ((int) v << count) : (long) ((int) v >> count);
+        else r = left ? (long) (short) ((int) v << count) : (long) ((short) v >> count);
+        return r;
+    }
 }

@@ -70,6 +70,12 @@ public final class Operators {
                 bin(BinaryOp.DIV, a, b, t, x -> Numerics.divInt((Long) x[0], (Long) x[1], k));
             }
             bin(BinaryOp.MOD, a, a, SqlType.of(a), x -> Numerics.modInt((Long) x[0], (Long) x[1]));
+            // bitwise: same kind in and out, as PostgreSQL's int2/int4/int8 operators; a shift's count is an integer
+            bin(BinaryOp.BIT_AND, a, a, SqlType.of(a), x -> (Long) x[0] & (Long) x[1]);
+            bin(BinaryOp.BIT_OR, a, a, SqlType.of(a), x -> (Long) x[0] | (Long) x[1]);
+            bin(BinaryOp.BIT_XOR, a, a, SqlType.of(a), x -> (Long) x[0] ^ (Long) x[1]);
+            bin(BinaryOp.SHIFT_LEFT, a, Kind.INTEGER, SqlType.of(a), x -> Numerics.shift((Long) x[0], (Long) x[1], true, a));
+            bin(BinaryOp.SHIFT_RIGHT, a, Kind.INTEGER, SqlType.of(a), x -> Numerics.shift((Long) x[0], (Long) x[1], false, a));
         }
         // floats
         Kind[] floats = {Kind.REAL, Kind.DOUBLE};

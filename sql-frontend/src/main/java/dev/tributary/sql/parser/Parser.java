@@ -2204,6 +2204,11 @@ public final class Parser {
                 case "~*" -> BinaryOp.IMATCH;
                 case "!~" -> BinaryOp.NOT_MATCH;
                 case "!~*" -> BinaryOp.NOT_IMATCH;
+                case "&" -> BinaryOp.BIT_AND;
+                case "|" -> BinaryOp.BIT_OR;
+                case "#" -> BinaryOp.BIT_XOR;
+                case "<<" -> BinaryOp.SHIFT_LEFT;
+                case ">>" -> BinaryOp.SHIFT_RIGHT;
                 default -> null;
             };
             boolean like = op.equals("~~") || op.equals("~~*") || op.equals("!~~") || op.equals("!~~*");

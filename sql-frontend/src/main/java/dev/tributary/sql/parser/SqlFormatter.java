@@ -603,7 +603,7 @@ public final class SqlFormatter {
                 case OR -> 1;
                 case AND -> 2;
                 case EQ, NE, LT, LE, GT, GE -> 5;
-                case CONCAT, MATCH, IMATCH, NOT_MATCH, NOT_IMATCH -> 7;
+                case CONCAT, MATCH, IMATCH, NOT_MATCH, NOT_IMATCH, BIT_AND, BIT_OR, BIT_XOR, SHIFT_LEFT, SHIFT_RIGHT -> 7;
                 case ADD, SUB -> 8;
                 case MUL, DIV, MOD -> 9;
                 case POW -> 10;
