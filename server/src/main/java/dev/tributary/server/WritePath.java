@@ -212,24 +212,29 @@ final class WritePath {
         Map<Row, Long> changes = new LinkedHashMap<>(capacityFor(rows.size()));
         RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
         List<Object[]> written = returning == null ? null : new ArrayList<>(rows.size());
-        List<Object[]> full = new ArrayList<>(rows.size());
-        List<Row> encoded = new ArrayList<>(rows.size());
-        for (Object[] r : rows) {
-            Object[] row = r.length == t.columns().size() ? r : java.util.Arrays.copyOf(r, t.columns().size());
-            checkNotNull(t, row);
-            full.add(row);
-            encoded.add(codec.encode(row));
+        // the rows are encoded before any is kept only when ON CONFLICT must look at all their keys first
+        List<Row> encoded = skipConflicts ? new ArrayList<>(rows.size()) : null;
+        if (skipConflicts) {
+            for (Object[] r : rows) encoded.add(codec.encode(fullRow(t, r)));
         }
         boolean[] skip = skipConflicts ? conflicts(session, t, encoded) : null;
         int inserted = 0;
-        for (int i = 0; i < full.size(); i++) {
+        for (int i = 0; i < rows.size(); i++) {
             if (skip != null && skip[i]) continue;
-            changes.merge(encoded.get(i), 1L, Long::sum);
-            if (written != null) written.add(full.get(i));
+            Object[] row = fullRow(t, rows.get(i));
+            changes.merge(skipConflicts ? encoded.get(i) : codec.encode(row), 1L, Long::sum);
+            if (written != null) written.add(row);
             inserted++;
         }
         write(session, t, changes);
         return returned("INSERT 0 " + inserted, returning, written);
+    }
+
+    /** {@code r} with a value (NULL for the missing ones) per column of {@code t}, checked for NOT NULL. */
+    private static Object[] fullRow(CatalogItem.Table t, Object[] r) {
+        Object[] row = r.length == t.columns().size() ? r : java.util.Arrays.copyOf(r, t.columns().size());
+        checkNotNull(t, row);
+        return row;
     }
 
     /** Which of {@code rows} take a primary key that is taken already, or by an earlier one of them. */

@@ -483,30 +483,26 @@ public final class Binder {
         return new Plan.Constant(List.<Object[]>of(new Object[0]), List.of());
     }
 
+    /** {@code body} bound with the INTERSECT and EXCEPT depths raised by the given amounts while it is. */
+    private Bound bodyWithin(QueryBody body, int intersect, int except) {
+        intersectDepth += intersect;
+        exceptDepth += except;
+        try {
+            return body(body);
+        } finally {
+            intersectDepth -= intersect;
+            exceptDepth -= except;
+        }
+    }
+
     private Bound setOperation(QueryBody.SetOperation op) {
         // where PostgreSQL refuses a recursive reference: either side of INTERSECT ALL, the right
         // of EXCEPT and either side of EXCEPT ALL
         int intersect = op.op() == QueryBody.SetOp.INTERSECT && op.all() ? 1 : 0;
         int exceptLeft = op.op() == QueryBody.SetOp.EXCEPT && op.all() ? 1 : 0;
         int exceptRight = op.op() == QueryBody.SetOp.EXCEPT ? 1 : 0;
-        Bound l;
-        Bound r;
-        intersectDepth += intersect;
-        exceptDepth += exceptLeft;
-        try {
-            l = body(op.left());
-        } finally {
-            intersectDepth -= intersect;
-            exceptDepth -= exceptLeft;
-        }
-        intersectDepth += intersect;
-        exceptDepth += exceptRight;
-        try {
-            r = body(op.right());
-        } finally {
-            intersectDepth -= intersect;
-            exceptDepth -= exceptRight;
-        }
+        Bound l = bodyWithin(op.left(), intersect, exceptLeft);
+        Bound r = bodyWithin(op.right(), intersect, exceptRight);
         String name = op.op().name();
         if (l.fields().size() != r.fields().size()) {
             throw new SqlException("42601", "each " + name + " query must have the same number of columns", op.right().pos());

@@ -206,24 +206,13 @@ final class RecursiveQueries {
      * step of a union of rows is the union of the steps of each.
      */
     static boolean linear(Plan step, int id) {
-        if (!Plans.freeRefs(step).contains(id)) return true;
-        boolean here = switch (step) {
-            case Plan.LetRef r -> true;
-            case Plan.Filter f -> true;
-            case Plan.Map m -> true;
-            case Plan.Project p -> true;
-            case Plan.FlatMap m -> true;
-            case Plan.Join j -> true;
-            case Plan.Union u -> true;
-            default -> false;
-        };
-        if (!here) return false;
-        boolean[] ok = {true};
-        Plans.withInputs(step, in -> {
-            if (ok[0] && !linear(in, id)) ok[0] = false;
-            return in;
-        });
-        return ok[0];
+        return !Plans.anyNode(step, n -> !rowAtATime(n) && Plans.freeRefs(n).contains(id));
+    }
+
+    /** Whether {@code p} maps each input row (or pair of rows, for a join) on its own. */
+    private static boolean rowAtATime(Plan p) {
+        return p instanceof Plan.LetRef || p instanceof Plan.Filter || p instanceof Plan.Map || p instanceof Plan.Project || p instanceof Plan.FlatMap
+                || p instanceof Plan.Join || p instanceof Plan.Union;
     }
 
     private static SelfReference watch(Binder b, String name, Binder.Bound bound, String forbidden, int forbiddenPos) {
