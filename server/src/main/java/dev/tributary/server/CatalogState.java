@@ -161,6 +161,26 @@ final class CatalogState {
         return indexList;
     }
 
+    /**
+     * {@code t}'s unique indexes (its primary key's first, then the others in the order they
+     * were made): what every write to it is checked against.
+     */
+    List<CatalogItem.Index> uniqueIndexes(CatalogItem.Table t) {
+        if (uniquesVersion != version) {
+            uniques.clear();
+            uniquesVersion = version;
+        }
+        return uniques.computeIfAbsent(t.id(), id -> {
+            List<CatalogItem.Index> out = new ArrayList<>();
+            for (CatalogItem.Index ix : indexes()) if (ix.on() == id && ix.unique()) out.add(ix);
+            out.sort(java.util.Comparator.comparing((CatalogItem.Index ix) -> !ix.primaryKey()).thenComparingLong(CatalogItem.Index::id));
+            return List.copyOf(out);
+        });
+    }
+
+    private final Map<Long, List<CatalogItem.Index>> uniques = new HashMap<>();
+    private long uniquesVersion = -1;
+
     /** The id of {@code t}'s primary key index ({@code <table>_pkey}). */
     long primaryKeyIndex(CatalogItem.Table t) {
         for (long dep : dependentsOf(t.id())) {

@@ -301,6 +301,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.Checkpoint c -> throw new IllegalStateException("CHECKPOINT runs without the coordinator (see execute)");
             case Statement.Refresh r -> refresh(session, r);
             case Statement.AlterRetainHistory a -> ddl.alterRetainHistory(session, a);
+            case Statement.AddConstraint a -> ddl.addConstraint(session, a);
+            case Statement.DropConstraint d -> ddl.dropConstraint(session, d);
             case Statement.CreateRole r -> createRole(session, r);
             case Statement.AlterRole r -> alterRole(session, r);
             case Statement.DropRole r -> dropRole(session, r);
@@ -517,6 +519,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         Plan plan = null;
         CatalogItem.Table table = null;
         dev.tributary.sql.bind.Returning returning = null;
+        List<CatalogItem.Index> arbiters = null;
+        dev.tributary.sql.bind.ConflictUpdate conflictUpdate = null;
         List<Plan> plans = new ArrayList<>();
         switch (st) {
             case Statement.QueryStatement q when !q.emitChanges() && q.asOf() == null -> {
@@ -530,7 +534,10 @@ final class Coordinator implements AutoCloseable, Catalog {
                 query = binder.bindInsert(table, i);
                 plans.add(query.plan());
                 returning = binder.bindReturning(table, table.name(), i.returning());
-                WritePath.checkConflictTarget(table, i.onConflict());
+                arbiters = writes.arbiters(table, i.onConflict());
+                if (i.onConflict() != null && i.onConflict().doUpdate()) {
+                    conflictUpdate = binder.bindConflictUpdate(table, table.name(), i.onConflict().updates(), i.onConflict().where());
+                }
             }
             case Statement.Update u -> {
                 kind = Prepared.Kind.UPDATE;
@@ -548,7 +555,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
             default -> kind = Prepared.Kind.OTHER;
         }
-        List<SqlType> parameterTypes = binder.parameterTypes(plans);
+        List<SqlType> parameterTypes = binder.parameterTypes(plans, conflictUpdate == null ? List.of() : conflictUpdate.exprs());
         boolean rows = kind == Prepared.Kind.QUERY;
         Prepared p = new Prepared(sql, st, kind, declared, parameterTypes, rows ? query.names() : returning != null ? returning.names() : null,
                 rows ? query.types() : returning != null ? returning.types() : null);
@@ -563,6 +570,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         p.plan = plan;
         p.table = table;
         p.returning = returning;
+        p.arbiters = arbiters;
+        p.conflictUpdate = conflictUpdate;
         return p;
     }
 
@@ -675,6 +684,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             p.plan = again.plan;
             p.table = again.table;
             p.returning = again.returning;
+            p.arbiters = again.arbiters;
+            p.conflictUpdate = again.conflictUpdate;
             p.reads = again.reads;
             p.physical = null;
             p.pointRead = null;
@@ -694,7 +705,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             List<Object[]> rows = reads.preparedRows(session, p, bound, values);
             return switch (p.kind) {
                 case QUERY -> ReadPath.present(p.query, rows);
-                case INSERT -> writes.insertRows(session, p.table, rows, p.returning, ((Statement.Insert) p.statement).onConflict() != null);
+                case INSERT -> writes.insertRows(session, p.table, rows, p.returning, p.arbiters, p.conflictUpdate == null ? null
+                        : p.conflictUpdate.map(e -> dev.tributary.sql.expr.ScalarExprs.bindParameters(e, values, p.parameterTypes())));
                 case UPDATE -> writes.updateRows(session, p.table, rows, p.returning);
                 case DELETE -> writes.deleteRows(session, p.table, rows, p.returning);
                 case EMPTY, OTHER -> throw new IllegalStateException("not run from a plan: " + p.kind);

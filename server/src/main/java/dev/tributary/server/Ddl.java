@@ -11,6 +11,8 @@ import dev.tributary.sql.catalog.CatalogItem;
 import dev.tributary.sql.catalog.Column;
 import dev.tributary.sql.expr.ScalarExpr;
 import dev.tributary.sql.parser.Parser;
+import dev.tributary.sql.parser.SqlFormatter;
+import dev.tributary.sql.row.Row;
 import dev.tributary.sql.plan.Optimizer;
 import dev.tributary.sql.plan.Plan;
 import dev.tributary.sql.plan.Plans;
@@ -105,7 +107,7 @@ final class Ddl {
         List<ScalarExpr> defaults = binders.plain().bindDefaults(c.columns());
         HistoryPolicy history = HistoryPolicy.of(c.retain(), binders.plain());
         // the primary key's index, as PostgreSQL names it; the table's arrangement is keyed by it
-        String pkName = name + "_pkey";
+        String pkName = c.primaryKeyName() != null ? c.primaryKeyName() : name + "_pkey";
         if (!pk.isEmpty() && catalog.contains(pkName)) throw new SqlException("42P07", "relation \"" + pkName + "\" already exists", c.pos());
         long id = catalog.newId();
         long pkIndex = pk.isEmpty() ? -1 : catalog.newId();
@@ -121,10 +123,80 @@ final class Ddl {
             for (int k : key) keys.add(new ScalarExpr.ColumnRef(k, columns.get(k).type()));
             String pkSql = "CREATE UNIQUE INDEX " + dev.tributary.sql.parser.SqlFormatter.ident(pkName) + " ON " + dev.tributary.sql.parser.SqlFormatter.ident(name)
                     + " (" + String.join(", ", pk.stream().map(k -> dev.tributary.sql.parser.SqlFormatter.ident(columns.get(k).name())).toList()) + ")";
-            register(new CatalogItem.Index(pkIndex, pkName, id, keys, pkSql, true), Set.of(id));
+            register(new CatalogItem.Index(pkIndex, pkName, id, keys, pkSql, CatalogItem.Index.Uniqueness.PRIMARY_KEY), Set.of(id));
         }
         if (history != null) setRetention(id, history);
+        // a restart makes each UNIQUE constraint again from its own catalog entry
+        if (!durability.replaying()) {
+            for (Statement.UniqueKey u : c.uniques()) addUnique(session, t, u);
+        }
         return Result.command("CREATE TABLE");
+    }
+
+    Result addConstraint(Session session, Statement.AddConstraint a) {
+        CatalogItem.Table t = catalog.table(a.table(), a.pos(), "alter");
+        binders.access().checkOwner(session, t);
+        addUnique(session, t, a.key());
+        return Result.command("ALTER TABLE");
+    }
+
+    /**
+     * Makes UNIQUE constraint {@code u} of table {@code t}: a unique index named as the constraint
+     * (PostgreSQL's {@code table_columns_key} when unnamed), built over the rows there are, which
+     * must have no key twice (23505). Recorded as the ALTER TABLE that makes it again.
+     */
+    private void addUnique(Session session, CatalogItem.Table t, Statement.UniqueKey u) {
+        List<Integer> cols = new ArrayList<>();
+        for (String col : u.columns()) {
+            int i = CatalogState.indexOfColumn(t.columns(), col);
+            if (i < 0) throw new SqlException("42703", "column \"" + col + "\" named in key does not exist", u.pos());
+            if (cols.contains(i)) throw new SqlException("42701", "column \"" + col + "\" appears twice in unique constraint", u.pos());
+            cols.add(i);
+        }
+        String name = u.name() != null ? u.name() : constraintName(t.name(), u.columns(), "key");
+        if (catalog.contains(name)) throw new SqlException("42P07", "relation \"" + name + "\" already exists", u.pos());
+        List<ScalarExpr> keys = new ArrayList<>();
+        for (int k : cols) keys.add(new ScalarExpr.ColumnRef(k, t.columns().get(k).type()));
+        String sql = "ALTER TABLE " + SqlFormatter.ident(t.name()) + " ADD CONSTRAINT " + SqlFormatter.ident(name) + " UNIQUE ("
+                + String.join(", ", u.columns().stream().map(SqlFormatter::ident).toList()) + ")";
+        buildIndex(session, new CatalogItem.Index(catalog.newId(), name, t.id(), keys, sql, CatalogItem.Index.Uniqueness.UNIQUE_CONSTRAINT), t, null);
+    }
+
+    /**
+     * PostgreSQL's name for a constraint of {@code table} on {@code columns}: {@code
+     * table_col1_col2_label}, cut to 63 bytes, with a number added until no relation has it.
+     */
+    private String constraintName(String table, List<String> columns, String label) {
+        String base = table + "_" + String.join("_", columns);
+        for (int n = 0; ; n++) {
+            String suffix = "_" + label + (n == 0 ? "" : String.valueOf(n));
+            String name = (base.length() + suffix.length() > 63 ? base.substring(0, 63 - suffix.length()) : base) + suffix;
+            if (!catalog.contains(name)) return name;
+        }
+    }
+
+    Result dropConstraint(Session session, Statement.DropConstraint d) {
+        CatalogItem.Table t = catalog.table(d.table(), d.pos(), "alter");
+        binders.access().checkOwner(session, t);
+        for (CatalogItem.Index ix : catalog.uniqueIndexes(t)) {
+            if (!ix.constraint() || !ix.name().equals(d.name())) continue;
+            if (ix.primaryKey()) {
+                throw new SqlException("0A000", "dropping a primary key is not supported", d.pos(),
+                        "The table's rows are stored by their primary key: create a new table without it and copy the rows.");
+            }
+            List<Long> dependents = new ArrayList<>();
+            catalog.collect(ix.id(), new HashSet<>(), dependents);
+            if (dependents.size() > 1) {
+                throw new SqlException("2BP01", "cannot drop constraint " + ix.name() + " on table " + t.name() + " because other objects depend on it", d.pos(),
+                        "Drop the objects that read its index first.");
+            }
+            remove(ix.id());
+            return Result.command("ALTER TABLE");
+        }
+        if (d.ifExists()) {
+            return Result.command("ALTER TABLE").withNotice(Notice.notice("00000", "constraint \"" + d.name() + "\" of relation \"" + t.name() + "\" does not exist, skipping"));
+        }
+        throw new SqlException("42704", "constraint \"" + d.name() + "\" of relation \"" + t.name() + "\" does not exist", d.pos());
     }
 
     /** The text of statement {@code st} in {@code sql}: what the durable catalog records and replays. */
@@ -213,9 +285,23 @@ final class Ddl {
                     "Create a materialized view over it and index that.");
         }
         binders.access().checkOwner(session, target);
+        if (i.unique() && !(target instanceof CatalogItem.Table)) {
+            throw new SqlException("0A000", "a unique index is made on a table, not on a " + target.kind(), i.pos(),
+                    "A materialized view's rows are computed, not written: there is nothing to refuse.");
+        }
         List<ScalarExpr> keys = binders.plain().bindOver(on, target.columns(), i.exprs());
         HistoryPolicy history = HistoryPolicy.of(i.retain(), binders.plain());
-        long id = catalog.newId();
+        CatalogItem.Index.Uniqueness uniqueness = i.unique() ? CatalogItem.Index.Uniqueness.UNIQUE_INDEX : CatalogItem.Index.Uniqueness.NONE;
+        buildIndex(session, new CatalogItem.Index(catalog.newId(), i.name(), target.id(), keys, text(sql, i), uniqueness), target, history);
+        return Result.command("CREATE INDEX");
+    }
+
+    /**
+     * Builds index {@code ix} on {@code target} over the rows there are, as its CREATE waits; a
+     * unique one must then have no key twice (else it is dropped and 23505 says which key).
+     */
+    private void buildIndex(Session session, CatalogItem.Index ix, CatalogItem target, HistoryPolicy history) {
+        long id = ix.id();
         List<SqlType> types = new ArrayList<>();
         for (Column c : target.columns()) types.add(c.type());
         DataflowMemory memory = session.dataflowMemory(compute.workers());
@@ -224,11 +310,32 @@ final class Ddl {
         long upper = oracle.upper();
         Set<Long> tables = catalog.baseTablesOf(target.id());
         frontiers.advanced(upper, tables);
-        compute.createIndex(id, i.name(), target.id(), types, keys, memory, upper, tables);
-        register(new CatalogItem.Index(id, i.name(), target.id(), keys, text(sql, i)), Set.of(target.id()));
+        compute.createIndex(id, ix.name(), target.id(), types, ix.keys(), memory, upper, tables);
+        register(ix, Set.of(target.id()));
         if (history != null) setRetention(id, history);
-        awaitHydration(session, id, "index", i.name(), upper - 1);
-        return Result.command("CREATE INDEX");
+        awaitHydration(session, id, "index", ix.name(), upper - 1, ix.unique() ? () -> checkUnique(ix, target, upper, tables) : null);
+    }
+
+    /** 23505 if unique index {@code ix}, just built through {@code upper - 1}, holds some key (without a NULL) twice. */
+    private void checkUnique(CatalogItem.Index ix, CatalogItem target, long upper, Set<Long> tables) {
+        List<SqlType> keyTypes = new ArrayList<>();
+        for (ScalarExpr k : ix.keys()) keyTypes.add(k.type());
+        dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(keyTypes);
+        java.util.function.Predicate<Row> hasNull = key -> {
+            for (int i = 0; i < keyTypes.size(); i++) if (codec.isNull(key, i)) return true;
+            return false;
+        };
+        for (Row key : compute.onEveryWorker(upper, tables, null, (d, w) -> d.repeatedKey(w, ix.id(), upper - 1, hasNull))) {
+            if (key == null) continue;
+            List<String> columns = target.columns().stream().map(Column::name).toList();
+            List<String> names = new ArrayList<>();
+            for (ScalarExpr k : ix.keys()) names.add(k instanceof ScalarExpr.ColumnRef c ? columns.get(c.index()) : k.describe(columns));
+            Object[] values = codec.decode(key);
+            List<String> texts = new ArrayList<>();
+            for (int i = 0; i < values.length; i++) texts.add(values[i] == null ? "null" : dev.tributary.sql.types.Values.toText(values[i], keyTypes.get(i)));
+            throw new SqlException("23505", "could not create unique index \"" + ix.name() + "\"", 0, null)
+                    .withDetail("Key (" + String.join(", ", names) + ")=(" + String.join(", ", texts) + ") is duplicated.");
+        }
     }
 
     /**
@@ -268,6 +375,11 @@ final class Ddl {
      * the statement fails with that failure's error, as a PostgreSQL CREATE fails with its query.
      */
     private void awaitHydration(Session session, long id, String kind, String name, long t) {
+        awaitHydration(session, id, kind, name, t, null);
+    }
+
+    /** {@link #awaitHydration(Session, long, String, String, long)}, then {@code check} (null: none), whose failure undoes the object as a failed build does. */
+    private void awaitHydration(Session session, long id, String kind, String name, long t, Runnable check) {
         Session.Stop stop = session.new Stop();
         List<Dataflows.PendingHydration> parts = compute.watchHydration(id, t, stop);
         Hydrating h = new Hydrating(id, kind, name, oracle.clock().now(), parts);
@@ -293,6 +405,7 @@ final class Ddl {
                     throw e;
                 }
             }
+            if (check != null) check.run();
         } catch (RuntimeException e) {
             stop.abandon();
             // nothing half-built stays: the object, and anything made on it while it was built
@@ -342,7 +455,7 @@ final class Ddl {
             if (!item.kind().equals(kind)) {
                 throw new SqlException("42809", "\"" + name + "\" is not a " + kind, d.pos(), "Use DROP " + item.kind().toUpperCase(java.util.Locale.ROOT) + " to remove a " + item.kind() + ".");
             }
-            if (item instanceof CatalogItem.Index ix && ix.primaryKey()) {
+            if (item instanceof CatalogItem.Index ix && ix.constraint()) {
                 String table = catalog.get(ix.on()).name();
                 throw new SqlException("2BP01", "cannot drop index " + name + " because constraint " + name + " on table " + table + " requires it", d.pos(),
                         "You can drop constraint " + name + " on table " + table + " instead.");

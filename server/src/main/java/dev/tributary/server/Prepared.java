@@ -73,6 +73,10 @@ public final class Prepared {
     CatalogItem.Table table;
     /** An INSERT's, UPDATE's or DELETE's RETURNING list, or null. */
     dev.tributary.sql.bind.Returning returning;
+    /** An INSERT's ON CONFLICT arbiter indexes, or null without ON CONFLICT. */
+    java.util.List<CatalogItem.Index> arbiters;
+    /** An INSERT's ON CONFLICT DO UPDATE, parameters unbound, or null. */
+    dev.tributary.sql.bind.ConflictUpdate conflictUpdate;
     /** The plan as it runs when no uncommitted writes are visible, or null until first needed. */
     Plan physical;
     /** Whether {@link #physical} uses the statement time (now() and the like): an INSERT's VALUES then need a read time. */

@@ -220,7 +220,7 @@ final class ReadPath {
                 // row it removes that the seek did not find (another key) is left out. A seek's
                 // are first narrowed to its keys, or a block of 1,000 UPDATEs by key decoded and
                 // filtered all its earlier ones for each (quadratic in the block's size).
-                Map<Row, Map<Row, Long>> byKey = peek.index() != null && peek.index().primaryKey() ? session.pendingRowsByKey.get(peek.source()) : null;
+                Map<Row, Map<Row, Long>> byKey = peek.index() != null && peek.index().primaryKey() ? session.pendingRowsByKey.get(peek.index().id()) : null;
                 if (byKey != null) ownWrites = Peek.ofKeys(byKey, peek.keys());
                 else if (peek.index() != null) ownWrites = Peek.withKeys(ownWrites, peek, Binder.typesOf(catalog.get(peek.source()).columns()));
                 ownWrites.forEach((row, n) -> source.merge(row, n, Long::sum));

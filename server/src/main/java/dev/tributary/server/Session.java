@@ -22,8 +22,9 @@ public final class Session {
     /** Table id to row to signed count, for the open transaction. */
     final Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>();
     /**
-     * For the tables with a primary key in {@link #pending}: table id to key to the rows the open
-     * transaction wrote with it (signed). Kept as the writes come, so that each statement of a
+     * For the unique indexes (primary keys included) of the tables in {@link #pending}: index id
+     * to key to the rows the open transaction wrote with it (signed; keys with a NULL are left
+     * out). Kept as the writes come, so that each statement of a
      * block checks its keys against the block's ({@link #count} of a key's rows), and a seek by
      * the key finds the block's rows for its keys, in time proportional to its own rows, not to
      * every row the block wrote.
@@ -149,9 +150,9 @@ public final class Session {
      * estimate per row of its bytes and the maps' entries that hold it (more with a primary key,
      * whose rows are also kept by key).
      */
-    void reservePending(long rowBytes, int rows, boolean keyed) {
+    void reservePending(long rowBytes, int rows, int uniqueIndexes) {
         long limit = bytesSetting("max_session_memory");
-        long bytes = rowBytes + (long) rows * (keyed ? 240 : 112);
+        long bytes = rowBytes + (long) rows * (112 + 128L * uniqueIndexes);
         if (limit > 0 && pendingBytes + bytes > limit) {
             throw new dev.tributary.sql.SqlException("53200", "out of memory: the transaction block's writes would hold about "
                     + dev.tributary.sql.catalog.Settings.showBytes(pendingBytes + bytes) + ", more than max_session_memory ("

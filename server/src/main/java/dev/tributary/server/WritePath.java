@@ -7,6 +7,7 @@ import dev.tributary.server.compute.PublishedIndexes;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.ast.Statement;
 import dev.tributary.sql.bind.Binder;
+import dev.tributary.sql.bind.ConflictUpdate;
 import dev.tributary.sql.bind.Returning;
 import dev.tributary.sql.bind.BoundQuery;
 import dev.tributary.sql.catalog.CatalogItem;
@@ -68,7 +69,7 @@ final class WritePath {
     /** Forgets what is kept of table {@code id}, which is dropped. */
     void dropped(long id) {
         keyWrites.remove(id);
-        keyFunctions.remove(id);
+        uniqueKeys.remove(id);
     }
 
     /**
@@ -89,15 +90,16 @@ final class WritePath {
             // the keys are checked at once, in one slab; a duplicate names the line that repeats its key
             BytesColumn keys = primaryKeys(t, codec, slab);
             int repeat = RowSlab.firstRepeat(keys);
-            Map<Row, Long> pendingKeys = pendingKeyCounts(t, session);
-            Map<Row, Long> committed = committedKeyCounts(t, rowsOf(keys));
+            UniqueKey pk = uniqueKeys(t).get(0);
+            Map<Row, Long> pendingKeys = pendingKeyCounts(pk, session);
+            Map<Row, Long> committed = committedKeyCounts(t, pk, rowsOf(keys));
             if (repeat >= 0 || !pendingKeys.isEmpty() || !committed.isEmpty()) {
                 // some key is there twice: the first line that repeats one is the error's
                 Map<Row, Long> counts = new HashMap<>(pendingKeys);
                 committed.forEach((k, n) -> counts.merge(k, n, Long::sum));
                 for (int r = 0; r < keys.size(); r++) {
                     Row key = RowDataType.INSTANCE.get(keys, r);
-                    if (counts.merge(key, 1L, Long::sum) > 1) throw duplicateKey(t, key).withContext(copy.lineContext(r));
+                    if (counts.merge(key, 1L, Long::sum) > 1) throw pk.duplicate(key).withContext(copy.lineContext(r));
                 }
             }
         }
@@ -109,7 +111,7 @@ final class WritePath {
             List<dev.tributary.storage.PartMeta> written = copy.awaitPrewritten();
             if (!written.isEmpty()) copied = new RowSlab(slab, written, copy.prewrittenRows());
         }
-        write(session, t, copied, true);
+        write(session, t, copied, !t.primaryKey().isEmpty());
         return Result.command("COPY " + slab.size());
     }
 
@@ -158,8 +160,8 @@ final class WritePath {
             }
             return keys;
         }
-        java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
-        for (int r = 0; r < n; r++) RowDataType.INSTANCE.append(keys, keyOf.apply(RowDataType.INSTANCE.get(rows, r)));
+        UniqueKey pk = uniqueKeys(t).get(0);
+        for (int r = 0; r < n; r++) RowDataType.INSTANCE.append(keys, pk.keyOf().apply(RowDataType.INSTANCE.get(rows, r)));
         return keys;
     }
 
@@ -183,19 +185,51 @@ final class WritePath {
         Binder binder = binders.plain();
         BoundQuery q = binder.bindInsert(t, ins);
         binders.access().checkStatement(session, ins, t, binder.dependencies());
-        checkConflictTarget(t, ins.onConflict());
+        Statement.OnConflict c = ins.onConflict();
+        List<CatalogItem.Index> arbiters = arbiters(t, c);
+        ConflictUpdate update = c != null && c.doUpdate() ? binder.bindConflictUpdate(t, t.name(), c.updates(), c.where()) : null;
         return insertRows(session, t, reads.rowsOf(session, q.plan(), q.plan().types()), binder.bindReturning(t, t.name(), ins.returning()),
-                ins.onConflict() != null);
+                arbiters, update);
     }
 
-    /** 42P10 unless ON CONFLICT's target is the table's primary key (or not given, on a table with one): the only unique constraint there is. */
-    static void checkConflictTarget(CatalogItem.Table t, Statement.OnConflict c) {
-        if (c == null) return;
-        java.util.Set<String> key = new java.util.HashSet<>();
-        for (int i : t.primaryKey()) key.add(t.columns().get(i).name());
-        if (key.isEmpty() || (!c.columns().isEmpty() && !key.equals(new java.util.HashSet<>(c.columns())))) {
-            throw new SqlException("42P10", "there is no unique or exclusion constraint matching the ON CONFLICT specification", c.pos());
+    /**
+     * The unique indexes ON CONFLICT {@code c} of an INSERT into {@code t} watches, as PostgreSQL
+     * infers them (null without ON CONFLICT): the one named by ON CONSTRAINT; those on exactly
+     * the target's columns; every one when no target is given (DO NOTHING only: DO UPDATE needs
+     * a target, 42601). 42P10 when the target matches none, 42704 for an unknown constraint.
+     */
+    List<CatalogItem.Index> arbiters(CatalogItem.Table t, Statement.OnConflict c) {
+        if (c == null) return null;
+        List<CatalogItem.Index> uniques = catalog.uniqueIndexes(t);
+        if (c.constraint() != null) {
+            for (CatalogItem.Index ix : uniques) if (ix.constraint() && ix.name().equals(c.constraint())) return List.of(ix);
+            throw new SqlException("42704", "constraint \"" + c.constraint() + "\" for table \"" + t.name() + "\" does not exist", c.pos());
         }
+        if (c.columns().isEmpty()) {
+            if (c.doUpdate()) {
+                throw new SqlException("42601", "ON CONFLICT DO UPDATE requires inference specification or constraint name", c.pos(),
+                        "For example, ON CONFLICT (column_name).");
+            }
+            return uniques;
+        }
+        Set<Integer> target = new HashSet<>();
+        for (String name : c.columns()) {
+            int i = CatalogState.indexOfColumn(t.columns(), name);
+            if (i < 0) throw new SqlException("42703", "column \"" + name + "\" does not exist", c.pos());
+            target.add(i);
+        }
+        List<CatalogItem.Index> out = new ArrayList<>();
+        for (CatalogItem.Index ix : uniques) {
+            Set<Integer> cols = new HashSet<>();
+            boolean plain = true;
+            for (dev.tributary.sql.expr.ScalarExpr k : ix.keys()) {
+                if (k instanceof dev.tributary.sql.expr.ScalarExpr.ColumnRef col) cols.add(col.index());
+                else plain = false;
+            }
+            if (plain && cols.equals(target)) out.add(ix);
+        }
+        if (out.isEmpty()) throw new SqlException("42P10", "there is no unique or exclusion constraint matching the ON CONFLICT specification", c.pos());
+        return out;
     }
 
     /** A hash map's initial capacity for {@code n} entries, so that filling it never rehashes. */
@@ -204,30 +238,103 @@ final class WritePath {
     }
 
     /**
-     * INSERT of {@code rows} into {@code t}; with {@code skipConflicts} (ON CONFLICT DO NOTHING) a
-     * row whose primary key is taken (committed, written earlier in the block, or by an earlier
-     * row of this INSERT) is left out.
+     * INSERT of {@code rows} into {@code t}. With ON CONFLICT ({@code arbiters} not null), a row
+     * whose key in one of the arbiter indexes is taken (committed, written earlier in the block,
+     * or by an earlier row of this INSERT) is left out (DO NOTHING, {@code update} null) or
+     * updates the row that holds the key ({@code update}, one arbiter): PostgreSQL's semantics,
+     * including 21000 when one INSERT would update a row twice. Every constraint is then checked
+     * on what is written.
      */
-    Result insertRows(Session session, CatalogItem.Table t, List<Object[]> rows, Returning returning, boolean skipConflicts) {
+    Result insertRows(Session session, CatalogItem.Table t, List<Object[]> rows, Returning returning, List<CatalogItem.Index> arbiters,
+                      ConflictUpdate update) {
+        if (arbiters != null) return upsertRows(session, t, rows, returning, arbiters, update);
         Map<Row, Long> changes = new LinkedHashMap<>(capacityFor(rows.size()));
         RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
         List<Object[]> written = returning == null ? null : new ArrayList<>(rows.size());
-        // the rows are encoded before any is kept only when ON CONFLICT must look at all their keys first
-        List<Row> encoded = skipConflicts ? new ArrayList<>(rows.size()) : null;
-        if (skipConflicts) {
-            for (Object[] r : rows) encoded.add(codec.encode(fullRow(t, r)));
-        }
-        boolean[] skip = skipConflicts ? conflicts(session, t, encoded) : null;
-        int inserted = 0;
-        for (int i = 0; i < rows.size(); i++) {
-            if (skip != null && skip[i]) continue;
-            Object[] row = fullRow(t, rows.get(i));
-            changes.merge(skipConflicts ? encoded.get(i) : codec.encode(row), 1L, Long::sum);
+        for (Object[] r : rows) {
+            Object[] row = fullRow(t, r);
+            changes.merge(codec.encode(row), 1L, Long::sum);
             if (written != null) written.add(row);
-            inserted++;
         }
         write(session, t, changes);
-        return returned("INSERT 0 " + inserted, returning, written);
+        return returned("INSERT 0 " + rows.size(), returning, written);
+    }
+
+    /** {@link #insertRows} with ON CONFLICT. */
+    private Result upsertRows(Session session, CatalogItem.Table t, List<Object[]> rows, Returning returning, List<CatalogItem.Index> arbiters,
+                              ConflictUpdate update) {
+        RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
+        if (update != null) {
+            Instant now = Instant.ofEpochMilli(oracle.readTime());
+            update = update.map(e -> ScalarExprs.bindStatementTime(e, now));
+        }
+        List<Object[]> full = new ArrayList<>(rows.size());
+        List<Row> encoded = new ArrayList<>(rows.size());
+        for (Object[] r : rows) {
+            Object[] row = fullRow(t, r);
+            full.add(row);
+            encoded.add(codec.encode(row));
+        }
+        // per arbiter, each proposed row's key (null: it has a NULL and conflicts with nothing)
+        // and the rows that hold those keys now (committed, and the block's)
+        List<UniqueKey> keys = new ArrayList<>(arbiters.size());
+        List<Row[]> keyOfRow = new ArrayList<>(arbiters.size());
+        List<Map<Row, Map<Row, Long>>> holders = new ArrayList<>(arbiters.size());
+        for (CatalogItem.Index ix : arbiters) {
+            UniqueKey u = uniqueKey(t, ix);
+            Row[] k = new Row[encoded.size()];
+            Set<Row> wanted = new HashSet<>(capacityFor(k.length));
+            for (int i = 0; i < k.length; i++) {
+                k[i] = u.keyOf().apply(encoded.get(i));
+                if (k[i] != null) wanted.add(k[i]);
+            }
+            keys.add(u);
+            keyOfRow.add(k);
+            holders.add(update == null ? countsAsHolders(committedKeyCounts(t, u, wanted), pendingKeyCounts(u, session)) : rowsHolding(session, t, u, wanted));
+        }
+        Map<Row, Long> changes = new LinkedHashMap<>(capacityFor(rows.size()));
+        List<Object[]> written = returning == null ? null : new ArrayList<>();
+        int affected = 0;
+        // the keys this INSERT has written, per arbiter: a later row with one conflicts with it
+        List<Set<Row>> touched = new ArrayList<>();
+        for (int a = 0; a < arbiters.size(); a++) touched.add(new HashSet<>());
+        for (int i = 0; i < encoded.size(); i++) {
+            int conflict = -1;
+            for (int a = 0; a < arbiters.size() && conflict < 0; a++) {
+                Row k = keyOfRow.get(a)[i];
+                if (k != null && (touched.get(a).contains(k) || holders.get(a).containsKey(k))) conflict = a;
+            }
+            if (conflict < 0) {
+                changes.merge(encoded.get(i), 1L, Long::sum);
+                for (int a = 0; a < arbiters.size(); a++) if (keyOfRow.get(a)[i] != null) touched.get(a).add(keyOfRow.get(a)[i]);
+                if (written != null) written.add(full.get(i));
+                affected++;
+                continue;
+            }
+            if (update == null) continue; // DO NOTHING
+            Row k = keyOfRow.get(0)[i];
+            if (touched.get(0).contains(k)) {
+                throw new SqlException("21000", "ON CONFLICT DO UPDATE command cannot affect row a second time", 0,
+                        "Ensure that no rows proposed for insertion within the same command have duplicate constrained values.");
+            }
+            Row existing = holders.get(0).get(k).keySet().iterator().next();
+            Object[] old = codec.decode(existing);
+            Object[] both = java.util.Arrays.copyOf(old, 2 * old.length);
+            System.arraycopy(full.get(i), 0, both, old.length, old.length);
+            Object[] updated = update.apply(both);
+            if (updated == null) continue; // its WHERE is not true: left as it is
+            checkNotNull(t, updated);
+            Row now = codec.encode(updated);
+            if (changes.merge(existing, -1L, Long::sum) == 0) changes.remove(existing);
+            if (changes.merge(now, 1L, Long::sum) == 0) changes.remove(now);
+            holders.get(0).remove(k);
+            Row newKey = keys.get(0).keyOf().apply(now);
+            if (newKey != null) touched.get(0).add(newKey);
+            if (written != null) written.add(updated);
+            affected++;
+        }
+        write(session, t, changes);
+        return returned("INSERT 0 " + affected, returning, written);
     }
 
     /** {@code r} with a value (NULL for the missing ones) per column of {@code t}, checked for NOT NULL. */
@@ -237,17 +344,42 @@ final class WritePath {
         return row;
     }
 
-    /** Which of {@code rows} take a primary key that is taken already, or by an earlier one of them. */
-    private boolean[] conflicts(Session session, CatalogItem.Table t, List<Row> rows) {
-        java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
-        List<Row> keys = new ArrayList<>(rows.size());
-        for (Row r : rows) keys.add(keyOf.apply(r));
-        Map<Row, Long> taken = committedKeyCounts(t, new HashSet<>(keys));
-        pendingKeyCounts(t, session).forEach((k, n) -> taken.merge(k, n, Long::sum));
-        boolean[] skip = new boolean[rows.size()];
-        Set<Row> seen = new HashSet<>();
-        for (int i = 0; i < rows.size(); i++) skip[i] = taken.getOrDefault(keys.get(i), 0L) > 0 || !seen.add(keys.get(i));
-        return skip;
+    /** Key counts as the keys' holders, for DO NOTHING, which only asks whether a key is taken. */
+    private static Map<Row, Map<Row, Long>> countsAsHolders(Map<Row, Long> committed, Map<Row, Long> pending) {
+        Map<Row, Long> counts = new HashMap<>(committed);
+        pending.forEach((k, n) -> counts.merge(k, n, Long::sum));
+        Map<Row, Map<Row, Long>> out = new HashMap<>();
+        counts.forEach((k, n) -> {
+            if (n > 0) out.put(k, Map.of());
+        });
+        return out;
+    }
+
+    /** The rows of {@code t} (committed, with the open block's writes) holding each of {@code keys} in unique index {@code u}, by key. */
+    private Map<Row, Map<Row, Long>> rowsHolding(Session session, CatalogItem.Table t, UniqueKey u, Set<Row> keys) {
+        Map<Row, Map<Row, Long>> out = new HashMap<>();
+        if (keys.isEmpty()) return out;
+        long index = u.index().id();
+        Set<Long> tables = Set.of(t.id());
+        long at = frontiers.readTimeOfData(tables);
+        frontiers.advanced(at + 1, tables);
+        List<Row> sought = new ArrayList<>(keys);
+        Map<Row, Long> found = Dataflows.Answer.combine(compute.onEveryWorker(at + 1, tables, null, (d, w) -> d.lookup(w, index, sought, at)));
+        Map<Row, Map<Row, Long>> pendingRows = session.pendingRowsByKey.getOrDefault(index, Map.of());
+        for (Row k : keys) {
+            Map<Row, Long> mine = pendingRows.get(k);
+            if (mine != null) out.put(k, new HashMap<>(mine));
+        }
+        found.forEach((row, n) -> {
+            Row k = u.keyOf().apply(row);
+            Map<Row, Long> rows = out.computeIfAbsent(k, x -> new HashMap<>());
+            if (rows.merge(row, n, Long::sum) == 0) rows.remove(row);
+        });
+        out.values().removeIf(rows -> {
+            rows.values().removeIf(n -> n <= 0);
+            return rows.isEmpty();
+        });
+        return out;
     }
 
     /** The command's tag, with the rows RETURNING makes of the rows written when it has one. */
@@ -320,28 +452,32 @@ final class WritePath {
         write(session, t, changes, false);
     }
 
-    /** {@link #write(Session, CatalogItem.Table, Map)}; {@code keysChecked} when the caller has checked the primary key. */
-    private void write(Session session, CatalogItem.Table t, Map<Row, Long> changes, boolean keysChecked) {
+    /** {@link #write(Session, CatalogItem.Table, Map)}; {@code primaryChecked} when the caller has checked the primary key. */
+    private void write(Session session, CatalogItem.Table t, Map<Row, Long> changes, boolean primaryChecked) {
         if (!(changes instanceof RowSlab)) changes.values().removeIf(c -> c == 0); // a slab's rows each count 1
         long bytes = rowBytes(changes);
         session.reserveWrite(bytes, session.inTransaction);
+        List<UniqueKey> uniques = uniqueKeys(t);
         if (session.inTransaction) {
-            session.reservePending(bytes, changes.size(), !t.primaryKey().isEmpty());
+            session.reservePending(bytes, changes.size(), uniques.size());
+            checkKeys(t, changes, session.pendingRowsByKey, primaryChecked);
             Map<Row, Long> pending = session.pending.computeIfAbsent(t.id(), k -> new LinkedHashMap<>());
-            Map<Row, Map<Row, Long>> rowsByKey = t.primaryKey().isEmpty() ? null : session.pendingRowsByKey.computeIfAbsent(t.id(), k -> new HashMap<>());
-            if (!keysChecked) checkKeys(t, changes, rowsByKey);
-            java.util.function.Function<Row, Row> keyOf = rowsByKey == null ? null : primaryKeyOf(t);
             for (Map.Entry<Row, Long> e : changes.entrySet()) {
                 if (pending.merge(e.getKey(), e.getValue(), Long::sum) == 0) pending.remove(e.getKey());
-                if (keyOf == null) continue;
-                Row key = keyOf.apply(e.getKey());
-                Map<Row, Long> rows = rowsByKey.computeIfAbsent(key, k -> new LinkedHashMap<>(4));
-                if (rows.merge(e.getKey(), e.getValue(), Long::sum) == 0) rows.remove(e.getKey());
-                if (rows.isEmpty()) rowsByKey.remove(key);
+            }
+            for (UniqueKey u : uniques) {
+                Map<Row, Map<Row, Long>> rowsByKey = session.pendingRowsByKey.computeIfAbsent(u.index().id(), k -> new HashMap<>());
+                for (Map.Entry<Row, Long> e : changes.entrySet()) {
+                    Row key = u.keyOf().apply(e.getKey());
+                    if (key == null) continue;
+                    Map<Row, Long> rows = rowsByKey.computeIfAbsent(key, k -> new LinkedHashMap<>(4));
+                    if (rows.merge(e.getKey(), e.getValue(), Long::sum) == 0) rows.remove(e.getKey());
+                    if (rows.isEmpty()) rowsByKey.remove(key);
+                }
             }
             return;
         }
-        if (!keysChecked) checkKeys(t, changes, Map.of());
+        checkKeys(t, changes, Map.of(), primaryChecked);
         commit(Map.of(t.id(), changes));
     }
 
@@ -354,47 +490,54 @@ final class WritePath {
     }
 
     /**
-     * 23505 if applying {@code changes} after the open block's writes, whose rows per key are
-     * {@code pendingKeys} (empty outside a block), would give two rows one primary key. Only keys
-     * that gain rows can collide; their committed rows are counted in the primary key's index, the
-     * table's own arrangement.
+     * 23505 if applying {@code changes} after the open block's writes, whose rows per key of each
+     * unique index are {@code pendingRowsByKey} (by index id; empty outside a block), would give
+     * two rows one key of a unique index of {@code t} (a key with a NULL conflicts with nothing).
+     * The primary key is passed over when {@code primaryChecked}. Only keys that gain rows can
+     * collide; their committed rows are counted in the index.
      */
-    private void checkKeys(CatalogItem.Table t, Map<Row, Long> changes, Map<Row, Map<Row, Long>> pendingRowsByKey) {
-        if (t.primaryKey().isEmpty() || changes.isEmpty()) return;
-        java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
-        Map<Row, Long> delta = new HashMap<>(capacityFor(changes.size()));
-        for (Map.Entry<Row, Long> e : changes.entrySet()) delta.merge(keyOf.apply(e.getKey()), e.getValue(), Long::sum);
-        Set<Row> rising = new HashSet<>(capacityFor(delta.size()));
-        for (Map.Entry<Row, Long> e : delta.entrySet()) if (e.getValue() > 0) rising.add(e.getKey());
-        if (rising.isEmpty()) return;
-        Map<Row, Long> counts = committedKeyCounts(t, rising);
-        if (!pendingRowsByKey.isEmpty()) {
-            for (Row k : rising) {
-                Map<Row, Long> rows = pendingRowsByKey.get(k);
-                if (rows != null) counts.merge(k, Session.count(rows), Long::sum);
+    private void checkKeys(CatalogItem.Table t, Map<Row, Long> changes, Map<Long, Map<Row, Map<Row, Long>>> pendingRowsByKey, boolean primaryChecked) {
+        if (changes.isEmpty()) return;
+        for (UniqueKey u : uniqueKeys(t)) {
+            if (primaryChecked && u.index().primaryKey()) continue;
+            Map<Row, Long> delta = new HashMap<>(capacityFor(changes.size()));
+            for (Map.Entry<Row, Long> e : changes.entrySet()) {
+                Row key = u.keyOf().apply(e.getKey());
+                if (key != null) delta.merge(key, e.getValue(), Long::sum);
             }
-        }
-        for (Row k : rising) {
-            if (counts.getOrDefault(k, 0L) + delta.get(k) > 1) throw duplicateKey(t, k);
+            Set<Row> rising = new HashSet<>(capacityFor(delta.size()));
+            for (Map.Entry<Row, Long> e : delta.entrySet()) if (e.getValue() > 0) rising.add(e.getKey());
+            if (rising.isEmpty()) continue;
+            Map<Row, Long> counts = committedKeyCounts(t, u, rising);
+            Map<Row, Map<Row, Long>> pending = pendingRowsByKey.getOrDefault(u.index().id(), Map.of());
+            if (!pending.isEmpty()) {
+                for (Row k : rising) {
+                    Map<Row, Long> rows = pending.get(k);
+                    if (rows != null) counts.merge(k, Session.count(rows), Long::sum);
+                }
+            }
+            for (Row k : rising) {
+                if (counts.getOrDefault(k, 0L) + delta.get(k) > 1) throw u.duplicate(k);
+            }
         }
     }
 
-    /** For each primary key of {@code t}, how many rows the open block's writes add (only keys those touch are listed). */
-    private Map<Row, Long> pendingKeyCounts(CatalogItem.Table t, Session session) {
+    /** For each key of unique index {@code u}, how many rows the open block's writes add (only keys those touch are listed). */
+    private Map<Row, Long> pendingKeyCounts(UniqueKey u, Session session) {
         Map<Row, Long> counts = new HashMap<>();
-        session.pendingRowsByKey.getOrDefault(t.id(), Map.of()).forEach((k, rows) -> {
+        session.pendingRowsByKey.getOrDefault(u.index().id(), Map.of()).forEach((k, rows) -> {
             long n = Session.count(rows);
             if (n != 0) counts.put(k, n);
         });
         return counts;
     }
 
-    /** How many committed rows of {@code t} have each of {@code keys}, read from its primary key's index now (keys with none are absent). */
-    private Map<Row, Long> committedKeyCounts(CatalogItem.Table t, java.util.Collection<Row> keys) {
-        long index = catalog.primaryKeyIndex(t);
+    /** How many committed rows of {@code t} have each of {@code keys} in unique index {@code u}, read from it now (keys with none are absent). */
+    private Map<Row, Long> committedKeyCounts(CatalogItem.Table t, UniqueKey u, java.util.Collection<Row> keys) {
+        long index = u.index().id();
         // a seek per key in the published shards: for a few keys; many (a COPY's) are sought
         // together, in key order, on the workers
-        Map<Row, Long> published = keys.size() <= PUBLISHED_KEY_CHECKS ? publishedKeyCounts(t, index, keys) : null;
+        Map<Row, Long> published = keys.size() <= PUBLISHED_KEY_CHECKS ? publishedKeyCounts(index, keys) : null;
         if (published != null) {
             publishedKeyChecks++;
             return published;
@@ -416,17 +559,17 @@ final class WritePath {
      * ({@link #keyWrites}). Null when that cannot be had: no shards yet, a commit after them too
      * large to have been kept, or history compacted past them.
      */
-    private Map<Row, Long> publishedKeyCounts(CatalogItem.Table t, long index, java.util.Collection<Row> keys) {
+    private Map<Row, Long> publishedKeyCounts(long index, java.util.Collection<Row> keys) {
         try {
-            return publishedKeyCountsThrough(t, publishedThrough(index), keys);
+            return publishedKeyCountsThrough(index, publishedThrough(index), keys);
         } finally {
             releasePublished();
         }
     }
 
-    private Map<Row, Long> publishedKeyCountsThrough(CatalogItem.Table t, long through, java.util.Collection<Row> keys) {
+    private Map<Row, Long> publishedKeyCountsThrough(long index, long through, java.util.Collection<Row> keys) {
         if (through == Long.MIN_VALUE) return null;
-        java.util.ArrayDeque<KeyWrite> log = keyWrites.get(t.id());
+        java.util.ArrayDeque<KeyWrite> log = keyWrites.get(index);
         if (log != null) {
             while (!log.isEmpty() && log.peek().time() <= through) log.poll();
             for (KeyWrite w : log) if (w.keys() == null) return null;
@@ -466,63 +609,88 @@ final class WritePath {
     }
 
     /**
-     * The primary key changes of one commit to a table (key to signed count), or null for a
-     * commit of more than {@link #KEY_WRITES_KEPT} rows, whose keys are not kept.
+     * The key changes of one commit to a table in one of its unique indexes (key to signed
+     * count), or null for a commit of more than {@link #KEY_WRITES_KEPT} rows, whose keys are not kept.
      */
     private record KeyWrite(long time, Map<Row, Long> keys) {}
 
-    /** Per table with a primary key, its commits' key changes, oldest first, until its published shards pass them. */
+    /** Per unique index, its table's commits' key changes, oldest first, until its published shards pass them. */
     private final Map<Long, java.util.ArrayDeque<KeyWrite>> keyWrites = new HashMap<>();
 
     private static final int KEY_WRITES_KEPT = 4096;
 
-    /** Notes the key changes of a commit at {@code time} to {@code t} (see {@link #publishedKeyCounts}). */
+    /** Notes the key changes of a commit at {@code time} to {@code t} in each of its unique indexes (see {@link #publishedKeyCounts}). */
     private void keptKeys(CatalogItem.Table t, long time, Map<Row, Long> changes) {
-        java.util.ArrayDeque<KeyWrite> log = keyWrites.computeIfAbsent(t.id(), k -> new java.util.ArrayDeque<>());
-        long through = publishedThrough(catalog.primaryKeyIndex(t));
-        releasePublished();
-        while (!log.isEmpty() && log.peek().time() <= through) log.poll();
-        Map<Row, Long> keys = null;
-        if (changes.size() <= KEY_WRITES_KEPT) {
-            keys = new HashMap<>();
-            java.util.function.Function<Row, Row> keyOf = primaryKeyOf(t);
-            for (Map.Entry<Row, Long> e : changes.entrySet()) keys.merge(keyOf.apply(e.getKey()), e.getValue(), Long::sum);
-        }
-        log.add(new KeyWrite(time, keys));
-    }
-
-    /** Each keyed table's primary key projection (see {@link #primaryKeyOf}); a table's columns never change under its id. */
-    private final Map<Long, java.util.function.Function<Row, Row>> keyFunctions = new HashMap<>();
-
-    /** A row of {@code t}'s primary key, in the key form its index has (see {@link Dataflows#primaryKeyOf}). */
-    private java.util.function.Function<Row, Row> primaryKeyOf(CatalogItem.Table t) {
-        // made once per table: every write to a keyed table projects its rows' keys
-        return keyFunctions.computeIfAbsent(t.id(),
-                id -> Dataflows.primaryKeyOf(Binder.typesOf(t.columns()), t.primaryKey().stream().mapToInt(Integer::intValue).toArray()));
-    }
-
-    /** PostgreSQL's 23505 for a second row with primary key {@code k}. */
-    private SqlException duplicateKey(CatalogItem.Table t, Row k) {
-        int[] key = t.primaryKey().stream().mapToInt(Integer::intValue).toArray();
-        Object[] kv = new RowCodec(keyTypes(t)).decode(k);
-        StringBuilder cols = new StringBuilder();
-        StringBuilder vals = new StringBuilder();
-        for (int i = 0; i < key.length; i++) {
-            if (i > 0) {
-                cols.append(", ");
-                vals.append(", ");
+        for (UniqueKey u : uniqueKeys(t)) {
+            java.util.ArrayDeque<KeyWrite> log = keyWrites.computeIfAbsent(u.index().id(), k -> new java.util.ArrayDeque<>());
+            long through = publishedThrough(u.index().id());
+            releasePublished();
+            while (!log.isEmpty() && log.peek().time() <= through) log.poll();
+            Map<Row, Long> keys = null;
+            if (changes.size() <= KEY_WRITES_KEPT) {
+                keys = new HashMap<>();
+                for (Map.Entry<Row, Long> e : changes.entrySet()) {
+                    Row key = u.keyOf().apply(e.getKey());
+                    if (key != null) keys.merge(key, e.getValue(), Long::sum);
+                }
             }
-            cols.append(t.columns().get(key[i]).name());
-            vals.append(kv[i] == null ? "null" : dev.tributary.sql.types.Values.toText(kv[i], t.columns().get(key[i]).type()));
+            log.add(new KeyWrite(time, keys));
         }
-        return new SqlException("23505", "duplicate key value violates unique constraint \"" + t.name() + "_pkey\"", 0,
-                null).withDetail("Key (" + cols + ")=(" + vals + ") already exists.");
     }
 
-    private static List<SqlType> keyTypes(CatalogItem.Table t) {
-        List<SqlType> k = new ArrayList<>();
-        for (int i : t.primaryKey()) k.add(t.columns().get(i).type());
-        return k;
+    /**
+     * A unique index as writes are checked against it: a row's key in it ({@code keyOf}, in the
+     * index's key form; null when the key has a NULL, which conflicts with nothing), and what
+     * PostgreSQL's 23505 says of a second row with one.
+     */
+    private record UniqueKey(CatalogItem.Index index, java.util.function.Function<Row, Row> keyOf, RowCodec keyCodec, List<String> keyNames) {
+        static UniqueKey of(CatalogItem.Table t, CatalogItem.Index ix) {
+            List<SqlType> types = Binder.typesOf(t.columns());
+            java.util.function.Function<Row, Row> key = Dataflows.indexKeyOf(types, ix.keys());
+            List<SqlType> keyTypes = new ArrayList<>();
+            List<String> names = new ArrayList<>();
+            List<String> columns = t.columns().stream().map(dev.tributary.sql.catalog.Column::name).toList();
+            for (dev.tributary.sql.expr.ScalarExpr k : ix.keys()) {
+                keyTypes.add(k.type());
+                names.add(k instanceof dev.tributary.sql.expr.ScalarExpr.ColumnRef c ? columns.get(c.index()) : k.describe(columns));
+            }
+            RowCodec codec = new RowCodec(keyTypes);
+            if (ix.primaryKey()) return new UniqueKey(ix, key, codec, names);
+            int n = keyTypes.size();
+            return new UniqueKey(ix, row -> {
+                Row k = key.apply(row);
+                for (int i = 0; i < n; i++) if (codec.isNull(k, i)) return null;
+                return k;
+            }, codec, names);
+        }
+
+        /** PostgreSQL's 23505 for a second row with key {@code k}. */
+        SqlException duplicate(Row k) {
+            Object[] kv = keyCodec.decode(k);
+            StringBuilder vals = new StringBuilder();
+            for (int i = 0; i < kv.length; i++) {
+                if (i > 0) vals.append(", ");
+                vals.append(kv[i] == null ? "null" : dev.tributary.sql.types.Values.toText(kv[i], keyCodec.types().get(i)));
+            }
+            return new SqlException("23505", "duplicate key value violates unique constraint \"" + index.name() + "\"", 0, null)
+                    .withDetail("Key (" + String.join(", ", keyNames) + ")=(" + vals + ") already exists.");
+        }
+    }
+
+    /** Each unique index's {@link UniqueKey}, by index id; an index's keys never change under its id. */
+    private final Map<Long, UniqueKey> uniqueKeys = new HashMap<>();
+
+    /** {@code t}'s unique indexes as writes check them, its primary key's first. */
+    private List<UniqueKey> uniqueKeys(CatalogItem.Table t) {
+        List<CatalogItem.Index> indexes = catalog.uniqueIndexes(t);
+        if (indexes.isEmpty()) return List.of();
+        List<UniqueKey> out = new ArrayList<>(indexes.size());
+        for (CatalogItem.Index ix : indexes) out.add(uniqueKey(t, ix));
+        return out;
+    }
+
+    private UniqueKey uniqueKey(CatalogItem.Table t, CatalogItem.Index ix) {
+        return uniqueKeys.computeIfAbsent(ix.id(), id -> UniqueKey.of(t, ix));
     }
 
     /**
@@ -541,7 +709,7 @@ final class WritePath {
     void commitBlock(Map<Long, Map<Row, Long>> changes, boolean checkKeys) {
         if (checkKeys) {
             for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
-                if (catalog.get(e.getKey()) instanceof CatalogItem.Table t) checkKeys(t, e.getValue(), Map.of());
+                if (catalog.get(e.getKey()) instanceof CatalogItem.Table t) checkKeys(t, e.getValue(), Map.of(), false);
             }
         }
         commit(changes);
@@ -559,7 +727,7 @@ final class WritePath {
         for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
             if (e.getValue().isEmpty()) continue;
             oracle.wrote(e.getKey(), time);
-            if (catalog.get(e.getKey()) instanceof CatalogItem.Table t && !t.primaryKey().isEmpty()) keptKeys(t, time, e.getValue());
+            if (catalog.get(e.getKey()) instanceof CatalogItem.Table t) keptKeys(t, time, e.getValue());
         }
         Set<Long> tables = frontiers.advancedByWrite(changes.keySet(), subscriptions.reads());
         frontiers.advanced(time + 1, tables);
@@ -610,7 +778,7 @@ final class WritePath {
         long latest = Long.MIN_VALUE;
         for (int i = 0; i < n; i++) latest = Math.max(latest, u.time(i));
         oracle.wrote(t.id(), latest);
-        if (!t.primaryKey().isEmpty()) keyWrites.computeIfAbsent(t.id(), k -> new java.util.ArrayDeque<>()).add(new KeyWrite(latest, null));
+        for (UniqueKey k : uniqueKeys(t)) keyWrites.computeIfAbsent(k.index().id(), x -> new java.util.ArrayDeque<>()).add(new KeyWrite(latest, null));
         compute.replay(t.id(), u);
     }
 

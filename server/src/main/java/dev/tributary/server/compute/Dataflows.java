@@ -181,6 +181,39 @@ public final class Dataflows {
         };
     }
 
+    /**
+     * A row's key in an index on {@code keys} (expressions over columns of {@code types}): the
+     * keys' values in key form, as {@link #primaryKeyOf} makes them. A key that fails to compute
+     * is NULL there; lookups by value never find it.
+     */
+    public static java.util.function.Function<Row, Row> indexKeyOf(List<dev.tributary.sql.types.SqlType> types, List<ScalarExpr> keys) {
+        int[] columns = new int[keys.size()];
+        for (int i = 0; i < columns.length; i++) {
+            if (!(keys.get(i) instanceof ScalarExpr.ColumnRef c)) {
+                columns = null;
+                break;
+            }
+            columns[i] = c.index();
+        }
+        if (columns != null) return primaryKeyOf(types, columns);
+        RowCodec codec = new RowCodec(types);
+        List<dev.tributary.sql.types.SqlType> keyTypes = new ArrayList<>();
+        for (ScalarExpr k : keys) keyTypes.add(k.type());
+        RowCodec keyCodec = new RowCodec(keyTypes);
+        return row -> {
+            Object[] values = codec.decode(row);
+            Object[] key = new Object[keys.size()];
+            for (int i = 0; i < key.length; i++) {
+                try {
+                    key[i] = dev.tributary.sql.row.Keys.normalize(keys.get(i).eval(values));
+                } catch (SqlException e) {
+                    key[i] = null;
+                }
+            }
+            return keyCodec.encode(key);
+        };
+    }
+
     /** The projection onto {@code primaryKey} when no key column has another key form (see {@link #primaryKeyOf}), else null. */
     private static RowCodec.Projection plainKeyOf(List<dev.tributary.sql.types.SqlType> types, int[] primaryKey) {
         for (int c : primaryKey) {
@@ -314,25 +347,11 @@ public final class Dataflows {
     /** Creates an index: the rows of {@code on} arranged by the values of {@code keys}. */
     void createIndex(Worker worker, long id, String name, long on, List<dev.tributary.sql.types.SqlType> types, List<ScalarExpr> keys,
                      DataflowMemory memory) {
-        RowCodec codec = new RowCodec(types);
-        List<dev.tributary.sql.types.SqlType> keyTypes = new ArrayList<>();
-        for (ScalarExpr k : keys) keyTypes.add(k.type());
-        RowCodec keyCodec = new RowCodec(keyTypes);
+        java.util.function.Function<Row, Row> keyOf = indexKeyOf(types, keys);
         Index ix = build(worker, "index:" + name, id, scope -> {
             if (memory != null) HeldState.of(scope).limit(memory);
             Rendered source = importInto(on, scope);
-            Arrangement<Row, Row> byKey = source.oks().arrangeByKey(row -> {
-                Object[] values = codec.decode(row);
-                Object[] key = new Object[keys.size()];
-                for (int i = 0; i < key.length; i++) {
-                    try {
-                        key[i] = dev.tributary.sql.row.Keys.normalize(keys.get(i).eval(values));
-                    } catch (SqlException e) {
-                        key[i] = null; // a key that fails to compute is indexed as NULL; lookups by value never find it
-                    }
-                }
-                return keyCodec.encode(key);
-            }, ROW, row -> row, ROW);
+            Arrangement<Row, Row> byKey = source.oks().arrangeByKey(keyOf, ROW, row -> row, ROW);
             Probe probe = byKey.asCollection().probe();
             return new Index(id, "index \"" + name + "\"", on, scope, byKey, probe, false);
         });
@@ -1278,6 +1297,31 @@ public final class Dataflows {
      * The keys are sought in order, prepared together, so a COPY's million keys cost a million
      * seeks, not a scan per key.
      */
+    /**
+     * A key that index {@code id} holds more than one row under at time {@code t} in this
+     * worker's shard, or null if none does; keys {@code ignored} accepts (those with a NULL)
+     * are passed over. The index is exchanged by key, so a repeated key is in one shard.
+     */
+    public Row repeatedKey(Worker worker, long id, long t, java.util.function.Predicate<Row> ignored) {
+        Index ix = indexes.get(id);
+        await(worker, ix.probe, t, ix.what, Set.of(id), () -> null);
+        dev.tributary.arrangements.Cursor c = ix.read.cursor();
+        long[] at = {t};
+        while (c.keyValid()) {
+            long n = 0;
+            while (c.valValid() && n < 2) {
+                n += c.accumulate(at);
+                c.stepVal();
+            }
+            if (n > 1) {
+                Row key = ROW.get(c.keyColumn(), c.keyIndex());
+                if (!ignored.test(key)) return key;
+            }
+            c.stepKey();
+        }
+        return null;
+    }
+
     public Map<Row, Long> keyCounts(Worker worker, long id, java.util.Collection<Row> keys, long t) {
         Index ix = indexes.get(id);
         await(worker, ix.probe, t, ix.what, Set.of(id), () -> null);

@@ -27,11 +27,30 @@ public sealed interface Statement extends Node {
 
     /** {@code appendOnly}: {@code WITH (APPEND ONLY)}, a table that takes inserts only (no UPDATE or DELETE). */
     record CreateTable(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns,
-                       List<String> primaryKey, RetainHistory retain, boolean appendOnly, Watermark watermark) implements Statement {
+                       List<String> primaryKey, RetainHistory retain, boolean appendOnly, Watermark watermark, String primaryKeyName,
+                       List<UniqueKey> uniques) implements Statement {
         public CreateTable {
             name = List.copyOf(name);
             columns = List.copyOf(columns);
             primaryKey = List.copyOf(primaryKey);
+            uniques = List.copyOf(uniques);
+        }
+
+        /** A table without UNIQUE constraints, its primary key (if any) named as PostgreSQL names it. */
+        public CreateTable(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns, List<String> primaryKey, RetainHistory retain,
+                           boolean appendOnly, Watermark watermark) {
+            this(pos, name, ifNotExists, columns, primaryKey, retain, appendOnly, watermark, null, List.of());
+        }
+    }
+
+    /**
+     * A UNIQUE constraint of CREATE TABLE, on a column or the table: no two rows have equal
+     * values in all of {@code columns} unless one of them is NULL. {@code name} is the
+     * constraint's (and its index's) name as given, or null for PostgreSQL's {@code table_col_key}.
+     */
+    record UniqueKey(int pos, String name, List<String> columns) implements Node {
+        public UniqueKey {
+            columns = List.copyOf(columns);
         }
     }
 
@@ -54,8 +73,12 @@ public sealed interface Statement extends Node {
      * arrangement by its keys' values, whatever their options; they are kept to show the
      * definition as it was written.
      */
-    record CreateIndex(int pos, String name, boolean ifNotExists, List<String> on, List<Expr> exprs, List<String> orders, RetainHistory retain)
-            implements Statement {
+    record CreateIndex(int pos, String name, boolean ifNotExists, List<String> on, List<Expr> exprs, List<String> orders, RetainHistory retain,
+                       boolean unique) implements Statement {
+        public CreateIndex(int pos, String name, boolean ifNotExists, List<String> on, List<Expr> exprs, List<String> orders, RetainHistory retain) {
+            this(pos, name, ifNotExists, on, exprs, orders, retain, false);
+        }
+
         public CreateIndex {
             on = List.copyOf(on);
             exprs = List.copyOf(exprs);
@@ -100,9 +123,24 @@ public sealed interface Statement extends Node {
     }
 
     /** {@code ON CONFLICT [(columns)] DO NOTHING}: rows whose key is taken are skipped ({@code columns} empty when not given). */
-    record OnConflict(int pos, List<String> columns) implements Node {
+    /**
+     * {@code ON CONFLICT [(columns) | ON CONSTRAINT name] DO NOTHING | DO UPDATE SET ... [WHERE ...]}:
+     * {@code columns} empty and {@code constraint} null when no arbiter is named; {@code updates}
+     * null for DO NOTHING; {@code where} null without one. DO UPDATE's expressions read the
+     * existing row by the table's name (or alias) and the proposed one as {@code excluded}.
+     */
+    record OnConflict(int pos, List<String> columns, String constraint, List<Assignment> updates, Expr where) implements Node {
         public OnConflict {
             columns = List.copyOf(columns);
+            if (updates != null) updates = List.copyOf(updates);
+        }
+
+        public OnConflict(int pos, List<String> columns) {
+            this(pos, columns, null, null, null);
+        }
+
+        public boolean doUpdate() {
+            return updates != null;
         }
     }
 
@@ -180,6 +218,20 @@ public sealed interface Statement extends Node {
         public Subscribe {
             name = List.copyOf(name);
             upsertKey = upsertKey == null ? null : List.copyOf(upsertKey);
+        }
+    }
+
+    /** {@code ALTER TABLE table ADD [CONSTRAINT name] UNIQUE (columns)}: checked against the rows there are, then kept. */
+    record AddConstraint(int pos, List<String> table, UniqueKey key) implements Statement {
+        public AddConstraint {
+            table = List.copyOf(table);
+        }
+    }
+
+    /** {@code ALTER TABLE table DROP CONSTRAINT [IF EXISTS] name}. */
+    record DropConstraint(int pos, List<String> table, String name, boolean ifExists) implements Statement {
+        public DropConstraint {
+            table = List.copyOf(table);
         }
     }
 

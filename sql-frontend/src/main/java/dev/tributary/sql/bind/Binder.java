@@ -104,10 +104,18 @@ public final class Binder {
      * highest used one that appears nowhere and was not declared is 42P18.
      */
     public List<SqlType> parameterTypes(List<Plan> plans) {
+        return parameterTypes(plans, List.of());
+    }
+
+    /** {@link #parameterTypes(List)} of plans and expressions outside them (ON CONFLICT DO UPDATE's). */
+    public List<SqlType> parameterTypes(List<Plan> plans, List<ScalarExpr> exprs) {
         Map<Integer, SqlType> inferred = new HashMap<>();
         int n = declaredParameters == null ? 0 : declaredParameters.size();
-        for (Plan plan : plans) {
-            for (ScalarExpr.Param p : dev.tributary.sql.plan.Plans.parameters(plan)) {
+        List<ScalarExpr.Param> params = new ArrayList<>();
+        for (Plan plan : plans) params.addAll(dev.tributary.sql.plan.Plans.parameters(plan));
+        for (ScalarExpr e : exprs) dev.tributary.sql.expr.ScalarExprs.parameters(e, params);
+        {
+            for (ScalarExpr.Param p : params) {
                 n = Math.max(n, p.index());
                 if (p.type().kind() == SqlType.Kind.UNKNOWN) {
                     inferred.putIfAbsent(p.index(), SqlType.UNKNOWN);
@@ -1833,8 +1841,33 @@ public final class Binder {
         return project(new Plan.Map(filtered, assigned), cols);
     }
 
+    /**
+     * ON CONFLICT DO UPDATE's SET list and WHERE over the existing row of {@code t} (named
+     * {@code alias}) followed by the proposed row (named {@code excluded}), as PostgreSQL binds
+     * them. Subqueries are not taken there.
+     */
+    public ConflictUpdate bindConflictUpdate(CatalogItem.Table t, String alias, List<dev.tributary.sql.ast.Statement.Assignment> set, Expr where) {
+        List<Field> fields = new ArrayList<>();
+        for (Column c : t.columns()) fields.add(new Field(alias, c.name(), c.type(), false));
+        for (Column c : t.columns()) fields.add(new Field("excluded", c.name(), c.type(), false));
+        Scope scope = new Scope(fields, null);
+        ScalarExpr w = null;
+        if (where != null) {
+            if (containsAggregate(List.of(where))) throw new SqlException("42803", "aggregate functions are not allowed in WHERE", where.pos());
+            w = Sx.coerce(expr(where, scope, null, null), SqlType.BOOLEAN, where.pos(), "argument of WHERE");
+        }
+        for (var a : set) {
+            if (containsAggregate(List.of(a.value()))) throw new SqlException("42803", "aggregate functions are not allowed in UPDATE", a.value().pos());
+        }
+        return new ConflictUpdate(assignments(scope, t, set, null), w);
+    }
+
     /** The new value of every column of {@code t} under UPDATE's SET list, over the old row (subqueries joined into {@code rel}). */
     private List<ScalarExpr> assignments(String alias, CatalogItem.Table t, List<dev.tributary.sql.ast.Statement.Assignment> set, Rel rel) {
+        return assignments(scopeOf(alias, t.columns()), t, set, rel);
+    }
+
+    private List<ScalarExpr> assignments(Scope scope, CatalogItem.Table t, List<dev.tributary.sql.ast.Statement.Assignment> set, Rel rel) {
         List<Column> columns = t.columns();
         ScalarExpr[] out = new ScalarExpr[columns.size()];
         for (var a : set) {
@@ -1844,7 +1877,7 @@ public final class Binder {
             if (out[i] != null) throw new SqlException("42601", "multiple assignments to same column \"" + a.column() + "\"", a.pos());
             out[i] = a.value() instanceof Expr.DefaultValue
                     ? t.defaults().get(i)
-                    : Sx.assign(expr(a.value(), scopeOf(alias, columns), null, rel), columns.get(i).type(), a.column(), a.value().pos());
+                    : Sx.assign(expr(a.value(), scope, null, rel), columns.get(i).type(), a.column(), a.value().pos());
         }
         List<ScalarExpr> result = new ArrayList<>();
         for (int c = 0; c < columns.size(); c++) result.add(out[c] != null ? out[c] : Sx.column(c, columns.get(c).type()));

@@ -61,21 +61,50 @@ public sealed interface CatalogItem {
 
     /**
      * An index: the rows of {@code on} arranged by the values of {@code keys}. A table's
-     * {@code primaryKey} index ({@code <table>_pkey}) is the table's own arrangement, made with
-     * it and dropped with it.
+     * {@code PRIMARY_KEY} index ({@code <table>_pkey}) is the table's own arrangement, made with
+     * it and dropped with it. A unique index (a {@code UNIQUE} constraint's or a
+     * {@code CREATE UNIQUE INDEX}'s) holds at most one row per key whose values are all non-NULL:
+     * every write to its table is checked against it.
      */
-    record Index(long id, String name, long on, List<ScalarExpr> keys, String sql, boolean primaryKey) implements CatalogItem {
+    record Index(long id, String name, long on, List<ScalarExpr> keys, String sql, Uniqueness uniqueness) implements CatalogItem {
         public Index {
             keys = List.copyOf(keys);
         }
 
         public Index(long id, String name, long on, List<ScalarExpr> keys, String sql) {
-            this(id, name, on, keys, sql, false);
+            this(id, name, on, keys, sql, Uniqueness.NONE);
+        }
+
+        /** Whether this is its table's primary key index. */
+        public boolean primaryKey() {
+            return uniqueness == Uniqueness.PRIMARY_KEY;
+        }
+
+        /** Whether no two rows of its table may share a key (with no NULL in it). */
+        public boolean unique() {
+            return uniqueness != Uniqueness.NONE;
+        }
+
+        /** Whether this index is a table constraint's (dropped with ALTER TABLE ... DROP CONSTRAINT, not DROP INDEX). */
+        public boolean constraint() {
+            return uniqueness == Uniqueness.PRIMARY_KEY || uniqueness == Uniqueness.UNIQUE_CONSTRAINT;
         }
 
         @Override
         public String kind() {
             return "index";
+        }
+
+        /** What an index promises of its keys. */
+        public enum Uniqueness {
+            /** Nothing: any number of rows per key. */
+            NONE,
+            /** {@code CREATE UNIQUE INDEX}. */
+            UNIQUE_INDEX,
+            /** A {@code UNIQUE} constraint of its table. */
+            UNIQUE_CONSTRAINT,
+            /** Its table's primary key. */
+            PRIMARY_KEY
         }
     }
 

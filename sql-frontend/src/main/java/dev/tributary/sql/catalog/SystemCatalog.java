@@ -306,7 +306,12 @@ public final class SystemCatalog {
     private record Rel(long oid, String name, long namespace, String kind, List<Column> columns, CatalogItem item) {}
 
     /** An index as pg_index sees it: a Tributary index, or the one PostgreSQL would have for a primary key. */
-    private record Idx(long oid, String name, Rel on, List<String> keys, List<Integer> attnums, List<SqlType> types, boolean primary) {}
+    /**
+     * An index as the catalogs show it: {@code unique} when it refuses a second row per key,
+     * {@code constraintOid} the oid of the PRIMARY KEY or UNIQUE constraint it is (0 if none).
+     */
+    private record Idx(long oid, String name, Rel on, List<String> keys, List<Integer> attnums, List<SqlType> types, boolean primary, boolean unique,
+                       long constraintOid) {}
 
     private final List<Rel> relations = new ArrayList<>();
     private final Map<Long, Rel> relByOid = new HashMap<>();
@@ -366,7 +371,7 @@ public final class SystemCatalog {
                     attnums.add(k + 1);
                     types.add(t.columns().get(k).type());
                 }
-                addIndex(new Idx(oid(t) + 1, pkeyName(t), on, keys, attnums, types, true));
+                addIndex(new Idx(oid(t) + 1, pkeyName(t), on, keys, attnums, types, true, true, oid(t) + 2));
             } else if (item instanceof CatalogItem.Index i && !i.primaryKey() && userById.containsKey(i.on())) {
                 // (a primary key's index is listed with its table, above, as PostgreSQL lists it)
                 Rel on = userById.get(i.on());
@@ -377,7 +382,7 @@ public final class SystemCatalog {
                     attnums.add(k instanceof ScalarExpr.ColumnRef c ? c.index() + 1 : 0);
                     types.add(k.type());
                 }
-                addIndex(new Idx(oid(i), i.name(), on, keys, attnums, types, false));
+                addIndex(new Idx(oid(i), i.name(), on, keys, attnums, types, false, i.unique(), i.constraint() ? oid(i) + 1 : 0));
             }
         }
     }
@@ -461,7 +466,7 @@ public final class SystemCatalog {
 
     private String indexDef(Idx x) {
         String on = x.on().item() == null ? x.on().name() : "public." + SqlFormatter.ident(x.on().name());
-        return "CREATE " + (x.primary() ? "UNIQUE " : "") + "INDEX " + SqlFormatter.ident(x.name()) + " ON " + on + " USING btree ("
+        return "CREATE " + (x.unique() ? "UNIQUE " : "") + "INDEX " + SqlFormatter.ident(x.name()) + " ON " + on + " USING btree ("
                 + String.join(", ", x.keys()) + ")";
     }
 
@@ -516,7 +521,7 @@ public final class SystemCatalog {
                     String key = String.join(" ", x.attnums().stream().map(String::valueOf).toList());
                     String zeros = String.join(" ", x.attnums().stream().map(a -> "0").toList());
                     String exprs = x.attnums().contains(0) ? String.join(", ", x.keys()) : null;
-                    out.add(row(x.oid(), x.on().oid(), (long) x.keys().size(), (long) x.keys().size(), x.primary(), false, x.primary(), false,
+                    out.add(row(x.oid(), x.on().oid(), (long) x.keys().size(), (long) x.keys().size(), x.unique(), false, x.primary(), false,
                             true, false, true, false, true, true, false, key, zeros, zeros, zeros, exprs, null));
                 }
             }
@@ -534,9 +539,9 @@ public final class SystemCatalog {
             }
             case "pg_catalog.pg_constraint" -> {
                 for (Idx x : indexes) {
-                    if (!x.primary()) continue;
+                    if (x.constraintOid() == 0) continue;
                     List<Object> key = x.attnums().stream().map(a -> (Object) (long) a).toList();
-                    out.add(row(x.on().oid() + 2, x.name(), PUBLIC, "p", false, false, true, x.on().oid(), 0L, x.oid(), 0L, 0L, " ", " ", " ",
+                    out.add(row(x.constraintOid(), x.name(), PUBLIC, x.primary() ? "p" : "u", false, false, true, x.on().oid(), 0L, x.oid(), 0L, 0L, " ", " ", " ",
                             true, 0L, true, key, null, null));
                 }
             }
@@ -1051,7 +1056,7 @@ public final class SystemCatalog {
 
     private String constraintDef(long oid) {
         for (Idx x : indexes) {
-            if (x.primary() && x.on().oid() + 2 == oid) return "PRIMARY KEY (" + String.join(", ", x.keys()) + ")";
+            if (x.constraintOid() == oid) return (x.primary() ? "PRIMARY KEY (" : "UNIQUE (") + String.join(", ", x.keys()) + ")";
         }
         return null;
     }

@@ -418,12 +418,15 @@ public final class Parser {
             return new Statement.CreateRole(pos, name, user, roleOptions());
         }
         if (!orReplace && acceptKw("table")) return createTable(pos);
-        if (isKw("unique")) throw unsupported("CREATE UNIQUE INDEX", pos());
+        if (!orReplace && isKw("unique") && isKw(1, "index")) {
+            p += 2;
+            return createIndex(pos, true);
+        }
         for (String kind : List.of("schema", "sequence", "database", "function", "procedure", "trigger", "type", "domain", "extension", "rule",
                 "policy", "publication", "subscription", "tablespace", "aggregate", "operator", "cast", "collation", "language", "server")) {
             if (isKw(kind)) throw unsupported("CREATE " + kind.toUpperCase(Locale.ROOT), pos());
         }
-        if (!orReplace && acceptKw("index")) return createIndex(pos);
+        if (!orReplace && acceptKw("index")) return createIndex(pos, false);
         boolean materialized = !orReplace && acceptKw("materialized");
         boolean recursive = !materialized && acceptKw("recursive");
         expectKw("view");
@@ -475,6 +478,8 @@ public final class Parser {
         expect(Type.LPAREN);
         List<ColumnDef> cols = new ArrayList<>();
         List<String> key = new ArrayList<>();
+        String keyName = null;
+        List<Statement.UniqueKey> uniques = new ArrayList<>();
         int keyPos = 0;
         Watermark watermark = null;
         do {
@@ -484,16 +489,24 @@ public final class Parser {
                 watermark = watermark();
                 continue;
             }
+            String constraint = null;
+            if (acceptKw("constraint")) constraint = name();
             if (isKw("primary")) {
                 p++;
                 expectKw("key");
                 if (keyPos != 0) throw multipleKeys(name, itemPos);
                 keyPos = itemPos;
+                keyName = constraint;
                 key.addAll(nameList());
                 continue;
             }
-            if (isKw("constraint") || isKw("unique") || isKw("check") || isKw("foreign")) {
-                throw unsupported("table constraint " + peek().value().toUpperCase(Locale.ROOT), itemPos);
+            if (acceptKw("unique")) {
+                nullsDistinct();
+                uniques.add(new Statement.UniqueKey(itemPos, constraint, nameList()));
+                continue;
+            }
+            if (constraint != null || isKw("check") || isKw("foreign") || isKw("exclude")) {
+                throw unsupported("table constraint " + peek().value().toUpperCase(Locale.ROOT), pos());
             }
             if (isKw("like")) throw unsupported("CREATE TABLE ... LIKE", itemPos);
             String col = name();
@@ -515,13 +528,20 @@ public final class Parser {
                                 + col + "\" of table \"" + last(name) + "\"", cpos);
                     }
                     dflt = otherOperator();
-                } else if (isKw("primary")) {
+                } else if (isKw("primary") || (isKw("constraint") && isKw(2, "primary"))) {
+                    String named = acceptKw("constraint") ? name() : null;
                     p++;
                     expectKw("key");
                     if (keyPos != 0) throw multipleKeys(name, cpos);
                     keyPos = cpos;
+                    keyName = named;
                     key.add(col);
-                } else if (isKw("unique") || isKw("check") || isKw("references") || isKw("constraint")
+                } else if (isKw("unique") || (isKw("constraint") && isKw(2, "unique"))) {
+                    String named = acceptKw("constraint") ? name() : null;
+                    p++;
+                    nullsDistinct();
+                    uniques.add(new Statement.UniqueKey(cpos, named, List.of(col)));
+                } else if (isKw("check") || isKw("references") || isKw("constraint")
                         || isKw("collate") || isKw("generated")) {
                     throw unsupported("column constraint " + peek().value().toUpperCase(Locale.ROOT), cpos);
                 } else {
@@ -558,7 +578,7 @@ public final class Parser {
             } while (accept(Type.COMMA));
             expect(Type.RPAREN);
         }
-        return new CreateTable(pos, name, ifNotExists, cols, key, retain, appendOnly, watermark);
+        return new CreateTable(pos, name, ifNotExists, cols, key, retain, appendOnly, watermark, keyName, uniques);
     }
 
     /** {@code APPEND ONLY [= true]}: {@code = false} is refused rather than meaning an ordinary table, which is what leaving it out says. */
@@ -570,6 +590,18 @@ public final class Parser {
             int vpos = pos();
             if (!acceptKw("true")) throw new SqlException("42601", "APPEND ONLY takes no value but true", vpos, "Leave the option out for a table that takes UPDATE and DELETE.");
         }
+    }
+
+    /** {@code [NULLS [NOT] DISTINCT]} after UNIQUE: NULLs are distinct (never conflict), as by default; NOT DISTINCT is refused. */
+    private void nullsDistinct() {
+        if (!isKw("nulls")) return;
+        int npos = pos();
+        p++;
+        if (acceptKw("not")) {
+            expectKw("distinct");
+            throw unsupported("NULLS NOT DISTINCT", npos);
+        }
+        expectKw("distinct");
     }
 
     private static String last(List<String> name) {
@@ -585,7 +617,7 @@ public final class Parser {
                 + "\" of table \"" + last(table) + "\"", pos);
     }
 
-    private Statement createIndex(int pos) {
+    private Statement createIndex(int pos, boolean unique) {
         if (isKw("concurrently")) throw unsupported("CREATE INDEX CONCURRENTLY", pos());
         boolean ifNotExists = ifNotExists();
         if (isKw("on")) throw new SqlException("0A000", "an index must be named", pos());
@@ -613,9 +645,10 @@ public final class Parser {
             orders.add(order.toString());
         } while (accept(Type.COMMA));
         expect(Type.RPAREN);
+        if (unique) nullsDistinct();
         if (isKw("where") || isKw("include")) throw unsupported("index options", pos());
         RetainHistory retain = isKw("with") ? withRetainHistory() : null;
-        return new CreateIndex(pos, name, ifNotExists, on, exprs, orders, retain);
+        return new CreateIndex(pos, name, ifNotExists, on, exprs, orders, retain, unique);
     }
 
     /** {@code WITH (RETAIN HISTORY [=] FOR interval | PIN AT time)}: the one object option there is. */
@@ -665,6 +698,22 @@ public final class Parser {
             return new Statement.AlterOwner(pos, kind, name, roleSpec());
         }
         if (kind == ObjectKind.VIEW) throw unsupported("ALTER VIEW " + (peek().type() == Type.EOF ? "" : peek().value().toUpperCase(Locale.ROOT)), pos());
+        if (kind == ObjectKind.TABLE && isKw("add") && (isKw(1, "constraint") || isKw(1, "unique"))) {
+            p++;
+            int cpos = pos();
+            String constraint = acceptKw("constraint") ? name() : null;
+            if (!acceptKw("unique")) throw unsupported("ALTER TABLE ... ADD CONSTRAINT " + peek().value().toUpperCase(Locale.ROOT), pos());
+            nullsDistinct();
+            return new Statement.AddConstraint(pos, name, new Statement.UniqueKey(cpos, constraint, nameList()));
+        }
+        if (kind == ObjectKind.TABLE && isKw("drop") && isKw(1, "constraint")) {
+            p += 2;
+            boolean ifExists = ifExists();
+            String constraint = name();
+            if (acceptKw("cascade")) throw unsupported("DROP CONSTRAINT ... CASCADE", pos());
+            acceptKw("restrict");
+            return new Statement.DropConstraint(pos, name, constraint, ifExists);
+        }
         if (acceptKw("set")) {
             expect(Type.LPAREN);
             RetainHistory r = retainHistory();
@@ -738,13 +787,25 @@ public final class Parser {
         if (isKw("on") && isKw(1, "conflict")) {
             int cpos = pos();
             p += 2;
-            if (isKw("on") && isKw(1, "constraint")) throw unsupported("ON CONFLICT ON CONSTRAINT", pos());
-            List<String> target = is(Type.LPAREN) ? nameList() : List.of();
-            if (isKw("where")) throw unsupported("ON CONFLICT ... WHERE", pos());
+            String constraint = null;
+            List<String> target = List.of();
+            if (isKw("on") && isKw(1, "constraint")) {
+                p += 2;
+                constraint = name();
+            } else if (is(Type.LPAREN)) {
+                target = nameList();
+                if (isKw("where")) throw unsupported("ON CONFLICT (...) WHERE (a partial index's predicate)", pos());
+            }
             expectKw("do");
-            if (isKw("update")) throw unsupported("INSERT ... ON CONFLICT DO UPDATE", pos());
-            expectKw("nothing");
-            onConflict = new Statement.OnConflict(cpos, target);
+            if (acceptKw("update")) {
+                expectKw("set");
+                List<Assignment> set = assignments();
+                Expr where = acceptKw("where") ? expr() : null;
+                onConflict = new Statement.OnConflict(cpos, target, constraint, set, where);
+            } else {
+                expectKw("nothing");
+                onConflict = new Statement.OnConflict(cpos, target, constraint, null, null);
+            }
         }
         return new Insert(pos, table, cols, source, returning(), onConflict);
     }
@@ -770,6 +831,14 @@ public final class Parser {
         List<String> table = qualifiedName();
         String alias = isKw("set") ? null : optionalAlias();
         expectKw("set");
+        List<Assignment> set = assignments();
+        if (isKw("from")) throw unsupported("UPDATE ... FROM", pos());
+        Expr where = acceptKw("where") ? whereExpr() : null;
+        return new Update(pos, table, alias, set, where, returning());
+    }
+
+    /** {@code column = expr | DEFAULT, ...}: UPDATE's and ON CONFLICT DO UPDATE's SET list. */
+    private List<Assignment> assignments() {
         List<Assignment> set = new ArrayList<>();
         do {
             int apos = pos();
@@ -780,9 +849,7 @@ public final class Parser {
             p++;
             set.add(new Assignment(apos, col, isKw("default") ? new DefaultValue(next().start() + 1) : expr()));
         } while (accept(Type.COMMA));
-        if (isKw("from")) throw unsupported("UPDATE ... FROM", pos());
-        Expr where = acceptKw("where") ? whereExpr() : null;
-        return new Update(pos, table, alias, set, where, returning());
+        return set;
     }
 
     private Expr whereExpr() {

@@ -100,6 +100,19 @@ public final class SqlFormatter {
 
     // ------------------------------------------------------------------ statements
 
+    private static void assignments(StringBuilder b, List<Assignment> set) {
+        for (int i = 0; i < set.size(); i++) {
+            Assignment a = set.get(i);
+            if (i > 0) b.append(", ");
+            expr(b.append(ident(a.column())).append(" = "), a.value(), 0);
+        }
+    }
+
+    private static StringBuilder unique(StringBuilder b, UniqueKey u) {
+        if (u.name() != null) b.append("CONSTRAINT ").append(ident(u.name())).append(' ');
+        return b.append("UNIQUE ").append(names(u.columns()));
+    }
+
     private static void statement(StringBuilder b, Statement s) {
         switch (s) {
             case QueryStatement q -> {
@@ -118,7 +131,12 @@ public final class SqlFormatter {
                     if (col.notNull()) b.append(" NOT NULL");
                     if (col.defaultExpr() != null) expr(b.append(" DEFAULT "), col.defaultExpr(), 7);
                 }
-                if (!c.primaryKey().isEmpty()) b.append(", PRIMARY KEY ").append(names(c.primaryKey()));
+                if (!c.primaryKey().isEmpty()) {
+                    if (c.primaryKeyName() != null) b.append(", CONSTRAINT ").append(ident(c.primaryKeyName())).append(" PRIMARY KEY ");
+                    else b.append(", PRIMARY KEY ");
+                    b.append(names(c.primaryKey()));
+                }
+                for (UniqueKey u : c.uniques()) unique(b.append(", "), u);
                 if (c.watermark() != null) watermark(b.append(", "), c.watermark());
                 b.append(')');
                 if (c.appendOnly()) {
@@ -141,7 +159,7 @@ public final class SqlFormatter {
                 query(b.append(" AS "), v.query());
             }
             case CreateIndex i -> {
-                b.append("CREATE INDEX ");
+                b.append(i.unique() ? "CREATE UNIQUE INDEX " : "CREATE INDEX ");
                 if (i.ifNotExists()) b.append("IF NOT EXISTS ");
                 b.append(ident(i.name())).append(" ON ").append(name(i.on())).append(" (");
                 for (int k = 0; k < i.exprs().size(); k++) {
@@ -151,6 +169,12 @@ public final class SqlFormatter {
                 }
                 b.append(')');
                 retain(b, i.retain());
+            }
+            case AddConstraint a -> unique(b.append("ALTER TABLE ").append(name(a.table())).append(" ADD "), a.key());
+            case DropConstraint d -> {
+                b.append("ALTER TABLE ").append(name(d.table())).append(" DROP CONSTRAINT ");
+                if (d.ifExists()) b.append("IF EXISTS ");
+                b.append(ident(d.name()));
             }
             case AlterRetainHistory a -> {
                 b.append("ALTER ").append(a.kind().sql()).append(' ').append(name(a.name()));
@@ -172,20 +196,22 @@ public final class SqlFormatter {
                 query(b.append(' '), i.source());
                 if (i.onConflict() != null) {
                     b.append(" ON CONFLICT");
-                    if (!i.onConflict().columns().isEmpty()) b.append(' ').append(names(i.onConflict().columns()));
-                    b.append(" DO NOTHING");
+                    OnConflict c = i.onConflict();
+                    if (!c.columns().isEmpty()) b.append(' ').append(names(c.columns()));
+                    if (c.constraint() != null) b.append(" ON CONSTRAINT ").append(ident(c.constraint()));
+                    if (c.doUpdate()) {
+                        assignments(b.append(" DO UPDATE SET "), c.updates());
+                        if (c.where() != null) expr(b.append(" WHERE "), c.where(), 0);
+                    } else {
+                        b.append(" DO NOTHING");
+                    }
                 }
                 returning(b, i.returning());
             }
             case Update u -> {
                 b.append("UPDATE ").append(name(u.table()));
                 if (u.alias() != null) b.append(" AS ").append(ident(u.alias()));
-                b.append(" SET ");
-                for (int i = 0; i < u.assignments().size(); i++) {
-                    Assignment a = u.assignments().get(i);
-                    if (i > 0) b.append(", ");
-                    expr(b.append(ident(a.column())).append(" = "), a.value(), 0);
-                }
+                assignments(b.append(" SET "), u.assignments());
                 if (u.where() != null) expr(b.append(" WHERE "), u.where(), 0);
                 returning(b, u.returning());
             }

@@ -723,8 +723,23 @@ class ParserTest {
         assertError("CREATE EXTENSION pgcrypto", "0A000", 8, "CREATE EXTENSION is not supported");
         assertThat(SqlFormatter.format(Parser.parseStatement("insert into t values (1) on conflict (a, b) do nothing returning a, b + 1 as c")))
                 .isEqualTo("INSERT INTO t VALUES (1) ON CONFLICT (a, b) DO NOTHING RETURNING a, b + 1 AS c");
-        assertError("INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET b = 1", "0A000", 45, "INSERT ... ON CONFLICT DO UPDATE is not supported");
-        assertError("INSERT INTO t VALUES (1) ON CONFLICT ON CONSTRAINT t_pkey DO NOTHING", "0A000", 38, "ON CONFLICT ON CONSTRAINT is not supported");
+        assertThat(SqlFormatter.format(Parser.parseStatement("insert into t values (1) on conflict (a) do update set b = excluded.b + t.b, c = default where t.c > 1")))
+                .isEqualTo("INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET b = excluded.b + t.b, c = DEFAULT WHERE t.c > 1");
+        assertThat(SqlFormatter.format(Parser.parseStatement("insert into t values (1) on conflict on constraint t_pkey do nothing")))
+                .isEqualTo("INSERT INTO t VALUES (1) ON CONFLICT ON CONSTRAINT t_pkey DO NOTHING");
+        assertError("INSERT INTO t VALUES (1) ON CONFLICT (a) WHERE a > 0 DO NOTHING", "0A000", 42, "ON CONFLICT (...) WHERE (a partial index's predicate) is not supported");
+        // UNIQUE constraints, CREATE UNIQUE INDEX, ALTER TABLE ... ADD / DROP CONSTRAINT
+        assertThat(SqlFormatter.format(Parser.parseStatement(
+                "create table t (a int constraint t_pk primary key, b text unique, c int constraint c_u unique nulls distinct, unique (b, c), constraint bc unique (c, b))")))
+                .isEqualTo("CREATE TABLE t (a integer, b text, c integer, CONSTRAINT t_pk PRIMARY KEY (a), UNIQUE (b), CONSTRAINT c_u UNIQUE (c), UNIQUE (b, c), CONSTRAINT bc UNIQUE (c, b))");
+        assertThat(SqlFormatter.format(Parser.parseStatement("create unique index u on t (lower(b), c desc)"))).isEqualTo("CREATE UNIQUE INDEX u ON t (lower(b), c DESC)");
+        assertThat(SqlFormatter.format(Parser.parseStatement("alter table t add constraint u unique (a, b)"))).isEqualTo("ALTER TABLE t ADD CONSTRAINT u UNIQUE (a, b)");
+        assertThat(SqlFormatter.format(Parser.parseStatement("alter table t add unique (a)"))).isEqualTo("ALTER TABLE t ADD UNIQUE (a)");
+        assertThat(SqlFormatter.format(Parser.parseStatement("alter table t drop constraint if exists u restrict"))).isEqualTo("ALTER TABLE t DROP CONSTRAINT IF EXISTS u");
+        assertError("CREATE TABLE t (a int, UNIQUE NULLS NOT DISTINCT (a))", "0A000", 31, "NULLS NOT DISTINCT is not supported");
+        assertError("CREATE TABLE t (a int, CONSTRAINT c CHECK (a > 0))", "0A000", 37, "table constraint CHECK is not supported");
+        assertError("ALTER TABLE t ADD CONSTRAINT c CHECK (a > 0)", "0A000", 32, "ALTER TABLE ... ADD CONSTRAINT CHECK is not supported");
+        assertError("ALTER TABLE t DROP CONSTRAINT c CASCADE", "0A000", 40, "DROP CONSTRAINT ... CASCADE is not supported");
         // index key options are kept as written
         assertThat(SqlFormatter.format(Parser.parseStatement("create index i on t (a desc, b nulls first, c asc nulls last, d)")))
                 .isEqualTo("CREATE INDEX i ON t (a DESC, b NULLS FIRST, c ASC NULLS LAST, d)");
