@@ -83,6 +83,11 @@ final class Binders {
             }
 
             @Override
+            public dev.tributary.sql.catalog.Sequences sequences() {
+                return self.sequences();
+            }
+
+            @Override
             public Map<String, String> settings() {
                 return settings;
             }

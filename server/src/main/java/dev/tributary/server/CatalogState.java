@@ -204,6 +204,7 @@ final class CatalogState {
             case CatalogItem.View v -> baseTables(v.plan());
             case CatalogItem.MaterializedView m -> baseTables(m.plan());
             case CatalogItem.Index i -> baseTablesOf(i.on());
+            case CatalogItem.Sequence q -> Set.of();
             case CatalogItem.SystemRelation r -> Set.of();
         };
         baseTablesCache.put(id, out);

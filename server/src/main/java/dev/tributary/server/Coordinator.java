@@ -61,6 +61,8 @@ final class Coordinator implements AutoCloseable, Catalog {
     private final TableFrontiers frontiers;
     private final ReadPath reads;
     private final WritePath writes;
+    /** The sequences' values: each reservation ahead is recorded at once (see {@link SequenceValues}). */
+    final SequenceValues sequences;
     private final Subscriptions subscriptions;
     private final Ddl ddl;
     /** The stores this database is durable in; null for a database in memory only. */
@@ -77,6 +79,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     Coordinator(Clock clock, int workers, StorageController storage) {
         this.storage = storage;
         this.durability = new Durability(storage);
+        this.sequences = new SequenceValues((id, through) -> durability.recordSequenceValue(id, through, catalog::newId));
         this.oracle = new TimestampOracle(clock);
         this.compute = new ComputeController(workers);
         this.access = new AccessControl(roles, catalog, durability);
@@ -86,7 +89,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.reads = new ReadPath(catalog, binders, oracle, compute, frontiers, waits);
         this.subscriptions = new Subscriptions(this, binders, oracle, compute, frontiers, reads, durability);
         this.writes = new WritePath(catalog, binders, oracle, compute, frontiers, reads, subscriptions, durability);
-        this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits);
+        this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences);
         if (storage != null) {
             compute.writeOutputShards(CHECKPOINT_INTERVAL_MILLIS > 0);
             synchronized (this) {
@@ -163,6 +166,11 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     @Override
+    public dev.tributary.sql.catalog.Sequences sequences() {
+        return sequences;
+    }
+
+    @Override
     public synchronized Optional<CatalogItem> lookup(String name) {
         return Optional.ofNullable(catalog.get(name));
     }
@@ -225,6 +233,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (st instanceof Statement.Checkpoint c) return guarded(session, st, () -> checkpoint(session));
         Result r;
         synchronized (this) {
+            sequences.statementOf(session);
             try {
                 r = guarded(session, st, () -> run(session, st, sql));
             } finally {
@@ -238,6 +247,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** Runs {@code body} for statement {@code st} of {@code session}, as {@link #execute} runs a statement. */
     synchronized <T> T execute(Session session, Statement st, String sql, java.util.function.Supplier<T> body) {
+        sequences.statementOf(session);
         return guarded(session, st, body);
     }
 
@@ -300,8 +310,14 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.AdvanceClock a -> advanceClock(a);
             case Statement.Checkpoint c -> throw new IllegalStateException("CHECKPOINT runs without the coordinator (see execute)");
             case Statement.Refresh r -> refresh(session, r);
+            case Statement.Deallocate d -> {
+                boolean had = session.deallocate == null ? d.name() == null : session.deallocate.test(d.name());
+                if (!had) throw new SqlException("26000", "prepared statement \"" + d.name() + "\" does not exist", d.pos());
+                yield Result.command(d.name() == null ? "DEALLOCATE ALL" : "DEALLOCATE");
+            }
             case Statement.AlterRetainHistory a -> ddl.alterRetainHistory(session, a);
             case Statement.AddConstraint a -> ddl.addConstraint(session, a);
+            case Statement.CreateSequence q -> ddl.createSequence(session, q, sql);
             case Statement.DropConstraint d -> ddl.dropConstraint(session, d);
             case Statement.CreateRole r -> createRole(session, r);
             case Statement.AlterRole r -> alterRole(session, r);
@@ -628,6 +644,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     private synchronized Result executeLocked(Session session, Prepared p, Object[] values, boolean[] readNothing, boolean endImplicit) {
+        sequences.statementOf(session);
         try {
             // an INSERT of given values that opens its block, committed in the same turn: nothing
             // came between its key check and its commit (it waits for no dataflow), so the commit
@@ -767,7 +784,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             case SMALLINT, INTEGER, BIGINT -> Long.class;
             case REAL, DOUBLE -> Double.class;
             case NUMERIC -> java.math.BigDecimal.class;
-            case TEXT, VARCHAR, CHAR, UNKNOWN -> String.class;
+            case TEXT, VARCHAR, CHAR, UNKNOWN, JSON -> String.class;
             case BYTEA -> dev.tributary.sql.types.Bytea.class;
             case DATE -> java.time.LocalDate.class;
             case TIME -> java.time.LocalTime.class;
@@ -937,6 +954,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 case CatalogItem.View v -> Statement.ObjectKind.VIEW;
                 case CatalogItem.MaterializedView m -> Statement.ObjectKind.MATERIALIZED_VIEW;
                 case CatalogItem.Index i -> Statement.ObjectKind.INDEX;
+                case CatalogItem.Sequence q -> Statement.ObjectKind.SEQUENCE;
                 case CatalogItem.SystemRelation r -> throw new IllegalStateException("system relations are owned by no role");
             };
             ddl.drop(session, new Statement.Drop(d.pos(), kind, false, List.of(List.of(item.name())), true));
@@ -1053,6 +1071,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                     case CatalogItem.View v -> v.sql();
                     case CatalogItem.MaterializedView m -> m.sql();
                     case CatalogItem.Index i -> i.sql();
+                    case CatalogItem.Sequence q -> q.sql();
                     case CatalogItem.SystemRelation r -> throw new IllegalStateException("system relations are not in the user catalog");
                 };
                 rows.add(new Object[] {name, text});
@@ -1355,6 +1374,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             Session system = new Session();
             Set<Long> tables = new HashSet<>();
             List<CatalogEntry> rest = new ArrayList<>();
+            List<CatalogEntry> sequenceValues = new ArrayList<>();
             for (CatalogEntry e : entries) {
                 switch (e.kind()) {
                     case CatalogRecorder.ROLE -> roles.restore(e.name(), e.sql());
@@ -1398,7 +1418,13 @@ final class Coordinator implements AutoCloseable, Catalog {
                         tables.add(t.id());
                         ServerLog.log("recovery: table " + t.name() + ": " + updates[0] + " updates read in " + (System.nanoTime() - started) / 1_000_000 + " ms");
                     }
-                    case CatalogRecorder.PRIMARY_KEY -> { } // made with its table
+                    case CatalogRecorder.PRIMARY_KEY, CatalogRecorder.OWNED_SEQUENCE -> { } // made with its table
+                    case "sequence" -> {
+                        // before the tables made after it, whose defaults may read it
+                        catalog.idsFrom(e.id());
+                        replay(system, e);
+                    }
+                    case CatalogRecorder.SEQUENCE_VALUE -> sequenceValues.add(e);
                     default -> rest.add(e);
                 }
             }
@@ -1438,6 +1464,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                     }
                 }
             }
+            for (CatalogEntry e : sequenceValues) sequences.recovered(Long.parseLong(e.name()), Long.parseLong(e.sql()));
             compute.endRecovery();
             catalog.idsFromAtLeast(maxId + 2); // a table's primary key takes the id after it
             // tables dropped before a crash let go of their data at the log's next flush

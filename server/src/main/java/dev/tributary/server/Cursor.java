@@ -47,6 +47,11 @@ final class Cursor implements AutoCloseable {
         this.subscribed = subscribed;
     }
 
+    /** The cursor's columns and their types, as a result without rows (what a Describe of it answers). */
+    Result shape() {
+        return new Result("", columns, types, List.of());
+    }
+
     /** A cursor over the rows of {@code answer}. */
     static Cursor over(Result answer) {
         Cursor c = new Cursor(answer.columns(), answer.types(), false);

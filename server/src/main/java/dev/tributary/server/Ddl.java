@@ -44,10 +44,12 @@ final class Ddl {
     private final WritePath writes;
     private final Subscriptions subscriptions;
     private final Durability durability;
+    private final SequenceValues sequences;
     private final WorkerWait waits;
 
     Ddl(CatalogState catalog, Binders binders, TimestampOracle oracle, ComputeController compute, TableFrontiers frontiers, ReadPath reads, WritePath writes,
-            Subscriptions subscriptions, Durability durability, WorkerWait waits) {
+            Subscriptions subscriptions, Durability durability, WorkerWait waits, SequenceValues sequences) {
+        this.sequences = sequences;
         this.catalog = catalog;
         this.binders = binders;
         this.oracle = oracle;
@@ -68,7 +70,7 @@ final class Ddl {
             case TABLE -> item instanceof CatalogItem.Table;
             case MATERIALIZED_VIEW -> item instanceof CatalogItem.MaterializedView;
             case INDEX -> item instanceof CatalogItem.Index;
-            case VIEW -> false;
+            case VIEW, SEQUENCE -> false;
         };
         if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + a.kind().sql().toLowerCase(java.util.Locale.ROOT), a.pos());
         binders.access().checkOwner(session, item);
@@ -104,19 +106,45 @@ final class Ddl {
             if (pk.contains(i)) throw new SqlException("42701", "column \"" + k + "\" appears twice in primary key constraint", c.pos());
             pk.add(i);
         }
-        List<ScalarExpr> defaults = binders.plain().bindDefaults(c.columns());
+        Binder defaultsBinder = binders.plain();
+        List<ScalarExpr> defaults = new ArrayList<>(defaultsBinder.bindDefaults(c.columns()));
+        // a default's nextval reads its sequence: it cannot be dropped while the table is there
+        Set<Long> sequencesRead = defaultsBinder.dependencies();
         HistoryPolicy history = HistoryPolicy.of(c.retain(), binders.plain());
         // the primary key's index, as PostgreSQL names it; the table's arrangement is keyed by it
         String pkName = c.primaryKeyName() != null ? c.primaryKeyName() : name + "_pkey";
         if (!pk.isEmpty() && catalog.contains(pkName)) throw new SqlException("42P07", "relation \"" + pkName + "\" already exists", c.pos());
+        List<CatalogItem.Sequence> owned = new ArrayList<>();
+        for (int i = 0; i < c.columns().size(); i++) {
+            Statement.ColumnDef d = c.columns().get(i);
+            if (d.identity() == Statement.Identity.NONE) continue;
+            // a serial or identity column's sequence, as PostgreSQL makes and names it; made again with the table after a restart
+            Statement.SequenceOptions o = d.sequence() != null ? d.sequence() : Statement.SequenceOptions.NONE;
+            if (o.type() == null) o = new Statement.SequenceOptions(d.type(), o.increment(), o.min(), o.max(), o.start(), o.cache(), o.cycle());
+            owned.add(sequence(-1, constraintName(name, List.of(d.name()), "seq"), o, -1, i, d.pos()));
+        }
         long id = catalog.newId();
         long pkIndex = pk.isEmpty() ? -1 : catalog.newId();
+        for (int k = 0; k < owned.size(); k++) {
+            CatalogItem.Sequence q = owned.get(k);
+            q = new CatalogItem.Sequence(catalog.newId(), q.name(), q.type(), q.start(), q.increment(), q.min(), q.max(), q.cycle(),
+                    "CREATE SEQUENCE " + SqlFormatter.ident(q.name()) + " AS " + q.type() + " OWNED BY " + SqlFormatter.ident(name) + "."
+                            + SqlFormatter.ident(columns.get(q.ownerColumn()).name()), id, q.ownerColumn(), true);
+            owned.set(k, q);
+            register(q, Set.of(id));
+            binders.access().created(session, q);
+            sequences.created(q);
+            Statement.ColumnDef next = new Statement.ColumnDef(c.pos(), columns.get(q.ownerColumn()).name(), q.type(), true,
+                    new dev.tributary.sql.ast.Expr.FunctionCall(c.pos(), List.of("nextval"), List.of(new dev.tributary.sql.ast.Expr.StringLiteral(c.pos(), q.name())),
+                            false, false, List.of(), null));
+            defaults.set(q.ownerColumn(), binders.plain().bindDefaults(List.of(next)).get(0));
+        }
         CatalogItem.Table t = new CatalogItem.Table(id, name, columns, pk, defaults, text(sql, c), c.appendOnly());
         List<SqlType> types = Binder.typesOf(columns);
         int[] key = pk.stream().mapToInt(Integer::intValue).toArray();
         compute.createTable(id, name, types, key, pkIndex, pkName);
         frontiers.created(id);
-        register(t, Set.of());
+        register(t, sequencesRead);
         binders.access().created(session, t);
         if (!pk.isEmpty()) {
             List<ScalarExpr> keys = new ArrayList<>();
@@ -131,6 +159,57 @@ final class Ddl {
             for (Statement.UniqueKey u : c.uniques()) addUnique(session, t, u);
         }
         return Result.command("CREATE TABLE");
+    }
+
+    Result createSequence(Session session, Statement.CreateSequence q, String sql) {
+        String name = CatalogState.nameOf(q.name(), q.pos());
+        binders.access().checkCreate(session);
+        if (catalog.contains(name) && q.ifNotExists()) return Result.command("CREATE SEQUENCE").withNotice(alreadyExists(name));
+        catalog.checkNew(name, false, q.pos());
+        long owner = -1;
+        int column = -1;
+        if (!q.ownedBy().isEmpty()) {
+            if (q.ownedBy().size() < 2) throw new SqlException("42601", "invalid OWNED BY option", q.pos(), "Specify OWNED BY table.column or OWNED BY NONE.");
+            CatalogItem.Table t = catalog.table(q.ownedBy().subList(0, q.ownedBy().size() - 1), q.pos(), "own a sequence with");
+            column = CatalogState.indexOfColumn(t.columns(), q.ownedBy().get(q.ownedBy().size() - 1));
+            if (column < 0) throw new SqlException("42703", "column \"" + q.ownedBy().get(q.ownedBy().size() - 1) + "\" of relation \"" + t.name() + "\" does not exist", q.pos());
+            owner = t.id();
+        }
+        CatalogItem.Sequence made = sequence(catalog.newId(), name, q.options(), owner, column, q.pos());
+        made = new CatalogItem.Sequence(made.id(), made.name(), made.type(), made.start(), made.increment(), made.min(), made.max(), made.cycle(),
+                text(sql, q), owner, column, false);
+        // OWNED BY: dropped with the table, but made again from its own statement after a restart
+        register(made, owner < 0 ? Set.of() : Set.of(owner));
+        binders.access().created(session, made);
+        sequences.created(made);
+        return Result.command("CREATE SEQUENCE");
+    }
+
+    /**
+     * A sequence {@code name} with PostgreSQL's defaults for what {@code o} leaves out (type
+     * bigint; increment 1; min 1 and max the type's largest going up, the reverse going down;
+     * start at min going up, max going down), checked as PostgreSQL checks them (22023).
+     */
+    private static CatalogItem.Sequence sequence(long id, String name, Statement.SequenceOptions o, long owner, int column, int pos) {
+        SqlType type = o.type() != null ? o.type() : SqlType.BIGINT;
+        long typeMax = switch (type.kind()) {
+            case SMALLINT -> Short.MAX_VALUE;
+            case INTEGER -> Integer.MAX_VALUE;
+            case BIGINT -> Long.MAX_VALUE;
+            default -> throw new SqlException("22023", "sequence type must be smallint, integer, or bigint", pos);
+        };
+        long typeMin = -typeMax - 1;
+        long increment = o.increment() != null ? o.increment() : 1;
+        if (increment == 0) throw new SqlException("22023", "INCREMENT must not be zero", pos);
+        long min = o.min() != null ? o.min() : increment > 0 ? 1 : typeMin;
+        long max = o.max() != null ? o.max() : increment > 0 ? typeMax : -1;
+        if (min < typeMin || max > typeMax) throw new SqlException("22023", (min < typeMin ? "MINVALUE (" + min : "MAXVALUE (" + max) + ") is out of range for sequence data type " + type, pos);
+        if (min >= max) throw new SqlException("22023", "MINVALUE (" + min + ") must be less than MAXVALUE (" + max + ")", pos);
+        long start = o.start() != null ? o.start() : increment > 0 ? min : max;
+        if (start < min) throw new SqlException("22023", "START value (" + start + ") cannot be less than MINVALUE (" + min + ")", pos);
+        if (start > max) throw new SqlException("22023", "START value (" + start + ") cannot be greater than MAXVALUE (" + max + ")", pos);
+        if (o.cache() != null && o.cache() < 1) throw new SqlException("22023", "CACHE (" + o.cache() + ") must be greater than zero", pos);
+        return new CatalogItem.Sequence(id, name, type, start, increment, min, max, Boolean.TRUE.equals(o.cycle()), "", owner, column, false);
     }
 
     Result addConstraint(Session session, Statement.AddConstraint a) {
@@ -455,6 +534,13 @@ final class Ddl {
             if (!item.kind().equals(kind)) {
                 throw new SqlException("42809", "\"" + name + "\" is not a " + kind, d.pos(), "Use DROP " + item.kind().toUpperCase(java.util.Locale.ROOT) + " to remove a " + item.kind() + ".");
             }
+            if (item instanceof CatalogItem.Sequence q && q.implicit()) {
+                CatalogItem owner = catalog.get(q.ownerTable());
+                String table = owner == null ? "?" : owner.name();
+                throw new SqlException("2BP01", "cannot drop sequence " + name + " because other objects depend on it", d.pos(),
+                        "Column " + (owner == null ? "?" : owner.columns().get(q.ownerColumn()).name()) + " of table " + table
+                                + " owns it: it goes with the table.");
+            }
             if (item instanceof CatalogItem.Index ix && ix.constraint()) {
                 String table = catalog.get(ix.on()).name();
                 throw new SqlException("2BP01", "cannot drop index " + name + " because constraint " + name + " on table " + table + " requires it", d.pos(),
@@ -475,7 +561,8 @@ final class Ddl {
                 CatalogItem dep = catalog.get(id);
                 CatalogItem on = null;
                 for (CatalogItem t : targets) if (catalog.dependentsOf(t.id()).contains(id)) on = t;
-                if (dep instanceof CatalogItem.Index && on != null && targetIds.contains(on.id())) continue; // indexes go with their relation
+                // indexes go with their relation, and the sequences its serial columns own with a table
+                if ((dep instanceof CatalogItem.Index || dep instanceof CatalogItem.Sequence q && q.owned()) && on != null && targetIds.contains(on.id())) continue;
                 throw new SqlException("2BP01", "cannot drop " + (on == null ? "it" : on.kind() + " " + on.name()) + " because other objects depend on it", d.pos(),
                         "Use DROP ... CASCADE to drop the dependent objects too.");
             }
@@ -484,7 +571,19 @@ final class Ddl {
         List<String> cascaded = new ArrayList<>();
         for (long id : order) {
             CatalogItem dep = catalog.get(id);
-            if (!targetIds.contains(id) && !(dep instanceof CatalogItem.Index)) cascaded.add(dep.kind() + " " + dep.name());
+            if (!targetIds.contains(id) && dep instanceof CatalogItem.Table t) {
+                // a table whose column default reads a dropped sequence: PostgreSQL drops only the
+                // default; the table (and its rows) must not go with it
+                for (CatalogItem target : targets) {
+                    if (target instanceof CatalogItem.Sequence q && catalog.dependentsOf(q.id()).contains(t.id())) {
+                        throw new SqlException("2BP01", "cannot drop sequence " + q.name() + " because other objects depend on it", d.pos(),
+                                        "A default of table " + t.name() + " reads it; drop the table first.");
+                    }
+                }
+            }
+            if (!targetIds.contains(id) && !(dep instanceof CatalogItem.Index) && !(dep instanceof CatalogItem.Sequence q && q.owned())) {
+                cascaded.add(dep.kind() + " " + dep.name());
+            }
         }
         // dependents first
         for (int k = order.size() - 1; k >= 0; k--) remove(order.get(k));
@@ -499,6 +598,7 @@ final class Ddl {
     private void remove(long id) {
         CatalogItem item = catalog.remove(id);
         if (item == null) return;
+        if (item instanceof CatalogItem.Sequence) sequences.dropped(id);
         durability.dropped(id, item);
         binders.access().dropped(id);
         subscriptions.endOn(id);
@@ -523,6 +623,10 @@ final class Ddl {
 
     /** A maintained query's plan with now() in its WHERE as temporal filters (0A000, at {@code pos}, for other uses of now()). */
     static Plan temporal(Plan plan, int pos) {
+        if (Plans.anyExpr(plan, dev.tributary.sql.expr.ScalarExprs::isVolatile)) {
+            throw new SqlException("0A000", "nextval, currval, setval and lastval are not supported in a maintained query", pos,
+                    "A materialized view or subscription is computed again as its inputs change; a sequence's next value is not a function of them.");
+        }
         try {
             return dev.tributary.sql.plan.TemporalFilters.extract(plan);
         } catch (SqlException e) {

@@ -83,15 +83,18 @@ final class Durability {
             case CatalogItem.View v -> v.sql();
             case CatalogItem.MaterializedView m -> m.sql();
             case CatalogItem.Index i -> i.sql();
+            case CatalogItem.Sequence q -> q.sql();
             case CatalogItem.SystemRelation r -> throw new IllegalStateException("system relation " + r.name() + " registered");
         };
-        String kind = item instanceof CatalogItem.Index i && i.primaryKey() ? CatalogRecorder.PRIMARY_KEY : item.kind();
+        String kind = item instanceof CatalogItem.Index i && i.primaryKey() ? CatalogRecorder.PRIMARY_KEY
+                : item instanceof CatalogItem.Sequence q && q.implicit() ? CatalogRecorder.OWNED_SEQUENCE : item.kind();
         recorder.object(item.id(), kind, item.name(), sql, uses);
     }
 
     /** Records that object {@code id} ({@code item}) is dropped; a table's data and a materialized view's output shard go with it. */
     void dropped(long id, CatalogItem item) {
         if (recorder != null && !replaying) recorder.dropped(id);
+        if (recorder != null && !replaying && item instanceof CatalogItem.Sequence) recorder.sequenceValue(id, null, () -> -1);
         if (storage == null) return;
         if (item instanceof CatalogItem.Table) storage.dropTable(id);
         if (item instanceof CatalogItem.MaterializedView) storage.outputs().drop(id);
@@ -106,6 +109,16 @@ final class Durability {
         if (table) storage.holdSince(id, policy == null ? -1 : policy.since(upper.getAsLong()));
         if (replaying) return;
         recorder.history(id, policy == null ? null : policy.text(), ids);
+    }
+
+    /**
+     * Records, durably at once, that values up to {@code through} of sequence {@code id} may have
+     * been given: a commit that follows may hold them, so they must never be given again.
+     */
+    void recordSequenceValue(long id, long through, LongSupplier ids) {
+        if (recorder == null || replaying) return;
+        recorder.sequenceValue(id, through, ids);
+        commitCatalog();
     }
 
     /** Records role {@code name} as {@code text} ({@code LOGIN} or {@code NOLOGIN}, and its verifier), null when it is dropped. */

@@ -19,6 +19,11 @@ public final class Session {
     /** Whether the implicit block is a multi-statement Query's, PostgreSQL's "implicit transaction block" (cursors may live in it). */
     boolean multiStatement;
     boolean aborted;
+    /** The value nextval last gave this session, per sequence id (currval), and of any sequence (lastval). */
+    final Map<Long, Long> sequenceValues = new HashMap<>();
+    Long lastSequenceValue;
+    /** The client's prepared statements, for DEALLOCATE (see {@link Tributary.Connection#onDeallocate}); null when it has none. */
+    java.util.function.Predicate<String> deallocate;
     /** Table id to row to signed count, for the open transaction. */
     final Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>();
     /**

@@ -192,6 +192,24 @@ public final class Tributary implements AutoCloseable {
         }
 
         /**
+         * The columns of the session's cursor {@code name} (DECLAREd), as a result without rows;
+         * null if there is none. A cursor is also a protocol portal: clients Describe it by name.
+         */
+        public Result describeCursor(String name) {
+            Cursor c = session.cursors.get(name);
+            return c == null ? null : c.shape();
+        }
+
+        /**
+         * Gives {@code DEALLOCATE} the client's prepared statements: {@code deallocate} forgets the
+         * one named (all of them for null) and says whether there was one. Without it, only
+         * {@code DEALLOCATE ALL} succeeds.
+         */
+        public void onDeallocate(java.util.function.Predicate<String> deallocate) {
+            session.deallocate = deallocate;
+        }
+
+        /**
          * Runs the statements of {@code sql} one after another, giving each result to {@code each}
          * as soon as it is made; the first error is thrown, after the results before it were given.
          */

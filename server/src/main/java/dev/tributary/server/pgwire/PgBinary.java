@@ -58,7 +58,7 @@ final class PgBinary {
             case REAL -> ByteBuffer.allocate(4).putFloat((float) (double) (Double) v).array();
             case DOUBLE -> ByteBuffer.allocate(8).putDouble((Double) v).array();
             case NUMERIC -> numeric((BigDecimal) v);
-            case TEXT, VARCHAR, CHAR, UNKNOWN -> ((String) v).getBytes(StandardCharsets.UTF_8);
+            case TEXT, VARCHAR, CHAR, UNKNOWN, JSON -> ((String) v).getBytes(StandardCharsets.UTF_8);
             case BYTEA -> ((Bytea) v).toByteArray();
             case DATE -> ByteBuffer.allocate(4).putInt((int) (((LocalDate) v).toEpochDay() - EPOCH_DAYS)).array();
             case TIME -> ByteBuffer.allocate(8).putLong(((LocalTime) v).toNanoOfDay() / 1000).array();
@@ -169,6 +169,10 @@ final class PgBinary {
                 case TEXT, VARCHAR, CHAR, UNKNOWN -> {
                     in.position(b.length);
                     yield utf8(b);
+                }
+                case JSON -> {
+                    in.position(b.length);
+                    yield dev.tributary.sql.types.Json.parse(utf8(b));
                 }
                 case BYTEA -> {
                     in.position(b.length);

@@ -91,6 +91,16 @@ final class PgConnection {
         this.pid = pid;
         this.secret = secret;
         this.options = options;
+        session.onDeallocate(name -> {
+            if (name == null) {
+                extended.statements.clear();
+                return true;
+            }
+            if (name.isEmpty()) return false;
+            Prepared p = extended.statements.remove(name);
+            if (p != null) extended.portals.values().removeIf(portal -> portal.statement == p);
+            return p != null;
+        });
     }
 
     int pid() {
@@ -1138,6 +1148,10 @@ final class PgConnection {
                         Prepared p = statement(name);
                         statement = p.sql();
                         describeStatement(p);
+                    } else if (what == 'P' && !portals.containsKey(name) && session.describeCursor(name) != null) {
+                        // a DECLAREd cursor is a portal too (psycopg describes its server-side cursors)
+                        Result shape = session.describeCursor(name);
+                        rowDescription(shape.columns(), shape.types(), i -> 0);
                     } else if (what == 'P') {
                         Portal p = portal(name);
                         statement = p.statement.sql();

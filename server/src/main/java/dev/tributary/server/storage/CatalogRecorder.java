@@ -24,6 +24,11 @@ import java.util.function.LongSupplier;
  */
 public final class CatalogRecorder {
     public static final String PRIMARY_KEY = "primary key", HISTORY = "history", ROLE = "role", PRIVILEGES = "privileges";
+    /**
+     * A sequence a serial or identity column owns (made again with its table), and how far a
+     * sequence's values may have been given (its id as the name, the value as the text).
+     */
+    public static final String OWNED_SEQUENCE = "owned sequence", SEQUENCE_VALUE = "sequence value";
 
     private final StorageController storage;
     /** The entries as last committed (and being changed by the current statement), by entry id. */
@@ -31,6 +36,7 @@ public final class CatalogRecorder {
     private final Map<Long, CatalogEntry> historyOf = new HashMap<>();
     private final Map<String, CatalogEntry> roles = new HashMap<>();
     private final Map<String, CatalogEntry> privileges = new HashMap<>();
+    private final Map<String, CatalogEntry> sequenceValues = new HashMap<>();
     private final Map<Long, CatalogEntry> added = new LinkedHashMap<>();
     private final Map<Long, CatalogEntry> removed = new LinkedHashMap<>();
 
@@ -47,6 +53,7 @@ public final class CatalogRecorder {
                 case HISTORY -> historyOf.put(e.uses().get(0), e);
                 case ROLE -> roles.put(e.name(), e);
                 case PRIVILEGES -> privileges.put(e.name(), e);
+                case SEQUENCE_VALUE -> sequenceValues.put(e.name(), e);
                 default -> { }
             }
         }
@@ -95,6 +102,11 @@ public final class CatalogRecorder {
     /** Role {@code name} is now as {@code state} says ({@link dev.tributary.server.auth.Roles#encode}), or gone (null). */
     public void role(String name, String state, LongSupplier ids) {
         keyed(roles, ROLE, name, state, ids);
+    }
+
+    /** Values up to {@code through} of sequence {@code id} may have been given (null: the sequence is gone). */
+    public void sequenceValue(long id, Long through, LongSupplier ids) {
+        keyed(sequenceValues, SEQUENCE_VALUE, String.valueOf(id), through == null ? null : String.valueOf(through), ids);
     }
 
     /** The owner and ACL of the object {@code key} names are now as {@code state} says, or the defaults (null). */

@@ -141,6 +141,24 @@ class JdbcMetadataTest extends LocalServerTest {
         }
     }
 
+    /** pgjdbc's getIndexInfo expands pg_index.indkey (an int2vector) with _pg_expandarray: unique and plain indexes, key columns in order. */
+    @Test
+    void getIndexInfoListsUniqueAndPlainIndexesWithTheirColumns() throws SQLException {
+        try (Connection c = connect()) {
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE people (id int PRIMARY KEY, email text UNIQUE, a int, b int)");
+                s.execute("CREATE INDEX people_ba ON people (b, a)");
+            }
+            try (ResultSet rs = c.getMetaData().getIndexInfo(null, "public", "people", false, false)) {
+                assertThat(rows(rs, "INDEX_NAME", "NON_UNIQUE", "ORDINAL_POSITION", "COLUMN_NAME"))
+                        .containsExactlyInAnyOrder("people_pkey|f|1|id", "people_email_key|f|1|email", "people_ba|t|1|b", "people_ba|t|2|a");
+            }
+            try (ResultSet rs = c.getMetaData().getIndexInfo(null, "public", "people", true, false)) {
+                assertThat(rows(rs, "INDEX_NAME")).containsExactlyInAnyOrder("people_pkey", "people_email_key");
+            }
+        }
+    }
+
     @Test
     void primaryKeysThroughPgConstraintAndPgIndex() throws SQLException {
         try (Connection c = connect(); Statement s = c.createStatement()) {

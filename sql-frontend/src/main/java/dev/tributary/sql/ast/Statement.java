@@ -13,7 +13,37 @@ public sealed interface Statement extends Node {
     record QueryStatement(int pos, Query query, Expr asOf, boolean emitChanges) implements Statement {}
 
     /** One column of CREATE TABLE; {@code defaultExpr} is null without DEFAULT. */
-    record ColumnDef(int pos, String name, SqlType type, boolean notNull, Expr defaultExpr) implements Node {}
+    record ColumnDef(int pos, String name, SqlType type, boolean notNull, Expr defaultExpr, Identity identity, SequenceOptions sequence) implements Node {
+        public ColumnDef(int pos, String name, SqlType type, boolean notNull, Expr defaultExpr) {
+            this(pos, name, type, notNull, defaultExpr, Identity.NONE, null);
+        }
+    }
+
+    /**
+     * How a column numbers its rows: not at all, {@code serial} (a default of {@code nextval} of a
+     * sequence it owns), or an identity column ({@code GENERATED ALWAYS | BY DEFAULT AS
+     * IDENTITY}: the same, ALWAYS refusing a value given in INSERT).
+     */
+    enum Identity {
+        NONE, SERIAL, ALWAYS, BY_DEFAULT
+    }
+
+    /**
+     * A sequence's options as written (null where not given): {@code AS type}, {@code INCREMENT
+     * BY}, {@code MINVALUE}/{@code MAXVALUE} ({@code NO ...} is not given), {@code START WITH},
+     * {@code CACHE} (accepted, without effect), {@code [NO] CYCLE}.
+     */
+    record SequenceOptions(SqlType type, Long increment, Long min, Long max, Long start, Long cache, Boolean cycle) {
+        public static final SequenceOptions NONE = new SequenceOptions(null, null, null, null, null, null, null);
+    }
+
+    /** {@code CREATE SEQUENCE [IF NOT EXISTS] name [options] [OWNED BY table.column | NONE]}; {@code ownedBy} empty for none. */
+    record CreateSequence(int pos, List<String> name, boolean ifNotExists, SequenceOptions options, List<String> ownedBy) implements Statement {
+        public CreateSequence {
+            name = List.copyOf(name);
+            ownedBy = List.copyOf(ownedBy);
+        }
+    }
 
     /**
      * CREATE TABLE; {@code primaryKey} holds the key columns whether declared on a column or as a
@@ -88,7 +118,7 @@ public sealed interface Statement extends Node {
     }
 
     enum ObjectKind {
-        TABLE("TABLE"), VIEW("VIEW"), MATERIALIZED_VIEW("MATERIALIZED VIEW"), INDEX("INDEX");
+        TABLE("TABLE"), VIEW("VIEW"), MATERIALIZED_VIEW("MATERIALIZED VIEW"), INDEX("INDEX"), SEQUENCE("SEQUENCE");
 
         private final String sql;
 
@@ -244,6 +274,12 @@ public sealed interface Statement extends Node {
 
     /** CHECKPOINT: the server's dataflows checkpointed now, so that a restart restores them and replays only later writes. */
     record Checkpoint(int pos) implements Statement {}
+
+    /**
+     * {@code DEALLOCATE [PREPARE] name | ALL}: forgets one of the session's prepared statements
+     * (the protocol's named ones), or all of them ({@code name} null).
+     */
+    record Deallocate(int pos, String name) implements Statement {}
 
     /** REFRESH MATERIALIZED VIEW name: a maintained view is always fresh, so it only checks the name. */
     record Refresh(int pos, List<String> name) implements Statement {

@@ -1075,6 +1075,16 @@ public final class Binder {
         return new Bound(new Plan.FlatMap(left.plan(), fn), fields);
     }
 
+    /** Notes that the statement reads catalog object {@code id} (a sequence its nextval names). */
+    void dependOn(long id) {
+        dependencies.add(id);
+    }
+
+    /** The catalog this binds against. */
+    dev.tributary.sql.catalog.Catalog catalog() {
+        return catalog;
+    }
+
     /** The user catalog's item named {@code name}. */
     Optional<CatalogItem> catalogItem(String name) {
         return catalog.lookup(name);
@@ -1116,6 +1126,8 @@ public final class Binder {
             }
             CatalogItem it = item.get();
             dependencies.add(it.id());
+            // a sequence's row is read when the query is planned, as a system catalog's is: never maintained
+            if (it instanceof CatalogItem.Sequence) readsSystemCatalog = true;
             List<Field> fields = new ArrayList<>();
             for (Column c : it.columns()) fields.add(new Field(name, c.name(), c.type(), false));
             Plan plan = switch (it) {
@@ -1123,6 +1135,8 @@ public final class Binder {
                 case CatalogItem.Table x -> new Plan.Get(x.id(), x.name(), types(x.columns()), x.appendOnly());
                 case CatalogItem.MaterializedView m -> new Plan.Get(m.id(), m.name(), types(m.columns()));
                 case CatalogItem.Index i -> throw new IllegalStateException();
+                // a sequence reads as its one row (last_value, log_cnt, is_called) as it is when bound
+                case CatalogItem.Sequence q -> new Plan.Constant(List.<Object[]>of(catalog.sequences().read(q.id())), types(q.columns()));
                 case CatalogItem.SystemRelation r -> throw new IllegalStateException("system relations are not in the user catalog");
             };
             b = new Bound(plan, fields);
@@ -1544,7 +1558,7 @@ public final class Binder {
         if (e instanceof Expr.FunctionCall f) {
             String name = f.name().get(f.name().size() - 1);
             if (Sx.isAggregate(name)) return;
-            if (!dev.tributary.sql.expr.Functions.exists(name) && !dev.tributary.sql.catalog.SystemCatalog.isCatalogFunction(name)
+            if (!dev.tributary.sql.expr.Functions.exists(name) && !dev.tributary.sql.catalog.SystemCatalog.isCatalogFunction(name) && !SequenceFunctions.is(name) && !JsonFunctions.is(name)
                     && !dev.tributary.sql.expr.TableFunction.isSetReturning(name) && !containsAggregate(f.args())) {
                 expr(f, scope);
             }

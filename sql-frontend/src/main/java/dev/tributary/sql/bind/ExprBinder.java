@@ -273,9 +273,11 @@ final class ExprBinder {
             if (t == null) throw new SqlException("0A000", "PROCTIME() is the commit time of a STREAM's row: use it over one table STREAM", f.pos());
             return t;
         }
+        if (SequenceFunctions.is(name)) return SequenceFunctions.bind(binder, this, name, f);
         List<ScalarExpr> args = new ArrayList<>();
         for (Expr a : f.args()) args.add(bind(a));
         if (dev.tributary.sql.catalog.SystemCatalog.isCatalogFunction(name)) return binder.system().call(name, args, f.pos());
+        if (JsonFunctions.is(name)) return JsonFunctions.bind(name, args, f.pos());
         if (dev.tributary.sql.expr.TableFunction.isSetReturning(name)) {
             throw new SqlException("0A000", "set-returning functions such as " + name + " are supported in FROM, not here yet", f.pos(),
                     "Write SELECT ... FROM " + name + "(...) AS alias.");

@@ -18,6 +18,11 @@ public interface Catalog {
     }
 
     /** The session's role and what roles may do (pg_roles, relacl, has_table_privilege, ...). */
+    /** The values of the catalog's sequences; a catalog without them refuses nextval and its kin (0A000). */
+    default Sequences sequences() {
+        throw new dev.tributary.sql.SqlException("0A000", "sequences are not available here");
+    }
+
     default Access access() {
         return Access.BOOTSTRAP_ONLY;
     }

@@ -125,6 +125,30 @@ public sealed interface CatalogItem {
         }
     }
 
+    /**
+     * A sequence: a counter that {@code nextval} advances by {@code increment} from {@code start},
+     * within {@code min}..{@code max} (wrapping round if {@code cycle}), outside any transaction.
+     * {@code ownerTable}/{@code ownerColumn} name the column whose default it serves (a
+     * {@code serial} or identity column, or {@code OWNED BY}: dropped with its table), -1 when none;
+     * {@code implicit} when the column's definition made it (it is made again with its table).
+     */
+    record Sequence(long id, String name, dev.tributary.sql.types.SqlType type, long start, long increment, long min, long max, boolean cycle,
+                    String sql, long ownerTable, int ownerColumn, boolean implicit) implements CatalogItem {
+        /** The columns reading a sequence shows, as in PostgreSQL. */
+        public static final List<Column> COLUMNS = List.of(new Column("last_value", dev.tributary.sql.types.SqlType.BIGINT, false),
+                new Column("log_cnt", dev.tributary.sql.types.SqlType.BIGINT, false), new Column("is_called", dev.tributary.sql.types.SqlType.BOOLEAN, false));
+
+        @Override
+        public String kind() {
+            return "sequence";
+        }
+
+        /** Whether a table's column owns it (it goes with the table). */
+        public boolean owned() {
+            return ownerTable >= 0;
+        }
+    }
+
     /** The columns of a relation; an index has none of its own. */
     default List<Column> columns() {
         return switch (this) {
@@ -132,6 +156,7 @@ public sealed interface CatalogItem {
             case View v -> v.columns();
             case MaterializedView m -> m.columns();
             case Index i -> List.of();
+            case Sequence q -> Sequence.COLUMNS;
             case SystemRelation r -> r.columns();
         };
     }

@@ -79,6 +79,8 @@ public final class SystemCatalog {
                 case "oid[]" -> SqlType.array(SqlType.BIGINT);
                 case "int2[]" -> SqlType.array(SqlType.SMALLINT);
                 case "text[]" -> SqlType.array(SqlType.TEXT);
+                case "int2vector" -> SqlType.vector(SqlType.SMALLINT);
+                case "oidvector" -> SqlType.vector(SqlType.BIGINT);
                 default -> throw new IllegalArgumentException("type " + nt[1]);
             };
             cols.add(new Column(nt[0], t, true));
@@ -103,13 +105,14 @@ public final class SystemCatalog {
                 + " typstorage text, typnotnull bool, typbasetype oid, typtypmod int4, typndims int4, typcollation oid, typdefaultbin text, typdefault text");
         rel(2610, "pg_catalog", "pg_index", false, "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, indisunique bool,"
                 + " indnullsnotdistinct bool, indisprimary bool, indisexclusion bool, indimmediate bool, indisclustered bool, indisvalid bool,"
-                + " indcheckxmin bool, indisready bool, indislive bool, indisreplident bool, indkey text, indcollation text, indclass text,"
-                + " indoption text, indexprs text, indpred text");
+                + " indcheckxmin bool, indisready bool, indislive bool, indisreplident bool, indkey int2vector, indcollation oidvector, indclass oidvector,"
+                + " indoption int2vector, indexprs text, indpred text");
         rel(2601, "pg_catalog", "pg_am", false, "oid oid, amname text, amhandler text, amtype text");
         rel(2604, "pg_catalog", "pg_attrdef", false, "oid oid, adrelid oid, adnum int2, adbin text");
         rel(2606, "pg_catalog", "pg_constraint", false, "oid oid, conname text, connamespace oid, contype text, condeferrable bool, condeferred bool,"
                 + " convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid, confrelid oid, confupdtype text, confdeltype text,"
                 + " confmatchtype text, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conbin text");
+        rel(3501, "pg_catalog", "pg_enum", false, "oid oid, enumtypid oid, enumsortorder float4, enumlabel text");
         rel(2609, "pg_catalog", "pg_description", false, "objoid oid, classoid oid, objsubid int4, description text");
         rel(2611, "pg_catalog", "pg_inherits", false, "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool");
         rel(3456, "pg_catalog", "pg_collation", false, "oid oid, collname text, collnamespace oid, collowner oid, collprovider text,"
@@ -195,6 +198,9 @@ public final class SystemCatalog {
     private static final List<PgType> TYPES = List.of(
             new PgType(16, "bool", 1, "B", true, 0, "boolean"),
             new PgType(17, "bytea", -1, "U", false, 0, "bytea"),
+            new PgType(114, "json", -1, "U", false, 0, "json"),
+            new PgType(22, "int2vector", -1, "A", false, 0, "int2vector"),
+            new PgType(30, "oidvector", -1, "A", false, 0, "oidvector"),
             new PgType(18, "char", 1, "Z", false, 0, "\"char\""),
             new PgType(19, "name", 64, "S", false, 950, "name"),
             new PgType(20, "int8", 8, "N", false, 0, "bigint"),
@@ -229,7 +235,7 @@ public final class SystemCatalog {
     private static final List<PgType> ALL_TYPES;
 
     static {
-        long[][] arrays = {{16, 1000}, {17, 1001}, {18, 1002}, {19, 1003}, {20, 1016}, {21, 1005}, {23, 1007}, {25, 1009}, {26, 1028},
+        long[][] arrays = {{16, 1000}, {17, 1001}, {114, 199}, {18, 1002}, {19, 1003}, {20, 1016}, {21, 1005}, {23, 1007}, {25, 1009}, {26, 1028},
                 {700, 1021}, {701, 1022}, {1042, 1014}, {1043, 1015}, {1082, 1182}, {1083, 1183}, {1114, 1115}, {1184, 1185}, {1186, 1187},
                 {1700, 1231}};
         List<PgType> all = new ArrayList<>(TYPES);
@@ -266,13 +272,14 @@ public final class SystemCatalog {
             case VARCHAR -> 1043;
             case CHAR -> 1042;
             case BYTEA -> 17;
+            case JSON -> 114;
             case DATE -> 1082;
             case TIME -> 1083;
             case TIMESTAMP -> 1114;
             case TIMESTAMPTZ -> 1184;
             case INTERVAL -> 1186;
             case UNKNOWN -> 705;
-            case ARRAY -> ARRAY_OF.getOrDefault(typeOid(t.element()), 1009L);
+            case ARRAY -> t.isVector() ? (t.element().kind() == SqlType.Kind.SMALLINT ? 22 : 30) : ARRAY_OF.getOrDefault(typeOid(t.element()), 1009L);
             case RECORD -> 2249;
         };
     }
@@ -314,6 +321,8 @@ public final class SystemCatalog {
                        long constraintOid) {}
 
     private final List<Rel> relations = new ArrayList<>();
+    /** The sequences serial and identity columns own, by {@code tableId:column}. */
+    private final Map<String, CatalogItem.Sequence> ownedSequences = new HashMap<>();
     private final Map<Long, Rel> relByOid = new HashMap<>();
     private final List<Idx> indexes = new ArrayList<>();
     private final Map<Long, Idx> indexByOid = new HashMap<>();
@@ -353,8 +362,10 @@ public final class SystemCatalog {
                 case CatalogItem.View v -> "v";
                 case CatalogItem.MaterializedView m -> "m";
                 case CatalogItem.Index i -> null;
+                case CatalogItem.Sequence q -> "S";
                 case SystemRelation s -> null;
             };
+            if (item instanceof CatalogItem.Sequence q && q.owned()) ownedSequences.put(q.ownerTable() + ":" + q.ownerColumn(), q);
             if (kind == null) continue;
             Rel r = new Rel(oid(item), item.name(), PUBLIC, kind, item.columns(), item);
             add(r);
@@ -426,14 +437,16 @@ public final class SystemCatalog {
     }
 
     /** The default expressions of a table's columns as written, by attnum; re-read from its CREATE TABLE. */
-    private static Map<Integer, String> defaultTexts(CatalogItem.Table t) {
+    private Map<Integer, String> defaultTexts(CatalogItem.Table t) {
         Map<Integer, String> out = new LinkedHashMap<>();
         try {
             if (Parser.parseStatement(t.sql()) instanceof Statement.CreateTable ct) {
                 for (Statement.ColumnDef d : ct.columns()) {
-                    if (d.defaultExpr() == null) continue;
                     for (int a = 0; a < t.columns().size(); a++) {
-                        if (t.columns().get(a).name().equals(d.name())) out.put(a + 1, SqlFormatter.format(d.defaultExpr()));
+                        if (!t.columns().get(a).name().equals(d.name())) continue;
+                        CatalogItem.Sequence serial = d.identity() == Statement.Identity.SERIAL ? ownedSequences.get(t.id() + ":" + a) : null;
+                        if (serial != null) out.put(a + 1, "nextval('" + SqlFormatter.ident(serial.name()).replace("'", "''") + "'::regclass)");
+                        else if (d.defaultExpr() != null) out.put(a + 1, SqlFormatter.format(d.defaultExpr()));
                     }
                 }
                 return out;
@@ -447,6 +460,28 @@ public final class SystemCatalog {
             if (d != null && !(d instanceof ScalarExpr.Literal l && l.value() == null)) out.put(a + 1, d.describe(names));
         }
         return out;
+    }
+
+    /** {@code t}'s identity columns by attnum: {@code a} (GENERATED ALWAYS) or {@code d} (BY DEFAULT), as pg_attribute.attidentity says. */
+    private static Map<Integer, String> identities(CatalogItem.Table t) {
+        Map<Integer, String> out = new HashMap<>();
+        try {
+            if (Parser.parseStatement(t.sql()) instanceof Statement.CreateTable ct) {
+                for (Statement.ColumnDef d : ct.columns()) {
+                    if (d.identity() != Statement.Identity.ALWAYS && d.identity() != Statement.Identity.BY_DEFAULT) continue;
+                    int a = indexOf(t, d.name());
+                    if (a >= 0) out.put(a + 1, d.identity() == Statement.Identity.ALWAYS ? "a" : "d");
+                }
+            }
+        } catch (SqlException e) {
+            out.clear(); // not a lone CREATE TABLE: no identity columns shown
+        }
+        return out;
+    }
+
+    private static int indexOf(CatalogItem.Table t, String column) {
+        for (int a = 0; a < t.columns().size(); a++) if (t.columns().get(a).name().equals(column)) return a;
+        return -1;
     }
 
     private static String definition(CatalogItem item) {
@@ -495,6 +530,7 @@ public final class SystemCatalog {
             case "pg_catalog.pg_attribute" -> {
                 for (Rel x : relations) {
                     Map<Integer, String> defaults = x.item() instanceof CatalogItem.Table t ? defaultTexts(t) : Map.of();
+                    Map<Integer, String> identities = x.item() instanceof CatalogItem.Table t ? identities(t) : Map.of();
                     for (int a = 0; a < x.columns().size(); a++) {
                         Column c = x.columns().get(a);
                         long typeOid = typeOid(c.type());
@@ -502,7 +538,7 @@ public final class SystemCatalog {
                         boolean byval = pt.len() > 0 && pt.len() <= 8;
                         out.add(row(x.oid(), c.name(), typeOid, -1L, (long) pt.len(), (long) (a + 1), 0L, -1L, (long) typmod(c.type()), byval,
                                 pt.len() == 8 ? "d" : pt.len() == 2 ? "s" : pt.len() == 1 ? "c" : "i", storage(pt), "",
-                                !c.nullable() && !x.kind().equals("i"), defaults.containsKey(a + 1), false, "", "", false, true, 0L,
+                                !c.nullable() && !x.kind().equals("i"), defaults.containsKey(a + 1), false, identities.getOrDefault(a + 1, ""), "", false, true, 0L,
                                 pt.collation() == DEFAULT_COLLATION ? DEFAULT_COLLATION : 0L, null)); // no column privileges
                     }
                 }
@@ -518,8 +554,8 @@ public final class SystemCatalog {
             }
             case "pg_catalog.pg_index" -> {
                 for (Idx x : indexes) {
-                    String key = String.join(" ", x.attnums().stream().map(String::valueOf).toList());
-                    String zeros = String.join(" ", x.attnums().stream().map(a -> "0").toList());
+                    List<Object> key = x.attnums().stream().map(a -> (Object) (long) a).toList();
+                    List<Object> zeros = x.attnums().stream().map(a -> (Object) 0L).toList();
                     String exprs = x.attnums().contains(0) ? String.join(", ", x.keys()) : null;
                     out.add(row(x.oid(), x.on().oid(), (long) x.keys().size(), (long) x.keys().size(), x.unique(), false, x.primary(), false,
                             true, false, true, false, true, true, false, key, zeros, zeros, zeros, exprs, null));
@@ -537,6 +573,12 @@ public final class SystemCatalog {
                     }
                 }
             }
+            case "pg_catalog.pg_sequence" -> {
+                for (Rel x : relations) {
+                    if (!(x.item() instanceof CatalogItem.Sequence q)) continue;
+                    out.add(row(x.oid(), typeOid(q.type()), q.start(), q.increment(), q.max(), q.min(), 1L, q.cycle()));
+                }
+            }
             case "pg_catalog.pg_constraint" -> {
                 for (Idx x : indexes) {
                     if (x.constraintOid() == 0) continue;
@@ -547,9 +589,9 @@ public final class SystemCatalog {
             }
             case "pg_catalog.pg_description", "pg_catalog.pg_inherits", "pg_catalog.pg_policy", "pg_catalog.pg_statistic_ext",
                  "pg_catalog.pg_publication", "pg_catalog.pg_publication_rel", "pg_catalog.pg_publication_namespace",
-                 "pg_catalog.pg_trigger", "pg_catalog.pg_rewrite", "pg_catalog.pg_sequence" -> {
+                 "pg_catalog.pg_trigger", "pg_catalog.pg_rewrite", "pg_catalog.pg_enum" -> {
                 // Tributary has no comments (COMMENT ON), table inheritance, row security policies,
-                // extended statistics, publications, triggers, rules or sequences
+                // extended statistics, publications, triggers, rules or enum types
             }
             case "pg_catalog.pg_auth_members" -> {
                 long n = 0;
@@ -834,7 +876,7 @@ public final class SystemCatalog {
             case "col_description" -> fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.BIGINT, SqlType.INTEGER);
             case "shobj_description" -> fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.BIGINT, SqlType.TEXT);
             // no column owns a sequence (Tributary has none)
-            case "pg_get_serial_sequence" -> fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.TEXT, SqlType.TEXT);
+            case "pg_get_serial_sequence" -> fn(name, args, pos, SqlType.TEXT, x -> serialSequence((String) x[0], (String) x[1]), SqlType.TEXT, SqlType.TEXT);
             case "current_setting" -> n == 1
                     ? fn(name, args, pos, SqlType.TEXT, x -> setting((String) x[0], false), SqlType.TEXT)
                     : new ScalarExpr.Call(name, coerce(name, args, pos, SqlType.TEXT, SqlType.BOOLEAN), SqlType.TEXT,
@@ -1052,6 +1094,20 @@ public final class SystemCatalog {
         if (x == null) return null;
         if (column <= 0) return indexDef(x);
         return column <= x.keys().size() ? x.keys().get((int) column - 1) : "";
+    }
+
+    /** {@code pg_get_serial_sequence(table, column)}: the qualified name of the sequence the column owns, or NULL. */
+    private String serialSequence(String table, String column) {
+        String name = table.startsWith("public.") ? table.substring(7) : table;
+        name = name.startsWith("\"") && name.endsWith("\"") && name.length() > 1 ? name.substring(1, name.length() - 1) : name.toLowerCase(java.util.Locale.ROOT);
+        for (Rel r : relations) {
+            if (!(r.item() instanceof CatalogItem.Table t) || !t.name().equals(name)) continue;
+            int a = indexOf(t, column);
+            if (a < 0) throw new SqlException("42703", "column \"" + column + "\" of relation \"" + name + "\" does not exist");
+            CatalogItem.Sequence q = ownedSequences.get(t.id() + ":" + a);
+            return q == null ? null : "public." + SqlFormatter.ident(q.name());
+        }
+        throw new SqlException("42P01", "relation \"" + table + "\" does not exist");
     }
 
     private String constraintDef(long oid) {

@@ -46,10 +46,11 @@ public final class ArrayExprs {
         }
         ScalarExpr i = Casts.tryCoerce(index, SqlType.INTEGER, CastContext.IMPLICIT, pos);
         if (i == null) throw new SqlException("42804", "array subscript must have type integer", pos);
+        int lower = array.type().isVector() ? 0 : 1; // a vector (int2vector) is subscripted from 0
         return new ScalarExpr.Call("[]", List.of(array, i), array.type().element(), x -> {
             List<?> a = (List<?>) x[0];
-            long k = (Long) x[1];
-            return k >= 1 && k <= a.size() ? a.get((int) k - 1) : null;
+            long k = (Long) x[1] - lower;
+            return k >= 0 && k < a.size() ? a.get((int) k) : null;
         }, true);
     }
 

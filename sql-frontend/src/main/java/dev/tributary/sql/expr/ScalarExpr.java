@@ -208,6 +208,43 @@ public sealed interface ScalarExpr {
         }
     }
 
+    /**
+     * A volatile function ({@code nextval}, {@code setval}, ...): each evaluation may give
+     * another value and change state, so it is never folded into a constant and is called once
+     * per row that reaches it. Strict: NULL when an argument is NULL.
+     */
+    record VolatileCall(String name, List<ScalarExpr> args, SqlType type, Impl impl) implements ScalarExpr {
+        public VolatileCall {
+            args = List.copyOf(args);
+        }
+
+        public Object eval(Object[] row) {
+            Object[] vals = new Object[args.size()];
+            for (int i = 0; i < vals.length; i++) {
+                vals[i] = args.get(i).eval(row);
+                if (vals[i] == null) return null;
+            }
+            return impl.apply(vals);
+        }
+
+        public String describe(List<String> names) {
+            return name + "(" + join(args, ", ", names) + ")";
+        }
+
+        public List<ScalarExpr> children() {
+            return args;
+        }
+
+        public ScalarExpr withChildren(List<ScalarExpr> c) {
+            return new VolatileCall(name, c, type, impl);
+        }
+
+        @Override
+        public boolean isConstant() {
+            return false;
+        }
+    }
+
     /** A conversion of {@code expr} to {@code type} with the semantics of {@code context} (see {@link Casts#cast}). */
     record Cast(ScalarExpr expr, SqlType type, CastContext context) implements ScalarExpr {
         public Cast(ScalarExpr expr, SqlType type) {

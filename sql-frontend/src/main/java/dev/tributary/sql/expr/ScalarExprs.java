@@ -90,6 +90,13 @@ public final class ScalarExprs {
         for (ScalarExpr c : e.children()) parameters(c, into);
     }
 
+    /** Whether the expression calls a volatile function ({@link ScalarExpr.VolatileCall}: nextval and its kin). */
+    public static boolean isVolatile(ScalarExpr e) {
+        if (e instanceof ScalarExpr.VolatileCall) return true;
+        for (ScalarExpr c : e.children()) if (isVolatile(c)) return true;
+        return false;
+    }
+
     /** Whether the expression contains a {@link ScalarExpr.Now} (its value depends on when it runs). */
     public static boolean usesStatementTime(ScalarExpr e) {
         if (e instanceof ScalarExpr.Now) return true;

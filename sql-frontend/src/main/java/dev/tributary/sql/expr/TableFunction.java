@@ -106,7 +106,7 @@ public record TableFunction(String name, List<ScalarExpr> args, List<String> col
     /** Whether {@code name} is a set-returning function {@link #resolve} knows. */
     public static boolean isSetReturning(String name) {
         return switch (name) {
-            case "generate_series", "unnest", "_pg_expandarray" -> true;
+            case "generate_series", "unnest", "_pg_expandarray", "generate_subscripts" -> true;
             default -> false;
         };
     }
@@ -127,6 +127,19 @@ public record TableFunction(String name, List<ScalarExpr> args, List<String> col
                 yield new TableFunction(name, args, List.of("x", "n"), List.of(array.element(), SqlType.INTEGER), x -> {
                     List<?> elements = (List<?>) x[0];
                     return indexed(elements.size(), i -> new Object[] {elements.get(i), (long) (i + 1)});
+                });
+            }
+            case "generate_subscripts" -> {
+                // generate_subscripts(array, dim [, reverse]): the subscripts of dimension dim (only 1 here)
+                if (args.size() < 2 || args.size() > 3 || !args.get(0).type().isArray()) throw noFunction(name, args, pos);
+                int lower = args.get(0).type().isVector() ? 0 : 1;
+                List<ScalarExpr> typed = new java.util.ArrayList<>(List.of(args.get(0), Casts.coerce(args.get(1), SqlType.INTEGER, CastContext.IMPLICIT, pos)));
+                if (args.size() == 3) typed.add(Casts.coerce(args.get(2), SqlType.BOOLEAN, CastContext.IMPLICIT, pos));
+                yield new TableFunction(name, typed, List.of("generate_subscripts"), List.of(SqlType.INTEGER), x -> {
+                    List<?> elements = (List<?>) x[0];
+                    int n = x[1] == null || (Long) x[1] != 1 ? 0 : elements.size();
+                    boolean reverse = x.length > 2 && Boolean.TRUE.equals(x[2]);
+                    return indexed(n, i -> new Object[] {(long) (lower + (reverse ? n - 1 - i : i))});
                 });
             }
             default -> throw new IllegalArgumentException("not a set-returning function: " + name);

@@ -313,7 +313,12 @@ public final class Parser {
                 yield new Statement.Refresh(pos, name);
             }
             case "listen", "unlisten", "notify" -> throw unsupported(t.value().toUpperCase(Locale.ROOT), pos);
-            case "vacuum", "analyze", "analyse", "cluster", "reindex", "lock", "discard", "prepare", "execute", "deallocate", "do", "call",
+            case "deallocate" -> {
+                p++;
+                acceptKw("prepare");
+                yield new Statement.Deallocate(pos, acceptKw("all") ? null : name());
+            }
+            case "vacuum", "analyze", "analyse", "cluster", "reindex", "lock", "discard", "prepare", "execute", "do", "call",
                  "import", "security", "load", "move", "merge" -> throw unsupported(t.value().toUpperCase(Locale.ROOT), pos);
             case "comment" -> throw unsupported("COMMENT ON", pos);
             case "savepoint" -> {
@@ -422,7 +427,8 @@ public final class Parser {
             p += 2;
             return createIndex(pos, true);
         }
-        for (String kind : List.of("schema", "sequence", "database", "function", "procedure", "trigger", "type", "domain", "extension", "rule",
+        if (!orReplace && acceptKw("sequence")) return createSequence(pos);
+        for (String kind : List.of("schema", "database", "function", "procedure", "trigger", "type", "domain", "extension", "rule",
                 "policy", "publication", "subscription", "tablespace", "aggregate", "operator", "cast", "collation", "language", "server")) {
             if (isKw(kind)) throw unsupported("CREATE " + kind.toUpperCase(Locale.ROOT), pos());
         }
@@ -510,11 +516,46 @@ public final class Parser {
             }
             if (isKw("like")) throw unsupported("CREATE TABLE ... LIKE", itemPos);
             String col = name();
-            SqlType type = type();
+            Statement.Identity identity = Statement.Identity.NONE;
+            Statement.SequenceOptions sequence = null;
+            SqlType type;
+            String typeName = is(Type.IDENT) && !is(1, Type.DOT) && !is(1, Type.LBRACKET) ? peek().value() : "";
+            switch (typeName) {
+                case "serial", "serial4" -> type = SqlType.INTEGER;
+                case "bigserial", "serial8" -> type = SqlType.BIGINT;
+                case "smallserial", "serial2" -> type = SqlType.SMALLINT;
+                default -> type = null;
+            }
+            if (type != null) {
+                p++;
+                identity = Statement.Identity.SERIAL;
+            } else {
+                type = type();
+            }
             Boolean notNull = null;
             Expr dflt = null;
             while (true) {
                 int cpos = pos();
+                if (isKw("generated")) {
+                    p++;
+                    if (identity != Statement.Identity.NONE) {
+                        throw new SqlException("42601", "multiple identity specifications for column \"" + col + "\" of table \"" + last(name) + "\"", cpos);
+                    }
+                    if (acceptKw("always")) identity = Statement.Identity.ALWAYS;
+                    else {
+                        expectKw("by");
+                        expectKw("default");
+                        identity = Statement.Identity.BY_DEFAULT;
+                    }
+                    expectKw("as");
+                    if (!acceptKw("identity")) throw unsupported("generated columns (GENERATED ALWAYS AS (expression) STORED)", pos());
+                    if (accept(Type.LPAREN)) {
+                        sequence = sequenceOptions(true);
+                        expect(Type.RPAREN);
+                    }
+                    notNull = true;
+                    continue;
+                }
                 if (isKw("not") && isKw(1, "null")) {
                     p += 2;
                     if (Boolean.FALSE.equals(notNull)) throw nullConflict(col, name, cpos);
@@ -548,7 +589,13 @@ public final class Parser {
                     break;
                 }
             }
-            cols.add(new ColumnDef(itemPos, col, type, Boolean.TRUE.equals(notNull), dflt));
+            if (identity != Statement.Identity.NONE && dflt != null) {
+                throw new SqlException("42601", identity == Statement.Identity.SERIAL
+                        ? "multiple default values specified for column \"" + col + "\" of table \"" + last(name) + "\""
+                        : "both default and identity specified for column \"" + col + "\" of table \"" + last(name) + "\"", itemPos);
+            }
+            if (identity == Statement.Identity.SERIAL) notNull = true;
+            cols.add(new ColumnDef(itemPos, col, type, Boolean.TRUE.equals(notNull), dflt, identity, sequence));
         } while (accept(Type.COMMA));
         expect(Type.RPAREN);
         if (isKw("partition") || isKw("inherits")) throw unsupported("table options", pos());
@@ -615,6 +662,79 @@ public final class Parser {
     private static SqlException nullConflict(String col, List<String> table, int pos) {
         return new SqlException("42601", "conflicting NULL/NOT NULL declarations for column \"" + col
                 + "\" of table \"" + last(table) + "\"", pos);
+    }
+
+    private Statement createSequence(int pos) {
+        boolean ifNotExists = ifNotExists();
+        List<String> name = qualifiedName();
+        Statement.SequenceOptions options = sequenceOptions(false);
+        List<String> ownedBy = List.of();
+        if (isKw("owned")) {
+            p++;
+            expectKw("by");
+            if (!acceptKw("none")) ownedBy = qualifiedName();
+        }
+        return new Statement.CreateSequence(pos, name, ifNotExists, options, ownedBy);
+    }
+
+    /**
+     * A sequence's options, each at most once (42601 for a repeat), as CREATE SEQUENCE and an
+     * identity column's parentheses take them; {@code inParens} stops at ")".
+     */
+    private Statement.SequenceOptions sequenceOptions(boolean inParens) {
+        SqlType type = null;
+        Long increment = null, min = null, max = null, start = null, cache = null;
+        Boolean cycle = null;
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        while (is(Type.IDENT) && !(inParens && is(Type.RPAREN))) {
+            int opos = pos();
+            String option = peek().value();
+            String key = option.equals("no") && is(1, Type.IDENT) ? toks.get(p + 1).value() : option;
+            if (!List.of("as", "increment", "minvalue", "maxvalue", "start", "cache", "cycle", "restart").contains(key)) break;
+            if (!seen.add(key)) throw new SqlException("42601", "conflicting or redundant options", opos);
+            p++;
+            switch (option) {
+                case "as" -> type = type();
+                case "increment" -> {
+                    acceptKw("by");
+                    increment = signedInteger();
+                }
+                case "minvalue" -> min = signedInteger();
+                case "maxvalue" -> max = signedInteger();
+                case "start" -> {
+                    acceptKw("with");
+                    start = signedInteger();
+                }
+                case "cache" -> cache = signedInteger();
+                case "cycle" -> cycle = true;
+                case "no" -> {
+                    p++;
+                    if (key.equals("cycle")) cycle = false;
+                    else if (!key.equals("minvalue") && !key.equals("maxvalue")) throw syntaxError(toks.get(p - 1));
+                }
+                default -> throw unsupported("sequence option " + option.toUpperCase(Locale.ROOT), opos);
+            }
+        }
+        return new Statement.SequenceOptions(type, increment, min, max, start, cache, cycle);
+    }
+
+    /** An integer constant, possibly negative. */
+    private long signedInteger() {
+        boolean negative = false;
+        if (isOp("-")) {
+            p++;
+            negative = true;
+        } else if (isOp("+")) {
+            p++;
+        }
+        Token t = next();
+        if (t.type() != Type.INTEGER) throw syntaxError(t);
+        try {
+            long v = Long.parseLong(t.value());
+            return negative ? -v : v;
+        } catch (NumberFormatException e) {
+            throw new SqlException("22003", "value \"" + (negative ? "-" : "") + t.value() + "\" is out of range for type bigint", t.start() + 1);
+        }
     }
 
     private Statement createIndex(int pos, boolean unique) {
@@ -752,6 +872,7 @@ public final class Parser {
         if (acceptKw("table")) kind = ObjectKind.TABLE;
         else if (acceptKw("view")) kind = ObjectKind.VIEW;
         else if (acceptKw("index")) kind = ObjectKind.INDEX;
+        else if (acceptKw("sequence")) kind = ObjectKind.SEQUENCE;
         else if (acceptKw("materialized")) {
             expectKw("view");
             kind = ObjectKind.MATERIALIZED_VIEW;
@@ -2848,7 +2969,7 @@ public final class Parser {
 
     /** PostgreSQL types that exist but Tributary does not store. */
     private static final java.util.Set<String> UNSUPPORTED_TYPES = java.util.Set.of(
-            "json", "jsonb", "uuid", "bit", "varbit", "timetz", "money", "xml", "inet", "cidr", "macaddr",
+            "jsonb", "uuid", "bit", "varbit", "timetz", "money", "xml", "inet", "cidr", "macaddr",
             "serial", "serial4", "bigserial", "serial8", "smallserial", "serial2", "point", "tsvector",
             "bpchar");
 
@@ -2923,6 +3044,7 @@ public final class Parser {
                 yield SqlType.character(n);
             }
             case "bytea" -> SqlType.BYTEA;
+            case "json" -> SqlType.JSON;
             case "date" -> SqlType.DATE;
             case "time" -> {
                 skipTimePrecision();

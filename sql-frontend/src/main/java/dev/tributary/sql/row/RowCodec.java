@@ -125,7 +125,7 @@ public final class RowCodec {
             case REAL, DOUBLE, TIME, TIMESTAMP, TIMESTAMPTZ -> 8;
             case DATE -> 4;
             case INTERVAL -> 32;
-            case NUMERIC, TEXT, VARCHAR, CHAR, BYTEA, UNKNOWN, ARRAY, RECORD -> VARIABLE;
+            case NUMERIC, TEXT, VARCHAR, CHAR, BYTEA, UNKNOWN, ARRAY, RECORD, JSON -> VARIABLE;
         };
     }
 
@@ -302,7 +302,7 @@ public final class RowCodec {
             case SMALLINT, INTEGER, BIGINT -> w.putInteger((Long) v);
             case REAL, DOUBLE -> w.putLong(doubleKey((Double) v));
             case NUMERIC -> writeNumeric(w, (BigDecimal) v, types.get(c).scale());
-            case TEXT, VARCHAR, UNKNOWN -> writeString(w, (String) v);
+            case TEXT, VARCHAR, UNKNOWN, JSON -> writeString(w, (String) v);
             case CHAR -> writeString(w, stripTrailingSpaces((String) v));
             case BYTEA -> writeEscaped(w, ((Bytea) v).toByteArray());
             case DATE -> w.putInt(epochDay((LocalDate) v) ^ Integer.MIN_VALUE);
@@ -336,7 +336,7 @@ public final class RowCodec {
             case SMALLINT, INTEGER, BIGINT -> "Long";
             case REAL, DOUBLE -> "Double";
             case NUMERIC -> "BigDecimal";
-            case TEXT, VARCHAR, CHAR, UNKNOWN -> "String";
+            case TEXT, VARCHAR, CHAR, UNKNOWN, JSON -> "String";
             case BYTEA -> "Bytea";
             case DATE -> "LocalDate";
             case TIME -> "LocalTime";
@@ -847,7 +847,7 @@ public final class RowCodec {
             case SMALLINT, INTEGER, BIGINT -> getInteger(b, p);
             case REAL, DOUBLE -> doubleFromKey(getLong(b, p));
             case NUMERIC -> readNumeric(b, p, types.get(c).scale());
-            case TEXT, VARCHAR, UNKNOWN -> new String(unescape(b, p), StandardCharsets.UTF_8);
+            case TEXT, VARCHAR, UNKNOWN, JSON -> new String(unescape(b, p), StandardCharsets.UTF_8);
             case CHAR -> padTo(new String(unescape(b, p), StandardCharsets.UTF_8), types.get(c).length());
             case BYTEA -> Bytea.copyOf(unescape(b, p));
             case DATE -> LocalDate.ofEpochDay(getInt(b, p) ^ Integer.MIN_VALUE);

@@ -73,7 +73,8 @@ public record SqlType(Kind kind, int length, int scale, SqlType element, java.ut
         INTERVAL("interval"),
         UNKNOWN("unknown"),
         ARRAY("array"),
-        RECORD("record");
+        RECORD("record"),
+        JSON("json");
 
         private final String pgName;
 
@@ -103,6 +104,7 @@ public record SqlType(Kind kind, int length, int scale, SqlType element, java.ut
     public static final SqlType TIMESTAMPTZ = of(Kind.TIMESTAMPTZ);
     public static final SqlType INTERVAL = of(Kind.INTERVAL);
     public static final SqlType UNKNOWN = of(Kind.UNKNOWN);
+    public static final SqlType JSON = of(Kind.JSON);
 
     public static SqlType of(Kind kind) {
         return new SqlType(kind, -1, -1);
@@ -123,6 +125,20 @@ public record SqlType(Kind kind, int length, int scale, SqlType element, java.ut
     /** The array type of {@code element} (an array of arrays is the same type: PostgreSQL's arrays are multi-dimensional). */
     public static SqlType array(SqlType element) {
         return element.kind == Kind.ARRAY ? element : new SqlType(Kind.ARRAY, -1, -1, element);
+    }
+
+    /**
+     * PostgreSQL's {@code int2vector} and {@code oidvector} (of smallint or bigint elements): an
+     * array subscripted from 0 whose text is its elements separated by spaces, as the system
+     * catalogs hold key columns ({@code pg_index.indkey}).
+     */
+    public static SqlType vector(SqlType element) {
+        return new SqlType(Kind.ARRAY, 0, -1, element);
+    }
+
+    /** Whether this is a {@link #vector}. */
+    public boolean isVector() {
+        return kind == Kind.ARRAY && length == 0;
     }
 
     /** The composite type of the named, typed fields (at least one). */

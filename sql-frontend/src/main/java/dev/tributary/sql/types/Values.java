@@ -38,14 +38,14 @@ public final class Values {
             case DOUBLE -> doubleText((Double) v);
             case REAL -> realText(((Double) v).floatValue());
             case NUMERIC -> ((BigDecimal) v).toPlainString();
-            case TEXT, VARCHAR, CHAR, UNKNOWN -> (String) v;
+            case TEXT, VARCHAR, CHAR, UNKNOWN, JSON -> (String) v;
             case BYTEA -> v.toString();
             case DATE -> dateText((LocalDate) v);
             case TIME -> timeText((LocalTime) v);
             case TIMESTAMP -> timestampText((LocalDateTime) v);
             case TIMESTAMPTZ -> timestampText(LocalDateTime.ofInstant((Instant) v, ZoneOffset.UTC)) + "+00";
             case INTERVAL -> intervalText((Interval) v);
-            case ARRAY -> arrayText((List<?>) v, t.element());
+            case ARRAY -> t.isVector() ? String.join(" ", ((List<?>) v).stream().map(e -> toText(e, t.element())).toList()) : arrayText((List<?>) v, t.element());
             case RECORD -> recordText((List<?>) v, t);
         };
     }
@@ -262,6 +262,13 @@ public final class Values {
      * for the type (with the type's length, precision and scale applied as an input function with
      * a type modifier does: too-long VARCHAR/CHAR is 22001 unless the excess is blanks).
      */
+    /** A {@link SqlType#vector}'s text: its elements separated by spaces. */
+    private static List<Object> parseVector(String s, SqlType t) {
+        List<Object> out = new java.util.ArrayList<>();
+        for (String part : s.trim().split("\\s+")) if (!part.isEmpty()) out.add(fromText(part, t.element()));
+        return java.util.Collections.unmodifiableList(out);
+    }
+
     public static Object fromText(String s, SqlType t) {
         if (s == null) return null;
         return switch (t.kind()) {
@@ -271,6 +278,7 @@ public final class Values {
             case REAL -> parseDouble(s, t);
             case NUMERIC -> applyNumericTypmod(parseNumeric(s), t);
             case TEXT, UNKNOWN -> s;
+            case JSON -> Json.parse(s);
             case VARCHAR -> fitString(s, t, false);
             case CHAR -> fitString(s, t, false);
             case BYTEA -> parseBytea(s);
@@ -279,7 +287,7 @@ public final class Values {
             case TIMESTAMP -> DateTimeText.parseTimestamp(s);
             case TIMESTAMPTZ -> DateTimeText.parseTimestamptz(s);
             case INTERVAL -> DateTimeText.parseInterval(s);
-            case ARRAY -> parseArray(s, t);
+            case ARRAY -> t.isVector() ? parseVector(s, t) : parseArray(s, t);
             case RECORD -> throw new SqlException("0A000", "input of anonymous composite types is not implemented");
         };
     }
@@ -500,7 +508,7 @@ public final class Values {
             case SMALLINT, INTEGER, BIGINT -> Long.compare((Long) a, (Long) b);
             case REAL, DOUBLE -> compareDouble((Double) a, (Double) b);
             case NUMERIC -> ((BigDecimal) a).compareTo((BigDecimal) b);
-            case TEXT, VARCHAR, UNKNOWN -> compareText((String) a, (String) b);
+            case TEXT, VARCHAR, UNKNOWN, JSON -> compareText((String) a, (String) b);
             case CHAR -> compareText(rtrim((String) a), rtrim((String) b));
             case BYTEA -> ((Bytea) a).compareTo((Bytea) b);
             case DATE -> ((LocalDate) a).compareTo((LocalDate) b);

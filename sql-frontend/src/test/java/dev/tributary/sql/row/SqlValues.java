@@ -60,6 +60,7 @@ final class SqlValues {
                     Arbitraries.doubles());
             case NUMERIC -> type.scale() >= 0 ? numerics(type.scale()) : numerics(-1);
             case TEXT, VARCHAR, UNKNOWN -> strings(6);
+            case JSON -> strings(6).map(x -> dev.tributary.sql.types.Json.of(x, SqlType.TEXT));
             case CHAR -> strings(type.length());
             case BYTEA -> Arbitraries.integers().between(0, 255)
                     .injectDuplicates(0.3).map(Integer::byteValue)
@@ -151,7 +152,7 @@ final class SqlValues {
                 int floor = Math.max(0, type.scale());
                 yield c != 0 ? c : Integer.compare(Math.max(floor, ((BigDecimal) a).scale()), Math.max(floor, ((BigDecimal) b).scale()));
             }
-            case TEXT, VARCHAR, UNKNOWN -> Arrays.compare(((String) a).codePoints().toArray(), ((String) b).codePoints().toArray());
+            case TEXT, VARCHAR, UNKNOWN, JSON -> Arrays.compare(((String) a).codePoints().toArray(), ((String) b).codePoints().toArray());
             case CHAR -> Arrays.compare(stripTrailingSpaces((String) a).codePoints().toArray(),
                     stripTrailingSpaces((String) b).codePoints().toArray());
             case BYTEA -> ((Bytea) a).compareTo((Bytea) b);

@@ -1,0 +1,68 @@
+"""SQLAlchemy (its 2.0-style API, over psycopg2) against Tributary: an ORM model with a serial key,
+a UNIQUE column and a server default, created with create_all, rows added and changed through a
+Session, then reflected back (tables, columns, keys, constraints, indexes). Usage:
+sqlalchemy_client.py PORT. Exits non-zero at the first check that fails."""
+import sys
+import sqlalchemy as sa
+from sqlalchemy.orm import declarative_base, Session
+
+port = sys.argv[1]
+engine = sa.create_engine(f"postgresql+psycopg2://tributary@127.0.0.1:{port}/tributary", future=True)
+
+def check(what, got, want):
+    if got != want:
+        print(f"FAIL {what}: got {got!r}, want {want!r}")
+        sys.exit(1)
+    print(f"ok {what}")
+
+with engine.connect() as c:
+    check("connect and SELECT 1", c.execute(sa.text("SELECT 1")).scalar(), 1)
+
+Base = declarative_base()
+
+class User(Base):
+    __tablename__ = "users"
+    id = sa.Column(sa.Integer, primary_key=True)
+    name = sa.Column(sa.String(50), nullable=False, unique=True)
+    score = sa.Column(sa.Numeric(10, 2))
+    created = sa.Column(sa.DateTime(timezone=True), server_default=sa.func.now())
+    __table_args__ = (sa.Index("users_score", "score"),)
+
+Base.metadata.create_all(engine)
+with Session(engine) as s:
+    s.add_all([User(name="ann", score=1.5), User(name="bob")])
+    s.commit()
+    ann = s.query(User).filter_by(name="ann").one()
+    check("serial key assigned", ann.id, 1)
+    check("server default filled", ann.created is not None, True)
+    ann.score = 3
+    s.commit()
+    check("ORM update", [(u.id, u.name, None if u.score is None else float(u.score)) for u in s.query(User).order_by(User.id)],
+          [(1, "ann", 3.0), (2, "bob", None)])
+    s.add(User(name="ann"))
+    try:
+        s.commit()
+        check("duplicate name refused", "committed", "IntegrityError")
+    except sa.exc.IntegrityError as e:
+        check("duplicate name refused", e.orig.pgcode, "23505")
+        s.rollback()
+    with s.begin_nested():
+        s.add(User(name="cy"))
+    s.commit()
+    check("savepoint (begin_nested)", s.query(User).count(), 3)
+
+insp = sa.inspect(engine)
+check("get_table_names", insp.get_table_names(), ["users"])
+cols = insp.get_columns("users")
+check("get_columns names", [c["name"] for c in cols], ["id", "name", "score", "created"])
+check("get_columns serial default", "nextval('users_id_seq'::regclass)" in str(cols[0]["default"]), True)
+check("get_columns nullable", [c["nullable"] for c in cols], [False, False, True, True])
+check("get_pk_constraint", insp.get_pk_constraint("users")["constrained_columns"], ["id"])
+check("get_unique_constraints", [u["column_names"] for u in insp.get_unique_constraints("users")], [["name"]])
+check("get_indexes", sorted((i["name"], tuple(i["column_names"]), i["unique"]) for i in insp.get_indexes("users")),
+      [("users_name_key", ("name",), True), ("users_score", ("score",), False)])
+check("get_foreign_keys", insp.get_foreign_keys("users"), [])
+t = sa.Table("users", sa.MetaData(), autoload_with=engine)
+with engine.connect() as c:
+    check("reflected table query", c.execute(sa.select(sa.func.count()).select_from(t)).scalar(), 3)
+print("sqlalchemy done")
