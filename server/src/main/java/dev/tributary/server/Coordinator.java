@@ -310,6 +310,21 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.AdvanceClock a -> advanceClock(a);
             case Statement.Checkpoint c -> throw new IllegalStateException("CHECKPOINT runs without the coordinator (see execute)");
             case Statement.Refresh r -> refresh(session, r);
+            case Statement.Discard d -> {
+                if (d.what().equals("all") && session.inTransaction && !session.implicit) {
+                    throw new SqlException("25001", "DISCARD ALL cannot run inside a transaction block", d.pos());
+                }
+                if (d.what().equals("all") || d.what().equals("sequences")) {
+                    session.sequenceValues.clear();
+                    session.lastSequenceValue = null;
+                }
+                if (d.what().equals("all")) {
+                    session.resetSettings();
+                    session.closeCursors();
+                    if (session.deallocate != null) session.deallocate.test(null);
+                }
+                yield Result.command("DISCARD " + d.what().toUpperCase(java.util.Locale.ROOT));
+            }
             case Statement.Deallocate d -> {
                 boolean had = session.deallocate == null ? d.name() == null : session.deallocate.test(d.name());
                 if (!had) throw new SqlException("26000", "prepared statement \"" + d.name() + "\" does not exist", d.pos());
@@ -549,10 +564,10 @@ final class Coordinator implements AutoCloseable, Catalog {
                 table = catalog.table(i.table(), i.pos(), "insert into");
                 query = binder.bindInsert(table, i);
                 plans.add(query.plan());
-                returning = binder.bindReturning(table, table.name(), i.returning());
+                returning = binder.bindReturning(table, i.target(), i.returning());
                 arbiters = writes.arbiters(table, i.onConflict());
                 if (i.onConflict() != null && i.onConflict().doUpdate()) {
-                    conflictUpdate = binder.bindConflictUpdate(table, table.name(), i.onConflict().updates(), i.onConflict().where());
+                    conflictUpdate = binder.bindConflictUpdate(table, i.target(), i.onConflict().updates(), i.onConflict().where());
                 }
             }
             case Statement.Update u -> {
@@ -986,12 +1001,18 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     private Result set(Session session, Statement.Set s) {
         String key = s.name().toLowerCase(java.util.Locale.ROOT);
+        if (key.equals("all") && s.values().isEmpty()) {
+            // RESET ALL: every setting back to its default (the role is SET ROLE's, reset by RESET ROLE)
+            session.resetSettings();
+            return Result.command("RESET");
+        }
         Optional<Settings.Setting> setting = Settings.find(key);
         if (setting.isEmpty() && !Settings.isCustom(key)) throw Settings.unrecognized(s.name(), 0);
         if (s.values().isEmpty()) {
             // SET x TO DEFAULT
             if (setting.isPresent() && !setting.get().settable()) Settings.validate(setting.get(), "", 0);
-            session.settings.remove(key);
+            if (session.sessionDefaults.containsKey(key)) session.settings.put(key, session.sessionDefaults.get(key));
+            else session.settings.remove(key);
             return Result.command("SET");
         }
         List<String> parts = new ArrayList<>();

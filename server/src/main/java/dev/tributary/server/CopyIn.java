@@ -228,7 +228,7 @@ public final class CopyIn {
         lines[count++] = line;
         if (encoded != null) {
             try {
-                WritePath.checkNotNull(table, values);
+                WritePath.checkRow(table, values);
             } catch (SqlException e) {
                 throw e.withContext(context(line, text));
             }

@@ -139,7 +139,7 @@ final class Ddl {
                             false, false, List.of(), null));
             defaults.set(q.ownerColumn(), binders.plain().bindDefaults(List.of(next)).get(0));
         }
-        CatalogItem.Table t = new CatalogItem.Table(id, name, columns, pk, defaults, text(sql, c), c.appendOnly());
+        CatalogItem.Table t = new CatalogItem.Table(id, name, columns, pk, defaults, text(sql, c), c.appendOnly(), checks(name, columns, c.checks()));
         List<SqlType> types = Binder.typesOf(columns);
         int[] key = pk.stream().mapToInt(Integer::intValue).toArray();
         compute.createTable(id, name, types, key, pkIndex, pkName);
@@ -159,6 +159,44 @@ final class Ddl {
             for (Statement.UniqueKey u : c.uniques()) addUnique(session, t, u);
         }
         return Result.command("CREATE TABLE");
+    }
+
+    /**
+     * CREATE TABLE's CHECK constraints bound over the new table's columns, named as PostgreSQL
+     * names them when unnamed: {@code table_column_check} after the column it was written on or
+     * the one column its expression reads ({@code table_check} otherwise), numbered on a repeat.
+     */
+    private List<CatalogItem.Table.Check> checks(String table, List<Column> columns, List<Statement.CheckDef> defs) {
+        List<CatalogItem.Table.Check> out = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (Statement.CheckDef d : defs) {
+            ScalarExpr e = binders.plain().bindCheck(table, columns, d.expr());
+            String name = d.name();
+            if (name == null) {
+                String column = d.column();
+                if (column == null) {
+                    List<ScalarExpr.ColumnRef> refs = new ArrayList<>();
+                    collectColumns(e, refs);
+                    // PostgreSQL names it after its column only when it reads exactly one
+                    Set<Integer> read = new HashSet<>();
+                    for (ScalarExpr.ColumnRef r : refs) read.add(r.index());
+                    column = read.size() == 1 ? columns.get(refs.get(0).index()).name() : null;
+                }
+                String base = table + (column == null ? "" : "_" + column) + "_check";
+                name = base;
+                for (int n = 1; names.contains(name); n++) name = base + n;
+            } else if (names.contains(name)) {
+                throw new SqlException("42710", "constraint \"" + name + "\" for relation \"" + table + "\" already exists", d.pos());
+            }
+            names.add(name);
+            out.add(new CatalogItem.Table.Check(name, e, SqlFormatter.format(d.expr())));
+        }
+        return out;
+    }
+
+    private static void collectColumns(ScalarExpr e, List<ScalarExpr.ColumnRef> into) {
+        if (e instanceof ScalarExpr.ColumnRef c) into.add(c);
+        for (ScalarExpr child : e.children()) collectColumns(child, into);
     }
 
     Result createSequence(Session session, Statement.CreateSequence q, String sql) {

@@ -167,6 +167,16 @@ public final class Session {
         pendingBytes += bytes;
     }
     final Map<String, String> settings = new HashMap<>();
+    /** What RESET returns settings to: the values the client connected with (startup parameters, the role it logged in as). */
+    final Map<String, String> sessionDefaults = new HashMap<>();
+
+    /** RESET ALL: every setting back to its session default; the role SET ROLE chose stays (RESET ROLE resets it). */
+    void resetSettings() {
+        String role = settings.get("role");
+        settings.clear();
+        settings.putAll(sessionDefaults);
+        if (role != null) settings.put("role", role);
+    }
     /** The process id the session's client knows it by; 0 for an embedded session. */
     volatile int backendPid;
 

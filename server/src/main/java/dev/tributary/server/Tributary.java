@@ -355,6 +355,7 @@ public final class Tributary implements AutoCloseable {
             dev.tributary.sql.catalog.Settings.find(key).filter(dev.tributary.sql.catalog.Settings.Setting::settable).ifPresent(s -> {
                 try {
                     session.settings.put(key, dev.tributary.sql.catalog.Settings.validate(s, value, 0));
+                    session.sessionDefaults.put(key, session.settings.get(key));
                 } catch (dev.tributary.sql.SqlException e) {
                     // PostgreSQL would refuse the connection; Tributary keeps the default instead
                 }
@@ -370,6 +371,7 @@ public final class Tributary implements AutoCloseable {
         public void authenticatedAs(String role) {
             session.authenticatedUser = role;
             session.settings.put("session_authorization", role);
+            session.sessionDefaults.put("session_authorization", role);
         }
 
         /** How long the client may stay idle now ({@code idle_in_transaction_session_timeout} inside a transaction block), in ms; 0: without limit. */

@@ -132,7 +132,7 @@ final class WritePath {
                 }
                 Object[] values = rows.get(r);
                 for (int k = 0; k < targets.length; k++) row[targets[k]] = values[k];
-                checkNotNull(t, row);
+                checkRow(t, row);
             } catch (SqlException e) {
                 throw e.context() == null ? e.withContext(copy.context(r)) : e;
             }
@@ -187,8 +187,8 @@ final class WritePath {
         binders.access().checkStatement(session, ins, t, binder.dependencies());
         Statement.OnConflict c = ins.onConflict();
         List<CatalogItem.Index> arbiters = arbiters(t, c);
-        ConflictUpdate update = c != null && c.doUpdate() ? binder.bindConflictUpdate(t, t.name(), c.updates(), c.where()) : null;
-        return insertRows(session, t, reads.rowsOf(session, q.plan(), q.plan().types()), binder.bindReturning(t, t.name(), ins.returning()),
+        ConflictUpdate update = c != null && c.doUpdate() ? binder.bindConflictUpdate(t, ins.target(), c.updates(), c.where()) : null;
+        return insertRows(session, t, reads.rowsOf(session, q.plan(), q.plan().types()), binder.bindReturning(t, ins.target(), ins.returning()),
                 arbiters, update);
     }
 
@@ -323,7 +323,7 @@ final class WritePath {
             System.arraycopy(full.get(i), 0, both, old.length, old.length);
             Object[] updated = update.apply(both);
             if (updated == null) continue; // its WHERE is not true: left as it is
-            checkNotNull(t, updated);
+            checkRow(t, updated);
             Row now = codec.encode(updated);
             if (changes.merge(existing, -1L, Long::sum) == 0) changes.remove(existing);
             if (changes.merge(now, 1L, Long::sum) == 0) changes.remove(now);
@@ -340,7 +340,7 @@ final class WritePath {
     /** {@code r} with a value (NULL for the missing ones) per column of {@code t}, checked for NOT NULL. */
     private static Object[] fullRow(CatalogItem.Table t, Object[] r) {
         Object[] row = r.length == t.columns().size() ? r : java.util.Arrays.copyOf(r, t.columns().size());
-        checkNotNull(t, row);
+        checkRow(t, row);
         return row;
     }
 
@@ -388,19 +388,32 @@ final class WritePath {
         return new Result(tag, returning.names(), returning.types(), returning.apply(written));
     }
 
-    /** 23502 if {@code row} has NULL in a NOT NULL column of {@code t}, with PostgreSQL's detail. */
-    static void checkNotNull(CatalogItem.Table t, Object[] row) {
+    /**
+     * 23502 if {@code row} has NULL in a NOT NULL column of {@code t}, then 23514 if it makes a
+     * CHECK constraint of {@code t} false, each with PostgreSQL's message and detail.
+     */
+    static void checkRow(CatalogItem.Table t, Object[] row) {
         for (int i = 0; i < row.length; i++) {
             if (row[i] == null && !t.columns().get(i).nullable()) {
-                StringBuilder failing = new StringBuilder();
-                for (int k = 0; k < row.length; k++) {
-                    if (k > 0) failing.append(", ");
-                    failing.append(row[k] == null ? "null" : dev.tributary.sql.types.Values.toText(row[k], t.columns().get(k).type()));
-                }
                 throw new SqlException("23502", "null value in column \"" + t.columns().get(i).name() + "\" of relation \"" + t.name() + "\" violates not-null constraint")
-                        .withDetail("Failing row contains (" + failing + ").");
+                        .withDetail("Failing row contains (" + failingRow(t, row) + ").");
             }
         }
+        for (CatalogItem.Table.Check c : t.checks()) {
+            if (Boolean.FALSE.equals(c.expr().eval(row))) {
+                throw new SqlException("23514", "new row for relation \"" + t.name() + "\" violates check constraint \"" + c.name() + "\"")
+                        .withDetail("Failing row contains (" + failingRow(t, row) + ").");
+            }
+        }
+    }
+
+    private static String failingRow(CatalogItem.Table t, Object[] row) {
+        StringBuilder failing = new StringBuilder();
+        for (int k = 0; k < row.length; k++) {
+            if (k > 0) failing.append(", ");
+            failing.append(row[k] == null ? "null" : dev.tributary.sql.types.Values.toText(row[k], t.columns().get(k).type()));
+        }
+        return failing.toString();
     }
 
     Result update(Session session, Statement.Update u) {
@@ -420,7 +433,7 @@ final class WritePath {
         List<Object[]> written = returning == null ? null : new ArrayList<>(pairs.size());
         for (Object[] pair : pairs) {
             Object[] row = java.util.Arrays.copyOfRange(pair, n, 2 * n);
-            checkNotNull(t, row);
+            checkRow(t, row);
             changes.merge(codec.encode(java.util.Arrays.copyOf(pair, n)), -1L, Long::sum);
             changes.merge(codec.encode(row), 1L, Long::sum);
             if (written != null) written.add(row);

@@ -58,20 +58,28 @@ public sealed interface Statement extends Node {
     /** {@code appendOnly}: {@code WITH (APPEND ONLY)}, a table that takes inserts only (no UPDATE or DELETE). */
     record CreateTable(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns,
                        List<String> primaryKey, RetainHistory retain, boolean appendOnly, Watermark watermark, String primaryKeyName,
-                       List<UniqueKey> uniques) implements Statement {
+                       List<UniqueKey> uniques, List<CheckDef> checks) implements Statement {
         public CreateTable {
             name = List.copyOf(name);
             columns = List.copyOf(columns);
             primaryKey = List.copyOf(primaryKey);
             uniques = List.copyOf(uniques);
+            checks = List.copyOf(checks);
         }
 
         /** A table without UNIQUE constraints, its primary key (if any) named as PostgreSQL names it. */
         public CreateTable(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns, List<String> primaryKey, RetainHistory retain,
                            boolean appendOnly, Watermark watermark) {
-            this(pos, name, ifNotExists, columns, primaryKey, retain, appendOnly, watermark, null, List.of());
+            this(pos, name, ifNotExists, columns, primaryKey, retain, appendOnly, watermark, null, List.of(), List.of());
         }
     }
+
+    /**
+     * A CHECK constraint of CREATE TABLE: every row written must make {@code expr} true or NULL.
+     * {@code name} as given, or null for PostgreSQL's {@code table_column_check}; {@code column}
+     * the column it was written on, null for a table constraint.
+     */
+    record CheckDef(int pos, String name, Expr expr, String column) implements Node {}
 
     /**
      * A UNIQUE constraint of CREATE TABLE, on a column or the table: no two rows have equal
@@ -140,11 +148,21 @@ public sealed interface Statement extends Node {
     }
 
     /** INSERT INTO table [(columns)] source; {@code columns} is empty when not given. */
-    record Insert(int pos, List<String> table, List<String> columns, Query source, List<SelectItem> returning, OnConflict onConflict) implements Statement {
+    record Insert(int pos, List<String> table, List<String> columns, Query source, List<SelectItem> returning, OnConflict onConflict, String alias)
+            implements Statement {
         public Insert {
             table = List.copyOf(table);
             columns = List.copyOf(columns);
             returning = List.copyOf(returning);
+        }
+
+        public Insert(int pos, List<String> table, List<String> columns, Query source, List<SelectItem> returning, OnConflict onConflict) {
+            this(pos, table, columns, source, returning, onConflict, null);
+        }
+
+        /** The name ON CONFLICT DO UPDATE and RETURNING read the table's row by: the alias, or the table's name. */
+        public String target() {
+            return alias != null ? alias : table.get(table.size() - 1);
         }
 
         public Insert(int pos, List<String> table, List<String> columns, Query source) {
@@ -280,6 +298,13 @@ public sealed interface Statement extends Node {
      * (the protocol's named ones), or all of them ({@code name} null).
      */
     record Deallocate(int pos, String name) implements Statement {}
+
+    /**
+     * {@code DISCARD ALL | PLANS | SEQUENCES | TEMP}: a session made as new (ALL: settings reset,
+     * cursors closed, prepared statements deallocated, sequence values forgotten); PLANS and TEMP
+     * have nothing to discard here. 25001 inside a transaction block for ALL, as in PostgreSQL.
+     */
+    record Discard(int pos, String what) implements Statement {}
 
     /** REFRESH MATERIALIZED VIEW name: a maintained view is always fresh, so it only checks the name. */
     record Refresh(int pos, List<String> name) implements Statement {

@@ -1786,6 +1786,21 @@ public final class Binder {
     }
 
     /** Expressions over the columns of relation {@code name} (index keys). */
+    /**
+     * A CHECK constraint's expression over a row of table {@code name} ({@code columns}), as a
+     * boolean; PostgreSQL's refusals: 0A000 for a subquery, 42803 for an aggregate, 0A000 for a
+     * volatile function (a row's check must not depend on when it is made).
+     */
+    public ScalarExpr bindCheck(String name, List<Column> columns, Expr e) {
+        if (Exprs.hasSubquery(e)) throw new SqlException("0A000", "cannot use subquery in check constraint", e.pos());
+        if (containsAggregate(List.of(e))) throw new SqlException("42803", "aggregate functions are not allowed in check constraints", e.pos());
+        ScalarExpr x = Sx.coerce(expr(e, scopeOf(name, columns)), SqlType.BOOLEAN, e.pos(), "argument of CHECK");
+        if (dev.tributary.sql.expr.ScalarExprs.isVolatile(x) || dev.tributary.sql.expr.ScalarExprs.usesStatementTime(x)) {
+            throw new SqlException("0A000", "a CHECK constraint must not call nextval, now() or other functions whose value changes", e.pos());
+        }
+        return x;
+    }
+
     public List<ScalarExpr> bindOver(String name, List<Column> columns, List<Expr> exprs) {
         List<ScalarExpr> out = new ArrayList<>();
         for (Expr e : exprs) out.add(expr(e, scopeOf(name, columns)));

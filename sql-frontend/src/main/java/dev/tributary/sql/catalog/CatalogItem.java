@@ -18,16 +18,29 @@ public sealed interface CatalogItem {
     String kind();
 
     /** A table: rows written by INSERT, UPDATE and DELETE; only by INSERT (and COPY) if {@code appendOnly}. */
-    record Table(long id, String name, List<Column> columns, List<Integer> primaryKey, List<ScalarExpr> defaults, String sql, boolean appendOnly) implements CatalogItem {
+    record Table(long id, String name, List<Column> columns, List<Integer> primaryKey, List<ScalarExpr> defaults, String sql, boolean appendOnly,
+                 List<Check> checks) implements CatalogItem {
         public Table {
             columns = List.copyOf(columns);
             primaryKey = List.copyOf(primaryKey);
+            checks = List.copyOf(checks);
+        }
+
+        /** A table without CHECK constraints. */
+        public Table(long id, String name, List<Column> columns, List<Integer> primaryKey, List<ScalarExpr> defaults, String sql, boolean appendOnly) {
+            this(id, name, columns, primaryKey, defaults, sql, appendOnly, List.of());
         }
 
         /** An ordinary (not append-only) table. */
         public Table(long id, String name, List<Column> columns, List<Integer> primaryKey, List<ScalarExpr> defaults, String sql) {
             this(id, name, columns, primaryKey, defaults, sql, false);
         }
+
+        /**
+         * A CHECK constraint: every row written must make {@code expr} (over the row's columns)
+         * true or NULL; {@code text} is its expression as written, for the catalogs.
+         */
+        public record Check(String name, ScalarExpr expr, String text) {}
 
         @Override
         public String kind() {

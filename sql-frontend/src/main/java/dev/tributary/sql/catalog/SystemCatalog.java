@@ -524,7 +524,7 @@ public final class SystemCatalog {
                     boolean hasIndex = indexes.stream().anyMatch(i -> i.on() == x);
                     out.add(row(x.oid(), x.name(), x.namespace(), 0L, 0L, ownerOid(x), index ? BTREE_AM : stored ? HEAP_AM : 0L,
                             stored || index ? x.oid() : 0L, 0L, 0L, -1.0, 0L, 0L, hasIndex, false, "p", x.kind(), (long) x.columns().size(),
-                            0L, false, false, false, false, false, true, stored ? "d" : "n", false, 0L, 0L, 0L, aclOf(x), null, null));
+                            x.item() instanceof CatalogItem.Table t ? (long) t.checks().size() : 0L, false, false, false, false, false, true, stored ? "d" : "n", false, 0L, 0L, 0L, aclOf(x), null, null));
                 }
             }
             case "pg_catalog.pg_attribute" -> {
@@ -585,6 +585,16 @@ public final class SystemCatalog {
                     List<Object> key = x.attnums().stream().map(a -> (Object) (long) a).toList();
                     out.add(row(x.constraintOid(), x.name(), PUBLIC, x.primary() ? "p" : "u", false, false, true, x.on().oid(), 0L, x.oid(), 0L, 0L, " ", " ", " ",
                             true, 0L, true, key, null, null));
+                }
+                for (Rel x : relations) {
+                    if (!(x.item() instanceof CatalogItem.Table t)) continue;
+                    for (int k = 0; k < t.checks().size(); k++) {
+                        CatalogItem.Table.Check c = t.checks().get(k);
+                        List<Object> key = new ArrayList<>();
+                        checkColumns(c.expr(), key);
+                        out.add(row(checkOid(x.oid(), k), c.name(), PUBLIC, "c", false, false, true, x.oid(), 0L, 0L, 0L, 0L, " ", " ", " ",
+                                true, 0L, false, key, null, c.text()));
+                    }
                 }
             }
             case "pg_catalog.pg_description", "pg_catalog.pg_inherits", "pg_catalog.pg_policy", "pg_catalog.pg_statistic_ext",
@@ -1110,7 +1120,22 @@ public final class SystemCatalog {
         throw new SqlException("42P01", "relation \"" + table + "\" does not exist");
     }
 
+    /** The OID of the {@code k}-th CHECK constraint of the table with OID {@code table}: a range of its own, above every object's. */
+    private static long checkOid(long table, int k) {
+        return 1_000_000_000L + table * 64 + k;
+    }
+
+    /** The attnums a CHECK expression reads, in order, each once. */
+    private static void checkColumns(ScalarExpr e, List<Object> into) {
+        if (e instanceof ScalarExpr.ColumnRef c && !into.contains((long) c.index() + 1)) into.add((long) c.index() + 1);
+        for (ScalarExpr child : e.children()) checkColumns(child, into);
+    }
+
     private String constraintDef(long oid) {
+        for (Rel r : relations) {
+            if (!(r.item() instanceof CatalogItem.Table t)) continue;
+            for (int k = 0; k < t.checks().size(); k++) if (checkOid(r.oid(), k) == oid) return "CHECK (" + t.checks().get(k).text() + ")";
+        }
         for (Idx x : indexes) {
             if (x.constraintOid() == oid) return (x.primary() ? "PRIMARY KEY (" : "UNIQUE (") + String.join(", ", x.keys()) + ")";
         }

@@ -132,8 +132,9 @@ public final class Operators {
         // comparisons: every type with itself, integer and float kinds across, date/timestamp/timestamptz across
         List<Kind[]> pairs = new ArrayList<>();
         for (Kind k : Kind.values()) {
-            // arrays compare by their element type (ArrayExprs), records not at all, not by kind
-            if (k != Kind.UNKNOWN && k != Kind.VARCHAR && k != Kind.ARRAY && k != Kind.RECORD) pairs.add(new Kind[] {k, k});
+            // arrays compare by their element type (ArrayExprs), records not at all, not by kind; json
+            // has no comparison in PostgreSQL
+            if (k != Kind.UNKNOWN && k != Kind.VARCHAR && k != Kind.ARRAY && k != Kind.RECORD && k != Kind.JSON) pairs.add(new Kind[] {k, k});
         }
         for (Kind a : INTS) for (Kind b : INTS) if (a != b) pairs.add(new Kind[] {a, b});
         pairs.add(new Kind[] {Kind.REAL, Kind.DOUBLE});

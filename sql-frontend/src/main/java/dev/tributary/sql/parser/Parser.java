@@ -318,7 +318,7 @@ public final class Parser {
                 acceptKw("prepare");
                 yield new Statement.Deallocate(pos, acceptKw("all") ? null : name());
             }
-            case "vacuum", "analyze", "analyse", "cluster", "reindex", "lock", "discard", "prepare", "execute", "do", "call",
+            case "vacuum", "analyze", "analyse", "cluster", "reindex", "lock", "prepare", "execute", "do", "call",
                  "import", "security", "load", "move", "merge" -> throw unsupported(t.value().toUpperCase(Locale.ROOT), pos);
             case "comment" -> throw unsupported("COMMENT ON", pos);
             case "savepoint" -> {
@@ -349,7 +349,18 @@ public final class Parser {
                     p += 3;
                     yield new Statement.SetRole(pos, true, null, true);
                 }
-                throw unsupported("RESET " + (peek(1).type() == Type.EOF ? "" : peek(1).value()), pos);
+                p++;
+                if (acceptKw("all")) yield new Statement.Set(pos, "all", List.of());
+                // RESET name: SET name TO DEFAULT
+                StringBuilder setting = new StringBuilder(name());
+                while (accept(Type.DOT)) setting.append('.').append(name());
+                yield new Statement.Set(pos, setting.toString(), List.of());
+            }
+            case "discard" -> {
+                p++;
+                String what = peek().type() == Type.IDENT ? next().value() : "";
+                if (!List.of("all", "plans", "sequences", "temp", "temporary").contains(what)) throw syntaxError(toks.get(p - 1));
+                yield new Statement.Discard(pos, what.equals("temporary") ? "temp" : what);
             }
             case "alter" -> {
                 if (isKw(1, "role") || isKw(1, "user")) {
@@ -486,6 +497,7 @@ public final class Parser {
         List<String> key = new ArrayList<>();
         String keyName = null;
         List<Statement.UniqueKey> uniques = new ArrayList<>();
+        List<Statement.CheckDef> checks = new ArrayList<>();
         int keyPos = 0;
         Watermark watermark = null;
         do {
@@ -511,7 +523,11 @@ public final class Parser {
                 uniques.add(new Statement.UniqueKey(itemPos, constraint, nameList()));
                 continue;
             }
-            if (constraint != null || isKw("check") || isKw("foreign") || isKw("exclude")) {
+            if (isKw("check")) {
+                checks.add(check(constraint, null));
+                continue;
+            }
+            if (constraint != null || isKw("foreign") || isKw("exclude")) {
                 throw unsupported("table constraint " + peek().value().toUpperCase(Locale.ROOT), pos());
             }
             if (isKw("like")) throw unsupported("CREATE TABLE ... LIKE", itemPos);
@@ -582,7 +598,10 @@ public final class Parser {
                     p++;
                     nullsDistinct();
                     uniques.add(new Statement.UniqueKey(cpos, named, List.of(col)));
-                } else if (isKw("check") || isKw("references") || isKw("constraint")
+                } else if (isKw("check") || (isKw("constraint") && isKw(2, "check"))) {
+                    String named = acceptKw("constraint") ? name() : null;
+                    checks.add(check(named, col));
+                } else if (isKw("references") || isKw("constraint")
                         || isKw("collate") || isKw("generated")) {
                     throw unsupported("column constraint " + peek().value().toUpperCase(Locale.ROOT), cpos);
                 } else {
@@ -625,7 +644,7 @@ public final class Parser {
             } while (accept(Type.COMMA));
             expect(Type.RPAREN);
         }
-        return new CreateTable(pos, name, ifNotExists, cols, key, retain, appendOnly, watermark, keyName, uniques);
+        return new CreateTable(pos, name, ifNotExists, cols, key, retain, appendOnly, watermark, keyName, uniques, checks);
     }
 
     /** {@code APPEND ONLY [= true]}: {@code = false} is refused rather than meaning an ordinary table, which is what leaving it out says. */
@@ -637,6 +656,18 @@ public final class Parser {
             int vpos = pos();
             if (!acceptKw("true")) throw new SqlException("42601", "APPEND ONLY takes no value but true", vpos, "Leave the option out for a table that takes UPDATE and DELETE.");
         }
+    }
+
+    /** {@code CHECK (expr) [NO INHERIT]}, named {@code name} (null: PostgreSQL's name), written on {@code column} (null: on the table). */
+    private Statement.CheckDef check(String name, String column) {
+        int pos = pos();
+        expectKw("check");
+        expect(Type.LPAREN);
+        Expr e = expr();
+        expect(Type.RPAREN);
+        if (isKw("no") && isKw(1, "inherit")) p += 2;
+        if (isKw("not") && isKw(1, "valid")) throw unsupported("CHECK ... NOT VALID", pos());
+        return new Statement.CheckDef(pos, name, e, column);
     }
 
     /** {@code [NULLS [NOT] DISTINCT]} after UNIQUE: NULLs are distinct (never conflict), as by default; NOT DISTINCT is refused. */
@@ -892,7 +923,7 @@ public final class Parser {
         expectKw("insert");
         expectKw("into");
         List<String> table = qualifiedName();
-        if (isKw("as")) throw unsupported("INSERT ... AS alias", pos());
+        String alias = acceptKw("as") ? name() : null;
         List<String> cols = List.of();
         // "(" starts a column list unless it starts a parenthesised query.
         if (is(Type.LPAREN) && !queryStartsAt(p)) cols = nameList();
@@ -928,7 +959,7 @@ public final class Parser {
                 onConflict = new Statement.OnConflict(cpos, target, constraint, null, null);
             }
         }
-        return new Insert(pos, table, cols, source, returning(), onConflict);
+        return new Insert(pos, table, cols, source, returning(), onConflict, alias);
     }
 
     /** {@code [RETURNING item, ...]} after INSERT, UPDATE or DELETE: select items over the written rows (empty when absent). */

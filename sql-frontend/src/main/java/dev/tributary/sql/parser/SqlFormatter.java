@@ -159,6 +159,12 @@ public final class SqlFormatter {
                     b.append(names(c.primaryKey()));
                 }
                 for (UniqueKey u : c.uniques()) unique(b.append(", "), u);
+                for (CheckDef k : c.checks()) {
+                    b.append(", ");
+                    if (k.name() != null) b.append("CONSTRAINT ").append(ident(k.name())).append(' ');
+                    expr(b.append("CHECK ("), k.expr(), 0);
+                    b.append(')');
+                }
                 if (c.watermark() != null) watermark(b.append(", "), c.watermark());
                 b.append(')');
                 if (c.appendOnly()) {
@@ -223,6 +229,7 @@ public final class SqlFormatter {
             }
             case Insert i -> {
                 b.append("INSERT INTO ").append(name(i.table()));
+                if (i.alias() != null) b.append(" AS ").append(ident(i.alias()));
                 if (!i.columns().isEmpty()) b.append(' ').append(names(i.columns()));
                 query(b.append(' '), i.source());
                 if (i.onConflict() != null) {
@@ -360,6 +367,7 @@ public final class SqlFormatter {
             }
             case Statement.Checkpoint c -> b.append("CHECKPOINT");
             case Statement.Refresh r -> b.append("REFRESH MATERIALIZED VIEW ").append(name(r.name()));
+            case Statement.Discard d -> b.append("DISCARD ").append(d.what().toUpperCase(java.util.Locale.ROOT));
             case Statement.Deallocate d -> b.append("DEALLOCATE ").append(d.name() == null ? "ALL" : ident(d.name()));
             case AdvanceClock a -> expr(b.append("ADVANCE CLOCK ").append(a.to() ? "TO " : "BY "), a.value(), 0);
             case Statement.Set set -> {
