@@ -62,5 +62,11 @@ with conn.cursor() as c:
     c.execute("CREATE TABLE s (id serial PRIMARY KEY, v text)")
     c.execute("INSERT INTO s (v) VALUES (%s) RETURNING id", ("first",))
     check("serial id via RETURNING", c.fetchone(), (1,))
+    # json: a dict through psycopg's Json adapter (OID 114), back as a dict
+    from psycopg.types.json import Json
+    c.execute("CREATE TABLE j (id int, doc json)")
+    c.execute("INSERT INTO j VALUES (%s, %s)", (1, Json({"a": [1, 2], "b": None})))
+    c.execute("SELECT doc, json_build_object('n', id) FROM j")
+    check("json round trip", c.fetchone(), ({"a": [1, 2], "b": None}, {"n": 1}))
 conn.close()
 print("psycopg done")
