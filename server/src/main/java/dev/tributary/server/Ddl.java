@@ -97,7 +97,7 @@ final class Ddl {
         Set<String> seen = new HashSet<>();
         for (Statement.ColumnDef d : c.columns()) {
             if (!seen.add(d.name())) throw new SqlException("42701", "column \"" + d.name() + "\" specified more than once", d.pos());
-            columns.add(new Column(d.name(), d.type(), !d.notNull() && !c.primaryKey().contains(d.name())));
+            columns.add(new Column(d.name(), d.type(), !d.notNull() && !c.primaryKey().contains(d.name()), d.identity() == Statement.Identity.ALWAYS));
         }
         List<Integer> pk = new ArrayList<>();
         for (String k : c.primaryKey()) {

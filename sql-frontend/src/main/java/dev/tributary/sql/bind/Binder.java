@@ -1904,6 +1904,10 @@ public final class Binder {
             for (int c = 0; c < columns.size(); c++) if (columns.get(c).name().equals(a.column())) i = c;
             if (i < 0) throw new SqlException("42703", "column \"" + a.column() + "\" of relation \"" + t.name() + "\" does not exist", a.pos());
             if (out[i] != null) throw new SqlException("42601", "multiple assignments to same column \"" + a.column() + "\"", a.pos());
+            if (columns.get(i).generatedAlways() && !(a.value() instanceof Expr.DefaultValue)) {
+                throw new SqlException("428C9", "column \"" + a.column() + "\" can only be updated to DEFAULT", a.pos())
+                        .withDetail("Column \"" + a.column() + "\" is an identity column defined as GENERATED ALWAYS.");
+            }
             out[i] = a.value() instanceof Expr.DefaultValue
                     ? t.defaults().get(i)
                     : Sx.assign(expr(a.value(), scope, null, rel), columns.get(i).type(), a.column(), a.value().pos());
@@ -1911,6 +1915,12 @@ public final class Binder {
         List<ScalarExpr> result = new ArrayList<>();
         for (int c = 0; c < columns.size(); c++) result.add(out[c] != null ? out[c] : Sx.column(c, columns.get(c).type()));
         return result;
+    }
+
+    /** PostgreSQL's 428C9 for a value given to a GENERATED ALWAYS identity column. */
+    private static SqlException generatedAlways(String column, int pos) {
+        return new SqlException("428C9", "cannot insert a non-DEFAULT value into column \"" + column + "\"", pos,
+                "Use OVERRIDING SYSTEM VALUE to override.").withDetail("Column \"" + column + "\" is an identity column defined as GENERATED ALWAYS.");
     }
 
     /** INSERT's rows as a plan producing whole rows of {@code t}: named columns assigned, the others their defaults. */
@@ -1955,6 +1965,7 @@ public final class Binder {
                 for (int k = 0; k < row.size(); k++) {
                     int col = target.get(k);
                     Expr e = row.get(k);
+                    if (columns.get(col).generatedAlways() && !(e instanceof Expr.DefaultValue)) throw generatedAlways(columns.get(col).name(), e.pos());
                     ScalarExpr x = e instanceof Expr.DefaultValue ? t.defaults().get(col)
                             : Sx.assign(expr(e, Scope.EMPTY), columns.get(col).type(), columns.get(col).name(), e.pos());
                     exprs.add(x);
@@ -1974,6 +1985,7 @@ public final class Binder {
             List<ScalarExpr> exprs = new ArrayList<>();
             for (int k = 0; k < target.size(); k++) {
                 Column c = columns.get(target.get(k));
+                if (c.generatedAlways()) throw generatedAlways(c.name(), q.pos());
                 exprs.add(Sx.assign(Sx.column(k, b.fields().get(k).type()), c.type(), c.name(), q.pos()));
             }
             int n = b.fields().size();

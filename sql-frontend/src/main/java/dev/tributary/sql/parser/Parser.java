@@ -927,6 +927,7 @@ public final class Parser {
         List<String> cols = List.of();
         // "(" starts a column list unless it starts a parenthesised query.
         if (is(Type.LPAREN) && !queryStartsAt(p)) cols = nameList();
+        if (isKw("overriding")) throw unsupported("INSERT ... OVERRIDING SYSTEM VALUE", pos());
         if (isKw("default") && isKw(1, "values")) throw unsupported("INSERT ... DEFAULT VALUES", pos());
         Query source;
         if (isKw("values")) {

@@ -753,6 +753,7 @@ class ParserTest {
         assertThat(SqlFormatter.format(Parser.parseStatement("deallocate prepare all"))).isEqualTo("DEALLOCATE ALL");
         assertThat(SqlFormatter.format(Parser.parseStatement("discard temporary"))).isEqualTo("DISCARD TEMP");
         assertThat(SqlFormatter.format(Parser.parseStatement("reset all"))).isEqualTo("SET \"all\" TO DEFAULT");
+        assertError("INSERT INTO t (a) OVERRIDING SYSTEM VALUE VALUES (1)", "0A000", 19, "INSERT ... OVERRIDING SYSTEM VALUE is not supported");
         assertError("DISCARD everything", "42601", 9, "syntax error at or near \"everything\"");
         assertThat(SqlFormatter.format(Parser.parseStatement("deallocate s1"))).isEqualTo("DEALLOCATE s1");
         assertThat(SqlFormatter.format(Parser.parseStatement("drop sequence if exists s, t cascade"))).isEqualTo("DROP SEQUENCE IF EXISTS s, t CASCADE");
