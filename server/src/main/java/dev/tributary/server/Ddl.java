@@ -435,23 +435,11 @@ final class Ddl {
 
     /** 23505 if unique index {@code ix}, just built through {@code upper - 1}, holds some key (without a NULL) twice. */
     private void checkUnique(CatalogItem.Index ix, CatalogItem target, long upper, Set<Long> tables) {
-        List<SqlType> keyTypes = new ArrayList<>();
-        for (ScalarExpr k : ix.keys()) keyTypes.add(k.type());
-        dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(keyTypes);
-        java.util.function.Predicate<Row> hasNull = key -> {
-            for (int i = 0; i < keyTypes.size(); i++) if (codec.isNull(key, i)) return true;
-            return false;
-        };
-        for (Row key : compute.onEveryWorker(upper, tables, null, (d, w) -> d.repeatedKey(w, ix.id(), upper - 1, hasNull))) {
+        WritePath.UniqueKey u = WritePath.UniqueKey.of((CatalogItem.Table) target, ix);
+        for (Row key : compute.onEveryWorker(upper, tables, null, (d, w) -> d.repeatedKey(w, ix.id(), upper - 1, u::hasNull))) {
             if (key == null) continue;
-            List<String> columns = target.columns().stream().map(Column::name).toList();
-            List<String> names = new ArrayList<>();
-            for (ScalarExpr k : ix.keys()) names.add(k instanceof ScalarExpr.ColumnRef c ? columns.get(c.index()) : k.describe(columns));
-            Object[] values = codec.decode(key);
-            List<String> texts = new ArrayList<>();
-            for (int i = 0; i < values.length; i++) texts.add(values[i] == null ? "null" : dev.tributary.sql.types.Values.toText(values[i], keyTypes.get(i)));
             throw new SqlException("23505", "could not create unique index \"" + ix.name() + "\"", 0, null)
-                    .withDetail("Key (" + String.join(", ", names) + ")=(" + String.join(", ", texts) + ") is duplicated.");
+                    .withDetail("Key " + u.keyText(key) + " is duplicated.");
         }
     }
 

@@ -687,7 +687,7 @@ final class WritePath {
      * index's key form; null when the key has a NULL, which conflicts with nothing), and what
      * PostgreSQL's 23505 says of a second row with one.
      */
-    private record UniqueKey(CatalogItem.Index index, java.util.function.Function<Row, Row> keyOf, RowCodec keyCodec, List<String> keyNames) {
+    record UniqueKey(CatalogItem.Index index, java.util.function.Function<Row, Row> keyOf, RowCodec keyCodec, List<String> keyNames) {
         static UniqueKey of(CatalogItem.Table t, CatalogItem.Index ix) {
             List<SqlType> types = Binder.typesOf(t.columns());
             java.util.function.Function<Row, Row> key = Dataflows.indexKeyOf(types, ix.keys());
@@ -700,24 +700,34 @@ final class WritePath {
             }
             RowCodec codec = new RowCodec(keyTypes);
             if (ix.primaryKey()) return new UniqueKey(ix, key, codec, names);
-            int n = keyTypes.size();
+            UniqueKey nullable = new UniqueKey(ix, key, codec, names);
             return new UniqueKey(ix, row -> {
                 Row k = key.apply(row);
-                for (int i = 0; i < n; i++) if (codec.isNull(k, i)) return null;
-                return k;
+                return nullable.hasNull(k) ? null : k;
             }, codec, names);
         }
 
-        /** PostgreSQL's 23505 for a second row with key {@code k}. */
-        SqlException duplicate(Row k) {
+        /** Whether key {@code k} (in the index's key form) holds a NULL: such a key conflicts with nothing. */
+        boolean hasNull(Row k) {
+            for (int i = 0; i < keyNames.size(); i++) if (keyCodec.isNull(k, i)) return true;
+            return false;
+        }
+
+        /** {@code (columns)=(values)} of key {@code k}, as PostgreSQL's 23505 details say it. */
+        String keyText(Row k) {
             Object[] kv = keyCodec.decode(k);
             StringBuilder vals = new StringBuilder();
             for (int i = 0; i < kv.length; i++) {
                 if (i > 0) vals.append(", ");
                 vals.append(kv[i] == null ? "null" : dev.tributary.sql.types.Values.toText(kv[i], keyCodec.types().get(i)));
             }
+            return "(" + String.join(", ", keyNames) + ")=(" + vals + ")";
+        }
+
+        /** PostgreSQL's 23505 for a second row with key {@code k}. */
+        SqlException duplicate(Row k) {
             return new SqlException("23505", "duplicate key value violates unique constraint \"" + index.name() + "\"", 0, null)
-                    .withDetail("Key (" + String.join(", ", keyNames) + ")=(" + vals + ") already exists.");
+                    .withDetail("Key " + keyText(k) + " already exists.");
         }
     }
 
