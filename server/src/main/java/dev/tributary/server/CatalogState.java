@@ -22,8 +22,9 @@ import java.util.TreeMap;
  * change. What it makes durable is the coordinator's business ({@code CatalogRecorder}); what runs
  * is the compute controller's.
  *
- * <p>Invariant: {@code byName} and {@code byId} list the same objects (except while CREATE OR
- * REPLACE VIEW swaps one, see {@link #unlist}); {@code dependents} names only listed objects.
+ * <p>Invariant: {@code byName} and {@code byId} list the same objects but foreign keys, which
+ * are not relations and are in {@code byId} only (and except while CREATE OR REPLACE VIEW swaps
+ * one, see {@link #unlist}); {@code dependents} names only listed objects.
  *
  * <p>Not thread-safe: called with the coordinator's lock held. Only {@link #version} is read
  * without it, by point reads on the client's thread.
@@ -95,7 +96,8 @@ final class CatalogState {
     /** Lists {@code item}, which reads {@code uses}. */
     void register(CatalogItem item, Set<Long> uses) {
         version++;
-        byName.put(item.name(), item);
+        // a constraint's name is its table's, not a relation's
+        if (!(item instanceof CatalogItem.ForeignKey)) byName.put(item.name(), item);
         byId.put(item.id(), item);
         for (long u : uses) dependents.computeIfAbsent(u, k -> new HashSet<>()).add(item.id());
         this.uses.put(item.id(), Set.copyOf(uses));
@@ -112,7 +114,7 @@ final class CatalogState {
         CatalogItem item = byId.remove(id);
         if (item == null) return null;
         version++;
-        byName.remove(item.name());
+        byName.remove(item.name(), item);
         dependents.remove(id);
         uses.remove(id);
         for (Set<Long> s : dependents.values()) s.remove(id);
@@ -134,7 +136,8 @@ final class CatalogState {
     void collect(long id, Set<Long> seen, List<Long> order) {
         if (!seen.add(id)) return;
         order.add(id);
-        for (long dep : dependentsOf(id)) collect(dep, seen, order);
+        // in the order they were made, as PostgreSQL lists them
+        for (long dep : new java.util.TreeSet<>(dependentsOf(id))) collect(dep, seen, order);
     }
 
     /** Sets (or, with null, clears) object {@code id}'s history policy. */
@@ -181,6 +184,27 @@ final class CatalogState {
     private final Map<Long, List<CatalogItem.Index>> uniques = new HashMap<>();
     private long uniquesVersion = -1;
 
+    /** The foreign keys of table {@code table} (those it holds, {@code referencing}) or of other tables (or itself) that reference it; in the order they were made. */
+    List<CatalogItem.ForeignKey> foreignKeys(long table, boolean referencing) {
+        if (foreignKeysVersion != version) {
+            foreignKeysFrom.clear();
+            foreignKeysTo.clear();
+            for (CatalogItem item : byId.values()) {
+                if (!(item instanceof CatalogItem.ForeignKey f)) continue;
+                foreignKeysFrom.computeIfAbsent(f.table(), k -> new ArrayList<>()).add(f);
+                foreignKeysTo.computeIfAbsent(f.refTable(), k -> new ArrayList<>()).add(f);
+            }
+            for (List<CatalogItem.ForeignKey> l : foreignKeysFrom.values()) l.sort(java.util.Comparator.comparingLong(CatalogItem.ForeignKey::id));
+            for (List<CatalogItem.ForeignKey> l : foreignKeysTo.values()) l.sort(java.util.Comparator.comparingLong(CatalogItem.ForeignKey::id));
+            foreignKeysVersion = version;
+        }
+        return (referencing ? foreignKeysFrom : foreignKeysTo).getOrDefault(table, List.of());
+    }
+
+    private final Map<Long, List<CatalogItem.ForeignKey>> foreignKeysFrom = new HashMap<>();
+    private final Map<Long, List<CatalogItem.ForeignKey>> foreignKeysTo = new HashMap<>();
+    private long foreignKeysVersion = -1;
+
     /** The id of {@code t}'s primary key index ({@code <table>_pkey}). */
     long primaryKeyIndex(CatalogItem.Table t) {
         for (long dep : dependentsOf(t.id())) {
@@ -204,6 +228,7 @@ final class CatalogState {
             case CatalogItem.View v -> baseTables(v.plan());
             case CatalogItem.MaterializedView m -> baseTables(m.plan());
             case CatalogItem.Index i -> baseTablesOf(i.on());
+            case CatalogItem.ForeignKey f -> Set.of();
             case CatalogItem.Sequence q -> Set.of();
             case CatalogItem.SystemRelation r -> Set.of();
         };

@@ -961,7 +961,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         Result result = Result.command("DROP OWNED");
         if (others.size() == 1) result = result.withNotice(Notice.notice("00000", "drop cascades to " + others.get(0)));
-        else if (others.size() > 1) result = result.withNotice(Notice.notice("00000", "drop cascades to " + others.size() + " other objects"));
+        else if (others.size() > 1) result = result.withNotice(Notice.notice("00000", "drop cascades to " + others.size() + " other objects")
+                .withDetail(String.join("\n", others.stream().map(o -> "drop cascades to " + o).toList())));
         for (CatalogItem item : owned) {
             if (!catalog.contains(item.id())) continue; // gone with one dropped before it
             Statement.ObjectKind kind = switch (item) {
@@ -969,6 +970,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 case CatalogItem.View v -> Statement.ObjectKind.VIEW;
                 case CatalogItem.MaterializedView m -> Statement.ObjectKind.MATERIALIZED_VIEW;
                 case CatalogItem.Index i -> Statement.ObjectKind.INDEX;
+                case CatalogItem.ForeignKey f -> throw new IllegalStateException("a foreign key is its table's, not a role's");
                 case CatalogItem.Sequence q -> Statement.ObjectKind.SEQUENCE;
                 case CatalogItem.SystemRelation r -> throw new IllegalStateException("system relations are owned by no role");
             };
@@ -1092,6 +1094,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                     case CatalogItem.View v -> v.sql();
                     case CatalogItem.MaterializedView m -> m.sql();
                     case CatalogItem.Index i -> i.sql();
+                    case CatalogItem.ForeignKey f -> f.sql();
                     case CatalogItem.Sequence q -> q.sql();
                     case CatalogItem.SystemRelation r -> throw new IllegalStateException("system relations are not in the user catalog");
                 };

@@ -156,7 +156,16 @@ final class Ddl {
         if (history != null) setRetention(id, history);
         // a restart makes each UNIQUE constraint again from its own catalog entry
         if (!durability.replaying()) {
-            for (Statement.UniqueKey u : c.uniques()) addUnique(session, t, u);
+            try {
+                for (Statement.UniqueKey u : c.uniques()) addUnique(session, t, u);
+                for (Statement.ForeignKeyDef f : c.foreignKeys()) addForeignKey(session, t, f);
+            } catch (RuntimeException e) {
+                // a constraint that cannot be made fails the CREATE TABLE: the table goes again
+                List<Long> made = new ArrayList<>();
+                catalog.collect(id, new HashSet<>(), made);
+                for (int k = made.size() - 1; k >= 0; k--) remove(made.get(k));
+                throw e;
+            }
         }
         return Result.command("CREATE TABLE");
     }
@@ -253,8 +262,93 @@ final class Ddl {
     Result addConstraint(Session session, Statement.AddConstraint a) {
         CatalogItem.Table t = catalog.table(a.table(), a.pos(), "alter");
         binders.access().checkOwner(session, t);
-        addUnique(session, t, a.key());
+        if (a.key() != null) addUnique(session, t, a.key());
+        else addForeignKey(session, t, a.foreignKey());
         return Result.command("ALTER TABLE");
+    }
+
+    /**
+     * Makes FOREIGN KEY constraint {@code f} of table {@code t} (PostgreSQL's {@code
+     * table_columns_fkey} when unnamed): its referenced columns must be the keys of a unique
+     * index of the referenced table (its primary key when none are named), of types its columns
+     * compare with; the rows there are must all reference a row (23503, checked unless a restart
+     * is making it again). Recorded as the ALTER TABLE that makes it again.
+     */
+    private void addForeignKey(Session session, CatalogItem.Table t, Statement.ForeignKeyDef f) {
+        CatalogItem.Table parent;
+        String parentName = CatalogState.nameOf(f.refTable(), f.pos());
+        if (parentName.equals(t.name())) {
+            parent = t;
+        } else {
+            CatalogItem item = catalog.get(parentName);
+            if (item == null) throw new SqlException("42P01", "relation \"" + parentName + "\" does not exist");
+            if (!(item instanceof CatalogItem.Table p)) throw new SqlException("42809", "referenced relation \"" + parentName + "\" is not a table");
+            parent = p;
+        }
+        List<Integer> cols = columnsOf(t, f.columns());
+        List<Integer> refCols;
+        if (f.refColumns().isEmpty()) {
+            if (parent.primaryKey().isEmpty()) throw new SqlException("42704", "there is no primary key for referenced table \"" + parent.name() + "\"");
+            refCols = parent.primaryKey();
+        } else {
+            refCols = columnsOf(parent, f.refColumns());
+        }
+        if (cols.size() != refCols.size()) throw new SqlException("42830", "number of referencing and referenced columns for foreign key disagree");
+        CatalogItem.Index refIndex = null;
+        for (CatalogItem.Index ix : catalog.uniqueIndexes(parent)) {
+            Set<Integer> keys = new HashSet<>();
+            for (ScalarExpr k : ix.keys()) keys.add(k instanceof ScalarExpr.ColumnRef c ? c.index() : -1);
+            if (ix.keys().size() == refCols.size() && keys.equals(new HashSet<>(refCols))) {
+                refIndex = ix;
+                break;
+            }
+        }
+        if (refIndex == null) throw new SqlException("42830", "there is no unique constraint matching given keys for referenced table \"" + parent.name() + "\"");
+        String name = f.name() != null ? f.name() : foreignKeyName(t, f.columns());
+        for (CatalogItem.ForeignKey other : catalog.foreignKeys(t.id(), true)) {
+            if (other.name().equals(name)) throw new SqlException("42710", "constraint \"" + name + "\" for relation \"" + t.name() + "\" already exists");
+        }
+        for (int i = 0; i < cols.size(); i++) {
+            SqlType a = t.columns().get(cols.get(i)).type();
+            SqlType b = parent.columns().get(refCols.get(i)).type();
+            if (!ForeignKeys.comparable(a, b)) {
+                throw new SqlException("42804", "foreign key constraint \"" + name + "\" cannot be implemented")
+                        .withDetail("Key columns \"" + t.columns().get(cols.get(i)).name() + "\" and \"" + parent.columns().get(refCols.get(i)).name()
+                                + "\" are of incompatible types: " + a + " and " + b + ".");
+            }
+        }
+        List<String> refNames = refCols.stream().map(k -> parent.columns().get(k).name()).toList();
+        String sql = "ALTER TABLE " + SqlFormatter.ident(t.name()) + " ADD "
+                + SqlFormatter.foreignKey(new StringBuilder(), new Statement.ForeignKeyDef(f.pos(), name, f.columns(), List.of(parent.name()), refNames,
+                        f.onDelete(), f.onUpdate(), f.matchFull()));
+        CatalogItem.ForeignKey made = new CatalogItem.ForeignKey(catalog.newId(), name, t.id(), cols, parent.id(), refCols, refIndex.id(),
+                f.onDelete(), f.onUpdate(), f.matchFull(), sql);
+        if (!durability.replaying()) writes.checkReferences(session, made);
+        register(made, new HashSet<>(List.of(t.id(), parent.id(), refIndex.id())));
+    }
+
+    /** The positions of columns {@code names} of {@code t} (42703 for one it lacks, 42701 for one named twice). */
+    private static List<Integer> columnsOf(CatalogItem.Table t, List<String> names) {
+        List<Integer> out = new ArrayList<>();
+        for (String col : names) {
+            int i = CatalogState.indexOfColumn(t.columns(), col);
+            if (i < 0) throw new SqlException("42703", "column \"" + col + "\" referenced in foreign key constraint does not exist");
+            if (out.contains(i)) throw new SqlException("42701", "column \"" + col + "\" appears twice in foreign key constraint");
+            out.add(i);
+        }
+        return out;
+    }
+
+    /** PostgreSQL's name for an unnamed foreign key of {@code t}: {@code table_columns_fkey}, numbered when the table has one by that name. */
+    private String foreignKeyName(CatalogItem.Table t, List<String> columns) {
+        String base = t.name() + "_" + String.join("_", columns);
+        Set<String> taken = new HashSet<>();
+        for (CatalogItem.ForeignKey other : catalog.foreignKeys(t.id(), true)) taken.add(other.name());
+        for (int n = 0; ; n++) {
+            String suffix = "_fkey" + (n == 0 ? "" : String.valueOf(n));
+            String name = (base.length() + suffix.length() > 63 ? base.substring(0, 63 - suffix.length()) : base) + suffix;
+            if (!taken.contains(name) && !catalog.contains(name)) return name;
+        }
     }
 
     /**
@@ -295,6 +389,11 @@ final class Ddl {
     Result dropConstraint(Session session, Statement.DropConstraint d) {
         CatalogItem.Table t = catalog.table(d.table(), d.pos(), "alter");
         binders.access().checkOwner(session, t);
+        for (CatalogItem.ForeignKey f : catalog.foreignKeys(t.id(), true)) {
+            if (!f.name().equals(d.name())) continue;
+            remove(f.id());
+            return Result.command("ALTER TABLE");
+        }
         for (CatalogItem.Index ix : catalog.uniqueIndexes(t)) {
             if (!ix.constraint() || !ix.name().equals(d.name())) continue;
             if (ix.primaryKey()) {
@@ -303,12 +402,25 @@ final class Ddl {
             }
             List<Long> dependents = new ArrayList<>();
             catalog.collect(ix.id(), new HashSet<>(), dependents);
-            if (dependents.size() > 1) {
-                throw new SqlException("2BP01", "cannot drop constraint " + ix.name() + " on table " + t.name() + " because other objects depend on it", d.pos(),
+            dependents.remove(ix.id());
+            List<String> foreignKeys = new ArrayList<>();
+            for (long id : dependents) if (catalog.get(id) instanceof CatalogItem.ForeignKey f) foreignKeys.add(describe(f));
+            if (foreignKeys.size() < dependents.size()) {
+                throw new SqlException("2BP01", "cannot drop constraint " + ix.name() + " on table " + t.name() + " because other objects depend on it", 0,
                         "Drop the objects that read its index first.");
             }
+            if (!foreignKeys.isEmpty() && !d.cascade()) {
+                throw new SqlException("2BP01", "cannot drop constraint " + ix.name() + " on table " + t.name() + " because other objects depend on it", 0,
+                        "Use DROP ... CASCADE to drop the dependent objects too.")
+                        .withDetail(String.join("\n", foreignKeys.stream().map(f -> f + " depends on index " + ix.name()).toList()));
+            }
+            for (long id : dependents) remove(id);
             remove(ix.id());
-            return Result.command("ALTER TABLE");
+            Result r = Result.command("ALTER TABLE");
+            if (foreignKeys.size() == 1) r = r.withNotice(Notice.notice("00000", "drop cascades to " + foreignKeys.get(0)));
+            else if (foreignKeys.size() > 1) r = r.withNotice(Notice.notice("00000", "drop cascades to " + foreignKeys.size() + " other objects")
+                    .withDetail(String.join("\n", foreignKeys.stream().map(o -> "drop cascades to " + o).toList())));
+            return r;
         }
         if (d.ifExists()) {
             return Result.command("ALTER TABLE").withNotice(Notice.notice("00000", "constraint \"" + d.name() + "\" of relation \"" + t.name() + "\" does not exist, skipping"));
@@ -582,6 +694,9 @@ final class Ddl {
         Set<Long> targetIds = new HashSet<>();
         for (CatalogItem t : targets) targetIds.add(t.id());
         if (!d.cascade()) {
+            // PostgreSQL names what is in the way, one per line
+            List<String> blocking = new ArrayList<>();
+            CatalogItem blocked = null;
             for (long id : order) {
                 if (targetIds.contains(id)) continue;
                 CatalogItem dep = catalog.get(id);
@@ -589,8 +704,19 @@ final class Ddl {
                 for (CatalogItem t : targets) if (catalog.dependentsOf(t.id()).contains(id)) on = t;
                 // indexes go with their relation, and the sequences its serial columns own with a table
                 if ((dep instanceof CatalogItem.Index || dep instanceof CatalogItem.Sequence q && q.owned()) && on != null && targetIds.contains(on.id())) continue;
-                throw new SqlException("2BP01", "cannot drop " + (on == null ? "it" : on.kind() + " " + on.name()) + " because other objects depend on it", d.pos(),
-                        "Use DROP ... CASCADE to drop the dependent objects too.");
+                // and a table's foreign keys with it
+                if (dep instanceof CatalogItem.ForeignKey f && targetIds.contains(f.table())) continue;
+                if (blocked == null) blocked = on;
+                // what it depends on, when not a target: what made it reachable
+                for (int k = 0; on == null && k < order.size() && order.get(k) != id; k++) {
+                    if (catalog.dependentsOf(order.get(k)).contains(id)) on = catalog.get(order.get(k));
+                }
+                if (on != null) blocking.add((dep instanceof CatalogItem.ForeignKey f ? describe(f) : dep.kind() + " " + dep.name()) + " depends on " + on.kind() + " " + on.name());
+                else if (blocking.isEmpty()) blocking.add(dep.kind() + " " + dep.name() + " depends on it");
+            }
+            if (!blocking.isEmpty()) {
+                throw new SqlException("2BP01", "cannot drop " + (blocked == null ? "it" : blocked.kind() + " " + blocked.name()) + " because other objects depend on it", 0,
+                        "Use DROP ... CASCADE to drop the dependent objects too.").withDetail(String.join("\n", blocking));
             }
         }
         // as PostgreSQL, CASCADE tells what else went (not indexes: they go with their relation)
@@ -607,7 +733,9 @@ final class Ddl {
                     }
                 }
             }
-            if (!targetIds.contains(id) && !(dep instanceof CatalogItem.Index) && !(dep instanceof CatalogItem.Sequence q && q.owned())) {
+            if (dep instanceof CatalogItem.ForeignKey f) {
+                if (!targetIds.contains(f.table())) cascaded.add(describe(f));
+            } else if (!targetIds.contains(id) && !(dep instanceof CatalogItem.Index) && !(dep instanceof CatalogItem.Sequence q && q.owned())) {
                 cascaded.add(dep.kind() + " " + dep.name());
             }
         }
@@ -615,9 +743,16 @@ final class Ddl {
         for (int k = order.size() - 1; k >= 0; k--) remove(order.get(k));
         Result r = Result.command("DROP " + d.kind().sql());
         if (cascaded.size() == 1) r = r.withNotice(Notice.notice("00000", "drop cascades to " + cascaded.get(0)));
-        else if (cascaded.size() > 1) r = r.withNotice(Notice.notice("00000", "drop cascades to " + cascaded.size() + " other objects"));
+        else if (cascaded.size() > 1) r = r.withNotice(Notice.notice("00000", "drop cascades to " + cascaded.size() + " other objects")
+                .withDetail(String.join("\n", cascaded.stream().map(o -> "drop cascades to " + o).toList())));
         for (Notice n : skipped) r = r.withNotice(n);
         return r;
+    }
+
+    /** {@code constraint name on table t}, as PostgreSQL names a foreign key among what a DROP reaches. */
+    private String describe(CatalogItem.ForeignKey f) {
+        CatalogItem t = catalog.get(f.table());
+        return "constraint " + f.name() + " on table " + (t == null ? "?" : t.name());
     }
 
     /** Drops object {@code id} (after what depends on it), durably: the subscriptions that read it end, its dataflow goes. */
@@ -630,7 +765,7 @@ final class Ddl {
         subscriptions.endOn(id);
         writes.dropped(id);
         frontiers.dropped(id);
-        if (!(item instanceof CatalogItem.View)) {
+        if (!(item instanceof CatalogItem.View) && !(item instanceof CatalogItem.ForeignKey)) {
             compute.drop(id);
         }
     }

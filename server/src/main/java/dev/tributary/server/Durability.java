@@ -83,6 +83,7 @@ final class Durability {
             case CatalogItem.View v -> v.sql();
             case CatalogItem.MaterializedView m -> m.sql();
             case CatalogItem.Index i -> i.sql();
+            case CatalogItem.ForeignKey f -> f.sql();
             case CatalogItem.Sequence q -> q.sql();
             case CatalogItem.SystemRelation r -> throw new IllegalStateException("system relation " + r.name() + " registered");
         };

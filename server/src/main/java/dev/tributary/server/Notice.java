@@ -7,8 +7,18 @@ package dev.tributary.server;
  * @param severity {@code NOTICE} or {@code WARNING}
  * @param sqlState the SQLSTATE, {@code 00000} for a plain notice
  * @param message the text, in PostgreSQL's words
+ * @param detail PostgreSQL's DETAIL, or null
  */
-public record Notice(String severity, String sqlState, String message) {
+public record Notice(String severity, String sqlState, String message, String detail) {
+    public Notice(String severity, String sqlState, String message) {
+        this(severity, sqlState, message, null);
+    }
+
+    /** This notice with DETAIL {@code detail}. */
+    public Notice withDetail(String detail) {
+        return new Notice(severity, sqlState, message, detail);
+    }
+
     /** A {@code NOTICE}. */
     public static Notice notice(String sqlState, String message) {
         return new Notice("NOTICE", sqlState, message);
@@ -16,6 +26,6 @@ public record Notice(String severity, String sqlState, String message) {
 
     /** The notice as psql prints it: {@code NOTICE:  message}. */
     public String render() {
-        return severity + ":  " + message;
+        return severity + ":  " + message + (detail == null ? "" : "\nDETAIL:  " + detail);
     }
 }

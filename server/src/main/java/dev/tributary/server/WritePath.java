@@ -64,6 +64,14 @@ final class WritePath {
         this.reads = reads;
         this.subscriptions = subscriptions;
         this.durability = durability;
+        this.foreignKeys = new ForeignKeys(catalog, this, reads);
+    }
+
+    private final ForeignKeys foreignKeys;
+
+    /** ALTER TABLE ... ADD FOREIGN KEY {@code f}: 23503 unless every row of its table (as {@code session} sees it) references a row. */
+    void checkReferences(Session session, CatalogItem.ForeignKey f) {
+        foreignKeys.checkExisting(session, f);
     }
 
     /** Forgets what is kept of table {@code id}, which is dropped. */
@@ -111,7 +119,7 @@ final class WritePath {
             List<dev.tributary.storage.PartMeta> written = copy.awaitPrewritten();
             if (!written.isEmpty()) copied = new RowSlab(slab, written, copy.prewrittenRows());
         }
-        write(session, t, copied, !t.primaryKey().isEmpty());
+        write(session, t, copied, !t.primaryKey().isEmpty(), null);
         return Result.command("COPY " + slab.size());
     }
 
@@ -294,6 +302,7 @@ final class WritePath {
         }
         Map<Row, Long> changes = new LinkedHashMap<>(capacityFor(rows.size()));
         List<Object[]> written = returning == null ? null : new ArrayList<>();
+        List<Object[]> pairs = new ArrayList<>(); // the rows updated, old then new values
         int affected = 0;
         // the keys this INSERT has written, per arbiter: a later row with one conflicts with it
         List<Set<Row>> touched = new ArrayList<>();
@@ -324,6 +333,8 @@ final class WritePath {
             Object[] updated = update.apply(both);
             if (updated == null) continue; // its WHERE is not true: left as it is
             checkRow(t, updated);
+            System.arraycopy(updated, 0, both, old.length, old.length);
+            pairs.add(both);
             Row now = codec.encode(updated);
             if (changes.merge(existing, -1L, Long::sum) == 0) changes.remove(existing);
             if (changes.merge(now, 1L, Long::sum) == 0) changes.remove(now);
@@ -333,7 +344,7 @@ final class WritePath {
             if (written != null) written.add(updated);
             affected++;
         }
-        write(session, t, changes);
+        write(session, t, changes, false, pairs);
         return returned("INSERT 0 " + affected, returning, written);
     }
 
@@ -441,12 +452,20 @@ final class WritePath {
             changes.merge(codec.encode(row), 1L, Long::sum);
             if (written != null) written.add(row);
         }
-        write(session, t, changes);
+        write(session, t, changes, false, pairs);
         return returned("UPDATE " + pairs.size(), returning, written);
     }
 
     Result delete(Session session, Statement.Delete d) {
         CatalogItem.Table t = catalog.table(d.table(), d.pos(), d.truncate() ? "truncate" : "delete from");
+        if (d.truncate()) {
+            for (CatalogItem.ForeignKey f : catalog.foreignKeys(t.id(), false)) {
+                if (f.table() == t.id()) continue;
+                throw new SqlException("0A000", "cannot truncate a table referenced in a foreign key constraint", 0,
+                        "Truncate table \"" + catalog.get(f.table()).name() + "\" at the same time, or use TRUNCATE ... CASCADE.")
+                        .withDetail("Table \"" + catalog.get(f.table()).name() + "\" references \"" + t.name() + "\".");
+            }
+        }
         String alias = d.alias() != null ? d.alias() : t.name();
         Binder binder = binders.plain();
         Plan plan = binder.bindDelete(t, alias, d.where());
@@ -465,36 +484,55 @@ final class WritePath {
 
     /** Checks constraints and commits {@code changes} now, or adds them to the open transaction. */
     private void write(Session session, CatalogItem.Table t, Map<Row, Long> changes) {
-        write(session, t, changes, false);
+        write(session, t, changes, false, null);
     }
 
-    /** {@link #write(Session, CatalogItem.Table, Map)}; {@code primaryChecked} when the caller has checked the primary key. */
-    private void write(Session session, CatalogItem.Table t, Map<Row, Long> changes, boolean primaryChecked) {
+    /**
+     * {@link #write(Session, CatalogItem.Table, Map)}; {@code primaryChecked} when the caller has
+     * checked the primary key. Foreign keys' actions may add changes to other tables: all are
+     * checked and written together. {@code pairs}: an UPDATE's rows, old values then new, or null.
+     */
+    private void write(Session session, CatalogItem.Table t, Map<Row, Long> changes, boolean primaryChecked, List<Object[]> pairs) {
         if (!(changes instanceof RowSlab)) changes.values().removeIf(c -> c == 0); // a slab's rows each count 1
-        long bytes = rowBytes(changes);
+        Map<Long, Map<Row, Long>> all = foreignKeys.involved(t.id()) ? foreignKeys.enforce(session, t, changes, pairs) : Map.of(t.id(), changes);
+        long bytes = 0;
+        for (Map<Row, Long> c : all.values()) bytes += rowBytes(c);
         session.reserveWrite(bytes, session.inTransaction);
-        List<UniqueKey> uniques = uniqueKeys(t);
-        if (session.inTransaction) {
-            session.reservePending(bytes, changes.size(), uniques.size());
-            checkKeys(t, changes, session.pendingRowsByKey, primaryChecked);
-            Map<Row, Long> pending = session.pending.computeIfAbsent(t.id(), k -> new LinkedHashMap<>());
-            for (Map.Entry<Row, Long> e : changes.entrySet()) {
-                if (pending.merge(e.getKey(), e.getValue(), Long::sum) == 0) pending.remove(e.getKey());
+        for (Map.Entry<Long, Map<Row, Long>> e : all.entrySet()) {
+            CatalogItem.Table table = e.getKey() == t.id() ? t : (CatalogItem.Table) catalog.get(e.getKey());
+            Map<Row, Long> tableChanges = e.getValue();
+            if (!(tableChanges instanceof RowSlab)) tableChanges.values().removeIf(c -> c == 0);
+            boolean checked = primaryChecked && table == t;
+            if (session.inTransaction) {
+                List<UniqueKey> uniques = uniqueKeys(table);
+                session.reservePending(rowBytes(tableChanges), tableChanges.size(), uniques.size());
+                checkKeys(table, tableChanges, session.pendingRowsByKey, checked);
+            } else {
+                checkKeys(table, tableChanges, Map.of(), checked);
             }
-            for (UniqueKey u : uniques) {
+        }
+        if (!session.inTransaction) {
+            commit(all);
+            return;
+        }
+        for (Map.Entry<Long, Map<Row, Long>> e : all.entrySet()) {
+            CatalogItem.Table table = e.getKey() == t.id() ? t : (CatalogItem.Table) catalog.get(e.getKey());
+            Map<Row, Long> tableChanges = e.getValue();
+            Map<Row, Long> pending = session.pending.computeIfAbsent(table.id(), k -> new LinkedHashMap<>());
+            for (Map.Entry<Row, Long> w : tableChanges.entrySet()) {
+                if (pending.merge(w.getKey(), w.getValue(), Long::sum) == 0) pending.remove(w.getKey());
+            }
+            for (UniqueKey u : uniqueKeys(table)) {
                 Map<Row, Map<Row, Long>> rowsByKey = session.pendingRowsByKey.computeIfAbsent(u.index().id(), k -> new HashMap<>());
-                for (Map.Entry<Row, Long> e : changes.entrySet()) {
-                    Row key = u.keyOf().apply(e.getKey());
+                for (Map.Entry<Row, Long> w : tableChanges.entrySet()) {
+                    Row key = u.keyOf().apply(w.getKey());
                     if (key == null) continue;
                     Map<Row, Long> rows = rowsByKey.computeIfAbsent(key, k -> new LinkedHashMap<>(4));
-                    if (rows.merge(e.getKey(), e.getValue(), Long::sum) == 0) rows.remove(e.getKey());
+                    if (rows.merge(w.getKey(), w.getValue(), Long::sum) == 0) rows.remove(w.getKey());
                     if (rows.isEmpty()) rowsByKey.remove(key);
                 }
             }
-            return;
         }
-        checkKeys(t, changes, Map.of(), primaryChecked);
-        commit(Map.of(t.id(), changes));
     }
 
     /** The bytes of the rows of {@code changes}, each counted once. */
@@ -549,7 +587,7 @@ final class WritePath {
     }
 
     /** How many committed rows of {@code t} have each of {@code keys} in unique index {@code u}, read from it now (keys with none are absent). */
-    private Map<Row, Long> committedKeyCounts(CatalogItem.Table t, UniqueKey u, java.util.Collection<Row> keys) {
+    Map<Row, Long> committedKeyCounts(CatalogItem.Table t, UniqueKey u, java.util.Collection<Row> keys) {
         long index = u.index().id();
         // a seek per key in the published shards: for a few keys; many (a COPY's) are sought
         // together, in key order, on the workers
@@ -743,7 +781,7 @@ final class WritePath {
         return out;
     }
 
-    private UniqueKey uniqueKey(CatalogItem.Table t, CatalogItem.Index ix) {
+    UniqueKey uniqueKey(CatalogItem.Table t, CatalogItem.Index ix) {
         return uniqueKeys.computeIfAbsent(ix.id(), id -> UniqueKey.of(t, ix));
     }
 
@@ -765,6 +803,7 @@ final class WritePath {
             for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
                 if (catalog.get(e.getKey()) instanceof CatalogItem.Table t) checkKeys(t, e.getValue(), Map.of(), false);
             }
+            foreignKeys.recheck(changes);
         }
         commit(changes);
     }

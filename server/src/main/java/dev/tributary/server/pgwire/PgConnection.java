@@ -1030,6 +1030,7 @@ final class PgConnection {
             field(b, 'V', n.severity());
             field(b, 'C', n.sqlState());
             field(b, 'M', n.message());
+            if (n.detail() != null) field(b, 'D', n.detail());
             b.writeByte(0);
         });
     }

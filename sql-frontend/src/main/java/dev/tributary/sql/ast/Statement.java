@@ -58,19 +58,20 @@ public sealed interface Statement extends Node {
     /** {@code appendOnly}: {@code WITH (APPEND ONLY)}, a table that takes inserts only (no UPDATE or DELETE). */
     record CreateTable(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns,
                        List<String> primaryKey, RetainHistory retain, boolean appendOnly, Watermark watermark, String primaryKeyName,
-                       List<UniqueKey> uniques, List<CheckDef> checks) implements Statement {
+                       List<UniqueKey> uniques, List<CheckDef> checks, List<ForeignKeyDef> foreignKeys) implements Statement {
         public CreateTable {
             name = List.copyOf(name);
             columns = List.copyOf(columns);
             primaryKey = List.copyOf(primaryKey);
             uniques = List.copyOf(uniques);
             checks = List.copyOf(checks);
+            foreignKeys = List.copyOf(foreignKeys);
         }
 
         /** A table without UNIQUE constraints, its primary key (if any) named as PostgreSQL names it. */
         public CreateTable(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns, List<String> primaryKey, RetainHistory retain,
                            boolean appendOnly, Watermark watermark) {
-            this(pos, name, ifNotExists, columns, primaryKey, retain, appendOnly, watermark, null, List.of(), List.of());
+            this(pos, name, ifNotExists, columns, primaryKey, retain, appendOnly, watermark, null, List.of(), List.of(), List.of());
         }
     }
 
@@ -89,6 +90,45 @@ public sealed interface Statement extends Node {
     record UniqueKey(int pos, String name, List<String> columns) implements Node {
         public UniqueKey {
             columns = List.copyOf(columns);
+        }
+    }
+
+    /**
+     * A FOREIGN KEY constraint (a column's {@code REFERENCES} or a table's {@code FOREIGN KEY}):
+     * every row whose {@code columns} are all non-NULL (or, {@code matchFull}, has none NULL;
+     * MATCH FULL refuses a mix) has a row of {@code refTable} with those values in
+     * {@code refColumns} (empty: its primary key). {@code name} as given, or null for
+     * PostgreSQL's {@code table_columns_fkey}.
+     */
+    record ForeignKeyDef(int pos, String name, List<String> columns, List<String> refTable, List<String> refColumns,
+                         ReferentialAction onDelete, ReferentialAction onUpdate, boolean matchFull) implements Node {
+        public ForeignKeyDef {
+            columns = List.copyOf(columns);
+            refTable = List.copyOf(refTable);
+            refColumns = List.copyOf(refColumns);
+        }
+    }
+
+    /** What a foreign key does to the rows that reference a key that goes away (PostgreSQL's {@code ON DELETE} / {@code ON UPDATE}). */
+    enum ReferentialAction {
+        NO_ACTION("NO ACTION", "a"), RESTRICT("RESTRICT", "r"), CASCADE("CASCADE", "c"), SET_NULL("SET NULL", "n"), SET_DEFAULT("SET DEFAULT", "d");
+
+        private final String sql;
+        private final String code;
+
+        ReferentialAction(String sql, String code) {
+            this.sql = sql;
+            this.code = code;
+        }
+
+        /** As written in SQL. */
+        public String sql() {
+            return sql;
+        }
+
+        /** pg_constraint's one-letter code ({@code confdeltype}, {@code confupdtype}). */
+        public String code() {
+            return code;
         }
     }
 
@@ -269,17 +309,30 @@ public sealed interface Statement extends Node {
         }
     }
 
-    /** {@code ALTER TABLE table ADD [CONSTRAINT name] UNIQUE (columns)}: checked against the rows there are, then kept. */
-    record AddConstraint(int pos, List<String> table, UniqueKey key) implements Statement {
+    /**
+     * {@code ALTER TABLE table ADD [CONSTRAINT name] UNIQUE (columns)} ({@code key}) or {@code ...
+     * FOREIGN KEY (columns) REFERENCES ...} ({@code foreignKey}; exactly one is set): checked
+     * against the rows there are, then kept.
+     */
+    record AddConstraint(int pos, List<String> table, UniqueKey key, ForeignKeyDef foreignKey) implements Statement {
         public AddConstraint {
             table = List.copyOf(table);
+            if ((key == null) == (foreignKey == null)) throw new IllegalArgumentException("one constraint");
+        }
+
+        public AddConstraint(int pos, List<String> table, UniqueKey key) {
+            this(pos, table, key, null);
         }
     }
 
-    /** {@code ALTER TABLE table DROP CONSTRAINT [IF EXISTS] name}. */
-    record DropConstraint(int pos, List<String> table, String name, boolean ifExists) implements Statement {
+    /** {@code ALTER TABLE table DROP CONSTRAINT [IF EXISTS] name [CASCADE]}: with CASCADE, the foreign keys that need a unique constraint go with it. */
+    record DropConstraint(int pos, List<String> table, String name, boolean ifExists, boolean cascade) implements Statement {
         public DropConstraint {
             table = List.copyOf(table);
+        }
+
+        public DropConstraint(int pos, List<String> table, String name, boolean ifExists) {
+            this(pos, table, name, ifExists, false);
         }
     }
 

@@ -19,7 +19,11 @@ public sealed interface TableRef extends Node {
     record ValuesTable(int pos, QueryBody.Values values, Alias alias) implements TableRef {}
 
     /** A set-returning function call in FROM, e.g. {@code generate_series(1, 3) AS g(n)}. */
-    record FunctionTable(int pos, boolean lateral, Expr.FunctionCall call, Alias alias) implements TableRef {}
+    record FunctionTable(int pos, boolean lateral, Expr.FunctionCall call, Alias alias, boolean ordinality) implements TableRef {
+        public FunctionTable(int pos, boolean lateral, Expr.FunctionCall call, Alias alias) {
+            this(pos, lateral, call, alias, false);
+        }
+    }
 
     /**
      * A windowing table function: {@code TUMBLE(input, time_col, size [, offset])},

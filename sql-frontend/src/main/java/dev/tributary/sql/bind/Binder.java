@@ -1064,6 +1064,10 @@ public final class Binder {
         String qualifier = f.alias() != null ? f.alias().name() : name;
         List<String> names = new ArrayList<>(fn.columnNames());
         if (names.size() == 1) names.set(0, qualifier);
+        if (f.ordinality()) {
+            fn = fn.withOrdinality();
+            names.add("ordinality");
+        }
         if (f.alias() != null) {
             if (f.alias().columns().size() > names.size()) {
                 throw new SqlException("42P10", "too many column aliases specified for function " + name, f.alias().pos());
@@ -1121,7 +1125,7 @@ public final class Binder {
             throw new SqlException("42P01", "relation \"" + String.join(".", t.name()) + "\" does not exist", t.pos());
         } else {
             Optional<CatalogItem> item = catalog.lookup(name);
-            if (item.isEmpty() || item.get() instanceof CatalogItem.Index) {
+            if (item.isEmpty() || item.get() instanceof CatalogItem.Index || item.get() instanceof CatalogItem.ForeignKey) {
                 throw new SqlException("42P01", "relation \"" + String.join(".", t.name()) + "\" does not exist", t.pos());
             }
             CatalogItem it = item.get();
@@ -1135,6 +1139,7 @@ public final class Binder {
                 case CatalogItem.Table x -> new Plan.Get(x.id(), x.name(), types(x.columns()), x.appendOnly());
                 case CatalogItem.MaterializedView m -> new Plan.Get(m.id(), m.name(), types(m.columns()));
                 case CatalogItem.Index i -> throw new IllegalStateException();
+                case CatalogItem.ForeignKey f -> throw new IllegalStateException();
                 // a sequence reads as its one row (last_value, log_cnt, is_called) as it is when bound
                 case CatalogItem.Sequence q -> new Plan.Constant(List.<Object[]>of(catalog.sequences().read(q.id())), types(q.columns()));
                 case CatalogItem.SystemRelation r -> throw new IllegalStateException("system relations are not in the user catalog");

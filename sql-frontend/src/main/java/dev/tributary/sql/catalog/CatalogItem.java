@@ -162,6 +162,32 @@ public sealed interface CatalogItem {
         }
     }
 
+    /**
+     * A FOREIGN KEY constraint of table {@code table}: each of its rows whose {@code referencing}
+     * columns are all non-NULL (with {@code matchFull}: every row, unless all of them are NULL; a
+     * mix is refused) has a row of {@code refTable} with equal values in its {@code referenced}
+     * columns, which are
+     * the keys (in some order) of {@code refTable}'s unique index {@code refIndex}. When a
+     * referenced key goes away, the rows referencing it are refused, deleted or changed as
+     * {@code onDelete} (a DELETE's) or {@code onUpdate} (an UPDATE's) says. Not a relation: its
+     * name is its table's constraint's, not in the relations' namespace; {@code sql} is the
+     * ALTER TABLE that makes it.
+     */
+    record ForeignKey(long id, String name, long table, List<Integer> referencing, long refTable, List<Integer> referenced, long refIndex,
+                      dev.tributary.sql.ast.Statement.ReferentialAction onDelete, dev.tributary.sql.ast.Statement.ReferentialAction onUpdate,
+                      boolean matchFull, String sql) implements CatalogItem {
+        public ForeignKey {
+            referencing = List.copyOf(referencing);
+            referenced = List.copyOf(referenced);
+            if (referencing.size() != referenced.size() || referencing.isEmpty()) throw new IllegalArgumentException("a referenced column per column");
+        }
+
+        @Override
+        public String kind() {
+            return "foreign key";
+        }
+    }
+
     /** The columns of a relation; an index has none of its own. */
     default List<Column> columns() {
         return switch (this) {
@@ -169,6 +195,7 @@ public sealed interface CatalogItem {
             case View v -> v.columns();
             case MaterializedView m -> m.columns();
             case Index i -> List.of();
+            case ForeignKey f -> List.of();
             case Sequence q -> Sequence.COLUMNS;
             case SystemRelation r -> r.columns();
         };

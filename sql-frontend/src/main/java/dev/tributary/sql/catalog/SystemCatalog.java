@@ -326,6 +326,8 @@ public final class SystemCatalog {
     private final Map<Long, Rel> relByOid = new HashMap<>();
     private final List<Idx> indexes = new ArrayList<>();
     private final Map<Long, Idx> indexByOid = new HashMap<>();
+    private final List<CatalogItem.ForeignKey> foreignKeys = new ArrayList<>();
+    private final java.util.Set<Long> primaryKeyIndexes = new java.util.HashSet<>();
     private final Map<String, String> settings;
     /** The roles by name. */
     private final Map<String, Access.RoleInfo> roles = new java.util.TreeMap<>();
@@ -362,9 +364,12 @@ public final class SystemCatalog {
                 case CatalogItem.View v -> "v";
                 case CatalogItem.MaterializedView m -> "m";
                 case CatalogItem.Index i -> null;
+                case CatalogItem.ForeignKey f -> null;
                 case CatalogItem.Sequence q -> "S";
                 case SystemRelation s -> null;
             };
+            if (item instanceof CatalogItem.ForeignKey f) foreignKeys.add(f);
+            if (item instanceof CatalogItem.Index i && i.primaryKey()) primaryKeyIndexes.add(i.id());
             if (item instanceof CatalogItem.Sequence q && q.owned()) ownedSequences.put(q.ownerTable() + ":" + q.ownerColumn(), q);
             if (kind == null) continue;
             Rel r = new Rel(oid(item), item.name(), PUBLIC, kind, item.columns(), item);
@@ -524,7 +529,7 @@ public final class SystemCatalog {
                     boolean hasIndex = indexes.stream().anyMatch(i -> i.on() == x);
                     out.add(row(x.oid(), x.name(), x.namespace(), 0L, 0L, ownerOid(x), index ? BTREE_AM : stored ? HEAP_AM : 0L,
                             stored || index ? x.oid() : 0L, 0L, 0L, -1.0, 0L, 0L, hasIndex, false, "p", x.kind(), (long) x.columns().size(),
-                            x.item() instanceof CatalogItem.Table t ? (long) t.checks().size() : 0L, false, false, false, false, false, true, stored ? "d" : "n", false, 0L, 0L, 0L, aclOf(x), null, null));
+                            x.item() instanceof CatalogItem.Table t ? (long) t.checks().size() : 0L, false, hasForeignKeys(x), false, false, false, true, stored ? "d" : "n", false, 0L, 0L, 0L, aclOf(x), null, null));
                 }
             }
             case "pg_catalog.pg_attribute" -> {
@@ -595,6 +600,15 @@ public final class SystemCatalog {
                         out.add(row(checkOid(x.oid(), k), c.name(), PUBLIC, "c", false, false, true, x.oid(), 0L, 0L, 0L, 0L, " ", " ", " ",
                                 true, 0L, false, key, null, c.text()));
                     }
+                }
+                for (CatalogItem.ForeignKey f : foreignKeys) {
+                    Rel child = relByOid.get(FIRST_USER_OID + 3 * f.table());
+                    Rel parent = relByOid.get(FIRST_USER_OID + 3 * f.refTable());
+                    if (child == null || parent == null) continue;
+                    List<Object> key = f.referencing().stream().map(a -> (Object) (long) (a + 1)).toList();
+                    List<Object> refKey = f.referenced().stream().map(a -> (Object) (long) (a + 1)).toList();
+                    out.add(row(oid(f), f.name(), PUBLIC, "f", false, false, true, child.oid(), 0L, refIndexOid(f, parent), 0L, parent.oid(),
+                            f.onUpdate().code(), f.onDelete().code(), f.matchFull() ? "f" : "s", true, 0L, true, key, refKey, null));
                 }
             }
             case "pg_catalog.pg_description", "pg_catalog.pg_inherits", "pg_catalog.pg_policy", "pg_catalog.pg_statistic_ext",
@@ -818,7 +832,7 @@ public final class SystemCatalog {
                  "pg_table_is_visible", "pg_type_is_visible", "pg_get_userbyid", "format_type", "pg_get_indexdef", "pg_get_expr",
                  "pg_get_constraintdef", "pg_get_viewdef", "obj_description", "col_description", "shobj_description", "current_setting",
                  "pg_encoding_to_char", "regclass", "regtype", "regnamespace", "regproc", "regrole", "to_regclass", "to_regtype",
-                 "pg_relation_is_publishable", "pg_get_statisticsobjdef_columns", "pg_get_serial_sequence", "pg_backend_pid",
+                 "pg_relation_is_publishable", "pg_get_statisticsobjdef_columns", "pg_get_triggerdef", "pg_get_serial_sequence", "pg_backend_pid",
                  "pg_cancel_backend", "pg_terminate_backend", "has_table_privilege", "has_schema_privilege", "pg_has_role" -> true;
             default -> false;
         };
@@ -897,6 +911,10 @@ public final class SystemCatalog {
             }, SqlType.BIGINT);
             // there are no extended statistics objects to describe
             case "pg_get_statisticsobjdef_columns" -> fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.BIGINT);
+            // there are no triggers (pg_trigger is empty; foreign keys are enforced by the write path)
+            case "pg_get_triggerdef" -> n == 1
+                    ? fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.BIGINT)
+                    : fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.BIGINT, SqlType.BOOLEAN);
             case "pg_encoding_to_char" -> fn(name, args, pos, SqlType.TEXT, x -> (Long) x[0] == 6 ? "UTF8" : "", SqlType.INTEGER);
             case "regclass", "to_regclass" -> regCast(name, args, pos, s -> relationOid(s, name.equals("regclass")));
             case "regtype", "to_regtype" -> regCast(name, args, pos, s -> typeOidByName(s, name.equals("regtype")));
@@ -1131,7 +1149,38 @@ public final class SystemCatalog {
         for (ScalarExpr child : e.children()) checkColumns(child, into);
     }
 
+    /** Whether a foreign key references or is of relation {@code x}: PostgreSQL's relhastriggers (its foreign keys are triggers), which psql's \\d asks before it lists them. */
+    private boolean hasForeignKeys(Rel x) {
+        for (CatalogItem.ForeignKey f : foreignKeys) {
+            if (x.item() != null && (f.table() == x.item().id() || f.refTable() == x.item().id())) return true;
+        }
+        return false;
+    }
+
+    /** The OID the catalogs show for the unique index foreign key {@code f} of a table references ({@code parent}'s). */
+    private long refIndexOid(CatalogItem.ForeignKey f, Rel parent) {
+        // a primary key's index is listed with its table's OID + 1 (see the constructor)
+        return primaryKeyIndexes.contains(f.refIndex()) ? parent.oid() + 1 : FIRST_USER_OID + 3 * f.refIndex();
+    }
+
+    /** {@code FOREIGN KEY (a) REFERENCES p(b) [MATCH FULL] [ON UPDATE x] [ON DELETE y]}, as pg_get_constraintdef shows it. */
+    private String foreignKeyDef(CatalogItem.ForeignKey f) {
+        Rel child = relByOid.get(FIRST_USER_OID + 3 * f.table());
+        Rel parent = relByOid.get(FIRST_USER_OID + 3 * f.refTable());
+        if (child == null || parent == null) return null;
+        StringBuilder b = new StringBuilder("FOREIGN KEY (");
+        for (int i = 0; i < f.referencing().size(); i++) b.append(i > 0 ? ", " : "").append(SqlFormatter.ident(child.columns().get(f.referencing().get(i)).name()));
+        b.append(") REFERENCES ").append(SqlFormatter.ident(parent.name())).append('(');
+        for (int i = 0; i < f.referenced().size(); i++) b.append(i > 0 ? ", " : "").append(SqlFormatter.ident(parent.columns().get(f.referenced().get(i)).name()));
+        b.append(')');
+        if (f.matchFull()) b.append(" MATCH FULL");
+        if (f.onUpdate() != dev.tributary.sql.ast.Statement.ReferentialAction.NO_ACTION) b.append(" ON UPDATE ").append(f.onUpdate().sql());
+        if (f.onDelete() != dev.tributary.sql.ast.Statement.ReferentialAction.NO_ACTION) b.append(" ON DELETE ").append(f.onDelete().sql());
+        return b.toString();
+    }
+
     private String constraintDef(long oid) {
+        for (CatalogItem.ForeignKey f : foreignKeys) if (oid(f) == oid) return foreignKeyDef(f);
         for (Rel r : relations) {
             if (!(r.item() instanceof CatalogItem.Table t)) continue;
             for (int k = 0; k < t.checks().size(); k++) if (checkOid(r.oid(), k) == oid) return "CHECK (" + t.checks().get(k).text() + ")";

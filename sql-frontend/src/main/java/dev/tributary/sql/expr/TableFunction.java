@@ -47,6 +47,33 @@ public record TableFunction(String name, List<ScalarExpr> args, List<String> col
         return rows.apply(values);
     }
 
+    /** This call's rows each with its 1-based number appended, as a bigint column {@code ordinality} ({@code WITH ORDINALITY}). */
+    public TableFunction withOrdinality() {
+        List<String> names = new ArrayList<>(columnNames);
+        names.add("ordinality");
+        List<SqlType> types = new ArrayList<>(columnTypes);
+        types.add(SqlType.BIGINT);
+        int width = columnTypes.size();
+        return new TableFunction(name, args, names, types, values -> {
+            Iterator<Object[]> inner = rows.apply(values);
+            return new Iterator<>() {
+                private long n;
+
+                @Override
+                public boolean hasNext() {
+                    return inner.hasNext();
+                }
+
+                @Override
+                public Object[] next() {
+                    Object[] row = Arrays.copyOf(inner.next(), width + 1);
+                    row[width] = ++n;
+                    return row;
+                }
+            };
+        }, strict);
+    }
+
     /** This call with its arguments replaced (after their columns were renumbered). */
     public TableFunction withArgs(List<ScalarExpr> newArgs) {
         return new TableFunction(name, newArgs, columnNames, columnTypes, rows, strict);
@@ -106,7 +133,7 @@ public record TableFunction(String name, List<ScalarExpr> args, List<String> col
     /** Whether {@code name} is a set-returning function {@link #resolve} knows. */
     public static boolean isSetReturning(String name) {
         return switch (name) {
-            case "generate_series", "unnest", "_pg_expandarray", "generate_subscripts" -> true;
+            case "generate_series", "unnest", "_pg_expandarray", "generate_subscripts", "pg_partition_ancestors" -> true;
             default -> false;
         };
     }
@@ -141,6 +168,20 @@ public record TableFunction(String name, List<ScalarExpr> args, List<String> col
                     boolean reverse = x.length > 2 && Boolean.TRUE.equals(x[2]);
                     return indexed(n, i -> new Object[] {(long) (lower + (reverse ? n - 1 - i : i))});
                 });
+            }
+            case "pg_partition_ancestors" -> {
+                // no table is a partition: a relation's ancestors are itself (psql's \\d asks, by OID)
+                if (args.size() != 1) throw noFunction(name, args, pos);
+                ScalarExpr a = args.get(0);
+                ScalarExpr oid = a.type().isInteger() ? Casts.coerce(a, SqlType.BIGINT, CastContext.IMPLICIT, pos)
+                        : new ScalarExpr.Call("regclass", List.of(Casts.coerce(a, SqlType.TEXT, CastContext.EXPLICIT, pos)), SqlType.BIGINT, x -> {
+                            String s = ((String) x[0]).strip();
+                            if (s.isEmpty() || !s.chars().allMatch(Character::isDigit)) {
+                                throw new SqlException("22P02", "invalid input syntax for type oid: \"" + s + "\"", 0, "Give the relation's OID.");
+                            }
+                            return Long.parseLong(s);
+                        }, true);
+                yield new TableFunction(name, List.of(oid), List.of("relid"), List.of(SqlType.BIGINT), x -> indexed(x[0] == null ? 0 : 1, i -> new Object[] {x[0]}));
             }
             default -> throw new IllegalArgumentException("not a set-returning function: " + name);
         };

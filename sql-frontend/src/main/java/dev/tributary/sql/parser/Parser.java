@@ -498,6 +498,7 @@ public final class Parser {
         String keyName = null;
         List<Statement.UniqueKey> uniques = new ArrayList<>();
         List<Statement.CheckDef> checks = new ArrayList<>();
+        List<Statement.ForeignKeyDef> foreignKeys = new ArrayList<>();
         int keyPos = 0;
         Watermark watermark = null;
         do {
@@ -527,7 +528,12 @@ public final class Parser {
                 checks.add(check(constraint, null));
                 continue;
             }
-            if (constraint != null || isKw("foreign") || isKw("exclude")) {
+            if (acceptKw("foreign")) {
+                expectKw("key");
+                foreignKeys.add(references(itemPos, constraint, nameList()));
+                continue;
+            }
+            if (constraint != null || isKw("exclude")) {
                 throw unsupported("table constraint " + peek().value().toUpperCase(Locale.ROOT), pos());
             }
             if (isKw("like")) throw unsupported("CREATE TABLE ... LIKE", itemPos);
@@ -601,8 +607,10 @@ public final class Parser {
                 } else if (isKw("check") || (isKw("constraint") && isKw(2, "check"))) {
                     String named = acceptKw("constraint") ? name() : null;
                     checks.add(check(named, col));
-                } else if (isKw("references") || isKw("constraint")
-                        || isKw("collate") || isKw("generated")) {
+                } else if (isKw("references") || (isKw("constraint") && isKw(2, "references"))) {
+                    String named = acceptKw("constraint") ? name() : null;
+                    foreignKeys.add(references(cpos, named, List.of(col)));
+                } else if (isKw("constraint") || isKw("collate") || isKw("generated")) {
                     throw unsupported("column constraint " + peek().value().toUpperCase(Locale.ROOT), cpos);
                 } else {
                     break;
@@ -644,7 +652,69 @@ public final class Parser {
             } while (accept(Type.COMMA));
             expect(Type.RPAREN);
         }
-        return new CreateTable(pos, name, ifNotExists, cols, key, retain, appendOnly, watermark, keyName, uniques, checks);
+        return new CreateTable(pos, name, ifNotExists, cols, key, retain, appendOnly, watermark, keyName, uniques, checks, foreignKeys);
+    }
+
+    /**
+     * {@code REFERENCES table [(columns)] [MATCH FULL | SIMPLE] [ON DELETE action] [ON UPDATE
+     * action] [NOT DEFERRABLE] [INITIALLY IMMEDIATE]} of a foreign key on {@code columns}
+     * (DEFERRABLE and MATCH PARTIAL are refused, as are SET NULL/SET DEFAULT with a column list).
+     */
+    private Statement.ForeignKeyDef references(int pos, String name, List<String> columns) {
+        expectKw("references");
+        List<String> table = qualifiedName();
+        List<String> refColumns = is(Type.LPAREN) ? nameList() : List.of();
+        boolean matchFull = false;
+        Statement.ReferentialAction onDelete = null;
+        Statement.ReferentialAction onUpdate = null;
+        while (true) {
+            int opos = pos();
+            if (acceptKw("match")) {
+                if (acceptKw("full")) matchFull = true;
+                else if (isKw("partial")) throw unsupported("MATCH PARTIAL", opos);
+                else expectKw("simple");
+            } else if (isKw("on") && (isKw(1, "delete") || isKw(1, "update"))) {
+                p++;
+                boolean delete = acceptKw("delete");
+                if (!delete) expectKw("update");
+                Statement.ReferentialAction a = referentialAction();
+                if (delete ? onDelete != null : onUpdate != null) {
+                    throw new SqlException("42601", "conflicting or redundant ON " + (delete ? "DELETE" : "UPDATE") + " actions", opos);
+                }
+                if (delete) onDelete = a;
+                else onUpdate = a;
+            } else if (isKw("not") && isKw(1, "deferrable")) {
+                p += 2;
+            } else if (isKw("deferrable")) {
+                throw unsupported("DEFERRABLE constraints", opos);
+            } else if (acceptKw("initially")) {
+                if (isKw("deferred")) throw unsupported("INITIALLY DEFERRED constraints", opos);
+                expectKw("immediate");
+            } else {
+                break;
+            }
+        }
+        return new Statement.ForeignKeyDef(pos, name, columns, table, refColumns,
+                onDelete == null ? Statement.ReferentialAction.NO_ACTION : onDelete, onUpdate == null ? Statement.ReferentialAction.NO_ACTION : onUpdate, matchFull);
+    }
+
+    private Statement.ReferentialAction referentialAction() {
+        int apos = pos();
+        if (acceptKw("cascade")) return Statement.ReferentialAction.CASCADE;
+        if (acceptKw("restrict")) return Statement.ReferentialAction.RESTRICT;
+        if (acceptKw("no")) {
+            expectKw("action");
+            return Statement.ReferentialAction.NO_ACTION;
+        }
+        expectKw("set");
+        Statement.ReferentialAction a;
+        if (acceptKw("null")) a = Statement.ReferentialAction.SET_NULL;
+        else {
+            expectKw("default");
+            a = Statement.ReferentialAction.SET_DEFAULT;
+        }
+        if (is(Type.LPAREN)) throw unsupported(a.sql() + " with a column list", apos);
+        return a;
     }
 
     /** {@code APPEND ONLY [= true]}: {@code = false} is refused rather than meaning an ordinary table, which is what leaving it out says. */
@@ -849,10 +919,16 @@ public final class Parser {
             return new Statement.AlterOwner(pos, kind, name, roleSpec());
         }
         if (kind == ObjectKind.VIEW) throw unsupported("ALTER VIEW " + (peek().type() == Type.EOF ? "" : peek().value().toUpperCase(Locale.ROOT)), pos());
-        if (kind == ObjectKind.TABLE && isKw("add") && (isKw(1, "constraint") || isKw(1, "unique"))) {
+        if (kind == ObjectKind.TABLE && isKw("add") && (isKw(1, "constraint") || isKw(1, "unique") || isKw(1, "foreign"))) {
             p++;
             int cpos = pos();
             String constraint = acceptKw("constraint") ? name() : null;
+            if (acceptKw("foreign")) {
+                expectKw("key");
+                Statement.ForeignKeyDef fk = references(cpos, constraint, nameList());
+                if (isKw("not") && isKw(1, "valid")) throw unsupported("FOREIGN KEY ... NOT VALID", pos());
+                return new Statement.AddConstraint(pos, name, null, fk);
+            }
             if (!acceptKw("unique")) throw unsupported("ALTER TABLE ... ADD CONSTRAINT " + peek().value().toUpperCase(Locale.ROOT), pos());
             nullsDistinct();
             return new Statement.AddConstraint(pos, name, new Statement.UniqueKey(cpos, constraint, nameList()));
@@ -861,9 +937,9 @@ public final class Parser {
             p += 2;
             boolean ifExists = ifExists();
             String constraint = name();
-            if (acceptKw("cascade")) throw unsupported("DROP CONSTRAINT ... CASCADE", pos());
-            acceptKw("restrict");
-            return new Statement.DropConstraint(pos, name, constraint, ifExists);
+            boolean cascade = acceptKw("cascade");
+            if (!cascade) acceptKw("restrict");
+            return new Statement.DropConstraint(pos, name, constraint, ifExists, cascade);
         }
         if (acceptKw("set")) {
             expect(Type.LPAREN);
@@ -2103,8 +2179,9 @@ public final class Parser {
             if (is(Type.LPAREN)) {
                 Expr call = functionCall(pos, name);
                 if (!(call instanceof FunctionCall f)) throw syntaxError(peek());
-                if (isKw("with") && isKw(1, "ordinality")) throw unsupported("WITH ORDINALITY", pos());
-                return new FunctionTable(pos, lateral, f, alias());
+                boolean ordinality = isKw("with") && isKw(1, "ordinality");
+                if (ordinality) p += 2;
+                return new FunctionTable(pos, lateral, f, alias(), ordinality);
             }
             if (lateral) throw syntaxError(toks.get(p - 1));
             if (isKw("as") && isKw(1, "of") && isKw(2, "system")) {

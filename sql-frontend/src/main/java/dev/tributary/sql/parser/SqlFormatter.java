@@ -125,6 +125,17 @@ public final class SqlFormatter {
         return b.append("UNIQUE ").append(names(u.columns()));
     }
 
+    /** A table's FOREIGN KEY constraint as written (actions and MATCH FULL only when not the defaults). */
+    public static StringBuilder foreignKey(StringBuilder b, ForeignKeyDef f) {
+        if (f.name() != null) b.append("CONSTRAINT ").append(ident(f.name())).append(' ');
+        b.append("FOREIGN KEY ").append(names(f.columns())).append(" REFERENCES ").append(name(f.refTable()));
+        if (!f.refColumns().isEmpty()) b.append(' ').append(names(f.refColumns()));
+        if (f.matchFull()) b.append(" MATCH FULL");
+        if (f.onUpdate() != ReferentialAction.NO_ACTION) b.append(" ON UPDATE ").append(f.onUpdate().sql());
+        if (f.onDelete() != ReferentialAction.NO_ACTION) b.append(" ON DELETE ").append(f.onDelete().sql());
+        return b;
+    }
+
     private static void statement(StringBuilder b, Statement s) {
         switch (s) {
             case QueryStatement q -> {
@@ -159,6 +170,7 @@ public final class SqlFormatter {
                     b.append(names(c.primaryKey()));
                 }
                 for (UniqueKey u : c.uniques()) unique(b.append(", "), u);
+                for (ForeignKeyDef f : c.foreignKeys()) foreignKey(b.append(", "), f);
                 for (CheckDef k : c.checks()) {
                     b.append(", ");
                     if (k.name() != null) b.append("CONSTRAINT ").append(ident(k.name())).append(' ');
@@ -207,11 +219,16 @@ public final class SqlFormatter {
                 if (b.length() == at + 1) b.setLength(at);
                 if (!q.ownedBy().isEmpty()) b.append(" OWNED BY ").append(name(q.ownedBy()));
             }
-            case AddConstraint a -> unique(b.append("ALTER TABLE ").append(name(a.table())).append(" ADD "), a.key());
+            case AddConstraint a -> {
+                b.append("ALTER TABLE ").append(name(a.table())).append(" ADD ");
+                if (a.key() != null) unique(b, a.key());
+                else foreignKey(b, a.foreignKey());
+            }
             case DropConstraint d -> {
                 b.append("ALTER TABLE ").append(name(d.table())).append(" DROP CONSTRAINT ");
                 if (d.ifExists()) b.append("IF EXISTS ");
                 b.append(ident(d.name()));
+                if (d.cascade()) b.append(" CASCADE");
             }
             case AlterRetainHistory a -> {
                 b.append("ALTER ").append(a.kind().sql()).append(' ').append(name(a.name()));
@@ -572,6 +589,7 @@ public final class SqlFormatter {
             case FunctionTable f -> {
                 if (f.lateral()) b.append("LATERAL ");
                 expr(b, f.call(), 0);
+                if (f.ordinality()) b.append(" WITH ORDINALITY");
                 alias(b, f.alias());
             }
             case Join j -> {

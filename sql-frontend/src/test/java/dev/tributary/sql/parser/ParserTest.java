@@ -740,9 +740,23 @@ class ParserTest {
         assertError("CREATE TABLE t (a int, UNIQUE NULLS NOT DISTINCT (a))", "0A000", 31, "NULLS NOT DISTINCT is not supported");
         assertThat(SqlFormatter.format(Parser.parseStatement("create table t (a int check (a > 0) no inherit, b int constraint bc check (b < a), check (a + b > 1))")))
                 .isEqualTo("CREATE TABLE t (a integer, b integer, CHECK (a > 0), CONSTRAINT bc CHECK (b < a), CHECK (a + b > 1))");
-        assertError("CREATE TABLE t (a int, FOREIGN KEY (a) REFERENCES u (b))", "0A000", 24, "table constraint FOREIGN is not supported");
         assertError("ALTER TABLE t ADD CONSTRAINT c CHECK (a > 0)", "0A000", 32, "ALTER TABLE ... ADD CONSTRAINT CHECK is not supported");
-        assertError("ALTER TABLE t DROP CONSTRAINT c CASCADE", "0A000", 40, "DROP CONSTRAINT ... CASCADE is not supported");
+        assertThat(SqlFormatter.format(Parser.parseStatement("alter table t drop constraint c cascade"))).isEqualTo("ALTER TABLE t DROP CONSTRAINT c CASCADE");
+        // foreign keys: column and table constraints, actions (ON UPDATE before ON DELETE, as PostgreSQL shows them), MATCH FULL
+        assertThat(SqlFormatter.format(Parser.parseStatement("create table t (a int references u, b int constraint bf references s.v (x) on delete cascade"
+                + " on update set null match full not deferrable initially immediate, c int, d int, foreign key (c, d) references w on delete set default)")))
+                .isEqualTo("CREATE TABLE t (a integer, b integer, c integer, d integer, FOREIGN KEY (a) REFERENCES u, CONSTRAINT bf FOREIGN KEY (b) REFERENCES s.v (x)"
+                        + " MATCH FULL ON UPDATE SET NULL ON DELETE CASCADE, FOREIGN KEY (c, d) REFERENCES w ON DELETE SET DEFAULT)");
+        assertThat(SqlFormatter.format(Parser.parseStatement("alter table t add constraint f foreign key (a) references u (b) on delete restrict on update no action")))
+                .isEqualTo("ALTER TABLE t ADD CONSTRAINT f FOREIGN KEY (a) REFERENCES u (b) ON DELETE RESTRICT");
+        assertError("CREATE TABLE t (a int REFERENCES u DEFERRABLE)", "0A000", 36, "DEFERRABLE constraints is not supported");
+        assertError("CREATE TABLE t (a int REFERENCES u INITIALLY DEFERRED)", "0A000", 36, "INITIALLY DEFERRED constraints is not supported");
+        assertError("CREATE TABLE t (a int REFERENCES u MATCH PARTIAL)", "0A000", 36, "MATCH PARTIAL is not supported");
+        assertError("CREATE TABLE t (a int REFERENCES u ON DELETE SET NULL (a))", "0A000", 46, "SET NULL with a column list is not supported");
+        assertError("CREATE TABLE t (a int REFERENCES u ON DELETE CASCADE ON DELETE RESTRICT)", "42601", 54, "conflicting or redundant ON DELETE actions");
+        assertError("ALTER TABLE t ADD FOREIGN KEY (a) REFERENCES u NOT VALID", "0A000", 48, "FOREIGN KEY ... NOT VALID is not supported");
+        assertThat(SqlFormatter.format(Parser.parseStatement("select * from unnest(array[1]) with ordinality as x(v, n)")))
+                .isEqualTo("SELECT * FROM unnest(ARRAY[1]) WITH ORDINALITY AS x (v, n)");
         // sequences, serial and identity columns, DEALLOCATE
         assertThat(SqlFormatter.format(Parser.parseStatement("create sequence if not exists s as integer increment by -2 minvalue -10 maxvalue 0 start 0 cache 5 no cycle owned by t.a")))
                 .isEqualTo("CREATE SEQUENCE IF NOT EXISTS s AS integer INCREMENT BY -2 MINVALUE -10 MAXVALUE 0 START WITH 0 CACHE 5 NO CYCLE OWNED BY t.a");
