@@ -573,16 +573,16 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.Update u -> {
                 kind = Prepared.Kind.UPDATE;
                 table = catalog.table(u.table(), u.pos(), "update");
-                plan = binder.bindUpdate(table, u.alias() != null ? u.alias() : table.name(), u.assignments(), u.where());
+                plan = binder.bindUpdate(table, u.alias() != null ? u.alias() : table.name(), u.assignments(), u.from(), u.where());
                 plans.add(plan);
-                returning = binder.bindReturning(table, u.alias() != null ? u.alias() : table.name(), u.returning());
+                returning = binder.bindReturning(table, u.alias() != null ? u.alias() : table.name(), u.returning(), !u.from().isEmpty());
             }
             case Statement.Delete d when !d.truncate() -> {
                 kind = Prepared.Kind.DELETE;
                 table = catalog.table(d.table(), d.pos(), "delete from");
-                plan = binder.bindDelete(table, d.alias() != null ? d.alias() : table.name(), d.where());
+                plan = binder.bindDelete(table, d.alias() != null ? d.alias() : table.name(), d.using(), d.where());
                 plans.add(plan);
-                returning = binder.bindReturning(table, d.alias() != null ? d.alias() : table.name(), d.returning());
+                returning = binder.bindReturning(table, d.alias() != null ? d.alias() : table.name(), d.returning(), !d.using().isEmpty());
             }
             default -> kind = Prepared.Kind.OTHER;
         }
@@ -739,8 +739,10 @@ final class Coordinator implements AutoCloseable, Catalog {
                 case QUERY -> ReadPath.present(p.query, rows);
                 case INSERT -> writes.insertRows(session, p.table, rows, p.returning, p.arbiters, p.conflictUpdate == null ? null
                         : p.conflictUpdate.map(e -> dev.tributary.sql.expr.ScalarExprs.bindParameters(e, values, p.parameterTypes())));
-                case UPDATE -> writes.updateRows(session, p.table, rows, p.returning);
-                case DELETE -> writes.deleteRows(session, p.table, rows, p.returning);
+                case UPDATE -> writes.updateRows(session, p.table,
+                        p.statement instanceof Statement.Update u && !u.from().isEmpty() ? writes.oncePerRow(session, p.table, rows) : rows, p.returning);
+                case DELETE -> writes.deleteRows(session, p.table,
+                        p.statement instanceof Statement.Delete d && !d.using().isEmpty() ? writes.oncePerRow(session, p.table, rows) : rows, p.returning);
                 case EMPTY, OTHER -> throw new IllegalStateException("not run from a plan: " + p.kind);
             };
         } catch (SqlException e) {

@@ -434,9 +434,11 @@ final class WritePath {
         CatalogItem.Table t = catalog.table(u.table(), u.pos(), "update");
         String alias = u.alias() != null ? u.alias() : t.name();
         Binder binder = binders.plain();
-        Plan plan = binder.bindUpdate(t, alias, u.assignments(), u.where());
+        Plan plan = binder.bindUpdate(t, alias, u.assignments(), u.from(), u.where());
         binders.access().checkStatement(session, u, t, binder.dependencies());
-        return updateRows(session, t, reads.rowsOf(session, plan, plan.types()), binder.bindReturning(t, alias, u.returning()));
+        List<Object[]> pairs = reads.rowsOf(session, plan, plan.types());
+        if (!u.from().isEmpty()) pairs = oncePerRow(session, t, pairs);
+        return updateRows(session, t, pairs, binder.bindReturning(t, alias, u.returning(), !u.from().isEmpty()));
     }
 
     /** UPDATE of {@code t} with {@code pairs}: each the old row's columns followed by the new row's. */
@@ -468,10 +470,46 @@ final class WritePath {
         }
         String alias = d.alias() != null ? d.alias() : t.name();
         Binder binder = binders.plain();
-        Plan plan = binder.bindDelete(t, alias, d.where());
+        Plan plan = binder.bindDelete(t, alias, d.using(), d.where());
         binders.access().checkStatement(session, d, t, binder.dependencies());
-        Result deleted = deleteRows(session, t, reads.rowsOf(session, plan, plan.types()), binder.bindReturning(t, alias, d.returning()));
+        List<Object[]> rows = reads.rowsOf(session, plan, plan.types());
+        if (!d.using().isEmpty()) rows = oncePerRow(session, t, rows);
+        Result deleted = deleteRows(session, t, rows, binder.bindReturning(t, alias, d.returning(), !d.using().isEmpty()));
         return d.truncate() ? Result.command("TRUNCATE TABLE") : deleted;
+    }
+
+    /**
+     * UPDATE ... FROM's pairs or DELETE ... USING's rows, each row of {@code t} (the first
+     * columns of each) once however many rows it joined with: PostgreSQL changes a row once,
+     * with the first joined row's values. A row a table without a primary key holds several
+     * times is taken as often as it is there (its count read from the table, when it joined more
+     * than once).
+     */
+    List<Object[]> oncePerRow(Session session, CatalogItem.Table t, List<Object[]> rows) {
+        int n = t.columns().size();
+        RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
+        Map<Row, List<Object[]>> byRow = new LinkedHashMap<>(capacityFor(rows.size()));
+        boolean repeats = false;
+        for (Object[] r : rows) {
+            List<Object[]> same = byRow.computeIfAbsent(codec.encode(r.length == n ? r : java.util.Arrays.copyOf(r, n)), k -> new ArrayList<>(1));
+            same.add(r);
+            repeats |= same.size() > 1;
+        }
+        if (!repeats) return rows;
+        Map<Row, Long> counts = new HashMap<>();
+        if (t.primaryKey().isEmpty()) {
+            for (Object[] r : reads.rowsOf(session, new Plan.Get(t.id(), t.name(), Binder.typesOf(t.columns()), t.appendOnly()), Binder.typesOf(t.columns()))) {
+                Row key = codec.encode(r);
+                List<Object[]> same = byRow.get(key);
+                if (same != null && same.size() > 1) counts.merge(key, 1L, Long::sum);
+            }
+        }
+        List<Object[]> out = new ArrayList<>(byRow.size());
+        byRow.forEach((row, same) -> {
+            long times = Math.min(same.size(), counts.getOrDefault(row, 1L));
+            for (int i = 0; i < times; i++) out.add(same.get(i));
+        });
+        return out;
     }
 
     Result deleteRows(Session session, CatalogItem.Table t, List<Object[]> rows, Returning returning) {

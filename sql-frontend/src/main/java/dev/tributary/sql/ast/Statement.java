@@ -234,13 +234,22 @@ public sealed interface Statement extends Node {
 
     record Assignment(int pos, String column, Expr value) implements Node {}
 
-    /** UPDATE table [AS alias] SET assignments [WHERE where]. */
-    record Update(int pos, List<String> table, String alias, List<Assignment> assignments, Expr where, List<SelectItem> returning)
+    /**
+     * UPDATE table [AS alias] SET assignments [FROM from] [WHERE where] [RETURNING items]: with
+     * FROM, each row of the table joined with a row of the FROM items that makes WHERE true is
+     * updated once (with one such row's values, as in PostgreSQL).
+     */
+    record Update(int pos, List<String> table, String alias, List<Assignment> assignments, Expr where, List<SelectItem> returning, List<TableRef> from)
             implements Statement {
         public Update {
             table = List.copyOf(table);
             assignments = List.copyOf(assignments);
             returning = List.copyOf(returning);
+            from = List.copyOf(from);
+        }
+
+        public Update(int pos, List<String> table, String alias, List<Assignment> assignments, Expr where, List<SelectItem> returning) {
+            this(pos, table, alias, assignments, where, returning, List.of());
         }
 
         public Update(int pos, List<String> table, String alias, List<Assignment> assignments, Expr where) {
@@ -248,11 +257,20 @@ public sealed interface Statement extends Node {
         }
     }
 
-    /** DELETE FROM table [AS alias] [WHERE where] [RETURNING items]; {@code truncate} for TRUNCATE [TABLE] table, which deletes every row. */
-    record Delete(int pos, List<String> table, String alias, Expr where, boolean truncate, List<SelectItem> returning) implements Statement {
+    /**
+     * DELETE FROM table [AS alias] [USING using] [WHERE where] [RETURNING items]: with USING, the
+     * rows of the table that join with some row of the USING items making WHERE true;
+     * {@code truncate} for TRUNCATE [TABLE] table, which deletes every row.
+     */
+    record Delete(int pos, List<String> table, String alias, Expr where, boolean truncate, List<SelectItem> returning, List<TableRef> using) implements Statement {
         public Delete {
             table = List.copyOf(table);
             returning = List.copyOf(returning);
+            using = List.copyOf(using);
+        }
+
+        public Delete(int pos, List<String> table, String alias, Expr where, boolean truncate, List<SelectItem> returning) {
+            this(pos, table, alias, where, truncate, returning, List.of());
         }
 
         public Delete(int pos, List<String> table, String alias, Expr where) {

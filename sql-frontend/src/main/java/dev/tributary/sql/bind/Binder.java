@@ -1818,7 +1818,23 @@ public final class Binder {
      * alias}), {@code *} and {@code alias.*} as all its columns; null when there is none.
      */
     public Returning bindReturning(CatalogItem.Table t, String alias, List<dev.tributary.sql.ast.SelectItem> items) {
+        return bindReturning(t, alias, items, false);
+    }
+
+    /**
+     * {@link #bindReturning(CatalogItem.Table, String, List)} of an UPDATE ... FROM or DELETE ...
+     * USING ({@code joined}): its RETURNING reads the table's row only, so a bare {@code *}, which
+     * in PostgreSQL also lists the joined tables' columns, is refused (0A000) rather than answered
+     * with fewer columns.
+     */
+    public Returning bindReturning(CatalogItem.Table t, String alias, List<dev.tributary.sql.ast.SelectItem> items, boolean joined) {
         if (items.isEmpty()) return null;
+        for (dev.tributary.sql.ast.SelectItem item : items) {
+            if (joined && item.expr() instanceof Expr.Star star) {
+                throw new SqlException("0A000", "RETURNING * of an UPDATE ... FROM or DELETE ... USING is not supported", star.pos(),
+                        "Name the table's columns, or write " + alias + ".*: RETURNING reads the row written, not the rows it was joined with.");
+            }
+        }
         Scope scope = scopeOf(alias, t.columns());
         List<ScalarExpr> exprs = new ArrayList<>();
         List<String> names = new ArrayList<>();
@@ -1852,6 +1868,89 @@ public final class Binder {
         Rel rel = new Rel(get);
         ScalarExpr w = Sx.coerce(expr(where, scopeOf(alias, t.columns()), null, rel), SqlType.BOOLEAN, where.pos(), "argument of WHERE");
         return project(new Plan.Filter(rel.plan, List.of(w)), range(0, t.columns().size()));
+    }
+
+    /**
+     * DELETE ... USING: the rows of {@code t} (named {@code alias}) joined with the rows of
+     * {@code using} that make {@code where} true, a row once per row it joins with (the caller
+     * deletes each row of {@code t} once).
+     */
+    public Plan bindDelete(CatalogItem.Table t, String alias, List<TableRef> using, Expr where) {
+        if (using.isEmpty()) return bindDelete(t, alias, where);
+        return joinedWithTarget(t, alias, List.of(), using, where).plan();
+    }
+
+    /**
+     * UPDATE ... FROM: for each row of {@code t} joined with a row of {@code from} that makes
+     * {@code where} true, the old row's columns followed by the new row's (a row of {@code t}
+     * appears once per row it joins with: the caller updates it once).
+     */
+    public Plan bindUpdate(CatalogItem.Table t, String alias, List<dev.tributary.sql.ast.Statement.Assignment> set, List<TableRef> from, Expr where) {
+        if (from.isEmpty()) return bindUpdate(t, alias, set, where);
+        int n = t.columns().size();
+        int[] target = assignedColumns(t, set);
+        // the assigned values are computed by the join's select list, after the target's columns
+        List<SelectItem> values = new ArrayList<>();
+        for (int k = 0; k < set.size(); k++) {
+            Expr v = set.get(k).value();
+            if (v instanceof Expr.DefaultValue) continue;
+            if (containsAggregate(List.of(v))) throw new SqlException("42803", "aggregate functions are not allowed in UPDATE", v.pos());
+            // an untyped literal is of its column's type, as it is without FROM
+            values.add(new SelectItem(v.pos(), v instanceof Expr.StringLiteral ? new Expr.Cast(v.pos(), v, t.columns().get(target[k]).type()) : v, null));
+        }
+        Bound joined = joinedWithTarget(t, alias, values, from, where);
+        ScalarExpr[] assigned = new ScalarExpr[n];
+        int next = n;
+        for (int k = 0; k < set.size(); k++) {
+            int i = target[k];
+            Column c = t.columns().get(i);
+            assigned[i] = set.get(k).value() instanceof Expr.DefaultValue ? t.defaults().get(i)
+                    : Sx.assign(Sx.column(next, joined.fields().get(next).type()), c.type(), c.name(), set.get(k).value().pos());
+            if (!(set.get(k).value() instanceof Expr.DefaultValue)) next++;
+        }
+        List<ScalarExpr> newRow = new ArrayList<>();
+        for (int i = 0; i < n; i++) newRow.add(assigned[i] != null ? assigned[i] : Sx.column(i, t.columns().get(i).type()));
+        int width = joined.plan().arity();
+        List<Integer> cols = new ArrayList<>(range(0, n));
+        cols.addAll(range(width, width + n));
+        return project(new Plan.Map(joined.plan(), newRow), cols);
+    }
+
+    /**
+     * {@code SELECT alias.*, extra FROM t AS alias, from... WHERE where}: the rows of {@code t}
+     * joined with {@code from}'s, with the values of {@code extra} after {@code t}'s columns.
+     */
+    private Bound joinedWithTarget(CatalogItem.Table t, String alias, List<SelectItem> extra, List<TableRef> from, Expr where) {
+        int pos = from.get(0).pos();
+        String name = alias != null ? alias : t.name();
+        List<SelectItem> items = new ArrayList<>();
+        for (Column c : t.columns()) items.add(new SelectItem(pos, new Expr.ColumnRef(pos, List.of(name, c.name())), null));
+        items.addAll(extra);
+        List<TableRef> tables = new ArrayList<>();
+        tables.add(new TableRef.NamedTable(pos, List.of(t.name()), alias == null ? null : new dev.tributary.sql.ast.Alias(pos, alias, List.of())));
+        tables.addAll(from);
+        QueryBody.Select select = new QueryBody.Select(pos, false, List.of(), items, tables, where, List.of(), null);
+        return relation(new Query(pos, List.of(), select, List.of(), null, null));
+    }
+
+    /** The column of {@code t} each of UPDATE's assignments {@code set} is to (42703, 42601 for a column twice, 428C9 for GENERATED ALWAYS). */
+    private static int[] assignedColumns(CatalogItem.Table t, List<dev.tributary.sql.ast.Statement.Assignment> set) {
+        List<Column> columns = t.columns();
+        int[] out = new int[set.size()];
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (int k = 0; k < set.size(); k++) {
+            var a = set.get(k);
+            int i = -1;
+            for (int c = 0; c < columns.size(); c++) if (columns.get(c).name().equals(a.column())) i = c;
+            if (i < 0) throw new SqlException("42703", "column \"" + a.column() + "\" of relation \"" + t.name() + "\" does not exist", a.pos());
+            if (!seen.add(i)) throw new SqlException("42601", "multiple assignments to same column \"" + a.column() + "\"", a.pos());
+            if (columns.get(i).generatedAlways() && !(a.value() instanceof Expr.DefaultValue)) {
+                throw new SqlException("428C9", "column \"" + a.column() + "\" can only be updated to DEFAULT", a.pos())
+                        .withDetail("Column \"" + a.column() + "\" is an identity column defined as GENERATED ALWAYS.");
+            }
+            out[k] = i;
+        }
+        return out;
     }
 
     /**
@@ -1904,15 +2003,10 @@ public final class Binder {
     private List<ScalarExpr> assignments(Scope scope, CatalogItem.Table t, List<dev.tributary.sql.ast.Statement.Assignment> set, Rel rel) {
         List<Column> columns = t.columns();
         ScalarExpr[] out = new ScalarExpr[columns.size()];
-        for (var a : set) {
-            int i = -1;
-            for (int c = 0; c < columns.size(); c++) if (columns.get(c).name().equals(a.column())) i = c;
-            if (i < 0) throw new SqlException("42703", "column \"" + a.column() + "\" of relation \"" + t.name() + "\" does not exist", a.pos());
-            if (out[i] != null) throw new SqlException("42601", "multiple assignments to same column \"" + a.column() + "\"", a.pos());
-            if (columns.get(i).generatedAlways() && !(a.value() instanceof Expr.DefaultValue)) {
-                throw new SqlException("428C9", "column \"" + a.column() + "\" can only be updated to DEFAULT", a.pos())
-                        .withDetail("Column \"" + a.column() + "\" is an identity column defined as GENERATED ALWAYS.");
-            }
+        int[] target = assignedColumns(t, set);
+        for (int k = 0; k < set.size(); k++) {
+            var a = set.get(k);
+            int i = target[k];
             out[i] = a.value() instanceof Expr.DefaultValue
                     ? t.defaults().get(i)
                     : Sx.assign(expr(a.value(), scope, null, rel), columns.get(i).type(), a.column(), a.value().pos());

@@ -1053,6 +1053,15 @@ public final class Parser {
         return null;
     }
 
+    /** {@code item, item, ...}: a FROM list's items (after FROM, or UPDATE's FROM, or DELETE's USING). */
+    private List<TableRef> tableRefList() {
+        List<TableRef> items = new ArrayList<>();
+        do {
+            items.add(tableRef());
+        } while (accept(Type.COMMA));
+        return items;
+    }
+
     private Statement update() {
         int pos = pos();
         expectKw("update");
@@ -1061,9 +1070,9 @@ public final class Parser {
         String alias = isKw("set") ? null : optionalAlias();
         expectKw("set");
         List<Assignment> set = assignments();
-        if (isKw("from")) throw unsupported("UPDATE ... FROM", pos());
+        List<TableRef> from = acceptKw("from") ? tableRefList() : List.of();
         Expr where = acceptKw("where") ? whereExpr() : null;
-        return new Update(pos, table, alias, set, where, returning());
+        return new Update(pos, table, alias, set, where, returning(), from);
     }
 
     /** {@code column = expr | DEFAULT, ...}: UPDATE's and ON CONFLICT DO UPDATE's SET list. */
@@ -1107,9 +1116,9 @@ public final class Parser {
         acceptKw("only");
         List<String> table = qualifiedName();
         String alias = isKw("where") ? null : optionalAlias();
-        if (isKw("using")) throw unsupported("DELETE ... USING", pos());
+        List<TableRef> using = acceptKw("using") ? tableRefList() : List.of();
         Expr where = acceptKw("where") ? whereExpr() : null;
-        return new Delete(pos, table, alias, where, false, returning());
+        return new Delete(pos, table, alias, where, false, returning(), using);
     }
 
     private Statement show() {
@@ -2002,12 +2011,7 @@ public final class Parser {
             } while (accept(Type.COMMA));
         }
         if (isKw("into")) throw unsupported("SELECT INTO", pos());
-        List<TableRef> from = new ArrayList<>();
-        if (acceptKw("from")) {
-            do {
-                from.add(tableRef());
-            } while (accept(Type.COMMA));
-        }
+        List<TableRef> from = acceptKw("from") ? tableRefList() : new ArrayList<>();
         Expr where = acceptKw("where") ? expr() : null;
         List<Expr> groupBy = List.of();
         if (isKw("group") && isKw(1, "by")) {

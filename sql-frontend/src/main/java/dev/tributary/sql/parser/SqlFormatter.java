@@ -136,6 +136,16 @@ public final class SqlFormatter {
         return b;
     }
 
+    /** {@code keyword} and the items of a FROM list, if there are any. */
+    private static void tables(StringBuilder b, String keyword, List<TableRef> items) {
+        if (items.isEmpty()) return;
+        b.append(keyword);
+        for (int i = 0; i < items.size(); i++) {
+            if (i > 0) b.append(", ");
+            table(b, items.get(i));
+        }
+    }
+
     private static void statement(StringBuilder b, Statement s) {
         switch (s) {
             case QueryStatement q -> {
@@ -267,6 +277,7 @@ public final class SqlFormatter {
                 b.append("UPDATE ").append(name(u.table()));
                 if (u.alias() != null) b.append(" AS ").append(ident(u.alias()));
                 assignments(b.append(" SET "), u.assignments());
+                tables(b, " FROM ", u.from());
                 if (u.where() != null) expr(b.append(" WHERE "), u.where(), 0);
                 returning(b, u.returning());
             }
@@ -274,6 +285,7 @@ public final class SqlFormatter {
             case Delete d -> {
                 b.append("DELETE FROM ").append(name(d.table()));
                 if (d.alias() != null) b.append(" AS ").append(ident(d.alias()));
+                tables(b, " USING ", d.using());
                 if (d.where() != null) expr(b.append(" WHERE "), d.where(), 0);
                 returning(b, d.returning());
             }
@@ -547,13 +559,7 @@ public final class SqlFormatter {
             if (!s.distinctOn().isEmpty()) list(b.append(" ON ("), s.distinctOn()).append(')');
         }
         items(b, s.items());
-        if (!s.from().isEmpty()) {
-            b.append(" FROM ");
-            for (int i = 0; i < s.from().size(); i++) {
-                if (i > 0) b.append(", ");
-                table(b, s.from().get(i));
-            }
-        }
+        tables(b, " FROM ", s.from());
         if (s.where() != null) expr(b.append(" WHERE "), s.where(), 0);
         if (!s.groupBy().isEmpty()) list(b.append(" GROUP BY "), s.groupBy());
         if (s.having() != null) expr(b.append(" HAVING "), s.having(), 0);

@@ -755,6 +755,10 @@ class ParserTest {
         assertError("CREATE TABLE t (a int REFERENCES u ON DELETE SET NULL (a))", "0A000", 46, "SET NULL with a column list is not supported");
         assertError("CREATE TABLE t (a int REFERENCES u ON DELETE CASCADE ON DELETE RESTRICT)", "42601", 54, "conflicting or redundant ON DELETE actions");
         assertError("ALTER TABLE t ADD FOREIGN KEY (a) REFERENCES u NOT VALID", "0A000", 48, "FOREIGN KEY ... NOT VALID is not supported");
+        assertThat(SqlFormatter.format(Parser.parseStatement("update t as a set x = b.y from b, (select 1) s where a.k = b.k returning a.x")))
+                .isEqualTo("UPDATE t AS a SET x = b.y FROM b, (SELECT 1) AS s WHERE a.k = b.k RETURNING a.x");
+        assertThat(SqlFormatter.format(Parser.parseStatement("delete from t using u join v on u.a = v.a where t.a = u.a")))
+                .isEqualTo("DELETE FROM t USING u JOIN v ON u.a = v.a WHERE t.a = u.a");
         assertThat(SqlFormatter.format(Parser.parseStatement("select * from unnest(array[1]) with ordinality as x(v, n)")))
                 .isEqualTo("SELECT * FROM unnest(ARRAY[1]) WITH ORDINALITY AS x (v, n)");
         // sequences, serial and identity columns, DEALLOCATE
