@@ -38,10 +38,22 @@ class WindowFunctionsTest {
         try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
             db.execute("CREATE TABLE t (g text, v int)");
             fails("42P20", () -> db.query("SELECT * FROM t WHERE row_number() OVER () = 1"));
-            fails("0A000", () -> db.query("SELECT sum(v) OVER (PARTITION BY g) FROM t"));
-            fails("0A000", () -> db.query("SELECT g, row_number() OVER () FROM t GROUP BY g"));
-            fails("0A000", () -> db.query("SELECT row_number() OVER (ROWS UNBOUNDED PRECEDING) FROM t"));
+            fails("0A000", () -> db.query("SELECT sum(DISTINCT v) OVER (PARTITION BY g) FROM t"));
+            fails("0A000", () -> db.query("SELECT string_agg(g, ',' ORDER BY g) OVER () FROM t"));
+            fails("0A000", () -> db.query("SELECT rank() FILTER (WHERE v > 0) OVER () FROM t"));
+            fails("42809", () -> db.query("SELECT abs(v) OVER () FROM t"));
+            fails("42P20", () -> db.query("SELECT sum(v) OVER (ROWS BETWEEN CURRENT ROW AND 1 PRECEDING) FROM t"));
+            fails("42P20", () -> db.query("SELECT sum(v) OVER (GROUPS 1 PRECEDING) FROM t"));
+            fails("42P20", () -> db.query("SELECT sum(v) OVER (ORDER BY v, g RANGE 1 PRECEDING) FROM t"));
+            fails("42P20", () -> db.query("SELECT rank() OVER (w ORDER BY v) FROM t WINDOW w AS (ORDER BY g)"));
+            fails("42P20", () -> db.query("SELECT rank() OVER (w ORDER BY v) FROM t WINDOW w AS (ROWS 1 PRECEDING)"));
+            fails("42704", () -> db.query("SELECT rank() OVER w FROM t"));
+            fails("22013", () -> db.query("SELECT sum(v) OVER (ROWS -1 PRECEDING) FROM t"));
+            fails("22004", () -> db.query("SELECT sum(v) OVER (ROWS NULL PRECEDING) FROM t"));
             fails("42883", () -> db.query("SELECT row_number(1) OVER () FROM t"));
+            db.execute("INSERT INTO t VALUES ('a', 1)");
+            fails("22014", () -> db.query("SELECT ntile(0) OVER () FROM t"));
+            fails("22016", () -> db.query("SELECT nth_value(v, 0) OVER () FROM t"));
         }
     }
 }

@@ -146,11 +146,20 @@ public sealed interface Expr extends Node {
         }
     }
 
-    /** {@code call OVER ([PARTITION BY partitionBy] [ORDER BY orderBy])}: a window function call. */
-    record WindowCall(int pos, FunctionCall call, List<Expr> partitionBy, List<OrderItem> orderBy) implements Expr {
-        public WindowCall {
-            partitionBy = List.copyOf(partitionBy);
-            orderBy = List.copyOf(orderBy);
+    /** {@code call OVER window}: a window function call ({@code OVER w} is a window with only a base). */
+    record WindowCall(int pos, FunctionCall call, WindowSpec window) implements Expr {
+        public WindowCall(int pos, FunctionCall call, List<Expr> partitionBy, List<OrderItem> orderBy) {
+            this(pos, call, new WindowSpec(pos, null, partitionBy, orderBy, null));
+        }
+
+        /** The window's PARTITION BY as written (not its base's). */
+        public List<Expr> partitionBy() {
+            return window.partitionBy();
+        }
+
+        /** The window's ORDER BY as written (not its base's). */
+        public List<OrderItem> orderBy() {
+            return window.orderBy();
         }
     }
 

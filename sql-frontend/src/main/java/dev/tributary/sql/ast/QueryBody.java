@@ -6,16 +6,24 @@ import java.util.List;
 public sealed interface QueryBody extends Node permits QueryBody.Select, QueryBody.SetOperation, QueryBody.Values, Query {
 
     /**
-     * {@code SELECT [DISTINCT [ON (distinctOn)]] items FROM from WHERE where GROUP BY groupBy HAVING having}.
+     * {@code SELECT [DISTINCT [ON (distinctOn)]] items FROM from WHERE where GROUP BY groupBy HAVING having
+     * WINDOW windows}.
      * {@code distinctOn} is empty for plain DISTINCT; {@code from} is empty without FROM.
      */
     record Select(int pos, boolean distinct, List<Expr> distinctOn, List<SelectItem> items, List<TableRef> from,
-                  Expr where, List<Expr> groupBy, Expr having) implements QueryBody {
+                  Expr where, List<Expr> groupBy, Expr having, List<WindowSpec.Named> windows) implements QueryBody {
         public Select {
             distinctOn = List.copyOf(distinctOn);
             items = List.copyOf(items);
             from = List.copyOf(from);
             groupBy = List.copyOf(groupBy);
+            windows = List.copyOf(windows);
+        }
+
+        /** A SELECT without a WINDOW clause. */
+        public Select(int pos, boolean distinct, List<Expr> distinctOn, List<SelectItem> items, List<TableRef> from,
+                      Expr where, List<Expr> groupBy, Expr having) {
+            this(pos, distinct, distinctOn, items, from, where, groupBy, having, List.of());
         }
     }
 

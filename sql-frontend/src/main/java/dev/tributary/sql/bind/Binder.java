@@ -9,6 +9,7 @@ import dev.tributary.sql.ast.Query;
 import dev.tributary.sql.ast.QueryBody;
 import dev.tributary.sql.ast.SelectItem;
 import dev.tributary.sql.ast.TableRef;
+import dev.tributary.sql.ast.WindowSpec;
 import dev.tributary.sql.catalog.Catalog;
 import dev.tributary.sql.catalog.CatalogItem;
 import dev.tributary.sql.catalog.Column;
@@ -760,11 +761,11 @@ public final class Binder {
         // D's columns, the select list, then hidden ORDER BY columns
         int base = plan.arity();
         Rel rel = new Rel(plan);
-        java.util.function.Function<Expr, ScalarExpr> windows = either(windows(items, orderBy, scope, rel, grouping != null, nD),
+        java.util.function.Function<Expr, ScalarExpr> windows = either(windows(items, orderBy, scope, rel, grouping, nD, s.windows()),
                 setReturning(items, scope, rel, grouping != null));
         List<ScalarExpr> exprs = new ArrayList<>();
         for (int i = 0; i < nD; i++) exprs.add(Sx.column(i, c.fields.get(i).type()));
-        for (Expr e : items) exprs.add(grouping == null ? new ExprBinder(this, scope, windows, rel).bind(e) : grouping.bind(e, rel));
+        for (Expr e : items) exprs.add(grouping == null ? new ExprBinder(this, scope, windows, rel).bind(e) : grouping.bind(e, rel, windows));
         List<Plan.SortKey> order = new ArrayList<>();
         List<String> textOfItem = new ArrayList<>();
         for (Expr e : items) textOfItem.add(SqlFormatter.format(e));
@@ -776,7 +777,7 @@ public final class Binder {
                 if (s.distinct() && s.distinctOn().isEmpty()) {
                     throw new SqlException("42P10", "for SELECT DISTINCT, ORDER BY expressions must appear in select list", item.pos());
                 }
-                exprs.add(grouping == null ? new ExprBinder(this, scope, windows, rel).bind(item.expr()) : grouping.bind(item.expr(), rel));
+                exprs.add(grouping == null ? new ExprBinder(this, scope, windows, rel).bind(item.expr()) : grouping.bind(item.expr(), rel, windows));
                 col = exprs.size() - 1 - nD;
                 hidden.put(SqlFormatter.format(item.expr()), col);
             }
@@ -815,44 +816,206 @@ public final class Binder {
 
     /**
      * The window function calls of the select list and ORDER BY, each computed over {@code rel}
-     * ({@link Plan.Window}: its PARTITION BY and ORDER BY values are added to the relation, then
-     * the function's column); the result claims each call as that column, for the select list's
-     * binding. Null when there are none.
+     * ({@link Plan.Window}: its PARTITION BY and ORDER BY values and its arguments are added to
+     * the relation, then the function's column); the result claims each call as that column, for
+     * the select list's binding. Over a GROUP BY ({@code grouping} not null) they read the groups:
+     * their expressions are bound as the select list's are. Null when there are none.
      */
-    private java.util.function.Function<Expr, ScalarExpr> windows(List<Expr> items, List<OrderItem> orderBy, Scope scope, Rel rel, boolean grouped, int nD) {
+    private java.util.function.Function<Expr, ScalarExpr> windows(List<Expr> items, List<OrderItem> orderBy, Scope scope, Rel rel, Grouping grouping, int nD,
+                                                                  List<WindowSpec.Named> named) {
         List<Expr.WindowCall> calls = new ArrayList<>();
         List<Expr> roots = new ArrayList<>(items);
         for (OrderItem o : orderBy) roots.add(o.expr());
         for (Expr e : roots) collectWindows(e, calls);
+        Map<String, WindowSpec> definitions = windowDefinitions(named);
         if (calls.isEmpty()) return null;
-        if (grouped) throw new SqlException("0A000", "window functions together with GROUP BY or aggregates are not supported yet", calls.get(0).pos());
+        java.util.function.Function<Expr, ScalarExpr> inner = grouping == null ? e -> new ExprBinder(this, scope, null, rel).bind(e) : e -> grouping.bind(e, rel);
         Map<Expr.WindowCall, Integer> column = new HashMap<>();
         for (Expr.WindowCall w : calls) {
             if (column.containsKey(w)) continue;
-            String name = w.call().name().get(w.call().name().size() - 1);
-            Plan.WindowFunction fn = switch (name) {
-                case "row_number" -> Plan.WindowFunction.ROW_NUMBER;
-                case "rank" -> Plan.WindowFunction.RANK;
-                case "dense_rank" -> Plan.WindowFunction.DENSE_RANK;
-                default -> throw new SqlException("0A000", "window function " + name + " is not supported yet (row_number, rank and dense_rank are)", w.pos());
-            };
-            if (!w.call().args().isEmpty() || w.call().star() || w.call().distinct() || w.call().filter() != null) {
-                throw new SqlException("42883", "function " + name + " takes no arguments", w.pos());
+            WindowSpec spec = resolveWindow(w.window(), definitions);
+            Expr.FunctionCall call = w.call();
+            String name = call.name().get(call.name().size() - 1);
+            List<ScalarExpr> args = new ArrayList<>();
+            for (Expr a : call.args()) {
+                if (a instanceof Expr.WindowCall nested) throw new SqlException("42P20", "window function calls cannot be nested", nested.pos());
+                args.add(inner.apply(a));
+            }
+            Plan.WindowKind kind = windowKind(name, call);
+            List<ScalarExpr> coerced = new ArrayList<>();
+            dev.tributary.sql.expr.AggregateFunction aggregate = null;
+            SqlType type;
+            switch (kind) {
+                case ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST -> {
+                    if (!args.isEmpty()) throw noWindowFunction(name, args, w.pos());
+                    type = kind == Plan.WindowKind.PERCENT_RANK || kind == Plan.WindowKind.CUME_DIST ? SqlType.DOUBLE : SqlType.BIGINT;
+                }
+                case NTILE -> {
+                    if (args.size() != 1) throw noWindowFunction(name, args, w.pos());
+                    coerced.add(Sx.coerce(args.get(0), SqlType.INTEGER, call.pos(), "argument of ntile"));
+                    type = SqlType.INTEGER;
+                }
+                case LAG, LEAD -> {
+                    if (args.isEmpty() || args.size() > 3) throw noWindowFunction(name, args, w.pos());
+                    ScalarExpr value = args.get(0);
+                    if (value.type().kind() == SqlType.Kind.UNKNOWN) value = Sx.coerce(value, SqlType.TEXT, call.pos(), "argument of " + name);
+                    type = value.type();
+                    if (args.size() == 3 && args.get(2).type().kind() != SqlType.Kind.UNKNOWN && !args.get(2).type().equals(type)) {
+                        // PostgreSQL resolves the value and the default to their common type
+                        type = Sx.common(List.of(value.type(), args.get(2).type()), name, call.pos());
+                        value = Sx.coerce(value, type, call.pos(), "argument of " + name);
+                    }
+                    coerced.add(value);
+                    if (args.size() > 1) coerced.add(Sx.coerce(args.get(1), SqlType.INTEGER, call.pos(), "argument of " + name));
+                    if (args.size() > 2) coerced.add(Sx.coerce(args.get(2), type, call.pos(), "argument of " + name));
+                }
+                case FIRST_VALUE, LAST_VALUE, NTH_VALUE -> {
+                    if (args.size() != (kind == Plan.WindowKind.NTH_VALUE ? 2 : 1)) throw noWindowFunction(name, args, w.pos());
+                    ScalarExpr value = args.get(0);
+                    if (value.type().kind() == SqlType.Kind.UNKNOWN) value = Sx.coerce(value, SqlType.TEXT, call.pos(), "argument of " + name);
+                    type = value.type();
+                    coerced.add(value);
+                    if (kind == Plan.WindowKind.NTH_VALUE) coerced.add(Sx.coerce(args.get(1), SqlType.INTEGER, call.pos(), "argument of nth_value"));
+                }
+                case AGGREGATE -> {
+                    if (call.distinct()) throw new SqlException("0A000", "DISTINCT is not implemented for window functions", call.pos());
+                    if (!call.orderBy().isEmpty()) throw new SqlException("0A000", "aggregate ORDER BY is not implemented for window functions", call.pos());
+                    for (Expr a : call.args()) {
+                        if (grouping == null && containsAggregate(List.of(a))) throw new SqlException("42803", "aggregate function calls cannot be nested", a.pos());
+                    }
+                    List<SqlType> argTypes = new ArrayList<>();
+                    for (ScalarExpr a : args) argTypes.add(a.type());
+                    aggregate = Sx.aggregate(name, argTypes, false, call.star(), call.pos());
+                    for (int i = 0; i < args.size(); i++) coerced.add(Sx.coerce(args.get(i), aggregate.argTypes().get(i), call.pos(), "argument of " + name));
+                    type = aggregate.resultType();
+                }
+                default -> throw new IllegalStateException();
+            }
+            if (call.filter() != null && kind != Plan.WindowKind.AGGREGATE) {
+                throw new SqlException("0A000", "FILTER is not implemented for non-aggregate window functions", call.pos());
             }
             List<ScalarExpr> values = new ArrayList<>();
-            for (Expr p : w.partitionBy()) values.add(new ExprBinder(this, scope, null, rel).bind(p));
-            for (OrderItem o : w.orderBy()) values.add(new ExprBinder(this, scope, null, rel).bind(o.expr()));
+            for (Expr p : spec.partitionBy()) values.add(inner.apply(p));
+            for (OrderItem o : spec.orderBy()) values.add(inner.apply(o.expr()));
+            values.addAll(coerced);
+            if (call.filter() != null) values.add(Sx.coerce(inner.apply(call.filter()), SqlType.BOOLEAN, call.filter().pos(), "argument of FILTER"));
             int first = rel.plan.arity();
             if (!values.isEmpty()) rel.plan = new Plan.Map(rel.plan, values);
             // in a correlated subquery each row of the enclosing query (D's columns) is a partition of its own
             List<Integer> partition = new ArrayList<>(range(0, nD));
-            partition.addAll(range(first, first + w.partitionBy().size()));
+            partition.addAll(range(first, first + spec.partitionBy().size()));
             List<Plan.SortKey> order = new ArrayList<>();
-            for (int k = 0; k < w.orderBy().size(); k++) order.add(sortKey(first + w.partitionBy().size() + k, w.orderBy().get(k)));
-            rel.plan = new Plan.Window(rel.plan, partition, order, fn);
+            int orderAt = first + spec.partitionBy().size();
+            for (int k = 0; k < spec.orderBy().size(); k++) order.add(sortKey(orderAt + k, spec.orderBy().get(k)));
+            int argsAt = orderAt + spec.orderBy().size();
+            List<Integer> argColumns = range(argsAt, argsAt + coerced.size());
+            int filter = call.filter() == null ? -1 : argsAt + coerced.size();
+            Plan.WindowFrame frame = frame(spec, rel.plan.types(), order, inner);
+            rel.plan = new Plan.Window(rel.plan, partition, order, new Plan.WindowFunction(kind, argColumns, aggregate, filter, frame, type));
             column.put(w, rel.plan.arity() - 1);
         }
-        return e -> e instanceof Expr.WindowCall w && column.containsKey(w) ? Sx.column(column.get(w), SqlType.BIGINT) : null;
+        return e -> e instanceof Expr.WindowCall w && column.containsKey(w) ? Sx.column(column.get(w), rel.plan.types().get(column.get(w))) : null;
+    }
+
+    private static SqlException noWindowFunction(String name, List<ScalarExpr> args, int pos) {
+        return new SqlException("42883", "function " + name + "(" + String.join(", ", args.stream().map(a -> a.type().toString()).toList()) + ") does not exist", pos,
+                "No function matches the given name and argument types. You might need to add explicit type casts.");
+    }
+
+    /** What a call with OVER computes: a window function, or an aggregate over the frame (42809 for any other function). */
+    private static Plan.WindowKind windowKind(String name, Expr.FunctionCall call) {
+        return switch (name) {
+            case "row_number" -> Plan.WindowKind.ROW_NUMBER;
+            case "rank" -> Plan.WindowKind.RANK;
+            case "dense_rank" -> Plan.WindowKind.DENSE_RANK;
+            case "percent_rank" -> Plan.WindowKind.PERCENT_RANK;
+            case "cume_dist" -> Plan.WindowKind.CUME_DIST;
+            case "ntile" -> Plan.WindowKind.NTILE;
+            case "lag" -> Plan.WindowKind.LAG;
+            case "lead" -> Plan.WindowKind.LEAD;
+            case "first_value" -> Plan.WindowKind.FIRST_VALUE;
+            case "last_value" -> Plan.WindowKind.LAST_VALUE;
+            case "nth_value" -> Plan.WindowKind.NTH_VALUE;
+            default -> {
+                if (Sx.isAggregate(name)) yield Plan.WindowKind.AGGREGATE;
+                throw new SqlException("42809", "OVER specified, but " + name + " is not a window function nor an aggregate function", call.pos());
+            }
+        };
+    }
+
+    /** The WINDOW clause's windows by name, each resolved against those before it (42P20 for a name given twice). */
+    private static Map<String, WindowSpec> windowDefinitions(List<WindowSpec.Named> named) {
+        Map<String, WindowSpec> out = new HashMap<>();
+        for (WindowSpec.Named n : named) {
+            if (out.containsKey(n.name())) throw new SqlException("42P20", "window \"" + n.name() + "\" is already defined", n.pos());
+            WindowSpec spec = n.spec();
+            out.put(n.name(), spec.base() == null ? spec : resolveWindow(spec, out));
+        }
+        return out;
+    }
+
+    /**
+     * {@code spec} with its base window's clauses, by PostgreSQL's rules: a bare {@code OVER w}
+     * is w; otherwise w may not have a frame, and the new window may not give a PARTITION BY, nor
+     * an ORDER BY when w has one (42P20); 42704 for a name the WINDOW clause does not define.
+     */
+    private static WindowSpec resolveWindow(WindowSpec spec, Map<String, WindowSpec> definitions) {
+        if (spec.base() == null) return spec;
+        WindowSpec base = definitions.get(spec.base());
+        if (base == null) throw new SqlException("42704", "window \"" + spec.base() + "\" does not exist", spec.pos());
+        boolean bare = spec.partitionBy().isEmpty() && spec.orderBy().isEmpty() && spec.frame() == null;
+        if (bare) return base;
+        if (!spec.partitionBy().isEmpty()) throw new SqlException("42P20", "cannot override PARTITION BY clause of window \"" + spec.base() + "\"", spec.pos());
+        if (!spec.orderBy().isEmpty() && !base.orderBy().isEmpty()) throw new SqlException("42P20", "cannot override ORDER BY clause of window \"" + spec.base() + "\"", spec.pos());
+        if (base.frame() != null) throw new SqlException("42P20", "cannot copy window \"" + spec.base() + "\" because it has a frame clause", spec.pos());
+        return new WindowSpec(spec.pos(), null, base.partitionBy(), spec.orderBy().isEmpty() ? base.orderBy() : spec.orderBy(), spec.frame());
+    }
+
+    /**
+     * The frame of {@code spec} (PostgreSQL's default when it has none), its offsets constants of
+     * the types their mode needs, with PostgreSQL's errors for what a frame may not be.
+     */
+    private Plan.WindowFrame frame(WindowSpec spec, List<SqlType> types, List<Plan.SortKey> order, java.util.function.Function<Expr, ScalarExpr> inner) {
+        WindowSpec.Frame f = spec.frame();
+        if (f == null) return Plan.WindowFrame.DEFAULT;
+        boolean offsets = f.start().offset() != null || f.end().offset() != null;
+        SqlType offsetType = SqlType.BIGINT;
+        if (f.mode() == WindowSpec.Mode.GROUPS && order.isEmpty()) throw new SqlException("42P20", "GROUPS mode requires an ORDER BY clause", f.pos());
+        if (f.mode() == WindowSpec.Mode.RANGE && offsets) {
+            if (order.size() != 1) throw new SqlException("42P20", "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column", f.pos());
+            SqlType column = types.get(order.get(0).column());
+            offsetType = switch (column.kind()) {
+                case SMALLINT, INTEGER, BIGINT, NUMERIC, REAL, DOUBLE -> column;
+                case DATE, TIMESTAMP, TIMESTAMPTZ -> SqlType.INTERVAL;
+                default -> throw new SqlException("0A000", "RANGE with offset PRECEDING/FOLLOWING is not supported for column type " + column, f.pos());
+            };
+        }
+        boolean range = f.mode() == WindowSpec.Mode.RANGE;
+        Object start = frameOffset(f.start(), offsetType, range, "starting", inner);
+        Object end = frameOffset(f.end(), offsetType, range, "ending", inner);
+        return new Plan.WindowFrame(f.mode(), f.start().kind(), start, f.end().kind(), end, f.exclusion(), offsetType);
+    }
+
+    /** A frame bound's offset: a constant of {@code type}, neither NULL (22004) nor negative (22013); null when the bound has none. */
+    private static Object frameOffset(WindowSpec.Bound bound, SqlType type, boolean range, String which, java.util.function.Function<Expr, ScalarExpr> inner) {
+        if (bound.offset() == null) return null;
+        ScalarExpr e = inner.apply(bound.offset());
+        if (!e.isConstant()) throw new SqlException("42P10", "argument of " + which + " frame offset must not contain variables", bound.offset().pos());
+        Object v = Sx.coerce(e, type, bound.offset().pos(), "frame " + which + " offset").eval(new Object[0]);
+        if (v == null) throw new SqlException("22004", "frame " + which + " offset must not be null");
+        boolean negative = switch (v) {
+            case Long l -> l < 0;
+            case java.math.BigDecimal d -> d.signum() < 0;
+            case Double d -> d < 0;
+            case Float x -> x < 0;
+            case dev.tributary.sql.types.Interval iv -> iv.months() < 0 || iv.days() < 0 || iv.micros() < 0;
+            default -> false;
+        };
+        if (negative) {
+            throw new SqlException("22013", type.kind() == SqlType.Kind.BIGINT && !range ? "frame " + which + " offset must not be negative" : "invalid preceding or following size in window function");
+        }
+        if (type.isInteger()) v = ((Number) v).longValue();
+        return v;
     }
 
     /** {@code a}'s claim on an expression, else {@code b}'s (either may be null). */
@@ -1389,6 +1552,11 @@ public final class Binder {
         /** An expression over the groups: group keys and aggregates become columns, other columns are errors. */
         ScalarExpr bind(Expr e, Rel rel) {
             return expr(e, subqueryScope, this, rel);
+        }
+
+        /** {@link #bind(Expr, Rel)}, with {@code claims} (window function calls over the groups) claiming what they compute first. */
+        ScalarExpr bind(Expr e, Rel rel, java.util.function.Function<Expr, ScalarExpr> claims) {
+            return new ExprBinder(Binder.this, subqueryScope, either(claims, this::intercept), rel).bind(e);
         }
 
         /** The column for {@code e} when it is a group key or an aggregate; null otherwise. */

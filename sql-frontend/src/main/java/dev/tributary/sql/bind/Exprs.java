@@ -61,8 +61,13 @@ final class Exprs {
             case Expr.FieldSelection f -> c.add(f.expr());
             case Expr.WindowCall w -> {
                 c.addAll(w.call().args());
+                if (w.call().filter() != null) c.add(w.call().filter());
                 c.addAll(w.partitionBy());
                 for (var o : w.orderBy()) c.add(o.expr());
+                if (w.window().frame() != null) {
+                    if (w.window().frame().start().offset() != null) c.add(w.window().frame().start().offset());
+                    if (w.window().frame().end().offset() != null) c.add(w.window().frame().end().offset());
+                }
             }
             case Expr.Subscript s -> {
                 c.add(s.array());

@@ -19,6 +19,7 @@ import dev.tributary.sql.ast.Statement.*;
 import dev.tributary.sql.ast.TableRef;
 import dev.tributary.sql.ast.TableRef.*;
 import dev.tributary.sql.ast.Watermark;
+import dev.tributary.sql.ast.WindowSpec;
 import dev.tributary.sql.parser.Token.Type;
 import dev.tributary.sql.types.SqlType;
 import java.math.BigDecimal;
@@ -2021,8 +2022,93 @@ public final class Parser {
             groupBy = exprList();
         }
         Expr having = acceptKw("having") ? expr() : null;
-        if (isKw("window")) throw unsupported("WINDOW", pos());
-        return new Select(pos, distinct, distinctOn, items, from, where, groupBy, having);
+        List<WindowSpec.Named> windows = new ArrayList<>();
+        if (acceptKw("window")) {
+            do {
+                int wpos = pos();
+                String wname = name();
+                expectKw("as");
+                expect(Type.LPAREN);
+                windows.add(new WindowSpec.Named(wpos, wname, windowSpec(wpos)));
+            } while (accept(Type.COMMA));
+        }
+        return new Select(pos, distinct, distinctOn, items, from, where, groupBy, having, windows);
+    }
+
+    /**
+     * The inside of {@code ( [base] [PARTITION BY ...] [ORDER BY ...] [frame] )}, after its
+     * opening parenthesis, through its closing one.
+     */
+    private WindowSpec windowSpec(int pos) {
+        String base = null;
+        if (is(Type.IDENT) && !isKw("partition") && !isKw("order") && !isKw("rows") && !isKw("range") && !isKw("groups")) base = name();
+        List<Expr> partition = List.of();
+        List<OrderItem> order = List.of();
+        if (isKw("partition") && isKw(1, "by")) {
+            p += 2;
+            partition = exprList();
+        }
+        if (isKw("order") && isKw(1, "by")) {
+            p += 2;
+            order = orderList();
+        }
+        WindowSpec.Frame frame = null;
+        if (isKw("rows") || isKw("range") || isKw("groups")) {
+            int fpos = pos();
+            WindowSpec.Mode mode = WindowSpec.Mode.valueOf(next().value().toUpperCase(Locale.ROOT));
+            WindowSpec.Bound start;
+            WindowSpec.Bound end;
+            if (acceptKw("between")) {
+                start = frameBound();
+                expectKw("and");
+                end = frameBound();
+            } else {
+                start = frameBound();
+                end = new WindowSpec.Bound(WindowSpec.BoundKind.CURRENT_ROW, null);
+            }
+            if (start.kind() == WindowSpec.BoundKind.UNBOUNDED_FOLLOWING) throw new SqlException("42P20", "frame start cannot be UNBOUNDED FOLLOWING", fpos);
+            if (end.kind() == WindowSpec.BoundKind.UNBOUNDED_PRECEDING) throw new SqlException("42P20", "frame end cannot be UNBOUNDED PRECEDING", fpos);
+            if (start.kind() == WindowSpec.BoundKind.CURRENT_ROW && end.kind() == WindowSpec.BoundKind.PRECEDING) {
+                throw new SqlException("42P20", "frame starting from current row cannot have preceding rows", fpos);
+            }
+            if (start.kind() == WindowSpec.BoundKind.FOLLOWING && (end.kind() == WindowSpec.BoundKind.PRECEDING || end.kind() == WindowSpec.BoundKind.CURRENT_ROW)) {
+                throw new SqlException("42P20", "frame starting from following row cannot have preceding rows", fpos);
+            }
+            WindowSpec.Exclusion exclusion = WindowSpec.Exclusion.NO_OTHERS;
+            if (acceptKw("exclude")) {
+                if (acceptKw("current")) {
+                    expectKw("row");
+                    exclusion = WindowSpec.Exclusion.CURRENT_ROW;
+                } else if (acceptKw("group")) {
+                    exclusion = WindowSpec.Exclusion.GROUP;
+                } else if (acceptKw("ties")) {
+                    exclusion = WindowSpec.Exclusion.TIES;
+                } else {
+                    expectKw("no");
+                    expectKw("others");
+                }
+            }
+            frame = new WindowSpec.Frame(fpos, mode, start, end, exclusion);
+        }
+        expect(Type.RPAREN);
+        return new WindowSpec(pos, base, partition, order, frame);
+    }
+
+    /** {@code UNBOUNDED PRECEDING | offset PRECEDING | CURRENT ROW | offset FOLLOWING | UNBOUNDED FOLLOWING}. */
+    private WindowSpec.Bound frameBound() {
+        if (acceptKw("unbounded")) {
+            if (acceptKw("preceding")) return new WindowSpec.Bound(WindowSpec.BoundKind.UNBOUNDED_PRECEDING, null);
+            expectKw("following");
+            return new WindowSpec.Bound(WindowSpec.BoundKind.UNBOUNDED_FOLLOWING, null);
+        }
+        if (isKw("current") && isKw(1, "row")) {
+            p += 2;
+            return new WindowSpec.Bound(WindowSpec.BoundKind.CURRENT_ROW, null);
+        }
+        Expr offset = additive();
+        if (acceptKw("preceding")) return new WindowSpec.Bound(WindowSpec.BoundKind.PRECEDING, offset);
+        expectKw("following");
+        return new WindowSpec.Bound(WindowSpec.BoundKind.FOLLOWING, offset);
     }
 
     private boolean selectListEnds() {
@@ -2909,21 +2995,9 @@ public final class Parser {
         FunctionCall call = new FunctionCall(pos, name, args, distinct, star, order, filter);
         if (isKw("over")) {
             p++;
-            if (!is(Type.LPAREN)) throw unsupported("named windows", pos());
-            p++;
-            List<Expr> partition = List.of();
-            List<OrderItem> windowOrder = List.of();
-            if (isKw("partition") && isKw(1, "by")) {
-                p += 2;
-                partition = exprList();
-            }
-            if (isKw("order") && isKw(1, "by")) {
-                p += 2;
-                windowOrder = orderList();
-            }
-            if (isKw("rows") || isKw("range") || isKw("groups")) throw unsupported("window frames", pos());
-            expect(Type.RPAREN);
-            return new WindowCall(pos, call, partition, windowOrder);
+            int wpos = pos();
+            if (!accept(Type.LPAREN)) return new WindowCall(pos, call, new WindowSpec(wpos, name(), List.of(), List.of(), null));
+            return new WindowCall(pos, call, windowSpec(wpos));
         }
         return call;
     }

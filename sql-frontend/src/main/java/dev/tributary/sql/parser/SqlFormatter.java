@@ -19,6 +19,7 @@ import dev.tributary.sql.ast.Statement;
 import dev.tributary.sql.ast.Statement.*;
 import dev.tributary.sql.ast.TableRef;
 import dev.tributary.sql.ast.TableRef.*;
+import dev.tributary.sql.ast.WindowSpec;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -134,6 +135,37 @@ public final class SqlFormatter {
         if (f.onUpdate() != ReferentialAction.NO_ACTION) b.append(" ON UPDATE ").append(f.onUpdate().sql());
         if (f.onDelete() != ReferentialAction.NO_ACTION) b.append(" ON DELETE ").append(f.onDelete().sql());
         return b;
+    }
+
+    /** {@code ([base] [PARTITION BY ...] [ORDER BY ...] [frame])}. */
+    private static void window(StringBuilder b, WindowSpec w) {
+        List<String> parts = new java.util.ArrayList<>();
+        if (w.base() != null) parts.add(ident(w.base()));
+        if (!w.partitionBy().isEmpty()) {
+            StringBuilder p = new StringBuilder("PARTITION BY ");
+            list(p, w.partitionBy());
+            parts.add(p.toString());
+        }
+        if (!w.orderBy().isEmpty()) {
+            StringBuilder o = new StringBuilder();
+            orderBy(o.append("ORDER BY "), w.orderBy());
+            parts.add(o.toString());
+        }
+        WindowSpec.Frame f = w.frame();
+        if (f != null) {
+            StringBuilder fr = new StringBuilder(f.mode().name()).append(" BETWEEN ");
+            bound(fr, f.start());
+            bound(fr.append(" AND "), f.end());
+            if (f.exclusion() != WindowSpec.Exclusion.NO_OTHERS) fr.append(" EXCLUDE ").append(f.exclusion().sql());
+            parts.add(fr.toString());
+        }
+        b.append('(').append(String.join(" ", parts)).append(')');
+    }
+
+    private static void bound(StringBuilder b, WindowSpec.Bound bound) {
+        if (bound.offset() != null) expr(b, bound.offset(), 5);
+        if (bound.offset() != null) b.append(' ');
+        b.append(bound.kind().sql());
     }
 
     /** {@code keyword} and the items of a FROM list, if there are any. */
@@ -563,6 +595,10 @@ public final class SqlFormatter {
         if (s.where() != null) expr(b.append(" WHERE "), s.where(), 0);
         if (!s.groupBy().isEmpty()) list(b.append(" GROUP BY "), s.groupBy());
         if (s.having() != null) expr(b.append(" HAVING "), s.having(), 0);
+        for (int i = 0; i < s.windows().size(); i++) {
+            b.append(i == 0 ? " WINDOW " : ", ").append(ident(s.windows().get(i).name())).append(" AS ");
+            window(b, s.windows().get(i).spec());
+        }
     }
 
     private static void watermark(StringBuilder b, dev.tributary.sql.ast.Watermark w) {
@@ -843,13 +879,9 @@ public final class SqlFormatter {
             }
             case WindowCall w -> {
                 expr(b, w.call(), 0);
-                b.append(" OVER (");
-                if (!w.partitionBy().isEmpty()) {
-                    b.append("PARTITION BY ");
-                    list(b, w.partitionBy());
-                }
-                if (!w.orderBy().isEmpty()) orderBy(b.append(w.partitionBy().isEmpty() ? "ORDER BY " : " ORDER BY "), w.orderBy());
-                b.append(')');
+                WindowSpec ws = w.window();
+                if (ws.base() != null && ws.partitionBy().isEmpty() && ws.orderBy().isEmpty() && ws.frame() == null) b.append(" OVER ").append(ident(ws.base()));
+                else window(b.append(" OVER "), ws);
             }
             case FieldSelection f -> {
                 b.append('(');

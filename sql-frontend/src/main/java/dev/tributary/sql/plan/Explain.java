@@ -57,7 +57,7 @@ public final class Explain {
                 write(m.input(), d + 1, stored, b);
             }
             case Plan.Window w -> {
-                line(b, d, "Window " + w.function().name().toLowerCase(java.util.Locale.ROOT) + " partition " + cols(w.partition())
+                line(b, d, "Window " + w.function().describe() + " partition " + cols(w.partition())
                         + " order " + cols(w.order().stream().map(Plan.SortKey::column).toList()));
                 write(w.input(), d + 1, stored, b);
             }

@@ -450,15 +450,56 @@ public sealed interface Plan {
         }
     }
 
-    /** The ranking window functions. */
-    enum WindowFunction { ROW_NUMBER, RANK, DENSE_RANK }
+    /** What a window function computes (see {@link Window}). */
+    enum WindowKind { ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE, LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE, AGGREGATE }
+
+    /**
+     * A window's frame: which rows of its partition a row's frame-using function (first_value,
+     * last_value, nth_value, an aggregate) reads, as PostgreSQL defines it. Offsets are constants,
+     * non-negative, of {@code offsetType} (bigint for ROWS and GROUPS; for RANGE of a type that
+     * adds to the ORDER BY column's: the column's own, or interval for dates and times).
+     */
+    record WindowFrame(dev.tributary.sql.ast.WindowSpec.Mode mode, dev.tributary.sql.ast.WindowSpec.BoundKind startKind, Object startOffset,
+                       dev.tributary.sql.ast.WindowSpec.BoundKind endKind, Object endOffset, dev.tributary.sql.ast.WindowSpec.Exclusion exclusion,
+                       SqlType offsetType) {
+        /** PostgreSQL's default frame: RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW (with no ORDER BY, every row is a peer). */
+        public static final WindowFrame DEFAULT = new WindowFrame(dev.tributary.sql.ast.WindowSpec.Mode.RANGE,
+                dev.tributary.sql.ast.WindowSpec.BoundKind.UNBOUNDED_PRECEDING, null, dev.tributary.sql.ast.WindowSpec.BoundKind.CURRENT_ROW, null,
+                dev.tributary.sql.ast.WindowSpec.Exclusion.NO_OTHERS, SqlType.BIGINT);
+    }
+
+    /**
+     * One window function call as a {@link Window} computes it: {@code args} are input columns
+     * (lag's value, offset and default; ntile's bucket count; nth_value's value and n; an
+     * aggregate's arguments, coerced to its types), {@code filter} the input column of an
+     * aggregate's FILTER (-1 for none), {@code type} the result's type.
+     */
+    record WindowFunction(WindowKind kind, List<Integer> args, dev.tributary.sql.expr.AggregateFunction aggregate, int filter, WindowFrame frame, SqlType type) {
+        public WindowFunction {
+            args = List.copyOf(args);
+        }
+
+        /** This function reading input column {@code map[c]} wherever it read column {@code c}. */
+        public WindowFunction remap(int[] map) {
+            List<Integer> a = new ArrayList<>();
+            for (int c : args) a.add(map[c]);
+            return new WindowFunction(kind, a, aggregate, filter < 0 ? -1 : map[filter], frame, type);
+        }
+
+        /** How EXPLAIN names it. */
+        public String describe() {
+            return kind == WindowKind.AGGREGATE ? aggregate.name() : kind.name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
 
     /**
      * Each row extended by {@code function} computed over its partition (the rows with equal
-     * {@code partition} columns) in {@code order}: row_number numbers the rows (each copy of a
-     * row its own number; ties in an order PostgreSQL leaves unspecified, here the rows' own),
-     * rank counts the rows before the row's peers plus one, dense_rank the peer groups before it
-     * plus one. A BIGINT column.
+     * {@code partition} columns) in {@code order} (rows equal in it are peers), as PostgreSQL
+     * computes window functions: row_number numbers the rows (each copy of a row its own number;
+     * ties in an order PostgreSQL leaves unspecified, here the rows' own), rank counts the rows
+     * before the row's peers plus one, dense_rank the peer groups before it plus one, lag and lead
+     * read the row so many before or after, ntile, percent_rank and cume_dist as PostgreSQL's;
+     * first_value, last_value, nth_value and aggregates read the row's frame.
      */
     record Window(Plan input, List<Integer> partition, List<SortKey> order, WindowFunction function) implements Plan {
         public Window {
@@ -469,7 +510,7 @@ public sealed interface Plan {
         @Override
         public List<SqlType> types() {
             List<SqlType> t = new ArrayList<>(input.types());
-            t.add(SqlType.BIGINT);
+            t.add(function.type());
             return t;
         }
     }

@@ -187,7 +187,7 @@ final class Pruner {
                 for (int c = 0; c < n; c++) inner[c] = in.map()[c];
                 inner[n] = in.plan().arity();
                 Plan window = new Plan.Window(in.plan(), remap(w.partition(), in.map()),
-                        w.order().stream().map(k -> new Plan.SortKey(in.map()[k.column()], k.descending(), k.nullsFirst())).toList(), w.function());
+                        w.order().stream().map(k -> new Plan.SortKey(in.map()[k.column()], k.descending(), k.nullsFirst())).toList(), w.function().remap(in.map()));
                 yield finish(window, inner, needed, arity);
             }
             case Plan.Sessions s -> {

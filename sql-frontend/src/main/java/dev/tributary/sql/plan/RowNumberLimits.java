@@ -73,7 +73,7 @@ final class RowNumberLimits {
                 Plan in = limit(f.input(), column, limit);
                 yield in == null ? null : new Plan.Filter(in, f.predicates());
             }
-            case Plan.Window w when w.function() == Plan.WindowFunction.ROW_NUMBER && column == w.input().types().size() -> {
+            case Plan.Window w when w.function().kind() == Plan.WindowKind.ROW_NUMBER && column == w.input().types().size() -> {
                 if (w.input() instanceof Plan.TopK t && t.groupKey().equals(w.partition()) && t.order().equals(w.order()) && t.offset() == 0 && t.limit() <= limit) {
                     yield null;
                 }

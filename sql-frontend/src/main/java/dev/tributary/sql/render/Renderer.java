@@ -430,47 +430,78 @@ public final class Renderer {
         return rowByRow(in, mfp::apply);
     }
 
-    /** Per partition (a reduce keyed by the partition columns): the rows sorted, each with its number appended. */
+    /**
+     * Per partition (a reduce keyed by the partition columns): the rows sorted in window order,
+     * each copy of a row a position, each position with its function's value appended
+     * ({@link WindowEvaluation}). A change to a partition computes the partition again.
+     */
     private Rendered window(Rendered in, Plan.Window w) {
         List<SqlType> types = w.input().types();
         RowCodec codec = new RowCodec(types);
+        RowCodec flag = new RowCodec(List.of(SqlType.BOOLEAN));
+        Row ok = flag.encode(false);
+        RowCodec errCodec = new RowCodec(FLAGGED_ERROR);
         RowCodec outCodec = new RowCodec(w.types());
         int[] key = w.partition().stream().mapToInt(Integer::intValue).toArray();
         Comparator<Object[]> order = rowOrder(w.order(), types);
         Plan.WindowFunction fn = w.function();
+        Plan.SortKey rangeKey = fn.frame().mode() == dev.tributary.sql.ast.WindowSpec.Mode.RANGE && !w.order().isEmpty() ? w.order().get(0) : null;
+        SqlType rangeType = rangeKey == null ? null : types.get(rangeKey.column());
         Reducer<Row, Row, Row> logic = (k, input, output) -> {
             int size = input.size();
             Object[][] rows = new Object[size][];
             Integer[] idx = sortedGroup(input, codec, order, rows);
-            long number = 0;
-            long rank = 0;
-            long dense = 0;
-            Object[] previous = null;
-            for (int j = 0; j < size; j++) {
-                long c = input.count(idx[j]);
-                if (c <= 0) continue;
-                Object[] r = rows[idx[j]];
-                if (previous == null || order.compare(previous, r) != 0) {
-                    rank = number + 1;
-                    dense++;
+            long total = 0;
+            for (int j = 0; j < size; j++) total += Math.max(0, input.count(idx[j]));
+            Object[] values;
+            Object[][] positions;
+            try {
+                if (total > Integer.MAX_VALUE - 8) throw new SqlException("54000", "a window partition holds more than " + (Integer.MAX_VALUE - 8) + " rows");
+                positions = new Object[(int) total][];
+                int at = 0;
+                for (int j = 0; j < size; j++) {
+                    for (long c = input.count(idx[j]); c > 0; c--) positions[at++] = rows[idx[j]];
                 }
-                previous = r;
+                values = new WindowEvaluation(fn, positions, order, rangeKey, rangeType).values();
+            } catch (RuntimeException e) {
+                // the partition's error, as a row: it is the query's error while the partition is as it is
+                SqlException error = e instanceof SqlException se ? se : Errors.internal(e);
+                output.add(errCodec.encode(true, error.sqlState(), error.getMessage()), 1);
+                return;
+            }
+            for (int i = 0; i < positions.length; i++) {
+                Object[] r = positions[i];
                 Object[] out = Arrays.copyOf(r, r.length + 1);
-                if (fn == Plan.WindowFunction.ROW_NUMBER) {
-                    for (long copy = 0; copy < c; copy++) {
-                        out[r.length] = number + copy + 1;
-                        output.add(outCodec.encode(out), 1);
-                    }
-                } else {
-                    out[r.length] = fn == Plan.WindowFunction.RANK ? rank : dense;
-                    output.add(outCodec.encode(out), c);
-                }
-                number += c;
+                out[r.length] = values[i];
+                output.add(Row.concat(ok, outCodec.encode(out)), 1);
             }
         };
         Arrangement<Row, Row> grouped = in.oks().arrangeByKeyColumns(codec.projection(key)::map, ROW, Collection::copy, ROW);
-        Collection<Row> oks = grouped.reduce("window", logic, ROW).values();
-        return new Rendered(oks, in.errs());
+        return unflag(grouped.reduce("window", logic, ROW).values(), w.types(), in);
+    }
+
+    /**
+     * Splits a reduce's flagged output ({@code false} then a row of {@code types}, or
+     * {@code true} then an error's SQLSTATE and message) into rows and {@code in}'s errors plus these.
+     */
+    private static Rendered unflag(Collection<Row> flaggedRows, List<SqlType> types, Rendered in) {
+        RowCodec flag = new RowCodec(List.of(SqlType.BOOLEAN));
+        RowCodec errCodec = new RowCodec(FLAGGED_ERROR);
+        List<SqlType> flagged = new ArrayList<>();
+        flagged.add(SqlType.BOOLEAN);
+        flagged.addAll(types);
+        RowCodec flaggedCodec = new RowCodec(flagged);
+        int[] unflagged = new int[types.size()];
+        for (int c = 0; c < unflagged.length; c++) unflagged[c] = c + 1;
+        KV<Collection<Row>, Collection<Row>> split = flaggedRows.flatMapOr((row, out) -> {
+            if (Boolean.TRUE.equals(flag.get(row, 0))) {
+                Object[] e = errCodec.decode(row);
+                out.other(Errors.encode(new SqlException((String) e[1], (String) e[2])));
+            } else {
+                out.ok(flaggedCodec.project(row, unflagged));
+            }
+        }, ROW, ROW);
+        return new Rendered(split.key(), in.errs().concat(split.val()));
     }
 
     /**
@@ -489,12 +520,6 @@ public final class Renderer {
         RowCodec flag = new RowCodec(List.of(SqlType.BOOLEAN));
         Row ok = flag.encode(false);
         RowCodec errCodec = new RowCodec(FLAGGED_ERROR);
-        List<SqlType> flagged = new ArrayList<>();
-        flagged.add(SqlType.BOOLEAN);
-        flagged.addAll(x.types());
-        RowCodec flaggedCodec = new RowCodec(flagged);
-        int[] unflagged = new int[x.types().size()];
-        for (int c = 0; c < unflagged.length; c++) unflagged[c] = c + 1;
         int column = x.time();
         long gap = x.gap();
         int[] key = x.partition().stream().mapToInt(Integer::intValue).toArray();
@@ -535,15 +560,7 @@ public final class Renderer {
             }
         };
         Arrangement<Row, Row> grouped = in.oks().arrangeByKeyColumns(codec.projection(key)::map, ROW, Collection::copy, ROW);
-        KV<Collection<Row>, Collection<Row>> split = grouped.reduce("sessions", logic, ROW).values().flatMapOr((row, out) -> {
-            if (Boolean.TRUE.equals(flag.get(row, 0))) {
-                Object[] e = errCodec.decode(row);
-                out.other(Errors.encode(new SqlException((String) e[1], (String) e[2])));
-            } else {
-                out.ok(flaggedCodec.project(row, unflagged));
-            }
-        }, ROW, ROW);
-        return new Rendered(split.key(), in.errs().concat(split.val()));
+        return unflag(grouped.reduce("sessions", logic, ROW).values(), x.types(), in);
     }
 
     private Rendered flatMap(Rendered in, Plan.FlatMap m) {

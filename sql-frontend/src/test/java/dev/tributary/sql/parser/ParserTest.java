@@ -665,9 +665,17 @@ class ParserTest {
         assertError("SELECT (1", "42601", 10, "syntax error at end of input");
         assertError("SELECT select", "42601", 8, "syntax error at or near \"select\"");
         assertError("SELECT 1 \\ 2", "42601", 10, "syntax error at or near \"\\\"");
-        assertError("SELECT a FROM t WINDOW w AS ()", "0A000", 17, "WINDOW is not supported");
-        assertError("SELECT rank() OVER (ROWS UNBOUNDED PRECEDING) FROM t", "0A000", 21, "window frames is not supported");
-        assertError("SELECT rank() OVER w FROM t", "0A000", 20, "named windows is not supported");
+        // windows: named, based on another, frames of every mode, bound and exclusion; PostgreSQL's refusals of impossible frames
+        assertThat(SqlFormatter.format(Parser.parseStatement("select sum(a) over w, rank() over (w order by b), count(*) over (partition by c rows between 2 preceding"
+                + " and current row exclude ties) from t window w as (partition by a), v as (w order by c range between interval '1 day' preceding and unbounded following)")))
+                .isEqualTo("SELECT sum(a) OVER w, rank() OVER (w ORDER BY b), count(*) OVER (PARTITION BY c ROWS BETWEEN 2 PRECEDING AND CURRENT ROW EXCLUDE TIES) FROM t"
+                        + " WINDOW w AS (PARTITION BY a), v AS (w ORDER BY c RANGE BETWEEN interval '1 day' PRECEDING AND UNBOUNDED FOLLOWING)");
+        assertThat(SqlFormatter.format(Parser.parseStatement("select first_value(a) over (order by b groups 1 preceding) from t")))
+                .isEqualTo("SELECT first_value(a) OVER (ORDER BY b GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t");
+        assertError("SELECT sum(a) OVER (ROWS UNBOUNDED FOLLOWING) FROM t", "42P20", 21, "frame start cannot be UNBOUNDED FOLLOWING");
+        assertError("SELECT sum(a) OVER (ROWS BETWEEN CURRENT ROW AND UNBOUNDED PRECEDING) FROM t", "42P20", 21, "frame end cannot be UNBOUNDED PRECEDING");
+        assertError("SELECT sum(a) OVER (ROWS BETWEEN CURRENT ROW AND 1 PRECEDING) FROM t", "42P20", 21, "frame starting from current row cannot have preceding rows");
+        assertError("SELECT sum(a) OVER (ROWS BETWEEN 1 FOLLOWING AND CURRENT ROW) FROM t", "42P20", 21, "frame starting from following row cannot have preceding rows");
         assertError("SELECT (1, 2)", "0A000", 8, "row constructors is not supported");
         assertError("SELECT a @@ b", "0A000", 10, "operator @@ is not supported");
         assertError("SELECT $0", "42P02", 8, "there is no parameter 0");
