@@ -296,6 +296,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 yield reads.query(session, bound);
             }
             case Statement.CreateTable c -> ddl.createTable(session, c, sql);
+            case Statement.CreateTableAs c -> ddl.createTableAs(session, c, writes);
             case Statement.CreateView v -> ddl.createView(session, v, sql);
             case Statement.CreateIndex i -> ddl.createIndex(session, i, sql);
             case Statement.Drop d -> ddl.drop(session, d);

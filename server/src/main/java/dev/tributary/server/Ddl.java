@@ -171,6 +171,35 @@ final class Ddl {
     }
 
     /**
+     * CREATE TABLE ... AS query: a table of the query's columns (their types; unknown ones text),
+     * made as the plain CREATE TABLE of them (what a restart replays), then filled by an INSERT of
+     * the query's rows ({@code writes}) unless WITH NO DATA; the table goes again when that fails.
+     * PostgreSQL's tag: {@code SELECT n}.
+     */
+    Result createTableAs(Session session, Statement.CreateTableAs c, WritePath writes) {
+        String name = CatalogState.nameOf(c.name(), c.pos());
+        if (catalog.contains(name) && c.ifNotExists()) return Result.command("CREATE TABLE AS").withNotice(alreadyExists(name));
+        dev.tributary.sql.bind.BoundQuery q = binders.plain().bindQuery(c.query());
+        if (c.columns().size() > q.names().size()) throw new SqlException("42601", "too many column names were specified", c.pos());
+        List<Statement.ColumnDef> columns = new ArrayList<>();
+        for (int i = 0; i < q.names().size(); i++) {
+            SqlType type = q.types().get(i).kind() == SqlType.Kind.UNKNOWN ? SqlType.TEXT : q.types().get(i);
+            String column = i < c.columns().size() ? c.columns().get(i) : q.names().get(i);
+            columns.add(new Statement.ColumnDef(c.pos(), column, type, false, null, Statement.Identity.NONE, null));
+        }
+        Statement.CreateTable plain = new Statement.CreateTable(1, c.name(), false, columns, List.of(), null, false, null);
+        createTable(session, plain, SqlFormatter.format(plain));
+        if (c.withNoData()) return Result.command("CREATE TABLE AS");
+        try {
+            Result inserted = writes.insert(session, new Statement.Insert(c.pos(), c.name(), List.of(), c.query(), List.of(), null));
+            return Result.command("SELECT " + inserted.tag().substring("INSERT 0 ".length()));
+        } catch (RuntimeException e) {
+            drop(session, new Statement.Drop(c.pos(), Statement.ObjectKind.TABLE, false, List.of(c.name()), false));
+            throw e;
+        }
+    }
+
+    /**
      * CREATE TABLE's CHECK constraints bound over the new table's columns, named as PostgreSQL
      * names them when unnamed: {@code table_column_check} after the column it was written on or
      * the one column its expression reads ({@code table_check} otherwise), numbered on a repeat.

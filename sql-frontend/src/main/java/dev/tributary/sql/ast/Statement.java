@@ -76,6 +76,18 @@ public sealed interface Statement extends Node {
     }
 
     /**
+     * {@code CREATE TABLE [IF NOT EXISTS] name [(columns)] AS query [WITH [NO] DATA]}: a table of
+     * the query's columns (named by {@code columns} where given), filled with its rows unless
+     * {@code withNoData}.
+     */
+    record CreateTableAs(int pos, List<String> name, boolean ifNotExists, List<String> columns, Query query, boolean withNoData) implements Statement {
+        public CreateTableAs {
+            name = List.copyOf(name);
+            columns = List.copyOf(columns);
+        }
+    }
+
+    /**
      * A CHECK constraint of CREATE TABLE: every row written must make {@code expr} true or NULL.
      * {@code name} as given, or null for PostgreSQL's {@code table_column_check}; {@code column}
      * the column it was written on, null for a table constraint.

@@ -493,6 +493,18 @@ public final class Parser {
     private Statement createTable(int pos) {
         boolean ifNotExists = ifNotExists();
         List<String> name = qualifiedName();
+        if (isKw("as") || (is(Type.LPAREN) && columnListThenAs())) {
+            List<String> columns = isKw("as") ? List.of() : nameList();
+            expectKw("as");
+            Query query = query();
+            boolean noData = false;
+            if (isKw("with") && (isKw(1, "data") || (isKw(1, "no") && isKw(2, "data")))) {
+                p++;
+                noData = acceptKw("no");
+                expectKw("data");
+            }
+            return new Statement.CreateTableAs(pos, name, ifNotExists, columns, query, noData);
+        }
         expect(Type.LPAREN);
         List<ColumnDef> cols = new ArrayList<>();
         List<String> key = new ArrayList<>();
@@ -716,6 +728,18 @@ public final class Parser {
         }
         if (is(Type.LPAREN)) throw unsupported(a.sql() + " with a column list", apos);
         return a;
+    }
+
+    /** Whether the tokens from here are {@code (name, name, ...) AS}: CREATE TABLE AS's column names, not column definitions. */
+    private boolean columnListThenAs() {
+        int k = p + 1;
+        while (k < toks.size() && (toks.get(k).type() == Type.IDENT || toks.get(k).type() == Type.QUOTED_IDENT)) {
+            k++;
+            if (toks.get(k).type() == Type.RPAREN) return toks.get(k + 1).isKeyword("as");
+            if (toks.get(k).type() != Type.COMMA) return false;
+            k++;
+        }
+        return false;
     }
 
     /** {@code APPEND ONLY [= true]}: {@code = false} is refused rather than meaning an ordinary table, which is what leaving it out says. */

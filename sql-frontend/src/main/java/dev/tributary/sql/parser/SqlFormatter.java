@@ -185,6 +185,14 @@ public final class SqlFormatter {
                 if (q.asOf() != null) expr(b.append(" AS OF "), q.asOf(), 0);
                 if (q.emitChanges()) b.append(" EMIT CHANGES");
             }
+            case CreateTableAs c -> {
+                b.append("CREATE TABLE ");
+                if (c.ifNotExists()) b.append("IF NOT EXISTS ");
+                b.append(name(c.name()));
+                if (!c.columns().isEmpty()) b.append(' ').append(names(c.columns()));
+                query(b.append(" AS "), c.query());
+                if (c.withNoData()) b.append(" WITH NO DATA");
+            }
             case CreateTable c -> {
                 b.append("CREATE TABLE ");
                 if (c.ifNotExists()) b.append("IF NOT EXISTS ");

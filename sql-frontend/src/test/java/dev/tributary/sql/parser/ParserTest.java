@@ -767,6 +767,9 @@ class ParserTest {
                 .isEqualTo("UPDATE t AS a SET x = b.y FROM b, (SELECT 1) AS s WHERE a.k = b.k RETURNING a.x");
         assertThat(SqlFormatter.format(Parser.parseStatement("delete from t using u join v on u.a = v.a where t.a = u.a")))
                 .isEqualTo("DELETE FROM t USING u JOIN v ON u.a = v.a WHERE t.a = u.a");
+        assertThat(SqlFormatter.format(Parser.parseStatement("create table if not exists t (a, b) as select 1, 2 with no data")))
+                .isEqualTo("CREATE TABLE IF NOT EXISTS t (a, b) AS SELECT 1, 2 WITH NO DATA");
+        assertThat(SqlFormatter.format(Parser.parseStatement("create table t as select * from u with data"))).isEqualTo("CREATE TABLE t AS SELECT * FROM u");
         assertThat(SqlFormatter.format(Parser.parseStatement("select * from unnest(array[1]) with ordinality as x(v, n)")))
                 .isEqualTo("SELECT * FROM unnest(ARRAY[1]) WITH ORDINALITY AS x (v, n)");
         // sequences, serial and identity columns, DEALLOCATE
