@@ -124,9 +124,15 @@ final class ForeignKeys {
     /**
      * What is there: committed rows, then {@code before} (the open block's writes, when a
      * statement is checked), then {@code changes}; {@code pairs} are the old and new values of
-     * the rows an UPDATE (or an action) changed, per table.
+     * the rows an UPDATE (or an action) changed, per table; {@code acted} the keys whose foreign
+     * key's action changed every row that referenced them, per foreign key.
      */
-    private record State(Session session, Map<Long, Map<Row, Long>> before, Map<Long, Map<Row, Long>> changes, Map<Long, List<Object[]>> pairs) {}
+    private record State(Session session, Map<Long, Map<Row, Long>> before, Map<Long, Map<Row, Long>> changes, Map<Long, List<Object[]>> pairs,
+                         Map<Long, Set<Row>> acted) {
+        State(Session session, Map<Long, Map<Row, Long>> before, Map<Long, Map<Row, Long>> changes, Map<Long, List<Object[]>> pairs) {
+            this(session, before, changes, pairs, new HashMap<>());
+        }
+    }
 
     /**
      * Takes the ON DELETE / ON UPDATE actions of every foreign key referencing a table whose
@@ -151,6 +157,8 @@ final class ForeignKeys {
                 gone.keySet().removeAll(acted.getOrDefault(f.id(), Set.of()));
                 if (gone.isEmpty()) continue;
                 acted.computeIfAbsent(f.id(), k -> new HashSet<>()).addAll(gone.keySet());
+                // SET DEFAULT may point a row back at the key that went: those keys are checked again after
+                if (action != ReferentialAction.SET_DEFAULT) s.acted().computeIfAbsent(f.id(), k -> new HashSet<>()).addAll(gone.keySet());
                 CatalogItem.Table child = table(f.table());
                 Map<Row, Long> referencing = referencingRows(s, f, child, parent, gone.values());
                 if (referencing.isEmpty()) continue;
@@ -172,7 +180,11 @@ final class ForeignKeys {
                     Object[] row = old.clone();
                     if (moves) {
                         Object[] to = movedTo.get(tupleOf(row, f));
-                        if (to == null) continue; // its key went without a new one: the check after says so
+                        if (to == null) {
+                            // the new key has no value of the referencing columns' types (a bigint past an integer's range)
+                            throw new SqlException("22003", "the key referenced through foreign key \"" + f.name() + "\" of table \"" + child.name()
+                                    + "\" moved to a value its columns cannot hold");
+                        }
                         for (int i = 0; i < to.length; i++) row[f.referencing().get(i)] = to[i];
                     } else {
                         for (int c : f.referencing()) {
@@ -243,6 +255,8 @@ final class ForeignKeys {
             }
             for (CatalogItem.ForeignKey f : catalog.foreignKeys(t.id(), false)) {
                 Map<Row, Object[]> gone = removedKeys(s, f, t);
+                // an action changed every row that referenced these; a row the statement added is checked above
+                gone.keySet().removeAll(s.acted().getOrDefault(f.id(), Set.of()));
                 if (gone.isEmpty()) continue;
                 CatalogItem.Table child = table(f.table());
                 Map<Row, Long> still = referencingRows(s, f, child, t, gone.values());
