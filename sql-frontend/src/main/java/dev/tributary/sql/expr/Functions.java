@@ -151,8 +151,25 @@ public final class Functions {
         fn("date_trunc", SqlType.TIMESTAMPTZ, x -> DateTimes.trunc((String) x[0],
                 LocalDateTime.ofInstant((Instant) x[1], ZoneOffset.UTC), SqlType.TIMESTAMPTZ).toInstant(ZoneOffset.UTC), T, Kind.TIMESTAMPTZ);
         fn("date_trunc", SqlType.INTERVAL, x -> DateTimes.trunc((String) x[0], (Interval) x[1]), T, Kind.INTERVAL);
+        fn("date_bin", SqlType.TIMESTAMP, x -> dateBin((Interval) x[0], (LocalDateTime) x[1], (LocalDateTime) x[2]), Kind.INTERVAL, Kind.TIMESTAMP, Kind.TIMESTAMP);
+        fn("date_bin", SqlType.TIMESTAMPTZ, x -> dateBin((Interval) x[0], LocalDateTime.ofInstant((Instant) x[1], ZoneOffset.UTC),
+                LocalDateTime.ofInstant((Instant) x[2], ZoneOffset.UTC)).toInstant(ZoneOffset.UTC), Kind.INTERVAL, Kind.TIMESTAMPTZ, Kind.TIMESTAMPTZ);
         fn("make_date", SqlType.DATE, x -> makeDate((Long) x[0], (Long) x[1], (Long) x[2]), I, I, I);
         fn("to_timestamp", SqlType.TIMESTAMPTZ, x -> toTimestamp((Double) x[0]), D);
+    }
+
+    /**
+     * PostgreSQL's {@code date_bin(stride, source, origin)}: the start of the stride-wide bin,
+     * counted from {@code origin}, that {@code source} falls in (0A000 for a stride of months or
+     * years, 22008 for one that is not positive).
+     */
+    static LocalDateTime dateBin(Interval stride, LocalDateTime source, LocalDateTime origin) {
+        if (stride.months() != 0) throw new SqlException("0A000", "timestamps cannot be binned into intervals containing months or years");
+        long width = Math.addExact(Math.multiplyExact((long) stride.days(), 86_400_000_000L), stride.micros());
+        if (width <= 0) throw new SqlException("22008", "stride must be greater than zero");
+        long delta = java.time.Duration.between(origin, source).toNanos() / 1000;
+        long bins = Math.floorDiv(delta, width);
+        return origin.plusNanos(Math.multiplyExact(bins, width) * 1000);
     }
 
     /** The functions {@link #call} resolves by name before its table of signatures. */

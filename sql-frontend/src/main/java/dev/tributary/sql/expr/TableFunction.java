@@ -8,6 +8,10 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import dev.tributary.sql.types.Interval;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 
 /**
  * A set-returning function call, as a table: for the values of {@code args} (evaluated over one
@@ -187,6 +191,54 @@ public record TableFunction(String name, List<ScalarExpr> args, List<String> col
         };
     }
 
+    private static boolean datetime(SqlType t) {
+        return t.kind() == SqlType.Kind.TIMESTAMP || t.kind() == SqlType.Kind.TIMESTAMPTZ || t.kind() == SqlType.Kind.DATE;
+    }
+
+    /**
+     * {@code generate_series(start, stop, step interval)} over timestamps (or timestamptz; dates
+     * are taken as timestamptz, as PostgreSQL resolves them): start, start + step, ... while not
+     * past stop (22023 for a zero step).
+     */
+    private static TableFunction timestampSeries(List<ScalarExpr> args, int pos) {
+        boolean plain = args.get(0).type().kind() == SqlType.Kind.TIMESTAMP || args.get(1).type().kind() == SqlType.Kind.TIMESTAMP;
+        boolean zoned = !plain || args.get(0).type().kind() == SqlType.Kind.TIMESTAMPTZ || args.get(1).type().kind() == SqlType.Kind.TIMESTAMPTZ;
+        SqlType t = plain && !zoned ? SqlType.TIMESTAMP : SqlType.TIMESTAMPTZ;
+        for (int i = 0; i < 2; i++) {
+            SqlType a = args.get(i).type();
+            if (!datetime(a) && a.kind() != SqlType.Kind.UNKNOWN) throw noFunction("generate_series", args, pos);
+        }
+        if (args.get(2).type().kind() != SqlType.Kind.INTERVAL && args.get(2).type().kind() != SqlType.Kind.UNKNOWN) throw noFunction("generate_series", args, pos);
+        List<ScalarExpr> coerced = List.of(Casts.coerce(args.get(0), t, CastContext.IMPLICIT, pos), Casts.coerce(args.get(1), t, CastContext.IMPLICIT, pos),
+                Casts.coerce(args.get(2), SqlType.INTERVAL, CastContext.IMPLICIT, pos));
+        boolean tz = t.kind() == SqlType.Kind.TIMESTAMPTZ;
+        return new TableFunction("generate_series", coerced, List.of("generate_series"), List.of(t), x -> {
+            LocalDateTime from = tz ? LocalDateTime.ofInstant((Instant) x[0], ZoneOffset.UTC) : (LocalDateTime) x[0];
+            LocalDateTime to = tz ? LocalDateTime.ofInstant((Instant) x[1], ZoneOffset.UTC) : (LocalDateTime) x[1];
+            Interval step = (Interval) x[2];
+            if (step.months() == 0 && step.days() == 0 && step.micros() == 0) throw new SqlException("22023", "step size cannot equal zero");
+            // the direction of the step: its sign as a span (months count as 30 days, as PostgreSQL compares intervals)
+            boolean up = ((long) step.months() * 30 + step.days()) * 86_400_000_000L + step.micros() > 0;
+            return new Iterator<>() {
+                private LocalDateTime next = from;
+
+                @Override
+                public boolean hasNext() {
+                    return up ? !next.isAfter(to) : !next.isBefore(to);
+                }
+
+                @Override
+                public Object[] next() {
+                    if (!hasNext()) throw new NoSuchElementException();
+                    LocalDateTime v = next;
+                    // PostgreSQL adds the step to the value before, again and again
+                    next = DateTimes.plus(next, step);
+                    return new Object[] {tz ? v.toInstant(ZoneOffset.UTC) : v};
+                }
+            };
+        });
+    }
+
     private static SqlType arrayArgument(String name, List<ScalarExpr> args, int pos) {
         if (args.size() != 1 || !args.get(0).type().isArray()) throw noFunction(name, args, pos);
         return args.get(0).type();
@@ -194,6 +246,9 @@ public record TableFunction(String name, List<ScalarExpr> args, List<String> col
 
     private static TableFunction generateSeries(List<ScalarExpr> args, int pos) {
         if (args.size() != 2 && args.size() != 3) throw noFunction("generate_series", args, pos);
+        if (args.size() == 3 && (args.get(2).type().kind() == SqlType.Kind.INTERVAL || datetime(args.get(0).type()) || datetime(args.get(1).type()))) {
+            return timestampSeries(args, pos);
+        }
         boolean big = false;
         for (ScalarExpr a : args) {
             if (!a.type().isInteger() && a.type().kind() != SqlType.Kind.UNKNOWN) throw noFunction("generate_series", args, pos);
