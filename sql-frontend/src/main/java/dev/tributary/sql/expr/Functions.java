@@ -155,6 +155,8 @@ public final class Functions {
         fn("date_bin", SqlType.TIMESTAMPTZ, x -> dateBin((Interval) x[0], LocalDateTime.ofInstant((Instant) x[1], ZoneOffset.UTC),
                 LocalDateTime.ofInstant((Instant) x[2], ZoneOffset.UTC)).toInstant(ZoneOffset.UTC), Kind.INTERVAL, Kind.TIMESTAMPTZ, Kind.TIMESTAMPTZ);
         fn("make_date", SqlType.DATE, x -> makeDate((Long) x[0], (Long) x[1], (Long) x[2]), I, I, I);
+        fn("quote_ident", SqlType.TEXT, x -> dev.tributary.sql.parser.SqlFormatter.ident((String) x[0]), T);
+        fn("quote_literal", SqlType.TEXT, x -> quoteLiteral((String) x[0]), T);
         fn("to_timestamp", SqlType.TIMESTAMPTZ, x -> toTimestamp((Double) x[0]), D);
     }
 
@@ -174,7 +176,7 @@ public final class Functions {
 
     /** The functions {@link #call} resolves by name before its table of signatures. */
     private static final java.util.Set<String> SPECIAL = java.util.Set.of("now", "current_timestamp", "transaction_timestamp", "statement_timestamp",
-            "current_date", "localtimestamp", "localtime", "coalesce", "greatest", "least", "nullif", "concat", "concat_ws");
+            "current_date", "localtimestamp", "localtime", "coalesce", "greatest", "least", "nullif", "concat", "concat_ws", "format");
 
     /** Whether a scalar function named {@code name} exists, with any arguments. */
     public static boolean exists(String name) {
@@ -223,6 +225,12 @@ public final class Functions {
                     if (sep != null) return concat(n, List.of(sep), args.subList(1, args.size()), pos);
                 }
             }
+            case "format" -> {
+                if (!args.isEmpty()) {
+                    ScalarExpr fmt = Casts.tryCoerce(args.get(0), SqlType.TEXT, CastContext.IMPLICIT, pos);
+                    if (fmt != null) return format(fmt, args.subList(1, args.size()), pos);
+                }
+            }
             default -> {
             }
         }
@@ -264,6 +272,105 @@ public final class Functions {
             return b.toString();
         };
         return new ScalarExpr.Call(name, all, SqlType.TEXT, impl, false);
+    }
+
+    /**
+     * PostgreSQL's {@code format(fmt, args...)}: {@code %s} (text; NULL as nothing), {@code %I}
+     * (quoted as an identifier; NULL is 22004), {@code %L} (quoted as a literal; NULL as NULL) and
+     * {@code %%}, each with an optional {@code n$} position and a {@code -} flag and width (also
+     * {@code *} or {@code *n$}, read from the arguments); 22023 for anything else or too few arguments.
+     */
+    private static ScalarExpr format(ScalarExpr fmt, List<ScalarExpr> rest, int pos) {
+        List<ScalarExpr> all = new ArrayList<>();
+        all.add(fmt);
+        for (ScalarExpr a : rest) all.add(a.type().kind() == Kind.UNKNOWN ? Casts.coerce(a, SqlType.TEXT, CastContext.IMPLICIT, pos) : a);
+        List<SqlType> types = Types.typesOf(all);
+        ScalarExpr.Impl impl = x -> {
+            if (x[0] == null) return null;
+            String f = (String) x[0];
+            StringBuilder b = new StringBuilder();
+            int next = 1; // the next argument taken without a position
+            for (int i = 0; i < f.length(); i++) {
+                char c = f.charAt(i);
+                if (c != '%') {
+                    b.append(c);
+                    continue;
+                }
+                if (++i >= f.length()) throw new SqlException("22023", "unterminated format() type specifier", 0, "For a single \"%\" use \"%%\".");
+                if (f.charAt(i) == '%') {
+                    b.append('%');
+                    continue;
+                }
+                int[] at = {i};
+                Integer position = formatNumber(f, at, true);
+                i = at[0];
+                boolean left = false;
+                while (i < f.length() && f.charAt(i) == '-') {
+                    left = true;
+                    i++;
+                }
+                int width = 0;
+                if (i < f.length() && f.charAt(i) == '*') {
+                    at[0] = i + 1;
+                    Integer wp = formatNumber(f, at, true);
+                    i = at[0];
+                    int widthArg = wp != null ? wp : next++;
+                    if (widthArg >= x.length) throw new SqlException("22023", "too few arguments for format()");
+                    Object wv = x[widthArg];
+                    width = wv == null ? 0 : Math.toIntExact(Long.parseLong(Values.toText(wv, types.get(widthArg))));
+                    if (width < 0) {
+                        left = true;
+                        width = -width;
+                    }
+                } else {
+                    at[0] = i;
+                    Integer w = formatNumber(f, at, false);
+                    i = at[0];
+                    if (w != null) width = w;
+                }
+                if (i >= f.length()) throw new SqlException("22023", "unterminated format() type specifier", 0, "For a single \"%\" use \"%%\".");
+                char type = f.charAt(i);
+                int arg = position != null ? position : next++;
+                if (position != null) next = position + 1;
+                if (type != 's' && type != 'I' && type != 'L') {
+                    throw new SqlException("22023", "unrecognized format() type specifier \"" + type + "\"", 0, "For a single \"%\" use \"%%\".");
+                }
+                if (arg >= x.length) throw new SqlException("22023", "too few arguments for format()");
+                Object v = x[arg];
+                String text = switch (type) {
+                    case 's' -> v == null ? "" : Values.toText(v, types.get(arg));
+                    case 'I' -> {
+                        if (v == null) throw new SqlException("22004", "null values cannot be formatted as an SQL identifier");
+                        yield dev.tributary.sql.parser.SqlFormatter.ident(Values.toText(v, types.get(arg)));
+                    }
+                    default -> v == null ? "NULL" : quoteLiteral(Values.toText(v, types.get(arg)));
+                };
+                int pad = width - text.codePointCount(0, text.length());
+                if (pad > 0 && !left) b.append(" ".repeat(pad));
+                b.append(text);
+                if (pad > 0 && left) b.append(" ".repeat(pad));
+            }
+            return b.toString();
+        };
+        return new ScalarExpr.Call("format", all, SqlType.TEXT, impl, false);
+    }
+
+    /** Digits at {@code at[0]}, followed by {@code $} when {@code dollar}: the number (at[0] moved past it), or null (at[0] unchanged). */
+    private static Integer formatNumber(String f, int[] at, boolean dollar) {
+        int i = at[0];
+        int start = i;
+        while (i < f.length() && Character.isDigit(f.charAt(i))) i++;
+        if (i == start || (dollar && (i >= f.length() || f.charAt(i) != '$'))) return null;
+        int n = Integer.parseInt(f.substring(start, i));
+        if (dollar && n == 0) throw new SqlException("22023", "format specifies argument 0, but arguments are numbered from 1");
+        at[0] = dollar ? i + 1 : i;
+        return n;
+    }
+
+    /** PostgreSQL's quote_literal: in single quotes, quotes doubled; with a backslash, an E'' string with backslashes doubled. */
+    static String quoteLiteral(String s) {
+        String q = "'" + s.replace("'", "''") + "'";
+        return s.indexOf('\\') < 0 ? q : "E" + q.replace("\\", "\\\\");
     }
 
     // ------------------------------------------------------------------------ string helpers
