@@ -370,14 +370,9 @@ final class Ddl {
 
     /** PostgreSQL's name for an unnamed foreign key of {@code t}: {@code table_columns_fkey}, numbered when the table has one by that name. */
     private String foreignKeyName(CatalogItem.Table t, List<String> columns) {
-        String base = t.name() + "_" + String.join("_", columns);
         Set<String> taken = new HashSet<>();
         for (CatalogItem.ForeignKey other : catalog.foreignKeys(t.id(), true)) taken.add(other.name());
-        for (int n = 0; ; n++) {
-            String suffix = "_fkey" + (n == 0 ? "" : String.valueOf(n));
-            String name = (base.length() + suffix.length() > 63 ? base.substring(0, 63 - suffix.length()) : base) + suffix;
-            if (!taken.contains(name) && !catalog.contains(name)) return name;
-        }
+        return constraintName(t.name(), columns, "fkey", name -> taken.contains(name) || catalog.contains(name));
     }
 
     /**
@@ -407,11 +402,16 @@ final class Ddl {
      * table_col1_col2_label}, cut to 63 bytes, with a number added until no relation has it.
      */
     private String constraintName(String table, List<String> columns, String label) {
+        return constraintName(table, columns, label, catalog::contains);
+    }
+
+    /** {@link #constraintName(String, List, String)}, numbered until {@code taken} says the name is free. */
+    private static String constraintName(String table, List<String> columns, String label, java.util.function.Predicate<String> taken) {
         String base = table + "_" + String.join("_", columns);
         for (int n = 0; ; n++) {
             String suffix = "_" + label + (n == 0 ? "" : String.valueOf(n));
             String name = (base.length() + suffix.length() > 63 ? base.substring(0, 63 - suffix.length()) : base) + suffix;
-            if (!catalog.contains(name)) return name;
+            if (!taken.test(name)) return name;
         }
     }
 

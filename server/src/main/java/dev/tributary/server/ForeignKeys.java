@@ -279,10 +279,14 @@ final class ForeignKeys {
         RowCodec parentCodec = codec(parent);
         WritePath.UniqueKey u = writes.uniqueKey(parent, index(f.refIndex()));
         Map<Row, Object[]> wanted = new LinkedHashMap<>();
+        // only the referencing columns are read of each row (a COPY's million rows are not decoded whole)
+        Object[] row = new Object[child.columns().size()];
         for (Row r : rows.keySet()) {
-            Object[] row = codec.decode(r);
             int nulls = 0;
-            for (int c : f.referencing()) if (row[c] == null) nulls++;
+            for (int c : f.referencing()) {
+                row[c] = codec.get(r, c);
+                if (row[c] == null) nulls++;
+            }
             if (nulls > 0) {
                 if (f.matchFull() && nulls < f.referencing().size()) {
                     throw new SqlException("23503", "insert or update on table \"" + child.name() + "\" violates foreign key constraint \"" + f.name() + "\"")
@@ -301,7 +305,7 @@ final class ForeignKeys {
             }
             if (!matchable) throw notPresent(child, parent, f, row);
             Row key = u.keyOf().apply(parentCodec.encode(parentRow));
-            if (key != null) wanted.putIfAbsent(key, row);
+            if (key != null && !wanted.containsKey(key)) wanted.put(key, row.clone());
         }
         if (wanted.isEmpty()) return;
         Map<Row, Long> counts = keyCounts(s, parent, u, wanted.keySet());

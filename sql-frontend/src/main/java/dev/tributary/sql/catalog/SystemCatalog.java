@@ -1151,11 +1151,18 @@ public final class SystemCatalog {
 
     /** Whether a foreign key references or is of relation {@code x}: PostgreSQL's relhastriggers (its foreign keys are triggers), which psql's \\d asks before it lists them. */
     private boolean hasForeignKeys(Rel x) {
-        for (CatalogItem.ForeignKey f : foreignKeys) {
-            if (x.item() != null && (f.table() == x.item().id() || f.refTable() == x.item().id())) return true;
+        if (foreignKeyTables == null) {
+            foreignKeyTables = new java.util.HashSet<>();
+            for (CatalogItem.ForeignKey f : foreignKeys) {
+                foreignKeyTables.add(f.table());
+                foreignKeyTables.add(f.refTable());
+            }
         }
-        return false;
+        return x.item() != null && foreignKeyTables.contains(x.item().id());
     }
+
+    /** The tables a foreign key is of or references, made on first use. */
+    private java.util.Set<Long> foreignKeyTables;
 
     /** The OID the catalogs show for the unique index foreign key {@code f} of a table references ({@code parent}'s). */
     private long refIndexOid(CatalogItem.ForeignKey f, Rel parent) {

@@ -58,6 +58,7 @@ final class WindowEvaluation {
         this.n = rows.length;
         this.rangeKey = rangeKey;
         this.rangeType = rangeType;
+        this.scratch = new Object[fn.args().size()];
         groupStart = new int[n];
         groupEnd = new int[n];
         group = new int[n];
@@ -371,8 +372,12 @@ final class WindowEvaluation {
     private void add(Accumulation acc, int position, SignedSink sink, Sums sums, int sign) {
         if (!counted(position)) return;
         sums.rows += sign;
-        acc.add(args(position), sink);
+        // an accumulation reads its arguments and keeps nothing of them: one array serves every row
+        for (int k = 0; k < scratch.length; k++) scratch[k] = rows[position][fn.args().get(k)];
+        acc.add(scratch, sink);
     }
+
+    private final Object[] scratch;
 
     /** A sink adding a row's amounts to {@code sums}, times {@code sign}. */
     private static final class SignedSink extends Sums.Chunks {
