@@ -23,7 +23,7 @@ import net.jqwik.api.constraints.IntRange;
  * in Java, by the functions' definitions) through random inserts, updates and deletes in
  * transactions on 1 to 3 workers: row_number and rank, lag and lead, running sums and counts
  * (peers by the default RANGE frame), ROWS frames with an exclusion, a RANGE frame with offsets
- * and a GROUPS frame. Orders are made total by the row's id where a value would depend on the
+ * a GROUPS frame, dense_rank and a running min. Orders are made total by the row's id where a value would depend on the
  * order of peers. After the last transaction the views' queries run once more as one-off SELECTs.
  */
 class WindowViewOracleTest {
@@ -43,6 +43,7 @@ class WindowViewOracleTest {
                 + "max(v) OVER (PARTITION BY g ORDER BY t, id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW EXCLUDE CURRENT ROW) FROM ev");
         VIEWS.put("ranged", "SELECT id, sum(v) OVER (PARTITION BY g ORDER BY t RANGE BETWEEN 2 PRECEDING AND 1 FOLLOWING), "
                 + "min(v) OVER (PARTITION BY g ORDER BY t GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM ev");
+        VIEWS.put("dense", "SELECT id, dense_rank() OVER (PARTITION BY g ORDER BY t), min(v) OVER (PARTITION BY g ORDER BY t, id ROWS UNBOUNDED PRECEDING) FROM ev");
     }
 
     @Provide
@@ -130,6 +131,12 @@ class WindowViewOracleTest {
                             if ((o.t() == t || (previous != null && o.t() == previous)) && o.v() != null && (min == null || o.v() < min)) min = o.v();
                         }
                         yield text(sum) + "|" + text(min);
+                    }
+                    case "dense" -> {
+                        long smaller = p.stream().map(Ev::t).filter(x -> x < t).distinct().count();
+                        Integer min = null;
+                        for (Ev o : p.subList(0, i + 1)) if (o.v() != null && (min == null || o.v() < min)) min = o.v();
+                        yield (smaller + 1) + "|" + text(min);
                     }
                     default -> throw new IllegalArgumentException(view);
                 };

@@ -431,13 +431,16 @@ public final class Renderer {
     }
 
     /**
-     * Per partition (a reduce keyed by the partition columns): the rows sorted in window order,
-     * each copy of a row a position, each position with its function's value appended
-     * ({@link WindowEvaluation}). A change to a partition computes the partition again.
+     * Per partition: the rows in window order, each copy of a row a position, each position with
+     * its function's value appended. At the top level a partition is kept as such and a change
+     * evaluates only the positions it may change ({@link WindowMaintenance}); inside a loop, whose
+     * times are not totally ordered, it is a reduce keyed by the partition columns that sorts and
+     * evaluates the partition again ({@link WindowEvaluation}) whenever it changes.
      */
     private Rendered window(Rendered in, Plan.Window w) {
         List<SqlType> types = w.input().types();
         RowCodec codec = new RowCodec(types);
+        if (scope.arity() == 1) return maintainedWindow(in, w, codec);
         RowCodec flag = new RowCodec(List.of(SqlType.BOOLEAN));
         Row ok = flag.encode(false);
         RowCodec errCodec = new RowCodec(FLAGGED_ERROR);
@@ -478,6 +481,22 @@ public final class Renderer {
         };
         Arrangement<Row, Row> grouped = in.oks().arrangeByKeyColumns(codec.projection(key)::map, ROW, Collection::copy, ROW);
         return unflag(grouped.reduce("window", logic, ROW).values(), w.types(), in);
+    }
+
+    /** {@link #window} at the top level: each row keyed by its sort key, per partition a {@link WindowMaintenance}. */
+    private Rendered maintainedWindow(Rendered in, Plan.Window w, RowCodec codec) {
+        List<SqlType> types = w.input().types();
+        RowCodec keyed = SORT_KEY.concat(codec);
+        int[] key = w.partition().stream().mapToInt(c -> c + 1).toArray();
+        RowCodec.Projection partitionOf = keyed.projection(key);
+        Plan.WindowFunction fn = w.function();
+        Plan.SortKey rangeKey = fn.frame().mode() == dev.tributary.sql.ast.WindowSpec.Mode.RANGE && !w.order().isEmpty() ? w.order().get(0) : null;
+        SqlType rangeType = rangeKey == null ? null : types.get(rangeKey.column());
+        List<Plan.SortKey> order = w.order();
+        Collection<Row> sorted = in.oks().map(r -> Row.concat(SORT_KEY.encode(sortKey(r, codec, order)), r), ROW);
+        WindowMaintenance logic = new WindowMaintenance(fn, keyed, w.types(), rowOrder(order, types), rangeKey, rangeType, WindowMaintenance.CHUNK);
+        Collection<Row> flagged = dev.tributary.differential.KeyedProcess.process(sorted, "window", partitionOf::apply, ROW, logic, ROW);
+        return unflag(flagged, w.types(), in);
     }
 
     /**
@@ -944,7 +963,7 @@ public final class Renderer {
     }
 
     /** A sort key: bytes in a BYTEA column, which keeps their unsigned order. */
-    private static final RowCodec SORT_KEY = RowCodec.of(SqlType.BYTEA);
+    static final RowCodec SORT_KEY = RowCodec.of(SqlType.BYTEA);
 
     /**
      * The bytes of {@code row}'s sort key, whose unsigned order is {@code order}'s: per key, a
@@ -953,7 +972,7 @@ public final class Renderer {
      * Numbers and intervals are encoded in their key form, so that values PostgreSQL orders as
      * equal (1.0 and 1.00) tie, to be ordered by the rest of the row.
      */
-    private static dev.tributary.sql.types.Bytea sortKey(Row row, RowCodec codec, List<Plan.SortKey> order) {
+    static dev.tributary.sql.types.Bytea sortKey(Row row, RowCodec codec, List<Plan.SortKey> order) {
         int last = -1;
         for (Plan.SortKey k : order) last = Math.max(last, k.column());
         // one walk over the row for every key column: a wide row's text columns are stepped over once

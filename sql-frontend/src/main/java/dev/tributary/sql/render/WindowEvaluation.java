@@ -46,6 +46,23 @@ final class WindowEvaluation {
     private final int[] groupFirst;
     private final Plan.SortKey rangeKey;
     private final SqlType rangeType;
+    /** What lies before the rows, when they are a slice of the partition. */
+    private Before before = Before.NOTHING;
+    /** The positions whose values are asked for: {@code [from, to]}. */
+    private int from;
+    private int to;
+
+    /**
+     * What a slice of a partition needs to know of the positions before it, for the values of
+     * functions that reach back to the partition's start (see {@link WindowMaintenance}): how many
+     * positions ({@code positions}) and peer groups ({@code groups}) come before it (the slice
+     * starts a peer group), and, for an aggregate over frames from the partition's start, the
+     * exact sums of those positions ({@code sums}) or the aggregate's value over them
+     * ({@code folded}, when {@code hasFolded}).
+     */
+    record Before(long positions, long groups, Sums sums, Object folded, boolean hasFolded) {
+        static final Before NOTHING = new Before(0, 0, null, null, false);
+    }
 
     /**
      * {@code rows} by position, in window order; {@code peers} tells positions apart in the
@@ -76,16 +93,28 @@ final class WindowEvaluation {
 
     /** The function's value at every position. */
     Object[] values() {
+        return values(Before.NOTHING, 0, n - 1);
+    }
+
+    /**
+     * The function's value at positions {@code [from, to]} (the rest of the array left null), the
+     * rows being a slice of the partition with {@code before} before it. The slice must hold
+     * every position those positions' values read, but for what {@code before} stands for.
+     */
+    Object[] values(Before before, int from, int to) {
+        this.before = before;
+        this.from = from;
+        this.to = to;
         Object[] out = new Object[n];
         switch (fn.kind()) {
             case ROW_NUMBER -> {
-                for (int i = 0; i < n; i++) out[i] = (long) i + 1;
+                for (int i = from; i <= to; i++) out[i] = before.positions() + i + 1;
             }
             case RANK -> {
-                for (int i = 0; i < n; i++) out[i] = (long) groupStart[i] + 1;
+                for (int i = from; i <= to; i++) out[i] = before.positions() + groupStart[i] + 1;
             }
             case DENSE_RANK -> {
-                for (int i = 0; i < n; i++) out[i] = (long) group[i] + 1;
+                for (int i = from; i <= to; i++) out[i] = before.groups() + group[i] + 1;
             }
             case PERCENT_RANK -> {
                 for (int i = 0; i < n; i++) out[i] = n > 1 ? (double) groupStart[i] / (n - 1) : 0.0;
@@ -129,7 +158,7 @@ final class WindowEvaluation {
     /** lag ({@code direction} -1) or lead (+1): the value so many positions away in the partition, else the default. */
     private void shifted(Object[] out, int direction) {
         int args = fn.args().size();
-        for (int i = 0; i < n; i++) {
+        for (int i = from; i <= to; i++) {
             long offset = 1;
             if (args > 1) {
                 Object o = arg(i, 1);
@@ -144,7 +173,7 @@ final class WindowEvaluation {
     /** first_value, last_value and nth_value: a row of the frame (less its exclusion), or NULL when the frame has too few. */
     private void picked(Object[] out) {
         int[] bounds = new int[2];
-        for (int i = 0; i < n; i++) {
+        for (int i = from; i <= to; i++) {
             long k;
             if (fn.kind() == Plan.WindowKind.NTH_VALUE) {
                 Object nth = arg(i, 1);
@@ -318,7 +347,7 @@ final class WindowEvaluation {
     }
 
     /** Whether {@code agg} of a running frame can fold each new row into the result so far (the result is one of its own arguments' kind). */
-    private static boolean folds(AggregateFunction agg) {
+    static boolean folds(AggregateFunction agg) {
         return switch (agg.name()) {
             case "min", "max", "bool_and", "bool_or", "every", "string_agg" -> true;
             case "sum" -> agg.argTypes().get(0).kind() == SqlType.Kind.REAL || agg.argTypes().get(0).kind() == SqlType.Kind.DOUBLE;
@@ -344,7 +373,9 @@ final class WindowEvaluation {
         int[] bounds = new int[2];
         int s = 0;
         int e = -1; // the frame held in sums: [s, e]
-        for (int i = 0; i < n; i++) {
+        // frames from the partition's start also hold what comes before the slice
+        Sums prefix = fn.frame().startKind() == BoundKind.UNBOUNDED_PRECEDING ? before.sums() : null;
+        for (int i = from; i <= to; i++) {
             frame(i, bounds);
             int ns = bounds[0];
             int ne = bounds[1];
@@ -355,6 +386,7 @@ final class WindowEvaluation {
             }
             if (ns > e) {
                 sums = new Sums();
+                if (prefix != null) sums.addAll(prefix);
                 plus = new SignedSink(sums, 1);
                 minus = new SignedSink(sums, -1);
                 s = ns;
@@ -402,17 +434,24 @@ final class WindowEvaluation {
         int e = -1;
         long[] two = {1, 1};
         long[] one = {1};
-        for (int i = 0; i < n; i++) {
+        boolean seeded = before.hasFolded();
+        for (int i = from; i <= to; i++) {
             frame(i, bounds);
             while (e < bounds[1]) {
                 e++;
                 if (!counted(e)) continue;
                 Object[] next = args(e);
+                if (seeded) {
+                    // the value over the positions before the slice stands for them, as its first argument
+                    seeded = false;
+                    state = next.clone();
+                    state[0] = before.folded();
+                }
                 Object result = state == null ? agg.evaluate(List.<Object[]>of(next), one) : agg.evaluate(List.of(state, next), two);
                 state = next.clone();
                 state[0] = result;
             }
-            out[i] = state == null ? agg.evaluate(List.of(), new long[0]) : state[0];
+            out[i] = state != null ? state[0] : seeded ? before.folded() : agg.evaluate(List.of(), new long[0]);
         }
     }
 
@@ -423,7 +462,7 @@ final class WindowEvaluation {
         int lastE = -2;
         int[] lastEx = null;
         Object last = null;
-        for (int i = 0; i < n; i++) {
+        for (int i = from; i <= to; i++) {
             frame(i, bounds);
             int[] ex = excluded(i);
             if (bounds[0] == lastS && bounds[1] == lastE && Arrays.equals(ex, lastEx)) {
