@@ -2,7 +2,7 @@
 parameter type (text and binary), read back, transactions with savepoints (nested
 transaction blocks), server-side cursors, COPY, upserts. Usage: psycopg_client.py PORT.
 Prints one line per check and exits non-zero at the first that fails."""
-import datetime, decimal, sys
+import datetime, decimal, sys, uuid
 import psycopg
 
 port = sys.argv[1]
@@ -16,10 +16,11 @@ def check(what, got, want):
 
 with conn.cursor() as cur:
     cur.execute("CREATE TABLE p (id int PRIMARY KEY, name text, price numeric(10,2), at timestamptz, d date,"
-                " ok boolean, tags text[], f float8, b bytea, big bigint, t time, iv interval)")
+                " ok boolean, tags text[], f float8, b bytea, big bigint, t time, iv interval, u uuid)")
     row = (1, "a'b\"c", decimal.Decimal("1.50"), datetime.datetime(2026, 1, 2, 3, 4, 5, 678000, tzinfo=datetime.timezone.utc),
-           datetime.date(2026, 12, 5), True, ["x", "y", None], 1.25, b"\x00\x01\xff", 2**40, datetime.time(12, 30), datetime.timedelta(days=1, seconds=5))
-    cur.execute("INSERT INTO p VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", row)
+           datetime.date(2026, 12, 5), True, ["x", "y", None], 1.25, b"\x00\x01\xff", 2**40, datetime.time(12, 30), datetime.timedelta(days=1, seconds=5),
+           uuid.UUID("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"))
+    cur.execute("INSERT INTO p VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", row)
     conn.commit()
     for binary in (False, True):
         with conn.cursor(binary=binary) as c:

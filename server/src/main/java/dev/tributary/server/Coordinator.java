@@ -804,6 +804,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             case NUMERIC -> java.math.BigDecimal.class;
             case TEXT, VARCHAR, CHAR, UNKNOWN, JSON -> String.class;
             case BYTEA -> dev.tributary.sql.types.Bytea.class;
+            case UUID -> java.util.UUID.class;
             case DATE -> java.time.LocalDate.class;
             case TIME -> java.time.LocalTime.class;
             case TIMESTAMP -> java.time.LocalDateTime.class;

@@ -814,8 +814,8 @@ final class Ddl {
     /** A maintained query's plan with now() in its WHERE as temporal filters (0A000, at {@code pos}, for other uses of now()). */
     static Plan temporal(Plan plan, int pos) {
         if (Plans.anyExpr(plan, dev.tributary.sql.expr.ScalarExprs::isVolatile)) {
-            throw new SqlException("0A000", "nextval, currval, setval and lastval are not supported in a maintained query", pos,
-                    "A materialized view or subscription is computed again as its inputs change; a sequence's next value is not a function of them.");
+            throw new SqlException("0A000", "volatile functions (nextval, random, gen_random_uuid, ...) are not supported in a maintained query", pos,
+                    "A materialized view or subscription is computed again as its inputs change; a volatile function's value is not a function of them.");
         }
         try {
             return dev.tributary.sql.plan.TemporalFilters.extract(plan);

@@ -60,6 +60,10 @@ final class PgBinary {
             case NUMERIC -> numeric((BigDecimal) v);
             case TEXT, VARCHAR, CHAR, UNKNOWN, JSON -> ((String) v).getBytes(StandardCharsets.UTF_8);
             case BYTEA -> ((Bytea) v).toByteArray();
+            case UUID -> {
+                java.util.UUID u = (java.util.UUID) v;
+                yield ByteBuffer.allocate(16).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits()).array();
+            }
             case DATE -> ByteBuffer.allocate(4).putInt((int) (((LocalDate) v).toEpochDay() - EPOCH_DAYS)).array();
             case TIME -> ByteBuffer.allocate(8).putLong(((LocalTime) v).toNanoOfDay() / 1000).array();
             case TIMESTAMP -> ByteBuffer.allocate(8).putLong(micros(((LocalDateTime) v).toInstant(ZoneOffset.UTC)) - EPOCH_MICROS).array();
@@ -178,6 +182,7 @@ final class PgBinary {
                     in.position(b.length);
                     yield Bytea.copyOf(b);
                 }
+                case UUID -> new java.util.UUID(in.getLong(), in.getLong());
                 case DATE -> LocalDate.ofEpochDay(in.getInt() + EPOCH_DAYS);
                 case TIME -> {
                     long us = in.getLong();

@@ -36,6 +36,7 @@ final class PgTypes {
             case 1043 -> SqlType.VARCHAR;
             case 1042 -> SqlType.of(SqlType.Kind.CHAR);
             case 17 -> SqlType.BYTEA;
+            case 2950 -> SqlType.UUID;
             case 114 -> SqlType.JSON;
             case 1082 -> SqlType.DATE;
             case 1083 -> SqlType.TIME;

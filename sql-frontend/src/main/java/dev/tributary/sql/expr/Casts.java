@@ -192,6 +192,10 @@ public final class Casts {
                 if (f == Kind.BYTEA) return v;
                 throw notCastable(from, to);
             }
+            case UUID -> {
+                if (f == Kind.UUID) return v;
+                throw notCastable(from, to);
+            }
             default -> throw notCastable(from, to);
         }
     }

@@ -176,7 +176,7 @@ public final class Functions {
 
     /** The functions {@link #call} resolves by name before its table of signatures. */
     private static final java.util.Set<String> SPECIAL = java.util.Set.of("now", "current_timestamp", "transaction_timestamp", "statement_timestamp",
-            "current_date", "localtimestamp", "localtime", "coalesce", "greatest", "least", "nullif", "concat", "concat_ws", "format");
+            "current_date", "localtimestamp", "localtime", "coalesce", "greatest", "least", "nullif", "concat", "concat_ws", "format", "gen_random_uuid", "random", "pg_typeof");
 
     /** Whether a scalar function named {@code name} exists, with any arguments. */
     public static boolean exists(String name) {
@@ -204,6 +204,22 @@ public final class Functions {
             }
             case "localtime" -> {
                 if (args.isEmpty()) return new ScalarExpr.Now(SqlType.TIME);
+            }
+            case "pg_typeof" -> {
+                // the argument's type as PostgreSQL names it, without length or precision (regtype is
+                // an OID here, so the name is text: pg_typeof(x)::text and comparisons with a name work)
+                if (args.size() == 1) {
+                    SqlType t = args.get(0).type();
+                    String shown = t.isArray() ? t.element().kind().pgName() + "[]" : t.kind().pgName();
+                    return new ScalarExpr.Literal(shown, SqlType.TEXT);
+                }
+            }
+            case "gen_random_uuid" -> {
+                // a version 4 uuid from a cryptographically strong generator, as PostgreSQL's
+                if (args.isEmpty()) return new ScalarExpr.VolatileCall(n, List.of(), SqlType.UUID, x -> java.util.UUID.randomUUID());
+            }
+            case "random" -> {
+                if (args.isEmpty()) return new ScalarExpr.VolatileCall(n, List.of(), SqlType.DOUBLE, x -> java.util.concurrent.ThreadLocalRandom.current().nextDouble());
             }
             case "coalesce" -> {
                 SqlType t = Types.common(Types.typesOf(args), "COALESCE", pos);

@@ -3180,7 +3180,7 @@ public final class Parser {
 
     /** PostgreSQL types that exist but Tributary does not store. */
     private static final java.util.Set<String> UNSUPPORTED_TYPES = java.util.Set.of(
-            "jsonb", "uuid", "bit", "varbit", "timetz", "money", "xml", "inet", "cidr", "macaddr",
+            "jsonb", "bit", "varbit", "timetz", "money", "xml", "inet", "cidr", "macaddr",
             "serial", "serial4", "bigserial", "serial8", "smallserial", "serial2", "point", "tsvector",
             "bpchar");
 
@@ -3255,6 +3255,7 @@ public final class Parser {
                 yield SqlType.character(n);
             }
             case "bytea" -> SqlType.BYTEA;
+            case "uuid" -> SqlType.UUID;
             case "json" -> SqlType.JSON;
             case "date" -> SqlType.DATE;
             case "time" -> {

@@ -59,6 +59,7 @@ import java.util.StringJoiner;
  *       length.</li>
  *   <li>BYTEA: the bytes escaped and terminated as TEXT's, so unsigned bytewise order with a
  *       prefix first.</li>
+ *   <li>UUID: its 16 bytes, most significant first (unsigned bytewise order is PostgreSQL's).</li>
  *   <li>DATE: the epoch day as a sign-flipped big-endian int (4 bytes; outside int, 22008).</li>
  *   <li>TIME: microseconds since midnight; TIMESTAMP: microseconds since 1970-01-01 00:00;
  *       TIMESTAMPTZ: microseconds since the epoch; each a sign-flipped big-endian long (8 bytes),
@@ -125,6 +126,7 @@ public final class RowCodec {
             case REAL, DOUBLE, TIME, TIMESTAMP, TIMESTAMPTZ -> 8;
             case DATE -> 4;
             case INTERVAL -> 32;
+            case UUID -> 16;
             case NUMERIC, TEXT, VARCHAR, CHAR, BYTEA, UNKNOWN, ARRAY, RECORD, JSON -> VARIABLE;
         };
     }
@@ -305,6 +307,11 @@ public final class RowCodec {
             case TEXT, VARCHAR, UNKNOWN, JSON -> writeString(w, (String) v);
             case CHAR -> writeString(w, stripTrailingSpaces((String) v));
             case BYTEA -> writeEscaped(w, ((Bytea) v).toByteArray());
+            case UUID -> {
+                java.util.UUID u = (java.util.UUID) v;
+                w.putLong(u.getMostSignificantBits());
+                w.putLong(u.getLeastSignificantBits());
+            }
             case DATE -> w.putInt(epochDay((LocalDate) v) ^ Integer.MIN_VALUE);
             case TIME -> w.putLong(((LocalTime) v).toNanoOfDay() / 1000 ^ Long.MIN_VALUE);
             case TIMESTAMP -> {
@@ -338,6 +345,7 @@ public final class RowCodec {
             case NUMERIC -> "BigDecimal";
             case TEXT, VARCHAR, CHAR, UNKNOWN, JSON -> "String";
             case BYTEA -> "Bytea";
+            case UUID -> "UUID";
             case DATE -> "LocalDate";
             case TIME -> "LocalTime";
             case TIMESTAMP -> "LocalDateTime";
@@ -850,6 +858,7 @@ public final class RowCodec {
             case TEXT, VARCHAR, UNKNOWN, JSON -> new String(unescape(b, p), StandardCharsets.UTF_8);
             case CHAR -> padTo(new String(unescape(b, p), StandardCharsets.UTF_8), types.get(c).length());
             case BYTEA -> Bytea.copyOf(unescape(b, p));
+            case UUID -> new java.util.UUID(getLong(b, p), getLong(b, p + 8));
             case DATE -> LocalDate.ofEpochDay(getInt(b, p) ^ Integer.MIN_VALUE);
             case TIME -> LocalTime.ofNanoOfDay((getLong(b, p) ^ Long.MIN_VALUE) * 1000);
             case TIMESTAMP -> {

@@ -13,6 +13,7 @@ package dev.tributary.sql.types;
  *   <li>NUMERIC: {@link java.math.BigDecimal}, scale normalised as PostgreSQL prints it</li>
  *   <li>TEXT, VARCHAR, CHAR: {@link String}</li>
  *   <li>BYTEA: {@link Bytea}</li>
+ *   <li>UUID: {@link java.util.UUID} (ordered as PostgreSQL orders uuids: by their bytes, unsigned)</li>
  *   <li>DATE: {@link java.time.LocalDate}; TIME: {@link java.time.LocalTime};
  *       TIMESTAMP: {@link java.time.LocalDateTime}; TIMESTAMPTZ: {@link java.time.Instant}
  *       (microsecond precision)</li>
@@ -66,6 +67,7 @@ public record SqlType(Kind kind, int length, int scale, SqlType element, java.ut
         VARCHAR("character varying"),
         CHAR("character"),
         BYTEA("bytea"),
+        UUID("uuid"),
         DATE("date"),
         TIME("time without time zone"),
         TIMESTAMP("timestamp without time zone"),
@@ -98,6 +100,7 @@ public record SqlType(Kind kind, int length, int scale, SqlType element, java.ut
     public static final SqlType TEXT = of(Kind.TEXT);
     public static final SqlType VARCHAR = of(Kind.VARCHAR);
     public static final SqlType BYTEA = of(Kind.BYTEA);
+    public static final SqlType UUID = of(Kind.UUID);
     public static final SqlType DATE = of(Kind.DATE);
     public static final SqlType TIME = of(Kind.TIME);
     public static final SqlType TIMESTAMP = of(Kind.TIMESTAMP);

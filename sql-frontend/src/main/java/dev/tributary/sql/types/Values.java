@@ -39,7 +39,7 @@ public final class Values {
             case REAL -> realText(((Double) v).floatValue());
             case NUMERIC -> ((BigDecimal) v).toPlainString();
             case TEXT, VARCHAR, CHAR, UNKNOWN, JSON -> (String) v;
-            case BYTEA -> v.toString();
+            case BYTEA, UUID -> v.toString();
             case DATE -> dateText((LocalDate) v);
             case TIME -> timeText((LocalTime) v);
             case TIMESTAMP -> timestampText((LocalDateTime) v);
@@ -282,6 +282,7 @@ public final class Values {
             case VARCHAR -> fitString(s, t, false);
             case CHAR -> fitString(s, t, false);
             case BYTEA -> parseBytea(s);
+            case UUID -> parseUuid(s);
             case DATE -> DateTimeText.parseDate(s);
             case TIME -> DateTimeText.parseTime(s);
             case TIMESTAMP -> DateTimeText.parseTimestamp(s);
@@ -495,6 +496,42 @@ public final class Values {
         return Bytea.copyOf(out.toByteArray());
     }
 
+    /**
+     * A uuid as PostgreSQL reads one: 32 hex digits (either case), a hyphen allowed after any
+     * group of four, the whole optionally in braces; surrounding white space is not allowed.
+     */
+    static java.util.UUID parseUuid(String s) {
+        int i = 0;
+        int end = s.length();
+        if (end > 0 && s.charAt(0) == '{') {
+            if (s.charAt(end - 1) != '}') throw invalidSyntax(SqlType.UUID, s);
+            i = 1;
+            end--;
+        }
+        long hi = 0;
+        long lo = 0;
+        int digits = 0;
+        while (i < end) {
+            char c = s.charAt(i++);
+            int d = Character.digit(c, 16);
+            if (d < 0 || c > 'f') throw invalidSyntax(SqlType.UUID, s);
+            if (digits < 16) hi = hi << 4 | d;
+            else lo = lo << 4 | d;
+            digits++;
+            if (digits == 32) break;
+            // a hyphen may follow each group of four digits, but not end the value
+            if (digits % 4 == 0 && i < end && s.charAt(i) == '-') i++;
+        }
+        if (digits != 32 || i != end) throw invalidSyntax(SqlType.UUID, s);
+        return new java.util.UUID(hi, lo);
+    }
+
+    /** PostgreSQL's uuid order: the bytes, unsigned (Java's UUID compares signed longs). */
+    static int compareUuid(java.util.UUID a, java.util.UUID b) {
+        int c = Long.compareUnsigned(a.getMostSignificantBits(), b.getMostSignificantBits());
+        return c != 0 ? c : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits());
+    }
+
     private static boolean isOct(byte b, char max) {
         return b >= '0' && b <= max;
     }
@@ -511,6 +548,7 @@ public final class Values {
             case TEXT, VARCHAR, UNKNOWN, JSON -> compareText((String) a, (String) b);
             case CHAR -> compareText(rtrim((String) a), rtrim((String) b));
             case BYTEA -> ((Bytea) a).compareTo((Bytea) b);
+            case UUID -> compareUuid((java.util.UUID) a, (java.util.UUID) b);
             case DATE -> ((LocalDate) a).compareTo((LocalDate) b);
             case TIME -> ((LocalTime) a).compareTo((LocalTime) b);
             case TIMESTAMP -> ((LocalDateTime) a).compareTo((LocalDateTime) b);

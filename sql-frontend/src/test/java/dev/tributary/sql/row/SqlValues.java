@@ -33,7 +33,7 @@ final class SqlValues {
 
     static final List<SqlType> ALL_TYPES = List.of(SqlType.BOOLEAN, SqlType.SMALLINT, SqlType.INTEGER, SqlType.BIGINT,
             SqlType.REAL, SqlType.DOUBLE, SqlType.NUMERIC, NUMERIC_20_4, SqlType.TEXT, SqlType.varchar(10), CHAR4,
-            SqlType.BYTEA, SqlType.DATE, SqlType.TIME, SqlType.TIMESTAMP, SqlType.TIMESTAMPTZ, SqlType.INTERVAL,
+            SqlType.BYTEA, SqlType.UUID, SqlType.DATE, SqlType.TIME, SqlType.TIMESTAMP, SqlType.TIMESTAMPTZ, SqlType.INTERVAL,
             SqlType.UNKNOWN, SqlType.array(SqlType.INTEGER), SqlType.array(SqlType.TEXT), SqlType.array(SqlType.NUMERIC),
             SqlType.record(List.of("a", "b"), List.of(SqlType.INTEGER, SqlType.TEXT)));
 
@@ -70,6 +70,10 @@ final class SqlValues {
                         return Bytea.copyOf(b);
                     }).edgeCases(c -> c.add(Bytea.copyOf(new byte[] {0}), Bytea.copyOf(new byte[] {0, 0}),
                             Bytea.copyOf(new byte[] {0, 1}), Bytea.copyOf(new byte[] {(byte) 0xff})));
+            // the sign bits of both halves, where signed and unsigned order part
+            case UUID -> mix(Arbitraries.of(new java.util.UUID(0, 0), new java.util.UUID(-1, -1), new java.util.UUID(Long.MIN_VALUE, 0),
+                    new java.util.UUID(Long.MAX_VALUE, -1), new java.util.UUID(0, Long.MIN_VALUE)),
+                    Combinators.combine(Arbitraries.longs(), Arbitraries.longs()).as(java.util.UUID::new));
             case DATE -> mix(Arbitraries.of(LocalDate.of(2000, 1, 1), LocalDate.of(1999, 12, 31), LocalDate.of(1970, 1, 1)),
                     Arbitraries.longs().between(-2_500_000, 2_500_000).map(LocalDate::ofEpochDay));
             case TIME -> mix(Arbitraries.of(LocalTime.MIDNIGHT, LocalTime.NOON, LocalTime.of(23, 59, 59, 999_999_000)),
@@ -134,6 +138,10 @@ final class SqlValues {
         return 0;
     }
 
+    private static byte[] uuidBytes(java.util.UUID u) {
+        return java.nio.ByteBuffer.allocate(16).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits()).array();
+    }
+
     static int compareNullsLast(SqlType type, Object a, Object b) {
         if (a == null || b == null) return a == null ? (b == null ? 0 : 1) : -1;
         return compare(type, a, b);
@@ -156,6 +164,8 @@ final class SqlValues {
             case CHAR -> Arrays.compare(stripTrailingSpaces((String) a).codePoints().toArray(),
                     stripTrailingSpaces((String) b).codePoints().toArray());
             case BYTEA -> ((Bytea) a).compareTo((Bytea) b);
+            // PostgreSQL compares a uuid's bytes as unsigned
+            case UUID -> Arrays.compareUnsigned(uuidBytes((java.util.UUID) a), uuidBytes((java.util.UUID) b));
             case DATE -> ((LocalDate) a).compareTo((LocalDate) b);
             case TIME -> ((LocalTime) a).compareTo((LocalTime) b);
             case TIMESTAMP -> ((LocalDateTime) a).compareTo((LocalDateTime) b);
