@@ -136,13 +136,20 @@ public sealed interface Expr extends Node {
      * when {@code star}. COALESCE, NULLIF, GREATEST and LEAST are calls by those names; the SQL
      * forms {@code SUBSTRING(s FROM a FOR b)}, {@code POSITION(a IN b)} and {@code TRIM(...)} are
      * read as {@code substring(s, a, b)}, {@code strpos(b, a)} and {@code btrim/ltrim/rtrim(s[, chars])}.
+     * An ordered-set aggregate {@code name(args) WITHIN GROUP (ORDER BY orderBy)} is
+     * {@code withinGroup}: {@code args} are its direct arguments, the ORDER BY's expressions the
+     * aggregated ones.
      */
     record FunctionCall(int pos, List<String> name, List<Expr> args, boolean distinct, boolean star,
-                        List<OrderItem> orderBy, Expr filter) implements Expr {
+                        List<OrderItem> orderBy, Expr filter, boolean withinGroup) implements Expr {
         public FunctionCall {
             name = List.copyOf(name);
             args = List.copyOf(args);
             orderBy = List.copyOf(orderBy);
+        }
+
+        public FunctionCall(int pos, List<String> name, List<Expr> args, boolean distinct, boolean star, List<OrderItem> orderBy, Expr filter) {
+            this(pos, name, args, distinct, star, orderBy, filter, false);
         }
     }
 

@@ -878,6 +878,7 @@ public final class Binder {
                     if (kind == Plan.WindowKind.NTH_VALUE) coerced.add(Sx.coerce(args.get(1), SqlType.INTEGER, call.pos(), "argument of nth_value"));
                 }
                 case AGGREGATE -> {
+                    if (call.withinGroup()) throw new SqlException("0A000", "OVER is not supported for ordered-set aggregate " + name, call.pos());
                     if (call.distinct()) throw new SqlException("0A000", "DISTINCT is not implemented for window functions", call.pos());
                     if (!call.orderBy().isEmpty()) throw new SqlException("0A000", "aggregate ORDER BY is not implemented for window functions", call.pos());
                     for (Expr a : call.args()) {
@@ -1622,14 +1623,18 @@ public final class Binder {
         for (Expr.FunctionCall call : calls) {
             String text = SqlFormatter.format(call);
             if (aggIndex.containsKey(text)) continue;
+            String fname = call.name().get(call.name().size() - 1);
             List<ScalarExpr> args = new ArrayList<>();
-            for (Expr a : call.args()) {
+            List<Expr> argExprs = new ArrayList<>(call.args());
+            // an ordered-set aggregate's aggregated arguments are its WITHIN GROUP's sort expressions
+            if (call.withinGroup()) for (OrderItem o : call.orderBy()) argExprs.add(o.expr());
+            for (Expr a : argExprs) {
                 if (containsAggregate(List.of(a))) throw new SqlException("42803", "aggregate function calls cannot be nested", a.pos());
                 args.add(expr(a, scope));
             }
             List<SqlType> argTypes = new ArrayList<>();
             for (ScalarExpr a : args) argTypes.add(a.type());
-            String fname = call.name().get(call.name().size() - 1);
+            Sx.checkWithinGroup(fname, call.withinGroup(), argTypes, call.pos());
             AggregateFunction fn = Sx.aggregate(fname, argTypes, call.distinct(), call.star(), call.pos());
             List<Integer> argCols = new ArrayList<>();
             for (int i = 0; i < args.size(); i++) {

@@ -212,6 +212,18 @@ final class Sx {
         return new ScalarExpr.Case(whens, otherwise, otherwise.type());
     }
 
+    /**
+     * An ordered-set aggregate called without WITHIN GROUP, or another aggregate with it: as
+     * PostgreSQL, no function of those arguments (direct and aggregated) exists, 42883.
+     */
+    static void checkWithinGroup(String name, boolean withinGroup, List<SqlType> argTypes, int pos) {
+        if (Aggregates.isOrderedSet(name) == withinGroup) return;
+        StringBuilder sig = new StringBuilder(name.toLowerCase(java.util.Locale.ROOT)).append('(');
+        for (int i = 0; i < argTypes.size(); i++) sig.append(i > 0 ? ", " : "").append(argTypes.get(i).kind().pgName());
+        throw new SqlException("42883", "function " + sig.append(')') + " does not exist", pos,
+                "No function matches the given name and argument types. You might need to add explicit type casts.");
+    }
+
     static AggregateFunction aggregate(String name, List<SqlType> argTypes, boolean distinct, boolean star, int pos) {
         return Aggregates.resolve(name, argTypes, distinct, star, pos);
     }

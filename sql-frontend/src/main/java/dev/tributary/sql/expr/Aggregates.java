@@ -19,7 +19,9 @@ import java.util.Set;
 /**
  * PostgreSQL's built-in aggregates: count, sum, avg, min, max, bool_and, bool_or (every),
  * string_agg, array_agg, and the variance family (variance, var_samp, var_pop, stddev,
- * stddev_samp, stddev_pop), with PostgreSQL's result types: sum of smallint/integer is bigint, of bigint
+ * stddev_samp, stddev_pop), the ordered-set aggregates percentile_cont, percentile_disc and mode
+ * (their argument rows arrive in the WITHIN GROUP order, direct arguments first), with
+ * PostgreSQL's result types: sum of smallint/integer is bigint, of bigint
  * numeric (exact, never overflowing), of real real; avg of integers and numeric is numeric with
  * NUMERIC division's scale ({@code avg(1, 2) = 1.5000000000000000}), of floats double precision.
  */
@@ -40,7 +42,8 @@ public final class Aggregates {
 
     private static final Map<String, List<Resolver.Candidate>> CANDIDATES = new HashMap<>();
     private static final Set<String> NAMES = Set.of("count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every", "string_agg", "array_agg",
-            "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop");
+            "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "percentile_cont", "percentile_disc", "mode");
+    private static final Set<String> ORDERED_SET = Set.of("percentile_cont", "percentile_disc", "mode");
     /** The variance family: whether each is of a sample (not the population), and whether it is a standard deviation. */
     private static final Map<String, boolean[]> SPREADS = Map.of(
             "stddev", new boolean[] {true, true}, "stddev_samp", new boolean[] {true, true}, "stddev_pop", new boolean[] {false, true},
@@ -79,6 +82,92 @@ public final class Aggregates {
         sig("string_agg", SqlType.BYTEA, Kind.BYTEA, Kind.BYTEA);
     }
 
+    /**
+     * percentile_cont(fraction) over double precision (numbers are cast to it), percentile_disc
+     * (fraction) and mode() over any type: the sorted aggregated values (NULLs left out), as
+     * PostgreSQL computes them. A NULL fraction gives NULL; one outside [0, 1] is 22003. Null when
+     * the arguments fit no signature (then the lookup below reports it).
+     */
+    private static AggregateFunction orderedSet(String n, List<SqlType> argTypes) {
+        int direct = n.equals("mode") ? 0 : 1;
+        if (argTypes.size() != direct + 1) return null;
+        SqlType value = argTypes.get(direct).kind() == Kind.UNKNOWN ? SqlType.TEXT : argTypes.get(direct);
+        if (value.kind() == Kind.RECORD) return null;
+        return switch (n) {
+            case "percentile_cont" -> {
+                if (Casts.level(value.kind(), Kind.DOUBLE) != CastContext.IMPLICIT) yield null;
+                yield new Agg(n, List.of(SqlType.DOUBLE, SqlType.DOUBLE), SqlType.DOUBLE, (rows, m) -> {
+                    Double f = fraction(rows);
+                    if (f == null) return null;
+                    List<Object> v = sortedValues(rows, m, 1);
+                    if (v.isEmpty()) return null;
+                    double at = f * (v.size() - 1);
+                    int lo = (int) Math.floor(at);
+                    int hi = (int) Math.ceil(at);
+                    double first = (Double) v.get(lo);
+                    if (hi == lo) return first;
+                    return first + ((Double) v.get(hi) - first) * (at - lo);
+                }, null);
+            }
+            case "percentile_disc" -> new Agg(n, List.of(SqlType.DOUBLE, value), value, (rows, m) -> {
+                Double f = fraction(rows);
+                if (f == null) return null;
+                List<Object> v = sortedValues(rows, m, 1);
+                if (v.isEmpty()) return null;
+                // the first value whose position (1-based) reaches f of the count
+                long at = (long) Math.ceil(f * v.size());
+                return v.get((int) Math.max(0, at - 1));
+            }, null);
+            default -> new Agg(n, List.of(value), value, (rows, m) -> {
+                // the most frequent value; of equally frequent ones, the first in the order
+                Object best = null;
+                long bestCount = 0;
+                Object run = null;
+                long runCount = 0;
+                for (int i = 0; i < rows.size(); i++) {
+                    Object x = rows.get(i)[0];
+                    if (x == null) continue;
+                    if (run != null && Values.compare(run, x, value) == 0) {
+                        runCount += m[i];
+                    } else {
+                        run = x;
+                        runCount = m[i];
+                    }
+                    if (runCount > bestCount) {
+                        best = run;
+                        bestCount = runCount;
+                    }
+                }
+                return best;
+            }, null);
+        };
+    }
+
+    /** An ordered-set aggregate's fraction: its direct argument, read from the group's first row (it is the same in every row). */
+    private static Double fraction(List<Object[]> rows) {
+        if (rows.isEmpty()) return null;
+        Double f = (Double) rows.get(0)[0];
+        if (f == null) return null;
+        if (!(f >= 0 && f <= 1)) throw new SqlException("22003", "percentile value " + Values.toText(f, SqlType.DOUBLE) + " is not between 0 and 1");
+        return f;
+    }
+
+    /** The non-NULL values of argument {@code column}, each as often as its multiplicity, in the rows' order. */
+    private static List<Object> sortedValues(List<Object[]> rows, long[] m, int column) {
+        List<Object> out = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            Object x = rows.get(i)[column];
+            if (x == null) continue;
+            for (long k = 0; k < m[i]; k++) out.add(x);
+        }
+        return out;
+    }
+
+    /** Whether {@code name} is an ordered-set aggregate, called as {@code name(direct) WITHIN GROUP (ORDER BY aggregated)}. */
+    public static boolean isOrderedSet(String name) {
+        return ORDERED_SET.contains(name.toLowerCase(Locale.ROOT));
+    }
+
     /** Whether {@code name} is an aggregate this class resolves. */
     public static boolean isAggregate(String name) {
         return NAMES.contains(name.toLowerCase(Locale.ROOT));
@@ -100,6 +189,10 @@ public final class Aggregates {
                     return c;
                 }, COUNT_VALUES);
             }
+        }
+        if (ORDERED_SET.contains(n)) {
+            AggregateFunction f = orderedSet(n, argTypes);
+            if (f != null) return f;
         }
         if (n.equals("array_agg") && !star && argTypes.size() == 1 && !argTypes.get(0).isArray()) {
             // array_agg(anynonarray): the values in the aggregate's order, NULLs included

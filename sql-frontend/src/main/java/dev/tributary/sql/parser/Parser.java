@@ -3008,7 +3008,20 @@ public final class Parser {
             }
         }
         expect(Type.RPAREN);
-        if (isKw("within")) throw unsupported("WITHIN GROUP", pos());
+        boolean withinGroup = false;
+        if (isKw("within") && isKw(1, "group")) {
+            int wpos = pos();
+            p += 2;
+            if (distinct || star || !order.isEmpty()) {
+                throw new SqlException("42601", "cannot use " + (distinct ? "DISTINCT" : star ? "*" : "multiple ORDER BY clauses") + " with WITHIN GROUP", wpos);
+            }
+            expect(Type.LPAREN);
+            expectKw("order");
+            expectKw("by");
+            order = orderList();
+            expect(Type.RPAREN);
+            withinGroup = true;
+        }
         Expr filter = null;
         if (isKw("filter") && peek(1).type() == Type.LPAREN) {
             p += 2;
@@ -3016,7 +3029,7 @@ public final class Parser {
             filter = expr();
             expect(Type.RPAREN);
         }
-        FunctionCall call = new FunctionCall(pos, name, args, distinct, star, order, filter);
+        FunctionCall call = new FunctionCall(pos, name, args, distinct, star, order, filter, withinGroup);
         if (isKw("over")) {
             p++;
             int wpos = pos();

@@ -865,9 +865,13 @@ public final class SqlFormatter {
                 } else {
                     if (f.distinct()) b.append("DISTINCT ");
                     list(b, f.args());
-                    if (!f.orderBy().isEmpty()) orderBy(b.append(" ORDER BY "), f.orderBy());
+                    if (!f.orderBy().isEmpty() && !f.withinGroup()) orderBy(b.append(" ORDER BY "), f.orderBy());
                 }
                 b.append(')');
+                if (f.withinGroup()) {
+                    orderBy(b.append(" WITHIN GROUP (ORDER BY "), f.orderBy());
+                    b.append(')');
+                }
                 if (f.filter() != null) {
                     expr(b.append(" FILTER (WHERE "), f.filter(), 0);
                     b.append(')');
