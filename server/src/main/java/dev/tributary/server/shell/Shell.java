@@ -32,11 +32,23 @@ import org.jline.terminal.TerminalBuilder;
  */
 public final class Shell {
     private final Database db;
-    private final ShellOutput options;
-    private final boolean stopOnError;
+    private ShellOutput options;
+    private boolean stopOnError;
     private final PrintStream out;
     private final PrintStream err;
     private boolean failed;
+    /** psql's variables ({@code \set}, {@code -v}), interpolated into statements as {@code :name}, {@code :'name'}, {@code :"name"}. */
+    private final java.util.Map<String, String> variables = new java.util.TreeMap<>();
+    /** {@code \timing}: print each statement's time after it. */
+    private boolean timing;
+    /** {@code \x auto}: expand a result only when its table is wider than the terminal. */
+    private boolean expandAuto;
+    /** The width {@code \x auto} compares with: the terminal's, or COLUMNS; 0 when output is not a terminal (never expand). */
+    private int terminalWidth;
+    /** Whether statements are interpolated: not those of {@code -c}, as in psql. */
+    private boolean interpolating = true;
+    /** The last statement run: what {@code \watch} runs again. */
+    private String lastStatement;
 
     Shell(Database db, ShellOutput options, boolean stopOnError, PrintStream out, PrintStream err) {
         this.db = db;
@@ -44,6 +56,8 @@ public final class Shell {
         this.stopOnError = stopOnError;
         this.out = out;
         this.err = err;
+        String columns = System.getenv("COLUMNS");
+        if (columns != null && columns.matches("[0-9]{1,5}")) terminalWidth = Integer.parseInt(columns);
     }
 
     public static void main(String[] args) {
@@ -69,6 +83,7 @@ public final class Shell {
         java.nio.file.Path data = null;
         int workers = 1;
         List<String[]> actions = new ArrayList<>();
+        java.util.Map<String, String> variables = new java.util.TreeMap<>();
         args = expandShortFlags(args);
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -80,14 +95,17 @@ public final class Shell {
                     case "-t", "--tuples-only" -> options = options.withTuplesOnly(true);
                     case "-q", "--quiet" -> options = options.withQuiet(true);
                     case "-F", "--field-separator" -> options = options.withFieldSeparator(args[++i]);
-                    case "-v", "--set" -> {
+                    case "-v", "--set", "--variable" -> {
                         String v = args[++i];
-                        if (v.equalsIgnoreCase("ON_ERROR_STOP=1") || v.equalsIgnoreCase("ON_ERROR_STOP=on")) stopOnError = true;
-                        else if (!v.toUpperCase(java.util.Locale.ROOT).startsWith("ON_ERROR_STOP=")) {
-                            err.println("tributary sql: unsupported variable " + v + " (only ON_ERROR_STOP is known)");
+                        int eq = v.indexOf('=');
+                        String name = eq < 0 ? v : v.substring(0, eq);
+                        if (!validVariable(name)) {
+                            err.println("tributary sql: invalid variable name: \"" + name + "\"");
                             return 1;
                         }
+                        variables.put(name, eq < 0 ? "" : v.substring(eq + 1));
                     }
+                    case "-x", "--expanded" -> options = options.withExpanded(true);
                     case "--clock" -> {
                         String c = args[++i];
                         if (c.equals("manual")) manualClock = true;
@@ -154,6 +172,7 @@ public final class Shell {
         }
         try (Database db = target) {
             Shell shell = new Shell(db, options, stopOnError, out, err);
+            for (var v : variables.entrySet()) shell.setVariable(v.getKey(), v.getValue());
             if (actions.isEmpty()) {
                 if (System.console() != null) return shell.interactive();
                 return shell.script(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), null);
@@ -163,7 +182,10 @@ public final class Shell {
                 int status;
                 shell.failed = false;
                 if (action[0].equals("c")) {
+                    // as psql: a -c string's SQL goes as written; its backslash commands still read variables
+                    shell.interpolating = false;
                     status = shell.script(new BufferedReader(new java.io.StringReader(action[1])), null);
+                    shell.interpolating = true;
                 } else {
                     Path p = Path.of(action[1]);
                     try (BufferedReader r = Files.newBufferedReader(p, StandardCharsets.UTF_8)) {
@@ -242,7 +264,9 @@ public final class Shell {
                   -t, --tuples-only         rows only: no header, no row count
                   -q, --quiet               no command tags
                   -F, --field-separator=SEP separator for unaligned output (default "|")
-                  -v ON_ERROR_STOP=1        stop at the first failing statement, exit status 3
+                  -v, --set=NAME=VALUE      set variable NAME (:NAME, :'NAME', :"NAME" in statements);
+                                            ON_ERROR_STOP=1 stops at the first failing statement, exit status 3
+                  -x, --expanded            expanded output: a record per row
                       --clock manual|wall   in-memory: time moves only by ADVANCE CLOCK (manual), or with the wall clock
                       --workers N           in-memory: run the dataflows on N worker threads (default 1)
                   -?, --help                this help
@@ -251,6 +275,71 @@ public final class Shell {
 
     /** The short options that take a value, as psql's. */
     private static final String VALUED = "cfFvhpUd";
+
+    /** A variable name psql accepts: letters, digits and underscores. */
+    private static boolean validVariable(String name) {
+        return !name.isEmpty() && name.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '_');
+    }
+
+    /** Sets variable {@code name}; ON_ERROR_STOP also switches stopping on errors, as in psql. */
+    void setVariable(String name, String value) {
+        variables.put(name, value);
+        if (name.equals("ON_ERROR_STOP")) stopOnError = switch (value.toLowerCase(java.util.Locale.ROOT)) {
+            case "", "on", "1", "true", "yes", "t", "y" -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * {@code sql} with psql's variable references replaced outside quotes, comments and casts:
+     * {@code :name} by the value, {@code :'name'} by it as a string literal, {@code :"name"} as an
+     * identifier. A reference to an unset variable stays as written.
+     */
+    String interpolate(String sql) {
+        if (!interpolating || variables.isEmpty() || sql.indexOf(':') < 0) return sql;
+        StringBuilder b = new StringBuilder(sql.length());
+        int n = sql.length();
+        for (int i = 0; i < n; ) {
+            char c = sql.charAt(i);
+            if (c == '\'' || c == '"') {
+                int end = i + 1;
+                while (end < n && sql.charAt(end) != c) end++;
+                b.append(sql, i, Math.min(n, end + 1));
+                i = end + 1;
+            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+                int end = sql.indexOf('\n', i);
+                end = end < 0 ? n : end;
+                b.append(sql, i, end);
+                i = end;
+            } else if (c == ':' && i + 1 < n && sql.charAt(i + 1) == ':') {
+                b.append("::");
+                i += 2;
+            } else if (c == ':' && i + 1 < n && (sql.charAt(i + 1) == '\'' || sql.charAt(i + 1) == '"')) {
+                char q = sql.charAt(i + 1);
+                int end = sql.indexOf(q, i + 2);
+                String name = end < 0 ? null : sql.substring(i + 2, end);
+                if (name != null && variables.containsKey(name)) {
+                    String v = variables.get(name);
+                    b.append(q).append(v.replace(String.valueOf(q), String.valueOf(q) + q)).append(q);
+                    i = end + 1;
+                } else {
+                    b.append(c);
+                    i++;
+                }
+            } else if (c == ':' && i + 1 < n && (Character.isLetterOrDigit(sql.charAt(i + 1)) || sql.charAt(i + 1) == '_')) {
+                int end = i + 1;
+                while (end < n && (Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '_')) end++;
+                String name = sql.substring(i + 1, end);
+                if (variables.containsKey(name)) b.append(variables.get(name));
+                else b.append(sql, i, end);
+                i = end;
+            } else {
+                b.append(c);
+                i++;
+            }
+        }
+        return b.toString();
+    }
 
     /**
      * psql's short options as separate arguments: {@code -Atc SQL} is {@code -A -t -c SQL}, and a
@@ -288,7 +377,7 @@ public final class Shell {
                     continue;
                 }
                 for (String stmt : splitter.add(line + "\n")) {
-                    if (!runStatement(stmt) && stopOnError) return 3;
+                    if (!runStatement(interpolate(stmt)) && stopOnError) return 3;
                 }
             }
         } catch (IOException e) {
@@ -296,7 +385,7 @@ public final class Shell {
             return 1;
         }
         String rest = splitter.rest();
-        if (!rest.isBlank() && !runStatement(rest) && stopOnError) return 3;
+        if (!rest.isBlank() && !runStatement(interpolate(rest)) && stopOnError) return 3;
         return 0;
     }
 
@@ -322,6 +411,7 @@ public final class Shell {
                     .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true)
                     .build();
             out.println("tributary (" + db.description() + "; \\q to quit, \\? for help)");
+            if (System.getenv("COLUMNS") == null) terminalWidth = terminal.getWidth();
             StatementSplitter splitter = new StatementSplitter();
             while (true) {
                 String prompt = splitter.rest().isBlank() ? "tributary=> " : "tributary-> ";
@@ -338,15 +428,57 @@ public final class Shell {
                     if (!meta(line.strip())) return 0;
                     continue;
                 }
-                for (String stmt : splitter.add(line + "\n")) runStatement(stmt);
+                for (String stmt : splitter.add(line + "\n")) runStatement(interpolate(stmt));
             }
         }
     }
 
     /** A backslash command; returns false to quit. */
     private boolean meta(String command) {
-        String[] parts = command.split("\\s+", 2);
+        boolean was = interpolating;
+        interpolating = true;
+        String[] parts = interpolate(command).split("\\s+", 2);
+        interpolating = was;
+        String arg = parts.length > 1 ? parts[1].strip() : "";
         switch (parts[0]) {
+            case "\\timing" -> {
+                Boolean on = onOff(arg, !timing, "\\timing");
+                if (on == null) return true;
+                timing = on;
+                out.println("Timing is " + (timing ? "on." : "off."));
+            }
+            case "\\x" -> {
+                if (arg.equalsIgnoreCase("auto")) {
+                    expandAuto = true;
+                    options = options.withExpanded(false);
+                    out.println("Expanded display is used automatically.");
+                } else {
+                    Boolean on = onOff(arg, !(options.expanded() || expandAuto), "\\x");
+                    if (on == null) return true;
+                    expandAuto = false;
+                    options = options.withExpanded(on);
+                    out.println("Expanded display is " + (on ? "on." : "off."));
+                }
+            }
+            case "\\set" -> {
+                if (arg.isEmpty()) {
+                    for (var v : variables.entrySet()) out.println(v.getKey() + " = '" + v.getValue() + "'");
+                } else {
+                    String[] nv = arg.split("\\s+", 2);
+                    if (!validVariable(nv[0])) {
+                        failed = true;
+                        err.println("invalid variable name: \"" + nv[0] + "\"");
+                    } else {
+                        setVariable(nv[0], nv.length > 1 ? unquote(nv[1]) : "");
+                    }
+                }
+            }
+            case "\\unset" -> {
+                variables.remove(arg);
+                if (arg.equals("ON_ERROR_STOP")) stopOnError = false;
+            }
+            case "\\echo" -> out.println(unquote(arg));
+            case "\\watch" -> watch(arg);
             case "\\q" -> {
                 return false;
             }
@@ -355,7 +487,8 @@ public final class Shell {
             case "\\dv" -> runStatement("SHOW VIEWS");
             case "\\dm" -> runStatement("SHOW MATERIALIZED VIEWS");
             case "\\di" -> runStatement("SHOW INDEXES");
-            case "\\?" -> out.println("\\q quit   \\d [NAME] tables or a relation's columns   \\dt tables   \\dv views   \\dm materialized views   \\di indexes");
+            case "\\?" -> out.println("\\q quit   \\d [NAME] tables or a relation's columns   \\dt tables   \\dv views   \\dm materialized views   \\di indexes\n"
+                    + "\\timing [on|off]   \\x [on|off|auto]   \\set [NAME [VALUE]]   \\unset NAME   \\echo TEXT   \\watch [[i=]SECONDS] [c=COUNT]");
             default -> {
                 failed = true;
                 err.println("invalid command " + parts[0] + "\nTry \\? for help.");
@@ -364,12 +497,89 @@ public final class Shell {
         return true;
     }
 
+    /** psql's boolean argument: on/off and their spellings, or {@code toggle} when none; null (after an error) otherwise. */
+    private Boolean onOff(String arg, boolean toggle, String command) {
+        switch (arg.toLowerCase(java.util.Locale.ROOT)) {
+            case "" -> {
+                return toggle;
+            }
+            case "on", "true", "yes", "1", "t", "y" -> {
+                return true;
+            }
+            case "off", "false", "no", "0", "f", "n" -> {
+                return false;
+            }
+            default -> {
+                failed = true;
+                err.println("unrecognized value \"" + arg + "\" for \"" + command.substring(1) + "\": Boolean expected");
+                return null;
+            }
+        }
+    }
+
+    /** A backslash command's argument without its single quotes (psql's quoting, with '' for a quote). */
+    private static String unquote(String arg) {
+        if (arg.length() >= 2 && arg.startsWith("'") && arg.endsWith("'")) return arg.substring(1, arg.length() - 1).replace("''", "'");
+        return arg;
+    }
+
+    /**
+     * {@code \watch [[i=]SECONDS] [c=COUNT]} (psql 16's form; a bare number is the interval): the
+     * last statement again every SECONDS (2 by default), each result under a title with the time,
+     * until Ctrl-C, a failure, or COUNT runs.
+     */
+    private void watch(String arg) {
+        if (lastStatement == null) {
+            failed = true;
+            err.println("\\watch cannot be used with an empty query");
+            return;
+        }
+        double seconds = 2;
+        long count = Long.MAX_VALUE;
+        for (String a : arg.isEmpty() ? new String[0] : arg.split("\\s+")) {
+            try {
+                if (a.startsWith("c=")) count = Long.parseLong(a.substring(2));
+                else seconds = Double.parseDouble(a.startsWith("i=") ? a.substring(2) : a);
+            } catch (NumberFormatException e) {
+                count = -1;
+            }
+            if (count <= 0 || !(seconds >= 0)) {
+                failed = true;
+                err.println("\\watch: incorrect argument \"" + a + "\"");
+                return;
+            }
+        }
+        String sql = lastStatement;
+        java.util.concurrent.CountDownLatch stop = new java.util.concurrent.CountDownLatch(1);
+        sun.misc.Signal interrupt = new sun.misc.Signal("INT");
+        sun.misc.SignalHandler previous = sun.misc.Signal.handle(interrupt, s -> stop.countDown());
+        try {
+            java.time.format.DateTimeFormatter when = java.time.format.DateTimeFormatter.ofPattern("EEE MMM d HH:mm:ss yyyy", java.util.Locale.ROOT);
+            for (long run = 0; run < count; run++) {
+                if (run > 0 && stop.await((long) (seconds * 1000), java.util.concurrent.TimeUnit.MILLISECONDS)) break;
+                out.println(java.time.LocalDateTime.now().format(when) + " (every " + trimNumber(seconds) + "s)\n");
+                if (!runStatement(sql)) break;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            sun.misc.Signal.handle(interrupt, previous);
+        }
+    }
+
+    private static String trimNumber(double d) {
+        return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
+    }
+
     /** Runs one statement and prints its result or error; returns whether it succeeded. */
     boolean runStatement(String text) {
         String sql = text.stripLeading();
+        lastStatement = sql;
+        long start = System.nanoTime();
         try {
             if (isSubscription(sql)) return subscribe(sql);
             db.execute(sql, this::print);
+            if (timing) printTime(System.nanoTime() - start);
             return true;
         } catch (SqlException e) {
             failed = true;
@@ -441,6 +651,17 @@ public final class Shell {
         return true;
     }
 
+    /** psql's {@code \\timing} line: milliseconds, and minutes and seconds from one second on. */
+    private void printTime(long nanos) {
+        double ms = nanos / 1e6;
+        String line = String.format(java.util.Locale.ROOT, "Time: %.3f ms", ms);
+        if (ms >= 1000) {
+            long total = (long) ms;
+            line += String.format(java.util.Locale.ROOT, " (%02d:%02d.%03d)", total / 60000, total / 1000 % 60, total % 1000);
+        }
+        out.println(line);
+    }
+
     private void print(Answer r) {
         // psql prints notices on standard error as they come, -q or not
         for (Notice n : r.notices()) err.println(n.render());
@@ -453,8 +674,18 @@ public final class Shell {
         for (var t : r.types()) aligns.add(TablePrinter.Align.of(t));
         List<String[]> rows = new ArrayList<>();
         for (List<String> row : r.rows()) rows.add(row.toArray(new String[0]));
-        out.print(new TablePrinter(options).format(r.columns(), aligns, rows));
+        String table = new TablePrinter(options).format(r.columns(), aligns, rows);
+        if (expandAuto && options.aligned() && terminalWidth > 0 && widest(table) > terminalWidth) {
+            table = new TablePrinter(options.withExpanded(true)).format(r.columns(), aligns, rows);
+        }
+        out.print(table);
         out.flush();
+    }
+
+    private static int widest(String text) {
+        int w = 0;
+        for (String line : text.split("\n")) w = Math.max(w, line.codePointCount(0, line.length()));
+        return w;
     }
 
     boolean failed() {

@@ -22,6 +22,11 @@ import java.util.List;
  * then {@code (N rows)}, with no blank line and no escaping. With {@code -t} only the rows are
  * printed (aligned output still ends with its blank line).
  *
+ * <p>Expanded ({@code \x}): each row a record, {@code -[ RECORD n ]} over the template rule of
+ * its name and value columns, then a line per column, its name padded, {@code " | "}, its value;
+ * no row count but {@code (0 rows)} for none; unaligned, {@code name|value} lines with a blank
+ * line between records.
+ *
  * <p>Cells are already rendered text; null is SQL NULL, shown as {@link ShellOutput#nullString()}.
  * Command tags ({@code INSERT 0 3}) are the caller's to print.
  */
@@ -67,7 +72,8 @@ public final class TablePrinter {
             }
         }
         StringBuilder b = new StringBuilder();
-        if (options.aligned()) aligned(b, columns, aligns, rows);
+        if (options.expanded()) expanded(b, columns, rows);
+        else if (options.aligned()) aligned(b, columns, aligns, rows);
         else unaligned(b, columns, rows);
         try {
             out.append(b);
@@ -91,6 +97,42 @@ public final class TablePrinter {
             b.append('\n');
         }
         if (!options.tuplesOnly()) footer(b, rows.size());
+    }
+
+    private void expanded(StringBuilder b, List<String> columns, List<String[]> rows) {
+        if (!options.aligned()) {
+            String sep = options.fieldSeparator();
+            for (int r = 0; r < rows.size(); r++) {
+                if (r > 0) b.append('\n');
+                for (int j = 0; j < columns.size(); j++) b.append(columns.get(j)).append(sep).append(cell(rows.get(r)[j])).append('\n');
+            }
+            return;
+        }
+        if (rows.isEmpty()) {
+            if (!options.tuplesOnly()) b.append("(0 rows)\n");
+            b.append('\n');
+            return;
+        }
+        int names = 0;
+        for (String c : columns) names = Math.max(names, maxWidth(displayLines(c)));
+        int values = 0;
+        for (String[] row : rows) for (String v : row) values = Math.max(values, maxWidth(displayLines(cell(v))));
+        String rule = "-".repeat(names + 1) + "+" + "-".repeat(values + 1);
+        for (int r = 0; r < rows.size(); r++) {
+            if (!options.tuplesOnly()) {
+                // the record's title over the rule, which shows where it is longer
+                String title = "-[ RECORD " + (r + 1) + " ]";
+                b.append(title.length() >= rule.length() ? title : title + rule.substring(title.length())).append('\n');
+            } else if (r > 0) {
+                b.append(rule).append('\n');
+            }
+            for (int j = 0; j < columns.size(); j++) {
+                String name = String.join(" ", displayLines(columns.get(j)));
+                pad(b.append(name), names - width(name)).append(" | ");
+                b.append(String.join("\n" + " ".repeat(names) + " : ", displayLines(cell(rows.get(r)[j])))).append('\n');
+            }
+        }
+        b.append('\n');
     }
 
     private static void footer(StringBuilder b, int rows) {

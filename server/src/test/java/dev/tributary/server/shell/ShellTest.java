@@ -107,4 +107,68 @@ class ShellTest {
                 "CREATE TABLE t (a int); INSERT INTO t SELECT * FROM (VALUES (1), (2), (3), (4)) v; SELECT sum(a), count(*) FROM t");
         assertThat(r.out()).isEqualTo("10|4\n");
     }
+
+    /** psql's expanded output (compared with psql 15's): a record per row under a title over the name/value rule. */
+    @Test
+    void expandedOutputAsPsqlPrintsIt() {
+        Run r = run("-x", "-c", "SELECT 1 AS a, 'one' AS b UNION ALL SELECT 22, 'twenty two' ORDER BY 1");
+        assertThat(r.out()).isEqualTo("-[ RECORD 1 ]-\na | 1\nb | one\n-[ RECORD 2 ]-\na | 22\nb | twenty two\n\n");
+        assertThat(run("-x", "-c", "SELECT 1 AS abcdefghijklmnopq, 'x' AS b").out()).isEqualTo("-[ RECORD 1 ]-----+--\nabcdefghijklmnopq | 1\nb                 | x\n\n");
+        assertThat(run("-x", "-c", "SELECT 1 AS a WHERE false").out()).isEqualTo("(0 rows)\n\n");
+        assertThat(run("-x", "-A", "-c", "SELECT 1 AS a, 2 AS b UNION ALL SELECT 3, 4 ORDER BY 1").out()).isEqualTo("a|1\nb|2\n\na|3\nb|4\n");
+        assertThat(run("-x", "-t", "-c", "SELECT 1 AS a, 2 AS b UNION ALL SELECT 3, 4 ORDER BY 1").out()).isEqualTo("a | 1\nb | 2\n--+--\na | 3\nb | 4\n\n");
+        Run toggled = run("-c", "\\x", "-c", "SELECT 1 AS a", "-c", "\\x off", "-c", "SELECT 2 AS a");
+        assertThat(toggled.out()).isEqualTo("Expanded display is on.\n-[ RECORD 1 ]\na | 1\n\nExpanded display is off.\n a \n---\n 2\n(1 row)\n\n");
+    }
+
+    /** {@code \timing} prints each statement's time after its result, as psql; {@code \x auto} expands only what is wider than the terminal (none here). */
+    @Test
+    void timingAndAutoExpansion() {
+        Run r = run("-c", "\\timing on", "-c", "SELECT 1 AS a", "-c", "\\timing off", "-c", "SELECT 2 AS a", "-c", "\\x auto", "-c", "SELECT 3 AS a",
+                "-c", "\\timing maybe");
+        assertThat(r.out().replaceAll("Time: [0-9]+\\.[0-9]{3} ms", "Time: T ms")).isEqualTo("""
+                Timing is on.
+                 a\s
+                ---
+                 1
+                (1 row)
+
+                Time: T ms
+                Timing is off.
+                 a\s
+                ---
+                 2
+                (1 row)
+
+                Expanded display is used automatically.
+                 a\s
+                ---
+                 3
+                (1 row)
+
+                """);
+        assertThat(r.err()).contains("unrecognized value \"maybe\" for \"timing\": Boolean expected");
+        assertThat(r.status()).as("the last -c failed").isEqualTo(1);
+    }
+
+    /** Variables from -v and \\set, interpolated into a file's statements as :name, :'name' and :"name" (not in quotes, casts or -c strings), and echoed. */
+    @Test
+    void variablesAreInterpolatedAsPsqlDoes(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("v.sql");
+        Files.writeString(f, "\\set who 'it''s me'\nSELECT :n::int + 1 AS next, :'who' AS w, ':n' AS literal, 1 AS :\"who\";\n\\echo :who :n\nSELECT :undefined;\n");
+        Run r = run("-v", "n=41", "-A", "-f", f.toString());
+        assertThat(r.out()).startsWith("next|w|literal|it's me\n42|it's me|:n|1\n(1 row)\nit's me 41\n");
+        assertThat(r.err()).as("an unset variable stays as written").contains("syntax error");
+        Run c = run("-v", "n=41", "-A", "-t", "-c", "SELECT ':n' AS x", "-c", "\\echo :n");
+        assertThat(c.out()).isEqualTo(":n\n41\n");
+        assertThat(run("-v", "bad-name=1", "-c", "SELECT 1").status()).isEqualTo(1);
+    }
+
+    /** {@code \watch} runs the last statement again every interval, here twice (psql 16's c=COUNT), under a title naming the interval. */
+    @Test
+    void watchRunsTheLastStatementAgain() {
+        Run r = run("-A", "-t", "-c", "SELECT 7", "-c", "\\watch i=0 c=2", "-c", "\\watch c=0");
+        assertThat(r.out()).matches("(?s)7\n[A-Z][a-z]{2} [A-Z][a-z]{2} \\d+ [0-9:]{8} \\d{4} \\(every 0s\\)\n\n7\n[A-Z].*\\(every 0s\\)\n\n7\n");
+        assertThat(r.err()).contains("\\watch: incorrect argument \"c=0\"");
+    }
 }
