@@ -333,6 +333,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
             case Statement.AlterRetainHistory a -> ddl.alterRetainHistory(session, a);
             case Statement.AddConstraint a -> ddl.addConstraint(session, a);
+            case Statement.AlterColumn a -> ddl.alterColumn(session, a);
             case Statement.CreateSequence q -> ddl.createSequence(session, q, sql);
             case Statement.DropConstraint d -> ddl.dropConstraint(session, d);
             case Statement.CreateRole r -> createRole(session, r);

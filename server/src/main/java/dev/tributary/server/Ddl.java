@@ -292,8 +292,122 @@ final class Ddl {
         CatalogItem.Table t = catalog.table(a.table(), a.pos(), "alter");
         binders.access().checkOwner(session, t);
         if (a.key() != null) addUnique(session, t, a.key());
-        else addForeignKey(session, t, a.foreignKey());
+        else if (a.foreignKey() != null) addForeignKey(session, t, a.foreignKey());
+        else addCheck(t, a.check());
         return Result.command("ALTER TABLE");
+    }
+
+    /**
+     * ALTER TABLE ... ADD [CONSTRAINT name] CHECK (e): no row there is may make it false (23514,
+     * as PostgreSQL words it); then the table's definition has it, named as CREATE TABLE names it.
+     */
+    private void addCheck(CatalogItem.Table t, Statement.CheckDef d) {
+        Statement.CreateTable def = definition(t);
+        List<Statement.CheckDef> defs = new ArrayList<>(def.checks());
+        defs.add(d);
+        List<CatalogItem.Table.Check> checks = checks(t.name(), t.columns(), defs);
+        CatalogItem.Table.Check added = checks.get(checks.size() - 1);
+        named(defs, checks);
+        if (writes.anyRow(t, new ScalarExpr.Not(added.expr()))) {
+            throw new SqlException("23514", "check constraint \"" + added.name() + "\" of relation \"" + t.name() + "\" is violated by some row");
+        }
+        Statement.CreateTable next = new Statement.CreateTable(def.pos(), def.name(), def.ifNotExists(), def.columns(), def.primaryKey(), def.retain(),
+                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), defs, def.foreignKeys());
+        replaceTable(t, next, t.columns(), t.defaults(), checks, Set.of());
+    }
+
+    /**
+     * ALTER TABLE ... ALTER COLUMN: SET/DROP DEFAULT (the new default bound as CREATE TABLE binds
+     * one), SET NOT NULL (23502 when a row there is has NULL in it), DROP NOT NULL (42P16 for a
+     * primary key's column). The table is defined again in place: same id, rows and dependents.
+     */
+    Result alterColumn(Session session, Statement.AlterColumn a) {
+        CatalogItem.Table t = catalog.table(a.table(), a.pos(), "alter");
+        binders.access().checkOwner(session, t);
+        int c = CatalogState.indexOfColumn(t.columns(), a.column());
+        if (c < 0) throw new SqlException("42703", "column \"" + a.column() + "\" of relation \"" + t.name() + "\" does not exist", a.pos());
+        Statement.CreateTable def = definition(t);
+        Statement.ColumnDef d = def.columns().get(c);
+        if (d.identity() != Statement.Identity.NONE) {
+            throw new SqlException("0A000", "ALTER COLUMN on a serial or identity column is not supported", a.pos(),
+                    "Its default and NOT NULL come from its sequence.");
+        }
+        Column col = t.columns().get(c);
+        List<Column> columns = new ArrayList<>(t.columns());
+        List<ScalarExpr> defaults = new ArrayList<>(t.defaults());
+        Set<Long> reads = Set.of();
+        Statement.ColumnDef changed;
+        switch (a.change()) {
+            case SET_DEFAULT, DROP_DEFAULT -> {
+                changed = new Statement.ColumnDef(d.pos(), d.name(), d.type(), d.notNull(), a.defaultExpr(), d.identity(), d.sequence());
+                Binder binder = binders.plain();
+                defaults.set(c, binder.bindDefaults(List.of(changed)).get(0));
+                reads = binder.dependencies();
+            }
+            case SET_NOT_NULL -> {
+                if (col.nullable() && writes.anyRow(t, new ScalarExpr.IsNull(new ScalarExpr.ColumnRef(c, col.type()), false))) {
+                    throw new SqlException("23502", "column \"" + col.name() + "\" of relation \"" + t.name() + "\" contains null values");
+                }
+                changed = new Statement.ColumnDef(d.pos(), d.name(), d.type(), true, d.defaultExpr(), d.identity(), d.sequence());
+                columns.set(c, new Column(col.name(), col.type(), false, col.generatedAlways()));
+            }
+            case DROP_NOT_NULL -> {
+                if (t.primaryKey().contains(c)) throw new SqlException("42P16", "column \"" + col.name() + "\" is in a primary key", a.pos());
+                changed = new Statement.ColumnDef(d.pos(), d.name(), d.type(), false, d.defaultExpr(), d.identity(), d.sequence());
+                columns.set(c, new Column(col.name(), col.type(), true, col.generatedAlways()));
+            }
+            default -> throw new IllegalStateException(a.change().name());
+        }
+        List<Statement.ColumnDef> defs = new ArrayList<>(def.columns());
+        defs.set(c, changed);
+        Statement.CreateTable next = new Statement.CreateTable(def.pos(), def.name(), def.ifNotExists(), defs, def.primaryKey(), def.retain(),
+                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), def.checks(), def.foreignKeys());
+        replaceTable(t, next, columns, defaults, t.checks(), reads);
+        return Result.command("ALTER TABLE");
+    }
+
+    /** Each CHECK of {@code defs} named as bound ({@code checks}): so that dropping one later does not rename the others. */
+    private static void named(List<Statement.CheckDef> defs, List<CatalogItem.Table.Check> checks) {
+        for (int i = 0; i < defs.size(); i++) {
+            Statement.CheckDef d = defs.get(i);
+            defs.set(i, new Statement.CheckDef(d.pos(), checks.get(i).name(), d.expr(), d.column()));
+        }
+    }
+
+    /** ALTER TABLE ... DROP CONSTRAINT of a CHECK: the table defined again without it; false when {@code t} has no CHECK named {@code name}. */
+    private boolean dropCheck(CatalogItem.Table t, String name) {
+        int at = -1;
+        for (int i = 0; i < t.checks().size(); i++) if (t.checks().get(i).name().equals(name)) at = i;
+        if (at < 0) return false;
+        Statement.CreateTable def = definition(t);
+        List<Statement.CheckDef> defs = new ArrayList<>(def.checks());
+        List<CatalogItem.Table.Check> checks = new ArrayList<>(t.checks());
+        named(defs, checks);
+        defs.remove(at);
+        checks.remove(at);
+        Statement.CreateTable next = new Statement.CreateTable(def.pos(), def.name(), def.ifNotExists(), def.columns(), def.primaryKey(), def.retain(),
+                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), defs, def.foreignKeys());
+        replaceTable(t, next, t.columns(), t.defaults(), checks, Set.of());
+        return true;
+    }
+
+    /** The CREATE TABLE that makes {@code t} as it is now: its recorded text, parsed. */
+    private static Statement.CreateTable definition(CatalogItem.Table t) {
+        return (Statement.CreateTable) Parser.parse(t.sql()).get(0);
+    }
+
+    /**
+     * Lists table {@code t} again under its id with a new definition ({@code def}, recorded as
+     * what a restart makes it from) and what is bound of it; what depends on it stays, and what
+     * it reads now also includes {@code reads}.
+     */
+    private void replaceTable(CatalogItem.Table t, Statement.CreateTable def, List<Column> columns, List<ScalarExpr> defaults,
+                              List<CatalogItem.Table.Check> checks, Set<Long> reads) {
+        CatalogItem.Table next = new CatalogItem.Table(t.id(), t.name(), columns, t.primaryKey(), defaults, SqlFormatter.format(def), t.appendOnly(), checks);
+        Set<Long> uses = new HashSet<>(catalog.usesOf(t.id()));
+        uses.addAll(reads);
+        catalog.unlist(t);
+        register(next, uses);
     }
 
     /**
@@ -451,6 +565,7 @@ final class Ddl {
                     .withDetail(String.join("\n", foreignKeys.stream().map(o -> "drop cascades to " + o).toList())));
             return r;
         }
+        if (dropCheck(t, d.name())) return Result.command("ALTER TABLE");
         if (d.ifExists()) {
             return Result.command("ALTER TABLE").withNotice(Notice.notice("00000", "constraint \"" + d.name() + "\" of relation \"" + t.name() + "\" does not exist, skipping"));
         }

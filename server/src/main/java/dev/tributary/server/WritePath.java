@@ -74,6 +74,13 @@ final class WritePath {
         foreignKeys.checkExisting(session, f);
     }
 
+    /** Whether some committed row of {@code t} makes {@code condition} true: what ALTER TABLE checks before it adds a constraint. */
+    boolean anyRow(CatalogItem.Table t, dev.tributary.sql.expr.ScalarExpr condition) {
+        List<SqlType> types = Binder.typesOf(t.columns());
+        Plan rows = new Plan.Filter(new Plan.Get(t.id(), t.name(), types, t.appendOnly()), List.of(condition));
+        return !reads.rowsOf(new Session(), rows, types).isEmpty();
+    }
+
     /** Forgets what is kept of table {@code id}, which is dropped. */
     void dropped(long id) {
         keyWrites.remove(id);

@@ -344,14 +344,33 @@ public sealed interface Statement extends Node {
      * FOREIGN KEY (columns) REFERENCES ...} ({@code foreignKey}; exactly one is set): checked
      * against the rows there are, then kept.
      */
-    record AddConstraint(int pos, List<String> table, UniqueKey key, ForeignKeyDef foreignKey) implements Statement {
+    record AddConstraint(int pos, List<String> table, UniqueKey key, ForeignKeyDef foreignKey, CheckDef check) implements Statement {
         public AddConstraint {
             table = List.copyOf(table);
-            if ((key == null) == (foreignKey == null)) throw new IllegalArgumentException("one constraint");
+            if ((key != null ? 1 : 0) + (foreignKey != null ? 1 : 0) + (check != null ? 1 : 0) != 1) throw new IllegalArgumentException("one constraint");
+        }
+
+        public AddConstraint(int pos, List<String> table, UniqueKey key, ForeignKeyDef foreignKey) {
+            this(pos, table, key, foreignKey, null);
         }
 
         public AddConstraint(int pos, List<String> table, UniqueKey key) {
-            this(pos, table, key, null);
+            this(pos, table, key, null, null);
+        }
+    }
+
+    /** What {@link AlterColumn} changes. */
+    enum ColumnChange { SET_DEFAULT, DROP_DEFAULT, SET_NOT_NULL, DROP_NOT_NULL }
+
+    /**
+     * {@code ALTER TABLE table ALTER [COLUMN] column SET DEFAULT defaultExpr | DROP DEFAULT | SET
+     * NOT NULL | DROP NOT NULL}: the table's definition changed in place (SET NOT NULL checked
+     * against the rows there are).
+     */
+    record AlterColumn(int pos, List<String> table, String column, ColumnChange change, Expr defaultExpr) implements Statement {
+        public AlterColumn {
+            table = List.copyOf(table);
+            if ((change == ColumnChange.SET_DEFAULT) != (defaultExpr != null)) throw new IllegalArgumentException("SET DEFAULT, and only it, has an expression");
         }
     }
 

@@ -944,10 +944,49 @@ public final class Parser {
             return new Statement.AlterOwner(pos, kind, name, roleSpec());
         }
         if (kind == ObjectKind.VIEW) throw unsupported("ALTER VIEW " + (peek().type() == Type.EOF ? "" : peek().value().toUpperCase(Locale.ROOT)), pos());
-        if (kind == ObjectKind.TABLE && isKw("add") && (isKw(1, "constraint") || isKw(1, "unique") || isKw(1, "foreign"))) {
+        if (kind == ObjectKind.TABLE && isKw("alter") && !isKw(1, "constraint")) {
+            p++;
+            acceptKw("column");
+            String column = name();
+            Statement.ColumnChange change;
+            Expr defaultExpr = null;
+            int apos = pos();
+            if (acceptKw("set")) {
+                if (acceptKw("default")) {
+                    change = Statement.ColumnChange.SET_DEFAULT;
+                    defaultExpr = expr();
+                } else if (acceptKw("not")) {
+                    expectKw("null");
+                    change = Statement.ColumnChange.SET_NOT_NULL;
+                } else {
+                    throw unsupported("ALTER TABLE ... ALTER COLUMN ... SET " + peek().value().toUpperCase(Locale.ROOT), pos());
+                }
+            } else if (acceptKw("drop")) {
+                if (acceptKw("default")) {
+                    change = Statement.ColumnChange.DROP_DEFAULT;
+                } else if (acceptKw("not")) {
+                    expectKw("null");
+                    change = Statement.ColumnChange.DROP_NOT_NULL;
+                } else {
+                    throw unsupported("ALTER TABLE ... ALTER COLUMN ... DROP " + peek().value().toUpperCase(Locale.ROOT), pos());
+                }
+            } else {
+                throw unsupported("ALTER TABLE ... ALTER COLUMN ... " + (peek().type() == Type.EOF ? "" : peek().value().toUpperCase(Locale.ROOT)), apos);
+            }
+            if (is(Type.COMMA)) throw unsupported("ALTER TABLE with several actions (run one ALTER TABLE per action)", pos());
+            return new Statement.AlterColumn(pos, name, column, change, defaultExpr);
+        }
+        if (kind == ObjectKind.TABLE && isKw("add") && (isKw(1, "constraint") || isKw(1, "unique") || isKw(1, "foreign") || isKw(1, "check"))) {
             p++;
             int cpos = pos();
             String constraint = acceptKw("constraint") ? name() : null;
+            if (acceptKw("check")) {
+                expect(Type.LPAREN);
+                Expr check = expr();
+                expect(Type.RPAREN);
+                if (isKw("not") && isKw(1, "valid")) throw unsupported("CHECK ... NOT VALID", pos());
+                return new Statement.AddConstraint(pos, name, null, null, new Statement.CheckDef(cpos, constraint, check, null));
+            }
             if (acceptKw("foreign")) {
                 expectKw("key");
                 Statement.ForeignKeyDef fk = references(cpos, constraint, nameList());

@@ -272,7 +272,21 @@ public final class SqlFormatter {
             case AddConstraint a -> {
                 b.append("ALTER TABLE ").append(name(a.table())).append(" ADD ");
                 if (a.key() != null) unique(b, a.key());
-                else foreignKey(b, a.foreignKey());
+                else if (a.foreignKey() != null) foreignKey(b, a.foreignKey());
+                else {
+                    if (a.check().name() != null) b.append("CONSTRAINT ").append(ident(a.check().name())).append(' ');
+                    expr(b.append("CHECK ("), a.check().expr(), 0);
+                    b.append(')');
+                }
+            }
+            case AlterColumn a -> {
+                b.append("ALTER TABLE ").append(name(a.table())).append(" ALTER COLUMN ").append(ident(a.column()));
+                switch (a.change()) {
+                    case SET_DEFAULT -> expr(b.append(" SET DEFAULT "), a.defaultExpr(), 7);
+                    case DROP_DEFAULT -> b.append(" DROP DEFAULT");
+                    case SET_NOT_NULL -> b.append(" SET NOT NULL");
+                    case DROP_NOT_NULL -> b.append(" DROP NOT NULL");
+                }
             }
             case DropConstraint d -> {
                 b.append("ALTER TABLE ").append(name(d.table())).append(" DROP CONSTRAINT ");
