@@ -83,6 +83,11 @@ final class CatalogState {
         return nextId++;
     }
 
+    /** The id {@link #newId} gives next. */
+    long peekNextId() {
+        return nextId;
+    }
+
     /** Ids are handed out from {@code id} on (recovery makes each object again with its own id). */
     void idsFrom(long id) {
         nextId = id;

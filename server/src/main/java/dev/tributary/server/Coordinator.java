@@ -234,9 +234,14 @@ final class Coordinator implements AutoCloseable, Catalog {
         Result r;
         synchronized (this) {
             sequences.statementOf(session);
+            long firstId = catalog.peekNextId();
             try {
                 r = guarded(session, st, () -> run(session, st, sql));
             } finally {
+                // what a statement of a block created goes again if the block rolls back
+                if (session.inTransaction) {
+                    for (long id = firstId; id < catalog.peekNextId(); id++) if (catalog.get(id) != null) session.createdInBlock.add(id);
+                }
                 durability.commitCatalog();
                 durability.noteDurable(session);
             }
@@ -253,7 +258,24 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** A session ends: its open block is rolled back and its cursors close. */
     synchronized void closeSession(Session session) {
+        undoCreated(session, 0);
         session.reset();
+    }
+
+    /**
+     * Drops what the open block created after its {@code from}-th creation, newest first, with
+     * what depends on it: DDL in a block rolls back with it, as in PostgreSQL. (What a block
+     * dropped or altered stays so; see docs/SQL.md.)
+     */
+    private void undoCreated(Session session, int from) {
+        List<Long> ids = session.createdInBlock;
+        if (ids.size() <= from) return;
+        try {
+            for (int i = ids.size() - 1; i >= from; i--) ddl.dropCreated(ids.get(i));
+        } finally {
+            ids.subList(from, ids.size()).clear();
+            durability.commitCatalog();
+        }
     }
 
     /** Runs {@code body} as statement {@code st} of {@code session}: refused in a failed block, failing the block on an error. */
@@ -766,7 +788,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** Ends {@code session}'s implicit block, if it is in one: its writes commit, unless an error failed it. */
     void endImplicit(Session session) {
         if (!session.implicit) return;
-        if (session.pending.isEmpty() && session.cursors.isEmpty()) {
+        if (session.pending.isEmpty() && session.cursors.isEmpty() && (session.createdInBlock.isEmpty() || !session.aborted)) {
             session.reset(); // nothing to commit or close: no need to wait for the coordinator
             durability.awaitDurable(session); // what a statement of the block answered without waiting for
             return;
@@ -783,11 +805,24 @@ final class Coordinator implements AutoCloseable, Catalog {
     private synchronized void endImplicitLocked(Session session, boolean checkKeys) {
         boolean failed = session.aborted;
         Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
+        if (failed) undoCreated(session, 0);
+        List<Long> created = List.copyOf(session.createdInBlock);
         session.reset();
         try {
-            if (!failed) writes.commitBlock(pending, checkKeys);
+            if (!failed) commitOrUndo(pending, checkKeys, created);
         } finally {
             durability.noteDurable(session);
+        }
+    }
+
+    /** Commits a block's writes; when that fails (a key taken meanwhile), what the block created goes again too, as its rollback would. */
+    private void commitOrUndo(Map<Long, Map<Row, Long>> pending, boolean checkKeys, List<Long> created) {
+        try {
+            writes.commitBlock(pending, checkKeys);
+        } catch (RuntimeException e) {
+            for (int i = created.size() - 1; i >= 0; i--) ddl.dropCreated(created.get(i));
+            durability.commitCatalog();
+            throw e;
         }
     }
 
@@ -842,19 +877,23 @@ final class Coordinator implements AutoCloseable, Catalog {
                 }
                 boolean failed = session.aborted;
                 Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
+                if (failed) undoCreated(session, 0);
+                List<Long> created = List.copyOf(session.createdInBlock);
                 session.reset();
                 if (failed) yield Result.command("ROLLBACK");
-                writes.commitBlock(pending);
+                commitOrUndo(pending, true, created);
                 yield Result.command("COMMIT");
             }
             case ROLLBACK -> {
                 if (!session.inTransaction) yield Result.command("ROLLBACK").withNotice(noTransaction());
                 if (session.implicit) {
                     // and drops what it wrote
+                    undoCreated(session, 0);
                     session.clearPending();
                     session.closeCursors();
                     yield Result.command("ROLLBACK").withNotice(noTransaction());
                 }
+                undoCreated(session, 0);
                 session.reset();
                 yield Result.command("ROLLBACK");
             }
@@ -873,7 +912,10 @@ final class Coordinator implements AutoCloseable, Catalog {
                 switch (t.kind()) {
                     case SAVEPOINT -> session.savepoint(t.savepoint());
                     case RELEASE_SAVEPOINT -> session.release(t.savepoint());
-                    default -> session.rollbackTo(t.savepoint());
+                    default -> {
+                        undoCreated(session, session.createdAt(t.savepoint()));
+                        session.rollbackTo(t.savepoint());
+                    }
                 }
                 yield Result.command(t.kind() == Statement.TransactionKind.SAVEPOINT ? "SAVEPOINT" : t.kind() == Statement.TransactionKind.RELEASE_SAVEPOINT ? "RELEASE" : "ROLLBACK");
             }

@@ -900,6 +900,14 @@ final class Ddl {
     }
 
     /** Drops object {@code id} (after what depends on it), durably: the subscriptions that read it end, its dataflow goes. */
+    /** Drops object {@code id} (if it is still there) and what depends on it, newest first: a rolled-back block's creation. */
+    void dropCreated(long id) {
+        if (catalog.get(id) == null) return;
+        List<Long> order = new ArrayList<>();
+        catalog.collect(id, new HashSet<>(), order);
+        for (int k = order.size() - 1; k >= 0; k--) remove(order.get(k));
+    }
+
     private void remove(long id) {
         CatalogItem item = catalog.remove(id);
         if (item == null) return;

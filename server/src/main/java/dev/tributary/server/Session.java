@@ -48,7 +48,10 @@ public final class Session {
      * set, and the cursors open then (PostgreSQL's subtransaction, kept as a copy of the writes).
      */
     record Savepoint(String name, Map<Long, Map<Row, Long>> pending, Map<Long, Map<Row, Map<Row, Long>>> byKey, long bytes, long rowBytes,
-                     java.util.Set<String> cursors) {}
+                     java.util.Set<String> cursors, int created) {}
+
+    /** The catalog objects the open block's statements created, oldest first: what its rollback drops again. */
+    final java.util.List<Long> createdInBlock = new java.util.ArrayList<>();
 
     /** The open block's savepoints, oldest first. */
     final java.util.List<Savepoint> savepoints = new java.util.ArrayList<>();
@@ -58,7 +61,7 @@ public final class Session {
         Map<Long, Map<Row, Long>> rows = new LinkedHashMap<>();
         Map<Long, Map<Row, Map<Row, Long>>> byKey = new java.util.HashMap<>();
         copyWrites(pending, pendingRowsByKey, rows, byKey);
-        savepoints.add(new Savepoint(name, rows, byKey, pendingBytes, pendingRowBytes, new java.util.HashSet<>(cursors.keySet())));
+        savepoints.add(new Savepoint(name, rows, byKey, pendingBytes, pendingRowBytes, new java.util.HashSet<>(cursors.keySet()), createdInBlock.size()));
     }
 
     /** Copies a block's writes and their rows by key into the empty {@code rowsTo} and {@code byKeyTo}, every level a new map. */
@@ -82,6 +85,11 @@ public final class Session {
      * Back to savepoint {@code name}: the block's writes as they were then, the cursors opened
      * since closed, the later savepoints gone (this one stays), and a failed block usable again.
      */
+    /** How many of {@link #createdInBlock} were there when savepoint {@code name} was set (3B001 when there is none). */
+    int createdAt(String name) {
+        return savepoints.get(savepointIndex(name)).created();
+    }
+
     void rollbackTo(String name) {
         int i = savepointIndex(name);
         Savepoint s = savepoints.get(i);
@@ -208,6 +216,7 @@ public final class Session {
     Session() {}
 
     void reset() {
+        createdInBlock.clear();
         inTransaction = false;
         implicit = false;
         multiStatement = false;
