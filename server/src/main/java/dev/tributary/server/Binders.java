@@ -88,6 +88,11 @@ final class Binders {
             }
 
             @Override
+            public Map<Long, Map<Integer, String>> comments() {
+                return self.comments();
+            }
+
+            @Override
             public Map<String, String> settings() {
                 return settings;
             }

@@ -114,10 +114,38 @@ final class CatalogState {
         byId.remove(item.id());
     }
 
+    /** Descriptions (COMMENT ON) by object id, then column number (0: the object). */
+    private final Map<Long, java.util.TreeMap<Integer, String>> comments = new java.util.TreeMap<>();
+
+    /** Sets (text null: removes) the description of object {@code id}, or of its column {@code sub} (1 on). */
+    void setComment(long id, int sub, String text) {
+        if (text == null) {
+            java.util.TreeMap<Integer, String> of = comments.get(id);
+            if (of != null && of.remove(sub) != null && of.isEmpty()) comments.remove(id);
+        } else {
+            comments.computeIfAbsent(id, k -> new java.util.TreeMap<>()).put(sub, text);
+        }
+        version++;
+    }
+
+    /** The descriptions of object {@code id} by column number (0: the object); empty when none. */
+    Map<Integer, String> commentsOf(long id) {
+        Map<Integer, String> of = comments.get(id);
+        return of == null ? Map.of() : java.util.Collections.unmodifiableMap(of);
+    }
+
+    /** Every description, a copy. */
+    Map<Long, Map<Integer, String>> comments() {
+        Map<Long, Map<Integer, String>> out = new java.util.TreeMap<>();
+        comments.forEach((id, of) -> out.put(id, Map.copyOf(of)));
+        return out;
+    }
+
     /** Removes object {@code id} and its history policy; null if it was not there. */
     CatalogItem remove(long id) {
         CatalogItem item = byId.remove(id);
         if (item == null) return null;
+        comments.remove(id);
         version++;
         byName.remove(item.name(), item);
         dependents.remove(id);

@@ -180,6 +180,11 @@ final class Coordinator implements AutoCloseable, Catalog {
         return catalog.inIdOrder();
     }
 
+    @Override
+    public synchronized Map<Long, Map<Integer, String>> comments() {
+        return catalog.comments();
+    }
+
     /** Runs every statement of {@code sql} for {@code session}; stops at the first error. */
     List<Result> execute(Session session, String sql) {
         List<Result> results = new ArrayList<>();
@@ -356,6 +361,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.AlterRetainHistory a -> ddl.alterRetainHistory(session, a);
             case Statement.AddConstraint a -> ddl.addConstraint(session, a);
             case Statement.AlterColumn a -> ddl.alterColumn(session, a);
+            case Statement.Comment c -> ddl.comment(session, c);
             case Statement.CreateSequence q -> ddl.createSequence(session, q, sql);
             case Statement.DropConstraint d -> ddl.dropConstraint(session, d);
             case Statement.CreateRole r -> createRole(session, r);
@@ -1446,10 +1452,13 @@ final class Coordinator implements AutoCloseable, Catalog {
             Set<Long> tables = new HashSet<>();
             List<CatalogEntry> rest = new ArrayList<>();
             List<CatalogEntry> sequenceValues = new ArrayList<>();
+            // descriptions, once what they describe is made again
+            List<CatalogEntry> comments = new ArrayList<>();
             for (CatalogEntry e : entries) {
                 switch (e.kind()) {
                     case CatalogRecorder.ROLE -> roles.restore(e.name(), e.sql());
                     case CatalogRecorder.PRIVILEGES -> access.restore(e);
+                    case CatalogRecorder.COMMENT -> comments.add(e);
                     case "table" -> {
                         catalog.idsFrom(e.id());
                         replay(system, e);
@@ -1536,6 +1545,11 @@ final class Coordinator implements AutoCloseable, Catalog {
                 }
             }
             for (CatalogEntry e : sequenceValues) sequences.recovered(Long.parseLong(e.name()), Long.parseLong(e.sql()));
+            for (CatalogEntry e : comments) {
+                String[] key = e.name().split("/", 2);
+                long id = Long.parseLong(key[0]);
+                if (catalog.get(id) != null) catalog.setComment(id, Integer.parseInt(key[1]), e.sql());
+            }
             compute.endRecovery();
             catalog.idsFromAtLeast(maxId + 2); // a table's primary key takes the id after it
             // tables dropped before a crash let go of their data at the log's next flush

@@ -900,6 +900,47 @@ final class Ddl {
     }
 
     /** Drops object {@code id} (after what depends on it), durably: the subscriptions that read it end, its dataflow goes. */
+    /**
+     * COMMENT ON: the description of a table, view, materialized view, index or sequence, or of a
+     * table's or view's column, set or (IS NULL) removed; the owner's to change (42501), 42P01 /
+     * 42809 / 42703 as PostgreSQL for what is not there or not of that kind.
+     */
+    Result comment(Session session, Statement.Comment c) {
+        String name = CatalogState.nameOf(c.name(), c.pos());
+        CatalogItem item = catalog.get(name);
+        if (item == null) {
+            if (c.kind() == Statement.ObjectKind.INDEX) throw new SqlException("42P01", "index \"" + name + "\" does not exist", c.pos());
+            if (c.kind() == Statement.ObjectKind.SEQUENCE) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", c.pos());
+            throw new SqlException("42P01", "relation \"" + name + "\" does not exist", c.pos());
+        }
+        if (c.kind() != null) {
+            boolean fits = switch (c.kind()) {
+                case TABLE -> item instanceof CatalogItem.Table;
+                case VIEW -> item instanceof CatalogItem.View;
+                case MATERIALIZED_VIEW -> item instanceof CatalogItem.MaterializedView;
+                case INDEX -> item instanceof CatalogItem.Index;
+                case SEQUENCE -> item instanceof CatalogItem.Sequence;
+            };
+            if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + c.kind().sql().toLowerCase(java.util.Locale.ROOT), c.pos());
+        }
+        binders.access().checkOwner(session, item);
+        int column = 0;
+        if (c.column() != null) {
+            List<Column> columns = switch (item) {
+                case CatalogItem.Table t -> t.columns();
+                case CatalogItem.View v -> v.columns();
+                case CatalogItem.MaterializedView m -> m.columns();
+                default -> throw new SqlException("42809", "\"" + name + "\" is not a table, view, materialized view, composite type, or foreign table", c.pos());
+            };
+            column = CatalogState.indexOfColumn(columns, c.column()) + 1;
+            if (column == 0) throw new SqlException("42703", "column \"" + c.column() + "\" of relation \"" + name + "\" does not exist", c.pos());
+        }
+        String text = c.text() == null || c.text().isEmpty() ? null : c.text();
+        catalog.setComment(item.id(), column, text);
+        durability.recordComment(item.id(), column, text, catalog::newId);
+        return Result.command("COMMENT");
+    }
+
     /** Drops object {@code id} (if it is still there) and what depends on it, newest first: a rolled-back block's creation. */
     void dropCreated(long id) {
         if (catalog.get(id) == null) return;
@@ -909,6 +950,7 @@ final class Ddl {
     }
 
     private void remove(long id) {
+        for (int column : catalog.commentsOf(id).keySet()) durability.recordComment(id, column, null, catalog::newId);
         CatalogItem item = catalog.remove(id);
         if (item == null) return;
         if (item instanceof CatalogItem.Sequence) sequences.dropped(id);

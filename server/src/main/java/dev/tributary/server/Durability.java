@@ -128,6 +128,12 @@ final class Durability {
         recorder.role(name, text, ids);
     }
 
+    /** Records the description of object {@code id}'s column {@code column} (0: the object) as {@code text}, null for none. */
+    void recordComment(long id, int column, String text, LongSupplier ids) {
+        if (recorder == null || replaying) return;
+        recorder.comment(id, column, text, ids);
+    }
+
     /** Records the owner and ACL of the object {@code key} names as {@code text}, null for the defaults. */
     void recordPrivileges(String key, String text, LongSupplier ids) {
         if (recorder == null || replaying) return;

@@ -63,4 +63,23 @@ class AlterColumnTest {
             SqlRows.fails("0A000", () -> db.execute("ALTER TABLE t ALTER COLUMN status SET DEFAULT 'x', ALTER COLUMN id DROP NOT NULL"));
         }
     }
+
+    /** COMMENT ON's descriptions are kept over a restart, and go with their object (a new one of that name has none). */
+    @Test
+    void commentsSurviveARestartAndGoWithTheirObject(@TempDir Path dir) {
+        try (Tributary db = Tributary.open(dir.resolve("data"), Clock.manual(1_000), 1)) {
+            db.execute("CREATE TABLE t (id int PRIMARY KEY, name text)");
+            db.execute("CREATE TABLE gone (id int)");
+            db.execute("COMMENT ON TABLE t IS 'kept'");
+            db.execute("COMMENT ON COLUMN t.name IS 'a name'");
+            db.execute("COMMENT ON TABLE gone IS 'dropped with it'");
+            db.execute("DROP TABLE gone");
+            db.execute("CREATE TABLE gone (id int)");
+        }
+        try (Tributary db = Tributary.open(dir.resolve("data"), Clock.manual(2_000), 1)) {
+            assertThat(rows(db, "SELECT obj_description('t'::regclass, 'pg_class'), col_description('t'::regclass, 2), obj_description('gone'::regclass, 'pg_class')"))
+                    .containsExactly("kept|a name|NULL");
+            assertThat(rows(db, "SELECT count(*) FROM pg_description WHERE classoid = 1259")).containsExactly("2");
+        }
+    }
 }

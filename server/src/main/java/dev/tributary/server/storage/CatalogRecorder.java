@@ -29,6 +29,8 @@ public final class CatalogRecorder {
      * sequence's values may have been given (its id as the name, the value as the text).
      */
     public static final String OWNED_SEQUENCE = "owned sequence", SEQUENCE_VALUE = "sequence value";
+    /** An object's or column's description (COMMENT ON), by {@code id/column} (column 0: the object). */
+    public static final String COMMENT = "comment";
 
     private final StorageController storage;
     /** The entries as last committed (and being changed by the current statement), by entry id. */
@@ -37,6 +39,7 @@ public final class CatalogRecorder {
     private final Map<String, CatalogEntry> roles = new HashMap<>();
     private final Map<String, CatalogEntry> privileges = new HashMap<>();
     private final Map<String, CatalogEntry> sequenceValues = new HashMap<>();
+    private final Map<String, CatalogEntry> comments = new HashMap<>();
     private final Map<Long, CatalogEntry> added = new LinkedHashMap<>();
     private final Map<Long, CatalogEntry> removed = new LinkedHashMap<>();
 
@@ -54,6 +57,7 @@ public final class CatalogRecorder {
                 case ROLE -> roles.put(e.name(), e);
                 case PRIVILEGES -> privileges.put(e.name(), e);
                 case SEQUENCE_VALUE -> sequenceValues.put(e.name(), e);
+                case COMMENT -> comments.put(e.name(), e);
                 default -> { }
             }
         }
@@ -97,6 +101,11 @@ public final class CatalogRecorder {
             // reported below
         }
         throw new CorruptDataException("catalog entry " + e.id() + " is not a history policy: '" + sql + "'");
+    }
+
+    /** The description of object {@code id}'s column {@code column} (0: the object) is now {@code text}, or none (null). */
+    public void comment(long id, int column, String text, LongSupplier ids) {
+        keyed(comments, COMMENT, id + "/" + column, text, ids);
     }
 
     /** Role {@code name} is now as {@code state} says ({@link dev.tributary.server.auth.Roles#encode}), or gone (null). */

@@ -359,6 +359,17 @@ public sealed interface Statement extends Node {
         }
     }
 
+    /**
+     * {@code COMMENT ON kind name IS text} ({@code text} null for {@code IS NULL}, which removes
+     * it), or {@code COMMENT ON COLUMN name.column IS text} ({@code kind} null, {@code column} set).
+     */
+    record Comment(int pos, ObjectKind kind, List<String> name, String column, String text) implements Statement {
+        public Comment {
+            name = List.copyOf(name);
+            if ((kind == null) != (column != null)) throw new IllegalArgumentException("a comment is on an object or on a column");
+        }
+    }
+
     /** What {@link AlterColumn} changes. */
     enum ColumnChange { SET_DEFAULT, DROP_DEFAULT, SET_NOT_NULL, DROP_NOT_NULL }
 

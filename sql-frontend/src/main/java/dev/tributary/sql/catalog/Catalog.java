@@ -23,6 +23,11 @@ public interface Catalog {
         throw new dev.tributary.sql.SqlException("0A000", "sequences are not available here");
     }
 
+    /** The objects' descriptions (COMMENT ON): by object id, by column number (1 on; 0 for the object itself). */
+    default Map<Long, Map<Integer, String>> comments() {
+        return Map.of();
+    }
+
     default Access access() {
         return Access.BOOTSTRAP_ONLY;
     }

@@ -192,6 +192,12 @@ public final class SystemCatalog {
 
     // ------------------------------------------------------------------ types
 
+    /** The description of relation {@code oid}'s column {@code column} (0: the relation), or null. */
+    private String description(long oid, int column) {
+        Map<Integer, String> of = descriptions.get(oid);
+        return of == null ? null : of.get(column);
+    }
+
     /** A row of pg_type. */
     private record PgType(long oid, String name, int len, String category, boolean preferred, long collation, String display) {}
 
@@ -341,6 +347,9 @@ public final class SystemCatalog {
     /** Asked only when pg_stat_activity is read. */
     private final java.util.function.Supplier<List<Catalog.Activity>> activity;
 
+    /** Descriptions (COMMENT ON) by the object's OID, then column number (0: the object). */
+    private final Map<Long, Map<Integer, String>> descriptions = new HashMap<>();
+
     /** The session's backend pid, and where its signals to other backends go. */
     private final int backendPid;
     private final Catalog signals;
@@ -358,6 +367,14 @@ public final class SystemCatalog {
         this.activity = catalog::activity;
         for (SystemRelation r : RELATIONS.values()) {
             add(new Rel(r.id(), r.name(), namespaceOid(r.schema()), r.view() ? "v" : "r", r.columns(), r));
+        }
+        Map<Long, Map<Integer, String>> comments = catalog.comments();
+        if (!comments.isEmpty()) {
+            for (CatalogItem item : catalog.items()) {
+                Map<Integer, String> of = comments.get(item.id());
+                // a primary key's index has the OID after its table's
+                if (of != null) descriptions.put(item instanceof CatalogItem.Index i && i.primaryKey() ? FIRST_USER_OID + 3 * i.on() + 1 : oid(item), of);
+            }
         }
         Map<Long, Rel> userById = new HashMap<>();
         for (CatalogItem item : catalog.items()) {
@@ -613,10 +630,16 @@ public final class SystemCatalog {
                             f.onUpdate().code(), f.onDelete().code(), f.matchFull() ? "f" : "s", true, 0L, true, key, refKey, null));
                 }
             }
-            case "pg_catalog.pg_description", "pg_catalog.pg_inherits", "pg_catalog.pg_policy", "pg_catalog.pg_statistic_ext",
+            case "pg_catalog.pg_description" -> {
+                out.add(row(PUBLIC, 2615L, 0L, "standard public schema"));
+                for (Map.Entry<Long, Map<Integer, String>> d : new java.util.TreeMap<>(descriptions).entrySet()) {
+                    for (Map.Entry<Integer, String> c : new java.util.TreeMap<>(d.getValue()).entrySet()) out.add(row(d.getKey(), 1259L, (long) c.getKey(), c.getValue()));
+                }
+            }
+            case "pg_catalog.pg_inherits", "pg_catalog.pg_policy", "pg_catalog.pg_statistic_ext",
                  "pg_catalog.pg_publication", "pg_catalog.pg_publication_rel", "pg_catalog.pg_publication_namespace",
                  "pg_catalog.pg_trigger", "pg_catalog.pg_rewrite", "pg_catalog.pg_enum" -> {
-                // Tributary has no comments (COMMENT ON), table inheritance, row security policies,
+                // Tributary has no table inheritance, row security policies,
                 // extended statistics, publications, triggers, rules or enum types
             }
             case "pg_catalog.pg_auth_members" -> {
@@ -835,7 +858,8 @@ public final class SystemCatalog {
                  "pg_get_constraintdef", "pg_get_viewdef", "obj_description", "col_description", "shobj_description", "current_setting",
                  "pg_encoding_to_char", "regclass", "regtype", "regnamespace", "regproc", "regrole", "to_regclass", "to_regtype",
                  "pg_relation_is_publishable", "pg_get_statisticsobjdef_columns", "pg_get_triggerdef", "pg_get_serial_sequence", "pg_backend_pid",
-                 "pg_cancel_backend", "pg_terminate_backend", "has_table_privilege", "has_schema_privilege", "pg_has_role" -> true;
+                 "pg_cancel_backend", "pg_terminate_backend", "has_table_privilege", "has_schema_privilege", "pg_has_role",
+                 "pg_table_size", "pg_relation_size", "pg_total_relation_size", "pg_indexes_size" -> true;
             default -> false;
         };
     }
@@ -865,6 +889,8 @@ public final class SystemCatalog {
                 yield fn(name, a, pos, SqlType.BOOLEAN, x -> access.hasRole(roleArg(x[0]), roleArg(x[1]), (String) x[2]), SqlType.TEXT, SqlType.TEXT, SqlType.TEXT);
             }
             case "version" -> constant(name, n, 0, version(), pos);
+            // a relation's arrangements are the workers' (tributary_internal.arrangement_sizes), not files: psql's \dt+ shows 0 bytes
+            case "pg_table_size", "pg_relation_size", "pg_total_relation_size", "pg_indexes_size" -> fn(name, args, pos, SqlType.BIGINT, x -> 0L, SqlType.BIGINT);
             case "pg_backend_pid" -> {
                 if (n != 0) throw noFunction(name, pos);
                 yield new ScalarExpr.Literal((long) backendPid, SqlType.INTEGER);
@@ -894,12 +920,12 @@ public final class SystemCatalog {
             case "pg_get_viewdef" -> n == 1
                     ? fn(name, args, pos, SqlType.TEXT, x -> viewDef((Long) x[0]), SqlType.BIGINT)
                     : fn(name, args, pos, SqlType.TEXT, x -> viewDef((Long) x[0]), SqlType.BIGINT, SqlType.BOOLEAN);
-            // Tributary has no COMMENT ON: every object's description is NULL but schema public's, as initdb leaves it
+            // COMMENT ON's descriptions; schema public's as initdb leaves it
             case "obj_description" -> n == 1
-                    ? fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.BIGINT)
-                    : fn(name, args, pos, SqlType.TEXT, x -> (Long) x[0] == PUBLIC && "pg_namespace".equals(x[1]) ? "standard public schema" : null,
-                            SqlType.BIGINT, SqlType.TEXT);
-            case "col_description" -> fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.BIGINT, SqlType.INTEGER);
+                    ? fn(name, args, pos, SqlType.TEXT, x -> description((Long) x[0], 0), SqlType.BIGINT)
+                    : fn(name, args, pos, SqlType.TEXT, x -> (Long) x[0] == PUBLIC && "pg_namespace".equals(x[1]) ? "standard public schema"
+                            : "pg_class".equals(x[1]) ? description((Long) x[0], 0) : null, SqlType.BIGINT, SqlType.TEXT);
+            case "col_description" -> fn(name, args, pos, SqlType.TEXT, x -> description((Long) x[0], (int) (long) (Long) x[1]), SqlType.BIGINT, SqlType.INTEGER);
             case "shobj_description" -> fn(name, args, pos, SqlType.TEXT, x -> null, SqlType.BIGINT, SqlType.TEXT);
             // no column owns a sequence (Tributary has none)
             case "pg_get_serial_sequence" -> fn(name, args, pos, SqlType.TEXT, x -> serialSequence((String) x[0], (String) x[1]), SqlType.TEXT, SqlType.TEXT);

@@ -64,6 +64,7 @@ public final class Functions {
         alias("character_length", "char_length");
         fn("octet_length", SqlType.INTEGER, x -> (long) ((String) x[0]).getBytes(StandardCharsets.UTF_8).length, T);
         fn("octet_length", SqlType.INTEGER, x -> (long) ((Bytea) x[0]).length(), Kind.BYTEA);
+        fn("pg_size_pretty", SqlType.TEXT, x -> sizePretty((Long) x[0]), Kind.BIGINT);
         fn("lower", SqlType.TEXT, x -> ((String) x[0]).toLowerCase(Locale.ROOT), T);
         fn("upper", SqlType.TEXT, x -> ((String) x[0]).toUpperCase(Locale.ROOT), T);
         fn("initcap", SqlType.TEXT, x -> initcap((String) x[0]), T);
@@ -172,6 +173,19 @@ public final class Functions {
         long delta = java.time.Duration.between(origin, source).toNanos() / 1000;
         long bins = Math.floorDiv(delta, width);
         return origin.plusNanos(Math.multiplyExact(bins, width) * 1000);
+    }
+
+    /** PostgreSQL 15's pg_size_pretty: bytes below 10 kB, then kB, MB, GB, TB, each rounded half away from zero from the unit below. */
+    static String sizePretty(long size) {
+        long limit = 10 * 1024;
+        long limit2 = limit * 2 - 1;
+        if (Math.abs(size) < limit) return size + " bytes";
+        size >>= 9; // half-kB
+        String[] units = {"kB", "MB", "GB", "TB"};
+        for (int u = 0; ; u++) {
+            if (Math.abs(size) < limit2 || u == units.length - 1) return (size + (size < 0 ? -1 : 1)) / 2 + " " + units[u];
+            size >>= 10;
+        }
     }
 
     /** The functions {@link #call} resolves by name before its table of signatures. */

@@ -321,7 +321,7 @@ public final class Parser {
             }
             case "vacuum", "analyze", "analyse", "cluster", "reindex", "lock", "prepare", "execute", "do", "call",
                  "import", "security", "load", "move", "merge" -> throw unsupported(t.value().toUpperCase(Locale.ROOT), pos);
-            case "comment" -> throw unsupported("COMMENT ON", pos);
+            case "comment" -> comment();
             case "savepoint" -> {
                 p++;
                 yield new Transaction(pos, TransactionKind.SAVEPOINT, name());
@@ -923,21 +923,47 @@ public final class Parser {
         throw new SqlException("42601", "RETAIN HISTORY takes FOR interval or PIN AT time", pos());
     }
 
+    /** COMMENT ON TABLE|VIEW|MATERIALIZED VIEW|INDEX|SEQUENCE name | COLUMN relation.column IS 'text' | NULL. */
+    private Statement comment() {
+        int pos = pos();
+        expectKw("comment");
+        expectKw("on");
+        ObjectKind kind = objectKind();
+        if (kind == null && !acceptKw("column")) throw unsupported("COMMENT ON " + peek().value().toUpperCase(Locale.ROOT), pos());
+        List<String> name = qualifiedName();
+        String column = null;
+        if (kind == null) {
+            if (name.size() < 2) throw new SqlException("42601", "column name must be qualified", pos());
+            column = name.get(name.size() - 1);
+            name = name.subList(0, name.size() - 1);
+        }
+        expectKw("is");
+        String text;
+        if (acceptKw("null")) text = null;
+        else if (is(Type.STRING)) text = next().value();
+        else throw syntaxError(peek());
+        return new Statement.Comment(pos, kind, name, column, text);
+    }
+
+    /** TABLE, VIEW, MATERIALIZED VIEW, INDEX or SEQUENCE, taken; null (nothing taken) when none of them comes next. */
+    private ObjectKind objectKind() {
+        if (acceptKw("table")) return ObjectKind.TABLE;
+        if (acceptKw("view")) return ObjectKind.VIEW;
+        if (acceptKw("index")) return ObjectKind.INDEX;
+        if (acceptKw("sequence")) return ObjectKind.SEQUENCE;
+        if (!isKw("materialized")) return null;
+        p++;
+        expectKw("view");
+        return ObjectKind.MATERIALIZED_VIEW;
+    }
+
     /** ALTER TABLE|MATERIALIZED VIEW|INDEX [IF EXISTS] name SET (RETAIN HISTORY ...) | RESET (RETAIN HISTORY). */
     private Statement alter() {
         int pos = pos();
         expectKw("alter");
-        ObjectKind kind;
-        if (acceptKw("table")) kind = ObjectKind.TABLE;
-        else if (acceptKw("index")) kind = ObjectKind.INDEX;
-        else if (acceptKw("view")) kind = ObjectKind.VIEW;
-        else if (isKw("materialized")) {
-            p++;
-            expectKw("view");
-            kind = ObjectKind.MATERIALIZED_VIEW;
-        } else {
-            throw unsupported("ALTER " + peek().value().toUpperCase(Locale.ROOT), pos());
-        }
+        if (isKw("sequence")) throw unsupported("ALTER SEQUENCE", pos());
+        ObjectKind kind = objectKind();
+        if (kind == null) throw unsupported("ALTER " + peek().value().toUpperCase(Locale.ROOT), pos());
         List<String> name = qualifiedName();
         if (isKw("owner") && isKw(1, "to")) {
             p += 2;
@@ -1039,15 +1065,8 @@ public final class Parser {
             } while (accept(Type.COMMA));
             return new Statement.DropRole(pos, ifExists, names);
         }
-        ObjectKind kind;
-        if (acceptKw("table")) kind = ObjectKind.TABLE;
-        else if (acceptKw("view")) kind = ObjectKind.VIEW;
-        else if (acceptKw("index")) kind = ObjectKind.INDEX;
-        else if (acceptKw("sequence")) kind = ObjectKind.SEQUENCE;
-        else if (acceptKw("materialized")) {
-            expectKw("view");
-            kind = ObjectKind.MATERIALIZED_VIEW;
-        } else throw syntaxError(peek());
+        ObjectKind kind = objectKind();
+        if (kind == null) throw syntaxError(peek());
         boolean ifExists = ifExists();
         List<List<String>> names = new ArrayList<>();
         do {

@@ -279,6 +279,11 @@ public final class SqlFormatter {
                     b.append(')');
                 }
             }
+            case Comment c -> {
+                b.append("COMMENT ON ").append(c.kind() == null ? "COLUMN" : c.kind().sql()).append(' ').append(name(c.name()));
+                if (c.column() != null) b.append('.').append(ident(c.column()));
+                b.append(" IS ").append(c.text() == null ? "NULL" : string(c.text()));
+            }
             case AlterColumn a -> {
                 b.append("ALTER TABLE ").append(name(a.table())).append(" ALTER COLUMN ").append(ident(a.column()));
                 switch (a.change()) {

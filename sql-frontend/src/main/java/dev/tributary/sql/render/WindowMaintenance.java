@@ -137,7 +137,17 @@ final class WindowMaintenance implements KeyedProcess.Logic<Row, Row, WindowMain
         int a = slice.from;
         Object[][] decoded = new Object[slice.to - a + 1][];
         evaluated += decoded.length;
-        for (int q = a; q <= slice.to; q++) decoded[q - a] = decode(rows.row(q));
+        // positions in order, chunk by chunk: no search per position
+        int c = rows.chunkOf(a);
+        int at = a - rows.start(c);
+        for (int q = a; q <= slice.to; q++) {
+            WindowRows.Chunk ch = rows.chunk(c);
+            decoded[q - a] = decode(ch.rows[at]);
+            if (++at == ch.size) {
+                c++;
+                at = 0;
+            }
+        }
         Object[] values;
         try {
             WindowEvaluation eval = new WindowEvaluation(fn, decoded, order, rangeKey, rangeType);
@@ -146,15 +156,21 @@ final class WindowMaintenance implements KeyedProcess.Logic<Row, Row, WindowMain
             fail(p, e, emit);
             return false;
         }
+        c = rows.chunkOf(region[0]);
+        at = region[0] - rows.start(c);
         for (int q = region[0]; q <= region[1]; q++) {
+            WindowRows.Chunk ch = rows.chunk(c);
             Object v = values[q - a];
-            Object old = rows.value(q);
-            if (old != WindowRows.NONE) {
-                if (Objects.equals(old, v)) continue;
-                emit.emit(output(rows.row(q), old), -1);
+            Object old = ch.values[at];
+            if (old == WindowRows.NONE || !Objects.equals(old, v)) {
+                if (old != WindowRows.NONE) emit.emit(output(ch.rows[at], old), -1);
+                emit.emit(output(ch.rows[at], v), 1);
+                ch.values[at] = v;
             }
-            emit.emit(output(rows.row(q), v), 1);
-            rows.setValue(q, v);
+            if (++at == ch.size) {
+                c++;
+                at = 0;
+            }
         }
         return false;
     }

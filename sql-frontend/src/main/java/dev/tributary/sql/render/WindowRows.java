@@ -149,11 +149,6 @@ final class WindowRows {
         return chunks.get(c).values[position - starts[c]];
     }
 
-    void setValue(int position, Object value) {
-        int c = chunkOf(position);
-        chunks.get(c).values[position - starts[c]] = value;
-    }
-
     /** Forgets every position's value. */
     void clearValues() {
         for (Chunk ch : chunks) Arrays.fill(ch.values, 0, ch.size, NONE);

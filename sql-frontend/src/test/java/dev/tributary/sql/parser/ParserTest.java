@@ -726,7 +726,10 @@ class ParserTest {
         assertError("ANALYZE t", "0A000", 1, "ANALYZE is not supported");
         assertError("LISTEN ch", "0A000", 1, "LISTEN is not supported");
         assertError("NOTIFY ch", "0A000", 1, "NOTIFY is not supported");
-        assertError("COMMENT ON TABLE t IS 'x'", "0A000", 1, "COMMENT ON is not supported");
+        assertError("COMMENT ON FUNCTION f IS 'x'", "0A000", 12, "COMMENT ON FUNCTION is not supported");
+        assertThat(SqlFormatter.format(stmt("comment on column s.t.c is 'it''s'"))).isEqualTo("COMMENT ON COLUMN s.t.c IS 'it''s'");
+        assertThat(SqlFormatter.format(stmt("COMMENT ON MATERIALIZED VIEW m IS NULL"))).isEqualTo("COMMENT ON MATERIALIZED VIEW m IS NULL");
+        assertError("COMMENT ON COLUMN c IS 'x'", "42601", 21, "column name must be qualified");
         assertError("CREATE SCHEMA s", "0A000", 8, "CREATE SCHEMA is not supported");
         assertError("CREATE EXTENSION pgcrypto", "0A000", 8, "CREATE EXTENSION is not supported");
         assertThat(SqlFormatter.format(Parser.parseStatement("insert into t values (1) on conflict (a, b) do nothing returning a, b + 1 as c")))
