@@ -65,4 +65,25 @@ check("get_foreign_keys", insp.get_foreign_keys("users"), [])
 t = sa.Table("users", sa.MetaData(), autoload_with=engine)
 with engine.connect() as c:
     check("reflected table query", c.execute(sa.select(sa.func.count()).select_from(t)).scalar(), 3)
+
+# a uuid key with a server default, comments from the model, a migration that fails half way
+from sqlalchemy.dialects.postgresql import UUID
+md = sa.MetaData()
+things = sa.Table("things", md, sa.Column("id", UUID(as_uuid=True), primary_key=True, server_default=sa.text("gen_random_uuid()")),
+                  sa.Column("name", sa.Text, nullable=False, comment="the name"), comment="some things")
+md.create_all(engine)
+with engine.begin() as c:
+    new_id = c.execute(things.insert().values(name="a").returning(things.c.id)).scalar()
+    check("uuid server default", c.execute(sa.select(things.c.name).where(things.c.id == new_id)).scalar(), "a")
+insp = sa.inspect(engine)
+check("get_table_comment", insp.get_table_comment("things")["text"], "some things")
+check("column comment", [c.get("comment") for c in insp.get_columns("things")], [None, "the name"])
+try:
+    with engine.begin() as c:
+        c.execute(sa.text("CREATE TABLE half_done (a int)"))
+        c.execute(sa.text("ALTER TABLE things ALTER COLUMN name DROP NOT NULL"))
+        c.execute(sa.text("SELECT 1 / 0"))
+except sa.exc.DataError:
+    pass
+check("a failed migration's CREATE TABLE rolled back", sa.inspect(engine).has_table("half_done"), False)
 print("sqlalchemy done")

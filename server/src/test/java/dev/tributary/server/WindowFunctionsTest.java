@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static dev.tributary.server.SqlRows.fails;
 import static dev.tributary.server.SqlRows.rows;
 
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The ranking window functions row_number, rank and dense_rank, with PARTITION BY and ORDER BY. */
 class WindowFunctionsTest {
@@ -54,6 +56,25 @@ class WindowFunctionsTest {
             db.execute("INSERT INTO t VALUES ('a', 1)");
             fails("22014", () -> db.query("SELECT ntile(0) OVER () FROM t"));
             fails("22016", () -> db.query("SELECT nth_value(v, 0) OVER () FROM t"));
+        }
+    }
+
+    /** A maintained window's state is its own, not a checkpoint's: a restart builds the view again from its table, which then goes on changing it. */
+    @Test
+    void aMaintainedWindowIsBuiltAgainAtARestart(@TempDir Path dir) {
+        try (Tributary db = Tributary.open(dir.resolve("data"), Clock.manual(1_000), 2)) {
+            db.execute("CREATE TABLE t (g int, v int)");
+            db.execute("INSERT INTO t SELECT i % 3, i FROM generate_series(1, 30) i");
+            db.execute("CREATE MATERIALIZED VIEW w AS SELECT g, v, sum(v) OVER (PARTITION BY g ORDER BY v) AS s FROM t");
+            db.execute("CHECKPOINT");
+            db.execute("INSERT INTO t VALUES (0, 100)");
+        }
+        try (Tributary db = Tributary.open(dir.resolve("data"), Clock.manual(2_000), 2)) {
+            assertThat(rows(db, "SELECT s FROM w WHERE g = 0 AND v = 100")).containsExactly("265");
+            db.execute("INSERT INTO t VALUES (0, 0)");
+            assertThat(rows(db, "SELECT s FROM w WHERE g = 0 ORDER BY v LIMIT 2")).containsExactly("0", "3");
+            assertThat(rows(db, "SELECT count(*), sum(s) FROM w")).containsExactly(rows(db,
+                    "SELECT count(*), sum(s) FROM (SELECT sum(v) OVER (PARTITION BY g ORDER BY v) AS s FROM t) x").toArray(String[]::new));
         }
     }
 }

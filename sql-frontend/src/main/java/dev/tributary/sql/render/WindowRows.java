@@ -26,17 +26,27 @@ final class WindowRows {
     };
 
     static final class Chunk {
-        final Row[] rows;
-        final Object[] values;
+        Row[] rows;
+        Object[] values;
         int size;
         /** What the window keeps of the chunk's rows (null: to be made again). */
         Object summary;
 
-        Chunk(int capacity) {
-            rows = new Row[capacity];
-            values = new Object[capacity];
+        /** A chunk with room for {@code room} positions; it grows to the partition's chunk capacity as it fills. */
+        Chunk(int room) {
+            rows = new Row[room];
+            values = new Object[room];
+        }
+
+        void grow(int capacity) {
+            int room = Math.min(capacity, rows.length * 2);
+            rows = Arrays.copyOf(rows, room);
+            values = Arrays.copyOf(values, room);
         }
     }
+
+    /** A new chunk's room: small, since most partitions of a window over many are small. */
+    private static final int FIRST_ROOM = 4;
 
     private final int capacity;
     private final ArrayList<Chunk> chunks = new ArrayList<>();
@@ -71,10 +81,11 @@ final class WindowRows {
     /** Inserts {@code copies} positions of {@code key} after those equal to it, with no value. */
     void insert(Row key, long copies) {
         for (long k = 0; k < copies; k++) {
-            if (chunks.isEmpty()) chunks.add(new Chunk(capacity));
+            if (chunks.isEmpty()) chunks.add(new Chunk(Math.min(FIRST_ROOM, capacity)));
             int c = chunkFor(key, true);
             Chunk ch = chunks.get(c);
             int at = within(ch, key, true);
+            if (ch.size == ch.rows.length && ch.size < capacity) ch.grow(capacity);
             if (ch.size == capacity) {
                 Chunk right = split(c);
                 if (at > ch.size) {
@@ -107,6 +118,7 @@ final class WindowRows {
      */
     long remove(Row key, long copies, Removed removed) {
         long done = 0;
+        if (copies <= 0) return 0;
         while (done < copies && !chunks.isEmpty()) {
             int c = chunkFor(key, false);
             Chunk ch = chunks.get(c);
