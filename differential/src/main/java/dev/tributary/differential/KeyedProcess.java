@@ -53,7 +53,7 @@ public final class KeyedProcess {
          */
         boolean apply(K key, S state, Object[] data, long[] diffs, int count, Output<R> out);
 
-        /** A rough size of {@code state} in bytes, for the dataflow's memory accounting. */
+        /** A rough size of {@code state} in bytes, for the dataflow's memory accounting: asked before and after each apply, so it must be cheap. */
         long bytes(S state);
     }
 
@@ -114,10 +114,11 @@ public final class KeyedProcess {
             this.name = name;
         }
 
+        /** The states' bytes, kept as they change: the memory accounting asks often, and there may be millions of keys. */
+        long bytes;
+
         long bytes() {
-            long total = 0;
-            for (S s : states.values()) total += logic.bytes(s);
-            return total;
+            return bytes;
         }
 
         void take(Updates batch) {
@@ -196,9 +197,16 @@ public final class KeyedProcess {
                     if (count > 0 && groupDiffs[count - 1] == 0) count--;
                     if (count > 0) {
                         S state = states.get(key);
+                        long before = 0;
                         if (state == null) state = logic.create(key);
-                        if (logic.apply(key, state, group, groupDiffs, count, sink)) states.remove(key);
-                        else states.put(key, state);
+                        else before = logic.bytes(state);
+                        if (logic.apply(key, state, group, groupDiffs, count, sink)) {
+                            states.remove(key);
+                            bytes -= before;
+                        } else {
+                            states.put(key, state);
+                            bytes += logic.bytes(state) - before;
+                        }
                     }
                     Arrays.fill(group, 0, count, null);
                     s = e;
