@@ -15,8 +15,24 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class YieldTest {
+    /**
+     * The fair share is wall-clock time: a pause (a collection, a compilation, a busy machine)
+     * charged to the other dataflow's step can put it over its share for a while, and the yielding
+     * operator then runs in its place. So the scenario runs afresh, up to three times, until a run
+     * without such a pause shows the rule; the count without other work is exact every time.
+     */
     @Test
     void aYieldingOperatorRunsEveryFewStepsBesideOtherWorkAndEveryStepWithout() {
+        int low = 40 / Worker.YIELD_EVERY - 1;
+        int high = 40 / Worker.YIELD_EVERY + 1;
+        int[] counted = run();
+        for (int attempt = 1; attempt < 3 && (counted[0] < low || counted[0] > high); attempt++) counted = run();
+        assertThat(counted[0]).as("runs in 40 steps beside other work").isBetween(low, high);
+        assertThat(counted[1]).as("runs in 40 steps without other work").isEqualTo(40);
+    }
+
+    /** Runs in 40 steps beside another dataflow's work, and in 40 without. */
+    private static int[] run() {
         int[] yieldingRuns = {0};
         int[] busySteps = {0};
         int[][] counted = new int[2][];
@@ -72,9 +88,6 @@ class YieldTest {
             stop[0] = true;
             busy[0].run();
         });
-        int besideWork = counted[0][0];
-        int alone = counted[0][1];
-        assertThat(besideWork).as("runs in 40 steps beside other work").isBetween(40 / Worker.YIELD_EVERY - 1, 40 / Worker.YIELD_EVERY + 1);
-        assertThat(alone).as("runs in 40 steps without other work").isEqualTo(40);
+        return counted[0];
     }
 }
