@@ -104,4 +104,20 @@ final class Sums implements Accumulation.Totals {
             emit(component, key, chunks - 1, value.shiftRight(32 * (chunks - 1)).longValue());
         }
     }
+
+    /** A sink adding a row's amounts to {@code sums}, times {@code sign} (1 adds the row, -1 takes it away). */
+    static final class Signed extends Chunks {
+        private final Sums sums;
+        private final int sign;
+
+        Signed(Sums sums, int sign) {
+            this.sums = sums;
+            this.sign = sign;
+        }
+
+        @Override
+        void emit(int component, int key, int chunk, long amount) {
+            sums.add(component, key, chunk, sign * amount);
+        }
+    }
 }

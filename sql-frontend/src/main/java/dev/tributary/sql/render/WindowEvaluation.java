@@ -368,8 +368,8 @@ final class WindowEvaluation {
     /** Exact sums slid over the partition: each row added as it enters a frame and subtracted as it leaves. */
     private void sliding(Object[] out, Accumulation acc) {
         Sums sums = new Sums();
-        SignedSink plus = new SignedSink(sums, 1);
-        SignedSink minus = new SignedSink(sums, -1);
+        Sums.Signed plus = new Sums.Signed(sums, 1);
+        Sums.Signed minus = new Sums.Signed(sums, -1);
         int[] bounds = new int[2];
         int s = 0;
         int e = -1; // the frame held in sums: [s, e]
@@ -387,8 +387,8 @@ final class WindowEvaluation {
             if (ns > e) {
                 sums = new Sums();
                 if (prefix != null) sums.addAll(prefix);
-                plus = new SignedSink(sums, 1);
-                minus = new SignedSink(sums, -1);
+                plus = new Sums.Signed(sums, 1);
+                minus = new Sums.Signed(sums, -1);
                 s = ns;
                 e = ns - 1;
             }
@@ -401,7 +401,7 @@ final class WindowEvaluation {
         }
     }
 
-    private void add(Accumulation acc, int position, SignedSink sink, Sums sums, int sign) {
+    private void add(Accumulation acc, int position, Sums.Signed sink, Sums sums, int sign) {
         if (!counted(position)) return;
         sums.rows += sign;
         // an accumulation reads its arguments and keeps nothing of them: one array serves every row
@@ -410,22 +410,6 @@ final class WindowEvaluation {
     }
 
     private final Object[] scratch;
-
-    /** A sink adding a row's amounts to {@code sums}, times {@code sign}. */
-    private static final class SignedSink extends Sums.Chunks {
-        private final Sums sums;
-        private final int sign;
-
-        SignedSink(Sums sums, int sign) {
-            this.sums = sums;
-            this.sign = sign;
-        }
-
-        @Override
-        void emit(int component, int key, int chunk, long amount) {
-            sums.add(component, key, chunk, sign * amount);
-        }
-    }
 
     /** A running frame: each row folded into the result so far as the frame's end passes it. */
     private void folded(Object[] out, AggregateFunction agg) {

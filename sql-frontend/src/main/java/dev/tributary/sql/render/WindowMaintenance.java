@@ -10,7 +10,6 @@ import dev.tributary.sql.plan.Plan;
 import dev.tributary.sql.row.Row;
 import dev.tributary.sql.row.RowCodec;
 import dev.tributary.sql.types.SqlType;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -335,12 +334,7 @@ final class WindowMaintenance implements KeyedProcess.Logic<Row, Row, WindowMain
     /** The exact sums of the first {@code k} positions of {@code ch}. */
     private Sums sums(WindowRows.Chunk ch, int k) {
         Sums sums = new Sums();
-        Sums.Chunks sink = new Sums.Chunks() {
-            @Override
-            void emit(int component, int key, int chunk, long amount) {
-                sums.add(component, key, chunk, amount);
-            }
-        };
+        Sums.Signed sink = new Sums.Signed(sums, 1);
         List<Integer> args = fn.args();
         Object[] scratch = new Object[args.size()];
         for (int i = 0; i < k; i++) {
@@ -391,12 +385,5 @@ final class WindowMaintenance implements KeyedProcess.Logic<Row, Row, WindowMain
     /** The sort key of a keyed row: equal for peers. */
     private Object sortKey(Row keyedRow) {
         return keyed.get(keyedRow, 0);
-    }
-
-    /** A list of what the partition holds, for tests: each position's row and value. */
-    static List<String> describe(Partition p) {
-        List<String> out = new ArrayList<>();
-        for (int q = 0; q < p.rows.size(); q++) out.add(p.rows.row(q) + "=" + p.rows.value(q));
-        return out;
     }
 }
