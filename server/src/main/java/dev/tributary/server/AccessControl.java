@@ -39,6 +39,8 @@ final class AccessControl {
     private final Durability durability;
     private final Map<Long, Owned> relations = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, Acl> schemas = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Who owns each schema: public the database owner, the system ones the bootstrap role, the others whoever CREATE SCHEMA named. */
+    private final Map<String, String> schemaOwners = new java.util.concurrent.ConcurrentHashMap<>();
     /** Changes with every change of a role, an owner or an ACL: a prepared statement checked at this version and by the same role need not be checked again. */
     private volatile long version;
 
@@ -47,8 +49,10 @@ final class AccessControl {
         this.catalog = catalog;
         this.durability = durability;
         schemas.put("public", Acl.initial(Roles.DATABASE_OWNER, Privilege.SCHEMA_ALL, Privilege.USAGE.bit()));
+        schemaOwners.put("public", Roles.DATABASE_OWNER);
         for (String s : List.of("pg_catalog", "information_schema", "tributary_internal")) {
             schemas.put(s, Acl.initial(Roles.BOOTSTRAP, Privilege.SCHEMA_ALL, Privilege.USAGE.bit()));
+            schemaOwners.put(s, Roles.BOOTSTRAP);
         }
     }
 
@@ -152,15 +156,50 @@ final class AccessControl {
         if (!roles.hasPrivilegesOf(session.currentUser(), ownerOf(id))) throw notOwner(item);
     }
 
-    /** 42501 unless the session may create objects in schema public. */
-    void checkCreate(Session session) {
-        checkCreate(session.currentUser());
+    /** 42501 unless the session may create objects in schema {@code schema}. */
+    void checkCreate(Session session, String schema) {
+        checkCreate(session.currentUser(), schema);
     }
 
-    private void checkCreate(String user) {
-        if (!holdsOnSchema(user, "public", Privilege.CREATE.bit())) {
-            throw new SqlException("42501", "permission denied for schema public");
+    private void checkCreate(String user, String schema) {
+        if (!holdsOnSchema(user, schema, Privilege.CREATE.bit())) {
+            throw new SqlException("42501", "permission denied for schema " + schema);
         }
+    }
+
+    /** The role that owns schema {@code name}. */
+    String schemaOwner(String name) {
+        return schemaOwners.getOrDefault(name, Roles.BOOTSTRAP);
+    }
+
+    /** 42501 unless the session has the privileges of schema {@code name}'s owner. */
+    void checkSchemaOwner(Session session, String name) {
+        if (!roles.hasPrivilegesOf(session.currentUser(), schemaOwner(name))) throw new SqlException("42501", "must be owner of schema " + name);
+    }
+
+    /** CREATE SCHEMA: 42501 unless the session may create schemas in the database (a superuser, or the database owner's privileges). */
+    void checkCreateSchema(Session session, String owner) {
+        String user = session.currentUser();
+        if (!roles.isSuperuser(user) && !roles.hasPrivilegesOf(user, Roles.DATABASE_OWNER)) {
+            throw new SqlException("42501", "permission denied for database " + dev.tributary.sql.catalog.SystemCatalog.DATABASE_NAME);
+        }
+        if (roles.find(owner).isEmpty()) throw Roles.notFound(owner);
+        if (!roles.isSuperuser(user) && !roles.isMemberOf(user, owner)) throw new SqlException("42501", "must be able to SET ROLE \"" + owner + "\"");
+    }
+
+    /** Schema {@code name} was made, owned by {@code owner} (who holds every privilege on it). */
+    void schemaCreated(String name, String owner) {
+        schemas.put(name, Acl.initial(owner, Privilege.SCHEMA_ALL, 0));
+        schemaOwners.put(name, owner);
+        recordSchema(name);
+    }
+
+    /** Schema {@code name} is gone, and with it its owner and ACL. */
+    void schemaDropped(String name) {
+        version++;
+        schemas.remove(name);
+        schemaOwners.remove(name);
+        durability.recordPrivileges("schema " + name, null, catalog::newId);
     }
 
     /** The privileges (0) and grant options (1) {@code user} holds on relation {@code id}: all for a superuser; every grant option for its owner. */
@@ -220,7 +259,9 @@ final class AccessControl {
         String[] parts = e.sql().split("\n", 2);
         Acl acl = parts.length > 1 && !parts[1].equals("DEFAULT") ? Acl.decode(parts[1]) : null;
         if (e.name().startsWith("schema ")) {
-            schemas.put(e.name().substring("schema ".length()), acl);
+            String name = e.name().substring("schema ".length());
+            schemas.put(name, acl);
+            schemaOwners.put(name, Acl.unescape(parts[0]));
         } else {
             relations.put(Long.parseLong(e.name().substring("relation ".length())), new Owned(Acl.unescape(parts[0]), acl));
         }
@@ -238,7 +279,7 @@ final class AccessControl {
 
     private void recordSchema(String name) {
         version++;
-        durability.recordPrivileges("schema " + name, Roles.DATABASE_OWNER + "\n" + schemas.get(name).encode(), catalog::newId);
+        durability.recordPrivileges("schema " + name, Acl.escape(schemaOwner(name)) + "\n" + schemas.get(name).encode(), catalog::newId);
     }
 
     // ------------------------------------------------------------------ GRANT, REVOKE, OWNER TO
@@ -265,7 +306,7 @@ final class AccessControl {
                     String schema = name.get(0);
                     Acl acl = schemas.get(schema);
                     if (acl == null) throw new SqlException("3F000", "schema \"" + schema + "\" does not exist");
-                    String owner = schema.equals("public") ? Roles.DATABASE_OWNER : Roles.BOOTSTRAP;
+                    String owner = schemaOwner(schema);
                     int[] held = roles.hasPrivilegesOf(user, owner) ? new int[] {Privilege.SCHEMA_ALL, Privilege.SCHEMA_ALL}
                             : acl.held(x -> x.equals(Acl.PUBLIC) || roles.hasPrivilegesOf(user, x));
                     String grantor = roles.hasPrivilegesOf(user, owner) ? owner : user;
@@ -282,19 +323,18 @@ final class AccessControl {
                 if (g.target() == Statement.GrantTarget.TABLE) {
                     for (List<String> name : g.objects()) {
                         CatalogState.rejectSystemRelation(name, g.grant() ? "grant on" : "revoke on", g.pos());
-                        String n = CatalogState.nameOf(name, g.pos());
-                        CatalogItem item = catalog.get(n);
+                        String n = String.join(".", name);
+                        CatalogItem item = catalog.find(name, catalog.searchPath(session), g.pos());
                         if (item == null) throw new SqlException("42P01", "relation \"" + n + "\" does not exist");
                         if (item instanceof CatalogItem.Index) throw new SqlException("42809", "\"" + n + "\" is an index");
                         items.add(item);
                     }
                 } else {
                     for (List<String> name : g.objects()) {
-                        if (!name.get(0).equals("public")) {
-                            if (schemas.containsKey(name.get(0))) continue;
-                            throw new SqlException("3F000", "schema \"" + name.get(0) + "\" does not exist");
+                        if (!schemas.containsKey(name.get(0))) throw new SqlException("3F000", "schema \"" + name.get(0) + "\" does not exist");
+                        for (CatalogItem item : catalog.inSchema(name.get(0))) {
+                            if (!(item instanceof CatalogItem.Index) && !(item instanceof CatalogItem.ForeignKey)) items.add(item);
                         }
-                        for (CatalogItem item : catalog.inIdOrder()) if (!(item instanceof CatalogItem.Index)) items.add(item);
                     }
                 }
                 for (CatalogItem item : items) {
@@ -356,8 +396,8 @@ final class AccessControl {
     /** ALTER TABLE|VIEW|MATERIALIZED VIEW name OWNER TO role. */
     Result alterOwner(Session session, Statement.AlterOwner a) {
         CatalogState.rejectSystemRelation(a.name(), "alter", a.pos());
-        String name = CatalogState.nameOf(a.name(), a.pos());
-        CatalogItem item = catalog.get(name);
+        String name = a.name().get(a.name().size() - 1);
+        CatalogItem item = catalog.find(a.name(), catalog.searchPath(session), a.pos());
         String kind = a.kind().sql().toLowerCase(Locale.ROOT);
         if (item == null || (item instanceof CatalogItem.Index) != (a.kind() == Statement.ObjectKind.INDEX)) {
             throw new SqlException("42P01", "relation \"" + name + "\" does not exist");
@@ -377,13 +417,31 @@ final class AccessControl {
         if (!roles.isSuperuser(user)) {
             if (!roles.hasPrivilegesOf(user, old)) throw notOwner(item);
             if (!roles.isMemberOf(user, a.owner())) throw new SqlException("42501", "must be member of role \"" + a.owner() + "\"");
-            checkCreate(a.owner());
+            checkCreate(a.owner(), catalog.schemaOf(item.id()));
         }
         Owned o = relations.get(item.id());
         Acl acl = o == null || o.acl() == null ? null : o.acl().renamed(old, a.owner());
         relations.put(item.id(), new Owned(a.owner(), acl));
         record(item.id());
         return Result.command(tag);
+    }
+
+    /** ALTER SCHEMA name OWNER TO role: by its owner, who must be a member of the new owner (superusers aside), as PostgreSQL. */
+    Result alterSchemaOwner(Session session, Statement.AlterSchemaOwner a) {
+        if (!schemas.containsKey(a.name())) throw new SqlException("3F000", "schema \"" + a.name() + "\" does not exist", a.pos());
+        if (roles.find(a.owner()).isEmpty() && !a.owner().equals(Roles.DATABASE_OWNER)) throw Roles.notFound(a.owner());
+        String old = schemaOwner(a.name());
+        if (old.equals(a.owner())) return Result.command("ALTER SCHEMA");
+        String user = session.currentUser();
+        if (!roles.isSuperuser(user)) {
+            if (!roles.hasPrivilegesOf(user, old)) throw new SqlException("42501", "must be owner of schema " + a.name());
+            if (!roles.isMemberOf(user, a.owner())) throw new SqlException("42501", "must be able to SET ROLE \"" + a.owner() + "\"");
+        }
+        if (catalog.schemaId(a.name()) < 0) throw new SqlException("0A000", "the owner of system schema " + a.name() + " cannot be changed", a.pos());
+        schemas.put(a.name(), schemas.get(a.name()).renamed(old, a.owner()));
+        schemaOwners.put(a.name(), a.owner());
+        recordSchema(a.name());
+        return Result.command("ALTER SCHEMA");
     }
 
     /** REASSIGN OWNED BY roles TO role: by a role with the privileges of all of them (42501 otherwise). */
@@ -510,7 +568,8 @@ final class AccessControl {
         }
         List<String> uses = new ArrayList<>();
         for (Map.Entry<String, Acl> s : schemas.entrySet()) {
-            if (s.getValue().mentions(name)) uses.add("privileges for schema " + s.getKey());
+            if (schemaOwner(s.getKey()).equals(name)) uses.add("owner of schema " + s.getKey());
+            else if (s.getValue().mentions(name)) uses.add("privileges for schema " + s.getKey());
         }
         for (CatalogItem item : catalog.inIdOrder()) {
             if (item instanceof CatalogItem.Index) continue;

@@ -24,9 +24,13 @@ final class Binders {
 
     /** Where a session's pg_cancel_backend and pg_terminate_backend go (it yields null without a wire server). */
     private final java.util.function.Supplier<Tributary.Backends> backends;
+    /** A session's search path, as the catalog now has the schemas it names. */
+    private final java.util.function.Function<Session, List<String>> searchPath;
 
-    Binders(Catalog database, AccessControl access, java.util.function.Supplier<Tributary.Backends> backends) {
+    Binders(Catalog database, AccessControl access, java.util.function.Supplier<Tributary.Backends> backends,
+            java.util.function.Function<Session, List<String>> searchPath) {
         this.backends = backends;
+        this.searchPath = searchPath;
         this.database = database;
         this.access = access;
     }
@@ -36,9 +40,14 @@ final class Binders {
         return access;
     }
 
-    /** A binder over the database's objects alone: for constants, defaults, keys and DML. */
+    /** A binder over the database's objects alone, bare names found in schema public: for constants, keys and CHECKs, which name no relation. */
     Binder plain() {
         return new Binder(database);
+    }
+
+    /** A binder over the database's objects, bare names found along {@code session}'s search path: for defaults, DML and CREATE TABLE AS. */
+    Binder plain(Session session) {
+        return new Binder(catalogFor(session));
     }
 
     /** A binder for {@code session}'s statements, planning AS OF SYSTEM TIME as its {@code asof_join} setting says. */
@@ -66,10 +75,26 @@ final class Binders {
     private Catalog catalogFor(Session session) {
         Catalog self = database;
         Map<String, String> settings = Map.copyOf(session.settings);
+        List<String> path = searchPath.apply(session);
         return new Catalog() {
             @Override
-            public Optional<CatalogItem> lookup(String name) {
-                return self.lookup(name);
+            public Optional<CatalogItem> lookup(String schema, String name) {
+                return self.lookup(schema, name);
+            }
+
+            @Override
+            public List<String> searchPath() {
+                return path;
+            }
+
+            @Override
+            public List<Namespace> schemas() {
+                return self.schemas();
+            }
+
+            @Override
+            public String schemaOf(long id) {
+                return self.schemaOf(id);
             }
 
             @Override

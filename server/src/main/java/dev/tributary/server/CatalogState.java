@@ -30,7 +30,31 @@ import java.util.TreeMap;
  * without it, by point reads on the client's thread.
  */
 final class CatalogState {
-    private final Map<String, CatalogItem> byName = new TreeMap<>();
+    private final Map<Name, CatalogItem> byName = new TreeMap<>();
+    /** The schema of each listed object but those of {@code public}. */
+    private final Map<Long, String> schemaOf = new HashMap<>();
+    /** The user schemas by name: {@code public} (id 0, made with the database) and those CREATE SCHEMA made, by their catalog ids. */
+    private final Map<String, Long> schemas = new TreeMap<>(Map.of(PUBLIC, 0L));
+    /**
+     * While a restart makes an object again from its statement: the largest id that statement
+     * may see. Objects and schemas made after it did not exist when it first ran, so they must
+     * not capture its names.
+     */
+    private long replayHorizon = Long.MAX_VALUE;
+    /** What the statement being replayed has made so far (ids past the horizon, a table's index and sequences): seen. */
+    private final Set<Long> madeByReplay = new HashSet<>();
+
+    /** Schema {@code public}'s name. */
+    static final String PUBLIC = "public";
+
+    /** An object's name in its schema: what must be unique among relations (tables, views, indexes, sequences). */
+    record Name(String schema, String name) implements Comparable<Name> {
+        @Override
+        public int compareTo(Name o) {
+            int c = schema.compareTo(o.schema);
+            return c != 0 ? c : name.compareTo(o.name);
+        }
+    }
     private final Map<Long, CatalogItem> byId = new HashMap<>();
     /** For each item, the items that depend on it (views over it, indexes on it). */
     private final Map<Long, Set<Long>> dependents = new HashMap<>();
@@ -52,16 +76,19 @@ final class CatalogState {
         return version;
     }
 
-    CatalogItem get(String name) {
-        return byName.get(name);
+    /** The object named {@code name} in schema {@code schema}, or null. */
+    CatalogItem get(String schema, String name) {
+        CatalogItem item = byName.get(new Name(schema, name));
+        return item == null || (item.id() > replayHorizon && !madeByReplay.contains(item.id())) ? null : item;
     }
 
     CatalogItem get(long id) {
         return byId.get(id);
     }
 
-    boolean contains(String name) {
-        return byName.containsKey(name);
+    /** Whether schema {@code schema} has a relation named {@code name}. */
+    boolean contains(String schema, String name) {
+        return get(schema, name) != null;
     }
 
     boolean contains(long id) {
@@ -98,11 +125,15 @@ final class CatalogState {
         nextId = Math.max(nextId, id);
     }
 
-    /** Lists {@code item}, which reads {@code uses}. */
-    void register(CatalogItem item, Set<Long> uses) {
+    /** Lists {@code item}, which is in schema {@code schema} and reads {@code uses}. */
+    void register(CatalogItem item, String schema, Set<Long> uses) {
         version++;
+        if (!schemas.containsKey(schema)) throw new IllegalStateException("no schema " + schema + " for " + item.name());
         // a constraint's name is its table's, not a relation's
-        if (!(item instanceof CatalogItem.ForeignKey)) byName.put(item.name(), item);
+        if (!(item instanceof CatalogItem.ForeignKey)) byName.put(new Name(schema, item.name()), item);
+        if (replayHorizon != Long.MAX_VALUE) madeByReplay.add(item.id());
+        if (schema.equals(PUBLIC)) schemaOf.remove(item.id());
+        else schemaOf.put(item.id(), schema);
         byId.put(item.id(), item);
         for (long u : uses) dependents.computeIfAbsent(u, k -> new HashSet<>()).add(item.id());
         this.uses.put(item.id(), Set.copyOf(uses));
@@ -110,7 +141,7 @@ final class CatalogState {
 
     /** Takes {@code item} off the lists, keeping what depends on it, for CREATE OR REPLACE VIEW to list its new version under its id. */
     void unlist(CatalogItem item) {
-        byName.remove(item.name());
+        byName.remove(new Name(schemaOf(item.id()), item.name()));
         byId.remove(item.id());
     }
 
@@ -147,7 +178,8 @@ final class CatalogState {
         if (item == null) return null;
         comments.remove(id);
         version++;
-        byName.remove(item.name(), item);
+        byName.remove(new Name(schemaOf(id), item.name()), item);
+        schemaOf.remove(id);
         dependents.remove(id);
         uses.remove(id);
         for (Set<Long> s : dependents.values()) s.remove(id);
@@ -301,23 +333,131 @@ final class CatalogState {
 
     // ------------------------------------------------------------------ names
 
-    /** The object name {@code parts} give: a bare name or {@code public.name} (3F000 for another schema). */
-    static String nameOf(List<String> parts, int pos) {
-        if (parts.size() > 2 || (parts.size() == 2 && !parts.get(0).equals("public"))) {
-            throw new SqlException("3F000", "schema \"" + parts.get(0) + "\" does not exist", pos);
-        }
-        return parts.get(parts.size() - 1);
+    /** The schema object {@code id} is in. */
+    String schemaOf(long id) {
+        return schemaOf.getOrDefault(id, PUBLIC);
     }
 
-    /** 42P07 if {@code name} is taken (unless {@code ifNotExists}). */
-    void checkNew(String name, boolean ifNotExists, int pos) {
-        if (byName.containsKey(name) && !ifNotExists) {
-            throw new SqlException("42P07", "relation \"" + name + "\" already exists", pos);
+    /** The schema {@code name}'s catalog id (0 for public), or -1 when there is none. */
+    long schemaId(String name) {
+        Long id = schemas.get(name);
+        return id == null || id > replayHorizon ? -1 : id;
+    }
+
+    /** The user schemas by name, with their catalog ids. */
+    Map<String, Long> schemas() {
+        Map<String, Long> out = new TreeMap<>();
+        schemas.forEach((name, id) -> {
+            if (id <= replayHorizon) out.put(name, id);
+        });
+        return out;
+    }
+
+    /** Lists schema {@code name}, made as object {@code id}. */
+    void addSchema(String name, long id) {
+        version++;
+        schemas.put(name, id);
+    }
+
+    /** The name of the schema made as object {@code id}, or null when {@code id} is no schema's. */
+    String schemaNamed(long id) {
+        for (Map.Entry<String, Long> e : schemas.entrySet()) if (e.getValue() == id && id > 0) return e.getKey();
+        return null;
+    }
+
+    /** Takes schema {@code name} off the list (its objects must be gone already). */
+    void removeSchema(String name) {
+        version++;
+        schemas.remove(name);
+    }
+
+    /** The objects of schema {@code name}, in id order. */
+    List<CatalogItem> inSchema(String name) {
+        List<CatalogItem> out = new ArrayList<>();
+        for (CatalogItem item : inIdOrder()) if (schemaOf(item.id()).equals(name)) out.add(item);
+        return out;
+    }
+
+    /** While a restart replays the statement that made object {@code id} (reading {@code uses}): only what existed then is seen; {@code -1} ends it. */
+    void replaying(long id, java.util.Collection<Long> uses) {
+        long horizon = id;
+        for (long u : uses) horizon = Math.max(horizon, u);
+        replayHorizon = id < 0 ? Long.MAX_VALUE : horizon;
+        madeByReplay.clear();
+    }
+
+    /**
+     * The schemas a session's unqualified names are looked for in: its {@code search_path}
+     * setting ({@code setting}, PostgreSQL's default when null) with {@code $user} as
+     * {@code user}, the schemas that do not exist and the system ones left out, as PostgreSQL's
+     * {@code current_schemas(false)} (but for pg_catalog, which is always searched first).
+     */
+    List<String> searchPath(String setting, String user) {
+        List<String> out = new ArrayList<>();
+        for (String part : dev.tributary.sql.catalog.Settings.schemas(setting == null ? "\"$user\", public" : setting)) {
+            String schema = part.equals("$user") ? user : part;
+            if (schemaId(schema) >= 0 && !out.contains(schema)) out.add(schema);
+        }
+        return List.copyOf(out);
+    }
+
+    /** {@code session}'s search path ({@link #searchPath(String, String)}). */
+    List<String> searchPath(Session session) {
+        return searchPath(session.settings.get("search_path"), session.currentUser());
+    }
+
+    /**
+     * The object {@code parts} names ({@code name}, {@code schema.name} or
+     * {@code database.schema.name}), bare names looked for along {@code path}; null when there is
+     * none. 3F000 for a schema that does not exist, 42601 for too many dots.
+     */
+    CatalogItem find(List<String> parts, List<String> path, int pos) {
+        Name qualified = qualified(parts, pos);
+        if (qualified.schema() != null) return get(qualified.schema(), qualified.name());
+        for (String schema : path) {
+            CatalogItem item = get(schema, qualified.name());
+            if (item != null) return item;
+        }
+        return null;
+    }
+
+    /** {@code parts} as a name with its schema (null when it names none), the schema checked to exist. */
+    Name qualified(List<String> parts, int pos) {
+        if (parts.size() > 3) throw new SqlException("42601", "improper qualified name (too many dotted names): " + String.join(".", parts), pos);
+        if (parts.size() == 3 && !parts.get(0).equals(SystemCatalog.DATABASE_NAME)) {
+            throw new SqlException("0A000", "cross-database references are not implemented: " + String.join(".", parts), pos);
+        }
+        String name = parts.get(parts.size() - 1);
+        if (parts.size() == 1) return new Name(null, name);
+        String schema = parts.get(parts.size() - 2);
+        if (schemaId(schema) < 0 && !SystemCatalog.isSystemSchema(schema)) throw new SqlException("3F000", "schema \"" + schema + "\" does not exist", pos);
+        return new Name(schema, name);
+    }
+
+    /**
+     * Where a CREATE of {@code parts} puts its object: the schema it names, or the first of
+     * {@code path} (3F000 when there is none, as PostgreSQL says); 42501 for a system schema.
+     */
+    Name target(List<String> parts, List<String> path, int pos) {
+        Name q = qualified(parts, pos);
+        if (q.schema() != null && SystemCatalog.isSystemSchema(q.schema())) {
+            throw new SqlException("42501", "permission denied to create \"" + q.schema() + "." + q.name() + "\"", pos)
+                    .withDetail("System catalog modifications are currently disallowed.");
+        }
+        if (q.schema() != null) return q;
+        if (path.isEmpty()) throw new SqlException("3F000", "no schema has been selected to create in", pos);
+        return new Name(path.get(0), q.name());
+    }
+
+    /** 42P07 if {@code name} is taken in its schema (unless {@code ifNotExists}). */
+    void checkNew(Name name, boolean ifNotExists, int pos) {
+        if (contains(name.schema(), name.name()) && !ifNotExists) {
+            throw new SqlException("42P07", "relation \"" + name.name() + "\" already exists", pos);
         }
     }
 
     /** The table {@code parts} names, for a statement that writes to it ({@code verb} says how), with PostgreSQL's errors for anything else. */
-    CatalogItem.Table table(List<String> parts, int pos, String verb) {
+    CatalogItem.Table table(List<String> parts, List<String> path, int pos, String verb) {
         Optional<CatalogItem.SystemRelation> sys = systemRelation(parts);
         if (sys.isPresent()) {
             // as PostgreSQL answers a user who is not allowed to change the catalogs
@@ -326,9 +466,11 @@ final class CatalogState {
             throw new SqlException("55000", "cannot " + verb + " view \"" + r.name() + "\"")
                     .withDetail("Views that do not select from a single table or view are not automatically updatable.");
         }
-        String name = nameOf(parts, pos);
-        CatalogItem item = byName.get(name);
-        if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", pos);
+        // a write names its table as a query does: a schema that does not exist is no such relation (PostgreSQL's 42P01)
+        boolean schemaExists = parts.size() < 2 || parts.size() > 3 || schemaId(parts.get(parts.size() - 2)) >= 0;
+        CatalogItem item = schemaExists ? find(parts, path, pos) : null;
+        String name = parts.get(parts.size() - 1);
+        if (item == null) throw new SqlException("42P01", "relation \"" + String.join(".", parts) + "\" does not exist", pos);
         if (item instanceof CatalogItem.Table t) {
             if (t.appendOnly() && !verb.equals("insert into")) {
                 throw new SqlException("55000", "cannot " + verb + " table \"" + name + "\": it is append-only", pos,

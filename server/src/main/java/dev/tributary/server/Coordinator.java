@@ -83,7 +83,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.oracle = new TimestampOracle(clock);
         this.compute = new ComputeController(workers);
         this.access = new AccessControl(roles, catalog, durability);
-        this.binders = new Binders(this, access, () -> backends);
+        this.binders = new Binders(this, access, () -> backends, this::searchPath);
         this.frontiers = new TableFrontiers(catalog, oracle);
         WorkerWait waits = new WorkerWait(this, () -> closed);
         this.reads = new ReadPath(catalog, binders, oracle, compute, frontiers, waits);
@@ -112,7 +112,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** The least time stored collection or index {@code name} is complete up to on the workers, for tests. */
     synchronized long upperOf(String name) {
-        return compute.upper(catalog.get(name).id());
+        return compute.upper(named(name).id());
     }
 
     /** The read path, whose counters say how reads were answered (for tests). */
@@ -132,7 +132,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** What {@code name}'s own dataflow holds, over all workers; see {@link Tributary#arrangementSize}. */
     synchronized ArrangementSize arrangementSize(String name) {
-        CatalogItem item = catalog.get(name);
+        CatalogItem item = named(name);
         if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist");
         return compute.arrangementSizes(List.of(item.id())).get(0);
     }
@@ -171,8 +171,30 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     @Override
-    public synchronized Optional<CatalogItem> lookup(String name) {
-        return Optional.ofNullable(catalog.get(name));
+    public synchronized Optional<CatalogItem> lookup(String schema, String name) {
+        return Optional.ofNullable(catalog.get(schema, name));
+    }
+
+    @Override
+    public synchronized List<Namespace> schemas() {
+        List<Namespace> out = new ArrayList<>();
+        for (Map.Entry<String, Long> s : catalog.schemas().entrySet()) {
+            long id = s.getValue();
+            out.add(new Namespace(id == 0 ? dev.tributary.sql.catalog.SystemCatalog.PUBLIC : dev.tributary.sql.catalog.SystemCatalog.oid(id), s.getKey(),
+                    id == 0 ? dev.tributary.server.auth.Roles.DATABASE_OWNER : access.schemaOwner(s.getKey())));
+        }
+        out.sort(java.util.Comparator.comparing((Namespace n) -> !n.name().equals(CatalogState.PUBLIC)).thenComparing(Namespace::name));
+        return out;
+    }
+
+    @Override
+    public synchronized String schemaOf(long id) {
+        return catalog.schemaOf(id);
+    }
+
+    /** {@code session}'s search path: the schemas its bare names are looked for in. */
+    synchronized List<String> searchPath(Session session) {
+        return catalog.searchPath(session);
     }
 
     @Override
@@ -239,13 +261,16 @@ final class Coordinator implements AutoCloseable, Catalog {
         Result r;
         synchronized (this) {
             sequences.statementOf(session);
+            durability.statementSearchPath(catalog.searchPath(session));
             long firstId = catalog.peekNextId();
             try {
                 r = guarded(session, st, () -> run(session, st, sql));
             } finally {
                 // what a statement of a block created goes again if the block rolls back
                 if (session.inTransaction) {
-                    for (long id = firstId; id < catalog.peekNextId(); id++) if (catalog.get(id) != null) session.createdInBlock.add(id);
+                    for (long id = firstId; id < catalog.peekNextId(); id++) {
+                        if (catalog.get(id) != null || catalog.schemaNamed(id) != null) session.createdInBlock.add(id);
+                    }
                 }
                 durability.commitCatalog();
                 durability.noteDurable(session);
@@ -367,6 +392,9 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.CreateRole r -> createRole(session, r);
             case Statement.AlterRole r -> alterRole(session, r);
             case Statement.DropRole r -> dropRole(session, r);
+            case Statement.CreateSchema c -> ddl.createSchema(session, c);
+            case Statement.DropSchema d -> ddl.dropSchema(session, d);
+            case Statement.AlterSchemaOwner a -> access.alterSchemaOwner(session, a);
             case Statement.Grant g -> access.grant(session, g);
             case Statement.GrantRole g -> access.grantRole(session, g);
             case Statement.AlterOwner a -> access.alterOwner(session, a);
@@ -410,9 +438,9 @@ final class Coordinator implements AutoCloseable, Catalog {
             if (q.asOf() != null) throw new SqlException("0A000", "SELECT ... AS OF is not supported yet", q.asOf().pos());
             query = q.query();
         } else {
-            String name = CatalogState.nameOf(c.table(), c.pos());
-            CatalogItem item = catalog.get(name);
-            if (item == null || item instanceof CatalogItem.Index) throw new SqlException("42P01", "relation \"" + name + "\" does not exist");
+            String name = c.table().get(c.table().size() - 1);
+            CatalogItem item = catalog.find(c.table(), catalog.searchPath(session), c.pos());
+            if (item == null || item instanceof CatalogItem.Index) throw new SqlException("42P01", "relation \"" + String.join(".", c.table()) + "\" does not exist");
             access.check(session, item, dev.tributary.server.auth.Privilege.SELECT);
             List<String> cols = new ArrayList<>();
             for (String col : c.columns()) {
@@ -420,9 +448,10 @@ final class Coordinator implements AutoCloseable, Catalog {
                 if (cols.contains(dev.tributary.sql.parser.SqlFormatter.ident(col))) throw new SqlException("42701", "column \"" + col + "\" specified more than once");
                 cols.add(dev.tributary.sql.parser.SqlFormatter.ident(col));
             }
-            query = Parser.parseQuery("SELECT " + (cols.isEmpty() ? "*" : String.join(", ", cols)) + " FROM " + dev.tributary.sql.parser.SqlFormatter.ident(name));
+            query = Parser.parseQuery("SELECT " + (cols.isEmpty() ? "*" : String.join(", ", cols)) + " FROM "
+                    + dev.tributary.sql.parser.SqlFormatter.ident(catalog.schemaOf(item.id())) + "." + dev.tributary.sql.parser.SqlFormatter.ident(name));
         }
-        Binder binder = binders.plain();
+        Binder binder = binders.plain(session);
         BoundQuery bound = binder.bindQuery(query);
         access.checkSelect(session, binder.dependencies());
         Result r = reads.query(session, bound);
@@ -434,9 +463,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         synchronized (this) {
             return guarded(session, c, () -> {
                 if (!c.from()) throw new IllegalArgumentException("not a COPY FROM");
-                String name = CatalogState.nameOf(c.table(), c.pos());
-                CatalogItem item = catalog.get(name);
-                if (item == null || item instanceof CatalogItem.Index) throw new SqlException("42P01", "relation \"" + name + "\" does not exist");
+                String name = c.table().get(c.table().size() - 1);
+                CatalogItem item = catalog.find(c.table(), catalog.searchPath(session), c.pos());
+                if (item == null || item instanceof CatalogItem.Index) throw new SqlException("42P01", "relation \"" + String.join(".", c.table()) + "\" does not exist");
                 if (!(item instanceof CatalogItem.Table t)) {
                     throw new SqlException("42809", "cannot copy to " + item.kind() + " \"" + name + "\"", 0, "Only tables can be written to; views are maintained from them.");
                 }
@@ -591,7 +620,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
             case Statement.Insert i -> {
                 kind = Prepared.Kind.INSERT;
-                table = catalog.table(i.table(), i.pos(), "insert into");
+                table = catalog.table(i.table(), catalog.searchPath(session), i.pos(), "insert into");
                 query = binder.bindInsert(table, i);
                 plans.add(query.plan());
                 returning = binder.bindReturning(table, i.target(), i.returning());
@@ -602,14 +631,14 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
             case Statement.Update u -> {
                 kind = Prepared.Kind.UPDATE;
-                table = catalog.table(u.table(), u.pos(), "update");
+                table = catalog.table(u.table(), catalog.searchPath(session), u.pos(), "update");
                 plan = binder.bindUpdate(table, u.alias() != null ? u.alias() : table.name(), u.assignments(), u.from(), u.where());
                 plans.add(plan);
                 returning = binder.bindReturning(table, u.alias() != null ? u.alias() : table.name(), u.returning(), !u.from().isEmpty());
             }
             case Statement.Delete d when !d.truncate() -> {
                 kind = Prepared.Kind.DELETE;
-                table = catalog.table(d.table(), d.pos(), "delete from");
+                table = catalog.table(d.table(), catalog.searchPath(session), d.pos(), "delete from");
                 plan = binder.bindDelete(table, d.alias() != null ? d.alias() : table.name(), d.using(), d.where());
                 plans.add(plan);
                 returning = binder.bindReturning(table, d.alias() != null ? d.alias() : table.name(), d.returning(), !d.using().isEmpty());
@@ -627,6 +656,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         p.reads = binder.dependencies();
         p.readsSystemCatalog = binder.readsSystemCatalog();
         p.desugarsAsOf = Binders.desugarsAsOf(session);
+        p.searchPath = searchPathKey(session);
         p.query = query;
         p.plan = plan;
         p.table = table;
@@ -731,16 +761,23 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** Whether {@code p} was bound, planned or cleared before the catalog, the session's AS OF desugaring or its privileges last changed. */
     private boolean pointReadStale(Session session, Prepared p) {
-        return p.version != catalog.version() || p.desugarsAsOf != Binders.desugarsAsOf(session) || p.physical == null || !access.cleared(session, p);
+        return p.version != catalog.version() || p.desugarsAsOf != Binders.desugarsAsOf(session) || !searchPathKey(session).equals(p.searchPath)
+                || p.physical == null || !access.cleared(session, p);
+    }
+
+    /** What a session's bare names resolve by besides the catalog: its search_path setting and, for {@code $user}, its role. */
+    private static String searchPathKey(Session session) {
+        return session.settings.get("search_path") + "\0" + session.currentUser();
     }
 
     /** {@code p} bound again if the catalog or the session's AS OF desugaring changed since it was, or it reads the system catalogs. */
     private void rebindIfStale(Session session, Prepared p) {
         // a snapshot of the system catalogs (settings, roles, the catalog itself) is taken per run
-        if (p.version != catalog.version() || p.readsSystemCatalog || p.desugarsAsOf != Binders.desugarsAsOf(session)) {
+        if (p.version != catalog.version() || p.readsSystemCatalog || p.desugarsAsOf != Binders.desugarsAsOf(session) || !searchPathKey(session).equals(p.searchPath)) {
             // bound as it was first (inference included), then held to the types it had
             Prepared again = bind(session, p.sql, p.statement, p.declared, p);
             p.desugarsAsOf = again.desugarsAsOf;
+            p.searchPath = again.searchPath;
             p.version = again.version;
             p.query = again.query;
             p.plan = again.plan;
@@ -930,8 +967,8 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** REFRESH MATERIALIZED VIEW: Tributary's are maintained, so there is nothing to do once the name is checked. */
     private Result refresh(Session session, Statement.Refresh r) {
-        String name = CatalogState.nameOf(r.name(), r.pos());
-        CatalogItem item = catalog.get(name);
+        String name = r.name().get(r.name().size() - 1);
+        CatalogItem item = catalog.find(r.name(), catalog.searchPath(session), r.pos());
         if (item == null) throw new SqlException("42P01", "relation \"" + String.join(".", r.name()) + "\" does not exist", r.pos());
         if (!(item instanceof CatalogItem.MaterializedView)) throw new SqlException("0A000", "\"" + name + "\" is not a materialized view", r.pos());
         access.checkSelect(session, java.util.Set.of(item.id()));
@@ -1074,7 +1111,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         for (Expr v : s.values()) {
             Object value = binders.plain().constant(v, SqlType.TEXT);
             if (value == null) throw new SqlException("22023", "parameter \"" + s.name() + "\" requires a value", s.pos());
-            parts.add(value.toString());
+            // each of search_path's values is one schema's name, whatever it holds
+            parts.add(key.equals("search_path") ? dev.tributary.sql.parser.SqlFormatter.ident(value.toString()) : value.toString());
         }
         String text = String.join(", ", parts);
         session.settings.put(key, setting.isPresent() ? Settings.validate(setting.get(), text, 0) : text);
@@ -1116,10 +1154,10 @@ final class Coordinator implements AutoCloseable, Catalog {
                 yield new Result("SHOW", List.of("name"), List.of(SqlType.TEXT), rows);
             }
             case INDEXES -> {
-                String on = s.target().isEmpty() ? null : CatalogState.nameOf(s.target(), s.pos());
-                if (on != null && !catalog.contains(on)) throw new SqlException("42P01", "relation \"" + on + "\" does not exist", s.pos());
+                CatalogItem on = s.target().isEmpty() ? null : catalog.find(s.target(), catalog.searchPath(session), s.pos());
+                if (on == null && !s.target().isEmpty()) throw new SqlException("42P01", "relation \"" + String.join(".", s.target()) + "\" does not exist", s.pos());
                 for (CatalogItem item : catalog.inNameOrder()) {
-                    if (item instanceof CatalogItem.Index ix && (on == null || catalog.get(ix.on()).name().equals(on))) {
+                    if (item instanceof CatalogItem.Index ix && (on == null || ix.on() == on.id())) {
                         List<String> keys = new ArrayList<>();
                         List<String> cols = new ArrayList<>();
                         for (Column c : catalog.get(ix.on()).columns()) cols.add(c.name());
@@ -1130,15 +1168,15 @@ final class Coordinator implements AutoCloseable, Catalog {
                 yield new Result("SHOW", List.of("name", "on", "key"), List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TEXT), rows);
             }
             case COLUMNS -> {
-                String name = CatalogState.nameOf(s.target(), s.pos());
-                CatalogItem item = catalog.get(name);
+                String name = String.join(".", s.target());
+                CatalogItem item = catalog.find(s.target(), catalog.searchPath(session), s.pos());
                 if (item == null || item instanceof CatalogItem.Index) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", s.pos());
                 for (Column c : item.columns()) rows.add(new Object[] {c.name(), c.nullable(), c.type().toString()});
                 yield new Result("SHOW", List.of("name", "nullable", "type"), List.of(SqlType.TEXT, SqlType.BOOLEAN, SqlType.TEXT), rows);
             }
             case CREATE_TABLE, CREATE_VIEW, CREATE_MATERIALIZED_VIEW -> {
-                String name = CatalogState.nameOf(s.target(), s.pos());
-                CatalogItem item = catalog.get(name);
+                String name = String.join(".", s.target());
+                CatalogItem item = catalog.find(s.target(), catalog.searchPath(session), s.pos());
                 String kind = s.kind() == Statement.ShowKind.CREATE_TABLE ? "table" : s.kind() == Statement.ShowKind.CREATE_VIEW ? "view" : "materialized view";
                 if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", s.pos());
                 if (!item.kind().equals(kind)) throw new SqlException("42809", "\"" + name + "\" is not a " + kind, s.pos());
@@ -1406,7 +1444,12 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** The catalog's object {@code name} (null: none), for tests. */
     synchronized CatalogItem catalogItem(String name) {
-        return catalog.get(name);
+        return named(name);
+    }
+
+    /** The object a name written as in SQL finds ({@code t}, {@code s.t}, {@code "T"}; bare names in public), or null. */
+    private CatalogItem named(String name) {
+        return catalog.find(dev.tributary.sql.catalog.SystemCatalog.nameParts(name), List.of(CatalogState.PUBLIC), 0);
     }
 
     /**
@@ -1414,7 +1457,7 @@ final class Coordinator implements AutoCloseable, Catalog {
      * as often as its count (for tests and checks: no session, no AS OF bounds but the shard's).
      */
     synchronized Result outputShard(String name, long asOf) {
-        if (!(catalog.get(name) instanceof CatalogItem.MaterializedView mv)) throw new IllegalArgumentException(name + " is not a materialized view");
+        if (!(named(name) instanceof CatalogItem.MaterializedView mv)) throw new IllegalArgumentException(name + " is not a materialized view");
         if (storage == null) throw new IllegalStateException("a database in memory keeps no output shards");
         List<SqlType> types = mv.columns().stream().map(Column::type).toList();
         dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(types);
@@ -1494,7 +1537,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                                 });
                             }
                         }
-                        if (!restoredFromCheckpoint.contains(t.name())) compute.historyFrom(t.id(), Math.max(0, storage.tableSince(t.id())));
+                        if (!(checkpoint != null && compute.restored(t.id()))) compute.historyFrom(t.id(), Math.max(0, storage.tableSince(t.id())));
                         tables.add(t.id());
                         ServerLog.log("recovery: table " + t.name() + ": " + updates[0] + " updates read in " + (System.nanoTime() - started) / 1_000_000 + " ms");
                     }
@@ -1505,6 +1548,11 @@ final class Coordinator implements AutoCloseable, Catalog {
                         replay(system, e);
                     }
                     case CatalogRecorder.SEQUENCE_VALUE -> sequenceValues.add(e);
+                    case CatalogRecorder.SCHEMA -> {
+                        // before what is in it; and only once its owner's role is there, made before it
+                        catalog.idsFrom(e.id());
+                        replay(system, e);
+                    }
                     default -> rest.add(e);
                 }
             }
@@ -1600,11 +1648,17 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     private void replay(Session system, CatalogEntry e) {
+        // under the search path it first ran under, seeing only what existed then
+        if (e.searchPath().isEmpty()) system.settings.remove("search_path");
+        else system.settings.put("search_path", e.searchPath());
+        catalog.replaying(e.id(), e.uses());
         try {
             run(system, Parser.parseStatement(e.sql()), e.sql());
         } catch (SqlException failure) {
             throw new dev.tributary.storage.CorruptDataException("catalog entry " + e.id() + " (" + e.kind() + " " + e.name() + ") failed to replay: "
                     + failure.getMessage() + " [" + failure.sqlState() + "] in: " + e.sql());
+        } finally {
+            catalog.replaying(-1, List.of());
         }
     }
 }

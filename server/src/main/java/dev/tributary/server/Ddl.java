@@ -9,6 +9,7 @@ import dev.tributary.sql.bind.Binder;
 import dev.tributary.sql.bind.BoundQuery;
 import dev.tributary.sql.catalog.CatalogItem;
 import dev.tributary.sql.catalog.Column;
+import dev.tributary.sql.catalog.SystemCatalog;
 import dev.tributary.sql.expr.ScalarExpr;
 import dev.tributary.sql.parser.Parser;
 import dev.tributary.sql.parser.SqlFormatter;
@@ -63,9 +64,9 @@ final class Ddl {
     }
 
     Result alterRetainHistory(Session session, Statement.AlterRetainHistory a) {
-        String name = CatalogState.nameOf(a.name(), a.pos());
-        CatalogItem item = catalog.get(name);
-        if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", a.pos());
+        String name = a.name().get(a.name().size() - 1);
+        CatalogItem item = catalog.find(a.name(), catalog.searchPath(session), a.pos());
+        if (item == null) throw new SqlException("42P01", "relation \"" + String.join(".", a.name()) + "\" does not exist", a.pos());
         boolean fits = switch (a.kind()) {
             case TABLE -> item instanceof CatalogItem.Table;
             case MATERIALIZED_VIEW -> item instanceof CatalogItem.MaterializedView;
@@ -89,10 +90,11 @@ final class Ddl {
     }
 
     Result createTable(Session session, Statement.CreateTable c, String sql) {
-        String name = CatalogState.nameOf(c.name(), c.pos());
-        binders.access().checkCreate(session);
-        if (catalog.contains(name) && c.ifNotExists()) return Result.command("CREATE TABLE").withNotice(alreadyExists(name));
-        catalog.checkNew(name, false, c.pos());
+        CatalogState.Name target = catalog.target(c.name(), catalog.searchPath(session), c.pos());
+        String name = target.name(), schema = target.schema();
+        binders.access().checkCreate(session, schema);
+        if (catalog.contains(schema, name) && c.ifNotExists()) return Result.command("CREATE TABLE").withNotice(alreadyExists(name));
+        catalog.checkNew(target, false, c.pos());
         List<Column> columns = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (Statement.ColumnDef d : c.columns()) {
@@ -106,14 +108,14 @@ final class Ddl {
             if (pk.contains(i)) throw new SqlException("42701", "column \"" + k + "\" appears twice in primary key constraint", c.pos());
             pk.add(i);
         }
-        Binder defaultsBinder = binders.plain();
+        Binder defaultsBinder = binders.plain(session);
         List<ScalarExpr> defaults = new ArrayList<>(defaultsBinder.bindDefaults(c.columns()));
         // a default's nextval reads its sequence: it cannot be dropped while the table is there
         Set<Long> sequencesRead = defaultsBinder.dependencies();
         HistoryPolicy history = HistoryPolicy.of(c.retain(), binders.plain());
         // the primary key's index, as PostgreSQL names it; the table's arrangement is keyed by it
         String pkName = c.primaryKeyName() != null ? c.primaryKeyName() : name + "_pkey";
-        if (!pk.isEmpty() && catalog.contains(pkName)) throw new SqlException("42P07", "relation \"" + pkName + "\" already exists", c.pos());
+        if (!pk.isEmpty() && catalog.contains(schema, pkName)) throw new SqlException("42P07", "relation \"" + pkName + "\" already exists", c.pos());
         List<CatalogItem.Sequence> owned = new ArrayList<>();
         for (int i = 0; i < c.columns().size(); i++) {
             Statement.ColumnDef d = c.columns().get(i);
@@ -121,37 +123,37 @@ final class Ddl {
             // a serial or identity column's sequence, as PostgreSQL makes and names it; made again with the table after a restart
             Statement.SequenceOptions o = d.sequence() != null ? d.sequence() : Statement.SequenceOptions.NONE;
             if (o.type() == null) o = new Statement.SequenceOptions(d.type(), o.increment(), o.min(), o.max(), o.start(), o.cache(), o.cycle());
-            owned.add(sequence(-1, constraintName(name, List.of(d.name()), "seq"), o, -1, i, d.pos()));
+            owned.add(sequence(-1, constraintName(schema, name, List.of(d.name()), "seq"), o, -1, i, d.pos()));
         }
         long id = catalog.newId();
         long pkIndex = pk.isEmpty() ? -1 : catalog.newId();
         for (int k = 0; k < owned.size(); k++) {
             CatalogItem.Sequence q = owned.get(k);
             q = new CatalogItem.Sequence(catalog.newId(), q.name(), q.type(), q.start(), q.increment(), q.min(), q.max(), q.cycle(),
-                    "CREATE SEQUENCE " + SqlFormatter.ident(q.name()) + " AS " + q.type() + " OWNED BY " + SqlFormatter.ident(name) + "."
+                    "CREATE SEQUENCE " + qualified(schema, q.name()) + " AS " + q.type() + " OWNED BY " + qualified(schema, name) + "."
                             + SqlFormatter.ident(columns.get(q.ownerColumn()).name()), id, q.ownerColumn(), true);
             owned.set(k, q);
-            register(q, Set.of(id));
+            register(q, schema, Set.of(id));
             binders.access().created(session, q);
             sequences.created(q);
             Statement.ColumnDef next = new Statement.ColumnDef(c.pos(), columns.get(q.ownerColumn()).name(), q.type(), true,
-                    new dev.tributary.sql.ast.Expr.FunctionCall(c.pos(), List.of("nextval"), List.of(new dev.tributary.sql.ast.Expr.StringLiteral(c.pos(), q.name())),
-                            false, false, List.of(), null));
-            defaults.set(q.ownerColumn(), binders.plain().bindDefaults(List.of(next)).get(0));
+                    new dev.tributary.sql.ast.Expr.FunctionCall(c.pos(), List.of("nextval"), List.of(new dev.tributary.sql.ast.Expr.StringLiteral(c.pos(),
+                            schema.equals(CatalogState.PUBLIC) ? q.name() : qualified(schema, q.name()))), false, false, List.of(), null));
+            defaults.set(q.ownerColumn(), binders.plain(session).bindDefaults(List.of(next)).get(0));
         }
         CatalogItem.Table t = new CatalogItem.Table(id, name, columns, pk, defaults, text(sql, c), c.appendOnly(), checks(name, columns, c.checks()));
         List<SqlType> types = Binder.typesOf(columns);
         int[] key = pk.stream().mapToInt(Integer::intValue).toArray();
         compute.createTable(id, name, types, key, pkIndex, pkName);
         frontiers.created(id);
-        register(t, sequencesRead);
+        register(t, schema, sequencesRead);
         binders.access().created(session, t);
         if (!pk.isEmpty()) {
             List<ScalarExpr> keys = new ArrayList<>();
             for (int k : key) keys.add(new ScalarExpr.ColumnRef(k, columns.get(k).type()));
-            String pkSql = "CREATE UNIQUE INDEX " + dev.tributary.sql.parser.SqlFormatter.ident(pkName) + " ON " + dev.tributary.sql.parser.SqlFormatter.ident(name)
+            String pkSql = "CREATE UNIQUE INDEX " + dev.tributary.sql.parser.SqlFormatter.ident(pkName) + " ON " + qualified(schema, name)
                     + " (" + String.join(", ", pk.stream().map(k -> dev.tributary.sql.parser.SqlFormatter.ident(columns.get(k).name())).toList()) + ")";
-            register(new CatalogItem.Index(pkIndex, pkName, id, keys, pkSql, CatalogItem.Index.Uniqueness.PRIMARY_KEY), Set.of(id));
+            register(new CatalogItem.Index(pkIndex, pkName, id, keys, pkSql, CatalogItem.Index.Uniqueness.PRIMARY_KEY), schema, Set.of(id));
         }
         if (history != null) setRetention(id, history);
         // a restart makes each UNIQUE constraint again from its own catalog entry
@@ -177,9 +179,9 @@ final class Ddl {
      * PostgreSQL's tag: {@code SELECT n}.
      */
     Result createTableAs(Session session, Statement.CreateTableAs c, WritePath writes) {
-        String name = CatalogState.nameOf(c.name(), c.pos());
-        if (catalog.contains(name) && c.ifNotExists()) return Result.command("CREATE TABLE AS").withNotice(alreadyExists(name));
-        dev.tributary.sql.bind.BoundQuery q = binders.plain().bindQuery(c.query());
+        CatalogState.Name target = catalog.target(c.name(), catalog.searchPath(session), c.pos());
+        if (catalog.contains(target.schema(), target.name()) && c.ifNotExists()) return Result.command("CREATE TABLE AS").withNotice(alreadyExists(target.name()));
+        dev.tributary.sql.bind.BoundQuery q = binders.plain(session).bindQuery(c.query());
         if (c.columns().size() > q.names().size()) throw new SqlException("42601", "too many column names were specified", c.pos());
         List<Statement.ColumnDef> columns = new ArrayList<>();
         for (int i = 0; i < q.names().size(); i++) {
@@ -187,14 +189,14 @@ final class Ddl {
             String column = i < c.columns().size() ? c.columns().get(i) : q.names().get(i);
             columns.add(new Statement.ColumnDef(c.pos(), column, type, false, null, Statement.Identity.NONE, null));
         }
-        Statement.CreateTable plain = new Statement.CreateTable(1, c.name(), false, columns, List.of(), null, false, null);
+        Statement.CreateTable plain = new Statement.CreateTable(1, List.of(target.schema(), target.name()), false, columns, List.of(), null, false, null);
         createTable(session, plain, SqlFormatter.format(plain));
         if (c.withNoData()) return Result.command("CREATE TABLE AS");
         try {
-            Result inserted = writes.insert(session, new Statement.Insert(c.pos(), c.name(), List.of(), c.query(), List.of(), null));
+            Result inserted = writes.insert(session, new Statement.Insert(c.pos(), plain.name(), List.of(), c.query(), List.of(), null));
             return Result.command("SELECT " + inserted.tag().substring("INSERT 0 ".length()));
         } catch (RuntimeException e) {
-            drop(session, new Statement.Drop(c.pos(), Statement.ObjectKind.TABLE, false, List.of(c.name()), false));
+            drop(session, new Statement.Drop(c.pos(), Statement.ObjectKind.TABLE, false, List.of(plain.name()), false));
             throw e;
         }
     }
@@ -238,15 +240,16 @@ final class Ddl {
     }
 
     Result createSequence(Session session, Statement.CreateSequence q, String sql) {
-        String name = CatalogState.nameOf(q.name(), q.pos());
-        binders.access().checkCreate(session);
-        if (catalog.contains(name) && q.ifNotExists()) return Result.command("CREATE SEQUENCE").withNotice(alreadyExists(name));
-        catalog.checkNew(name, false, q.pos());
+        CatalogState.Name target = catalog.target(q.name(), catalog.searchPath(session), q.pos());
+        String name = target.name();
+        binders.access().checkCreate(session, target.schema());
+        if (catalog.contains(target.schema(), name) && q.ifNotExists()) return Result.command("CREATE SEQUENCE").withNotice(alreadyExists(name));
+        catalog.checkNew(target, false, q.pos());
         long owner = -1;
         int column = -1;
         if (!q.ownedBy().isEmpty()) {
             if (q.ownedBy().size() < 2) throw new SqlException("42601", "invalid OWNED BY option", q.pos(), "Specify OWNED BY table.column or OWNED BY NONE.");
-            CatalogItem.Table t = catalog.table(q.ownedBy().subList(0, q.ownedBy().size() - 1), q.pos(), "own a sequence with");
+            CatalogItem.Table t = catalog.table(q.ownedBy().subList(0, q.ownedBy().size() - 1), catalog.searchPath(session), q.pos(), "own a sequence with");
             column = CatalogState.indexOfColumn(t.columns(), q.ownedBy().get(q.ownedBy().size() - 1));
             if (column < 0) throw new SqlException("42703", "column \"" + q.ownedBy().get(q.ownedBy().size() - 1) + "\" of relation \"" + t.name() + "\" does not exist", q.pos());
             owner = t.id();
@@ -255,7 +258,7 @@ final class Ddl {
         made = new CatalogItem.Sequence(made.id(), made.name(), made.type(), made.start(), made.increment(), made.min(), made.max(), made.cycle(),
                 text(sql, q), owner, column, false);
         // OWNED BY: dropped with the table, but made again from its own statement after a restart
-        register(made, owner < 0 ? Set.of() : Set.of(owner));
+        register(made, target.schema(), owner < 0 ? Set.of() : Set.of(owner));
         binders.access().created(session, made);
         sequences.created(made);
         return Result.command("CREATE SEQUENCE");
@@ -289,7 +292,7 @@ final class Ddl {
     }
 
     Result addConstraint(Session session, Statement.AddConstraint a) {
-        CatalogItem.Table t = catalog.table(a.table(), a.pos(), "alter");
+        CatalogItem.Table t = catalog.table(a.table(), catalog.searchPath(session), a.pos(), "alter");
         binders.access().checkOwner(session, t);
         if (a.key() != null) addUnique(session, t, a.key());
         else if (a.foreignKey() != null) addForeignKey(session, t, a.foreignKey());
@@ -322,7 +325,7 @@ final class Ddl {
      * primary key's column). The table is defined again in place: same id, rows and dependents.
      */
     Result alterColumn(Session session, Statement.AlterColumn a) {
-        CatalogItem.Table t = catalog.table(a.table(), a.pos(), "alter");
+        CatalogItem.Table t = catalog.table(a.table(), catalog.searchPath(session), a.pos(), "alter");
         binders.access().checkOwner(session, t);
         int c = CatalogState.indexOfColumn(t.columns(), a.column());
         if (c < 0) throw new SqlException("42703", "column \"" + a.column() + "\" of relation \"" + t.name() + "\" does not exist", a.pos());
@@ -340,7 +343,7 @@ final class Ddl {
         switch (a.change()) {
             case SET_DEFAULT, DROP_DEFAULT -> {
                 changed = new Statement.ColumnDef(d.pos(), d.name(), d.type(), d.notNull(), a.defaultExpr(), d.identity(), d.sequence());
-                Binder binder = binders.plain();
+                Binder binder = binders.plain(session);
                 defaults.set(c, binder.bindDefaults(List.of(changed)).get(0));
                 reads = binder.dependencies();
             }
@@ -406,8 +409,9 @@ final class Ddl {
         CatalogItem.Table next = new CatalogItem.Table(t.id(), t.name(), columns, t.primaryKey(), defaults, SqlFormatter.format(def), t.appendOnly(), checks);
         Set<Long> uses = new HashSet<>(catalog.usesOf(t.id()));
         uses.addAll(reads);
+        String schema = catalog.schemaOf(t.id());
         catalog.unlist(t);
-        register(next, uses);
+        register(next, schema, uses);
     }
 
     /**
@@ -419,15 +423,11 @@ final class Ddl {
      */
     private void addForeignKey(Session session, CatalogItem.Table t, Statement.ForeignKeyDef f) {
         CatalogItem.Table parent;
-        String parentName = CatalogState.nameOf(f.refTable(), f.pos());
-        if (parentName.equals(t.name())) {
-            parent = t;
-        } else {
-            CatalogItem item = catalog.get(parentName);
-            if (item == null) throw new SqlException("42P01", "relation \"" + parentName + "\" does not exist");
-            if (!(item instanceof CatalogItem.Table p)) throw new SqlException("42809", "referenced relation \"" + parentName + "\" is not a table");
-            parent = p;
-        }
+        String parentName = f.refTable().get(f.refTable().size() - 1);
+        CatalogItem item = catalog.find(f.refTable(), catalog.searchPath(session), f.pos());
+        if (item == null) throw new SqlException("42P01", "relation \"" + String.join(".", f.refTable()) + "\" does not exist");
+        if (!(item instanceof CatalogItem.Table p)) throw new SqlException("42809", "referenced relation \"" + parentName + "\" is not a table");
+        parent = p.id() == t.id() ? t : p;
         List<Integer> cols = columnsOf(t, f.columns());
         List<Integer> refCols;
         if (f.refColumns().isEmpty()) {
@@ -461,13 +461,13 @@ final class Ddl {
             }
         }
         List<String> refNames = refCols.stream().map(k -> parent.columns().get(k).name()).toList();
-        String sql = "ALTER TABLE " + SqlFormatter.ident(t.name()) + " ADD "
-                + SqlFormatter.foreignKey(new StringBuilder(), new Statement.ForeignKeyDef(f.pos(), name, f.columns(), List.of(parent.name()), refNames,
+        String sql = "ALTER TABLE " + qualified(t) + " ADD "
+                + SqlFormatter.foreignKey(new StringBuilder(), new Statement.ForeignKeyDef(f.pos(), name, f.columns(), List.of(catalog.schemaOf(parent.id()), parent.name()), refNames,
                         f.onDelete(), f.onUpdate(), f.matchFull()));
         CatalogItem.ForeignKey made = new CatalogItem.ForeignKey(catalog.newId(), name, t.id(), cols, parent.id(), refCols, refIndex.id(),
                 f.onDelete(), f.onUpdate(), f.matchFull(), sql);
         if (!durability.replaying()) writes.checkReferences(session, made);
-        register(made, new HashSet<>(List.of(t.id(), parent.id(), refIndex.id())));
+        register(made, catalog.schemaOf(t.id()), new HashSet<>(List.of(t.id(), parent.id(), refIndex.id())));
     }
 
     /** The positions of columns {@code names} of {@code t} (42703 for one it lacks, 42701 for one named twice). */
@@ -486,7 +486,8 @@ final class Ddl {
     private String foreignKeyName(CatalogItem.Table t, List<String> columns) {
         Set<String> taken = new HashSet<>();
         for (CatalogItem.ForeignKey other : catalog.foreignKeys(t.id(), true)) taken.add(other.name());
-        return constraintName(t.name(), columns, "fkey", name -> taken.contains(name) || catalog.contains(name));
+        String schema = catalog.schemaOf(t.id());
+        return constraintName(t.name(), columns, "fkey", name -> taken.contains(name) || catalog.contains(schema, name));
     }
 
     /**
@@ -502,21 +503,33 @@ final class Ddl {
             if (cols.contains(i)) throw new SqlException("42701", "column \"" + col + "\" appears twice in unique constraint", u.pos());
             cols.add(i);
         }
-        String name = u.name() != null ? u.name() : constraintName(t.name(), u.columns(), "key");
-        if (catalog.contains(name)) throw new SqlException("42P07", "relation \"" + name + "\" already exists", u.pos());
+        String schema = catalog.schemaOf(t.id());
+        String name = u.name() != null ? u.name() : constraintName(schema, t.name(), u.columns(), "key");
+        if (catalog.contains(schema, name)) throw new SqlException("42P07", "relation \"" + name + "\" already exists", u.pos());
         List<ScalarExpr> keys = new ArrayList<>();
         for (int k : cols) keys.add(new ScalarExpr.ColumnRef(k, t.columns().get(k).type()));
-        String sql = "ALTER TABLE " + SqlFormatter.ident(t.name()) + " ADD CONSTRAINT " + SqlFormatter.ident(name) + " UNIQUE ("
+        String sql = "ALTER TABLE " + qualified(t) + " ADD CONSTRAINT " + SqlFormatter.ident(name) + " UNIQUE ("
                 + String.join(", ", u.columns().stream().map(SqlFormatter::ident).toList()) + ")";
         buildIndex(session, new CatalogItem.Index(catalog.newId(), name, t.id(), keys, sql, CatalogItem.Index.Uniqueness.UNIQUE_CONSTRAINT), t, null);
     }
 
     /**
-     * PostgreSQL's name for a constraint of {@code table} on {@code columns}: {@code
-     * table_col1_col2_label}, cut to 63 bytes, with a number added until no relation has it.
+     * PostgreSQL's name for a constraint of {@code table} (in {@code schema}) on {@code columns}:
+     * {@code table_col1_col2_label}, cut to 63 bytes, with a number added until no relation of
+     * the schema has it.
      */
-    private String constraintName(String table, List<String> columns, String label) {
-        return constraintName(table, columns, label, catalog::contains);
+    private String constraintName(String schema, String table, List<String> columns, String label) {
+        return constraintName(table, columns, label, name -> catalog.contains(schema, name));
+    }
+
+    /** {@code schema.name} as SQL writes it; a bare name in public. */
+    static String qualified(String schema, String name) {
+        return schema.equals(CatalogState.PUBLIC) ? SqlFormatter.ident(name) : SqlFormatter.ident(schema) + "." + SqlFormatter.ident(name);
+    }
+
+    /** {@code item}'s name as SQL writes it from anywhere: qualified unless in public. */
+    private String qualified(CatalogItem item) {
+        return qualified(catalog.schemaOf(item.id()), item.name());
     }
 
     /** {@link #constraintName(String, List, String)}, numbered until {@code taken} says the name is free. */
@@ -530,7 +543,7 @@ final class Ddl {
     }
 
     Result dropConstraint(Session session, Statement.DropConstraint d) {
-        CatalogItem.Table t = catalog.table(d.table(), d.pos(), "alter");
+        CatalogItem.Table t = catalog.table(d.table(), catalog.searchPath(session), d.pos(), "alter");
         binders.access().checkOwner(session, t);
         for (CatalogItem.ForeignKey f : catalog.foreignKeys(t.id(), true)) {
             if (!f.name().equals(d.name())) continue;
@@ -583,12 +596,13 @@ final class Ddl {
     }
 
     Result createView(Session session, Statement.CreateView v, String sql) {
-        String name = CatalogState.nameOf(v.name(), v.pos());
+        CatalogState.Name target = catalog.target(v.name(), catalog.searchPath(session), v.pos());
+        String name = target.name(), schema = target.schema();
         String tag = v.materialized() ? "CREATE MATERIALIZED VIEW" : "CREATE VIEW";
-        binders.access().checkCreate(session);
-        if (catalog.contains(name) && v.ifNotExists()) return Result.command(tag).withNotice(alreadyExists(name));
-        CatalogItem existing = catalog.get(name);
-        if (existing != null && !(v.orReplace() && existing instanceof CatalogItem.View)) catalog.checkNew(name, false, v.pos());
+        binders.access().checkCreate(session, schema);
+        if (catalog.contains(schema, name) && v.ifNotExists()) return Result.command(tag).withNotice(alreadyExists(name));
+        CatalogItem existing = catalog.get(schema, name);
+        if (existing != null && !(v.orReplace() && existing instanceof CatalogItem.View)) catalog.checkNew(target, false, v.pos());
         if (existing != null) binders.access().checkOwner(session, existing);
         // a view may read streams (subscriptions to it are continuous); a materialized view keeps
         // what their watermarks have settled
@@ -632,27 +646,28 @@ final class Ddl {
             DataflowMemory memory = session.dataflowMemory(compute.workers());
             compute.createMaterializedView(id, name, p, memory, upper, tables);
             CatalogItem.MaterializedView mv = new CatalogItem.MaterializedView(id, name, columns, plan, text(sql, v));
-            register(mv, uses);
+            register(mv, schema, uses);
             binders.access().created(session, mv);
             if (history != null) setRetention(id, history);
             awaitHydration(session, id, "materialized view", name, upper - 1);
         } else {
             CatalogItem.View view = new CatalogItem.View(id, name, columns, plan, text(sql, v));
-            register(view, uses);
+            register(view, schema, uses);
             binders.access().created(session, view);
         }
         return Result.command(tag);
     }
 
     Result createIndex(Session session, Statement.CreateIndex i, String sql) {
-        if (catalog.contains(i.name())) {
+        CatalogState.rejectSystemRelation(i.on(), "create an index on", i.pos());
+        String on = i.on().get(i.on().size() - 1);
+        CatalogItem target = catalog.find(i.on(), catalog.searchPath(session), i.pos());
+        if (target == null) throw new SqlException("42P01", "relation \"" + String.join(".", i.on()) + "\" does not exist", i.pos());
+        // an index is in its relation's schema, as in PostgreSQL
+        if (catalog.contains(catalog.schemaOf(target.id()), i.name())) {
             if (i.ifNotExists()) return Result.command("CREATE INDEX").withNotice(alreadyExists(i.name()));
             throw new SqlException("42P07", "relation \"" + i.name() + "\" already exists", i.pos());
         }
-        CatalogState.rejectSystemRelation(i.on(), "create an index on", i.pos());
-        String on = CatalogState.nameOf(i.on(), i.pos());
-        CatalogItem target = catalog.get(on);
-        if (target == null) throw new SqlException("42P01", "relation \"" + on + "\" does not exist", i.pos());
         if (!(target instanceof CatalogItem.Table || target instanceof CatalogItem.MaterializedView)) {
             throw new SqlException("42809", "cannot create index on " + target.kind() + " \"" + on + "\"", i.pos(),
                     "Create a materialized view over it and index that.");
@@ -684,7 +699,7 @@ final class Ddl {
         Set<Long> tables = catalog.baseTablesOf(target.id());
         frontiers.advanced(upper, tables);
         compute.createIndex(id, ix.name(), target.id(), types, ix.keys(), memory, upper, tables);
-        register(ix, Set.of(target.id()));
+        register(ix, catalog.schemaOf(target.id()), Set.of(target.id()));
         if (history != null) setRetention(id, history);
         awaitHydration(session, id, "index", ix.name(), upper - 1, ix.unique() ? () -> checkUnique(ix, target, upper, tables) : null);
     }
@@ -802,8 +817,8 @@ final class Ddl {
         List<Notice> skipped = new ArrayList<>();
         for (List<String> parts : d.names()) {
             CatalogState.rejectSystemRelation(parts, "drop", d.pos());
-            String name = CatalogState.nameOf(parts, d.pos());
-            CatalogItem item = catalog.get(name);
+            String name = parts.get(parts.size() - 1);
+            CatalogItem item = catalog.find(parts, catalog.searchPath(session), d.pos());
             String kind = d.kind().sql().toLowerCase(java.util.Locale.ROOT);
             if (item == null) {
                 String what = d.kind() == Statement.ObjectKind.TABLE ? "table" : d.kind() == Statement.ObjectKind.INDEX ? "index" : kind;
@@ -906,8 +921,8 @@ final class Ddl {
      * 42809 / 42703 as PostgreSQL for what is not there or not of that kind.
      */
     Result comment(Session session, Statement.Comment c) {
-        String name = CatalogState.nameOf(c.name(), c.pos());
-        CatalogItem item = catalog.get(name);
+        String name = c.name().get(c.name().size() - 1);
+        CatalogItem item = catalog.find(c.name(), catalog.searchPath(session), c.pos());
         if (item == null) {
             if (c.kind() == Statement.ObjectKind.INDEX) throw new SqlException("42P01", "index \"" + name + "\" does not exist", c.pos());
             if (c.kind() == Statement.ObjectKind.SEQUENCE) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", c.pos());
@@ -941,8 +956,108 @@ final class Ddl {
         return Result.command("COMMENT");
     }
 
+    /**
+     * CREATE SCHEMA: a schema owned by {@code AUTHORIZATION}'s role (the creator's otherwise), by
+     * a role that may create in the database (42501); 42P06 if it exists (a notice with IF NOT
+     * EXISTS). Recorded as {@code CREATE SCHEMA name AUTHORIZATION owner}, made again before
+     * what is in it.
+     */
+    Result createSchema(Session session, Statement.CreateSchema c) {
+        String owner = c.owner() != null ? c.owner() : session.currentUser();
+        binders.access().checkCreateSchema(session, owner);
+        if (catalog.schemaId(c.name()) >= 0 || SystemCatalog.isSystemSchema(c.name())) {
+            if (c.ifNotExists()) return Result.command("CREATE SCHEMA").withNotice(Notice.notice("42P06", "schema \"" + c.name() + "\" already exists, skipping"));
+            throw new SqlException("42P06", "schema \"" + c.name() + "\" already exists", c.pos());
+        }
+        long id = catalog.newId();
+        durability.recordSchema(id, c.name(), SqlFormatter.format(new Statement.CreateSchema(1, c.name(), false, owner)));
+        catalog.addSchema(c.name(), id);
+        binders.access().schemaCreated(c.name(), owner);
+        return Result.command("CREATE SCHEMA");
+    }
+
+    /**
+     * DROP SCHEMA: its owner's (42501); with objects in it refused (2BP01, naming them) unless
+     * CASCADE, which drops them and what depends on them elsewhere, telling what went as
+     * PostgreSQL does.
+     */
+    Result dropSchema(Session session, Statement.DropSchema d) {
+        List<String> targets = new ArrayList<>();
+        List<Notice> skipped = new ArrayList<>();
+        for (String name : d.names()) {
+            if (SystemCatalog.isSystemSchema(name) || (catalog.schemaId(name) < 0 && name.startsWith("pg_"))) {
+                throw new SqlException("2BP01", "cannot drop schema " + name + " because it is required by the database system", d.pos());
+            }
+            if (catalog.schemaId(name) < 0) {
+                if (d.ifExists()) {
+                    skipped.add(Notice.notice("00000", "schema \"" + name + "\" does not exist, skipping"));
+                    continue;
+                }
+                throw new SqlException("3F000", "schema \"" + name + "\" does not exist", d.pos());
+            }
+            binders.access().checkSchemaOwner(session, name);
+            if (!targets.contains(name)) targets.add(name);
+        }
+        // what goes: the schemas' objects, then what depends on them elsewhere
+        List<Long> order = new ArrayList<>();
+        Set<Long> seen = new HashSet<>();
+        List<String> cascaded = new ArrayList<>();
+        for (String name : targets) {
+            for (CatalogItem item : catalog.inSchema(name)) {
+                if (seen.contains(item.id())) continue;
+                // indexes, foreign keys and owned sequences go with their tables
+                if (item instanceof CatalogItem.Index ix && catalog.schemaOf(ix.on()).equals(name)) continue;
+                if (item instanceof CatalogItem.ForeignKey || (item instanceof CatalogItem.Sequence q && q.owned())) continue;
+                List<Long> reached = new ArrayList<>();
+                catalog.collect(item.id(), seen, reached);
+                order.addAll(reached);
+            }
+        }
+        for (long id : order) {
+            CatalogItem dep = catalog.get(id);
+            if (dep instanceof CatalogItem.ForeignKey f) {
+                if (!order.contains(f.table())) cascaded.add(describe(f));
+            } else if (!(dep instanceof CatalogItem.Index) && !(dep instanceof CatalogItem.Sequence q && q.owned())) {
+                cascaded.add(dep.kind() + " " + qualifiedText(dep));
+            }
+        }
+        if (!cascaded.isEmpty() && !d.cascade()) {
+            String first = targets.get(0);
+            throw new SqlException("2BP01", "cannot drop schema " + first + " because other objects depend on it", 0,
+                    "Use DROP ... CASCADE to drop the dependent objects too.")
+                    .withDetail(String.join("\n", cascaded.stream().map(o -> o + " depends on schema " + first).toList()));
+        }
+        for (int k = order.size() - 1; k >= 0; k--) remove(order.get(k));
+        for (String name : targets) removeSchema(name);
+        Result r = Result.command("DROP SCHEMA");
+        if (cascaded.size() == 1) r = r.withNotice(Notice.notice("00000", "drop cascades to " + cascaded.get(0)));
+        else if (cascaded.size() > 1) r = r.withNotice(Notice.notice("00000", "drop cascades to " + cascaded.size() + " other objects")
+                .withDetail(String.join("\n", cascaded.stream().map(o -> "drop cascades to " + o).toList())));
+        for (Notice n : skipped) r = r.withNotice(n);
+        return r;
+    }
+
+    private void removeSchema(String name) {
+        long id = catalog.schemaId(name);
+        catalog.removeSchema(name);
+        binders.access().schemaDropped(name);
+        durability.droppedSchema(id);
+    }
+
+    /** {@code schema.name} as PostgreSQL's messages name an object. */
+    private String qualifiedText(CatalogItem item) {
+        return catalog.schemaOf(item.id()) + "." + item.name();
+    }
+
     /** Drops object {@code id} (if it is still there) and what depends on it, newest first: a rolled-back block's creation. */
     void dropCreated(long id) {
+        String schema = catalog.schemaNamed(id);
+        if (schema != null) {
+            // what a block made in it went before it (newest first); anything else made in it since goes with it
+            for (CatalogItem item : catalog.inSchema(schema)) dropCreated(item.id());
+            removeSchema(schema);
+            return;
+        }
         if (catalog.get(id) == null) return;
         List<Long> order = new ArrayList<>();
         catalog.collect(id, new HashSet<>(), order);
@@ -971,9 +1086,9 @@ final class Ddl {
     }
 
     /** Lists {@code item}, which reads {@code uses}, in the catalog and in the statement's durable changes. */
-    private void register(CatalogItem item, Set<Long> uses) {
+    private void register(CatalogItem item, String schema, Set<Long> uses) {
         durability.recordObject(item, uses);
-        catalog.register(item, uses);
+        catalog.register(item, schema, uses);
     }
 
     /** A maintained query's plan with now() in its WHERE as temporal filters (0A000, at {@code pos}, for other uses of now()). */

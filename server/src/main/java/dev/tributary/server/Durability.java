@@ -10,6 +10,7 @@ import dev.tributary.sql.catalog.CatalogItem;
 import dev.tributary.sql.row.Row;
 import dev.tributary.sql.row.RowDataType;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -35,6 +36,8 @@ final class Durability {
     private boolean replaying;
     /** Whether a write or a DDL statement came since the last checkpoint started. */
     private boolean changedSinceCheckpoint;
+    /** The running statement's search path, as SET gives it (empty: the default): what its objects are made again under. */
+    private String searchPath = "";
 
     Durability(StorageController storage) {
         this.storage = storage;
@@ -56,6 +59,18 @@ final class Durability {
 
     void replaying(boolean on) {
         replaying = on;
+    }
+
+    /** The statement about to run resolves its bare names along {@code path}. */
+    void statementSearchPath(List<String> path) {
+        if (path.equals(List.of(CatalogState.PUBLIC))) {
+            searchPath = "";
+        } else {
+            List<String> quoted = new java.util.ArrayList<>();
+            for (String schema : path) quoted.add(dev.tributary.sql.parser.SqlFormatter.ident(schema));
+            // no schema at all: a name no schema can have, so that a restart finds none either
+            searchPath = path.isEmpty() ? "\"\"" : String.join(", ", quoted);
+        }
     }
 
     boolean changedSinceCheckpoint() {
@@ -89,7 +104,18 @@ final class Durability {
         };
         String kind = item instanceof CatalogItem.Index i && i.primaryKey() ? CatalogRecorder.PRIMARY_KEY
                 : item instanceof CatalogItem.Sequence q && q.implicit() ? CatalogRecorder.OWNED_SEQUENCE : item.kind();
-        recorder.object(item.id(), kind, item.name(), sql, uses);
+        recorder.object(item.id(), kind, item.name(), sql, uses, searchPath);
+    }
+
+    /** Records schema {@code name}, made as object {@code id} by {@code sql}, in the statement's catalog changes. */
+    void recordSchema(long id, String name, String sql) {
+        if (recorder == null || replaying) return;
+        recorder.object(id, CatalogRecorder.SCHEMA, name, sql, java.util.Set.of(), "");
+    }
+
+    /** Records that schema {@code id} is dropped. */
+    void droppedSchema(long id) {
+        if (recorder != null && !replaying) recorder.dropped(id);
     }
 
     /** Records that object {@code id} ({@code item}) is dropped; a table's data and a materialized view's output shard go with it. */

@@ -49,6 +49,8 @@ public final class Prepared {
     boolean readsSystemCatalog;
     /** Whether it was bound with AS OF SYSTEM TIME desugared (the session's {@code asof_join} setting), which a change of it redoes. */
     boolean desugarsAsOf;
+    /** The session's search path (setting and role) it was bound under: bare names resolve again when it changes. */
+    String searchPath = "";
     /** QUERY and INSERT: the bound query (an INSERT's gives the new rows). */
     BoundQuery query;
     /** UPDATE and DELETE: the bound plan (old and new rows, or the rows removed). */

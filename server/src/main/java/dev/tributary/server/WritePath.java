@@ -196,8 +196,8 @@ final class WritePath {
     }
 
     Result insert(Session session, Statement.Insert ins) {
-        CatalogItem.Table t = catalog.table(ins.table(), ins.pos(), "insert into");
-        Binder binder = binders.plain();
+        CatalogItem.Table t = catalog.table(ins.table(), catalog.searchPath(session), ins.pos(), "insert into");
+        Binder binder = binders.plain(session);
         BoundQuery q = binder.bindInsert(t, ins);
         binders.access().checkStatement(session, ins, t, binder.dependencies());
         Statement.OnConflict c = ins.onConflict();
@@ -438,9 +438,9 @@ final class WritePath {
     }
 
     Result update(Session session, Statement.Update u) {
-        CatalogItem.Table t = catalog.table(u.table(), u.pos(), "update");
+        CatalogItem.Table t = catalog.table(u.table(), catalog.searchPath(session), u.pos(), "update");
         String alias = u.alias() != null ? u.alias() : t.name();
-        Binder binder = binders.plain();
+        Binder binder = binders.plain(session);
         Plan plan = binder.bindUpdate(t, alias, u.assignments(), u.from(), u.where());
         binders.access().checkStatement(session, u, t, binder.dependencies());
         List<Object[]> pairs = reads.rowsOf(session, plan, plan.types());
@@ -466,7 +466,7 @@ final class WritePath {
     }
 
     Result delete(Session session, Statement.Delete d) {
-        CatalogItem.Table t = catalog.table(d.table(), d.pos(), d.truncate() ? "truncate" : "delete from");
+        CatalogItem.Table t = catalog.table(d.table(), catalog.searchPath(session), d.pos(), d.truncate() ? "truncate" : "delete from");
         if (d.truncate()) {
             for (CatalogItem.ForeignKey f : catalog.foreignKeys(t.id(), false)) {
                 if (f.table() == t.id()) continue;
@@ -476,7 +476,7 @@ final class WritePath {
             }
         }
         String alias = d.alias() != null ? d.alias() : t.name();
-        Binder binder = binders.plain();
+        Binder binder = binders.plain(session);
         Plan plan = binder.bindDelete(t, alias, d.using(), d.where());
         binders.access().checkStatement(session, d, t, binder.dependencies());
         List<Object[]> rows = reads.rowsOf(session, plan, plan.types());

@@ -78,7 +78,9 @@ class SystemCatalogTest {
             assertThat(rows(db, "SELECT count(*) FROM information_schema.tables WHERE table_name = 'orders'")).containsExactly("1");
             fails("42P01", "relation \"tables\" does not exist", () -> db.query("SELECT * FROM tables"));
             fails("42P01", null, () -> db.query("SELECT * FROM pg_catalog.orders"));
-            fails("3F000", "schema \"nope\" does not exist", () -> db.query("SELECT * FROM nope.orders"));
+            // a query naming a schema that does not exist: no such relation, as PostgreSQL answers (DDL says 3F000)
+            fails("42P01", "relation \"nope.orders\" does not exist", () -> db.query("SELECT * FROM nope.orders"));
+            fails("3F000", "schema \"nope\" does not exist", () -> db.execute("DROP TABLE nope.orders"));
             fails("42P01", "relation \"nosuch\" does not exist", () -> db.query("SELECT 'nosuch'::regclass"));
         }
     }

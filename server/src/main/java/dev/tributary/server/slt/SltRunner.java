@@ -240,7 +240,8 @@ public final class SltRunner {
         String ddl() {
             StringBuilder cols = new StringBuilder();
             for (int k = 0; k < query.types().length(); k++) cols.append(k == 0 ? "" : ", ").append("c").append(k + 1);
-            return "CREATE MATERIALIZED VIEW " + name() + " (" + cols + ") AS " + query.sql();
+            // in public whatever the search path, so that the file's schemas hold only what it made
+            return "CREATE MATERIALIZED VIEW public." + name() + " (" + cols + ") AS " + query.sql();
         }
     }
 
@@ -399,7 +400,7 @@ public final class SltRunner {
                 outcome.skip("view not compared: the query runs inside a transaction block");
                 return;
             }
-            String read = "SELECT * FROM " + view.name();
+            String read = "SELECT * FROM public." + view.name();
             Exec e = exec(aux, read);
             if (e.crash() != null) {
                 crash(q, read, e.crash());
@@ -470,22 +471,29 @@ public final class SltRunner {
         }
 
         private void dropView(View v, ViewState next) {
-            if (v.state == ViewState.CREATED) exec(aux, "DROP MATERIALIZED VIEW IF EXISTS " + v.name());
+            if (v.state == ViewState.CREATED) exec(aux, "DROP MATERIALIZED VIEW IF EXISTS public." + v.name());
             v.state = next;
         }
 
         private void beforeCatalogChange(String sql) {
             if (!options.views()) return;
             String kw = firstKeyword(sql);
-            if (kw.equals("DROP") || kw.equals("ALTER") || kw.equals("SHOW")) {
+            if (kw.equals("DROP") || kw.equals("ALTER") || kw.equals("SHOW") || setsSearchPath(sql)) {
                 for (View v : views.values()) if (v.state == ViewState.CREATED) dropView(v, ViewState.PENDING);
             }
+        }
+
+        /** Whether {@code sql} sets or resets search_path: the views are made again under the new one, which the view session takes too. */
+        private static boolean setsSearchPath(String sql) {
+            String s = sql.strip().toLowerCase(java.util.Locale.ROOT);
+            return (s.startsWith("set ") || s.startsWith("reset ")) && s.contains("search_path");
         }
 
         private void afterStatement(int index, String sql) {
             if (!options.views()) return;
             String kw = firstKeyword(sql);
-            if (kw.equals("CREATE") || kw.equals("DROP") || kw.equals("ALTER") || kw.equals("SHOW")) createPendingViews(index);
+            if (setsSearchPath(sql)) exec(aux, sql);
+            if (kw.equals("CREATE") || kw.equals("DROP") || kw.equals("ALTER") || kw.equals("SHOW") || setsSearchPath(sql)) createPendingViews(index);
         }
 
         // ---- execution

@@ -31,6 +31,8 @@ public final class CatalogRecorder {
     public static final String OWNED_SEQUENCE = "owned sequence", SEQUENCE_VALUE = "sequence value";
     /** An object's or column's description (COMMENT ON), by {@code id/column} (column 0: the object). */
     public static final String COMMENT = "comment";
+    /** A schema (CREATE SCHEMA), made again before what is in it. */
+    public static final String SCHEMA = "schema";
 
     private final StorageController storage;
     /** The entries as last committed (and being changed by the current statement), by entry id. */
@@ -64,9 +66,9 @@ public final class CatalogRecorder {
         return all;
     }
 
-    /** Records object {@code id} as made (or made again, under the same id) by {@code sql}. */
-    public void object(long id, String kind, String name, String sql, Set<Long> uses) {
-        put(new CatalogEntry(id, kind, name, sql, List.copyOf(new TreeSet<>(uses))));
+    /** Records object {@code id} as made (or made again, under the same id) by {@code sql}, run under {@code searchPath} (empty: the default). */
+    public void object(long id, String kind, String name, String sql, Set<Long> uses, String searchPath) {
+        put(new CatalogEntry(id, kind, name, sql, List.copyOf(new TreeSet<>(uses)), searchPath));
     }
 
     /** Object {@code id} is gone, and with it its history policy. */

@@ -577,6 +577,22 @@ public sealed interface Statement extends Node {
         }
     }
 
+    /**
+     * CREATE SCHEMA [IF NOT EXISTS] name [AUTHORIZATION role], or CREATE SCHEMA AUTHORIZATION
+     * role (the schema named as the role); {@code owner} null: the creating role.
+     */
+    record CreateSchema(int pos, String name, boolean ifNotExists, String owner) implements Statement {}
+
+    /** DROP SCHEMA [IF EXISTS] name[, ...] [CASCADE|RESTRICT]: CASCADE drops what is in them too. */
+    record DropSchema(int pos, boolean ifExists, List<String> names, boolean cascade) implements Statement {
+        public DropSchema {
+            names = List.copyOf(names);
+        }
+    }
+
+    /** ALTER SCHEMA name OWNER TO role. */
+    record AlterSchemaOwner(int pos, String name, String owner) implements Statement {}
+
     /** DROP ROLE|USER [IF EXISTS] name[, ...]. */
     record DropRole(int pos, boolean ifExists, List<String> names) implements Statement {
         public DropRole {

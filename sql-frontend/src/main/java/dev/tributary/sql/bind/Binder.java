@@ -1253,9 +1253,11 @@ public final class Binder {
         return catalog;
     }
 
-    /** The user catalog's item named {@code name}. */
-    Optional<CatalogItem> catalogItem(String name) {
-        return catalog.lookup(name);
+    /** The user catalog's item {@code parts} names: a bare name (found on the search path) or {@code schema.name}. */
+    Optional<CatalogItem> catalogItem(List<String> parts) {
+        String name = parts.get(parts.size() - 1);
+        if (parts.size() == 1) return catalog.lookup(name);
+        return parts.size() == 2 ? catalog.lookup(parts.get(0), name) : Optional.empty();
     }
 
     Bound named(TableRef.NamedTable t) {
@@ -1268,13 +1270,16 @@ public final class Binder {
             qualified = qualified.subList(1, 3);
         }
         String schema = qualified.size() == 2 ? qualified.get(0) : null;
-        if (qualified.size() > 3 || (schema != null && !schema.equals("public") && !dev.tributary.sql.catalog.SystemCatalog.isSystemSchema(schema))) {
-            throw new SqlException("3F000", "schema \"" + qualified.get(0) + "\" does not exist", t.pos());
+        if (qualified.size() > 3) throw new SqlException("42601", "improper qualified name (too many dotted names): " + String.join(".", qualified), t.pos());
+        boolean systemSchema = schema != null && dev.tributary.sql.catalog.SystemCatalog.isSystemSchema(schema);
+        // as PostgreSQL answers a query (not DDL) naming a schema that does not exist
+        if (schema != null && !systemSchema && !catalog.schemaExists(schema)) {
+            throw new SqlException("42P01", "relation \"" + String.join(".", t.name()) + "\" does not exist", t.pos());
         }
         Bound b;
         Bound cte = t.name().size() == 1 ? ctes.get(name) : null;
         // pg_catalog is searched first, as PostgreSQL does when the search path does not name it
-        Optional<CatalogItem.SystemRelation> sys = cte != null || "public".equals(schema) ? Optional.empty()
+        Optional<CatalogItem.SystemRelation> sys = cte != null || (schema != null && !systemSchema) ? Optional.empty()
                 : dev.tributary.sql.catalog.SystemCatalog.relation(schema == null ? "pg_catalog" : schema, name);
         if (cte != null) {
             RecursiveQueries.SelfReference self = selfReferences.get(name);
@@ -1285,10 +1290,10 @@ public final class Binder {
             List<Field> fields = new ArrayList<>();
             for (Column c : r.columns()) fields.add(new Field(name, c.name(), c.type(), false));
             b = new Bound(new Plan.Constant(system().rows(r), types(r.columns())), fields);
-        } else if (schema != null && !schema.equals("public")) {
+        } else if (systemSchema) {
             throw new SqlException("42P01", "relation \"" + String.join(".", t.name()) + "\" does not exist", t.pos());
         } else {
-            Optional<CatalogItem> item = catalog.lookup(name);
+            Optional<CatalogItem> item = schema != null ? catalog.lookup(schema, name) : catalog.lookup(name);
             if (item.isEmpty() || item.get() instanceof CatalogItem.Index || item.get() instanceof CatalogItem.ForeignKey) {
                 throw new SqlException("42P01", "relation \"" + String.join(".", t.name()) + "\" does not exist", t.pos());
             }

@@ -81,16 +81,12 @@ final class SequenceFunctions {
 
     /** The sequence {@code text} names (PostgreSQL's regclass input: an optional schema, quotes for case). */
     private static CatalogItem.Sequence resolve(Binder binder, String text, int pos) {
-        String name = text.trim();
-        int dot = name.lastIndexOf('.');
-        if (dot >= 0 && !name.endsWith("\"")) {
-            String schema = name.substring(0, dot);
-            if (!schema.equals("public")) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", pos);
-            name = name.substring(dot + 1);
+        List<String> parts = dev.tributary.sql.catalog.SystemCatalog.nameParts(text.trim());
+        String name = parts.get(parts.size() - 1);
+        if (parts.size() == 2 && !binder.catalog().schemaExists(parts.get(0))) {
+            throw new SqlException("3F000", "schema \"" + parts.get(0) + "\" does not exist", pos);
         }
-        name = name.startsWith("\"") && name.endsWith("\"") && name.length() > 1 ? name.substring(1, name.length() - 1).replace("\"\"", "\"")
-                : name.toLowerCase(java.util.Locale.ROOT);
-        CatalogItem item = binder.catalogItem(name).orElseThrow(() -> new SqlException("42P01", "relation \"" + text + "\" does not exist", pos));
+        CatalogItem item = binder.catalogItem(parts).orElseThrow(() -> new SqlException("42P01", "relation \"" + text + "\" does not exist", pos));
         if (!(item instanceof CatalogItem.Sequence s)) throw new SqlException("42809", "\"" + name + "\" is not a sequence", pos);
         binder.dependOn(s.id());
         return s;

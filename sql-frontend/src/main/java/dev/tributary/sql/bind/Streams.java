@@ -78,8 +78,7 @@ final class Streams {
                     + String.join(".", watermark.column().parts()) + ": it is computed from the largest event time seen, not from a row",
                     watermark.expr().pos());
         }
-        boolean appendOnly = s.input().name().size() == 1
-                && binder.catalogItem(s.input().name().get(0)).map(i -> i instanceof CatalogItem.Table table && table.appendOnly()).orElse(false);
+        boolean appendOnly = binder.catalogItem(s.input().name()).map(i -> i instanceof CatalogItem.Table table && table.appendOnly()).orElse(false);
         return new Bound(new Plan.EventTime(in.plan(), ref.index(), w, s.fromNow(), 0, appendOnly), in.fields());
     }
 
@@ -96,8 +95,7 @@ final class Streams {
 
     /** The watermark declared by the table {@code t} names, if it is a table that declares one. */
     private static Watermark declared(Binder binder, TableRef.NamedTable t) {
-        if (t.name().size() != 1) return null;
-        return binder.catalogItem(t.name().get(0)).map(item -> item instanceof CatalogItem.Table table
+        return binder.catalogItem(t.name()).map(item -> item instanceof CatalogItem.Table table
                 && Parser.parseStatement(table.sql()) instanceof Statement.CreateTable c ? c.watermark() : null).orElse(null);
     }
 

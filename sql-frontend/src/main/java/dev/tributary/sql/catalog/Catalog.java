@@ -10,7 +10,49 @@ import java.util.Optional;
  * system catalogs ({@link SystemCatalog}), all of them and the session's settings.
  */
 public interface Catalog {
-    Optional<CatalogItem> lookup(String name);
+    /** The user object named {@code name} in schema {@code schema} (names already case-folded); empty when there is none (or no such schema). */
+    Optional<CatalogItem> lookup(String schema, String name);
+
+    /**
+     * The schemas an unqualified name is looked for in, in order: the session's
+     * {@code search_path} with {@code $user} replaced and the schemas that do not exist (and the
+     * system ones, which hold no user objects) left out. The first is where an unqualified
+     * CREATE puts its object; empty when none of them exists.
+     */
+    default List<String> searchPath() {
+        return List.of("public");
+    }
+
+    /** The user object an unqualified {@code name} finds: the first schema of {@link #searchPath} that has one. */
+    default Optional<CatalogItem> lookup(String name) {
+        for (String schema : searchPath()) {
+            Optional<CatalogItem> item = lookup(schema, name);
+            if (item.isPresent()) return item;
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A schema of the database that holds user objects: {@code public} and those CREATE SCHEMA
+     * made. {@code oid} as pg_namespace shows it; {@code owner} the role that owns it.
+     */
+    record Namespace(long oid, String name, String owner) {}
+
+    /** The user schemas, {@code public} first, then by name. */
+    default List<Namespace> schemas() {
+        return List.of(new Namespace(SystemCatalog.PUBLIC, "public", "pg_database_owner"));
+    }
+
+    /** Whether user schema {@code name} exists. */
+    default boolean schemaExists(String name) {
+        for (Namespace n : schemas()) if (n.name().equals(name)) return true;
+        return false;
+    }
+
+    /** The schema object {@code id} is in. */
+    default String schemaOf(long id) {
+        return "public";
+    }
 
     /** Every user object (tables, views, materialized views, indexes), in creation order. */
     default Collection<CatalogItem> items() {

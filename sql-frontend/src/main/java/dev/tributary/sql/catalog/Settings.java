@@ -87,8 +87,7 @@ public final class Settings {
         def("lock_timeout", "0", "Client Connection Defaults / Statement Behavior",
                 "Sets the maximum allowed duration of any wait for a lock.", "user", "integer");
         def("max_identifier_length", "63", preset, "Shows the maximum identifier length.", "internal", "integer");
-        def("search_path", "\"$user\", public", "Client Connection Defaults / Statement Behavior", "Sets the schema search order for names that are not schema-qualified.", "user", "string",
-                "\"$user\", public", "public", "public, \"$user\"", "pg_catalog, public", "public, pg_catalog");
+        def("search_path", "\"$user\", public", "Client Connection Defaults / Statement Behavior", "Sets the schema search order for names that are not schema-qualified.", "user", "string");
         def("server_encoding", "UTF8", preset, "Shows the server (database) character set encoding.", "internal", "string");
         def("server_version", "15.0 (Tributary)", preset, "Shows the server version.", "internal", "string");
         def("server_version_num", "150000", preset, "Shows the server version as an integer.", "internal", "integer");
@@ -150,6 +149,7 @@ public final class Settings {
                 }
             }
             default -> {
+                if (setting.name().equals("search_path")) v = searchPathText(schemas(v));
             }
         }
         if (!setting.allowed().isEmpty()) {
@@ -263,6 +263,23 @@ public final class Settings {
     }
 
     /** A value without the quotes and spaces that do not change its meaning ({@code "$user", public}). */
+    /**
+     * The schema names of a search_path value, in order: comma-separated, each double-quoted
+     * ({@code "$user"}, {@code "My Schema"}) or folded to lower case, as PostgreSQL reads it.
+     */
+    public static List<String> schemas(String value) {
+        List<String> out = new java.util.ArrayList<>(dev.tributary.sql.parser.Parser.identifiers(value, ','));
+        if (out.size() > 1) out.removeIf(String::isEmpty);
+        return out;
+    }
+
+    /** A search_path value as PostgreSQL shows it: the names joined by {@code ", "}, each quoted where it must be. */
+    public static String searchPathText(List<String> schemas) {
+        List<String> out = new java.util.ArrayList<>();
+        for (String s : schemas) out.add(dev.tributary.sql.parser.SqlFormatter.ident(s));
+        return String.join(", ", out);
+    }
+
     private static String loose(String v) {
         return v.replace("\"", "").replace(" ", "");
     }

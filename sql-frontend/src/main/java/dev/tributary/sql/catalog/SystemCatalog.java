@@ -187,7 +187,12 @@ public final class SystemCatalog {
 
     /** The OID of a catalog object. */
     public static long oid(CatalogItem item) {
-        return item instanceof SystemRelation r ? r.id() : FIRST_USER_OID + 3 * item.id();
+        return item instanceof SystemRelation r ? r.id() : oid(item.id());
+    }
+
+    /** The OID of the user object (or schema) with catalog id {@code id}. */
+    public static long oid(long id) {
+        return FIRST_USER_OID + 3 * id;
     }
 
     // ------------------------------------------------------------------ types
@@ -350,6 +355,12 @@ public final class SystemCatalog {
     /** Descriptions (COMMENT ON) by the object's OID, then column number (0: the object). */
     private final Map<Long, Map<Integer, String>> descriptions = new HashMap<>();
 
+    /** The user schemas (public first), by name, and their names by OID. */
+    private final Map<String, Catalog.Namespace> namespaces = new java.util.LinkedHashMap<>();
+    private final Map<Long, String> namespaceNames = new HashMap<>();
+    /** The session's search path: the user schemas an unqualified name is looked for in (after pg_catalog). */
+    private final List<String> searchPath;
+
     /** The session's backend pid, and where its signals to other backends go. */
     private final int backendPid;
     private final Catalog signals;
@@ -365,6 +376,11 @@ public final class SystemCatalog {
         this.arrangementSizes = catalog::arrangementSizes;
         this.subscriptions = catalog::runningSubscriptions;
         this.activity = catalog::activity;
+        for (Catalog.Namespace n : catalog.schemas()) {
+            namespaces.put(n.name(), n);
+            namespaceNames.put(n.oid(), n.name());
+        }
+        this.searchPath = List.copyOf(catalog.searchPath());
         for (SystemRelation r : RELATIONS.values()) {
             add(new Rel(r.id(), r.name(), namespaceOid(r.schema()), r.view() ? "v" : "r", r.columns(), r));
         }
@@ -391,7 +407,7 @@ public final class SystemCatalog {
             if (item instanceof CatalogItem.Index i && i.primaryKey()) primaryKeyIndexes.add(i.id());
             if (item instanceof CatalogItem.Sequence q && q.owned()) ownedSequences.put(q.ownerTable() + ":" + q.ownerColumn(), q);
             if (kind == null) continue;
-            Rel r = new Rel(oid(item), item.name(), PUBLIC, kind, item.columns(), item);
+            Rel r = new Rel(oid(item), item.name(), namespaceOid(catalog.schemaOf(item.id())), kind, item.columns(), item);
             add(r);
             userById.put(item.id(), r);
         }
@@ -435,7 +451,7 @@ public final class SystemCatalog {
             int a = x.attnums().get(k);
             cols.add(new Column(a > 0 ? x.on().columns().get(a - 1).name() : k == 0 ? "expr" : "expr" + k, x.types().get(k), true));
         }
-        add(new Rel(x.oid(), x.name(), PUBLIC, "i", cols, null));
+        add(new Rel(x.oid(), x.name(), x.on().namespace(), "i", cols, null));
     }
 
     private static String pkeyName(CatalogItem.Table t) {
@@ -469,7 +485,7 @@ public final class SystemCatalog {
                     for (int a = 0; a < t.columns().size(); a++) {
                         if (!t.columns().get(a).name().equals(d.name())) continue;
                         CatalogItem.Sequence serial = d.identity() == Statement.Identity.SERIAL ? ownedSequences.get(t.id() + ":" + a) : null;
-                        if (serial != null) out.put(a + 1, "nextval('" + SqlFormatter.ident(serial.name()).replace("'", "''") + "'::regclass)");
+                        if (serial != null) out.put(a + 1, "nextval('" + regclassText(oid(serial)).replace("'", "''") + "'::regclass)");
                         else if (d.defaultExpr() != null) out.put(a + 1, SqlFormatter.format(d.defaultExpr()));
                     }
                 }
@@ -484,6 +500,13 @@ public final class SystemCatalog {
             if (d != null && !(d instanceof ScalarExpr.Literal l && l.value() == null)) out.put(a + 1, d.describe(names));
         }
         return out;
+    }
+
+    /** A relation's name as regclass shows it: bare when the search path finds it so, qualified otherwise. */
+    private String regclassText(long oid) {
+        Rel r = relByOid.get(oid);
+        if (r == null) return Long.toString(oid);
+        return visible(oid) ? SqlFormatter.ident(r.name()) : SqlFormatter.ident(schemaName(r)) + "." + SqlFormatter.ident(r.name());
     }
 
     /** {@code t}'s identity columns by attnum: {@code a} (GENERATED ALWAYS) or {@code d} (BY DEFAULT), as pg_attribute.attidentity says. */
@@ -524,7 +547,7 @@ public final class SystemCatalog {
     }
 
     private String indexDef(Idx x) {
-        String on = x.on().item() == null ? x.on().name() : "public." + SqlFormatter.ident(x.on().name());
+        String on = x.on().item() == null ? x.on().name() : SqlFormatter.ident(schemaName(x.on())) + "." + SqlFormatter.ident(x.on().name());
         return "CREATE " + (x.unique() ? "UNIQUE " : "") + "INDEX " + SqlFormatter.ident(x.name()) + " ON " + on + " USING btree ("
                 + String.join(", ", x.keys()) + ")";
     }
@@ -537,9 +560,11 @@ public final class SystemCatalog {
         switch (r.schema() + "." + r.name()) {
             case "pg_catalog.pg_namespace" -> {
                 out.add(row(PG_CATALOG, "pg_catalog", OWNER, access.schemaAcl("pg_catalog")));
-                out.add(row(PUBLIC, "public", PG_DATABASE_OWNER, access.schemaAcl("public")));
                 out.add(row(INFORMATION_SCHEMA, "information_schema", OWNER, access.schemaAcl("information_schema")));
                 out.add(row(TRIBUTARY_INTERNAL, "tributary_internal", OWNER, access.schemaAcl("tributary_internal")));
+                for (Catalog.Namespace n : namespaces.values()) {
+                    out.add(row(n.oid(), n.name(), n.oid() == PUBLIC ? PG_DATABASE_OWNER : roleOid(n.owner()), access.schemaAcl(n.name())));
+                }
             }
             case "pg_catalog.pg_class" -> {
                 for (Rel x : relations) {
@@ -607,7 +632,7 @@ public final class SystemCatalog {
                 for (Idx x : indexes) {
                     if (x.constraintOid() == 0) continue;
                     List<Object> key = x.attnums().stream().map(a -> (Object) (long) a).toList();
-                    out.add(row(x.constraintOid(), x.name(), PUBLIC, x.primary() ? "p" : "u", false, false, true, x.on().oid(), 0L, x.oid(), 0L, 0L, " ", " ", " ",
+                    out.add(row(x.constraintOid(), x.name(), x.on().namespace(), x.primary() ? "p" : "u", false, false, true, x.on().oid(), 0L, x.oid(), 0L, 0L, " ", " ", " ",
                             true, 0L, true, key, null, null));
                 }
                 for (Rel x : relations) {
@@ -616,7 +641,7 @@ public final class SystemCatalog {
                         CatalogItem.Table.Check c = t.checks().get(k);
                         List<Object> key = new ArrayList<>();
                         checkColumns(c.expr(), key);
-                        out.add(row(checkOid(x.oid(), k), c.name(), PUBLIC, "c", false, false, true, x.oid(), 0L, 0L, 0L, 0L, " ", " ", " ",
+                        out.add(row(checkOid(x.oid(), k), c.name(), x.namespace(), "c", false, false, true, x.oid(), 0L, 0L, 0L, 0L, " ", " ", " ",
                                 true, 0L, false, key, null, c.text()));
                     }
                 }
@@ -626,7 +651,7 @@ public final class SystemCatalog {
                     if (child == null || parent == null) continue;
                     List<Object> key = f.referencing().stream().map(a -> (Object) (long) (a + 1)).toList();
                     List<Object> refKey = f.referenced().stream().map(a -> (Object) (long) (a + 1)).toList();
-                    out.add(row(oid(f), f.name(), PUBLIC, "f", false, false, true, child.oid(), 0L, refIndexOid(f, parent), 0L, parent.oid(),
+                    out.add(row(oid(f), f.name(), child.namespace(), "f", false, false, true, child.oid(), 0L, refIndexOid(f, parent), 0L, parent.oid(),
                             f.onUpdate().code(), f.onDelete().code(), f.matchFull() ? "f" : "s", true, 0L, true, key, refKey, null));
                 }
             }
@@ -703,16 +728,17 @@ public final class SystemCatalog {
             case "pg_catalog.pg_matviews" -> {
                 for (Rel x : relations) {
                     if (x.kind().equals("m")) {
-                        out.add(row("public", x.name(), ownerName(x), null, indexes.stream().anyMatch(i -> i.on() == x), true, definition(x.item())));
+                        out.add(row(schemaName(x), x.name(), ownerName(x), null, indexes.stream().anyMatch(i -> i.on() == x), true, definition(x.item())));
                     }
                 }
             }
             case "pg_catalog.pg_indexes" -> {
-                for (Idx x : indexes) out.add(row("public", x.on().name(), x.name(), null, indexDef(x)));
+                for (Idx x : indexes) out.add(row(schemaName(x.on()), x.on().name(), x.name(), null, indexDef(x)));
             }
             case "information_schema.tables" -> {
                 for (Rel x : relations) {
-                    if (x.kind().equals("i") || x.kind().equals("m")) continue; // PostgreSQL lists neither indexes nor materialized views here
+                    // PostgreSQL lists neither indexes, materialized views nor sequences here
+                    if (x.kind().equals("i") || x.kind().equals("m") || x.kind().equals("S")) continue;
                     boolean table = x.kind().equals("r");
                     out.add(row(DATABASE_NAME, schemaName(x), x.name(), table ? "BASE TABLE" : "VIEW", null, null, null, null, null,
                             table && x.item() != null ? "YES" : "NO", "NO", null));
@@ -720,15 +746,14 @@ public final class SystemCatalog {
             }
             case "information_schema.columns" -> {
                 for (Rel x : relations) {
-                    if (x.kind().equals("i") || x.kind().equals("m")) continue; // as in PostgreSQL
+                    if (x.kind().equals("i") || x.kind().equals("m") || x.kind().equals("S")) continue; // as in PostgreSQL
                     Map<Integer, String> defaults = x.item() instanceof CatalogItem.Table t ? defaultTexts(t) : Map.of();
                     for (int a = 0; a < x.columns().size(); a++) out.add(columnRow(x, a, defaults.get(a + 1)));
                 }
             }
             case "information_schema.schemata" -> {
-                for (String s : List.of("pg_catalog", "public", "information_schema", "tributary_internal")) {
-                    out.add(row(DATABASE_NAME, s, s.equals("public") ? "pg_database_owner" : OWNER_NAME, null, null, null, null));
-                }
+                for (String s : List.of("pg_catalog", "information_schema", "tributary_internal")) out.add(row(DATABASE_NAME, s, OWNER_NAME, null, null, null, null));
+                for (Catalog.Namespace n : namespaces.values()) out.add(row(DATABASE_NAME, n.name(), n.owner(), null, null, null, null));
             }
             case "tributary_internal.hydration_progress" -> {
                 for (Catalog.HydrationProgress h : hydrations) {
@@ -760,9 +785,8 @@ public final class SystemCatalog {
         return x.oid() * 1000 + attnum; // unique among defaults, stable with the table's OID
     }
 
-    private static String schemaName(Rel x) {
-        return x.namespace() == PG_CATALOG ? "pg_catalog" : x.namespace() == INFORMATION_SCHEMA ? "information_schema"
-                : x.namespace() == TRIBUTARY_INTERNAL ? "tributary_internal" : "public";
+    private String schemaName(Rel x) {
+        return namespaceName(x.namespace());
     }
 
     /** The owner of {@code x}: the bootstrap role for a system relation. */
@@ -878,7 +902,10 @@ public final class SystemCatalog {
         int n = args.size();
         return switch (name) {
             case "current_database", "current_catalog" -> constant(name, n, 0, DATABASE_NAME, pos);
-            case "current_schema" -> constant(name, n, 0, "public", pos);
+            case "current_schema" -> {
+                if (n != 0) throw noFunction(name, pos);
+                yield new ScalarExpr.Literal(searchPath.isEmpty() ? null : searchPath.get(0), SqlType.TEXT);
+            }
             case "current_user", "current_role" -> constant(name, n, 0, access.currentUser(), pos);
             case "session_user" -> constant(name, n, 0, sessionUser(), pos);
             case "has_table_privilege" -> tablePrivilege(name, args, pos);
@@ -1042,12 +1069,11 @@ public final class SystemCatalog {
         return out;
     }
 
-    private static String namespaceName(long oid) {
+    private String namespaceName(long oid) {
         if (oid == PG_CATALOG) return "pg_catalog";
-        if (oid == PUBLIC) return "public";
         if (oid == INFORMATION_SCHEMA) return "information_schema";
         if (oid == TRIBUTARY_INTERNAL) return "tributary_internal";
-        return null;
+        return namespaceNames.get(oid);
     }
 
     /** A cast to an OID alias type: a name (text) is looked up, a number is taken as the OID itself. */
@@ -1071,12 +1097,18 @@ public final class SystemCatalog {
         return call;
     }
 
-    /** A possibly qualified, possibly quoted relation name's OID (search path: pg_catalog, then public). */
+    /** A possibly qualified, possibly quoted relation name's OID (pg_catalog first, then the session's search path). */
     private Long relationOid(String text, boolean required) {
         List<String> parts = nameParts(text);
         String name = parts.get(parts.size() - 1);
-        List<Long> namespaces = parts.size() == 1 ? List.of(PG_CATALOG, PUBLIC) : List.of(namespaceOid(parts.get(0)));
-        for (long ns : namespaces) {
+        List<Long> path = new ArrayList<>();
+        if (parts.size() == 1) {
+            path.add(PG_CATALOG);
+            for (String schema : searchPath) path.add(namespaceOid(schema));
+        } else {
+            path.add(namespaceOid(parts.get(0)));
+        }
+        for (long ns : path) {
             for (Rel r : relations) if (r.namespace() == ns && r.name().equals(name)) return r.oid();
         }
         if (!required) return null;
@@ -1100,50 +1132,44 @@ public final class SystemCatalog {
         throw new SqlException("42704", "type \"" + text + "\" does not exist");
     }
 
-    private static long namespaceOid(String name) {
+    private long namespaceOid(String name) {
         return switch (name) {
             case "pg_catalog" -> PG_CATALOG;
-            case "public" -> PUBLIC;
             case "information_schema" -> INFORMATION_SCHEMA;
             case "tributary_internal" -> TRIBUTARY_INTERNAL;
-            default -> throw new SqlException("3F000", "schema \"" + name + "\" does not exist");
+            default -> {
+                Catalog.Namespace n = namespaces.get(name);
+                if (n == null) throw new SqlException("3F000", "schema \"" + name + "\" does not exist");
+                yield n.oid();
+            }
         };
     }
 
     /** {@code a.b}, {@code "A"."b"}: the parts of a written name, unquoted, unquoted parts in lower case. */
-    private static List<String> nameParts(String text) {
-        List<String> parts = new ArrayList<>();
-        StringBuilder b = new StringBuilder();
-        boolean quoted = false;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '"') {
-                if (quoted && i + 1 < text.length() && text.charAt(i + 1) == '"') {
-                    b.append('"');
-                    i++;
-                } else {
-                    quoted = !quoted;
-                }
-            } else if (c == '.' && !quoted) {
-                parts.add(b.toString());
-                b.setLength(0);
-            } else {
-                b.append(quoted ? c : Character.toLowerCase(c));
-            }
-        }
-        parts.add(b.toString());
+    public static List<String> nameParts(String text) {
+        List<String> parts = Parser.identifiers(text, '.');
         if (parts.size() > 2) throw new SqlException("42601", "improper relation name (too many dotted names): " + text);
         return parts;
     }
 
-    /** Whether the relation with this OID is found by its bare name (pg_catalog first, then public). */
+    /** Whether the relation with this OID is found by its bare name (pg_catalog first, then the search path). */
     private boolean visible(long oid) {
         Rel r = relByOid.get(oid);
-        if (r == null || r.namespace() == INFORMATION_SCHEMA || r.namespace() == TRIBUTARY_INTERNAL) return false;
-        if (r.namespace() == PG_CATALOG) return true;
-        for (Rel other : relations) if (other.namespace() == PG_CATALOG && other.name().equals(r.name())) return false;
-        return true;
+        if (r == null) return false;
+        if (visibleByName == null) {
+            visibleByName = new HashMap<>();
+            for (Rel x : relations) if (x.namespace() == PG_CATALOG) visibleByName.putIfAbsent(x.name(), x.oid());
+            for (String schema : searchPath) {
+                long ns = namespaceOid(schema);
+                for (Rel x : relations) if (x.namespace() == ns) visibleByName.putIfAbsent(x.name(), x.oid());
+            }
+        }
+        Long found = visibleByName.get(r.name());
+        return found != null && found == oid;
     }
+
+    /** Each name's relation as a bare name finds it (pg_catalog, then the search path); made on first use. */
+    private Map<String, Long> visibleByName;
 
     private String indexDef(long oid, long column) {
         Idx x = indexByOid.get(oid);
@@ -1154,16 +1180,12 @@ public final class SystemCatalog {
 
     /** {@code pg_get_serial_sequence(table, column)}: the qualified name of the sequence the column owns, or NULL. */
     private String serialSequence(String table, String column) {
-        String name = table.startsWith("public.") ? table.substring(7) : table;
-        name = name.startsWith("\"") && name.endsWith("\"") && name.length() > 1 ? name.substring(1, name.length() - 1) : name.toLowerCase(java.util.Locale.ROOT);
-        for (Rel r : relations) {
-            if (!(r.item() instanceof CatalogItem.Table t) || !t.name().equals(name)) continue;
-            int a = indexOf(t, column);
-            if (a < 0) throw new SqlException("42703", "column \"" + column + "\" of relation \"" + name + "\" does not exist");
-            CatalogItem.Sequence q = ownedSequences.get(t.id() + ":" + a);
-            return q == null ? null : "public." + SqlFormatter.ident(q.name());
-        }
-        throw new SqlException("42P01", "relation \"" + table + "\" does not exist");
+        Rel r = relByOid.get(relationOid(table, true));
+        if (!(r.item() instanceof CatalogItem.Table t)) return null;
+        int a = indexOf(t, column);
+        if (a < 0) throw new SqlException("42703", "column \"" + column + "\" of relation \"" + t.name() + "\" does not exist");
+        CatalogItem.Sequence q = ownedSequences.get(t.id() + ":" + a);
+        return q == null ? null : SqlFormatter.ident(schemaName(r)) + "." + SqlFormatter.ident(q.name());
     }
 
     /** The OID of the {@code k}-th CHECK constraint of the table with OID {@code table}: a range of its own, above every object's. */
@@ -1205,7 +1227,7 @@ public final class SystemCatalog {
         if (child == null || parent == null) return null;
         StringBuilder b = new StringBuilder("FOREIGN KEY (");
         for (int i = 0; i < f.referencing().size(); i++) b.append(i > 0 ? ", " : "").append(SqlFormatter.ident(child.columns().get(f.referencing().get(i)).name()));
-        b.append(") REFERENCES ").append(SqlFormatter.ident(parent.name())).append('(');
+        b.append(") REFERENCES ").append(regclassText(parent.oid())).append('(');
         for (int i = 0; i < f.referenced().size(); i++) b.append(i > 0 ? ", " : "").append(SqlFormatter.ident(parent.columns().get(f.referenced().get(i)).name()));
         b.append(')');
         if (f.matchFull()) b.append(" MATCH FULL");

@@ -185,6 +185,42 @@ public final class Parser {
                 t.start() + 1);
     }
 
+    /**
+     * The identifiers a string holds, split at {@code separator} outside double quotes: a quoted
+     * one as written ({@code ""} inside for a quote), an unquoted one folded to lower case, each
+     * without the blanks around it ({@code 'Sales."Q1"'} at {@code .} gives {@code sales},
+     * {@code Q1}): how PostgreSQL reads a regclass literal or a search_path value.
+     */
+    public static List<String> identifiers(String text, char separator) {
+        List<String> parts = new ArrayList<>();
+        StringBuilder b = new StringBuilder();
+        boolean quoted = false;
+        int end = 0; // b's length up to its last quoted or non-blank character
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '"') {
+                if (quoted && i + 1 < text.length() && text.charAt(i + 1) == '"') {
+                    b.append('"');
+                    i++;
+                } else {
+                    quoted = !quoted;
+                }
+                end = b.length();
+            } else if (c == separator && !quoted) {
+                parts.add(b.substring(0, end));
+                b.setLength(0);
+                end = 0;
+            } else if (!quoted && Character.isWhitespace(c)) {
+                if (end > 0) b.append(c);
+            } else {
+                b.append(quoted ? c : Character.toLowerCase(c));
+                end = b.length();
+            }
+        }
+        parts.add(b.substring(0, end));
+        return parts;
+    }
+
     private static SqlException unsupported(String feature, int pos) {
         return new SqlException("0A000", feature + " is not supported", pos);
     }
@@ -440,7 +476,8 @@ public final class Parser {
             return createIndex(pos, true);
         }
         if (!orReplace && acceptKw("sequence")) return createSequence(pos);
-        for (String kind : List.of("schema", "database", "function", "procedure", "trigger", "type", "domain", "extension", "rule",
+        if (!orReplace && acceptKw("schema")) return createSchema(pos);
+        for (String kind : List.of("database", "function", "procedure", "trigger", "type", "domain", "extension", "rule",
                 "policy", "publication", "subscription", "tablespace", "aggregate", "operator", "cast", "collation", "language", "server")) {
             if (isKw(kind)) throw unsupported("CREATE " + kind.toUpperCase(Locale.ROOT), pos());
         }
@@ -962,6 +999,14 @@ public final class Parser {
         int pos = pos();
         expectKw("alter");
         if (isKw("sequence")) throw unsupported("ALTER SEQUENCE", pos());
+        if (acceptKw("schema")) {
+            String name = name();
+            if (isKw("owner") && isKw(1, "to")) {
+                p += 2;
+                return new Statement.AlterSchemaOwner(pos, name, roleSpec());
+            }
+            throw unsupported("ALTER SCHEMA " + (peek().type() == Type.EOF ? "" : peek().value().toUpperCase(Locale.ROOT)), pos());
+        }
         ObjectKind kind = objectKind();
         if (kind == null) throw unsupported("ALTER " + peek().value().toUpperCase(Locale.ROOT), pos());
         List<String> name = qualifiedName();
@@ -1047,9 +1092,35 @@ public final class Parser {
         throw unsupported("ALTER " + kind.sql() + " " + (peek().type() == Type.EOF ? "" : peek().value().toUpperCase(Locale.ROOT)), pos());
     }
 
+    /** CREATE SCHEMA [IF NOT EXISTS] name [AUTHORIZATION role] | CREATE SCHEMA [IF NOT EXISTS] AUTHORIZATION role (after CREATE SCHEMA). */
+    private Statement createSchema(int pos) {
+        boolean ifNotExists = ifNotExists();
+        String name = null, owner = null;
+        if (!isKw("authorization")) name = name();
+        if (acceptKw("authorization")) owner = roleSpec();
+        if (name == null && owner == null) throw syntaxError(peek());
+        if (peek().type() != Type.EOF && peek().type() != Type.SEMI) {
+            throw unsupported("CREATE SCHEMA with schema elements (CREATE SCHEMA ... CREATE TABLE ...)", pos());
+        }
+        if (name != null && name.startsWith("pg_")) {
+            throw new SqlException("42939", "unacceptable schema name \"" + name + "\"", pos).withDetail("The prefix \"pg_\" is reserved for system schemas.");
+        }
+        return new Statement.CreateSchema(pos, name != null ? name : owner, ifNotExists, owner);
+    }
+
     private Statement drop() {
         int pos = pos();
         expectKw("drop");
+        if (acceptKw("schema")) {
+            boolean ifExists = ifExists();
+            List<String> names = new ArrayList<>();
+            do {
+                names.add(name());
+            } while (accept(Type.COMMA));
+            boolean cascade = acceptKw("cascade");
+            if (!cascade) acceptKw("restrict");
+            return new Statement.DropSchema(pos, ifExists, names, cascade);
+        }
         if (isKw("owned") && isKw(1, "by")) {
             p += 2;
             List<String> roles = roleSpecs();

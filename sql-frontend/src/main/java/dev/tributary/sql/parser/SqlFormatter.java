@@ -406,6 +406,16 @@ public final class SqlFormatter {
             }
             case Statement.CreateRole r -> roleOptions(b.append(r.user() ? "CREATE USER " : "CREATE ROLE ").append(ident(r.name())), r.options());
             case Statement.AlterRole r -> roleOptions(b.append("ALTER ROLE ").append(ident(r.name())), r.options());
+            case Statement.CreateSchema c -> {
+                b.append("CREATE SCHEMA ").append(c.ifNotExists() ? "IF NOT EXISTS " : "").append(ident(c.name()));
+                if (c.owner() != null) b.append(" AUTHORIZATION ").append(ident(c.owner()));
+            }
+            case Statement.DropSchema d -> {
+                b.append("DROP SCHEMA ").append(d.ifExists() ? "IF EXISTS " : "");
+                for (int i = 0; i < d.names().size(); i++) b.append(i > 0 ? ", " : "").append(ident(d.names().get(i)));
+                if (d.cascade()) b.append(" CASCADE");
+            }
+            case Statement.AlterSchemaOwner a -> b.append("ALTER SCHEMA ").append(ident(a.name())).append(" OWNER TO ").append(ident(a.owner()));
             case Statement.DropRole r -> {
                 b.append("DROP ROLE ").append(r.ifExists() ? "IF EXISTS " : "");
                 for (int i = 0; i < r.names().size(); i++) b.append(i > 0 ? ", " : "").append(ident(r.names().get(i)));

@@ -29,7 +29,7 @@ class ParametersTest {
             List.of(new Column("id", SqlType.INTEGER, false), new Column("s", SqlType.varchar(10), true), new Column("n", SqlType.numeric(10, 2), true)),
             List.of(0), List.of(new ScalarExpr.Literal(null, SqlType.INTEGER), new ScalarExpr.Literal(null, SqlType.varchar(10)),
                     new ScalarExpr.Literal(null, SqlType.numeric(10, 2))), "");
-    private static final Catalog CATALOG = name -> name.equals("t") ? Optional.of(T) : Optional.empty();
+    private static final Catalog CATALOG = (schema, name) -> schema.equals("public") && name.equals("t") ? Optional.of(T) : Optional.empty();
 
     private static List<SqlType> types(String sql, SqlType... declared) {
         Statement st = Parser.parseStatement(sql);

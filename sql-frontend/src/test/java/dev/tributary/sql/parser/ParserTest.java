@@ -730,7 +730,13 @@ class ParserTest {
         assertThat(SqlFormatter.format(stmt("comment on column s.t.c is 'it''s'"))).isEqualTo("COMMENT ON COLUMN s.t.c IS 'it''s'");
         assertThat(SqlFormatter.format(stmt("COMMENT ON MATERIALIZED VIEW m IS NULL"))).isEqualTo("COMMENT ON MATERIALIZED VIEW m IS NULL");
         assertError("COMMENT ON COLUMN c IS 'x'", "42601", 21, "column name must be qualified");
-        assertError("CREATE SCHEMA s", "0A000", 8, "CREATE SCHEMA is not supported");
+        assertThat(SqlFormatter.format(stmt("create schema if not exists S authorization Bob"))).isEqualTo("CREATE SCHEMA IF NOT EXISTS s AUTHORIZATION bob");
+        assertThat(stmt("CREATE SCHEMA AUTHORIZATION bob")).isEqualTo(new Statement.CreateSchema(1, "bob", false, "bob"));
+        assertThat(SqlFormatter.format(stmt("drop schema if exists a, \"B\" cascade"))).isEqualTo("DROP SCHEMA IF EXISTS a, \"B\" CASCADE");
+        assertThat(SqlFormatter.format(stmt("alter schema s owner to bob"))).isEqualTo("ALTER SCHEMA s OWNER TO bob");
+        assertError("CREATE SCHEMA s CREATE TABLE t (a int)", "0A000", 17, "CREATE SCHEMA with schema elements (CREATE SCHEMA ... CREATE TABLE ...) is not supported");
+        assertError("CREATE SCHEMA pg_x", "42939", 1, "unacceptable schema name \"pg_x\"");
+        assertError("ALTER SCHEMA s RENAME TO t", "0A000", 16, "ALTER SCHEMA RENAME is not supported");
         assertError("CREATE EXTENSION pgcrypto", "0A000", 8, "CREATE EXTENSION is not supported");
         assertThat(SqlFormatter.format(Parser.parseStatement("insert into t values (1) on conflict (a, b) do nothing returning a, b + 1 as c")))
                 .isEqualTo("INSERT INTO t VALUES (1) ON CONFLICT (a, b) DO NOTHING RETURNING a, b + 1 AS c");
