@@ -392,6 +392,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.CreateRole r -> createRole(session, r);
             case Statement.AlterRole r -> alterRole(session, r);
             case Statement.DropRole r -> dropRole(session, r);
+            case Statement.SetConstraints c -> setConstraints(session, c);
             case Statement.CreateSchema c -> ddl.createSchema(session, c);
             case Statement.DropSchema d -> ddl.dropSchema(session, d);
             case Statement.AlterSchemaOwner a -> access.alterSchemaOwner(session, a);
@@ -963,6 +964,40 @@ final class Coordinator implements AutoCloseable, Catalog {
                 yield Result.command(t.kind() == Statement.TransactionKind.SAVEPOINT ? "SAVEPOINT" : t.kind() == Statement.TransactionKind.RELEASE_SAVEPOINT ? "RELEASE" : "ROLLBACK");
             }
         };
+    }
+
+    /**
+     * SET CONSTRAINTS: which deferrable foreign keys of the open block wait for its COMMIT
+     * (WARNING 25P01 and nothing outside a block, as PostgreSQL); IMMEDIATE runs the checks
+     * deferred so far at once. 42704 for a name no foreign key of the search path's tables has,
+     * 42809 for one that is not deferrable.
+     */
+    private Result setConstraints(Session session, Statement.SetConstraints c) {
+        if (!session.inTransaction) {
+            return Result.command("SET CONSTRAINTS").withNotice(new Notice("WARNING", "25P01", "SET CONSTRAINTS can only be used in transaction blocks"));
+        }
+        if (c.names().isEmpty()) {
+            session.constraintModes.clear();
+            session.allConstraintsDeferred = c.deferred();
+        } else {
+            List<String> path = catalog.searchPath(session);
+            for (List<String> name : c.names()) {
+                CatalogState.Name q = catalog.qualified(name, c.pos());
+                List<CatalogItem.ForeignKey> found = new ArrayList<>();
+                for (CatalogItem item : catalog.inIdOrder()) {
+                    if (!(item instanceof CatalogItem.ForeignKey f) || !f.name().equals(q.name())) continue;
+                    String schema = catalog.schemaOf(f.table());
+                    if (q.schema() != null ? schema.equals(q.schema()) : path.contains(schema)) found.add(f);
+                }
+                if (found.isEmpty()) throw new SqlException("42704", "constraint \"" + String.join(".", name) + "\" does not exist", c.pos());
+                for (CatalogItem.ForeignKey f : found) {
+                    if (!f.deferrable()) throw new SqlException("42809", "constraint \"" + f.name() + "\" is not deferrable", c.pos());
+                    session.constraintModes.put(f.id(), c.deferred());
+                }
+            }
+        }
+        if (!c.deferred()) writes.checkDeferred(session);
+        return Result.command("SET CONSTRAINTS");
     }
 
     /** REFRESH MATERIALIZED VIEW: Tributary's are maintained, so there is nothing to do once the name is checked. */

@@ -463,9 +463,9 @@ final class Ddl {
         List<String> refNames = refCols.stream().map(k -> parent.columns().get(k).name()).toList();
         String sql = "ALTER TABLE " + qualified(t) + " ADD "
                 + SqlFormatter.foreignKey(new StringBuilder(), new Statement.ForeignKeyDef(f.pos(), name, f.columns(), List.of(catalog.schemaOf(parent.id()), parent.name()), refNames,
-                        f.onDelete(), f.onUpdate(), f.matchFull()));
+                        f.onDelete(), f.onUpdate(), f.matchFull(), f.deferrable(), f.initiallyDeferred()));
         CatalogItem.ForeignKey made = new CatalogItem.ForeignKey(catalog.newId(), name, t.id(), cols, parent.id(), refCols, refIndex.id(),
-                f.onDelete(), f.onUpdate(), f.matchFull(), sql);
+                f.onDelete(), f.onUpdate(), f.matchFull(), f.deferrable(), f.initiallyDeferred(), sql);
         if (!durability.replaying()) writes.checkReferences(session, made);
         register(made, catalog.schemaOf(t.id()), new HashSet<>(List.of(t.id(), parent.id(), refIndex.id())));
     }

@@ -251,9 +251,11 @@ final class ForeignKeys {
                 e.getValue().forEach((r, c) -> {
                     if (c > 0) added.put(r, c);
                 });
-                for (CatalogItem.ForeignKey f : from) checkReferencing(s, f, t, added);
+                for (CatalogItem.ForeignKey f : from) if (!deferred(s, f)) checkReferencing(s, f, t, added);
             }
             for (CatalogItem.ForeignKey f : catalog.foreignKeys(t.id(), false)) {
+                // RESTRICT is checked at once even in a deferrable constraint, as in PostgreSQL
+                if (deferred(s, f) && (s.pairs().containsKey(t.id()) ? f.onUpdate() : f.onDelete()) == ReferentialAction.NO_ACTION) continue;
                 Map<Row, Object[]> gone = removedKeys(s, f, t);
                 // an action changed every row that referenced these; a row the statement added is checked above
                 gone.keySet().removeAll(s.acted().getOrDefault(f.id(), Set.of()));
@@ -269,6 +271,20 @@ final class ForeignKeys {
                         + " is still referenced from table \"" + child.name() + "\".");
             }
         }
+    }
+
+    /** Whether {@code f}'s checks wait for the COMMIT of the session {@code s} checks a statement of (a COMMIT's own check has none). */
+    private static boolean deferred(State s, CatalogItem.ForeignKey f) {
+        return s.session() != null && s.session().deferred(f);
+    }
+
+    /** Whether a deferrable foreign key is of or references a table {@code block} writes: its checks may have waited for the COMMIT. */
+    boolean anyDeferrable(Map<Long, Map<Row, Long>> block) {
+        for (long id : block.keySet()) {
+            for (CatalogItem.ForeignKey f : catalog.foreignKeys(id, true)) if (f.deferrable()) return true;
+            for (CatalogItem.ForeignKey f : catalog.foreignKeys(id, false)) if (f.deferrable()) return true;
+        }
+        return false;
     }
 
     /** 23503 unless each of {@code rows} (of {@code child}, which holds {@code f}) references a row that is there. */

@@ -215,7 +215,22 @@ public final class Session {
 
     Session() {}
 
+    /** SET CONSTRAINTS name ... of the open block: foreign key id to whether it is deferred (over {@link #allConstraintsDeferred}). */
+    final Map<Long, Boolean> constraintModes = new java.util.HashMap<>();
+    /** SET CONSTRAINTS ALL of the open block: whether every deferrable constraint is deferred; null when the block said nothing. */
+    Boolean allConstraintsDeferred;
+
+    /** Whether foreign key {@code f}'s checks wait for this session's COMMIT: a deferrable one, in a block, deferred by its declaration or SET CONSTRAINTS. */
+    boolean deferred(dev.tributary.sql.catalog.CatalogItem.ForeignKey f) {
+        if (!f.deferrable() || !inTransaction) return false;
+        Boolean mode = constraintModes.get(f.id());
+        if (mode != null) return mode;
+        return allConstraintsDeferred != null ? allConstraintsDeferred : f.initiallyDeferred();
+    }
+
     void reset() {
+        constraintModes.clear();
+        allConstraintsDeferred = null;
         createdInBlock.clear();
         inTransaction = false;
         implicit = false;

@@ -835,6 +835,11 @@ final class WritePath {
      * is committed now: another session may have committed a row with one of the keys since the
      * block wrote it (the first to commit wins; this block fails with 23505, as in PostgreSQL).
      */
+    /** SET CONSTRAINTS ... IMMEDIATE: the checks deferred so far run now, over the block's writes (23503). */
+    void checkDeferred(Session session) {
+        foreignKeys.recheck(session.pending);
+    }
+
     void commitBlock(Map<Long, Map<Row, Long>> changes) {
         commitBlock(changes, true);
     }
@@ -848,6 +853,9 @@ final class WritePath {
             for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
                 if (catalog.get(e.getKey()) instanceof CatalogItem.Table t) checkKeys(t, e.getValue(), Map.of(), false);
             }
+            foreignKeys.recheck(changes);
+        } else if (foreignKeys.anyDeferrable(changes)) {
+            // the checks a deferred foreign key left for the COMMIT
             foreignKeys.recheck(changes);
         }
         commit(changes);

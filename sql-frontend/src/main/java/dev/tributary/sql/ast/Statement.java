@@ -113,11 +113,24 @@ public sealed interface Statement extends Node {
      * PostgreSQL's {@code table_columns_fkey}.
      */
     record ForeignKeyDef(int pos, String name, List<String> columns, List<String> refTable, List<String> refColumns,
-                         ReferentialAction onDelete, ReferentialAction onUpdate, boolean matchFull) implements Node {
+                         ReferentialAction onDelete, ReferentialAction onUpdate, boolean matchFull, boolean deferrable, boolean initiallyDeferred) implements Node {
         public ForeignKeyDef {
             columns = List.copyOf(columns);
             refTable = List.copyOf(refTable);
             refColumns = List.copyOf(refColumns);
+        }
+
+        /** A NOT DEFERRABLE foreign key. */
+        public ForeignKeyDef(int pos, String name, List<String> columns, List<String> refTable, List<String> refColumns,
+                             ReferentialAction onDelete, ReferentialAction onUpdate, boolean matchFull) {
+            this(pos, name, columns, refTable, refColumns, onDelete, onUpdate, matchFull, false, false);
+        }
+    }
+
+    /** SET CONSTRAINTS {ALL | name [, ...]} {DEFERRED | IMMEDIATE}: {@code names} empty for ALL. */
+    record SetConstraints(int pos, List<List<String>> names, boolean deferred) implements Statement {
+        public SetConstraints {
+            names = names.stream().map(List::copyOf).toList();
         }
     }
 

@@ -171,11 +171,13 @@ public sealed interface CatalogItem {
      * referenced key goes away, the rows referencing it are refused, deleted or changed as
      * {@code onDelete} (a DELETE's) or {@code onUpdate} (an UPDATE's) says. Not a relation: its
      * name is its table's constraint's, not in the relations' namespace; {@code sql} is the
-     * ALTER TABLE that makes it.
+     * ALTER TABLE that makes it. A {@code deferrable} one may be checked at its transaction's
+     * COMMIT instead of at each statement's end (from the start if {@code initiallyDeferred}, or
+     * after SET CONSTRAINTS ... DEFERRED); its ON DELETE/UPDATE actions are never deferred.
      */
     record ForeignKey(long id, String name, long table, List<Integer> referencing, long refTable, List<Integer> referenced, long refIndex,
                       dev.tributary.sql.ast.Statement.ReferentialAction onDelete, dev.tributary.sql.ast.Statement.ReferentialAction onUpdate,
-                      boolean matchFull, String sql) implements CatalogItem {
+                      boolean matchFull, boolean deferrable, boolean initiallyDeferred, String sql) implements CatalogItem {
         public ForeignKey {
             referencing = List.copyOf(referencing);
             referenced = List.copyOf(referenced);

@@ -651,7 +651,7 @@ public final class SystemCatalog {
                     if (child == null || parent == null) continue;
                     List<Object> key = f.referencing().stream().map(a -> (Object) (long) (a + 1)).toList();
                     List<Object> refKey = f.referenced().stream().map(a -> (Object) (long) (a + 1)).toList();
-                    out.add(row(oid(f), f.name(), child.namespace(), "f", false, false, true, child.oid(), 0L, refIndexOid(f, parent), 0L, parent.oid(),
+                    out.add(row(oid(f), f.name(), child.namespace(), "f", f.deferrable(), f.initiallyDeferred(), true, child.oid(), 0L, refIndexOid(f, parent), 0L, parent.oid(),
                             f.onUpdate().code(), f.onDelete().code(), f.matchFull() ? "f" : "s", true, 0L, true, key, refKey, null));
                 }
             }
@@ -1233,6 +1233,8 @@ public final class SystemCatalog {
         if (f.matchFull()) b.append(" MATCH FULL");
         if (f.onUpdate() != dev.tributary.sql.ast.Statement.ReferentialAction.NO_ACTION) b.append(" ON UPDATE ").append(f.onUpdate().sql());
         if (f.onDelete() != dev.tributary.sql.ast.Statement.ReferentialAction.NO_ACTION) b.append(" ON DELETE ").append(f.onDelete().sql());
+        if (f.deferrable()) b.append(" DEFERRABLE");
+        if (f.initiallyDeferred()) b.append(" INITIALLY DEFERRED");
         return b.toString();
     }
 

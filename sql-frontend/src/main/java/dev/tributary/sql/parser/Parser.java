@@ -567,11 +567,13 @@ public final class Parser {
                 keyPos = itemPos;
                 keyName = constraint;
                 key.addAll(nameList());
+                keyNotDeferrable();
                 continue;
             }
             if (acceptKw("unique")) {
                 nullsDistinct();
                 uniques.add(new Statement.UniqueKey(itemPos, constraint, nameList()));
+                keyNotDeferrable();
                 continue;
             }
             if (isKw("check")) {
@@ -649,11 +651,13 @@ public final class Parser {
                     keyPos = cpos;
                     keyName = named;
                     key.add(col);
+                    keyNotDeferrable();
                 } else if (isKw("unique") || (isKw("constraint") && isKw(2, "unique"))) {
                     String named = acceptKw("constraint") ? name() : null;
                     p++;
                     nullsDistinct();
                     uniques.add(new Statement.UniqueKey(cpos, named, List.of(col)));
+                    keyNotDeferrable();
                 } else if (isKw("check") || (isKw("constraint") && isKw(2, "check"))) {
                     String named = acceptKw("constraint") ? name() : null;
                     checks.add(check(named, col));
@@ -707,8 +711,8 @@ public final class Parser {
 
     /**
      * {@code REFERENCES table [(columns)] [MATCH FULL | SIMPLE] [ON DELETE action] [ON UPDATE
-     * action] [NOT DEFERRABLE] [INITIALLY IMMEDIATE]} of a foreign key on {@code columns}
-     * (DEFERRABLE and MATCH PARTIAL are refused, as are SET NULL/SET DEFAULT with a column list).
+     * action] [[NOT] DEFERRABLE] [INITIALLY IMMEDIATE | DEFERRED]} of a foreign key on
+     * {@code columns} (MATCH PARTIAL is refused, as are SET NULL/SET DEFAULT with a column list).
      */
     private Statement.ForeignKeyDef references(int pos, String name, List<String> columns) {
         expectKw("references");
@@ -717,6 +721,8 @@ public final class Parser {
         boolean matchFull = false;
         Statement.ReferentialAction onDelete = null;
         Statement.ReferentialAction onUpdate = null;
+        Boolean deferrable = null, initiallyDeferred = null;
+        int deferredPos = 0;
         while (true) {
             int opos = pos();
             if (acceptKw("match")) {
@@ -733,19 +739,44 @@ public final class Parser {
                 }
                 if (delete) onDelete = a;
                 else onUpdate = a;
-            } else if (isKw("not") && isKw(1, "deferrable")) {
-                p += 2;
-            } else if (isKw("deferrable")) {
-                throw unsupported("DEFERRABLE constraints", opos);
+            } else if (isKw("not") && isKw(1, "deferrable") || isKw("deferrable")) {
+                boolean yes = !acceptKw("not");
+                expectKw("deferrable");
+                if (deferrable != null) throw new SqlException("42601", "multiple DEFERRABLE/NOT DEFERRABLE clauses not allowed", opos);
+                deferrable = yes;
             } else if (acceptKw("initially")) {
-                if (isKw("deferred")) throw unsupported("INITIALLY DEFERRED constraints", opos);
-                expectKw("immediate");
+                boolean deferred = acceptKw("deferred");
+                if (!deferred) expectKw("immediate");
+                if (initiallyDeferred != null) throw new SqlException("42601", "multiple INITIALLY IMMEDIATE/DEFERRED clauses not allowed", opos);
+                initiallyDeferred = deferred;
+                deferredPos = opos;
             } else {
                 break;
             }
         }
+        if (Boolean.TRUE.equals(initiallyDeferred) && Boolean.FALSE.equals(deferrable)) {
+            throw new SqlException("42601", "constraint declared INITIALLY DEFERRED must be DEFERRABLE", deferredPos);
+        }
+        boolean deferred = Boolean.TRUE.equals(initiallyDeferred);
         return new Statement.ForeignKeyDef(pos, name, columns, table, refColumns,
-                onDelete == null ? Statement.ReferentialAction.NO_ACTION : onDelete, onUpdate == null ? Statement.ReferentialAction.NO_ACTION : onUpdate, matchFull);
+                onDelete == null ? Statement.ReferentialAction.NO_ACTION : onDelete, onUpdate == null ? Statement.ReferentialAction.NO_ACTION : onUpdate, matchFull,
+                deferred || Boolean.TRUE.equals(deferrable), deferred);
+    }
+
+    /** After a PRIMARY KEY or UNIQUE: [NOT DEFERRABLE] [INITIALLY IMMEDIATE], what Tributary's keys are (0A000 for a deferrable one). */
+    private void keyNotDeferrable() {
+        while (true) {
+            int opos = pos();
+            if (isKw("not") && isKw(1, "deferrable")) {
+                p += 2;
+            } else if (isKw("deferrable") || (isKw("initially") && isKw(1, "deferred"))) {
+                throw unsupported("DEFERRABLE unique and primary key constraints", opos);
+            } else if (isKw("initially") && isKw(1, "immediate")) {
+                p += 2;
+            } else {
+                return;
+            }
+        }
     }
 
     private Statement.ReferentialAction referentialAction() {
@@ -1608,6 +1639,18 @@ public final class Parser {
         int pos = pos();
         expectKw("set");
         if (isKw("local")) throw unsupported("SET LOCAL", pos());
+        if (isKw("constraints") && (isKw(1, "all") || peek(1).type() == Type.IDENT || peek(1).type() == Type.QUOTED_IDENT)) {
+            p++;
+            List<List<String>> names = new ArrayList<>();
+            if (!acceptKw("all")) {
+                do {
+                    names.add(qualifiedName());
+                } while (accept(Type.COMMA));
+            }
+            boolean deferred = acceptKw("deferred");
+            if (!deferred) expectKw("immediate");
+            return new Statement.SetConstraints(pos, names, deferred);
+        }
         if (isKw("role") && !isKw(1, "to") && !(peek(1).isOp("="))) {
             p++;
             if (acceptKw("none")) return new Statement.SetRole(pos, false, null, false);

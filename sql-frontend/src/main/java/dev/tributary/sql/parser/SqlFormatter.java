@@ -134,6 +134,8 @@ public final class SqlFormatter {
         if (f.matchFull()) b.append(" MATCH FULL");
         if (f.onUpdate() != ReferentialAction.NO_ACTION) b.append(" ON UPDATE ").append(f.onUpdate().sql());
         if (f.onDelete() != ReferentialAction.NO_ACTION) b.append(" ON DELETE ").append(f.onDelete().sql());
+        if (f.deferrable()) b.append(" DEFERRABLE");
+        if (f.initiallyDeferred()) b.append(" INITIALLY DEFERRED");
         return b;
     }
 
@@ -406,6 +408,12 @@ public final class SqlFormatter {
             }
             case Statement.CreateRole r -> roleOptions(b.append(r.user() ? "CREATE USER " : "CREATE ROLE ").append(ident(r.name())), r.options());
             case Statement.AlterRole r -> roleOptions(b.append("ALTER ROLE ").append(ident(r.name())), r.options());
+            case Statement.SetConstraints c -> {
+                b.append("SET CONSTRAINTS ");
+                if (c.names().isEmpty()) b.append("ALL");
+                for (int i = 0; i < c.names().size(); i++) b.append(i > 0 ? ", " : "").append(name(c.names().get(i)));
+                b.append(c.deferred() ? " DEFERRED" : " IMMEDIATE");
+            }
             case Statement.CreateSchema c -> {
                 b.append("CREATE SCHEMA ").append(c.ifNotExists() ? "IF NOT EXISTS " : "").append(ident(c.name()));
                 if (c.owner() != null) b.append(" AUTHORIZATION ").append(ident(c.owner()));

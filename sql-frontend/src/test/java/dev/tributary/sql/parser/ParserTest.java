@@ -737,6 +737,13 @@ class ParserTest {
         assertError("CREATE SCHEMA s CREATE TABLE t (a int)", "0A000", 17, "CREATE SCHEMA with schema elements (CREATE SCHEMA ... CREATE TABLE ...) is not supported");
         assertError("CREATE SCHEMA pg_x", "42939", 1, "unacceptable schema name \"pg_x\"");
         assertError("ALTER SCHEMA s RENAME TO t", "0A000", 16, "ALTER SCHEMA RENAME is not supported");
+        assertThat(SqlFormatter.format(stmt("create table c (p int references t (a) initially deferred)")))
+                .isEqualTo("CREATE TABLE c (p integer, FOREIGN KEY (p) REFERENCES t (a) DEFERRABLE INITIALLY DEFERRED)");
+        assertError("CREATE TABLE x (a int UNIQUE DEFERRABLE)", "0A000", 30, "DEFERRABLE unique and primary key constraints is not supported");
+        assertThat(SqlFormatter.format(stmt("CREATE TABLE x (a int PRIMARY KEY NOT DEFERRABLE INITIALLY IMMEDIATE)"))).isEqualTo("CREATE TABLE x (a integer, PRIMARY KEY (a))");
+        assertThat(SqlFormatter.format(stmt("set constraints c1, s.c2 immediate"))).isEqualTo("SET CONSTRAINTS c1, s.c2 IMMEDIATE");
+        assertThat(SqlFormatter.format(stmt("SET CONSTRAINTS ALL DEFERRED"))).isEqualTo("SET CONSTRAINTS ALL DEFERRED");
+        assertError("CREATE TABLE c (p int REFERENCES t NOT DEFERRABLE INITIALLY DEFERRED)", "42601", 51, "constraint declared INITIALLY DEFERRED must be DEFERRABLE");
         assertError("CREATE EXTENSION pgcrypto", "0A000", 8, "CREATE EXTENSION is not supported");
         assertThat(SqlFormatter.format(Parser.parseStatement("insert into t values (1) on conflict (a, b) do nothing returning a, b + 1 as c")))
                 .isEqualTo("INSERT INTO t VALUES (1) ON CONFLICT (a, b) DO NOTHING RETURNING a, b + 1 AS c");
@@ -767,8 +774,8 @@ class ParserTest {
                         + " MATCH FULL ON UPDATE SET NULL ON DELETE CASCADE, FOREIGN KEY (c, d) REFERENCES w ON DELETE SET DEFAULT)");
         assertThat(SqlFormatter.format(Parser.parseStatement("alter table t add constraint f foreign key (a) references u (b) on delete restrict on update no action")))
                 .isEqualTo("ALTER TABLE t ADD CONSTRAINT f FOREIGN KEY (a) REFERENCES u (b) ON DELETE RESTRICT");
-        assertError("CREATE TABLE t (a int REFERENCES u DEFERRABLE)", "0A000", 36, "DEFERRABLE constraints is not supported");
-        assertError("CREATE TABLE t (a int REFERENCES u INITIALLY DEFERRED)", "0A000", 36, "INITIALLY DEFERRED constraints is not supported");
+        assertThat(Parser.parseStatement("CREATE TABLE t (a int REFERENCES u DEFERRABLE)") instanceof Statement.CreateTable c
+                && c.foreignKeys().get(0).deferrable() && !c.foreignKeys().get(0).initiallyDeferred()).isTrue();
         assertError("CREATE TABLE t (a int REFERENCES u MATCH PARTIAL)", "0A000", 36, "MATCH PARTIAL is not supported");
         assertError("CREATE TABLE t (a int REFERENCES u ON DELETE SET NULL (a))", "0A000", 46, "SET NULL with a column list is not supported");
         assertError("CREATE TABLE t (a int REFERENCES u ON DELETE CASCADE ON DELETE RESTRICT)", "42601", 54, "conflicting or redundant ON DELETE actions");
