@@ -281,14 +281,19 @@ final class PgBinary {
         return out.toByteArray();
     }
 
-    /** NaN and the infinities: no digits, weight and scale 0, and the special sign word. */
+    /**
+     * NaN and the infinities: no digits, weight 0, the special sign word, and the scale
+     * PostgreSQL 15 sends (0 for NaN; 0x20 for an infinity, bits of its header read as a scale),
+     * so that the bytes are PostgreSQL's own. Decoding ignores the scale.
+     */
     private static byte[] nonFinite(NonFiniteNumeric n) {
         int sign = switch (n) {
             case NAN -> NUMERIC_NAN;
             case POSITIVE_INFINITY -> NUMERIC_PINF;
             case NEGATIVE_INFINITY -> NUMERIC_NINF;
         };
-        return ByteBuffer.allocate(8).putShort((short) 0).putShort((short) 0).putShort((short) sign).putShort((short) 0).array();
+        int scale = n == NonFiniteNumeric.NAN ? 0 : 0x20;
+        return ByteBuffer.allocate(8).putShort((short) 0).putShort((short) 0).putShort((short) sign).putShort((short) scale).array();
     }
 
     private static void writeShort(ByteArrayOutputStream out, int v) {
