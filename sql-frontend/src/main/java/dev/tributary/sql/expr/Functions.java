@@ -544,9 +544,9 @@ public final class Functions {
     /** PostgreSQL's {@code to_timestamp(double precision)}: seconds since the epoch, rounded to microseconds. */
     static Instant toTimestamp(double seconds) {
         // PostgreSQL's range: 4714-11-24 BC to 294276 AD; Instant's is wider, so check by value
-        if (Double.isNaN(seconds) || Double.isInfinite(seconds) || Math.abs(seconds) > 9.2e12) {
-            throw new SqlException("22008", "timestamp out of range: \"" + (Double.isNaN(seconds) ? "NaN" : String.valueOf(seconds)) + "\"");
-        }
+        if (Double.isNaN(seconds)) throw new SqlException("22008", "timestamp cannot be NaN");
+        if (Double.isInfinite(seconds)) return (Instant) InfiniteTimes.of(Kind.TIMESTAMPTZ, seconds > 0 ? 1 : -1);
+        if (Math.abs(seconds) > 9.2e12) throw new SqlException("22008", "timestamp out of range: \"" + Values.doubleText(seconds) + "\"");
         long micros = Math.round(seconds * 1e6);
         return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
     }

@@ -1,8 +1,10 @@
 package dev.tributary.sql.expr;
 
 import dev.tributary.sql.SqlException;
+import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
 import dev.tributary.sql.types.SqlType;
+import dev.tributary.sql.types.Values;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -72,6 +74,9 @@ public final class TimeWindows {
         args.add(time);
         args.addAll(shown);
         return new TableFunction(function, args, List.of("window_start", "window_end"), List.of(t, t), x -> {
+            if (!InfiniteTimes.isFinite(x[0])) {
+                throw new SqlException("22008", "an infinite time (" + Values.toText(x[0], t) + ") falls into no window of " + function);
+            }
             long at = ticks(x[0]);
             long[] bounds;
             try {
@@ -128,8 +133,13 @@ public final class TimeWindows {
         return bounds;
     }
 
-    /** A value of a time column (timestamp, timestamptz or integer) in its units: microseconds since the epoch, or the integer. */
+    /**
+     * A value of a time column (timestamp, timestamptz or integer) in its units: microseconds
+     * since the epoch, or the integer; the long's extremes for the infinities, as in a stored row.
+     */
     public static long ticks(Object v) {
+        int inf = InfiniteTimes.sign(v);
+        if (inf != 0) return inf > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
         return switch (v) {
             case Long l -> l;
             case LocalDateTime ts -> {

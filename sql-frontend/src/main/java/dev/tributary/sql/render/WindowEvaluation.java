@@ -11,6 +11,7 @@ import dev.tributary.sql.expr.Numerics;
 import dev.tributary.sql.plan.Plan;
 import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
+import dev.tributary.sql.types.NonFiniteNumeric;
 import dev.tributary.sql.types.SqlType;
 import dev.tributary.sql.types.Values;
 import java.math.BigDecimal;
@@ -271,16 +272,24 @@ final class WindowEvaluation {
         return rangeKey.descending() ? -c : c;
     }
 
-    /** {@code v} less or plus {@code offset}, or null when that is outside the type's range. */
+    /**
+     * {@code v} less or plus {@code offset}, or null when that is outside the type's range, or
+     * undefined: an infinite offset from the infinity of the other sign (NaN) reaches, as
+     * PostgreSQL chooses, every value.
+     */
     private Object shift(Object v, Object offset, boolean subtract) {
         try {
             return switch (rangeType.kind()) {
                 case SMALLINT, INTEGER, BIGINT -> subtract ? Math.subtractExact((Long) v, (Long) offset) : Math.addExact((Long) v, (Long) offset);
-                case NUMERIC -> subtract ? Numerics.subtract(v, offset) : Numerics.add(v, offset);
+                case NUMERIC -> {
+                    Object r = subtract ? Numerics.subtract(v, offset) : Numerics.add(v, offset);
+                    yield r == NonFiniteNumeric.NAN && v != NonFiniteNumeric.NAN ? null : r;
+                }
                 case REAL, DOUBLE -> {
                     double d = ((Number) v).doubleValue();
                     double o = ((Number) offset).doubleValue();
                     double r = subtract ? d - o : d + o;
+                    if (Double.isNaN(r) && !Double.isNaN(d)) yield null;
                     yield rangeType.kind() == SqlType.Kind.REAL ? (Object) (float) r : (Object) r;
                 }
                 case DATE -> subtract ? DateTimes.minus(InfiniteTimes.atStartOfDay((LocalDate) v), (Interval) offset) : DateTimes.plus(InfiniteTimes.atStartOfDay((LocalDate) v), (Interval) offset);
