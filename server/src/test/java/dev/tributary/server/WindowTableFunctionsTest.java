@@ -3,7 +3,9 @@ package dev.tributary.server;
 import static dev.tributary.server.SqlRows.fails;
 import static dev.tributary.server.SqlRows.rows;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tributary.sql.SqlException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -51,6 +53,20 @@ class WindowTableFunctionsTest {
             // SELECT * gives the relation's columns, then the window's
             assertThat(rows(db, "SELECT * FROM TUMBLE(bid, ts, INTERVAL '1 day') WHERE id = 2"))
                     .containsExactly("2|20|2026-01-01 10:00:07|2026-01-01 00:00:00|2026-01-02 00:00:00");
+        }
+    }
+
+    /** An infinite time is in no window: 22008 naming it, not a window at the end of the long range. */
+    @Test
+    void anInfiniteTimeIsRefused() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
+            db.execute("CREATE TABLE bid (id int, ts timestamptz)");
+            db.execute("INSERT INTO bid VALUES (1, '-infinity')");
+            assertThatThrownBy(() -> db.query("SELECT window_start FROM tumble(bid, ts, INTERVAL '5 seconds')"))
+                    .isInstanceOfSatisfying(SqlException.class, e -> {
+                        assertThat(e.sqlState()).isEqualTo("22008");
+                        assertThat(e.getMessage()).isEqualTo("an infinite time (-infinity) falls into no window of tumble");
+                    });
         }
     }
 

@@ -157,6 +157,7 @@ public final class TimeWindows {
     }
 
     private static Object value(long ticks, SqlType t, String function) {
+        if ((ticks == Long.MAX_VALUE || ticks == Long.MIN_VALUE) && !t.isInteger()) return InfiniteTimes.of(t.kind(), Long.signum(ticks));
         return switch (t.kind()) {
             case TIMESTAMP -> LocalDateTime.ofEpochSecond(Math.floorDiv(ticks, 1_000_000L), (int) Math.floorMod(ticks, 1_000_000L) * 1_000, ZoneOffset.UTC);
             case TIMESTAMPTZ -> Instant.ofEpochSecond(Math.floorDiv(ticks, 1_000_000L), Math.floorMod(ticks, 1_000_000L) * 1_000);
