@@ -4,7 +4,6 @@ import dev.tributary.sql.SqlException;
 import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
 import dev.tributary.sql.types.SqlType;
-import dev.tributary.sql.types.Values;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -25,7 +24,7 @@ import java.util.NoSuchElementException;
  * slide); a tumble is a hop whose slide is its size; a cumulating window starts every
  * {@code size} and gives its prefixes that end every {@code step}: {@code [s, s + step)},
  * {@code [s, s + 2 step)}, ..., {@code [s, s + size)}. Each row's windows come out in order of
- * start, then end. A row whose time is NULL falls into no window. Every window is a function of
+ * start, then end. A row whose time is NULL, or infinite, falls into no window. Every window is a function of
  * its row alone, so a window table over a table is maintained like any other expansion of rows:
  * a deleted row's windows are retracted with it.
  */
@@ -74,11 +73,10 @@ public final class TimeWindows {
         args.add(time);
         args.addAll(shown);
         return new TableFunction(function, args, List.of("window_start", "window_end"), List.of(t, t), x -> {
-            if (!InfiniteTimes.isFinite(x[0])) {
-                throw new SqlException("22008", "an infinite time (" + Values.toText(x[0], t) + ") falls into no window of " + function);
-            }
             long at = ticks(x[0]);
             long[] bounds;
+            // no window ends at or after infinity, none begins at -infinity (as the panes of an aggregation over windows see it)
+            if (!InfiniteTimes.isFinite(x[0])) return java.util.Collections.emptyIterator();
             try {
                 bounds = cumulate ? cumulating(at, every, size, offset) : hopping(at, every, size, offset);
             } catch (ArithmeticException e) {
