@@ -688,7 +688,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             throw new SqlException("08P01", "bind message supplies " + values.length + " parameters, but prepared statement requires " + p.parameterTypes().size());
         }
         for (int i = 0; i < values.length; i++) {
-            if (values[i] != null && !valueOf(p.parameterTypes().get(i).kind()).isInstance(values[i])) {
+            if (values[i] != null && !valueOf(p.parameterTypes().get(i).kind()).isInstance(values[i]) && !(values[i] instanceof dev.tributary.sql.types.NonFiniteNumeric)) {
                 throw new IllegalArgumentException("parameter $" + (i + 1) + " is " + p.parameterTypes().get(i) + ", held as "
                         + valueOf(p.parameterTypes().get(i).kind()).getSimpleName() + ", not as " + values[i].getClass().getSimpleName());
             }

@@ -55,6 +55,25 @@ class TemporalFilterTest {
         }
     }
 
+    /** An infinite bound holds for ever ('infinity' above) or never ('-infinity' above), whatever the clock. */
+    @Test
+    void infiniteBoundsHoldForEverOrNever() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
+            db.execute("CREATE TABLE t (id int, ts timestamptz)");
+            db.execute("CREATE MATERIALIZED VIEW before AS SELECT id FROM t WHERE now() < ts + INTERVAL '1 minute'");
+            db.execute("CREATE MATERIALIZED VIEW after AS SELECT id FROM t WHERE now() >= ts");
+            db.execute("CREATE MATERIALIZED VIEW at AS SELECT id FROM t WHERE now() = ts");
+            db.execute("INSERT INTO t VALUES (1, 'infinity'), (2, '-infinity'), (3, '1970-01-01 00:00:05+00')");
+            db.execute("ADVANCE CLOCK TO 1000");
+            assertThat(rows(db, "SELECT * FROM before ORDER BY id")).containsExactly(List.of("1"), List.of("3"));
+            assertThat(rows(db, "SELECT * FROM after ORDER BY id")).containsExactly(List.of("2"));
+            db.execute("ADVANCE CLOCK TO 100000");
+            assertThat(rows(db, "SELECT * FROM before ORDER BY id")).containsExactly(List.of("1"));
+            assertThat(rows(db, "SELECT * FROM after ORDER BY id")).containsExactly(List.of("2"), List.of("3"));
+            assertThat(rows(db, "SELECT * FROM at")).isEmpty();
+        }
+    }
+
     @Test
     void aSubscriptionSeesTheInsertionAndTheRetractionAtTheirTimes() throws Exception {
         try (Tributary db = Tributary.inMemory(Clock.manual(0))) {

@@ -54,6 +54,20 @@ class WindowTableFunctionsTest {
         }
     }
 
+    /** An infinite time is in no window, as a NULL time: by itself, in an aggregation over the windows (panes), in a session. */
+    @Test
+    void anInfiniteTimeIsInNoWindow() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
+            db.execute("CREATE TABLE bid (id int, ts timestamptz)");
+            db.execute("INSERT INTO bid VALUES (1, '-infinity'), (2, 'infinity'), (3, '1970-01-01 00:00:07+00')");
+            assertThat(rows(db, "SELECT id, window_start FROM tumble(bid, ts, INTERVAL '5 seconds') ORDER BY id"))
+                    .containsExactly("3|1970-01-01 00:00:05+00");
+            db.execute("CREATE MATERIALIZED VIEW counts AS SELECT window_start, count(*) FROM tumble(bid, ts, INTERVAL '5 seconds') GROUP BY window_start");
+            assertThat(rows(db, "SELECT * FROM counts")).containsExactly("1970-01-01 00:00:05+00|1");
+            assertThat(rows(db, "SELECT id, window_start FROM session(bid, ts, INTERVAL '5 seconds') ORDER BY id")).containsExactly("3|1970-01-01 00:00:07+00");
+        }
+    }
+
     @Test
     void timestampsWithTimeZoneAlignToUtcAndIntegersToZero() {
         try (Tributary db = Tributary.inMemory(Clock.manual(0))) {

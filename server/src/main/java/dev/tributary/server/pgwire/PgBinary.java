@@ -2,7 +2,9 @@ package dev.tributary.server.pgwire;
 
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.types.Bytea;
+import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
+import dev.tributary.sql.types.NonFiniteNumeric;
 import dev.tributary.sql.types.SqlType;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
@@ -46,6 +48,8 @@ final class PgBinary {
     private static final int NUMERIC_POS = 0x0000;
     private static final int NUMERIC_NEG = 0x4000;
     private static final int NUMERIC_NAN = 0xC000;
+    private static final int NUMERIC_PINF = 0xD000;
+    private static final int NUMERIC_NINF = 0xF000;
     private static final BigInteger TEN_THOUSAND = BigInteger.valueOf(10_000);
 
     /** The binary form of {@code v}, a non-null value of {@code t}. */
@@ -57,17 +61,21 @@ final class PgBinary {
             case BIGINT -> ByteBuffer.allocate(8).putLong((Long) v).array();
             case REAL -> ByteBuffer.allocate(4).putFloat((float) (double) (Double) v).array();
             case DOUBLE -> ByteBuffer.allocate(8).putDouble((Double) v).array();
-            case NUMERIC -> numeric((BigDecimal) v);
+            case NUMERIC -> v instanceof NonFiniteNumeric n ? nonFinite(n) : numeric((BigDecimal) v);
             case TEXT, VARCHAR, CHAR, UNKNOWN, JSON -> ((String) v).getBytes(StandardCharsets.UTF_8);
             case BYTEA -> ((Bytea) v).toByteArray();
             case UUID -> {
                 java.util.UUID u = (java.util.UUID) v;
                 yield ByteBuffer.allocate(16).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits()).array();
             }
-            case DATE -> ByteBuffer.allocate(4).putInt((int) (((LocalDate) v).toEpochDay() - EPOCH_DAYS)).array();
+            case DATE -> ByteBuffer.allocate(4).putInt(switch (InfiniteTimes.sign(v)) {
+                case 1 -> Integer.MAX_VALUE;
+                case -1 -> Integer.MIN_VALUE;
+                default -> (int) (((LocalDate) v).toEpochDay() - EPOCH_DAYS);
+            }).array();
             case TIME -> ByteBuffer.allocate(8).putLong(((LocalTime) v).toNanoOfDay() / 1000).array();
-            case TIMESTAMP -> ByteBuffer.allocate(8).putLong(micros(((LocalDateTime) v).toInstant(ZoneOffset.UTC)) - EPOCH_MICROS).array();
-            case TIMESTAMPTZ -> ByteBuffer.allocate(8).putLong(micros((Instant) v) - EPOCH_MICROS).array();
+            case TIMESTAMP -> ByteBuffer.allocate(8).putLong(pgMicros(((LocalDateTime) v).toInstant(ZoneOffset.UTC))).array();
+            case TIMESTAMPTZ -> ByteBuffer.allocate(8).putLong(pgMicros((Instant) v)).array();
             case INTERVAL -> {
                 Interval i = (Interval) v;
                 yield ByteBuffer.allocate(16).putLong(i.micros()).putInt(i.days()).putInt(i.months()).array();
@@ -183,7 +191,10 @@ final class PgBinary {
                     yield Bytea.copyOf(b);
                 }
                 case UUID -> new java.util.UUID(in.getLong(), in.getLong());
-                case DATE -> LocalDate.ofEpochDay(in.getInt() + EPOCH_DAYS);
+                case DATE -> {
+                    int days = in.getInt();
+                    yield days == Integer.MAX_VALUE ? LocalDate.MAX : days == Integer.MIN_VALUE ? LocalDate.MIN : LocalDate.ofEpochDay(days + EPOCH_DAYS);
+                }
                 case TIME -> {
                     long us = in.getLong();
                     if (us < 0 || us >= 86_400_000_000L) throw malformed(parameter);
@@ -229,9 +240,17 @@ final class PgBinary {
         return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L), i.getNano() / 1000);
     }
 
+    /** PostgreSQL's microseconds since 2000-01-01, the long's extremes for the infinities. */
+    private static long pgMicros(Instant i) {
+        return switch (InfiniteTimes.sign(i)) {
+            case 1 -> Long.MAX_VALUE;
+            case -1 -> Long.MIN_VALUE;
+            default -> micros(i) - EPOCH_MICROS;
+        };
+    }
+
     private static Instant instant(long pgMicros, int parameter) {
-        // PostgreSQL's infinite timestamps (the int8 extremes) have no Java value here
-        if (pgMicros == Long.MAX_VALUE || pgMicros == Long.MIN_VALUE) throw new SqlException("22008", "timestamp out of range");
+        if (pgMicros == Long.MAX_VALUE || pgMicros == Long.MIN_VALUE) return (Instant) InfiniteTimes.of(SqlType.Kind.TIMESTAMPTZ, Long.signum(pgMicros));
         long us = Math.addExact(pgMicros, EPOCH_MICROS);
         return Instant.ofEpochSecond(Math.floorDiv(us, 1_000_000L), Math.floorMod(us, 1_000_000L) * 1000);
     }
@@ -262,18 +281,42 @@ final class PgBinary {
         return out.toByteArray();
     }
 
+    /**
+     * NaN and the infinities: no digits, weight 0, the special sign word, and the scale
+     * PostgreSQL 15 sends (0 for NaN; 0x20 for an infinity, bits of its header read as a scale),
+     * so that the bytes are PostgreSQL's own. Decoding ignores the scale.
+     */
+    private static byte[] nonFinite(NonFiniteNumeric n) {
+        int sign = switch (n) {
+            case NAN -> NUMERIC_NAN;
+            case POSITIVE_INFINITY -> NUMERIC_PINF;
+            case NEGATIVE_INFINITY -> NUMERIC_NINF;
+        };
+        int scale = n == NonFiniteNumeric.NAN ? 0 : 0x20;
+        return ByteBuffer.allocate(8).putShort((short) 0).putShort((short) 0).putShort((short) sign).putShort((short) scale).array();
+    }
+
     private static void writeShort(ByteArrayOutputStream out, int v) {
         out.write((v >> 8) & 0xff);
         out.write(v & 0xff);
     }
 
-    private static BigDecimal numeric(ByteBuffer in, int parameter) {
+    private static Object numeric(ByteBuffer in, int parameter) {
         int ndigits = in.getShort();
         int weight = in.getShort();
         int sign = in.getShort() & 0xffff;
         int dscale = in.getShort();
         if (ndigits < 0 || dscale < 0 || dscale > 0x3FFF) throw malformed(parameter);
-        if (sign == NUMERIC_NAN) throw new SqlException("0A000", "numeric NaN is not supported");
+        NonFiniteNumeric special = switch (sign) {
+            case NUMERIC_NAN -> NonFiniteNumeric.NAN;
+            case NUMERIC_PINF -> NonFiniteNumeric.POSITIVE_INFINITY;
+            case NUMERIC_NINF -> NonFiniteNumeric.NEGATIVE_INFINITY;
+            default -> null;
+        };
+        if (special != null) {
+            if (ndigits != 0 || in.hasRemaining()) throw malformed(parameter);
+            return special;
+        }
         if (sign != NUMERIC_POS && sign != NUMERIC_NEG) throw malformed(parameter);
         if (in.remaining() != 2 * ndigits) throw malformed(parameter);
         BigInteger unscaled = BigInteger.ZERO;

@@ -101,6 +101,37 @@ class ExtendedProtocolTest extends LocalServerTest {
         }
     }
 
+    /** NaN, the infinities and the infinite dates and timestamps as binary parameters, stored, and sent back in both formats. */
+    @Test
+    void nonFiniteValuesInBinaryBothWays() throws IOException {
+        db.execute("CREATE TABLE special (id int, n numeric, d date, ts timestamp, tz timestamptz)");
+        SqlType[] types = {SqlType.NUMERIC, SqlType.DATE, SqlType.TIMESTAMP, SqlType.TIMESTAMPTZ};
+        String[][] rows = {{"NaN", "infinity", "infinity", "-infinity"}, {"Infinity", "-infinity", "-infinity", "infinity"},
+                {"-Infinity", "infinity", "-infinity", "infinity"}};
+        try (WireClient c = WireClient.connect(server.port())) {
+            c.send(parse("ins", "INSERT INTO special VALUES ($1, $2, $3, $4, $5)", new int[] {23, 1700, 1082, 1114, 1184}), sync());
+            c.briefUntilReady();
+            for (int r = 0; r < rows.length; r++) {
+                byte[][] values = new byte[5][];
+                values[0] = PgBinary.encode((long) r, SqlType.INTEGER);
+                for (int i = 0; i < 4; i++) values[i + 1] = PgBinary.encode(Values.fromText(rows[r][i], types[i]), types[i]);
+                c.send(bind("", "ins", new int[] {1}, values, new int[0]), execute("", 0), sync());
+                assertThat(c.briefUntilReady()).containsExactly("2", "C INSERT 0 1", "Z I");
+            }
+            c.send(parse("sel", "SELECT n, d, ts, tz FROM special WHERE id = $1"), sync());
+            c.briefUntilReady();
+            for (int r = 0; r < rows.length; r++) {
+                c.send(bind("", "sel", new int[] {1}, new byte[][] {PgBinary.encode((long) r, SqlType.INTEGER)}, new int[] {1}), execute("", 0), sync());
+                List<byte[]> row = c.untilReady().get(1).columns();
+                for (int i = 0; i < 4; i++) {
+                    assertThat(row.get(i)).as(rows[r][i]).isEqualTo(PgBinary.encode(Values.fromText(rows[r][i], types[i]), types[i]));
+                }
+                c.send(bind("", "sel", String.valueOf(r)), execute("", 0), sync());
+                assertThat(c.briefUntilReady()).containsExactly("2", "D " + String.join("|", rows[r]), "C SELECT 1", "Z I");
+            }
+        }
+    }
+
     private static String[] textValues(long id) {
         String[] v = new String[TEXTS.length + 1];
         v[0] = String.valueOf(id);

@@ -26,15 +26,15 @@ class PgBinaryTest {
             new Case(SqlType.REAL, "0", "1.5", "-3.25", "3.4028235e+38", "1e-45", "Infinity", "-Infinity", "NaN"),
             new Case(SqlType.DOUBLE, "0", "3.141592653589793", "-1e+308", "5e-324", "Infinity", "NaN"),
             new Case(SqlType.NUMERIC, "0", "1", "-1", "0.5", "12345.678", "-0.0001", "10000", "100000000", "0.00000001",
-                    "123456789012345678901234567890.123456789", "1.000", "9999.9999", "-10000.0001"),
+                    "123456789012345678901234567890.123456789", "1.000", "9999.9999", "-10000.0001", "NaN", "Infinity", "-Infinity"),
             new Case(SqlType.TEXT, "", "hello", "it's \"quoted\"", "ünïcødé ✓ 𝄞"),
             new Case(SqlType.VARCHAR, "", "abc"),
             new Case(SqlType.of(SqlType.Kind.CHAR), "x", "ab  "),
             new Case(SqlType.BYTEA, "\\x", "\\x00ff10", "\\xdeadbeef"),
-            new Case(SqlType.DATE, "2000-01-01", "1999-12-31", "2024-02-29", "0001-01-01", "9999-12-31", "1970-01-01"),
+            new Case(SqlType.DATE, "2000-01-01", "1999-12-31", "2024-02-29", "0001-01-01", "9999-12-31", "1970-01-01", "infinity", "-infinity"),
             new Case(SqlType.TIME, "00:00:00", "23:59:59.999999", "12:34:56.5"),
-            new Case(SqlType.TIMESTAMP, "2000-01-01 00:00:00", "1999-12-31 23:59:59.999999", "2024-06-01 12:00:00.123456", "1900-03-04 05:06:07"),
-            new Case(SqlType.TIMESTAMPTZ, "2000-01-01 00:00:00+00", "1969-07-20 20:17:40+00", "2038-01-19 03:14:08.000001+00"),
+            new Case(SqlType.TIMESTAMP, "2000-01-01 00:00:00", "1999-12-31 23:59:59.999999", "2024-06-01 12:00:00.123456", "1900-03-04 05:06:07", "infinity", "-infinity"),
+            new Case(SqlType.TIMESTAMPTZ, "2000-01-01 00:00:00+00", "1969-07-20 20:17:40+00", "2038-01-19 03:14:08.000001+00", "infinity", "-infinity"),
             new Case(SqlType.INTERVAL, "00:00:00", "1 year 2 mons 3 days 04:05:06.789", "-1 days +02:00:00", "-3 mons"),
             new Case(SqlType.array(SqlType.INTEGER), "{}", "{1,2,3}", "{NULL,-7}"),
             new Case(SqlType.array(SqlType.TEXT), "{}", "{a,\"b c\",NULL}"));
@@ -86,6 +86,14 @@ class PgBinaryTest {
         assertThat(hex(SqlType.NUMERIC, "0")).isEqualTo("0000" + "0000" + "0000" + "0000");
         assertThat(hex(SqlType.NUMERIC, "100000000")).isEqualTo("0001" + "0002" + "0000" + "0000" + "0001");
         assertThat(hex(SqlType.NUMERIC, "1.50")).isEqualTo("0002" + "0000" + "0000" + "0002" + "0001" + "1388");
+        // NaN and the infinities: numeric_send's special sign words, the int and long extremes
+        assertThat(hex(SqlType.NUMERIC, "NaN")).isEqualTo("0000" + "0000" + "c000" + "0000");
+        assertThat(hex(SqlType.NUMERIC, "Infinity")).isEqualTo("0000" + "0000" + "d000" + "0020");
+        assertThat(hex(SqlType.NUMERIC, "-Infinity")).isEqualTo("0000" + "0000" + "f000" + "0020");
+        assertThat(hex(SqlType.DATE, "infinity")).isEqualTo("7fffffff");
+        assertThat(hex(SqlType.DATE, "-infinity")).isEqualTo("80000000");
+        assertThat(hex(SqlType.TIMESTAMP, "infinity")).isEqualTo("7fffffffffffffff");
+        assertThat(hex(SqlType.TIMESTAMPTZ, "-infinity")).isEqualTo("8000000000000000");
         assertThat(hex(SqlType.DATE, "2000-01-02")).isEqualTo("00000001");
         assertThat(hex(SqlType.DATE, "1999-12-31")).isEqualTo("ffffffff");
         assertThat(hex(SqlType.TIME, "00:00:01")).isEqualTo("00000000000f4240");
@@ -122,6 +130,7 @@ class PgBinaryTest {
         assertMalformed(SqlType.NUMERIC, "0000000012340000"); // bad sign
         assertMalformed(SqlType.NUMERIC, "ffff000000000000"); // negative count
         assertMalformed(SqlType.NUMERIC, "000000");
+        assertMalformed(SqlType.NUMERIC, "00010000c00000000001"); // NaN with a digit
         assertThatThrownBy(() -> PgBinary.decode(HexFormat.of().parseHex("c328"), SqlType.TEXT, 1))
                 .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("22021"));
         assertThatThrownBy(() -> PgParams.value(new byte[] {1}, 2, SqlType.INTEGER, 1))

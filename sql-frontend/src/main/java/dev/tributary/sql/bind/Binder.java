@@ -1007,7 +1007,9 @@ public final class Binder {
         boolean negative = switch (v) {
             case Long l -> l < 0;
             case java.math.BigDecimal d -> d.signum() < 0;
-            case Double d -> d < 0;
+            // PostgreSQL refuses a NaN size as it does a negative one
+            case dev.tributary.sql.types.NonFiniteNumeric n -> n != dev.tributary.sql.types.NonFiniteNumeric.POSITIVE_INFINITY;
+            case Double d -> d < 0 || Double.isNaN(d);
             case Float x -> x < 0;
             case dev.tributary.sql.types.Interval iv -> iv.months() < 0 || iv.days() < 0 || iv.micros() < 0;
             default -> false;

@@ -3,6 +3,7 @@ package dev.tributary.sql.expr;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.types.Bytea;
 import dev.tributary.sql.types.Interval;
+import dev.tributary.sql.types.NonFiniteNumeric;
 import dev.tributary.sql.types.SqlType;
 import dev.tributary.sql.types.SqlType.Kind;
 import dev.tributary.sql.types.Values;
@@ -315,6 +316,10 @@ public final class Aggregates {
             case NUMERIC -> new Accumulation() {
                 public void add(Object[] args, Sink sink) {
                     if (args[0] == null) return;
+                    if (args[0] instanceof NonFiniteNumeric n) {
+                        sink.add(NON_FINITE, n.ordinal(), 1);
+                        return;
+                    }
                     BigDecimal v = (BigDecimal) args[0];
                     if (v.scale() < 0) v = v.setScale(0);
                     sink.add(0, v.scale(), 1);
@@ -322,6 +327,8 @@ public final class Aggregates {
                 }
 
                 public Object result(Totals totals) {
+                    NonFiniteNumeric special = nonFiniteSum(totals);
+                    if (special != null) return special;
                     int[] scales = totals.keys(0);
                     if (scales.length == 0) return null;
                     BigDecimal s = average ? BigDecimal.ZERO : null;
@@ -360,6 +367,14 @@ public final class Aggregates {
         };
     }
 
+    /** The component of a numeric accumulation counting its non-finite values, keyed by {@link NonFiniteNumeric#ordinal}. */
+    private static final int NON_FINITE = 3;
+
+    private static NonFiniteNumeric nonFiniteSum(Accumulation.Totals totals) {
+        return Numerics.nonFiniteSum(totals.sum(NON_FINITE, NonFiniteNumeric.NEGATIVE_INFINITY.ordinal()),
+                totals.sum(NON_FINITE, NonFiniteNumeric.POSITIVE_INFINITY.ordinal()), totals.sum(NON_FINITE, NonFiniteNumeric.NAN.ordinal()));
+    }
+
     /**
      * The variance family over an exact type: per scale {@code s} of the values ({@code x = u *
      * 10^-s}), the count (component 0), the sum of {@code u} (component 1) and of {@code u^2}
@@ -371,6 +386,10 @@ public final class Aggregates {
         return new Accumulation() {
             public void add(Object[] args, Sink sink) {
                 if (args[0] == null) return;
+                if (args[0] instanceof NonFiniteNumeric n) {
+                    sink.add(NON_FINITE, n.ordinal(), 1);
+                    return;
+                }
                 BigDecimal v = exact(args[0]);
                 BigInteger u = v.unscaledValue();
                 sink.add(0, v.scale(), 1);
@@ -387,7 +406,9 @@ public final class Aggregates {
                     sumX = sumX.add(new BigDecimal(totals.integer(1, scale), scale));
                     sumX2 = sumX2.add(new BigDecimal(totals.integer(2, scale), 2 * scale));
                 }
-                return spreadOf(n, sumX, sumX2, sample, root);
+                long nonFinite = 0;
+                for (NonFiniteNumeric k : NonFiniteNumeric.values()) nonFinite += totals.sum(NON_FINITE, k.ordinal());
+                return spreadOf(n, nonFinite, sumX, sumX2, sample, root);
             }
         };
     }
@@ -405,8 +426,12 @@ public final class Aggregates {
      * sumX^2) / (n * (n - 1))} (or {@code n^2}) at the division's scale, and its square root at the
      * same scale.
      */
-    private static BigDecimal spreadOf(long n, BigDecimal sumX, BigDecimal sumX2, boolean sample, boolean root) {
-        if (n == 0 || (sample && n == 1)) return null;
+    private static Object spreadOf(long finite, long nonFinite, BigDecimal sumX, BigDecimal sumX2, boolean sample, boolean root) {
+        long all = finite + nonFinite;
+        if (all == 0 || (sample && all == 1)) return null;
+        // PostgreSQL's spread of a group holding NaN or an infinity is NaN
+        if (nonFinite > 0) return NonFiniteNumeric.NAN;
+        long n = finite;
         BigDecimal count = BigDecimal.valueOf(n);
         BigDecimal numerator = count.multiply(sumX2).subtract(sumX.multiply(sumX));
         if (numerator.signum() <= 0) return BigDecimal.ZERO;
@@ -442,18 +467,23 @@ public final class Aggregates {
         }
         return (rows, m) -> {
             long n = 0;
+            long nonFinite = 0;
             BigDecimal sumX = BigDecimal.ZERO;
             BigDecimal sumX2 = BigDecimal.ZERO;
             for (int i = 0; i < rows.size(); i++) {
                 Object v = rows.get(i)[0];
                 if (v == null) continue;
+                if (v instanceof NonFiniteNumeric) {
+                    nonFinite += m[i];
+                    continue;
+                }
                 BigDecimal x = exact(v);
                 BigDecimal times = BigDecimal.valueOf(m[i]);
                 n += m[i];
                 sumX = sumX.add(x.multiply(times));
                 sumX2 = sumX2.add(x.multiply(x).multiply(times));
             }
-            return spreadOf(n, sumX, sumX2, sample, root);
+            return spreadOf(n, nonFinite, sumX, sumX2, sample, root);
         };
     }
 
@@ -480,12 +510,12 @@ public final class Aggregates {
                 return s.longValue();
             };
             case NUMERIC -> (rows, m) -> {
-                BigDecimal s = null;
+                Object s = null;
                 for (int i = 0; i < rows.size(); i++) {
                     Object v = rows.get(i)[0];
                     if (v == null) continue;
-                    BigDecimal x = ((BigDecimal) v).multiply(BigDecimal.valueOf(m[i]));
-                    s = s == null ? x : s.add(x);
+                    Object x = Numerics.multiply(v, BigDecimal.valueOf(m[i]));
+                    s = s == null ? x : Numerics.add(s, x);
                 }
                 return s;
             };
@@ -527,12 +557,12 @@ public final class Aggregates {
     private static Body avg(Kind in) {
         return switch (in) {
             case SMALLINT, INTEGER, BIGINT, NUMERIC -> (rows, m) -> {
-                BigDecimal s = BigDecimal.ZERO;
+                Object s = BigDecimal.ZERO;
                 long n = 0;
                 for (int i = 0; i < rows.size(); i++) {
                     Object v = rows.get(i)[0];
                     if (v == null) continue;
-                    s = s.add(Numerics.toNumeric(v).multiply(BigDecimal.valueOf(m[i])));
+                    s = Numerics.add(s, Numerics.multiply(v instanceof Long l ? BigDecimal.valueOf(l) : v, BigDecimal.valueOf(m[i])));
                     n += m[i];
                 }
                 return n == 0 ? null : Numerics.divide(s, BigDecimal.valueOf(n));

@@ -1,7 +1,9 @@
 package dev.tributary.sql.expr;
 
 import dev.tributary.sql.SqlException;
+import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
+import dev.tributary.sql.types.NonFiniteNumeric;
 import dev.tributary.sql.types.SqlType;
 import dev.tributary.sql.types.SqlType.Kind;
 import dev.tributary.sql.types.Values;
@@ -112,9 +114,9 @@ public final class Casts {
                 return toInteger(v, f, to);
             }
             case NUMERIC -> {
-                BigDecimal d = switch (f) {
+                Object d = switch (f) {
                     case SMALLINT, INTEGER, BIGINT -> BigDecimal.valueOf((Long) v);
-                    case NUMERIC -> (BigDecimal) v;
+                    case NUMERIC -> v;
                     case DOUBLE -> floatToNumeric((Double) v, 15);
                     case REAL -> floatToNumeric((Double) v, 6);
                     default -> throw notCastable(from, to);
@@ -125,6 +127,7 @@ public final class Casts {
                 return switch (f) {
                     case SMALLINT, INTEGER, BIGINT -> (double) (Long) v;
                     case NUMERIC -> {
+                        if (v instanceof NonFiniteNumeric n) yield n.asDouble();
                         double d = ((BigDecimal) v).doubleValue();
                         if (Double.isInfinite(d)) throw new SqlException("22003", "value out of range: overflow");
                         yield d;
@@ -136,7 +139,7 @@ public final class Casts {
             case REAL -> {
                 double d = switch (f) {
                     case SMALLINT, INTEGER, BIGINT -> (double) (Long) v;
-                    case NUMERIC -> ((BigDecimal) v).doubleValue();
+                    case NUMERIC -> v instanceof NonFiniteNumeric n ? n.asDouble() : ((BigDecimal) v).doubleValue();
                     case REAL, DOUBLE -> (Double) v;
                     default -> throw notCastable(from, to);
                 };
@@ -150,14 +153,14 @@ public final class Casts {
             case DATE -> {
                 return switch (f) {
                     case DATE -> v;
-                    case TIMESTAMP -> ((LocalDateTime) v).toLocalDate();
-                    case TIMESTAMPTZ -> LocalDateTime.ofInstant((Instant) v, ZoneOffset.UTC).toLocalDate();
+                    case TIMESTAMP -> InfiniteTimes.toLocalDate((LocalDateTime) v);
+                    case TIMESTAMPTZ -> InfiniteTimes.toLocalDate(LocalDateTime.ofInstant((Instant) v, ZoneOffset.UTC));
                     default -> throw notCastable(from, to);
                 };
             }
             case TIMESTAMP -> {
                 return switch (f) {
-                    case DATE -> ((LocalDate) v).atStartOfDay();
+                    case DATE -> InfiniteTimes.atStartOfDay((LocalDate) v);
                     case TIMESTAMP -> v;
                     case TIMESTAMPTZ -> LocalDateTime.ofInstant((Instant) v, ZoneOffset.UTC);
                     default -> throw notCastable(from, to);
@@ -165,13 +168,15 @@ public final class Casts {
             }
             case TIMESTAMPTZ -> {
                 return switch (f) {
-                    case DATE -> ((LocalDate) v).atStartOfDay().toInstant(ZoneOffset.UTC);
+                    case DATE -> InfiniteTimes.atStartOfDay((LocalDate) v).toInstant(ZoneOffset.UTC);
                     case TIMESTAMP -> ((LocalDateTime) v).toInstant(ZoneOffset.UTC);
                     case TIMESTAMPTZ -> v;
                     default -> throw notCastable(from, to);
                 };
             }
             case TIME -> {
+                // PostgreSQL's time of an infinite timestamp is NULL
+                if (!InfiniteTimes.isFinite(v)) return null;
                 return switch (f) {
                     case TIME -> v;
                     case TIMESTAMP -> ((LocalDateTime) v).toLocalTime();
@@ -206,6 +211,10 @@ public final class Casts {
             case SMALLINT, INTEGER, BIGINT -> r = (Long) v;
             case BOOLEAN -> r = ((Boolean) v) ? 1 : 0;
             case NUMERIC -> {
+                if (v instanceof NonFiniteNumeric n) {
+                    // PostgreSQL's SQLSTATE for these is 0A000, not 22003
+                    throw new SqlException("0A000", "cannot convert " + (n == NonFiniteNumeric.NAN ? "NaN" : "infinity") + " to " + integerName(to.kind()));
+                }
                 BigDecimal d = ((BigDecimal) v).setScale(0, RoundingMode.HALF_UP);
                 if (d.unscaledValue().bitLength() > 63) throw integerOutOfRange(to.kind());
                 r = d.longValueExact();
@@ -225,12 +234,15 @@ public final class Casts {
 
     /** 22003 {@code integer out of range} and its kin, as PostgreSQL names the integer kinds. */
     public static SqlException integerOutOfRange(Kind k) {
-        String name = switch (k) {
+        return new SqlException("22003", integerName(k) + " out of range");
+    }
+
+    private static String integerName(Kind k) {
+        return switch (k) {
             case SMALLINT -> "smallint";
             case INTEGER -> "integer";
             default -> "bigint";
         };
-        return new SqlException("22003", name + " out of range");
     }
 
     /** A double rounded to float precision, with PostgreSQL's overflow and underflow errors. */
@@ -242,10 +254,8 @@ public final class Casts {
     }
 
     /** PostgreSQL converts a float to NUMERIC through its text with {@code digits} significant digits. */
-    private static BigDecimal floatToNumeric(double d, int digits) {
-        if (Double.isNaN(d) || Double.isInfinite(d)) {
-            throw new SqlException("0A000", "numeric NaN and Infinity are not supported by Tributary");
-        }
+    private static Object floatToNumeric(double d, int digits) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) return NonFiniteNumeric.of(d);
         if (d == 0) return BigDecimal.ZERO;
         BigDecimal b = new BigDecimal(d).round(new MathContext(digits, RoundingMode.HALF_EVEN)).stripTrailingZeros();
         return b.scale() < 0 ? b.setScale(0) : b;

@@ -1,7 +1,9 @@
 package dev.tributary.sql.expr;
 
 import dev.tributary.sql.SqlException;
+import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
+import dev.tributary.sql.types.NonFiniteNumeric;
 import dev.tributary.sql.types.SqlType;
 import dev.tributary.sql.types.SqlType.Kind;
 import java.math.BigDecimal;
@@ -41,7 +43,9 @@ public final class DateTimes {
 
     // ------------------------------------------------------------------------- arithmetic
 
+    /** {@code ts + iv}; an infinite timestamp stays as it is. */
     public static LocalDateTime plus(LocalDateTime ts, Interval iv) {
+        if (!InfiniteTimes.isFinite(ts)) return ts;
         try {
             return ts.plusMonths(iv.months()).plusDays(iv.days()).plus(iv.micros(), ChronoUnit.MICROS);
         } catch (DateTimeException | ArithmeticException e) {
@@ -54,16 +58,30 @@ public final class DateTimes {
     }
 
     public static Interval difference(LocalDateTime a, LocalDateTime b) {
+        if (!InfiniteTimes.isFinite(a) || !InfiniteTimes.isFinite(b)) throw new SqlException("22008", "cannot subtract infinite timestamps");
         long us = ChronoUnit.MICROS.between(b, a);
         return new Interval(0, toInt(us / Interval.MICROS_PER_DAY), us % Interval.MICROS_PER_DAY);
     }
 
+    /** {@code d + days}; an infinite date stays as it is. */
     public static LocalDate plusDays(LocalDate d, long days) {
+        if (!InfiniteTimes.isFinite(d)) return d;
         try {
             return d.plusDays(days);
         } catch (DateTimeException e) {
             throw new SqlException("22008", "date out of range");
         }
+    }
+
+    /** {@code a - b} in days; 22008 for an infinite date. */
+    public static long daysBetween(LocalDate b, LocalDate a) {
+        if (!InfiniteTimes.isFinite(a) || !InfiniteTimes.isFinite(b)) throw new SqlException("22008", "cannot subtract infinite dates");
+        return ChronoUnit.DAYS.between(b, a);
+    }
+
+    /** {@code date + time}: an infinite date gives the infinite timestamp of its sign. */
+    public static LocalDateTime atTime(LocalDate d, LocalTime t) {
+        return InfiniteTimes.isFinite(d) ? d.atTime(t) : InfiniteTimes.atStartOfDay(d);
     }
 
     public static LocalTime plus(LocalTime t, Interval iv) {
@@ -177,9 +195,11 @@ public final class DateTimes {
      * TIMESTAMPTZ, INTERVAL) as PostgreSQL 15's NUMERIC result: seconds with scale 6,
      * milliseconds 3, epoch 6 (0 for a date), the rest integers.
      */
-    public static BigDecimal extract(String field, Object v, SqlType t) {
+    public static Object extract(String field, Object v, SqlType t) {
         String u = unit(field);
         if (!known(u)) throw unrecognized(field, t);
+        int inf = InfiniteTimes.sign(v);
+        if (inf != 0) return extractInfinite(u, field, inf, t);
         return switch (t.kind()) {
             case DATE -> extractDate(u, field, (LocalDate) v, t);
             case TIMESTAMP -> extractTimestamp(u, field, (LocalDateTime) v, t, false);
@@ -188,6 +208,23 @@ public final class DateTimes {
             case TIME -> extractTime(u, field, (LocalTime) v, t);
             case INTERVAL -> extractInterval(u, field, (Interval) v, t);
             default -> throw new IllegalArgumentException("extract from " + t);
+        };
+    }
+
+    /**
+     * A field of an infinite date or timestamp, as PostgreSQL 15 answers: the fields that grow
+     * with time (year, epoch, ...) are the infinity of the value's sign, the others NULL; a unit a
+     * date does not have is still an error.
+     */
+    private static Object extractInfinite(String u, String field, int sign, SqlType t) {
+        return switch (u) {
+            case "year", "decade", "century", "millennium", "isoyear", "julian", "epoch" ->
+                    sign > 0 ? NonFiniteNumeric.POSITIVE_INFINITY : NonFiniteNumeric.NEGATIVE_INFINITY;
+            case "microseconds", "milliseconds", "second", "minute", "hour", "timezone", "timezone_hour", "timezone_minute" -> {
+                if (t.kind() == Kind.DATE) throw unsupported(field, t);
+                yield null;
+            }
+            default -> null;
         };
     }
 
@@ -280,15 +317,22 @@ public final class DateTimes {
         };
     }
 
-    /** {@code date_part}: {@link #extract} as a double. */
-    public static double datePart(String field, Object v, SqlType t) {
-        return extract(field, v, t).doubleValue();
+    /** {@code date_part}: {@link #extract} as a double (NULL where extract is NULL). */
+    public static Double datePart(String field, Object v, SqlType t) {
+        return switch (extract(field, v, t)) {
+            case null -> null;
+            case NonFiniteNumeric n -> n.asDouble();
+            case BigDecimal d -> d.doubleValue();
+            default -> throw new IllegalStateException();
+        };
     }
 
     // ------------------------------------------------------------------------------ trunc
 
     /** {@code date_trunc(field, ts)}. */
     public static LocalDateTime trunc(String field, LocalDateTime ts, SqlType t) {
+        // PostgreSQL 15 returns an infinite timestamp without looking at the unit
+        if (!InfiniteTimes.isFinite(ts)) return ts;
         String u = unit(field);
         LocalDate d = ts.toLocalDate();
         int y = d.getYear();

@@ -2,6 +2,7 @@ package dev.tributary.sql.expr;
 
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.types.Bytea;
+import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
 import dev.tributary.sql.types.SqlType;
 import dev.tributary.sql.types.SqlType.Kind;
@@ -104,37 +105,37 @@ public final class Functions {
         }
         fn("abs", SqlType.REAL, x -> Math.abs((Double) x[0]), Kind.REAL);
         fn("abs", SqlType.DOUBLE, x -> Math.abs((Double) x[0]), D);
-        fn("abs", SqlType.NUMERIC, x -> ((BigDecimal) x[0]).abs(), N);
-        fn("mod", SqlType.NUMERIC, x -> Numerics.mod((BigDecimal) x[0], (BigDecimal) x[1]), N, N);
-        fn("div", SqlType.NUMERIC, x -> Numerics.div((BigDecimal) x[0], (BigDecimal) x[1]), N, N);
+        fn("abs", SqlType.NUMERIC, x -> Numerics.abs(x[0]), N);
+        fn("mod", SqlType.NUMERIC, x -> Numerics.mod(x[0], x[1]), N, N);
+        fn("div", SqlType.NUMERIC, x -> Numerics.div(x[0], x[1]), N, N);
         fn("round", SqlType.DOUBLE, x -> Math.rint((Double) x[0]), D);
-        fn("round", SqlType.NUMERIC, x -> ((BigDecimal) x[0]).setScale(0, RoundingMode.HALF_UP), N);
-        fn("round", SqlType.NUMERIC, x -> roundTo((BigDecimal) x[0], (Long) x[1], RoundingMode.HALF_UP), N, I);
+        fn("round", SqlType.NUMERIC, x -> Numerics.rounded(x[0], d -> d.setScale(0, RoundingMode.HALF_UP)), N);
+        fn("round", SqlType.NUMERIC, x -> Numerics.rounded(x[0], d -> roundTo(d, (Long) x[1], RoundingMode.HALF_UP)), N, I);
         fn("trunc", SqlType.DOUBLE, x -> truncDouble((Double) x[0]), D);
-        fn("trunc", SqlType.NUMERIC, x -> ((BigDecimal) x[0]).setScale(0, RoundingMode.DOWN), N);
-        fn("trunc", SqlType.NUMERIC, x -> roundTo((BigDecimal) x[0], (Long) x[1], RoundingMode.DOWN), N, I);
+        fn("trunc", SqlType.NUMERIC, x -> Numerics.rounded(x[0], d -> d.setScale(0, RoundingMode.DOWN)), N);
+        fn("trunc", SqlType.NUMERIC, x -> Numerics.rounded(x[0], d -> roundTo(d, (Long) x[1], RoundingMode.DOWN)), N, I);
         fn("floor", SqlType.DOUBLE, x -> Math.floor((Double) x[0]), D);
-        fn("floor", SqlType.NUMERIC, x -> ((BigDecimal) x[0]).setScale(0, RoundingMode.FLOOR), N);
+        fn("floor", SqlType.NUMERIC, x -> Numerics.rounded(x[0], d -> d.setScale(0, RoundingMode.FLOOR)), N);
         fn("ceil", SqlType.DOUBLE, x -> Math.ceil((Double) x[0]), D);
-        fn("ceil", SqlType.NUMERIC, x -> ((BigDecimal) x[0]).setScale(0, RoundingMode.CEILING), N);
+        fn("ceil", SqlType.NUMERIC, x -> Numerics.rounded(x[0], d -> d.setScale(0, RoundingMode.CEILING)), N);
         alias("ceiling", "ceil");
         fn("power", SqlType.DOUBLE, x -> Numerics.powFloat((Double) x[0], (Double) x[1]), D, D);
-        fn("power", SqlType.NUMERIC, x -> Numerics.power((BigDecimal) x[0], (BigDecimal) x[1]), N, N);
+        fn("power", SqlType.NUMERIC, x -> Numerics.power(x[0], x[1]), N, N);
         alias("pow", "power");
         fn("sqrt", SqlType.DOUBLE, x -> Numerics.sqrtFloat((Double) x[0]), D);
-        fn("sqrt", SqlType.NUMERIC, x -> Numerics.sqrt((BigDecimal) x[0]), N);
+        fn("sqrt", SqlType.NUMERIC, x -> Numerics.sqrt(x[0]), N);
         fn("cbrt", SqlType.DOUBLE, x -> Math.cbrt((Double) x[0]), D);
         fn("exp", SqlType.DOUBLE, x -> Numerics.expFloat((Double) x[0]), D);
-        fn("exp", SqlType.NUMERIC, x -> Numerics.exp((BigDecimal) x[0]), N);
+        fn("exp", SqlType.NUMERIC, x -> Numerics.exp(x[0]), N);
         fn("ln", SqlType.DOUBLE, x -> Numerics.lnFloat((Double) x[0]), D);
-        fn("ln", SqlType.NUMERIC, x -> Numerics.ln((BigDecimal) x[0]), N);
+        fn("ln", SqlType.NUMERIC, x -> Numerics.ln(x[0]), N);
         fn("log", SqlType.DOUBLE, x -> Numerics.log10Float((Double) x[0]), D);
-        fn("log", SqlType.NUMERIC, x -> Numerics.log10((BigDecimal) x[0]), N);
-        fn("log", SqlType.NUMERIC, x -> Numerics.log((BigDecimal) x[0], (BigDecimal) x[1]), N, N);
+        fn("log", SqlType.NUMERIC, x -> Numerics.log10(x[0]), N);
+        fn("log", SqlType.NUMERIC, x -> Numerics.log(x[0], x[1]), N, N);
         fn("log10", SqlType.DOUBLE, x -> Numerics.log10Float((Double) x[0]), D);
-        fn("log10", SqlType.NUMERIC, x -> Numerics.log10((BigDecimal) x[0]), N);
+        fn("log10", SqlType.NUMERIC, x -> Numerics.log10(x[0]), N);
         fn("sign", SqlType.DOUBLE, x -> Math.signum((Double) x[0]), D);
-        fn("sign", SqlType.NUMERIC, x -> BigDecimal.valueOf(((BigDecimal) x[0]).signum()), N);
+        fn("sign", SqlType.NUMERIC, x -> Numerics.sign(x[0]), N);
         fn("pi", SqlType.DOUBLE, x -> Math.PI);
 
         // ------------------------------------------------------------------ dates and times
@@ -147,7 +148,9 @@ public final class Functions {
             fn("date_part", SqlType.DOUBLE, x -> DateTimes.datePart((String) x[0], x[1], t), T, k);
         }
         fn("date_part", SqlType.DOUBLE,
-                x -> DateTimes.datePart((String) x[0], ((LocalDate) x[1]).atStartOfDay(), SqlType.TIMESTAMP), T, Kind.DATE);
+                x -> DateTimes.datePart((String) x[0], InfiniteTimes.atStartOfDay((LocalDate) x[1]), SqlType.TIMESTAMP), T, Kind.DATE);
+        for (Kind k : new Kind[] {Kind.DATE, Kind.TIMESTAMP, Kind.TIMESTAMPTZ}) fn("isfinite", SqlType.BOOLEAN, x -> InfiniteTimes.isFinite(x[0]), k);
+        fn("isfinite", SqlType.BOOLEAN, x -> true, Kind.INTERVAL);
         fn("date_trunc", SqlType.TIMESTAMP, x -> DateTimes.trunc((String) x[0], (LocalDateTime) x[1], SqlType.TIMESTAMP), T, Kind.TIMESTAMP);
         fn("date_trunc", SqlType.TIMESTAMPTZ, x -> DateTimes.trunc((String) x[0],
                 LocalDateTime.ofInstant((Instant) x[1], ZoneOffset.UTC), SqlType.TIMESTAMPTZ).toInstant(ZoneOffset.UTC), T, Kind.TIMESTAMPTZ);
@@ -167,6 +170,8 @@ public final class Functions {
      * years, 22008 for one that is not positive).
      */
     static LocalDateTime dateBin(Interval stride, LocalDateTime source, LocalDateTime origin) {
+        if (!InfiniteTimes.isFinite(source)) return source;
+        if (!InfiniteTimes.isFinite(origin)) throw new SqlException("22008", "origin out of range");
         if (stride.months() != 0) throw new SqlException("0A000", "timestamps cannot be binned into intervals containing months or years");
         long width = Math.addExact(Math.multiplyExact((long) stride.days(), 86_400_000_000L), stride.micros());
         if (width <= 0) throw new SqlException("22008", "stride must be greater than zero");
@@ -539,9 +544,9 @@ public final class Functions {
     /** PostgreSQL's {@code to_timestamp(double precision)}: seconds since the epoch, rounded to microseconds. */
     static Instant toTimestamp(double seconds) {
         // PostgreSQL's range: 4714-11-24 BC to 294276 AD; Instant's is wider, so check by value
-        if (Double.isNaN(seconds) || Double.isInfinite(seconds) || Math.abs(seconds) > 9.2e12) {
-            throw new SqlException("22008", "timestamp out of range: \"" + (Double.isNaN(seconds) ? "NaN" : String.valueOf(seconds)) + "\"");
-        }
+        if (Double.isNaN(seconds)) throw new SqlException("22008", "timestamp cannot be NaN");
+        if (Double.isInfinite(seconds)) return (Instant) InfiniteTimes.of(Kind.TIMESTAMPTZ, seconds > 0 ? 1 : -1);
+        if (Math.abs(seconds) > 9.2e12) throw new SqlException("22008", "timestamp out of range: \"" + Values.doubleText(seconds) + "\"");
         long micros = Math.round(seconds * 1e6);
         return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
     }

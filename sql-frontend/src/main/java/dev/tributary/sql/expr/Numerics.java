@@ -1,6 +1,7 @@
 package dev.tributary.sql.expr;
 
 import dev.tributary.sql.SqlException;
+import dev.tributary.sql.types.NonFiniteNumeric;
 import dev.tributary.sql.types.SqlType.Kind;
 import dev.tributary.sql.types.Values;
 import java.math.BigDecimal;
@@ -322,6 +323,159 @@ public final class Numerics {
             if (delta.abs().compareTo(eps) < 0) break;
         }
         return y;
+    }
+
+    // ------------------------------------------------------------------ NaN and the infinities
+
+    /*
+     * NUMERIC operators and functions over values that may be NonFiniteNumeric. With every
+     * operand finite they are the BigDecimal ones above; otherwise the answer is IEEE's (computed
+     * on doubles that stand for the operands) where PostgreSQL agrees with it, and PostgreSQL's
+     * own where it does not (x / 0 errs for an infinite x; 1 ^ NaN is 1).
+     */
+
+    private static boolean finite(Object v) {
+        return v instanceof BigDecimal;
+    }
+
+    /** A double of the same sign as {@code v} (and zero for zero), for arithmetic in which only the sign of a finite operand counts. */
+    private static double signOf(Object v) {
+        return v instanceof NonFiniteNumeric n ? n.asDouble() : ((BigDecimal) v).signum();
+    }
+
+    /** A double result as a NUMERIC: non-finite as itself; a finite one is exact here (0 or ±1). */
+    private static Object numericOf(double r) {
+        if (Double.isNaN(r) || Double.isInfinite(r)) return NonFiniteNumeric.of(r);
+        return r == 0 ? BigDecimal.ZERO : BigDecimal.valueOf((long) r);
+    }
+
+    public static Object add(Object a, Object b) {
+        if (finite(a) && finite(b)) return ((BigDecimal) a).add((BigDecimal) b);
+        return numericOf((finite(a) ? 0 : signOf(a)) + (finite(b) ? 0 : signOf(b)));
+    }
+
+    public static Object subtract(Object a, Object b) {
+        return add(a, negate(b));
+    }
+
+    public static Object multiply(Object a, Object b) {
+        if (finite(a) && finite(b)) return ((BigDecimal) a).multiply((BigDecimal) b);
+        return numericOf(signOf(a) * signOf(b));
+    }
+
+    public static Object negate(Object a) {
+        if (a instanceof NonFiniteNumeric n) return numericOf(-n.asDouble());
+        return ((BigDecimal) a).negate();
+    }
+
+    static Object abs(Object a) {
+        if (a instanceof NonFiniteNumeric n) return numericOf(Math.abs(n.asDouble()));
+        return ((BigDecimal) a).abs();
+    }
+
+    static Object sign(Object a) {
+        if (a instanceof NonFiniteNumeric n) return n == NonFiniteNumeric.NAN ? n : BigDecimal.valueOf(n.signum());
+        return BigDecimal.valueOf(((BigDecimal) a).signum());
+    }
+
+    /** {@code a / b}, {@code div(a, b)} (whole) or {@code a % b} with either operand non-finite. */
+    private static Object nonFiniteQuotient(Object a, Object b, boolean remainder) {
+        if (a == NonFiniteNumeric.NAN || b == NonFiniteNumeric.NAN) return NonFiniteNumeric.NAN;
+        if (finite(b) && ((BigDecimal) b).signum() == 0) throw divisionByZero();
+        if (remainder) return finite(a) ? a : NonFiniteNumeric.NAN;
+        return numericOf(signOf(a) / signOf(b));
+    }
+
+    public static Object divide(Object a, Object b) {
+        if (finite(a) && finite(b)) return divide((BigDecimal) a, (BigDecimal) b);
+        return nonFiniteQuotient(a, b, false);
+    }
+
+    static Object mod(Object a, Object b) {
+        if (finite(a) && finite(b)) return mod((BigDecimal) a, (BigDecimal) b);
+        return nonFiniteQuotient(a, b, true);
+    }
+
+    static Object div(Object a, Object b) {
+        if (finite(a) && finite(b)) return div((BigDecimal) a, (BigDecimal) b);
+        return nonFiniteQuotient(a, b, false);
+    }
+
+    /** round, trunc, ceil, floor: {@code f} of a finite value; a non-finite one stays as it is. */
+    static Object rounded(Object a, java.util.function.UnaryOperator<BigDecimal> f) {
+        return finite(a) ? f.apply((BigDecimal) a) : a;
+    }
+
+    static Object sqrt(Object a) {
+        if (finite(a)) return sqrt((BigDecimal) a);
+        if (a == NonFiniteNumeric.NEGATIVE_INFINITY) throw new SqlException("2201F", "cannot take square root of a negative number");
+        return a;
+    }
+
+    static Object exp(Object a) {
+        if (finite(a)) return exp((BigDecimal) a);
+        return a == NonFiniteNumeric.NEGATIVE_INFINITY ? BigDecimal.ZERO : a;
+    }
+
+    static Object ln(Object a) {
+        if (finite(a)) return ln((BigDecimal) a);
+        if (a == NonFiniteNumeric.NEGATIVE_INFINITY) throw new SqlException("2201E", "cannot take logarithm of a negative number");
+        return a;
+    }
+
+    static Object log10(Object a) {
+        if (finite(a)) return log10((BigDecimal) a);
+        return ln(a);
+    }
+
+    /** {@code log(base, a)}: the ratio of the logarithms, with the errors of ln for either and 22012 for base 1. */
+    static Object log(Object base, Object a) {
+        if (finite(base) && finite(a)) return log((BigDecimal) base, (BigDecimal) a);
+        if (base == NonFiniteNumeric.NAN || a == NonFiniteNumeric.NAN) return NonFiniteNumeric.NAN;
+        double lnBase = lnSign(base), lnA = lnSign(a);
+        if (lnBase == 0) throw divisionByZero();
+        return numericOf(lnA / lnBase);
+    }
+
+    /** A double of the sign of ln(v) (infinite for an infinite v), after ln's argument checks. */
+    private static double lnSign(Object v) {
+        if (v instanceof NonFiniteNumeric n) {
+            if (n == NonFiniteNumeric.NEGATIVE_INFINITY) throw new SqlException("2201E", "cannot take logarithm of a negative number");
+            return Double.POSITIVE_INFINITY;
+        }
+        BigDecimal d = (BigDecimal) v;
+        checkLogArg(d);
+        return d.compareTo(BigDecimal.ONE);
+    }
+
+    static Object power(Object base, Object exp) {
+        if (finite(base) && finite(exp)) return power((BigDecimal) base, (BigDecimal) exp);
+        boolean baseOne = finite(base) && ((BigDecimal) base).compareTo(BigDecimal.ONE) == 0;
+        boolean expZero = finite(exp) && ((BigDecimal) exp).signum() == 0;
+        if (baseOne || expZero) return BigDecimal.ONE;
+        if (base == NonFiniteNumeric.NAN || exp == NonFiniteNumeric.NAN) return NonFiniteNumeric.NAN;
+        if (finite(base) && ((BigDecimal) base).signum() == 0 && exp == NonFiniteNumeric.NEGATIVE_INFINITY) {
+            throw new SqlException("2201F", "zero raised to a negative power is undefined");
+        }
+        if (base == NonFiniteNumeric.NEGATIVE_INFINITY && finite(exp) && ((BigDecimal) exp).stripTrailingZeros().scale() > 0) {
+            throw new SqlException("2201F", "a negative number raised to a non-integer power yields a complex result");
+        }
+        double b = finite(base) ? ((BigDecimal) base).doubleValue() : signOf(base);
+        double e = finite(exp) ? ((BigDecimal) exp).doubleValue() : signOf(exp);
+        // C's pow, which PostgreSQL follows, has (-1) ^ ±Infinity = 1; Java's is NaN
+        if (Math.abs(b) == 1 && Double.isInfinite(e)) return BigDecimal.ONE;
+        return numericOf(Math.pow(b, e));
+    }
+
+    /**
+     * The sum of a group's non-finite NUMERIC values counted by kind, or null when it has none:
+     * NaN with any NaN or with both infinities, else the infinity present.
+     */
+    static NonFiniteNumeric nonFiniteSum(long negativeInfinities, long positiveInfinities, long nans) {
+        if (nans > 0 || (negativeInfinities > 0 && positiveInfinities > 0)) return NonFiniteNumeric.NAN;
+        if (positiveInfinities > 0) return NonFiniteNumeric.POSITIVE_INFINITY;
+        if (negativeInfinities > 0) return NonFiniteNumeric.NEGATIVE_INFINITY;
+        return null;
     }
 
     // ------------------------------------------------------------------------------ helpers

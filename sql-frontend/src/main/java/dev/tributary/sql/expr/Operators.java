@@ -2,6 +2,7 @@ package dev.tributary.sql.expr;
 
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.types.Bytea;
+import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
 import dev.tributary.sql.types.SqlType;
 import dev.tributary.sql.types.SqlType.Kind;
@@ -12,7 +13,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -93,23 +93,23 @@ public final class Operators {
         // numeric
         Kind n = Kind.NUMERIC;
         SqlType num = SqlType.NUMERIC;
-        bin(BinaryOp.ADD, n, n, num, x -> ((BigDecimal) x[0]).add((BigDecimal) x[1]));
-        bin(BinaryOp.SUB, n, n, num, x -> ((BigDecimal) x[0]).subtract((BigDecimal) x[1]));
-        bin(BinaryOp.MUL, n, n, num, x -> ((BigDecimal) x[0]).multiply((BigDecimal) x[1]));
-        bin(BinaryOp.DIV, n, n, num, x -> Numerics.divide((BigDecimal) x[0], (BigDecimal) x[1]));
-        bin(BinaryOp.MOD, n, n, num, x -> Numerics.mod((BigDecimal) x[0], (BigDecimal) x[1]));
-        bin(BinaryOp.POW, n, n, num, x -> Numerics.power((BigDecimal) x[0], (BigDecimal) x[1]));
+        bin(BinaryOp.ADD, n, n, num, x -> Numerics.add(x[0], x[1]));
+        bin(BinaryOp.SUB, n, n, num, x -> Numerics.subtract(x[0], x[1]));
+        bin(BinaryOp.MUL, n, n, num, x -> Numerics.multiply(x[0], x[1]));
+        bin(BinaryOp.DIV, n, n, num, x -> Numerics.divide(x[0], x[1]));
+        bin(BinaryOp.MOD, n, n, num, x -> Numerics.mod(x[0], x[1]));
+        bin(BinaryOp.POW, n, n, num, x -> Numerics.power(x[0], x[1]));
         // dates, times, timestamps, intervals
         Kind d = Kind.DATE, i4 = Kind.INTEGER, iv = Kind.INTERVAL, tm = Kind.TIME, ts = Kind.TIMESTAMP, tz = Kind.TIMESTAMPTZ;
         bin(BinaryOp.ADD, d, i4, SqlType.DATE, x -> DateTimes.plusDays((LocalDate) x[0], (Long) x[1]));
         bin(BinaryOp.ADD, i4, d, SqlType.DATE, x -> DateTimes.plusDays((LocalDate) x[1], (Long) x[0]));
         bin(BinaryOp.SUB, d, i4, SqlType.DATE, x -> DateTimes.plusDays((LocalDate) x[0], -(Long) x[1]));
-        bin(BinaryOp.SUB, d, d, SqlType.INTEGER, x -> ChronoUnit.DAYS.between((LocalDate) x[1], (LocalDate) x[0]));
-        bin(BinaryOp.ADD, d, iv, SqlType.TIMESTAMP, x -> DateTimes.plus(((LocalDate) x[0]).atStartOfDay(), (Interval) x[1]));
-        bin(BinaryOp.ADD, iv, d, SqlType.TIMESTAMP, x -> DateTimes.plus(((LocalDate) x[1]).atStartOfDay(), (Interval) x[0]));
-        bin(BinaryOp.SUB, d, iv, SqlType.TIMESTAMP, x -> DateTimes.minus(((LocalDate) x[0]).atStartOfDay(), (Interval) x[1]));
-        bin(BinaryOp.ADD, d, tm, SqlType.TIMESTAMP, x -> ((LocalDate) x[0]).atTime((LocalTime) x[1]));
-        bin(BinaryOp.ADD, tm, d, SqlType.TIMESTAMP, x -> ((LocalDate) x[1]).atTime((LocalTime) x[0]));
+        bin(BinaryOp.SUB, d, d, SqlType.INTEGER, x -> DateTimes.daysBetween((LocalDate) x[1], (LocalDate) x[0]));
+        bin(BinaryOp.ADD, d, iv, SqlType.TIMESTAMP, x -> DateTimes.plus(InfiniteTimes.atStartOfDay((LocalDate) x[0]), (Interval) x[1]));
+        bin(BinaryOp.ADD, iv, d, SqlType.TIMESTAMP, x -> DateTimes.plus(InfiniteTimes.atStartOfDay((LocalDate) x[1]), (Interval) x[0]));
+        bin(BinaryOp.SUB, d, iv, SqlType.TIMESTAMP, x -> DateTimes.minus(InfiniteTimes.atStartOfDay((LocalDate) x[0]), (Interval) x[1]));
+        bin(BinaryOp.ADD, d, tm, SqlType.TIMESTAMP, x -> DateTimes.atTime((LocalDate) x[0], (LocalTime) x[1]));
+        bin(BinaryOp.ADD, tm, d, SqlType.TIMESTAMP, x -> DateTimes.atTime((LocalDate) x[1], (LocalTime) x[0]));
         bin(BinaryOp.ADD, ts, iv, SqlType.TIMESTAMP, x -> DateTimes.plus((LocalDateTime) x[0], (Interval) x[1]));
         bin(BinaryOp.ADD, iv, ts, SqlType.TIMESTAMP, x -> DateTimes.plus((LocalDateTime) x[1], (Interval) x[0]));
         bin(BinaryOp.SUB, ts, iv, SqlType.TIMESTAMP, x -> DateTimes.minus((LocalDateTime) x[0], (Interval) x[1]));
@@ -163,7 +163,7 @@ public final class Operators {
             un(UnaryOp.NEG, k, x -> -(Double) x[0]);
             un(UnaryOp.PLUS, k, x -> x[0]);
         }
-        un(UnaryOp.NEG, n, x -> ((BigDecimal) x[0]).negate());
+        un(UnaryOp.NEG, n, x -> Numerics.negate(x[0]));
         un(UnaryOp.PLUS, n, x -> x[0]);
         un(UnaryOp.NEG, iv, x -> DateTimes.negate((Interval) x[0]));
         un(UnaryOp.PLUS, iv, x -> x[0]);

@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -219,6 +220,11 @@ public record TableFunction(String name, List<ScalarExpr> args, List<String> col
             if (step.months() == 0 && step.days() == 0 && step.micros() == 0) throw new SqlException("22023", "step size cannot equal zero");
             // the direction of the step: its sign as a span (months count as 30 days, as PostgreSQL compares intervals)
             boolean up = ((long) step.months() * 30 + step.days()) * 86_400_000_000L + step.micros() > 0;
+            boolean empty = up ? from.isAfter(to) : from.isBefore(to);
+            if (!empty && (!InfiniteTimes.isFinite(from) || !InfiniteTimes.isFinite(to))) {
+                // PostgreSQL would go on without end
+                throw new SqlException("0A000", "generate_series with an infinite bound is not supported by Tributary");
+            }
             return new Iterator<>() {
                 private LocalDateTime next = from;
 

@@ -1,6 +1,7 @@
 package dev.tributary.sql.expr;
 
 import dev.tributary.sql.SqlException;
+import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
 import dev.tributary.sql.types.SqlType;
 import java.time.Instant;
@@ -23,7 +24,7 @@ import java.util.NoSuchElementException;
  * slide); a tumble is a hop whose slide is its size; a cumulating window starts every
  * {@code size} and gives its prefixes that end every {@code step}: {@code [s, s + step)},
  * {@code [s, s + 2 step)}, ..., {@code [s, s + size)}. Each row's windows come out in order of
- * start, then end. A row whose time is NULL falls into no window. Every window is a function of
+ * start, then end. A row whose time is NULL, or infinite, falls into no window. Every window is a function of
  * its row alone, so a window table over a table is maintained like any other expansion of rows:
  * a deleted row's windows are retracted with it.
  */
@@ -74,6 +75,8 @@ public final class TimeWindows {
         return new TableFunction(function, args, List.of("window_start", "window_end"), List.of(t, t), x -> {
             long at = ticks(x[0]);
             long[] bounds;
+            // no window ends at or after infinity, none begins at -infinity (as the panes of an aggregation over windows see it)
+            if (!InfiniteTimes.isFinite(x[0])) return java.util.Collections.emptyIterator();
             try {
                 bounds = cumulate ? cumulating(at, every, size, offset) : hopping(at, every, size, offset);
             } catch (ArithmeticException e) {
@@ -128,8 +131,13 @@ public final class TimeWindows {
         return bounds;
     }
 
-    /** A value of a time column (timestamp, timestamptz or integer) in its units: microseconds since the epoch, or the integer. */
+    /**
+     * A value of a time column (timestamp, timestamptz or integer) in its units: microseconds
+     * since the epoch, or the integer; the long's extremes for the infinities, as in a stored row.
+     */
     public static long ticks(Object v) {
+        int inf = InfiniteTimes.sign(v);
+        if (inf != 0) return inf > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
         return switch (v) {
             case Long l -> l;
             case LocalDateTime ts -> {
@@ -147,6 +155,7 @@ public final class TimeWindows {
     }
 
     private static Object value(long ticks, SqlType t, String function) {
+        if ((ticks == Long.MAX_VALUE || ticks == Long.MIN_VALUE) && !t.isInteger()) return InfiniteTimes.of(t.kind(), Long.signum(ticks));
         return switch (t.kind()) {
             case TIMESTAMP -> LocalDateTime.ofEpochSecond(Math.floorDiv(ticks, 1_000_000L), (int) Math.floorMod(ticks, 1_000_000L) * 1_000, ZoneOffset.UTC);
             case TIMESTAMPTZ -> Instant.ofEpochSecond(Math.floorDiv(ticks, 1_000_000L), Math.floorMod(ticks, 1_000_000L) * 1_000);

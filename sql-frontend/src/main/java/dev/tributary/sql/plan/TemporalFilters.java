@@ -3,6 +3,7 @@ package dev.tributary.sql.plan;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.expr.ScalarExpr;
 import dev.tributary.sql.expr.ScalarExprs;
+import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.SqlType;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -97,11 +98,16 @@ public final class TemporalFilters {
         return e instanceof ScalarExpr.Now n && n.type().kind() == SqlType.Kind.TIMESTAMPTZ;
     }
 
+    /** Milliseconds since the epoch; the long's extremes for the infinities (a row of infinite time is valid for ever, or never). */
     private static ScalarExpr millis(ScalarExpr timestamptz) {
-        return new ScalarExpr.Call("epoch_ms", List.of(timestamptz), SqlType.BIGINT, args -> ((Instant) args[0]).toEpochMilli(), true);
+        return new ScalarExpr.Call("epoch_ms", List.of(timestamptz), SqlType.BIGINT, args -> switch (InfiniteTimes.sign(args[0])) {
+            case 1 -> Long.MAX_VALUE;
+            case -1 -> Long.MIN_VALUE;
+            default -> ((Instant) args[0]).toEpochMilli();
+        }, true);
     }
 
     private static ScalarExpr plusOne(ScalarExpr ms) {
-        return new ScalarExpr.Call("next_ms", List.of(ms), SqlType.BIGINT, args -> Math.addExact((Long) args[0], 1L), true);
+        return new ScalarExpr.Call("next_ms", List.of(ms), SqlType.BIGINT, args -> (Long) args[0] == Long.MAX_VALUE ? Long.MAX_VALUE : (Long) args[0] + 1, true);
     }
 }

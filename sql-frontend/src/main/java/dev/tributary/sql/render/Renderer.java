@@ -550,7 +550,8 @@ public final class Renderer {
             for (int i = 0; i < size; i++) {
                 if (input.count(i) <= 0) continue;
                 long t = codec.getTicks(input.value(i), column, Long.MIN_VALUE);
-                if (t == Long.MIN_VALUE) continue; // a NULL time: in no session
+                // a NULL time, or an infinite one (the long's extremes), is in no session, as in no other window
+                if (t == Long.MIN_VALUE || t == Long.MAX_VALUE) continue;
                 times[i] = t;
                 idx[n++] = i;
             }

@@ -7,8 +7,11 @@ import dev.tributary.sql.ast.WindowSpec.Mode;
 import dev.tributary.sql.expr.Accumulation;
 import dev.tributary.sql.expr.AggregateFunction;
 import dev.tributary.sql.expr.DateTimes;
+import dev.tributary.sql.expr.Numerics;
 import dev.tributary.sql.plan.Plan;
+import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
+import dev.tributary.sql.types.NonFiniteNumeric;
 import dev.tributary.sql.types.SqlType;
 import dev.tributary.sql.types.Values;
 import java.math.BigDecimal;
@@ -265,23 +268,31 @@ final class WindowEvaluation {
 
     private int compareInOrder(Object x, Object y) {
         // a date is compared with its start as a timestamp: the target of date +/- interval is one
-        int c = rangeType.kind() == SqlType.Kind.DATE ? ((LocalDate) x).atStartOfDay().compareTo((LocalDateTime) y) : Values.compare(x, y, rangeType);
+        int c = rangeType.kind() == SqlType.Kind.DATE ? InfiniteTimes.atStartOfDay((LocalDate) x).compareTo((LocalDateTime) y) : Values.compare(x, y, rangeType);
         return rangeKey.descending() ? -c : c;
     }
 
-    /** {@code v} less or plus {@code offset}, or null when that is outside the type's range. */
+    /**
+     * {@code v} less or plus {@code offset}, or null when that is outside the type's range, or
+     * undefined: an infinite offset from the infinity of the other sign (NaN) reaches, as
+     * PostgreSQL chooses, every value.
+     */
     private Object shift(Object v, Object offset, boolean subtract) {
         try {
             return switch (rangeType.kind()) {
                 case SMALLINT, INTEGER, BIGINT -> subtract ? Math.subtractExact((Long) v, (Long) offset) : Math.addExact((Long) v, (Long) offset);
-                case NUMERIC -> subtract ? ((BigDecimal) v).subtract((BigDecimal) offset) : ((BigDecimal) v).add((BigDecimal) offset);
+                case NUMERIC -> {
+                    Object r = subtract ? Numerics.subtract(v, offset) : Numerics.add(v, offset);
+                    yield r == NonFiniteNumeric.NAN && v != NonFiniteNumeric.NAN ? null : r;
+                }
                 case REAL, DOUBLE -> {
                     double d = ((Number) v).doubleValue();
                     double o = ((Number) offset).doubleValue();
                     double r = subtract ? d - o : d + o;
+                    if (Double.isNaN(r) && !Double.isNaN(d)) yield null;
                     yield rangeType.kind() == SqlType.Kind.REAL ? (Object) (float) r : (Object) r;
                 }
-                case DATE -> subtract ? DateTimes.minus(((LocalDate) v).atStartOfDay(), (Interval) offset) : DateTimes.plus(((LocalDate) v).atStartOfDay(), (Interval) offset);
+                case DATE -> subtract ? DateTimes.minus(InfiniteTimes.atStartOfDay((LocalDate) v), (Interval) offset) : DateTimes.plus(InfiniteTimes.atStartOfDay((LocalDate) v), (Interval) offset);
                 case TIMESTAMP -> subtract ? DateTimes.minus((LocalDateTime) v, (Interval) offset) : DateTimes.plus((LocalDateTime) v, (Interval) offset);
                 case TIMESTAMPTZ -> {
                     LocalDateTime t = LocalDateTime.ofInstant((Instant) v, ZoneOffset.UTC);

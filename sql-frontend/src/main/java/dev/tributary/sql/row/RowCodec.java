@@ -3,7 +3,9 @@ package dev.tributary.sql.row;
 import dev.tributary.arrangements.BytesColumn;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.types.Bytea;
+import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
+import dev.tributary.sql.types.NonFiniteNumeric;
 import dev.tributary.sql.types.SqlType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -49,7 +51,9 @@ import java.util.StringJoiner;
  *       PostgreSQL shows {@code 2.50} as written, so the scale is kept; numerically equal values
  *       of different scales (1.0, 1.00) therefore encode differently, ordered by scale, and the
  *       planner normalises numeric join and group keys (strips trailing zeros) so that they
- *       still meet. The decoded value has that scale, or the column's declared scale if larger.</li>
+ *       still meet. The decoded value has that scale, or the column's declared scale if larger.
+ *       The non-finite values are one byte each, around the finite ones in PostgreSQL's order:
+ *       {@code 0x00} -Infinity, {@code 0x04} Infinity, {@code 0x05} NaN.</li>
  *   <li>TEXT, VARCHAR, UNKNOWN: UTF-8, each {@code 0x00} byte written as {@code 0x00 0xFF}, then
  *       {@code 0x00 0x01}, so a string sorts before its extensions. The order is Unicode code
  *       point order, PostgreSQL's {@code C} collation, not a locale's. A string with an unpaired
@@ -60,10 +64,12 @@ import java.util.StringJoiner;
  *   <li>BYTEA: the bytes escaped and terminated as TEXT's, so unsigned bytewise order with a
  *       prefix first.</li>
  *   <li>UUID: its 16 bytes, most significant first (unsigned bytewise order is PostgreSQL's).</li>
- *   <li>DATE: the epoch day as a sign-flipped big-endian int (4 bytes; outside int, 22008).</li>
+ *   <li>DATE: the epoch day as a sign-flipped big-endian int (4 bytes; outside int, 22008);
+ *       -infinity and infinity are the int's least and greatest values.</li>
  *   <li>TIME: microseconds since midnight; TIMESTAMP: microseconds since 1970-01-01 00:00;
  *       TIMESTAMPTZ: microseconds since the epoch; each a sign-flipped big-endian long (8 bytes),
- *       sub-microsecond digits dropped. Outside the long range, 22008.</li>
+ *       sub-microsecond digits dropped. Outside the long range, 22008; -infinity and infinity
+ *       are the long's least and greatest values.</li>
  *   <li>INTERVAL: the span in microseconds with 30-day months and 24-hour days, as PostgreSQL
  *       compares intervals, as a signed 128-bit big-endian integer with the sign bit flipped
  *       (16 bytes), then the fields it was written with: months and days (sign-flipped
@@ -84,9 +90,12 @@ public final class RowCodec {
     static final byte VALUE = 0x01;
     static final byte NULL = 0x02;
 
+    private static final byte NUM_NEGATIVE_INFINITY = 0x00;
     private static final byte NUM_NEGATIVE = 0x01;
     private static final byte NUM_ZERO = 0x02;
     private static final byte NUM_POSITIVE = 0x03;
+    private static final byte NUM_POSITIVE_INFINITY = 0x04;
+    private static final byte NUM_NAN = 0x05;
     private static final byte NUM_END = 0x01;
     private static final int NUM_DIGIT_BASE = 2;
 
@@ -303,7 +312,14 @@ public final class RowCodec {
             case BOOLEAN -> w.put((Boolean) v ? 1 : 0);
             case SMALLINT, INTEGER, BIGINT -> w.putInteger((Long) v);
             case REAL, DOUBLE -> w.putLong(doubleKey((Double) v));
-            case NUMERIC -> writeNumeric(w, (BigDecimal) v, types.get(c).scale());
+            case NUMERIC -> {
+                if (v instanceof NonFiniteNumeric n) w.put(switch (n) {
+                    case NEGATIVE_INFINITY -> NUM_NEGATIVE_INFINITY;
+                    case POSITIVE_INFINITY -> NUM_POSITIVE_INFINITY;
+                    case NAN -> NUM_NAN;
+                });
+                else writeNumeric(w, (BigDecimal) v, types.get(c).scale());
+            }
             case TEXT, VARCHAR, UNKNOWN, JSON -> writeString(w, (String) v);
             case CHAR -> writeString(w, stripTrailingSpaces((String) v));
             case BYTEA -> writeEscaped(w, ((Bytea) v).toByteArray());
@@ -316,11 +332,13 @@ public final class RowCodec {
             case TIME -> w.putLong(((LocalTime) v).toNanoOfDay() / 1000 ^ Long.MIN_VALUE);
             case TIMESTAMP -> {
                 LocalDateTime t = (LocalDateTime) v;
-                w.putLong(epochMicros(t.toEpochSecond(ZoneOffset.UTC), t.getNano(), "timestamp") ^ Long.MIN_VALUE);
+                int inf = InfiniteTimes.sign(t);
+                w.putLong((inf != 0 ? infiniteMicros(inf) : epochMicros(t.toEpochSecond(ZoneOffset.UTC), t.getNano(), "timestamp")) ^ Long.MIN_VALUE);
             }
             case TIMESTAMPTZ -> {
                 Instant t = (Instant) v;
-                w.putLong(epochMicros(t.getEpochSecond(), t.getNano(), "timestamp with time zone") ^ Long.MIN_VALUE);
+                int inf = InfiniteTimes.sign(t);
+                w.putLong((inf != 0 ? infiniteMicros(inf) : epochMicros(t.getEpochSecond(), t.getNano(), "timestamp with time zone")) ^ Long.MIN_VALUE);
             }
             case INTERVAL -> writeInterval(w, (Interval) v);
             case ARRAY -> {
@@ -367,8 +385,10 @@ public final class RowCodec {
     }
 
     private static int epochDay(LocalDate d) {
+        int inf = InfiniteTimes.sign(d);
+        if (inf != 0) return inf > 0 ? Integer.MAX_VALUE : Integer.MIN_VALUE;
         long day = d.toEpochDay();
-        if (day != (int) day) throw new SqlException("22008", "date out of range: \"" + d + "\"");
+        if (day != (int) day || day == Integer.MAX_VALUE || day == Integer.MIN_VALUE) throw new SqlException("22008", "date out of range: \"" + d + "\"");
         return (int) day;
     }
 
@@ -379,10 +399,17 @@ public final class RowCodec {
             micros -= 1_000_000L;
         }
         try {
-            return Math.addExact(Math.multiplyExact(seconds, 1_000_000L), micros);
+            long m = Math.addExact(Math.multiplyExact(seconds, 1_000_000L), micros);
+            // the extremes are the infinities
+            if (m != Long.MAX_VALUE && m != Long.MIN_VALUE) return m;
         } catch (ArithmeticException e) {
-            throw new SqlException("22008", what + " out of range");
+            // out of range below
         }
+        throw new SqlException("22008", what + " out of range");
+    }
+
+    private static long infiniteMicros(int sign) {
+        return sign > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
     }
 
     private static String stripTrailingSpaces(String s) {
@@ -815,6 +842,7 @@ public final class RowCodec {
     private static int numericEnd(byte[] b, int pos) {
         byte sign = b[pos];
         if (sign == NUM_ZERO) return pos + 3;
+        if (sign == NUM_NEGATIVE_INFINITY || sign == NUM_POSITIVE_INFINITY || sign == NUM_NAN) return pos + 1;
         byte end = sign == NUM_POSITIVE ? NUM_END : (byte) ~NUM_END;
         int i = pos + 5;
         while (b[i] != end) i++;
@@ -859,15 +887,20 @@ public final class RowCodec {
             case CHAR -> padTo(new String(unescape(b, p), StandardCharsets.UTF_8), types.get(c).length());
             case BYTEA -> Bytea.copyOf(unescape(b, p));
             case UUID -> new java.util.UUID(getLong(b, p), getLong(b, p + 8));
-            case DATE -> LocalDate.ofEpochDay(getInt(b, p) ^ Integer.MIN_VALUE);
+            case DATE -> {
+                int day = getInt(b, p) ^ Integer.MIN_VALUE;
+                yield day == Integer.MAX_VALUE ? LocalDate.MAX : day == Integer.MIN_VALUE ? LocalDate.MIN : LocalDate.ofEpochDay(day);
+            }
             case TIME -> LocalTime.ofNanoOfDay((getLong(b, p) ^ Long.MIN_VALUE) * 1000);
             case TIMESTAMP -> {
                 long m = getLong(b, p) ^ Long.MIN_VALUE;
+                if (m == Long.MAX_VALUE || m == Long.MIN_VALUE) yield InfiniteTimes.of(SqlType.Kind.TIMESTAMP, Long.signum(m));
                 yield LocalDateTime.ofEpochSecond(Math.floorDiv(m, 1_000_000L), (int) Math.floorMod(m, 1_000_000L) * 1000,
                         ZoneOffset.UTC);
             }
             case TIMESTAMPTZ -> {
                 long m = getLong(b, p) ^ Long.MIN_VALUE;
+                if (m == Long.MAX_VALUE || m == Long.MIN_VALUE) yield InfiniteTimes.of(SqlType.Kind.TIMESTAMPTZ, Long.signum(m));
                 yield Instant.ofEpochSecond(Math.floorDiv(m, 1_000_000L), Math.floorMod(m, 1_000_000L) * 1000);
             }
             case INTERVAL -> readInterval(b, p);
@@ -909,8 +942,11 @@ public final class RowCodec {
         return out;
     }
 
-    private static BigDecimal readNumeric(byte[] b, int pos, int declaredScale) {
+    private static Object readNumeric(byte[] b, int pos, int declaredScale) {
         byte sign = b[pos];
+        if (sign == NUM_NEGATIVE_INFINITY) return NonFiniteNumeric.NEGATIVE_INFINITY;
+        if (sign == NUM_POSITIVE_INFINITY) return NonFiniteNumeric.POSITIVE_INFINITY;
+        if (sign == NUM_NAN) return NonFiniteNumeric.NAN;
         BigDecimal v;
         int display;
         if (sign == NUM_ZERO) {

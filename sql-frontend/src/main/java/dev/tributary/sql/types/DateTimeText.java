@@ -37,7 +37,17 @@ final class DateTimeText {
     /** The parts of a date/time string: a date, a time, a zone offset in seconds (or null), BC. */
     private record Parts(LocalDate date, LocalTime time, Integer offsetSeconds, ZoneId zone) {}
 
+    /** 1 for {@code infinity}, -1 for {@code -infinity} (any case, blanks around), 0 for anything else. */
+    private static int infinity(String s) {
+        String v = s.strip();
+        if (v.equalsIgnoreCase("infinity")) return 1;
+        if (v.equalsIgnoreCase("-infinity")) return -1;
+        return 0;
+    }
+
     static LocalDate parseDate(String s) {
+        int inf = infinity(s);
+        if (inf != 0) return (LocalDate) InfiniteTimes.of(SqlType.Kind.DATE, inf);
         Parts p = parse(s, SqlType.DATE, true, false);
         return p.date;
     }
@@ -58,6 +68,8 @@ final class DateTimeText {
 
     /** {@link #parseTimestamp} by the general path, for any form PostgreSQL accepts. */
     static LocalDateTime parseTimestampGenerally(String s) {
+        int inf = infinity(s);
+        if (inf != 0) return (LocalDateTime) InfiniteTimes.of(SqlType.Kind.TIMESTAMP, inf);
         Parts p = parse(s, SqlType.TIMESTAMP, true, false);
         return p.date.atTime(p.time == null ? LocalTime.MIDNIGHT : p.time);
     }
@@ -69,6 +81,8 @@ final class DateTimeText {
 
     /** {@link #parseTimestamptz} by the general path, for any form PostgreSQL accepts. */
     static Instant parseTimestamptzGenerally(String s) {
+        int inf = infinity(s);
+        if (inf != 0) return (Instant) InfiniteTimes.of(SqlType.Kind.TIMESTAMPTZ, inf);
         Parts p = parse(s, SqlType.TIMESTAMPTZ, true, false);
         LocalDateTime ldt = p.date.atTime(p.time == null ? LocalTime.MIDNIGHT : p.time);
         if (p.zone != null) return ldt.atZone(p.zone).toInstant();
@@ -146,9 +160,6 @@ final class DateTimeText {
     private static Parts parse(String s, SqlType t, boolean needDate, boolean timeOnly) {
         String v = s.strip().toLowerCase(Locale.ROOT);
         if (v.equals("epoch") && !timeOnly) return new Parts(LocalDate.of(1970, 1, 1), null, null, null);
-        if (v.equals("infinity") || v.equals("-infinity")) {
-            throw new SqlException("0A000", "infinite " + t.kind().pgName() + " values are not supported by Tributary");
-        }
         LocalDate date = null;
         LocalTime time = null;
         Integer offset = null;

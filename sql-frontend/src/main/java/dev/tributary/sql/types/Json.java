@@ -32,7 +32,12 @@ public final class Json {
         }
         switch (type.kind()) {
             case BOOLEAN -> b.append((Boolean) v ? "true" : "false");
-            case SMALLINT, INTEGER, BIGINT, NUMERIC -> b.append(Values.toText(v, type));
+            case SMALLINT, INTEGER, BIGINT -> b.append(Values.toText(v, type));
+            // NaN and the infinities are no JSON numbers: strings, as PostgreSQL writes them
+            case NUMERIC -> {
+                if (v instanceof NonFiniteNumeric) quote(b, Values.toText(v, type));
+                else b.append(Values.toText(v, type));
+            }
             case REAL, DOUBLE -> {
                 double d = (Double) v;
                 if (Double.isFinite(d)) b.append(Values.toText(v, type));

@@ -10,7 +10,7 @@ package dev.tributary.sql.types;
  *   <li>BOOLEAN: {@link Boolean}</li>
  *   <li>SMALLINT, INTEGER, BIGINT: {@link Long} (the kind bounds the range; overflow is 22003)</li>
  *   <li>REAL, DOUBLE: {@link Double} (REAL values are rounded to float precision)</li>
- *   <li>NUMERIC: {@link java.math.BigDecimal}, scale normalised as PostgreSQL prints it</li>
+ *   <li>NUMERIC: {@link java.math.BigDecimal}, scale normalised as PostgreSQL prints it, or a {@link NonFiniteNumeric}</li>
  *   <li>TEXT, VARCHAR, CHAR: {@link String}</li>
  *   <li>BYTEA: {@link Bytea}</li>
  *   <li>UUID: {@link java.util.UUID} (ordered as PostgreSQL orders uuids: by their bytes, unsigned)</li>

@@ -21,8 +21,9 @@ import java.util.Locale;
  * string literal means when cast to a type, raising PostgreSQL's data errors (22P02 for malformed
  * numbers and booleans, 22003 when out of range, 22007/22008 for dates and times).
  *
- * <p>Values are the Java representations fixed by {@link SqlType}. Not supported (PostgreSQL has
- * them): NaN and ±Infinity for NUMERIC, ±infinity dates and timestamps, {@code 24:00:00} as a time.
+ * <p>Values are the Java representations fixed by {@link SqlType}: NUMERIC's NaN and ±Infinity
+ * are {@link NonFiniteNumeric}, ±infinity dates and timestamps are {@link InfiniteTimes}. Not
+ * supported (PostgreSQL has it): {@code 24:00:00} as a time.
  */
 public final class Values {
     private Values() {}
@@ -37,13 +38,13 @@ public final class Values {
             case SMALLINT, INTEGER, BIGINT -> v.toString();
             case DOUBLE -> doubleText((Double) v);
             case REAL -> realText(((Double) v).floatValue());
-            case NUMERIC -> ((BigDecimal) v).toPlainString();
+            case NUMERIC -> v instanceof NonFiniteNumeric n ? n.text() : ((BigDecimal) v).toPlainString();
             case TEXT, VARCHAR, CHAR, UNKNOWN, JSON -> (String) v;
             case BYTEA, UUID -> v.toString();
             case DATE -> dateText((LocalDate) v);
             case TIME -> timeText((LocalTime) v);
             case TIMESTAMP -> timestampText((LocalDateTime) v);
-            case TIMESTAMPTZ -> timestampText(LocalDateTime.ofInstant((Instant) v, ZoneOffset.UTC)) + "+00";
+            case TIMESTAMPTZ -> timestamptzText((Instant) v);
             case INTERVAL -> intervalText((Interval) v);
             case ARRAY -> t.isVector() ? String.join(" ", ((List<?>) v).stream().map(e -> toText(e, t.element())).toList()) : arrayText((List<?>) v, t.element());
             case RECORD -> recordText((List<?>) v, t);
@@ -186,6 +187,7 @@ public final class Values {
     }
 
     public static String dateText(LocalDate d) {
+        if (!InfiniteTimes.isFinite(d)) return InfiniteTimes.text(d);
         int y = d.getYear();
         boolean bc = y <= 0;
         if (bc) y = 1 - y;
@@ -201,11 +203,19 @@ public final class Values {
     }
 
     public static String timestampText(LocalDateTime ts) {
+        if (!InfiniteTimes.isFinite(ts)) return InfiniteTimes.text(ts);
         String date = dateText(ts.toLocalDate());
         if (date.endsWith(" BC")) {
             return date.substring(0, date.length() - 3) + " " + timeText(ts.toLocalTime()) + " BC";
         }
         return date + " " + timeText(ts.toLocalTime());
+    }
+
+    /** At UTC, the offset before a {@code BC} as PostgreSQL prints it ({@code 0044-03-15 12:00:00+00 BC}). */
+    private static String timestamptzText(Instant v) {
+        if (!InfiniteTimes.isFinite(v)) return InfiniteTimes.text(v);
+        String local = timestampText(LocalDateTime.ofInstant(v, ZoneOffset.UTC));
+        return local.endsWith(" BC") ? local.substring(0, local.length() - 3) + "+00 BC" : local + "+00";
     }
 
     /** {@code IntervalStyle = postgres}: {@code 1 year 2 mons -3 days +04:05:06.5}. */
@@ -406,12 +416,16 @@ public final class Values {
         return d;
     }
 
-    /** A NUMERIC literal with PostgreSQL's display scale: the digits after the point, at least 0. */
-    public static BigDecimal parseNumeric(String s) {
+    /**
+     * A NUMERIC literal with PostgreSQL's display scale (the digits after the point, at least 0),
+     * or {@code NaN} (no sign), {@code inf}/{@code infinity} (either sign) in any case.
+     */
+    public static Object parseNumeric(String s) {
         String v = s.strip();
         if (!NUMERIC_TEXT.matcher(v).matches()) {
-            if (v.equalsIgnoreCase("nan") || NUMERIC_INFINITY.matcher(v).matches()) {
-                throw new SqlException("0A000", "numeric value \"" + s + "\" is not supported by Tributary");
+            if (v.equalsIgnoreCase("nan")) return NonFiniteNumeric.NAN;
+            if (NUMERIC_INFINITY.matcher(v).matches()) {
+                return v.startsWith("-") ? NonFiniteNumeric.NEGATIVE_INFINITY : NonFiniteNumeric.POSITIVE_INFINITY;
             }
             throw invalidSyntax(SqlType.NUMERIC, s);
         }
@@ -420,7 +434,20 @@ public final class Values {
         return d;
     }
 
-    /** Rounds to the scale of {@code numeric(p,s)} and checks the precision: 22003 numeric field overflow. */
+    /**
+     * Rounds to the scale of {@code numeric(p,s)} and checks the precision: 22003 numeric field
+     * overflow. NaN fits every typmod; an infinity none.
+     */
+    public static Object applyNumericTypmod(Object v, SqlType t) {
+        if (t.length() < 0 || v == NonFiniteNumeric.NAN) return v;
+        if (v instanceof NonFiniteNumeric) {
+            throw new SqlException("22003", "numeric field overflow").withDetail(
+                    "A field with precision " + t.length() + ", scale " + Math.max(t.scale(), 0) + " cannot hold an infinite value.");
+        }
+        return applyNumericTypmod((BigDecimal) v, t);
+    }
+
+    /** {@link #applyNumericTypmod(Object, SqlType)} of a finite value. */
     public static BigDecimal applyNumericTypmod(BigDecimal d, SqlType t) {
         if (t.length() < 0) return d;
         int p = t.length();
@@ -544,7 +571,7 @@ public final class Values {
             case BOOLEAN -> Boolean.compare((Boolean) a, (Boolean) b);
             case SMALLINT, INTEGER, BIGINT -> Long.compare((Long) a, (Long) b);
             case REAL, DOUBLE -> compareDouble((Double) a, (Double) b);
-            case NUMERIC -> ((BigDecimal) a).compareTo((BigDecimal) b);
+            case NUMERIC -> NonFiniteNumeric.compare(a, b);
             case TEXT, VARCHAR, UNKNOWN, JSON -> compareText((String) a, (String) b);
             case CHAR -> compareText(rtrim((String) a), rtrim((String) b));
             case BYTEA -> ((Bytea) a).compareTo((Bytea) b);

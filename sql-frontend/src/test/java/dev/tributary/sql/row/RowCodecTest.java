@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.types.Bytea;
+import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
+import dev.tributary.sql.types.NonFiniteNumeric;
 import dev.tributary.sql.types.SqlType;
+import dev.tributary.sql.types.Values;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.List;
@@ -136,8 +139,35 @@ class RowCodecTest {
 
     @Test
     void datesOutsidePostgresRangeAreErrors() {
-        assertThatThrownBy(() -> one(SqlType.DATE, LocalDate.MAX)).isInstanceOf(SqlException.class)
+        assertThatThrownBy(() -> one(SqlType.DATE, LocalDate.MAX.minusDays(1))).isInstanceOf(SqlException.class)
                 .extracting(e -> ((SqlException) e).sqlState()).isEqualTo("22008");
+        // the long's extremes are the infinities, so a finite timestamp there cannot be stored
+        java.time.Instant top = java.time.Instant.ofEpochSecond(Math.floorDiv(Long.MAX_VALUE, 1_000_000L), Math.floorMod(Long.MAX_VALUE, 1_000_000L) * 1000);
+        assertThatThrownBy(() -> one(SqlType.TIMESTAMPTZ, top)).isInstanceOf(SqlException.class)
+                .extracting(e -> ((SqlException) e).sqlState()).isEqualTo("22008");
+    }
+
+    @Test
+    void infinitiesDecodeAsThemselvesAndSortAtTheEnds() {
+        record Case(SqlType type, Object below, Object finite, Object above) {}
+        List<Case> cases = List.of(
+                new Case(SqlType.DATE, LocalDate.MIN, LocalDate.of(-4713, 11, 24), LocalDate.MAX),
+                new Case(SqlType.TIMESTAMP, java.time.LocalDateTime.MIN, java.time.LocalDateTime.of(294000, 12, 31, 23, 59), java.time.LocalDateTime.MAX),
+                new Case(SqlType.TIMESTAMPTZ, InfiniteTimes.INSTANT_MIN, java.time.Instant.EPOCH, InfiniteTimes.INSTANT_MAX),
+                new Case(SqlType.NUMERIC, NonFiniteNumeric.NEGATIVE_INFINITY, new BigDecimal("-1000.5"), NonFiniteNumeric.POSITIVE_INFINITY),
+                new Case(SqlType.NUMERIC, new BigDecimal("12345.25"), NonFiniteNumeric.POSITIVE_INFINITY, NonFiniteNumeric.NAN));
+        for (Case c : cases) {
+            RowCodec codec = RowCodec.of(c.type());
+            for (Object v : List.of(c.below(), c.finite(), c.above())) assertThat(codec.decode(codec.encode(v))[0]).isEqualTo(v);
+            assertThat(codec.encode(c.below()).compareTo(codec.encode(c.finite()))).as("%s", c).isNegative();
+            assertThat(codec.encode(c.finite()).compareTo(codec.encode(c.above()))).as("%s", c).isNegative();
+            assertThat(Values.compare(c.below(), c.finite(), c.type())).isNegative();
+            assertThat(Values.compare(c.finite(), c.above(), c.type())).isNegative();
+        }
+        // beside other columns: a non-finite numeric is one byte, and the next column follows it
+        RowCodec two = RowCodec.of(SqlType.NUMERIC, SqlType.TEXT);
+        assertThat(two.decode(two.encode(NonFiniteNumeric.NAN, "x"))).containsExactly(NonFiniteNumeric.NAN, "x");
+        assertThat(two.get(two.encode(NonFiniteNumeric.NEGATIVE_INFINITY, "y"), 1)).isEqualTo("y");
     }
 
     @Test

@@ -1,7 +1,9 @@
 package dev.tributary.sql.row;
 
 import dev.tributary.sql.types.Bytea;
+import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
+import dev.tributary.sql.types.NonFiniteNumeric;
 import dev.tributary.sql.types.SqlType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -23,7 +25,8 @@ import net.jqwik.api.Combinators;
  *
  * <p>Each type's generator mixes a small pool of tricky values (so that pairs are often equal,
  * or equal in SQL while different in Java: 1.0 and 1.00, -0.0 and 0.0, two NaNs, '1 mon' and
- * '30 days', 'a' and 'a ' in CHAR) with values from the whole range.
+ * '30 days', 'a' and 'a ' in CHAR; NUMERIC's NaN and infinities; infinite dates and timestamps)
+ * with values from the whole range.
  */
 final class SqlValues {
     private SqlValues() {}
@@ -58,7 +61,9 @@ final class SqlValues {
             case REAL, DOUBLE -> mix(Arbitraries.of(0.0, -0.0, 1.5, -1.5, Double.NaN, Double.longBitsToDouble(0xfff0000000000123L),
                     Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MAX_VALUE),
                     Arbitraries.doubles());
-            case NUMERIC -> type.scale() >= 0 ? numerics(type.scale()) : numerics(-1);
+            // a numeric(p,s) holds NaN but no infinity
+            case NUMERIC -> Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(8, numerics(type.scale() >= 0 ? type.scale() : -1).map(d -> (Object) d)),
+                    net.jqwik.api.Tuple.of(2, Arbitraries.of(type.length() >= 0 ? new Object[] {NonFiniteNumeric.NAN} : NonFiniteNumeric.values())));
             case TEXT, VARCHAR, UNKNOWN -> strings(6);
             case JSON -> strings(6).map(x -> dev.tributary.sql.types.Json.of(x, SqlType.TEXT));
             case CHAR -> strings(type.length());
@@ -74,15 +79,17 @@ final class SqlValues {
             case UUID -> mix(Arbitraries.of(new java.util.UUID(0, 0), new java.util.UUID(-1, -1), new java.util.UUID(Long.MIN_VALUE, 0),
                     new java.util.UUID(Long.MAX_VALUE, -1), new java.util.UUID(0, Long.MIN_VALUE)),
                     Combinators.combine(Arbitraries.longs(), Arbitraries.longs()).as(java.util.UUID::new));
-            case DATE -> mix(Arbitraries.of(LocalDate.of(2000, 1, 1), LocalDate.of(1999, 12, 31), LocalDate.of(1970, 1, 1)),
+            case DATE -> mix(Arbitraries.of(LocalDate.of(2000, 1, 1), LocalDate.of(1999, 12, 31), LocalDate.of(1970, 1, 1), LocalDate.MAX, LocalDate.MIN),
                     Arbitraries.longs().between(-2_500_000, 2_500_000).map(LocalDate::ofEpochDay));
             case TIME -> mix(Arbitraries.of(LocalTime.MIDNIGHT, LocalTime.NOON, LocalTime.of(23, 59, 59, 999_999_000)),
                     Arbitraries.longs().between(0, 86_399_999_999L).map(m -> LocalTime.ofNanoOfDay(m * 1000)));
-            case TIMESTAMP -> mix(Arbitraries.of(-1L, 0L, 1L, 1_000_000L), Arbitraries.longs().between(-(1L << 62), 1L << 62))
-                    .map(m -> LocalDateTime.ofEpochSecond(Math.floorDiv(m, 1_000_000L), (int) Math.floorMod(m, 1_000_000L) * 1000,
-                            ZoneOffset.UTC));
-            case TIMESTAMPTZ -> mix(Arbitraries.of(-1L, 0L, 1L, 1_000_000L), Arbitraries.longs())
-                    .map(m -> Instant.ofEpochSecond(Math.floorDiv(m, 1_000_000L), Math.floorMod(m, 1_000_000L) * 1000));
+            // the long's extremes stand for the infinities
+            case TIMESTAMP -> mix(Arbitraries.of(-1L, 0L, 1L, 1_000_000L, Long.MAX_VALUE, Long.MIN_VALUE), Arbitraries.longs().between(-(1L << 62), 1L << 62))
+                    .map(m -> m == Long.MAX_VALUE ? LocalDateTime.MAX : m == Long.MIN_VALUE ? LocalDateTime.MIN
+                            : LocalDateTime.ofEpochSecond(Math.floorDiv(m, 1_000_000L), (int) Math.floorMod(m, 1_000_000L) * 1000, ZoneOffset.UTC));
+            case TIMESTAMPTZ -> mix(Arbitraries.of(-1L, 0L, 1L, 1_000_000L, Long.MAX_VALUE, Long.MIN_VALUE), Arbitraries.longs())
+                    .map(m -> m == Long.MAX_VALUE ? InfiniteTimes.INSTANT_MAX : m == Long.MIN_VALUE ? InfiniteTimes.INSTANT_MIN
+                            : Instant.ofEpochSecond(Math.floorDiv(m, 1_000_000L), Math.floorMod(m, 1_000_000L) * 1000));
             case INTERVAL -> mix(Arbitraries.of(new Interval(1, 0, 0), new Interval(0, 30, 0), new Interval(0, 29, Interval.MICROS_PER_DAY),
                     new Interval(0, 0, -1), new Interval(0, -1, Interval.MICROS_PER_DAY - 1), new Interval(-1, 30, 0),
                     new Interval(Integer.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE),
@@ -155,7 +162,9 @@ final class SqlValues {
             // Double.compare has NaN greatest and all NaNs equal, but -0.0 < 0.0; SQL has -0.0 = 0.0
             case REAL, DOUBLE -> Double.compare((Double) a + 0.0, (Double) b + 0.0);
             // numerically equal values order by the number of fraction digits shown
+            // -Infinity, the finite values, Infinity, NaN
             case NUMERIC -> {
+                if (a instanceof NonFiniteNumeric || b instanceof NonFiniteNumeric) yield Integer.compare(numericRank(a), numericRank(b));
                 int c = ((BigDecimal) a).compareTo((BigDecimal) b);
                 int floor = Math.max(0, type.scale());
                 yield c != 0 ? c : Integer.compare(Math.max(floor, ((BigDecimal) a).scale()), Math.max(floor, ((BigDecimal) b).scale()));
@@ -195,6 +204,10 @@ final class SqlValues {
         };
     }
 
+    private static int numericRank(Object v) {
+        return v == NonFiniteNumeric.NEGATIVE_INFINITY ? 0 : v instanceof BigDecimal ? 1 : v == NonFiniteNumeric.POSITIVE_INFINITY ? 2 : 3;
+    }
+
     static String stripTrailingSpaces(String s) {
         // \z, not $: $ also matches before a final line break, so " \n" would lose its space
         return s.replaceFirst(" +\\z", "");
@@ -206,6 +219,7 @@ final class SqlValues {
         return switch (type.kind()) {
             case REAL, DOUBLE -> (Double) v + 0.0;
             case NUMERIC -> {
+                if (v instanceof NonFiniteNumeric) yield v;
                 // the value as written (its fraction digits kept), at least the column's scale, never a negative scale
                 BigDecimal d = (BigDecimal) v;
                 int scale = Math.max(Math.max(type.scale(), 0), d.scale());
