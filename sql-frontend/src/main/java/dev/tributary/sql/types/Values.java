@@ -43,7 +43,7 @@ public final class Values {
             case DATE -> dateText((LocalDate) v);
             case TIME -> timeText((LocalTime) v);
             case TIMESTAMP -> timestampText((LocalDateTime) v);
-            case TIMESTAMPTZ -> timestampText(LocalDateTime.ofInstant((Instant) v, ZoneOffset.UTC)) + "+00";
+            case TIMESTAMPTZ -> timestamptzText((Instant) v);
             case INTERVAL -> intervalText((Interval) v);
             case ARRAY -> t.isVector() ? String.join(" ", ((List<?>) v).stream().map(e -> toText(e, t.element())).toList()) : arrayText((List<?>) v, t.element());
             case RECORD -> recordText((List<?>) v, t);
@@ -206,6 +206,12 @@ public final class Values {
             return date.substring(0, date.length() - 3) + " " + timeText(ts.toLocalTime()) + " BC";
         }
         return date + " " + timeText(ts.toLocalTime());
+    }
+
+    /** A timestamptz in the session's time zone (UTC): the zone goes before a BC, as PostgreSQL prints it. */
+    public static String timestamptzText(Instant t) {
+        String s = timestampText(LocalDateTime.ofInstant(t, ZoneOffset.UTC));
+        return s.endsWith(" BC") ? s.substring(0, s.length() - 3) + "+00 BC" : s + "+00";
     }
 
     /** {@code IntervalStyle = postgres}: {@code 1 year 2 mons -3 days +04:05:06.5}. */
