@@ -48,7 +48,7 @@ final class DateTimeFormat {
     record Word(String spelling, Field field, Case letters) {
         boolean digits() {
             return switch (field) {
-                case AD_DOTS, AD, AM_DOTS, AM, DAY, DY, FX, MONTH, MON, OF, RM, TZH, TZM, TZ -> false;
+                case AD_DOTS, AD, AM_DOTS, AM, DAY, DY, FX, MONTH, MON, OF, RM, TZH, TZ -> false;
                 default -> true;
             };
         }
@@ -368,7 +368,10 @@ final class DateTimeFormat {
 
     // ---------------------------------------------------------------------- to_date/to_timestamp
 
-    /** A value read by {@link #parse}: a date, a time of day in microseconds, a zone offset in seconds (or null). */
+    /**
+     * A value read by {@link #parse}: a date (null beyond PostgreSQL's dates), a time of day in
+     * microseconds, a zone offset in seconds (or null), and the fractional digits FFn asked for (or 0).
+     */
     record Parsed(LocalDate date, long micros, Integer offsetSeconds, int fractionDigits) {}
 
     /** What reading gathers, each field 0 when not given (as PostgreSQL keeps them). */
@@ -649,6 +652,12 @@ final class DateTimeFormat {
             }
         }
         if (end == start) {
+            // PostgreSQL measures "nothing read" from before the spaces: a fixed-width field
+            // after spaces that holds no digits reads as 0
+            if (start > at[0] && !(p.fill() || nextIsSeparator(k))) {
+                at[0] = start;
+                return 0;
+            }
             throw badFormat("invalid value \"" + copy + "\" for \"" + name + "\"").withDetail("Value must be an integer.");
         }
         String digits = in.substring(start, end).strip();
@@ -791,13 +800,8 @@ final class DateTimeFormat {
             offset = g.tzsign * (g.tzh * 3600 + g.tzm * 60);
         }
         // PostgreSQL's calendar arithmetic carries an impossible day into the next month (0-02-30 is 0-03-01)
-        if (mon < 1 || mon > 12 || year < -4713 || year > 5_874_898) throw new SqlException("22008", "date out of range: \"" + in + "\"");
-        LocalDate date;
-        try {
-            date = LocalDate.of((int) year, mon, 1).plusDays(mday - 1);
-        } catch (DateTimeException e) {
-            throw new SqlException("22008", "date out of range: \"" + in + "\"");
-        }
+        LocalDate date = null; // beyond every date PostgreSQL has: the caller says which range
+        if (mon >= 1 && mon <= 12 && year >= -4713 && year <= 5_874_898) date = LocalDate.of((int) year, mon, 1).plusDays(mday - 1);
         return new Parsed(date, ((hour * 60L + min) * 60 + sec) * 1_000_000L + fsec, offset, g.ff);
     }
 
@@ -813,7 +817,7 @@ final class DateTimeFormat {
     /** {@code to_date(text, template)}; 22008 outside PostgreSQL's date range. */
     LocalDate toDate(String in) {
         Parsed p = parse(in);
-        if (p.date().isBefore(FIRST) || p.date().isAfter(LocalDate.of(5_874_897, 12, 31))) {
+        if (p.date() == null || p.date().isBefore(FIRST) || p.date().isAfter(LocalDate.of(5_874_897, 12, 31))) {
             throw new SqlException("22008", "date out of range: \"" + in + "\"");
         }
         return p.date();
@@ -822,6 +826,7 @@ final class DateTimeFormat {
     /** {@code to_timestamp(text, template)} in the session's time zone (UTC); 22008 outside PostgreSQL's range. */
     Instant toTimestamp(String in) {
         Parsed p = parse(in);
+        if (p.date() == null) throw new SqlException("22008", "timestamp out of range");
         LocalDateTime local = p.date().atStartOfDay().plusNanos(p.micros() * 1000);
         Instant t = local.toInstant(ZoneOffset.UTC).minusSeconds(p.offsetSeconds() == null ? 0 : p.offsetSeconds());
         if (p.fractionDigits() > 0 && p.fractionDigits() < 6) {

@@ -39,7 +39,7 @@ final class NumberFormat {
     private final int pre, post, multi;
     private final int zeroStart; // 1-based digit position of the first 0 before the point; 0: none
     private final int zeroEnd;
-    private final boolean decimal, zero, fill, minus, plus, bracket, roman, eeee;
+    private final boolean decimal, zero, fill, minus, plus, bracket, roman, eeee, multiplied;
     private final SignPlace lsign;
     private final int preLsignNum;
 
@@ -152,7 +152,7 @@ final class NumberFormat {
                 }
                 case RN_UPPER, RN_LOWER -> roman = true;
                 case FM -> fill = true;
-                case B -> blank = true;
+                case B -> blank |= pre == 0 && post == 0 && !zero;
                 case V -> {
                     if (decimal) throw syntax("cannot use \"V\" and decimal point together");
                     mult = true;
@@ -184,6 +184,7 @@ final class NumberFormat {
         this.bracket = bracket;
         this.roman = roman;
         this.eeee = eeee;
+        this.multiplied = mult;
         this.lsign = lsign;
         this.preLsignNum = preLsignNum;
     }
@@ -237,6 +238,10 @@ final class NumberFormat {
     /** {@code to_char(integer/bigint, template)}; {@code bits} is 32 or 64 (how {@code V} multiplies). */
     String format(long v, int bits) {
         if (roman) return render(romanOf(BigDecimal.valueOf(v)), '\0', 0, pre, post);
+        if (eeee && bits == 64) {
+            String s = scientific(BigDecimal.valueOf(v), post); // a bigint goes the numeric way, an integer the double way
+            return s.startsWith("-") ? s : " " + s;
+        }
         if (eeee) return scientific((double) v, post);
         int p = pre;
         if (multi > 0) {
@@ -256,7 +261,13 @@ final class NumberFormat {
 
     /** {@code to_char(double precision/real, template)}; {@code digits} is 15 for a double, 6 for a real. */
     String format(double v, int digits) {
-        if (roman) return render(romanOf(Double.isNaN(v) || Double.isInfinite(v) ? BigDecimal.ZERO : BigDecimal.valueOf(Math.rint(v))), '\0', 0, pre, post);
+        if (roman) {
+            // PostgreSQL converts a double beyond the integers without a check: the machine's
+            // out-of-range integer, which no Roman numeral has
+            double whole = Math.rint(v);
+            boolean fits = whole >= Integer.MIN_VALUE && whole <= Integer.MAX_VALUE;
+            return render(romanOf(fits ? BigDecimal.valueOf(whole) : BigDecimal.ZERO), '\0', 0, pre, post);
+        }
         if (eeee) {
             if (Double.isNaN(v) || Double.isInfinite(v)) {
                 StringBuilder b = new StringBuilder("#".repeat(pre + post + 6));
@@ -271,13 +282,16 @@ final class NumberFormat {
             v = v * Math.pow(10, multi);
             p += multi;
         }
+        boolean finite = !Double.isNaN(v) && !Double.isInfinite(v);
+        // the digits kept are counted on the integer part as printed ("Infinity" counts 8)
+        int intDigits = finite ? new BigDecimal(Math.abs(v)).setScale(0, RoundingMode.HALF_EVEN).toPlainString().length()
+                : Double.isNaN(v) ? 3 : 8;
+        if (intDigits >= digits) q = 0;
+        else if (intDigits + q > digits) q = digits - intDigits;
         String s;
-        if (Double.isNaN(v)) s = "NaN";
-        else if (Double.isInfinite(v)) s = v > 0 ? "Infinity" : "-Infinity";
-        else {
-            int intDigits = new BigDecimal(Math.abs(v)).setScale(0, RoundingMode.HALF_EVEN).toPlainString().length();
-            if (intDigits >= digits) q = 0;
-            else if (intDigits + q > digits) q = digits - intDigits;
+        if (!finite) {
+            s = Double.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
+        } else {
             BigDecimal r = new BigDecimal(v).setScale(q, RoundingMode.HALF_EVEN);
             s = r.toPlainString();
             if (r.signum() == 0 && (v < 0 || (v == 0 && 1 / v < 0))) s = "-" + s; // C prints -0
@@ -423,6 +437,7 @@ final class NumberFormat {
 
         void digit(Key id) {
             if (roman) return;
+            numIn = false; // a group separator prints only right after a digit
             int zs = zeroStart > 0 ? zeroStart - 1 : 0;
             boolean predecSpace = !zero && at == 0 && ch(0) == '0' && post != 0;
             if (!signWrote && (numCurr >= outPreSpaces || (zero && zs == numCurr)) && (!predecSpace || lastIsPoint())) {
@@ -513,7 +528,7 @@ final class NumberFormat {
      * {@code to_number(text, template)}: the input read position by position against the
      * template. Digits are taken where the template has {@code 9}/{@code 0} or a point, signs
      * where it has {@code S}, {@code MI}, {@code PL}, {@code SG} or {@code PR} (and a leading
-     * {@code -}/{@code +}); text skips input. The scale is the number of fractional
+     * {@code -}/{@code +}); text skips a character each; {@code L}, {@code TH} and a sign not found skip characters that cannot be part of a number. The scale is the number of fractional
      * digits read; 22P02 when no digit is read, 22003 when more integer digits are read than the
      * template has, 0A000 for {@code RN} and {@code EEEE}.
      */
@@ -529,8 +544,10 @@ final class NumberFormat {
                     r.at++;
                 }
                 case COMMA, G -> {
-                    if (fill) continue;
-                    if (input.charAt(r.at) == ',') r.at++;
+                    if (!fill && input.charAt(r.at) == ',') r.at++;
+                }
+                case TH_UPPER, TH_LOWER -> {
+                    if (!decimal) r.skipNonData(2);
                 }
                 case L -> r.skipNonData(1);
                 case MI, PL, SG -> {
@@ -546,7 +563,7 @@ final class NumberFormat {
                     }
                 }
                 case TEXT -> r.at = Math.min(input.length(), r.at + n.text().length());
-                case S, PR, FM, EEEE, V, B, C, SP, RN_UPPER, RN_LOWER, TH_UPPER, TH_LOWER -> {
+                case S, PR, FM, EEEE, V, B, C, SP, RN_UPPER, RN_LOWER -> {
                 }
             }
         }
@@ -567,7 +584,7 @@ final class NumberFormat {
                     + " must round to an absolute value less than " + (max == 0 ? "1" : "10^" + max) + ".");
         }
         v = v.setScale(r.readPost, RoundingMode.HALF_UP);
-        if (multi > 0) v = v.multiply(BigDecimal.ONE.movePointLeft(multi).setScale(16, RoundingMode.HALF_UP));
+        if (multiplied) v = v.multiply(BigDecimal.ONE.movePointLeft(multi).setScale(16, RoundingMode.HALF_UP)); // as PostgreSQL's power(10, -n)
         return v;
     }
 
