@@ -744,6 +744,7 @@ final class DateTimeFormat {
         if (g.ww != 0) {
             if (g.calendar == Calendar.ISO) {
                 LocalDate d = isoWeekStart(year, g.ww);
+                if (d == null) return new Parsed(null, 0, null, 0);
                 if (g.d != 0) d = d.plusDays(g.d > 1 ? g.d - 2 : 6);
                 year = d.getYear();
                 mon = d.getMonthValue();
@@ -766,7 +767,9 @@ final class DateTimeFormat {
         if (ddd != 0 && (mon <= 1 || mday <= 1)) {
             if (year == 0 && g.bc == 0) throw badFormat("cannot calculate day of year without year information");
             if (g.calendar == Calendar.ISO) {
-                LocalDate d = isoWeekStart(year, 1).plusDays(ddd - 1);
+                LocalDate d = isoWeekStart(year, 1);
+                if (d == null) return new Parsed(null, 0, null, 0);
+                d = d.plusDays(ddd - 1);
                 year = d.getYear();
                 mon = d.getMonthValue();
                 mday = d.getDayOfMonth();
@@ -777,9 +780,8 @@ final class DateTimeFormat {
                         : new int[] {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365};
                 int i = 1;
                 while (i <= 12 && ddd > sums[i]) i++;
-                int monthIndex = Math.min(i, 12);
                 if (mon <= 1) mon = i;
-                if (mday <= 1) mday = ddd - sums[monthIndex - 1];
+                if (mday <= 1) mday = ddd - sums[i - 1];
                 monSet = daySet = true;
             }
         }
@@ -805,10 +807,14 @@ final class DateTimeFormat {
         return new Parsed(date, ((hour * 60L + min) * 60 + sec) * 1_000_000L + fsec, offset, g.ff);
     }
 
-    /** The Monday of ISO week {@code week} of ISO year {@code year}. */
+    /** The Monday of ISO week {@code week} of ISO year {@code year}; null beyond the calendar. */
     private static LocalDate isoWeekStart(long year, int week) {
-        LocalDate jan4 = LocalDate.of((int) year, 1, 4);
-        return jan4.minusDays(jan4.getDayOfWeek().getValue() - 1).plusWeeks(week - 1);
+        try {
+            LocalDate jan4 = LocalDate.of(Math.toIntExact(year), 1, 4);
+            return jan4.minusDays(jan4.getDayOfWeek().getValue() - 1).plusWeeks(week - 1);
+        } catch (DateTimeException | ArithmeticException e) {
+            return null;
+        }
     }
 
     /** The earliest date and timestamp PostgreSQL has: 4714-11-24 BC. */
