@@ -162,6 +162,21 @@ public final class Functions {
         fn("quote_ident", SqlType.TEXT, x -> dev.tributary.sql.parser.SqlFormatter.ident((String) x[0]), T);
         fn("quote_literal", SqlType.TEXT, x -> quoteLiteral((String) x[0]), T);
         fn("to_timestamp", SqlType.TIMESTAMPTZ, x -> toTimestamp((Double) x[0]), D);
+
+        // ------------------------------------------------------------------ formatting (to_char and kin)
+        // an empty template: PostgreSQL gives NULL for dates and times, the empty string for numbers
+        // an infinite time has no fields to print: NULL, as PostgreSQL answers
+        fn("to_char", SqlType.TEXT, x -> blank(x[1]) || !InfiniteTimes.isFinite(x[0]) ? null : DateTimeFormat.of((String) x[1]).format((LocalDateTime) x[0]), Kind.TIMESTAMP, T);
+        fn("to_char", SqlType.TEXT, x -> blank(x[1]) || !InfiniteTimes.isFinite(x[0]) ? null : DateTimeFormat.of((String) x[1]).format((Instant) x[0]), Kind.TIMESTAMPTZ, T);
+        fn("to_char", SqlType.TEXT, x -> blank(x[1]) ? null : DateTimeFormat.of((String) x[1]).format((Interval) x[0]), Kind.INTERVAL, T);
+        fn("to_char", SqlType.TEXT, x -> blank(x[1]) ? "" : NumberFormat.of((String) x[1]).format(x[0]), N, T);
+        fn("to_char", SqlType.TEXT, x -> blank(x[1]) ? "" : NumberFormat.of((String) x[1]).format((Long) x[0], 32), I, T);
+        fn("to_char", SqlType.TEXT, x -> blank(x[1]) ? "" : NumberFormat.of((String) x[1]).format((Long) x[0], 64), Kind.BIGINT, T);
+        fn("to_char", SqlType.TEXT, x -> blank(x[1]) ? "" : NumberFormat.of((String) x[1]).format((Double) x[0], 6), Kind.REAL, T);
+        fn("to_char", SqlType.TEXT, x -> blank(x[1]) ? "" : NumberFormat.of((String) x[1]).format((Double) x[0], 15), D, T);
+        fn("to_number", SqlType.NUMERIC, x -> blank(x[1]) ? null : NumberFormat.of((String) x[1]).parse((String) x[0]), T, T);
+        fn("to_date", SqlType.DATE, x -> DateTimeFormat.of((String) x[1]).toDate((String) x[0]), T, T);
+        fn("to_timestamp", SqlType.TIMESTAMPTZ, x -> DateTimeFormat.of((String) x[1]).toTimestamp((String) x[0]), T, T);
     }
 
     /**
@@ -539,6 +554,10 @@ public final class Functions {
         } catch (java.time.DateTimeException | ArithmeticException e) {
             throw new SqlException("22008", "date field value out of range: " + y + "-" + (m < 10 ? "0" : "") + m + "-" + (d < 10 ? "0" : "") + d);
         }
+    }
+
+    private static boolean blank(Object template) {
+        return ((String) template).isEmpty();
     }
 
     /** PostgreSQL's {@code to_timestamp(double precision)}: seconds since the epoch, rounded to microseconds. */

@@ -211,8 +211,8 @@ public final class Values {
         return date + " " + timeText(ts.toLocalTime());
     }
 
-    /** At UTC, the offset before a {@code BC} as PostgreSQL prints it ({@code 0044-03-15 12:00:00+00 BC}). */
-    private static String timestamptzText(Instant v) {
+    /** A timestamptz in the session's time zone (UTC): the offset goes before a BC, as PostgreSQL prints it ({@code 0044-03-15 12:00:00+00 BC}). */
+    public static String timestamptzText(Instant v) {
         if (!InfiniteTimes.isFinite(v)) return InfiniteTimes.text(v);
         String local = timestampText(LocalDateTime.ofInstant(v, ZoneOffset.UTC));
         return local.endsWith(" BC") ? local.substring(0, local.length() - 3) + "+00 BC" : local + "+00";
