@@ -94,31 +94,26 @@ public final class Aggregates {
         if (argTypes.size() != direct + 1) return null;
         SqlType value = argTypes.get(direct).kind() == Kind.UNKNOWN ? SqlType.TEXT : argTypes.get(direct);
         if (value.kind() == Kind.RECORD) return null;
+        // the array forms: one result per fraction, in the array's order (NULL for a NULL fraction)
+        boolean many = direct == 1 && argTypes.get(0).kind() == Kind.ARRAY;
+        if (many && Casts.level(argTypes.get(0).element().kind(), Kind.DOUBLE) != CastContext.IMPLICIT) return null;
+        SqlType fractions = many ? SqlType.array(SqlType.DOUBLE) : SqlType.DOUBLE;
         return switch (n) {
             case "percentile_cont" -> {
                 if (Casts.level(value.kind(), Kind.DOUBLE) != CastContext.IMPLICIT) yield null;
-                yield new Agg(n, List.of(SqlType.DOUBLE, SqlType.DOUBLE), SqlType.DOUBLE, (rows, m) -> {
-                    Double f = fraction(rows);
-                    if (f == null) return null;
-                    List<Object> v = sortedValues(rows, m, 1);
-                    if (v.isEmpty()) return null;
-                    double at = f * (v.size() - 1);
-                    int lo = (int) Math.floor(at);
-                    int hi = (int) Math.ceil(at);
-                    double first = (Double) v.get(lo);
-                    if (hi == lo) return first;
-                    return first + ((Double) v.get(hi) - first) * (at - lo);
-                }, null);
+                yield new Agg(n, List.of(fractions, SqlType.DOUBLE), many ? SqlType.array(SqlType.DOUBLE) : SqlType.DOUBLE,
+                        (rows, m) -> percentiles(rows, m, many, (v, f) -> {
+                            double at = f * (v.size() - 1);
+                            int lo = (int) Math.floor(at);
+                            int hi = (int) Math.ceil(at);
+                            double first = (Double) v.get(lo);
+                            if (hi == lo) return first;
+                            return first + ((Double) v.get(hi) - first) * (at - lo);
+                        }), null);
             }
-            case "percentile_disc" -> new Agg(n, List.of(SqlType.DOUBLE, value), value, (rows, m) -> {
-                Double f = fraction(rows);
-                if (f == null) return null;
-                List<Object> v = sortedValues(rows, m, 1);
-                if (v.isEmpty()) return null;
-                // the first value whose position (1-based) reaches f of the count
-                long at = (long) Math.ceil(f * v.size());
-                return v.get((int) Math.max(0, at - 1));
-            }, null);
+            case "percentile_disc" -> new Agg(n, List.of(fractions, value), many ? SqlType.array(value) : value,
+                    // the first value whose position (1-based) reaches f of the count
+                    (rows, m) -> percentiles(rows, m, many, (v, f) -> v.get((int) Math.max(0, (long) Math.ceil(f * v.size()) - 1))), null);
             default -> new Agg(n, List.of(value), value, (rows, m) -> {
                 // the most frequent value; of equally frequent ones, the first in the order
                 Object best = null;
@@ -144,13 +139,25 @@ public final class Aggregates {
         };
     }
 
-    /** An ordered-set aggregate's fraction: its direct argument, read from the group's first row (it is the same in every row). */
-    private static Double fraction(List<Object[]> rows) {
-        if (rows.isEmpty()) return null;
-        Double f = (Double) rows.get(0)[0];
-        if (f == null) return null;
-        if (!(f >= 0 && f <= 1)) throw new SqlException("22003", "percentile value " + Values.toText(f, SqlType.DOUBLE) + " is not between 0 and 1");
-        return f;
+    /**
+     * A percentile aggregate's result over the group's sorted values: {@code at} of each fraction
+     * of its direct argument (read from the group's first row: it is the same in every row), one
+     * fraction or ({@code many}) an array of them. NULL for an empty group or a NULL argument; a
+     * NULL element gives a NULL element; a fraction outside [0, 1] is 22003.
+     */
+    private static Object percentiles(List<Object[]> rows, long[] m, boolean many, java.util.function.BiFunction<List<Object>, Double, Object> at) {
+        if (rows.isEmpty() || rows.get(0)[0] == null) return null;
+        List<?> fractions = many ? (List<?>) rows.get(0)[0] : List.of(rows.get(0)[0]);
+        for (Object f : fractions) {
+            if (f != null && !((Double) f >= 0 && (Double) f <= 1)) {
+                throw new SqlException("22003", "percentile value " + Values.toText(f, SqlType.DOUBLE) + " is not between 0 and 1");
+            }
+        }
+        List<Object> v = sortedValues(rows, m, 1);
+        if (v.isEmpty()) return null;
+        List<Object> out = new ArrayList<>();
+        for (Object f : fractions) out.add(f == null ? null : at.apply(v, (Double) f));
+        return many ? out : out.get(0);
     }
 
     /** The non-NULL values of argument {@code column}, each as often as its multiplicity, in the rows' order. */
