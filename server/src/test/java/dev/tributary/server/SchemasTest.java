@@ -89,6 +89,8 @@ class SchemasTest {
             assertThat(c.execute(p, List.of()).text()).containsExactly(List.of("s"));
             assertThat(rowsOf(c, visible)).containsExactly("s");
             assertThat(rowsOf(c, "SELECT 't'::regclass = 's.t'::regclass, current_schema()")).containsExactly("t|s");
+            c.execute("SET search_path = s, nosuch, public");
+            assertThat(rowsOf(c, "SELECT current_schemas(true)::text, current_schemas(false)::text")).containsExactly("{pg_catalog,s,public}|{s,public}");
             Prepared ins = c.prepare("INSERT INTO t VALUES ($1)", List.of(dev.tributary.sql.types.SqlType.TEXT));
             c.execute(ins, List.of("s2"));
             c.execute("RESET search_path");

@@ -877,7 +877,7 @@ public final class SystemCatalog {
     /** The names of the functions {@link #call} resolves (without a {@code pg_catalog.} prefix). */
     public static boolean isCatalogFunction(String name) {
         return switch (name) {
-            case "current_database", "current_catalog", "current_schema", "current_user", "session_user", "current_role", "version",
+            case "current_database", "current_catalog", "current_schema", "current_schemas", "current_user", "session_user", "current_role", "version",
                  "pg_table_is_visible", "pg_type_is_visible", "pg_get_userbyid", "format_type", "pg_get_indexdef", "pg_get_expr",
                  "pg_get_constraintdef", "pg_get_viewdef", "obj_description", "col_description", "shobj_description", "current_setting",
                  "pg_encoding_to_char", "regclass", "regtype", "regnamespace", "regproc", "regrole", "to_regclass", "to_regtype",
@@ -906,6 +906,14 @@ public final class SystemCatalog {
                 if (n != 0) throw noFunction(name, pos);
                 yield new ScalarExpr.Literal(searchPath.isEmpty() ? null : searchPath.get(0), SqlType.TEXT);
             }
+            // the search path's schemas that exist; with true, pg_catalog (searched first) too
+            case "current_schemas" -> fn(name, args, pos, SqlType.array(SqlType.TEXT), x -> {
+                if (x[0] == null) return null;
+                List<Object> out = new ArrayList<>();
+                if ((Boolean) x[0]) out.add("pg_catalog");
+                out.addAll(searchPath);
+                return out;
+            }, SqlType.BOOLEAN);
             case "current_user", "current_role" -> constant(name, n, 0, access.currentUser(), pos);
             case "session_user" -> constant(name, n, 0, sessionUser(), pos);
             case "has_table_privilege" -> tablePrivilege(name, args, pos);
