@@ -86,4 +86,25 @@ try:
 except sa.exc.DataError:
     pass
 check("a failed migration's CREATE TABLE rolled back", sa.inspect(engine).has_table("half_done"), False)
+
+# a model in a schema of its own: qualified DDL, DML and reflection
+with engine.begin() as c:
+    c.execute(sa.text("CREATE SCHEMA IF NOT EXISTS app"))
+md = sa.MetaData(schema="app")
+members = sa.Table("members", md, sa.Column("id", sa.Integer, primary_key=True), sa.Column("name", sa.String(50), unique=True))
+visits = sa.Table("visits", md, sa.Column("id", sa.Integer, primary_key=True), sa.Column("member_id", sa.ForeignKey("app.members.id")))
+md.create_all(engine)
+with engine.begin() as c:
+    c.execute(members.insert(), [{"name": "ann"}, {"name": "bob"}])
+    c.execute(visits.insert(), [{"member_id": 2}])
+    check("schema-qualified join", c.execute(sa.select(members.c.name).join(visits)).scalars().all(), ["bob"])
+insp = sa.inspect(engine)
+check("get_schema_names", "app" in insp.get_schema_names(), True)
+check("get_table_names(schema)", insp.get_table_names(schema="app"), ["members", "visits"])
+check("get_table_names of public leaves app out", "members" in insp.get_table_names(), False)
+fk = insp.get_foreign_keys("visits", schema="app")[0]
+check("foreign key across the schema", (fk["referred_schema"], fk["referred_table"], fk["referred_columns"]), ("app", "members", ["id"]))
+check("reflected in its schema", sa.Table("members", sa.MetaData(), autoload_with=engine, schema="app").c.keys(), ["id", "name"])
+md.drop_all(engine)
+check("drop_all in the schema", sa.inspect(engine).get_table_names(schema="app"), [])
 print("sqlalchemy done")
