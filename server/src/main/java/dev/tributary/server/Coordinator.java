@@ -657,7 +657,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         p.reads = binder.dependencies();
         p.readsSystemCatalog = binder.readsSystemCatalog();
         p.desugarsAsOf = Binders.desugarsAsOf(session);
-        p.searchPath = searchPathKey(session);
+        p.searchPath = session.settings.get("search_path");
+        p.searchPathRole = session.currentUser();
         p.query = query;
         p.plan = plan;
         p.table = table;
@@ -762,23 +763,24 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** Whether {@code p} was bound, planned or cleared before the catalog, the session's AS OF desugaring or its privileges last changed. */
     private boolean pointReadStale(Session session, Prepared p) {
-        return p.version != catalog.version() || p.desugarsAsOf != Binders.desugarsAsOf(session) || !searchPathKey(session).equals(p.searchPath)
+        return p.version != catalog.version() || p.desugarsAsOf != Binders.desugarsAsOf(session) || searchPathChanged(session, p)
                 || p.physical == null || !access.cleared(session, p);
     }
 
-    /** What a session's bare names resolve by besides the catalog: its search_path setting and, for {@code $user}, its role. */
-    private static String searchPathKey(Session session) {
-        return session.settings.get("search_path") + "\0" + session.currentUser();
+    /** Whether what {@code session}'s bare names resolve by besides the catalog (its search_path setting and, for {@code $user}, its role) changed since {@code p} was bound. */
+    private static boolean searchPathChanged(Session session, Prepared p) {
+        return !java.util.Objects.equals(p.searchPath, session.settings.get("search_path")) || !p.searchPathRole.equals(session.currentUser());
     }
 
     /** {@code p} bound again if the catalog or the session's AS OF desugaring changed since it was, or it reads the system catalogs. */
     private void rebindIfStale(Session session, Prepared p) {
         // a snapshot of the system catalogs (settings, roles, the catalog itself) is taken per run
-        if (p.version != catalog.version() || p.readsSystemCatalog || p.desugarsAsOf != Binders.desugarsAsOf(session) || !searchPathKey(session).equals(p.searchPath)) {
+        if (p.version != catalog.version() || p.readsSystemCatalog || p.desugarsAsOf != Binders.desugarsAsOf(session) || searchPathChanged(session, p)) {
             // bound as it was first (inference included), then held to the types it had
             Prepared again = bind(session, p.sql, p.statement, p.declared, p);
             p.desugarsAsOf = again.desugarsAsOf;
             p.searchPath = again.searchPath;
+            p.searchPathRole = again.searchPathRole;
             p.version = again.version;
             p.query = again.query;
             p.plan = again.plan;

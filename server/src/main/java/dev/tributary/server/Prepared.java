@@ -49,8 +49,9 @@ public final class Prepared {
     boolean readsSystemCatalog;
     /** Whether it was bound with AS OF SYSTEM TIME desugared (the session's {@code asof_join} setting), which a change of it redoes. */
     boolean desugarsAsOf;
-    /** The session's search path (setting and role) it was bound under: bare names resolve again when it changes. */
-    String searchPath = "";
+    /** The session's search_path setting (null: the default) and role it was bound under: bare names resolve again when either changes. */
+    String searchPath;
+    String searchPathRole = "";
     /** QUERY and INSERT: the bound query (an INSERT's gives the new rows). */
     BoundQuery query;
     /** UPDATE and DELETE: the bound plan (old and new rows, or the rows removed). */
