@@ -167,6 +167,11 @@ final class AccessControl {
         }
     }
 
+    /** Whether {@code role} may use schema {@code schema} (USAGE on it; a superuser always may). */
+    boolean hasSchemaUsage(String role, String schema) {
+        return !schemas.containsKey(schema) || holdsOnSchema(role, schema, Privilege.USAGE.bit());
+    }
+
     /** The role that owns schema {@code name}. */
     String schemaOwner(String name) {
         return schemaOwners.getOrDefault(name, Roles.BOOTSTRAP);
@@ -324,7 +329,7 @@ final class AccessControl {
                     for (List<String> name : g.objects()) {
                         CatalogState.rejectSystemRelation(name, g.grant() ? "grant on" : "revoke on", g.pos());
                         String n = String.join(".", name);
-                        CatalogItem item = catalog.find(name, catalog.searchPath(session), g.pos());
+                        CatalogItem item = catalog.find(name, session, g.pos());
                         if (item == null) throw new SqlException("42P01", "relation \"" + n + "\" does not exist");
                         if (item instanceof CatalogItem.Index) throw new SqlException("42809", "\"" + n + "\" is an index");
                         items.add(item);
@@ -397,7 +402,7 @@ final class AccessControl {
     Result alterOwner(Session session, Statement.AlterOwner a) {
         CatalogState.rejectSystemRelation(a.name(), "alter", a.pos());
         String name = a.name().get(a.name().size() - 1);
-        CatalogItem item = catalog.find(a.name(), catalog.searchPath(session), a.pos());
+        CatalogItem item = catalog.find(a.name(), session, a.pos());
         String kind = a.kind().sql().toLowerCase(Locale.ROOT);
         if (item == null || (item instanceof CatalogItem.Index) != (a.kind() == Statement.ObjectKind.INDEX)) {
             throw new SqlException("42P01", "relation \"" + name + "\" does not exist");

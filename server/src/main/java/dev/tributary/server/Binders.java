@@ -79,6 +79,10 @@ final class Binders {
         return new Catalog() {
             @Override
             public Optional<CatalogItem> lookup(String schema, String name) {
+                // the search path holds only schemas the role may use; a named one must be too
+                if (!access.hasSchemaUsage(session.currentUser(), schema) && self.schemaExists(schema)) {
+                    throw new SqlException("42501", "permission denied for schema " + schema);
+                }
                 return self.lookup(schema, name);
             }
 

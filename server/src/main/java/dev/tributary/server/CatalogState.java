@@ -401,9 +401,45 @@ final class CatalogState {
         return List.copyOf(out);
     }
 
-    /** {@code session}'s search path ({@link #searchPath(String, String)}). */
+    /** Whether a role may use a schema (USAGE on it), as access control says; see {@link #usage(java.util.function.BiPredicate)}. */
+    private java.util.function.BiPredicate<String, String> usage = (role, schema) -> true;
+
+    /** Access control's answer to whether role (first) may use schema (second). */
+    void usage(java.util.function.BiPredicate<String, String> usage) {
+        this.usage = usage;
+    }
+
+    /** {@code session}'s search path ({@link #searchPath(String, String)}), without the schemas its role may not use, as PostgreSQL leaves them out. */
     List<String> searchPath(Session session) {
-        return searchPath(session.settings.get("search_path"), session.currentUser());
+        List<String> path = searchPath(session.settings.get("search_path"), session.currentUser());
+        for (String schema : path) {
+            if (!usage.test(session.currentUser(), schema)) {
+                List<String> usable = new ArrayList<>(path);
+                usable.removeIf(s -> !usage.test(session.currentUser(), s));
+                return List.copyOf(usable);
+            }
+        }
+        return path;
+    }
+
+    /** {@link #find(List, List, int)} for {@code session}: along its search path; 42501 for a schema it names that its role may not use. */
+    CatalogItem find(List<String> parts, Session session, int pos) {
+        checkUsage(parts, session, pos);
+        return find(parts, searchPath(session), pos);
+    }
+
+    /** {@link #target(List, List, int)} along {@code session}'s search path (creating in a named schema needs CREATE on it, checked by the caller). */
+    Name target(List<String> parts, Session session, int pos) {
+        return target(parts, searchPath(session), pos);
+    }
+
+    /** 42501 when {@code parts} names a user schema {@code session}'s role has no USAGE on. */
+    private void checkUsage(List<String> parts, Session session, int pos) {
+        if (parts.size() < 2 || parts.size() > 3) return;
+        String schema = parts.get(parts.size() - 2);
+        if (schemaId(schema) >= 0 && !usage.test(session.currentUser(), schema)) {
+            throw new SqlException("42501", "permission denied for schema " + schema, pos);
+        }
     }
 
     /**
@@ -457,7 +493,7 @@ final class CatalogState {
     }
 
     /** The table {@code parts} names, for a statement that writes to it ({@code verb} says how), with PostgreSQL's errors for anything else. */
-    CatalogItem.Table table(List<String> parts, List<String> path, int pos, String verb) {
+    CatalogItem.Table table(List<String> parts, Session session, int pos, String verb) {
         Optional<CatalogItem.SystemRelation> sys = systemRelation(parts);
         if (sys.isPresent()) {
             // as PostgreSQL answers a user who is not allowed to change the catalogs
@@ -468,7 +504,7 @@ final class CatalogState {
         }
         // a write names its table as a query does: a schema that does not exist is no such relation (PostgreSQL's 42P01)
         boolean schemaExists = parts.size() < 2 || parts.size() > 3 || schemaId(parts.get(parts.size() - 2)) >= 0;
-        CatalogItem item = schemaExists ? find(parts, path, pos) : null;
+        CatalogItem item = schemaExists ? find(parts, session, pos) : null;
         String name = parts.get(parts.size() - 1);
         if (item == null) throw new SqlException("42P01", "relation \"" + String.join(".", parts) + "\" does not exist", pos);
         if (item instanceof CatalogItem.Table t) {

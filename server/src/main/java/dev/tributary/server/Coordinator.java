@@ -83,6 +83,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.oracle = new TimestampOracle(clock);
         this.compute = new ComputeController(workers);
         this.access = new AccessControl(roles, catalog, durability);
+        catalog.usage(access::hasSchemaUsage);
         this.binders = new Binders(this, access, () -> backends, this::searchPath);
         this.frontiers = new TableFrontiers(catalog, oracle);
         WorkerWait waits = new WorkerWait(this, () -> closed);
@@ -440,7 +441,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             query = q.query();
         } else {
             String name = c.table().get(c.table().size() - 1);
-            CatalogItem item = catalog.find(c.table(), catalog.searchPath(session), c.pos());
+            CatalogItem item = catalog.find(c.table(), session, c.pos());
             if (item == null || item instanceof CatalogItem.Index) throw new SqlException("42P01", "relation \"" + String.join(".", c.table()) + "\" does not exist");
             access.check(session, item, dev.tributary.server.auth.Privilege.SELECT);
             List<String> cols = new ArrayList<>();
@@ -465,7 +466,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             return guarded(session, c, () -> {
                 if (!c.from()) throw new IllegalArgumentException("not a COPY FROM");
                 String name = c.table().get(c.table().size() - 1);
-                CatalogItem item = catalog.find(c.table(), catalog.searchPath(session), c.pos());
+                CatalogItem item = catalog.find(c.table(), session, c.pos());
                 if (item == null || item instanceof CatalogItem.Index) throw new SqlException("42P01", "relation \"" + String.join(".", c.table()) + "\" does not exist");
                 if (!(item instanceof CatalogItem.Table t)) {
                     throw new SqlException("42809", "cannot copy to " + item.kind() + " \"" + name + "\"", 0, "Only tables can be written to; views are maintained from them.");
@@ -621,7 +622,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
             case Statement.Insert i -> {
                 kind = Prepared.Kind.INSERT;
-                table = catalog.table(i.table(), catalog.searchPath(session), i.pos(), "insert into");
+                table = catalog.table(i.table(), session, i.pos(), "insert into");
                 query = binder.bindInsert(table, i);
                 plans.add(query.plan());
                 returning = binder.bindReturning(table, i.target(), i.returning());
@@ -632,14 +633,14 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
             case Statement.Update u -> {
                 kind = Prepared.Kind.UPDATE;
-                table = catalog.table(u.table(), catalog.searchPath(session), u.pos(), "update");
+                table = catalog.table(u.table(), session, u.pos(), "update");
                 plan = binder.bindUpdate(table, u.alias() != null ? u.alias() : table.name(), u.assignments(), u.from(), u.where());
                 plans.add(plan);
                 returning = binder.bindReturning(table, u.alias() != null ? u.alias() : table.name(), u.returning(), !u.from().isEmpty());
             }
             case Statement.Delete d when !d.truncate() -> {
                 kind = Prepared.Kind.DELETE;
-                table = catalog.table(d.table(), catalog.searchPath(session), d.pos(), "delete from");
+                table = catalog.table(d.table(), session, d.pos(), "delete from");
                 plan = binder.bindDelete(table, d.alias() != null ? d.alias() : table.name(), d.using(), d.where());
                 plans.add(plan);
                 returning = binder.bindReturning(table, d.alias() != null ? d.alias() : table.name(), d.returning(), !d.using().isEmpty());
@@ -1005,7 +1006,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** REFRESH MATERIALIZED VIEW: Tributary's are maintained, so there is nothing to do once the name is checked. */
     private Result refresh(Session session, Statement.Refresh r) {
         String name = r.name().get(r.name().size() - 1);
-        CatalogItem item = catalog.find(r.name(), catalog.searchPath(session), r.pos());
+        CatalogItem item = catalog.find(r.name(), session, r.pos());
         if (item == null) throw new SqlException("42P01", "relation \"" + String.join(".", r.name()) + "\" does not exist", r.pos());
         if (!(item instanceof CatalogItem.MaterializedView)) throw new SqlException("0A000", "\"" + name + "\" is not a materialized view", r.pos());
         access.checkSelect(session, java.util.Set.of(item.id()));
@@ -1191,7 +1192,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 yield new Result("SHOW", List.of("name"), List.of(SqlType.TEXT), rows);
             }
             case INDEXES -> {
-                CatalogItem on = s.target().isEmpty() ? null : catalog.find(s.target(), catalog.searchPath(session), s.pos());
+                CatalogItem on = s.target().isEmpty() ? null : catalog.find(s.target(), session, s.pos());
                 if (on == null && !s.target().isEmpty()) throw new SqlException("42P01", "relation \"" + String.join(".", s.target()) + "\" does not exist", s.pos());
                 for (CatalogItem item : catalog.inNameOrder()) {
                     if (item instanceof CatalogItem.Index ix && (on == null || ix.on() == on.id())) {
@@ -1206,14 +1207,14 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
             case COLUMNS -> {
                 String name = String.join(".", s.target());
-                CatalogItem item = catalog.find(s.target(), catalog.searchPath(session), s.pos());
+                CatalogItem item = catalog.find(s.target(), session, s.pos());
                 if (item == null || item instanceof CatalogItem.Index) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", s.pos());
                 for (Column c : item.columns()) rows.add(new Object[] {c.name(), c.nullable(), c.type().toString()});
                 yield new Result("SHOW", List.of("name", "nullable", "type"), List.of(SqlType.TEXT, SqlType.BOOLEAN, SqlType.TEXT), rows);
             }
             case CREATE_TABLE, CREATE_VIEW, CREATE_MATERIALIZED_VIEW -> {
                 String name = String.join(".", s.target());
-                CatalogItem item = catalog.find(s.target(), catalog.searchPath(session), s.pos());
+                CatalogItem item = catalog.find(s.target(), session, s.pos());
                 String kind = s.kind() == Statement.ShowKind.CREATE_TABLE ? "table" : s.kind() == Statement.ShowKind.CREATE_VIEW ? "view" : "materialized view";
                 if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", s.pos());
                 if (!item.kind().equals(kind)) throw new SqlException("42809", "\"" + name + "\" is not a " + kind, s.pos());

@@ -65,7 +65,7 @@ final class Ddl {
 
     Result alterRetainHistory(Session session, Statement.AlterRetainHistory a) {
         String name = a.name().get(a.name().size() - 1);
-        CatalogItem item = catalog.find(a.name(), catalog.searchPath(session), a.pos());
+        CatalogItem item = catalog.find(a.name(), session, a.pos());
         if (item == null) throw new SqlException("42P01", "relation \"" + String.join(".", a.name()) + "\" does not exist", a.pos());
         boolean fits = switch (a.kind()) {
             case TABLE -> item instanceof CatalogItem.Table;
@@ -90,7 +90,7 @@ final class Ddl {
     }
 
     Result createTable(Session session, Statement.CreateTable c, String sql) {
-        CatalogState.Name target = catalog.target(c.name(), catalog.searchPath(session), c.pos());
+        CatalogState.Name target = catalog.target(c.name(), session, c.pos());
         String name = target.name(), schema = target.schema();
         binders.access().checkCreate(session, schema);
         if (catalog.contains(schema, name) && c.ifNotExists()) return Result.command("CREATE TABLE").withNotice(alreadyExists(name));
@@ -179,7 +179,7 @@ final class Ddl {
      * PostgreSQL's tag: {@code SELECT n}.
      */
     Result createTableAs(Session session, Statement.CreateTableAs c, WritePath writes) {
-        CatalogState.Name target = catalog.target(c.name(), catalog.searchPath(session), c.pos());
+        CatalogState.Name target = catalog.target(c.name(), session, c.pos());
         if (catalog.contains(target.schema(), target.name()) && c.ifNotExists()) return Result.command("CREATE TABLE AS").withNotice(alreadyExists(target.name()));
         dev.tributary.sql.bind.BoundQuery q = binders.plain(session).bindQuery(c.query());
         if (c.columns().size() > q.names().size()) throw new SqlException("42601", "too many column names were specified", c.pos());
@@ -240,7 +240,7 @@ final class Ddl {
     }
 
     Result createSequence(Session session, Statement.CreateSequence q, String sql) {
-        CatalogState.Name target = catalog.target(q.name(), catalog.searchPath(session), q.pos());
+        CatalogState.Name target = catalog.target(q.name(), session, q.pos());
         String name = target.name();
         binders.access().checkCreate(session, target.schema());
         if (catalog.contains(target.schema(), name) && q.ifNotExists()) return Result.command("CREATE SEQUENCE").withNotice(alreadyExists(name));
@@ -249,7 +249,7 @@ final class Ddl {
         int column = -1;
         if (!q.ownedBy().isEmpty()) {
             if (q.ownedBy().size() < 2) throw new SqlException("42601", "invalid OWNED BY option", q.pos(), "Specify OWNED BY table.column or OWNED BY NONE.");
-            CatalogItem.Table t = catalog.table(q.ownedBy().subList(0, q.ownedBy().size() - 1), catalog.searchPath(session), q.pos(), "own a sequence with");
+            CatalogItem.Table t = catalog.table(q.ownedBy().subList(0, q.ownedBy().size() - 1), session, q.pos(), "own a sequence with");
             column = CatalogState.indexOfColumn(t.columns(), q.ownedBy().get(q.ownedBy().size() - 1));
             if (column < 0) throw new SqlException("42703", "column \"" + q.ownedBy().get(q.ownedBy().size() - 1) + "\" of relation \"" + t.name() + "\" does not exist", q.pos());
             owner = t.id();
@@ -292,7 +292,7 @@ final class Ddl {
     }
 
     Result addConstraint(Session session, Statement.AddConstraint a) {
-        CatalogItem.Table t = catalog.table(a.table(), catalog.searchPath(session), a.pos(), "alter");
+        CatalogItem.Table t = catalog.table(a.table(), session, a.pos(), "alter");
         binders.access().checkOwner(session, t);
         if (a.key() != null) addUnique(session, t, a.key());
         else if (a.foreignKey() != null) addForeignKey(session, t, a.foreignKey());
@@ -325,7 +325,7 @@ final class Ddl {
      * primary key's column). The table is defined again in place: same id, rows and dependents.
      */
     Result alterColumn(Session session, Statement.AlterColumn a) {
-        CatalogItem.Table t = catalog.table(a.table(), catalog.searchPath(session), a.pos(), "alter");
+        CatalogItem.Table t = catalog.table(a.table(), session, a.pos(), "alter");
         binders.access().checkOwner(session, t);
         int c = CatalogState.indexOfColumn(t.columns(), a.column());
         if (c < 0) throw new SqlException("42703", "column \"" + a.column() + "\" of relation \"" + t.name() + "\" does not exist", a.pos());
@@ -424,7 +424,7 @@ final class Ddl {
     private void addForeignKey(Session session, CatalogItem.Table t, Statement.ForeignKeyDef f) {
         CatalogItem.Table parent;
         String parentName = f.refTable().get(f.refTable().size() - 1);
-        CatalogItem item = catalog.find(f.refTable(), catalog.searchPath(session), f.pos());
+        CatalogItem item = catalog.find(f.refTable(), session, f.pos());
         if (item == null) throw new SqlException("42P01", "relation \"" + String.join(".", f.refTable()) + "\" does not exist");
         if (!(item instanceof CatalogItem.Table p)) throw new SqlException("42809", "referenced relation \"" + parentName + "\" is not a table");
         parent = p.id() == t.id() ? t : p;
@@ -543,7 +543,7 @@ final class Ddl {
     }
 
     Result dropConstraint(Session session, Statement.DropConstraint d) {
-        CatalogItem.Table t = catalog.table(d.table(), catalog.searchPath(session), d.pos(), "alter");
+        CatalogItem.Table t = catalog.table(d.table(), session, d.pos(), "alter");
         binders.access().checkOwner(session, t);
         for (CatalogItem.ForeignKey f : catalog.foreignKeys(t.id(), true)) {
             if (!f.name().equals(d.name())) continue;
@@ -596,7 +596,7 @@ final class Ddl {
     }
 
     Result createView(Session session, Statement.CreateView v, String sql) {
-        CatalogState.Name target = catalog.target(v.name(), catalog.searchPath(session), v.pos());
+        CatalogState.Name target = catalog.target(v.name(), session, v.pos());
         String name = target.name(), schema = target.schema();
         String tag = v.materialized() ? "CREATE MATERIALIZED VIEW" : "CREATE VIEW";
         binders.access().checkCreate(session, schema);
@@ -661,7 +661,7 @@ final class Ddl {
     Result createIndex(Session session, Statement.CreateIndex i, String sql) {
         CatalogState.rejectSystemRelation(i.on(), "create an index on", i.pos());
         String on = i.on().get(i.on().size() - 1);
-        CatalogItem target = catalog.find(i.on(), catalog.searchPath(session), i.pos());
+        CatalogItem target = catalog.find(i.on(), session, i.pos());
         if (target == null) throw new SqlException("42P01", "relation \"" + String.join(".", i.on()) + "\" does not exist", i.pos());
         // an index is in its relation's schema, as in PostgreSQL
         if (catalog.contains(catalog.schemaOf(target.id()), i.name())) {
@@ -818,7 +818,7 @@ final class Ddl {
         for (List<String> parts : d.names()) {
             CatalogState.rejectSystemRelation(parts, "drop", d.pos());
             String name = parts.get(parts.size() - 1);
-            CatalogItem item = catalog.find(parts, catalog.searchPath(session), d.pos());
+            CatalogItem item = catalog.find(parts, session, d.pos());
             String kind = d.kind().sql().toLowerCase(java.util.Locale.ROOT);
             if (item == null) {
                 String what = d.kind() == Statement.ObjectKind.TABLE ? "table" : d.kind() == Statement.ObjectKind.INDEX ? "index" : kind;
@@ -922,7 +922,7 @@ final class Ddl {
      */
     Result comment(Session session, Statement.Comment c) {
         String name = c.name().get(c.name().size() - 1);
-        CatalogItem item = catalog.find(c.name(), catalog.searchPath(session), c.pos());
+        CatalogItem item = catalog.find(c.name(), session, c.pos());
         if (item == null) {
             if (c.kind() == Statement.ObjectKind.INDEX) throw new SqlException("42P01", "index \"" + name + "\" does not exist", c.pos());
             if (c.kind() == Statement.ObjectKind.SEQUENCE) throw new SqlException("42P01", "relation \"" + name + "\" does not exist", c.pos());

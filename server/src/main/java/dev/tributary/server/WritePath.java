@@ -196,7 +196,7 @@ final class WritePath {
     }
 
     Result insert(Session session, Statement.Insert ins) {
-        CatalogItem.Table t = catalog.table(ins.table(), catalog.searchPath(session), ins.pos(), "insert into");
+        CatalogItem.Table t = catalog.table(ins.table(), session, ins.pos(), "insert into");
         Binder binder = binders.plain(session);
         BoundQuery q = binder.bindInsert(t, ins);
         binders.access().checkStatement(session, ins, t, binder.dependencies());
@@ -438,7 +438,7 @@ final class WritePath {
     }
 
     Result update(Session session, Statement.Update u) {
-        CatalogItem.Table t = catalog.table(u.table(), catalog.searchPath(session), u.pos(), "update");
+        CatalogItem.Table t = catalog.table(u.table(), session, u.pos(), "update");
         String alias = u.alias() != null ? u.alias() : t.name();
         Binder binder = binders.plain(session);
         Plan plan = binder.bindUpdate(t, alias, u.assignments(), u.from(), u.where());
@@ -466,7 +466,7 @@ final class WritePath {
     }
 
     Result delete(Session session, Statement.Delete d) {
-        CatalogItem.Table t = catalog.table(d.table(), catalog.searchPath(session), d.pos(), d.truncate() ? "truncate" : "delete from");
+        CatalogItem.Table t = catalog.table(d.table(), session, d.pos(), d.truncate() ? "truncate" : "delete from");
         if (d.truncate()) {
             for (CatalogItem.ForeignKey f : catalog.foreignKeys(t.id(), false)) {
                 if (f.table() == t.id()) continue;

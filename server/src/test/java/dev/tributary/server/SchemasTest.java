@@ -111,6 +111,16 @@ class SchemasTest {
             SqlRows.fails("42501", "permission denied for database tributary", () -> bob.execute("CREATE SCHEMA mine"));
             db.execute("GRANT CREATE ON SCHEMA s TO bob");
             bob.execute("CREATE TABLE s.t (a int)");
+            // without USAGE on s, bob's names cannot reach into it (the search path skips it, a qualified name is refused)
+            db.execute("CREATE TABLE s.other (a int); GRANT SELECT ON s.other TO bob");
+            SqlRows.fails("42501", "permission denied for schema s", () -> bob.execute("SELECT * FROM s.other"));
+            SqlRows.fails("42501", "permission denied for schema s", () -> bob.execute("INSERT INTO s.other VALUES (1)"));
+            bob.execute("SET search_path = s, public");
+            SqlRows.fails("42P01", () -> bob.execute("SELECT * FROM other"));
+            assertThat(rowsOf(bob, "SELECT current_schemas(false)::text")).containsExactly("{public}");
+            db.execute("GRANT USAGE ON SCHEMA s TO bob");
+            assertThat(rowsOf(bob, "SELECT count(*) FROM other")).containsExactly("0");
+            bob.execute("RESET search_path");
             SqlRows.fails("42501", "must be owner of schema s", () -> bob.execute("DROP SCHEMA s CASCADE"));
             assertThat(rows(db, "SELECT nspname, pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname IN ('s', 'bobs') ORDER BY 1"))
                     .containsExactly("bobs|bob", "s|tributary");
