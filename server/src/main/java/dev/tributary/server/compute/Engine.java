@@ -160,7 +160,8 @@ final class Engine implements AutoCloseable {
 
     /**
      * Runs {@code command} on every worker (concurrently, each on its own thread) and returns their
-     * results by worker index; if any throws, throws that (an {@link SqlException} first).
+     * results by worker index; if any throws, throws that (an {@link SqlException} first; that a
+     * worker had stopped, XX000, only when no worker reported what went wrong).
      */
     <T> List<T> callAll(Function<Worker, T> command) {
         for (Thread t : threads) {
@@ -191,6 +192,11 @@ final class Engine implements AutoCloseable {
             } catch (ExecutionException e) {
                 Throwable c = e.getCause();
                 if (failure == null || (c instanceof SqlException && !(failure instanceof SqlException))) failure = c;
+                out.add(null);
+            } catch (SqlException stopped) {
+                // a worker that stopped before it ran the command: the failure another worker
+                // reported for this command (what stopped them) says more, so it wins when seen
+                if (failure == null) failure = stopped;
                 out.add(null);
             }
         }
