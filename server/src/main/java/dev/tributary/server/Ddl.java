@@ -138,7 +138,7 @@ final class Ddl {
             sequences.created(q);
             Statement.ColumnDef next = new Statement.ColumnDef(c.pos(), columns.get(q.ownerColumn()).name(), q.type(), true,
                     new dev.tributary.sql.ast.Expr.FunctionCall(c.pos(), List.of("nextval"), List.of(new dev.tributary.sql.ast.Expr.StringLiteral(c.pos(),
-                            schema.equals(CatalogState.PUBLIC) ? q.name() : qualified(schema, q.name()))), false, false, List.of(), null));
+                            qualified(schema, q.name()))), false, false, List.of(), null));
             defaults.set(q.ownerColumn(), binders.plain(session).bindDefaults(List.of(next)).get(0));
         }
         CatalogItem.Table t = new CatalogItem.Table(id, name, columns, pk, defaults, text(sql, c), c.appendOnly(), checks(name, columns, c.checks()));
@@ -522,9 +522,9 @@ final class Ddl {
         return constraintName(table, columns, label, name -> catalog.contains(schema, name));
     }
 
-    /** {@code schema.name} as SQL writes it; a bare name in public. */
+    /** {@code schema.name} as SQL writes it: qualified always, since the statement may run under a search path without that schema (public included). */
     static String qualified(String schema, String name) {
-        return schema.equals(CatalogState.PUBLIC) ? SqlFormatter.ident(name) : SqlFormatter.ident(schema) + "." + SqlFormatter.ident(name);
+        return SqlFormatter.ident(schema) + "." + SqlFormatter.ident(name);
     }
 
     /** {@code item}'s name as SQL writes it from anywhere: qualified unless in public. */

@@ -33,6 +33,11 @@ class SchemasTest {
             c.execute("CREATE VIEW v AS SELECT v FROM t");
             c.execute("CREATE MATERIALIZED VIEW m AS SELECT count(*) AS n FROM t");
             c.execute("CREATE TABLE child (tid int REFERENCES t (id))");
+            // made in public from a path without it: what the server writes itself (a serial's default,
+            // a foreign key's and a UNIQUE's ALTER TABLE) must name public, or a restart cannot make them again
+            c.execute("CREATE TABLE public.p (id serial PRIMARY KEY, k int UNIQUE)");
+            c.execute("CREATE TABLE public.q (pid int REFERENCES public.p (id))");
+            c.execute("INSERT INTO public.p (k) VALUES (5)");
             c.execute("CREATE TABLE a.t (id int, v text)");
             c.execute("INSERT INTO a.t VALUES (1, 'from a')");
             assertThat(rowsOf(c, "SELECT * FROM t")).containsExactly("1|from a");
@@ -46,6 +51,9 @@ class SchemasTest {
             db.execute("INSERT INTO b.t (v) VALUES ('again')");
             assertThat(rows(db, "SELECT * FROM a.m")).containsExactly("2");
             SqlRows.fails("23503", () -> db.execute("INSERT INTO a.child VALUES (99)"));
+            SqlRows.fails("23503", () -> db.execute("INSERT INTO q VALUES (99)"));
+            SqlRows.fails("23505", () -> db.execute("INSERT INTO p (k) VALUES (5)"));
+            db.execute("INSERT INTO p (k) VALUES (6)");
             db.execute("INSERT INTO a.child VALUES (1)");
             assertThat(rows(db, "SELECT nspname FROM pg_namespace WHERE nspname IN ('a', 'b') ORDER BY 1")).containsExactly("a", "b");
             db.execute("DROP SCHEMA a CASCADE");
