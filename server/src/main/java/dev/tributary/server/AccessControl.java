@@ -276,15 +276,71 @@ final class AccessControl {
         return "relation " + id;
     }
 
+    /** Relation {@code id}'s owner and ACL as the durable catalog keeps them; null when it has none. */
+    private String text(long id) {
+        Owned o = relations.get(id);
+        return o == null ? null : Acl.escape(o.owner()) + "\n" + (o.acl() == null ? "DEFAULT" : o.acl().encode());
+    }
+
+    /** Schema {@code name}'s owner and ACL as the durable catalog keeps them; null when it has none. */
+    private String schemaText(String name) {
+        Acl acl = schemas.get(name);
+        return acl == null ? null : Acl.escape(schemaOwner(name)) + "\n" + acl.encode();
+    }
+
     private void record(long id) {
         version++;
-        Owned o = relations.get(id);
-        durability.recordPrivileges(key(id), o == null ? null : Acl.escape(o.owner()) + "\n" + (o.acl() == null ? "DEFAULT" : o.acl().encode()), catalog::newId);
+        durability.recordPrivileges(key(id), text(id), catalog::newId);
     }
 
     private void recordSchema(String name) {
         version++;
-        durability.recordPrivileges("schema " + name, Acl.escape(schemaOwner(name)) + "\n" + schemas.get(name).encode(), catalog::newId);
+        durability.recordPrivileges("schema " + name, schemaText(name), catalog::newId);
+    }
+
+    private static final String ROLE = "role ";
+
+    /**
+     * Every owner, ACL and role as the durable catalog keeps them, by key ({@code relation id},
+     * {@code schema name}, {@code role name}): what a transaction block's GRANT, OWNER TO or role
+     * statement changed is the keys whose text differs after it (see {@link CatalogChange.Access}).
+     */
+    Map<String, String> snapshot() {
+        Map<String, String> out = new java.util.HashMap<>();
+        for (long id : relations.keySet()) out.put(key(id), text(id));
+        for (String name : schemas.keySet()) out.put("schema " + name, schemaText(name));
+        for (Roles.Role r : roles.all()) out.put(ROLE + r.name(), roles.encode(r.name()));
+        return out;
+    }
+
+    /** The keys of {@link #snapshot} whose text is not what it was in {@code before}, with the text they had (null: none). */
+    Map<String, String> changedSince(Map<String, String> before) {
+        Map<String, String> now = snapshot();
+        Map<String, String> out = new java.util.TreeMap<>();
+        for (Map.Entry<String, String> e : before.entrySet()) if (!e.getValue().equals(now.get(e.getKey()))) out.put(e.getKey(), e.getValue());
+        for (String key : now.keySet()) if (!before.containsKey(key)) out.put(key, null);
+        return out;
+    }
+
+    /** Gives {@code key} of {@link #snapshot} the text {@code text} again (null: none), durably: a rolled-back block's change taken back. */
+    void restore(String key, String text) {
+        version++;
+        if (key.startsWith(ROLE)) {
+            String name = key.substring(ROLE.length());
+            if (text == null) roles.drop(name);
+            else roles.restore(name, text);
+            durability.recordRole(name, text, catalog::newId);
+            return;
+        }
+        if (text != null) {
+            restore(new CatalogEntry(0, dev.tributary.server.storage.CatalogRecorder.PRIVILEGES, key, text, List.of(), ""));
+        } else if (key.startsWith("schema ")) {
+            schemas.remove(key.substring("schema ".length()));
+            schemaOwners.remove(key.substring("schema ".length()));
+        } else {
+            relations.remove(Long.parseLong(key.substring("relation ".length())));
+        }
+        durability.recordPrivileges(key, text, catalog::newId);
     }
 
     // ------------------------------------------------------------------ GRANT, REVOKE, OWNER TO

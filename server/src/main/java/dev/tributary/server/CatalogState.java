@@ -86,9 +86,108 @@ final class CatalogState {
         return byId.get(id);
     }
 
-    /** Whether schema {@code schema} has a relation named {@code name}. */
+    /**
+     * Whether schema {@code schema} has a relation named {@code name}, or an open block other than
+     * {@link #acting}'s dropped one by that name: the name is not free until that block commits,
+     * since its rollback brings the object back.
+     */
     boolean contains(String schema, String name) {
-        return get(schema, name) != null;
+        if (get(schema, name) != null) return true;
+        Session holder = reserved.get(new Name(schema, name));
+        return holder != null && holder != acting;
+    }
+
+    /** The names open blocks dropped, until they commit or roll back, by the session whose block it is. */
+    private final Map<Name, Session> reserved = new HashMap<>();
+    /** The schema names open blocks dropped, likewise. */
+    private final Map<String, Session> reservedSchemas = new HashMap<>();
+    /** The session whose statement the coordinator runs (null between statements): see {@link #contains(String, String)}. */
+    private Session acting;
+
+    /** Statements of {@code session} run now (null: none). */
+    void acting(Session session) {
+        acting = session;
+    }
+
+    /**
+     * An object taken off the catalog by a DROP in a transaction block, with everything needed to
+     * list it again if the block rolls back: its schema, what it reads, its descriptions and its
+     * history policy (null when none). Its dataflow, data and privileges are untouched until the
+     * block commits.
+     */
+    record Detached(CatalogItem item, String schema, Set<Long> uses, Map<Integer, String> comments, HistoryPolicy policy) {}
+
+    /**
+     * Takes object {@code id} off the catalog as {@link #remove} does, keeping what lists it again
+     * ({@link #attach}); null if it is not there. With {@code holder} non-null its name stays
+     * taken for every other session until {@link #released}.
+     */
+    Detached detach(long id, Session holder) {
+        CatalogItem item = byId.get(id);
+        if (item == null) return null;
+        Detached d = new Detached(item, schemaOf(id), usesOf(id), Map.copyOf(commentsOf(id)), retention.get(id));
+        remove(id);
+        if (holder != null && !(item instanceof CatalogItem.ForeignKey)) reserved.put(new Name(d.schema(), item.name()), holder);
+        return d;
+    }
+
+    /** Lists a detached object again, as it was (its schema must be there). */
+    void attach(Detached d, Session holder) {
+        released(d, holder);
+        register(d.item(), d.schema(), d.uses());
+        d.comments().forEach((sub, text) -> setComment(d.item().id(), sub, text));
+        if (d.policy() != null) retention.put(d.item().id(), d.policy());
+    }
+
+    /** A detached object's name is free again: its block committed (the object is gone) or rolled back. */
+    void released(Detached d, Session holder) {
+        reserved.remove(new Name(d.schema(), d.item().name()), holder);
+    }
+
+    /** Whether schema name {@code name} is held by an open block other than the acting session's that dropped it. */
+    boolean schemaReserved(String name) {
+        Session holder = reservedSchemas.get(name);
+        return holder != null && holder != acting;
+    }
+
+    /** Takes schema {@code name} off the list for {@code holder}'s block, keeping its name taken for others; its id. */
+    long detachSchema(String name, Session holder) {
+        long id = schemas.get(name);
+        removeSchema(name);
+        reservedSchemas.put(name, holder);
+        return id;
+    }
+
+    /** Lists schema {@code name} (object {@code id}) again: the block that dropped it rolled back. */
+    void attachSchema(String name, long id) {
+        reservedSchemas.remove(name);
+        addSchema(name, id);
+    }
+
+    /** Schema name {@code name} is free: the block that dropped it committed. */
+    void releaseSchema(String name) {
+        reservedSchemas.remove(name);
+    }
+
+    /**
+     * Lists {@code before} under its id again in place of its current version (an ALTER or CREATE
+     * OR REPLACE that a rollback takes back), reading {@code uses} again; what depends on it stays.
+     */
+    void relist(CatalogItem before, String schema, Set<Long> uses) {
+        CatalogItem now = byId.get(before.id());
+        if (now != null) {
+            unlist(now);
+            for (long u : usesOf(before.id())) {
+                Set<Long> of = dependents.get(u);
+                if (of != null) of.remove(before.id());
+            }
+        }
+        register(before, schema, uses);
+    }
+
+    /** Object {@code id}'s history policy, or null when it keeps no history. */
+    HistoryPolicy policyOf(long id) {
+        return retention.get(id);
     }
 
     boolean contains(long id) {

@@ -229,8 +229,7 @@ final class Coordinator implements AutoCloseable, Catalog {
      * with {@code oneTransaction}, several statements outside a block run as PostgreSQL runs a
      * simple Query message: as one implicit transaction block, whose writes commit when the last
      * statement has run, or not at all after an error (unless COMMIT, ROLLBACK or BEGIN inside
-     * say otherwise, as they do in PostgreSQL). DDL is not transactional here: it takes effect at
-     * once, whatever follows.
+     * say otherwise, as they do in PostgreSQL). DDL in it commits or rolls back with it.
      */
     void executeEach(Session session, String sql, java.util.function.Consumer<Result> each, Tributary.CopyHandler copies, boolean oneTransaction) {
         List<Statement> statements = Parser.parse(sql);
@@ -264,13 +263,20 @@ final class Coordinator implements AutoCloseable, Catalog {
             sequences.statementOf(session);
             durability.statementSearchPath(catalog.searchPath(session));
             long firstId = catalog.peekNextId();
+            // the owners, ACLs and roles a block's statement may change, to take back at its rollback
+            Map<String, String> access = session.inTransaction && changesAccess(st) ? this.access.snapshot() : null;
+            catalog.acting(session);
             try {
                 r = guarded(session, st, () -> run(session, st, sql));
             } finally {
+                catalog.acting(null);
                 // what a statement of a block created goes again if the block rolls back
                 if (session.inTransaction) {
                     for (long id = firstId; id < catalog.peekNextId(); id++) {
-                        if (catalog.get(id) != null || catalog.schemaNamed(id) != null) session.createdInBlock.add(id);
+                        if (catalog.get(id) != null || catalog.schemaNamed(id) != null) session.catalogChanges.add(new CatalogChange.Created(id));
+                    }
+                    if (access != null) {
+                        this.access.changedSince(access).forEach((key, before) -> session.catalogChanges.add(new CatalogChange.Access(key, before)));
                     }
                 }
                 durability.commitCatalog();
@@ -287,26 +293,79 @@ final class Coordinator implements AutoCloseable, Catalog {
         return guarded(session, st, body);
     }
 
+    /** Whether {@code st} may change owners, ACLs or roles (what {@link AccessControl#snapshot} keeps). */
+    private static boolean changesAccess(Statement st) {
+        return st instanceof Statement.Grant || st instanceof Statement.GrantRole || st instanceof Statement.AlterOwner
+                || st instanceof Statement.AlterSchemaOwner || st instanceof Statement.ReassignOwned || st instanceof Statement.DropOwned
+                || st instanceof Statement.CreateRole || st instanceof Statement.AlterRole || st instanceof Statement.DropRole;
+    }
+
     /** A session ends: its open block is rolled back and its cursors close. */
     synchronized void closeSession(Session session) {
-        undoCreated(session, 0);
+        undo(session, 0);
         session.reset();
     }
 
     /**
-     * Drops what the open block created after its {@code from}-th creation, newest first, with
-     * what depends on it: DDL in a block rolls back with it, as in PostgreSQL. (What a block
-     * dropped or altered stays so; see docs/SQL.md.)
+     * Takes back what the open block's DDL did after its {@code from}-th catalog change, newest
+     * first: DDL in a block rolls back with it, as in PostgreSQL.
      */
-    private void undoCreated(Session session, int from) {
-        List<Long> ids = session.createdInBlock;
-        if (ids.size() <= from) return;
+    private void undo(Session session, int from) {
+        List<CatalogChange> changes = session.catalogChanges;
+        if (changes.size() <= from) return;
         try {
-            for (int i = ids.size() - 1; i >= from; i--) ddl.dropCreated(ids.get(i));
+            undo(session, changes.subList(from, changes.size()));
         } finally {
-            ids.subList(from, ids.size()).clear();
+            changes.subList(from, changes.size()).clear();
+        }
+    }
+
+    /** Takes back {@code changes}, {@code session}'s block's, newest first (see {@link CatalogChange}), durably. */
+    private void undo(Session session, List<CatalogChange> changes) {
+        try {
+            for (int i = changes.size() - 1; i >= 0; i--) {
+                switch (changes.get(i)) {
+                    case CatalogChange.Created c -> ddl.dropCreated(c.id());
+                    case CatalogChange.Dropped d -> catalog.attach(d.detached(), session);
+                    case CatalogChange.SchemaDropped d -> catalog.attachSchema(d.name(), d.id());
+                    case CatalogChange.Replaced r -> ddl.restore(r);
+                    case CatalogChange.Commented c -> ddl.setComment(c.id(), c.column(), c.before());
+                    case CatalogChange.Retained r -> ddl.setRetention(r.id(), r.before());
+                    case CatalogChange.Access a -> access.restore(a.key(), a.before());
+                }
+            }
+        } finally {
             durability.commitCatalog();
         }
+    }
+
+    /**
+     * Finishes what {@code session}'s committed block dropped: the objects' dataflows and data
+     * go, and their names are free. Their writes in {@code pending} were left out of the commit.
+     */
+    private void finish(Session session, List<CatalogChange> changes) {
+        boolean any = false;
+        for (CatalogChange c : changes) {
+            switch (c) {
+                case CatalogChange.Dropped d -> {
+                    catalog.released(d.detached(), session);
+                    ddl.release(d.detached());
+                    any = true;
+                }
+                case CatalogChange.SchemaDropped d -> {
+                    ddl.releaseSchema(d.name(), d.id());
+                    any = true;
+                }
+                default -> { }
+            }
+        }
+        if (any) durability.commitCatalog();
+    }
+
+    /** {@code pending} without the writes to the tables {@code changes} dropped: they go with their tables. */
+    private static Map<Long, Map<Row, Long>> withoutDropped(Map<Long, Map<Row, Long>> pending, List<CatalogChange> changes) {
+        for (CatalogChange c : changes) if (c instanceof CatalogChange.Dropped d) pending.remove(d.detached().item().id());
+        return pending;
     }
 
     /** Runs {@code body} as statement {@code st} of {@code session}: refused in a failed block, failing the block on an error. */
@@ -835,7 +894,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** Ends {@code session}'s implicit block, if it is in one: its writes commit, unless an error failed it. */
     void endImplicit(Session session) {
         if (!session.implicit) return;
-        if (session.pending.isEmpty() && session.cursors.isEmpty() && (session.createdInBlock.isEmpty() || !session.aborted)) {
+        if (session.pending.isEmpty() && session.cursors.isEmpty() && (session.catalogChanges.isEmpty() || !session.aborted && !session.dropsInBlock())) {
             session.reset(); // nothing to commit or close: no need to wait for the coordinator
             durability.awaitDurable(session); // what a statement of the block answered without waiting for
             return;
@@ -852,25 +911,28 @@ final class Coordinator implements AutoCloseable, Catalog {
     private synchronized void endImplicitLocked(Session session, boolean checkKeys) {
         boolean failed = session.aborted;
         Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
-        if (failed) undoCreated(session, 0);
-        List<Long> created = List.copyOf(session.createdInBlock);
+        if (failed) undo(session, 0);
+        List<CatalogChange> changes = List.copyOf(session.catalogChanges);
         session.reset();
         try {
-            if (!failed) commitOrUndo(pending, checkKeys, created);
+            if (!failed) commitOrUndo(session, pending, checkKeys, changes);
         } finally {
             durability.noteDurable(session);
         }
     }
 
-    /** Commits a block's writes; when that fails (a key taken meanwhile), what the block created goes again too, as its rollback would. */
-    private void commitOrUndo(Map<Long, Map<Row, Long>> pending, boolean checkKeys, List<Long> created) {
+    /**
+     * Commits a block's writes and finishes its drops; when the writes fail (a key taken
+     * meanwhile), the block's DDL is taken back too, as its rollback would.
+     */
+    private void commitOrUndo(Session session, Map<Long, Map<Row, Long>> pending, boolean checkKeys, List<CatalogChange> changes) {
         try {
-            writes.commitBlock(pending, checkKeys);
+            writes.commitBlock(withoutDropped(pending, changes), checkKeys);
         } catch (RuntimeException e) {
-            for (int i = created.size() - 1; i >= 0; i--) ddl.dropCreated(created.get(i));
-            durability.commitCatalog();
+            undo(session, changes);
             throw e;
         }
+        finish(session, changes);
     }
 
     /** Fails {@code session}'s transaction block, if it is in one, after an error raised outside the coordinator. */
@@ -917,30 +979,32 @@ final class Coordinator implements AutoCloseable, Catalog {
                 if (session.implicit) {
                     // PostgreSQL warns, commits what the implicit block wrote, and runs the rest in a new one
                     Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
+                    List<CatalogChange> changes = List.copyOf(session.catalogChanges);
                     session.clearPending();
+                    session.catalogChanges.clear();
                     session.closeCursors();
-                    writes.commitBlock(pending);
+                    commitOrUndo(session, pending, true, changes);
                     yield Result.command("COMMIT").withNotice(noTransaction());
                 }
                 boolean failed = session.aborted;
                 Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
-                if (failed) undoCreated(session, 0);
-                List<Long> created = List.copyOf(session.createdInBlock);
+                if (failed) undo(session, 0);
+                List<CatalogChange> changes = List.copyOf(session.catalogChanges);
                 session.reset();
                 if (failed) yield Result.command("ROLLBACK");
-                commitOrUndo(pending, true, created);
+                commitOrUndo(session, pending, true, changes);
                 yield Result.command("COMMIT");
             }
             case ROLLBACK -> {
                 if (!session.inTransaction) yield Result.command("ROLLBACK").withNotice(noTransaction());
                 if (session.implicit) {
                     // and drops what it wrote
-                    undoCreated(session, 0);
+                    undo(session, 0);
                     session.clearPending();
                     session.closeCursors();
                     yield Result.command("ROLLBACK").withNotice(noTransaction());
                 }
-                undoCreated(session, 0);
+                undo(session, 0);
                 session.reset();
                 yield Result.command("ROLLBACK");
             }
@@ -960,7 +1024,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                     case SAVEPOINT -> session.savepoint(t.savepoint());
                     case RELEASE_SAVEPOINT -> session.release(t.savepoint());
                     default -> {
-                        undoCreated(session, session.createdAt(t.savepoint()));
+                        undo(session, session.changesAt(t.savepoint()));
                         session.rollbackTo(t.savepoint());
                     }
                 }

@@ -76,6 +76,7 @@ final class Ddl {
         if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + a.kind().sql().toLowerCase(java.util.Locale.ROOT), a.pos());
         binders.access().checkOwner(session, item);
         HistoryPolicy p = HistoryPolicy.of(a.retain(), binders.plain());
+        if (undoable(session, item.id())) session.catalogChanges.add(new CatalogChange.Retained(item.id(), catalog.policyOf(item.id())));
         if (p == null) {
             setRetention(item.id(), null);
         } else {
@@ -296,7 +297,7 @@ final class Ddl {
         binders.access().checkOwner(session, t);
         if (a.key() != null) addUnique(session, t, a.key());
         else if (a.foreignKey() != null) addForeignKey(session, t, a.foreignKey());
-        else addCheck(t, a.check());
+        else addCheck(session, t, a.check());
         return Result.command("ALTER TABLE");
     }
 
@@ -304,7 +305,7 @@ final class Ddl {
      * ALTER TABLE ... ADD [CONSTRAINT name] CHECK (e): no row there is may make it false (23514,
      * as PostgreSQL words it); then the table's definition has it, named as CREATE TABLE names it.
      */
-    private void addCheck(CatalogItem.Table t, Statement.CheckDef d) {
+    private void addCheck(Session session, CatalogItem.Table t, Statement.CheckDef d) {
         Statement.CreateTable def = definition(t);
         List<Statement.CheckDef> defs = new ArrayList<>(def.checks());
         defs.add(d);
@@ -316,7 +317,7 @@ final class Ddl {
         }
         Statement.CreateTable next = new Statement.CreateTable(def.pos(), def.name(), def.ifNotExists(), def.columns(), def.primaryKey(), def.retain(),
                 def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), defs, def.foreignKeys());
-        replaceTable(t, next, t.columns(), t.defaults(), checks, Set.of());
+        replaceTable(session, t, next, t.columns(), t.defaults(), checks, Set.of());
     }
 
     /**
@@ -365,7 +366,7 @@ final class Ddl {
         defs.set(c, changed);
         Statement.CreateTable next = new Statement.CreateTable(def.pos(), def.name(), def.ifNotExists(), defs, def.primaryKey(), def.retain(),
                 def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), def.checks(), def.foreignKeys());
-        replaceTable(t, next, columns, defaults, t.checks(), reads);
+        replaceTable(session, t, next, columns, defaults, t.checks(), reads);
         return Result.command("ALTER TABLE");
     }
 
@@ -378,7 +379,7 @@ final class Ddl {
     }
 
     /** ALTER TABLE ... DROP CONSTRAINT of a CHECK: the table defined again without it; false when {@code t} has no CHECK named {@code name}. */
-    private boolean dropCheck(CatalogItem.Table t, String name) {
+    private boolean dropCheck(Session session, CatalogItem.Table t, String name) {
         int at = -1;
         for (int i = 0; i < t.checks().size(); i++) if (t.checks().get(i).name().equals(name)) at = i;
         if (at < 0) return false;
@@ -390,7 +391,7 @@ final class Ddl {
         checks.remove(at);
         Statement.CreateTable next = new Statement.CreateTable(def.pos(), def.name(), def.ifNotExists(), def.columns(), def.primaryKey(), def.retain(),
                 def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), defs, def.foreignKeys());
-        replaceTable(t, next, t.columns(), t.defaults(), checks, Set.of());
+        replaceTable(session, t, next, t.columns(), t.defaults(), checks, Set.of());
         return true;
     }
 
@@ -404,12 +405,13 @@ final class Ddl {
      * what a restart makes it from) and what is bound of it; what depends on it stays, and what
      * it reads now also includes {@code reads}.
      */
-    private void replaceTable(CatalogItem.Table t, Statement.CreateTable def, List<Column> columns, List<ScalarExpr> defaults,
+    private void replaceTable(Session session, CatalogItem.Table t, Statement.CreateTable def, List<Column> columns, List<ScalarExpr> defaults,
                               List<CatalogItem.Table.Check> checks, Set<Long> reads) {
         CatalogItem.Table next = new CatalogItem.Table(t.id(), t.name(), columns, t.primaryKey(), defaults, SqlFormatter.format(def), t.appendOnly(), checks);
         Set<Long> uses = new HashSet<>(catalog.usesOf(t.id()));
         uses.addAll(reads);
         String schema = catalog.schemaOf(t.id());
+        replacing(session, t);
         catalog.unlist(t);
         register(next, schema, uses);
     }
@@ -547,7 +549,7 @@ final class Ddl {
         binders.access().checkOwner(session, t);
         for (CatalogItem.ForeignKey f : catalog.foreignKeys(t.id(), true)) {
             if (!f.name().equals(d.name())) continue;
-            remove(f.id());
+            drop(session, f.id());
             return Result.command("ALTER TABLE");
         }
         for (CatalogItem.Index ix : catalog.uniqueIndexes(t)) {
@@ -570,15 +572,15 @@ final class Ddl {
                         "Use DROP ... CASCADE to drop the dependent objects too.")
                         .withDetail(String.join("\n", foreignKeys.stream().map(f -> f + " depends on index " + ix.name()).toList()));
             }
-            for (long id : dependents) remove(id);
-            remove(ix.id());
+            for (long id : dependents) drop(session, id);
+            drop(session, ix.id());
             Result r = Result.command("ALTER TABLE");
             if (foreignKeys.size() == 1) r = r.withNotice(Notice.notice("00000", "drop cascades to " + foreignKeys.get(0)));
             else if (foreignKeys.size() > 1) r = r.withNotice(Notice.notice("00000", "drop cascades to " + foreignKeys.size() + " other objects")
                     .withDetail(String.join("\n", foreignKeys.stream().map(o -> "drop cascades to " + o).toList())));
             return r;
         }
-        if (dropCheck(t, d.name())) return Result.command("ALTER TABLE");
+        if (dropCheck(session, t, d.name())) return Result.command("ALTER TABLE");
         if (d.ifExists()) {
             return Result.command("ALTER TABLE").withNotice(Notice.notice("00000", "constraint \"" + d.name() + "\" of relation \"" + t.name() + "\" does not exist, skipping"));
         }
@@ -629,6 +631,7 @@ final class Ddl {
                     throw new SqlException("42P16", "cannot change name or type of view column \"" + old.get(i).name() + "\"", v.pos());
                 }
             }
+            replacing(session, existing);
             catalog.unlist(existing);
         }
         HistoryPolicy history = HistoryPolicy.of(v.retain(), binders.plain());
@@ -899,7 +902,7 @@ final class Ddl {
             }
         }
         // dependents first
-        for (int k = order.size() - 1; k >= 0; k--) remove(order.get(k));
+        for (int k = order.size() - 1; k >= 0; k--) drop(session, order.get(k));
         Result r = Result.command("DROP " + d.kind().sql());
         if (cascaded.size() == 1) r = r.withNotice(Notice.notice("00000", "drop cascades to " + cascaded.get(0)));
         else if (cascaded.size() > 1) r = r.withNotice(Notice.notice("00000", "drop cascades to " + cascaded.size() + " other objects")
@@ -951,8 +954,8 @@ final class Ddl {
             if (column == 0) throw new SqlException("42703", "column \"" + c.column() + "\" of relation \"" + name + "\" does not exist", c.pos());
         }
         String text = c.text() == null || c.text().isEmpty() ? null : c.text();
-        catalog.setComment(item.id(), column, text);
-        durability.recordComment(item.id(), column, text, catalog::newId);
+        if (undoable(session, item.id())) session.catalogChanges.add(new CatalogChange.Commented(item.id(), column, catalog.commentsOf(item.id()).get(column)));
+        setComment(item.id(), column, text);
         return Result.command("COMMENT");
     }
 
@@ -965,7 +968,7 @@ final class Ddl {
     Result createSchema(Session session, Statement.CreateSchema c) {
         String owner = c.owner() != null ? c.owner() : session.currentUser();
         binders.access().checkCreateSchema(session, owner);
-        if (catalog.schemaId(c.name()) >= 0 || SystemCatalog.isSystemSchema(c.name())) {
+        if (catalog.schemaId(c.name()) >= 0 || catalog.schemaReserved(c.name()) || SystemCatalog.isSystemSchema(c.name())) {
             if (c.ifNotExists()) return Result.command("CREATE SCHEMA").withNotice(Notice.notice("42P06", "schema \"" + c.name() + "\" already exists, skipping"));
             throw new SqlException("42P06", "schema \"" + c.name() + "\" already exists", c.pos());
         }
@@ -1027,8 +1030,8 @@ final class Ddl {
                     "Use DROP ... CASCADE to drop the dependent objects too.")
                     .withDetail(String.join("\n", cascaded.stream().map(o -> o + " depends on schema " + first).toList()));
         }
-        for (int k = order.size() - 1; k >= 0; k--) remove(order.get(k));
-        for (String name : targets) removeSchema(name);
+        for (int k = order.size() - 1; k >= 0; k--) drop(session, order.get(k));
+        for (String name : targets) dropNamedSchema(session, name);
         Result r = Result.command("DROP SCHEMA");
         if (cascaded.size() == 1) r = r.withNotice(Notice.notice("00000", "drop cascades to " + cascaded.get(0)));
         else if (cascaded.size() > 1) r = r.withNotice(Notice.notice("00000", "drop cascades to " + cascaded.size() + " other objects")
@@ -1064,10 +1067,80 @@ final class Ddl {
         for (int k = order.size() - 1; k >= 0; k--) remove(order.get(k));
     }
 
+    /** Drops object {@code id} (if it is still there) at once, durably: its subscriptions end, its dataflow and data go. */
     private void remove(long id) {
-        for (int column : catalog.commentsOf(id).keySet()) durability.recordComment(id, column, null, catalog::newId);
-        CatalogItem item = catalog.remove(id);
-        if (item == null) return;
+        CatalogState.Detached d = catalog.detach(id, null);
+        if (d != null) release(d);
+    }
+
+    /**
+     * Whether a change {@code session}'s statement makes to object {@code id} is one its block's
+     * rollback must take back: in a transaction block, to what the block did not make itself.
+     */
+    private static boolean undoable(Session session, long id) {
+        return session.inTransaction && !session.createdInBlock(id);
+    }
+
+    /**
+     * Drops object {@code id} for {@code session}'s statement (what depends on it already gone):
+     * at once, or, when the block's rollback must bring it back, only off the catalog, its
+     * dataflow and data kept until the block commits ({@link #release}).
+     */
+    private void drop(Session session, long id) {
+        if (!undoable(session, id)) {
+            remove(id);
+            return;
+        }
+        CatalogState.Detached d = catalog.detach(id, session);
+        if (d != null) session.catalogChanges.add(new CatalogChange.Dropped(d));
+    }
+
+    /** Drops schema {@code name} for {@code session}'s statement (its objects gone already): at once, or until its block commits, as {@link #drop}. */
+    private void dropNamedSchema(Session session, String name) {
+        long id = catalog.schemaId(name);
+        if (!undoable(session, id)) {
+            removeSchema(name);
+            return;
+        }
+        catalog.detachSchema(name, session);
+        session.catalogChanges.add(new CatalogChange.SchemaDropped(name, id));
+    }
+
+    /** Schema {@code name} (object {@code id}), dropped by a block that now commits, is gone for good, durably. */
+    void releaseSchema(String name, long id) {
+        catalog.releaseSchema(name);
+        binders.access().schemaDropped(name);
+        durability.droppedSchema(id);
+    }
+
+    /** Notes, for {@code session}'s block, that {@code item} is about to be defined again in place. */
+    private void replacing(Session session, CatalogItem item) {
+        if (undoable(session, item.id())) {
+            session.catalogChanges.add(new CatalogChange.Replaced(item, catalog.schemaOf(item.id()), catalog.usesOf(item.id())));
+        }
+    }
+
+    /** Lists {@code r}'s former definition again, durably: a rolled-back block's ALTER or CREATE OR REPLACE taken back. */
+    void restore(CatalogChange.Replaced r) {
+        catalog.relist(r.before(), r.schema(), r.uses());
+        durability.recordObject(r.before(), r.uses());
+    }
+
+    /** Sets (text null: removes) the description of object {@code id}'s column {@code column} (0: the object), durably. */
+    void setComment(long id, int column, String text) {
+        catalog.setComment(id, column, text);
+        durability.recordComment(id, column, text, catalog::newId);
+    }
+
+    /**
+     * Lets go of what a dropped object held, durably: its descriptions, its sequence's values,
+     * its privileges, its subscriptions (they end), its pending key checks, its frontiers, its
+     * dataflow, and a table's data.
+     */
+    void release(CatalogState.Detached d) {
+        CatalogItem item = d.item();
+        long id = item.id();
+        for (int column : d.comments().keySet()) durability.recordComment(id, column, null, catalog::newId);
         if (item instanceof CatalogItem.Sequence) sequences.dropped(id);
         durability.dropped(id, item);
         binders.access().dropped(id);

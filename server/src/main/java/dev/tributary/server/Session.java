@@ -48,10 +48,22 @@ public final class Session {
      * set, and the cursors open then (PostgreSQL's subtransaction, kept as a copy of the writes).
      */
     record Savepoint(String name, Map<Long, Map<Row, Long>> pending, Map<Long, Map<Row, Map<Row, Long>>> byKey, long bytes, long rowBytes,
-                     java.util.Set<String> cursors, int created) {}
+                     java.util.Set<String> cursors, int changes) {}
 
-    /** The catalog objects the open block's statements created, oldest first: what its rollback drops again. */
-    final java.util.List<Long> createdInBlock = new java.util.ArrayList<>();
+    /** What the open block's DDL changed in the catalog, oldest first: what its rollback takes back and its commit finishes. */
+    final java.util.List<CatalogChange> catalogChanges = new java.util.ArrayList<>();
+
+    /** Whether the open block made object {@code id} (then a DROP of it in the block drops it at once). */
+    boolean createdInBlock(long id) {
+        for (CatalogChange c : catalogChanges) if (c instanceof CatalogChange.Created made && made.id() == id) return true;
+        return false;
+    }
+
+    /** Whether the open block's DDL changed the catalog in a way its commit must finish (it dropped something). */
+    boolean dropsInBlock() {
+        for (CatalogChange c : catalogChanges) if (c instanceof CatalogChange.Dropped || c instanceof CatalogChange.SchemaDropped) return true;
+        return false;
+    }
 
     /** The open block's savepoints, oldest first. */
     final java.util.List<Savepoint> savepoints = new java.util.ArrayList<>();
@@ -61,7 +73,7 @@ public final class Session {
         Map<Long, Map<Row, Long>> rows = new LinkedHashMap<>();
         Map<Long, Map<Row, Map<Row, Long>>> byKey = new java.util.HashMap<>();
         copyWrites(pending, pendingRowsByKey, rows, byKey);
-        savepoints.add(new Savepoint(name, rows, byKey, pendingBytes, pendingRowBytes, new java.util.HashSet<>(cursors.keySet()), createdInBlock.size()));
+        savepoints.add(new Savepoint(name, rows, byKey, pendingBytes, pendingRowBytes, new java.util.HashSet<>(cursors.keySet()), catalogChanges.size()));
     }
 
     /** Copies a block's writes and their rows by key into the empty {@code rowsTo} and {@code byKeyTo}, every level a new map. */
@@ -85,9 +97,9 @@ public final class Session {
      * Back to savepoint {@code name}: the block's writes as they were then, the cursors opened
      * since closed, the later savepoints gone (this one stays), and a failed block usable again.
      */
-    /** How many of {@link #createdInBlock} were there when savepoint {@code name} was set (3B001 when there is none). */
-    int createdAt(String name) {
-        return savepoints.get(savepointIndex(name)).created();
+    /** How many of {@link #catalogChanges} were there when savepoint {@code name} was set (3B001 when there is none). */
+    int changesAt(String name) {
+        return savepoints.get(savepointIndex(name)).changes();
     }
 
     void rollbackTo(String name) {
@@ -231,7 +243,7 @@ public final class Session {
     void reset() {
         constraintModes.clear();
         allConstraintsDeferred = null;
-        createdInBlock.clear();
+        catalogChanges.clear();
         inTransaction = false;
         implicit = false;
         multiStatement = false;
