@@ -558,13 +558,9 @@ final class CatalogState {
 
     /** {@code parts} as a name with its schema (null when it names none), the schema checked to exist. */
     Name qualified(List<String> parts, int pos) {
-        if (parts.size() > 3) throw new SqlException("42601", "improper qualified name (too many dotted names): " + String.join(".", parts), pos);
-        if (parts.size() == 3 && !parts.get(0).equals(SystemCatalog.DATABASE_NAME)) {
-            throw new SqlException("0A000", "cross-database references are not implemented: " + String.join(".", parts), pos);
-        }
-        String name = parts.get(parts.size() - 1);
-        if (parts.size() == 1) return new Name(null, name);
-        String schema = parts.get(parts.size() - 2);
+        dev.tributary.sql.catalog.QualifiedName q = dev.tributary.sql.catalog.QualifiedName.of(parts, pos);
+        String name = q.name(), schema = q.schema();
+        if (schema == null) return new Name(null, name);
         if (schemaId(schema) < 0 && !SystemCatalog.isSystemSchema(schema)) throw new SqlException("3F000", "schema \"" + schema + "\" does not exist", pos);
         return new Name(schema, name);
     }

@@ -1247,12 +1247,19 @@ final class Coordinator implements AutoCloseable, Catalog {
         return new Result("SHOW", List.of(column), List.of(SqlType.TEXT), rows);
     }
 
+    /** {@code item}'s name as SHOW lists it: bare when the session's search path finds it by that name, qualified otherwise. */
+    private String shown(Session session, CatalogItem item) {
+        return catalog.find(List.of(item.name()), session, 0) == item ? item.name()
+                : dev.tributary.sql.parser.SqlFormatter.ident(catalog.schemaOf(item.id())) + "." + dev.tributary.sql.parser.SqlFormatter.ident(item.name());
+    }
+
     private Result show(Session session, Statement.Show s) {
         List<Object[]> rows = new ArrayList<>();
         return switch (s.kind()) {
             case TABLES, VIEWS, MATERIALIZED_VIEWS -> {
                 String kind = s.kind() == Statement.ShowKind.TABLES ? "table" : s.kind() == Statement.ShowKind.VIEWS ? "view" : "materialized view";
-                for (CatalogItem item : catalog.inNameOrder()) if (item.kind().equals(kind)) rows.add(new Object[] {item.name()});
+                for (CatalogItem item : catalog.inNameOrder()) if (item.kind().equals(kind)) rows.add(new Object[] {shown(session, item)});
+                rows.sort(java.util.Comparator.comparing(r -> (String) r[0]));
                 yield new Result("SHOW", List.of("name"), List.of(SqlType.TEXT), rows);
             }
             case INDEXES -> {
@@ -1264,7 +1271,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                         List<String> cols = new ArrayList<>();
                         for (Column c : catalog.get(ix.on()).columns()) cols.add(c.name());
                         for (ScalarExpr k : ix.keys()) keys.add(k.describe(cols));
-                        rows.add(new Object[] {ix.name(), catalog.get(ix.on()).name(), String.join(", ", keys)});
+                        rows.add(new Object[] {shown(session, ix), shown(session, catalog.get(ix.on())), String.join(", ", keys)});
                     }
                 }
                 yield new Result("SHOW", List.of("name", "on", "key"), List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TEXT), rows);

@@ -85,6 +85,20 @@ class SchemasTest {
     }
 
     @Test
+    void columnsAreReachedThroughTheirSchemaAndDatabaseAndShowNamesTheSchemaWhereThePathDoesNot() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
+            db.execute("CREATE SCHEMA s; CREATE TABLE t (a int); CREATE TABLE s.t (a int); INSERT INTO t VALUES (1); INSERT INTO s.t VALUES (2)");
+            assertThat(rows(db, "SELECT tributary.s.t.a, tributary.public.t.a FROM s.t, t")).containsExactly("2|1");
+            SqlRows.fails("0A000", "cross-database references are not implemented: other.s.t.a", () -> db.execute("SELECT other.s.t.a FROM s.t"));
+            SqlRows.fails("42601", () -> db.execute("SELECT a.b.c.d.e FROM s.t"));
+            assertThat(rows(db, "SHOW TABLES")).containsExactly("s.t", "t");
+            Tributary.Connection c = db.session();
+            c.execute("SET search_path = s, public");
+            assertThat(rowsOf(c, "SHOW TABLES")).containsExactly("public.t", "t");
+        }
+    }
+
+    @Test
     void preparedStatementsFollowTheSearchPath() {
         try (Tributary db = Tributary.inMemory(Clock.manual(0))) {
             db.execute("CREATE SCHEMA s; CREATE TABLE t (a text); CREATE TABLE s.t (a text); INSERT INTO t VALUES ('public'); INSERT INTO s.t VALUES ('s')");

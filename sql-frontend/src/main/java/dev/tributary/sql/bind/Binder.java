@@ -732,20 +732,20 @@ public final class Binder {
                 if (s.from().isEmpty()) throw new SqlException("42601", "SELECT * with no tables specified is not valid", star.pos());
                 for (Field f : local) {
                     if (f.hidden()) continue;
-                    items.add(new Expr.ColumnRef(star.pos(), f.qualifier() == null ? List.of(f.name()) : List.of(f.qualifier(), f.name())));
+                    items.add(new Expr.ColumnRef(star.pos(), f.reference()));
                     names.add(f.name());
                 }
             } else if (item.expr() instanceof Expr.QualifiedStar qs) {
-                String q = qs.qualifier().get(qs.qualifier().size() - 1);
+                ColumnName q = ColumnName.of(qs.qualifier(), "*", qs.pos());
                 boolean any = false;
                 for (Field f : local) {
-                    if (q.equals(f.qualifier())) {
-                        items.add(new Expr.ColumnRef(qs.pos(), List.of(q, f.name())));
+                    if (q.qualifier().equals(f.qualifier()) && (q.schema() == null || q.schema().equals(f.schema()))) {
+                        items.add(new Expr.ColumnRef(qs.pos(), f.reference()));
                         names.add(f.name());
                         any = true;
                     }
                 }
-                if (!any) throw new SqlException("42P01", "missing FROM-clause entry for table \"" + q + "\"", qs.pos());
+                if (!any) throw new SqlException("42P01", "missing FROM-clause entry for table \"" + q.qualifier() + "\"", qs.pos());
             } else {
                 items.add(item.expr());
                 names.add(item.alias() != null ? item.alias() : columnName(item.expr()));
@@ -1165,7 +1165,12 @@ public final class Binder {
         for (int i = 0; i < inputs.size() && i < refs.size(); i++) {
             for (Field f : inputs.get(i).fields()) {
                 if (f.qualifier() == null) continue;
-                Integer prev = seen.putIfAbsent(f.qualifier(), i);
+                // s.t and public.t may meet: schema.t.column tells them apart (PostgreSQL's rule)
+                Integer prev = seen.putIfAbsent(f.schema() == null ? f.qualifier() : f.schema() + "." + f.qualifier(), i);
+                if (prev == null && f.schema() != null) prev = seen.get(f.qualifier());
+                if (prev == null && f.schema() == null) {
+                    for (Map.Entry<String, Integer> e : seen.entrySet()) if (e.getValue() != i && e.getKey().endsWith("." + f.qualifier())) prev = e.getValue();
+                }
                 if (prev != null && prev != i) {
                     throw new SqlException("42712", "table name \"" + f.qualifier() + "\" specified more than once", refs.get(i).pos());
                 }
@@ -1264,15 +1269,7 @@ public final class Binder {
 
     Bound named(TableRef.NamedTable t) {
         String name = t.name().get(t.name().size() - 1);
-        List<String> qualified = t.name();
-        if (qualified.size() == 3) {
-            if (!qualified.get(0).equals(dev.tributary.sql.catalog.SystemCatalog.DATABASE_NAME)) {
-                throw new SqlException("0A000", "cross-database references are not implemented: " + String.join(".", qualified), t.pos());
-            }
-            qualified = qualified.subList(1, 3);
-        }
-        String schema = qualified.size() == 2 ? qualified.get(0) : null;
-        if (qualified.size() > 3) throw new SqlException("42601", "improper qualified name (too many dotted names): " + String.join(".", qualified), t.pos());
+        String schema = dev.tributary.sql.catalog.QualifiedName.of(t.name(), t.pos()).schema();
         boolean systemSchema = schema != null && dev.tributary.sql.catalog.SystemCatalog.isSystemSchema(schema);
         // as PostgreSQL answers a query (not DDL) naming a schema that does not exist
         if (schema != null && !systemSchema && !catalog.schemaExists(schema)) {
@@ -1290,7 +1287,7 @@ public final class Binder {
         } else if (sys.isPresent()) {
             CatalogItem.SystemRelation r = sys.get();
             List<Field> fields = new ArrayList<>();
-            for (Column c : r.columns()) fields.add(new Field(name, c.name(), c.type(), false));
+            for (Column c : r.columns()) fields.add(new Field(name, c.name(), c.type(), false, schema == null ? "pg_catalog" : schema));
             b = new Bound(new Plan.Constant(system().rows(r), types(r.columns())), fields);
         } else if (systemSchema) {
             throw new SqlException("42P01", "relation \"" + String.join(".", t.name()) + "\" does not exist", t.pos());
@@ -1304,7 +1301,8 @@ public final class Binder {
             // a sequence's row is read when the query is planned, as a system catalog's is: never maintained
             if (it instanceof CatalogItem.Sequence) readsSystemCatalog = true;
             List<Field> fields = new ArrayList<>();
-            for (Column c : it.columns()) fields.add(new Field(name, c.name(), c.type(), false));
+            String in = catalog.schemaOf(it.id());
+            for (Column c : it.columns()) fields.add(new Field(name, c.name(), c.type(), false, in));
             Plan plan = switch (it) {
                 case CatalogItem.View v -> v.plan();
                 case CatalogItem.Table x -> new Plan.Get(x.id(), x.name(), types(x.columns()), x.appendOnly());
@@ -1317,7 +1315,12 @@ public final class Binder {
             };
             b = new Bound(plan, fields);
         }
-        return t.alias() == null ? rename(b, name, List.of(), t.pos()) : rename(b, t.alias().name(), t.alias().columns(), t.alias().pos());
+        if (t.alias() != null) return rename(b, t.alias().name(), t.alias().columns(), t.alias().pos());
+        Bound named = rename(b, name, List.of(), t.pos());
+        // a relation named without an alias is also reached as schema.name.column
+        List<Field> fields = new ArrayList<>();
+        for (int i = 0; i < named.fields().size(); i++) fields.add(named.fields().get(i).inSchema(b.fields().get(i).schema()));
+        return new Bound(named.plan(), fields);
     }
 
     /** {@code CHANGES(x AS OF t)}: x bound as a named relation, its history from t on with change_time and change_diff. */
@@ -1826,7 +1829,8 @@ public final class Binder {
             }
         }
 
-        private Resolved resolveLocal(Expr.ColumnRef c, String qualifier, String name) {
+        private Resolved resolveLocal(Expr.ColumnRef c, ColumnName n) {
+            String qualifier = n.qualifier(), name = n.name();
             int found = -1;
             for (int i = 0; i < fields.size(); i++) {
                 Field f = fields.get(i);
@@ -1834,8 +1838,16 @@ public final class Binder {
                     if (f.hidden() || !f.name().equals(name)) continue;
                 } else {
                     if (!qualifier.equals(f.qualifier()) || !f.name().equals(name)) continue;
+                    if (n.schema() != null && !n.schema().equals(f.schema())) continue;
                 }
-                if (found >= 0) throw new SqlException("42702", "column reference \"" + String.join(".", c.parts()) + "\" is ambiguous", c.pos());
+                if (found >= 0) {
+                    Field other = fields.get(found);
+                    // t.a over s.t and public.t: two relations answer to t
+                    if (qualifier != null && n.schema() == null && f.schema() != null && other.schema() != null && !f.schema().equals(other.schema())) {
+                        throw new SqlException("42P09", "table reference \"" + qualifier + "\" is ambiguous", c.pos());
+                    }
+                    throw new SqlException("42702", "column reference \"" + String.join(".", c.parts()) + "\" is ambiguous", c.pos());
+                }
                 found = i;
             }
             if (found >= 0 && used != null) used.set(found);
@@ -1860,15 +1872,23 @@ public final class Binder {
             return false;
         }
 
+        private boolean hasQualifier(String schema, String qualifier) {
+            for (Field f : fields) if (qualifier.equals(f.qualifier()) && schema.equals(f.schema())) return true;
+            return false;
+        }
+
         Resolved resolve(Expr.ColumnRef c) {
-            List<String> parts = c.parts();
-            String name = parts.get(parts.size() - 1);
-            String qualifier = parts.size() >= 2 ? parts.get(parts.size() - 2) : null;
+            ColumnName n = ColumnName.of(c.parts().subList(0, c.parts().size() - 1), c.parts().get(c.parts().size() - 1), c.pos());
+            String name = n.name(), qualifier = n.qualifier();
             boolean qualifierSeen = false;
             for (Scope s = this; s != null; s = s.outer) {
-                Resolved r = s.resolveLocal(c, qualifier, name);
+                Resolved r = s.resolveLocal(c, n);
                 if (r != null) return r;
                 if (qualifier != null && s.hasQualifier(qualifier)) {
+                    if (n.schema() != null && !s.hasQualifier(n.schema(), qualifier)) {
+                        throw new SqlException("42P01", "invalid reference to FROM-clause entry for table \"" + qualifier + "\"", c.pos(),
+                                "There is an entry for table \"" + qualifier + "\", but it cannot be referenced from this part of the query.");
+                    }
                     qualifierSeen = true;
                     break;
                 }
@@ -1950,6 +1970,19 @@ public final class Binder {
         return types(columns);
     }
 
+    /** Whether {@code q}'s relation part names DML target {@code t}, named {@code alias}. */
+    private boolean isTarget(ColumnName q, String alias, CatalogItem.Table t) {
+        return q.qualifier().equals(alias) && (q.schema() == null || alias.equals(t.name()) && q.schema().equals(catalog.schemaOf(t.id())));
+    }
+
+    /** The columns of DML target {@code t} named {@code alias}: reached as schema.t.column too when the alias is its own name. */
+    private Scope scopeOf(String alias, CatalogItem.Table t) {
+        List<Field> fields = new ArrayList<>();
+        String schema = alias.equals(t.name()) ? catalog.schemaOf(t.id()) : null;
+        for (Column c : t.columns()) fields.add(new Field(alias, c.name(), c.type(), false, schema));
+        return new Scope(fields, null);
+    }
+
     private static Scope scopeOf(String qualifier, List<Column> columns) {
         List<Field> fields = new ArrayList<>();
         for (Column c : columns) fields.add(new Field(qualifier, c.name(), c.type(), false));
@@ -2015,12 +2048,12 @@ public final class Binder {
                         "Name the table's columns, or write " + alias + ".*: RETURNING reads the row written, not the rows it was joined with.");
             }
         }
-        Scope scope = scopeOf(alias, t.columns());
+        Scope scope = scopeOf(alias, t);
         List<ScalarExpr> exprs = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (dev.tributary.sql.ast.SelectItem item : items) {
             Expr e = item.expr();
-            if (e instanceof Expr.Star || (e instanceof Expr.QualifiedStar q && q.qualifier().size() == 1 && q.qualifier().get(0).equals(alias))) {
+            if (e instanceof Expr.Star || (e instanceof Expr.QualifiedStar q && isTarget(ColumnName.of(q.qualifier(), "*", q.pos()), alias, t))) {
                 for (int i = 0; i < t.columns().size(); i++) {
                     exprs.add(Sx.column(i, t.columns().get(i).type()));
                     names.add(t.columns().get(i).name());
@@ -2046,7 +2079,7 @@ public final class Binder {
         if (where == null) return get;
         if (containsAggregate(List.of(where))) throw new SqlException("42803", "aggregate functions are not allowed in WHERE", where.pos());
         Rel rel = new Rel(get);
-        ScalarExpr w = Sx.coerce(expr(where, scopeOf(alias, t.columns()), null, rel), SqlType.BOOLEAN, where.pos(), "argument of WHERE");
+        ScalarExpr w = Sx.coerce(expr(where, scopeOf(alias, t), null, rel), SqlType.BOOLEAN, where.pos(), "argument of WHERE");
         return project(new Plan.Filter(rel.plan, List.of(w)), range(0, t.columns().size()));
     }
 
@@ -2140,7 +2173,7 @@ public final class Binder {
     public Plan bindUpdate(CatalogItem.Table t, String alias, List<dev.tributary.sql.ast.Statement.Assignment> set, Expr where) {
         int n = t.columns().size();
         Rel rel = new Rel(new Plan.Get(t.id(), t.name(), types(t.columns())));
-        Scope scope = scopeOf(alias, t.columns());
+        Scope scope = scopeOf(alias, t);
         ScalarExpr w = null;
         if (where != null) {
             if (containsAggregate(List.of(where))) throw new SqlException("42803", "aggregate functions are not allowed in WHERE", where.pos());
@@ -2161,7 +2194,7 @@ public final class Binder {
      */
     public ConflictUpdate bindConflictUpdate(CatalogItem.Table t, String alias, List<dev.tributary.sql.ast.Statement.Assignment> set, Expr where) {
         List<Field> fields = new ArrayList<>();
-        for (Column c : t.columns()) fields.add(new Field(alias, c.name(), c.type(), false));
+        fields.addAll(scopeOf(alias, t).fields);
         for (Column c : t.columns()) fields.add(new Field("excluded", c.name(), c.type(), false));
         Scope scope = new Scope(fields, null);
         ScalarExpr w = null;
@@ -2177,7 +2210,7 @@ public final class Binder {
 
     /** The new value of every column of {@code t} under UPDATE's SET list, over the old row (subqueries joined into {@code rel}). */
     private List<ScalarExpr> assignments(String alias, CatalogItem.Table t, List<dev.tributary.sql.ast.Statement.Assignment> set, Rel rel) {
-        return assignments(scopeOf(alias, t.columns()), t, set, rel);
+        return assignments(scopeOf(alias, t), t, set, rel);
     }
 
     private List<ScalarExpr> assignments(Scope scope, CatalogItem.Table t, List<dev.tributary.sql.ast.Statement.Assignment> set, Rel rel) {

@@ -4,12 +4,14 @@ import dev.tributary.sql.types.SqlType;
 
 /**
  * A column as names see it while binding: the relation name that qualifies it (null for a
- * computed column), its own name, its type, and whether an unqualified name or {@code *} may
- * reach it (the right-hand copy of a USING column may only be reached qualified).
+ * computed column), its own name, its type, whether an unqualified name or {@code *} may reach it
+ * (the right-hand copy of a USING column may only be reached qualified), and the schema of the
+ * relation when it is a catalog relation named without an alias (null otherwise): what a
+ * {@code schema.table.column} reference must match, as in PostgreSQL.
  */
-record Field(String qualifier, String name, SqlType type, boolean hidden) {
-    Field renamed(String qualifier, String name) {
-        return new Field(qualifier, name, type, hidden);
+record Field(String qualifier, String name, SqlType type, boolean hidden, String schema) {
+    Field(String qualifier, String name, SqlType type, boolean hidden) {
+        this(qualifier, name, type, hidden, null);
     }
 
     String qualifiedName() {
@@ -17,6 +19,17 @@ record Field(String qualifier, String name, SqlType type, boolean hidden) {
     }
 
     Field hide() {
-        return new Field(qualifier, name, type, true);
+        return new Field(qualifier, name, type, true, schema);
+    }
+
+    /** This column of a relation of schema {@code schema}. */
+    Field inSchema(String schema) {
+        return new Field(qualifier, name, type, hidden, schema);
+    }
+
+    /** The name parts that reach exactly this column: {@code schema.table.column} when it has a schema. */
+    java.util.List<String> reference() {
+        if (qualifier == null) return java.util.List.of(name);
+        return schema == null ? java.util.List.of(qualifier, name) : java.util.List.of(schema, qualifier, name);
     }
 }

@@ -3148,10 +3148,6 @@ public final class Parser {
             parts.add(label());
         }
         if (is(Type.LPAREN)) return functionCall(pos, parts);
-        if (parts.size() > 3) {
-            throw new SqlException("42601", "improper qualified name (too many dotted names): "
-                    + String.join(".", parts), pos);
-        }
         return new ColumnRef(pos, parts);
     }
 
