@@ -89,7 +89,8 @@ import java.util.StringJoiner;
  *       shape follows without looking past the value (a row's last column may be followed by
  *       anything) and the encodings stay prefix-free; so shaped arrays compare with each other
  *       as PostgreSQL compares them (elements, their number, dimensions, lengths, lower
- *       bounds), but all sort after the one-dimensional ones, which PostgreSQL interleaves.
+ *       bounds), but all sort after the one-dimensional ones, which PostgreSQL interleaves
+ *       (a sort key therefore takes an array's {@link #arrayOrderBytes}).
  *       One-dimensional arrays from 1 are encoded as they were before shapes were stored.</li>
  * </ul>
  *
@@ -649,6 +650,30 @@ public final class RowCodec {
      */
     public static boolean orderedEncoding(SqlType.Kind kind) {
         return kind == SqlType.Kind.SMALLINT || kind == SqlType.Kind.INTEGER || kind == SqlType.Kind.BIGINT || kind == SqlType.Kind.DATE;
+    }
+
+    /**
+     * Column {@code c} of {@code row}, an array that is not NULL, as bytes whose unsigned order is
+     * PostgreSQL's order of arrays of every shape, for sort keys: the tag, the elements and the
+     * terminator as stored, then always the shape (the number of dimensions as a byte, each
+     * length, each lower bound), which the stored encoding writes only for a {@link ShapedArray}
+     * and so sorts every shaped array after the one-dimensional ones. Prefix-free, like the
+     * stored encoding.
+     */
+    public byte[] arrayOrderBytes(Row row, int c) {
+        List<?> a = (List<?>) get(row, c);
+        Writer w = new Writer(16 + 4 * a.size());
+        w.put(VALUE);
+        for (Object e : a) {
+            byte[] element = elements[c].encode(e).bytes;
+            for (byte b : element) w.put(b);
+        }
+        w.put(ARRAY_END);
+        int n = ShapedArray.dimensions(a);
+        w.put(n);
+        for (int d = 0; d < n; d++) w.putInteger(ShapedArray.length(a, d));
+        for (int d = 0; d < n; d++) w.putInteger(ShapedArray.lower(a, d));
+        return w.toArray();
     }
 
     /** Whether column {@code column} of {@code row} is NULL. */
