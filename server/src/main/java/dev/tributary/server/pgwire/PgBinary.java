@@ -5,6 +5,7 @@ import dev.tributary.sql.types.Bytea;
 import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
 import dev.tributary.sql.types.NonFiniteNumeric;
+import dev.tributary.sql.types.ShapedArray;
 import dev.tributary.sql.types.SqlType;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
@@ -32,7 +33,8 @@ import java.time.ZoneOffset;
  * 2000-01-01 00:00 (UTC for timestamptz), all int8; interval microseconds (int8), days and months
  * (int4 each); numeric the digit count, weight, sign and display scale (int2 each) and then the
  * base-10000 digits, most significant first, the first with the weight's power of 10000; an array
- * its dimensions, NULL flag, element OID, size and lower bound and then its elements, a record its
+ * its number of dimensions, NULL flag, element OID, each dimension's size and lower bound and
+ * then its elements (flat, last subscript fastest), a record its
  * field count and each field's OID and value (elements and fields each with their length, -1 for
  * NULL).
  *
@@ -85,15 +87,18 @@ final class PgBinary {
         };
     }
 
-    /** array_send: dimensions (0 or 1), a has-NULLs flag, the element OID, size and lower bound 1, then each element. */
+    /** array_send: the number of dimensions, a has-NULLs flag, the element OID, each dimension's size and lower bound, then each element. */
     private static byte[] array(java.util.List<?> elements, SqlType element) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        writeInt(out, elements.isEmpty() ? 0 : 1);
-        writeInt(out, elements.contains(null) ? 1 : 0);
+        int n = ShapedArray.dimensions(elements);
+        writeInt(out, n);
+        boolean nulls = false;
+        for (Object e : elements) nulls |= e == null; // not contains(null): an immutable List.of() throws on it
+        writeInt(out, nulls ? 1 : 0);
         writeInt(out, PgTypes.oid(element));
-        if (!elements.isEmpty()) {
-            writeInt(out, elements.size());
-            writeInt(out, 1);
+        for (int d = 0; d < n; d++) {
+            writeInt(out, ShapedArray.length(elements, d));
+            writeInt(out, ShapedArray.lower(elements, d));
         }
         for (Object e : elements) writeValue(out, e, element);
         return out.toByteArray();
@@ -129,18 +134,20 @@ final class PgBinary {
         int ndim = in.getInt();
         int flags = in.getInt();
         int oid = in.getInt();
-        if (ndim < 0 || ndim > 1 || (flags != 0 && flags != 1)) {
-            if (ndim > 1) throw new SqlException("0A000", "multidimensional arrays are not supported");
-            throw malformed(parameter);
-        }
+        if (ndim < 0 || (flags != 0 && flags != 1)) throw malformed(parameter);
+        if (ndim > ShapedArray.MAX_DIMENSIONS) throw ShapedArray.tooManyDimensions(ndim);
         if (oid != PgTypes.oid(element)) throw new SqlException("42804", "wrong element type");
-        java.util.List<Object> out = new java.util.ArrayList<>();
-        if (ndim == 0) return java.util.Collections.unmodifiableList(out);
-        int size = in.getInt();
-        in.getInt(); // the lower bound: Tributary's arrays start at 1 whatever a client sends
-        if (size < 0 || size > in.remaining() / 4) throw malformed(parameter);
-        for (int i = 0; i < size; i++) out.add(readValue(in, element, parameter));
-        return java.util.Collections.unmodifiableList(out);
+        int[] lengths = new int[ndim], lowers = new int[ndim];
+        long size = ndim == 0 ? 0 : 1;
+        for (int d = 0; d < ndim; d++) {
+            lengths[d] = in.getInt();
+            lowers[d] = in.getInt();
+            size *= lengths[d];
+            if (lengths[d] < 0 || size > in.remaining() / 4) throw malformed(parameter);
+        }
+        Object[] out = new Object[(int) size];
+        for (int i = 0; i < out.length; i++) out[i] = readValue(in, element, parameter);
+        return ShapedArray.of(lengths, lowers, out);
     }
 
     private static java.util.List<Object> record(ByteBuffer in, java.util.List<SqlType> types, int parameter) {

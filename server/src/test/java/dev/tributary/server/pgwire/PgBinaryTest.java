@@ -36,8 +36,8 @@ class PgBinaryTest {
             new Case(SqlType.TIMESTAMP, "2000-01-01 00:00:00", "1999-12-31 23:59:59.999999", "2024-06-01 12:00:00.123456", "1900-03-04 05:06:07", "infinity", "-infinity"),
             new Case(SqlType.TIMESTAMPTZ, "2000-01-01 00:00:00+00", "1969-07-20 20:17:40+00", "2038-01-19 03:14:08.000001+00", "infinity", "-infinity"),
             new Case(SqlType.INTERVAL, "00:00:00", "1 year 2 mons 3 days 04:05:06.789", "-1 days +02:00:00", "-3 mons"),
-            new Case(SqlType.array(SqlType.INTEGER), "{}", "{1,2,3}", "{NULL,-7}"),
-            new Case(SqlType.array(SqlType.TEXT), "{}", "{a,\"b c\",NULL}"));
+            new Case(SqlType.array(SqlType.INTEGER), "{}", "{1,2,3}", "{NULL,-7}", "{{1,2},{3,NULL}}", "[0:1]={5,6}", "[-1:0][2:2][1:1]={{{1}},{{2}}}"),
+            new Case(SqlType.array(SqlType.TEXT), "{}", "{a,\"b c\",NULL}", "{{a,\"}\"}}"));
 
     record Case(SqlType type, String... texts) {}
 
@@ -106,6 +106,9 @@ class PgBinaryTest {
         assertThat(hex(SqlType.array(SqlType.INTEGER), "{1,NULL}"))
                 .isEqualTo("00000001" + "00000001" + "00000017" + "00000002" + "00000001" + "00000004" + "00000001" + "ffffffff");
         assertThat(hex(SqlType.array(SqlType.INTEGER), "{}")).isEqualTo("00000000" + "00000000" + "00000017");
+        // array_send of '[0:1][1:1]={{1},{NULL}}'::int4[]: two dimensions, has NULLs, int4, sizes and lower bounds, then the elements flat
+        assertThat(hex(SqlType.array(SqlType.INTEGER), "[0:1][1:1]={{1},{NULL}}"))
+                .isEqualTo("00000002" + "00000001" + "00000017" + "00000002" + "00000000" + "00000001" + "00000001" + "00000004" + "00000001" + "ffffffff");
     }
 
     private static String hex(SqlType t, String text) {

@@ -120,8 +120,27 @@ public sealed interface Expr extends Node {
     /** {@code (expr).field}: a field of a composite value. */
     record FieldSelection(int pos, Expr expr, String field) implements Expr {}
 
-    /** {@code array[index]}. */
-    record Subscript(int pos, Expr array, Expr index) implements Expr {}
+    /**
+     * {@code array[i][j]...} or, when one of them is a slice, {@code array[lo:hi][...]}: the
+     * subscripts written one after another, which PostgreSQL reads together (one per dimension),
+     * not as subscripts of subscripts.
+     */
+    record Subscript(int pos, Expr array, List<Index> indexes) implements Expr {
+        public Subscript {
+            indexes = List.copyOf(indexes);
+        }
+
+        /** Whether some subscript is a slice, which makes every one a slice (PostgreSQL reads {@code [i]} then as {@code [1:i]}). */
+        public boolean isSlice() {
+            return indexes.stream().anyMatch(Index::slice);
+        }
+
+        /**
+         * One subscript: {@code [upper]} ({@code lower} null, not a slice), or the slice
+         * {@code [lower:upper]} with either bound null when omitted ({@code [:hi]}, {@code [lo:]}).
+         */
+        public record Index(Expr lower, Expr upper, boolean slice) {}
+    }
 
     // ---- subqueries
 

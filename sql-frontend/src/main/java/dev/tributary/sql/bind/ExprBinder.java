@@ -61,6 +61,9 @@ final class ExprBinder {
             case Expr.QualifiedStar s -> throw new SqlException("42601", "\"" + String.join(".", s.qualifier()) + ".*\" is not allowed here", s.pos());
             case Expr.Unary u -> Sx.unary(u.op(), bind(u.operand()), u.pos());
             case Expr.Binary b -> binary(b);
+            // ARRAY[]::t[]: the cast gives the empty array its type, as in PostgreSQL
+            case Expr.Cast c when c.operand() instanceof Expr.ArrayConstructor a && a.elements().isEmpty() && c.type().isArray() ->
+                    dev.tributary.sql.expr.ArrayExprs.empty(c.type());
             case Expr.Cast c -> Sx.cast(bind(c.operand()), c.type(), c.pos());
             case Expr.Between b -> between(b);
             case Expr.Like l -> Sx.like(bind(l.expr()), bind(l.pattern()), l.escape() == null ? null : bind(l.escape()), l.negated(), l.caseInsensitive(), l.pos());
@@ -90,7 +93,16 @@ final class ExprBinder {
                 for (Expr x : a.elements()) elements.add(bind(x));
                 yield dev.tributary.sql.expr.ArrayExprs.construct(elements, a.pos());
             }
-            case Expr.Subscript x -> dev.tributary.sql.expr.ArrayExprs.subscript(bind(x.array()), bind(x.index()), x.pos());
+            case Expr.Subscript x -> {
+                boolean slice = x.isSlice();
+                List<ScalarExpr> lowers = new ArrayList<>(), uppers = new ArrayList<>();
+                for (Expr.Subscript.Index i : x.indexes()) {
+                    // among slices a plain index [i] is [1:i], as PostgreSQL reads it
+                    lowers.add(i.lower() != null ? bind(i.lower()) : slice && !i.slice() ? new ScalarExpr.Literal(1L, SqlType.INTEGER) : null);
+                    uppers.add(i.upper() == null ? null : bind(i.upper()));
+                }
+                yield dev.tributary.sql.expr.ArrayExprs.subscript(bind(x.array()), lowers, uppers, slice, x.pos());
+            }
             case Expr.ArraySubquery a -> arraySubquery(a);
             case Expr.FieldSelection f -> dev.tributary.sql.expr.RecordExprs.field(bind(f.expr()), f.field(), f.pos());
             case Expr.WindowCall w -> throw new SqlException("42P20", "window functions are not allowed here", w.pos(),

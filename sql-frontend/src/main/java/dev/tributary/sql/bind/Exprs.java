@@ -71,7 +71,10 @@ final class Exprs {
             }
             case Expr.Subscript s -> {
                 c.add(s.array());
-                c.add(s.index());
+                for (Expr.Subscript.Index i : s.indexes()) {
+                    if (i.lower() != null) c.add(i.lower());
+                    if (i.upper() != null) c.add(i.upper());
+                }
             }
             case Expr.Case k -> {
                 if (k.operand() != null) c.add(k.operand());

@@ -157,7 +157,7 @@ public final class Aggregates {
         if (v.isEmpty()) return null;
         List<Object> out = new ArrayList<>();
         for (Object f : fractions) out.add(f == null ? null : at.apply(v, (Double) f));
-        return many ? out : out.get(0);
+        return many ? dev.tributary.sql.types.ShapedArray.shapedLike(fractions, out.toArray()) : out.get(0);
     }
 
     /** The non-NULL values of argument {@code column}, each as often as its multiplicity, in the rows' order. */
@@ -202,14 +202,15 @@ public final class Aggregates {
             AggregateFunction f = orderedSet(n, argTypes);
             if (f != null) return f;
         }
-        if (n.equals("array_agg") && !star && argTypes.size() == 1 && !argTypes.get(0).isArray()) {
-            // array_agg(anynonarray): the values in the aggregate's order, NULLs included
+        if (n.equals("array_agg") && !star && argTypes.size() == 1) {
+            // array_agg(anynonarray): the values in the aggregate's order, NULLs included;
+            // array_agg(anyarray): the arrays, of one shape, as one array of a dimension more
             SqlType t = argTypes.get(0).kind() == Kind.UNKNOWN ? SqlType.TEXT : argTypes.get(0);
             return new Agg("array_agg", List.of(t), SqlType.array(t), (rows, m) -> {
                 if (rows.isEmpty()) return null;
                 List<Object> out = new ArrayList<>();
                 for (int i = 0; i < rows.size(); i++) for (long k = 0; k < m[i]; k++) out.add(rows.get(i)[0]);
-                return java.util.Collections.unmodifiableList(out);
+                return t.isArray() ? ArrayShapes.accumulate(out) : java.util.Collections.unmodifiableList(out);
             }, null);
         }
         List<Resolver.Candidate> cands = star ? null : CANDIDATES.get(n);

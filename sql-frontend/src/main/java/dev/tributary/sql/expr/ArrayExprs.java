@@ -1,6 +1,7 @@
 package dev.tributary.sql.expr;
 
 import dev.tributary.sql.SqlException;
+import dev.tributary.sql.types.ShapedArray;
 import dev.tributary.sql.types.SqlType;
 import dev.tributary.sql.types.Values;
 import java.util.ArrayList;
@@ -9,18 +10,25 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * PostgreSQL's one-dimensional arrays in expressions: {@code ARRAY[...]}, subscripts,
- * comparisons, {@code x op ANY/ALL (array)}, and the functions {@code array_to_string},
- * {@code array_upper}, {@code array_lower}, {@code array_length}, {@code cardinality}.
+ * PostgreSQL's arrays in expressions: {@code ARRAY[...]} (of values, or of arrays for one more
+ * dimension), subscripts and slices, comparisons, {@code ||}, {@code x op ANY/ALL (array)}, and
+ * the functions {@code array_to_string}, {@code array_dims}, {@code array_ndims},
+ * {@code array_upper}, {@code array_lower}, {@code array_length}, {@code cardinality},
+ * {@code array_cat}, {@code array_append} and {@code array_prepend}.
  *
- * <p>Arrays are 1-based. A subscript outside the array, or NULL, gives NULL; comparisons go
- * element by element (NULL elements above every value) and then by length, as PostgreSQL's btree
- * order of arrays does.
+ * <p>Arrays are subscripted from their lower bounds (1 unless written otherwise). A subscript
+ * outside the array, or NULL, gives NULL; comparisons go element by element (NULL elements
+ * above every value), then by length and shape, as PostgreSQL's btree order of arrays does.
+ * What depends on shapes is {@link ArrayShapes}'.
  */
 public final class ArrayExprs {
     private ArrayExprs() {}
 
-    /** {@code ARRAY[e1, e2, ...]}: the elements' common type's array; 42P18 for an empty one without a type. */
+    /**
+     * {@code ARRAY[e1, e2, ...]}: the elements' common type's array; when the elements are
+     * arrays, the array of one more dimension that stacks them. 42P18 for an empty one without a
+     * type.
+     */
     public static ScalarExpr construct(List<ScalarExpr> elements, int pos) {
         if (elements.isEmpty()) {
             throw new SqlException("42P18", "cannot determine type of empty array", pos,
@@ -29,29 +37,62 @@ public final class ArrayExprs {
         List<SqlType> types = Types.typesOf(elements);
         SqlType common = Types.common(types, "ARRAY", pos);
         SqlType element = common.kind() == SqlType.Kind.UNKNOWN ? SqlType.TEXT : common;
-        if (element.isArray()) throw new SqlException("0A000", "multidimensional arrays are not supported", pos);
         List<ScalarExpr> coerced = Types.coerceAll(elements, element, pos);
+        if (element.isArray()) {
+            return new ScalarExpr.Call("array", coerced, element, x -> ArrayShapes.stack(x.clone()), false);
+        }
         return new ScalarExpr.Call("array", coerced, SqlType.array(element), x -> Collections.unmodifiableList(Arrays.asList(x.clone())), false);
     }
 
     /** The empty array of {@code type} (ARRAY(subquery) with no rows). */
     public static ScalarExpr empty(SqlType type) {
-        return new ScalarExpr.Literal(List.of(), type);
+        return new ScalarExpr.Literal(Collections.emptyList(), type);
     }
 
-    /** {@code array[index]}: 42804 when {@code array} is not an array. */
-    public static ScalarExpr subscript(ScalarExpr array, ScalarExpr index, int pos) {
+    /**
+     * {@code array[i][j]...} ({@code uppers} the indexes), or with {@code slice} the slice
+     * {@code array[lo:hi]...}: one {@code lowers}/{@code uppers} pair per subscript, null where
+     * the text leaves a bound out (a plain index {@code [i]} among slices is the caller's
+     * {@code [1:i]}, as PostgreSQL reads it). 42804 when {@code array} is not an array or a
+     * subscript not an integer.
+     */
+    public static ScalarExpr subscript(ScalarExpr array, List<ScalarExpr> lowers, List<ScalarExpr> uppers, boolean slice, int pos) {
         if (!array.type().isArray()) {
             throw new SqlException("42804", "cannot subscript type " + array.type() + " because it does not support subscripting", pos);
         }
-        ScalarExpr i = Casts.tryCoerce(index, SqlType.INTEGER, CastContext.IMPLICIT, pos);
-        if (i == null) throw new SqlException("42804", "array subscript must have type integer", pos);
-        int lower = array.type().isVector() ? 0 : 1; // a vector (int2vector) is subscripted from 0
-        return new ScalarExpr.Call("[]", List.of(array, i), array.type().element(), x -> {
-            List<?> a = (List<?>) x[0];
-            long k = (Long) x[1] - lower;
-            return k >= 0 && k < a.size() ? a.get((int) k) : null;
+        int n = uppers.size();
+        List<ScalarExpr> args = new ArrayList<>(List.of(array));
+        int[] lowerArg = new int[n], upperArg = new int[n]; // where each bound is among args; -1 when omitted
+        for (int d = 0; d < n; d++) {
+            lowerArg[d] = slice ? addIndex(args, lowers.get(d), pos) : -1;
+            upperArg[d] = addIndex(args, uppers.get(d), pos);
+        }
+        // a vector (int2vector) is subscripted from 0: shift its subscripts to count from 1
+        long shift = array.type().isVector() ? 1 : 0;
+        if (!slice) {
+            return new ScalarExpr.Call("[]", args, array.type().element(), x -> {
+                long[] at = new long[n];
+                for (int d = 0; d < n; d++) at[d] = (Long) x[upperArg[d]] + shift;
+                return ArrayShapes.element((List<?>) x[0], at);
+            }, true);
+        }
+        return new ScalarExpr.Call("[:]", args, array.type(), x -> {
+            Long[] lo = new Long[n], hi = new Long[n];
+            for (int d = 0; d < n; d++) {
+                if (lowerArg[d] >= 0) lo[d] = (Long) x[lowerArg[d]] + shift;
+                if (upperArg[d] >= 0) hi[d] = (Long) x[upperArg[d]] + shift;
+            }
+            return ArrayShapes.slice((List<?>) x[0], lo, hi);
         }, true);
+    }
+
+    /** Adds {@code index} (as an integer) to {@code args} and returns where; -1 when it is null (omitted). */
+    private static int addIndex(List<ScalarExpr> args, ScalarExpr index, int pos) {
+        if (index == null) return -1;
+        ScalarExpr i = Casts.tryCoerce(index, SqlType.INTEGER, CastContext.ASSIGNMENT, pos);
+        if (i == null) throw new SqlException("42804", "array subscript must have type integer", pos);
+        args.add(i);
+        return args.size() - 1;
     }
 
     /**
@@ -71,21 +112,20 @@ public final class ArrayExprs {
             throw new SqlException("42883", "operator does not exist: " + l.type() + " || " + r.type(), pos,
                     "No operator matches the given name and argument types. You might need to add explicit type casts.");
         }
-        return new ScalarExpr.Call("||", List.of(a, b), array, x -> {
-            if (leftArray && rightArray && x[0] == null && x[1] == null) return null;
-            List<Object> out = new ArrayList<>();
-            if (leftArray) {
-                if (x[0] != null) out.addAll((List<?>) x[0]);
-            } else {
-                out.add(x[0]);
-            }
-            if (rightArray) {
-                if (x[1] != null) out.addAll((List<?>) x[1]);
-            } else {
-                out.add(x[1]);
-            }
-            return Collections.unmodifiableList(out);
-        }, false);
+        return new ScalarExpr.Call("||", List.of(a, b), array, concatenation(leftArray, rightArray), false);
+    }
+
+    /** {@code ||} of arrays ({@code array_cat}), or of an array and an element on the side that is not one. */
+    private static ScalarExpr.Impl concatenation(boolean leftArray, boolean rightArray) {
+        return x -> {
+            if (leftArray && rightArray) return x[0] == null && x[1] == null ? null : ArrayShapes.concat(orEmpty(x[0]), orEmpty(x[1]));
+            return leftArray ? ArrayShapes.withElement(orEmpty(x[0]), x[1], true) : ArrayShapes.withElement(orEmpty(x[1]), x[0], false);
+        };
+    }
+
+    /** A NULL array as the empty one, as {@code ||} takes it. */
+    private static List<?> orEmpty(Object array) {
+        return array == null ? Collections.emptyList() : (List<?>) array;
     }
 
     /** {@code l op r} where one side is an array: both as one array type, compared as PostgreSQL does. */
@@ -147,13 +187,20 @@ public final class ArrayExprs {
     /** Whether {@link #function} resolves {@code name}. */
     public static boolean isArrayFunction(String name) {
         return switch (name) {
-            case "array_to_string", "array_upper", "array_lower", "array_length", "cardinality" -> true;
+            case "array_to_string", "array_upper", "array_lower", "array_length", "cardinality", "array_dims", "array_ndims",
+                 "array_cat", "array_append", "array_prepend" -> true;
             default -> false;
         };
     }
 
     /** One of the array functions {@link #isArrayFunction} names; 42883 for arguments it does not take. */
     public static ScalarExpr function(String name, List<ScalarExpr> args, int pos) {
+        if (name.equals("array_prepend") && args.size() == 2 && args.get(1).type().isArray()) {
+            ScalarExpr first = Casts.tryCoerce(args.get(0), args.get(1).type().element(), CastContext.IMPLICIT, pos);
+            if (first == null) throw noFunction(name, pos);
+            ScalarExpr c = concat(first, args.get(1), pos);
+            return new ScalarExpr.Call(name, ((ScalarExpr.Call) c).args(), c.type(), ((ScalarExpr.Call) c).impl(), false);
+        }
         if (args.isEmpty() || !args.get(0).type().isArray()) {
             List<String> types = new ArrayList<>();
             for (ScalarExpr a : args) types.add(a.type().toString());
@@ -184,11 +231,41 @@ public final class ArrayExprs {
             case "array_upper", "array_lower", "array_length" -> {
                 if (args.size() != 2) throw noFunction(name, pos);
                 ScalarExpr dim = Casts.coerce(args.get(1), SqlType.INTEGER, CastContext.IMPLICIT, pos);
+                // a vector (int2vector) is subscripted from 0
+                long vectorShift = array.type().isVector() ? -1 : 0;
                 yield new ScalarExpr.Call(name, List.of(array, dim), SqlType.INTEGER, x -> {
                     List<?> a = (List<?>) x[0];
-                    if (a.isEmpty() || (Long) x[1] != 1) return null;
-                    return name.equals("array_lower") ? 1L : (long) a.size();
+                    long d = (Long) x[1] - 1;
+                    if (d < 0 || d >= ShapedArray.dimensions(a)) return null;
+                    long lower = ShapedArray.lower(a, (int) d) + vectorShift, length = ShapedArray.length(a, (int) d);
+                    return switch (name) {
+                        case "array_lower" -> lower;
+                        case "array_upper" -> lower + length - 1;
+                        default -> length;
+                    };
                 }, true);
+            }
+            case "array_ndims" -> {
+                if (args.size() != 1) throw noFunction(name, pos);
+                yield new ScalarExpr.Call(name, List.of(array), SqlType.INTEGER, x -> {
+                    int n = ShapedArray.dimensions((List<?>) x[0]);
+                    return n == 0 ? null : (long) n;
+                }, true);
+            }
+            case "array_dims" -> {
+                if (args.size() != 1) throw noFunction(name, pos);
+                yield new ScalarExpr.Call(name, List.of(array), SqlType.TEXT, x -> {
+                    List<?> a = (List<?>) x[0];
+                    return a.isEmpty() ? null : ShapedArray.boundsText(a);
+                }, true);
+            }
+            case "array_cat", "array_append" -> {
+                if (args.size() != 2) throw noFunction(name, pos);
+                // the second argument is an array for array_cat, an element for array_append (an untyped literal too)
+                ScalarExpr second = Casts.tryCoerce(args.get(1), name.equals("array_cat") ? array.type() : element, CastContext.IMPLICIT, pos);
+                if (second == null) throw noFunction(name, pos);
+                ScalarExpr c = concat(array, second, pos);
+                yield new ScalarExpr.Call(name, ((ScalarExpr.Call) c).args(), c.type(), ((ScalarExpr.Call) c).impl(), false);
             }
             case "cardinality" -> {
                 if (args.size() != 1) throw noFunction(name, pos);

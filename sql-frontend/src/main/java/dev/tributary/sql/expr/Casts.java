@@ -89,9 +89,10 @@ public final class Casts {
         Kind f = from.kind(), t = to.kind();
         boolean truncate = ctx == CastContext.EXPLICIT;
         if (f == Kind.ARRAY && t == Kind.ARRAY) {
-            java.util.List<Object> out = new java.util.ArrayList<>();
-            for (Object e : (java.util.List<?>) v) out.add(cast(e, from.element(), to.element(), ctx));
-            return java.util.Collections.unmodifiableList(out);
+            java.util.List<?> a = (java.util.List<?>) v;
+            Object[] out = new Object[a.size()];
+            for (int i = 0; i < out.length; i++) out[i] = cast(a.get(i), from.element(), to.element(), ctx);
+            return dev.tributary.sql.types.ShapedArray.shapedLike(a, out);
         }
         switch (t) {
             case TEXT, VARCHAR, CHAR, UNKNOWN -> {

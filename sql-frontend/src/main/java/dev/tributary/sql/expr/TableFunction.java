@@ -162,16 +162,19 @@ public record TableFunction(String name, List<ScalarExpr> args, List<String> col
                 });
             }
             case "generate_subscripts" -> {
-                // generate_subscripts(array, dim [, reverse]): the subscripts of dimension dim (only 1 here)
+                // generate_subscripts(array, dim [, reverse]): the subscripts of dimension dim
                 if (args.size() < 2 || args.size() > 3 || !args.get(0).type().isArray()) throw noFunction(name, args, pos);
                 int lower = args.get(0).type().isVector() ? 0 : 1;
                 List<ScalarExpr> typed = new java.util.ArrayList<>(List.of(args.get(0), Casts.coerce(args.get(1), SqlType.INTEGER, CastContext.IMPLICIT, pos)));
                 if (args.size() == 3) typed.add(Casts.coerce(args.get(2), SqlType.BOOLEAN, CastContext.IMPLICIT, pos));
                 yield new TableFunction(name, typed, List.of("generate_subscripts"), List.of(SqlType.INTEGER), x -> {
                     List<?> elements = (List<?>) x[0];
-                    int n = x[1] == null || (Long) x[1] != 1 ? 0 : elements.size();
+                    long d = x[1] == null ? -1 : (Long) x[1] - 1;
+                    boolean has = d >= 0 && d < dev.tributary.sql.types.ShapedArray.dimensions(elements);
+                    int n = has ? dev.tributary.sql.types.ShapedArray.length(elements, (int) d) : 0;
+                    long from = has ? dev.tributary.sql.types.ShapedArray.lower(elements, (int) d) - 1 + lower : 0;
                     boolean reverse = x.length > 2 && Boolean.TRUE.equals(x[2]);
-                    return indexed(n, i -> new Object[] {(long) (lower + (reverse ? n - 1 - i : i))});
+                    return indexed(n, i -> new Object[] {from + (reverse ? n - 1 - i : i)});
                 });
             }
             case "pg_partition_ancestors" -> {

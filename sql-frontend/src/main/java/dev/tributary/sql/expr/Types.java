@@ -36,7 +36,15 @@ public final class Types {
                 if (!t.equals(p)) {
                     samePrecise = false;
                     // arrays of different elements: an array of the elements' common type
-                    if (p.isArray()) p = SqlType.array(common(List.of(p.element(), t.element()), construct, pos));
+                    if (p.isArray()) {
+                        try {
+                            p = SqlType.array(common(List.of(p.element(), t.element()), construct, pos));
+                        } catch (SqlException e) {
+                            // PostgreSQL keeps the first array type and then fails to convert the other to it
+                            if (!e.sqlState().equals("42804")) throw e;
+                            throw new SqlException("42846", construct + " could not convert type " + t + " to " + p, pos);
+                        }
+                    }
                 }
                 continue;
             }

@@ -2923,11 +2923,9 @@ public final class Parser {
                 e = castTo(e.pos(), e);
             } else if (is(Type.LBRACKET)) {
                 int bracket = pos();
-                p++;
-                Expr index = expr();
-                if (is(Type.COLON)) throw unsupported("array slices", pos());
-                expect(Type.RBRACKET);
-                e = new Subscript(bracket, e, index);
+                List<Subscript.Index> indexes = new ArrayList<>();
+                while (accept(Type.LBRACKET)) indexes.add(subscriptIndex());
+                e = new Subscript(bracket, e, indexes);
             } else if (isKw("at") && (isKw(1, "time") || isKw(1, "local"))) {
                 throw unsupported("AT TIME ZONE", pos());
             } else if (is(Type.DOT) && parenthesized && toks.get(p - 1).type() == Type.RPAREN
@@ -2941,6 +2939,34 @@ public final class Parser {
                 return e;
             }
         }
+    }
+
+    /** One subscript after its {@code [}, to and with its {@code ]}: {@code i}, {@code lo:hi}, {@code :hi}, {@code lo:} or {@code :}. */
+    private Subscript.Index subscriptIndex() {
+        Expr lower = is(Type.COLON) ? null : expr();
+        Subscript.Index index;
+        if (accept(Type.COLON)) index = new Subscript.Index(lower, is(Type.RBRACKET) ? null : expr(), true);
+        else index = new Subscript.Index(null, lower, false);
+        expect(Type.RBRACKET);
+        return index;
+    }
+
+    /**
+     * {@code [e1, e2, ...]} after ARRAY, from its {@code [}: the elements, or ({@code [[1,2],[3,4]]})
+     * the bracketed lists of a multidimensional array's sub-arrays, each read as an ARRAY of its own.
+     */
+    private ArrayConstructor arrayElements(int pos) {
+        expect(Type.LBRACKET);
+        List<Expr> elements = new ArrayList<>();
+        if (is(Type.LBRACKET)) {
+            do {
+                elements.add(arrayElements(pos()));
+            } while (accept(Type.COMMA));
+        } else if (!is(Type.RBRACKET)) {
+            elements = exprList();
+        }
+        expect(Type.RBRACKET);
+        return new ArrayConstructor(pos, elements);
     }
 
     private Expr primary() {
@@ -3083,11 +3109,8 @@ public final class Parser {
             }
             case "array" -> {
                 if (peek(1).type() == Type.LBRACKET) {
-                    p += 2;
-                    List<Expr> elements = is(Type.RBRACKET) ? List.of() : exprList();
-                    if (elements.stream().anyMatch(x -> x instanceof ArrayConstructor)) throw unsupported("multidimensional arrays", pos);
-                    expect(Type.RBRACKET);
-                    return new ArrayConstructor(pos, elements);
+                    p++;
+                    return arrayElements(pos);
                 }
                 if (peek(1).type() == Type.LPAREN && queryStartsAt(p + 2)) {
                     p += 2;

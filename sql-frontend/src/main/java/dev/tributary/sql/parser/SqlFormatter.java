@@ -950,9 +950,14 @@ public final class SqlFormatter {
             case Subscript s -> {
                 b.append('(');
                 expr(b, s.array(), 0);
-                b.append(")[");
-                expr(b, s.index(), 0);
-                b.append(']');
+                b.append(')');
+                for (Subscript.Index i : s.indexes()) {
+                    b.append('[');
+                    if (i.lower() != null) expr(b, i.lower(), 0);
+                    if (i.slice()) b.append(':');
+                    if (i.upper() != null) expr(b, i.upper(), 0);
+                    b.append(']');
+                }
             }
             case Case c -> {
                 b.append("CASE");

@@ -971,7 +971,8 @@ public final class Renderer {
      * byte that puts NULL first or last, then (for a value) the column as encoded, complemented
      * when descending (an encoded value is prefix-free, so its complement sorts in reverse).
      * Numbers and intervals are encoded in their key form, so that values PostgreSQL orders as
-     * equal (1.0 and 1.00) tie, to be ordered by the rest of the row.
+     * equal (1.0 and 1.00) tie, to be ordered by the rest of the row; arrays with their shape
+     * ({@link RowCodec#arrayOrderBytes}), so that arrays of every shape sort as in PostgreSQL.
      */
     static dev.tributary.sql.types.Bytea sortKey(Row row, RowCodec codec, List<Plan.SortKey> order) {
         int last = -1;
@@ -985,9 +986,11 @@ public final class Renderer {
             out.write(isNull == k.nullsFirst() ? 0 : 1);
             if (isNull) continue;
             SqlType type = codec.types().get(c);
-            byte[] bytes = type.kind() == SqlType.Kind.NUMERIC || type.kind() == SqlType.Kind.INTERVAL
-                    ? RowCodec.of(type).encode(dev.tributary.sql.row.Keys.normalize(codec.get(row, c))).toBytes()
-                    : row.slice(at[c], at[c + 1]);
+            byte[] bytes = switch (type.kind()) {
+                case NUMERIC, INTERVAL -> RowCodec.of(type).encode(dev.tributary.sql.row.Keys.normalize(codec.get(row, c))).toBytes();
+                case ARRAY -> codec.arrayOrderBytes(row, c);
+                default -> row.slice(at[c], at[c + 1]);
+            };
             if (k.descending()) for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) ~bytes[i];
             out.writeBytes(bytes);
         }

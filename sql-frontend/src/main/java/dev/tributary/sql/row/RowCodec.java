@@ -6,6 +6,7 @@ import dev.tributary.sql.types.Bytea;
 import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
 import dev.tributary.sql.types.NonFiniteNumeric;
+import dev.tributary.sql.types.ShapedArray;
 import dev.tributary.sql.types.SqlType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -80,7 +81,17 @@ import java.util.StringJoiner;
  *   <li>RECORD: the fields as a row of the fields' types (no terminator: the type fixes how many).</li>
  *   <li>ARRAY: each element as a one-column row of the element type (its tag, then its
  *       payload), then a {@code 0x00} terminator, which sorts below both tags: arrays compare
- *       element by element, a prefix first, as PostgreSQL compares one-dimensional arrays.</li>
+ *       element by element, a prefix first, as PostgreSQL compares one-dimensional arrays. A
+ *       {@link ShapedArray} (more than one dimension, or a lower bound other than 1) starts
+ *       with a {@code 0x03} marker (neither a tag nor the terminator), and after its terminator
+ *       has its shape: the number of dimensions as a byte, then each dimension's length and
+ *       then each lower bound as integers. The marker comes first so that a decoder knows the
+ *       shape follows without looking past the value (a row's last column may be followed by
+ *       anything) and the encodings stay prefix-free; so shaped arrays compare with each other
+ *       as PostgreSQL compares them (elements, their number, dimensions, lengths, lower
+ *       bounds), but all sort after the one-dimensional ones, which PostgreSQL interleaves
+ *       (a sort key therefore takes an array's {@link #arrayOrderBytes}).
+ *       One-dimensional arrays from 1 are encoded as they were before shapes were stored.</li>
  * </ul>
  *
  * <p>Encoding checks each value's Java class; a value of the wrong class is a bug in the caller
@@ -109,6 +120,8 @@ public final class RowCodec {
     /** For each ARRAY column, the codec of its elements (one column); for each RECORD column, of its fields; null for other columns. */
     private final RowCodec[] elements;
     private static final byte ARRAY_END = 0x00;
+    /** Before a {@link ShapedArray}'s elements: its shape follows its terminator. */
+    private static final byte ARRAY_SHAPE = 0x03;
 
     public RowCodec(List<SqlType> types) {
         this.types = List.copyOf(types);
@@ -342,11 +355,18 @@ public final class RowCodec {
             }
             case INTERVAL -> writeInterval(w, (Interval) v);
             case ARRAY -> {
+                if (v instanceof ShapedArray) w.put(ARRAY_SHAPE);
                 for (Object e : (List<?>) v) {
                     byte[] element = elements[c].encode(e).bytes;
                     for (byte b : element) w.put(b);
                 }
                 w.put(ARRAY_END);
+                if (v instanceof ShapedArray a) {
+                    int n = ShapedArray.dimensions(a);
+                    w.put(n);
+                    for (int d = 0; d < n; d++) w.putInteger(ShapedArray.length(a, d));
+                    for (int d = 0; d < n; d++) w.putInteger(ShapedArray.lower(a, d));
+                }
             }
             case RECORD -> {
                 byte[] fields = elements[c].encode(((List<?>) v).toArray()).bytes;
@@ -632,6 +652,30 @@ public final class RowCodec {
         return kind == SqlType.Kind.SMALLINT || kind == SqlType.Kind.INTEGER || kind == SqlType.Kind.BIGINT || kind == SqlType.Kind.DATE;
     }
 
+    /**
+     * Column {@code c} of {@code row}, an array that is not NULL, as bytes whose unsigned order is
+     * PostgreSQL's order of arrays of every shape, for sort keys: the tag, the elements and the
+     * terminator as stored, then always the shape (the number of dimensions as a byte, each
+     * length, each lower bound), which the stored encoding writes only for a {@link ShapedArray}
+     * and so sorts every shaped array after the one-dimensional ones. Prefix-free, like the
+     * stored encoding.
+     */
+    public byte[] arrayOrderBytes(Row row, int c) {
+        List<?> a = (List<?>) get(row, c);
+        Writer w = new Writer(16 + 4 * a.size());
+        w.put(VALUE);
+        for (Object e : a) {
+            byte[] element = elements[c].encode(e).bytes;
+            for (byte b : element) w.put(b);
+        }
+        w.put(ARRAY_END);
+        int n = ShapedArray.dimensions(a);
+        w.put(n);
+        for (int d = 0; d < n; d++) w.putInteger(ShapedArray.length(a, d));
+        for (int d = 0; d < n; d++) w.putInteger(ShapedArray.lower(a, d));
+        return w.toArray();
+    }
+
     /** Whether column {@code column} of {@code row} is NULL. */
     public boolean isNull(Row row, int column) {
         return row.bytes[offset(row.bytes, column)] == NULL;
@@ -833,8 +877,15 @@ public final class RowCodec {
         }
         if (kinds[c] == SqlType.Kind.ARRAY) {
             int p = pos + 1;
+            boolean shaped = b[p] == ARRAY_SHAPE;
+            if (shaped) p++;
             while (b[p] != ARRAY_END) p = elements[c].end(b, p, 0);
-            return p + 1;
+            p++;
+            if (shaped) {
+                int n = b[p++];
+                for (int k = 0; k < 2 * n; k++) p += 1 + integerBytes(b[p]);
+            }
+            return p;
         }
         return kinds[c] == SqlType.Kind.NUMERIC ? numericEnd(b, pos + 1) : escapedEnd(b, pos + 1);
     }
@@ -906,9 +957,19 @@ public final class RowCodec {
             case INTERVAL -> readInterval(b, p);
             case ARRAY -> {
                 List<Object> out = new ArrayList<>();
+                boolean shaped = b[p] == ARRAY_SHAPE;
+                if (shaped) p++;
                 while (b[p] != ARRAY_END) {
                     out.add(elements[c].read(b, p, 0));
                     p = elements[c].end(b, p, 0);
+                }
+                p++;
+                if (shaped) {
+                    int n = b[p++];
+                    int[] lengths = new int[n], lowers = new int[n];
+                    for (int d = 0; d < n; d++, p += 1 + integerBytes(b[p])) lengths[d] = (int) getInteger(b, p);
+                    for (int d = 0; d < n; d++, p += 1 + integerBytes(b[p])) lowers[d] = (int) getInteger(b, p);
+                    yield ShapedArray.of(lengths, lowers, out.toArray());
                 }
                 yield java.util.Collections.unmodifiableList(out);
             }

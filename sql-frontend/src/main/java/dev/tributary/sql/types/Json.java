@@ -45,13 +45,7 @@ public final class Json {
             }
             case JSON -> b.append((String) v);
             case ARRAY -> {
-                b.append('[');
-                List<?> items = (List<?>) v;
-                for (int i = 0; i < items.size(); i++) {
-                    if (i > 0) b.append(',');
-                    append(b, items.get(i), type.element());
-                }
-                b.append(']');
+                ShapedArray.appendNested(b, (List<?>) v, '[', ']', (to, e) -> append(to, e, type.element()));
             }
             case TEXT, VARCHAR, CHAR, UNKNOWN -> quote(b, (String) v);
             default -> quote(b, Values.toText(v, type));

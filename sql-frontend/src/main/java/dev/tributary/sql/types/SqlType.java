@@ -20,8 +20,11 @@ package dev.tributary.sql.types;
  *   <li>INTERVAL: {@link Interval}</li>
  *   <li>UNKNOWN: the type of an untyped string literal or bare NULL before resolution; its
  *       value is a {@link String} or null</li>
- *   <li>ARRAY: a one-dimensional array of {@code element} values, lower bound 1: an immutable
- *       {@link java.util.List} of the element type's Java values (elements may be null)</li>
+ *   <li>ARRAY: an array of {@code element} values (elements may be null): when one-dimensional
+ *       with lower bound 1, or empty, an immutable {@link java.util.List} of the element type's
+ *       Java values; otherwise a {@link ShapedArray}, which is also the {@code List} of its
+ *       elements (row-major) and holds the shape. The type does not fix the dimensions, as in
+ *       PostgreSQL ({@code int[][]} is {@code int[]}).</li>
  *   <li>RECORD: a composite value with the named, typed {@code fields} (what a function
  *       returning several columns gives in a select list): an immutable {@link java.util.List}
  *       of the fields' values</li>

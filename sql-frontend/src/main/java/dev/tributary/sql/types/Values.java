@@ -52,24 +52,26 @@ public final class Values {
     }
 
     /**
-     * An array as PostgreSQL prints it: {@code {1,2,NULL}}, an element double-quoted (with
-     * {@code "} and {@code \} escaped) when it is empty, is {@code NULL} spelled out, or holds
-     * a brace, comma, quote, backslash or white space.
+     * An array as PostgreSQL prints it: {@code {1,2,NULL}}, nested braces for each further
+     * dimension ({@code {{1,2},{3,4}}}), led by its bounds when one is not 1
+     * ({@code [0:1]={1,2}}); an element double-quoted (with {@code "} and {@code \} escaped) when
+     * it is empty, is {@code NULL} spelled out, or holds a brace, comma, quote, backslash or white
+     * space.
      */
     public static String arrayText(List<?> elements, SqlType element) {
-        StringBuilder b = new StringBuilder("{");
-        for (int i = 0; i < elements.size(); i++) {
-            if (i > 0) b.append(',');
-            String e = toText(elements.get(i), element);
+        StringBuilder b = new StringBuilder();
+        if (!ShapedArray.fromOne(elements)) b.append(ShapedArray.boundsText(elements)).append('=');
+        ShapedArray.appendNested(b, elements, '{', '}', (to, v) -> {
+            String e = toText(v, element);
             if (e == null) {
-                b.append("NULL");
+                to.append("NULL");
             } else if (e.isEmpty() || e.equalsIgnoreCase("null") || e.chars().anyMatch(c -> "{},\"\\".indexOf(c) >= 0 || Character.isWhitespace(c))) {
-                b.append('"').append(e.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+                to.append('"').append(e.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
             } else {
-                b.append(e);
+                to.append(e);
             }
-        }
-        return b.append('}').toString();
+        });
+        return b.toString();
     }
 
     /**
@@ -92,47 +94,9 @@ public final class Values {
         return b.append(')').toString();
     }
 
-    /** PostgreSQL's one-dimensional array input: {@code {a,"b c",NULL}}; 22P02 for anything else. */
+    /** PostgreSQL's array input ({@link ArrayLiteral}); 22P02 for what is not one. */
     private static List<Object> parseArray(String s, SqlType t) {
-        String v = s.strip();
-        if (v.length() < 2 || v.charAt(0) != '{' || v.charAt(v.length() - 1) != '}') {
-            throw new SqlException("22P02", "malformed array literal: \"" + s + "\"", 0, "Array value must start with \"{\" or dimension information.");
-        }
-        List<Object> out = new ArrayList<>();
-        String body = v.substring(1, v.length() - 1);
-        if (body.isBlank()) return Collections.unmodifiableList(out);
-        int i = 0;
-        while (true) {
-            while (i < body.length() && Character.isWhitespace(body.charAt(i))) i++;
-            StringBuilder e = new StringBuilder();
-            boolean quoted = false;
-            if (i < body.length() && body.charAt(i) == '"') {
-                quoted = true;
-                i++;
-                while (i < body.length() && body.charAt(i) != '"') {
-                    if (body.charAt(i) == '\\' && i + 1 < body.length()) i++;
-                    e.append(body.charAt(i++));
-                }
-                if (i >= body.length()) throw new SqlException("22P02", "malformed array literal: \"" + s + "\"");
-                i++;
-            } else {
-                while (i < body.length() && body.charAt(i) != ',') {
-                    char c = body.charAt(i++);
-                    if (c == '{' || c == '}' || c == '"') {
-                        throw new SqlException("22P02", "malformed array literal: \"" + s + "\"", 0, "Tributary's arrays have one dimension.");
-                    }
-                    e.append(c);
-                }
-            }
-            String text = quoted ? e.toString() : e.toString().strip();
-            if (!quoted && text.isEmpty()) throw new SqlException("22P02", "malformed array literal: \"" + s + "\"");
-            out.add(!quoted && text.equalsIgnoreCase("null") ? null : fromText(text, t.element()));
-            while (i < body.length() && Character.isWhitespace(body.charAt(i))) i++;
-            if (i >= body.length()) break;
-            if (body.charAt(i) != ',') throw new SqlException("22P02", "malformed array literal: \"" + s + "\"");
-            i++;
-        }
-        return Collections.unmodifiableList(out);
+        return ArrayLiteral.parse(s, t.element());
     }
 
     /** Shortest round-trip digits, fixed notation for decimal exponents -4..14 as PostgreSQL 12+. */
@@ -593,7 +557,11 @@ public final class Values {
         };
     }
 
-    /** Element by element (NULL above every value, as in PostgreSQL), then the shorter first. */
+    /**
+     * As PostgreSQL orders arrays: element by element in storage order (NULL above every value),
+     * then the shorter first, then by shape: fewer dimensions first, then dimension by dimension
+     * the shorter, then the lower bounds. Equal only when elements and shape are.
+     */
     private static int compareArrays(List<?> a, List<?> b, SqlType element) {
         for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
             Object x = a.get(i);
@@ -601,7 +569,13 @@ public final class Values {
             int c = x == null ? (y == null ? 0 : 1) : y == null ? -1 : compare(x, y, element);
             if (c != 0) return c;
         }
-        return Integer.compare(a.size(), b.size());
+        int c = Integer.compare(a.size(), b.size());
+        if (c != 0 || !(a instanceof ShapedArray || b instanceof ShapedArray)) return c;
+        int n = ShapedArray.dimensions(a);
+        c = Integer.compare(n, ShapedArray.dimensions(b));
+        for (int d = 0; c == 0 && d < n; d++) c = Integer.compare(ShapedArray.length(a, d), ShapedArray.length(b, d));
+        for (int d = 0; c == 0 && d < n; d++) c = Integer.compare(ShapedArray.lower(a, d), ShapedArray.lower(b, d));
+        return c;
     }
 
     /** PostgreSQL's float order: NaN equals NaN and sorts above every other value; -0 equals 0. */

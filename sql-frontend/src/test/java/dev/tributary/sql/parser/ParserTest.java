@@ -789,6 +789,10 @@ class ParserTest {
         assertThat(SqlFormatter.format(Parser.parseStatement("create table t as select * from u with data"))).isEqualTo("CREATE TABLE t AS SELECT * FROM u");
         assertThat(SqlFormatter.format(Parser.parseStatement("select * from unnest(array[1]) with ordinality as x(v, n)")))
                 .isEqualTo("SELECT * FROM unnest(ARRAY[1]) WITH ORDINALITY AS x (v, n)");
+        // subscripts written together are one subscript of several dimensions; a parenthesis ends them
+        assertThat(SqlFormatter.format(Parser.parseStatement("select a[1:2][3], (a[1])[2], array[[1,2],[3,4]]")))
+                .isEqualTo("SELECT (a)[1:2][3], ((a)[1])[2], ARRAY[ARRAY[1, 2], ARRAY[3, 4]]");
+        assertError("SELECT ARRAY[[1,2],3]", "42601", 20, "syntax error at or near \"3\"");
         // sequences, serial and identity columns, DEALLOCATE
         assertThat(SqlFormatter.format(Parser.parseStatement("create sequence if not exists s as integer increment by -2 minvalue -10 maxvalue 0 start 0 cache 5 no cycle owned by t.a")))
                 .isEqualTo("CREATE SEQUENCE IF NOT EXISTS s AS integer INCREMENT BY -2 MINVALUE -10 MAXVALUE 0 START WITH 0 CACHE 5 NO CYCLE OWNED BY t.a");

@@ -58,6 +58,8 @@ class RoundTripTest {
                 "SELECT coalesce(a, b, 0), nullif(a, 0), greatest(a, b), least(a, b)",
                 "SELECT EXISTS (SELECT 1 FROM u WHERE u.a = t.a) FROM t",
                 "SELECT NOT EXISTS (SELECT 1)",
+                "SELECT ARRAY[[1, 2], [3, 4]], ARRAY[ARRAY[1], ARRAY[2]], ARRAY[[[1]]], ARRAY[]::int[][]",
+                "SELECT a[1][2], a[1:2], a[:2], a[2:], a[:], a[1:2][2], (a[1:2])[1], (ARRAY[1, 2])[i + 1:j]",
                 "SELECT (SELECT max(a) FROM u) + 1",
                 "SELECT ((SELECT 1) + 1)",
                 "SELECT a = ANY (SELECT b FROM u), a > ALL (SELECT b FROM u), a < SOME (SELECT 1)",

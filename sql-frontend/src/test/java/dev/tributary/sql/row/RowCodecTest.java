@@ -212,4 +212,30 @@ class RowCodecTest {
             }
         }
     }
+
+    /**
+     * A shaped array (more dimensions, or other lower bounds) keeps its shape through a row; the
+     * one-dimensional arrays from 1 keep the encoding they always had; among shaped arrays the
+     * order is PostgreSQL's, and no encoding is a prefix of another (a sort key complements them).
+     */
+    @Test
+    void shapedArraysKeepTheirShapeAndOrder() {
+        SqlType ints = SqlType.array(SqlType.INTEGER);
+        RowCodec codec = RowCodec.of(ints, SqlType.INTEGER);
+        for (String text : List.of("{{1,2},{3,NULL}}", "[0:1]={5,6}", "[-1:0][2:2][1:1]={{{1}},{{2}}}", "{1,2}", "{}")) {
+            Object a = Values.fromText(text, ints);
+            Object[] back = codec.decode(codec.encode(a, 7L));
+            assertThat(Values.toText(back[0], ints)).isEqualTo(text);
+            assertThat(back[1]).isEqualTo(7L);
+        }
+        assertThat(one(ints, Values.fromText("{1,2}", ints)).toBytes()).containsExactly(0x01, 0x01, 0x0A, 0x01, 0x01, 0x0A, 0x02, 0x00);
+        List<String> ordered = List.of("{{1}}", "[0:0][1:2]={{1,2}}", "{{1,2}}", "{{1},{2}}", "{{{1,2}}}", "{{1,3}}", "{{2}}");
+        for (int i = 0; i + 1 < ordered.size(); i++) {
+            Object x = Values.fromText(ordered.get(i), ints), y = Values.fromText(ordered.get(i + 1), ints);
+            assertThat(Values.compare(x, y, ints)).as(ordered.get(i) + " < " + ordered.get(i + 1)).isNegative();
+            byte[] bx = one(ints, x).toBytes(), by = one(ints, y).toBytes();
+            assertThat(one(ints, x)).as(ordered.get(i) + " < " + ordered.get(i + 1)).isLessThan(one(ints, y));
+            assertThat(java.util.Arrays.equals(bx, 0, Math.min(bx.length, by.length), by, 0, Math.min(bx.length, by.length))).isFalse();
+        }
+    }
 }
