@@ -1147,6 +1147,7 @@ public final class Binder {
                     sel.items().get(0).alias() != null ? sel.items().get(0).alias() : columnName(sel.items().get(0).expr());
             case Expr.Extract x -> "extract";
             case Expr.ArrayConstructor a -> "array";
+            case Expr.RowConstructor r -> "row";
             case Expr.ArraySubquery a -> "array";
             case Expr.Subscript s -> columnName(s.array());
             case Expr.WindowCall w -> columnName(w.call());

@@ -37,6 +37,7 @@ public final class Types {
                     samePrecise = false;
                     // arrays of different elements: an array of the elements' common type
                     if (p.isArray()) p = SqlType.array(common(List.of(p.element(), t.element()), construct, pos));
+                    if (p.kind() == Kind.RECORD) p = RecordExprs.commonType(p, t, construct, pos);
                 }
                 continue;
             }
@@ -50,7 +51,7 @@ public final class Types {
             }
         }
         if (p == null) return SqlType.TEXT;
-        SqlType result = samePrecise || p.isArray() ? p : SqlType.of(p.kind());
+        SqlType result = samePrecise || p.isArray() || p.kind() == Kind.RECORD ? p : SqlType.of(p.kind());
         for (SqlType t : types) {
             if (!Resolver.implicit(t.kind(), result.kind())) {
                 throw new SqlException("42846", construct + " could not convert type " + t + " to " + result, pos);

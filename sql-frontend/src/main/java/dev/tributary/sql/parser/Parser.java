@@ -3013,7 +3013,12 @@ public final class Parser {
                 }
                 p++;
                 Expr e = expr();
-                if (is(Type.COMMA)) throw unsupported("row constructors", pos);
+                if (is(Type.COMMA)) {
+                    List<Expr> fields = new ArrayList<>(List.of(e));
+                    while (accept(Type.COMMA)) fields.add(expr());
+                    expect(Type.RPAREN);
+                    return new RowConstructor(pos, fields);
+                }
                 expect(Type.RPAREN);
                 return e;
             }
@@ -3098,7 +3103,12 @@ public final class Parser {
                 throw syntaxError(peek(1));
             }
             case "row" -> {
-                if (peek(1).type() == Type.LPAREN) throw unsupported("ROW constructors", pos);
+                if (peek(1).type() == Type.LPAREN) {
+                    p += 2;
+                    List<Expr> fields = is(Type.RPAREN) ? List.of() : exprList();
+                    expect(Type.RPAREN);
+                    return new RowConstructor(pos, fields);
+                }
             }
             case "default" -> throw new SqlException("42601", "DEFAULT is not allowed in this context", pos);
             default -> {

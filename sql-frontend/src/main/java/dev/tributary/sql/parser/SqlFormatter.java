@@ -942,6 +942,11 @@ public final class SqlFormatter {
                 list(b, a.elements());
                 b.append(']');
             }
+            case RowConstructor r -> {
+                b.append("ROW(");
+                list(b, r.fields());
+                b.append(')');
+            }
             case ArraySubquery a -> {
                 b.append("ARRAY(");
                 query(b, a.query());
