@@ -287,6 +287,7 @@ public final class Binder {
                     if (ctes.containsKey(cte.name()) && !saved.containsKey(cte.name())) {
                         throw new SqlException("42712", "WITH query name \"" + cte.name() + "\" specified more than once", cte.pos());
                     }
+                    if (recursion.kind() != Query.Recursion.Kind.RECURSIVE && (cte.search() != null || cte.cycle() != null)) throw SearchCycle.notRecursive(cte);
                     Bound b = recursion.kind() == Query.Recursion.Kind.RECURSIVE ? RecursiveQueries.recursive(this, cte, limit) : relation(cte.query());
                     ctes.put(cte.name(), rename(b, cte.name(), cte.columns(), cte.pos()));
                 }
@@ -731,7 +732,7 @@ public final class Binder {
             if (item.expr() instanceof Expr.Star star) {
                 if (s.from().isEmpty()) throw new SqlException("42601", "SELECT * with no tables specified is not valid", star.pos());
                 for (Field f : local) {
-                    if (f.hidden()) continue;
+                    if (f.hidden() || f.unstarred()) continue;
                     items.add(new Expr.ColumnRef(star.pos(), f.qualifier() == null ? List.of(f.name()) : List.of(f.qualifier(), f.name())));
                     names.add(f.name());
                 }
@@ -739,7 +740,7 @@ public final class Binder {
                 String q = qs.qualifier().get(qs.qualifier().size() - 1);
                 boolean any = false;
                 for (Field f : local) {
-                    if (q.equals(f.qualifier())) {
+                    if (q.equals(f.qualifier()) && !f.unstarred()) {
                         items.add(new Expr.ColumnRef(qs.pos(), List.of(q, f.name())));
                         names.add(f.name());
                         any = true;
@@ -1349,7 +1350,7 @@ public final class Binder {
         List<Field> fields = new ArrayList<>();
         for (int i = 0; i < b.fields().size(); i++) {
             Field f = b.fields().get(i);
-            fields.add(new Field(qualifier, i < columns.size() ? columns.get(i) : f.name(), f.type(), f.hidden()));
+            fields.add(f.renamed(qualifier, i < columns.size() ? columns.get(i) : f.name()));
         }
         return new Bound(b.plan(), fields);
     }
