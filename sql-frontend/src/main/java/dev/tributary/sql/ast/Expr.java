@@ -117,6 +117,19 @@ public sealed interface Expr extends Node {
     /** {@code ARRAY(query)}: the one-column query's rows as an array, in its ORDER BY's order. */
     record ArraySubquery(int pos, Query query) implements Expr {}
 
+    // ---- composite values
+
+    /**
+     * A row constructor: {@code ROW(e1, ...)} or {@code (e1, e2, ...)}, a value of an anonymous
+     * record type. Kept apart from other record-valued expressions because PostgreSQL compares two
+     * row constructors field by field with SQL's NULL rules, and any other records as whole values.
+     */
+    record RowConstructor(int pos, List<Expr> fields) implements Expr {
+        public RowConstructor {
+            fields = List.copyOf(fields);
+        }
+    }
+
     /** {@code (expr).field}: a field of a composite value. */
     record FieldSelection(int pos, Expr expr, String field) implements Expr {}
 

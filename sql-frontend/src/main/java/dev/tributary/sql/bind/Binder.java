@@ -287,6 +287,7 @@ public final class Binder {
                     if (ctes.containsKey(cte.name()) && !saved.containsKey(cte.name())) {
                         throw new SqlException("42712", "WITH query name \"" + cte.name() + "\" specified more than once", cte.pos());
                     }
+                    if (recursion.kind() != Query.Recursion.Kind.RECURSIVE && (cte.search() != null || cte.cycle() != null)) throw SearchCycle.notRecursive(cte);
                     Bound b = recursion.kind() == Query.Recursion.Kind.RECURSIVE ? RecursiveQueries.recursive(this, cte, limit) : relation(cte.query());
                     ctes.put(cte.name(), rename(b, cte.name(), cte.columns(), cte.pos()));
                 }
@@ -731,7 +732,7 @@ public final class Binder {
             if (item.expr() instanceof Expr.Star star) {
                 if (s.from().isEmpty()) throw new SqlException("42601", "SELECT * with no tables specified is not valid", star.pos());
                 for (Field f : local) {
-                    if (f.hidden()) continue;
+                    if (f.hidden() || f.unstarred()) continue;
                     items.add(new Expr.ColumnRef(star.pos(), f.reference()));
                     names.add(f.name());
                 }
@@ -739,7 +740,7 @@ public final class Binder {
                 ColumnName q = ColumnName.of(qs.qualifier(), "*", qs.pos());
                 boolean any = false;
                 for (Field f : local) {
-                    if (q.qualifier().equals(f.qualifier()) && (q.schema() == null || q.schema().equals(f.schema()))) {
+                    if (q.qualifier().equals(f.qualifier()) && (q.schema() == null || q.schema().equals(f.schema())) && !f.unstarred()) {
                         items.add(new Expr.ColumnRef(qs.pos(), f.reference()));
                         names.add(f.name());
                         any = true;
@@ -1147,6 +1148,7 @@ public final class Binder {
                     sel.items().get(0).alias() != null ? sel.items().get(0).alias() : columnName(sel.items().get(0).expr());
             case Expr.Extract x -> "extract";
             case Expr.ArrayConstructor a -> "array";
+            case Expr.RowConstructor r -> "row";
             case Expr.ArraySubquery a -> "array";
             case Expr.Subscript s -> columnName(s.array());
             case Expr.WindowCall w -> columnName(w.call());
@@ -1351,7 +1353,7 @@ public final class Binder {
         List<Field> fields = new ArrayList<>();
         for (int i = 0; i < b.fields().size(); i++) {
             Field f = b.fields().get(i);
-            fields.add(new Field(qualifier, i < columns.size() ? columns.get(i) : f.name(), f.type(), f.hidden()));
+            fields.add(f.renamed(qualifier, i < columns.size() ? columns.get(i) : f.name()));
         }
         return new Bound(b.plan(), fields);
     }

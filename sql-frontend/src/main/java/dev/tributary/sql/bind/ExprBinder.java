@@ -70,6 +70,15 @@ final class ExprBinder {
             case Expr.IsNull i -> Sx.isNull(bind(i.expr()), i.negated());
             case Expr.IsTruth i -> Sx.isTruth(Sx.coerce(bind(i.expr()), SqlType.BOOLEAN, i.pos(), "argument of IS " + i.value()), i.value(), i.negated());
             case Expr.IsDistinctFrom d -> Sx.isDistinctFrom(bind(d.left()), bind(d.right()), d.negated(), d.pos());
+            case Expr.InList i when i.expr() instanceof Expr.RowConstructor l && i.list().stream().allMatch(x -> x instanceof Expr.RowConstructor) -> {
+                // (a, b) IN ((1, 2), ...): row constructors compared as such, NULL rules and all
+                List<ScalarExpr> cmps = new ArrayList<>();
+                for (Expr x : i.list()) {
+                    cmps.add(dev.tributary.sql.expr.RecordExprs.compareRows(i.negated() ? dev.tributary.sql.expr.BinaryOp.NE : dev.tributary.sql.expr.BinaryOp.EQ,
+                            bindAll(l.fields()), bindAll(((Expr.RowConstructor) x).fields()), i.pos()));
+                }
+                yield i.negated() ? Sx.and(cmps) : Sx.or(cmps);
+            }
             case Expr.InList i -> {
                 List<ScalarExpr> list = new ArrayList<>();
                 for (Expr x : i.list()) list.add(bind(x));
@@ -93,6 +102,7 @@ final class ExprBinder {
                 for (Expr x : a.elements()) elements.add(bind(x));
                 yield dev.tributary.sql.expr.ArrayExprs.construct(elements, a.pos());
             }
+            case Expr.RowConstructor r -> dev.tributary.sql.expr.RecordExprs.row(bindAll(r.fields()), r.pos());
             case Expr.Subscript x -> {
                 boolean slice = x.isSlice();
                 List<ScalarExpr> lowers = new ArrayList<>(), uppers = new ArrayList<>();
@@ -108,6 +118,12 @@ final class ExprBinder {
             case Expr.WindowCall w -> throw new SqlException("42P20", "window functions are not allowed here", w.pos(),
                     "Window functions may appear in the select list and ORDER BY of a query without GROUP BY.");
         };
+    }
+
+    private List<ScalarExpr> bindAll(List<Expr> exprs) {
+        List<ScalarExpr> out = new ArrayList<>(exprs.size());
+        for (Expr x : exprs) out.add(bind(x));
+        return out;
     }
 
     private enum Kind { SCALAR, EXISTS, ANY, ALL }
@@ -204,6 +220,10 @@ final class ExprBinder {
             }
             case EXISTS -> r = new Plan.Reduce(sub.plan(), dKeys, List.of(new AggregateCall(count, "count", List.of(), false, -1, List.of())), false);
             case ANY, ALL -> {
+                if (width > 1 && lhs.type().kind() == SqlType.Kind.RECORD) {
+                    throw new SqlException("0A000", "comparing a row with a subquery of several columns is not supported", pos,
+                            "Compare it with a subquery of one record column instead, e.g. (a, b) IN (SELECT ROW(x, y) FROM t).");
+                }
                 if (width != 1) throw new SqlException("42601", width > 1 ? "subquery has too many columns" : "subquery has too few columns", pos);
                 ScalarExpr c = Sx.binary(cmp, Sx.column(lhsD, dFields.get(lhsD).type()), Sx.column(nD, sub.fields().get(nD).type()), pos);
                 c = Sx.coerce(c, SqlType.BOOLEAN, pos, "a subquery comparison");
@@ -363,6 +383,9 @@ final class ExprBinder {
      * (22P02), the error points at that string, as PostgreSQL's does, not at the operator.
      */
     private ScalarExpr binary(Expr.Binary b) {
+        if (b.left() instanceof Expr.RowConstructor l && b.right() instanceof Expr.RowConstructor r && b.op().isComparison()) {
+            return dev.tributary.sql.expr.RecordExprs.compareRows(Sx.comparison(b.op(), b.opPos()), bindAll(l.fields()), bindAll(r.fields()), b.opPos());
+        }
         ScalarExpr l = bind(b.left());
         ScalarExpr r = bind(b.right());
         try {

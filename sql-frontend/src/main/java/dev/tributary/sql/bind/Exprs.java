@@ -58,6 +58,7 @@ final class Exprs {
                 c.add(q.array());
             }
             case Expr.ArrayConstructor a -> c.addAll(a.elements());
+            case Expr.RowConstructor r -> c.addAll(r.fields());
             case Expr.FieldSelection f -> c.add(f.expr());
             case Expr.WindowCall w -> {
                 c.addAll(w.call().args());

@@ -82,6 +82,8 @@ final class RecursiveQueries {
         Query q = cte.query();
         QueryBody.SetOperation union = q.with().isEmpty() && q.body() instanceof QueryBody.SetOperation s && s.op() == QueryBody.SetOp.UNION ? s : null;
         Binder.Bound trap = new Binder.Bound(Plan.Constant.empty(List.of()), List.of());
+        boolean searchOrCycle = cte.search() != null || cte.cycle() != null;
+        QueryBody.Select stepSelect = searchOrCycle ? SearchCycle.checkForm(cte, true, union) : null;
         if (union == null) {
             SelfReference watch = watch(b, cte.name(), trap,
                     "recursive query \"" + cte.name() + "\" does not have the form non-recursive-term UNION [ALL] recursive-term", cte.pos());
@@ -106,16 +108,32 @@ final class RecursiveQueries {
             for (int i = 0; i < types.size(); i++) fields.add(new Field(base.fields().get(i).qualifier(), base.fields().get(i).name(), types.get(i), base.fields().get(i).hidden()));
             base = new Binder.Bound(Binder.coerceColumns(base.plan(), types, union.pos(), "WITH RECURSIVE"), fields);
         }
+        int n = types.size();
+        List<Field> baseFields = Binder.rename(base, cte.name(), cte.columns(), cte.pos()).fields();
+        List<Field> outFields = new ArrayList<>(baseFields);
+        List<Field> selfFields = new ArrayList<>(baseFields);
+        SearchCycle sc = null;
+        if (searchOrCycle) {
+            sc = SearchCycle.of(b, cte, baseFields.stream().map(Field::name).toList(), types);
+            types.addAll(sc.extraTypes());
+            outFields.addAll(sc.extraFields(cte.name(), false));
+            base = new Binder.Bound(sc.extendBase(base.plan()), outFields);
+            selfFields.addAll(sc.extraFields(cte.name(), true));
+        }
         int id = Binder.nextLetId();
-        Binder.Bound self = Binder.rename(new Binder.Bound(new Plan.LetRef(id, types), base.fields()), cte.name(), cte.columns(), cte.pos());
+        Binder.Bound self = new Binder.Bound(new Plan.LetRef(id, types), selfFields);
         SelfReference inStep = watch(b, cte.name(), self, null, -1);
         Binder.Bound step;
         try {
-            step = b.body(union.right());
+            step = sc == null ? b.body(union.right()) : sc.bindStep(stepSelect, baseFields.stream().map(Field::name).toList(), b::body);
         } finally {
             unwatch(b, cte.name(), inStep);
         }
-        if (inStep.count == 0) return b.relation(q); // an ordinary union after all
+        if (inStep.count == 0) {
+            if (sc != null) throw SearchCycle.notRecursive(cte);
+            return b.relation(q); // an ordinary union after all
+        }
+        if (sc != null) sc.checkNames(baseFields.stream().map(Field::name).toList());
         if (!q.orderBy().isEmpty()) throw new SqlException("0A000", "ORDER BY in a recursive query is not implemented", q.orderBy().get(0).pos());
         if (q.limit() != null) throw new SqlException("0A000", "LIMIT in a recursive query is not implemented", q.limit().pos());
         if (q.offset() != null) throw new SqlException("0A000", "OFFSET in a recursive query is not implemented", q.offset().pos());
@@ -125,9 +143,12 @@ final class RecursiveQueries {
             throw new SqlException("42P19", "aggregate functions are not allowed in a recursive query's recursive term", union.right().pos());
         }
         if (step.fields().size() != types.size()) {
+            if (sc != null && step.fields().size() == n) {
+                throw new SqlException("0A000", "a SEARCH or CYCLE clause needs the recursive reference in the recursive term's FROM, outside any function", union.right().pos());
+            }
             throw new SqlException("42601", "each UNION query must have the same number of columns", union.right().pos());
         }
-        for (int i = 0; i < types.size(); i++) {
+        for (int i = 0; i < n; i++) {
             SqlType overall = Sx.common(List.of(types.get(i), step.fields().get(i).type()), "UNION", union.pos());
             if (!overall.equals(types.get(i))) {
                 throw new SqlException("42804", "recursive query \"" + cte.name() + "\" column " + (i + 1) + " has type " + types.get(i)
@@ -136,6 +157,7 @@ final class RecursiveQueries {
         }
         Plan basePlan = base.plan();
         stepPlan = Binder.coerceColumns(stepPlan, types, union.pos(), "UNION");
+        if (sc != null) stepPlan = sc.extendStep(stepPlan);
         boolean all = union.all();
         if (!all) {
             // rows are compared: numerically equal NUMERICs must be equal rows
@@ -159,7 +181,7 @@ final class RecursiveQueries {
             // once the working table is empty, what was produced is the result
             value = new Plan.Union(List.of(done, w));
         }
-        return new Binder.Bound(new Plan.LetRec(bindings, value, limit, true), self.fields());
+        return new Binder.Bound(new Plan.LetRec(bindings, value, limit, true), outFields);
     }
 
     /**
@@ -171,6 +193,10 @@ final class RecursiveQueries {
         java.util.Set<String> names = new java.util.HashSet<>();
         for (Cte cte : with) {
             if (!names.add(cte.name())) throw new SqlException("42712", "WITH query name \"" + cte.name() + "\" specified more than once", cte.pos());
+            if (cte.search() != null || cte.cycle() != null) {
+                throw new SqlException("0A000", "SEARCH and CYCLE clauses in WITH MUTUALLY RECURSIVE are not supported", cte.pos(),
+                        "Use WITH RECURSIVE, or compute the path or depth as a column of the binding.");
+            }
             int id = Binder.nextLetId();
             ids.add(id);
             List<Field> fields = new ArrayList<>();

@@ -134,6 +134,7 @@ final class Sx {
     }
 
     static ScalarExpr isNull(ScalarExpr e, boolean negated) {
+        if (e.type().kind() == SqlType.Kind.RECORD) return dev.tributary.sql.expr.RecordExprs.isNull(e, negated);
         return new ScalarExpr.IsNull(e, negated);
     }
 

@@ -235,6 +235,7 @@ public final class SystemCatalog {
             new PgType(1186, "interval", 16, "T", true, 0, "interval"),
             new PgType(1700, "numeric", -1, "N", false, 0, "numeric"),
             new PgType(2205, "regclass", 4, "N", false, 0, "regclass"),
+            new PgType(2249, "record", -1, "P", false, 0, "record"),
             new PgType(2950, "uuid", 16, "U", false, 0, "uuid"),
             new PgType(2206, "regtype", 4, "N", false, 0, "regtype"),
             new PgType(4089, "regnamespace", 4, "N", false, 0, "regnamespace"));
@@ -249,7 +250,7 @@ public final class SystemCatalog {
     static {
         long[][] arrays = {{16, 1000}, {17, 1001}, {114, 199}, {18, 1002}, {19, 1003}, {20, 1016}, {21, 1005}, {23, 1007}, {25, 1009}, {26, 1028},
                 {700, 1021}, {701, 1022}, {1042, 1014}, {1043, 1015}, {1082, 1182}, {1083, 1183}, {1114, 1115}, {1184, 1185}, {1186, 1187},
-                {1700, 1231}, {2950, 2951}};
+                {1700, 1231}, {2249, 2287}, {2950, 2951}};
         List<PgType> all = new ArrayList<>(TYPES);
         for (long[] a : arrays) {
             ARRAY_OF.put(a[0], a[1]);

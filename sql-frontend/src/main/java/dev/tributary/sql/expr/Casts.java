@@ -70,6 +70,7 @@ public final class Casts {
     public static boolean castable(SqlType from, SqlType to, CastContext ctx) {
         // an array casts to another array type as its elements do
         if (from.isArray() && to.isArray()) return castable(from.element(), to.element(), ctx);
+        if (from.kind() == Kind.RECORD && to.kind() == Kind.RECORD) return RecordExprs.castable(from, to, ctx);
         CastContext l = level(from.kind(), to.kind());
         return l != null && l.compareTo(ctx) <= 0;
     }
@@ -94,6 +95,7 @@ public final class Casts {
             for (int i = 0; i < out.length; i++) out[i] = cast(a.get(i), from.element(), to.element(), ctx);
             return dev.tributary.sql.types.ShapedArray.shapedLike(a, out);
         }
+        if (f == Kind.RECORD && t == Kind.RECORD) return RecordExprs.cast((java.util.List<?>) v, from, to, ctx);
         switch (t) {
             case TEXT, VARCHAR, CHAR, UNKNOWN -> {
                 String s = switch (f) {
@@ -280,7 +282,7 @@ public final class Casts {
         SqlType from = e.type();
         if (from.equals(target)) return e;
         if (!castable(from, target, ctx)) return null;
-        if (from.kind() == target.kind() && target.length() < 0 && target.scale() < 0 && !target.isArray()) {
+        if (from.kind() == target.kind() && target.length() < 0 && target.scale() < 0 && !target.isArray() && target.kind() != Kind.RECORD) {
             return e; // only a length, precision or scale the target does not ask for differs
         }
         if (e instanceof ScalarExpr.Param p && from.kind() == Kind.UNKNOWN) {

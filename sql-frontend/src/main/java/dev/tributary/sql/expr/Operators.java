@@ -212,6 +212,7 @@ public final class Operators {
     public static ScalarExpr binary(BinaryOp op, ScalarExpr l, ScalarExpr r, int pos) {
         if (op == BinaryOp.CONCAT) return concat(l, r, pos);
         if (op.isComparison() && (l.type().isArray() || r.type().isArray())) return ArrayExprs.compare(op, l, r, pos);
+        if (op.isComparison() && (l.type().kind() == Kind.RECORD || r.type().kind() == Kind.RECORD)) return RecordExprs.compare(op, l, r, pos);
         List<Resolver.Candidate> found = Resolver.select(BINARY.get(op), List.of(l.type(), r.type()), true);
         String sig = typeName(l.type()) + " " + op.symbol() + " " + typeName(r.type());
         if (found.isEmpty()) throw new SqlException("42883", "operator does not exist: " + sig, pos, NO_OPERATOR_HINT);
@@ -301,7 +302,7 @@ public final class Operators {
     // ------------------------------------------------------------------- comparison nodes
 
     /** The two operands coerced to the one type {@code l = r} compares them as. */
-    private static ScalarExpr[] comparable(ScalarExpr l, ScalarExpr r, int pos) {
+    static ScalarExpr[] comparable(ScalarExpr l, ScalarExpr r, int pos) {
         ScalarExpr.Call eq = (ScalarExpr.Call) binary(BinaryOp.EQ, l, r, pos);
         ScalarExpr a = eq.args().get(0), b = eq.args().get(1);
         if (a.type().kind() != b.type().kind()) {

@@ -45,6 +45,7 @@ public final class Types {
                             throw new SqlException("42846", construct + " could not convert type " + t + " to " + p, pos);
                         }
                     }
+                    if (p.kind() == Kind.RECORD) p = RecordExprs.commonType(p, t, construct, pos);
                 }
                 continue;
             }
@@ -58,7 +59,7 @@ public final class Types {
             }
         }
         if (p == null) return SqlType.TEXT;
-        SqlType result = samePrecise || p.isArray() ? p : SqlType.of(p.kind());
+        SqlType result = samePrecise || p.isArray() || p.kind() == Kind.RECORD ? p : SqlType.of(p.kind());
         for (SqlType t : types) {
             if (!Resolver.implicit(t.kind(), result.kind())) {
                 throw new SqlException("42846", construct + " could not convert type " + t + " to " + result, pos);

@@ -277,11 +277,17 @@ public final class Parser {
 
     private List<String> nameList() {
         expect(Type.LPAREN);
+        List<String> names = bareNameList();
+        expect(Type.RPAREN);
+        return names;
+    }
+
+    /** {@code a, b, ...}: one name or more, without parentheses. */
+    private List<String> bareNameList() {
         List<String> names = new ArrayList<>();
         do {
             names.add(name());
         } while (accept(Type.COMMA));
-        expect(Type.RPAREN);
         return names;
     }
 
@@ -1978,9 +1984,9 @@ public final class Parser {
                     expect(Type.LPAREN);
                     Query q = query();
                     expect(Type.RPAREN);
-                    if (isKw("search")) throw unsupported("the SEARCH clause of WITH RECURSIVE", pos());
-                    if (isKw("cycle")) throw unsupported("the CYCLE clause of WITH RECURSIVE", pos());
-                    with.add(new Cte(cpos, name, cols, types, q));
+                    Cte.Search search = isKw("search") ? searchClause() : null;
+                    Cte.Cycle cycle = isKw("cycle") ? cycleClause() : null;
+                    with.add(new Cte(cpos, name, cols, types, q, search, cycle));
                 } while (accept(Type.COMMA));
             }
             QueryBody body = setExpr(0);
@@ -1988,6 +1994,51 @@ public final class Parser {
         } finally {
             leave();
         }
+    }
+
+    /** {@code SEARCH {DEPTH | BREADTH} FIRST BY col, ... SET col} after a WITH query. */
+    private Cte.Search searchClause() {
+        int spos = pos();
+        expectKw("search");
+        boolean breadth;
+        if (acceptKw("breadth")) breadth = true;
+        else {
+            expectKw("depth");
+            breadth = false;
+        }
+        expectKw("first");
+        expectKw("by");
+        List<String> columns = bareNameList();
+        expectKw("set");
+        return new Cte.Search(spos, breadth, columns, name());
+    }
+
+    /** {@code CYCLE col, ... SET col [TO literal DEFAULT literal] USING col} after a WITH query. */
+    private Cte.Cycle cycleClause() {
+        int cpos = pos();
+        expectKw("cycle");
+        List<String> columns = bareNameList();
+        expectKw("set");
+        String mark = name();
+        Expr value = null;
+        Expr otherwise = null;
+        if (acceptKw("to")) {
+            value = markLiteral();
+            expectKw("default");
+            otherwise = markLiteral();
+        }
+        expectKw("using");
+        return new Cte.Cycle(cpos, columns, mark, value, otherwise, name());
+    }
+
+    /** A cycle mark value: a constant, as PostgreSQL's grammar takes there (no expression). */
+    private Expr markLiteral() {
+        Token t = peek();
+        Expr e = primary();
+        boolean constant = e instanceof NullLiteral || e instanceof BooleanLiteral || e instanceof IntegerLiteral || e instanceof NumericLiteral
+                || e instanceof StringLiteral || e instanceof TypedLiteral;
+        if (!constant) throw syntaxError(t);
+        return e;
     }
 
     /** ORDER BY, LIMIT, OFFSET and FETCH after a body. */
@@ -3039,7 +3090,12 @@ public final class Parser {
                 }
                 p++;
                 Expr e = expr();
-                if (is(Type.COMMA)) throw unsupported("row constructors", pos);
+                if (is(Type.COMMA)) {
+                    List<Expr> fields = new ArrayList<>(List.of(e));
+                    while (accept(Type.COMMA)) fields.add(expr());
+                    expect(Type.RPAREN);
+                    return new RowConstructor(pos, fields);
+                }
                 expect(Type.RPAREN);
                 return e;
             }
@@ -3121,7 +3177,12 @@ public final class Parser {
                 throw syntaxError(peek(1));
             }
             case "row" -> {
-                if (peek(1).type() == Type.LPAREN) throw unsupported("ROW constructors", pos);
+                if (peek(1).type() == Type.LPAREN) {
+                    p += 2;
+                    List<Expr> fields = is(Type.RPAREN) ? List.of() : exprList();
+                    expect(Type.RPAREN);
+                    return new RowConstructor(pos, fields);
+                }
             }
             case "default" -> throw new SqlException("42601", "DEFAULT is not allowed in this context", pos);
             default -> {

@@ -86,12 +86,17 @@ public final class SqlFormatter {
     }
 
     private static String names(List<String> names) {
-        StringBuilder b = new StringBuilder("(");
+        return "(" + bareNames(names) + ")";
+    }
+
+    /** {@code a, b}: quoted as needed, without parentheses. */
+    private static String bareNames(List<String> names) {
+        StringBuilder b = new StringBuilder();
         for (int i = 0; i < names.size(); i++) {
             if (i > 0) b.append(", ");
             b.append(ident(names.get(i)));
         }
-        return b.append(')').toString();
+        return b.toString();
     }
 
     /** {@code s} as a standard-conforming string literal. */
@@ -567,6 +572,18 @@ public final class SqlFormatter {
                     b.append(')');
                 } else if (!c.columns().isEmpty()) b.append(' ').append(names(c.columns()));
                 query(b.append(" AS ("), c.query()).append(')');
+                if (c.search() != null) {
+                    b.append(c.search().breadthFirst() ? " SEARCH BREADTH FIRST BY " : " SEARCH DEPTH FIRST BY ").append(bareNames(c.search().columns()));
+                    b.append(" SET ").append(ident(c.search().sequenceColumn()));
+                }
+                if (c.cycle() != null) {
+                    b.append(" CYCLE ").append(bareNames(c.cycle().columns())).append(" SET ").append(ident(c.cycle().markColumn()));
+                    if (c.cycle().markValue() != null) {
+                        expr(b.append(" TO "), c.cycle().markValue(), 0);
+                        expr(b.append(" DEFAULT "), c.cycle().markDefault(), 0);
+                    }
+                    b.append(" USING ").append(ident(c.cycle().pathColumn()));
+                }
             }
             b.append(' ');
         }
@@ -941,6 +958,11 @@ public final class SqlFormatter {
                 b.append("ARRAY[");
                 list(b, a.elements());
                 b.append(']');
+            }
+            case RowConstructor r -> {
+                b.append("ROW(");
+                list(b, r.fields());
+                b.append(')');
             }
             case ArraySubquery a -> {
                 b.append("ARRAY(");

@@ -384,10 +384,20 @@ class ParserTest {
         assertError("WITH MUTUALLY RECURSIVE a (x) AS (SELECT 1) SELECT 1", "42601", 29, "syntax error at or near \")\"");
         assertError("WITH MUTUALLY RECURSIVE (ERROR AT RECURSION LIMIT 0) a (x int) AS (SELECT 1) SELECT 1", "22023", 51,
                 "RECURSION LIMIT must be a positive integer");
-        assertError("WITH RECURSIVE t (n) AS (SELECT 1 UNION ALL SELECT n FROM t) SEARCH DEPTH FIRST BY n SET o SELECT * FROM t", "0A000", 62,
-                "the SEARCH clause of WITH RECURSIVE is not supported");
-        assertError("WITH RECURSIVE t (n) AS (SELECT 1 UNION ALL SELECT n FROM t) CYCLE n SET c USING p SELECT * FROM t", "0A000", 62,
-                "the CYCLE clause of WITH RECURSIVE is not supported");
+        Query sc = Parser.parseQuery("with recursive t (n, m) as (select 1, 2 union all select n, m from t) search breadth first by n, m set o "
+                + "cycle m set c to 'y' default 'n' using p select * from t");
+        assertThat(sc.with().get(0).search()).isEqualTo(new dev.tributary.sql.ast.Cte.Search(71, true, List.of("n", "m"), "o"));
+        assertThat(sc.with().get(0).cycle().markValue()).isEqualTo(new Expr.StringLiteral(123, "y"));
+        assertThat(SqlFormatter.format(sc)).isEqualTo("WITH RECURSIVE t (n, m) AS (SELECT 1, 2 UNION ALL SELECT n, m FROM t) SEARCH BREADTH FIRST BY n, m SET o "
+                + "CYCLE m SET c TO 'y' DEFAULT 'n' USING p SELECT * FROM t");
+        assertThat(SqlFormatter.format(Parser.parseQuery(SqlFormatter.format(sc)))).isEqualTo(SqlFormatter.format(sc));
+        assertThat(SqlFormatter.format(Parser.parseQuery("with recursive t (n) as (select 1 union all select n from t) search depth first by n set o cycle n set c using p select 1")))
+                .isEqualTo("WITH RECURSIVE t (n) AS (SELECT 1 UNION ALL SELECT n FROM t) SEARCH DEPTH FIRST BY n SET o CYCLE n SET c USING p SELECT 1");
+        // the cycle mark's values are constants, as in PostgreSQL's grammar
+        assertError("WITH RECURSIVE t (n) AS (SELECT 1 UNION ALL SELECT n FROM t) CYCLE n SET c TO 1 + 1 DEFAULT 2 USING p SELECT * FROM t", "42601", 81,
+                "syntax error at or near \"+\"");
+        assertError("WITH RECURSIVE t (n) AS (SELECT 1 UNION ALL SELECT n FROM t) CYCLE n SET c TO n DEFAULT 2 USING p SELECT * FROM t", "42601", 79,
+                "syntax error at or near \"n\"");
     }
 
     @Test
@@ -677,7 +687,9 @@ class ParserTest {
         assertError("SELECT sum(a) OVER (ROWS BETWEEN CURRENT ROW AND UNBOUNDED PRECEDING) FROM t", "42P20", 21, "frame end cannot be UNBOUNDED PRECEDING");
         assertError("SELECT sum(a) OVER (ROWS BETWEEN CURRENT ROW AND 1 PRECEDING) FROM t", "42P20", 21, "frame starting from current row cannot have preceding rows");
         assertError("SELECT sum(a) OVER (ROWS BETWEEN 1 FOLLOWING AND CURRENT ROW) FROM t", "42P20", 21, "frame starting from following row cannot have preceding rows");
-        assertError("SELECT (1, 2)", "0A000", 8, "row constructors is not supported");
+        assertThat(e("(1, 'a')")).isEqualTo(new Expr.RowConstructor(1, List.of(new Expr.IntegerLiteral(2, 1), new Expr.StringLiteral(5, "a"))));
+        assertThat(f("row(a, (b, c))")).isEqualTo("ROW(a, ROW(b, c))");
+        assertThat(f("row()")).isEqualTo("ROW()");
         assertError("SELECT a @@ b", "0A000", 10, "operator @@ is not supported");
         assertError("SELECT $0", "42P02", 8, "there is no parameter 0");
     }
