@@ -3282,6 +3282,10 @@ public final class Parser {
             expect(Type.RPAREN);
         }
         FunctionCall call = new FunctionCall(pos, name, args, distinct, star, order, filter, withinGroup);
+        if (withinGroup && !isKw("over")) {
+            Expr hypothetical = HypotheticalSets.desugar(call);
+            if (hypothetical != null) return hypothetical;
+        }
         if (isKw("over")) {
             p++;
             int wpos = pos();

@@ -272,7 +272,13 @@ public final class Values {
             case DATE, TIME, TIMESTAMP, TIMESTAMPTZ, INTERVAL -> "22007";
             default -> "22P02";
         };
-        return new SqlException(code, "invalid input syntax for type " + t.kind().pgName() + ": \"" + s + "\"");
+        // PostgreSQL's input functions name time and timestamp by their short names
+        String type = switch (t.kind()) {
+            case TIME -> "time";
+            case TIMESTAMP -> "timestamp";
+            default -> t.kind().pgName();
+        };
+        return new SqlException(code, "invalid input syntax for type " + type + ": \"" + s + "\"");
     }
 
     public static Boolean parseBoolean(String s) {
