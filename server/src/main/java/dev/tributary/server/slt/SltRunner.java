@@ -56,7 +56,8 @@ import java.util.stream.Stream;
  * query expected to succeed) is also created as {@code CREATE MATERIALIZED VIEW slt_v<n>} as
  * soon as the relations it reads exist: the runner tries to create each pending view at the
  * start of the file and after every CREATE statement, and the engine refuses with 42P01 until
- * they exist. Where the query appears, the view must hold the same rows as the one-off query,
+ * they exist. Only the views of the queries before the next DROP, ALTER or SHOW are tried, since
+ * those records drop every view (below). Where the query appears, the view must hold the same rows as the one-off query,
  * compared as multisets (a view has no order; the one-off query's order is checked by the record
  * itself). A view that cannot be created with 0A000 makes the record skipped, with the reason.
  * Before a DROP, ALTER or SHOW the runner drops its views, so that they neither hold up the
@@ -259,7 +260,7 @@ public final class SltRunner {
             return t;
         });
         final Map<String, String> labels = new HashMap<>();
-        final Map<Integer, View> views = new TreeMap<>();
+        final TreeMap<Integer, View> views = new TreeMap<>();
         /** The views the file's own statements created and have not dropped: name to definition. */
         final Map<String, String> liveViews = new HashMap<>();
         int threshold = 8;
@@ -289,6 +290,8 @@ public final class SltRunner {
                         if (options.verbose() && out != null) {
                             out.println(location(r) + ": skipped by " + skip.origin() + ": " + skip.reason());
                         }
+                        // a skipped record that would have dropped the views ends no window of views
+                        if (options.views() && dropsViews(sqlOf(r))) createPendingViews(index);
                         continue;
                     }
                     current = index;
@@ -450,11 +453,36 @@ public final class SltRunner {
             }
         }
 
-        /** Tries to create every pending view whose query comes after {@code index}. */
+        /**
+         * Tries to create every pending view whose query comes after {@code index} and before the
+         * next record that drops the views ({@link #dropsViews}). A view whose query lies beyond
+         * that record would be dropped there and made again after it, so creating it now only
+         * costs: every write until then maintains it, and every CREATE tries it again. The views
+         * a query sees are the same either way; what changes is that a file of many DROPs keeps a
+         * few dozen views alive instead of all of them (index/delete and index/view did not
+         * finish in 15 minutes with all of them).
+         */
         private void createPendingViews(int index) {
-            for (var entry : views.entrySet()) {
-                if (entry.getKey() > index && entry.getValue().state == ViewState.PENDING) createView(entry.getValue());
+            int end = nextViewDrop(index);
+            for (var entry : views.subMap(index + 1, end).entrySet()) {
+                if (entry.getValue().state == ViewState.PENDING) createView(entry.getValue());
             }
+        }
+
+        /**
+         * The index of the first record after {@code index} that will drop the views (one that
+         * applies, is not skipped by the list as things stand now and {@link #dropsViews}), or the
+         * number of records. A record the skip list does skip when its turn comes extends the
+         * window then ({@link #run}).
+         */
+        private int nextViewDrop(int index) {
+            for (int k = index + 1; k < records.size(); k++) {
+                SltRecord r = records.get(k);
+                if (r instanceof SltRecord.Halt) return k;
+                String sql = sqlOf(r);
+                if (applies(r) && dropsViews(sql) && options.skipList().match(name, r, liveViews) == null) return k;
+            }
+            return records.size();
         }
 
         private void createView(View v) {
@@ -476,11 +504,14 @@ public final class SltRunner {
         }
 
         private void beforeCatalogChange(String sql) {
-            if (!options.views()) return;
+            if (!options.views() || !dropsViews(sql)) return;
+            for (View v : views.values()) if (v.state == ViewState.CREATED) dropView(v, ViewState.PENDING);
+        }
+
+        /** Whether the runner drops its views before {@code sql} (and makes them again after it). */
+        private static boolean dropsViews(String sql) {
             String kw = firstKeyword(sql);
-            if (kw.equals("DROP") || kw.equals("ALTER") || kw.equals("SHOW") || setsSearchPath(sql)) {
-                for (View v : views.values()) if (v.state == ViewState.CREATED) dropView(v, ViewState.PENDING);
-            }
+            return kw.equals("DROP") || kw.equals("ALTER") || kw.equals("SHOW") || setsSearchPath(sql);
         }
 
         /** Whether {@code sql} sets or resets search_path: the views are made again under the new one, which the view session takes too. */
