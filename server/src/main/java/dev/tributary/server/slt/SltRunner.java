@@ -48,9 +48,12 @@ import java.util.stream.Stream;
  * disabled by {@code --no-skip-list}. The test files themselves are never edited.
  *
  * <p>A record runs on a worker thread with a time limit: an engine that throws something other
- * than a {@link SqlException} is counted as a crash and the file goes on; one that does not
- * answer in time is a crash too, and the rest of that file is skipped, since the database is
- * then in an unknown state.
+ * than a {@link SqlException} is counted as a crash, with its stack, and the file goes on (so
+ * does a failure of the runner itself on what the engine gave). The file stops, with the record
+ * counted as a crash and the rest skipped, when the database is then in an unknown state: a record
+ * that does not answer in time (the failure shows where the record's thread and the database's
+ * workers were) or a crash after which a worker of the database has stopped (every later record
+ * would fail with XX000).
  *
  * <p>With {@code --views}, every query of the file (a SELECT, WITH, VALUES or parenthesised
  * query expected to succeed) is also created as {@code CREATE MATERIALIZED VIEW slt_v<n>} as
@@ -209,10 +212,17 @@ public final class SltRunner {
         }
     }
 
-    /** Thrown when a record does not finish in time: the file cannot go on. */
+    /**
+     * Thrown when the file cannot go on: a record did not finish in time, or the database lost a
+     * worker (every later statement would fail with XX000). {@code detail} says where the
+     * threads were or what stopped the worker, or is null.
+     */
     private static final class Abandon extends RuntimeException {
-        Abandon(String message) {
+        final String detail;
+
+        Abandon(String message, String detail) {
             super(message, null, false, false);
+            this.detail = detail;
         }
     }
 
@@ -257,8 +267,11 @@ public final class SltRunner {
         final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "slt-worker");
             t.setDaemon(true);
+            execThread = t;
             return t;
         });
+        /** The thread records run on, whose stack a timeout reports. */
+        volatile Thread execThread;
         final Map<String, String> labels = new HashMap<>();
         final TreeMap<Integer, View> views = new TreeMap<>();
         /** The views the file's own statements created and have not dropped: name to definition. */
@@ -295,15 +308,25 @@ public final class SltRunner {
                         continue;
                     }
                     current = index;
-                    step(index, r);
+                    try {
+                        step(index, r);
+                    } catch (Abandon a) {
+                        throw a;
+                    } catch (VirtualMachineError e) {
+                        throw new Abandon("the runner ran out of resources: " + e, traceOf(e));
+                    } catch (RuntimeException | Error e) {
+                        // the runner's own failure on what the engine gave (a value it cannot
+                        // render, say): this record fails with it, and the file goes on
+                        crash(r, sqlOf(r), e);
+                    }
                 }
             } catch (Abandon a) {
                 abandoned = true;
                 SltRecord r = records.get(index);
-                fail(r, Kind.CRASH, a.getMessage() + "; the rest of the file is not run", sqlOf(r), null, null);
+                report(new Failure(where(r), Kind.CRASH, a.getMessage() + "; the rest of the file is not run", sqlOf(r), null, a.detail));
                 for (int k = index + 1; k < records.size(); k++) {
                     if (records.get(k) instanceof SltRecord.Halt) break;
-                    outcome.skip("not run: an earlier record of the file timed out");
+                    outcome.skip("not run: the file stopped at an earlier record");
                 }
             }
         }
@@ -538,11 +561,13 @@ public final class SltRunner {
                 if (cause instanceof SqlException se) return new Exec(null, se, null);
                 return new Exec(null, null, cause);
             } catch (TimeoutException ex) {
+                // where everything was is the only clue to a hang, so it is taken before the cancel
+                String where = threadsNow();
                 f.cancel(true);
-                throw new Abandon("no answer after " + options.timeout().toSeconds() + " s");
+                throw new Abandon("no answer after " + options.timeout().toSeconds() + " s", where);
             } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
-                throw new Abandon("interrupted");
+                throw new Abandon("interrupted", null);
             }
         }
 
@@ -571,17 +596,51 @@ public final class SltRunner {
             return name + ":" + r.line();
         }
 
+        private String where(SltRecord r) {
+            return location(r) + (options.views() ? " (--views)" : "");
+        }
+
+        /**
+         * Counts and prints a failure; an internal one (a crash, XX000) after which a worker of
+         * the database has stopped ends the file instead, since every later record would fail
+         * with XX000 too.
+         */
         private void fail(SltRecord r, Kind kind, String what, String sql, String expected, String actual) {
-            Failure f = new Failure(location(r) + (options.views() ? " (--views)" : ""), kind, what, sql, expected, actual);
+            if (kind == Kind.CRASH) {
+                String stopped = stoppedWorkers();
+                if (stopped != null) throw new Abandon(what + ", and " + stopped, actual);
+            }
+            report(new Failure(where(r), kind, what, sql, expected, actual));
+        }
+
+        private void report(Failure f) {
             outcome.fail(f);
             if (out != null) out.print(f.render());
         }
 
         private void crash(SltRecord r, String sql, Throwable t) {
-            StringBuilder b = new StringBuilder(t.toString());
-            StackTraceElement[] st = t.getStackTrace();
-            for (int k = 0; k < Math.min(6, st.length); k++) b.append("\n    at ").append(st[k]);
-            fail(r, Kind.CRASH, "engine crashed", sql, null, b.toString());
+            fail(r, Kind.CRASH, "engine crashed", sql, null, traceOf(t));
+        }
+
+        /** Which of the database's workers have stopped ({@code worker thread NAME has stopped}), or null. */
+        private String stoppedWorkers() {
+            List<String> dead = new ArrayList<>();
+            for (Thread t : db.workerThreads()) if (!t.isAlive()) dead.add(t.getName());
+            return dead.isEmpty() ? null : "worker thread " + String.join(", ", dead) + (dead.size() == 1 ? " has" : " have") + " stopped";
+        }
+
+        /** The stacks of the thread running the record and of the database's workers, a few frames each. */
+        private String threadsNow() {
+            StringBuilder b = new StringBuilder();
+            List<Thread> threads = new ArrayList<>();
+            if (execThread != null) threads.add(execThread);
+            threads.addAll(db.workerThreads());
+            for (Thread t : threads) {
+                b.append(b.isEmpty() ? "" : "\n").append(t.getName()).append(" (").append(t.getState()).append(')');
+                StackTraceElement[] st = t.getStackTrace();
+                for (int k = 0; k < Math.min(8, st.length); k++) b.append("\n    at ").append(st[k]);
+            }
+            return b.toString();
         }
     }
 
@@ -631,6 +690,14 @@ public final class SltRunner {
         int e = k;
         while (e < sql.length() && Character.isLetter(sql.charAt(e))) e++;
         return sql.substring(k, e).toUpperCase(Locale.ROOT);
+    }
+
+    private static String traceOf(Throwable t) {
+        StringBuilder b = new StringBuilder(t.toString());
+        StackTraceElement[] st = t.getStackTrace();
+        for (int k = 0; k < Math.min(6, st.length); k++) b.append("\n    at ").append(st[k]);
+        if (t.getCause() != null && t.getCause() != t) b.append("\ncaused by ").append(t.getCause());
+        return b.toString();
     }
 
     private static String sqlOf(SltRecord r) {
