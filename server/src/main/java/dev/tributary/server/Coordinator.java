@@ -116,6 +116,11 @@ final class Coordinator implements AutoCloseable, Catalog {
         return compute.upper(named(name).id());
     }
 
+    /** The workers' threads; not synchronized, so that it answers while a statement hangs. */
+    List<Thread> workerThreads() {
+        return compute.workerThreads();
+    }
+
     /** The read path, whose counters say how reads were answered (for tests). */
     ReadPath reads() {
         return reads;

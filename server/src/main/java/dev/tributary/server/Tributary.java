@@ -162,6 +162,16 @@ public final class Tributary implements AutoCloseable {
         return coordinator.arrangementSize(name);
     }
 
+    /**
+     * The engine's worker threads, for diagnostics: a caller that has waited too long for a
+     * statement can show where each worker is, and one that saw an internal error can ask whether
+     * they all still live (a worker that stopped fails every later statement with XX000). Answers
+     * without waiting for any statement.
+     */
+    public List<Thread> workerThreads() {
+        return coordinator.workerThreads();
+    }
+
     /** The clock this database runs on. */
     public Clock clock() {
         return coordinator.clock();

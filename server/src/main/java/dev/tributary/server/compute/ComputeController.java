@@ -64,6 +64,11 @@ public final class ComputeController implements AutoCloseable {
         return engine.workers();
     }
 
+    /** The workers' threads, for diagnostics (see {@link dev.tributary.server.Tributary#workerThreads}). */
+    public List<Thread> workerThreads() {
+        return engine.threads();
+    }
+
     /** What the workers publish; read on any thread, without the coordinator's lock. */
     public PublishedIndexes published() {
         return published;

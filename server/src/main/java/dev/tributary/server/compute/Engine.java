@@ -51,6 +51,13 @@ final class Engine implements AutoCloseable {
         return workers;
     }
 
+    /** The worker threads that have started (each ends when the engine closes, or when its worker stops). */
+    List<Thread> threads() {
+        List<Thread> out = new ArrayList<>(workers);
+        for (Thread t : threads) if (t != null) out.add(t);
+        return out;
+    }
+
     /** The longest a worker with nothing to do sleeps before it looks at its queue again. */
     private static final long IDLE_PARK_NANOS = 1_000_000L;
 

@@ -48,15 +48,19 @@ import java.util.stream.Stream;
  * disabled by {@code --no-skip-list}. The test files themselves are never edited.
  *
  * <p>A record runs on a worker thread with a time limit: an engine that throws something other
- * than a {@link SqlException} is counted as a crash and the file goes on; one that does not
- * answer in time is a crash too, and the rest of that file is skipped, since the database is
- * then in an unknown state.
+ * than a {@link SqlException} is counted as a crash, with its stack, and the file goes on (so
+ * does a failure of the runner itself on what the engine gave). The file stops, with the record
+ * counted as a crash and the rest skipped, when the database is then in an unknown state: a record
+ * that does not answer in time (the failure shows where the record's thread and the database's
+ * workers were) or a crash after which a worker of the database has stopped (every later record
+ * would fail with XX000).
  *
  * <p>With {@code --views}, every query of the file (a SELECT, WITH, VALUES or parenthesised
  * query expected to succeed) is also created as {@code CREATE MATERIALIZED VIEW slt_v<n>} as
  * soon as the relations it reads exist: the runner tries to create each pending view at the
  * start of the file and after every CREATE statement, and the engine refuses with 42P01 until
- * they exist. Where the query appears, the view must hold the same rows as the one-off query,
+ * they exist. Only the views of the queries before the next DROP, ALTER or SHOW are tried, since
+ * those records drop every view (below). Where the query appears, the view must hold the same rows as the one-off query,
  * compared as multisets (a view has no order; the one-off query's order is checked by the record
  * itself). A view that cannot be created with 0A000 makes the record skipped, with the reason.
  * Before a DROP, ALTER or SHOW the runner drops its views, so that they neither hold up the
@@ -208,10 +212,17 @@ public final class SltRunner {
         }
     }
 
-    /** Thrown when a record does not finish in time: the file cannot go on. */
+    /**
+     * Thrown when the file cannot go on: a record did not finish in time, or the database lost a
+     * worker (every later statement would fail with XX000). {@code detail} says where the
+     * threads were or what stopped the worker, or is null.
+     */
     private static final class Abandon extends RuntimeException {
-        Abandon(String message) {
+        final String detail;
+
+        Abandon(String message, String detail) {
             super(message, null, false, false);
+            this.detail = detail;
         }
     }
 
@@ -256,10 +267,13 @@ public final class SltRunner {
         final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "slt-worker");
             t.setDaemon(true);
+            execThread = t;
             return t;
         });
+        /** The thread records run on, whose stack a timeout reports. */
+        volatile Thread execThread;
         final Map<String, String> labels = new HashMap<>();
-        final Map<Integer, View> views = new TreeMap<>();
+        final TreeMap<Integer, View> views = new TreeMap<>();
         /** The views the file's own statements created and have not dropped: name to definition. */
         final Map<String, String> liveViews = new HashMap<>();
         int threshold = 8;
@@ -289,18 +303,30 @@ public final class SltRunner {
                         if (options.verbose() && out != null) {
                             out.println(location(r) + ": skipped by " + skip.origin() + ": " + skip.reason());
                         }
+                        // a skipped record that would have dropped the views ends no window of views
+                        if (options.views() && dropsViews(sqlOf(r))) createPendingViews(index);
                         continue;
                     }
                     current = index;
-                    step(index, r);
+                    try {
+                        step(index, r);
+                    } catch (Abandon a) {
+                        throw a;
+                    } catch (VirtualMachineError e) {
+                        throw new Abandon("the runner ran out of resources: " + e, traceOf(e));
+                    } catch (RuntimeException | Error e) {
+                        // the runner's own failure on what the engine gave (a value it cannot
+                        // render, say): this record fails with it, and the file goes on
+                        crash(r, sqlOf(r), e);
+                    }
                 }
             } catch (Abandon a) {
                 abandoned = true;
                 SltRecord r = records.get(index);
-                fail(r, Kind.CRASH, a.getMessage() + "; the rest of the file is not run", sqlOf(r), null, null);
+                report(new Failure(where(r), Kind.CRASH, a.getMessage() + "; the rest of the file is not run", sqlOf(r), null, a.detail));
                 for (int k = index + 1; k < records.size(); k++) {
                     if (records.get(k) instanceof SltRecord.Halt) break;
-                    outcome.skip("not run: an earlier record of the file timed out");
+                    outcome.skip("not run: the file stopped at an earlier record");
                 }
             }
         }
@@ -450,11 +476,36 @@ public final class SltRunner {
             }
         }
 
-        /** Tries to create every pending view whose query comes after {@code index}. */
+        /**
+         * Tries to create every pending view whose query comes after {@code index} and before the
+         * next record that drops the views ({@link #dropsViews}). A view whose query lies beyond
+         * that record would be dropped there and made again after it, so creating it now only
+         * costs: every write until then maintains it, and every CREATE tries it again. The views
+         * a query sees are the same either way; what changes is that a file of many DROPs keeps a
+         * few dozen views alive instead of all of them (index/delete and index/view did not
+         * finish in 15 minutes with all of them).
+         */
         private void createPendingViews(int index) {
-            for (var entry : views.entrySet()) {
-                if (entry.getKey() > index && entry.getValue().state == ViewState.PENDING) createView(entry.getValue());
+            int end = nextViewDrop(index);
+            for (var entry : views.subMap(index + 1, end).entrySet()) {
+                if (entry.getValue().state == ViewState.PENDING) createView(entry.getValue());
             }
+        }
+
+        /**
+         * The index of the first record after {@code index} that will drop the views (one that
+         * applies, is not skipped by the list as things stand now and {@link #dropsViews}), or the
+         * number of records. A record the skip list does skip when its turn comes extends the
+         * window then ({@link #run}).
+         */
+        private int nextViewDrop(int index) {
+            for (int k = index + 1; k < records.size(); k++) {
+                SltRecord r = records.get(k);
+                if (r instanceof SltRecord.Halt) return k;
+                String sql = sqlOf(r);
+                if (applies(r) && dropsViews(sql) && options.skipList().match(name, r, liveViews) == null) return k;
+            }
+            return records.size();
         }
 
         private void createView(View v) {
@@ -476,11 +527,14 @@ public final class SltRunner {
         }
 
         private void beforeCatalogChange(String sql) {
-            if (!options.views()) return;
+            if (!options.views() || !dropsViews(sql)) return;
+            for (View v : views.values()) if (v.state == ViewState.CREATED) dropView(v, ViewState.PENDING);
+        }
+
+        /** Whether the runner drops its views before {@code sql} (and makes them again after it). */
+        private static boolean dropsViews(String sql) {
             String kw = firstKeyword(sql);
-            if (kw.equals("DROP") || kw.equals("ALTER") || kw.equals("SHOW") || setsSearchPath(sql)) {
-                for (View v : views.values()) if (v.state == ViewState.CREATED) dropView(v, ViewState.PENDING);
-            }
+            return kw.equals("DROP") || kw.equals("ALTER") || kw.equals("SHOW") || setsSearchPath(sql);
         }
 
         /** Whether {@code sql} sets or resets search_path: the views are made again under the new one, which the view session takes too. */
@@ -507,11 +561,13 @@ public final class SltRunner {
                 if (cause instanceof SqlException se) return new Exec(null, se, null);
                 return new Exec(null, null, cause);
             } catch (TimeoutException ex) {
+                // where everything was is the only clue to a hang, so it is taken before the cancel
+                String where = threadsNow();
                 f.cancel(true);
-                throw new Abandon("no answer after " + options.timeout().toSeconds() + " s");
+                throw new Abandon("no answer after " + options.timeout().toSeconds() + " s", where);
             } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
-                throw new Abandon("interrupted");
+                throw new Abandon("interrupted", null);
             }
         }
 
@@ -540,17 +596,51 @@ public final class SltRunner {
             return name + ":" + r.line();
         }
 
+        private String where(SltRecord r) {
+            return location(r) + (options.views() ? " (--views)" : "");
+        }
+
+        /**
+         * Counts and prints a failure; an internal one (a crash, XX000) after which a worker of
+         * the database has stopped ends the file instead, since every later record would fail
+         * with XX000 too.
+         */
         private void fail(SltRecord r, Kind kind, String what, String sql, String expected, String actual) {
-            Failure f = new Failure(location(r) + (options.views() ? " (--views)" : ""), kind, what, sql, expected, actual);
+            if (kind == Kind.CRASH) {
+                String stopped = stoppedWorkers();
+                if (stopped != null) throw new Abandon(what + ", and " + stopped, actual);
+            }
+            report(new Failure(where(r), kind, what, sql, expected, actual));
+        }
+
+        private void report(Failure f) {
             outcome.fail(f);
             if (out != null) out.print(f.render());
         }
 
         private void crash(SltRecord r, String sql, Throwable t) {
-            StringBuilder b = new StringBuilder(t.toString());
-            StackTraceElement[] st = t.getStackTrace();
-            for (int k = 0; k < Math.min(6, st.length); k++) b.append("\n    at ").append(st[k]);
-            fail(r, Kind.CRASH, "engine crashed", sql, null, b.toString());
+            fail(r, Kind.CRASH, "engine crashed", sql, null, traceOf(t));
+        }
+
+        /** Which of the database's workers have stopped ({@code worker thread NAME has stopped}), or null. */
+        private String stoppedWorkers() {
+            List<String> dead = new ArrayList<>();
+            for (Thread t : db.workerThreads()) if (!t.isAlive()) dead.add(t.getName());
+            return dead.isEmpty() ? null : "worker thread " + String.join(", ", dead) + (dead.size() == 1 ? " has" : " have") + " stopped";
+        }
+
+        /** The stacks of the thread running the record and of the database's workers, a few frames each. */
+        private String threadsNow() {
+            StringBuilder b = new StringBuilder();
+            List<Thread> threads = new ArrayList<>();
+            if (execThread != null) threads.add(execThread);
+            threads.addAll(db.workerThreads());
+            for (Thread t : threads) {
+                b.append(b.isEmpty() ? "" : "\n").append(t.getName()).append(" (").append(t.getState()).append(')');
+                StackTraceElement[] st = t.getStackTrace();
+                for (int k = 0; k < Math.min(8, st.length); k++) b.append("\n    at ").append(st[k]);
+            }
+            return b.toString();
         }
     }
 
@@ -600,6 +690,14 @@ public final class SltRunner {
         int e = k;
         while (e < sql.length() && Character.isLetter(sql.charAt(e))) e++;
         return sql.substring(k, e).toUpperCase(Locale.ROOT);
+    }
+
+    private static String traceOf(Throwable t) {
+        StringBuilder b = new StringBuilder(t.toString());
+        StackTraceElement[] st = t.getStackTrace();
+        for (int k = 0; k < Math.min(6, st.length); k++) b.append("\n    at ").append(st[k]);
+        if (t.getCause() != null && t.getCause() != t) b.append("\ncaused by ").append(t.getCause());
+        return b.toString();
     }
 
     private static String sqlOf(SltRecord r) {

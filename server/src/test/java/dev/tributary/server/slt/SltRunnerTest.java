@@ -267,7 +267,12 @@ class SltRunnerTest {
                 """);
         assertPasses(o, 6);
         // the first view exists right after CREATE TABLE (line 2), before the INSERT
-        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("v.slt:1: created slt_v1 for the query at line 7");
+        String printed = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(printed).contains("v.slt:1: created slt_v1 for the query at line 7");
+        // the second query's view is made after the DROP it comes after, and not before it: the
+        // DROP would drop it
+        assertThat(printed).contains("v.slt:17: created slt_v2 for the query at line 20")
+                .doesNotContain("v.slt:1: created slt_v2");
     }
 
     @Test

@@ -165,8 +165,9 @@ public final class Operators {
         }
         un(UnaryOp.NEG, n, x -> Numerics.negate(x[0]));
         un(UnaryOp.PLUS, n, x -> x[0]);
+        // PostgreSQL has prefix - for intervals but no prefix +: its prefix + takes only numbers,
+        // so an untyped operand (+ '1', + NULL) resolves to double precision, the preferred type
         un(UnaryOp.NEG, iv, x -> DateTimes.negate((Interval) x[0]));
-        un(UnaryOp.PLUS, iv, x -> x[0]);
     }
 
     private static LocalDateTime local(Object instant) {
