@@ -124,7 +124,17 @@ public final class HeldState {
         for (Other o : others) bytes += o.bytes.getAsLong();
         for (LongSupplier b : buffers) bytes += b.getAsLong();
         String why = limit.exceeded(worker, bytes + extra);
-        if (why != null) throw new MemoryLimitExceededException(why);
+        if (why != null) throw new MemoryLimitExceededException(why + "; " + largestPart(bytes + extra));
+    }
+
+    /** Which part of this worker's copy, holding {@code bytes} in all, holds the most: what a 53200 says to look at. */
+    private String largestPart(long bytes) {
+        Part largest = null;
+        for (Part p : parts()) if (largest == null || p.size().bytes() > largest.size().bytes()) largest = p;
+        long buffered = 0;
+        for (LongSupplier b : buffers) buffered += b.getAsLong();
+        String of = largest == null ? "" : ", most in " + largest.name() + " (" + largest.size().records() + " records, " + (largest.size().bytes() >> 10) + " kB)";
+        return "worker " + worker + " holds " + (bytes >> 10) + " kB" + of + ", " + (buffered >> 10) + " kB in buffers";
     }
 
     /**

@@ -23,7 +23,7 @@ class DataflowMemoryTest {
 
     private static void assertLimitError(SqlException e, String what) {
         assertThat(e.sqlState()).isEqualTo("53200");
-        assertThat(e.getMessage()).contains(what + " failed: ").contains("more than max_dataflow_memory (8MB)");
+        assertThat(e.getMessage()).contains(what + " failed: ").contains("more than max_dataflow_memory (8MB)").contains(", most in ");
         assertThat(e.hint()).contains("SET max_dataflow_memory");
     }
 
