@@ -917,7 +917,6 @@ final class Ddl {
         return "constraint " + f.name() + " on table " + (t == null ? "?" : t.name());
     }
 
-    /** Drops object {@code id} (after what depends on it), durably: the subscriptions that read it end, its dataflow goes. */
     /**
      * COMMENT ON: the description of a table, view, materialized view, index or sequence, or of a
      * table's or view's column, set or (IS NULL) removed; the owner's to change (42501), 42P01 /

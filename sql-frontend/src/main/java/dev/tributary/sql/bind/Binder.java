@@ -1162,20 +1162,25 @@ public final class Binder {
 
     // ------------------------------------------------------------------ FROM
 
+    /**
+     * 42712 when two FROM items answer to one name, as PostgreSQL checks: except two relations
+     * named without aliases from different schemas ({@code s.t} and {@code public.t}), which
+     * {@code schema.t.column} tells apart.
+     */
     private static void checkDuplicateAliases(List<Bound> inputs, List<TableRef> refs) {
-        Map<String, Integer> seen = new HashMap<>();
+        // per name, the FROM items answering to it so far: their input and schema (null: an alias)
+        Map<String, Map<Integer, String>> seen = new HashMap<>();
         for (int i = 0; i < inputs.size() && i < refs.size(); i++) {
             for (Field f : inputs.get(i).fields()) {
                 if (f.qualifier() == null) continue;
-                // s.t and public.t may meet: schema.t.column tells them apart (PostgreSQL's rule)
-                Integer prev = seen.putIfAbsent(f.schema() == null ? f.qualifier() : f.schema() + "." + f.qualifier(), i);
-                if (prev == null && f.schema() != null) prev = seen.get(f.qualifier());
-                if (prev == null && f.schema() == null) {
-                    for (Map.Entry<String, Integer> e : seen.entrySet()) if (e.getValue() != i && e.getKey().endsWith("." + f.qualifier())) prev = e.getValue();
+                Map<Integer, String> items = seen.computeIfAbsent(f.qualifier(), k -> new HashMap<>());
+                for (Map.Entry<Integer, String> e : items.entrySet()) {
+                    boolean apart = e.getValue() != null && f.schema() != null && !e.getValue().equals(f.schema());
+                    if (e.getKey() != i && !apart) {
+                        throw new SqlException("42712", "table name \"" + f.qualifier() + "\" specified more than once", refs.get(i).pos());
+                    }
                 }
-                if (prev != null && prev != i) {
-                    throw new SqlException("42712", "table name \"" + f.qualifier() + "\" specified more than once", refs.get(i).pos());
-                }
+                items.put(i, f.schema());
             }
         }
     }
