@@ -614,7 +614,13 @@ final class Ddl {
         if (v.materialized()) binders.access().checkSelect(session, binder.dependencies());
         if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn(v.materialized() ? "a materialized view" : "a view", v.pos());
         Plan plan = visiblePlan(q);
-        if (v.materialized()) plan = inSystemTime(plan, v.pos());
+        if (v.materialized()) {
+            if (binder.streamStart() != null) {
+                throw new SqlException("0A000", "a materialized view reads a STREAM from its beginning, not FROM NOW or FROM CURSOR",
+                        binder.streamStart().pos(), "A subscription to the view (SUBSCRIBE ... AS OF) says where its reader starts.");
+            }
+            plan = inSystemTime(plan, v.pos());
+        }
         if (v.columns().size() > q.visible()) throw new SqlException("42601", "CREATE VIEW specifies more column names than columns", v.pos());
         List<Column> columns = new ArrayList<>();
         Set<String> seen = new HashSet<>();

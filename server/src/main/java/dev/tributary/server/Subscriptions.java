@@ -222,7 +222,13 @@ final class Subscriptions {
                 reads.checkRetained(plan, asOf, start, from.pos(), false);
             }
         }
-        ChangeStream.Options options = eventTime != null ? new ChangeStream.Options(-1, false, progress, Long.MAX_VALUE)
+        long eventFrom = -1;
+        if (from != null && eventTime != null && from.cursor() != null) {
+            // FROM CURSOR w in event time: built again from the streams' beginning, delivering the
+            // changes at event times >= w (a progress row's change_time: what came before it was delivered)
+            eventFrom = from.cursor() == Long.MIN_VALUE ? Long.MIN_VALUE : from.cursor() - 1;
+        }
+        ChangeStream.Options options = eventTime != null ? new ChangeStream.Options(eventFrom, false, progress, Long.MAX_VALUE)
                 : new ChangeStream.Options(asOf, snapshot, progress, upTo);
         frontiers.advancedAll(start + 1);
         DataflowMemory memory = session.dataflowMemory(compute.workers());

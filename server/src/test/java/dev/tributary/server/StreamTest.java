@@ -950,8 +950,61 @@ class StreamTest {
                     .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("72000"));
             assertThatThrownBy(() -> db.subscribe("SUBSCRIBE (SELECT * FROM q STREAM FROM CURSOR 99999999)", b -> {}))
                     .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("22023"));
+            // a materialized view reads its streams from their beginning
+            assertThatThrownBy(() -> db.execute("CREATE MATERIALIZED VIEW m AS SELECT * FROM q STREAM FROM CURSOR 1000"))
+                    .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("0A000"));
+            assertThatThrownBy(() -> db.execute("CREATE MATERIALIZED VIEW m AS SELECT * FROM q STREAM FROM NOW"))
+                    .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("0A000"));
+        }
+    }
+
+    /**
+     * A stream in event time resumes from the watermark a subscription's progress reported: its
+     * windows are built again from the table's rows, and exactly the results at event times from
+     * the cursor on come, the windows that closed while no one was reading included; nothing
+     * delivered before the cursor comes again. The cursor is of the event time's type.
+     */
+    @Test
+    void aStreamInEventTimeResumesFromTheWatermarkItsProgressReported() throws Exception {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
             db.execute(BIDS);
-            assertThatThrownBy(() -> db.subscribe("SUBSCRIBE (SELECT * FROM bids STREAM FROM CURSOR 10)", b -> {}))
+            String windows = "SELECT window_start, window_end, count(*) AS n FROM TUMBLE(bids STREAM%s, ts, INTERVAL '10 seconds') "
+                    + "GROUP BY window_start, window_end EMIT ON WINDOW CLOSE";
+            Events first = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (" + windows.formatted("") + ") WITH (PROGRESS)", first)) {
+                bid(db, 1, 10, 1);
+                bid(db, 1, 11, 5);
+                bid(db, 2, 12, 12);
+                bid(db, 2, 13, 23); // the watermark is 21 s: two windows closed
+                assertThat(first.until("2026-01-01 00:00:21")).containsExactly(
+                        "1|2026-01-01 00:00:00|2026-01-01 00:00:10|2", "1|2026-01-01 00:00:10|2026-01-01 00:00:20|1");
+            }
+            bid(db, 3, 14, 25);
+            bid(db, 3, 15, 34); // the watermark is 32 s: the window from 20 s closed with no one reading
+            bid(db, 3, 16, 15); // late, in a window delivered before the cursor
+            String cursor = "'2026-01-01 00:00:21'";
+            Events resumed = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (" + windows.formatted(" FROM CURSOR " + cursor) + ") WITH (PROGRESS)", resumed)) {
+                assertThat(resumed.until("2026-01-01 00:00:32")).containsExactly("1|2026-01-01 00:00:20|2026-01-01 00:00:30|2");
+                bid(db, 4, 17, 45);
+                assertThat(resumed.until("2026-01-01 00:00:43")).containsExactly("1|2026-01-01 00:00:30|2026-01-01 00:00:40|1");
+            }
+            // without windows: the rows at event times from the cursor on, in event time order
+            Events rows = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT auction, price FROM bids STREAM FROM CURSOR " + cursor + ") WITH (PROGRESS)", rows)) {
+                assertThat(rows.untilTimed("2026-01-01 00:00:43")).containsExactly("2026-01-01 00:00:23|1|2|13", "2026-01-01 00:00:25|1|3|14",
+                        "2026-01-01 00:00:34|1|3|15");
+            }
+            // an integer event time takes an integer cursor; a cursor of the wrong type is an error
+            db.execute("CREATE TABLE ticks (k int, t bigint, WATERMARK FOR t AS t - 5) WITH (APPEND ONLY)");
+            db.execute("INSERT INTO ticks VALUES (1, 3), (2, 10), (3, 20), (4, 31)");
+            Events ticks = new Events();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT k FROM ticks STREAM FROM CURSOR 10) WITH (PROGRESS)", ticks)) {
+                assertThat(ticks.untilTimed("26")).containsExactly("10|1|2", "20|1|3");
+            }
+            assertThatThrownBy(() -> db.subscribe("SUBSCRIBE (SELECT k FROM ticks STREAM FROM CURSOR 'soon')", b -> {}))
+                    .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("22P02"));
+            assertThatThrownBy(() -> db.execute("CREATE MATERIALIZED VIEW m AS " + windows.formatted(" FROM CURSOR " + cursor)))
                     .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("0A000"));
         }
     }

@@ -183,11 +183,13 @@ public final class Binder {
     private boolean streamsAllowed;
 
     /**
-     * Where a continuous query over a stream without a watermark starts: after the system time
+     * Where a continuous query over streams starts. Without a watermark: at the system time
      * {@code cursor} (a progress time a subscription reported: FROM CURSOR), or with no snapshot
-     * (FROM NOW, {@code cursor} null).
+     * (FROM NOW, {@code cursor} null). In event time ({@code eventTime}) {@code cursor} is an event
+     * time in its ticks (see {@code TimeWindows.ticks}): the streams are read from their beginning
+     * and only the changes at event times from {@code cursor} on are delivered.
      */
-    public record StreamStart(Long cursor, int pos) {}
+    public record StreamStart(Long cursor, int pos, boolean eventTime) {}
 
     private StreamStart streamStart;
 

@@ -42,17 +42,13 @@ final class Streams {
             return WindowTables.bind(binder, new TableRef.WindowTable(s.window().pos(), s.window().function(), unwindowed,
                     s.window().partitionBy(), watermark.column(), s.window().args(), s.alias()));
         }
-        if (s.cursor() != null && watermark != null) {
-            throw new SqlException("0A000", "a stream in event time cannot resume FROM CURSOR yet (its windows' state is not in the cursor);"
-                    + " a stream without a watermark can", s.cursor().pos());
-        }
         TableRef.NamedTable named = new TableRef.NamedTable(s.input().pos(), s.input().name(), s.alias());
         Bound in = withCommitTime(binder.named(named));
         if (watermark == null) {
             // no event time: a continuous query over the rows as they commit, from where it starts
             if (s.fromNow() || s.cursor() != null) {
                 Binder.StreamStart start = new Binder.StreamStart(s.cursor() == null ? null : binder.systemTime(s.cursor(), "FROM CURSOR"),
-                        s.cursor() != null ? s.cursor().pos() : s.pos());
+                        s.cursor() != null ? s.cursor().pos() : s.pos(), false);
                 binder.streamStart(start);
             }
             return in;
@@ -77,6 +73,12 @@ final class Streams {
             throw new SqlException("42P17", "the WATERMARK expression may read only its event time column "
                     + String.join(".", watermark.column().parts()) + ": it is computed from the largest event time seen, not from a row",
                     watermark.expr().pos());
+        }
+        if (s.cursor() != null) {
+            // the cursor is a watermark a subscription reported: every window and state is built
+            // again from the stream's beginning, and only what comes from that event time on is new
+            long at = TimeWindows.ticks(binder.constant(s.cursor(), t.isInteger() ? SqlType.BIGINT : t));
+            binder.streamStart(new Binder.StreamStart(at, s.cursor().pos(), true));
         }
         boolean appendOnly = binder.catalogItem(s.input().name()).map(i -> i instanceof CatalogItem.Table table && table.appendOnly()).orElse(false);
         return new Bound(new Plan.EventTime(in.plan(), ref.index(), w, s.fromNow(), 0, appendOnly), in.fields());
