@@ -771,14 +771,13 @@ final class Ddl {
         hydrating.put(id, h);
         session.aboutToWait();
         try {
-            long[] nextNotice = {System.nanoTime() + progressNoticeNanos};
+            long startNanos = System.nanoTime();
+            long[] nextNotice = {startNanos + progressNoticeNanos};
             Runnable progressNotice = () -> {
                 if (System.nanoTime() < nextNotice[0] || h.progress()[1] == 0) return;
                 long[] p = h.progress();
-                String what = kind + " \"" + name + "\"";
-                session.notice(Notice.notice("00000", p[0] < p[1]
-                        ? "building " + what + ": " + p[0] + " of " + p[1] + " rows read (" + p[0] * 100 / p[1] + "%)"
-                        : "building " + what + ": all " + p[1] + " rows read, computing"));
+                long elapsed = (System.nanoTime() - startNanos) / 1_000_000;
+                session.notice(Notice.notice("00000", new BuildProgress(kind, name, Math.min(p[0], p[1]), p[1], elapsed).message()));
                 nextNotice[0] = System.nanoTime() + progressNoticeNanos;
             };
             for (Dataflows.PendingHydration part : parts) {

@@ -21,8 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class HydrationTest {
-    private static final Pattern READ = Pattern.compile("building (materialized view|index) \"(\\w+)\": (\\d+) of (\\d+) rows read \\(\\d+%\\)");
-    private static final Pattern COMPUTING = Pattern.compile("building (materialized view|index) \"(\\w+)\": all (\\d+) rows read, computing");
+    private static final Pattern READ = Pattern.compile("building (materialized view|index) \"(\\w+)\": (\\d+) of (\\d+) rows read \\(\\d+%\\), \\d+\\.\\d s");
+    private static final Pattern COMPUTING = Pattern.compile("building (materialized view|index) \"(\\w+)\": all (\\d+) rows read, computing, \\d+\\.\\d s");
 
     @ParameterizedTest
     @ValueSource(ints = {1, 2})

@@ -88,6 +88,11 @@ public final class PgClient implements AutoCloseable {
 
         /** One message of {@code COPY ... TO STDOUT} output (in text format, one row ending in a newline). */
         default void copyData(byte[] data) {}
+
+        /** A notice, as it comes; returns whether it was taken here (else it goes with its statement's {@link Reply}). */
+        default boolean notice(Notice n) {
+            return false;
+        }
     }
 
     private final Options options;
@@ -324,7 +329,10 @@ public final class PgClient implements AutoCloseable {
                     rows = new ArrayList<>();
                     notices = new ArrayList<>();
                 }
-                case 'N' -> notices.add(m.notice());
+                case 'N' -> {
+                    Notice n = m.notice();
+                    if (!listener.notice(n)) notices.add(n);
+                }
                 case 'E' -> error = m.error();
                 case 'I', 'H', 'c', 'A' -> { } // empty query, COPY out starts and ends, notification
                 case 'd' -> listener.copyData(m.bytes(m.remaining()));

@@ -16,6 +16,15 @@ interface Database extends AutoCloseable {
     void execute(String sql, Consumer<Answer> each);
 
     /**
+     * {@link #execute(String, Consumer)}, with each notice given to {@code notices} as soon as it
+     * comes, while its statement still runs (a long CREATE's progress), instead of with the answer.
+     */
+    void execute(String sql, Consumer<Answer> each, Consumer<dev.tributary.server.Notice> notices);
+
+    /** Asks the database to stop the statement running now (from another thread: Ctrl-C); it fails with 57014. */
+    void cancel();
+
+    /**
      * Starts {@code sql} (a SUBSCRIBE or an EMIT CHANGES query): batches of changes go to
      * {@code onBatch} as they happen; if it ends by itself, {@code onEnd} gets the error that ended
      * it, or null. Closing the returned handle stops it.

@@ -22,6 +22,23 @@ final class Embedded implements Database {
     }
 
     @Override
+    public void execute(String sql, Consumer<Answer> each, Consumer<dev.tributary.server.Notice> notices) {
+        session.onNotice(notices);
+        try {
+            session.executeEach(sql, r -> each.accept(Answer.of(r)));
+        } finally {
+            session.onNotice(n -> {});
+            // a Ctrl-C that came after the statement ended must not cancel the next one
+            session.clearCancel();
+        }
+    }
+
+    @Override
+    public void cancel() {
+        session.cancel();
+    }
+
+    @Override
     public AutoCloseable subscribe(String sql, Consumer<Answer> onBatch, Consumer<SqlException> onEnd) {
         return db.subscribe(sql, new Subscription.Listener() {
             @Override

@@ -28,6 +28,11 @@ final class Remote implements Database {
 
     @Override
     public void execute(String sql, Consumer<Answer> each) {
+        execute(sql, each, null);
+    }
+
+    @Override
+    public void execute(String sql, Consumer<Answer> each, Consumer<dev.tributary.server.Notice> notices) {
         ByteArrayOutputStream copied = new ByteArrayOutputStream();
         try {
             client.query(sql, new PgClient.Listener() {
@@ -41,8 +46,25 @@ final class Remote implements Database {
                 public void copyData(byte[] data) {
                     copied.writeBytes(data);
                 }
+
+                @Override
+                public boolean notice(dev.tributary.server.Notice n) {
+                    if (notices == null) return false;
+                    notices.accept(n);
+                    return true;
+                }
             });
         } catch (IOException e) {
+            throw lost(e);
+        }
+    }
+
+    @Override
+    public void cancel() {
+        try {
+            client.cancel();
+        } catch (IOException e) {
+            // the statement runs on; the user can try again or close the connection
             throw lost(e);
         }
     }

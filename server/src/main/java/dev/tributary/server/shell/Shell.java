@@ -1,6 +1,7 @@
 package dev.tributary.server.shell;
 
 import dev.tributary.server.Clock;
+import dev.tributary.server.BuildProgress;
 import dev.tributary.server.Notice;
 import dev.tributary.server.Tributary;
 import dev.tributary.sql.SqlException;
@@ -45,6 +46,8 @@ public final class Shell {
     private boolean expandAuto;
     /** The width {@code \x auto} compares with: the terminal's, or COLUMNS; 0 when output is not a terminal (never expand). */
     private int terminalWidth;
+    /** Whether a build's progress NOTICEs are drawn as a redrawn bar (at an interactive prompt) rather than printed as lines. */
+    boolean progressBars;
     /** Whether statements are interpolated: not those of {@code -c}, as in psql. */
     private boolean interpolating = true;
     /** The last statement run: what {@code \watch} runs again. */
@@ -411,6 +414,7 @@ public final class Shell {
                     .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true)
                     .build();
             out.println("tributary (" + db.description() + "; \\q to quit, \\? for help)");
+            progressBars = true;
             if (System.getenv("COLUMNS") == null) terminalWidth = terminal.getWidth();
             StatementSplitter splitter = new StatementSplitter();
             while (true) {
@@ -578,7 +582,7 @@ public final class Shell {
         long start = System.nanoTime();
         try {
             if (isSubscription(sql)) return subscribe(sql);
-            db.execute(sql, this::print);
+            executeCancellable(sql);
             if (timing) printTime(System.nanoTime() - start);
             return true;
         } catch (SqlException e) {
@@ -592,6 +596,44 @@ public final class Shell {
             dev.tributary.server.ServerLog.error("internal error running " + sql + ": " + e, e);
             return false;
         }
+    }
+
+    /**
+     * Runs {@code sql} with Ctrl-C cancelling it (psql sends a CancelRequest; the statement fails
+     * with 57014 and the shell goes on). Notices are printed as they come; at the prompt a
+     * build's progress is drawn as one line that redraws itself ({@link BuildProgress#bar}).
+     */
+    private void executeCancellable(String sql) {
+        sun.misc.Signal interrupt = new sun.misc.Signal("INT");
+        sun.misc.SignalHandler previous = sun.misc.Signal.handle(interrupt, s -> db.cancel());
+        boolean[] barShown = {false};
+        try {
+            db.execute(sql, answer -> {
+                clearBar(barShown);
+                print(answer);
+            }, n -> {
+                BuildProgress p = progressBars ? BuildProgress.parse(n.message()) : null;
+                if (p != null) {
+                    err.print("\r" + p.bar(terminalWidth > 0 ? terminalWidth - 1 : 79) + "\033[K");
+                    err.flush();
+                    barShown[0] = true;
+                } else {
+                    clearBar(barShown);
+                    err.println(n.render());
+                }
+            });
+        } finally {
+            clearBar(barShown);
+            sun.misc.Signal.handle(interrupt, previous);
+        }
+    }
+
+    /** Takes a drawn progress line off the screen, so what follows starts at the line's beginning. */
+    private void clearBar(boolean[] shown) {
+        if (!shown[0]) return;
+        err.print("\r\033[K");
+        err.flush();
+        shown[0] = false;
     }
 
     /** Whether {@code sql} is one SUBSCRIBE or EMIT CHANGES statement; what does not parse is left to the database to refuse. */
