@@ -36,8 +36,9 @@ class MonitoringTest {
     private record Served(Tributary db, PgServer server, HttpService http) implements AutoCloseable {
         static Served start(Tributary db, Monitoring.Options options) throws IOException {
             PgServer server = new PgServer(db, InetAddress.getLoopbackAddress(), 0, 10);
-            HttpService http = HttpService.start(InetAddress.getLoopbackAddress(), 0);
+            HttpService http = HttpService.bind(InetAddress.getLoopbackAddress(), 0);
             Monitoring.install(http, server, options);
+            http.start();
             return new Served(db, server, http);
         }
 
@@ -203,7 +204,7 @@ class MonitoringTest {
     @Test
     void aPortInUseIsAClearError() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            assertThatThrownBy(() -> HttpService.start(InetAddress.getLoopbackAddress(), taken.getLocalPort()))
+            assertThatThrownBy(() -> HttpService.bind(InetAddress.getLoopbackAddress(), taken.getLocalPort()))
                     .isInstanceOf(BindException.class)
                     .hasMessageContaining("could not listen for HTTP on 127.0.0.1:" + taken.getLocalPort())
                     .hasMessageContaining("--http-port");

@@ -28,13 +28,13 @@ public final class HttpService implements AutoCloseable {
     }
 
     /**
-     * Listens on {@code listen}:{@code port} (0: a free port) and starts serving; no path is served
-     * until handed to {@link #handle}.
+     * Listens on {@code listen}:{@code port} (0: a free port); requests are answered once
+     * {@link #start}ed, so that no client sees a path before its handler is there.
      *
      * @throws IOException with a message naming the address if it cannot listen there (a port in
      *     use says so, rather than the JDK's bare "Address already in use")
      */
-    public static HttpService start(InetAddress listen, int port) throws IOException {
+    public static HttpService bind(InetAddress listen, int port) throws IOException {
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(listen, port), 0);
@@ -44,11 +44,16 @@ public final class HttpService implements AutoCloseable {
         }
         HttpService service = new HttpService(server);
         server.setExecutor(service.threads);
-        server.start();
         return service;
     }
 
-    /** Serves requests for {@code path} and the paths under it with {@code handler}. */
+    /** Answers requests from now on. */
+    public HttpService start() {
+        server.start();
+        return this;
+    }
+
+    /** Serves requests for {@code path} and the paths under it with {@code handler} (before {@link #start}, or while serving). */
     public void handle(String path, HttpHandler handler) {
         server.createContext(path, handler);
     }

@@ -611,8 +611,9 @@ public final class PgServer implements AutoCloseable {
         if (httpPort == null) httpPort = options.port() == 0 ? 0 : options.port() == 65535 ? -1 : options.port() + 1;
         if (httpPort != -1) {
             try {
-                http = dev.tributary.server.http.HttpService.start(options.listen(), httpPort);
+                http = dev.tributary.server.http.HttpService.bind(options.listen(), httpPort);
                 dev.tributary.server.http.Monitoring.install(http, server, dev.tributary.server.http.Monitoring.Options.defaults());
+                http.start();
             } catch (IOException e) {
                 ServerLog.fatal(e.getMessage());
                 server.close();
