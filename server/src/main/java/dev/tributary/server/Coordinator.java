@@ -67,6 +67,8 @@ final class Coordinator implements AutoCloseable, Catalog {
     private final Ddl ddl;
     /** The stores this database is durable in; null for a database in memory only. */
     private final StorageController storage;
+    /** Statements' counts and times, commits (read by {@code /metrics}). */
+    final StatementMetrics metrics;
 
     Coordinator(Clock clock, int workers) {
         this(clock, workers, null);
@@ -90,6 +92,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.reads = new ReadPath(catalog, binders, oracle, compute, frontiers, waits);
         this.subscriptions = new Subscriptions(this, binders, oracle, compute, frontiers, reads, durability);
         this.writes = new WritePath(catalog, binders, oracle, compute, frontiers, reads, subscriptions, durability);
+        this.metrics = new StatementMetrics(writes::commits, writes::committedRows);
         this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences);
         if (storage != null) {
             compute.writeOutputShards(CHECKPOINT_INTERVAL_MILLIS > 0);
@@ -141,6 +144,29 @@ final class Coordinator implements AutoCloseable, Catalog {
         CatalogItem item = named(name);
         if (item == null) throw new SqlException("42P01", "relation \"" + name + "\" does not exist");
         return compute.arrangementSizes(List.of(item.id())).get(0);
+    }
+
+    /** Every table's, materialized view's and index's lag and size, in one visit to the workers; see {@link Tributary#sampleObjects}. */
+    synchronized ObjectSample.Samples sampleObjects() {
+        List<CatalogItem> items = new ArrayList<>();
+        for (CatalogItem item : catalog.inIdOrder()) {
+            if (item instanceof CatalogItem.Table || item instanceof CatalogItem.MaterializedView || item instanceof CatalogItem.Index) items.add(item);
+        }
+        List<Long> ids = new ArrayList<>(items.size());
+        for (CatalogItem item : items) ids.add(item.id());
+        long now = oracle.clock().now();
+        long[] uppers = compute.uppers(ids);
+        List<ArrangementSize> sizes = compute.arrangementSizes(ids);
+        List<ObjectSample> out = new ArrayList<>(items.size());
+        for (int k = 0; k < items.size(); k++) {
+            if (uppers[k] == Long.MIN_VALUE) continue;
+            CatalogItem item = items.get(k);
+            // complete up to upper - 1: caught up once that is now
+            long lag = uppers[k] == Long.MAX_VALUE ? 0 : Math.max(0, now + 1 - uppers[k]);
+            ArrangementSize size = sizes.get(k);
+            out.add(new ObjectSample(item.id(), catalog.schemaOf(item.id()), item.name(), item.kind(), lag, size.records(), size.bytes(), size.pagedBytes()));
+        }
+        return new ObjectSample.Samples(System.nanoTime(), subscriptions.count(), out);
     }
 
     /** The running subscriptions, for {@code tributary_internal.subscriptions}. */
@@ -247,7 +273,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         try {
             for (Statement st : statements) {
                 Statement.Copy copy = st instanceof Statement.Copy c ? c : st instanceof Statement.Subscribe sub ? asCopy(sub) : null;
-                each.accept(copy != null && copies != null ? copies.copy(copy, sql) : execute(session, st, sql));
+                // a COPY ... TO through the client is timed as the statement it runs (execute), a COPY ... FROM here
+                each.accept(copy == null || copies == null ? execute(session, st, sql)
+                        : copy.from() ? metrics.time(StatementKind.WRITE, () -> copies.copy(copy, sql)) : copies.copy(copy, sql));
             }
         } finally {
             // BEGIN inside made it an ordinary block, which goes on after the message
@@ -261,6 +289,10 @@ final class Coordinator implements AutoCloseable, Catalog {
      * statement at a time.
      */
     Result execute(Session session, Statement st, String sql) {
+        return metrics.time(StatementKind.of(st), () -> executeStatement(session, st, sql));
+    }
+
+    private Result executeStatement(Session session, Statement st, String sql) {
         if (st instanceof Statement.Fetch f) return guarded(session, st, () -> fetch(session, f));
         if (st instanceof Statement.Checkpoint c) return guarded(session, st, () -> checkpoint(session));
         Result r;
@@ -657,9 +689,12 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (session.aborted && !(st instanceof Statement.Transaction)) {
             throw new SqlException("25P02", "current transaction is aborted, commands ignored until end of transaction block");
         }
+        long start = System.nanoTime();
         try {
             return bind(session, sql, st, declared, null);
         } catch (SqlException e) {
+            // it fails here, at its Parse, as in PostgreSQL: a statement run, and failed, all the same
+            metrics.failed(StatementKind.of(st), start);
             throw failed(session, e);
         }
     }
@@ -750,6 +785,12 @@ final class Coordinator implements AutoCloseable, Catalog {
      * statement) takes the coordinator once, not twice (a second turn behind every other session's).
      */
     Result execute(Session session, Prepared p, Object[] values, boolean endImplicit) {
+        // an empty statement is no statement; any other statement than a query or write is timed as execute runs it
+        if (p.kind == Prepared.Kind.EMPTY || p.kind == Prepared.Kind.OTHER) return executePrepared(session, p, values, endImplicit);
+        return metrics.time(StatementKind.of(p.statement), () -> executePrepared(session, p, values, endImplicit));
+    }
+
+    private Result executePrepared(Session session, Prepared p, Object[] values, boolean endImplicit) {
         if (values.length != p.parameterTypes().size()) {
             throw new SqlException("08P01", "bind message supplies " + values.length + " parameters, but prepared statement requires " + p.parameterTypes().size());
         }

@@ -135,6 +135,26 @@ public final class Tributary implements AutoCloseable {
         return coordinator.subscriptions();
     }
 
+    /** Its statements' counts and times and its commits, as Prometheus metrics; recording costs a statement two counter updates. */
+    public StatementMetrics statementMetrics() {
+        return coordinator.metrics;
+    }
+
+    /**
+     * Every table, materialized view and index with its lag behind the clock and what its
+     * dataflow holds, and the subscriptions running, read at one moment: it takes the coordinator
+     * (waiting for the statement that holds it) and visits each worker once, so a caller that
+     * must not wait (a scrape) reads it on a thread of its own and keeps the last answer.
+     */
+    public ObjectSample.Samples sampleObjects() {
+        return coordinator.sampleObjects();
+    }
+
+    /** The CREATE MATERIALIZED VIEW and CREATE INDEX builds under way; answers without waiting for any statement. */
+    public List<dev.tributary.sql.catalog.Catalog.HydrationProgress> hydrations() {
+        return coordinator.hydrationProgress();
+    }
+
     /**
      * Runs a session's COPY statements for a client that sends or receives the data (the wire
      * server): it reads the data through {@link Connection#copyIn}, or streams rows.

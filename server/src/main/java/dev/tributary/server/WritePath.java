@@ -861,6 +861,21 @@ final class WritePath {
         commit(changes);
     }
 
+    /**
+     * Commits that reached the log, and the row changes they held, for the metrics: written under
+     * the coordinator's lock only (one writer), read at a scrape without it.
+     */
+    private volatile long commits;
+    private volatile long committedRows;
+
+    long commits() {
+        return commits;
+    }
+
+    long committedRows() {
+        return committedRows;
+    }
+
     /** Commits table changes at one new write time. */
     private void commit(Map<Long, Map<Row, Long>> changes) {
         boolean any = false;
@@ -888,6 +903,8 @@ final class WritePath {
         });
         long rows = 0;
         for (Map<Row, Long> c : changes.values()) rows += c.size();
+        commits++;
+        committedRows += rows;
         commitsInFlight.add(new InFlight(applied, rows));
         rowsInFlight += rows;
         while (!commitsInFlight.isEmpty()) {

@@ -305,6 +305,24 @@ public final class ComputeController implements AutoCloseable {
         return upper;
     }
 
+    /**
+     * Each of {@code ids}' upper as {@link #upper} gives it, read in one visit to each worker (a
+     * scrape of many objects must not cost a visit per object); {@link Long#MIN_VALUE} for an id
+     * with no dataflow of its own on the workers.
+     */
+    public long[] uppers(List<Long> ids) {
+        long[] out = new long[ids.size()];
+        java.util.Arrays.fill(out, Long.MAX_VALUE);
+        for (long[] w : engine.callAll(w -> {
+            long[] u = new long[ids.size()];
+            for (int k = 0; k < u.length; k++) u[k] = dataflows[w.index()].upperIfAny(ids.get(k));
+            return u;
+        })) {
+            for (int k = 0; k < out.length; k++) out[k] = Math.min(out[k], w[k]);
+        }
+        return out;
+    }
+
     /** What each of {@code ids}' own dataflows holds, summed over the workers, read in one visit to each worker. */
     public List<ArrangementSize> arrangementSizes(List<Long> ids) {
         List<List<List<HeldState.Part>>> perWorker = engine.callAll(w -> {

@@ -1407,6 +1407,11 @@ public final class Dataflows {
         return f.isEmpty() ? Long.MAX_VALUE : f.get(0)[0];
     }
 
+    /** {@link #upper}, or {@link Long#MIN_VALUE} if {@code id} has no dataflow here. */
+    long upperIfAny(long id) {
+        return stored.containsKey(id) || indexes.containsKey(id) ? upper(id) : Long.MIN_VALUE;
+    }
+
     long since(long id) {
         Stored s = stored.get(id);
         TraceHandle h = s != null ? s.okRead : indexes.get(id).read;

@@ -176,6 +176,8 @@ public final class PgServer implements AutoCloseable {
     private volatile boolean closed;
     /** Connections being served now (guarded by {@code this}). */
     private int open;
+    /** Clients refused for want of a session or a start-up place (53300), for the metrics. */
+    private final java.util.concurrent.atomic.LongAdder rejected = new java.util.concurrent.atomic.LongAdder();
 
     /**
      * Listens as {@code options} say, serving {@code db}; with a null {@code db} every client is
@@ -276,6 +278,7 @@ public final class PgServer implements AutoCloseable {
             return;
         }
         if (!starting.tryAcquire()) {
+            rejected.increment();
             refuse(client, "53300", "sorry, too many clients already");
             return;
         }
@@ -349,7 +352,10 @@ public final class PgServer implements AutoCloseable {
      * the connections starting; false if no session is free (the client gets 53300).
      */
     boolean admit() {
-        if (!slots.tryAcquire()) return false;
+        if (!slots.tryAcquire()) {
+            rejected.increment();
+            return false;
+        }
         starting.release();
         return true;
     }
@@ -367,6 +373,16 @@ public final class PgServer implements AutoCloseable {
     /** The number of connections being served now; each has its session and thread until it ends. */
     public synchronized int connections() {
         return open;
+    }
+
+    /** How many clients were refused with 53300 (no session or start-up place free) since the server started. */
+    public long rejectedConnections() {
+        return rejected.sum();
+    }
+
+    /** The database served, or null while it is still being opened (recovering). */
+    public Tributary database() {
+        return db;
     }
 
     /** Waits until at most {@code n} connections are being served, for up to {@code timeoutMillis}; whether that happened. */
@@ -439,6 +455,7 @@ public final class PgServer implements AutoCloseable {
             + "                       [--auth auto|scram] [--tls-cert FILE --tls-key FILE [--tls-required]] [--max-connections N (default 100)]\n"
             + "                       [--max-message-bytes N (default " + Options.DEFAULT_MAX_MESSAGE_BYTES + ")] [--subscribe-buffer-rows N (default " + Options.DEFAULT_SUBSCRIBE_BUFFER_ROWS + ")]\n"
             + "                       [--authentication-timeout SECONDS (default 60)]\n"
+            + "                       [--http-port N|off (default: the SQL port + 1, on the same address; /metrics, /health, /ready)]\n"
             + "                       [--log-file PATH (the log goes there too, appended; it always goes to standard error)] [--log-level debug|info|warn|error (default info)]\n"
             + "  TRIBUTARY_PASSWORD, if set, becomes the password of the role \"tributary\" at start.";
 
@@ -489,6 +506,8 @@ public final class PgServer implements AutoCloseable {
         Path key = null;
         boolean tlsRequired = false;
         Path logFile = null;
+        /** --http-port: null for the default (the SQL port + 1), -1 for off. */
+        Integer httpPort = null;
         // one worker per core, as the design says: a view over a million rows hydrates on all of them
         int workers = Math.max(1, Math.min(64, Runtime.getRuntime().availableProcessors()));
         for (int i = 0; i < args.length; i++) {
@@ -521,6 +540,12 @@ public final class PgServer implements AutoCloseable {
                     case "--max-message-bytes" -> options = options.withMaxMessageBytes(Integer.parseInt(args[++i]));
                     case "--subscribe-buffer-rows" -> options = options.withSubscribeBufferRows(Long.parseLong(args[++i]));
                     case "--log-file" -> logFile = Path.of(args[++i]);
+                    case "--http-port" -> {
+                        String v = args[++i];
+                        httpPort = v.equals("off") ? -1 : Integer.parseInt(v);
+                        if (httpPort == 0) httpPort = -1;
+                        if (httpPort > 65535 || httpPort < -1) throw new IllegalArgumentException("--http-port takes 1 to 65535 or off, not " + v);
+                    }
                     case "--log-level" -> ServerLog.setLevel(args[++i]);
                     case "--authentication-timeout" -> {
                         int seconds = Integer.parseInt(args[++i]);
@@ -581,6 +606,21 @@ public final class PgServer implements AutoCloseable {
             System.exit(1);
             return;
         }
+        // the HTTP port next: /health answers and /ready says why not while the data is opened
+        dev.tributary.server.http.HttpService http = null;
+        if (httpPort == null) httpPort = options.port() == 0 ? 0 : options.port() == 65535 ? -1 : options.port() + 1;
+        if (httpPort != -1) {
+            try {
+                http = dev.tributary.server.http.HttpService.bind(options.listen(), httpPort);
+                dev.tributary.server.http.Monitoring.install(http, server, dev.tributary.server.http.Monitoring.Options.defaults());
+                http.start();
+            } catch (IOException e) {
+                ServerLog.fatal(e.getMessage());
+                server.close();
+                System.exit(1);
+                return;
+            }
+        }
         Tributary db;
         String where;
         try {
@@ -612,7 +652,8 @@ public final class PgServer implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(new Thread(opened::close, "tributary-shutdown"));
         server.ready(db);
         ServerLog.log("listening on " + listen + ":" + server.port() + (options.tls() != null ? " (TLS available)" : "")
-                + " (psql -h " + listen + " -p " + server.port() + " -d tributary), " + workers + (workers == 1 ? " worker" : " workers") + ", " + where);
+                + " (psql -h " + listen + " -p " + server.port() + " -d tributary), "
+                + (http == null ? "" : "metrics on http://" + listen + ":" + http.port() + "/metrics, ") + workers + (workers == 1 ? " worker" : " workers") + ", " + where);
         Thread.currentThread().join();
     }
 }
