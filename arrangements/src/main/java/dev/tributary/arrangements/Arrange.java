@@ -56,7 +56,7 @@ public final class Arrange {
         HeldState held = HeldState.of(scope);
         TraceHandle own = handle.share();
         Batcher batcher = new Batcher(keyProto, valProto, arity);
-        held.buffer(batcher::heapBytes);
+        held.buffer(b.displayName(), batcher::heapBytes);
         TraceWriter writer = new TraceWriter(batcher, handle.trace(), out, b.displayName(), arity);
         if (seed.seeded()) writer.resumeAt(seed.from());
         b.build(new ArrangeLogic(in, writer, handle.trace(), own, b.idleActivator(), held));

@@ -22,6 +22,8 @@ public final class HeldState {
     private final List<Other> others = new ArrayList<>();
     /** Updates operators have buffered but not yet sealed: held, but not a part of their own. */
     private final List<LongSupplier> buffers = new ArrayList<>();
+    /** The name of the operator each of {@link #buffers} belongs to, at the same position. */
+    private final List<String> bufferNames = new ArrayList<>();
     private final int worker;
     private Limit limit;
 
@@ -88,9 +90,13 @@ public final class HeldState {
         others.add(new Other(name, records, bytes));
     }
 
-    /** Counts updates an operator buffers until their times complete ({@code bytes} read at each {@link #check}). */
-    public void buffer(LongSupplier bytes) {
+    /**
+     * Counts updates operator {@code name} buffers until their times complete ({@code bytes} read
+     * at each {@link #check}).
+     */
+    public void buffer(String name, LongSupplier bytes) {
         buffers.add(bytes);
+        bufferNames.add(name);
     }
 
     /** Bounds this dataflow by {@code limit} from now on (checked by {@link #check}). */
@@ -124,17 +130,28 @@ public final class HeldState {
         for (Other o : others) bytes += o.bytes.getAsLong();
         for (LongSupplier b : buffers) bytes += b.getAsLong();
         String why = limit.exceeded(worker, bytes + extra);
-        if (why != null) throw new MemoryLimitExceededException(why + "; " + largestPart(bytes + extra));
+        if (why != null) throw new MemoryLimitExceededException(why + "; " + largestPart(bytes + extra, extra));
     }
 
     /** Which part of this worker's copy, holding {@code bytes} in all, holds the most: what a 53200 says to look at. */
-    private String largestPart(long bytes) {
+    private String largestPart(long bytes, long extra) {
         Part largest = null;
         for (Part p : parts()) if (largest == null || p.size().bytes() > largest.size().bytes()) largest = p;
         long buffered = 0;
-        for (LongSupplier b : buffers) buffered += b.getAsLong();
+        int largestBuffer = -1;
+        long largestBuffered = 0;
+        for (int i = 0; i < buffers.size(); i++) {
+            long b = buffers.get(i).getAsLong();
+            buffered += b;
+            if (b > largestBuffered) {
+                largestBuffered = b;
+                largestBuffer = i;
+            }
+        }
         String of = largest == null ? "" : ", most in " + largest.name() + " (" + largest.size().records() + " records, " + (largest.size().bytes() >> 10) + " kB)";
-        return "worker " + worker + " holds " + (bytes >> 10) + " kB" + of + ", " + (buffered >> 10) + " kB in buffers";
+        return "worker " + worker + " holds " + (bytes >> 10) + " kB" + of + ", " + (buffered >> 10) + " kB in " + buffers.size() + " buffers"
+                + (largestBuffer < 0 ? "" : " (the largest " + (largestBuffered >> 10) + " kB, of " + bufferNames.get(largestBuffer) + ")")
+                + (extra > 0 ? ", " + (extra >> 10) + " kB about to be allocated" : "");
     }
 
     /**

@@ -653,7 +653,10 @@ final class Ddl {
             Set<Long> tables = catalog.baseTables(p);
             frontiers.advanced(upper, tables);
             DataflowMemory memory = session.dataflowMemory(compute.workers());
-            compute.createMaterializedView(id, name, p, memory, upper, tables);
+            // a view starts from its inputs as of now; one over streams reads their commit times
+            // (lateness, PROCTIME()), which a compaction now would merge
+            boolean commitTimes = Plans.anyNode(p, n -> n instanceof Plan.EventTime || n instanceof Plan.CommitTime);
+            compute.createMaterializedView(id, name, p, memory, upper, tables, commitTimes ? null : frontiers.compactionNow(upper - 1));
             CatalogItem.MaterializedView mv = new CatalogItem.MaterializedView(id, name, columns, plan, text(sql, v));
             register(mv, schema, uses);
             binders.access().created(session, mv);

@@ -81,6 +81,12 @@ final class TableFrontiers {
         return catalog.holds(now);
     }
 
+    /** The holds to let history go with now, at {@code now}: for a build that starts from its inputs as of {@code now}. */
+    Map<Long, Long> compactionNow(long now) {
+        lastCompaction = now;
+        return catalog.holds(now);
+    }
+
     /** Notes that the clock's tick let history go up to {@code now}. */
     void compacted(long now) {
         lastCompaction = now;

@@ -85,10 +85,16 @@ public final class ComputeController implements AutoCloseable {
         });
     }
 
-    /** Builds materialized view {@code id} of {@code plan}, {@code tables} (its inputs) first promised complete up to {@code upper}. */
-    public void createMaterializedView(long id, String name, Plan plan, DataflowMemory memory, long upper, Set<Long> tables) {
+    /**
+     * Builds materialized view {@code id} of {@code plan}, {@code tables} (its inputs) first
+     * promised complete up to {@code upper} and, unless {@code holds} is null, their history let
+     * go up to {@code upper - 1} as {@code holds} allow (as after a read there): the view starts
+     * from its inputs as of one time where it can, not from each write's own.
+     */
+    public void createMaterializedView(long id, String name, Plan plan, DataflowMemory memory, long upper, Set<Long> tables, Map<Long, Long> holds) {
         engine.callAll(w -> {
             dataflows[w.index()].advance(upper, tables);
+            if (holds != null) dataflows[w.index()].compactTo(upper - 1, holds);
             dataflows[w.index()].createMaterializedView(w, id, name, plan, memory);
             return null;
         });
