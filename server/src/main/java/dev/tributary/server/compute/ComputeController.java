@@ -305,6 +305,27 @@ public final class ComputeController implements AutoCloseable {
         return upper;
     }
 
+    /**
+     * The since and upper of each of {@code ids} (stored collections or indexes; one without a
+     * dataflow on a worker is left out), read in one visit to each worker: the greatest since and
+     * the least upper over the workers, as {@code {since, upper}}; {@link Long#MAX_VALUE} for an
+     * empty frontier.
+     */
+    public Map<Long, long[]> frontiers(List<Long> ids) {
+        List<Map<Long, long[]>> perWorker = engine.callAll(w -> {
+            Map<Long, long[]> out = new java.util.HashMap<>();
+            for (long id : ids) {
+                if (dataflows[w.index()].has(id)) out.put(id, new long[] {dataflows[w.index()].since(id), dataflows[w.index()].upper(id)});
+            }
+            return out;
+        });
+        Map<Long, long[]> out = new java.util.HashMap<>();
+        for (Map<Long, long[]> m : perWorker) {
+            m.forEach((id, f) -> out.merge(id, f, (a, b) -> new long[] {Math.max(a[0], b[0]), Math.min(a[1], b[1])}));
+        }
+        return out;
+    }
+
     /** What each of {@code ids}' own dataflows holds, summed over the workers, read in one visit to each worker. */
     public List<ArrangementSize> arrangementSizes(List<Long> ids) {
         List<List<List<HeldState.Part>>> perWorker = engine.callAll(w -> {

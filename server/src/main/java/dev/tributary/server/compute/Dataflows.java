@@ -1401,6 +1401,11 @@ public final class Dataflows {
 
     /** The earliest time stored collection or index {@code id} can still be read at exactly. */
     /** The time stored collection or index {@code id} is complete up to on this worker (its arrangement's upper), for tests. */
+    /** Whether stored collection or index {@code id} has a dataflow here. */
+    boolean has(long id) {
+        return stored.containsKey(id) || indexes.containsKey(id);
+    }
+
     long upper(long id) {
         Stored s = stored.get(id);
         Antichain f = (s != null ? s.okRead : indexes.get(id).read).upper();
