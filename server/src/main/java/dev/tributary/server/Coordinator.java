@@ -212,7 +212,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             Set<Long> hydrating = new HashSet<>();
             for (var h : ddl.hydrationProgress()) hydrating.add(h.id());
             sample = new Introspection.Sample(oracle.clock().now(), objects, catalog::schemaOf, compute.frontiers(Introspection.stored(objects)), hydrating,
-                    subscriptions.live(), statementLog.entries());
+                    subscriptions.live(), statementLog);
         }
         writes.commitUnlogged(introspection.changes(sample));
     }

@@ -46,8 +46,13 @@ final class Introspection {
     private final Map<Long, Maintained> byId = new HashMap<>();
     /** Per system relation OID, the table holding its rows. */
     private final Map<Long, Long> tableOf = new HashMap<>();
-    /** What each table holds: its previous sample, rows with their multiplicities. */
+    /** What each table holds: its previous sample, rows with their multiplicities (but the statement log's). */
     private final Map<Long, Map<Row, Long>> held = new HashMap<>();
+    /**
+     * The statement log's rows the table holds, by entry id: entries never change, so a sample
+     * encodes only the new ones and retracts those that fell out.
+     */
+    private final java.util.TreeMap<Long, Row> heldStatements = new java.util.TreeMap<>();
 
     Introspection() {
         for (int k = 0; k < NAMES.size(); k++) {
@@ -86,7 +91,7 @@ final class Introspection {
      * statements.
      */
     record Sample(long now, java.util.Collection<CatalogItem> objects, java.util.function.LongFunction<String> schemaOf, Map<Long, long[]> frontiers,
-                  Set<Long> hydrating, List<Subscriptions.Live> subscriptions, List<StatementLog.Entry> statements) {}
+                  Set<Long> hydrating, List<Subscriptions.Live> subscriptions, StatementLog statements) {}
 
     /** The ids whose frontiers a sample needs: every object with a dataflow of its own. */
     static List<Long> stored(java.util.Collection<CatalogItem> objects) {
@@ -105,7 +110,8 @@ final class Introspection {
     Map<Long, Map<Row, Long>> changes(Sample sample) {
         Map<Long, Map<Row, Long>> out = new HashMap<>();
         out.put(OBJECTS, diff(OBJECTS, sample == null ? List.of() : objectRows(sample)));
-        out.put(STATEMENT_LOG, diff(STATEMENT_LOG, sample == null ? List.of() : statementRows(sample)));
+        out.put(STATEMENT_LOG, statementChanges(sample == null ? new StatementLog.Since(Long.MAX_VALUE, List.of())
+                : sample.statements().since(heldStatements.isEmpty() ? 0 : heldStatements.lastKey())));
         out.put(STREAMS, diff(STREAMS, sample == null ? List.of() : streamRows(sample)));
         return out;
     }
@@ -164,13 +170,21 @@ final class Introspection {
         return out;
     }
 
-    private static List<Object[]> statementRows(Sample s) {
-        List<Object[]> out = new ArrayList<>();
-        for (StatementLog.Entry e : s.statements()) {
-            out.add(new Object[] {e.id(), (long) e.pid(), e.user(), e.query(), Instant.ofEpochMilli(e.startedMillis()), e.durationNanos() / 1e6, e.rows(),
-                    e.sqlState(), e.error()});
+    /** The changes that make the statement log's table hold the log as {@code now} tells it, noting them as held. */
+    private Map<Row, Long> statementChanges(StatementLog.Since now) {
+        RowCodec codec = byId.get(STATEMENT_LOG).codec();
+        Map<Row, Long> changes = new HashMap<>();
+        Map<Long, Row> gone = heldStatements.headMap(now.oldest(), false);
+        for (Row r : gone.values()) changes.merge(r, -1L, Long::sum);
+        gone.clear();
+        for (StatementLog.Entry e : now.newer()) {
+            Row r = codec.encode(e.id(), (long) e.pid(), e.user(), e.query(), Instant.ofEpochMilli(e.startedMillis()), e.durationNanos() / 1e6, e.rows(),
+                    e.sqlState(), e.error());
+            heldStatements.put(e.id(), r);
+            changes.merge(r, 1L, Long::sum);
         }
-        return out;
+        changes.values().removeIf(n -> n == 0);
+        return changes;
     }
 
     private static List<Object[]> streamRows(Sample s) {

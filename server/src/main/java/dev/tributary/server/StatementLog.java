@@ -49,9 +49,23 @@ final class StatementLog {
         }
     }
 
-    /** The entries, oldest first (a copy). */
-    synchronized List<Entry> entries() {
-        return new ArrayList<>(entries);
+    /**
+     * What changed since entry {@code after} was the newest a reader had seen: the id of the
+     * oldest entry kept ({@link Long#MAX_VALUE} when none is), and the entries newer than
+     * {@code after}, oldest first. Entries never change, so a reader that keeps what it saw reads
+     * only these (a sample of the whole log each second had cost more than all else it samples).
+     */
+    record Since(long oldest, List<Entry> newer) {}
+
+    synchronized Since since(long after) {
+        List<Entry> newer = new ArrayList<>();
+        for (var it = entries.descendingIterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            if (e.id() <= after) break;
+            newer.add(e);
+        }
+        java.util.Collections.reverse(newer);
+        return new Since(entries.isEmpty() ? Long.MAX_VALUE : entries.peekFirst().id(), newer);
     }
 
     /** The rows a statement returned, or those its command tag counts (INSERT 0 3, UPDATE 2, SELECT 5 of CREATE TABLE AS). */
