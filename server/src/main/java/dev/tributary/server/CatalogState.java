@@ -648,7 +648,8 @@ final class CatalogState {
     static void rejectSystemRelation(List<String> parts, String verb, int pos) {
         Optional<CatalogItem.SystemRelation> sys = systemRelation(parts);
         if (sys.isPresent()) {
-            throw new SqlException("0A000", "cannot " + verb + " \"" + sys.get().name() + "\": it is a system catalog, computed from the catalog when read", pos);
+            String what = Introspection.maintains(sys.get()) ? "a system relation, maintained by the server" : "a system catalog, computed from the catalog when read";
+            throw new SqlException("0A000", "cannot " + verb + " \"" + sys.get().name() + "\": it is " + what, pos);
         }
     }
 

@@ -79,6 +79,11 @@ final class Introspection {
         return id == null ? OptionalLong.empty() : OptionalLong.of(id);
     }
 
+    /** Whether system relation {@code r} is one of the maintained ones. */
+    static boolean maintains(CatalogItem.SystemRelation r) {
+        return r.schema().equals("tributary_internal") && NAMES.contains(r.name());
+    }
+
     /** Whether {@code id} is one of the internal tables. */
     static boolean isInternal(long id) {
         return id >= FIRST_ID && id < FIRST_ID + NAMES.size();

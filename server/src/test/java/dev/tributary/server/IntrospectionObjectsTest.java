@@ -164,9 +164,12 @@ class IntrospectionObjectsTest {
             assertThatThrownBy(() -> db.execute("DELETE FROM tributary_internal.statement_log"))
                     .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("55000"));
             assertThatThrownBy(() -> db.execute("DROP TABLE tributary_internal.streams"))
-                    .isInstanceOf(SqlException.class);
+                    .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("0A000"));
             assertThatThrownBy(() -> db.execute("CREATE INDEX o ON tributary_internal.objects (name)"))
-                    .isInstanceOf(SqlException.class);
+                    .isInstanceOfSatisfying(SqlException.class, e -> {
+                        assertThat(e.sqlState()).isEqualTo("0A000");
+                        assertThat(e.getMessage()).isEqualTo("cannot create an index on \"objects\": it is a system relation, maintained by the server");
+                    });
         }
     }
 
