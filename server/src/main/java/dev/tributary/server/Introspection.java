@@ -1,6 +1,5 @@
 package dev.tributary.server;
 
-import dev.tributary.server.compute.ComputeController;
 import dev.tributary.sql.catalog.CatalogItem;
 import dev.tributary.sql.catalog.SystemCatalog;
 import dev.tributary.sql.row.Row;
