@@ -130,9 +130,17 @@ final class AccessControl {
         for (long id : ids) checkRead(user, id, new LinkedHashSet<>());
     }
 
+    /** Relations every role may read, as PostgreSQL grants SELECT on its statistics views to PUBLIC (see {@link #readableByAll}). */
+    private final Set<Long> readableByAll = new java.util.HashSet<>();
+
+    /** Every role may read relation {@code id} (one of the server's own, which no GRANT reaches). */
+    void readableByAll(long id) {
+        readableByAll.add(id);
+    }
+
     private void checkRead(String user, long id, Set<Long> seen) {
         CatalogItem item = catalog.get(id);
-        if (item == null || item instanceof CatalogItem.Index || !seen.add(id)) return;
+        if (item == null || item instanceof CatalogItem.Index || readableByAll.contains(id) || !seen.add(id)) return;
         check(user, item, Privilege.SELECT);
         if (item instanceof CatalogItem.View) {
             String owner = ownerOf(id);

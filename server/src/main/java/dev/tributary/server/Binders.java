@@ -157,6 +157,11 @@ final class Binders {
             public List<SubscriptionState> runningSubscriptions() {
                 return self.runningSubscriptions();
             }
+
+            @Override
+            public java.util.OptionalLong maintained(CatalogItem.SystemRelation r) {
+                return self.maintained(r);
+            }
         };
     }
 }

@@ -23,8 +23,9 @@ import java.util.TreeMap;
  * is the compute controller's.
  *
  * <p>Invariant: {@code byName} and {@code byId} list the same objects but foreign keys, which
- * are not relations and are in {@code byId} only (and except while CREATE OR REPLACE VIEW swaps
- * one, see {@link #unlist}); {@code dependents} names only listed objects.
+ * are not relations and are in {@code byId} only, and the server's own internal tables, likewise
+ * (and except while CREATE OR REPLACE VIEW swaps one, see {@link #unlist}); {@code dependents}
+ * names only listed objects.
  *
  * <p>Not thread-safe: called with the coordinator's lock held. Only {@link #version} is read
  * without it, by point reads on the client's thread.
@@ -199,9 +200,30 @@ final class CatalogState {
         return byName.values();
     }
 
-    /** Every object, in id order (a copy). */
+    /** Every object, in id order (a copy); the server's own internal tables are not objects of the database. */
     Collection<CatalogItem> inIdOrder() {
-        return new TreeMap<>(byId).values();
+        TreeMap<Long, CatalogItem> out = new TreeMap<>(byId);
+        out.keySet().removeAll(internal);
+        return out.values();
+    }
+
+    /**
+     * The server's own tables (see {@link Introspection}): known by id, so what reads them is
+     * planned, advanced and dropped as over any table, but listed under no name and made again
+     * by no restart: the server makes them itself, with the same ids, before it recovers.
+     */
+    private final Set<Long> internal = new HashSet<>();
+
+    /** Lists {@code t}, one of the server's own tables, by id only. */
+    void registerInternal(CatalogItem.Table t) {
+        version++;
+        byId.put(t.id(), t);
+        internal.add(t.id());
+    }
+
+    /** Whether {@code id} is one of the server's own tables. */
+    boolean isInternal(long id) {
+        return internal.contains(id);
     }
 
     /** A fresh object id. */
@@ -626,7 +648,8 @@ final class CatalogState {
     static void rejectSystemRelation(List<String> parts, String verb, int pos) {
         Optional<CatalogItem.SystemRelation> sys = systemRelation(parts);
         if (sys.isPresent()) {
-            throw new SqlException("0A000", "cannot " + verb + " \"" + sys.get().name() + "\": it is a system catalog, computed from the catalog when read", pos);
+            String what = Introspection.maintains(sys.get()) ? "a system relation, maintained by the server" : "a system catalog, computed from the catalog when read";
+            throw new SqlException("0A000", "cannot " + verb + " \"" + sys.get().name() + "\": it is " + what, pos);
         }
     }
 

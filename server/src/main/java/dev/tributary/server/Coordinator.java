@@ -69,6 +69,17 @@ final class Coordinator implements AutoCloseable, Catalog {
     private final StorageController storage;
     /** Statements' counts and times, commits (read by {@code /metrics}). */
     final StatementMetrics metrics;
+    /** The maintained {@code tributary_internal} relations and what they hold. */
+    private final Introspection introspection = new Introspection();
+    /** The newest statements run, for {@code tributary_internal.statement_log}. */
+    private final StatementLog statementLog = new StatementLog(Integer.getInteger("tributary.statement.log.size", 1000));
+    /**
+     * How often, in ms of the clock, the introspection relations are sampled (0: never, and they
+     * are empty); {@code -Dtributary.introspection.interval.ms}, a second by default.
+     */
+    private volatile long introspectionIntervalMillis = Long.getLong("tributary.introspection.interval.ms", 1_000);
+    /** When the clock thread last sampled them. */
+    private long lastSample = Long.MIN_VALUE / 2;
 
     Coordinator(Clock clock, int workers) {
         this(clock, workers, null);
@@ -94,6 +105,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.writes = new WritePath(catalog, binders, oracle, compute, frontiers, reads, subscriptions, durability);
         this.metrics = new StatementMetrics(writes::commits, writes::committedRows);
         this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences);
+        synchronized (this) {
+            createInternalTables();
+        }
         if (storage != null) {
             compute.writeOutputShards(CHECKPOINT_INTERVAL_MILLIS > 0);
             synchronized (this) {
@@ -189,6 +203,55 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
         }
         return out;
+    }
+
+    /**
+     * Makes the server's own tables (see {@link Introspection}), by their fixed ids, before a
+     * restart makes again anything that reads them. {@code objects} and {@code streams} every
+     * role reads; {@code statement_log}, which shows others' statements, its owner (the bootstrap
+     * role) and superusers only.
+     */
+    private void createInternalTables() {
+        for (CatalogItem.Table t : introspection.tables()) {
+            compute.createTable(t.id(), t.name(), Binder.typesOf(t.columns()), new int[0], -1, null);
+            frontiers.created(t.id());
+            catalog.registerInternal(t);
+            if (!t.name().equals("statement_log")) access.readableByAll(t.id());
+        }
+    }
+
+    @Override
+    public java.util.OptionalLong maintained(CatalogItem.SystemRelation r) {
+        return introspection.tableOf(r);
+    }
+
+    /**
+     * Samples the engine's state into the introspection relations now: one commit (not logged)
+     * of what changed since the last sample. The clock thread calls it every
+     * {@link #introspectionIntervalMillis}; tests call it to see a state at once.
+     */
+    synchronized void sampleIntrospection() {
+        if (closed) return;
+        Introspection.Sample sample = null;
+        if (introspectionIntervalMillis > 0) {
+            java.util.Collection<CatalogItem> objects = catalog.inIdOrder();
+            Set<Long> hydrating = new HashSet<>();
+            for (var h : ddl.hydrationProgress()) hydrating.add(h.id());
+            sample = new Introspection.Sample(oracle.clock().now(), objects, catalog::schemaOf, compute.frontiers(Introspection.stored(objects)), hydrating,
+                    subscriptions.live(), statementLog);
+        }
+        writes.commitUnlogged(introspection.changes(sample));
+    }
+
+    /** Samples the introspection relations every {@code millis} of the clock from now on (0: never, and they are emptied). */
+    synchronized void introspectionInterval(long millis) {
+        introspectionIntervalMillis = Math.max(0, millis);
+        if (millis <= 0) sampleIntrospection();
+    }
+
+    /** Keeps the newest {@code n} statements in {@code tributary_internal.statement_log} (0: none). */
+    void statementLogSize(int n) {
+        statementLog.capacity(n);
     }
 
     /** The hydrations under way, for {@code tributary_internal.hydration_progress}; read without the lock. */
@@ -289,7 +352,20 @@ final class Coordinator implements AutoCloseable, Catalog {
      * statement at a time.
      */
     Result execute(Session session, Statement st, String sql) {
-        return metrics.time(StatementKind.of(st), () -> executeStatement(session, st, sql));
+        return metrics.time(StatementKind.of(st), () -> logged(session, sql, () -> executeStatement(session, st, sql)));
+    }
+
+    /** Runs {@code run}, a statement of {@code session}, and notes it in the statement log with its time, rows or error. */
+    private Result logged(Session session, String sql, java.util.function.Supplier<Result> run) {
+        long startedMillis = System.currentTimeMillis(), started = System.nanoTime();
+        try {
+            Result r = run.get();
+            statementLog.ended(session, sql, startedMillis, System.nanoTime() - started, r, null);
+            return r;
+        } catch (SqlException e) {
+            statementLog.ended(session, sql, startedMillis, System.nanoTime() - started, null, e);
+            throw e;
+        }
     }
 
     private Result executeStatement(Session session, Statement st, String sql) {
@@ -785,9 +861,10 @@ final class Coordinator implements AutoCloseable, Catalog {
      * statement) takes the coordinator once, not twice (a second turn behind every other session's).
      */
     Result execute(Session session, Prepared p, Object[] values, boolean endImplicit) {
-        // an empty statement is no statement; any other statement than a query or write is timed as execute runs it
+        // an empty statement is no statement; any other statement than a query or write is timed
+        // and logged as execute runs it
         if (p.kind == Prepared.Kind.EMPTY || p.kind == Prepared.Kind.OTHER) return executePrepared(session, p, values, endImplicit);
-        return metrics.time(StatementKind.of(p.statement), () -> executePrepared(session, p, values, endImplicit));
+        return metrics.time(StatementKind.of(p.statement), () -> logged(session, p.sql, () -> executePrepared(session, p, values, endImplicit)));
     }
 
     private Result executePrepared(Session session, Prepared p, Object[] values, boolean endImplicit) {
@@ -1365,6 +1442,10 @@ final class Coordinator implements AutoCloseable, Catalog {
             to = manual.now() + i.days() * 86_400_000L + Math.floorDiv(i.micros(), 1000);
         }
         manual.advanceTo(to);
+        // the manual clock's introspection is sampled every time it is moved, at its new time
+        // itself, before the tick completes the inputs through it (so the sample takes no time
+        // a later write would have had)
+        if (introspectionIntervalMillis > 0) sampleIntrospection();
         tick();
         return Result.command("ADVANCE CLOCK");
     }
@@ -1411,6 +1492,13 @@ final class Coordinator implements AutoCloseable, Catalog {
                 // (and with it every periodic checkpoint) from moving
                 boolean second = ++ticks[0] % 20 == 0;
                 try {
+                    long interval = introspectionIntervalMillis;
+                    long now = oracle.clock().now();
+                    if (interval > 0 && now - lastSample >= interval) {
+                        // before the tick, which then completes the sample's time at once
+                        lastSample = now;
+                        sampleIntrospection();
+                    }
                     if (subscriptions.count() > 0 || second) tick();
                     if (second) checkpointIfDue();
                 } catch (RuntimeException e) {
@@ -1785,6 +1873,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             if (e.kind().equals(CatalogRecorder.PRIMARY_KEY) && !e.uses().isEmpty()) tableOfKey.put(e.id(), e.uses().get(0));
         }
         Map<Long, dev.tributary.storage.Checkpoints.Stored> ok = new LinkedHashMap<>(m.objects());
+        // the server's own tables start empty at every start: nothing restored may have read them
+        ok.keySet().removeIf(Introspection::isInternal);
         for (boolean changed = true; changed; ) {
             changed = false;
             for (var it = ok.values().iterator(); it.hasNext(); ) {

@@ -50,7 +50,35 @@ final class Subscriptions {
      * and its dataflow and the stored collections it reads, so a failure of either ends it too.
      */
     private record LiveSubscription(Set<Long> uses, Subscription.Listener listener, Subscription subscription, int dataflow, Set<Long> reads,
-            int pid, String query, SqlType eventTime) {}
+            int pid, String query, SqlType eventTime, SubscriptionSink<?> sink) {}
+
+    /**
+     * A running subscription as introspection shows it: its id, session and query, the rows its
+     * streams dropped as late, their watermark, and its cursor: the position everything before
+     * which has been delivered (what {@code FROM CURSOR} resumes from), as text of its
+     * {@code change_time}'s type (null before its first progress); {@code upper} the same
+     * position in system time (-1 in event time, or before its first progress).
+     */
+    record Live(long id, int pid, String query, long lateRows, String watermark, String cursor, long upper) {}
+
+    /** Each running subscription, in the order they started (called with the coordinator's lock held). */
+    List<Live> live() {
+        List<Live> out = new ArrayList<>();
+        for (LiveSubscription l : live) {
+            Subscription.Status s = compute.subscriptionStatus(l.dataflow());
+            if (s == null) continue;
+            String watermark = l.eventTime() == null || s.watermark() < 0 ? null : eventTimeText(s.watermark(), l.eventTime());
+            long at = l.sink().frontier;
+            String cursor = at < 0 || at == Long.MAX_VALUE ? null : l.eventTime() != null ? eventTimeText(at, l.eventTime())
+                    : dev.tributary.sql.types.Values.toText(Instant.ofEpochMilli(at), SqlType.TIMESTAMPTZ);
+            out.add(new Live(l.dataflow(), l.pid(), l.query(), s.lateRows(), watermark, cursor, l.eventTime() == null && at != Long.MAX_VALUE ? at : -1));
+        }
+        return out;
+    }
+
+    private static String eventTimeText(long ticks, SqlType eventTime) {
+        return dev.tributary.sql.types.Values.toText(dev.tributary.sql.expr.TimeWindows.fromTicks(ticks, eventTime), eventTime);
+    }
 
     /** Each running subscription's state, in the order they started (called with the coordinator's lock held). */
     List<dev.tributary.sql.catalog.Catalog.SubscriptionState> states() {
@@ -58,8 +86,7 @@ final class Subscriptions {
         for (LiveSubscription l : live) {
             Subscription.Status s = compute.subscriptionStatus(l.dataflow());
             if (s == null) continue;
-            String watermark = l.eventTime() == null || s.watermark() < 0 ? null
-                    : dev.tributary.sql.types.Values.toText(dev.tributary.sql.expr.TimeWindows.fromTicks(s.watermark(), l.eventTime()), l.eventTime());
+            String watermark = l.eventTime() == null || s.watermark() < 0 ? null : eventTimeText(s.watermark(), l.eventTime());
             out.add(new dev.tributary.sql.catalog.Catalog.SubscriptionState(l.dataflow(), l.pid(), l.query(), s.records(), s.lateRows(), watermark));
         }
         return out;
@@ -172,8 +199,9 @@ final class Subscriptions {
             return r;
         };
         ChangeStream.Sink<Row, Row> sink;
+        SubscriptionSink<?> delivering;
         if (keyColumns == null) {
-            sink = new SubscriptionSink<Row>(listener, columns, types, withProgress, timeValue) {
+            SubscriptionSink<Row> plain = new SubscriptionSink<Row>(listener, columns, types, withProgress, timeValue) {
                 @Override
                 public void changes(long time, Map<Row, Long> changes) {
                     List<Object[]> rows = new ArrayList<>(changes.size());
@@ -186,6 +214,8 @@ final class Subscriptions {
                     deliver(rows);
                 }
             };
+            delivering = plain;
+            sink = plain;
         } else {
             int[] keys = keyColumns;
             var downstream = new SubscriptionSink<UpsertEnvelope.KeyChange<List<Object>, Row>>(listener, columns, types, withProgress, timeValue) {
@@ -205,6 +235,7 @@ final class Subscriptions {
                     deliver(rows);
                 }
             };
+            delivering = downstream;
             sink = new UpsertEnvelope<List<Object>, Row, Row>(r -> {
                 Object[] values = codec.decode(r);
                 List<Object> key = new ArrayList<>(keys.length);
@@ -228,8 +259,9 @@ final class Subscriptions {
             // changes at event times >= w (a progress row's change_time: what came before it was delivered)
             eventFrom = from.cursor() == Long.MIN_VALUE ? Long.MIN_VALUE : from.cursor() - 1;
         }
-        ChangeStream.Options options = eventTime != null ? new ChangeStream.Options(eventFrom, false, progress, Long.MAX_VALUE)
-                : new ChangeStream.Options(asOf, snapshot, progress, upTo);
+        // progress always reaches the sink, which keeps its cursor, and sends it on only if asked for
+        ChangeStream.Options options = eventTime != null ? new ChangeStream.Options(eventFrom, false, true, Long.MAX_VALUE)
+                : new ChangeStream.Options(asOf, snapshot, true, upTo);
         frontiers.advancedAll(start + 1);
         DataflowMemory memory = session.dataflowMemory(compute.workers());
         int index = compute.subscribe(start, plan, options, sink, memory);
@@ -248,7 +280,7 @@ final class Subscriptions {
             }
         }, columns, types);
         self[0] = new LiveSubscription(uses, listener, subscription, index, Plans.reads(plan), session.backendPid,
-                dev.tributary.sql.parser.SqlFormatter.format(st), eventTime);
+                dev.tributary.sql.parser.SqlFormatter.format(st), eventTime, delivering);
         live.add(self[0]);
         return subscription;
     }
@@ -312,6 +344,8 @@ final class Subscriptions {
         private final List<SqlType> types;
         private final boolean progress;
         private final java.util.function.LongFunction<Object> timeValue;
+        /** Everything before this time has been delivered (-1: nothing yet); written by the delivering worker, read by introspection. */
+        volatile long frontier = -1;
 
         SubscriptionSink(Subscription.Listener listener, List<String> columns, List<SqlType> types, boolean progress,
                 java.util.function.LongFunction<Object> timeValue) {
@@ -328,6 +362,7 @@ final class Subscriptions {
 
         @Override
         public void progressed(long frontier) {
+            this.frontier = frontier;
             if (!progress) return;
             Object[] r = new Object[columns.size()];
             r[0] = timeValue.apply(frontier);

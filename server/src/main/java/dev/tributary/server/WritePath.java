@@ -876,15 +876,28 @@ final class WritePath {
         return committedRows;
     }
 
+    /**
+     * Commits changes to the server's own tables ({@link Introspection}) at one new write time,
+     * as any commit but for the log: they are not durable, and no key or check applies to them.
+     */
+    void commitUnlogged(Map<Long, Map<Row, Long>> changes) {
+        commit(changes, false);
+    }
+
     /** Commits table changes at one new write time. */
     private void commit(Map<Long, Map<Row, Long>> changes) {
+        commit(changes, true);
+    }
+
+    /** Commits table changes at one new write time, to the log too if {@code logged}. */
+    private void commit(Map<Long, Map<Row, Long>> changes, boolean logged) {
         boolean any = false;
         for (Map<Row, Long> c : changes.values()) any |= !c.isEmpty();
         if (!any) return;
         long inputsAt = Long.MIN_VALUE;
         for (long id : changes.keySet()) inputsAt = Math.max(inputsAt, frontiers.upper(id, Long.MIN_VALUE));
         long time = oracle.writeTime(inputsAt);
-        durability.appendCommit(time, changes);
+        if (logged) durability.appendCommit(time, changes);
         for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
             if (e.getValue().isEmpty()) continue;
             oracle.wrote(e.getKey(), time);
@@ -903,8 +916,11 @@ final class WritePath {
         });
         long rows = 0;
         for (Map<Row, Long> c : changes.values()) rows += c.size();
-        commits++;
-        committedRows += rows;
+        if (logged) {
+            // the server's own tables' samples are not the users' commits
+            commits++;
+            committedRows += rows;
+        }
         commitsInFlight.add(new InFlight(applied, rows));
         rowsInFlight += rows;
         while (!commitsInFlight.isEmpty()) {

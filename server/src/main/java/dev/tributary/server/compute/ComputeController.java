@@ -317,14 +317,32 @@ public final class ComputeController implements AutoCloseable {
      * with no dataflow of its own on the workers.
      */
     public long[] uppers(List<Long> ids) {
+        Map<Long, long[]> frontiers = frontiers(ids);
         long[] out = new long[ids.size()];
-        java.util.Arrays.fill(out, Long.MAX_VALUE);
-        for (long[] w : engine.callAll(w -> {
-            long[] u = new long[ids.size()];
-            for (int k = 0; k < u.length; k++) u[k] = dataflows[w.index()].upperIfAny(ids.get(k));
-            return u;
-        })) {
-            for (int k = 0; k < out.length; k++) out[k] = Math.min(out[k], w[k]);
+        for (int k = 0; k < out.length; k++) {
+            long[] f = frontiers.get(ids.get(k));
+            out[k] = f == null ? Long.MIN_VALUE : f[1];
+        }
+        return out;
+    }
+
+    /**
+     * The since and upper of each of {@code ids} (stored collections or indexes; one without a
+     * dataflow on a worker is left out), read in one visit to each worker: the greatest since and
+     * the least upper over the workers, as {@code {since, upper}}; {@link Long#MAX_VALUE} for an
+     * empty frontier.
+     */
+    public Map<Long, long[]> frontiers(List<Long> ids) {
+        List<Map<Long, long[]>> perWorker = engine.callAll(w -> {
+            Map<Long, long[]> out = new java.util.HashMap<>();
+            for (long id : ids) {
+                if (dataflows[w.index()].has(id)) out.put(id, new long[] {dataflows[w.index()].since(id), dataflows[w.index()].upper(id)});
+            }
+            return out;
+        });
+        Map<Long, long[]> out = new java.util.HashMap<>();
+        for (Map<Long, long[]> m : perWorker) {
+            m.forEach((id, f) -> out.merge(id, f, (a, b) -> new long[] {Math.max(a[0], b[0]), Math.min(a[1], b[1])}));
         }
         return out;
     }

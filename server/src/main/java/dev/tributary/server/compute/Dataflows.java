@@ -1401,15 +1401,15 @@ public final class Dataflows {
 
     /** The earliest time stored collection or index {@code id} can still be read at exactly. */
     /** The time stored collection or index {@code id} is complete up to on this worker (its arrangement's upper), for tests. */
+    /** Whether stored collection or index {@code id} has a dataflow here. */
+    boolean has(long id) {
+        return stored.containsKey(id) || indexes.containsKey(id);
+    }
+
     long upper(long id) {
         Stored s = stored.get(id);
         Antichain f = (s != null ? s.okRead : indexes.get(id).read).upper();
         return f.isEmpty() ? Long.MAX_VALUE : f.get(0)[0];
-    }
-
-    /** {@link #upper}, or {@link Long#MIN_VALUE} if {@code id} has no dataflow here. */
-    long upperIfAny(long id) {
-        return stored.containsKey(id) || indexes.containsKey(id) ? upper(id) : Long.MIN_VALUE;
     }
 
     long since(long id) {

@@ -47,6 +47,9 @@ class JdbcMetadataTest extends LocalServerTest {
                         // Tributary's own relations (builds under way, what dataflows hold) are in a schema of their own, as an extension's would be
                         "tributary|tributary_internal|arrangement_sizes|VIEW|null",
                         "tributary|tributary_internal|hydration_progress|VIEW|null",
+                        "tributary|tributary_internal|objects|VIEW|null",
+                        "tributary|tributary_internal|statement_log|VIEW|null",
+                        "tributary|tributary_internal|streams|VIEW|null",
                         "tributary|tributary_internal|subscriptions|VIEW|null");
             }
             try (ResultSet rs = md.getTables(null, "public", "ord%", new String[] {"TABLE"})) {

@@ -1297,7 +1297,14 @@ public final class Binder {
             CatalogItem.SystemRelation r = sys.get();
             List<Field> fields = new ArrayList<>();
             for (Column c : r.columns()) fields.add(new Field(name, c.name(), c.type(), false, schema == null ? "pg_catalog" : schema));
-            b = new Bound(new Plan.Constant(system().rows(r), types(r.columns())), fields);
+            java.util.OptionalLong stored = catalog.maintained(r);
+            if (stored.isPresent()) {
+                // a maintained system relation reads as the table the server writes its samples to
+                dependencies.add(stored.getAsLong());
+                b = new Bound(new Plan.Get(stored.getAsLong(), r.name(), types(r.columns()), false), fields);
+            } else {
+                b = new Bound(new Plan.Constant(system().rows(r), types(r.columns())), fields);
+            }
         } else if (systemSchema) {
             throw new SqlException("42P01", "relation \"" + String.join(".", t.name()) + "\" does not exist", t.pos());
         } else {

@@ -142,4 +142,14 @@ public interface Catalog {
     default List<SubscriptionState> runningSubscriptions() {
         return List.of();
     }
+
+    /**
+     * The stored collection that holds system relation {@code r}'s rows, if this catalog maintains
+     * it: a query reads that collection like a table's (so views, materialized views and
+     * subscriptions may read it too, at consistent times); otherwise {@code r} is computed when
+     * the query is planned, and nothing maintained may read it.
+     */
+    default java.util.OptionalLong maintained(CatalogItem.SystemRelation r) {
+        return java.util.OptionalLong.empty();
+    }
 }

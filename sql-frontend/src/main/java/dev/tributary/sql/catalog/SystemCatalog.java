@@ -74,6 +74,7 @@ public final class SystemCatalog {
                 case "int2" -> SqlType.SMALLINT;
                 case "bool" -> SqlType.BOOLEAN;
                 case "float4" -> SqlType.REAL;
+                case "float8" -> SqlType.DOUBLE;
                 case "text" -> SqlType.TEXT;
                 case "tstz" -> SqlType.TIMESTAMPTZ;
                 case "oid[]" -> SqlType.array(SqlType.BIGINT);
@@ -171,6 +172,11 @@ public final class SystemCatalog {
                 + " rows_total int8, started_at tstz");
         rel(14002, "tributary_internal", "arrangement_sizes", true, "object_id oid, name text, part text, records int8, bytes int8, paged_bytes int8");
         rel(14003, "tributary_internal", "subscriptions", true, "id int8, pid int4, query text, records int8, late_rows int8, watermark text");
+        // maintained collections (see Catalog.maintained): rows written by the server's sampler, not computed here
+        rel(14004, "tributary_internal", "objects", true, "id int8, schema text, name text, kind text, since tstz, upper tstz, lag_ms int8, hydrated bool");
+        rel(14005, "tributary_internal", "statement_log", true, "id int8, pid int4, usename text, query text, started_at tstz, duration_ms float8,"
+                + " rows int8, sqlstate text, error text");
+        rel(14006, "tributary_internal", "streams", true, "id int8, pid int4, query text, late_rows int8, watermark text, cursor text");
         rel(13003, "information_schema", "schemata", true, "catalog_name text, schema_name text, schema_owner text,"
                 + " default_character_set_catalog text, default_character_set_schema text, default_character_set_name text, sql_path text");
     }
@@ -772,6 +778,8 @@ public final class SystemCatalog {
                     out.add(row(s.id(), s.pid(), s.query(), s.records(), s.lateRows(), s.watermark()));
                 }
             }
+            // maintained collections: a catalog that maintains none (no server) shows them empty
+            case "tributary_internal.objects", "tributary_internal.statement_log", "tributary_internal.streams" -> { }
             default -> throw new IllegalStateException("no rows for system relation " + r.name());
         }
         return out;
