@@ -114,6 +114,16 @@ public final class Worker {
         return df == null ? null : DataflowGraph.of(df);
     }
 
+    /**
+     * Dataflow {@code index}'s attachment of type {@code type} (see {@link Scope#attachment}), or
+     * null if it has none or the dataflow is dropped: what layers above timely recorded about it,
+     * read by introspection.
+     */
+    public <T> T attachment(int index, Class<T> type) {
+        Dataflow df = index >= 0 && index < dataflows.size() ? dataflows.get(index) : null;
+        return df == null ? null : type.cast(df.attachments.get(type));
+    }
+
     /** The indexes of the dataflows this worker runs (built and not dropped), in the order built. */
     public List<Integer> dataflowIndexes() {
         List<Integer> out = new ArrayList<>(running.size());
