@@ -1046,6 +1046,19 @@ public final class Dataflows {
         }
 
         final ResultBudget budget;
+        /** For EXPLAIN ANALYZE (else null): the plan nodes' operators, and this worker's copy of the dataflow as it finished. */
+        List<Renderer.RenderedNode> nodes;
+        dev.tributary.timely.DataflowGraph graph;
+
+        /** The operators each plan node was rendered as (null unless analyzed); the same on every worker. */
+        public List<Renderer.RenderedNode> nodes() {
+            return nodes;
+        }
+
+        /** What this worker's copy of the dataflow did, taken as it finished (null unless analyzed); read once {@link #result} is done. */
+        public dev.tributary.timely.DataflowGraph graph() {
+            return graph;
+        }
 
         PendingRead(int dataflow, Probe probe, long t, Set<Long> reads, java.util.function.Supplier<SqlException> stop, Map<Row, Long> oks, Map<Row, Long> errs,
                     ResultBudget budget) {
@@ -1072,6 +1085,16 @@ public final class Dataflows {
      */
     public PendingRead startRead(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.Supplier<SqlException> stop,
                                  ResultBudget budget) {
+        return startRead(worker, plan, t, overlay, stop, budget, false);
+    }
+
+    /**
+     * {@link #startRead(Worker, Plan, long, Map, java.util.function.Supplier, ResultBudget)}; with
+     * {@code analyze}, the read also keeps which operators each plan node was rendered as and,
+     * when it completes, what its operators did ({@link PendingRead#graph}): EXPLAIN ANALYZE.
+     */
+    public PendingRead startRead(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.Supplier<SqlException> stop,
+                                 ResultBudget budget, boolean analyze) {
         Map<Row, Long> oks = new LinkedHashMap<>();
         Map<Row, Long> errs = new HashMap<>();
         Renderer[] renderer = new Renderer[1];
@@ -1105,6 +1128,7 @@ public final class Dataflows {
         renderer[0].sealConstants();
         for (InputSession<Row> in : overlays) in.close();
         PendingRead read = new PendingRead(index[0], probe, t, Plans.reads(plan), stop, oks, errs, budget);
+        if (analyze) read.nodes = renderer[0].nodes();
         pendingReads.add(read);
         return read;
     }
@@ -1200,6 +1224,7 @@ public final class Dataflows {
             if (e == null && !passed) e = r.stop.get();
             if (e == null && !passed) continue;
             pendingReads.remove(i--);
+            if (r.nodes != null) r.graph = worker.graph(r.dataflow);
             worker.dropDataflow(r.dataflow);
             if (e != null) r.result.completeExceptionally(e);
             else r.result.complete(new Answer(r.oks, r.errs));
