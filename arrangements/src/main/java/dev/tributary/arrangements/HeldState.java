@@ -69,7 +69,31 @@ public final class HeldState {
 
     /** Counts {@code trace} as held by this dataflow (once, however often it is registered). */
     public void trace(Trace trace) {
-        if (traces.add(trace)) traceOrder.add(trace);
+        trace(trace, -1);
+    }
+
+    /**
+     * Counts {@code trace} as held by this dataflow, built by operator {@code operator} of it (-1:
+     * not known), once however often it is registered.
+     */
+    public void trace(Trace trace, int operator) {
+        if (traces.add(trace)) {
+            traceOrder.add(trace);
+            traceOperators.add(operator);
+        }
+    }
+
+    /** The operator that built each of {@link #traceOrder}, by position (-1: not known). */
+    private final List<Integer> traceOperators = new ArrayList<>();
+
+    /** A trace this dataflow built, and the id of the operator that built it (-1: not known). */
+    public record HeldTrace(Trace trace, int operator) {}
+
+    /** The traces this dataflow built, in the order registered, with their operators: for introspection. */
+    public List<HeldTrace> heldTraces() {
+        List<HeldTrace> out = new ArrayList<>(traceOrder.size());
+        for (int i = 0; i < traceOrder.size(); i++) out.add(new HeldTrace(traceOrder.get(i), traceOperators.get(i)));
+        return out;
     }
 
     /** The traces registered, in the order registered (the order a {@link Seed} lists them in). */

@@ -85,7 +85,8 @@ public final class Seed {
      */
     public TraceHandle trace(Scope scope, String name, Column keyProto, Column valProto, int arity, long effort) {
         TraceHandle handle = Trace.create(name, keyProto, valProto, arity, effort);
-        HeldState.of(scope).trace(handle.trace());
+        // built by the operator just made (an arrange's, a reduce's): it asks for its trace as it is built
+        HeldState.of(scope).trace(handle.trace(), scope.operatorCount() - 1);
         if (from == null) return handle;
         if (next >= traces.size()) throw new Mismatch("dataflow " + scope.name() + " creates trace '" + name + "' beyond the " + traces.size() + " seeded");
         TraceSeed s = traces.get(next++);

@@ -116,7 +116,8 @@ public final class Trace {
         handleChanged();
     }
 
-    boolean isDropped() {
+    /** Whether the last handle is gone and what it held was released: it holds nothing from then on. */
+    public boolean isDropped() {
         return dropped;
     }
 

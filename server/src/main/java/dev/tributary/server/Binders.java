@@ -154,6 +154,11 @@ final class Binders {
             }
 
             @Override
+            public List<DataflowInfo> dataflows() {
+                return self.dataflows();
+            }
+
+            @Override
             public List<SubscriptionState> runningSubscriptions() {
                 return self.runningSubscriptions();
             }

@@ -254,6 +254,12 @@ final class Coordinator implements AutoCloseable, Catalog {
         statementLog.capacity(n);
     }
 
+    /** Every running dataflow, for {@code tributary_internal.dataflows}, {@code operators}, {@code channels} and {@code arrangements}. */
+    @Override
+    public synchronized List<dev.tributary.sql.catalog.Catalog.DataflowInfo> dataflows() {
+        return compute.dataflows();
+    }
+
     /** The hydrations under way, for {@code tributary_internal.hydration_progress}; read without the lock. */
     @Override
     public List<dev.tributary.sql.catalog.Catalog.HydrationProgress> hydrationProgress() {

@@ -9,6 +9,7 @@ import dev.tributary.sql.bind.Binder;
 import dev.tributary.sql.bind.BoundQuery;
 import dev.tributary.sql.catalog.CatalogItem;
 import dev.tributary.sql.plan.Explain;
+import dev.tributary.sql.plan.ExplainOptions;
 import dev.tributary.sql.plan.Optimizer;
 import dev.tributary.sql.plan.Plan;
 import dev.tributary.sql.plan.Plans;
@@ -624,44 +625,201 @@ final class ReadPath {
     private static final long PUBLISHED_WAIT_NANOS = 5_000_000_000L;
 
     Result explain(Session session, Statement.Explain e) {
+        ExplainOptions options = ExplainOptions.of(e.options());
+        if (e.statement() instanceof Statement.CreateIndex i) {
+            if (options.analyze()) throw new SqlException("0A000", "EXPLAIN ANALYZE of CREATE INDEX is not supported", e.pos(), "EXPLAIN it without ANALYZE.");
+            return explainIndex(session, i, options);
+        }
         Plan plan;
-        List<String> names;
         if (e.statement() instanceof Statement.QueryStatement q) {
             // a continuous query (over a stream) is explained as its subscription would run it
             dev.tributary.sql.bind.Binder binder = q.emitChanges() ? binders.of(session).allowStreams() : binders.of(session);
             BoundQuery b = binder.bindQuery(q.query());
             binders.access().checkSelect(session, binder.dependencies());
+            if (options.analyze()) {
+                if (q.emitChanges()) throw new SqlException("0A000", "EXPLAIN ANALYZE of a continuous query (EMIT CHANGES) is not supported", e.pos(),
+                        "It never ends; EXPLAIN it without ANALYZE, or watch its dataflow in tributary_internal.operators.");
+                return explainAnalyze(session, b.plan(), options, e.pos());
+            }
             plan = b.plan();
-            names = b.names();
         } else if (e.statement() instanceof Statement.CreateView v) {
+            if (options.analyze()) throw new SqlException("0A000", "EXPLAIN ANALYZE of CREATE VIEW is not supported", e.pos(), "EXPLAIN it without ANALYZE.");
             BoundQuery b = binders.of(session).allowStreams().bindQuery(v.query());
             plan = v.materialized() ? Ddl.inSystemTime(b.plan(), v.pos()) : b.plan();
-            names = b.names();
         } else {
-            throw new SqlException("0A000", "EXPLAIN of this statement is not supported; explain a query or CREATE [MATERIALIZED] VIEW", e.statement().pos());
+            throw new SqlException("0A000", "EXPLAIN of this statement is not supported; explain a query, CREATE [MATERIALIZED] VIEW or CREATE INDEX", e.statement().pos());
         }
         if (e.statement() instanceof Statement.QueryStatement || (e.statement() instanceof Statement.CreateView cv && cv.materialized())) {
             plan = Optimizer.prune(IndexSelection.apply(Optimizer.fold(plan), catalog.indexes(), new HashSet<>(), compute::since));
         } else {
             plan = Optimizer.optimize(IndexSelection.binaryOnly(plan));
         }
-        List<Object[]> rows = new ArrayList<>();
-        for (String line : Explain.explain(plan, catalog::describeStored).split("\n")) rows.add(new Object[] {line});
+        List<String> footer = new ArrayList<>();
+        if (e.statement() instanceof Statement.CreateView cv && cv.materialized()) {
+            footer.add("Reuses the arrangements of " + describeAll(reusedArrangements(plan)) + " (imported, nothing copied)");
+            footer.add("Creates arrangements of the view's rows and of its errors, and those marked \"arranges\" above");
+        }
         Peek peek = e.statement() instanceof Statement.QueryStatement ? Peek.of(plan, catalog.indexes()) : null;
         if (peek != null) {
-            rows.add(new Object[] {peek.index() != null
+            footer.add(peek.index() != null
                     ? "Answered by " + (peek.keys().size() == 1 ? "a lookup" : peek.keys().size() + " lookups") + " in index " + peek.index().name() + ", no dataflow"
-                    : "Answered by reading the arrangement of " + catalog.describeStored(peek.source()) + ", no dataflow"});
+                    : "Answered by reading the arrangement of " + catalog.describeStored(peek.source()) + ", no dataflow");
         } else if (e.statement() instanceof Statement.QueryStatement) {
             Plan.Reduce reduce = reduceUnder(plan, new ArrayList<>());
             Peek scanned = reduce == null ? null : Peek.of(reduce.input(), catalog.indexes());
-            rows.add(new Object[] {scanned == null ? "Answered by a transient dataflow over the arrangements it reads"
+            footer.add(scanned == null ? "Answered by a transient dataflow over the arrangements it reads"
                     : scanned.index() != null
                     ? "Answered by " + (scanned.keys().size() == 1 ? "a lookup" : scanned.keys().size() + " lookups") + " in index " + scanned.index().name()
                             + " and aggregating on the coordinator, no dataflow (a transient dataflow when the rows found pass " + (AGGREGATE_INPUT_BYTES >> 20) + " MB)"
                     : "Answered by scanning the arrangement of " + catalog.describeStored(scanned.source()) + " and aggregating on the coordinator, no dataflow"
                             + " (a transient dataflow when a worker's part holds more than " + AGGREGATE_SCAN_UPDATES + " updates or "
-                            + Dataflows.ScanPart.CONSOLIDATED_ROWS + " distinct input rows)"});
+                            + Dataflows.ScanPart.CONSOLIDATED_ROWS + " distinct input rows)");
         }
+        if (options.format() == ExplainOptions.Format.JSON) {
+            Map<String, Object> extra = new LinkedHashMap<>();
+            if (!footer.isEmpty()) extra.put("Notes", footer);
+            return jsonPlan(Explain.json(plan, catalog::describeStored, p -> null, extra));
+        }
+        List<Object[]> rows = new ArrayList<>();
+        for (String line : Explain.explain(plan, catalog::describeStored).split("\n")) rows.add(new Object[] {line});
+        for (String line : footer) rows.add(new Object[] {line});
         return new Result("EXPLAIN", List.of("QUERY PLAN"), List.of(SqlType.TEXT), rows);
+    }
+
+    /** EXPLAIN's one row of one json column, as PostgreSQL gives FORMAT JSON. */
+    private static Result jsonPlan(String json) {
+        List<Object[]> rows = new ArrayList<>();
+        rows.add(new Object[] {json});
+        return new Result("EXPLAIN", List.of("QUERY PLAN"), List.of(SqlType.JSON), rows);
+    }
+
+    /**
+     * EXPLAIN ANALYZE of a query: it runs in a transient dataflow (always, even where the query
+     * itself would be answered without one, so that every node is measured), its rows are
+     * counted and dropped, and each plan node shows the rows its operators sent and the time they
+     * took, over all workers (see {@link dev.tributary.sql.render.PlanProfile}).
+     */
+    private Result explainAnalyze(Session session, Plan unbound, ExplainOptions options, int pos) {
+        if (!session.pending.isEmpty()) {
+            throw new SqlException("0A000", "EXPLAIN ANALYZE in a transaction block that has written is not supported", pos,
+                    "It runs over committed data; run it outside the block or before its writes.");
+        }
+        refuseStreams(unbound);
+        long t = readTimeFor(unbound);
+        checkChanges(unbound, t, 0);
+        Plan plan = physical(unbound, t, true, new HashSet<>());
+        long started = System.nanoTime();
+        Map<Long, Long> holds = frontiers.compactionDue(t);
+        Set<Long> tables = catalog.baseTables(plan);
+        frontiers.advanced(t + 1, tables);
+        Dataflows.ResultBudget budget = session.resultBudget(compute.workers());
+        Session.Stop stop = session.new Stop();
+        List<Dataflows.PendingRead> reads = compute.onEveryWorker(t + 1, tables, holds, (d, w) -> d.startRead(w, plan, t, Map.of(), stop, budget, true));
+        long resultRows = 0;
+        try {
+            for (long n : Dataflows.Answer.combine(awaitReads(session, reads)).values()) resultRows += n;
+        } catch (RuntimeException x) {
+            stop.abandon();
+            throw x;
+        }
+        double millis = (System.nanoTime() - started) / 1e6;
+        List<dev.tributary.timely.DataflowGraph> copies = new ArrayList<>();
+        for (Dataflows.PendingRead r : reads) copies.add(r.graph());
+        dev.tributary.timely.DataflowGraph graph = dev.tributary.timely.DataflowGraph.sum(copies);
+        Map<Plan, dev.tributary.sql.render.PlanProfile.Measured> measured = dev.tributary.sql.render.PlanProfile.of(reads.get(0).nodes(), graph);
+        String answered = "Ran in a transient dataflow of " + graph.operators().size() + " operators on " + compute.workers() + " worker"
+                + (compute.workers() == 1 ? "" : "s") + "; " + resultRows + " row" + (resultRows == 1 ? "" : "s") + " (rows counted per node are updates)";
+        if (options.format() == ExplainOptions.Format.JSON) {
+            Map<String, Object> extra = new LinkedHashMap<>();
+            extra.put("Notes", List.of(answered));
+            extra.put("Execution Time", round3(millis));
+            return jsonPlan(Explain.json(plan, catalog::describeStored, p -> {
+                dev.tributary.sql.render.PlanProfile.Measured m = measured.get(p);
+                if (m == null) return null;
+                Map<String, Object> o = new LinkedHashMap<>();
+                o.put("Actual Rows", m.rows());
+                o.put("Actual Total Time", round3(m.nanos() / 1e6));
+                o.put("Operators", m.operators());
+                return o;
+            }, extra));
+        }
+        List<Object[]> rows = new ArrayList<>();
+        String text = Explain.explain(plan, catalog::describeStored, p -> {
+            dev.tributary.sql.render.PlanProfile.Measured m = measured.get(p);
+            return m == null ? null : "(actual rows=" + m.rows() + " time=" + String.format(java.util.Locale.ROOT, "%.3f", m.nanos() / 1e6) + " ms)";
+        });
+        for (String line : text.split("\n")) rows.add(new Object[] {line});
+        rows.add(new Object[] {answered});
+        rows.add(new Object[] {"Execution Time: " + String.format(java.util.Locale.ROOT, "%.3f", millis) + " ms"});
+        return new Result("EXPLAIN", List.of("QUERY PLAN"), List.of(SqlType.TEXT), rows);
+    }
+
+    private static java.math.BigDecimal round3(double v) {
+        return java.math.BigDecimal.valueOf(v).setScale(3, java.math.RoundingMode.HALF_UP);
+    }
+
+    /**
+     * EXPLAIN CREATE INDEX (PostgreSQL has none; ours says what the index's dataflow does): the
+     * relation's arrangement is imported, and one new arrangement keyed by the index's key is built.
+     */
+    private Result explainIndex(Session session, Statement.CreateIndex i, ExplainOptions options) {
+        CatalogState.rejectSystemRelation(i.on(), "create an index on", i.pos());
+        CatalogItem target = catalog.find(i.on(), session, i.pos());
+        if (target == null) throw new SqlException("42P01", "relation \"" + String.join(".", i.on()) + "\" does not exist", i.pos());
+        if (!(target instanceof CatalogItem.Table || target instanceof CatalogItem.MaterializedView)) {
+            throw new SqlException("42809", "cannot create index on " + target.kind() + " \"" + target.name() + "\"", i.pos(),
+                    "Create a materialized view over it and index that.");
+        }
+        List<dev.tributary.sql.expr.ScalarExpr> keys = binders.plain().bindOver(target.name(), target.columns(), i.exprs());
+        List<String> names = new ArrayList<>();
+        for (var c : target.columns()) names.add(c.name());
+        List<String> described = new ArrayList<>();
+        for (var k : keys) described.add(k.describe(names));
+        String source = catalog.describeStored(target.id());
+        String index = "Index " + i.name() + " on " + String.join(", ", described) + " (arranges the rows by key: the one arrangement it creates)";
+        String get = "Get " + source + " (its arrangement, shared)";
+        String note = "Reuses the arrangement of " + source + " (imported, nothing copied); creates one arrangement, the index's";
+        if (options.format() == ExplainOptions.Format.JSON) {
+            Map<String, Object> input = new LinkedHashMap<>();
+            input.put("Node Type", "Get");
+            input.put("Details", get.substring(4));
+            Map<String, Object> node = new LinkedHashMap<>();
+            node.put("Node Type", "Index");
+            node.put("Details", index.substring(6));
+            node.put("Plans", List.of(input));
+            Map<String, Object> top = new LinkedHashMap<>();
+            top.put("Plan", node);
+            top.put("Notes", List.of(note));
+            return jsonPlan(Explain.jsonDocument(List.of(top)));
+        }
+        List<Object[]> rows = new ArrayList<>();
+        rows.add(new Object[] {index});
+        rows.add(new Object[] {"  " + get});
+        rows.add(new Object[] {note});
+        return new Result("EXPLAIN", List.of("QUERY PLAN"), List.of(SqlType.TEXT), rows);
+    }
+
+    /** The stored collections and indexes whose arrangements {@code plan} imports, by catalog id, in plan order. */
+    private static Set<Long> reusedArrangements(Plan plan) {
+        Set<Long> out = new java.util.LinkedHashSet<>();
+        Plans.anyNode(plan, p -> {
+            switch (p) {
+                case Plan.Get g -> out.add(g.id());
+                case Plan.IndexedGet g -> out.add(g.index());
+                case Plan.DeltaJoin d -> {
+                    for (Plan.Get g : d.inputs()) out.add(g.id());
+                    for (Plan.DeltaPath path : d.paths()) for (Plan.DeltaStep step : path.steps()) out.add(step.index());
+                }
+                default -> { }
+            }
+            return false;
+        });
+        return out;
+    }
+
+    private String describeAll(Set<Long> ids) {
+        if (ids.isEmpty()) return "nothing";
+        List<String> out = new ArrayList<>();
+        for (long id : ids) out.add(catalog.describeStored(id));
+        return String.join(", ", out);
     }}

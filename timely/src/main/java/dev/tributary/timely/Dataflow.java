@@ -286,7 +286,14 @@ final class Dataflow {
                 if (op.logic == null) continue;
                 if (worker.events != null) worker.events.operatorScheduled(worker.index(), index, i, op.name);
                 try {
-                    op.logic.schedule();
+                    if (DataflowGraph.COUNTING) {
+                        long began = System.nanoTime();
+                        op.logic.schedule();
+                        op.elapsedNanos += System.nanoTime() - began;
+                        op.activations++;
+                    } else {
+                        op.logic.schedule();
+                    }
                 } catch (DataflowAbortedException | OperatorFailedException | DataflowFailedException e) {
                     if (!worker.fabric.containFailures) throw e;
                     worker.fail(this, new OperatorFailedException(op.displayName(), worker.index(), e));

@@ -60,6 +60,10 @@ public final class InputPort<C extends Container> {
                 throw new IllegalStateException("progress violated: operator '" + operator.displayName() + "' input " + port
                         + " received a message at " + Timestamps.toString(time) + " while its frontier is " + frontier);
             }
+            if (DataflowGraph.COUNTING) {
+                operator.recordsIn += d.size();
+                operator.messagesIn++;
+            }
             borrowed.time = time;
             borrowed.valid = true;
             try {

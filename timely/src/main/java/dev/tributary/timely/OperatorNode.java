@@ -17,6 +17,16 @@ final class OperatorNode {
     OperatorLogic logic;
     /** Capabilities this operator holds when the dataflow starts, on every worker. */
     long[] initialCapability;
+    /**
+     * What this operator did, for {@link DataflowGraph}: written only on its worker's thread, as
+     * it runs (plain fields, no locks; see {@link DataflowGraph#COUNTING}).
+     */
+    long recordsIn;
+    long recordsOut;
+    long messagesIn;
+    long messagesOut;
+    long activations;
+    long elapsedNanos;
 
     OperatorNode(Dataflow dataflow, int id, String name, int arity) {
         this.dataflow = dataflow;

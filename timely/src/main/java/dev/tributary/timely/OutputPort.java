@@ -100,6 +100,10 @@ public final class OutputPort<C extends Container> {
             beforeBuild.add(new Early<>(time.clone(), data));
             return;
         }
+        if (n > 0 && DataflowGraph.COUNTING) {
+            operator.recordsOut += n;
+            operator.messagesOut++;
+        }
         if (n == 0 || channels.isEmpty()) {
             pool.release(data, pool.owner);
             return;

@@ -91,6 +91,14 @@ public final class Scope {
         return type.cast(dataflow.attachments.computeIfAbsent(type, k -> create.get()));
     }
 
+    /**
+     * How many operators this scope's dataflow has so far (nested scopes' included): the next
+     * operator built gets this id, and the one just built has this less one.
+     */
+    public int operatorCount() {
+        return dataflow.operators.size();
+    }
+
     /** A builder for an operator with any number of inputs and outputs. */
     public OperatorBuilder operator(String name) {
         return new OperatorBuilder(this, name);

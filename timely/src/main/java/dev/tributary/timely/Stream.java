@@ -22,6 +22,11 @@ public final class Stream<C extends Container> {
         return scope;
     }
 
+    /** The id of the operator whose output this stream is (see {@link DataflowGraph.OperatorStats#id}). */
+    public int operatorId() {
+        return source.operator.id;
+    }
+
     public ContainerType<C> type() {
         return source.type;
     }

@@ -105,6 +105,33 @@ public final class Worker {
     private final java.util.BitSet dropped = new java.util.BitSet();
 
     /**
+     * This worker's copy of dataflow {@code index}: its operators, what each did so far, and its
+     * channels (see {@link DataflowGraph}); null for one dropped or never built. Call it on the
+     * worker's thread, like everything here.
+     */
+    public DataflowGraph graph(int index) {
+        Dataflow df = index >= 0 && index < dataflows.size() ? dataflows.get(index) : null;
+        return df == null ? null : DataflowGraph.of(df);
+    }
+
+    /**
+     * Dataflow {@code index}'s attachment of type {@code type} (see {@link Scope#attachment}), or
+     * null if it has none or the dataflow is dropped: what layers above timely recorded about it,
+     * read by introspection.
+     */
+    public <T> T attachment(int index, Class<T> type) {
+        Dataflow df = index >= 0 && index < dataflows.size() ? dataflows.get(index) : null;
+        return df == null ? null : type.cast(df.attachments.get(type));
+    }
+
+    /** The indexes of the dataflows this worker runs (built and not dropped), in the order built. */
+    public List<Integer> dataflowIndexes() {
+        List<Integer> out = new ArrayList<>(running.size());
+        for (Dataflow df : running) out.add(df.index);
+        return out;
+    }
+
+    /**
      * Drops every dataflow this worker holds, for a computation that is being shut down: no
      * worker exchanges anything any more, so a dataflow left to {@link #drain} could wait for ever
      * on a peer that has already stopped (one whose dataflow failed at the shutdown, say). What

@@ -381,6 +381,43 @@ public final class ComputeController implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Every dataflow the workers run, in the order built, each with its workers' copies added up
+     * (see {@link dev.tributary.sql.catalog.Catalog.DataflowInfo}), read in one visit to each
+     * worker. A dataflow some worker has already dropped (a query's that finished there) counts
+     * the copies still running.
+     */
+    public List<dev.tributary.sql.catalog.Catalog.DataflowInfo> dataflows() {
+        List<List<dev.tributary.sql.catalog.Catalog.DataflowInfo>> perWorker = engine.callAll(w -> dataflows[w.index()].introspect(w));
+        Map<Integer, List<dev.tributary.sql.catalog.Catalog.DataflowInfo>> copies = new java.util.TreeMap<>();
+        for (List<dev.tributary.sql.catalog.Catalog.DataflowInfo> w : perWorker) {
+            for (dev.tributary.sql.catalog.Catalog.DataflowInfo d : w) copies.computeIfAbsent(d.graph().index(), k -> new ArrayList<>()).add(d);
+        }
+        List<dev.tributary.sql.catalog.Catalog.DataflowInfo> out = new ArrayList<>(copies.size());
+        for (List<dev.tributary.sql.catalog.Catalog.DataflowInfo> c : copies.values()) out.add(sum(c));
+        return out;
+    }
+
+    /** The workers' copies {@code copies} of one dataflow, added up; arrangements line up by position, as every copy registers them in one order. */
+    private static dev.tributary.sql.catalog.Catalog.DataflowInfo sum(List<dev.tributary.sql.catalog.Catalog.DataflowInfo> copies) {
+        List<dev.tributary.timely.DataflowGraph> graphs = new ArrayList<>(copies.size());
+        for (var c : copies) graphs.add(c.graph());
+        var first = copies.get(0);
+        List<dev.tributary.sql.catalog.Catalog.ArrangementInfo> arrangements = new ArrayList<>(first.arrangements());
+        for (int w = 1; w < copies.size(); w++) {
+            var other = copies.get(w).arrangements();
+            for (int i = 0; i < Math.min(arrangements.size(), other.size()); i++) {
+                var a = arrangements.get(i);
+                var b = other.get(i);
+                java.util.TreeSet<Integer> shared = new java.util.TreeSet<>(a.sharedBy());
+                shared.addAll(b.sharedBy());
+                arrangements.set(i, new dev.tributary.sql.catalog.Catalog.ArrangementInfo(a.operator(), a.name(), Math.max(a.batches(), b.batches()),
+                        a.records() + b.records(), a.bytes() + b.bytes(), a.pagedBytes() + b.pagedBytes(), List.copyOf(shared)));
+            }
+        }
+        return new dev.tributary.sql.catalog.Catalog.DataflowInfo(dev.tributary.timely.DataflowGraph.sum(graphs), first.objectId(), arrangements);
+    }
+
     /** Starts a subscription to {@code plan}, every table first promised complete up to {@code start + 1}; returns its dataflow's index. */
     public int subscribe(long start, Plan plan, ChangeStream.Options options, ChangeStream.Sink<Row, Row> sink, DataflowMemory memory) {
         return engine.call(w -> {

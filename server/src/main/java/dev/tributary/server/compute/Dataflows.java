@@ -568,6 +568,7 @@ public final class Dataflows {
         public Arrangement<Row, Row> index(long id, Scope scope) {
             Index ix = indexes.get(id);
             if (ix == null) throw new IllegalStateException("no index " + id);
+            imported(ix.byKey.trace().trace(), scope);
             // through the read handle, so an index's retained history is there for an AS OF lookup
             return ix.byKey.importInto(scope, ix.read);
         }
@@ -575,7 +576,10 @@ public final class Dataflows {
 
     private Collection<Row> importErrors(long id, Scope scope) {
         Stored s = stored.get(id);
-        if (s != null && s.errs != null) return s.errs.importInto(scope).keys();
+        if (s != null && s.errs != null) {
+            imported(s.errs.trace().trace(), scope);
+            return s.errs.importInto(scope).keys();
+        }
         InputSession<Row> none = InputSession.create(scope, "no-errors", ROW);
         none.close();
         return none.collection();
@@ -590,6 +594,7 @@ public final class Dataflows {
     private Rendered importInto(long id, Scope scope, Collection.ColumnTest test) {
         Stored s = stored.get(id);
         if (s == null) throw new IllegalStateException("no stored collection " + id);
+        imported(s.oks.trace().trace(), scope);
         Collection<Row> oks = rows(s.oks, s.rowsInValues, scope, test);
         return new Rendered(oks, importErrors(id, scope));
     }
@@ -598,6 +603,50 @@ public final class Dataflows {
     @SuppressWarnings("unchecked")
     private static Collection<Row> rows(Arrangement<Row, ?> oks, boolean rowsInValues, Scope scope, Collection.ColumnTest test) {
         return rowsInValues ? ((Arrangement<Row, Row>) oks).importInto(scope).values(test) : ((Arrangement<Row, Unit>) oks).importInto(scope).keys(test);
+    }
+
+    /**
+     * For each trace of a stored collection or index that other dataflows import, the indexes of
+     * those dataflows now: an importing dataflow takes itself out when it is dropped.
+     */
+    private final Map<dev.tributary.arrangements.Trace, Set<Integer>> importers = new java.util.IdentityHashMap<>();
+
+    /** Notes that {@code scope}'s dataflow imports {@code trace}, until it is dropped. */
+    private void imported(dev.tributary.arrangements.Trace trace, Scope scope) {
+        int dataflow = scope.dataflowIndex();
+        Set<Integer> by = importers.computeIfAbsent(trace, t -> new java.util.TreeSet<>());
+        if (!by.add(dataflow)) return;
+        scope.onDrop(() -> {
+            by.remove(dataflow);
+            if (by.isEmpty()) importers.remove(trace);
+        });
+    }
+
+    /**
+     * This worker's copy of every dataflow it runs, in the order built: its graph and counts, the
+     * object it maintains (-1: none) and the arrangements it built, each with the dataflows that
+     * import it. Read on the worker's thread; {@link ComputeController#dataflows} adds the copies up.
+     */
+    List<dev.tributary.sql.catalog.Catalog.DataflowInfo> introspect(Worker worker) {
+        Map<Integer, Long> objects = new HashMap<>();
+        for (Stored s : stored.values()) objects.put(s.dataflow, s.id);
+        for (Index ix : indexes.values()) if (!ix.shared) objects.put(ix.dataflow, ix.id);
+        List<dev.tributary.sql.catalog.Catalog.DataflowInfo> out = new ArrayList<>();
+        for (int d : worker.dataflowIndexes()) {
+            dev.tributary.timely.DataflowGraph graph = worker.graph(d);
+            HeldState held = worker.attachment(d, HeldState.class);
+            List<dev.tributary.sql.catalog.Catalog.ArrangementInfo> arrangements = new ArrayList<>();
+            if (held != null) {
+                for (HeldState.HeldTrace h : held.heldTraces()) {
+                    dev.tributary.arrangements.Trace t = h.trace();
+                    boolean gone = t.isDropped();
+                    arrangements.add(new dev.tributary.sql.catalog.Catalog.ArrangementInfo(h.operator(), t.name(), gone ? 0 : t.batchCount(),
+                            gone ? 0 : t.updateCount(), gone ? 0 : t.heapBytes(), gone ? 0 : t.pagedBytes(), List.copyOf(importers.getOrDefault(t, Set.of()))));
+                }
+            }
+            out.add(new dev.tributary.sql.catalog.Catalog.DataflowInfo(graph, objects.getOrDefault(d, -1L), arrangements));
+        }
+        return out;
     }
 
     /**
@@ -997,6 +1046,19 @@ public final class Dataflows {
         }
 
         final ResultBudget budget;
+        /** For EXPLAIN ANALYZE (else null): the plan nodes' operators, and this worker's copy of the dataflow as it finished. */
+        List<Renderer.RenderedNode> nodes;
+        dev.tributary.timely.DataflowGraph graph;
+
+        /** The operators each plan node was rendered as (null unless analyzed); the same on every worker. */
+        public List<Renderer.RenderedNode> nodes() {
+            return nodes;
+        }
+
+        /** What this worker's copy of the dataflow did, taken as it finished (null unless analyzed); read once {@link #result} is done. */
+        public dev.tributary.timely.DataflowGraph graph() {
+            return graph;
+        }
 
         PendingRead(int dataflow, Probe probe, long t, Set<Long> reads, java.util.function.Supplier<SqlException> stop, Map<Row, Long> oks, Map<Row, Long> errs,
                     ResultBudget budget) {
@@ -1023,6 +1085,16 @@ public final class Dataflows {
      */
     public PendingRead startRead(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.Supplier<SqlException> stop,
                                  ResultBudget budget) {
+        return startRead(worker, plan, t, overlay, stop, budget, false);
+    }
+
+    /**
+     * {@link #startRead(Worker, Plan, long, Map, java.util.function.Supplier, ResultBudget)}; with
+     * {@code analyze}, the read also keeps which operators each plan node was rendered as and,
+     * when it completes, what its operators did ({@link PendingRead#graph}): EXPLAIN ANALYZE.
+     */
+    public PendingRead startRead(Worker worker, Plan plan, long t, Map<Long, Map<Row, Long>> overlay, java.util.function.Supplier<SqlException> stop,
+                                 ResultBudget budget, boolean analyze) {
         Map<Row, Long> oks = new LinkedHashMap<>();
         Map<Row, Long> errs = new HashMap<>();
         Renderer[] renderer = new Renderer[1];
@@ -1056,6 +1128,7 @@ public final class Dataflows {
         renderer[0].sealConstants();
         for (InputSession<Row> in : overlays) in.close();
         PendingRead read = new PendingRead(index[0], probe, t, Plans.reads(plan), stop, oks, errs, budget);
+        if (analyze) read.nodes = renderer[0].nodes();
         pendingReads.add(read);
         return read;
     }
@@ -1151,6 +1224,7 @@ public final class Dataflows {
             if (e == null && !passed) e = r.stop.get();
             if (e == null && !passed) continue;
             pendingReads.remove(i--);
+            if (r.nodes != null) r.graph = worker.graph(r.dataflow);
             worker.dropDataflow(r.dataflow);
             if (e != null) r.result.completeExceptionally(e);
             else r.result.complete(new Answer(r.oks, r.errs));

@@ -132,6 +132,36 @@ public interface Catalog {
     }
 
     /**
+     * One running dataflow as the workers' copies add up: its operators with their counts and its
+     * channels ({@code graph}, see {@link dev.tributary.timely.DataflowGraph}), the catalog
+     * object it maintains ({@code objectId}, -1 for a query's, a subscription's or another
+     * dataflow of no object), and the arrangements it built. Read for the
+     * tributary_internal.dataflows, operators, channels and arrangements relations.
+     */
+    record DataflowInfo(dev.tributary.timely.DataflowGraph graph, long objectId, List<ArrangementInfo> arrangements) {
+        public DataflowInfo {
+            arrangements = List.copyOf(arrangements);
+        }
+    }
+
+    /**
+     * An arrangement a dataflow built, summed over the workers: the operator that built it (-1:
+     * not known), its name, the batches (the most any worker's trace has), updates and heap bytes
+     * it holds, the bytes of its paged batches (in files), and the dataflows that import it now
+     * (read it without a copy), by dataflow index.
+     */
+    record ArrangementInfo(int operator, String name, long batches, long records, long bytes, long pagedBytes, List<Integer> sharedBy) {
+        public ArrangementInfo {
+            sharedBy = List.copyOf(sharedBy);
+        }
+    }
+
+    /** Every running dataflow, in the order built (see {@link DataflowInfo}); it visits every worker, so asked for only when read. */
+    default List<DataflowInfo> dataflows() {
+        return List.of();
+    }
+
+    /**
      * A running subscription (tributary_internal.subscriptions): its id, its session's pid, its
      * query, the records its dataflow holds, the rows its streams dropped as late, and their
      * watermark as text of the event time's type (null without streams).

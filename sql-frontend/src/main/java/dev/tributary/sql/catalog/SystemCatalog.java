@@ -79,6 +79,7 @@ public final class SystemCatalog {
                 case "tstz" -> SqlType.TIMESTAMPTZ;
                 case "oid[]" -> SqlType.array(SqlType.BIGINT);
                 case "int2[]" -> SqlType.array(SqlType.SMALLINT);
+                case "int4[]" -> SqlType.array(SqlType.INTEGER);
                 case "text[]" -> SqlType.array(SqlType.TEXT);
                 case "int2vector" -> SqlType.vector(SqlType.SMALLINT);
                 case "oidvector" -> SqlType.vector(SqlType.BIGINT);
@@ -177,6 +178,15 @@ public final class SystemCatalog {
         rel(14005, "tributary_internal", "statement_log", true, "id int8, pid int4, usename text, query text, started_at tstz, duration_ms float8,"
                 + " rows int8, sqlstate text, error text");
         rel(14006, "tributary_internal", "streams", true, "id int8, pid int4, query text, late_rows int8, watermark text, cursor text");
+        // the workers' dataflows as they run (Catalog.DataflowInfo), read one-off from every worker
+        rel(14101, "tributary_internal", "dataflows", true, "dataflow_id int4, name text, object_id oid, operators int4, channels int4,"
+                + " arrangements int4, records_out int8, elapsed_ns int8");
+        rel(14102, "tributary_internal", "operators", true, "dataflow_id int4, operator_id int4, name text, scope text, inputs int4, outputs int4,"
+                + " records_in int8, records_out int8, messages_in int8, messages_out int8, activations int8, elapsed_ns int8");
+        rel(14103, "tributary_internal", "channels", true, "dataflow_id int4, from_operator int4, from_port int4, to_operator int4, to_port int4,"
+                + " exchange bool");
+        rel(14104, "tributary_internal", "arrangements", true, "dataflow_id int4, operator_id int4, object_id oid, name text, batches int8,"
+                + " records int8, bytes int8, paged_bytes int8, shared_by int4[]");
         rel(13003, "information_schema", "schemata", true, "catalog_name text, schema_name text, schema_owner text,"
                 + " default_character_set_catalog text, default_character_set_schema text, default_character_set_name text, sql_path text");
     }
@@ -356,6 +366,8 @@ public final class SystemCatalog {
     /** Asked only when tributary_internal.arrangement_sizes is read: it visits every worker. */
     private final java.util.function.Supplier<List<Catalog.ArrangementPart>> arrangementSizes;
     private final java.util.function.Supplier<List<Catalog.SubscriptionState>> subscriptions;
+    /** Asked only when one of tributary_internal's dataflow relations is read: it visits every worker. */
+    private final java.util.function.Supplier<List<Catalog.DataflowInfo>> dataflows;
     /** Asked only when pg_stat_activity is read. */
     private final java.util.function.Supplier<List<Catalog.Activity>> activity;
 
@@ -382,6 +394,7 @@ public final class SystemCatalog {
         this.hydrations = List.copyOf(catalog.hydrationProgress());
         this.arrangementSizes = catalog::arrangementSizes;
         this.subscriptions = catalog::runningSubscriptions;
+        this.dataflows = catalog::dataflows;
         this.activity = catalog::activity;
         for (Catalog.Namespace n : catalog.schemas()) {
             namespaces.put(n.name(), n);
@@ -773,6 +786,40 @@ public final class SystemCatalog {
                     out.add(row(FIRST_USER_OID + 3 * a.id(), a.name(), a.part(), a.records(), a.bytes(), a.pagedBytes()));
                 }
             }
+            case "tributary_internal.dataflows" -> {
+                for (Catalog.DataflowInfo d : dataflows.get()) {
+                    long sent = 0;
+                    long elapsed = 0;
+                    for (var o : d.graph().operators()) {
+                        sent += o.recordsOut();
+                        elapsed += o.elapsedNanos();
+                    }
+                    out.add(row(d.graph().index(), d.graph().name(), objectOid(d.objectId()), d.graph().operators().size(), d.graph().channels().size(),
+                            d.arrangements().size(), sent, elapsed));
+                }
+            }
+            case "tributary_internal.operators" -> {
+                for (Catalog.DataflowInfo d : dataflows.get()) {
+                    for (var o : d.graph().operators()) {
+                        out.add(row(d.graph().index(), o.id(), o.name(), o.scope(), o.inputs(), o.outputs(), o.recordsIn(), o.recordsOut(),
+                                o.messagesIn(), o.messagesOut(), o.activations(), o.elapsedNanos()));
+                    }
+                }
+            }
+            case "tributary_internal.channels" -> {
+                for (Catalog.DataflowInfo d : dataflows.get()) {
+                    for (var c : d.graph().channels()) out.add(row(d.graph().index(), c.from(), c.fromPort(), c.to(), c.toPort(), c.exchange()));
+                }
+            }
+            case "tributary_internal.arrangements" -> {
+                for (Catalog.DataflowInfo d : dataflows.get()) {
+                    for (Catalog.ArrangementInfo a : d.arrangements()) {
+                        List<Object> shared = a.sharedBy().stream().map(i -> (Object) (long) i).toList();
+                        out.add(row(d.graph().index(), a.operator() < 0 ? null : a.operator(), objectOid(d.objectId()), a.name(), a.batches(), a.records(),
+                                a.bytes(), a.pagedBytes(), shared));
+                    }
+                }
+            }
             case "tributary_internal.subscriptions" -> {
                 for (Catalog.SubscriptionState s : subscriptions.get()) {
                     out.add(row(s.id(), s.pid(), s.query(), s.records(), s.lateRows(), s.watermark()));
@@ -872,6 +919,11 @@ public final class SystemCatalog {
     /** A time in ms since the epoch as a timestamptz value; null when hidden or 0 (none). */
     private static java.time.Instant instant(boolean visible, long millis) {
         return visible && millis != 0 ? java.time.Instant.ofEpochMilli(millis) : null;
+    }
+
+    /** The OID of catalog object {@code id} (-1: none, null). */
+    private static Long objectOid(long id) {
+        return id < 0 ? null : FIRST_USER_OID + 3 * id;
     }
 
     private static Object[] row(Object... values) {

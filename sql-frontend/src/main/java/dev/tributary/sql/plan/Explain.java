@@ -1,8 +1,12 @@
 package dev.tributary.sql.plan;
 
 import dev.tributary.sql.expr.ScalarExpr;
+import dev.tributary.sql.types.Json;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.function.LongFunction;
 
 /**
@@ -14,9 +18,159 @@ public final class Explain {
     private Explain() {}
 
     public static String explain(Plan plan, LongFunction<String> stored) {
+        return explain(plan, stored, p -> null);
+    }
+
+    /**
+     * {@link #explain(Plan, LongFunction)} with {@code annotation}'s text for a node (null: none)
+     * at the end of its line: what EXPLAIN ANALYZE measured for it.
+     */
+    public static String explain(Plan plan, LongFunction<String> stored, Function<Plan, String> annotation) {
+        Out out = new Out(annotation);
+        write(plan, 0, stored, out);
+        return out.text.toString().stripTrailing();
+    }
+
+    /**
+     * One node of an explained plan: the plan node, its line, the further lines it printed
+     * (a Let's "in", a delta join's paths), and the nodes of its inputs.
+     */
+    public record Node(Plan plan, String line, List<String> notes, List<Node> inputs) {
+        public Node {
+            notes = List.copyOf(notes);
+            inputs = List.copyOf(inputs);
+        }
+    }
+
+    /** The plan as a tree of {@link Node}s, each with the line EXPLAIN prints for it. */
+    public static Node tree(Plan plan, LongFunction<String> stored) {
+        Out out = new Out(p -> null);
+        write(plan, 0, stored, out);
+        List<Node> top = out.root.build();
+        return top.get(0);
+    }
+
+    /**
+     * The plan as EXPLAIN (FORMAT JSON) gives it: an array of one object whose {@code "Plan"} is
+     * the root node; each node has its {@code "Node Type"} (the first word of its line), the rest
+     * of the line as {@code "Details"}, further lines as {@code "Notes"}, what {@code actual}
+     * adds for it (EXPLAIN ANALYZE's figures; null: nothing) and its inputs as {@code "Plans"};
+     * {@code extra}'s entries follow {@code "Plan"} (an execution time, how the query was answered).
+     */
+    public static String json(Plan plan, LongFunction<String> stored, Function<Plan, Map<String, Object>> actual, Map<String, Object> extra) {
+        Map<String, Object> top = new LinkedHashMap<>();
+        top.put("Plan", jsonNode(tree(plan, stored), actual));
+        top.putAll(extra);
+        return jsonDocument(List.of(top));
+    }
+
+    /** {@code document} (maps, lists, strings, numbers, booleans) as indented JSON, laid out as PostgreSQL lays out EXPLAIN's. */
+    public static String jsonDocument(Object document) {
         StringBuilder b = new StringBuilder();
-        write(plan, 0, stored, b);
-        return b.toString().stripTrailing();
+        writeJson(document, 0, b);
+        return b.toString();
+    }
+
+    private static Map<String, Object> jsonNode(Node n, Function<Plan, Map<String, Object>> actual) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        int space = n.line().indexOf(' ');
+        o.put("Node Type", space < 0 ? n.line() : n.line().substring(0, space));
+        if (space >= 0) o.put("Details", n.line().substring(space + 1));
+        if (!n.notes().isEmpty()) o.put("Notes", n.notes());
+        Map<String, Object> measured = actual.apply(n.plan());
+        if (measured != null) o.putAll(measured);
+        if (!n.inputs().isEmpty()) {
+            List<Object> inputs = new ArrayList<>();
+            for (Node i : n.inputs()) inputs.add(jsonNode(i, actual));
+            o.put("Plans", inputs);
+        }
+        return o;
+    }
+
+    /** {@code v} (a map, list, string, number or boolean) as indented JSON, as PostgreSQL lays EXPLAIN's out. */
+    private static void writeJson(Object v, int depth, StringBuilder b) {
+        switch (v) {
+            case Map<?, ?> m -> {
+                b.append("{");
+                int i = 0;
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    b.append(i++ == 0 ? "\n" : ",\n").append("  ".repeat(depth + 1));
+                    Json.quote(b, e.getKey().toString());
+                    b.append(": ");
+                    writeJson(e.getValue(), depth + 1, b);
+                }
+                b.append("\n").append("  ".repeat(depth)).append("}");
+            }
+            case List<?> l -> {
+                b.append("[");
+                for (int i = 0; i < l.size(); i++) {
+                    b.append(i == 0 ? "\n" : ",\n").append("  ".repeat(depth + 1));
+                    writeJson(l.get(i), depth + 1, b);
+                }
+                b.append("\n").append("  ".repeat(depth)).append("]");
+            }
+            case String str -> Json.quote(b, str);
+            case Number n -> b.append(n);
+            case Boolean x -> b.append(x);
+            default -> throw new IllegalArgumentException("not a JSON value: " + v);
+        }
+    }
+
+    /**
+     * Where {@link #write} puts a plan: its text, and the tree of nodes (each node's first line is
+     * its own; any later line it prints is a note).
+     */
+    private static final class Out {
+        final StringBuilder text = new StringBuilder();
+        final Function<Plan, String> annotation;
+        final Building root = new Building(null);
+        final java.util.ArrayDeque<Building> open = new java.util.ArrayDeque<>();
+
+        Out(Function<Plan, String> annotation) {
+            this.annotation = annotation;
+            open.push(root);
+        }
+
+        void enter(Plan plan) {
+            Building n = new Building(plan);
+            open.peek().inputs.add(n);
+            open.push(n);
+        }
+
+        void exit() {
+            open.pop();
+        }
+
+        void line(int depth, String line) {
+            Building n = open.peek();
+            String shown = line;
+            if (n.line == null) {
+                n.line = line;
+                String a = annotation.apply(n.plan);
+                if (a != null) shown = line + " " + a;
+            } else {
+                n.notes.add(line);
+            }
+            text.append("  ".repeat(depth)).append(shown).append('\n');
+        }
+    }
+
+    /** A node being written. One that printed no line of its own (a delta join shown as its fallback) gives way to its inputs. */
+    private static final class Building {
+        final Plan plan;
+        String line;
+        final List<String> notes = new ArrayList<>();
+        final List<Building> inputs = new ArrayList<>();
+
+        Building(Plan plan) {
+            this.plan = plan;
+        }
+
+        List<Node> build() {
+            List<Node> in = new ArrayList<>();
+            for (Building b : inputs) in.addAll(b.build());
+            return line == null ? in : List.of(new Node(plan, line, notes, in));
+        }
     }
 
     private static List<String> columns(Plan p) {
@@ -38,11 +192,17 @@ public final class Explain {
         return String.join(", ", out);
     }
 
-    private static void line(StringBuilder b, int depth, String text) {
-        b.append("  ".repeat(depth)).append(text).append('\n');
+    private static void line(Out b, int depth, String text) {
+        b.line(depth, text);
     }
 
-    private static void write(Plan plan, int d, LongFunction<String> stored, StringBuilder b) {
+    private static void write(Plan plan, int d, LongFunction<String> stored, Out b) {
+        b.enter(plan);
+        writeNode(plan, d, stored, b);
+        b.exit();
+    }
+
+    private static void writeNode(Plan plan, int d, LongFunction<String> stored, Out b) {
         switch (plan) {
             case Plan.Get g -> line(b, d, "Get " + stored.apply(g.id()) + " (its arrangement, shared)");
             case Plan.IndexedGet g -> line(b, d, "Get " + stored.apply(g.source()) + " through index " + g.indexName()

@@ -87,6 +87,23 @@ public final class Renderer {
         this.sources = sources;
         this.outside = null;
         this.loopIds = java.util.Set.of();
+        this.nodes = new ArrayList<>();
+    }
+
+    /**
+     * The operators rendered for one plan node: ids {@code firstOperator} to {@code endOperator}
+     * (exclusive) of the dataflow were built while it was rendered (its inputs' among them, as
+     * they are rendered inside it), and operator {@code output} sends its rows. EXPLAIN ANALYZE
+     * charges each operator to the innermost node whose range holds it.
+     */
+    public record RenderedNode(Plan plan, int firstOperator, int endOperator, int output) {}
+
+    /** Every plan node rendered here (and in nested loops' renderers), inputs before the nodes that read them. */
+    private final List<RenderedNode> nodes;
+
+    /** The plan nodes rendered so far, with their operators (see {@link RenderedNode}); a node fused into the one above it has none. */
+    public List<RenderedNode> nodes() {
+        return List.copyOf(nodes);
     }
 
     /** A renderer for the body of a {@link Plan.LetRec} in {@code inner}, nested in {@code outside}'s scope. */
@@ -95,6 +112,7 @@ public final class Renderer {
         this.sources = outside.sources;
         this.outside = outside;
         this.loopIds = new java.util.HashSet<>(loopIds);
+        this.nodes = outside.nodes;
     }
 
     /** Closes the inputs that feed constant rows, once the dataflow is built. */
@@ -104,6 +122,13 @@ public final class Renderer {
     }
 
     public Rendered render(Plan plan) {
+        int first = scope.operatorCount();
+        Rendered r = renderNode(plan);
+        nodes.add(new RenderedNode(plan, first, scope.operatorCount(), r.oks().stream().operatorId()));
+        return r;
+    }
+
+    private Rendered renderNode(Plan plan) {
         if (outside != null && java.util.Collections.disjoint(Plans.freeRefs(plan), loopIds)) {
             // the same in every round: computed once outside the loop, and entered
             Rendered r = outside.render(plan);
