@@ -653,10 +653,13 @@ final class Ddl {
             Set<Long> tables = catalog.baseTables(p);
             frontiers.advanced(upper, tables);
             DataflowMemory memory = session.dataflowMemory(compute.workers());
-            // a view starts from its inputs as of now; one over streams reads their commit times
-            // (lateness, PROCTIME()), which a compaction now would merge
-            boolean commitTimes = Plans.anyNode(p, n -> n instanceof Plan.EventTime || n instanceof Plan.CommitTime);
-            compute.createMaterializedView(id, name, p, memory, upper, tables, commitTimes ? null : frontiers.compactionNow(upper - 1));
+            // a view starts from its inputs as of now, not from each recent write's own time; but not
+            // one over streams (lateness and PROCTIME() read commit times), one that keeps history
+            // (it has its inputs' history from their since), nor in a recovery, which builds views
+            // again over the tables' replayed history before the later ones' holds exist
+            boolean inputsTimes = history != null || durability.replaying()
+                    || Plans.anyNode(p, n -> n instanceof Plan.EventTime || n instanceof Plan.CommitTime);
+            compute.createMaterializedView(id, name, p, memory, upper, tables, inputsTimes ? null : frontiers.compactionNow(upper - 1));
             CatalogItem.MaterializedView mv = new CatalogItem.MaterializedView(id, name, columns, plan, text(sql, v));
             register(mv, schema, uses);
             binders.access().created(session, mv);

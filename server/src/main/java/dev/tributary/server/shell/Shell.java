@@ -605,7 +605,7 @@ public final class Shell {
      */
     private void executeCancellable(String sql) {
         sun.misc.Signal interrupt = new sun.misc.Signal("INT");
-        sun.misc.SignalHandler previous = sun.misc.Signal.handle(interrupt, s -> db.cancel());
+        sun.misc.SignalHandler previous = sun.misc.Signal.handle(interrupt, s -> interrupted());
         boolean[] barShown = {false};
         try {
             db.execute(sql, answer -> {
@@ -626,6 +626,11 @@ public final class Shell {
             clearBar(barShown);
             sun.misc.Signal.handle(interrupt, previous);
         }
+    }
+
+    /** What Ctrl-C does while a statement runs: asks the database to cancel it. */
+    void interrupted() {
+        db.cancel();
     }
 
     /** Takes a drawn progress line off the screen, so what follows starts at the line's beginning. */

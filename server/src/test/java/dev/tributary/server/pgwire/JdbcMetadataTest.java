@@ -46,8 +46,12 @@ class JdbcMetadataTest extends LocalServerTest {
                         "tributary|public|big|VIEW|null",
                         // Tributary's own relations (builds under way, what dataflows hold) are in a schema of their own, as an extension's would be
                         "tributary|tributary_internal|arrangement_sizes|VIEW|null",
+                        "tributary|tributary_internal|arrangements|VIEW|null",
+                        "tributary|tributary_internal|channels|VIEW|null",
+                        "tributary|tributary_internal|dataflows|VIEW|null",
                         "tributary|tributary_internal|hydration_progress|VIEW|null",
                         "tributary|tributary_internal|objects|VIEW|null",
+                        "tributary|tributary_internal|operators|VIEW|null",
                         "tributary|tributary_internal|statement_log|VIEW|null",
                         "tributary|tributary_internal|streams|VIEW|null",
                         "tributary|tributary_internal|subscriptions|VIEW|null");
