@@ -3,6 +3,7 @@ package dev.tributary.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.server.http.ConsoleApi;
+import dev.tributary.server.http.ConsoleFiles;
 import dev.tributary.server.http.HttpService;
 import dev.tributary.server.pgwire.PgServer;
 import java.io.BufferedReader;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The console's API over HTTP on free ports: a query's results and an error's SQLSTATE and
  * position as JSON, and a SUBSCRIBE streamed as server-sent events that delivers an INSERT's row
- * and whose subscription is dropped once the client goes away.
+ * and whose subscription is dropped once the client goes away; the page and its bundle at
+ * {@code /} with their content types.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ConsoleApiTest {
@@ -34,6 +36,7 @@ class ConsoleApiTest {
             PgServer server = new PgServer(db, InetAddress.getLoopbackAddress(), 0, 10);
             HttpService http = HttpService.bind(InetAddress.getLoopbackAddress(), 0);
             ConsoleApi.install(http, server, new ConsoleApi.Options(50));
+            ConsoleFiles.install(http);
             http.start();
             return new Served(db, server, http);
         }
@@ -117,6 +120,25 @@ class ConsoleApiTest {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (s.db.activeSubscriptions() > 0 && System.nanoTime() < deadline) Thread.onSpinWait();
             assertThat(s.db.activeSubscriptions()).isZero();
+        }
+    }
+
+    @Test
+    void theConsolePageAndItsBundleAreServed() throws Exception {
+        try (Served s = Served.start(); HttpClient client = HttpClient.newHttpClient()) {
+            HttpResponse<String> page = client.send(HttpRequest.newBuilder(s.uri("/")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
+            assertThat(page.body()).contains("<script src=\"console.js\"></script>").contains("href=\"console.css\"");
+            HttpResponse<String> js = client.send(HttpRequest.newBuilder(s.uri("/console.js")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(js.statusCode()).isEqualTo(200);
+            assertThat(js.headers().firstValue("Content-Type")).hasValue("text/javascript; charset=utf-8");
+            assertThat(js.body()).startsWith("/* tributary console; sources sha256 ").contains("api/sql").contains("api/subscribe");
+            HttpResponse<String> css = client.send(HttpRequest.newBuilder(s.uri("/console.css")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(css.statusCode()).isEqualTo(200);
+            assertThat(css.headers().firstValue("Content-Type")).hasValue("text/css; charset=utf-8");
+            HttpResponse<String> missing = client.send(HttpRequest.newBuilder(s.uri("/nope.html")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(missing.statusCode()).isEqualTo(404);
         }
     }
 
