@@ -123,6 +123,22 @@ class ConsoleApiTest {
         }
     }
 
+    /** The queries the console's dataflow graph runs (console/src/app.js, DataflowGraph) answer a view's operators, channels and arrangements. */
+    @Test
+    void theDataflowGraphsQueriesAnswerAViewsOperators() throws Exception {
+        try (Served s = Served.start()) {
+            s.db.execute("CREATE TABLE t (a int)");
+            s.db.execute("CREATE MATERIALIZED VIEW v AS SELECT a, count(*) FROM t GROUP BY a");
+            long id = (Long) s.db.query("SELECT oid::int8 FROM pg_class WHERE relname = 'v'").rows().get(0)[0];
+            String flow = "dataflow_id IN (SELECT dataflow_id FROM tributary_internal.dataflows WHERE object_id = " + id + ")";
+            HttpResponse<String> r = s.sql("{\"sql\": \"SELECT dataflow_id, operator_id, name, records_out, elapsed_ns FROM tributary_internal.operators WHERE "
+                    + flow + " ORDER BY operator_id; SELECT from_operator, to_operator, exchange FROM tributary_internal.channels WHERE " + flow
+                    + "; SELECT operator_id, name, records, shared_by::text FROM tributary_internal.arrangements WHERE " + flow + "\"}");
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.body()).contains("\"reduce:aggregate\"").contains("\"arrange:byKey\"").contains(",\"{}\"]");
+        }
+    }
+
     @Test
     void theConsolePageAndItsBundleAreServed() throws Exception {
         try (Served s = Served.start(); HttpClient client = HttpClient.newHttpClient()) {
