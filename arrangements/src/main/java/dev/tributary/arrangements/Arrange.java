@@ -59,7 +59,9 @@ public final class Arrange {
         held.buffer(b.displayName(), batcher::heapBytes);
         TraceWriter writer = new TraceWriter(batcher, handle.trace(), out, b.displayName(), arity);
         if (seed.seeded()) writer.resumeAt(seed.from());
-        b.build(new ArrangeLogic(in, writer, handle.trace(), own, b.idleActivator(), held));
+        Runnable idle = b.idleActivator();
+        handle.trace().onCompactionMoved(idle);
+        b.build(new ArrangeLogic(in, writer, handle.trace(), own, idle, held));
         return new Arranged(out.stream(), handle);
     }
 

@@ -190,6 +190,15 @@ public final class HeldState {
         return out;
     }
 
+    /**
+     * Whether every trace has done the merging its frontiers allow ({@link Trace#merging}): only
+     * then does {@link #total} hold no updates that cancel or that compaction would drop.
+     */
+    public boolean settled() {
+        for (Trace t : traceOrder) if (t.merging()) return false;
+        return true;
+    }
+
     /** Everything held: the sum of the {@link #parts()}. */
     public Size total() {
         Size sum = Size.ZERO;

@@ -81,8 +81,29 @@ public final class Trace {
             listeners.clear();
             return;
         }
-        spine.setSince(meet(false));
-        spine.setPhysical(meet(true));
+        Antichain since = meet(false);
+        Antichain physical = meet(true);
+        boolean moved = compactionMoved != null && (!since.equals(spine.since()) || !physical.equals(spine.physical()));
+        spine.setSince(since);
+        spine.setPhysical(physical);
+        if (moved) compactionMoved.run();
+    }
+
+    /**
+     * Run when a handle's compaction moves the since or the physical frontier: the merges that
+     * allows are the trace writer's background work, which nothing else would schedule once the
+     * writer's input stops (an idle dataflow kept a window's expired updates, 184,002 where 2
+     * were left after merging, until its next input came).
+     */
+    private Runnable compactionMoved;
+
+    /**
+     * Calls {@code idleWork} (on this worker, from the handle's change) whenever a reader's
+     * compaction may have made merge work: the trace's writer passes its idle activator, and
+     * {@link #exert}s when it runs.
+     */
+    public void onCompactionMoved(Runnable idleWork) {
+        this.compactionMoved = idleWork;
     }
 
     /**
@@ -119,6 +140,14 @@ public final class Trace {
     /** Whether the last handle is gone and what it held was released: it holds nothing from then on. */
     public boolean isDropped() {
         return dropped;
+    }
+
+    /**
+     * Whether merge or compaction work remains that idle {@link #exert} calls would do: while it
+     * does, {@link #updateCount} may count updates that cancel or lie behind the since.
+     */
+    public boolean merging() {
+        return !dropped && spine.needsWork();
     }
 
     /** Appends a batch, which must start at the trace's upper; merges are fueled by it. */

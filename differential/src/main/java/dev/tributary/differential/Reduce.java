@@ -75,7 +75,9 @@ final class Reduce {
         TraceHandle own = output.share();
         own.setPhysicalCompaction(Antichain.empty(arity));
         TraceWriter writer = new TraceWriter(new Batcher(keyProto, outProto, arity), output.trace(), out, b.displayName(), arity);
-        Logic<K, V, R> logic1 = new Logic<>(b.displayName(), in, input, own, writer, source.keyType(), source.valType(), logic, readsKey, outType, arity, b.idleActivator());
+        Runnable idle = b.idleActivator();
+        output.trace().onCompactionMoved(idle);
+        Logic<K, V, R> logic1 = new Logic<>(b.displayName(), in, input, own, writer, source.keyType(), source.valType(), logic, readsKey, outType, arity, idle);
         if (seed.seeded()) logic1.resumeAt(seed.from());
         b.build(logic1);
         return Arrangement.wrap(out.stream(), output, source.keyType(), outType);

@@ -72,7 +72,9 @@ final class TopK {
         TraceHandle own = output.share();
         own.setPhysicalCompaction(Antichain.empty(1));
         TraceWriter writer = new TraceWriter(new Batcher(keyProto, valProto, 1), output.trace(), out, b.displayName(), 1);
-        Logic<K, V> logic = new Logic<>(b.displayName(), in, input, own, writer, source.keyType(), source.valType(), offset, limit, b.idleActivator());
+        Runnable idle = b.idleActivator();
+        output.trace().onCompactionMoved(idle);
+        Logic<K, V> logic = new Logic<>(b.displayName(), in, input, own, writer, source.keyType(), source.valType(), offset, limit, idle);
         if (seed.seeded()) logic.resumeAt(seed.from());
         b.build(logic);
         return Arrangement.wrap(out.stream(), output, source.keyType(), source.valType());

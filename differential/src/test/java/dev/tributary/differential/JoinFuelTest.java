@@ -108,7 +108,9 @@ class JoinFuelTest {
             while (!probe.isDone()) step(w, seen, mostInAStep);
         });
         assertThat(java.util.Arrays.stream(seen).max().getAsLong()).as("the most outputs of a worker").isGreaterThan(JoinCore.FUEL);
-        for (long n : mostInAStep) assertThat(n).as("a worker's outputs in one step").isLessThanOrEqualTo(JoinCore.FUEL + RIGHT / 2);
+        // twice at most: its own turn, and that of the worker's idle pass (the values' arrangement
+        // merges there once the half-join's compaction moves), which runs what is scheduled by then
+        for (long n : mostInAStep) assertThat(n).as("a worker's outputs in one step").isLessThanOrEqualTo(2L * (JoinCore.FUEL + RIGHT / 2));
         for (long t = 0; t < 2; t++) {
             Map<Long, Long> expected = new HashMap<>();
             for (long x = t >= 1 ? 100 : 0; x < LEFT; x++) {

@@ -32,9 +32,12 @@ public final class Subscription implements AutoCloseable {
      * What a running subscription's dataflow holds and what its streams have done: the records
      * in its arrangements (summed over the workers), the rows its streams dropped as late, and
      * the watermark of its streams in event time (the least, if several; -1 without streams), in
-     * the units of the event time column (microseconds for a timestamp).
+     * the units of the event time column (microseconds for a timestamp). {@code settled} says that
+     * its arrangements have done the merging their frontiers allow: until then {@code records}
+     * also counts updates that cancel or that compaction will drop (a merge in progress counts
+     * both its inputs), so a sample of what the dataflow needs to hold is taken once settled.
      */
-    public record Status(long records, long lateRows, long watermark) {}
+    public record Status(long records, long lateRows, long watermark, boolean settled) {}
 
     private final Runnable cancel;
     private final java.util.function.Supplier<Status> status;

@@ -437,20 +437,22 @@ public final class ComputeController implements AutoCloseable {
 
     /**
      * Subscription dataflow {@code index}: the records its arrangements hold (summed over the
-     * workers), the rows its streams dropped as late, and their watermark (-1 without streams);
-     * null once it is dropped.
+     * workers), the rows its streams dropped as late, their watermark (-1 without streams) and
+     * whether every worker's traces have settled; null once it is dropped.
      */
     public dev.tributary.server.Subscription.Status subscriptionStatus(int index) {
         long records = 0;
         long late = 0;
         long watermark = Long.MAX_VALUE;
+        boolean settled = true;
         for (long[] s : engine.callAll(w -> dataflows[w.index()].subscriptionStatus(index))) {
             if (s == null) return null;
             records += s[0];
             late += s[1];
             watermark = Math.min(watermark, s[2]);
+            settled &= s[3] == 1;
         }
-        return new dev.tributary.server.Subscription.Status(records, late, watermark);
+        return new dev.tributary.server.Subscription.Status(records, late, watermark, settled);
     }
 
     /**

@@ -1259,8 +1259,8 @@ public final class Dataflows {
 
     /**
      * Subscription dataflow {@code index} on this worker: the records its arrangements hold, the
-     * rows its streams dropped as late, and their least watermark (-1 without streams); null once
-     * it is dropped.
+     * rows its streams dropped as late, their least watermark (-1 without streams) and whether its
+     * traces have settled (1) or still merge (0); null once it is dropped.
      */
     long[] subscriptionStatus(int index) {
         SubscriptionState s = subscriptions.get(index);
@@ -1271,7 +1271,7 @@ public final class Dataflows {
             late += stream.lateRows();
             watermark = Math.min(watermark, stream.watermark());
         }
-        return new long[] {s.held().total().records(), late, watermark};
+        return new long[] {s.held().total().records(), late, watermark, s.held().settled() ? 1 : 0};
     }
 
     /** Forgets subscription dataflow {@code index}, which is being dropped. */
