@@ -341,7 +341,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         try {
             for (Statement st : statements) {
-                Statement.Copy copy = st instanceof Statement.Copy c ? c : st instanceof Statement.Subscribe sub ? asCopy(sub) : null;
+                Statement.Copy copy = st instanceof Statement.Copy c && c.file() == null ? c : st instanceof Statement.Subscribe sub ? asCopy(sub) : null;
                 // a COPY ... TO through the client is timed as the statement it runs (execute), a COPY ... FROM here
                 each.accept(copy == null || copies == null ? execute(session, st, sql)
                         : copy.from() ? metrics.time(StatementKind.WRITE, () -> copies.copy(copy, sql)) : copies.copy(copy, sql));
@@ -377,6 +377,8 @@ final class Coordinator implements AutoCloseable, Catalog {
     private Result executeStatement(Session session, Statement st, String sql) {
         if (st instanceof Statement.Fetch f) return guarded(session, st, () -> fetch(session, f));
         if (st instanceof Statement.Checkpoint c) return guarded(session, st, () -> checkpoint(session));
+        // reading or writing a file takes as long as the file: the coordinator is held only to start and to commit
+        if (st instanceof Statement.Copy c && c.file() != null) return guarded(session, st, () -> ServerFileCopy.run(this, session, c, roles));
         Result r;
         synchronized (this) {
             sequences.statementOf(session);
@@ -583,6 +585,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.SetRole r -> access.setRole(session, r);
             case Statement.Set s -> set(session, s);
             case Statement.Copy c -> {
+                if (c.file() != null) throw new IllegalStateException("a COPY of a file runs outside the coordinator (executeStatement)");
                 if (c.from()) {
                     throw new SqlException("0A000", "COPY FROM STDIN needs a client that sends the data", c.pos(),
                             "Run it from psql or through the JDBC driver's CopyManager.");
@@ -609,6 +612,11 @@ final class Coordinator implements AutoCloseable, Catalog {
     /** Whether a COPY ... TO STDOUT streams a subscription's changes rather than a query's rows. */
     static boolean streams(Statement.Copy c) {
         return c.query() instanceof Statement.Subscribe || (c.query() instanceof Statement.QueryStatement q && q.emitChanges());
+    }
+
+    /** The rows of COPY table [(cols)] TO ... or COPY (query) TO ..., tagged {@code COPY n}, read under the coordinator. */
+    synchronized Result copyRows(Session session, Statement.Copy c) {
+        return guarded(session, c, () -> copyTo(session, c));
     }
 
     /** COPY table [(cols)] TO STDOUT or COPY (query) TO STDOUT: the rows, tagged {@code COPY n}. */

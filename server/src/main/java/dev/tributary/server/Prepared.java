@@ -148,10 +148,14 @@ public final class Prepared {
                 || statement instanceof Statement.QueryStatement);
     }
 
-    /** The COPY statement it is (a SUBSCRIBE is run as COPY of it), or null: COPY is run by the wire server, which moves the data. */
+    /**
+     * The COPY statement it is (a SUBSCRIBE is run as COPY of it), or null: a COPY through the
+     * client is run by the wire server, which moves the data; one of a server-side file is an
+     * ordinary statement.
+     */
     public Statement.Copy copy() {
         if (statement instanceof Statement.Subscribe s) return Coordinator.asCopy(s);
-        return statement instanceof Statement.Copy c ? c : null;
+        return statement instanceof Statement.Copy c && c.file() == null ? c : null;
     }
 
     /** Its SQL text as the client sent it. */

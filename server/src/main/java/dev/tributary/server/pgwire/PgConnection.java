@@ -709,7 +709,7 @@ final class PgConnection {
     private static Statement.Copy copyStatement(String sql) {
         try {
             List<Statement> sts = dev.tributary.sql.parser.Parser.parse(sql);
-            return sts.size() == 1 && sts.get(0) instanceof Statement.Copy c ? c : null;
+            return sts.size() == 1 && sts.get(0) instanceof Statement.Copy c && c.file() == null ? c : null;
         } catch (SqlException e) {
             return null;
         }

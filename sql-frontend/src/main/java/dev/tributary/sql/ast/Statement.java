@@ -466,16 +466,23 @@ public sealed interface Statement extends Node {
     enum CopyHeader { NONE, SKIP, MATCH }
 
     /**
-     * COPY table [(columns)] FROM STDIN, COPY table [(columns)] TO STDOUT or COPY (query) TO
-     * STDOUT. {@code table} is empty when {@code query} is given; {@code query} is a
-     * {@link QueryStatement} (perhaps with EMIT CHANGES) or a {@link Subscribe}, null for a table.
-     * {@code columns} is empty when not given (all columns).
+     * COPY table [(columns)] FROM STDIN | 'file', COPY table [(columns)] TO STDOUT | 'file' or
+     * COPY (query) TO STDOUT | 'file'. {@code table} is empty when {@code query} is given;
+     * {@code query} is a {@link QueryStatement} (perhaps with EMIT CHANGES) or a
+     * {@link Subscribe}, null for a table. {@code columns} is empty when not given (all columns).
+     * {@code file} is the server-side file's path as written, null for the client's STDIN or
+     * STDOUT.
      */
-    record Copy(int pos, List<String> table, List<String> columns, Statement query, boolean from, CopyOptions options)
+    record Copy(int pos, List<String> table, List<String> columns, Statement query, boolean from, String file, CopyOptions options)
             implements Statement {
         public Copy {
             table = List.copyOf(table);
             columns = List.copyOf(columns);
+        }
+
+        /** A COPY through the client (STDIN or STDOUT). */
+        public Copy(int pos, List<String> table, List<String> columns, Statement query, boolean from, CopyOptions options) {
+            this(pos, table, columns, query, from, null, options);
         }
     }
 

@@ -1730,22 +1730,26 @@ public final class Parser {
             if (is(Type.LPAREN)) cols = nameList();
         }
         boolean from;
+        String file = null;
         if (query == null && acceptKw("from")) {
             from = true;
-            if (!acceptKw("stdin")) throw copyEndpoint(peek(), "FROM", "STDIN");
+            if (is(Type.STRING)) file = next().value();
+            else if (!acceptKw("stdin")) throw copyEndpoint(peek(), "FROM", "STDIN");
         } else {
             expectKw("to");
             from = false;
-            if (!acceptKw("stdout")) throw copyEndpoint(peek(), "TO", "STDOUT");
+            if (is(Type.STRING)) file = next().value();
+            else if (!acceptKw("stdout")) throw copyEndpoint(peek(), "TO", "STDOUT");
         }
-        return new Copy(pos, table, cols, query, from, copyOptions(from));
+        if (file != null && query instanceof Statement.Subscribe) throw unsupported("COPY (SUBSCRIBE ...) TO a file", pos);
+        return new Copy(pos, table, cols, query, from, file, copyOptions(from));
     }
 
-    /** COPY from or to a file or program: PostgreSQL allows it to superusers; Tributary streams through the client only. */
+    /** COPY from or to a program: PostgreSQL allows it to superusers; Tributary runs no programs. */
     private SqlException copyEndpoint(Token t, String dir, String std) {
-        if (t.type() == Type.STRING || t.isKeyword("program")) {
-            return new SqlException("0A000", "COPY " + dir + " a file or program is not supported", t.start() + 1,
-                    "Use COPY ... " + dir + " " + std + " (psql's \\copy does this for a local file).");
+        if (t.isKeyword("program")) {
+            return new SqlException("0A000", "COPY " + dir + " a program is not supported", t.start() + 1,
+                    "Use COPY ... " + dir + " " + std + " and pipe the data through the client.");
         }
         return syntaxError(t);
     }

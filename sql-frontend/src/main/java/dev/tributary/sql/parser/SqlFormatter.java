@@ -497,7 +497,8 @@ public final class SqlFormatter {
                     b.append(name(c.table()));
                     if (!c.columns().isEmpty()) b.append(' ').append(names(c.columns()));
                 }
-                b.append(c.from() ? " FROM STDIN" : " TO STDOUT");
+                if (c.file() != null) b.append(c.from() ? " FROM " : " TO ").append(string(c.file()));
+                else b.append(c.from() ? " FROM STDIN" : " TO STDOUT");
                 CopyOptions o = c.options();
                 b.append(" WITH (FORMAT ").append(o.csv() ? "csv" : "text");
                 b.append(", DELIMITER ").append(string(String.valueOf(o.delimiter())));

@@ -36,6 +36,12 @@ class CopyCursorParserTest {
         assertThat(c.columns()).containsExactly("a", "b");
         assertThat(c.from()).isTrue();
         assertThat(c.options()).isEqualTo(CopyOptions.TEXT);
+        assertThat(c.file()).isNull();
+        Statement.Copy file = copy("COPY t FROM '/data/orders.csv' (FORMAT csv)");
+        assertThat(file.file()).isEqualTo("/data/orders.csv");
+        assertThat(file.from()).isTrue();
+        assertThat(copy("COPY (SELECT 1) TO 'out.txt'").file()).isEqualTo("out.txt");
+        assertThat(dev.tributary.sql.parser.SqlFormatter.format(file)).startsWith("COPY t FROM '/data/orders.csv' WITH (FORMAT csv");
         assertThat(copy("COPY t FROM STDIN WITH (FORMAT csv, HEADER)").options())
                 .isEqualTo(new CopyOptions(true, ',', "", CopyHeader.SKIP, '"', '"'));
         assertThat(copy("COPY t FROM STDIN (FORMAT 'csv', DELIMITER ';', NULL 'NA', QUOTE '''', ESCAPE '\\', HEADER match)").options())
@@ -61,7 +67,8 @@ class CopyCursorParserTest {
         fails("COPY t FROM STDIN (DELIMITER 'a')", "22023", "COPY delimiter cannot be \"a\"", 0);
         fails("COPY t FROM STDIN (FORMAT csv, NULL 'a,b')", "22023", "COPY delimiter must not appear in the NULL specification", 0);
         fails("COPY t TO STDOUT (HEADER match)", "0A000", "cannot use \"match\" with HEADER in COPY TO", 0);
-        fails("COPY t FROM '/etc/passwd'", "0A000", "COPY FROM a file or program is not supported", 13);
+        fails("COPY t FROM PROGRAM 'cat /etc/passwd'", "0A000", "COPY FROM a program is not supported", 13);
+        fails("COPY (SUBSCRIBE t) TO '/tmp/s'", "0A000", "COPY (SUBSCRIBE ...) TO a file is not supported", 1);
         fails("COPY (SELECT 1) FROM STDIN", "42601", "syntax error at or near \"FROM\"", 17);
     }
 

@@ -1,0 +1,118 @@
+package dev.tributary.server.pgwire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.util.PSQLException;
+
+/**
+ * COPY to and from a file on the server's machine, over JDBC as a client sends it: the file
+ * parsed as COPY FROM STDIN would be (all or nothing, errors naming the line), superusers only,
+ * and PostgreSQL's errors for a missing file, a directory, a relative path to write, another role.
+ */
+@Timeout(60)
+class ServerFileCopyTest extends LocalServerTest {
+    @TempDir
+    Path dir;
+
+    private Connection connect(String user) throws SQLException {
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=" + user + "&prepareThreshold=0");
+    }
+
+    private static void fails(Statement s, String sql, String state, String message) {
+        assertThatThrownBy(() -> s.execute(sql)).as(sql).isInstanceOfSatisfying(PSQLException.class, e -> {
+            assertThat(e.getSQLState()).isEqualTo(state);
+            assertThat(e.getServerErrorMessage().getMessage()).isEqualTo(message);
+        });
+    }
+
+    @Test
+    void aFileIsCopiedInAsTheClientWouldSendItAndOutAsItWouldReceiveIt() throws Exception {
+        Path text = Files.writeString(dir.resolve("t.txt"), "1\tone\t10\n2\ttwo\\ttab\t\\N\n");
+        Path csv = Files.writeString(dir.resolve("t.csv"), "id,name\n3,\"three, quoted\"\n4,\"four \"\"q\"\"\"\n");
+        try (Connection c = connect("tributary"); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (id int PRIMARY KEY, name text NOT NULL, score double precision DEFAULT 1.5)");
+            assertThat(s.executeUpdate("COPY t FROM '" + text + "'")).isEqualTo(2);
+            assertThat(s.executeUpdate("COPY t (id, name) FROM '" + csv + "' WITH (FORMAT csv, HEADER)")).isEqualTo(2);
+            assertThat(JdbcRows.rows(s, "SELECT id, name, score FROM t ORDER BY id"))
+                    .containsExactly("1|one|10", "2|two\ttab|null", "3|three, quoted|1.5", "4|four \"q\"|1.5");
+
+            // line 2 is bad: the error names it, and line 1 is not written either
+            Path bad = Files.writeString(dir.resolve("bad.txt"), "5\tfive\t1\n6\tsix\tlots\n");
+            assertThatThrownBy(() -> s.execute("COPY t FROM '" + bad + "'")).isInstanceOfSatisfying(PSQLException.class, e -> {
+                assertThat(e.getSQLState()).isEqualTo("22P02");
+                assertThat(e.getServerErrorMessage().getWhere()).isEqualTo("COPY t, line 2, column score: \"lots\"");
+            });
+            assertThat(JdbcRows.rows(s, "SELECT count(*) FROM t")).containsExactly("4");
+
+            // many chunks, lines across their boundaries: every row, at one time
+            StringBuilder many = new StringBuilder();
+            for (int i = 100; i < 60_100; i++) many.append(i).append(",name ").append(i).append(",").append(i % 7).append('\n');
+            Path big = Files.writeString(dir.resolve("big.csv"), many);
+            assertThat(Files.size(big)).isGreaterThan(4 << 16);
+            assertThat(s.executeUpdate("COPY t FROM '" + big + "' (FORMAT csv)")).isEqualTo(60_000);
+            assertThat(JdbcRows.rows(s, "SELECT count(*), sum(id), min(name), sum(score) FROM t WHERE id >= 100"))
+                    .containsExactly("60000|1805970000|name 100|180000");
+
+        }
+        try (Connection c = connect("tributary"); Statement s = c.createStatement()) {
+            // in a block that rolls back, the rows go with it
+            Path more = Files.writeString(dir.resolve("more.txt"), "7\tseven\t7\n");
+            c.setAutoCommit(false);
+            assertThat(s.executeUpdate("COPY t FROM '" + more + "'")).isEqualTo(1);
+            assertThat(JdbcRows.rows(s, "SELECT name FROM t WHERE id = 7")).containsExactly("seven");
+            c.rollback();
+            c.setAutoCommit(true);
+            assertThat(JdbcRows.rows(s, "SELECT count(*) FROM t WHERE id = 7")).containsExactly("0");
+
+            // out: a query's rows and a table's, in the format asked for, with a header
+            Path out = dir.resolve("out.csv");
+            assertThat(s.executeUpdate("COPY (SELECT id, name FROM t WHERE id <= 3 ORDER BY id) TO '" + out + "' (FORMAT csv, HEADER)")).isEqualTo(3);
+            assertThat(Files.readString(out, StandardCharsets.UTF_8)).isEqualTo("id,name\n1,one\n2,two\ttab\n3,\"three, quoted\"\n");
+            Path table = dir.resolve("table.txt");
+            s.execute("CREATE TABLE small (a int, b text)");
+            s.execute("INSERT INTO small VALUES (1, NULL)");
+            assertThat(s.executeUpdate("COPY small TO '" + table + "'")).isEqualTo(1);
+            assertThat(Files.readString(table)).isEqualTo("1\t\\N\n");
+            // and back in
+            assertThat(s.executeUpdate("COPY small FROM '" + table + "'")).isEqualTo(1);
+            assertThat(JdbcRows.rows(s, "SELECT a, b FROM small")).containsExactly("1|null", "1|null");
+        }
+    }
+
+    @Test
+    void badFilesAndOtherRolesGetPostgresErrors() throws Exception {
+        try (Connection c = connect("tributary"); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (a int, b text)");
+            Path missing = dir.resolve("missing.csv");
+            fails(s, "COPY t FROM '" + missing + "'", "58P01", "could not open file \"" + missing + "\" for reading: No such file or directory");
+            fails(s, "COPY t FROM '" + dir + "'", "42809", "\"" + dir + "\" is a directory");
+            fails(s, "COPY t TO 'relative.csv'", "42602", "relative path not allowed for COPY to file");
+            fails(s, "COPY t TO '" + dir + "'", "42809", "\"" + dir + "\" is a directory");
+            Path noDir = dir.resolve("no/such/dir.csv");
+            fails(s, "COPY t TO '" + noDir + "'", "58P01", "could not open file \"" + noDir + "\" for writing: No such file or directory");
+            fails(s, "COPY t FROM PROGRAM 'cat /etc/passwd'", "0A000", "COPY FROM a program is not supported");
+            fails(s, "COPY (SUBSCRIBE t) TO '" + dir.resolve("s") + "'", "0A000", "COPY (SUBSCRIBE ...) TO a file is not supported");
+            s.execute("CREATE ROLE loader LOGIN");
+            s.execute("GRANT SELECT, INSERT ON t TO loader");
+        }
+        Path file = Files.writeString(dir.resolve("f.txt"), "1\tx\n");
+        try (Connection c = connect("loader"); Statement s = c.createStatement()) {
+            fails(s, "COPY t FROM '" + file + "'", "42501", "must be superuser or have privileges of the pg_read_server_files role to COPY from a file");
+            fails(s, "COPY t TO '" + dir.resolve("o.txt") + "'", "42501", "must be superuser or have privileges of the pg_write_server_files role to COPY to a file");
+            assertThat(Files.exists(dir.resolve("o.txt"))).isFalse();
+            assertThat(JdbcRows.rows(s, "SELECT count(*) FROM t")).isEqualTo(List.of("0"));
+        }
+    }
+}
