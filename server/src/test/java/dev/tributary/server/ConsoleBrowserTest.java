@@ -212,5 +212,14 @@ class ConsoleBrowserTest {
         screenshot("aRoleWithAPasswordLogsInWithScramAndItsPrivilegesHold-loggedIn");
         browser.findElement(By.id("logout")).click();
         waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("login-user")));
+
+        // the page prepares a password as the server does (SASLprep): a no-break space is a space, and NFKC applies
+        served.db().execute("ALTER ROLE alice PASSWORD 'Wönder land'");
+        browser.findElement(By.id("login-user")).clear();
+        browser.findElement(By.id("login-user")).sendKeys("alice");
+        browser.findElement(By.id("login-password")).clear();
+        browser.findElement(By.id("login-password")).sendKeys("Wo\u0308nder\u00A0land");
+        browser.findElement(By.id("login-submit")).click();
+        waiting().until(ExpectedConditions.textToBe(By.cssSelector(".whoami"), "alice"));
     }
 }
