@@ -164,6 +164,11 @@ final class Binders {
             }
 
             @Override
+            public ServerMetrics serverMetrics() {
+                return self.serverMetrics();
+            }
+
+            @Override
             public java.util.OptionalLong maintained(CatalogItem.SystemRelation r) {
                 return self.maintained(r);
             }

@@ -189,6 +189,23 @@ final class Coordinator implements AutoCloseable, Catalog {
         return subscriptions.states();
     }
 
+    /** The counters behind {@code /metrics} now, for {@code tributary_internal.server_metrics}. */
+    @Override
+    public synchronized dev.tributary.sql.catalog.Catalog.ServerMetrics serverMetrics() {
+        StatementMetrics.Totals t = metrics.totals();
+        long records = 0;
+        long bytes = 0;
+        for (dev.tributary.sql.catalog.Catalog.ArrangementPart p : arrangementSizes()) {
+            records += p.records();
+            bytes += p.bytes();
+        }
+        java.lang.management.MemoryUsage heap = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        Tributary.Backends b = backends;
+        int connections = b == null ? 0 : b.activity().size();
+        return new dev.tributary.sql.catalog.Catalog.ServerMetrics(t.statements(), t.errors(), writes.commits(), writes.committedRows(),
+                t.p50Seconds() * 1e3, t.p99Seconds() * 1e3, heap.getUsed(), heap.getCommitted(), records, bytes, connections, subscriptions.count());
+    }
+
     /** Every relation's parts, for {@code tributary_internal.arrangement_sizes}, in object id order. */
     @Override
     public synchronized List<dev.tributary.sql.catalog.Catalog.ArrangementPart> arrangementSizes() {

@@ -6,6 +6,9 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -45,6 +48,55 @@ public final class StatementMetrics implements MultiCollector {
                 .help("Transactions whose writes were committed to the log").callback(c -> c.call(commits.getAsLong())).build();
         this.committedRows = CounterWithCallback.builder().name("tributary_committed_rows")
                 .help("Row changes (inserted or deleted rows; an update is both) committed to the log").callback(c -> c.call(rows.getAsLong())).build();
+    }
+
+    /**
+     * What every kind of statement adds up to since the start: how many ran and failed, and the
+     * 50th and 99th percentile of their durations in seconds (0 before any ran).
+     */
+    public record Totals(long statements, long errors, double p50Seconds, double p99Seconds) {}
+
+    /**
+     * The totals now. The percentiles are estimated from the histogram's buckets as Prometheus's
+     * {@code histogram_quantile} does (linearly within the bucket the rank falls in; the largest
+     * bound for one beyond it), so they are as coarse as {@link #BOUNDS}.
+     */
+    public Totals totals() {
+        double[] bounds = null;
+        long[] counts = null;
+        long statements = 0;
+        for (HistogramSnapshot.HistogramDataPointSnapshot d : durations.collect().getDataPoints()) {
+            ClassicHistogramBuckets b = d.getClassicBuckets();
+            if (bounds == null) {
+                bounds = new double[b.size()];
+                counts = new long[b.size()];
+                for (int i = 0; i < b.size(); i++) bounds[i] = b.getUpperBound(i);
+            }
+            for (int i = 0; i < b.size(); i++) counts[i] += b.getCount(i);
+            statements += d.getCount();
+        }
+        long failed = 0;
+        for (CounterSnapshot.CounterDataPointSnapshot d : errors.collect().getDataPoints()) failed += (long) d.getValue();
+        if (bounds == null) return new Totals(0, failed, 0, 0);
+        return new Totals(statements, failed, quantile(0.5, bounds, counts), quantile(0.99, bounds, counts));
+    }
+
+    /** The {@code q} quantile of a histogram with per-bucket (not cumulative) {@code counts} under upper {@code bounds}, the last +Inf. */
+    static double quantile(double q, double[] bounds, long[] counts) {
+        long total = 0;
+        for (long c : counts) total += c;
+        if (total == 0) return 0;
+        double rank = q * total;
+        long below = 0;
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] > 0 && below + counts[i] >= rank) {
+                if (Double.isInfinite(bounds[i])) return i == 0 ? 0 : bounds[i - 1];
+                double lower = i == 0 ? 0 : bounds[i - 1];
+                return lower + (bounds[i] - lower) * (rank - below) / counts[i];
+            }
+            below += counts[i];
+        }
+        return bounds[bounds.length - 1];
     }
 
     /** Runs {@code body}, a statement of kind {@code kind}, and records its time and whether it failed. */

@@ -272,6 +272,14 @@ public final class Tributary implements AutoCloseable {
             return coordinator.copyIn(session, copy);
         }
 
+        /**
+         * Subscribes to {@code sql} as {@link Tributary#subscribe} does, but as this session's role
+         * and with its settings (the web console's live mode, for the role that logged in).
+         */
+        public Subscription subscribe(String sql, Subscription.Listener listener) {
+            return coordinator.subscribe(session, sql, listener);
+        }
+
         /** Starts the subscription of {@code COPY (SUBSCRIBE ...) TO STDOUT} or of a SELECT ... EMIT CHANGES. */
         public Subscription subscribe(Statement.Copy copy, Subscription.Listener listener) {
             if (!Coordinator.streams(copy)) throw new IllegalArgumentException("not a COPY of a subscription");

@@ -101,6 +101,11 @@ public final class ScramServer {
         return proven & credentials.mayLogIn() ? "v=" + serverSignature : null;
     }
 
+    /** 28P01, what a client is told whatever failed: a wrong password, no such role, no password, no LOGIN. */
+    public static SqlException authenticationFailed(String user) {
+        return new SqlException("28P01", "password authentication failed for user \"" + user + "\"");
+    }
+
     private static SqlException malformed(String detail) {
         return new SqlException("08P01", "malformed SCRAM message").withDetail(detail + ".");
     }

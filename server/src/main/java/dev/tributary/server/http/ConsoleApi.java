@@ -21,12 +21,19 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The web console's API on the HTTP port, answered only to clients on this machine (the port is
- * not authenticated, so whoever may reach it is the bootstrap superuser): {@code POST /api/sql}
- * runs the statements of {@code {"sql": "..."}} in a session of its own and answers their results,
- * or the error that stopped them (400) with PostgreSQL's SQLSTATE, message, position and hint;
- * {@code GET /api/subscribe?sql=...} runs a {@code SUBSCRIBE} and streams its batches as
- * server-sent events until the client goes away, when the subscription is dropped.
+ * The web console's API on the HTTP port, answered only to clients on this machine and only to
+ * pages of this port's own origin (a request whose {@code Origin} is another site's is 403):
+ * {@code POST /api/sql} runs the statements of {@code {"sql": "..."}} in a session of its own and
+ * answers their results, or the error that stopped them (400) with PostgreSQL's SQLSTATE, message,
+ * position and hint; {@code GET /api/subscribe?sql=...} runs a {@code SUBSCRIBE} and streams its
+ * batches as server-sent events until the client goes away, when the subscription is dropped.
+ *
+ * <p>Both run as the role the browser logged in as ({@link ConsoleLogins}: SCRAM-SHA-256 over
+ * {@code POST /api/login/first} and {@code /api/login/final}, then a session cookie;
+ * {@code POST /api/logout} ends it), so that role's privileges apply. While pgwire would trust a
+ * client on this machine (no role has a password) a request without a session runs as the
+ * bootstrap role, as a psql without a user name would; otherwise it is 401 with 28000.
+ * {@code GET /api/session} tells the page which of the two it is.
  */
 public final class ConsoleApi {
     /**
@@ -52,9 +59,12 @@ public final class ConsoleApi {
     }
 
     private static final int MAX_BODY = 16 << 20;
+    /** The session cookie's name. */
+    static final String COOKIE = "tributary_console";
 
     private final PgServer server;
     private final Options options;
+    private final ConsoleLogins logins = new ConsoleLogins();
 
     private ConsoleApi(PgServer server, Options options) {
         this.server = server;
@@ -66,28 +76,139 @@ public final class ConsoleApi {
         ConsoleApi api = new ConsoleApi(server, options);
         http.handle("/api/sql", api::sql);
         http.handle("/api/subscribe", api::subscribe);
+        http.handle("/api/session", api::session);
+        http.handle("/api/login/first", api::loginFirst);
+        http.handle("/api/login/final", api::loginFinal);
+        http.handle("/api/logout", api::logout);
+    }
+
+    /** {@code {"user": role or null, "login_required": bool}}: whom a request of this browser runs as, and whether it must log in. */
+    private void session(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            Tributary db = database(exchange, "GET");
+            if (db == null) return;
+            String token = cookie(exchange);
+            String role = token == null ? null : logins.role(db.roles(), token).orElse(null);
+            boolean trusted = server.trusts(true);
+            StringBuilder b = new StringBuilder("{\"user\":");
+            Json.string(b, role != null ? role : trusted ? Roles.BOOTSTRAP : null).append(",\"logged_in\":").append(role != null)
+                    .append(",\"login_required\":").append(!trusted).append('}');
+            answer(exchange, 200, b.toString());
+        }
+    }
+
+    /** {@code {"user", "client_first"}} to {@code {"exchange", "server_first"}}: SCRAM's first round trip. */
+    private void loginFirst(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            Tributary db = database(exchange, "POST");
+            if (db == null) return;
+            Map<String, String> body = body(exchange, "user", "client_first");
+            if (body == null) return;
+            try {
+                ConsoleLogins.Started started = logins.first(db.roles(), body.get("user"), body.get("client_first"));
+                StringBuilder b = new StringBuilder("{\"exchange\":");
+                Json.string(b, started.exchange()).append(",\"server_first\":");
+                Json.string(b, started.serverFirst()).append('}');
+                answer(exchange, 200, b.toString());
+            } catch (SqlException e) {
+                answer(exchange, 400, errorJson(e, List.of()));
+            }
+        }
+    }
+
+    /**
+     * {@code {"exchange", "client_final"}} to {@code {"user", "server_final"}} and the session
+     * cookie (HttpOnly, SameSite=Strict: the page's script never sees it and no other site's
+     * request carries it); 401 with 28P01 for a wrong password.
+     */
+    private void loginFinal(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            Tributary db = database(exchange, "POST");
+            if (db == null) return;
+            Map<String, String> body = body(exchange, "exchange", "client_final");
+            if (body == null) return;
+            ConsoleLogins.LoggedIn in;
+            try {
+                in = logins.last(body.get("exchange"), body.get("client_final"));
+            } catch (SqlException e) {
+                answer(exchange, e.sqlState().equals("28P01") ? 401 : 400, errorJson(e, List.of()));
+                return;
+            }
+            exchange.getResponseHeaders().add("Set-Cookie", COOKIE + "=" + in.token() + "; Path=/; HttpOnly; SameSite=Strict");
+            StringBuilder b = new StringBuilder("{\"user\":");
+            Json.string(b, in.role()).append(",\"server_final\":");
+            Json.string(b, in.serverFinal()).append('}');
+            answer(exchange, 200, b.toString());
+        }
+    }
+
+    /** Ends this browser's session and clears its cookie. */
+    private void logout(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            if (refused(exchange, "POST")) return;
+            String token = cookie(exchange);
+            if (token != null) logins.logout(token);
+            exchange.getResponseHeaders().add("Set-Cookie", COOKIE + "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
+            answer(exchange, 200, "{}");
+        }
+    }
+
+    /**
+     * The role a request runs as: its session's, else the bootstrap role while pgwire would trust
+     * a local client; null once it has been answered 401.
+     */
+    private String role(HttpExchange exchange, Tributary db) throws IOException {
+        String token = cookie(exchange);
+        if (token != null) {
+            var role = logins.role(db.roles(), token);
+            if (role.isPresent()) return role.get();
+        }
+        if (server.trusts(true)) return Roles.BOOTSTRAP;
+        answer(exchange, 401, errorJson(new SqlException("28000", "the console needs a login: roles have passwords, so log in with a role's name and password"), List.of()));
+        return null;
+    }
+
+    /** The session cookie's value, or null. */
+    private static String cookie(HttpExchange exchange) {
+        for (String header : exchange.getRequestHeaders().getOrDefault("Cookie", List.of())) {
+            for (String pair : header.split(";")) {
+                String p = pair.trim();
+                if (p.startsWith(COOKIE + "=")) return p.substring(COOKIE.length() + 1);
+            }
+        }
+        return null;
+    }
+
+    /** The body as a JSON object of string members that has each of {@code required}; null once it has been answered 400. */
+    private static Map<String, String> body(HttpExchange exchange, String... required) throws IOException {
+        byte[] raw;
+        try (InputStream in = exchange.getRequestBody()) {
+            raw = in.readNBytes(MAX_BODY + 1);
+        }
+        try {
+            if (raw.length > MAX_BODY) throw new Json.Malformed("the body is longer than " + MAX_BODY + " bytes");
+            Map<String, String> members = Json.stringObject(new String(raw, StandardCharsets.UTF_8));
+            for (String r : required) if (members.get(r) == null) throw new Json.Malformed("it has no member \"" + r + "\"");
+            return members;
+        } catch (Json.Malformed e) {
+            String shape = String.join(", ", java.util.Arrays.stream(required).map(r -> "\"" + r + "\": \"...\"").toList());
+            answer(exchange, 400, errorJson(new SqlException("08P01", "the body is not a JSON object {" + shape + "}: " + e.getMessage()), List.of()));
+            return null;
+        }
     }
 
     private void sql(HttpExchange exchange) throws IOException {
         try (exchange) {
             Tributary db = database(exchange, "POST");
             if (db == null) return;
-            byte[] raw;
-            try (InputStream in = exchange.getRequestBody()) {
-                raw = in.readNBytes(MAX_BODY + 1);
-            }
-            String sql;
-            try {
-                if (raw.length > MAX_BODY) throw new Json.Malformed("the body is longer than " + MAX_BODY + " bytes");
-                sql = Json.stringObject(new String(raw, StandardCharsets.UTF_8)).get("sql");
-                if (sql == null) throw new Json.Malformed("it has no member \"sql\"");
-            } catch (Json.Malformed e) {
-                answer(exchange, 400, errorJson(new SqlException("08P01", "the body is not a JSON object {\"sql\": \"...\"}: " + e.getMessage()), List.of()));
-                return;
-            }
+            String role = role(exchange, db);
+            if (role == null) return;
+            Map<String, String> body = body(exchange, "sql");
+            if (body == null) return;
+            String sql = body.get("sql");
             List<Result> results = new ArrayList<>();
             Tributary.Connection session = db.session();
-            session.authenticatedAs(Roles.BOOTSTRAP);
+            session.authenticatedAs(role);
             try {
                 session.executeEach(sql, results::add);
             } catch (SqlException e) {
@@ -111,60 +232,74 @@ public final class ConsoleApi {
         try (exchange) {
             Tributary db = database(exchange, "GET");
             if (db == null) return;
+            String role = role(exchange, db);
+            if (role == null) return;
             String sql = queryParameter(exchange.getRequestURI().getRawQuery(), "sql");
             if (sql == null) {
                 answer(exchange, 400, errorJson(new SqlException("08P01", "the query string has no parameter \"sql\""), List.of()));
                 return;
             }
-            BlockingQueue<Streamed> events = new LinkedBlockingQueue<>();
-            Subscription subscription;
+            // the session lives as long as its subscription: closed after it, when the request ends
+            Tributary.Connection session = db.session();
+            session.authenticatedAs(role);
             try {
-                subscription = db.subscribe(sql, new Subscription.Listener() {
-                    @Override
-                    public void onChanges(Result batch) {
-                        StringBuilder b = new StringBuilder();
-                        result(b, batch);
-                        events.add(new Streamed.Event("event: batch\ndata: " + b + "\n\n"));
-                    }
-
-                    @Override
-                    public void onError(SqlException error) {
-                        events.add(new Streamed.Event("event: error\ndata: " + errorJson(error, List.of()) + "\n\n"));
-                        events.add(new Streamed.End());
-                    }
-
-                    @Override
-                    public void onDone() {
-                        events.add(new Streamed.Event("event: done\ndata: {}\n\n"));
-                        events.add(new Streamed.End());
-                    }
-                });
-            } catch (SqlException e) {
-                answer(exchange, 400, errorJson(e, List.of()));
-                return;
+                stream(exchange, session, sql);
+            } finally {
+                session.close();
             }
-            try (subscription) {
-                exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
-                exchange.getResponseHeaders().set("Cache-Control", "no-cache");
-                exchange.sendResponseHeaders(200, 0);
-                OutputStream out = exchange.getResponseBody();
-                send(out, ": subscribed\n\n");
-                while (true) {
-                    Streamed next = events.poll(options.heartbeatMillis(), TimeUnit.MILLISECONDS);
-                    switch (next) {
-                        case null -> send(out, ": idle\n\n");
-                        case Streamed.Event e -> send(out, e.text());
-                        case Streamed.End end -> {
-                            out.close();
-                            return;
-                        }
+        }
+    }
+
+    /** Runs {@code sql} as a subscription of {@code session} and writes its batches to {@code exchange} until it ends or the client goes away. */
+    private void stream(HttpExchange exchange, Tributary.Connection session, String sql) throws IOException {
+        BlockingQueue<Streamed> events = new LinkedBlockingQueue<>();
+        Subscription subscription;
+        try {
+            subscription = session.subscribe(sql, new Subscription.Listener() {
+                @Override
+                public void onChanges(Result batch) {
+                    StringBuilder b = new StringBuilder();
+                    result(b, batch);
+                    events.add(new Streamed.Event("event: batch\ndata: " + b + "\n\n"));
+                }
+
+                @Override
+                public void onError(SqlException error) {
+                    events.add(new Streamed.Event("event: error\ndata: " + errorJson(error, List.of()) + "\n\n"));
+                    events.add(new Streamed.End());
+                }
+
+                @Override
+                public void onDone() {
+                    events.add(new Streamed.Event("event: done\ndata: {}\n\n"));
+                    events.add(new Streamed.End());
+                }
+            });
+        } catch (SqlException e) {
+            answer(exchange, 400, errorJson(e, List.of()));
+            return;
+        }
+        try (subscription) {
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
+            exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+            exchange.sendResponseHeaders(200, 0);
+            OutputStream out = exchange.getResponseBody();
+            send(out, ": subscribed\n\n");
+            while (true) {
+                Streamed next = events.poll(options.heartbeatMillis(), TimeUnit.MILLISECONDS);
+                switch (next) {
+                    case null -> send(out, ": idle\n\n");
+                    case Streamed.Event e -> send(out, e.text());
+                    case Streamed.End end -> {
+                        out.close();
+                        return;
                     }
                 }
-            } catch (IOException gone) {
-                // the client went away: closing the subscription (above) is all there is to do
-            } catch (InterruptedException stopping) {
-                Thread.currentThread().interrupt();
             }
+        } catch (IOException gone) {
+            // the client went away: closing the subscription (above) is all there is to do
+        } catch (InterruptedException stopping) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -181,10 +316,17 @@ public final class ConsoleApi {
         return db;
     }
 
-    /** Answers 405 for another method, 403 for a client not on this machine; whether it did. */
+    /** Answers 405 for another method, 403 for a client not on this machine or a page of another origin; whether it did. */
     private static boolean refused(HttpExchange exchange, String method) throws IOException {
         if (!exchange.getRemoteAddress().getAddress().isLoopbackAddress()) {
             answer(exchange, 403, errorJson(new SqlException("28000", "the console API answers only clients on the server's own machine"), List.of()));
+            return true;
+        }
+        String origin = exchange.getRequestHeaders().getFirst("Origin");
+        String host = exchange.getRequestHeaders().getFirst("Host");
+        if (origin != null && !origin.equals("http://" + host)) {
+            // a page of another site on this machine's browser: it may reach loopback, but must not act as the console
+            answer(exchange, 403, errorJson(new SqlException("28000", "the console API answers only the console's own pages, not " + origin), List.of()));
             return true;
         }
         if (!exchange.getRequestMethod().equals(method)) {

@@ -72,7 +72,7 @@ final class Authenticator {
             if (response == null) return false;
             String serverFinal = exchange.serverFinal(new String(response, StandardCharsets.UTF_8));
             if (serverFinal == null) {
-                connection.fatal(new SqlException("28P01", "password authentication failed for user \"" + user + "\""));
+                connection.fatal(ScramServer.authenticationFailed(user));
                 return false;
             }
             connection.authRequest(SASL_FINAL, serverFinal.getBytes(StandardCharsets.UTF_8));

@@ -215,6 +215,15 @@ public final class PgServer implements AutoCloseable {
         return options;
     }
 
+    /**
+     * Whether a client on a loopback address ({@code loopback}) or not is let in without a
+     * password, as the startup exchange decides it; the web console asks the same.
+     */
+    public boolean trusts(boolean loopback) {
+        Tributary d = db;
+        return d != null && Authenticator.trusted(options.auth(), loopback, d.roles());
+    }
+
     /** Serves {@code db} from now on: the database it was started without is open. */
     public void ready(Tributary db) {
         this.db = java.util.Objects.requireNonNull(db);

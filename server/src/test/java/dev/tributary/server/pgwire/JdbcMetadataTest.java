@@ -52,6 +52,7 @@ class JdbcMetadataTest extends LocalServerTest {
                         "tributary|tributary_internal|hydration_progress|VIEW|null",
                         "tributary|tributary_internal|objects|VIEW|null",
                         "tributary|tributary_internal|operators|VIEW|null",
+                        "tributary|tributary_internal|server_metrics|VIEW|null",
                         "tributary|tributary_internal|statement_log|VIEW|null",
                         "tributary|tributary_internal|streams|VIEW|null",
                         "tributary|tributary_internal|subscriptions|VIEW|null");

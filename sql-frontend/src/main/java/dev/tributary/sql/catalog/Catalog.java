@@ -168,6 +168,22 @@ public interface Catalog {
      */
     record SubscriptionState(long id, int pid, String query, long records, long lateRows, String watermark) {}
 
+    /**
+     * The server's counters at one moment (tributary_internal.server_metrics), the same ones
+     * {@code /metrics} exposes: statements run and failed, commits and their rows since the start,
+     * statement latency percentiles since the start (estimated from the latency histogram's
+     * buckets, in ms), the JVM's heap, what the objects' arrangements hold, the client connections
+     * and the subscriptions running.
+     */
+    record ServerMetrics(long statements, long statementErrors, long commits, long committedRows, double latencyP50Millis,
+                         double latencyP99Millis, long heapUsedBytes, long heapCommittedBytes, long arrangementRecords,
+                         long arrangementBytes, int connections, int subscriptions) {}
+
+    /** The server's counters now; null without a server (the relation is empty then). Asked for only when read: it visits every worker. */
+    default ServerMetrics serverMetrics() {
+        return null;
+    }
+
     /** The running subscriptions; asked for only when tributary_internal.subscriptions is read. */
     default List<SubscriptionState> runningSubscriptions() {
         return List.of();

@@ -178,6 +178,10 @@ public final class SystemCatalog {
         rel(14005, "tributary_internal", "statement_log", true, "id int8, pid int4, usename text, query text, started_at tstz, duration_ms float8,"
                 + " rows int8, sqlstate text, error text");
         rel(14006, "tributary_internal", "streams", true, "id int8, pid int4, query text, late_rows int8, watermark text, cursor text");
+        // the server's counters when read (Catalog.ServerMetrics): one row, cumulative counts a client turns into rates
+        rel(14020, "tributary_internal", "server_metrics", true, "sampled_at tstz, statements int8, statement_errors int8, commits int8,"
+                + " committed_rows int8, latency_p50_ms float8, latency_p99_ms float8, heap_used_bytes int8, heap_committed_bytes int8,"
+                + " arrangement_records int8, arrangement_bytes int8, connections int4, subscriptions int4");
         // the workers' dataflows as they run (Catalog.DataflowInfo), read one-off from every worker
         rel(14101, "tributary_internal", "dataflows", true, "dataflow_id int4, name text, object_id oid, operators int4, channels int4,"
                 + " arrangements int4, records_out int8, elapsed_ns int8");
@@ -370,6 +374,8 @@ public final class SystemCatalog {
     private final java.util.function.Supplier<List<Catalog.DataflowInfo>> dataflows;
     /** Asked only when pg_stat_activity is read. */
     private final java.util.function.Supplier<List<Catalog.Activity>> activity;
+    /** Asked only when tributary_internal.server_metrics is read. */
+    private final java.util.function.Supplier<Catalog.ServerMetrics> serverMetrics;
 
     /** Descriptions (COMMENT ON) by the object's OID, then column number (0: the object). */
     private final Map<Long, Map<Integer, String>> descriptions = new HashMap<>();
@@ -396,6 +402,7 @@ public final class SystemCatalog {
         this.subscriptions = catalog::runningSubscriptions;
         this.dataflows = catalog::dataflows;
         this.activity = catalog::activity;
+        this.serverMetrics = catalog::serverMetrics;
         for (Catalog.Namespace n : catalog.schemas()) {
             namespaces.put(n.name(), n);
             namespaceNames.put(n.oid(), n.name());
@@ -818,6 +825,14 @@ public final class SystemCatalog {
                         out.add(row(d.graph().index(), a.operator() < 0 ? null : a.operator(), objectOid(d.objectId()), a.name(), a.batches(), a.records(),
                                 a.bytes(), a.pagedBytes(), shared));
                     }
+                }
+            }
+            case "tributary_internal.server_metrics" -> {
+                Catalog.ServerMetrics m = serverMetrics.get();
+                if (m != null) {
+                    out.add(row(java.time.Instant.now(), m.statements(), m.statementErrors(), m.commits(), m.committedRows(), m.latencyP50Millis(),
+                            m.latencyP99Millis(), m.heapUsedBytes(), m.heapCommittedBytes(), m.arrangementRecords(), m.arrangementBytes(),
+                            m.connections(), m.subscriptions()));
                 }
             }
             case "tributary_internal.subscriptions" -> {
