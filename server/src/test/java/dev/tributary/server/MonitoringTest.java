@@ -201,6 +201,53 @@ class MonitoringTest {
         }
     }
 
+    /**
+     * The text exposition read by Prometheus' own parser of it: the Python client's
+     * {@code text_string_to_metric_families} (Debian's python3-prometheus-client, which
+     * {@code .ci/run} installs; the Java client has none), which fails on anything malformed. Every
+     * family of the protobuf scrape is there with its type, and the query histogram's count agrees.
+     */
+    @Test
+    void theTextExpositionParsesWithPrometheusOwnParser() throws Exception {
+        try (Served s = Served.start(Tributary.inMemory(Clock.manual(0), 1), new Monitoring.Options(0, 30_000))) {
+            s.db().execute("CREATE TABLE t (x int)");
+            for (int i = 0; i < 3; i++) s.db().execute("SELECT * FROM t");
+            // the protobuf scrape first: a family it has series of (a pool's allocations, after a GC) is in the later text too
+            MetricsScrape proto = s.scrape();
+            String body = MetricsScrape.text(s.http().port()).body();
+            String script = String.join("\n",
+                    "import sys",
+                    "from prometheus_client.parser import text_string_to_metric_families",
+                    "for f in text_string_to_metric_families(sys.stdin.read()):",
+                    "    print(f.name, f.type, '', '', 0, sep='\\t')",
+                    "    for m in f.samples:",
+                    "        print(f.name, f.type, m.name, ','.join(k + '=' + v for k, v in sorted(m.labels.items())), m.value, sep='\\t')");
+            Process p = new ProcessBuilder(System.getProperty("clients.python", "/usr/bin/python3"), "-c", script).redirectErrorStream(true).start();
+            try (var in = p.getOutputStream()) {
+                in.write(body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(p.waitFor()).as("the parser's exit (python3-prometheus-client installed?):\n%s", out).isZero();
+            java.util.Map<String, String> types = new java.util.HashMap<>();
+            double queries = -1;
+            for (String line : out.split("\n")) {
+                String[] f = line.split("\t");
+                types.put(f[0], f[1]);
+                if (f[2].equals(DURATION + "_count") && f[3].equals("kind=query")) queries = Double.parseDouble(f[4]);
+            }
+            for (var family : proto.families().values()) {
+                if (family.getMetricCount() == 0) continue; // a family without series has no lines
+                // the parser names a counter's family without its _total, as the exposition's TYPE line does
+                String name = family.getType() == io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_36_2.Metrics.MetricType.COUNTER
+                        ? family.getName().replaceFirst("_total$", "") : family.getName();
+                assertThat(types).as("family %s in the parsed text", name).containsKey(name);
+                assertThat(types.get(name)).as(name).isEqualTo(family.getType().name().toLowerCase(java.util.Locale.ROOT));
+            }
+            assertThat(types.get(DURATION)).isEqualTo("histogram");
+            assertThat(queries).as("queries counted in the text").isGreaterThanOrEqualTo(3);
+        }
+    }
+
     @Test
     void aPortInUseIsAClearError() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
