@@ -235,10 +235,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         Introspection.Sample sample = null;
         if (introspectionIntervalMillis > 0) {
             java.util.Collection<CatalogItem> objects = catalog.inIdOrder();
-            Set<Long> hydrating = new HashSet<>();
-            for (var h : ddl.hydrationProgress()) hydrating.add(h.id());
-            sample = new Introspection.Sample(oracle.clock().now(), objects, catalog::schemaOf, compute.frontiers(Introspection.stored(objects)), hydrating,
-                    subscriptions.live(), statementLog);
+            sample = new Introspection.Sample(oracle.clock().now(), objects, catalog::schemaOf, compute.frontiers(Introspection.stored(objects)),
+                    ddl.hydrationProgress(), subscriptions.live(), subscriptions.states(), arrangementSizes(), compute.dataflows(), statementLog);
         }
         writes.commitUnlogged(introspection.changes(sample));
     }

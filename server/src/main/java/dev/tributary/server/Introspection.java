@@ -1,6 +1,8 @@
 package dev.tributary.server;
 
+import dev.tributary.sql.catalog.Catalog;
 import dev.tributary.sql.catalog.CatalogItem;
+import dev.tributary.sql.catalog.EngineRows;
 import dev.tributary.sql.catalog.SystemCatalog;
 import dev.tributary.sql.row.Row;
 import dev.tributary.sql.row.RowCodec;
@@ -15,7 +17,9 @@ import java.util.Set;
 
 /**
  * The maintained introspection relations of {@code tributary_internal} ({@code objects},
- * {@code statement_log}, {@code streams}): each is a table of the server's own, which the
+ * {@code statement_log}, {@code streams}, and the engine's {@code hydration_progress},
+ * {@code arrangement_sizes}, {@code subscriptions}, {@code dataflows}, {@code operators},
+ * {@code channels} and {@code arrangements}): each is a table of the server's own, which the
  * coordinator writes, on a period, the difference between the engine's state now and what the
  * table holds (its previous sample), as one ordinary commit at a system time. So a query, a
  * view, a materialized view or a SUBSCRIBE reads them as it reads any table, at consistent
@@ -27,26 +31,53 @@ import java.util.Set;
  * any the database hands out, so a view over one, recorded in the durable catalog, finds the same
  * table again when a restart makes it anew.
  *
+ * <p>A sample costs in proportion to what changed, not to what there is: each table's rows are
+ * held by their values with their encoded form, so a row that stays the same is neither encoded
+ * again nor written. An operator's activations and time, and a dataflow's time, are quiet
+ * columns: they move whenever a frontier does, so they alone do not make a row change; they come
+ * along when its records do. Otherwise an idle server with thousands of operators would rewrite
+ * every operator's row every second.
+ *
  * <p>Not thread-safe: called with the coordinator's lock held.
  */
 final class Introspection {
     /** The first internal table's id: beyond any a database hands out (ids count objects from 1). */
     static final long FIRST_ID = 1L << 40;
 
-    /** The relations, in id order: {@code FIRST_ID + k} is the k-th. */
-    private static final List<String> NAMES = List.of("objects", "statement_log", "streams");
+    /**
+     * The relations, in id order: {@code FIRST_ID + k} is the k-th. Only ever appended to: a
+     * durable view over one names its table by id.
+     */
+    private static final List<String> NAMES = List.of("objects", "statement_log", "streams", "hydration_progress", "arrangement_sizes",
+            "subscriptions", "dataflows", "operators", "channels", "arrangements");
     private static final long OBJECTS = FIRST_ID;
     private static final long STATEMENT_LOG = FIRST_ID + 1;
     private static final long STREAMS = FIRST_ID + 2;
+    private static final long HYDRATION_PROGRESS = FIRST_ID + 3;
+    private static final long ARRANGEMENT_SIZES = FIRST_ID + 4;
+    private static final long SUBSCRIPTIONS = FIRST_ID + 5;
+    private static final long DATAFLOWS = FIRST_ID + 6;
+    private static final long OPERATORS = FIRST_ID + 7;
+    private static final long CHANNELS = FIRST_ID + 8;
+    private static final long ARRANGEMENTS = FIRST_ID + 9;
 
-    /** A maintained relation: the system relation users name, the table holding its rows, and that table's row codec. */
-    private record Maintained(CatalogItem.SystemRelation relation, CatalogItem.Table table, RowCodec codec) {}
+    /**
+     * A maintained relation: the system relation users name, the table holding its rows, that
+     * table's row codec, and its quiet columns (see the type's comment).
+     */
+    private record Maintained(CatalogItem.SystemRelation relation, CatalogItem.Table table, RowCodec codec, int[] quiet) {}
+
+    /** A row a table holds: its encoded form and how many times. */
+    private record Held(Row row, long count) {}
 
     private final Map<Long, Maintained> byId = new HashMap<>();
     /** Per system relation OID, the table holding its rows. */
     private final Map<Long, Long> tableOf = new HashMap<>();
-    /** What each table holds: its previous sample, rows with their multiplicities (but the statement log's). */
-    private final Map<Long, Map<Row, Long>> held = new HashMap<>();
+    /**
+     * What each table holds (but the statement log), by the row's values with its quiet columns
+     * left out: what a sample is compared with.
+     */
+    private final Map<Long, Map<List<Object>, Held>> held = new HashMap<>();
     /**
      * The statement log's rows the table holds, by entry id: entries never change, so a sample
      * encodes only the new ones and retracts those that fell out.
@@ -59,10 +90,26 @@ final class Introspection {
             long id = FIRST_ID + k;
             CatalogItem.Table t = new CatalogItem.Table(id, r.name(), r.columns(), List.of(), new ArrayList<>(Collections.nCopies(r.columns().size(), null)),
                     "", false);
-            byId.put(id, new Maintained(r, t, new RowCodec(dev.tributary.sql.bind.Binder.typesOf(r.columns()))));
+            byId.put(id, new Maintained(r, t, new RowCodec(dev.tributary.sql.bind.Binder.typesOf(r.columns())), quiet(r)));
             tableOf.put(r.id(), id);
             held.put(id, new HashMap<>());
         }
+    }
+
+    /** The columns of {@code r} that change without its row changing (see the type's comment). */
+    private static int[] quiet(CatalogItem.SystemRelation r) {
+        List<String> names = switch (r.name()) {
+            case "operators" -> List.of("activations", "elapsed_ns");
+            case "dataflows" -> List.of("elapsed_ns");
+            default -> List.of();
+        };
+        int[] out = new int[names.size()];
+        for (int i = 0; i < out.length; i++) {
+            int k = 0;
+            while (!r.columns().get(k).name().equals(names.get(i))) k++;
+            out[i] = k;
+        }
+        return out;
     }
 
     /** The internal tables, to be made (by id) before anything that reads them. */
@@ -90,12 +137,14 @@ final class Introspection {
 
     /**
      * The engine's state as the relations show it, at clock time {@code now}: the catalog's
-     * objects with their frontiers ({@code frontiers}: id to {@code {since, upper}}),
-     * {@code hydrating} the objects still being built, the running subscriptions and the logged
+     * objects with their frontiers ({@code frontiers}: id to {@code {since, upper}}), the builds
+     * under way, the running subscriptions (as {@code streams} and as {@code subscriptions} show
+     * them), what each relation's dataflow holds, the running dataflows, and the logged
      * statements.
      */
     record Sample(long now, java.util.Collection<CatalogItem> objects, java.util.function.LongFunction<String> schemaOf, Map<Long, long[]> frontiers,
-                  Set<Long> hydrating, List<Subscriptions.Live> subscriptions, StatementLog statements) {}
+                  List<Catalog.HydrationProgress> hydrations, List<Subscriptions.Live> subscriptions, List<Catalog.SubscriptionState> subscriptionStates,
+                  List<Catalog.ArrangementPart> arrangementSizes, List<Catalog.DataflowInfo> dataflows, StatementLog statements) {}
 
     /** The ids whose frontiers a sample needs: every object with a dataflow of its own. */
     static List<Long> stored(java.util.Collection<CatalogItem> objects) {
@@ -113,33 +162,70 @@ final class Introspection {
      */
     Map<Long, Map<Row, Long>> changes(Sample sample) {
         Map<Long, Map<Row, Long>> out = new HashMap<>();
-        out.put(OBJECTS, diff(OBJECTS, sample == null ? List.of() : objectRows(sample)));
-        out.put(STATEMENT_LOG, statementChanges(sample == null ? new StatementLog.Since(Long.MAX_VALUE, List.of())
+        boolean off = sample == null;
+        out.put(OBJECTS, diff(OBJECTS, off ? List.of() : objectRows(sample)));
+        out.put(STATEMENT_LOG, statementChanges(off ? new StatementLog.Since(Long.MAX_VALUE, List.of())
                 : sample.statements().since(heldStatements.isEmpty() ? 0 : heldStatements.lastKey())));
-        out.put(STREAMS, diff(STREAMS, sample == null ? List.of() : streamRows(sample)));
+        out.put(STREAMS, diff(STREAMS, off ? List.of() : streamRows(sample)));
+        out.put(HYDRATION_PROGRESS, diff(HYDRATION_PROGRESS, off ? List.of() : EngineRows.hydrationProgress(sample.hydrations())));
+        out.put(ARRANGEMENT_SIZES, diff(ARRANGEMENT_SIZES, off ? List.of() : EngineRows.arrangementSizes(sample.arrangementSizes())));
+        out.put(SUBSCRIPTIONS, diff(SUBSCRIPTIONS, off ? List.of() : EngineRows.subscriptions(sample.subscriptionStates())));
+        out.put(DATAFLOWS, diff(DATAFLOWS, off ? List.of() : EngineRows.dataflows(sample.dataflows())));
+        out.put(OPERATORS, diff(OPERATORS, off ? List.of() : EngineRows.operators(sample.dataflows())));
+        out.put(CHANNELS, diff(CHANNELS, off ? List.of() : EngineRows.channels(sample.dataflows())));
+        out.put(ARRANGEMENTS, diff(ARRANGEMENTS, off ? List.of() : EngineRows.arrangements(sample.dataflows())));
         return out;
     }
 
-    /** The changes from what table {@code id} holds to {@code rows}, which it then holds. */
+    /**
+     * The changes from what table {@code id} holds to {@code rows}, which it then holds. A row
+     * whose values but its quiet columns are held already stays as held: it is not encoded, and
+     * nothing is written for it.
+     */
     private Map<Row, Long> diff(long id, List<Object[]> rows) {
-        RowCodec codec = byId.get(id).codec();
-        Map<Row, Long> now = new HashMap<>();
-        for (Object[] r : rows) now.merge(codec.encode(r), 1L, Long::sum);
-        Map<Row, Long> before = held.get(id);
+        Maintained m = byId.get(id);
+        Map<List<Object>, Held> before = held.get(id);
+        Map<List<Object>, Held> now = new HashMap<>(Math.max(16, before.size() * 2));
         Map<Row, Long> changes = new HashMap<>();
-        now.forEach((row, n) -> {
-            long d = n - before.getOrDefault(row, 0L);
-            if (d != 0) changes.put(row, d);
+        for (Object[] values : rows) {
+            List<Object> key = key(values, m.quiet());
+            Held h = now.get(key);
+            if (h != null) {
+                // the same row again: its copies share one encoding
+                now.put(key, new Held(h.row(), h.count() + 1));
+                continue;
+            }
+            Held was = before.get(key);
+            now.put(key, new Held(was != null ? was.row() : m.codec().encode(values), 1));
+        }
+        now.forEach((key, h) -> {
+            Held was = before.get(key);
+            if (was == null) {
+                changes.merge(h.row(), h.count(), Long::sum);
+            } else if (was.count() != h.count()) {
+                changes.merge(h.row(), h.count() - was.count(), Long::sum);
+            }
         });
-        before.forEach((row, n) -> {
-            if (!now.containsKey(row)) changes.put(row, -n);
+        before.forEach((key, was) -> {
+            if (!now.containsKey(key)) changes.merge(was.row(), -was.count(), Long::sum);
         });
+        changes.values().removeIf(n -> n == 0);
         held.put(id, now);
         return changes;
     }
 
+    /** A row's values but its quiet columns (left null), as a key equal to another row's when they differ in those alone. */
+    private static List<Object> key(Object[] values, int[] quiet) {
+        if (quiet.length == 0) return java.util.Arrays.asList(values);
+        Object[] k = values.clone();
+        for (int q : quiet) k[q] = null;
+        return java.util.Arrays.asList(k);
+    }
+
     private static List<Object[]> objectRows(Sample s) {
         List<Object[]> out = new ArrayList<>();
+        Set<Long> hydrating = new java.util.HashSet<>();
+        for (Catalog.HydrationProgress h : s.hydrations()) hydrating.add(h.id());
         for (CatalogItem item : s.objects()) {
             String kind = switch (item) {
                 case CatalogItem.Table t -> "table";
@@ -162,7 +248,7 @@ final class Introspection {
                 since = instant(f[0]);
                 upper = instant(f[1]);
                 lag = f[1] == Long.MAX_VALUE ? 0L : Math.max(0, s.now() + 1 - f[1]);
-                hydrated = !s.hydrating().contains(item.id()) && f[1] > f[0];
+                hydrated = !hydrating.contains(item.id()) && f[1] > f[0];
             }
             out.add(new Object[] {SystemCatalog.oid(item.id()), s.schemaOf().apply(item.id()), item.name(), kind, since, upper, lag, hydrated});
         }

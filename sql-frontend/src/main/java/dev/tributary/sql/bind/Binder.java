@@ -183,6 +183,18 @@ public final class Binder {
     private boolean streamsAllowed;
 
     /**
+     * Binds for something that keeps reading (a view, a materialized view, a subscription): a
+     * system relation the catalog maintains reads its collection, which changes at times, even
+     * where a one-off read computes it as it is now (see {@link Catalog#maintained}).
+     */
+    public Binder maintaining() {
+        this.maintaining = true;
+        return this;
+    }
+
+    private boolean maintaining;
+
+    /**
      * Where a continuous query over streams starts. Without a watermark: at the system time
      * {@code cursor} (a progress time a subscription reported: FROM CURSOR), or with no snapshot
      * (FROM NOW, {@code cursor} null). In event time ({@code eventTime}) {@code cursor} is an event
@@ -1298,7 +1310,7 @@ public final class Binder {
             List<Field> fields = new ArrayList<>();
             for (Column c : r.columns()) fields.add(new Field(name, c.name(), c.type(), false, schema == null ? "pg_catalog" : schema));
             java.util.OptionalLong stored = catalog.maintained(r);
-            if (stored.isPresent()) {
+            if (stored.isPresent() && (maintaining || dev.tributary.sql.catalog.SystemCatalog.onlyMaintained(r))) {
                 // a maintained system relation reads as the table the server writes its samples to
                 dependencies.add(stored.getAsLong());
                 b = new Bound(new Plan.Get(stored.getAsLong(), r.name(), types(r.columns()), false), fields);
