@@ -36,7 +36,8 @@ import java.util.Set;
  * again nor written. An operator's activations and time, and a dataflow's time, are quiet
  * columns: they move whenever a frontier does, so they alone do not make a row change; they come
  * along when its records do. Otherwise an idle server with thousands of operators would rewrite
- * every operator's row every second.
+ * every operator's row every second. And the engine's relations are sampled only while something
+ * reads their tables ({@link #ENGINE_TABLES}): a one-off query computes them itself.
  *
  * <p>Not thread-safe: called with the coordinator's lock held.
  */
@@ -67,8 +68,57 @@ final class Introspection {
      */
     private record Maintained(CatalogItem.SystemRelation relation, CatalogItem.Table table, RowCodec codec, int[] quiet) {}
 
-    /** A row a table holds: its encoded form and how many times. */
-    private record Held(Row row, long count) {}
+    /**
+     * A row's values as a key: equal to another row's when they differ in quiet columns alone
+     * ({@code quiet}), its hash computed once, since a sample looks every row up.
+     */
+    private static final class Key {
+        private final Object[] values;
+        private final int[] quiet;
+        private final int hash;
+
+        Key(Object[] values, int[] quiet) {
+            this.values = values;
+            this.quiet = quiet;
+            int h = 1;
+            for (int i = 0; i < values.length; i++) h = 31 * h + (isQuiet(i) ? 0 : java.util.Objects.hashCode(values[i]));
+            this.hash = h;
+        }
+
+        private boolean isQuiet(int column) {
+            for (int q : quiet) if (q == column) return true;
+            return false;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof Key k) || k.hash != hash || k.values.length != values.length) return false;
+            for (int i = 0; i < values.length; i++) {
+                if (!isQuiet(i) && !java.util.Objects.equals(values[i], k.values[i])) return false;
+            }
+            return true;
+        }
+    }
+
+    /**
+     * A row a table holds: its encoded form and how many times; {@code seen} and {@code now} are
+     * the sample that last had it and how many times that sample had it.
+     */
+    private static final class Held {
+        final Row row;
+        long count;
+        long seen = -1;
+        long now;
+
+        Held(Row row) {
+            this.row = row;
+        }
+    }
 
     private final Map<Long, Maintained> byId = new HashMap<>();
     /** Per system relation OID, the table holding its rows. */
@@ -77,7 +127,9 @@ final class Introspection {
      * What each table holds (but the statement log), by the row's values with its quiet columns
      * left out: what a sample is compared with.
      */
-    private final Map<Long, Map<List<Object>, Held>> held = new HashMap<>();
+    private final Map<Long, Map<Key, Held>> held = new HashMap<>();
+    /** The samples taken so far: marks the rows a sample had ({@link Held#seen}). */
+    private long samples;
     /**
      * The statement log's rows the table holds, by entry id: entries never change, so a sample
      * encodes only the new ones and retracts those that fell out.
@@ -146,6 +198,31 @@ final class Introspection {
                   List<Catalog.HydrationProgress> hydrations, List<Subscriptions.Live> subscriptions, List<Catalog.SubscriptionState> subscriptionStates,
                   List<Catalog.ArrangementPart> arrangementSizes, List<Catalog.DataflowInfo> dataflows, StatementLog statements) {}
 
+    /**
+     * The engine relations' tables ({@code hydration_progress} on): each is sampled only while
+     * something reads it (a view, a materialized view, a subscription), since a one-off query
+     * computes these relations itself; unread, they are empty and cost a sample nothing.
+     */
+    static final List<Long> ENGINE_TABLES = List.of(HYDRATION_PROGRESS, ARRANGEMENT_SIZES, SUBSCRIPTIONS, DATAFLOWS, OPERATORS, CHANNELS, ARRANGEMENTS);
+
+    /** Whether {@code tables} (some engine tables) need the running dataflows read from the workers. */
+    static boolean needsDataflows(Set<Long> tables) {
+        return tables.contains(DATAFLOWS) || tables.contains(OPERATORS) || tables.contains(CHANNELS) || tables.contains(ARRANGEMENTS);
+    }
+
+    /** Whether {@code tables} (some engine tables) need the relations' parts read from the workers. */
+    static boolean needsArrangementSizes(Set<Long> tables) {
+        return tables.contains(ARRANGEMENT_SIZES);
+    }
+
+    /** The engine tables the previous sample wrote (the others are empty). */
+    private Set<Long> sampled = Set.of();
+
+    /** Whether engine table {@code id} is being sampled (always true of the other internal tables). */
+    boolean sampling(long id) {
+        return !ENGINE_TABLES.contains(id) || sampled.contains(id);
+    }
+
     /** The ids whose frontiers a sample needs: every object with a dataflow of its own. */
     static List<Long> stored(java.util.Collection<CatalogItem> objects) {
         List<Long> out = new ArrayList<>();
@@ -157,23 +234,25 @@ final class Introspection {
 
     /**
      * The changes that make the tables hold {@code sample} (empty maps for tables that stay the
-     * same), noting them as held: the caller must commit them. With {@code sample} null, the
-     * changes that empty every table (introspection turned off).
+     * same), noting them as held: the caller must commit them. Of the engine tables only those in
+     * {@code read} are filled, the others emptied. With {@code sample} null, the changes that
+     * empty every table (introspection turned off).
      */
-    Map<Long, Map<Row, Long>> changes(Sample sample) {
+    Map<Long, Map<Row, Long>> changes(Sample sample, Set<Long> read) {
         Map<Long, Map<Row, Long>> out = new HashMap<>();
         boolean off = sample == null;
+        sampled = off ? Set.of() : Set.copyOf(read);
         out.put(OBJECTS, diff(OBJECTS, off ? List.of() : objectRows(sample)));
         out.put(STATEMENT_LOG, statementChanges(off ? new StatementLog.Since(Long.MAX_VALUE, List.of())
                 : sample.statements().since(heldStatements.isEmpty() ? 0 : heldStatements.lastKey())));
         out.put(STREAMS, diff(STREAMS, off ? List.of() : streamRows(sample)));
-        out.put(HYDRATION_PROGRESS, diff(HYDRATION_PROGRESS, off ? List.of() : EngineRows.hydrationProgress(sample.hydrations())));
-        out.put(ARRANGEMENT_SIZES, diff(ARRANGEMENT_SIZES, off ? List.of() : EngineRows.arrangementSizes(sample.arrangementSizes())));
-        out.put(SUBSCRIPTIONS, diff(SUBSCRIPTIONS, off ? List.of() : EngineRows.subscriptions(sample.subscriptionStates())));
-        out.put(DATAFLOWS, diff(DATAFLOWS, off ? List.of() : EngineRows.dataflows(sample.dataflows())));
-        out.put(OPERATORS, diff(OPERATORS, off ? List.of() : EngineRows.operators(sample.dataflows())));
-        out.put(CHANNELS, diff(CHANNELS, off ? List.of() : EngineRows.channels(sample.dataflows())));
-        out.put(ARRANGEMENTS, diff(ARRANGEMENTS, off ? List.of() : EngineRows.arrangements(sample.dataflows())));
+        out.put(HYDRATION_PROGRESS, diff(HYDRATION_PROGRESS, !sampled.contains(HYDRATION_PROGRESS) ? List.of() : EngineRows.hydrationProgress(sample.hydrations())));
+        out.put(ARRANGEMENT_SIZES, diff(ARRANGEMENT_SIZES, !sampled.contains(ARRANGEMENT_SIZES) ? List.of() : EngineRows.arrangementSizes(sample.arrangementSizes())));
+        out.put(SUBSCRIPTIONS, diff(SUBSCRIPTIONS, !sampled.contains(SUBSCRIPTIONS) ? List.of() : EngineRows.subscriptions(sample.subscriptionStates())));
+        out.put(DATAFLOWS, diff(DATAFLOWS, !sampled.contains(DATAFLOWS) ? List.of() : EngineRows.dataflows(sample.dataflows())));
+        out.put(OPERATORS, diff(OPERATORS, !sampled.contains(OPERATORS) ? List.of() : EngineRows.operators(sample.dataflows())));
+        out.put(CHANNELS, diff(CHANNELS, !sampled.contains(CHANNELS) ? List.of() : EngineRows.channels(sample.dataflows())));
+        out.put(ARRANGEMENTS, diff(ARRANGEMENTS, !sampled.contains(ARRANGEMENTS) ? List.of() : EngineRows.arrangements(sample.dataflows())));
         return out;
     }
 
@@ -184,42 +263,30 @@ final class Introspection {
      */
     private Map<Row, Long> diff(long id, List<Object[]> rows) {
         Maintained m = byId.get(id);
-        Map<List<Object>, Held> before = held.get(id);
-        Map<List<Object>, Held> now = new HashMap<>(Math.max(16, before.size() * 2));
-        Map<Row, Long> changes = new HashMap<>();
+        Map<Key, Held> holds = held.get(id);
+        long sample = ++samples;
         for (Object[] values : rows) {
-            List<Object> key = key(values, m.quiet());
-            Held h = now.get(key);
-            if (h != null) {
-                // the same row again: its copies share one encoding
-                now.put(key, new Held(h.row(), h.count() + 1));
-                continue;
+            Key key = new Key(values, m.quiet());
+            Held h = holds.get(key);
+            if (h == null) {
+                h = new Held(m.codec().encode(values));
+                holds.put(key, h);
             }
-            Held was = before.get(key);
-            now.put(key, new Held(was != null ? was.row() : m.codec().encode(values), 1));
+            if (h.seen != sample) {
+                h.seen = sample;
+                h.now = 0;
+            }
+            h.now++;
         }
-        now.forEach((key, h) -> {
-            Held was = before.get(key);
-            if (was == null) {
-                changes.merge(h.row(), h.count(), Long::sum);
-            } else if (was.count() != h.count()) {
-                changes.merge(h.row(), h.count() - was.count(), Long::sum);
-            }
-        });
-        before.forEach((key, was) -> {
-            if (!now.containsKey(key)) changes.merge(was.row(), -was.count(), Long::sum);
-        });
-        changes.values().removeIf(n -> n == 0);
-        held.put(id, now);
+        Map<Row, Long> changes = new HashMap<>();
+        for (var it = holds.values().iterator(); it.hasNext(); ) {
+            Held h = it.next();
+            long now = h.seen == sample ? h.now : 0;
+            if (now != h.count) changes.merge(h.row, now - h.count, Long::sum);
+            h.count = now;
+            if (now == 0) it.remove();
+        }
         return changes;
-    }
-
-    /** A row's values but its quiet columns (left null), as a key equal to another row's when they differ in those alone. */
-    private static List<Object> key(Object[] values, int[] quiet) {
-        if (quiet.length == 0) return java.util.Arrays.asList(values);
-        Object[] k = values.clone();
-        for (int q : quiet) k[q] = null;
-        return java.util.Arrays.asList(k);
     }
 
     private static List<Object[]> objectRows(Sample s) {

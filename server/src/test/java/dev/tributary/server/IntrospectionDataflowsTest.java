@@ -132,6 +132,24 @@ class IntrospectionDataflowsTest {
     }
 
     @Test
+    void anEngineRelationIsSampledFromItsFirstReaderOn() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 1)) {
+            db.execute("CREATE TABLE t (x int)");
+            db.execute("CREATE MATERIALIZED VIEW m AS SELECT count(*) FROM t");
+            db.coordinator().sampleIntrospection();
+            // nothing read dataflows, so no sample filled it: the first view over it does, at once
+            db.execute("CREATE VIEW flows AS SELECT name FROM tributary_internal.dataflows WHERE name = 'mv:m'");
+            assertThat(rows(db, "SELECT * FROM flows")).containsExactly(List.of("mv:m"));
+            db.execute("DROP VIEW flows");
+            db.coordinator().sampleIntrospection();
+            db.execute("DROP MATERIALIZED VIEW m");
+            // the next reader finds it filled as the engine is now, not as it was when last read
+            db.execute("CREATE MATERIALIZED VIEW flows AS SELECT count(*) AS n FROM tributary_internal.dataflows WHERE name = 'mv:m'");
+            assertThat(rows(db, "SELECT n FROM flows")).containsExactly(List.of("0"));
+        }
+    }
+
+    @Test
     void theMaintainedRowsAreTheComputedOnes() {
         try (Tributary db = Tributary.inMemory(Clock.manual(1_000), 2)) {
             db.execute("CREATE TABLE a (k int PRIMARY KEY, v int)");

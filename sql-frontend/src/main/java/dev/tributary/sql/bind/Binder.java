@@ -1309,8 +1309,10 @@ public final class Binder {
             CatalogItem.SystemRelation r = sys.get();
             List<Field> fields = new ArrayList<>();
             for (Column c : r.columns()) fields.add(new Field(name, c.name(), c.type(), false, schema == null ? "pg_catalog" : schema));
-            java.util.OptionalLong stored = catalog.maintained(r);
-            if (stored.isPresent() && (maintaining || dev.tributary.sql.catalog.SystemCatalog.onlyMaintained(r))) {
+            // asked only by what reads the collection: asking may start the server sampling it
+            java.util.OptionalLong stored = maintaining || dev.tributary.sql.catalog.SystemCatalog.onlyMaintained(r) ? catalog.maintained(r)
+                    : java.util.OptionalLong.empty();
+            if (stored.isPresent()) {
                 // a maintained system relation reads as the table the server writes its samples to
                 dependencies.add(stored.getAsLong());
                 b = new Bound(new Plan.Get(stored.getAsLong(), r.name(), types(r.columns()), false), fields);
