@@ -31,9 +31,9 @@ import java.util.Set;
  * any the database hands out, so a view over one, recorded in the durable catalog, finds the same
  * table again when a restart makes it anew.
  *
- * <p>A sample costs in proportion to what changed, not to what there is: each table's rows are
- * held by their values with their encoded form, so a row that stays the same is neither encoded
- * again nor written. An operator's activations and time, and a dataflow's time, are quiet
+ * <p>A sample writes only what changed: each table's rows are held by their values with their
+ * encoded form, so a row that stays the same is looked up once and neither encoded again nor
+ * written. An operator's activations and time, and a dataflow's time, are quiet
  * columns: they move whenever a frontier does, so they alone do not make a row change; they come
  * along when its records do. Otherwise an idle server with thousands of operators would rewrite
  * every operator's row every second. And the engine's relations are sampled only while something
