@@ -78,6 +78,12 @@ final class Coordinator implements AutoCloseable, Catalog {
      * are empty); {@code -Dtributary.introspection.interval.ms}, a second by default.
      */
     private volatile long introspectionIntervalMillis = Long.getLong("tributary.introspection.interval.ms", 1_000);
+    /**
+     * Whether the stores' catalog and log are being replayed: a view over an engine relation made
+     * again then waits for the first sample after recovery, as after a restart they all do, rather
+     * than have one commit a write among the replayed ones.
+     */
+    private boolean recovering;
     /** When the clock thread last sampled them. */
     private long lastSample = Long.MIN_VALUE / 2;
 
@@ -111,7 +117,12 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (storage != null) {
             compute.writeOutputShards(CHECKPOINT_INTERVAL_MILLIS > 0);
             synchronized (this) {
-                recover();
+                recovering = true;
+                try {
+                    recover();
+                } finally {
+                    recovering = false;
+                }
             }
         }
         startTicker();
@@ -224,7 +235,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     public synchronized java.util.OptionalLong maintained(CatalogItem.SystemRelation r) {
         java.util.OptionalLong id = introspection.tableOf(r);
         // asked when something starts reading it: an engine relation no one read is empty, so it is sampled now
-        if (id.isPresent() && introspectionIntervalMillis > 0 && !introspection.sampling(id.getAsLong())) sampleIntrospection(Set.of(id.getAsLong()));
+        if (id.isPresent() && introspectionIntervalMillis > 0 && !recovering && !introspection.sampling(id.getAsLong())) sampleIntrospection(Set.of(id.getAsLong()));
         return id;
     }
 
