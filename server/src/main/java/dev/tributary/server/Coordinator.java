@@ -78,6 +78,12 @@ final class Coordinator implements AutoCloseable, Catalog {
      * are empty); {@code -Dtributary.introspection.interval.ms}, a second by default.
      */
     private volatile long introspectionIntervalMillis = Long.getLong("tributary.introspection.interval.ms", 1_000);
+    /**
+     * Whether the stores' catalog and log are being replayed: a view over an engine relation made
+     * again then waits for the first sample after recovery, as after a restart they all do, rather
+     * than have one commit a write among the replayed ones.
+     */
+    private boolean recovering;
     /** When the clock thread last sampled them. */
     private long lastSample = Long.MIN_VALUE / 2;
 
@@ -111,7 +117,12 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (storage != null) {
             compute.writeOutputShards(CHECKPOINT_INTERVAL_MILLIS > 0);
             synchronized (this) {
-                recover();
+                recovering = true;
+                try {
+                    recover();
+                } finally {
+                    recovering = false;
+                }
             }
         }
         startTicker();
@@ -238,8 +249,11 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     @Override
-    public java.util.OptionalLong maintained(CatalogItem.SystemRelation r) {
-        return introspection.tableOf(r);
+    public synchronized java.util.OptionalLong maintained(CatalogItem.SystemRelation r) {
+        java.util.OptionalLong id = introspection.tableOf(r);
+        // asked when something starts reading it: an engine relation no one read is empty, so it is sampled now
+        if (id.isPresent() && introspectionIntervalMillis > 0 && !recovering && !introspection.sampling(id.getAsLong())) sampleIntrospection(Set.of(id.getAsLong()));
+        return id;
     }
 
     /**
@@ -248,16 +262,25 @@ final class Coordinator implements AutoCloseable, Catalog {
      * {@link #introspectionIntervalMillis}; tests call it to see a state at once.
      */
     synchronized void sampleIntrospection() {
+        sampleIntrospection(Set.of());
+    }
+
+    /** {@link #sampleIntrospection()}, filling engine tables {@code starting} too, which something is about to read. */
+    private void sampleIntrospection(Set<Long> starting) {
         if (closed) return;
         Introspection.Sample sample = null;
+        Set<Long> read = new HashSet<>(starting);
         if (introspectionIntervalMillis > 0) {
+            for (long id : Introspection.ENGINE_TABLES) if (!catalog.dependentsOf(id).isEmpty()) read.add(id);
+            for (Set<Long> r : subscriptions.reads()) for (long id : r) if (Introspection.ENGINE_TABLES.contains(id)) read.add(id);
             java.util.Collection<CatalogItem> objects = catalog.inIdOrder();
-            Set<Long> hydrating = new HashSet<>();
-            for (var h : ddl.hydrationProgress()) hydrating.add(h.id());
-            sample = new Introspection.Sample(oracle.clock().now(), objects, catalog::schemaOf, compute.frontiers(Introspection.stored(objects)), hydrating,
-                    subscriptions.live(), statementLog);
+            // the workers are visited for what is read only: the dataflows of thousands of views are not cheap to walk
+            sample = new Introspection.Sample(oracle.clock().now(), objects, catalog::schemaOf, compute.frontiers(Introspection.stored(objects)),
+                    ddl.hydrationProgress(), subscriptions.live(), subscriptions.states(),
+                    Introspection.needsArrangementSizes(read) ? arrangementSizes() : List.of(), Introspection.needsDataflows(read) ? compute.dataflows() : List.of(),
+                    statementLog);
         }
-        writes.commitUnlogged(introspection.changes(sample));
+        writes.commitUnlogged(introspection.changes(sample, read));
     }
 
     /** Samples the introspection relations every {@code millis} of the clock from now on (0: never, and they are emptied). */

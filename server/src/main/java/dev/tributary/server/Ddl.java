@@ -608,7 +608,7 @@ final class Ddl {
         if (existing != null) binders.access().checkOwner(session, existing);
         // a view may read streams (subscriptions to it are continuous); a materialized view keeps
         // what their watermarks have settled
-        Binder binder = binders.of(session).allowStreams();
+        Binder binder = binders.of(session).allowStreams().maintaining();
         BoundQuery q = binder.bindQuery(v.query());
         // a materialized view reads its relations as its creator now; a view as its owner whenever it is read
         if (v.materialized()) binders.access().checkSelect(session, binder.dependencies());

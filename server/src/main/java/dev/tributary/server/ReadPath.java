@@ -633,7 +633,7 @@ final class ReadPath {
         Plan plan;
         if (e.statement() instanceof Statement.QueryStatement q) {
             // a continuous query (over a stream) is explained as its subscription would run it
-            dev.tributary.sql.bind.Binder binder = q.emitChanges() ? binders.of(session).allowStreams() : binders.of(session);
+            dev.tributary.sql.bind.Binder binder = q.emitChanges() ? binders.of(session).allowStreams().maintaining() : binders.of(session);
             BoundQuery b = binder.bindQuery(q.query());
             binders.access().checkSelect(session, binder.dependencies());
             if (options.analyze()) {
@@ -644,7 +644,7 @@ final class ReadPath {
             plan = b.plan();
         } else if (e.statement() instanceof Statement.CreateView v) {
             if (options.analyze()) throw new SqlException("0A000", "EXPLAIN ANALYZE of CREATE VIEW is not supported", e.pos(), "EXPLAIN it without ANALYZE.");
-            BoundQuery b = binders.of(session).allowStreams().bindQuery(v.query());
+            BoundQuery b = binders.of(session).allowStreams().maintaining().bindQuery(v.query());
             plan = v.materialized() ? Ddl.inSystemTime(b.plan(), v.pos()) : b.plan();
         } else {
             throw new SqlException("0A000", "EXPLAIN of this statement is not supported; explain a query, CREATE [MATERIALIZED] VIEW or CREATE INDEX", e.statement().pos());

@@ -117,7 +117,7 @@ final class Subscriptions {
     Subscription subscribe(Session session, Statement st, Subscription.Listener given) {
         Subscription.Listener listener = durability.afterDurable(given);
         BoundQuery q;
-        Binder binder = binders.of(session).allowStreams();
+        Binder binder = binders.of(session).allowStreams().maintaining();
         Statement.Subscribe sub = null;
         switch (st) {
             case Statement.Subscribe s -> {

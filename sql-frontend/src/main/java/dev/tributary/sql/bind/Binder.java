@@ -183,6 +183,18 @@ public final class Binder {
     private boolean streamsAllowed;
 
     /**
+     * Binds for something that keeps reading (a view, a materialized view, a subscription): a
+     * system relation the catalog maintains reads its collection, which changes at times, even
+     * where a one-off read computes it as it is now (see {@link Catalog#maintained}).
+     */
+    public Binder maintaining() {
+        this.maintaining = true;
+        return this;
+    }
+
+    private boolean maintaining;
+
+    /**
      * Where a continuous query over streams starts. Without a watermark: at the system time
      * {@code cursor} (a progress time a subscription reported: FROM CURSOR), or with no snapshot
      * (FROM NOW, {@code cursor} null). In event time ({@code eventTime}) {@code cursor} is an event
@@ -1297,7 +1309,9 @@ public final class Binder {
             CatalogItem.SystemRelation r = sys.get();
             List<Field> fields = new ArrayList<>();
             for (Column c : r.columns()) fields.add(new Field(name, c.name(), c.type(), false, schema == null ? "pg_catalog" : schema));
-            java.util.OptionalLong stored = catalog.maintained(r);
+            // asked only by what reads the collection: asking may start the server sampling it
+            java.util.OptionalLong stored = maintaining || dev.tributary.sql.catalog.SystemCatalog.onlyMaintained(r) ? catalog.maintained(r)
+                    : java.util.OptionalLong.empty();
             if (stored.isPresent()) {
                 // a maintained system relation reads as the table the server writes its samples to
                 dependencies.add(stored.getAsLong());

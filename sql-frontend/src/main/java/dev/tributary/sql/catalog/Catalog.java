@@ -191,9 +191,11 @@ public interface Catalog {
 
     /**
      * The stored collection that holds system relation {@code r}'s rows, if this catalog maintains
-     * it: a query reads that collection like a table's (so views, materialized views and
-     * subscriptions may read it too, at consistent times); otherwise {@code r} is computed when
-     * the query is planned, and nothing maintained may read it.
+     * it: views, materialized views and subscriptions read that collection like a table's, at
+     * consistent times. A one-off query reads it too where the relation has no computed form
+     * ({@link SystemCatalog#onlyMaintained}); otherwise it computes the rows as they are when it
+     * is planned (so a build's progress is current to the statement). A relation no catalog
+     * maintains is only computed, and nothing maintained may read it.
      */
     default java.util.OptionalLong maintained(CatalogItem.SystemRelation r) {
         return java.util.OptionalLong.empty();

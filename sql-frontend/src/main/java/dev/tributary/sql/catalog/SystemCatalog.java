@@ -200,6 +200,15 @@ public final class SystemCatalog {
         return Optional.ofNullable(RELATIONS.get(schema + "." + name));
     }
 
+    /**
+     * Whether {@code r}'s rows exist only as a collection the server maintains
+     * ({@code tributary_internal.objects}, {@code statement_log}, {@code streams}), with no form
+     * computed when a query is planned: even a one-off query reads the collection.
+     */
+    public static boolean onlyMaintained(SystemRelation r) {
+        return r.schema().equals("tributary_internal") && (r.name().equals("objects") || r.name().equals("statement_log") || r.name().equals("streams"));
+    }
+
     /** Whether {@code schema} is one of the system schemas. */
     public static boolean isSystemSchema(String schema) {
         return schema.equals("pg_catalog") || schema.equals("information_schema") || schema.equals("tributary_internal");
@@ -782,62 +791,20 @@ public final class SystemCatalog {
                 for (String s : List.of("pg_catalog", "information_schema", "tributary_internal")) out.add(row(DATABASE_NAME, s, OWNER_NAME, null, null, null, null));
                 for (Catalog.Namespace n : namespaces.values()) out.add(row(DATABASE_NAME, n.name(), n.owner(), null, null, null, null));
             }
-            case "tributary_internal.hydration_progress" -> {
-                for (Catalog.HydrationProgress h : hydrations) {
-                    out.add(row(FIRST_USER_OID + 3 * h.id(), h.kind(), h.name(), h.phase(), h.rowsDone(), h.rowsTotal(),
-                            java.time.Instant.ofEpochMilli(h.startedMillis())));
-                }
-            }
-            case "tributary_internal.arrangement_sizes" -> {
-                for (Catalog.ArrangementPart a : arrangementSizes.get()) {
-                    out.add(row(FIRST_USER_OID + 3 * a.id(), a.name(), a.part(), a.records(), a.bytes(), a.pagedBytes()));
-                }
-            }
-            case "tributary_internal.dataflows" -> {
-                for (Catalog.DataflowInfo d : dataflows.get()) {
-                    long sent = 0;
-                    long elapsed = 0;
-                    for (var o : d.graph().operators()) {
-                        sent += o.recordsOut();
-                        elapsed += o.elapsedNanos();
-                    }
-                    out.add(row(d.graph().index(), d.graph().name(), objectOid(d.objectId()), d.graph().operators().size(), d.graph().channels().size(),
-                            d.arrangements().size(), sent, elapsed));
-                }
-            }
-            case "tributary_internal.operators" -> {
-                for (Catalog.DataflowInfo d : dataflows.get()) {
-                    for (var o : d.graph().operators()) {
-                        out.add(row(d.graph().index(), o.id(), o.name(), o.scope(), o.inputs(), o.outputs(), o.recordsIn(), o.recordsOut(),
-                                o.messagesIn(), o.messagesOut(), o.activations(), o.elapsedNanos()));
-                    }
-                }
-            }
-            case "tributary_internal.channels" -> {
-                for (Catalog.DataflowInfo d : dataflows.get()) {
-                    for (var c : d.graph().channels()) out.add(row(d.graph().index(), c.from(), c.fromPort(), c.to(), c.toPort(), c.exchange()));
-                }
-            }
-            case "tributary_internal.arrangements" -> {
-                for (Catalog.DataflowInfo d : dataflows.get()) {
-                    for (Catalog.ArrangementInfo a : d.arrangements()) {
-                        List<Object> shared = a.sharedBy().stream().map(i -> (Object) (long) i).toList();
-                        out.add(row(d.graph().index(), a.operator() < 0 ? null : a.operator(), objectOid(d.objectId()), a.name(), a.batches(), a.records(),
-                                a.bytes(), a.pagedBytes(), shared));
-                    }
-                }
-            }
+            // the engine's state, computed now (EngineRows; the server's sampler writes the same rows for views over them)
+            case "tributary_internal.hydration_progress" -> out.addAll(EngineRows.hydrationProgress(hydrations));
+            case "tributary_internal.arrangement_sizes" -> out.addAll(EngineRows.arrangementSizes(arrangementSizes.get()));
+            case "tributary_internal.dataflows" -> out.addAll(EngineRows.dataflows(dataflows.get()));
+            case "tributary_internal.operators" -> out.addAll(EngineRows.operators(dataflows.get()));
+            case "tributary_internal.channels" -> out.addAll(EngineRows.channels(dataflows.get()));
+            case "tributary_internal.arrangements" -> out.addAll(EngineRows.arrangements(dataflows.get()));
+            case "tributary_internal.subscriptions" -> out.addAll(EngineRows.subscriptions(subscriptions.get()));
             case "tributary_internal.server_metrics" -> {
                 Catalog.ServerMetrics m = serverMetrics.get();
                 if (m != null) {
                     out.add(row(java.time.Instant.now(), m.statements(), m.statementErrors(), m.commits(), m.committedRows(), m.latencyP50Millis(),
                             m.latencyP99Millis(), m.heapUsedBytes(), m.heapCommittedBytes(), m.arrangementRecords(), m.arrangementBytes(),
                             m.connections(), m.subscriptions()));
-                }
-            }
-            case "tributary_internal.subscriptions" -> {
-                for (Catalog.SubscriptionState s : subscriptions.get()) {
-                    out.add(row(s.id(), s.pid(), s.query(), s.records(), s.lateRows(), s.watermark()));
                 }
             }
             // maintained collections: a catalog that maintains none (no server) shows them empty
@@ -936,12 +903,8 @@ public final class SystemCatalog {
         return visible && millis != 0 ? java.time.Instant.ofEpochMilli(millis) : null;
     }
 
-    /** The OID of catalog object {@code id} (-1: none, null). */
-    private static Long objectOid(long id) {
-        return id < 0 ? null : FIRST_USER_OID + 3 * id;
-    }
-
-    private static Object[] row(Object... values) {
+    /** A row of values, int4 columns' values as the longs rows hold. */
+    static Object[] row(Object... values) {
         for (int i = 0; i < values.length; i++) {
             if (values[i] instanceof Integer n) values[i] = n.longValue();
         }
