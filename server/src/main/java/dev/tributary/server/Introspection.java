@@ -313,9 +313,12 @@ final class Introspection {
             Boolean hydrated = null;
             if (f != null) {
                 since = instant(f[0]);
-                upper = instant(f[1]);
-                lag = f[1] == Long.MAX_VALUE ? 0L : Math.max(0, s.now() + 1 - f[1]);
-                hydrated = !hydrating.contains(item.id()) && f[1] > f[0];
+                // a build that has completed no time yet has no upper to speak of (its frontier is
+                // still at its start, or the epoch): NULL, not a lag of fifty years
+                boolean complete = f[1] > f[0];
+                upper = complete ? instant(f[1]) : null;
+                lag = !complete ? null : f[1] == Long.MAX_VALUE ? 0L : Math.max(0, s.now() + 1 - f[1]);
+                hydrated = !hydrating.contains(item.id()) && complete;
             }
             out.add(new Object[] {SystemCatalog.oid(item.id()), s.schemaOf().apply(item.id()), item.name(), kind, since, upper, lag, hydrated});
         }

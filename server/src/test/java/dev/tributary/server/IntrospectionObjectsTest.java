@@ -91,12 +91,14 @@ class IntrospectionObjectsTest {
                 // the CREATE waits with the coordinator free: sample and look meanwhile
                 if (!during.isEmpty()) return;
                 db.coordinator().sampleIntrospection();
-                during.addAll(other.execute("SELECT name, hydrated FROM tributary_internal.objects WHERE name = 'sums'").get(0).text());
+                during.addAll(other.execute("SELECT name, hydrated, upper IS NULL, lag_ms IS NULL FROM tributary_internal.objects WHERE name = 'sums'").get(0).text());
             });
             s.execute("CREATE MATERIALIZED VIEW sums AS SELECT g, count(*) FROM t GROUP BY g");
-            assertThat(during).containsExactly(List.of("sums", "f"));
+            // no time complete yet: no upper and no lag (not one behind the epoch)
+            assertThat(during).containsExactly(List.of("sums", "f", "t", "t"));
             db.coordinator().sampleIntrospection();
-            assertThat(rows(db, "SELECT name, hydrated FROM tributary_internal.objects WHERE name = 'sums'")).containsExactly(List.of("sums", "t"));
+            assertThat(rows(db, "SELECT name, hydrated, upper IS NULL, lag_ms < 60000 FROM tributary_internal.objects WHERE name = 'sums'"))
+                    .containsExactly(List.of("sums", "t", "f", "t"));
         }
     }
 
