@@ -31,6 +31,9 @@ public final class JsonOperators {
     /** {@code l op r} for a JSON operator {@code op}; 42883 when the operand types have no such operator. */
     public static ScalarExpr binary(String op, ScalarExpr l, ScalarExpr r, int pos) {
         if (op.equals("@?") || op.equals("@@")) throw new SqlException("0A000", "jsonpath (operator " + op + ") is not supported", pos);
+        if ((op.equals("@>") || op.equals("<@")) && l.type().kind() == Kind.UNKNOWN && r.type().kind() == Kind.JSONB) {
+            l = Casts.coerce(l, SqlType.JSONB, CastContext.IMPLICIT, pos);
+        }
         Kind lk = l.type().kind(), rk = r.type().kind();
         boolean json = lk == Kind.JSON;
         if (lk != Kind.JSONB && !(json && op.matches("->>?|#>>?")) && !op.equals("||")) throw noOperator(op, l, r, pos);

@@ -145,6 +145,17 @@ public record TableFunction(String name, List<ScalarExpr> args, List<String> col
         };
     }
 
+    /**
+     * Whether the one column of {@code name}'s rows keeps its own name in FROM (an OUT parameter's,
+     * as {@code value} of {@code jsonb_array_elements}) rather than taking the function's alias.
+     */
+    public static boolean namesItsColumn(String name) {
+        return switch (name) {
+            case "jsonb_array_elements", "jsonb_array_elements_text", "json_array_elements", "json_array_elements_text" -> true;
+            default -> false;
+        };
+    }
+
     /** The call {@code name(args)}; 42883 when its arguments fit no signature. */
     public static TableFunction resolve(String name, List<ScalarExpr> args, int pos) {
         return switch (name) {

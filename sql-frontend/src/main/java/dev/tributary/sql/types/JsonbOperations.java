@@ -24,8 +24,12 @@ public final class JsonbOperations {
         return j instanceof Jsonb.Obj o ? o.get(key) : null;
     }
 
-    /** {@code j -> index}: an array's element (from the end when negative), or null. */
+    /**
+     * {@code j -> index}: an array's element (from the end when negative), or null. A document
+     * that is a scalar is PostgreSQL's array of that one scalar here.
+     */
     public static Jsonb element(Jsonb j, long index) {
+        if (j.isScalar()) j = new Jsonb.Arr(List.of(j));
         if (!(j instanceof Jsonb.Arr a)) return null;
         int n = a.elements().size();
         long i = index < 0 ? n + index : index;
@@ -44,6 +48,7 @@ public final class JsonbOperations {
                     Long i = index(s);
                     yield i == null ? null : element(a, i);
                 }
+                // unlike ->, a path does not take a scalar document for an array of it
                 default -> null;
             };
         }
