@@ -10,7 +10,7 @@ import java.util.List;
  * A jsonb column's payload in a {@link Row}: the document as a tree of tagged values whose
  * unsigned bytewise order is PostgreSQL's jsonb order, so that rows sort, group and index on it
  * like any other column, and compact, since rows are held in memory by the million (no per-node
- * objects: {@code {"a": 1}} takes 8 bytes).
+ * objects: {@code {"a": 1}} takes 16 bytes).
  *
  * <p>Each value is a tag, ordered as the kinds are ({@link #NULL} &lt; {@link #STRING} &lt;
  * {@link #NUMBER} &lt; {@link #FALSE} &lt; {@link #TRUE} &lt; {@link #ARRAY} &lt; {@link #OBJECT}),
