@@ -35,6 +35,11 @@ public final class JsonOperators {
             l = Casts.coerce(l, SqlType.JSONB, CastContext.IMPLICIT, pos);
         }
         Kind lk = l.type().kind(), rk = r.type().kind();
+        if (lk == Kind.UNKNOWN && op.matches("->>?|#>>?")) {
+            // json's and jsonb's both fit an untyped document
+            throw new SqlException("42725", "operator is not unique: " + Operators.typeName(l.type()) + " " + op + " " + Operators.typeName(r.type()),
+                    pos, "Could not choose a best candidate operator. You might need to add explicit type casts.");
+        }
         boolean json = lk == Kind.JSON;
         if (lk != Kind.JSONB && !(json && op.matches("->>?|#>>?")) && !op.equals("||")) throw noOperator(op, l, r, pos);
         return switch (op) {
