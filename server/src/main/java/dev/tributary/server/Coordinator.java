@@ -1125,6 +1125,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             case REAL, DOUBLE -> Double.class;
             case NUMERIC -> java.math.BigDecimal.class;
             case TEXT, VARCHAR, CHAR, UNKNOWN, JSON -> String.class;
+            case JSONB -> dev.tributary.sql.types.Jsonb.class;
             case BYTEA -> dev.tributary.sql.types.Bytea.class;
             case UUID -> java.util.UUID.class;
             case DATE -> java.time.LocalDate.class;

@@ -218,7 +218,7 @@ public final class Dataflows {
     private static RowCodec.Projection plainKeyOf(List<dev.tributary.sql.types.SqlType> types, int[] primaryKey) {
         for (int c : primaryKey) {
             var kind = types.get(c).kind();
-            if (kind == dev.tributary.sql.types.SqlType.Kind.NUMERIC || kind == dev.tributary.sql.types.SqlType.Kind.INTERVAL) return null;
+            if (kind == dev.tributary.sql.types.SqlType.Kind.NUMERIC || kind == dev.tributary.sql.types.SqlType.Kind.INTERVAL || kind == dev.tributary.sql.types.SqlType.Kind.JSONB) return null;
         }
         return new RowCodec(types).projection(primaryKey);
     }

@@ -65,6 +65,14 @@ final class PgBinary {
             case DOUBLE -> ByteBuffer.allocate(8).putDouble((Double) v).array();
             case NUMERIC -> v instanceof NonFiniteNumeric n ? nonFinite(n) : numeric((BigDecimal) v);
             case TEXT, VARCHAR, CHAR, UNKNOWN, JSON -> ((String) v).getBytes(StandardCharsets.UTF_8);
+            // jsonb's binary form is a version byte (1) and then its text
+            case JSONB -> {
+                byte[] text = v.toString().getBytes(StandardCharsets.UTF_8);
+                byte[] out = new byte[text.length + 1];
+                out[0] = 1;
+                System.arraycopy(text, 0, out, 1, text.length);
+                yield out;
+            }
             case BYTEA -> ((Bytea) v).toByteArray();
             case UUID -> {
                 java.util.UUID u = (java.util.UUID) v;
@@ -192,6 +200,13 @@ final class PgBinary {
                 case JSON -> {
                     in.position(b.length);
                     yield dev.tributary.sql.types.Json.parse(utf8(b));
+                }
+                case JSONB -> {
+                    int version = in.get();
+                    // PostgreSQL raises this as an internal error; it is the client's bad input
+                    if (version != 1) throw new SqlException("22P03", "unsupported jsonb version number " + version);
+                    in.position(b.length);
+                    yield dev.tributary.sql.types.Jsonb.parse(utf8(java.util.Arrays.copyOfRange(b, 1, b.length)));
                 }
                 case BYTEA -> {
                     in.position(b.length);

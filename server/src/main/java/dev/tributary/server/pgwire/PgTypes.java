@@ -38,6 +38,7 @@ final class PgTypes {
             case 17 -> SqlType.BYTEA;
             case 2950 -> SqlType.UUID;
             case 114 -> SqlType.JSON;
+            case 3802 -> SqlType.JSONB;
             case 1082 -> SqlType.DATE;
             case 1083 -> SqlType.TIME;
             case 1114 -> SqlType.TIMESTAMP;

@@ -87,10 +87,8 @@ public final class SltValues {
     private static String text(String s) {
         if (s.isEmpty()) return "(empty)";
         StringBuilder b = new StringBuilder(s.length());
-        for (int k = 0; k < s.length(); k++) {
-            char c = s.charAt(k);
-            b.append(c < ' ' || c > '~' ? '@' : c);
-        }
+        // one mark per code point, as the expected results' generator writes them
+        s.codePoints().forEach(c -> b.append(c < ' ' || c > '~' ? '@' : (char) c));
         return b.toString();
     }
 

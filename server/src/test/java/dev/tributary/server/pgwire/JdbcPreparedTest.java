@@ -228,6 +228,45 @@ class JdbcPreparedTest {
      * check not made again at the commit): of the clients inserting the same keys, exactly one
      * gets each key and every other gets 23505.
      */
+    /** jsonb as a parameter (a PGobject, a string of type OTHER) and as a result: getObject is a PGobject of type jsonb. */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "&prepareThreshold=-1", "&binaryTransfer=false"})
+    void jsonbAsParameterAndResult(String options) throws SQLException {
+        try (Connection c = connect(options); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE docs (id int PRIMARY KEY, j jsonb)");
+            try (PreparedStatement ins = c.prepareStatement("INSERT INTO docs VALUES (?, ?)")) {
+                for (int i = 1; i <= 6; i++) {
+                    ins.setInt(1, i);
+                    if (i % 2 == 0) {
+                        org.postgresql.util.PGobject o = new org.postgresql.util.PGobject();
+                        o.setType("jsonb");
+                        o.setValue("{\"n\": " + i + ", \"a\": [1.50, null]}");
+                        ins.setObject(2, o);
+                    } else {
+                        ins.setObject(2, "{\"n\": " + i + "}", Types.OTHER);
+                    }
+                    ins.executeUpdate();
+                }
+            }
+            try (PreparedStatement q = c.prepareStatement("SELECT id, j, j -> 'a' FROM docs WHERE j @> ? ORDER BY id")) {
+                for (int run = 0; run < 6; run++) {
+                    q.setObject(1, "{\"n\": 4}", Types.OTHER);
+                    try (ResultSet rs = q.executeQuery()) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getInt(1)).isEqualTo(4);
+                        Object j = rs.getObject(2);
+                        assertThat(j).isInstanceOf(org.postgresql.util.PGobject.class);
+                        assertThat(((org.postgresql.util.PGobject) j).getType()).isEqualTo("jsonb");
+                        assertThat(((org.postgresql.util.PGobject) j).getValue()).isEqualTo("{\"a\": [1.50, null], \"n\": 4}");
+                        assertThat(rs.getString(3)).isEqualTo("[1.50, null]");
+                        assertThat(rs.getMetaData().getColumnTypeName(2)).isEqualTo("jsonb");
+                        assertThat(rs.next()).isFalse();
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void racingAutocommittedInsertsOfOneKeyLetExactlyOneIn() throws Exception {
         try (Connection c = connect(""); Statement s = c.createStatement()) {

@@ -6,7 +6,9 @@ public enum BinaryOp {
     EQ("="), NE("<>"), LT("<"), LE("<="), GT(">"), GE(">="),
     CONCAT("||"), MATCH("~"), IMATCH("~*"), NOT_MATCH("!~"), NOT_IMATCH("!~*"),
     ADD("+"), SUB("-"), MUL("*"), DIV("/"), MOD("%"), POW("^"),
-    BIT_AND("&"), BIT_OR("|"), BIT_XOR("#"), SHIFT_LEFT("<<"), SHIFT_RIGHT(">>");
+    BIT_AND("&"), BIT_OR("|"), BIT_XOR("#"), SHIFT_LEFT("<<"), SHIFT_RIGHT(">>"),
+    JSON_GET("->"), JSON_GET_TEXT("->>"), JSON_PATH("#>"), JSON_PATH_TEXT("#>>"), CONTAINS("@>"), CONTAINED_BY("<@"),
+    HAS_KEY("?"), HAS_ANY_KEY("?|"), HAS_ALL_KEYS("?&"), DELETE_PATH("#-"), JSONPATH_EXISTS("@?"), JSONPATH_MATCH("@@");
 
     private final String symbol;
 

@@ -1255,7 +1255,7 @@ public final class Binder {
         dev.tributary.sql.expr.TableFunction fn = dev.tributary.sql.expr.TableFunction.resolve(name, args, f.pos());
         String qualifier = f.alias() != null ? f.alias().name() : name;
         List<String> names = new ArrayList<>(fn.columnNames());
-        if (names.size() == 1) names.set(0, qualifier);
+        if (names.size() == 1 && !dev.tributary.sql.expr.TableFunction.namesItsColumn(name)) names.set(0, qualifier);
         if (f.ordinality()) {
             fn = fn.withOrdinality();
             names.add("ordinality");

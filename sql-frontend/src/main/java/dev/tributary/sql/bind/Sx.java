@@ -97,6 +97,8 @@ final class Sx {
             case SHIFT_LEFT -> Operators.binary(BinaryOp.SHIFT_LEFT, l, r, pos);
             case SHIFT_RIGHT -> Operators.binary(BinaryOp.SHIFT_RIGHT, l, r, pos);
             case MATCH, IMATCH, NOT_MATCH, NOT_IMATCH -> dev.tributary.sql.expr.Regexes.match(op.symbol(), l, r, pos);
+            case JSON_GET, JSON_GET_TEXT, JSON_PATH, JSON_PATH_TEXT, CONTAINS, CONTAINED_BY, HAS_KEY, HAS_ANY_KEY, HAS_ALL_KEYS,
+                    DELETE_PATH, JSONPATH_EXISTS, JSONPATH_MATCH -> dev.tributary.sql.expr.JsonOperators.binary(op.symbol(), l, r, pos);
         };
     }
 
@@ -246,7 +248,7 @@ final class Sx {
     }
 
     private static ScalarExpr keyForm(ScalarExpr e, SqlType type) {
-        if (e.type().kind() == SqlType.Kind.INTERVAL) type = e.type();
+        if (e.type().kind() == SqlType.Kind.INTERVAL || e.type().kind() == SqlType.Kind.JSONB) type = e.type();
         else if (e.type().kind() != SqlType.Kind.NUMERIC) return e;
         return new ScalarExpr.Call("key", List.of(e), type, args -> dev.tributary.sql.row.Keys.normalize(args[0]), true);
     }

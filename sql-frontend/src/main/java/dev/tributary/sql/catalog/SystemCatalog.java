@@ -239,6 +239,7 @@ public final class SystemCatalog {
             new PgType(16, "bool", 1, "B", true, 0, "boolean"),
             new PgType(17, "bytea", -1, "U", false, 0, "bytea"),
             new PgType(114, "json", -1, "U", false, 0, "json"),
+            new PgType(3802, "jsonb", -1, "U", false, 0, "jsonb"),
             new PgType(22, "int2vector", -1, "A", false, 0, "int2vector"),
             new PgType(30, "oidvector", -1, "A", false, 0, "oidvector"),
             new PgType(18, "char", 1, "Z", false, 0, "\"char\""),
@@ -277,7 +278,7 @@ public final class SystemCatalog {
     private static final List<PgType> ALL_TYPES;
 
     static {
-        long[][] arrays = {{16, 1000}, {17, 1001}, {114, 199}, {18, 1002}, {19, 1003}, {20, 1016}, {21, 1005}, {23, 1007}, {25, 1009}, {26, 1028},
+        long[][] arrays = {{16, 1000}, {17, 1001}, {114, 199}, {3802, 3807}, {18, 1002}, {19, 1003}, {20, 1016}, {21, 1005}, {23, 1007}, {25, 1009}, {26, 1028},
                 {700, 1021}, {701, 1022}, {1042, 1014}, {1043, 1015}, {1082, 1182}, {1083, 1183}, {1114, 1115}, {1184, 1185}, {1186, 1187},
                 {1700, 1231}, {2249, 2287}, {2950, 2951}};
         List<PgType> all = new ArrayList<>(TYPES);
@@ -316,6 +317,7 @@ public final class SystemCatalog {
             case BYTEA -> 17;
             case UUID -> 2950;
             case JSON -> 114;
+            case JSONB -> 3802;
             case DATE -> 1082;
             case TIME -> 1083;
             case TIMESTAMP -> 1114;

@@ -43,6 +43,7 @@ public final class Aggregates {
 
     private static final Map<String, List<Resolver.Candidate>> CANDIDATES = new HashMap<>();
     private static final Set<String> NAMES = Set.of("count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every", "string_agg", "array_agg",
+            "jsonb_agg", "json_agg", "jsonb_object_agg", "json_object_agg",
             "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "percentile_cont", "percentile_disc", "mode");
     private static final Set<String> ORDERED_SET = Set.of("percentile_cont", "percentile_disc", "mode");
     /** The variance family: whether each is of a sample (not the population), and whether it is a standard deviation. */
@@ -213,6 +214,10 @@ public final class Aggregates {
                 return t.isArray() ? ArrayShapes.accumulate(out) : java.util.Collections.unmodifiableList(out);
             }, null);
         }
+        if (n.endsWith("_agg") && n.startsWith("json") && !star) {
+            AggregateFunction f = jsonAgg(n, argTypes);
+            if (f != null) return f;
+        }
         List<Resolver.Candidate> cands = star ? null : CANDIDATES.get(n);
         List<Resolver.Candidate> found = cands == null ? List.of() : Resolver.select(cands, argTypes, false);
         if (found.size() != 1) {
@@ -251,6 +256,48 @@ public final class Aggregates {
             default -> null;
         };
         return new Agg(n, params, result, body, accumulation);
+    }
+
+    /**
+     * jsonb_agg(v) and json_agg(v): the values (NULLs as JSON null) as one array, in the
+     * aggregate's order; jsonb_object_agg(k, v) and json_object_agg(k, v): one object of them
+     * (22023 for a NULL key). Recomputed from the group's values, as array_agg is, so a retracted
+     * row simply leaves the group; null for no rows. Null when the arguments fit neither.
+     */
+    private static AggregateFunction jsonAgg(String n, List<SqlType> argTypes) {
+        boolean object = n.contains("object");
+        if (argTypes.size() != (object ? 2 : 1)) return null;
+        List<SqlType> types = argTypes.stream().map(t -> t.kind() == Kind.UNKNOWN ? SqlType.TEXT : t).toList();
+        boolean jsonb = n.startsWith("jsonb");
+        SqlType result = jsonb ? SqlType.JSONB : SqlType.JSON;
+        return new Agg(n, types, result, (rows, m) -> {
+            if (rows.isEmpty()) return null;
+            List<String> keys = new ArrayList<>();
+            List<Object> values = new ArrayList<>();
+            for (int i = 0; i < rows.size(); i++) {
+                Object[] r = rows.get(i);
+                if (object && r[0] == null) throw new SqlException("22023", "field name must not be null");
+                for (long k = 0; k < m[i]; k++) {
+                    if (object) keys.add(Values.toText(r[0], types.get(0)));
+                    values.add(r[object ? 1 : 0]);
+                }
+            }
+            SqlType valueType = types.get(object ? 1 : 0);
+            if (jsonb) {
+                List<dev.tributary.sql.types.Jsonb> docs = values.stream().map(v -> dev.tributary.sql.types.Json.toJsonb(v, valueType)).toList();
+                return object ? dev.tributary.sql.types.Jsonb.Obj.of(keys, docs) : new dev.tributary.sql.types.Jsonb.Arr(docs);
+            }
+            StringBuilder b = new StringBuilder(object ? "{ " : "[");
+            for (int i = 0; i < values.size(); i++) {
+                if (i > 0) b.append(", ");
+                if (object) {
+                    dev.tributary.sql.types.Json.quote(b, keys.get(i));
+                    b.append(" : ");
+                }
+                b.append(dev.tributary.sql.types.Json.of(values.get(i), valueType));
+            }
+            return b.append(object ? " }" : "]").toString();
+        }, null);
     }
 
     // ------------------------------------------------------------------ accumulable forms

@@ -57,6 +57,9 @@ public final class ArrayExprs {
      * subscript not an integer.
      */
     public static ScalarExpr subscript(ScalarExpr array, List<ScalarExpr> lowers, List<ScalarExpr> uppers, boolean slice, int pos) {
+        if (array.type().kind() == SqlType.Kind.JSONB) {
+            throw new SqlException("0A000", "jsonb subscripting (j['key']) is not supported", pos, "Use the -> operator: j -> 'key'.");
+        }
         if (!array.type().isArray()) {
             throw new SqlException("42804", "cannot subscript type " + array.type() + " because it does not support subscripting", pos);
         }

@@ -37,6 +37,8 @@ public final class Casts {
         if (fromString && toString) return to == Kind.CHAR ? CastContext.ASSIGNMENT : CastContext.IMPLICIT;
         if (toString) return CastContext.ASSIGNMENT;
         if (fromString) return CastContext.EXPLICIT;
+        if ((from == Kind.JSON && to == Kind.JSONB) || (from == Kind.JSONB && to == Kind.JSON)) return CastContext.ASSIGNMENT;
+        if (from == Kind.JSONB) return to == Kind.BOOLEAN || numericRank(to) >= 0 ? CastContext.EXPLICIT : null;
         int nf = numericRank(from), nt = numericRank(to);
         if (nf >= 0 && nt >= 0) return nf < nt ? CastContext.IMPLICIT : CastContext.ASSIGNMENT;
         if ((from == Kind.BOOLEAN && to == Kind.INTEGER) || (from == Kind.INTEGER && to == Kind.BOOLEAN)) {
@@ -112,6 +114,13 @@ public final class Casts {
         if (from.isString()) {
             return Values.fromText((String) v, to);
         }
+        if (t == Kind.JSONB) {
+            if (f == Kind.JSON) return dev.tributary.sql.types.Jsonb.parse((String) v);
+            if (f == Kind.JSONB) return v;
+            throw notCastable(from, to);
+        }
+        if (t == Kind.JSON && f == Kind.JSONB) return v.toString();
+        if (f == Kind.JSONB) return fromJsonb((dev.tributary.sql.types.Jsonb) v, to);
         switch (t) {
             case SMALLINT, INTEGER, BIGINT -> {
                 return toInteger(v, f, to);
@@ -206,6 +215,18 @@ public final class Casts {
             }
             default -> throw notCastable(from, to);
         }
+    }
+
+    /** A jsonb scalar as a boolean or a number, as PostgreSQL's casts from jsonb: 22023 for any other kind of value. */
+    private static Object fromJsonb(dev.tributary.sql.types.Jsonb j, SqlType to) {
+        Kind t = to.kind();
+        if (t == Kind.BOOLEAN && j instanceof dev.tributary.sql.types.Jsonb.Bool b) return b.value();
+        if (t != Kind.BOOLEAN && j instanceof dev.tributary.sql.types.Jsonb.Num n) return cast(n.value(), SqlType.NUMERIC, to);
+        String kind = switch (j.typeName()) {
+            case "number" -> "numeric";
+            default -> j.typeName();
+        };
+        throw new SqlException("22023", "cannot cast jsonb " + kind + " to type " + to);
     }
 
     private static Long toInteger(Object v, Kind f, SqlType to) {

@@ -6,6 +6,9 @@ import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
 import dev.tributary.sql.types.SqlType;
 import dev.tributary.sql.types.SqlType.Kind;
+import dev.tributary.sql.types.Json;
+import dev.tributary.sql.types.Jsonb;
+import dev.tributary.sql.types.JsonbOperations;
 import dev.tributary.sql.types.Values;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -58,6 +61,12 @@ public final class Functions {
     static {
         // ------------------------------------------------------------------ strings
         fn("length", SqlType.INTEGER, x -> (long) cpLen((String) x[0]), T);
+        fn("jsonb_typeof", SqlType.TEXT, x -> ((Jsonb) x[0]).typeName(), Kind.JSONB);
+        fn("jsonb_array_length", SqlType.INTEGER, x -> JsonbOperations.arrayLength((Jsonb) x[0]), Kind.JSONB);
+        fn("jsonb_strip_nulls", SqlType.JSONB, x -> JsonbOperations.stripNulls((Jsonb) x[0]), Kind.JSONB);
+        fn("jsonb_pretty", SqlType.TEXT, x -> Jsonb.pretty((Jsonb) x[0]), Kind.JSONB);
+        fn("json_typeof", SqlType.TEXT, x -> Json.typeOf((String) x[0]), Kind.JSON);
+        fn("json_array_length", SqlType.INTEGER, x -> Json.arrayLength((String) x[0]), Kind.JSON);
         fn("length", SqlType.INTEGER, x -> (long) cpLen(Values.rtrim((String) x[0])), Kind.CHAR);
         fn("length", SqlType.INTEGER, x -> (long) ((Bytea) x[0]).length(), Kind.BYTEA);
         fn("char_length", SqlType.INTEGER, x -> (long) cpLen((String) x[0]), T);

@@ -211,6 +211,7 @@ public final class Operators {
      * ambiguous ({@code '1' + '2'}).
      */
     public static ScalarExpr binary(BinaryOp op, ScalarExpr l, ScalarExpr r, int pos) {
+        if ((op == BinaryOp.CONCAT || op == BinaryOp.SUB) && JsonOperators.isJsonb(op.symbol(), l, r)) return JsonOperators.binary(op.symbol(), l, r, pos);
         if (op == BinaryOp.CONCAT) return concat(l, r, pos);
         if (op.isComparison() && (l.type().isArray() || r.type().isArray())) return ArrayExprs.compare(op, l, r, pos);
         if (op.isComparison() && (l.type().kind() == Kind.RECORD || r.type().kind() == Kind.RECORD)) return RecordExprs.compare(op, l, r, pos);

@@ -27,7 +27,7 @@ final class Resolver {
             case BOOLEAN -> 'B';
             case SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, NUMERIC -> 'N';
             case TEXT, VARCHAR, CHAR -> 'S';
-            case BYTEA, JSON, UUID -> 'U';
+            case BYTEA, JSON, JSONB, UUID -> 'U';
             case DATE, TIME, TIMESTAMP, TIMESTAMPTZ -> 'D';
             case INTERVAL -> 'T';
             case UNKNOWN -> 'X';

@@ -138,7 +138,20 @@ public record TableFunction(String name, List<ScalarExpr> args, List<String> col
     /** Whether {@code name} is a set-returning function {@link #resolve} knows. */
     public static boolean isSetReturning(String name) {
         return switch (name) {
-            case "generate_series", "unnest", "_pg_expandarray", "generate_subscripts", "pg_partition_ancestors" -> true;
+            case "generate_series", "unnest", "_pg_expandarray", "generate_subscripts", "pg_partition_ancestors",
+                    "jsonb_each", "jsonb_each_text", "jsonb_array_elements", "jsonb_array_elements_text", "jsonb_object_keys",
+                    "json_each", "json_each_text", "json_array_elements", "json_array_elements_text", "json_object_keys" -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * Whether the one column of {@code name}'s rows keeps its own name in FROM (an OUT parameter's,
+     * as {@code value} of {@code jsonb_array_elements}) rather than taking the function's alias.
+     */
+    public static boolean namesItsColumn(String name) {
+        return switch (name) {
+            case "jsonb_array_elements", "jsonb_array_elements_text", "json_array_elements", "json_array_elements_text" -> true;
             default -> false;
         };
     }
@@ -191,8 +204,65 @@ public record TableFunction(String name, List<ScalarExpr> args, List<String> col
                         }, true);
                 yield new TableFunction(name, List.of(oid), List.of("relid"), List.of(SqlType.BIGINT), x -> indexed(x[0] == null ? 0 : 1, i -> new Object[] {x[0]}));
             }
+            case "jsonb_each", "jsonb_each_text", "jsonb_array_elements", "jsonb_array_elements_text", "jsonb_object_keys",
+                    "json_each", "json_each_text", "json_array_elements", "json_array_elements_text", "json_object_keys" -> jsonMembers(name, args, pos);
             default -> throw new IllegalArgumentException("not a set-returning function: " + name);
         };
+    }
+
+    /**
+     * The json and jsonb functions that take a document apart into rows: an object's members
+     * ({@code _each}: key and value; {@code _object_keys}: keys) or an array's elements, values as
+     * jsonb (json: as written) or, for {@code _text}, as {@code ->>} gives them; 22023 for a
+     * document of another kind, with PostgreSQL's message.
+     */
+    private static TableFunction jsonMembers(String name, List<ScalarExpr> args, int pos) {
+        boolean jsonb = name.startsWith("jsonb");
+        SqlType doc = jsonb ? SqlType.JSONB : SqlType.JSON;
+        if (args.size() != 1) throw noFunction(name, args, pos);
+        SqlType.Kind k = args.get(0).type().kind();
+        if (k != doc.kind() && k != SqlType.Kind.UNKNOWN) throw noFunction(name, args, pos);
+        List<ScalarExpr> typed = List.of(Casts.coerce(args.get(0), doc, CastContext.IMPLICIT, pos));
+        boolean text = name.endsWith("_text");
+        SqlType valueType = text ? SqlType.TEXT : doc;
+        boolean each = name.contains("_each");
+        boolean keys = name.endsWith("_object_keys");
+        List<String> names = each ? List.of("key", "value") : keys ? List.of(name) : List.of("value");
+        List<SqlType> types = each ? List.of(SqlType.TEXT, valueType) : keys ? List.of(SqlType.TEXT) : List.of(valueType);
+        return new TableFunction(name, typed, names, types, x -> {
+            // each member as {key, value}: key null for an array's element
+            List<Object[]> members = new ArrayList<>();
+            String kind;
+            if (jsonb) {
+                dev.tributary.sql.types.Jsonb j = (dev.tributary.sql.types.Jsonb) x[0];
+                kind = j.typeName();
+                if (j instanceof dev.tributary.sql.types.Jsonb.Obj o) {
+                    for (int i = 0; i < o.size(); i++) members.add(new Object[] {o.keys().get(i), o.values().get(i)});
+                } else if (j instanceof dev.tributary.sql.types.Jsonb.Arr a) {
+                    for (dev.tributary.sql.types.Jsonb e : a.elements()) members.add(new Object[] {null, e});
+                }
+            } else {
+                kind = dev.tributary.sql.types.Json.typeOf((String) x[0]);
+                List<String[]> m = dev.tributary.sql.types.Json.members((String) x[0]);
+                if (m != null) for (String[] kv : m) members.add(new Object[] {kv[0], kv[1]});
+            }
+            boolean object = kind.equals("object"), array = kind.equals("array");
+            if (each && !object) {
+                throw new SqlException("22023", jsonb ? "cannot call " + name + " on a non-object"
+                        : "cannot deconstruct " + (array ? "an array as an object" : "a scalar"));
+            }
+            if (keys && !object) throw new SqlException("22023", "cannot call " + name + " on " + (array ? "an array" : "a scalar"));
+            if (!each && !keys && !array) {
+                if (!jsonb) throw new SqlException("22023", "cannot call " + name + " on a " + (object ? "non-array" : "scalar"));
+                throw new SqlException("22023", "cannot extract elements from " + (object ? "an object" : "a scalar"));
+            }
+            return indexed(members.size(), i -> {
+                Object[] m = members.get(i);
+                Object value = !text ? m[1] : jsonb ? dev.tributary.sql.types.JsonbOperations.text((dev.tributary.sql.types.Jsonb) m[1])
+                        : dev.tributary.sql.types.Json.text((String) m[1]);
+                return each ? new Object[] {m[0], value} : keys ? new Object[] {m[0]} : new Object[] {value};
+            });
+        });
     }
 
     private static boolean datetime(SqlType t) {

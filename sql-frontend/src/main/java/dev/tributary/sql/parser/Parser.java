@@ -2847,6 +2847,18 @@ public final class Parser {
                 case "#" -> BinaryOp.BIT_XOR;
                 case "<<" -> BinaryOp.SHIFT_LEFT;
                 case ">>" -> BinaryOp.SHIFT_RIGHT;
+                case "->" -> BinaryOp.JSON_GET;
+                case "->>" -> BinaryOp.JSON_GET_TEXT;
+                case "#>" -> BinaryOp.JSON_PATH;
+                case "#>>" -> BinaryOp.JSON_PATH_TEXT;
+                case "@>" -> BinaryOp.CONTAINS;
+                case "<@" -> BinaryOp.CONTAINED_BY;
+                case "?" -> BinaryOp.HAS_KEY;
+                case "?|" -> BinaryOp.HAS_ANY_KEY;
+                case "?&" -> BinaryOp.HAS_ALL_KEYS;
+                case "#-" -> BinaryOp.DELETE_PATH;
+                case "@?" -> BinaryOp.JSONPATH_EXISTS;
+                case "@@" -> BinaryOp.JSONPATH_MATCH;
                 default -> null;
             };
             boolean like = op.equals("~~") || op.equals("~~*") || op.equals("!~~") || op.equals("!~~*");
@@ -3453,7 +3465,7 @@ public final class Parser {
 
     /** PostgreSQL types that exist but Tributary does not store. */
     private static final java.util.Set<String> UNSUPPORTED_TYPES = java.util.Set.of(
-            "jsonb", "bit", "varbit", "timetz", "money", "xml", "inet", "cidr", "macaddr",
+            "bit", "varbit", "timetz", "money", "xml", "inet", "cidr", "macaddr",
             "serial", "serial4", "bigserial", "serial8", "smallserial", "serial2", "point", "tsvector",
             "bpchar");
 
@@ -3530,6 +3542,7 @@ public final class Parser {
             case "bytea" -> SqlType.BYTEA;
             case "uuid" -> SqlType.UUID;
             case "json" -> SqlType.JSON;
+            case "jsonb" -> SqlType.JSONB;
             case "date" -> SqlType.DATE;
             case "time" -> {
                 skipTimePrecision();

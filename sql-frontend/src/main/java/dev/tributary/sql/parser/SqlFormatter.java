@@ -792,7 +792,9 @@ public final class SqlFormatter {
                 case OR -> 1;
                 case AND -> 2;
                 case EQ, NE, LT, LE, GT, GE -> 5;
-                case CONCAT, MATCH, IMATCH, NOT_MATCH, NOT_IMATCH, BIT_AND, BIT_OR, BIT_XOR, SHIFT_LEFT, SHIFT_RIGHT -> 7;
+                case CONCAT, MATCH, IMATCH, NOT_MATCH, NOT_IMATCH, BIT_AND, BIT_OR, BIT_XOR, SHIFT_LEFT, SHIFT_RIGHT, JSON_GET, JSON_GET_TEXT,
+                        JSON_PATH, JSON_PATH_TEXT, CONTAINS, CONTAINED_BY, HAS_KEY, HAS_ANY_KEY, HAS_ALL_KEYS, DELETE_PATH, JSONPATH_EXISTS,
+                        JSONPATH_MATCH -> 7;
                 case ADD, SUB -> 8;
                 case MUL, DIV, MOD -> 9;
                 case POW -> 10;

@@ -1012,7 +1012,7 @@ public final class Renderer {
             if (isNull) continue;
             SqlType type = codec.types().get(c);
             byte[] bytes = switch (type.kind()) {
-                case NUMERIC, INTERVAL -> RowCodec.of(type).encode(dev.tributary.sql.row.Keys.normalize(codec.get(row, c))).toBytes();
+                case NUMERIC, INTERVAL, JSONB -> RowCodec.of(type).encode(dev.tributary.sql.row.Keys.normalize(codec.get(row, c))).toBytes();
                 case ARRAY -> codec.arrayOrderBytes(row, c);
                 default -> row.slice(at[c], at[c + 1]);
             };

@@ -12,9 +12,10 @@ import java.math.BigDecimal;
 public final class Keys {
     private Keys() {}
 
-    /** {@code v} in its key form: a NUMERIC without trailing fraction zeros, an INTERVAL in its key form, anything else as it is. */
+    /** {@code v} in its key form: a NUMERIC (also within a jsonb) without trailing fraction zeros, an INTERVAL in its key form, anything else as it is. */
     public static Object normalize(Object v) {
         if (v instanceof dev.tributary.sql.types.Interval i) return i.keyForm();
+        if (v instanceof dev.tributary.sql.types.Jsonb j) return j.keyForm();
         if (v instanceof BigDecimal d) {
             BigDecimal s = d.stripTrailingZeros();
             return s.scale() < 0 ? s.setScale(0) : s;

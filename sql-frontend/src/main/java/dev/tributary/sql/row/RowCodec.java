@@ -5,6 +5,7 @@ import dev.tributary.sql.SqlException;
 import dev.tributary.sql.types.Bytea;
 import dev.tributary.sql.types.InfiniteTimes;
 import dev.tributary.sql.types.Interval;
+import dev.tributary.sql.types.Jsonb;
 import dev.tributary.sql.types.NonFiniteNumeric;
 import dev.tributary.sql.types.ShapedArray;
 import dev.tributary.sql.types.SqlType;
@@ -92,6 +93,9 @@ import java.util.StringJoiner;
  *       bounds), but all sort after the one-dimensional ones, which PostgreSQL interleaves
  *       (a sort key therefore takes an array's {@link #arrayOrderBytes}).
  *       One-dimensional arrays from 1 are encoded as they were before shapes were stored.</li>
+ *   <li>JSONB: a tree of tagged values in PostgreSQL's jsonb order, as {@link JsonbCodec} says.
+ *       Its numbers keep their scale as NUMERIC's do, so equal documents ({@code 1.0} and
+ *       {@code 1}) meet as keys only in their {@link Keys#normalize}d form.</li>
  * </ul>
  *
  * <p>Encoding checks each value's Java class; a value of the wrong class is a bug in the caller
@@ -149,7 +153,7 @@ public final class RowCodec {
             case DATE -> 4;
             case INTERVAL -> 32;
             case UUID -> 16;
-            case NUMERIC, TEXT, VARCHAR, CHAR, BYTEA, UNKNOWN, ARRAY, RECORD, JSON -> VARIABLE;
+            case NUMERIC, TEXT, VARCHAR, CHAR, BYTEA, UNKNOWN, ARRAY, RECORD, JSON, JSONB -> VARIABLE;
         };
     }
 
@@ -334,6 +338,7 @@ public final class RowCodec {
                 else writeNumeric(w, (BigDecimal) v, types.get(c).scale());
             }
             case TEXT, VARCHAR, UNKNOWN, JSON -> writeString(w, (String) v);
+            case JSONB -> JsonbCodec.write(w, (Jsonb) v);
             case CHAR -> writeString(w, stripTrailingSpaces((String) v));
             case BYTEA -> writeEscaped(w, ((Bytea) v).toByteArray());
             case UUID -> {
@@ -382,6 +387,7 @@ public final class RowCodec {
             case REAL, DOUBLE -> "Double";
             case NUMERIC -> "BigDecimal";
             case TEXT, VARCHAR, CHAR, UNKNOWN, JSON -> "String";
+            case JSONB -> "Jsonb";
             case BYTEA -> "Bytea";
             case UUID -> "UUID";
             case DATE -> "LocalDate";
@@ -438,7 +444,7 @@ public final class RowCodec {
         return end == s.length() ? s : s.substring(0, end);
     }
 
-    private static void writeNumeric(Writer w, BigDecimal v, int declaredScale) {
+    static void writeNumeric(Writer w, BigDecimal v, int declaredScale) {
         int display = Math.max(Math.max(0, declaredScale), v.scale());
         if (v.precision() <= 18) {
             // the common case (money, quantities): from a long, without BigInteger's string
@@ -496,7 +502,7 @@ public final class RowCodec {
         w.put(display & 0xFF);
     }
 
-    private static void writeString(Writer w, String s) {
+    static void writeString(Writer w, String s) {
         int n = s.length();
         w.ensure(n + 2);
         for (int i = 0; i < n; i++) {
@@ -887,10 +893,11 @@ public final class RowCodec {
             }
             return p;
         }
+        if (kinds[c] == SqlType.Kind.JSONB) return JsonbCodec.end(b, pos + 1);
         return kinds[c] == SqlType.Kind.NUMERIC ? numericEnd(b, pos + 1) : escapedEnd(b, pos + 1);
     }
 
-    private static int numericEnd(byte[] b, int pos) {
+    static int numericEnd(byte[] b, int pos) {
         byte sign = b[pos];
         if (sign == NUM_ZERO) return pos + 3;
         if (sign == NUM_NEGATIVE_INFINITY || sign == NUM_POSITIVE_INFINITY || sign == NUM_NAN) return pos + 1;
@@ -901,7 +908,7 @@ public final class RowCodec {
     }
 
     /** The end of an escaped, terminated payload starting at {@code pos}. */
-    private static int escapedEnd(byte[] b, int pos) {
+    static int escapedEnd(byte[] b, int pos) {
         int i = pos;
         int last = b.length - Long.BYTES;
         while (true) {
@@ -935,6 +942,7 @@ public final class RowCodec {
             case REAL, DOUBLE -> doubleFromKey(getLong(b, p));
             case NUMERIC -> readNumeric(b, p, types.get(c).scale());
             case TEXT, VARCHAR, UNKNOWN, JSON -> new String(unescape(b, p), StandardCharsets.UTF_8);
+            case JSONB -> JsonbCodec.read(b, p);
             case CHAR -> padTo(new String(unescape(b, p), StandardCharsets.UTF_8), types.get(c).length());
             case BYTEA -> Bytea.copyOf(unescape(b, p));
             case UUID -> new java.util.UUID(getLong(b, p), getLong(b, p + 8));
@@ -989,7 +997,7 @@ public final class RowCodec {
         return n >= length ? s : s + " ".repeat(length - n);
     }
 
-    private static byte[] unescape(byte[] b, int pos) {
+    static byte[] unescape(byte[] b, int pos) {
         int end = escapedEnd(b, pos) - 2;
         int zeros = 0;
         for (int i = pos; i < end; i++) if (b[i] == 0) zeros++;
@@ -1003,7 +1011,7 @@ public final class RowCodec {
         return out;
     }
 
-    private static Object readNumeric(byte[] b, int pos, int declaredScale) {
+    static Object readNumeric(byte[] b, int pos, int declaredScale) {
         byte sign = b[pos];
         if (sign == NUM_NEGATIVE_INFINITY) return NonFiniteNumeric.NEGATIVE_INFINITY;
         if (sign == NUM_POSITIVE_INFINITY) return NonFiniteNumeric.POSITIVE_INFINITY;
@@ -1039,12 +1047,12 @@ public final class RowCodec {
     }
 
     /** The payload bytes after an integer's header {@code h}. */
-    private static int integerBytes(byte h) {
+    static int integerBytes(byte h) {
         return h >= 9 ? h - 9 : 8 - h;
     }
 
     /** The integer whose header is at {@code p}. */
-    private static long getInteger(byte[] b, int p) {
+    static long getInteger(byte[] b, int p) {
         byte h = b[p];
         int n = integerBytes(h);
         long v = h >= 9 ? 0 : -1;
@@ -1070,7 +1078,7 @@ public final class RowCodec {
     }
 
     /** A growable byte buffer for one row's encoding. */
-    private static final class Writer {
+    static final class Writer {
         byte[] buf;
         int length;
 

@@ -1,6 +1,5 @@
 package dev.tributary.sql.types;
 
-import dev.tributary.sql.SqlException;
 import java.util.List;
 
 /**
@@ -13,8 +12,7 @@ public final class Json {
 
     /** {@code text} if it is one JSON value (surrounding whitespace allowed); 22P02 otherwise. */
     public static String parse(String text) {
-        int end = new Checker(text).value(skip(text, 0));
-        if (skip(text, end) != text.length()) throw invalid(text, "Expected end of input, but found more.");
+        JsonText.check(text);
         return text;
     }
 
@@ -44,12 +42,20 @@ public final class Json {
                 else quote(b, Values.toText(v, type));
             }
             case JSON -> b.append((String) v);
+            case JSONB -> Jsonb.append(b, (Jsonb) v);
             case ARRAY -> {
                 ShapedArray.appendNested(b, (List<?>) v, '[', ']', (to, e) -> append(to, e, type.element()));
             }
             case TEXT, VARCHAR, CHAR, UNKNOWN -> quote(b, (String) v);
             default -> quote(b, Values.toText(v, type));
         }
+    }
+
+    /** {@code v}, a value of {@code type} (or null), as jsonb: as {@link #of} writes it, read back ({@code to_jsonb}). */
+    public static Jsonb toJsonb(Object v, SqlType type) {
+        if (v == null) return Jsonb.Null.NULL;
+        if (v instanceof Jsonb j) return j;
+        return Jsonb.parse(of(v, type));
     }
 
     /** {@code s} as a JSON string, escaped as PostgreSQL escapes it. */
@@ -74,140 +80,73 @@ public final class Json {
         b.append('"');
     }
 
-    private static int skip(String s, int i) {
-        while (i < s.length() && (s.charAt(i) == ' ' || s.charAt(i) == '\t' || s.charAt(i) == '\n' || s.charAt(i) == '\r')) i++;
-        return i;
+    // The json operators: each part of a document is returned as it is written in it.
+
+    /** {@code json -> key}: an object's member as written (the last of duplicate keys), or null. */
+    public static String field(String json, String key) {
+        List<JsonText.Member> members = JsonText.members(json);
+        if (members == null || members.isEmpty() || members.get(0).key() == null) return null;
+        String found = null;
+        for (JsonText.Member m : members) if (m.key().equals(key)) found = m.text();
+        return found;
     }
 
-    private static SqlException invalid(String text, String detail) {
-        return new SqlException("22P02", "invalid input syntax for type json").withDetail(detail);
+    /** {@code json -> index}: an array's element as written (from the end when negative), or null. */
+    public static String element(String json, long index) {
+        List<JsonText.Member> members = JsonText.members(json);
+        if (members == null || (!members.isEmpty() && members.get(0).key() != null) || !json.strip().startsWith("[")) return null;
+        int n = members.size();
+        long i = index < 0 ? n + index : index;
+        return i >= 0 && i < n ? members.get((int) i).text() : null;
     }
 
-    /** A recursive-descent check of one value; each method returns the index after what it read. */
-    private static final class Checker {
-        private final String s;
-        private int depth;
-
-        Checker(String s) {
-            this.s = s;
-        }
-
-        int value(int i) {
-            if (i >= s.length()) throw invalid(s, "The input string ended unexpectedly.");
-            char c = s.charAt(i);
-            return switch (c) {
-                case '{' -> object(i);
-                case '[' -> array(i);
-                case '"' -> string(i);
-                case 't' -> word(i, "true");
-                case 'f' -> word(i, "false");
-                case 'n' -> word(i, "null");
-                default -> {
-                    if (c == '-' || (c >= '0' && c <= '9')) yield number(i);
-                    throw invalid(s, "Token \"" + c + "\" is invalid.");
-                }
-            };
-        }
-
-        private int nest(int i) {
-            if (++depth > 6400) throw new SqlException("54001", "stack depth limit exceeded", 0, "JSON nests too deeply.");
-            return i + 1;
-        }
-
-        int object(int i) {
-            i = skip(s, nest(i));
-            if (i < s.length() && s.charAt(i) == '}') {
-                depth--;
-                return i + 1;
-            }
-            while (true) {
-                if (i >= s.length() || s.charAt(i) != '"') throw invalid(s, "Expected string or \"}\".");
-                i = skip(s, string(i));
-                if (i >= s.length() || s.charAt(i) != ':') throw invalid(s, "Expected \":\".");
-                i = skip(s, value(skip(s, i + 1)));
-                if (i < s.length() && s.charAt(i) == ',') {
-                    i = skip(s, i + 1);
-                    continue;
-                }
-                if (i < s.length() && s.charAt(i) == '}') {
-                    depth--;
-                    return i + 1;
-                }
-                throw invalid(s, "Expected \",\" or \"}\".");
+    /** {@code json #> path}; null when a step is missing or null. */
+    public static String path(String json, List<?> path) {
+        String at = json;
+        for (Object step : path) {
+            if (step == null || at == null) return null;
+            String s = at.strip();
+            if (s.startsWith("{")) {
+                at = field(at, (String) step);
+            } else if (s.startsWith("[")) {
+                Long i = JsonbOperations.index((String) step);
+                at = i == null ? null : element(at, i);
+            } else {
+                return null;
             }
         }
+        return at;
+    }
 
-        int array(int i) {
-            i = skip(s, nest(i));
-            if (i < s.length() && s.charAt(i) == ']') {
-                depth--;
-                return i + 1;
-            }
-            while (true) {
-                i = skip(s, value(i));
-                if (i < s.length() && s.charAt(i) == ',') {
-                    i = skip(s, i + 1);
-                    continue;
-                }
-                if (i < s.length() && s.charAt(i) == ']') {
-                    depth--;
-                    return i + 1;
-                }
-                throw invalid(s, "Expected \",\" or \"]\".");
-            }
-        }
+    /** {@code ->>}'s text of a part: a string decoded, null as SQL NULL, anything else as written. */
+    public static String text(String json) {
+        if (json == null) return null;
+        String s = json.strip();
+        if (s.startsWith("\"")) return ((Jsonb.Str) Jsonb.parse(s)).value();
+        return s.equals("null") ? null : json;
+    }
 
-        int string(int i) {
-            i++;
-            while (i < s.length()) {
-                char c = s.charAt(i);
-                if (c == '"') return i + 1;
-                if (c < 0x20) throw invalid(s, "Character with value 0x" + String.format("%02x", (int) c) + " must be escaped.");
-                if (c == '\\') {
-                    if (i + 1 >= s.length()) break;
-                    char e = s.charAt(i + 1);
-                    if (e == 'u') {
-                        if (i + 6 > s.length() || !s.substring(i + 2, i + 6).matches("[0-9a-fA-F]{4}")) throw invalid(s, "\"\\u\" must be followed by four hexadecimal digits.");
-                        i += 6;
-                        continue;
-                    }
-                    if ("\"\\/bfnrt".indexOf(e) < 0) throw invalid(s, "Escape sequence \"\\" + e + "\" is invalid.");
-                    i += 2;
-                    continue;
-                }
-                i++;
-            }
-            throw invalid(s, "The input string ended unexpectedly.");
-        }
+    /** {@code json_typeof}: the kind of the document's outer value. */
+    public static String typeOf(String json) {
+        String s = json.strip();
+        if (s.startsWith("{")) return "object";
+        if (s.startsWith("[")) return "array";
+        if (s.startsWith("\"")) return "string";
+        if (s.equals("true") || s.equals("false")) return "boolean";
+        return s.equals("null") ? "null" : "number";
+    }
 
-        int number(int i) {
-            int start = i;
-            if (s.charAt(i) == '-') i++;
-            int digits = i;
-            while (i < s.length() && Character.isDigit(s.charAt(i))) i++;
-            if (i == digits || (s.charAt(digits) == '0' && i - digits > 1)) throw invalid(s, "Token \"" + s.substring(start, Math.max(i, start + 1)) + "\" is invalid.");
-            if (i < s.length() && s.charAt(i) == '.') {
-                int f = ++i;
-                while (i < s.length() && Character.isDigit(s.charAt(i))) i++;
-                if (i == f) throw invalid(s, "Token \"" + s.substring(start, i) + "\" is invalid.");
-            }
-            if (i < s.length() && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
-                i++;
-                if (i < s.length() && (s.charAt(i) == '+' || s.charAt(i) == '-')) i++;
-                int e = i;
-                while (i < s.length() && Character.isDigit(s.charAt(i))) i++;
-                if (i == e) throw invalid(s, "Token \"" + s.substring(start, i) + "\" is invalid.");
-            }
-            return i;
-        }
+    /** {@code json_array_length}: 22023 for a scalar or an object. */
+    public static long arrayLength(String json) {
+        String kind = typeOf(json);
+        if (kind.equals("object")) throw new dev.tributary.sql.SqlException("22023", "cannot get array length of a non-array");
+        if (!kind.equals("array")) throw new dev.tributary.sql.SqlException("22023", "cannot get array length of a scalar");
+        return JsonText.members(json).size();
+    }
 
-        int word(int i, String w) {
-            if (!s.startsWith(w, i)) {
-                int end = i;
-                while (end < s.length() && Character.isLetterOrDigit(s.charAt(end))) end++;
-                throw invalid(s, "Token \"" + s.substring(i, Math.max(end, i + 1)) + "\" is invalid.");
-            }
-            return i + w.length();
-        }
+    /** The members of an array or object document as written (keys null in an array), or null for a scalar. */
+    public static List<String[]> members(String json) {
+        List<JsonText.Member> m = JsonText.members(json);
+        return m == null ? null : m.stream().map(x -> new String[] {x.key(), x.text()}).toList();
     }
 }

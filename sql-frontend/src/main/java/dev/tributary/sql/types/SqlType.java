@@ -79,7 +79,8 @@ public record SqlType(Kind kind, int length, int scale, SqlType element, java.ut
         UNKNOWN("unknown"),
         ARRAY("array"),
         RECORD("record"),
-        JSON("json");
+        JSON("json"),
+        JSONB("jsonb");
 
         private final String pgName;
 
@@ -111,6 +112,7 @@ public record SqlType(Kind kind, int length, int scale, SqlType element, java.ut
     public static final SqlType INTERVAL = of(Kind.INTERVAL);
     public static final SqlType UNKNOWN = of(Kind.UNKNOWN);
     public static final SqlType JSON = of(Kind.JSON);
+    public static final SqlType JSONB = of(Kind.JSONB);
 
     public static SqlType of(Kind kind) {
         return new SqlType(kind, -1, -1);

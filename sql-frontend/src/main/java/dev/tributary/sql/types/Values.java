@@ -40,6 +40,7 @@ public final class Values {
             case REAL -> realText(((Double) v).floatValue());
             case NUMERIC -> v instanceof NonFiniteNumeric n ? n.text() : ((BigDecimal) v).toPlainString();
             case TEXT, VARCHAR, CHAR, UNKNOWN, JSON -> (String) v;
+            case JSONB -> v.toString();
             case BYTEA, UUID -> v.toString();
             case DATE -> dateText((LocalDate) v);
             case TIME -> timeText((LocalTime) v);
@@ -253,6 +254,7 @@ public final class Values {
             case NUMERIC -> applyNumericTypmod(parseNumeric(s), t);
             case TEXT, UNKNOWN -> s;
             case JSON -> Json.parse(s);
+            case JSONB -> Jsonb.parse(s);
             case VARCHAR -> fitString(s, t, false);
             case CHAR -> fitString(s, t, false);
             case BYTEA -> parseBytea(s);
@@ -543,6 +545,7 @@ public final class Values {
             case REAL, DOUBLE -> compareDouble((Double) a, (Double) b);
             case NUMERIC -> NonFiniteNumeric.compare(a, b);
             case TEXT, VARCHAR, UNKNOWN, JSON -> compareText((String) a, (String) b);
+            case JSONB -> ((Jsonb) a).compareTo((Jsonb) b);
             case CHAR -> compareText(rtrim((String) a), rtrim((String) b));
             case BYTEA -> ((Bytea) a).compareTo((Bytea) b);
             case UUID -> compareUuid((java.util.UUID) a, (java.util.UUID) b);

@@ -38,7 +38,7 @@ final class SqlValues {
             SqlType.REAL, SqlType.DOUBLE, SqlType.NUMERIC, NUMERIC_20_4, SqlType.TEXT, SqlType.varchar(10), CHAR4,
             SqlType.BYTEA, SqlType.UUID, SqlType.DATE, SqlType.TIME, SqlType.TIMESTAMP, SqlType.TIMESTAMPTZ, SqlType.INTERVAL,
             SqlType.UNKNOWN, SqlType.array(SqlType.INTEGER), SqlType.array(SqlType.TEXT), SqlType.array(SqlType.NUMERIC),
-            SqlType.record(List.of("a", "b"), List.of(SqlType.INTEGER, SqlType.TEXT)));
+            SqlType.record(List.of("a", "b"), List.of(SqlType.INTEGER, SqlType.TEXT)), SqlType.JSONB);
 
     static Arbitrary<List<SqlType>> schemas(int maxColumns) {
         return Arbitraries.of(ALL_TYPES).list().ofMaxSize(maxColumns);
@@ -67,6 +67,7 @@ final class SqlValues {
             case TEXT, VARCHAR, UNKNOWN -> strings(6);
             case JSON -> strings(6).map(x -> dev.tributary.sql.types.Json.of(x, SqlType.TEXT));
             case CHAR -> strings(type.length());
+            case JSONB -> dev.tributary.sql.types.JsonbDocuments.documents();
             case BYTEA -> Arbitraries.integers().between(0, 255)
                     .injectDuplicates(0.3).map(Integer::byteValue)
                     .list().ofMaxSize(5).map(l -> {
@@ -170,6 +171,8 @@ final class SqlValues {
                 yield c != 0 ? c : Integer.compare(Math.max(floor, ((BigDecimal) a).scale()), Math.max(floor, ((BigDecimal) b).scale()));
             }
             case TEXT, VARCHAR, UNKNOWN, JSON -> Arrays.compare(((String) a).codePoints().toArray(), ((String) b).codePoints().toArray());
+            // numerically equal numbers order by their scale, as NUMERIC's do
+            case JSONB -> dev.tributary.sql.types.JsonbDocuments.modelCompare((dev.tributary.sql.types.Jsonb) a, (dev.tributary.sql.types.Jsonb) b, true);
             case CHAR -> Arrays.compare(stripTrailingSpaces((String) a).codePoints().toArray(),
                     stripTrailingSpaces((String) b).codePoints().toArray());
             case BYTEA -> ((Bytea) a).compareTo((Bytea) b);
