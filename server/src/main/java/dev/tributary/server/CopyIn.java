@@ -75,7 +75,9 @@ public final class CopyIn {
         this.writeLimit = session.writeLimit();
         this.types = new ArrayList<>();
         for (int t : targets) types.add(table.columns().get(t).type());
-        this.reader = new CopyText.Reader(table.name(), options, this::record);
+        List<String> names = new ArrayList<>();
+        for (int t : targets) names.add(table.columns().get(t).name());
+        this.reader = new CopyText.Reader(table.name(), options, names, this::record);
         boolean everyColumn = targets.length == table.columns().size();
         for (int i = 0; i < targets.length && everyColumn; i++) everyColumn = targets[i] == i;
         this.encoded = everyColumn ? new BytesColumn(1 << 12, 1 << 16) : null;

@@ -71,9 +71,18 @@ public final class CopyText {
         private final java.nio.charset.CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
 
+        /** The names of the fields a JSON line's keys fill, in order (JSON lines only). */
+        private final List<String> columns;
+
         Reader(String table, CopyOptions options, Sink sink) {
+            this(table, options, List.of(), sink);
+        }
+
+        /** A reader whose JSON lines fill the fields named {@code columns} (the COPY's columns, in order). */
+        Reader(String table, CopyOptions options, List<String> columns, Sink sink) {
             this.table = table;
             this.options = options;
+            this.columns = List.copyOf(columns);
             this.sink = sink;
             this.nullBytes = options.nullString().getBytes(StandardCharsets.UTF_8);
         }
@@ -169,10 +178,61 @@ public final class CopyText {
             current.from = from;
             current.to = to;
             fields.clear();
-            if (options.csv()) csvFields(buf, from, to);
-            else textFields(buf, from, to);
+            if (options.json()) {
+                if (!jsonFields(buf, from, to)) return;
+            } else if (options.csv()) {
+                csvFields(buf, from, to);
+            } else {
+                textFields(buf, from, to);
+            }
             sink.record(line, current, fields);
         }
+
+        /**
+         * A JSON line's fields: for each column, the value of the key that names it (exactly), as
+         * {@code jsonb_populate_record} takes it: a string as its text, a number, boolean, object
+         * or array as jsonb writes it, a missing key or JSON null as NULL; keys naming no column
+         * are ignored. False for a blank line, which holds no row.
+         */
+        private boolean jsonFields(byte[] buf, int from, int to) {
+            String text = utf8(buf, from, to);
+            if (text.isBlank()) return false;
+            dev.tributary.sql.types.Jsonb doc;
+            try {
+                doc = (dev.tributary.sql.types.Jsonb) dev.tributary.sql.types.Values.fromText(text, dev.tributary.sql.types.SqlType.JSONB);
+            } catch (SqlException e) {
+                throw e.withContext("COPY " + table + ", line " + line + ": \"" + shorten(text) + "\"");
+            }
+            if (!(doc instanceof dev.tributary.sql.types.Jsonb.Obj object)) {
+                String what = doc instanceof dev.tributary.sql.types.Jsonb.Arr ? "an array" : "a scalar";
+                throw new SqlException("22023", "COPY FROM with FORMAT json takes an object per line, not " + what)
+                        .withContext("COPY " + table + ", line " + line + ": \"" + shorten(text) + "\"");
+            }
+            for (String column : columns) {
+                dev.tributary.sql.types.Jsonb v = null;
+                for (int k = 0; k < object.keys().size(); k++) {
+                    if (object.keys().get(k).equals(column)) v = object.values().get(k);
+                }
+                String field = switch (v) {
+                    case null -> null;
+                    case dev.tributary.sql.types.Jsonb.Null n -> null;
+                    case dev.tributary.sql.types.Jsonb.Str str -> str.value();
+                    case dev.tributary.sql.types.Jsonb.Num n -> n.value().toPlainString();
+                    case dev.tributary.sql.types.Jsonb.Bool b -> b.value() ? "true" : "false";
+                    case dev.tributary.sql.types.Jsonb.Arr a -> a.toString();
+                    case dev.tributary.sql.types.Jsonb.Obj o -> o.toString();
+                };
+                if (field == null) {
+                    fields.add(EMPTY, 0, 0, true);
+                } else {
+                    byte[] b = field.getBytes(StandardCharsets.UTF_8);
+                    fields.add(b, 0, b.length, false);
+                }
+            }
+            return true;
+        }
+
+        private static final byte[] EMPTY = new byte[0];
 
         private void textFields(byte[] buf, int from, int to) {
             byte delimiter = (byte) options.delimiter();

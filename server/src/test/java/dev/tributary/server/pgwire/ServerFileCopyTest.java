@@ -91,6 +91,49 @@ class ServerFileCopyTest extends LocalServerTest {
         }
     }
 
+    /**
+     * JSON lines: each line an object whose keys name the columns, taken as
+     * {@code jsonb_populate_record} takes them (PostgreSQL 15 gives the same rows for each line).
+     */
+    @Test
+    void jsonLinesFillColumnsByKey() throws Exception {
+        Path lines = Files.writeString(dir.resolve("events.jsonl"), String.join("\n",
+                "{\"id\": 1, \"name\": \"one\", \"score\": 1.5, \"tags\": {\"x\": [1, 2]}, \"ok\": true}",
+                "",
+                "{\"name\": \"two\", \"id\": \"2\", \"unknown\": 3, \"ok\": null}",
+                "  {\"id\": 3e0, \"name\": \"caf\u00e9 \\u263a\", \"tags\": [\"a\"], \"score\": -0}  ") + "\n");
+        try (Connection c = connect("tributary"); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE ev (id int PRIMARY KEY, name text, score numeric, tags jsonb, ok boolean DEFAULT false)");
+            assertThat(s.executeUpdate("COPY ev FROM '" + lines + "' (FORMAT json)")).isEqualTo(3);
+            assertThat(JdbcRows.rows(s, "SELECT id, name, score, tags, ok FROM ev ORDER BY id")).containsExactly(
+                    "1|one|1.5|{\"x\": [1, 2]}|t", "2|two|null|null|null", "3|caf\u00e9 \u263a|0|[\"a\"]|null");
+            // the COPY's columns: the others take their defaults
+            Path more = Files.writeString(dir.resolve("more.jsonl"), "{\"id\": 4, \"ok\": true}\n{\"id\": 5}\n");
+            assertThat(s.executeUpdate("COPY ev (id, name) FROM '" + more + "' WITH (FORMAT json)")).isEqualTo(2);
+            assertThat(JdbcRows.rows(s, "SELECT id, ok FROM ev WHERE id >= 4 ORDER BY id")).containsExactly("4|f", "5|f");
+
+            Path notObject = Files.writeString(dir.resolve("array.jsonl"), "{\"id\": 6}\n[1, 2]\n");
+            assertThatThrownBy(() -> s.execute("COPY ev FROM '" + notObject + "' (FORMAT json)")).isInstanceOfSatisfying(PSQLException.class, e -> {
+                assertThat(e.getSQLState()).isEqualTo("22023");
+                assertThat(e.getServerErrorMessage().getMessage()).isEqualTo("COPY FROM with FORMAT json takes an object per line, not an array");
+                assertThat(e.getServerErrorMessage().getWhere()).isEqualTo("COPY ev, line 2: \"[1, 2]\"");
+            });
+            Path bad = Files.writeString(dir.resolve("bad.jsonl"), "{\"id\": 7}\n{\"id\": 8,}\n");
+            assertThatThrownBy(() -> s.execute("COPY ev FROM '" + bad + "' (FORMAT json)")).isInstanceOfSatisfying(PSQLException.class, e -> {
+                assertThat(e.getSQLState()).isEqualTo("22P02");
+                assertThat(e.getServerErrorMessage().getWhere()).isEqualTo("COPY ev, line 2: \"{\"id\": 8,}\"");
+            });
+            Path wrongType = Files.writeString(dir.resolve("type.jsonl"), "{\"id\": 1.5}\n");
+            assertThatThrownBy(() -> s.execute("COPY ev FROM '" + wrongType + "' (FORMAT json)")).isInstanceOfSatisfying(PSQLException.class, e -> {
+                assertThat(e.getSQLState()).isEqualTo("22P02");
+                assertThat(e.getServerErrorMessage().getMessage()).isEqualTo("invalid input syntax for type integer: \"1.5\"");
+            });
+            assertThat(JdbcRows.rows(s, "SELECT count(*) FROM ev")).containsExactly("5");
+            fails(s, "COPY ev FROM '" + lines + "' (FORMAT json, HEADER)", "42601", "cannot specify HEADER in JSON mode");
+            fails(s, "COPY ev TO '" + dir.resolve("out.jsonl") + "' (FORMAT json)", "0A000", "COPY TO with FORMAT json is not supported");
+        }
+    }
+
     @Test
     void badFilesAndOtherRolesGetPostgresErrors() throws Exception {
         try (Connection c = connect("tributary"); Statement s = c.createStatement()) {

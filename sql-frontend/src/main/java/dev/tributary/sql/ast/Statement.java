@@ -454,13 +454,25 @@ public sealed interface Statement extends Node {
 
     /**
      * The data format of a COPY: PostgreSQL's text format (tab-separated, {@code \N} for NULL,
-     * backslash escapes) or CSV, with every option resolved to its default when not given.
+     * backslash escapes), CSV or JSON lines ({@code json}), with every option resolved to its
+     * default when not given.
      * {@code header} is {@code NONE}, {@code SKIP} (a first line to ignore, or to write) or
      * {@code MATCH} (a first line that must name the columns).
      */
-    record CopyOptions(boolean csv, char delimiter, String nullString, CopyHeader header, char quote, char escape) {
+    record CopyOptions(boolean csv, char delimiter, String nullString, CopyHeader header, char quote, char escape, boolean json) {
         /** The text format's defaults. */
         public static final CopyOptions TEXT = new CopyOptions(false, '\t', "\\N", CopyHeader.NONE, '"', '"');
+        /**
+         * JSON lines (COPY FROM only, Tributary's): one JSON object per line, each column taking
+         * the value of the key that names it, as {@code json_populate_record} takes them; the
+         * other options do not apply.
+         */
+        public static final CopyOptions JSON = new CopyOptions(false, '\t', "", CopyHeader.NONE, '"', '"', true);
+
+        /** Text or CSV. */
+        public CopyOptions(boolean csv, char delimiter, String nullString, CopyHeader header, char quote, char escape) {
+            this(csv, delimiter, nullString, header, quote, escape, false);
+        }
     }
 
     enum CopyHeader { NONE, SKIP, MATCH }

@@ -1815,6 +1815,16 @@ public final class Parser {
         String format = given.containsKey("format") ? String.valueOf(given.get("format")).toLowerCase(Locale.ROOT) : "text";
         switch (format) {
             case "text", "csv" -> {}
+            case "json" -> {
+                // JSON lines: an object per line, its keys naming the columns; no other option applies
+                if (!from) throw unsupported("COPY TO with FORMAT json", at.get("format"));
+                for (String option : List.of("delimiter", "null", "header", "quote", "escape")) {
+                    if (given.containsKey(option)) {
+                        throw new SqlException("42601", "cannot specify " + option.toUpperCase(Locale.ROOT) + " in JSON mode", at.get(option));
+                    }
+                }
+                return CopyOptions.JSON;
+            }
             case "binary" -> throw unsupported("COPY BINARY", at.get("format"));
             default -> throw new SqlException("22023", "COPY format \"" + format + "\" not recognized", at.get("format"));
         }

@@ -500,15 +500,19 @@ public final class SqlFormatter {
                 if (c.file() != null) b.append(c.from() ? " FROM " : " TO ").append(string(c.file()));
                 else b.append(c.from() ? " FROM STDIN" : " TO STDOUT");
                 CopyOptions o = c.options();
-                b.append(" WITH (FORMAT ").append(o.csv() ? "csv" : "text");
-                b.append(", DELIMITER ").append(string(String.valueOf(o.delimiter())));
-                b.append(", NULL ").append(string(o.nullString()));
-                if (o.header() != CopyHeader.NONE) b.append(", HEADER ").append(o.header() == CopyHeader.MATCH ? "match" : "true");
-                if (o.csv()) {
-                    b.append(", QUOTE ").append(string(String.valueOf(o.quote())));
-                    b.append(", ESCAPE ").append(string(String.valueOf(o.escape())));
+                if (o.json()) {
+                    b.append(" WITH (FORMAT json)");
+                } else {
+                    b.append(" WITH (FORMAT ").append(o.csv() ? "csv" : "text");
+                    b.append(", DELIMITER ").append(string(String.valueOf(o.delimiter())));
+                    b.append(", NULL ").append(string(o.nullString()));
+                    if (o.header() != CopyHeader.NONE) b.append(", HEADER ").append(o.header() == CopyHeader.MATCH ? "match" : "true");
+                    if (o.csv()) {
+                        b.append(", QUOTE ").append(string(String.valueOf(o.quote())));
+                        b.append(", ESCAPE ").append(string(String.valueOf(o.escape())));
+                    }
+                    b.append(')');
                 }
-                b.append(')');
             }
             case DeclareCursor d -> statement(b.append("DECLARE ").append(ident(d.name())).append(" CURSOR FOR "), d.query());
             case Fetch f -> {

@@ -41,6 +41,8 @@ class CopyCursorParserTest {
         assertThat(file.file()).isEqualTo("/data/orders.csv");
         assertThat(file.from()).isTrue();
         assertThat(copy("COPY (SELECT 1) TO 'out.txt'").file()).isEqualTo("out.txt");
+        assertThat(copy("COPY t FROM STDIN (FORMAT json)").options()).isEqualTo(CopyOptions.JSON);
+        assertThat(copy("COPY t FROM '/x.jsonl' WITH (FORMAT 'json')").options().json()).isTrue();
         assertThat(dev.tributary.sql.parser.SqlFormatter.format(file)).startsWith("COPY t FROM '/data/orders.csv' WITH (FORMAT csv");
         assertThat(copy("COPY t FROM STDIN WITH (FORMAT csv, HEADER)").options())
                 .isEqualTo(new CopyOptions(true, ',', "", CopyHeader.SKIP, '"', '"'));
@@ -68,6 +70,8 @@ class CopyCursorParserTest {
         fails("COPY t FROM STDIN (FORMAT csv, NULL 'a,b')", "22023", "COPY delimiter must not appear in the NULL specification", 0);
         fails("COPY t TO STDOUT (HEADER match)", "0A000", "cannot use \"match\" with HEADER in COPY TO", 0);
         fails("COPY t FROM PROGRAM 'cat /etc/passwd'", "0A000", "COPY FROM a program is not supported", 13);
+        fails("COPY t FROM STDIN (FORMAT json, DELIMITER ',')", "42601", "cannot specify DELIMITER in JSON mode", 33);
+        fails("COPY t TO STDOUT (FORMAT json)", "0A000", "COPY TO with FORMAT json is not supported", 19);
         fails("COPY (SUBSCRIBE t) TO '/tmp/s'", "0A000", "COPY (SUBSCRIBE ...) TO a file is not supported", 1);
         fails("COPY (SELECT 1) FROM STDIN", "42601", "syntax error at or near \"FROM\"", 17);
     }
