@@ -278,7 +278,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             sample = new Introspection.Sample(oracle.clock().now(), objects, catalog::schemaOf, compute.frontiers(Introspection.stored(objects)),
                     ddl.hydrationProgress(), subscriptions.live(), subscriptions.states(),
                     Introspection.needsArrangementSizes(read) ? arrangementSizes() : List.of(), Introspection.needsDataflows(read) ? compute.dataflows() : List.of(),
-                    statementLog);
+                    statementLog, Introspection.needsServerMetrics(read) ? serverMetrics() : null);
         }
         writes.commitUnlogged(introspection.changes(sample, read));
     }

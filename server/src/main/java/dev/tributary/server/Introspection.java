@@ -50,7 +50,7 @@ final class Introspection {
      * durable view over one names its table by id.
      */
     private static final List<String> NAMES = List.of("objects", "statement_log", "streams", "hydration_progress", "arrangement_sizes",
-            "subscriptions", "dataflows", "operators", "channels", "arrangements");
+            "subscriptions", "dataflows", "operators", "channels", "arrangements", "server_metrics");
     private static final long OBJECTS = FIRST_ID;
     private static final long STATEMENT_LOG = FIRST_ID + 1;
     private static final long STREAMS = FIRST_ID + 2;
@@ -61,6 +61,7 @@ final class Introspection {
     private static final long OPERATORS = FIRST_ID + 7;
     private static final long CHANNELS = FIRST_ID + 8;
     private static final long ARRANGEMENTS = FIRST_ID + 9;
+    private static final long SERVER_METRICS = FIRST_ID + 10;
 
     /**
      * A maintained relation: the system relation users name, the table holding its rows, that
@@ -191,23 +192,30 @@ final class Introspection {
      * The engine's state as the relations show it, at clock time {@code now}: the catalog's
      * objects with their frontiers ({@code frontiers}: id to {@code {since, upper}}), the builds
      * under way, the running subscriptions (as {@code streams} and as {@code subscriptions} show
-     * them), what each relation's dataflow holds, the running dataflows, and the logged
-     * statements.
+     * them), what each relation's dataflow holds, the running dataflows, the logged
+     * statements, and the server's counters (null when {@code server_metrics} is not read).
      */
     record Sample(long now, java.util.Collection<CatalogItem> objects, java.util.function.LongFunction<String> schemaOf, Map<Long, long[]> frontiers,
                   List<Catalog.HydrationProgress> hydrations, List<Subscriptions.Live> subscriptions, List<Catalog.SubscriptionState> subscriptionStates,
-                  List<Catalog.ArrangementPart> arrangementSizes, List<Catalog.DataflowInfo> dataflows, StatementLog statements) {}
+                  List<Catalog.ArrangementPart> arrangementSizes, List<Catalog.DataflowInfo> dataflows, StatementLog statements,
+                  Catalog.ServerMetrics serverMetrics) {}
 
     /**
      * The engine relations' tables ({@code hydration_progress} on): each is sampled only while
      * something reads it (a view, a materialized view, a subscription), since a one-off query
      * computes these relations itself; unread, they are empty and cost a sample nothing.
      */
-    static final List<Long> ENGINE_TABLES = List.of(HYDRATION_PROGRESS, ARRANGEMENT_SIZES, SUBSCRIPTIONS, DATAFLOWS, OPERATORS, CHANNELS, ARRANGEMENTS);
+    static final List<Long> ENGINE_TABLES = List.of(HYDRATION_PROGRESS, ARRANGEMENT_SIZES, SUBSCRIPTIONS, DATAFLOWS, OPERATORS, CHANNELS, ARRANGEMENTS,
+            SERVER_METRICS);
 
     /** Whether {@code tables} (some engine tables) need the running dataflows read from the workers. */
     static boolean needsDataflows(Set<Long> tables) {
         return tables.contains(DATAFLOWS) || tables.contains(OPERATORS) || tables.contains(CHANNELS) || tables.contains(ARRANGEMENTS);
+    }
+
+    /** Whether {@code tables} (some engine tables) need the server's counters (which read every relation's parts). */
+    static boolean needsServerMetrics(Set<Long> tables) {
+        return tables.contains(SERVER_METRICS);
     }
 
     /** Whether {@code tables} (some engine tables) need the relations' parts read from the workers. */
@@ -253,6 +261,9 @@ final class Introspection {
         out.put(OPERATORS, diff(OPERATORS, !sampled.contains(OPERATORS) ? List.of() : EngineRows.operators(sample.dataflows())));
         out.put(CHANNELS, diff(CHANNELS, !sampled.contains(CHANNELS) ? List.of() : EngineRows.channels(sample.dataflows())));
         out.put(ARRANGEMENTS, diff(ARRANGEMENTS, !sampled.contains(ARRANGEMENTS) ? List.of() : EngineRows.arrangements(sample.dataflows())));
+        // sampled_at moves with each sample: a reader sees the one row replaced at every sample
+        out.put(SERVER_METRICS, diff(SERVER_METRICS, !sampled.contains(SERVER_METRICS) ? List.of()
+                : EngineRows.serverMetrics(sample.serverMetrics(), Instant.ofEpochMilli(sample.now()))));
         return out;
     }
 

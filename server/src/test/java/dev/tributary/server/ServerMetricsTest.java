@@ -47,6 +47,32 @@ class ServerMetricsTest {
         }
     }
 
+    /** A materialized view over it follows the samples, as over the engine relations: its one row is replaced at each. */
+    @Test
+    void aMaterializedViewOverItFollowsTheSamples() {
+        try (Tributary db = Tributary.inMemory(Clock.manual(0), 1)) {
+            db.execute("CREATE TABLE t (a int)");
+            db.execute("CREATE MATERIALIZED VIEW counted AS SELECT statements, commits, arrangement_records FROM tributary_internal.server_metrics");
+            db.coordinator().sampleIntrospection();
+            List<String> first = db.execute("SELECT * FROM counted").get(0).text().get(0);
+            db.execute("INSERT INTO t VALUES (1), (2)");
+            db.execute("INSERT INTO t VALUES (3)");
+            db.coordinator().sampleIntrospection();
+            List<List<String>> rows = db.execute("SELECT * FROM counted").get(0).text();
+            assertThat(rows).hasSize(1);
+            List<String> second = rows.get(0);
+            // the SELECT and two INSERTs since the first sample; two commits; three more rows held by
+            // t, and what counted holds of the first sample's row
+            assertThat(Long.parseLong(second.get(0)) - Long.parseLong(first.get(0))).isEqualTo(3);
+            assertThat(Long.parseLong(second.get(1)) - Long.parseLong(first.get(1))).isEqualTo(2);
+            assertThat(Long.parseLong(second.get(2)) - Long.parseLong(first.get(2))).isGreaterThanOrEqualTo(3);
+            db.execute("DROP MATERIALIZED VIEW counted");
+            db.coordinator().sampleIntrospection();
+            // no reader: the table is emptied, and a one-off query still computes the row
+            assertThat(db.execute("SELECT count(*) FROM tributary_internal.server_metrics").get(0).text()).containsExactly(List.of("1"));
+        }
+    }
+
     @Test
     void everyRoleMayReadIt() {
         try (Tributary db = Tributary.inMemory()) {

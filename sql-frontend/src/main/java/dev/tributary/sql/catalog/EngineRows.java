@@ -26,6 +26,16 @@ public final class EngineRows {
         return out;
     }
 
+    /** {@code server_metrics}: one row, the counters {@code m} read at {@code at}; none without counters (no server). */
+    public static List<Object[]> serverMetrics(Catalog.ServerMetrics m, java.time.Instant at) {
+        if (m == null) return List.of();
+        List<Object[]> out = new ArrayList<>(1);
+        out.add(SystemCatalog.row(at, m.statements(), m.statementErrors(), m.commits(), m.committedRows(), m.latencyP50Millis(),
+                m.latencyP99Millis(), m.heapUsedBytes(), m.heapCommittedBytes(), m.arrangementRecords(), m.arrangementBytes(),
+                m.connections(), m.subscriptions()));
+        return out;
+    }
+
     /** {@code arrangement_sizes}: a row per part of every relation's own dataflow. */
     public static List<Object[]> arrangementSizes(List<Catalog.ArrangementPart> parts) {
         List<Object[]> out = new ArrayList<>(parts.size());

@@ -801,14 +801,7 @@ public final class SystemCatalog {
             case "tributary_internal.channels" -> out.addAll(EngineRows.channels(dataflows.get()));
             case "tributary_internal.arrangements" -> out.addAll(EngineRows.arrangements(dataflows.get()));
             case "tributary_internal.subscriptions" -> out.addAll(EngineRows.subscriptions(subscriptions.get()));
-            case "tributary_internal.server_metrics" -> {
-                Catalog.ServerMetrics m = serverMetrics.get();
-                if (m != null) {
-                    out.add(row(java.time.Instant.now(), m.statements(), m.statementErrors(), m.commits(), m.committedRows(), m.latencyP50Millis(),
-                            m.latencyP99Millis(), m.heapUsedBytes(), m.heapCommittedBytes(), m.arrangementRecords(), m.arrangementBytes(),
-                            m.connections(), m.subscriptions()));
-                }
-            }
+            case "tributary_internal.server_metrics" -> out.addAll(EngineRows.serverMetrics(serverMetrics.get(), java.time.Instant.now()));
             // maintained collections: a catalog that maintains none (no server) shows them empty
             case "tributary_internal.objects", "tributary_internal.statement_log", "tributary_internal.streams" -> { }
             default -> throw new IllegalStateException("no rows for system relation " + r.name());
