@@ -5,11 +5,10 @@ import dev.tributary.server.auth.ScramServer;
 import dev.tributary.sql.SqlException;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /**
  * Who is logged in to the web console: SCRAM-SHA-256 exchanges under way, each split over two
@@ -20,13 +19,19 @@ import java.util.Optional;
  *
  * <p>An exchange left after its first step is forgotten after {@link #EXCHANGE_NANOS} or when
  * {@link #MAX_PENDING} newer ones wait, so abandoned logins cannot pile up. A session ends at
- * {@link #logout}, or when its role is dropped or loses LOGIN. Thread-safe.
+ * {@link #logout}, when its role is dropped or loses LOGIN, after {@link #IDLE_NANOS} without a
+ * request (a browser left open on a shared machine does not stay logged in for good), or when
+ * {@link #MAX_SESSIONS} more recently used ones exist. Thread-safe.
  */
 final class ConsoleLogins {
     /** How long the second step may come after the first: a browser answers in well under a second. */
     static final long EXCHANGE_NANOS = 60_000_000_000L;
     /** How many first steps may wait for their second at once. */
     static final int MAX_PENDING = 256;
+    /** How long a session lasts without a request: a working day. */
+    static final long IDLE_NANOS = 12L * 3600 * 1_000_000_000L;
+    /** How many sessions may be open at once; the least recently used goes first. */
+    static final int MAX_SESSIONS = 4096;
 
     /** A first step's answer: the exchange to name in the second, and server-first-message. */
     record Started(String exchange, String serverFirst) {}
@@ -36,9 +41,33 @@ final class ConsoleLogins {
 
     private record Pending(String user, ScramServer scram, long startedNanos) {}
 
+    /** An open session: its role and when it was last used. */
+    private static final class Session {
+        final String role;
+        long usedNanos;
+
+        Session(String role, long usedNanos) {
+            this.role = role;
+            this.usedNanos = usedNanos;
+        }
+    }
+
     private final SecureRandom random = new SecureRandom();
     private final LinkedHashMap<String, Pending> pending = new LinkedHashMap<>();
-    private final Map<String, String> sessions = new HashMap<>();
+    /** In order of last use (an access-ordered map): the idle and the least recently used come first. */
+    private final LinkedHashMap<String, Session> sessions = new LinkedHashMap<>(16, 0.75f, true);
+    private final LongSupplier nanoTime;
+    private final int maxSessions;
+
+    ConsoleLogins() {
+        this(System::nanoTime, MAX_SESSIONS);
+    }
+
+    /** Logins on the clock {@code nanoTime}, at most {@code maxSessions} open (a test's, to reach the limits without waiting). */
+    ConsoleLogins(LongSupplier nanoTime, int maxSessions) {
+        this.nanoTime = nanoTime;
+        this.maxSessions = maxSessions;
+    }
 
     /** Starts {@code user}'s exchange with client-first-message {@code clientFirst}; 08P01 if it is malformed. */
     Started first(Roles roles, String user, String clientFirst) {
@@ -46,8 +75,9 @@ final class ConsoleLogins {
         String serverFirst = scram.serverFirst(clientFirst);
         String id = token();
         synchronized (this) {
-            forgetStale(System.nanoTime());
-            pending.put(id, new Pending(user, scram, System.nanoTime()));
+            long now = nanoTime.getAsLong();
+            forgetStale(now);
+            pending.put(id, new Pending(user, scram, now));
         }
         return new Started(id, serverFirst);
     }
@@ -60,7 +90,7 @@ final class ConsoleLogins {
     LoggedIn last(String exchange, String clientFinal) {
         Pending p;
         synchronized (this) {
-            forgetStale(System.nanoTime());
+            forgetStale(nanoTime.getAsLong());
             p = pending.remove(exchange);
         }
         if (p == null) throw new SqlException("08P01", "no SCRAM exchange \"" + exchange + "\" is waiting: it ended or took longer than a minute; log in again");
@@ -68,16 +98,30 @@ final class ConsoleLogins {
         if (serverFinal == null) throw ScramServer.authenticationFailed(p.user());
         String token = token();
         synchronized (this) {
-            sessions.put(token, p.user());
+            long now = nanoTime.getAsLong();
+            forgetIdle(now);
+            sessions.put(token, new Session(p.user(), now));
+            if (sessions.size() > maxSessions) {
+                Iterator<String> oldest = sessions.keySet().iterator();
+                oldest.next();
+                oldest.remove();
+            }
         }
         return new LoggedIn(token, p.user(), serverFinal);
     }
 
-    /** The role session {@code token} runs as, if it is a session and the role may still log in. */
+    /**
+     * The role session {@code token} runs as, if it is a session, has not been idle too long and
+     * its role may still log in; a use keeps it open.
+     */
     Optional<String> role(Roles roles, String token) {
         String role;
         synchronized (this) {
-            role = sessions.get(token);
+            long now = nanoTime.getAsLong();
+            forgetIdle(now);
+            Session s = sessions.get(token);
+            if (s != null) s.usedNanos = now;
+            role = s == null ? null : s.role;
         }
         if (role == null) return Optional.empty();
         if (roles.find(role).map(Roles.Role::login).orElse(false)) return Optional.of(role);
@@ -88,6 +132,14 @@ final class ConsoleLogins {
     /** Ends session {@code token}, if there is one. */
     synchronized void logout(String token) {
         sessions.remove(token);
+    }
+
+    /** Ends the sessions idle for {@link #IDLE_NANOS}: the first ones in last-use order. */
+    private void forgetIdle(long now) {
+        for (Iterator<Session> it = sessions.values().iterator(); it.hasNext(); ) {
+            if (now - it.next().usedNanos < IDLE_NANOS) break;
+            it.remove();
+        }
     }
 
     private void forgetStale(long now) {
