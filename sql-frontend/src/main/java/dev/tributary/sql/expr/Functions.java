@@ -66,6 +66,7 @@ public final class Functions {
         fn("jsonb_strip_nulls", SqlType.JSONB, x -> JsonbOperations.stripNulls((Jsonb) x[0]), Kind.JSONB);
         fn("jsonb_pretty", SqlType.TEXT, x -> Jsonb.pretty((Jsonb) x[0]), Kind.JSONB);
         fn("json_typeof", SqlType.TEXT, x -> Json.typeOf((String) x[0]), Kind.JSON);
+        fn("json_strip_nulls", SqlType.JSON, x -> Json.stripNulls((String) x[0]), Kind.JSON);
         fn("json_array_length", SqlType.INTEGER, x -> Json.arrayLength((String) x[0]), Kind.JSON);
         fn("length", SqlType.INTEGER, x -> (long) cpLen(Values.rtrim((String) x[0])), Kind.CHAR);
         fn("length", SqlType.INTEGER, x -> (long) ((Bytea) x[0]).length(), Kind.BYTEA);

@@ -118,6 +118,41 @@ public final class Json {
         return at;
     }
 
+    /**
+     * {@code json_strip_nulls}: the document without the object members whose value is null, at
+     * every depth (array elements kept), written as PostgreSQL writes it: no whitespace, strings
+     * decoded and escaped again, numbers and keys that repeat as written.
+     */
+    public static String stripNulls(String json) {
+        StringBuilder b = new StringBuilder();
+        stripNulls(b, json.strip());
+        return b.toString();
+    }
+
+    private static void stripNulls(StringBuilder b, String s) {
+        List<JsonText.Member> members = JsonText.members(s);
+        if (members == null) {
+            if (s.startsWith("\"")) quote(b, ((Jsonb.Str) Jsonb.parse(s)).value());
+            else b.append(s);
+            return;
+        }
+        boolean object = s.startsWith("{");
+        b.append(object ? '{' : '[');
+        boolean first = true;
+        for (JsonText.Member m : members) {
+            String v = m.text().strip();
+            if (object && v.equals("null")) continue;
+            if (!first) b.append(',');
+            first = false;
+            if (object) {
+                quote(b, m.key());
+                b.append(':');
+            }
+            stripNulls(b, v);
+        }
+        b.append(object ? '}' : ']');
+    }
+
     /** {@code ->>}'s text of a part: a string decoded, null as SQL NULL, anything else as written. */
     public static String text(String json) {
         if (json == null) return null;
