@@ -210,7 +210,8 @@ public final class CopyText {
             }
             for (String column : columns) {
                 dev.tributary.sql.types.Jsonb v = null;
-                for (int k = 0; k < object.keys().size(); k++) {
+                // keys are unique once parsed (the last of a repeated one kept)
+                for (int k = 0; k < object.keys().size() && v == null; k++) {
                     if (object.keys().get(k).equals(column)) v = object.values().get(k);
                 }
                 String field = switch (v) {

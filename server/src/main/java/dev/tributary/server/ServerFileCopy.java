@@ -45,15 +45,20 @@ final class ServerFileCopy {
 
     private static Result read(Coordinator coordinator, Session session, Statement.Copy c, long deadline) {
         Path path = Path.of(c.file());
-        if (Files.isDirectory(path)) throw new SqlException("42809", "\"" + c.file() + "\" is a directory");
+        // the table and columns first, as PostgreSQL checks them before it opens the file
+        CopyIn copy = coordinator.copyIn(session, c);
+        if (Files.isDirectory(path)) {
+            copy.fail("a directory");
+            throw new SqlException("42809", "\"" + c.file() + "\" is a directory");
+        }
         InputStream in;
         try {
             in = Files.newInputStream(path);
         } catch (IOException e) {
-            throw new SqlException("58P01".equals(state(e)) ? "58P01" : "58030", "could not open file \"" + c.file() + "\" for reading: " + reason(e), 0,
+            copy.fail("unreadable");
+            throw new SqlException(state(e), "could not open file \"" + c.file() + "\" for reading: " + reason(e), 0,
                     "COPY FROM instructs the Tributary server process to read a file. You may want a client-side facility such as psql's \\copy.");
         }
-        CopyIn copy = coordinator.copyIn(session, c);
         try (in) {
             while (true) {
                 byte[] chunk = new byte[CHUNK];
@@ -87,7 +92,7 @@ final class ServerFileCopy {
             if (c.options().header() != Statement.CopyHeader.NONE) out.write(w.line(rows.columns()).getBytes(StandardCharsets.UTF_8));
             for (var row : rows.text()) out.write(w.line(row).getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new SqlException("58P01".equals(state(e)) ? "58P01" : "58030", "could not open file \"" + c.file() + "\" for writing: " + reason(e));
+            throw new SqlException(state(e), "could not open file \"" + c.file() + "\" for writing: " + reason(e));
         } catch (UncheckedIOException e) {
             throw new SqlException("58030", "could not write to COPY file: " + reason(e.getCause()));
         }

@@ -141,6 +141,8 @@ class ServerFileCopyTest extends LocalServerTest {
             Path missing = dir.resolve("missing.csv");
             fails(s, "COPY t FROM '" + missing + "'", "58P01", "could not open file \"" + missing + "\" for reading: No such file or directory");
             fails(s, "COPY t FROM '" + dir + "'", "42809", "\"" + dir + "\" is a directory");
+            // the table is checked before the file is opened, as in PostgreSQL
+            fails(s, "COPY nope FROM '" + missing + "'", "42P01", "relation \"nope\" does not exist");
             fails(s, "COPY t TO 'relative.csv'", "42602", "relative path not allowed for COPY to file");
             fails(s, "COPY t TO '" + dir + "'", "42809", "\"" + dir + "\" is a directory");
             Path noDir = dir.resolve("no/such/dir.csv");
