@@ -195,7 +195,7 @@ final class Ddl {
             throw new SqlException("42P07", "relation \"" + progressName + "\" already exists", c.pos(),
                     "A source's progress table is named after it; choose another name for the source.");
         }
-        Map<String, String> options = SourceFormat.connectorOptions(c.connector(), c.options(), c.pos());
+        Map<String, String> options = dev.tributary.server.source.Connectors.checkedOptions(c.connector(), c.options(), c.pos());
         if (c.connector().equals("DIRECTORY") && !durability.replaying() && !binders.access().superuser(session)) {
             throw new SqlException("42501", "must be superuser to create a source FROM DIRECTORY", c.pos(),
                     "A directory source reads files on the server's machine, as server-side COPY FROM does.");

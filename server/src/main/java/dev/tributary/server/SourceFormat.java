@@ -10,7 +10,6 @@ import dev.tributary.sql.types.Values;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * A source's FORMAT as a {@link Decoder}, reading records as COPY FROM reads its lines (the same
@@ -201,34 +200,5 @@ final class SourceFormat implements Decoder {
         } catch (java.nio.charset.CharacterCodingException e) {
             throw new DecodeException("invalid byte sequence for encoding \"UTF8\"");
         }
-    }
-
-    /** The connector's name and options, checked: 42704 for no such connector, 42601 for an option it does not take or a missing one. */
-    static Map<String, String> connectorOptions(String connector, List<Statement.SourceOption> options, int pos) {
-        List<String> known = switch (connector) {
-            case "DIRECTORY" -> dev.tributary.server.source.DirectoryConnector.OPTIONS;
-            default -> throw new SqlException("42704", "source connector \"" + connector.toLowerCase(Locale.ROOT) + "\" does not exist", pos,
-                    "Sources read FROM DIRECTORY.");
-        };
-        Map<String, String> out = new java.util.LinkedHashMap<>();
-        for (Statement.SourceOption o : options) {
-            if (!known.contains(o.name())) {
-                throw new SqlException("42601", "option \"" + o.name() + "\" not recognized for FROM " + connector, o.pos(),
-                        "FROM " + connector + " takes " + String.join(", ", known) + ".");
-            }
-            if (out.put(o.name(), o.value()) != null) throw new SqlException("42601", "option \"" + o.name() + "\" given more than once", o.pos());
-        }
-        if (connector.equals("DIRECTORY")) {
-            if (!out.containsKey("PATH")) throw new SqlException("42601", "FROM DIRECTORY needs the directory: FROM DIRECTORY (PATH '/some/where')", pos);
-            String poll = out.get("POLL INTERVAL");
-            if (poll != null) {
-                try {
-                    if (Long.parseLong(poll) < 1) throw new NumberFormatException();
-                } catch (NumberFormatException e) {
-                    throw new SqlException("22023", "POLL INTERVAL is a number of milliseconds, at least 1: " + poll, pos);
-                }
-            }
-        }
-        return out;
     }
 }

@@ -1,7 +1,6 @@
 package dev.tributary.server;
 
 import dev.tributary.server.source.Connector;
-import dev.tributary.server.source.DirectoryConnector;
 import dev.tributary.server.source.SourceRunner;
 import dev.tributary.sql.catalog.CatalogItem;
 import java.util.ArrayList;
@@ -85,17 +84,10 @@ final class Sources {
             pending.clear();
         }
         for (Source s : start) {
-            Connector c = connector(s);
+            Connector c = dev.tributary.server.source.Connectors.create(s.connector);
             s.runner = new SourceRunner(s.table.name(), s.options, c, s.format, ingest.apply(s), s.stopOnDecodeError, positions.apply(s), ServerLog::log);
             s.runner.start();
         }
-    }
-
-    private static Connector connector(Source s) {
-        return switch (s.connector) {
-            case "DIRECTORY" -> new DirectoryConnector();
-            default -> throw new IllegalStateException("no connector " + s.connector + " for source " + s.table.name());
-        };
     }
 
     /** Every source, in name order. */
