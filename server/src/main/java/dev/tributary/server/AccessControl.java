@@ -63,6 +63,11 @@ final class AccessControl {
         version++;
     }
 
+    /** Whether {@code session}'s current user is a superuser (what reading the server's own files takes). */
+    boolean superuser(Session session) {
+        return roles.isSuperuser(session.currentUser());
+    }
+
     /**
      * The privileges statement {@code st} needs: INSERT, UPDATE or DELETE on its {@code target}
      * table (and SELECT where it reads the table's columns, in WHERE or SET), and SELECT on

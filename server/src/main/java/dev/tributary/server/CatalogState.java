@@ -609,6 +609,14 @@ final class CatalogState {
         }
     }
 
+    /** The source that alone writes a table, by the table's id (null: none; users write it). */
+    private java.util.function.LongFunction<String> writtenOnlyBy = id -> null;
+
+    /** Tells which tables only a source's connector writes: {@code source} gives the source's name for such a table's id, null for others. */
+    void writtenOnlyBy(java.util.function.LongFunction<String> source) {
+        this.writtenOnlyBy = source;
+    }
+
     /** The table {@code parts} names, for a statement that writes to it ({@code verb} says how), with PostgreSQL's errors for anything else. */
     CatalogItem.Table table(List<String> parts, Session session, int pos, String verb) {
         Optional<CatalogItem.SystemRelation> sys = systemRelation(parts);
@@ -625,6 +633,11 @@ final class CatalogState {
         String name = parts.get(parts.size() - 1);
         if (item == null) throw new SqlException("42P01", "relation \"" + String.join(".", parts) + "\" does not exist", pos);
         if (item instanceof CatalogItem.Table t) {
+            String source = writtenOnlyBy.apply(t.id());
+            if (source != null) {
+                throw new SqlException("42809", "cannot " + verb + " " + (t.isSource() ? "source" : "table") + " \"" + name + "\": only source " + source + "'s connector writes it", pos,
+                        "A source's rows, and its progress, come from its connector; copy them into a table to change them.");
+            }
             if (t.appendOnly() && !verb.equals("insert into")) {
                 throw new SqlException("55000", "cannot " + verb + " table \"" + name + "\": it is append-only", pos,
                         "An APPEND ONLY table takes INSERT and COPY FROM only: its rows are never changed or deleted once written.");

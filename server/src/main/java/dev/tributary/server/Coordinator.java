@@ -110,7 +110,12 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.subscriptions = new Subscriptions(this, binders, oracle, compute, frontiers, reads, durability);
         this.writes = new WritePath(catalog, binders, oracle, compute, frontiers, reads, subscriptions, durability);
         this.metrics = new StatementMetrics(writes::commits, writes::committedRows);
-        this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences);
+        this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences, sources);
+        catalog.writtenOnlyBy(id -> {
+            Sources.Source s = sources.ofTable(id);
+            if (s == null) s = sources.ofProgress(id);
+            return s == null ? null : s.table.name();
+        });
         synchronized (this) {
             createInternalTables();
         }
@@ -123,6 +128,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 } finally {
                     recovering = false;
                 }
+                startSources();
             }
         }
         startTicker();
@@ -442,6 +448,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 }
                 durability.commitCatalog();
                 durability.noteDurable(session);
+                startSources();
             }
         }
         durability.awaitDurable(session);
@@ -569,6 +576,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 yield reads.query(session, bound);
             }
             case Statement.CreateTable c -> ddl.createTable(session, c, sql);
+            case Statement.CreateSource c -> ddl.createSource(session, c);
             case Statement.CreateTableAs c -> ddl.createTableAs(session, c, writes);
             case Statement.CreateView v -> ddl.createView(session, v, sql);
             case Statement.CreateIndex i -> ddl.createIndex(session, i, sql);
@@ -1434,6 +1442,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     private Result show(Session session, Statement.Show s) {
         List<Object[]> rows = new ArrayList<>();
         return switch (s.kind()) {
+            case SOURCES -> showSources(session);
             case TABLES, VIEWS, MATERIALIZED_VIEWS -> {
                 String kind = s.kind() == Statement.ShowKind.TABLES ? "table" : s.kind() == Statement.ShowKind.VIEWS ? "view" : "materialized view";
                 for (CatalogItem item : catalog.inNameOrder()) if (item.kind().equals(kind)) rows.add(new Object[] {shown(session, item)});
@@ -1584,7 +1593,15 @@ final class Coordinator implements AutoCloseable, Catalog {
     private boolean closed;
 
     @Override
-    public synchronized void close() {
+    public void close() {
+        // first, without the lock: a source's runner may be waiting for it to commit
+        sources.stopAll(SOURCE_STOP_MILLIS);
+        closeLocked();
+    }
+
+    private static final long SOURCE_STOP_MILLIS = 10_000;
+
+    private synchronized void closeLocked() {
         if (!closed && storage != null && durability.changedSinceCheckpoint()) {
             // a shutdown checkpoint, as PostgreSQL takes one: the next start replays nothing
             try {
@@ -1601,6 +1618,73 @@ final class Coordinator implements AutoCloseable, Catalog {
         } finally {
             if (storage != null) storage.close();
         }
+    }
+
+    // ------------------------------------------------------------------ sources
+
+    private final Sources sources = new Sources();
+
+    /** Starts the sources made by the statement (or the recovery) that just ended, at their committed positions. */
+    private void startSources() {
+        sources.startPending(this::committedPositions, s -> (rows, before, after) -> ingest(s, rows, before, after));
+    }
+
+    /** The positions source {@code s}'s progress table holds, by part. */
+    private Map<String, String> committedPositions(Sources.Source s) {
+        List<SqlType> types = Binder.typesOf(s.progress.columns());
+        Map<String, String> out = new java.util.TreeMap<>();
+        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(s.progress.id(), s.progress.name(), types, true), types)) out.put((String) r[0], (String) r[1]);
+        return out;
+    }
+
+    /**
+     * A source's commit: {@code rows} into its table and its progress rows moved from
+     * {@code before} to {@code after}, at one write time, through the log; the future completes
+     * once the commit is durable (at once in memory).
+     */
+    private synchronized java.util.concurrent.CompletableFuture<Void> ingest(Sources.Source s, List<Object[]> rows, Map<String, String> before, Map<String, String> after) {
+        if (closed || sources.ofTable(s.table.id()) != s) throw new dev.tributary.server.source.SourceStopped("source " + s.table.name() + " was dropped");
+        int width = s.table.columns().size();
+        dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(Binder.typesOf(s.table.columns()));
+        Map<Row, Long> added = new HashMap<>(Math.max(16, rows.size() * 2));
+        for (Object[] r : rows) {
+            if (r.length != width) throw new IllegalArgumentException("source " + s.table.name() + " has " + width + " columns, not " + r.length);
+            WritePath.checkRow(s.table, r);
+            added.merge(codec.encode(r), 1L, Long::sum);
+        }
+        dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
+        Map<Row, Long> moved = new HashMap<>();
+        for (Map.Entry<String, String> e : after.entrySet()) {
+            String old = before.get(e.getKey());
+            if (e.getValue().equals(old)) continue;
+            if (old != null) moved.merge(positions.encode(e.getKey(), old), -1L, Long::sum);
+            moved.merge(positions.encode(e.getKey(), e.getValue()), 1L, Long::sum);
+        }
+        Map<Long, Map<Row, Long>> changes = new java.util.LinkedHashMap<>();
+        changes.put(s.table.id(), added);
+        changes.put(s.progress.id(), moved);
+        writes.commitBlock(changes, false);
+        return storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
+    }
+
+    /** The runner of the source named {@code name} (in any schema), or null. */
+    dev.tributary.server.source.SourceRunner sourceRunner(String name) {
+        for (Sources.Source s : sources.all()) if (s.table.name().equals(name)) return s.runner;
+        return null;
+    }
+
+    /** SHOW SOURCES: each source's connector, state, rows, decode errors and positions. */
+    private Result showSources(Session session) {
+        List<Object[]> rows = new ArrayList<>();
+        for (Sources.Source s : sources.all()) {
+            var st = s.runner == null ? null : s.runner.status();
+            String positions = st == null ? "" : String.join(", ", st.positions().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+            rows.add(new Object[] {shown(session, s.table), s.connector.toLowerCase(java.util.Locale.ROOT), st == null ? "starting" : st.state(),
+                    st == null ? 0L : st.rows(), st == null ? 0L : st.decodeErrors(), st == null ? null : st.lastError(),
+                    st == null ? null : st.lastErrorPosition(), positions});
+        }
+        return new Result("SHOW", List.of("name", "connector", "state", "rows", "decode_errors", "last_error", "last_error_position", "positions"),
+                List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.BIGINT, SqlType.BIGINT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT), rows);
     }
 
     // ------------------------------------------------------------------ durability
@@ -1800,12 +1884,15 @@ final class Coordinator implements AutoCloseable, Catalog {
                     case CatalogRecorder.ROLE -> roles.restore(e.name(), e.sql());
                     case CatalogRecorder.PRIVILEGES -> access.restore(e);
                     case CatalogRecorder.COMMENT -> comments.add(e);
-                    case "table" -> {
+                    case "table", "source" -> {
                         catalog.idsFrom(e.id());
                         replay(system, e);
-                        if (!(catalog.get(e.id()) instanceof CatalogItem.Table t)) {
-                            throw new dev.tributary.storage.CorruptDataException("catalog entry " + e.id() + " (" + e.sql() + ") did not make table " + e.name() + " again");
+                        if (!(catalog.get(e.id()) instanceof CatalogItem.Table made)) {
+                            throw new dev.tributary.storage.CorruptDataException("catalog entry " + e.id() + " (" + e.sql() + ") did not make " + e.kind() + " " + e.name() + " again");
                         }
+                        // a source's statement makes its progress table too
+                        Sources.Source source = sources.ofTable(made.id());
+                        for (CatalogItem.Table t : source == null ? List.of(made) : List.of(made, source.progress)) {
                         long started = System.nanoTime();
                         long[] updates = {0};
                         if (checkpoint != null && compute.restored(t.id())) {
@@ -1838,6 +1925,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                         if (!(checkpoint != null && compute.restored(t.id()))) compute.historyFrom(t.id(), Math.max(0, storage.tableSince(t.id())));
                         tables.add(t.id());
                         ServerLog.log("recovery: table " + t.name() + ": " + updates[0] + " updates read in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+                        }
                     }
                     case CatalogRecorder.PRIMARY_KEY, CatalogRecorder.OWNED_SEQUENCE -> { } // made with its table
                     case "sequence" -> {
@@ -1925,6 +2013,11 @@ final class Coordinator implements AutoCloseable, Catalog {
         Map<Long, Long> tableOfKey = new HashMap<>();
         for (CatalogEntry e : entries) {
             if (e.kind().equals("table")) tableIds.add(e.id());
+            // a source's table and the progress table that takes the next id
+            if (e.kind().equals("source")) {
+                tableIds.add(e.id());
+                tableIds.add(e.id() + 1);
+            }
             if (e.kind().equals(CatalogRecorder.PRIMARY_KEY) && !e.uses().isEmpty()) tableOfKey.put(e.id(), e.uses().get(0));
         }
         Map<Long, dev.tributary.storage.Checkpoints.Stored> ok = new LinkedHashMap<>(m.objects());

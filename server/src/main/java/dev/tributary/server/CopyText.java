@@ -87,6 +87,13 @@ public final class CopyText {
             this.nullBytes = options.nullString().getBytes(StandardCharsets.UTF_8);
         }
 
+        /** Forgets everything fed so far, to read a new stream (a source's next record) from its first line. */
+        void reset() {
+            length = 0;
+            line = 0;
+            ended = false;
+        }
+
         /** The number of the last line read. */
         long line() {
             return line;

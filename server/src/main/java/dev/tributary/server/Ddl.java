@@ -47,9 +47,11 @@ final class Ddl {
     private final Durability durability;
     private final SequenceValues sequences;
     private final WorkerWait waits;
+    private final Sources sources;
 
     Ddl(CatalogState catalog, Binders binders, TimestampOracle oracle, ComputeController compute, TableFrontiers frontiers, ReadPath reads, WritePath writes,
-            Subscriptions subscriptions, Durability durability, WorkerWait waits, SequenceValues sequences) {
+            Subscriptions subscriptions, Durability durability, WorkerWait waits, SequenceValues sequences, Sources sources) {
+        this.sources = sources;
         this.sequences = sequences;
         this.catalog = catalog;
         this.binders = binders;
@@ -71,7 +73,7 @@ final class Ddl {
             case TABLE -> item instanceof CatalogItem.Table;
             case MATERIALIZED_VIEW -> item instanceof CatalogItem.MaterializedView;
             case INDEX -> item instanceof CatalogItem.Index;
-            case VIEW, SEQUENCE -> false;
+            case VIEW, SEQUENCE, SOURCE -> false;
         };
         if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + a.kind().sql().toLowerCase(java.util.Locale.ROOT), a.pos());
         binders.access().checkOwner(session, item);
@@ -171,6 +173,62 @@ final class Ddl {
             }
         }
         return Result.command("CREATE TABLE");
+    }
+
+    /**
+     * CREATE SOURCE: the source's table (append-only, written only by its connector; its catalog
+     * entry is the CREATE SOURCE statement, which a restart replays) and its progress table
+     * {@code name_progress (part, position)}, made with it and dropped with it, not recorded
+     * on its own. The connector starts once the statement has ended ({@link Sources}). Outside
+     * transaction blocks only (25001), as its connector's writes cannot be taken back; reading the
+     * server's files (FROM DIRECTORY) is for superusers (42501), as server-side COPY is.
+     */
+    Result createSource(Session session, Statement.CreateSource c) {
+        if (session.inTransaction) throw new SqlException("25001", "CREATE SOURCE cannot run inside a transaction block", c.pos());
+        CatalogState.Name target = catalog.target(c.name(), session, c.pos());
+        String name = target.name(), schema = target.schema();
+        binders.access().checkCreate(session, schema);
+        if (catalog.contains(schema, name) && c.ifNotExists()) return Result.command("CREATE SOURCE").withNotice(alreadyExists(name));
+        catalog.checkNew(target, false, c.pos());
+        String progressName = name + "_progress";
+        if (catalog.contains(schema, progressName)) {
+            throw new SqlException("42P07", "relation \"" + progressName + "\" already exists", c.pos(),
+                    "A source's progress table is named after it; choose another name for the source.");
+        }
+        Map<String, String> options = dev.tributary.server.source.Connectors.checkedOptions(c.connector(), c.options(), c.pos());
+        if (c.connector().equals("DIRECTORY") && !durability.replaying() && !binders.access().superuser(session)) {
+            throw new SqlException("42501", "must be superuser to create a source FROM DIRECTORY", c.pos(),
+                    "A directory source reads files on the server's machine, as server-side COPY FROM does.");
+        }
+        List<Column> columns = new ArrayList<>();
+        if (c.columns().isEmpty()) {
+            columns.addAll(SourceFormat.defaultColumns(c.format(), c.pos()));
+        } else {
+            Set<String> seen = new HashSet<>();
+            for (Statement.ColumnDef d : c.columns()) {
+                if (!seen.add(d.name())) throw new SqlException("42701", "column \"" + d.name() + "\" specified more than once", d.pos());
+                columns.add(new Column(d.name(), d.type(), !d.notNull(), false));
+            }
+        }
+        SourceFormat format = SourceFormat.of(c.format(), c.formatOptions(), columns, name, c.pos());
+        String sql = SqlFormatter.format(c);
+        long id = catalog.newId();
+        long progressId = catalog.newId();
+        CatalogItem.Table t = new CatalogItem.Table(id, name, columns, List.of(), List.of(), sql, true);
+        compute.createTable(id, name, Binder.typesOf(columns), new int[0], -1, null);
+        frontiers.created(id);
+        register(t, schema, Set.of());
+        binders.access().created(session, t);
+        List<Column> progressColumns = List.of(new Column("part", SqlType.TEXT, false, false), new Column("position", SqlType.TEXT, false, false));
+        CatalogItem.Table progress = new CatalogItem.Table(progressId, progressName, progressColumns, List.of(), List.of(),
+                "CREATE TABLE " + qualified(schema, progressName) + " (part text NOT NULL, position text NOT NULL) WITH (APPEND ONLY)", true);
+        compute.createTable(progressId, progressName, Binder.typesOf(progressColumns), new int[0], -1, null);
+        frontiers.created(progressId);
+        // made again by the source's own statement: listed, not recorded
+        catalog.register(progress, schema, Set.of(id));
+        binders.access().created(session, progress);
+        sources.created(new Sources.Source(t, progress, c.connector(), options, format, c.stopOnDecodeError()));
+        return Result.command("CREATE SOURCE");
     }
 
     /**
@@ -852,6 +910,11 @@ final class Ddl {
                         "Column " + (owner == null ? "?" : owner.columns().get(q.ownerColumn()).name()) + " of table " + table
                                 + " owns it: it goes with the table.");
             }
+            Sources.Source ownedBy = sources.ofProgress(item.id());
+            if (ownedBy != null) {
+                throw new SqlException("2BP01", "cannot drop table " + name + " because source " + ownedBy.table.name() + " requires it", d.pos(),
+                        "You can drop source " + ownedBy.table.name() + " instead.");
+            }
             if (item instanceof CatalogItem.Index ix && ix.constraint()) {
                 String table = catalog.get(ix.on()).name();
                 throw new SqlException("2BP01", "cannot drop index " + name + " because constraint " + name + " on table " + table + " requires it", d.pos(),
@@ -866,6 +929,14 @@ final class Ddl {
         for (CatalogItem t : targets) catalog.collect(t.id(), seen, order);
         Set<Long> targetIds = new HashSet<>();
         for (CatalogItem t : targets) targetIds.add(t.id());
+        if (session.inTransaction) {
+            for (long id : order) {
+                if (sources.ofTable(id) != null) {
+                    throw new SqlException("25001", "DROP SOURCE cannot run inside a transaction block", d.pos(),
+                            "Source " + catalog.get(id).name() + " is among what the statement drops; its connector writes outside any block, so drop it outside one.");
+                }
+            }
+        }
         if (!d.cascade()) {
             // PostgreSQL names what is in the way, one per line
             List<String> blocking = new ArrayList<>();
@@ -877,6 +948,8 @@ final class Ddl {
                 for (CatalogItem t : targets) if (catalog.dependentsOf(t.id()).contains(id)) on = t;
                 // indexes go with their relation, and the sequences its serial columns own with a table
                 if ((dep instanceof CatalogItem.Index || dep instanceof CatalogItem.Sequence q && q.owned()) && on != null && targetIds.contains(on.id())) continue;
+                // and a source's progress table with the source
+                if (sources.ofProgress(id) != null && targetIds.contains(sources.ofProgress(id).table.id())) continue;
                 // and a table's foreign keys with it
                 if (dep instanceof CatalogItem.ForeignKey f && targetIds.contains(f.table())) continue;
                 if (blocked == null) blocked = on;
@@ -908,7 +981,8 @@ final class Ddl {
             }
             if (dep instanceof CatalogItem.ForeignKey f) {
                 if (!targetIds.contains(f.table())) cascaded.add(describe(f));
-            } else if (!targetIds.contains(id) && !(dep instanceof CatalogItem.Index) && !(dep instanceof CatalogItem.Sequence q && q.owned())) {
+            } else if (!targetIds.contains(id) && !(dep instanceof CatalogItem.Index) && !(dep instanceof CatalogItem.Sequence q && q.owned())
+                    && !(sources.ofProgress(id) != null && targetIds.contains(sources.ofProgress(id).table.id()))) {
                 cascaded.add(dep.kind() + " " + dep.name());
             }
         }
@@ -948,6 +1022,7 @@ final class Ddl {
                 case MATERIALIZED_VIEW -> item instanceof CatalogItem.MaterializedView;
                 case INDEX -> item instanceof CatalogItem.Index;
                 case SEQUENCE -> item instanceof CatalogItem.Sequence;
+                case SOURCE -> item instanceof CatalogItem.Table t && t.isSource();
             };
             if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + c.kind().sql().toLowerCase(java.util.Locale.ROOT), c.pos());
         }
@@ -1097,6 +1172,10 @@ final class Ddl {
      * dataflow and data kept until the block commits ({@link #release}).
      */
     private void drop(Session session, long id) {
+        if (session.inTransaction && sources.ofTable(id) != null) {
+            throw new SqlException("25001", "DROP SOURCE cannot run inside a transaction block", 0,
+                    "A source's connector writes outside any block; drop it outside one.");
+        }
         if (!undoable(session, id)) {
             remove(id);
             return;
@@ -1152,6 +1231,7 @@ final class Ddl {
         long id = item.id();
         for (int column : d.comments().keySet()) durability.recordComment(id, column, null, catalog::newId);
         if (item instanceof CatalogItem.Sequence) sequences.dropped(id);
+        sources.dropped(id);
         durability.dropped(id, item);
         binders.access().dropped(id);
         subscriptions.endOn(id);

@@ -306,7 +306,7 @@ final class Introspection {
         for (Catalog.HydrationProgress h : s.hydrations()) hydrating.add(h.id());
         for (CatalogItem item : s.objects()) {
             String kind = switch (item) {
-                case CatalogItem.Table t -> "table";
+                case CatalogItem.Table t -> t.kind();
                 case CatalogItem.View v -> "view";
                 case CatalogItem.MaterializedView m -> "materialized view";
                 case CatalogItem.Index i -> "index";

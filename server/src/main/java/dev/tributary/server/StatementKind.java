@@ -41,6 +41,7 @@ enum StatementKind {
             case Statement.Transaction t -> TRANSACTION;
             case Statement.SetConstraints s -> TRANSACTION;
             case Statement.CreateTable c -> DDL;
+            case Statement.CreateSource c -> DDL;
             case Statement.CreateTableAs c -> DDL;
             case Statement.CreateView c -> DDL;
             case Statement.CreateIndex c -> DDL;

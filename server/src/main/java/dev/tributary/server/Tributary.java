@@ -82,6 +82,11 @@ public final class Tributary implements AutoCloseable {
     }
 
     /** Runs every statement of {@code sql}; returns one result per statement. */
+    /** The runner of source {@code name}'s connector, for tests that wait on its progress; null if there is none (yet). */
+    dev.tributary.server.source.SourceRunner sourceRunner(String name) {
+        return coordinator.sourceRunner(name);
+    }
+
     public List<Result> execute(String sql) {
         return coordinator.execute(defaultSession, sql);
     }

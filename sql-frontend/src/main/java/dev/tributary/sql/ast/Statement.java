@@ -76,6 +76,26 @@ public sealed interface Statement extends Node {
     }
 
     /**
+     * {@code CREATE SOURCE [IF NOT EXISTS] name [(columns)] FROM connector [(options)] [BODY] FORMAT
+     * format [(format options)] [ON DECODE ERROR SKIP | STOP]}: an append-only table that only its
+     * connector writes. {@code connector} and {@code format} are upper case as written (checked
+     * where the source is made, not here); an option's name is its words upper case, joined by
+     * one space ({@code START OFFSET}), its value the literal's text.
+     */
+    record CreateSource(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns, String connector, List<SourceOption> options,
+                        String format, List<SourceOption> formatOptions, boolean stopOnDecodeError) implements Statement {
+        public CreateSource {
+            name = List.copyOf(name);
+            columns = List.copyOf(columns);
+            options = List.copyOf(options);
+            formatOptions = List.copyOf(formatOptions);
+        }
+    }
+
+    /** An option of a source's connector or format: {@code NAME 'value'} (a number or word is kept as written). */
+    record SourceOption(int pos, String name, String value) implements Node {}
+
+    /**
      * {@code CREATE TABLE [IF NOT EXISTS] name [(columns)] AS query [WITH [NO] DATA]}: a table of
      * the query's columns (named by {@code columns} where given), filled with its rows unless
      * {@code withNoData}.
@@ -191,7 +211,7 @@ public sealed interface Statement extends Node {
     }
 
     enum ObjectKind {
-        TABLE("TABLE"), VIEW("VIEW"), MATERIALIZED_VIEW("MATERIALIZED VIEW"), INDEX("INDEX"), SEQUENCE("SEQUENCE");
+        TABLE("TABLE"), VIEW("VIEW"), MATERIALIZED_VIEW("MATERIALIZED VIEW"), INDEX("INDEX"), SEQUENCE("SEQUENCE"), SOURCE("SOURCE");
 
         private final String sql;
 
@@ -317,7 +337,7 @@ public sealed interface Statement extends Node {
 
     enum ShowKind {
         TABLES, VIEWS, MATERIALIZED_VIEWS, INDEXES, COLUMNS, CREATE_TABLE, CREATE_VIEW, CREATE_MATERIALIZED_VIEW,
-        VARIABLE
+        VARIABLE, SOURCES
     }
 
     /**

@@ -42,9 +42,18 @@ public sealed interface CatalogItem {
          */
         public record Check(String name, ScalarExpr expr, String text) {}
 
+        /**
+         * {@code source} for a source's table (one its connector fills, made by CREATE SOURCE,
+         * which is its statement), {@code table} otherwise.
+         */
         @Override
         public String kind() {
-            return "table";
+            return isSource() ? "source" : "table";
+        }
+
+        /** Whether this is a source's table: CREATE SOURCE made it, and only its connector writes it. */
+        public boolean isSource() {
+            return sql.startsWith("CREATE SOURCE ");
         }
     }
 

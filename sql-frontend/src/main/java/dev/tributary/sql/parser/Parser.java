@@ -477,6 +477,7 @@ public final class Parser {
             return new Statement.CreateRole(pos, name, user, roleOptions());
         }
         if (!orReplace && acceptKw("table")) return createTable(pos);
+        if (!orReplace && acceptKw("source")) return createSource(pos);
         if (!orReplace && isKw("unique") && isKw(1, "index")) {
             p += 2;
             return createIndex(pos, true);
@@ -531,6 +532,87 @@ public final class Parser {
             return true;
         }
         return false;
+    }
+
+    /**
+     * {@code CREATE SOURCE [IF NOT EXISTS] name [(column type [NOT NULL], ...)] FROM connector
+     * [(options)] [BODY] FORMAT format [(options)] [ON DECODE ERROR SKIP | STOP]}.
+     */
+    private Statement createSource(int pos) {
+        boolean ifNotExists = ifNotExists();
+        List<String> name = qualifiedName();
+        List<ColumnDef> cols = new ArrayList<>();
+        if (accept(Type.LPAREN)) {
+            do {
+                int cpos = pos();
+                String col = name();
+                SqlType type = type();
+                boolean notNull = false;
+                if (isKw("not") && isKw(1, "null")) {
+                    p += 2;
+                    notNull = true;
+                } else {
+                    acceptKw("null");
+                }
+                cols.add(new ColumnDef(cpos, col, type, notNull, null));
+            } while (accept(Type.COMMA));
+            expect(Type.RPAREN);
+        }
+        expectKw("from");
+        if (!is(Type.IDENT)) throw syntaxError(peek());
+        String connector = next().value().toUpperCase(Locale.ROOT);
+        List<Statement.SourceOption> options = is(Type.LPAREN) ? sourceOptions() : List.of();
+        String format = null;
+        List<Statement.SourceOption> formatOptions = List.of();
+        if (isKw("format") || (isKw("body") && isKw(1, "format"))) {
+            if (acceptKw("body")) { /* the webhook's spelling */ }
+            expectKw("format");
+            if (!is(Type.IDENT)) throw syntaxError(peek());
+            format = next().value().toUpperCase(Locale.ROOT);
+            if (is(Type.LPAREN)) formatOptions = sourceOptions();
+        }
+        boolean stop = false;
+        if (isKw("on") && isKw(1, "decode")) {
+            p += 2;
+            expectKw("error");
+            if (acceptKw("stop")) stop = true;
+            else expectKw("skip");
+        }
+        return new Statement.CreateSource(pos, name, ifNotExists, cols, connector, options, format, formatOptions, stop);
+    }
+
+    /**
+     * {@code (NAME [=] value, ...)}: a name of one or more words; its value a string, a number or
+     * a word (the last word before a comma or the closing parenthesis when there are two or more),
+     * or none ({@code true}, as a flag such as {@code HEADER}).
+     */
+    private List<Statement.SourceOption> sourceOptions() {
+        expect(Type.LPAREN);
+        List<Statement.SourceOption> out = new ArrayList<>();
+        do {
+            int opos = pos();
+            List<String> words = new ArrayList<>();
+            while (is(Type.IDENT) || is(Type.QUOTED_IDENT)) words.add(next().value());
+            if (words.isEmpty()) throw syntaxError(peek());
+            String value;
+            if (is(Type.OP) && peek().value().equals("=")) p++;
+            Token v = peek();
+            if (v.type() == Type.STRING || v.type() == Type.INTEGER || v.type() == Type.NUMBER) {
+                value = next().value();
+            } else if (v.type() == Type.OP && v.value().equals("-") && is(1, Type.INTEGER)) {
+                p++;
+                value = "-" + next().value();
+            } else if (v.type() == Type.IDENT) {
+                value = next().value();
+            } else if (words.size() >= 2) {
+                value = words.remove(words.size() - 1);
+            } else {
+                value = "true";
+            }
+            out.add(new Statement.SourceOption(opos, String.join(" ", words).toUpperCase(Locale.ROOT), value));
+        } while (accept(Type.COMMA));
+        expect(Type.RPAREN);
+        return out;
     }
 
     private Statement createTable(int pos) {
@@ -1025,6 +1107,7 @@ public final class Parser {
         if (acceptKw("view")) return ObjectKind.VIEW;
         if (acceptKw("index")) return ObjectKind.INDEX;
         if (acceptKw("sequence")) return ObjectKind.SEQUENCE;
+        if (acceptKw("source")) return ObjectKind.SOURCE;
         if (!isKw("materialized")) return null;
         p++;
         expectKw("view");
@@ -1317,6 +1400,7 @@ public final class Parser {
         expectKw("show");
         if (acceptKw("tables")) return new Show(pos, ShowKind.TABLES, List.of());
         if (acceptKw("views")) return new Show(pos, ShowKind.VIEWS, List.of());
+        if (acceptKw("sources")) return new Show(pos, ShowKind.SOURCES, List.of());
         if (isKw("materialized") && isKw(1, "views")) {
             p += 2;
             return new Show(pos, ShowKind.MATERIALIZED_VIEWS, List.of());

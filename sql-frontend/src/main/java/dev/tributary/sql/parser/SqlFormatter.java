@@ -60,6 +60,17 @@ public final class SqlFormatter {
     }
 
     /** {@code s} as an identifier, quoted when it would not read back as itself. */
+    /** A source's options as {@code (NAME 'value', ...)}, nothing when there are none. */
+    private static void sourceOptions(StringBuilder b, List<Statement.SourceOption> options) {
+        if (options.isEmpty()) return;
+        b.append(" (");
+        for (int i = 0; i < options.size(); i++) {
+            Statement.SourceOption o = options.get(i);
+            b.append(i > 0 ? ", " : "").append(o.name()).append(" ").append(string(o.value()));
+        }
+        b.append(')');
+    }
+
     public static String ident(String s) {
         if (PLAIN.matcher(s).matches() && !Keywords.RESERVED.contains(s) && !Keywords.TYPE_FUNC.contains(s)
                 && !QUOTE_ALSO.contains(s)) {
@@ -369,6 +380,7 @@ public final class SqlFormatter {
                     case TABLES -> b.append("TABLES");
                     case VIEWS -> b.append("VIEWS");
                     case MATERIALIZED_VIEWS -> b.append("MATERIALIZED VIEWS");
+                    case SOURCES -> b.append("SOURCES");
                     case INDEXES -> {
                         b.append("INDEXES");
                         if (!sh.target().isEmpty()) b.append(" FROM ").append(name(sh.target()));
@@ -418,6 +430,27 @@ public final class SqlFormatter {
                 if (c.names().isEmpty()) b.append("ALL");
                 for (int i = 0; i < c.names().size(); i++) b.append(i > 0 ? ", " : "").append(name(c.names().get(i)));
                 b.append(c.deferred() ? " DEFERRED" : " IMMEDIATE");
+            }
+            case Statement.CreateSource c -> {
+                b.append("CREATE SOURCE ");
+                if (c.ifNotExists()) b.append("IF NOT EXISTS ");
+                b.append(name(c.name()));
+                if (!c.columns().isEmpty()) {
+                    b.append(" (");
+                    for (int i = 0; i < c.columns().size(); i++) {
+                        ColumnDef col = c.columns().get(i);
+                        b.append(i > 0 ? ", " : "").append(ident(col.name())).append(' ').append(col.type());
+                        if (col.notNull()) b.append(" NOT NULL");
+                    }
+                    b.append(')');
+                }
+                b.append(" FROM ").append(c.connector());
+                sourceOptions(b, c.options());
+                if (c.format() != null) {
+                    b.append(" FORMAT ").append(c.format());
+                    sourceOptions(b, c.formatOptions());
+                }
+                if (c.stopOnDecodeError()) b.append(" ON DECODE ERROR STOP");
             }
             case Statement.CreateSchema c -> {
                 b.append("CREATE SCHEMA ").append(c.ifNotExists() ? "IF NOT EXISTS " : "").append(ident(c.name()));
