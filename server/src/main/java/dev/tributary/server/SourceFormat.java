@@ -141,7 +141,7 @@ final class SourceFormat implements Decoder {
     public Object[] decode(byte[] b, int off, int len) throws DecodeException {
         switch (kind) {
             case BYTES -> {
-                return new Object[] {java.util.Arrays.copyOfRange(b, off, off + len)};
+                return new Object[] {dev.tributary.sql.types.Bytea.copyOf(java.util.Arrays.copyOfRange(b, off, off + len))};
             }
             case TEXT -> {
                 return new Object[] {utf8(b, off, len)};
