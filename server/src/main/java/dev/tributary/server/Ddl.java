@@ -211,6 +211,14 @@ final class Ddl {
             }
         }
         SourceFormat format = SourceFormat.of(c.format(), c.formatOptions(), columns, name, c.pos());
+        // what the connector adds (INCLUDE) follows what the format fills
+        for (Column extra : dev.tributary.server.source.Connectors.includedColumns(c.connector(), c.include(), c.format(), c.pos())) {
+            if (columns.stream().anyMatch(col -> col.name().equals(extra.name()))) {
+                throw new SqlException("42701", "column \"" + extra.name() + "\" specified more than once", c.pos(),
+                        "INCLUDE " + extra.name().toUpperCase(java.util.Locale.ROOT) + " adds a column of that name; rename the source's own column.");
+            }
+            columns.add(extra);
+        }
         String sql = SqlFormatter.format(c);
         long id = catalog.newId();
         long progressId = catalog.newId();
@@ -227,7 +235,7 @@ final class Ddl {
         // made again by the source's own statement: listed, not recorded
         catalog.register(progress, schema, Set.of(id));
         binders.access().created(session, progress);
-        sources.created(new Sources.Source(t, progress, c.connector(), options, format, c.stopOnDecodeError()));
+        sources.created(new Sources.Source(t, progress, c.connector(), options, c.format(), format, c.include(), c.stopOnDecodeError()));
         return Result.command("CREATE SOURCE");
     }
 

@@ -20,22 +20,31 @@ import java.util.function.Function;
  * <p>Thread-safe: the coordinator calls it under its lock, runners and SHOW SOURCES without.
  */
 final class Sources {
-    /** A source: its table, its progress table, its connector's checked options and its format. */
+    /**
+     * A source: its table, its progress table, its connector's checked options, its format (by
+     * name and as the decoder of the columns it fills) and the metadata its connector includes
+     * after them (INCLUDE, upper case).
+     */
     static final class Source {
         final CatalogItem.Table table;
         final CatalogItem.Table progress;
         final String connector;
         final Map<String, String> options;
+        final String formatName;
         final SourceFormat format;
+        final List<String> include;
         final boolean stopOnDecodeError;
         volatile SourceRunner runner;
 
-        Source(CatalogItem.Table table, CatalogItem.Table progress, String connector, Map<String, String> options, SourceFormat format, boolean stopOnDecodeError) {
+        Source(CatalogItem.Table table, CatalogItem.Table progress, String connector, Map<String, String> options, String formatName, SourceFormat format,
+               List<String> include, boolean stopOnDecodeError) {
             this.table = table;
             this.progress = progress;
             this.connector = connector;
             this.options = Map.copyOf(options);
+            this.formatName = formatName;
             this.format = format;
+            this.include = List.copyOf(include);
             this.stopOnDecodeError = stopOnDecodeError;
         }
     }
@@ -84,7 +93,7 @@ final class Sources {
             pending.clear();
         }
         for (Source s : start) {
-            Connector c = dev.tributary.server.source.Connectors.create(s.connector);
+            Connector c = dev.tributary.server.source.Connectors.create(s.connector, s.include, s.formatName);
             s.runner = new SourceRunner(s.table.name(), s.options, c, s.format, ingest.apply(s), s.stopOnDecodeError, positions.apply(s), ServerLog::log);
             s.runner.start();
         }

@@ -536,7 +536,7 @@ public final class Parser {
 
     /**
      * {@code CREATE SOURCE [IF NOT EXISTS] name [(column type [NOT NULL], ...)] FROM connector
-     * [(options)] [BODY] FORMAT format [(options)] [ON DECODE ERROR SKIP | STOP]}.
+     * [(options)] [BODY] FORMAT format [(options)] [INCLUDE word, ...] [ON DECODE ERROR SKIP | STOP]}.
      */
     private Statement createSource(int pos) {
         boolean ifNotExists = ifNotExists();
@@ -571,6 +571,14 @@ public final class Parser {
             format = next().value().toUpperCase(Locale.ROOT);
             if (is(Type.LPAREN)) formatOptions = sourceOptions();
         }
+        List<String> include = new ArrayList<>();
+        if (acceptKw("include")) {
+            do {
+                // KEY, PARTITION, OFFSET, TIMESTAMP: words, some of them reserved elsewhere
+                if (!is(Type.IDENT)) throw syntaxError(peek());
+                include.add(next().value().toUpperCase(Locale.ROOT));
+            } while (accept(Type.COMMA));
+        }
         boolean stop = false;
         if (isKw("on") && isKw(1, "decode")) {
             p += 2;
@@ -578,7 +586,7 @@ public final class Parser {
             if (acceptKw("stop")) stop = true;
             else expectKw("skip");
         }
-        return new Statement.CreateSource(pos, name, ifNotExists, cols, connector, options, format, formatOptions, stop);
+        return new Statement.CreateSource(pos, name, ifNotExists, cols, connector, options, format, formatOptions, include, stop);
     }
 
     /**

@@ -450,6 +450,7 @@ public final class SqlFormatter {
                     b.append(" FORMAT ").append(c.format());
                     sourceOptions(b, c.formatOptions());
                 }
+                if (!c.include().isEmpty()) b.append(" INCLUDE ").append(String.join(", ", c.include()));
                 if (c.stopOnDecodeError()) b.append(" ON DECODE ERROR STOP");
             }
             case Statement.CreateSchema c -> {
