@@ -101,10 +101,15 @@ public final class KafkaConnector implements Connector {
             if (!ctx.stopping()) throw e;
         } finally {
             consumer = null;
+            // a stop interrupts the thread, and an interrupted close gives up with an error in
+            // the log: the consumer closes (within a second) with the interrupt set aside
+            boolean interrupted = Thread.interrupted();
             try {
                 c.close(CloseOptions.timeout(Duration.ofSeconds(1)));
             } catch (RuntimeException e) {
-                // closing an assigned consumer commits nothing; an interrupted close loses nothing
+                // closing an assigned consumer commits nothing: there is nothing to lose
+            } finally {
+                if (interrupted) Thread.currentThread().interrupt();
             }
         }
     }

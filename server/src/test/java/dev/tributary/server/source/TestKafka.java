@@ -167,13 +167,16 @@ public final class TestKafka implements AutoCloseable {
 
     /**
      * The broker's own packages log every partition it creates at INFO, and at ERROR the
-     * partitions added to a topic (Kafka's bookkeeping, not a fault): tests keep its errors only.
+     * partitions added to a topic (Kafka's bookkeeping, not a fault): tests keep its errors only,
+     * and the producers' errors only.
      */
     private static void quietBroker() {
         var context = (ch.qos.logback.classic.LoggerContext) org.slf4j.LoggerFactory.getILoggerFactory();
         for (String name : List.of("kafka", "org.apache.kafka.controller", "org.apache.kafka.raft",
                 "org.apache.kafka.server", "org.apache.kafka.metadata", "org.apache.kafka.image",
-                "org.apache.kafka.storage", "org.apache.kafka.coordinator")) {
+                "org.apache.kafka.storage", "org.apache.kafka.coordinator",
+                // the tests' producers retry sends to partitions whose leader is being elected
+                "org.apache.kafka.clients.producer.internals")) {
             context.getLogger(name).setLevel(ch.qos.logback.classic.Level.ERROR);
         }
         context.getLogger("state.change.logger").setLevel(ch.qos.logback.classic.Level.OFF);
