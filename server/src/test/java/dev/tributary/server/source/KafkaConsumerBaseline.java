@@ -25,11 +25,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * must at least do before it decodes; fetch sizes are the client's defaults but for
  * {@code max.poll.records}, raised to 10,000 as the source will.
  */
-class KafkaConsumerBaseline {
+public final class KafkaConsumerBaseline {
 
     /** A measured read: how many records and their bytes, in how many nanoseconds. */
-    record Rate(long records, long bytes, long nanos) {
-        double recordsPerSecond() {
+    public record Rate(long records, long bytes, long nanos) {
+        public double recordsPerSecond() {
             return records * 1e9 / nanos;
         }
 
@@ -41,7 +41,7 @@ class KafkaConsumerBaseline {
     }
 
     /** Fills partition 0.. of a topic with {@code n} JSON records, round robin; waits for all. */
-    static void produceJson(TestKafka kafka, String topic, int partitions, long n) throws Exception {
+    public static void produceJson(TestKafka kafka, String topic, int partitions, long n) throws Exception {
         try (KafkaProducer<byte[], byte[]> producer = kafka.producer(Map.of(
                 ProducerConfig.LINGER_MS_CONFIG, 20,
                 ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
@@ -54,7 +54,7 @@ class KafkaConsumerBaseline {
     }
 
     /** The i-th record of the benchmark's topic: an order of about 75 bytes. */
-    static String json(long i) {
+    public static String json(long i) {
         return "{\"id\":" + i + ",\"customer\":\"c" + (i % 1000) + "\",\"amount\":" + (i % 997)
                 + ",\"note\":\"order number " + i + "\"}";
     }
@@ -63,7 +63,7 @@ class KafkaConsumerBaseline {
      * Reads a topic from the beginning of every partition with Kafka's consumer (assigned, no
      * group) until {@code expected} records came.
      */
-    static Rate consume(String bootstrapServers, String topic, long expected) {
+    public static Rate consume(String bootstrapServers, String topic, long expected) {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
