@@ -120,6 +120,18 @@ class KafkaConnectorTest {
     }
 
     @Test
+    void aGroupNamesTheConsumerButNoOffsetIsCommittedToKafka() throws Exception {
+        kafka.createTopic("grouped", 2);
+        kafka.produce("grouped", 0, "a", "b");
+        kafka.produce("grouped", 1, "c");
+        try (Running r = Running.of("grouped", Map.of(), List.of(), Map.of("GROUP", "tributary-test-group"))) {
+            r.await(() -> r.ctx.rows().size() == 3);
+        }
+        // the positions live in the source's progress table only
+        assertThat(kafka.admin().listConsumerGroupOffsets("tributary-test-group").partitionsToOffsetAndMetadata().get()).isEmpty();
+    }
+
+    @Test
     void abortedTransactionsAreNotRead() throws Exception {
         kafka.createTopic("txn", 1);
         try (KafkaProducer<byte[], byte[]> producer = kafka.producer(Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "connector-txn"))) {
