@@ -156,6 +156,30 @@ class KafkaSourceTest {
         }
     }
 
+    @Test
+    void aBrokerOutageIsRiddenOut() throws Exception {
+        // a broker of its own, to stop and start again
+        try (TestKafka own = TestKafka.start(); Tributary db = Tributary.inMemory()) {
+            own.createTopic("outage", 2);
+            List<ProducerRecord<byte[], byte[]>> first = new ArrayList<>();
+            for (long id = 0; id < 1000; id++) first.add(TestKafka.record("outage", (int) (id % 2), null, "{\"id\": " + id + "}"));
+            own.produce(first);
+            db.execute("CREATE SOURCE big (id bigint) FROM KAFKA (BROKERS '" + own.bootstrapServers() + "', TOPIC 'outage') FORMAT JSON");
+            await(db, "big", s -> s.rows() == 1000);
+
+            own.stopBroker();
+            await(db, "big", s -> s.state().contains("does not answer"));
+            assertThat(rows(db, "SELECT count(*) FROM big")).containsExactly("1000");
+            own.restartBroker();
+            List<ProducerRecord<byte[], byte[]>> second = new ArrayList<>();
+            for (long id = 1000; id < 2000; id++) second.add(TestKafka.record("outage", (int) (id % 2), null, "{\"id\": " + id + "}"));
+            own.produce(second);
+            SourceRunner.Status s = await(db, "big", st -> st.rows() == 2000 && st.state().startsWith("running"));
+            assertThat(s.positions()).isEqualTo(Map.of("0", "999", "1", "999"));
+            checkExactlyOnce(db, 2000);
+        }
+    }
+
     private static void checkExactlyOnce(Tributary db, long n) {
         assertThat(rows(db, "SELECT count(*), count(DISTINCT id), sum(id) FROM big")).containsExactly(n + "|" + n + "|" + n * (n - 1) / 2);
     }

@@ -58,12 +58,14 @@ public final class TestKafka implements AutoCloseable {
     private static final int NODE_ID = 1;
     private static final int ATTEMPTS = 3;
 
-    private final KafkaRaftServer server;
+    private final KafkaConfig config;
+    private volatile KafkaRaftServer server;
     private final Path directory;
     private final String bootstrapServers;
     private final Admin admin;
 
-    private TestKafka(KafkaRaftServer server, Path directory, String bootstrapServers) {
+    private TestKafka(KafkaConfig config, KafkaRaftServer server, Path directory, String bootstrapServers) {
+        this.config = config;
         this.server = server;
         this.directory = directory;
         this.bootstrapServers = bootstrapServers;
@@ -128,7 +130,7 @@ public final class TestKafka implements AutoCloseable {
 
                 server = new KafkaRaftServer(kafkaConfig, Time.SYSTEM);
                 server.startup();
-                TestKafka kafka = new TestKafka(server, directory, "127.0.0.1:" + brokerPort);
+                TestKafka kafka = new TestKafka(kafkaConfig, server, directory, "127.0.0.1:" + brokerPort);
                 kafka.awaitReady();
                 return kafka;
             } catch (Exception e) {
@@ -144,6 +146,19 @@ public final class TestKafka implements AutoCloseable {
             }
         }
         throw last;
+    }
+
+    /** Stops the node, keeping its data: clients find no broker until {@link #restartBroker}. */
+    public void stopBroker() {
+        server.shutdown();
+        server.awaitShutdown();
+    }
+
+    /** Starts the node stopped by {@link #stopBroker} again, on the same ports and data, and waits until it serves. */
+    public void restartBroker() throws InterruptedException, ExecutionException {
+        server = new KafkaRaftServer(config, Time.SYSTEM);
+        server.startup();
+        awaitReady();
     }
 
     /** Waits until the broker has registered and serves metadata. */
