@@ -102,6 +102,28 @@ class KafkaSourceTest {
     }
 
     @Test
+    void everyFormatReadsAMessageAsOneRecordAndLatestStartsAtTheEnd() throws Exception {
+        kafka.createTopic("formats", 1);
+        kafka.produce(List.of(TestKafka.record("formats", 0, "k1", "1,one"), TestKafka.record("formats", 0, "k2", "2,\"t,wo\"")));
+        try (Tributary db = Tributary.inMemory()) {
+            db.execute("CREATE SOURCE t_text " + from("formats") + " FORMAT TEXT INCLUDE KEY");
+            db.execute("CREATE SOURCE t_csv (id int, name text) " + from("formats") + " FORMAT CSV INCLUDE OFFSET");
+            db.execute("CREATE SOURCE t_bytes " + from("formats") + " FORMAT BYTES INCLUDE KEY");
+            db.execute("CREATE SOURCE t_latest FROM KAFKA (BROKERS '" + kafka.bootstrapServers() + "', TOPIC 'formats', START OFFSET 'latest') FORMAT TEXT");
+            for (String s : List.of("t_text", "t_csv", "t_bytes")) await(db, s, st -> st.rows() == 2);
+            assertThat(rows(db, "SELECT text, key FROM t_text ORDER BY key")).containsExactly("1,one|k1", "2,\"t,wo\"|k2");
+            assertThat(rows(db, "SELECT id, name, \"offset\" FROM t_csv ORDER BY id")).containsExactly("1|one|0", "2|t,wo|1");
+            assertThat(rows(db, "SELECT data, key FROM t_bytes ORDER BY key")).containsExactly("\\x312c6f6e65|\\x6b31", "\\x322c22742c776f22|\\x6b32");
+            // 'latest': the end (offset 1 the last message) made durable before any message
+            await(db, "t_latest", st -> st.positions().equals(Map.of("0", "1")));
+            assertThat(rows(db, "SELECT part, position FROM t_latest_progress")).containsExactly("0|1");
+            kafka.produce("formats", 0, "3,three");
+            await(db, "t_latest", st -> st.rows() == 1);
+            assertThat(rows(db, "SELECT * FROM t_latest")).containsExactly("3,three");
+        }
+    }
+
+    @Test
     void malformedMessagesAreCountedAndSkippedOrStopTheSource() throws Exception {
         kafka.createTopic("mixed", 1);
         kafka.produce("mixed", 0, "{\"id\": 1}", "{\"id\": ", "{\"id\": \"three\"}", "{\"id\": 4}");
