@@ -336,7 +336,27 @@ final class CatalogState {
     Map<Long, Long> holds(long now) {
         Map<Long, Long> h = new HashMap<>();
         retention.forEach((id, policy) -> h.put(id, policy.since(now)));
+        Map<Long, Long> jobs = jobHolds.get();
+        if (jobs == null) {
+            for (CatalogItem item : byId.values()) if (item instanceof CatalogItem.Table || item instanceof CatalogItem.MaterializedView) h.put(item.id(), 0L);
+        } else {
+            jobs.forEach((id, since) -> h.merge(id, since, Math::min));
+        }
         return Map.copyOf(h);
+    }
+
+    /** What the catalog entry being replayed reads, as recorded (empty when none is). */
+    private Set<Long> replayingUses = Set.of();
+
+    Set<Long> replayingUses() {
+        return replayingUses;
+    }
+
+    /** What running jobs must still read, by stored collection: the earliest time each must keep. */
+    private java.util.function.Supplier<Map<Long, Long>> jobHolds = Map::of;
+
+    void jobHolds(java.util.function.Supplier<Map<Long, Long>> holds) {
+        this.jobHolds = holds;
     }
 
     /** The catalog's indexes. */
@@ -501,6 +521,7 @@ final class CatalogState {
 
     /** While a restart replays the statement that made object {@code id} (reading {@code uses}): only what existed then is seen; {@code -1} ends it. */
     void replaying(long id, java.util.Collection<Long> uses) {
+        replayingUses = Set.copyOf(uses);
         long horizon = id;
         for (long u : uses) horizon = Math.max(horizon, u);
         replayHorizon = id < 0 ? Long.MAX_VALUE : horizon;
@@ -635,6 +656,7 @@ final class CatalogState {
         if (item instanceof CatalogItem.Table t) {
             String source = writtenOnlyBy.apply(t.id());
             if (source != null) {
+                if (t.isJob()) throw new SqlException("42809", "cannot " + verb + " job \"" + name + "\": its cursor is the job's own", pos, "ALTER JOB pauses and resumes it.");
                 throw new SqlException("42809", "cannot " + verb + " " + (t.isSource() ? "source" : "table") + " \"" + name + "\": only source " + source + "'s connector writes it", pos,
                         "A source's rows, and its progress, come from its connector; copy them into a table to change them.");
             }

@@ -48,10 +48,12 @@ final class Ddl {
     private final SequenceValues sequences;
     private final WorkerWait waits;
     private final Sources sources;
+    private final Jobs jobs;
 
     Ddl(CatalogState catalog, Binders binders, TimestampOracle oracle, ComputeController compute, TableFrontiers frontiers, ReadPath reads, WritePath writes,
-            Subscriptions subscriptions, Durability durability, WorkerWait waits, SequenceValues sequences, Sources sources) {
+            Subscriptions subscriptions, Durability durability, WorkerWait waits, SequenceValues sequences, Sources sources, Jobs jobs) {
         this.sources = sources;
+        this.jobs = jobs;
         this.sequences = sequences;
         this.catalog = catalog;
         this.binders = binders;
@@ -73,7 +75,7 @@ final class Ddl {
             case TABLE -> item instanceof CatalogItem.Table;
             case MATERIALIZED_VIEW -> item instanceof CatalogItem.MaterializedView;
             case INDEX -> item instanceof CatalogItem.Index;
-            case VIEW, SEQUENCE, SOURCE -> false;
+            case VIEW, SEQUENCE, SOURCE, JOB -> false;
         };
         if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + a.kind().sql().toLowerCase(java.util.Locale.ROOT), a.pos());
         binders.access().checkOwner(session, item);
@@ -237,6 +239,71 @@ final class Ddl {
         binders.access().created(session, progress);
         sources.created(new Sources.Source(t, progress, c.connector(), options, c.format(), format, c.include(), c.stopOnDecodeError()));
         return Result.command("CREATE SOURCE");
+    }
+
+    /**
+     * CREATE JOB name AS INSERT INTO target query (see {@link Jobs}): the job's relation
+     * {@code name (part, position)}, which holds its cursor and reads the target and what the
+     * query reads (so dropping them drops the job only with CASCADE); started once the statement
+     * has ended. INSERT on the target and SELECT on what the query reads are checked as for the
+     * INSERT. Outside transaction blocks only (25001).
+     */
+    Result createJob(Session session, Statement.CreateJob c) {
+        if (session.inTransaction) throw new SqlException("25001", "CREATE JOB cannot run inside a transaction block", c.pos());
+        CatalogState.Name target = catalog.target(c.name(), session, c.pos());
+        String name = target.name(), schema = target.schema();
+        binders.access().checkCreate(session, schema);
+        if (catalog.contains(schema, name) && c.ifNotExists()) return Result.command("CREATE JOB").withNotice(alreadyExists(name));
+        catalog.checkNew(target, false, c.pos());
+        Statement.Insert ins = c.insert();
+        if (ins.onConflict() != null || !ins.returning().isEmpty()) {
+            throw new SqlException("0A000", "a job's INSERT takes neither ON CONFLICT nor RETURNING", c.pos());
+        }
+        Set<Long> uses;
+        Jobs.Job job;
+        String sql = SqlFormatter.format(c);
+        long id;
+        CatalogItem.Table item;
+        List<Column> columns = List.of(new Column("part", SqlType.TEXT, false, false), new Column("position", SqlType.TEXT, false, false));
+        if (durability.replaying()) {
+            // a recovery makes the job's relation among the tables, before the views its query
+            // may read: the query is bound when the job starts, after the recovery
+            uses = catalog.replayingUses();
+            id = catalog.newId();
+            item = new CatalogItem.Table(id, name, columns, List.of(), List.of(), sql, true);
+            job = new Jobs.Job(item, c, durability.searchPath());
+        } else {
+            CatalogItem.Table t = catalog.table(ins.table(), session, ins.pos(), "insert into");
+            Binder binder = binders.of(session).allowStreams().maintaining();
+            Binder.InsertSource in = binder.bindInsertSource(t, ins, true);
+            if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn("a job", c.pos());
+            binders.access().checkStatement(session, ins, t, binder.dependencies());
+            Set<Long> reads = Plans.reads(in.plan());
+            if (reads.contains(t.id()) || binder.dependencies().contains(t.id())) {
+                throw new SqlException("42P17", "job " + name + " would read the table it inserts into, " + t.name() + ", and feed on its own rows", c.pos());
+            }
+            // checked as a subscription's plan would be, before anything is made
+            Binder.checkOneTime(temporal(visiblePlan(new BoundQuery(in.plan(), names(t, in.targets()), in.plan().types(), List.of())), c.pos()), c.pos());
+            uses = new HashSet<>(binder.dependencies());
+            uses.add(t.id());
+            id = catalog.newId();
+            item = new CatalogItem.Table(id, name, columns, List.of(), List.of(), sql, true);
+            job = new Jobs.Job(item, c, durability.searchPath());
+            job.bind(t, in.targets().stream().mapToInt(Integer::intValue).toArray(), Plans.anyNode(in.plan(), p -> p instanceof Plan.EventTime), reads);
+        }
+        compute.createTable(id, name, Binder.typesOf(columns), new int[0], -1, null);
+        frontiers.created(id);
+        register(item, schema, uses);
+        binders.access().created(session, item);
+        jobs.created(job);
+        return Result.command("CREATE JOB");
+    }
+
+    /** The names of {@code t}'s columns {@code targets}. */
+    private static List<String> names(CatalogItem.Table t, List<Integer> targets) {
+        List<String> out = new ArrayList<>();
+        for (int k : targets) out.add(t.columns().get(k).name());
+        return out;
     }
 
     /**
@@ -939,9 +1006,11 @@ final class Ddl {
         for (CatalogItem t : targets) targetIds.add(t.id());
         if (session.inTransaction) {
             for (long id : order) {
-                if (sources.ofTable(id) != null) {
-                    throw new SqlException("25001", "DROP SOURCE cannot run inside a transaction block", d.pos(),
-                            "Source " + catalog.get(id).name() + " is among what the statement drops; its connector writes outside any block, so drop it outside one.");
+                if (sources.ofTable(id) != null || jobs.get(id) != null) {
+                    String kind = sources.ofTable(id) != null ? "source" : "job";
+                    throw new SqlException("25001", "DROP " + kind.toUpperCase(java.util.Locale.ROOT) + " cannot run inside a transaction block", d.pos(),
+                            kind.substring(0, 1).toUpperCase(java.util.Locale.ROOT) + kind.substring(1) + " " + catalog.get(id).name()
+                                    + " is among what the statement drops; it writes outside any block, so drop it outside one.");
                 }
             }
         }
@@ -1031,6 +1100,7 @@ final class Ddl {
                 case INDEX -> item instanceof CatalogItem.Index;
                 case SEQUENCE -> item instanceof CatalogItem.Sequence;
                 case SOURCE -> item instanceof CatalogItem.Table t && t.isSource();
+                case JOB -> item instanceof CatalogItem.Table t && t.isJob();
             };
             if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + c.kind().sql().toLowerCase(java.util.Locale.ROOT), c.pos());
         }
@@ -1180,7 +1250,7 @@ final class Ddl {
      * dataflow and data kept until the block commits ({@link #release}).
      */
     private void drop(Session session, long id) {
-        if (session.inTransaction && sources.ofTable(id) != null) {
+        if (session.inTransaction && (sources.ofTable(id) != null || jobs.get(id) != null)) {
             throw new SqlException("25001", "DROP SOURCE cannot run inside a transaction block", 0,
                     "A source's connector writes outside any block; drop it outside one.");
         }
@@ -1240,6 +1310,11 @@ final class Ddl {
         for (int column : d.comments().keySet()) durability.recordComment(id, column, null, catalog::newId);
         if (item instanceof CatalogItem.Sequence) sequences.dropped(id);
         sources.dropped(id);
+        Jobs.Job job = jobs.dropped(id);
+        if (job != null) {
+            // what it held for its cursor, unless a retention policy holds it still
+            for (long r : job.reads) if (catalog.policyOf(r) == null) durability.releaseHold(r, catalog);
+        }
         durability.dropped(id, item);
         binders.access().dropped(id);
         subscriptions.endOn(id);

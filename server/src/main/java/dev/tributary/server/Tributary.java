@@ -82,6 +82,11 @@ public final class Tributary implements AutoCloseable {
     }
 
     /** Runs every statement of {@code sql}; returns one result per statement. */
+    /** Job {@code name}'s runtime, for tests that wait on its progress; null if there is none. */
+    Jobs.Job job(String name) {
+        return coordinator.job(name);
+    }
+
     /** The runner of source {@code name}'s connector, for tests that wait on its progress; null if there is none (yet). */
     dev.tributary.server.source.SourceRunner sourceRunner(String name) {
         return coordinator.sourceRunner(name);

@@ -96,6 +96,23 @@ public sealed interface Statement extends Node {
         }
     }
 
+    /**
+     * {@code CREATE JOB [IF NOT EXISTS] name AS INSERT INTO target [(columns)] query}: the query's
+     * changes inserted into the target, continuously, in the background, exactly once.
+     */
+    record CreateJob(int pos, List<String> name, boolean ifNotExists, Insert insert) implements Statement {
+        public CreateJob {
+            name = List.copyOf(name);
+        }
+    }
+
+    /** {@code ALTER JOB name PAUSE | RESUME}. */
+    record AlterJob(int pos, List<String> name, boolean pause) implements Statement {
+        public AlterJob {
+            name = List.copyOf(name);
+        }
+    }
+
     /** An option of a source's connector or format: {@code NAME 'value'} (a number or word is kept as written). */
     record SourceOption(int pos, String name, String value) implements Node {}
 
@@ -215,7 +232,7 @@ public sealed interface Statement extends Node {
     }
 
     enum ObjectKind {
-        TABLE("TABLE"), VIEW("VIEW"), MATERIALIZED_VIEW("MATERIALIZED VIEW"), INDEX("INDEX"), SEQUENCE("SEQUENCE"), SOURCE("SOURCE");
+        TABLE("TABLE"), VIEW("VIEW"), MATERIALIZED_VIEW("MATERIALIZED VIEW"), INDEX("INDEX"), SEQUENCE("SEQUENCE"), SOURCE("SOURCE"), JOB("JOB");
 
         private final String sql;
 
@@ -341,7 +358,7 @@ public sealed interface Statement extends Node {
 
     enum ShowKind {
         TABLES, VIEWS, MATERIALIZED_VIEWS, INDEXES, COLUMNS, CREATE_TABLE, CREATE_VIEW, CREATE_MATERIALIZED_VIEW,
-        VARIABLE, SOURCES
+        VARIABLE, SOURCES, JOBS
     }
 
     /**

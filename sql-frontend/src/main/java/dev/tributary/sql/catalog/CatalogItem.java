@@ -44,11 +44,17 @@ public sealed interface CatalogItem {
 
         /**
          * {@code source} for a source's table (one its connector fills, made by CREATE SOURCE,
-         * which is its statement), {@code table} otherwise.
+         * which is its statement), {@code job} for a job's relation (made by CREATE JOB),
+         * {@code table} otherwise.
          */
         @Override
         public String kind() {
-            return isSource() ? "source" : "table";
+            return isSource() ? "source" : isJob() ? "job" : "table";
+        }
+
+        /** Whether this is a job's relation (its cursor): CREATE JOB made it, and only the job writes it. */
+        public boolean isJob() {
+            return sql.startsWith("CREATE JOB ");
         }
 
         /** Whether this is a source's table: CREATE SOURCE made it, and only its connector writes it. */

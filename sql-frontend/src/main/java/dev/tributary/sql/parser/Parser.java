@@ -478,6 +478,14 @@ public final class Parser {
         }
         if (!orReplace && acceptKw("table")) return createTable(pos);
         if (!orReplace && acceptKw("source")) return createSource(pos);
+        if (!orReplace && acceptKw("job")) {
+            boolean ifNotExists = ifNotExists();
+            List<String> name = qualifiedName();
+            expectKw("as");
+            if (!isKw("insert")) throw new SqlException("42601", "a job is CREATE JOB name AS INSERT INTO table SELECT ...", pos());
+            Statement insert = insert();
+            return new Statement.CreateJob(pos, name, ifNotExists, (Statement.Insert) insert);
+        }
         if (!orReplace && isKw("unique") && isKw(1, "index")) {
             p += 2;
             return createIndex(pos, true);
@@ -1116,6 +1124,7 @@ public final class Parser {
         if (acceptKw("index")) return ObjectKind.INDEX;
         if (acceptKw("sequence")) return ObjectKind.SEQUENCE;
         if (acceptKw("source")) return ObjectKind.SOURCE;
+        if (acceptKw("job")) return ObjectKind.JOB;
         if (!isKw("materialized")) return null;
         p++;
         expectKw("view");
@@ -1138,6 +1147,11 @@ public final class Parser {
         ObjectKind kind = objectKind();
         if (kind == null) throw unsupported("ALTER " + peek().value().toUpperCase(Locale.ROOT), pos());
         List<String> name = qualifiedName();
+        if (kind == ObjectKind.JOB) {
+            if (acceptKw("pause")) return new Statement.AlterJob(pos, name, true);
+            if (acceptKw("resume")) return new Statement.AlterJob(pos, name, false);
+            throw new SqlException("42601", "ALTER JOB name takes PAUSE or RESUME", pos());
+        }
         if (isKw("owner") && isKw(1, "to")) {
             p += 2;
             return new Statement.AlterOwner(pos, kind, name, roleSpec());
@@ -1409,6 +1423,7 @@ public final class Parser {
         if (acceptKw("tables")) return new Show(pos, ShowKind.TABLES, List.of());
         if (acceptKw("views")) return new Show(pos, ShowKind.VIEWS, List.of());
         if (acceptKw("sources")) return new Show(pos, ShowKind.SOURCES, List.of());
+        if (acceptKw("jobs")) return new Show(pos, ShowKind.JOBS, List.of());
         if (isKw("materialized") && isKw(1, "views")) {
             p += 2;
             return new Show(pos, ShowKind.MATERIALIZED_VIEWS, List.of());
