@@ -580,7 +580,9 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.CreateTable c -> ddl.createTable(session, c, sql);
             case Statement.CreateSource c -> ddl.createSource(session, c);
             case Statement.CreateJob c -> ddl.createJob(session, c);
-            case Statement.AlterJob a -> alterJob(session, a);
+            case Statement.AlterJob a -> alterJob(session, a.name(), a.pause(), a.pos(), false);
+            case Statement.CreateSink c -> ddl.createSink(session, c);
+            case Statement.AlterSink a -> alterJob(session, a.name(), a.pause(), a.pos(), true);
             case Statement.CreateTableAs c -> ddl.createTableAs(session, c, writes);
             case Statement.CreateView v -> ddl.createView(session, v, sql);
             case Statement.CreateIndex i -> ddl.createIndex(session, i, sql);
@@ -1448,6 +1450,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         return switch (s.kind()) {
             case SOURCES -> showSources(session);
             case JOBS -> showJobs(session);
+            case SINKS -> showSinks(session);
             case TABLES, VIEWS, MATERIALIZED_VIEWS -> {
                 String kind = s.kind() == Statement.ShowKind.TABLES ? "table" : s.kind() == Statement.ShowKind.VIEWS ? "view" : "materialized view";
                 for (CatalogItem item : catalog.inNameOrder()) if (item.kind().equals(kind)) rows.add(new Object[] {shown(session, item)});
@@ -1654,6 +1657,10 @@ final class Coordinator implements AutoCloseable, Catalog {
      * and its thread.
      */
     private void startJob(Jobs.Job j) {
+        if (j.sink != null) {
+            startSink(j);
+            return;
+        }
         Session session = new Session();
         if (!j.searchPath.isEmpty()) session.settings.put("search_path", j.searchPath);
         Binder binder;
@@ -1744,20 +1751,22 @@ final class Coordinator implements AutoCloseable, Catalog {
         return storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
     }
 
-    /** ALTER JOB name PAUSE | RESUME: durably (a {@code paused} part in its relation), the owner's (42501). */
-    private Result alterJob(Session session, Statement.AlterJob a) {
-        if (session.inTransaction) throw new SqlException("25001", "ALTER JOB cannot run inside a transaction block", a.pos());
-        CatalogItem item = catalog.find(a.name(), session, a.pos());
-        String name = a.name().get(a.name().size() - 1);
-        if (item == null) throw new SqlException("42704", "job \"" + name + "\" does not exist", a.pos());
+    /** ALTER JOB | SINK name PAUSE | RESUME: durably (a {@code paused} part in its relation), the owner's (42501). */
+    private Result alterJob(Session session, List<String> names, boolean pause, int pos, boolean sink) {
+        String kind = sink ? "SINK" : "JOB";
+        if (session.inTransaction) throw new SqlException("25001", "ALTER " + kind + " cannot run inside a transaction block", pos);
+        CatalogItem item = catalog.find(names, session, pos);
+        String name = names.get(names.size() - 1);
+        String word = kind.toLowerCase(java.util.Locale.ROOT);
+        if (item == null) throw new SqlException("42704", word + " \"" + name + "\" does not exist", pos);
         Jobs.Job j = jobs.get(item.id());
-        if (j == null) throw new SqlException("42809", "\"" + name + "\" is not a job", a.pos());
+        if (j == null || (j.sink != null) != sink) throw new SqlException("42809", "\"" + name + "\" is not a " + word, pos);
         access.checkOwner(session, item);
-        if (a.pause() == j.paused) return Result.command("ALTER JOB");
+        if (pause == j.paused) return Result.command("ALTER " + kind);
         dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
         Map<Long, Map<Row, Long>> change = new HashMap<>();
-        change.put(j.item.id(), new HashMap<>(Map.of(positions.encode("paused", "true"), a.pause() ? 1L : -1L)));
-        if (a.pause()) {
+        change.put(j.item.id(), new HashMap<>(Map.of(positions.encode("paused", "true"), pause ? 1L : -1L)));
+        if (pause) {
             Jobs.stop(j);
             writes.commitBlock(change, false);
             Jobs.Job paused = jobs.replaced(j);
@@ -1768,7 +1777,165 @@ final class Coordinator implements AutoCloseable, Catalog {
             writes.commitBlock(change, false);
             jobs.restart(j);
         }
-        return Result.command("ALTER JOB");
+        return Result.command("ALTER " + kind);
+    }
+
+    // ------------------------------------------------------------------ sinks
+
+    /**
+     * Starts sink {@code j} (under the lock): unless paused, its query bound, its history held
+     * from its cursor (all of it while Kafka's progress is not known: it may be ahead of the
+     * cursor), and its thread, which opens the Kafka writer and then subscribes
+     * ({@link #subscribeSink}).
+     */
+    private void startSink(Jobs.Job j) {
+        Session session = sinkSession(j);
+        try {
+            Ddl.BoundSink bound = ddl.bindSink(session, j.sink, j.item.name());
+            j.bind(null, new int[0], false, dev.tributary.sql.plan.Plans.reads(bound.query().plan()));
+            j.envelope = bound.envelope();
+            if (j.kafka == null) j.kafka = Ddl.sinkSettings(j.sink);
+        } catch (SqlException e) {
+            j.bind(null, new int[0], true, Set.of());
+            j.state = "failed: " + e.getMessage() + " [" + e.sqlState() + "]";
+            ServerLog.log("sink " + j.item.name() + " could not start: " + e.getMessage());
+            return;
+        }
+        Map<String, String> state = jobState(j);
+        String at = state.get("cursor");
+        j.cursor = at == null ? Long.MIN_VALUE : Long.parseLong(at);
+        // no writer token yet: nothing was ever written to Kafka, a snapshot of the present starts it
+        j.hold = j.cursor != Long.MIN_VALUE ? j.cursor - 1 : state.containsKey("writer") ? 0 : oracle.readTime();
+        durability.holdTables(catalog.holds(oracle.readTime()), catalog);
+        if (state.containsKey("paused")) {
+            j.paused = true;
+            j.state = "paused";
+            return;
+        }
+        j.state = "starting: opening its Kafka writer";
+        j.thread = Thread.ofPlatform().daemon().name("sink " + j.item.name()).start(() -> Sinks.run(j, new Sinks.Host() {
+            @Override
+            public String token(Jobs.Job sink) throws InterruptedException {
+                return sinkToken(sink);
+            }
+
+            @Override
+            public void subscribe(Jobs.Job sink, Long resume) {
+                subscribeSink(sink, resume);
+            }
+
+            @Override
+            public void commitCursor(Jobs.Job sink, long cursor) throws InterruptedException {
+                commitSinkCursor(sink, cursor);
+            }
+        }));
+    }
+
+    private static Session sinkSession(Jobs.Job j) {
+        Session session = new Session();
+        if (!j.searchPath.isEmpty()) session.settings.put("search_path", j.searchPath);
+        return session;
+    }
+
+    /** Sink {@code j}'s writer token, made and recorded (durably) in its relation the first time. */
+    private String sinkToken(Jobs.Job j) throws InterruptedException {
+        String[] token = new String[1];
+        java.util.concurrent.CompletableFuture<Void> durable = sinkTokenCommit(j, token);
+        try {
+            durable.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("the writer token of sink " + j.item.name() + " could not be recorded: " + e.getCause().getMessage(), e.getCause());
+        }
+        return token[0];
+    }
+
+    private synchronized java.util.concurrent.CompletableFuture<Void> sinkTokenCommit(Jobs.Job j, String[] token) {
+        if (closed || j.stopping || jobs.get(j.item.id()) != j) throw new dev.tributary.server.source.SourceStopped("sink " + j.item.name() + " stopped");
+        String known = jobState(j).get("writer");
+        if (known != null) {
+            token[0] = known;
+            return java.util.concurrent.CompletableFuture.completedFuture(null);
+        }
+        token[0] = String.format("%012x", new java.security.SecureRandom().nextLong() & 0xffff_ffff_ffffL);
+        dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
+        Map<Long, Map<Row, Long>> change = new HashMap<>();
+        change.put(j.item.id(), new HashMap<>(Map.of(positions.encode("writer", token[0]), 1L)));
+        writes.commitBlock(change, false);
+        return storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
+    }
+
+    /** Subscribes sink {@code j} to its query after {@code resume} (null: a snapshot now), holding its history from there. */
+    private synchronized void subscribeSink(Jobs.Job j, Long resume) {
+        if (closed || j.stopping || jobs.get(j.item.id()) != j) throw new dev.tributary.server.source.SourceStopped("sink " + j.item.name() + " stopped");
+        Session session = sinkSession(j);
+        Ddl.BoundSink bound = ddl.bindSink(session, j.sink, j.item.name());
+        j.bind(null, new int[0], false, dev.tributary.sql.plan.Plans.reads(bound.query().plan()));
+        j.envelope = bound.envelope();
+        j.hold = resume != null ? resume - 1 : oracle.readTime();
+        durability.holdTables(catalog.holds(oracle.readTime()), catalog);
+        BoundQuery q = bound.query();
+        j.subscription = subscriptions.subscribeJob(session, bound.binder(), new BoundQuery(Ddl.visiblePlan(q), q.names(), q.types(), List.of()), j.sink, resume,
+                new Subscription.Listener() {
+                    @Override
+                    public void onChanges(Result batch) {
+                        j.events.add(batch);
+                    }
+
+                    @Override
+                    public void onError(SqlException error) {
+                        j.events.add(new Jobs.Ended(error));
+                    }
+
+                    @Override
+                    public void onDone() {
+                        j.events.add(new Jobs.Ended(null));
+                    }
+                });
+    }
+
+    /** Records sink {@code j}'s cursor (Kafka holds everything before it), returning once durable. */
+    private void commitSinkCursor(Jobs.Job j, long cursor) throws InterruptedException {
+        java.util.concurrent.CompletableFuture<Void> durable = sinkCursorCommit(j, cursor);
+        try {
+            durable.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("the cursor of sink " + j.item.name() + " could not be recorded: " + e.getCause().getMessage(), e.getCause());
+        }
+        j.cursor = cursor;
+        j.commits++;
+        j.hold = cursor - 1;
+        j.changed();
+    }
+
+    private synchronized java.util.concurrent.CompletableFuture<Void> sinkCursorCommit(Jobs.Job j, long cursor) {
+        if (closed || j.stopping || jobs.get(j.item.id()) != j) throw new dev.tributary.server.source.SourceStopped("sink " + j.item.name() + " stopped");
+        dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
+        Map<Row, Long> moved = new HashMap<>();
+        if (j.cursor != Long.MIN_VALUE) moved.put(positions.encode("cursor", Long.toString(j.cursor)), -1L);
+        moved.merge(positions.encode("cursor", Long.toString(cursor)), 1L, Long::sum);
+        moved.values().removeIf(n -> n == 0);
+        if (moved.isEmpty()) return java.util.concurrent.CompletableFuture.completedFuture(null);
+        Map<Long, Map<Row, Long>> change = new HashMap<>();
+        change.put(j.item.id(), moved);
+        writes.commitBlock(change, false);
+        return storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
+    }
+
+    /** SHOW SINKS: each sink's state, topic, envelope, messages written, cursor (Kafka's progress) and lag. */
+    private Result showSinks(Session session) {
+        List<Object[]> rows = new ArrayList<>();
+        long now = oracle.readTime();
+        for (Jobs.Job j : jobs.all()) {
+            if (j.sink == null) continue;
+            long upper = Math.max(j.kafkaUpper, j.cursor);
+            String cursor = upper < 0 ? null : dev.tributary.sql.types.Values.toText(java.time.Instant.ofEpochMilli(upper), SqlType.TIMESTAMPTZ);
+            Long lag = upper < 0 ? null : Math.max(0, now - upper);
+            String topic = j.kafka == null ? null : j.kafka.topic();
+            rows.add(new Object[] {shown(session, j.item), j.state, topic, j.sink.envelope(), j.messages, cursor, lag,
+                    j.sink.query() != null ? dev.tributary.sql.parser.SqlFormatter.format(j.sink.query()) : String.join(".", j.sink.from())});
+        }
+        return new Result("SHOW", List.of("name", "state", "topic", "envelope", "messages", "cursor", "lag_ms", "from"),
+                List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.BIGINT, SqlType.TEXT, SqlType.BIGINT, SqlType.TEXT), rows);
     }
 
     /** SHOW JOBS: each job's state, target, rows written, cursor and lag. */
@@ -1776,6 +1943,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         List<Object[]> rows = new ArrayList<>();
         long now = oracle.readTime();
         for (Jobs.Job j : jobs.all()) {
+            if (j.sink != null) continue;
             String cursor = j.cursor == Long.MIN_VALUE ? null : j.eventTime ? Long.toString(j.cursor)
                     : dev.tributary.sql.types.Values.toText(java.time.Instant.ofEpochMilli(j.cursor), SqlType.TIMESTAMPTZ);
             Long lag = j.cursor == Long.MIN_VALUE || j.eventTime ? null : Math.max(0, now - j.cursor);
@@ -2047,7 +2215,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                     case CatalogRecorder.ROLE -> roles.restore(e.name(), e.sql());
                     case CatalogRecorder.PRIVILEGES -> access.restore(e);
                     case CatalogRecorder.COMMENT -> comments.add(e);
-                    case "table", "source", "job" -> {
+                    case "table", "source", "job", "sink" -> {
                         catalog.idsFrom(e.id());
                         replay(system, e);
                         if (!(catalog.get(e.id()) instanceof CatalogItem.Table made)) {
@@ -2184,7 +2352,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         Set<Long> tableIds = new HashSet<>();
         Map<Long, Long> tableOfKey = new HashMap<>();
         for (CatalogEntry e : entries) {
-            if (e.kind().equals("table") || e.kind().equals("job")) tableIds.add(e.id());
+            if (e.kind().equals("table") || e.kind().equals("job") || e.kind().equals("sink")) tableIds.add(e.id());
             // a source's table and the progress table that takes the next id
             if (e.kind().equals("source")) {
                 tableIds.add(e.id());

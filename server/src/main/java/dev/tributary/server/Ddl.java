@@ -75,7 +75,7 @@ final class Ddl {
             case TABLE -> item instanceof CatalogItem.Table;
             case MATERIALIZED_VIEW -> item instanceof CatalogItem.MaterializedView;
             case INDEX -> item instanceof CatalogItem.Index;
-            case VIEW, SEQUENCE, SOURCE, JOB -> false;
+            case VIEW, SEQUENCE, SOURCE, JOB, SINK -> false;
         };
         if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + a.kind().sql().toLowerCase(java.util.Locale.ROOT), a.pos());
         binders.access().checkOwner(session, item);
@@ -297,6 +297,114 @@ final class Ddl {
         binders.access().created(session, item);
         jobs.created(job);
         return Result.command("CREATE JOB");
+    }
+
+    /**
+     * CREATE SINK name FROM relation | (query) INTO KAFKA (...) [KEY (columns)] FORMAT JSON
+     * ENVELOPE UPSERT | DEBEZIUM (see {@link Sinks}): the sink's relation {@code name (part,
+     * position)}, a job's relation that holds its cursor and writer token and reads what the
+     * query reads (so dropping that drops the sink only with CASCADE); started once the statement
+     * has ended. SELECT on what the query reads is checked. Outside transaction blocks only
+     * (25001): what it writes to Kafka cannot be taken back.
+     */
+    Result createSink(Session session, Statement.CreateSink c) {
+        if (session.inTransaction) throw new SqlException("25001", "CREATE SINK cannot run inside a transaction block", c.pos());
+        CatalogState.Name target = catalog.target(c.name(), session, c.pos());
+        String name = target.name(), schema = target.schema();
+        binders.access().checkCreate(session, schema);
+        if (catalog.contains(schema, name) && c.ifNotExists()) return Result.command("CREATE SINK").withNotice(alreadyExists(name));
+        catalog.checkNew(target, false, c.pos());
+        dev.tributary.server.sink.KafkaSinkSettings kafka = sinkSettings(c);
+        Set<Long> uses;
+        String sql = SqlFormatter.format(c);
+        long id;
+        CatalogItem.Table item;
+        Jobs.Job sink;
+        List<Column> columns = List.of(new Column("part", SqlType.TEXT, false, false), new Column("position", SqlType.TEXT, false, false));
+        if (durability.replaying()) {
+            // as a job's: bound when the sink starts, after the recovery
+            uses = catalog.replayingUses();
+            id = catalog.newId();
+            item = new CatalogItem.Table(id, name, columns, List.of(), List.of(), sql, true);
+            sink = new Jobs.Job(item, c, durability.searchPath());
+        } else {
+            BoundSink bound = bindSink(session, c, name);
+            binders.access().checkSelect(session, bound.binder().dependencies());
+            // checked as a subscription's plan would be, before anything is made
+            Binder.checkOneTime(temporal(visiblePlan(bound.query()), c.pos()), c.pos());
+            uses = new HashSet<>(bound.binder().dependencies());
+            id = catalog.newId();
+            item = new CatalogItem.Table(id, name, columns, List.of(), List.of(), sql, true);
+            sink = new Jobs.Job(item, c, durability.searchPath());
+            sink.bind(null, new int[0], false, Plans.reads(bound.query().plan()));
+            sink.envelope = bound.envelope();
+        }
+        sink.kafka = kafka;
+        compute.createTable(id, name, Binder.typesOf(columns), new int[0], -1, null);
+        frontiers.created(id);
+        register(item, schema, uses);
+        binders.access().created(session, item);
+        jobs.created(sink);
+        return Result.command("CREATE SINK");
+    }
+
+    /** A sink's query bound: the binder (what it depends on), the query, and the envelope that writes its rows. */
+    record BoundSink(Binder binder, BoundQuery query, dev.tributary.server.sink.SinkEnvelope envelope) {}
+
+    /** The Kafka options of sink {@code c}, checked: 0A000 for another connector or format, 42601 for an option INTO KAFKA does not take. */
+    static dev.tributary.server.sink.KafkaSinkSettings sinkSettings(Statement.CreateSink c) {
+        if (!c.connector().equals("KAFKA")) {
+            throw new SqlException("0A000", "sinks write INTO KAFKA only, not INTO " + c.connector(), c.pos(),
+                    "CREATE SINK name FROM relation INTO KAFKA (BROKERS 'host:9092', TOPIC 'name') FORMAT JSON ENVELOPE UPSERT.");
+        }
+        if (!c.format().equals("JSON")) {
+            throw new SqlException("0A000", "a sink writes FORMAT JSON only; FORMAT " + c.format() + " is not supported", c.pos(),
+                    "Write FORMAT JSON: keys and values are JSON objects of the columns.");
+        }
+        Map<String, String> options = new java.util.LinkedHashMap<>();
+        for (Statement.SourceOption o : c.options()) {
+            if (!dev.tributary.server.sink.KafkaSinkSettings.OPTIONS.contains(o.name())) {
+                throw new SqlException("42601", "option \"" + o.name() + "\" not recognized for INTO KAFKA", o.pos(),
+                        "INTO KAFKA takes " + String.join(", ", dev.tributary.server.sink.KafkaSinkSettings.OPTIONS) + ".");
+            }
+            if (options.put(o.name(), o.value()) != null) throw new SqlException("42601", "option \"" + o.name() + "\" given more than once", o.pos());
+        }
+        try {
+            return dev.tributary.server.sink.KafkaSinkSettings.of(options);
+        } catch (IllegalArgumentException e) {
+            throw new SqlException("42601", e.getMessage(), c.pos());
+        }
+    }
+
+    /**
+     * Binds sink {@code c}'s query for {@code session}: 42703 for a KEY column it does not have,
+     * 42601 for an envelope other than UPSERT or DEBEZIUM, 0A000 for a query in event time.
+     */
+    BoundSink bindSink(Session session, Statement.CreateSink c, String name) {
+        dev.tributary.server.sink.SinkEnvelope.Kind kind = switch (c.envelope()) {
+            case "UPSERT" -> dev.tributary.server.sink.SinkEnvelope.Kind.UPSERT;
+            case "DEBEZIUM" -> dev.tributary.server.sink.SinkEnvelope.Kind.DEBEZIUM;
+            default -> throw new SqlException("42601", "a sink's envelope is UPSERT or DEBEZIUM, not " + c.envelope(), c.pos());
+        };
+        Binder binder = binders.of(session).allowStreams().maintaining();
+        dev.tributary.sql.ast.Query query = c.query() != null ? c.query()
+                : Parser.parseQuery("SELECT * FROM " + String.join(".", c.from().stream().map(SqlFormatter::ident).toList()));
+        BoundQuery q = binder.bindQuery(query);
+        if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn("a sink", c.pos());
+        if (Plans.anyNode(q.plan(), p -> p instanceof Plan.EventTime)) {
+            throw new SqlException("0A000", "a sink over a STREAM in event time is not supported", c.pos(),
+                    "Sink a materialized view over the stream's table instead, or CREATE JOB to append its rows to a table.");
+        }
+        List<String> names = q.names().subList(0, q.visible());
+        int[] key = new int[c.key().size()];
+        for (int i = 0; i < key.length; i++) {
+            key[i] = names.indexOf(c.key().get(i));
+            if (key[i] < 0) {
+                throw new SqlException("42703", "column \"" + c.key().get(i) + "\" does not exist", c.pos(),
+                        "KEY (...) names columns of what the sink writes: " + String.join(", ", names) + ".");
+            }
+        }
+        return new BoundSink(binder, q, new dev.tributary.server.sink.SinkEnvelope(name, kind, names, q.types().subList(0, q.visible()), key));
     }
 
     /** The names of {@code t}'s columns {@code targets}. */
@@ -1007,7 +1115,7 @@ final class Ddl {
         if (session.inTransaction) {
             for (long id : order) {
                 if (sources.ofTable(id) != null || jobs.get(id) != null) {
-                    String kind = sources.ofTable(id) != null ? "source" : "job";
+                    String kind = sources.ofTable(id) != null ? "source" : jobs.get(id).kind();
                     throw new SqlException("25001", "DROP " + kind.toUpperCase(java.util.Locale.ROOT) + " cannot run inside a transaction block", d.pos(),
                             kind.substring(0, 1).toUpperCase(java.util.Locale.ROOT) + kind.substring(1) + " " + catalog.get(id).name()
                                     + " is among what the statement drops; it writes outside any block, so drop it outside one.");
@@ -1101,6 +1209,7 @@ final class Ddl {
                 case SEQUENCE -> item instanceof CatalogItem.Sequence;
                 case SOURCE -> item instanceof CatalogItem.Table t && t.isSource();
                 case JOB -> item instanceof CatalogItem.Table t && t.isJob();
+                case SINK -> item instanceof CatalogItem.Table t && t.isSink();
             };
             if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + c.kind().sql().toLowerCase(java.util.Locale.ROOT), c.pos());
         }

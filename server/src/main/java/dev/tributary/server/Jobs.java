@@ -33,11 +33,23 @@ final class Jobs {
     /** Commits of the cursor alone (no rows) at most this often. */
     static final long CURSOR_ONLY_COMMIT_MILLIS = 5000;
 
-    /** A job: its relation, its target and statement, and what its thread has done. */
+    /**
+     * A job, or a sink ({@link Sinks}; {@link #sink} not null): its relation, its target and
+     * statement, and what its thread has done. A sink shares a job's relation, cursor, hold,
+     * pause and stop, and writes to Kafka instead of a target.
+     */
     static final class Job {
         final CatalogItem.Table item;
+        /** The job's statement; null for a sink. */
         final Statement.CreateJob statement;
+        /** The sink's statement; null for a job. */
+        final Statement.CreateSink sink;
         final String searchPath;
+        /** A sink's: its Kafka options, its envelope (set when bound), the messages and Kafka's upper time written. */
+        volatile dev.tributary.server.sink.KafkaSinkSettings kafka;
+        volatile dev.tributary.server.sink.SinkEnvelope envelope;
+        volatile long messages;
+        volatile long kafkaUpper = -1;
         /** What {@link #bind} finds when the job starts: its target, the target's columns it writes, whether it runs in event time, what it reads. */
         volatile CatalogItem.Table target;
         volatile int[] targets;
@@ -62,9 +74,24 @@ final class Jobs {
         Thread thread;
 
         Job(CatalogItem.Table item, Statement.CreateJob statement, String searchPath) {
+            this(item, statement, null, searchPath);
+        }
+
+        /** A sink's runtime. */
+        Job(CatalogItem.Table item, Statement.CreateSink sink, String searchPath) {
+            this(item, null, sink, searchPath);
+        }
+
+        private Job(CatalogItem.Table item, Statement.CreateJob statement, Statement.CreateSink sink, String searchPath) {
             this.item = item;
             this.statement = statement;
+            this.sink = sink;
             this.searchPath = searchPath;
+        }
+
+        /** "job" or "sink", for messages. */
+        String kind() {
+            return sink == null ? "job" : "sink";
         }
 
         /** The job's query as bound: what it writes and reads. */
@@ -122,7 +149,7 @@ final class Jobs {
         return out;
     }
 
-    /** Every job, in name order. */
+    /** Every job and sink, in name order. */
     synchronized List<Job> all() {
         List<Job> out = new ArrayList<>(byId.values());
         out.sort(java.util.Comparator.comparing(j -> j.item.name()));
@@ -131,8 +158,12 @@ final class Jobs {
 
     /** A new runtime for {@code j}'s job in its place (j stopping), not started: a paused job. */
     synchronized Job replaced(Job j) {
-        Job next = new Job(j.item, j.statement, j.searchPath);
+        Job next = new Job(j.item, j.statement, j.sink, j.searchPath);
         if (j.reads != null) next.bind(j.target, j.targets, j.eventTime, j.reads);
+        next.kafka = j.kafka;
+        next.envelope = j.envelope;
+        next.messages = j.messages;
+        next.kafkaUpper = j.kafkaUpper;
         // a paused job still holds what it reads from its cursor on: it resumes there
         next.cursor = j.cursor;
         next.hold = j.hold;

@@ -44,6 +44,8 @@ enum StatementKind {
             case Statement.CreateSource c -> DDL;
             case Statement.CreateJob c -> DDL;
             case Statement.AlterJob a -> DDL;
+            case Statement.CreateSink c -> DDL;
+            case Statement.AlterSink a -> DDL;
             case Statement.CreateTableAs c -> DDL;
             case Statement.CreateView c -> DDL;
             case Statement.CreateIndex c -> DDL;

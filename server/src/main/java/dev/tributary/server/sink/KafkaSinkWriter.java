@@ -35,9 +35,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * ({@code <topic>-progress} unless named) has one partition, compacted, and may be shared by
  * sinks; it is created when missing.
  *
- * <p>The building block of {@code CREATE SINK ... INTO KAFKA} (issue 29): the SQL statement, the
- * subscription that feeds it the changes of each closed time and its restart are not built yet.
- * Not thread-safe: one thread writes.
+ * <p>The sink's topic and the progress topic are made when missing. The writer of
+ * {@code CREATE SINK ... INTO KAFKA} (see the server's {@code Sinks}). Not thread-safe: one thread
+ * writes.
  */
 public final class KafkaSinkWriter implements AutoCloseable {
     private static final Duration REQUEST = Duration.ofSeconds(30);
@@ -69,13 +69,19 @@ public final class KafkaSinkWriter implements AutoCloseable {
     public static KafkaSinkWriter open(String sink, String brokers, String topic, String progressTopic)
             throws ExecutionException, InterruptedException {
         String progress = progressTopic != null ? progressTopic : topic + "-progress";
-        ensureProgressTopic(brokers, progress);
+        ensureTopics(brokers, topic, progress);
         Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
         config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "tributary-sink-" + sink);
         config.put(ProducerConfig.CLIENT_ID_CONFIG, "tributary-sink-" + sink);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        // a broker that does not answer fails a call within seconds (the sink opens another
+        // writer and tries again) instead of blocking its thread for Kafka's default minute
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config);
@@ -131,16 +137,24 @@ public final class KafkaSinkWriter implements AutoCloseable {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static void ensureProgressTopic(String brokers, String topic) throws ExecutionException, InterruptedException {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, brokers))) {
-            if (admin.listTopics().names().get().contains(topic)) return;
+    /** Makes the sink's topic (the brokers' default partitions) and its progress topic when missing. */
+    private static void ensureTopics(String brokers, String topic, String progressTopic) throws ExecutionException, InterruptedException {
+        Map<String, Object> config = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, brokers, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        try (Admin admin = Admin.create(config)) {
+            java.util.Set<String> names = admin.listTopics().names().get();
+            List<NewTopic> missing = new java.util.ArrayList<>();
+            if (!names.contains(topic)) missing.add(new NewTopic(topic, java.util.Optional.empty(), java.util.Optional.empty()));
             // one partition: a sink's progress is one key's latest value, read from the start
-            NewTopic progress = new NewTopic(topic, java.util.Optional.of(1), java.util.Optional.empty())
-                    .configs(Map.of("cleanup.policy", "compact"));
-            try {
-                admin.createTopics(List.of(progress)).all().get();
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof TopicExistsException)) throw e;
+            if (!names.contains(progressTopic)) {
+                missing.add(new NewTopic(progressTopic, java.util.Optional.of(1), java.util.Optional.empty()).configs(Map.of("cleanup.policy", "compact")));
+            }
+            for (var created : admin.createTopics(missing).values().values()) {
+                try {
+                    created.get();
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) throw e;
+                }
             }
         }
     }

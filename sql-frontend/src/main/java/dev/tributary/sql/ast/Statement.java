@@ -113,6 +113,31 @@ public sealed interface Statement extends Node {
         }
     }
 
+    /**
+     * {@code CREATE SINK [IF NOT EXISTS] name FROM relation | (query) INTO connector (options)
+     * [KEY (columns)] FORMAT format ENVELOPE envelope}: a relation's changes written to an outside
+     * system, continuously, exactly once. Exactly one of {@code from} (empty when absent) and
+     * {@code query} (null when absent) is given. {@code connector}, {@code format} and
+     * {@code envelope} are upper case as written (checked where the sink is made); {@code key} is
+     * empty without KEY.
+     */
+    record CreateSink(int pos, List<String> name, boolean ifNotExists, List<String> from, Query query, String connector, List<SourceOption> options,
+                      List<String> key, String format, String envelope) implements Statement {
+        public CreateSink {
+            name = List.copyOf(name);
+            from = List.copyOf(from);
+            options = List.copyOf(options);
+            key = List.copyOf(key);
+        }
+    }
+
+    /** {@code ALTER SINK name PAUSE | RESUME}. */
+    record AlterSink(int pos, List<String> name, boolean pause) implements Statement {
+        public AlterSink {
+            name = List.copyOf(name);
+        }
+    }
+
     /** An option of a source's connector or format: {@code NAME 'value'} (a number or word is kept as written). */
     record SourceOption(int pos, String name, String value) implements Node {}
 
@@ -232,7 +257,7 @@ public sealed interface Statement extends Node {
     }
 
     enum ObjectKind {
-        TABLE("TABLE"), VIEW("VIEW"), MATERIALIZED_VIEW("MATERIALIZED VIEW"), INDEX("INDEX"), SEQUENCE("SEQUENCE"), SOURCE("SOURCE"), JOB("JOB");
+        TABLE("TABLE"), VIEW("VIEW"), MATERIALIZED_VIEW("MATERIALIZED VIEW"), INDEX("INDEX"), SEQUENCE("SEQUENCE"), SOURCE("SOURCE"), JOB("JOB"), SINK("SINK");
 
         private final String sql;
 
@@ -358,7 +383,7 @@ public sealed interface Statement extends Node {
 
     enum ShowKind {
         TABLES, VIEWS, MATERIALIZED_VIEWS, INDEXES, COLUMNS, CREATE_TABLE, CREATE_VIEW, CREATE_MATERIALIZED_VIEW,
-        VARIABLE, SOURCES, JOBS
+        VARIABLE, SOURCES, JOBS, SINKS
     }
 
     /**

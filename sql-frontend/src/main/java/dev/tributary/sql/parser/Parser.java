@@ -478,6 +478,7 @@ public final class Parser {
         }
         if (!orReplace && acceptKw("table")) return createTable(pos);
         if (!orReplace && acceptKw("source")) return createSource(pos);
+        if (!orReplace && acceptKw("sink")) return createSink(pos);
         if (!orReplace && acceptKw("job")) {
             boolean ifNotExists = ifNotExists();
             List<String> name = qualifiedName();
@@ -595,6 +596,37 @@ public final class Parser {
             else expectKw("skip");
         }
         return new Statement.CreateSource(pos, name, ifNotExists, cols, connector, options, format, formatOptions, include, stop);
+    }
+
+    /** {@code CREATE SINK [IF NOT EXISTS] name FROM relation | (query) INTO connector (options) [KEY (columns)] FORMAT f ENVELOPE e}, after SINK. */
+    private Statement createSink(int pos) {
+        boolean ifNotExists = ifNotExists();
+        List<String> name = qualifiedName();
+        expectKw("from");
+        List<String> from = List.of();
+        Query query = null;
+        if (is(Type.LPAREN)) {
+            p++;
+            query = query();
+            expect(Type.RPAREN);
+        } else {
+            from = qualifiedName();
+        }
+        expectKw("into");
+        if (!is(Type.IDENT)) throw syntaxError(peek());
+        String connector = next().value().toUpperCase(Locale.ROOT);
+        List<Statement.SourceOption> options = is(Type.LPAREN) ? sourceOptions() : List.of();
+        List<String> key = List.of();
+        if (acceptKw("key")) key = nameList();
+        if (!isKw("format")) throw new SqlException("42601", "a sink needs its format and envelope: ... FORMAT JSON ENVELOPE UPSERT | DEBEZIUM", pos());
+        p++;
+        if (!is(Type.IDENT)) throw syntaxError(peek());
+        String format = next().value().toUpperCase(Locale.ROOT);
+        if (!isKw("envelope")) throw new SqlException("42601", "a sink needs its envelope: ... FORMAT " + format + " ENVELOPE UPSERT | DEBEZIUM", pos());
+        p++;
+        if (!is(Type.IDENT)) throw syntaxError(peek());
+        String envelope = next().value().toUpperCase(Locale.ROOT);
+        return new Statement.CreateSink(pos, name, ifNotExists, from, query, connector, options, key, format, envelope);
     }
 
     /**
@@ -1125,6 +1157,7 @@ public final class Parser {
         if (acceptKw("sequence")) return ObjectKind.SEQUENCE;
         if (acceptKw("source")) return ObjectKind.SOURCE;
         if (acceptKw("job")) return ObjectKind.JOB;
+        if (acceptKw("sink")) return ObjectKind.SINK;
         if (!isKw("materialized")) return null;
         p++;
         expectKw("view");
@@ -1151,6 +1184,11 @@ public final class Parser {
             if (acceptKw("pause")) return new Statement.AlterJob(pos, name, true);
             if (acceptKw("resume")) return new Statement.AlterJob(pos, name, false);
             throw new SqlException("42601", "ALTER JOB name takes PAUSE or RESUME", pos());
+        }
+        if (kind == ObjectKind.SINK) {
+            if (acceptKw("pause")) return new Statement.AlterSink(pos, name, true);
+            if (acceptKw("resume")) return new Statement.AlterSink(pos, name, false);
+            throw new SqlException("42601", "ALTER SINK name takes PAUSE or RESUME", pos());
         }
         if (isKw("owner") && isKw(1, "to")) {
             p += 2;
@@ -1424,6 +1462,7 @@ public final class Parser {
         if (acceptKw("views")) return new Show(pos, ShowKind.VIEWS, List.of());
         if (acceptKw("sources")) return new Show(pos, ShowKind.SOURCES, List.of());
         if (acceptKw("jobs")) return new Show(pos, ShowKind.JOBS, List.of());
+        if (acceptKw("sinks")) return new Show(pos, ShowKind.SINKS, List.of());
         if (isKw("materialized") && isKw(1, "views")) {
             p += 2;
             return new Show(pos, ShowKind.MATERIALIZED_VIEWS, List.of());

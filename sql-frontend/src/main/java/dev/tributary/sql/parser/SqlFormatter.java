@@ -382,6 +382,7 @@ public final class SqlFormatter {
                     case MATERIALIZED_VIEWS -> b.append("MATERIALIZED VIEWS");
                     case SOURCES -> b.append("SOURCES");
                     case JOBS -> b.append("JOBS");
+                    case SINKS -> b.append("SINKS");
                     case INDEXES -> {
                         b.append("INDEXES");
                         if (!sh.target().isEmpty()) b.append(" FROM ").append(name(sh.target()));
@@ -436,6 +437,16 @@ public final class SqlFormatter {
                 b.append("CREATE JOB ").append(j.ifNotExists() ? "IF NOT EXISTS " : "").append(name(j.name())).append(" AS ");
                 statement(b, j.insert());
             }
+            case Statement.CreateSink c -> {
+                b.append("CREATE SINK ").append(c.ifNotExists() ? "IF NOT EXISTS " : "").append(name(c.name())).append(" FROM ");
+                if (c.query() != null) query(b.append('('), c.query()).append(')');
+                else b.append(name(c.from()));
+                b.append(" INTO ").append(c.connector());
+                sourceOptions(b, c.options());
+                if (!c.key().isEmpty()) b.append(" KEY ").append(names(c.key()));
+                b.append(" FORMAT ").append(c.format()).append(" ENVELOPE ").append(c.envelope());
+            }
+            case Statement.AlterSink a -> b.append("ALTER SINK ").append(name(a.name())).append(a.pause() ? " PAUSE" : " RESUME");
             case Statement.AlterJob a -> b.append("ALTER JOB ").append(name(a.name())).append(a.pause() ? " PAUSE" : " RESUME");
             case Statement.CreateSource c -> {
                 b.append("CREATE SOURCE ");
