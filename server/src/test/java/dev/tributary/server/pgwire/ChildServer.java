@@ -13,12 +13,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /** A {@code serve --data} server in a child JVM of its own (its own heap, killable with SIGKILL), for tests that need one. */
-final class ChildServer {
+public final class ChildServer {
     private ChildServer() {}
 
     /** A running child server; its output so far in {@code log}. */
-    record Server(Process process, int port, StringBuffer log) {
-        Connection connect() throws SQLException {
+    public record Server(Process process, int port, StringBuffer log) {
+        public Connection connect() throws SQLException {
             return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/tributary?user=tributary");
         }
 
@@ -44,19 +44,19 @@ final class ChildServer {
         }
 
         /** Stops it at once (SIGKILL), as a crash would. */
-        void kill() throws InterruptedException {
+        public void kill() throws InterruptedException {
             process.destroyForcibly();
             process.waitFor(30, TimeUnit.SECONDS);
         }
     }
 
     /** A server on {@code data} with two workers, its JVM started with {@code jvmOptions}; returns once it listens. */
-    static Server start(Path data, List<String> jvmOptions) throws Exception {
+    public static Server start(Path data, List<String> jvmOptions) throws Exception {
         return start(data, jvmOptions, List.of());
     }
 
     /** {@link #start(Path, List)} with {@code serveOptions} after the others of {@code serve}. */
-    static Server start(Path data, List<String> jvmOptions, List<String> serveOptions) throws Exception {
+    public static Server start(Path data, List<String> jvmOptions, List<String> serveOptions) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(jvmOptions);
