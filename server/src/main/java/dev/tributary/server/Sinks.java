@@ -81,7 +81,10 @@ final class Sinks {
             long lastWrite = System.nanoTime();
             int width = j.envelope.names().size();
             while (!j.stopping) {
-                Object ev = j.events.poll(ready.isEmpty() && cursor == written ? 1000 : 20, TimeUnit.MILLISECONDS);
+                // with changes ready, only what is already queued is taken before they are written:
+                // a write gathers whatever came during the one before, so waiting for a quiet
+                // moment would only add latency (and under a steady stream might never come)
+                Object ev = j.events.poll(!ready.isEmpty() ? 0 : cursor == written ? 1000 : 20, TimeUnit.MILLISECONDS);
                 if (ev instanceof Result batch) {
                     for (Object[] r : batch.rows()) {
                         if (Boolean.TRUE.equals(r[1])) {

@@ -125,11 +125,14 @@ class KafkaSinkEndToEndTest {
             double slice = seconds * 1000.0 / kills;
             for (int k = 0; k < kills; k++) killAt[k] = (long) (slice * (k + 1.0 / 3 + 2.0 / 3 * random.nextDouble()));
             long t0 = System.nanoTime();
+            StringBuilder killedLogs = new StringBuilder("the killed servers' log about sinks:");
             try {
                 for (long at : killAt) {
                     long wait = at - (System.nanoTime() - t0) / 1_000_000;
                     if (wait > 0) producer.join(wait);
                     server.kill();
+                    for (String line : server.log().toString().split("\n")) if (line.contains("sink")) killedLogs.append("\n  ").append(line);
+                    killedLogs.append("\n  (killed)");
                     System.out.printf("killed the server (SIGKILL) at %.1f s, %,d orders produced%n", (System.nanoTime() - t0) / 1e9, produced.get());
                     server = ChildServer.start(data, jvm, List.of("--http-port", "off"));
                 }
@@ -145,14 +148,16 @@ class KafkaSinkEndToEndTest {
                     s[1] += amount(id);
                 }
                 totals.forEach((cust, s) -> expected.put("{\"customer\":\"" + cust + "\"}", state(cust, s)));
-                SinkMessages out = null;
+                SinkMessages out = null, raw = null;
                 long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
                 while (System.nanoTime() < deadline) {
                     out = SinkMessages.read(brokers, "per_customer");
-                    if (new TreeMap<>(out.upserted()).equals(expected)) break;
+                    raw = SinkMessages.read(brokers, "raw");
+                    if (new TreeMap<>(out.upserted()).equals(expected) && raw.messages().size() >= n) break;
                 }
-                assertThat(new TreeMap<>(out.upserted())).as("the view over all " + n + " orders").isEqualTo(expected);
-                SinkMessages raw = SinkMessages.read(brokers, "raw");
+                String why = killedLogs + "\n" + sinks(server);
+                assertThat(new TreeMap<>(out.upserted())).as("the view over all " + n + " orders; " + why).isEqualTo(expected);
+                assertThat(raw.messages().size()).as("raw's messages; " + why).isGreaterThanOrEqualTo((int) n);
                 check(raw, out, n);
                 if (kills == 0) latency(raw, out, sentAt, n, rate, seconds);
             } finally {
@@ -161,6 +166,20 @@ class KafkaSinkEndToEndTest {
                 server.kill();
             }
         }
+    }
+
+    /** SHOW SINKS and the server's log lines about sinks, to say why a topic is not complete. */
+    private static String sinks(ChildServer.Server server) {
+        StringBuilder b = new StringBuilder("SHOW SINKS:");
+        try (Connection c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port() + "/tributary?user=tributary&preferQueryMode=simple");
+             Statement st = c.createStatement(); var rs = st.executeQuery("SHOW SINKS")) {
+            while (rs.next()) b.append("\n  ").append(rs.getString("name")).append(": ").append(rs.getString("state")).append(", cursor ").append(rs.getString("cursor"));
+        } catch (java.sql.SQLException e) {
+            b.append(' ').append(e.getMessage());
+        }
+        b.append("\nthe server's log about sinks:");
+        for (String line : server.log().toString().split("\n")) if (line.contains("sink")) b.append("\n  ").append(line);
+        return b.toString();
     }
 
     private static String state(String customer, long[] s) {
