@@ -43,6 +43,12 @@ final class Sinks {
     /** Commits of a progress alone (no changes) at most this often. */
     static final long PROGRESS_ONLY_MILLIS = 5000;
 
+    /**
+     * Run after a write's Kafka transaction and before its cursor is recorded: nothing but in
+     * tests, which stop a sink there to stand for a crash between the two commits.
+     */
+    static volatile java.util.function.Consumer<Jobs.Job> betweenCommits = j -> {};
+
     /** What a sink's thread asks of the coordinator. */
     interface Host {
         /** The sink's writer token: read from its relation, or made and recorded there (durable) when it has none. */
@@ -186,6 +192,7 @@ final class Sinks {
         }
         j.kafkaUpper = upper;
         j.state = "running";
+        betweenCommits.accept(j);
         host.commitCursor(j, upper);
         return writer;
     }

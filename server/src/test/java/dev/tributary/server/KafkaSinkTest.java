@@ -216,6 +216,52 @@ class KafkaSinkTest {
     }
 
     @Test
+    void aCrashBetweenKafkasCommitAndTheCursorsResumesFromKafka() throws Exception {
+        MemoryBlob blob = new MemoryBlob();
+        MemoryConsensus consensus = new MemoryConsensus();
+        Model model = new Model();
+        java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Tributary first = Tributary.open(StorageController.open(blob, consensus, m -> {}), Clock.wall(), 2);
+        Tributary next = null;
+        try {
+            first.execute(SCHEMA);
+            first.execute("CREATE SINK s FROM m " + into(kafka, "between") + " KEY (k) FORMAT JSON ENVELOPE UPSERT");
+            Jobs.Job sink = await(first, "s", j -> j.state.equals("running"));
+            for (int i = 1; i <= 5; i++) run(first, model, "INSERT INTO t VALUES (" + i % 2 + ", " + i + ")", Map.of(i % 2, List.of(i)));
+            awaitMessages(kafka, "between", model.upserts.size());
+            // the next write's transaction commits in Kafka, and its cursor never reaches the relation
+            Sinks.betweenCommits = j -> {
+                if (j != sink) return;
+                stopped.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            run(first, model, "INSERT INTO t VALUES (7, 7)", Map.of(7, List.of(7)));
+            assertThat(stopped.await(WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS)).as("the sink wrote to Kafka").isTrue();
+            long cursor = sink.cursor;
+            assertThat(sink.kafkaUpper).isGreaterThan(cursor);
+            // a crash there: the next server finds the older cursor, and Kafka's progress ahead of it
+            next = Tributary.open(StorageController.open(blob, consensus, m -> {}), Clock.wall(), 2);
+            assertThat(rows(next, "SELECT position FROM s WHERE part = 'cursor'")).containsExactly(Long.toString(cursor));
+            for (int i = 8; i <= 10; i++) run(next, model, "INSERT INTO t VALUES (" + i % 2 + ", " + i + ")", Map.of(i % 2, List.of(i)));
+            assertThat(awaitMessages(kafka, "between", model.upserts.size()).keyValues()).containsExactlyElementsOf(model.upserts);
+        } finally {
+            Sinks.betweenCommits = j -> {};
+            release.countDown();
+            if (next != null) next.close();
+            try {
+                first.close();
+            } catch (IllegalStateException storesClosed) {
+                // taken over by the next server
+            }
+        }
+    }
+
+    @Test
     void aBrokerDownForAWhileLosesNothing() throws Exception {
         try (TestKafka own = TestKafka.start(); Tributary db = Tributary.inMemory()) {
             db.execute(SCHEMA);
