@@ -126,6 +126,10 @@ class RoundTripTest {
                 "CREATE SOURCE s (id bigint NOT NULL, note text) FROM KAFKA (BROKERS 'b1:9092,b2:9092', TOPIC 't', START OFFSET 'latest') "
                         + "FORMAT JSON INCLUDE KEY, PARTITION, OFFSET, TIMESTAMP ON DECODE ERROR STOP",
                 "CREATE SOURCE IF NOT EXISTS s FROM KAFKA (BROKERS 'b:1', TOPIC 't') FORMAT BYTES INCLUDE key",
+                "CREATE SINK k FROM s.v INTO KAFKA (BROKERS 'b:1', TOPIC 't', PROGRESS TOPIC 'p') KEY (a, \"B\") FORMAT JSON ENVELOPE UPSERT",
+                "CREATE SINK IF NOT EXISTS k FROM (SELECT a, count(*) FROM t GROUP BY a) INTO KAFKA (BROKERS 'b:1', TOPIC 't') FORMAT JSON ENVELOPE DEBEZIUM",
+                "ALTER SINK k PAUSE",
+                "SHOW SINKS",
                 "CREATE TABLE IF NOT EXISTS s.t (id bigint PRIMARY KEY, name text NOT NULL DEFAULT 'x', "
                         + "p numeric(10,2) NULL DEFAULT 0.0, ts timestamptz DEFAULT now())",
                 "CREATE TABLE t (a int, b varchar(5), c char(2), PRIMARY KEY (a, b))",
