@@ -27,6 +27,9 @@ import java.util.concurrent.TimeUnit;
  * a subscription FROM CURSOR is. A job appends: a change that retracts a row (a result that is
  * not append-only) stops it with that error; EMIT ON WINDOW CLOSE makes a window's result final.
  *
+ * <p>Sinks ({@link Sinks}) are kept here too, as jobs whose thread writes to Kafka instead of a
+ * target: they share the registry, the relation with its cursor, the holds, pause and stop.
+ *
  * <p>Thread-safe: the coordinator calls it under its lock; job threads and SHOW JOBS without.
  */
 final class Jobs {
