@@ -200,8 +200,12 @@ final class Jobs {
         j.stopping = true;
         Subscription s = j.subscription;
         if (s != null) s.close();
+        j.changed();
         Thread t = j.thread;
-        if (t != null) t.interrupt();
+        // a sink's thread is not interrupted: an interrupt cuts the Kafka producer's close short
+        // (its I/O thread left running, an error logged); it sees `stopping` within a second of
+        // its poll or its pause, or once a Kafka call returns (15 s at most)
+        if (t != null && j.sink == null) t.interrupt();
     }
 
     /**

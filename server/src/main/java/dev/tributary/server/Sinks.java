@@ -222,7 +222,8 @@ final class Sinks {
                 j.state = "waiting: Kafka at " + j.kafka.brokers() + ": " + cause.getMessage();
                 j.changed();
                 ServerLog.log("sink " + j.item.name() + " could not open its Kafka writer, trying again in " + pause + " ms: " + cause);
-                Thread.sleep(pause);
+                // woken early by a stop (Jobs.stop), which does not interrupt a sink
+                j.await(x -> x.stopping, pause);
                 pause = Math.min(pause * 2, 30_000);
             }
         }
