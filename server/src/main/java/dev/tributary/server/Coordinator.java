@@ -1803,12 +1803,17 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (closed || sources.ofTable(s.table.id()) != s) throw new dev.tributary.server.source.SourceStopped("source " + s.table.name() + " was dropped");
         int width = s.table.columns().size();
         dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(Binder.typesOf(s.table.columns()));
-        Map<Row, Long> added = new HashMap<>(Math.max(16, rows.size() * 2));
+        // encoded into one slab, as COPY's rows are: the workers copy it into the table's input in ranges
+        dev.tributary.arrangements.BytesColumn slab = new dev.tributary.arrangements.BytesColumn(Math.max(16, rows.size()), Math.max(64, rows.size() * 32));
+        dev.tributary.sql.row.RowCodec.Builder builder = codec.builder();
         for (Object[] r : rows) {
             if (r.length != width) throw new IllegalArgumentException("source " + s.table.name() + " has " + width + " columns, not " + r.length);
             WritePath.checkRow(s.table, r);
-            added.merge(codec.encode(r), 1L, Long::sum);
+            builder.reset();
+            for (Object v : r) builder.putValue(v);
+            slab.add(builder.buffer(), 0, builder.length());
         }
+        Map<Row, Long> added = new RowSlab(slab);
         dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
         Map<Row, Long> moved = new HashMap<>();
         for (Map.Entry<String, String> e : after.entrySet()) {
