@@ -111,7 +111,15 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.writes = new WritePath(catalog, binders, oracle, compute, frontiers, reads, subscriptions, durability);
         this.metrics = new StatementMetrics(writes::commits, writes::committedRows);
         this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences, sources, jobs);
-        catalog.jobHolds(jobs::holds);
+        catalog.jobHolds(() -> {
+            Map<Long, Long> h = jobs.holds();
+            if (h == null) return null;
+            Map<Long, Long> all = new HashMap<>(h);
+            groups.holds().forEach((id, since) -> {
+                if (catalog.contains(id)) all.merge(id, since, Math::min);
+            });
+            return all;
+        });
         catalog.writtenOnlyBy(id -> {
             Sources.Source s = sources.ofTable(id);
             if (s == null) s = sources.ofProgress(id);
@@ -474,6 +482,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     synchronized void closeSession(Session session) {
         undo(session, 0);
         session.reset();
+        groups.sessionClosed(session);
     }
 
     /**
@@ -773,6 +782,64 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     // ------------------------------------------------------------------ cursors
 
+    // ------------------------------------------------------------------ consumer groups
+
+    private final ConsumerGroups groups = new ConsumerGroups();
+
+    /**
+     * A cursor over a STREAM read by a consumer group: the group's partitions this session may
+     * take, its subscription resumed at their earliest position; the group made (durably, at the
+     * present) by its first cursor. Null when {@code q} reads no stream by a group.
+     */
+    private Cursor groupCursor(Session session, Statement.DeclareCursor d, Statement.QueryStatement q) {
+        Binder binder = binders.of(session).allowStreams().maintaining();
+        BoundQuery bound = binder.bindQuery(q.query());
+        Binder.ConsumerGroup cg = binder.consumerGroup();
+        if (cg == null) return null;
+        access.checkSelect(session, binder.dependencies());
+        ConsumerGroups.Group g = groups.get(cg.table(), cg.name());
+        if (g == null) {
+            Map<Row, Long> made = groups.create(cg.table(), cg.name(), oracle.readTime() + 1);
+            Map<Long, Map<Row, Long>> change = new HashMap<>();
+            change.put(ConsumerGroups.POSITIONS, made);
+            writes.commitBlock(change, false);
+            g = groups.get(cg.table(), cg.name());
+            // the table's history is kept from the group's start at once, not from the next tick
+            durability.holdTables(catalog.holds(oracle.readTime()), catalog);
+        }
+        for (Cursor c : session.cursors.values()) {
+            if (c.group() != null && c.group().group == g) {
+                throw new SqlException("55006", "consumer group \"" + cg.name() + "\" is read by cursor of this block already", cg.pos(),
+                        "One cursor per group and block: FETCH more from it.");
+            }
+        }
+        int[] partitions = groups.acquire(g, session);
+        List<String> names = new ArrayList<>(List.of("change_time", "change_diff"));
+        List<SqlType> types = new ArrayList<>(List.of(SqlType.TIMESTAMPTZ, SqlType.BIGINT));
+        names.addAll(bound.names().subList(0, bound.visible()));
+        types.addAll(bound.types().subList(0, bound.visible()));
+        GroupRead read = new GroupRead(g, session, partitions, bound.types().subList(0, bound.visible()));
+        ConsumerGroups.Group group = g;
+        Cursor cursor = Cursor.grouped(d.name(), session.subscribeBufferRows, read, () -> groups.release(group, session, partitions), names, types);
+        if (partitions.length > 0) {
+            cursor.attach(subscriptions.subscribeJob(session, binder, bound, q, read.resumeAt(), cursor.listener()));
+        } else {
+            cursor.listener().onDone();
+        }
+        return cursor;
+    }
+
+    /** The positions {@code session}'s group cursors reached, as rows of the positions table (for its block's commit). */
+    private Map<Row, Long> groupMoves(Session session) {
+        Map<Row, Long> out = new HashMap<>();
+        for (Cursor c : session.cursors.values()) {
+            if (c.group() == null) continue;
+            ConsumerGroups.moves(c.group().group, c.group().reached()).forEach((r, n) -> out.merge(r, n, Long::sum));
+        }
+        out.values().removeIf(n -> n == 0);
+        return out;
+    }
+
     private Result declare(Session session, Statement.DeclareCursor d) {
         // the extended protocol's implicit transaction ends at the next Sync: not a block a cursor can live in, as in
         // PostgreSQL; a multi-statement Query's implicit block is one
@@ -781,6 +848,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         Cursor cursor;
         if (d.query() instanceof Statement.QueryStatement q && !q.emitChanges()) {
             cursor = Cursor.over(run(session, q, null));
+        } else if (d.query() instanceof Statement.QueryStatement q && (cursor = groupCursor(session, d, q)) != null) {
+            // a consumer group's
         } else {
             cursor = Cursor.subscribing(d.name(), session.subscribeBufferRows);
             cursor.attach(subscribe(session, d.query(), cursor.listener()));
@@ -1180,9 +1249,15 @@ final class Coordinator implements AutoCloseable, Catalog {
                 Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
                 if (failed) undo(session, 0);
                 List<CatalogChange> changes = List.copyOf(session.catalogChanges);
+                // what its consumer group cursors handed out is consumed with the block's writes
+                Map<Row, Long> moves = failed ? Map.of() : groupMoves(session);
+                List<GroupRead> reads = new ArrayList<>();
+                for (Cursor c : session.cursors.values()) if (c.group() != null) reads.add(c.group());
+                if (!moves.isEmpty()) pending.put(ConsumerGroups.POSITIONS, moves);
                 session.reset();
                 if (failed) yield Result.command("ROLLBACK");
                 commitOrUndo(session, pending, true, changes);
+                for (GroupRead r : reads) ConsumerGroups.committed(r.group, r.reached());
                 yield Result.command("COMMIT");
             }
             case ROLLBACK -> {
@@ -2030,6 +2105,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         durability.replaying(true);
         try {
             List<CatalogEntry> entries = durability.recorder().recover();
+            // first: the history the groups hold must be there when the tables are read back
+            recoverConsumerGroups();
             long floor = storage.recoveredUpper();
             oracle.recovered(floor, storage::reserveTimes);
             long maxId = 0;
@@ -2125,12 +2202,27 @@ final class Coordinator implements AutoCloseable, Catalog {
             compute.endRecovery();
             catalog.idsFromAtLeast(maxId + 2); // a table's primary key takes the id after it
             // tables dropped before a crash let go of their data at the log's next flush
-            for (long id : storage.tables()) if (!(catalog.get(id) instanceof CatalogItem.Table)) storage.dropTable(id);
+            for (long id : storage.tables()) if (!(catalog.get(id) instanceof CatalogItem.Table) && id != ConsumerGroups.POSITIONS) storage.dropTable(id);
             // and views dropped before a crash, their output shards
             for (long id : storage.outputs().outputs()) if (!(catalog.get(id) instanceof CatalogItem.MaterializedView)) storage.outputs().drop(id);
         } finally {
             durability.replaying(false);
         }
+    }
+
+    /** The consumer groups' positions, read back from their durable table (a dropped table's groups are never read again). */
+    private void recoverConsumerGroups() {
+        if (!storage.tables().contains(ConsumerGroups.POSITIONS)) return;
+        Map<Row, Long> rows = new HashMap<>();
+        java.util.function.Consumer<dev.tributary.arrangements.Updates> add = u -> {
+            dev.tributary.arrangements.BytesColumn keys = (dev.tributary.arrangements.BytesColumn) u.keys();
+            for (int i = 0; i < u.size(); i++) rows.merge(dev.tributary.sql.row.RowDataType.INSTANCE.get(keys, i), u.diff(i), Long::sum);
+        };
+        long since = storage.tableSince(ConsumerGroups.POSITIONS);
+        if (since < 0) return;
+        storage.tablePartsAsOf(ConsumerGroups.POSITIONS, since, add);
+        storage.tablePartsAfter(ConsumerGroups.POSITIONS, since, add);
+        groups.recovered(rows);
     }
 
     /**

@@ -277,6 +277,7 @@ final class Ddl {
             Binder binder = binders.of(session).allowStreams().maintaining();
             Binder.InsertSource in = binder.bindInsertSource(t, ins, true);
             if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn("a job", c.pos());
+            if (binder.consumerGroup() != null) throw Subscriptions.consumerGroupOutsideCursor(binder.consumerGroup().pos());
             binders.access().checkStatement(session, ins, t, binder.dependencies());
             Set<Long> reads = Plans.reads(in.plan());
             if (reads.contains(t.id()) || binder.dependencies().contains(t.id())) {
@@ -743,6 +744,7 @@ final class Ddl {
         // what their watermarks have settled
         Binder binder = binders.of(session).allowStreams().maintaining();
         BoundQuery q = binder.bindQuery(v.query());
+        if (binder.consumerGroup() != null) throw Subscriptions.consumerGroupOutsideCursor(binder.consumerGroup().pos());
         // a materialized view reads its relations as its creator now; a view as its owner whenever it is read
         if (v.materialized()) binders.access().checkSelect(session, binder.dependencies());
         if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn(v.materialized() ? "a materialized view" : "a view", v.pos());

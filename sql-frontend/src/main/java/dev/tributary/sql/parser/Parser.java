@@ -2684,6 +2684,13 @@ public final class Parser {
                 expectKw("beginning");
             }
         }
+        String group = null;
+        if (isKw("consumer") && isKw(1, "group")) {
+            p += 2;
+            if (!is(Type.STRING)) throw new SqlException("42601", "CONSUMER GROUP takes the group's name as a string: CONSUMER GROUP 'name'", pos());
+            group = next().value();
+            if (group.isEmpty()) throw new SqlException("42601", "a consumer group's name is not empty", pos());
+        }
         Watermark watermark = isKw("watermark") ? watermark() : null;
         TableRef.StreamWindow window = null;
         int wpos = pos();
@@ -2702,7 +2709,7 @@ public final class Parser {
             window = new TableRef.StreamWindow(wpos, "session", List.of(gap), partitionBy());
         }
         Alias alias = table.alias() != null ? table.alias() : alias();
-        return new TableRef.Stream(table.pos(), new NamedTable(table.pos(), table.name(), null), fromNow, cursor, watermark, window, alias);
+        return new TableRef.Stream(table.pos(), new NamedTable(table.pos(), table.name(), null), fromNow, cursor, watermark, window, alias, group);
     }
 
     /** {@code WATERMARK FOR column AS expr}. */

@@ -782,6 +782,7 @@ public final class SqlFormatter {
                 b.append(name(s.input().name())).append(" STREAM");
                 if (s.fromNow()) b.append(" FROM NOW");
                 if (s.cursor() != null) expr(b.append(" FROM CURSOR "), s.cursor(), 7);
+                if (s.group() != null) b.append(" CONSUMER GROUP ").append(string(s.group()));
                 if (s.watermark() != null) watermark(b.append(' '), s.watermark());
                 if (s.window() != null) {
                     TableRef.StreamWindow w = s.window();
