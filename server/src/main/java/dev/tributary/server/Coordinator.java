@@ -110,7 +110,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.subscriptions = new Subscriptions(this, binders, oracle, compute, frontiers, reads, durability);
         this.writes = new WritePath(catalog, binders, oracle, compute, frontiers, reads, subscriptions, durability);
         this.metrics = new StatementMetrics(writes::commits, writes::committedRows);
-        this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences, sources, jobs);
+        this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences, sources, jobs, rowRetention);
         catalog.jobHolds(() -> {
             Map<Long, Long> h = jobs.holds();
             if (h == null) return null;
@@ -118,6 +118,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             groups.holds().forEach((id, since) -> {
                 if (catalog.contains(id)) all.merge(id, since, Math::min);
             });
+            // a retained table keeps its rows' commit times for as long as they live: a restart deletes them on time
+            rowRetention.holds(oracle.readTime()).forEach((id, since) -> all.merge(id, since, Math::min));
             return all;
         });
         catalog.writtenOnlyBy(id -> {
@@ -1683,6 +1685,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     private static final long SOURCE_STOP_MILLIS = 10_000;
 
     private synchronized void closeLocked() {
+        if (retentionThread != null) retentionThread.interrupt();
         if (!closed && storage != null && durability.changedSinceCheckpoint()) {
             // a shutdown checkpoint, as PostgreSQL takes one: the next start replays nothing
             try {
@@ -1709,6 +1712,65 @@ final class Coordinator implements AutoCloseable, Catalog {
     private void startSources() {
         sources.startPending(this::committedPositions, s -> (rows, before, after) -> ingest(s, rows, before, after));
         for (Jobs.Job j : jobs.takePending()) startJob(j);
+        for (RowRetention.Retained r : rowRetention.takePending()) startRetention(r);
+    }
+
+    // ------------------------------------------------------------------ row retention
+
+    private final RowRetention rowRetention = new RowRetention();
+    /** Deletions of retained tables' rows, in order, for {@link #retentionThread}: (table id, rows by count). */
+    private final java.util.concurrent.LinkedBlockingQueue<Object[]> expired = new java.util.concurrent.LinkedBlockingQueue<>();
+    private Thread retentionThread;
+
+    /** Starts deleting table {@code r}'s rows as their time comes (under the lock). */
+    private void startRetention(RowRetention.Retained r) {
+        if (retentionThread == null) {
+            retentionThread = Thread.ofPlatform().daemon().name("tributary-row-retention").start(this::deleteExpired);
+        }
+        Session session = new Session();
+        dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(Binder.typesOf(((CatalogItem.Table) catalog.get(r.id())).columns()));
+        subscriptions.subscribe(session, Parser.parseStatement(RowRetention.expiring(r)), new Subscription.Listener() {
+            @Override
+            public void onChanges(Result batch) {
+                Map<Row, Long> rows = new HashMap<>();
+                for (Object[] row : batch.rows()) {
+                    long diff = (Long) row[1];
+                    // a deletion's own expiry comes back too: only insertions are deleted
+                    if (diff > 0) rows.merge(codec.encode(java.util.Arrays.copyOfRange(row, 2, row.length)), -diff, Long::sum);
+                }
+                if (!rows.isEmpty()) expired.add(new Object[] {r.id(), rows});
+            }
+
+            @Override
+            public void onError(SqlException error) {
+                ServerLog.log("the deletion of table " + r.name() + "'s rows stopped: " + error.getMessage());
+            }
+        });
+    }
+
+    /** The retention thread: deletes expired rows, one commit per batch, for as long as the server runs. */
+    @SuppressWarnings("unchecked")
+    private void deleteExpired() {
+        while (true) {
+            Object[] e;
+            try {
+                e = expired.take();
+            } catch (InterruptedException stop) {
+                return;
+            }
+            try {
+                deleteExpired((Long) e[0], (Map<Row, Long>) e[1]);
+            } catch (RuntimeException failure) {
+                ServerLog.error("the deletion of expired rows of table " + e[0] + " failed: " + failure, failure);
+            }
+        }
+    }
+
+    private synchronized void deleteExpired(long table, Map<Row, Long> rows) {
+        if (closed || rowRetention.get(table) == null) return;
+        Map<Long, Map<Row, Long>> change = new HashMap<>();
+        change.put(table, rows);
+        writes.commitBlock(change, false);
     }
 
     // ------------------------------------------------------------------ jobs

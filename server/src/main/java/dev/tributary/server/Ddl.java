@@ -49,9 +49,11 @@ final class Ddl {
     private final WorkerWait waits;
     private final Sources sources;
     private final Jobs jobs;
+    private final RowRetention rowRetention;
 
     Ddl(CatalogState catalog, Binders binders, TimestampOracle oracle, ComputeController compute, TableFrontiers frontiers, ReadPath reads, WritePath writes,
-            Subscriptions subscriptions, Durability durability, WorkerWait waits, SequenceValues sequences, Sources sources, Jobs jobs) {
+            Subscriptions subscriptions, Durability durability, WorkerWait waits, SequenceValues sequences, Sources sources, Jobs jobs, RowRetention rowRetention) {
+        this.rowRetention = rowRetention;
         this.sources = sources;
         this.jobs = jobs;
         this.sequences = sequences;
@@ -118,6 +120,11 @@ final class Ddl {
         // a default's nextval reads its sequence: it cannot be dropped while the table is there
         Set<Long> sequencesRead = defaultsBinder.dependencies();
         HistoryPolicy history = HistoryPolicy.of(c.retain(), binders.plain());
+        long retainRows = c.retainRows() == null ? -1 : RowRetention.millis(c.retainRows(), binders.plain());
+        if (retainRows > 0 && !c.appendOnly()) {
+            throw new SqlException("42P16", "RETAIN ROWS needs an APPEND ONLY table", c.retainRows().pos(),
+                    "Rows are deleted when their time comes only where nothing else deletes them: WITH (APPEND ONLY, RETAIN ROWS FOR ...).");
+        }
         // the primary key's index, as PostgreSQL names it; the table's arrangement is keyed by it
         String pkName = c.primaryKeyName() != null ? c.primaryKeyName() : name + "_pkey";
         if (!pk.isEmpty() && catalog.contains(schema, pkName)) throw new SqlException("42P07", "relation \"" + pkName + "\" already exists", c.pos());
@@ -161,6 +168,7 @@ final class Ddl {
             register(new CatalogItem.Index(pkIndex, pkName, id, keys, pkSql, CatalogItem.Index.Uniqueness.PRIMARY_KEY), schema, Set.of(id));
         }
         if (history != null) setRetention(id, history);
+        if (retainRows > 0) rowRetention.created(new RowRetention.Retained(id, qualified(schema, name), retainRows));
         // a restart makes each UNIQUE constraint again from its own catalog entry
         if (!durability.replaying()) {
             try {
@@ -450,7 +458,7 @@ final class Ddl {
             throw new SqlException("23514", "check constraint \"" + added.name() + "\" of relation \"" + t.name() + "\" is violated by some row");
         }
         Statement.CreateTable next = new Statement.CreateTable(def.pos(), def.name(), def.ifNotExists(), def.columns(), def.primaryKey(), def.retain(),
-                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), defs, def.foreignKeys());
+                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), defs, def.foreignKeys(), def.retainRows());
         replaceTable(session, t, next, t.columns(), t.defaults(), checks, Set.of());
     }
 
@@ -499,7 +507,7 @@ final class Ddl {
         List<Statement.ColumnDef> defs = new ArrayList<>(def.columns());
         defs.set(c, changed);
         Statement.CreateTable next = new Statement.CreateTable(def.pos(), def.name(), def.ifNotExists(), defs, def.primaryKey(), def.retain(),
-                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), def.checks(), def.foreignKeys());
+                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), def.checks(), def.foreignKeys(), def.retainRows());
         replaceTable(session, t, next, columns, defaults, t.checks(), reads);
         return Result.command("ALTER TABLE");
     }
@@ -524,7 +532,7 @@ final class Ddl {
         defs.remove(at);
         checks.remove(at);
         Statement.CreateTable next = new Statement.CreateTable(def.pos(), def.name(), def.ifNotExists(), def.columns(), def.primaryKey(), def.retain(),
-                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), defs, def.foreignKeys());
+                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), defs, def.foreignKeys(), def.retainRows());
         replaceTable(session, t, next, t.columns(), t.defaults(), checks, Set.of());
         return true;
     }
@@ -1312,6 +1320,7 @@ final class Ddl {
         for (int column : d.comments().keySet()) durability.recordComment(id, column, null, catalog::newId);
         if (item instanceof CatalogItem.Sequence) sequences.dropped(id);
         sources.dropped(id);
+        rowRetention.dropped(id);
         Jobs.Job job = jobs.dropped(id);
         if (job != null) {
             // what it held for its cursor, unless a retention policy holds it still

@@ -786,6 +786,7 @@ public final class Parser {
         if (isKw("partition") || isKw("inherits")) throw unsupported("table options", pos());
         // options: WITH (APPEND ONLY, RETAIN HISTORY ...) in any order, each once; or RisingWave's bare APPEND ONLY
         RetainHistory retain = null;
+        Expr retainRows = null;
         boolean appendOnly = false;
         if (isKw("append")) {
             appendOnly();
@@ -800,17 +801,23 @@ public final class Parser {
                     if (appendOnly) throw new SqlException("42601", "APPEND ONLY is given twice", opos);
                     appendOnly();
                     appendOnly = true;
+                } else if (isKw("retain") && isKw(1, "rows")) {
+                    if (retainRows != null) throw new SqlException("42601", "RETAIN ROWS is given twice", opos);
+                    p += 2;
+                    if (isOp("=")) p++;
+                    expectKw("for");
+                    retainRows = otherOperator();
                 } else if (isKw("retain")) {
                     if (retain != null) throw new SqlException("42601", "RETAIN HISTORY is given twice", opos);
                     retain = retainHistory();
                 } else {
                     throw new SqlException("42601", "unrecognized option \"" + peek().value() + "\"", opos,
-                            "The table options are APPEND ONLY and RETAIN HISTORY FOR interval (or PIN AT time).");
+                            "The table options are APPEND ONLY, RETAIN ROWS FOR interval and RETAIN HISTORY FOR interval (or PIN AT time).");
                 }
             } while (accept(Type.COMMA));
             expect(Type.RPAREN);
         }
-        return new CreateTable(pos, name, ifNotExists, cols, key, retain, appendOnly, watermark, keyName, uniques, checks, foreignKeys);
+        return new CreateTable(pos, name, ifNotExists, cols, key, retain, appendOnly, watermark, keyName, uniques, checks, foreignKeys, retainRows);
     }
 
     /**

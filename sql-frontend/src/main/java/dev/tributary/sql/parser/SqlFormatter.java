@@ -249,6 +249,11 @@ public final class SqlFormatter {
                 b.append(')');
                 if (c.appendOnly()) {
                     b.append(" WITH (APPEND ONLY");
+                    if (c.retainRows() != null) expr(b.append(", RETAIN ROWS FOR "), c.retainRows(), 7);
+                    if (c.retain() != null) retainOption(b.append(", "), c.retain());
+                    b.append(')');
+                } else if (c.retainRows() != null) {
+                    expr(b.append(" WITH (RETAIN ROWS FOR "), c.retainRows(), 7);
                     if (c.retain() != null) retainOption(b.append(", "), c.retain());
                     b.append(')');
                 } else {
