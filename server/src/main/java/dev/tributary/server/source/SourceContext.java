@@ -29,6 +29,16 @@ public interface SourceContext {
     void commit(List<Object[]> rows, Map<String, String> positions);
 
     /**
+     * {@link #commit}, but returning once the previous such commit is durable, not this one: a
+     * connector reads its next batch while this one is written (the positions move at once, as
+     * the rows are in the log's queue; a crash keeps a prefix of the commits, each whole). For a
+     * connector that need not tell anyone when its rows are durable.
+     */
+    default void commitPipelined(List<Object[]> rows, Map<String, String> positions) {
+        commit(rows, positions);
+    }
+
+    /**
      * Reports a record that could not be decoded, at {@code position} (for the report): counted
      * and shown in SHOW SOURCES; then skipped, or (ON DECODE ERROR STOP) the source stops.
      *

@@ -28,7 +28,12 @@ public final class SourceRunner implements SourceContext {
     }
 
     /** A runner as SHOW SOURCES reports it. */
-    public record Status(String state, long rows, long decodeErrors, String lastError, String lastErrorPosition, Map<String, String> positions) {}
+    /**
+     * A runner as SHOW SOURCES reports it: {@code rows} handed over to be written by this run,
+     * {@code durableRows} of them known to be durable (a pipelined commit's are not at once).
+     */
+    public record Status(String state, long rows, long decodeErrors, String lastError, String lastErrorPosition, Map<String, String> positions,
+                         long durableRows) {}
 
     private static final long MAX_BACKOFF_MS = 30_000;
 
@@ -42,6 +47,7 @@ public final class SourceRunner implements SourceContext {
     /** Committed positions; replaced whole on each commit, so a reader sees one commit's. */
     private volatile Map<String, String> positions;
     private final AtomicLong rows = new AtomicLong();
+    private final AtomicLong durableRows = new AtomicLong();
     private final AtomicLong decodeErrors = new AtomicLong();
     private volatile String lastError;
     private volatile String lastErrorPosition;
@@ -94,7 +100,7 @@ public final class SourceRunner implements SourceContext {
     }
 
     public Status status() {
-        return new Status(state, rows.get(), decodeErrors.get(), lastError, lastErrorPosition, positions);
+        return new Status(state, rows.get(), decodeErrors.get(), lastError, lastErrorPosition, positions, durableRows.get());
     }
 
     /**
@@ -161,10 +167,39 @@ public final class SourceRunner implements SourceContext {
 
     @Override
     public void commit(List<Object[]> rows, Map<String, String> after) {
+        commitPipelined(rows, after);
+        CompletableFuture<Void> last = inFlight;
+        inFlight = null;
+        await(last);
+    }
+
+    /** The last pipelined commit, not known to be durable yet (null: none). */
+    private CompletableFuture<Void> inFlight;
+
+    @Override
+    public void commitPipelined(List<Object[]> rows, Map<String, String> after) {
         if (stopping) throw new SourceStopped("the source is stopping");
         if (rows.isEmpty() && after.isEmpty()) return;
         Map<String, String> before = positions;
         CompletableFuture<Void> durable = ingest.commit(rows, before, after);
+        int n = rows.size();
+        durable.thenRun(() -> {
+            durableRows.addAndGet(n);
+            changed();
+        });
+        TreeMap<String, String> next = new TreeMap<>(before);
+        next.putAll(after);
+        positions = Collections.unmodifiableMap(next);
+        this.rows.addAndGet(rows.size());
+        CompletableFuture<Void> previous = inFlight;
+        inFlight = durable;
+        changed();
+        await(previous);
+    }
+
+    /** Waits until {@code durable} (null: nothing) is durable. */
+    private void await(CompletableFuture<Void> durable) {
+        if (durable == null) return;
         try {
             durable.get();
         } catch (InterruptedException e) {
@@ -174,11 +209,6 @@ public final class SourceRunner implements SourceContext {
         } catch (ExecutionException e) {
             throw new IllegalStateException("the commit of source " + name + " failed: " + e.getCause().getMessage(), e.getCause());
         }
-        TreeMap<String, String> next = new TreeMap<>(before);
-        next.putAll(after);
-        positions = Collections.unmodifiableMap(next);
-        this.rows.addAndGet(rows.size());
-        changed();
     }
 
     @Override
