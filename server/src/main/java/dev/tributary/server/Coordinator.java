@@ -1656,6 +1656,11 @@ final class Coordinator implements AutoCloseable, Catalog {
         Map<Row, Long> moved = new HashMap<>();
         for (Map.Entry<String, String> e : after.entrySet()) {
             String old = before.get(e.getKey());
+            if (e.getValue() == null) {
+                // the part is forgotten
+                if (old != null) moved.merge(positions.encode(e.getKey(), old), -1L, Long::sum);
+                continue;
+            }
             if (e.getValue().equals(old)) continue;
             if (old != null) moved.merge(positions.encode(e.getKey(), old), -1L, Long::sum);
             moved.merge(positions.encode(e.getKey(), e.getValue()), 1L, Long::sum);
@@ -1667,10 +1672,24 @@ final class Coordinator implements AutoCloseable, Catalog {
         return storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
     }
 
+    /** Source {@code name} of schema {@code schema}, or null; without the coordinator's lock (the HTTP port asks at every request). */
+    Tributary.SourceEndpoint sourceEndpoint(String schema, String name) {
+        Sources.Source s = sources.named(schema, name);
+        return s == null ? null : new Tributary.SourceEndpoint(s.connector, s.running);
+    }
+
     /** The runner of the source named {@code name} (in any schema), or null. */
     dev.tributary.server.source.SourceRunner sourceRunner(String name) {
         for (Sources.Source s : sources.all()) if (s.table.name().equals(name)) return s.runner;
         return null;
+    }
+
+    /** The most parts SHOW SOURCES lists of one source (a webhook keeps up to 100,000 idempotency keys as parts): the rest are counted. */
+    private static final int SHOWN_PARTS = 20;
+
+    private static String shownPositions(Map<String, String> positions) {
+        String shown = String.join(", ", positions.entrySet().stream().limit(SHOWN_PARTS).map(e -> e.getKey() + "=" + e.getValue()).toList());
+        return positions.size() <= SHOWN_PARTS ? shown : shown + ", and " + (positions.size() - SHOWN_PARTS) + " more (in the source's progress table)";
     }
 
     /** SHOW SOURCES: each source's connector, state, rows, decode errors and positions. */
@@ -1678,7 +1697,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         List<Object[]> rows = new ArrayList<>();
         for (Sources.Source s : sources.all()) {
             var st = s.runner == null ? null : s.runner.status();
-            String positions = st == null ? "" : String.join(", ", st.positions().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+            String positions = st == null ? "" : shownPositions(st.positions());
             rows.add(new Object[] {shown(session, s.table), s.connector.toLowerCase(java.util.Locale.ROOT), st == null ? "starting" : st.state(),
                     st == null ? 0L : st.rows(), st == null ? 0L : st.decodeErrors(), st == null ? null : st.lastError(),
                     st == null ? null : st.lastErrorPosition(), positions});

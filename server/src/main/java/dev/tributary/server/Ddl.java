@@ -200,6 +200,10 @@ final class Ddl {
             throw new SqlException("42501", "must be superuser to create a source FROM DIRECTORY", c.pos(),
                     "A directory source reads files on the server's machine, as server-side COPY FROM does.");
         }
+        if (c.connector().equals("WEBHOOK") && c.stopOnDecodeError()) {
+            throw new SqlException("0A000", "a source FROM WEBHOOK does not take ON DECODE ERROR STOP", c.pos(),
+                    "A request whose body does not decode is refused whole (HTTP 400) and nothing of it is written, so nothing is skipped.");
+        }
         List<Column> columns = new ArrayList<>();
         if (c.columns().isEmpty()) {
             columns.addAll(SourceFormat.defaultColumns(c.format(), c.pos()));
@@ -227,7 +231,7 @@ final class Ddl {
         // made again by the source's own statement: listed, not recorded
         catalog.register(progress, schema, Set.of(id));
         binders.access().created(session, progress);
-        sources.created(new Sources.Source(t, progress, c.connector(), options, format, c.stopOnDecodeError()));
+        sources.created(new Sources.Source(schema, t, progress, c.connector(), options, format, c.stopOnDecodeError()));
         return Result.command("CREATE SOURCE");
     }
 

@@ -116,6 +116,15 @@ final class SourceFormat implements Decoder {
     }
 
     @Override
+    public Records messageRecords() {
+        return switch (kind) {
+            case JSON -> Records.JSON_VALUES;
+            case CSV, TEXT -> Records.LINES;
+            case BYTES -> Records.WHOLE;
+        };
+    }
+
+    @Override
     public int recordEnd(byte[] b, int from, int to) {
         if (kind != Kind.CSV) {
             for (int i = from; i < to; i++) if (b[i] == '\n') return i;
@@ -141,7 +150,7 @@ final class SourceFormat implements Decoder {
     public Object[] decode(byte[] b, int off, int len) throws DecodeException {
         switch (kind) {
             case BYTES -> {
-                return new Object[] {java.util.Arrays.copyOfRange(b, off, off + len)};
+                return new Object[] {dev.tributary.sql.types.Bytea.copyOf(java.util.Arrays.copyOfRange(b, off, off + len))};
             }
             case TEXT -> {
                 return new Object[] {utf8(b, off, len)};

@@ -22,6 +22,7 @@ import java.util.function.Function;
 final class Sources {
     /** A source: its table, its progress table, its connector's checked options and its format. */
     static final class Source {
+        final String schema;
         final CatalogItem.Table table;
         final CatalogItem.Table progress;
         final String connector;
@@ -29,8 +30,11 @@ final class Sources {
         final SourceFormat format;
         final boolean stopOnDecodeError;
         volatile SourceRunner runner;
+        /** The running connector (the HTTP port hands a webhook's requests to it); null until started. */
+        volatile Connector running;
 
-        Source(CatalogItem.Table table, CatalogItem.Table progress, String connector, Map<String, String> options, SourceFormat format, boolean stopOnDecodeError) {
+        Source(String schema, CatalogItem.Table table, CatalogItem.Table progress, String connector, Map<String, String> options, SourceFormat format, boolean stopOnDecodeError) {
+            this.schema = schema;
             this.table = table;
             this.progress = progress;
             this.connector = connector;
@@ -84,10 +88,17 @@ final class Sources {
             pending.clear();
         }
         for (Source s : start) {
-            Connector c = dev.tributary.server.source.Connectors.create(s.connector);
+            Connector c = dev.tributary.server.source.Connectors.create(s.connector, s.options);
+            s.running = c;
             s.runner = new SourceRunner(s.table.name(), s.options, c, s.format, ingest.apply(s), s.stopOnDecodeError, positions.apply(s), ServerLog::log);
             s.runner.start();
         }
+    }
+
+    /** The source named {@code name} in schema {@code schema}, or null. */
+    synchronized Source named(String schema, String name) {
+        for (Source s : byTable.values()) if (s.schema.equals(schema) && s.table.name().equals(name)) return s;
+        return null;
     }
 
     /** Every source, in name order. */

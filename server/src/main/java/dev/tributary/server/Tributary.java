@@ -81,12 +81,24 @@ public final class Tributary implements AutoCloseable {
         return new Tributary(clock, workers);
     }
 
-    /** Runs every statement of {@code sql}; returns one result per statement. */
     /** The runner of source {@code name}'s connector, for tests that wait on its progress; null if there is none (yet). */
     dev.tributary.server.source.SourceRunner sourceRunner(String name) {
         return coordinator.sourceRunner(name);
     }
 
+    /**
+     * A source as the HTTP port sees it: its connector's kind as CREATE SOURCE named it
+     * ({@code DIRECTORY}, {@code WEBHOOK}) and its running connector, null until it has started
+     * (the statement that made it, or the recovery, has not ended yet).
+     */
+    public record SourceEndpoint(String connector, dev.tributary.server.source.Connector running) {}
+
+    /** Source {@code name} in schema {@code schema}, or null if there is none; answered without waiting for running statements. */
+    public SourceEndpoint source(String schema, String name) {
+        return coordinator.sourceEndpoint(schema, name);
+    }
+
+    /** Runs every statement of {@code sql}; returns one result per statement. */
     public List<Result> execute(String sql) {
         return coordinator.execute(defaultSession, sql);
     }

@@ -18,8 +18,9 @@ public final class Connectors {
     public static Map<String, String> checkedOptions(String connector, List<Statement.SourceOption> options, int pos) {
         List<String> known = switch (connector) {
             case "DIRECTORY" -> DirectoryConnector.OPTIONS;
+            case "WEBHOOK" -> WebhookConnector.OPTIONS;
             default -> throw new SqlException("42704", "source connector \"" + connector.toLowerCase(Locale.ROOT) + "\" does not exist", pos,
-                    "Sources read FROM DIRECTORY.");
+                    "Sources read FROM DIRECTORY or FROM WEBHOOK.");
         };
         Map<String, String> out = new java.util.LinkedHashMap<>();
         for (Statement.SourceOption o : options) {
@@ -40,13 +41,27 @@ public final class Connectors {
                 }
             }
         }
+        if (connector.equals("WEBHOOK")) {
+            String secret = out.get("SECRET");
+            if (secret != null && secret.isEmpty()) throw new SqlException("22023", "SECRET must not be empty", pos, "Leave SECRET out to take requests from this machine only.");
+            for (String name : WebhookConnector.DEFAULTS.keySet()) {
+                String v = out.get(name);
+                if (v == null) continue;
+                try {
+                    if (Long.parseLong(v) < 1 || name.equals("MAX BODY SIZE") && Long.parseLong(v) > Integer.MAX_VALUE - 8) throw new NumberFormatException();
+                } catch (NumberFormatException e) {
+                    throw new SqlException("22023", name + " is a whole number, at least 1" + (name.equals("MAX BODY SIZE") ? " and below 2 GB" : "") + ": " + v, pos);
+                }
+            }
+        }
         return out;
     }
 
-    /** A new connector of kind {@code connector} (checked by {@link #checkedOptions} when the source was made). */
-    public static Connector create(String connector) {
+    /** A new connector of kind {@code connector} with its {@code options} (both checked by {@link #checkedOptions} when the source was made). */
+    public static Connector create(String connector, Map<String, String> options) {
         return switch (connector) {
             case "DIRECTORY" -> new DirectoryConnector();
+            case "WEBHOOK" -> new WebhookConnector(options);
             default -> throw new IllegalArgumentException("no connector " + connector);
         };
     }

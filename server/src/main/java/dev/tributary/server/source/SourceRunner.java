@@ -19,8 +19,8 @@ import java.util.function.Consumer;
 public final class SourceRunner implements SourceContext {
     /**
      * Where a runner's commits go: the server writes {@code rows} into the source's table and moves
-     * its progress rows from {@code before} to {@code after} (only the parts {@code after} names)
-     * at one time; the future completes once that commit is durable.
+     * its progress rows from {@code before} to {@code after} (only the parts {@code after} names;
+     * a part mapped to null has its row retracted) at one time; the future completes once that commit is durable.
      */
     public interface Ingest {
         /** @throws SourceStopped when the source is gone */
@@ -72,7 +72,11 @@ public final class SourceRunner implements SourceContext {
         thread = Thread.ofPlatform().daemon().name("source " + name).start(this::loop);
     }
 
-    /** Asks the connector to stop and waits up to {@code millis} ms for its thread to end; whether it did. */
+    /**
+     * Asks the connector to stop and waits up to {@code millis} ms for its thread to end; whether it
+     * did. With {@code millis} 0 it does not wait at all (not {@link Thread#join(long)}'s "forever"):
+     * a DROP holds the coordinator's lock, which the connector's commit may be waiting for.
+     */
     public boolean stop(long millis) {
         stopping = true;
         synchronized (pauses) {
@@ -85,6 +89,7 @@ public final class SourceRunner implements SourceContext {
         }
         if (t == null || t == Thread.currentThread()) return true;
         t.interrupt();
+        if (millis <= 0) return !t.isAlive();
         try {
             t.join(millis);
         } catch (InterruptedException e) {
@@ -176,6 +181,7 @@ public final class SourceRunner implements SourceContext {
         }
         TreeMap<String, String> next = new TreeMap<>(before);
         next.putAll(after);
+        next.values().removeIf(java.util.Objects::isNull);
         positions = Collections.unmodifiableMap(next);
         this.rows.addAndGet(rows.size());
         changed();
