@@ -39,8 +39,14 @@ public final class SourceRunner implements SourceContext {
     private final Ingest ingest;
     private final boolean stopOnDecodeError;
     private final Consumer<String> log;
-    /** Committed positions; replaced whole on each commit, so a reader sees one commit's. */
-    private volatile Map<String, String> positions;
+    /** Committed positions: changed (under its own lock) only by the connector's thread, after each commit is durable. */
+    private final TreeMap<String, String> committed;
+    /**
+     * A read-only copy of {@link #committed} as of the last commit, made when first asked for
+     * (guarded by {@code committed}): copying on every commit cost each commit time in the number
+     * of parts, and a webhook keeps up to 100,000 idempotency keys as parts.
+     */
+    private Map<String, String> snapshot;
     private final AtomicLong rows = new AtomicLong();
     private final AtomicLong decodeErrors = new AtomicLong();
     private volatile String lastError;
@@ -62,7 +68,7 @@ public final class SourceRunner implements SourceContext {
         this.decoder = decoder;
         this.ingest = ingest;
         this.stopOnDecodeError = stopOnDecodeError;
-        this.positions = Collections.unmodifiableMap(new TreeMap<>(positions));
+        this.committed = new TreeMap<>(positions);
         this.log = log;
     }
 
@@ -99,7 +105,7 @@ public final class SourceRunner implements SourceContext {
     }
 
     public Status status() {
-        return new Status(state, rows.get(), decodeErrors.get(), lastError, lastErrorPosition, positions);
+        return new Status(state, rows.get(), decodeErrors.get(), lastError, lastErrorPosition, positions());
     }
 
     /**
@@ -161,14 +167,18 @@ public final class SourceRunner implements SourceContext {
 
     @Override
     public Map<String, String> positions() {
-        return positions;
+        synchronized (committed) {
+            if (snapshot == null) snapshot = Collections.unmodifiableMap(new TreeMap<>(committed));
+            return snapshot;
+        }
     }
 
     @Override
     public void commit(List<Object[]> rows, Map<String, String> after) {
         if (stopping) throw new SourceStopped("the source is stopping");
         if (rows.isEmpty() && after.isEmpty()) return;
-        Map<String, String> before = positions;
+        // read as it is: only this thread changes it
+        Map<String, String> before = Collections.unmodifiableMap(committed);
         CompletableFuture<Void> durable = ingest.commit(rows, before, after);
         try {
             durable.get();
@@ -179,10 +189,13 @@ public final class SourceRunner implements SourceContext {
         } catch (ExecutionException e) {
             throw new IllegalStateException("the commit of source " + name + " failed: " + e.getCause().getMessage(), e.getCause());
         }
-        TreeMap<String, String> next = new TreeMap<>(before);
-        next.putAll(after);
-        next.values().removeIf(java.util.Objects::isNull);
-        positions = Collections.unmodifiableMap(next);
+        synchronized (committed) {
+            after.forEach((part, at) -> {
+                if (at == null) committed.remove(part);
+                else committed.put(part, at);
+            });
+            snapshot = null;
+        }
         this.rows.addAndGet(rows.size());
         changed();
     }
