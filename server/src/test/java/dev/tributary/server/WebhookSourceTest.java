@@ -165,6 +165,8 @@ class WebhookSourceTest {
             refused(s.post("/webhook/other/Open", "a", "Origin", "http://evil.example"), 403, "28000");
             // sizes, names, methods
             refused(s.post("/webhook/public/hooks", "[" + "1,".repeat(600) + "1]", "X-Webhook-Secret", "s3cret"), 413, "54000");
+            // refused by its length before it is read: the client still reads the answer
+            refused(s.post("/webhook/public/hooks", "x".repeat(4 << 20), "X-Webhook-Secret", "s3cret"), 413, "54000");
             refused(s.post("/webhook/public/nothing", "{}"), 404, "42P01");
             refused(s.post("/webhook/other/open", "{}"), 404, "42P01");
             refused(s.post("/webhook/hooks", "{}"), 404, "42P01");
