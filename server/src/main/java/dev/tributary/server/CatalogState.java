@@ -247,6 +247,13 @@ final class CatalogState {
     }
 
     /** Lists {@code item}, which is in schema {@code schema} and reads {@code uses}. */
+    /** What the catalog entry being replayed reads (empty when none is): for a statement replayed before what it reads is made again (a sink's, with the tables). */
+    private Set<Long> replayUses = Set.of();
+
+    Set<Long> replayUses() {
+        return replayUses;
+    }
+
     void register(CatalogItem item, String schema, Set<Long> uses) {
         version++;
         if (!schemas.containsKey(schema)) throw new IllegalStateException("no schema " + schema + " for " + item.name());
@@ -501,6 +508,7 @@ final class CatalogState {
 
     /** While a restart replays the statement that made object {@code id} (reading {@code uses}): only what existed then is seen; {@code -1} ends it. */
     void replaying(long id, java.util.Collection<Long> uses) {
+        replayUses = id < 0 ? Set.of() : Set.copyOf(uses);
         long horizon = id;
         for (long u : uses) horizon = Math.max(horizon, u);
         replayHorizon = id < 0 ? Long.MAX_VALUE : horizon;
@@ -635,6 +643,10 @@ final class CatalogState {
         if (item instanceof CatalogItem.Table t) {
             String source = writtenOnlyBy.apply(t.id());
             if (source != null) {
+                if (t.isSink()) {
+                    throw new SqlException("42809", "cannot " + verb + " sink \"" + name + "\": only the sink writes it", pos,
+                            "A sink's table holds the last time its receiver acknowledged; drop the sink and make it again to start over.");
+                }
                 throw new SqlException("42809", "cannot " + verb + " " + (t.isSource() ? "source" : "table") + " \"" + name + "\": only source " + source + "'s connector writes it", pos,
                         "A source's rows, and its progress, come from its connector; copy them into a table to change them.");
             }

@@ -110,10 +110,11 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.subscriptions = new Subscriptions(this, binders, oracle, compute, frontiers, reads, durability);
         this.writes = new WritePath(catalog, binders, oracle, compute, frontiers, reads, subscriptions, durability);
         this.metrics = new StatementMetrics(writes::commits, writes::committedRows);
-        this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences, sources);
+        this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences, sources, sinks);
         catalog.writtenOnlyBy(id -> {
             Sources.Source s = sources.ofTable(id);
             if (s == null) s = sources.ofProgress(id);
+            if (s == null && sinks.ofTable(id) != null) return sinks.ofTable(id).table.name();
             return s == null ? null : s.table.name();
         });
         synchronized (this) {
@@ -577,6 +578,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
             case Statement.CreateTable c -> ddl.createTable(session, c, sql);
             case Statement.CreateSource c -> ddl.createSource(session, c);
+            case Statement.CreateSink c -> ddl.createSink(session, c);
             case Statement.CreateTableAs c -> ddl.createTableAs(session, c, writes);
             case Statement.CreateView v -> ddl.createView(session, v, sql);
             case Statement.CreateIndex i -> ddl.createIndex(session, i, sql);
@@ -1596,6 +1598,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     public void close() {
         // first, without the lock: a source's runner may be waiting for it to commit
         sources.stopAll(SOURCE_STOP_MILLIS);
+        sinks.stopAll();
         closeLocked();
     }
 
@@ -1624,9 +1627,66 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     private final Sources sources = new Sources();
 
-    /** Starts the sources made by the statement (or the recovery) that just ended, at their committed positions. */
+    /** Starts the sources and sinks made by the statement (or the recovery) that just ended, at their committed positions. */
     private void startSources() {
         sources.startPending(this::committedPositions, s -> (rows, before, after) -> ingest(s, rows, before, after));
+        sinks.startPending(this::startSink);
+    }
+
+    // ------------------------------------------------------------------ sinks
+
+    private final Sinks sinks = new Sinks();
+
+    /**
+     * Starts sink {@code s}: a subscription to its relation after the time its table says was
+     * acknowledged ({@code WITH (SNAPSHOT = false) AS OF t}), or from a snapshot when it has none,
+     * or when the relation's history no longer reaches back to it (the sink's first batch then says
+     * it is a snapshot), delivered by an {@link dev.tributary.server.sink.HttpSink}.
+     */
+    private void startSink(Sinks.Sink s) {
+        List<SqlType> types = Binder.typesOf(s.table.columns());
+        Long acknowledged = null;
+        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(s.table.id(), s.table.name(), types, true), types)) {
+            long at = ((java.time.Instant) r[0]).toEpochMilli();
+            if (acknowledged == null || at > acknowledged) acknowledged = at;
+        }
+        CatalogItem relation = catalog.get(s.from);
+        String from = Ddl.qualified(catalog.schemaOf(s.from), relation.name());
+        Subscription sub = null;
+        boolean snapshot = acknowledged == null;
+        var delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, dev.tributary.server.sink.HttpSink.Options.defaults(), snapshot,
+                at -> sinkAcknowledged(s, at), ServerLog::log);
+        if (acknowledged != null) {
+            try {
+                sub = subscribeInternally("SUBSCRIBE " + from + " WITH (SNAPSHOT = false) AS OF " + acknowledged, delivery);
+            } catch (SqlException e) {
+                ServerLog.log("sink " + s.table.name() + " cannot resume after its last acknowledged time (" + e.getMessage()
+                        + "): it starts over with a snapshot, marked as one (keep the relation's history WITH (RETAIN HISTORY FOR ...) to resume)");
+                delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, dev.tributary.server.sink.HttpSink.Options.defaults(), true,
+                        at -> sinkAcknowledged(s, at), ServerLog::log);
+            }
+        }
+        if (sub == null) sub = subscribeInternally("SUBSCRIBE " + from, delivery);
+        s.delivery = delivery.start();
+        s.subscription = sub;
+    }
+
+    private Subscription subscribeInternally(String sql, Subscription.Listener listener) {
+        Statement st = dev.tributary.sql.parser.Parser.parse(sql).get(0);
+        return subscriptions.subscribe(new Session(), st, listener);
+    }
+
+    /** Sink {@code s}'s receiver acknowledged everything through {@code at}: its table's one row moves there (not waited for: a time lost in a crash is sent again). */
+    private synchronized void sinkAcknowledged(Sinks.Sink s, long at) {
+        if (closed || sinks.ofTable(s.table.id()) != s) return;
+        dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(Binder.typesOf(s.table.columns()));
+        List<SqlType> types = Binder.typesOf(s.table.columns());
+        Map<Row, Long> changes = new HashMap<>();
+        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(s.table.id(), s.table.name(), types, true), types)) changes.merge(codec.encode(r), -1L, Long::sum);
+        changes.merge(codec.encode(new Object[] {java.time.Instant.ofEpochMilli(at)}), 1L, Long::sum);
+        Map<Long, Map<Row, Long>> block = new java.util.LinkedHashMap<>();
+        block.put(s.table.id(), changes);
+        writes.commitBlock(block, false);
     }
 
     /** The positions source {@code s}'s progress table holds, by part. */
@@ -1903,7 +1963,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                     case CatalogRecorder.ROLE -> roles.restore(e.name(), e.sql());
                     case CatalogRecorder.PRIVILEGES -> access.restore(e);
                     case CatalogRecorder.COMMENT -> comments.add(e);
-                    case "table", "source" -> {
+                    case "table", "source", "sink" -> {
                         catalog.idsFrom(e.id());
                         replay(system, e);
                         if (!(catalog.get(e.id()) instanceof CatalogItem.Table made)) {
@@ -2031,7 +2091,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         Set<Long> tableIds = new HashSet<>();
         Map<Long, Long> tableOfKey = new HashMap<>();
         for (CatalogEntry e : entries) {
-            if (e.kind().equals("table")) tableIds.add(e.id());
+            if (e.kind().equals("table") || e.kind().equals("sink")) tableIds.add(e.id());
             // a source's table and the progress table that takes the next id
             if (e.kind().equals("source")) {
                 tableIds.add(e.id());

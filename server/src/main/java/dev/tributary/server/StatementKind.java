@@ -42,6 +42,7 @@ enum StatementKind {
             case Statement.SetConstraints s -> TRANSACTION;
             case Statement.CreateTable c -> DDL;
             case Statement.CreateSource c -> DDL;
+            case Statement.CreateSink c -> DDL;
             case Statement.CreateTableAs c -> DDL;
             case Statement.CreateView c -> DDL;
             case Statement.CreateIndex c -> DDL;

@@ -9,7 +9,9 @@ import java.util.List;
 /**
  * A subscription's batch (all changes at one time: {@code change_time}, {@code change_diff}, then
  * the columns) as the JSON request bodies an HTTP sink posts:
- * {@code {"sink": name, "time": ms, "part": i, "parts": n, "changes": [{"diff": d, "row": {...}}]}}.
+ * {@code {"sink": name, "time": ms, "snapshot": bool, "part": i, "parts": n, "changes": [{"diff": d,
+ * "row": {...}}]}}; {@code snapshot} marks the batch that holds the whole relation (a sink's
+ * first, or its first after a restart that could not resume where it was).
  *
  * <p>Values keep their JSON kind where there is one (numbers, booleans, json and jsonb as
  * themselves, NULL as {@code null}) and are otherwise PostgreSQL's text output as strings.
@@ -30,7 +32,7 @@ public final class ChangeBatchJson {
     }
 
     /** The requests that carry {@code batch} (not empty) for sink {@code sink}, at most {@code maxChanges} changes each. */
-    public static List<Part> parts(String sink, Result batch, int maxChanges) {
+    public static List<Part> parts(String sink, Result batch, boolean snapshot, int maxChanges) {
         long time = time(batch);
         List<String> columns = batch.columns();
         List<SqlType> types = batch.types();
@@ -53,7 +55,7 @@ public final class ChangeBatchJson {
         for (int p = 0; p < parts; p++) {
             StringBuilder b = new StringBuilder("{\"sink\":");
             dev.tributary.sql.types.Json.quote(b, sink);
-            b.append(",\"time\":").append(time).append(",\"part\":").append(p + 1).append(",\"parts\":").append(parts).append(",\"changes\":[");
+            b.append(",\"time\":").append(time).append(",\"snapshot\":").append(snapshot).append(",\"part\":").append(p + 1).append(",\"parts\":").append(parts).append(",\"changes\":[");
             for (int i = p * maxChanges; i < Math.min(changes.size(), (p + 1) * maxChanges); i++) {
                 if (i > p * maxChanges) b.append(',');
                 b.append(changes.get(i));

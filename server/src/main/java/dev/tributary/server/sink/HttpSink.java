@@ -61,12 +61,17 @@ public final class HttpSink implements Subscription.Listener, AutoCloseable {
     private long failures;
     private String lastError;
     private Thread thread;
+    /** Whether the next batch is a snapshot (the subscription started with one): its parts say so. */
+    private boolean snapshotNext;
 
     /**
      * A sink named {@code name} posting to {@code url}, not started; {@code acknowledged} is
      * called (on its thread) with each time once all of that time's changes are acknowledged.
+     * {@code snapshotFirst}: the subscription starts with a snapshot, whose parts are marked
+     * {@code "snapshot": true} so that a receiver can replace what it holds.
      */
-    public HttpSink(String name, URI url, Options options, LongConsumer acknowledged, Consumer<String> log) {
+    public HttpSink(String name, URI url, Options options, boolean snapshotFirst, LongConsumer acknowledged, Consumer<String> log) {
+        this.snapshotNext = snapshotFirst;
         this.name = name;
         this.url = url;
         this.options = options;
@@ -123,18 +128,21 @@ public final class HttpSink implements Subscription.Listener, AutoCloseable {
         try {
             while (true) {
                 Result batch;
+                boolean snapshot;
                 synchronized (this) {
                     while (queue.isEmpty() && !closed && !done) wait();
                     if (closed || queue.isEmpty()) return;
                     batch = queue.peek();
+                    snapshot = snapshotNext;
                 }
                 long time = ChangeBatchJson.time(batch);
-                for (ChangeBatchJson.Part part : ChangeBatchJson.parts(name, batch, options.maxChangesPerRequest())) {
+                for (ChangeBatchJson.Part part : ChangeBatchJson.parts(name, batch, snapshot, options.maxChangesPerRequest())) {
                     if (!deliver(part)) return;
                 }
                 acknowledged.accept(time);
                 synchronized (this) {
                     queue.poll();
+                    snapshotNext = false;
                     acknowledgedTime = time;
                     state = "running";
                     notifyAll();
@@ -187,9 +195,11 @@ public final class HttpSink implements Subscription.Listener, AutoCloseable {
         return s.length() <= 200 ? s : s.substring(0, 200) + "...";
     }
 
-    /** Stops posting (what is unacknowledged stays so: it is sent again by whoever resumes after the last acknowledged time). */
-    @Override
-    public void close() {
+    /**
+     * Asks it to stop, without waiting (its thread may be waiting for whoever calls this): what
+     * is unacknowledged stays so, to be sent again by whoever resumes after the last acknowledged time.
+     */
+    public void stop() {
         Thread t;
         synchronized (this) {
             closed = true;
@@ -197,8 +207,18 @@ public final class HttpSink implements Subscription.Listener, AutoCloseable {
             notifyAll();
             t = thread;
         }
-        if (t != null) {
-            t.interrupt();
+        if (t != null) t.interrupt();
+    }
+
+    /** Stops it ({@link #stop}) and waits up to 10 s for its thread to end. */
+    @Override
+    public void close() {
+        stop();
+        Thread t;
+        synchronized (this) {
+            t = thread;
+        }
+        if (t != null && t != Thread.currentThread()) {
             try {
                 t.join(10_000);
             } catch (InterruptedException e) {

@@ -115,7 +115,7 @@ class HttpSinkTest {
             db.execute("INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c')");
             // two changes per request at most: a time's changes go in several parts
             HttpSink sink = new HttpSink("orders_out", receiver.uri(), new HttpSink.Options(Duration.ofMillis(5), Duration.ofMillis(40), Duration.ofSeconds(10), 2),
-                    acknowledged::add, logged::add).start();
+                    true, acknowledged::add, logged::add).start();
             try (sink; Subscription sub = db.subscribe("SUBSCRIBE v", sink)) {
                 db.execute("INSERT INTO t VALUES (1, 'a2'), (4, 'd')");
                 db.execute("DELETE FROM t WHERE k = 2");
@@ -141,7 +141,8 @@ class HttpSinkTest {
             assertThat(acknowledged).isSorted().doesNotHaveDuplicates().hasSize(4);
             assertThat(st.acknowledgedTime()).isEqualTo(acknowledged.get(acknowledged.size() - 1));
             // the snapshot's three rows in two parts
-            assertThat(receiver.bodies.get(0)).contains("\"part\":1,\"parts\":2");
+            assertThat(receiver.bodies.get(0)).contains("\"snapshot\":true,\"part\":1,\"parts\":2");
+            assertThat(receiver.bodies.get(receiver.bodies.size() - 1)).contains("\"snapshot\":false");
         }
     }
 
@@ -152,9 +153,9 @@ class HttpSinkTest {
         Instant at = Instant.ofEpochMilli(1_765_000_000_000L);
         Object[] row = {at, 1L, 7, Double.NaN, true, dev.tributary.sql.types.Values.fromText("{\"a\": [1]}", SqlType.JSONB), "say \"hi\"", null};
         Object[] gone = {at, -1L, 6, 2.5, false, null, "a", null};
-        List<ChangeBatchJson.Part> parts = ChangeBatchJson.parts("s", new Result("SUBSCRIBE", columns, types, List.of(row, gone)), 10);
+        List<ChangeBatchJson.Part> parts = ChangeBatchJson.parts("s", new Result("SUBSCRIBE", columns, types, List.of(row, gone)), false, 10);
         assertThat(parts).containsExactly(new ChangeBatchJson.Part("s:1765000000000:1",
-                "{\"sink\":\"s\",\"time\":1765000000000,\"part\":1,\"parts\":1,\"changes\":["
+                "{\"sink\":\"s\",\"time\":1765000000000,\"snapshot\":false,\"part\":1,\"parts\":1,\"changes\":["
                         + "{\"diff\":-1,\"row\":{\"i\":6,\"x\":2.5,\"b\":false,\"j\":null,\"s\":\"a\",\"nothing\":null}},"
                         + "{\"diff\":1,\"row\":{\"i\":7,\"x\":\"NaN\",\"b\":true,\"j\":{\"a\": [1]},\"s\":\"say \\\"hi\\\"\",\"nothing\":null}}]}"));
     }

@@ -44,11 +44,17 @@ public sealed interface CatalogItem {
 
         /**
          * {@code source} for a source's table (one its connector fills, made by CREATE SOURCE,
-         * which is its statement), {@code table} otherwise.
+         * which is its statement), {@code sink} for a sink's (the times its receiver acknowledged,
+         * made by CREATE SINK), {@code table} otherwise.
          */
         @Override
         public String kind() {
-            return isSource() ? "source" : "table";
+            return isSource() ? "source" : isSink() ? "sink" : "table";
+        }
+
+        /** Whether this is a sink's table: CREATE SINK made it, and only the sink writes it. */
+        public boolean isSink() {
+            return sql.startsWith("CREATE SINK ");
         }
 
         /** Whether this is a source's table: CREATE SOURCE made it, and only its connector writes it. */

@@ -478,6 +478,7 @@ public final class Parser {
         }
         if (!orReplace && acceptKw("table")) return createTable(pos);
         if (!orReplace && acceptKw("source")) return createSource(pos);
+        if (!orReplace && acceptKw("sink")) return createSink(pos);
         if (!orReplace && isKw("unique") && isKw(1, "index")) {
             p += 2;
             return createIndex(pos, true);
@@ -579,6 +580,19 @@ public final class Parser {
             else expectKw("skip");
         }
         return new Statement.CreateSource(pos, name, ifNotExists, cols, connector, options, format, formatOptions, stop);
+    }
+
+    /** {@code CREATE SINK [IF NOT EXISTS] name FROM relation INTO connector [(options)]}. */
+    private Statement createSink(int pos) {
+        boolean ifNotExists = ifNotExists();
+        List<String> name = qualifiedName();
+        expectKw("from");
+        List<String> from = qualifiedName();
+        expectKw("into");
+        if (!is(Type.IDENT)) throw syntaxError(peek());
+        String connector = next().value().toUpperCase(Locale.ROOT);
+        List<Statement.SourceOption> options = is(Type.LPAREN) ? sourceOptions() : List.of();
+        return new Statement.CreateSink(pos, name, ifNotExists, from, connector, options);
     }
 
     /**
@@ -1108,6 +1122,7 @@ public final class Parser {
         if (acceptKw("index")) return ObjectKind.INDEX;
         if (acceptKw("sequence")) return ObjectKind.SEQUENCE;
         if (acceptKw("source")) return ObjectKind.SOURCE;
+        if (acceptKw("sink")) return ObjectKind.SINK;
         if (!isKw("materialized")) return null;
         p++;
         expectKw("view");

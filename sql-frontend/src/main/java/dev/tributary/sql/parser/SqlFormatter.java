@@ -452,6 +452,12 @@ public final class SqlFormatter {
                 }
                 if (c.stopOnDecodeError()) b.append(" ON DECODE ERROR STOP");
             }
+            case Statement.CreateSink c -> {
+                b.append("CREATE SINK ");
+                if (c.ifNotExists()) b.append("IF NOT EXISTS ");
+                b.append(name(c.name())).append(" FROM ").append(name(c.from())).append(" INTO ").append(c.connector());
+                sourceOptions(b, c.options());
+            }
             case Statement.CreateSchema c -> {
                 b.append("CREATE SCHEMA ").append(c.ifNotExists() ? "IF NOT EXISTS " : "").append(ident(c.name()));
                 if (c.owner() != null) b.append(" AUTHORIZATION ").append(ident(c.owner()));
