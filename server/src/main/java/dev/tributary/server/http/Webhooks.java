@@ -121,27 +121,38 @@ public final class Webhooks {
         return true;
     }
 
+    /**
+     * The most of a refused body read (and thrown away) before it is answered 413: a client still
+     * sending when the server answers and closes sees its connection reset, not the answer.
+     * Beyond this the connection is cut.
+     */
+    private static final long DRAIN_BYTES = 64L << 20;
+
     /** The request's body, or null once it has been answered 413. */
     private static byte[] body(HttpExchange exchange, long max) throws IOException {
         String length = exchange.getRequestHeaders().getFirst("Content-Length");
         String tooLarge = "the body is larger than the webhook's MAX BODY SIZE, " + max + " bytes";
-        try {
-            if (length != null && Long.parseLong(length.trim()) > max) {
-                error(exchange, 413, "54000", tooLarge);
-                return null;
-            }
-        } catch (NumberFormatException e) {
-            // the HTTP server refuses a malformed length itself; the read below bounds the body anyway
-        }
-        byte[] body;
         try (InputStream in = exchange.getRequestBody()) {
-            body = in.readNBytes((int) max + 1);
-        }
-        if (body.length > max) {
+            boolean announcedTooLarge;
+            try {
+                announcedTooLarge = length != null && Long.parseLong(length.trim()) > max;
+            } catch (NumberFormatException e) {
+                announcedTooLarge = false; // the HTTP server refuses a malformed length itself; the read below bounds the body anyway
+            }
+            byte[] body = announcedTooLarge ? null : in.readNBytes((int) max + 1);
+            if (body != null && body.length <= max) return body;
+            long skipped = 0;
+            while (skipped < DRAIN_BYTES) {
+                long n = in.skip(Math.min(1 << 20, DRAIN_BYTES - skipped));
+                if (n <= 0) {
+                    if (in.read() < 0) break;
+                    n = 1;
+                }
+                skipped += n;
+            }
             error(exchange, 413, "54000", tooLarge);
             return null;
         }
-        return body;
     }
 
     private static boolean validKey(String key) {
