@@ -1445,6 +1445,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         List<Object[]> rows = new ArrayList<>();
         return switch (s.kind()) {
             case SOURCES -> showSources(session);
+            case SINKS -> showSinks(session);
             case TABLES, VIEWS, MATERIALIZED_VIEWS -> {
                 String kind = s.kind() == Statement.ShowKind.TABLES ? "table" : s.kind() == Statement.ShowKind.VIEWS ? "view" : "materialized view";
                 for (CatalogItem item : catalog.inNameOrder()) if (item.kind().equals(kind)) rows.add(new Object[] {shown(session, item)});
@@ -1650,6 +1651,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             long at = ((java.time.Instant) r[0]).toEpochMilli();
             if (acknowledged == null || at > acknowledged) acknowledged = at;
         }
+        if (acknowledged != null) s.acknowledged = acknowledged;
         CatalogItem relation = catalog.get(s.from);
         String from = Ddl.qualified(catalog.schemaOf(s.from), relation.name());
         Subscription sub = null;
@@ -1671,6 +1673,20 @@ final class Coordinator implements AutoCloseable, Catalog {
         s.subscription = sub;
     }
 
+    /** SHOW SINKS: each sink's relation, receiver, state, last acknowledged time, requests, failures and last error. */
+    private Result showSinks(Session session) {
+        List<Object[]> rows = new ArrayList<>();
+        for (Sinks.Sink s : sinks.all()) {
+            var st = s.delivery == null ? null : s.delivery.status();
+            CatalogItem from = catalog.get(s.from);
+            rows.add(new Object[] {shown(session, s.table), from == null ? null : shown(session, from), s.url.toString(), st == null ? "starting" : st.state(),
+                    s.acknowledged < 0 ? null : java.time.Instant.ofEpochMilli(s.acknowledged),
+                    st == null ? 0L : st.requests(), st == null ? 0L : st.failures(), st == null ? null : st.lastError()});
+        }
+        return new Result("SHOW", List.of("name", "relation", "url", "state", "acknowledged", "requests", "failures", "last_error"),
+                List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TIMESTAMPTZ, SqlType.BIGINT, SqlType.BIGINT, SqlType.TEXT), rows);
+    }
+
     private Subscription subscribeInternally(String sql, Subscription.Listener listener) {
         Statement st = dev.tributary.sql.parser.Parser.parse(sql).get(0);
         return subscriptions.subscribe(new Session(), st, listener);
@@ -1687,6 +1703,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         Map<Long, Map<Row, Long>> block = new java.util.LinkedHashMap<>();
         block.put(s.table.id(), changes);
         writes.commitBlock(block, false);
+        s.acknowledged = at;
     }
 
     /** The positions source {@code s}'s progress table holds, by part. */

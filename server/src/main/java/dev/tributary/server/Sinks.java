@@ -27,6 +27,8 @@ final class Sinks {
         final long from;
         final URI url;
         volatile HttpSink delivery;
+        /** The last time acknowledged (epoch ms; -1 for none yet), as its table holds it. */
+        volatile long acknowledged = -1;
         volatile Subscription subscription;
 
         Sink(CatalogItem.Table table, long from, URI url) {
@@ -47,6 +49,13 @@ final class Sinks {
     /** The sink whose table is {@code id}, or null. */
     synchronized Sink ofTable(long id) {
         return byTable.get(id);
+    }
+
+    /** Every sink, in name order. */
+    synchronized List<Sink> all() {
+        List<Sink> out = new ArrayList<>(byTable.values());
+        out.sort(java.util.Comparator.comparing(s -> s.table.name()));
+        return out;
     }
 
     /** Object {@code id} is dropped: if it is a sink's table, its delivery stops. */

@@ -128,6 +128,10 @@ class HttpSinkDdlTest {
                 // resumed after the acknowledged time: no snapshot again, and the one new change's batch only
                 assertThat(snapshots(all)).isEqualTo(1);
                 assertThat(all.subList(before, all.size())).allSatisfy(b -> assertThat(b).contains("\"snapshot\":false"));
+                awaitAcknowledged(db, lastTime(all));
+                assertThat(rows(db, "SHOW SINKS")).singleElement().asString()
+                        .startsWith("out|v|" + receiver.url() + "|running|")
+                        .endsWith("|0|NULL");
                 db.execute("DROP SINK out");
                 assertThat(rows(db, "SELECT count(*) FROM pg_class WHERE relname = 'out'")).containsExactly("0");
             }

@@ -227,6 +227,11 @@ class WebhookSourceTest {
             ok(s.post("/webhook/public/hooks", "a", "Idempotency-Key", "a"), "{\"rows\":1}");
             assertThat(rows(db, "SELECT text, count(*) FROM hooks GROUP BY text ORDER BY text")).containsExactly("a|2", "b|1", "c|1", "d|1", "e|1");
             assertThat(rows(db, "SELECT part FROM hooks_progress ORDER BY part")).containsExactly("key:a", "key:d", "key:e");
+            // SHOW SOURCES lists 20 parts and counts the rest
+            db.execute("CREATE SOURCE many FROM WEBHOOK BODY FORMAT TEXT");
+            for (int k = 0; k < 22; k++) ok(s.post("/webhook/public/many", "x", "Idempotency-Key", "k" + k), "{\"rows\":1}");
+            assertThat(rows(db, "SHOW SOURCES")).filteredOn(r -> r.startsWith("many|"))
+                    .singleElement().asString().endsWith(", and 2 more (in the source's progress table)");
         }
     }
 

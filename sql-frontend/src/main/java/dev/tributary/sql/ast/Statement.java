@@ -350,7 +350,7 @@ public sealed interface Statement extends Node {
 
     enum ShowKind {
         TABLES, VIEWS, MATERIALIZED_VIEWS, INDEXES, COLUMNS, CREATE_TABLE, CREATE_VIEW, CREATE_MATERIALIZED_VIEW,
-        VARIABLE, SOURCES
+        VARIABLE, SOURCES, SINKS
     }
 
     /**

@@ -1416,6 +1416,7 @@ public final class Parser {
         if (acceptKw("tables")) return new Show(pos, ShowKind.TABLES, List.of());
         if (acceptKw("views")) return new Show(pos, ShowKind.VIEWS, List.of());
         if (acceptKw("sources")) return new Show(pos, ShowKind.SOURCES, List.of());
+        if (acceptKw("sinks")) return new Show(pos, ShowKind.SINKS, List.of());
         if (isKw("materialized") && isKw(1, "views")) {
             p += 2;
             return new Show(pos, ShowKind.MATERIALIZED_VIEWS, List.of());

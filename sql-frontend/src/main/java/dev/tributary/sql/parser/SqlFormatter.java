@@ -381,6 +381,7 @@ public final class SqlFormatter {
                     case VIEWS -> b.append("VIEWS");
                     case MATERIALIZED_VIEWS -> b.append("MATERIALIZED VIEWS");
                     case SOURCES -> b.append("SOURCES");
+                    case SINKS -> b.append("SINKS");
                     case INDEXES -> {
                         b.append("INDEXES");
                         if (!sh.target().isEmpty()) b.append(" FROM ").append(name(sh.target()));
