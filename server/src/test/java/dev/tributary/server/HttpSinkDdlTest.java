@@ -39,8 +39,12 @@ class HttpSinkDdlTest {
         int failed;
 
         Receiver(int failFirst) throws IOException {
+            this(failFirst, 0);
+        }
+
+        Receiver(int failFirst, int port) throws IOException {
             this.failFirst = failFirst;
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
             server.createContext("/in", exchange -> {
                 try (exchange) {
                     String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
@@ -161,6 +165,36 @@ class HttpSinkDdlTest {
                 for (int i = 0; i < after.size(); i++) if (after.get(i).contains("\"snapshot\":true")) lastSnapshot = i;
                 assertThat(after.get(lastSnapshot)).contains("\"snapshot\":true");
                 assertThat(accumulated(after.subList(lastSnapshot, after.size()))).isEqualTo(view(db));
+            }
+        }
+    }
+
+    @Test
+    void aReceiverThatIsDownIsRetriedUntilItIsUp() throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        try (Tributary db = Tributary.inMemory()) {
+            db.execute("CREATE TABLE t (k int, v text)");
+            db.execute("CREATE MATERIALIZED VIEW v AS SELECT k, count(*) AS n FROM t GROUP BY k");
+            db.execute("INSERT INTO t VALUES (1, 'a')");
+            db.execute("CREATE SINK out FROM v INTO HTTP (URL 'http://127.0.0.1:" + port + "/in')");
+            db.execute("INSERT INTO t VALUES (2, 'b')");
+            // nothing listens: refused connections, retried with growing pauses, shown by SHOW SINKS
+            long until = System.nanoTime() + WAIT_MS * 1_000_000;
+            List<String> shown = rows(db, "SHOW SINKS");
+            while (!(shown.get(0).contains("|retrying in ") && shown.get(0).contains("no answer from http://127.0.0.1:" + port))) {
+                assertThat(System.nanoTime()).as("SHOW SINKS: " + shown).isLessThan(until);
+                Thread.onSpinWait();
+                shown = rows(db, "SHOW SINKS");
+            }
+            // the receiver comes up on that port: everything arrives, the first batch the snapshot
+            try (Receiver receiver = new Receiver(0, port)) {
+                List<String> expected = view(db);
+                receiver.await(bodies -> accumulated(bodies).equals(expected));
+                assertThat(receiver.bodies().get(0)).contains("\"snapshot\":true");
+                assertThat(snapshots(receiver.bodies())).isEqualTo(1);
             }
         }
     }
