@@ -277,7 +277,8 @@ public final class WebhookConnector implements Connector {
         for (Pending p : batch) {
             if (p.key != null) {
                 Written done = keys.get(p.key);
-                if (done != null) {
+                // a key past its retention is as good as forgotten, even before a commit has retracted it
+                if (done != null && done.atMillis() > now - retentionMillis) {
                     p.complete(new Outcome.Written(done.rows(), true));
                     continue;
                 }
@@ -305,7 +306,7 @@ public final class WebhookConnector implements Connector {
             accepted.add(p);
         }
         if (accepted.isEmpty()) return;
-        List<String> forgotten = forget(now, keyed.size());
+        List<String> forgotten = forget(now, keyed.size(), keyed.keySet());
         for (String k : forgotten) positions.put(KEY_PART + k, null);
         try {
             ctx.commit(rows, positions);
@@ -321,18 +322,29 @@ public final class WebhookConnector implements Connector {
         }
         for (String k : forgotten) keys.remove(k);
         for (Pending p : accepted) {
-            if (p.key != null) keys.put(p.key, new Written(now, p.rows));
+            if (p.key != null) {
+                keys.remove(p.key); // an expired key written again goes to the end: it is the newest
+                keys.put(p.key, new Written(now, p.rows));
+            }
             p.complete(new Outcome.Written(p.rows, false));
         }
     }
 
-    /** The keys to forget in a commit at {@code now} that adds {@code adding} keys: those past retention, then the oldest beyond the limit. */
-    private List<String> forget(long now, int adding) {
+    /**
+     * The keys to forget in a commit at {@code now} that adds {@code adding} keys: those past
+     * retention, then the oldest beyond the limit; not those in {@code rewritten} (expired keys
+     * written again by the commit, whose progress rows it moves instead).
+     */
+    private List<String> forget(long now, int adding, java.util.Set<String> rewritten) {
         List<String> out = new ArrayList<>();
         long excess = keys.size() + adding - maxKeys;
         Iterator<Map.Entry<String, Written>> it = keys.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<String, Written> e = it.next();
+            if (rewritten.contains(e.getKey())) {
+                excess--;
+                continue;
+            }
             boolean expired = e.getValue().atMillis() <= now - retentionMillis;
             if (!expired && out.size() >= excess) break;
             out.add(e.getKey());

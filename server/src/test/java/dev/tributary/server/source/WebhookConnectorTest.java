@@ -134,15 +134,20 @@ class WebhookConnectorTest {
             assertThat(r.post("d", null)).isEqualTo(new WebhookConnector.Outcome.Written(1, false));
             assertThat(ctx.keys()).containsExactly("key:k2");
             assertThat(r.post("a\nb", "k1")).isEqualTo(new WebhookConnector.Outcome.Written(2, false));
+            // past its retention with no commit in between to forget it: written again, its progress row moved
+            now.addAndGet(60_000);
+            assertThat(r.post("g", "k1")).isEqualTo(new WebhookConnector.Outcome.Written(1, false));
+            assertThat(ctx.keys()).containsExactly("key:k1");
+            assertThat(ctx.positions.get("key:k1")).isEqualTo("1120000 1");
             // a bad record refuses the whole body; its key stays free
             assertThat(r.post("e\nbad", "k3")).isEqualTo(new WebhookConnector.Outcome.Refused("record 2: bad record"));
         }
-        assertThat(ctx.rows.stream().map(row -> (String) row[0]).toList()).containsExactly("a", "b", "c", "d", "a", "b");
+        assertThat(ctx.rows.stream().map(row -> (String) row[0]).toList()).containsExactly("a", "b", "c", "d", "a", "b", "g");
         // a new run (a restart) knows the keys its positions hold
         WebhookConnector again = new WebhookConnector(options, now::get);
         ctx.stopping = false;
         try (Running r = Running.start(again, ctx)) {
-            assertThat(r.post("c", "k2")).isEqualTo(new WebhookConnector.Outcome.Written(1, true));
+            assertThat(r.post("g", "k1")).isEqualTo(new WebhookConnector.Outcome.Written(1, true));
             assertThat(r.post("e", "k3")).isEqualTo(new WebhookConnector.Outcome.Written(1, false));
         }
         // once stopped, requests are refused at once
