@@ -247,13 +247,6 @@ final class CatalogState {
     }
 
     /** Lists {@code item}, which is in schema {@code schema} and reads {@code uses}. */
-    /** What the catalog entry being replayed reads (empty when none is): for a statement replayed before what it reads is made again (a sink's, with the tables). */
-    private Set<Long> replayUses = Set.of();
-
-    Set<Long> replayUses() {
-        return replayUses;
-    }
-
     void register(CatalogItem item, String schema, Set<Long> uses) {
         version++;
         if (!schemas.containsKey(schema)) throw new IllegalStateException("no schema " + schema + " for " + item.name());
@@ -343,7 +336,27 @@ final class CatalogState {
     Map<Long, Long> holds(long now) {
         Map<Long, Long> h = new HashMap<>();
         retention.forEach((id, policy) -> h.put(id, policy.since(now)));
+        Map<Long, Long> jobs = jobHolds.get();
+        if (jobs == null) {
+            for (CatalogItem item : byId.values()) if (item instanceof CatalogItem.Table || item instanceof CatalogItem.MaterializedView) h.put(item.id(), 0L);
+        } else {
+            jobs.forEach((id, since) -> h.merge(id, since, Math::min));
+        }
         return Map.copyOf(h);
+    }
+
+    /** What the catalog entry being replayed reads, as recorded (empty when none is). */
+    private Set<Long> replayingUses = Set.of();
+
+    Set<Long> replayingUses() {
+        return replayingUses;
+    }
+
+    /** What running jobs must still read, by stored collection: the earliest time each must keep. */
+    private java.util.function.Supplier<Map<Long, Long>> jobHolds = Map::of;
+
+    void jobHolds(java.util.function.Supplier<Map<Long, Long>> holds) {
+        this.jobHolds = holds;
     }
 
     /** The catalog's indexes. */
@@ -508,7 +521,7 @@ final class CatalogState {
 
     /** While a restart replays the statement that made object {@code id} (reading {@code uses}): only what existed then is seen; {@code -1} ends it. */
     void replaying(long id, java.util.Collection<Long> uses) {
-        replayUses = id < 0 ? Set.of() : Set.copyOf(uses);
+        replayingUses = Set.copyOf(uses);
         long horizon = id;
         for (long u : uses) horizon = Math.max(horizon, u);
         replayHorizon = id < 0 ? Long.MAX_VALUE : horizon;
@@ -647,6 +660,7 @@ final class CatalogState {
                     throw new SqlException("42809", "cannot " + verb + " sink \"" + name + "\": only the sink writes it", pos,
                             "A sink's table holds the last time its receiver acknowledged; drop the sink and make it again to start over.");
                 }
+                if (t.isJob()) throw new SqlException("42809", "cannot " + verb + " job \"" + name + "\": its cursor is the job's own", pos, "ALTER JOB pauses and resumes it.");
                 throw new SqlException("42809", "cannot " + verb + " " + (t.isSource() ? "source" : "table") + " \"" + name + "\": only source " + source + "'s connector writes it", pos,
                         "A source's rows, and its progress, come from its connector; copy them into a table to change them.");
             }

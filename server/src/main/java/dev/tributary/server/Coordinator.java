@@ -110,11 +110,13 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.subscriptions = new Subscriptions(this, binders, oracle, compute, frontiers, reads, durability);
         this.writes = new WritePath(catalog, binders, oracle, compute, frontiers, reads, subscriptions, durability);
         this.metrics = new StatementMetrics(writes::commits, writes::committedRows);
-        this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences, sources, sinks);
+        this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences, sources, sinks, jobs);
+        catalog.jobHolds(jobs::holds);
         catalog.writtenOnlyBy(id -> {
             Sources.Source s = sources.ofTable(id);
             if (s == null) s = sources.ofProgress(id);
             if (s == null && sinks.ofTable(id) != null) return sinks.ofTable(id).table.name();
+            if (s == null && jobs.get(id) != null) return jobs.get(id).item.name();
             return s == null ? null : s.table.name();
         });
         synchronized (this) {
@@ -579,6 +581,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             case Statement.CreateTable c -> ddl.createTable(session, c, sql);
             case Statement.CreateSource c -> ddl.createSource(session, c);
             case Statement.CreateSink c -> ddl.createSink(session, c);
+            case Statement.CreateJob c -> ddl.createJob(session, c);
+            case Statement.AlterJob a -> alterJob(session, a);
             case Statement.CreateTableAs c -> ddl.createTableAs(session, c, writes);
             case Statement.CreateView v -> ddl.createView(session, v, sql);
             case Statement.CreateIndex i -> ddl.createIndex(session, i, sql);
@@ -1446,6 +1450,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         return switch (s.kind()) {
             case SOURCES -> showSources(session);
             case SINKS -> showSinks(session);
+            case JOBS -> showJobs(session);
             case TABLES, VIEWS, MATERIALIZED_VIEWS -> {
                 String kind = s.kind() == Statement.ShowKind.TABLES ? "table" : s.kind() == Statement.ShowKind.VIEWS ? "view" : "materialized view";
                 for (CatalogItem item : catalog.inNameOrder()) if (item.kind().equals(kind)) rows.add(new Object[] {shown(session, item)});
@@ -1597,9 +1602,10 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     @Override
     public void close() {
-        // first, without the lock: a source's runner may be waiting for it to commit
+        // first, without the lock: a source's runner or a job may be waiting for it to commit
         sources.stopAll(SOURCE_STOP_MILLIS);
         sinks.stopAll();
+        jobs.stopAll(SOURCE_STOP_MILLIS);
         closeLocked();
     }
 
@@ -1628,10 +1634,11 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     private final Sources sources = new Sources();
 
-    /** Starts the sources and sinks made by the statement (or the recovery) that just ended, at their committed positions. */
+    /** Starts the sources, sinks and jobs made by the statement (or the recovery) that just ended, at their committed positions. */
     private void startSources() {
         sources.startPending(this::committedPositions, s -> (rows, before, after) -> ingest(s, rows, before, after));
         sinks.startPending(this::startSink);
+        for (Jobs.Job j : jobs.takePending()) startJob(j);
     }
 
     // ------------------------------------------------------------------ sinks
@@ -1706,6 +1713,156 @@ final class Coordinator implements AutoCloseable, Catalog {
         s.acknowledged = at;
     }
 
+    // ------------------------------------------------------------------ jobs
+
+    private final Jobs jobs = new Jobs();
+
+    /** The parts and positions of a job's relation. */
+    private Map<String, String> jobState(Jobs.Job j) {
+        List<SqlType> types = Binder.typesOf(j.item.columns());
+        Map<String, String> out = new java.util.TreeMap<>();
+        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(j.item.id(), j.item.name(), types, true), types)) out.put((String) r[0], (String) r[1]);
+        return out;
+    }
+
+    /**
+     * Starts job {@code j} (under the lock): unless paused, its query subscribed to after its
+     * durable cursor (from its STREAMs' start before the first), its history held from there,
+     * and its thread.
+     */
+    private void startJob(Jobs.Job j) {
+        Session session = new Session();
+        if (!j.searchPath.isEmpty()) session.settings.put("search_path", j.searchPath);
+        Binder binder;
+        Binder.InsertSource in;
+        try {
+            binder = binders.of(session).allowStreams().maintaining();
+            Statement.Insert ins = j.statement.insert();
+            CatalogItem.Table target = catalog.table(ins.table(), session, ins.pos(), "insert into");
+            in = binder.bindInsertSource(target, ins, true);
+            j.bind(target, in.targets().stream().mapToInt(Integer::intValue).toArray(), dev.tributary.sql.plan.Plans.anyNode(in.plan(), p -> p instanceof Plan.EventTime),
+                    dev.tributary.sql.plan.Plans.reads(in.plan()));
+        } catch (SqlException e) {
+            j.bind(null, new int[0], true, Set.of());
+            j.state = "failed: " + e.getMessage() + " [" + e.sqlState() + "]";
+            ServerLog.log("job " + j.item.name() + " could not start: " + e.getMessage());
+            return;
+        }
+        Map<String, String> state = jobState(j);
+        String at = state.get("cursor");
+        j.cursor = at == null ? Long.MIN_VALUE : Long.parseLong(at);
+        if (!j.eventTime) {
+            // what it reads is kept from its cursor on (paused too: it resumes there); before the
+            // first cursor, a restart starts again from the STREAMs' start: the present is held
+            j.hold = j.cursor == Long.MIN_VALUE ? oracle.readTime() : j.cursor - 1;
+            durability.holdTables(catalog.holds(oracle.readTime()), catalog);
+        }
+        if (state.containsKey("paused")) {
+            j.paused = true;
+            j.state = "paused";
+            return;
+        }
+        try {
+            List<String> names = new ArrayList<>();
+            for (int k : in.targets()) names.add(j.target.columns().get(k).name());
+            BoundQuery q = new BoundQuery(in.plan(), names, in.plan().types(), List.of());
+            Long resume = j.cursor == Long.MIN_VALUE ? null : j.cursor;
+            j.subscription = subscriptions.subscribeJob(session, binder, q, j.statement, resume, new Subscription.Listener() {
+                @Override
+                public void onChanges(Result batch) {
+                    j.events.add(batch);
+                }
+
+                @Override
+                public void onError(SqlException error) {
+                    j.events.add(new Jobs.Ended(error));
+                }
+
+                @Override
+                public void onDone() {
+                    j.events.add(new Jobs.Ended(null));
+                }
+            });
+        } catch (SqlException e) {
+            j.state = "failed: " + e.getMessage() + " [" + e.sqlState() + "]";
+            ServerLog.log("job " + j.item.name() + " could not start: " + e.getMessage());
+            return;
+        }
+        j.state = "running";
+        j.thread = Thread.ofPlatform().daemon().name("job " + j.item.name()).start(() -> Jobs.run(j, this::commitJob));
+    }
+
+    /** Commits a job's rows and cursor (from its thread), returning once durable. */
+    private void commitJob(Jobs.Job j, List<Object[]> rows, long cursor) throws InterruptedException {
+        java.util.concurrent.CompletableFuture<Void> durable = jobCommit(j, rows, cursor);
+        try {
+            durable.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("the commit of job " + j.item.name() + " failed: " + e.getCause().getMessage(), e.getCause());
+        }
+        j.cursor = cursor;
+        j.rows += rows.size();
+        j.commits++;
+        if (!j.eventTime) j.hold = cursor - 1;
+        j.changed();
+    }
+
+    private synchronized java.util.concurrent.CompletableFuture<Void> jobCommit(Jobs.Job j, List<Object[]> rows, long cursor) {
+        if (closed || j.stopping || jobs.get(j.item.id()) != j) throw new dev.tributary.server.source.SourceStopped("job " + j.item.name() + " stopped");
+        if (!(catalog.get(j.target.id()) instanceof CatalogItem.Table target) || !target.columns().equals(j.target.columns())) {
+            throw new SqlException("55000", "the target of job " + j.item.name() + ", " + j.target.name() + ", changed: drop the job and make it again");
+        }
+        dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
+        Map<Row, Long> moved = new HashMap<>();
+        if (j.cursor != Long.MIN_VALUE) moved.put(positions.encode("cursor", Long.toString(j.cursor)), -1L);
+        moved.merge(positions.encode("cursor", Long.toString(cursor)), 1L, Long::sum);
+        moved.values().removeIf(n -> n == 0);
+        writes.commitJob(target, j.targets, rows, j.item.id(), moved);
+        return storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
+    }
+
+    /** ALTER JOB name PAUSE | RESUME: durably (a {@code paused} part in its relation), the owner's (42501). */
+    private Result alterJob(Session session, Statement.AlterJob a) {
+        if (session.inTransaction) throw new SqlException("25001", "ALTER JOB cannot run inside a transaction block", a.pos());
+        CatalogItem item = catalog.find(a.name(), session, a.pos());
+        String name = a.name().get(a.name().size() - 1);
+        if (item == null) throw new SqlException("42704", "job \"" + name + "\" does not exist", a.pos());
+        Jobs.Job j = jobs.get(item.id());
+        if (j == null) throw new SqlException("42809", "\"" + name + "\" is not a job", a.pos());
+        access.checkOwner(session, item);
+        if (a.pause() == j.paused) return Result.command("ALTER JOB");
+        dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
+        Map<Long, Map<Row, Long>> change = new HashMap<>();
+        change.put(j.item.id(), new HashMap<>(Map.of(positions.encode("paused", "true"), a.pause() ? 1L : -1L)));
+        if (a.pause()) {
+            Jobs.stop(j);
+            writes.commitBlock(change, false);
+            Jobs.Job paused = jobs.replaced(j);
+            paused.paused = true;
+            paused.cursor = j.cursor;
+            paused.state = "paused";
+        } else {
+            writes.commitBlock(change, false);
+            jobs.restart(j);
+        }
+        return Result.command("ALTER JOB");
+    }
+
+    /** SHOW JOBS: each job's state, target, rows written, cursor and lag. */
+    private Result showJobs(Session session) {
+        List<Object[]> rows = new ArrayList<>();
+        long now = oracle.readTime();
+        for (Jobs.Job j : jobs.all()) {
+            String cursor = j.cursor == Long.MIN_VALUE ? null : j.eventTime ? Long.toString(j.cursor)
+                    : dev.tributary.sql.types.Values.toText(java.time.Instant.ofEpochMilli(j.cursor), SqlType.TIMESTAMPTZ);
+            Long lag = j.cursor == Long.MIN_VALUE || j.eventTime ? null : Math.max(0, now - j.cursor);
+            rows.add(new Object[] {shown(session, j.item), j.state, shown(session, j.target), j.rows, cursor, lag,
+                    dev.tributary.sql.parser.SqlFormatter.format(j.statement.insert())});
+        }
+        return new Result("SHOW", List.of("name", "state", "target", "rows", "cursor", "lag_ms", "insert"),
+                List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.BIGINT, SqlType.TEXT, SqlType.BIGINT, SqlType.TEXT), rows);
+    }
+
     /** The positions source {@code s}'s progress table holds, by part. */
     private Map<String, String> committedPositions(Sources.Source s) {
         List<SqlType> types = Binder.typesOf(s.progress.columns());
@@ -1723,12 +1880,17 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (closed || sources.ofTable(s.table.id()) != s) throw new dev.tributary.server.source.SourceStopped("source " + s.table.name() + " was dropped");
         int width = s.table.columns().size();
         dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(Binder.typesOf(s.table.columns()));
-        Map<Row, Long> added = new HashMap<>(Math.max(16, rows.size() * 2));
+        // encoded into one slab, as COPY's rows are: the workers copy it into the table's input in ranges
+        dev.tributary.arrangements.BytesColumn slab = new dev.tributary.arrangements.BytesColumn(Math.max(16, rows.size()), Math.max(64, rows.size() * 32));
+        dev.tributary.sql.row.RowCodec.Builder builder = codec.builder();
         for (Object[] r : rows) {
             if (r.length != width) throw new IllegalArgumentException("source " + s.table.name() + " has " + width + " columns, not " + r.length);
             WritePath.checkRow(s.table, r);
-            added.merge(codec.encode(r), 1L, Long::sum);
+            builder.reset();
+            for (Object v : r) builder.putValue(v);
+            slab.add(builder.buffer(), 0, builder.length());
         }
+        Map<Row, Long> added = new RowSlab(slab);
         dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
         Map<Row, Long> moved = new HashMap<>();
         for (Map.Entry<String, String> e : after.entrySet()) {
@@ -1753,6 +1915,12 @@ final class Coordinator implements AutoCloseable, Catalog {
     Tributary.SourceEndpoint sourceEndpoint(String schema, String name) {
         Sources.Source s = sources.named(schema, name);
         return s == null ? null : new Tributary.SourceEndpoint(s.connector, s.running);
+    }
+
+    /** The job named {@code name} (in any schema), or null. */
+    Jobs.Job job(String name) {
+        for (Jobs.Job j : jobs.all()) if (j.item.name().equals(name)) return j;
+        return null;
     }
 
     /** The runner of the source named {@code name} (in any schema), or null. */
@@ -1980,7 +2148,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                     case CatalogRecorder.ROLE -> roles.restore(e.name(), e.sql());
                     case CatalogRecorder.PRIVILEGES -> access.restore(e);
                     case CatalogRecorder.COMMENT -> comments.add(e);
-                    case "table", "source", "sink" -> {
+                    case "table", "source", "sink", "job" -> {
                         catalog.idsFrom(e.id());
                         replay(system, e);
                         if (!(catalog.get(e.id()) instanceof CatalogItem.Table made)) {
@@ -1989,38 +2157,8 @@ final class Coordinator implements AutoCloseable, Catalog {
                         // a source's statement makes its progress table too
                         Sources.Source source = sources.ofTable(made.id());
                         for (CatalogItem.Table t : source == null ? List.of(made) : List.of(made, source.progress)) {
-                        long started = System.nanoTime();
-                        long[] updates = {0};
-                        if (checkpoint != null && compute.restored(t.id())) {
-                            restoredFromCheckpoint.add(t.name());
-                            // restored as it was at the checkpoint: only what was written after it is fed,
-                            // part by part at the updates' own times
-                            storage.tablePartsAfter(t.id(), checkpoint.at(), part -> {
-                                updates[0] += part.size();
-                                writes.replay(t, part);
-                            });
-                            compute.holdBoundary(t.id(), checkpoint.at());
-                        } else {
-                            long since = storage.tableSince(t.id());
-                            if (since >= 0) {
-                                // the table as of its since, every update at that one time: each
-                                // part goes to the table's input as it is read, and the table's
-                                // arrangement adds them up
-                                storage.tablePartsAsOf(t.id(), since, part -> {
-                                    updates[0] += part.size();
-                                    writes.replay(t, part);
-                                });
-                                // then the history the shard keeps after it (a retention policy's,
-                                // or what the log held at a crash), part by part at its own times
-                                storage.tablePartsAfter(t.id(), since, part -> {
-                                    updates[0] += part.size();
-                                    writes.replay(t, part);
-                                });
-                            }
-                        }
-                        if (!(checkpoint != null && compute.restored(t.id()))) compute.historyFrom(t.id(), Math.max(0, storage.tableSince(t.id())));
-                        tables.add(t.id());
-                        ServerLog.log("recovery: table " + t.name() + ": " + updates[0] + " updates read in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+                            recoverTable(t, checkpoint);
+                            tables.add(t.id());
                         }
                     }
                     case CatalogRecorder.PRIMARY_KEY, CatalogRecorder.OWNED_SEQUENCE -> { } // made with its table
@@ -2092,6 +2230,45 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     /**
+     * Feeds table {@code t} (made again from its catalog entry) what the stores hold of it: its
+     * updates after {@code checkpoint} if it was restored from it, otherwise its rows as of its
+     * since and its history after.
+     */
+    private void recoverTable(CatalogItem.Table t, dev.tributary.storage.Checkpoints.Manifest checkpoint) {
+        long started = System.nanoTime();
+        long[] updates = {0};
+        if (checkpoint != null && compute.restored(t.id())) {
+            restoredFromCheckpoint.add(t.name());
+            // restored as it was at the checkpoint: only what was written after it is fed,
+            // part by part at the updates' own times
+            storage.tablePartsAfter(t.id(), checkpoint.at(), part -> {
+                updates[0] += part.size();
+                writes.replay(t, part);
+            });
+            compute.holdBoundary(t.id(), checkpoint.at());
+        } else {
+            long since = storage.tableSince(t.id());
+            if (since >= 0) {
+                // the table as of its since, every update at that one time: each
+                // part goes to the table's input as it is read, and the table's
+                // arrangement adds them up
+                storage.tablePartsAsOf(t.id(), since, part -> {
+                    updates[0] += part.size();
+                    writes.replay(t, part);
+                });
+                // then the history the shard keeps after it (a retention policy's,
+                // or what the log held at a crash), part by part at its own times
+                storage.tablePartsAfter(t.id(), since, part -> {
+                    updates[0] += part.size();
+                    writes.replay(t, part);
+                });
+            }
+        }
+        if (!(checkpoint != null && compute.restored(t.id()))) compute.historyFrom(t.id(), Math.max(0, storage.tableSince(t.id())));
+        ServerLog.log("recovery: table " + t.name() + ": " + updates[0] + " updates read in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+    }
+
+    /**
      * The latest checkpoint, with only the objects that can be restored from it: taken with as
      * many workers as there are now, every table it holds keeping its history from the
      * checkpoint on (what the restart replays), and everything each object reads restorable too;
@@ -2108,7 +2285,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         Set<Long> tableIds = new HashSet<>();
         Map<Long, Long> tableOfKey = new HashMap<>();
         for (CatalogEntry e : entries) {
-            if (e.kind().equals("table") || e.kind().equals("sink")) tableIds.add(e.id());
+            if (e.kind().equals("table") || e.kind().equals("sink") || e.kind().equals("job")) tableIds.add(e.id());
             // a source's table and the progress table that takes the next id
             if (e.kind().equals("source")) {
                 tableIds.add(e.id());

@@ -49,11 +49,13 @@ final class Ddl {
     private final WorkerWait waits;
     private final Sources sources;
     private final Sinks sinks;
+    private final Jobs jobs;
 
     Ddl(CatalogState catalog, Binders binders, TimestampOracle oracle, ComputeController compute, TableFrontiers frontiers, ReadPath reads, WritePath writes,
-            Subscriptions subscriptions, Durability durability, WorkerWait waits, SequenceValues sequences, Sources sources, Sinks sinks) {
+            Subscriptions subscriptions, Durability durability, WorkerWait waits, SequenceValues sequences, Sources sources, Sinks sinks, Jobs jobs) {
         this.sources = sources;
         this.sinks = sinks;
+        this.jobs = jobs;
         this.sequences = sequences;
         this.catalog = catalog;
         this.binders = binders;
@@ -75,7 +77,7 @@ final class Ddl {
             case TABLE -> item instanceof CatalogItem.Table;
             case MATERIALIZED_VIEW -> item instanceof CatalogItem.MaterializedView;
             case INDEX -> item instanceof CatalogItem.Index;
-            case VIEW, SEQUENCE, SOURCE, SINK -> false;
+            case VIEW, SEQUENCE, SOURCE, SINK, JOB -> false;
         };
         if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + a.kind().sql().toLowerCase(java.util.Locale.ROOT), a.pos());
         binders.access().checkOwner(session, item);
@@ -217,6 +219,14 @@ final class Ddl {
             }
         }
         SourceFormat format = SourceFormat.of(c.format(), c.formatOptions(), columns, name, c.pos());
+        // what the connector adds (INCLUDE) follows what the format fills
+        for (Column extra : dev.tributary.server.source.Connectors.includedColumns(c.connector(), c.include(), c.format(), c.pos())) {
+            if (columns.stream().anyMatch(col -> col.name().equals(extra.name()))) {
+                throw new SqlException("42701", "column \"" + extra.name() + "\" specified more than once", c.pos(),
+                        "INCLUDE " + extra.name().toUpperCase(java.util.Locale.ROOT) + " adds a column of that name; rename the source's own column.");
+            }
+            columns.add(extra);
+        }
         String sql = SqlFormatter.format(c);
         long id = catalog.newId();
         long progressId = catalog.newId();
@@ -233,7 +243,7 @@ final class Ddl {
         // made again by the source's own statement: listed, not recorded
         catalog.register(progress, schema, Set.of(id));
         binders.access().created(session, progress);
-        sources.created(new Sources.Source(schema, t, progress, c.connector(), options, format, c.stopOnDecodeError()));
+        sources.created(new Sources.Source(schema, t, progress, c.connector(), options, c.format(), format, c.include(), c.stopOnDecodeError()));
         return Result.command("CREATE SOURCE");
     }
 
@@ -271,7 +281,7 @@ final class Ddl {
         long relation;
         if (durability.replaying()) {
             // replayed with the tables, before the views it may read are made again: what it reads is the entry's
-            relation = catalog.replayUses().iterator().next();
+            relation = catalog.replayingUses().iterator().next();
         } else {
             CatalogItem from = catalog.find(c.from(), session, c.pos());
             if (from == null) throw new SqlException("42P01", "relation \"" + String.join(".", c.from()) + "\" does not exist", c.pos());
@@ -291,6 +301,71 @@ final class Ddl {
         binders.access().created(session, t);
         sinks.created(new Sinks.Sink(t, relation, uri));
         return Result.command("CREATE SINK");
+    }
+
+    /**
+     * CREATE JOB name AS INSERT INTO target query (see {@link Jobs}): the job's relation
+     * {@code name (part, position)}, which holds its cursor and reads the target and what the
+     * query reads (so dropping them drops the job only with CASCADE); started once the statement
+     * has ended. INSERT on the target and SELECT on what the query reads are checked as for the
+     * INSERT. Outside transaction blocks only (25001).
+     */
+    Result createJob(Session session, Statement.CreateJob c) {
+        if (session.inTransaction) throw new SqlException("25001", "CREATE JOB cannot run inside a transaction block", c.pos());
+        CatalogState.Name target = catalog.target(c.name(), session, c.pos());
+        String name = target.name(), schema = target.schema();
+        binders.access().checkCreate(session, schema);
+        if (catalog.contains(schema, name) && c.ifNotExists()) return Result.command("CREATE JOB").withNotice(alreadyExists(name));
+        catalog.checkNew(target, false, c.pos());
+        Statement.Insert ins = c.insert();
+        if (ins.onConflict() != null || !ins.returning().isEmpty()) {
+            throw new SqlException("0A000", "a job's INSERT takes neither ON CONFLICT nor RETURNING", c.pos());
+        }
+        Set<Long> uses;
+        Jobs.Job job;
+        String sql = SqlFormatter.format(c);
+        long id;
+        CatalogItem.Table item;
+        List<Column> columns = List.of(new Column("part", SqlType.TEXT, false, false), new Column("position", SqlType.TEXT, false, false));
+        if (durability.replaying()) {
+            // a recovery makes the job's relation among the tables, before the views its query
+            // may read: the query is bound when the job starts, after the recovery
+            uses = catalog.replayingUses();
+            id = catalog.newId();
+            item = new CatalogItem.Table(id, name, columns, List.of(), List.of(), sql, true);
+            job = new Jobs.Job(item, c, durability.searchPath());
+        } else {
+            CatalogItem.Table t = catalog.table(ins.table(), session, ins.pos(), "insert into");
+            Binder binder = binders.of(session).allowStreams().maintaining();
+            Binder.InsertSource in = binder.bindInsertSource(t, ins, true);
+            if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn("a job", c.pos());
+            binders.access().checkStatement(session, ins, t, binder.dependencies());
+            Set<Long> reads = Plans.reads(in.plan());
+            if (reads.contains(t.id()) || binder.dependencies().contains(t.id())) {
+                throw new SqlException("42P17", "job " + name + " would read the table it inserts into, " + t.name() + ", and feed on its own rows", c.pos());
+            }
+            // checked as a subscription's plan would be, before anything is made
+            Binder.checkOneTime(temporal(visiblePlan(new BoundQuery(in.plan(), names(t, in.targets()), in.plan().types(), List.of())), c.pos()), c.pos());
+            uses = new HashSet<>(binder.dependencies());
+            uses.add(t.id());
+            id = catalog.newId();
+            item = new CatalogItem.Table(id, name, columns, List.of(), List.of(), sql, true);
+            job = new Jobs.Job(item, c, durability.searchPath());
+            job.bind(t, in.targets().stream().mapToInt(Integer::intValue).toArray(), Plans.anyNode(in.plan(), p -> p instanceof Plan.EventTime), reads);
+        }
+        compute.createTable(id, name, Binder.typesOf(columns), new int[0], -1, null);
+        frontiers.created(id);
+        register(item, schema, uses);
+        binders.access().created(session, item);
+        jobs.created(job);
+        return Result.command("CREATE JOB");
+    }
+
+    /** The names of {@code t}'s columns {@code targets}. */
+    private static List<String> names(CatalogItem.Table t, List<Integer> targets) {
+        List<String> out = new ArrayList<>();
+        for (int k : targets) out.add(t.columns().get(k).name());
+        return out;
     }
 
     /**
@@ -993,9 +1068,11 @@ final class Ddl {
         for (CatalogItem t : targets) targetIds.add(t.id());
         if (session.inTransaction) {
             for (long id : order) {
-                if (sources.ofTable(id) != null) {
-                    throw new SqlException("25001", "DROP SOURCE cannot run inside a transaction block", d.pos(),
-                            "Source " + catalog.get(id).name() + " is among what the statement drops; its connector writes outside any block, so drop it outside one.");
+                if (sources.ofTable(id) != null || jobs.get(id) != null) {
+                    String kind = sources.ofTable(id) != null ? "source" : "job";
+                    throw new SqlException("25001", "DROP " + kind.toUpperCase(java.util.Locale.ROOT) + " cannot run inside a transaction block", d.pos(),
+                            kind.substring(0, 1).toUpperCase(java.util.Locale.ROOT) + kind.substring(1) + " " + catalog.get(id).name()
+                                    + " is among what the statement drops; it writes outside any block, so drop it outside one.");
                 }
             }
         }
@@ -1086,6 +1163,7 @@ final class Ddl {
                 case SEQUENCE -> item instanceof CatalogItem.Sequence;
                 case SOURCE -> item instanceof CatalogItem.Table t && t.isSource();
                 case SINK -> item instanceof CatalogItem.Table t && t.isSink();
+                case JOB -> item instanceof CatalogItem.Table t && t.isJob();
             };
             if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + c.kind().sql().toLowerCase(java.util.Locale.ROOT), c.pos());
         }
@@ -1235,7 +1313,7 @@ final class Ddl {
      * dataflow and data kept until the block commits ({@link #release}).
      */
     private void drop(Session session, long id) {
-        if (session.inTransaction && sources.ofTable(id) != null) {
+        if (session.inTransaction && (sources.ofTable(id) != null || jobs.get(id) != null)) {
             throw new SqlException("25001", "DROP SOURCE cannot run inside a transaction block", 0,
                     "A source's connector writes outside any block; drop it outside one.");
         }
@@ -1296,6 +1374,11 @@ final class Ddl {
         if (item instanceof CatalogItem.Sequence) sequences.dropped(id);
         sources.dropped(id);
         sinks.dropped(id);
+        Jobs.Job job = jobs.dropped(id);
+        if (job != null) {
+            // what it held for its cursor, unless a retention policy holds it still
+            for (long r : job.reads) if (catalog.policyOf(r) == null) durability.releaseHold(r, catalog);
+        }
         durability.dropped(id, item);
         binders.access().dropped(id);
         subscriptions.endOn(id);

@@ -171,6 +171,16 @@ final class Durability {
         if (recorder != null && recorder.commit()) changedSinceCheckpoint = true;
     }
 
+    /** Table {@code id}'s shards keep only the present again (a job that held its history is gone). */
+    void releaseHold(long id, CatalogState catalog) {
+        if (storage != null && catalog.get(id) instanceof CatalogItem.Table) storage.holdSince(id, -1);
+    }
+
+    /** The search path the running statement's objects are made again under (empty: the default). */
+    String searchPath() {
+        return searchPath;
+    }
+
     /** Each table's shards keep history from {@code holds}' time on. */
     void holdTables(Map<Long, Long> holds, CatalogState catalog) {
         if (storage == null) return;

@@ -20,26 +20,35 @@ import java.util.function.Function;
  * <p>Thread-safe: the coordinator calls it under its lock, runners and SHOW SOURCES without.
  */
 final class Sources {
-    /** A source: its table, its progress table, its connector's checked options and its format. */
+    /**
+     * A source: its table, its progress table, its connector's checked options, its format (by
+     * name and as the decoder of the columns it fills) and the metadata its connector includes
+     * after them (INCLUDE, upper case).
+     */
     static final class Source {
         final String schema;
         final CatalogItem.Table table;
         final CatalogItem.Table progress;
         final String connector;
         final Map<String, String> options;
+        final String formatName;
         final SourceFormat format;
+        final List<String> include;
         final boolean stopOnDecodeError;
         volatile SourceRunner runner;
         /** The running connector (the HTTP port hands a webhook's requests to it); null until started. */
         volatile Connector running;
 
-        Source(String schema, CatalogItem.Table table, CatalogItem.Table progress, String connector, Map<String, String> options, SourceFormat format, boolean stopOnDecodeError) {
+        Source(String schema, CatalogItem.Table table, CatalogItem.Table progress, String connector, Map<String, String> options, String formatName, SourceFormat format,
+               List<String> include, boolean stopOnDecodeError) {
             this.schema = schema;
             this.table = table;
             this.progress = progress;
             this.connector = connector;
             this.options = Map.copyOf(options);
+            this.formatName = formatName;
             this.format = format;
+            this.include = List.copyOf(include);
             this.stopOnDecodeError = stopOnDecodeError;
         }
     }
@@ -88,7 +97,7 @@ final class Sources {
             pending.clear();
         }
         for (Source s : start) {
-            Connector c = dev.tributary.server.source.Connectors.create(s.connector, s.options);
+            Connector c = dev.tributary.server.source.Connectors.create(s.connector, s.options, s.include, s.formatName);
             s.running = c;
             s.runner = new SourceRunner(s.table.name(), s.options, c, s.format, ingest.apply(s), s.stopOnDecodeError, positions.apply(s), ServerLog::log);
             s.runner.start();

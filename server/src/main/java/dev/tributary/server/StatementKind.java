@@ -43,6 +43,8 @@ enum StatementKind {
             case Statement.CreateTable c -> DDL;
             case Statement.CreateSource c -> DDL;
             case Statement.CreateSink c -> DDL;
+            case Statement.CreateJob c -> DDL;
+            case Statement.AlterJob a -> DDL;
             case Statement.CreateTableAs c -> DDL;
             case Statement.CreateView c -> DDL;
             case Statement.CreateIndex c -> DDL;

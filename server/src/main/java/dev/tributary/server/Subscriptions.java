@@ -131,6 +131,21 @@ final class Subscriptions {
         }
         if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn("a subscription", st.pos());
         binders.access().checkSelect(session, binder.dependencies());
+        return start(session, binder, q, st, sub, listener, null);
+    }
+
+    /**
+     * A job's subscription (see {@link Jobs}): {@code q}'s changes with progress rows, told to
+     * {@code listener} once durable; from where its STREAMs say, or, when {@code resume} is
+     * given, after that cursor (a progress time this subscription, or an earlier one of the same
+     * query, delivered: system time, or the watermark in event time).
+     */
+    Subscription subscribeJob(Session session, Binder binder, BoundQuery q, Statement st, Long resume, Subscription.Listener given) {
+        Statement.Subscribe progress = new Statement.Subscribe(st.pos(), List.of(), null, null, null, true, true, null);
+        return start(session, binder, q, st, progress, durability.afterDurable(given), resume);
+    }
+
+    private Subscription start(Session session, Binder binder, BoundQuery q, Statement st, Statement.Subscribe sub, Subscription.Listener listener, Long resume) {
         Plan temporal = Ddl.temporal(Ddl.visiblePlan(q), st.pos());
         Binder.checkOneTime(temporal, st.pos());
         Plan plan = dev.tributary.sql.plan.Optimizer.optimize(IndexSelection.binaryOnly(temporal));
@@ -145,7 +160,7 @@ final class Subscriptions {
         }
         reads.checkChanges(plan, start, st.pos());
         long asOf = start;
-        Binder.StreamStart from = binder.streamStart();
+        Binder.StreamStart from = resume != null ? new Binder.StreamStart(resume, st.pos(), eventTime != null) : binder.streamStart();
         long upTo = Long.MAX_VALUE;
         boolean snapshot = true;
         boolean progress = false;
@@ -153,7 +168,7 @@ final class Subscriptions {
         if (sub != null) {
             snapshot = sub.snapshot();
             progress = sub.progress();
-            if (binder.streamStart() != null && (sub.asOf() != null || sub.upTo() != null)) {
+            if (from != null && (sub.asOf() != null || sub.upTo() != null)) {
                 throw new SqlException("0A000", "a STREAM FROM NOW or FROM CURSOR says where the subscription starts: give it no AS OF or UP TO",
                         sub.pos());
             }

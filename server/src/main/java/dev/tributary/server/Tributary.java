@@ -81,6 +81,11 @@ public final class Tributary implements AutoCloseable {
         return new Tributary(clock, workers);
     }
 
+    /** Job {@code name}'s runtime, for tests that wait on its progress; null if there is none. */
+    Jobs.Job job(String name) {
+        return coordinator.job(name);
+    }
+
     /** The runner of source {@code name}'s connector, for tests that wait on its progress; null if there is none (yet). */
     dev.tributary.server.source.SourceRunner sourceRunner(String name) {
         return coordinator.sourceRunner(name);

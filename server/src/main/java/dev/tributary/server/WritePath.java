@@ -149,7 +149,7 @@ final class WritePath {
                 for (int k = 0; k < targets.length; k++) row[targets[k]] = values[k];
                 checkRow(t, row);
             } catch (SqlException e) {
-                throw e.context() == null ? e.withContext(copy.context(r)) : e;
+                throw e.context() == null && copy != null ? e.withContext(copy.context(r)) : e;
             }
             builder.reset();
             for (Object v : row) builder.putValue(v);
@@ -842,6 +842,25 @@ final class WritePath {
 
     void commitBlock(Map<Long, Map<Row, Long>> changes) {
         commitBlock(changes, true);
+    }
+
+    /**
+     * A job's batch: {@code rows} (values of {@code t}'s columns {@code targets}) inserted into
+     * {@code t} with defaults and every constraint, as INSERT does, and {@code progress} (the
+     * job's cursor moved) in the job's relation {@code jobId}, in one commit at one time.
+     */
+    void commitJob(CatalogItem.Table t, int[] targets, List<Object[]> rows, long jobId, Map<Row, Long> progress) {
+        Session session = new Session();
+        session.inTransaction = true;
+        if (!rows.isEmpty()) {
+            RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
+            write(session, t, new RowSlab(encodeWithDefaults(null, t, targets, rows, codec)), false, null);
+        }
+        Map<Row, Long> moved = session.pending.computeIfAbsent(jobId, k -> new LinkedHashMap<>());
+        progress.forEach((row, n) -> {
+            if (moved.merge(row, n, Long::sum) == 0) moved.remove(row);
+        });
+        commitBlock(session.pending, false);
     }
 
     /**

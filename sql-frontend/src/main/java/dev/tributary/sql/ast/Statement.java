@@ -77,18 +77,39 @@ public sealed interface Statement extends Node {
 
     /**
      * {@code CREATE SOURCE [IF NOT EXISTS] name [(columns)] FROM connector [(options)] [BODY] FORMAT
-     * format [(format options)] [ON DECODE ERROR SKIP | STOP]}: an append-only table that only its
-     * connector writes. {@code connector} and {@code format} are upper case as written (checked
-     * where the source is made, not here); an option's name is its words upper case, joined by
-     * one space ({@code START OFFSET}), its value the literal's text.
+     * format [(format options)] [INCLUDE word, ...] [ON DECODE ERROR SKIP | STOP]}: an append-only
+     * table that only its connector writes. {@code connector} and {@code format} are upper case as
+     * written (checked where the source is made, not here); an option's name is its words upper
+     * case, joined by one space ({@code START OFFSET}), its value the literal's text.
+     * {@code include} lists, upper case, the metadata a connector adds as columns after the
+     * format's ({@code INCLUDE KEY, PARTITION, OFFSET, TIMESTAMP} for Kafka), checked where the
+     * source is made.
      */
     record CreateSource(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns, String connector, List<SourceOption> options,
-                        String format, List<SourceOption> formatOptions, boolean stopOnDecodeError) implements Statement {
+                        String format, List<SourceOption> formatOptions, List<String> include, boolean stopOnDecodeError) implements Statement {
         public CreateSource {
             name = List.copyOf(name);
             columns = List.copyOf(columns);
             options = List.copyOf(options);
             formatOptions = List.copyOf(formatOptions);
+            include = List.copyOf(include);
+        }
+    }
+
+    /**
+     * {@code CREATE JOB [IF NOT EXISTS] name AS INSERT INTO target [(columns)] query}: the query's
+     * changes inserted into the target, continuously, in the background, exactly once.
+     */
+    record CreateJob(int pos, List<String> name, boolean ifNotExists, Insert insert) implements Statement {
+        public CreateJob {
+            name = List.copyOf(name);
+        }
+    }
+
+    /** {@code ALTER JOB name PAUSE | RESUME}. */
+    record AlterJob(int pos, List<String> name, boolean pause) implements Statement {
+        public AlterJob {
+            name = List.copyOf(name);
         }
     }
 
@@ -224,7 +245,7 @@ public sealed interface Statement extends Node {
     }
 
     enum ObjectKind {
-        TABLE("TABLE"), VIEW("VIEW"), MATERIALIZED_VIEW("MATERIALIZED VIEW"), INDEX("INDEX"), SEQUENCE("SEQUENCE"), SOURCE("SOURCE"), SINK("SINK");
+        TABLE("TABLE"), VIEW("VIEW"), MATERIALIZED_VIEW("MATERIALIZED VIEW"), INDEX("INDEX"), SEQUENCE("SEQUENCE"), SOURCE("SOURCE"), SINK("SINK"), JOB("JOB");
 
         private final String sql;
 
@@ -350,7 +371,7 @@ public sealed interface Statement extends Node {
 
     enum ShowKind {
         TABLES, VIEWS, MATERIALIZED_VIEWS, INDEXES, COLUMNS, CREATE_TABLE, CREATE_VIEW, CREATE_MATERIALIZED_VIEW,
-        VARIABLE, SOURCES, SINKS
+        VARIABLE, SOURCES, SINKS, JOBS
     }
 
     /**

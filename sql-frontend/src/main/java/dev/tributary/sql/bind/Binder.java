@@ -254,7 +254,12 @@ public final class Binder {
 
     /** Binds a query as a relation (a view, a subquery): ORDER BY only matters with LIMIT. */
     Bound relation(Query q) {
-        BoundQuery b = query(q, false);
+        return relation(q, false);
+    }
+
+    /** {@link #relation(Query)}, bound as the outermost query if {@code topLevel} (a job's, whose EMIT ON WINDOW CLOSE ends it). */
+    private Bound relation(Query q, boolean topLevel) {
+        BoundQuery b = query(q, topLevel);
         Plan p = b.plan();
         if (p.arity() > b.visible()) p = project(p, range(0, b.visible()));
         List<Field> fields = new ArrayList<>();
@@ -2267,6 +2272,37 @@ public final class Binder {
 
     /** INSERT's rows as a plan producing whole rows of {@code t}: named columns assigned, the others their defaults. */
     public BoundQuery bindInsert(CatalogItem.Table t, dev.tributary.sql.ast.Statement.Insert ins) {
+        InsertSource in = bindInsertSource(t, ins);
+        List<Column> columns = t.columns();
+        List<Integer> target = in.targets();
+        Plan source = in.plan();
+        List<SqlType> sourceTypes = source.types();
+        // full rows: targeted columns from the source, the rest their defaults
+        List<ScalarExpr> full = new ArrayList<>();
+        for (int c = 0; c < columns.size(); c++) {
+            int k = target.indexOf(c);
+            full.add(k >= 0 ? Sx.column(k, sourceTypes.get(k)) : t.defaults().get(c));
+        }
+        int n = sourceTypes.size();
+        Plan plan = project(new Plan.Map(source, full), range(n, n + full.size()));
+        List<String> names = new ArrayList<>();
+        for (Column c : columns) names.add(c.name());
+        return new BoundQuery(plan, names, types(columns), List.of());
+    }
+
+    /**
+     * What an INSERT writes before defaults: {@code plan}'s rows are the values of the columns
+     * {@code targets} (indexes into the table's columns), each assigned to its column's type.
+     */
+    public record InsertSource(Plan plan, List<Integer> targets) {}
+
+    /** The rows of {@code ins} for the columns it names (all, in order, when it names none), as {@link InsertSource}. */
+    public InsertSource bindInsertSource(CatalogItem.Table t, dev.tributary.sql.ast.Statement.Insert ins) {
+        return bindInsertSource(t, ins, false);
+    }
+
+    /** {@link #bindInsertSource(CatalogItem.Table, dev.tributary.sql.ast.Statement.Insert)}; its query bound as the outermost (a job's) if {@code topLevel}. */
+    public InsertSource bindInsertSource(CatalogItem.Table t, dev.tributary.sql.ast.Statement.Insert ins, boolean topLevel) {
         List<Column> columns = t.columns();
         List<Integer> target = new ArrayList<>();
         Query q = ins.source();
@@ -2277,7 +2313,7 @@ public final class Binder {
             if (q.isBare() && q.body() instanceof QueryBody.Values v) {
                 width = v.rows().get(0).size();
             } else {
-                bound = relation(q);
+                bound = relation(q, topLevel);
                 width = bound.fields().size();
             }
             target.addAll(range(0, Math.min(width, columns.size())));
@@ -2321,7 +2357,7 @@ public final class Binder {
             source = parts.size() == 1 ? parts.get(0) : new Plan.Union(parts);
             sourceTypes = types;
         } else {
-            Bound b = bound != null ? bound : relation(q);
+            Bound b = bound != null ? bound : relation(q, topLevel);
             if (b.fields().size() > target.size()) throw new SqlException("42601", "INSERT has more expressions than target columns", q.pos());
             if (b.fields().size() < target.size()) throw new SqlException("42601", "INSERT has more target columns than expressions", q.pos());
             List<ScalarExpr> exprs = new ArrayList<>();
@@ -2334,17 +2370,7 @@ public final class Binder {
             source = project(new Plan.Map(b.plan(), exprs), range(n, n + exprs.size()));
             sourceTypes = source.types();
         }
-        // full rows: targeted columns from the source, the rest their defaults
-        List<ScalarExpr> full = new ArrayList<>();
-        for (int c = 0; c < columns.size(); c++) {
-            int k = target.indexOf(c);
-            full.add(k >= 0 ? Sx.column(k, sourceTypes.get(k)) : t.defaults().get(c));
-        }
-        int n = sourceTypes.size();
-        Plan plan = project(new Plan.Map(source, full), range(n, n + full.size()));
-        List<String> names = new ArrayList<>();
-        for (Column c : columns) names.add(c.name());
-        return new BoundQuery(plan, names, types(columns), List.of());
+        return new InsertSource(source, List.copyOf(target));
     }
 
     /** The value of a constant expression cast to {@code type} (ADVANCE CLOCK's argument). */

@@ -479,6 +479,14 @@ public final class Parser {
         if (!orReplace && acceptKw("table")) return createTable(pos);
         if (!orReplace && acceptKw("source")) return createSource(pos);
         if (!orReplace && acceptKw("sink")) return createSink(pos);
+        if (!orReplace && acceptKw("job")) {
+            boolean ifNotExists = ifNotExists();
+            List<String> name = qualifiedName();
+            expectKw("as");
+            if (!isKw("insert")) throw new SqlException("42601", "a job is CREATE JOB name AS INSERT INTO table SELECT ...", pos());
+            Statement insert = insert();
+            return new Statement.CreateJob(pos, name, ifNotExists, (Statement.Insert) insert);
+        }
         if (!orReplace && isKw("unique") && isKw(1, "index")) {
             p += 2;
             return createIndex(pos, true);
@@ -537,7 +545,7 @@ public final class Parser {
 
     /**
      * {@code CREATE SOURCE [IF NOT EXISTS] name [(column type [NOT NULL], ...)] FROM connector
-     * [(options)] [BODY] FORMAT format [(options)] [ON DECODE ERROR SKIP | STOP]}.
+     * [(options)] [BODY] FORMAT format [(options)] [INCLUDE word, ...] [ON DECODE ERROR SKIP | STOP]}.
      */
     private Statement createSource(int pos) {
         boolean ifNotExists = ifNotExists();
@@ -572,6 +580,14 @@ public final class Parser {
             format = next().value().toUpperCase(Locale.ROOT);
             if (is(Type.LPAREN)) formatOptions = sourceOptions();
         }
+        List<String> include = new ArrayList<>();
+        if (acceptKw("include")) {
+            do {
+                // KEY, PARTITION, OFFSET, TIMESTAMP: words, some of them reserved elsewhere
+                if (!is(Type.IDENT)) throw syntaxError(peek());
+                include.add(next().value().toUpperCase(Locale.ROOT));
+            } while (accept(Type.COMMA));
+        }
         boolean stop = false;
         if (isKw("on") && isKw(1, "decode")) {
             p += 2;
@@ -579,7 +595,7 @@ public final class Parser {
             if (acceptKw("stop")) stop = true;
             else expectKw("skip");
         }
-        return new Statement.CreateSource(pos, name, ifNotExists, cols, connector, options, format, formatOptions, stop);
+        return new Statement.CreateSource(pos, name, ifNotExists, cols, connector, options, format, formatOptions, include, stop);
     }
 
     /** {@code CREATE SINK [IF NOT EXISTS] name FROM relation INTO connector [(options)]}. */
@@ -1123,6 +1139,7 @@ public final class Parser {
         if (acceptKw("sequence")) return ObjectKind.SEQUENCE;
         if (acceptKw("source")) return ObjectKind.SOURCE;
         if (acceptKw("sink")) return ObjectKind.SINK;
+        if (acceptKw("job")) return ObjectKind.JOB;
         if (!isKw("materialized")) return null;
         p++;
         expectKw("view");
@@ -1145,6 +1162,11 @@ public final class Parser {
         ObjectKind kind = objectKind();
         if (kind == null) throw unsupported("ALTER " + peek().value().toUpperCase(Locale.ROOT), pos());
         List<String> name = qualifiedName();
+        if (kind == ObjectKind.JOB) {
+            if (acceptKw("pause")) return new Statement.AlterJob(pos, name, true);
+            if (acceptKw("resume")) return new Statement.AlterJob(pos, name, false);
+            throw new SqlException("42601", "ALTER JOB name takes PAUSE or RESUME", pos());
+        }
         if (isKw("owner") && isKw(1, "to")) {
             p += 2;
             return new Statement.AlterOwner(pos, kind, name, roleSpec());
@@ -1417,6 +1439,7 @@ public final class Parser {
         if (acceptKw("views")) return new Show(pos, ShowKind.VIEWS, List.of());
         if (acceptKw("sources")) return new Show(pos, ShowKind.SOURCES, List.of());
         if (acceptKw("sinks")) return new Show(pos, ShowKind.SINKS, List.of());
+        if (acceptKw("jobs")) return new Show(pos, ShowKind.JOBS, List.of());
         if (isKw("materialized") && isKw(1, "views")) {
             p += 2;
             return new Show(pos, ShowKind.MATERIALIZED_VIEWS, List.of());

@@ -382,6 +382,7 @@ public final class SqlFormatter {
                     case MATERIALIZED_VIEWS -> b.append("MATERIALIZED VIEWS");
                     case SOURCES -> b.append("SOURCES");
                     case SINKS -> b.append("SINKS");
+                    case JOBS -> b.append("JOBS");
                     case INDEXES -> {
                         b.append("INDEXES");
                         if (!sh.target().isEmpty()) b.append(" FROM ").append(name(sh.target()));
@@ -432,6 +433,11 @@ public final class SqlFormatter {
                 for (int i = 0; i < c.names().size(); i++) b.append(i > 0 ? ", " : "").append(name(c.names().get(i)));
                 b.append(c.deferred() ? " DEFERRED" : " IMMEDIATE");
             }
+            case Statement.CreateJob j -> {
+                b.append("CREATE JOB ").append(j.ifNotExists() ? "IF NOT EXISTS " : "").append(name(j.name())).append(" AS ");
+                statement(b, j.insert());
+            }
+            case Statement.AlterJob a -> b.append("ALTER JOB ").append(name(a.name())).append(a.pause() ? " PAUSE" : " RESUME");
             case Statement.CreateSource c -> {
                 b.append("CREATE SOURCE ");
                 if (c.ifNotExists()) b.append("IF NOT EXISTS ");
@@ -451,6 +457,7 @@ public final class SqlFormatter {
                     b.append(" FORMAT ").append(c.format());
                     sourceOptions(b, c.formatOptions());
                 }
+                if (!c.include().isEmpty()) b.append(" INCLUDE ").append(String.join(", ", c.include()));
                 if (c.stopOnDecodeError()) b.append(" ON DECODE ERROR STOP");
             }
             case Statement.CreateSink c -> {

@@ -123,6 +123,9 @@ class RoundTripTest {
                 "SELECT a FROM t AS OF 1000",
                 "SELECT a FROM t AS OF now() - INTERVAL '1 hour' EMIT CHANGES",
                 "CREATE TABLE t (a int)",
+                "CREATE SOURCE s (id bigint NOT NULL, note text) FROM KAFKA (BROKERS 'b1:9092,b2:9092', TOPIC 't', START OFFSET 'latest') "
+                        + "FORMAT JSON INCLUDE KEY, PARTITION, OFFSET, TIMESTAMP ON DECODE ERROR STOP",
+                "CREATE SOURCE IF NOT EXISTS s FROM KAFKA (BROKERS 'b:1', TOPIC 't') FORMAT BYTES INCLUDE key",
                 "CREATE TABLE IF NOT EXISTS s.t (id bigint PRIMARY KEY, name text NOT NULL DEFAULT 'x', "
                         + "p numeric(10,2) NULL DEFAULT 0.0, ts timestamptz DEFAULT now())",
                 "CREATE TABLE t (a int, b varchar(5), c char(2), PRIMARY KEY (a, b))",
