@@ -111,7 +111,14 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.writes = new WritePath(catalog, binders, oracle, compute, frontiers, reads, subscriptions, durability);
         this.metrics = new StatementMetrics(writes::commits, writes::committedRows);
         this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences, sources, sinks, jobs);
-        catalog.jobHolds(jobs::holds);
+        // jobs and sinks hold the history of what they read from their cursors on
+        catalog.jobHolds(() -> {
+            Map<Long, Long> held = jobs.holds(), bySinks = sinks.holds();
+            if (held == null || bySinks == null) return null;
+            Map<Long, Long> all = new HashMap<>(held);
+            bySinks.forEach((id, since) -> all.merge(id, since, Math::min));
+            return all;
+        });
         catalog.writtenOnlyBy(id -> {
             Sources.Source s = sources.ofTable(id);
             if (s == null) s = sources.ofProgress(id);
@@ -1647,9 +1654,10 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /**
      * Starts sink {@code s}: a subscription to its relation after the time its table says was
-     * acknowledged ({@code WITH (SNAPSHOT = false) AS OF t}), or from a snapshot when it has none,
-     * or when the relation's history no longer reaches back to it (the sink's first batch then says
-     * it is a snapshot), delivered by an {@link dev.tributary.server.sink.HttpSink}.
+     * acknowledged ({@code WITH (SNAPSHOT = false) AS OF t}; the sink holds the history of what it
+     * reads from that time), or from a snapshot when it has none, or should the history not reach
+     * back to it all the same (the sink's first batch then says it is a snapshot), delivered by an
+     * {@link dev.tributary.server.sink.HttpSink}.
      */
     private void startSink(Sinks.Sink s) {
         List<SqlType> types = Binder.typesOf(s.table.columns());
@@ -1659,6 +1667,14 @@ final class Coordinator implements AutoCloseable, Catalog {
             if (acknowledged == null || at > acknowledged) acknowledged = at;
         }
         if (acknowledged != null) s.acknowledged = acknowledged;
+        Set<Long> stored = new HashSet<>();
+        storedReads(s.from, stored);
+        s.reads = Set.copyOf(stored);
+        if (acknowledged != null) {
+            // held from there on: this run resumes there, and so does the next one until a later time is durable
+            s.hold = acknowledged;
+            durability.holdTables(catalog.holds(oracle.readTime()), catalog);
+        }
         CatalogItem relation = catalog.get(s.from);
         String from = Ddl.qualified(catalog.schemaOf(s.from), relation.name());
         Subscription sub = null;
@@ -1670,7 +1686,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 sub = subscribeInternally("SUBSCRIBE " + from + " WITH (SNAPSHOT = false) AS OF " + acknowledged, delivery);
             } catch (SqlException e) {
                 ServerLog.log("sink " + s.table.name() + " cannot resume after its last acknowledged time (" + e.getMessage()
-                        + "): it starts over with a snapshot, marked as one (keep the relation's history WITH (RETAIN HISTORY FOR ...) to resume)");
+                        + "): it starts over with a snapshot, marked as one");
                 delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, dev.tributary.server.sink.HttpSink.Options.defaults(), true,
                         at -> sinkAcknowledged(s, at), ServerLog::log);
             }
@@ -1678,6 +1694,20 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (sub == null) sub = subscribeInternally("SUBSCRIBE " + from, delivery);
         s.delivery = delivery.start();
         s.subscription = sub;
+    }
+
+    /** The stored collections (tables, materialized views) that relation {@code id} is or reads, transitively, into {@code out}. */
+    private void storedReads(long id, Set<Long> out) {
+        switch (catalog.get(id)) {
+            case CatalogItem.Table t -> out.add(id);
+            case CatalogItem.MaterializedView m -> {
+                if (out.add(id)) for (long r : dev.tributary.sql.plan.Plans.reads(m.plan())) storedReads(r, out);
+            }
+            case CatalogItem.View v -> {
+                for (long r : dev.tributary.sql.plan.Plans.reads(v.plan())) storedReads(r, out);
+            }
+            case null, default -> { }
+        }
     }
 
     /** SHOW SINKS: each sink's relation, receiver, state, last acknowledged time, requests, failures and last error. */
@@ -1711,6 +1741,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         block.put(s.table.id(), changes);
         writes.commitBlock(block, false);
         s.acknowledged = at;
+        // the hold moves only once the time is durable: a restart resumes at the durable one
+        java.util.concurrent.CompletableFuture<Void> durable = storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
+        durable.thenRun(() -> s.hold = at);
     }
 
     // ------------------------------------------------------------------ jobs

@@ -1373,7 +1373,11 @@ final class Ddl {
         for (int column : d.comments().keySet()) durability.recordComment(id, column, null, catalog::newId);
         if (item instanceof CatalogItem.Sequence) sequences.dropped(id);
         sources.dropped(id);
-        sinks.dropped(id);
+        Sinks.Sink sink = sinks.dropped(id);
+        if (sink != null && sink.reads != null) {
+            // what it held from its acknowledged time, unless a retention policy holds it still
+            for (long r : sink.reads) if (catalog.policyOf(r) == null) durability.releaseHold(r, catalog);
+        }
         Jobs.Job job = jobs.dropped(id);
         if (job != null) {
             // what it held for its cursor, unless a retention policy holds it still

@@ -29,6 +29,13 @@ final class Sinks {
         volatile HttpSink delivery;
         /** The last time acknowledged (epoch ms; -1 for none yet), as its table holds it. */
         volatile long acknowledged = -1;
+        /** The stored collections its relation reads, transitively (null until it has started: then everything is held). */
+        volatile java.util.Set<Long> reads;
+        /**
+         * The time from which it holds the history of what it reads: the last acknowledged time once
+         * that is durable, so that a restart can subscribe AS OF it (-1: none yet).
+         */
+        volatile long hold = -1;
         volatile Subscription subscription;
 
         Sink(CatalogItem.Table table, long from, URI url) {
@@ -51,6 +58,21 @@ final class Sinks {
         return byTable.get(id);
     }
 
+    /**
+     * The holds of the sinks: per stored collection, the earliest time one of them must still read
+     * (from its last durable acknowledged time); null while some sink does not know yet what it
+     * reads (one made again by a recovery, not started yet): then everything is held.
+     */
+    synchronized Map<Long, Long> holds() {
+        Map<Long, Long> out = new HashMap<>();
+        for (Sink s : byTable.values()) {
+            if (s.reads == null) return null;
+            if (s.hold < 0) continue;
+            for (long id : s.reads) out.merge(id, s.hold, Math::min);
+        }
+        return out;
+    }
+
     /** Every sink, in name order. */
     synchronized List<Sink> all() {
         List<Sink> out = new ArrayList<>(byTable.values());
@@ -58,15 +80,16 @@ final class Sinks {
         return out;
     }
 
-    /** Object {@code id} is dropped: if it is a sink's table, its delivery stops. */
-    void dropped(long id) {
+    /** Object {@code id} is dropped: if it is a sink's table, its delivery stops, and the sink is returned (else null). */
+    Sink dropped(long id) {
         Sink s;
         synchronized (this) {
             s = byTable.remove(id);
-            if (s == null) return;
+            if (s == null) return null;
             pending.remove(s);
         }
         stop(s);
+        return s;
     }
 
     private static void stop(Sink s) {
