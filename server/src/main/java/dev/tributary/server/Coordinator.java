@@ -110,13 +110,18 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.subscriptions = new Subscriptions(this, binders, oracle, compute, frontiers, reads, durability);
         this.writes = new WritePath(catalog, binders, oracle, compute, frontiers, reads, subscriptions, durability);
         this.metrics = new StatementMetrics(writes::commits, writes::committedRows);
-        this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences, sources, sinks, jobs);
-        // jobs and sinks hold the history of what they read from their cursors on
+        this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences, sources, sinks, jobs, rowRetention);
+        // jobs, sinks, consumer groups and retained tables hold the history of what they read
         catalog.jobHolds(() -> {
-            Map<Long, Long> held = jobs.holds(), bySinks = sinks.holds();
-            if (held == null || bySinks == null) return null;
-            Map<Long, Long> all = new HashMap<>(held);
+            Map<Long, Long> h = jobs.holds(), bySinks = sinks.holds();
+            if (h == null || bySinks == null) return null;
+            Map<Long, Long> all = new HashMap<>(h);
             bySinks.forEach((id, since) -> all.merge(id, since, Math::min));
+            groups.holds().forEach((id, since) -> {
+                if (catalog.contains(id)) all.merge(id, since, Math::min);
+            });
+            // a retained table keeps its rows' commit times for as long as they live: a restart deletes them on time
+            rowRetention.holds(oracle.readTime()).forEach((id, since) -> all.merge(id, since, Math::min));
             return all;
         });
         catalog.writtenOnlyBy(id -> {
@@ -482,6 +487,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     synchronized void closeSession(Session session) {
         undo(session, 0);
         session.reset();
+        groups.sessionClosed(session);
     }
 
     /**
@@ -782,6 +788,64 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     // ------------------------------------------------------------------ cursors
 
+    // ------------------------------------------------------------------ consumer groups
+
+    private final ConsumerGroups groups = new ConsumerGroups();
+
+    /**
+     * A cursor over a STREAM read by a consumer group: the group's partitions this session may
+     * take, its subscription resumed at their earliest position; the group made (durably, at the
+     * present) by its first cursor. Null when {@code q} reads no stream by a group.
+     */
+    private Cursor groupCursor(Session session, Statement.DeclareCursor d, Statement.QueryStatement q) {
+        Binder binder = binders.of(session).allowStreams().maintaining();
+        BoundQuery bound = binder.bindQuery(q.query());
+        Binder.ConsumerGroup cg = binder.consumerGroup();
+        if (cg == null) return null;
+        access.checkSelect(session, binder.dependencies());
+        ConsumerGroups.Group g = groups.get(cg.table(), cg.name());
+        if (g == null) {
+            Map<Row, Long> made = groups.create(cg.table(), cg.name(), oracle.readTime() + 1);
+            Map<Long, Map<Row, Long>> change = new HashMap<>();
+            change.put(ConsumerGroups.POSITIONS, made);
+            writes.commitBlock(change, false);
+            g = groups.get(cg.table(), cg.name());
+            // the table's history is kept from the group's start at once, not from the next tick
+            durability.holdTables(catalog.holds(oracle.readTime()), catalog);
+        }
+        for (Cursor c : session.cursors.values()) {
+            if (c.group() != null && c.group().group == g) {
+                throw new SqlException("55006", "consumer group \"" + cg.name() + "\" is read by cursor of this block already", cg.pos(),
+                        "One cursor per group and block: FETCH more from it.");
+            }
+        }
+        int[] partitions = groups.acquire(g, session);
+        List<String> names = new ArrayList<>(List.of("change_time", "change_diff"));
+        List<SqlType> types = new ArrayList<>(List.of(SqlType.TIMESTAMPTZ, SqlType.BIGINT));
+        names.addAll(bound.names().subList(0, bound.visible()));
+        types.addAll(bound.types().subList(0, bound.visible()));
+        GroupRead read = new GroupRead(g, session, partitions, bound.types().subList(0, bound.visible()));
+        ConsumerGroups.Group group = g;
+        Cursor cursor = Cursor.grouped(d.name(), session.subscribeBufferRows, read, () -> groups.release(group, session, partitions), names, types);
+        if (partitions.length > 0) {
+            cursor.attach(subscriptions.subscribeJob(session, binder, bound, q, read.resumeAt(), cursor.listener()));
+        } else {
+            cursor.listener().onDone();
+        }
+        return cursor;
+    }
+
+    /** The positions {@code session}'s group cursors reached, as rows of the positions table (for its block's commit). */
+    private Map<Row, Long> groupMoves(Session session) {
+        Map<Row, Long> out = new HashMap<>();
+        for (Cursor c : session.cursors.values()) {
+            if (c.group() == null) continue;
+            ConsumerGroups.moves(c.group().group, c.group().reached()).forEach((r, n) -> out.merge(r, n, Long::sum));
+        }
+        out.values().removeIf(n -> n == 0);
+        return out;
+    }
+
     private Result declare(Session session, Statement.DeclareCursor d) {
         // the extended protocol's implicit transaction ends at the next Sync: not a block a cursor can live in, as in
         // PostgreSQL; a multi-statement Query's implicit block is one
@@ -790,6 +854,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         Cursor cursor;
         if (d.query() instanceof Statement.QueryStatement q && !q.emitChanges()) {
             cursor = Cursor.over(run(session, q, null));
+        } else if (d.query() instanceof Statement.QueryStatement q && (cursor = groupCursor(session, d, q)) != null) {
+            // a consumer group's
         } else {
             cursor = Cursor.subscribing(d.name(), session.subscribeBufferRows);
             cursor.attach(subscribe(session, d.query(), cursor.listener()));
@@ -1189,9 +1255,15 @@ final class Coordinator implements AutoCloseable, Catalog {
                 Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
                 if (failed) undo(session, 0);
                 List<CatalogChange> changes = List.copyOf(session.catalogChanges);
+                // what its consumer group cursors handed out is consumed with the block's writes
+                Map<Row, Long> moves = failed ? Map.of() : groupMoves(session);
+                List<GroupRead> reads = new ArrayList<>();
+                for (Cursor c : session.cursors.values()) if (c.group() != null) reads.add(c.group());
+                if (!moves.isEmpty()) pending.put(ConsumerGroups.POSITIONS, moves);
                 session.reset();
                 if (failed) yield Result.command("ROLLBACK");
                 commitOrUndo(session, pending, true, changes);
+                for (GroupRead r : reads) ConsumerGroups.committed(r.group, r.reached());
                 yield Result.command("COMMIT");
             }
             case ROLLBACK -> {
@@ -1619,6 +1691,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     private static final long SOURCE_STOP_MILLIS = 10_000;
 
     private synchronized void closeLocked() {
+        if (retentionThread != null) retentionThread.interrupt();
         if (!closed && storage != null && durability.changedSinceCheckpoint()) {
             // a shutdown checkpoint, as PostgreSQL takes one: the next start replays nothing
             try {
@@ -1646,6 +1719,65 @@ final class Coordinator implements AutoCloseable, Catalog {
         sources.startPending(this::committedPositions, s -> (rows, before, after) -> ingest(s, rows, before, after));
         sinks.startPending(this::startSink);
         for (Jobs.Job j : jobs.takePending()) startJob(j);
+        for (RowRetention.Retained r : rowRetention.takePending()) startRetention(r);
+    }
+
+    // ------------------------------------------------------------------ row retention
+
+    private final RowRetention rowRetention = new RowRetention();
+    /** Deletions of retained tables' rows, in order, for {@link #retentionThread}: (table id, rows by count). */
+    private final java.util.concurrent.LinkedBlockingQueue<Object[]> expired = new java.util.concurrent.LinkedBlockingQueue<>();
+    private Thread retentionThread;
+
+    /** Starts deleting table {@code r}'s rows as their time comes (under the lock). */
+    private void startRetention(RowRetention.Retained r) {
+        if (retentionThread == null) {
+            retentionThread = Thread.ofPlatform().daemon().name("tributary-row-retention").start(this::deleteExpired);
+        }
+        Session session = new Session();
+        dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(Binder.typesOf(((CatalogItem.Table) catalog.get(r.id())).columns()));
+        subscriptions.subscribe(session, Parser.parseStatement(RowRetention.expiring(r)), new Subscription.Listener() {
+            @Override
+            public void onChanges(Result batch) {
+                Map<Row, Long> rows = new HashMap<>();
+                for (Object[] row : batch.rows()) {
+                    long diff = (Long) row[1];
+                    // a deletion's own expiry comes back too: only insertions are deleted
+                    if (diff > 0) rows.merge(codec.encode(java.util.Arrays.copyOfRange(row, 2, row.length)), -diff, Long::sum);
+                }
+                if (!rows.isEmpty()) expired.add(new Object[] {r.id(), rows});
+            }
+
+            @Override
+            public void onError(SqlException error) {
+                ServerLog.log("the deletion of table " + r.name() + "'s rows stopped: " + error.getMessage());
+            }
+        });
+    }
+
+    /** The retention thread: deletes expired rows, one commit per batch, for as long as the server runs. */
+    @SuppressWarnings("unchecked")
+    private void deleteExpired() {
+        while (true) {
+            Object[] e;
+            try {
+                e = expired.take();
+            } catch (InterruptedException stop) {
+                return;
+            }
+            try {
+                deleteExpired((Long) e[0], (Map<Row, Long>) e[1]);
+            } catch (RuntimeException failure) {
+                ServerLog.error("the deletion of expired rows of table " + e[0] + " failed: " + failure, failure);
+            }
+        }
+    }
+
+    private synchronized void deleteExpired(long table, Map<Row, Long> rows) {
+        if (closed || rowRetention.get(table) == null) return;
+        Map<Long, Map<Row, Long>> change = new HashMap<>();
+        change.put(table, rows);
+        writes.commitBlock(change, false);
     }
 
     // ------------------------------------------------------------------ sinks
@@ -2159,6 +2291,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         durability.replaying(true);
         try {
             List<CatalogEntry> entries = durability.recorder().recover();
+            // first: the history the groups hold must be there when the tables are read back
+            recoverConsumerGroups();
             long floor = storage.recoveredUpper();
             oracle.recovered(floor, storage::reserveTimes);
             long maxId = 0;
@@ -2254,12 +2388,27 @@ final class Coordinator implements AutoCloseable, Catalog {
             compute.endRecovery();
             catalog.idsFromAtLeast(maxId + 2); // a table's primary key takes the id after it
             // tables dropped before a crash let go of their data at the log's next flush
-            for (long id : storage.tables()) if (!(catalog.get(id) instanceof CatalogItem.Table)) storage.dropTable(id);
+            for (long id : storage.tables()) if (!(catalog.get(id) instanceof CatalogItem.Table) && id != ConsumerGroups.POSITIONS) storage.dropTable(id);
             // and views dropped before a crash, their output shards
             for (long id : storage.outputs().outputs()) if (!(catalog.get(id) instanceof CatalogItem.MaterializedView)) storage.outputs().drop(id);
         } finally {
             durability.replaying(false);
         }
+    }
+
+    /** The consumer groups' positions, read back from their durable table (a dropped table's groups are never read again). */
+    private void recoverConsumerGroups() {
+        if (!storage.tables().contains(ConsumerGroups.POSITIONS)) return;
+        Map<Row, Long> rows = new HashMap<>();
+        java.util.function.Consumer<dev.tributary.arrangements.Updates> add = u -> {
+            dev.tributary.arrangements.BytesColumn keys = (dev.tributary.arrangements.BytesColumn) u.keys();
+            for (int i = 0; i < u.size(); i++) rows.merge(dev.tributary.sql.row.RowDataType.INSTANCE.get(keys, i), u.diff(i), Long::sum);
+        };
+        long since = storage.tableSince(ConsumerGroups.POSITIONS);
+        if (since < 0) return;
+        storage.tablePartsAsOf(ConsumerGroups.POSITIONS, since, add);
+        storage.tablePartsAfter(ConsumerGroups.POSITIONS, since, add);
+        groups.recovered(rows);
     }
 
     /**

@@ -50,9 +50,11 @@ final class Ddl {
     private final Sources sources;
     private final Sinks sinks;
     private final Jobs jobs;
+    private final RowRetention rowRetention;
 
     Ddl(CatalogState catalog, Binders binders, TimestampOracle oracle, ComputeController compute, TableFrontiers frontiers, ReadPath reads, WritePath writes,
-            Subscriptions subscriptions, Durability durability, WorkerWait waits, SequenceValues sequences, Sources sources, Sinks sinks, Jobs jobs) {
+            Subscriptions subscriptions, Durability durability, WorkerWait waits, SequenceValues sequences, Sources sources, Sinks sinks, Jobs jobs, RowRetention rowRetention) {
+        this.rowRetention = rowRetention;
         this.sources = sources;
         this.sinks = sinks;
         this.jobs = jobs;
@@ -120,6 +122,11 @@ final class Ddl {
         // a default's nextval reads its sequence: it cannot be dropped while the table is there
         Set<Long> sequencesRead = defaultsBinder.dependencies();
         HistoryPolicy history = HistoryPolicy.of(c.retain(), binders.plain());
+        long retainRows = c.retainRows() == null ? -1 : RowRetention.millis(c.retainRows(), binders.plain());
+        if (retainRows > 0 && !c.appendOnly()) {
+            throw new SqlException("42P16", "RETAIN ROWS needs an APPEND ONLY table", c.retainRows().pos(),
+                    "Rows are deleted when their time comes only where nothing else deletes them: WITH (APPEND ONLY, RETAIN ROWS FOR ...).");
+        }
         // the primary key's index, as PostgreSQL names it; the table's arrangement is keyed by it
         String pkName = c.primaryKeyName() != null ? c.primaryKeyName() : name + "_pkey";
         if (!pk.isEmpty() && catalog.contains(schema, pkName)) throw new SqlException("42P07", "relation \"" + pkName + "\" already exists", c.pos());
@@ -163,6 +170,7 @@ final class Ddl {
             register(new CatalogItem.Index(pkIndex, pkName, id, keys, pkSql, CatalogItem.Index.Uniqueness.PRIMARY_KEY), schema, Set.of(id));
         }
         if (history != null) setRetention(id, history);
+        if (retainRows > 0) rowRetention.created(new RowRetention.Retained(id, qualified(schema, name), retainRows));
         // a restart makes each UNIQUE constraint again from its own catalog entry
         if (!durability.replaying()) {
             try {
@@ -339,6 +347,7 @@ final class Ddl {
             Binder binder = binders.of(session).allowStreams().maintaining();
             Binder.InsertSource in = binder.bindInsertSource(t, ins, true);
             if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn("a job", c.pos());
+            if (binder.consumerGroup() != null) throw Subscriptions.consumerGroupOutsideCursor(binder.consumerGroup().pos());
             binders.access().checkStatement(session, ins, t, binder.dependencies());
             Set<Long> reads = Plans.reads(in.plan());
             if (reads.contains(t.id()) || binder.dependencies().contains(t.id())) {
@@ -511,7 +520,7 @@ final class Ddl {
             throw new SqlException("23514", "check constraint \"" + added.name() + "\" of relation \"" + t.name() + "\" is violated by some row");
         }
         Statement.CreateTable next = new Statement.CreateTable(def.pos(), def.name(), def.ifNotExists(), def.columns(), def.primaryKey(), def.retain(),
-                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), defs, def.foreignKeys());
+                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), defs, def.foreignKeys(), def.retainRows());
         replaceTable(session, t, next, t.columns(), t.defaults(), checks, Set.of());
     }
 
@@ -560,7 +569,7 @@ final class Ddl {
         List<Statement.ColumnDef> defs = new ArrayList<>(def.columns());
         defs.set(c, changed);
         Statement.CreateTable next = new Statement.CreateTable(def.pos(), def.name(), def.ifNotExists(), defs, def.primaryKey(), def.retain(),
-                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), def.checks(), def.foreignKeys());
+                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), def.checks(), def.foreignKeys(), def.retainRows());
         replaceTable(session, t, next, columns, defaults, t.checks(), reads);
         return Result.command("ALTER TABLE");
     }
@@ -585,7 +594,7 @@ final class Ddl {
         defs.remove(at);
         checks.remove(at);
         Statement.CreateTable next = new Statement.CreateTable(def.pos(), def.name(), def.ifNotExists(), def.columns(), def.primaryKey(), def.retain(),
-                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), defs, def.foreignKeys());
+                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), defs, def.foreignKeys(), def.retainRows());
         replaceTable(session, t, next, t.columns(), t.defaults(), checks, Set.of());
         return true;
     }
@@ -805,6 +814,7 @@ final class Ddl {
         // what their watermarks have settled
         Binder binder = binders.of(session).allowStreams().maintaining();
         BoundQuery q = binder.bindQuery(v.query());
+        if (binder.consumerGroup() != null) throw Subscriptions.consumerGroupOutsideCursor(binder.consumerGroup().pos());
         // a materialized view reads its relations as its creator now; a view as its owner whenever it is read
         if (v.materialized()) binders.access().checkSelect(session, binder.dependencies());
         if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn(v.materialized() ? "a materialized view" : "a view", v.pos());
@@ -1378,6 +1388,7 @@ final class Ddl {
             // what it held from its acknowledged time, unless a retention policy holds it still
             for (long r : sink.reads) if (catalog.policyOf(r) == null) durability.releaseHold(r, catalog);
         }
+        rowRetention.dropped(id);
         Jobs.Job job = jobs.dropped(id);
         if (job != null) {
             // what it held for its cursor, unless a retention policy holds it still

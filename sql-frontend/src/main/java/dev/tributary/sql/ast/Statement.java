@@ -55,10 +55,21 @@ public sealed interface Statement extends Node {
      */
     record RetainHistory(int pos, Expr interval, Expr pinAt) implements Node {}
 
-    /** {@code appendOnly}: {@code WITH (APPEND ONLY)}, a table that takes inserts only (no UPDATE or DELETE). */
+    /**
+     * {@code appendOnly}: {@code WITH (APPEND ONLY)}, a table that takes inserts only (no UPDATE or
+     * DELETE); {@code retainRows}: {@code WITH (RETAIN ROWS FOR interval)}, rows deleted that long
+     * after their commit (null: kept).
+     */
     record CreateTable(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns,
                        List<String> primaryKey, RetainHistory retain, boolean appendOnly, Watermark watermark, String primaryKeyName,
-                       List<UniqueKey> uniques, List<CheckDef> checks, List<ForeignKeyDef> foreignKeys) implements Statement {
+                       List<UniqueKey> uniques, List<CheckDef> checks, List<ForeignKeyDef> foreignKeys, Expr retainRows) implements Statement {
+        /** A table whose rows are kept. */
+        public CreateTable(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns, List<String> primaryKey, RetainHistory retain,
+                           boolean appendOnly, Watermark watermark, String primaryKeyName, List<UniqueKey> uniques, List<CheckDef> checks,
+                           List<ForeignKeyDef> foreignKeys) {
+            this(pos, name, ifNotExists, columns, primaryKey, retain, appendOnly, watermark, primaryKeyName, uniques, checks, foreignKeys, null);
+        }
+
         public CreateTable {
             name = List.copyOf(name);
             columns = List.copyOf(columns);

@@ -800,6 +800,7 @@ public final class Parser {
         if (isKw("partition") || isKw("inherits")) throw unsupported("table options", pos());
         // options: WITH (APPEND ONLY, RETAIN HISTORY ...) in any order, each once; or RisingWave's bare APPEND ONLY
         RetainHistory retain = null;
+        Expr retainRows = null;
         boolean appendOnly = false;
         if (isKw("append")) {
             appendOnly();
@@ -814,17 +815,23 @@ public final class Parser {
                     if (appendOnly) throw new SqlException("42601", "APPEND ONLY is given twice", opos);
                     appendOnly();
                     appendOnly = true;
+                } else if (isKw("retain") && isKw(1, "rows")) {
+                    if (retainRows != null) throw new SqlException("42601", "RETAIN ROWS is given twice", opos);
+                    p += 2;
+                    if (isOp("=")) p++;
+                    expectKw("for");
+                    retainRows = otherOperator();
                 } else if (isKw("retain")) {
                     if (retain != null) throw new SqlException("42601", "RETAIN HISTORY is given twice", opos);
                     retain = retainHistory();
                 } else {
                     throw new SqlException("42601", "unrecognized option \"" + peek().value() + "\"", opos,
-                            "The table options are APPEND ONLY and RETAIN HISTORY FOR interval (or PIN AT time).");
+                            "The table options are APPEND ONLY, RETAIN ROWS FOR interval and RETAIN HISTORY FOR interval (or PIN AT time).");
                 }
             } while (accept(Type.COMMA));
             expect(Type.RPAREN);
         }
-        return new CreateTable(pos, name, ifNotExists, cols, key, retain, appendOnly, watermark, keyName, uniques, checks, foreignKeys);
+        return new CreateTable(pos, name, ifNotExists, cols, key, retain, appendOnly, watermark, keyName, uniques, checks, foreignKeys, retainRows);
     }
 
     /**
@@ -2700,6 +2707,13 @@ public final class Parser {
                 expectKw("beginning");
             }
         }
+        String group = null;
+        if (isKw("consumer") && isKw(1, "group")) {
+            p += 2;
+            if (!is(Type.STRING)) throw new SqlException("42601", "CONSUMER GROUP takes the group's name as a string: CONSUMER GROUP 'name'", pos());
+            group = next().value();
+            if (group.isEmpty()) throw new SqlException("42601", "a consumer group's name is not empty", pos());
+        }
         Watermark watermark = isKw("watermark") ? watermark() : null;
         TableRef.StreamWindow window = null;
         int wpos = pos();
@@ -2718,7 +2732,7 @@ public final class Parser {
             window = new TableRef.StreamWindow(wpos, "session", List.of(gap), partitionBy());
         }
         Alias alias = table.alias() != null ? table.alias() : alias();
-        return new TableRef.Stream(table.pos(), new NamedTable(table.pos(), table.name(), null), fromNow, cursor, watermark, window, alias);
+        return new TableRef.Stream(table.pos(), new NamedTable(table.pos(), table.name(), null), fromNow, cursor, watermark, window, alias, group);
     }
 
     /** {@code WATERMARK FOR column AS expr}. */

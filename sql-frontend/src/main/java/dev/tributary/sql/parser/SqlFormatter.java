@@ -249,6 +249,11 @@ public final class SqlFormatter {
                 b.append(')');
                 if (c.appendOnly()) {
                     b.append(" WITH (APPEND ONLY");
+                    if (c.retainRows() != null) expr(b.append(", RETAIN ROWS FOR "), c.retainRows(), 7);
+                    if (c.retain() != null) retainOption(b.append(", "), c.retain());
+                    b.append(')');
+                } else if (c.retainRows() != null) {
+                    expr(b.append(" WITH (RETAIN ROWS FOR "), c.retainRows(), 7);
                     if (c.retain() != null) retainOption(b.append(", "), c.retain());
                     b.append(')');
                 } else {
@@ -789,6 +794,7 @@ public final class SqlFormatter {
                 b.append(name(s.input().name())).append(" STREAM");
                 if (s.fromNow()) b.append(" FROM NOW");
                 if (s.cursor() != null) expr(b.append(" FROM CURSOR "), s.cursor(), 7);
+                if (s.group() != null) b.append(" CONSUMER GROUP ").append(string(s.group()));
                 if (s.watermark() != null) watermark(b.append(' '), s.watermark());
                 if (s.window() != null) {
                     TableRef.StreamWindow w = s.window();
