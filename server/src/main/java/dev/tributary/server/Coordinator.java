@@ -110,11 +110,13 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.subscriptions = new Subscriptions(this, binders, oracle, compute, frontiers, reads, durability);
         this.writes = new WritePath(catalog, binders, oracle, compute, frontiers, reads, subscriptions, durability);
         this.metrics = new StatementMetrics(writes::commits, writes::committedRows);
-        this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences, sources, jobs, rowRetention);
+        this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences, sources, sinks, jobs, rowRetention);
+        // jobs, sinks, consumer groups and retained tables hold the history of what they read
         catalog.jobHolds(() -> {
-            Map<Long, Long> h = jobs.holds();
-            if (h == null) return null;
+            Map<Long, Long> h = jobs.holds(), bySinks = sinks.holds();
+            if (h == null || bySinks == null) return null;
             Map<Long, Long> all = new HashMap<>(h);
+            bySinks.forEach((id, since) -> all.merge(id, since, Math::min));
             groups.holds().forEach((id, since) -> {
                 if (catalog.contains(id)) all.merge(id, since, Math::min);
             });
@@ -125,6 +127,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         catalog.writtenOnlyBy(id -> {
             Sources.Source s = sources.ofTable(id);
             if (s == null) s = sources.ofProgress(id);
+            if (s == null && sinks.ofTable(id) != null) return sinks.ofTable(id).table.name();
             if (s == null && jobs.get(id) != null) return jobs.get(id).item.name();
             return s == null ? null : s.table.name();
         });
@@ -590,6 +593,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
             case Statement.CreateTable c -> ddl.createTable(session, c, sql);
             case Statement.CreateSource c -> ddl.createSource(session, c);
+            case Statement.CreateSink c -> ddl.createSink(session, c);
             case Statement.CreateJob c -> ddl.createJob(session, c);
             case Statement.AlterJob a -> alterJob(session, a);
             case Statement.CreateTableAs c -> ddl.createTableAs(session, c, writes);
@@ -1524,6 +1528,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         List<Object[]> rows = new ArrayList<>();
         return switch (s.kind()) {
             case SOURCES -> showSources(session);
+            case SINKS -> showSinks(session);
             case JOBS -> showJobs(session);
             case TABLES, VIEWS, MATERIALIZED_VIEWS -> {
                 String kind = s.kind() == Statement.ShowKind.TABLES ? "table" : s.kind() == Statement.ShowKind.VIEWS ? "view" : "materialized view";
@@ -1678,6 +1683,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     public void close() {
         // first, without the lock: a source's runner or a job may be waiting for it to commit
         sources.stopAll(SOURCE_STOP_MILLIS);
+        sinks.stopAll();
         jobs.stopAll(SOURCE_STOP_MILLIS);
         closeLocked();
     }
@@ -1708,9 +1714,10 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     private final Sources sources = new Sources();
 
-    /** Starts the sources and jobs made by the statement (or the recovery) that just ended, at their committed positions. */
+    /** Starts the sources, sinks and jobs made by the statement (or the recovery) that just ended, at their committed positions. */
     private void startSources() {
         sources.startPending(this::committedPositions, s -> (rows, before, after) -> ingest(s, rows, before, after));
+        sinks.startPending(this::startSink);
         for (Jobs.Job j : jobs.takePending()) startJob(j);
         for (RowRetention.Retained r : rowRetention.takePending()) startRetention(r);
     }
@@ -1771,6 +1778,104 @@ final class Coordinator implements AutoCloseable, Catalog {
         Map<Long, Map<Row, Long>> change = new HashMap<>();
         change.put(table, rows);
         writes.commitBlock(change, false);
+    }
+
+    // ------------------------------------------------------------------ sinks
+
+    private final Sinks sinks = new Sinks();
+
+    /**
+     * Starts sink {@code s}: a subscription to its relation after the time its table says was
+     * acknowledged ({@code WITH (SNAPSHOT = false) AS OF t}; the sink holds the history of what it
+     * reads from that time), or from a snapshot when it has none, or should the history not reach
+     * back to it all the same (the sink's first batch then says it is a snapshot), delivered by an
+     * {@link dev.tributary.server.sink.HttpSink}.
+     */
+    private void startSink(Sinks.Sink s) {
+        List<SqlType> types = Binder.typesOf(s.table.columns());
+        Long acknowledged = null;
+        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(s.table.id(), s.table.name(), types, true), types)) {
+            long at = ((java.time.Instant) r[0]).toEpochMilli();
+            if (acknowledged == null || at > acknowledged) acknowledged = at;
+        }
+        if (acknowledged != null) s.acknowledged = acknowledged;
+        Set<Long> stored = new HashSet<>();
+        storedReads(s.from, stored);
+        s.reads = Set.copyOf(stored);
+        if (acknowledged != null) {
+            // held from there on: this run resumes there, and so does the next one until a later time is durable
+            s.hold = acknowledged;
+            durability.holdTables(catalog.holds(oracle.readTime()), catalog);
+        }
+        CatalogItem relation = catalog.get(s.from);
+        String from = Ddl.qualified(catalog.schemaOf(s.from), relation.name());
+        Subscription sub = null;
+        boolean snapshot = acknowledged == null;
+        var delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, dev.tributary.server.sink.HttpSink.Options.defaults(), snapshot,
+                at -> sinkAcknowledged(s, at), ServerLog::log);
+        if (acknowledged != null) {
+            try {
+                sub = subscribeInternally("SUBSCRIBE " + from + " WITH (SNAPSHOT = false) AS OF " + acknowledged, delivery);
+            } catch (SqlException e) {
+                ServerLog.log("sink " + s.table.name() + " cannot resume after its last acknowledged time (" + e.getMessage()
+                        + "): it starts over with a snapshot, marked as one");
+                delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, dev.tributary.server.sink.HttpSink.Options.defaults(), true,
+                        at -> sinkAcknowledged(s, at), ServerLog::log);
+            }
+        }
+        if (sub == null) sub = subscribeInternally("SUBSCRIBE " + from, delivery);
+        s.delivery = delivery.start();
+        s.subscription = sub;
+    }
+
+    /** The stored collections (tables, materialized views) that relation {@code id} is or reads, transitively, into {@code out}. */
+    private void storedReads(long id, Set<Long> out) {
+        switch (catalog.get(id)) {
+            case CatalogItem.Table t -> out.add(id);
+            case CatalogItem.MaterializedView m -> {
+                if (out.add(id)) for (long r : dev.tributary.sql.plan.Plans.reads(m.plan())) storedReads(r, out);
+            }
+            case CatalogItem.View v -> {
+                for (long r : dev.tributary.sql.plan.Plans.reads(v.plan())) storedReads(r, out);
+            }
+            case null, default -> { }
+        }
+    }
+
+    /** SHOW SINKS: each sink's relation, receiver, state, last acknowledged time, requests, failures and last error. */
+    private Result showSinks(Session session) {
+        List<Object[]> rows = new ArrayList<>();
+        for (Sinks.Sink s : sinks.all()) {
+            var st = s.delivery == null ? null : s.delivery.status();
+            CatalogItem from = catalog.get(s.from);
+            rows.add(new Object[] {shown(session, s.table), from == null ? null : shown(session, from), s.url.toString(), st == null ? "starting" : st.state(),
+                    s.acknowledged < 0 ? null : java.time.Instant.ofEpochMilli(s.acknowledged),
+                    st == null ? 0L : st.requests(), st == null ? 0L : st.failures(), st == null ? null : st.lastError()});
+        }
+        return new Result("SHOW", List.of("name", "relation", "url", "state", "acknowledged", "requests", "failures", "last_error"),
+                List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TIMESTAMPTZ, SqlType.BIGINT, SqlType.BIGINT, SqlType.TEXT), rows);
+    }
+
+    private Subscription subscribeInternally(String sql, Subscription.Listener listener) {
+        Statement st = dev.tributary.sql.parser.Parser.parse(sql).get(0);
+        return subscriptions.subscribe(new Session(), st, listener);
+    }
+
+    /** Sink {@code s}'s receiver acknowledged everything through {@code at}: its table's one row moves there (not waited for: a time lost in a crash is sent again). */
+    private synchronized void sinkAcknowledged(Sinks.Sink s, long at) {
+        if (closed || sinks.ofTable(s.table.id()) != s) return;
+        dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(Binder.typesOf(s.table.columns()));
+        List<SqlType> types = Binder.typesOf(s.table.columns());
+        Map<Row, Long> changes = new HashMap<>();
+        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(s.table.id(), s.table.name(), types, true), types)) changes.merge(codec.encode(r), -1L, Long::sum);
+        changes.merge(codec.encode(new Object[] {java.time.Instant.ofEpochMilli(at)}), 1L, Long::sum);
+        Map<Long, Map<Row, Long>> block = new java.util.LinkedHashMap<>();
+        block.put(s.table.id(), changes);
+        writes.commitBlock(block, false);
+        s.acknowledged = at;
+        // the hold moves only once the time is durable: a restart resumes at the durable one
+        java.util.concurrent.CompletableFuture<Void> durable = storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
+        durable.thenRun(() -> s.hold = at);
     }
 
     // ------------------------------------------------------------------ jobs
@@ -1955,6 +2060,11 @@ final class Coordinator implements AutoCloseable, Catalog {
         Map<Row, Long> moved = new HashMap<>();
         for (Map.Entry<String, String> e : after.entrySet()) {
             String old = before.get(e.getKey());
+            if (e.getValue() == null) {
+                // the part is forgotten
+                if (old != null) moved.merge(positions.encode(e.getKey(), old), -1L, Long::sum);
+                continue;
+            }
             if (e.getValue().equals(old)) continue;
             if (old != null) moved.merge(positions.encode(e.getKey(), old), -1L, Long::sum);
             moved.merge(positions.encode(e.getKey(), e.getValue()), 1L, Long::sum);
@@ -1964,6 +2074,12 @@ final class Coordinator implements AutoCloseable, Catalog {
         changes.put(s.progress.id(), moved);
         writes.commitBlock(changes, false);
         return storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
+    }
+
+    /** Source {@code name} of schema {@code schema}, or null; without the coordinator's lock (the HTTP port asks at every request). */
+    Tributary.SourceEndpoint sourceEndpoint(String schema, String name) {
+        Sources.Source s = sources.named(schema, name);
+        return s == null ? null : new Tributary.SourceEndpoint(s.connector, s.running);
     }
 
     /** The job named {@code name} (in any schema), or null. */
@@ -1978,12 +2094,20 @@ final class Coordinator implements AutoCloseable, Catalog {
         return null;
     }
 
+    /** The most parts SHOW SOURCES lists of one source (a webhook keeps up to 100,000 idempotency keys as parts): the rest are counted. */
+    private static final int SHOWN_PARTS = 20;
+
+    private static String shownPositions(Map<String, String> positions) {
+        String shown = String.join(", ", positions.entrySet().stream().limit(SHOWN_PARTS).map(e -> e.getKey() + "=" + e.getValue()).toList());
+        return positions.size() <= SHOWN_PARTS ? shown : shown + ", and " + (positions.size() - SHOWN_PARTS) + " more (in the source's progress table)";
+    }
+
     /** SHOW SOURCES: each source's connector, state, rows, decode errors and positions. */
     private Result showSources(Session session) {
         List<Object[]> rows = new ArrayList<>();
         for (Sources.Source s : sources.all()) {
             var st = s.runner == null ? null : s.runner.status();
-            String positions = st == null ? "" : String.join(", ", st.positions().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+            String positions = st == null ? "" : shownPositions(st.positions());
             rows.add(new Object[] {shown(session, s.table), s.connector.toLowerCase(java.util.Locale.ROOT), st == null ? "starting" : st.state(),
                     st == null ? 0L : st.rows(), st == null ? 0L : st.decodeErrors(), st == null ? null : st.lastError(),
                     st == null ? null : st.lastErrorPosition(), positions});
@@ -2191,7 +2315,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                     case CatalogRecorder.ROLE -> roles.restore(e.name(), e.sql());
                     case CatalogRecorder.PRIVILEGES -> access.restore(e);
                     case CatalogRecorder.COMMENT -> comments.add(e);
-                    case "table", "source", "job" -> {
+                    case "table", "source", "sink", "job" -> {
                         catalog.idsFrom(e.id());
                         replay(system, e);
                         if (!(catalog.get(e.id()) instanceof CatalogItem.Table made)) {
@@ -2343,7 +2467,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         Set<Long> tableIds = new HashSet<>();
         Map<Long, Long> tableOfKey = new HashMap<>();
         for (CatalogEntry e : entries) {
-            if (e.kind().equals("table") || e.kind().equals("job")) tableIds.add(e.id());
+            if (e.kind().equals("table") || e.kind().equals("sink") || e.kind().equals("job")) tableIds.add(e.id());
             // a source's table and the progress table that takes the next id
             if (e.kind().equals("source")) {
                 tableIds.add(e.id());

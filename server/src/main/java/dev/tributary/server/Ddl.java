@@ -48,13 +48,15 @@ final class Ddl {
     private final SequenceValues sequences;
     private final WorkerWait waits;
     private final Sources sources;
+    private final Sinks sinks;
     private final Jobs jobs;
     private final RowRetention rowRetention;
 
     Ddl(CatalogState catalog, Binders binders, TimestampOracle oracle, ComputeController compute, TableFrontiers frontiers, ReadPath reads, WritePath writes,
-            Subscriptions subscriptions, Durability durability, WorkerWait waits, SequenceValues sequences, Sources sources, Jobs jobs, RowRetention rowRetention) {
+            Subscriptions subscriptions, Durability durability, WorkerWait waits, SequenceValues sequences, Sources sources, Sinks sinks, Jobs jobs, RowRetention rowRetention) {
         this.rowRetention = rowRetention;
         this.sources = sources;
+        this.sinks = sinks;
         this.jobs = jobs;
         this.sequences = sequences;
         this.catalog = catalog;
@@ -77,7 +79,7 @@ final class Ddl {
             case TABLE -> item instanceof CatalogItem.Table;
             case MATERIALIZED_VIEW -> item instanceof CatalogItem.MaterializedView;
             case INDEX -> item instanceof CatalogItem.Index;
-            case VIEW, SEQUENCE, SOURCE, JOB -> false;
+            case VIEW, SEQUENCE, SOURCE, SINK, JOB -> false;
         };
         if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + a.kind().sql().toLowerCase(java.util.Locale.ROOT), a.pos());
         binders.access().checkOwner(session, item);
@@ -210,6 +212,10 @@ final class Ddl {
             throw new SqlException("42501", "must be superuser to create a source FROM DIRECTORY", c.pos(),
                     "A directory source reads files on the server's machine, as server-side COPY FROM does.");
         }
+        if (c.connector().equals("WEBHOOK") && c.stopOnDecodeError()) {
+            throw new SqlException("0A000", "a source FROM WEBHOOK does not take ON DECODE ERROR STOP", c.pos(),
+                    "A request whose body does not decode is refused whole (HTTP 400) and nothing of it is written, so nothing is skipped.");
+        }
         List<Column> columns = new ArrayList<>();
         if (c.columns().isEmpty()) {
             columns.addAll(SourceFormat.defaultColumns(c.format(), c.pos()));
@@ -245,8 +251,64 @@ final class Ddl {
         // made again by the source's own statement: listed, not recorded
         catalog.register(progress, schema, Set.of(id));
         binders.access().created(session, progress);
-        sources.created(new Sources.Source(t, progress, c.connector(), options, c.format(), format, c.include(), c.stopOnDecodeError()));
+        sources.created(new Sources.Source(schema, t, progress, c.connector(), options, c.format(), format, c.include(), c.stopOnDecodeError()));
         return Result.command("CREATE SOURCE");
+    }
+
+    /**
+     * CREATE SINK name FROM relation INTO HTTP (URL '...'): a one-column table holding the last
+     * time the receiver acknowledged (only the sink writes it; it depends on the relation, so the
+     * relation is dropped only with CASCADE), and a delivery started once the statement has ended
+     * ({@link Sinks}). The sink's owner must be able to read the relation; the URL is http or https.
+     */
+    Result createSink(Session session, Statement.CreateSink c) {
+        if (session.inTransaction) throw new SqlException("25001", "CREATE SINK cannot run inside a transaction block", c.pos());
+        CatalogState.Name target = catalog.target(c.name(), session, c.pos());
+        String name = target.name(), schema = target.schema();
+        binders.access().checkCreate(session, schema);
+        if (catalog.contains(schema, name) && c.ifNotExists()) return Result.command("CREATE SINK").withNotice(alreadyExists(name));
+        catalog.checkNew(target, false, c.pos());
+        if (!c.connector().equals("HTTP")) {
+            throw new SqlException("42704", "sink connector \"" + c.connector().toLowerCase(java.util.Locale.ROOT) + "\" does not exist", c.pos(),
+                    "Sinks deliver INTO HTTP (URL 'https://...').");
+        }
+        String url = null;
+        for (Statement.SourceOption o : c.options()) {
+            if (!o.name().equals("URL")) throw new SqlException("42601", "option \"" + o.name() + "\" not recognized for INTO HTTP", o.pos(), "INTO HTTP takes URL.");
+            if (url != null) throw new SqlException("42601", "option \"URL\" given more than once", o.pos());
+            url = o.value();
+        }
+        if (url == null) throw new SqlException("42601", "INTO HTTP needs the receiver: INTO HTTP (URL 'https://...')", c.pos());
+        java.net.URI uri;
+        try {
+            uri = new java.net.URI(url);
+            if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https")) || uri.getHost() == null) throw new java.net.URISyntaxException(url, "not an http or https URL with a host");
+        } catch (java.net.URISyntaxException e) {
+            throw new SqlException("22023", "URL '" + url + "' is not an http:// or https:// URL with a host", c.pos());
+        }
+        long relation;
+        if (durability.replaying()) {
+            // replayed with the tables, before the views it may read are made again: what it reads is the entry's
+            relation = catalog.replayingUses().iterator().next();
+        } else {
+            CatalogItem from = catalog.find(c.from(), session, c.pos());
+            if (from == null) throw new SqlException("42P01", "relation \"" + String.join(".", c.from()) + "\" does not exist", c.pos());
+            if (!(from instanceof CatalogItem.Table || from instanceof CatalogItem.View || from instanceof CatalogItem.MaterializedView)) {
+                throw new SqlException("42809", "\"" + from.name() + "\" is not a table, view or materialized view", c.pos());
+            }
+            binders.access().checkSelect(session, List.of(from.id()));
+            relation = from.id();
+        }
+        String sql = SqlFormatter.format(c);
+        long id = catalog.newId();
+        List<Column> columns = List.of(new Column("acknowledged", SqlType.TIMESTAMPTZ, false, false));
+        CatalogItem.Table t = new CatalogItem.Table(id, name, columns, List.of(), List.of(), sql, true);
+        compute.createTable(id, name, Binder.typesOf(columns), new int[0], -1, null);
+        frontiers.created(id);
+        register(t, schema, Set.of(relation));
+        binders.access().created(session, t);
+        sinks.created(new Sinks.Sink(t, relation, uri));
+        return Result.command("CREATE SINK");
     }
 
     /**
@@ -1110,6 +1172,7 @@ final class Ddl {
                 case INDEX -> item instanceof CatalogItem.Index;
                 case SEQUENCE -> item instanceof CatalogItem.Sequence;
                 case SOURCE -> item instanceof CatalogItem.Table t && t.isSource();
+                case SINK -> item instanceof CatalogItem.Table t && t.isSink();
                 case JOB -> item instanceof CatalogItem.Table t && t.isJob();
             };
             if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + c.kind().sql().toLowerCase(java.util.Locale.ROOT), c.pos());
@@ -1320,6 +1383,11 @@ final class Ddl {
         for (int column : d.comments().keySet()) durability.recordComment(id, column, null, catalog::newId);
         if (item instanceof CatalogItem.Sequence) sequences.dropped(id);
         sources.dropped(id);
+        Sinks.Sink sink = sinks.dropped(id);
+        if (sink != null && sink.reads != null) {
+            // what it held from its acknowledged time, unless a retention policy holds it still
+            for (long r : sink.reads) if (catalog.policyOf(r) == null) durability.releaseHold(r, catalog);
+        }
         rowRetention.dropped(id);
         Jobs.Job job = jobs.dropped(id);
         if (job != null) {

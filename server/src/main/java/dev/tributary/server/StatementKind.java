@@ -42,6 +42,7 @@ enum StatementKind {
             case Statement.SetConstraints s -> TRANSACTION;
             case Statement.CreateTable c -> DDL;
             case Statement.CreateSource c -> DDL;
+            case Statement.CreateSink c -> DDL;
             case Statement.CreateJob c -> DDL;
             case Statement.AlterJob a -> DDL;
             case Statement.CreateTableAs c -> DDL;

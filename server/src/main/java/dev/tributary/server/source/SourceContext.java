@@ -21,7 +21,9 @@ public interface SourceContext {
     /**
      * Writes {@code rows} (each the values of the source's columns, in order) and moves each part
      * in {@code positions} to its new position, in one commit; returns once it is durable.
-     * Either both land or neither does.
+     * Either both land or neither does. A part mapped to null is removed (its progress row
+     * retracted): how a connector forgets parts it no longer needs (a webhook's old idempotency
+     * keys); {@code positions} may be any map that takes null values.
      *
      * @throws SourceStopped when the source must stop (nothing was committed)
      * @throws IllegalArgumentException a row that does not fit the columns (a connector's bug)

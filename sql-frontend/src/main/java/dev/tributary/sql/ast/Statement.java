@@ -124,6 +124,19 @@ public sealed interface Statement extends Node {
         }
     }
 
+    /**
+     * {@code CREATE SINK [IF NOT EXISTS] name FROM relation INTO connector [(options)]}: the
+     * relation's changes delivered outside, continuously ({@code connector} upper case as written,
+     * {@code HTTP}; checked where the sink is made).
+     */
+    record CreateSink(int pos, List<String> name, boolean ifNotExists, List<String> from, String connector, List<SourceOption> options) implements Statement {
+        public CreateSink {
+            name = List.copyOf(name);
+            from = List.copyOf(from);
+            options = List.copyOf(options);
+        }
+    }
+
     /** An option of a source's connector or format: {@code NAME 'value'} (a number or word is kept as written). */
     record SourceOption(int pos, String name, String value) implements Node {}
 
@@ -243,7 +256,7 @@ public sealed interface Statement extends Node {
     }
 
     enum ObjectKind {
-        TABLE("TABLE"), VIEW("VIEW"), MATERIALIZED_VIEW("MATERIALIZED VIEW"), INDEX("INDEX"), SEQUENCE("SEQUENCE"), SOURCE("SOURCE"), JOB("JOB");
+        TABLE("TABLE"), VIEW("VIEW"), MATERIALIZED_VIEW("MATERIALIZED VIEW"), INDEX("INDEX"), SEQUENCE("SEQUENCE"), SOURCE("SOURCE"), SINK("SINK"), JOB("JOB");
 
         private final String sql;
 
@@ -369,7 +382,7 @@ public sealed interface Statement extends Node {
 
     enum ShowKind {
         TABLES, VIEWS, MATERIALIZED_VIEWS, INDEXES, COLUMNS, CREATE_TABLE, CREATE_VIEW, CREATE_MATERIALIZED_VIEW,
-        VARIABLE, SOURCES, JOBS
+        VARIABLE, SOURCES, SINKS, JOBS
     }
 
     /**

@@ -44,12 +44,18 @@ public sealed interface CatalogItem {
 
         /**
          * {@code source} for a source's table (one its connector fills, made by CREATE SOURCE,
-         * which is its statement), {@code job} for a job's relation (made by CREATE JOB),
+         * which is its statement), {@code sink} for a sink's (the times its receiver acknowledged,
+         * made by CREATE SINK), {@code job} for a job's relation (made by CREATE JOB),
          * {@code table} otherwise.
          */
         @Override
         public String kind() {
-            return isSource() ? "source" : isJob() ? "job" : "table";
+            return isSource() ? "source" : isSink() ? "sink" : isJob() ? "job" : "table";
+        }
+
+        /** Whether this is a sink's table: CREATE SINK made it, and only the sink writes it. */
+        public boolean isSink() {
+            return sql.startsWith("CREATE SINK ");
         }
 
         /** Whether this is a job's relation (its cursor): CREATE JOB made it, and only the job writes it. */

@@ -478,6 +478,7 @@ public final class Parser {
         }
         if (!orReplace && acceptKw("table")) return createTable(pos);
         if (!orReplace && acceptKw("source")) return createSource(pos);
+        if (!orReplace && acceptKw("sink")) return createSink(pos);
         if (!orReplace && acceptKw("job")) {
             boolean ifNotExists = ifNotExists();
             List<String> name = qualifiedName();
@@ -595,6 +596,19 @@ public final class Parser {
             else expectKw("skip");
         }
         return new Statement.CreateSource(pos, name, ifNotExists, cols, connector, options, format, formatOptions, include, stop);
+    }
+
+    /** {@code CREATE SINK [IF NOT EXISTS] name FROM relation INTO connector [(options)]}. */
+    private Statement createSink(int pos) {
+        boolean ifNotExists = ifNotExists();
+        List<String> name = qualifiedName();
+        expectKw("from");
+        List<String> from = qualifiedName();
+        expectKw("into");
+        if (!is(Type.IDENT)) throw syntaxError(peek());
+        String connector = next().value().toUpperCase(Locale.ROOT);
+        List<Statement.SourceOption> options = is(Type.LPAREN) ? sourceOptions() : List.of();
+        return new Statement.CreateSink(pos, name, ifNotExists, from, connector, options);
     }
 
     /**
@@ -1131,6 +1145,7 @@ public final class Parser {
         if (acceptKw("index")) return ObjectKind.INDEX;
         if (acceptKw("sequence")) return ObjectKind.SEQUENCE;
         if (acceptKw("source")) return ObjectKind.SOURCE;
+        if (acceptKw("sink")) return ObjectKind.SINK;
         if (acceptKw("job")) return ObjectKind.JOB;
         if (!isKw("materialized")) return null;
         p++;
@@ -1430,6 +1445,7 @@ public final class Parser {
         if (acceptKw("tables")) return new Show(pos, ShowKind.TABLES, List.of());
         if (acceptKw("views")) return new Show(pos, ShowKind.VIEWS, List.of());
         if (acceptKw("sources")) return new Show(pos, ShowKind.SOURCES, List.of());
+        if (acceptKw("sinks")) return new Show(pos, ShowKind.SINKS, List.of());
         if (acceptKw("jobs")) return new Show(pos, ShowKind.JOBS, List.of());
         if (isKw("materialized") && isKw(1, "views")) {
             p += 2;

@@ -386,6 +386,7 @@ public final class SqlFormatter {
                     case VIEWS -> b.append("VIEWS");
                     case MATERIALIZED_VIEWS -> b.append("MATERIALIZED VIEWS");
                     case SOURCES -> b.append("SOURCES");
+                    case SINKS -> b.append("SINKS");
                     case JOBS -> b.append("JOBS");
                     case INDEXES -> {
                         b.append("INDEXES");
@@ -463,6 +464,12 @@ public final class SqlFormatter {
                 }
                 if (!c.include().isEmpty()) b.append(" INCLUDE ").append(String.join(", ", c.include()));
                 if (c.stopOnDecodeError()) b.append(" ON DECODE ERROR STOP");
+            }
+            case Statement.CreateSink c -> {
+                b.append("CREATE SINK ");
+                if (c.ifNotExists()) b.append("IF NOT EXISTS ");
+                b.append(name(c.name())).append(" FROM ").append(name(c.from())).append(" INTO ").append(c.connector());
+                sourceOptions(b, c.options());
             }
             case Statement.CreateSchema c -> {
                 b.append("CREATE SCHEMA ").append(c.ifNotExists() ? "IF NOT EXISTS " : "").append(ident(c.name()));

@@ -1,0 +1,120 @@
+package dev.tributary.server;
+
+import dev.tributary.server.sink.HttpSink;
+import dev.tributary.sql.catalog.CatalogItem;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The database's sinks ({@code CREATE SINK name FROM relation INTO HTTP (URL '...')}): for each,
+ * its table (the last time its receiver acknowledged, one row, written by the sink only), what it
+ * reads, and, once started, its subscription and delivery. As with sources, a sink made by CREATE
+ * SINK or again by a restart's recovery is pending until that has ended; then {@link #startPending}
+ * starts it after the time its table holds. Dropping a sink stops its delivery without waiting
+ * (the delivery may be waiting for the coordinator's lock, which the DROP holds).
+ *
+ * <p>Thread-safe: the coordinator calls it under its lock, deliveries and shutdown without.
+ */
+final class Sinks {
+    /** A sink: its table, the relation it reads, its receiver, and its running delivery. */
+    static final class Sink {
+        final CatalogItem.Table table;
+        /** The relation it reads. */
+        final long from;
+        final URI url;
+        volatile HttpSink delivery;
+        /** The last time acknowledged (epoch ms; -1 for none yet), as its table holds it. */
+        volatile long acknowledged = -1;
+        /** The stored collections its relation reads, transitively (null until it has started: then everything is held). */
+        volatile java.util.Set<Long> reads;
+        /**
+         * The time from which it holds the history of what it reads: the last acknowledged time once
+         * that is durable, so that a restart can subscribe AS OF it (-1: none yet).
+         */
+        volatile long hold = -1;
+        volatile Subscription subscription;
+
+        Sink(CatalogItem.Table table, long from, URI url) {
+            this.table = table;
+            this.from = from;
+            this.url = url;
+        }
+    }
+
+    private final Map<Long, Sink> byTable = new HashMap<>();
+    private final List<Sink> pending = new ArrayList<>();
+
+    synchronized void created(Sink s) {
+        byTable.put(s.table.id(), s);
+        pending.add(s);
+    }
+
+    /** The sink whose table is {@code id}, or null. */
+    synchronized Sink ofTable(long id) {
+        return byTable.get(id);
+    }
+
+    /**
+     * The holds of the sinks: per stored collection, the earliest time one of them must still read
+     * (from its last durable acknowledged time); null while some sink does not know yet what it
+     * reads (one made again by a recovery, not started yet): then everything is held.
+     */
+    synchronized Map<Long, Long> holds() {
+        Map<Long, Long> out = new HashMap<>();
+        for (Sink s : byTable.values()) {
+            if (s.reads == null) return null;
+            if (s.hold < 0) continue;
+            for (long id : s.reads) out.merge(id, s.hold, Math::min);
+        }
+        return out;
+    }
+
+    /** Every sink, in name order. */
+    synchronized List<Sink> all() {
+        List<Sink> out = new ArrayList<>(byTable.values());
+        out.sort(java.util.Comparator.comparing(s -> s.table.name()));
+        return out;
+    }
+
+    /** Object {@code id} is dropped: if it is a sink's table, its delivery stops, and the sink is returned (else null). */
+    Sink dropped(long id) {
+        Sink s;
+        synchronized (this) {
+            s = byTable.remove(id);
+            if (s == null) return null;
+            pending.remove(s);
+        }
+        stop(s);
+        return s;
+    }
+
+    private static void stop(Sink s) {
+        if (s.subscription != null) s.subscription.close();
+        if (s.delivery != null) s.delivery.stop();
+    }
+
+    /** Starts every pending sink with {@code start} (which subscribes and starts its delivery). */
+    void startPending(Consumer<Sink> start) {
+        List<Sink> starting;
+        synchronized (this) {
+            starting = new ArrayList<>(pending);
+            pending.clear();
+        }
+        for (Sink s : starting) start.accept(s);
+    }
+
+    /** Stops every delivery and waits for each; called without the coordinator's lock. */
+    void stopAll() {
+        List<Sink> all;
+        synchronized (this) {
+            all = new ArrayList<>(byTable.values());
+            pending.clear();
+        }
+        for (Sink s : all) stop(s);
+        for (Sink s : all) if (s.delivery != null) s.delivery.close();
+    }
+}
