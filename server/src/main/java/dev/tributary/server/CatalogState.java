@@ -656,7 +656,11 @@ final class CatalogState {
         if (item instanceof CatalogItem.Table t) {
             String source = writtenOnlyBy.apply(t.id());
             if (source != null) {
-                if (t.isSink()) throw new SqlException("42809", "cannot " + verb + " sink \"" + name + "\": its cursor is the sink's own", pos, "ALTER SINK pauses and resumes it.");
+                if (t.isSink()) {
+                    throw new SqlException("42809", "cannot " + verb + " sink \"" + name + "\": only the sink writes it", pos,
+                            "A sink's table is its progress (a Kafka sink's cursor, an HTTP sink's last acknowledged time); "
+                                    + "ALTER SINK pauses and resumes a Kafka sink; DROP SINK and CREATE SINK start either over.");
+                }
                 if (t.isJob()) throw new SqlException("42809", "cannot " + verb + " job \"" + name + "\": its cursor is the job's own", pos, "ALTER JOB pauses and resumes it.");
                 throw new SqlException("42809", "cannot " + verb + " " + (t.isSource() ? "source" : "table") + " \"" + name + "\": only source " + source + "'s connector writes it", pos,
                         "A source's rows, and its progress, come from its connector; copy them into a table to change them.");

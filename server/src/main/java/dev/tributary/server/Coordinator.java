@@ -110,11 +110,24 @@ final class Coordinator implements AutoCloseable, Catalog {
         this.subscriptions = new Subscriptions(this, binders, oracle, compute, frontiers, reads, durability);
         this.writes = new WritePath(catalog, binders, oracle, compute, frontiers, reads, subscriptions, durability);
         this.metrics = new StatementMetrics(writes::commits, writes::committedRows);
-        this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences, sources, jobs);
-        catalog.jobHolds(jobs::holds);
+        this.ddl = new Ddl(catalog, binders, oracle, compute, frontiers, reads, writes, subscriptions, durability, waits, sequences, sources, sinks, jobs, rowRetention);
+        // jobs, sinks, consumer groups and retained tables hold the history of what they read
+        catalog.jobHolds(() -> {
+            Map<Long, Long> h = jobs.holds(), bySinks = sinks.holds();
+            if (h == null || bySinks == null) return null;
+            Map<Long, Long> all = new HashMap<>(h);
+            bySinks.forEach((id, since) -> all.merge(id, since, Math::min));
+            groups.holds().forEach((id, since) -> {
+                if (catalog.contains(id)) all.merge(id, since, Math::min);
+            });
+            // a retained table keeps its rows' commit times for as long as they live: a restart deletes them on time
+            rowRetention.holds(oracle.readTime()).forEach((id, since) -> all.merge(id, since, Math::min));
+            return all;
+        });
         catalog.writtenOnlyBy(id -> {
             Sources.Source s = sources.ofTable(id);
             if (s == null) s = sources.ofProgress(id);
+            if (s == null && sinks.ofTable(id) != null) return sinks.ofTable(id).table.name();
             if (s == null && jobs.get(id) != null) return jobs.get(id).item.name();
             return s == null ? null : s.table.name();
         });
@@ -474,6 +487,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     synchronized void closeSession(Session session) {
         undo(session, 0);
         session.reset();
+        groups.sessionClosed(session);
     }
 
     /**
@@ -579,9 +593,9 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
             case Statement.CreateTable c -> ddl.createTable(session, c, sql);
             case Statement.CreateSource c -> ddl.createSource(session, c);
+            case Statement.CreateSink c -> ddl.createSink(session, c);
             case Statement.CreateJob c -> ddl.createJob(session, c);
             case Statement.AlterJob a -> alterJob(session, a.name(), a.pause(), a.pos(), false);
-            case Statement.CreateSink c -> ddl.createSink(session, c);
             case Statement.AlterSink a -> alterJob(session, a.name(), a.pause(), a.pos(), true);
             case Statement.CreateTableAs c -> ddl.createTableAs(session, c, writes);
             case Statement.CreateView v -> ddl.createView(session, v, sql);
@@ -775,6 +789,64 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     // ------------------------------------------------------------------ cursors
 
+    // ------------------------------------------------------------------ consumer groups
+
+    private final ConsumerGroups groups = new ConsumerGroups();
+
+    /**
+     * A cursor over a STREAM read by a consumer group: the group's partitions this session may
+     * take, its subscription resumed at their earliest position; the group made (durably, at the
+     * present) by its first cursor. Null when {@code q} reads no stream by a group.
+     */
+    private Cursor groupCursor(Session session, Statement.DeclareCursor d, Statement.QueryStatement q) {
+        Binder binder = binders.of(session).allowStreams().maintaining();
+        BoundQuery bound = binder.bindQuery(q.query());
+        Binder.ConsumerGroup cg = binder.consumerGroup();
+        if (cg == null) return null;
+        access.checkSelect(session, binder.dependencies());
+        ConsumerGroups.Group g = groups.get(cg.table(), cg.name());
+        if (g == null) {
+            Map<Row, Long> made = groups.create(cg.table(), cg.name(), oracle.readTime() + 1);
+            Map<Long, Map<Row, Long>> change = new HashMap<>();
+            change.put(ConsumerGroups.POSITIONS, made);
+            writes.commitBlock(change, false);
+            g = groups.get(cg.table(), cg.name());
+            // the table's history is kept from the group's start at once, not from the next tick
+            durability.holdTables(catalog.holds(oracle.readTime()), catalog);
+        }
+        for (Cursor c : session.cursors.values()) {
+            if (c.group() != null && c.group().group == g) {
+                throw new SqlException("55006", "consumer group \"" + cg.name() + "\" is read by cursor of this block already", cg.pos(),
+                        "One cursor per group and block: FETCH more from it.");
+            }
+        }
+        int[] partitions = groups.acquire(g, session);
+        List<String> names = new ArrayList<>(List.of("change_time", "change_diff"));
+        List<SqlType> types = new ArrayList<>(List.of(SqlType.TIMESTAMPTZ, SqlType.BIGINT));
+        names.addAll(bound.names().subList(0, bound.visible()));
+        types.addAll(bound.types().subList(0, bound.visible()));
+        GroupRead read = new GroupRead(g, session, partitions, bound.types().subList(0, bound.visible()));
+        ConsumerGroups.Group group = g;
+        Cursor cursor = Cursor.grouped(d.name(), session.subscribeBufferRows, read, () -> groups.release(group, session, partitions), names, types);
+        if (partitions.length > 0) {
+            cursor.attach(subscriptions.subscribeJob(session, binder, bound, q, read.resumeAt(), cursor.listener()));
+        } else {
+            cursor.listener().onDone();
+        }
+        return cursor;
+    }
+
+    /** The positions {@code session}'s group cursors reached, as rows of the positions table (for its block's commit). */
+    private Map<Row, Long> groupMoves(Session session) {
+        Map<Row, Long> out = new HashMap<>();
+        for (Cursor c : session.cursors.values()) {
+            if (c.group() == null) continue;
+            ConsumerGroups.moves(c.group().group, c.group().reached()).forEach((r, n) -> out.merge(r, n, Long::sum));
+        }
+        out.values().removeIf(n -> n == 0);
+        return out;
+    }
+
     private Result declare(Session session, Statement.DeclareCursor d) {
         // the extended protocol's implicit transaction ends at the next Sync: not a block a cursor can live in, as in
         // PostgreSQL; a multi-statement Query's implicit block is one
@@ -783,6 +855,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         Cursor cursor;
         if (d.query() instanceof Statement.QueryStatement q && !q.emitChanges()) {
             cursor = Cursor.over(run(session, q, null));
+        } else if (d.query() instanceof Statement.QueryStatement q && (cursor = groupCursor(session, d, q)) != null) {
+            // a consumer group's
         } else {
             cursor = Cursor.subscribing(d.name(), session.subscribeBufferRows);
             cursor.attach(subscribe(session, d.query(), cursor.listener()));
@@ -1182,9 +1256,15 @@ final class Coordinator implements AutoCloseable, Catalog {
                 Map<Long, Map<Row, Long>> pending = new LinkedHashMap<>(session.pending);
                 if (failed) undo(session, 0);
                 List<CatalogChange> changes = List.copyOf(session.catalogChanges);
+                // what its consumer group cursors handed out is consumed with the block's writes
+                Map<Row, Long> moves = failed ? Map.of() : groupMoves(session);
+                List<GroupRead> reads = new ArrayList<>();
+                for (Cursor c : session.cursors.values()) if (c.group() != null) reads.add(c.group());
+                if (!moves.isEmpty()) pending.put(ConsumerGroups.POSITIONS, moves);
                 session.reset();
                 if (failed) yield Result.command("ROLLBACK");
                 commitOrUndo(session, pending, true, changes);
+                for (GroupRead r : reads) ConsumerGroups.committed(r.group, r.reached());
                 yield Result.command("COMMIT");
             }
             case ROLLBACK -> {
@@ -1449,8 +1529,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         List<Object[]> rows = new ArrayList<>();
         return switch (s.kind()) {
             case SOURCES -> showSources(session);
-            case JOBS -> showJobs(session);
             case SINKS -> showSinks(session);
+            case JOBS -> showJobs(session);
             case TABLES, VIEWS, MATERIALIZED_VIEWS -> {
                 String kind = s.kind() == Statement.ShowKind.TABLES ? "table" : s.kind() == Statement.ShowKind.VIEWS ? "view" : "materialized view";
                 for (CatalogItem item : catalog.inNameOrder()) if (item.kind().equals(kind)) rows.add(new Object[] {shown(session, item)});
@@ -1604,6 +1684,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     public void close() {
         // first, without the lock: a source's runner or a job may be waiting for it to commit
         sources.stopAll(SOURCE_STOP_MILLIS);
+        sinks.stopAll();
         jobs.stopAll(SOURCE_STOP_MILLIS);
         closeLocked();
     }
@@ -1611,6 +1692,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     private static final long SOURCE_STOP_MILLIS = 10_000;
 
     private synchronized void closeLocked() {
+        if (retentionThread != null) retentionThread.interrupt();
         if (!closed && storage != null && durability.changedSinceCheckpoint()) {
             // a shutdown checkpoint, as PostgreSQL takes one: the next start replays nothing
             try {
@@ -1633,10 +1715,154 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     private final Sources sources = new Sources();
 
-    /** Starts the sources and jobs made by the statement (or the recovery) that just ended, at their committed positions. */
+    /** Starts the sources, sinks and jobs made by the statement (or the recovery) that just ended, at their committed positions. */
     private void startSources() {
         sources.startPending(this::committedPositions, s -> (rows, before, after) -> ingest(s, rows, before, after));
+        sinks.startPending(this::startHttpSink);
         for (Jobs.Job j : jobs.takePending()) startJob(j);
+        for (RowRetention.Retained r : rowRetention.takePending()) startRetention(r);
+    }
+
+    // ------------------------------------------------------------------ row retention
+
+    private final RowRetention rowRetention = new RowRetention();
+    /** Deletions of retained tables' rows, in order, for {@link #retentionThread}: (table id, rows by count). */
+    private final java.util.concurrent.LinkedBlockingQueue<Object[]> expired = new java.util.concurrent.LinkedBlockingQueue<>();
+    private Thread retentionThread;
+
+    /** Starts deleting table {@code r}'s rows as their time comes (under the lock). */
+    private void startRetention(RowRetention.Retained r) {
+        if (retentionThread == null) {
+            retentionThread = Thread.ofPlatform().daemon().name("tributary-row-retention").start(this::deleteExpired);
+        }
+        Session session = new Session();
+        dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(Binder.typesOf(((CatalogItem.Table) catalog.get(r.id())).columns()));
+        subscriptions.subscribe(session, Parser.parseStatement(RowRetention.expiring(r)), new Subscription.Listener() {
+            @Override
+            public void onChanges(Result batch) {
+                Map<Row, Long> rows = new HashMap<>();
+                for (Object[] row : batch.rows()) {
+                    long diff = (Long) row[1];
+                    // a deletion's own expiry comes back too: only insertions are deleted
+                    if (diff > 0) rows.merge(codec.encode(java.util.Arrays.copyOfRange(row, 2, row.length)), -diff, Long::sum);
+                }
+                if (!rows.isEmpty()) expired.add(new Object[] {r.id(), rows});
+            }
+
+            @Override
+            public void onError(SqlException error) {
+                ServerLog.log("the deletion of table " + r.name() + "'s rows stopped: " + error.getMessage());
+            }
+        });
+    }
+
+    /** The retention thread: deletes expired rows, one commit per batch, for as long as the server runs. */
+    @SuppressWarnings("unchecked")
+    private void deleteExpired() {
+        while (true) {
+            Object[] e;
+            try {
+                e = expired.take();
+            } catch (InterruptedException stop) {
+                return;
+            }
+            try {
+                deleteExpired((Long) e[0], (Map<Row, Long>) e[1]);
+            } catch (RuntimeException failure) {
+                ServerLog.error("the deletion of expired rows of table " + e[0] + " failed: " + failure, failure);
+            }
+        }
+    }
+
+    private synchronized void deleteExpired(long table, Map<Row, Long> rows) {
+        if (closed || rowRetention.get(table) == null) return;
+        Map<Long, Map<Row, Long>> change = new HashMap<>();
+        change.put(table, rows);
+        writes.commitBlock(change, false);
+    }
+
+    // ------------------------------------------------------------------ HTTP sinks
+
+    private final Sinks sinks = new Sinks();
+
+    /**
+     * Starts sink {@code s}: a subscription to its relation after the time its table says was
+     * acknowledged ({@code WITH (SNAPSHOT = false) AS OF t}; the sink holds the history of what it
+     * reads from that time), or from a snapshot when it has none, or should the history not reach
+     * back to it all the same (the sink's first batch then says it is a snapshot), delivered by an
+     * {@link dev.tributary.server.sink.HttpSink}.
+     */
+    private void startHttpSink(Sinks.Sink s) {
+        List<SqlType> types = Binder.typesOf(s.table.columns());
+        Long acknowledged = null;
+        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(s.table.id(), s.table.name(), types, true), types)) {
+            long at = ((java.time.Instant) r[0]).toEpochMilli();
+            if (acknowledged == null || at > acknowledged) acknowledged = at;
+        }
+        if (acknowledged != null) s.acknowledged = acknowledged;
+        Set<Long> stored = new HashSet<>();
+        storedReads(s.from, stored);
+        s.reads = Set.copyOf(stored);
+        if (acknowledged != null) {
+            // held from there on: this run resumes there, and so does the next one until a later time is durable
+            s.hold = acknowledged;
+            durability.holdTables(catalog.holds(oracle.readTime()), catalog);
+        }
+        CatalogItem relation = catalog.get(s.from);
+        String from = Ddl.qualified(catalog.schemaOf(s.from), relation.name());
+        Subscription sub = null;
+        boolean snapshot = acknowledged == null;
+        var delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, dev.tributary.server.sink.HttpSink.Options.defaults(), snapshot,
+                at -> sinkAcknowledged(s, at), ServerLog::log);
+        if (acknowledged != null) {
+            try {
+                sub = subscribeInternally("SUBSCRIBE " + from + " WITH (SNAPSHOT = false) AS OF " + acknowledged, delivery);
+            } catch (SqlException e) {
+                ServerLog.log("sink " + s.table.name() + " cannot resume after its last acknowledged time (" + e.getMessage()
+                        + "): it starts over with a snapshot, marked as one");
+                delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, dev.tributary.server.sink.HttpSink.Options.defaults(), true,
+                        at -> sinkAcknowledged(s, at), ServerLog::log);
+            }
+        }
+        if (sub == null) sub = subscribeInternally("SUBSCRIBE " + from, delivery);
+        s.delivery = delivery.start();
+        s.subscription = sub;
+    }
+
+    /** The stored collections (tables, materialized views) that relation {@code id} is or reads, transitively, into {@code out}. */
+    private void storedReads(long id, Set<Long> out) {
+        switch (catalog.get(id)) {
+            case CatalogItem.Table t -> out.add(id);
+            case CatalogItem.MaterializedView m -> {
+                if (out.add(id)) for (long r : dev.tributary.sql.plan.Plans.reads(m.plan())) storedReads(r, out);
+            }
+            case CatalogItem.View v -> {
+                for (long r : dev.tributary.sql.plan.Plans.reads(v.plan())) storedReads(r, out);
+            }
+            case null, default -> { }
+        }
+    }
+
+    private Subscription subscribeInternally(String sql, Subscription.Listener listener) {
+        Statement st = dev.tributary.sql.parser.Parser.parse(sql).get(0);
+        return subscriptions.subscribe(new Session(), st, listener);
+    }
+
+    /** Sink {@code s}'s receiver acknowledged everything through {@code at}: its table's one row moves there (not waited for: a time lost in a crash is sent again). */
+    private synchronized void sinkAcknowledged(Sinks.Sink s, long at) {
+        if (closed || sinks.ofTable(s.table.id()) != s) return;
+        dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(Binder.typesOf(s.table.columns()));
+        List<SqlType> types = Binder.typesOf(s.table.columns());
+        Map<Row, Long> changes = new HashMap<>();
+        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(s.table.id(), s.table.name(), types, true), types)) changes.merge(codec.encode(r), -1L, Long::sum);
+        changes.merge(codec.encode(new Object[] {java.time.Instant.ofEpochMilli(at)}), 1L, Long::sum);
+        Map<Long, Map<Row, Long>> block = new java.util.LinkedHashMap<>();
+        block.put(s.table.id(), changes);
+        writes.commitBlock(block, false);
+        s.acknowledged = at;
+        // the hold moves only once the time is durable: a restart resumes at the durable one
+        java.util.concurrent.CompletableFuture<Void> durable = storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
+        durable.thenRun(() -> s.hold = at);
     }
 
     // ------------------------------------------------------------------ jobs
@@ -1658,7 +1884,7 @@ final class Coordinator implements AutoCloseable, Catalog {
      */
     private void startJob(Jobs.Job j) {
         if (j.sink != null) {
-            startSink(j);
+            startKafkaSink(j);
             return;
         }
         Session session = new Session();
@@ -1751,7 +1977,10 @@ final class Coordinator implements AutoCloseable, Catalog {
         return storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
     }
 
-    /** ALTER JOB | SINK name PAUSE | RESUME: durably (a {@code paused} part in its relation), the owner's (42501). */
+    /**
+     * ALTER JOB | SINK name PAUSE | RESUME: durably (a {@code paused} part in its relation), the
+     * owner's (42501). Kafka sinks only: 0A000 for an HTTP sink.
+     */
     private Result alterJob(Session session, List<String> names, boolean pause, int pos, boolean sink) {
         String kind = sink ? "SINK" : "JOB";
         if (session.inTransaction) throw new SqlException("25001", "ALTER " + kind + " cannot run inside a transaction block", pos);
@@ -1760,6 +1989,11 @@ final class Coordinator implements AutoCloseable, Catalog {
         String word = kind.toLowerCase(java.util.Locale.ROOT);
         if (item == null) throw new SqlException("42704", word + " \"" + name + "\" does not exist", pos);
         Jobs.Job j = jobs.get(item.id());
+        if (sink && j == null && sinks.ofTable(item.id()) != null) {
+            // an HTTP sink's table holds only its acknowledged time: a pause would not outlive a restart
+            throw new SqlException("0A000", "ALTER SINK " + (pause ? "PAUSE" : "RESUME") + " is not supported for HTTP sink \"" + name + "\"", pos,
+                    "Only Kafka sinks pause and resume. DROP SINK stops an HTTP sink; CREATE SINK again starts it over with a snapshot.");
+        }
         if (j == null || (j.sink != null) != sink) throw new SqlException("42809", "\"" + name + "\" is not a " + word, pos);
         access.checkOwner(session, item);
         if (pause == j.paused) return Result.command("ALTER " + kind);
@@ -1780,7 +2014,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         return Result.command("ALTER " + kind);
     }
 
-    // ------------------------------------------------------------------ sinks
+    // ------------------------------------------------------------------ Kafka sinks
 
     /**
      * Starts sink {@code j} (under the lock): unless paused, its query bound, its history held
@@ -1788,7 +2022,7 @@ final class Coordinator implements AutoCloseable, Catalog {
      * cursor), and its thread, which opens the Kafka writer and then subscribes
      * ({@link #subscribeSink}).
      */
-    private void startSink(Jobs.Job j) {
+    private void startKafkaSink(Jobs.Job j) {
         Session session = sinkSession(j);
         try {
             Ddl.BoundSink bound = ddl.bindSink(session, j.sink, j.item.name());
@@ -1813,7 +2047,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             return;
         }
         j.state = "starting: opening its Kafka writer";
-        j.thread = Thread.ofPlatform().daemon().name("sink " + j.item.name()).start(() -> Sinks.run(j, new Sinks.Host() {
+        j.thread = Thread.ofPlatform().daemon().name("sink " + j.item.name()).start(() -> KafkaSinkRunner.run(j, new KafkaSinkRunner.Host() {
             @Override
             public String token(Jobs.Job sink) throws InterruptedException {
                 return sinkToken(sink);
@@ -1921,21 +2155,39 @@ final class Coordinator implements AutoCloseable, Catalog {
         return storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
     }
 
-    /** SHOW SINKS: each sink's state, topic, envelope, messages written, cursor (Kafka's progress) and lag. */
+    /**
+     * SHOW SINKS: one row per sink, Kafka's and HTTP's, in name order. Columns for both: name,
+     * connector ({@code kafka}, {@code http}), relation (what it reads: the relation, or a Kafka
+     * sink's query), target (the topic, the URL), state, cursor (a Kafka sink's progress: every
+     * change before it is in Kafka; an HTTP sink's last acknowledged time: every change through it
+     * was acknowledged) and lag_ms (now minus the cursor). Kafka's only (NULL for HTTP): envelope
+     * and messages (written). HTTP's only (NULL for Kafka, whose errors are in its state):
+     * requests, failures and last_error.
+     */
     private Result showSinks(Session session) {
         List<Object[]> rows = new ArrayList<>();
         long now = oracle.readTime();
         for (Jobs.Job j : jobs.all()) {
             if (j.sink == null) continue;
             long upper = Math.max(j.kafkaUpper, j.cursor);
-            String cursor = upper < 0 ? null : dev.tributary.sql.types.Values.toText(java.time.Instant.ofEpochMilli(upper), SqlType.TIMESTAMPTZ);
+            java.time.Instant cursor = upper < 0 ? null : java.time.Instant.ofEpochMilli(upper);
             Long lag = upper < 0 ? null : Math.max(0, now - upper);
             String topic = j.kafka == null ? null : j.kafka.topic();
-            rows.add(new Object[] {shown(session, j.item), j.state, topic, j.sink.envelope(), j.messages, cursor, lag,
-                    j.sink.query() != null ? dev.tributary.sql.parser.SqlFormatter.format(j.sink.query()) : String.join(".", j.sink.from())});
+            String relation = j.sink.query() != null ? dev.tributary.sql.parser.SqlFormatter.format(j.sink.query()) : String.join(".", j.sink.from());
+            rows.add(new Object[] {shown(session, j.item), "kafka", relation, topic, j.state, j.sink.envelope(), cursor, lag, j.messages, null, null, null});
         }
-        return new Result("SHOW", List.of("name", "state", "topic", "envelope", "messages", "cursor", "lag_ms", "from"),
-                List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.BIGINT, SqlType.TEXT, SqlType.BIGINT, SqlType.TEXT), rows);
+        for (Sinks.Sink s : sinks.all()) {
+            var st = s.delivery == null ? null : s.delivery.status();
+            CatalogItem from = catalog.get(s.from);
+            java.time.Instant cursor = s.acknowledged < 0 ? null : java.time.Instant.ofEpochMilli(s.acknowledged);
+            Long lag = s.acknowledged < 0 ? null : Math.max(0, now - s.acknowledged);
+            rows.add(new Object[] {shown(session, s.table), "http", from == null ? null : shown(session, from), s.url.toString(), st == null ? "starting" : st.state(),
+                    null, cursor, lag, null, st == null ? 0L : st.requests(), st == null ? 0L : st.failures(), st == null ? null : st.lastError()});
+        }
+        rows.sort(java.util.Comparator.comparing(r -> (String) r[0]));
+        return new Result("SHOW", List.of("name", "connector", "relation", "target", "state", "envelope", "cursor", "lag_ms", "messages", "requests", "failures", "last_error"),
+                List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TIMESTAMPTZ, SqlType.BIGINT, SqlType.BIGINT,
+                        SqlType.BIGINT, SqlType.BIGINT, SqlType.TEXT), rows);
     }
 
     /** SHOW JOBS: each job's state, target, rows written, cursor and lag. */
@@ -1971,16 +2223,26 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (closed || sources.ofTable(s.table.id()) != s) throw new dev.tributary.server.source.SourceStopped("source " + s.table.name() + " was dropped");
         int width = s.table.columns().size();
         dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(Binder.typesOf(s.table.columns()));
-        Map<Row, Long> added = new HashMap<>(Math.max(16, rows.size() * 2));
+        // encoded into one slab, as COPY's rows are: the workers copy it into the table's input in ranges
+        dev.tributary.arrangements.BytesColumn slab = new dev.tributary.arrangements.BytesColumn(Math.max(16, rows.size()), Math.max(64, rows.size() * 32));
+        dev.tributary.sql.row.RowCodec.Builder builder = codec.builder();
         for (Object[] r : rows) {
             if (r.length != width) throw new IllegalArgumentException("source " + s.table.name() + " has " + width + " columns, not " + r.length);
             WritePath.checkRow(s.table, r);
-            added.merge(codec.encode(r), 1L, Long::sum);
+            builder.reset();
+            for (Object v : r) builder.putValue(v);
+            slab.add(builder.buffer(), 0, builder.length());
         }
+        Map<Row, Long> added = new RowSlab(slab);
         dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
         Map<Row, Long> moved = new HashMap<>();
         for (Map.Entry<String, String> e : after.entrySet()) {
             String old = before.get(e.getKey());
+            if (e.getValue() == null) {
+                // the part is forgotten
+                if (old != null) moved.merge(positions.encode(e.getKey(), old), -1L, Long::sum);
+                continue;
+            }
             if (e.getValue().equals(old)) continue;
             if (old != null) moved.merge(positions.encode(e.getKey(), old), -1L, Long::sum);
             moved.merge(positions.encode(e.getKey(), e.getValue()), 1L, Long::sum);
@@ -1990,6 +2252,12 @@ final class Coordinator implements AutoCloseable, Catalog {
         changes.put(s.progress.id(), moved);
         writes.commitBlock(changes, false);
         return storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
+    }
+
+    /** Source {@code name} of schema {@code schema}, or null; without the coordinator's lock (the HTTP port asks at every request). */
+    Tributary.SourceEndpoint sourceEndpoint(String schema, String name) {
+        Sources.Source s = sources.named(schema, name);
+        return s == null ? null : new Tributary.SourceEndpoint(s.connector, s.running);
     }
 
     /** The job named {@code name} (in any schema), or null. */
@@ -2004,12 +2272,20 @@ final class Coordinator implements AutoCloseable, Catalog {
         return null;
     }
 
+    /** The most parts SHOW SOURCES lists of one source (a webhook keeps up to 100,000 idempotency keys as parts): the rest are counted. */
+    private static final int SHOWN_PARTS = 20;
+
+    private static String shownPositions(Map<String, String> positions) {
+        String shown = String.join(", ", positions.entrySet().stream().limit(SHOWN_PARTS).map(e -> e.getKey() + "=" + e.getValue()).toList());
+        return positions.size() <= SHOWN_PARTS ? shown : shown + ", and " + (positions.size() - SHOWN_PARTS) + " more (in the source's progress table)";
+    }
+
     /** SHOW SOURCES: each source's connector, state, rows, decode errors and positions. */
     private Result showSources(Session session) {
         List<Object[]> rows = new ArrayList<>();
         for (Sources.Source s : sources.all()) {
             var st = s.runner == null ? null : s.runner.status();
-            String positions = st == null ? "" : String.join(", ", st.positions().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+            String positions = st == null ? "" : shownPositions(st.positions());
             rows.add(new Object[] {shown(session, s.table), s.connector.toLowerCase(java.util.Locale.ROOT), st == null ? "starting" : st.state(),
                     st == null ? 0L : st.rows(), st == null ? 0L : st.decodeErrors(), st == null ? null : st.lastError(),
                     st == null ? null : st.lastErrorPosition(), positions});
@@ -2193,6 +2469,8 @@ final class Coordinator implements AutoCloseable, Catalog {
         durability.replaying(true);
         try {
             List<CatalogEntry> entries = durability.recorder().recover();
+            // first: the history the groups hold must be there when the tables are read back
+            recoverConsumerGroups();
             long floor = storage.recoveredUpper();
             oracle.recovered(floor, storage::reserveTimes);
             long maxId = 0;
@@ -2215,7 +2493,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                     case CatalogRecorder.ROLE -> roles.restore(e.name(), e.sql());
                     case CatalogRecorder.PRIVILEGES -> access.restore(e);
                     case CatalogRecorder.COMMENT -> comments.add(e);
-                    case "table", "source", "job", "sink" -> {
+                    case "table", "source", "sink", "job" -> {
                         catalog.idsFrom(e.id());
                         replay(system, e);
                         if (!(catalog.get(e.id()) instanceof CatalogItem.Table made)) {
@@ -2288,12 +2566,27 @@ final class Coordinator implements AutoCloseable, Catalog {
             compute.endRecovery();
             catalog.idsFromAtLeast(maxId + 2); // a table's primary key takes the id after it
             // tables dropped before a crash let go of their data at the log's next flush
-            for (long id : storage.tables()) if (!(catalog.get(id) instanceof CatalogItem.Table)) storage.dropTable(id);
+            for (long id : storage.tables()) if (!(catalog.get(id) instanceof CatalogItem.Table) && id != ConsumerGroups.POSITIONS) storage.dropTable(id);
             // and views dropped before a crash, their output shards
             for (long id : storage.outputs().outputs()) if (!(catalog.get(id) instanceof CatalogItem.MaterializedView)) storage.outputs().drop(id);
         } finally {
             durability.replaying(false);
         }
+    }
+
+    /** The consumer groups' positions, read back from their durable table (a dropped table's groups are never read again). */
+    private void recoverConsumerGroups() {
+        if (!storage.tables().contains(ConsumerGroups.POSITIONS)) return;
+        Map<Row, Long> rows = new HashMap<>();
+        java.util.function.Consumer<dev.tributary.arrangements.Updates> add = u -> {
+            dev.tributary.arrangements.BytesColumn keys = (dev.tributary.arrangements.BytesColumn) u.keys();
+            for (int i = 0; i < u.size(); i++) rows.merge(dev.tributary.sql.row.RowDataType.INSTANCE.get(keys, i), u.diff(i), Long::sum);
+        };
+        long since = storage.tableSince(ConsumerGroups.POSITIONS);
+        if (since < 0) return;
+        storage.tablePartsAsOf(ConsumerGroups.POSITIONS, since, add);
+        storage.tablePartsAfter(ConsumerGroups.POSITIONS, since, add);
+        groups.recovered(rows);
     }
 
     /**
@@ -2352,7 +2645,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         Set<Long> tableIds = new HashSet<>();
         Map<Long, Long> tableOfKey = new HashMap<>();
         for (CatalogEntry e : entries) {
-            if (e.kind().equals("table") || e.kind().equals("job") || e.kind().equals("sink")) tableIds.add(e.id());
+            if (e.kind().equals("table") || e.kind().equals("sink") || e.kind().equals("job")) tableIds.add(e.id());
             // a source's table and the progress table that takes the next id
             if (e.kind().equals("source")) {
                 tableIds.add(e.id());

@@ -34,6 +34,9 @@ final class Cursor implements AutoCloseable {
     private final long bufferRows;
     /** The snapshot's rows not fetched yet (they come first): they do not count against {@code bufferRows}. */
     private long snapshotLeft = -1;
+    /** A consumer group's read (see {@link GroupRead}), or null; and what closing gives back to the group. */
+    private GroupRead group;
+    private Runnable release = () -> {};
 
     private Cursor(List<String> columns, List<SqlType> types, boolean subscribed) {
         this(columns, types, subscribed, "", Long.MAX_VALUE);
@@ -67,10 +70,29 @@ final class Cursor implements AutoCloseable {
         return new Cursor(List.of(), List.of(), true, name, bufferRows);
     }
 
+    /**
+     * Cursor {@code name} of a consumer group: {@code read} filters its subscription's batches and
+     * follows what FETCH hands out; {@code release} runs when it closes. Its rows are
+     * {@code columns}; with no partition held it has no subscription and stays empty.
+     */
+    static Cursor grouped(String name, long bufferRows, GroupRead read, Runnable release, List<String> columns, List<SqlType> types) {
+        Cursor c = new Cursor(columns, types, true, name, bufferRows);
+        c.group = read;
+        c.release = release;
+        c.snapshotLeft = 0;
+        return c;
+    }
+
     synchronized void attach(Subscription s) {
         subscription = s;
+        if (group != null) return; // its columns are its own: the progress column is not the client's
         columns = s.columns();
         types = s.types();
+    }
+
+    /** The consumer group's read of this cursor, or null. */
+    GroupRead group() {
+        return group;
     }
 
     Subscription.Listener listener() {
@@ -90,7 +112,7 @@ final class Cursor implements AutoCloseable {
                         overflowed = subscription;
                         subscription = null;
                     } else {
-                        rows.addAll(batch.rows());
+                        rows.addAll(group != null ? group.filter(batch) : batch.rows());
                     }
                     Cursor.this.notifyAll();
                 }
@@ -133,7 +155,7 @@ final class Cursor implements AutoCloseable {
             session.aboutToWait();
             session.waitingOn = this;
             try {
-                while (rows.isEmpty() && error == null && !done && !session.cancelRequested) {
+                while (firstRowEmpty() && error == null && !done && !session.cancelRequested) {
                     long left = deadline == Long.MAX_VALUE ? 0 : (deadline - System.nanoTime()) / 1_000_000;
                     if (deadline != Long.MAX_VALUE && left <= 0) break;
                     try {
@@ -150,13 +172,27 @@ final class Cursor implements AutoCloseable {
             if (rows.isEmpty() && error != null) throw error;
         }
         List<Object[]> out = new ArrayList<>();
-        while (out.size() < n && !rows.isEmpty()) out.add(rows.poll());
+        while (out.size() < n && !firstRowEmpty()) out.add(group != null ? group.fetched(rows.poll()) : rows.poll());
+        if (group != null) firstRowEmpty(); // progress marks right behind the last row are passed too
         if (snapshotLeft > 0) snapshotLeft = Math.max(0, snapshotLeft - out.size());
         return new Result("FETCH " + out.size(), columns, types, out);
     }
 
+    /**
+     * Whether no row is there for the client: a consumer group's progress marks at the head are
+     * passed on to its read first (they are not rows).
+     */
+    private boolean firstRowEmpty() {
+        if (group != null) {
+            while (!rows.isEmpty() && rows.peek()[0] == GroupRead.PROGRESS) group.progressed((Long) rows.poll()[1]);
+        }
+        return rows.isEmpty();
+    }
+
     @Override
     public void close() {
+        release.run();
+        release = () -> {};
         Subscription s;
         // not under the monitor: closing waits for the workers, one of which may be delivering to us
         synchronized (this) {

@@ -48,11 +48,15 @@ final class Ddl {
     private final SequenceValues sequences;
     private final WorkerWait waits;
     private final Sources sources;
+    private final Sinks sinks;
     private final Jobs jobs;
+    private final RowRetention rowRetention;
 
     Ddl(CatalogState catalog, Binders binders, TimestampOracle oracle, ComputeController compute, TableFrontiers frontiers, ReadPath reads, WritePath writes,
-            Subscriptions subscriptions, Durability durability, WorkerWait waits, SequenceValues sequences, Sources sources, Jobs jobs) {
+            Subscriptions subscriptions, Durability durability, WorkerWait waits, SequenceValues sequences, Sources sources, Sinks sinks, Jobs jobs, RowRetention rowRetention) {
+        this.rowRetention = rowRetention;
         this.sources = sources;
+        this.sinks = sinks;
         this.jobs = jobs;
         this.sequences = sequences;
         this.catalog = catalog;
@@ -75,7 +79,7 @@ final class Ddl {
             case TABLE -> item instanceof CatalogItem.Table;
             case MATERIALIZED_VIEW -> item instanceof CatalogItem.MaterializedView;
             case INDEX -> item instanceof CatalogItem.Index;
-            case VIEW, SEQUENCE, SOURCE, JOB, SINK -> false;
+            case VIEW, SEQUENCE, SOURCE, SINK, JOB -> false;
         };
         if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + a.kind().sql().toLowerCase(java.util.Locale.ROOT), a.pos());
         binders.access().checkOwner(session, item);
@@ -118,6 +122,11 @@ final class Ddl {
         // a default's nextval reads its sequence: it cannot be dropped while the table is there
         Set<Long> sequencesRead = defaultsBinder.dependencies();
         HistoryPolicy history = HistoryPolicy.of(c.retain(), binders.plain());
+        long retainRows = c.retainRows() == null ? -1 : RowRetention.millis(c.retainRows(), binders.plain());
+        if (retainRows > 0 && !c.appendOnly()) {
+            throw new SqlException("42P16", "RETAIN ROWS needs an APPEND ONLY table", c.retainRows().pos(),
+                    "Rows are deleted when their time comes only where nothing else deletes them: WITH (APPEND ONLY, RETAIN ROWS FOR ...).");
+        }
         // the primary key's index, as PostgreSQL names it; the table's arrangement is keyed by it
         String pkName = c.primaryKeyName() != null ? c.primaryKeyName() : name + "_pkey";
         if (!pk.isEmpty() && catalog.contains(schema, pkName)) throw new SqlException("42P07", "relation \"" + pkName + "\" already exists", c.pos());
@@ -161,6 +170,7 @@ final class Ddl {
             register(new CatalogItem.Index(pkIndex, pkName, id, keys, pkSql, CatalogItem.Index.Uniqueness.PRIMARY_KEY), schema, Set.of(id));
         }
         if (history != null) setRetention(id, history);
+        if (retainRows > 0) rowRetention.created(new RowRetention.Retained(id, qualified(schema, name), retainRows));
         // a restart makes each UNIQUE constraint again from its own catalog entry
         if (!durability.replaying()) {
             try {
@@ -202,6 +212,10 @@ final class Ddl {
             throw new SqlException("42501", "must be superuser to create a source FROM DIRECTORY", c.pos(),
                     "A directory source reads files on the server's machine, as server-side COPY FROM does.");
         }
+        if (c.connector().equals("WEBHOOK") && c.stopOnDecodeError()) {
+            throw new SqlException("0A000", "a source FROM WEBHOOK does not take ON DECODE ERROR STOP", c.pos(),
+                    "A request whose body does not decode is refused whole (HTTP 400) and nothing of it is written, so nothing is skipped.");
+        }
         List<Column> columns = new ArrayList<>();
         if (c.columns().isEmpty()) {
             columns.addAll(SourceFormat.defaultColumns(c.format(), c.pos()));
@@ -237,8 +251,85 @@ final class Ddl {
         // made again by the source's own statement: listed, not recorded
         catalog.register(progress, schema, Set.of(id));
         binders.access().created(session, progress);
-        sources.created(new Sources.Source(t, progress, c.connector(), options, c.format(), format, c.include(), c.stopOnDecodeError()));
+        sources.created(new Sources.Source(schema, t, progress, c.connector(), options, c.format(), format, c.include(), c.stopOnDecodeError()));
         return Result.command("CREATE SOURCE");
+    }
+
+    /**
+     * CREATE SINK, whatever its connector: INTO KAFKA ({@link #createKafkaSink}, exactly once, a
+     * job-like sink) or INTO HTTP ({@link #createHttpSink}, at least once). Both make a table of
+     * catalog kind {@code sink} written by the sink only, and both replay from their statement.
+     * 42704 for another connector; outside transaction blocks only (25001): what a sink has
+     * delivered cannot be taken back.
+     */
+    Result createSink(Session session, Statement.CreateSink c) {
+        if (session.inTransaction) throw new SqlException("25001", "CREATE SINK cannot run inside a transaction block", c.pos());
+        if (!c.connector().equals("KAFKA") && !c.connector().equals("HTTP")) {
+            throw new SqlException("42704", "sink connector \"" + c.connector().toLowerCase(java.util.Locale.ROOT) + "\" does not exist", c.pos(),
+                    "Sinks write INTO KAFKA (BROKERS 'host:9092', TOPIC 'name') FORMAT JSON ENVELOPE UPSERT | DEBEZIUM, or INTO HTTP (URL 'https://...').");
+        }
+        CatalogState.Name target = catalog.target(c.name(), session, c.pos());
+        binders.access().checkCreate(session, target.schema());
+        if (catalog.contains(target.schema(), target.name()) && c.ifNotExists()) return Result.command("CREATE SINK").withNotice(alreadyExists(target.name()));
+        catalog.checkNew(target, false, c.pos());
+        return c.connector().equals("KAFKA") ? createKafkaSink(session, c, target) : createHttpSink(session, c, target);
+    }
+
+    /**
+     * CREATE SINK name FROM relation INTO HTTP (URL '...'): a one-column table holding the last
+     * time the receiver acknowledged (only the sink writes it; it depends on the relation, so the
+     * relation is dropped only with CASCADE), and a delivery started once the statement has ended
+     * ({@link Sinks}). The sink's owner must be able to read the relation; the URL is http or https.
+     * What only INTO KAFKA takes is refused: FROM (query) (0A000: the sink reads a relation, so
+     * name a view), KEY, FORMAT and ENVELOPE (42601: the body is always the change batch's JSON).
+     */
+    private Result createHttpSink(Session session, Statement.CreateSink c, CatalogState.Name target) {
+        String name = target.name(), schema = target.schema();
+        if (c.query() != null) {
+            throw new SqlException("0A000", "an HTTP sink reads a table, view or materialized view, not FROM (query)", c.pos(),
+                    "CREATE VIEW v AS the query, then CREATE SINK ... FROM v INTO HTTP (URL '...').");
+        }
+        if (!c.key().isEmpty() || c.format() != null) {
+            throw new SqlException("42601", "INTO HTTP takes neither KEY nor FORMAT ... ENVELOPE", c.pos(),
+                    "An HTTP sink POSTs each time's changes as JSON parts (row and diff); KEY and FORMAT ... ENVELOPE are INTO KAFKA's.");
+        }
+        String url = null;
+        for (Statement.SourceOption o : c.options()) {
+            if (!o.name().equals("URL")) throw new SqlException("42601", "option \"" + o.name() + "\" not recognized for INTO HTTP", o.pos(), "INTO HTTP takes URL.");
+            if (url != null) throw new SqlException("42601", "option \"URL\" given more than once", o.pos());
+            url = o.value();
+        }
+        if (url == null) throw new SqlException("42601", "INTO HTTP needs the receiver: INTO HTTP (URL 'https://...')", c.pos());
+        java.net.URI uri;
+        try {
+            uri = new java.net.URI(url);
+            if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https")) || uri.getHost() == null) throw new java.net.URISyntaxException(url, "not an http or https URL with a host");
+        } catch (java.net.URISyntaxException e) {
+            throw new SqlException("22023", "URL '" + url + "' is not an http:// or https:// URL with a host", c.pos());
+        }
+        long relation;
+        if (durability.replaying()) {
+            // replayed with the tables, before the views it may read are made again: what it reads is the entry's
+            relation = catalog.replayingUses().iterator().next();
+        } else {
+            CatalogItem from = catalog.find(c.from(), session, c.pos());
+            if (from == null) throw new SqlException("42P01", "relation \"" + String.join(".", c.from()) + "\" does not exist", c.pos());
+            if (!(from instanceof CatalogItem.Table || from instanceof CatalogItem.View || from instanceof CatalogItem.MaterializedView)) {
+                throw new SqlException("42809", "\"" + from.name() + "\" is not a table, view or materialized view", c.pos());
+            }
+            binders.access().checkSelect(session, List.of(from.id()));
+            relation = from.id();
+        }
+        String sql = SqlFormatter.format(c);
+        long id = catalog.newId();
+        List<Column> columns = List.of(new Column("acknowledged", SqlType.TIMESTAMPTZ, false, false));
+        CatalogItem.Table t = new CatalogItem.Table(id, name, columns, List.of(), List.of(), sql, true);
+        compute.createTable(id, name, Binder.typesOf(columns), new int[0], -1, null);
+        frontiers.created(id);
+        register(t, schema, Set.of(relation));
+        binders.access().created(session, t);
+        sinks.created(new Sinks.Sink(t, relation, uri));
+        return Result.command("CREATE SINK");
     }
 
     /**
@@ -277,6 +368,7 @@ final class Ddl {
             Binder binder = binders.of(session).allowStreams().maintaining();
             Binder.InsertSource in = binder.bindInsertSource(t, ins, true);
             if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn("a job", c.pos());
+            if (binder.consumerGroup() != null) throw Subscriptions.consumerGroupOutsideCursor(binder.consumerGroup().pos());
             binders.access().checkStatement(session, ins, t, binder.dependencies());
             Set<Long> reads = Plans.reads(in.plan());
             if (reads.contains(t.id()) || binder.dependencies().contains(t.id())) {
@@ -301,19 +393,13 @@ final class Ddl {
 
     /**
      * CREATE SINK name FROM relation | (query) INTO KAFKA (...) [KEY (columns)] FORMAT JSON
-     * ENVELOPE UPSERT | DEBEZIUM (see {@link Sinks}): the sink's relation {@code name (part,
+     * ENVELOPE UPSERT | DEBEZIUM (see {@link KafkaSinkRunner}): the sink's relation {@code name (part,
      * position)}, a job's relation that holds its cursor and writer token and reads what the
      * query reads (so dropping that drops the sink only with CASCADE); started once the statement
-     * has ended. SELECT on what the query reads is checked. Outside transaction blocks only
-     * (25001): what it writes to Kafka cannot be taken back.
+     * has ended. SELECT on what the query reads is checked.
      */
-    Result createSink(Session session, Statement.CreateSink c) {
-        if (session.inTransaction) throw new SqlException("25001", "CREATE SINK cannot run inside a transaction block", c.pos());
-        CatalogState.Name target = catalog.target(c.name(), session, c.pos());
+    private Result createKafkaSink(Session session, Statement.CreateSink c, CatalogState.Name target) {
         String name = target.name(), schema = target.schema();
-        binders.access().checkCreate(session, schema);
-        if (catalog.contains(schema, name) && c.ifNotExists()) return Result.command("CREATE SINK").withNotice(alreadyExists(name));
-        catalog.checkNew(target, false, c.pos());
         dev.tributary.server.sink.KafkaSinkSettings kafka = sinkSettings(c);
         Set<Long> uses;
         String sql = SqlFormatter.format(c);
@@ -351,12 +437,12 @@ final class Ddl {
     /** A sink's query bound: the binder (what it depends on), the query, and the envelope that writes its rows. */
     record BoundSink(Binder binder, BoundQuery query, dev.tributary.server.sink.SinkEnvelope envelope) {}
 
-    /** The Kafka options of sink {@code c}, checked: 0A000 for another connector or format, 42601 for an option INTO KAFKA does not take. */
+    /**
+     * The Kafka options of sink {@code c} (INTO KAFKA), checked: 42601 without FORMAT and ENVELOPE
+     * or for an option INTO KAFKA does not take, 0A000 for a format other than JSON.
+     */
     static dev.tributary.server.sink.KafkaSinkSettings sinkSettings(Statement.CreateSink c) {
-        if (!c.connector().equals("KAFKA")) {
-            throw new SqlException("0A000", "sinks write INTO KAFKA only, not INTO " + c.connector(), c.pos(),
-                    "CREATE SINK name FROM relation INTO KAFKA (BROKERS 'host:9092', TOPIC 'name') FORMAT JSON ENVELOPE UPSERT.");
-        }
+        if (c.format() == null) throw new SqlException("42601", "a Kafka sink needs its format and envelope: ... FORMAT JSON ENVELOPE UPSERT | DEBEZIUM", c.pos());
         if (!c.format().equals("JSON")) {
             throw new SqlException("0A000", "a sink writes FORMAT JSON only; FORMAT " + c.format() + " is not supported", c.pos(),
                     "Write FORMAT JSON: keys and values are JSON objects of the columns.");
@@ -557,7 +643,7 @@ final class Ddl {
             throw new SqlException("23514", "check constraint \"" + added.name() + "\" of relation \"" + t.name() + "\" is violated by some row");
         }
         Statement.CreateTable next = new Statement.CreateTable(def.pos(), def.name(), def.ifNotExists(), def.columns(), def.primaryKey(), def.retain(),
-                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), defs, def.foreignKeys());
+                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), defs, def.foreignKeys(), def.retainRows());
         replaceTable(session, t, next, t.columns(), t.defaults(), checks, Set.of());
     }
 
@@ -606,7 +692,7 @@ final class Ddl {
         List<Statement.ColumnDef> defs = new ArrayList<>(def.columns());
         defs.set(c, changed);
         Statement.CreateTable next = new Statement.CreateTable(def.pos(), def.name(), def.ifNotExists(), defs, def.primaryKey(), def.retain(),
-                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), def.checks(), def.foreignKeys());
+                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), def.checks(), def.foreignKeys(), def.retainRows());
         replaceTable(session, t, next, columns, defaults, t.checks(), reads);
         return Result.command("ALTER TABLE");
     }
@@ -631,7 +717,7 @@ final class Ddl {
         defs.remove(at);
         checks.remove(at);
         Statement.CreateTable next = new Statement.CreateTable(def.pos(), def.name(), def.ifNotExists(), def.columns(), def.primaryKey(), def.retain(),
-                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), defs, def.foreignKeys());
+                def.appendOnly(), def.watermark(), def.primaryKeyName(), def.uniques(), defs, def.foreignKeys(), def.retainRows());
         replaceTable(session, t, next, t.columns(), t.defaults(), checks, Set.of());
         return true;
     }
@@ -851,6 +937,7 @@ final class Ddl {
         // what their watermarks have settled
         Binder binder = binders.of(session).allowStreams().maintaining();
         BoundQuery q = binder.bindQuery(v.query());
+        if (binder.consumerGroup() != null) throw Subscriptions.consumerGroupOutsideCursor(binder.consumerGroup().pos());
         // a materialized view reads its relations as its creator now; a view as its owner whenever it is read
         if (v.materialized()) binders.access().checkSelect(session, binder.dependencies());
         if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn(v.materialized() ? "a materialized view" : "a view", v.pos());
@@ -1208,8 +1295,8 @@ final class Ddl {
                 case INDEX -> item instanceof CatalogItem.Index;
                 case SEQUENCE -> item instanceof CatalogItem.Sequence;
                 case SOURCE -> item instanceof CatalogItem.Table t && t.isSource();
-                case JOB -> item instanceof CatalogItem.Table t && t.isJob();
                 case SINK -> item instanceof CatalogItem.Table t && t.isSink();
+                case JOB -> item instanceof CatalogItem.Table t && t.isJob();
             };
             if (!fits) throw new SqlException("42809", "\"" + name + "\" is not a " + c.kind().sql().toLowerCase(java.util.Locale.ROOT), c.pos());
         }
@@ -1419,6 +1506,12 @@ final class Ddl {
         for (int column : d.comments().keySet()) durability.recordComment(id, column, null, catalog::newId);
         if (item instanceof CatalogItem.Sequence) sequences.dropped(id);
         sources.dropped(id);
+        Sinks.Sink sink = sinks.dropped(id);
+        if (sink != null && sink.reads != null) {
+            // what it held from its acknowledged time, unless a retention policy holds it still
+            for (long r : sink.reads) if (catalog.policyOf(r) == null) durability.releaseHold(r, catalog);
+        }
+        rowRetention.dropped(id);
         Jobs.Job job = jobs.dropped(id);
         if (job != null) {
             // what it held for its cursor, unless a retention policy holds it still

@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * a subscription FROM CURSOR is. A job appends: a change that retracts a row (a result that is
  * not append-only) stops it with that error; EMIT ON WINDOW CLOSE makes a window's result final.
  *
- * <p>Sinks ({@link Sinks}) are kept here too, as jobs whose thread writes to Kafka instead of a
+ * <p>Kafka sinks ({@link KafkaSinkRunner}) are kept here too, as jobs whose thread writes to Kafka instead of a
  * target: they share the registry, the relation with its cursor, the holds, pause and stop.
  *
  * <p>Thread-safe: the coordinator calls it under its lock; job threads and SHOW JOBS without.
@@ -37,7 +37,7 @@ final class Jobs {
     static final long CURSOR_ONLY_COMMIT_MILLIS = 5000;
 
     /**
-     * A job, or a sink ({@link Sinks}; {@link #sink} not null): its relation, its target and
+     * A job, or a Kafka sink ({@link KafkaSinkRunner}; {@link #sink} not null): its relation, its target and
      * statement, and what its thread has done. A sink shares a job's relation, cursor, hold,
      * pause and stop, and writes to Kafka instead of a target.
      */

@@ -116,6 +116,15 @@ final class SourceFormat implements Decoder {
     }
 
     @Override
+    public Records messageRecords() {
+        return switch (kind) {
+            case JSON -> Records.JSON_VALUES;
+            case CSV, TEXT -> Records.LINES;
+            case BYTES -> Records.WHOLE;
+        };
+    }
+
+    @Override
     public int recordEnd(byte[] b, int from, int to) {
         if (kind != Kind.CSV) {
             for (int i = from; i < to; i++) if (b[i] == '\n') return i;

@@ -26,6 +26,7 @@ final class Sources {
      * after them (INCLUDE, upper case).
      */
     static final class Source {
+        final String schema;
         final CatalogItem.Table table;
         final CatalogItem.Table progress;
         final String connector;
@@ -35,9 +36,12 @@ final class Sources {
         final List<String> include;
         final boolean stopOnDecodeError;
         volatile SourceRunner runner;
+        /** The running connector (the HTTP port hands a webhook's requests to it); null until started. */
+        volatile Connector running;
 
-        Source(CatalogItem.Table table, CatalogItem.Table progress, String connector, Map<String, String> options, String formatName, SourceFormat format,
+        Source(String schema, CatalogItem.Table table, CatalogItem.Table progress, String connector, Map<String, String> options, String formatName, SourceFormat format,
                List<String> include, boolean stopOnDecodeError) {
+            this.schema = schema;
             this.table = table;
             this.progress = progress;
             this.connector = connector;
@@ -93,10 +97,17 @@ final class Sources {
             pending.clear();
         }
         for (Source s : start) {
-            Connector c = dev.tributary.server.source.Connectors.create(s.connector, s.include, s.formatName);
+            Connector c = dev.tributary.server.source.Connectors.create(s.connector, s.options, s.include, s.formatName);
+            s.running = c;
             s.runner = new SourceRunner(s.table.name(), s.options, c, s.format, ingest.apply(s), s.stopOnDecodeError, positions.apply(s), ServerLog::log);
             s.runner.start();
         }
+    }
+
+    /** The source named {@code name} in schema {@code schema}, or null. */
+    synchronized Source named(String schema, String name) {
+        for (Source s : byTable.values()) if (s.schema.equals(schema) && s.table.name().equals(name)) return s;
+        return null;
     }
 
     /** Every source, in name order. */

@@ -42,9 +42,9 @@ enum StatementKind {
             case Statement.SetConstraints s -> TRANSACTION;
             case Statement.CreateTable c -> DDL;
             case Statement.CreateSource c -> DDL;
+            case Statement.CreateSink c -> DDL;
             case Statement.CreateJob c -> DDL;
             case Statement.AlterJob a -> DDL;
-            case Statement.CreateSink c -> DDL;
             case Statement.AlterSink a -> DDL;
             case Statement.CreateTableAs c -> DDL;
             case Statement.CreateView c -> DDL;

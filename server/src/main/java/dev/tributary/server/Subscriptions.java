@@ -130,8 +130,15 @@ final class Subscriptions {
             default -> throw new SqlException("42601", "subscribe takes SUBSCRIBE or SELECT ... EMIT CHANGES", st.pos());
         }
         if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn("a subscription", st.pos());
+        if (binder.consumerGroup() != null) throw consumerGroupOutsideCursor(binder.consumerGroup().pos());
         binders.access().checkSelect(session, binder.dependencies());
         return start(session, binder, q, st, sub, listener, null);
+    }
+
+    /** 0A000: a STREAM read by a consumer group outside a cursor, where no COMMIT would say what was consumed. */
+    static SqlException consumerGroupOutsideCursor(int pos) {
+        return new SqlException("0A000", "a STREAM read by a CONSUMER GROUP is read through a cursor in a transaction block", pos,
+                "BEGIN; DECLARE c CURSOR FOR SELECT ... FROM t STREAM CONSUMER GROUP 'g'; FETCH 100 c; COMMIT: the COMMIT consumes what was fetched.");
     }
 
     /**

@@ -81,7 +81,6 @@ public final class Tributary implements AutoCloseable {
         return new Tributary(clock, workers);
     }
 
-    /** Runs every statement of {@code sql}; returns one result per statement. */
     /** Job {@code name}'s runtime, for tests that wait on its progress; null if there is none. */
     Jobs.Job job(String name) {
         return coordinator.job(name);
@@ -92,6 +91,19 @@ public final class Tributary implements AutoCloseable {
         return coordinator.sourceRunner(name);
     }
 
+    /**
+     * A source as the HTTP port sees it: its connector's kind as CREATE SOURCE named it
+     * ({@code DIRECTORY}, {@code WEBHOOK}) and its running connector, null until it has started
+     * (the statement that made it, or the recovery, has not ended yet).
+     */
+    public record SourceEndpoint(String connector, dev.tributary.server.source.Connector running) {}
+
+    /** Source {@code name} in schema {@code schema}, or null if there is none; answered without waiting for running statements. */
+    public SourceEndpoint source(String schema, String name) {
+        return coordinator.sourceEndpoint(schema, name);
+    }
+
+    /** Runs every statement of {@code sql}; returns one result per statement. */
     public List<Result> execute(String sql) {
         return coordinator.execute(defaultSession, sql);
     }

@@ -917,6 +917,14 @@ final class WritePath {
         for (long id : changes.keySet()) inputsAt = Math.max(inputsAt, frontiers.upper(id, Long.MIN_VALUE));
         long time = oracle.writeTime(inputsAt);
         if (logged) durability.appendCommit(time, changes);
+        if (changes.containsKey(ConsumerGroups.POSITIONS)) {
+            // the consumer groups' positions are durable only: no dataflow reads them
+            changes = new LinkedHashMap<>(changes);
+            changes.remove(ConsumerGroups.POSITIONS);
+            boolean more = false;
+            for (Map<Row, Long> c : changes.values()) more |= !c.isEmpty();
+            if (!more) return;
+        }
         for (Map.Entry<Long, Map<Row, Long>> e : changes.entrySet()) {
             if (e.getValue().isEmpty()) continue;
             oracle.wrote(e.getKey(), time);

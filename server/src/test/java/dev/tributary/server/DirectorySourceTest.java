@@ -202,7 +202,7 @@ class DirectorySourceTest {
             for (int crash = 1; crash <= 3; crash++) {
                 Tributary last = crashed.get(crashed.size() - 1);
                 // each server commits at least one batch (65,536 rows) before it crashes
-                await(last, "big", s -> s.rows() >= 65_536);
+                await(last, "big", s -> s.durableRows() >= 65_536);
                 Tributary next = Tributary.open(StorageController.open(blob, consensus, m -> {}), Clock.manual(crash * 1_000L), 2);
                 last.sourceRunner("big").stop(WAIT_MS);
                 crashed.add(next);

@@ -231,7 +231,7 @@ class KafkaSinkTest {
             for (int i = 1; i <= 5; i++) run(first, model, "INSERT INTO t VALUES (" + i % 2 + ", " + i + ")", Map.of(i % 2, List.of(i)));
             awaitMessages(kafka, "between", model.upserts.size());
             // the next write's transaction commits in Kafka, and its cursor never reaches the relation
-            Sinks.betweenCommits = j -> {
+            KafkaSinkRunner.betweenCommits = j -> {
                 if (j != sink) return;
                 stopped.countDown();
                 try {
@@ -250,7 +250,7 @@ class KafkaSinkTest {
             for (int i = 8; i <= 10; i++) run(next, model, "INSERT INTO t VALUES (" + i % 2 + ", " + i + ")", Map.of(i % 2, List.of(i)));
             assertThat(awaitMessages(kafka, "between", model.upserts.size()).keyValues()).containsExactlyElementsOf(model.upserts);
         } finally {
-            Sinks.betweenCommits = j -> {};
+            KafkaSinkRunner.betweenCommits = j -> {};
             release.countDown();
             if (next != null) next.close();
             try {
@@ -286,7 +286,8 @@ class KafkaSinkTest {
             fails("25001", () -> db.execute("BEGIN; " + sink));
             db.execute("ROLLBACK");
             fails("0A000", "a sink writes FORMAT JSON only; FORMAT PROTOBUF is not supported", () -> db.execute("CREATE SINK s FROM m " + into(kafka, "refuse") + " FORMAT PROTOBUF ENVELOPE UPSERT"));
-            fails("0A000", () -> db.execute("CREATE SINK s FROM m INTO S3 (PATH 'x') FORMAT JSON ENVELOPE UPSERT"));
+            // an unknown connector is an unknown object, as for sources (INTO KAFKA and INTO HTTP exist)
+            fails("42704", () -> db.execute("CREATE SINK s FROM m INTO S3 (PATH 'x') FORMAT JSON ENVELOPE UPSERT"));
             fails("42601", () -> db.execute("CREATE SINK s FROM m " + into(kafka, "refuse") + " FORMAT JSON ENVELOPE APPEND"));
             fails("42601", () -> db.execute("CREATE SINK s FROM m " + into(kafka, "refuse") + " FORMAT JSON"));
             fails("42601", () -> db.execute("CREATE SINK s FROM m INTO KAFKA (BROKERS 'x:1', TOPIC 'a', PARTITIONS 3) FORMAT JSON ENVELOPE UPSERT"));
@@ -301,6 +302,14 @@ class KafkaSinkTest {
             fails("25001", () -> db.execute("BEGIN; DROP SINK s"));
             db.execute("ROLLBACK");
             await(db, "s", j -> j.state.equals("running"));
+            // an HTTP sink beside it: one SHOW SINKS, one DROP ... CASCADE; it does not pause
+            db.execute("CREATE SINK h FROM m INTO HTTP (URL 'http://127.0.0.1:1/nothing')");
+            fails("42P07", () -> db.execute("CREATE SINK s FROM m INTO HTTP (URL 'http://127.0.0.1:1/nothing')"));
+            fails("0A000", () -> db.execute("ALTER SINK h PAUSE"));
+            List<String> shown = rows(db, "SHOW SINKS");
+            assertThat(shown).hasSize(2);
+            assertThat(shown.get(0)).startsWith("h|http|m|http://127.0.0.1:1/nothing|");
+            assertThat(shown.get(1)).startsWith("s|kafka|m|refuse|running|UPSERT|");
             // a KEY that is not unique in what the sink writes stops it
             db.execute("CREATE SINK dup FROM t " + into(kafka, "dup") + " KEY (k) FORMAT JSON ENVELOPE UPSERT");
             db.execute("INSERT INTO t VALUES (1, 1), (1, 2)");

@@ -242,7 +242,7 @@ class KafkaSourceTest {
             // process's would, a commit perhaps in flight
             for (int crash = 1; crash <= 3; crash++) {
                 Tributary last = crashed.get(crashed.size() - 1);
-                await(last, "big", s -> s.rows() >= 50_000);
+                await(last, "big", s -> s.durableRows() >= 50_000);
                 Tributary next = Tributary.open(StorageController.open(blob, consensus, m -> {}), Clock.manual(crash * 1_000L), 2);
                 last.sourceRunner("big").stop(WAIT_MS);
                 crashed.add(next);

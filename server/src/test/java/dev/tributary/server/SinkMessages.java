@@ -42,7 +42,7 @@ record SinkMessages(List<Message> messages) {
                 if (System.nanoTime() > deadline) throw new AssertionError("could not read " + topic + " to its end " + ends);
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     if (r.offset() >= ends.get(new TopicPartition(topic, r.partition()))) continue;
-                    Header h = r.headers().lastHeader(Sinks.TIME_HEADER);
+                    Header h = r.headers().lastHeader(KafkaSinkRunner.TIME_HEADER);
                     out.add(new Message(r.partition(), h == null ? -1 : Long.parseLong(new String(h.value(), StandardCharsets.UTF_8)), text(r.key()), text(r.value()),
                             r.timestamp()));
                 }

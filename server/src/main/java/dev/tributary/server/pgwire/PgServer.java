@@ -623,6 +623,7 @@ public final class PgServer implements AutoCloseable {
                 http = dev.tributary.server.http.HttpService.bind(options.listen(), httpPort);
                 dev.tributary.server.http.Monitoring.install(http, server, dev.tributary.server.http.Monitoring.Options.defaults());
                 dev.tributary.server.http.ConsoleApi.install(http, server, dev.tributary.server.http.ConsoleApi.Options.defaults());
+                dev.tributary.server.http.Webhooks.install(http, server);
                 dev.tributary.server.http.ConsoleFiles.install(http);
                 http.start();
             } catch (IOException e) {

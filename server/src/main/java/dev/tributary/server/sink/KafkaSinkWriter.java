@@ -36,7 +36,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * sinks; it is created when missing.
  *
  * <p>The sink's topic and the progress topic are made when missing. The writer of
- * {@code CREATE SINK ... INTO KAFKA} (see the server's {@code Sinks}). Not thread-safe: one thread
+ * {@code CREATE SINK ... INTO KAFKA} (see the server's {@code KafkaSinkRunner}). Not thread-safe: one thread
  * writes.
  */
 public final class KafkaSinkWriter implements AutoCloseable {

@@ -20,9 +20,10 @@ public final class Connectors {
     public static Map<String, String> checkedOptions(String connector, List<Statement.SourceOption> options, int pos) {
         List<String> known = switch (connector) {
             case "DIRECTORY" -> DirectoryConnector.OPTIONS;
+            case "WEBHOOK" -> WebhookConnector.OPTIONS;
             case "KAFKA" -> KafkaSettings.OPTIONS;
             default -> throw new SqlException("42704", "source connector \"" + connector.toLowerCase(Locale.ROOT) + "\" does not exist", pos,
-                    "Sources read FROM DIRECTORY or FROM KAFKA.");
+                    "Sources read FROM DIRECTORY, FROM KAFKA or FROM WEBHOOK.");
         };
         Map<String, String> out = new java.util.LinkedHashMap<>();
         for (Statement.SourceOption o : options) {
@@ -40,6 +41,19 @@ public final class Connectors {
                     if (Long.parseLong(poll) < 1) throw new NumberFormatException();
                 } catch (NumberFormatException e) {
                     throw new SqlException("22023", "POLL INTERVAL is a number of milliseconds, at least 1: " + poll, pos);
+                }
+            }
+        }
+        if (connector.equals("WEBHOOK")) {
+            String secret = out.get("SECRET");
+            if (secret != null && secret.isEmpty()) throw new SqlException("22023", "SECRET must not be empty", pos, "Leave SECRET out to take requests from this machine only.");
+            for (String name : WebhookConnector.DEFAULTS.keySet()) {
+                String v = out.get(name);
+                if (v == null) continue;
+                try {
+                    if (Long.parseLong(v) < 1 || name.equals("MAX BODY SIZE") && Long.parseLong(v) > Integer.MAX_VALUE - 8) throw new NumberFormatException();
+                } catch (NumberFormatException e) {
+                    throw new SqlException("22023", name + " is a whole number, at least 1" + (name.equals("MAX BODY SIZE") ? " and below 2 GB" : "") + ": " + v, pos);
                 }
             }
         }
@@ -89,14 +103,15 @@ public final class Connectors {
     }
 
     /**
-     * A new connector of kind {@code connector} for a source of {@code format} that includes
-     * {@code include} (all checked by {@link #checkedOptions} and {@link #includedColumns} when
-     * the source was made).
+     * A new connector of kind {@code connector} with its {@code options}, for a source of
+     * {@code format} that includes {@code include} (all checked by {@link #checkedOptions} and
+     * {@link #includedColumns} when the source was made).
      */
-    public static Connector create(String connector, List<String> include, String format) {
+    public static Connector create(String connector, Map<String, String> options, List<String> include, String format) {
         return switch (connector) {
             case "DIRECTORY" -> new DirectoryConnector();
             case "KAFKA" -> new KafkaConnector(kafkaMetadata(include, 0), "BYTES".equals(format));
+            case "WEBHOOK" -> new WebhookConnector(options);
             default -> throw new IllegalArgumentException("no connector " + connector);
         };
     }

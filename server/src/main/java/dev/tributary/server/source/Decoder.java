@@ -20,4 +20,20 @@ public interface Decoder {
 
     /** Whether a file's first record is a header line to skip (CSV's {@code HEADER}). */
     boolean header();
+
+    /** How a message that arrives whole (a webhook's body) is cut into records: {@link #messageRecords}. */
+    enum Records {
+        /** Records end where {@link #recordEnd} says (CSV, TEXT); a last one without a newline counts. */
+        LINES,
+        /**
+         * Each JSON value is a record, whatever whitespace (newlines included) lies inside or
+         * between them; a message that is one array holds a record per element.
+         */
+        JSON_VALUES,
+        /** The whole message is one record (BYTES). */
+        WHOLE
+    }
+
+    /** How this format cuts a whole message into records. */
+    Records messageRecords();
 }

@@ -147,7 +147,7 @@ public final class DirectoryConnector implements Connector {
                     done = offset + from;
                     any = true;
                     if (rows.size() >= BATCH_ROWS || batchBytes >= BATCH_BYTES) {
-                        ctx.commit(rows, Map.of(part, Long.toString(done)));
+                        ctx.commitPipelined(rows, Map.of(part, Long.toString(done)));
                         rows = new ArrayList<>();
                         batchBytes = 0;
                     }
@@ -157,7 +157,7 @@ public final class DirectoryConnector implements Connector {
                 offset += from;
             }
         }
-        if (any && (batchBytes > 0 || !rows.isEmpty())) ctx.commit(rows, Map.of(part, Long.toString(done)));
+        if (any && (batchBytes > 0 || !rows.isEmpty())) ctx.commitPipelined(rows, Map.of(part, Long.toString(done)));
         return any;
     }
 }

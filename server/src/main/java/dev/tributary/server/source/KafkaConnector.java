@@ -205,7 +205,7 @@ public final class KafkaConnector implements Connector {
         }
 
         private void commit() {
-            ctx.commit(List.copyOf(rows), Map.copyOf(positions));
+            ctx.commitPipelined(List.copyOf(rows), Map.copyOf(positions));
             rows.clear();
             positions.clear();
             bytes = 0;

@@ -21,12 +21,24 @@ public interface SourceContext {
     /**
      * Writes {@code rows} (each the values of the source's columns, in order) and moves each part
      * in {@code positions} to its new position, in one commit; returns once it is durable.
-     * Either both land or neither does.
+     * Either both land or neither does. A part mapped to null is removed (its progress row
+     * retracted): how a connector forgets parts it no longer needs (a webhook's old idempotency
+     * keys); {@code positions} may be any map that takes null values.
      *
      * @throws SourceStopped when the source must stop (nothing was committed)
      * @throws IllegalArgumentException a row that does not fit the columns (a connector's bug)
      */
     void commit(List<Object[]> rows, Map<String, String> positions);
+
+    /**
+     * {@link #commit}, but returning once the previous such commit is durable, not this one: a
+     * connector reads its next batch while this one is written (the positions move at once, as
+     * the rows are in the log's queue; a crash keeps a prefix of the commits, each whole). For a
+     * connector that need not tell anyone when its rows are durable.
+     */
+    default void commitPipelined(List<Object[]> rows, Map<String, String> positions) {
+        commit(rows, positions);
+    }
 
     /**
      * Reports a record that could not be decoded, at {@code position} (for the report): counted

@@ -19,8 +19,8 @@ import java.util.function.Consumer;
 public final class SourceRunner implements SourceContext {
     /**
      * Where a runner's commits go: the server writes {@code rows} into the source's table and moves
-     * its progress rows from {@code before} to {@code after} (only the parts {@code after} names)
-     * at one time; the future completes once that commit is durable.
+     * its progress rows from {@code before} to {@code after} (only the parts {@code after} names;
+     * a part mapped to null has its row retracted) at one time; the future completes once that commit is durable.
      */
     public interface Ingest {
         /** @throws SourceStopped when the source is gone */
@@ -28,7 +28,12 @@ public final class SourceRunner implements SourceContext {
     }
 
     /** A runner as SHOW SOURCES reports it. */
-    public record Status(String state, long rows, long decodeErrors, String lastError, String lastErrorPosition, Map<String, String> positions) {}
+    /**
+     * A runner as SHOW SOURCES reports it: {@code rows} handed over to be written by this run,
+     * {@code durableRows} of them known to be durable (a pipelined commit's are not at once).
+     */
+    public record Status(String state, long rows, long decodeErrors, String lastError, String lastErrorPosition, Map<String, String> positions,
+                         long durableRows) {}
 
     private static final long MAX_BACKOFF_MS = 30_000;
 
@@ -39,9 +44,16 @@ public final class SourceRunner implements SourceContext {
     private final Ingest ingest;
     private final boolean stopOnDecodeError;
     private final Consumer<String> log;
-    /** Committed positions; replaced whole on each commit, so a reader sees one commit's. */
-    private volatile Map<String, String> positions;
+    /** Committed positions: changed (under its own lock) only by the connector's thread, after each commit is durable. */
+    private final TreeMap<String, String> committed;
+    /**
+     * A read-only copy of {@link #committed} as of the last commit, made when first asked for
+     * (guarded by {@code committed}): copying on every commit cost each commit time in the number
+     * of parts, and a webhook keeps up to 100,000 idempotency keys as parts.
+     */
+    private Map<String, String> snapshot;
     private final AtomicLong rows = new AtomicLong();
+    private final AtomicLong durableRows = new AtomicLong();
     private final AtomicLong decodeErrors = new AtomicLong();
     private volatile String lastError;
     private volatile String lastErrorPosition;
@@ -62,7 +74,7 @@ public final class SourceRunner implements SourceContext {
         this.decoder = decoder;
         this.ingest = ingest;
         this.stopOnDecodeError = stopOnDecodeError;
-        this.positions = Collections.unmodifiableMap(new TreeMap<>(positions));
+        this.committed = new TreeMap<>(positions);
         this.log = log;
     }
 
@@ -72,7 +84,11 @@ public final class SourceRunner implements SourceContext {
         thread = Thread.ofPlatform().daemon().name("source " + name).start(this::loop);
     }
 
-    /** Asks the connector to stop and waits up to {@code millis} ms for its thread to end; whether it did. */
+    /**
+     * Asks the connector to stop and waits up to {@code millis} ms for its thread to end; whether it
+     * did. With {@code millis} 0 it does not wait at all (not {@link Thread#join(long)}'s "forever"):
+     * a DROP holds the coordinator's lock, which the connector's commit may be waiting for.
+     */
     public boolean stop(long millis) {
         stopping = true;
         synchronized (pauses) {
@@ -85,6 +101,7 @@ public final class SourceRunner implements SourceContext {
         }
         if (t == null || t == Thread.currentThread()) return true;
         t.interrupt();
+        if (millis <= 0) return !t.isAlive();
         try {
             t.join(millis);
         } catch (InterruptedException e) {
@@ -94,7 +111,7 @@ public final class SourceRunner implements SourceContext {
     }
 
     public Status status() {
-        return new Status(state, rows.get(), decodeErrors.get(), lastError, lastErrorPosition, positions);
+        return new Status(state, rows.get(), decodeErrors.get(), lastError, lastErrorPosition, positions(), durableRows.get());
     }
 
     /**
@@ -156,15 +173,53 @@ public final class SourceRunner implements SourceContext {
 
     @Override
     public Map<String, String> positions() {
-        return positions;
+        synchronized (committed) {
+            if (snapshot == null) snapshot = Collections.unmodifiableMap(new TreeMap<>(committed));
+            return snapshot;
+        }
     }
 
     @Override
     public void commit(List<Object[]> rows, Map<String, String> after) {
+        commitPipelined(rows, after);
+        CompletableFuture<Void> last = inFlight;
+        inFlight = null;
+        await(last);
+    }
+
+    /** The last pipelined commit, not known to be durable yet (null: none). */
+    private CompletableFuture<Void> inFlight;
+
+    @Override
+    public void commitPipelined(List<Object[]> rows, Map<String, String> after) {
         if (stopping) throw new SourceStopped("the source is stopping");
         if (rows.isEmpty() && after.isEmpty()) return;
-        Map<String, String> before = positions;
+        // read as it is: only this thread changes it
+        Map<String, String> before = Collections.unmodifiableMap(committed);
         CompletableFuture<Void> durable = ingest.commit(rows, before, after);
+        int n = rows.size();
+        durable.thenRun(() -> {
+            durableRows.addAndGet(n);
+            changed();
+        });
+        // the positions move at once: the rows are in the log's queue, and the next batch starts after them
+        synchronized (committed) {
+            after.forEach((part, at) -> {
+                if (at == null) committed.remove(part);
+                else committed.put(part, at);
+            });
+            snapshot = null;
+        }
+        this.rows.addAndGet(n);
+        CompletableFuture<Void> previous = inFlight;
+        inFlight = durable;
+        changed();
+        await(previous);
+    }
+
+    /** Waits until {@code durable} (null: nothing) is durable. */
+    private void await(CompletableFuture<Void> durable) {
+        if (durable == null) return;
         try {
             durable.get();
         } catch (InterruptedException e) {
@@ -174,11 +229,6 @@ public final class SourceRunner implements SourceContext {
         } catch (ExecutionException e) {
             throw new IllegalStateException("the commit of source " + name + " failed: " + e.getCause().getMessage(), e.getCause());
         }
-        TreeMap<String, String> next = new TreeMap<>(before);
-        next.putAll(after);
-        positions = Collections.unmodifiableMap(next);
-        this.rows.addAndGet(rows.size());
-        changed();
     }
 
     @Override

@@ -190,6 +190,11 @@ class KafkaConnectorTest {
         public boolean header() {
             return false;
         }
+
+        @Override
+        public Records messageRecords() {
+            return Records.WHOLE;
+        }
     }
 
     /** A commit as the context took it. */

@@ -235,6 +235,11 @@ public final class TestKafka implements AutoCloseable {
         Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         config.put(ProducerConfig.ACKS_CONFIG, "all");
+        // a loaded test machine can keep a broker from answering for long: a request that timed
+        // out and was sent again once left the idempotent producer's sequence numbers behind the
+        // broker's (OutOfOrderSequenceException until the delivery timeout), so none times out early
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 300_000);
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 600_000);
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         config.putAll(settings);

@@ -55,10 +55,21 @@ public sealed interface Statement extends Node {
      */
     record RetainHistory(int pos, Expr interval, Expr pinAt) implements Node {}
 
-    /** {@code appendOnly}: {@code WITH (APPEND ONLY)}, a table that takes inserts only (no UPDATE or DELETE). */
+    /**
+     * {@code appendOnly}: {@code WITH (APPEND ONLY)}, a table that takes inserts only (no UPDATE or
+     * DELETE); {@code retainRows}: {@code WITH (RETAIN ROWS FOR interval)}, rows deleted that long
+     * after their commit (null: kept).
+     */
     record CreateTable(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns,
                        List<String> primaryKey, RetainHistory retain, boolean appendOnly, Watermark watermark, String primaryKeyName,
-                       List<UniqueKey> uniques, List<CheckDef> checks, List<ForeignKeyDef> foreignKeys) implements Statement {
+                       List<UniqueKey> uniques, List<CheckDef> checks, List<ForeignKeyDef> foreignKeys, Expr retainRows) implements Statement {
+        /** A table whose rows are kept. */
+        public CreateTable(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns, List<String> primaryKey, RetainHistory retain,
+                           boolean appendOnly, Watermark watermark, String primaryKeyName, List<UniqueKey> uniques, List<CheckDef> checks,
+                           List<ForeignKeyDef> foreignKeys) {
+            this(pos, name, ifNotExists, columns, primaryKey, retain, appendOnly, watermark, primaryKeyName, uniques, checks, foreignKeys, null);
+        }
+
         public CreateTable {
             name = List.copyOf(name);
             columns = List.copyOf(columns);
@@ -114,12 +125,14 @@ public sealed interface Statement extends Node {
     }
 
     /**
-     * {@code CREATE SINK [IF NOT EXISTS] name FROM relation | (query) INTO connector (options)
-     * [KEY (columns)] FORMAT format ENVELOPE envelope}: a relation's changes written to an outside
-     * system, continuously, exactly once. Exactly one of {@code from} (empty when absent) and
-     * {@code query} (null when absent) is given. {@code connector}, {@code format} and
-     * {@code envelope} are upper case as written (checked where the sink is made); {@code key} is
-     * empty without KEY.
+     * {@code CREATE SINK [IF NOT EXISTS] name FROM relation | (query) INTO connector [(options)]
+     * [KEY (columns)] [FORMAT format ENVELOPE envelope]}: a relation's changes delivered to an
+     * outside system, continuously. Exactly one of {@code from} (empty when absent) and
+     * {@code query} (null when absent) is given. {@code connector} is {@code KAFKA} (exactly once,
+     * needs FORMAT and ENVELOPE) or {@code HTTP} (at least once, takes neither); {@code connector},
+     * {@code format} and {@code envelope} are upper case as written, {@code format} and
+     * {@code envelope} null when absent, {@code key} empty without KEY. Which connector takes what
+     * is checked where the sink is made, not here.
      */
     record CreateSink(int pos, List<String> name, boolean ifNotExists, List<String> from, Query query, String connector, List<SourceOption> options,
                       List<String> key, String format, String envelope) implements Statement {
@@ -257,7 +270,7 @@ public sealed interface Statement extends Node {
     }
 
     enum ObjectKind {
-        TABLE("TABLE"), VIEW("VIEW"), MATERIALIZED_VIEW("MATERIALIZED VIEW"), INDEX("INDEX"), SEQUENCE("SEQUENCE"), SOURCE("SOURCE"), JOB("JOB"), SINK("SINK");
+        TABLE("TABLE"), VIEW("VIEW"), MATERIALIZED_VIEW("MATERIALIZED VIEW"), INDEX("INDEX"), SEQUENCE("SEQUENCE"), SOURCE("SOURCE"), SINK("SINK"), JOB("JOB");
 
         private final String sql;
 
@@ -383,7 +396,7 @@ public sealed interface Statement extends Node {
 
     enum ShowKind {
         TABLES, VIEWS, MATERIALIZED_VIEWS, INDEXES, COLUMNS, CREATE_TABLE, CREATE_VIEW, CREATE_MATERIALIZED_VIEW,
-        VARIABLE, SOURCES, JOBS, SINKS
+        VARIABLE, SOURCES, SINKS, JOBS
     }
 
     /**

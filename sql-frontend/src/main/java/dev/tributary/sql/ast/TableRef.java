@@ -48,7 +48,13 @@ public sealed interface TableRef extends Node {
      * order they commit. {@code cursor} is the read position of {@code FROM CURSOR}, null for none;
      * {@code watermark} is null where the table's declared one applies, {@code window} null for none.
      */
-    record Stream(int pos, NamedTable input, boolean fromNow, Expr cursor, Watermark watermark, StreamWindow window, Alias alias) implements TableRef {}
+    record Stream(int pos, NamedTable input, boolean fromNow, Expr cursor, Watermark watermark, StreamWindow window, Alias alias, String group)
+            implements TableRef {
+        /** A STREAM read by no consumer group. */
+        public Stream(int pos, NamedTable input, boolean fromNow, Expr cursor, Watermark watermark, StreamWindow window, Alias alias) {
+            this(pos, input, fromNow, cursor, watermark, window, alias, null);
+        }
+    }
 
     /**
      * A STREAM's window clause: {@code function} "tumble" with args (size), "hop" with (slide,

@@ -203,6 +203,21 @@ public final class Binder {
      */
     public record StreamStart(Long cursor, int pos, boolean eventTime) {}
 
+    /** A STREAM read by consumer group {@code name} of table {@code table} ({@code ... STREAM CONSUMER GROUP 'name'}). */
+    public record ConsumerGroup(long table, String name, int pos) {}
+
+    private ConsumerGroup consumerGroup;
+
+    void consumerGroup(ConsumerGroup g) {
+        if (consumerGroup != null) throw new SqlException("0A000", "a query reads one STREAM by a CONSUMER GROUP at most", g.pos());
+        consumerGroup = g;
+    }
+
+    /** The consumer group the bound query's STREAM is read by, or null. */
+    public ConsumerGroup consumerGroup() {
+        return consumerGroup;
+    }
+
     private StreamStart streamStart;
 
     void streamStart(StreamStart start) {

@@ -33,6 +33,16 @@ final class Streams {
         }
         // in a SELECT that reads PROCTIME() the table's declared watermark does not apply
         Watermark watermark = s.watermark() != null ? s.watermark() : binder.processingTime() ? null : declared(binder, s.input());
+        if (s.group() != null) {
+            // a consumer group shares the rows as they commit, by positions in system time
+            if (s.fromNow() || s.cursor() != null) {
+                throw new SqlException("42601", "a STREAM read by a CONSUMER GROUP starts where the group is: give it no FROM NOW or FROM CURSOR", s.pos());
+            }
+            if (s.watermark() != null || s.window() != null) {
+                throw new SqlException("0A000", "a STREAM read by a CONSUMER GROUP is in system time: it takes no WATERMARK or window", s.pos());
+            }
+            watermark = null;
+        }
         if (s.window() != null) {
             if (watermark == null) {
                 throw new SqlException("42601", "a STREAM's window clause needs a WATERMARK: give WATERMARK FOR column AS expression before "
@@ -44,6 +54,10 @@ final class Streams {
         }
         TableRef.NamedTable named = new TableRef.NamedTable(s.input().pos(), s.input().name(), s.alias());
         Bound in = withCommitTime(binder.named(named));
+        if (s.group() != null) {
+            long table = binder.catalogItem(s.input().name()).map(CatalogItem::id).orElseThrow();
+            binder.consumerGroup(new Binder.ConsumerGroup(table, s.group(), s.pos()));
+        }
         if (watermark == null) {
             // no event time: a continuous query over the rows as they commit, from where it starts
             if (s.fromNow() || s.cursor() != null) {

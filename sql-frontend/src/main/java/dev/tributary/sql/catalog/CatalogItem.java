@@ -44,22 +44,27 @@ public sealed interface CatalogItem {
 
         /**
          * {@code source} for a source's table (one its connector fills, made by CREATE SOURCE,
-         * which is its statement), {@code job} for a job's relation (made by CREATE JOB), {@code sink} for a sink's (CREATE SINK),
+         * which is its statement), {@code sink} for a sink's (made by CREATE SINK: a Kafka sink's
+         * cursor, or the times an HTTP sink's receiver acknowledged), {@code job} for a job's
+         * relation (made by CREATE JOB),
          * {@code table} otherwise.
          */
         @Override
         public String kind() {
-            return isSource() ? "source" : isJob() ? "job" : isSink() ? "sink" : "table";
+            return isSource() ? "source" : isSink() ? "sink" : isJob() ? "job" : "table";
+        }
+
+        /**
+         * Whether this is a sink's table (whatever its connector: a Kafka sink's cursor, an HTTP
+         * sink's acknowledged times): CREATE SINK made it, and only the sink writes it.
+         */
+        public boolean isSink() {
+            return sql.startsWith("CREATE SINK ");
         }
 
         /** Whether this is a job's relation (its cursor): CREATE JOB made it, and only the job writes it. */
         public boolean isJob() {
             return sql.startsWith("CREATE JOB ");
-        }
-
-        /** Whether this is a sink's relation (its cursor): CREATE SINK made it, and only the sink writes it. */
-        public boolean isSink() {
-            return sql.startsWith("CREATE SINK ");
         }
 
         /** Whether this is a source's table: CREATE SOURCE made it, and only its connector writes it. */

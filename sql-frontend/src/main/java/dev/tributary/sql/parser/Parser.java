@@ -598,7 +598,12 @@ public final class Parser {
         return new Statement.CreateSource(pos, name, ifNotExists, cols, connector, options, format, formatOptions, include, stop);
     }
 
-    /** {@code CREATE SINK [IF NOT EXISTS] name FROM relation | (query) INTO connector (options) [KEY (columns)] FORMAT f ENVELOPE e}, after SINK. */
+    /**
+     * {@code CREATE SINK [IF NOT EXISTS] name FROM relation | (query) INTO connector [(options)]
+     * [KEY (columns)] [FORMAT f ENVELOPE e]}, after SINK. FORMAT and ENVELOPE are optional here
+     * because only some connectors take them (KAFKA needs them, HTTP takes none); the sink's
+     * maker checks which.
+     */
     private Statement createSink(int pos) {
         boolean ifNotExists = ifNotExists();
         List<String> name = qualifiedName();
@@ -618,14 +623,16 @@ public final class Parser {
         List<Statement.SourceOption> options = is(Type.LPAREN) ? sourceOptions() : List.of();
         List<String> key = List.of();
         if (acceptKw("key")) key = nameList();
-        if (!isKw("format")) throw new SqlException("42601", "a sink needs its format and envelope: ... FORMAT JSON ENVELOPE UPSERT | DEBEZIUM", pos());
-        p++;
-        if (!is(Type.IDENT)) throw syntaxError(peek());
-        String format = next().value().toUpperCase(Locale.ROOT);
-        if (!isKw("envelope")) throw new SqlException("42601", "a sink needs its envelope: ... FORMAT " + format + " ENVELOPE UPSERT | DEBEZIUM", pos());
-        p++;
-        if (!is(Type.IDENT)) throw syntaxError(peek());
-        String envelope = next().value().toUpperCase(Locale.ROOT);
+        String format = null;
+        String envelope = null;
+        if (acceptKw("format")) {
+            if (!is(Type.IDENT)) throw syntaxError(peek());
+            format = next().value().toUpperCase(Locale.ROOT);
+            if (!isKw("envelope")) throw new SqlException("42601", "a sink needs its envelope: ... FORMAT " + format + " ENVELOPE UPSERT | DEBEZIUM", pos());
+            p++;
+            if (!is(Type.IDENT)) throw syntaxError(peek());
+            envelope = next().value().toUpperCase(Locale.ROOT);
+        }
         return new Statement.CreateSink(pos, name, ifNotExists, from, query, connector, options, key, format, envelope);
     }
 
@@ -818,6 +825,7 @@ public final class Parser {
         if (isKw("partition") || isKw("inherits")) throw unsupported("table options", pos());
         // options: WITH (APPEND ONLY, RETAIN HISTORY ...) in any order, each once; or RisingWave's bare APPEND ONLY
         RetainHistory retain = null;
+        Expr retainRows = null;
         boolean appendOnly = false;
         if (isKw("append")) {
             appendOnly();
@@ -832,17 +840,23 @@ public final class Parser {
                     if (appendOnly) throw new SqlException("42601", "APPEND ONLY is given twice", opos);
                     appendOnly();
                     appendOnly = true;
+                } else if (isKw("retain") && isKw(1, "rows")) {
+                    if (retainRows != null) throw new SqlException("42601", "RETAIN ROWS is given twice", opos);
+                    p += 2;
+                    if (isOp("=")) p++;
+                    expectKw("for");
+                    retainRows = otherOperator();
                 } else if (isKw("retain")) {
                     if (retain != null) throw new SqlException("42601", "RETAIN HISTORY is given twice", opos);
                     retain = retainHistory();
                 } else {
                     throw new SqlException("42601", "unrecognized option \"" + peek().value() + "\"", opos,
-                            "The table options are APPEND ONLY and RETAIN HISTORY FOR interval (or PIN AT time).");
+                            "The table options are APPEND ONLY, RETAIN ROWS FOR interval and RETAIN HISTORY FOR interval (or PIN AT time).");
                 }
             } while (accept(Type.COMMA));
             expect(Type.RPAREN);
         }
-        return new CreateTable(pos, name, ifNotExists, cols, key, retain, appendOnly, watermark, keyName, uniques, checks, foreignKeys);
+        return new CreateTable(pos, name, ifNotExists, cols, key, retain, appendOnly, watermark, keyName, uniques, checks, foreignKeys, retainRows);
     }
 
     /**
@@ -1156,8 +1170,8 @@ public final class Parser {
         if (acceptKw("index")) return ObjectKind.INDEX;
         if (acceptKw("sequence")) return ObjectKind.SEQUENCE;
         if (acceptKw("source")) return ObjectKind.SOURCE;
-        if (acceptKw("job")) return ObjectKind.JOB;
         if (acceptKw("sink")) return ObjectKind.SINK;
+        if (acceptKw("job")) return ObjectKind.JOB;
         if (!isKw("materialized")) return null;
         p++;
         expectKw("view");
@@ -1461,8 +1475,8 @@ public final class Parser {
         if (acceptKw("tables")) return new Show(pos, ShowKind.TABLES, List.of());
         if (acceptKw("views")) return new Show(pos, ShowKind.VIEWS, List.of());
         if (acceptKw("sources")) return new Show(pos, ShowKind.SOURCES, List.of());
-        if (acceptKw("jobs")) return new Show(pos, ShowKind.JOBS, List.of());
         if (acceptKw("sinks")) return new Show(pos, ShowKind.SINKS, List.of());
+        if (acceptKw("jobs")) return new Show(pos, ShowKind.JOBS, List.of());
         if (isKw("materialized") && isKw(1, "views")) {
             p += 2;
             return new Show(pos, ShowKind.MATERIALIZED_VIEWS, List.of());
@@ -2723,6 +2737,13 @@ public final class Parser {
                 expectKw("beginning");
             }
         }
+        String group = null;
+        if (isKw("consumer") && isKw(1, "group")) {
+            p += 2;
+            if (!is(Type.STRING)) throw new SqlException("42601", "CONSUMER GROUP takes the group's name as a string: CONSUMER GROUP 'name'", pos());
+            group = next().value();
+            if (group.isEmpty()) throw new SqlException("42601", "a consumer group's name is not empty", pos());
+        }
         Watermark watermark = isKw("watermark") ? watermark() : null;
         TableRef.StreamWindow window = null;
         int wpos = pos();
@@ -2741,7 +2762,7 @@ public final class Parser {
             window = new TableRef.StreamWindow(wpos, "session", List.of(gap), partitionBy());
         }
         Alias alias = table.alias() != null ? table.alias() : alias();
-        return new TableRef.Stream(table.pos(), new NamedTable(table.pos(), table.name(), null), fromNow, cursor, watermark, window, alias);
+        return new TableRef.Stream(table.pos(), new NamedTable(table.pos(), table.name(), null), fromNow, cursor, watermark, window, alias, group);
     }
 
     /** {@code WATERMARK FOR column AS expr}. */

@@ -249,6 +249,11 @@ public final class SqlFormatter {
                 b.append(')');
                 if (c.appendOnly()) {
                     b.append(" WITH (APPEND ONLY");
+                    if (c.retainRows() != null) expr(b.append(", RETAIN ROWS FOR "), c.retainRows(), 7);
+                    if (c.retain() != null) retainOption(b.append(", "), c.retain());
+                    b.append(')');
+                } else if (c.retainRows() != null) {
+                    expr(b.append(" WITH (RETAIN ROWS FOR "), c.retainRows(), 7);
                     if (c.retain() != null) retainOption(b.append(", "), c.retain());
                     b.append(')');
                 } else {
@@ -381,8 +386,8 @@ public final class SqlFormatter {
                     case VIEWS -> b.append("VIEWS");
                     case MATERIALIZED_VIEWS -> b.append("MATERIALIZED VIEWS");
                     case SOURCES -> b.append("SOURCES");
-                    case JOBS -> b.append("JOBS");
                     case SINKS -> b.append("SINKS");
+                    case JOBS -> b.append("JOBS");
                     case INDEXES -> {
                         b.append("INDEXES");
                         if (!sh.target().isEmpty()) b.append(" FROM ").append(name(sh.target()));
@@ -444,7 +449,7 @@ public final class SqlFormatter {
                 b.append(" INTO ").append(c.connector());
                 sourceOptions(b, c.options());
                 if (!c.key().isEmpty()) b.append(" KEY ").append(names(c.key()));
-                b.append(" FORMAT ").append(c.format()).append(" ENVELOPE ").append(c.envelope());
+                if (c.format() != null) b.append(" FORMAT ").append(c.format()).append(" ENVELOPE ").append(c.envelope());
             }
             case Statement.AlterSink a -> b.append("ALTER SINK ").append(name(a.name())).append(a.pause() ? " PAUSE" : " RESUME");
             case Statement.AlterJob a -> b.append("ALTER JOB ").append(name(a.name())).append(a.pause() ? " PAUSE" : " RESUME");
@@ -793,6 +798,7 @@ public final class SqlFormatter {
                 b.append(name(s.input().name())).append(" STREAM");
                 if (s.fromNow()) b.append(" FROM NOW");
                 if (s.cursor() != null) expr(b.append(" FROM CURSOR "), s.cursor(), 7);
+                if (s.group() != null) b.append(" CONSUMER GROUP ").append(string(s.group()));
                 if (s.watermark() != null) watermark(b.append(' '), s.watermark());
                 if (s.window() != null) {
                     TableRef.StreamWindow w = s.window();

@@ -128,7 +128,11 @@ class RoundTripTest {
                 "CREATE SOURCE IF NOT EXISTS s FROM KAFKA (BROKERS 'b:1', TOPIC 't') FORMAT BYTES INCLUDE key",
                 "CREATE SINK k FROM s.v INTO KAFKA (BROKERS 'b:1', TOPIC 't', PROGRESS TOPIC 'p') KEY (a, \"B\") FORMAT JSON ENVELOPE UPSERT",
                 "CREATE SINK IF NOT EXISTS k FROM (SELECT a, count(*) FROM t GROUP BY a) INTO KAFKA (BROKERS 'b:1', TOPIC 't') FORMAT JSON ENVELOPE DEBEZIUM",
+                "CREATE SINK out FROM s.v INTO HTTP (URL 'http://localhost:8080/in')",
+                "CREATE SINK IF NOT EXISTS out FROM v INTO HTTP (URL 'http://h/x')",
                 "ALTER SINK k PAUSE",
+                "ALTER SINK k RESUME",
+                "DROP SINK IF EXISTS k, out",
                 "SHOW SINKS",
                 "CREATE TABLE IF NOT EXISTS s.t (id bigint PRIMARY KEY, name text NOT NULL DEFAULT 'x', "
                         + "p numeric(10,2) NULL DEFAULT 0.0, ts timestamptz DEFAULT now())",
