@@ -1988,7 +1988,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** ALTER JOB name PAUSE | RESUME: durably (a {@code paused} part in its relation), the owner's (42501). */
     private Result alterJob(Session session, Statement.AlterJob a) {
-        if (session.inTransaction) throw new SqlException("25001", "ALTER JOB cannot run inside a transaction block", a.pos());
+        if (session.inBlock()) throw new SqlException("25001", "ALTER JOB cannot run inside a transaction block", a.pos());
         CatalogItem item = catalog.find(a.name(), session, a.pos());
         String name = a.name().get(a.name().size() - 1);
         if (item == null) throw new SqlException("42704", "job \"" + name + "\" does not exist", a.pos());
