@@ -1983,7 +1983,7 @@ final class Coordinator implements AutoCloseable, Catalog {
      */
     private Result alterJob(Session session, List<String> names, boolean pause, int pos, boolean sink) {
         String kind = sink ? "SINK" : "JOB";
-        if (session.inTransaction) throw new SqlException("25001", "ALTER " + kind + " cannot run inside a transaction block", pos);
+        if (session.inBlock()) throw new SqlException("25001", "ALTER " + kind + " cannot run inside a transaction block", pos);
         CatalogItem item = catalog.find(names, session, pos);
         String name = names.get(names.size() - 1);
         String word = kind.toLowerCase(java.util.Locale.ROOT);

@@ -196,7 +196,7 @@ final class Ddl {
      * server's files (FROM DIRECTORY) is for superusers (42501), as server-side COPY is.
      */
     Result createSource(Session session, Statement.CreateSource c) {
-        if (session.inTransaction) throw new SqlException("25001", "CREATE SOURCE cannot run inside a transaction block", c.pos());
+        if (session.inBlock()) throw new SqlException("25001", "CREATE SOURCE cannot run inside a transaction block", c.pos());
         CatalogState.Name target = catalog.target(c.name(), session, c.pos());
         String name = target.name(), schema = target.schema();
         binders.access().checkCreate(session, schema);
@@ -263,7 +263,7 @@ final class Ddl {
      * delivered cannot be taken back.
      */
     Result createSink(Session session, Statement.CreateSink c) {
-        if (session.inTransaction) throw new SqlException("25001", "CREATE SINK cannot run inside a transaction block", c.pos());
+        if (session.inBlock()) throw new SqlException("25001", "CREATE SINK cannot run inside a transaction block", c.pos());
         if (!c.connector().equals("KAFKA") && !c.connector().equals("HTTP")) {
             throw new SqlException("42704", "sink connector \"" + c.connector().toLowerCase(java.util.Locale.ROOT) + "\" does not exist", c.pos(),
                     "Sinks write INTO KAFKA (BROKERS 'host:9092', TOPIC 'name') FORMAT JSON ENVELOPE UPSERT | DEBEZIUM, or INTO HTTP (URL 'https://...').");
@@ -340,7 +340,7 @@ final class Ddl {
      * INSERT. Outside transaction blocks only (25001).
      */
     Result createJob(Session session, Statement.CreateJob c) {
-        if (session.inTransaction) throw new SqlException("25001", "CREATE JOB cannot run inside a transaction block", c.pos());
+        if (session.inBlock()) throw new SqlException("25001", "CREATE JOB cannot run inside a transaction block", c.pos());
         CatalogState.Name target = catalog.target(c.name(), session, c.pos());
         String name = target.name(), schema = target.schema();
         binders.access().checkCreate(session, schema);
@@ -1199,7 +1199,7 @@ final class Ddl {
         for (CatalogItem t : targets) catalog.collect(t.id(), seen, order);
         Set<Long> targetIds = new HashSet<>();
         for (CatalogItem t : targets) targetIds.add(t.id());
-        if (session.inTransaction) {
+        if (session.inBlock()) {
             for (long id : order) {
                 if (sources.ofTable(id) != null || jobs.get(id) != null) {
                     String kind = sources.ofTable(id) != null ? "source" : jobs.get(id).kind();
@@ -1446,7 +1446,7 @@ final class Ddl {
      * dataflow and data kept until the block commits ({@link #release}).
      */
     private void drop(Session session, long id) {
-        if (session.inTransaction && (sources.ofTable(id) != null || jobs.get(id) != null)) {
+        if (session.inBlock() && (sources.ofTable(id) != null || jobs.get(id) != null)) {
             throw new SqlException("25001", "DROP SOURCE cannot run inside a transaction block", 0,
                     "A source's connector writes outside any block; drop it outside one.");
         }

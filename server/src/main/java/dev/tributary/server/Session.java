@@ -18,6 +18,16 @@ public final class Session {
     boolean implicit;
     /** Whether the implicit block is a multi-statement Query's, PostgreSQL's "implicit transaction block" (cursors may live in it). */
     boolean multiStatement;
+
+    /**
+     * Whether a statement runs inside a transaction block as PostgreSQL counts them for the
+     * statements that refuse one (25001): an explicit block or a multi-statement Query's, not
+     * the extended protocol's implicit transaction of a single statement before Sync (JDBC's
+     * autocommit).
+     */
+    boolean inBlock() {
+        return inTransaction && !(implicit && !multiStatement);
+    }
     boolean aborted;
     /** The value nextval last gave this session, per sequence id (currval), and of any sequence (lastval). */
     final Map<Long, Long> sequenceValues = new HashMap<>();
