@@ -133,11 +133,16 @@ class DirectorySourceTest {
             fails("42601", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT CSV"));
             fails("42601", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x')"));
             fails("0A000", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT PROTOBUF"));
+            fails("0A000", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT JSON ENVELOPE DEBEZIUM"));
+            fails("0A000", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT JSON ENVELOPE UPSERT"));
+            fails("42601", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT JSON ENVELOPE SIDEWAYS"));
             fails("42P16", () -> db.execute("CREATE SOURCE t (a int) FROM DIRECTORY (PATH 'x') FORMAT TEXT"));
             db.execute("CREATE ROLE bob LOGIN; GRANT CREATE ON SCHEMA public TO bob");
             Tributary.Connection bob = db.session();
             bob.execute("SET SESSION AUTHORIZATION bob");
             fails("42501", () -> bob.execute("CREATE SOURCE t FROM DIRECTORY (PATH '" + in + "') FORMAT JSON"));
+            db.execute("CREATE SOURCE plain FROM DIRECTORY (PATH '" + in + "') FORMAT JSON ENVELOPE NONE");
+            db.execute("DROP SOURCE plain");
             db.execute("CREATE MATERIALIZED VIEW v AS SELECT count(*) FROM s");
             fails("2BP01", () -> db.execute("DROP SOURCE s"));
             db.execute("DROP SOURCE s CASCADE");

@@ -589,6 +589,17 @@ public final class Parser {
             } while (accept(Type.COMMA));
         }
         boolean stop = false;
+        if (isKw("envelope")) {
+            int epos = pos();
+            p++;
+            if (!is(Type.IDENT)) throw syntaxError(peek());
+            String envelope = next().value().toUpperCase(Locale.ROOT);
+            if (!envelope.equals("NONE")) {
+                throw new SqlException(envelope.equals("UPSERT") || envelope.equals("DEBEZIUM") ? "0A000" : "42601",
+                        "a source's ENVELOPE " + envelope + " is not supported: its records are rows as they are (ENVELOPE NONE)", epos,
+                        "Sinks take ENVELOPE UPSERT and DEBEZIUM; a source reads each record as one new row.");
+            }
+        }
         if (isKw("on") && isKw(1, "decode")) {
             p += 2;
             expectKw("error");
