@@ -1923,22 +1923,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             for (int k : in.targets()) names.add(j.target.columns().get(k).name());
             BoundQuery q = new BoundQuery(in.plan(), names, in.plan().types(), List.of());
             Long resume = j.cursor == Long.MIN_VALUE ? null : j.cursor;
-            j.subscription = subscriptions.subscribeJob(session, binder, q, j.statement, resume, new Subscription.Listener() {
-                @Override
-                public void onChanges(Result batch) {
-                    j.events.add(batch);
-                }
-
-                @Override
-                public void onError(SqlException error) {
-                    j.events.add(new Jobs.Ended(error));
-                }
-
-                @Override
-                public void onDone() {
-                    j.events.add(new Jobs.Ended(null));
-                }
-            });
+            j.subscription = subscriptions.subscribeJob(session, binder, q, j.statement, resume, j.listener());
         } catch (SqlException e) {
             j.state = "failed: " + e.getMessage() + " [" + e.sqlState() + "]";
             ServerLog.log("job " + j.item.name() + " could not start: " + e.getMessage());
@@ -2108,23 +2093,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         j.hold = resume != null ? resume - 1 : oracle.readTime();
         durability.holdTables(catalog.holds(oracle.readTime()), catalog);
         BoundQuery q = bound.query();
-        j.subscription = subscriptions.subscribeJob(session, bound.binder(), new BoundQuery(Ddl.visiblePlan(q), q.names(), q.types(), List.of()), j.sink, resume,
-                new Subscription.Listener() {
-                    @Override
-                    public void onChanges(Result batch) {
-                        j.events.add(batch);
-                    }
-
-                    @Override
-                    public void onError(SqlException error) {
-                        j.events.add(new Jobs.Ended(error));
-                    }
-
-                    @Override
-                    public void onDone() {
-                        j.events.add(new Jobs.Ended(null));
-                    }
-                });
+        j.subscription = subscriptions.subscribeJob(session, bound.binder(), new BoundQuery(Ddl.visiblePlan(q), q.names(), q.types(), List.of()), j.sink, resume, j.listener());
     }
 
     /** Records sink {@code j}'s cursor (Kafka holds everything before it), returning once durable. */

@@ -124,6 +124,26 @@ final class Jobs {
             notifyAll();
         }
 
+        /** What the job's subscription tells its thread: each batch, and its end (with the error, if any). */
+        Subscription.Listener listener() {
+            return new Subscription.Listener() {
+                @Override
+                public void onChanges(Result batch) {
+                    events.add(batch);
+                }
+
+                @Override
+                public void onError(SqlException error) {
+                    events.add(new Ended(error));
+                }
+
+                @Override
+                public void onDone() {
+                    events.add(new Ended(null));
+                }
+            };
+        }
+
         /** Whether the job runs (not paused, stopped or failed). */
         boolean running() {
             return thread != null && thread.isAlive() && !stopping;
