@@ -1730,16 +1730,26 @@ final class Coordinator implements AutoCloseable, Catalog {
     private final java.util.concurrent.LinkedBlockingQueue<Object[]> expired = new java.util.concurrent.LinkedBlockingQueue<>();
     private Thread retentionThread;
 
-    /** Starts deleting table {@code r}'s rows as their time comes (under the lock). */
+    /** Starts deleting table {@code r}'s rows as their time comes, or as newer rows push them out (under the lock). */
     private void startRetention(RowRetention.Retained r) {
         if (retentionThread == null) {
             retentionThread = Thread.ofPlatform().daemon().name("tributary-row-retention").start(this::deleteExpired);
         }
         Session session = new Session();
         dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(Binder.typesOf(((CatalogItem.Table) catalog.get(r.id())).columns()));
-        subscriptions.subscribe(session, Parser.parseStatement(RowRetention.expiring(r)), new Subscription.Listener() {
+        RowRetention.NewestRows newest = rowRetention.newest(r.id());
+        if (newest != null) newest.following(oracle.readTime());
+        subscriptions.subscribe(session, Parser.parseStatement(RowRetention.expiring(r, compute.since(r.id()))), new Subscription.Listener() {
             @Override
             public void onChanges(Result batch) {
+                if (newest != null) {
+                    if (batch.rows().isEmpty()) return;
+                    Map<Row, Long> changes = new LinkedHashMap<>();
+                    for (Object[] row : batch.rows()) changes.merge(codec.encode(java.util.Arrays.copyOfRange(row, 2, row.length)), (Long) row[1], Long::sum);
+                    Map<Row, Long> beyond = newest.changed(((java.time.Instant) batch.rows().get(0)[0]).toEpochMilli(), changes);
+                    if (!beyond.isEmpty()) expired.add(new Object[] {r.id(), beyond});
+                    return;
+                }
                 Map<Row, Long> rows = new HashMap<>();
                 for (Object[] row : batch.rows()) {
                     long diff = (Long) row[1];

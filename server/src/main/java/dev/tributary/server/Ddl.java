@@ -122,9 +122,10 @@ final class Ddl {
         // a default's nextval reads its sequence: it cannot be dropped while the table is there
         Set<Long> sequencesRead = defaultsBinder.dependencies();
         HistoryPolicy history = HistoryPolicy.of(c.retain(), binders.plain());
-        long retainRows = c.retainRows() == null ? -1 : RowRetention.millis(c.retainRows(), binders.plain());
-        if (retainRows > 0 && !c.appendOnly()) {
-            throw new SqlException("42P16", "RETAIN ROWS needs an APPEND ONLY table", c.retainRows().pos(),
+        Statement.RetainRows retainRows = c.retainRows();
+        long retainMillis = retainRows == null || retainRows.age() == null ? -1 : RowRetention.millis(retainRows.age(), binders.plain());
+        if (retainRows != null && !c.appendOnly()) {
+            throw new SqlException("42P16", "RETAIN ROWS needs an APPEND ONLY table", retainRows.pos(),
                     "Rows are deleted when their time comes only where nothing else deletes them: WITH (APPEND ONLY, RETAIN ROWS FOR ...).");
         }
         // the primary key's index, as PostgreSQL names it; the table's arrangement is keyed by it
@@ -155,7 +156,7 @@ final class Ddl {
                             qualified(schema, q.name()))), false, false, List.of(), null));
             defaults.set(q.ownerColumn(), binders.plain(session).bindDefaults(List.of(next)).get(0));
         }
-        CatalogItem.Table t = new CatalogItem.Table(id, name, columns, pk, defaults, text(sql, c), c.appendOnly(), checks(name, columns, c.checks()));
+        CatalogItem.Table t = new CatalogItem.Table(id, name, columns, pk, defaults, text(sql, c), c.appendOnly(), checks(name, columns, c.checks()), retainRows != null);
         List<SqlType> types = Binder.typesOf(columns);
         int[] key = pk.stream().mapToInt(Integer::intValue).toArray();
         compute.createTable(id, name, types, key, pkIndex, pkName);
@@ -170,7 +171,7 @@ final class Ddl {
             register(new CatalogItem.Index(pkIndex, pkName, id, keys, pkSql, CatalogItem.Index.Uniqueness.PRIMARY_KEY), schema, Set.of(id));
         }
         if (history != null) setRetention(id, history);
-        if (retainRows > 0) rowRetention.created(new RowRetention.Retained(id, qualified(schema, name), retainRows));
+        if (retainRows != null) rowRetention.created(new RowRetention.Retained(id, qualified(schema, name), retainMillis, retainRows.count()));
         // a restart makes each UNIQUE constraint again from its own catalog entry
         if (!durability.replaying()) {
             try {
@@ -734,7 +735,7 @@ final class Ddl {
      */
     private void replaceTable(Session session, CatalogItem.Table t, Statement.CreateTable def, List<Column> columns, List<ScalarExpr> defaults,
                               List<CatalogItem.Table.Check> checks, Set<Long> reads) {
-        CatalogItem.Table next = new CatalogItem.Table(t.id(), t.name(), columns, t.primaryKey(), defaults, SqlFormatter.format(def), t.appendOnly(), checks);
+        CatalogItem.Table next = new CatalogItem.Table(t.id(), t.name(), columns, t.primaryKey(), defaults, SqlFormatter.format(def), t.appendOnly(), checks, t.expires());
         Set<Long> uses = new HashSet<>(catalog.usesOf(t.id()));
         uses.addAll(reads);
         String schema = catalog.schemaOf(t.id());

@@ -112,7 +112,7 @@ final class ForeignKeys {
         CatalogItem.Table child = table(f.table());
         Map<Row, Long> rows = new LinkedHashMap<>();
         RowCodec codec = codec(child);
-        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(child.id(), child.name(), Binder.typesOf(child.columns()), child.appendOnly()),
+        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(child.id(), child.name(), Binder.typesOf(child.columns()), child.insertsOnly()),
                 Binder.typesOf(child.columns()))) {
             rows.merge(codec.encode(r), 1L, Long::sum);
         }
@@ -437,7 +437,7 @@ final class ForeignKeys {
         if (wanted.isEmpty()) return out;
         RowCodec codec = codec(child);
         List<SqlType> types = Binder.typesOf(child.columns());
-        Plan plan = new Plan.Get(child.id(), child.name(), types, child.appendOnly());
+        Plan plan = new Plan.Get(child.id(), child.name(), types, child.insertsOnly());
         if (wanted.size() <= Peek.MAX_KEYS) {
             // column IN (values) per referencing column: sought in an index on them when there is one
             List<ScalarExpr> filters = new ArrayList<>();

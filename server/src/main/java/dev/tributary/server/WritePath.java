@@ -77,7 +77,7 @@ final class WritePath {
     /** Whether some committed row of {@code t} makes {@code condition} true: what ALTER TABLE checks before it adds a constraint. */
     boolean anyRow(CatalogItem.Table t, dev.tributary.sql.expr.ScalarExpr condition) {
         List<SqlType> types = Binder.typesOf(t.columns());
-        Plan rows = new Plan.Filter(new Plan.Get(t.id(), t.name(), types, t.appendOnly()), List.of(condition));
+        Plan rows = new Plan.Filter(new Plan.Get(t.id(), t.name(), types, t.insertsOnly()), List.of(condition));
         return !reads.rowsOf(new Session(), rows, types).isEmpty();
     }
 
@@ -505,7 +505,7 @@ final class WritePath {
         if (!repeats) return rows;
         Map<Row, Long> counts = new HashMap<>();
         if (t.primaryKey().isEmpty()) {
-            for (Object[] r : reads.rowsOf(session, new Plan.Get(t.id(), t.name(), Binder.typesOf(t.columns()), t.appendOnly()), Binder.typesOf(t.columns()))) {
+            for (Object[] r : reads.rowsOf(session, new Plan.Get(t.id(), t.name(), Binder.typesOf(t.columns()), t.insertsOnly()), Binder.typesOf(t.columns()))) {
                 Row key = codec.encode(r);
                 List<Object[]> same = byRow.get(key);
                 if (same != null && same.size() > 1) counts.merge(key, 1L, Long::sum);

@@ -56,13 +56,19 @@ public sealed interface Statement extends Node {
     record RetainHistory(int pos, Expr interval, Expr pinAt) implements Node {}
 
     /**
+     * A table's {@code RETAIN ROWS}: {@code FOR age} (an interval expression; {@code count} -1), or
+     * {@code count} rows, the newest by commit ({@code age} null).
+     */
+    record RetainRows(int pos, Expr age, long count) implements Node {}
+
+    /**
      * {@code appendOnly}: {@code WITH (APPEND ONLY)}, a table that takes inserts only (no UPDATE or
-     * DELETE); {@code retainRows}: {@code WITH (RETAIN ROWS FOR interval)}, rows deleted that long
-     * after their commit (null: kept).
+     * DELETE); {@code retainRows}: {@code WITH (RETAIN ROWS FOR interval | RETAIN ROWS n)}, rows
+     * deleted that long after their commit, or once n newer rows are there (null: kept).
      */
     record CreateTable(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns,
                        List<String> primaryKey, RetainHistory retain, boolean appendOnly, Watermark watermark, String primaryKeyName,
-                       List<UniqueKey> uniques, List<CheckDef> checks, List<ForeignKeyDef> foreignKeys, Expr retainRows) implements Statement {
+                       List<UniqueKey> uniques, List<CheckDef> checks, List<ForeignKeyDef> foreignKeys, RetainRows retainRows) implements Statement {
         /** A table whose rows are kept. */
         public CreateTable(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns, List<String> primaryKey, RetainHistory retain,
                            boolean appendOnly, Watermark watermark, String primaryKeyName, List<UniqueKey> uniques, List<CheckDef> checks,

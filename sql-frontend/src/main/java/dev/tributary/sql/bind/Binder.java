@@ -1355,7 +1355,7 @@ public final class Binder {
             for (Column c : it.columns()) fields.add(new Field(name, c.name(), c.type(), false, in));
             Plan plan = switch (it) {
                 case CatalogItem.View v -> v.plan();
-                case CatalogItem.Table x -> new Plan.Get(x.id(), x.name(), types(x.columns()), x.appendOnly());
+                case CatalogItem.Table x -> new Plan.Get(x.id(), x.name(), types(x.columns()), x.insertsOnly());
                 case CatalogItem.MaterializedView m -> new Plan.Get(m.id(), m.name(), types(m.columns()));
                 case CatalogItem.Index i -> throw new IllegalStateException();
                 case CatalogItem.ForeignKey f -> throw new IllegalStateException();

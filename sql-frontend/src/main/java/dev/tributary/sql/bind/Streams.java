@@ -94,7 +94,7 @@ final class Streams {
             long at = TimeWindows.ticks(binder.constant(s.cursor(), t.isInteger() ? SqlType.BIGINT : t));
             binder.streamStart(new Binder.StreamStart(at, s.cursor().pos(), true));
         }
-        boolean appendOnly = binder.catalogItem(s.input().name()).map(i -> i instanceof CatalogItem.Table table && table.appendOnly()).orElse(false);
+        boolean appendOnly = binder.catalogItem(s.input().name()).map(i -> i instanceof CatalogItem.Table table && table.insertsOnly()).orElse(false);
         return new Bound(new Plan.EventTime(in.plan(), ref.index(), w, s.fromNow(), 0, appendOnly), in.fields());
     }
 

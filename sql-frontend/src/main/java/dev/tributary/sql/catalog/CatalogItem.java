@@ -17,13 +17,31 @@ public sealed interface CatalogItem {
     /** The kind as SQL names it: {@code table}, {@code view}, ... */
     String kind();
 
-    /** A table: rows written by INSERT, UPDATE and DELETE; only by INSERT (and COPY) if {@code appendOnly}. */
+    /**
+     * A table: rows written by INSERT, UPDATE and DELETE; only by INSERT (and COPY) if
+     * {@code appendOnly}. {@code expires}: the server deletes its rows as they age or as newer ones
+     * push them out (RETAIN ROWS), so even an append-only one does not only grow.
+     */
     record Table(long id, String name, List<Column> columns, List<Integer> primaryKey, List<ScalarExpr> defaults, String sql, boolean appendOnly,
-                 List<Check> checks) implements CatalogItem {
+                 List<Check> checks, boolean expires) implements CatalogItem {
         public Table {
             columns = List.copyOf(columns);
             primaryKey = List.copyOf(primaryKey);
             checks = List.copyOf(checks);
+        }
+
+        /** A table whose rows do not expire. */
+        public Table(long id, String name, List<Column> columns, List<Integer> primaryKey, List<ScalarExpr> defaults, String sql, boolean appendOnly,
+                     List<Check> checks) {
+            this(id, name, columns, primaryKey, defaults, sql, appendOnly, checks, false);
+        }
+
+        /**
+         * Whether its rows are only ever inserted (append-only, never expiring): what lets a plan
+         * over it keep a minimum or a top k without the rows themselves.
+         */
+        public boolean insertsOnly() {
+            return appendOnly && !expires;
         }
 
         /** A table without CHECK constraints. */

@@ -836,7 +836,7 @@ public final class Parser {
         if (isKw("partition") || isKw("inherits")) throw unsupported("table options", pos());
         // options: WITH (APPEND ONLY, RETAIN HISTORY ...) in any order, each once; or RisingWave's bare APPEND ONLY
         RetainHistory retain = null;
-        Expr retainRows = null;
+        RetainRows retainRows = null;
         boolean appendOnly = false;
         if (isKw("append")) {
             appendOnly();
@@ -855,19 +855,39 @@ public final class Parser {
                     if (retainRows != null) throw new SqlException("42601", "RETAIN ROWS is given twice", opos);
                     p += 2;
                     if (isOp("=")) p++;
-                    expectKw("for");
-                    retainRows = otherOperator();
+                    retainRows = retainRows(opos);
                 } else if (isKw("retain")) {
                     if (retain != null) throw new SqlException("42601", "RETAIN HISTORY is given twice", opos);
                     retain = retainHistory();
                 } else {
                     throw new SqlException("42601", "unrecognized option \"" + peek().value() + "\"", opos,
-                            "The table options are APPEND ONLY, RETAIN ROWS FOR interval and RETAIN HISTORY FOR interval (or PIN AT time).");
+                            "The table options are APPEND ONLY, RETAIN ROWS FOR interval (or RETAIN ROWS n) and RETAIN HISTORY FOR interval (or PIN AT time).");
                 }
             } while (accept(Type.COMMA));
             expect(Type.RPAREN);
         }
         return new CreateTable(pos, name, ifNotExists, cols, key, retain, appendOnly, watermark, keyName, uniques, checks, foreignKeys, retainRows);
+    }
+
+    /** What follows {@code RETAIN ROWS [=]}: {@code FOR interval} or a positive count of rows. */
+    private RetainRows retainRows(int opos) {
+        if (isKw("for")) {
+            p++;
+            return new RetainRows(opos, otherOperator(), -1);
+        }
+        int cpos = pos();
+        if (peek().type() != Type.INTEGER) {
+            throw new SqlException("42601", "RETAIN ROWS takes FOR interval or a number of rows", cpos,
+                    "For example WITH (APPEND ONLY, RETAIN ROWS FOR '1 day') or WITH (APPEND ONLY, RETAIN ROWS 1000000).");
+        }
+        long count;
+        try {
+            count = Long.parseLong(next().value());
+        } catch (NumberFormatException e) {
+            count = -1;
+        }
+        if (count <= 0) throw new SqlException("22023", "RETAIN ROWS takes a positive number of rows", cpos);
+        return new RetainRows(opos, null, count);
     }
 
     /**

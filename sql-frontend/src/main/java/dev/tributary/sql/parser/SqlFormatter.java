@@ -249,11 +249,11 @@ public final class SqlFormatter {
                 b.append(')');
                 if (c.appendOnly()) {
                     b.append(" WITH (APPEND ONLY");
-                    if (c.retainRows() != null) expr(b.append(", RETAIN ROWS FOR "), c.retainRows(), 7);
+                    if (c.retainRows() != null) retainRows(b.append(", "), c.retainRows());
                     if (c.retain() != null) retainOption(b.append(", "), c.retain());
                     b.append(')');
                 } else if (c.retainRows() != null) {
-                    expr(b.append(" WITH (RETAIN ROWS FOR "), c.retainRows(), 7);
+                    retainRows(b.append(" WITH ("), c.retainRows());
                     if (c.retain() != null) retainOption(b.append(", "), c.retain());
                     b.append(')');
                 } else {
@@ -1060,6 +1060,11 @@ public final class SqlFormatter {
 
     private static void retain(StringBuilder b, Statement.RetainHistory r) {
         if (r != null) retainOption(b.append(" WITH ("), r).append(')');
+    }
+
+    private static void retainRows(StringBuilder b, Statement.RetainRows r) {
+        if (r.age() != null) expr(b.append("RETAIN ROWS FOR "), r.age(), 7);
+        else b.append("RETAIN ROWS ").append(r.count());
     }
 
     private static StringBuilder retainOption(StringBuilder b, Statement.RetainHistory r) {
