@@ -436,8 +436,8 @@ final class Ddl {
      */
     private Result createKafkaSink(Session session, Statement.CreateSink c, CatalogState.Name target) {
         String name = target.name(), schema = target.schema();
-        c = c.withFormatOptions(protobufSchema(session, c.format(), "KAFKA", c.formatOptions(), c.pos()));
         dev.tributary.server.sink.KafkaSinkSettings kafka = sinkSettings(c);
+        c = c.withFormatOptions(protobufSchema(session, c.format(), "KAFKA", c.formatOptions(), c.pos()));
         Set<Long> uses;
         String sql = SqlFormatter.format(c);
         long id;

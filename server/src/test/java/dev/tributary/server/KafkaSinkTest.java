@@ -285,7 +285,7 @@ class KafkaSinkTest {
             String sink = "CREATE SINK s FROM m " + into(kafka, "refuse") + " KEY (k) FORMAT JSON ENVELOPE UPSERT";
             fails("25001", () -> db.execute("BEGIN; " + sink));
             db.execute("ROLLBACK");
-            fails("0A000", "a sink writes FORMAT JSON only; FORMAT PROTOBUF is not supported", () -> db.execute("CREATE SINK s FROM m " + into(kafka, "refuse") + " FORMAT PROTOBUF ENVELOPE UPSERT"));
+            fails("0A000", "a sink writes FORMAT JSON or PROTOBUF; FORMAT AVRO is not supported", () -> db.execute("CREATE SINK s FROM m " + into(kafka, "refuse") + " FORMAT AVRO ENVELOPE UPSERT"));
             // an unknown connector is an unknown object, as for sources (INTO KAFKA and INTO HTTP exist)
             fails("42704", () -> db.execute("CREATE SINK s FROM m INTO S3 (PATH 'x') FORMAT JSON ENVELOPE UPSERT"));
             fails("42601", () -> db.execute("CREATE SINK s FROM m " + into(kafka, "refuse") + " FORMAT JSON ENVELOPE APPEND"));

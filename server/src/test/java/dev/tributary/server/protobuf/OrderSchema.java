@@ -12,6 +12,7 @@ import com.google.protobuf.DescriptorProtos.MessageOptions;
 import com.google.protobuf.DescriptorProtos.OneofDescriptorProto;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
+import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.TimestampProto;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -113,8 +114,14 @@ public final class OrderSchema {
         }
     }
 
-    /** shop.Order's descriptor, built here as a producer of the topic would have it. */
+    private static final Descriptor ORDER_DESCRIPTOR = buildOrder();
+
+    /** shop.Order's descriptor, built here as a producer of the topic would have it (one instance: messages compare equal only over the same). */
     public static Descriptor orderDescriptor() {
+        return ORDER_DESCRIPTOR;
+    }
+
+    private static Descriptor buildOrder() {
         try {
             FileDescriptor item = FileDescriptor.buildFrom(item(), new FileDescriptor[0]);
             FileDescriptor order = FileDescriptor.buildFrom(order(), new FileDescriptor[] {item, TimestampProto.getDescriptor()});
@@ -122,6 +129,23 @@ public final class OrderSchema {
         } catch (com.google.protobuf.Descriptors.DescriptorValidationException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A full order: every field set, the unsigned ones past their signed range. */
+    public static DynamicMessage fullOrder() {
+        DynamicMessage.Builder b = DynamicMessage.newBuilder(ORDER_DESCRIPTOR);
+        Object[][] scalars = {{"i32", -7}, {"s32", -8}, {"sf32", 9}, {"i64", Long.MIN_VALUE}, {"s64", -11L}, {"sf64", 12L},
+            {"u32", -1}, {"f32", -2}, {"u64", -1L}, {"f64", Long.MIN_VALUE}, {"fl", 1.5f}, {"db", -2.25}, {"ok", true}, {"name", "é\"x"},
+            {"data", com.google.protobuf.ByteString.copyFrom(new byte[] {0, (byte) 0xff})}, {"note", "n"}};
+        for (Object[] s : scalars) b.setField(ORDER_DESCRIPTOR.findFieldByName((String) s[0]), s[1]);
+        b.setField(ORDER_DESCRIPTOR.findFieldByName("status"), ORDER_DESCRIPTOR.getFile().findEnumTypeByName("Status").findValueByName("SHIPPED"));
+        Descriptor item = ORDER_DESCRIPTOR.findFieldByName("item").getMessageType();
+        b.setField(ORDER_DESCRIPTOR.findFieldByName("item"), DynamicMessage.newBuilder(item).setField(item.findFieldByName("sku"), "a-1").setField(item.findFieldByName("qty"), 3).build());
+        b.addRepeatedField(ORDER_DESCRIPTOR.findFieldByName("tags"), 1L).addRepeatedField(ORDER_DESCRIPTOR.findFieldByName("tags"), -2L);
+        Descriptor entry = ORDER_DESCRIPTOR.findFieldByName("counts").getMessageType();
+        b.addRepeatedField(ORDER_DESCRIPTOR.findFieldByName("counts"), DynamicMessage.newBuilder(entry).setField(entry.findFieldByNumber(1), "x").setField(entry.findFieldByNumber(2), 4).build());
+        b.setField(ORDER_DESCRIPTOR.findFieldByName("at"), com.google.protobuf.Timestamp.newBuilder().setSeconds(1_700_000_000L).setNanos(123_456_789).build());
+        return b.build();
     }
 
     /** The set's bytes as the SCHEMA option's value. */

@@ -37,23 +37,6 @@ class ProtobufRowsTest {
         return ProtobufSchema.of(options(message, set), 0).message();
     }
 
-    /** A full order: every field set, the unsigned ones past their signed range. */
-    static DynamicMessage fullOrder() {
-        DynamicMessage.Builder b = DynamicMessage.newBuilder(ORDER);
-        Object[][] scalars = {{"i32", -7}, {"s32", -8}, {"sf32", 9}, {"i64", Long.MIN_VALUE}, {"s64", -11L}, {"sf64", 12L},
-            {"u32", -1}, {"f32", -2}, {"u64", -1L}, {"f64", Long.MIN_VALUE}, {"fl", 1.5f}, {"db", -2.25}, {"ok", true}, {"name", "é\"x"},
-            {"data", ByteString.copyFrom(new byte[] {0, (byte) 0xff})}, {"note", "n"}};
-        for (Object[] s : scalars) b.setField(ORDER.findFieldByName((String) s[0]), s[1]);
-        b.setField(ORDER.findFieldByName("status"), ORDER.getFile().findEnumTypeByName("Status").findValueByName("SHIPPED"));
-        Descriptor item = ORDER.findFieldByName("item").getMessageType();
-        b.setField(ORDER.findFieldByName("item"), DynamicMessage.newBuilder(item).setField(item.findFieldByName("sku"), "a-1").setField(item.findFieldByName("qty"), 3).build());
-        b.addRepeatedField(ORDER.findFieldByName("tags"), 1L).addRepeatedField(ORDER.findFieldByName("tags"), -2L);
-        Descriptor entry = ORDER.findFieldByName("counts").getMessageType();
-        b.addRepeatedField(ORDER.findFieldByName("counts"), DynamicMessage.newBuilder(entry).setField(entry.findFieldByNumber(1), "x").setField(entry.findFieldByNumber(2), 4).build());
-        b.setField(ORDER.findFieldByName("at"), Timestamp.newBuilder().setSeconds(1_700_000_000L).setNanos(123_456_789).build());
-        return b.build();
-    }
-
     private static List<String> text(List<Column> columns, Object[] row) {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < row.length; i++) out.add(columns.get(i).name() + "=" + (row[i] == null ? "NULL" : Values.toText(row[i], columns.get(i).type())));
@@ -68,7 +51,7 @@ class ProtobufRowsTest {
                 "u64 numeric", "f64 numeric", "fl real", "db double precision", "ok boolean", "name text", "data bytea", "status text",
                 "item jsonb", "tags jsonb", "counts jsonb", "at timestamp with time zone", "note text");
         ProtobufRows rows = ProtobufRows.forSource(ORDER, columns, 0);
-        byte[] bytes = fullOrder().toByteArray();
+        byte[] bytes = OrderSchema.fullOrder().toByteArray();
         assertThat(text(columns, rows.decode(bytes, 0, bytes.length))).containsExactly(
                 "i32=-7", "s32=-8", "sf32=9", "i64=-9223372036854775808", "s64=-11", "sf64=12", "u32=4294967295", "f32=4294967294",
                 "u64=18446744073709551615", "f64=9223372036854775808", "fl=1.5", "db=-2.25", "ok=t", "name=é\"x", "data=\\x00ff", "status=SHIPPED",
@@ -110,7 +93,7 @@ class ProtobufRowsTest {
         ProtobufRows rows = ProtobufRows.forSource(ORDER, ProtobufRows.columnsOf(ORDER), 0);
         byte[] garbage = "{\"id\": 1}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         assertThatThrownBy(() -> rows.decode(garbage, 0, garbage.length)).isInstanceOf(DecodeException.class).hasMessageContaining("not a protobuf message shop.Order");
-        byte[] truncated = fullOrder().toByteArray();
+        byte[] truncated = OrderSchema.fullOrder().toByteArray();
         assertThatThrownBy(() -> rows.decode(truncated, 0, truncated.length - 3)).isInstanceOf(DecodeException.class);
     }
 
@@ -144,14 +127,14 @@ class ProtobufRowsTest {
     void aRowWrittenIsReadBackAsItWas() throws Exception {
         List<Column> columns = ProtobufRows.columnsOf(ORDER);
         ProtobufRows source = ProtobufRows.forSource(ORDER, columns, 0);
-        byte[] full = fullOrder().toByteArray();
+        byte[] full = OrderSchema.fullOrder().toByteArray();
         Object[] row = source.decode(full, 0, full.length);
         ProtobufRows sink = ProtobufRows.forSink(ORDER, columns.stream().map(Column::name).toList(), columns.stream().map(Column::type).toList(), 0);
         byte[] written = sink.encode(row);
         assertThat(text(columns, source.decode(written, 0, written.length))).isEqualTo(text(columns, row));
         // the nanoseconds below a microsecond are what reading drops
         DynamicMessage back = DynamicMessage.parseFrom(ORDER, written);
-        assertThat(back.toBuilder().clearField(ORDER.findFieldByName("at")).build()).isEqualTo(fullOrder().toBuilder().clearField(ORDER.findFieldByName("at")).build());
+        assertThat(back.toBuilder().clearField(ORDER.findFieldByName("at")).build()).isEqualTo(OrderSchema.fullOrder().toBuilder().clearField(ORDER.findFieldByName("at")).build());
         assertThat(((com.google.protobuf.Message) back.getField(ORDER.findFieldByName("at"))).getField(Timestamp.getDescriptor().findFieldByName("nanos"))).isEqualTo(123_456_000);
     }
 
