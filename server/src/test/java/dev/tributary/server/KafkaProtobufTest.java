@@ -32,7 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
  * it cannot do with the SQLSTATE of each case.
  */
 class KafkaProtobufTest {
-    private static final long WAIT_MS = 60_000;
     private static final Descriptor ORDER = OrderSchema.orderDescriptor();
     private static TestKafka kafka;
 
@@ -50,26 +49,15 @@ class KafkaProtobufTest {
     }
 
     private static SourceRunner.Status await(Tributary db, String source, Predicate<SourceRunner.Status> condition) throws InterruptedException {
-        SourceRunner r = db.sourceRunner(source);
-        assertThat(r).as("source " + source + " runs").isNotNull();
-        assertThat(r.awaitStatus(condition, WAIT_MS)).as("source " + source + ": " + r.status()).isTrue();
-        return r.status();
+        return KafkaSourceTest.await(db, source, condition);
     }
 
     private static Jobs.Job awaitSink(Tributary db, String sink, Predicate<Jobs.Job> condition) throws InterruptedException {
-        Jobs.Job j = db.job(sink);
-        assertThat(j).as("sink " + sink).isNotNull();
-        assertThat(j.await(condition, WAIT_MS)).as("sink " + sink + ": " + j.state).isTrue();
-        return j;
+        return KafkaSinkTest.await(db, sink, condition);
     }
 
-    /** Reads {@code topic} until it holds at least {@code n} messages (or the wait ends). */
     private static SinkMessages awaitMessages(String topic, int n) {
-        long deadline = System.nanoTime() + WAIT_MS * 1_000_000;
-        while (true) {
-            SinkMessages read = SinkMessages.read(kafka.bootstrapServers(), topic);
-            if (read.messages().size() >= n || System.nanoTime() > deadline) return read;
-        }
+        return KafkaSinkTest.awaitMessages(kafka, topic, n);
     }
 
     private static String from(String topic) {
