@@ -16,7 +16,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 
 /**
  * Protobuf values as jsonb and back, by proto3's canonical JSON mapping, for the fields a column
@@ -39,10 +39,10 @@ import java.util.Map;
 final class ProtoJson {
     private ProtoJson() {}
 
-    private static final Map<String, String> WRAPPERS = Map.of(
-            "google.protobuf.DoubleValue", "", "google.protobuf.FloatValue", "", "google.protobuf.Int64Value", "", "google.protobuf.UInt64Value", "",
-            "google.protobuf.Int32Value", "", "google.protobuf.UInt32Value", "", "google.protobuf.BoolValue", "", "google.protobuf.StringValue", "",
-            "google.protobuf.BytesValue", "");
+    /** The wrappers of one scalar each, written as that scalar. */
+    private static final Set<String> WRAPPERS = Set.of("google.protobuf.DoubleValue", "google.protobuf.FloatValue", "google.protobuf.Int64Value",
+            "google.protobuf.UInt64Value", "google.protobuf.Int32Value", "google.protobuf.UInt32Value", "google.protobuf.BoolValue",
+            "google.protobuf.StringValue", "google.protobuf.BytesValue");
 
     // ------------------------------------------------------------------ protobuf to JSON
 
@@ -50,7 +50,7 @@ final class ProtoJson {
     static Jsonb message(Message m) {
         Descriptor d = m.getDescriptorForType();
         String type = d.getFullName();
-        if (WRAPPERS.containsKey(type)) return single(d.findFieldByNumber(1), m.getField(d.findFieldByNumber(1)));
+        if (WRAPPERS.contains(type)) return single(d.findFieldByNumber(1), m.getField(d.findFieldByNumber(1)));
         switch (type) {
             case "google.protobuf.Timestamp" -> {
                 return new Jsonb.Str(timestampText(seconds(m), nanos(m)));
@@ -177,7 +177,7 @@ final class ProtoJson {
     static DynamicMessage toMessage(Descriptor d, Jsonb j) {
         DynamicMessage.Builder b = DynamicMessage.newBuilder(d);
         String type = d.getFullName();
-        if (WRAPPERS.containsKey(type)) {
+        if (WRAPPERS.contains(type)) {
             FieldDescriptor value = d.findFieldByNumber(1);
             return b.setField(value, toSingle(value, j)).build();
         }

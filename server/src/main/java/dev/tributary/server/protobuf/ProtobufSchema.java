@@ -148,7 +148,8 @@ public record ProtobufSchema(Descriptor message) {
             FileDescriptor fd = FileDescriptor.buildFrom(proto, deps);
             built.put(name, fd);
             return fd;
-        } catch (Descriptors.DescriptorValidationException e) {
+        } catch (Descriptors.DescriptorValidationException | RuntimeException e) {
+            // protobuf-java checks most of a file, and throws unchecked for some of what it does not expect
             throw new SqlException("22023", "file \"" + name + "\" of the descriptor set does not build: " + e.getMessage(), pos, COMPILE_HINT);
         }
     }
