@@ -162,6 +162,30 @@ class ProtobufRowsTest {
     }
 
     @Test
+    void aDamagedSetOrMessageIsRefusedNeverThrownAt() {
+        java.util.Random random = new java.util.Random(29);
+        byte[] set = OrderSchema.set().toByteArray();
+        byte[] message = OrderSchema.fullOrder().toByteArray();
+        ProtobufRows rows = ProtobufRows.forSource(ORDER, ProtobufRows.columnsOf(ORDER), 0);
+        for (int i = 0; i < 2_000; i++) {
+            byte[] s = set.clone();
+            for (int k = 0; k < 1 + random.nextInt(4); k++) s[random.nextInt(s.length)] = (byte) random.nextInt(256);
+            try {
+                schema(OrderSchema.ORDER, s);
+            } catch (SqlException e) {
+                assertThat(e.sqlState()).isEqualTo("22023");
+            }
+            byte[] m = message.clone();
+            for (int k = 0; k < 1 + random.nextInt(4); k++) m[random.nextInt(m.length)] = (byte) random.nextInt(256);
+            try {
+                rows.decode(m, 0, m.length);
+            } catch (DecodeException e) {
+                // counted and skipped, or stops the source: never anything else
+            }
+        }
+    }
+
+    @Test
     void embeddingReplacesTheFileByItsBytes() {
         List<SourceOption> embedded = ProtobufSchema.embed(List.of(new SourceOption(3, "MESSAGE", "m"), new SourceOption(4, "SCHEMA FILE", "/x")),
                 (path, pos) -> path.equals("/x") && pos == 4 ? new byte[] {10, (byte) 0xab} : null);
