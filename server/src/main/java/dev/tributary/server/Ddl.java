@@ -3,6 +3,7 @@ package dev.tributary.server;
 import dev.tributary.server.compute.ComputeController;
 import dev.tributary.server.compute.DataflowMemory;
 import dev.tributary.server.compute.Dataflows;
+import dev.tributary.server.protobuf.ProtobufSchema;
 import dev.tributary.sql.SqlException;
 import dev.tributary.sql.ast.Statement;
 import dev.tributary.sql.bind.Binder;
@@ -217,9 +218,10 @@ final class Ddl {
             throw new SqlException("0A000", "a source FROM WEBHOOK does not take ON DECODE ERROR STOP", c.pos(),
                     "A request whose body does not decode is refused whole (HTTP 400) and nothing of it is written, so nothing is skipped.");
         }
+        c = c.withFormatOptions(protobufSchema(session, c.format(), c.connector(), c.formatOptions(), c.pos()));
         List<Column> columns = new ArrayList<>();
         if (c.columns().isEmpty()) {
-            columns.addAll(SourceFormat.defaultColumns(c.format(), c.pos()));
+            columns.addAll(SourceFormat.defaultColumns(c.format(), c.formatOptions(), c.pos()));
         } else {
             Set<String> seen = new HashSet<>();
             for (Statement.ColumnDef d : c.columns()) {
@@ -255,6 +257,40 @@ final class Ddl {
         sources.created(new Sources.Source(schema, t, progress, c.connector(), options, c.format(), format, c.include(), c.stopOnDecodeError()));
         return Result.command("CREATE SOURCE");
     }
+
+    /**
+     * A FORMAT PROTOBUF's options with {@code SCHEMA FILE 'path'} replaced by the file's bytes
+     * ({@link ProtobufSchema#embed}), so that the statement kept in the catalog holds its schema;
+     * {@code options} as they are for other formats. Reading the server's file is for superusers
+     * (42501), as server-side COPY FROM is; 58P01 for a file that does not exist. FROM DIRECTORY
+     * refuses the format (0A000): protobuf messages written one after another have no delimiter.
+     */
+    private List<Statement.SourceOption> protobufSchema(Session session, String format, String connector, List<Statement.SourceOption> options, int pos) {
+        if (!"PROTOBUF".equals(format)) return options;
+        if (connector.equals("DIRECTORY")) {
+            throw new SqlException("0A000", "a source FROM DIRECTORY does not read FORMAT PROTOBUF", pos,
+                    "Protobuf messages in a file have no delimiter between them; read them FROM KAFKA or FROM WEBHOOK, one message each.");
+        }
+        return ProtobufSchema.embed(options, (path, at) -> {
+            if (!durability.replaying() && !binders.access().superuser(session)) {
+                throw new SqlException("42501", "must be superuser to read a SCHEMA FILE", at,
+                        "SCHEMA FILE reads a file on the server's machine, as server-side COPY FROM does; give the set's bytes as SCHEMA '\\x...' instead.");
+            }
+            try {
+                java.nio.file.Path file = java.nio.file.Path.of(path);
+                if (java.nio.file.Files.size(file) > MAX_SCHEMA_BYTES) {
+                    throw new SqlException("22023", "SCHEMA FILE \"" + path + "\" is larger than " + MAX_SCHEMA_BYTES + " bytes, too large for a descriptor set", at);
+                }
+                return java.nio.file.Files.readAllBytes(file);
+            } catch (java.io.IOException e) {
+                throw new SqlException(ServerFileCopy.state(e), "could not read SCHEMA FILE \"" + path + "\": " + ServerFileCopy.reason(e), at,
+                        "SCHEMA FILE is read by the Tributary server process, on its machine.");
+            }
+        });
+    }
+
+    /** The largest descriptor set a SCHEMA FILE may be: it is kept in the catalog's statement. */
+    private static final long MAX_SCHEMA_BYTES = 4 << 20;
 
     /**
      * CREATE SINK, whatever its connector: INTO KAFKA ({@link #createKafkaSink}, exactly once, a
@@ -402,6 +438,7 @@ final class Ddl {
     private Result createKafkaSink(Session session, Statement.CreateSink c, CatalogState.Name target) {
         String name = target.name(), schema = target.schema();
         dev.tributary.server.sink.KafkaSinkSettings kafka = sinkSettings(c);
+        c = c.withFormatOptions(protobufSchema(session, c.format(), "KAFKA", c.formatOptions(), c.pos()));
         Set<Long> uses;
         String sql = SqlFormatter.format(c);
         long id;
@@ -439,14 +476,26 @@ final class Ddl {
     record BoundSink(Binder binder, BoundQuery query, dev.tributary.server.sink.SinkEnvelope envelope) {}
 
     /**
-     * The Kafka options of sink {@code c} (INTO KAFKA), checked: 42601 without FORMAT and ENVELOPE
-     * or for an option INTO KAFKA does not take, 0A000 for a format other than JSON.
+     * The Kafka options of sink {@code c} (INTO KAFKA), checked: 42601 without FORMAT and ENVELOPE,
+     * for an option INTO KAFKA does not take, or for options of FORMAT JSON (it has none); 0A000
+     * for a format other than JSON and PROTOBUF, and for PROTOBUF with ENVELOPE DEBEZIUM.
      */
     static dev.tributary.server.sink.KafkaSinkSettings sinkSettings(Statement.CreateSink c) {
         if (c.format() == null) throw new SqlException("42601", "a Kafka sink needs its format and envelope: ... FORMAT JSON ENVELOPE UPSERT | DEBEZIUM", c.pos());
-        if (!c.format().equals("JSON")) {
-            throw new SqlException("0A000", "a sink writes FORMAT JSON only; FORMAT " + c.format() + " is not supported", c.pos(),
-                    "Write FORMAT JSON: keys and values are JSON objects of the columns.");
+        switch (c.format()) {
+            case "JSON" -> {
+                if (!c.formatOptions().isEmpty()) {
+                    throw new SqlException("42601", "option \"" + c.formatOptions().get(0).name() + "\" not recognized for FORMAT JSON", c.formatOptions().get(0).pos(), "FORMAT JSON takes no options.");
+                }
+            }
+            case "PROTOBUF" -> {
+                if ("DEBEZIUM".equals(c.envelope())) {
+                    throw new SqlException("0A000", "a sink of FORMAT PROTOBUF does not take ENVELOPE DEBEZIUM", c.pos(),
+                            "Debezium's before/after record has no standard protobuf form: write FORMAT JSON ENVELOPE DEBEZIUM, or FORMAT PROTOBUF ENVELOPE UPSERT.");
+                }
+            }
+            default -> throw new SqlException("0A000", "a sink writes FORMAT JSON or PROTOBUF; FORMAT " + c.format() + " is not supported", c.pos(),
+                    "Write FORMAT JSON (keys and values JSON objects of the columns) or FORMAT PROTOBUF (MESSAGE '...', SCHEMA FILE '...').");
         }
         Map<String, String> options = new java.util.LinkedHashMap<>();
         for (Statement.SourceOption o : c.options()) {
@@ -491,7 +540,13 @@ final class Ddl {
                         "KEY (...) names columns of what the sink writes: " + String.join(", ", names) + ".");
             }
         }
-        return new BoundSink(binder, q, new dev.tributary.server.sink.SinkEnvelope(name, kind, names, q.types().subList(0, q.visible()), key));
+        List<SqlType> types = q.types().subList(0, q.visible());
+        dev.tributary.server.sink.SinkEnvelope.Values values = dev.tributary.server.sink.SinkEnvelope.Values.json(names, types);
+        if ("PROTOBUF".equals(c.format())) {
+            // the message's fields by the columns' names, checked now (42703, 42804); a key stays JSON
+            values = dev.tributary.server.protobuf.ProtobufRows.forSink(ProtobufSchema.of(c.formatOptions(), c.pos()).message(), names, types, c.pos())::encode;
+        }
+        return new BoundSink(binder, q, new dev.tributary.server.sink.SinkEnvelope(name, kind, names, types, key, values));
     }
 
     /** The names of {@code t}'s columns {@code targets}. */

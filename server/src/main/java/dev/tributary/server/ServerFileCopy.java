@@ -100,12 +100,12 @@ final class ServerFileCopy {
     }
 
     /** 58P01 (undefined_file) for a file or directory that does not exist, as PostgreSQL reports ENOENT. */
-    private static String state(IOException e) {
+    static String state(IOException e) {
         return e instanceof NoSuchFileException ? "58P01" : "58030";
     }
 
     /** The operating system's words for {@code e}, as PostgreSQL's %m gives them. */
-    private static String reason(IOException e) {
+    static String reason(IOException e) {
         if (e instanceof NoSuchFileException) return "No such file or directory";
         if (e instanceof AccessDeniedException) return "Permission denied";
         if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) return f.getReason();

@@ -1,5 +1,7 @@
 package dev.tributary.server;
 
+import dev.tributary.server.protobuf.ProtobufRows;
+import dev.tributary.server.protobuf.ProtobufSchema;
 import dev.tributary.server.source.DecodeException;
 import dev.tributary.server.source.Decoder;
 import dev.tributary.sql.SqlException;
@@ -21,13 +23,18 @@ import java.util.Locale;
  *   <li>{@code CSV}: COPY's CSV (options {@code HEADER}, {@code DELIMITER}, {@code QUOTE},
  *       {@code ESCAPE}, {@code NULL}), one field per column;</li>
  *   <li>{@code TEXT}: the record as one {@code text} value; {@code BYTES}: as one {@code bytea}.</li>
+ *   <li>{@code PROTOBUF}: a message (a Kafka message's value, a webhook's body) is one protobuf
+ *       message of the type {@code (MESSAGE '...', SCHEMA ...)} names, its fields filling the
+ *       columns of their names ({@link ProtobufRows}); without columns, every field is one. A
+ *       protobuf message has no delimiter, so a file of them cannot be cut into records: FROM
+ *       DIRECTORY refuses the format.</li>
  * </ul>
  * A record ends at a newline (for CSV, one outside quotes). A record that does not fit (bad
  * JSON, a wrong number of fields, a value its column's type cannot take) is a
  * {@link DecodeException}; the source counts it and goes on or stops, as it was made to.
  */
 final class SourceFormat implements Decoder {
-    enum Kind { JSON, CSV, TEXT, BYTES }
+    enum Kind { JSON, CSV, TEXT, BYTES, PROTOBUF }
 
     private final Kind kind;
     private final List<Column> columns;
@@ -35,21 +42,28 @@ final class SourceFormat implements Decoder {
     private final Statement.CopyOptions copy;
     /** The parser of JSON objects into columns and of CSV records; null for the whole-record forms. */
     private final CopyText.Reader reader;
+    /** PROTOBUF's reading of messages into the columns; null for the other formats. */
+    private final ProtobufRows protobuf;
     private final Object[][] parsed = new Object[1][];
     private DecodeException failed;
 
-    private SourceFormat(Kind kind, List<Column> columns, Statement.CopyOptions copy, String source) {
+    private SourceFormat(Kind kind, List<Column> columns, Statement.CopyOptions copy, String source, ProtobufRows protobuf) {
         this.kind = kind;
+        this.protobuf = protobuf;
         this.columns = List.copyOf(columns);
         this.types = dev.tributary.sql.bind.Binder.typesOf(columns);
         this.copy = copy;
-        boolean whole = kind == Kind.TEXT || kind == Kind.BYTES || kind == Kind.JSON && wholeDocument(columns);
+        boolean whole = kind == Kind.TEXT || kind == Kind.BYTES || kind == Kind.PROTOBUF || kind == Kind.JSON && wholeDocument(columns);
         this.reader = whole ? null : new CopyText.Reader(source, copy, columns.stream().map(Column::name).toList(), this::record);
     }
 
-    /** The columns a source of {@code format} has when CREATE SOURCE names none; 42601 for CSV, which needs them. */
-    static List<Column> defaultColumns(String format, int pos) {
+    /**
+     * The columns a source of {@code format} (with {@code options}) has when CREATE SOURCE names
+     * none; 42601 for CSV, which needs them. PROTOBUF's are its message's fields.
+     */
+    static List<Column> defaultColumns(String format, List<Statement.SourceOption> options, int pos) {
         return switch (kind(format, pos)) {
+            case PROTOBUF -> ProtobufRows.columnsOf(ProtobufSchema.of(options, pos).message());
             case JSON -> List.of(new Column("data", SqlType.JSONB, true, false));
             case TEXT -> List.of(new Column("text", SqlType.TEXT, true, false));
             case BYTES -> List.of(new Column("data", SqlType.BYTEA, true, false));
@@ -60,6 +74,10 @@ final class SourceFormat implements Decoder {
     /** The format {@code format} names with {@code options}, over {@code columns}; 42601/0A000/22023 for what it cannot be. */
     static SourceFormat of(String format, List<Statement.SourceOption> options, List<Column> columns, String source, int pos) {
         Kind kind = kind(format, pos);
+        if (kind == Kind.PROTOBUF) {
+            ProtobufRows rows = ProtobufRows.forSource(ProtobufSchema.of(options, pos).message(), columns, pos);
+            return new SourceFormat(kind, columns, Statement.CopyOptions.JSON, source, rows);
+        }
         if ((kind == Kind.TEXT || kind == Kind.BYTES) && (columns.size() != 1 || columns.get(0).type().kind() != (kind == Kind.TEXT ? SqlType.Kind.TEXT : SqlType.Kind.BYTEA))) {
             throw new SqlException("42P16", "a source of FORMAT " + kind + " has one column, of type " + (kind == Kind.TEXT ? "text" : "bytea"), pos);
         }
@@ -88,7 +106,7 @@ final class SourceFormat implements Decoder {
         }
         Statement.CopyOptions copy = kind == Kind.JSON ? Statement.CopyOptions.JSON
                 : new Statement.CopyOptions(true, delimiter, nullString, header, quote, escape);
-        return new SourceFormat(kind, columns, copy, source);
+        return new SourceFormat(kind, columns, copy, source, null);
     }
 
     private static char oneCharacter(Statement.SourceOption o) {
@@ -97,12 +115,12 @@ final class SourceFormat implements Decoder {
     }
 
     private static Kind kind(String format, int pos) {
-        if (format == null) throw new SqlException("42601", "a source needs FORMAT JSON, CSV, TEXT or BYTES", pos);
+        if (format == null) throw new SqlException("42601", "a source needs FORMAT JSON, CSV, TEXT, BYTES or PROTOBUF", pos);
         try {
             return Kind.valueOf(format);
         } catch (IllegalArgumentException e) {
-            throw new SqlException(format.equals("PROTOBUF") || format.equals("AVRO") ? "0A000" : "42601",
-                    "FORMAT " + format + " is not supported for sources", pos, "Sources read FORMAT JSON, CSV, TEXT or BYTES.");
+            throw new SqlException(format.equals("AVRO") ? "0A000" : "42601",
+                    "FORMAT " + format + " is not supported for sources", pos, "Sources read FORMAT JSON, CSV, TEXT, BYTES or PROTOBUF.");
         }
     }
 
@@ -120,7 +138,7 @@ final class SourceFormat implements Decoder {
         return switch (kind) {
             case JSON -> Records.JSON_VALUES;
             case CSV, TEXT -> Records.LINES;
-            case BYTES -> Records.WHOLE;
+            case BYTES, PROTOBUF -> Records.WHOLE;
         };
     }
 
@@ -154,6 +172,9 @@ final class SourceFormat implements Decoder {
             }
             case TEXT -> {
                 return new Object[] {utf8(b, off, len)};
+            }
+            case PROTOBUF -> {
+                return protobuf.decode(b, off, len);
             }
             default -> { }
         }

@@ -46,7 +46,8 @@ class KafkaSinkTest {
         if (kafka != null) kafka.close();
     }
 
-    private static Jobs.Job await(Tributary db, String sink, Predicate<Jobs.Job> condition) throws InterruptedException {
+    /** Waits (at most a minute) for sink {@code sink} of {@code db} to meet {@code condition}; fails the test if it does not. */
+    static Jobs.Job await(Tributary db, String sink, Predicate<Jobs.Job> condition) throws InterruptedException {
         Jobs.Job j = db.job(sink);
         assertThat(j).as("sink " + sink).isNotNull();
         assertThat(j.await(condition, WAIT_MS)).as("sink " + sink + ": " + j.state + ", " + j.messages + " messages").isTrue();
@@ -54,7 +55,7 @@ class KafkaSinkTest {
     }
 
     /** Reads {@code topic} until it holds at least {@code n} messages (or the wait ends), and returns them. */
-    private static SinkMessages awaitMessages(TestKafka broker, String topic, int n) {
+    static SinkMessages awaitMessages(TestKafka broker, String topic, int n) {
         long deadline = System.nanoTime() + WAIT_MS * 1_000_000;
         while (true) {
             SinkMessages read = SinkMessages.read(broker.bootstrapServers(), topic);
@@ -285,7 +286,7 @@ class KafkaSinkTest {
             String sink = "CREATE SINK s FROM m " + into(kafka, "refuse") + " KEY (k) FORMAT JSON ENVELOPE UPSERT";
             fails("25001", () -> db.execute("BEGIN; " + sink));
             db.execute("ROLLBACK");
-            fails("0A000", "a sink writes FORMAT JSON only; FORMAT PROTOBUF is not supported", () -> db.execute("CREATE SINK s FROM m " + into(kafka, "refuse") + " FORMAT PROTOBUF ENVELOPE UPSERT"));
+            fails("0A000", "a sink writes FORMAT JSON or PROTOBUF; FORMAT AVRO is not supported", () -> db.execute("CREATE SINK s FROM m " + into(kafka, "refuse") + " FORMAT AVRO ENVELOPE UPSERT"));
             // an unknown connector is an unknown object, as for sources (INTO KAFKA and INTO HTTP exist)
             fails("42704", () -> db.execute("CREATE SINK s FROM m INTO S3 (PATH 'x') FORMAT JSON ENVELOPE UPSERT"));
             fails("42601", () -> db.execute("CREATE SINK s FROM m " + into(kafka, "refuse") + " FORMAT JSON ENVELOPE APPEND"));

@@ -46,7 +46,8 @@ class KafkaSourceTest {
         if (kafka != null) kafka.close();
     }
 
-    private static SourceRunner.Status await(Tributary db, String source, Predicate<SourceRunner.Status> condition) throws InterruptedException {
+    /** Waits (at most a minute) for source {@code source} of {@code db} to meet {@code condition}; fails the test if it does not. */
+    static SourceRunner.Status await(Tributary db, String source, Predicate<SourceRunner.Status> condition) throws InterruptedException {
         SourceRunner r = db.sourceRunner(source);
         assertThat(r).as("source " + source + " runs").isNotNull();
         boolean met = r.awaitStatus(condition, WAIT_MS);

@@ -19,8 +19,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * message from the beginning to the end (the last stable offset) of each partition, in order.
  */
 record SinkMessages(List<Message> messages) {
-    /** A message: its partition, its change's time (the sink's header), its key and value (null: a tombstone) as text. */
-    record Message(int partition, long time, String key, String value, long appendMillis) {}
+    /**
+     * A message: its partition, its change's time (the sink's header), its key and value (null: a
+     * tombstone) as text, and the value's bytes (FORMAT PROTOBUF's are no text).
+     */
+    record Message(int partition, long time, String key, String value, long appendMillis, byte[] valueBytes) {}
 
     /** Reads {@code topic} on {@code brokers} with read_committed up to its current end. */
     static SinkMessages read(String brokers, String topic) {
@@ -44,7 +47,7 @@ record SinkMessages(List<Message> messages) {
                     if (r.offset() >= ends.get(new TopicPartition(topic, r.partition()))) continue;
                     Header h = r.headers().lastHeader(KafkaSinkRunner.TIME_HEADER);
                     out.add(new Message(r.partition(), h == null ? -1 : Long.parseLong(new String(h.value(), StandardCharsets.UTF_8)), text(r.key()), text(r.value()),
-                            r.timestamp()));
+                            r.timestamp(), r.value()));
                 }
             }
         }

@@ -65,6 +65,11 @@ class WebhookSourceTest {
             return CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
         }
 
+        HttpResponse<String> post(String path, byte[] body) throws IOException, InterruptedException {
+            HttpRequest r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + path)).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+            return CLIENT.send(r, HttpResponse.BodyHandlers.ofString());
+        }
+
         HttpResponse<String> get(String path) throws IOException, InterruptedException {
             return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + path)).GET().build(), HttpResponse.BodyHandlers.ofString());
         }
@@ -120,6 +125,23 @@ class WebhookSourceTest {
             ok(s.post("/webhook/public/blobs", "one\ntwo\n"), "{\"rows\":1}");
             assertThat(rows(db, "SELECT data FROM blobs")).containsExactly("\\x6f6e650a74776f0a");
             assertThat(rows(db, "SHOW SOURCES")).contains("hooks|webhook|running|7|0|NULL|NULL|");
+        }
+    }
+
+    @Test
+    void aProtobufBodyIsOneMessage() throws Exception {
+        try (Served s = Served.start(Tributary.inMemory())) {
+            Tributary db = s.db();
+            db.execute("CREATE SOURCE pb (i32 int, name text) FROM WEBHOOK BODY FORMAT PROTOBUF (MESSAGE 'shop.Order', SCHEMA '"
+                    + dev.tributary.server.protobuf.OrderSchema.schemaHex() + "')");
+            com.google.protobuf.Descriptors.Descriptor order = dev.tributary.server.protobuf.OrderSchema.orderDescriptor();
+            // a newline byte inside the message does not cut it: the body is one record
+            byte[] body = com.google.protobuf.DynamicMessage.newBuilder(order).setField(order.findFieldByName("i32"), 10)
+                    .setField(order.findFieldByName("name"), "two\nlines").build().toByteArray();
+            ok(s.post("/webhook/public/pb", body), "{\"rows\":1}");
+            refused(s.post("/webhook/public/pb", new byte[] {0x0f, 0x00}), 400, "22P02");
+            assertThat(rows(db, "SELECT i32, name FROM pb")).containsExactly("10|two\nlines");
+            assertThat(db.sourceRunner("pb").status().decodeErrors()).isEqualTo(1);
         }
     }
 

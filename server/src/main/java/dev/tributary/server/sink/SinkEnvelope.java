@@ -10,8 +10,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * How a sink writes one time's changes of its relation as messages: a key and a value, both
- * JSON ({@code FORMAT JSON}), by envelope.
+ * How a sink writes one time's changes of its relation as messages: a key (JSON) and a value
+ * ({@code FORMAT JSON}: JSON; {@code FORMAT PROTOBUF}: the row as a protobuf message, by
+ * {@link Values}), by envelope.
  *
  * <ul>
  *   <li>{@link Kind#UPSERT}: per key that changed, the row it now holds as the value, or no value
@@ -26,12 +27,14 @@ import java.util.TreeMap;
  * once by UPSERT (an upsert keeps one value per key), as many times as it changes by DEBEZIUM.
  * With a KEY, a key holding two rows at one time is an error (21000): its latest value would be
  * one of them at random. A time's messages come in key order (the key's JSON text), so a time
- * written again after a failure is written alike.
+ * written again after a failure is written alike. The key is JSON whatever the values' format:
+ * it is what orders a time's messages and tells keys apart, and a consumer reads it as text.
  *
  * @param names the relation's columns, {@code types} their types
  * @param key the indices of the key's columns in the row; empty for the whole row
+ * @param values how a row becomes a message's value (UPSERT's; DEBEZIUM's rows are JSON)
  */
-public record SinkEnvelope(String sink, Kind kind, List<String> names, List<SqlType> types, int[] key) {
+public record SinkEnvelope(String sink, Kind kind, List<String> names, List<SqlType> types, int[] key, Values values) {
     /** The envelope of CREATE SINK's {@code ENVELOPE}. */
     public enum Kind { UPSERT, DEBEZIUM }
 
@@ -40,6 +43,27 @@ public record SinkEnvelope(String sink, Kind kind, List<String> names, List<SqlT
 
     /** A message: its key and value (null: a tombstone), UTF-8 JSON. */
     public record Message(byte[] key, byte[] value) {}
+
+    /**
+     * How a row becomes the bytes of an UPSERT message's value. May throw {@link SqlException}
+     * for a value the format cannot hold: that fails the sink, as 21000 does.
+     */
+    @FunctionalInterface
+    public interface Values {
+        byte[] encode(Object[] row);
+
+        /** FORMAT JSON's: the UTF-8 JSON object of the columns {@code names} of {@code types}. */
+        static Values json(List<String> names, List<SqlType> types) {
+            List<String> n = List.copyOf(names);
+            List<SqlType> t = List.copyOf(types);
+            return row -> bytes(rowJson(n, t, row));
+        }
+    }
+
+    /** An envelope of FORMAT JSON. */
+    public SinkEnvelope(String sink, Kind kind, List<String> names, List<SqlType> types, int[] key) {
+        this(sink, kind, names, types, key, Values.json(names, types));
+    }
 
     public SinkEnvelope {
         names = List.copyOf(names);
@@ -92,7 +116,7 @@ public record SinkEnvelope(String sink, Kind kind, List<String> names, List<SqlT
 
     private byte[] value(Object[] before, Object[] after) {
         return switch (kind) {
-            case UPSERT -> after == null ? null : bytes(rowJson(after));
+            case UPSERT -> after == null ? null : values.encode(after);
             case DEBEZIUM -> bytes("{\"before\":" + (before == null ? "null" : rowJson(before)) + ",\"after\":" + (after == null ? "null" : rowJson(after)) + "}");
         };
     }
@@ -111,6 +135,10 @@ public record SinkEnvelope(String sink, Kind kind, List<String> names, List<SqlT
 
     /** {@code row} as a JSON object of its columns, in their order. */
     String rowJson(Object[] row) {
+        return rowJson(names, types, row);
+    }
+
+    private static String rowJson(List<String> names, List<SqlType> types, Object[] row) {
         StringBuilder b = new StringBuilder("{");
         for (int i = 0; i < names.size(); i++) {
             if (i > 0) b.append(',');

@@ -111,6 +111,11 @@ public sealed interface Statement extends Node {
             formatOptions = List.copyOf(formatOptions);
             include = List.copyOf(include);
         }
+
+        /** This statement with its format's options replaced (a schema read from a file kept in the statement itself). */
+        public CreateSource withFormatOptions(List<SourceOption> options) {
+            return new CreateSource(pos, name, ifNotExists, columns, connector, this.options, format, options, include, stopOnDecodeError);
+        }
     }
 
     /**
@@ -132,8 +137,8 @@ public sealed interface Statement extends Node {
 
     /**
      * {@code CREATE SINK [IF NOT EXISTS] name FROM relation | (query) INTO connector [(options)]
-     * [KEY (columns)] [FORMAT format ENVELOPE envelope]}: a relation's changes delivered to an
-     * outside system, continuously. Exactly one of {@code from} (empty when absent) and
+     * [KEY (columns)] [FORMAT format [(format options)] ENVELOPE envelope]}: a relation's changes
+     * delivered to an outside system, continuously. Exactly one of {@code from} (empty when absent) and
      * {@code query} (null when absent) is given. {@code connector} is {@code KAFKA} (exactly once,
      * needs FORMAT and ENVELOPE) or {@code HTTP} (at least once, takes neither); {@code connector},
      * {@code format} and {@code envelope} are upper case as written, {@code format} and
@@ -141,12 +146,18 @@ public sealed interface Statement extends Node {
      * is checked where the sink is made, not here.
      */
     record CreateSink(int pos, List<String> name, boolean ifNotExists, List<String> from, Query query, String connector, List<SourceOption> options,
-                      List<String> key, String format, String envelope) implements Statement {
+                      List<String> key, String format, List<SourceOption> formatOptions, String envelope) implements Statement {
         public CreateSink {
             name = List.copyOf(name);
             from = List.copyOf(from);
             options = List.copyOf(options);
             key = List.copyOf(key);
+            formatOptions = List.copyOf(formatOptions);
+        }
+
+        /** This statement with its format's options replaced (a schema read from a file kept in the statement itself). */
+        public CreateSink withFormatOptions(List<SourceOption> options) {
+            return new CreateSink(pos, name, ifNotExists, from, query, connector, this.options, key, format, options, envelope);
         }
     }
 

@@ -611,7 +611,7 @@ public final class Parser {
 
     /**
      * {@code CREATE SINK [IF NOT EXISTS] name FROM relation | (query) INTO connector [(options)]
-     * [KEY (columns)] [FORMAT f ENVELOPE e]}, after SINK. FORMAT and ENVELOPE are optional here
+     * [KEY (columns)] [FORMAT f [(options)] ENVELOPE e]}, after SINK. FORMAT and ENVELOPE are optional here
      * because only some connectors take them (KAFKA needs them, HTTP takes none); the sink's
      * maker checks which.
      */
@@ -635,16 +635,18 @@ public final class Parser {
         List<String> key = List.of();
         if (acceptKw("key")) key = nameList();
         String format = null;
+        List<Statement.SourceOption> formatOptions = List.of();
         String envelope = null;
         if (acceptKw("format")) {
             if (!is(Type.IDENT)) throw syntaxError(peek());
             format = next().value().toUpperCase(Locale.ROOT);
+            if (is(Type.LPAREN)) formatOptions = sourceOptions();
             if (!isKw("envelope")) throw new SqlException("42601", "a sink needs its envelope: ... FORMAT " + format + " ENVELOPE UPSERT | DEBEZIUM", pos());
             p++;
             if (!is(Type.IDENT)) throw syntaxError(peek());
             envelope = next().value().toUpperCase(Locale.ROOT);
         }
-        return new Statement.CreateSink(pos, name, ifNotExists, from, query, connector, options, key, format, envelope);
+        return new Statement.CreateSink(pos, name, ifNotExists, from, query, connector, options, key, format, formatOptions, envelope);
     }
 
     /**

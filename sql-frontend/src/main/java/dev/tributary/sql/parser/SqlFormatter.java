@@ -449,7 +449,11 @@ public final class SqlFormatter {
                 b.append(" INTO ").append(c.connector());
                 sourceOptions(b, c.options());
                 if (!c.key().isEmpty()) b.append(" KEY ").append(names(c.key()));
-                if (c.format() != null) b.append(" FORMAT ").append(c.format()).append(" ENVELOPE ").append(c.envelope());
+                if (c.format() != null) {
+                    b.append(" FORMAT ").append(c.format());
+                    sourceOptions(b, c.formatOptions());
+                    b.append(" ENVELOPE ").append(c.envelope());
+                }
             }
             case Statement.AlterSink a -> b.append("ALTER SINK ").append(name(a.name())).append(a.pause() ? " PAUSE" : " RESUME");
             case Statement.AlterJob a -> b.append("ALTER JOB ").append(name(a.name())).append(a.pause() ? " PAUSE" : " RESUME");

@@ -129,6 +129,8 @@ class RoundTripTest {
                 "CREATE SINK k FROM s.v INTO KAFKA (BROKERS 'b:1', TOPIC 't', PROGRESS TOPIC 'p') KEY (a, \"B\") FORMAT JSON ENVELOPE UPSERT",
                 "CREATE SINK IF NOT EXISTS k FROM (SELECT a, count(*) FROM t GROUP BY a) INTO KAFKA (BROKERS 'b:1', TOPIC 't') FORMAT JSON ENVELOPE DEBEZIUM",
                 "CREATE SINK out FROM s.v INTO HTTP (URL 'http://localhost:8080/in')",
+                "CREATE SINK p FROM v INTO KAFKA (BROKERS 'b:1', TOPIC 't') KEY (a) FORMAT PROTOBUF (MESSAGE 'shop.Order', SCHEMA '\\x0a0b') ENVELOPE UPSERT",
+                "CREATE SOURCE p FROM KAFKA (BROKERS 'b:1', TOPIC 't') FORMAT PROTOBUF (MESSAGE 'shop.Order', SCHEMA FILE '/tmp/o.desc')",
                 "CREATE SINK IF NOT EXISTS out FROM v INTO HTTP (URL 'http://h/x')",
                 "ALTER SINK k PAUSE",
                 "ALTER SINK k RESUME",
