@@ -133,8 +133,9 @@ class DirectorySourceTest {
             fails("42601", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT CSV"));
             fails("42601", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x')"));
             fails("0A000", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT PROTOBUF"));
-            fails("0A000", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT JSON ENVELOPE DEBEZIUM"));
-            fails("0A000", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT JSON ENVELOPE UPSERT"));
+            // a keyed envelope needs its key
+            fails("42P16", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT JSON ENVELOPE DEBEZIUM"));
+            fails("42P16", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT JSON ENVELOPE UPSERT"));
             fails("42601", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT JSON ENVELOPE SIDEWAYS"));
             fails("42P16", () -> db.execute("CREATE SOURCE t (a int) FROM DIRECTORY (PATH 'x') FORMAT TEXT"));
             db.execute("CREATE ROLE bob LOGIN; GRANT CREATE ON SCHEMA public TO bob");
