@@ -2267,18 +2267,21 @@ final class Coordinator implements AutoCloseable, Catalog {
         return positions.size() <= SHOWN_PARTS ? shown : shown + ", and " + (positions.size() - SHOWN_PARTS) + " more (in the source's progress table)";
     }
 
-    /** SHOW SOURCES: each source's connector, state, rows, decode errors and positions. */
+    /**
+     * SHOW SOURCES: each source's connector, envelope (none, upsert, debezium), state, records
+     * handed over by this run (rows, or a keyed source's changes), decode errors and positions.
+     */
     private Result showSources(Session session) {
         List<Object[]> rows = new ArrayList<>();
         for (Sources.Source s : sources.all()) {
             var st = s.runner == null ? null : s.runner.status();
             String positions = st == null ? "" : shownPositions(st.positions());
-            rows.add(new Object[] {shown(session, s.table), s.connector.toLowerCase(java.util.Locale.ROOT), st == null ? "starting" : st.state(),
-                    st == null ? 0L : st.rows(), st == null ? 0L : st.decodeErrors(), st == null ? null : st.lastError(),
-                    st == null ? null : st.lastErrorPosition(), positions, s.envelope.name().toLowerCase(java.util.Locale.ROOT)});
+            rows.add(new Object[] {shown(session, s.table), s.connector.toLowerCase(java.util.Locale.ROOT), s.envelope.name().toLowerCase(java.util.Locale.ROOT),
+                    st == null ? "starting" : st.state(), st == null ? 0L : st.rows(), st == null ? 0L : st.decodeErrors(), st == null ? null : st.lastError(),
+                    st == null ? null : st.lastErrorPosition(), positions});
         }
-        return new Result("SHOW", List.of("name", "connector", "state", "rows", "decode_errors", "last_error", "last_error_position", "positions", "envelope"),
-                List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.BIGINT, SqlType.BIGINT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT), rows);
+        return new Result("SHOW", List.of("name", "connector", "envelope", "state", "rows", "decode_errors", "last_error", "last_error_position", "positions"),
+                List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.BIGINT, SqlType.BIGINT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT), rows);
     }
 
     // ------------------------------------------------------------------ durability

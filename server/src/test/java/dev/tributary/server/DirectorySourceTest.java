@@ -68,7 +68,7 @@ class DirectorySourceTest {
             await(db, "fruit", s -> s.rows() == 7);
             assertThat(rows(db, "SELECT * FROM n")).containsExactly("7|28");
             assertThat(rows(db, "SELECT position FROM fruit_progress WHERE part = 'c.csv'")).containsExactly(String.valueOf(Files.size(in.resolve("c.csv"))));
-            assertThat(rows(db, "SHOW SOURCES")).singleElement().asString().startsWith("fruit|directory|waiting for files|7|0|NULL|NULL|a.csv=");
+            assertThat(rows(db, "SHOW SOURCES")).singleElement().asString().startsWith("fruit|directory|none|waiting for files|7|0|NULL|NULL|a.csv=");
         }
     }
 

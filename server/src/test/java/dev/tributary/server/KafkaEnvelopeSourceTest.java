@@ -122,7 +122,7 @@ class KafkaEnvelopeSourceTest {
             assertThat(rows(db, "SELECT indexname FROM pg_indexes WHERE tablename = 's'")).containsExactly("s_pkey");
             assertThat(rows(db, "SELECT attname, attnotnull FROM pg_attribute WHERE attrelid = 's'::regclass AND attnum > 0 ORDER BY attnum"))
                     .containsExactly("id|t", "v|f");
-            assertThat(rows(db, "SHOW SOURCES")).singleElement().asString().startsWith("s|kafka|running").endsWith("|upsert");
+            assertThat(rows(db, "SHOW SOURCES")).singleElement().asString().startsWith("s|kafka|upsert|running");
 
             fails("42809", () -> db.execute("INSERT INTO s VALUES (7, 'x')"));
             fails("42809", () -> db.execute("UPDATE s SET v = 'y' WHERE id = 2"));
@@ -160,7 +160,7 @@ class KafkaEnvelopeSourceTest {
             assertThat(rows(db, "SELECT id, name, qty FROM cdc ORDER BY id")).containsExactly("2|two|20", "3|three|30", "7|seven|7");
             assertThat(rows(db, "SELECT count(*), sum(qty) FROM cdc")).containsExactly("3|57");
             checkKeys(db, "cdc");
-            assertThat(rows(db, "SHOW SOURCES")).singleElement().asString().endsWith("|debezium");
+            assertThat(rows(db, "SHOW SOURCES")).singleElement().asString().startsWith("cdc|kafka|debezium|");
         }
     }
 

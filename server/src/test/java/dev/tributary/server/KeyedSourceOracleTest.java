@@ -18,6 +18,7 @@ import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -49,6 +50,32 @@ class KeyedSourceOracleTest {
         if (db != null) db.close();
         try (Stream<Path> all = Files.walk(root)) {
             for (Path p : all.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
+        }
+    }
+
+    /**
+     * One file of 150,000 CSV upserts over 40,000 keys: commits of 65,536 records, each
+     * seeking its tens of thousands of keys at once (sorted, on the workers), the later ones
+     * right after the earlier, pipelined, and each finding the rows the earlier ones wrote.
+     */
+    @Example
+    void largeCommitsSeekTheirKeysTogetherAndSeeTheCommitsBefore() throws Exception {
+        int n = 150_000, keys = 40_000;
+        Path dir = Files.createDirectory(root.resolve("large"));
+        StringBuilder file = new StringBuilder();
+        for (int i = 0; i < n; i++) file.append(i % keys).append(',').append(i).append('\n');
+        byte[] bytes = file.toString().getBytes(StandardCharsets.UTF_8);
+        Files.write(dir.resolve("all.csv"), bytes);
+        db.execute("CREATE SOURCE large (k int, v int, PRIMARY KEY (k)) FROM DIRECTORY (PATH '" + dir + "', POLL INTERVAL 5) FORMAT CSV ENVELOPE UPSERT");
+        try {
+            SourceRunner r = db.sourceRunner("large");
+            assertThat(r.awaitStatus(s -> s.positions().equals(Map.of("all.csv", Long.toString(bytes.length))), WAIT_MS)).as(r.status().toString()).isTrue();
+            // each key's last value: the last of the n records with it
+            long sum = 0;
+            for (int k = 0; k < keys; k++) sum += k + (long) ((n - 1 - k) / keys) * keys;
+            assertThat(rows(db, "SELECT count(*), count(DISTINCT k), sum(v) FROM large")).containsExactly(keys + "|" + keys + "|" + sum);
+        } finally {
+            db.execute("DROP SOURCE large");
         }
     }
 
