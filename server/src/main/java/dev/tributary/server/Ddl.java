@@ -191,8 +191,10 @@ final class Ddl {
     }
 
     /**
-     * CREATE SOURCE: the source's table (append-only, written only by its connector; its catalog
-     * entry is the CREATE SOURCE statement, which a restart replays) and its progress table
+     * CREATE SOURCE: the source's table (written only by its connector; append-only with ENVELOPE
+     * NONE, keyed by its PRIMARY KEY with UPSERT or DEBEZIUM, which need one, 42P16, while NONE
+     * takes none, 42P16 too; its catalog entry is the CREATE SOURCE statement, which a restart
+     * replays, making the key's index again with it) and its progress table
      * {@code name_progress (part, position)}, made with it and dropped with it, not recorded
      * on its own. The connector starts once the statement has ended ({@link Sources}). Outside
      * transaction blocks only (25001), as its connector's writes cannot be taken back; reading the
