@@ -1717,7 +1717,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** Starts the sources, sinks and jobs made by the statement (or the recovery) that just ended, at their committed positions. */
     private void startSources() {
-        sources.startPending(this::committedPositions, s -> (rows, before, after) -> ingest(s, rows, before, after));
+        sources.startPending(this::committedPositions, s -> (rows, changes, before, after) -> ingest(s, rows, changes, before, after));
         sinks.startPending(this::startHttpSink);
         for (Jobs.Job j : jobs.takePending()) startJob(j);
         for (RowRetention.Retained r : rowRetention.takePending()) startRetention(r);
@@ -2194,12 +2194,30 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     /**
-     * A source's commit: {@code rows} into its table and its progress rows moved from
-     * {@code before} to {@code after}, at one write time, through the log; the future completes
-     * once the commit is durable (at once in memory).
+     * A source's commit: {@code rows} appended to its table, or a keyed source's {@code changes}
+     * applied to the rows of their keys, and its progress rows moved from {@code before} to
+     * {@code after}, at one write time, through the log; the future completes once the commit is
+     * durable (at once in memory). A keyed source's current rows are looked up here, under the
+     * lock, so nothing but this source's own earlier commits can have changed them (only its
+     * connector writes it), and those are all visible to the lookup (see {@link WritePath#keyedChanges}).
      */
-    private synchronized java.util.concurrent.CompletableFuture<Void> ingest(Sources.Source s, List<Object[]> rows, Map<String, String> before, Map<String, String> after) {
+    private synchronized java.util.concurrent.CompletableFuture<Void> ingest(Sources.Source s, List<Object[]> rows,
+                                                                            List<dev.tributary.server.source.SourceChange> changes,
+                                                                            Map<String, String> before, Map<String, String> after) {
         if (closed || sources.ofTable(s.table.id()) != s) throw new dev.tributary.server.source.SourceStopped("source " + s.table.name() + " was dropped");
+        if (s.primaryKey == null ? !changes.isEmpty() : !rows.isEmpty()) {
+            throw new IllegalArgumentException("source " + s.table.name() + (s.primaryKey == null ? " appends rows: it takes no keyed changes" : " is keyed: it takes changes, not rows"));
+        }
+        Map<Row, Long> added = s.primaryKey == null ? appended(s, rows) : writes.keyedChanges(s.table, s.primaryKey, changes);
+        Map<Long, Map<Row, Long>> commit = new java.util.LinkedHashMap<>();
+        commit.put(s.table.id(), added);
+        commit.put(s.progress.id(), moved(before, after));
+        writes.commitBlock(commit, false);
+        return storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
+    }
+
+    /** An append-only source's rows, checked, as the changes of its table. */
+    private static Map<Row, Long> appended(Sources.Source s, List<Object[]> rows) {
         int width = s.table.columns().size();
         dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(Binder.typesOf(s.table.columns()));
         // encoded into one slab, as COPY's rows are: the workers copy it into the table's input in ranges
@@ -2212,7 +2230,11 @@ final class Coordinator implements AutoCloseable, Catalog {
             for (Object v : r) builder.putValue(v);
             slab.add(builder.buffer(), 0, builder.length());
         }
-        Map<Row, Long> added = new RowSlab(slab);
+        return new RowSlab(slab);
+    }
+
+    /** A source's progress rows moved from {@code before} to {@code after} (a part mapped to null: retracted), as the changes of its progress table. */
+    private static Map<Row, Long> moved(Map<String, String> before, Map<String, String> after) {
         dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
         Map<Row, Long> moved = new HashMap<>();
         for (Map.Entry<String, String> e : after.entrySet()) {
@@ -2226,11 +2248,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             if (old != null) moved.merge(positions.encode(e.getKey(), old), -1L, Long::sum);
             moved.merge(positions.encode(e.getKey(), e.getValue()), 1L, Long::sum);
         }
-        Map<Long, Map<Row, Long>> changes = new java.util.LinkedHashMap<>();
-        changes.put(s.table.id(), added);
-        changes.put(s.progress.id(), moved);
-        writes.commitBlock(changes, false);
-        return storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
+        return moved;
     }
 
     /** Source {@code name} of schema {@code schema}, or null; without the coordinator's lock (the HTTP port asks at every request). */
@@ -2259,18 +2277,21 @@ final class Coordinator implements AutoCloseable, Catalog {
         return positions.size() <= SHOWN_PARTS ? shown : shown + ", and " + (positions.size() - SHOWN_PARTS) + " more (in the source's progress table)";
     }
 
-    /** SHOW SOURCES: each source's connector, state, rows, decode errors and positions. */
+    /**
+     * SHOW SOURCES: each source's connector, envelope (none, upsert, debezium), state, records
+     * handed over by this run (rows, or a keyed source's changes), decode errors and positions.
+     */
     private Result showSources(Session session) {
         List<Object[]> rows = new ArrayList<>();
         for (Sources.Source s : sources.all()) {
             var st = s.runner == null ? null : s.runner.status();
             String positions = st == null ? "" : shownPositions(st.positions());
-            rows.add(new Object[] {shown(session, s.table), s.connector.toLowerCase(java.util.Locale.ROOT), st == null ? "starting" : st.state(),
-                    st == null ? 0L : st.rows(), st == null ? 0L : st.decodeErrors(), st == null ? null : st.lastError(),
+            rows.add(new Object[] {shown(session, s.table), s.connector.toLowerCase(java.util.Locale.ROOT), s.envelope.name().toLowerCase(java.util.Locale.ROOT),
+                    st == null ? "starting" : st.state(), st == null ? 0L : st.rows(), st == null ? 0L : st.decodeErrors(), st == null ? null : st.lastError(),
                     st == null ? null : st.lastErrorPosition(), positions});
         }
-        return new Result("SHOW", List.of("name", "connector", "state", "rows", "decode_errors", "last_error", "last_error_position", "positions"),
-                List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.BIGINT, SqlType.BIGINT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT), rows);
+        return new Result("SHOW", List.of("name", "connector", "envelope", "state", "rows", "decode_errors", "last_error", "last_error_position", "positions"),
+                List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.BIGINT, SqlType.BIGINT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT), rows);
     }
 
     // ------------------------------------------------------------------ durability

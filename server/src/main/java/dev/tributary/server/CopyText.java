@@ -221,15 +221,7 @@ public final class CopyText {
                 for (int k = 0; k < object.keys().size() && v == null; k++) {
                     if (object.keys().get(k).equals(column)) v = object.values().get(k);
                 }
-                String field = switch (v) {
-                    case null -> null;
-                    case dev.tributary.sql.types.Jsonb.Null n -> null;
-                    case dev.tributary.sql.types.Jsonb.Str str -> str.value();
-                    case dev.tributary.sql.types.Jsonb.Num n -> n.value().toPlainString();
-                    case dev.tributary.sql.types.Jsonb.Bool b -> b.value() ? "true" : "false";
-                    case dev.tributary.sql.types.Jsonb.Arr a -> a.toString();
-                    case dev.tributary.sql.types.Jsonb.Obj o -> o.toString();
-                };
+                String field = fieldText(v);
                 if (field == null) {
                     fields.add(EMPTY, 0, 0, true);
                 } else {
@@ -241,6 +233,23 @@ public final class CopyText {
         }
 
         private static final byte[] EMPTY = new byte[0];
+
+        /**
+         * A JSON value as the text of the column it fills, as {@code jsonb_populate_record} takes
+         * it: a string as its text, a number, boolean, object or array as jsonb writes it, JSON
+         * null (or no value, null) as NULL.
+         */
+        static String fieldText(dev.tributary.sql.types.Jsonb v) {
+            return switch (v) {
+                case null -> null;
+                case dev.tributary.sql.types.Jsonb.Null n -> null;
+                case dev.tributary.sql.types.Jsonb.Str str -> str.value();
+                case dev.tributary.sql.types.Jsonb.Num n -> n.value().toPlainString();
+                case dev.tributary.sql.types.Jsonb.Bool b -> b.value() ? "true" : "false";
+                case dev.tributary.sql.types.Jsonb.Arr a -> a.toString();
+                case dev.tributary.sql.types.Jsonb.Obj o -> o.toString();
+            };
+        }
 
         private void textFields(byte[] buf, int from, int to) {
             byte delimiter = (byte) options.delimiter();

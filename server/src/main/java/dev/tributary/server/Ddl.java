@@ -164,13 +164,7 @@ final class Ddl {
         frontiers.created(id);
         register(t, schema, sequencesRead);
         binders.access().created(session, t);
-        if (!pk.isEmpty()) {
-            List<ScalarExpr> keys = new ArrayList<>();
-            for (int k : key) keys.add(new ScalarExpr.ColumnRef(k, columns.get(k).type()));
-            String pkSql = "CREATE UNIQUE INDEX " + dev.tributary.sql.parser.SqlFormatter.ident(pkName) + " ON " + qualified(schema, name)
-                    + " (" + String.join(", ", pk.stream().map(k -> dev.tributary.sql.parser.SqlFormatter.ident(columns.get(k).name())).toList()) + ")";
-            register(new CatalogItem.Index(pkIndex, pkName, id, keys, pkSql, CatalogItem.Index.Uniqueness.PRIMARY_KEY), schema, Set.of(id));
-        }
+        if (!pk.isEmpty()) register(primaryKeyIndex(schema, t, pkIndex, pkName), schema, Set.of(id));
         if (history != null) setRetention(id, history);
         if (retainRows != null) rowRetention.created(new RowRetention.Retained(id, qualified(schema, name), retainMillis, retainRows.count()));
         // a restart makes each UNIQUE constraint again from its own catalog entry
@@ -189,9 +183,20 @@ final class Ddl {
         return Result.command("CREATE TABLE");
     }
 
+    /** Table {@code t}'s primary key as the unique index {@code id} named {@code name}: the table's arrangement is keyed by it. */
+    private static CatalogItem.Index primaryKeyIndex(String schema, CatalogItem.Table t, long id, String name) {
+        List<ScalarExpr> keys = new ArrayList<>();
+        for (int k : t.primaryKey()) keys.add(new ScalarExpr.ColumnRef(k, t.columns().get(k).type()));
+        String sql = "CREATE UNIQUE INDEX " + SqlFormatter.ident(name) + " ON " + qualified(schema, t.name())
+                + " (" + String.join(", ", t.primaryKey().stream().map(k -> SqlFormatter.ident(t.columns().get(k).name())).toList()) + ")";
+        return new CatalogItem.Index(id, name, t.id(), keys, sql, CatalogItem.Index.Uniqueness.PRIMARY_KEY);
+    }
+
     /**
-     * CREATE SOURCE: the source's table (append-only, written only by its connector; its catalog
-     * entry is the CREATE SOURCE statement, which a restart replays) and its progress table
+     * CREATE SOURCE: the source's table (written only by its connector; append-only with ENVELOPE
+     * NONE, keyed by its PRIMARY KEY with UPSERT or DEBEZIUM, which need one, 42P16, while NONE
+     * takes none, 42P16 too; its catalog entry is the CREATE SOURCE statement, which a restart
+     * replays, making the key's index again with it) and its progress table
      * {@code name_progress (part, position)}, made with it and dropped with it, not recorded
      * on its own. The connector starts once the statement has ended ({@link Sources}). Outside
      * transaction blocks only (25001), as its connector's writes cannot be taken back; reading the
@@ -219,6 +224,15 @@ final class Ddl {
                     "A request whose body does not decode is refused whole (HTTP 400) and nothing of it is written, so nothing is skipped.");
         }
         c = c.withFormatOptions(protobufSchema(session, c.format(), c.connector(), c.formatOptions(), c.pos()));
+        boolean keyed = c.envelope() != Statement.SourceEnvelope.NONE;
+        if (keyed && c.primaryKey().isEmpty()) {
+            throw new SqlException("42P16", "a source with ENVELOPE " + c.envelope() + " needs a PRIMARY KEY", c.pos(),
+                    "Each record sets or deletes the row of its key: declare it, CREATE SOURCE " + name + " (id int PRIMARY KEY, ...) or (..., PRIMARY KEY (a, b)).");
+        }
+        if (!keyed && !c.primaryKey().isEmpty()) {
+            throw new SqlException("42P16", "ENVELOPE NONE sources are append-only and take no PRIMARY KEY", c.keyPos(),
+                    "Use ENVELOPE UPSERT for a source whose records replace the row of their key.");
+        }
         List<Column> columns = new ArrayList<>();
         if (c.columns().isEmpty()) {
             columns.addAll(SourceFormat.defaultColumns(c.format(), c.formatOptions(), c.pos()));
@@ -226,10 +240,23 @@ final class Ddl {
             Set<String> seen = new HashSet<>();
             for (Statement.ColumnDef d : c.columns()) {
                 if (!seen.add(d.name())) throw new SqlException("42701", "column \"" + d.name() + "\" specified more than once", d.pos());
-                columns.add(new Column(d.name(), d.type(), !d.notNull(), false));
+                columns.add(new Column(d.name(), d.type(), !d.notNull() && !c.primaryKey().contains(d.name()), false));
             }
         }
-        SourceFormat format = SourceFormat.of(c.format(), c.formatOptions(), columns, name, c.pos());
+        List<Integer> pk = new ArrayList<>();
+        for (String k : c.primaryKey()) {
+            int i = CatalogState.indexOfColumn(columns, k);
+            if (i < 0) {
+                throw new SqlException("42703", "column \"" + k + "\" named in key does not exist", c.keyPos(),
+                        "A source's key is among the columns its format fills, not the ones INCLUDE adds.");
+            }
+            if (pk.contains(i)) throw new SqlException("42701", "column \"" + k + "\" appears twice in primary key constraint", c.keyPos());
+            pk.add(i);
+        }
+        int[] key = pk.stream().mapToInt(Integer::intValue).toArray();
+        String pkName = name + "_pkey";
+        if (keyed && catalog.contains(schema, pkName)) throw new SqlException("42P07", "relation \"" + pkName + "\" already exists", c.pos());
+        SourceFormat format = SourceFormat.of(c.format(), c.formatOptions(), columns, c.envelope(), key, name, c.pos());
         // what the connector adds (INCLUDE) follows what the format fills
         for (Column extra : dev.tributary.server.source.Connectors.includedColumns(c.connector(), c.include(), c.format(), c.pos())) {
             if (columns.stream().anyMatch(col -> col.name().equals(extra.name()))) {
@@ -241,11 +268,14 @@ final class Ddl {
         String sql = SqlFormatter.format(c);
         long id = catalog.newId();
         long progressId = catalog.newId();
-        CatalogItem.Table t = new CatalogItem.Table(id, name, columns, List.of(), List.of(), sql, true);
-        compute.createTable(id, name, Binder.typesOf(columns), new int[0], -1, null);
+        // after the progress table's: a restart's replay gives the three the same ids again
+        long pkIndex = keyed ? catalog.newId() : -1;
+        CatalogItem.Table t = new CatalogItem.Table(id, name, columns, pk, List.of(), sql, !keyed);
+        compute.createTable(id, name, Binder.typesOf(columns), key, pkIndex, keyed ? pkName : null);
         frontiers.created(id);
         register(t, schema, Set.of());
         binders.access().created(session, t);
+        CatalogItem.Index primaryKey = keyed ? primaryKeyIndex(schema, t, pkIndex, pkName) : null;
         List<Column> progressColumns = List.of(new Column("part", SqlType.TEXT, false, false), new Column("position", SqlType.TEXT, false, false));
         CatalogItem.Table progress = new CatalogItem.Table(progressId, progressName, progressColumns, List.of(), List.of(),
                 "CREATE TABLE " + qualified(schema, progressName) + " (part text NOT NULL, position text NOT NULL) WITH (APPEND ONLY)", true);
@@ -254,7 +284,9 @@ final class Ddl {
         // made again by the source's own statement: listed, not recorded
         catalog.register(progress, schema, Set.of(id));
         binders.access().created(session, progress);
-        sources.created(new Sources.Source(schema, t, progress, c.connector(), options, c.format(), format, c.include(), c.stopOnDecodeError()));
+        if (primaryKey != null) register(primaryKey, schema, Set.of(id));
+        sources.created(new Sources.Source(schema, t, progress, primaryKey, c.connector(), options, c.format(), format, c.include(), c.stopOnDecodeError(),
+                c.envelope()));
         return Result.command("CREATE SOURCE");
     }
 

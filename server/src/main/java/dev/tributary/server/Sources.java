@@ -21,14 +21,17 @@ import java.util.function.Function;
  */
 final class Sources {
     /**
-     * A source: its table, its progress table, its connector's checked options, its format (by
-     * name and as the decoder of the columns it fills) and the metadata its connector includes
-     * after them (INCLUDE, upper case).
+     * A source: its table, its progress table, its primary key (a keyed source's, ENVELOPE UPSERT
+     * or DEBEZIUM; null for NONE), its connector's checked options, its format (by name and as the
+     * decoder of the columns it fills) and the metadata its connector includes after them
+     * (INCLUDE, upper case).
      */
     static final class Source {
         final String schema;
         final CatalogItem.Table table;
         final CatalogItem.Table progress;
+        final CatalogItem.Index primaryKey;
+        final dev.tributary.sql.ast.Statement.SourceEnvelope envelope;
         final String connector;
         final Map<String, String> options;
         final String formatName;
@@ -39,11 +42,13 @@ final class Sources {
         /** The running connector (the HTTP port hands a webhook's requests to it); null until started. */
         volatile Connector running;
 
-        Source(String schema, CatalogItem.Table table, CatalogItem.Table progress, String connector, Map<String, String> options, String formatName, SourceFormat format,
-               List<String> include, boolean stopOnDecodeError) {
+        Source(String schema, CatalogItem.Table table, CatalogItem.Table progress, CatalogItem.Index primaryKey, String connector, Map<String, String> options,
+               String formatName, SourceFormat format, List<String> include, boolean stopOnDecodeError, dev.tributary.sql.ast.Statement.SourceEnvelope envelope) {
             this.schema = schema;
             this.table = table;
             this.progress = progress;
+            this.primaryKey = primaryKey;
+            this.envelope = envelope;
             this.connector = connector;
             this.options = Map.copyOf(options);
             this.formatName = formatName;

@@ -375,6 +375,31 @@ final class WritePath {
 
     /** The rows of {@code t} (committed, with the open block's writes) holding each of {@code keys} in unique index {@code u}, by key. */
     private Map<Row, Map<Row, Long>> rowsHolding(Session session, CatalogItem.Table t, UniqueKey u, Set<Row> keys) {
+        Map<Row, Map<Row, Long>> out = committedRowsHolding(t, u, keys);
+        Map<Row, Map<Row, Long>> pendingRows = session.pendingRowsByKey.getOrDefault(u.index().id(), Map.of());
+        for (Row k : keys) {
+            Map<Row, Long> mine = pendingRows.get(k);
+            if (mine == null) continue;
+            Map<Row, Long> rows = out.computeIfAbsent(k, x -> new HashMap<>());
+            mine.forEach((row, n) -> {
+                if (rows.merge(row, n, Long::sum) == 0) rows.remove(row);
+            });
+        }
+        out.values().removeIf(rows -> {
+            rows.values().removeIf(n -> n <= 0);
+            return rows.isEmpty();
+        });
+        return out;
+    }
+
+    /**
+     * The committed rows of {@code t} holding each of {@code keys} in unique index {@code u}, by
+     * key, with their counts, as of every commit made so far: sought in the published shards for
+     * a few keys when those hold every commit to {@code t} ({@link #publishedRows}), otherwise on
+     * the workers, which run the lookup after every commit queued before it, each seeking its
+     * share of the keys in order.
+     */
+    private Map<Row, Map<Row, Long>> committedRowsHolding(CatalogItem.Table t, UniqueKey u, java.util.Collection<Row> keys) {
         Map<Row, Map<Row, Long>> out = new HashMap<>();
         if (keys.isEmpty()) return out;
         long index = u.index().id();
@@ -386,20 +411,48 @@ final class WritePath {
             List<Row> sought = new ArrayList<>(keys);
             found = Dataflows.Answer.combine(compute.onEveryWorker(at + 1, tables, null, (d, w) -> d.lookup(w, index, sought, at)));
         }
-        Map<Row, Map<Row, Long>> pendingRows = session.pendingRowsByKey.getOrDefault(index, Map.of());
-        for (Row k : keys) {
-            Map<Row, Long> mine = pendingRows.get(k);
-            if (mine != null) out.put(k, new HashMap<>(mine));
-        }
         found.forEach((row, n) -> {
-            Row k = u.keyOf().apply(row);
-            Map<Row, Long> rows = out.computeIfAbsent(k, x -> new HashMap<>());
+            Map<Row, Long> rows = out.computeIfAbsent(u.keyOf().apply(row), x -> new HashMap<>());
             if (rows.merge(row, n, Long::sum) == 0) rows.remove(row);
         });
-        out.values().removeIf(rows -> {
-            rows.values().removeIf(n -> n <= 0);
-            return rows.isEmpty();
-        });
+        return out;
+    }
+
+    /**
+     * A keyed source's changes (ENVELOPE UPSERT or DEBEZIUM) as the changes of its table
+     * {@code t}, keyed by primary key {@code pk}: per key the last change wins, the rows the key
+     * holds now are retracted and the last upsert's row inserted. A delete inserts nothing and a
+     * key holding nothing retracts nothing, so no count ever goes below zero, and a row upserted
+     * as it is changes nothing. The rows held now are sought once for all the batch's keys
+     * ({@link #committedRowsHolding}); they include the source's own earlier commits, pipelined
+     * or not, since the caller holds the coordinator's lock and each earlier commit was queued
+     * on the workers under it.
+     *
+     * @throws IllegalArgumentException a row that does not fit {@code t} (a connector's bug)
+     */
+    Map<Row, Long> keyedChanges(CatalogItem.Table t, CatalogItem.Index pk, List<dev.tributary.server.source.SourceChange> changes) {
+        RowCodec codec = new RowCodec(Binder.typesOf(t.columns()));
+        UniqueKey u = uniqueKey(t, pk);
+        int width = t.columns().size();
+        // each key's last change: its new row, or null for a delete
+        Map<Row, Row> last = new HashMap<>(capacityFor(changes.size()));
+        for (dev.tributary.server.source.SourceChange c : changes) {
+            Object[] r = c.row();
+            if (r.length != width) throw new IllegalArgumentException("source " + t.name() + " has " + width + " columns, not " + r.length);
+            boolean upsert = c instanceof dev.tributary.server.source.SourceChange.Upsert;
+            if (upsert) checkRow(t, r);
+            Row row = codec.encode(r);
+            last.put(u.keyOf().apply(row), upsert ? row : null);
+        }
+        Map<Row, Map<Row, Long>> held = committedRowsHolding(t, u, last.keySet());
+        Map<Row, Long> out = new HashMap<>(capacityFor(2 * last.size()));
+        for (Map.Entry<Row, Row> e : last.entrySet()) {
+            Map<Row, Long> now = held.getOrDefault(e.getKey(), Map.of());
+            now.forEach((row, n) -> {
+                if (n > 0 && out.merge(row, -n, Long::sum) == 0) out.remove(row);
+            });
+            if (e.getValue() != null && out.merge(e.getValue(), 1L, Long::sum) == 0) out.remove(e.getValue());
+        }
         return out;
     }
 

@@ -68,7 +68,7 @@ class DirectorySourceTest {
             await(db, "fruit", s -> s.rows() == 7);
             assertThat(rows(db, "SELECT * FROM n")).containsExactly("7|28");
             assertThat(rows(db, "SELECT position FROM fruit_progress WHERE part = 'c.csv'")).containsExactly(String.valueOf(Files.size(in.resolve("c.csv"))));
-            assertThat(rows(db, "SHOW SOURCES")).singleElement().asString().startsWith("fruit|directory|waiting for files|7|0|NULL|NULL|a.csv=");
+            assertThat(rows(db, "SHOW SOURCES")).singleElement().asString().startsWith("fruit|directory|none|waiting for files|7|0|NULL|NULL|a.csv=");
         }
     }
 
@@ -133,8 +133,9 @@ class DirectorySourceTest {
             fails("42601", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT CSV"));
             fails("42601", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x')"));
             fails("0A000", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT PROTOBUF"));
-            fails("0A000", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT JSON ENVELOPE DEBEZIUM"));
-            fails("0A000", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT JSON ENVELOPE UPSERT"));
+            // a keyed envelope needs its key
+            fails("42P16", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT JSON ENVELOPE DEBEZIUM"));
+            fails("42P16", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT JSON ENVELOPE UPSERT"));
             fails("42601", () -> db.execute("CREATE SOURCE t FROM DIRECTORY (PATH 'x') FORMAT JSON ENVELOPE SIDEWAYS"));
             fails("42P16", () -> db.execute("CREATE SOURCE t (a int) FROM DIRECTORY (PATH 'x') FORMAT TEXT"));
             db.execute("CREATE ROLE bob LOGIN; GRANT CREATE ON SCHEMA public TO bob");

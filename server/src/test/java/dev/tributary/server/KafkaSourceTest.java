@@ -96,7 +96,7 @@ class KafkaSourceTest {
             List<String> progress = new ArrayList<>();
             lastOffsets(sent).forEach((part, position) -> progress.add(part + "|" + position));
             assertThat(rows(db, "SELECT part, position FROM orders_progress ORDER BY part")).isEqualTo(progress);
-            assertThat(rows(db, "SHOW SOURCES")).singleElement().asString().startsWith("orders|kafka|running").contains("|500|0|");
+            assertThat(rows(db, "SHOW SOURCES")).singleElement().asString().startsWith("orders|kafka|none|running").contains("|500|0|");
 
             fails("42809", () -> db.execute("INSERT INTO orders VALUES (1, 1, 'k', 0, 0, now())"));
         }

@@ -124,7 +124,7 @@ class WebhookSourceTest {
             db.execute("CREATE SOURCE blobs FROM WEBHOOK BODY FORMAT BYTES");
             ok(s.post("/webhook/public/blobs", "one\ntwo\n"), "{\"rows\":1}");
             assertThat(rows(db, "SELECT data FROM blobs")).containsExactly("\\x6f6e650a74776f0a");
-            assertThat(rows(db, "SHOW SOURCES")).contains("hooks|webhook|running|7|0|NULL|NULL|");
+            assertThat(rows(db, "SHOW SOURCES")).contains("hooks|webhook|none|running|7|0|NULL|NULL|");
         }
     }
 
@@ -254,6 +254,25 @@ class WebhookSourceTest {
             for (int k = 0; k < 22; k++) ok(s.post("/webhook/public/many", "x", "Idempotency-Key", "k" + k), "{\"rows\":1}");
             assertThat(rows(db, "SHOW SOURCES")).filteredOn(r -> r.startsWith("many|"))
                     .singleElement().asString().endsWith(", and 2 more (in the source's progress table)");
+        }
+    }
+
+    @Test
+    void keyedSourcesSetTheRowsOfTheirKeys() throws Exception {
+        try (Served s = Served.start(Tributary.inMemory())) {
+            Tributary db = s.db();
+            // UPSERT: every record is its key's new row (a body has no tombstones); a record without its key refuses the body
+            db.execute("CREATE SOURCE latest (id int PRIMARY KEY, v text) FROM WEBHOOK BODY FORMAT JSON ENVELOPE UPSERT");
+            ok(s.post("/webhook/public/latest", "[{\"id\": 1, \"v\": \"a\"}, {\"id\": 2, \"v\": \"b\"}, {\"id\": 1, \"v\": \"c\"}]"), "{\"rows\":3}");
+            ok(s.post("/webhook/public/latest", "{\"id\": 2, \"v\": \"d\"}"), "{\"rows\":1}");
+            refused(s.post("/webhook/public/latest", "{\"id\": 3, \"v\": \"e\"}\n{\"v\": \"f\"}"), 400, "22P02");
+            assertThat(rows(db, "SELECT id, v FROM latest ORDER BY id")).containsExactly("1|c", "2|d");
+            // DEBEZIUM: deletes come with the events
+            db.execute("CREATE SOURCE cdc (id int PRIMARY KEY, v text) FROM WEBHOOK BODY FORMAT JSON ENVELOPE DEBEZIUM");
+            ok(s.post("/webhook/public/cdc", "{\"before\": null, \"after\": {\"id\": 1, \"v\": \"a\"}, \"op\": \"c\"}\n"
+                    + "{\"before\": null, \"after\": {\"id\": 2, \"v\": \"b\"}, \"op\": \"c\"}"), "{\"rows\":2}");
+            ok(s.post("/webhook/public/cdc", "{\"before\": {\"id\": 1, \"v\": \"a\"}, \"after\": null, \"op\": \"d\"}"), "{\"rows\":1}");
+            assertThat(rows(db, "SELECT id, v FROM cdc ORDER BY id")).containsExactly("2|b");
         }
     }
 

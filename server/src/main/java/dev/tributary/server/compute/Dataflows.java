@@ -1361,8 +1361,37 @@ public final class Dataflows {
         Map<Row, Long> errs = s == null ? Map.of() : errorsAt(s.errRead, t);
         Map<Row, Long> out = new LinkedHashMap<>();
         long[] at = {t};
-        for (Row key : keys) seek(ix.read.cursor(), probe(key), at, out);
+        seekOwnKeys(worker, ix, keys, c -> {
+            while (c.valValid()) {
+                long n = c.accumulate(at);
+                if (n != 0) out.merge(ROW.get(c.valColumn(), c.valIndex()), n, Long::sum);
+                c.stepVal();
+            }
+        });
         return new Answer(out, errs);
+    }
+
+    /**
+     * Seeks, in key order, each of {@code keys} (no repeats) that this worker's shard of index
+     * {@code ix} can hold (the index is exchanged by its key's hash, which Row.hash computes as
+     * the column does), with the cursor prepared for all of them: many keys cost a seek each, not
+     * a search from the start each. {@code atKey} is given the cursor at each key held, at its
+     * first value.
+     */
+    private static void seekOwnKeys(Worker worker, Index ix, java.util.Collection<Row> keys, java.util.function.Consumer<dev.tributary.arrangements.Cursor> atKey) {
+        dev.tributary.timely.Router router = new dev.tributary.timely.Router(worker.peers());
+        List<Row> sorted = new ArrayList<>(keys.size() / Math.max(1, worker.peers()) + 16);
+        for (Row k : keys) if (router.route(k.hash()) == worker.index()) sorted.add(k);
+        sorted.sort(null);
+        int bytes = 0;
+        for (Row k : sorted) bytes += k.byteLength();
+        BytesColumn column = new BytesColumn(sorted.size(), Math.max(16, bytes));
+        for (Row k : sorted) column.add(k.toBytes());
+        dev.tributary.arrangements.Cursor c = ix.read.cursor();
+        c.prepareSeeks(column);
+        for (int i = 0; i < column.size(); i++) {
+            if (c.seekKeyExact(column, i)) atKey.accept(c);
+        }
     }
 
     /**
@@ -1412,29 +1441,18 @@ public final class Dataflows {
             out.values().removeIf(n -> n == 0);
             return out;
         }
-        // only the keys this worker's part of the index holds (the index is exchanged by its key's
-        // hash, which Row.hash computes as the column does): each worker sorts and seeks its share
-        dev.tributary.timely.Router router = new dev.tributary.timely.Router(worker.peers());
-        List<Row> sorted = new ArrayList<>(keys.size() / Math.max(1, worker.peers()) + 16);
-        for (Row k : keys) if (router.route(k.hash()) == worker.index()) sorted.add(k);
-        sorted.sort(null);
-        int bytes = 0;
-        for (Row k : sorted) bytes += k.byteLength();
-        BytesColumn column = new BytesColumn(sorted.size(), Math.max(16, bytes));
-        for (Row k : sorted) column.add(k.toBytes());
-        dev.tributary.arrangements.Cursor c = ix.read.cursor();
-        c.prepareSeeks(column);
+        // each worker sorts and seeks its share of the keys
         long[] at = {t};
         Map<Row, Long> out = new HashMap<>();
-        for (int i = 0; i < column.size(); i++) {
-            if (!c.seekKeyExact(column, i)) continue;
+        seekOwnKeys(worker, ix, keys, c -> {
+            Row key = ROW.get(c.keyColumn(), c.keyIndex());
             long n = 0;
             while (c.valValid()) {
                 n += c.accumulate(at);
                 c.stepVal();
             }
-            if (n != 0) out.put(sorted.get(i), n);
-        }
+            if (n != 0) out.put(key, n);
+        });
         return out;
     }
 

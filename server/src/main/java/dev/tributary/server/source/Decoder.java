@@ -18,6 +18,28 @@ public interface Decoder {
      */
     Object[] decode(byte[] b, int off, int len) throws DecodeException;
 
+    /**
+     * Whether the source is keyed (ENVELOPE UPSERT or DEBEZIUM): its records are changes to the
+     * rows of their keys, read with {@link #change}, not rows to append, read with {@link #decode}.
+     */
+    default boolean keyed() {
+        return false;
+    }
+
+    /**
+     * The change a keyed source's record makes: {@code value[off, off + len)} is the record
+     * ({@code value} null for a message without one, a Kafka tombstone, which deletes its key) and
+     * {@code key} the message's key, or null (a file's or a webhook's records have none, so their
+     * key columns come from the record). A key that is a JSON object fills the key columns of its
+     * fields' names; any other key is the one key column's value, as text. Null for a record that
+     * changes nothing (a blank JSON line).
+     *
+     * @throws DecodeException the record or key cannot be read, or leaves a key column null
+     */
+    default SourceChange change(byte[] key, byte[] value, int off, int len) throws DecodeException {
+        throw new UnsupportedOperationException("the source is not keyed: its records are rows (decode)");
+    }
+
     /** Whether a file's first record is a header line to skip (CSV's {@code HEADER}). */
     boolean header();
 

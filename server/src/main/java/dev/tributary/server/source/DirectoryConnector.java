@@ -99,7 +99,7 @@ public final class DirectoryConnector implements Connector {
         }
         if (size == done) return false;
         Decoder decoder = ctx.decoder();
-        List<Object[]> rows = new ArrayList<>();
+        SourceBatch batch = new SourceBatch(decoder);
         long batchBytes = 0;
         boolean any = false;
         try (FileChannel in = FileChannel.open(f, StandardOpenOption.READ)) {
@@ -136,8 +136,7 @@ public final class DirectoryConnector implements Connector {
                     int to = end > from && buf[end - 1] == '\r' ? end - 1 : end;
                     if (!(recordAt == 0 && decoder.header())) {
                         try {
-                            Object[] row = decoder.decode(buf, from, to - from);
-                            if (row != null) rows.add(row);
+                            batch.decode(buf, from, to - from);
                         } catch (DecodeException e) {
                             ctx.decodeError(part + " at byte " + recordAt, e.getMessage());
                         }
@@ -146,9 +145,8 @@ public final class DirectoryConnector implements Connector {
                     from = next;
                     done = offset + from;
                     any = true;
-                    if (rows.size() >= BATCH_ROWS || batchBytes >= BATCH_BYTES) {
-                        ctx.commitPipelined(rows, Map.of(part, Long.toString(done)));
-                        rows = new ArrayList<>();
+                    if (batch.size() >= BATCH_ROWS || batchBytes >= BATCH_BYTES) {
+                        batch.commit(ctx, Map.of(part, Long.toString(done)), true);
                         batchBytes = 0;
                     }
                 }
@@ -157,7 +155,7 @@ public final class DirectoryConnector implements Connector {
                 offset += from;
             }
         }
-        if (any && (batchBytes > 0 || !rows.isEmpty())) ctx.commitPipelined(rows, Map.of(part, Long.toString(done)));
+        if (any && (batchBytes > 0 || batch.size() > 0)) batch.commit(ctx, Map.of(part, Long.toString(done)), true);
         return any;
     }
 }

@@ -35,9 +35,12 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *
  * <p>Messages are read {@code read_committed}: a transactional producer's aborted messages never
  * reach the source. Each message's value is one record of the source's format; a value the format
- * cannot read, a message without one (a tombstone), or a position no longer in its partition
- * (retention deleted messages not read yet), go to {@link SourceContext#decodeError} with the partition and offset
- * (skipped or stopping the source, as it was made to).
+ * cannot read, a message without one (a tombstone) in an append-only source, or a position no
+ * longer in its partition (retention deleted messages not read yet), go to
+ * {@link SourceContext#decodeError} with the partition and offset (skipped or stopping the source,
+ * as it was made to). A keyed source's ({@link Decoder#keyed}) message is a change of the row of
+ * its key, which the message's key gives when it has one ({@link Decoder#change}); a tombstone
+ * deletes that row.
  *
  * <p>Rows are committed in batches: every {@value #BATCH_ROWS} rows or {@value #BATCH_BYTES}
  * bytes, and when {@value #LINGER_MS} ms passed since the batch's first message or the topic has
@@ -129,7 +132,8 @@ public final class KafkaConnector implements Connector {
         private final Set<TopicPartition> assigned = new HashSet<>();
         /** Whether START OFFSET still applies: no position was ever committed and none seen yet. */
         private boolean fresh;
-        private final List<Object[]> rows = new ArrayList<>();
+        private final boolean keyed;
+        private final SourceBatch batch;
         /** The batch's positions: each partition's last offset consumed into it. */
         private final Map<String, String> positions = new LinkedHashMap<>();
         private long bytes;
@@ -141,6 +145,8 @@ public final class KafkaConnector implements Connector {
             this.consumer = consumer;
             this.settings = settings;
             this.decoder = ctx.decoder();
+            this.keyed = decoder.keyed();
+            this.batch = new SourceBatch(decoder);
             this.fresh = ctx.positions().isEmpty();
         }
 
@@ -157,23 +163,31 @@ public final class KafkaConnector implements Connector {
                 }
                 ConsumerRecords<byte[], byte[]> records;
                 try {
-                    records = consumer.poll(Duration.ofMillis(rows.isEmpty() && positions.isEmpty() ? 500 : LINGER_MS));
+                    records = consumer.poll(Duration.ofMillis(empty() ? 500 : LINGER_MS));
                 } catch (OffsetOutOfRangeException e) {
                     lost(e.offsetOutOfRangePartitions());
                     continue;
                 }
                 for (ConsumerRecord<byte[], byte[]> r : records) take(r);
-                boolean pending = !rows.isEmpty() || !positions.isEmpty();
-                if (pending && (records.isEmpty() || rows.size() >= BATCH_ROWS || bytes >= BATCH_BYTES
+                if (!empty() && (records.isEmpty() || batch.size() >= BATCH_ROWS || bytes >= BATCH_BYTES
                         || System.nanoTime() - batchStarted >= LINGER_MS * 1_000_000)) {
                     commit();
                 }
             }
         }
 
+        /** Whether the batch holds nothing to commit, not even a position. */
+        private boolean empty() {
+            return batch.size() == 0 && positions.isEmpty();
+        }
+
         /** One message into the batch, or to the decode-error report. */
         private void take(ConsumerRecord<byte[], byte[]> r) {
-            if (rows.isEmpty() && positions.isEmpty()) batchStarted = System.nanoTime();
+            if (empty()) batchStarted = System.nanoTime();
+            if (keyed) {
+                takeChange(r);
+                return;
+            }
             byte[] value = r.value();
             Object[] row;
             try {
@@ -185,8 +199,28 @@ public final class KafkaConnector implements Connector {
                 row = null;
             }
             if (row != null) {
-                rows.add(row);
+                batch.add(row);
                 bytes += value.length;
+            }
+            positions.put(Integer.toString(r.partition()), Long.toString(r.offset()));
+        }
+
+        /** A keyed source's message into the batch as a change of its key's row, or to the decode-error report. */
+        private void takeChange(ConsumerRecord<byte[], byte[]> r) {
+            byte[] value = r.value();
+            try {
+                SourceChange change = decoder.change(r.key(), value, 0, value == null ? 0 : value.length);
+                if (change != null) {
+                    // the metadata columns follow the format's in a delete's row too, which names only its key
+                    if (!include.isEmpty()) {
+                        Object[] row = KafkaMetadata.append(change.row(), include, bytesKey, r);
+                        change = change instanceof SourceChange.Upsert ? new SourceChange.Upsert(row) : new SourceChange.Delete(row);
+                    }
+                    batch.add(change);
+                    bytes += value == null ? 0 : value.length;
+                }
+            } catch (DecodeException e) {
+                report("partition " + r.partition() + " offset " + r.offset(), e.getMessage());
             }
             positions.put(Integer.toString(r.partition()), Long.toString(r.offset()));
         }
@@ -199,14 +233,13 @@ public final class KafkaConnector implements Connector {
             try {
                 ctx.decodeError(position, message);
             } catch (SourceStopped stop) {
-                if (!rows.isEmpty() || !positions.isEmpty()) commit();
+                if (!empty()) commit();
                 throw stop;
             }
         }
 
         private void commit() {
-            ctx.commitPipelined(List.copyOf(rows), Map.copyOf(positions));
-            rows.clear();
+            batch.commit(ctx, Map.copyOf(positions), true);
             positions.clear();
             bytes = 0;
         }
@@ -275,7 +308,7 @@ public final class KafkaConnector implements Connector {
             fresh = false;
             if (!startsAtEnd.isEmpty()) {
                 // START OFFSET 'latest' made durable before any message: a restart resumes there
-                if (rows.isEmpty() && positions.isEmpty()) batchStarted = System.nanoTime();
+                if (empty()) batchStarted = System.nanoTime();
                 positions.putAll(startsAtEnd);
                 commit();
             }

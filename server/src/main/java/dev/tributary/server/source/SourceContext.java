@@ -41,6 +41,18 @@ public interface SourceContext {
     }
 
     /**
+     * A keyed source's commit (ENVELOPE UPSERT or DEBEZIUM, {@link Decoder#keyed}): each change
+     * sets or deletes the row of its key, in order, and the parts in {@code positions} move, in one
+     * commit; returns once it is durable. As {@link #commit} otherwise.
+     */
+    void commitChanges(List<SourceChange> changes, Map<String, String> positions);
+
+    /** {@link #commitChanges}, returning once the previous commit is durable (see {@link #commitPipelined}). */
+    default void commitChangesPipelined(List<SourceChange> changes, Map<String, String> positions) {
+        commitChanges(changes, positions);
+    }
+
+    /**
      * Reports a record that could not be decoded, at {@code position} (for the report): counted
      * and shown in SHOW SOURCES; then skipped, or (ON DECODE ERROR STOP) the source stops.
      *

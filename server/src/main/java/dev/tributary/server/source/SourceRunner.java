@@ -23,8 +23,13 @@ public final class SourceRunner implements SourceContext {
      * a part mapped to null has its row retracted) at one time; the future completes once that commit is durable.
      */
     public interface Ingest {
-        /** @throws SourceStopped when the source is gone */
-        CompletableFuture<Void> commit(List<Object[]> rows, Map<String, String> before, Map<String, String> after);
+        /**
+         * {@code rows} appended (ENVELOPE NONE) or {@code changes} applied to the rows of their
+         * keys (a keyed source); one of the two is empty.
+         *
+         * @throws SourceStopped when the source is gone
+         */
+        CompletableFuture<Void> commit(List<Object[]> rows, List<SourceChange> changes, Map<String, String> before, Map<String, String> after);
     }
 
     /** A runner as SHOW SOURCES reports it. */
@@ -182,6 +187,11 @@ public final class SourceRunner implements SourceContext {
     @Override
     public void commit(List<Object[]> rows, Map<String, String> after) {
         commitPipelined(rows, after);
+        awaitInFlight();
+    }
+
+    /** Waits until the last pipelined commit is durable. */
+    private void awaitInFlight() {
         CompletableFuture<Void> last = inFlight;
         inFlight = null;
         await(last);
@@ -192,12 +202,28 @@ public final class SourceRunner implements SourceContext {
 
     @Override
     public void commitPipelined(List<Object[]> rows, Map<String, String> after) {
+        submit(rows, List.of(), after);
+    }
+
+    @Override
+    public void commitChanges(List<SourceChange> changes, Map<String, String> after) {
+        commitChangesPipelined(changes, after);
+        awaitInFlight();
+    }
+
+    @Override
+    public void commitChangesPipelined(List<SourceChange> changes, Map<String, String> after) {
+        submit(List.of(), changes, after);
+    }
+
+    /** Hands a commit of {@code rows} or {@code changes} to the server, returning once the previous one is durable. */
+    private void submit(List<Object[]> rows, List<SourceChange> changes, Map<String, String> after) {
         if (stopping) throw new SourceStopped("the source is stopping");
-        if (rows.isEmpty() && after.isEmpty()) return;
+        if (rows.isEmpty() && changes.isEmpty() && after.isEmpty()) return;
         // read as it is: only this thread changes it
         Map<String, String> before = Collections.unmodifiableMap(committed);
-        CompletableFuture<Void> durable = ingest.commit(rows, before, after);
-        int n = rows.size();
+        CompletableFuture<Void> durable = ingest.commit(rows, changes, before, after);
+        int n = rows.size() + changes.size();
         durable.thenRun(() -> {
             durableRows.addAndGet(n);
             changed();

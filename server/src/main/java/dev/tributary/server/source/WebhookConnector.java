@@ -269,7 +269,7 @@ public final class WebhookConnector implements Connector {
     /** Decodes the batch's requests, commits the rows of those that decoded with their keys, then answers each. */
     private void write(SourceContext ctx, List<Pending> batch) {
         Decoder decoder = ctx.decoder();
-        List<Object[]> rows = new ArrayList<>();
+        SourceBatch records = new SourceBatch(decoder);
         Map<String, String> positions = new HashMap<>();
         Map<String, Pending> keyed = new HashMap<>();
         List<Pending> accepted = new ArrayList<>();
@@ -289,16 +289,16 @@ public final class WebhookConnector implements Connector {
                     continue;
                 }
             }
-            int before = rows.size();
+            int before = records.size();
             try {
-                decode(decoder, p.body, rows);
+                decode(decoder, p.body, records);
             } catch (DecodeException e) {
-                rows.subList(before, rows.size()).clear();
+                records.truncate(before);
                 ctx.decodeError(p.key == null ? "request" : "request with Idempotency-Key " + p.key, e.getMessage());
                 p.complete(new Outcome.Refused(e.getMessage()));
                 continue;
             }
-            p.rows = rows.size() - before;
+            p.rows = records.size() - before;
             if (p.key != null) {
                 keyed.put(p.key, p);
                 positions.put(KEY_PART + p.key, now + " " + p.rows);
@@ -309,7 +309,7 @@ public final class WebhookConnector implements Connector {
         List<String> forgotten = forget(now, keyed.size(), keyed.keySet());
         for (String k : forgotten) positions.put(KEY_PART + k, null);
         try {
-            ctx.commit(rows, positions);
+            records.commit(ctx, positions, false);
         } catch (SourceStopped e) {
             for (Pending p : accepted) {
                 p.complete(new Outcome.Unavailable("the source stopped (dropped, or the server is shutting down) while the request was written: "
@@ -365,14 +365,14 @@ public final class WebhookConnector implements Connector {
         for (Map.Entry<String, Written> e : found) keys.put(e.getKey(), e.getValue());
     }
 
-    /** Appends the rows of {@code body}'s records; a record that does not decode fails the whole body. */
-    static void decode(Decoder decoder, byte[] body, List<Object[]> rows) throws DecodeException {
+    /** Adds {@code body}'s records to {@code rows}; a record that does not decode fails the whole body. */
+    static void decode(Decoder decoder, byte[] body, SourceBatch rows) throws DecodeException {
         switch (decoder.messageRecords()) {
-            case WHOLE -> add(decoder, body, 0, body.length, 1, rows);
+            case WHOLE -> add(body, 0, body.length, 1, rows);
             case JSON_VALUES -> {
                 byte[] flat = JsonRecords.flatten(body);
                 int n = 0;
-                for (int[] r : JsonRecords.records(flat)) add(decoder, flat, r[0], r[1] - r[0], ++n, rows);
+                for (int[] r : JsonRecords.records(flat)) add(flat, r[0], r[1] - r[0], ++n, rows);
             }
             case LINES -> {
                 int from = 0, n = 0;
@@ -381,17 +381,16 @@ public final class WebhookConnector implements Connector {
                     int next = end < 0 ? body.length : end + 1;
                     if (end < 0) end = body.length;
                     int to = end > from && body[end - 1] == '\r' ? end - 1 : end;
-                    if (!(from == 0 && decoder.header())) add(decoder, body, from, to - from, ++n, rows);
+                    if (!(from == 0 && decoder.header())) add(body, from, to - from, ++n, rows);
                     from = next;
                 }
             }
         }
     }
 
-    private static void add(Decoder decoder, byte[] b, int off, int len, int record, List<Object[]> rows) throws DecodeException {
+    private static void add(byte[] b, int off, int len, int record, SourceBatch rows) throws DecodeException {
         try {
-            Object[] row = decoder.decode(b, off, len);
-            if (row != null) rows.add(row);
+            rows.decode(b, off, len);
         } catch (DecodeException e) {
             throw new DecodeException("record " + record + ": " + e.getMessage());
         }

@@ -246,6 +246,11 @@ class KafkaConnectorTest {
         }
 
         @Override
+        public void commitChanges(List<SourceChange> changes, Map<String, String> after) {
+            throw new UnsupportedOperationException("the test's decoder is not keyed");
+        }
+
+        @Override
         public synchronized void decodeError(String position, String message) {
             errors.add(position + ": " + message);
             if (stopOnDecodeError) throw new SourceStopped("decode error at " + position);

@@ -51,6 +51,11 @@ class WebhookConnectorTest {
         }
 
         @Override
+        public void commitChanges(List<SourceChange> changes, Map<String, String> after) {
+            throw new UnsupportedOperationException("the test's decoder is not keyed");
+        }
+
+        @Override
         public void decodeError(String position, String message) {}
 
         @Override

@@ -93,20 +93,24 @@ public sealed interface Statement extends Node {
     }
 
     /**
-     * {@code CREATE SOURCE [IF NOT EXISTS] name [(columns)] FROM connector [(options)] [BODY] FORMAT
-     * format [(format options)] [INCLUDE word, ...] [ON DECODE ERROR SKIP | STOP]}: an append-only
-     * table that only its connector writes. {@code connector} and {@code format} are upper case as
-     * written (checked where the source is made, not here); an option's name is its words upper
-     * case, joined by one space ({@code START OFFSET}), its value the literal's text.
-     * {@code include} lists, upper case, the metadata a connector adds as columns after the
-     * format's ({@code INCLUDE KEY, PARTITION, OFFSET, TIMESTAMP} for Kafka), checked where the
-     * source is made.
+     * {@code CREATE SOURCE [IF NOT EXISTS] name [(columns [, PRIMARY KEY (columns)])] FROM connector
+     * [(options)] [BODY] FORMAT format [(format options)] [INCLUDE word, ...] [ENVELOPE e]
+     * [ON DECODE ERROR SKIP | STOP]}: a table that only its connector writes, append-only
+     * (ENVELOPE NONE) or keyed by {@code primaryKey} (UPSERT, DEBEZIUM: each record sets or deletes
+     * its key's row). {@code connector} and {@code format} are upper case as written (checked where
+     * the source is made, not here); an option's name is its words upper case, joined by one space
+     * ({@code START OFFSET}), its value the literal's text. {@code include} lists, upper case, the
+     * metadata a connector adds as columns after the format's ({@code INCLUDE KEY, PARTITION,
+     * OFFSET, TIMESTAMP} for Kafka), checked where the source is made. {@code primaryKey} is empty
+     * without a PRIMARY KEY ({@code keyPos} then 0); {@code envelope} is NONE when not written.
      */
-    record CreateSource(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns, String connector, List<SourceOption> options,
-                        String format, List<SourceOption> formatOptions, List<String> include, boolean stopOnDecodeError) implements Statement {
+    record CreateSource(int pos, List<String> name, boolean ifNotExists, List<ColumnDef> columns, List<String> primaryKey, int keyPos, String connector,
+                        List<SourceOption> options, String format, List<SourceOption> formatOptions, List<String> include, SourceEnvelope envelope,
+                        boolean stopOnDecodeError) implements Statement {
         public CreateSource {
             name = List.copyOf(name);
             columns = List.copyOf(columns);
+            primaryKey = List.copyOf(primaryKey);
             options = List.copyOf(options);
             formatOptions = List.copyOf(formatOptions);
             include = List.copyOf(include);
@@ -114,9 +118,16 @@ public sealed interface Statement extends Node {
 
         /** This statement with its format's options replaced (a schema read from a file kept in the statement itself). */
         public CreateSource withFormatOptions(List<SourceOption> options) {
-            return new CreateSource(pos, name, ifNotExists, columns, connector, this.options, format, options, include, stopOnDecodeError);
+            return new CreateSource(pos, name, ifNotExists, columns, primaryKey, keyPos, connector, this.options, format, options, include, envelope, stopOnDecodeError);
         }
     }
+
+    /**
+     * How a source's records change its table: {@code NONE} appends each as a row; {@code UPSERT}
+     * makes each the row of its key (a record without a value deletes it); {@code DEBEZIUM} reads
+     * each as a Debezium change event ({@code before}, {@code after}, {@code op}) applied as UPSERT.
+     */
+    enum SourceEnvelope { NONE, UPSERT, DEBEZIUM }
 
     /**
      * {@code CREATE JOB [IF NOT EXISTS] name AS INSERT INTO target [(columns)] query}: the query's

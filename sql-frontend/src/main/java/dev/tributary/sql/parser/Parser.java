@@ -544,24 +544,43 @@ public final class Parser {
     }
 
     /**
-     * {@code CREATE SOURCE [IF NOT EXISTS] name [(column type [NOT NULL], ...)] FROM connector
-     * [(options)] [BODY] FORMAT format [(options)] [INCLUDE word, ...] [ON DECODE ERROR SKIP | STOP]}.
+     * {@code CREATE SOURCE [IF NOT EXISTS] name [(column type [NOT NULL] [PRIMARY KEY], ...
+     * [, PRIMARY KEY (columns)])] FROM connector [(options)] [BODY] FORMAT format [(options)]
+     * [INCLUDE word, ...] [ENVELOPE NONE | UPSERT | DEBEZIUM] [ON DECODE ERROR SKIP | STOP]}.
+     * Which envelope takes (or needs) a key is checked where the source is made.
      */
     private Statement createSource(int pos) {
         boolean ifNotExists = ifNotExists();
         List<String> name = qualifiedName();
         List<ColumnDef> cols = new ArrayList<>();
+        List<String> key = new ArrayList<>();
+        int keyPos = 0;
         if (accept(Type.LPAREN)) {
             do {
                 int cpos = pos();
+                if (isKw("primary") && isKw(1, "key")) {
+                    p += 2;
+                    if (keyPos != 0) throw multipleKeys(name, cpos);
+                    keyPos = cpos;
+                    key.addAll(nameList());
+                    continue;
+                }
                 String col = name();
                 SqlType type = type();
                 boolean notNull = false;
-                if (isKw("not") && isKw(1, "null")) {
-                    p += 2;
-                    notNull = true;
-                } else {
-                    acceptKw("null");
+                while (true) {
+                    if (isKw("not") && isKw(1, "null")) {
+                        p += 2;
+                        notNull = true;
+                    } else if (isKw("primary") && isKw(1, "key")) {
+                        int kpos = pos();
+                        p += 2;
+                        if (keyPos != 0) throw multipleKeys(name, kpos);
+                        keyPos = kpos;
+                        key.add(col);
+                    } else if (!acceptKw("null")) {
+                        break;
+                    }
                 }
                 cols.add(new ColumnDef(cpos, col, type, notNull, null));
             } while (accept(Type.COMMA));
@@ -588,25 +607,28 @@ public final class Parser {
                 include.add(next().value().toUpperCase(Locale.ROOT));
             } while (accept(Type.COMMA));
         }
-        boolean stop = false;
+        Statement.SourceEnvelope envelope = Statement.SourceEnvelope.NONE;
         if (isKw("envelope")) {
             int epos = pos();
             p++;
             if (!is(Type.IDENT)) throw syntaxError(peek());
-            String envelope = next().value().toUpperCase(Locale.ROOT);
-            if (!envelope.equals("NONE")) {
-                throw new SqlException(envelope.equals("UPSERT") || envelope.equals("DEBEZIUM") ? "0A000" : "42601",
-                        "a source's ENVELOPE " + envelope + " is not supported: its records are rows as they are (ENVELOPE NONE)", epos,
-                        "Sinks take ENVELOPE UPSERT and DEBEZIUM; a source reads each record as one new row.");
+            String word = next().value().toUpperCase(Locale.ROOT);
+            try {
+                envelope = Statement.SourceEnvelope.valueOf(word);
+            } catch (IllegalArgumentException e) {
+                throw new SqlException("42601", "a source's ENVELOPE is NONE, UPSERT or DEBEZIUM, not " + word, epos,
+                        "ENVELOPE NONE appends each record; UPSERT and DEBEZIUM set or delete the row of the record's PRIMARY KEY.");
             }
         }
+        boolean stop = false;
         if (isKw("on") && isKw(1, "decode")) {
             p += 2;
             expectKw("error");
             if (acceptKw("stop")) stop = true;
             else expectKw("skip");
         }
-        return new Statement.CreateSource(pos, name, ifNotExists, cols, connector, options, format, formatOptions, include, stop);
+        return new Statement.CreateSource(pos, name, ifNotExists, cols, key, keyPos, connector, options, format, formatOptions, include,
+                envelope, stop);
     }
 
     /**

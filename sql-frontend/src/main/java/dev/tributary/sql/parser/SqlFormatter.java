@@ -468,6 +468,7 @@ public final class SqlFormatter {
                         b.append(i > 0 ? ", " : "").append(ident(col.name())).append(' ').append(col.type());
                         if (col.notNull()) b.append(" NOT NULL");
                     }
+                    if (!c.primaryKey().isEmpty()) b.append(", PRIMARY KEY ").append(names(c.primaryKey()));
                     b.append(')');
                 }
                 b.append(" FROM ").append(c.connector());
@@ -477,6 +478,7 @@ public final class SqlFormatter {
                     sourceOptions(b, c.formatOptions());
                 }
                 if (!c.include().isEmpty()) b.append(" INCLUDE ").append(String.join(", ", c.include()));
+                if (c.envelope() != Statement.SourceEnvelope.NONE) b.append(" ENVELOPE ").append(c.envelope());
                 if (c.stopOnDecodeError()) b.append(" ON DECODE ERROR STOP");
             }
             case Statement.CreateSchema c -> {

@@ -126,6 +126,10 @@ class RoundTripTest {
                 "CREATE SOURCE s (id bigint NOT NULL, note text) FROM KAFKA (BROKERS 'b1:9092,b2:9092', TOPIC 't', START OFFSET 'latest') "
                         + "FORMAT JSON INCLUDE KEY, PARTITION, OFFSET, TIMESTAMP ON DECODE ERROR STOP",
                 "CREATE SOURCE IF NOT EXISTS s FROM KAFKA (BROKERS 'b:1', TOPIC 't') FORMAT BYTES INCLUDE key",
+                "CREATE SOURCE s (id int PRIMARY KEY, v text) FROM KAFKA (BROKERS 'b:1', TOPIC 't') FORMAT JSON ENVELOPE UPSERT",
+                "CREATE SOURCE s (a int NOT NULL, b text, v text, PRIMARY KEY (a, \"B\")) FROM KAFKA (BROKERS 'b:1', TOPIC 't') FORMAT JSON "
+                        + "INCLUDE KEY ENVELOPE DEBEZIUM ON DECODE ERROR STOP",
+                "CREATE SOURCE s (t text) FROM DIRECTORY (PATH '/x') FORMAT TEXT ENVELOPE NONE",
                 "CREATE SINK k FROM s.v INTO KAFKA (BROKERS 'b:1', TOPIC 't', PROGRESS TOPIC 'p') KEY (a, \"B\") FORMAT JSON ENVELOPE UPSERT",
                 "CREATE SINK IF NOT EXISTS k FROM (SELECT a, count(*) FROM t GROUP BY a) INTO KAFKA (BROKERS 'b:1', TOPIC 't') FORMAT JSON ENVELOPE DEBEZIUM",
                 "CREATE SINK out FROM s.v INTO HTTP (URL 'http://localhost:8080/in')",

@@ -17,7 +17,7 @@ final class Trees {
         if (o instanceof Record r) {
             b.append(r.getClass().getSimpleName()).append('(');
             for (RecordComponent c : r.getClass().getRecordComponents()) {
-                if (c.getName().equals("pos") || c.getName().equals("opPos")) continue;
+                if (c.getName().equals("pos") || c.getName().endsWith("Pos")) continue; // opPos, keyPos
                 b.append(c.getName()).append('=');
                 try {
                     render(b, c.getAccessor().invoke(r));
