@@ -101,7 +101,7 @@ class KafkaProtobufTest {
                     + " FROM orders LIMIT 1")).containsExactly("integer|bigint|numeric|real|double precision|bytea|jsonb|timestamp with time zone");
             assertThat(rows(db, "SELECT item->>'sku', (tags->>1)::bigint, counts->'x' FROM orders WHERE ok")).containsExactly("a-1|-2|4");
             assertThat(rows(db, "SELECT name, i32, at, note FROM narrow ORDER BY i32")).containsExactly("é\"x|-7|2023-11-14 22:13:20.123456+00|n", "|0|NULL|NULL");
-            assertThat(rows(db, "SHOW SOURCES")).hasSize(2).allSatisfy(r -> assertThat(r).contains("|kafka|running").contains("|2|0|"));
+            assertThat(rows(db, "SHOW SOURCES")).hasSize(2).allSatisfy(r -> assertThat(r).contains("|kafka|none|running").contains("|2|0|"));
         }
     }
 
