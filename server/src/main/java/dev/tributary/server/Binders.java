@@ -102,6 +102,11 @@ final class Binders {
             }
 
             @Override
+            public long sourceCursor(long source, String positions, int pos) {
+                return self.sourceCursor(source, positions, pos);
+            }
+
+            @Override
             public Collection<CatalogItem> items() {
                 return self.items();
             }

@@ -342,6 +342,13 @@ final class CatalogState {
         } else {
             jobs.forEach((id, since) -> h.merge(id, since, Math::min));
         }
+        // a source's progress keeps the history its rows keep: a cursor of positions is read in it
+        for (CatalogItem item : byId.values()) {
+            if (item instanceof CatalogItem.Table t && t.isSource() && h.containsKey(t.id())) {
+                CatalogItem progress = get(schemaOf(t.id()), t.name() + "_progress");
+                if (progress != null) h.merge(progress.id(), h.get(t.id()), Math::min);
+            }
+        }
         return Map.copyOf(h);
     }
 

@@ -2263,6 +2263,38 @@ final class Coordinator implements AutoCloseable, Catalog {
         return null;
     }
 
+    @Override
+    public synchronized long sourceCursor(long source, String positions, int pos) {
+        Sources.Source s = sources.ofTable(source);
+        if (s == null) throw new SqlException("0A000", "a cursor of positions is for a STREAM over a source", pos);
+        Map<String, String> wanted = new LinkedHashMap<>();
+        for (String pair : positions.split(",")) {
+            int eq = pair.indexOf('=');
+            String part = eq < 0 ? "" : pair.substring(0, eq).trim(), at = eq < 0 ? "" : pair.substring(eq + 1).trim();
+            if (part.isEmpty() || at.isEmpty() || wanted.put(part, at) != null) {
+                throw new SqlException("22023", "invalid cursor of positions: \"" + positions + "\"", pos,
+                        "A cursor over a source names each part once, part=position, as its progress table's rows and SHOW SOURCES give them: '0=1234, 1=99'.");
+            }
+        }
+        // the progress table's history, time by time: the first time it was at the positions is a commit boundary
+        List<SqlType> types = List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TIMESTAMPTZ, SqlType.BIGINT);
+        long since = compute.since(s.progress.id());
+        Plan history = new Plan.Changes(new Plan.Get(s.progress.id(), s.progress.name(), List.of(SqlType.TEXT, SqlType.TEXT), false), since, types);
+        java.util.TreeMap<Long, List<Object[]>> byTime = new java.util.TreeMap<>();
+        for (Object[] r : reads.rowsOf(new Session(), history, types)) byTime.computeIfAbsent(((Instant) r[2]).toEpochMilli(), t -> new ArrayList<>()).add(r);
+        Map<String, String> at = new HashMap<>();
+        for (Map.Entry<Long, List<Object[]>> e : byTime.entrySet()) {
+            for (Object[] r : e.getValue()) if ((Long) r[3] < 0) at.remove((String) r[0], (String) r[1]);
+            for (Object[] r : e.getValue()) if ((Long) r[3] > 0) at.put((String) r[0], (String) r[1]);
+            boolean there = true;
+            for (Map.Entry<String, String> w : wanted.entrySet()) there &= w.getValue().equals(at.get(w.getKey()));
+            // it stays there until the next commit, which brings the first rows after the positions
+            if (there) return e.getKey() + 1;
+        }
+        throw new SqlException("22023", "source " + s.table.name() + " was never at " + positions + " in the history its progress table keeps (from " + since + ")", pos,
+                "A cursor over a source names the positions of one of its commits, as its progress rows give them (now: " + shownPositions(at) + ").");
+    }
+
     /** The runner of the source named {@code name} (in any schema), or null. */
     dev.tributary.server.source.SourceRunner sourceRunner(String name) {
         for (Sources.Source s : sources.all()) if (s.table.name().equals(name)) return s.runner;

@@ -270,7 +270,8 @@ final class Subscriptions {
             // changes at times >= c), read from the tables' retained history
             snapshot = false;
             if (from.cursor() != null) {
-                if (from.cursor() > start) throw new SqlException("22023", "FROM CURSOR " + from.cursor() + " is ahead of the present " + start, from.pos());
+                // start + 1: everything up to the present was delivered (a source's positions of its latest commit)
+                if (from.cursor() > start + 1) throw new SqlException("22023", "FROM CURSOR " + from.cursor() + " is ahead of the present " + start, from.pos());
                 asOf = from.cursor() - 1;
                 reads.checkRetained(plan, asOf, start, from.pos(), false);
             }

@@ -267,4 +267,51 @@ class KafkaSourceTest {
             }
         }
     }
+
+    /**
+     * A cursor over a Kafka source is its partitions' offsets: a STREAM FROM CURSOR of the
+     * positions the source's progress table held at a commit gets exactly the messages after them
+     * (those committed since, not one before, none twice); positions it never held at a commit, or
+     * that do not parse, are 22023.
+     */
+    @Test
+    void aCursorOfOffsetsResumesExactlyAfterThem() throws Exception {
+        kafka.createTopic("cursor", 2);
+        try (Tributary db = Tributary.inMemory(Clock.wall(), 2)) {
+            db.execute("CREATE SOURCE c (id bigint, amount int) " + from("cursor") + " FORMAT JSON");
+            db.execute("ALTER TABLE c SET (RETAIN HISTORY FOR '1 hour')");
+            orders("cursor", 2, 0, 100);
+            await(db, "c", st -> st.rows() == 100 && st.durableRows() == 100);
+            String cursor = String.join(", ", rows(db, "SELECT part || '=' || position FROM c_progress ORDER BY part"));
+            orders("cursor", 2, 100, 50);
+            await(db, "c", st -> st.rows() == 150 && st.durableRows() == 150);
+            java.util.concurrent.LinkedBlockingQueue<Long> ids = new java.util.concurrent.LinkedBlockingQueue<>();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT id FROM c STREAM FROM CURSOR '" + cursor + "')", batch -> {
+                for (Object[] r : batch.rows()) for (long n = (Long) r[1]; n > 0; n--) ids.add((Long) r[2]);
+            })) {
+                List<Long> got = new ArrayList<>();
+                for (int i = 0; i < 50; i++) {
+                    Long id = ids.poll(WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    assertThat(id).as("the 50 messages after " + cursor + ", got " + got).isNotNull();
+                    got.add(id);
+                }
+                orders("cursor", 2, 150, 1);
+                got.add(ids.poll(WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS));
+                assertThat(got).containsExactlyInAnyOrderElementsOf(java.util.stream.LongStream.range(100, 151).boxed().toList());
+            }
+            // the latest commit's positions: nothing before them comes again, the next message does
+            await(db, "c", st -> st.durableRows() == 151);
+            String now = String.join(",", rows(db, "SELECT part || '=' || position FROM c_progress ORDER BY part"));
+            ids.clear();
+            try (Subscription sub = db.subscribe("SUBSCRIBE (SELECT id FROM c STREAM FROM CURSOR '" + now + "')", batch -> {
+                for (Object[] r : batch.rows()) for (long n = (Long) r[1]; n > 0; n--) ids.add((Long) r[2]);
+            })) {
+                orders("cursor", 2, 151, 1);
+                assertThat(ids.poll(WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS)).isEqualTo(151L);
+            }
+            fails("22023", () -> db.subscribe("SUBSCRIBE (SELECT id FROM c STREAM FROM CURSOR '0=1000000, 1=3')", batch -> { }).close());
+            fails("22023", () -> db.subscribe("SUBSCRIBE (SELECT id FROM c STREAM FROM CURSOR '0=, 1=3')", batch -> { }).close());
+            fails("22023", () -> db.subscribe("SUBSCRIBE (SELECT id FROM c STREAM FROM CURSOR '0=1, 0=2')", batch -> { }).close());
+        }
+    }
 }

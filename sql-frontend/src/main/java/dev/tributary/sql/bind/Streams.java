@@ -61,7 +61,7 @@ final class Streams {
         if (watermark == null) {
             // no event time: a continuous query over the rows as they commit, from where it starts
             if (s.fromNow() || s.cursor() != null) {
-                Binder.StreamStart start = new Binder.StreamStart(s.cursor() == null ? null : binder.systemTime(s.cursor(), "FROM CURSOR"),
+                Binder.StreamStart start = new Binder.StreamStart(s.cursor() == null ? null : cursor(binder, s),
                         s.cursor() != null ? s.cursor().pos() : s.pos(), false);
                 binder.streamStart(start);
             }
@@ -96,6 +96,22 @@ final class Streams {
         }
         boolean appendOnly = binder.catalogItem(s.input().name()).map(i -> i instanceof CatalogItem.Table table && table.insertsOnly()).orElse(false);
         return new Bound(new Plan.EventTime(in.plan(), ref.index(), w, s.fromNow(), 0, appendOnly), in.fields());
+    }
+
+    /**
+     * The system time a STREAM's FROM CURSOR names: a time, or over a source its positions
+     * ({@code '0=1234, 1=99'}: partition=offset for Kafka), read as the time after the commit that
+     * left the source there.
+     */
+    private static long cursor(Binder binder, TableRef.Stream s) {
+        if (s.cursor() instanceof dev.tributary.sql.ast.Expr.StringLiteral l && l.value().contains("=")) {
+            String text = l.value();
+            java.util.Optional<CatalogItem> item = binder.catalogItem(s.input().name());
+            if (item.isPresent() && item.get() instanceof CatalogItem.Table t && t.isSource()) {
+                return binder.catalog().sourceCursor(t.id(), text, s.cursor().pos());
+            }
+        }
+        return binder.systemTime(s.cursor(), "FROM CURSOR");
     }
 
     /** The name of a stream's hidden column of commit times, which {@code PROCTIME()} reads. */

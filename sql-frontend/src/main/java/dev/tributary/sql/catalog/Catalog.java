@@ -1,5 +1,7 @@
 package dev.tributary.sql.catalog;
 
+import dev.tributary.sql.SqlException;
+
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +14,16 @@ import java.util.Optional;
 public interface Catalog {
     /** The user object named {@code name} in schema {@code schema} (names already case-folded); empty when there is none (or no such schema). */
     Optional<CatalogItem> lookup(String schema, String name);
+
+    /**
+     * The cursor ({@code FROM CURSOR}'s system time) at which source {@code source}'s stream
+     * resumes after {@code positions} ({@code part=position, ...}, as its progress rows and SHOW
+     * SOURCES write them: for Kafka, partition=offset): the time after the commit that left the
+     * source there. 0A000 where there are no sources; 22023 when no retained commit did.
+     */
+    default long sourceCursor(long source, String positions, int pos) {
+        throw new SqlException("0A000", "a cursor of positions is for a STREAM over a source", pos);
+    }
 
     /**
      * The schemas an unqualified name is looked for in, in order: the session's
