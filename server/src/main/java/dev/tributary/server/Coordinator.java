@@ -438,6 +438,8 @@ final class Coordinator implements AutoCloseable, Catalog {
     private Result executeStatement(Session session, Statement st, String sql) {
         if (st instanceof Statement.Fetch f) return guarded(session, st, () -> fetch(session, f));
         if (st instanceof Statement.Checkpoint c) return guarded(session, st, () -> checkpoint(session));
+        // posting to a receiver takes as long as the receiver (a continuous one until cancelled): held only to start
+        if (st instanceof Statement.InsertIntoUrl u) return guarded(session, st, () -> insertIntoUrl(session, u));
         // reading or writing a file takes as long as the file: the coordinator is held only to start and to commit
         if (st instanceof Statement.Copy c && c.file() != null) return guarded(session, st, () -> ServerFileCopy.run(this, session, c, roles));
         Result r;
@@ -611,6 +613,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                     s.pos(), "Over the wire it streams as COPY (SUBSCRIBE ...) TO STDOUT does.");
             case Statement.AdvanceClock a -> advanceClock(a);
             case Statement.Checkpoint c -> throw new IllegalStateException("CHECKPOINT runs without the coordinator (see execute)");
+            case Statement.InsertIntoUrl u -> throw new IllegalStateException("INSERT INTO FUNCTION url runs without the coordinator (see execute)");
             case Statement.Refresh r -> refresh(session, r);
             case Statement.Discard d -> {
                 if (d.what().equals("all") && session.inTransaction && !session.implicit) {
@@ -1005,6 +1008,12 @@ final class Coordinator implements AutoCloseable, Catalog {
     Result execute(Session session, Prepared p, Object[] values, boolean endImplicit) {
         // an empty statement is no statement; any other statement than a query or write is timed
         // and logged as execute runs it
+        if (p.statement instanceof Statement.InsertIntoUrl) {
+            // it waits for its receiver: not in a turn of the coordinator
+            Result r = execute(session, p.statement, p.sql);
+            if (endImplicit && session.implicit) endImplicit(session);
+            return r;
+        }
         if (p.kind == Prepared.Kind.EMPTY || p.kind == Prepared.Kind.OTHER) return executePrepared(session, p, values, endImplicit);
         return metrics.time(StatementKind.of(p.statement), () -> logged(session, p.sql, () -> executePrepared(session, p, values, endImplicit)));
     }
@@ -1827,6 +1836,82 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (sub == null) sub = subscribeInternally("SUBSCRIBE " + from, delivery);
         s.delivery = delivery.start();
         s.subscription = sub;
+    }
+
+    // ------------------------------------------------------------------ INSERT INTO FUNCTION url
+
+    /**
+     * {@code INSERT INTO FUNCTION url('...') query}, a statement of {@code session} that holds the
+     * coordinator only to start: over a STREAM, the query's changes POSTed as an HTTP sink posts
+     * them (same bodies, idempotency keys and retries) until the client cancels (57014), the
+     * statement times out, or what it reads is dropped ({@code INSERT 0 n}, the changes
+     * acknowledged); otherwise the query's result POSTed once, as one batch of insertions at the
+     * read's time ({@code INSERT 0 n}, its rows). At least once while it runs: nothing is kept
+     * for after it, so the receiver may miss what was unacknowledged at a cancel; CREATE JOB ...
+     * AS INSERT INTO FUNCTION url is the durable form (an HTTP sink). Outside transaction blocks
+     * (25001), as CREATE SINK: what a receiver took cannot be taken back.
+     */
+    private Result insertIntoUrl(Session session, Statement.InsertIntoUrl u) {
+        if (session.inBlock()) {
+            throw new SqlException("25001", "INSERT INTO FUNCTION url cannot run inside a transaction block", u.pos(),
+                    "What the receiver took cannot be taken back by a ROLLBACK; run it outside the block.");
+        }
+        java.net.URI uri = dev.tributary.server.sink.HttpSink.receiver(u.url(), u.pos());
+        // the keys' prefix: random, so that no later statement's keys repeat this one's at a receiver that keeps them
+        String name = String.format("insert-%016x", new java.security.SecureRandom().nextLong());
+        var delivery = new dev.tributary.server.sink.HttpSink(name, uri, dev.tributary.server.sink.HttpSink.Options.defaults(), true, at -> {}, ServerLog::log);
+        Subscription sub = null;
+        long rows = 0;
+        synchronized (this) {
+            catalog.acting(session);
+            try {
+                if (u.continuous()) {
+                    sub = subscriptions.subscribe(session, new Statement.QueryStatement(u.pos(), u.source(), null, true), delivery);
+                } else {
+                    Binder binder = binders.of(session);
+                    BoundQuery bound = binder.bindQuery(u.source());
+                    access.checkSelect(session, binder.dependencies());
+                    long at = oracle.readTime();
+                    Result result = reads.query(session, bound);
+                    rows = result.rows().size();
+                    delivery.onChanges(insertions(result, at));
+                    delivery.onDone();
+                }
+            } finally {
+                catalog.acting(null);
+            }
+        }
+        session.aboutToWait();
+        session.waitingOn = delivery;
+        try (delivery) {
+            delivery.start();
+            delivery.awaitEnd(session::stop);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw Session.canceled();
+        } finally {
+            session.waitingOn = null;
+            if (sub != null) sub.close();
+        }
+        return Result.command("INSERT 0 " + (u.continuous() ? delivery.status().changesAcknowledged() : rows));
+    }
+
+    /** A query's {@code result} read at {@code at} as one subscription batch of insertions (change_time, change_diff, the columns). */
+    private static Result insertions(Result result, long at) {
+        List<String> columns = new ArrayList<>(List.of("change_time", "change_diff"));
+        columns.addAll(result.columns());
+        List<SqlType> types = new ArrayList<>(List.of(SqlType.TIMESTAMPTZ, SqlType.BIGINT));
+        types.addAll(result.types());
+        java.time.Instant time = java.time.Instant.ofEpochMilli(at);
+        List<Object[]> rows = new ArrayList<>(result.rows().size());
+        for (Object[] r : result.rows()) {
+            Object[] change = new Object[r.length + 2];
+            change[0] = time;
+            change[1] = 1L;
+            System.arraycopy(r, 0, change, 2, r.length);
+            rows.add(change);
+        }
+        return new Result("SUBSCRIBE", columns, types, rows);
     }
 
     /** The stored collections (tables, materialized views) that relation {@code id} is or reads, transitively, into {@code out}. */

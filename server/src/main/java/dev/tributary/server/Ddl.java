@@ -300,13 +300,7 @@ final class Ddl {
             url = o.value();
         }
         if (url == null) throw new SqlException("42601", "INTO HTTP needs the receiver: INTO HTTP (URL 'https://...')", c.pos());
-        java.net.URI uri;
-        try {
-            uri = new java.net.URI(url);
-            if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https")) || uri.getHost() == null) throw new java.net.URISyntaxException(url, "not an http or https URL with a host");
-        } catch (java.net.URISyntaxException e) {
-            throw new SqlException("22023", "URL '" + url + "' is not an http:// or https:// URL with a host", c.pos());
-        }
+        java.net.URI uri = dev.tributary.server.sink.HttpSink.receiver(url, c.pos());
         long relation;
         if (durability.replaying()) {
             // replayed with the tables, before the views it may read are made again: what it reads is the entry's
