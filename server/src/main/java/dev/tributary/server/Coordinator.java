@@ -1795,11 +1795,12 @@ final class Coordinator implements AutoCloseable, Catalog {
     private final Sinks sinks = new Sinks();
 
     /**
-     * Starts sink {@code s}: a subscription to its relation after the time its table says was
+     * Starts sink {@code s}: a subscription to its query after the time its table says was
      * acknowledged ({@code WITH (SNAPSHOT = false) AS OF t}; the sink holds the history of what it
      * reads from that time), or from a snapshot when it has none, or should the history not reach
      * back to it all the same (the sink's first batch then says it is a snapshot), delivered by an
-     * {@link dev.tributary.server.sink.HttpSink}.
+     * {@link dev.tributary.server.sink.HttpSink}. A query that no longer binds stops the sink
+     * (its state says why).
      */
     private void startHttpSink(Sinks.Sink s) {
         List<SqlType> types = Binder.typesOf(s.table.columns());
@@ -1809,33 +1810,89 @@ final class Coordinator implements AutoCloseable, Catalog {
             if (acknowledged == null || at > acknowledged) acknowledged = at;
         }
         if (acknowledged != null) s.acknowledged = acknowledged;
+        Session session = sinkSession(s.searchPath);
+        Ddl.SinkQuery bound;
+        try {
+            bound = ddl.bindSinkQuery(session, s.statement);
+        } catch (SqlException e) {
+            s.reads = Set.of();
+            s.stopped = "failed: " + e.getMessage() + " [" + e.sqlState() + "]";
+            ServerLog.log("sink " + s.table.name() + " could not start: " + e.getMessage());
+            return;
+        }
         Set<Long> stored = new HashSet<>();
-        storedReads(s.from, stored);
+        for (long id : dev.tributary.sql.plan.Plans.reads(bound.query().plan())) storedReads(id, stored);
         s.reads = Set.copyOf(stored);
         if (acknowledged != null) {
             // held from there on: this run resumes there, and so does the next one until a later time is durable
             s.hold = acknowledged;
             durability.holdTables(catalog.holds(oracle.readTime()), catalog);
         }
-        CatalogItem relation = catalog.get(s.from);
-        String from = Ddl.qualified(catalog.schemaOf(s.from), relation.name());
-        Subscription sub = null;
-        boolean snapshot = acknowledged == null;
-        var delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, dev.tributary.server.sink.HttpSink.Options.defaults(), snapshot,
+        var delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, httpSinkOptions(s), acknowledged == null,
                 at -> sinkAcknowledged(s, at), ServerLog::log);
+        Subscription sub = null;
         if (acknowledged != null) {
             try {
-                sub = subscribeInternally("SUBSCRIBE " + from + " WITH (SNAPSHOT = false) AS OF " + acknowledged, delivery);
+                sub = subscribeHttpSink(s, acknowledged, delivery);
             } catch (SqlException e) {
                 ServerLog.log("sink " + s.table.name() + " cannot resume after its last acknowledged time (" + e.getMessage()
                         + "): it starts over with a snapshot, marked as one");
-                delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, dev.tributary.server.sink.HttpSink.Options.defaults(), true,
-                        at -> sinkAcknowledged(s, at), ServerLog::log);
+                delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, httpSinkOptions(s), true, at -> sinkAcknowledged(s, at), ServerLog::log);
             }
         }
-        if (sub == null) sub = subscribeInternally("SUBSCRIBE " + from, delivery);
+        if (sub == null) sub = subscribeHttpSink(s, null, delivery);
         s.delivery = delivery.start();
         s.subscription = sub;
+    }
+
+    private static dev.tributary.server.sink.HttpSink.Options httpSinkOptions(Sinks.Sink s) {
+        return dev.tributary.server.sink.HttpSink.Options.defaults().withMaxQueuedBytes(s.maxQueuedBytes);
+    }
+
+    /** A session as sink or job statements are bound in: the search path they were made with. */
+    private static Session sinkSession(String searchPath) {
+        Session session = new Session();
+        if (!searchPath.isEmpty()) session.settings.put("search_path", searchPath);
+        return session;
+    }
+
+    /** Subscribes sink {@code s}'s delivery (listener) to its query after {@code acknowledged}, or from a snapshot when null. */
+    private Subscription subscribeHttpSink(Sinks.Sink s, Long acknowledged, Subscription.Listener listener) {
+        Statement.CreateSink c = s.statement;
+        Statement.Subscribe st = new Statement.Subscribe(c.pos(), c.from(), c.query(),
+                acknowledged == null ? null : new dev.tributary.sql.ast.Expr.IntegerLiteral(c.pos(), acknowledged), null, acknowledged == null, false, null);
+        return subscriptions.subscribe(sinkSession(s.searchPath), st, listener);
+    }
+
+    /** The stored collections (tables, materialized views) that relation {@code id} is or reads, transitively, into {@code out}. */
+    private void storedReads(long id, Set<Long> out) {
+        switch (catalog.get(id)) {
+            case CatalogItem.Table t -> out.add(id);
+            case CatalogItem.MaterializedView m -> {
+                if (out.add(id)) for (long r : dev.tributary.sql.plan.Plans.reads(m.plan())) storedReads(r, out);
+            }
+            case CatalogItem.View v -> {
+                for (long r : dev.tributary.sql.plan.Plans.reads(v.plan())) storedReads(r, out);
+            }
+            case null, default -> { }
+        }
+    }
+
+    /** Sink {@code s}'s receiver acknowledged everything through {@code at}: its table's one row moves there (not waited for: a time lost in a crash is sent again). */
+    private synchronized void sinkAcknowledged(Sinks.Sink s, long at) {
+        if (closed || sinks.ofTable(s.table.id()) != s) return;
+        dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(Binder.typesOf(s.table.columns()));
+        List<SqlType> types = Binder.typesOf(s.table.columns());
+        Map<Row, Long> changes = new HashMap<>();
+        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(s.table.id(), s.table.name(), types, true), types)) changes.merge(codec.encode(r), -1L, Long::sum);
+        changes.merge(codec.encode(new Object[] {java.time.Instant.ofEpochMilli(at)}), 1L, Long::sum);
+        Map<Long, Map<Row, Long>> block = new java.util.LinkedHashMap<>();
+        block.put(s.table.id(), changes);
+        writes.commitBlock(block, false);
+        s.acknowledged = at;
+        // the hold moves only once the time is durable: a restart resumes at the durable one
+        java.util.concurrent.CompletableFuture<Void> durable = storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
+        durable.thenRun(() -> s.hold = at);
     }
 
     // ------------------------------------------------------------------ INSERT INTO FUNCTION url
@@ -1914,42 +1971,6 @@ final class Coordinator implements AutoCloseable, Catalog {
         return new Result("SUBSCRIBE", columns, types, rows);
     }
 
-    /** The stored collections (tables, materialized views) that relation {@code id} is or reads, transitively, into {@code out}. */
-    private void storedReads(long id, Set<Long> out) {
-        switch (catalog.get(id)) {
-            case CatalogItem.Table t -> out.add(id);
-            case CatalogItem.MaterializedView m -> {
-                if (out.add(id)) for (long r : dev.tributary.sql.plan.Plans.reads(m.plan())) storedReads(r, out);
-            }
-            case CatalogItem.View v -> {
-                for (long r : dev.tributary.sql.plan.Plans.reads(v.plan())) storedReads(r, out);
-            }
-            case null, default -> { }
-        }
-    }
-
-    private Subscription subscribeInternally(String sql, Subscription.Listener listener) {
-        Statement st = dev.tributary.sql.parser.Parser.parse(sql).get(0);
-        return subscriptions.subscribe(new Session(), st, listener);
-    }
-
-    /** Sink {@code s}'s receiver acknowledged everything through {@code at}: its table's one row moves there (not waited for: a time lost in a crash is sent again). */
-    private synchronized void sinkAcknowledged(Sinks.Sink s, long at) {
-        if (closed || sinks.ofTable(s.table.id()) != s) return;
-        dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(Binder.typesOf(s.table.columns()));
-        List<SqlType> types = Binder.typesOf(s.table.columns());
-        Map<Row, Long> changes = new HashMap<>();
-        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(s.table.id(), s.table.name(), types, true), types)) changes.merge(codec.encode(r), -1L, Long::sum);
-        changes.merge(codec.encode(new Object[] {java.time.Instant.ofEpochMilli(at)}), 1L, Long::sum);
-        Map<Long, Map<Row, Long>> block = new java.util.LinkedHashMap<>();
-        block.put(s.table.id(), changes);
-        writes.commitBlock(block, false);
-        s.acknowledged = at;
-        // the hold moves only once the time is durable: a restart resumes at the durable one
-        java.util.concurrent.CompletableFuture<Void> durable = storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
-        durable.thenRun(() -> s.hold = at);
-    }
-
     // ------------------------------------------------------------------ jobs
 
     private final Jobs jobs = new Jobs();
@@ -1972,8 +1993,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             startKafkaSink(j);
             return;
         }
-        Session session = new Session();
-        if (!j.searchPath.isEmpty()) session.settings.put("search_path", j.searchPath);
+        Session session = sinkSession(j.searchPath);
         Binder binder;
         Binder.InsertSource in;
         try {
@@ -2136,9 +2156,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     private static Session sinkSession(Jobs.Job j) {
-        Session session = new Session();
-        if (!j.searchPath.isEmpty()) session.settings.put("search_path", j.searchPath);
-        return session;
+        return sinkSession(j.searchPath);
     }
 
     /** Sink {@code j}'s writer token, made and recorded (durably) in its relation the first time. */
@@ -2232,10 +2250,10 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         for (Sinks.Sink s : sinks.all()) {
             var st = s.delivery == null ? null : s.delivery.status();
-            CatalogItem from = catalog.get(s.from);
             java.time.Instant cursor = s.acknowledged < 0 ? null : java.time.Instant.ofEpochMilli(s.acknowledged);
             Long lag = s.acknowledged < 0 ? null : Math.max(0, now - s.acknowledged);
-            rows.add(new Object[] {shown(session, s.table), "http", from == null ? null : shown(session, from), s.url.toString(), st == null ? "starting" : st.state(),
+            String state = s.stopped != null ? s.stopped : st == null ? "starting" : st.state();
+            rows.add(new Object[] {shown(session, s.table), "http", s.reading(), s.url.toString(), state,
                     null, cursor, lag, null, st == null ? 0L : st.requests(), st == null ? 0L : st.failures(), st == null ? null : st.lastError()});
         }
         rows.sort(java.util.Comparator.comparing(r -> (String) r[0]));

@@ -19,7 +19,7 @@ import java.util.function.Predicate;
  */
 public final class HttpReceiver implements AutoCloseable {
     /** How long {@link #await} waits before failing the test. */
-    public static final long WAIT_MS = 20_000;
+    public static final long WAIT_MS = 60_000;
 
     /** One request as answered. */
     public record Request(String key, String body, int status) {}
