@@ -1803,13 +1803,11 @@ final class Coordinator implements AutoCloseable, Catalog {
      * (its state says why).
      */
     private void startHttpSink(Sinks.Sink s) {
-        List<SqlType> types = Binder.typesOf(s.table.columns());
-        Long acknowledged = null;
-        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(s.table.id(), s.table.name(), types, true), types)) {
-            long at = ((java.time.Instant) r[0]).toEpochMilli();
-            if (acknowledged == null || at > acknowledged) acknowledged = at;
-        }
+        Map<String, String> state = parts(s.table);
+        Long acknowledged = state.containsKey("acknowledged") ? Long.valueOf(state.get("acknowledged")) : null;
         if (acknowledged != null) s.acknowledged = acknowledged;
+        s.paused = state.containsKey("paused");
+        s.stopped = null;
         Session session = sinkSession(s.searchPath);
         Ddl.SinkQuery bound;
         try {
@@ -1828,6 +1826,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             s.hold = acknowledged;
             durability.holdTables(catalog.holds(oracle.readTime()), catalog);
         }
+        // paused: it holds what it reads from its last acknowledged time, and RESUME starts it there
+        if (s.paused) return;
         var delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, httpSinkOptions(s), acknowledged == null,
                 at -> sinkAcknowledged(s, at), ServerLog::log);
         Subscription sub = null;
@@ -1878,16 +1878,16 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
     }
 
-    /** Sink {@code s}'s receiver acknowledged everything through {@code at}: its table's one row moves there (not waited for: a time lost in a crash is sent again). */
+    /**
+     * Sink {@code s}'s receiver acknowledged everything through {@code at}: its table's
+     * {@code acknowledged} part moves there (not waited for: a time lost in a crash is sent again).
+     */
     private synchronized void sinkAcknowledged(Sinks.Sink s, long at) {
         if (closed || sinks.ofTable(s.table.id()) != s) return;
-        dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(Binder.typesOf(s.table.columns()));
-        List<SqlType> types = Binder.typesOf(s.table.columns());
-        Map<Row, Long> changes = new HashMap<>();
-        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(s.table.id(), s.table.name(), types, true), types)) changes.merge(codec.encode(r), -1L, Long::sum);
-        changes.merge(codec.encode(new Object[] {java.time.Instant.ofEpochMilli(at)}), 1L, Long::sum);
+        Map<Row, Long> moved = movedPart("acknowledged", parts(s.table).get("acknowledged"), Long.toString(at));
+        if (moved.isEmpty()) return;
         Map<Long, Map<Row, Long>> block = new java.util.LinkedHashMap<>();
-        block.put(s.table.id(), changes);
+        block.put(s.table.id(), moved);
         writes.commitBlock(block, false);
         s.acknowledged = at;
         // the hold moves only once the time is durable: a restart resumes at the durable one
@@ -1977,10 +1977,29 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** The parts and positions of a job's relation. */
     private Map<String, String> jobState(Jobs.Job j) {
-        List<SqlType> types = Binder.typesOf(j.item.columns());
+        return parts(j.item);
+    }
+
+    /** The parts and positions of a job's or sink's relation {@code (part, position)}. */
+    private Map<String, String> parts(CatalogItem.Table t) {
+        List<SqlType> types = Binder.typesOf(t.columns());
         Map<String, String> out = new java.util.TreeMap<>();
-        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(j.item.id(), j.item.name(), types, true), types)) out.put((String) r[0], (String) r[1]);
+        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(t.id(), t.name(), types, true), types)) out.put((String) r[0], (String) r[1]);
         return out;
+    }
+
+    private static final dev.tributary.sql.row.RowCodec PARTS = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
+
+    /**
+     * The change to a relation {@code (part, position)} that moves {@code part} from {@code before}
+     * (null: absent) to {@code after} (null: gone); empty when they are the same.
+     */
+    private static Map<Row, Long> movedPart(String part, String before, String after) {
+        Map<Row, Long> moved = new HashMap<>();
+        if (before != null) moved.put(PARTS.encode(part, before), -1L);
+        if (after != null) moved.merge(PARTS.encode(part, after), 1L, Long::sum);
+        moved.values().removeIf(n -> n == 0);
+        return moved;
     }
 
     /**
@@ -2058,18 +2077,15 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (!(catalog.get(j.target.id()) instanceof CatalogItem.Table target) || !target.columns().equals(j.target.columns())) {
             throw new SqlException("55000", "the target of job " + j.item.name() + ", " + j.target.name() + ", changed: drop the job and make it again");
         }
-        dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
-        Map<Row, Long> moved = new HashMap<>();
-        if (j.cursor != Long.MIN_VALUE) moved.put(positions.encode("cursor", Long.toString(j.cursor)), -1L);
-        moved.merge(positions.encode("cursor", Long.toString(cursor)), 1L, Long::sum);
-        moved.values().removeIf(n -> n == 0);
+        Map<Row, Long> moved = movedPart("cursor", j.cursor == Long.MIN_VALUE ? null : Long.toString(j.cursor), Long.toString(cursor));
         writes.commitJob(target, j.targets, rows, j.item.id(), moved);
         return storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
     }
 
     /**
      * ALTER JOB | SINK name PAUSE | RESUME: durably (a {@code paused} part in its relation), the
-     * owner's (42501). Kafka sinks only: 0A000 for an HTTP sink.
+     * owner's (42501). A paused sink or job keeps holding what it reads from its last cursor or
+     * acknowledged time, so RESUME delivers everything it missed.
      */
     private Result alterJob(Session session, List<String> names, boolean pause, int pos, boolean sink) {
         String kind = sink ? "SINK" : "JOB";
@@ -2079,17 +2095,22 @@ final class Coordinator implements AutoCloseable, Catalog {
         String word = kind.toLowerCase(java.util.Locale.ROOT);
         if (item == null) throw new SqlException("42704", word + " \"" + name + "\" does not exist", pos);
         Jobs.Job j = jobs.get(item.id());
-        if (sink && j == null && sinks.ofTable(item.id()) != null) {
-            // an HTTP sink's table holds only its acknowledged time: a pause would not outlive a restart
-            throw new SqlException("0A000", "ALTER SINK " + (pause ? "PAUSE" : "RESUME") + " is not supported for HTTP sink \"" + name + "\"", pos,
-                    "Only Kafka sinks pause and resume. DROP SINK stops an HTTP sink; CREATE SINK again starts it over with a snapshot.");
+        Sinks.Sink http = sinks.ofTable(item.id());
+        if (!sink && http != null) {
+            throw new SqlException("42809", "\"" + name + "\" is not a job but an HTTP sink", pos,
+                    "CREATE JOB ... AS INSERT INTO FUNCTION url(...) makes an HTTP sink: ALTER SINK " + name + " " + (pause ? "PAUSE" : "RESUME") + ".");
         }
-        if (j == null || (j.sink != null) != sink) throw new SqlException("42809", "\"" + name + "\" is not a " + word, pos);
+        if (http == null && (j == null || (j.sink != null) != sink)) throw new SqlException("42809", "\"" + name + "\" is not a " + word, pos);
         access.checkOwner(session, item);
-        if (pause == j.paused) return Result.command("ALTER " + kind);
-        dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
+        if (pause == (http != null ? http.paused : j.paused)) return Result.command("ALTER " + kind);
         Map<Long, Map<Row, Long>> change = new HashMap<>();
-        change.put(j.item.id(), new HashMap<>(Map.of(positions.encode("paused", "true"), pause ? 1L : -1L)));
+        change.put(item.id(), pause ? movedPart("paused", null, "true") : movedPart("paused", "true", null));
+        if (http != null) {
+            writes.commitBlock(change, false);
+            if (pause) sinks.pause(http);
+            else sinks.resume(http);
+            return Result.command("ALTER " + kind);
+        }
         if (pause) {
             Jobs.stop(j);
             writes.commitBlock(change, false);
@@ -2179,9 +2200,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             return java.util.concurrent.CompletableFuture.completedFuture(null);
         }
         token[0] = String.format("%012x", new java.security.SecureRandom().nextLong() & 0xffff_ffff_ffffL);
-        dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
         Map<Long, Map<Row, Long>> change = new HashMap<>();
-        change.put(j.item.id(), new HashMap<>(Map.of(positions.encode("writer", token[0]), 1L)));
+        change.put(j.item.id(), movedPart("writer", null, token[0]));
         writes.commitBlock(change, false);
         return storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
     }
@@ -2215,11 +2235,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     private synchronized java.util.concurrent.CompletableFuture<Void> sinkCursorCommit(Jobs.Job j, long cursor) {
         if (closed || j.stopping || jobs.get(j.item.id()) != j) throw new dev.tributary.server.source.SourceStopped("sink " + j.item.name() + " stopped");
-        dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
-        Map<Row, Long> moved = new HashMap<>();
-        if (j.cursor != Long.MIN_VALUE) moved.put(positions.encode("cursor", Long.toString(j.cursor)), -1L);
-        moved.merge(positions.encode("cursor", Long.toString(cursor)), 1L, Long::sum);
-        moved.values().removeIf(n -> n == 0);
+        Map<Row, Long> moved = movedPart("cursor", j.cursor == Long.MIN_VALUE ? null : Long.toString(j.cursor), Long.toString(cursor));
         if (moved.isEmpty()) return java.util.concurrent.CompletableFuture.completedFuture(null);
         Map<Long, Map<Row, Long>> change = new HashMap<>();
         change.put(j.item.id(), moved);
@@ -2252,7 +2268,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             var st = s.delivery == null ? null : s.delivery.status();
             java.time.Instant cursor = s.acknowledged < 0 ? null : java.time.Instant.ofEpochMilli(s.acknowledged);
             Long lag = s.acknowledged < 0 ? null : Math.max(0, now - s.acknowledged);
-            String state = s.stopped != null ? s.stopped : st == null ? "starting" : st.state();
+            String state = s.paused ? "paused" : s.stopped != null ? s.stopped : st == null ? "starting" : st.state();
             rows.add(new Object[] {shown(session, s.table), "http", s.reading(), s.url.toString(), state,
                     null, cursor, lag, null, st == null ? 0L : st.requests(), st == null ? 0L : st.failures(), st == null ? null : st.lastError()});
         }

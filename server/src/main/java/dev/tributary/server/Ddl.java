@@ -331,7 +331,8 @@ final class Ddl {
         }
         String sql = SqlFormatter.format(c);
         long id = catalog.newId();
-        List<Column> columns = List.of(new Column("acknowledged", SqlType.TIMESTAMPTZ, false, false));
+        // as a job's: parts acknowledged (epoch ms) and, while paused, paused
+        List<Column> columns = List.of(new Column("part", SqlType.TEXT, false, false), new Column("position", SqlType.TEXT, false, false));
         CatalogItem.Table t = new CatalogItem.Table(id, name, columns, List.of(), List.of(), sql, true);
         compute.createTable(id, name, Binder.typesOf(columns), new int[0], -1, null);
         frontiers.created(id);

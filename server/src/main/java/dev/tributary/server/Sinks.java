@@ -48,6 +48,8 @@ final class Sinks {
         volatile Subscription subscription;
         /** Why it does not deliver, when that is not its own choice (its query no longer binds); null otherwise. */
         volatile String stopped;
+        /** ALTER SINK PAUSE'd: no subscription, its history held from its last acknowledged time (a {@code paused} part in its table). */
+        volatile boolean paused;
 
         Sink(CatalogItem.Table table, Statement.CreateSink statement, String searchPath, URI url, long maxQueuedBytes) {
             this.table = table;
@@ -113,6 +115,21 @@ final class Sinks {
     private static void stop(Sink s) {
         if (s.subscription != null) s.subscription.close();
         if (s.delivery != null) s.delivery.stop();
+    }
+
+    /** ALTER SINK PAUSE: its delivery stops (without waiting); what it holds stays held. */
+    void pause(Sink s) {
+        synchronized (this) {
+            s.paused = true;
+            pending.remove(s);
+        }
+        stop(s);
+    }
+
+    /** ALTER SINK RESUME (or its owner may read again): started again, after its last acknowledged time, once the statement has ended. */
+    synchronized void resume(Sink s) {
+        s.paused = false;
+        if (byTable.get(s.table.id()) == s && !pending.contains(s)) pending.add(s);
     }
 
     /** Starts every pending sink with {@code start} (which subscribes and starts its delivery). */
