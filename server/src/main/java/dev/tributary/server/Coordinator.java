@@ -1841,8 +1841,54 @@ final class Coordinator implements AutoCloseable, Catalog {
             }
         }
         if (sub == null) sub = subscribeHttpSink(s, null, delivery);
-        s.delivery = delivery.start();
         s.subscription = sub;
+        s.feed = 0;
+        s.delivery = delivery.backlog(backlog(s, delivery)).start();
+    }
+
+    /**
+     * What sink {@code s} does when {@code delivery}'s queue passes its bound (its receiver is away
+     * or slow): it lets go of its subscription, and once the receiver has taken what is queued it
+     * subscribes again after the last acknowledged time, which it holds the history from (a
+     * stopped, paused, dropped or restarted sink does nothing).
+     */
+    private dev.tributary.server.sink.HttpSink.Backlog backlog(Sinks.Sink s, dev.tributary.server.sink.HttpSink delivery) {
+        return new dev.tributary.server.sink.HttpSink.Backlog() {
+            @Override
+            public void behind(int feed) {
+                // on a worker, which must not wait for its own subscription to close
+                Thread.ofVirtual().name("sink " + s.table.name() + " behind").start(() -> {
+                    synchronized (Coordinator.this) {
+                        if (s.feed != feed || s.delivery != delivery || s.subscription == null) return;
+                        s.subscription.close();
+                        s.subscription = null;
+                    }
+                });
+            }
+
+            @Override
+            public void drained(long acknowledged) {
+                synchronized (Coordinator.this) {
+                    if (closed || sinks.ofTable(s.table.id()) != s || s.delivery != delivery || s.paused) return;
+                    if (s.subscription != null) s.subscription.close();
+                    s.subscription = null;
+                    try {
+                        Subscription.Listener feed = delivery.feed();
+                        s.feed = delivery.currentFeed();
+                        s.subscription = subscribeHttpSink(s, acknowledged, feed);
+                    } catch (SqlException e) {
+                        stopHttpSink(s, e);
+                    }
+                }
+            }
+        };
+    }
+
+    /** Sink {@code s} cannot go on ({@code why}): its delivery stops, the error logged and shown in SHOW SINKS. */
+    private void stopHttpSink(Sinks.Sink s, SqlException why) {
+        s.stopped = "stopped: " + why.getMessage() + " [" + why.sqlState() + "]";
+        ServerLog.error("sink " + s.table.name() + " stopped: " + why.getMessage(), null);
+        sinks.stop(s);
     }
 
     private static dev.tributary.server.sink.HttpSink.Options httpSinkOptions(Sinks.Sink s) {
@@ -2250,7 +2296,9 @@ final class Coordinator implements AutoCloseable, Catalog {
      * change before it is in Kafka; an HTTP sink's last acknowledged time: every change through it
      * was acknowledged) and lag_ms (now minus the cursor). Kafka's only (NULL for HTTP): envelope
      * and messages (written). HTTP's only (NULL for Kafka, whose errors are in its state):
-     * requests, failures and last_error.
+     * requests, failures, last_error, and its queue for a receiver that is away: queued_bytes (now,
+     * estimated), peak_queued_bytes (the most at once) and fell_behind (how often it passed MAX
+     * QUEUE SIZE and read again from its last acknowledged time).
      */
     private Result showSinks(Session session) {
         List<Object[]> rows = new ArrayList<>();
@@ -2262,7 +2310,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             Long lag = upper < 0 ? null : Math.max(0, now - upper);
             String topic = j.kafka == null ? null : j.kafka.topic();
             String relation = j.sink.query() != null ? dev.tributary.sql.parser.SqlFormatter.format(j.sink.query()) : String.join(".", j.sink.from());
-            rows.add(new Object[] {shown(session, j.item), "kafka", relation, topic, j.state, j.sink.envelope(), cursor, lag, j.messages, null, null, null});
+            rows.add(new Object[] {shown(session, j.item), "kafka", relation, topic, j.state, j.sink.envelope(), cursor, lag, j.messages, null, null, null, null, null, null});
         }
         for (Sinks.Sink s : sinks.all()) {
             var st = s.delivery == null ? null : s.delivery.status();
@@ -2270,12 +2318,14 @@ final class Coordinator implements AutoCloseable, Catalog {
             Long lag = s.acknowledged < 0 ? null : Math.max(0, now - s.acknowledged);
             String state = s.paused ? "paused" : s.stopped != null ? s.stopped : st == null ? "starting" : st.state();
             rows.add(new Object[] {shown(session, s.table), "http", s.reading(), s.url.toString(), state,
-                    null, cursor, lag, null, st == null ? 0L : st.requests(), st == null ? 0L : st.failures(), st == null ? null : st.lastError()});
+                    null, cursor, lag, null, st == null ? 0L : st.requests(), st == null ? 0L : st.failures(), st == null ? null : st.lastError(),
+                    st == null ? 0L : st.queuedBytes(), st == null ? 0L : st.peakQueuedBytes(), st == null ? 0L : st.fellBehind()});
         }
         rows.sort(java.util.Comparator.comparing(r -> (String) r[0]));
-        return new Result("SHOW", List.of("name", "connector", "relation", "target", "state", "envelope", "cursor", "lag_ms", "messages", "requests", "failures", "last_error"),
+        return new Result("SHOW", List.of("name", "connector", "relation", "target", "state", "envelope", "cursor", "lag_ms", "messages", "requests", "failures", "last_error",
+                "queued_bytes", "peak_queued_bytes", "fell_behind"),
                 List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TIMESTAMPTZ, SqlType.BIGINT, SqlType.BIGINT,
-                        SqlType.BIGINT, SqlType.BIGINT, SqlType.TEXT), rows);
+                        SqlType.BIGINT, SqlType.BIGINT, SqlType.TEXT, SqlType.BIGINT, SqlType.BIGINT, SqlType.BIGINT), rows);
     }
 
     /** SHOW JOBS: each job's state, target, rows written, cursor and lag. */

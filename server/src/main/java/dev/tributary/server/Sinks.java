@@ -46,6 +46,8 @@ final class Sinks {
          */
         volatile long hold = -1;
         volatile Subscription subscription;
+        /** The feed of its delivery that {@link #subscription} feeds ({@link HttpSink#feed()}). */
+        volatile int feed;
         /** Why it does not deliver, when that is not its own choice (its query no longer binds); null otherwise. */
         volatile String stopped;
         /** ALTER SINK PAUSE'd: no subscription, its history held from its last acknowledged time (a {@code paused} part in its table). */
@@ -112,9 +114,13 @@ final class Sinks {
         return s;
     }
 
-    private static void stop(Sink s) {
-        if (s.subscription != null) s.subscription.close();
-        if (s.delivery != null) s.delivery.stop();
+    /** Stops {@code s}'s subscription and delivery, without waiting. */
+    static void stop(Sink s) {
+        Subscription sub = s.subscription;
+        if (sub != null) sub.close();
+        s.subscription = null;
+        HttpSink d = s.delivery;
+        if (d != null) d.stop();
     }
 
     /** ALTER SINK PAUSE: its delivery stops (without waiting); what it holds stays held. */

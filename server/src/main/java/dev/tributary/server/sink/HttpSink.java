@@ -77,8 +77,10 @@ public final class HttpSink implements Subscription.Listener, AutoCloseable {
      * to subscribe again after it with a new {@link #feed()}.
      */
     public interface Backlog {
-        void behind();
+        /** The subscription feeding feed number {@code feed} (0: this sink as the listener) is no longer read. */
+        void behind(int feed);
 
+        /** Everything queued is acknowledged, through {@code acknowledged}: subscribe again after it. */
         void drained(long acknowledged);
     }
 
@@ -98,8 +100,15 @@ public final class HttpSink implements Subscription.Listener, AutoCloseable {
     private SqlException failure;
     /** The feed batches are taken from (0: this sink itself as the listener); others' are late deliveries of a subscription let go of. */
     private int feed;
+
+    /** The feed batches are taken from now (see {@link #feed()}). */
+    public synchronized int currentFeed() {
+        return feed;
+    }
     /** Past the bound: batches are refused until the queue has drained and a new feed starts. */
     private boolean behind;
+    /** The backlog was told it is behind: only then may it be told the queue drained (it subscribes again). */
+    private boolean behindTold;
     private long queuedBytes;
     private long peakQueuedBytes;
     private long fellBehind;
@@ -187,7 +196,11 @@ public final class HttpSink implements Subscription.Listener, AutoCloseable {
                 b = backlog;
             }
             if (b != null) {
-                b.behind();
+                b.behind(from);
+                synchronized (this) {
+                    behindTold = true;
+                    notifyAll();
+                }
             } else {
                 // nobody holds the history to read again from (a session's statement): it ends
                 onError(new SqlException("53400", "the receiver " + url + " fell behind: more than " + options.maxQueuedBytes()
@@ -203,6 +216,7 @@ public final class HttpSink implements Subscription.Listener, AutoCloseable {
     public synchronized Subscription.Listener feed() {
         int mine = ++feed;
         behind = false;
+        behindTold = false;
         done = false;
         return new Subscription.Listener() {
             @Override
@@ -312,9 +326,14 @@ public final class HttpSink implements Subscription.Listener, AutoCloseable {
                     changesAcknowledged += batch.rows().size();
                     snapshotNext = false;
                     acknowledgedTime = time;
-                    state = behind ? "behind: reading again from " + time : "running";
-                    if (behind && queue.isEmpty()) resume = backlog;
+                    state = behind ? "behind: the receiver has " + queue.size() + " queued batches to take before the changes after them are read again" : "running";
                     notifyAll();
+                    if (behind && queue.isEmpty()) {
+                        while (!behindTold && !closed) wait();
+                        if (closed) return;
+                        resume = backlog;
+                        state = "behind: reading again from " + time;
+                    }
                 }
                 // everything before the refused batch is acknowledged: read again from here
                 if (resume != null) resume.drained(time);
