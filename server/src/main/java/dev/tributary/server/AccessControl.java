@@ -63,6 +63,16 @@ final class AccessControl {
         version++;
     }
 
+    /** A number that changes whenever something a privilege check depends on does (a grant, a revoke, an owner or role change). */
+    long version() {
+        return version;
+    }
+
+    /** The role that owns relation {@code id} (a sink's: whose privileges it reads with). */
+    String owner(long id) {
+        return ownerOf(id);
+    }
+
     /** Whether {@code session}'s current user is a superuser (what reading the server's own files takes). */
     boolean superuser(Session session) {
         return roles.isSuperuser(session.currentUser());

@@ -465,6 +465,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 }
                 durability.commitCatalog();
                 durability.noteDurable(session);
+                checkSinksAccess();
                 startSources();
             }
         }
@@ -1808,7 +1809,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (acknowledged != null) s.acknowledged = acknowledged;
         s.paused = state.containsKey("paused");
         s.stopped = null;
-        Session session = sinkSession(s.searchPath);
+        Session session = sinkSession(s);
         Ddl.SinkQuery bound;
         try {
             bound = ddl.bindSinkQuery(session, s.statement);
@@ -1818,16 +1819,23 @@ final class Coordinator implements AutoCloseable, Catalog {
             ServerLog.log("sink " + s.table.name() + " could not start: " + e.getMessage());
             return;
         }
+        SqlException denied = denied(session, bound);
         Set<Long> stored = new HashSet<>();
         for (long id : dev.tributary.sql.plan.Plans.reads(bound.query().plan())) storedReads(id, stored);
         s.reads = Set.copyOf(stored);
-        if (acknowledged != null) {
-            // held from there on: this run resumes there, and so does the next one until a later time is durable
-            s.hold = acknowledged;
-            durability.holdTables(catalog.holds(oracle.readTime()), catalog);
-        }
+        // held from there on: this run resumes there, and so does the next one until a later time
+        // is durable; without one, from the present, which the snapshot's time is not before, so
+        // that its acknowledgement is a time the history still reaches
+        s.hold = acknowledged != null ? acknowledged : oracle.readTime();
+        durability.holdTables(catalog.holds(oracle.readTime()), catalog);
         // paused: it holds what it reads from its last acknowledged time, and RESUME starts it there
         if (s.paused) return;
+        if (denied != null) {
+            // so does a sink whose owner may not read what it reads: a GRANT starts it there
+            stopForAccess(s, denied);
+            return;
+        }
+        s.denied = false;
         var delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, httpSinkOptions(s), acknowledged == null,
                 at -> sinkAcknowledged(s, at), ServerLog::log);
         Subscription sub = null;
@@ -1835,6 +1843,10 @@ final class Coordinator implements AutoCloseable, Catalog {
             try {
                 sub = subscribeHttpSink(s, acknowledged, delivery);
             } catch (SqlException e) {
+                if (!e.sqlState().equals("72000")) {
+                    stopHttpSink(s, e);
+                    return;
+                }
                 ServerLog.log("sink " + s.table.name() + " cannot resume after its last acknowledged time (" + e.getMessage()
                         + "): it starts over with a snapshot, marked as one");
                 delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, httpSinkOptions(s), true, at -> sinkAcknowledged(s, at), ServerLog::log);
@@ -1886,6 +1898,8 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** Sink {@code s} cannot go on ({@code why}): its delivery stops, the error logged and shown in SHOW SINKS. */
     private void stopHttpSink(Sinks.Sink s, SqlException why) {
+        // a privilege it lacks: a GRANT resumes it (checkSinksAccess)
+        if (why.sqlState().equals("42501")) s.denied = true;
         s.stopped = "stopped: " + why.getMessage() + " [" + why.sqlState() + "]";
         ServerLog.error("sink " + s.table.name() + " stopped: " + why.getMessage(), null);
         sinks.stop(s);
@@ -1893,6 +1907,66 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     private static dev.tributary.server.sink.HttpSink.Options httpSinkOptions(Sinks.Sink s) {
         return dev.tributary.server.sink.HttpSink.Options.defaults().withMaxQueuedBytes(s.maxQueuedBytes);
+    }
+
+    /**
+     * The session an HTTP sink reads in: its search path, and its owner as the current user, so
+     * that what it reads is checked against its owner's privileges each time it subscribes (as
+     * PostgreSQL checks a view owner's at each use), and again after each change of privileges
+     * ({@link #checkSinksAccess}).
+     */
+    private Session sinkSession(Sinks.Sink s) {
+        Session session = sinkSession(s.searchPath);
+        session.settings.put("role", access.owner(s.table.id()));
+        return session;
+    }
+
+    /** The 42501 error reading {@code bound} would raise in {@code session}, or null when it may read it. */
+    private SqlException denied(Session session, Ddl.SinkQuery bound) {
+        try {
+            access.checkSelect(session, bound.binder().dependencies());
+            return null;
+        } catch (SqlException e) {
+            return e;
+        }
+    }
+
+    /** The privileges this server's HTTP sinks were last checked at ({@link #checkSinksAccess}). */
+    private long sinksAccessVersion = -1;
+
+    /**
+     * After a statement that changed privileges (a REVOKE, a GRANT, an owner or role change):
+     * each running HTTP sink whose owner may no longer read what it reads stops (an error logged,
+     * its state in SHOW SINKS), holding its history from its last acknowledged time; each sink so
+     * stopped whose owner may read again is resumed there, so the receiver misses nothing.
+     */
+    private void checkSinksAccess() {
+        long version = access.version();
+        if (version == sinksAccessVersion) return;
+        sinksAccessVersion = version;
+        for (Sinks.Sink s : sinks.all()) {
+            if (s.paused || s.reads == null || (s.stopped != null && !s.denied)) continue;
+            SqlException denied;
+            try {
+                Session session = sinkSession(s);
+                denied = denied(session, ddl.bindSinkQuery(session, s.statement));
+            } catch (SqlException e) {
+                continue; // what it reads no longer binds: its subscription tells it when it matters
+            }
+            if (denied != null && !s.denied) {
+                stopForAccess(s, denied);
+            } else if (denied == null && s.denied) {
+                ServerLog.log("sink " + s.table.name() + ": its owner may read what it reads again; it resumes after its last acknowledged time");
+                s.denied = false;
+                s.stopped = null;
+                sinks.resume(s);
+            }
+        }
+    }
+
+    /** Sink {@code s}'s owner may not read what it reads ({@code why}, 42501): it stops, and a GRANT resumes it. */
+    private void stopForAccess(Sinks.Sink s, SqlException why) {
+        stopHttpSink(s, new SqlException(why.sqlState(), "its owner " + access.owner(s.table.id()) + " may not read what it reads: " + why.getMessage()));
     }
 
     /** A session as sink or job statements are bound in: the search path they were made with. */
@@ -1907,7 +1981,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         Statement.CreateSink c = s.statement;
         Statement.Subscribe st = new Statement.Subscribe(c.pos(), c.from(), c.query(),
                 acknowledged == null ? null : new dev.tributary.sql.ast.Expr.IntegerLiteral(c.pos(), acknowledged), null, acknowledged == null, false, null);
-        return subscriptions.subscribe(sinkSession(s.searchPath), st, listener);
+        return subscriptions.subscribe(sinkSession(s), st, listener);
     }
 
     /** The stored collections (tables, materialized views) that relation {@code id} is or reads, transitively, into {@code out}. */

@@ -1231,8 +1231,8 @@ final class Ddl {
         for (CatalogItem t : targets) targetIds.add(t.id());
         if (session.inBlock()) {
             for (long id : order) {
-                if (sources.ofTable(id) != null || jobs.get(id) != null) {
-                    String kind = sources.ofTable(id) != null ? "source" : jobs.get(id).kind();
+                String kind = writerOutsideBlocks(id);
+                if (kind != null) {
                     throw new SqlException("25001", "DROP " + kind.toUpperCase(java.util.Locale.ROOT) + " cannot run inside a transaction block", d.pos(),
                             kind.substring(0, 1).toUpperCase(java.util.Locale.ROOT) + kind.substring(1) + " " + catalog.get(id).name()
                                     + " is among what the statement drops; it writes outside any block, so drop it outside one.");
@@ -1463,6 +1463,16 @@ final class Ddl {
     }
 
     /**
+     * What object {@code id} is if it acts outside transaction blocks, so that it is made and
+     * dropped outside them only (25001): "source", "job" or "sink" (Kafka's or HTTP's); null otherwise.
+     */
+    private String writerOutsideBlocks(long id) {
+        if (sources.ofTable(id) != null) return "source";
+        if (jobs.get(id) != null) return jobs.get(id).kind();
+        return sinks.ofTable(id) != null ? "sink" : null;
+    }
+
+    /**
      * Whether a change {@code session}'s statement makes to object {@code id} is one its block's
      * rollback must take back: in a transaction block, to what the block did not make itself.
      */
@@ -1476,9 +1486,10 @@ final class Ddl {
      * dataflow and data kept until the block commits ({@link #release}).
      */
     private void drop(Session session, long id) {
-        if (session.inBlock() && (sources.ofTable(id) != null || jobs.get(id) != null)) {
-            throw new SqlException("25001", "DROP SOURCE cannot run inside a transaction block", 0,
-                    "A source's connector writes outside any block; drop it outside one.");
+        String kind = writerOutsideBlocks(id);
+        if (session.inBlock() && kind != null) {
+            throw new SqlException("25001", "DROP " + kind.toUpperCase(java.util.Locale.ROOT) + " cannot run inside a transaction block", 0,
+                    "A " + kind + " writes or delivers outside any block; drop it outside one.");
         }
         if (!undoable(session, id)) {
             remove(id);

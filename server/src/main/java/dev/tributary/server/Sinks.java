@@ -50,6 +50,8 @@ final class Sinks {
         volatile int feed;
         /** Why it does not deliver, when that is not its own choice (its query no longer binds); null otherwise. */
         volatile String stopped;
+        /** Stopped because its owner may no longer read what it reads; a GRANT that lets it read again resumes it. */
+        volatile boolean denied;
         /** ALTER SINK PAUSE'd: no subscription, its history held from its last acknowledged time (a {@code paused} part in its table). */
         volatile boolean paused;
 

@@ -127,6 +127,12 @@ public final class HttpReceiver implements AutoCloseable {
         }
     }
 
+    /** The {@code time} of a POSTed body. */
+    public static long time(String body) {
+        int at = body.indexOf("\"time\":") + 7;
+        return Long.parseLong(body.substring(at, body.indexOf(',', at)));
+    }
+
     @Override
     public void close() {
         server.stop(0);

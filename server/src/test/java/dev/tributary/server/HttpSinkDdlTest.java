@@ -258,14 +258,13 @@ class HttpSinkDdlTest {
         }
     }
 
-    private static long lastTime(List<String> bodies) {
-        String b = bodies.get(bodies.size() - 1);
-        int at = b.indexOf("\"time\":") + 7;
-        return Long.parseLong(b.substring(at, b.indexOf(',', at)));
+    /** The time of the last of {@code bodies}. */
+    static long lastTime(List<String> bodies) {
+        return HttpReceiver.time(bodies.get(bodies.size() - 1));
     }
 
     /** Waits (with a deadline) until the sink's table says {@code time} was acknowledged. */
-    private static void awaitAcknowledged(Tributary db, long time) throws InterruptedException {
+    static void awaitAcknowledged(Tributary db, long time) throws InterruptedException {
         long until = System.nanoTime() + WAIT_MS * 1_000_000;
         String expected = String.valueOf(time);
         while (!rows(db, "SELECT position FROM out WHERE part = 'acknowledged'").equals(List.of(expected))) {

@@ -61,8 +61,8 @@ class InsertIntoUrlTest {
             List<String> bodies = receiver.bodies();
             assertThat(bodies).hasSize(3);
             assertThat(bodies.get(0)).contains("\"snapshot\":true");
-            assertThat(time(bodies.get(0))).isLessThan(time(bodies.get(1)));
-            assertThat(time(bodies.get(1))).isLessThan(time(bodies.get(2)));
+            assertThat(HttpReceiver.time(bodies.get(0))).isLessThan(HttpReceiver.time(bodies.get(1)));
+            assertThat(HttpReceiver.time(bodies.get(1))).isLessThan(HttpReceiver.time(bodies.get(2)));
             receiver.assertRetriesIdentical();
             assertThat(running).isNotDone();
             s.cancel();
@@ -120,10 +120,5 @@ class InsertIntoUrlTest {
             throw new AssertionError("the statement did not end", e);
         }
         throw new AssertionError("the statement succeeded");
-    }
-
-    private static long time(String body) {
-        int at = body.indexOf("\"time\":") + 7;
-        return Long.parseLong(body.substring(at, body.indexOf(',', at)));
     }
 }
