@@ -2042,6 +2042,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         synchronized (this) {
             catalog.acting(session);
             try {
+                access.checkConnect(session, "post to a URL", u.pos());
                 if (u.continuous()) {
                     sub = subscriptions.subscribe(session, new Statement.QueryStatement(u.pos(), u.source(), null, true), delivery);
                 } else {

@@ -208,6 +208,8 @@ final class Ddl {
                     "A source's progress table is named after it; choose another name for the source.");
         }
         Map<String, String> options = dev.tributary.server.source.Connectors.checkedOptions(c.connector(), c.options(), c.pos());
+        // a recovery makes again what was allowed when it was made
+        if (c.connector().equals("KAFKA") && !durability.replaying()) binders.access().checkConnect(session, "create a source FROM KAFKA", c.pos());
         if (c.connector().equals("DIRECTORY") && !durability.replaying() && !binders.access().superuser(session)) {
             throw new SqlException("42501", "must be superuser to create a source FROM DIRECTORY", c.pos(),
                     "A directory source reads files on the server's machine, as server-side COPY FROM does.");
@@ -270,6 +272,8 @@ final class Ddl {
         }
         CatalogState.Name target = catalog.target(c.name(), session, c.pos());
         binders.access().checkCreate(session, target.schema());
+        // a recovery makes again what was allowed when it was made
+        if (!durability.replaying()) binders.access().checkConnect(session, "create a sink INTO " + c.connector(), c.pos());
         if (catalog.contains(target.schema(), target.name()) && c.ifNotExists()) return Result.command("CREATE SINK").withNotice(alreadyExists(target.name()));
         catalog.checkNew(target, false, c.pos());
         return c.connector().equals("KAFKA") ? createKafkaSink(session, c, target) : createHttpSink(session, c, target);

@@ -24,6 +24,7 @@ class HttpSinkAccessTest {
             db.execute("CREATE ROLE alice");
             db.execute("CREATE ROLE bob");
             db.execute("GRANT CREATE ON SCHEMA public TO alice, bob");
+            db.execute("GRANT tributary_connect TO alice");
             db.execute("CREATE TABLE t (k int, v text)");
             db.execute("GRANT SELECT ON t TO bob");
             // alice's sink reads bob's view of t
