@@ -41,19 +41,19 @@ class HttpSinkAccessTest {
             HttpSinkDdlTest.awaitAcknowledged(db, HttpSinkDdlTest.lastTime(receiver.bodies()));
 
             db.execute("REVOKE SELECT ON t FROM bob");
-            assertThat(state(db)).isEqualTo("stopped: its owner alice may not read what it reads: permission denied for table t [42501]");
+            assertThat(HttpSinkDdlTest.state(db)).isEqualTo("stopped: its owner alice may not read what it reads: permission denied for table t [42501]");
             db.execute("INSERT INTO t VALUES (2, 'b')");
             db.execute("GRANT SELECT ON t TO bob");
-            assertThat(state(db)).isNotEqualTo("paused").doesNotStartWith("stopped");
+            assertThat(HttpSinkDdlTest.state(db)).isNotEqualTo("paused").doesNotStartWith("stopped");
             receiver.await(bodies -> HttpReceiver.accumulated(bodies, "k", "n").equals(List.of("1|a|1", "2|b|1")));
             HttpSinkDdlTest.awaitAcknowledged(db, HttpSinkDdlTest.lastTime(receiver.bodies()));
 
             db.execute("REVOKE SELECT ON v FROM alice");
-            assertThat(state(db)).startsWith("stopped: its owner alice may not read what it reads: permission denied for view v");
+            assertThat(HttpSinkDdlTest.state(db)).startsWith("stopped: its owner alice may not read what it reads: permission denied for view v");
             db.execute("INSERT INTO t VALUES (3, 'c')");
             // a GRANT of something else leaves it stopped
             db.execute("GRANT SELECT ON t TO alice");
-            assertThat(state(db)).startsWith("stopped: ");
+            assertThat(HttpSinkDdlTest.state(db)).startsWith("stopped: ");
             db.execute("GRANT SELECT ON v TO alice");
             receiver.await(bodies -> HttpReceiver.accumulated(bodies, "k", "n").equals(List.of("1|a|1", "2|b|1", "3|c|1")));
             // resumed after its last acknowledged time: one snapshot only
@@ -78,13 +78,9 @@ class HttpSinkAccessTest {
         }
     }
 
-    private static String state(Tributary db) {
-        return rows(db, "SHOW SINKS").get(0).split("\\|")[4];
-    }
-
     private static void awaitState(Tributary db, String state) {
         long until = System.nanoTime() + HttpReceiver.WAIT_MS * 1_000_000;
-        while (!state(db).equals(state)) {
+        while (!HttpSinkDdlTest.state(db).equals(state)) {
             assertThat(System.nanoTime()).as("SHOW SINKS: " + rows(db, "SHOW SINKS")).isLessThan(until);
             Thread.onSpinWait();
         }

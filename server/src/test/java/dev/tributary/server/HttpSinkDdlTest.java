@@ -180,7 +180,8 @@ class HttpSinkDdlTest {
         }
     }
 
-    private static String state(Tributary db) {
+    /** The state of the first sink SHOW SINKS lists. */
+    static String state(Tributary db) {
         return rows(db, "SHOW SINKS").get(0).split("\\|")[4];
     }
 
