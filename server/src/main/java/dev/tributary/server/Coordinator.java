@@ -2061,7 +2061,7 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         session.aboutToWait();
         session.waitingOn = delivery;
-        try (delivery) {
+        try {
             delivery.start();
             delivery.awaitEnd(session::stop);
         } catch (InterruptedException e) {
@@ -2070,6 +2070,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         } finally {
             session.waitingOn = null;
             if (sub != null) sub.close();
+            // the statement ends now: a request in flight may take its timeout to give up, and the client's close waits for it
+            delivery.stop();
+            Thread.ofVirtual().name(name + " close").start(delivery::close);
         }
         return Result.command("INSERT 0 " + (u.continuous() ? delivery.status().changesAcknowledged() : rows));
     }
