@@ -1804,7 +1804,16 @@ final class Coordinator implements AutoCloseable, Catalog {
      * (its state says why).
      */
     private void startHttpSink(Sinks.Sink s) {
-        Map<String, String> state = parts(s.table);
+        Map<String, String> state;
+        try {
+            state = parts(s.table);
+        } catch (RuntimeException e) {
+            // a table of the layout before pause (one timestamptz column) does not read as (part, position)
+            s.reads = Set.of();
+            s.stopped = "failed: its table does not read as (part, position): " + e.getMessage();
+            ServerLog.error("sink " + s.table.name() + " could not start: its table does not read as (part, position); DROP SINK and CREATE SINK again", e);
+            return;
+        }
         Long acknowledged = state.containsKey("acknowledged") ? Long.valueOf(state.get("acknowledged")) : null;
         if (acknowledged != null) s.acknowledged = acknowledged;
         s.paused = state.containsKey("paused");
