@@ -63,6 +63,28 @@ final class AccessControl {
         version++;
     }
 
+    /** A number that changes whenever something a privilege check depends on does (a grant, a revoke, an owner or role change). */
+    long version() {
+        return version;
+    }
+
+    /** The role that owns relation {@code id} (a sink's: whose privileges it reads with). */
+    String owner(long id) {
+        return ownerOf(id);
+    }
+
+    /**
+     * 42501 unless {@code session}'s current user is a superuser or has the privileges of
+     * {@value Roles#CONNECT}: what makes the server reach another host ({@code what}, at {@code pos}).
+     */
+    void checkConnect(Session session, String what, int pos) {
+        String user = session.currentUser();
+        if (roles.isSuperuser(user) || roles.hasPrivilegesOf(user, Roles.CONNECT)) return;
+        throw new SqlException("42501", "permission denied to " + what, pos,
+                "Only superusers and members of " + Roles.CONNECT + " may make the server connect to other hosts; a superuser grants it: GRANT "
+                        + Roles.CONNECT + " TO " + user + ".");
+    }
+
     /** Whether {@code session}'s current user is a superuser (what reading the server's own files takes). */
     boolean superuser(Session session) {
         return roles.isSuperuser(session.currentUser());
@@ -637,7 +659,7 @@ final class AccessControl {
         if (name.equals(user)) throw new SqlException("55006", "current user cannot be dropped");
         if (name.equals(session.sessionUser())) throw new SqlException("55006", "session user cannot be dropped");
         if (roles.isSuperuser(name) && !roles.isSuperuser(user)) throw new SqlException("42501", "must be superuser to drop superusers");
-        if (name.equals(Roles.BOOTSTRAP)) {
+        if (name.equals(Roles.BOOTSTRAP) || name.equals(Roles.CONNECT)) {
             throw new SqlException("2BP01", "cannot drop role " + name + " because it is required by the database system");
         }
         List<String> uses = new ArrayList<>();

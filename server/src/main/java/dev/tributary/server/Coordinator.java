@@ -438,6 +438,8 @@ final class Coordinator implements AutoCloseable, Catalog {
     private Result executeStatement(Session session, Statement st, String sql) {
         if (st instanceof Statement.Fetch f) return guarded(session, st, () -> fetch(session, f));
         if (st instanceof Statement.Checkpoint c) return guarded(session, st, () -> checkpoint(session));
+        // posting to a receiver takes as long as the receiver (a continuous one until cancelled): held only to start
+        if (st instanceof Statement.InsertIntoUrl u) return guarded(session, st, () -> insertIntoUrl(session, u));
         // reading or writing a file takes as long as the file: the coordinator is held only to start and to commit
         if (st instanceof Statement.Copy c && c.file() != null) return guarded(session, st, () -> ServerFileCopy.run(this, session, c, roles));
         Result r;
@@ -463,6 +465,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                 }
                 durability.commitCatalog();
                 durability.noteDurable(session);
+                checkSinksAccess();
                 startSources();
             }
         }
@@ -611,6 +614,7 @@ final class Coordinator implements AutoCloseable, Catalog {
                     s.pos(), "Over the wire it streams as COPY (SUBSCRIBE ...) TO STDOUT does.");
             case Statement.AdvanceClock a -> advanceClock(a);
             case Statement.Checkpoint c -> throw new IllegalStateException("CHECKPOINT runs without the coordinator (see execute)");
+            case Statement.InsertIntoUrl u -> throw new IllegalStateException("INSERT INTO FUNCTION url runs without the coordinator (see execute)");
             case Statement.Refresh r -> refresh(session, r);
             case Statement.Discard d -> {
                 if (d.what().equals("all") && session.inTransaction && !session.implicit) {
@@ -1005,6 +1009,12 @@ final class Coordinator implements AutoCloseable, Catalog {
     Result execute(Session session, Prepared p, Object[] values, boolean endImplicit) {
         // an empty statement is no statement; any other statement than a query or write is timed
         // and logged as execute runs it
+        if (p.statement instanceof Statement.InsertIntoUrl) {
+            // it waits for its receiver: not in a turn of the coordinator
+            Result r = execute(session, p.statement, p.sql);
+            if (endImplicit && session.implicit) endImplicit(session);
+            return r;
+        }
         if (p.kind == Prepared.Kind.EMPTY || p.kind == Prepared.Kind.OTHER) return executePrepared(session, p, values, endImplicit);
         return metrics.time(StatementKind.of(p.statement), () -> logged(session, p.sql, () -> executePrepared(session, p, values, endImplicit)));
     }
@@ -1796,47 +1806,201 @@ final class Coordinator implements AutoCloseable, Catalog {
     private final Sinks sinks = new Sinks();
 
     /**
-     * Starts sink {@code s}: a subscription to its relation after the time its table says was
+     * Starts sink {@code s}: a subscription to its query after the time its table says was
      * acknowledged ({@code WITH (SNAPSHOT = false) AS OF t}; the sink holds the history of what it
      * reads from that time), or from a snapshot when it has none, or should the history not reach
      * back to it all the same (the sink's first batch then says it is a snapshot), delivered by an
-     * {@link dev.tributary.server.sink.HttpSink}.
+     * {@link dev.tributary.server.sink.HttpSink}. A query that no longer binds stops the sink
+     * (its state says why).
      */
     private void startHttpSink(Sinks.Sink s) {
-        List<SqlType> types = Binder.typesOf(s.table.columns());
-        Long acknowledged = null;
-        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(s.table.id(), s.table.name(), types, true), types)) {
-            long at = ((java.time.Instant) r[0]).toEpochMilli();
-            if (acknowledged == null || at > acknowledged) acknowledged = at;
+        Map<String, String> state;
+        try {
+            state = parts(s.table);
+        } catch (RuntimeException e) {
+            // a table of the layout before pause (one timestamptz column) does not read as (part, position)
+            s.reads = Set.of();
+            s.stopped = "failed: its table does not read as (part, position): " + e.getMessage();
+            ServerLog.error("sink " + s.table.name() + " could not start: its table does not read as (part, position); DROP SINK and CREATE SINK again", e);
+            return;
         }
+        Long acknowledged = state.containsKey("acknowledged") ? Long.valueOf(state.get("acknowledged")) : null;
         if (acknowledged != null) s.acknowledged = acknowledged;
-        Set<Long> stored = new HashSet<>();
-        storedReads(s.from, stored);
-        s.reads = Set.copyOf(stored);
-        if (acknowledged != null) {
-            // held from there on: this run resumes there, and so does the next one until a later time is durable
-            s.hold = acknowledged;
-            durability.holdTables(catalog.holds(oracle.readTime()), catalog);
+        s.paused = state.containsKey("paused");
+        s.stopped = null;
+        Session session = sinkSession(s);
+        Ddl.SinkQuery bound;
+        try {
+            bound = ddl.bindSinkQuery(session, s.statement);
+        } catch (SqlException e) {
+            s.reads = Set.of();
+            s.stopped = "failed: " + e.getMessage() + " [" + e.sqlState() + "]";
+            ServerLog.log("sink " + s.table.name() + " could not start: " + e.getMessage());
+            return;
         }
-        CatalogItem relation = catalog.get(s.from);
-        String from = Ddl.qualified(catalog.schemaOf(s.from), relation.name());
-        Subscription sub = null;
-        boolean snapshot = acknowledged == null;
-        var delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, dev.tributary.server.sink.HttpSink.Options.defaults(), snapshot,
+        SqlException denied = denied(session, bound);
+        Set<Long> stored = new HashSet<>();
+        for (long id : dev.tributary.sql.plan.Plans.reads(bound.query().plan())) storedReads(id, stored);
+        s.reads = Set.copyOf(stored);
+        // held from there on: this run resumes there, and so does the next one until a later time
+        // is durable; without one, from the present, which the snapshot's time is not before, so
+        // that its acknowledgement is a time the history still reaches
+        s.hold = acknowledged != null ? acknowledged : oracle.readTime();
+        durability.holdTables(catalog.holds(oracle.readTime()), catalog);
+        // paused: it holds what it reads from its last acknowledged time, and RESUME starts it there
+        if (s.paused) return;
+        if (denied != null) {
+            // so does a sink whose owner may not read what it reads: a GRANT starts it there
+            stopForAccess(s, denied);
+            return;
+        }
+        s.denied = false;
+        var delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, httpSinkOptions(s), acknowledged == null,
                 at -> sinkAcknowledged(s, at), ServerLog::log);
+        Subscription sub = null;
         if (acknowledged != null) {
             try {
-                sub = subscribeInternally("SUBSCRIBE " + from + " WITH (SNAPSHOT = false) AS OF " + acknowledged, delivery);
+                sub = subscribeHttpSink(s, acknowledged, delivery);
             } catch (SqlException e) {
+                if (!e.sqlState().equals("72000")) {
+                    stopHttpSink(s, e);
+                    return;
+                }
                 ServerLog.log("sink " + s.table.name() + " cannot resume after its last acknowledged time (" + e.getMessage()
                         + "): it starts over with a snapshot, marked as one");
-                delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, dev.tributary.server.sink.HttpSink.Options.defaults(), true,
-                        at -> sinkAcknowledged(s, at), ServerLog::log);
+                delivery = new dev.tributary.server.sink.HttpSink(s.table.name(), s.url, httpSinkOptions(s), true, at -> sinkAcknowledged(s, at), ServerLog::log);
             }
         }
-        if (sub == null) sub = subscribeInternally("SUBSCRIBE " + from, delivery);
-        s.delivery = delivery.start();
+        if (sub == null) sub = subscribeHttpSink(s, null, delivery);
         s.subscription = sub;
+        s.feed = 0;
+        s.delivery = delivery.backlog(backlog(s, delivery)).start();
+    }
+
+    /**
+     * What sink {@code s} does when {@code delivery}'s queue passes its bound (its receiver is away
+     * or slow): it lets go of its subscription, and once the receiver has taken what is queued it
+     * subscribes again after the last acknowledged time, which it holds the history from (a
+     * stopped, paused, dropped or restarted sink does nothing).
+     */
+    private dev.tributary.server.sink.HttpSink.Backlog backlog(Sinks.Sink s, dev.tributary.server.sink.HttpSink delivery) {
+        return new dev.tributary.server.sink.HttpSink.Backlog() {
+            @Override
+            public void behind(int feed) {
+                // on a worker, which must not wait for its own subscription to close
+                Thread.ofVirtual().name("sink " + s.table.name() + " behind").start(() -> {
+                    synchronized (Coordinator.this) {
+                        if (s.feed != feed || s.delivery != delivery || s.subscription == null) return;
+                        s.subscription.close();
+                        s.subscription = null;
+                    }
+                });
+            }
+
+            @Override
+            public void drained(long acknowledged) {
+                synchronized (Coordinator.this) {
+                    if (closed || sinks.ofTable(s.table.id()) != s || s.delivery != delivery || s.paused) return;
+                    if (s.subscription != null) s.subscription.close();
+                    s.subscription = null;
+                    try {
+                        Subscription.Listener feed = delivery.feed();
+                        s.feed = delivery.currentFeed();
+                        s.subscription = subscribeHttpSink(s, acknowledged, feed);
+                    } catch (SqlException e) {
+                        stopHttpSink(s, e);
+                    }
+                }
+            }
+        };
+    }
+
+    /** Sink {@code s} cannot go on ({@code why}): its delivery stops, the error logged and shown in SHOW SINKS. */
+    private void stopHttpSink(Sinks.Sink s, SqlException why) {
+        // a privilege it lacks: a GRANT resumes it (checkSinksAccess)
+        if (why.sqlState().equals("42501")) s.denied = true;
+        s.stopped = "stopped: " + why.getMessage() + " [" + why.sqlState() + "]";
+        ServerLog.error("sink " + s.table.name() + " stopped: " + why.getMessage(), null);
+        sinks.stop(s);
+    }
+
+    private static dev.tributary.server.sink.HttpSink.Options httpSinkOptions(Sinks.Sink s) {
+        return dev.tributary.server.sink.HttpSink.Options.defaults().withMaxQueuedBytes(s.maxQueuedBytes);
+    }
+
+    /**
+     * The session an HTTP sink reads in: its search path, and its owner as the current user, so
+     * that what it reads is checked against its owner's privileges each time it subscribes (as
+     * PostgreSQL checks a view owner's at each use), and again after each change of privileges
+     * ({@link #checkSinksAccess}).
+     */
+    private Session sinkSession(Sinks.Sink s) {
+        Session session = sinkSession(s.searchPath);
+        session.settings.put("role", access.owner(s.table.id()));
+        return session;
+    }
+
+    /** The 42501 error reading {@code bound} would raise in {@code session}, or null when it may read it. */
+    private SqlException denied(Session session, Ddl.SinkQuery bound) {
+        try {
+            access.checkSelect(session, bound.binder().dependencies());
+            return null;
+        } catch (SqlException e) {
+            return e;
+        }
+    }
+
+    /** The privileges this server's HTTP sinks were last checked at ({@link #checkSinksAccess}). */
+    private long sinksAccessVersion = -1;
+
+    /**
+     * After a statement that changed privileges (a REVOKE, a GRANT, an owner or role change):
+     * each running HTTP sink whose owner may no longer read what it reads stops (an error logged,
+     * its state in SHOW SINKS), holding its history from its last acknowledged time; each sink so
+     * stopped whose owner may read again is resumed there, so the receiver misses nothing.
+     */
+    private void checkSinksAccess() {
+        long version = access.version();
+        if (version == sinksAccessVersion) return;
+        sinksAccessVersion = version;
+        for (Sinks.Sink s : sinks.all()) {
+            if (s.paused || s.reads == null || (s.stopped != null && !s.denied)) continue;
+            SqlException denied;
+            try {
+                Session session = sinkSession(s);
+                denied = denied(session, ddl.bindSinkQuery(session, s.statement));
+            } catch (SqlException e) {
+                continue; // what it reads no longer binds: its subscription tells it when it matters
+            }
+            if (denied != null && !s.denied) {
+                stopForAccess(s, denied);
+            } else if (denied == null && s.denied) {
+                ServerLog.log("sink " + s.table.name() + ": its owner may read what it reads again; it resumes after its last acknowledged time");
+                s.denied = false;
+                s.stopped = null;
+                sinks.resume(s);
+            }
+        }
+    }
+
+    /** Sink {@code s}'s owner may not read what it reads ({@code why}, 42501): it stops, and a GRANT resumes it. */
+    private void stopForAccess(Sinks.Sink s, SqlException why) {
+        stopHttpSink(s, new SqlException(why.sqlState(), "its owner " + access.owner(s.table.id()) + " may not read what it reads: " + why.getMessage()));
+    }
+
+    /** A session as sink or job statements are bound in: the search path they were made with. */
+    private static Session sinkSession(String searchPath) {
+        Session session = new Session();
+        if (!searchPath.isEmpty()) session.settings.put("search_path", searchPath);
+        return session;
+    }
+
+    /** Subscribes sink {@code s}'s delivery (listener) to its query after {@code acknowledged}, or from a snapshot when null. */
+    private Subscription subscribeHttpSink(Sinks.Sink s, Long acknowledged, Subscription.Listener listener) {
+        Statement.CreateSink c = s.statement;
+        Statement.Subscribe st = new Statement.Subscribe(c.pos(), c.from(), c.query(),
+                acknowledged == null ? null : new dev.tributary.sql.ast.Expr.IntegerLiteral(c.pos(), acknowledged), null, acknowledged == null, false, null);
+        return subscriptions.subscribe(sinkSession(s), st, listener);
     }
 
     /** The stored collections (tables, materialized views) that relation {@code id} is or reads, transitively, into {@code out}. */
@@ -1853,26 +2017,101 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
     }
 
-    private Subscription subscribeInternally(String sql, Subscription.Listener listener) {
-        Statement st = dev.tributary.sql.parser.Parser.parse(sql).get(0);
-        return subscriptions.subscribe(new Session(), st, listener);
-    }
-
-    /** Sink {@code s}'s receiver acknowledged everything through {@code at}: its table's one row moves there (not waited for: a time lost in a crash is sent again). */
+    /**
+     * Sink {@code s}'s receiver acknowledged everything through {@code at}: its table's
+     * {@code acknowledged} part moves there (not waited for: a time lost in a crash is sent again).
+     */
     private synchronized void sinkAcknowledged(Sinks.Sink s, long at) {
         if (closed || sinks.ofTable(s.table.id()) != s) return;
-        dev.tributary.sql.row.RowCodec codec = new dev.tributary.sql.row.RowCodec(Binder.typesOf(s.table.columns()));
-        List<SqlType> types = Binder.typesOf(s.table.columns());
-        Map<Row, Long> changes = new HashMap<>();
-        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(s.table.id(), s.table.name(), types, true), types)) changes.merge(codec.encode(r), -1L, Long::sum);
-        changes.merge(codec.encode(new Object[] {java.time.Instant.ofEpochMilli(at)}), 1L, Long::sum);
+        Map<Row, Long> moved = movedPart("acknowledged", parts(s.table).get("acknowledged"), Long.toString(at));
+        if (moved.isEmpty()) return;
         Map<Long, Map<Row, Long>> block = new java.util.LinkedHashMap<>();
-        block.put(s.table.id(), changes);
+        block.put(s.table.id(), moved);
         writes.commitBlock(block, false);
         s.acknowledged = at;
         // the hold moves only once the time is durable: a restart resumes at the durable one
         java.util.concurrent.CompletableFuture<Void> durable = storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
         durable.thenRun(() -> s.hold = at);
+    }
+
+    // ------------------------------------------------------------------ INSERT INTO FUNCTION url
+
+    /**
+     * {@code INSERT INTO FUNCTION url('...') query}, a statement of {@code session} that holds the
+     * coordinator only to start: over a STREAM, the query's changes POSTed as an HTTP sink posts
+     * them (same bodies, idempotency keys and retries) until the client cancels (57014), the
+     * statement times out, or what it reads is dropped ({@code INSERT 0 n}, the changes
+     * acknowledged); otherwise the query's result POSTed once, as one batch of insertions at the
+     * read's time ({@code INSERT 0 n}, its rows). At least once while it runs: nothing is kept
+     * for after it, so the receiver may miss what was unacknowledged at a cancel; CREATE JOB ...
+     * AS INSERT INTO FUNCTION url is the durable form (an HTTP sink). Outside transaction blocks
+     * (25001), as CREATE SINK: what a receiver took cannot be taken back.
+     */
+    private Result insertIntoUrl(Session session, Statement.InsertIntoUrl u) {
+        if (session.inBlock()) {
+            throw new SqlException("25001", "INSERT INTO FUNCTION url cannot run inside a transaction block", u.pos(),
+                    "What the receiver took cannot be taken back by a ROLLBACK; run it outside the block.");
+        }
+        java.net.URI uri = dev.tributary.server.sink.HttpSink.receiver(u.url(), u.pos());
+        // the keys' prefix: random, so that no later statement's keys repeat this one's at a receiver that keeps them
+        String name = String.format("insert-%016x", new java.security.SecureRandom().nextLong());
+        var delivery = new dev.tributary.server.sink.HttpSink(name, uri, dev.tributary.server.sink.HttpSink.Options.defaults(), true, at -> {}, ServerLog::log);
+        Subscription sub = null;
+        long rows = 0;
+        synchronized (this) {
+            catalog.acting(session);
+            try {
+                access.checkConnect(session, "post to a URL", u.pos());
+                if (u.continuous()) {
+                    sub = subscriptions.subscribe(session, new Statement.QueryStatement(u.pos(), u.source(), null, true), delivery);
+                } else {
+                    Binder binder = binders.of(session);
+                    BoundQuery bound = binder.bindQuery(u.source());
+                    access.checkSelect(session, binder.dependencies());
+                    long at = oracle.readTime();
+                    Result result = reads.query(session, bound);
+                    rows = result.rows().size();
+                    delivery.onChanges(insertions(result, at));
+                    delivery.onDone();
+                }
+            } finally {
+                catalog.acting(null);
+            }
+        }
+        session.aboutToWait();
+        session.waitingOn = delivery;
+        try {
+            delivery.start();
+            delivery.awaitEnd(session::stop);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw Session.canceled();
+        } finally {
+            session.waitingOn = null;
+            if (sub != null) sub.close();
+            // the statement ends now: a request in flight may take its timeout to give up, and the client's close waits for it
+            delivery.stop();
+            Thread.ofVirtual().name(name + " close").start(delivery::close);
+        }
+        return Result.command("INSERT 0 " + (u.continuous() ? delivery.status().changesAcknowledged() : rows));
+    }
+
+    /** A query's {@code result} read at {@code at} as one subscription batch of insertions (change_time, change_diff, the columns). */
+    private static Result insertions(Result result, long at) {
+        List<String> columns = new ArrayList<>(List.of("change_time", "change_diff"));
+        columns.addAll(result.columns());
+        List<SqlType> types = new ArrayList<>(List.of(SqlType.TIMESTAMPTZ, SqlType.BIGINT));
+        types.addAll(result.types());
+        java.time.Instant time = java.time.Instant.ofEpochMilli(at);
+        List<Object[]> rows = new ArrayList<>(result.rows().size());
+        for (Object[] r : result.rows()) {
+            Object[] change = new Object[r.length + 2];
+            change[0] = time;
+            change[1] = 1L;
+            System.arraycopy(r, 0, change, 2, r.length);
+            rows.add(change);
+        }
+        return new Result("SUBSCRIBE", columns, types, rows);
     }
 
     // ------------------------------------------------------------------ jobs
@@ -1881,10 +2120,29 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     /** The parts and positions of a job's relation. */
     private Map<String, String> jobState(Jobs.Job j) {
-        List<SqlType> types = Binder.typesOf(j.item.columns());
+        return parts(j.item);
+    }
+
+    /** The parts and positions of a job's or sink's relation {@code (part, position)}. */
+    private Map<String, String> parts(CatalogItem.Table t) {
+        List<SqlType> types = Binder.typesOf(t.columns());
         Map<String, String> out = new java.util.TreeMap<>();
-        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(j.item.id(), j.item.name(), types, true), types)) out.put((String) r[0], (String) r[1]);
+        for (Object[] r : reads.rowsOf(new Session(), new Plan.Get(t.id(), t.name(), types, true), types)) out.put((String) r[0], (String) r[1]);
         return out;
+    }
+
+    private static final dev.tributary.sql.row.RowCodec PARTS = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
+
+    /**
+     * The change to a relation {@code (part, position)} that moves {@code part} from {@code before}
+     * (null: absent) to {@code after} (null: gone); empty when they are the same.
+     */
+    private static Map<Row, Long> movedPart(String part, String before, String after) {
+        Map<Row, Long> moved = new HashMap<>();
+        if (before != null) moved.put(PARTS.encode(part, before), -1L);
+        if (after != null) moved.merge(PARTS.encode(part, after), 1L, Long::sum);
+        moved.values().removeIf(n -> n == 0);
+        return moved;
     }
 
     /**
@@ -1897,8 +2155,7 @@ final class Coordinator implements AutoCloseable, Catalog {
             startKafkaSink(j);
             return;
         }
-        Session session = new Session();
-        if (!j.searchPath.isEmpty()) session.settings.put("search_path", j.searchPath);
+        Session session = sinkSession(j.searchPath);
         Binder binder;
         Binder.InsertSource in;
         try {
@@ -1963,18 +2220,15 @@ final class Coordinator implements AutoCloseable, Catalog {
         if (!(catalog.get(j.target.id()) instanceof CatalogItem.Table target) || !target.columns().equals(j.target.columns())) {
             throw new SqlException("55000", "the target of job " + j.item.name() + ", " + j.target.name() + ", changed: drop the job and make it again");
         }
-        dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
-        Map<Row, Long> moved = new HashMap<>();
-        if (j.cursor != Long.MIN_VALUE) moved.put(positions.encode("cursor", Long.toString(j.cursor)), -1L);
-        moved.merge(positions.encode("cursor", Long.toString(cursor)), 1L, Long::sum);
-        moved.values().removeIf(n -> n == 0);
+        Map<Row, Long> moved = movedPart("cursor", j.cursor == Long.MIN_VALUE ? null : Long.toString(j.cursor), Long.toString(cursor));
         writes.commitJob(target, j.targets, rows, j.item.id(), moved);
         return storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
     }
 
     /**
      * ALTER JOB | SINK name PAUSE | RESUME: durably (a {@code paused} part in its relation), the
-     * owner's (42501). Kafka sinks only: 0A000 for an HTTP sink.
+     * owner's (42501). A paused sink or job keeps holding what it reads from its last cursor or
+     * acknowledged time, so RESUME delivers everything it missed.
      */
     private Result alterJob(Session session, List<String> names, boolean pause, int pos, boolean sink) {
         String kind = sink ? "SINK" : "JOB";
@@ -1984,17 +2238,22 @@ final class Coordinator implements AutoCloseable, Catalog {
         String word = kind.toLowerCase(java.util.Locale.ROOT);
         if (item == null) throw new SqlException("42704", word + " \"" + name + "\" does not exist", pos);
         Jobs.Job j = jobs.get(item.id());
-        if (sink && j == null && sinks.ofTable(item.id()) != null) {
-            // an HTTP sink's table holds only its acknowledged time: a pause would not outlive a restart
-            throw new SqlException("0A000", "ALTER SINK " + (pause ? "PAUSE" : "RESUME") + " is not supported for HTTP sink \"" + name + "\"", pos,
-                    "Only Kafka sinks pause and resume. DROP SINK stops an HTTP sink; CREATE SINK again starts it over with a snapshot.");
+        Sinks.Sink http = sinks.ofTable(item.id());
+        if (!sink && http != null) {
+            throw new SqlException("42809", "\"" + name + "\" is not a job but an HTTP sink", pos,
+                    "CREATE JOB ... AS INSERT INTO FUNCTION url(...) makes an HTTP sink: ALTER SINK " + name + " " + (pause ? "PAUSE" : "RESUME") + ".");
         }
-        if (j == null || (j.sink != null) != sink) throw new SqlException("42809", "\"" + name + "\" is not a " + word, pos);
+        if (http == null && (j == null || (j.sink != null) != sink)) throw new SqlException("42809", "\"" + name + "\" is not a " + word, pos);
         access.checkOwner(session, item);
-        if (pause == j.paused) return Result.command("ALTER " + kind);
-        dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
+        if (pause == (http != null ? http.paused : j.paused)) return Result.command("ALTER " + kind);
         Map<Long, Map<Row, Long>> change = new HashMap<>();
-        change.put(j.item.id(), new HashMap<>(Map.of(positions.encode("paused", "true"), pause ? 1L : -1L)));
+        change.put(item.id(), pause ? movedPart("paused", null, "true") : movedPart("paused", "true", null));
+        if (http != null) {
+            writes.commitBlock(change, false);
+            if (pause) sinks.pause(http);
+            else sinks.resume(http);
+            return Result.command("ALTER " + kind);
+        }
         if (pause) {
             Jobs.stop(j);
             writes.commitBlock(change, false);
@@ -2061,9 +2320,7 @@ final class Coordinator implements AutoCloseable, Catalog {
     }
 
     private static Session sinkSession(Jobs.Job j) {
-        Session session = new Session();
-        if (!j.searchPath.isEmpty()) session.settings.put("search_path", j.searchPath);
-        return session;
+        return sinkSession(j.searchPath);
     }
 
     /** Sink {@code j}'s writer token, made and recorded (durably) in its relation the first time. */
@@ -2086,9 +2343,8 @@ final class Coordinator implements AutoCloseable, Catalog {
             return java.util.concurrent.CompletableFuture.completedFuture(null);
         }
         token[0] = String.format("%012x", new java.security.SecureRandom().nextLong() & 0xffff_ffff_ffffL);
-        dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
         Map<Long, Map<Row, Long>> change = new HashMap<>();
-        change.put(j.item.id(), new HashMap<>(Map.of(positions.encode("writer", token[0]), 1L)));
+        change.put(j.item.id(), movedPart("writer", null, token[0]));
         writes.commitBlock(change, false);
         return storage == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : storage.appended();
     }
@@ -2122,11 +2378,7 @@ final class Coordinator implements AutoCloseable, Catalog {
 
     private synchronized java.util.concurrent.CompletableFuture<Void> sinkCursorCommit(Jobs.Job j, long cursor) {
         if (closed || j.stopping || jobs.get(j.item.id()) != j) throw new dev.tributary.server.source.SourceStopped("sink " + j.item.name() + " stopped");
-        dev.tributary.sql.row.RowCodec positions = new dev.tributary.sql.row.RowCodec(List.of(SqlType.TEXT, SqlType.TEXT));
-        Map<Row, Long> moved = new HashMap<>();
-        if (j.cursor != Long.MIN_VALUE) moved.put(positions.encode("cursor", Long.toString(j.cursor)), -1L);
-        moved.merge(positions.encode("cursor", Long.toString(cursor)), 1L, Long::sum);
-        moved.values().removeIf(n -> n == 0);
+        Map<Row, Long> moved = movedPart("cursor", j.cursor == Long.MIN_VALUE ? null : Long.toString(j.cursor), Long.toString(cursor));
         if (moved.isEmpty()) return java.util.concurrent.CompletableFuture.completedFuture(null);
         Map<Long, Map<Row, Long>> change = new HashMap<>();
         change.put(j.item.id(), moved);
@@ -2141,7 +2393,9 @@ final class Coordinator implements AutoCloseable, Catalog {
      * change before it is in Kafka; an HTTP sink's last acknowledged time: every change through it
      * was acknowledged) and lag_ms (now minus the cursor). Kafka's only (NULL for HTTP): envelope
      * and messages (written). HTTP's only (NULL for Kafka, whose errors are in its state):
-     * requests, failures and last_error.
+     * requests, failures, last_error, and its queue for a receiver that is away: queued_bytes (now,
+     * estimated), peak_queued_bytes (the most at once) and fell_behind (how often it passed MAX
+     * QUEUE SIZE and read again from its last acknowledged time).
      */
     private Result showSinks(Session session) {
         List<Object[]> rows = new ArrayList<>();
@@ -2153,20 +2407,22 @@ final class Coordinator implements AutoCloseable, Catalog {
             Long lag = upper < 0 ? null : Math.max(0, now - upper);
             String topic = j.kafka == null ? null : j.kafka.topic();
             String relation = j.sink.query() != null ? dev.tributary.sql.parser.SqlFormatter.format(j.sink.query()) : String.join(".", j.sink.from());
-            rows.add(new Object[] {shown(session, j.item), "kafka", relation, topic, j.state, j.sink.envelope(), cursor, lag, j.messages, null, null, null});
+            rows.add(new Object[] {shown(session, j.item), "kafka", relation, topic, j.state, j.sink.envelope(), cursor, lag, j.messages, null, null, null, null, null, null});
         }
         for (Sinks.Sink s : sinks.all()) {
             var st = s.delivery == null ? null : s.delivery.status();
-            CatalogItem from = catalog.get(s.from);
             java.time.Instant cursor = s.acknowledged < 0 ? null : java.time.Instant.ofEpochMilli(s.acknowledged);
             Long lag = s.acknowledged < 0 ? null : Math.max(0, now - s.acknowledged);
-            rows.add(new Object[] {shown(session, s.table), "http", from == null ? null : shown(session, from), s.url.toString(), st == null ? "starting" : st.state(),
-                    null, cursor, lag, null, st == null ? 0L : st.requests(), st == null ? 0L : st.failures(), st == null ? null : st.lastError()});
+            String state = s.paused ? "paused" : s.stopped != null ? s.stopped : st == null ? "starting" : st.state();
+            rows.add(new Object[] {shown(session, s.table), "http", s.reading(), s.url.toString(), state,
+                    null, cursor, lag, null, st == null ? 0L : st.requests(), st == null ? 0L : st.failures(), st == null ? null : st.lastError(),
+                    st == null ? 0L : st.queuedBytes(), st == null ? 0L : st.peakQueuedBytes(), st == null ? 0L : st.fellBehind()});
         }
         rows.sort(java.util.Comparator.comparing(r -> (String) r[0]));
-        return new Result("SHOW", List.of("name", "connector", "relation", "target", "state", "envelope", "cursor", "lag_ms", "messages", "requests", "failures", "last_error"),
+        return new Result("SHOW", List.of("name", "connector", "relation", "target", "state", "envelope", "cursor", "lag_ms", "messages", "requests", "failures", "last_error",
+                "queued_bytes", "peak_queued_bytes", "fell_behind"),
                 List.of(SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TEXT, SqlType.TIMESTAMPTZ, SqlType.BIGINT, SqlType.BIGINT,
-                        SqlType.BIGINT, SqlType.BIGINT, SqlType.TEXT), rows);
+                        SqlType.BIGINT, SqlType.BIGINT, SqlType.TEXT, SqlType.BIGINT, SqlType.BIGINT, SqlType.BIGINT), rows);
     }
 
     /** SHOW JOBS: each job's state, target, rows written, cursor and lag. */

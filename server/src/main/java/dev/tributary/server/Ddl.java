@@ -215,6 +215,8 @@ final class Ddl {
                     "A source's progress table is named after it; choose another name for the source.");
         }
         Map<String, String> options = dev.tributary.server.source.Connectors.checkedOptions(c.connector(), c.options(), c.pos());
+        // a recovery makes again what was allowed when it was made
+        if (c.connector().equals("KAFKA") && !durability.replaying()) binders.access().checkConnect(session, "create a source FROM KAFKA", c.pos());
         if (c.connector().equals("DIRECTORY") && !durability.replaying() && !binders.access().superuser(session)) {
             throw new SqlException("42501", "must be superuser to create a source FROM DIRECTORY", c.pos(),
                     "A directory source reads files on the server's machine, as server-side COPY FROM does.");
@@ -339,65 +341,77 @@ final class Ddl {
         }
         CatalogState.Name target = catalog.target(c.name(), session, c.pos());
         binders.access().checkCreate(session, target.schema());
+        // a recovery makes again what was allowed when it was made
+        if (!durability.replaying()) binders.access().checkConnect(session, "create a sink INTO " + c.connector(), c.pos());
         if (catalog.contains(target.schema(), target.name()) && c.ifNotExists()) return Result.command("CREATE SINK").withNotice(alreadyExists(target.name()));
         catalog.checkNew(target, false, c.pos());
         return c.connector().equals("KAFKA") ? createKafkaSink(session, c, target) : createHttpSink(session, c, target);
     }
 
     /**
-     * CREATE SINK name FROM relation INTO HTTP (URL '...'): a one-column table holding the last
-     * time the receiver acknowledged (only the sink writes it; it depends on the relation, so the
-     * relation is dropped only with CASCADE), and a delivery started once the statement has ended
-     * ({@link Sinks}). The sink's owner must be able to read the relation; the URL is http or https.
-     * What only INTO KAFKA takes is refused: FROM (query) (0A000: the sink reads a relation, so
-     * name a view), KEY, FORMAT and ENVELOPE (42601: the body is always the change batch's JSON).
+     * CREATE SINK name FROM relation | (query) INTO HTTP (URL '...' [, MAX QUEUE SIZE bytes]) (and
+     * CREATE JOB name AS INSERT INTO FUNCTION url('...') query, parsed as one): a table holding the
+     * last time the receiver acknowledged (only the sink writes it; it depends on what the query
+     * reads, so that is dropped only with CASCADE), and a delivery started once the statement has
+     * ended ({@link Sinks}). The sink's owner must be able to read what it reads; the URL is http
+     * or https. What only INTO KAFKA takes is refused: KEY, FORMAT and ENVELOPE (42601: the body is
+     * always the change batch's JSON).
      */
     private Result createHttpSink(Session session, Statement.CreateSink c, CatalogState.Name target) {
         String name = target.name(), schema = target.schema();
-        if (c.query() != null) {
-            throw new SqlException("0A000", "an HTTP sink reads a table, view or materialized view, not FROM (query)", c.pos(),
-                    "CREATE VIEW v AS the query, then CREATE SINK ... FROM v INTO HTTP (URL '...').");
-        }
         if (!c.key().isEmpty() || c.format() != null) {
             throw new SqlException("42601", "INTO HTTP takes neither KEY nor FORMAT ... ENVELOPE", c.pos(),
                     "An HTTP sink POSTs each time's changes as JSON parts (row and diff); KEY and FORMAT ... ENVELOPE are INTO KAFKA's.");
         }
         String url = null;
+        long maxQueued = dev.tributary.server.sink.HttpSink.DEFAULT_MAX_QUEUED_BYTES;
+        Set<String> given = new HashSet<>();
         for (Statement.SourceOption o : c.options()) {
-            if (!o.name().equals("URL")) throw new SqlException("42601", "option \"" + o.name() + "\" not recognized for INTO HTTP", o.pos(), "INTO HTTP takes URL.");
-            if (url != null) throw new SqlException("42601", "option \"URL\" given more than once", o.pos());
-            url = o.value();
+            if (!o.name().equals("URL") && !o.name().equals("MAX QUEUE SIZE")) {
+                throw new SqlException("42601", "option \"" + o.name() + "\" not recognized for INTO HTTP", o.pos(), "INTO HTTP takes URL and MAX QUEUE SIZE.");
+            }
+            if (!given.add(o.name())) throw new SqlException("42601", "option \"" + o.name() + "\" given more than once", o.pos());
+            if (o.name().equals("URL")) {
+                url = o.value();
+            } else {
+                try {
+                    maxQueued = Long.parseLong(o.value());
+                    if (maxQueued < 1) throw new NumberFormatException();
+                } catch (NumberFormatException e) {
+                    throw new SqlException("22023", "MAX QUEUE SIZE is a whole number of bytes, at least 1: " + o.value(), o.pos());
+                }
+            }
         }
         if (url == null) throw new SqlException("42601", "INTO HTTP needs the receiver: INTO HTTP (URL 'https://...')", c.pos());
-        java.net.URI uri;
-        try {
-            uri = new java.net.URI(url);
-            if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https")) || uri.getHost() == null) throw new java.net.URISyntaxException(url, "not an http or https URL with a host");
-        } catch (java.net.URISyntaxException e) {
-            throw new SqlException("22023", "URL '" + url + "' is not an http:// or https:// URL with a host", c.pos());
-        }
-        long relation;
+        java.net.URI uri = dev.tributary.server.sink.HttpSink.receiver(url, c.pos());
+        Set<Long> uses;
         if (durability.replaying()) {
             // replayed with the tables, before the views it may read are made again: what it reads is the entry's
-            relation = catalog.replayingUses().iterator().next();
+            uses = catalog.replayingUses();
         } else {
-            CatalogItem from = catalog.find(c.from(), session, c.pos());
-            if (from == null) throw new SqlException("42P01", "relation \"" + String.join(".", c.from()) + "\" does not exist", c.pos());
-            if (!(from instanceof CatalogItem.Table || from instanceof CatalogItem.View || from instanceof CatalogItem.MaterializedView)) {
-                throw new SqlException("42809", "\"" + from.name() + "\" is not a table, view or materialized view", c.pos());
+            if (c.query() == null) {
+                CatalogItem from = catalog.find(c.from(), session, c.pos());
+                if (from == null) throw new SqlException("42P01", "relation \"" + String.join(".", c.from()) + "\" does not exist", c.pos());
+                if (!(from instanceof CatalogItem.Table || from instanceof CatalogItem.View || from instanceof CatalogItem.MaterializedView)) {
+                    throw new SqlException("42809", "\"" + from.name() + "\" is not a table, view or materialized view", c.pos());
+                }
             }
-            binders.access().checkSelect(session, List.of(from.id()));
-            relation = from.id();
+            SinkQuery bound = bindSinkQuery(session, c);
+            binders.access().checkSelect(session, bound.binder().dependencies());
+            // checked as a subscription's plan would be, before anything is made
+            Binder.checkOneTime(temporal(visiblePlan(bound.query()), c.pos()), c.pos());
+            uses = new HashSet<>(bound.binder().dependencies());
         }
         String sql = SqlFormatter.format(c);
         long id = catalog.newId();
-        List<Column> columns = List.of(new Column("acknowledged", SqlType.TIMESTAMPTZ, false, false));
+        // as a job's: parts acknowledged (epoch ms) and, while paused, paused
+        List<Column> columns = List.of(new Column("part", SqlType.TEXT, false, false), new Column("position", SqlType.TEXT, false, false));
         CatalogItem.Table t = new CatalogItem.Table(id, name, columns, List.of(), List.of(), sql, true);
         compute.createTable(id, name, Binder.typesOf(columns), new int[0], -1, null);
         frontiers.created(id);
-        register(t, schema, Set.of(relation));
+        register(t, schema, uses);
         binders.access().created(session, t);
-        sinks.created(new Sinks.Sink(t, relation, uri));
+        sinks.created(new Sinks.Sink(t, c, durability.searchPath(), uri, maxQueued));
         return Result.command("CREATE SINK");
     }
 
@@ -544,9 +558,31 @@ final class Ddl {
         }
     }
 
+    /** A sink's query bound: the binder (what it depends on) and the query. */
+    record SinkQuery(Binder binder, BoundQuery query) {}
+
     /**
-     * Binds sink {@code c}'s query for {@code session}: 42703 for a KEY column it does not have,
-     * 42601 for an envelope other than UPSERT or DEBEZIUM, 0A000 for a query in event time.
+     * Binds what sink {@code c} reads (its relation, as {@code SELECT *} of it, or its query) for
+     * {@code session}: 0A000 for a query in event time (a sink resumes at a system time), and for
+     * one reading the system catalog.
+     */
+    SinkQuery bindSinkQuery(Session session, Statement.CreateSink c) {
+        Binder binder = binders.of(session).allowStreams().maintaining();
+        dev.tributary.sql.ast.Query query = c.query() != null ? c.query()
+                : Parser.parseQuery("SELECT * FROM " + String.join(".", c.from().stream().map(SqlFormatter::ident).toList()));
+        BoundQuery q = binder.bindQuery(query);
+        if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn("a sink", c.pos());
+        if (binder.consumerGroup() != null) throw Subscriptions.consumerGroupOutsideCursor(binder.consumerGroup().pos());
+        if (Plans.anyNode(q.plan(), p -> p instanceof Plan.EventTime)) {
+            throw new SqlException("0A000", "a sink over a STREAM in event time is not supported", c.pos(),
+                    "Sink a materialized view over the stream's table instead, or CREATE JOB to append its rows to a table.");
+        }
+        return new SinkQuery(binder, q);
+    }
+
+    /**
+     * Binds Kafka sink {@code c}'s query for {@code session} ({@link #bindSinkQuery}) and its
+     * envelope: 42703 for a KEY column it does not have, 42601 for an envelope other than UPSERT or DEBEZIUM.
      */
     BoundSink bindSink(Session session, Statement.CreateSink c, String name) {
         dev.tributary.server.sink.SinkEnvelope.Kind kind = switch (c.envelope()) {
@@ -554,15 +590,9 @@ final class Ddl {
             case "DEBEZIUM" -> dev.tributary.server.sink.SinkEnvelope.Kind.DEBEZIUM;
             default -> throw new SqlException("42601", "a sink's envelope is UPSERT or DEBEZIUM, not " + c.envelope(), c.pos());
         };
-        Binder binder = binders.of(session).allowStreams().maintaining();
-        dev.tributary.sql.ast.Query query = c.query() != null ? c.query()
-                : Parser.parseQuery("SELECT * FROM " + String.join(".", c.from().stream().map(SqlFormatter::ident).toList()));
-        BoundQuery q = binder.bindQuery(query);
-        if (binder.readsSystemCatalog()) throw Binders.systemCatalogIn("a sink", c.pos());
-        if (Plans.anyNode(q.plan(), p -> p instanceof Plan.EventTime)) {
-            throw new SqlException("0A000", "a sink over a STREAM in event time is not supported", c.pos(),
-                    "Sink a materialized view over the stream's table instead, or CREATE JOB to append its rows to a table.");
-        }
+        SinkQuery bound = bindSinkQuery(session, c);
+        Binder binder = bound.binder();
+        BoundQuery q = bound.query();
         List<String> names = q.names().subList(0, q.visible());
         int[] key = new int[c.key().size()];
         for (int i = 0; i < key.length; i++) {
@@ -1258,6 +1288,10 @@ final class Ddl {
                 }
                 throw new SqlException("42P01", what + " \"" + name + "\" does not exist", d.pos());
             }
+            if (!item.kind().equals(kind) && d.kind() == Statement.ObjectKind.JOB && sinks.ofTable(item.id()) != null) {
+                throw new SqlException("42809", "\"" + name + "\" is not a job but an HTTP sink", d.pos(),
+                        "CREATE JOB ... AS INSERT INTO FUNCTION url(...) makes an HTTP sink: DROP SINK " + name + ".");
+            }
             if (!item.kind().equals(kind)) {
                 throw new SqlException("42809", "\"" + name + "\" is not a " + kind, d.pos(), "Use DROP " + item.kind().toUpperCase(java.util.Locale.ROOT) + " to remove a " + item.kind() + ".");
             }
@@ -1289,8 +1323,8 @@ final class Ddl {
         for (CatalogItem t : targets) targetIds.add(t.id());
         if (session.inBlock()) {
             for (long id : order) {
-                if (sources.ofTable(id) != null || jobs.get(id) != null) {
-                    String kind = sources.ofTable(id) != null ? "source" : jobs.get(id).kind();
+                String kind = writerOutsideBlocks(id);
+                if (kind != null) {
                     throw new SqlException("25001", "DROP " + kind.toUpperCase(java.util.Locale.ROOT) + " cannot run inside a transaction block", d.pos(),
                             kind.substring(0, 1).toUpperCase(java.util.Locale.ROOT) + kind.substring(1) + " " + catalog.get(id).name()
                                     + " is among what the statement drops; it writes outside any block, so drop it outside one.");
@@ -1521,6 +1555,16 @@ final class Ddl {
     }
 
     /**
+     * What object {@code id} is if it acts outside transaction blocks, so that it is made and
+     * dropped outside them only (25001): "source", "job" or "sink" (Kafka's or HTTP's); null otherwise.
+     */
+    private String writerOutsideBlocks(long id) {
+        if (sources.ofTable(id) != null) return "source";
+        if (jobs.get(id) != null) return jobs.get(id).kind();
+        return sinks.ofTable(id) != null ? "sink" : null;
+    }
+
+    /**
      * Whether a change {@code session}'s statement makes to object {@code id} is one its block's
      * rollback must take back: in a transaction block, to what the block did not make itself.
      */
@@ -1534,9 +1578,10 @@ final class Ddl {
      * dataflow and data kept until the block commits ({@link #release}).
      */
     private void drop(Session session, long id) {
-        if (session.inBlock() && (sources.ofTable(id) != null || jobs.get(id) != null)) {
-            throw new SqlException("25001", "DROP SOURCE cannot run inside a transaction block", 0,
-                    "A source's connector writes outside any block; drop it outside one.");
+        String kind = writerOutsideBlocks(id);
+        if (session.inBlock() && kind != null) {
+            throw new SqlException("25001", "DROP " + kind.toUpperCase(java.util.Locale.ROOT) + " cannot run inside a transaction block", 0,
+                    "A " + kind + " writes or delivers outside any block; drop it outside one.");
         }
         if (!undoable(session, id)) {
             remove(id);

@@ -230,8 +230,8 @@ public final class Session {
     final Map<String, Cursor> cursors = new HashMap<>();
     /** Set by a cancel, consumed by the statement it stops. */
     volatile boolean cancelRequested;
-    /** The cursor a FETCH is waiting on, for a cancel to wake. */
-    volatile Cursor waitingOn;
+    /** The monitor a statement is waiting on (a FETCH's cursor, an INSERT INTO FUNCTION url's delivery), for a cancel to wake. */
+    volatile Object waitingOn;
     /** Run before a statement may wait (a FETCH on a subscription), so the client's leaving can be noticed meanwhile. */
     private Runnable beforeWait = () -> {};
 
@@ -293,7 +293,7 @@ public final class Session {
     /** Asks the statement running to stop: a waiting FETCH wakes and fails with 57014. */
     void cancel() {
         cancelRequested = true;
-        Cursor w = waitingOn;
+        Object w = waitingOn;
         if (w != null) {
             synchronized (w) {
                 w.notifyAll();

@@ -1,6 +1,7 @@
 package dev.tributary.server;
 
 import dev.tributary.server.sink.HttpSink;
+import dev.tributary.sql.ast.Statement;
 import dev.tributary.sql.catalog.CatalogItem;
 import java.net.URI;
 import java.util.ArrayList;
@@ -10,8 +11,9 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The database's HTTP sinks ({@code CREATE SINK name FROM relation INTO HTTP (URL '...')}): for each,
- * its table (the last time its receiver acknowledged, one row, written by the sink only), what it
+ * The database's HTTP sinks ({@code CREATE SINK name FROM relation | (query) INTO HTTP (URL '...')},
+ * and {@code CREATE JOB name AS INSERT INTO FUNCTION url('...') query}, which is one): for each,
+ * its table (the last time its receiver acknowledged, written by the sink only), what it
  * reads, and, once started, its subscription and delivery. As with sources, a sink made by CREATE
  * SINK or again by a restart's recovery is pending until that has ended; then {@link #startPending}
  * starts it after the time its table holds. Dropping a sink stops its delivery without waiting
@@ -24,16 +26,19 @@ import java.util.function.Consumer;
  * <p>Thread-safe: the coordinator calls it under its lock, deliveries and shutdown without.
  */
 final class Sinks {
-    /** A sink: its table, the relation it reads, its receiver, and its running delivery. */
+    /** A sink: its table, its statement (what it reads), its receiver, and its running delivery. */
     static final class Sink {
         final CatalogItem.Table table;
-        /** The relation it reads. */
-        final long from;
+        /** Its CREATE SINK: FROM a relation or a query, bound again (with {@link #searchPath}) each time it starts. */
+        final Statement.CreateSink statement;
+        final String searchPath;
         final URI url;
+        /** The most its delivery queues for a receiver that is away (bytes, estimated). */
+        final long maxQueuedBytes;
         volatile HttpSink delivery;
         /** The last time acknowledged (epoch ms; -1 for none yet), as its table holds it. */
         volatile long acknowledged = -1;
-        /** The stored collections its relation reads, transitively (null until it has started: then everything is held). */
+        /** The stored collections its query reads, transitively (null until it has started: then everything is held). */
         volatile java.util.Set<Long> reads;
         /**
          * The time from which it holds the history of what it reads: the last acknowledged time once
@@ -41,11 +46,26 @@ final class Sinks {
          */
         volatile long hold = -1;
         volatile Subscription subscription;
+        /** The feed of its delivery that {@link #subscription} feeds ({@link HttpSink#feed()}). */
+        volatile int feed;
+        /** Why it does not deliver, when that is not its own choice (its query no longer binds); null otherwise. */
+        volatile String stopped;
+        /** Stopped because its owner may no longer read what it reads; a GRANT that lets it read again resumes it. */
+        volatile boolean denied;
+        /** ALTER SINK PAUSE'd: no subscription, its history held from its last acknowledged time (a {@code paused} part in its table). */
+        volatile boolean paused;
 
-        Sink(CatalogItem.Table table, long from, URI url) {
+        Sink(CatalogItem.Table table, Statement.CreateSink statement, String searchPath, URI url, long maxQueuedBytes) {
             this.table = table;
-            this.from = from;
+            this.statement = statement;
+            this.searchPath = searchPath;
             this.url = url;
+            this.maxQueuedBytes = maxQueuedBytes;
+        }
+
+        /** What it reads, as SHOW SINKS shows it: the relation as named, or the query. */
+        String reading() {
+            return statement.query() != null ? dev.tributary.sql.parser.SqlFormatter.format(statement.query()) : String.join(".", statement.from());
         }
     }
 
@@ -96,9 +116,28 @@ final class Sinks {
         return s;
     }
 
-    private static void stop(Sink s) {
-        if (s.subscription != null) s.subscription.close();
-        if (s.delivery != null) s.delivery.stop();
+    /** Stops {@code s}'s subscription and delivery, without waiting. */
+    static void stop(Sink s) {
+        Subscription sub = s.subscription;
+        if (sub != null) sub.close();
+        s.subscription = null;
+        HttpSink d = s.delivery;
+        if (d != null) d.stop();
+    }
+
+    /** ALTER SINK PAUSE: its delivery stops (without waiting); what it holds stays held. */
+    void pause(Sink s) {
+        synchronized (this) {
+            s.paused = true;
+            pending.remove(s);
+        }
+        stop(s);
+    }
+
+    /** ALTER SINK RESUME (or its owner may read again): started again, after its last acknowledged time, once the statement has ended. */
+    synchronized void resume(Sink s) {
+        s.paused = false;
+        if (byTable.get(s.table.id()) == s && !pending.contains(s)) pending.add(s);
     }
 
     /** Starts every pending sink with {@code start} (which subscribes and starts its delivery). */

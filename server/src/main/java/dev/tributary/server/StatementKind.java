@@ -35,6 +35,7 @@ enum StatementKind {
             case Statement.Copy c -> c.from() ? WRITE : c.query() == null ? QUERY : of(c.query());
             case Statement.Subscribe s -> SUBSCRIBE;
             case Statement.Insert i -> WRITE;
+            case Statement.InsertIntoUrl u -> WRITE;
             case Statement.Update u -> WRITE;
             case Statement.Delete d -> WRITE;
             case Statement.Refresh r -> WRITE;

@@ -4,16 +4,11 @@ import static dev.tributary.server.SqlRows.fails;
 import static dev.tributary.server.SqlRows.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
-import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
+import dev.tributary.sql.SqlException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,77 +21,18 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class HttpSinkDdlTest {
-    private static final long WAIT_MS = 60_000;
+    private static final long WAIT_MS = HttpReceiver.WAIT_MS;
 
     @TempDir
     Path dir;
 
-    /** A receiver that answers 503 to its first {@code failFirst} requests and keeps the bodies of the others. */
-    private static final class Receiver implements AutoCloseable {
-        final HttpServer server;
-        final List<String> bodies = new ArrayList<>();
-        final int failFirst;
-        int failed;
-
-        Receiver(int failFirst) throws IOException {
-            this(failFirst, 0);
-        }
-
-        Receiver(int failFirst, int port) throws IOException {
-            this.failFirst = failFirst;
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
-            server.createContext("/in", exchange -> {
-                try (exchange) {
-                    String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-                    int status;
-                    synchronized (this) {
-                        status = failed < this.failFirst ? 503 : 200;
-                        if (status == 503) failed++;
-                        else bodies.add(body);
-                        notifyAll();
-                    }
-                    exchange.sendResponseHeaders(status, -1);
-                }
-            });
-            server.start();
-        }
-
-        String url() {
-            return "http://127.0.0.1:" + server.getAddress().getPort() + "/in";
-        }
-
-        synchronized List<String> bodies() {
-            return List.copyOf(bodies);
-        }
-
-        /** Waits until {@code condition} holds of the bodies kept so far (checked at every request). */
-        synchronized void await(Predicate<List<String>> condition) throws InterruptedException {
-            long until = System.nanoTime() + WAIT_MS * 1_000_000;
-            while (!condition.test(bodies)) {
-                long left = until - System.nanoTime();
-                assertThat(left).as("the receiver got what was expected within " + WAIT_MS + " ms; it has " + bodies).isPositive();
-                wait(Math.max(1, left / 1_000_000));
-            }
-        }
-
-        @Override
-        public void close() {
-            server.stop(0);
-        }
-    }
-
-    /** The rows the changes in {@code bodies} add up to, as {@code k|n}, recomputed with SQL in a database of their own. */
+    /** What the changes in {@code bodies} add up to, as {@code k|n|1}. */
     private static List<String> accumulated(List<String> bodies) {
-        try (Tributary scratch = Tributary.inMemory()) {
-            scratch.execute("CREATE TABLE got (body jsonb)");
-            for (String b : bodies) scratch.execute("INSERT INTO got VALUES ('" + b.replace("'", "''") + "')");
-            return rows(scratch, "SELECT c->'row'->>'k', c->'row'->>'n' FROM got, jsonb_array_elements(body->'changes') AS e(c) "
-                    + "GROUP BY 1, 2 HAVING sum((c->>'diff')::bigint) <> 0 ORDER BY 1, 2");
-        }
+        return HttpReceiver.accumulated(bodies, "k", "n");
     }
 
     private static List<String> view(Tributary db) {
-        return rows(db, "SELECT k::text, n::text FROM v ORDER BY 1, 2");
+        return rows(db, "SELECT k::text, n::text, 1 FROM v ORDER BY 1, 2");
     }
 
     private static long snapshots(List<String> bodies) {
@@ -106,7 +42,7 @@ class HttpSinkDdlTest {
     @Test
     void changesArriveThroughFailuresAndARestartResumesAfterTheAcknowledgedTime() throws Exception {
         Path data = dir.resolve("data");
-        try (Receiver receiver = new Receiver(2)) {
+        try (HttpReceiver receiver = new HttpReceiver(2)) {
             try (Tributary db = Tributary.open(data)) {
                 db.execute("CREATE TABLE t (k int, v text)");
                 db.execute("CREATE MATERIALIZED VIEW v WITH (RETAIN HISTORY FOR '1 hour') AS SELECT k, count(*) AS n FROM t GROUP BY k");
@@ -118,11 +54,11 @@ class HttpSinkDdlTest {
                 db.execute("DELETE FROM t WHERE k = 2");
                 List<String> expected = view(db);
                 receiver.await(bodies -> accumulated(bodies).equals(expected));
-                assertThat(receiver.failed).isEqualTo(2);
+                assertThat(receiver.refused()).isEqualTo(2);
                 // the acknowledged time reaches the sink's table once the last batch is acknowledged
                 long last = lastTime(receiver.bodies());
                 awaitAcknowledged(db, last);
-                fails("42809", () -> db.execute("INSERT INTO out VALUES (now())"));
+                fails("42809", () -> db.execute("INSERT INTO out VALUES ('acknowledged', '0')"));
                 fails("2BP01", () -> db.execute("DROP MATERIALIZED VIEW v"));
             }
             int before = receiver.bodies().size();
@@ -135,9 +71,11 @@ class HttpSinkDdlTest {
                 assertThat(snapshots(all)).isEqualTo(1);
                 assertThat(all.subList(before, all.size())).allSatisfy(b -> assertThat(b).contains("\"snapshot\":false"));
                 awaitAcknowledged(db, lastTime(all));
-                assertThat(rows(db, "SHOW SINKS")).singleElement().asString()
-                        .startsWith("out|http|v|" + receiver.url() + "|running|")
-                        .endsWith("|0|NULL");
+                String shown = rows(db, "SHOW SINKS").get(0);
+                assertThat(shown).startsWith("out|http|v|" + receiver.url() + "|running|");
+                // no failure, nothing queued, never behind
+                List<String> fields = List.of(shown.split("\\|"));
+                assertThat(fields.subList(10, 15)).containsExactly("0", "NULL", "0", fields.get(13), "0");
                 db.execute("DROP SINK out");
                 assertThat(rows(db, "SELECT count(*) FROM pg_class WHERE relname = 'out'")).containsExactly("0");
             }
@@ -147,7 +85,7 @@ class HttpSinkDdlTest {
     @Test
     void aSinkHoldsTheHistoryItResumesFromWithoutRetainHistory() throws Exception {
         Path data = dir.resolve("held");
-        try (Receiver receiver = new Receiver(0)) {
+        try (HttpReceiver receiver = new HttpReceiver(0)) {
             for (int run = 0; run < 3; run++) {
                 try (Tributary db = Tributary.open(data)) {
                     if (run == 0) {
@@ -193,12 +131,88 @@ class HttpSinkDdlTest {
                 shown = rows(db, "SHOW SINKS");
             }
             // the receiver comes up on that port: everything arrives, the first batch the snapshot
-            try (Receiver receiver = new Receiver(0, port)) {
+            try (HttpReceiver receiver = new HttpReceiver(0, port)) {
                 List<String> expected = view(db);
                 receiver.await(bodies -> accumulated(bodies).equals(expected));
                 assertThat(receiver.bodies().get(0)).contains("\"snapshot\":true");
                 assertThat(snapshots(receiver.bodies())).isEqualTo(1);
             }
+        }
+    }
+
+    /**
+     * ALTER SINK PAUSE is durable: a paused sink delivers nothing, stays paused over a restart, and
+     * holds what it reads from its last acknowledged time (no RETAIN HISTORY here), so RESUME
+     * delivers everything it missed without a second snapshot.
+     */
+    @Test
+    void aPausedSinkStaysPausedOverARestartAndResumeDeliversWhatItMissed() throws Exception {
+        Path data = dir.resolve("paused");
+        try (HttpReceiver receiver = new HttpReceiver(0)) {
+            int atPause;
+            try (Tributary db = Tributary.open(data)) {
+                db.execute("CREATE TABLE t (k int, v text)");
+                db.execute("CREATE VIEW v AS SELECT k, count(*) AS n FROM t GROUP BY k");
+                db.execute("INSERT INTO t VALUES (1, 'a')");
+                db.execute("CREATE SINK out FROM v INTO HTTP (URL '" + receiver.url() + "')");
+                awaitFirstBatch(db);
+                db.execute("INSERT INTO t VALUES (2, 'b')");
+                List<String> expected = view(db);
+                receiver.await(bodies -> accumulated(bodies).equals(expected));
+                awaitAcknowledged(db, lastTime(receiver.bodies()));
+                db.execute("ALTER SINK out PAUSE");
+                atPause = receiver.requests().size();
+                assertThat(state(db)).isEqualTo("paused");
+                db.execute("INSERT INTO t VALUES (3, 'c'), (1, 'd')");
+                db.execute("DELETE FROM t WHERE k = 2");
+            }
+            try (Tributary db = Tributary.open(data)) {
+                assertThat(state(db)).isEqualTo("paused");
+                db.execute("INSERT INTO t VALUES (4, 'e')");
+                assertThat(receiver.requests()).hasSize(atPause);
+                db.execute("ALTER SINK out PAUSE"); // already paused: nothing to do
+                db.execute("ALTER SINK out RESUME");
+                List<String> expected = view(db);
+                receiver.await(bodies -> accumulated(bodies).equals(expected));
+                assertThat(snapshots(receiver.bodies())).isEqualTo(1);
+                assertThat(state(db)).isEqualTo("running");
+            }
+        }
+    }
+
+    /** The state of the first sink SHOW SINKS lists. */
+    static String state(Tributary db) {
+        return rows(db, "SHOW SINKS").get(0).split("\\|")[4];
+    }
+
+    /**
+     * FROM (query), as a Kafka sink takes it, and CREATE JOB ... AS INSERT INTO FUNCTION url, which
+     * is such a sink: the query's changes arrive; what it reads is dropped only with CASCADE; it
+     * is shown, paused and dropped as a sink, and the job spelling of DROP says so.
+     */
+    @Test
+    void aSinkOfAQueryAndItsJobSpelling() throws Exception {
+        try (HttpReceiver receiver = new HttpReceiver(0); HttpReceiver other = new HttpReceiver(0); Tributary db = Tributary.inMemory()) {
+            db.execute("CREATE TABLE t (k int, v text)");
+            db.execute("INSERT INTO t VALUES (1, 'a'), (2, 'b'), (2, 'c')");
+            db.execute("CREATE SINK counts FROM (SELECT k, count(*) AS n FROM t WHERE k > 0 GROUP BY k) INTO HTTP (URL '" + receiver.url() + "')");
+            db.execute("CREATE JOB posted AS INSERT INTO FUNCTION url('" + other.url() + "') SELECT k, v AS n FROM t WHERE v <> 'c'");
+            receiver.await(b -> !b.isEmpty());
+            other.await(b -> !b.isEmpty());
+            db.execute("INSERT INTO t VALUES (3, 'd'), (-1, 'e')");
+            db.execute("DELETE FROM t WHERE v = 'b'");
+            receiver.await(b -> accumulated(b).equals(rows(db, "SELECT k::text, count(*)::text, 1 FROM t WHERE k > 0 GROUP BY k ORDER BY 1, 2")));
+            other.await(b -> accumulated(b).equals(rows(db, "SELECT k::text, v, 1 FROM t WHERE v <> 'c' ORDER BY 1, 2")));
+            assertThat(rows(db, "SHOW SINKS").stream().map(r -> String.join("|", java.util.Arrays.asList(r.split("\\|")).subList(0, 3))).toList()).containsExactly(
+                    "counts|http|SELECT k, count(*) AS n FROM t WHERE k > 0 GROUP BY k", "posted|http|SELECT k, v AS n FROM t WHERE v <> 'c'");
+            assertThat(rows(db, "SHOW JOBS")).isEmpty();
+            SqlException e = SqlRows.error(db.session(), "DROP JOB posted");
+            assertThat(e.sqlState()).isEqualTo("42809");
+            assertThat(e.hint()).contains("DROP SINK posted");
+            fails("2BP01", () -> db.execute("DROP TABLE t"));
+            db.execute("DROP SINK posted");
+            db.execute("DROP TABLE t CASCADE");
+            assertThat(rows(db, "SHOW SINKS")).isEmpty();
         }
     }
 
@@ -209,11 +223,13 @@ class HttpSinkDdlTest {
             fails("42704", () -> db.execute("CREATE SINK s FROM t INTO S3 (URL 'http://x')"));
             fails("42601", () -> db.execute("CREATE SINK s FROM t INTO KAFKA (URL 'http://x') FORMAT JSON ENVELOPE UPSERT"));
             // what only INTO KAFKA takes
-            fails("0A000", () -> db.execute("CREATE SINK s FROM (SELECT k FROM t) INTO HTTP (URL 'http://x')"));
             fails("42601", () -> db.execute("CREATE SINK s FROM t INTO HTTP (URL 'http://x') FORMAT JSON ENVELOPE UPSERT"));
             fails("42601", () -> db.execute("CREATE SINK s FROM t INTO HTTP (URL 'http://x') KEY (k)"));
             fails("42601", () -> db.execute("CREATE SINK s FROM t INTO HTTP"));
             fails("42601", () -> db.execute("CREATE SINK s FROM t INTO HTTP (URL 'http://x', TOPIC 'y')"));
+            fails("22023", () -> db.execute("CREATE SINK s FROM t INTO HTTP (URL 'http://x', MAX QUEUE SIZE 0)"));
+            fails("42P01", () -> db.execute("CREATE SINK s FROM (SELECT k FROM nothing) INTO HTTP (URL 'http://x')"));
+            fails("0A000", () -> db.execute("CREATE SINK s FROM (SELECT k FROM t STREAM WATERMARK FOR k AS k) INTO HTTP (URL 'http://x')"));
             fails("22023", () -> db.execute("CREATE SINK s FROM t INTO HTTP (URL 'ftp://x/y')"));
             fails("22023", () -> db.execute("CREATE SINK s FROM t INTO HTTP (URL 'not a url')"));
             fails("42P01", () -> db.execute("CREATE SINK s FROM nothing INTO HTTP (URL 'http://x')"));
@@ -221,9 +237,9 @@ class HttpSinkDdlTest {
             db.execute("ROLLBACK");
             db.execute("CREATE SINK s FROM t INTO HTTP (URL 'http://127.0.0.1:1/nothing')");
             fails("42809", () -> db.execute("DROP TABLE s"));
-            fails("42809", () -> db.execute("INSERT INTO s VALUES (now())"));
-            fails("0A000", () -> db.execute("ALTER SINK s PAUSE"));
-            fails("0A000", () -> db.execute("ALTER SINK s RESUME"));
+            fails("42809", () -> db.execute("INSERT INTO s VALUES ('paused', 'true')"));
+            fails("42809", () -> db.execute("ALTER JOB s PAUSE"));
+            fails("42704", () -> db.execute("ALTER SINK nothing PAUSE"));
             db.execute("DROP TABLE t CASCADE");
             assertThat(rows(db, "SELECT count(*) FROM pg_class WHERE relname = 's'")).containsExactly("0");
         }
@@ -237,23 +253,22 @@ class HttpSinkDdlTest {
      */
     private static void awaitFirstBatch(Tributary db) {
         long until = System.nanoTime() + WAIT_MS * 1_000_000;
-        while (rows(db, "SELECT count(*) FROM out").equals(List.of("0"))) {
+        while (rows(db, "SELECT count(*) FROM out WHERE part = 'acknowledged'").equals(List.of("0"))) {
             assertThat(System.nanoTime()).as("the sink's snapshot acknowledged").isLessThan(until);
             Thread.onSpinWait();
         }
     }
 
-    private static long lastTime(List<String> bodies) {
-        String b = bodies.get(bodies.size() - 1);
-        int at = b.indexOf("\"time\":") + 7;
-        return Long.parseLong(b.substring(at, b.indexOf(',', at)));
+    /** The time of the last of {@code bodies}. */
+    static long lastTime(List<String> bodies) {
+        return HttpReceiver.time(bodies.get(bodies.size() - 1));
     }
 
     /** Waits (with a deadline) until the sink's table says {@code time} was acknowledged. */
-    private static void awaitAcknowledged(Tributary db, long time) throws InterruptedException {
+    static void awaitAcknowledged(Tributary db, long time) throws InterruptedException {
         long until = System.nanoTime() + WAIT_MS * 1_000_000;
         String expected = String.valueOf(time);
-        while (!rows(db, "SELECT (extract(epoch FROM acknowledged) * 1000)::bigint FROM out").equals(List.of(expected))) {
+        while (!rows(db, "SELECT position FROM out WHERE part = 'acknowledged'").equals(List.of(expected))) {
             assertThat(System.nanoTime()).as("sink table shows " + time + ": " + rows(db, "SELECT * FROM out")).isLessThan(until);
             Thread.onSpinWait();
         }

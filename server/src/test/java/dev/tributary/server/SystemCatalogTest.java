@@ -108,12 +108,12 @@ class SystemCatalogTest {
             db.execute("CREATE ROLE alice LOGIN");
             db.execute("CREATE ROLE reporting");
             assertThat(rows(db, "SELECT rolname, rolcanlogin, rolsuper FROM pg_roles ORDER BY 1")).containsExactly(
-                    "alice|t|f", "reporting|f|f", "tributary|t|t");
+                    "alice|t|f", "reporting|f|f", "tributary|t|t", "tributary_connect|f|f");
             assertThat(rows(db, "SELECT usename FROM pg_user ORDER BY 1")).containsExactly("alice", "tributary");
-            assertThat(rows(db, "SELECT pg_get_userbyid(oid) = rolname FROM pg_roles")).containsExactly("t", "t", "t");
+            assertThat(rows(db, "SELECT pg_get_userbyid(oid) = rolname FROM pg_roles")).containsExactly("t", "t", "t", "t");
             assertThat(rows(db, "SELECT 'alice'::regrole = (SELECT oid FROM pg_roles WHERE rolname = 'alice')")).containsExactly("t");
             db.execute("DROP ROLE reporting");
-            assertThat(rows(db, "SELECT count(*) FROM pg_roles")).containsExactly("2");
+            assertThat(rows(db, "SELECT count(*) FROM pg_roles")).containsExactly("3");
             fails("42704", () -> db.query("SELECT 'reporting'::regrole"));
         }
     }

@@ -31,6 +31,15 @@ public final class Roles {
     /** The predefined role whose only member is the database's owner ({@value #BOOTSTRAP}); it owns schema public. */
     public static final String DATABASE_OWNER = "pg_database_owner";
 
+    /**
+     * The predefined role whose members may make the server reach other hosts: HTTP sinks, INSERT
+     * INTO FUNCTION url, Kafka sources and sinks. Any of them can be pointed at any address the
+     * server reaches (an internal service, a cloud metadata endpoint), so, like PostgreSQL's
+     * {@code pg_read_server_files}, it is not everyone's: superusers and members only. It exists
+     * in every database, logs in never, and cannot be dropped.
+     */
+    public static final String CONNECT = "tributary_connect";
+
     /** A role's attributes, PostgreSQL's: {@code rolsuper}, {@code rolcreatedb}, ... */
     public record Attributes(boolean superuser, boolean createDb, boolean createRole, boolean inherit, boolean login,
                              boolean replication, boolean bypassRls) {
@@ -88,6 +97,7 @@ public final class Roles {
         this.random = random;
         random.nextBytes(secret);
         roles.put(BOOTSTRAP, new Role(BOOTSTRAP, new Attributes(true, true, true, true, true, true, true), null));
+        roles.put(CONNECT, new Role(CONNECT, Attributes.defaults(false), null));
     }
 
     /** The role named {@code name}, if there is one. */

@@ -26,9 +26,13 @@ public final class ChangeBatchJson {
     /** One request: its idempotency key and body. */
     public record Part(String key, String body) {}
 
-    /** The batch's time in epoch milliseconds (its first column); the batch must have a row. */
+    /**
+     * The batch's time (its first column): epoch milliseconds in system time, the event time's
+     * ticks over a stream in event time; the batch must have a row.
+     */
     public static long time(Result batch) {
-        return ((Instant) batch.rows().get(0)[0]).toEpochMilli();
+        Object t = batch.rows().get(0)[0];
+        return t instanceof Instant i ? i.toEpochMilli() : dev.tributary.sql.expr.TimeWindows.ticks(t);
     }
 
     /** The requests that carry {@code batch} (not empty) for sink {@code sink}, at most {@code maxChanges} changes each. */

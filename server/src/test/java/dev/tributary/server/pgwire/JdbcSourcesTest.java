@@ -45,4 +45,36 @@ class JdbcSourcesTest extends LocalServerTest {
             s.execute("DROP TABLE jdbc_out");
         }
     }
+
+    /**
+     * INSERT INTO FUNCTION url over a STREAM through the driver (the extended protocol, which runs
+     * it outside the coordinator as the simple one does): it runs until the driver's cancel
+     * request, which ends it with 57014, while other statements run meanwhile.
+     */
+    @Test
+    void insertIntoUrlRunsUntilTheDriverCancelsIt() throws Exception {
+        try (dev.tributary.server.HttpReceiver receiver = new dev.tributary.server.HttpReceiver(0); Connection c = connect(); Statement s = c.createStatement();
+                Connection other = connect(); Statement o = other.createStatement()) {
+            o.execute("CREATE TABLE posted (k int)");
+            java.util.concurrent.CompletableFuture<Void> running = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                try {
+                    s.execute("INSERT INTO FUNCTION url('" + receiver.url() + "') SELECT k FROM posted STREAM");
+                } catch (SQLException e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                }
+            });
+            long until = System.nanoTime() + dev.tributary.server.HttpReceiver.WAIT_MS * 1_000_000;
+            while (!db.query("SELECT count(*) FROM tributary_internal.subscriptions").text().equals(java.util.List.of(java.util.List.of("1")))) {
+                assertThat(System.nanoTime()).as("the statement's subscription runs").isLessThan(until);
+                Thread.onSpinWait();
+            }
+            o.execute("INSERT INTO posted VALUES (7)");
+            receiver.await(bodies -> dev.tributary.server.HttpReceiver.accumulated(bodies, "k").equals(java.util.List.of("7|1")));
+            s.cancel();
+            assertThatThrownBy(() -> running.get(dev.tributary.server.HttpReceiver.WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS))
+                    .hasCauseInstanceOf(SQLException.class)
+                    .cause().satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("57014"));
+            o.execute("DROP TABLE posted");
+        }
+    }
 }

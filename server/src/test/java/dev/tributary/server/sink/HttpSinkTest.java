@@ -159,4 +159,32 @@ class HttpSinkTest {
                         + "{\"diff\":-1,\"row\":{\"i\":6,\"x\":2.5,\"b\":false,\"j\":null,\"s\":\"a\",\"nothing\":null}},"
                         + "{\"diff\":1,\"row\":{\"i\":7,\"x\":\"NaN\",\"b\":true,\"j\":{\"a\": [1]},\"s\":\"say \\\"hi\\\"\",\"nothing\":null}}]}"));
     }
+
+    /**
+     * Without a backlog (a session's INSERT INTO FUNCTION url, whose history nobody holds), a
+     * receiver that is away makes the sink refuse the batch past its bound and end with 53400;
+     * what it queued never passed the bound.
+     */
+    @Test
+    void withoutABacklogFallingBehindEndsItWith53400() throws Exception {
+        try (dev.tributary.server.HttpReceiver receiver = new dev.tributary.server.HttpReceiver(0)) {
+            receiver.down(true);
+            HttpSink sink = new HttpSink("s", URI.create(receiver.url()), new HttpSink.Options(Duration.ofMillis(5), Duration.ofMillis(40), Duration.ofSeconds(10), 100, 1000),
+                    false, at -> {}, m -> {}).start();
+            try (sink) {
+                for (int t = 1; t <= 50; t++) {
+                    Object[] change = {Instant.ofEpochMilli(t), 1L, "x".repeat(100)};
+                    sink.onChanges(new Result("SUBSCRIBE", List.of("change_time", "change_diff", "v"), List.of(SqlType.TIMESTAMPTZ, SqlType.BIGINT, SqlType.TEXT),
+                            List.<Object[]>of(change)));
+                }
+                dev.tributary.sql.SqlException e = org.assertj.core.api.Assertions.catchThrowableOfType(() -> sink.awaitEnd(() -> null),
+                        dev.tributary.sql.SqlException.class);
+                assertThat(e.sqlState()).isEqualTo("53400");
+                HttpSink.Status st = sink.status();
+                assertThat(st.fellBehind()).isEqualTo(1);
+                assertThat(st.peakQueuedBytes()).isPositive().isLessThanOrEqualTo(1000);
+                assertThat(st.queuedBatches()).isLessThan(50);
+            }
+        }
+    }
 }

@@ -319,6 +319,14 @@ public sealed interface Statement extends Node {
         }
     }
 
+    /**
+     * {@code INSERT INTO FUNCTION url('http://...') query}: the query's rows POSTed to the URL as
+     * JSON change batches (ClickHouse's spelling of a write to a table function). {@code continuous}
+     * when the query reads a STREAM: it then runs until cancelled, POSTing each time's changes;
+     * otherwise its result is POSTed once.
+     */
+    record InsertIntoUrl(int pos, String url, Query source, boolean continuous) implements Statement {}
+
     /** INSERT INTO table [(columns)] source; {@code columns} is empty when not given. */
     record Insert(int pos, List<String> table, List<String> columns, Query source, List<SelectItem> returning, OnConflict onConflict, String alias)
             implements Statement {

@@ -485,6 +485,11 @@ public final class Parser {
             expectKw("as");
             if (!isKw("insert")) throw new SqlException("42601", "a job is CREATE JOB name AS INSERT INTO table SELECT ...", pos());
             Statement insert = insert();
+            if (insert instanceof Statement.InsertIntoUrl u) {
+                // the durable form of INSERT INTO FUNCTION url: an HTTP sink of the query, made, shown and dropped as one
+                return new Statement.CreateSink(pos, name, ifNotExists, List.of(), u.source(), "HTTP",
+                        List.of(new Statement.SourceOption(u.pos(), "URL", u.url())), List.of(), null, null);
+            }
             return new Statement.CreateJob(pos, name, ifNotExists, (Statement.Insert) insert);
         }
         if (!orReplace && isKw("unique") && isKw(1, "index")) {
@@ -1401,6 +1406,7 @@ public final class Parser {
         int pos = pos();
         expectKw("insert");
         expectKw("into");
+        if (isKw("function")) return insertIntoFunction(pos);
         List<String> table = qualifiedName();
         String alias = acceptKw("as") ? name() : null;
         List<String> cols = List.of();
@@ -1440,6 +1446,28 @@ public final class Parser {
             }
         }
         return new Insert(pos, table, cols, source, returning(), onConflict, alias);
+    }
+
+    /**
+     * {@code INSERT INTO FUNCTION url('http://...') query}, after INSERT INTO: the one table
+     * function written to is {@code url}, with the receiver's URL as a string literal.
+     */
+    private Statement insertIntoFunction(int pos) {
+        expectKw("function");
+        int fpos = pos();
+        String function = name();
+        if (!function.equals("url")) {
+            throw new SqlException("42883", "table function " + function + " cannot be written to", fpos,
+                    "INSERT INTO FUNCTION writes to url('http://...') only: each batch of the query's rows is POSTed to it as JSON.");
+        }
+        expect(Type.LPAREN);
+        if (!is(Type.STRING)) throw new SqlException("42601", "url() takes the receiver's URL as a string literal: url('https://host/path')", pos());
+        String url = next().value();
+        expect(Type.RPAREN);
+        int streamsBefore = streamClauses;
+        Query source = query();
+        if (isKw("on") || isKw("returning")) throw new SqlException("42601", "INSERT INTO FUNCTION url takes neither ON CONFLICT nor RETURNING", pos());
+        return new Statement.InsertIntoUrl(pos, url, source, streamClauses > streamsBefore);
     }
 
     /** {@code [RETURNING item, ...]} after INSERT, UPDATE or DELETE: select items over the written rows (empty when absent). */

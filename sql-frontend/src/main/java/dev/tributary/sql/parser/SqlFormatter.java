@@ -336,6 +336,7 @@ public final class SqlFormatter {
                 }
                 if (d.cascade()) b.append(" CASCADE");
             }
+            case Statement.InsertIntoUrl u -> query(b.append("INSERT INTO FUNCTION url(").append(string(u.url())).append(") "), u.source());
             case Insert i -> {
                 b.append("INSERT INTO ").append(name(i.table()));
                 if (i.alias() != null) b.append(" AS ").append(ident(i.alias()));

@@ -57,6 +57,30 @@ class ParserTest {
         assertThat(f(a)).isEqualTo(f(b));
     }
 
+    /**
+     * INSERT INTO FUNCTION url('...') query: continuous exactly when the query reads a STREAM; and
+     * CREATE JOB ... AS INSERT INTO FUNCTION url is an HTTP sink of the query.
+     */
+    @Test
+    void insertIntoFunctionUrl() {
+        assertThat(Parser.parseStatement("INSERT INTO FUNCTION url('http://h/x') SELECT k FROM t STREAM"))
+                .isInstanceOfSatisfying(InsertIntoUrl.class, u -> {
+                    assertThat(u.url()).isEqualTo("http://h/x");
+                    assertThat(u.continuous()).isTrue();
+                });
+        assertThat(((InsertIntoUrl) Parser.parseStatement("INSERT INTO FUNCTION url('http://h/x') SELECT k FROM t")).continuous()).isFalse();
+        assertThat(Parser.parseStatement("CREATE JOB j AS INSERT INTO FUNCTION url('http://h/x') SELECT k FROM t"))
+                .isInstanceOfSatisfying(CreateSink.class, c -> {
+                    assertThat(c.name()).containsExactly("j");
+                    assertThat(c.connector()).isEqualTo("HTTP");
+                    assertThat(c.options()).extracting(SourceOption::name, SourceOption::value).containsExactly(org.assertj.core.groups.Tuple.tuple("URL", "http://h/x"));
+                    assertThat(c.query()).isNotNull();
+                    assertThat(c.from()).isEmpty();
+                });
+        assertThatThrownBy(() -> Parser.parseStatement("INSERT INTO FUNCTION file('x') SELECT 1"))
+                .isInstanceOfSatisfying(SqlException.class, e -> assertThat(e.sqlState()).isEqualTo("42883"));
+    }
+
     @Test
     void booleanPrecedence() {
         Expr x = e("a OR b AND NOT c = d");
