@@ -217,7 +217,7 @@ class KafkaProtobufTest {
             assertThat(rows(db, "SHOW SINKS")).isEmpty();
 
             // reading the server's file is a superuser's; the set's bytes given inline are anyone's
-            db.execute("CREATE ROLE bob LOGIN; GRANT CREATE ON SCHEMA public TO bob; GRANT SELECT ON t TO bob");
+            db.execute("CREATE ROLE bob LOGIN; GRANT CREATE ON SCHEMA public TO bob; GRANT SELECT ON t TO bob; GRANT tributary_connect TO bob");
             Tributary.Connection bob = db.session();
             bob.execute("SET SESSION AUTHORIZATION bob");
             fails("42501", () -> bob.execute(source + protobuf(schema)));

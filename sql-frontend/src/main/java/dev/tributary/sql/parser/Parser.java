@@ -488,7 +488,7 @@ public final class Parser {
             if (insert instanceof Statement.InsertIntoUrl u) {
                 // the durable form of INSERT INTO FUNCTION url: an HTTP sink of the query, made, shown and dropped as one
                 return new Statement.CreateSink(pos, name, ifNotExists, List.of(), u.source(), "HTTP",
-                        List.of(new Statement.SourceOption(u.pos(), "URL", u.url())), List.of(), null, null);
+                        List.of(new Statement.SourceOption(u.pos(), "URL", u.url())), List.of(), null, List.of(), null);
             }
             return new Statement.CreateJob(pos, name, ifNotExists, (Statement.Insert) insert);
         }
