@@ -524,7 +524,7 @@ final class Ddl {
     /**
      * The Kafka options of sink {@code c} (INTO KAFKA), checked: 42601 without FORMAT and ENVELOPE,
      * for an option INTO KAFKA does not take, or for options of FORMAT JSON (it has none); 0A000
-     * for a format other than JSON and PROTOBUF, and for PROTOBUF with ENVELOPE DEBEZIUM.
+     * for a format other than JSON and PROTOBUF.
      */
     static dev.tributary.server.sink.KafkaSinkSettings sinkSettings(Statement.CreateSink c) {
         if (c.format() == null) throw new SqlException("42601", "a Kafka sink needs its format and envelope: ... FORMAT JSON ENVELOPE UPSERT | DEBEZIUM", c.pos());
@@ -534,12 +534,7 @@ final class Ddl {
                     throw new SqlException("42601", "option \"" + c.formatOptions().get(0).name() + "\" not recognized for FORMAT JSON", c.formatOptions().get(0).pos(), "FORMAT JSON takes no options.");
                 }
             }
-            case "PROTOBUF" -> {
-                if ("DEBEZIUM".equals(c.envelope())) {
-                    throw new SqlException("0A000", "a sink of FORMAT PROTOBUF does not take ENVELOPE DEBEZIUM", c.pos(),
-                            "Debezium's before/after record has no standard protobuf form: write FORMAT JSON ENVELOPE DEBEZIUM, or FORMAT PROTOBUF ENVELOPE UPSERT.");
-                }
-            }
+            case "PROTOBUF" -> { }
             default -> throw new SqlException("0A000", "a sink writes FORMAT JSON or PROTOBUF; FORMAT " + c.format() + " is not supported", c.pos(),
                     "Write FORMAT JSON (keys and values JSON objects of the columns) or FORMAT PROTOBUF (MESSAGE '...', SCHEMA FILE '...').");
         }
@@ -604,11 +599,18 @@ final class Ddl {
         }
         List<SqlType> types = q.types().subList(0, q.visible());
         dev.tributary.server.sink.SinkEnvelope.Values values = dev.tributary.server.sink.SinkEnvelope.Values.json(names, types);
+        dev.tributary.server.protobuf.ProtobufRows.BeforeAfter changes = null;
         if ("PROTOBUF".equals(c.format())) {
             // the message's fields by the columns' names, checked now (42703, 42804); a key stays JSON
-            values = dev.tributary.server.protobuf.ProtobufRows.forSink(ProtobufSchema.of(c.formatOptions(), c.pos()).message(), names, types, c.pos())::encode;
+            com.google.protobuf.Descriptors.Descriptor message = ProtobufSchema.of(c.formatOptions(), c.pos()).message();
+            if (kind == dev.tributary.server.sink.SinkEnvelope.Kind.DEBEZIUM) {
+                // the message is the envelope: before and after of the row's message type
+                changes = dev.tributary.server.protobuf.ProtobufRows.forDebezium(message, names, types, c.pos());
+            } else {
+                values = dev.tributary.server.protobuf.ProtobufRows.forSink(message, names, types, c.pos())::encode;
+            }
         }
-        return new BoundSink(binder, q, new dev.tributary.server.sink.SinkEnvelope(name, kind, names, types, key, values));
+        return new BoundSink(binder, q, new dev.tributary.server.sink.SinkEnvelope(name, kind, names, types, key, values, changes));
     }
 
     /** The names of {@code t}'s columns {@code targets}. */

@@ -203,6 +203,11 @@ public final class ProtobufRows {
 
     /** {@code row} as the message's bytes; 22003, 22008, 22P02 for a value its field cannot hold. */
     public byte[] encode(Object[] row) {
+        return build(row).toByteArray();
+    }
+
+    /** {@code row} as the message (to be a field of another: a Debezium envelope's before and after). */
+    public DynamicMessage build(Object[] row) {
         DynamicMessage.Builder b = DynamicMessage.newBuilder(message);
         for (int i = 0; i < fields.length; i++) {
             Object v = row[i];
@@ -212,7 +217,40 @@ public final class ProtobufRows {
             if (f.isRepeated() || types.get(i).kind() == SqlType.Kind.JSONB) ProtoJson.setField(b, f, (Jsonb) v);
             else b.setField(f, toField(f, v, types.get(i)));
         }
-        return b.build().toByteArray();
+        return b.build();
+    }
+
+    /**
+     * Debezium's envelope in protobuf: {@code envelope} has message fields {@code before} and
+     * {@code after} of one type (the row's, whose fields the columns fill by name as
+     * {@link #forSink} checks) and may have a string {@code op} (c, u or d). 42P16 for a message
+     * that is not such an envelope.
+     */
+    public static BeforeAfter forDebezium(Descriptor envelope, List<String> names, List<SqlType> types, int pos) {
+        FieldDescriptor before = envelope.findFieldByName("before"), after = envelope.findFieldByName("after"), op = envelope.findFieldByName("op");
+        if (before == null || after == null || before.isRepeated() || after.isRepeated() || before.getJavaType() != FieldDescriptor.JavaType.MESSAGE
+                || after.getJavaType() != FieldDescriptor.JavaType.MESSAGE || !before.getMessageType().equals(after.getMessageType())) {
+            throw new SqlException("42P16", "message " + envelope.getFullName() + " is not a Debezium envelope", pos,
+                    "ENVELOPE DEBEZIUM in protobuf writes a message with fields before and after of the row's message type (and a string op): "
+                            + "message Change { Order before = 1; Order after = 2; string op = 3; }");
+        }
+        if (op != null && (op.isRepeated() || op.getType() != FieldDescriptor.Type.STRING)) {
+            throw new SqlException("42P16", "field op of message " + envelope.getFullName() + " is not a string", pos, "A Debezium envelope's op is c, u or d.");
+        }
+        ProtobufRows rows = forSink(before.getMessageType(), names, types, pos);
+        return (b, a) -> {
+            DynamicMessage.Builder m = DynamicMessage.newBuilder(envelope);
+            if (b != null) m.setField(before, rows.build(b));
+            if (a != null) m.setField(after, rows.build(a));
+            if (op != null) m.setField(op, b == null ? "c" : a == null ? "d" : "u");
+            return m.build().toByteArray();
+        };
+    }
+
+    /** How a change of a key (its row before, its row after; either null) becomes a message's bytes. */
+    @FunctionalInterface
+    public interface BeforeAfter {
+        byte[] encode(Object[] before, Object[] after);
     }
 
     private Object toField(FieldDescriptor f, Object v, SqlType type) {

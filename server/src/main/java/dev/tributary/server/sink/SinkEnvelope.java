@@ -32,9 +32,11 @@ import java.util.TreeMap;
  *
  * @param names the relation's columns, {@code types} their types
  * @param key the indices of the key's columns in the row; empty for the whole row
- * @param values how a row becomes a message's value (UPSERT's; DEBEZIUM's rows are JSON)
+ * @param values how a row becomes a message's value (UPSERT's)
+ * @param changes how a key's rows before and after become a message's value (DEBEZIUM's; null: JSON)
  */
-public record SinkEnvelope(String sink, Kind kind, List<String> names, List<SqlType> types, int[] key, Values values) {
+public record SinkEnvelope(String sink, Kind kind, List<String> names, List<SqlType> types, int[] key, Values values,
+                           dev.tributary.server.protobuf.ProtobufRows.BeforeAfter changes) {
     /** The envelope of CREATE SINK's {@code ENVELOPE}. */
     public enum Kind { UPSERT, DEBEZIUM }
 
@@ -62,7 +64,7 @@ public record SinkEnvelope(String sink, Kind kind, List<String> names, List<SqlT
 
     /** An envelope of FORMAT JSON. */
     public SinkEnvelope(String sink, Kind kind, List<String> names, List<SqlType> types, int[] key) {
-        this(sink, kind, names, types, key, Values.json(names, types));
+        this(sink, kind, names, types, key, Values.json(names, types), null);
     }
 
     public SinkEnvelope {
@@ -117,7 +119,7 @@ public record SinkEnvelope(String sink, Kind kind, List<String> names, List<SqlT
     private byte[] value(Object[] before, Object[] after) {
         return switch (kind) {
             case UPSERT -> after == null ? null : values.encode(after);
-            case DEBEZIUM -> bytes("{\"before\":" + (before == null ? "null" : rowJson(before)) + ",\"after\":" + (after == null ? "null" : rowJson(after)) + "}");
+            case DEBEZIUM -> changes != null ? changes.encode(before, after) : bytes("{\"before\":" + (before == null ? "null" : rowJson(before)) + ",\"after\":" + (after == null ? "null" : rowJson(after)) + "}");
         };
     }
 

@@ -27,6 +27,7 @@ import java.nio.file.Path;
  *
  * <pre>
  * enum Status { NEW = 0; PAID = 1; SHIPPED = 2; }
+ * message OrderChange { Order before = 1; Order after = 2; string op = 3; }
  * message Order {
  *   int32 i32 = 1; sint32 s32 = 2; sfixed32 sf32 = 3; int64 i64 = 4; sint64 s64 = 5; sfixed64 sf64 = 6;
  *   uint32 u32 = 7; fixed32 f32 = 8; uint64 u64 = 9; fixed64 f64 = 10; float fl = 11; double db = 12;
@@ -73,6 +74,11 @@ public final class OrderSchema {
                         .addValue(EnumValueDescriptorProto.newBuilder().setName("PAID").setNumber(1))
                         .addValue(EnumValueDescriptorProto.newBuilder().setName("SHIPPED").setNumber(2)))
                 .addMessageType(order)
+                // Debezium's envelope around an order, for ENVELOPE DEBEZIUM
+                .addMessageType(DescriptorProto.newBuilder().setName("OrderChange")
+                        .addField(field("before", 1, Type.TYPE_MESSAGE).setTypeName(".shop.Order"))
+                        .addField(field("after", 2, Type.TYPE_MESSAGE).setTypeName(".shop.Order"))
+                        .addField(field("op", 3, Type.TYPE_STRING)))
                 .build();
     }
 
