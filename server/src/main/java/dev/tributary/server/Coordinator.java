@@ -1009,8 +1009,8 @@ final class Coordinator implements AutoCloseable, Catalog {
     Result execute(Session session, Prepared p, Object[] values, boolean endImplicit) {
         // an empty statement is no statement; any other statement than a query or write is timed
         // and logged as execute runs it
-        if (p.statement instanceof Statement.InsertIntoUrl) {
-            // it waits for its receiver: not in a turn of the coordinator
+        if (p.statement instanceof Statement.InsertIntoUrl || p.statement instanceof Statement.Fetch) {
+            // it waits for its receiver, or for a subscription's rows: not in a turn of the coordinator
             Result r = execute(session, p.statement, p.sql);
             if (endImplicit && session.implicit) endImplicit(session);
             return r;

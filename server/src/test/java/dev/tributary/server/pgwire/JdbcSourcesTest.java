@@ -77,4 +77,34 @@ class JdbcSourcesTest extends LocalServerTest {
             o.execute("DROP TABLE posted");
         }
     }
+
+    /**
+     * A FETCH that waits for a subscription's rows (a cursor over a STREAM, WITH (timeout)) waits
+     * outside the coordinator over the extended protocol too: another connection's statements run
+     * meanwhile, and its write is what the waiting FETCH gets.
+     */
+    @Test
+    void aWaitingFetchDoesNotHoldOthersUp() throws Exception {
+        try (Connection c = connect(); Statement s = c.createStatement(); Connection other = connect(); Statement o = other.createStatement()) {
+            o.execute("CREATE TABLE fetched (k int)");
+            c.setAutoCommit(false);
+            s.execute("DECLARE f CURSOR FOR SELECT k FROM fetched STREAM FROM NOW");
+            java.util.concurrent.CompletableFuture<java.util.List<Integer>> waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                java.util.List<Integer> got = new java.util.ArrayList<>();
+                try (java.sql.ResultSet r = s.executeQuery("FETCH 10 f WITH (timeout = '60s')")) {
+                    while (r.next()) got.add(r.getInt("k"));
+                } catch (SQLException e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                }
+                return got;
+            });
+            // the FETCH is waiting (or about to): these run now, not after its 60 s
+            long started = System.nanoTime();
+            o.execute("CREATE TABLE meanwhile (k int)");
+            o.execute("INSERT INTO fetched VALUES (7)");
+            assertThat(waiting.get(30, java.util.concurrent.TimeUnit.SECONDS)).containsExactly(7);
+            assertThat(System.nanoTime() - started).as("the other connection waited for the FETCH's timeout").isLessThan(java.util.concurrent.TimeUnit.SECONDS.toNanos(30));
+            c.rollback();
+        }
+    }
 }
