@@ -435,6 +435,16 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
     }
 
+    /**
+     * Whether {@code st} waits for something other than the coordinator, and so takes it only to
+     * start and to end (see {@link #executeStatement}): a prepared one must not run in a turn of it
+     * either, or every other session waits as long.
+     */
+    private static boolean waitsOutside(Statement st) {
+        return st instanceof Statement.Fetch || st instanceof Statement.Checkpoint || st instanceof Statement.InsertIntoUrl
+                || st instanceof Statement.Copy c && c.file() != null;
+    }
+
     private Result executeStatement(Session session, Statement st, String sql) {
         if (st instanceof Statement.Fetch f) return guarded(session, st, () -> fetch(session, f));
         if (st instanceof Statement.Checkpoint c) return guarded(session, st, () -> checkpoint(session));
@@ -1009,8 +1019,8 @@ final class Coordinator implements AutoCloseable, Catalog {
     Result execute(Session session, Prepared p, Object[] values, boolean endImplicit) {
         // an empty statement is no statement; any other statement than a query or write is timed
         // and logged as execute runs it
-        if (p.statement instanceof Statement.InsertIntoUrl || p.statement instanceof Statement.Fetch) {
-            // it waits for its receiver, or for a subscription's rows: not in a turn of the coordinator
+        if (waitsOutside(p.statement)) {
+            // it waits (for a receiver, a subscription's rows, a file, a checkpoint): not in a turn of the coordinator
             Result r = execute(session, p.statement, p.sql);
             if (endImplicit && session.implicit) endImplicit(session);
             return r;
