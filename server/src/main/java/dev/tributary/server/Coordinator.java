@@ -2092,7 +2092,16 @@ final class Coordinator implements AutoCloseable, Catalog {
         session.waitingOn = delivery;
         try {
             delivery.start();
-            delivery.awaitEnd(session::stop);
+            delivery.awaitEnd(() -> {
+                SqlException stop = session.stop();
+                if (stop != null || u.continuous()) return stop;
+                // a one-off statement's client waits for it: after a few attempts it is an error, not a wait without end
+                var status = delivery.status();
+                if (status.failures() < ONE_OFF_POST_ATTEMPTS) return null;
+                return new SqlException("08001", "could not post to " + uri + " after " + status.failures() + " attempts: " + status.lastError(), u.pos(),
+                        "Nothing is kept to send again: run the statement again once the receiver answers (it may have taken some of the rows:"
+                                + " their Idempotency-Key tells repeats), or CREATE SINK ... INTO HTTP for a delivery retried until it is taken.");
+            });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw Session.canceled();
@@ -2105,6 +2114,9 @@ final class Coordinator implements AutoCloseable, Catalog {
         }
         return Result.command("INSERT 0 " + (u.continuous() ? delivery.status().changesAcknowledged() : rows));
     }
+
+    /** How many times a one-off INSERT INTO FUNCTION url (without STREAM) tries its receiver before it fails (the pauses between: 0.1 to 0.8 s). */
+    static final int ONE_OFF_POST_ATTEMPTS = 5;
 
     /** A query's {@code result} read at {@code at} as one subscription batch of insertions (change_time, change_diff, the columns). */
     private static Result insertions(Result result, long at) {

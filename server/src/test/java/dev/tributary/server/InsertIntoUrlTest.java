@@ -44,6 +44,17 @@ class InsertIntoUrlTest {
         }
     }
 
+    /** A one-off statement whose receiver keeps refusing fails (08001) after a few attempts instead of waiting for ever. */
+    @Test
+    void aOneOffQueryFailsWhenTheReceiverKeepsRefusing() throws Exception {
+        try (HttpReceiver receiver = new HttpReceiver(1_000); Tributary db = Tributary.inMemory()) {
+            db.execute("CREATE TABLE t (k int)");
+            db.execute("INSERT INTO t VALUES (1)");
+            dev.tributary.server.SqlRows.fails("08001", () -> db.execute("INSERT INTO FUNCTION url('" + receiver.url() + "') SELECT k FROM t"));
+            assertThat(receiver.requests()).hasSize(Coordinator.ONE_OFF_POST_ATTEMPTS).extracting(HttpReceiver.Request::status).containsOnly(503);
+        }
+    }
+
     @Test
     void aStreamIsPostedTimeByTimeUntilTheClientCancels() throws Exception {
         try (HttpReceiver receiver = new HttpReceiver(1); Tributary db = Tributary.inMemory()) {
