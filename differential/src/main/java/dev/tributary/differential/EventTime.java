@@ -34,6 +34,13 @@ import java.util.function.LongUnaryOperator;
  * <p>Errors (a second collection, also in system time) come out at the watermark in force when
  * their system time is processed, so that a failing source still fails the stream.
  *
+ * <p>The commits are the input's times from a time {@code from} on (given to {@link #assign});
+ * everything before {@code from} is one commit at {@code from}. An input read from an arrangement
+ * compacted to {@code from} (its since) no longer says in which order those updates came:
+ * compaction moved some of them onto later times up to {@code from} and left others where they
+ * were, as far as each worker's merges had got. Taken at face value, an update left at its own
+ * time could make an earlier one, moved past it, late, on one run and not on the next.
+ *
  * <p>Times here are non-negative, as everywhere: an event time below 0 is always late.
  */
 public final class EventTime {
@@ -84,10 +91,12 @@ public final class EventTime {
     /**
      * {@code data} and {@code errors} (system time) in event time, as the class describes; the
      * watermark of a largest event time {@code m} is {@code watermarkOf(m)}, which must not
-     * decrease as {@code m} grows.
+     * decrease as {@code m} grows. Updates before {@code from} count as committed together at
+     * {@code from}: pass the since of the arrangements the input is read from, the same on every
+     * worker (0 when every update is at its own time).
      */
     public static <D, E> Reclocked<D, E> assign(Collection<D> data, Collection<E> errors, TimeOf<? super D> timeOf, LongUnaryOperator watermarkOf,
-            Stats stats) {
+            long from, Stats stats) {
         Scope scope = data.scope();
         if (scope.arity() != 1) throw new IllegalArgumentException("event time works on top-level times only; scope '" + scope.name() + "' has " + scope.arity());
         DataType<D> type = data.type();
@@ -100,7 +109,7 @@ public final class EventTime {
             for (int i = 0; i < batch.size(); i++) {
                 if (diffs[i] <= 0) continue;
                 long e = timeOf.of(type.get(batch.keys(), i));
-                if (e != NONE) largest.merge(times[i], e, Math::max);
+                if (e != NONE) largest.merge(Math.max(times[i], from), e, Math::max);
             }
             if (largest.isEmpty()) return;
             LongContainer pairs = new LongContainer(2 * largest.size());
@@ -136,8 +145,8 @@ public final class EventTime {
 
             @Override
             public void schedule() {
-                dataIn.forEach((c, batch) -> buffer(batch, pendingData, data.stream().type()));
-                errorsIn.forEach((c, batch) -> buffer(batch, pendingErrors, errors.stream().type()));
+                dataIn.forEach((c, batch) -> buffer(batch, from, pendingData, data.stream().type()));
+                errorsIn.forEach((c, batch) -> buffer(batch, from, pendingErrors, errors.stream().type()));
                 maximaIn.forEach((c, pairs) -> {
                     for (int i = 0; i + 1 < pairs.size(); i += 2) pendingMaxima.merge(pairs.get(i), pairs.get(i + 1), Math::max);
                 });
@@ -270,7 +279,7 @@ public final class EventTime {
         String name = b.displayName();
         dev.tributary.timely.ContainerType<Updates> type = data.stream().type();
         b.build(() -> {
-            dataIn.forEach((cap, batch) -> buffer(batch, pending, type));
+            dataIn.forEach((cap, batch) -> buffer(batch, Long.MIN_VALUE, pending, type));
             for (int i = 0; i < clockIns.size(); i++) {
                 TreeMap<Long, Long> mine = ticks.get(i);
                 clockIns.get(i).forEach((cap, pairs) -> {
@@ -313,13 +322,16 @@ public final class EventTime {
         return new Collection<>(out.stream(), data.type());
     }
 
-    private static void buffer(Updates batch, TreeMap<Long, Updates> pending, dev.tributary.timely.ContainerType<Updates> type) {
+    /** Adds {@code batch} to {@code pending} by time, times before {@code from} taken as {@code from}. */
+    private static void buffer(Updates batch, long from, TreeMap<Long, Updates> pending, dev.tributary.timely.ContainerType<Updates> type) {
         long[] times = batch.times();
         long[] diffs = batch.diffs();
+        long[] at = new long[1];
         for (int i = 0; i < batch.size(); i++) {
-            Updates into = pending.get(times[i]);
-            if (into == null) pending.put(times[i], into = type.create());
-            Collection.appendCopy(into, batch.keys(), i, times, i, diffs[i]);
+            at[0] = Math.max(times[i], from);
+            Updates into = pending.get(at[0]);
+            if (into == null) pending.put(at[0], into = type.create());
+            Collection.appendCopy(into, batch.keys(), i, at, 0, diffs[i]);
         }
     }
 

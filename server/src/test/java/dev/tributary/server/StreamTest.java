@@ -91,6 +91,16 @@ class StreamTest {
 
     private static final String BIDS = "CREATE TABLE bids (auction int, price int, ts timestamp, WATERMARK FOR ts AS ts - INTERVAL '2 seconds') "
             + "WITH (APPEND ONLY)";
+    /** Each closed ten-second window of {@link #BIDS} with its count of bids. */
+    private static final String WINDOWS = "CREATE MATERIALIZED VIEW windows AS SELECT window_end, count(*) AS n"
+            + " FROM TUMBLE(bids STREAM, ts, INTERVAL '10 seconds') GROUP BY window_end EMIT ON WINDOW CLOSE";
+
+    /** {@link #BIDS}, {@link #WINDOWS} over it, then a bid at each of {@code seconds}, one statement each. */
+    private static void windowsOfBids(Tributary db, int... seconds) {
+        db.execute(BIDS);
+        db.execute(WINDOWS);
+        for (int second : seconds) bid(db, 1, 10, second);
+    }
 
     private static void bid(Tributary db, int auction, int price, int second) {
         db.execute("INSERT INTO bids VALUES (" + auction + ", " + price + ", TIMESTAMP '2026-01-01 00:00:00' + INTERVAL '" + second + " seconds')");
@@ -690,18 +700,37 @@ class StreamTest {
     @Test
     void aMaterializedViewOverAStreamComesBackAfterARestart(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
         try (Tributary db = Tributary.open(dir, Clock.manual(1_000), 2)) {
-            db.execute(BIDS);
-            db.execute("CREATE MATERIALIZED VIEW windows AS SELECT window_end, count(*) AS n FROM TUMBLE(bids STREAM, ts, INTERVAL '10 seconds')"
-                    + " GROUP BY window_end EMIT ON WINDOW CLOSE");
-            bid(db, 1, 10, 1);
-            bid(db, 1, 10, 12);
-            bid(db, 1, 10, 15);
+            windowsOfBids(db, 1, 12, 15);
             assertThat(SqlRows.rows(db, "SELECT * FROM windows")).containsExactly("2026-01-01 00:00:10|1");
         }
         try (Tributary db = Tributary.open(dir, Clock.manual(2_000), 2)) {
             assertThat(SqlRows.rows(db, "SELECT * FROM windows")).containsExactly("2026-01-01 00:00:10|1");
             bid(db, 1, 10, 30);
             assertThat(SqlRows.rows(db, "SELECT * FROM windows ORDER BY 1")).containsExactly("2026-01-01 00:00:10|1", "2026-01-01 00:00:20|2");
+        }
+    }
+
+    /**
+     * A view over a stream cannot be restored from a checkpoint, so a restart builds it again from
+     * its table, which is restored: the checkpoint cut the table's batches compacted up to its
+     * time, each worker's as far as its merges had got, so an older row may come back moved past
+     * a newer one that stayed at its commit time. Taken in that order, the newer row's watermark
+     * made the older one late and the view came back without it; the rebuild takes everything
+     * before the checkpoint as one commit. The merges are not ours to steer, so rounds: before the
+     * fix about one round in ten lost a row (all of 10 runs failed, at rounds 2 to 20).
+     */
+    @Test
+    void aViewOverAStreamBuiltAgainFromARestoredTableLosesNoRowToItsCompaction(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        for (int round = 0; round < 40; round++) {
+            java.nio.file.Path data = dir.resolve("round" + round);
+            try (Tributary db = Tributary.open(data, Clock.manual(1_000), 2)) {
+                // the last bid's watermark, 25 s, closes the first window
+                windowsOfBids(db, 1, 2, 27);
+                assertThat(SqlRows.rows(db, "SELECT * FROM windows")).as("round " + round).containsExactly("2026-01-01 00:00:10|2");
+            }
+            try (Tributary db = Tributary.open(data, Clock.manual(2_000), 2)) {
+                assertThat(SqlRows.rows(db, "SELECT * FROM windows")).as("round " + round + " after the restart").containsExactly("2026-01-01 00:00:10|2");
+            }
         }
     }
 

@@ -53,12 +53,21 @@ class EventTimeTest {
     record Model(Map<Long, Map<Long, Long>> output, long late, long watermark) {}
 
     static Model model(List<Upd> given, long delay) {
+        return model(given, delay, 0);
+    }
+
+    /**
+     * {@link #model(List, long)} of a stream whose commits before {@code from} are one, at
+     * {@code from}: the updates consolidated per system time as before, then moved there.
+     */
+    static Model model(List<Upd> given, long delay, long from) {
         // the stream sees each system time's net change per datum (the input is consolidated)
         Map<List<Long>, Long> net = new TreeMap<>(java.util.Comparator.<List<Long>, Long>comparing(k -> k.get(0)).thenComparing(k -> k.get(1)));
         for (Upd u : given) net.merge(List.of(u.time(), u.data()), u.diff(), Long::sum);
         List<Upd> updates = new ArrayList<>();
+        // then folded, each counted as it came (a datum inserted and deleted before from is late twice, if at all)
         net.forEach((k, n) -> {
-            if (n != 0) updates.add(new Upd(k.get(1), k.get(0), n));
+            if (n != 0) updates.add(new Upd(k.get(1), Math.max(k.get(0), from), n));
         });
         Map<Long, Map<Long, Long>> out = new TreeMap<>();
         long late = 0;
@@ -95,6 +104,30 @@ class EventTimeTest {
         EventTime.Stats stats = new EventTime.Stats();
         List<Event> events = run(updates, delay, workers, stats);
         String context = workers + " workers, delay " + delay + ", events " + events;
+
+        assertThat(delivered(events, expected.watermark(), context)).as(context).isEqualTo(expected.output());
+        assertThat(stats.lateRows()).as("late rows: " + context).isEqualTo(expected.late());
+        assertThat(stats.watermark()).as("watermark: " + context).isEqualTo(expected.watermark());
+    }
+
+    /**
+     * An input read from an arrangement compacted to {@code from}, where compaction moved some
+     * updates before {@code from} onto later times up to it and left others (as each worker's
+     * merges had got): updates before {@code from} are one commit, at {@code from}, whatever
+     * times they arrive at. Here every update before {@code from} arrives at a time of its own,
+     * the worst such a trace can do: taken in that order, the largest event time among them made
+     * the others late (a view over a stream came back from a restart without rows).
+     */
+    @Property(seed = "2641")
+    void updatesBeforeTheInputsSinceAreOneCommit(@ForAll("updates") List<Upd> updates, @ForAll @IntRange(min = 0, max = 12) int delay,
+            @ForAll @IntRange(min = 0, max = 20) int from, @ForAll @IntRange(min = 1, max = 3) int workers) {
+        Model expected = model(updates, delay, from);
+        EventTime.Stats stats = new EventTime.Stats();
+        List<Event> events = run(updates, workers, 20, 3, (data, errors, sink) -> {
+            EventTime.Reclocked<Long, Long> r = EventTime.assign(data.consolidate(), errors, EventTimeTest::eventTime, m -> m - delay, from, stats);
+            ChangeStream.subscribe(r.data(), r.errors(), new ChangeStream.Options(-1, false, true, Long.MAX_VALUE), sink.<Long>of());
+        });
+        String context = workers + " workers, delay " + delay + ", since " + from + ", events " + events;
 
         assertThat(delivered(events, expected.watermark(), context)).as(context).isEqualTo(expected.output());
         assertThat(stats.lateRows()).as("late rows: " + context).isEqualTo(expected.late());
@@ -181,7 +214,7 @@ class EventTimeTest {
         return run(updates, workers, 20, 3, (data, errors, sink) -> {
             // consolidated first: batches of an arrangement, as a table's import sends them, whose
             // records lie at later times than their messages
-            EventTime.Reclocked<Long, Long> r = EventTime.assign(data.consolidate(), errors, EventTimeTest::eventTime, m -> m - delay, stats);
+            EventTime.Reclocked<Long, Long> r = EventTime.assign(data.consolidate(), errors, EventTimeTest::eventTime, m -> m - delay, 0, stats);
             if (backToSystemTime) {
                 List<dev.tributary.timely.Stream<dev.tributary.timely.LongContainer>> clocks = List.of(r.clock());
                 ChangeStream.subscribe(EventTime.toSystemTime(r.data(), clocks), EventTime.toSystemTime(r.errors(), clocks),

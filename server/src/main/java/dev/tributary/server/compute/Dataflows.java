@@ -572,7 +572,27 @@ public final class Dataflows {
             // through the read handle, so an index's retained history is there for an AS OF lookup
             return ix.byKey.importInto(scope, ix.read);
         }
+
+        @Override
+        public long since(long id) {
+            return importedSince(id);
+        }
     };
+
+    /**
+     * The time from which collection or index {@code id}, imported now, has its updates at their
+     * own times (see {@link Renderer.Sources#since}): its read handle's since, which every worker
+     * has moved alike, or, for one restored from a checkpoint, at least the checkpoint's time.
+     * A restored trace starts with the checkpoint's batches under handles at 0, and those batches
+     * were compacted up to the checkpoint's time, each worker's as far as its merges had got: one
+     * worker's copy may hold an update at its commit time while another's has moved an earlier
+     * one past it.
+     */
+    private long importedSince(long id) {
+        long since = has(id) ? since(id) : 0;
+        if (since == Long.MAX_VALUE) since = 0; // read by no one any more
+        return restored.contains(id) ? Math.max(since, restoredAt) : since;
+    }
 
     private Collection<Row> importErrors(long id, Scope scope) {
         Stored s = stored.get(id);

@@ -67,6 +67,16 @@ public final class Renderer {
         default Arrangement<Row, Row> index(long id, Scope scope) {
             throw new IllegalStateException("no index " + id + " here");
         }
+
+        /**
+         * The time from which collection {@code id}, imported now, has its updates at the times
+         * they were written, the same on every worker: before it, compaction may have moved an
+         * update onto a later time (up to this one), so those times say nothing of the updates'
+         * order. 0: every update is at its own time.
+         */
+        default long since(long id) {
+            return 0;
+        }
     }
 
     static final DataType<Row> ROW = RowDataType.INSTANCE;
@@ -291,6 +301,7 @@ public final class Renderer {
             case Plan.Let l -> {
                 // inside a loop, what reads this binding reads something of this scope
                 if (outside != null) loopIds.add(l.id());
+                letValues.put(l.id(), l.value());
                 lets.put(l.id(), render(l.value()));
                 yield render(l.body());
             }
@@ -322,6 +333,8 @@ public final class Renderer {
         streams.add(stats);
         Collection<Row> rows = in.oks();
         Collection<Row> errors = in.errs();
+        // the stream's commits are told apart only where its tables' times still are
+        long since = since(e.input());
         if (e.fromNow()) {
             long from = e.from();
             rows = rows.flatMapUpdates((row, t, n, out) -> {
@@ -341,9 +354,44 @@ public final class Renderer {
                 // out of range near the ends of time: the watermark stays where it was
                 return Long.MIN_VALUE;
             }
-        }, stats);
+        }, since, stats);
         clocks.add(r);
         return new Rendered(r.data(), r.errors());
+    }
+
+    /** Per Let binding rendered here, its value, for {@link #since(Plan)} of what refers to it. */
+    private final Map<Integer, Plan> letValues = new HashMap<>();
+
+    /**
+     * The latest {@link Sources#since} of the stored collections {@code plan} reads (through the
+     * bindings it refers to): from there on its input's times are the times of the writes.
+     */
+    private long since(Plan plan) {
+        return switch (plan) {
+            case Plan.Get g -> sources.since(g.id());
+            case Plan.IndexedGet g -> sources.since(g.source());
+            case Plan.LetRef r -> {
+                Plan value = letValue(r.id());
+                yield value == null ? 0 : since(value);
+            }
+            default -> {
+                long[] latest = {0};
+                Plans.withInputs(plan, in -> {
+                    latest[0] = Math.max(latest[0], since(in));
+                    return in;
+                });
+                yield latest[0];
+            }
+        };
+    }
+
+    /** Binding {@code id}'s value, bound here or around this loop (null for a loop's own bindings: its variables). */
+    private Plan letValue(int id) {
+        for (Renderer r = this; r != null; r = r.outside) {
+            Plan value = r.letValues.get(id);
+            if (value != null) return value;
+        }
+        return null;
     }
 
     private Rendered constant(Plan.Constant c) {
