@@ -5,6 +5,7 @@ import static dev.tributary.server.SqlRows.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.server.source.SourceRunner;
+import dev.tributary.server.source.KafkaTestCase;
 import dev.tributary.server.source.TestKafka;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,8 +15,6 @@ import java.util.TreeMap;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,29 +26,15 @@ import org.junit.jupiter.api.io.TempDir;
  * Every check of contents also checks that no key holds other than one row (a view of the keys
  * whose count is not 1 stays empty), which a retraction of a row never inserted would break.
  */
-class KafkaEnvelopeSourceTest {
+class KafkaEnvelopeSourceTest extends KafkaTestCase {
     private static final long WAIT_MS = 60_000;
-    private static TestKafka kafka;
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void start() throws Exception {
-        kafka = TestKafka.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (kafka != null) kafka.close();
-    }
 
     private static SourceRunner.Status await(Tributary db, String source, Predicate<SourceRunner.Status> condition) throws InterruptedException {
-        SourceRunner r = db.sourceRunner(source);
-        assertThat(r).as("source " + source + " runs").isNotNull();
-        boolean met = r.awaitStatus(condition, WAIT_MS);
-        assertThat(met).as("source " + source + ": " + r.status()).isTrue();
-        return r.status();
+        return KafkaSourceTest.await(db, source, condition);
     }
 
     /** Waits until {@code source} has committed every message of {@code sent}. */

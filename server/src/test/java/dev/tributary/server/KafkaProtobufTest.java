@@ -9,6 +9,7 @@ import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Message;
 import dev.tributary.server.protobuf.OrderSchema;
 import dev.tributary.server.source.SourceRunner;
+import dev.tributary.server.source.KafkaTestCase;
 import dev.tributary.server.source.TestKafka;
 import dev.tributary.sql.SqlException;
 import java.nio.charset.StandardCharsets;
@@ -18,8 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,22 +30,12 @@ import org.junit.jupiter.api.io.TempDir;
  * messages and its deletes as tombstones, read back with DynamicMessage; and CREATE refuses what
  * it cannot do with the SQLSTATE of each case.
  */
-class KafkaProtobufTest {
+class KafkaProtobufTest extends KafkaTestCase {
     private static final Descriptor ORDER = OrderSchema.orderDescriptor();
-    private static TestKafka kafka;
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void start() throws Exception {
-        kafka = TestKafka.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (kafka != null) kafka.close();
-    }
 
     private static SourceRunner.Status await(Tributary db, String source, Predicate<SourceRunner.Status> condition) throws InterruptedException {
         return KafkaSourceTest.await(db, source, condition);

@@ -4,6 +4,7 @@ import static dev.tributary.server.SqlRows.fails;
 import static dev.tributary.server.SqlRows.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.server.source.KafkaTestCase;
 import dev.tributary.server.source.TestKafka;
 import dev.tributary.server.storage.StorageController;
 import dev.tributary.storage.MemoryBlob;
@@ -16,8 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,22 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
  * Kafka writer), and the broker stopped for a while. The expected messages are computed from the
  * statements run (each one commit, one time), not read back from the server.
  */
-class KafkaSinkTest {
+class KafkaSinkTest extends KafkaTestCase {
     private static final long WAIT_MS = 60_000;
-    private static TestKafka kafka;
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void start() throws Exception {
-        kafka = TestKafka.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (kafka != null) kafka.close();
-    }
 
     /** Waits (at most a minute) for sink {@code sink} of {@code db} to meet {@code condition}; fails the test if it does not. */
     static Jobs.Job await(Tributary db, String sink, Predicate<Jobs.Job> condition) throws InterruptedException {

@@ -5,6 +5,7 @@ import static dev.tributary.server.SqlRows.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.server.source.SourceRunner;
+import dev.tributary.server.source.KafkaTestCase;
 import dev.tributary.server.source.TestKafka;
 import dev.tributary.server.storage.StorageController;
 import dev.tributary.storage.MemoryBlob;
@@ -18,8 +19,6 @@ import java.util.TreeMap;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,22 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
  * stop the source, and across a restart and crashes every message is in the source exactly once
  * (count, distinct count and sum of ids equal what was produced).
  */
-class KafkaSourceTest {
+class KafkaSourceTest extends KafkaTestCase {
     private static final long WAIT_MS = 60_000;
-    private static TestKafka kafka;
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void start() throws Exception {
-        kafka = TestKafka.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (kafka != null) kafka.close();
-    }
 
     /** Waits (at most a minute) for source {@code source} of {@code db} to meet {@code condition}; fails the test if it does not. */
     static SourceRunner.Status await(Tributary db, String source, Predicate<SourceRunner.Status> condition) throws InterruptedException {

@@ -37,7 +37,7 @@ public interface Decoder {
      * @throws DecodeException the record or key cannot be read, or leaves a key column null
      */
     default SourceChange change(byte[] key, byte[] value, int off, int len) throws DecodeException {
-        throw new UnsupportedOperationException("the source is not keyed: its records are rows (decode)");
+        throw new IllegalStateException("change() is for keyed sources (keyed() true); this source appends rows: read them with decode()");
     }
 
     /** Whether a file's first record is a header line to skip (CSV's {@code HEADER}). */

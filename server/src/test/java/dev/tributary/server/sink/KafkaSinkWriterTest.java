@@ -3,6 +3,7 @@ package dev.tributary.server.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tributary.server.source.KafkaTestCase;
 import dev.tributary.server.source.TestKafka;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -16,8 +17,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,18 +24,8 @@ import org.junit.jupiter.api.Test;
  * topic is exactly the committed writes, a new writer resumes at the last committed upper, and
  * an older writer (a zombie of a crashed server) is fenced, its open transaction aborted.
  */
-class KafkaSinkWriterTest {
-    private static TestKafka kafka;
+class KafkaSinkWriterTest extends KafkaTestCase {
 
-    @BeforeAll
-    static void start() throws Exception {
-        kafka = TestKafka.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (kafka != null) kafka.close();
-    }
 
     private static List<ProducerRecord<byte[], byte[]>> messages(String topic, String... values) {
         List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>();

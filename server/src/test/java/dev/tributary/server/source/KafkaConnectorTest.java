@@ -16,8 +16,6 @@ import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,18 +24,8 @@ import org.junit.jupiter.api.Test;
  * what it cannot read. (The server's part, rows and positions in one durable commit, is
  * {@code KafkaSourceTest}'s.)
  */
-class KafkaConnectorTest {
-    private static TestKafka kafka;
+class KafkaConnectorTest extends KafkaTestCase {
 
-    @BeforeAll
-    static void start() throws Exception {
-        kafka = TestKafka.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (kafka != null) kafka.close();
-    }
 
     @Test
     void readsEveryPartitionAndCommitsTheLastOffsetOfEach() throws Exception {
@@ -247,7 +235,7 @@ class KafkaConnectorTest {
 
         @Override
         public void commitChanges(List<SourceChange> changes, Map<String, String> after) {
-            throw new UnsupportedOperationException("the test's decoder is not keyed");
+            throw new IllegalStateException("commitChanges is a keyed source's; this test's source appends rows (commit)");
         }
 
         @Override

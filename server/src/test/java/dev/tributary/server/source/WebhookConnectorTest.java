@@ -52,7 +52,7 @@ class WebhookConnectorTest {
 
         @Override
         public void commitChanges(List<SourceChange> changes, Map<String, String> after) {
-            throw new UnsupportedOperationException("the test's decoder is not keyed");
+            throw new IllegalStateException("commitChanges is a keyed source's; this test's source appends rows (commit)");
         }
 
         @Override
