@@ -70,8 +70,8 @@ public final class NexmarkRunner {
                 for (NexmarkQueries.Query q : chosen) {
                     for (int r = 0; r < repeat; r++) {
                         Run run = run(q, chunks, workers, sink.equals("view"));
-                        System.out.printf("query=%s events=%d seconds=%.3f events_per_s=%.0f rows=%d workers=%d sink=%s%n",
-                                q.name(), events, run.seconds(), events / run.seconds(), run.rows(), workers, sink);
+                        System.out.printf("query=%s events=%d seconds=%.3f events_per_s=%.0f rows=%d workers=%d sink=%s cpu_s=%.2f gc_s=%.2f%n",
+                                q.name(), events, run.seconds(), events / run.seconds(), run.rows(), workers, sink, run.cpuSeconds(), run.gcSeconds());
                     }
                 }
             }
@@ -79,8 +79,21 @@ public final class NexmarkRunner {
         }
     }
 
-    /** One timed run: how long, and how many rows the sink received (changes, or the view's rows). */
-    public record Run(double seconds, long rows) {}
+    /**
+     * One timed run: how long, how many rows the sink received (changes, or the view's rows), and
+     * the process's CPU time and the collectors' time over it (how busy the two cores were).
+     */
+    public record Run(double seconds, long rows, double cpuSeconds, double gcSeconds) {}
+
+    private static double cpuSeconds() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
+    }
+
+    private static double gcSeconds() {
+        long ms = 0;
+        for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) ms += Math.max(0, gc.getCollectionTime());
+        return ms / 1e3;
+    }
 
     /** Runs {@code q} over {@code chunks} on a fresh database; see the class comment. */
     public static Run run(NexmarkQueries.Query q, List<NexmarkGenerator.Lines> chunks, int workers, boolean view) throws InterruptedException {
@@ -93,6 +106,7 @@ public final class NexmarkRunner {
             try {
                 Tributary.Connection session = db.session();
                 long started = System.nanoTime();
+                double cpu = cpuSeconds(), gc = gcSeconds();
                 for (NexmarkGenerator.Lines c : chunks) NexmarkLoader.load(session, c, q.reads());
                 long rows;
                 if (view) {
@@ -113,7 +127,7 @@ public final class NexmarkRunner {
                     sink.awaitPast(read.plusMillis(1));
                     rows = sink.rows.get();
                 }
-                return new Run((System.nanoTime() - started) / 1e9, rows);
+                return new Run((System.nanoTime() - started) / 1e9, rows, cpuSeconds() - cpu, gcSeconds() - gc);
             } finally {
                 if (subscription != null) subscription.close();
             }
