@@ -141,7 +141,7 @@ final class LongMerge {
         this.floor = floor;
         this.n = inputs.size();
         Workspace w = FREE.get().poll();
-        if (w == null || w.capacity < n) w = new Workspace(Math.max(n, Spine.LONG_FAN_IN));
+        if (w == null || w.capacity < n) w = new Workspace(Math.max(n, Spine.FAN_IN));
         workspace = w;
         keyCount = w.keyCount;
         inKeys = w.inKeys;

@@ -14,16 +14,15 @@ import java.util.List;
  * work, stopping at a key boundary, so a large merge is spread over many insertions.
  *
  * <p>(long, long) batches at arity-1 times merge in one pass however many there are
- * ({@link LongMerge}); other batches merge in pairs ({@link ColumnMerge}), more than two as a
- * chain of pairs, oldest first.
+ * ({@link LongMerge}); other batches in one pass too, through their columns' comparisons
+ * ({@link ColumnMerge}).
  */
 final class Merger {
     private final List<Batch> inputs;
     private final Antichain since;
     private final LongMerge fast;
-    /** The pair being merged on the general path, and the index of the next input to join the chain. */
-    private ColumnMerge stage;
-    private int next;
+    /** The merge on the general path. */
+    private final ColumnMerge general;
     private Batch result;
 
     Merger(List<Batch> inputs, Antichain since) {
@@ -46,10 +45,10 @@ final class Merger {
         this.since = since;
         if (LongMerge.applies(inputs)) {
             fast = new LongMerge(inputs, since.isEmpty() ? Long.MIN_VALUE : since.get(0)[0], expected);
+            general = null;
         } else {
             fast = null;
-            stage = new ColumnMerge(inputs.get(0), inputs.get(1), since);
-            next = 2;
+            general = new ColumnMerge(inputs, since);
         }
     }
 
@@ -89,15 +88,11 @@ final class Merger {
             }
             return fuel;
         }
-        while (fuel > 0 && result == null) {
-            fuel = stage.work(fuel);
-            if (!stage.isDone()) break;
-            if (next == inputs.size()) {
-                result = stage.result();
-                retireInputs();
-            } else {
-                stage = new ColumnMerge(stage.result(), inputs.get(next++), since);
-            }
+        fuel = general.work(fuel);
+        if (general.isDone()) {
+            // retired after the result is built: the general path's builder does not take the inputs' arrays
+            result = general.result();
+            retireInputs();
         }
         return fuel;
     }

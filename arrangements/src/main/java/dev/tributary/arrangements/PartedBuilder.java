@@ -23,19 +23,25 @@ final class PartedBuilder {
     private final List<Part> parts = new ArrayList<>();
     private Column bounds;
 
-    /** A builder for the merge of {@code older} and {@code newer} (any of them parted), the result described by {@code description}. */
-    PartedBuilder(Batch older, Batch newer, Description description) {
-        this.keyProto = older.keyProto();
-        this.valProto = older.valProto();
-        this.arity = older.arity;
+    /** A builder for the merge of {@code inputs} (any of them parted), the result described by {@code description}. */
+    PartedBuilder(Batch[] inputs, Description description) {
+        this.keyProto = inputs[0].keyProto();
+        this.valProto = inputs[0].valProto();
+        this.arity = inputs[0].arity;
         this.description = description;
-        long updates = (long) older.updateCount() + newer.updateCount();
-        long keyBytes = older.keyBytes() + newer.keyBytes();
-        long valBytes = older.valBytes() + newer.valBytes();
-        long encoded = older.encodedBytes() + newer.encodedBytes();
+        long updates = 0;
+        long keyBytes = 0;
+        long valBytes = 0;
+        long encoded = 0;
+        for (Batch b : inputs) {
+            updates += b.updateCount();
+            keyBytes += b.keyBytes();
+            valBytes += b.valBytes();
+            encoded += b.encodedBytes();
+        }
         if (!Paging.parts(encoded) || updates == 0 || !BatchCodec.encodable(keyProto, valProto)) {
             int u = (int) Math.min(updates, Integer.MAX_VALUE - 8);
-            // at most both inputs' keys and values: sized once, not grown by doubling
+            // at most all the inputs' keys and values: sized once, not grown by doubling
             current = new BatchBuilder(keyProto, valProto, arity, u, u, u, keyBytes, valBytes);
             perPart = Long.MAX_VALUE;
             partCapacity = 0;

@@ -26,10 +26,12 @@ import java.util.List;
  * churn stays about the same size, and a top level that filled like the others held several
  * batches each with most of the keys, all of which a probe for a live key searches.
  *
- * <p>The fan-in is 4 for (long, long) batches at arity-1 times, which {@link LongMerge} merges in
- * one pass however many there are, and 2 otherwise: a merge of four reads each update once where
- * two levels of pairs read it twice, for about as many batches held per quadrupling of size (up
- * to three waiting and four merging at one level, against one and two at each of two).
+ * <p>The fan-in is 4: a merge reads all its inputs in one pass ({@link LongMerge}, {@link
+ * ColumnMerge}), so a merge of four reads each update once where two levels of pairs read it
+ * twice, for about as many batches held per quadrupling of size (up to three waiting and four
+ * merging at one level, against one and two at each of two). A trace that only grows (an
+ * append-only table, 184 batches of 5,000 rows) reads each row 3.2 times in merges, against 7.8
+ * at a fan-in of 2 with pairwise merges ({@code GrowingTraceMergeWorkTest}).
  *
  * <p>A merge retires its inputs as it finishes (see {@link Merger}): those that nobody outside
  * the trace holds give their arrays back to the thread's {@link MergeScratch}, where the merge's
@@ -52,8 +54,8 @@ final class Spine {
     static final long EFFORT = 16;
     /** An effort that completes every merge as soon as it begins: the unfueled baseline. */
     static final long UNFUELED = Long.MAX_VALUE;
-    /** Batches merged at once where {@link LongMerge} applies. */
-    static final int LONG_FAN_IN = 4;
+    /** Batches merged at once (a power of two). */
+    static final int FAN_IN = 4;
     /** A merge holding at least this share of the top batch's updates merges it in too ({@link #topJoining}). */
     static final int TOP_SHARE = 3;
     /** How many times the fuel of other merges a merge into the top batch gets ({@link #topMerge}). */
@@ -95,7 +97,7 @@ final class Spine {
         this.keyProto = keyProto;
         this.valProto = valProto;
         this.arity = arity;
-        this.fanIn = arity == 1 && keyProto instanceof LongColumn && valProto instanceof LongColumn ? LONG_FAN_IN : 2;
+        this.fanIn = FAN_IN;
         this.step = Integer.numberOfTrailingZeros(fanIn);
         this.since = Antichain.of(new long[arity]);
         this.upper = since;
@@ -129,6 +131,11 @@ final class Spine {
 
     Antichain upper() {
         return upper;
+    }
+
+    /** Merge work (updates read) done so far (for measurement). */
+    long mergeWork() {
+        return mergeWork;
     }
 
     /** Work done by merges that had to finish at once rather than by fuel (for measurement). */

@@ -254,6 +254,11 @@ public final class Trace {
         return spine.maxInsertWork();
     }
 
+    /** Updates' worth of merging done so far, fueled and forced: each update read by a merge counts once. */
+    public long mergeWork() {
+        return spine.mergeWork();
+    }
+
     /** Updates' worth of merging that had to complete at once instead of by fuel. */
     public long forcedMergeWork() {
         return spine.forcedMergeWork();

@@ -136,7 +136,7 @@ class LongMergeTest {
 
     /**
      * The one-pass merge of several batches (the spine merges four at a level) against the
-     * general path, which merges them as a chain of pairs: keys, values and times shared by two,
+     * general path (both one pass, through different code): keys, values and times shared by two,
      * three or all inputs, with and without advancing by the since, small keys and keys with long
      * time runs.
      */

@@ -80,6 +80,34 @@ class ProductTimePropertyTest {
         d.exertToCompletion(fuel);
     }
 
+    /**
+     * The merger over all of a history's batches at once (a spine merges up to four and more when
+     * it rolls levels up): keys, values and times shared by several inputs are merged in one pass,
+     * with work given in random amounts, and every read beyond the since is the inputs' own.
+     */
+    @Property(seed = "2005")
+    void mergerOfSeveralBatchesKeepsReadsBeyondTheSince(@ForAll("histories") History h, @ForAll("twoElementFrontiers") Antichain since,
+            @ForAll @LongRange(min = 1, max = 8) long fuel) {
+        List<Batch> batches = Histories.feed(h);
+        if (batches.size() < 2) return;
+        Merger m = new Merger(new ArrayList<>(batches), since);
+        while (!m.isDone()) {
+            long left = m.work(fuel);
+            assertThat(left).as("fuel left over").isLessThanOrEqualTo(fuel);
+        }
+        Batch merged = m.result();
+        Model.checkBatch(merged, h.keys(), h.vals(), false);
+        assertThat(merged.lower()).isEqualTo(batches.get(0).lower());
+        assertThat(merged.upper()).isEqualTo(batches.get(batches.size() - 1).upper());
+        List<Update> inputs = Model.updatesOf(batches, h.keys(), h.vals());
+        List<Update> output = Model.updatesOf(merged, h.keys(), h.vals());
+        for (long[] t : h.grid()) {
+            if (!since.lessEqual(t)) continue;
+            assertThat(Model.accumulate(output, t)).as("%d batches merged under %s, read at %s", batches.size(), since, Timestamps.toString(t))
+                    .isEqualTo(Model.accumulate(inputs, t));
+        }
+    }
+
     /** The merger itself: two adjacent batches merged under a two-element since, with work given in random amounts. */
     @Property(seed = "2004")
     void mergerWithATwoElementSinceKeepsReadsBeyondIt(@ForAll("histories") History h, @ForAll("twoElementFrontiers") Antichain since,

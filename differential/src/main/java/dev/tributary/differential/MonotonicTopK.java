@@ -42,13 +42,20 @@ public final class MonotonicTopK {
             for (Map.Entry<K, List<Insertions.Insertion<K, D>>> k : byKey.entrySet()) {
                 TreeMap<D, long[]> top = tops.computeIfAbsent(k.getKey(), x -> new TreeMap<>(order));
                 Map<D, Long> before = taken(top, offset, limit);
+                // once keep units are held, a value not before the last kept one lands past the
+                // first keep units (equal values' units are interchangeable) and is never taken:
+                // most values of a max or a top bid are, and skip the map (one comparison)
+                long full = 0;
+                for (long[] c : top.values()) full += c[0];
                 for (Insertions.Insertion<K, D> r : k.getValue()) {
+                    if (full >= keep && !top.isEmpty() && order.compare(r.data(), top.lastKey()) >= 0) continue;
                     long[] count = top.get(r.data());
                     if (count == null) {
                         top.put(r.data(), count = new long[1]);
                         held[0]++;
                     }
                     count[0] += r.count();
+                    full += r.count();
                 }
                 // forget what is past the first keep units: it cannot come back
                 long units = 0;

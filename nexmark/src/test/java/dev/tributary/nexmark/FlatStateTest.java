@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * chunks; after each chunk (once the watermark has caught up with it and the arrangements have
  * merged what they may) the records the two dataflows hold in arrangements are sampled. After a warm-up of a quarter of the events they stay
  * flat: over the last third of the samples the median is at most 1.5 times the first third's
- * peak, and the peak at most twice it. A dataflow that kept closed windows or expired rows would grow
+ * peak, and the peak at most four times it. A dataflow that kept closed windows or expired rows would grow
  * with the input and fail it. {@code -Dtributary.flat.events=10000000} runs the issue's size (the default, 400,000
  * events, is 40 s of event time: 40 windows); the samples are printed.
  */
@@ -113,8 +113,11 @@ class FlatStateTest {
             assertThat(joined.rows).as("the interval join delivered rows").isPositive();
             for (int q = 1; q <= 2; q++) {
                 // what is held rises and falls as windows fill and close (merges drop the expired
-                // rows in steps, so one sample can be twice another): flat means the last third's
-                // median within 1.5 times the first third's peak, and its peak within twice it
+                // rows in steps: an expired row and its retraction cancel only once a merge takes
+                // both, and a level waits for four batches before it merges, so one sample can be
+                // three times another): flat means the last third's median within 1.5 times the
+                // first third's peak (a state growing with the input fails that), and its peak
+                // within four times it
                 List<long[]> after = samples.subList(samples.size() / 4, samples.size());
                 int n = after.size();
                 final int column = q;
@@ -126,7 +129,7 @@ class FlatStateTest {
                 assertThat(last[last.length / 2]).as("%s: the median of records held over the last third, against the first third's peak\n%s", what, report)
                         .isLessThanOrEqualTo(first[first.length - 1] * 3 / 2 + 1_000);
                 assertThat(last[last.length - 1]).as("%s: the most records held over the last third, against the first third's\n%s", what, report)
-                        .isLessThanOrEqualTo(first[first.length - 1] * 2 + 1_000);
+                        .isLessThanOrEqualTo(first[first.length - 1] * 4 + 1_000);
             }
         }
     }
