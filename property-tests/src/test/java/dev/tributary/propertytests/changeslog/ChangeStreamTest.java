@@ -155,8 +155,8 @@ class ChangeStreamTest {
         List<Event> events = Collections.synchronizedList(new ArrayList<>());
         ChangeStream.Sink<Long, Long> sink = new ChangeStream.Sink<>() {
             @Override
-            public void changes(long time, Map<Long, Long> changes) {
-                events.add(new Changes(time, new TreeMap<>(changes)));
+            public void changes(long time, ChangeStream.Changes<Long> changes) {
+                events.add(new Changes(time, new TreeMap<>(changes.toMap())));
             }
 
             @Override
@@ -171,8 +171,8 @@ class ChangeStreamTest {
         };
         ChangeStream.Sink<Long, Long> used = keyEvents == null ? sink : new UpsertEnvelope<Long, Long, Long>(d -> d / 2, new ChangeStream.Sink<>() {
             @Override
-            public void changes(long time, Map<KeyChange<Long, Long>, Long> changes) {
-                for (KeyChange<Long, Long> c : changes.keySet()) keyEvents.add(new Object[] {time, c});
+            public void changes(long time, ChangeStream.Changes<KeyChange<Long, Long>> changes) {
+                for (int i = 0; i < changes.size(); i++) keyEvents.add(new Object[] {time, changes.data(i)});
             }
         });
         Guard.run(Config.workers(workers), w -> {
