@@ -296,8 +296,12 @@ public final class ChangeStream {
 
     /** Worker 0's undelivered times and how far the stream has gone. */
     private static final class State<D, E> {
-        /** A delivered time's buffer is kept for the next time only if its data take at most this many bytes. */
-        private static final long REUSE_BYTES = 8 << 20;
+        /**
+         * Delivered times' buffers kept for times to come: at most this many, each of at most
+         * {@link #REUSE_BYTES}, so an idle stream holds a few megabytes at most, not its largest time.
+         */
+        private static final int REUSE_BUFFERS = 2;
+        private static final long REUSE_BYTES = 4 << 20;
 
         final Options options;
         final Sink<D, E> sink;
@@ -337,7 +341,9 @@ public final class ChangeStream {
                 if ((t > asOf || options.snapshot()) && at < options.upTo()) {
                     Pending p = into.get(at);
                     if (p == null) {
-                        p = reuse == null || reuse.isEmpty() ? new Pending(batch.keys().emptyLike(Math.max(16, j - i))) : reuse.pop();
+                        // sized for the run at hand: a new time's buffer grown by doubling from 16 values showed in the profile
+                        p = reuse == null || reuse.isEmpty() ? new Pending(batch.keys().emptyLike(Math.max(16, j - i), batch.keys().bytesUsed() * (j - i) / n))
+                                : reuse.pop();
                         into.put(at, p);
                     }
                     p.append(batch, i, j);
@@ -380,7 +386,7 @@ public final class ChangeStream {
         }
 
         private void recycle(Pending p) {
-            if (p == null || free.size() >= 2 || p.data.heapBytes() > REUSE_BYTES) return;
+            if (p == null || free.size() >= REUSE_BUFFERS || p.data.heapBytes() + 8L * p.diffs.length > REUSE_BYTES) return;
             p.clear();
             free.push(p);
         }
