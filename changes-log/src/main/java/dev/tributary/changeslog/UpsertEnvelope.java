@@ -1,7 +1,10 @@
 package dev.tributary.changeslog;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -33,15 +36,16 @@ public final class UpsertEnvelope<K, D, E> implements ChangeStream.Sink<D, E> {
     }
 
     @Override
-    public void changes(long time, Map<D, Long> changes) {
+    public void changes(long time, ChangeStream.Changes<D> changes) {
         Map<K, KeyState> before = new LinkedHashMap<>();
-        for (Map.Entry<D, Long> c : changes.entrySet()) {
-            K key = keyOf.apply(c.getKey());
+        for (int i = 0; i < changes.size(); i++) {
+            D d = changes.data(i);
+            K key = keyOf.apply(d);
             Map<D, Long> rows = contents.computeIfAbsent(key, k -> new HashMap<>());
             before.computeIfAbsent(key, k -> stateOf(rows));
-            if (rows.merge(c.getKey(), c.getValue(), Long::sum) == 0) rows.remove(c.getKey());
+            if (rows.merge(d, changes.diff(i), Long::sum) == 0) rows.remove(d);
         }
-        Map<KeyChange<K, D>, Long> out = new LinkedHashMap<>();
+        List<KeyChange<K, D>> out = new ArrayList<>(before.size());
         for (Map.Entry<K, KeyState> b : before.entrySet()) {
             Map<D, Long> rows = contents.get(b.getKey());
             KeyState now = stateOf(rows);
@@ -49,9 +53,11 @@ public final class UpsertEnvelope<K, D, E> implements ChangeStream.Sink<D, E> {
             if (rows.isEmpty()) contents.remove(b.getKey());
             // a key that held nothing before and nothing now, or the same violation, changed nothing visible
             if (now == b.getValue() && now != KeyState.UPSERT) continue;
-            out.put(new KeyChange<>(b.getKey(), now, row), 1L);
+            out.add(new KeyChange<>(b.getKey(), now, row));
         }
-        if (!out.isEmpty() || changes.isEmpty()) downstream.changes(time, out);
+        long[] ones = new long[out.size()];
+        Arrays.fill(ones, 1L);
+        if (!out.isEmpty() || changes.size() == 0) downstream.changes(time, ChangeStream.Changes.of(out, ones));
     }
 
     private static <D> KeyState stateOf(Map<D, Long> rows) {

@@ -25,8 +25,8 @@ class ChangeStreamErrorTest {
                 ChangeStream.subscribe(data[0].collection(), errors[0].collection(), new ChangeStream.Options(1, true, false, Long.MAX_VALUE),
                         new ChangeStream.Sink<Long, String>() {
                             @Override
-                            public void changes(long time, Map<Long, Long> changes) {
-                                seen.add("changes " + time + " " + changes);
+                            public void changes(long time, ChangeStream.Changes<Long> changes) {
+                                seen.add("changes " + time + " " + changes.toMap());
                             }
 
                             @Override

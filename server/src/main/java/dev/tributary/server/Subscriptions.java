@@ -225,12 +225,13 @@ final class Subscriptions {
         if (keyColumns == null) {
             SubscriptionSink<Row> plain = new SubscriptionSink<Row>(listener, columns, types, withProgress, timeValue) {
                 @Override
-                public void changes(long time, Map<Row, Long> changes) {
+                public void changes(long time, ChangeStream.Changes<Row> changes) {
                     List<Object[]> rows = new ArrayList<>(changes.size());
                     Object at = timeValue.apply(time);
-                    for (Map.Entry<Row, Long> e : changes.entrySet()) {
-                        Object[] r = row.apply(at, e.getValue());
-                        System.arraycopy(codec.decode(e.getKey()), 0, r, prefix, codec.arity());
+                    for (int i = 0; i < changes.size(); i++) {
+                        Object[] r = row.apply(at, changes.diff(i));
+                        // decoded from the stream's column of rows, where it waits: no Row made
+                        codec.decode(changes.column(), changes.index(i), r, prefix);
                         rows.add(r);
                     }
                     deliver(rows);
@@ -242,10 +243,11 @@ final class Subscriptions {
             int[] keys = keyColumns;
             var downstream = new SubscriptionSink<UpsertEnvelope.KeyChange<List<Object>, Row>>(listener, columns, types, withProgress, timeValue) {
                 @Override
-                public void changes(long time, Map<UpsertEnvelope.KeyChange<List<Object>, Row>, Long> changes) {
-                    List<Object[]> rows = new ArrayList<>();
+                public void changes(long time, ChangeStream.Changes<UpsertEnvelope.KeyChange<List<Object>, Row>> changes) {
+                    List<Object[]> rows = new ArrayList<>(changes.size());
                     Object at = timeValue.apply(time);
-                    for (var c : changes.keySet()) {
+                    for (int n = 0; n < changes.size(); n++) {
+                        var c = changes.data(n);
                         Object[] r = row.apply(at, c.state().name().toLowerCase(java.util.Locale.ROOT));
                         if (c.row() != null) {
                             System.arraycopy(codec.decode(c.row()), 0, r, prefix, codec.arity());

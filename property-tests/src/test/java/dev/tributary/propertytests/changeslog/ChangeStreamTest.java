@@ -17,6 +17,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -57,8 +58,68 @@ class ChangeStreamTest {
             @ForAll @IntRange(min = 1, max = 3) int workers) {
         long upTo = upToOffset == 0 ? Long.MAX_VALUE : asOf + upToOffset;
         ChangeStream.Options options = new ChangeStream.Options(asOf, snapshot, progress, upTo);
-        List<Event> events = run(updates, options, workers, null);
-        String context = options + ", " + workers + " workers, events " + events;
+        check(updates, options, workers, run(updates, options, workers, null));
+    }
+
+    /**
+     * The same promises when each worker sends its updates in many small containers, in a random
+     * order of times (later times reaching worker 0 before earlier ones), all before the times
+     * pass, and the updates cancel often: a datum's updates at a time come from several
+     * containers of several workers and sum to zero across them (then the time is not delivered,
+     * or its snapshot is delivered empty), and equal data from two workers are one change.
+     */
+    @Property(seed = "813")
+    void containersInAnyOrderAndCancellingAcrossWorkers(@ForAll("cancelling") List<Upd> updates, @ForAll @IntRange(min = 0, max = 10) int asOf,
+            @ForAll boolean snapshot, @ForAll boolean progress, @ForAll @IntRange(min = 0, max = 30) int upToOffset,
+            @ForAll @IntRange(min = 1, max = 3) int workers, @ForAll @IntRange(min = 1, max = 4) int perContainer, @ForAll long shuffle) {
+        long upTo = upToOffset == 0 ? Long.MAX_VALUE : asOf + upToOffset;
+        ChangeStream.Options options = new ChangeStream.Options(asOf, snapshot, progress, upTo);
+        check(updates, options, workers, run(updates, options, workers, null, new Shuffled(perContainer, shuffle)));
+    }
+
+    /** A snapshot whose updates (all at or before {@code asOf}) cancel is still delivered, empty, and first. */
+    @Property(seed = "814")
+    void aSnapshotThatCancelsIsDeliveredEmpty(@ForAll("updates") List<Upd> later, @ForAll("updates") List<Upd> early,
+            @ForAll @IntRange(min = 1, max = 10) int asOf, @ForAll @IntRange(min = 1, max = 3) int workers, @ForAll long shuffle) {
+        List<Upd> updates = new ArrayList<>();
+        for (Upd u : early) {
+            // each update and its retraction, at times at or before asOf, dealt to different workers
+            updates.add(new Upd(u.data(), u.time() % (asOf + 1), u.diff()));
+            updates.add(new Upd(u.data(), (u.time() + 3) % (asOf + 1), -u.diff()));
+        }
+        for (Upd u : later) updates.add(new Upd(u.data(), Math.max(u.time(), asOf + 1), u.diff()));
+        ChangeStream.Options options = new ChangeStream.Options(asOf, true, true, Long.MAX_VALUE);
+        List<Event> events = run(updates, options, workers, null, new Shuffled(2, shuffle));
+        assertThat(events.get(0)).as("the empty snapshot first: " + events).isEqualTo(new Changes(asOf, Map.of()));
+        check(updates, options, workers, events);
+    }
+
+    /** Updates of the other generator, about half of them followed by their retraction at the same time (or their double's). */
+    @Provide
+    Arbitrary<List<Upd>> cancelling() {
+        return Combinators.combine(updates(), Arbitraries.integers().between(0, 3).list().ofMaxSize(40)).as((us, how) -> {
+            List<Upd> out = new ArrayList<>();
+            for (int i = 0; i < us.size(); i++) {
+                Upd u = us.get(i);
+                out.add(u);
+                int h = i < how.size() ? how.get(i) : 0;
+                if (h == 1) out.add(new Upd(u.data(), u.time(), -u.diff()));
+                if (h == 2) {
+                    out.add(u);
+                    out.add(new Upd(u.data(), u.time(), -2 * u.diff()));
+                }
+            }
+            return out;
+        });
+    }
+
+    /** Checks the events of a stream of {@code updates} with {@code options} against the updates themselves. */
+    static void check(List<Upd> updates, ChangeStream.Options options, int workers, List<Event> events) {
+        long asOf = options.asOf();
+        long upTo = options.upTo();
+        boolean snapshot = options.snapshot();
+        boolean progress = options.progress();
+        String context = options + ", " + workers + " workers, updates " + updates + ", events " + events;
 
         assertThat(events).as(context).isNotEmpty();
         assertThat(events.get(events.size() - 1)).as("the stream ends, once: " + context).isEqualTo(new Done());
@@ -70,7 +131,7 @@ class ChangeStreamTest {
         }
         // every time whose changes do not cancel, in (asOf, upTo) (and asOf itself for the snapshot), delivered once in order
         List<Long> expectedTimes = new ArrayList<>();
-        if (snapshot && asOf < upTo) expectedTimes.add((long) asOf);
+        if (snapshot && asOf < upTo) expectedTimes.add(asOf);
         for (long t = asOf + 1; t <= 20 && t < upTo; t++) if (!accumulate(updates, t).equals(accumulate(updates, t - 1))) expectedTimes.add(t);
         assertThat(changes.stream().map(Changes::time).toList()).as("delivered times: " + context).isEqualTo(expectedTimes);
         Map<Long, Long> sum = new TreeMap<>();
@@ -148,15 +209,36 @@ class ChangeStreamTest {
         return d;
     }
 
-    /** Streams {@code updates}; returns worker 0's events (or, with {@code keyEvents}, fills it with the upsert envelope's (time, change)). */
+    /**
+     * How the workers send their updates: each its share all at once before any time passes, in
+     * an order shuffled by {@code seed}, flushed every {@code perContainer} updates (and the worker
+     * stepped, so that worker 0 gathers the containers of different workers interleaved).
+     */
+    record Shuffled(int perContainer, long seed) {}
+
     static List<Event> run(List<Upd> updates, ChangeStream.Options options, int workers, List<Object[]> keyEvents) {
+        return run(updates, options, workers, keyEvents, null);
+    }
+
+    /**
+     * Streams {@code updates}, time by time or, with {@code shuffled}, as it says; returns worker 0's
+     * events (or, with {@code keyEvents}, fills it with the upsert envelope's (time, change)).
+     */
+    static List<Event> run(List<Upd> updates, ChangeStream.Options options, int workers, List<Object[]> keyEvents, Shuffled shuffled) {
         List<Upd> sorted = new ArrayList<>(updates);
         sorted.sort(Comparator.comparingLong(Upd::time));
         List<Event> events = Collections.synchronizedList(new ArrayList<>());
         ChangeStream.Sink<Long, Long> sink = new ChangeStream.Sink<>() {
             @Override
-            public void changes(long time, Map<Long, Long> changes) {
-                events.add(new Changes(time, new TreeMap<>(changes)));
+            public void changes(long time, ChangeStream.Changes<Long> changes) {
+                // consolidated: distinct data, no zero diff, each datum where the column view says it is
+                Map<Long, Long> seen = new TreeMap<>();
+                for (int i = 0; i < changes.size(); i++) {
+                    assertThat(L.get(changes.column(), changes.index(i))).isEqualTo(changes.data(i));
+                    assertThat(changes.diff(i)).as("a zero change at %d: %s", time, changes.toMap()).isNotZero();
+                    assertThat(seen.put(changes.data(i), changes.diff(i))).as("two changes of one datum at %d", time).isNull();
+                }
+                events.add(new Changes(time, seen));
             }
 
             @Override
@@ -171,8 +253,8 @@ class ChangeStreamTest {
         };
         ChangeStream.Sink<Long, Long> used = keyEvents == null ? sink : new UpsertEnvelope<Long, Long, Long>(d -> d / 2, new ChangeStream.Sink<>() {
             @Override
-            public void changes(long time, Map<KeyChange<Long, Long>, Long> changes) {
-                for (KeyChange<Long, Long> c : changes.keySet()) keyEvents.add(new Object[] {time, c});
+            public void changes(long time, ChangeStream.Changes<KeyChange<Long, Long>> changes) {
+                for (int i = 0; i < changes.size(); i++) keyEvents.add(new Object[] {time, changes.data(i)});
             }
         });
         Guard.run(Config.workers(workers), w -> {
@@ -182,7 +264,20 @@ class ChangeStreamTest {
                 ChangeStream.subscribe(in[0].collection(), null, options, used);
                 return in[0].collection().probe();
             });
-            int next = 0;
+            if (shuffled != null) {
+                List<Upd> mine = new ArrayList<>();
+                for (int i = 0; i < updates.size(); i++) if (i % w.peers() == w.index()) mine.add(updates.get(i));
+                Collections.shuffle(mine, new Random(shuffled.seed() + w.index()));
+                for (int i = 0; i < mine.size(); i++) {
+                    Upd u = mine.get(i);
+                    in[0].updateAt(u.data(), new long[] {u.time()}, u.diff());
+                    if ((i + 1) % shuffled.perContainer() == 0) {
+                        in[0].flush();
+                        w.step();
+                    }
+                }
+            }
+            int next = shuffled == null ? 0 : sorted.size();
             for (long t = 0; t <= 20; t++) {
                 in[0].advanceTo(t);
                 for (; next < sorted.size() && sorted.get(next).time() == t; next++) {

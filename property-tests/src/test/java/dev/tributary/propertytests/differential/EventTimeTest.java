@@ -250,8 +250,8 @@ class EventTimeTest {
             public <D> ChangeStream.Sink<D, Long> of() {
                 return new ChangeStream.Sink<>() {
                     @Override
-                    public void changes(long time, Map<D, Long> changes) {
-                        events.add(new Changes(time, (Map<Long, Long>) (Map<?, Long>) new TreeMap<>(changes)));
+                    public void changes(long time, ChangeStream.Changes<D> changes) {
+                        events.add(new Changes(time, (Map<Long, Long>) (Map<?, Long>) new TreeMap<>(changes.toMap())));
                     }
 
                     @Override

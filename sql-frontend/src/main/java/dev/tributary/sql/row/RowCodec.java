@@ -561,15 +561,32 @@ public final class RowCodec {
 
     /** The values of {@code row}, one per column, null for NULL. */
     public Object[] decode(Row row) {
-        byte[] b = row.bytes;
         Object[] out = new Object[kinds.length];
-        int pos = 0;
+        if (decode(row.bytes, 0, out, 0) != row.bytes.length) throw malformed(row);
+        return out;
+    }
+
+    /**
+     * Decodes row {@code i} of {@code rows} (a column of rows, {@link RowDataType}'s) into
+     * {@code out[at .. at + arity())}, one value per column, null for NULL: a row's values read
+     * where it is stored, with no {@link Row} or array of its own made.
+     */
+    public void decode(dev.tributary.arrangements.Column rows, int i, Object[] out, int at) {
+        BytesColumn column = (BytesColumn) rows;
+        int end = column.start(i + 1);
+        if (decode(column.slab(), column.start(i), out, at) != end) {
+            throw new IllegalArgumentException("not a row of " + types + ": row " + i + " of a column ends at byte " + end);
+        }
+    }
+
+    /** Decodes the row encoded in {@code b} from {@code start} on into {@code out[at ..]}; returns where the row ends. */
+    private int decode(byte[] b, int start, Object[] out, int at) {
+        int pos = start;
         for (int c = 0; c < kinds.length; c++) {
-            out[c] = read(b, pos, c);
+            out[at + c] = read(b, pos, c);
             pos = end(b, pos, c);
         }
-        if (pos != b.length) throw malformed(row);
-        return out;
+        return pos;
     }
 
     /**
