@@ -40,12 +40,22 @@ final class BatchBuilder {
     /** Appends an update; the caller guarantees order and consolidation. */
     void push(Column kc, int ki, Column vc, int vi, long[] t, int toff, long diff) {
         int nk = keys.size();
-        if (nk == 0 || !keys.equal(nk - 1, kc, ki)) {
+        boolean newKey = nk == 0 || !keys.equal(nk - 1, kc, ki);
+        push(kc, ki, vc, vi, t, toff, diff, newKey, newKey || !vals.equal(vals.size() - 1, vc, vi));
+    }
+
+    /**
+     * {@link #push}, told whether the update starts a new key and whether it starts a new value
+     * (a merge knows where its keys and values begin: no comparison with the last ones).
+     */
+    void push(Column kc, int ki, Column vc, int vi, long[] t, int toff, long diff, boolean newKey, boolean newVal) {
+        if (newKey) {
+            int nk = keys.size();
             if (nk + 2 > keyOffsets.length) keyOffsets = Arrays.copyOf(keyOffsets, keyOffsets.length * 2);
             keyOffsets[nk] = vals.size();
             keys.append(kc, ki);
             appendVal(vc, vi);
-        } else if (!vals.equal(vals.size() - 1, vc, vi)) {
+        } else if (newVal) {
             appendVal(vc, vi);
         }
         if (updates == diffs.length) {

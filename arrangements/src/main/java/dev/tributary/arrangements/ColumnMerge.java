@@ -40,6 +40,9 @@ final class ColumnMerge {
     private int[] order = new int[16];
     private final long[] advanceScratch;
     private final IndexSort sorter = new IndexSort();
+    /** Whether the key being merged, and its value being merged, have had an update written. */
+    private boolean keyWritten;
+    private boolean valWritten;
 
     ColumnMerge(Batch older, Batch newer, Antichain since) {
         this(List.of(older, newer), since);
@@ -140,6 +143,7 @@ final class ColumnMerge {
 
     /** Writes the key at which the inputs {@code atKey[0, ties)} stand, merging their values. */
     private long mergeKey(int ties) {
+        keyWritten = false;
         int first = atKey[0];
         Column keyCol = plain[first].keys;
         int keyIdx = key[first];
@@ -217,7 +221,8 @@ final class ColumnMerge {
             order = new int[diffs.length];
         }
         int n = TotalRuns.merge(a.times, a.diffs, i, ie, b == null ? null : b.times, b == null ? null : b.diffs, j, je, floor, times, diffs, 0);
-        for (int k = 0; k < n; k++) builder.push(keyCol, keyIdx, valCol, valIdx, times, k, diffs[k]);
+        valWritten = false;
+        for (int k = 0; k < n; k++) push(keyCol, keyIdx, valCol, valIdx, times, k, diffs[k]);
         return work;
     }
 
@@ -242,14 +247,22 @@ final class ColumnMerge {
         long[] t = times;
         int a = arity;
         sorter.sort(order, n, (x, y) -> Times.compare(t, x * a, t, y * a, a));
+        valWritten = false;
         int i = 0;
         while (i < n) {
             int first = order[i];
             long sum = diffs[first];
             int j = i + 1;
             while (j < n && Times.equal(t, first * a, t, order[j] * a, a)) sum += diffs[order[j++]];
-            if (sum != 0) builder.push(keyCol, keyIdx, valCol, valIdx, t, first * a, sum);
+            if (sum != 0) push(keyCol, keyIdx, valCol, valIdx, t, first * a, sum);
             i = j;
         }
+    }
+
+    /** Writes an update of the key and value being merged: the first of each starts them in the result. */
+    private void push(Column keyCol, int keyIdx, Column valCol, int valIdx, long[] t, int toff, long diff) {
+        builder.push(keyCol, keyIdx, valCol, valIdx, t, toff, diff, !keyWritten, !valWritten);
+        keyWritten = true;
+        valWritten = true;
     }
 }

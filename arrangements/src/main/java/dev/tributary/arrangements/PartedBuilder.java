@@ -69,6 +69,12 @@ final class PartedBuilder {
         current.push(kc, ki, vc, vi, t, toff, diff);
     }
 
+    /** {@link #push}, told whether the update starts a new key and a new value ({@link BatchBuilder#push(Column, int, Column, int, long[], int, long, boolean, boolean)}). */
+    void push(Column kc, int ki, Column vc, int vi, long[] t, int toff, long diff, boolean newKey, boolean newVal) {
+        if (newKey && current.updates() >= perPart) seal();
+        current.push(kc, ki, vc, vi, t, toff, diff, newKey, newVal);
+    }
+
     private void seal() {
         Batch plain = current.build(description);
         parts.add(Paging.spill(plain));

@@ -271,8 +271,17 @@ final class Spine {
 
     /** Batches holding this few updates together merge when idle whatever their sizes. */
     static final long IDLE_SMALL = 1 << 10;
-    /** How many times the others' updates one batch of an idle merge may hold ({@link #worthMerging}). */
-    static final long IDLE_RATIO = 8;
+    /**
+     * How many times the others' updates one batch of an idle merge may hold ({@link #worthMerging},
+     * {@link #worthJoining}). A trace that grows while its worker waits between commits (a table
+     * fed by a stream) merges in every pause: at 8, each time an eighth of its top batch had
+     * arrived below it, the whole top was rewritten to take it in, about nine reads of every row
+     * (Nexmark q0's bid table: 16M updates merged for 1.84M rows, 90% of them by idle merges;
+     * {@code GrowingTraceMergeWorkTest}: 12.7 reads per row); at 2, 4.0 in q0 and 6.4 in the test,
+     * the trace kept in two batches; at 1, 5.0 in the test but four batches for every read to
+     * probe.
+     */
+    static final long IDLE_RATIO = 2;
 
     /** The lowest level holding a non-empty batch compacted to an older since that compacting again may shrink, or -1. */
     private int staleLevel() {
@@ -287,13 +296,16 @@ final class Spine {
     }
 
     /**
-     * Whether compacting {@code b} to a later since could consolidate anything. Not when times are
-     * totally ordered and none in {@code b} is after the since it was compacted to: then every one
-     * of them was advanced to that since, each (key, val) has one update, and a later since
-     * changes no accumulation read at or after it. Without this, every move of the since (once a
-     * second, with the clock) rewrote the whole trace.
+     * Whether compacting {@code b} to a later since could consolidate anything. Not when each
+     * (key, val) has one update: advancing its time merges it with nothing (an append-only
+     * table's rows, a join's arrangement of them), and the rewrite would only move times. Nor when
+     * times are totally ordered and none in {@code b} is after the since it was compacted to: then
+     * every one of them was advanced to that since, each (key, val) has one update, and a later
+     * since changes no accumulation read at or after it. Without these, every move of the since
+     * (once a second, with the clock) rewrote the whole trace.
      */
     private static boolean mayShrink(Batch b) {
+        if (b.valCount() == b.updateCount()) return false;
         if (b.arity != 1 || b.since().isEmpty()) return true;
         return b.maxTime > b.since().get(0)[0];
     }

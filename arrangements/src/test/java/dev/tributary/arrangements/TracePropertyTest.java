@@ -59,7 +59,8 @@ class TracePropertyTest {
     /**
      * Merging and compacting to completion never changes a read that is still allowed. With every
      * batch boundary released (empty physical frontiers), exert eventually reports no more work and
-     * the trace ends as at most one non-empty batch, compacted to the trace's since.
+     * the trace ends as at most one non-empty batch, compacted to the trace's since unless
+     * compacting could not shrink it (each (key, val) has one update: only its time would move).
      */
     @Property(seed = "27182818")
     void exertingToCompletionNeverChangesWhatCanBeRead(@ForAll("histories") History h, @ForAll("scripts") List<Op> script,
@@ -71,7 +72,9 @@ class TracePropertyTest {
         List<Batch> left = d.trace().batches();
         assertThat(left).as("batches left").hasSizeLessThanOrEqualTo(1);
         for (Batch b : left) {
-            if (!b.isEmpty()) assertThat(b.since()).as("the last batch is compacted to the trace's since").isEqualTo(d.trace().since());
+            if (!b.isEmpty() && b.valCount() < b.updateCount()) {
+                assertThat(b.since()).as("the last batch, with a (key, val) of several updates, is compacted to the trace's since").isEqualTo(d.trace().since());
+            }
         }
     }
 
