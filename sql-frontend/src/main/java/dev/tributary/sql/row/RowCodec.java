@@ -304,6 +304,31 @@ public final class RowCodec {
             writeNumeric(w, unscaled, scale, Math.max(Math.max(0, types.get(c).scale()), scale));
         }
 
+        /**
+         * The next column, a TIMESTAMP or TIMESTAMPTZ column, is the finite time {@code micros}
+         * microseconds after 1970-01-01 00:00 (UTC for a TIMESTAMPTZ): the bytes {@link #putValue}
+         * writes for that {@link LocalDateTime} or {@link Instant}, with none made.
+         */
+        public void putTimestamp(long micros) {
+            int c = next();
+            if (kinds[c] != SqlType.Kind.TIMESTAMP && kinds[c] != SqlType.Kind.TIMESTAMPTZ) {
+                throw new IllegalArgumentException("column " + (c + 1) + " is " + types.get(c) + ", not a timestamp");
+            }
+            // the long's extremes stand for the infinities
+            if (micros == Long.MAX_VALUE || micros == Long.MIN_VALUE) throw new IllegalArgumentException(micros + " is not a finite timestamp");
+            w.put(VALUE);
+            w.putLong(micros ^ Long.MIN_VALUE);
+        }
+
+        /** The next column, a DATE column, is the finite date {@code epochDay} days after 1970-01-01: the bytes {@link #putValue} writes for that {@link LocalDate}. */
+        public void putDate(int epochDay) {
+            int c = next();
+            if (kinds[c] != SqlType.Kind.DATE) throw new IllegalArgumentException("column " + (c + 1) + " is " + types.get(c) + ", not a date");
+            if (epochDay == Integer.MAX_VALUE || epochDay == Integer.MIN_VALUE) throw new IllegalArgumentException(epochDay + " is not a finite date");
+            w.put(VALUE);
+            w.putInt(epochDay ^ Integer.MIN_VALUE);
+        }
+
         /** The next column is {@code v}, of its type's Java class, or null. */
         public void putValue(Object v) {
             writeColumn(w, next(), v);
