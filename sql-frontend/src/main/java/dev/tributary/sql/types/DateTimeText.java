@@ -3,7 +3,6 @@ package dev.tributary.sql.types;
 import dev.tributary.sql.SqlException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -59,11 +58,10 @@ final class DateTimeText {
     }
 
     static LocalDateTime parseTimestamp(String s) {
-        // PostgreSQL's own output form, without the regular expressions
-        byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
-        long micros = IsoTimes.timestamp(b, 0, b.length);
-        if (micros != IsoTimes.NONE) {
-            return LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), (int) Math.floorMod(micros, 1_000_000L) * 1000, ZoneOffset.UTC);
+        if (withoutZone(s)) {
+            // PostgreSQL's own output form, without the regular expressions (as isoTimestamptz)
+            Instant fast = isoTimestamptz(s);
+            if (fast != null) return LocalDateTime.ofEpochSecond(fast.getEpochSecond(), fast.getNano(), ZoneOffset.UTC);
         }
         return parseTimestampGenerally(s);
     }
@@ -97,13 +95,66 @@ final class DateTimeText {
      * {@code YYYY-MM-DD HH:MM:SS[.f{1,6}][+HH[:MM]]} (or with a {@code T}, or {@code Z}): what
      * COPY and drivers send almost always, parsed at a tenth of the general path's cost. Null
      * for anything else (other forms, out-of-range fields), which the general path reads or
-     * reports. {@link IsoTimes} reads it; a character beyond Latin-1 becomes {@code '?'}, which
-     * it refuses, as it refuses every byte beyond ASCII.
+     * reports.
      */
     static Instant isoTimestamptz(String s) {
-        byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
-        long micros = IsoTimes.timestamptz(b, 0, b.length);
-        return micros == IsoTimes.NONE ? null : Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
+        int n = s.length();
+        if (n < 19 || s.charAt(4) != '-' || s.charAt(7) != '-' || (s.charAt(10) != ' ' && s.charAt(10) != 'T') || s.charAt(13) != ':' || s.charAt(16) != ':') return null;
+        int year = digits(s, 0, 4), month = digits(s, 5, 2), day = digits(s, 8, 2);
+        int hour = digits(s, 11, 2), minute = digits(s, 14, 2), second = digits(s, 17, 2);
+        if (year < 1 || month < 1 || month > 12 || day < 1 || day > 28 && day > java.time.YearMonth.of(year, month).lengthOfMonth()
+                || hour > 23 || minute > 59 || second > 59) return null;
+        int i = 19;
+        int nanos = 0;
+        if (i < n && s.charAt(i) == '.') {
+            int start = ++i;
+            while (i < n && i - start < 6 && Character.isDigit(s.charAt(i))) nanos = nanos * 10 + (s.charAt(i++) - '0');
+            if (i == start || (i < n && Character.isDigit(s.charAt(i)))) return null;
+            for (int k = i - start; k < 9; k++) nanos *= 10;
+        }
+        int offset = 0;
+        if (i < n) {
+            char sign = s.charAt(i);
+            if (sign == 'Z' && i + 1 == n) {
+                i++;
+            } else if ((sign == '+' || sign == '-') && i + 3 <= n) {
+                int oh = digits(s, i + 1, 2);
+                int om = 0;
+                i += 3;
+                if (i < n) {
+                    if (s.charAt(i) != ':' || i + 3 != n) return null;
+                    om = digits(s, i + 1, 2);
+                    i += 3;
+                }
+                if (oh < 0 || om < 0 || oh > 15 || om > 59) return null;
+                offset = (sign == '-' ? -1 : 1) * (oh * 3600 + om * 60);
+            } else {
+                return null;
+            }
+        }
+        if (i != n || (year | month | day | hour | minute | second) < 0) return null;
+        long days = java.time.LocalDate.of(year, month, day).toEpochDay();
+        return Instant.ofEpochSecond(days * 86400 + hour * 3600L + minute * 60L + second - offset, nanos);
+    }
+
+    /** Whether {@code s} ends, after its 19 characters of date and time, in nothing but a fraction: no zone for a timestamp to drop. */
+    private static boolean withoutZone(String s) {
+        for (int i = 19; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c != '.' && (c < '0' || c > '9')) return false;
+        }
+        return s.length() >= 19;
+    }
+
+    /** The number written by the {@code count} ASCII digits of {@code s} from {@code from}, or -1 if one is not a digit. */
+    private static int digits(String s, int from, int count) {
+        int v = 0;
+        for (int i = from; i < from + count; i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') return -1;
+            v = v * 10 + (c - '0');
+        }
+        return v;
     }
 
     private static Parts parse(String s, SqlType t, boolean needDate, boolean timeOnly) {

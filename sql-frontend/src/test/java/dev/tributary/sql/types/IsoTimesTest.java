@@ -4,13 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.sql.SqlException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link IsoTimes} reads dates as the general reading does (timestamps: {@link IsoTimestampTest},
- * whose fast path it is), and counts days as {@link LocalDate} does on every day it reads.
+ * {@link IsoTimes} reads dates, timestamps and timestamptzs as the general (regular expression)
+ * reading does, whatever it reads, and counts days as {@link LocalDate} does on every day it reads.
  */
 class IsoTimesTest {
     @Test
@@ -46,6 +49,44 @@ class IsoTimesTest {
         }
         byte[] leap = "2000-02-29".getBytes(StandardCharsets.ISO_8859_1);
         assertThat(IsoTimes.date(leap, 0, leap.length)).isEqualTo(LocalDate.of(2000, 2, 29).toEpochDay());
+    }
+
+    @Test
+    void timestampsAgreeWithTheGeneralReading() {
+        SplittableRandom r = new SplittableRandom(37);
+        String[] fractions = {"", ".5", ".123", ".123456", ".000001", ".0000001", ".1234567", "."};
+        String[] offsets = {"", "", "", "Z", "+00", "-08", "+05:30", "-15:59", "+16", "+5", "+05:3", "+0530", " UTC", " "};
+        int[] fast = new int[2];
+        for (int i = 0; i < 40_000; i++) {
+            int year = r.nextInt(8) == 0 ? r.nextInt(0, 10_000) : r.nextInt(1900, 2100);
+            int day = r.nextInt(6) == 0 ? r.nextInt(28, 33) : r.nextInt(1, 29);
+            String s = String.format("%04d-%02d-%02d%s%02d:%02d:%02d%s%s", year, r.nextInt(20) == 0 ? 13 : r.nextInt(1, 13), day, r.nextBoolean() ? " " : "T",
+                    r.nextInt(20) == 0 ? 24 : r.nextInt(24), r.nextInt(60), r.nextInt(r.nextInt(20) == 0 ? 62 : 60), fractions[r.nextInt(fractions.length)],
+                    offsets[r.nextInt(offsets.length)]);
+            byte[] b = ("|" + s + "|").getBytes(StandardCharsets.ISO_8859_1);
+            long micros = IsoTimes.timestamp(b, 1, b.length - 1);
+            if (micros != IsoTimes.NONE) {
+                fast[0]++;
+                LocalDateTime read = LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), (int) Math.floorMod(micros, 1_000_000L) * 1000, ZoneOffset.UTC);
+                assertThat(read.toString()).as(s).isEqualTo(general(() -> DateTimeText.parseTimestampGenerally(s)));
+            }
+            micros = IsoTimes.timestamptz(b, 1, b.length - 1);
+            if (micros != IsoTimes.NONE) {
+                fast[1]++;
+                Instant read = Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
+                assertThat(read.toString()).as(s).isEqualTo(general(() -> DateTimeText.parseTimestamptzGenerally(s)));
+            }
+        }
+        assertThat(fast[0]).as("timestamps read by the fast path").isGreaterThan(3_000);
+        assertThat(fast[1]).as("timestamptzs read by the fast path").isGreaterThan(8_000);
+    }
+
+    private static String general(java.util.function.Supplier<Object> read) {
+        try {
+            return read.get().toString();
+        } catch (SqlException e) {
+            return e.sqlState();
+        }
     }
 
     private static String general(String s) {
