@@ -153,7 +153,12 @@ public final class CopyText {
             boolean csv = options.csv();
             byte quote = (byte) options.quote();
             byte escape = (byte) options.escape();
+            // outside quotes only a newline and a quote (CSV) or a backslash (text) matter, inside
+            // them only a quote and the escape: the next of them is found eight bytes at a time
+            byte special = csv ? quote : (byte) '\\';
             for (int i = from; i < to && !ended; i++) {
+                i = quoted ? indexOfEither(b, i, to, quote, escape) : indexOfEither(b, i, to, (byte) '\n', special);
+                if (i == to) break;
                 byte c = b[i];
                 if (csv) {
                     if (quoted) {
@@ -295,8 +300,7 @@ public final class CopyText {
             while (true) {
                 int start = i;
                 // a field without a backslash (most of them) is its bytes as they are, read where they are
-                int end = i;
-                while (end < to && buf[end] != delimiter && buf[end] != '\\') end++;
+                int end = indexOfEither(buf, i, to, delimiter, (byte) '\\');
                 if (end == to || buf[end] == delimiter) {
                     fields.inLine(i, end, isNullString(buf, i, end));
                     if (end >= to) return;
@@ -355,8 +359,7 @@ public final class CopyText {
             int i = from;
             while (true) {
                 // an unquoted field (most of them) is its bytes as they are, read where they are
-                int end = i;
-                while (end < to && buf[end] != delimiter && buf[end] != quote) end++;
+                int end = indexOfEither(buf, i, to, delimiter, quote);
                 if (end == to || buf[end] == delimiter) {
                     fields.inLine(i, end, isNullString(buf, i, end));
                     if (end >= to) return;
@@ -445,6 +448,25 @@ public final class CopyText {
                 if (((w - ONES | w) & HIGHS) != 0) break;
             }
             while (i < to && b[i] > 0) i++;
+            return i;
+        }
+
+        /**
+         * Where the first {@code x} or {@code y} of {@code b[from .. to)} is ({@code to} if
+         * neither is there), eight bytes at a time: a word XORed with {@code x} in every byte has
+         * a 0 byte where {@code x} was, and the lowest flag of {@code (t - ONES) & ~t & HIGHS} is
+         * the first 0 byte of {@code t} (a borrow makes false flags only above a true one).
+         */
+        static int indexOfEither(byte[] b, int from, int to, byte x, byte y) {
+            long xs = ONES * (x & 0xFF), ys = ONES * (y & 0xFF);
+            int i = from;
+            for (; i + 8 <= to; i += 8) {
+                long w = (long) LONGS.get(b, i);
+                long tx = w ^ xs, ty = w ^ ys;
+                long found = ((tx - ONES) & ~tx | (ty - ONES) & ~ty) & HIGHS;
+                if (found != 0) return i + (Long.numberOfTrailingZeros(found) >>> 3);
+            }
+            while (i < to && b[i] != x && b[i] != y) i++;
             return i;
         }
 

@@ -147,6 +147,42 @@ class CopyTextTest {
         }
     }
 
+    /**
+     * Random rows with long fields full of delimiters, quotes, escapes and newlines, written and
+     * read back through chunks cut at random: the reader finds each special byte eight bytes at
+     * a time, so they fall at every offset of a word, in a line read in place or one carried over
+     * from the last chunk.
+     */
+    @Test
+    void randomRowsWithLongFieldsReadBack() {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(2024);
+        String alphabet = "abcdefgh,,\"\"\\\\\n\r\t éN.0";
+        CopyOptions backslash = new CopyOptions(true, ',', "", CopyHeader.NONE, '"', '\\');
+        for (CopyOptions o : List.of(CopyOptions.TEXT, CSV, backslash)) {
+            for (int round = 0; round < 300; round++) {
+                List<List<String>> rows = new ArrayList<>();
+                StringBuilder data = new StringBuilder();
+                for (int n = r.nextInt(1, 5); n > 0; n--) {
+                    List<String> row = new ArrayList<>();
+                    for (int f = r.nextInt(1, 5); f > 0; f--) {
+                        if (r.nextInt(8) == 0) {
+                            row.add(null);
+                            continue;
+                        }
+                        StringBuilder field = new StringBuilder();
+                        for (int k = r.nextInt(r.nextBoolean() ? 40 : 4); k > 0; k--) field.append(alphabet.charAt(r.nextInt(alphabet.length())));
+                        row.add(field.toString());
+                    }
+                    rows.add(row);
+                    data.append(new CopyText.Writer(o).line(row));
+                }
+                int length = data.toString().getBytes(StandardCharsets.UTF_8).length;
+                int a = r.nextInt(length + 1), b = r.nextInt(a, length + 1);
+                assertThat(read(o, data.toString(), a, b)).as("%s cut at %d and %d", data, a, b).isEqualTo(rows);
+            }
+        }
+    }
+
     @Test
     void writtenLinesReadBack() {
         List<String> row = Arrays.asList("tab\there", null, "", "back\\slash", "new\nline", "comma,\"quote\"", "\\.");
