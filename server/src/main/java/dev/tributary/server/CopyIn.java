@@ -147,6 +147,8 @@ public final class CopyIn {
             return;
         }
         try {
+            // rows take about as many bytes as their text: the slab grows once for the chunk, not once per doubling
+            if (encoded != null) encoded.reserve(chunk.length);
             reader.feed(chunk, 0, chunk.length);
         } catch (SqlException e) {
             failWith(e);
