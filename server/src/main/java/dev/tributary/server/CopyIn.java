@@ -254,11 +254,11 @@ public final class CopyIn {
 
     /**
      * Encodes a record of every column into {@link #builder} straight from its fields' bytes
-     * (integers, text, numerics and dates and timestamps in PostgreSQL's form without a Java
-     * value; other types and forms through theirs); false, with nothing
-     * reported, for anything out of the ordinary (a NULL in a NOT NULL column, an integer with
-     * spaces or out of range, any value that does not parse), which the general path then reads
-     * and reports as it does every record.
+     * (integers, text, numerics, and dates and timestamps in PostgreSQL's form, without a Java
+     * value; other types and forms through theirs); false, with nothing reported, for anything
+     * out of the ordinary (a NULL in a NOT NULL column, an integer with spaces or out of range,
+     * any value that does not parse), which the general path then reads and reports as it does
+     * every record.
      */
     private boolean encodeDirectly(CopyText.Fields fields) {
         builder.reset();

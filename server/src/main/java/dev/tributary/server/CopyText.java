@@ -102,8 +102,8 @@ public final class CopyText {
         /**
          * Reads {@code len} bytes at {@code off}: every record they complete goes to the sink. The
          * lines are split where they are; only a line the chunk leaves incomplete is copied, to be
-         * read again from its start with the next chunk (copying whole chunks of a megabyte was a
-         * twentieth of a COPY's parse).
+         * read again from its start with the next chunk (a loader's chunk of a megabyte was copied
+         * whole before it was split).
          */
         void feed(byte[] b, int off, int len) {
             if (ended) return;
@@ -438,8 +438,8 @@ public final class CopyText {
          * Where the first byte of {@code b[from .. to)} that is NUL or not ASCII is ({@code to} if
          * none): eight bytes at a time while a word's bytes are all 1 to 127, then one at a time.
          * A word {@code w} holds a NUL or a byte from 128 when {@code (w - ONES) | w} has a high
-         * bit: subtracting one from a byte sets its high bit only if it was 0 (or from 129, whose
-         * high bit {@code w} has anyway), and borrows come only from a byte that was 0.
+         * bit: subtracting one from a byte of 1 to 127 leaves its high bit clear, from 0 sets it
+         * (a byte of 128 or more has it in {@code w} anyway), and borrows come only from a 0.
          */
         static int asciiPrefix(byte[] b, int from, int to) {
             int i = from;
@@ -497,7 +497,7 @@ public final class CopyText {
      * it is, in the line; only one whose bytes differ is copied, into this record's own array.
      * When the whole line is ASCII without NUL (checked eight bytes at a time), a field read in
      * the line needs no UTF-8 check of its own. Copying and checking every field on its own was
-     * a third of a COPY's parse.
+     * a fifth of a COPY's parse.
      */
     static final class Fields {
         private final Reader reader;
