@@ -49,6 +49,15 @@ public final class BytesColumn extends Column {
         used += length;
     }
 
+    /**
+     * Makes room for {@code bytes} more bytes of values (growing as {@link #addPart} does, at
+     * least doubling), so that a writer that knows about how much is coming grows the slab once,
+     * not once per doubling, each copying all of it.
+     */
+    public void reserve(int bytes) {
+        if (used + bytes > slab.length) slab = Arrays.copyOf(slab, (int) Math.min(Math.max((long) used + bytes, slab.length * 2L), Integer.MAX_VALUE - 16));
+    }
+
     /** Completes the value {@link #addPart} built (an empty one if none was added). */
     public void endValue() {
         if (size + 2 > offsets.length) offsets = Arrays.copyOf(offsets, offsets.length * 2);

@@ -5,6 +5,7 @@ import dev.tributary.sql.SqlException;
 import dev.tributary.sql.ast.Statement;
 import dev.tributary.sql.catalog.CatalogItem;
 import dev.tributary.sql.row.RowCodec;
+import dev.tributary.sql.types.IsoTimes;
 import dev.tributary.sql.types.SqlType;
 import dev.tributary.sql.types.Values;
 import java.util.ArrayList;
@@ -97,6 +98,8 @@ public final class CopyIn {
         TEXT(0, 0),
         /** {@code [-]digits[.digits]} of at most 18 digits, within the column's precision and scale. */
         NUMERIC(0, 0),
+        /** PostgreSQL's own form, as {@link IsoTimes} reads it; any other through a Java value. */
+        TIMESTAMP(0, 0), TIMESTAMPTZ(0, 0), DATE(0, 0),
         /** Through a Java value: {@link Values#fromText}. */
         VALUE(0, 0);
 
@@ -115,6 +118,9 @@ public final class CopyIn {
                 case BIGINT -> BIGINT;
                 case TEXT -> TEXT;
                 case NUMERIC -> NUMERIC;
+                case TIMESTAMP -> TIMESTAMP;
+                case TIMESTAMPTZ -> TIMESTAMPTZ;
+                case DATE -> DATE;
                 default -> VALUE;
             };
         }
@@ -141,6 +147,8 @@ public final class CopyIn {
             return;
         }
         try {
+            // rows take about as many bytes as their text: the slab grows once for the chunk, not once per doubling
+            if (encoded != null) encoded.reserve(chunk.length);
             reader.feed(chunk, 0, chunk.length);
         } catch (SqlException e) {
             failWith(e);
@@ -246,20 +254,21 @@ public final class CopyIn {
 
     /**
      * Encodes a record of every column into {@link #builder} straight from its fields' bytes
-     * (integers and text without a Java value; other types through theirs); false, with nothing
-     * reported, for anything out of the ordinary (a NULL in a NOT NULL column, an integer with
-     * spaces or out of range, any value that does not parse), which the general path then reads
-     * and reports as it does every record.
+     * (integers, text, numerics, and dates and timestamps in PostgreSQL's form, without a Java
+     * value; other types and forms through theirs); false, with nothing reported, for anything
+     * out of the ordinary (a NULL in a NOT NULL column, an integer with spaces or out of range,
+     * any value that does not parse), which the general path then reads and reports as it does
+     * every record.
      */
     private boolean encodeDirectly(CopyText.Fields fields) {
         builder.reset();
-        byte[] data = fields.data();
         for (int i = 0; i < direct.length; i++) {
             if (fields.isNull(i)) {
                 if (notNull[i]) return false;
                 builder.putNull();
                 continue;
             }
+            byte[] data = fields.data(i);
             int from = fields.start(i);
             int to = fields.end(i);
             switch (direct[i]) {
@@ -282,17 +291,33 @@ public final class CopyIn {
                 case NUMERIC -> {
                     if (!putNumeric(data, from, to, types.get(i))) return false;
                 }
+                case TIMESTAMP, TIMESTAMPTZ -> {
+                    long micros = direct[i] == Direct.TIMESTAMP ? IsoTimes.timestamp(data, from, to) : IsoTimes.timestamptz(data, from, to);
+                    if (micros != IsoTimes.NONE) builder.putTimestamp(micros);
+                    else if (!putValue(fields, i)) return false;
+                }
+                case DATE -> {
+                    long day = IsoTimes.date(data, from, to);
+                    if (day != IsoTimes.NONE) builder.putDate((int) day);
+                    else if (!putValue(fields, i)) return false;
+                }
                 case VALUE -> {
-                    Object v;
-                    try {
-                        v = Values.fromText(fields.string(i), types.get(i));
-                    } catch (SqlException e) {
-                        return false;
-                    }
-                    builder.putValue(v);
+                    if (!putValue(fields, i)) return false;
                 }
             }
         }
+        return true;
+    }
+
+    /** Writes field {@code i} into {@link #builder} through its Java value; false, with nothing written, if the text does not parse. */
+    private boolean putValue(CopyText.Fields fields, int i) {
+        Object v;
+        try {
+            v = Values.fromText(fields.string(i), types.get(i));
+        } catch (SqlException e) {
+            return false;
+        }
+        builder.putValue(v);
         return true;
     }
 

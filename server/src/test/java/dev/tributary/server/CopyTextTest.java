@@ -71,6 +71,51 @@ class CopyTextTest {
         }
     }
 
+    /**
+     * A bad byte after a long run of ASCII is found wherever it is: the check reads eight bytes
+     * at a time, so the bad one is put at every offset past the first word and at each modulo
+     * 8, in the first field or a later one, unquoted (read in the line) or quoted (copied); the
+     * error is the byte-by-byte check's, naming the first byte beyond ASCII and the next one of
+     * its field. A valid character there is read as it is.
+     */
+    @Test
+    void badUtf8AfterLongAsciiIsRefusedAtEveryOffset() {
+        record Bad(byte[] bytes, String hex) {}
+        List<Bad> bads = List.of(new Bad(new byte[] {(byte) 0xff}, "0xff 0x62"), new Bad(new byte[] {(byte) 0xc3, 'z'}, "0xc3 0x7a"),
+                new Bad(new byte[] {(byte) 0xe2, (byte) 0x82}, "0xe2 0x82"), new Bad(new byte[] {(byte) 0x80}, "0x80 0x62"), new Bad(new byte[] {0}, "0x00"));
+        String tail = "bbbbbbbbbbbbbbbbbbbbb";
+        for (Bad bad : bads) {
+            for (int offset = 0; offset < 40; offset++) {
+                for (String[] around : new String[][] {{"", ""}, {"12,", ",x"}, {"12,\"", "\",x"}}) {
+                    byte[] head = (around[0] + "a".repeat(offset)).getBytes(StandardCharsets.US_ASCII);
+                    byte[] rest = (tail + around[1] + "\n").getBytes(StandardCharsets.US_ASCII);
+                    byte[] line = new byte[head.length + bad.bytes().length + rest.length];
+                    System.arraycopy(head, 0, line, 0, head.length);
+                    System.arraycopy(bad.bytes(), 0, line, head.length, bad.bytes().length);
+                    System.arraycopy(rest, 0, line, head.length + bad.bytes().length, rest.length);
+                    byte[] data = concat("0,ok\n".getBytes(StandardCharsets.US_ASCII), line);
+                    CopyText.Reader r = new CopyText.Reader("t", CSV, (n, text, fields) -> {});
+                    assertThatThrownBy(() -> r.feed(data, 0, data.length)).as("%s at %d in %s...%s", bad.hex(), offset, around[0], around[1])
+                            .isInstanceOfSatisfying(SqlException.class, e -> {
+                                assertThat(e.sqlState()).isEqualTo("22021");
+                                assertThat(e.getMessage()).isEqualTo("invalid byte sequence for encoding \"UTF8\": " + bad.hex());
+                                assertThat(e.context()).isEqualTo("COPY t, line 2");
+                            });
+                }
+            }
+        }
+        for (int offset = 0; offset < 20; offset++) {
+            String field = "a".repeat(offset) + "é€" + tail;
+            assertThat(read(CSV, "1," + field + ",x\n")).containsExactly(List.of("1", field, "x"));
+        }
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
     /** NUL is valid UTF-8 but no text holds it: raw or escaped (\\000), text or CSV, it is 22021 naming the line, as in PostgreSQL. */
     @Test
     void aNulInAFieldIsRefused() {
@@ -98,6 +143,42 @@ class CopyTextTest {
             int n = data.getBytes(StandardCharsets.UTF_8).length;
             for (int i = 0; i <= n; i++) {
                 for (int j = i; j <= n; j++) assertThat(read(o, data, i, j)).as("cut at %d and %d", i, j).isEqualTo(whole);
+            }
+        }
+    }
+
+    /**
+     * Random rows with long fields full of delimiters, quotes, escapes and newlines, written and
+     * read back through chunks cut at random: the reader finds each special byte eight bytes at
+     * a time, so they fall at every offset of a word, in a line read in place or one carried over
+     * from the last chunk.
+     */
+    @Test
+    void randomRowsWithLongFieldsReadBack() {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(2024);
+        String alphabet = "abcdefgh,,\"\"\\\\\n\r\t éN.0";
+        CopyOptions backslash = new CopyOptions(true, ',', "", CopyHeader.NONE, '"', '\\');
+        for (CopyOptions o : List.of(CopyOptions.TEXT, CSV, backslash)) {
+            for (int round = 0; round < 300; round++) {
+                List<List<String>> rows = new ArrayList<>();
+                StringBuilder data = new StringBuilder();
+                for (int n = r.nextInt(1, 5); n > 0; n--) {
+                    List<String> row = new ArrayList<>();
+                    for (int f = r.nextInt(1, 5); f > 0; f--) {
+                        if (r.nextInt(8) == 0) {
+                            row.add(null);
+                            continue;
+                        }
+                        StringBuilder field = new StringBuilder();
+                        for (int k = r.nextInt(r.nextBoolean() ? 40 : 4); k > 0; k--) field.append(alphabet.charAt(r.nextInt(alphabet.length())));
+                        row.add(field.toString());
+                    }
+                    rows.add(row);
+                    data.append(new CopyText.Writer(o).line(row));
+                }
+                int length = data.toString().getBytes(StandardCharsets.UTF_8).length;
+                int a = r.nextInt(length + 1), b = r.nextInt(a, length + 1);
+                assertThat(read(o, data.toString(), a, b)).as("%s cut at %d and %d", data, a, b).isEqualTo(rows);
             }
         }
     }
