@@ -454,11 +454,62 @@ public final class Collection<D> {
         return expanding(null, f, okType, otherType);
     }
 
+    /**
+     * Where a {@link ColumnExpander} writes a record's results: a result is appended to
+     * {@link #into()} as one value, then {@link #ok()} gives it the record's time and diff.
+     */
+    public interface ColumnOutputs<E> {
+        /** The main output's column: append exactly one value to it, then call {@link #ok()}. */
+        Column into();
+
+        /** The value just appended to {@link #into()} is a result of the record being expanded. */
+        void ok();
+
+        /** {@code value} goes to the other output. */
+        void other(E value);
+    }
+
+    /**
+     * Expands a record read where it is stored, writing its results straight into the output's
+     * column: no object for the record or its results. Stateless between calls (all it needs to
+     * go on with a record is the position it returned), so one expander serves every record, and
+     * a record whose expansion is unfinished is read again from wherever its container moved.
+     */
+    @FunctionalInterface
+    public interface ColumnExpander<E> {
+        /** What {@link #expand} returns when the record has no more results. */
+        long DONE = -1;
+
+        /**
+         * Emits results of value {@code i} of {@code from}, beginning at {@code position} (0 for a
+         * record's first call, else what its previous call returned), about {@code budget} of
+         * them (at least one while any remain); the position to go on from, or {@link #DONE}.
+         * {@code from} may be another column at the next call for the same record.
+         */
+        long expand(Column from, int i, long position, ColumnOutputs<E> out, long budget);
+    }
+
+    /**
+     * {@link #expandOr} with each record's results written by {@code f} into the main output's
+     * column as it reads the record in place (a table function over encoded rows that appends the
+     * input row's bytes and a few more, with no row object on either side); fuelled and sliced as
+     * {@link #expandOr} is. {@code okType} must be the type whose column {@code f} writes.
+     */
+    public <R, E> KV<Collection<R>, Collection<E>> expandColumnsOr(ColumnExpander<E> f, DataType<R> okType, DataType<E> otherType) {
+        return expanding(null, null, f, okType, otherType);
+    }
+
     /** {@link #flatMapOr} ({@code eager} given) or {@link #expandOr} ({@code lazy} given). */
     private <R, E> KV<Collection<R>, Collection<E>> expanding(java.util.function.BiConsumer<? super D, Outputs<R, E>> eager,
             Function<? super D, ? extends Expansion<R, E>> lazy, DataType<R> okType, DataType<E> otherType) {
+        return expanding(eager, lazy, null, okType, otherType);
+    }
+
+    /** {@link #flatMapOr} ({@code eager} given), {@link #expandOr} ({@code lazy} given) or {@link #expandColumnsOr} ({@code columns} given). */
+    private <R, E> KV<Collection<R>, Collection<E>> expanding(java.util.function.BiConsumer<? super D, Outputs<R, E>> eager,
+            Function<? super D, ? extends Expansion<R, E>> lazy, ColumnExpander<E> columns, DataType<R> okType, DataType<E> otherType) {
         int arity = scope().arity();
-        dev.tributary.timely.OperatorBuilder b = scope().operator(eager != null ? "flatMapOr" : "expandOr");
+        dev.tributary.timely.OperatorBuilder b = scope().operator(eager != null ? "flatMapOr" : columns != null ? "expandColumnsOr" : "expandOr");
         dev.tributary.timely.InputPort<Updates> in = b.input(stream, Pact.pipeline());
         dev.tributary.timely.OutputPort<Updates> okPort = b.output(containerType(okType, arity));
         dev.tributary.timely.OutputPort<Updates> otherPort = b.output(containerType(otherType, arity));
@@ -479,6 +530,8 @@ public final class Collection<D> {
             private int waitingFrom;
             /** The unfinished expansion of the record at {@link #waitingFrom}, or null. */
             private Expansion<R, E> started;
+            /** Where the unfinished column expansion of the record at {@link #waitingFrom} goes on, or {@link ColumnExpander#DONE}. */
+            private long resumeAt = ColumnExpander.DONE;
 
             /** When this activation's slice ends ({@link #FLAT_MAP_SLICE_NANOS}). */
             private long deadline;
@@ -504,13 +557,13 @@ public final class Collection<D> {
                     int next = waiting.isEmpty() && fuel > 0 ? expand(cap, data, 0) : 0;
                     if (next < data.size()) {
                         // the container goes back to the runtime: what is left of it is copied
-                        // (when it is the first to wait, started belongs to its first record)
+                        // (when it is the first to wait, started or resumeAt belongs to its first record)
                         Updates rest = inType.create(data.size() - next);
                         for (int i = next; i < data.size(); i++) rest.appendFrom(data, i);
                         waiting.add(KV.of(cap.retain(), rest));
                     }
                 });
-                if (started != null) afterOthers.run();
+                if (started != null || resumeAt != ColumnExpander.DONE) afterOthers.run();
                 else if (!waiting.isEmpty()) again.run();
             }
 
@@ -535,6 +588,23 @@ public final class Collection<D> {
                         append(others, otherType, value, times, at[0] * arity, diffs[at[0]]);
                     }
                 };
+                ColumnOutputs<E> columnOutputs = columns == null ? null : new ColumnOutputs<>() {
+                    @Override
+                    public Column into() {
+                        return oks.keys();
+                    }
+
+                    @Override
+                    public void ok() {
+                        ((UnitColumn) oks.vals()).add();
+                        oks.push(times, at[0] * arity, diffs[at[0]]);
+                    }
+
+                    @Override
+                    public void other(E value) {
+                        outputs.other(value);
+                    }
+                };
                 int i = from;
                 while (i < data.size() && fuel > 0) {
                     at[0] = i;
@@ -542,6 +612,10 @@ public final class Collection<D> {
                     boolean unfinished = false;
                     if (eager != null) {
                         eager.accept(type.get(data.keys(), i), outputs);
+                    } else if (columns != null) {
+                        long position = resumeAt == ColumnExpander.DONE ? 0 : resumeAt;
+                        resumeAt = columns.expand(data.keys(), i, position, columnOutputs, Math.min(fuel, FLAT_MAP_CLOCK_EVERY));
+                        unfinished = resumeAt != ColumnExpander.DONE;
                     } else {
                         Expansion<R, E> e = started != null ? started : lazy.apply(type.get(data.keys(), i));
                         started = null;

@@ -56,15 +56,31 @@ class FlatMapFuelTest {
             };
         }, L, L), 0, BIG_N, 1, 1);
         run.assertSpread(Collection.FLAT_MAP_FUEL); // it stops within a record: never more than the fuel in a step
-        for (long t = 0; t < 2; t++) {
-            Map<Long, Long> expected = new HashMap<>();
-            for (long x : t == 0 ? new long[] {0, 1, 2} : new long[] {1, 2, BIG_N}) {
-                if (x == 1) continue;
-                for (long i = 0; i < BIG_EACH; i++) expected.put(x * 1_000_000 + i, 1L);
-                if (x == 2) expected.put(-x, 1L);
+        for (long t = 0; t < 2; t++) assertThat(accumulated(run.out(), t)).as("expansion at time %d", t).isEqualTo(bigOracle(t));
+    }
+
+    /**
+     * {@link Collection#expandColumnsOr}: a record's results written into the output column, a
+     * budget at a time, the record read again at each call from wherever its container is
+     * (copied when the activation stops within it): spread over steps and exact, as expandOr.
+     */
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void oneRecordsLargeColumnExpansionIsSpreadOverStepsAndExact(int workers) {
+        Run run = run(workers, records -> records.<Long, Long>expandColumnsOr((from, i, position, o, budget) -> {
+            long x = ((dev.tributary.arrangements.LongColumn) from).getLong(i);
+            if (x == 1) return Collection.ColumnExpander.DONE;
+            long next = position;
+            for (long k = 0; k < budget && next < BIG_EACH; k++, next++) {
+                ((dev.tributary.arrangements.LongColumn) o.into()).add(x * 1_000_000 + next);
+                o.ok();
             }
-            assertThat(accumulated(run.out(), t)).as("expansion at time %d", t).isEqualTo(expected);
-        }
+            if (next < BIG_EACH) return next;
+            if (x == 2) o.other(-x);
+            return Collection.ColumnExpander.DONE;
+        }, L, L), 0, BIG_N, 1, 1);
+        run.assertSpread(Collection.FLAT_MAP_FUEL);
+        for (long t = 0; t < 2; t++) assertThat(accumulated(run.out(), t)).as("expansion at time %d", t).isEqualTo(bigOracle(t));
     }
 
     /**
@@ -109,6 +125,17 @@ class FlatMapFuelTest {
             // steps) the turn of the operators that yielded, which one whose slice ended is among
             for (long n : mostInAStep) assertThat(n).as("a worker's outputs in one step").isLessThanOrEqualTo(2 * mostPerStep);
         }
+    }
+
+    /** The large expansions of the records present at {@code t}, recomputed: record 1 makes nothing, record 2 also an error. */
+    private static Map<Long, Long> bigOracle(long t) {
+        Map<Long, Long> expected = new HashMap<>();
+        for (long x : t == 0 ? new long[] {0, 1, 2} : new long[] {1, 2, BIG_N}) {
+            if (x == 1) continue;
+            for (long i = 0; i < BIG_EACH; i++) expected.put(x * 1_000_000 + i, 1L);
+            if (x == 2) expected.put(-x, 1L);
+        }
+        return expected;
     }
 
     /** The expansion of the records present at {@code t}, recomputed. */

@@ -68,17 +68,32 @@ public final class TimeWindows {
      */
     public static TableFunction windows(String function, ScalarExpr time, List<ScalarExpr> shown, long every, long size, long offset) {
         SqlType t = time.type();
-        boolean cumulate = function.equals("cumulate");
         List<ScalarExpr> args = new java.util.ArrayList<>();
         args.add(time);
         args.addAll(shown);
-        return new TableFunction(function, args, List.of("window_start", "window_end"), List.of(t, t), x -> {
+        return new TableFunction(function, args, List.of("window_start", "window_end"), List.of(t, t), new Windows(function, t, every, size, offset));
+    }
+
+    /**
+     * The rows of a window function ({@link #windows}) over a time of type {@code type}: a value,
+     * not a lambda, so that a renderer can tell a window function from other table functions and
+     * expand rows on their bytes with a {@link Cursor}, which gives the same windows.
+     */
+    public record Windows(String function, SqlType type, long every, long size, long offset) implements TableFunction.Rows {
+        /** Whether the windows are cumulating ones (else a hop's, or a tumble's). */
+        public boolean cumulate() {
+            return function.equals("cumulate");
+        }
+
+        @Override
+        public Iterator<Object[]> apply(Object[] x) {
+            SqlType t = type;
             long at = ticks(x[0]);
             long[] bounds;
             // no window ends at or after infinity, none begins at -infinity (as the panes of an aggregation over windows see it)
             if (!InfiniteTimes.isFinite(x[0])) return java.util.Collections.emptyIterator();
             try {
-                bounds = cumulate ? cumulating(at, every, size, offset) : hopping(at, every, size, offset);
+                bounds = cumulate() ? cumulating(at, every, size, offset) : hopping(at, every, size, offset);
             } catch (ArithmeticException e) {
                 throw new SqlException(t.isInteger() ? "22003" : "22008", t + " out of range for the windows of " + function + " at " + x[0]);
             }
@@ -98,7 +113,96 @@ public final class TimeWindows {
                     return row;
                 }
             };
-        });
+        }
+    }
+
+    /**
+     * The windows of one time after another, as longs, for a caller that writes their bounds
+     * itself (a row's bytes, then the bounds' encodings): the windows {@link Windows#apply} gives,
+     * in its order, with its errors, and no array or value per time. {@link #seek} raises the
+     * errors that give a row no window (22008 or 22003 when one would end or start outside the
+     * long, 54000 for too many); {@link #fits} says whether a window's bounds are values of the
+     * time's type (a smallint's or integer's range), where {@link Windows#apply} raises
+     * {@link #outOfType}. Mutable: one per operator, used by its thread.
+     */
+    public static final class Cursor {
+        private final Windows w;
+        private final boolean cumulate;
+        /** As in {@link #windows}: windows start every {@code every} and last (a cumulating window's prefixes grow by) {@code size}. */
+        private final long every;
+        private final long size;
+        private final long lowest;
+        private final long highest;
+        /** A hop's last start; a cumulating window's start. */
+        private long base;
+        /** A hop's windows; a cumulating window's first prefix (in steps) that holds the time. */
+        private long first;
+        private long count;
+
+        public Cursor(Windows w) {
+            this.w = w;
+            this.cumulate = w.cumulate();
+            this.every = w.every();
+            this.size = w.size();
+            SqlType.Kind kind = w.type().kind();
+            this.lowest = kind == SqlType.Kind.SMALLINT ? Short.MIN_VALUE : kind == SqlType.Kind.INTEGER ? Integer.MIN_VALUE : Long.MIN_VALUE;
+            this.highest = kind == SqlType.Kind.SMALLINT ? Short.MAX_VALUE : kind == SqlType.Kind.INTEGER ? Integer.MAX_VALUE : Long.MAX_VALUE;
+        }
+
+        /**
+         * Moves to the windows of {@code at}, a finite time in its type's units; how many there
+         * are (window {@code k} is {@code [start(k), end(k))}, in order of start, then end).
+         *
+         * @throws SqlException what {@link Windows#apply} raises before its first window
+         */
+        public long seek(long at) {
+            try {
+                if (cumulate) {
+                    // as cumulating(at, every, size, offset): the step is size; every end is checked by the last (the largest)
+                    base = Math.subtractExact(at, Math.floorMod(Math.subtractExact(at, w.offset()), every));
+                    first = (at - base) / size + 1;
+                    long steps = every / size;
+                    count = steps - first + 1;
+                    if (count > Integer.MAX_VALUE / 2) throw new SqlException("54000", "a row would fall into " + count + " windows: the step is too short for the size");
+                    Math.addExact(base, Math.multiplyExact(steps, size));
+                    return count;
+                }
+                // as hopping(at, every, size, offset); its starts below the long's range wrap and then
+                // their ends overflow, so it fails exactly when the first start or the last end is out of range
+                base = Math.subtractExact(at, Math.floorMod(Math.subtractExact(at, w.offset()), every));
+                long reach = Math.addExact(Math.subtractExact(base, at), size);
+                if (reach <= 0) return count = 0;
+                count = (reach - 1) / every + 1;
+                if (count > Integer.MAX_VALUE / 2) throw new SqlException("54000", "a row would fall into " + count + " windows: the window is too long for its slide");
+                Math.subtractExact(base, (count - 1) * every);
+                Math.addExact(base, size);
+                return count;
+            } catch (ArithmeticException e) {
+                count = 0;
+                SqlType t = w.type();
+                throw new SqlException(t.isInteger() ? "22003" : "22008", t + " out of range for the windows of " + w.function() + " at " + fromTicks(at, t));
+            }
+        }
+
+        /** Where window {@code k} (below what {@link #seek} returned) starts. */
+        public long start(long k) {
+            return cumulate ? base : base - (count - 1 - k) * every;
+        }
+
+        /** Where window {@code k} (below what {@link #seek} returned) ends. */
+        public long end(long k) {
+            return cumulate ? base + (first + k) * size : base - (count - 1 - k) * every + size;
+        }
+
+        /** Whether a window from {@code start} to {@code end} is of values of the time's type; if not, its row's windows stop at it with {@link #outOfType}. */
+        public boolean fits(long start, long end) {
+            return start >= lowest && end <= highest;
+        }
+
+        /** The error of a window that does not {@link #fit}: what {@link Windows#apply} raises for it (22003). */
+        public SqlException outOfType() {
+            return new SqlException("22003", w.type().kind().pgName() + " out of range for the windows of " + w.function());
+        }
     }
 
     /** The windows of a hop that hold {@code at}, as start and end pairs, in order of start. */
@@ -140,13 +244,25 @@ public final class TimeWindows {
         if (inf != 0) return inf > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
         return switch (v) {
             case Long l -> l;
-            case LocalDateTime ts -> {
-                long seconds = ts.toEpochSecond(ZoneOffset.UTC);
-                yield Math.addExact(Math.multiplyExact(seconds, 1_000_000L), ts.getNano() / 1_000);
-            }
-            case Instant i -> Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L), i.getNano() / 1_000);
+            case LocalDateTime ts -> micros(ts.toEpochSecond(ZoneOffset.UTC), ts.getNano());
+            case Instant i -> micros(i.getEpochSecond(), i.getNano());
             default -> throw new IllegalArgumentException("not a window function's time: " + v.getClass().getName());
         };
+    }
+
+    /**
+     * {@code seconds} and {@code nanos} since the epoch in microseconds. A time in the last second
+     * before the long's least microsecond has a second whose microseconds are below it: the
+     * second is rounded up first, so that every time a row can hold has its ticks (the stored
+     * long), not an overflow.
+     */
+    private static long micros(long seconds, int nanos) {
+        long micros = nanos / 1_000;
+        if (seconds < 0 && micros > 0) {
+            seconds++;
+            micros -= 1_000_000L;
+        }
+        return Math.addExact(Math.multiplyExact(seconds, 1_000_000L), micros);
     }
 
     /** The time column value of type {@code t} that is {@code ticks} of its units (see {@link #ticks}). */

@@ -175,6 +175,12 @@ public final class MapFilterProject {
         return !computes && copied;
     }
 
+    /** For a chain that {@link #isProjection}, the input column each output column is a copy of. */
+    public int[] pickedColumns() {
+        if (!isProjection()) throw new IllegalStateException("this chain filters or computes; it is not a projection");
+        return outColumns.clone();
+    }
+
     /** The codec of the rows {@link #apply} returns. */
     public RowCodec outCodec() {
         return outCodec;

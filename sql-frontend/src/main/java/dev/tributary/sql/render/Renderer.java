@@ -155,7 +155,8 @@ public final class Renderer {
             case Plan.Sessions x -> sessions(render(x.input()), x);
             case Plan.PaneAggregate x -> PaneAggregation.render(render(x.input()), x);
             case Plan.SessionAggregate x -> PaneAggregation.render(render(x.input()), x);
-            case Plan.Project p -> p.input() instanceof Plan.Filter || p.input() instanceof Plan.Map ? fused(p) : project(render(p.input()), p);
+            case Plan.Project p -> p.input() instanceof Plan.Filter || p.input() instanceof Plan.Map
+                    || p.input() instanceof Plan.FlatMap m && WindowExpansion.applies(m) ? fused(p) : project(render(p.input()), p);
             case Plan.Join j -> join(j);
             case Plan.DeltaJoin d -> d.paths().isEmpty() ? render(d.fallback()) : deltaJoin(d);
             case Plan.Reduce r -> reduce(render(r.input()), r);
@@ -494,6 +495,8 @@ public final class Renderer {
             };
         }
         MapFilterProject mfp = MapFilterProject.of(steps, base.types());
+        // a projection of a window table is written as the windows are: no second pass copying each row
+        if (base instanceof Plan.FlatMap m && mfp.isProjection() && WindowExpansion.applies(m)) return windows(render(m.input()), m, mfp.pickedColumns());
         // a stored collection's rows that fail the filter's leading byte tests are not even copied out
         Rendered in = base instanceof Plan.Get g && mfp.hasByteTests()
                 ? sources.get(g.id(), scope, (column, i) -> !(column instanceof BytesColumn b) || mfp.passesByteTests(b.slab(), b.start(i)))
@@ -657,6 +660,7 @@ public final class Renderer {
     }
 
     private Rendered flatMap(Rendered in, Plan.FlatMap m) {
+        if (WindowExpansion.applies(m)) return windows(in, m, WindowExpansion.allColumns(m));
         RowCodec inCodec = new RowCodec(m.input().types());
         int n = m.input().arity();
         // an output row is the input row's bytes and then the produced columns' (rows concatenate
@@ -664,26 +668,45 @@ public final class Renderer {
         RowCodec producedCodec = new RowCodec(m.types().subList(n, m.types().size()));
         // a row's rows are taken from the function a fuel's worth at a time (expandOr): one call
         // that makes a billion of them holds the worker no longer than any other step
-        KV<Collection<Row>, Collection<Row>> split = in.oks().expandOr(row -> {
-            Object[] values = inCodec.decode(row);
-            java.util.Iterator<Object[]> rows;
+        KV<Collection<Row>, Collection<Row>> split = in.oks().expandOr(row -> expansion(m.function(), inCodec, producedCodec, row), ROW, ROW);
+        return new Rendered(split.key(), in.errs().concat(split.val()));
+    }
+
+    /**
+     * The rows of table function {@code f} over {@code row} (of {@code inCodec}), each the row's
+     * bytes and then the function's values encoded with {@code producedCodec}, as an expansion
+     * taken a budget at a time; an error, the function's or its values', is the expansion's last
+     * output, on the other side. The general path of a {@link Plan.FlatMap}, and what a window
+     * function's path on bytes ({@link WindowExpansion}) must agree with.
+     */
+    static Collection.Expansion<Row, Row> expansion(dev.tributary.sql.expr.TableFunction f, RowCodec inCodec, RowCodec producedCodec, Row row) {
+        Object[] values = inCodec.decode(row);
+        java.util.Iterator<Object[]> rows;
+        try {
+            rows = f.evaluate(values);
+        } catch (RuntimeException e) {
+            return failed(e);
+        }
+        return (out, budget) -> {
             try {
-                rows = m.function().evaluate(values);
-            } catch (RuntimeException e) {
-                return failed(e);
-            }
-            return (out, budget) -> {
-                try {
-                    for (long k = 0; k < budget && rows.hasNext(); k++) {
-                        out.ok(Row.concat(row, producedCodec.encode(rows.next())));
-                    }
-                    return rows.hasNext();
-                } catch (RuntimeException e) {
-                    out.other(errorRow(e));
-                    return false;
+                for (long k = 0; k < budget && rows.hasNext(); k++) {
+                    out.ok(Row.concat(row, producedCodec.encode(rows.next())));
                 }
-            };
-        }, ROW, ROW);
+                return rows.hasNext();
+            } catch (RuntimeException e) {
+                out.other(errorRow(e));
+                return false;
+            }
+        };
+    }
+
+    /**
+     * A window function's rows (TUMBLE, HOP, CUMULATE over a time column), made on the rows'
+     * bytes ({@link WindowExpansion}), each output row {@code columns} of the input's columns
+     * then the window's; fuelled as every expansion is.
+     */
+    private static Rendered windows(Rendered in, Plan.FlatMap m, int[] columns) {
+        KV<Collection<Row>, Collection<Row>> split = in.oks().expandColumnsOr(WindowExpansion.of(m, columns), ROW, ROW);
         return new Rendered(split.key(), in.errs().concat(split.val()));
     }
 

@@ -334,6 +334,22 @@ public final class RowCodec {
             w.putInt(epochDay ^ Integer.MIN_VALUE);
         }
 
+        /**
+         * The next column, a TIMESTAMP, TIMESTAMPTZ or integer column, is the value that is
+         * {@code ticks} of its units: what {@link #getTicks} reads back (microseconds since the
+         * epoch, the long's extremes the infinities; an integer's range checked by the caller, as
+         * for {@link #putInteger}). A window's bounds written from the longs they are computed as.
+         */
+        public void putTicks(long ticks) {
+            int c = next();
+            w.put(VALUE);
+            switch (kinds[c]) {
+                case TIMESTAMP, TIMESTAMPTZ -> w.putLong(ticks ^ Long.MIN_VALUE);
+                case SMALLINT, INTEGER, BIGINT -> w.putInteger(ticks);
+                default -> throw new IllegalArgumentException("column " + (c + 1) + " is " + types.get(c) + ", not a time");
+            }
+        }
+
         /** The next column is {@code v}, of its type's Java class, or null. */
         public void putValue(Object v) {
             writeColumn(w, next(), v);
@@ -646,8 +662,15 @@ public final class RowCodec {
      * {@code ifNull} for NULL. What a stream's event time and a window's end are compared as.
      */
     public long getTicks(Row row, int column, long ifNull) {
-        byte[] b = row.bytes;
-        int pos = offset(b, column);
+        return getTicks(row.bytes, offset(row.bytes, column), column, ifNull);
+    }
+
+    /**
+     * {@link #getTicks(Row, int, long)} of the column {@code column} that starts (with its tag) at
+     * {@code pos} of {@code b} (where {@link #bounds(byte[], int, int)} found it): a row read where
+     * it is stored.
+     */
+    public long getTicks(byte[] b, int pos, int column, long ifNull) {
         if (b[pos] == NULL) return ifNull;
         return switch (kinds[column]) {
             case TIMESTAMP, TIMESTAMPTZ -> getLong(b, pos + 1) ^ Long.MIN_VALUE;
@@ -816,10 +839,11 @@ public final class RowCodec {
      * begins and ends: column {@code c} is {@code [at[c], at[c + 1])}, found in one walk (a text
      * column is stepped over by a scan for its terminator, so a projection that walked from the
      * row's start for each column it takes paid for the long columns before it again and
-     * again). The array is this thread's scratch, valid until its next call: one projection runs
-     * on every worker at once.
+     * again). The array is this thread's scratch, valid until its next call (of this or a
+     * projection): one projection runs on every worker at once.
      */
-    private int[] bounds(byte[] b, int start, int last) {
+    public int[] bounds(byte[] b, int start, int last) {
+        if (last < -1 || last >= kinds.length) throw new IndexOutOfBoundsException("column " + last + " of a row of " + kinds.length + " columns");
         int[] at = BOUNDS.get();
         if (at.length < last + 2) {
             at = new int[Math.max(last + 2, at.length * 2)];
@@ -840,13 +864,17 @@ public final class RowCodec {
      * its next call of this or a projection.
      */
     public int[] bounds(Row row, int last) {
-        if (last < -1 || last >= kinds.length) throw new IndexOutOfBoundsException("column " + last + " of a row of " + kinds.length + " columns");
         return bounds(row.bytes, 0, last);
     }
 
     /** Whether the column that begins at {@code pos} of {@code row} (a start {@link #bounds} gave) is NULL. */
     public static boolean isNullAt(Row row, int pos) {
         return row.bytes[pos] == NULL;
+    }
+
+    /** Whether the column that begins at {@code pos} of {@code b} (a start {@link #bounds} gave) is NULL. */
+    public static boolean isNullAt(byte[] b, int pos) {
+        return b[pos] == NULL;
     }
 
 

@@ -193,4 +193,47 @@ class RowCodecPropertyTest {
             }
         }
     }
+
+    /** A time column's type and a long of its units: anywhere, near 0, near the limits (the extremes a timestamp's infinities). */
+    record Ticks(SqlType type, long ticks) {}
+
+    @Provide
+    Arbitrary<Ticks> ticks() {
+        return Arbitraries.of(SqlType.TIMESTAMP, SqlType.TIMESTAMPTZ, SqlType.SMALLINT, SqlType.INTEGER, SqlType.BIGINT).flatMap(t -> {
+            long lowest = t.kind() == SqlType.Kind.SMALLINT ? Short.MIN_VALUE : t.kind() == SqlType.Kind.INTEGER ? Integer.MIN_VALUE : Long.MIN_VALUE;
+            long highest = t.kind() == SqlType.Kind.SMALLINT ? Short.MAX_VALUE : t.kind() == SqlType.Kind.INTEGER ? Integer.MAX_VALUE : Long.MAX_VALUE;
+            return Arbitraries.oneOf(Arbitraries.longs().between(lowest, highest), Arbitraries.longs().between(-100_000_000L, 100_000_000L),
+                    Arbitraries.longs().between(lowest, lowest + 2_000_000), Arbitraries.longs().between(highest - 2_000_000, highest)).map(v -> new Ticks(t, v));
+        });
+    }
+
+    /**
+     * {@link RowCodec.Builder#putTicks} writes the bytes {@link RowCodec#encode} writes for the
+     * time that is those ticks (a timestamp's extremes its infinities), and {@link RowCodec#getTicks}
+     * reads the ticks back, from a row and from where a column starts in a slab.
+     */
+    @Property(seed = "714")
+    void putTicksEncodesTheTimeOfItsTicks(@ForAll("ticks") Ticks x) {
+        SqlType t = x.type();
+        long v = x.ticks();
+        RowCodec codec = RowCodec.of(SqlType.TEXT, t, t);
+        RowCodec.Builder b = codec.builder();
+        b.reset();
+        byte[] text = "ab".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        b.putText(text, 0, text.length);
+        b.putTicks(v);
+        b.putTicks(v);
+        Row built = Row.fromBytes(java.util.Arrays.copyOf(b.buffer(), b.length()));
+        Object value = switch (t.kind()) {
+            case TIMESTAMP -> v == Long.MAX_VALUE || v == Long.MIN_VALUE ? dev.tributary.sql.types.InfiniteTimes.of(t.kind(), Long.signum(v))
+                    : java.time.LocalDateTime.ofEpochSecond(Math.floorDiv(v, 1_000_000L), (int) Math.floorMod(v, 1_000_000L) * 1000, java.time.ZoneOffset.UTC);
+            case TIMESTAMPTZ -> v == Long.MAX_VALUE || v == Long.MIN_VALUE ? dev.tributary.sql.types.InfiniteTimes.of(t.kind(), Long.signum(v))
+                    : java.time.Instant.ofEpochSecond(Math.floorDiv(v, 1_000_000L), Math.floorMod(v, 1_000_000L) * 1000);
+            default -> v;
+        };
+        assertThat(built).isEqualTo(codec.encode("ab", value, value));
+        assertThat(codec.getTicks(built, 1, 0)).isEqualTo(v);
+        int[] at = codec.bounds(built.toBytes(), 0, 2);
+        assertThat(codec.getTicks(built.toBytes(), at[2], 2, 0)).isEqualTo(v);
+    }
 }
