@@ -202,10 +202,11 @@ public final class Collection<D> {
         int arity = scope().arity();
         int[] pause = new int[1];
         ContainerType<Updates> outType = Updates.type(keyType.newColumn(16), valType.newColumn(16), arity);
+        Combiner combiner = combine ? new Combiner(new Updates(keyType.newColumn(16), valType.newColumn(16), arity)) : null;
         return stream.unary("explode", Pact.pipeline(), outType, (in, out) -> in.forEach((cap, data) -> {
             boolean combining = combine && pause[0] == 0;
             if (pause[0] > 0) pause[0]--;
-            ExplodingSink<K, V> sink = new ExplodingSink<>(out.newContainer(data.size()), keyType, valType, data.times(), arity, combining);
+            ExplodingSink<K, V> sink = new ExplodingSink<>(out.newContainer(data.size()), keyType, valType, data.times(), arity, combining ? combiner : null);
             long[] diffs = data.diffs();
             for (int i = 0; i < data.size(); i++) {
                 sink.at(i);
@@ -228,24 +229,24 @@ public final class Collection<D> {
         private final DataType<V> valType;
         private final long[] times;
         private final int arity;
-        private final java.util.LinkedHashMap<KV<K, V>, long[]> combined;
+        private final Combiner combiner;
         long records;
         private int at;
-        /** The first update whose records {@link #combined} holds. */
+        /** The first update whose records {@link #combiner} holds. */
         private int from;
 
-        ExplodingSink(Updates out, DataType<K> keyType, DataType<V> valType, long[] times, int arity, boolean combining) {
+        ExplodingSink(Updates out, DataType<K> keyType, DataType<V> valType, long[] times, int arity, Combiner combiner) {
             this.out = out;
             this.keyType = keyType;
             this.valType = valType;
             this.times = times;
             this.arity = arity;
-            this.combined = combining ? new java.util.LinkedHashMap<>() : null;
+            this.combiner = combiner;
         }
 
         /** The records that follow are made of update {@code i}. */
         void at(int i) {
-            if (combined != null && i > from && !java.util.Arrays.equals(times, i * arity, (i + 1) * arity, times, from * arity, (from + 1) * arity)) {
+            if (combiner != null && i > from && !java.util.Arrays.equals(times, i * arity, (i + 1) * arity, times, from * arity, (from + 1) * arity)) {
                 flush();
                 from = i;
             }
@@ -254,11 +255,16 @@ public final class Collection<D> {
 
         @Override
         public void add(K key, V val, long diff) {
-            if (combined != null) {
+            if (combiner != null) {
                 records++;
-                combined.computeIfAbsent(KV.of(key, val), x -> new long[1])[0] += diff;
+                Updates held = combiner.held;
+                keyType.append(held.keys(), key);
+                valType.append(held.vals(), val);
+                held.push(times, from * arity, diff);
             } else if (diff != 0) {
-                append(key, val, at * arity, diff);
+                keyType.append(out.keys(), key);
+                valType.append(out.vals(), val);
+                out.push(times, at * arity, diff);
             }
         }
 
@@ -268,19 +274,71 @@ public final class Collection<D> {
             add(data, (V) Unit.UNIT, diff);
         }
 
-        /** Appends the combined records, with their added multiplicities, at the time of update {@link #from}, and empties {@link #combined}. */
+        /** Appends the combined records, with their added multiplicities, at the time of update {@link #from}, and empties the combiner. */
         void flush() {
-            if (combined == null) return;
-            for (java.util.Map.Entry<KV<K, V>, long[]> e : combined.entrySet()) {
-                if (e.getValue()[0] != 0) append(e.getKey().key(), e.getKey().val(), from * arity, e.getValue()[0]);
-            }
-            combined.clear();
+            if (combiner != null) combiner.addUpInto(out, times, from * arity);
+        }
+    }
+
+    /**
+     * The records of one time an exploding operator is combining, held in columns as they come
+     * (no record object per update), and added up by {@code (key, val)} through an open-addressing
+     * table of their indices when the time changes or the message ends: the columns' hash and
+     * equality are the data types' own. Kept by the operator across messages.
+     */
+    private static final class Combiner {
+        final Updates held;
+        private int[] slots = new int[64];
+        private long[] sums = new long[32];
+        private int[] firsts = new int[32];
+
+        Combiner(Updates held) {
+            this.held = held;
         }
 
-        private void append(K key, V val, int timeOffset, long diff) {
-            keyType.append(out.keys(), key);
-            valType.append(out.vals(), val);
-            out.push(times, timeOffset, diff);
+        /** Appends each distinct held record once, in the order of its first arrival, with its multiplicities' non-zero sum, at {@code times[timeOffset..]}; empties the held records. */
+        void addUpInto(Updates out, long[] times, int timeOffset) {
+            int n = held.size();
+            if (n == 0) return;
+            int capacity = Integer.highestOneBit(Math.max(2, 2 * n - 1)) << 1;
+            if (slots.length < capacity) slots = new int[capacity];
+            else Arrays.fill(slots, 0, capacity, 0);
+            if (sums.length < n) {
+                sums = new long[Math.max(n, 2 * sums.length)];
+                firsts = new int[sums.length];
+            }
+            Column keys = held.keys();
+            Column vals = held.vals();
+            long[] diffs = held.diffs();
+            int mask = capacity - 1;
+            int distinct = 0;
+            for (int i = 0; i < n; i++) {
+                long h = keys.hash(i) * 0x9E3779B97F4A7C15L + vals.hash(i);
+                int slot = (int) (h ^ (h >>> 29)) & mask;
+                while (true) {
+                    int s = slots[slot];
+                    if (s == 0) {
+                        // a first arrival: slot holds its place among the distinct ones, plus one
+                        slots[slot] = distinct + 1;
+                        firsts[distinct] = i;
+                        sums[distinct++] = diffs[i];
+                        break;
+                    }
+                    int j = firsts[s - 1];
+                    if (keys.equal(j, keys, i) && vals.equal(j, vals, i)) {
+                        sums[s - 1] += diffs[i];
+                        break;
+                    }
+                    slot = (slot + 1) & mask;
+                }
+            }
+            for (int d = 0; d < distinct; d++) {
+                if (sums[d] == 0) continue;
+                out.keys().append(keys, firsts[d]);
+                out.vals().append(vals, firsts[d]);
+                out.push(times, timeOffset, sums[d]);
+            }
+            held.clear();
         }
     }
 
