@@ -240,36 +240,8 @@ public final class Batcher {
         if (count < HASH_MIN || !hashable(keys, vals)) return count;
         long[] times = buffer.times();
         long[] diffs = buffer.diffs();
-        int a = arity;
         if (!repetitive(count, index)) return count;
-        // a slot holds a record's hash (high half) and the record plus one (low half): a probe
-        // reads the buffer only where the hashes match
-        long[] table = new long[Integer.highestOneBit(count) << 2];
-        int mask = table.length - 1;
-        int out = 0;
-        for (int i = 0; i < count; i++) {
-            int x = index[i];
-            // hashed again rather than kept from the sample's pass: no array of a hash per record
-            long hx = recordHash(keys, vals, times, x);
-            long high = hx & 0xFFFFFFFF00000000L;
-            int slot = (int) hx & mask;
-            long e;
-            while ((e = table[slot]) != 0) {
-                int y = (int) e - 1;
-                if ((e & 0xFFFFFFFF00000000L) == high && keys.equal(y, keys, x) && vals.equal(y, vals, x)
-                        && Times.equal(times, y * a, times, x * a, a)) {
-                    diffs[y] += diffs[x];
-                    break;
-                }
-                slot = (slot + 1) & mask;
-            }
-            if (e == 0) {
-                table[slot] = high | (x + 1L);
-                index[out++] = x;
-            }
-        }
-        int kept = 0;
-        for (int i = 0; i < out; i++) if (diffs[index[i]] != 0) index[kept++] = index[i];
+        int kept = consolidation.addUp(keys, vals, times, arity, diffs, index, count);
         hashConsolidations++;
         return kept;
     }
@@ -316,19 +288,13 @@ public final class Batcher {
         return distinct;
     }
 
-    /**
-     * A hash of buffered record {@code x}'s key, value and time, every bit mixed into every other
-     * (murmur3's finalizer): {@link #consolidateByHash}'s table takes its low bits and its sample
-     * the high ones, and a row's column hashes alone vary in few bits (linear probing then walked
-     * long runs of filled slots).
-     */
+    /** A hash of buffered record {@code x}'s key, value and time ({@link Consolidation#hash}). */
     private long recordHash(Column keys, Column vals, long[] times, int x) {
-        long h = keys.localHash(x) * 0x9E3779B97F4A7C15L + vals.localHash(x);
-        for (int k = 0; k < arity; k++) h = h * 0x9E3779B97F4A7C15L + times[x * arity + k];
-        h = (h ^ h >>> 33) * 0xff51afd7ed558ccdL;
-        h = (h ^ h >>> 33) * 0xc4ceb9fe1a85ec53L;
-        return h ^ h >>> 33;
+        return Consolidation.hash(keys, vals, times, arity, x);
     }
+
+    /** Adds up the buffer's repeats ({@link #consolidateByHash}). */
+    private final Consolidation consolidation = new Consolidation();
 
     private void clearSample() {
         if (sampleSlots == null) sampleSlots = new long[2 * SAMPLE];

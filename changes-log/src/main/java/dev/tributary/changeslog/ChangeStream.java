@@ -1,6 +1,7 @@
 package dev.tributary.changeslog;
 
 import dev.tributary.arrangements.Column;
+import dev.tributary.arrangements.Consolidation;
 import dev.tributary.arrangements.ObjectColumn;
 import dev.tributary.arrangements.Updates;
 import dev.tributary.differential.Collection;
@@ -214,8 +215,7 @@ public final class ChangeStream {
         /** The surviving records of {@link #pending}, in order. */
         private int[] kept = new int[16];
         private int size;
-        /** A slot holds a record's hash (high half) and the record plus one (low half); 0 is free. */
-        private long[] table = new long[64];
+        private final Consolidation consolidation = new Consolidation();
 
         Consolidated(DataType<D> type) {
             this.type = type;
@@ -226,45 +226,9 @@ public final class ChangeStream {
             pending = p;
             int n = p.size;
             if (kept.length < n) kept = new int[Math.max(n, 2 * kept.length)];
-            Column data = p.data;
-            long[] diffs = p.diffs;
-            int distinct = 0;
-            if (n == 1) {
-                kept[distinct++] = 0;
-            } else if (n > 1) {
-                int slots = Integer.highestOneBit(n - 1) << 2;
-                if (table.length < slots) table = new long[slots];
-                else Arrays.fill(table, 0, slots, 0L);
-                int mask = slots - 1;
-                for (int x = 0; x < n; x++) {
-                    long h = mix(data.localHash(x));
-                    long high = h & 0xFFFFFFFF00000000L;
-                    int slot = (int) h & mask;
-                    long e;
-                    while ((e = table[slot]) != 0) {
-                        int y = (int) e - 1;
-                        if ((e & 0xFFFFFFFF00000000L) == high && data.equal(y, data, x)) {
-                            diffs[y] += diffs[x];
-                            break;
-                        }
-                        slot = (slot + 1) & mask;
-                    }
-                    if (e == 0) {
-                        table[slot] = high | (x + 1L);
-                        kept[distinct++] = x;
-                    }
-                }
-            }
-            size = 0;
-            for (int i = 0; i < distinct; i++) if (diffs[kept[i]] != 0) kept[size++] = kept[i];
+            for (int i = 0; i < n; i++) kept[i] = i;
+            size = consolidation.addUp(p.data, null, null, 1, p.diffs, kept, n);
             return this;
-        }
-
-        /** Every bit of a column's hash mixed into every other (murmur3's finalizer): a long column's hash is the value itself. */
-        private static long mix(long h) {
-            h = (h ^ h >>> 33) * 0xff51afd7ed558ccdL;
-            h = (h ^ h >>> 33) * 0xc4ceb9fe1a85ec53L;
-            return h ^ h >>> 33;
         }
 
         @Override

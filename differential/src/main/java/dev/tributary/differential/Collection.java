@@ -3,6 +3,7 @@ package dev.tributary.differential;
 import dev.tributary.arrangements.Arrange;
 import dev.tributary.arrangements.Batch;
 import dev.tributary.arrangements.Column;
+import dev.tributary.arrangements.Consolidation;
 import dev.tributary.arrangements.LongColumn;
 import dev.tributary.arrangements.UnitColumn;
 import dev.tributary.arrangements.Updates;
@@ -282,15 +283,13 @@ public final class Collection<D> {
 
     /**
      * The records of one time an exploding operator is combining, held in columns as they come
-     * (no record object per update), and added up by {@code (key, val)} through an open-addressing
-     * table of their indices when the time changes or the message ends: the columns' hash and
-     * equality are the data types' own. Kept by the operator across messages.
+     * (no record object per update), and added up by {@code (key, val)} ({@link Consolidation})
+     * when the time changes or the message ends. Kept by the operator across messages.
      */
     private static final class Combiner {
         final Updates held;
-        private int[] slots = new int[64];
-        private long[] sums = new long[32];
-        private int[] firsts = new int[32];
+        private final Consolidation consolidation = new Consolidation();
+        private int[] records = new int[32];
 
         Combiner(Updates held) {
             this.held = held;
@@ -300,43 +299,17 @@ public final class Collection<D> {
         void addUpInto(Updates out, long[] times, int timeOffset) {
             int n = held.size();
             if (n == 0) return;
-            int capacity = Integer.highestOneBit(Math.max(2, 2 * n - 1)) << 1;
-            if (slots.length < capacity) slots = new int[capacity];
-            else Arrays.fill(slots, 0, capacity, 0);
-            if (sums.length < n) {
-                sums = new long[Math.max(n, 2 * sums.length)];
-                firsts = new int[sums.length];
-            }
+            if (records.length < n) records = new int[Math.max(n, 2 * records.length)];
+            for (int i = 0; i < n; i++) records[i] = i;
             Column keys = held.keys();
             Column vals = held.vals();
             long[] diffs = held.diffs();
-            int mask = capacity - 1;
-            int distinct = 0;
-            for (int i = 0; i < n; i++) {
-                long h = keys.hash(i) * 0x9E3779B97F4A7C15L + vals.hash(i);
-                int slot = (int) (h ^ (h >>> 29)) & mask;
-                while (true) {
-                    int s = slots[slot];
-                    if (s == 0) {
-                        // a first arrival: slot holds its place among the distinct ones, plus one
-                        slots[slot] = distinct + 1;
-                        firsts[distinct] = i;
-                        sums[distinct++] = diffs[i];
-                        break;
-                    }
-                    int j = firsts[s - 1];
-                    if (keys.equal(j, keys, i) && vals.equal(j, vals, i)) {
-                        sums[s - 1] += diffs[i];
-                        break;
-                    }
-                    slot = (slot + 1) & mask;
-                }
-            }
-            for (int d = 0; d < distinct; d++) {
-                if (sums[d] == 0) continue;
-                out.keys().append(keys, firsts[d]);
-                out.vals().append(vals, firsts[d]);
-                out.push(times, timeOffset, sums[d]);
+            int kept = consolidation.addUp(keys, vals, null, 1, diffs, records, n);
+            for (int i = 0; i < kept; i++) {
+                int x = records[i];
+                out.keys().append(keys, x);
+                out.vals().append(vals, x);
+                out.push(times, timeOffset, diffs[x]);
             }
             held.clear();
         }
