@@ -77,12 +77,6 @@ final class BatchBuilder {
         return updates;
     }
 
-    /** Whether an update of key {@code ki} of {@code kc} would start a new key (rather than add to the last one). */
-    boolean startsKey(Column kc, int ki) {
-        int nk = keys.size();
-        return nk == 0 || !keys.equal(nk - 1, kc, ki);
-    }
-
     Batch build(Description description) {
         int nk = keys.size();
         int nv = vals.size();

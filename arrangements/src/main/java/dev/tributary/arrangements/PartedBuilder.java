@@ -63,13 +63,11 @@ final class PartedBuilder {
         return new BatchBuilder(keyProto, valProto, arity, partCapacity, partCapacity, partCapacity, partKeyBytes, partValBytes);
     }
 
-    /** Appends an update; the caller guarantees order and consolidation. */
-    void push(Column kc, int ki, Column vc, int vi, long[] t, int toff, long diff) {
-        if (current.updates() >= perPart && current.startsKey(kc, ki)) seal();
-        current.push(kc, ki, vc, vi, t, toff, diff);
-    }
-
-    /** {@link #push}, told whether the update starts a new key and a new value ({@link BatchBuilder#push(Column, int, Column, int, long[], int, long, boolean, boolean)}). */
+    /**
+     * Appends an update, told whether it starts a new key and a new value ({@link
+     * BatchBuilder#push(Column, int, Column, int, long[], int, long, boolean, boolean)}); the
+     * caller guarantees order and consolidation. A part is sealed only where a key begins.
+     */
     void push(Column kc, int ki, Column vc, int vi, long[] t, int toff, long diff, boolean newKey, boolean newVal) {
         if (newKey && current.updates() >= perPart) seal();
         current.push(kc, ki, vc, vi, t, toff, diff, newKey, newVal);
